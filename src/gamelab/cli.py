@@ -1,0 +1,119 @@
+"""The `gamelab` command: one sub-command group per game, plus `report`.
+
+A game joins the command line by having a module ``gamelab.<game>.cli`` with a ``typer.Typer``
+called ``app``; games without one are simply absent (no empty placeholder groups).
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import sys
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gamelab import GAMES, __version__
+from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers
+
+app = typer.Typer(
+    name="gamelab",
+    help="Solve, simulate and generate small games, and show the work.",
+    no_args_is_help=True,
+    pretty_exceptions_enable=False,
+    add_completion=False,
+)
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"gamelab {__version__}")
+        raise typer.Exit()
+
+
+@app.callback()
+def _root(
+    version: Annotated[
+        bool,
+        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+    ] = False,
+) -> None:
+    """Solve, simulate and generate small games, and show the work."""
+
+
+@app.command("report")
+def report_command(
+    quick: Annotated[bool, typer.Option("--quick", help="Small sample sizes: a few minutes on 2 cores.")] = False,
+    out: Annotated[Path, typer.Option("--out", help="Directory for index.html, results.json and plots.")] = Path("report"),
+    only: Annotated[
+        str | None, typer.Option("--only", help="Comma-separated games to include (default: all).")
+    ] = None,
+    seed: Seed = 0,
+    workers: Workers = None,
+    cluster: Cluster = None,
+    json_out: Json = False,
+    quiet: Quiet = False,
+) -> None:
+    """Run every game's report section and write report/index.html and report/results.json."""
+    from gamelab.report import run_report
+
+    run_report(
+        out=out,
+        quick=quick,
+        only=only,
+        seed=seed,
+        workers=workers,
+        cluster=cluster,
+        json_out=json_out,
+        quiet=quiet,
+    )
+
+
+def _add_game_groups() -> None:
+    for game in GAMES:
+        module_name = f"gamelab.{game}.cli"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name in (module_name, f"gamelab.{game}"):
+                continue  # this game has no command line yet
+            raise
+        app.add_typer(module.app, name=game)
+
+
+_add_game_groups()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """Entry point: run the app; turn bad input into one `error:` line and exit code 2."""
+    args = sys.argv[1:] if argv is None else argv
+    try:
+        app(args=args, prog_name="gamelab", standalone_mode=False)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except typer.Abort:
+        print("error: aborted", file=sys.stderr)
+        sys.exit(130)
+    except typer.TyperException as exc:
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            ctx = getattr(exc, "ctx", None)
+            if ctx is not None:
+                print(ctx.get_help())
+            sys.exit(0)
+        message = " ".join(exc.format_message().split())
+        ctx = getattr(exc, "ctx", None)
+        hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
+        print(f"error: {message}{hint}", file=sys.stderr)
+        sys.exit(2)
+    except ValueError as exc:
+        if os.environ.get("GAMELAB_DEBUG"):
+            raise
+        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        sys.exit(2)
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        sys.exit(130)
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,77 @@
+"""Options and output helpers shared by every `gamelab` command.
+
+Every command follows the same conventions: `--seed` where randomness is involved, `--json` for
+machine-readable output on stdout (and nothing else there), `--quiet` to silence progress bars,
+`--workers` / `--cluster` where work runs through :mod:`gamelab.core.parallel`. Bad input raises
+``ValueError``; :func:`gamelab.cli.main` turns it into one ``error:`` line on stderr and exit code 2.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+from typing import Annotated, Any
+
+import numpy as np
+import typer
+from rich.console import Console
+
+from gamelab.core.parallel import Backend
+
+Seed = Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same result on every backend.")]
+Json = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout and nothing else.")]
+Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or chatter.")]
+Workers = Annotated[
+    int | None,
+    typer.Option("--workers", min=1, help="Local worker processes (default: number of cores)."),
+]
+Cluster = Annotated[
+    str | None,
+    typer.Option(
+        "--cluster",
+        envvar="GAMELAB_CLUSTER",
+        help="Dask scheduler address (tcp://host:8786) or local:N for an in-process LocalCluster "
+        "with N worker processes. Default: $GAMELAB_CLUSTER, else local processes.",
+    ),
+]
+
+#: Human-readable output goes to stdout; progress bars and warnings to stderr.
+console = Console()
+err_console = Console(stderr=True)
+
+
+def backend(workers: int | None, cluster: str | None, quiet: bool) -> Backend:
+    """The parallel backend chosen by the standard options (validated)."""
+    return Backend(workers=workers, cluster=cluster, quiet=quiet)
+
+
+def _plain(obj: Any) -> Any:
+    if isinstance(obj, np.integer):
+        return int(obj)
+    if isinstance(obj, np.floating):
+        return float(obj)
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, np.bool_):
+        return bool(obj)
+    if isinstance(obj, (set, frozenset)):
+        return sorted(obj)
+    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def to_json(obj: Any) -> str:
+    """JSON text for `obj` (numpy values converted; NaN/inf refused, as JSON has none)."""
+
+    def check(x: Any) -> Any:
+        if isinstance(x, float) and not math.isfinite(x):
+            raise ValueError(f"cannot write {x} as JSON")
+        return x
+
+    return json.dumps(obj, default=_plain, ensure_ascii=False, allow_nan=False, indent=None)
+
+
+def print_json(obj: Any) -> None:
+    """Write `obj` as one JSON document on stdout."""
+    sys.stdout.write(to_json(obj) + "\n")
+    sys.stdout.flush()

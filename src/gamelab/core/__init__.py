@@ -1,0 +1,1 @@
+"""Machinery shared by every game; it knows no game."""

@@ -1,0 +1,266 @@
+"""Run many independent seeded tasks and gather their results in order.
+
+``run_tasks(fn, items, seed=S)`` calls ``fn(item, rng)`` for every item, where ``rng`` is a
+``numpy.random.Generator`` seeded from ``(S, index)`` only (``SeedSequence(S).spawn`` order), so the
+result list is identical whatever runs it:
+
+* one worker: in this process, in order (easiest to debug and profile);
+* ``workers=N``: N local worker processes (the default is the number of cores);
+* ``cluster="tcp://host:8786"`` (or ``$GAMELAB_CLUSTER``): an existing Dask distributed scheduler;
+* ``cluster="local:N"``: an in-process Dask ``LocalCluster`` with N single-threaded worker processes.
+
+Results are placed by task index, so a task that is re-run after its worker died is neither lost
+nor counted twice: Dask reschedules the tasks of a lost worker, and the local pool is rebuilt and
+the unfinished tasks resubmitted. With a :class:`~gamelab.core.results.ResultStore`, each result is
+saved as it arrives and a later run with the same experiment and parameters only computes what is
+missing; results then come back as JSON values (tuples become lists) on every run, resumed or not.
+
+``fn`` and the items must be picklable (``fn`` a module-level function). Cost: about a millisecond
+of overhead per task on Dask and less locally, so give each task a chunk of work (see
+:func:`chunk_sizes`).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import time
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from gamelab.core.results import ResultStore
+
+T = TypeVar("T")
+R = TypeVar("R")
+
+#: How often the local pool is rebuilt after a worker process died before the run gives up
+#: (a task that kills its worker every time would otherwise loop for ever).
+MAX_POOL_RESTARTS = 3
+
+_LOCAL_CLUSTER = re.compile(r"^local:(\d+)$")
+
+
+@dataclass(frozen=True)
+class Backend:
+    """Where tasks run. ``workers=None`` means one per core; ``cluster`` overrides ``workers``.
+
+    ``cluster=None`` falls back to the environment variable ``GAMELAB_CLUSTER``.
+    """
+
+    workers: int | None = None
+    cluster: str | None = None
+    quiet: bool = False
+
+    def __post_init__(self) -> None:
+        if self.workers is not None and self.workers < 1:
+            raise ValueError(f"workers must be at least 1, got {self.workers}")
+        cluster = self.resolved_cluster()
+        if cluster is not None and not (
+            _LOCAL_CLUSTER.match(cluster) or re.match(r"^(tcp|tls|inproc|ucx)://", cluster)
+        ):
+            raise ValueError(
+                f"cluster must be a scheduler address like tcp://host:8786 or local:N, got {cluster!r}"
+            )
+        m = _LOCAL_CLUSTER.match(cluster or "")
+        if m and int(m.group(1)) < 1:
+            raise ValueError("cluster local:N needs N of at least 1")
+
+    def resolved_cluster(self) -> str | None:
+        cluster = self.cluster if self.cluster is not None else os.environ.get("GAMELAB_CLUSTER")
+        return cluster or None
+
+    def worker_count(self) -> int:
+        return self.workers if self.workers is not None else (os.cpu_count() or 1)
+
+    def describe(self) -> str:
+        cluster = self.resolved_cluster()
+        if cluster:
+            return f"dask {cluster}"
+        n = self.worker_count()
+        return "in-process" if n == 1 else f"{n} local processes"
+
+
+def task_seed(seed: int, index: int) -> np.random.SeedSequence:
+    """The seed of task `index` in a run seeded with `seed` (same as ``SeedSequence(seed).spawn``)."""
+    if seed < 0:
+        raise ValueError(f"seed must be a non-negative integer, got {seed}")
+    return np.random.SeedSequence(entropy=seed, spawn_key=(index,))
+
+
+def task_rng(seed: int, index: int) -> np.random.Generator:
+    """The generator handed to task `index` of a run seeded with `seed`."""
+    return np.random.default_rng(task_seed(seed, index))
+
+
+def chunk_sizes(total: int, chunk: int) -> list[int]:
+    """Split `total` units of work into tasks of at most `chunk` units (the last may be smaller).
+
+    The split depends only on `total` and `chunk`, never on the backend, so seeded results agree.
+    """
+    if total < 0 or chunk < 1:
+        raise ValueError(f"need total >= 0 and chunk >= 1, got total={total}, chunk={chunk}")
+    full, rest = divmod(total, chunk)
+    return [chunk] * full + ([rest] if rest else [])
+
+
+def _call(fn: Callable[[Any, np.random.Generator], Any], item: Any, seed: int, index: int) -> Any:
+    return fn(item, task_rng(seed, index))
+
+
+def run_tasks(
+    fn: Callable[[T, np.random.Generator], R],
+    items: Sequence[T],
+    *,
+    seed: int = 0,
+    backend: Backend | None = None,
+    label: str = "tasks",
+    store: ResultStore | None = None,
+    experiment: str | None = None,
+    params: Mapping[str, Any] | None = None,
+) -> list[R]:
+    """``[fn(item, rng_i) for i, item in enumerate(items)]``, run on `backend`, in order.
+
+    With `store`, `experiment` and `params` (a JSON-able mapping that, with the experiment name,
+    identifies the run), finished tasks are saved as they complete and skipped when the same run
+    is started again.
+    """
+    backend = backend or Backend()
+    items = list(items)
+    if store is not None and experiment is None:
+        raise ValueError("a result store needs an experiment name")
+    results: list[Any] = [None] * len(items)
+    done: dict[int, Any] = {}
+    if store is not None:
+        done = store.finished(experiment, params or {}, len(items))
+        for index, value in done.items():
+            results[index] = value
+    pending = [i for i in range(len(items)) if i not in done]
+
+    def record(index: int, value: Any) -> None:
+        if store is not None:
+            value = store.put(experiment, params or {}, index, value)
+        results[index] = value
+
+    with _Progress(label, total=len(items), completed=len(done), quiet=backend.quiet) as progress:
+        if pending:
+            cluster = backend.resolved_cluster()
+            if cluster is not None:
+                _run_dask(fn, items, pending, seed, cluster, record, progress)
+            elif backend.worker_count() == 1 or len(pending) == 1:
+                for index in pending:
+                    record(index, _call(fn, items[index], seed, index))
+                    progress.advance()
+            else:
+                _run_local(fn, items, pending, seed, backend.worker_count(), record, progress)
+    return results
+
+
+def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
+    remaining = list(pending)
+    restarts = 0
+    while remaining:
+        finished: set[int] = set()
+        try:
+            with ProcessPoolExecutor(max_workers=min(workers, len(remaining))) as pool:
+                futures = {pool.submit(_call, fn, items[i], seed, i): i for i in remaining}
+                not_done = set(futures)
+                while not_done:
+                    completed, not_done = wait(not_done, return_when=FIRST_COMPLETED)
+                    for future in completed:
+                        index = futures[future]
+                        record(index, future.result())
+                        finished.add(index)
+                        progress.advance()
+        except BrokenProcessPool:
+            restarts += 1
+            if restarts > MAX_POOL_RESTARTS:
+                raise RuntimeError(
+                    f"local worker processes died {restarts} times; giving up "
+                    f"with {len(remaining) - len(finished)} tasks unfinished"
+                ) from None
+        remaining = [i for i in remaining if i not in finished]
+
+
+def _run_dask(fn, items, pending, seed, cluster, record, progress) -> None:
+    from distributed import Client, LocalCluster, as_completed
+
+    m = _LOCAL_CLUSTER.match(cluster)
+    local = None
+    try:
+        if m:
+            local = LocalCluster(
+                n_workers=int(m.group(1)),
+                threads_per_worker=1,
+                processes=True,
+                dashboard_address=None,
+                silence_logs="error",
+            )
+            client = Client(local)
+        else:
+            client = Client(cluster, timeout="30s")
+        with client:
+            futures = [
+                client.submit(_call, fn, items[i], seed, i, key=f"gamelab-{i}-{time.time_ns()}", retries=2)
+                for i in pending
+            ]
+            index_of = {f.key: i for f, i in zip(futures, pending, strict=True)}
+            for future in as_completed(futures):
+                record(index_of[future.key], future.result())
+                progress.advance()
+                future.release()
+    finally:
+        if local is not None:
+            local.close()
+
+
+class _Progress:
+    """A Rich progress bar with ETA on stderr, shown only for runs that last over a second."""
+
+    def __init__(self, label: str, total: int, completed: int, quiet: bool) -> None:
+        self.label, self.total, self.completed, self.quiet = label, total, completed, quiet
+        self._bar = None
+        self._task = None
+        self._start = time.monotonic()
+
+    def __enter__(self) -> _Progress:
+        return self
+
+    def advance(self) -> None:
+        self.completed += 1
+        if self.quiet:
+            return
+        if self._bar is None and time.monotonic() - self._start > 1.0:
+            from rich.console import Console
+            from rich.progress import (
+                BarColumn,
+                MofNCompleteColumn,
+                Progress,
+                TextColumn,
+                TimeElapsedColumn,
+                TimeRemainingColumn,
+            )
+
+            self._bar = Progress(
+                TextColumn("{task.description}"),
+                BarColumn(),
+                MofNCompleteColumn(),
+                TimeElapsedColumn(),
+                TextColumn("eta"),
+                TimeRemainingColumn(),
+                console=Console(stderr=True),
+                transient=True,
+            )
+            self._bar.start()
+            self._task = self._bar.add_task(self.label, total=self.total, completed=self.completed)
+        elif self._bar is not None:
+            self._bar.update(self._task, completed=self.completed)
+
+    def __exit__(self, *exc: object) -> None:
+        if self._bar is not None:
+            self._bar.stop()

@@ -1,0 +1,282 @@
+"""Write tables (Markdown + JSON) and plots (matplotlib, Agg, PNG), and assemble an HTML report.
+
+A :class:`Report` is a folder. Each game adds a :class:`Section`; a section collects prose,
+tables, figures, a one-line headline and machine-readable data. ``Report.write()`` produces
+``index.html`` (all sections, tables as HTML, plots inlined by reference), ``results.json`` (every
+table and datum) and one ``<section>/<table>.md`` / ``.json`` per table and ``.png`` per figure.
+
+    report = Report(Path("report"), title="gamelab report")
+    sec = report.section("yatzy", "Yatzy")
+    sec.table("rules", ["rules", "E[score]"], [["yatzy", 248.44]], caption="Optimal play")
+    fig, ax = new_figure(); ax.plot([1, 2]); sec.figure("dist", fig, caption="...")
+    report.write()
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import html
+import json
+import math
+import os
+import tempfile
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+
+def _plain(obj: Any) -> Any:
+    if isinstance(obj, np.ndarray):
+        return obj.tolist()
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, Path):
+        return str(obj)
+    if isinstance(obj, (set, frozenset, tuple)):
+        return list(obj)
+    raise TypeError(f"not JSON data: {type(obj).__name__}")
+
+
+def _finite(obj: Any) -> Any:
+    """JSON has no NaN/inf: write them as null."""
+    if isinstance(obj, float) and not math.isfinite(obj):
+        return None
+    if isinstance(obj, dict):
+        return {k: _finite(v) for k, v in obj.items()}
+    if isinstance(obj, list):
+        return [_finite(v) for v in obj]
+    return obj
+
+
+def write_text_atomic(path: Path, text: str) -> None:
+    """Write a text file via a temporary file + rename, so no half-written file is left."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as f:
+            f.write(text)
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+
+
+def json_text(obj: Any) -> str:
+    return json.dumps(_finite(json.loads(json.dumps(obj, default=_plain))), ensure_ascii=False, indent=2)
+
+
+def format_cell(value: Any) -> str:
+    if isinstance(value, (float, np.floating)):
+        v = float(value)
+        if not math.isfinite(v):
+            return str(v)
+        if v != 0 and (abs(v) >= 1e6 or abs(v) < 1e-3):
+            return f"{v:.4g}"
+        return f"{v:.6g}" if abs(v) >= 100 else f"{v:.4g}"
+    return str(value)
+
+
+def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
+    """A GitHub-flavoured Markdown table."""
+    def esc(s: str) -> str:
+        return s.replace("|", "\\|")
+
+    lines = ["| " + " | ".join(esc(str(c)) for c in columns) + " |", "|" + "---|" * len(columns)]
+    for row in rows:
+        if len(row) != len(columns):
+            raise ValueError(f"table row has {len(row)} cells, the header {len(columns)}: {row!r}")
+        lines.append("| " + " | ".join(esc(format_cell(c)) for c in row) + " |")
+    return "\n".join(lines) + "\n"
+
+
+def new_figure(width: float = 7.0, height: float = 4.0):
+    """A matplotlib (figure, axes) pair on the Agg backend, whatever the display."""
+    import matplotlib
+
+    matplotlib.use("Agg", force=True)
+    import matplotlib.pyplot as plt
+
+    return plt.subplots(figsize=(width, height), layout="constrained")
+
+
+def save_figure(fig: Any, path: Path, dpi: int = 110) -> Path:
+    """Save a figure as PNG atomically and close it."""
+    import matplotlib.pyplot as plt
+
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".png")
+    os.close(fd)
+    try:
+        fig.savefig(tmp, dpi=dpi, format="png")
+        os.replace(tmp, path)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    finally:
+        plt.close(fig)
+    return path
+
+
+def write_table(
+    folder: Path, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = ""
+) -> tuple[Path, Path]:
+    """Write `name`.md and `name`.json for a table; returns both paths."""
+    md = (f"{caption}\n\n" if caption else "") + markdown_table(columns, rows)
+    data = {"caption": caption, "columns": list(columns), "rows": [list(r) for r in rows]}
+    md_path, json_path = folder / f"{name}.md", folder / f"{name}.json"
+    write_text_atomic(md_path, md)
+    write_text_atomic(json_path, json_text(data))
+    return md_path, json_path
+
+
+@dataclass
+class _Table:
+    name: str
+    columns: list[str]
+    rows: list[list[Any]]
+    caption: str
+
+
+@dataclass
+class Section:
+    """One game's part of the report."""
+
+    key: str
+    title: str
+    folder: Path
+    blocks: list[tuple[str, Any]] = field(default_factory=list)
+    data: dict[str, Any] = field(default_factory=dict)
+    headline: str = ""
+    status: str = "ok"
+    seconds: float = 0.0
+
+    def text(self, markdownish: str) -> None:
+        """A paragraph of prose (plain text; blank lines separate paragraphs)."""
+        self.blocks.append(("text", markdownish))
+
+    def table(self, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> None:
+        """A table, also written as Markdown and JSON and put in results.json."""
+        rows = [list(r) for r in rows]
+        write_table(self.folder, name, columns, rows, caption)
+        self.blocks.append(("table", _Table(name, list(columns), rows, caption)))
+        self.data.setdefault("tables", {})[name] = {"caption": caption, "columns": list(columns), "rows": rows}
+
+    def figure(self, name: str, fig: Any, caption: str = "") -> Path:
+        """A matplotlib figure, saved as `name`.png."""
+        path = save_figure(fig, self.folder / f"{name}.png")
+        self.blocks.append(("figure", (path.name, caption)))
+        self.data.setdefault("figures", {})[name] = {"file": f"{self.key}/{path.name}", "caption": caption}
+        return path
+
+    def set_headline(self, text: str) -> None:
+        """The one line this section contributes to the summary table."""
+        self.headline = text
+
+
+class Report:
+    """A report folder with one section per game."""
+
+    def __init__(self, out: Path, title: str = "gamelab report", meta: dict[str, Any] | None = None) -> None:
+        self.out = Path(out)
+        self.title = title
+        self.meta = dict(meta or {})
+        self.sections: list[Section] = []
+
+    def section(self, key: str, title: str) -> Section:
+        sec = Section(key=key, title=title, folder=self.out / key)
+        sec.folder.mkdir(parents=True, exist_ok=True)
+        self.sections.append(sec)
+        return sec
+
+    def results(self) -> dict[str, Any]:
+        return {
+            "title": self.title,
+            "meta": self.meta,
+            "sections": {
+                s.key: {
+                    "title": s.title,
+                    "status": s.status,
+                    "headline": s.headline,
+                    "seconds": s.seconds,
+                    **s.data,
+                }
+                for s in self.sections
+            },
+        }
+
+    def write(self) -> Path:
+        """Write results.json and index.html; returns the path of index.html."""
+        self.out.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(self.out / "results.json", json_text(self.results()))
+        index = self.out / "index.html"
+        write_text_atomic(index, self._html())
+        return index
+
+    def _html(self) -> str:
+        e = html.escape
+        parts = [
+            "<!doctype html>",
+            "<html lang='en'><head><meta charset='utf-8'>",
+            f"<title>{e(self.title)}</title>",
+            "<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;"
+            "line-height:1.45}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;"
+            "padding:.25rem .6rem;text-align:right}th{background:#eee}td:first-child,th:first-child"
+            "{text-align:left}figure{margin:1rem 0}img{max-width:100%}.meta{color:#555}</style>",
+            "</head><body>",
+            f"<h1>{e(self.title)}</h1>",
+        ]
+        generated = self.meta.get("generated") or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+        meta_bits = [f"generated {e(str(generated))}"] + [
+            f"{e(str(k))}: {e(str(v))}" for k, v in self.meta.items() if k != "generated"
+        ]
+        parts.append(f"<p class='meta'>{'; '.join(meta_bits)}</p>")
+        if not self.sections:
+            parts.append("<p>No game sections are installed yet, so this report has nothing to show.</p>")
+        else:
+            parts.append("<h2>Summary</h2><table><tr><th>game</th><th>status</th><th>seconds</th><th>headline</th></tr>")
+            for s in self.sections:
+                parts.append(
+                    f"<tr><td><a href='#{e(s.key)}'>{e(s.title)}</a></td><td>{e(s.status)}</td>"
+                    f"<td>{s.seconds:.1f}</td><td style='text-align:left'>{e(s.headline)}</td></tr>"
+                )
+            parts.append("</table>")
+        for s in self.sections:
+            parts.append(f"<h2 id='{e(s.key)}'>{e(s.title)}</h2>")
+            for kind, payload in s.blocks:
+                if kind == "text":
+                    for para in str(payload).split("\n\n"):
+                        parts.append(f"<p>{e(para)}</p>")
+                elif kind == "table":
+                    t: _Table = payload
+                    if t.caption:
+                        parts.append(f"<p><b>{e(t.caption)}</b></p>")
+                    parts.append("<table><tr>" + "".join(f"<th>{e(str(c))}</th>" for c in t.columns) + "</tr>")
+                    for row in t.rows:
+                        parts.append("<tr>" + "".join(f"<td>{e(format_cell(c))}</td>" for c in row) + "</tr>")
+                    parts.append("</table>")
+                elif kind == "figure":
+                    file, caption = payload
+                    parts.append(
+                        f"<figure><img src='{e(s.key)}/{e(file)}' alt='{e(caption or file)}'>"
+                        f"<figcaption>{e(caption)}</figcaption></figure>"
+                    )
+        parts.append("</body></html>")
+        return "\n".join(parts) + "\n"
+
+
+@dataclass(frozen=True)
+class ReportContext:
+    """What a game's report section gets besides its :class:`Section`.
+
+    `quick` asks for small samples (the whole quick report must finish in a few minutes on
+    2 cores); `backend` and `store` are for :func:`gamelab.core.parallel.run_tasks`, so long runs
+    use the user's workers or cluster and resume from the results store.
+    """
+
+    quick: bool
+    seed: int
+    backend: Any  # gamelab.core.parallel.Backend
+    store: Any  # gamelab.core.results.ResultStore

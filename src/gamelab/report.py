@@ -1,0 +1,117 @@
+"""`gamelab report`: run every game's report section and write the report folder.
+
+A game contributes a section by having a module ``gamelab.<game>.report`` with a ``TITLE``
+string and ``build(section: Section, ctx: ReportContext) -> None``. A section that raises is
+recorded as failed (with its error) and the report still completes.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import importlib
+import time
+import traceback
+from pathlib import Path
+from types import ModuleType
+
+from rich.table import Table
+
+from gamelab import GAMES, __version__
+from gamelab.cli_common import console, err_console, print_json
+from gamelab.core.parallel import Backend
+from gamelab.core.report import Report, ReportContext
+from gamelab.core.results import ResultStore
+
+
+def section_modules() -> dict[str, ModuleType]:
+    """The games that have a report section, in the standard order."""
+    found = {}
+    for game in GAMES:
+        name = f"gamelab.{game}.report"
+        try:
+            found[game] = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name in (name, f"gamelab.{game}"):
+                continue
+            raise
+    return found
+
+
+def run_report(
+    *,
+    out: Path,
+    quick: bool,
+    only: str | None,
+    seed: int,
+    workers: int | None,
+    cluster: str | None,
+    json_out: bool,
+    quiet: bool,
+) -> dict:
+    modules = section_modules()
+    if only:
+        wanted = [g.strip() for g in only.split(",") if g.strip()]
+        unknown = [g for g in wanted if g not in GAMES]
+        if unknown:
+            raise ValueError(f"unknown game(s) {', '.join(unknown)}; allowed: {', '.join(GAMES)}")
+        missing = [g for g in wanted if g not in modules]
+        if missing:
+            raise ValueError(
+                f"no report section for {', '.join(missing)} yet; available: {', '.join(modules) or 'none'}"
+            )
+        modules = {g: m for g, m in modules.items() if g in wanted}
+    backend = Backend(workers=workers, cluster=cluster, quiet=quiet or json_out)
+    started = time.monotonic()
+    report = Report(
+        out,
+        title="gamelab report" + (" (quick)" if quick else ""),
+        meta={
+            "generated": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
+            "gamelab": __version__,
+            "mode": "quick" if quick else "full",
+            "seed": seed,
+            "backend": backend.describe(),
+        },
+    )
+    with ResultStore() as store:
+        ctx = ReportContext(quick=quick, seed=seed, backend=backend, store=store)
+        for game, module in modules.items():
+            section = report.section(game, getattr(module, "TITLE", game))
+            if not (quiet or json_out):
+                err_console.print(f"[bold]{section.title}[/bold] …")
+            t0 = time.monotonic()
+            try:
+                module.build(section, ctx)
+            except Exception as exc:  # one broken section must not hide the others
+                section.status = "failed"
+                section.headline = f"{type(exc).__name__}: {exc}"
+                section.text("This section failed:\n\n" + traceback.format_exc())
+            section.seconds = time.monotonic() - t0
+    report.meta["seconds"] = round(time.monotonic() - started, 1)
+    index = report.write()
+    summary = {
+        "index": str(index),
+        "results": str(out / "results.json"),
+        "seconds": report.meta["seconds"],
+        "sections": [
+            {"game": s.key, "status": s.status, "seconds": round(s.seconds, 1), "headline": s.headline}
+            for s in report.sections
+        ],
+    }
+    if json_out:
+        print_json(summary)
+    elif not quiet:
+        table = Table(title=report.title)
+        for col in ("game", "status", "seconds", "headline"):
+            table.add_column(col)
+        for s in report.sections:
+            table.add_row(s.title, s.status, f"{s.seconds:.1f}", s.headline)
+        if not report.sections:
+            console.print("No game sections are installed yet; the report says so.")
+        else:
+            console.print(table)
+        console.print(f"Wrote {index} and {out / 'results.json'} in {report.meta['seconds']} s.")
+    failed = [s.key for s in report.sections if s.status != "ok"]
+    if failed:
+        raise SystemExit(1)
+    return summary
