@@ -1,0 +1,11 @@
+"""Test-session settings shared by every game's tests."""
+
+import os
+from pathlib import Path
+
+# Computed tables go to a cache of the test suite's own (shared by xdist workers; writes are
+# atomic), never to the user's cache; experiment results go to a throw-away store.
+_ROOT = Path(__file__).resolve().parent.parent / ".test-cache"
+os.environ["GAMELAB_CACHE"] = str(_ROOT / "cache")
+os.environ["GAMELAB_RESULTS"] = str(_ROOT / f"results-{os.getpid()}.sqlite")
+os.environ.pop("GAMELAB_CLUSTER", None)
