@@ -22,6 +22,7 @@ of overhead per task on Dask and less locally, so give each task a chunk of work
 
 from __future__ import annotations
 
+import logging
 import os
 import re
 import time
@@ -199,7 +200,7 @@ def _run_dask(fn, items, pending, seed, cluster, record, progress) -> None:
                 threads_per_worker=1,
                 processes=True,
                 dashboard_address=None,
-                silence_logs="error",
+                silence_logs=logging.ERROR,
             )
             client = Client(local)
         else:

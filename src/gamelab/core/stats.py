@@ -66,7 +66,10 @@ def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> Es
     denom = 1 + z * z / trials
     centre = (p + z * z / (2 * trials)) / denom
     half = z * math.sqrt(p * (1 - p) / trials + z * z / (4 * trials * trials)) / denom
-    return Estimate(p, max(0.0, centre - half), min(1.0, centre + half), trials, confidence)
+    # clamp rounding so the interval always contains p (at k = 0 or k = n it touches 0 or 1)
+    lo = 0.0 if successes == 0 else min(p, max(0.0, centre - half))
+    hi = 1.0 if successes == trials else max(p, min(1.0, centre + half))
+    return Estimate(p, lo, hi, trials, confidence)
 
 
 def mean_interval(values: Sequence[float] | np.ndarray, confidence: float = 0.95) -> Estimate:
