@@ -93,7 +93,7 @@ def test_dask_worker_death_loses_and_duplicates_nothing(tmp_path):
     marker = str(tmp_path / "died")
     items = [(i, marker) for i in range(16)]
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None, silence_logs=logging.ERROR
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
     ) as cluster:
         # through a scheduler address, as with --cluster tcp://host:8786
         got = run_tasks(

@@ -199,7 +199,7 @@ def _run_dask(fn, items, pending, seed, cluster, record, progress) -> None:
                 n_workers=int(m.group(1)),
                 threads_per_worker=1,
                 processes=True,
-                dashboard_address=None,
+                dashboard_address=":0",
                 silence_logs=logging.ERROR,
             )
             client = Client(local)
