@@ -1,0 +1,60 @@
+"""The HP model itself: parsing, self-avoidance, contacts, scores."""
+
+import pytest
+
+from gamelab.lattice.rules import (
+    Fold,
+    contacts,
+    coordinates,
+    hh_score,
+    is_self_avoiding,
+    parse_conformation,
+    parse_sequence,
+)
+
+
+def test_parse_sequence_normalises_and_rejects():
+    assert parse_sequence(" hPpH\n") == "HPPH"
+    with pytest.raises(ValueError, match="only H and P"):
+        parse_sequence("HPX")
+    with pytest.raises(ValueError, match="at least 2"):
+        parse_sequence("H", min_length=2)
+
+
+def test_conformation_letters_and_self_avoidance():
+    assert coordinates("RU")[-1] == (1, 1, 0)
+    assert coordinates("FB", "cubic")[1] == (0, 0, 1)
+    with pytest.raises(ValueError, match="not a square lattice move"):
+        coordinates("RF", "square")
+    with pytest.raises(ValueError, match="unknown lattice"):
+        coordinates("R", "hex")
+    assert not is_self_avoiding("RL")
+    with pytest.raises(ValueError, match="residue 4 lands on the site of residue 0"):
+        parse_conformation("RULD")
+    with pytest.raises(ValueError, match="needs 4"):
+        parse_conformation("RUL", length=5)
+    assert parse_conformation("rul", length=4) == "RUL"
+
+
+def test_contacts_exclude_chain_neighbours():
+    # a U-turn: 0 and 3 touch; 1 and 2 are bonded, not a contact
+    assert contacts("RUL") == [(0, 3)]
+    # 2x3 block: 0-3 and 0-5? path R U L U R visits (0,0)(1,0)(1,1)(0,1)(0,2)(1,2)
+    assert contacts("RULUR") == [(0, 3), (2, 5)]
+    assert contacts("RRR") == []
+    # 2x2x2 cube, a Hamiltonian walk: every non-bonded lattice neighbour is a contact
+    cube = contacts("RULFRDL", "cubic")
+    assert len(cube) == 12 - 7
+    assert all(j - i >= 3 and (j - i) % 2 == 1 for i, j in cube)
+
+
+def test_hh_score_and_fold():
+    assert hh_score("HPPH", "RUL") == 1
+    assert hh_score("HPPP", "RUL") == 0
+    assert hh_score("HPPHPH", "RULUR") == 1  # (0,3) is HH, (2,5) is PH
+    fold = Fold("hpph", "rul")
+    assert fold.score == 1 and fold.sequence == "HPPH"
+    with pytest.raises(ValueError, match="needs 4"):
+        Fold("HPPHH", "RUL")
+    with pytest.raises(ValueError, match="not a cubic lattice move|unknown"):
+        Fold("HPPH", "RUX", "cubic")
