@@ -1,0 +1,143 @@
+"""`gamelab wordle ...`: thin shell over the library (parse, call, print)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+from rich.table import Table
+
+from gamelab.cli_common import Json, Quiet, console, err_console, print_json
+from gamelab.wordle import entropy as entropy_mod
+from gamelab.wordle.rules import load_word_list, pattern_text
+from gamelab.wordle.table import Game
+
+app = typer.Typer(help="Pokémon Wordle (or any word list): rank, chart, search, solve, assist.",
+                  no_args_is_help=True)
+
+Names = Annotated[str, typer.Option("--names", help="gen1-4 (the post), genN, genN-M or all.")]
+GuessFile = Annotated[Path | None, typer.Option("--guesses", help="Custom guess list, one word per line.")]
+AnswerFile = Annotated[Path | None, typer.Option("--answers", help="Custom answer list, one word per line.")]
+Rule = Annotated[str, typer.Option("--rule", help="standard (real Wordle) or blog (the post's code).")]
+
+POST_SLIP = ("the post prints a total of 1030 guesses, but its own distribution "
+             "1:1 2:13 3:126 4:107 5:33 6:5 sums to 1028 (an addition slip in the post)")
+
+
+def make_game(names: str, guesses: Path | None, answers: Path | None, rule: str) -> Game:
+    return Game(load_word_list(names, guesses, answers), rule)
+
+
+@app.command("rank")
+def rank_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
+                 rule: Rule = "blog",
+                 top: Annotated[int, typer.Option("--top", min=1, help="How many guesses to list.")] = 15,
+                 json_out: Json = False) -> None:
+    """First guesses by the entropy of their feedback (other rule's value shown beside)."""
+    game = make_game(names, guesses, answers, rule)
+    other_rule = "standard" if rule == "blog" else "blog"
+    other = Game(game.words, other_rule).entropies()
+    rows = entropy_mod.rank(game, top)
+    if json_out:
+        print_json([{"guess": game.words.guesses[i], "entropy": round(e, 10),
+                     f"entropy_{other_rule}": round(float(other[i]), 10)} for i, e in rows])
+        return
+    t = Table(title=f"Entropy of first guesses ({game.words.name}, rule {rule})")
+    for col in ("rank", "guess", f"entropy ({rule})", f"entropy ({other_rule})"):
+        t.add_column(col, justify="right" if col != "guess" else "left")
+    for k, (i, e) in enumerate(rows, 1):
+        t.add_row(str(k), game.words.guesses[i], f"{e:.5f}", f"{other[i]:.5f}")
+    console.print(t)
+
+
+def chart_data(game: Game, first: str) -> dict:
+    g = game.words.check_guess(first)
+    tree = entropy_mod.greedy_tree(game, g)
+    length = len(first)
+    patterns = []
+    for code, part in sorted(game.partition(g, game.all_answers()).items()):
+        child = tree.children.get(code)
+        patterns.append({
+            "pattern": pattern_text(code, length),
+            "remaining": int(len(part)),
+            "next": game.words.guesses[child.guess] if child else None,
+            "candidates": [game.words.answers[a] for a in part],
+        })
+    totals = {}
+    for key, quirk in (("normal", False), ("post_counting", True)):
+        counts = entropy_mod.guess_counts(game, tree, quirk)
+        dist = entropy_mod.distribution(counts)
+        worst = max(dist)
+        totals[key] = {"total": sum(counts.values()),
+                       "average": sum(counts.values()) / len(counts),
+                       "distribution": {str(k): v for k, v in dist.items()},
+                       "worst": worst,
+                       "worst_answers": [game.words.answers[a] for a, v in counts.items() if v == worst]}
+    return {"first": first, "rule": game.rule, "names": game.words.name,
+            "n_patterns": len(patterns), "patterns": patterns, "greedy": totals,
+            "note": POST_SLIP}
+
+
+@app.command("chart")
+def chart_command(first: Annotated[str, typer.Option("--first", help="The first guess.")] = "レントラー",
+                  names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
+                  rule: Rule = "blog",
+                  style: Annotated[str, typer.Option("--style", help="digits, squares or kanji.")] = "kanji",
+                  json_out: Json = False) -> None:
+    """Every feedback pattern of a first guess, what it leaves and the greedy next guess."""
+    if style not in ("digits", "squares", "kanji"):
+        raise ValueError(f"unknown --style {style!r}; use digits, squares or kanji")
+    game = make_game(names, guesses, answers, rule)
+    data = chart_data(game, first)
+    if json_out:
+        print_json(data)
+        return
+    t = Table(title=f"{first}: {data['n_patterns']} feedback patterns ({game.words.name}, rule {rule})")
+    for col in ("pattern", "remaining", "next guess (max entropy)"):
+        t.add_column(col)
+    for p in data["patterns"]:
+        code = int(p["pattern"], 3)
+        t.add_row(pattern_text(code, len(first), style), str(p["remaining"]),
+                  p["next"] or "solved")
+    console.print(t)
+    for key, label in (("normal", "counted normally"),
+                       ("post_counting", "with the post's counting (entropy guess that hits costs +1)")):
+        d = data["greedy"][key]
+        dist = " ".join(f"{k}:{v}" for k, v in d["distribution"].items())
+        console.print(f"greedy total {label}: {d['total']} (average {d['average']:.3f}; {dist}; "
+                      f"worst {d['worst']}: {' '.join(d['worst_answers'])})")
+    console.print(f"note: {POST_SLIP}")
+
+
+@app.command("prune-search")
+def prune_search_command(first: Annotated[list[str] | None, typer.Option("--first", help="First guess(es); default: the top-10 by entropy.")] = None,
+                         names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
+                         rule: Rule = "blog",
+                         width: Annotated[int, typer.Option("--width", min=1, help="Guesses tried per node (by entropy).")] = 10,
+                         max_depth: Annotated[int, typer.Option("--max-depth", min=1, help="Most guesses any answer may need.")] = 6,
+                         json_out: Json = False, quiet: Quiet = False) -> None:
+    """The post's pruned search: top-`width` entropy guesses per node, depth <= `max_depth`."""
+    from gamelab.wordle.pruned import INF, PrunedSearch
+
+    game = make_game(names, guesses, answers, rule)
+    search = PrunedSearch(game, width=width, max_depth=max_depth)
+    firsts = first or [game.words.guesses[i] for i, _ in entropy_mod.rank(game, 10)]
+    results = []
+    for name in firsts:
+        total = search.total(game.words.check_guess(name))
+        feasible = total < INF
+        results.append({"first": name, "total": total if feasible else None,
+                        "average": total / game.n_answers if feasible else None,
+                        "rule": rule, "width": width, "max_depth": max_depth})
+        if not quiet and not json_out:
+            err_console.print(f"{name}: {total if feasible else 'infeasible'}")
+    if json_out:
+        print_json(results[0] if len(results) == 1 else results)
+        return
+    t = Table(title=f"Pruned search totals ({game.words.name}, rule {rule}, width {width}, depth {max_depth})")
+    for col in ("first guess", "total", "average"):
+        t.add_column(col)
+    for r in sorted(results, key=lambda r: (r["total"] is None, r["total"] or 0)):
+        t.add_row(r["first"], str(r["total"]), f"{r['average']:.4f}" if r["average"] else "-")
+    console.print(t)

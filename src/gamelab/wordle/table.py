@@ -1,0 +1,99 @@
+"""The guess x answer feedback table that drives every search.
+
+``Game(words, rule)`` holds the word list, the rule and ``table[g, a]`` = pattern code of guess
+g against answer a (uint16, see :mod:`gamelab.wordle.rules`). Built by a numba kernel in a few
+milliseconds for 493 x 285 and kept in the gamelab cache.
+
+    >>> game = Game(load_word_list("gen1-4"), "blog")
+    >>> game.table.shape
+    (493, 285)
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+
+import numpy as np
+
+from gamelab.core.cache import cached_arrays
+from gamelab.wordle import _kernels
+from gamelab.wordle.rules import WordList, check_rule, load_word_list  # noqa: F401 (doctest)
+
+TABLE_VERSION = 1
+
+
+def build_table(words: WordList, rule: str, targets: tuple[str, ...] | None = None) -> np.ndarray:
+    """Pattern codes of every guess against every target (default: the answers)."""
+    check_rule(rule)
+    gcodes, glens = words.encode(words.guesses)
+    acodes, alens = words.encode(words.answers if targets is None else targets)
+    rule_id = _kernels.RULE_STANDARD if rule == "standard" else _kernels.RULE_BLOG
+    return _kernels.feedback_table_kernel(gcodes, glens, acodes, alens, rule_id)
+
+
+class Game:
+    """A word list under one feedback rule, with its feedback table."""
+
+    def __init__(self, words: WordList, rule: str = "standard") -> None:
+        self.words = words
+        self.rule = check_rule(rule)
+        self.n_codes = 3**words.length
+        self.green = self.n_codes - 1
+        self.answer_of_guess = words.answer_of_guess
+        self.guess_of_answer = words.guess_of_answer
+
+    @cached_property
+    def table(self) -> np.ndarray:
+        params = {"words": self.words.fingerprint(), "rule": self.rule}
+        arrays = cached_arrays("wordle-feedback", params, TABLE_VERSION,
+                               lambda: {"table": build_table(self.words, self.rule)})
+        return arrays["table"]
+
+    @cached_property
+    def hard_table(self) -> np.ndarray:
+        """Guesses x full-length guesses: which full-length words a pattern leaves consistent
+        (hard mode restricts later guesses to them)."""
+        return build_table(self.words, self.rule, self.full_length_guesses)
+
+    @cached_property
+    def full_length_guesses(self) -> tuple[str, ...]:
+        return tuple(g for g in self.words.guesses if len(g) == self.words.length)
+
+    @property
+    def n_guesses(self) -> int:
+        return len(self.words.guesses)
+
+    @property
+    def n_answers(self) -> int:
+        return len(self.words.answers)
+
+    def all_answers(self) -> np.ndarray:
+        return np.arange(self.n_answers, dtype=np.int32)
+
+    def entropies(self, subset: np.ndarray | None = None) -> np.ndarray:
+        """Entropy (bits) of every guess's feedback partition of `subset` (default: all)."""
+        subset = self.all_answers() if subset is None else np.asarray(subset, dtype=np.int32)
+        return _kernels.entropy_kernel(self.table, subset, self.n_codes)
+
+    def best_entropy_guess(self, subset: np.ndarray) -> int:
+        """Max-entropy guess over all guesses, ties to the lowest index (dex)."""
+        return int(np.argmax(self.entropies(subset)))
+
+    def partition(self, guess: int, subset: np.ndarray) -> dict[int, np.ndarray]:
+        """Answers of `subset` by the pattern they show for `guess` (codes ascending)."""
+        subset = np.asarray(subset, dtype=np.int32)
+        codes = self.table[guess, subset]
+        order = np.argsort(codes, kind="stable")
+        codes_sorted = codes[order]
+        cuts = np.flatnonzero(np.diff(codes_sorted)) + 1
+        out = {}
+        for part in np.split(np.arange(len(subset)), cuts):
+            out[int(codes_sorted[part[0]])] = subset[order[part]]
+        return out
+
+    def is_answer(self, guess: int, answer: int) -> bool:
+        return int(self.answer_of_guess[guess]) == int(answer)
+
+    def filter(self, subset: np.ndarray, guess: int, code: int) -> np.ndarray:
+        subset = np.asarray(subset, dtype=np.int32)
+        return subset[self.table[guess, subset] == code]

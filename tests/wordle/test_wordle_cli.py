@@ -1,0 +1,46 @@
+"""The command line: JSON shapes used by the acceptance checks, and error messages."""
+
+import json
+import subprocess
+import sys
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", *args],
+                          capture_output=True, text=True, encoding="utf-8")
+
+
+def test_rank_json():
+    out = run("rank", "--names", "gen1-4", "--rule", "blog", "--top", "15", "--json")
+    assert out.returncode == 0, out.stderr
+    rows = json.loads(out.stdout)
+    assert len(rows) == 15
+    # post's ranking: レントラー 4.15443 first, サンダース 3.67307 fifteenth
+    assert rows[0]["guess"] == "レントラー" and round(rows[0]["entropy"], 5) == 4.15443
+    assert rows[14]["guess"] == "サンダース" and round(rows[14]["entropy"], 5) == 3.67307
+
+
+def test_chart_json_and_text():
+    out = run("chart", "--first", "レントラー", "--json")
+    data = json.loads(out.stdout)
+    assert data["n_patterns"] == 41
+    assert data["patterns"][0] == {**data["patterns"][0], "pattern": "00000", "remaining": 67,
+                                   "next": "ゴルダック"}
+    assert data["greedy"]["post_counting"]["total"] == 1028
+    assert "1030" in data["note"]
+    text = run("chart", "--first", "レントラー")
+    assert "1028" in text.stdout and "1030" in text.stdout and "ゴルダック" in text.stdout
+
+
+def test_prune_search_json():
+    out = run("prune-search", "--names", "gen1-4", "--rule", "blog", "--first", "ジーランス", "--json")
+    assert json.loads(out.stdout)["total"] == 964  # the post's best pruned total
+
+
+def test_errors_are_one_line():
+    out = run("rank", "--names", "gen42")
+    assert out.returncode == 2 and out.stderr.startswith("error: ") and "gen1-4" in out.stderr
+    out = run("chart", "--first", "ピカチュウX")
+    assert out.returncode == 2 and "not an allowed guess" in out.stderr
+    out = run("rank", "--rule", "nope")
+    assert out.returncode == 2 and "standard, blog" in out.stderr
