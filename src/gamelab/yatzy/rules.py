@@ -1,0 +1,517 @@
+"""Yahtzee / Scandinavian Yatzy: dice multisets, the five rule sets, box scoring and score cards.
+
+Five dice are handled as multisets (count vectors ``(c1, ..., c6)``): 252 five-dice rolls and
+462 keeps (sub-multisets of 0 to 5 dice). The rule sets, by name (see ``docs/yatzy.md``):
+
+* ``yahtzee`` - 13 boxes, upper bonus 35 at 63, Yahtzee bonus 100, official forced joker;
+* ``yahtzee-free-joker`` - same, with Verhoeff's free joker (the rules behind "254.5896");
+* ``yahtzee-no-bonus`` - 13 boxes, no Yahtzee bonus and no joker (Glenn's 2^19-widget game);
+* ``yatzy`` - Scandinavian Yatzy: 15 boxes, bonus 50 at 63, no joker;
+* ``yatzy-ls2012`` - Yatzy with Larsson & Sjoberg's (KTH 2012) two-pairs scoring.
+
+>>> r = get_rules("yatzy")
+>>> r.score("two_pairs", "22335")
+10
+>>> get_rules("yahtzee").placements(parse_dice("44444"), Card.parse(get_rules("yahtzee"), "yahtzee=50"))[:1]
+[('fours', 20, 100)]
+
+This module is pure: no strategy and no I/O.
+"""
+
+from __future__ import annotations
+
+import itertools
+import math
+from dataclasses import dataclass, field
+
+import numpy as np
+
+FACES = 6
+DICE = 5
+UPPER_CAP = 63  # the upper bonus threshold; the state only tracks min(63, upper total)
+
+# ---------------------------------------------------------------------------------------------
+# dice multisets
+
+
+def _count_vectors(total_max: int, exact: bool) -> list[tuple[int, ...]]:
+    out = []
+    for n in range(total_max + 1):
+        if exact and n != total_max:
+            continue
+        for combo in itertools.combinations_with_replacement(range(FACES), n):
+            c = [0] * FACES
+            for face in combo:
+                c[face] += 1
+            out.append(tuple(c))
+    return out
+
+
+#: The 252 five-dice rolls as count vectors, in a fixed order.
+ROLLS: np.ndarray = np.array(_count_vectors(DICE, exact=True), dtype=np.int64)
+#: The 462 keeps (0..5 dice) as count vectors, ordered by size (empty keep first).
+KEEPS: np.ndarray = np.array(_count_vectors(DICE, exact=False), dtype=np.int64)
+N_ROLLS = len(ROLLS)
+N_KEEPS = len(KEEPS)
+KEEP_SIZE: np.ndarray = KEEPS.sum(axis=1)
+_KEEP_INDEX = {tuple(int(x) for x in k): i for i, k in enumerate(KEEPS)}
+_ROLL_INDEX = {tuple(int(x) for x in r): i for i, r in enumerate(ROLLS)}
+
+
+def keep_index(counts) -> int:
+    return _KEEP_INDEX[tuple(int(x) for x in counts)]
+
+
+def roll_index(counts) -> int:
+    return _ROLL_INDEX[tuple(int(x) for x in counts)]
+
+
+def _multinomial_probability(counts) -> float:
+    n = int(sum(counts))
+    ways = math.factorial(n)
+    for c in counts:
+        ways //= math.factorial(int(c))
+    return ways / FACES**n
+
+
+#: P(roll) for five fresh dice.
+ROLL_PROB: np.ndarray = np.array([_multinomial_probability(r) for r in ROLLS])
+#: The keep index of each roll taken as a whole (keeping all five dice = stopping).
+ROLL_AS_KEEP: np.ndarray = np.array([keep_index(r) for r in ROLLS], dtype=np.int64)
+#: KEEP_ADD[k, f] = index of keep k plus one die showing face f+1 (-1 when k has 5 dice).
+KEEP_ADD: np.ndarray = np.full((N_KEEPS, FACES), -1, dtype=np.int64)
+for _k, _counts in enumerate(KEEPS):
+    if _counts.sum() < DICE:
+        for _f in range(FACES):
+            _c = _counts.copy()
+            _c[_f] += 1
+            KEEP_ADD[_k, _f] = keep_index(_c)
+
+
+def _sub_keeps(counts) -> list[int]:
+    ranges = [range(int(c) + 1) for c in counts]
+    return sorted(keep_index(sub) for sub in itertools.product(*ranges))
+
+
+#: CSR lists roll -> its distinct sub-keeps (4368 entries in all).
+_subs = [_sub_keeps(r) for r in ROLLS]
+SUBKEEP_START: np.ndarray = np.array([0] + list(itertools.accumulate(len(s) for s in _subs)), dtype=np.int64)
+SUBKEEP_INDEX: np.ndarray = np.array([k for s in _subs for k in s], dtype=np.int64)
+del _subs
+#: Keep indices with fewer than five dice, largest keeps first (order of the keep recursion).
+KEEP_RECURSION_ORDER: np.ndarray = np.array(
+    sorted((k for k in range(N_KEEPS) if KEEP_SIZE[k] < DICE), key=lambda k: -KEEP_SIZE[k]),
+    dtype=np.int64,
+)
+#: Face (1..6) of a five-of-a-kind roll, 0 for other rolls.
+ROLL_YAHTZEE_FACE: np.ndarray = np.array(
+    [int(np.argmax(r)) + 1 if r.max() == DICE else 0 for r in ROLLS], dtype=np.int64
+)
+
+
+def parse_dice(text: str) -> np.ndarray:
+    """Five dice like ``"11114"`` (any order, spaces/commas ignored) -> count vector."""
+    digits = [ch for ch in str(text) if ch not in " ,"]
+    if len(digits) != DICE or any(ch not in "123456" for ch in digits):
+        raise ValueError(f"dice must be five digits 1-6 like 11114, got {text!r}")
+    counts = np.zeros(FACES, dtype=np.int64)
+    for ch in digits:
+        counts[int(ch) - 1] += 1
+    return counts
+
+
+def dice_text(counts) -> str:
+    """Count vector -> sorted digits, e.g. ``[4,0,0,1,0,0] -> '11114'`` ('-' for no dice)."""
+    s = "".join(str(f + 1) * int(c) for f, c in enumerate(counts))
+    return s or "-"
+
+
+# ---------------------------------------------------------------------------------------------
+# boxes
+
+
+@dataclass(frozen=True)
+class BoxKind:
+    name: str
+    label: str
+
+
+# Box kinds. Upper boxes are 'ones'..'sixes'; the rest are scored by `_base_score`.
+UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
+_ALIASES = {
+    "1s": "ones", "2s": "twos", "3s": "threes", "4s": "fours", "5s": "fives", "6s": "sixes",
+    "3k": "three_kind", "4k": "four_kind", "fh": "full_house", "ss": "small_straight",
+    "ls": "large_straight", "y": "yahtzee", "c": "chance", "1p": "one_pair", "2p": "two_pairs",
+    "pair": "one_pair", "yatzy": "yahtzee", "3ofakind": "three_kind", "4ofakind": "four_kind",
+}
+
+
+def _runs(counts) -> tuple[bool, bool]:
+    present = [c > 0 for c in counts]
+    small = any(all(present[i : i + 4]) for i in range(3))
+    large = all(present[0:5]) or all(present[1:6])
+    return small, large
+
+
+def _base_score(kind: str, counts, scandinavian: bool, ls_two_pairs: bool) -> int:
+    """Points of a box for five dice, without any joker rule."""
+    total = sum((f + 1) * int(c) for f, c in enumerate(counts))
+    if kind in UPPER_NAMES:
+        face = UPPER_NAMES.index(kind) + 1
+        return face * int(counts[face - 1])
+    top = max(counts)
+    pairs = [f + 1 for f in range(FACES) if counts[f] >= 2]  # faces with a pair, ascending
+    small, large = _runs(counts)
+    if kind == "chance":
+        return total
+    if kind == "yahtzee":
+        return 50 if top == DICE else 0
+    if not scandinavian:
+        if kind == "three_kind":
+            return total if top >= 3 else 0
+        if kind == "four_kind":
+            return total if top >= 4 else 0
+        if kind == "full_house":
+            return 25 if sorted(c for c in counts if c) == [2, 3] else 0
+        if kind == "small_straight":
+            return 30 if small else 0
+        if kind == "large_straight":
+            return 40 if large else 0
+    else:
+        if kind == "one_pair":
+            return 2 * pairs[-1] if pairs else 0
+        if kind == "two_pairs":
+            if ls_two_pairs:  # L&S 2012 code: 2 x highest pair + 2 x second pair (or 0)
+                return 2 * pairs[-1] + (2 * pairs[-2] if len(pairs) > 1 else 0) if pairs else 0
+            return 2 * (pairs[-1] + pairs[-2]) if len(pairs) >= 2 else 0
+        if kind == "three_kind":
+            face = next((f + 1 for f in range(FACES) if counts[f] >= 3), 0)
+            return 3 * face
+        if kind == "four_kind":
+            face = next((f + 1 for f in range(FACES) if counts[f] >= 4), 0)
+            return 4 * face
+        if kind == "small_straight":
+            return 15 if list(counts) == [1, 1, 1, 1, 1, 0] else 0
+        if kind == "large_straight":
+            return 20 if list(counts) == [0, 1, 1, 1, 1, 1] else 0
+        if kind == "full_house":
+            return total if sorted(c for c in counts if c) == [2, 3] else 0
+    raise ValueError(f"unknown box {kind!r}")
+
+
+#: Joker values of the fixed-score lower boxes (American rules).
+_JOKER_FIXED = {"full_house": 25, "small_straight": 30, "large_straight": 40}
+
+JOKER_NONE, JOKER_FORCED, JOKER_FREE = 0, 1, 2
+_JOKER_NAMES = {JOKER_NONE: "none", JOKER_FORCED: "forced", JOKER_FREE: "free"}
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    """One rule set. Build with :func:`get_rules` (or directly, for a reduced test game)."""
+
+    name: str
+    boxes: tuple[str, ...]
+    upper_bonus: int
+    yahtzee_bonus: int = 0  # points per extra Yahtzee (American), 0 = none
+    joker: int = JOKER_NONE
+    scandinavian: bool = False
+    ls_two_pairs: bool = False
+    description: str = ""
+    _base: np.ndarray = field(init=False, repr=False, compare=False)
+
+    def __post_init__(self) -> None:
+        if len(set(self.boxes)) != len(self.boxes) or not self.boxes:
+            raise ValueError(f"boxes must be distinct and non-empty, got {self.boxes}")
+        for b in self.boxes:
+            _base_score(b, [1, 1, 1, 1, 1, 0], self.scandinavian, self.ls_two_pairs)  # validates
+        if (self.yahtzee_bonus or self.joker != JOKER_NONE) and "yahtzee" not in self.boxes:
+            raise ValueError("a Yahtzee bonus or joker needs a yahtzee box")
+        base = np.array(
+            [
+                [_base_score(b, r, self.scandinavian, self.ls_two_pairs) for r in ROLLS]
+                for b in self.boxes
+            ],
+            dtype=np.int64,
+        )
+        object.__setattr__(self, "_base", base)
+
+    # -- structure used by the solvers ----------------------------------------------------
+    @property
+    def n_boxes(self) -> int:
+        return len(self.boxes)
+
+    @property
+    def has_bonus_flag(self) -> bool:
+        """Whether the state carries f = 'the Yahtzee box holds 50' (only with a Yahtzee bonus)."""
+        return self.yahtzee_bonus > 0
+
+    @property
+    def base_scores(self) -> np.ndarray:
+        """int64 [n_boxes, 252]: box points of each roll without joker rules."""
+        return self._base
+
+    def upper_face(self, box: int) -> int:
+        """Face 1..6 of an upper box position, 0 for a lower box."""
+        name = self.boxes[box]
+        return UPPER_NAMES.index(name) + 1 if name in UPPER_NAMES else 0
+
+    def box_index(self, name: str) -> int:
+        key = name.strip().lower().replace("-", "_").replace(" ", "_")
+        key = _ALIASES.get(key, key)
+        if key not in self.boxes:
+            raise ValueError(
+                f"unknown box {name!r} for rules {self.name}; boxes: {', '.join(self.boxes)}"
+            )
+        return self.boxes.index(key)
+
+    def kernel_tables(self) -> dict[str, np.ndarray]:
+        """The arrays the numba kernels need (see :mod:`gamelab.yatzy._kernels`)."""
+        upper_face = np.array([self.upper_face(b) for b in range(self.n_boxes)], dtype=np.int64)
+        joker_value = np.zeros((self.n_boxes, FACES + 1), dtype=np.int64)
+        for b, name in enumerate(self.boxes):
+            for face in range(1, FACES + 1):
+                if name in _JOKER_FIXED:
+                    joker_value[b, face] = _JOKER_FIXED[name]
+                elif name in ("three_kind", "four_kind", "chance"):
+                    joker_value[b, face] = 5 * face
+                elif name in UPPER_NAMES:
+                    joker_value[b, face] = 5 * face if upper_face[b] == face else 0
+                else:
+                    joker_value[b, face] = 0 if name != "yahtzee" else 50
+        ybox = self.boxes.index("yahtzee") if "yahtzee" in self.boxes else -1
+        upper_box_of_face = np.full(FACES + 1, -1, dtype=np.int64)
+        for b in range(self.n_boxes):
+            if upper_face[b]:
+                upper_box_of_face[upper_face[b]] = b
+        joker_fixed = np.array([name in _JOKER_FIXED for name in self.boxes], dtype=np.int64)
+        return {
+            "upper_box_of_face": upper_box_of_face,
+            "joker_fixed": joker_fixed,
+            "base": self._base,
+            "upper_face": upper_face,
+            "joker_value": joker_value,
+            "params": np.array(
+                [self.n_boxes, self.upper_bonus, self.yahtzee_bonus, self.joker, ybox,
+                 2 if self.has_bonus_flag else 1],
+                dtype=np.int64,
+            ),
+        }
+
+    # -- scoring -----------------------------------------------------------------------------
+    def score(self, box: str, dice) -> int:
+        """Plain points of `box` for `dice` (digits or counts), without joker or bonuses."""
+        counts = parse_dice(dice) if isinstance(dice, str) else np.asarray(dice)
+        return int(self._base[self.box_index(box), roll_index(counts)])
+
+    def placements(self, counts, card: Card) -> list[tuple[str, int, int]]:
+        """Legal (box, points, yahtzee_bonus) for the final dice `counts` on `card`.
+
+        Points are the box's entry; the bonus is the extra-Yahtzee bonus earned (American
+        rules with a bonus). The upper bonus is not included (see :meth:`Card.upper_bonus_gain`).
+        """
+        counts = np.asarray(counts)
+        r = roll_index(counts)
+        open_boxes = [b for b in range(self.n_boxes) if card.entries[b] is None]
+        if not open_boxes:
+            raise ValueError("the card is full; the game is over")
+        face = int(ROLL_YAHTZEE_FACE[r])
+        ybox = self.boxes.index("yahtzee") if "yahtzee" in self.boxes else -1
+        extra = face > 0 and ybox >= 0 and card.entries[ybox] is not None
+        if not extra or (self.joker == JOKER_NONE and not self.yahtzee_bonus):
+            return [(self.boxes[b], int(self._base[b, r]), 0) for b in open_boxes]
+        bonus = self.yahtzee_bonus if card.entries[ybox] == 50 else 0
+        if self.joker == JOKER_NONE:
+            return [(self.boxes[b], int(self._base[b, r]), bonus) for b in open_boxes]
+        tables = self.kernel_tables()
+        jv = tables["joker_value"]
+        upper_of_face = next((b for b in range(self.n_boxes) if self.upper_face(b) == face), -1)
+        upper_open = upper_of_face >= 0 and card.entries[upper_of_face] is None
+        if self.joker == JOKER_FORCED:
+            if upper_open:
+                return [(self.boxes[upper_of_face], 5 * face, bonus)]
+            lower = [b for b in open_boxes if self.upper_face(b) == 0]
+            if lower:
+                return [(self.boxes[b], int(jv[b, face]), bonus) for b in lower]
+            return [(self.boxes[b], 0, bonus) for b in open_boxes]
+        # free joker: any open box; the fixed lower values only once the matching upper box is filled
+        out = []
+        for b in open_boxes:
+            pts = int(self._base[b, r])
+            if self.boxes[b] in _JOKER_FIXED and not upper_open:
+                pts = int(jv[b, face])
+            out.append((self.boxes[b], pts, bonus))
+        return out
+
+    @property
+    def max_score(self) -> int:
+        """An upper bound on the final score (used to size score distributions)."""
+        jv = self.kernel_tables()["joker_value"] if self.joker != JOKER_NONE else None
+        best = 0
+        for b in range(self.n_boxes):
+            top = int(self._base[b].max())
+            if jv is not None:
+                top = max(top, int(jv[b].max()))
+            best += top
+        return best + self.upper_bonus + self.yahtzee_bonus * max(0, self.n_boxes - 1)
+
+
+AMERICAN_BOXES = UPPER_NAMES + (
+    "three_kind", "four_kind", "full_house", "small_straight", "large_straight", "yahtzee", "chance",
+)
+SCANDINAVIAN_BOXES = UPPER_NAMES + (
+    "one_pair", "two_pairs", "three_kind", "four_kind", "small_straight", "large_straight",
+    "full_house", "chance", "yahtzee",
+)
+
+RULES: dict[str, RuleSet] = {
+    r.name: r
+    for r in (
+        RuleSet("yahtzee", AMERICAN_BOXES, 35, 100, JOKER_FORCED,
+                description="Yahtzee, official forced joker, 100-point bonus"),
+        RuleSet("yahtzee-free-joker", AMERICAN_BOXES, 35, 100, JOKER_FREE,
+                description="Yahtzee, Verhoeff's free joker, 100-point bonus"),
+        RuleSet("yahtzee-no-bonus", AMERICAN_BOXES, 35, 0, JOKER_NONE,
+                description="Yahtzee without Yahtzee bonus or joker"),
+        RuleSet("yatzy", SCANDINAVIAN_BOXES, 50, scandinavian=True,
+                description="Scandinavian Yatzy, 15 boxes, bonus 50"),
+        RuleSet("yatzy-ls2012", SCANDINAVIAN_BOXES, 50, scandinavian=True, ls_two_pairs=True,
+                description="Yatzy with Larsson & Sjoberg's (2012) two-pairs scoring"),
+    )
+}
+
+
+def get_rules(name: str | RuleSet) -> RuleSet:
+    """The rule set called `name` (one of :data:`RULES`)."""
+    if isinstance(name, RuleSet):
+        return name
+    try:
+        return RULES[name]
+    except KeyError:
+        raise ValueError(f"unknown rules {name!r}; allowed: {', '.join(RULES)}") from None
+
+
+# ---------------------------------------------------------------------------------------------
+# score card
+
+
+def _possible_points(rules: RuleSet, box: int) -> set[int]:
+    pts = {int(x) for x in rules.base_scores[box]}
+    if rules.joker != JOKER_NONE:
+        pts |= {int(x) for x in rules.kernel_tables()["joker_value"][box, 1:]}
+    return pts
+
+
+@dataclass
+class Card:
+    """A score card: the entry of every box (None = open) and the extra-Yahtzee bonus count.
+
+    CARD syntax (``Card.parse``): comma-separated ``box=points`` for the filled boxes, e.g.
+    ``"ones=3,fours=16,full_house=25,yahtzee=50,bonus=1"``; an empty string or ``-`` is a fresh
+    card. Box names as in :attr:`RuleSet.boxes` (short aliases: 1s..6s, 3k, 4k, fh, ss, ls, y, c,
+    1p, 2p); ``bonus=N`` is the number of 100-point Yahtzee bonuses already earned. The upper
+    bonus is implied by the upper entries.
+    """
+
+    rules: RuleSet
+    entries: list[int | None]
+    yahtzee_bonuses: int = 0
+
+    @classmethod
+    def empty(cls, rules: RuleSet) -> Card:
+        return cls(rules, [None] * rules.n_boxes, 0)
+
+    @classmethod
+    def parse(cls, rules: RuleSet | str, text: str) -> Card:
+        rules = get_rules(rules)
+        card = cls.empty(rules)
+        text = (text or "").strip()
+        if text in ("", "-"):
+            return card
+        for part in text.split(","):
+            if not part.strip():
+                continue
+            if "=" not in part:
+                raise ValueError(f"card entry {part.strip()!r} must be box=points, e.g. fours=16")
+            key, value = (s.strip() for s in part.split("=", 1))
+            try:
+                points = int(value)
+            except ValueError:
+                raise ValueError(f"points of {key!r} must be an integer, got {value!r}") from None
+            if key.lower() in ("bonus", "yahtzee_bonus", "ybonus"):
+                if not rules.yahtzee_bonus:
+                    raise ValueError(f"rules {rules.name} have no Yahtzee bonus")
+                if points < 0 or points > rules.n_boxes - 1:
+                    raise ValueError(f"bonus count must be 0..{rules.n_boxes - 1}, got {points}")
+                card.yahtzee_bonuses = points
+                continue
+            b = rules.box_index(key)
+            if card.entries[b] is not None:
+                raise ValueError(f"box {rules.boxes[b]} is given twice")
+            if points not in _possible_points(rules, b):
+                allowed = sorted(_possible_points(rules, b))
+                raise ValueError(
+                    f"{rules.boxes[b]}={points} is impossible; possible points: {allowed}"
+                )
+            card.entries[b] = points
+        if card.yahtzee_bonuses:
+            yb = rules.boxes.index("yahtzee")
+            if card.entries[yb] != 50:
+                raise ValueError("a Yahtzee bonus needs yahtzee=50 on the card")
+            if card.yahtzee_bonuses > card.filled_count - 1:
+                raise ValueError("more Yahtzee bonuses than boxes filled after the Yahtzee")
+        return card
+
+    def text(self) -> str:
+        parts = [f"{b}={v}" for b, v in zip(self.rules.boxes, self.entries, strict=True) if v is not None]
+        if self.yahtzee_bonuses:
+            parts.append(f"bonus={self.yahtzee_bonuses}")
+        return ",".join(parts) or "-"
+
+    @property
+    def filled_count(self) -> int:
+        return sum(v is not None for v in self.entries)
+
+    @property
+    def mask(self) -> int:
+        return sum(1 << b for b, v in enumerate(self.entries) if v is not None)
+
+    @property
+    def upper_total(self) -> int:
+        return sum(v for b, v in enumerate(self.entries) if v is not None and self.rules.upper_face(b))
+
+    @property
+    def capped_upper(self) -> int:
+        return min(UPPER_CAP, self.upper_total)
+
+    @property
+    def bonus_flag(self) -> int:
+        if not self.rules.has_bonus_flag:
+            return 0
+        yb = self.rules.boxes.index("yahtzee")
+        return int(self.entries[yb] == 50)
+
+    @property
+    def total(self) -> int:
+        """Points so far, upper bonus and Yahtzee bonuses included."""
+        base = sum(v for v in self.entries if v is not None)
+        upper = self.rules.upper_bonus if self.upper_total >= UPPER_CAP else 0
+        return base + upper + self.rules.yahtzee_bonus * self.yahtzee_bonuses
+
+    @property
+    def done(self) -> bool:
+        return self.filled_count == self.rules.n_boxes
+
+    def fill(self, box: str, counts) -> int:
+        """Score `counts` in `box` (must be legal); returns the points gained including bonuses."""
+        before = self.total
+        b = self.rules.box_index(box)
+        if self.entries[b] is not None:
+            raise ValueError(f"box {self.rules.boxes[b]} is already filled")
+        for name, pts, bonus in self.rules.placements(counts, self):
+            if name == self.rules.boxes[b]:
+                self.entries[b] = pts
+                if bonus:
+                    self.yahtzee_bonuses += 1
+                return self.total - before
+        raise ValueError(f"box {self.rules.boxes[b]} is not allowed for these dice (joker rule)")

@@ -1,0 +1,96 @@
+"""The optimal solver: published expected scores and SDs, and the numba kernel vs its twin."""
+
+import numpy as np
+import pytest
+
+from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy.rules import get_rules
+from gamelab.yatzy.solver import solve, state_index, upper_reach
+
+# Expected scores: issue 3 and research notes section 1 (precisit/yatzy-solver, Verhoeff 1999,
+# Glenn 2006, Larsson & Sjoberg 2012 code); SDs: issue 3 / research notes section 1 ("our solver").
+PUBLISHED = {
+    "yahtzee": (254.5877287, 59.6079),
+    "yahtzee-free-joker": (254.5896095, 59.6117),
+    "yahtzee-no-bonus": (245.8707745, 39.8208),
+    "yatzy": (248.4399894, 38.4964),
+    "yatzy-ls2012": (248.6328539, None),
+}
+# Widget counts: research notes sections 2.3 and 2.4.
+WIDGETS = {"yahtzee": 536_320, "yahtzee-free-joker": 536_320, "yahtzee-no-bonus": 357_568,
+           "yatzy": 1_430_464, "yatzy-ls2012": 1_430_464}
+
+
+def _check(name):
+    sol = solve(name)
+    e, sd = PUBLISHED[name]
+    assert sol.expected_score == pytest.approx(e, abs=1e-6)
+    if sd is not None:
+        assert sol.std_dev == pytest.approx(sd, abs=5e-5)
+    assert sol.widgets == WIDGETS[name]
+
+
+@pytest.mark.parametrize("name", ["yahtzee-no-bonus", "yahtzee"])
+def test_published_values_fast(name):
+    _check(name)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("name", ["yahtzee-free-joker", "yatzy", "yatzy-ls2012"])
+def test_published_values_slow(name):
+    _check(name)
+
+
+def test_upper_reach_counts():
+    # research notes 2.4: 1302 of the 4096 (upper-subset, m) pairs are unreachable
+    assert int((~upper_reach()).sum()) == 1302
+
+
+def _random_state(rules, rng):
+    tab = rules.kernel_tables()
+    reach = upper_reach()
+    nb = rules.n_boxes
+    while True:
+        mask = int(rng.integers(0, (1 << nb) - 1))
+        u = int(kern.upper_subset(mask, tab["upper_face"], nb))
+        m = int(rng.integers(0, 64))
+        if not reach[u, m]:
+            continue
+        f = 0
+        ybox = int(tab["params"][4])
+        if rules.has_bonus_flag and (mask >> ybox) & 1:
+            f = int(rng.integers(0, 2))
+        return mask, m, f
+
+
+@pytest.mark.parametrize("name", ["yahtzee", "yahtzee-free-joker", "yahtzee-no-bonus", "yatzy",
+                                  "yatzy-ls2012"])
+def test_widget_kernel_matches_python_twin(name):
+    rules = get_rules(name)
+    rng = np.random.default_rng(7)
+    tab = rules.kernel_tables()
+    nf = 2 if rules.has_bonus_flag else 1
+    size = (1 << rules.n_boxes) * 64 * nf
+    E = rng.uniform(0, 200, size)
+    W = E**2 + rng.uniform(0, 900, size)
+    nb = rules.n_boxes
+    scratch = dict(V=np.empty(252), VW=np.empty(252), K=np.empty(462), KW=np.empty(462),
+                   choice=np.empty(252, dtype=np.int64), s=np.zeros((nb, 7)),
+                   e=np.zeros((nb, 7)), w=np.zeros((nb, 7)))
+    states = [_random_state(rules, rng) for _ in range(6)]
+    # a late state with the Yahtzee box filled exercises the joker paths
+    if "yahtzee" in rules.boxes:
+        yb = rules.boxes.index("yahtzee")
+        full = (1 << nb) - 1
+        states.append(((full & ~0b1001) | (1 << yb), 5, 1 if rules.has_bonus_flag else 0))
+        states.append(((1 << yb) | 0b1000, 12, 1 if rules.has_bonus_flag else 0))
+    for mask, m, f in states:
+        e, w = kern.widget(E, W, True, mask, m, f, tab["base"], tab["upper_face"],
+                           tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],
+                           tab["params"], scratch["V"], scratch["VW"], scratch["K"],
+                           scratch["KW"], scratch["choice"], scratch["s"], scratch["e"],
+                           scratch["w"])
+        e2, w2 = kern.widget_python(E, W, mask, m, f, tab)
+        assert e == pytest.approx(e2, rel=1e-12), (mask, m, f)
+        assert w == pytest.approx(w2, rel=1e-12), (mask, m, f)
+        assert state_index(rules, mask, m, f) < size
