@@ -44,3 +44,21 @@ def test_errors_are_one_line():
     assert out.returncode == 2 and "not an allowed guess" in out.stderr
     out = run("rank", "--rule", "nope")
     assert out.returncode == 2 and "standard, blog" in out.stderr
+
+
+def test_solve_optimal_json_and_tree(tmp_path):
+    tree_file = tmp_path / "tree.json"
+    out = run("solve-optimal", "--names", "gen1", "--rule", "standard", "--no-cache", "--quiet",
+              "--json", "--tree", str(tree_file))
+    assert out.returncode == 0, out.stderr
+    data = json.loads(out.stdout)
+    assert data["proven"] and data["lower_bound"] == data["total"]
+    assert sum(data["distribution"].values()) == data["answers"] == 84
+    assert sum(int(k) * v for k, v in data["distribution"].items()) == data["total"]
+    rows = data["depth_limited"]
+    assert rows[0]["total"] == data["total"] and rows[0]["max_guesses"] == data["worst"]
+    totals = [r["total"] for r in rows if r["total"] is not None]
+    assert totals == sorted(totals)  # tighter limits never cost fewer guesses
+    assert rows[-1]["total"] is None or rows[-1]["max_guesses"] == 1
+    tree = json.loads(tree_file.read_text(encoding="utf-8"))
+    assert tree["guess"] in data["first_guesses"] and tree["candidates"] == 84

@@ -143,39 +143,49 @@ def entropy_python(table, subset):
 
 @njit(cache=True)
 def split_stats_kernel(table, subset, guesses, green, n_codes, answer_of_guess):
-    """For each guess in `guesses`: (non-green classes, 1 if the guess is in `subset`)."""
+    """For each guess in `guesses` over `subset`: (non-green classes, 1 if the guess is in
+    `subset`, size of the largest non-green class)."""
     n = subset.shape[0]
     m = guesses.shape[0]
     classes = np.zeros(m, dtype=np.int64)
     hit = np.zeros(m, dtype=np.int64)
-    seen = np.zeros(n_codes, dtype=np.bool_)
+    largest = np.zeros(m, dtype=np.int64)
+    counts = np.zeros(n_codes, dtype=np.int64)
     for q in range(m):
         r = guesses[q]
         k = 0
+        big = 0
         for i in range(n):
-            code = table[r, subset[i]]
-            if code == green and answer_of_guess[r] == subset[i]:
+            if answer_of_guess[r] == subset[i]:
                 hit[q] = 1
-            elif not seen[code]:
-                seen[code] = True
+                continue
+            code = table[r, subset[i]]
+            if counts[code] == 0:
                 k += 1
+            counts[code] += 1
+            if counts[code] > big:
+                big = counts[code]
         for i in range(n):
-            seen[table[r, subset[i]]] = False
+            counts[table[r, subset[i]]] = 0
         classes[q] = k
-    return classes, hit
+        largest[q] = big
+    return classes, hit, largest
 
 
 def split_stats_python(table, subset, guesses, green, answer_of_guess):
     """Plain-Python twin of :func:`split_stats_kernel`."""
-    classes, hit = [], []
+    classes, hit, largest = [], [], []
     for r in guesses:
-        codes = set()
+        counts: dict[int, int] = {}
         h = 0
         for a in subset:
             if int(answer_of_guess[r]) == int(a):
                 h = 1
             else:
-                codes.add(int(table[r, a]))
-        classes.append(len(codes))
+                code = int(table[r, a])
+                counts[code] = counts.get(code, 0) + 1
+        classes.append(len(counts))
         hit.append(h)
-    return np.array(classes, dtype=np.int64), np.array(hit, dtype=np.int64)
+        largest.append(max(counts.values(), default=0))
+    as_array = [np.array(x, dtype=np.int64) for x in (classes, hit, largest)]
+    return tuple(as_array)

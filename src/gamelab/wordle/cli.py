@@ -141,3 +141,49 @@ def prune_search_command(first: Annotated[list[str] | None, typer.Option("--firs
     for r in sorted(results, key=lambda r: (r["total"] is None, r["total"] or 0)):
         t.add_row(r["first"], str(r["total"]), f"{r['average']:.4f}" if r["average"] else "-")
     console.print(t)
+
+
+def _store(no_cache: bool):
+    if no_cache:
+        return None
+    from gamelab.core.results import ResultStore
+
+    return ResultStore()
+
+
+@app.command("solve-optimal")
+def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
+                          rule: Rule = "blog",
+                          hard: Annotated[bool, typer.Option("--hard", help="Hard mode: later guesses must fit all colours seen.")] = False,
+                          max_guesses: Annotated[int | None, typer.Option("--max-guesses", min=1, help="No answer may need more guesses.")] = None,
+                          depth_limits: Annotated[bool, typer.Option("--depth-limits/--no-depth-limits", help="Also solve under each tighter depth limit.")] = True,
+                          time_limit: Annotated[float, typer.Option("--time-limit", min=1, help="Seconds; then proven bounds are reported.")] = 600.0,
+                          tree: Annotated[Path | None, typer.Option("--tree", help="Write the optimal decision tree (JSON) here.")] = None,
+                          no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not reuse or store the proven result.")] = False,
+                          json_out: Json = False, quiet: Quiet = False) -> None:
+    """The proven optimum: fewest total guesses over all answers (lower bound == total)."""
+    from gamelab.cli_common import to_json
+    from gamelab.core.report import write_text_atomic
+    from gamelab.wordle.optimal import solve_summary
+
+    game = make_game(names, guesses, answers, rule)
+    progress = None if quiet else (lambda m: err_console.print(m, highlight=False))
+    data = solve_summary(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit,
+                         depth_limits=depth_limits, store=_store(no_cache), progress=progress)
+    if tree is not None:
+        if data["tree"] is None:
+            raise ValueError("no complete strategy was found, so there is no tree to write")
+        write_text_atomic(tree, to_json(data["tree"]) + "\n")
+    if json_out:
+        print_json({k: v for k, v in data.items() if k != "tree"})
+        return
+    console.print(data["statement"])
+    if data["total"] is not None:
+        dist = " ".join(f"{k}:{v}" for k, v in data["distribution"].items())
+        console.print(f"total {data['total']} (average {data['average']:.4f}); first guess(es): "
+                      f"{' '.join(data['first_guesses']) or '-'}; distribution {dist}; worst {data['worst']}")
+    for row in data.get("depth_limited", []):
+        value = row["total"] if row["total"] is not None else "infeasible"
+        console.print(f"  at most {row['max_guesses']} guesses: {value}"
+                      f"{'' if row['proven'] else ' (not proven)'}")
+    console.print(f"searched {data['nodes']} nodes in {data['seconds']:.1f} s")

@@ -1,0 +1,390 @@
+"""Proven-optimal strategies: the fewest total guesses over all answers.
+
+Computes f(H) = |H| + min_t sum_{s != green} f(P(H, t, s)) exactly (Bertsimas & Paskov's
+recursion), searching every allowed guess t at every node, in the manner of Alex Selby's solver
+(github.com/alex1770/wordle): depth-first with a budget (a node is abandoned as soon as its
+partial sum plus lower bounds reaches the best total known), guesses ordered by their lower
+bound, and memoisation of exact values and of proven lower bounds.
+
+Admissible bound: a class of m answers needs at least 2m - 1 guesses in total (one of them can
+be guessed at once, each other needs at least two), so guess t at a node of n answers costs at
+least ``n + 2(n - c_t) - k_t`` where c_t = 1 if t is a candidate and k_t is its number of
+non-green classes. The bound is exact when no class has more than 2 answers, which settles most
+small nodes without recursion. One kernel call (guesses x candidates) per node gives every
+guess's bound.
+
+Options: a depth limit (no answer may need more than `max_guesses` guesses), hard mode (every
+later guess must be consistent with the feedback so far: here, a full-length word that would have
+shown the same colours), a time limit (then the proven lower and upper bounds are reported), and
+tie enumeration at the root (all optimal first guesses). The result carries the lower bound; it
+equals the total exactly when the search finished.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gamelab.wordle import _kernels
+from gamelab.wordle.table import Game
+
+INF = 10**9
+
+
+class SearchTimeout(Exception):
+    """The time limit ran out (the solver then reports its proven bounds)."""
+
+
+@dataclass
+class OptimalResult:
+    total: int | None            # best total found (upper bound); None if none within limits
+    lower_bound: int             # proven: no strategy needs fewer guesses
+    proven: bool                 # lower_bound == total
+    first_guesses: list[str]     # every first guess achieving `total` (when proven)
+    distribution: dict[int, int] = field(default_factory=dict)
+    worst: int | None = None
+    seconds: float = 0.0
+    nodes: int = 0
+    root_bounds: dict[str, tuple[int, int | None]] = field(default_factory=dict)
+    tree: dict[str, Any] | None = None
+
+
+class OptimalSolver:
+    """``OptimalSolver(game).solve()`` -> :class:`OptimalResult`."""
+
+    def __init__(self, game: Game, hard: bool = False, max_guesses: int | None = None,
+                 time_limit: float | None = None,
+                 progress: Callable[[str], None] | None = None) -> None:
+        if max_guesses is not None and max_guesses < 1:
+            raise ValueError(f"max_guesses must be at least 1, got {max_guesses}")
+        if time_limit is not None and time_limit <= 0:
+            raise ValueError(f"time_limit must be positive, got {time_limit}")
+        self.game = game
+        self.hard = hard
+        self.max_guesses = max_guesses
+        self.time_limit = time_limit
+        self.progress = progress
+        self.all_guesses = np.arange(game.n_guesses, dtype=np.int32)
+        if hard:
+            full = game.full_length_guesses
+            self.pool_guess = np.array([game.words.guess_index[w] for w in full], dtype=np.int32)
+        self.exact: dict[bytes, tuple[int, int]] = {}
+        self.lower: dict[bytes, int] = {}
+        self.nodes = 0
+        self._deadline = float("inf")
+
+    # -- helpers ---------------------------------------------------------------------------
+    def _key(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None) -> bytes:
+        d = -1 if depth is None else depth
+        key = d.to_bytes(2, "little", signed=True) + cands.tobytes()
+        if pool is not None:
+            key += b"|" + pool.tobytes()
+        return key
+
+    def _guesses(self, pool: np.ndarray | None) -> np.ndarray:
+        return self.all_guesses if pool is None else self.pool_guess[pool]
+
+    @staticmethod
+    def _min_cost(m: int) -> int:
+        return 2 * m - 1
+
+    def _child_lb(self, part: np.ndarray, depth: int | None, pool: np.ndarray | None) -> int:
+        m = len(part)
+        if m <= 2:
+            if depth is not None and ((m == 1 and depth < 1) or (m == 2 and depth < 2)):
+                return INF
+            return 2 * m - 1
+        key = self._key(part, depth, pool)
+        hit = self.exact.get(key)
+        if hit is not None:
+            return hit[0]
+        return max(self.lower.get(key, 0), 2 * m - 1)
+
+    def _children(self, guess: int, cands: np.ndarray, pool: np.ndarray | None):
+        """[(code, candidates, pool)] of the non-green classes, largest first."""
+        out = []
+        for code, part in self.game.partition(guess, cands).items():
+            if len(part) == 1 and self.game.is_answer(guess, part[0]):
+                continue
+            child_pool = None
+            if pool is not None:
+                child_pool = pool[self.game.hard_table[guess, pool] == code]
+            out.append((code, part, child_pool))
+        out.sort(key=lambda x: -len(x[1]))
+        return out
+
+    def _ordered_moves(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None):
+        """(guesses, lower bounds, exact flags) sorted by bound (ties: candidates, then index)."""
+        guesses = self._guesses(pool)
+        classes, hit, largest = _kernels.split_stats_kernel(
+            self.game.table, cands, guesses, self.game.green, self.game.n_codes,
+            self.game.answer_of_guess)
+        n = len(cands)
+        lb = n + 2 * (n - hit) - classes
+        useful = (classes >= 2) | (hit == 1)
+        if depth is not None:
+            rem = depth - 1
+            if rem <= 0:
+                useful &= (n == 1)
+            elif rem == 1:
+                useful &= largest <= 1
+        exact = largest <= 2 if (depth is None or depth - 1 >= 2) else largest <= 1
+        idx = np.flatnonzero(useful)
+        order = idx[np.lexsort((idx, -hit[idx], lb[idx]))]
+        return guesses[order], lb[order], exact[order]
+
+    # -- the search ------------------------------------------------------------------------
+    def value(self, cands: np.ndarray, budget: int, depth: int | None = None,
+              pool: np.ndarray | None = None) -> int:
+        """f(cands) if it is < budget, else a proven lower bound >= budget."""
+        n = len(cands)
+        if depth is not None and depth < 1:
+            return INF
+        if n == 1:
+            return 1
+        if n == 2:
+            return 3 if depth is None or depth >= 2 else INF
+        key = self._key(cands, depth, pool)
+        hit = self.exact.get(key)
+        if hit is not None:
+            return hit[0]
+        lower = max(self.lower.get(key, 0), 2 * n - 1)
+        if lower >= budget:
+            return lower
+        self.nodes += 1
+        if self.nodes & 255 == 0 and time.monotonic() > self._deadline:
+            raise SearchTimeout
+        best, best_guess = budget, -1
+        guesses, lbs, exact = self._ordered_moves(cands, depth, pool)
+        if len(guesses) == 0:
+            self.exact[key] = (INF, -1)
+            return INF
+        lower = max(lower, int(lbs[0]))
+        sub_depth = None if depth is None else depth - 1
+        for g, lb_g, ex in zip(guesses.tolist(), lbs.tolist(), exact.tolist(), strict=True):
+            if lb_g >= best:
+                break
+            if ex:
+                best, best_guess = lb_g, g
+                break  # exact and minimal among the remaining bounds
+            cost = self._guess_cost(g, cands, best, sub_depth, pool)
+            if cost < best:
+                best, best_guess = cost, g
+        if best_guess >= 0:
+            self.exact[key] = (best, best_guess)
+            return best
+        self.lower[key] = max(lower, budget)
+        return max(lower, budget)
+
+    def _guess_cost(self, g: int, cands: np.ndarray, budget: int, sub_depth: int | None,
+                    pool: np.ndarray | None) -> int:
+        """Cost of guess g at this node if < budget, else a lower bound >= budget."""
+        n = len(cands)
+        children = self._children(g, cands, pool)
+        child_lbs = [self._child_lb(p, sub_depth, cp) for _, p, cp in children]
+        rest = sum(child_lbs)
+        acc = n
+        if acc + rest >= budget:
+            return acc + rest
+        for (_, part, cpool), clb in zip(children, child_lbs, strict=True):
+            rest -= clb
+            v = self.value(part, budget - acc - rest, sub_depth, cpool)
+            acc += v
+            if acc + rest >= budget:
+                return acc + rest
+        return acc
+
+    # -- the root and the report -----------------------------------------------------------
+    def solve(self, upper_bound: int | None = None) -> OptimalResult:
+        """Solve from the full answer list; every optimal first guess is identified.
+
+        `upper_bound`, if given, must be the total of a known strategy satisfying the same
+        constraints (it only speeds up the search)."""
+        start = time.monotonic()
+        self._deadline = start + self.time_limit if self.time_limit else float("inf")
+        game = self.game
+        cands = game.all_answers()
+        pool = np.arange(len(game.full_length_guesses), dtype=np.int32) if self.hard else None
+        sub_depth = None if self.max_guesses is None else self.max_guesses - 1
+        # the first guess is free in hard mode too: the pool only constrains later guesses
+        guesses, lbs, _ = self._ordered_moves(cands, self.max_guesses, None)
+        bounds: dict[int, list] = {int(g): [int(b), None] for g, b in zip(guesses, lbs, strict=True)}
+        best = INF if upper_bound is None else upper_bound + 1
+        timed_out = False
+        try:
+            for i, g in enumerate(guesses.tolist()):
+                if bounds[g][0] > best:
+                    break
+                cost = self._guess_cost(g, cands, best + 1, sub_depth, pool)
+                if cost <= best:
+                    bounds[g] = [cost, cost]
+                    best = cost
+                else:
+                    bounds[g][0] = max(bounds[g][0], cost)
+                if self.progress:
+                    self.progress(f"first guess {i + 1}/{len(guesses)} {game.words.guesses[g]}: "
+                                  f"{'= ' + str(cost) if cost <= best else '>= ' + str(cost)}; best {best}")
+        except SearchTimeout:
+            timed_out = True
+        exact_totals = [v[1] for v in bounds.values() if v[1] is not None]
+        total = min(exact_totals) if exact_totals else None
+        if total is None and upper_bound is not None:
+            total = upper_bound
+        lower = min(v[0] for v in bounds.values()) if bounds else INF
+        if total is not None:
+            lower = min(lower, total)
+        if total is None and not timed_out:
+            lower = INF  # infeasible
+        proven = not timed_out and total is not None and lower == total
+        firsts = [g for g, v in bounds.items() if v[1] is not None and v[1] == total]
+        result = OptimalResult(
+            total=total, lower_bound=lower, proven=proven,
+            first_guesses=[game.words.guesses[g] for g in sorted(firsts)],
+            seconds=time.monotonic() - start, nodes=self.nodes,
+            root_bounds={game.words.guesses[g]: (v[0], v[1]) for g, v in bounds.items()})
+        if firsts:
+            tree = self.tree(firsts[0] if not firsts else sorted(firsts)[0])
+            result.tree = tree
+            depths = answer_depths(tree)
+            dist: dict[int, int] = {}
+            for d in depths.values():
+                dist[d] = dist.get(d, 0) + 1
+            result.distribution = dict(sorted(dist.items()))
+            result.worst = max(dist)
+            if sum(depths.values()) != total:
+                raise AssertionError("tree total differs from the search total")
+        return result
+
+    def best_guess(self, cands: np.ndarray, depth: int | None = None,
+                   pool: np.ndarray | None = None) -> tuple[int, int]:
+        """(optimal total, an optimal guess) for a node, solving it if needed."""
+        n = len(cands)
+        if n <= 2:
+            return (1 if n == 1 else 3), int(self.game.guess_of_answer[cands[0]])
+        self.value(cands, INF, depth, pool)
+        return self.exact[self._key(cands, depth, pool)]
+
+    def tree(self, first: int) -> dict[str, Any]:
+        """The strategy below `first` as nested dicts (JSON-ready)."""
+        game = self.game
+        length = game.words.length
+
+        def node(cands, guess, depth, pool) -> dict[str, Any]:
+            out: dict[str, Any] = {"guess": game.words.guesses[guess], "candidates": len(cands)}
+            kids = {}
+            sub = None if depth is None else depth - 1
+            for code, part, cpool in sorted(self._children(guess, cands, pool), key=lambda x: x[0]):
+                key = "".join(str(c) for c in _digits(code, len(game.words.guesses[guess])))
+                if len(part) == 1:
+                    kids[key] = {"guess": game.words.answers[part[0]], "candidates": 1}
+                    continue
+                _, g = self.best_guess(part, sub, cpool)
+                kids[key] = node(part, g, sub, cpool)
+            if kids:
+                out["next"] = kids
+            return out
+
+        del length
+        pool = np.arange(len(game.full_length_guesses), dtype=np.int32) if self.hard else None
+        return node(game.all_answers(), first, self.max_guesses, pool)
+
+
+def _digits(code: int, length: int) -> list[int]:
+    out = []
+    for _ in range(length):
+        out.append(code % 3)
+        code //= 3
+    return out[::-1]
+
+
+def answer_depths(tree: dict[str, Any], depth: int = 1) -> dict[str, int]:
+    """Answer -> guesses needed, for a tree from :meth:`OptimalSolver.tree`."""
+    out: dict[str, int] = {}
+    kids = tree.get("next", {})
+    guess = tree["guess"]
+    n_kids = sum(k["candidates"] for k in kids.values())
+    if n_kids < tree["candidates"]:
+        out[guess] = depth  # the guess itself was one of the candidates
+    for child in kids.values():
+        out.update(answer_depths(child, depth + 1))
+    return out
+
+
+RESULT_VERSION = 1
+
+
+def summary_params(game: Game, hard: bool, max_guesses: int | None) -> dict[str, Any]:
+    return {"words": game.words.fingerprint(), "names": game.words.name, "rule": game.rule,
+            "hard": hard, "max_guesses": max_guesses, "version": RESULT_VERSION}
+
+
+def solve_summary(game: Game, hard: bool = False, max_guesses: int | None = None,
+                  time_limit: float | None = 600.0, depth_limits: bool = True,
+                  store: Any = None, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+    """The optimum as JSON data: total, proven lower bound, first guesses, distribution, worst
+    case, the optimum under each tighter depth limit (until infeasible), and the tree.
+
+    Proven results are kept in `store` (a :class:`gamelab.core.results.ResultStore`) under the
+    experiment ``wordle-optimal`` and reused; unproven ones (time limit hit) are not stored.
+    """
+    params = summary_params(game, hard, max_guesses)
+    if store is not None:
+        done = store.finished("wordle-optimal", params)
+        if 0 in done and (not depth_limits or "depth_limited" in done[0]):
+            return done[0]
+    start = time.monotonic()
+    upper = None
+    if not hard and max_guesses is None:
+        from gamelab.wordle.entropy import greedy_tree, guess_counts
+
+        first = game.best_entropy_guess(game.all_answers())
+        upper = sum(guess_counts(game, greedy_tree(game, first)).values())
+    solver = OptimalSolver(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit,
+                           progress=progress)
+    res = solver.solve(upper_bound=upper)
+    out: dict[str, Any] = {
+        "names": game.words.name, "rule": game.rule, "hard": hard, "max_guesses": max_guesses,
+        "answers": game.n_answers, "guesses": game.n_guesses,
+        "total": res.total, "lower_bound": res.lower_bound, "proven": res.proven,
+        "average": None if res.total is None else res.total / game.n_answers,
+        "first_guesses": res.first_guesses,
+        "distribution": {str(k): v for k, v in res.distribution.items()},
+        "worst": res.worst, "nodes": res.nodes,
+        "root_guesses_settled": sum(1 for lo, ex in res.root_bounds.values()
+                                    if ex is not None or (res.total is not None and lo > res.total)),
+        "root_guesses": len(res.root_bounds),
+    }
+    if res.proven:
+        out["statement"] = (f"proven optimal: lower bound {res.lower_bound} == total {res.total} "
+                            f"({game.words.name}, rule {game.rule}{', hard mode' if hard else ''}"
+                            f"{f', at most {max_guesses} guesses' if max_guesses else ''})")
+    elif res.total is None and res.lower_bound >= INF:
+        out["statement"] = "infeasible: no strategy meets the depth limit"
+    else:
+        out["statement"] = (f"not proven within the time limit: {res.lower_bound} <= optimum <= "
+                            f"{res.total}")
+    if depth_limits and res.proven and res.worst is not None:
+        rows = []
+        k = res.worst - 1
+        while k >= 1:
+            remaining = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
+            sub = OptimalSolver(game, hard=hard, max_guesses=k, time_limit=remaining).solve()
+            feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
+            rows.append({"max_guesses": k, "total": sub.total, "proven": sub.proven or sub.lower_bound >= INF,
+                         "lower_bound": None if sub.lower_bound >= INF else sub.lower_bound,
+                         "first_guesses": sub.first_guesses})
+            if not feasible or sub.total is None:
+                break
+            k -= 1
+        rows.insert(0, {"max_guesses": res.worst, "total": res.total, "proven": True,
+                        "lower_bound": res.lower_bound, "first_guesses": res.first_guesses})
+        out["depth_limited"] = rows
+    out["seconds"] = time.monotonic() - start
+    out["tree"] = res.tree
+    if store is not None and res.proven:
+        store.put("wordle-optimal", params, 0, out)
+    return out

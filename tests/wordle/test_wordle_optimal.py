@@ -1,0 +1,97 @@
+"""The optimal solver against a naive exhaustive recursion (no bounds, no pruning) on random small
+word lists, for every option; and its tree bookkeeping."""
+
+from functools import cache
+
+import numpy as np
+import pytest
+
+from gamelab.wordle.optimal import INF, OptimalSolver, answer_depths
+from gamelab.wordle.rules import WordList, feedback, pattern_code
+from gamelab.wordle.table import Game
+
+
+def naive_optimum(words: WordList, rule: str, hard: bool = False, max_guesses: int | None = None):
+    """min over every guess of |H| + sum of the children's optima (straight from the definition)."""
+    full = [g for g in words.guesses if len(g) == words.length]
+
+    def code(g, a):
+        return pattern_code(feedback(g, a, rule))
+
+    @cache
+    def f(cands: frozenset, depth, allowed: frozenset | None, first: bool = False):
+        if depth is not None and depth < 1:
+            return INF
+        if len(cands) == 1:
+            return 1
+        best = INF
+        options = words.guesses if allowed is None or first else sorted(allowed)
+        for g in options:
+            parts: dict[int, set] = {}
+            for a in cands:
+                if a != g:
+                    parts.setdefault(code(g, a), set()).add(a)
+            if len(parts) == 1 and g not in cands and len(next(iter(parts.values()))) == len(cands):
+                continue
+            total = len(cands)
+            for c, part in parts.items():
+                sub_allowed = None
+                if allowed is not None:
+                    sub_allowed = frozenset(w for w in allowed if code(g, w) == c)
+                total += f(frozenset(part), None if depth is None else depth - 1, sub_allowed)
+            best = min(best, total)
+        return min(best, INF)
+
+    # hard mode: the first guess is free, later ones must fit every colour seen
+    return f(frozenset(words.answers), max_guesses, frozenset(full) if hard else None, True)
+
+
+def random_words(seed: int, n_answers: int = 14, n_extra: int = 8, alphabet: str = "abcd", length: int = 3):
+    rng = np.random.default_rng(seed)
+    answers = list(dict.fromkeys("".join(rng.choice(list(alphabet), length)) for _ in range(n_answers)))
+    extra = ["".join(rng.choice(list(alphabet), rng.integers(1, length + 1))) for _ in range(n_extra)]
+    guesses = list(dict.fromkeys(extra + answers))
+    return WordList(f"rand{seed}", tuple(guesses), tuple(answers))
+
+
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("rule", ["standard", "blog"])
+def test_optimum_matches_naive(seed, rule):
+    words = random_words(seed)
+    game = Game(words, rule)
+    result = OptimalSolver(game).solve()
+    assert result.proven and result.lower_bound == result.total
+    assert result.total == naive_optimum(words, rule)
+    depths = answer_depths(result.tree)
+    assert sorted(depths) == sorted(words.answers) and sum(depths.values()) == result.total
+    # every listed first guess is optimal on its own
+    for first in result.first_guesses:
+        solver = OptimalSolver(game)
+        g = words.guess_index[first]
+        assert solver._guess_cost(g, game.all_answers(), INF, None, None) == result.total
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_depth_limit_and_hard_mode_match_naive(seed):
+    words = random_words(100 + seed, n_answers=12, alphabet="abcde")
+    game = Game(words, "standard")
+    free = OptimalSolver(game).solve()
+    for k in range(1, (free.worst or 1) + 1):
+        limited = OptimalSolver(game, max_guesses=k).solve()
+        expected = naive_optimum(words, "standard", max_guesses=k)
+        assert (limited.total if limited.total is not None else INF) == expected
+        if limited.total is not None:
+            assert max(answer_depths(limited.tree).values()) <= k
+    hard = OptimalSolver(game, hard=True).solve()
+    assert hard.total == naive_optimum(words, "standard", hard=True)
+    assert hard.total >= free.total
+
+
+def test_time_limit_reports_bounds():
+    from gamelab.wordle.rules import load_word_list
+
+    game = Game(load_word_list("gen1-4"), "blog")
+    result = OptimalSolver(game, time_limit=0.5).solve(upper_bound=964)
+    assert not result.proven or result.total == 964  # a fast machine may finish
+    assert result.lower_bound <= 964
+    assert result.total == 964  # the given bound is kept as the upper bound
