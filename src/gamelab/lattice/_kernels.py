@@ -278,39 +278,52 @@ def _set_score(keys, s, hh_rows, q, words):
     return score
 
 
-@njit(cache=True, parallel=True)
-def histograms_kernel(keys, counts, hh_rows, nbins):
-    """:func:`histogram_kernel` for many sequences at once (one row of hh_rows each), threaded.
-
-    Four interleaved partial histograms break the store-to-load chain when neighbouring sets
-    have the same score (2x faster than one histogram)."""
-    m = hh_rows.shape[0]
+@njit(cache=True)
+def _histogram_row(keys, counts, hh_rows, q, nbins, out):
+    """Histogram of sequence q into out[q]. Four interleaved partial histograms break the
+    store-to-load chain when neighbouring sets have the same score (2x faster than one)."""
     n = keys.shape[0]
     words = keys.shape[1]
-    out = np.zeros((m, nbins), dtype=np.int64)
-    for q in prange(m):
-        h = np.zeros((4, nbins), dtype=np.int64)
-        s = 0
-        if words == 1:
-            mq = hh_rows[q, 0]
-            while s + 4 <= n:
-                h[0, _popcount(keys[s, 0] & mq)] += counts[s]
-                h[1, _popcount(keys[s + 1, 0] & mq)] += counts[s + 1]
-                h[2, _popcount(keys[s + 2, 0] & mq)] += counts[s + 2]
-                h[3, _popcount(keys[s + 3, 0] & mq)] += counts[s + 3]
-                s += 4
-        else:
-            while s + 4 <= n:
-                h[0, _set_score(keys, s, hh_rows, q, words)] += counts[s]
-                h[1, _set_score(keys, s + 1, hh_rows, q, words)] += counts[s + 1]
-                h[2, _set_score(keys, s + 2, hh_rows, q, words)] += counts[s + 2]
-                h[3, _set_score(keys, s + 3, hh_rows, q, words)] += counts[s + 3]
-                s += 4
-        while s < n:
+    h = np.zeros((4, nbins), dtype=np.int64)
+    s = 0
+    if words == 1:
+        mq = hh_rows[q, 0]
+        while s + 4 <= n:
+            h[0, _popcount(keys[s, 0] & mq)] += counts[s]
+            h[1, _popcount(keys[s + 1, 0] & mq)] += counts[s + 1]
+            h[2, _popcount(keys[s + 2, 0] & mq)] += counts[s + 2]
+            h[3, _popcount(keys[s + 3, 0] & mq)] += counts[s + 3]
+            s += 4
+    else:
+        while s + 4 <= n:
             h[0, _set_score(keys, s, hh_rows, q, words)] += counts[s]
-            s += 1
-        for b in range(nbins):
-            out[q, b] = h[0, b] + h[1, b] + h[2, b] + h[3, b]
+            h[1, _set_score(keys, s + 1, hh_rows, q, words)] += counts[s + 1]
+            h[2, _set_score(keys, s + 2, hh_rows, q, words)] += counts[s + 2]
+            h[3, _set_score(keys, s + 3, hh_rows, q, words)] += counts[s + 3]
+            s += 4
+    while s < n:
+        h[0, _set_score(keys, s, hh_rows, q, words)] += counts[s]
+        s += 1
+    for b in range(nbins):
+        out[q, b] = h[0, b] + h[1, b] + h[2, b] + h[3, b]
+
+
+@njit(cache=True, parallel=True)
+def histograms_kernel(keys, counts, hh_rows, nbins):
+    """:func:`histogram_kernel` for many sequences at once (one row of hh_rows each), threaded."""
+    out = np.zeros((hh_rows.shape[0], nbins), dtype=np.int64)
+    for q in prange(hh_rows.shape[0]):
+        _histogram_row(keys, counts, hh_rows, q, nbins, out)
+    return out
+
+
+@njit(cache=True)
+def histograms_serial_kernel(keys, counts, hh_rows, nbins):
+    """Single-threaded :func:`histograms_kernel`: for small batches (a GA generation), where
+    waking worker threads costs more than the work on a busy machine."""
+    out = np.zeros((hh_rows.shape[0], nbins), dtype=np.int64)
+    for q in range(hh_rows.shape[0]):
+        _histogram_row(keys, counts, hh_rows, q, nbins, out)
     return out
 
 

@@ -37,6 +37,8 @@ from gamelab.lattice.rules import check_lattice, dimensions, parse_sequence
 CACHE_VERSION = 1
 #: Largest chain lengths we agree to enumerate (time and memory on a laptop).
 MAX_LENGTH = {"square": 22, "cubic": 14}
+#: Batches with more (sequence, contact set) pairs than this are scored on all cores.
+PARALLEL_THRESHOLD = 20_000_000
 
 
 def check_length(length: int, lattice: str) -> int:
@@ -118,7 +120,12 @@ class ContactSets:
         """Histograms (rows, width max_contacts + 1) of sequences given as H-bit integers."""
         pi, pj, _ = self._pairs
         rows = _kernels.hh_rows_from_codes(np.asarray(codes, dtype=np.int64), pi, pj, self.words)
-        return _kernels.histograms_kernel(self.keys, self.counts, rows, self.max_contacts + 1)
+        kernel = (
+            _kernels.histograms_kernel
+            if rows.shape[0] * self.size > PARALLEL_THRESHOLD
+            else _kernels.histograms_serial_kernel
+        )
+        return kernel(self.keys, self.counts, rows, self.max_contacts + 1)
 
     def histograms(self, sequences: list[str]) -> np.ndarray:
         """Histograms of many sequences (rows, width max_contacts + 1)."""
@@ -150,6 +157,11 @@ def _compute(length: int, lattice: str) -> dict[str, np.ndarray]:
     order = np.lexsort(keys.T[::-1])  # a canonical order, independent of hash-table layout
     assert counts.sum() == total
     return {"keys": keys[order], "counts": counts[order], "reps": reps[order]}
+
+
+def warm_up(lattice: str = "square") -> None:
+    """Load (or compile) the numba kernels, so a timing measures the work, not the JIT."""
+    _compute(3, lattice)
 
 
 @functools.lru_cache(maxsize=8)

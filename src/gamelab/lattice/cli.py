@@ -1,0 +1,324 @@
+"""`gamelab lattice ...`: HP lattice folding puzzles (thin shell over the library)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, backend, console, print_json
+
+app = typer.Typer(
+    help="HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / MAP-Elites "
+    "generation, star thresholds, level packs and a folding optimiser.",
+    no_args_is_help=True,
+)
+
+Length = Annotated[int, typer.Option("--length", "-L", help="Chain length (number of residues).")]
+Lattice = Annotated[str, typer.Option("--lattice", help="square (2D) or cubic (3D).")]
+Objective = Annotated[
+    str,
+    typer.Option(
+        "--objective",
+        help="distinct-scores (the paper's), best-score, top-rarity, unique-optimum, star-bands, gaps.",
+    ),
+]
+
+
+def _table(title: str, columns: list[str], rows: list[list]) -> None:
+    from rich.table import Table
+
+    table = Table(title=title)
+    for c in columns:
+        table.add_column(c)
+    for r in rows:
+        table.add_row(*[str(x) for x in r])
+    console.print(table)
+
+
+@app.command("enumerate")
+def enumerate_command(
+    length: Length = 16,
+    lattice: Lattice = "square",
+    no_cache: Annotated[bool, typer.Option("--no-cache", help="Recompute even if cached.")] = False,
+    json_out: Json = False,
+) -> None:
+    """Enumerate all symmetry-distinct conformations once; count distinct contact sets."""
+    from gamelab.lattice.enumeration import check_length, contact_sets, warm_up
+
+    check_length(length, lattice)
+    warm_up(lattice)
+    contact_sets.cache_clear()
+    started = time.perf_counter()
+    sets = contact_sets(length, lattice, use_cache=not no_cache)
+    seconds = time.perf_counter() - started
+    out = {"length": length, "lattice": lattice, "conformations": sets.conformations,
+           "contact_sets": sets.size, "max_contacts": sets.max_contacts, "seconds": seconds,
+           "from_cache": sets.from_cache}
+    if json_out:
+        print_json(out)
+        return
+    console.print(
+        f"L={length} {lattice}: {out['conformations']:,} symmetry-distinct conformations, "
+        f"{out['contact_sets']:,} distinct contact sets, at most {out['max_contacts']} contacts "
+        f"({seconds:.3f} s{', from cache' if sets.from_cache else ''})"
+    )
+
+
+@app.command("histogram")
+def histogram_command(
+    sequence: Annotated[str, typer.Option("--sequence", "-s", help="HP sequence, e.g. HPHHPPH.")],
+    lattice: Lattice = "square",
+    json_out: Json = False,
+) -> None:
+    """Exact number of conformations per HH score, star thresholds and objective values."""
+    from gamelab.lattice.enumeration import check_length, contact_sets
+    from gamelab.lattice.objectives import all_objectives
+    from gamelab.lattice.rules import check_lattice, parse_sequence
+    from gamelab.lattice.stars import star_bands
+
+    check_lattice(lattice)
+    seq = parse_sequence(sequence, min_length=2)
+    check_length(len(seq), lattice)
+    sets = contact_sets(len(seq), lattice)
+    hist = sets.histogram(seq)
+    out = {
+        "sequence": seq,
+        "lattice": lattice,
+        "counts": {str(s): int(n) for s, n in enumerate(hist)},
+        "best": int(len(hist) - 1),
+        "total": int(hist.sum()),
+        "best_conformation": sets.best_conformation(seq),
+        "stars": {b: star_bands(hist, b).as_dict() for b in ("paper", "percentile")},
+        "objectives": all_objectives(hist),
+    }
+    if json_out:
+        print_json(out)
+        return
+    _table(f"{seq} ({lattice}): {out['total']:,} conformations, best {out['best']}",
+           ["score", "conformations", "share"],
+           [[s, f"{n:,}", f"{n / out['total']:.3g}"] for s, n in enumerate(hist.tolist())])
+    for b, v in out["stars"].items():
+        console.print(f"{b} stars: thresholds {v['thresholds']}, shares "
+                      + ", ".join(f"{x:.3g}" for x in v["shares"]))
+    console.print("objectives: " + ", ".join(f"{k}={v:.4g}" for k, v in out["objectives"].items()))
+    console.print(f"a best fold: {out['best_conformation']}")
+
+
+@app.command("landscape")
+def landscape_command(
+    length: Length = 16,
+    quiet: Quiet = False,
+    json_out: Json = False,
+) -> None:
+    """Score all 2^L sequences exactly (L <= 18) and summarise every objective."""
+    from gamelab.lattice.landscape import landscape_histograms, landscape_summary
+
+    started = time.perf_counter()
+    hists = landscape_histograms(length)
+    summary = landscape_summary(hists)
+    summary.update(length=length, seconds=time.perf_counter() - started)
+    if json_out:
+        print_json(summary)
+        return
+    console.print(f"all {summary['sequences']:,} sequences of length {length} "
+                  f"({summary['seconds']:.1f} s)")
+    _table("objectives over the whole landscape",
+           ["objective", "min", "median", "max", "sequences at max", "corr. with best score"],
+           [[k, f"{v['min']:.3g}", f"{v['median']:.3g}", f"{v['max']:.3g}", v["argmax_count"],
+             "-" if v["correlation_with_best"] is None else f"{v['correlation_with_best']:.3f}"]
+            for k, v in summary["objectives"].items()])
+    console.print(f"distinct-scores == best score for {summary['distinct_equals_best']:,} of "
+                  f"{summary['sequences']:,}; sequences with a gap: {summary['sequences_with_gaps']}")
+
+
+@app.command("evolve")
+def evolve_command(
+    length: Length = 16,
+    seed: Seed = 0,
+    objective: Objective = "distinct-scores",
+    lattice: Lattice = "square",
+    population: Annotated[int, typer.Option(help="Population size (paper: 30).")] = 30,
+    generations: Annotated[int, typer.Option(help="Generations (paper: 50).")] = 50,
+    mutation_rate: Annotated[float, typer.Option(help="Per-element redraw probability (paper: 0.1).")] = 0.1,
+    elites: Annotated[int, typer.Option(help="Elites carried over (paper: 1).")] = 1,
+    json_out: Json = False,
+) -> None:
+    """One run of the paper's GA (fitness-proportional, one-point crossover, 1 elite)."""
+    import numpy as np
+
+    from gamelab.core.evolve import GAConfig
+    from gamelab.lattice.generate import ga_trial
+
+    config = GAConfig(population=population, generations=generations,
+                      mutation_rate=mutation_rate, elites=elites)
+    item = {"length": length, "objective": objective, "lattice": lattice,
+            "population": config.population, "generations": config.generations,
+            "mutation_rate": config.mutation_rate, "elites": config.elites}
+    result = ga_trial(item, np.random.default_rng(seed))
+    result.pop("fitnesses")
+    out = dict(result, length=length, objective=objective, lattice=lattice, seed=seed)
+    if json_out:
+        print_json(out)
+        return
+    _table(f"GA, L={length}, objective {objective}, seed {seed}",
+           ["gen", "max", "mean", "median", "# at max"],
+           [[g["generation"], f"{g['max']:.4g}", f"{g['mean']:.3g}", f"{g['median']:.3g}",
+             g["at_max"]] for g in out["history"] if g["generation"] % 5 == 0
+            or g["generation"] == generations - 1])
+    console.print(f"best {out['best']} fitness {out['best_fitness']:.4g}; "
+                  f"{out['seconds_per_generation'] * 1000:.2f} ms per generation")
+
+
+@app.command("trials")
+def trials_command(
+    length: Length = 16,
+    trials: Annotated[int, typer.Option(help="GA and random-sampling trials (paper: 25).")] = 25,
+    seed: Seed = 0,
+    objective: Objective = "distinct-scores",
+    out: Annotated[Path | None, typer.Option("--out", help="Write the Figure-3-style plot here (PNG).")] = None,
+    workers: Workers = None,
+    cluster: Cluster = None,
+    quiet: Quiet = False,
+    json_out: Json = False,
+) -> None:
+    """The paper's experiment: GA trials (Figure 3) vs random sampling at the same budget."""
+    from gamelab.core.report import save_figure
+    from gamelab.core.results import ResultStore
+    from gamelab.lattice.experiments import compare_ga_random, figure3
+    from gamelab.lattice.objectives import check_objective
+
+    check_objective(objective)
+    if trials < 1:
+        raise ValueError(f"trials must be at least 1, got {trials}")
+    with ResultStore() as store:
+        summary = compare_ga_random(length, trials=trials, seed=seed, objective=objective,
+                                    backend=backend(workers, cluster, quiet or json_out),
+                                    store=store)
+    if out is not None:
+        save_figure(figure3(summary), out)
+    if json_out:
+        print_json(summary)
+        return
+    s = summary
+    console.print(f"target {s['target']:g} ({s['target_source']}); budget {s['budget']} "
+                  f"evaluations per trial")
+    console.print(f"GA reaches it in {s['ga_success']['value']:.0%} of trials "
+                  f"[{s['ga_success']['lo']:.0%}, {s['ga_success']['hi']:.0%}]; random sampling "
+                  f"in {s['random_success']['value']:.0%} "
+                  f"[{s['random_success']['lo']:.0%}, {s['random_success']['hi']:.0%}]")
+    console.print(f"{s['seconds_per_generation'] * 1000:.2f} ms per GA generation")
+
+
+@app.command("qd")
+def qd_command(
+    length: Length = 16,
+    seed: Seed = 0,
+    objective: Objective = "best-score",
+    iterations: Annotated[int, typer.Option(help="Batches of 30 offspring.")] = 100,
+    out: Annotated[Path | None, typer.Option("--out", help="Write archive + curves plot (PNG).")] = None,
+    json_out: Json = False,
+) -> None:
+    """MAP-Elites over (number of H, rarity of the top band): coverage and QD-score."""
+    from gamelab.core.report import save_figure
+    from gamelab.lattice.experiments import qd_figure
+    from gamelab.lattice.generate import qd_search
+
+    result = qd_search(length, seed=seed, objective=objective, iterations=iterations)
+    elites = sorted(result.archive.items())
+    summary = {
+        "length": length, "objective": objective, "seed": seed, "shape": list(result.shape),
+        "evaluations": result.evaluations, "coverage": result.coverage,
+        "qd_score": result.qd_score, "max_fitness": result.max_fitness,
+        "elites": [{"cell": list(c), "sequence": e.genome, "fitness": e.fitness,
+                    "descriptors": list(e.descriptors)} for c, e in elites],
+    }
+    if out is not None:
+        save_figure(qd_figure(result, length), out)
+    if json_out:
+        print_json(summary)
+        return
+    console.print(f"{len(elites)} cells filled of {result.shape[0] * result.shape[1]} "
+                  f"(coverage {result.coverage[-1]:.1%}), QD-score {result.qd_score[-1]:.1f}, "
+                  f"after {result.evaluations[-1]} evaluations")
+
+
+@app.command("pack")
+def pack_command(
+    length: Length = 16,
+    count: Annotated[int, typer.Option(help="Number of levels.")] = 30,
+    objective: Objective = "top-rarity",
+    out: Annotated[Path, typer.Option("--out", help="SQLite file to write.")] = Path("levels.db"),
+    seed: Seed = 0,
+    lattice: Lattice = "square",
+    runs: Annotated[int, typer.Option(help="GA runs that supply candidates.")] = 4,
+    json_out: Json = False,
+) -> None:
+    """Generate a level pack: GA runs supply candidates, the best by the objective are kept."""
+    import numpy as np
+
+    from gamelab import __version__
+    from gamelab.core.evolve import GAConfig, genetic_algorithm
+    from gamelab.lattice.generate import ALPHABET, PuzzleFitness
+    from gamelab.lattice.pack import choose_levels, write_pack
+
+    if count < 1 or runs < 1:
+        raise ValueError(f"count and runs must be at least 1, got {count} and {runs}")
+    fitness = PuzzleFitness(length, objective, lattice)
+    rng = np.random.default_rng(seed)
+    for _ in range(runs):
+        genetic_algorithm(fitness, length, ALPHABET, rng=rng, config=GAConfig())
+    levels = choose_levels(list(fitness.seen), objective, count, lattice)
+    meta = {"length": length, "lattice": lattice, "objective": objective, "seed": seed,
+            "runs": runs, "candidates": len(fitness.seen), "gamelab": __version__}
+    write_pack(out, levels, meta)
+    summary = {"out": str(out), "levels": len(levels), "candidates": len(fitness.seen),
+               "sequences": [lv["sequence"] for lv in levels]}
+    if json_out:
+        print_json(summary)
+        return
+    _table(f"{len(levels)} levels -> {out}", ["sequence", "best", objective, "3-star share"],
+           [[lv["sequence"], lv["best"], f"{lv['objective']:.3g}",
+             f"{lv['band_shares']['paper'][3]:.2g}"] for lv in levels[:15]])
+
+
+@app.command("show")
+def show_command(
+    sequence: Annotated[str, typer.Argument(help="HP sequence.")],
+    conformation: Annotated[
+        str | None, typer.Option("--conformation", "-c", help="Moves (RULD[FB]); default: a best fold.")
+    ] = None,
+    lattice: Lattice = "square",
+    out: Annotated[Path, typer.Option("--out", help="PNG file to write.")] = Path("fold.png"),
+    histogram: Annotated[
+        Path | None, typer.Option("--histogram", help="Also write the score histogram (PNG).")
+    ] = None,
+    json_out: Json = False,
+) -> None:
+    """Draw a fold like the paper's Figure 2 (H orange, P blue, dotted HH contacts)."""
+    from gamelab.core.report import save_figure
+    from gamelab.lattice.draw import draw_fold, draw_histogram
+    from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
+    from gamelab.lattice.rules import Fold, check_lattice, parse_sequence
+
+    check_lattice(lattice)
+    seq = parse_sequence(sequence, min_length=2)
+    if conformation is None:
+        if len(seq) > MAX_LENGTH[lattice]:
+            raise ValueError(
+                f"no conformation given and L={len(seq)} is too long to enumerate; pass "
+                "--conformation (or find one with `gamelab lattice fold`)"
+            )
+        conformation = contact_sets(len(seq), lattice).best_conformation(seq)
+    fold = Fold(seq, conformation, lattice)
+    save_figure(draw_fold(fold), out)
+    if histogram is not None:
+        save_figure(draw_histogram(contact_sets(len(seq), lattice).histogram(seq), seq), histogram)
+    result = {"sequence": seq, "conformation": fold.conformation, "score": fold.score,
+              "out": str(out)}
+    if json_out:
+        print_json(result)
+        return
+    console.print(f"{fold} -> {out}")

@@ -1,0 +1,137 @@
+"""GA / random / MAP-Elites on lattice puzzles, level packs, pictures and the command line."""
+
+import json
+import sqlite3
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from gamelab.cli import main
+from gamelab.core.evolve import GAConfig
+from gamelab.core.parallel import Backend
+from gamelab.lattice.enumeration import contact_sets
+from gamelab.lattice.experiments import compare_ga_random, figure3, qd_figure
+from gamelab.lattice.generate import PuzzleFitness, ga_budget, ga_trial, qd_search
+from gamelab.lattice.pack import choose_levels, read_pack, write_pack
+from gamelab.lattice.rules import hh_score
+
+
+def run_cli(args, capsys):
+    """(exit code, stdout, stderr) of `gamelab args` run in this process."""
+    code = 0
+    try:
+        main(args)
+    except SystemExit as exc:
+        code = exc.code
+    out = capsys.readouterr()
+    return code, out.out, out.err
+
+
+def test_puzzle_fitness_matches_histograms():
+    f = PuzzleFitness(12, "best-score")
+    seqs = ["HPHPPHHPHPPH", "PPPPPPPPPPPP"]
+    values = f(seqs)
+    assert values.tolist() == [len(contact_sets(12).histogram(s)) - 1 for s in seqs]
+    assert set(f.seen) == set(seqs)
+    with pytest.raises(ValueError, match="unknown objective"):
+        PuzzleFitness(12, "nope")
+
+
+def test_ga_trial_paper_budget_and_seeding():
+    item = {"length": 12, "objective": "distinct-scores", "generations": 20}
+    a = ga_trial(item, np.random.default_rng(3))
+    b = ga_trial(item, np.random.default_rng(3))
+    assert a["best"] == b["best"] and a["fitnesses"] == b["fitnesses"]
+    assert a["evaluations"] == ga_budget(GAConfig(generations=20)) == 30 + 19 * 29
+    assert a["best_fitness"] == len(contact_sets(12).histogram(a["best"])) - 1
+
+
+def test_compare_ga_random_small():
+    s = compare_ga_random(10, trials=3, seed=1, config=GAConfig(generations=8),
+                          backend=Backend(workers=1, quiet=True))
+    assert s["target_source"] == "exhaustive landscape"
+    assert s["target"] == s["mean_max_per_generation"][-1] or s["target"] >= max(
+        s["mean_max_per_generation"])
+    assert len(s["mean_at_target_per_generation"]) == 8
+    assert 0 <= s["ga_success"]["value"] <= 1 and s["budget"] == 30 + 7 * 29
+    assert figure3(s) is not None
+
+
+def test_qd_search_archive_consistent():
+    r = qd_search(12, seed=2, iterations=10)
+    assert r.coverage[-1] > 0 and r.qd_score == sorted(r.qd_score)
+    sets = contact_sets(12)
+    for (h_cell, _), elite in r.archive.items():
+        assert elite.genome.count("H") == h_cell
+        assert elite.fitness == len(sets.histogram(elite.genome)) - 1
+    assert qd_figure(r, 12) is not None
+
+
+def test_pack_round_trip(tmp_path):
+    levels = choose_levels(["HPHPPHHPHPPH", "HPPHPHHPPHPH", "PPPPPPPPPPPP", "HHHHHHHHHHHH"],
+                           "top-rarity", 5)
+    # the reversed duplicate and the unplayable all-P sequence are dropped
+    assert len(levels) == 2
+    for lv in levels:
+        assert sum(lv["histogram"]) == lv["conformations"] == contact_sets(12).conformations
+        assert hh_score(lv["sequence"], lv["best_conformation"]) == lv["best"]
+        assert lv["thresholds"]["paper"][2] == lv["best"]
+    path = write_pack(tmp_path / "p.db", levels, {"length": 12})
+    meta, back = read_pack(path)
+    assert meta == {"length": 12}
+    assert [lv["sequence"] for lv in back] == [lv["sequence"] for lv in levels]
+    assert back[0]["histogram"] == levels[0]["histogram"]
+    assert not list(tmp_path.glob(".*tmp"))
+
+
+def test_cli_enumerate_histogram_json(capsys):
+    code, out, _ = run_cli(["lattice", "enumerate", "--length", "10", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and data["conformations"] == 2034 and data["contact_sets"] == 212
+    code, out, _ = run_cli(["lattice", "histogram", "--sequence", "HPHHHHHHPHHPHHPH", "--json"],
+                           capsys)
+    data = json.loads(out)
+    # research notes: the paper's L=16 level, counts per score
+    assert data["best"] == 9 and data["counts"]["9"] == 2 and data["counts"]["0"] == 188278
+    code, out, _ = run_cli(["lattice", "enumerate", "--length", "6", "--lattice", "cubic",
+                            "--json"], capsys)
+    assert json.loads(out)["conformations"] == contact_sets(6, "cubic").conformations
+
+
+def test_cli_errors_are_one_line(capsys):
+    code, _, err = run_cli(["lattice", "histogram", "--sequence", "HPZ"], capsys)
+    assert code == 2 and err.startswith("error:") and "only H and P" in err
+    code, _, err = run_cli(["lattice", "enumerate", "--length", "99"], capsys)
+    assert code == 2 and "allowed: 2..22" in err
+    code, _, err = run_cli(["lattice", "evolve", "--length", "10", "--objective", "x"], capsys)
+    assert code == 2 and "unknown objective" in err
+
+
+def test_cli_evolve_pack_show(tmp_path, capsys):
+    code, out, _ = run_cli(["lattice", "evolve", "--length", "12", "--seed", "4",
+                            "--generations", "10", "--json"], capsys)
+    data = json.loads(out)
+    assert code == 0 and len(data["history"]) == 10 and data["best_fitness"] <= 6
+    assert data["seconds_per_generation"] > 0
+    db = tmp_path / "levels.db"
+    code, out, _ = run_cli(["lattice", "pack", "--length", "12", "--count", "5", "--runs", "1",
+                            "--objective", "unique-optimum", "--out", str(db), "--json"], capsys)
+    assert code == 0 and json.loads(out)["levels"] == 5
+    with sqlite3.connect(db) as con:
+        assert con.execute("SELECT COUNT(*) FROM levels").fetchone()[0] == 5
+    png = tmp_path / "fold.png"
+    code, out, _ = run_cli(["lattice", "show", "HPHHPPHH", "--out", str(png),
+                            "--histogram", str(tmp_path / "h.png"), "--json"], capsys)
+    assert code == 0 and png.stat().st_size > 1000 and json.loads(out)["score"] == 3
+    code, _, err = run_cli(["lattice", "show", "HPPH", "-c", "RRL", "--out", str(png)], capsys)
+    assert code == 2 and "self-avoiding" in err
+
+
+def test_cli_as_subprocess():
+    proc = subprocess.run([sys.executable, "-m", "gamelab.cli", "lattice", "histogram",
+                           "--sequence", "HPPH", "--json"], capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0
+    assert json.loads(proc.stdout)["counts"] == {"0": 4, "1": 1}
