@@ -1,0 +1,153 @@
+"""`gamelab oware ...`: perft, analyse, tablebase, match, play."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Annotated
+
+import typer
+
+from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, backend, console, print_json
+
+app = typer.Typer(help="Oware Abapa: rules, engine, tablebases, matches, play.",
+                  no_args_is_help=True)
+
+GrandSlam = Annotated[str, typer.Option(
+    "--grand-slam", help="Grand-slam rule: no-capture (Abapa), forbidden (Awari) or capture-all.")]
+Cycle = Annotated[str, typer.Option(
+    "--cycle", help="Cycle rule: own-row (Abapa: first repeat, each keeps its row) or split.")]
+PositionText = Annotated[str, typer.Option(
+    "--position", "-p", help="'start' or h0-...-h11-s0-s1-S|N (e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S).")]
+
+
+def _rules(grand_slam: str, cycle: str):
+    from gamelab.oware.rules import Rules
+
+    return Rules(grand_slam=grand_slam, cycle=cycle)
+
+
+@app.command()
+def perft(
+    depth: Annotated[int, typer.Option("--depth", "-d", min=0, max=14, help="Plies.")] = 6,
+    position: PositionText = "start",
+    grand_slam: GrandSlam = "no-capture",
+    cycle: Cycle = "own-row",
+    json_out: Json = False,
+) -> None:
+    """Count move sequences of a given length (numba kernel, repetition rule included)."""
+    import time
+
+    from gamelab.oware.perft import perft_count
+    from gamelab.oware.rules import Position
+
+    pos = Position.from_text(position, _rules(grand_slam, cycle))
+    t0 = time.perf_counter()
+    nodes = perft_count(pos, depth)
+    seconds = time.perf_counter() - t0
+    if json_out:
+        print_json({"depth": depth, "nodes": nodes})
+    else:
+        console.print(f"perft({depth}) = {nodes:,}  ({seconds:.2f} s)")
+
+
+@app.command()
+def analyse(
+    position: PositionText = "start",
+    time_limit: Annotated[float | None, typer.Option("--time", "-t", help="Seconds.")] = None,
+    depth: Annotated[int | None, typer.Option("--depth", "-d", help="Fixed depth instead.")] = None,
+    evaluation: Annotated[str, typer.Option("--eval", help="auale or blog.")] = "auale",
+    tablebase: Annotated[int, typer.Option("--tablebase", help="Tablebase seeds (-1: none).")] = 12,
+    grand_slam: GrandSlam = "no-capture",
+    cycle: Cycle = "own-row",
+    json_out: Json = False,
+) -> None:
+    """Best move, score, principal variation, depth, nodes and speed of the engine."""
+    from gamelab.oware.rules import Position
+    from gamelab.oware.search import Engine
+
+    pos = Position.from_text(position, _rules(grand_slam, cycle))
+    if time_limit is None and depth is None:
+        time_limit = 2.0
+    engine = Engine(evaluation=evaluation, tablebase_seeds=tablebase)
+    result = engine.search(pos, time_limit=time_limit, depth=depth)
+    if json_out:
+        print_json(result.as_dict())
+        return
+    console.print(pos.draw())
+    console.print(f"best move {result.best_move} ({'ABCDEF'[result.best_move] if pos.to_move == 0 else 'abcdef'[result.best_move]}), "
+                  f"score {result.score}, depth {result.depth}, {result.nodes:,} nodes, "
+                  f"{result.nps:,.0f} nodes/s")
+    console.print(f"pv {result.pv}")
+
+
+@app.command()
+def tablebase(
+    seeds: Annotated[int, typer.Option("--seeds", "-n", min=0, max=16, help="Largest seed count.")] = 12,
+    json_out: Json = False,
+) -> None:
+    """Build (or load from the cache) the endgame tablebase and print its size."""
+    import time
+
+    import numpy as np
+
+    from gamelab.oware.tablebase import load_tablebase
+
+    t0 = time.perf_counter()
+    tb = load_tablebase(seeds)
+    seconds = time.perf_counter() - t0
+    levels = [{"seeds": n, "boards": int(tb.offsets[n + 1] - tb.offsets[n]),
+               "build_seconds": round(tb.build_seconds[n], 3)} for n in range(seeds + 1)]
+    wins = int(np.count_nonzero(tb.values > 0))
+    data = {"max_seeds": seeds, "boards": tb.size, "bytes": int(tb.values.nbytes),
+            "build_seconds": round(sum(tb.build_seconds), 2), "load_seconds": round(seconds, 2),
+            "mover_wins": wins, "levels": levels}
+    if json_out:
+        print_json(data)
+    else:
+        console.print(f"tablebase to {seeds} seeds: {tb.size:,} boards, {tb.values.nbytes:,} bytes, "
+                      f"built in {sum(tb.build_seconds):.1f} s (this call {seconds:.1f} s)")
+
+
+@app.command()
+def match(
+    a: Annotated[str, typer.Option("--a", help="Player A, e.g. engine:time=0.5, blog:depth=6.")],
+    b: Annotated[str, typer.Option("--b", help="Player B: random, greedy, blog:depth=D, "
+                                   "engine:time=T|depth=D, mcts:sims=N.")],
+    games: Annotated[int, typer.Option("--games", "-n", min=2, help="Games (even: paired colours).")] = 20,
+    opening_plies: Annotated[int, typer.Option("--opening-plies", min=0, max=10,
+                                               help="Random plies that make each opening.")] = 2,
+    seed: Seed = 0,
+    workers: Workers = None,
+    cluster: Cluster = None,
+    no_store: Annotated[bool, typer.Option("--no-store", help="Do not use the results store.")] = False,
+    json_out: Json = False,
+    quiet: Quiet = False,
+) -> None:
+    """Paired-colour match between two players: score rate with 95% interval and Elo."""
+    from gamelab.oware.match import parse_player, run_match
+
+    parse_player(a)
+    parse_player(b)
+    summary = run_match(a, b, games=games, seed=seed, opening_plies=opening_plies,
+                        backend=backend(workers, cluster, quiet), use_store=not no_store)
+    if json_out:
+        print_json(summary)
+        return
+    console.print(f"{a} vs {b}: {summary['wins']}-{summary['draws']}-{summary['losses']} "
+                  f"(W-D-L) over {summary['games']} games")
+    lo, hi = summary["ci95"]
+    console.print(f"score rate {summary['a_score_rate']:.3f} [{lo:.3f}, {hi:.3f}], "
+                  f"Elo {summary['elo']:+.0f} [{summary['elo_ci95'][0]:+.0f}, {summary['elo_ci95'][1]:+.0f}]")
+
+
+@app.command()
+def play(
+    engine: Annotated[str, typer.Option("--engine", help="Opponent, e.g. engine:time=1.")] = "engine:time=1",
+    first: Annotated[bool, typer.Option("--first/--second", help="You move first (South).")] = True,
+    load: Annotated[Path | None, typer.Option("--load", help="Game record to continue.")] = None,
+    seed: Seed = 0,
+) -> None:
+    """Play against the engine in the terminal (type 'help' for commands)."""
+    from gamelab.oware.play import run_terminal_game
+
+    run_terminal_game(engine, human_side=0 if first else 1, load=load, seed=seed)

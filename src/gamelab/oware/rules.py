@@ -1,0 +1,295 @@
+"""Oware Abapa as OpenSpiel's ``oware`` and the Aualé (Aalina) engine play it.
+
+Houses 0-5 belong to the first player (South, moves first), 6-11 to the second (North); seeds are
+sown toward higher indices, skipping the house they came from. A move is the house offset 0-5
+within the mover's row. The last seed landing in an opponent house that then holds 2 or 3
+captures it, and the capture chains backwards over the opponent's houses holding 2 or 3. A grand
+slam (capturing every opponent seed) is legal but captures nothing. If the opponent's row is empty
+the mover must sow into it; if no move can, the game ends and each side takes the seeds on its
+own row. The first repetition of (houses, side to move) since the last capture also ends the game
+that way. More than 24 seeds wins; 24-24 is a draw. When the game ends the board is collected
+into the stores (as OpenSpiel does), so the final stores always total 48.
+
+Variants (for comparison with the Awari rules of Romein & Bal): ``grand_slam`` =
+``"no-capture"`` (Abapa), ``"forbidden"`` (illegal unless every move is one; then it captures) or
+``"capture-all"``; ``cycle`` = ``"own-row"`` (Abapa: first repetition, each keeps its row) or
+``"split"`` (third occurrence, the board seeds are split evenly; the odd seed, which Awari halves,
+goes to the side to move).
+
+Text form: the 12 houses, the two stores and the side to move (``S`` = player 0, ``N`` = 1),
+dash-separated, as Aalina writes positions::
+
+    >>> Position.initial().to_text()
+    '4-4-4-4-4-4-4-4-4-4-4-4-0-0-S'
+    >>> Position.initial().play(2).houses
+    (4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4)
+
+This module is the readable twin of the move kernels in :mod:`gamelab.oware._kernels`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+SEEDS = 48
+HOUSES = 12
+GRAND_SLAM_RULES = ("no-capture", "forbidden", "capture-all")
+CYCLE_RULES = ("own-row", "split")
+START_TEXT = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
+
+
+@dataclass(frozen=True)
+class Rules:
+    """Which variant is played (default: Abapa as OpenSpiel/Aualé)."""
+
+    grand_slam: str = "no-capture"
+    cycle: str = "own-row"
+
+    def __post_init__(self) -> None:
+        if self.grand_slam not in GRAND_SLAM_RULES:
+            raise ValueError(
+                f"grand slam rule must be one of {', '.join(GRAND_SLAM_RULES)}, got {self.grand_slam!r}"
+            )
+        if self.cycle not in CYCLE_RULES:
+            raise ValueError(f"cycle rule must be one of {', '.join(CYCLE_RULES)}, got {self.cycle!r}")
+
+    @property
+    def gs_code(self) -> int:
+        """The grand-slam code used by the numba kernels."""
+        return GRAND_SLAM_RULES.index(self.grand_slam)
+
+    @property
+    def is_abapa(self) -> bool:
+        return self == ABAPA
+
+
+ABAPA = Rules()
+
+
+def sow(houses: list[int], side: int, offset: int) -> int:
+    """Sow the seeds of the mover's house `offset` in place; return the last house sown."""
+    start = 6 * side + offset
+    seeds = houses[start]
+    houses[start] = 0
+    i = start
+    while seeds:
+        i = (i + 1) % HOUSES
+        if i != start:
+            houses[i] += 1
+            seeds -= 1
+    return i
+
+
+def capture_run(houses: list[int], side: int, last: int) -> list[int]:
+    """The opponent houses captured when the last seed landed in `last` (before the slam rule)."""
+    lo = 6 * (1 - side)
+    run = []
+    i = last
+    while lo <= i < lo + 6 and houses[i] in (2, 3):
+        run.append(i)
+        i -= 1
+    return run
+
+
+def apply_move(houses: list[int], stores: list[int], side: int, offset: int, rules: Rules) -> int:
+    """Play a move in place on plain lists; return the seeds captured."""
+    last = sow(houses, side, offset)
+    run = capture_run(houses, side, last)
+    if not run:
+        return 0
+    captured = sum(houses[i] for i in run)
+    opp_total = sum(houses[6 * (1 - side) : 6 * (1 - side) + 6])
+    if captured == opp_total and rules.grand_slam == "no-capture":
+        return 0
+    for i in run:
+        houses[i] = 0
+    stores[side] += captured
+    return captured
+
+
+def is_grand_slam(houses: tuple[int, ...], side: int, offset: int) -> bool:
+    board = list(houses)
+    last = sow(board, side, offset)
+    run = capture_run(board, side, last)
+    return bool(run) and sum(board[i] for i in run) == sum(board[6 * (1 - side) : 6 * (1 - side) + 6])
+
+
+def legal_offsets(houses: tuple[int, ...], side: int, rules: Rules = ABAPA) -> list[int]:
+    """Legal house offsets for `side` (feeding obligation and grand-slam rule applied)."""
+    own = houses[6 * side : 6 * side + 6]
+    opp_empty = sum(houses[6 * (1 - side) : 6 * (1 - side) + 6]) == 0
+    moves = [o for o in range(6) if own[o] > 0 and (not opp_empty or own[o] > 5 - o)]
+    if rules.grand_slam == "forbidden":
+        ordinary = [o for o in moves if not is_grand_slam(houses, side, o)]
+        if ordinary:
+            moves = ordinary
+    return moves
+
+
+def parse_side(token: str) -> int:
+    t = token.strip().upper()
+    if t in ("S", "0"):
+        return 0
+    if t in ("N", "1"):
+        return 1
+    raise ValueError(f"side to move must be S (first player, 0) or N (second player, 1), got {token!r}")
+
+
+@dataclass(frozen=True)
+class Position:
+    """An Oware position plus what the repetition rule needs (boards seen since the last capture).
+
+    Immutable: :meth:`play` returns a new position."""
+
+    houses: tuple[int, ...]
+    stores: tuple[int, int] = (0, 0)
+    to_move: int = 0
+    rules: Rules = ABAPA
+    history: tuple[tuple[tuple[int, ...], int], ...] = field(default=(), compare=False, repr=False)
+    ended: bool = False
+
+    def __post_init__(self) -> None:
+        houses = tuple(int(x) for x in self.houses)
+        stores = tuple(int(x) for x in self.stores)
+        if len(houses) != HOUSES:
+            raise ValueError(f"a position has 12 houses, got {len(houses)}")
+        if len(stores) != 2:
+            raise ValueError(f"a position has 2 stores, got {len(stores)}")
+        if min(houses) < 0 or min(stores) < 0:
+            raise ValueError(f"seed counts cannot be negative: houses {houses}, stores {stores}")
+        total = sum(houses) + sum(stores)
+        if total != SEEDS:
+            raise ValueError(f"houses and stores must hold 48 seeds in total, got {total}")
+        if self.to_move not in (0, 1):
+            raise ValueError(f"to_move must be 0 or 1, got {self.to_move!r}")
+        if not isinstance(self.rules, Rules):
+            raise ValueError("rules must be a gamelab.oware.rules.Rules")
+        object.__setattr__(self, "houses", houses)
+        object.__setattr__(self, "stores", stores)
+        if not self.history:
+            object.__setattr__(self, "history", ((houses, self.to_move),))
+
+    # ------------------------------------------------------------------ construction
+
+    @classmethod
+    def initial(cls, rules: Rules = ABAPA) -> Position:
+        return cls(houses=(4,) * HOUSES, stores=(0, 0), to_move=0, rules=rules)
+
+    @classmethod
+    def from_text(cls, text: str, rules: Rules = ABAPA) -> Position:
+        """Parse ``h0-…-h11-s0-s1-S|N`` (or ``start``); spaces or commas may replace dashes."""
+        t = text.strip()
+        if t.lower() == "start":
+            return cls.initial(rules)
+        # a dash after a digit or letter separates fields; any other dash is a minus sign
+        tokens = re.sub(r"(?<=\w)-", " ", t).replace(",", " ").replace("|", " ").split()
+        if len(tokens) != 15:
+            raise ValueError(
+                f"a position is 12 houses, 2 stores and the side to move (e.g. {START_TEXT}), "
+                f"got {len(tokens)} fields in {text!r}"
+            )
+        try:
+            numbers = [int(x) for x in tokens[:14]]
+        except ValueError:
+            raise ValueError(f"houses and stores must be whole numbers, got {text!r}") from None
+        return cls(houses=tuple(numbers[:12]), stores=(numbers[12], numbers[13]),
+                   to_move=parse_side(tokens[14]), rules=rules)
+
+    def to_text(self) -> str:
+        return "-".join(str(x) for x in (*self.houses, *self.stores)) + "-" + "SN"[self.to_move]
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    # ------------------------------------------------------------------ rules
+
+    def legal_moves(self) -> list[int]:
+        """Legal house offsets (0-5 within the mover's row); empty when the game is over."""
+        if self.ended or self.score_decided():
+            return []
+        return legal_offsets(self.houses, self.to_move, self.rules)
+
+    def score_decided(self) -> bool:
+        s0, s1 = self.stores
+        return s0 > SEEDS // 2 or s1 > SEEDS // 2 or s0 == s1 == SEEDS // 2
+
+    def is_over(self) -> bool:
+        return self.ended or self.score_decided() or not self.legal_moves()
+
+    def result(self) -> tuple[int, int]:
+        """Final stores (each side takes the seeds left on its own row); only when over."""
+        if not self.is_over():
+            raise ValueError(f"the game is not over in {self.to_text()}")
+        return (self.stores[0] + sum(self.houses[:6]), self.stores[1] + sum(self.houses[6:]))
+
+    def winner(self) -> int | None:
+        """0 or 1 for the winner of an ended game, None for a draw."""
+        a, b = self.result()
+        return None if a == b else (0 if a > b else 1)
+
+    def seeds_on_board(self) -> int:
+        return sum(self.houses)
+
+    def play(self, move: int) -> Position:
+        """The position after the mover sows house offset `move` (0-5)."""
+        legal = self.legal_moves()
+        if move not in legal:
+            if self.is_over():
+                raise ValueError(f"the game is over in {self.to_text()}; no move can be played")
+            raise ValueError(f"move {move!r} is not legal in {self.to_text()}; legal moves: {legal}")
+        houses = list(self.houses)
+        stores = list(self.stores)
+        captured = apply_move(houses, stores, self.to_move, move, self.rules)
+        nxt = 1 - self.to_move
+        key = (tuple(houses), nxt)
+        history = (key,) if captured else (*self.history, key)
+        child = Position(tuple(houses), (stores[0], stores[1]), nxt, self.rules, history)
+        if not captured:
+            seen = self.history.count(key)
+            if self.rules.cycle == "own-row" and seen >= 1:
+                return child._collected()
+            if self.rules.cycle == "split" and seen >= 2:
+                return child._split()
+        if child.score_decided() or not child.legal_moves():
+            return child._collected()
+        return child
+
+    def _collected(self) -> Position:
+        a, b = self.stores[0] + sum(self.houses[:6]), self.stores[1] + sum(self.houses[6:])
+        return Position((0,) * HOUSES, (a, b), self.to_move, self.rules, self.history, ended=True)
+
+    def _split(self) -> Position:
+        n = sum(self.houses)
+        half = n // 2
+        stores = [self.stores[0] + half, self.stores[1] + half]
+        stores[self.to_move] += n - 2 * half
+        return Position((0,) * HOUSES, (stores[0], stores[1]), self.to_move, self.rules,
+                        self.history, ended=True)
+
+    # ------------------------------------------------------------------ display
+
+    def draw(self, labels: bool = True) -> str:
+        """A two-row board: North's houses (f..a, 11..6) on top, South's (A..F, 0..5) below."""
+        top = " ".join(f"{x:>2}" for x in reversed(self.houses[6:]))
+        bottom = " ".join(f"{x:>2}" for x in self.houses[:6])
+        mover = "South (S, player 0)" if self.to_move == 0 else "North (N, player 1)"
+        lines = []
+        if labels:
+            lines.append("        f  e  d  c  b  a")
+        lines.append(f"  N {self.stores[1]:>2} [{top}]")
+        lines.append(f"  S {self.stores[0]:>2} [{bottom}]")
+        if labels:
+            lines.append("        A  B  C  D  E  F")
+        lines.append(f"  to move: {mover}" if not self.is_over() else f"  game over: {self.result()}")
+        return "\n".join(lines)
+
+
+def perft(position: Position, depth: int) -> int:
+    """Move sequences of length `depth` from `position` (plain Python, with the repetition rule)."""
+    if depth == 0:
+        return 1
+    moves = position.legal_moves()
+    if depth == 1:
+        return len(moves)
+    return sum(perft(position.play(m), depth - 1) for m in moves)

@@ -1,0 +1,146 @@
+"""Endgame tablebases: the exact value of every board with at most N seeds, by retrograde analysis.
+
+The value of a board (side to move first) is the mover's final seed difference over the seeds
+still on the board under perfect play, -n..n, stored as one int8 per board. Boards with n seeds
+are indexed by their rank among the C(n+11, 11) ways to place n seeds in 12 houses, seen from the
+mover's row, so no side-to-move bit is needed; levels are concatenated (C(N+12, 12) bytes in
+total: 2.7 MB for N = 12, 17 MB for N = 15).
+
+Each level is solved after the smaller ones (a capture always moves to a smaller level): the
+least and greatest fixed points of v(p) = max over moves (captured - v(child)) are computed by
+sweeps, and endless capture-free play is valued as an even split (see
+:func:`gamelab.oware._kernels.build_level`). The stores are ignored: the table is the game of the
+board seeds played until nobody can move, which decides the same winner as Abapa's stop at 25.
+Under Abapa a capture-free cycle ends at its first repetition with each side keeping its own row,
+which depends on the history; the table does not model that (neither does Aalina's search).
+
+Cost: about C(N+11, 11)·6 move generations plus a few dozen sweeps per level; N = 12 builds in
+seconds with numba (see ``benchmarks/oware_tablebase.py``). Built tables are cached through
+:func:`gamelab.core.cache.cached_arrays`. Reference: Aalina's ``EGTBSolver`` ships N = 12;
+Romein & Bal (2003) solved Awari by the same kind of retrograde analysis.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from gamelab.core.cache import cached_arrays
+from gamelab.oware import _kernels as K
+from gamelab.oware.rules import ABAPA, Position, apply_move, legal_offsets
+
+VERSION = 1
+MAX_SUPPORTED = 16
+
+
+@dataclass(frozen=True)
+class Tablebase:
+    """Values for every board with at most `max_seeds` seeds (empty when max_seeds < 0)."""
+
+    max_seeds: int
+    values: np.ndarray  # int8, concatenated levels
+    offsets: np.ndarray  # int64, level n starts at offsets[n]
+    build_seconds: tuple[float, ...] = ()
+
+    @classmethod
+    def empty(cls) -> Tablebase:
+        return cls(-1, np.zeros(1, dtype=np.int8), np.zeros(1, dtype=np.int64))
+
+    def covers(self, position: Position) -> bool:
+        return position.rules.is_abapa and position.seeds_on_board() <= self.max_seeds
+
+    def board_value(self, position: Position) -> int:
+        """The mover's best final difference of the seeds on the board."""
+        if not self.covers(position):
+            raise ValueError(
+                f"the tablebase covers Abapa boards with at most {self.max_seeds} seeds; "
+                f"{position.to_text()} has {position.seeds_on_board()}"
+            )
+        b = np.array([*position.houses, *position.stores], dtype=np.int64)
+        return int(K.tb_board_value(b, position.to_move, self.values, self.offsets, _binom()))
+
+    def final_difference(self, position: Position) -> int:
+        """Mover's final store difference under perfect play of the board seeds."""
+        s = position.stores
+        return s[position.to_move] - s[1 - position.to_move] + self.board_value(position)
+
+    @property
+    def size(self) -> int:
+        return int(self.values.size) if self.max_seeds >= 0 else 0
+
+
+@lru_cache(maxsize=1)
+def _binom() -> np.ndarray:
+    return K.binomial_table()
+
+
+def level_size(n: int) -> int:
+    return int(_binom()[n + 11, 11])
+
+
+def compute_tablebase(max_seeds: int) -> dict[str, np.ndarray]:
+    """Solve every level 0..max_seeds; returns values, offsets and per-level build seconds."""
+    if not 0 <= max_seeds <= MAX_SUPPORTED:
+        raise ValueError(f"tablebase seeds must be between 0 and {MAX_SUPPORTED}, got {max_seeds}")
+    binom = _binom()
+    offsets = K.level_offsets(max_seeds, binom)
+    values = np.zeros(int(offsets[-1]), dtype=np.int8)
+    seconds = np.zeros(max_seeds + 1)
+    sweeps = np.zeros(max_seeds + 1, dtype=np.int64)
+    for n in range(max_seeds + 1):
+        t0 = time.perf_counter()
+        sweeps[n] = K.build_level(n, values, offsets, binom)
+        seconds[n] = time.perf_counter() - t0
+    return {"values": values, "offsets": offsets, "seconds": seconds, "sweeps": sweeps}
+
+
+def load_tablebase(max_seeds: int = 12) -> Tablebase:
+    """The tablebase to `max_seeds`, from the cache or built (and cached) now."""
+    if max_seeds < 0:
+        return Tablebase.empty()
+    arrays = cached_arrays("oware-tablebase", {"max_seeds": max_seeds, "rules": "abapa"},
+                           VERSION, lambda: compute_tablebase(max_seeds))
+    return Tablebase(max_seeds, arrays["values"], arrays["offsets"],
+                     tuple(float(x) for x in arrays["seconds"]))
+
+
+def exhaustive_board_value(position: Position, limit: int = 2_000_000) -> int:
+    """Board-seed value by plain exhaustive search with the game's own history (for checking).
+
+    Plays the stores-free game (no stop at 25) with Abapa moves; a repetition of (houses, side)
+    on the current line ends the game with the board split evenly, as the table assumes. Raises
+    if more than `limit` nodes would be needed."""
+    nodes = [0]
+
+    def value(houses: tuple[int, ...], side: int, path: set) -> int:
+        nodes[0] += 1
+        if nodes[0] > limit:
+            raise ValueError(f"exhaustive search needs more than {limit} nodes")
+        n = sum(houses)
+        moves = [] if n == 0 else legal_offsets(houses, side)
+        if not moves:
+            own = sum(houses[6 * side : 6 * side + 6])
+            return own - (n - own)
+        best = -10**9
+        for m in moves:
+            h = list(houses)
+            stores = [0, 0]
+            captured = apply_move(h, stores, side, m, ABAPA)
+            key = (tuple(h), 1 - side)
+            if captured:
+                v = captured - value(tuple(h), 1 - side, {key})
+            elif key in path:
+                v = 0
+            else:
+                path.add(key)
+                v = -value(tuple(h), 1 - side, path)
+                path.discard(key)
+            best = max(best, v)
+        return best
+
+    start = (position.houses, position.to_move)
+    return value(position.houses, position.to_move, {start})
+
