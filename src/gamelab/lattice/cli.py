@@ -322,3 +322,32 @@ def show_command(
         print_json(result)
         return
     console.print(f"{fold} -> {out}")
+
+
+@app.command("fold")
+def fold_command(
+    sequence: Annotated[str, typer.Argument(help="HP sequence (any length), or a benchmark name like S1-36.")],
+    lattice: Lattice = "square",
+    seed: Seed = 0,
+    seconds: Annotated[float, typer.Option(help="Time budget.")] = 30.0,
+    out: Annotated[Path | None, typer.Option("--out", help="Also draw the fold (PNG).")] = None,
+    json_out: Json = False,
+) -> None:
+    """Find a high-scoring fold of a long chain (PERM); say whether its score is proven."""
+    from gamelab.core.report import save_figure
+    from gamelab.lattice.draw import draw_fold
+    from gamelab.lattice.fold import BENCHMARKS_2D, fold
+    from gamelab.lattice.rules import Fold
+
+    if sequence in BENCHMARKS_2D:
+        sequence = BENCHMARKS_2D[sequence][0]
+    result = fold(sequence, lattice, seed=seed, seconds=seconds)
+    if out is not None:
+        save_figure(draw_fold(Fold(result.sequence, result.conformation, lattice)), out)
+    if json_out:
+        print_json(result.as_dict())
+        return
+    known = "" if result.known_optimum is None else f" (literature optimum {result.known_optimum})"
+    console.print(f"{result.sequence}: {result.score} HH contacts{known}, {result.status}; "
+                  f"upper bound {result.upper_bound}; {result.tours} PERM tours in "
+                  f"{result.seconds:.2f} s\n{result.conformation}")
