@@ -8,7 +8,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from gamelab.cli_common import Json, Quiet, console, err_console, print_json
+from gamelab.cli_common import Json, Quiet, Seed, console, err_console, print_json
 from gamelab.wordle import entropy as entropy_mod
 from gamelab.wordle.rules import load_word_list, pattern_text
 from gamelab.wordle.table import Game
@@ -187,3 +187,95 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
         console.print(f"  at most {row['max_guesses']} guesses: {value}"
                       f"{'' if row['proven'] else ' (not proven)'}")
     console.print(f"searched {data['nodes']} nodes in {data['seconds']:.1f} s")
+
+
+Hard = Annotated[bool, typer.Option("--hard", help="Hard mode: later guesses must fit all colours seen.")]
+
+
+@app.command("next")
+def next_command(history: Annotated[str, typer.Option("--history", help="e.g. 'レントラー:00120,ゴルダック:00000' (0 grey, 1 yellow, 2 green).")] = "",
+                 names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
+                 rule: Rule = "blog", hard: Hard = False,
+                 time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")] = 20.0,
+                 json_out: Json = False) -> None:
+    """Candidates left by a history and the best next guess (one shot)."""
+    from gamelab.wordle.assistant import Assistant, parse_history
+
+    game = make_game(names, guesses, answers, rule)
+    advice = Assistant(game, hard=hard, time_limit=time_limit, store=_store(False)).advice(
+        parse_history(game, history))
+    if json_out:
+        print_json(advice)
+        return
+    _print_advice(advice)
+
+
+def _print_advice(advice: dict) -> None:
+    console.print(f"{advice['candidates']} candidate(s) left")
+    if "remaining" in advice:
+        console.print("  " + " ".join(advice["remaining"]))
+    if advice["next"] is None:
+        console.print("solved")
+        return
+    total = advice["expected_total"]
+    extra = "" if total is None else f"; {total} more guesses in total over the candidates " \
+        f"(average {total / advice['candidates']:.3f})"
+    console.print(f"next guess: {advice['next']} ({advice['method']}{extra})")
+
+
+@app.command("assist")
+def assist_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
+                   rule: Rule = "blog", hard: Hard = False,
+                   time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")] = 20.0) -> None:
+    """Interactive: type a guess and its colours (レントラー 00120 or ⬛⬛🟨🟩⬛); undo, reset, quit."""
+    from gamelab.wordle.assistant import Assistant, parse_entry
+
+    game = make_game(names, guesses, answers, rule)
+    assistant = Assistant(game, hard=hard, time_limit=time_limit, store=_store(False))
+    history: list[tuple[int, int]] = []
+    console.print("Type 'guess colours' (0 grey 1 yellow 2 green, or ⬛🟨🟩), 'undo', 'reset' or 'quit'.")
+    _print_advice(assistant.advice(history))
+    while True:
+        try:
+            line = input("> ").strip()
+        except EOFError:
+            break
+        if not line:
+            continue
+        if line in ("quit", "exit", "q"):
+            break
+        if line in ("undo", "reset"):
+            history = history[:-1] if line == "undo" else []
+        else:
+            try:
+                entry = parse_entry(game, line)
+                assistant.candidates(history + [entry])
+            except ValueError as exc:
+                console.print(f"error: {exc}", highlight=False)
+                continue
+            history.append(entry)
+        advice = assistant.advice(history)
+        _print_advice(advice)
+        if advice["next"] is None:
+            break
+
+
+@app.command("hill-climb")
+def hill_climb_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
+                       rule: Rule = "blog", seed: Seed = 0,
+                       restarts: Annotated[int, typer.Option("--restarts", min=1, help="Random restarts.")] = 100,
+                       total: Annotated[bool, typer.Option("--total/--no-total", help="Also the pruned-search total with it as first guess.")] = True,
+                       json_out: Json = False) -> None:
+    """The highest-entropy made-up first guess (any string of the alphabet), by hill climbing."""
+    from gamelab.wordle.hillclimb import climb, made_up_first_total
+
+    game = make_game(names, guesses, answers, rule)
+    res = climb(game, seed=seed, restarts=restarts)
+    data = {"word": res.word, "entropy": res.entropy, "patterns": res.patterns,
+            "restarts": restarts, "seed": seed, "rule": rule,
+            "pruned_total": made_up_first_total(game, res.word) if total else None}
+    if json_out:
+        print_json(data)
+        return
+    console.print(f"{res.word}: entropy {res.entropy:.5f}, {res.patterns} patterns"
+                  + (f", pruned-search total {data['pruned_total']}" if total else ""))

@@ -1,0 +1,109 @@
+"""Assistant, `next`, and the hill climbing of made-up first guesses."""
+
+import json
+import subprocess
+import sys
+
+import numpy as np
+import pytest
+
+from gamelab.wordle import _kernels
+from gamelab.wordle.assistant import Assistant, ContradictionError, parse_history
+from gamelab.wordle.hillclimb import climb, entropy_of_row, feedback_row, made_up_first_total
+from gamelab.wordle.rules import feedback, load_word_list, pattern_code
+from gamelab.wordle.table import Game
+
+
+@pytest.fixture(scope="module")
+def blog():
+    return Game(load_word_list("gen1-4"), "blog")
+
+
+def test_history_filters_like_the_rules(blog):
+    answer = "ピカチュウ"
+    history = [(w, pattern_code(feedback(w, answer, "blog"))) for w in ("レントラー", "ゴルダック")]
+    text = ",".join(f"{w}:{''.join(map(str, feedback(w, answer, 'blog')))}" for w, _ in history)
+    assistant = Assistant(blog)
+    cands, _ = assistant.candidates(parse_history(blog, text))
+    assert answer in [blog.words.answers[a] for a in cands]
+    advice = assistant.advice(parse_history(blog, text))
+    assert advice["candidates"] == len(cands) == 28  # chart: 67 all grey -> 28 all grey again
+    assert advice["method"] == "optimal" and advice["next"] == "オニスズメ"
+
+
+def test_contradiction_names_first_bad_guess(blog):
+    assistant = Assistant(blog)
+    with pytest.raises(ContradictionError, match=r"guess 2 \(ゴルダック 00120\)"):
+        assistant.candidates(parse_history(blog, "レントラー:00000,ゴルダック:00120,ピカチュウ:22222"))
+    with pytest.raises(ValueError, match="not an allowed guess"):
+        parse_history(blog, "ピカチュー:00000")
+    with pytest.raises(ValueError, match="colours"):
+        parse_history(blog, "レントラー:0012")
+
+
+def test_solved_and_hard_mode(blog):
+    advice = Assistant(blog).advice(parse_history(blog, "レントラー:22222"))
+    assert advice["next"] is None and advice["method"] == "solved"
+    hard = Assistant(blog, hard=True)
+    cands, pool = hard.candidates(parse_history(blog, "レントラー:00002"))
+    advice = hard.advice(parse_history(blog, "レントラー:00002"))
+    # gen1-4: every 5-character guess is an answer, so hard mode guesses from the candidates
+    assert advice["next"] in [blog.words.answers[a] for a in cands]
+    assert len(pool) == len(cands)
+
+
+def test_next_cli_error_exit():
+    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", "next", "--history",
+                          "レントラー:00000,ゴルダック:00120", "--json"],
+                         capture_output=True, text=True, encoding="utf-8")
+    assert out.returncode == 2 and "guess 2 (ゴルダック 00120)" in out.stderr
+    ok = subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", "next", "--history",
+                         "レントラー:00000", "--json"], capture_output=True, text=True, encoding="utf-8")
+    data = json.loads(ok.stdout)
+    assert data["candidates"] == 67 and data["next"] == "ゴルダック"  # post's chart row 1
+
+
+def test_assist_interactive():
+    script = "レントラー 00000\nゴルダック ⬛⬛🟨🟩⬛\nゴルダック 00000\nquit\n"
+    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", "assist"], input=script,
+                         capture_output=True, text=True, encoding="utf-8")
+    assert out.returncode == 0, out.stderr
+    assert "67 candidate(s) left" in out.stdout and "28 candidate(s) left" in out.stdout
+    assert "error: no answer fits" in out.stdout
+
+
+def test_laruiin(blog):
+    # post's bonus: ラルイーン, entropy 4.634, pruned total 925 (research note: 55 patterns;
+    # 924 under the standard rule)
+    row = feedback_row(blog, "ラルイーン")
+    assert round(entropy_of_row(row), 5) == 4.63416 and len(np.unique(row)) == 55
+    assert made_up_first_total(blog, "ラルイーン") == 925
+    standard = Game(blog.words, "standard")
+    assert made_up_first_total(standard, "ラルイーン") == 924
+
+
+def test_climb_reaches_a_local_optimum_above_every_name(blog):
+    res = climb(blog, seed=3, restarts=4)
+    assert res.entropy > 4.15443  # better than レントラー, the best real name
+    assert res.entropy == pytest.approx(entropy_of_row(feedback_row(blog, res.word)))
+    # no single-character change improves it
+    letters = sorted(set("".join(blog.words.answers)))
+    for p in range(5):
+        for c in letters[::7]:
+            w = res.word[:p] + c + res.word[p + 1:]
+            assert entropy_of_row(feedback_row(blog, w)) <= res.entropy + 1e-12
+    assert climb(blog, seed=3, restarts=4) == res  # seeded
+
+
+@pytest.mark.slow
+def test_climb_finds_laruiin(blog):
+    # post: hill climbing finds ラルイーン (4.634); 100 restarts from seed 0 do
+    res = climb(blog, seed=0, restarts=100)
+    assert res.entropy >= 4.634155 - 1e-9
+
+
+def test_row_kernel_consistent_with_table(blog):
+    gc, gl = blog.words.encode(["ラルイーン"])
+    ac, al = blog.words.encode(blog.words.answers)
+    py = _kernels.feedback_table_python(gc, gl, ac, al, _kernels.RULE_BLOG)[0]
+    assert np.array_equal(py, feedback_row(blog, "ラルイーン"))
