@@ -135,3 +135,20 @@ def test_cli_as_subprocess():
                           timeout=120)
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["counts"] == {"0": 4, "1": 1}
+
+
+@pytest.mark.slow
+def test_quick_report_section(tmp_path):
+    from gamelab.core.report import Report, ReportContext
+    from gamelab.core.results import ResultStore
+    from gamelab.lattice import report
+
+    rep = Report(tmp_path)
+    section = rep.section("lattice", report.TITLE)
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        report.build(section, ReportContext(quick=True, seed=0,
+                                            backend=Backend(workers=1, quiet=True), store=store))
+    tables = section.data["tables"]
+    assert tables["benchmarks"]["rows"][2][3] == 14  # S1-36 optimum, research notes
+    assert section.data["landscape_16"]["distinct_equals_best"] == 65_536
+    assert "ms/GA generation" in section.headline

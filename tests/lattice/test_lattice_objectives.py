@@ -47,6 +47,9 @@ def test_objective_values():
     assert v["unique-optimum"] == 0.5
     assert v["top-rarity"] == pytest.approx(-np.log10(2 / 802_075))
     assert v["gaps"] == 0 and v["star-bands"] == 3
+    assert 9 < v["best-then-rarity"] < 10
+    assert objective_value("best-then-rarity", np.array([5, 1, 1])) > objective_value(
+        "best-then-rarity", np.array([5, 1, 2]))  # same best, rarer top band wins
     gappy = np.array([10, 3, 0, 1])
     assert objective_value("gaps", gappy) == 1 and objective_value("distinct-scores", gappy) == 2
     rows = objective_values("best-score", np.array([[4, 0, 0], [1, 2, 3]]))

@@ -22,7 +22,8 @@ Objective = Annotated[
     str,
     typer.Option(
         "--objective",
-        help="distinct-scores (the paper's), best-score, top-rarity, unique-optimum, star-bands, gaps.",
+        help="distinct-scores (the paper's), best-score, top-rarity, unique-optimum, star-bands, "
+        "gaps, best-then-rarity.",
     ),
 ]
 
@@ -249,7 +250,7 @@ def qd_command(
 def pack_command(
     length: Length = 16,
     count: Annotated[int, typer.Option(help="Number of levels.")] = 30,
-    objective: Objective = "top-rarity",
+    objective: Objective = "best-then-rarity",
     out: Annotated[Path, typer.Option("--out", help="SQLite file to write.")] = Path("levels.db"),
     seed: Seed = 0,
     lattice: Lattice = "square",

@@ -15,6 +15,8 @@ Every objective maps histograms (conformations per score 0..best; rows of a 2D a
 * ``star-bands`` — number of star levels (1-3) that are reachable with distinct thresholds under
   percentile banding (see :mod:`.stars`).
 * ``gaps`` — number of missing scores between 0 and the best (rare; the first appear at L = 18).
+* ``best-then-rarity`` — the best score plus top-rarity / (log10(conformations) + 1) (< 1): the
+  highest optimum first, then the hardest (rarest) top band; a good default for level packs.
 
 >>> import numpy as np
 >>> h = np.array([223386, 270102, 177685, 88794, 30858, 8751, 2135, 339, 23, 2])
@@ -82,6 +84,13 @@ def star_band_count(hist: np.ndarray, shares=DEFAULT_SHARES) -> np.ndarray:
     )
 
 
+def best_then_rarity(hist: np.ndarray) -> np.ndarray:
+    """The best score, ties broken by the rarity of the top band (the fractional part)."""
+    h = _rows(hist)
+    scale = np.log10(h.sum(axis=1)) + 1.0
+    return best_score(h) + top_rarity(h) / scale
+
+
 OBJECTIVES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "distinct-scores": distinct_scores,
     "best-score": best_score,
@@ -89,6 +98,7 @@ OBJECTIVES: dict[str, Callable[[np.ndarray], np.ndarray]] = {
     "unique-optimum": unique_optimum,
     "star-bands": star_band_count,
     "gaps": gaps,
+    "best-then-rarity": best_then_rarity,
 }
 
 
