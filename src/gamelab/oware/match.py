@@ -1,0 +1,296 @@
+"""Players and paired-colour matches.
+
+Player specifications (``parse_player``):
+
+* ``random`` — a uniformly random legal move;
+* ``greedy`` — the move capturing the most seeds now (ties broken at random);
+* ``blog:depth=D`` — the seed blog's plain alpha-beta with its evaluation;
+* ``engine:time=T`` or ``engine:depth=D`` (options ``eval=auale|blog``, ``tb=N`` tablebase seeds,
+  -1 for none) — :class:`gamelab.oware.search.Engine`;
+* ``mcts:sims=N`` (option ``rollouts=R``, ``uct=C``) — OpenSpiel's C++ ``pyspiel.MCTSBot`` with a
+  random-rollout evaluator, on a pyspiel state replayed from the move list (needs the optional
+  ``open-spiel`` package).
+
+A match of N games plays N/2 openings (``opening_plies`` random moves from the start), each once
+with A as South and once with A as North, so neither side profits from the first move or a lucky
+opening. Games run in parallel through :func:`gamelab.core.parallel.run_tasks` (one opening
+pair per task) and are saved in the results store, so an interrupted match resumes. The score
+rate counts a draw as half a win; its 95% interval is Wilson's (it stays sensible at 100%), and
+the Elo difference maps that interval through the logistic curve.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gamelab.core.parallel import Backend, run_tasks
+from gamelab.core.stats import Estimate, elo_difference, wilson_interval
+from gamelab.oware.rules import Position, apply_move
+
+MATCH_VERSION = 1
+#: OpenSpiel aborts games longer than this; the repetition rule ends every game long before.
+MAX_PLIES = 1000
+
+KINDS = ("random", "greedy", "blog", "engine", "mcts")
+
+
+@dataclass(frozen=True)
+class PlayerSpec:
+    kind: str
+    options: dict = field(default_factory=dict)
+
+    def __str__(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.kind}:{opts}" if opts else self.kind
+
+
+_ALLOWED = {
+    "random": {},
+    "greedy": {},
+    "blog": {"depth": int},
+    "engine": {"time": float, "depth": int, "eval": str, "tb": int},
+    "mcts": {"sims": int, "rollouts": int, "uct": float},
+}
+
+
+def parse_player(text: str) -> PlayerSpec:
+    """``kind[:key=value,...]`` → PlayerSpec (validated)."""
+    kind, _, rest = text.strip().partition(":")
+    if kind not in _ALLOWED:
+        raise ValueError(f"unknown player {kind!r}; players are {', '.join(KINDS)} "
+                         "(e.g. blog:depth=6, engine:time=0.5, mcts:sims=1000)")
+    options: dict = {}
+    for item in filter(None, (x.strip() for x in rest.split(","))):
+        key, eq, value = item.partition("=")
+        if not eq or key not in _ALLOWED[kind]:
+            allowed = ", ".join(_ALLOWED[kind]) or "none"
+            raise ValueError(f"bad option {item!r} for player {kind}; options: {allowed}")
+        try:
+            options[key] = _ALLOWED[kind][key](value)
+        except ValueError:
+            raise ValueError(f"option {key} of player {kind} must be a "
+                             f"{_ALLOWED[kind][key].__name__}, got {value!r}") from None
+    if kind == "blog":
+        options.setdefault("depth", 6)
+        if options["depth"] < 1:
+            raise ValueError(f"blog depth must be at least 1, got {options['depth']}")
+    if kind == "engine":
+        if "time" in options and "depth" in options:
+            raise ValueError("give the engine a time or a depth, not both")
+        if "time" not in options and "depth" not in options:
+            options["time"] = 0.5
+        if options.get("time", 1) <= 0 or options.get("depth", 1) < 1:
+            raise ValueError("engine time must be positive and depth at least 1")
+        if options.get("eval", "auale") not in ("auale", "blog"):
+            raise ValueError(f"engine eval must be auale or blog, got {options['eval']!r}")
+    if kind == "mcts":
+        options.setdefault("sims", 1000)
+        if options["sims"] < 1:
+            raise ValueError(f"mcts sims must be at least 1, got {options['sims']}")
+    return PlayerSpec(kind, options)
+
+
+def have_open_spiel() -> bool:
+    try:
+        import pyspiel  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+class Player:
+    """Chooses moves; `moves` is the whole game so far (needed to replay pyspiel states)."""
+
+    def new_game(self) -> None:
+        pass
+
+    def choose(self, position: Position, moves: list[int], rng: np.random.Generator) -> int:
+        raise NotImplementedError
+
+
+class RandomPlayer(Player):
+    def choose(self, position, moves, rng):
+        return int(rng.choice(position.legal_moves()))
+
+
+def captured_by(position: Position, move: int) -> int:
+    houses, stores = list(position.houses), list(position.stores)
+    return apply_move(houses, stores, position.to_move, move, position.rules)
+
+
+class GreedyPlayer(Player):
+    def choose(self, position, moves, rng):
+        legal = position.legal_moves()
+        gains = [captured_by(position, m) for m in legal]
+        best = max(gains)
+        return int(rng.choice([m for m, g in zip(legal, gains, strict=True) if g == best]))
+
+
+class BlogPlayer(Player):
+    def __init__(self, depth: int) -> None:
+        self.depth = depth
+
+    def choose(self, position, moves, rng):
+        from gamelab.oware.search import blog_alphabeta
+
+        return blog_alphabeta(position, self.depth)[0]
+
+
+class EnginePlayer(Player):
+    def __init__(self, time: float | None = None, depth: int | None = None, eval: str = "auale",
+                 tb: int = 12) -> None:
+        from gamelab.oware.search import Engine
+
+        self.time, self.depth = time, depth
+        self.engine = Engine(evaluation=eval, tablebase_seeds=tb)
+
+    def new_game(self) -> None:
+        self.engine.clear()
+
+    def choose(self, position, moves, rng):
+        return self.engine.search(position, time_limit=self.time, depth=self.depth).best_move
+
+
+class MctsPlayer(Player):
+    def __init__(self, sims: int, rollouts: int = 1, uct: float = 2.0, seed: int = 0) -> None:
+        if not have_open_spiel():
+            raise ValueError("mcts players need the optional open-spiel package "
+                             "(pip install open-spiel)")
+        import pyspiel
+
+        self.game = pyspiel.load_game("oware")
+        evaluator = pyspiel.RandomRolloutEvaluator(rollouts, seed)
+        self.bot = pyspiel.MCTSBot(self.game, evaluator, uct, sims, 1000, False, seed, False)
+
+    def choose(self, position, moves, rng):
+        if not position.rules.is_abapa:
+            raise ValueError("OpenSpiel's oware plays Abapa only")
+        state = self.game.new_initial_state()
+        for m in moves:
+            state.apply_action(m)
+        return int(self.bot.step(state))
+
+
+def make_player(spec: PlayerSpec | str, seed: int = 0) -> Player:
+    spec = parse_player(spec) if isinstance(spec, str) else spec
+    o = spec.options
+    if spec.kind == "random":
+        return RandomPlayer()
+    if spec.kind == "greedy":
+        return GreedyPlayer()
+    if spec.kind == "blog":
+        return BlogPlayer(o["depth"])
+    if spec.kind == "engine":
+        return EnginePlayer(o.get("time"), o.get("depth"), o.get("eval", "auale"), o.get("tb", 12))
+    return MctsPlayer(o["sims"], o.get("rollouts", 1), o.get("uct", 2.0), seed)
+
+
+def random_opening(plies: int, rng: np.random.Generator) -> list[int]:
+    """`plies` random moves from the start (never a finished game)."""
+    while True:
+        p, moves = Position.initial(), []
+        for _ in range(plies):
+            m = int(rng.choice(p.legal_moves()))
+            moves.append(m)
+            p = p.play(m)
+            if p.is_over():
+                break
+        if not p.is_over():
+            return moves
+
+
+def play_game(south: Player, north: Player, opening: list[int], rng: np.random.Generator) -> dict:
+    """Play one game from the opening; returns final stores, plies and the move list."""
+    p = Position.initial()
+    moves = list(opening)
+    for m in opening:
+        p = p.play(m)
+    south.new_game()
+    north.new_game()
+    while not p.is_over():
+        if len(moves) >= MAX_PLIES:
+            raise RuntimeError(f"game passed {MAX_PLIES} plies: {moves}")
+        player = south if p.to_move == 0 else north
+        m = player.choose(p, moves, rng)
+        p = p.play(m)
+        moves.append(m)
+    return {"result": list(p.result()), "plies": len(moves), "moves": moves}
+
+
+def play_pair(item: tuple, rng: np.random.Generator) -> list[dict]:
+    """Task: one opening played twice, A as South then A as North."""
+    a_text, b_text, opening_plies = item
+    seed = int(rng.integers(2**31))
+    a = make_player(a_text, seed)
+    b = make_player(b_text, seed + 1)
+    opening = random_opening(opening_plies, rng)
+    records = []
+    for a_side in (0, 1):
+        south, north = (a, b) if a_side == 0 else (b, a)
+        game = play_game(south, north, opening, rng)
+        s = game["result"]
+        mine, theirs = s[a_side], s[1 - a_side]
+        game["a_side"] = a_side
+        game["a_points"] = 1.0 if mine > theirs else 0.5 if mine == theirs else 0.0
+        records.append(game)
+    return records
+
+
+def summarise(records: list[dict]) -> dict:
+    points = [r["a_points"] for r in records]
+    wins = sum(1 for x in points if x == 1.0)
+    draws = sum(1 for x in points if x == 0.5)
+    losses = len(points) - wins - draws
+    rate = wilson_interval(wins + 0.5 * draws, len(points))
+    elo = elo_difference(rate)
+
+    def finite(x: float) -> float | None:
+        return x if np.isfinite(x) else None
+
+    margins = [r["result"][r["a_side"]] - r["result"][1 - r["a_side"]] for r in records]
+    return {
+        "games": len(points), "wins": wins, "draws": draws, "losses": losses,
+        "a_score_rate": rate.value, "ci95": [rate.lo, rate.hi],
+        "elo": finite(elo.value), "elo_ci95": [finite(elo.lo), finite(elo.hi)],
+        "mean_seed_margin": float(np.mean(margins)),
+        "mean_plies": float(np.mean([r["plies"] for r in records])),
+    }
+
+
+def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,
+              backend: Backend | None = None, use_store: bool = True) -> dict:
+    """Play `games` games (an even number, paired colours) and summarise them for A."""
+    if games < 2 or games % 2:
+        raise ValueError(f"games must be an even number of at least 2 (paired colours), got {games}")
+    sa, sb = parse_player(a), parse_player(b)
+    for s in (sa, sb):
+        if s.kind == "mcts" and not have_open_spiel():
+            raise ValueError("mcts players need the optional open-spiel package (pip install open-spiel)")
+        if s.kind == "engine" and s.options.get("tb", 12) >= 0:
+            from gamelab.oware.tablebase import load_tablebase
+
+            load_tablebase(s.options.get("tb", 12))  # build once here, not in every worker
+    items = [(str(sa), str(sb), opening_plies)] * (games // 2)
+    store = None
+    if use_store:
+        from gamelab.core.results import ResultStore
+
+        store = ResultStore()
+    params = {"a": str(sa), "b": str(sb), "games": games, "opening_plies": opening_plies,
+              "seed": seed, "version": MATCH_VERSION}
+    try:
+        pairs = run_tasks(play_pair, items, seed=seed, backend=backend, label=f"{sa} vs {sb}",
+                          store=store, experiment="oware-match", params=params)
+    finally:
+        if store is not None:
+            store.close()
+    records = [g for pair in pairs for g in pair]
+    out = summarise(records)
+    out.update({"a": str(sa), "b": str(sb), "seed": seed, "opening_plies": opening_plies})
+    return out
+
+
+def score_estimate(summary: dict) -> Estimate:
+    return wilson_interval(summary["wins"] + 0.5 * summary["draws"], summary["games"])
