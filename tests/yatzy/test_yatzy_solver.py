@@ -89,7 +89,7 @@ def test_widget_kernel_matches_python_twin(name):
                            tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],
                            tab["params"], scratch["V"], scratch["VW"], scratch["K"],
                            scratch["KW"], scratch["choice"], scratch["s"], scratch["e"],
-                           scratch["w"])
+                           scratch["w"], np.empty(462), np.empty(462, dtype=np.int64))
         e2, w2 = kern.widget_python(E, W, mask, m, f, tab)
         assert e == pytest.approx(e2, rel=1e-12), (mask, m, f)
         assert w == pytest.approx(w2, rel=1e-12), (mask, m, f)

@@ -98,6 +98,36 @@ _subs = [_sub_keeps(r) for r in ROLLS]
 SUBKEEP_START: np.ndarray = np.array([0] + list(itertools.accumulate(len(s) for s in _subs)), dtype=np.int64)
 SUBKEEP_INDEX: np.ndarray = np.array([k for s in _subs for k in s], dtype=np.int64)
 del _subs
+#: CSR lists keep -> keeps with one die fewer (the sub-keep closure is built from these).
+_minus = []
+for _counts in KEEPS:
+    _row = []
+    for _f in range(FACES):
+        if _counts[_f] > 0:
+            _c = _counts.copy()
+            _c[_f] -= 1
+            _row.append(keep_index(_c))
+    _minus.append(_row)
+KEEP_MINUS_START: np.ndarray = np.array(
+    [0] + list(itertools.accumulate(len(s) for s in _minus)), dtype=np.int64
+)
+KEEP_MINUS_INDEX: np.ndarray = np.array([k for s in _minus for k in s], dtype=np.int64)
+del _minus
+#: CSR lists keep -> (roll, probability) of rerolling the other dice (4368 entries).
+_rows = []
+for _counts in KEEPS:
+    _row = []
+    for _r, _roll in enumerate(ROLLS):
+        _rest = _roll - _counts
+        if (_rest >= 0).all():
+            _row.append((_r, _multinomial_probability(_rest)))
+    _rows.append(_row)
+KEEP_ROLL_START: np.ndarray = np.array(
+    [0] + list(itertools.accumulate(len(s) for s in _rows)), dtype=np.int64
+)
+KEEP_ROLL_INDEX: np.ndarray = np.array([r for s in _rows for r, _ in s], dtype=np.int64)
+KEEP_ROLL_PROB: np.ndarray = np.array([p for s in _rows for _, p in s])
+del _rows
 #: Keep indices with fewer than five dice, largest keeps first (order of the keep recursion).
 KEEP_RECURSION_ORDER: np.ndarray = np.array(
     sorted((k for k in range(N_KEEPS) if KEEP_SIZE[k] < DICE), key=lambda k: -KEEP_SIZE[k]),

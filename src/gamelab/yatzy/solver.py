@@ -28,7 +28,7 @@ from gamelab.core.cache import cached_arrays
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.rules import FACES, RuleSet, get_rules
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 @lru_cache(maxsize=1)

@@ -1,0 +1,170 @@
+"""Exact final-score distribution of the optimal (expected-score) strategy.
+
+Forward propagation, no sampling: the probability mass of every (state, score so far) is pushed
+through one turn at a time, layer by layer (popcount of the filled boxes). Per reachable state
+with mass, the turn's (next state, points) distribution follows from the argmax-E decisions by
+propagating the 252 roll probabilities through the two keep choices (keep -> roll lists); the
+score vector is then shifted and added into the successor's. The result is P(final = s) for every
+s; its mean equals the DP value (a test checks it to 1e-9).
+
+Scores are stored up to a cap (the rule set's maximum when it is small; 600 with a Yahtzee
+bonus). Mass beyond the cap is kept as one lump whose probability and exact mean contribution
+(score so far + E[state]) are recorded, so the mean stays exact; P(final > cap) is reported.
+
+Cost: about one widget solve per reachable state plus (outcomes x score width) additions per
+state; memory two layers of float64 [states, width] (about 0.5 GB for Scandinavian Yatzy).
+Tables are cached with :func:`gamelab.core.cache.cached_arrays`.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamelab.core.cache import cached_arrays
+from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy.rules import RuleSet, get_rules
+from gamelab.yatzy.solver import masks_by_popcount, solve, upper_reach
+
+CACHE_VERSION = 1
+BONUS_CAP = 600
+
+
+@dataclass
+class ScoreDistribution:
+    rules: RuleSet
+    probability: np.ndarray  # P(final score = s), s = 0..cap
+    tail_probability: float  # P(final score > cap)
+    tail_mean_part: float  # E[score; score > cap] (exact)
+    seconds: float
+
+    @property
+    def cap(self) -> int:
+        return len(self.probability) - 1
+
+    @property
+    def mean(self) -> float:
+        s = np.arange(len(self.probability))
+        return float((s * self.probability).sum() + self.tail_mean_part)
+
+    @property
+    def std_dev(self) -> float:
+        """SD from the stored part (exact when tail_probability is 0)."""
+        s = np.arange(len(self.probability))
+        p = self.probability
+        m2 = float((s * s * p).sum())
+        return float(np.sqrt(max(0.0, m2 - self.mean**2)))
+
+    def at_least(self, target: int) -> float:
+        """P(final score >= target) (target <= cap)."""
+        if target > self.cap:
+            raise ValueError(f"target {target} is beyond the stored range 0..{self.cap}")
+        return float(self.probability[max(0, target):].sum() + self.tail_probability)
+
+    def quantile(self, q: float) -> int:
+        c = np.cumsum(self.probability)
+        return int(np.searchsorted(c, q))
+
+
+def _layer_rows(rules: RuleSet, masks: np.ndarray):
+    tab = rules.kernel_tables()
+    reach = upper_reach()
+    nf = 2 if rules.has_bonus_flag else 1
+    ybox = int(tab["params"][4])
+    ms, mm, ff = [], [], []
+    for mask in masks.tolist():
+        u = int(kern.upper_subset(mask, tab["upper_face"], rules.n_boxes))
+        fs = 2 if (nf == 2 and (mask >> ybox) & 1) else 1
+        for m in np.nonzero(reach[u])[0].tolist():
+            for f in range(fs):
+                ms.append(mask)
+                mm.append(m)
+                ff.append(f)
+    return (np.array(ms, dtype=np.int64), np.array(mm, dtype=np.int64),
+            np.array(ff, dtype=np.int64))
+
+
+def layer_widths(rules: RuleSet, cap: int) -> list[int]:
+    """Score-vector width of each layer: bound on the score after k turns, capped."""
+    tab = rules.kernel_tables()
+    tops = sorted((max(int(rules.base_scores[b].max()), int(tab["joker_value"][b].max()))
+                   for b in range(rules.n_boxes)), reverse=True)
+    widths = []
+    for k in range(rules.n_boxes + 1):
+        bound = sum(tops[:k]) + (rules.upper_bonus if k else 0)
+        bound += rules.yahtzee_bonus * max(0, k - 1)
+        widths.append(min(cap, bound) + 1)
+    return widths
+
+
+def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=()):
+    """Run the forward propagation; yields nothing, returns (final P, overflow, kept layers).
+
+    kept_layers[k] = (masks, ms, fs, F) for every k in `keep_layers` (F: [rows, width]).
+    """
+    tab = rules.kernel_tables()
+    nf = 2 if rules.has_bonus_flag else 1
+    row_of = np.full((1 << rules.n_boxes) * 64 * nf, -1, dtype=np.int64)
+    layers = masks_by_popcount(rules.n_boxes)
+    widths = layer_widths(rules, cap)
+    overflow = np.zeros(2)
+    ms, mm, ff = _layer_rows(rules, layers[0])
+    F = np.zeros((len(ms), widths[0]))
+    F[0, 0] = 1.0
+    kept = {}
+    for k in range(rules.n_boxes):
+        if k in keep_layers:
+            kept[k] = (ms, mm, ff, F)
+        ms2, mm2, ff2 = _layer_rows(rules, layers[k + 1])
+        row_of[(ms2 * 64 + mm2) * nf + ff2] = np.arange(len(ms2))
+        F2 = np.zeros((len(ms2), widths[k + 1]))
+        kern.forward_layer(E, F, len(ms), row_of, F2, ms, mm, ff, tab["base"], tab["upper_face"],
+                           tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],
+                           tab["params"], overflow)
+        ms, mm, ff, F = ms2, mm2, ff2, F2
+    if rules.n_boxes in keep_layers:
+        kept[rules.n_boxes] = (ms, mm, ff, F)
+    final = F.sum(axis=0)
+    return final, overflow, kept
+
+
+def score_distribution(rules: RuleSet | str, cap: int | None = None,
+                       use_cache: bool = True) -> ScoreDistribution:
+    """The exact final-score distribution of the optimal strategy (cached)."""
+    rules = get_rules(rules)
+    if cap is None:
+        cap = rules.max_score if not rules.yahtzee_bonus else min(BONUS_CAP, rules.max_score)
+
+    def compute() -> dict[str, np.ndarray]:
+        sol = solve(rules, use_cache=use_cache)
+        t0 = time.perf_counter()
+        final, overflow, _ = forward_layers(rules, sol.E, cap)
+        p = np.zeros(cap + 1)
+        p[: len(final)] = final
+        return {"p": p, "overflow": overflow, "seconds": np.array(time.perf_counter() - t0)}
+
+    params = {"rules": rules.name, "boxes": list(rules.boxes), "cap": cap}
+    if use_cache:
+        arrays = cached_arrays("yatzy-distribution", params, CACHE_VERSION, compute)
+    else:
+        arrays = compute()
+    return ScoreDistribution(rules, arrays["p"], float(arrays["overflow"][0]),
+                             float(arrays["overflow"][1]), float(arrays["seconds"]))
+
+
+def plot_distributions(dists: list[ScoreDistribution], fig_ax=None):
+    """A line plot of P(final = s) for each distribution; returns the figure."""
+    from gamelab.core.report import new_figure
+
+    fig, ax = fig_ax or new_figure()
+    for d in dists:
+        hi = min(d.cap, max(d.quantile(0.9999) + 10, 100))
+        ax.plot(np.arange(hi + 1), d.probability[: hi + 1], lw=1,
+                label=f"{d.rules.name} (mean {d.mean:.2f}, SD {d.std_dev:.2f})")
+    ax.set_xlabel("final score")
+    ax.set_ylabel("probability")
+    ax.set_title("Exact final-score distribution of the optimal strategy")
+    ax.legend(fontsize=8)
+    return fig
