@@ -1,12 +1,13 @@
 """Assistant, `next`, and the hill climbing of made-up first guesses."""
 
+import io
 import json
-import subprocess
 import sys
 
 import numpy as np
 import pytest
 
+from gamelab.cli import main
 from gamelab.wordle import _kernels
 from gamelab.wordle.assistant import Assistant, ContradictionError, parse_history
 from gamelab.wordle.hillclimb import climb, entropy_of_row, feedback_row, made_up_first_total
@@ -52,24 +53,22 @@ def test_solved_and_hard_mode(blog):
     assert len(pool) == len(cands)
 
 
-def test_next_cli_error_exit():
-    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", "next", "--history",
-                          "レントラー:00000,ゴルダック:00120", "--json"],
-                         capture_output=True, text=True, encoding="utf-8")
-    assert out.returncode == 2 and "guess 2 (ゴルダック 00120)" in out.stderr
-    ok = subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", "next", "--history",
-                         "レントラー:00000", "--json"], capture_output=True, text=True, encoding="utf-8")
-    data = json.loads(ok.stdout)
+def test_next_cli_error_exit(capsys):
+    with pytest.raises(SystemExit) as exc:
+        main(["wordle", "next", "--history", "レントラー:00000,ゴルダック:00120", "--json"])
+    assert exc.value.code == 2 and "guess 2 (ゴルダック 00120)" in capsys.readouterr().err
+    main(["wordle", "next", "--history", "レントラー:00000", "--json"])
+    data = json.loads(capsys.readouterr().out)
     assert data["candidates"] == 67 and data["next"] == "ゴルダック"  # post's chart row 1
 
 
-def test_assist_interactive():
+def test_assist_interactive(capsys, monkeypatch):
     script = "レントラー 00000\nゴルダック ⬛⬛🟨🟩⬛\nゴルダック 00000\nquit\n"
-    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", "assist"], input=script,
-                         capture_output=True, text=True, encoding="utf-8")
-    assert out.returncode == 0, out.stderr
-    assert "67 candidate(s) left" in out.stdout and "28 candidate(s) left" in out.stdout
-    assert "error: no answer fits" in out.stdout
+    monkeypatch.setattr(sys, "stdin", io.StringIO(script))
+    main(["wordle", "assist"])
+    out = capsys.readouterr()
+    assert "67 candidate(s) left" in out.out and "28 candidate(s) left" in out.out
+    assert "error: no answer fits" in out.out
 
 
 def test_laruiin(blog):

@@ -1,16 +1,33 @@
-"""The command line: JSON shapes used by the acceptance checks, and error messages."""
+"""The command line: JSON shapes used by the acceptance checks, and error messages.
+
+Commands run in-process through ``gamelab.cli.main`` (as the installed script does); one test
+checks a real subprocess."""
 
 import json
 import subprocess
 import sys
+from types import SimpleNamespace
+
+import pytest
+
+from gamelab.cli import main
 
 
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", *args],
-                          capture_output=True, text=True, encoding="utf-8")
+@pytest.fixture
+def run(capsys):
+    def call(*args):
+        code = 0
+        try:
+            main(["wordle", *args])
+        except SystemExit as exc:
+            code = exc.code or 0
+        out = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
+
+    return call
 
 
-def test_rank_json():
+def test_rank_json(run):
     out = run("rank", "--names", "gen1-4", "--rule", "blog", "--top", "15", "--json")
     assert out.returncode == 0, out.stderr
     rows = json.loads(out.stdout)
@@ -20,7 +37,7 @@ def test_rank_json():
     assert rows[14]["guess"] == "サンダース" and round(rows[14]["entropy"], 5) == 3.67307
 
 
-def test_chart_json_and_text():
+def test_chart_json_and_text(run):
     out = run("chart", "--first", "レントラー", "--json")
     data = json.loads(out.stdout)
     assert data["n_patterns"] == 41
@@ -32,13 +49,14 @@ def test_chart_json_and_text():
     assert "1028" in text.stdout and "1030" in text.stdout and "ゴルダック" in text.stdout
 
 
-def test_prune_search_json():
+def test_prune_search_json(run):
     out = run("prune-search", "--names", "gen1-4", "--rule", "blog", "--first", "ジーランス", "--json")
     assert json.loads(out.stdout)["total"] == 964  # the post's best pruned total
 
 
-def test_errors_are_one_line():
-    out = run("rank", "--names", "gen42")
+def test_errors_are_one_line(run):
+    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", "rank", "--names", "gen42"],
+                         capture_output=True, text=True, encoding="utf-8")
     assert out.returncode == 2 and out.stderr.startswith("error: ") and "gen1-4" in out.stderr
     out = run("chart", "--first", "ピカチュウX")
     assert out.returncode == 2 and "not an allowed guess" in out.stderr
@@ -46,7 +64,7 @@ def test_errors_are_one_line():
     assert out.returncode == 2 and "standard, blog" in out.stderr
 
 
-def test_solve_optimal_json_and_tree(tmp_path):
+def test_solve_optimal_json_and_tree(run, tmp_path):
     tree_file = tmp_path / "tree.json"
     out = run("solve-optimal", "--names", "gen1", "--rule", "standard", "--no-cache", "--quiet",
               "--json", "--tree", str(tree_file))

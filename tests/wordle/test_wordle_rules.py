@@ -146,3 +146,15 @@ def test_consistent():
     code = pattern_code(feedback("レントラー", "ゴルダック", "blog"))
     left = consistent(words, [("レントラー", code)], "blog")
     assert len(left) == 67  # post: all grey after レントラー leaves 67
+
+
+def test_partition_kernel_matches_twin():
+    rng = np.random.default_rng(2)
+    game = Game(load_word_list("gen1-4"), "standard")
+    for size in (1, 5, 40, 285):
+        subset = np.sort(rng.choice(285, size=size, replace=False)).astype(np.int32)
+        for g in rng.integers(0, 493, 10):
+            fast = _kernels.partition_kernel(game.table, int(g), subset, game.n_codes)
+            slow = _kernels.partition_python(game.table, int(g), subset)
+            for x, y in zip(fast, slow, strict=True):
+                assert np.array_equal(x, y)

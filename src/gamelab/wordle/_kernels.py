@@ -189,3 +189,48 @@ def split_stats_python(table, subset, guesses, green, answer_of_guess):
         largest.append(max(counts.values(), default=0))
     as_array = [np.array(x, dtype=np.int64) for x in (classes, hit, largest)]
     return tuple(as_array)
+
+
+@njit(cache=True)
+def partition_kernel(table, guess, subset, n_codes):
+    """Counting sort of `subset` by pattern: (codes ascending, class starts + end, members)."""
+    counts = np.zeros(n_codes, dtype=np.int64)
+    n = subset.shape[0]
+    for i in range(n):
+        counts[table[guess, subset[i]]] += 1
+    k = 0
+    for c in range(n_codes):
+        if counts[c] > 0:
+            k += 1
+    codes = np.empty(k, dtype=np.int64)
+    starts = np.empty(k + 1, dtype=np.int64)
+    offset = np.zeros(n_codes, dtype=np.int64)
+    j = 0
+    pos = 0
+    for c in range(n_codes):
+        if counts[c] > 0:
+            codes[j] = c
+            starts[j] = pos
+            offset[c] = pos
+            pos += counts[c]
+            j += 1
+    starts[k] = n
+    members = np.empty(n, dtype=subset.dtype)
+    for i in range(n):
+        c = table[guess, subset[i]]
+        members[offset[c]] = subset[i]
+        offset[c] += 1
+    return codes, starts, members
+
+
+def partition_python(table, guess, subset):
+    """Plain-Python twin of :func:`partition_kernel`."""
+    groups: dict[int, list[int]] = {}
+    for a in subset:
+        groups.setdefault(int(table[guess, a]), []).append(int(a))
+    codes = sorted(groups)
+    starts, members = [0], []
+    for c in codes:
+        members.extend(groups[c])
+        starts.append(len(members))
+    return np.array(codes, dtype=np.int64), np.array(starts, dtype=np.int64), np.array(members)

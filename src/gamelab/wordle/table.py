@@ -82,17 +82,16 @@ class Game:
     def partition(self, guess: int, subset: np.ndarray) -> dict[int, np.ndarray]:
         """Answers of `subset` by the pattern they show for `guess` (codes ascending)."""
         subset = np.asarray(subset, dtype=np.int32)
-        codes = self.table[guess, subset]
-        order = np.argsort(codes, kind="stable")
-        codes_sorted = codes[order]
-        cuts = np.flatnonzero(np.diff(codes_sorted)) + 1
-        out = {}
-        for part in np.split(np.arange(len(subset)), cuts):
-            out[int(codes_sorted[part[0]])] = subset[order[part]]
-        return out
+        codes, starts, members = _kernels.partition_kernel(self.table, guess, subset, self.n_codes)
+        bounds = starts.tolist()
+        return {c: members[bounds[j]: bounds[j + 1]] for j, c in enumerate(codes.tolist())}
 
     def is_answer(self, guess: int, answer: int) -> bool:
-        return int(self.answer_of_guess[guess]) == int(answer)
+        return self._answer_of_guess_list[guess] == answer
+
+    @cached_property
+    def _answer_of_guess_list(self) -> list[int]:
+        return self.answer_of_guess.tolist()
 
     def filter(self, subset: np.ndarray, guess: int, code: int) -> np.ndarray:
         subset = np.asarray(subset, dtype=np.int32)
