@@ -84,10 +84,14 @@ def chart_command(first: Annotated[str, typer.Option("--first", help="The first 
                   names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
                   rule: Rule = "blog",
                   style: Annotated[str, typer.Option("--style", help="digits, squares or kanji.")] = "kanji",
+                  tree: Annotated[Path | None, typer.Option("--tree", help="Print a decision tree written by solve-optimal --tree instead.")] = None,
                   json_out: Json = False) -> None:
     """Every feedback pattern of a first guess, what it leaves and the greedy next guess."""
     if style not in ("digits", "squares", "kanji"):
         raise ValueError(f"unknown --style {style!r}; use digits, squares or kanji")
+    if tree is not None:
+        _print_tree(tree, style, json_out)
+        return
     game = make_game(names, guesses, answers, rule)
     data = chart_data(game, first)
     if json_out:
@@ -279,3 +283,33 @@ def hill_climb_command(names: Names = "gen1-4", guesses: GuessFile = None, answe
         return
     console.print(f"{res.word}: entropy {res.entropy:.5f}, {res.patterns} patterns"
                   + (f", pruned-search total {data['pruned_total']}" if total else ""))
+
+
+def _print_tree(path: Path, style: str, json_out: bool) -> None:
+    import json
+
+    from gamelab.wordle.optimal import answer_depths
+
+    try:
+        tree = json.loads(path.read_text(encoding="utf-8"))
+        first, kids = tree["guess"], tree.get("next", {})
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise ValueError(f"cannot read a decision tree from {path}: {exc}") from None
+    depths = answer_depths(tree)
+    dist: dict[int, int] = {}
+    for d in depths.values():
+        dist[d] = dist.get(d, 0) + 1
+    rows = [{"pattern": p, "remaining": k["candidates"], "next": k["guess"]} for p, k in kids.items()]
+    if json_out:
+        print_json({"first": first, "n_patterns": len(rows) + (len(depths) > sum(r["remaining"] for r in rows)),
+                    "patterns": rows, "total": sum(depths.values()),
+                    "distribution": {str(k): v for k, v in sorted(dist.items())}})
+        return
+    t = Table(title=f"Decision tree from {path.name}: first guess {first}")
+    for col in ("pattern", "remaining", "next guess"):
+        t.add_column(col)
+    for r in rows:
+        t.add_row(pattern_text(int(r["pattern"], 3), len(r["pattern"]), style), str(r["remaining"]), r["next"])
+    console.print(t)
+    console.print(f"total {sum(depths.values())} guesses over {len(depths)} answers; distribution "
+                  + " ".join(f"{k}:{v}" for k, v in sorted(dist.items())))
