@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
+from gamelab.core.results import ResultStore
 from gamelab.core.stats import Estimate, elo_difference, wilson_interval
 from gamelab.oware.rules import Position, apply_move
 
@@ -260,8 +261,12 @@ def summarise(records: list[dict]) -> dict:
 
 
 def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,
-              backend: Backend | None = None, use_store: bool = True) -> dict:
-    """Play `games` games (an even number, paired colours) and summarise them for A."""
+              backend: Backend | None = None, use_store: bool = True,
+              store: ResultStore | None = None) -> dict:
+    """Play `games` games (an even number, paired colours) and summarise them for A.
+
+    Games are saved in `store` (by default the standard results store) and reused when the
+    same match (players, games, openings, seed) is run again."""
     if games < 2 or games % 2:
         raise ValueError(f"games must be an even number of at least 2 (paired colours), got {games}")
     sa, sb = parse_player(a), parse_player(b)
@@ -273,22 +278,40 @@ def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,
 
             load_tablebase(s.options.get("tb", 12))  # build once here, not in every worker
     items = [(str(sa), str(sb), opening_plies)] * (games // 2)
-    store = None
-    if use_store:
-        from gamelab.core.results import ResultStore
-
+    own_store = use_store and store is None
+    if own_store:
         store = ResultStore()
-    params = {"a": str(sa), "b": str(sb), "games": games, "opening_plies": opening_plies,
-              "seed": seed, "version": MATCH_VERSION}
+    elif not use_store:
+        store = None
+    params = match_params(str(sa), str(sb), games, seed, opening_plies)
     try:
         pairs = run_tasks(play_pair, items, seed=seed, backend=backend, label=f"{sa} vs {sb}",
                           store=store, experiment="oware-match", params=params)
     finally:
-        if store is not None:
+        if own_store:
             store.close()
     records = [g for pair in pairs for g in pair]
     out = summarise(records)
     out.update({"a": str(sa), "b": str(sb), "seed": seed, "opening_plies": opening_plies})
+    return out
+
+
+def match_params(a: str, b: str, games: int, seed: int, opening_plies: int) -> dict:
+    """The parameters that identify a match in the results store."""
+    return {"a": a, "b": b, "games": games, "opening_plies": opening_plies, "seed": seed,
+            "version": MATCH_VERSION}
+
+
+def stored_match(store: ResultStore, a: str, b: str, games: int, seed: int,
+                 opening_plies: int = 2) -> dict | None:
+    """The summary of a match already complete in `store`, else None (nothing is played)."""
+    sa, sb = str(parse_player(a)), str(parse_player(b))
+    done = store.finished("oware-match", match_params(sa, sb, games, seed, opening_plies),
+                          games // 2)
+    if len(done) < games // 2:
+        return None
+    out = summarise([g for i in sorted(done) for g in done[i]])
+    out.update({"a": sa, "b": sb, "seed": seed, "opening_plies": opening_plies})
     return out
 
 

@@ -80,8 +80,11 @@ def blog_alphabeta(position: Position, depth: int) -> tuple[int, int, int]:
 
 
 def twin_negamax(position: Position, depth: int, evaluation: str = "auale",
-                 tablebase: Tablebase | None = None) -> int:
-    """Plain-Python negamax alpha-beta with the kernel's scores (fixed depth, no table)."""
+                 tablebase: Tablebase | None = None, nodes: list[int] | None = None) -> int:
+    """Plain-Python negamax alpha-beta with the kernel's scores (fixed depth, no table).
+
+    `nodes`, if given, is a one-element list incremented per node visited."""
+    counter = nodes if nodes is not None else [0]
     kind = evaluation_code(evaluation)
     tb = tablebase if tablebase is not None and tablebase.max_seeds >= 0 else None
     rules = position.rules
@@ -92,6 +95,7 @@ def twin_negamax(position: Position, depth: int, evaluation: str = "auale",
         return stores[side] + own - (stores[1 - side] + sum(houses) - own)
 
     def search(houses, stores, side, depth, alpha, beta, ply):
+        counter[0] += 1
         if max(stores) > 24 or stores[0] == stores[1] == 24:
             return final_score(diff_if_ended(houses, stores, side), ply, kind)
         if ply > 0 and tb is not None and sum(houses) <= tb.max_seeds:

@@ -1,0 +1,80 @@
+"""Engine speed: nodes per second of the numba search against its plain-Python twin.
+
+Both search the same positions (random game positions, seeded): the twin at a fixed depth, the
+numba kernel (a) at the same fixed depth without the table (same value; its history-heuristic
+ordering prunes a slightly different tree) and (b) as the engine plays (iterative deepening, table, ordering) for `--time` seconds.
+Run: /work/venv/bin/python benchmarks/oware_search.py [--positions 8] [--depth 5] [--time 1]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import time
+
+import numpy as np
+
+from gamelab.oware.rules import Position
+from gamelab.oware.search import Engine, twin_negamax
+
+
+def positions(count: int, seed: int) -> list[Position]:
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        p = Position.initial()
+        for _ in range(int(rng.integers(0, 30))):
+            if p.is_over():
+                break
+            p = p.play(int(rng.choice(p.legal_moves())))
+        if not p.is_over():
+            out.append(Position(p.houses, p.stores, p.to_move))
+    return out
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--positions", type=int, default=8)
+    ap.add_argument("--depth", type=int, default=5)
+    ap.add_argument("--time", type=float, default=1.0)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+    ps = positions(args.positions, args.seed)
+    plain = Engine(tablebase_seeds=-1, use_tt=False, tt_bits=10)
+    plain.search_depth(ps[0], 2)  # compile outside the timing
+    twin_nodes, twin_s, kern_nodes, kern_s = 0, 0.0, 0, 0.0
+    for p in ps:
+        counter = [0]
+        t0 = time.perf_counter()
+        v_twin = twin_negamax(p, args.depth, nodes=counter)
+        twin_s += time.perf_counter() - t0
+        twin_nodes += counter[0]
+        t0 = time.perf_counter()
+        v, _, n, _ = plain.search_depth(p, args.depth)
+        kern_s += time.perf_counter() - t0
+        kern_nodes += n
+        assert v == v_twin, (p.to_text(), v, v_twin)
+    engine = Engine(tablebase_seeds=-1)
+    eng_nodes, eng_s, depths = 0, 0.0, []
+    for p in ps:
+        engine.clear()
+        r = engine.search(p, time_limit=args.time)
+        eng_nodes += r.nodes
+        eng_s += r.seconds
+        depths.append(r.depth)
+    out = {
+        "positions": len(ps),
+        "fixed_depth": args.depth,
+        "twin_nodes_per_s": twin_nodes / twin_s,
+        "kernel_nodes_per_s_no_table": kern_nodes / kern_s,
+        "node_counts_twin_kernel": [twin_nodes, kern_nodes],
+        "engine_nodes_per_s": eng_nodes / eng_s,
+        "engine_mean_depth": float(np.mean(depths)),
+        "speedup_kernel_no_table": (kern_nodes / kern_s) / (twin_nodes / twin_s),
+        "speedup_engine_vs_twin": (eng_nodes / eng_s) / (twin_nodes / twin_s),
+    }
+    print(json.dumps(out, indent=2))
+
+
+if __name__ == "__main__":
+    main()

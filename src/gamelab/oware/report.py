@@ -1,0 +1,132 @@
+"""Report section: perft, engine speed, tablebase sizes and build times, matches with Elo."""
+
+from __future__ import annotations
+
+import time
+
+import numpy as np
+
+from gamelab.core.parallel import Backend
+from gamelab.oware.match import run_match, stored_match
+from gamelab.oware.perft import START_PERFT, perft_count
+from gamelab.oware.rules import Position
+from gamelab.oware.search import Engine, twin_negamax
+from gamelab.oware.tablebase import compute_tablebase
+
+TITLE = "Oware Abapa: rules, engine, tablebases, strength"
+
+#: The acceptance matches of issue 7 (run with benchmarks' commands; read from the store here).
+ACCEPTANCE = (("engine:time=0.5", "blog:depth=6", 100, 1), ("engine:time=0.5", "mcts:sims=1000", 100, 2))
+
+
+def _positions(count: int, seed: int) -> list[Position]:
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        p = Position.initial()
+        for _ in range(int(rng.integers(0, 30))):
+            if p.is_over():
+                break
+            p = p.play(int(rng.choice(p.legal_moves())))
+        if not p.is_over():
+            out.append(Position(p.houses, p.stores, p.to_move))
+    return out
+
+
+def _fmt(x: float | None, spec: str = "+.0f") -> str:
+    return "∞" if x is None else format(x, spec)
+
+
+def build(section, ctx) -> None:
+    quick = ctx.quick
+    data: dict = {}
+
+    # ---- perft
+    depth = 8 if quick else 10
+    rows = []
+    for d in range(1, depth + 1):
+        t0 = time.perf_counter()
+        n = perft_count(Position.initial(), d)
+        rows.append([d, n, START_PERFT[d - 1], "yes" if n == START_PERFT[d - 1] else "NO",
+                     round(time.perf_counter() - t0, 3)])
+    section.table("perft", ["depth", "perft", "reference", "match", "seconds"], rows,
+                  caption="Move sequences from the start position (reference: OpenSpiel, "
+                          "research notes §2). Command: gamelab oware perft --depth D --json")
+    data["perft_ok"] = all(r[3] == "yes" for r in rows)
+
+    # ---- speed
+    ps = _positions(3 if quick else 8, ctx.seed)
+    seconds = 0.3 if quick else 1.0
+    engine = Engine(tablebase_seeds=-1)
+    nodes = secs = 0.0
+    for p in ps:
+        engine.clear()
+        r = engine.search(p, time_limit=seconds)
+        nodes += r.nodes
+        secs += r.seconds
+    twin_nodes, twin_s = [0], 0.0
+    twin_depth = 5 if quick else 6
+    for p in ps:
+        t0 = time.perf_counter()
+        twin_negamax(p, twin_depth, nodes=twin_nodes)
+        twin_s += time.perf_counter() - t0
+    nps, twin_nps = nodes / secs, twin_nodes[0] / twin_s
+    section.table("speed", ["search", "nodes/s", "vs twin"],
+                  [["numba engine (PVS, TT, ordering)", round(nps), round(nps / twin_nps, 1)],
+                   ["plain-Python twin (alpha-beta)", round(twin_nps), 1.0]],
+                  caption=f"{len(ps)} random positions, {seconds} s each for the engine, depth "
+                          f"{twin_depth} for the twin, one core (shared). Command: python benchmarks/oware_search.py")
+    data.update(engine_nps=nps, twin_nps=twin_nps)
+
+    # ---- tablebase
+    seeds = 10 if quick else 12
+    t0 = time.perf_counter()
+    arrays = compute_tablebase(seeds)
+    total = time.perf_counter() - t0
+    off = arrays["offsets"]
+    tb_rows = [[n, int(off[n + 1] - off[n]), round(float(arrays["seconds"][n]), 3),
+                int(arrays["sweeps"][n]),
+                round(float(np.mean(arrays["values"][off[n]:off[n + 1]] > 0)), 3)]
+               for n in range(seeds + 1)]
+    section.table("tablebase", ["seeds", "boards", "build s", "sweeps", "mover wins share"], tb_rows,
+                  caption=f"Retrograde tablebase to {seeds} seeds: {int(off[-1]):,} boards, one byte "
+                          f"each, {total:.1f} s including compilation. "
+                          "Command: python benchmarks/oware_tablebase.py --seeds 12")
+    data.update(tablebase_seeds=seeds, tablebase_seconds=total)
+
+    # ---- matches
+    backend = Backend(workers=ctx.backend.workers, cluster=ctx.backend.cluster, quiet=True)
+    if quick:
+        pairs = [("greedy", "random", 10), ("blog:depth=4", "greedy", 10),
+                 ("engine:depth=4,tb=8", "blog:depth=4", 6)]
+    else:
+        pairs = [("greedy", "random", 100), ("blog:depth=4", "greedy", 100),
+                 ("blog:depth=6", "blog:depth=4", 100), ("engine:depth=6", "blog:depth=6", 100)]
+    match_rows = []
+    for a, b, n in pairs:
+        s = run_match(a, b, games=n, seed=ctx.seed, backend=backend, store=ctx.store)
+        match_rows.append(_match_row(s))
+    for a, b, n, seed in ACCEPTANCE:
+        s = stored_match(ctx.store, a, b, n, seed) if ctx.store is not None else None
+        if s is not None:
+            match_rows.append(_match_row(s))
+    section.table("matches", ["A", "B", "games", "W-D-L", "score rate [95%]", "Elo [95%]"],
+                  match_rows,
+                  caption="Paired colours (each 2-ply random opening played with both colours); "
+                          "Wilson interval; Elo from the score rate. Command: gamelab oware match "
+                          "--a A --b B --games N --seed S --json")
+    data["matches"] = match_rows
+    section.data.update(data)
+    best = match_rows[-1]
+    section.set_headline(f"perft {'matches' if data['perft_ok'] else 'DIFFERS'} to depth {depth}; "
+                         f"engine {nps / 1e6:.2f}M nodes/s; {best[0]} vs {best[1]}: {best[4]}")
+    section.text("Rules agree move by move with OpenSpiel's oware (tests/oware/"
+                 "test_oware_openspiel.py). See docs/oware.md for every command.")
+
+
+def _match_row(s: dict) -> list:
+    lo, hi = s["ci95"]
+    elo_lo, elo_hi = s["elo_ci95"]
+    return [s["a"], s["b"], s["games"], f"{s['wins']}-{s['draws']}-{s['losses']}",
+            f"{s['a_score_rate']:.3f} [{lo:.3f}, {hi:.3f}]",
+            f"{_fmt(s['elo'])} [{_fmt(elo_lo)}, {_fmt(elo_hi)}]"]
