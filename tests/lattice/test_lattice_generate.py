@@ -13,7 +13,13 @@ from gamelab.core.evolve import GAConfig
 from gamelab.core.parallel import Backend
 from gamelab.lattice.enumeration import contact_sets
 from gamelab.lattice.experiments import compare_ga_random, figure3, qd_figure
-from gamelab.lattice.generate import PuzzleFitness, ga_budget, ga_trial, qd_search
+from gamelab.lattice.generate import (
+    PuzzleFitness,
+    ga_budget,
+    ga_trial,
+    qd_optimum,
+    qd_search,
+)
 from gamelab.lattice.pack import choose_levels, read_pack, write_pack
 from gamelab.lattice.rules import hh_score
 
@@ -67,6 +73,11 @@ def test_qd_search_archive_consistent():
         assert elite.genome.count("H") == h_cell
         assert elite.fitness == len(sets.histogram(elite.genome)) - 1
     assert qd_figure(r, 12) is not None
+    # the exhaustive landscape bounds what any archive can hold
+    perfect = qd_optimum(12)
+    assert len(r.archive) <= perfect["cells"] and r.qd_score[-1] <= perfect["qd_score"]
+    long_run = qd_search(12, seed=2, iterations=300)
+    assert len(long_run.archive) >= 0.9 * perfect["cells"]
 
 
 def test_pack_round_trip(tmp_path):

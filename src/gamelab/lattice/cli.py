@@ -225,14 +225,16 @@ def qd_command(
     """MAP-Elites over (number of H, rarity of the top band): coverage and QD-score."""
     from gamelab.core.report import save_figure
     from gamelab.lattice.experiments import qd_figure
-    from gamelab.lattice.generate import qd_search
+    from gamelab.lattice.generate import qd_optimum, qd_search
 
     result = qd_search(length, seed=seed, objective=objective, iterations=iterations)
+    optimum = qd_optimum(length, objective) if length <= 16 else None
     elites = sorted(result.archive.items())
     summary = {
         "length": length, "objective": objective, "seed": seed, "shape": list(result.shape),
         "evaluations": result.evaluations, "coverage": result.coverage,
         "qd_score": result.qd_score, "max_fitness": result.max_fitness,
+        "optimum": optimum,
         "elites": [{"cell": list(c), "sequence": e.genome, "fitness": e.fitness,
                     "descriptors": list(e.descriptors)} for c, e in elites],
     }
@@ -244,6 +246,11 @@ def qd_command(
     console.print(f"{len(elites)} cells filled of {result.shape[0] * result.shape[1]} "
                   f"(coverage {result.coverage[-1]:.1%}), QD-score {result.qd_score[-1]:.1f}, "
                   f"after {result.evaluations[-1]} evaluations")
+    if optimum is not None:
+        console.print(f"exhaustive landscape: {optimum['cells']} cells reachable, perfect "
+                      f"QD-score {optimum['qd_score']:.1f} -> {len(elites) / optimum['cells']:.1%} "
+                      f"of reachable cells, {result.qd_score[-1] / optimum['qd_score']:.1%} of the "
+                      "perfect QD-score")
 
 
 @app.command("pack")

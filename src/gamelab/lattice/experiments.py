@@ -118,6 +118,6 @@ def qd_figure(result, length: int):
     twin = curve_ax.twinx()
     twin.plot(result.evaluations, result.qd_score, color="C1", label="QD-score")
     curve_ax.set_xlabel("evaluations")
-    curve_ax.set_ylabel("coverage")
-    twin.set_ylabel("QD-score")
+    curve_ax.set_ylabel("coverage (blue)", color="C0")
+    twin.set_ylabel("QD-score (orange)", color="C1")
     return fig

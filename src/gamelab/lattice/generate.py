@@ -86,6 +86,36 @@ def ga_budget(config: GAConfig) -> int:
     return config.population + (config.generations - 1) * (config.population - config.elites)
 
 
+def qd_bins(length: int, rarity_max: float = 8.0, rarity_step: float = 0.5) -> list[np.ndarray]:
+    """Cell edges: one cell per number of H (0..L), rarity in steps of `rarity_step`."""
+    return [np.arange(0, length + 2) - 0.5, np.arange(0.0, rarity_max + 1e-9, rarity_step)]
+
+
+def qd_optimum(
+    length: int,
+    objective: str = "best-score",
+    rarity_max: float = 8.0,
+    rarity_step: float = 0.5,
+) -> dict:
+    """The best possible MAP-Elites archive, from the exhaustive landscape (L <= 18): how many
+    cells any sequence can reach and the QD-score of the perfect archive."""
+    from gamelab.lattice.landscape import landscape_histograms
+
+    hists = landscape_histograms(length)
+    codes = np.arange(hists.shape[0], dtype=np.int64)
+    h_count = np.array([int(c).bit_count() for c in codes])
+    rarity = top_rarity(hists)
+    values = objective_values(objective, hists)
+    edges = qd_bins(length, rarity_max, rarity_step)[1]
+    r_cell = np.clip(np.searchsorted(edges, rarity, side="right") - 1, 0, edges.size - 2)
+    cell = h_count * (edges.size - 1) + r_cell
+    best = {}
+    for c, v in zip(cell.tolist(), values.tolist(), strict=True):
+        if v > best.get(c, -np.inf):
+            best[c] = v
+    return {"cells": len(best), "qd_score": float(sum(best.values()))}
+
+
 def qd_search(
     length: int,
     *,
@@ -108,6 +138,6 @@ def qd_search(
         h_count = np.array([s.count("H") for s in sequences], dtype=np.float64)
         return values, np.column_stack([h_count, top_rarity(hists)])
 
-    bins = [np.arange(0, length + 2) - 0.5, np.arange(0.0, rarity_max + 1e-9, rarity_step)]
+    bins = qd_bins(length, rarity_max, rarity_step)
     return map_elites(evaluate, length, ALPHABET, bins, rng=seed, iterations=iterations,
                       batch=batch)
