@@ -22,9 +22,11 @@ RULE_BLOG = 1
 
 
 @njit(cache=True)
-def _feedback_code(g, glen, a, alen, rule):
-    colours = np.zeros(glen, dtype=np.int64)
-    used = np.zeros(alen, dtype=np.bool_)
+def _feedback_code(g, glen, a, alen, rule, colours, used):
+    for j in range(glen):
+        colours[j] = 0
+    for i in range(alen):
+        used[i] = False
     for j in range(glen):
         if g[j] == a[j]:
             colours[j] = 2
@@ -55,9 +57,11 @@ def feedback_table_kernel(gcodes, glens, acodes, alens, rule):
     n_g = gcodes.shape[0]
     n_a = acodes.shape[0]
     out = np.empty((n_g, n_a), dtype=np.uint16)
+    colours = np.zeros(gcodes.shape[1], dtype=np.int64)
+    used = np.zeros(acodes.shape[1], dtype=np.bool_)
     for r in range(n_g):
         for c in range(n_a):
-            out[r, c] = _feedback_code(gcodes[r], glens[r], acodes[c], alens[c], rule)
+            out[r, c] = _feedback_code(gcodes[r], glens[r], acodes[c], alens[c], rule, colours, used)
     return out
 
 
