@@ -1,0 +1,42 @@
+"""Exact win probability of a named strategy from given clues: an expectation over the posterior
+(every consistent board with its prior weight), following the strategy's choices through every
+possible flip outcome — no sampling. See :func:`gamelab.voltorb.expectimax.policy_win_probability`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gamelab.voltorb.expectimax import OptimalSolver, policy_win_probability
+from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.strategies import View, make_strategy
+
+
+def exact_win_probability(posterior: Posterior, strategy: str) -> float:
+    """P(strategy clears the board) given the posterior's clues and revealed tiles."""
+    strat = make_strategy(strategy)
+    if strategy == "optimal":
+        return OptimalSolver(posterior, "win").win_probability()
+    if strategy == "optimal-coins":
+        raise ValueError(
+            "optimal-coins may quit, so its chance to clear the board is not a win policy's; "
+            "evaluate optimal or a heuristic instead"
+        )
+    if not strat.deterministic:
+        raise ValueError(
+            f"exact evaluation needs a deterministic strategy; {strategy!r} is random "
+            "(use simulate instead)"
+        )
+    clues = _clues_of(posterior)
+    player = strat.new_player(posterior, clues, np.random.default_rng(0))
+
+    def choose(view_post: Posterior, flips: int) -> int:
+        return player.choose(View(clues, dict(view_post.revealed), flips, view_post))
+
+    return policy_win_probability(posterior, choose)
+
+
+def _clues_of(posterior: Posterior):
+    from gamelab.voltorb.rules import Clues
+
+    return Clues.from_board(posterior.boards[0])

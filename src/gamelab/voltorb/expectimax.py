@@ -1,0 +1,228 @@
+"""Exact expectimax over information states: the win-maximising policy, the coin-maximising
+policy with quitting, and the exact win probability of any deterministic policy.
+
+An information state is the set of revealed (tile, value) pairs; with the posterior's board list it
+fixes the set of boards still possible. Values are kept *unnormalised* (sums of prior weight), so
+
+    U(S) = max over tiles t of  sum_{v in 1,2,3} [ W(boards of S with t = v that are now won)
+                                                  + U(boards of S with t = v not yet won) ]
+
+is the prior mass of the boards the policy clears (P(win) = U / W(S)); the round ends as soon as
+every 2 and 3 is revealed, so won boards leave the recursion. States are memoised by their revealed
+set (transpositions merge). Pruning that keeps the result exact:
+
+* only tiles that can still be a 2 or 3 are flipped (1s and Voltorbs never help);
+* a tile that is a Voltorb on no remaining board is flipped at once, with no alternative tried:
+  its information is free, so flipping it first is never worse (Tobs40's solver does the same);
+* branch and bound: flipping t can win at most W(S) - W(t is a Voltorb), so tiles are tried from
+  the safest and the search stops when that bound cannot beat the best found.
+
+The coin objective (``objective="coins"``) maximises expected coins, with quitting allowed after the
+first card: with H(S) = W(S) * (expected final coins / current coins),
+``H(S) = max(W(S), max_t sum_v v * [W(won_v) + H(rest_v)])``.
+
+References: Tobs40/rust-voltorb-flip-solver (exact win-maximising solver with the game's
+generator); blog.khyman.dev (quit-or-continue analysis of expected coins).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import numpy as np
+
+from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.rules import TILES
+
+_MASS_EPS = 1e-15
+
+
+def _key_add(key: int, tile: int, value: int) -> int:
+    return key | ((value + 1) << (3 * tile))
+
+
+def revealed_key(revealed: dict[int, int]) -> int:
+    key = 0
+    for tile, value in revealed.items():
+        key = _key_add(key, tile, value)
+    return key
+
+
+class _Tree:
+    """Shared machinery: root boards, hidden-multiplier counts, state expansion."""
+
+    def __init__(self, posterior: Posterior) -> None:
+        self.boards = posterior.boards
+        self.weights = posterior.weights
+        self.root_revealed = dict(posterior.revealed)
+        hidden = np.ones(TILES, dtype=bool)
+        hidden[list(self.root_revealed)] = False
+        self.hidden_mult = ((self.boards >= 2) & hidden).sum(axis=1)
+        self.root_key = revealed_key(self.root_revealed)
+        self.root_won = self.hidden_mult == 0
+        self.nodes = 0
+
+    def root_state(self):
+        live = np.flatnonzero(~self.root_won)
+        return live, self.root_key
+
+    def state_for(self, revealed: dict[int, int]):
+        """Indices of the root boards consistent with `revealed` and not yet won, and the key."""
+        mask = ~self.root_won
+        hm = self.hidden_mult.copy()
+        for tile, value in revealed.items():
+            if tile in self.root_revealed:
+                continue
+            mask &= self.boards[:, tile] == value
+            if value >= 2:
+                hm -= 1
+        mask &= hm > 0
+        return np.flatnonzero(mask), revealed_key(revealed), hm
+
+    def children(self, idx: np.ndarray, hm: np.ndarray, tile: int):
+        """For each value 1..3 on `tile`: (won mass, live indices, new hm)."""
+        col = self.boards[idx, tile]
+        out = []
+        for v in (1, 2, 3):
+            sel = idx[col == v]
+            if sel.size == 0:
+                continue
+            if v >= 2:
+                hm_new = hm.copy()
+                hm_new[sel] -= 1
+            else:
+                hm_new = hm
+            won = hm_new[sel] == 0
+            out.append((v, float(self.weights[sel[won]].sum()), sel[~won], hm_new))
+        return out
+
+    def candidate_tiles(self, idx: np.ndarray, key: int):
+        """(tiles that may be a 2/3 and are unrevealed, their Voltorb mass), safest first."""
+        sub = self.boards[idx]
+        w = self.weights[idx]
+        can_mult = (sub >= 2).any(axis=0)
+        revealed_tiles = [t for t in range(TILES) if (key >> (3 * t)) & 7]
+        can_mult[revealed_tiles] = False
+        tiles = np.flatnonzero(can_mult)
+        v_mass = w @ (sub[:, tiles] == 0)
+        order = np.lexsort((tiles, v_mass))
+        return tiles[order], v_mass[order]
+
+
+class OptimalSolver(_Tree):
+    """Exact P(win)-maximising (``objective="win"``) or coin-maximising (``"coins"``) policy."""
+
+    def __init__(self, posterior: Posterior, objective: str = "win") -> None:
+        if objective not in ("win", "coins"):
+            raise ValueError(f"objective must be 'win' or 'coins', got {objective!r}")
+        super().__init__(posterior)
+        self.objective = objective
+        self.memo: dict[int, tuple[float, int]] = {}
+
+    def _value(self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool) -> float:
+        """U (win) or H (coins) of a live state; stores the best tile (-1 = quit) in the memo."""
+        memo_key = key if may_quit or self.objective == "win" else ~key
+        hit = self.memo.get(memo_key)
+        if hit is not None:
+            return hit[0]
+        self.nodes += 1
+        total = float(self.weights[idx].sum())
+        tiles, v_mass = self.candidate_tiles(idx, key)
+        best, best_tile = -1.0, int(tiles[0]) if tiles.size else -1
+        if self.objective == "coins" and may_quit:
+            best, best_tile = total, -1
+        if idx.size == 1 and self.objective == "win":
+            best, best_tile = total, int(tiles[0])
+        elif tiles.size and v_mass[0] <= _MASS_EPS * total:
+            # a safe tile: flip it, nothing else to compare
+            best_tile = int(tiles[0])
+            # (for coins it also beats quitting: the multiplier is at least 1, and one can
+            # still quit afterwards)
+            best = self._flip_value(idx, key, hm, best_tile)
+        else:
+            for tile, vm in zip(tiles, v_mass, strict=True):
+                if self.objective == "win" and total - vm <= best + 1e-15 * total:
+                    break
+                val = self._flip_value(idx, key, hm, int(tile), total - vm, best)
+                if val is not None and val > best + 1e-15 * total:
+                    best, best_tile = val, int(tile)
+        self.memo[memo_key] = (best, best_tile)
+        return best
+
+    def _flip_value(self, idx, key, hm, tile, bound=None, best=None) -> float | None:
+        """Value of flipping `tile`; with a `bound` (win objective) None as soon as the children
+        seen so far prove it cannot beat `best` (each unseen child is bounded by its mass)."""
+        acc = 0.0
+        for v, won_mass, live, hm_new in self.children(idx, hm, tile):
+            child = self._value(live, _key_add(key, tile, v), hm_new, True) if live.size else 0.0
+            gain = won_mass + child
+            acc += v * gain if self.objective == "coins" else gain
+            if bound is not None:
+                bound -= float(self.weights[live].sum()) - child
+                if bound <= best:
+                    return None
+        return acc
+
+    def decide(self, revealed: dict[int, int]) -> tuple[int, float]:
+        """(best tile or -1 to quit, value) at the state `revealed` (a superset of the root's).
+
+        The value is P(win) for ``"win"``, the expected multiplier of the current coins for
+        ``"coins"`` (coins before the first card count as 1 and quitting is not allowed then).
+        """
+        idx, key, hm = self.state_for(revealed)
+        if idx.size == 0:
+            return -1, 1.0
+        may_quit = any(v > 0 for t, v in revealed.items()) and self.objective == "coins"
+        value = self._value(idx, key, hm, may_quit)
+        memo_key = key if may_quit or self.objective == "win" else ~key
+        tile = self.memo[memo_key][1]
+        return tile, value / float(self.weights[idx].sum())
+
+    def win_probability(self) -> float:
+        """P(win) of this policy from the root (boards already won count as won)."""
+        idx, key = self.root_state()
+        won = float(self.weights[self.root_won].sum())
+        if idx.size == 0:
+            return won
+        if self.objective != "win":
+            raise ValueError("win_probability is defined for the win objective")
+        return won + self._value(idx, key, self.hidden_mult, False)
+
+
+def policy_win_probability(
+    posterior: Posterior, choose: Callable[[Posterior, int], int], limit: int = 2_000_000
+) -> float:
+    """Exact P(win) of a deterministic policy from the posterior's state.
+
+    `choose(view_posterior, flips_so_far)` returns the tile to flip; the view posterior holds the
+    boards still possible (normalised, round not yet won) and the revealed tiles.
+    """
+    tree = _Tree(posterior)
+    memo: dict[int, float] = {}
+    root_flips = len(tree.root_revealed)
+
+    def value(idx: np.ndarray, key: int, hm: np.ndarray, revealed: dict[int, int]) -> float:
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        tree.nodes += 1
+        if tree.nodes > limit:
+            raise RuntimeError(f"policy evaluation exceeded {limit} states")
+        w = tree.weights[idx]
+        view = Posterior(tree.boards[idx], w / w.sum(), revealed)
+        tile = int(choose(view, len(revealed) - root_flips))
+        if tile in revealed:
+            raise RuntimeError(f"policy chose the revealed tile {tile}")
+        acc = 0.0
+        for v, won_mass, live, hm_new in tree.children(idx, hm, tile):
+            acc += won_mass
+            if live.size:
+                acc += value(live, _key_add(key, tile, v), hm_new, {**revealed, tile: v})
+        memo[key] = acc
+        return acc
+
+    idx, key = tree.root_state()
+    won = float(tree.weights[tree.root_won].sum())
+    if idx.size == 0:
+        return won
+    return won + value(idx, key, tree.hidden_mult, dict(tree.root_revealed))

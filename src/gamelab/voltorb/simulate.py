@@ -1,0 +1,270 @@
+"""Monte-Carlo play: paired simulations of a strategy on one (generator, level), and campaigns
+under the game's level progression.
+
+Pairing: games are cut into tasks of ``CHUNK`` games; task i draws all its boards first from the
+generator seeded by (seed, i) (:func:`gamelab.core.parallel.task_rng`), and only then gives the
+strategy its own generator. So the board sequence depends only on (generator, level, seed) and two
+strategies run with the same seed play the same boards (paired differences).
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
+from gamelab.core.stats import Estimate, mean_interval, paired_difference, wilson_interval
+from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.rules import (
+    Clues,
+    Round,
+    check_generator,
+    check_level,
+    generate_board,
+    next_level,
+)
+from gamelab.voltorb.strategies import Strategy, View, make_strategy
+
+CHUNK = 250
+CAMPAIGN_CHUNK = 50
+#: version of the simulation code in stored results (bump when results would change)
+SIM_VERSION = 1
+
+
+@dataclass
+class RoundResult:
+    won: bool
+    flips: int
+    coins: int
+    cards_flipped: int
+    outcome: str
+    predicted_loss: float  # sum of P(Voltorb) of the flipped tiles (calibration)
+
+
+def play_round(
+    board: np.ndarray,
+    strategy: Strategy,
+    generator: str,
+    level: int,
+    rng: np.random.Generator,
+    calibrate: bool = False,
+) -> RoundResult:
+    """Play one round of `strategy` on `board` (the player sees only clues and flips)."""
+    rnd = Round(board)
+    clues = rnd.clues
+    post = None
+    if strategy.needs_posterior or calibrate:
+        post = Posterior.from_clues(clues, generator, level).still_playing()
+    player = strategy.new_player(post, clues, rng)
+    flips = 0
+    predicted = 0.0
+    while rnd.outcome is None:
+        view = View(clues, dict(rnd.revealed), flips, post)
+        if flips > 0 and player.wants_to_quit(view):
+            rnd.quit()
+            break
+        tile = player.choose(view)
+        if calibrate and post is not None:
+            predicted += float(post.p_voltorb()[tile])
+        value = rnd.flip(tile)
+        flips += 1
+        if rnd.outcome is None and post is not None:
+            post = post.observe(tile, value).still_playing()
+    return RoundResult(
+        rnd.outcome == "won", flips, rnd.coins, rnd.cards_flipped, rnd.outcome, predicted
+    )
+
+
+def simulate_chunk(item: tuple, rng: np.random.Generator) -> dict:
+    """Task: play `n` games of one strategy; returns per-game wins/flips/coins (JSON lists)."""
+    generator, level, strategy_name, n = item[:4]
+    calibrate = len(item) > 4 and bool(item[4])
+    boards = [generate_board(generator, level, rng)[0] for _ in range(n)]
+    strategy_rng = np.random.default_rng(rng.integers(2**63))
+    strategy = make_strategy(strategy_name)
+    wins, flips, coins, predicted, seconds = [], [], [], 0.0, []
+    for board in boards:
+        t0 = time.perf_counter()
+        res = play_round(board, strategy, generator, level, strategy_rng, calibrate)
+        seconds.append(time.perf_counter() - t0)
+        wins.append(int(res.won))
+        flips.append(res.flips)
+        coins.append(res.coins)
+        predicted += res.predicted_loss
+    return {
+        "wins": wins,
+        "flips": flips,
+        "coins": coins,
+        "predicted_losses": predicted,
+        "seconds": float(sum(seconds)),
+    }
+
+
+@dataclass
+class Simulation:
+    generator: str
+    level: int
+    strategy: str
+    seed: int
+    wins: np.ndarray
+    flips: np.ndarray
+    coins: np.ndarray
+    predicted_losses: float
+    seconds: float
+
+    @property
+    def games(self) -> int:
+        return int(self.wins.size)
+
+    @property
+    def win_rate(self) -> Estimate:
+        return wilson_interval(int(self.wins.sum()), self.games)
+
+    def summary(self) -> dict:
+        est = self.win_rate
+        return {
+            "generator": self.generator,
+            "level": self.level,
+            "strategy": self.strategy,
+            "seed": self.seed,
+            "wins": int(self.wins.sum()),
+            "games": self.games,
+            "win_rate": est.value,
+            "ci95": [est.lo, est.hi],
+            "mean_flips": float(self.flips.mean()),
+            "mean_coins": float(self.coins.mean()),
+            "compute_seconds": self.seconds,
+        }
+
+
+def simulate(
+    generator: str,
+    level: int,
+    strategy: str,
+    games: int,
+    seed: int = 0,
+    backend: Backend | None = None,
+    store=None,
+    calibrate: bool = False,
+) -> Simulation:
+    """Play `games` rounds; identical boards for every strategy with the same seed."""
+    check_generator(generator)
+    check_level(level)
+    make_strategy(strategy)  # validate the name early
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    items = [(generator, level, strategy, n, calibrate) for n in chunk_sizes(games, CHUNK)]
+    params = {
+        "generator": generator,
+        "level": level,
+        "strategy": strategy,
+        "games": games,
+        "chunk": CHUNK,
+        "calibrate": calibrate,
+        "version": SIM_VERSION,
+    }
+    results = run_tasks(
+        simulate_chunk,
+        items,
+        seed=seed,
+        backend=backend or Backend(workers=1, quiet=True),
+        label=f"voltorb {strategy} L{level} {generator}",
+        store=store,
+        experiment="voltorb-simulate" if store is not None else None,
+        params=params,
+    )
+    return Simulation(
+        generator,
+        level,
+        strategy,
+        seed,
+        np.array([w for r in results for w in r["wins"]], dtype=np.int64),
+        np.array([f for r in results for f in r["flips"]], dtype=np.int64),
+        np.array([c for r in results for c in r["coins"]], dtype=np.int64),
+        float(sum(r["predicted_losses"] for r in results)),
+        float(sum(r["seconds"] for r in results)),
+    )
+
+
+def compare(a: Simulation, b: Simulation) -> Estimate:
+    """Paired difference of win rates a - b (same generator, level, seed and games)."""
+    if (a.generator, a.level, a.seed, a.games) != (b.generator, b.level, b.seed, b.games):
+        raise ValueError("paired comparison needs the same generator, level, seed and games")
+    return paired_difference(a.wins, b.wins)
+
+
+# ---------------------------------------------------------------- campaign
+
+
+def campaign_chunk(item: tuple, rng: np.random.Generator) -> dict:
+    """Task: `n` campaigns of `rounds` rounds each, from level 1 (entering the minigame)."""
+    generator, strategy_name, rounds, n = item
+    strategy = make_strategy(strategy_name)
+    coins_per_round, levels, won = [], [], []
+    for _ in range(n):
+        level, history = 1, []
+        for _ in range(rounds):
+            board, _ = generate_board(generator, level, rng)
+            res = play_round(board, strategy, generator, level, rng)
+            coins_per_round.append(res.coins)
+            levels.append(level)
+            won.append(int(res.won))
+            history.append((res.outcome, res.cards_flipped))
+            level = next_level(level, res.outcome, res.cards_flipped, history)
+    return {"coins": coins_per_round, "levels": levels, "won": won}
+
+
+def campaign(
+    generator: str,
+    strategy: str,
+    rounds: int,
+    campaigns: int,
+    seed: int = 0,
+    backend: Backend | None = None,
+    store=None,
+) -> dict:
+    """Coins per round and the distribution of levels played, with intervals."""
+    check_generator(generator)
+    make_strategy(strategy)
+    if rounds < 1 or campaigns < 1:
+        raise ValueError("rounds and campaigns must be at least 1")
+    items = [(generator, strategy, rounds, n) for n in chunk_sizes(campaigns, CAMPAIGN_CHUNK)]
+    results = run_tasks(
+        campaign_chunk,
+        items,
+        seed=seed,
+        backend=backend or Backend(workers=1, quiet=True),
+        label=f"voltorb campaign {strategy}",
+        store=store,
+        experiment="voltorb-campaign" if store is not None else None,
+        params={
+            "generator": generator,
+            "strategy": strategy,
+            "rounds": rounds,
+            "campaigns": campaigns,
+            "version": SIM_VERSION,
+        },
+    )
+    coins = np.array([c for r in results for c in r["coins"]], dtype=float)
+    levels = np.array([lv for r in results for lv in r["levels"]], dtype=np.int64)
+    won = np.array([w for r in results for w in r["won"]], dtype=np.int64)
+    per_campaign = coins.reshape(campaigns, rounds).mean(axis=1)
+    est = mean_interval(per_campaign)
+    dist = np.bincount(levels, minlength=9)[1:] / levels.size
+    return {
+        "generator": generator,
+        "strategy": strategy,
+        "rounds": rounds,
+        "campaigns": campaigns,
+        "seed": seed,
+        "coins_per_round": est.value,
+        "ci95": [est.lo, est.hi],
+        "win_rate": float(won.mean()),
+        "level_distribution": {str(i + 1): float(p) for i, p in enumerate(dist)},
+    }
+
+
+def clues_of(board: np.ndarray) -> Clues:
+    return Clues.from_board(board)

@@ -1,0 +1,45 @@
+"""The voltorb command line: JSON formats of the acceptance interface and error lines."""
+
+import json
+import subprocess
+import sys
+
+ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
+
+
+def _run(*args):
+    return subprocess.run(
+        [sys.executable, "-m", "gamelab.cli", "voltorb", *args], capture_output=True, text=True, timeout=300
+    )
+
+
+def test_simulate_json():
+    r = _run("simulate", "--generator", "hgss", "--level", "2", "--strategy", "minrisk",
+             "--games", "40", "--seed", "1", "--json", "--workers", "1")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["games"] == 40 and 0 <= out["wins"] <= 40
+    assert out["ci95"][0] <= out["win_rate"] <= out["ci95"][1]
+    assert out["mean_flips"] > 0
+
+
+def test_solve_and_evaluate_json():
+    r = _run("solve", "--rows", ROWS, "--cols", COLS, "--level", "2", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert len(out["p_voltorb"]) == 5 and len(out["p_two_or_three"][0]) == 5
+    assert out["consistent_boards"] == 198
+    r0, c0 = out["recommended"]
+    assert 1 <= r0 <= 5 and 1 <= c0 <= 5
+    assert out["p_voltorb"][r0 - 1][c0 - 1] == 0.0  # a safe useful tile exists here
+    e = _run("evaluate", "--rows", ROWS, "--cols", COLS, "--level", "2", "--strategy", "optimal", "--json")
+    assert e.returncode == 0, e.stderr
+    assert abs(json.loads(e.stdout)["win_probability"] - out["win_probability"]) < 1e-12
+
+
+def test_inconsistent_clues_error_line():
+    r = _run("solve", "--rows", "4,2 8,0 4,2 4,2 5,1", "--cols", COLS, "--revealed", "2,1=0", "--level", "2")
+    assert r.returncode == 2
+    assert "no board is consistent with these clues" in r.stderr and "row 2" in r.stderr
+    bad = _run("solve", "--rows", "4,2 8,0", "--cols", COLS)
+    assert bad.returncode == 2 and bad.stderr.startswith("error:")
