@@ -95,3 +95,25 @@ def test_time_limit_reports_bounds():
     assert not result.proven or result.total == 964  # a fast machine may finish
     assert result.lower_bound <= 964
     assert result.total == 964  # the given bound is kept as the upper bound
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", ["blog", "standard"])
+def test_gen1_4_optimum(rule):
+    # Our proven figure (no published optimum; the post's pruned search found 964 with ジーランス
+    # without proof): the exact search shows 964 is optimal and ジーランス the only best opener.
+    from gamelab.wordle.rules import load_word_list
+
+    result = OptimalSolver(Game(load_word_list("gen1-4"), rule)).solve()
+    assert result.proven and result.total == result.lower_bound == 964
+    assert result.first_guesses == ["ジーランス"]
+    assert result.distribution == {1: 1, 2: 39, 3: 128, 4: 84, 5: 33}
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule", ["blog", "standard"])
+def test_gen1_4_hard_mode_optimum(rule):
+    from gamelab.wordle.rules import load_word_list
+
+    result = OptimalSolver(Game(load_word_list("gen1-4"), rule), hard=True).solve()
+    assert result.proven and result.total == 972 and "ジーランス" in result.first_guesses

@@ -158,3 +158,17 @@ def test_partition_kernel_matches_twin():
             slow = _kernels.partition_python(game.table, int(g), subset)
             for x, y in zip(fast, slow, strict=True):
                 assert np.array_equal(x, y)
+
+
+def test_min_bound_kernel_matches_twin():
+    rng = np.random.default_rng(4)
+    game = Game(load_word_list("gen1-4"), "blog")
+    for size in (3, 12, 80):
+        for rem in (-1, 0, 1, 2):
+            subset = np.sort(rng.choice(285, size=size, replace=False)).astype(np.int32)
+            guesses = rng.choice(493, size=120, replace=False).astype(np.int32)
+            fast = _kernels.min_bound_kernel(game.table, subset, guesses, game.n_codes,
+                                             game.answer_of_guess, rem)
+            slow = _kernels.min_bound_python(game.table, subset, guesses, game.answer_of_guess, rem)
+            # the kernel may stop early, but only at the floor 2n - 1, which is then the minimum
+            assert fast == slow

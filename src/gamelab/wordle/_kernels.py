@@ -238,3 +238,56 @@ def partition_python(table, guess, subset):
         members.extend(groups[c])
         starts.append(len(members))
     return np.array(codes, dtype=np.int64), np.array(starts, dtype=np.int64), np.array(members)
+
+
+@njit(cache=True)
+def min_bound_kernel(table, subset, guesses, n_codes, answer_of_guess, rem):
+    """min over useful guesses of n + 2(n - hit) - classes (the solver's one-level bound).
+
+    `rem` = guesses left after this one (-1: no limit); with rem == 1 only guesses leaving
+    singletons count. Returns a huge value when no guess is usable."""
+    n = subset.shape[0]
+    best = 1 << 40
+    floor = 2 * n - 1
+    counts = np.zeros(n_codes, dtype=np.int64)
+    for q in range(guesses.shape[0]):
+        r = guesses[q]
+        k = 0
+        hit = 0
+        big = 0
+        for i in range(n):
+            if answer_of_guess[r] == subset[i]:
+                hit = 1
+                continue
+            code = table[r, subset[i]]
+            if counts[code] == 0:
+                k += 1
+            counts[code] += 1
+            if counts[code] > big:
+                big = counts[code]
+        for i in range(n):
+            counts[table[r, subset[i]]] = 0
+        if k < 2 and hit == 0:
+            continue
+        if rem == 0 or (rem == 1 and big > 1):
+            continue
+        lb = n + 2 * (n - hit) - k
+        if lb < best:
+            best = lb
+            if best <= floor:
+                break
+    return best
+
+
+def min_bound_python(table, subset, guesses, answer_of_guess, rem):
+    """Plain-Python twin of :func:`min_bound_kernel`."""
+    n = len(subset)
+    classes, hit, largest = split_stats_python(table, subset, guesses, 0, answer_of_guess)
+    best = 1 << 40
+    for k, h, big in zip(classes.tolist(), hit.tolist(), largest.tolist(), strict=True):
+        if k < 2 and h == 0:
+            continue
+        if rem == 0 or (rem == 1 and big > 1):
+            continue
+        best = min(best, n + 2 * (n - h) - k)
+    return best

@@ -75,6 +75,7 @@ class OptimalSolver:
         self.exact: dict[bytes, tuple[int, int]] = {}
         self.lower: dict[bytes, int] = {}
         self.nodes = 0
+        self.bound_min_size = 20  # classes this large get the (costlier) one-level node bound
         self._deadline = float("inf")
 
     # -- helpers ---------------------------------------------------------------------------
@@ -185,7 +186,8 @@ class OptimalSolver:
         """Cost of guess g at this node if < budget, else a lower bound >= budget."""
         n = len(cands)
         children = self._children(g, cands, pool)
-        child_lbs = [self._child_lb(p, sub_depth, cp) for _, p, cp in children]
+        child_lbs = [self.node_bound(p, sub_depth, cp) if len(p) >= self.bound_min_size
+                     else self._child_lb(p, sub_depth, cp) for _, p, cp in children]
         rest = sum(child_lbs)
         acc = n
         if acc + rest >= budget:
@@ -197,6 +199,35 @@ class OptimalSolver:
             if acc + rest >= budget:
                 return acc + rest
         return acc
+
+    def node_bound(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None) -> int:
+        """A proven lower bound for a node: the best one-level bound over its guesses."""
+        n = len(cands)
+        if n <= 2:
+            return self._child_lb(cands, depth, pool)
+        key = self._key(cands, depth, pool)
+        hit = self.exact.get(key)
+        if hit is not None:
+            return hit[0]
+        known = self.lower.get(key, 0)
+        if known:
+            return known
+        rem = -1 if depth is None else depth - 1
+        bound = _kernels.min_bound_kernel(self.game.table, cands, self._guesses(pool),
+                                          self.game.n_codes, self.game.answer_of_guess, rem)
+        bound = min(max(int(bound), 2 * n - 1), INF)
+        self.lower[key] = bound
+        return bound
+
+    def two_level_bound(self, g: int, cands: np.ndarray, sub_depth: int | None,
+                        pool: np.ndarray | None) -> int:
+        """Lower bound for playing g here: n + the node bounds of its classes."""
+        total = len(cands)
+        for _, part, cpool in self._children(g, cands, pool):
+            total += self.node_bound(part, sub_depth, cpool)
+            if total >= INF:
+                return INF
+        return total
 
     # -- the root and the report -----------------------------------------------------------
     def solve(self, upper_bound: int | None = None) -> OptimalResult:
@@ -212,6 +243,9 @@ class OptimalSolver:
         sub_depth = None if self.max_guesses is None else self.max_guesses - 1
         # the first guess is free in hard mode too: the pool only constrains later guesses
         guesses, lbs, _ = self._ordered_moves(cands, self.max_guesses, None)
+        lbs = np.array([self.two_level_bound(int(g), cands, sub_depth, pool) for g in guesses])
+        order = np.lexsort((np.arange(len(guesses)), lbs))
+        guesses, lbs = guesses[order], lbs[order]
         bounds: dict[int, list] = {int(g): [int(b), None] for g, b in zip(guesses, lbs, strict=True)}
         best = INF if upper_bound is None else upper_bound + 1
         timed_out = False
