@@ -21,6 +21,8 @@ GS_CAPTURE_ALL = 2
 #: Engine score of a won game before the seed margin is added (see :func:`final_score`).
 WIN = 10000
 INF = 1_000_000
+#: Scores beyond this are decided games (evaluations stay far below it).
+DECIDED = WIN // 2
 MAX_PLY = 96
 
 EVAL_BLOG = 0
@@ -501,6 +503,11 @@ def search_root(
                     tt_best = tt_move[slot]
                     if tt_depth[slot] >= depth_s[ply] and ply > 0:
                         v = tt_vals[slot]
+                        # decided scores are stored relative to the node, not the root
+                        if v > DECIDED:
+                            v -= ply
+                        elif v < -DECIDED:
+                            v += ply
                         f = tt_flag[slot]
                         if (f == TT_EXACT or (f == TT_LOWER and v >= beta_s[ply])
                                 or (f == TT_UPPER and v <= alpha_s[ply])):
@@ -586,7 +593,12 @@ def search_root(
         if use_table:
             slot = slot_s[ply]
             tt_keys[slot] = key_s[ply]
-            tt_vals[slot] = best
+            stored = best
+            if stored > DECIDED:
+                stored += ply
+            elif stored < -DECIDED:
+                stored -= ply
+            tt_vals[slot] = stored
             tt_depth[slot] = depth_s[ply]
             tt_move[slot] = bestmove_s[ply]
             if best <= alpha0_s[ply]:

@@ -221,7 +221,7 @@ class Engine:
             if not finished:
                 break
             best = SearchResult(move, score, [], d, nodes, elapsed)
-            if abs(score) >= K.WIN - K.MAX_PLY and d >= 2:
+            if abs(score) > K.DECIDED and d >= 2:
                 break  # decided: deeper search cannot change the outcome
             if time_limit is not None and elapsed > 0.45 * time_limit:
                 break
