@@ -24,6 +24,7 @@ import numpy as np
 from numba import njit, prange
 
 from gamelab.yatzy.rules import (
+    CODE_TO_KEEP,
     KEEP_ADD,
     KEEP_MINUS_INDEX,
     KEEP_MINUS_START,
@@ -31,6 +32,7 @@ from gamelab.yatzy.rules import (
     KEEP_ROLL_INDEX,
     KEEP_ROLL_PROB,
     KEEP_ROLL_START,
+    KEEPS,
     N_KEEPS,
     N_ROLLS,
     ROLL_AS_KEEP,
@@ -42,6 +44,9 @@ from gamelab.yatzy.rules import (
 )
 
 NEG = -1.0e300
+#: keep index of a five-dice keep -> roll index (-1 for smaller keeps)
+ROLL_INDEX_OF_KEEP = np.full(N_KEEPS, -1, dtype=np.int64)
+ROLL_INDEX_OF_KEEP[ROLL_AS_KEEP] = np.arange(N_ROLLS)
 
 
 @njit(cache=True)
@@ -469,6 +474,136 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, base,
                 else:
                     overflow[0] += v
                     overflow[1] += v * (t + E[j])
+
+
+STRATEGY_OPTIMAL, STRATEGY_GREEDY, STRATEGY_RANDOM = 0, 1, 2
+UNIFORMS_PER_TURN = 18  # 3 x 5 dice, two random keeps, one random box
+
+
+@njit(cache=True)
+def legal_boxes(mask, f, r, upper_face, upper_box_of_face, params, out):
+    """Open boxes where roll r may be placed (joker rules); returns how many (in out)."""
+    nb = params[0]
+    joker = params[3]
+    ybox = params[4]
+    face5 = ROLL_YAHTZEE_FACE[r]
+    forced = face5 > 0 and joker == 1 and ybox >= 0 and ((mask >> ybox) & 1) == 1
+    n = 0
+    if forced:
+        ubox = upper_box_of_face[face5]
+        if ubox >= 0 and ((mask >> ubox) & 1) == 0:
+            out[0] = ubox
+            return 1
+        for b in range(nb):
+            if ((mask >> b) & 1) == 0 and upper_face[b] == 0:
+                out[n] = b
+                n += 1
+        if n > 0:
+            return n
+    for b in range(nb):
+        if ((mask >> b) & 1) == 0:
+            out[n] = b
+            n += 1
+    return n
+
+
+@njit(cache=True)
+def _roll_dice(keep, u, offset):
+    """Roll index after rerolling the dice not in `keep` with uniforms u[offset:]."""
+    code = 0
+    p6 = 1
+    for face in range(6):
+        code += KEEPS[keep, face] * p6
+        p6 *= 6
+    size = 0
+    for face in range(6):
+        size += KEEPS[keep, face]
+    for i in range(5 - size):
+        face = int(u[offset + i] * 6.0)
+        if face > 5:
+            face = 5
+        p = 1
+        for _ in range(face):
+            p *= 6
+        code += p
+    return ROLL_INDEX_OF_KEEP[CODE_TO_KEEP[code]]
+
+
+@njit(cache=True)
+def play_games(E, strategy, uniforms, base, upper_face, joker_value, upper_box_of_face,
+               joker_fixed, params, scores, first_turn):
+    """Play len(scores) whole games; uniforms [games, turns, 18]; scores receive final totals.
+
+    Decisions: optimal (argmax E), greedy (E = zeros: best expected points this turn) or
+    random (a uniform distinct sub-keep, then a uniform legal box). first_turn[0, :] etc. is
+    the cached decision table of the empty card (box3, keep2, keep1 rows), or -1 to compute.
+    """
+    nb = params[0]
+    nf = params[5]
+    V = np.empty(N_ROLLS)
+    VW = np.empty(N_ROLLS)
+    K = np.empty(N_KEEPS)
+    KW = np.zeros(N_KEEPS)
+    K1 = np.empty(N_KEEPS)
+    K2 = np.empty(N_KEEPS)
+    M = np.empty(N_KEEPS)
+    A = np.empty(N_KEEPS, dtype=np.int64)
+    succ_s = np.zeros((nb, 7))
+    succ_e = np.zeros((nb, 7))
+    succ_w = np.zeros((nb, 7))
+    box3 = np.empty(N_ROLLS, dtype=np.int64)
+    keep2 = np.empty(N_ROLLS, dtype=np.int64)
+    keep1 = np.empty(N_ROLLS, dtype=np.int64)
+    legal = np.empty(nb, dtype=np.int64)
+    if strategy != STRATEGY_RANDOM and first_turn[0, 0] < 0:
+        widget_policy(E, 0, 0, 0, base, upper_face, joker_value, upper_box_of_face, joker_fixed,
+                      params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, first_turn[0],
+                      first_turn[1], first_turn[2], K1, K2)
+    for g in range(scores.shape[0]):
+        mask = 0
+        m = 0
+        f = 0
+        total = 0
+        for turn in range(nb):
+            u = uniforms[g, turn]
+            if strategy != STRATEGY_RANDOM:
+                if mask == 0:
+                    box3[:] = first_turn[0]
+                    keep2[:] = first_turn[1]
+                    keep1[:] = first_turn[2]
+                else:
+                    widget_policy(E, mask, m, f, base, upper_face, joker_value,
+                                  upper_box_of_face, joker_fixed, params, V, VW, K, KW, M, A,
+                                  succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2)
+            r = _roll_dice(0, u, 0)
+            for stage in range(2):
+                if strategy == STRATEGY_RANDOM:
+                    lo = SUBKEEP_START[r]
+                    hi = SUBKEEP_START[r + 1]
+                    i = lo + int(u[15 + stage] * (hi - lo))
+                    if i >= hi:
+                        i = hi - 1
+                    k = SUBKEEP_INDEX[i]
+                elif stage == 0:
+                    k = keep1[r]
+                else:
+                    k = keep2[r]
+                r = _roll_dice(k, u, 5 + 5 * stage)
+            if strategy == STRATEGY_RANDOM:
+                n = legal_boxes(mask, f, r, upper_face, upper_box_of_face, params, legal)
+                i = int(u[17] * n)
+                if i >= n:
+                    i = n - 1
+                b = legal[i]
+            else:
+                b = box3[r]
+            pts, j = placement(mask, m, f, b, r, base, upper_face, joker_value,
+                               upper_box_of_face, joker_fixed, params)
+            total += pts
+            f = j % nf
+            m = (j // nf) % 64
+            mask = j // (nf * 64)
+        scores[g] = total
 
 
 # ---------------------------------------------------------------------------------------------

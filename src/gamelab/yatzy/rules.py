@@ -128,6 +128,10 @@ KEEP_ROLL_START: np.ndarray = np.array(
 KEEP_ROLL_INDEX: np.ndarray = np.array([r for s in _rows for r, _ in s], dtype=np.int64)
 KEEP_ROLL_PROB: np.ndarray = np.array([p for s in _rows for _, p in s])
 del _rows
+#: Base-6 code of a count vector (sum c_f 6^f) -> keep index (-1 if not a keep).
+CODE_TO_KEEP: np.ndarray = np.full(FACES**FACES, -1, dtype=np.int64)
+for _k, _counts in enumerate(KEEPS):
+    CODE_TO_KEEP[int(sum(int(c) * FACES**f for f, c in enumerate(_counts)))] = _k
 #: Keep indices with fewer than five dice, largest keeps first (order of the keep recursion).
 KEEP_RECURSION_ORDER: np.ndarray = np.array(
     sorted((k for k in range(N_KEEPS) if KEEP_SIZE[k] < DICE), key=lambda k: -KEEP_SIZE[k]),

@@ -1,0 +1,159 @@
+"""Whole-game simulation of a strategy, chunked through :func:`gamelab.core.parallel.run_tasks`.
+
+Strategies: ``optimal`` (argmax expected final score, from the DP tables), ``greedy`` (each turn
+maximises that turn's expected points, i.e. the same widget with all future values 0) and
+``random`` (a uniformly random distinct sub-keep at each reroll, then a uniformly random legal
+box). Games are played by the numba kernel :func:`gamelab.yatzy._kernels.play_games` from
+pre-drawn uniforms, so a chunk's result depends only on its task seed (identical on any backend);
+:func:`play_game_python` is the plain-Python twin built on :class:`gamelab.yatzy.rules.Card`.
+
+Cost: one widget decision table (about 10 us) per turn, the empty card's shared.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass
+from functools import lru_cache
+
+import numpy as np
+
+from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
+from gamelab.core.stats import Estimate, mean_interval_from_moments
+from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy.rules import KEEPS, ROLLS, Card, RuleSet, get_rules, roll_index
+from gamelab.yatzy.solver import solve
+
+STRATEGIES = {"optimal": kern.STRATEGY_OPTIMAL, "greedy": kern.STRATEGY_GREEDY,
+              "random": kern.STRATEGY_RANDOM}
+CHUNK = 2000
+
+
+def strategy_code(name: str) -> int:
+    try:
+        return STRATEGIES[name]
+    except KeyError:
+        raise ValueError(f"unknown strategy {name!r}; allowed: {', '.join(STRATEGIES)}") from None
+
+
+@lru_cache(maxsize=4)
+def _values(rules_name: str, strategy: str) -> np.ndarray:
+    rules = get_rules(rules_name)
+    if strategy == "optimal":
+        return solve(rules).E
+    nf = 2 if rules.has_bonus_flag else 1
+    return np.zeros((1 << rules.n_boxes) * 64 * nf)
+
+
+def play_scores(rules: RuleSet, strategy: str, uniforms: np.ndarray,
+                E: np.ndarray | None = None) -> np.ndarray:
+    """Final scores of games played from `uniforms` [games, turns, 18] (numba)."""
+    code = strategy_code(strategy)
+    if E is None:
+        E = _values(rules.name, strategy)
+    tab = rules.kernel_tables()
+    scores = np.empty(uniforms.shape[0], dtype=np.int64)
+    first = np.full((3, len(ROLLS)), -1, dtype=np.int64)
+    kern.play_games(E, code, uniforms, tab["base"], tab["upper_face"], tab["joker_value"],
+                    tab["upper_box_of_face"], tab["joker_fixed"], tab["params"], scores, first)
+    return scores
+
+
+def draw_uniforms(rules: RuleSet, games: int, rng: np.random.Generator) -> np.ndarray:
+    return rng.random((games, rules.n_boxes, kern.UNIFORMS_PER_TURN))
+
+
+def simulate_chunk(item: tuple[str, str, int], rng: np.random.Generator) -> dict:
+    """run_tasks worker: play item = (rules, strategy, games); moments and histogram."""
+    rules_name, strategy, games = item
+    rules = get_rules(rules_name)
+    scores = play_scores(rules, strategy, draw_uniforms(rules, games, rng))
+    return {"n": int(games), "sum": int(scores.sum()), "sumsq": int((scores**2).sum()),
+            "hist": np.bincount(scores).tolist()}
+
+
+@dataclass
+class SimulationResult:
+    rules: str
+    strategy: str
+    games: int
+    mean: Estimate
+    std_dev: float
+    histogram: np.ndarray
+    seconds: float
+
+    def as_dict(self) -> dict:
+        return {"rules": self.rules, "strategy": self.strategy, "games": self.games,
+                "mean": self.mean.value, "ci95": [self.mean.lo, self.mean.hi],
+                "std_dev": self.std_dev, "seconds": self.seconds,
+                "games_per_second": self.games / self.seconds if self.seconds > 0 else None}
+
+
+def simulate(rules: RuleSet | str, strategy: str = "optimal", games: int = 10_000, seed: int = 0,
+             backend: Backend | None = None, store=None, chunk: int = CHUNK) -> SimulationResult:
+    """Play `games` games with `strategy`; the mean with a 95% CI."""
+    rules = get_rules(rules)
+    strategy_code(strategy)
+    if games < 1:
+        raise ValueError(f"games must be at least 1, got {games}")
+    if strategy == "optimal":
+        solve(rules)  # build the cached table once, before workers load it
+    items = [(rules.name, strategy, n) for n in chunk_sizes(games, chunk)]
+    t0 = time.perf_counter()
+    results = run_tasks(simulate_chunk, items, seed=seed, backend=backend,
+                        label=f"yatzy {rules.name} {strategy}", store=store,
+                        experiment="yatzy-simulate" if store is not None else None,
+                        params={"rules": rules.name, "strategy": strategy, "games": games,
+                                "chunk": chunk, "seed": seed})
+    seconds = time.perf_counter() - t0
+    n = sum(r["n"] for r in results)
+    total = sum(r["sum"] for r in results)
+    total_sq = sum(r["sumsq"] for r in results)
+    width = max(len(r["hist"]) for r in results)
+    hist = np.zeros(width, dtype=np.int64)
+    for r in results:
+        hist[: len(r["hist"])] += np.asarray(r["hist"], dtype=np.int64)
+    est = mean_interval_from_moments(float(total), float(total_sq), n)
+    var = max(0.0, total_sq / n - (total / n) ** 2)
+    return SimulationResult(rules.name, strategy, n, est, float(np.sqrt(var * n / max(1, n - 1))),
+                            hist, seconds)
+
+
+def play_game_python(rules: RuleSet, strategy: str, uniforms: np.ndarray,
+                     E: np.ndarray | None = None) -> int:
+    """Plain-Python twin of the game kernel: the same dice and decisions, scored by Card."""
+    from gamelab.yatzy.coach import decision_tables
+    from gamelab.yatzy.rules import SUBKEEP_INDEX, SUBKEEP_START
+
+    if E is None:
+        E = _values(rules.name, strategy)
+    card = Card.empty(rules)
+
+    def reroll(keep_counts, u):
+        counts = np.array(keep_counts, dtype=np.int64)
+        for i in range(5 - int(counts.sum())):
+            counts[min(5, int(u[i] * 6.0))] += 1
+        return counts
+
+    for turn in range(rules.n_boxes):
+        u = uniforms[turn]
+        tables = None if strategy == "random" else decision_tables(rules, E, card)
+        counts = reroll([0] * 6, u[0:5])
+        for stage in range(2):
+            r = roll_index(counts)
+            if strategy == "random":
+                lo, hi = int(SUBKEEP_START[r]), int(SUBKEEP_START[r + 1])
+                k = int(SUBKEEP_INDEX[min(hi - 1, lo + int(u[15 + stage] * (hi - lo)))])
+            else:
+                k = int(tables.keep1[r] if stage == 0 else tables.keep2[r])
+            counts = reroll(KEEPS[k], u[5 + 5 * stage: 10 + 5 * stage])
+        r = roll_index(counts)
+        legal = [name for name, _, _ in rules.placements(counts, card)]
+        if strategy == "random":
+            order = [b for b in rules.boxes if b in legal]
+            box = order[min(len(order) - 1, int(u[17] * len(order)))]
+        else:
+            box = rules.boxes[int(tables.box3[r])]
+            assert box in legal
+        card.fill(box, counts)
+    return card.total

@@ -1,0 +1,56 @@
+"""The `gamelab yatzy` command line (acceptance interface of issue 3)."""
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+
+def run(*args):
+    return subprocess.run([sys.executable, "-m", "gamelab.cli", "yatzy", *args],
+                          capture_output=True, text=True, timeout=300)
+
+
+def test_solve_json():
+    p = run("solve", "--rules", "yahtzee-no-bonus", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["rules"] == "yahtzee-no-bonus"
+    assert out["expected_score"] == pytest.approx(245.8707745, abs=1e-6)  # research notes 1
+    assert out["std_dev"] == pytest.approx(39.8208, abs=5e-5)
+    assert out["seconds"] >= 0
+
+
+def test_advise_json():
+    p = run("advise", "--rules", "yahtzee", "--card", "-", "--dice", "11114", "--rolls-left", "2",
+            "--json")
+    assert p.returncode == 0, p.stderr
+    opts = json.loads(p.stdout)["options"]
+    assert opts[0]["keep"] == "1111"
+    values = [o["expected_score"] for o in opts]
+    assert values == sorted(values, reverse=True) and len(opts) == 10
+
+
+def test_simulate_json():
+    p = run("simulate", "--rules", "yahtzee-no-bonus", "--strategy", "random", "--games", "300",
+            "--seed", "4", "--workers", "1", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["games"] == 300 and out["ci95"][0] < out["mean"] < out["ci95"][1]
+
+
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["advise", "--rules", "yahtzee", "--dice", "1111"], "five digits"),
+        (["advise", "--rules", "yahtzee", "--dice", "11114", "--card", "fours=5"], "impossible"),
+        (["advise", "--rules", "yahtzee", "--dice", "11114", "--card", "sevens=7"], "unknown box"),
+        (["solve", "--rules", "kniffel"], "unknown rules"),
+        (["simulate", "--rules", "yatzy", "--strategy", "clever"], "unknown strategy"),
+    ],
+)
+def test_bad_input_is_one_error_line(args, message):
+    p = run(*args)
+    assert p.returncode == 2
+    assert p.stderr.startswith("error:") and message in p.stderr and p.stdout == ""
