@@ -58,3 +58,41 @@ def test_hh_score_and_fold():
         Fold("HPPHH", "RUL")
     with pytest.raises(ValueError, match="not a cubic lattice move|unknown"):
         Fold("HPPH", "RUX", "cubic")
+
+
+def _random_walk(rng, length, lattice):
+    """A random self-avoiding walk (restarts when it gets stuck)."""
+    from gamelab.lattice.rules import MOVES
+
+    while True:
+        walk = ""
+        for _ in range(length - 1):
+            options = [m for m in MOVES[lattice] if is_self_avoiding(walk + m, lattice)]
+            if not options:
+                break
+            walk += options[rng.integers(len(options))]
+        if len(walk) == length - 1:
+            return walk
+
+
+@pytest.mark.parametrize("lattice", ["square", "cubic"])
+def test_scores_invariant_under_rotation_and_reversal(lattice):
+    import numpy as np
+
+    from gamelab.lattice.rules import reverse_move
+
+    rng = np.random.default_rng(11)
+    rotate = {"R": "U", "U": "L", "L": "D", "D": "R", "F": "F", "B": "B"}  # 90 degrees about z
+    mirror = {"R": "R", "L": "L", "U": "D", "D": "U", "F": "B", "B": "F"}
+    for _ in range(25):
+        length = int(rng.integers(4, 18))
+        walk = _random_walk(rng, length, lattice)
+        seq = "".join(rng.choice(["H", "P"], size=length))
+        score = hh_score(seq, walk, lattice)
+        assert hh_score(seq, "".join(rotate[m] for m in walk), lattice) == score
+        assert hh_score(seq, "".join(mirror[m] for m in walk), lattice) == score
+        back = "".join(reverse_move(m) for m in reversed(walk))
+        assert hh_score(seq[::-1], back, lattice) == score
+        n = length - 1
+        assert contacts(back, lattice) == sorted((n - j, n - i) for i, j in contacts(walk, lattice))
+        assert str(Fold(seq, walk, lattice)).startswith(seq)
