@@ -73,9 +73,11 @@ def test_landscape_distinct_scores_equal_best_score(length):
     assert summary["sequences_with_gaps"] == 0
     # spot-check rows against single-sequence histograms
     sets = contact_sets(length)
-    for code in (0, 5, 2**length - 1, 1234 % 2**length):
-        h = sets.histogram(code_to_sequence(code, length))
+    for code in (0, 5, 2**length - 1, 1234 % 2**length, 2**length - 2):
+        seq = code_to_sequence(code, length)
+        h = sets.histogram(seq)
         assert hists[code, : len(h)].tolist() == h.tolist()
+        assert sets.histogram(seq[::-1]).tolist() == h.tolist()  # reversal invariance
 
 
 def test_landscape_maxima_pinned():
@@ -104,3 +106,12 @@ def test_landscape_18_first_gaps():
     assert summary["objectives"]["distinct-scores"]["argmax_count"] == 2269
     h = hists[sequence_to_code("HHPPHPPHPHPPHPPHHP")]
     assert h[7] == 0 and h[8] > 0
+
+
+def test_cubic_landscape_rows_match_direct_histograms():
+    hists = landscape_histograms(9, "cubic")
+    sets = contact_sets(9, "cubic")
+    for code in range(0, 512, 37):
+        h = sets.histogram(code_to_sequence(code, 9))
+        assert hists[code, : len(h)].tolist() == h.tolist()
+        assert hists[code].sum() == sets.conformations

@@ -4,6 +4,7 @@ With the contact sets of length L enumerated once (:mod:`.enumeration`), every s
 histogram is a popcount pass over the distinct sets, so all 65,536 sequences of length 16 take
 about a second on 2 cores (31,940 sets each) and all 262,144 of length 18 under a minute. The
 result (one row per sequence, sequence ``code`` bit i = residue i is H) is cached on disk.
+Only one of each sequence / reversed-sequence pair is scored (their histograms are equal).
 
 From it we read how each puzzle objective behaves over *all* puzzles of a length: its
 distribution, its optimum, and whether it is just the best score in disguise (the paper's
@@ -21,7 +22,7 @@ from gamelab.lattice.enumeration import contact_sets
 from gamelab.lattice.objectives import OBJECTIVES, best_scores, objective_values
 
 MAX_LANDSCAPE_LENGTH = 18
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 
 
 def code_to_sequence(code: int, length: int) -> str:
@@ -31,6 +32,15 @@ def code_to_sequence(code: int, length: int) -> str:
 
 def sequence_to_code(sequence: str) -> int:
     return sum(1 << i for i, c in enumerate(sequence) if c == "H")
+
+
+def reversed_codes(length: int) -> np.ndarray:
+    """For every code 0..2^length - 1, the code of the reversed sequence."""
+    codes = np.arange(1 << length, dtype=np.int64)
+    out = np.zeros_like(codes)
+    for i in range(length):
+        out |= ((codes >> i) & 1) << (length - 1 - i)
+    return out
 
 
 def landscape_histograms(
@@ -48,14 +58,22 @@ def landscape_histograms(
     sets = contact_sets(length, lattice)
 
     def compute() -> dict[str, np.ndarray]:
+        # A sequence and its reverse have the same histogram (reversing a walk maps the
+        # conformations of one onto those of the other, symmetry classes included), so only
+        # the 2^(L-1) + 2^(ceil(L/2)-1) sequences with code <= reversed code are scored.
         total = 1 << length
-        parts = []
-        for start in range(0, total, chunk):
-            codes = np.arange(start, min(total, start + chunk), dtype=np.int64)
-            parts.append(sets.histograms_for_codes(codes).astype(np.int64))
+        codes = np.arange(total, dtype=np.int64)
+        reverse = reversed_codes(length)
+        canonical = codes[codes <= reverse]
+        out = np.zeros((total, sets.max_contacts + 1), dtype=np.int64)
+        for start in range(0, canonical.size, chunk):
+            part = canonical[start : start + chunk]
+            hists = sets.histograms_for_codes(part)
+            out[part] = hists
+            out[reverse[part]] = hists
             if progress is not None:
-                progress(min(total, start + chunk), total)
-        return {"hists": np.concatenate(parts)}
+                progress(min(canonical.size, start + chunk), canonical.size)
+        return {"hists": out}
 
     return cached_arrays(
         "lattice-landscape", {"length": length, "lattice": lattice}, CACHE_VERSION, compute
