@@ -97,8 +97,7 @@ def test_time_limit_reports_bounds():
     assert result.total == 964  # the given bound is kept as the upper bound
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("rule", ["blog", "standard"])
+@pytest.mark.parametrize("rule", ["blog", pytest.param("standard", marks=pytest.mark.slow)])
 def test_gen1_4_optimum(rule):
     # Our proven figure (no published optimum; the post's pruned search found 964 with ジーランス
     # without proof): the exact search shows 964 is optimal and ジーランス the only best opener.

@@ -6,6 +6,7 @@ from gamelab.wordle import report as wordle_report
 
 def test_quick_section(tmp_path, monkeypatch):
     monkeypatch.setattr(wordle_report, "PRUNED_FIRSTS", 2)  # the full ten: test_wordle_published
+    monkeypatch.setattr(wordle_report, "SOLVE_OPTIMUM", False)  # test_wordle_optimal covers it
     report = Report(tmp_path / "rep")
     section = report.section("wordle", wordle_report.TITLE)
     wordle_report.build(section, ReportContext(quick=True, seed=0, backend=None, store=None))
