@@ -148,3 +148,18 @@ def test_bad_lengths_and_sequences_are_refused():
         histogram("HPZ")
     with pytest.raises(ValueError, match="length 5"):
         contact_sets(8).histogram("HPHPH")
+
+
+def test_mask_and_best_set_kernels_match_twins():
+    rng = np.random.default_rng(3)
+    for length in (9, 16, 20):  # 1 word, 1 word, 2 words
+        pi, pj, _ = K.pair_table(length)
+        words = K.words_for(length)
+        codes = rng.integers(0, 2**length, size=30)
+        fast = K.hh_rows_from_codes(codes.astype(np.int64), pi, pj, words)
+        assert fast.tolist() == K.hh_rows_python(codes, pi, pj, words).tolist()
+    sets = contact_sets(13)
+    for code in rng.integers(0, 2**13, size=10):
+        pi, pj, _ = K.pair_table(13)
+        hh = K.hh_rows_from_codes(np.array([code]), pi, pj, 1)[0]
+        assert K.best_set_kernel(sets.keys, hh) == K.best_set_python(sets.keys, hh)

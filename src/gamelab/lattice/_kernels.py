@@ -361,3 +361,21 @@ def histogram_python(keys: np.ndarray, counts: np.ndarray, hh: np.ndarray, nbins
         score = sum((a & b).bit_count() for a, b in zip(row, hh.tolist(), strict=True))
         hist[score] += count
     return np.array(hist, dtype=np.int64)
+
+
+def hh_rows_python(codes: np.ndarray, pi: np.ndarray, pj: np.ndarray, words: int) -> np.ndarray:
+    """Twin of :func:`hh_rows_from_codes`."""
+    out = np.zeros((len(codes), words), dtype=np.uint64)
+    for q, c in enumerate(int(x) for x in codes):
+        value = sum(1 << p for p, (i, j) in enumerate(zip(pi.tolist(), pj.tolist(), strict=True))
+                    if (c >> i) & 1 and (c >> j) & 1)
+        for w in range(words):
+            out[q, w] = (value >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
+    return out
+
+
+def best_set_python(keys: np.ndarray, hh: np.ndarray) -> int:
+    """Twin of :func:`best_set_kernel`."""
+    scores = [sum((a & b).bit_count() for a, b in zip(row, hh.tolist(), strict=True))
+              for row in keys.tolist()]
+    return scores.index(max(scores))
