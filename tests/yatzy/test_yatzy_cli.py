@@ -54,3 +54,19 @@ def test_bad_input_is_one_error_line(args, message):
     p = run(*args)
     assert p.returncode == 2
     assert p.stderr.startswith("error:") and message in p.stderr and p.stdout == ""
+
+
+def test_quick_report_section(tmp_path):
+    from gamelab.core.parallel import Backend
+    from gamelab.core.report import Report, ReportContext
+    from gamelab.yatzy import report
+
+    rep = Report(tmp_path)
+    sec = rep.section("yatzy", report.TITLE)
+    report.build(sec, ReportContext(quick=True, seed=0, backend=Backend(workers=1, quiet=True),
+                                    store=None))
+    rows = sec.data["tables"]["rule_sets"]["rows"]
+    assert [r[0] for r in rows] == ["yahtzee-no-bonus", "yahtzee"]
+    assert all(abs(float(r[1]) - float(r[2])) < 1e-6 for r in rows)
+    assert (tmp_path / "yatzy" / "distribution.png").stat().st_size > 1000
+    assert "expected score" in sec.headline
