@@ -383,6 +383,102 @@ def placement(mask, m, f, b, r, base, upper_face, joker_value, upper_box_of_face
 
 
 @njit(cache=True)
+def turn_outcomes(mask, m, f, base, upper_face, joker_value, upper_box_of_face, joker_fixed,
+                  params, box3, keep2, keep1, P, Q, acc, out_b, out_j, out_s):
+    """The (next state, points) distribution of one turn under the given decisions.
+
+    Returns n; outcome o is (out_b[o], out_j[o], out_s[o]) with probability acc[b, s] (the
+    caller reads and re-zeroes acc). P [252] and Q [462] are scratch.
+    """
+    for r in range(N_ROLLS):
+        P[r] = ROLL_PROB[r]
+    for stage in range(2):
+        for k in range(N_KEEPS):
+            Q[k] = 0.0
+        for r in range(N_ROLLS):
+            if stage == 0:
+                Q[keep1[r]] += P[r]
+            else:
+                Q[keep2[r]] += P[r]
+            P[r] = 0.0
+        for k in range(N_KEEPS):
+            q = Q[k]
+            if q == 0.0:
+                continue
+            for i in range(KEEP_ROLL_START[k], KEEP_ROLL_START[k + 1]):
+                P[KEEP_ROLL_INDEX[i]] += q * KEEP_ROLL_PROB[i]
+    n = 0
+    for r in range(N_ROLLS):
+        if P[r] == 0.0:
+            continue
+        b = box3[r]
+        pts, j = placement(mask, m, f, b, r, base, upper_face, joker_value,
+                           upper_box_of_face, joker_fixed, params)
+        if acc[b, pts] == 0.0:
+            out_b[n] = b
+            out_j[n] = j
+            out_s[n] = pts
+            n += 1
+        acc[b, pts] += P[r]
+    return n
+
+
+@njit(cache=True)
+def backward_layer(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, base, upper_face,
+                   joker_value, upper_box_of_face, joker_fixed, params):
+    """D[row, t] = P(remaining score = t) from the next layer's D2 (rows of layer k+1).
+
+    Remaining scores at or beyond D's width are clamped into its last column.
+    """
+    nb = params[0]
+    L = D.shape[1]
+    L2 = D2.shape[1]
+    V = np.empty(N_ROLLS)
+    VW = np.empty(N_ROLLS)
+    K = np.empty(N_KEEPS)
+    KW = np.zeros(N_KEEPS)
+    K1 = np.empty(N_KEEPS)
+    K2 = np.empty(N_KEEPS)
+    M = np.empty(N_KEEPS)
+    A = np.empty(N_KEEPS, dtype=np.int64)
+    succ_s = np.zeros((nb, 7))
+    succ_e = np.zeros((nb, 7))
+    succ_w = np.zeros((nb, 7))
+    box3 = np.empty(N_ROLLS, dtype=np.int64)
+    keep2 = np.empty(N_ROLLS, dtype=np.int64)
+    keep1 = np.empty(N_ROLLS, dtype=np.int64)
+    P = np.empty(N_ROLLS)
+    Q = np.empty(N_KEEPS)
+    acc = np.zeros((nb, 256))
+    out_b = np.empty(N_ROLLS, dtype=np.int64)
+    out_j = np.empty(N_ROLLS, dtype=np.int64)
+    out_s = np.empty(N_ROLLS, dtype=np.int64)
+    for row in range(rows):
+        mask = mask_of_row[row]
+        m = m_of_row[row]
+        f = f_of_row[row]
+        widget_policy(E, mask, m, f, base, upper_face, joker_value, upper_box_of_face,
+                      joker_fixed, params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3,
+                      keep2, keep1, K1, K2)
+        n = turn_outcomes(mask, m, f, base, upper_face, joker_value, upper_box_of_face,
+                          joker_fixed, params, box3, keep2, keep1, P, Q, acc, out_b, out_j, out_s)
+        for o in range(n):
+            b = out_b[o]
+            s = out_s[o]
+            p = acc[b, s]
+            acc[b, s] = 0.0
+            row2 = row_of2[out_j[o]]
+            for t2 in range(L2):
+                v = D2[row2, t2]
+                if v == 0.0:
+                    continue
+                t = t2 + s
+                if t >= L:
+                    t = L - 1
+                D[row, t] += p * v
+
+
+@njit(cache=True)
 def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, base, upper_face,
                   joker_value, upper_box_of_face, joker_fixed, params, overflow):
     """Push the score mass F[row, score] of one layer through one turn into F2.
@@ -426,37 +522,8 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, base,
         widget_policy(E, mask, m, f, base, upper_face, joker_value, upper_box_of_face,
                       joker_fixed, params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3,
                       keep2, keep1, K1, K2)
-        # distribution of the turn's (box, points)
-        for r in range(N_ROLLS):
-            P[r] = ROLL_PROB[r]
-        for stage in range(2):
-            for k in range(N_KEEPS):
-                Q[k] = 0.0
-            for r in range(N_ROLLS):
-                if stage == 0:
-                    Q[keep1[r]] += P[r]
-                else:
-                    Q[keep2[r]] += P[r]
-                P[r] = 0.0
-            for k in range(N_KEEPS):
-                q = Q[k]
-                if q == 0.0:
-                    continue
-                for i in range(KEEP_ROLL_START[k], KEEP_ROLL_START[k + 1]):
-                    P[KEEP_ROLL_INDEX[i]] += q * KEEP_ROLL_PROB[i]
-        n = 0
-        for r in range(N_ROLLS):
-            if P[r] == 0.0:
-                continue
-            b = box3[r]
-            pts, j = placement(mask, m, f, b, r, base, upper_face, joker_value,
-                               upper_box_of_face, joker_fixed, params)
-            if acc[b, pts] == 0.0:
-                out_b[n] = b
-                out_j[n] = j
-                out_s[n] = pts
-                n += 1
-            acc[b, pts] += P[r]
+        n = turn_outcomes(mask, m, f, base, upper_face, joker_value, upper_box_of_face,
+                          joker_fixed, params, box3, keep2, keep1, P, Q, acc, out_b, out_j, out_s)
         for o in range(n):
             b = out_b[o]
             s = out_s[o]
