@@ -162,4 +162,4 @@ def test_quick_report_section(tmp_path):
     tables = section.data["tables"]
     assert tables["benchmarks"]["rows"][2][3] == 14  # S1-36 optimum, research notes
     assert section.data["landscape_16"]["distinct_equals_best"] == 65_536
-    assert "ms/GA generation" in section.headline
+    assert "ms per GA generation" in section.headline
