@@ -101,3 +101,17 @@ def test_search_rejects_bad_input():
         blog_alphabeta(over, 3)
     with pytest.raises(ValueError, match="evaluation"):
         Engine(evaluation="magic", tablebase_seeds=-1)
+
+
+def test_cli_analyse_json():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "oware", "analyse", "--position",
+                          "start", "--time", "0.2", "--tablebase", "6", "--json"],
+                         capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout)
+    assert set(data) >= {"best_move", "score", "pv", "depth", "nodes", "nps"}
+    assert data["best_move"] in range(6) and data["pv"][0] == data["best_move"]
+    assert data["depth"] >= 1 and data["nodes"] > 0

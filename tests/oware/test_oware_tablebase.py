@@ -66,3 +66,15 @@ def test_tablebase_rejects_uncovered_positions():
     tb = load_tablebase(4)
     with pytest.raises(ValueError, match="at most 4 seeds"):
         tb.board_value(Position.initial())
+
+
+def test_cli_tablebase_json():
+    import json
+    import subprocess
+    import sys
+
+    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "oware", "tablebase", "--seeds",
+                          "5", "--json"], capture_output=True, text=True, check=True)
+    data = json.loads(out.stdout)
+    assert data["boards"] == sum(level_size(n) for n in range(6))
+    assert [lv["boards"] for lv in data["levels"]] == [level_size(n) for n in range(6)]

@@ -382,12 +382,29 @@ def build_level(n, values, offsets, binom):
                 succ[p, o] = rank_board(child, 1, binom)
     lo = np.full(size, -n, dtype=np.int32)
     hi = np.full(size, n, dtype=np.int32)
+    # boards without a capture-free move are decided at once; the rest stay active until
+    # lo == hi (lo only rises and hi only falls, so equal bounds never move again)
+    active = np.empty(size, dtype=np.int64)
+    count = 0
+    for p in range(size):
+        has_succ = False
+        for o in range(6):
+            if succ[p, o] >= 0:
+                has_succ = True
+        if has_succ:
+            active[count] = p
+            count += 1
+        else:
+            lo[p] = fixed[p]
+            hi[p] = fixed[p]
     sweeps = 0
     changed = True
     while changed:
         changed = False
         sweeps += 1
-        for p in range(size):
+        keep = 0
+        for i in range(count):
+            p = active[i]
             best_lo = fixed[p]
             best_hi = fixed[p]
             for o in range(6):
@@ -401,6 +418,10 @@ def build_level(n, values, offsets, binom):
                 lo[p] = best_lo
                 hi[p] = best_hi
                 changed = True
+            if best_lo != best_hi:
+                active[keep] = p
+                keep += 1
+        count = keep
     for p in range(size):
         v = 0
         if lo[p] > 0:

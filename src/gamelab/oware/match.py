@@ -21,6 +21,7 @@ the Elo difference maps that interval through the logistic curve.
 
 from __future__ import annotations
 
+import time
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -210,14 +211,20 @@ def play_game(south: Player, north: Player, opening: list[int], rng: np.random.G
         p = p.play(m)
     south.new_game()
     north.new_game()
+    thinking = [0.0, 0.0]
+    counts = [0, 0]
     while not p.is_over():
         if len(moves) >= MAX_PLIES:
             raise RuntimeError(f"game passed {MAX_PLIES} plies: {moves}")
         player = south if p.to_move == 0 else north
+        t0 = time.perf_counter()
         m = player.choose(p, moves, rng)
+        thinking[p.to_move] += time.perf_counter() - t0
+        counts[p.to_move] += 1
         p = p.play(m)
         moves.append(m)
-    return {"result": list(p.result()), "plies": len(moves), "moves": moves}
+    return {"result": list(p.result()), "plies": len(moves), "moves": moves,
+            "seconds": thinking, "moves_made": counts}
 
 
 def play_pair(item: tuple, rng: np.random.Generator) -> list[dict]:
@@ -251,13 +258,20 @@ def summarise(records: list[dict]) -> dict:
         return x if np.isfinite(x) else None
 
     margins = [r["result"][r["a_side"]] - r["result"][1 - r["a_side"]] for r in records]
-    return {
+    out = {
         "games": len(points), "wins": wins, "draws": draws, "losses": losses,
         "a_score_rate": rate.value, "ci95": [rate.lo, rate.hi],
         "elo": finite(elo.value), "elo_ci95": [finite(elo.lo), finite(elo.hi)],
         "mean_seed_margin": float(np.mean(margins)),
         "mean_plies": float(np.mean([r["plies"] for r in records])),
     }
+    timed = [r for r in records if "seconds" in r]
+    if timed:
+        for name, side in (("a", lambda r: r["a_side"]), ("b", lambda r: 1 - r["a_side"])):
+            secs = sum(r["seconds"][side(r)] for r in timed)
+            made = sum(r["moves_made"][side(r)] for r in timed)
+            out[f"{name}_seconds_per_move"] = secs / made if made else 0.0
+    return out
 
 
 def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,

