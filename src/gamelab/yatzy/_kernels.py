@@ -673,6 +673,166 @@ def play_games(E, strategy, uniforms, base, upper_face, joker_value, upper_box_o
         scores[g] = total
 
 
+def _meet_tables():
+    size = np.zeros((N_ROLLS, N_ROLLS), dtype=np.int64)
+    keep = np.zeros((N_ROLLS, N_ROLLS), dtype=np.int64)
+    p6 = 6 ** np.arange(6)
+    for r in range(N_ROLLS):
+        common = np.minimum(ROLLS[r][None, :], ROLLS)
+        size[r] = common.sum(axis=1)
+        keep[r] = CODE_TO_KEEP[(common * p6).sum(axis=1)]
+    return size, keep
+
+
+#: MEET_SIZE[r, t] = dice rolls r and t have in common; MEET_KEEP[r, t] = that common keep.
+MEET_SIZE, MEET_KEEP = _meet_tables()
+
+
+@njit(cache=True)
+def risky_keep(r, V3, valence):
+    """The thesis' risky keep: aim at the final roll t with the highest value V3[t] among those
+    sharing at least `valence` dice with r, and keep the dice in common (ties: first t)."""
+    best = NEG
+    best_t = r
+    for t in range(N_ROLLS):
+        if MEET_SIZE[r, t] >= valence and V3[t] > best:
+            best = V3[t]
+            best_t = t
+    return MEET_KEEP[r, best_t]
+
+
+@njit(cache=True)
+def play_turn(E, mask, m, f, u, valence, base, upper_face, joker_value, upper_box_of_face,
+              joker_fixed, params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3, keep2,
+              keep1, K1, K2, V3):
+    """One turn from (mask, m, f) with uniforms u: optimal (valence 0) or the risk-taker's keeps
+    (valence v >= 1; the box is still chosen optimally). Returns (points, next state index)."""
+    widget_policy(E, mask, m, f, base, upper_face, joker_value, upper_box_of_face, joker_fixed,
+                  params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2)
+    if valence > 0:
+        final_values(E, E, False, mask, m, f, base, upper_face, joker_value, upper_box_of_face,
+                     joker_fixed, params, V3, VW, box3, succ_s, succ_e, succ_w)
+    r = _roll_dice(0, u, 0)
+    for stage in range(2):
+        if valence > 0:
+            k = risky_keep(r, V3, valence)
+        elif stage == 0:
+            k = keep1[r]
+        else:
+            k = keep2[r]
+        r = _roll_dice(k, u, 5 + 5 * stage)
+    return placement(mask, m, f, box3[r], r, base, upper_face, joker_value, upper_box_of_face,
+                     joker_fixed, params)
+
+
+@njit(cache=True)
+def duel_games(E, start_a, start_b, uniforms_a, uniforms_b, deficit, valence, base, upper_face,
+               joker_value, upper_box_of_face, joker_fixed, params, result):
+    """Finish two-player games from round positions start_x[g] = (mask, m, f, score).
+
+    A plays optimally; B plays optimally except that at each of its turns where it is behind by
+    at least `deficit` points it uses the risky keeps (valence 0 = always optimal). A moves first
+    in each round. result[g] = final score of B minus final score of A.
+    """
+    nb = params[0]
+    nf = params[5]
+    V = np.empty(N_ROLLS)
+    VW = np.empty(N_ROLLS)
+    V3 = np.empty(N_ROLLS)
+    K = np.empty(N_KEEPS)
+    KW = np.zeros(N_KEEPS)
+    K1 = np.empty(N_KEEPS)
+    K2 = np.empty(N_KEEPS)
+    M = np.empty(N_KEEPS)
+    A = np.empty(N_KEEPS, dtype=np.int64)
+    succ_s = np.zeros((nb, 7))
+    succ_e = np.zeros((nb, 7))
+    succ_w = np.zeros((nb, 7))
+    box3 = np.empty(N_ROLLS, dtype=np.int64)
+    keep2 = np.empty(N_ROLLS, dtype=np.int64)
+    keep1 = np.empty(N_ROLLS, dtype=np.int64)
+    for g in range(result.shape[0]):
+        ma, mma, fa, sa = start_a[g, 0], start_a[g, 1], start_a[g, 2], start_a[g, 3]
+        mb, mmb, fb, sb = start_b[g, 0], start_b[g, 1], start_b[g, 2], start_b[g, 3]
+        turn = 0
+        while ma != (1 << nb) - 1:
+            pts, j = play_turn(E, ma, mma, fa, uniforms_a[g, turn], 0, base, upper_face,
+                               joker_value, upper_box_of_face, joker_fixed, params, V, VW, K,
+                               KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, V3)
+            sa += pts
+            fa = j % nf
+            mma = (j // nf) % 64
+            ma = j // (nf * 64)
+            v = valence if sa - sb >= deficit else 0
+            pts, j = play_turn(E, mb, mmb, fb, uniforms_b[g, turn], v, base, upper_face,
+                               joker_value, upper_box_of_face, joker_fixed, params, V, VW, K,
+                               KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, V3)
+            sb += pts
+            fb = j % nf
+            mmb = (j // nf) % 64
+            mb = j // (nf * 64)
+            turn += 1
+        result[g] = sb - sa
+
+
+@njit(cache=True)
+def play_to_round(E, uniforms, rounds, base, upper_face, joker_value, upper_box_of_face,
+                  joker_fixed, params, out):
+    """Optimal single-player games; out[g, i] = (mask, m, f, score) after rounds[i] turns."""
+    nb = params[0]
+    nf = params[5]
+    V = np.empty(N_ROLLS)
+    VW = np.empty(N_ROLLS)
+    V3 = np.empty(N_ROLLS)
+    K = np.empty(N_KEEPS)
+    KW = np.zeros(N_KEEPS)
+    K1 = np.empty(N_KEEPS)
+    K2 = np.empty(N_KEEPS)
+    M = np.empty(N_KEEPS)
+    A = np.empty(N_KEEPS, dtype=np.int64)
+    succ_s = np.zeros((nb, 7))
+    succ_e = np.zeros((nb, 7))
+    succ_w = np.zeros((nb, 7))
+    box3 = np.empty(N_ROLLS, dtype=np.int64)
+    keep2 = np.empty(N_ROLLS, dtype=np.int64)
+    keep1 = np.empty(N_ROLLS, dtype=np.int64)
+    last = 0
+    for i in range(rounds.shape[0]):
+        last = max(last, rounds[i])
+    for g in range(out.shape[0]):
+        mask = 0
+        m = 0
+        f = 0
+        score = 0
+        for turn in range(last + 1):
+            for i in range(rounds.shape[0]):
+                if rounds[i] == turn:
+                    out[g, i, 0] = mask
+                    out[g, i, 1] = m
+                    out[g, i, 2] = f
+                    out[g, i, 3] = score
+            if turn == last or turn == nb:
+                break
+            pts, j = play_turn(E, mask, m, f, uniforms[g, turn], 0, base, upper_face,
+                               joker_value, upper_box_of_face, joker_fixed, params, V, VW, K,
+                               KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, V3)
+            score += pts
+            f = j % nf
+            m = (j // nf) % 64
+            mask = j // (nf * 64)
+
+
+def risky_keep_python(r: int, V3, valence: int) -> int:
+    """Plain-Python twin of :func:`risky_keep`."""
+    best_t, best = r, None
+    for t in range(N_ROLLS):
+        common = [min(int(a), int(b)) for a, b in zip(ROLLS[r], ROLLS[t], strict=True)]
+        if sum(common) >= valence and (best is None or V3[t] > best):
+            best, best_t = V3[t], t
+    common = [min(int(a), int(b)) for a, b in zip(ROLLS[r], ROLLS[best_t], strict=True)]
+    return int(CODE_TO_KEEP[sum(c * 6**i for i, c in enumerate(common))])
+
+
 # ---------------------------------------------------------------------------------------------
 # plain-Python twins (slow; used by the tests and the benchmark)
 
