@@ -211,6 +211,7 @@ class Engine:
         nodes = 0
         best: SearchResult | None = None
         nps_guess = 1.0e6
+        previous_nodes = -1
         for d in range(1, target + 1):
             limit = 2**62
             if time_limit is not None and best is not None:
@@ -226,6 +227,9 @@ class Engine:
             best = SearchResult(move, score, [], d, nodes, elapsed)
             if abs(score) > K.DECIDED and d >= 2:
                 break  # decided: deeper search cannot change the outcome
+            if n == previous_nodes and depth is None:
+                break  # every line ends (game over or tablebase) within this depth
+            previous_nodes = n
             if time_limit is not None and elapsed > 0.45 * time_limit:
                 break
         assert best is not None
