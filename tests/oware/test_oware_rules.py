@@ -5,6 +5,8 @@ import sys
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from gamelab.oware import _kernels as K
 from gamelab.oware.perft import START_PERFT, perft_count
@@ -175,3 +177,30 @@ def test_cli_rejects_bad_position():
     out = subprocess.run([sys.executable, "-m", "gamelab.cli", "oware", "perft", "--position",
                           "1-2-3", "--json"], capture_output=True, text=True)
     assert out.returncode == 2 and out.stderr.startswith("error:")
+
+
+@st.composite
+def positions(draw):
+    """Any board with 48 seeds in houses and stores (not only positions reachable in play)."""
+    cuts = sorted(draw(st.lists(st.integers(0, 48), min_size=13, max_size=13)))
+    parts = [b - a for a, b in zip([0, *cuts], [*cuts, 48], strict=True)]
+    return Position(tuple(parts[:12]), (parts[12], parts[13]), draw(st.integers(0, 1)))
+
+
+@settings(max_examples=300, deadline=None)
+@given(positions(), st.sampled_from(["no-capture", "forbidden", "capture-all"]))
+def test_kernel_and_python_rules_agree_on_any_board(p, grand_slam):
+    rules = Rules(grand_slam=grand_slam)
+    p = Position(p.houses, p.stores, p.to_move, rules)
+    b = np.array([*p.houses, *p.stores], dtype=np.int64)
+    legal = p.legal_moves()
+    mask = 0 if p.score_decided() else K.legal_mask(b, p.to_move, rules.gs_code)
+    assert [o for o in range(6) if mask >> o & 1] == legal
+    for m in legal:
+        child = p.play(m)
+        assert sum(child.houses) + sum(child.stores) == 48  # seeds are conserved
+        c = b.copy()
+        K.sow_and_capture(c, p.to_move, m, rules.gs_code)
+        if not child.ended:
+            assert list(c) == [*child.houses, *child.stores]
+    assert Position.from_text(p.to_text(), rules) == p
