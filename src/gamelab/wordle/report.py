@@ -55,6 +55,8 @@ def build(section: Any, ctx: Any) -> None:
         normal = entropy.guess_counts(game, tree)
         quirk = entropy.guess_counts(game, tree, quirk=True)
         dists[f"greedy ({rule})"] = entropy.distribution(normal)
+        if rule == "blog":
+            dists["greedy, post's counting (blog)"] = entropy.distribution(quirk)
         chart_rows.append([rule, len(tree.children) + 1, len(grey.candidates),
                            words.guesses[grey.guess], sum(normal.values()), sum(quirk.values())])
     section.table("chart", ["rule", "patterns", "all-grey left", "next after all grey",
