@@ -116,3 +116,19 @@ def test_map_elites_fills_cells_and_qd_score_grows():
     assert np.nansum(r.grid()) == pytest.approx(r.qd_score[-1])
     with pytest.raises(ValueError, match="increasing"):
         map_elites(evaluate, 12, "01", [[0, 0]], rng=0)
+
+
+def test_breed_is_crossover_then_redraw_mutation():
+    from gamelab.core.evolve import breed
+
+    rng = np.random.default_rng(9)
+    pop = ["AAAAAAAA", "BBBBBBBB", "ABABABAB"]
+    parents = np.array([[0, 1], [1, 0], [2, 0]])
+    kids = breed(pop, parents, "AB", 0.0, rng)
+    assert len(kids) == 6
+    for (i, j), c1, c2 in zip(parents, kids[0::2], kids[1::2], strict=True):
+        cut = next(k for k in range(1, 8) if c1[:k] == pop[i][:k] and c1[k:] == pop[j][k:])
+        assert 1 <= cut <= 6 and c2 == pop[j][:cut] + pop[i][cut:]
+    many = breed(["A" * 50] * 2, np.array([[0, 1]] * 200), "AB", 0.1, rng)
+    share = sum(k.count("B") for k in many) / (400 * 50)
+    assert abs(share - 0.05) < 0.006  # redraw at rate 0.1 -> real change at 0.05
