@@ -70,3 +70,22 @@ def test_quick_report_section(tmp_path):
     assert all(abs(float(r[1]) - float(r[2])) < 1e-6 for r in rows)
     assert (tmp_path / "yatzy" / "distribution.png").stat().st_size > 1000
     assert "expected score" in sec.headline
+
+
+def test_play_following_the_coach_finishes_a_game():
+    p = subprocess.run([sys.executable, "-m", "gamelab.cli", "yatzy", "play", "--rules",
+                        "yahtzee-no-bonus", "--seed", "3"], input="h\n" + "best\n" * 60,
+                       capture_output=True, text=True, timeout=300)
+    assert p.returncode == 0, p.stderr
+    last = p.stdout.strip().splitlines()[-1]
+    assert last.startswith("final: you ") and ", bot " in last
+    assert "expected" in p.stdout  # the hint table
+
+
+def test_risk_json_small():
+    p = run("risk", "--rules", "yahtzee-no-bonus", "--rounds", "12", "--games", "200",
+            "--no-store", "--workers", "1", "--json")
+    assert p.returncode == 0, p.stderr
+    rows = json.loads(p.stdout)["rows"]
+    assert [r["deficit"] for r in rows] == list(range(10, 101, 10))[: len(rows)]
+    assert all(r["games"] == 200 for r in rows)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Annotated
 
+import numpy as np
 import typer
 from rich.table import Table
 
@@ -141,3 +142,88 @@ def distribution_command(
                   f"{d.tail_probability:.3g}, computed in {d.seconds:.1f} s")
     console.print("quantiles: " + ", ".join(f"{q}: {v}" for q, v in out["quantiles"].items()))
     console.print("P(score >= T): " + ", ".join(f"{t}: {p:.4f}" for t, p in targets.items()))
+
+
+@app.command("comeback")
+def comeback_command(rules: Rules = "yahtzee", json_out: Json = False) -> None:
+    """Exact P(win) of an optimal player behind by >= X after Y rounds vs an optimal player."""
+    from gamelab.yatzy.comeback import DEFICITS, ROUNDS, comeback_probability, comeback_table
+
+    table = comeback_table(rules)
+    p = comeback_probability(table)
+    if json_out:
+        print_json({"rules": rules, "rounds": list(ROUNDS), "deficits": list(DEFICITS),
+                    "p_win": [[None if np.isnan(v) else float(v) for v in row] for row in p],
+                    "p_condition": (table["win"] + table["loss"] + table["tie"]).tolist(),
+                    "seconds": float(table["seconds"])})
+        return
+    t = Table(title=f"{rules}: P(trailing optimal player wins), behind by >= X after Y rounds")
+    t.add_column("Y \\ X")
+    for x in DEFICITS:
+        t.add_column(str(x), justify="right")
+    for i, y in enumerate(ROUNDS):
+        t.add_row(str(y), *["-" if np.isnan(v) else f"{v:.4f}" for v in p[i]])
+    console.print(t)
+
+
+@app.command("risk")
+def risk_command(
+    rules: Rules = "yahtzee",
+    valence: Annotated[int, typer.Option("--valence", min=1, max=5, help="Dice the risky target must share with the roll.")] = 2,
+    games: Annotated[int, typer.Option("--games", min=1, help="Games per (Y, X) cell.")] = 100_000,
+    rounds: Annotated[str, typer.Option("--rounds", help="Rounds Y, comma-separated.")] = "7,8,9,10,11,12",
+    seed: Seed = 0,
+    workers: Workers = None,
+    cluster: Cluster = None,
+    store: Annotated[bool, typer.Option("--store/--no-store", help="Resumable via the results store.")] = True,
+    json_out: Json = False,
+    quiet: Quiet = False,
+) -> None:
+    """The thesis' risk-taker vs the optimal player: trailing player's win rate per (Y, X)."""
+    from gamelab.core.results import ResultStore
+    from gamelab.yatzy.risk import risk_study
+
+    try:
+        ys = [int(y) for y in rounds.split(",") if y.strip()]
+    except ValueError:
+        raise ValueError(f"rounds must be integers like 7,8,9, got {rounds!r}") from None
+    r = _rules(rules)
+    if not ys or any(y < 0 or y >= r.n_boxes for y in ys):
+        raise ValueError(f"rounds must be between 0 and {r.n_boxes - 1}")
+    rows = risk_study(r.name, ys, valence, games, seed=seed,
+                      backend=backend(workers, cluster, quiet or json_out),
+                      store=ResultStore() if store else None)
+    if json_out:
+        print_json({"rules": r.name, "valence": valence, "rows": rows})
+        return
+    t = Table(title=f"{r.name}: trailing player's win rate, optimal vs risk-taker (valence {valence})")
+    for c in ("Y", "X", "games", "optimal", "risk-taker", "difference"):
+        t.add_column(c, justify="right")
+    for row in rows:
+        d = row["win_difference"]
+        t.add_row(str(row["rounds"]), str(row["deficit"]), str(row["games"]),
+                  f"{row['opt']['value']:.4f}", f"{row['risk']['value']:.4f}",
+                  f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]")
+    console.print(t)
+
+
+@app.command("play")
+def play_command(
+    rules: Rules = "yatzy",
+    seed: Seed = 0,
+    opponent: Annotated[bool, typer.Option("--bot/--solo", help="Play against the optimal bot.")] = True,
+) -> None:
+    """Play in the terminal; type h for the coach's hints, best to follow the coach."""
+    import sys
+
+    from gamelab.yatzy.play import play_game
+
+    def ask(prompt: str) -> str:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            raise ValueError("input ended before the game did")
+        return line
+
+    play_game(rules, seed, ask, lambda s: console.print(s, highlight=False), opponent)
