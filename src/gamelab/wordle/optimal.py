@@ -22,6 +22,7 @@ equals the total exactly when the search finished.
 
 from __future__ import annotations
 
+import heapq
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -75,7 +76,8 @@ class OptimalSolver:
         self.exact: dict[bytes, tuple[int, int]] = {}
         self.lower: dict[bytes, int] = {}
         self.nodes = 0
-        self.bound_min_size = 20  # classes this large get the (costlier) one-level node bound
+        self.bound_min_size = 20
+        self.root_step = 8  # how far one visit raises a first guess's bound  # classes this large get the (costlier) one-level node bound
         self._deadline = float("inf")
 
     # -- helpers ---------------------------------------------------------------------------
@@ -249,19 +251,33 @@ class OptimalSolver:
         bounds: dict[int, list] = {int(g): [int(b), None] for g, b in zip(guesses, lbs, strict=True)}
         best = INF if upper_bound is None else upper_bound + 1
         timed_out = False
+        # Best first over the first guesses: always raise the lowest bound a little (budget =
+        # bound + step), so the proven lower bound climbs steadily if the time limit stops the
+        # search; a guess whose cost is found below its budget is settled exactly.
+        heap = [(b, k, g) for k, (g, b) in enumerate(zip(guesses.tolist(), lbs.tolist(), strict=True))]
+        heapq.heapify(heap)
+        settled = 0
         try:
-            for i, g in enumerate(guesses.tolist()):
-                if bounds[g][0] > best:
-                    break
-                cost = self._guess_cost(g, cands, best + 1, sub_depth, pool)
-                if cost <= best:
+            while heap and heap[0][0] <= best:
+                b, k, g = heapq.heappop(heap)
+                # no strategy known yet: settle this guess fully, which gives an upper bound
+                budget = best + 1 if best >= INF else min(b + self.root_step, best + 1)
+                cost = self._guess_cost(g, cands, budget, sub_depth, pool)
+                if cost < budget:
                     bounds[g] = [cost, cost]
-                    best = cost
+                    best = min(best, cost)
+                    settled += 1
                 else:
                     bounds[g][0] = max(bounds[g][0], cost)
+                    if bounds[g][0] <= best:
+                        heapq.heappush(heap, (bounds[g][0], k, g))
+                    else:
+                        settled += 1
                 if self.progress:
-                    self.progress(f"first guess {i + 1}/{len(guesses)} {game.words.guesses[g]}: "
-                                  f"{'= ' + str(cost) if cost <= best else '>= ' + str(cost)}; best {best}")
+                    low = min(heap[0][0], best) if heap else best
+                    self.progress(f"{game.words.guesses[g]}: {'= ' if cost < budget else '>= '}{cost}; "
+                                  f"best {best}; proven lower bound {low}; "
+                                  f"{settled}/{len(guesses)} first guesses settled")
         except SearchTimeout:
             timed_out = True
         exact_totals = [v[1] for v in bounds.values() if v[1] is not None]
