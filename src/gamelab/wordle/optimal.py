@@ -401,7 +401,9 @@ def solve_summary(game: Game, hard: bool = False, max_guesses: int | None = None
         "answers": game.n_answers, "guesses": game.n_guesses,
         "total": res.total, "lower_bound": res.lower_bound, "proven": res.proven,
         "average": None if res.total is None else res.total / game.n_answers,
-        "first_guesses": res.first_guesses,
+        # only proven optima name their first guesses; otherwise the best one found so far
+        "first_guesses": res.first_guesses if res.proven else [],
+        "best_known_first_guess": res.first_guesses[0] if res.first_guesses else None,
         "distribution": {str(k): v for k, v in res.distribution.items()},
         "worst": res.worst, "nodes": res.nodes,
         "root_guesses_settled": sum(1 for lo, ex in res.root_bounds.values()
