@@ -256,17 +256,19 @@ class OptimalSolver:
         # search; a guess whose cost is found below its budget is settled exactly.
         heap = [(b, k, g) for k, (g, b) in enumerate(zip(guesses.tolist(), lbs.tolist(), strict=True))]
         heapq.heapify(heap)
-        settled = 0
+        settled = settled_exact = 0
         try:
             while heap and heap[0][0] <= best:
                 b, k, g = heapq.heappop(heap)
-                # no strategy known yet: settle this guess fully, which gives an upper bound
-                budget = best + 1 if best >= INF else min(b + self.root_step, best + 1)
+                # until one first guess is settled exactly (a strategy of our own, usually far
+                # better than a heuristic upper bound), settle guesses fully
+                budget = best + 1 if settled_exact == 0 else min(b + self.root_step, best + 1)
                 cost = self._guess_cost(g, cands, budget, sub_depth, pool)
                 if cost < budget:
                     bounds[g] = [cost, cost]
                     best = min(best, cost)
                     settled += 1
+                    settled_exact += 1
                 else:
                     bounds[g][0] = max(bounds[g][0], cost)
                     if bounds[g][0] <= best:
