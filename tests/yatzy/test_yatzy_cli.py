@@ -1,18 +1,33 @@
 """The `gamelab yatzy` command line (acceptance interface of issue 3)."""
 
+import io
 import json
 import subprocess
 import sys
+from types import SimpleNamespace
 
 import pytest
 
-
-def run(*args):
-    return subprocess.run([sys.executable, "-m", "gamelab.cli", "yatzy", *args],
-                          capture_output=True, text=True, timeout=300)
+from gamelab.cli import main
 
 
-def test_solve_json():
+@pytest.fixture
+def run(capsys):
+    """Run `gamelab yatzy ...` in this process; returns returncode, stdout, stderr."""
+
+    def _run(*args):
+        code = 0
+        try:
+            main(["yatzy", *args])
+        except SystemExit as exc:
+            code = exc.code or 0
+        out, err = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out, stderr=err)
+
+    return _run
+
+
+def test_solve_json(run):
     p = run("solve", "--rules", "yahtzee-no-bonus", "--json")
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
@@ -22,7 +37,7 @@ def test_solve_json():
     assert out["seconds"] >= 0
 
 
-def test_advise_json():
+def test_advise_json(run):
     p = run("advise", "--rules", "yahtzee", "--card", "-", "--dice", "11114", "--rolls-left", "2",
             "--json")
     assert p.returncode == 0, p.stderr
@@ -32,7 +47,7 @@ def test_advise_json():
     assert values == sorted(values, reverse=True) and len(opts) == 10
 
 
-def test_simulate_json():
+def test_simulate_json(run):
     p = run("simulate", "--rules", "yahtzee-no-bonus", "--strategy", "random", "--games", "300",
             "--seed", "4", "--workers", "1", "--json")
     assert p.returncode == 0, p.stderr
@@ -50,10 +65,16 @@ def test_simulate_json():
         (["simulate", "--rules", "yatzy", "--strategy", "clever"], "unknown strategy"),
     ],
 )
-def test_bad_input_is_one_error_line(args, message):
+def test_bad_input_is_one_error_line(run, args, message):
     p = run(*args)
     assert p.returncode == 2
     assert p.stderr.startswith("error:") and message in p.stderr and p.stdout == ""
+
+
+def test_module_entry_point():
+    p = subprocess.run([sys.executable, "-m", "gamelab.cli", "yatzy", "solve", "--rules", "nope"],
+                       capture_output=True, text=True, timeout=120)
+    assert p.returncode == 2 and p.stderr.startswith("error: unknown rules")
 
 
 def test_quick_report_section(tmp_path):
@@ -72,17 +93,16 @@ def test_quick_report_section(tmp_path):
     assert "expected score" in sec.headline
 
 
-def test_play_following_the_coach_finishes_a_game():
-    p = subprocess.run([sys.executable, "-m", "gamelab.cli", "yatzy", "play", "--rules",
-                        "yahtzee-no-bonus", "--seed", "3"], input="h\n" + "best\n" * 60,
-                       capture_output=True, text=True, timeout=300)
+def test_play_following_the_coach_finishes_a_game(run, monkeypatch):
+    monkeypatch.setattr(sys, "stdin", io.StringIO("h\n" + "best\n" * 60))
+    p = run("play", "--rules", "yahtzee-no-bonus", "--seed", "3")
     assert p.returncode == 0, p.stderr
     last = p.stdout.strip().splitlines()[-1]
     assert last.startswith("final: you ") and ", bot " in last
     assert "expected" in p.stdout  # the hint table
 
 
-def test_risk_json_small():
+def test_risk_json_small(run):
     p = run("risk", "--rules", "yahtzee-no-bonus", "--rounds", "12", "--games", "200",
             "--no-store", "--workers", "1", "--json")
     assert p.returncode == 0, p.stderr
