@@ -255,6 +255,7 @@ def min_bound_kernel(table, subset, guesses, n_codes, answer_of_guess, rem):
         k = 0
         hit = 0
         big = 0
+        stop = n
         for i in range(n):
             if answer_of_guess[r] == subset[i]:
                 hit = 1
@@ -265,7 +266,10 @@ def min_bound_kernel(table, subset, guesses, n_codes, answer_of_guess, rem):
             counts[code] += 1
             if counts[code] > big:
                 big = counts[code]
-        for i in range(n):
+                if rem == 1 and big > 1:
+                    stop = i + 1  # cannot leave only singletons: unusable, stop counting
+                    break
+        for i in range(stop):
             counts[table[r, subset[i]]] = 0
         if k < 2 and hit == 0:
             continue

@@ -97,6 +97,8 @@ class OptimalSolver:
 
     def _child_lb(self, part: np.ndarray, depth: int | None, pool: np.ndarray | None) -> int:
         m = len(part)
+        if depth is not None and (depth < 1 or (depth == 1 and m > 1)):
+            return INF
         if m <= 2:
             if depth is not None and ((m == 1 and depth < 1) or (m == 2 and depth < 2)):
                 return INF
