@@ -116,3 +116,14 @@ def test_gen1_4_hard_mode_optimum(rule):
 
     result = OptimalSolver(Game(load_word_list("gen1-4"), rule), hard=True).solve()
     assert result.proven and result.total == 972 and "ジーランス" in result.first_guesses
+
+
+def test_unproven_summary_states_bounds():
+    from gamelab.wordle.optimal import solve_summary
+    from gamelab.wordle.rules import load_word_list
+
+    game = Game(load_word_list("gen1-4"), "standard")
+    data = solve_summary(game, time_limit=1e-4, depth_limits=False)
+    if not data["proven"]:  # a very fast machine could finish before the first check
+        assert data["first_guesses"] == [] and "not proven" in data["statement"]
+        assert data["lower_bound"] <= 964 <= data["total"]

@@ -184,8 +184,11 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
     console.print(data["statement"])
     if data["total"] is not None:
         dist = " ".join(f"{k}:{v}" for k, v in data["distribution"].items())
+        firsts = " ".join(data["first_guesses"]) or f"{data['best_known_first_guess']} (best found)"
         console.print(f"total {data['total']} (average {data['average']:.4f}); first guess(es): "
-                      f"{' '.join(data['first_guesses']) or '-'}; distribution {dist}; worst {data['worst']}")
+                      f"{firsts}; distribution {dist or '-'}; worst {data['worst']}")
+    if not data["proven"] and data["total"] is not None:
+        console.print(f"{data['root_guesses_settled']} of {data['root_guesses']} first guesses settled")
     for row in data.get("depth_limited", []):
         value = row["total"] if row["total"] is not None else "infeasible"
         console.print(f"  at most {row['max_guesses']} guesses: {value}"
