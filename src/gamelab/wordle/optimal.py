@@ -77,7 +77,8 @@ class OptimalSolver:
         self.lower: dict[bytes, int] = {}
         self.nodes = 0
         self.bound_min_size = 20
-        self.root_step = 8  # how far one visit raises a first guess's bound  # classes this large get the (costlier) one-level node bound
+        self.root_step = 8  # how far one visit raises a first guess's bound
+        self.root_full = 5  # first guesses (by bound) searched to the end before that  # classes this large get the (costlier) one-level node bound
         self._deadline = float("inf")
 
     # -- helpers ---------------------------------------------------------------------------
@@ -258,13 +259,15 @@ class OptimalSolver:
         # search; a guess whose cost is found below its budget is settled exactly.
         heap = [(b, k, g) for k, (g, b) in enumerate(zip(guesses.tolist(), lbs.tolist(), strict=True))]
         heapq.heapify(heap)
-        settled = settled_exact = 0
+        settled = settled_exact = visits = 0
         try:
             while heap and heap[0][0] <= best:
                 b, k, g = heapq.heappop(heap)
-                # until one first guess is settled exactly (a strategy of our own, usually far
-                # better than a heuristic upper bound), settle guesses fully
-                budget = best + 1 if settled_exact == 0 else min(b + self.root_step, best + 1)
+                # the most promising first guesses are settled fully: strategies of our own, far
+                # better upper bounds than a heuristic's
+                full = settled_exact < 1 or visits < self.root_full
+                budget = best + 1 if full else min(b + self.root_step, best + 1)
+                visits += 1
                 cost = self._guess_cost(g, cands, budget, sub_depth, pool)
                 if cost < budget:
                     bounds[g] = [cost, cost]
