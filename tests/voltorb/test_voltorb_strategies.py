@@ -117,3 +117,24 @@ def test_fom_reproduces_the_blog_on_the_as_coded_generator():
 def test_random_strategy_rarely_wins():
     sim = simulate("hgss", 2, "random", 500, seed=0)
     assert sim.win_rate.value < 0.05  # Jaff & Bohrer: BogoFlip 1/500 on level 2
+
+
+def test_win_search_kernel_matches_python_twin():
+    for post in _small_posteriors(8, seed=11):
+        fast = OptimalSolver(post).win_probability()
+        twin = OptimalSolver(post, python=True).win_probability()
+        assert fast == pytest.approx(twin, abs=1e-12)
+
+
+def test_flip_bounds_kernel_matches_python_twin():
+    from gamelab.voltorb._kernels import flip_bounds, flip_bounds_py
+
+    for post in _small_posteriors(4, seed=13):
+        hm = (post.boards >= 2).sum(axis=1)
+        mask = np.zeros(25, dtype=bool)
+        a = flip_bounds(post.boards, post.weights, hm, mask)
+        b = flip_bounds_py(post.boards, post.weights, hm, mask)
+        for x, y in zip(a, b, strict=True):
+            assert x == pytest.approx(y, abs=1e-12)
+        # the bound never exceeds the mass left to win
+        assert (a[2] <= a[0] - a[1] + 1e-12).all()

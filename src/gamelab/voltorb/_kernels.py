@@ -219,3 +219,248 @@ def enumerate_boards_py(patterns, row_sums, row_volts, col_sums, col_volts, know
         np.array(boards, dtype=np.int8).reshape(-1, TILES),
         np.array(feats, dtype=np.int64).reshape(-1, 3),
     )
+
+
+@njit(cache=True)
+def flip_bounds(boards, weights, hidden_mult, revealed_mask):
+    """Per tile t and value v (25 x 4): prior mass of t = v, mass of boards won by that flip, and
+    an upper bound on the mass a policy can still win afterwards (live mass minus the smallest
+    Voltorb mass among the child's useful tiles, unless the child has a safe useful tile).
+
+    `boards` (k x 25) are the live boards of a state, `hidden_mult` their unrevealed 2s/3s,
+    `revealed_mask` (25,) the revealed tiles. Cost O(k * 25 * 25).
+    """
+    k = boards.shape[0]
+    mass = np.zeros((TILES, 4))
+    won = np.zeros((TILES, 4))
+    v_in_child = np.zeros((TILES, 4, TILES))
+    m_in_child = np.zeros((TILES, 4, TILES))
+    for b in range(k):
+        w = weights[b]
+        for t in range(TILES):
+            if revealed_mask[t]:
+                continue
+            v = boards[b, t]
+            mass[t, v] += w
+            if v == 0:
+                continue
+            left = hidden_mult[b] - (1 if v >= 2 else 0)
+            if left == 0:
+                won[t, v] += w
+                continue
+            for u in range(TILES):
+                x = boards[b, u]
+                if x == 0:
+                    v_in_child[t, v, u] += w
+                elif x >= 2:
+                    m_in_child[t, v, u] += w
+    bound = np.zeros((TILES, 4))
+    for t in range(TILES):
+        if revealed_mask[t]:
+            continue
+        for v in range(1, 4):
+            live = mass[t, v] - won[t, v]
+            if live <= 0.0:
+                continue
+            best_risk = live
+            safe = False
+            for u in range(TILES):
+                if u == t or revealed_mask[u] or m_in_child[t, v, u] <= 0.0:
+                    continue
+                if v_in_child[t, v, u] <= 0.0:
+                    safe = True
+                    break
+                if v_in_child[t, v, u] < best_risk:
+                    best_risk = v_in_child[t, v, u]
+            bound[t, v] = live if safe else live - best_risk
+    return mass, won, bound
+
+
+def flip_bounds_py(boards, weights, hidden_mult, revealed_mask):
+    """Plain-Python twin of :func:`flip_bounds`."""
+    mass = np.zeros((TILES, 4))
+    won = np.zeros((TILES, 4))
+    v_in = np.zeros((TILES, 4, TILES))
+    m_in = np.zeros((TILES, 4, TILES))
+    for b in range(len(boards)):
+        w = float(weights[b])
+        row = [int(x) for x in boards[b]]
+        for t in range(TILES):
+            if revealed_mask[t]:
+                continue
+            v = row[t]
+            mass[t, v] += w
+            if v == 0:
+                continue
+            if hidden_mult[b] - (v >= 2) == 0:
+                won[t, v] += w
+                continue
+            for u in range(TILES):
+                if row[u] == 0:
+                    v_in[t, v, u] += w
+                elif row[u] >= 2:
+                    m_in[t, v, u] += w
+    bound = np.zeros((TILES, 4))
+    for t in range(TILES):
+        if revealed_mask[t]:
+            continue
+        for v in (1, 2, 3):
+            live = mass[t, v] - won[t, v]
+            if live <= 0:
+                continue
+            useful = [u for u in range(TILES) if u != t and not revealed_mask[u] and m_in[t, v, u] > 0]
+            risks = [v_in[t, v, u] for u in useful]
+            if risks and min(risks) <= 0:
+                bound[t, v] = live
+            else:
+                bound[t, v] = live - min([live] + risks)
+    return mass, won, bound
+
+
+@njit(cache=True)
+def _bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask):
+    """:func:`flip_bounds` on the boards `idx` whose hidden multipliers are hm0 - nrev_mult."""
+    mass = np.zeros((TILES, 4))
+    won = np.zeros((TILES, 4))
+    v_in_child = np.zeros((TILES, 4, TILES))
+    m_in_child = np.zeros((TILES, 4, TILES))
+    for i in range(idx.size):
+        b = idx[i]
+        w = weights[b]
+        hm = hm0[b] - nrev_mult
+        for t in range(TILES):
+            if revealed_mask[t]:
+                continue
+            v = boards[b, t]
+            mass[t, v] += w
+            if v == 0:
+                continue
+            if hm - (1 if v >= 2 else 0) == 0:
+                won[t, v] += w
+                continue
+            for u in range(TILES):
+                x = boards[b, u]
+                if x == 0:
+                    v_in_child[t, v, u] += w
+                elif x >= 2:
+                    m_in_child[t, v, u] += w
+    bound = np.zeros((TILES, 4))
+    for t in range(TILES):
+        if revealed_mask[t]:
+            continue
+        for v in range(1, 4):
+            live = mass[t, v] - won[t, v]
+            if live <= 0.0:
+                continue
+            best_risk = live
+            safe = False
+            for u in range(TILES):
+                if u == t or revealed_mask[u] or m_in_child[t, v, u] <= 0.0:
+                    continue
+                if v_in_child[t, v, u] <= 0.0:
+                    safe = True
+                    break
+                if v_in_child[t, v, u] < best_risk:
+                    best_risk = v_in_child[t, v, u]
+            bound[t, v] = live if safe else live - best_risk
+    return mass, won, bound
+
+
+@njit(cache=True)
+def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo_exact, memo_tile, counter):
+    """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
+    else the value shown). Same recursion and pruning as the Python twin
+    :class:`gamelab.voltorb.expectimax.OptimalSolver`, plus fail-low cut-offs: the result is exact
+    when it exceeds `alpha`, otherwise it is `alpha`, an upper bound (pass alpha < 0 for an exact
+    value). The best tile of each exactly solved state goes to `memo_tile`."""
+    if code in memo_val:
+        if memo_exact[code] or memo_val[code] <= alpha:
+            return memo_val[code]
+    counter[0] += 1
+    total = 0.0
+    for i in range(idx.size):
+        total += weights[idx[i]]
+    revealed_mask = np.zeros(TILES, np.bool_)
+    for t in range(TILES):
+        revealed_mask[t] = ((code >> (2 * t)) & 3) != 0
+    if idx.size == 1:
+        tile = -1
+        for t in range(TILES):
+            if boards[idx[0], t] >= 2 and not revealed_mask[t]:
+                tile = t
+                break
+        memo_val[code] = total
+        memo_exact[code] = True
+        memo_tile[code] = tile
+        return total
+    mass, won, bound = _bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask)
+    eps = 1e-12 * total
+    ntiles = 0
+    tiles = np.empty(TILES, np.int64)
+    tile_bound = np.empty(TILES)
+    safe_tile = -1
+    for t in range(TILES):
+        if revealed_mask[t] or mass[t, 2] + mass[t, 3] <= 0.0:
+            continue
+        if mass[t, 0] <= 1e-15 * total and safe_tile < 0:
+            safe_tile = t
+        tiles[ntiles] = t
+        tile_bound[ntiles] = won[t, 1] + won[t, 2] + won[t, 3] + bound[t, 1] + bound[t, 2] + bound[t, 3]
+        ntiles += 1
+    if safe_tile >= 0:
+        order = np.array([safe_tile])
+    else:
+        order = tiles[:ntiles][np.argsort(-tile_bound[:ntiles], kind="mergesort")]
+    best = -1.0
+    best_tile = order[0]
+    for oi in range(order.size):
+        t = order[oi]
+        threshold = max(best, alpha)
+        running = 0.0
+        for v in range(1, 4):
+            running += won[t, v] + bound[t, v]
+        if running <= threshold + eps:
+            break
+        acc = 0.0
+        pruned = False
+        for v in range(1, 4):
+            if mass[t, v] <= 0.0:
+                continue
+            extra = 1 if v >= 2 else 0
+            n_live = 0
+            for i in range(idx.size):
+                b = idx[i]
+                if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
+                    n_live += 1
+            child = 0.0
+            if n_live > 0:
+                live = np.empty(n_live, np.int64)
+                j = 0
+                for i in range(idx.size):
+                    b = idx[i]
+                    if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
+                        live[j] = b
+                        j += 1
+                child_alpha = threshold - (running - bound[t, v])
+                if threshold < 0.0:
+                    child_alpha = -1.0
+                child = win_search(
+                    boards, weights, hm0, live, code | (v << (2 * t)), nrev_mult + extra,
+                    child_alpha, memo_val, memo_exact, memo_tile, counter,
+                )
+            acc += won[t, v] + child
+            running -= bound[t, v] - child
+            if running <= threshold + eps:
+                pruned = True
+                break
+        if not pruned and acc > best:
+            best = acc
+            best_tile = t
+    if best > alpha + eps or alpha < 0.0:
+        memo_val[code] = best
+        memo_exact[code] = True
+        memo_tile[code] = best_tile
+        return best
+    memo_val[code] = alpha
+    memo_exact[code] = False
+    return alpha

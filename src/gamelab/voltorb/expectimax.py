@@ -31,6 +31,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gamelab.voltorb._kernels import flip_bounds, win_search
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import TILES
 
@@ -112,12 +113,39 @@ class _Tree:
 class OptimalSolver(_Tree):
     """Exact P(win)-maximising (``objective="win"``) or coin-maximising (``"coins"``) policy."""
 
-    def __init__(self, posterior: Posterior, objective: str = "win") -> None:
+    def __init__(self, posterior: Posterior, objective: str = "win", python: bool = False) -> None:
         if objective not in ("win", "coins"):
             raise ValueError(f"objective must be 'win' or 'coins', got {objective!r}")
         super().__init__(posterior)
         self.objective = objective
         self.memo: dict[int, tuple[float, int]] = {}
+        # the win objective runs in the numba kernel unless python=True (the twin)
+        self.use_kernel = objective == "win" and not python
+        if self.use_kernel:
+            from numba import types
+            from numba.typed import Dict
+
+            self._memo_val = Dict.empty(key_type=types.int64, value_type=types.float64)
+            self._memo_tile = Dict.empty(key_type=types.int64, value_type=types.int64)
+            self._memo_exact = Dict.empty(key_type=types.int64, value_type=types.boolean)
+            self._counter = np.zeros(1, dtype=np.int64)
+            self._boards = np.ascontiguousarray(self.boards, dtype=np.int8)
+            self._weights = np.ascontiguousarray(self.weights, dtype=np.float64)
+            self._hm0 = np.ascontiguousarray(self.hidden_mult, dtype=np.int64)
+
+    def _kernel_value(self, revealed: dict[int, int], idx: np.ndarray) -> tuple[float, int]:
+        code = 0
+        for tile, value in revealed.items():
+            if value > 0:
+                code |= value << (2 * tile)
+        nrev = sum(1 for t, v in revealed.items() if t not in self.root_revealed and v >= 2)
+        value = win_search(
+            self._boards, self._weights, self._hm0, np.ascontiguousarray(idx, dtype=np.int64),
+            np.int64(code), np.int64(nrev), -1.0, self._memo_val, self._memo_exact, self._memo_tile,
+            self._counter,
+        )
+        self.nodes = int(self._counter[0])
+        return float(value), int(self._memo_tile[code])
 
     def _value(self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool) -> float:
         """U (win) or H (coins) of a live state; stores the best tile (-1 = quit) in the memo."""
@@ -126,6 +154,8 @@ class OptimalSolver(_Tree):
         if hit is not None:
             return hit[0]
         self.nodes += 1
+        if self.objective == "win":
+            return self._win_value(idx, key, hm, memo_key)
         total = float(self.weights[idx].sum())
         tiles, v_mass = self.candidate_tiles(idx, key)
         best, best_tile = -1.0, int(tiles[0]) if tiles.size else -1
@@ -149,7 +179,43 @@ class OptimalSolver(_Tree):
         self.memo[memo_key] = (best, best_tile)
         return best
 
-    def _flip_value(self, idx, key, hm, tile, bound=None, best=None) -> float | None:
+    def _win_value(self, idx: np.ndarray, key: int, hm: np.ndarray, memo_key: int) -> float:
+        w = self.weights[idx]
+        total = float(w.sum())
+        if idx.size == 1:
+            tile = int(np.flatnonzero(self.boards[idx[0]] >= 2)[0])
+            for t in np.flatnonzero(self.boards[idx[0]] >= 2):
+                if not (key >> (3 * int(t))) & 7:
+                    tile = int(t)
+                    break
+            self.memo[memo_key] = (total, tile)
+            return total
+        revealed_mask = np.array([(key >> (3 * t)) & 7 != 0 for t in range(TILES)])
+        mass, won, bound = flip_bounds(self.boards[idx], w, hm[idx], revealed_mask)
+        useful = (mass[:, 2] + mass[:, 3] > 0) & ~revealed_mask
+        tiles = np.flatnonzero(useful)
+        safe = tiles[mass[tiles, 0] <= _MASS_EPS * total]
+        if safe.size:
+            tile = int(safe[0])
+            best = self._flip_value(idx, key, hm, tile)
+            self.memo[memo_key] = (best, tile)
+            return best
+        tile_bound = (won[tiles, 1:] + bound[tiles, 1:]).sum(axis=1)
+        order = np.lexsort((tiles, -tile_bound))
+        best, best_tile = -1.0, int(tiles[order[0]])
+        for i in order:
+            tile = int(tiles[i])
+            if tile_bound[i] <= best + 1e-12 * total:
+                break
+            val = self._flip_value(idx, key, hm, tile, float(tile_bound[i]), best, bound[tile])
+            if val is not None and val > best + 1e-12 * total:
+                best, best_tile = val, tile
+        self.memo[memo_key] = (best, best_tile)
+        return best
+
+    def _flip_value(
+        self, idx, key, hm, tile, bound=None, best=None, child_bounds=None
+    ) -> float | None:
         """Value of flipping `tile`; with a `bound` (win objective) None as soon as the children
         seen so far prove it cannot beat `best` (each unseen child is bounded by its mass)."""
         acc = 0.0
@@ -158,7 +224,8 @@ class OptimalSolver(_Tree):
             gain = won_mass + child
             acc += v * gain if self.objective == "coins" else gain
             if bound is not None:
-                bound -= float(self.weights[live].sum()) - child
+                ub = child_bounds[v] if child_bounds is not None else float(self.weights[live].sum())
+                bound -= ub - child
                 if bound <= best:
                     return None
         return acc
@@ -172,6 +239,9 @@ class OptimalSolver(_Tree):
         idx, key, hm = self.state_for(revealed)
         if idx.size == 0:
             return -1, 1.0
+        if self.use_kernel:
+            value, tile = self._kernel_value(revealed, idx)
+            return tile, value / float(self.weights[idx].sum())
         may_quit = any(v > 0 for t, v in revealed.items()) and self.objective == "coins"
         value = self._value(idx, key, hm, may_quit)
         memo_key = key if may_quit or self.objective == "win" else ~key
@@ -186,6 +256,8 @@ class OptimalSolver(_Tree):
             return won
         if self.objective != "win":
             raise ValueError("win_probability is defined for the win objective")
+        if self.use_kernel:
+            return won + self._kernel_value(self.root_revealed, idx)[0]
         return won + self._value(idx, key, self.hidden_mult, False)
 
 
