@@ -544,6 +544,7 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, base,
 
 
 STRATEGY_OPTIMAL, STRATEGY_GREEDY, STRATEGY_RANDOM = 0, 1, 2
+CACHE_SLOTS = 20_000  # decision tables kept per game-kernel call (1.5 kB each)
 UNIFORMS_PER_TURN = 18  # 3 x 5 dice, two random keeps, one random box
 
 
@@ -598,12 +599,12 @@ def _roll_dice(keep, u, offset):
 
 @njit(cache=True)
 def play_games(E, strategy, uniforms, base, upper_face, joker_value, upper_box_of_face,
-               joker_fixed, params, scores, first_turn):
+               joker_fixed, params, scores):
     """Play len(scores) whole games; uniforms [games, turns, 18]; scores receive final totals.
 
     Decisions: optimal (argmax E), greedy (E = zeros: best expected points this turn) or
-    random (a uniform distinct sub-keep, then a uniform legal box). first_turn[0, :] etc. is
-    the cached decision table of the empty card (box3, keep2, keep1 rows), or -1 to compute.
+    random (a uniform distinct sub-keep, then a uniform legal box). Decision tables are
+    computed once per visited state (see :func:`cached_decisions`).
     """
     nb = params[0]
     nf = params[5]
@@ -622,10 +623,10 @@ def play_games(E, strategy, uniforms, base, upper_face, joker_value, upper_box_o
     keep2 = np.empty(N_ROLLS, dtype=np.int64)
     keep1 = np.empty(N_ROLLS, dtype=np.int64)
     legal = np.empty(nb, dtype=np.int64)
-    if strategy != STRATEGY_RANDOM and first_turn[0, 0] < 0:
-        widget_policy(E, 0, 0, 0, base, upper_face, joker_value, upper_box_of_face, joker_fixed,
-                      params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, first_turn[0],
-                      first_turn[1], first_turn[2], K1, K2)
+    slot_of = np.zeros(E.shape[0], dtype=np.int32)
+    cache = np.empty((CACHE_SLOTS, 3, N_ROLLS), dtype=np.int16)
+    used = np.ones(1, dtype=np.int64)
+    s = 0
     for g in range(scores.shape[0]):
         mask = 0
         m = 0
@@ -634,14 +635,10 @@ def play_games(E, strategy, uniforms, base, upper_face, joker_value, upper_box_o
         for turn in range(nb):
             u = uniforms[g, turn]
             if strategy != STRATEGY_RANDOM:
-                if mask == 0:
-                    box3[:] = first_turn[0]
-                    keep2[:] = first_turn[1]
-                    keep1[:] = first_turn[2]
-                else:
-                    widget_policy(E, mask, m, f, base, upper_face, joker_value,
-                                  upper_box_of_face, joker_fixed, params, V, VW, K, KW, M, A,
-                                  succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2)
+                s = cached_decisions(E, mask, m, f, base, upper_face, joker_value,
+                                     upper_box_of_face, joker_fixed, params, V, VW, K, KW, M, A,
+                                     succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, slot_of,
+                                     cache, used)
             r = _roll_dice(0, u, 0)
             for stage in range(2):
                 if strategy == STRATEGY_RANDOM:
@@ -651,10 +648,8 @@ def play_games(E, strategy, uniforms, base, upper_face, joker_value, upper_box_o
                     if i >= hi:
                         i = hi - 1
                     k = SUBKEEP_INDEX[i]
-                elif stage == 0:
-                    k = keep1[r]
                 else:
-                    k = keep2[r]
+                    k = cache[s, 2 - stage, r]
                 r = _roll_dice(k, u, 5 + 5 * stage)
             if strategy == STRATEGY_RANDOM:
                 n = legal_boxes(mask, f, r, upper_face, upper_box_of_face, params, legal)
@@ -663,7 +658,7 @@ def play_games(E, strategy, uniforms, base, upper_face, joker_value, upper_box_o
                     i = n - 1
                 b = legal[i]
             else:
-                b = box3[r]
+                b = cache[s, 0, r]
             pts, j = placement(mask, m, f, b, r, base, upper_face, joker_value,
                                upper_box_of_face, joker_fixed, params)
             total += pts
@@ -702,13 +697,41 @@ def risky_keep(r, V3, valence):
 
 
 @njit(cache=True)
-def play_turn(E, mask, m, f, u, valence, base, upper_face, joker_value, upper_box_of_face,
-              joker_fixed, params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3, keep2,
-              keep1, K1, K2, V3):
-    """One turn from (mask, m, f) with uniforms u: optimal (valence 0) or the risk-taker's keeps
-    (valence v >= 1; the box is still chosen optimally). Returns (points, next state index)."""
+def cached_decisions(E, mask, m, f, base, upper_face, joker_value, upper_box_of_face,
+                     joker_fixed, params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3,
+                     keep2, keep1, K1, K2, slot_of, cache, used):
+    """Row of `cache` [slots, 3, 252] (box3, keep2, keep1) holding the state's decisions.
+
+    Computed once per state and call (slot_of[state] = row); row 0 is scratch when full.
+    """
+    nf = params[5]
+    j = (mask * 64 + m) * nf + f
+    s = slot_of[j]
+    if s > 0:
+        return s
     widget_policy(E, mask, m, f, base, upper_face, joker_value, upper_box_of_face, joker_fixed,
                   params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2)
+    s = 0
+    if used[0] < cache.shape[0]:
+        s = used[0]
+        used[0] += 1
+        slot_of[j] = s
+    for r in range(N_ROLLS):
+        cache[s, 0, r] = box3[r]
+        cache[s, 1, r] = keep2[r]
+        cache[s, 2, r] = keep1[r]
+    return s
+
+
+@njit(cache=True)
+def play_turn(E, mask, m, f, u, valence, base, upper_face, joker_value, upper_box_of_face,
+              joker_fixed, params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3, keep2,
+              keep1, K1, K2, V3, slot_of, cache, used):
+    """One turn from (mask, m, f) with uniforms u: optimal (valence 0) or the risk-taker's keeps
+    (valence v >= 1; the box is still chosen optimally). Returns (points, next state index)."""
+    s = cached_decisions(E, mask, m, f, base, upper_face, joker_value, upper_box_of_face,
+                         joker_fixed, params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3,
+                         keep2, keep1, K1, K2, slot_of, cache, used)
     if valence > 0:
         final_values(E, E, False, mask, m, f, base, upper_face, joker_value, upper_box_of_face,
                      joker_fixed, params, V3, VW, box3, succ_s, succ_e, succ_w)
@@ -716,13 +739,11 @@ def play_turn(E, mask, m, f, u, valence, base, upper_face, joker_value, upper_bo
     for stage in range(2):
         if valence > 0:
             k = risky_keep(r, V3, valence)
-        elif stage == 0:
-            k = keep1[r]
         else:
-            k = keep2[r]
+            k = cache[s, 2 - stage, r]
         r = _roll_dice(k, u, 5 + 5 * stage)
-    return placement(mask, m, f, box3[r], r, base, upper_face, joker_value, upper_box_of_face,
-                     joker_fixed, params)
+    return placement(mask, m, f, cache[s, 0, r], r, base, upper_face, joker_value,
+                     upper_box_of_face, joker_fixed, params)
 
 
 @njit(cache=True)
@@ -751,6 +772,9 @@ def duel_games(E, start_a, start_b, uniforms_a, uniforms_b, deficit, valence, ba
     box3 = np.empty(N_ROLLS, dtype=np.int64)
     keep2 = np.empty(N_ROLLS, dtype=np.int64)
     keep1 = np.empty(N_ROLLS, dtype=np.int64)
+    slot_of = np.zeros(E.shape[0], dtype=np.int32)
+    cache = np.empty((CACHE_SLOTS, 3, N_ROLLS), dtype=np.int16)
+    used = np.ones(1, dtype=np.int64)
     for g in range(result.shape[0]):
         ma, mma, fa, sa = start_a[g, 0], start_a[g, 1], start_a[g, 2], start_a[g, 3]
         mb, mmb, fb, sb = start_b[g, 0], start_b[g, 1], start_b[g, 2], start_b[g, 3]
@@ -758,7 +782,8 @@ def duel_games(E, start_a, start_b, uniforms_a, uniforms_b, deficit, valence, ba
         while ma != (1 << nb) - 1:
             pts, j = play_turn(E, ma, mma, fa, uniforms_a[g, turn], 0, base, upper_face,
                                joker_value, upper_box_of_face, joker_fixed, params, V, VW, K,
-                               KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, V3)
+                               KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, V3,
+                               slot_of, cache, used)
             sa += pts
             fa = j % nf
             mma = (j // nf) % 64
@@ -766,7 +791,8 @@ def duel_games(E, start_a, start_b, uniforms_a, uniforms_b, deficit, valence, ba
             v = valence if sa - sb >= deficit else 0
             pts, j = play_turn(E, mb, mmb, fb, uniforms_b[g, turn], v, base, upper_face,
                                joker_value, upper_box_of_face, joker_fixed, params, V, VW, K,
-                               KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, V3)
+                               KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, V3,
+                               slot_of, cache, used)
             sb += pts
             fb = j % nf
             mmb = (j // nf) % 64
@@ -796,6 +822,9 @@ def play_to_round(E, uniforms, rounds, base, upper_face, joker_value, upper_box_
     box3 = np.empty(N_ROLLS, dtype=np.int64)
     keep2 = np.empty(N_ROLLS, dtype=np.int64)
     keep1 = np.empty(N_ROLLS, dtype=np.int64)
+    slot_of = np.zeros(E.shape[0], dtype=np.int32)
+    cache = np.empty((CACHE_SLOTS, 3, N_ROLLS), dtype=np.int16)
+    used = np.ones(1, dtype=np.int64)
     last = 0
     for i in range(rounds.shape[0]):
         last = max(last, rounds[i])
@@ -815,7 +844,8 @@ def play_to_round(E, uniforms, rounds, base, upper_face, joker_value, upper_box_
                 break
             pts, j = play_turn(E, mask, m, f, uniforms[g, turn], 0, base, upper_face,
                                joker_value, upper_box_of_face, joker_fixed, params, V, VW, K,
-                               KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, V3)
+                               KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2, V3,
+                               slot_of, cache, used)
             score += pts
             f = j % nf
             m = (j // nf) % 64

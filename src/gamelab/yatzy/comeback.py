@@ -36,7 +36,7 @@ from gamelab.yatzy.distribution import _layer_rows, forward_layers
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.solver import masks_by_popcount, solve
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2
 CAP = 600
 DEFICITS = tuple(range(10, 101, 10))
 ROUNDS = tuple(range(7, 14))
@@ -110,14 +110,14 @@ def comeback_table(rules: RuleSet | str = "yahtzee", cap: int = CAP) -> dict[str
 
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
-        joints = joint_after_rounds(rules, [y for y in ROUNDS if y < rules.n_boxes], cap)
+        joints = joint_after_rounds(rules, [y for y in ROUNDS if y <= rules.n_boxes], cap)
         win = np.zeros((len(ROUNDS), len(DEFICITS)))
         loss = np.zeros_like(win)
         tie = np.zeros_like(win)
         clamp = 0.0
         for i, y in enumerate(ROUNDS):
             if y not in joints:
-                continue  # after the last round a player behind has lost
+                continue
             J = joints[y]
             clamp = max(clamp, float(J[:, -1].sum()))
             for j, x in enumerate(DEFICITS):
@@ -137,7 +137,9 @@ def comeback_probability(table: dict[str, np.ndarray]) -> np.ndarray:
 
 
 def comeback_report(section, ctx) -> None:
-    """Add the exact comeback table to a report section."""
+    """Add the comeback tables (exact, thesis-style estimate, risk-taker) to a report section."""
+    from gamelab.yatzy.risk import risk_study
+
     table = comeback_table("yahtzee")
     p = comeback_probability(table)
     rows = []
@@ -148,4 +150,44 @@ def comeback_report(section, ctx) -> None:
         caption="Exact P(win) of an optimal player behind by at least X points after Y rounds "
         "against an optimal player (yahtzee rules; wins / (wins + losses) as in the thesis; "
         f"computed in {float(table['seconds']):.0f} s).",
+    )
+    rounds = [y for y in ROUNDS if y < 13]
+    est = risk_study("yahtzee", rounds, 2, 1000, chunk=1000, seed=ctx.seed, backend=ctx.backend,
+                     store=ctx.store)
+    rows = []
+    for y in rounds:
+        cells = {r["deficit"]: r for r in est if r["rounds"] == y}
+        row = [y]
+        for j, x in enumerate(DEFICITS):
+            r = cells.get(x)
+            exact = p[ROUNDS.index(y), j]
+            if r is None or r["opt"] is None:
+                row.append("-")
+                continue
+            o = r["opt"]
+            inside = o["lo"] <= exact <= o["hi"]
+            row.append(f"{o['value']:.3f}{'' if inside else ' *'}")
+        rows.append(row)
+    section.table(
+        "comeback_thesis_style", ["Y \\ X"] + [str(x) for x in DEFICITS], rows,
+        caption="The same probabilities estimated the thesis' way (1000 simulated games per "
+        "cell); * marks an estimate whose 95% Wilson interval misses the exact value.",
+    )
+    if ctx.quick:
+        return
+    big = risk_study("yahtzee", rounds, 2, 100_000, chunk=5000, seed=0, backend=ctx.backend,
+                     store=ctx.store)
+    rows = []
+    for r in big:
+        d = r["win_difference"]
+        rows.append([r["rounds"], r["deficit"], r["games"], f"{r['opt']['value']:.4f}",
+                     f"{r['risk']['value']:.4f}",
+                     f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]",
+                     f"{r['score_difference']:+.2f}"])
+    section.table(
+        "risk_taker", ["Y", "X", "games", "optimal wins", "risk-taker wins",
+                       "difference (95% CI)", "score change"], rows,
+        caption="Trailing player's win rate (wins / (wins + losses)) when it keeps playing "
+        "optimally vs when it takes the thesis' risky keeps (valence 2) whenever it is behind "
+        "by at least X, on the same dice (paired); yahtzee rules.",
     )

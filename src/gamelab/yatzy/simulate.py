@@ -21,7 +21,7 @@ import numpy as np
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import Estimate, mean_interval_from_moments
 from gamelab.yatzy import _kernels as kern
-from gamelab.yatzy.rules import KEEPS, ROLLS, Card, RuleSet, get_rules, roll_index
+from gamelab.yatzy.rules import KEEPS, Card, RuleSet, get_rules, roll_index
 from gamelab.yatzy.solver import solve
 
 STRATEGIES = {"optimal": kern.STRATEGY_OPTIMAL, "greedy": kern.STRATEGY_GREEDY,
@@ -53,9 +53,8 @@ def play_scores(rules: RuleSet, strategy: str, uniforms: np.ndarray,
         E = _values(rules.name, strategy)
     tab = rules.kernel_tables()
     scores = np.empty(uniforms.shape[0], dtype=np.int64)
-    first = np.full((3, len(ROLLS)), -1, dtype=np.int64)
     kern.play_games(E, code, uniforms, tab["base"], tab["upper_face"], tab["joker_value"],
-                    tab["upper_box_of_face"], tab["joker_fixed"], tab["params"], scores, first)
+                    tab["upper_box_of_face"], tab["joker_fixed"], tab["params"], scores)
     return scores
 
 
