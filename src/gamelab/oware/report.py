@@ -86,6 +86,7 @@ def build(section, ctx) -> None:
 
     # ---- tablebase
     seeds = 10 if quick else 12
+    compute_tablebase(2)  # compile (or load) the kernels outside the timing
     t0 = time.perf_counter()
     arrays = compute_tablebase(seeds)
     total = time.perf_counter() - t0
@@ -96,7 +97,7 @@ def build(section, ctx) -> None:
                for n in range(seeds + 1)]
     section.table("tablebase", ["seeds", "boards", "build s", "sweeps", "mover wins share"], tb_rows,
                   caption=f"Retrograde tablebase to {seeds} seeds: {int(off[-1]):,} boards, one byte "
-                          f"each, {total:.1f} s including compilation. "
+                          f"each, built in {total:.1f} s. "
                           "Command: python benchmarks/oware_tablebase.py --seeds 12")
     data.update(tablebase_seeds=seeds, tablebase_seconds=total)
 
