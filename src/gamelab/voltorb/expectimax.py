@@ -170,6 +170,23 @@ class OptimalSolver(_Tree):
             # still quit afterwards)
             best = self._flip_value(idx, key, hm, best_tile)
         else:
+            if self.objective == "coins":
+                # perfect-information bound: flipping t can at most collect, on every board where
+                # t is safe, the product of that board's hidden multipliers
+                sub = self.boards[idx]
+                hidden = np.array([not (key >> (3 * t)) & 7 for t in range(TILES)])
+                best_product = np.where((sub >= 2) & hidden, sub, 1).astype(float).prod(axis=1)
+                w = self.weights[idx]
+                flip_bound = (w * best_product) @ (sub[:, tiles] != 0)
+                order = np.lexsort((tiles, -flip_bound))
+                for i in order:
+                    if flip_bound[i] <= best + 1e-12 * total:
+                        break
+                    val = self._flip_value(idx, key, hm, int(tiles[i]))
+                    if val > best + 1e-12 * total:
+                        best, best_tile = val, int(tiles[i])
+                self.memo[memo_key] = (best, best_tile)
+                return best
             for tile, vm in zip(tiles, v_mass, strict=True):
                 if self.objective == "win" and total - vm <= best + 1e-15 * total:
                     break

@@ -163,6 +163,7 @@ def simulate(
         "games": games,
         "chunk": CHUNK,
         "calibrate": calibrate,
+        "seed": seed,
         "version": SIM_VERSION,
     }
     results = run_tasks(
@@ -244,6 +245,7 @@ def campaign(
             "strategy": strategy,
             "rounds": rounds,
             "campaigns": campaigns,
+            "seed": seed,
             "version": SIM_VERSION,
         },
     )
