@@ -76,11 +76,11 @@ def chart_data(game: Game, first: str) -> dict:
                        "worst_answers": [game.words.answers[a] for a, v in counts.items() if v == worst]}
     return {"first": first, "rule": game.rule, "names": game.words.name,
             "n_patterns": len(patterns), "patterns": patterns, "greedy": totals,
-            "note": POST_SLIP}
+            "note": POST_SLIP if (game.words.name, first) == ("gen1-4", "レントラー") else None}
 
 
 @app.command("chart")
-def chart_command(first: Annotated[str, typer.Option("--first", help="The first guess.")] = "レントラー",
+def chart_command(first: Annotated[str | None, typer.Option("--first", help="The first guess (default: the max-entropy one, レントラー for gen1-4).")] = None,
                   names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
                   rule: Rule = "blog",
                   style: Annotated[str, typer.Option("--style", help="digits, squares or kanji.")] = "kanji",
@@ -93,6 +93,8 @@ def chart_command(first: Annotated[str, typer.Option("--first", help="The first 
         _print_tree(tree, style, json_out)
         return
     game = make_game(names, guesses, answers, rule)
+    if first is None:
+        first = game.words.guesses[entropy_mod.rank(game, 1)[0][0]]
     data = chart_data(game, first)
     if json_out:
         print_json(data)
@@ -111,7 +113,8 @@ def chart_command(first: Annotated[str, typer.Option("--first", help="The first 
         dist = " ".join(f"{k}:{v}" for k, v in d["distribution"].items())
         console.print(f"greedy total {label}: {d['total']} (average {d['average']:.3f}; {dist}; "
                       f"worst {d['worst']}: {' '.join(d['worst_answers'])})")
-    console.print(f"note: {POST_SLIP}")
+    if data["note"]:
+        console.print(f"note: {data['note']}")
 
 
 @app.command("prune-search")
