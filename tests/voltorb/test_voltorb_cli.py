@@ -43,3 +43,18 @@ def test_inconsistent_clues_error_line():
     assert "no board is consistent with these clues" in r.stderr and "row 2" in r.stderr
     bad = _run("solve", "--rows", "4,2 8,0", "--cols", COLS)
     assert bad.returncode == 2 and bad.stderr.startswith("error:")
+
+
+def test_assist_session_and_campaign():
+    r = subprocess.run(
+        [sys.executable, "-m", "gamelab.cli", "voltorb", "assist", "--level", "2"],
+        input=f"{ROWS}\n{COLS}\n2,1=1\nq\n", capture_output=True, text=True, timeout=300,
+    )
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.count("recommended flip") == 2 and "consistent boards: 138" in r.stdout
+    c = _run("campaign", "--strategy", "fom", "--rounds", "5", "--campaigns", "4", "--seed", "1",
+             "--json", "--no-store", "--workers", "1")
+    assert c.returncode == 0, c.stderr
+    out = json.loads(c.stdout)
+    assert abs(sum(out["level_distribution"].values()) - 1) < 1e-9
+    assert out["level_distribution"]["1"] >= 0.2  # every campaign starts at level 1
