@@ -948,3 +948,137 @@ def widget_python(E, W, mask, m, f, tables) -> tuple[float, float]:
     K, KW = keep_pass(V, VW)
     assert abs(K[0] - sum(p * v for p, v in zip(ROLL_PROB.tolist(), V, strict=True))) < 1e-9
     return K[0], KW[0]
+
+
+# ---------------------------------------------------------------------------------------------
+# target play: maximal P(remaining score >= t) for every t (rule sets without joker / bonus)
+
+
+@njit(cache=True)
+def target_widget(Pn, row_of_next, mask, m, base, upper_face, params, V3, K, M, shifted):
+    """P_state[t] = max probability of scoring at least t more points, t = 0..L-1.
+
+    Pn: [rows of the next layer, L]; V3 [252, L], K/M [462, L], shifted [6, L] scratch. Keeps
+    and boxes are chosen per t (each target has its own optimal policy). Returns K[0] (a view).
+    """
+    nb = params[0]
+    ub = params[1]
+    L = Pn.shape[1]
+    for r in range(N_ROLLS):
+        for t in range(L):
+            V3[r, t] = 0.0
+    for b in range(nb):
+        if (mask >> b) & 1:
+            continue
+        nmask = mask | (1 << b)
+        face = upper_face[b]
+        if face > 0:
+            for cnt in range(6):
+                pts = cnt * face
+                m2 = min(63, m + pts)
+                s = pts + (ub if (m < 63 and m2 >= 63) else 0)
+                row = row_of_next[nmask * 64 + m2]
+                for t in range(L):
+                    shifted[cnt, t] = 1.0 if t <= s else Pn[row, t - s]
+            for r in range(N_ROLLS):
+                c = ROLLS[r, face - 1]
+                for t in range(L):
+                    v = shifted[c, t]
+                    if v > V3[r, t]:
+                        V3[r, t] = v
+        else:
+            row = row_of_next[nmask * 64 + m]
+            for r in range(N_ROLLS):
+                s = base[b, r]
+                for t in range(L):
+                    v = 1.0 if t <= s else Pn[row, t - s]
+                    if v > V3[r, t]:
+                        V3[r, t] = v
+    for stage in range(3):
+        for r in range(N_ROLLS):
+            k = ROLL_AS_KEEP[r]
+            for t in range(L):
+                K[k, t] = V3[r, t]
+        for i in range(KEEP_RECURSION_ORDER.shape[0]):
+            k = KEEP_RECURSION_ORDER[i]
+            for t in range(L):
+                acc = 0.0
+                for face in range(6):
+                    acc += K[KEEP_ADD[k, face], t]
+                K[k, t] = acc / 6.0
+        if stage == 2:
+            break
+        for k in range(N_KEEPS):
+            for t in range(L):
+                M[k, t] = K[k, t]
+            for i in range(KEEP_MINUS_START[k], KEEP_MINUS_START[k + 1]):
+                s = KEEP_MINUS_INDEX[i]
+                for t in range(L):
+                    if M[s, t] > M[k, t]:
+                        M[k, t] = M[s, t]
+        for r in range(N_ROLLS):
+            k = ROLL_AS_KEEP[r]
+            for t in range(L):
+                V3[r, t] = M[k, t]
+    return K[0]
+
+
+@njit(cache=True, parallel=True)
+def target_layer(Pn, row_of_next, P, ms, mm, base, upper_face, params, blocks):
+    """Fill P[row] for the rows of one layer (blocks of rows per thread)."""
+    L = Pn.shape[1]
+    n = ms.shape[0]
+    size = (n + blocks - 1) // blocks
+    for blk in prange(blocks):
+        V3 = np.empty((N_ROLLS, L))
+        K = np.empty((N_KEEPS, L))
+        M = np.empty((N_KEEPS, L))
+        shifted = np.empty((6, L))
+        for row in range(blk * size, min(n, (blk + 1) * size)):
+            res = target_widget(Pn, row_of_next, ms[row], mm[row], base, upper_face, params, V3,
+                                K, M, shifted)
+            for t in range(L):
+                P[row, t] = res[t]
+
+
+def target_widget_python(Pn, row_of_next, mask, m, tables) -> list[float]:
+    """Plain-Python twin of :func:`target_widget` (direct max over all sub-keeps)."""
+    nb, ub = int(tables["params"][0]), int(tables["params"][1])
+    base = tables["base"].tolist()
+    upper_face = tables["upper_face"].tolist()
+    L = Pn.shape[1]
+    rolls = ROLLS.tolist()
+
+    def after(row, s, t):
+        return 1.0 if t <= s else float(Pn[row, t - s])
+
+    V = []
+    for r in range(N_ROLLS):
+        best = [0.0] * L
+        for b in range(nb):
+            if (mask >> b) & 1:
+                continue
+            face = upper_face[b]
+            if face:
+                pts = rolls[r][face - 1] * face
+                m2 = min(63, m + pts)
+                s = pts + (ub if m < 63 <= m2 else 0)
+                row = row_of_next[(mask | 1 << b) * 64 + m2]
+            else:
+                s = base[b][r]
+                row = row_of_next[(mask | 1 << b) * 64 + m]
+            best = [max(best[t], after(row, s, t)) for t in range(L)]
+        V.append(best)
+    for stage in range(3):
+        K = [[0.0] * L for _ in range(N_KEEPS)]
+        for r in range(N_ROLLS):
+            K[ROLL_AS_KEEP[r]] = list(V[r])
+        for k in KEEP_RECURSION_ORDER.tolist():
+            K[k] = [sum(K[x][t] for x in KEEP_ADD[k].tolist()) / 6.0 for t in range(L)]
+        if stage == 2:
+            return K[0]
+        V = []
+        for r in range(N_ROLLS):
+            subs = SUBKEEP_INDEX[SUBKEEP_START[r] : SUBKEEP_START[r + 1]].tolist()
+            V.append([max(K[k][t] for k in subs) for t in range(L)])
+    return K[0]
