@@ -227,3 +227,26 @@ def play_command(
         return line
 
     play_game(rules, seed, ask, lambda s: console.print(s, highlight=False), opponent)
+
+
+@app.command("target")
+def target_command(rules: Rules = "yahtzee-no-bonus", json_out: Json = False) -> None:
+    """Max P(final score >= T) for T = 200, 250, 300, 350 vs the expected-score strategy."""
+    from gamelab.yatzy.distribution import score_distribution
+    from gamelab.yatzy.target import TARGETS, target_probabilities
+
+    r = _rules(rules)
+    tp = target_probabilities(r, max(TARGETS))
+    ev = score_distribution(r)
+    rows = [{"target": t, "max_probability": float(tp["p"][t]),
+             "expected_score_strategy": ev.at_least(t)} for t in TARGETS]
+    if json_out:
+        print_json({"rules": r.name, "targets": rows, "seconds": float(tp["seconds"])})
+        return
+    t = Table(title=f"{r.name}: reaching a target score")
+    for c in ("T", "max P(score >= T)", "expected-score play"):
+        t.add_column(c, justify="right")
+    for row in rows:
+        t.add_row(str(row["target"]), f"{row['max_probability']:.6f}",
+                  f"{row['expected_score_strategy']:.6f}")
+    console.print(t)

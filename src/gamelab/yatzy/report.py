@@ -63,12 +63,20 @@ def build(section: Section, ctx: ReportContext) -> None:
     section.table("strategies", ["strategy", "games", "mean", "95% CI", "SD"], sim_rows,
                   caption="Simulated games under the official Yahtzee rules (yahtzee).")
     if not ctx.quick:
-        try:
-            from gamelab.yatzy.comeback import comeback_report
+        from gamelab.yatzy.comeback import comeback_report
+        from gamelab.yatzy.target import TARGETS, target_probabilities
 
-            comeback_report(section, ctx)
-        except ImportError:
-            pass
+        tp = target_probabilities("yahtzee-no-bonus", max(TARGETS))
+        ev = score_distribution("yahtzee-no-bonus")
+        section.table(
+            "target_play",
+            ["T", "max P(score >= T)", "P(score >= T), expected-score play"],
+            [[t, f"{tp['p'][t]:.6f}", f"{ev.at_least(t):.6f}"] for t in TARGETS],
+            caption="yahtzee-no-bonus: the best probability of reaching T (a separate optimal "
+            f"policy per T; solved in {float(tp['seconds']):.0f} s) next to the expected-score "
+            "strategy's (exact distribution).",
+        )
+        comeback_report(section, ctx)
     best = rows[0]
     section.set_headline(
         f"{best[0]} optimal expected score {best[1]} (SD {best[3]}); "
