@@ -138,3 +138,18 @@ def test_flip_bounds_kernel_matches_python_twin():
             assert x == pytest.approx(y, abs=1e-12)
         # the bound never exceeds the mass left to win
         assert (a[2] <= a[0] - a[1] + 1e-12).all()
+
+
+def test_greedy_coins_quits_only_when_no_flip_pays():
+    from gamelab.voltorb.strategies import View, expected_multiplier
+
+    post = _small_posteriors(1, seed=17)[0]
+    player = make_strategy("greedy-coins").new_player(post, None, np.random.default_rng(0))
+    view = View(None, {}, 0, post)
+    tiles, gain = expected_multiplier(post)
+    assert player.wants_to_quit(view) == (gain.max() < 1)
+    assert player.choose(view) == int(tiles[np.argmax(gain)]) or gain.max() == np.sort(gain)[-2]
+    sim = simulate("hgss", 3, "greedy-coins", 60, seed=2)
+    assert sim.coins.min() >= 0 and sim.flips.min() >= 1
+    with pytest.raises(ValueError, match="may quit"):
+        exact_win_probability(post, "greedy-coins")

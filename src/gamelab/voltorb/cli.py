@@ -25,7 +25,7 @@ StrategyOpt = Annotated[
     typer.Option(
         "--strategy",
         help="random, minrisk, scorefirst, cutoff:N, fom, fom-r, fom-meaningless, optimal, "
-        "optimal-coins.",
+        "optimal-coins, greedy-coins.",
     ),
 ]
 Rows = Annotated[str, typer.Option("--rows", help='Row clues top to bottom: "S,V S,V S,V S,V S,V".')]
@@ -220,7 +220,7 @@ def evaluate(
 @app.command()
 def campaign(
     generator: Generator = "hgss",
-    strategy: StrategyOpt = "optimal-coins",
+    strategy: StrategyOpt = "greedy-coins",
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per campaign.")] = 20,
     campaigns: Annotated[int, typer.Option("--campaigns", min=1, help="Independent campaigns.")] = 100,
     no_store: Annotated[bool, typer.Option("--no-store", help="Do not save/resume via the results store.")] = False,

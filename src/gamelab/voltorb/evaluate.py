@@ -17,9 +17,9 @@ def exact_win_probability(posterior: Posterior, strategy: str) -> float:
     strat = make_strategy(strategy)
     if strategy == "optimal":
         return OptimalSolver(posterior, "win").win_probability()
-    if strategy == "optimal-coins":
+    if strategy in ("optimal-coins", "greedy-coins"):
         raise ValueError(
-            "optimal-coins may quit, so its chance to clear the board is not a win policy's; "
+            f"{strategy} may quit, so its chance to clear the board is not a win policy's; "
             "evaluate optimal or a heuristic instead"
         )
     if not strat.deterministic:

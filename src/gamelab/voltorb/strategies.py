@@ -15,6 +15,9 @@
   published, so ours inverts the figure: F = (1 + V) / (1 + R) (prefers risky, empty lines).
 * ``optimal`` — exact expectimax maximising P(win) (:mod:`gamelab.voltorb.expectimax`).
 * ``optimal-coins`` — exact expectimax maximising expected coins, quitting when that pays.
+* ``greedy-coins`` — one-step coin rule: flip the useful tile with the largest expected
+  multiplier E[v] = P(1) + 2 P(2) + 3 P(3) (a Voltorb multiplies by 0); quit once that is below 1
+  (safe tiles always have E[v] >= 1, so they are flipped first). Cheap at every level.
 
 A strategy is a small object made by :func:`make_strategy`; ``new_player(posterior, clues, rng)``
 returns a per-round player with ``choose(view) -> tile`` and ``wants_to_quit(view) -> bool``.
@@ -41,6 +44,7 @@ STRATEGY_NAMES = (
     "fom-meaningless",
     "optimal",
     "optimal-coins",
+    "greedy-coins",
 )
 
 
@@ -182,6 +186,30 @@ class _OptimalPlayer(Player):
         return self.solver.objective == "coins" and self._decide(view) < 0
 
 
+def expected_multiplier(post: Posterior) -> tuple[np.ndarray, np.ndarray]:
+    """(useful tiles, E[value] of each; a Voltorb counts 0)."""
+    tiles = post.candidates()
+    probs = post.tile_probabilities()[tiles]
+    return tiles, probs[:, 1] + 2 * probs[:, 2] + 3 * probs[:, 3]
+
+
+class _GreedyCoinsPlayer(Player):
+    def choose(self, view: View) -> int:
+        tiles, gain = expected_multiplier(view.posterior)
+        return _argbest(-gain, view.posterior.p_voltorb()[tiles], tiles)
+
+    def wants_to_quit(self, view: View) -> bool:
+        _, gain = expected_multiplier(view.posterior)
+        return bool(gain.max() < 1.0)
+
+
+class GreedyCoinsStrategy(Strategy):
+    name = "greedy-coins"
+
+    def new_player(self, posterior, clues, rng):
+        return _GreedyCoinsPlayer()
+
+
 class OptimalStrategy(Strategy):
     def __init__(self, objective: str):
         self.objective = objective
@@ -217,4 +245,6 @@ def make_strategy(name: str) -> Strategy:
         return OptimalStrategy("win")
     if name == "optimal-coins":
         return OptimalStrategy("coins")
+    if name == "greedy-coins":
+        return GreedyCoinsStrategy()
     raise ValueError(f"unknown strategy {name!r}; allowed: {', '.join(STRATEGY_NAMES)}")
