@@ -405,7 +405,14 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
         if mass[t, 0] <= 1e-15 * total and safe_tile < 0:
             safe_tile = t
         tiles[ntiles] = t
-        tile_bound[ntiles] = won[t, 1] + won[t, 2] + won[t, 3] + bound[t, 1] + bound[t, 2] + bound[t, 3]
+        tb = 0.0
+        for v in range(1, 4):
+            # a child already solved (exactly, or as a fail-low upper bound) bounds tighter
+            child_code = code | (v << (2 * t))
+            if mass[t, v] > 0.0 and child_code in memo_val and memo_val[child_code] < bound[t, v]:
+                bound[t, v] = memo_val[child_code]
+            tb += won[t, v] + bound[t, v]
+        tile_bound[ntiles] = tb
         ntiles += 1
     if safe_tile >= 0:
         order = np.array([safe_tile])
