@@ -18,6 +18,7 @@ import typer
 from rich.console import Console
 
 from gamelab.core.parallel import Backend
+from gamelab.core.results import ResultStore
 
 Seed = Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same result on every backend.")]
 Json = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout and nothing else.")]
@@ -36,6 +37,15 @@ Cluster = Annotated[
     ),
 ]
 
+Store = Annotated[
+    bool,
+    typer.Option(
+        "--store/--no-store",
+        help="Save each finished task in the results store ($GAMELAB_RESULTS) so that an interrupted "
+        "run resumes and a repeated run reuses its results.",
+    ),
+]
+
 #: Human-readable output goes to stdout; progress bars and warnings to stderr.
 console = Console()
 err_console = Console(stderr=True)
@@ -44,6 +54,11 @@ err_console = Console(stderr=True)
 def backend(workers: int | None, cluster: str | None, quiet: bool) -> Backend:
     """The parallel backend chosen by the standard options (validated)."""
     return Backend(workers=workers, cluster=cluster, quiet=quiet)
+
+
+def result_store(enabled: bool) -> ResultStore | None:
+    """The default results store when `enabled` (the ``--store/--no-store`` option), else None."""
+    return ResultStore() if enabled else None
 
 
 def _plain(obj: Any) -> Any:

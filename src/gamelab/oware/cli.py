@@ -7,7 +7,17 @@ from typing import Annotated
 
 import typer
 
-from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, backend, console, print_json
+from gamelab.cli_common import (
+    Cluster,
+    Json,
+    Quiet,
+    Seed,
+    Store,
+    Workers,
+    backend,
+    console,
+    print_json,
+)
 
 app = typer.Typer(help="Oware Abapa: rules, engine, tablebases, matches, play.",
                   no_args_is_help=True)
@@ -119,7 +129,7 @@ def match(
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
-    no_store: Annotated[bool, typer.Option("--no-store", help="Do not use the results store.")] = False,
+    store: Store = True,
     json_out: Json = False,
     quiet: Quiet = False,
 ) -> None:
@@ -129,7 +139,7 @@ def match(
     parse_player(a)
     parse_player(b)
     summary = run_match(a, b, games=games, seed=seed, opening_plies=opening_plies,
-                        backend=backend(workers, cluster, quiet), use_store=not no_store)
+                        backend=backend(workers, cluster, quiet), use_store=store)
     if json_out:
         print_json(summary)
         return

@@ -8,7 +8,18 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, backend, console, print_json
+from gamelab.cli_common import (
+    Cluster,
+    Json,
+    Quiet,
+    Seed,
+    Store,
+    Workers,
+    backend,
+    console,
+    print_json,
+    result_store,
+)
 
 app = typer.Typer(
     help="Optimal solitaire Yahtzee / Scandinavian Yatzy: solver, coach, simulation, studies.",
@@ -86,18 +97,17 @@ def simulate_command(
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
-    store: Annotated[bool, typer.Option("--store/--no-store", help="Save chunks in the results store (resumable).")] = False,
+    store: Store = True,
     json_out: Json = False,
     quiet: Quiet = False,
 ) -> None:
     """Play whole games with a strategy; mean score with a 95% CI."""
-    from gamelab.core.results import ResultStore
     from gamelab.yatzy.simulate import simulate, strategy_code
 
     r = _rules(rules)
     strategy_code(strategy)
     be = backend(workers, cluster, quiet or json_out)
-    res = simulate(r, strategy, games, seed, be, ResultStore() if store else None)
+    res = simulate(r, strategy, games, seed, be, result_store(store))
     out = res.as_dict()
     if strategy == "optimal":
         from gamelab.yatzy.solver import solve
@@ -175,12 +185,11 @@ def risk_command(
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
-    store: Annotated[bool, typer.Option("--store/--no-store", help="Resumable via the results store.")] = True,
+    store: Store = True,
     json_out: Json = False,
     quiet: Quiet = False,
 ) -> None:
     """The thesis' risk-taker vs the optimal player: trailing player's win rate per (Y, X)."""
-    from gamelab.core.results import ResultStore
     from gamelab.yatzy.risk import risk_study
 
     try:
@@ -192,7 +201,7 @@ def risk_command(
         raise ValueError(f"rounds must be between 0 and {r.n_boxes - 1}")
     rows = risk_study(r.name, ys, valence, games, seed=seed,
                       backend=backend(workers, cluster, quiet or json_out),
-                      store=ResultStore() if store else None)
+                      store=result_store(store))
     if json_out:
         print_json({"rules": r.name, "valence": valence, "rows": rows})
         return
