@@ -8,7 +8,18 @@ import numpy as np
 import typer
 from rich.table import Table
 
-from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, backend, console, print_json
+from gamelab.cli_common import (
+    Cluster,
+    Json,
+    Quiet,
+    Seed,
+    Store,
+    Workers,
+    backend,
+    console,
+    print_json,
+    result_store,
+)
 from gamelab.voltorb.rules import GENERATORS, SIZE, Clues, clues_from_text, parse_revealed
 
 app = typer.Typer(
@@ -36,14 +47,6 @@ Revealed = Annotated[
 ]
 
 
-def _store(no_store: bool):
-    if no_store:
-        return None
-    from gamelab.core.results import ResultStore
-
-    return ResultStore()
-
-
 @app.command()
 def simulate(
     generator: Generator = "hgss",
@@ -54,7 +57,7 @@ def simulate(
         str | None,
         typer.Option("--compare", help="Also play this strategy on the same boards; report the paired difference."),
     ] = None,
-    no_store: Annotated[bool, typer.Option("--no-store", help="Do not save/resume via the results store.")] = False,
+    store: Store = True,
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
@@ -66,7 +69,7 @@ def simulate(
     from gamelab.voltorb.simulate import simulate as run
 
     be = backend(workers, cluster, quiet or json_out)
-    store = _store(no_store)
+    store = result_store(store)
     sim = run(generator, level, strategy, games, seed, be, store)
     out = sim.summary()
     if compare:
@@ -223,7 +226,7 @@ def campaign(
     strategy: StrategyOpt = "greedy-coins",
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per campaign.")] = 20,
     campaigns: Annotated[int, typer.Option("--campaigns", min=1, help="Independent campaigns.")] = 100,
-    no_store: Annotated[bool, typer.Option("--no-store", help="Do not save/resume via the results store.")] = False,
+    store: Store = True,
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
@@ -234,7 +237,7 @@ def campaign(
     from gamelab.voltorb.simulate import campaign as run
 
     out = run(generator, strategy, rounds, campaigns, seed, backend(workers, cluster, quiet or json_out),
-              _store(no_store))
+              result_store(store))
     if json_out:
         print_json(out)
         return
