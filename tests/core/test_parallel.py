@@ -112,7 +112,7 @@ def test_interrupted_run_resumes_with_identical_numbers(tmp_path):
     with ResultStore(tmp_path / "a.sqlite") as store:
         with pytest.raises(RuntimeError, match="interrupted"):
             run_tasks(draw_or_fail, items, seed=9, backend=backend, store=store, experiment="e", params=params)
-        assert sorted(store.finished("e", params)) == [0, 1, 2, 3, 4]
+        assert sorted(store.finished("e", {**params, "seed": 9})) == [0, 1, 2, 3, 4]
         marker.unlink()
         CALLS.clear()
         resumed = run_tasks(draw_or_fail, items, seed=9, backend=backend, store=store, experiment="e", params=params)
@@ -125,11 +125,14 @@ def test_interrupted_run_resumes_with_identical_numbers(tmp_path):
 def test_store_keys_runs_by_parameters(tmp_path):
     with ResultStore(tmp_path / "s.sqlite") as store:
         a = run_tasks(draw, range(4), seed=1, backend=Backend(workers=2, quiet=True), store=store,
-                      experiment="e", params={"seed": 1})
+                      experiment="e", params={"n": 4})
+        # the seed belongs to the run's key even when the caller's params leave it out
         b = run_tasks(draw, range(4), seed=2, backend=Backend(workers=2, quiet=True), store=store,
-                      experiment="e", params={"seed": 2})
+                      experiment="e", params={"n": 4})
         assert a == expected(4, 1) and b == expected(4, 2)
-        assert store.experiments() == [("e", '{"seed":1}', 4), ("e", '{"seed":2}', 4)]
+        assert store.experiments() == [("e", '{"n":4,"seed":1}', 4), ("e", '{"n":4,"seed":2}', 4)]
+        with pytest.raises(ValueError, match="seed"):
+            run_tasks(draw, range(4), seed=3, store=store, experiment="e", params={"seed": 4})
 
 
 def test_backend_rejects_bad_settings(monkeypatch):

@@ -128,24 +128,28 @@ def run_tasks(
     """``[fn(item, rng_i) for i, item in enumerate(items)]``, run on `backend`, in order.
 
     With `store`, `experiment` and `params` (a JSON-able mapping that, with the experiment name,
-    identifies the run), finished tasks are saved as they complete and skipped when the same run
-    is started again.
+    identifies the run; the seed is added to it if absent), finished tasks are saved as they
+    complete and skipped when the same run is started again.
     """
     backend = backend or Backend()
     items = list(items)
     if store is not None and experiment is None:
         raise ValueError("a result store needs an experiment name")
+    # The seed is part of a stored run's identity: results of another seed are never reused.
+    params = dict(params or {})
+    if params.setdefault("seed", seed) != seed:
+        raise ValueError(f"params say seed {params['seed']} but the run's seed is {seed}")
     results: list[Any] = [None] * len(items)
     done: dict[int, Any] = {}
     if store is not None:
-        done = store.finished(experiment, params or {}, len(items))
+        done = store.finished(experiment, params, len(items))
         for index, value in done.items():
             results[index] = value
     pending = [i for i in range(len(items)) if i not in done]
 
     def record(index: int, value: Any) -> None:
         if store is not None:
-            value = store.put(experiment, params or {}, index, value)
+            value = store.put(experiment, params, index, value)
         results[index] = value
 
     with _Progress(label, total=len(items), completed=len(done), quiet=backend.quiet) as progress:
