@@ -3,9 +3,30 @@
 import os
 from pathlib import Path
 
+import pytest
+
 # Computed tables go to a cache of the test suite's own (shared by xdist workers; writes are
 # atomic), never to the user's cache; experiment results go to a throw-away store.
 _ROOT = Path(__file__).resolve().parent.parent / ".test-cache"
 os.environ["GAMELAB_CACHE"] = str(_ROOT / "cache")
 os.environ["GAMELAB_RESULTS"] = str(_ROOT / f"results-{os.getpid()}.sqlite")
 os.environ.pop("GAMELAB_CLUSTER", None)
+
+
+@pytest.fixture
+def gamelab_cli(capsys):
+    """Run `gamelab ARGS...` in this process; returns an object with returncode, stdout, stderr."""
+    from types import SimpleNamespace
+
+    from gamelab.cli import main
+
+    def call(*args: str) -> SimpleNamespace:
+        code = 0
+        try:
+            main(list(args))
+        except SystemExit as exc:
+            code = exc.code or 0
+        out = capsys.readouterr()
+        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
+
+    return call

@@ -6,25 +6,14 @@ checks a real subprocess."""
 import json
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pytest
 
-from gamelab.cli import main
-
 
 @pytest.fixture
-def run(capsys):
-    def call(*args):
-        code = 0
-        try:
-            main(["wordle", *args])
-        except SystemExit as exc:
-            code = exc.code or 0
-        out = capsys.readouterr()
-        return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
-
-    return call
+def run(gamelab_cli):
+    """Run `gamelab wordle ...` in this process."""
+    return lambda *args: gamelab_cli("wordle", *args)
 
 
 def test_rank_json(run):

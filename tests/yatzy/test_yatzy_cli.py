@@ -4,27 +4,14 @@ import io
 import json
 import subprocess
 import sys
-from types import SimpleNamespace
 
 import pytest
 
-from gamelab.cli import main
-
 
 @pytest.fixture
-def run(capsys):
-    """Run `gamelab yatzy ...` in this process; returns returncode, stdout, stderr."""
-
-    def _run(*args):
-        code = 0
-        try:
-            main(["yatzy", *args])
-        except SystemExit as exc:
-            code = exc.code or 0
-        out, err = capsys.readouterr()
-        return SimpleNamespace(returncode=code, stdout=out, stderr=err)
-
-    return _run
+def run(gamelab_cli):
+    """Run `gamelab yatzy ...` in this process."""
+    return lambda *args: gamelab_cli("yatzy", *args)
 
 
 def test_solve_json(run):
