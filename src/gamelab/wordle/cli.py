@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
 from typing import Annotated
 
@@ -174,9 +175,17 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
     from gamelab.wordle.optimal import solve_summary
 
     game = make_game(names, guesses, answers, rule)
-    progress = None if quiet else (lambda m: err_console.print(m, highlight=False))
-    data = solve_summary(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit,
-                         depth_limits=depth_limits, store=_store(no_cache), progress=progress)
+    # One live status line on a terminal; a plain log line per step when stderr is a file.
+    with contextlib.ExitStack() as stack:
+        if quiet:
+            progress = None
+        elif err_console.is_terminal:
+            status = stack.enter_context(err_console.status("searching ...", spinner="dots"))
+            progress = status.update
+        else:
+            progress = lambda m: err_console.print(m, highlight=False)  # noqa: E731
+        data = solve_summary(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit,
+                             depth_limits=depth_limits, store=_store(no_cache), progress=progress)
     if tree is not None:
         if data["tree"] is None:
             raise ValueError("no complete strategy was found, so there is no tree to write")
