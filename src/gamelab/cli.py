@@ -111,6 +111,12 @@ def main(argv: list[str] | None = None) -> None:
             raise
         print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
         sys.exit(2)
+    except OSError as exc:  # a file or folder the user named cannot be read or written
+        if os.environ.get("GAMELAB_DEBUG"):
+            raise
+        where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
+        print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
+        sys.exit(2)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         sys.exit(130)

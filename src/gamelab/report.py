@@ -61,6 +61,13 @@ def run_report(
             )
         modules = {g: m for g, m in modules.items() if g in wanted}
     backend = Backend(workers=workers, cluster=cluster, quiet=quiet or json_out)
+    try:  # refuse an unusable output folder before any section runs
+        out.mkdir(parents=True, exist_ok=True)
+        probe = out / ".gamelab-write-test"
+        probe.write_text("")
+        probe.unlink()
+    except OSError as exc:
+        raise ValueError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
     started = time.monotonic()
     report = Report(
         out,

@@ -50,6 +50,15 @@ def test_bad_input_is_one_error_line_and_exit_2(args, fragment, tmp_path):
     assert not (tmp_path / "r").exists(), "a refused command writes nothing"
 
 
+def test_unwritable_report_folder_is_one_error_line(tmp_path):
+    blocker = tmp_path / "file"
+    blocker.write_text("not a folder")
+    out = run_cli("report", "--quick", "--out", str(blocker / "report"))
+    assert out.returncode == 2
+    lines = out.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("error: cannot write the report to")
+
+
 def _fake_section_module(fail: bool = False) -> types.ModuleType:
     module = types.ModuleType("fake")
     module.TITLE = "Fake game"

@@ -18,13 +18,14 @@ import hashlib
 import io
 import json
 import os
-import tempfile
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 import platformdirs
+
+from gamelab.core.files import write_bytes_atomic
 
 MAGIC = b"GLCACHE1"
 _DIGEST = 32
@@ -55,19 +56,7 @@ def save_arrays(path: Path, arrays: Mapping[str, np.ndarray], meta: Mapping[str,
         payload_arrays["__meta__"] = np.frombuffer(json.dumps(dict(meta), default=str).encode(), dtype=np.uint8)
     np.savez(buffer, **payload_arrays)
     payload = buffer.getvalue()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(MAGIC)
-            f.write(hashlib.sha256(payload).digest())
-            f.write(payload)
-            f.flush()
-            os.fsync(f.fileno())
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+    write_bytes_atomic(path, MAGIC + hashlib.sha256(payload).digest() + payload)
 
 
 def load_arrays(path: Path) -> dict[str, np.ndarray] | None:

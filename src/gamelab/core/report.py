@@ -18,14 +18,14 @@ import datetime as _dt
 import html
 import json
 import math
-import os
-import tempfile
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import numpy as np
+
+from gamelab.core.files import temporary_sibling, write_text_atomic
 
 
 def _plain(obj: Any) -> Any:
@@ -49,19 +49,6 @@ def _finite(obj: Any) -> Any:
     if isinstance(obj, list):
         return [_finite(v) for v in obj]
     return obj
-
-
-def write_text_atomic(path: Path, text: str) -> None:
-    """Write a text file via a temporary file + rename, so no half-written file is left."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
 
 
 def json_text(obj: Any) -> str:
@@ -106,15 +93,9 @@ def save_figure(fig: Any, path: Path, dpi: int = 110) -> Path:
     """Save a figure as PNG atomically and close it."""
     import matplotlib.pyplot as plt
 
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.stem}.", suffix=".png")
-    os.close(fd)
     try:
-        fig.savefig(tmp, dpi=dpi, format="png")
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
+        with temporary_sibling(path) as tmp:
+            fig.savefig(tmp, dpi=dpi, format="png")
     finally:
         plt.close(fig)
     return path

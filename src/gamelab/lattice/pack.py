@@ -11,13 +11,12 @@ in the same folder, then rename), so a reader never sees half a pack.
 from __future__ import annotations
 
 import json
-import os
 import sqlite3
-import tempfile
 from pathlib import Path
 
 import numpy as np
 
+from gamelab.core.files import temporary_sibling
 from gamelab.lattice.enumeration import contact_sets
 from gamelab.lattice.objectives import OBJECTIVES, all_objectives, check_objective
 from gamelab.lattice.stars import star_bands
@@ -84,10 +83,7 @@ def choose_levels(candidates: list[str], objective: str, count: int, lattice: st
 def write_pack(path: Path, levels: list[dict], meta: dict) -> Path:
     """Write `levels` and `meta` to an SQLite file at `path`, atomically (replaces any old file)."""
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
-    try:
+    with temporary_sibling(path) as tmp:
         con = sqlite3.connect(tmp)
         try:
             con.executescript(SCHEMA)
@@ -113,10 +109,6 @@ def write_pack(path: Path, levels: list[dict], meta: dict) -> Path:
             con.commit()
         finally:
             con.close()
-        os.replace(tmp, path)
-    except BaseException:
-        Path(tmp).unlink(missing_ok=True)
-        raise
     return path
 
 
