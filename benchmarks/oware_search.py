@@ -14,22 +14,8 @@ import time
 
 import numpy as np
 
-from gamelab.oware.rules import Position
+from gamelab.oware.rules import random_positions
 from gamelab.oware.search import Engine, twin_negamax
-
-
-def positions(count: int, seed: int) -> list[Position]:
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        p = Position.initial()
-        for _ in range(int(rng.integers(0, 30))):
-            if p.is_over():
-                break
-            p = p.play(int(rng.choice(p.legal_moves())))
-        if not p.is_over():
-            out.append(Position(p.houses, p.stores, p.to_move))
-    return out
 
 
 def main() -> None:
@@ -39,7 +25,7 @@ def main() -> None:
     ap.add_argument("--time", type=float, default=1.0)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    ps = positions(args.positions, args.seed)
+    ps = random_positions(args.positions, args.seed)
     plain = Engine(tablebase_seeds=-1, use_tt=False, tt_bits=10)
     plain.search_depth(ps[0], 2)  # compile outside the timing
     twin_nodes, twin_s, kern_nodes, kern_s = 0, 0.0, 0, 0.0

@@ -9,7 +9,7 @@ import numpy as np
 from gamelab.core.parallel import Backend
 from gamelab.oware.match import run_match, stored_match
 from gamelab.oware.perft import START_PERFT, perft_count
-from gamelab.oware.rules import Position
+from gamelab.oware.rules import Position, random_positions
 from gamelab.oware.search import Engine, twin_negamax
 from gamelab.oware.tablebase import compute_tablebase
 
@@ -23,20 +23,6 @@ ACCEPTANCE = (
     ("engine:time=0.5", "blog:depth=6", 200, 11),
     ("engine:time=0.5", "mcts:sims=1000", 200, 12),
 )
-
-
-def _positions(count: int, seed: int) -> list[Position]:
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        p = Position.initial()
-        for _ in range(int(rng.integers(0, 30))):
-            if p.is_over():
-                break
-            p = p.play(int(rng.choice(p.legal_moves())))
-        if not p.is_over():
-            out.append(Position(p.houses, p.stores, p.to_move))
-    return out
 
 
 def _fmt(x: float | None, spec: str = "+.0f") -> str:
@@ -61,7 +47,7 @@ def build(section, ctx) -> None:
     data["perft_ok"] = all(r[3] == "yes" for r in rows)
 
     # ---- speed
-    ps = _positions(3 if quick else 8, ctx.seed)
+    ps = random_positions(3 if quick else 8, ctx.seed)
     seconds = 0.3 if quick else 1.0
     engine = Engine(tablebase_seeds=-1)
     nodes = secs = 0.0

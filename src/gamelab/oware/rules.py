@@ -293,3 +293,20 @@ def perft(position: Position, depth: int) -> int:
     if depth == 1:
         return len(moves)
     return sum(perft(position.play(m), depth - 1) for m in moves)
+
+
+def random_positions(count: int, seed: int, max_plies: int = 30) -> list[Position]:
+    """`count` unfinished positions reached by 0..max_plies-1 random legal moves (seeded)."""
+    import numpy as np
+
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < count:
+        p = Position.initial()
+        for _ in range(int(rng.integers(0, max_plies))):
+            if p.is_over():
+                break
+            p = p.play(int(rng.choice(p.legal_moves())))
+        if not p.is_over():
+            out.append(Position(p.houses, p.stores, p.to_move))
+    return out
