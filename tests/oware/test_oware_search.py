@@ -1,9 +1,9 @@
 """Evaluations, the blog's alpha-beta, the engine and its plain-Python twin."""
 
-import numpy as np
 import pytest
 
 from gamelab.oware import _kernels as K
+from gamelab.oware import rules
 from gamelab.oware.evaluation import auale_evaluation, blog_evaluation, evaluate
 from gamelab.oware.rules import Position
 from gamelab.oware.search import Engine, blog_alphabeta, board_array, twin_negamax
@@ -11,17 +11,7 @@ from gamelab.oware.tablebase import load_tablebase
 
 
 def random_positions(seed, count, max_plies=60):
-    rng = np.random.default_rng(seed)
-    out = []
-    while len(out) < count:
-        p = Position.initial()
-        for _ in range(int(rng.integers(0, max_plies))):
-            if p.is_over():
-                break
-            p = p.play(int(rng.choice(p.legal_moves())))
-        if not p.is_over():
-            out.append(Position(p.houses, p.stores, p.to_move))
-    return out
+    return rules.random_positions(count, seed, max_plies)
 
 
 def test_evaluation_kernels_match_python():
