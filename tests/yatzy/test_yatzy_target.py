@@ -5,32 +5,80 @@ import pytest
 
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.distribution import score_distribution
-from gamelab.yatzy.rules import RuleSet
+from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RuleSet, get_rules
 from gamelab.yatzy.target import target_probabilities
 
-MINI = RuleSet("mini-plain", ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee",
-                              "chance"), 35)
+BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
+MINI = RuleSet("mini-plain", BOXES, 35)
+# reduced games with the Yahtzee bonus and both joker rules
+MINI_BONUS = [RuleSet("mini-forced", BOXES, 35, 100, JOKER_FORCED),
+              RuleSet("mini-free", ("fours", "fives", "sixes", "small_straight", "full_house",
+                                    "yahtzee", "chance"), 35, 100, JOKER_FREE)]
 
 
-def test_target_widget_matches_twin():
+def _states(rules, rng):
+    nb = rules.n_boxes
+    yb = rules.boxes.index("yahtzee")
+    full = (1 << nb) - 1
+    nf = 2 if rules.has_bonus_flag else 1
+    out = [(0, 0, 0), (0b0000001, 8, 0), (0b1010010, 0, 0), (0b0111100, 20, 0)]
+    # Yahtzee box filled: the extra-Yahtzee (bonus, joker) paths, with and without the flag
+    out += [((full & ~0b1001) | (1 << yb), 5, nf - 1), ((1 << yb) | 0b1000, 12, nf - 1),
+            ((1 << yb) | 0b0011, 30, 0), (full & ~(1 << 0), 40, nf - 1)]
+    for _ in range(3):
+        mask = int(rng.integers(0, full))
+        out.append((mask, int(rng.integers(0, 64)), int(rng.integers(0, nf)) if (mask >> yb) & 1
+                    else 0))
+    return out
+
+
+@pytest.mark.parametrize("rules", [MINI, *MINI_BONUS, get_rules("yahtzee")], ids=lambda r: r.name)
+def test_utility_widget_matches_twin(rules):
     rng = np.random.default_rng(2)
-    tab = MINI.kernel_tables()
-    L = 12
+    tab = rules.kernel_tables()
+    nf = 2 if rules.has_bonus_flag else 1
+    L = 9
     Pn = np.sort(rng.random((40, L)), axis=1)[:, ::-1].copy()
     Pn[:, 0] = 1.0
-    row_of = rng.integers(0, 40, (1 << MINI.n_boxes) * 64)
-    for mask, m in [(0b0000001, 8), (0b1010010, 0), (0b0111100, 20)]:
-        got = kern.target_widget(Pn, row_of, mask, m, tab["base"], tab["upper_face"],
-                                 tab["params"], np.empty((252, L)), np.empty((462, L)),
-                                 np.empty((462, L)), np.empty((6, L))).copy()
-        want = kern.target_widget_python(Pn, row_of, mask, m, tab)
-        assert np.allclose(got, want, atol=1e-13), (mask, m)
+    row_of = rng.integers(0, 40, (1 << rules.n_boxes) * 64 * nf)
+    args = (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
+            tab["joker_fixed"], tab["params"])
+    scratch = {"V": np.empty(252), "VW": np.empty(252), "K": np.empty(462), "KW": np.zeros(462),
+               "M": np.empty(462), "A": np.empty(462, dtype=np.int64),
+               "box3": np.empty(252, dtype=np.int64), "keep2": np.empty(252, dtype=np.int64),
+               "keep1": np.empty(252, dtype=np.int64), "K1": np.empty(462), "K2": np.empty(462)}
+    states = _states(rules, rng)
+    if rules.n_boxes > 7:  # the twin is slow: two states of the full game
+        states = [((1 << 11) | 0b111111, 63, 1), ((1 << 11) | 0b1, 2, 0)]
+    for mask, m, f in states:
+        got = kern.utility_widget(Pn, row_of, mask, m, f, *args, np.empty((252, L)),
+                                  np.empty((462, L)), np.empty((462, L)),
+                                  np.empty((6, L))).copy()
+        want = kern.utility_widget_python(Pn, row_of, mask, m, f, tab)
+        assert np.allclose(got, want, atol=1e-13), (mask, m, f)
+        # the scalar decision kernel reaches the vector's value at every t
+        for t in range(L):
+            v = kern.utility_decisions(Pn, row_of, mask, m, f, t, *args, *scratch.values())
+            assert v == pytest.approx(got[t], abs=1e-13)
+            # and its decision tables realise that value (exact turn law)
+            acc = np.zeros((rules.n_boxes, 512))
+            ob, oj, os_ = (np.empty(252, dtype=np.int64) for _ in range(3))
+            n = kern.turn_outcomes(mask, m, f, *args, scratch["box3"], scratch["keep2"],
+                                   scratch["keep1"], np.empty(252), np.empty(462), acc, ob, oj,
+                                   os_)
+            total = 0.0
+            for o in range(n):
+                p = acc[ob[o], os_[o]]
+                acc[ob[o], os_[o]] = 0.0
+                total += p * Pn[row_of[oj[o]], max(0, t - os_[o])]
+            assert total == pytest.approx(got[t], abs=1e-12)
 
 
-def test_target_play_dominates_expected_score_play():
-    top = MINI.max_score
-    p = target_probabilities(MINI, max_target=top)["p"]
-    dist = score_distribution(MINI, cap=top)
+@pytest.mark.parametrize("rules", [MINI, *MINI_BONUS], ids=lambda r: r.name)
+def test_target_play_dominates_expected_score_play(rules):
+    top = min(260, rules.max_score)
+    p = target_probabilities(rules, max_target=top)["p"]
+    dist = score_distribution(rules, cap=rules.max_score)
     ev = np.array([dist.at_least(t) for t in range(top + 1)])
     assert p[0] == pytest.approx(1.0)
     assert (p >= ev - 1e-12).all() and (np.diff(p) <= 1e-12).all()
@@ -38,6 +86,6 @@ def test_target_play_dominates_expected_score_play():
     assert (p - ev).max() > 0.01
 
 
-def test_target_play_refuses_bonus_rules():
-    with pytest.raises(ValueError, match="without Yahtzee bonus"):
-        target_probabilities("yahtzee")
+def test_target_play_bad_target():
+    with pytest.raises(ValueError, match="max_target"):
+        target_probabilities(MINI, max_target=-1)

@@ -951,22 +951,93 @@ def widget_python(E, W, mask, m, f, tables) -> tuple[float, float]:
 
 
 # ---------------------------------------------------------------------------------------------
-# target play: maximal P(remaining score >= t) for every t (rule sets without joker / bonus)
+# utility play (target and win play): vectors over t = points still needed, all rule sets
+#
+# A utility vector U[state, t], t = 0..L-1, is the best E[u(final)] when the player still needs
+# t more points to reach the top of the utility's window (t = 0: at or beyond the top, where the
+# utility is constant). The turn maps it as U[t] = max E[Un[next, max(0, t - points)]]; only the
+# terminal vector differs between target play ([t == 0]) and win play (the opponent's CDF).
 
 
 @njit(cache=True)
-def target_widget(Pn, row_of_next, mask, m, base, upper_face, params, V3, K, M, shifted):
-    """P_state[t] = max probability of scoring at least t more points, t = 0..L-1.
+def _shift_max(Pn, row, s, out, r):
+    """out[r, t] = max(out[r, t], Pn[row, max(0, t - s)])."""
+    L = Pn.shape[1]
+    for t in range(L):
+        v = Pn[row, t - s] if t > s else Pn[row, 0]
+        if v > out[r, t]:
+            out[r, t] = v
 
-    Pn: [rows of the next layer, L]; V3 [252, L], K/M [462, L], shifted [6, L] scratch. Keeps
-    and boxes are chosen per t (each target has its own optimal policy). Returns K[0] (a view).
+
+@njit(cache=True)
+def _extra_yahtzee_mode(mask, face5, upper_face, upper_box_of_face, params):
+    """Placement mode of an extra Yahtzee of face5 (Yahtzee box filled): see final_values."""
+    nb = params[0]
+    joker = params[3]
+    mode = 0  # 0 normal, 1 forced-upper, 2 forced-lower (joker values), 3 free joker, 4 any box
+    if joker == 1:
+        ubox = upper_box_of_face[face5]
+        if ubox >= 0 and ((mask >> ubox) & 1) == 0:
+            mode = 1
+        else:
+            mode = 4
+            for b in range(nb):
+                if ((mask >> b) & 1) == 0 and upper_face[b] == 0:
+                    mode = 2
+                    break
+    elif joker == 2:
+        mode = 3
+    return mode
+
+
+@njit(cache=True)
+def _extra_yahtzee_points(mask, m, f, b, r, mode, base, upper_face, joker_value,
+                          upper_box_of_face, joker_fixed, params):
+    """(allowed, points incl. bonuses, next state index) of extra-Yahtzee roll r in box b."""
+    ub = params[1]
+    yb = params[2]
+    nf = params[5]
+    face5 = ROLL_YAHTZEE_FACE[r]
+    bonus = yb if f == 1 else 0
+    face = upper_face[b]
+    nmask = mask | (1 << b)
+    if mode == 1 and b != upper_box_of_face[face5]:
+        return False, 0, 0
+    if mode == 2 and face > 0:
+        return False, 0, 0
+    if face > 0:
+        pts = ROLLS[r, face - 1] * face
+        m2 = min(63, m + pts)
+        s = pts + (ub if (m < 63 and m2 >= 63) else 0) + bonus
+        return True, s, (nmask * 64 + m2) * nf + f
+    pts = base[b, r]
+    if mode == 2:
+        pts = joker_value[b, face5]
+    elif mode == 3 and joker_fixed[b] == 1:
+        ubox = upper_box_of_face[face5]
+        if ubox < 0 or ((mask >> ubox) & 1) == 1:
+            pts = joker_value[b, face5]
+    return True, pts + bonus, (nmask * 64 + m) * nf + f
+
+
+@njit(cache=True)
+def utility_widget(Pn, row_of_next, mask, m, f, base, upper_face, joker_value,
+                   upper_box_of_face, joker_fixed, params, V3, K, M, shifted):
+    """U[t] = best E[Pn[next, max(0, t - points)]] over the turn, t = 0..L-1 (every rule set).
+
+    Pn: [rows of the next layer, L]; row_of_next[state index] = its row. Scratch: V3 [252, L],
+    K/M [462, L], shifted [6, L]. Keeps and boxes are chosen per t. Returns K[0] (a view).
     """
     nb = params[0]
     ub = params[1]
+    yb = params[2]
+    joker = params[3]
+    ybox = params[4]
+    nf = params[5]
     L = Pn.shape[1]
     for r in range(N_ROLLS):
         for t in range(L):
-            V3[r, t] = 0.0
+            V3[r, t] = -1.0
     for b in range(nb):
         if (mask >> b) & 1:
             continue
@@ -977,9 +1048,9 @@ def target_widget(Pn, row_of_next, mask, m, base, upper_face, params, V3, K, M, 
                 pts = cnt * face
                 m2 = min(63, m + pts)
                 s = pts + (ub if (m < 63 and m2 >= 63) else 0)
-                row = row_of_next[nmask * 64 + m2]
+                row = row_of_next[(nmask * 64 + m2) * nf + f]
                 for t in range(L):
-                    shifted[cnt, t] = 1.0 if t <= s else Pn[row, t - s]
+                    shifted[cnt, t] = Pn[row, t - s] if t > s else Pn[row, 0]
             for r in range(N_ROLLS):
                 c = ROLLS[r, face - 1]
                 for t in range(L):
@@ -987,13 +1058,30 @@ def target_widget(Pn, row_of_next, mask, m, base, upper_face, params, V3, K, M, 
                     if v > V3[r, t]:
                         V3[r, t] = v
         else:
-            row = row_of_next[nmask * 64 + m]
+            row0 = row_of_next[(nmask * 64 + m) * nf + f]
+            row1 = row0
+            if b == ybox and nf == 2:
+                row1 = row_of_next[(nmask * 64 + m) * nf + 1]
             for r in range(N_ROLLS):
                 s = base[b, r]
-                for t in range(L):
-                    v = 1.0 if t <= s else Pn[row, t - s]
-                    if v > V3[r, t]:
-                        V3[r, t] = v
+                _shift_max(Pn, row1 if (b == ybox and s == 50) else row0, s, V3, r)
+    ybox_filled = ybox >= 0 and ((mask >> ybox) & 1) == 1
+    if ybox_filled and (joker != 0 or yb > 0):
+        for r in range(N_ROLLS):
+            face5 = ROLL_YAHTZEE_FACE[r]
+            if face5 == 0:
+                continue
+            mode = _extra_yahtzee_mode(mask, face5, upper_face, upper_box_of_face, params)
+            for t in range(L):
+                V3[r, t] = -1.0
+            for b in range(nb):
+                if (mask >> b) & 1:
+                    continue
+                ok, s, j = _extra_yahtzee_points(mask, m, f, b, r, mode, base, upper_face,
+                                                 joker_value, upper_box_of_face, joker_fixed,
+                                                 params)
+                if ok:
+                    _shift_max(Pn, row_of_next[j], s, V3, r)
     for stage in range(3):
         for r in range(N_ROLLS):
             k = ROLL_AS_KEEP[r]
@@ -1024,8 +1112,9 @@ def target_widget(Pn, row_of_next, mask, m, base, upper_face, params, V3, K, M, 
 
 
 @njit(cache=True, parallel=True)
-def target_layer(Pn, row_of_next, P, ms, mm, base, upper_face, params, blocks):
-    """Fill P[row] for the rows of one layer (blocks of rows per thread)."""
+def utility_layer(Pn, row_of_next, P, ms, mm, ff, base, upper_face, joker_value,
+                  upper_box_of_face, joker_fixed, params, blocks):
+    """Fill P[row] = utility_widget of (ms, mm, ff)[row] for one layer (blocks of rows)."""
     L = Pn.shape[1]
     n = ms.shape[0]
     size = (n + blocks - 1) // blocks
@@ -1035,39 +1124,145 @@ def target_layer(Pn, row_of_next, P, ms, mm, base, upper_face, params, blocks):
         M = np.empty((N_KEEPS, L))
         shifted = np.empty((6, L))
         for row in range(blk * size, min(n, (blk + 1) * size)):
-            res = target_widget(Pn, row_of_next, ms[row], mm[row], base, upper_face, params, V3,
-                                K, M, shifted)
+            res = utility_widget(Pn, row_of_next, ms[row], mm[row], ff[row], base, upper_face,
+                                 joker_value, upper_box_of_face, joker_fixed, params, V3, K, M,
+                                 shifted)
             for t in range(L):
                 P[row, t] = res[t]
 
 
-def target_widget_python(Pn, row_of_next, mask, m, tables) -> list[float]:
-    """Plain-Python twin of :func:`target_widget` (direct max over all sub-keeps)."""
-    nb, ub = int(tables["params"][0]), int(tables["params"][1])
-    base = tables["base"].tolist()
-    upper_face = tables["upper_face"].tolist()
-    L = Pn.shape[1]
-    rolls = ROLLS.tolist()
+@njit(cache=True)
+def utility_decisions(Pn, row_of_next, mask, m, f, t, base, upper_face, joker_value,
+                      upper_box_of_face, joker_fixed, params, V, VW, K, KW, M, A, box3, keep2,
+                      keep1, K1, K2):
+    """The decisions of the utility policy for one t (a scalar widget); returns its value.
 
-    def after(row, s, t):
-        return 1.0 if t <= s else float(Pn[row, t - s])
-
-    V = []
+    box3[r] / keep2[r] / keep1[r] as in :func:`widget_policy`; ties go to the first box and the
+    smallest keep index. The value equals utility_widget(...)[t].
+    """
+    nb = params[0]
+    yb = params[2]
+    joker = params[3]
+    ybox = params[4]
     for r in range(N_ROLLS):
-        best = [0.0] * L
+        V[r] = -1.0
+        box3[r] = -1
+        face5 = ROLL_YAHTZEE_FACE[r]
+        extra = (face5 > 0 and ybox >= 0 and ((mask >> ybox) & 1) == 1
+                 and (joker != 0 or yb > 0))
+        mode = 0
+        if extra:
+            mode = _extra_yahtzee_mode(mask, face5, upper_face, upper_box_of_face, params)
         for b in range(nb):
             if (mask >> b) & 1:
                 continue
-            face = upper_face[b]
-            if face:
-                pts = rolls[r][face - 1] * face
-                m2 = min(63, m + pts)
-                s = pts + (ub if m < 63 <= m2 else 0)
-                row = row_of_next[(mask | 1 << b) * 64 + m2]
+            if extra:
+                ok, s, j = _extra_yahtzee_points(mask, m, f, b, r, mode, base, upper_face,
+                                                 joker_value, upper_box_of_face, joker_fixed,
+                                                 params)
+                if not ok:
+                    continue
             else:
-                s = base[b][r]
-                row = row_of_next[(mask | 1 << b) * 64 + m]
-            best = [max(best[t], after(row, s, t)) for t in range(L)]
+                s, j = placement(mask, m, f, b, r, base, upper_face, joker_value,
+                                 upper_box_of_face, joker_fixed, params)
+            row = row_of_next[j]
+            v = Pn[row, t - s] if t > s else Pn[row, 0]
+            if v > V[r]:
+                V[r] = v
+                box3[r] = b
+    for k in range(N_KEEPS):
+        KW[k] = 0.0
+    keep_values(V, VW, False, K2, KW)
+    best_keeps(K2, KW, True, V, VW, keep2, M, A)
+    keep_values(V, VW, False, K1, KW)
+    best_keeps(K1, KW, True, V, VW, keep1, M, A)
+    keep_values(V, VW, False, K, KW)
+    return K[0]
+
+
+@njit(cache=True)
+def decided_turn(box3, keep2, keep1, u, mask, m, f, base, upper_face, joker_value,
+                 upper_box_of_face, joker_fixed, params):
+    """Play one turn with fixed decision tables and uniforms u: (points, next state index)."""
+    r = _roll_dice(0, u, 0)
+    r = _roll_dice(keep1[r], u, 5)
+    r = _roll_dice(keep2[r], u, 10)
+    return placement(mask, m, f, box3[r], r, base, upper_face, joker_value, upper_box_of_face,
+                     joker_fixed, params)
+
+
+@njit(cache=True)
+def expectation_turn(E, mask, m, f, u, base, upper_face, joker_value, upper_box_of_face,
+                     joker_fixed, params):
+    """One turn of the expected-score strategy with uniforms u: (points, next state index)."""
+    nb = params[0]
+    V = np.empty(N_ROLLS)
+    VW = np.empty(N_ROLLS)
+    K = np.empty(N_KEEPS)
+    KW = np.zeros(N_KEEPS)
+    K1 = np.empty(N_KEEPS)
+    K2 = np.empty(N_KEEPS)
+    M = np.empty(N_KEEPS)
+    A = np.empty(N_KEEPS, dtype=np.int64)
+    succ_s = np.zeros((nb, 7))
+    succ_e = np.zeros((nb, 7))
+    succ_w = np.zeros((nb, 7))
+    box3 = np.empty(N_ROLLS, dtype=np.int64)
+    keep2 = np.empty(N_ROLLS, dtype=np.int64)
+    keep1 = np.empty(N_ROLLS, dtype=np.int64)
+    widget_policy(E, mask, m, f, base, upper_face, joker_value, upper_box_of_face, joker_fixed,
+                  params, V, VW, K, KW, M, A, succ_s, succ_e, succ_w, box3, keep2, keep1, K1, K2)
+    return decided_turn(box3, keep2, keep1, u, mask, m, f, base, upper_face, joker_value,
+                        upper_box_of_face, joker_fixed, params)
+
+
+def _legal_moves_python(mask, m, f, r, tables):
+    """[(box, points incl. bonuses, next state index)] for final roll r (joker rules)."""
+    nb, ub, yb, joker, ybox, nf = (int(x) for x in tables["params"])
+    base = tables["base"]
+    upper_face = tables["upper_face"].tolist()
+    jv = tables["joker_value"]
+    ubf = tables["upper_box_of_face"].tolist()
+    fixed = tables["joker_fixed"].tolist()
+    face5 = int(ROLL_YAHTZEE_FACE[r])
+    open_boxes = [b for b in range(nb) if not (mask >> b) & 1]
+    options, override, bonus = open_boxes, {}, 0
+    if face5 and ybox >= 0 and (mask >> ybox) & 1 and (joker or yb):
+        bonus = yb if f == 1 else 0
+        ubox = ubf[face5]
+        upper_filled = ubox < 0 or bool((mask >> ubox) & 1)
+        if joker == 1:
+            lower = [b for b in open_boxes if not upper_face[b]]
+            if not upper_filled:
+                options = [ubox]
+            elif lower:
+                options = lower
+                override = {b: int(jv[b, face5]) for b in lower}
+        elif joker == 2 and upper_filled:
+            override = {b: int(jv[b, face5]) for b in open_boxes if fixed[b]}
+    out = []
+    for b in options:
+        if upper_face[b]:
+            pts = int(ROLLS[r, upper_face[b] - 1]) * upper_face[b]
+            m2 = min(63, m + pts)
+            s = pts + (ub if m < 63 <= m2 else 0) + bonus
+            out.append((b, s, ((mask | 1 << b) * 64 + m2) * nf + f))
+        else:
+            pts = override.get(b, int(base[b, r]))
+            f2 = (1 if nf == 2 else 0) if (b == ybox and pts == 50) else f
+            out.append((b, pts + bonus, ((mask | 1 << b) * 64 + m) * nf + f2))
+    return out
+
+
+def utility_widget_python(Pn, row_of_next, mask, m, f, tables) -> list[float]:
+    """Plain-Python twin of :func:`utility_widget` (direct max over all sub-keeps)."""
+    L = Pn.shape[1]
+    V = []
+    for r in range(N_ROLLS):
+        best = [-1.0] * L
+        for _, s, j in _legal_moves_python(mask, m, f, r, tables):
+            row = int(row_of_next[j])
+            best = [max(best[t], float(Pn[row, max(0, t - s)])) for t in range(L)]
         V.append(best)
     for stage in range(3):
         K = [[0.0] * L for _ in range(N_KEEPS)]

@@ -1,4 +1,4 @@
-"""`gamelab yatzy ...`: solve, advise, simulate, distribution, comeback, play."""
+"""`gamelab yatzy ...`: solve, advise, simulate, distribution, comeback, risk, play, target, winplay."""
 
 from __future__ import annotations
 
@@ -259,3 +259,47 @@ def target_command(rules: Rules = "yahtzee-no-bonus", json_out: Json = False) ->
         t.add_row(str(row["target"]), f"{row['max_probability']:.6f}",
                   f"{row['expected_score_strategy']:.6f}")
     console.print(t)
+
+
+@app.command("winplay")
+def winplay_command(
+    rules: Rules = "yahtzee-no-bonus",
+    turns_left: Annotated[int, typer.Option("--turns-left", min=1, help="A switches to win play with this many turns left (K).")] = 5,
+    games: Annotated[int, typer.Option("--games", min=2, help="Sampled switch positions (games).")] = 1000,
+    a_first: Annotated[bool, typer.Option("--a-first/--a-second", help="Whether the win player moves first in each round.")] = True,
+    chunk: Annotated[int, typer.Option("--chunk", min=1, help="Games per task.")] = 20,
+    seed: Seed = 0,
+    workers: Workers = None,
+    cluster: Cluster = None,
+    store: Store = True,
+    json_out: Json = False,
+    quiet: Quiet = False,
+) -> None:
+    """Win play in the last K turns vs the expected-score player: exact and simulated win rates."""
+    from gamelab.yatzy.winplay import winplay_study
+
+    r = _rules(rules)
+    res = winplay_study(r, turns_left, games, seed, a_first, chunk,
+                        backend(workers, cluster, quiet or json_out), result_store(store))
+    if json_out:
+        print_json(res)
+        return
+
+    def fmt(e):
+        return f"{e['value']:.4f} [{e['ci95'][0]:.4f}, {e['ci95'][1]:.4f}]"
+
+    t = Table(title=f"{r.name}: A plays for the win in its last {turns_left} turns "
+              f"({res['games']} games, A {'first' if a_first else 'second'}; ties count half)")
+    t.add_column("quantity")
+    t.add_column("mean [95% CI]", justify="right")
+    for key, label in (("expectation_exact", "P(A wins), expectation play (exact per game)"),
+                       ("single_exact", "P(A wins), one win-play solve (exact per game)"),
+                       ("single_minus_expectation", "difference (paired)"),
+                       ("retarget_simulated", "re-targeting win play (simulated)"),
+                       ("retarget_minus_single", "re-targeting minus single solve (paired dice)"),
+                       ("expectation_simulated", "expectation play (simulated, check)")):
+        t.add_row(label, fmt(res[key]))
+    console.print(t)
+    console.print(f"{res['seconds_per_single_solve']:.2f} s per solve (max "
+                  f"{res['max_seconds_single_solve']:.2f}), {res['mean_states_per_solve']:.0f} "
+                  f"states x {res['mean_vector_length']:.0f} scores on average")

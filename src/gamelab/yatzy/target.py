@@ -7,9 +7,11 @@ whole vector t = 0..L-1 for every state, hence max P(score >= T) for every T < L
 T with its own optimal policy). Values beyond the maximal remaining score are 0, so the vector
 of a layer with few turns left is short.
 
-Only rule sets without a Yahtzee bonus or joker (``yahtzee-no-bonus``, ``yatzy``,
-``yatzy-ls2012``). Cost: L times the expected-score solve (about 2.7 M operations per widget
-for L = 351); memory two layers of float64 [states, L] (about 0.3 GB for ``yahtzee-no-bonus``).
+Every rule set: with a Yahtzee bonus the state carries the bonus flag f and extra Yahtzees follow
+the joker rules, exactly as in the expected-score widget (kernel
+:func:`gamelab.yatzy._kernels.utility_widget`, shared with win play). Cost: L times the
+expected-score solve (about 2.7 M operations per widget for L = 351); memory two layers of
+float64 [states, L] (about 0.3 GB for ``yahtzee-no-bonus``, 0.5 GB for ``yahtzee``).
 Cached with :func:`gamelab.core.cache.cached_arrays`.
 """
 
@@ -30,19 +32,12 @@ CACHE_VERSION = 1
 TARGETS = (200, 250, 300, 350)
 
 
-def _check(rules: RuleSet) -> None:
-    if rules.has_bonus_flag or rules.joker:
-        raise ValueError(
-            f"target play supports rule sets without Yahtzee bonus or joker, not {rules.name}; "
-            "use yahtzee-no-bonus, yatzy or yatzy-ls2012"
-        )
-
-
 def target_probabilities(rules: RuleSet | str, max_target: int = 350,
                          use_cache: bool = True) -> dict[str, np.ndarray]:
     """{'p': max P(final >= T) for T = 0..max_target, 'seconds': solve time} (cached)."""
     rules = get_rules(rules)
-    _check(rules)
+    if max_target < 0:
+        raise ValueError(f"max_target must be at least 0, got {max_target}")
     L = max_target + 1
 
     def compute() -> dict[str, np.ndarray]:
@@ -50,22 +45,26 @@ def target_probabilities(rules: RuleSet | str, max_target: int = 350,
         tab = rules.kernel_tables()
         nb = rules.n_boxes
         layers = masks_by_popcount(nb)
-        row_of = np.full((1 << nb) * 64, -1, dtype=np.int64)
-        ms, mm, _ = _layer_rows(rules, layers[nb])
+        nf = 2 if rules.has_bonus_flag else 1
+        row_of = np.full((1 << nb) * 64 * nf, -1, dtype=np.int64)
+        ms, mm, ff = _layer_rows(rules, layers[nb])
         P = np.zeros((len(ms), L))
         P[:, 0] = 1.0
         blocks = 4 * (os.cpu_count() or 1)
         for k in range(nb - 1, -1, -1):
             row_of[:] = -1
-            row_of[ms * 64 + mm] = np.arange(len(ms))
-            ms2, mm2, _ = _layer_rows(rules, layers[k])
+            row_of[(ms * 64 + mm) * nf + ff] = np.arange(len(ms))
+            ms2, mm2, ff2 = _layer_rows(rules, layers[k])
             P2 = np.zeros((len(ms2), L))
-            kern.target_layer(P, row_of, P2, ms2, mm2, tab["base"], tab["upper_face"],
-                              tab["params"], min(blocks, len(ms2)))
-            ms, mm, P = ms2, mm2, P2
+            kern.utility_layer(P, row_of, P2, ms2, mm2, ff2, tab["base"], tab["upper_face"],
+                               tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],
+                               tab["params"], min(blocks, len(ms2)))
+            ms, mm, ff, P = ms2, mm2, ff2, P2
         return {"p": P[0].copy(), "seconds": np.array(time.perf_counter() - t0)}
 
     params = {"rules": rules.name, "boxes": list(rules.boxes), "L": L}
+    if rules.has_bonus_flag or rules.joker:  # (keys of the plain rule sets kept as they were)
+        params.update(yahtzee_bonus=rules.yahtzee_bonus, joker=rules.joker)
     if use_cache:
         return cached_arrays("yatzy-target", params, CACHE_VERSION, compute)
     return compute()

@@ -1,0 +1,400 @@
+"""Win play: maximise the probability of beating an expected-score opponent in the endgame.
+
+Two players alternate turns; B plays the expected-score strategy throughout. A plays it too
+until A has K turns left (the *switch*), then maximises E[u(A's final score)] with
+u(s) = P(B_final < s) + 0.5 P(B_final = s), i.e. its win probability counting a tie as half.
+B's final-score law is exact: a forward propagation of B's current (state, score) under the
+expected-score decisions (see :mod:`gamelab.yatzy.distribution`), restricted to the states
+reachable from B's state. B's policy ignores A, so the two futures are independent given the
+states, and u is all A needs to know about B.
+
+The solve is a backward DP over the states reachable from A's state (supersets of its filled
+boxes, upper totals reachable from its own, the Yahtzee-bonus flag), layer by layer, with a
+vector per state over t = the points A still needs to pass B's maximal final score:
+U[state, t] = best E[U[next, max(0, t - points)]] (kernel
+:func:`gamelab.yatzy._kernels.utility_widget`, shared with target play). u only varies on B's
+support [lo, hi], so the vector has L = hi + 2 - s_A entries (t = 0: A is above hi and has won,
+U = 1; below lo nothing is clamped because A's score never decreases). The terminal vector is
+U[full, t] = u(hi + 1 - t).
+
+Policies measured from the switch (both players have played 13 - K rounds of expected-score play):
+
+* ``expectation``: A keeps playing for the expectation; P(A wins) is exact from A's and B's
+  exact final-score laws;
+* ``single``: one win-play solve at the switch against B's law at that moment; its P(A wins) is
+  exactly the solve's value (and at least the expectation's: it optimises over a superset of
+  policies);
+* ``retarget``: re-solves at each of A's K turns against B's then-current exact law (it sees B's
+  later turns); simulated, paired with ``single`` on the same dice (B's dice, and so B's whole
+  game, are the same in both because B ignores A).
+
+Turn order: A moves first in each round (as in :mod:`gamelab.yatzy.risk`'s duels), so at A's
+turn with k turns left B also has k turns left; ``a_first=False`` lets B move first.
+
+Cost: one vector widget (L up to ~300; about 0.5 ms) per reachable state: at most 2^K masks
+times the reachable upper totals; the re-targeting player solves K times per game (the first
+solve is the single solve). See docs/yatzy.md for the measured seconds and memory.
+"""
+
+from __future__ import annotations
+
+import os
+import time
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
+from gamelab.core.stats import mean_interval
+from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy.rules import N_KEEPS, N_ROLLS, RULES, RuleSet, get_rules
+from gamelab.yatzy.simulate import _values
+from gamelab.yatzy.solver import solve, upper_reach
+
+
+def _expected_values(rules: RuleSet) -> np.ndarray:
+    """E of the expected-score strategy (memoised per process for the named rule sets)."""
+    if RULES.get(rules.name) is rules:
+        return _values(rules.name, "optimal")
+    return solve(rules).E
+
+
+def _tables(rules: RuleSet) -> tuple:
+    tab = rules.kernel_tables()
+    return (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
+            tab["joker_fixed"], tab["params"])
+
+
+def _nf(rules: RuleSet) -> int:
+    return 2 if rules.has_bonus_flag else 1
+
+
+@dataclass
+class ReachableStates:
+    """The states reachable from one state, by turns taken: layers[j] = (masks, ms, fs)."""
+
+    rules: RuleSet
+    layers: list[tuple[np.ndarray, np.ndarray, np.ndarray]]
+    row_of: np.ndarray  # state index -> row within its layer (-1 elsewhere)
+
+
+def reachable_states(rules: RuleSet, mask: int, m: int, f: int) -> ReachableStates:
+    """Supersets of `mask` with the upper totals reachable from `m` and the possible flags."""
+    nb = rules.n_boxes
+    full = (1 << nb) - 1
+    if mask & ~full or mask < 0:
+        raise ValueError(f"mask {mask} is not a set of the {nb} boxes")
+    if not 0 <= m <= 63:
+        raise ValueError(f"upper total m must be 0..63, got {m}")
+    tab = rules.kernel_tables()
+    uf = tab["upper_face"]
+    ybox = int(tab["params"][4])
+    nf = _nf(rules)
+    if f not in range(nf) or (f == 1 and not (mask >> ybox) & 1):
+        raise ValueError(f"bonus flag {f} is impossible for this state")
+    reach = upper_reach()
+    u0 = int(kern.upper_subset(mask, uf, nb))
+    free = [b for b in range(nb) if not (mask >> b) & 1]
+    k = len(free)
+    per_layer: list[list[tuple[int, int, int]]] = [[] for _ in range(k + 1)]
+    for sub in range(1 << k):
+        msk = mask
+        for i, b in enumerate(free):
+            if (sub >> i) & 1:
+                msk |= 1 << b
+        new_upper = int(kern.upper_subset(msk, uf, nb)) & ~u0
+        sums = np.nonzero(reach[new_upper])[0]
+        mset = sorted({min(63, m + int(s)) for s in sums})
+        if nf == 1 or f == 1 or (mask >> ybox) & 1 or not (msk >> ybox) & 1:
+            flags = [f]
+        else:
+            flags = [0, 1]
+        layer = bin(sub).count("1")
+        per_layer[layer].extend((msk, mm, ff) for mm in mset for ff in flags)
+    row_of = np.full((1 << nb) * 64 * nf, -1, dtype=np.int64)
+    layers = []
+    for rows in per_layer:
+        arr = np.array(rows, dtype=np.int64).reshape(-1, 3)
+        row_of[(arr[:, 0] * 64 + arr[:, 1]) * nf + arr[:, 2]] = np.arange(len(arr))
+        layers.append((arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy()))
+    return ReachableStates(rules, layers, row_of)
+
+
+def _max_remaining(rules: RuleSet, turns: int) -> int:
+    tab = rules.kernel_tables()
+    tops = sorted((max(int(rules.base_scores[b].max()), int(tab["joker_value"][b].max()))
+                   for b in range(rules.n_boxes)), reverse=True)
+    return sum(tops[:turns]) + (rules.upper_bonus if turns else 0) + rules.yahtzee_bonus * turns
+
+
+def final_score_law(rules: RuleSet, state: tuple[int, int, int, int],
+                    E: np.ndarray | None = None) -> tuple[int, np.ndarray]:
+    """(offset, p): P(final score = offset + i) = p[i] under expected-score play from `state`.
+
+    `state` = (mask, m, f, score). Exact (forward propagation over the reachable states).
+    """
+    rules = get_rules(rules)
+    mask, m, f, score = (int(x) for x in state)
+    if E is None:
+        E = _expected_values(rules)
+    reach = reachable_states(rules, mask, m, f)
+    turns = len(reach.layers) - 1
+    width = _max_remaining(rules, turns) + 1
+    tab = _tables(rules)
+    ms, mm, ff = reach.layers[0]
+    F = np.zeros((len(ms), width))
+    F[0, 0] = 1.0
+    overflow = np.zeros(2)
+    for j in range(turns):
+        ms2, mm2, ff2 = reach.layers[j + 1]
+        F2 = np.zeros((len(ms2), width))
+        kern.forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, *tab, overflow)
+        ms, mm, ff, F = ms2, mm2, ff2, F2
+    assert overflow[0] == 0.0
+    p = F.sum(axis=0)
+    nz = np.nonzero(p)[0]
+    return score + int(nz[0]), p[nz[0]: nz[-1] + 1].copy()
+
+
+def win_utility(law: tuple[int, np.ndarray], scores: np.ndarray) -> np.ndarray:
+    """u(s) = P(B < s) + 0.5 P(B = s) for B ~ law (offset, p)."""
+    lo, p = law
+    cdf = np.concatenate([[0.0], np.cumsum(p)])  # cdf[i] = P(B < lo + i)
+    i = np.clip(np.asarray(scores) - lo, 0, len(p))
+    below = cdf[i]
+    at = np.where((scores >= lo) & (scores < lo + len(p)), p[np.clip(scores - lo, 0, len(p) - 1)],
+                  0.0)
+    return below + 0.5 * at
+
+
+def expectation_win_probability(rules: RuleSet, a_state, b_state,
+                                E: np.ndarray | None = None) -> float:
+    """Exact P(A wins) + 0.5 P(tie) when both play the expected-score strategy from here."""
+    la = final_score_law(rules, a_state, E)
+    lb = final_score_law(rules, b_state, E)
+    scores = la[0] + np.arange(len(la[1]))
+    return float(la[1] @ win_utility(lb, scores))
+
+
+@dataclass
+class WinSolution:
+    """Utility vectors of the win-play policy over the states reachable from A's state."""
+
+    rules: RuleSet
+    reach: ReachableStates
+    vectors: list[np.ndarray]  # vectors[j]: [rows of layer j, L]
+    score: int  # A's score when solved
+    top: int  # hi + 1: the score from which A surely wins
+    seconds: float
+
+    @property
+    def length(self) -> int:
+        return self.vectors[0].shape[1]
+
+    @property
+    def value(self) -> float:
+        """P(A wins) + 0.5 P(tie) under this policy, from the solved state."""
+        return float(self.vectors[0][0, self.length - 1])
+
+    def t_of(self, score: int) -> int:
+        return max(0, self.top - score)
+
+    def decisions(self, turns_taken: int, mask: int, m: int, f: int, score: int, scratch):
+        """(box3, keep2, keep1) of the policy at a reachable state with A's score `score`."""
+        tab = _tables(self.rules)
+        s = scratch
+        kern.utility_decisions(self.vectors[turns_taken + 1], self.reach.row_of, mask, m, f,
+                               self.t_of(score), *tab, s["V"], s["VW"], s["K"], s["KW"], s["M"],
+                               s["A"], s["box3"], s["keep2"], s["keep1"], s["K1"], s["K2"])
+        return s["box3"], s["keep2"], s["keep1"]
+
+
+def decision_scratch() -> dict[str, np.ndarray]:
+    return {"V": np.empty(N_ROLLS), "VW": np.empty(N_ROLLS), "K": np.empty(N_KEEPS),
+            "KW": np.zeros(N_KEEPS), "M": np.empty(N_KEEPS),
+            "A": np.empty(N_KEEPS, dtype=np.int64), "box3": np.empty(N_ROLLS, dtype=np.int64),
+            "keep2": np.empty(N_ROLLS, dtype=np.int64), "keep1": np.empty(N_ROLLS, dtype=np.int64),
+            "K1": np.empty(N_KEEPS), "K2": np.empty(N_KEEPS)}
+
+
+def solve_win(rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray]) -> WinSolution:
+    """The policy maximising P(A wins) + 0.5 P(tie) from A's `a_state` = (mask, m, f, score)
+    against an opponent whose final score has the law `b_law` = (offset, p)."""
+    rules = get_rules(rules)
+    t0 = time.perf_counter()
+    mask, m, f, score = (int(x) for x in a_state)
+    lo, p = b_law
+    top = lo + len(p)  # u = 1 from here on
+    L = max(1, top - score + 1)
+    reach = reachable_states(rules, mask, m, f)
+    turns = len(reach.layers) - 1
+    finals = top - np.arange(L)  # score for each t
+    terminal = win_utility(b_law, finals)
+    terminal[0] = 1.0
+    vectors: list[np.ndarray] = [np.empty((0, L))] * (turns + 1)
+    vectors[turns] = np.tile(terminal, (len(reach.layers[turns][0]), 1))
+    tab = _tables(rules)
+    blocks = 4 * (os.cpu_count() or 1)
+    for j in range(turns - 1, -1, -1):
+        ms, mm, ff = reach.layers[j]
+        P = np.empty((len(ms), L))
+        kern.utility_layer(vectors[j + 1], reach.row_of, P, ms, mm, ff, *tab,
+                           min(blocks, len(ms)))
+        vectors[j] = P
+    return WinSolution(rules, reach, vectors, score, top, time.perf_counter() - t0)
+
+
+# ---------------------------------------------------------------------------------------------
+# measurement
+
+
+def _split(j: int, nf: int) -> tuple[int, int, int]:
+    return j // (nf * 64), (j // nf) % 64, j % nf
+
+
+def switch_states(rules: RuleSet, turns_left: int, ua: np.ndarray, ub: np.ndarray):
+    """(A, B) states [games, 4] after 13 - K rounds of expected-score play on the uniforms."""
+    E = _expected_values(rules)
+    rounds = np.array([rules.n_boxes - turns_left], dtype=np.int64)
+    out = []
+    for u in (ua, ub):
+        pos = np.zeros((u.shape[0], 1, 4), dtype=np.int64)
+        kern.play_to_round(E, u, rounds, *_tables(rules), pos)
+        out.append(pos[:, 0, :])
+    return out[0], out[1]
+
+
+def play_endgame(rules: RuleSet, a_state, b_state, ua, ub, policy: str, a_first: bool,
+                 single: WinSolution | None = None, E: np.ndarray | None = None) -> dict:
+    """Finish one game from the switch; ua/ub [13, 18] uniforms, turns from the switch on.
+
+    policy: 'expectation', 'single' (needs `single`) or 'retarget' (reuses `single` while B's
+    state is still the switch state). Returns A's and B's final scores, A's win value
+    (1, 0.5, 0) and the seconds spent in solves.
+    """
+    if policy not in ("expectation", "single", "retarget"):
+        raise ValueError(f"policy must be expectation, single or retarget, got {policy!r}")
+    if policy == "single" and single is None:
+        raise ValueError("the single policy needs the switch solve (single=...)")
+    if E is None:
+        E = _expected_values(rules)
+    tab = _tables(rules)
+    nf = _nf(rules)
+    nb = rules.n_boxes
+    full = (1 << nb) - 1
+    ma, mma, fa, sa = (int(x) for x in a_state)
+    mb, mmb, fb, sb = (int(x) for x in b_state)
+    start_b = (mb, mmb, fb, sb)
+    scratch = decision_scratch()
+    solve_seconds = 0.0
+    taken = 0
+
+    def b_turn():
+        nonlocal mb, mmb, fb, sb
+        pts, j = kern.expectation_turn(E, mb, mmb, fb, ub[bin(mb).count("1")], *tab)
+        sb += int(pts)
+        mb, mmb, fb = _split(int(j), nf)
+
+    while ma != full or mb != full:
+        if not a_first and mb != full:
+            b_turn()
+        if ma != full:
+            u = ua[bin(ma).count("1")]  # the uniforms of A's turn number
+            if policy == "expectation":
+                pts, j = kern.expectation_turn(E, ma, mma, fa, u, *tab)
+            else:
+                if policy == "single":
+                    sol, jt = single, taken
+                elif taken == 0 and (mb, mmb, fb, sb) == start_b and single is not None:
+                    sol, jt = single, 0
+                else:
+                    law = final_score_law(rules, (mb, mmb, fb, sb), E)
+                    sol = solve_win(rules, (ma, mma, fa, sa), law)
+                    solve_seconds += sol.seconds
+                    jt = 0
+                box3, keep2, keep1 = sol.decisions(jt, ma, mma, fa, sa, scratch)
+                pts, j = kern.decided_turn(box3, keep2, keep1, u, ma, mma, fa, *tab)
+            sa += int(pts)
+            ma, mma, fa = _split(int(j), nf)
+            taken += 1
+        if a_first and mb != full:
+            b_turn()
+    win = 1.0 if sa > sb else (0.5 if sa == sb else 0.0)
+    return {"a": sa, "b": sb, "win": win, "solve_seconds": solve_seconds}
+
+
+def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
+    """run_tasks worker: item = (rules, K, games, a_first) -> one record per game."""
+    rules, turns_left, games, a_first = item
+    rules = get_rules(rules)
+    E = _expected_values(rules)
+    ua = rng.random((games, rules.n_boxes, kern.UNIFORMS_PER_TURN))
+    ub = rng.random((games, rules.n_boxes, kern.UNIFORMS_PER_TURN))
+    sa, sb = switch_states(rules, turns_left, ua, ub)
+    out = []
+    for g in range(games):
+        a, b = tuple(int(x) for x in sa[g]), tuple(int(x) for x in sb[g])
+        law_b = final_score_law(rules, b, E)
+        t0 = time.perf_counter()
+        single = solve_win(rules, a, law_b)
+        solve_s = time.perf_counter() - t0
+        exp_exact = expectation_win_probability(rules, a, b, E)
+        if single.value < exp_exact - 1e-9:
+            raise AssertionError(f"win-play value {single.value} below expectation {exp_exact}")
+        rec = {"a": list(a), "b": list(b), "exp_exact": exp_exact, "single_exact": single.value,
+               "single_seconds": solve_s, "L": single.length,
+               "states": int(sum(len(x[0]) for x in single.reach.layers))}
+        t0 = time.perf_counter()
+        for policy in ("expectation", "single", "retarget"):
+            res = play_endgame(rules, a, b, ua[g], ub[g], policy, a_first, single, E)
+            rec[policy] = res["win"]
+        rec["retarget_seconds"] = time.perf_counter() - t0
+        out.append(rec)
+    return out
+
+
+def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5,
+                  games: int = 1000, seed: int = 0, a_first: bool = True, chunk: int = 20,
+                  backend: Backend | None = None, store=None) -> dict:
+    """Win rates (ties count half) of expectation, single-solve and re-targeting win play."""
+    rules = get_rules(rules)
+    if not 1 <= turns_left <= rules.n_boxes:
+        raise ValueError(f"turns_left must be 1..{rules.n_boxes}, got {turns_left}")
+    if games < 2:
+        raise ValueError(f"games must be at least 2, got {games}")
+    _expected_values(rules)  # build the cached table before workers load it
+    items = [(rules, turns_left, n, a_first) for n in chunk_sizes(games, chunk)]
+    t0 = time.perf_counter()
+    results = run_tasks(winplay_chunk, items, seed=seed, backend=backend,
+                        label=f"yatzy win play K={turns_left}", store=store,
+                        experiment="yatzy-winplay" if store is not None else None,
+                        params={"rules": rules.name, "turns_left": turns_left, "games": games,
+                                "seed": seed, "a_first": a_first, "chunk": chunk})
+    wall = time.perf_counter() - t0
+    recs = [r for chunk_recs in results for r in chunk_recs]
+    col = {k: np.array([r[k] for r in recs], dtype=float)
+           for k in ("exp_exact", "single_exact", "expectation", "single", "retarget",
+                     "single_seconds", "retarget_seconds", "L", "states")}
+
+    def est(x):
+        e = mean_interval(x)
+        return {"value": e.value, "ci95": [e.lo, e.hi]}
+
+    return {
+        "rules": rules.name, "turns_left": turns_left, "games": len(recs), "a_first": a_first,
+        "seed": seed,
+        "expectation_exact": est(col["exp_exact"]),
+        "single_exact": est(col["single_exact"]),
+        "single_minus_expectation": est(col["single_exact"] - col["exp_exact"]),
+        "expectation_simulated": est(col["expectation"]),
+        "single_simulated": est(col["single"]),
+        "retarget_simulated": est(col["retarget"]),
+        "retarget_minus_single": est(col["retarget"] - col["single"]),
+        "retarget_minus_expectation_simulated": est(col["retarget"] - col["expectation"]),
+        "seconds_per_single_solve": float(col["single_seconds"].mean()),
+        "max_seconds_single_solve": float(col["single_seconds"].max()),
+        "seconds_per_game_endgames": float(col["retarget_seconds"].mean()),
+        "mean_vector_length": float(col["L"].mean()),
+        "mean_states_per_solve": float(col["states"].mean()),
+        "wall_seconds": wall,
+    }

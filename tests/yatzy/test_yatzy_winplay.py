@@ -1,0 +1,123 @@
+"""Win play: exact laws, the solve's value realised by its own decisions, the study's bookkeeping."""
+
+import numpy as np
+import pytest
+
+from gamelab.core.parallel import Backend
+from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy import winplay as wp
+from gamelab.yatzy.distribution import score_distribution
+from gamelab.yatzy.rules import JOKER_FORCED, RuleSet
+from gamelab.yatzy.solver import solve
+
+BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
+MINI = RuleSet("mini-plain", BOXES, 35)
+MINI_FORCED = RuleSet("mini-forced", BOXES, 35, 100, JOKER_FORCED)
+
+
+@pytest.mark.parametrize("rules", [MINI, MINI_FORCED], ids=lambda r: r.name)
+def test_final_score_law_from_the_start_is_the_distribution(rules):
+    E = solve(rules).E
+    lo, p = wp.final_score_law(rules, (0, 0, 0, 0), E)
+    dist = score_distribution(rules, cap=rules.max_score)
+    full = np.zeros(len(dist.probability))
+    full[lo: lo + len(p)] = p
+    assert np.allclose(full, dist.probability, atol=1e-14)
+    # from a later state with a score: shifted by the score, mean = score + E[state]
+    state = (0b0100101, 14, 0, 40)  # fours 8, sixes 6
+    lo, p = wp.final_score_law(rules, state, E)
+    mean = float(((lo + np.arange(len(p))) * p).sum())
+    nf = 2 if rules.has_bonus_flag else 1
+    assert mean == pytest.approx(40 + E[(state[0] * 64 + state[1]) * nf], abs=1e-9)
+
+
+def test_win_utility():
+    law = (10, np.array([0.25, 0.5, 0.25]))
+    u = wp.win_utility(law, np.array([5, 10, 11, 12, 13, 40]))
+    assert u.tolist() == [0.0, 0.125, 0.5, 0.875, 1.0, 1.0]
+
+
+def _policy_value(rules, sol, a_state, law):
+    """P(A wins) + P(tie)/2 of the solve's decisions, by exact forward propagation."""
+    tab = rules.kernel_tables()
+    args = (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
+            tab["joker_fixed"], tab["params"])
+    nf = 2 if rules.has_bonus_flag else 1
+    scratch = wp.decision_scratch()
+    mass = {(a_state[0], a_state[1], a_state[2], a_state[3]): 1.0}
+    turns = len(sol.reach.layers) - 1
+    for j in range(turns):
+        nxt = {}
+        for (mask, m, f, s), p in mass.items():
+            box3, keep2, keep1 = sol.decisions(j, mask, m, f, s, scratch)
+            acc = np.zeros((rules.n_boxes, 512))
+            ob, oj, os_ = (np.empty(252, dtype=np.int64) for _ in range(3))
+            n = kern.turn_outcomes(mask, m, f, *args, box3, keep2, keep1, np.empty(252),
+                                   np.empty(462), acc, ob, oj, os_)
+            for o in range(n):
+                q = acc[ob[o], os_[o]]
+                acc[ob[o], os_[o]] = 0.0
+                jj = int(oj[o])
+                key = (jj // (nf * 64), (jj // nf) % 64, jj % nf, s + int(os_[o]))
+                nxt[key] = nxt.get(key, 0.0) + p * q
+        mass = nxt
+    scores = np.array([k[3] for k in mass])
+    probs = np.array(list(mass.values()))
+    return float(probs @ wp.win_utility(law, scores))
+
+
+@pytest.mark.parametrize("rules", [MINI, MINI_FORCED], ids=lambda r: r.name)
+def test_win_solve_value_is_realised_and_beats_expectation(rules):
+    E = solve(rules).E
+    yb = rules.boxes.index("yahtzee")
+    a = ((1 << yb) | 0b0000001, 16, 1 if rules.has_bonus_flag else 0, 70)
+    b = (0b0000110, 11, 0, 95)
+    law = wp.final_score_law(rules, b, E)
+    sol = wp.solve_win(rules, a, law)
+    exp = wp.expectation_win_probability(rules, a, b, E)
+    assert 0.0 < exp < 1.0
+    assert sol.value >= exp - 1e-12
+    assert sol.value - exp > 1e-3  # trailing by 25 with 5 turns left: risk helps here
+    assert _policy_value(rules, sol, a, law) == pytest.approx(sol.value, abs=1e-12)
+    # already out of reach of B's best: a sure win with any play
+    lo, p = law
+    sure = wp.solve_win(rules, (a[0], a[1], a[2], lo + len(p) + 5), law)
+    assert sure.value == 1.0
+
+
+def test_study_records_and_pairing():
+    res = wp.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3,
+                           backend=Backend(workers=1))
+    assert res["games"] == 6
+    assert res["single_minus_expectation"]["value"] >= -1e-12
+    for key in ("expectation_exact", "single_exact", "retarget_simulated"):
+        assert 0.0 <= res[key]["value"] <= 1.0
+    # one A turn left, A first: re-targeting sees nothing new, so it plays the single solve
+    res1 = wp.winplay_study(MINI, turns_left=1, games=4, seed=1, chunk=4,
+                            backend=Backend(workers=1))
+    assert res1["retarget_minus_single"]["value"] == 0.0
+
+
+def test_b_ignores_a():
+    rng = np.random.default_rng(5)
+    ua = rng.random((8, MINI.n_boxes, kern.UNIFORMS_PER_TURN))
+    ub = rng.random((8, MINI.n_boxes, kern.UNIFORMS_PER_TURN))
+    E = solve(MINI).E
+    sa, sb = wp.switch_states(MINI, 2, ua, ub)
+    for g in range(8):
+        law = wp.final_score_law(MINI, sb[g], E)
+        single = wp.solve_win(MINI, sa[g], law)
+        r1 = wp.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "single", True, single, E)
+        r2 = wp.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "retarget", True, single, E)
+        assert r1["b"] == r2["b"]  # B ignores A
+        r3 = wp.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "expectation", True, single, E)
+        assert r3["b"] == r1["b"]
+
+
+def test_bad_input():
+    with pytest.raises(ValueError, match="turns_left"):
+        wp.winplay_study(MINI, turns_left=0, games=4)
+    with pytest.raises(ValueError, match="bonus flag"):
+        wp.reachable_states(MINI_FORCED, 0, 0, 1)
+    with pytest.raises(ValueError, match="policy"):
+        wp.play_endgame(MINI, (0, 0, 0, 0), (0, 0, 0, 0), None, None, "bold", True)
