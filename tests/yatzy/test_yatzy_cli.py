@@ -42,6 +42,15 @@ def test_simulate_json(run):
     assert out["games"] == 300 and out["ci95"][0] < out["mean"] < out["ci95"][1]
 
 
+def test_winplay_json(run):
+    p = run("winplay", "--rules", "yahtzee-no-bonus", "--turns-left", "2", "--games", "3",
+            "--seed", "1", "--workers", "1", "--no-store", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    assert out["games"] == 3 and out["turns_left"] == 2
+    assert out["single_minus_expectation"]["value"] >= -1e-12
+
+
 @pytest.mark.parametrize(
     "args, message",
     [
@@ -50,6 +59,7 @@ def test_simulate_json(run):
         (["advise", "--rules", "yahtzee", "--dice", "11114", "--card", "sevens=7"], "unknown box"),
         (["solve", "--rules", "kniffel"], "unknown rules"),
         (["simulate", "--rules", "yatzy", "--strategy", "clever"], "unknown strategy"),
+        (["winplay", "--rules", "yatzy", "--turns-left", "16", "--games", "2"], "turns_left"),
     ],
 )
 def test_bad_input_is_one_error_line(run, args, message):

@@ -89,3 +89,14 @@ def test_target_play_dominates_expected_score_play(rules):
 def test_target_play_bad_target():
     with pytest.raises(ValueError, match="max_target"):
         target_probabilities(MINI, max_target=-1)
+
+
+@pytest.mark.slow
+def test_target_play_yahtzee_full_game():
+    # the full game with the Yahtzee bonus and forced joker (about 5 core-minutes)
+    p = target_probabilities("yahtzee", max_target=350)["p"]
+    dist = score_distribution("yahtzee")
+    assert p[0] == pytest.approx(1.0)
+    for t in (100, 200, 250, 300, 350):
+        assert p[t] >= dist.at_least(t) - 1e-12
+    assert (np.diff(p) <= 1e-12).all()

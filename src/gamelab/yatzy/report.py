@@ -66,16 +66,24 @@ def build(section: Section, ctx: ReportContext) -> None:
         from gamelab.yatzy.comeback import comeback_report
         from gamelab.yatzy.target import TARGETS, target_probabilities
 
-        tp = target_probabilities("yahtzee-no-bonus", max(TARGETS))
-        ev = score_distribution("yahtzee-no-bonus")
+        target_rows = []
+        for name in ("yahtzee-no-bonus", "yahtzee"):
+            tp = target_probabilities(name, max(TARGETS))
+            ev = score_distribution(name)
+            target_rows += [[name, t, f"{tp['p'][t]:.6f}", f"{ev.at_least(t):.6f}",
+                      round(float(tp["seconds"]))] for t in TARGETS]
         section.table(
             "target_play",
-            ["T", "max P(score >= T)", "P(score >= T), expected-score play"],
-            [[t, f"{tp['p'][t]:.6f}", f"{ev.at_least(t):.6f}"] for t in TARGETS],
-            caption="yahtzee-no-bonus: the best probability of reaching T (a separate optimal "
-            f"policy per T; solved in {float(tp['seconds']):.0f} s) next to the expected-score "
+            ["rules", "T", "max P(score >= T)", "P(score >= T), expected-score play",
+             "solve s"],
+            target_rows,
+            caption="The best probability of reaching T (a separate optimal policy per T; "
+            "with the Yahtzee bonus and forced joker for yahtzee) next to the expected-score "
             "strategy's (exact distribution).",
         )
+        from gamelab.yatzy.winplay import winplay_report
+
+        winplay_report(section, ctx)
         comeback_report(section, ctx)
     best = rows[0]
     section.set_headline(
