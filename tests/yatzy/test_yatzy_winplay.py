@@ -96,6 +96,10 @@ def test_study_records_and_pairing():
     res1 = wp.winplay_study(MINI, turns_left=1, games=4, seed=1, chunk=4,
                             backend=Backend(workers=1))
     assert res1["retarget_minus_single"]["value"] == 0.0
+    # exact-only: the same switch positions and exact values, no simulations
+    ex = wp.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3,
+                          backend=Backend(workers=1), simulate=False)
+    assert ex["single_exact"] == res["single_exact"] and "retarget_simulated" not in ex
 
 
 def test_b_ignores_a():
@@ -121,3 +125,9 @@ def test_bad_input():
         wp.reachable_states(MINI_FORCED, 0, 0, 1)
     with pytest.raises(ValueError, match="policy"):
         wp.play_endgame(MINI, (0, 0, 0, 0), (0, 0, 0, 0), None, None, "bold", True)
+
+
+def test_win_from_start_mini():
+    res = wp.win_from_start(MINI, use_cache=False)
+    assert res["expectation"] == pytest.approx(0.5, abs=1e-12)  # symmetric players
+    assert res["single"] > 0.5

@@ -268,6 +268,7 @@ def winplay_command(
     games: Annotated[int, typer.Option("--games", min=2, help="Sampled switch positions (games).")] = 1000,
     a_first: Annotated[bool, typer.Option("--a-first/--a-second", help="Whether the win player moves first in each round.")] = True,
     chunk: Annotated[int, typer.Option("--chunk", min=1, help="Games per task.")] = 20,
+    simulate: Annotated[bool, typer.Option("--simulate/--exact-only", help="Also simulate the endgames (re-targeting); --exact-only records the exact values only.")] = True,
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
@@ -275,12 +276,27 @@ def winplay_command(
     json_out: Json = False,
     quiet: Quiet = False,
 ) -> None:
-    """Win play in the last K turns vs the expected-score player: exact and simulated win rates."""
-    from gamelab.yatzy.winplay import winplay_study
+    """Win play in the last K turns vs the expected-score player: exact and simulated win rates.
+
+    With --turns-left equal to the number of boxes A plays for the win from the empty card:
+    one exact solve, nothing sampled.
+    """
+    from gamelab.yatzy.winplay import win_from_start, winplay_study
 
     r = _rules(rules)
+    if turns_left == r.n_boxes:
+        res = win_from_start(r)
+        if json_out:
+            print_json({"rules": r.name, "turns_left": turns_left, **res})
+        else:
+            console.print(f"{r.name}, win play from the start vs the expected-score player: "
+                          f"P(A wins) = {res['single']:.6f} (expectation play "
+                          f"{res['expectation']:.6f}); {res['seconds']:.0f} s over "
+                          f"{res['states']:.0f} states")
+        return
     res = winplay_study(r, turns_left, games, seed, a_first, chunk,
-                        backend(workers, cluster, quiet or json_out), result_store(store))
+                        backend(workers, cluster, quiet or json_out), result_store(store),
+                        simulate)
     if json_out:
         print_json(res)
         return
@@ -298,7 +314,8 @@ def winplay_command(
                        ("retarget_simulated", "re-targeting win play (simulated)"),
                        ("retarget_minus_single", "re-targeting minus single solve (paired dice)"),
                        ("expectation_simulated", "expectation play (simulated, check)")):
-        t.add_row(label, fmt(res[key]))
+        if key in res:
+            t.add_row(label, fmt(res[key]))
     console.print(t)
     console.print(f"{res['seconds_per_single_solve']:.2f} s per solve (max "
                   f"{res['max_seconds_single_solve']:.2f}), {res['mean_states_per_solve']:.0f} "

@@ -44,6 +44,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gamelab.core.cache import cached_arrays
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import mean_interval
 from gamelab.yatzy import _kernels as kern
@@ -217,9 +218,13 @@ def decision_scratch() -> dict[str, np.ndarray]:
             "K1": np.empty(N_KEEPS), "K2": np.empty(N_KEEPS)}
 
 
-def solve_win(rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray]) -> WinSolution:
+def solve_win(rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray],
+              keep_all: bool = True) -> WinSolution:
     """The policy maximising P(A wins) + 0.5 P(tie) from A's `a_state` = (mask, m, f, score)
-    against an opponent whose final score has the law `b_law` = (offset, p)."""
+    against an opponent whose final score has the law `b_law` = (offset, p).
+
+    keep_all=False keeps only two layers at a time (the value only, for long solves); the
+    decisions then need keep_all=True."""
     rules = get_rules(rules)
     t0 = time.perf_counter()
     mask, m, f, score = (int(x) for x in a_state)
@@ -241,6 +246,8 @@ def solve_win(rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray]) -> W
         kern.utility_layer(vectors[j + 1], reach.row_of, P, ms, mm, ff, *tab,
                            min(blocks, len(ms)))
         vectors[j] = P
+        if not keep_all:
+            vectors[j + 1] = np.empty((0, L))
     return WinSolution(rules, reach, vectors, score, top, time.perf_counter() - t0)
 
 
@@ -324,8 +331,10 @@ def play_endgame(rules: RuleSet, a_state, b_state, ua, ub, policy: str, a_first:
 
 
 def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
-    """run_tasks worker: item = (rules, K, games, a_first) -> one record per game."""
-    rules, turns_left, games, a_first = item
+    """run_tasks worker: item = (rules, K, games, a_first, simulate) -> one record per game.
+
+    simulate=False records only the exact values (no endgame simulations)."""
+    rules, turns_left, games, a_first, simulate = item
     rules = get_rules(rules)
     E = _expected_values(rules)
     ua = rng.random((games, rules.n_boxes, kern.UNIFORMS_PER_TURN))
@@ -336,7 +345,7 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
         a, b = tuple(int(x) for x in sa[g]), tuple(int(x) for x in sb[g])
         law_b = final_score_law(rules, b, E)
         t0 = time.perf_counter()
-        single = solve_win(rules, a, law_b)
+        single = solve_win(rules, a, law_b, keep_all=simulate)
         solve_s = time.perf_counter() - t0
         exp_exact = expectation_win_probability(rules, a, b, E)
         if single.value < exp_exact - 1e-9:
@@ -344,6 +353,9 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
         rec = {"a": list(a), "b": list(b), "exp_exact": exp_exact, "single_exact": single.value,
                "single_seconds": solve_s, "L": single.length,
                "states": int(sum(len(x[0]) for x in single.reach.layers))}
+        if not simulate:
+            out.append(rec)
+            continue
         t0 = time.perf_counter()
         for policy in ("expectation", "single", "retarget"):
             res = play_endgame(rules, a, b, ua[g], ub[g], policy, a_first, single, E)
@@ -355,49 +367,84 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
 
 def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5,
                   games: int = 1000, seed: int = 0, a_first: bool = True, chunk: int = 20,
-                  backend: Backend | None = None, store=None) -> dict:
-    """Win rates (ties count half) of expectation, single-solve and re-targeting win play."""
+                  backend: Backend | None = None, store=None, simulate: bool = True) -> dict:
+    """Win rates (ties count half) of expectation, single-solve and re-targeting win play.
+
+    simulate=False: only the exact per-game values (expectation and single solve)."""
     rules = get_rules(rules)
     if not 1 <= turns_left <= rules.n_boxes:
         raise ValueError(f"turns_left must be 1..{rules.n_boxes}, got {turns_left}")
     if games < 2:
         raise ValueError(f"games must be at least 2, got {games}")
     _expected_values(rules)  # build the cached table before workers load it
-    items = [(rules, turns_left, n, a_first) for n in chunk_sizes(games, chunk)]
+    items = [(rules, turns_left, n, a_first, simulate) for n in chunk_sizes(games, chunk)]
+    params = {"rules": rules.name, "turns_left": turns_left, "games": games, "seed": seed,
+              "a_first": a_first, "chunk": chunk}
+    if not simulate:
+        params["simulate"] = False
     t0 = time.perf_counter()
     results = run_tasks(winplay_chunk, items, seed=seed, backend=backend,
                         label=f"yatzy win play K={turns_left}", store=store,
                         experiment="yatzy-winplay" if store is not None else None,
-                        params={"rules": rules.name, "turns_left": turns_left, "games": games,
-                                "seed": seed, "a_first": a_first, "chunk": chunk})
+                        params=params)
     wall = time.perf_counter() - t0
     recs = [r for chunk_recs in results for r in chunk_recs]
-    col = {k: np.array([r[k] for r in recs], dtype=float)
-           for k in ("exp_exact", "single_exact", "expectation", "single", "retarget",
-                     "single_seconds", "retarget_seconds", "L", "states")}
+    keys = ["exp_exact", "single_exact", "single_seconds", "L", "states"]
+    if simulate:
+        keys += ["expectation", "single", "retarget", "retarget_seconds"]
+    col = {k: np.array([r[k] for r in recs], dtype=float) for k in keys}
 
     def est(x):
         e = mean_interval(x)
         return {"value": e.value, "ci95": [e.lo, e.hi]}
 
-    return {
+    out = {
         "rules": rules.name, "turns_left": turns_left, "games": len(recs), "a_first": a_first,
         "seed": seed,
         "expectation_exact": est(col["exp_exact"]),
         "single_exact": est(col["single_exact"]),
         "single_minus_expectation": est(col["single_exact"] - col["exp_exact"]),
-        "expectation_simulated": est(col["expectation"]),
-        "single_simulated": est(col["single"]),
-        "retarget_simulated": est(col["retarget"]),
-        "retarget_minus_single": est(col["retarget"] - col["single"]),
-        "retarget_minus_expectation_simulated": est(col["retarget"] - col["expectation"]),
         "seconds_per_single_solve": float(col["single_seconds"].mean()),
         "max_seconds_single_solve": float(col["single_seconds"].max()),
-        "seconds_per_game_endgames": float(col["retarget_seconds"].mean()),
         "mean_vector_length": float(col["L"].mean()),
         "mean_states_per_solve": float(col["states"].mean()),
         "wall_seconds": wall,
     }
+    if simulate:
+        out.update({
+            "expectation_simulated": est(col["expectation"]),
+            "single_simulated": est(col["single"]),
+            "retarget_simulated": est(col["retarget"]),
+            "retarget_minus_single": est(col["retarget"] - col["single"]),
+            "retarget_minus_expectation_simulated": est(col["retarget"] - col["expectation"]),
+            "seconds_per_game_endgames": float(col["retarget_seconds"].mean()),
+        })
+    return out
+
+
+def win_from_start(rules: RuleSet | str = "yahtzee-no-bonus", use_cache: bool = True) -> dict:
+    """K = all turns: A plays for the win from the empty card against B's whole-game law.
+
+    Both players start from the same state, so nothing is sampled: expectation play wins
+    exactly half (ties counting half) and the solve's value is A's best win probability when
+    it does not watch B's turns (cached; a few core-minutes without the Yahtzee bonus).
+    """
+    rules = get_rules(rules)
+
+    def compute() -> dict[str, np.ndarray]:
+        E = _expected_values(rules)
+        law = final_score_law(rules, (0, 0, 0, 0), E)
+        sol = solve_win(rules, (0, 0, 0, 0), law, keep_all=False)
+        exp = expectation_win_probability(rules, (0, 0, 0, 0), (0, 0, 0, 0), E)
+        states = sum(len(x[0]) for x in sol.reach.layers)
+        return {"single": np.array(sol.value), "expectation": np.array(exp),
+                "seconds": np.array(sol.seconds), "states": np.array(states),
+                "length": np.array(sol.length)}
+
+    params = {"rules": rules.name, "boxes": list(rules.boxes)}
+    arrays = (cached_arrays("yatzy-winplay-start", params, 1, compute) if use_cache
+              else compute())
+    return {k: float(v) for k, v in arrays.items()}
 
 
 #: The measurement in docs/yatzy.md and the report (resumed from the result store).
