@@ -34,6 +34,16 @@ def test_joker_games_agree_with_twin():
     assert max(fast) > 400  # several Yahtzee bonuses
 
 
+def test_process_decision_cache_changes_nothing():
+    # the per-process decision tables (reused across calls) give the games of fresh tables
+    r = get_rules("yahtzee")
+    u = draw_uniforms(r, 300, np.random.default_rng(8))
+    first = play_scores(r, "optimal", u)
+    again = play_scores(r, "optimal", u)  # every state's table now comes from the cache
+    fresh = play_scores(r, "optimal", u, E=solve(r).E)  # tables computed afresh for this call
+    assert first.tolist() == again.tolist() == fresh.tolist()
+
+
 def test_simulation_is_backend_independent():
     one = simulate("yahtzee-no-bonus", "greedy", 900, seed=11, backend=Backend(workers=1, quiet=True), chunk=300)
     two = simulate("yahtzee-no-bonus", "greedy", 900, seed=11, backend=Backend(workers=2, quiet=True), chunk=300)

@@ -604,8 +604,21 @@ def play_games(E, strategy, uniforms, base, upper_face, joker_value, upper_box_o
 
     Decisions: optimal (argmax E), greedy (E = zeros: best expected points this turn) or
     random (a uniform distinct sub-keep, then a uniform legal box). Decision tables are
-    computed once per visited state (see :func:`cached_decisions`).
+    computed once per visited state and call (see :func:`cached_decisions`).
     """
+    slot_of = np.zeros(E.shape[0], dtype=np.int32)
+    cache = np.empty((CACHE_SLOTS, 3, N_ROLLS), dtype=np.int16)
+    used = np.ones(1, dtype=np.int64)
+    play_games_cached(E, strategy, uniforms, base, upper_face, joker_value, upper_box_of_face,
+                      joker_fixed, params, slot_of, cache, used, scores)
+
+
+@njit(cache=True)
+def play_games_cached(E, strategy, uniforms, base, upper_face, joker_value, upper_box_of_face,
+                      joker_fixed, params, slot_of, cache, used, scores):
+    """:func:`play_games` with the decision cache passed in (slot_of [states] int32, cache
+    [slots, 3, 252] int16, used [1]), so that it persists between calls: with as many slots as
+    states, every state's decisions are computed once per process."""
     nb = params[0]
     nf = params[5]
     V = np.empty(N_ROLLS)
@@ -623,9 +636,6 @@ def play_games(E, strategy, uniforms, base, upper_face, joker_value, upper_box_o
     keep2 = np.empty(N_ROLLS, dtype=np.int64)
     keep1 = np.empty(N_ROLLS, dtype=np.int64)
     legal = np.empty(nb, dtype=np.int64)
-    slot_of = np.zeros(E.shape[0], dtype=np.int32)
-    cache = np.empty((CACHE_SLOTS, 3, N_ROLLS), dtype=np.int16)
-    used = np.ones(1, dtype=np.int64)
     s = 0
     for g in range(scores.shape[0]):
         mask = 0
