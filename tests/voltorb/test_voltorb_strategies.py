@@ -153,3 +153,69 @@ def test_greedy_coins_quits_only_when_no_flip_pays():
     assert sim.coins.min() >= 0 and sim.flips.min() >= 1
     with pytest.raises(ValueError, match="may quit"):
         exact_win_probability(post, "greedy-coins")
+
+
+def _posteriors(n, levels, max_count, seed, symmetric=False):
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        level = levels[len(out) % len(levels)]
+        board, _ = generate_board("hgss", level, rng)
+        clues = Clues.from_board(board)
+        rows = set(zip(clues.row_sums, clues.row_voltorbs, strict=True))
+        cols = set(zip(clues.col_sums, clues.col_voltorbs, strict=True))
+        if symmetric and len(rows) == 5 and len(cols) == 5:
+            continue
+        post = posterior_for(clues, "hgss", level)
+        if 2 <= post.count <= max_count:
+            out.append(post)
+    return out
+
+
+def test_pair_bound_kernel_matches_twin_and_bounds_the_optimum():
+    from gamelab.voltorb._kernels import board_bits, pair_bound, pair_bound_py
+
+    tight = 0
+    for post in _posteriors(10, [3, 5, 6, 7, 8], 300, seed=21):
+        idx = np.arange(post.count)
+        bound = pair_bound(board_bits(post.boards), post.weights, idx)
+        assert bound == pytest.approx(pair_bound_py(post.boards, post.weights, idx), abs=1e-12)
+        best = OptimalSolver(post).win_probability()
+        assert best <= bound + 1e-12  # a valid upper bound ...
+        tight += best > bound - 1e-9
+    assert tight >= 3  # ... and often exactly the optimum at these levels
+
+
+def test_symmetry_classes_match_twin_and_keep_the_value():
+    from gamelab.voltorb._kernels import symmetry_classes, symmetry_classes_py
+    from gamelab.voltorb.expectimax import clue_array
+
+    rng = np.random.default_rng(5)
+    merged = 0
+    for post in _posteriors(8, [2, 4, 6], 400, seed=22, symmetric=True):
+        clue = clue_array(post.boards[0])
+        board = post.boards[rng.integers(post.count)]
+        for flips in range(4):
+            tiles = rng.choice(np.flatnonzero(board > 0), size=flips, replace=False)
+            code = sum(int(board[t]) << (2 * int(t)) for t in tiles)
+            fast = list(symmetry_classes(clue, np.int64(code)))
+            assert fast == symmetry_classes_py(clue.tolist(), code)
+            merged += sum(1 for t, r in enumerate(fast) if r != t)
+        with_sym = OptimalSolver(post).win_probability()
+        without = OptimalSolver(post, symmetry=False).win_probability()
+        assert with_sym == pytest.approx(without, abs=1e-12)
+        if post.count <= 150:
+            assert with_sym == pytest.approx(OptimalSolver(post, python=True).win_probability(),
+                                             abs=1e-12)
+    assert merged > 0
+
+
+def test_state_limit_stops_the_search_cleanly():
+    from gamelab.voltorb.expectimax import SearchLimitError
+
+    post = max(_posteriors(4, [6], 3000, seed=23), key=lambda p: p.count)
+    solver = OptimalSolver(post, state_limit=3)
+    with pytest.raises(SearchLimitError, match="state_limit"):
+        solver.decide({})
+    solver.state_limit = None  # the memo was dropped: a full search now gives the exact value
+    assert solver.decide({})[1] == pytest.approx(OptimalSolver(post).decide({})[1], abs=1e-12)

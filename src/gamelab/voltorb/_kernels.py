@@ -367,7 +367,207 @@ def _bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask):
 
 
 @njit(cache=True)
-def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo_exact, memo_tile, counter):
+def _line_key_equal(clue, code, a, b, is_row):
+    """Rows (or columns) `a` and `b` are interchangeable in the state `code`: same Voltorb count,
+    same hidden cells, same sum still hidden, and as many revealed multipliers on free cells
+    (so the free-multiplier features of the prior are kept)."""
+    line = 0 if is_row else 2
+    if clue[line + 1, a] != clue[line + 1, b]:
+        return False
+    rest_a = clue[line, a]
+    rest_b = clue[line, b]
+    free_a = 0
+    free_b = 0
+    for k in range(SIZE):
+        ta = a * SIZE + k if is_row else k * SIZE + a
+        tb = b * SIZE + k if is_row else k * SIZE + b
+        va = (code >> (2 * ta)) & 3
+        vb = (code >> (2 * tb)) & 3
+        if (va == 0) != (vb == 0):
+            return False
+        rest_a -= va
+        rest_b -= vb
+        # the cross line through both cells is the same line k
+        cross_free = clue[3 - line, k] == 0
+        line_free = clue[line + 1, a] == 0
+        if va >= 2 and (cross_free or line_free):
+            free_a += 1
+        if vb >= 2 and (cross_free or line_free):
+            free_b += 1
+    return rest_a == rest_b and free_a == free_b
+
+
+@njit(cache=True)
+def symmetry_classes(clue, code):
+    """Representative (smallest index) of each tile's class under the state's symmetries.
+
+    Swapping the hidden cells of two interchangeable rows (see :func:`_line_key_equal`) maps every
+    consistent board to a consistent board of the same prior weight and the same hidden
+    multipliers, so flipping (r1, c) is worth exactly as much as flipping (r2, c); likewise for
+    columns, and for compositions of such swaps (the classes are closed under both).
+    `clue` is 4 x 5: row sums, row Voltorbs, column sums, column Voltorbs.
+    """
+    parent = np.arange(TILES)
+    for is_row in (True, False):
+        for a in range(SIZE):
+            for b in range(a + 1, SIZE):
+                if not _line_key_equal(clue, code, a, b, is_row):
+                    continue
+                for k in range(SIZE):
+                    ta = a * SIZE + k if is_row else k * SIZE + a
+                    tb = b * SIZE + k if is_row else k * SIZE + b
+                    if (code >> (2 * ta)) & 3:
+                        continue
+                    ra = ta
+                    while parent[ra] != ra:
+                        ra = parent[ra]
+                    rb = tb
+                    while parent[rb] != rb:
+                        rb = parent[rb]
+                    if ra < rb:
+                        parent[rb] = ra
+                    elif rb < ra:
+                        parent[ra] = rb
+    rep = np.empty(TILES, np.int64)
+    for t in range(TILES):
+        r = t
+        while parent[r] != r:
+            r = parent[r]
+        rep[t] = r
+    return rep
+
+
+def symmetry_classes_py(clue, code: int) -> list[int]:
+    """Plain-Python twin of :func:`symmetry_classes`: classes by explicit closure."""
+    def val(t: int) -> int:
+        return (code >> (2 * t)) & 3
+
+    def equal(a: int, b: int, is_row: bool) -> bool:
+        line = 0 if is_row else 2
+        cells_a = [a * SIZE + k if is_row else k * SIZE + a for k in range(SIZE)]
+        cells_b = [b * SIZE + k if is_row else k * SIZE + b for k in range(SIZE)]
+        if clue[line + 1][a] != clue[line + 1][b]:
+            return False
+        if [val(t) == 0 for t in cells_a] != [val(t) == 0 for t in cells_b]:
+            return False
+        if clue[line][a] - sum(map(val, cells_a)) != clue[line][b] - sum(map(val, cells_b)):
+            return False
+
+        def free_mults(line_index: int, cells: list[int]) -> int:
+            return sum(
+                1 for k, t in enumerate(cells)
+                if val(t) >= 2 and (clue[line + 1][line_index] == 0 or clue[3 - line][k] == 0)
+            )
+
+        return free_mults(a, cells_a) == free_mults(b, cells_b)
+
+    classes = [{t} for t in range(TILES)]
+    for is_row in (True, False):
+        for a in range(SIZE):
+            for b in range(a + 1, SIZE):
+                if not equal(a, b, is_row):
+                    continue
+                for k in range(SIZE):
+                    ta = a * SIZE + k if is_row else k * SIZE + a
+                    tb = b * SIZE + k if is_row else k * SIZE + b
+                    if val(ta):
+                        continue
+                    ca = next(c for c in classes if ta in c)
+                    cb = next(c for c in classes if tb in c)
+                    if ca is not cb:
+                        classes.remove(cb)
+                        ca |= cb
+    return [min(next(c for c in classes if t in c)) for t in range(TILES)]
+
+
+def board_bits(boards: np.ndarray) -> np.ndarray:
+    """(n, 4) int64 bitmasks over the 25 tiles: value bit 0, value bit 1, Voltorb, multiplier."""
+    b = np.asarray(boards, dtype=np.int64)
+    weights = np.int64(1) << np.arange(TILES, dtype=np.int64)
+    return np.ascontiguousarray(np.stack([
+        ((b & 1) != 0) @ weights, ((b & 2) != 0) @ weights, (b == 0) @ weights, (b >= 2) @ weights,
+    ], axis=1).astype(np.int64))
+
+
+@njit(cache=True)
+def _inseparable(bits, a, b):
+    diff = (bits[a, 0] ^ bits[b, 0]) | (bits[a, 1] ^ bits[b, 1])
+    if diff == 0 or diff != (bits[a, 2] ^ bits[b, 2]):
+        return False
+    return (bits[a, 3] & diff) != 0 and (bits[b, 3] & diff) != 0
+
+
+@njit(cache=True)
+def pair_bound(bits, weights, idx):
+    """Upper bound on the mass of the live boards `idx` that any policy can clear.
+
+    Two live boards are *inseparable* when every tile on which they differ is a Voltorb on exactly
+    one of them and each has a hidden multiplier among those tiles: a policy sees the same values
+    on both until it first flips a tile where they differ, and that flip loses one of them, while
+    neither can be cleared before such a flip. So the cleared boards are pairwise separable, and
+    for any cover of the boards by groups of pairwise inseparable boards at most the heaviest of
+    each group is cleared. The cover is built greedily, heaviest boards first. Cost O(k^2).
+    """
+    k = idx.size
+    w = np.empty(k)
+    for i in range(k):
+        w[i] = weights[idx[i]]
+    order = np.argsort(-w, kind="mergesort")
+    assigned = np.zeros(k, np.bool_)
+    members = np.empty(k, np.int64)
+    ub = 0.0
+    for ii in range(k):
+        a = order[ii]
+        if assigned[a]:
+            continue
+        assigned[a] = True
+        ub += w[a]
+        members[0] = idx[a]
+        nm = 1
+        for jj in range(ii + 1, k):
+            b = order[jj]
+            if assigned[b]:
+                continue
+            ok = True
+            for m in range(nm):
+                if not _inseparable(bits, members[m], idx[b]):
+                    ok = False
+                    break
+            if ok:
+                members[nm] = idx[b]
+                nm += 1
+                assigned[b] = True
+    return ub
+
+
+def pair_bound_py(boards, weights, idx) -> float:
+    """Plain-Python twin of :func:`pair_bound` (same greedy cover, from the board values)."""
+    def inseparable(a: int, b: int) -> bool:
+        diff = [t for t in range(TILES) if boards[a][t] != boards[b][t]]
+        if not diff or any((boards[a][t] == 0) == (boards[b][t] == 0) for t in diff):
+            return False
+        return any(boards[a][t] >= 2 for t in diff) and any(boards[b][t] >= 2 for t in diff)
+
+    idx = [int(i) for i in idx]
+    order = sorted(range(len(idx)), key=lambda i: -float(weights[idx[i]]))
+    assigned = [False] * len(idx)
+    ub = 0.0
+    for ii, a in enumerate(order):
+        if assigned[a]:
+            continue
+        assigned[a] = True
+        ub += float(weights[idx[a]])
+        group = [idx[a]]
+        for b in order[ii + 1:]:
+            if not assigned[b] and all(inseparable(m, idx[b]) for m in group):
+                group.append(idx[b])
+                assigned[b] = True
+    return ub
+
+
+@njit(cache=True)
+def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo_exact, memo_tile,
+               counter, clue, use_symmetry, bits):
     """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
     else the value shown). Same recursion and pruning as the Python twin
     :class:`gamelab.voltorb.expectimax.OptimalSolver`, plus fail-low cut-offs: the result is exact
@@ -377,6 +577,10 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
         if memo_exact[code] or memo_val[code] <= alpha:
             return memo_val[code]
     counter[0] += 1
+    if counter[0] > counter[1]:
+        # state limit reached: unwind without storing anything (the caller discards the search)
+        counter[2] = 1
+        return 0.0
     total = 0.0
     for i in range(idx.size):
         total += weights[idx[i]]
@@ -393,14 +597,102 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
         memo_exact[code] = True
         memo_tile[code] = tile
         return total
-    mass, won, bound = _bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask)
     eps = 1e-12 * total
+    # the inseparable-pairs bound: fail low at once, or stop as soon as a tile reaches it
+    ceiling = pair_bound(bits, weights, idx)
+    if alpha >= 0.0 and ceiling <= alpha + eps:
+        memo_val[code] = ceiling
+        memo_exact[code] = False
+        return ceiling
+    # Tiles that can be a 2 or 3 but are a Voltorb on no live board are free information: flipping
+    # all of them before anything else is optimal, so they are flipped together (one node instead
+    # of a chain), whatever the order.
+    safe = np.empty(TILES, np.int64)
+    nsafe = 0
+    for t in range(TILES):
+        if revealed_mask[t]:
+            continue
+        vol = 0.0
+        mult = False
+        for i in range(idx.size):
+            x = boards[idx[i], t]
+            if x == 0:
+                vol += weights[idx[i]]
+            elif x >= 2:
+                mult = True
+        if mult and vol <= 1e-15 * total:
+            safe[nsafe] = t
+            nsafe += 1
+    if nsafe > 0:
+        n = idx.size
+        keys = np.empty(n, np.int64)
+        for i in range(n):
+            key = 0
+            for j in range(nsafe):
+                key = key * 4 + boards[idx[i], safe[j]]
+            keys[i] = key
+        order = np.argsort(keys, kind="mergesort")
+        eps = 1e-12 * total
+        running = total  # upper bound on the result: solved groups exact, the rest at their mass
+        acc = 0.0
+        start = 0
+        while start < n:
+            stop = start
+            while stop < n and keys[order[stop]] == keys[order[start]]:
+                stop += 1
+            b0 = idx[order[start]]
+            child_code = code
+            extra = 0
+            for j in range(nsafe):
+                v = boards[b0, safe[j]]
+                child_code |= v << (2 * safe[j])
+                if v >= 2:
+                    extra += 1
+            group_mass = 0.0
+            n_live = 0
+            for i in range(start, stop):
+                b = idx[order[i]]
+                group_mass += weights[b]
+                if hm0[b] - nrev_mult - extra > 0:
+                    n_live += 1
+            live = np.empty(n_live, np.int64)
+            live_mass = 0.0
+            j = 0
+            for i in range(start, stop):
+                b = idx[order[i]]
+                if hm0[b] - nrev_mult - extra > 0:
+                    live[j] = b
+                    live_mass += weights[b]
+                    j += 1
+            child = 0.0
+            if n_live > 0:
+                child_alpha = alpha - (running - live_mass)
+                if alpha < 0.0:
+                    child_alpha = -1.0
+                child = win_search(boards, weights, hm0, live, child_code, nrev_mult + extra,
+                                   child_alpha, memo_val, memo_exact, memo_tile, counter, clue,
+                                   use_symmetry, bits)
+                if counter[2]:
+                    return 0.0
+            acc += group_mass - live_mass + child
+            running -= live_mass - child
+            if alpha >= 0.0 and running <= alpha + eps:
+                memo_val[code] = alpha
+                memo_exact[code] = False
+                return alpha
+            start = stop
+        memo_val[code] = acc
+        memo_exact[code] = True
+        memo_tile[code] = safe[0]
+        return acc
+    mass, won, bound = _bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask)
     ntiles = 0
     tiles = np.empty(TILES, np.int64)
     tile_bound = np.empty(TILES)
     safe_tile = -1
+    rep = symmetry_classes(clue, code) if use_symmetry else np.arange(TILES)
     for t in range(TILES):
-        if revealed_mask[t] or mass[t, 2] + mass[t, 3] <= 0.0:
+        if revealed_mask[t] or mass[t, 2] + mass[t, 3] <= 0.0 or rep[t] != t:
             continue
         if mass[t, 0] <= 1e-15 * total and safe_tile < 0:
             safe_tile = t
@@ -420,6 +712,9 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
         order = tiles[:ntiles][np.argsort(-tile_bound[:ntiles], kind="mergesort")]
     best = -1.0
     best_tile = order[0]
+    live_all = np.empty(idx.size, np.int64)
+    start = np.zeros(4, np.int64)
+    stop = np.zeros(4, np.int64)
     for oi in range(order.size):
         t = order[oi]
         threshold = max(best, alpha)
@@ -427,34 +722,49 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
         for v in range(1, 4):
             running += won[t, v] + bound[t, v]
         if running <= threshold + eps:
-            break
+            break  # tiles are in decreasing order of this bound
+        # the live boards of each child, then the children's own ceilings tighten the bound
+        j = 0
+        for v in range(1, 4):
+            extra = 1 if v >= 2 else 0
+            start[v] = j
+            for i in range(idx.size):
+                b = idx[i]
+                if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
+                    live_all[j] = b
+                    j += 1
+            stop[v] = j
+            if stop[v] > start[v]:
+                child_code = code | (v << (2 * t))
+                if child_code in memo_val and memo_exact[child_code]:
+                    continue
+                cb = pair_bound(bits, weights, live_all[start[v]:stop[v]])
+                if cb < bound[t, v]:
+                    running -= bound[t, v] - cb
+                    bound[t, v] = cb
+                if child_code not in memo_val or cb < memo_val[child_code]:
+                    memo_val[child_code] = cb
+                    memo_exact[child_code] = False
+        if running <= threshold + eps:
+            continue
         acc = 0.0
         pruned = False
         for v in range(1, 4):
             if mass[t, v] <= 0.0:
                 continue
             extra = 1 if v >= 2 else 0
-            n_live = 0
-            for i in range(idx.size):
-                b = idx[i]
-                if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
-                    n_live += 1
             child = 0.0
-            if n_live > 0:
-                live = np.empty(n_live, np.int64)
-                j = 0
-                for i in range(idx.size):
-                    b = idx[i]
-                    if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
-                        live[j] = b
-                        j += 1
+            if stop[v] > start[v]:
+                live = live_all[start[v]:stop[v]].copy()
                 child_alpha = threshold - (running - bound[t, v])
                 if threshold < 0.0:
                     child_alpha = -1.0
                 child = win_search(
                     boards, weights, hm0, live, code | (v << (2 * t)), nrev_mult + extra,
-                    child_alpha, memo_val, memo_exact, memo_tile, counter,
+                    child_alpha, memo_val, memo_exact, memo_tile, counter, clue, use_symmetry, bits,
                 )
+                if counter[2]:
+                    return 0.0
             acc += won[t, v] + child
             running -= bound[t, v] - child
             if running <= threshold + eps:
@@ -463,6 +773,8 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
         if not pruned and acc > best:
             best = acc
             best_tile = t
+            if best >= ceiling - eps:
+                break
     if best > alpha + eps or alpha < 0.0:
         memo_val[code] = best
         memo_exact[code] = True

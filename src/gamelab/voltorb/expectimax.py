@@ -31,11 +31,19 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gamelab.voltorb._kernels import flip_bounds, win_search
+from gamelab.voltorb._kernels import board_bits, flip_bounds, win_search
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import TILES
 
 _MASS_EPS = 1e-15
+
+
+def clue_array(board: np.ndarray) -> np.ndarray:
+    """4 x 5 int64: row sums, row Voltorbs, column sums, column Voltorbs of a board."""
+    grid = np.asarray(board, dtype=np.int64).reshape(5, 5)
+    return np.ascontiguousarray(
+        np.stack([grid.sum(axis=1), (grid == 0).sum(axis=1), grid.sum(axis=0), (grid == 0).sum(axis=0)])
+    )
 
 
 def _key_add(key: int, tile: int, value: int) -> int:
@@ -47,6 +55,10 @@ def revealed_key(revealed: dict[int, int]) -> int:
     for tile, value in revealed.items():
         key = _key_add(key, tile, value)
     return key
+
+
+class SearchLimitError(RuntimeError):
+    """The exact search reached its state limit before finishing."""
 
 
 class _Tree:
@@ -113,7 +125,8 @@ class _Tree:
 class OptimalSolver(_Tree):
     """Exact P(win)-maximising (``objective="win"``) or coin-maximising (``"coins"``) policy."""
 
-    def __init__(self, posterior: Posterior, objective: str = "win", python: bool = False) -> None:
+    def __init__(self, posterior: Posterior, objective: str = "win", python: bool = False,
+                 symmetry: bool = True, state_limit: int | None = None) -> None:
         if objective not in ("win", "coins"):
             raise ValueError(f"objective must be 'win' or 'coins', got {objective!r}")
         super().__init__(posterior)
@@ -128,10 +141,15 @@ class OptimalSolver(_Tree):
             self._memo_val = Dict.empty(key_type=types.int64, value_type=types.float64)
             self._memo_tile = Dict.empty(key_type=types.int64, value_type=types.int64)
             self._memo_exact = Dict.empty(key_type=types.int64, value_type=types.boolean)
-            self._counter = np.zeros(1, dtype=np.int64)
+            # searched states, the limit for the current search, the "limit reached" flag
+            self._counter = np.zeros(3, dtype=np.int64)
+            self.state_limit = state_limit
             self._boards = np.ascontiguousarray(self.boards, dtype=np.int8)
             self._weights = np.ascontiguousarray(self.weights, dtype=np.float64)
             self._hm0 = np.ascontiguousarray(self.hidden_mult, dtype=np.int64)
+            self._clue = clue_array(self.boards[0])
+            self._bits = board_bits(self._boards)
+            self._symmetry = bool(symmetry)
 
     def _kernel_value(self, revealed: dict[int, int], idx: np.ndarray) -> tuple[float, int]:
         code = 0
@@ -139,12 +157,23 @@ class OptimalSolver(_Tree):
             if value > 0:
                 code |= value << (2 * tile)
         nrev = sum(1 for t, v in revealed.items() if t not in self.root_revealed and v >= 2)
+        limit = self.state_limit if self.state_limit is not None else 2**62
+        self._counter[1] = self._counter[0] + min(limit, 2**62)
         value = win_search(
             self._boards, self._weights, self._hm0, np.ascontiguousarray(idx, dtype=np.int64),
             np.int64(code), np.int64(nrev), -1.0, self._memo_val, self._memo_exact, self._memo_tile,
-            self._counter,
+            self._counter, self._clue, self._symmetry, self._bits,
         )
         self.nodes = int(self._counter[0])
+        if self._counter[2]:
+            # the unfinished search may have left bounds that assumed it would finish: drop all
+            self._counter[2] = 0
+            self._memo_val.clear()
+            self._memo_tile.clear()
+            self._memo_exact.clear()
+            raise SearchLimitError(
+                f"the optimal search gave up after {self.state_limit:,} states (state_limit)"
+            )
         return float(value), int(self._memo_tile[code])
 
     def _value(self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool) -> float:
