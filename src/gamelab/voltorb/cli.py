@@ -101,6 +101,11 @@ def simulate(
         table.add_row(compare, str(out["games"]), "", f"{c['win_rate']:.4f}",
                       f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]", "")
     console.print(table)
+    if "exact_win_rate" in out:
+        console.print(
+            f"exact P(win) from the clues, averaged over the same boards: "
+            f"{out['exact_win_rate']:.4f} [{out['exact_ci95'][0]:.4f}, {out['exact_ci95'][1]:.4f}]"
+        )
     if compare:
         c = out["compare"]
         console.print(

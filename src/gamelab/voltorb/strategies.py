@@ -113,7 +113,10 @@ def fom_tile(clues: Clues, revealed: dict[int, int], variant: str) -> int:
 
 
 class Player:
-    """One round of play."""
+    """One round of play. ``root_value``: the exact P(win) of this policy from the clues, when the
+    player computes it anyway (the optimal policy does; None otherwise)."""
+
+    root_value: float | None = None
 
     def choose(self, view: View) -> int:
         raise NotImplementedError
@@ -172,7 +175,9 @@ class _OptimalPlayer(Player):
     def _decide(self, view: View) -> int:
         key = len(view.revealed)
         if self._decision is None or self._decision[0] != key:
-            tile, _ = self.solver.decide(view.revealed)
+            tile, value = self.solver.decide(view.revealed)
+            if self._decision is None and self.solver.objective == "win":
+                self.root_value = value
             self._decision = (key, tile)
         return self._decision[1]
 
