@@ -219,3 +219,17 @@ def test_state_limit_stops_the_search_cleanly():
         solver.decide({})
     solver.state_limit = None  # the memo was dropped: a full search now gives the exact value
     assert solver.decide({})[1] == pytest.approx(OptimalSolver(post).decide({})[1], abs=1e-12)
+
+
+def test_optimal_simulation_records_its_exact_win_probability():
+    sim = simulate("hgss", 2, "optimal", 40, seed=6)
+    assert sim.exact_win is not None and sim.exact_win.shape == (40,)
+    assert ((sim.exact_win > 0) & (sim.exact_win <= 1 + 1e-9)).all()
+    out = sim.summary()
+    assert out["exact_ci95"][0] <= out["exact_win_rate"] <= out["exact_ci95"][1]
+    # the recorded value is the exact P(win) of the policy from each game's clues
+    rng = task_rng(6, 0)
+    board = generate_board("hgss", 2, rng)[0]
+    post = posterior_for(Clues.from_board(board), "hgss", 2)
+    assert sim.exact_win[0] == pytest.approx(exact_win_probability(post, "optimal"), abs=1e-12)
+    assert "exact_win_rate" not in simulate("hgss", 2, "minrisk", 40, seed=6).summary()

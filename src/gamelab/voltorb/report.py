@@ -104,17 +104,22 @@ def build(section, ctx) -> None:
         base = simulate("hgss", level, "minrisk", size["optimal"], **run)
         d = compare(opt, base)
         est = opt.win_rate
+        exact = opt.exact_win_rate
         compute += opt.seconds
-        opt_rows.append([level, opt.games, est.value, est.lo, est.hi, base.win_rate.value,
-                         d.value, d.lo, d.hi, opt.seconds])
+        opt_rows.append([level, opt.games, est.value, est.lo, est.hi, exact.value, exact.lo,
+                         exact.hi, base.win_rate.value, d.value, d.lo, d.hi, opt.seconds,
+                         float(opt.game_seconds.max())])
         paired_rows.append(["optimal - minrisk", level, opt.games, d.value, d.lo, d.hi])
     section.table(
         "optimal_by_level",
-        ["level", "games", "optimal win rate", "ci95 lo", "ci95 hi", "minrisk (same boards)",
-         "difference", "diff lo", "diff hi", "compute s"],
+        ["level", "games", "optimal win rate", "ci95 lo", "ci95 hi", "exact P(win) mean",
+         "exact lo", "exact hi", "minrisk (same boards)", "difference", "diff lo", "diff hi",
+         "compute s", "slowest game s"],
         opt_rows,
-        caption=f"Exact P(win)-maximising policy on hgss; total compute {compute:.0f} s "
-        f"(wall {time.monotonic() - started:.0f} s, results store reused when present)",
+        caption=f"Exact P(win)-maximising policy on hgss: games won (Wilson interval) and the "
+        f"mean of its exact P(win) from each game's clues (t interval; same boards, less "
+        f"variance); total compute {compute:.0f} s (wall {time.monotonic() - started:.0f} s, "
+        f"results store reused when present)",
     )
     section.table(
         "paired_differences",
