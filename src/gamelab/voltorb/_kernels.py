@@ -582,7 +582,7 @@ def pair_bound_py(boards, weights, idx) -> float:
 
 @njit(cache=True)
 def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo_exact, memo_tile,
-               counter, clue, use_symmetry, bits):
+               counter, clue, use_symmetry, bits, use_pairs):
     """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
     else the value shown). Same recursion and pruning as the Python twin
     :class:`gamelab.voltorb.expectimax.OptimalSolver`, plus fail-low cut-offs: the result is exact
@@ -619,7 +619,7 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
     # the inseparable-pairs bound: fail low at once, or stop as soon as a tile reaches it
     if known_ceiling >= 0.0:
         ceiling = known_ceiling
-    elif idx.size <= PAIR_BOUND_MAX:
+    elif use_pairs and idx.size <= PAIR_BOUND_MAX:
         ceiling = pair_bound(bits, weights, idx)
     else:
         ceiling = total
@@ -694,7 +694,7 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
                     child_alpha = -1.0
                 child = win_search(boards, weights, hm0, live, child_code, nrev_mult + extra,
                                    child_alpha, memo_val, memo_exact, memo_tile, counter, clue,
-                                   use_symmetry, bits)
+                                   use_symmetry, bits, use_pairs)
                 if counter[2]:
                     return 0.0
             acc += group_mass - live_mass + child
@@ -726,7 +726,7 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
             tb += won[t, v] + bound[t, v]
         tile_bound[ntiles] = tb
         ntiles += 1
-    if idx.size <= EAGER_MAX:
+    if use_pairs and idx.size <= EAGER_MAX:
         # small state: tighten every child's bound by its pair bound now, for a better order
         tmp = np.empty(idx.size, np.int64)
         for ti in range(ntiles):
@@ -787,7 +787,7 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
                 child_code = code | (v << (2 * t))
                 if child_code in memo_val and memo_exact[child_code]:
                     continue
-                if stop[v] - start[v] > PAIR_BOUND_MAX:
+                if not use_pairs or stop[v] - start[v] > PAIR_BOUND_MAX:
                     continue
                 cb = pair_bound(bits, weights, live_all[start[v]:stop[v]])
                 if cb < bound[t, v]:
@@ -813,6 +813,7 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
                 child = win_search(
                     boards, weights, hm0, live, code | (v << (2 * t)), nrev_mult + extra,
                     child_alpha, memo_val, memo_exact, memo_tile, counter, clue, use_symmetry, bits,
+                    use_pairs,
                 )
                 if counter[2]:
                     return 0.0

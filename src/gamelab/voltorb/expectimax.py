@@ -12,10 +12,25 @@ every 2 and 3 is revealed, so won boards leave the recursion. States are memoise
 set (transpositions merge). Pruning that keeps the result exact:
 
 * only tiles that can still be a 2 or 3 are flipped (1s and Voltorbs never help);
-* a tile that is a Voltorb on no remaining board is flipped at once, with no alternative tried:
-  its information is free, so flipping it first is never worse (Tobs40's solver does the same);
-* branch and bound: flipping t can win at most W(S) - W(t is a Voltorb), so tiles are tried from
-  the safest and the search stops when that bound cannot beat the best found.
+* tiles that are a Voltorb on no remaining board are flipped at once, with no alternative tried:
+  their information is free, so flipping them first is never worse (Tobs40's solver does the same
+  one tile at a time; the kernel flips all of them together, one node instead of a chain);
+* symmetry: two rows (or columns) with the same Voltorb count, the same hidden cells, the same sum
+  still hidden and as many revealed multipliers on free cells can swap their hidden cells without
+  changing any board's prior weight, so only one tile of each class is tried
+  (:func:`gamelab.voltorb._kernels.symmetry_classes`; Tobs40's solver skips such squares too);
+* branch and bound with fail-low cut-offs, from two upper bounds on a state's value:
+  - first flip: flipping t can win at most W(S) - W(t is a Voltorb), and after it each child at
+    most its mass less its own least risky flip;
+  - inseparable boards (:func:`gamelab.voltorb._kernels.pair_bound`): two boards whose every
+    difference is a Voltorb on one of them, each with a multiplier among the differences, cannot
+    both be cleared (the first flip that tells them apart loses one), so a cover of the boards by
+    groups of pairwise inseparable boards bounds the value by the sum of each group's heaviest
+    board. It is often exactly the optimum; a state whose bound cannot beat the best sibling is
+    cut at once, and a state stops trying tiles as soon as one reaches its bound.
+
+The Python twin (``python=True``) keeps the plain recursion (first-flip bound, one safe tile at a
+time, no symmetry, no pair bound), so the tests compare two independent routes to the same value.
 
 The coin objective (``objective="coins"``) maximises expected coins, with quitting allowed after the
 first card: with H(S) = W(S) * (expected final coins / current coins),
@@ -126,7 +141,8 @@ class OptimalSolver(_Tree):
     """Exact P(win)-maximising (``objective="win"``) or coin-maximising (``"coins"``) policy."""
 
     def __init__(self, posterior: Posterior, objective: str = "win", python: bool = False,
-                 symmetry: bool = True, state_limit: int | None = None) -> None:
+                 symmetry: bool = True, state_limit: int | None = None,
+                 pair_bounds: bool = True) -> None:
         if objective not in ("win", "coins"):
             raise ValueError(f"objective must be 'win' or 'coins', got {objective!r}")
         super().__init__(posterior)
@@ -150,6 +166,7 @@ class OptimalSolver(_Tree):
             self._clue = clue_array(self.boards[0])
             self._bits = board_bits(self._boards)
             self._symmetry = bool(symmetry)
+            self._pairs = bool(pair_bounds)
 
     def _kernel_value(self, revealed: dict[int, int], idx: np.ndarray) -> tuple[float, int]:
         code = 0
@@ -162,7 +179,7 @@ class OptimalSolver(_Tree):
         value = win_search(
             self._boards, self._weights, self._hm0, np.ascontiguousarray(idx, dtype=np.int64),
             np.int64(code), np.int64(nrev), -1.0, self._memo_val, self._memo_exact, self._memo_tile,
-            self._counter, self._clue, self._symmetry, self._bits,
+            self._counter, self._clue, self._symmetry, self._bits, self._pairs,
         )
         self.nodes = int(self._counter[0])
         if self._counter[2]:
