@@ -365,6 +365,10 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
     return out
 
 
+#: ranges of A's exact expectation-play win chance over which the win-play gain is averaged
+GAIN_BUCKETS = ((0.0, 0.1), (0.1, 0.3), (0.3, 0.7), (0.7, 0.9), (0.9, 1.01))
+
+
 def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5,
                   games: int = 1000, seed: int = 0, a_first: bool = True, chunk: int = 20,
                   backend: Backend | None = None, store=None, simulate: bool = True) -> dict:
@@ -398,12 +402,19 @@ def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5
         e = mean_interval(x)
         return {"value": e.value, "ci95": [e.lo, e.hi]}
 
+    gain = col["single_exact"] - col["exp_exact"]
     out = {
         "rules": rules.name, "turns_left": turns_left, "games": len(recs), "a_first": a_first,
         "seed": seed,
         "expectation_exact": est(col["exp_exact"]),
         "single_exact": est(col["single_exact"]),
         "single_minus_expectation": est(col["single_exact"] - col["exp_exact"]),
+        "gain_quantiles": {str(q): float(np.quantile(gain, q)) for q in (0.0, 0.5, 0.9, 0.99, 1.0)},
+        "gain_by_expectation_chance": [
+            {"chance": [lo, hi], "games": int(sel.sum()),
+             "mean_gain": float(gain[sel].mean()) if sel.any() else None}
+            for lo, hi in GAIN_BUCKETS
+            for sel in [(col["exp_exact"] >= lo) & (col["exp_exact"] < hi)]],
         "seconds_per_single_solve": float(col["single_seconds"].mean()),
         "max_seconds_single_solve": float(col["single_seconds"].max()),
         "mean_vector_length": float(col["L"].mean()),
@@ -416,6 +427,7 @@ def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5
             "single_simulated": est(col["single"]),
             "retarget_simulated": est(col["retarget"]),
             "retarget_minus_single": est(col["retarget"] - col["single"]),
+            "retarget_differs_from_single": float((col["retarget"] != col["single"]).mean()),
             "retarget_minus_expectation_simulated": est(col["retarget"] - col["expectation"]),
             "seconds_per_game_endgames": float(col["retarget_seconds"].mean()),
         })
