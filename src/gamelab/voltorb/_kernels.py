@@ -21,8 +21,6 @@ FREE_TOTAL_CAP = 6
 #: states with more live boards than this skip the O(k^2) pair bound (only the search's root
 #: usually has that many)
 PAIR_BOUND_MAX = 100000
-#: states with at most this many live boards get every child's pair bound before ordering
-EAGER_MAX = 200
 
 
 def _all_row_patterns() -> np.ndarray:
@@ -726,30 +724,6 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
             tb += won[t, v] + bound[t, v]
         tile_bound[ntiles] = tb
         ntiles += 1
-    if use_pairs and idx.size <= EAGER_MAX:
-        # small state: tighten every child's bound by its pair bound now, for a better order
-        tmp = np.empty(idx.size, np.int64)
-        for ti in range(ntiles):
-            t = tiles[ti]
-            tb = 0.0
-            for v in range(1, 4):
-                child_code = code | (v << (2 * t))
-                if mass[t, v] > 0.0 and child_code not in memo_val:
-                    extra = 1 if v >= 2 else 0
-                    nl = 0
-                    for i in range(idx.size):
-                        b = idx[i]
-                        if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
-                            tmp[nl] = b
-                            nl += 1
-                    if nl > 0:
-                        cb = pair_bound(bits, weights, tmp[:nl])
-                        memo_val[child_code] = cb
-                        memo_exact[child_code] = False
-                        if cb < bound[t, v]:
-                            bound[t, v] = cb
-                tb += won[t, v] + bound[t, v]
-            tile_bound[ti] = tb
     # the first flip's bound (each child at most its mass less its own least risky flip)
     flip_ceiling = tile_bound[:ntiles].max()
     if flip_ceiling < ceiling:
