@@ -233,3 +233,17 @@ def test_optimal_simulation_records_its_exact_win_probability():
     post = posterior_for(Clues.from_board(board), "hgss", 2)
     assert sim.exact_win[0] == pytest.approx(exact_win_probability(post, "optimal"), abs=1e-12)
     assert "exact_win_rate" not in simulate("hgss", 2, "minrisk", 40, seed=6).summary()
+
+
+def test_coin_search_kernel_matches_python_twin():
+    rng = np.random.default_rng(9)
+    for post in _posteriors(6, [1, 2, 3], 250, seed=24):
+        fast = OptimalSolver(post, "coins")
+        twin = OptimalSolver(post, "coins", python=True)
+        assert fast.decide({}) == pytest.approx(twin.decide({}), abs=1e-9)
+        # and after a card is shown (quitting allowed from then on)
+        board = post.boards[rng.integers(post.count)]
+        tile = int(np.flatnonzero(board > 0)[0])
+        shown = {tile: int(board[tile])}
+        if not post.observe(tile, int(board[tile])).won_mask().all():
+            assert fast.decide(shown) == pytest.approx(twin.decide(shown), abs=1e-9)

@@ -809,3 +809,111 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
     memo_val[code] = alpha
     memo_exact[code] = False
     return alpha
+
+
+# not cached: numba 0.68 can crash loading this recursive kernel from its on-disk cache
+# (DEVELOPERS.md); it compiles in a few seconds on first use in a process
+@njit(cache=False)
+def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, memo_tile, counter):
+    """Coin objective: H = the live boards' mass times the expected multiplier of the current coins
+    under the best policy that may quit (`may_quit`, false only before the first card).
+
+    Same recursion, bound and tie-breaking as the Python twin
+    (:class:`gamelab.voltorb.expectimax.OptimalSolver` with ``objective="coins"``):
+    ``H(S) = max(W(S) if may_quit, max_t sum_v v * [W(won_v) + H(rest_v)])``, a safe useful tile
+    flipped at once, tiles tried in decreasing order of the perfect-information payout bound
+    (sum over boards where t is safe of weight x product of the board's hidden multipliers).
+    The best tile (-1 = quit) of each state goes to `memo_tile`.
+    """
+    key = (code << 1) | (1 if may_quit else 0)
+    if key in memo_val:
+        return memo_val[key]
+    counter[0] += 1
+    if counter[0] > counter[1]:
+        counter[2] = 1
+        return 0.0
+    k = idx.size
+    total = 0.0
+    for i in range(k):
+        total += weights[idx[i]]
+    revealed = np.zeros(TILES, np.bool_)
+    for t in range(TILES):
+        revealed[t] = ((code >> (2 * t)) & 3) != 0
+    v_mass = np.zeros(TILES)
+    can_mult = np.zeros(TILES, np.bool_)
+    flip_bound = np.zeros(TILES)
+    for i in range(k):
+        b = idx[i]
+        prod = 1.0
+        for u in range(TILES):
+            if not revealed[u] and boards[b, u] >= 2:
+                prod *= boards[b, u]
+        for t in range(TILES):
+            if revealed[t]:
+                continue
+            x = boards[b, t]
+            if x == 0:
+                v_mass[t] += weights[b]
+            else:
+                flip_bound[t] += weights[b] * prod
+                if x >= 2:
+                    can_mult[t] = True
+    ntiles = 0
+    tiles = np.empty(TILES, np.int64)
+    for t in range(TILES):
+        if can_mult[t]:
+            tiles[ntiles] = t
+            ntiles += 1
+    tiles = tiles[:ntiles]
+    # safest first, then lowest index (the twin's candidate order)
+    safest = tiles[np.argsort(v_mass[tiles], kind="mergesort")]
+    best = -1.0
+    best_tile = safest[0]
+    if may_quit:
+        best = total
+        best_tile = -1
+    eps = 1e-12 * total
+    if v_mass[safest[0]] <= 1e-15 * total:
+        order = safest[:1]
+        best = -1.0  # a safe flip beats quitting: the multiplier is at least 1
+        best_tile = safest[0]
+        use_bound = False
+    else:
+        order = tiles[np.argsort(-flip_bound[tiles], kind="mergesort")]
+        use_bound = True
+    for oi in range(order.size):
+        t = order[oi]
+        if use_bound and flip_bound[t] <= best + eps:
+            break
+        acc = 0.0
+        for v in range(1, 4):
+            extra = 1 if v >= 2 else 0
+            n_live = 0
+            won = 0.0
+            for i in range(k):
+                b = idx[i]
+                if boards[b, t] == v:
+                    if hm0[b] - nrev_mult - extra > 0:
+                        n_live += 1
+                    else:
+                        won += weights[b]
+            child = 0.0
+            if n_live > 0:
+                live = np.empty(n_live, np.int64)
+                j = 0
+                for i in range(k):
+                    b = idx[i]
+                    if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
+                        live[j] = b
+                        j += 1
+                child = coin_search(boards, weights, hm0, live, code | (v << (2 * t)),
+                                    nrev_mult + extra, True, memo_val, memo_tile, counter)
+                if counter[2]:
+                    return 0.0
+            acc += v * (won + child)
+        if not use_bound or acc > best + eps:
+            best = acc
+            best_tile = t
+    memo_val[key] = best
+    memo_tile[key] = best_tile
+    return best

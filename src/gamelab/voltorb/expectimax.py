@@ -46,7 +46,7 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gamelab.voltorb._kernels import board_bits, flip_bounds, win_search
+from gamelab.voltorb._kernels import board_bits, coin_search, flip_bounds, win_search
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import TILES
 
@@ -148,8 +148,8 @@ class OptimalSolver(_Tree):
         super().__init__(posterior)
         self.objective = objective
         self.memo: dict[int, tuple[float, int]] = {}
-        # the win objective runs in the numba kernel unless python=True (the twin)
-        self.use_kernel = objective == "win" and not python
+        # both objectives run in numba kernels unless python=True (the twins)
+        self.use_kernel = not python
         if self.use_kernel:
             from numba import types
             from numba.typed import Dict
@@ -176,11 +176,21 @@ class OptimalSolver(_Tree):
         nrev = sum(1 for t, v in revealed.items() if t not in self.root_revealed and v >= 2)
         limit = self.state_limit if self.state_limit is not None else 2**62
         self._counter[1] = self._counter[0] + min(limit, 2**62)
-        value = win_search(
-            self._boards, self._weights, self._hm0, np.ascontiguousarray(idx, dtype=np.int64),
-            np.int64(code), np.int64(nrev), -1.0, self._memo_val, self._memo_exact, self._memo_tile,
-            self._counter, self._clue, self._symmetry, self._bits, self._pairs,
-        )
+        live = np.ascontiguousarray(idx, dtype=np.int64)
+        if self.objective == "coins":
+            may_quit = any(v > 0 for v in revealed.values())
+            code_key = (code << 1) | int(may_quit)
+            value = coin_search(
+                self._boards, self._weights, self._hm0, live, np.int64(code), np.int64(nrev),
+                may_quit, self._memo_val, self._memo_tile, self._counter,
+            )
+        else:
+            code_key = code
+            value = win_search(
+                self._boards, self._weights, self._hm0, live, np.int64(code), np.int64(nrev), -1.0,
+                self._memo_val, self._memo_exact, self._memo_tile, self._counter, self._clue,
+                self._symmetry, self._bits, self._pairs,
+            )
         self.nodes = int(self._counter[0])
         if self._counter[2]:
             # the unfinished search may have left bounds that assumed it would finish: drop all
@@ -191,7 +201,7 @@ class OptimalSolver(_Tree):
             raise SearchLimitError(
                 f"the optimal search gave up after {self.state_limit:,} states (state_limit)"
             )
-        return float(value), int(self._memo_tile[code])
+        return float(value), int(self._memo_tile[code_key])
 
     def _value(self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool) -> float:
         """U (win) or H (coins) of a live state; stores the best tile (-1 = quit) in the memo."""
