@@ -30,6 +30,8 @@ def main() -> None:
     ap.add_argument("--generator", default="hgss")
     ap.add_argument("--twin-games", type=int, default=10)
     ap.add_argument("--baseline-limit", type=int, default=3_000_000)
+    ap.add_argument("--coin-games", type=int, default=20, help="openings of optimal-coins")
+    ap.add_argument("--coin-level", type=int, default=5)
     args = ap.parse_args()
     rng = np.random.default_rng(2)
     warm = posterior_for(Clues.from_board(generate_board("hgss", 1, rng)[0]), "hgss", 1)
@@ -95,6 +97,31 @@ def main() -> None:
         assert abs(a - b) < 1e-12
         ratios.append((t2 - t1) / max(t1 - t0, 1e-9))
     print(f"Python twin / numba search on {len(ratios)} level-2 clue sets: median {np.median(ratios):.0f}x")
+    # the coin objective: openings at a level, and the kernel vs its twin on level-1 clue sets
+    rng = np.random.default_rng(4)
+    OptimalSolver(warm, "coins").decide({})  # compile (this kernel is not cached)
+    coin_times = []
+    for _ in range(args.coin_games):
+        board, _ = generate_board(args.generator, args.coin_level, rng)
+        post = posterior_for(Clues.from_board(board), args.generator, args.coin_level)
+        t0 = time.perf_counter()
+        OptimalSolver(post, "coins").decide({})
+        coin_times.append(time.perf_counter() - t0)
+    ct = np.array(coin_times)
+    print(f"optimal-coins openings, level {args.coin_level}, {ct.size} clue sets: median "
+          f"{np.median(ct) * 1e3:.1f} ms, max {ct.max():.1f} s")
+    ratios = []
+    for _ in range(args.twin_games):
+        post = posterior_for(Clues.from_board(generate_board("hgss", 1, rng)[0]), "hgss", 1)
+        t0 = time.perf_counter()
+        a = OptimalSolver(post, "coins").decide({})
+        t1 = time.perf_counter()
+        b = OptimalSolver(post, "coins", python=True).decide({})
+        t2 = time.perf_counter()
+        assert a[0] == b[0] and abs(a[1] - b[1]) < 1e-9
+        ratios.append((t2 - t1) / max(t1 - t0, 1e-9))
+    print(f"optimal-coins Python twin / numba on {len(ratios)} level-1 clue sets: median "
+          f"{np.median(ratios):.0f}x")
 
 
 if __name__ == "__main__":
