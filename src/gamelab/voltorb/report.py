@@ -10,7 +10,10 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from gamelab.core.report import new_figure
+from gamelab.core.stats import paired_difference
 from gamelab.voltorb.simulate import campaign, compare, simulate
 
 TITLE = "Voltorb Flip (HGSS)"
@@ -99,6 +102,7 @@ def build(section, ctx) -> None:
     opt_rows = []
     started = time.monotonic()
     compute = 0.0
+    pooled_opt, pooled_base = [], []
     for level in size["optimal_levels"]:
         opt = simulate("hgss", level, "optimal", size["optimal"], **run)
         base = simulate("hgss", level, "minrisk", size["optimal"], **run)
@@ -110,6 +114,14 @@ def build(section, ctx) -> None:
                          exact.hi, base.win_rate.value, d.value, d.lo, d.hi, opt.seconds,
                          float(opt.game_seconds.max())])
         paired_rows.append(["optimal - minrisk", level, opt.games, d.value, d.lo, d.hi])
+        pooled_opt.append(opt.wins)
+        pooled_base.append(base.wins)
+    if len(pooled_opt) > 1:
+        a, b = np.concatenate(pooled_opt), np.concatenate(pooled_base)
+        d = paired_difference(a, b)
+        levels = size["optimal_levels"]
+        paired_rows.append(["optimal - minrisk", f"{levels[0]}-{levels[-1]} pooled", a.size,
+                            d.value, d.lo, d.hi])
     section.table(
         "optimal_by_level",
         ["level", "games", "optimal win rate", "ci95 lo", "ci95 hi", "exact P(win) mean",
