@@ -468,7 +468,8 @@ REPORT_STUDY = {"rules": "yahtzee-no-bonus", "turns_left": 8, "games": 1000, "se
 REPORT_EXACT_STUDIES = tuple(
     {"rules": "yahtzee-no-bonus", "turns_left": k, "games": n, "seed": 1, "a_first": True,
      "chunk": c, "simulate": False}
-    for k, n, c in ((5, 1000, 50), (6, 1000, 50), (7, 1000, 50), (10, 100, 10)))
+    for k, n, c in ((1, 1000, 50), (2, 1000, 50), (3, 1000, 50), (4, 1000, 50), (5, 1000, 50),
+                    (6, 1000, 50), (7, 1000, 50), (10, 100, 10)))
 
 
 def winplay_report(section, ctx) -> None:
@@ -499,7 +500,7 @@ def winplay_report(section, ctx) -> None:
     studies.sort(key=lambda r: r["turns_left"])
     start = win_from_start(REPORT_STUDY["rules"])
     k_rows = [[r["turns_left"], r["games"], fmt(r["single_minus_expectation"]),
-               f"{r['seconds_per_single_solve']:.2f}"] for r in studies]
+               f"{r['seconds_per_single_solve']:.3g}"] for r in studies]
     k_rows.append([13, "- (exact)", f"{start['single'] - start['expectation']:.4f}",
                    f"{start['seconds']:.0f}"])
     section.table(
