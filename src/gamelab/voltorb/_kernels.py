@@ -233,50 +233,7 @@ def flip_bounds(boards, weights, hidden_mult, revealed_mask):
     `boards` (k x 25) are the live boards of a state, `hidden_mult` their unrevealed 2s/3s,
     `revealed_mask` (25,) the revealed tiles. Cost O(k * 25 * 25).
     """
-    k = boards.shape[0]
-    mass = np.zeros((TILES, 4))
-    won = np.zeros((TILES, 4))
-    v_in_child = np.zeros((TILES, 4, TILES))
-    m_in_child = np.zeros((TILES, 4, TILES))
-    for b in range(k):
-        w = weights[b]
-        for t in range(TILES):
-            if revealed_mask[t]:
-                continue
-            v = boards[b, t]
-            mass[t, v] += w
-            if v == 0:
-                continue
-            left = hidden_mult[b] - (1 if v >= 2 else 0)
-            if left == 0:
-                won[t, v] += w
-                continue
-            for u in range(TILES):
-                x = boards[b, u]
-                if x == 0:
-                    v_in_child[t, v, u] += w
-                elif x >= 2:
-                    m_in_child[t, v, u] += w
-    bound = np.zeros((TILES, 4))
-    for t in range(TILES):
-        if revealed_mask[t]:
-            continue
-        for v in range(1, 4):
-            live = mass[t, v] - won[t, v]
-            if live <= 0.0:
-                continue
-            best_risk = live
-            safe = False
-            for u in range(TILES):
-                if u == t or revealed_mask[u] or m_in_child[t, v, u] <= 0.0:
-                    continue
-                if v_in_child[t, v, u] <= 0.0:
-                    safe = True
-                    break
-                if v_in_child[t, v, u] < best_risk:
-                    best_risk = v_in_child[t, v, u]
-            bound[t, v] = live if safe else live - best_risk
-    return mass, won, bound
+    return _bounds_on(boards, weights, np.arange(boards.shape[0]), hidden_mult, 0, revealed_mask)
 
 
 def flip_bounds_py(boards, weights, hidden_mult, revealed_mask):

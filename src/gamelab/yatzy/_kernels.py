@@ -267,6 +267,20 @@ def best_keeps(K, KW, with_w, V, VW, choice, M, A):
 
 
 @njit(cache=True)
+def keep_decisions(V, VW, K, KW, M, A, keep2, keep1, K1, K2):
+    """From the final-roll values V: the best keep after roll 2 (keep2, values K2) and after roll 1
+    (keep1, values K1) for every roll; returns the value of the turn before rolling (K[0])."""
+    for k in range(N_KEEPS):
+        KW[k] = 0.0
+    keep_values(V, VW, False, K2, KW)
+    best_keeps(K2, KW, True, V, VW, keep2, M, A)
+    keep_values(V, VW, False, K1, KW)
+    best_keeps(K1, KW, True, V, VW, keep1, M, A)
+    keep_values(V, VW, False, K, KW)
+    return K[0]
+
+
+@njit(cache=True)
 def widget(E, W, with_w, mask, m, f, base, upper_face, joker_value, upper_box_of_face,
            joker_fixed, params, V, VW, K, KW, choice, succ_s, succ_e, succ_w, M, A):
     """(E, W) of the state at the start of its turn (M, A: scratch [462])."""
@@ -339,14 +353,7 @@ def widget_policy(E, mask, m, f, base, upper_face, joker_value, upper_box_of_fac
     """
     final_values(E, E, True, mask, m, f, base, upper_face, joker_value, upper_box_of_face,
                  joker_fixed, params, V, VW, box3, succ_s, succ_e, succ_w)
-    keep_values(V, VW, False, K2, KW)
-    for k in range(N_KEEPS):
-        KW[k] = 0.0
-    best_keeps(K2, KW, True, V, VW, keep2, M, A)
-    keep_values(V, VW, False, K1, KW)
-    best_keeps(K1, KW, True, V, VW, keep1, M, A)
-    keep_values(V, VW, False, K, KW)
-    return K[0]
+    return keep_decisions(V, VW, K, KW, M, A, keep2, keep1, K1, K2)
 
 
 @njit(cache=True)
@@ -1180,14 +1187,7 @@ def utility_decisions(Pn, row_of_next, mask, m, f, t, base, upper_face, joker_va
             if v > V[r]:
                 V[r] = v
                 box3[r] = b
-    for k in range(N_KEEPS):
-        KW[k] = 0.0
-    keep_values(V, VW, False, K2, KW)
-    best_keeps(K2, KW, True, V, VW, keep2, M, A)
-    keep_values(V, VW, False, K1, KW)
-    best_keeps(K1, KW, True, V, VW, keep1, M, A)
-    keep_values(V, VW, False, K, KW)
-    return K[0]
+    return keep_decisions(V, VW, K, KW, M, A, keep2, keep1, K1, K2)
 
 
 @njit(cache=True)
