@@ -8,15 +8,13 @@ machine-readable output on stdout (and nothing else there), `--quiet` to silence
 
 from __future__ import annotations
 
-import json
-import math
 import sys
 from typing import Annotated, Any
 
-import numpy as np
 import typer
 from rich.console import Console
 
+from gamelab.core import serialise as _serialise
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
 
@@ -61,29 +59,9 @@ def result_store(enabled: bool) -> ResultStore | None:
     return ResultStore() if enabled else None
 
 
-def _plain(obj: Any) -> Any:
-    if isinstance(obj, np.integer):
-        return int(obj)
-    if isinstance(obj, np.floating):
-        return float(obj)
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    if isinstance(obj, np.bool_):
-        return bool(obj)
-    if isinstance(obj, (set, frozenset)):
-        return sorted(obj)
-    raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
-
-
 def to_json(obj: Any) -> str:
-    """JSON text for `obj` (numpy values converted; NaN/inf refused, as JSON has none)."""
-
-    def check(x: Any) -> Any:
-        if isinstance(x, float) and not math.isfinite(x):
-            raise ValueError(f"cannot write {x} as JSON")
-        return x
-
-    return json.dumps(obj, default=_plain, ensure_ascii=False, allow_nan=False, indent=None)
+    """JSON text for `obj` through the one serialiser (:mod:`gamelab.core.serialise`)."""
+    return _serialise.to_json(obj)
 
 
 def print_json(obj: Any) -> None:

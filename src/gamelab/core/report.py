@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import datetime as _dt
 import html
-import json
 import math
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -26,33 +25,12 @@ from typing import Any
 import numpy as np
 
 from gamelab.core.files import temporary_sibling, write_text_atomic
-
-
-def _plain(obj: Any) -> Any:
-    if isinstance(obj, np.ndarray):
-        return obj.tolist()
-    if isinstance(obj, np.generic):
-        return obj.item()
-    if isinstance(obj, Path):
-        return str(obj)
-    if isinstance(obj, (set, frozenset, tuple)):
-        return list(obj)
-    raise TypeError(f"not JSON data: {type(obj).__name__}")
-
-
-def _finite(obj: Any) -> Any:
-    """JSON has no NaN/inf: write them as null."""
-    if isinstance(obj, float) and not math.isfinite(obj):
-        return None
-    if isinstance(obj, dict):
-        return {k: _finite(v) for k, v in obj.items()}
-    if isinstance(obj, list):
-        return [_finite(v) for v in obj]
-    return obj
+from gamelab.core.serialise import to_json
 
 
 def json_text(obj: Any) -> str:
-    return json.dumps(_finite(json.loads(json.dumps(obj, default=_plain))), ensure_ascii=False, indent=2)
+    """results.json text: the one serialiser (:mod:`gamelab.core.serialise`), indented."""
+    return to_json(obj, indent=2)
 
 
 def format_cell(value: Any) -> str:

@@ -45,6 +45,9 @@ class Estimate:
         d["ci95" if self.confidence == 0.95 else "ci"] = [self.lo, self.hi]
         return d
 
+    def __json__(self) -> dict:
+        return self.as_dict()
+
     def __str__(self) -> str:
         return f"{self.value:.4g} [{self.lo:.4g}, {self.hi:.4g}]"
 
