@@ -76,3 +76,26 @@ def test_elo():
     assert stats.elo_from_score(1.0) == math.inf
     est = stats.elo_difference(stats.score_rate_interval([1, 1, 0.5, 0, 1, 1, 1, 0.5]))
     assert est.lo < est.value < est.hi
+
+
+def test_elo_says_when_one_side_won_or_lost_every_game():
+    from gamelab.core.serialise import to_plain
+
+    won = stats.elo_difference(stats.wilson_interval(10, 10))
+    assert won.sweep == "all-won" and won.value == math.inf and math.isfinite(won.lo)
+    assert stats.format_elo(won) == f"≥ {won.lo:+.0f} (all won)"
+    lost = stats.elo_difference(stats.wilson_interval(0, 10))
+    assert lost.sweep == "all-lost" and stats.format_elo(lost) == f"≤ {lost.hi:+.0f} (all lost)"
+    mixed = stats.elo_difference(stats.wilson_interval(6, 10))
+    assert mixed.sweep == "none" and stats.format_elo(mixed).count("[") == 1
+    plain = to_plain(won)
+    assert plain["sweep"] == "all-won" and plain["value"] is None and plain["hi"] is None
+    assert plain["ci95"] == [won.lo, None]
+
+
+def test_formatters():
+    est = stats.Estimate(0.5, 0.25, 0.75, 10)
+    assert stats.format_estimate(est, ".2f") == "0.50 [0.25, 0.75]"
+    assert stats.format_difference(est, ".2f") == "+0.50 [+0.25, +0.75]"
+    d = stats.paired_difference([1.0, 2.0, 4.0], [1.0, 1.0, 1.0])
+    assert isinstance(d, stats.Difference) and str(d) == stats.format_difference(d)

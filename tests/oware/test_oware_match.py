@@ -7,6 +7,7 @@ import sys
 import numpy as np
 import pytest
 
+from gamelab.core.serialise import to_json, to_plain
 from gamelab.oware.match import parse_player, play_pair, run_match, summarise
 from gamelab.oware.play import format_record, parse_record, run_terminal_game
 from gamelab.oware.rules import Position
@@ -34,14 +35,13 @@ def test_match_summary_is_consistent(tmp_path):
 
     summary = run_match("greedy", "random", games=6, seed=3, backend=Backend(workers=1, quiet=True),
                         use_store=False)
-    assert summary["wins"] + summary["draws"] + summary["losses"] == 6
-    lo, hi = summary["ci95"]
-    assert lo <= summary["a_score_rate"] <= hi
+    assert summary.wins + summary.draws + summary.losses == 6
+    assert summary.score.lo <= summary.score.value <= summary.score.hi
     again = run_match("greedy", "random", games=6, seed=3,
                       backend=Backend(workers=1, quiet=True), use_store=False)
     timing = ("a_seconds_per_move", "b_seconds_per_move")
-    same = {k: v for k, v in again.items() if k not in timing}
-    assert same == {k: v for k, v in summary.items() if k not in timing}  # same seed, same games
+    same = {k: v for k, v in to_plain(again).items() if k not in timing}
+    assert same == {k: v for k, v in to_plain(summary).items() if k not in timing}  # same seed
     with pytest.raises(ValueError, match="even"):
         run_match("greedy", "random", games=5)
 
@@ -50,7 +50,22 @@ def test_summary_counts_draws_as_half():
     records = [{"a_points": p, "result": [24, 24] if p == 0.5 else [30, 18], "a_side": 0,
                 "plies": 10} for p in (1.0, 0.5, 0.5, 1.0)]
     s = summarise(records)
-    assert s["wins"] == 2 and s["draws"] == 2 and s["a_score_rate"] == 0.75
+    assert s.wins == 2 and s.draws == 2 and s.score.value == 0.75
+
+
+def test_all_won_match_formats_the_same_in_cli_and_report():
+    """A sweep has an infinite Elo: the CLI and the report print it through one formatter."""
+    from gamelab.core.stats import format_elo
+    from gamelab.oware.report import _match_row
+
+    records = [{"a_points": 1.0, "result": [30, 18], "a_side": 0, "plies": 10}] * 4
+    s = summarise(records, "greedy", "random", 0, 2)
+    assert s.elo.sweep == "all-won"
+    row = _match_row(s)
+    assert row[3] == "4-0-0" and row[5] == format_elo(s.elo) and row[5].endswith("(all won)")
+    plain = to_plain(s)
+    assert plain["elo"] is None and plain["elo_sweep"] == "all-won"
+    assert json.loads(to_json(s)) == plain
 
 
 def test_cli_match_json():

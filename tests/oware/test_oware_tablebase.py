@@ -78,3 +78,22 @@ def test_cli_tablebase_json():
     data = json.loads(out.stdout)
     assert data["boards"] == sum(level_size(n) for n in range(6))
     assert [lv["boards"] for lv in data["levels"]] == [level_size(n) for n in range(6)]
+
+
+def test_tablebase_summary_levels_add_up():
+    from gamelab.oware.tablebase import tablebase_summary
+
+    s = tablebase_summary(4)
+    assert [lv.boards for lv in s.levels] == [level_size(n) for n in range(5)]
+    assert s.boards == sum(lv.boards for lv in s.levels) and s.bytes == s.boards
+    assert 0 <= s.mover_wins <= s.boards
+    assert all(0 <= lv.mover_wins_share <= 1 for lv in s.levels)
+    with pytest.raises(ValueError, match="between 0 and"):
+        tablebase_summary(17)
+
+
+def test_timed_perft_matches_reference():
+    from gamelab.oware.perft import START_PERFT, timed_perft
+
+    r = timed_perft(Position.initial(), 4)
+    assert (r.depth, r.nodes) == (4, START_PERFT[3]) and r.seconds >= 0

@@ -7,7 +7,17 @@
   differences with a t interval, which is far tighter than comparing two independent means.
 * :func:`elo_difference` — the Elo gap implied by a score rate, with the interval mapped through.
 
-Every function returns an :class:`Estimate` (value, lo, hi, n) that prints as ``0.701 [0.694, 0.707]``.
+The functions return an :class:`Estimate` (value, lo, hi, n), a :class:`Difference` (an estimate
+of a paired difference) or an :class:`Elo` (which says explicitly when one side won or lost every
+game, where the gap itself is infinite). Each value type has one formatter, used by the CLI and
+the report alike: :func:`format_estimate`, :func:`format_difference`, :func:`format_elo`.
+
+>>> format_estimate(wilson_interval(7, 10), ".3f")
+'0.700 [0.397, 0.892]'
+>>> format_elo(elo_difference(wilson_interval(10, 10)))
+'≥ +166 (all won)'
+>>> format_difference(paired_difference([1, 2, 3], [0, 2, 1]), ".2f")
+'+1.00 [-1.48, +3.48]'
 """
 
 from __future__ import annotations
@@ -15,6 +25,7 @@ from __future__ import annotations
 import math
 from collections.abc import Sequence
 from dataclasses import asdict, dataclass
+from typing import Any, Literal
 
 import numpy as np
 from scipy import stats as _sps
@@ -40,16 +51,75 @@ class Estimate:
         """Whether `x` lies outside the interval (e.g. 0 for a paired difference)."""
         return x < self.lo or x > self.hi
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         d = asdict(self)
         d["ci95" if self.confidence == 0.95 else "ci"] = [self.lo, self.hi]
         return d
 
-    def __json__(self) -> dict:
+    def __json__(self) -> dict[str, Any]:
         return self.as_dict()
 
     def __str__(self) -> str:
         return f"{self.value:.4g} [{self.lo:.4g}, {self.hi:.4g}]"
+
+
+@dataclass(frozen=True)
+class Difference(Estimate):
+    """The mean of paired differences a - b (same seeds) with its interval; prints signed."""
+
+    def __str__(self) -> str:
+        return format_difference(self)
+
+
+Sweep = Literal["none", "all-won", "all-lost"]
+
+
+@dataclass(frozen=True)
+class Elo:
+    """An Elo gap (A minus B) with its interval, mapped from a score-rate estimate.
+
+    When A won (or lost) every game the gap is +inf (-inf) and only one bound is finite; `sweep`
+    says so explicitly (``"all-won"``, ``"all-lost"``, else ``"none"``), so no reader has to
+    interpret an infinity or a JSON ``null``.
+    """
+
+    value: float
+    lo: float
+    hi: float
+    n: int
+    sweep: Sweep = "none"
+    confidence: float = 0.95
+
+    def __json__(self) -> dict[str, Any]:
+        return {"value": self.value, "lo": self.lo, "hi": self.hi, "n": self.n,
+                "sweep": self.sweep, "confidence": self.confidence,
+                "ci95" if self.confidence == 0.95 else "ci": [self.lo, self.hi]}
+
+    def __str__(self) -> str:
+        return format_elo(self)
+
+
+def format_estimate(estimate: Estimate, spec: str = ".4g") -> str:
+    """``value [lo, hi]`` with every number in the format `spec` (e.g. ``".3f"``, ``".1%"``)."""
+    return f"{estimate.value:{spec}} [{estimate.lo:{spec}}, {estimate.hi:{spec}}]"
+
+
+def format_difference(difference: Estimate, spec: str = ".4f") -> str:
+    """A paired difference, signed: ``+0.012 [+0.004, +0.020]``."""
+    sign = spec if spec.startswith("+") else "+" + spec
+    return format_estimate(difference, sign)
+
+
+def format_elo(elo: Elo) -> str:
+    """``+85 [+20, +150]``; a sweep shows its finite bound: ``≥ +566 (all won)``."""
+    def signed(x: float) -> str:
+        return f"{x:+.0f}" if math.isfinite(x) else ("+∞" if x > 0 else "-∞")
+
+    if elo.sweep == "all-won":
+        return f"≥ {signed(elo.lo)} (all won)" if math.isfinite(elo.lo) else "+∞ (all won)"
+    if elo.sweep == "all-lost":
+        return f"≤ {signed(elo.hi)} (all lost)" if math.isfinite(elo.hi) else "-∞ (all lost)"
+    return f"{signed(elo.value)} [{signed(elo.lo)}, {signed(elo.hi)}]"
 
 
 def _z(confidence: float) -> float:
@@ -102,12 +172,13 @@ def mean_interval_from_moments(total: float, total_sq: float, n: int, confidence
 
 def paired_difference(
     a: Sequence[float] | np.ndarray, b: Sequence[float] | np.ndarray, confidence: float = 0.95
-) -> Estimate:
+) -> Difference:
     """Mean of a - b over paired observations (same seeds), with a t interval."""
     a_arr, b_arr = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a_arr.shape != b_arr.shape:
         raise ValueError(f"paired samples must have the same length, got {a_arr.size} and {b_arr.size}")
-    return mean_interval(a_arr - b_arr, confidence)
+    e = mean_interval(a_arr - b_arr, confidence)
+    return Difference(e.value, e.lo, e.hi, e.n, e.confidence)
 
 
 def elo_from_score(score_rate: float) -> float:
@@ -119,11 +190,11 @@ def elo_from_score(score_rate: float) -> float:
     return -400.0 * math.log10(1.0 / score_rate - 1.0)
 
 
-def elo_difference(score: Estimate) -> Estimate:
+def elo_difference(score: Estimate) -> Elo:
     """The Elo gap implied by a score-rate estimate, its interval mapped through the same curve."""
-    return Estimate(
-        elo_from_score(score.value), elo_from_score(score.lo), elo_from_score(score.hi), score.n, score.confidence
-    )
+    sweep: Sweep = "all-won" if score.value >= 1 else "all-lost" if score.value <= 0 else "none"
+    return Elo(elo_from_score(score.value), elo_from_score(score.lo), elo_from_score(score.hi),
+               score.n, sweep, score.confidence)
 
 
 def score_rate_interval(points: Sequence[float] | np.ndarray, confidence: float = 0.95) -> Estimate:

@@ -45,19 +45,14 @@ def perft(
     json_out: Json = False,
 ) -> None:
     """Count move sequences of a given length (numba kernel, repetition rule included)."""
-    import time
-
-    from gamelab.oware.perft import perft_count
+    from gamelab.oware.perft import timed_perft
     from gamelab.oware.rules import Position
 
-    pos = Position.from_text(position, _rules(grand_slam, cycle))
-    t0 = time.perf_counter()
-    nodes = perft_count(pos, depth)
-    seconds = time.perf_counter() - t0
+    result = timed_perft(Position.from_text(position, _rules(grand_slam, cycle)), depth)
     if json_out:
-        print_json({"depth": depth, "nodes": nodes})
+        print_json(result)
     else:
-        console.print(f"perft({depth}) = {nodes:,}  ({seconds:.2f} s)")
+        console.print(f"perft({depth}) = {result.nodes:,}  ({result.seconds:.2f} s)")
 
 
 @app.command()
@@ -81,7 +76,7 @@ def analyse(
     engine = Engine(evaluation=evaluation, tablebase_seeds=tablebase)
     result = engine.search(pos, time_limit=time_limit, depth=depth)
     if json_out:
-        print_json(result.as_dict())
+        print_json(result)
         return
     console.print(pos.draw())
     console.print(f"best move {result.best_move} ({'ABCDEF'[result.best_move] if pos.to_move == 0 else 'abcdef'[result.best_move]}), "
@@ -96,26 +91,14 @@ def tablebase(
     json_out: Json = False,
 ) -> None:
     """Build (or load from the cache) the endgame tablebase and print its size."""
-    import time
+    from gamelab.oware.tablebase import tablebase_summary
 
-    import numpy as np
-
-    from gamelab.oware.tablebase import load_tablebase
-
-    t0 = time.perf_counter()
-    tb = load_tablebase(seeds)
-    seconds = time.perf_counter() - t0
-    levels = [{"seeds": n, "boards": int(tb.offsets[n + 1] - tb.offsets[n]),
-               "build_seconds": round(tb.build_seconds[n], 3)} for n in range(seeds + 1)]
-    wins = int(np.count_nonzero(tb.values > 0))
-    data = {"max_seeds": seeds, "boards": tb.size, "bytes": int(tb.values.nbytes),
-            "build_seconds": round(sum(tb.build_seconds), 2), "load_seconds": round(seconds, 2),
-            "mover_wins": wins, "levels": levels}
+    tb = tablebase_summary(seeds)
     if json_out:
-        print_json(data)
+        print_json(tb)
     else:
-        console.print(f"tablebase to {seeds} seeds: {tb.size:,} boards, {tb.values.nbytes:,} bytes, "
-                      f"built in {sum(tb.build_seconds):.1f} s (this call {seconds:.1f} s)")
+        console.print(f"tablebase to {seeds} seeds: {tb.boards:,} boards, {tb.bytes:,} bytes, "
+                      f"built in {tb.build_seconds:.1f} s (this call {tb.load_seconds:.1f} s)")
 
 
 @app.command()
@@ -134,6 +117,7 @@ def match(
     quiet: Quiet = False,
 ) -> None:
     """Paired-colour match between two players: score rate with 95% interval and Elo."""
+    from gamelab.core.stats import format_elo, format_estimate
     from gamelab.oware.match import parse_player, run_match
 
     parse_player(a)
@@ -143,11 +127,9 @@ def match(
     if json_out:
         print_json(summary)
         return
-    console.print(f"{a} vs {b}: {summary['wins']}-{summary['draws']}-{summary['losses']} "
-                  f"(W-D-L) over {summary['games']} games")
-    lo, hi = summary["ci95"]
-    console.print(f"score rate {summary['a_score_rate']:.3f} [{lo:.3f}, {hi:.3f}], "
-                  f"Elo {summary['elo']:+.0f} [{summary['elo_ci95'][0]:+.0f}, {summary['elo_ci95'][1]:+.0f}]")
+    console.print(f"{a} vs {b}: {summary.record} (W-D-L) over {summary.games} games")
+    console.print(f"score rate {format_estimate(summary.score, '.3f')}, "
+                  f"Elo {format_elo(summary.elo)}")
 
 
 @app.command()

@@ -23,12 +23,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.core.results import ResultStore
-from gamelab.core.stats import Estimate, elo_difference, wilson_interval
+from gamelab.core.stats import Elo, Estimate, elo_difference, wilson_interval
 from gamelab.oware.rules import Position, apply_move
 
 MATCH_VERSION = 1
@@ -246,37 +247,73 @@ def play_pair(item: tuple, rng: np.random.Generator) -> list[dict]:
     return records
 
 
-def summarise(records: list[dict]) -> dict:
+@dataclass(frozen=True)
+class MatchSummary:
+    """A match seen from player A: W-D-L, the score rate (draws half) with its Wilson interval,
+    the Elo gap it implies, mean seed margin and game length, thinking time per move."""
+
+    a: str
+    b: str
+    seed: int
+    opening_plies: int
+    games: int
+    wins: int
+    draws: int
+    losses: int
+    score: Estimate
+    elo: Elo
+    mean_seed_margin: float
+    mean_plies: float
+    a_seconds_per_move: float | None = None
+    b_seconds_per_move: float | None = None
+
+    @property
+    def record(self) -> str:
+        """``W-D-L``."""
+        return f"{self.wins}-{self.draws}-{self.losses}"
+
+    def __json__(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "a_score_rate": self.score.value, "ci95": [self.score.lo, self.score.hi],
+            "elo": self.elo.value, "elo_ci95": [self.elo.lo, self.elo.hi],
+            "elo_sweep": self.elo.sweep,
+            "mean_seed_margin": self.mean_seed_margin, "mean_plies": self.mean_plies,
+        }
+        if self.a_seconds_per_move is not None:
+            out["a_seconds_per_move"] = self.a_seconds_per_move
+            out["b_seconds_per_move"] = self.b_seconds_per_move
+        out.update(a=self.a, b=self.b, seed=self.seed, opening_plies=self.opening_plies)
+        return out
+
+
+def summarise(records: list[dict[str, Any]], a: str = "", b: str = "", seed: int = 0,
+              opening_plies: int = 2) -> MatchSummary:
+    """The :class:`MatchSummary` of game records from :func:`play_pair`."""
     points = [r["a_points"] for r in records]
     wins = sum(1 for x in points if x == 1.0)
     draws = sum(1 for x in points if x == 0.5)
     losses = len(points) - wins - draws
     rate = wilson_interval(wins + 0.5 * draws, len(points))
-    elo = elo_difference(rate)
-
-    def finite(x: float) -> float | None:
-        return x if np.isfinite(x) else None
-
     margins = [r["result"][r["a_side"]] - r["result"][1 - r["a_side"]] for r in records]
-    out = {
-        "games": len(points), "wins": wins, "draws": draws, "losses": losses,
-        "a_score_rate": rate.value, "ci95": [rate.lo, rate.hi],
-        "elo": finite(elo.value), "elo_ci95": [finite(elo.lo), finite(elo.hi)],
-        "mean_seed_margin": float(np.mean(margins)),
-        "mean_plies": float(np.mean([r["plies"] for r in records])),
-    }
+    per_move: dict[str, float | None] = {"a": None, "b": None}
     timed = [r for r in records if "seconds" in r]
     if timed:
         for name, side in (("a", lambda r: r["a_side"]), ("b", lambda r: 1 - r["a_side"])):
             secs = sum(r["seconds"][side(r)] for r in timed)
             made = sum(r["moves_made"][side(r)] for r in timed)
-            out[f"{name}_seconds_per_move"] = secs / made if made else 0.0
-    return out
+            per_move[name] = secs / made if made else 0.0
+    return MatchSummary(
+        a=a, b=b, seed=seed, opening_plies=opening_plies, games=len(points), wins=wins,
+        draws=draws, losses=losses, score=rate, elo=elo_difference(rate),
+        mean_seed_margin=float(np.mean(margins)),
+        mean_plies=float(np.mean([r["plies"] for r in records])),
+        a_seconds_per_move=per_move["a"], b_seconds_per_move=per_move["b"])
 
 
 def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,
               backend: Backend | None = None, use_store: bool = True,
-              store: ResultStore | None = None) -> dict:
+              store: ResultStore | None = None) -> MatchSummary:
     """Play `games` games (an even number, paired colours) and summarise them for A.
 
     Games are saved in `store` (by default the standard results store) and reused when the
@@ -305,29 +342,21 @@ def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,
         if own_store:
             store.close()
     records = [g for pair in pairs for g in pair]
-    out = summarise(records)
-    out.update({"a": str(sa), "b": str(sb), "seed": seed, "opening_plies": opening_plies})
-    return out
+    return summarise(records, str(sa), str(sb), seed, opening_plies)
 
 
-def match_params(a: str, b: str, games: int, seed: int, opening_plies: int) -> dict:
+def match_params(a: str, b: str, games: int, seed: int, opening_plies: int) -> dict[str, Any]:
     """The parameters that identify a match in the results store."""
     return {"a": a, "b": b, "games": games, "opening_plies": opening_plies, "seed": seed,
             "version": MATCH_VERSION}
 
 
 def stored_match(store: ResultStore, a: str, b: str, games: int, seed: int,
-                 opening_plies: int = 2) -> dict | None:
+                 opening_plies: int = 2) -> MatchSummary | None:
     """The summary of a match already complete in `store`, else None (nothing is played)."""
     sa, sb = str(parse_player(a)), str(parse_player(b))
     done = store.finished("oware-match", match_params(sa, sb, games, seed, opening_plies),
                           games // 2)
     if len(done) < games // 2:
         return None
-    out = summarise([g for i in sorted(done) for g in done[i]])
-    out.update({"a": sa, "b": sb, "seed": seed, "opening_plies": opening_plies})
-    return out
-
-
-def score_estimate(summary: dict) -> Estimate:
-    return wilson_interval(summary["wins"] + 0.5 * summary["draws"], summary["games"])
+    return summarise([g for i in sorted(done) for g in done[i]], sa, sb, seed, opening_plies)

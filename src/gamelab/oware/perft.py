@@ -9,6 +9,9 @@ implementation agree): 6, 36, 190, 1014, 5219, 27332, 139157, 711414, 3592872, 1
 
 from __future__ import annotations
 
+import time
+from dataclasses import dataclass, field
+
 import numpy as np
 
 from gamelab.oware import _kernels as K
@@ -18,7 +21,16 @@ from gamelab.oware.rules import perft as perft_python
 #: Perft from the start position, depths 1-10 (research notes §2).
 START_PERFT = (6, 36, 190, 1014, 5219, 27332, 139157, 711414, 3592872, 18137964)
 
-__all__ = ["START_PERFT", "perft_count", "perft_python"]
+__all__ = ["START_PERFT", "PerftResult", "perft_count", "perft_python", "timed_perft"]
+
+
+@dataclass(frozen=True)
+class PerftResult:
+    """A perft count and the seconds it took (``seconds`` is not part of the JSON document)."""
+
+    depth: int
+    nodes: int
+    seconds: float = field(default=0.0, metadata={"json": False})
 
 
 def perft_count(position: Position, depth: int) -> int:
@@ -32,3 +44,10 @@ def perft_count(position: Position, depth: int) -> int:
         return 1 if depth == 0 else 0
     board = np.array([*position.houses, *position.stores], dtype=np.int64)
     return int(K.perft_kernel(board, position.to_move, depth, position.rules.gs_code))
+
+
+def timed_perft(position: Position, depth: int) -> PerftResult:
+    """:func:`perft_count` with its wall time."""
+    t0 = time.perf_counter()
+    nodes = perft_count(position, depth)
+    return PerftResult(depth, nodes, time.perf_counter() - t0)

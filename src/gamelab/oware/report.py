@@ -4,14 +4,13 @@ from __future__ import annotations
 
 import time
 
-import numpy as np
-
 from gamelab.core.parallel import Backend
-from gamelab.oware.match import run_match, stored_match
+from gamelab.core.stats import format_elo, format_estimate
+from gamelab.oware.match import MatchSummary, run_match, stored_match
 from gamelab.oware.perft import START_PERFT, perft_count
 from gamelab.oware.rules import Position, random_positions
 from gamelab.oware.search import Engine, twin_negamax
-from gamelab.oware.tablebase import compute_tablebase
+from gamelab.oware.tablebase import compute_tablebase, tablebase_levels
 
 TITLE = "Oware Abapa: rules, engine, tablebases, strength"
 
@@ -23,10 +22,6 @@ ACCEPTANCE = (
     ("engine:time=0.5", "blog:depth=6", 200, 11),
     ("engine:time=0.5", "mcts:sims=1000", 200, 12),
 )
-
-
-def _fmt(x: float | None, spec: str = "+.0f") -> str:
-    return "∞" if x is None else format(x, spec)
 
 
 def build(section, ctx) -> None:
@@ -77,10 +72,8 @@ def build(section, ctx) -> None:
     arrays = compute_tablebase(seeds)
     total = time.perf_counter() - t0
     off = arrays["offsets"]
-    tb_rows = [[n, int(off[n + 1] - off[n]), round(float(arrays["seconds"][n]), 3),
-                int(arrays["sweeps"][n]),
-                round(float(np.mean(arrays["values"][off[n]:off[n + 1]] > 0)), 3)]
-               for n in range(seeds + 1)]
+    tb_rows = [[lv.seeds, lv.boards, lv.build_seconds, lv.sweeps, lv.mover_wins_share]
+               for lv in tablebase_levels(arrays["values"], off, arrays["seconds"], arrays["sweeps"])]
     section.table("tablebase", ["seeds", "boards", "build s", "sweeps", "mover wins share"], tb_rows,
                   caption=f"Retrograde tablebase to {seeds} seeds: {int(off[-1]):,} boards, one byte "
                           f"each, built in {total:.1f} s. "
@@ -117,9 +110,5 @@ def build(section, ctx) -> None:
                  "test_oware_openspiel.py). See docs/oware.md for every command.")
 
 
-def _match_row(s: dict) -> list:
-    lo, hi = s["ci95"]
-    elo_lo, elo_hi = s["elo_ci95"]
-    return [s["a"], s["b"], s["games"], f"{s['wins']}-{s['draws']}-{s['losses']}",
-            f"{s['a_score_rate']:.3f} [{lo:.3f}, {hi:.3f}]",
-            f"{_fmt(s['elo'])} [{_fmt(elo_lo)}, {_fmt(elo_hi)}]"]
+def _match_row(s: MatchSummary) -> list:
+    return [s.a, s.b, s.games, s.record, format_estimate(s.score, ".3f"), format_elo(s.elo)]

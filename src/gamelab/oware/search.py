@@ -20,6 +20,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -139,7 +140,7 @@ class SearchResult:
     def nps(self) -> float:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
-    def as_dict(self) -> dict:
+    def __json__(self) -> dict[str, Any]:
         return {"best_move": self.best_move, "score": self.score, "pv": self.pv,
                 "depth": self.depth, "nodes": self.nodes, "nps": round(self.nps, 1),
                 "seconds": round(self.seconds, 4)}

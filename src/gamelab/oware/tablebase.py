@@ -23,7 +23,7 @@ Romein & Bal (2003) solved Awari by the same kind of retrograde analysis.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 
 import numpy as np
@@ -105,6 +105,57 @@ def load_tablebase(max_seeds: int = 12) -> Tablebase:
                            VERSION, lambda: compute_tablebase(max_seeds))
     return Tablebase(max_seeds, arrays["values"], arrays["offsets"],
                      tuple(float(x) for x in arrays["seconds"]))
+
+
+@dataclass(frozen=True)
+class TablebaseLevel:
+    """One level of a tablebase: boards with exactly `seeds` seeds."""
+
+    seeds: int
+    boards: int
+    build_seconds: float
+    mover_wins_share: float
+    sweeps: int | None = None
+
+
+@dataclass(frozen=True)
+class TablebaseSummary:
+    """Size and build cost of a tablebase, level by level (`gamelab oware tablebase`)."""
+
+    max_seeds: int
+    boards: int
+    bytes: int
+    build_seconds: float
+    load_seconds: float
+    mover_wins: int
+    levels: list[TablebaseLevel] = field(default_factory=list)
+
+
+def tablebase_levels(values: np.ndarray, offsets: np.ndarray, seconds: np.ndarray | tuple[float, ...],
+                     sweeps: np.ndarray | None = None) -> list[TablebaseLevel]:
+    """Per-level boards, build seconds and share of boards the mover wins."""
+    out = []
+    for n in range(len(offsets) - 1):
+        level = values[offsets[n]:offsets[n + 1]]
+        out.append(TablebaseLevel(
+            seeds=n, boards=int(level.size), build_seconds=round(float(seconds[n]), 3),
+            mover_wins_share=round(float(np.mean(level > 0)), 3) if level.size else 0.0,
+            sweeps=None if sweeps is None else int(sweeps[n])))
+    return out
+
+
+def tablebase_summary(max_seeds: int = 12) -> TablebaseSummary:
+    """Load (or build and cache) the tablebase to `max_seeds` and describe it."""
+    if not 0 <= max_seeds <= MAX_SUPPORTED:
+        raise ValueError(f"tablebase seeds must be between 0 and {MAX_SUPPORTED}, got {max_seeds}")
+    t0 = time.perf_counter()
+    tb = load_tablebase(max_seeds)
+    seconds = time.perf_counter() - t0
+    return TablebaseSummary(
+        max_seeds=max_seeds, boards=tb.size, bytes=int(tb.values.nbytes),
+        build_seconds=round(sum(tb.build_seconds), 2), load_seconds=round(seconds, 2),
+        mover_wins=int(np.count_nonzero(tb.values > 0)),
+        levels=tablebase_levels(tb.values, tb.offsets, tb.build_seconds))
 
 
 def exhaustive_board_value(position: Position, limit: int = 2_000_000) -> int:
