@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from typing import Annotated
 
-import numpy as np
 import typer
 from rich.table import Table
 
@@ -20,7 +19,7 @@ from gamelab.cli_common import (
     print_json,
     result_store,
 )
-from gamelab.voltorb.rules import GENERATORS, SIZE, Clues, clues_from_text, parse_revealed
+from gamelab.voltorb.rules import GENERATORS
 
 app = typer.Typer(
     help="Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
@@ -114,75 +113,6 @@ def simulate(
         )
 
 
-def _solve_state(rows: str, cols: str, revealed: list[str] | None, level: int, generator: str):
-    from gamelab.voltorb.posterior import Posterior
-
-    clues = clues_from_text(rows, cols)
-    shown = parse_revealed(revealed)
-    post = Posterior.from_clues(clues, generator, level, shown)
-    if post.won_mask().all():
-        raise ValueError("every 2 and 3 is already revealed on every consistent board: the round is won")
-    return clues, shown, post.still_playing()
-
-
-def solve_report(clues: Clues, revealed: dict[int, int], post, optimal: bool = True) -> dict:
-    """The assistant's answer as a dict (the --json format)."""
-    from gamelab.voltorb.deduction import label_board
-    from gamelab.voltorb.expectimax import OptimalSolver
-    from gamelab.voltorb.strategies import minrisk_tile
-
-    probs = post.tile_probabilities()
-    p_v = probs[:, 0].reshape(SIZE, SIZE)
-    p_m = (probs[:, 2] + probs[:, 3]).reshape(SIZE, SIZE)
-    hidden = [t for t in range(SIZE * SIZE) if t not in revealed]
-    safe = [[t // SIZE + 1, t % SIZE + 1] for t in hidden if probs[t, 0] == 0]
-    useful_safe = [
-        [t // SIZE + 1, t % SIZE + 1] for t in hidden if probs[t, 0] == 0 and p_m.flat[t] > 0
-    ]
-    out = {
-        "p_voltorb": np.round(p_v, 6).tolist(),
-        "p_two_or_three": np.round(p_m, 6).tolist(),
-        "consistent_boards": post.count,
-        "safe_tiles": safe,
-        "safe_useful_tiles": useful_safe,
-        "labels": label_board(clues, revealed),
-    }
-    if optimal:
-        tile, value = OptimalSolver(post).decide(revealed)
-        out["win_probability"] = value
-    else:
-        tile = minrisk_tile(post)
-        out["win_probability"] = None
-    out["recommended"] = [tile // SIZE + 1, tile % SIZE + 1]
-    return out
-
-
-def _print_grid(title: str, grid, revealed: dict[int, int]) -> None:
-    table = Table(title=title)
-    table.add_column("")
-    for c in range(SIZE):
-        table.add_column(f"c{c + 1}")
-    for r in range(SIZE):
-        cells = []
-        for c in range(SIZE):
-            t = r * SIZE + c
-            cells.append(f"[{revealed[t]}]" if t in revealed else f"{grid[r][c]:.3f}")
-        table.add_row(f"r{r + 1}", *cells)
-    console.print(table)
-
-
-def _print_solution(out: dict, revealed: dict[int, int]) -> None:
-    _print_grid("P(Voltorb)", out["p_voltorb"], revealed)
-    _print_grid("P(2 or 3)", out["p_two_or_three"], revealed)
-    console.print(f"consistent boards: {out['consistent_boards']}")
-    console.print(f"safe tiles worth flipping (row, col): {out['safe_useful_tiles'] or 'none'}")
-    r, c = out["recommended"]
-    msg = f"recommended flip: row {r}, column {c}"
-    if out["win_probability"] is not None:
-        msg += f"; P(win) with optimal play from here: {out['win_probability']:.4f}"
-    console.print(msg)
-
-
 @app.command()
 def solve(
     rows: Rows,
@@ -196,12 +126,14 @@ def solve(
     json_out: Json = False,
 ) -> None:
     """Probability grid, safe tiles, the recommended flip and P(win) of optimal play from here."""
-    clues, shown, post = _solve_state(rows, cols, revealed, level, generator)
-    out = solve_report(clues, shown, post, optimal=not no_optimal)
+    from gamelab.voltorb.assistant import analyse_position, format_analysis, position_from_text
+
+    clues, shown, post = position_from_text(rows, cols, revealed, level, generator)
+    out = analyse_position(clues, shown, post, optimal=not no_optimal)
     if json_out:
         print_json(out)
     else:
-        _print_solution(out, shown)
+        console.print(format_analysis(out, shown), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -215,9 +147,10 @@ def evaluate(
     json_out: Json = False,
 ) -> None:
     """Exact probability that STRATEGY clears the board from these clues (no sampling)."""
+    from gamelab.voltorb.assistant import position_from_text
     from gamelab.voltorb.evaluate import exact_win_probability
 
-    _, shown, post = _solve_state(rows, cols, revealed, level, generator)
+    _, shown, post = position_from_text(rows, cols, revealed, level, generator)
     p = exact_win_probability(post, strategy)
     if json_out:
         print_json({"win_probability": p, "strategy": strategy, "consistent_boards": post.count})
@@ -262,31 +195,12 @@ def campaign(
 def assist(
     level: Level = 8,
     generator: Generator = "hgss",
+    no_optimal: Annotated[
+        bool, typer.Option("--no-optimal", help="Skip the optimal search (recommend minrisk).")
+    ] = False,
 ) -> None:
-    """Interactive assistant: enter the clues, then what each flip showed."""
-    rows = typer.prompt('row clues "S,V S,V S,V S,V S,V"')
-    cols = typer.prompt('column clues "S,V S,V S,V S,V S,V"')
-    shown: list[str] = []
-    while True:
-        try:
-            clues, revealed, post = _solve_state(rows, cols, shown, level, generator)
-        except ValueError as exc:
-            if shown and "round is won" in str(exc):
-                console.print("Every 2 and 3 is revealed: round won.")
-                return
-            raise
-        out = solve_report(clues, revealed, post)
-        _print_solution(out, revealed)
-        answer = typer.prompt("flip result as row,col=value (blank or q to stop)", default="q")
-        if answer.strip().lower() in ("", "q", "quit"):
-            return
-        try:
-            parse_revealed([answer])
-            _solve_state(rows, cols, shown + [answer], level, generator)
-        except ValueError as exc:
-            console.print(f"[red]{exc}[/red]")
-            continue
-        if answer.strip().endswith("=0"):
-            console.print("A Voltorb: the round is lost.")
-            return
-        shown.append(answer)
+    """Interactive assistant: type the row and column clues, then what each flip showed."""
+    from gamelab.core.interactive import run_in_terminal
+    from gamelab.voltorb.assistant import AssistSession
+
+    run_in_terminal(AssistSession(level=level, generator=generator, optimal=not no_optimal))

@@ -183,6 +183,24 @@ def generate_board(generator: str, level: int, rng: np.random.Generator) -> tupl
     return board, config.id
 
 
+def check_line_clues(kind: str, sums, volts) -> None:
+    """Raise ValueError unless each line's (sum, Voltorbs) can hold five cards (kind: row or column)."""
+    for i, (s, v) in enumerate(zip(sums, volts, strict=True)):
+        s, v = int(s), int(v)
+        if not 0 <= v <= SIZE:
+            raise ValueError(
+                f"no board is consistent with these clues: {kind} {i + 1} has {v} Voltorbs; "
+                "a line holds 0 to 5"
+            )
+        cards = SIZE - v
+        if not cards <= s <= 3 * cards:
+            raise ValueError(
+                f"no board is consistent with these clues: {kind} {i + 1} has sum {s} with "
+                f"{v} Voltorbs, but its {cards} other cards sum to between {cards} and "
+                f"{3 * cards}"
+            )
+
+
 @dataclass(frozen=True)
 class Clues:
     """Per-line sums and Voltorb counts: rows top to bottom, columns left to right."""
@@ -198,24 +216,8 @@ class Clues:
             if arr.size != SIZE:
                 raise ValueError(f"{name} needs {SIZE} numbers, got {arr.size}")
             object.__setattr__(self, name, arr)
-        for kind, sums, volts in (
-            ("row", self.row_sums, self.row_voltorbs),
-            ("column", self.col_sums, self.col_voltorbs),
-        ):
-            for i in range(SIZE):
-                s, v = int(sums[i]), int(volts[i])
-                if not 0 <= v <= SIZE:
-                    raise ValueError(
-                        f"no board is consistent with these clues: {kind} {i + 1} has {v} Voltorbs; "
-                        "a line holds 0 to 5"
-                    )
-                cards = SIZE - v
-                if not cards <= s <= 3 * cards:
-                    raise ValueError(
-                        f"no board is consistent with these clues: {kind} {i + 1} has sum {s} with "
-                        f"{v} Voltorbs, but its {cards} other cards sum to between {cards} and "
-                        f"{3 * cards}"
-                    )
+        check_line_clues("row", self.row_sums, self.row_voltorbs)
+        check_line_clues("column", self.col_sums, self.col_voltorbs)
         if self.row_voltorbs.sum() != self.col_voltorbs.sum():
             raise ValueError(
                 "no board is consistent with these clues: the rows hold "
@@ -255,16 +257,20 @@ class Clues:
         return rows, cols
 
 
-def parse_lines(text: str, what: str) -> tuple[list[int], list[int]]:
-    """Parse ``"S,V S,V S,V S,V S,V"`` (sum, Voltorbs per line) into two lists."""
+def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[int], list[int]]:
+    """Parse ``"S,V S,V S,V S,V S,V"`` (sum, Voltorbs per line) into two lists.
+
+    Errors name the input as `label` (default ``--rows`` / ``--cols``, the CLI options).
+    """
+    label = label or f"--{what}"
     parts = text.replace(";", " ").split()
     if len(parts) != SIZE:
-        raise ValueError(f"--{what} needs 5 entries 'sum,voltorbs' separated by spaces, got {text!r}")
+        raise ValueError(f"{label} needs 5 entries 'sum,voltorbs' separated by spaces, got {text!r}")
     sums, volts = [], []
     for part in parts:
         bits = part.split(",")
         if len(bits) != 2 or not all(b.strip().lstrip("-").isdigit() for b in bits):
-            raise ValueError(f"--{what}: each entry must look like '7,2' (sum,voltorbs), got {part!r}")
+            raise ValueError(f"{label}: each entry must look like '7,2' (sum,voltorbs), got {part!r}")
         sums.append(int(bits[0]))
         volts.append(int(bits[1]))
     return sums, volts

@@ -1,0 +1,109 @@
+"""Interactive sessions with injectable input and output: one loop for every front end.
+
+A game's interactive program (``voltorb assist``, ``wordle assist``, ``oware play``,
+``yatzy play``) is a :class:`Session`: it says what to show first (:meth:`Session.intro`), what
+to ask next (:attr:`Session.prompt`) and what a typed line does (:meth:`Session.handle`, which
+returns the text to show). :func:`run_session` drives a session with any two callables:
+``read_line(prompt) -> str`` (raising ``EOFError`` at the end of input, like :func:`input`) and
+``write(text)``. The command line wires them to the terminal; tests pass a script and a list.
+
+The loop keeps the game whatever a command does: a command that raises ``ValueError`` or
+``OSError`` (a typo, a file that cannot be written) shows one ``error: ...`` line and the same
+prompt comes back; Ctrl-C during a long command cancels that command only. A session changes its
+state only once a command has succeeded, so a failed command leaves the game as it was.
+
+>>> class Echo(Session):
+...     def handle(self, line):
+...         if line == "quit":
+...             self.finished = True
+...             return "bye"
+...         return int(line) * 2
+>>> script, shown = iter(["2", "x", "quit"]), []
+>>> run_session(Echo(), lambda prompt: next(script), shown.append)
+>>> shown
+['4', "error: invalid literal for int() with base 10: 'x'", 'bye']
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+ReadLine = Callable[[str], str]
+Write = Callable[[str], None]
+
+QUIT_WORDS = ("q", "quit", "exit")
+
+
+class Session:
+    """Base class of an interactive program: override :meth:`handle` (and usually the rest)."""
+
+    #: Set by :meth:`handle` when the program is over; :func:`run_session` then returns.
+    finished: bool = False
+
+    @property
+    def prompt(self) -> str:
+        return "> "
+
+    def intro(self) -> str:
+        """Text shown once before the first prompt."""
+        return ""
+
+    def handle(self, line: str) -> object:
+        """Run one typed line; return the text to show (None or "" shows nothing)."""
+        raise NotImplementedError
+
+    def end_of_input(self) -> str:
+        """Text shown when the input ends before the session does (Ctrl-D, end of a script)."""
+        return ""
+
+
+def describe_error(exc: BaseException) -> str:
+    """One line for a failed command: the message of a ValueError, the reason and file of an OSError."""
+    if isinstance(exc, OSError) and exc.strerror:
+        where = f": {exc.filename}" if exc.filename else ""
+        return f"{exc.strerror}{where}"
+    return " ".join(str(exc).split()) or type(exc).__name__
+
+
+def run_session(session: Session, read_line: ReadLine, write: Write) -> None:
+    """Drive `session` until it is finished or the input ends."""
+    text = session.intro()
+    if text:
+        write(text)
+    while not session.finished:
+        try:
+            line = read_line(session.prompt)
+        except EOFError:
+            text = session.end_of_input()
+            if text:
+                write(text)
+            return
+        try:
+            out = session.handle(line)
+        except (ValueError, OSError) as exc:
+            out = f"error: {describe_error(exc)}"
+        except KeyboardInterrupt:
+            out = "interrupted: the command was cancelled; the game is kept"
+        except Exception as exc:  # noqa: BLE001 - an unforeseen failure must not lose the game
+            if os.environ.get("GAMELAB_DEBUG"):
+                raise
+            out = f"error: {type(exc).__name__}: {describe_error(exc)} (the game is kept)"
+        if out is not None and out != "":
+            write(str(out))
+
+
+def run_in_terminal(session: Session) -> None:
+    """Run `session` on stdin/stdout: :func:`input` (with line editing) and plain printing."""
+    import sys
+
+    try:
+        import readline  # noqa: F401 - gives input() line editing and history
+    except ImportError:  # pragma: no cover - not on every platform
+        pass
+
+    def write(text: str) -> None:
+        sys.stdout.write(text + "\n")
+        sys.stdout.flush()
+
+    run_session(session, input, write)

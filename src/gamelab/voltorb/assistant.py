@@ -1,0 +1,270 @@
+"""The Voltorb Flip assistant: what the clues and flips say, and the interactive session.
+
+:func:`analyse_position` is the analysis behind ``gamelab voltorb solve`` (and every step of
+``assist``): the exact posterior's P(Voltorb) and P(2 or 3) per tile, the safe tiles, the blog's
+label board, the recommended flip and P(win) of optimal play from here (the search of
+:mod:`gamelab.voltorb.expectimax`; ``optimal=False`` recommends the minrisk tile instead).
+
+:class:`AssistSession` is ``gamelab voltorb assist`` as a :class:`gamelab.core.interactive.Session`:
+row clues, then column clues (each line checked as it is typed), then one flip per line as
+``row,col=value``; ``undo`` takes back the last entry, ``help`` lists the commands, a blank line
+asks again, ``q``/``quit`` leaves.
+
+>>> s = AssistSession(level=1, optimal=False)
+>>> s.handle("4,1 5,1 6,0 5,1 16,4")
+Traceback (most recent call last):
+ValueError: no board is consistent with these clues: row 5 has sum 16 with 4 Voltorbs, but its 1 other cards sum to between 1 and 3
+>>> s.handle("4,1 5,1 6,0 5,1 5,1")
+'row clues: 4,1 5,1 6,0 5,1 5,1'
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamelab.core.interactive import QUIT_WORDS, Session
+from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.rules import (
+    SIZE,
+    Clues,
+    check_generator,
+    check_level,
+    check_line_clues,
+    clues_from_text,
+    parse_lines,
+    parse_revealed,
+)
+
+
+@dataclass
+class BoardAnalysis:
+    """The assistant's answer for one position (rows and columns count from 1)."""
+
+    p_voltorb: list[list[float]]  # 5 x 5, rows top to bottom
+    p_two_or_three: list[list[float]]
+    consistent_boards: int
+    safe_tiles: list[list[int]]  # hidden tiles that cannot be a Voltorb, as [row, col]
+    safe_useful_tiles: list[list[int]]  # ... that can still be a 2 or a 3
+    labels: list[list[str]]  # the blog's label board: values each tile may hold
+    win_probability: float | None  # P(win) of optimal play from here (None without the search)
+    recommended: list[int]  # [row, col]
+
+
+def position_from_text(rows: str, cols: str, revealed: list[str] | None, level: int,
+                       generator: str) -> tuple[Clues, dict[int, int], Posterior]:
+    """Clues, revealed tiles and the posterior (given the round is not yet won) from the CLI text.
+
+    Raises ValueError if the text is malformed, no board fits, or the round is already won.
+    """
+    clues = clues_from_text(rows, cols)
+    shown = parse_revealed(revealed)
+    return clues, shown, playing_posterior(clues, shown, level, generator)
+
+
+def playing_posterior(clues: Clues, revealed: dict[int, int], level: int, generator: str) -> Posterior:
+    """The posterior given the clues, the flips and that the round is not won yet."""
+    post = Posterior.from_clues(clues, generator, level, revealed)
+    if post.won_mask().all():
+        raise ValueError("every 2 and 3 is already revealed on every consistent board: the round is won")
+    return post.still_playing()
+
+
+def analyse_position(clues: Clues, revealed: dict[int, int], post: Posterior,
+                     optimal: bool = True) -> BoardAnalysis:
+    """Probabilities, safe tiles, labels and the recommended flip for `post` (see the module doc)."""
+    from gamelab.voltorb.deduction import label_board
+    from gamelab.voltorb.expectimax import OptimalSolver
+    from gamelab.voltorb.strategies import minrisk_tile
+
+    probs = post.tile_probabilities()
+    p_v = probs[:, 0].reshape(SIZE, SIZE)
+    p_m = (probs[:, 2] + probs[:, 3]).reshape(SIZE, SIZE)
+    hidden = [t for t in range(SIZE * SIZE) if t not in revealed]
+    if optimal:
+        tile, value = OptimalSolver(post).decide(revealed)
+    else:
+        tile, value = minrisk_tile(post), None
+    return BoardAnalysis(
+        p_voltorb=np.round(p_v, 6).tolist(),
+        p_two_or_three=np.round(p_m, 6).tolist(),
+        consistent_boards=post.count,
+        safe_tiles=[[t // SIZE + 1, t % SIZE + 1] for t in hidden if probs[t, 0] == 0],
+        safe_useful_tiles=[[t // SIZE + 1, t % SIZE + 1] for t in hidden
+                           if probs[t, 0] == 0 and p_m.flat[t] > 0],
+        labels=label_board(clues, revealed),
+        win_probability=value,
+        recommended=[tile // SIZE + 1, tile % SIZE + 1],
+    )
+
+
+def _grid_lines(grid: list[list[float]], revealed: dict[int, int]) -> list[str]:
+    lines = ["   " + "".join(f"{'c' + str(c + 1):>6}" for c in range(SIZE))]
+    for r in range(SIZE):
+        cells = []
+        for c in range(SIZE):
+            t = r * SIZE + c
+            cells.append(f"{'[' + str(revealed[t]) + ']':>6}" if t in revealed else f"{grid[r][c]:6.3f}")
+        lines.append(f"r{r + 1} " + "".join(cells))
+    return lines
+
+
+def format_analysis(analysis: BoardAnalysis, revealed: dict[int, int]) -> str:
+    """The analysis as text: the two probability grids side by side, then the advice."""
+    left = ["P(Voltorb)", *_grid_lines(analysis.p_voltorb, revealed)]
+    right = ["P(2 or 3)", *_grid_lines(analysis.p_two_or_three, revealed)]
+    width = max(len(s) for s in left) + 3
+    lines = [f"{a:<{width}}{b}" for a, b in zip(left, right, strict=True)]
+    lines.append("[v] = revealed value")
+    lines.append(f"consistent boards: {analysis.consistent_boards}")
+    safe = " ".join(f"{r},{c}" for r, c in analysis.safe_useful_tiles) or "none"
+    lines.append(f"safe tiles worth flipping (row,col): {safe}")
+    r, c = analysis.recommended
+    msg = f"recommended flip: row {r}, column {c}"
+    if analysis.win_probability is not None:
+        msg += f"; P(win) with optimal play from here: {analysis.win_probability:.4f}"
+    lines.append(msg)
+    return "\n".join(lines)
+
+
+_FLIP = re.compile(r"^\s*(\d+)\s*[,\s]\s*(\d+)\s*=\s*(\d+)\s*$")
+
+HELP = """Voltorb Flip assistant. Enter the clues the game shows, then what each flip revealed.
+  clues     5 entries S,V per line: S = sum of the line's cards, V = number of Voltorbs in it,
+            e.g. 4,2 8,0 4,2 4,2 5,1 (rows top to bottom, then columns left to right)
+  r,c=v     tile at row r, column c (1-5) showed value v (0 = Voltorb, 1-3 = card);
+            spaces are fine (2, 1 = 3); several flips on one line with ';'
+  undo      take back the last flip (or the clues typed last)
+  board     show the analysis again
+  help      this text
+  q, quit   leave"""
+
+
+class AssistSession(Session):
+    """``gamelab voltorb assist`` with injectable I/O (see the module doc)."""
+
+    def __init__(self, level: int = 8, generator: str = "hgss", optimal: bool = True) -> None:
+        check_level(level)
+        check_generator(generator)
+        self.level, self.generator, self.optimal = level, generator, optimal
+        self.rows: str | None = None
+        self.cols: str | None = None
+        self.flips: list[tuple[int, int]] = []  # (tile, value) in the order typed
+        self.finished = False
+        self.outcome: str | None = None  # "won", "lost" or None
+
+    # -- what is shown ---------------------------------------------------------------------
+    @property
+    def prompt(self) -> str:
+        if self.rows is None:
+            return "row clues, top to bottom (5 x S,V: S = sum of the row's cards, V = its Voltorbs)> "
+        if self.cols is None:
+            return "column clues, left to right (5 x S,V: S = sum of the column's cards, V = its Voltorbs)> "
+        return "flip as row,col=value (0 = Voltorb), undo, help or quit> "
+
+    def intro(self) -> str:
+        return (f"Voltorb Flip assistant (level {self.level}, {self.generator} generator). "
+                "Type 'help' for the commands.")
+
+    @property
+    def revealed(self) -> dict[int, int]:
+        return dict(self.flips)
+
+    # -- commands -----------------------------------------------------------------------------
+    def handle(self, line: str) -> str:
+        text = line.strip()
+        word = text.lower()
+        if word in QUIT_WORDS:
+            self.finished = True
+            return ""
+        if word in ("help", "h", "?"):
+            return HELP
+        if word == "undo":
+            return self._undo()
+        if not text:
+            return self._hint()
+        if self.rows is None:
+            return self._enter_rows(text)
+        if self.cols is None:
+            return self._enter_cols(text)
+        if word in ("board", "show"):
+            return self._analysis(self.revealed)
+        return self._flip(text)
+
+    def _hint(self) -> str:
+        if self.cols is None:
+            what = "row" if self.rows is None else "column"
+            return f"type the {what} clues, e.g. 4,2 8,0 4,2 4,2 5,1 ('help' explains, 'quit' leaves)"
+        return "type a flip like 2,1=3, or undo, help, quit"
+
+    def _enter_rows(self, text: str) -> str:
+        sums, volts = parse_lines(text, "rows", label="row clues")
+        check_line_clues("row", sums, volts)
+        self.rows = " ".join(f"{s},{v}" for s, v in zip(sums, volts, strict=True))
+        return f"row clues: {self.rows}"
+
+    def _enter_cols(self, text: str) -> str:
+        sums, volts = parse_lines(text, "cols", label="column clues")
+        check_line_clues("column", sums, volts)
+        cols = " ".join(f"{s},{v}" for s, v in zip(sums, volts, strict=True))
+        out = self._analysis({}, cols=cols)  # raises (and keeps nothing) if no board fits
+        self.cols = cols
+        return out
+
+    def _flip(self, text: str) -> str:
+        new: list[tuple[int, int]] = []
+        for piece in text.split(";"):
+            if not piece.strip():
+                continue
+            m = _FLIP.match(piece)
+            if not m:
+                raise ValueError(f"a flip looks like row,col=value (e.g. 2,1=3), got {piece.strip()!r}; "
+                                 "type 'help' for the commands")
+            r, c, v = (int(x) for x in m.groups())
+            if not (1 <= r <= SIZE and 1 <= c <= SIZE and 0 <= v <= 3):
+                raise ValueError(f"{piece.strip()!r}: rows and columns are 1-5, values 0-3 (0 = Voltorb)")
+            tile = (r - 1) * SIZE + (c - 1)
+            seen = dict(self.flips + new)
+            if tile in seen:
+                raise ValueError(f"row {r}, column {c} is already revealed ({seen[tile]}); "
+                                 "type undo to take back a flip")
+            new.append((tile, v))
+        revealed = dict(self.flips + new)
+        clues = clues_from_text(self.rows, self.cols)
+        post = Posterior.from_clues(clues, self.generator, self.level, revealed)  # raises if impossible
+        if any(v == 0 for _, v in new):
+            self.flips += new
+            self.finished, self.outcome = True, "lost"
+            return "A Voltorb: the round is lost (the coins of this round are gone)."
+        won = post.won_mask()
+        if won.all():
+            self.flips += new
+            self.finished, self.outcome = True, "won"
+            return "Board cleared: every 2 and 3 is revealed, the round is won."
+        out = self._analysis(revealed)
+        self.flips += new
+        if won.any():
+            p = float(post.weights[won].sum())
+            out = (f"if the round just ended, the board is cleared and the round is won "
+                   f"(P = {p:.4f} before knowing); if it goes on:\n" + out)
+        return out
+
+    def _undo(self) -> str:
+        if self.flips:
+            tile, v = self.flips.pop()
+            return (f"took back row {tile // SIZE + 1}, column {tile % SIZE + 1} = {v}\n"
+                    + self._analysis(self.revealed))
+        if self.cols is not None:
+            self.cols = None
+            return "took back the column clues; type them again"
+        if self.rows is not None:
+            self.rows = None
+            return "took back the row clues; type them again"
+        return "nothing to undo"
+
+    def _analysis(self, revealed: dict[int, int], cols: str | None = None) -> str:
+        clues = clues_from_text(self.rows, cols or self.cols)
+        post = playing_posterior(clues, revealed, self.level, self.generator)
+        return format_analysis(analyse_position(clues, revealed, post, optimal=self.optimal), revealed)
