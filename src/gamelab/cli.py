@@ -8,7 +8,9 @@ from __future__ import annotations
 
 import importlib
 import os
+import signal
 import sys
+import threading
 from pathlib import Path
 from typing import Annotated
 
@@ -85,9 +87,19 @@ def _add_game_groups() -> None:
 _add_game_groups()
 
 
+class Terminated(KeyboardInterrupt):
+    """SIGTERM, raised like Ctrl-C so that finished work is kept and workers are stopped."""
+
+
+def _raise_terminated(signum: int, frame: object) -> None:
+    raise Terminated()
+
+
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; turn bad input into one `error:` line and exit code 2."""
     args = sys.argv[1:] if argv is None else argv
+    if threading.current_thread() is threading.main_thread():
+        signal.signal(signal.SIGTERM, _raise_terminated)
     try:
         app(args=args, prog_name="gamelab", standalone_mode=False)
     except typer.Exit as exc:
@@ -117,6 +129,9 @@ def main(argv: list[str] | None = None) -> None:
         where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
         print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
         sys.exit(2)
+    except Terminated:
+        print("error: terminated", file=sys.stderr)
+        sys.exit(143)
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         sys.exit(130)

@@ -107,3 +107,12 @@ def test_terminal_game_commands(tmp_path):
     assert moves[0] == 3 and len(moves) == 2  # C was undone, D and the reply remain
     start, loaded, _ = parse_record(record.read_text())
     assert loaded == moves
+
+
+
+def test_all_lost_match_in_text_mode(gamelab_cli):
+    # Issue 11 item 2, the issue's own command: text mode crashed formatting an Elo of None.
+    r = gamelab_cli("oware", "match", "--a", "random", "--b", "blog:depth=4", "--games", "2",
+                    "--seed", "1", "--no-store", "--workers", "1", "--quiet")
+    assert r.returncode == 0, r.stderr
+    assert "0-0-2" in r.stdout and "(all lost)" in r.stdout

@@ -23,13 +23,19 @@ of overhead per task on Dask and less locally, so give each task a chunk of work
 from __future__ import annotations
 
 import logging
+import multiprocessing
+import multiprocessing.context
 import os
 import re
+import signal
+import sys
+import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
@@ -153,42 +159,160 @@ def run_tasks(
         results[index] = value
 
     with _Progress(label, total=len(items), completed=len(done), quiet=backend.quiet) as progress:
-        if pending:
-            cluster = backend.resolved_cluster()
-            if cluster is not None:
-                _run_dask(fn, items, pending, seed, cluster, record, progress)
-            elif backend.worker_count() == 1 or len(pending) == 1:
-                for index in pending:
-                    record(index, _call(fn, items[index], seed, index))
-                    progress.advance()
-            else:
-                _run_local(fn, items, pending, seed, backend.worker_count(), record, progress)
+        try:
+            _run_pending(fn, items, pending, seed, backend, record, progress)
+        except KeyboardInterrupt:
+            if store is not None:
+                print(f"{label}: stopped with {progress.completed} of {len(items)} tasks saved in "
+                      f"{store.path}; run the same command again to resume", file=sys.stderr)
+            raise
     return results
+
+
+def _run_pending(fn, items, pending, seed, backend, record, progress) -> None:
+    if pending:
+        cluster = backend.resolved_cluster()
+        if cluster is not None:
+            _run_dask(fn, items, pending, seed, cluster, record, progress)
+        elif backend.worker_count() == 1 or len(pending) == 1:
+            for index in pending:
+                record(index, _call(fn, items[index], seed, index))
+                progress.advance()
+        else:
+            _run_local(fn, items, pending, seed, backend.worker_count(), record, progress)
+
+
+def _pool_context() -> multiprocessing.context.BaseContext:
+    """How local workers start: a fork server (or spawn where there is none), never plain fork.
+
+    A parent that already ran a numba ``parallel=True`` kernel holds a GNU OpenMP thread pool,
+    and fork() from such a process aborts the child ("fork() called from a process already using
+    GNU OpenMP"). The fork server is a fresh interpreter started before any kernel runs in it; it
+    imports numpy, numba and gamelab once and forks each worker from that clean state
+    (``benchmarks/core_pool_start.py`` measures what this costs against fork).
+    """
+    methods = multiprocessing.get_all_start_methods()
+    if "forkserver" in methods:
+        ctx = multiprocessing.get_context("forkserver")
+        ctx.set_forkserver_preload(list(_PRELOAD))
+        return ctx
+    return multiprocessing.get_context("spawn")
+
+
+#: Imported once by the fork server, so forked workers start with them loaded.
+_PRELOAD = ("numpy", "numba", "gamelab.core.parallel", "gamelab.core.cache", "gamelab.core.results")
+
+#: How often a worker checks that the process that started it is still there (seconds).
+PARENT_CHECK_SECONDS = 0.5
+
+
+def _process_identity(pid: int) -> str | None:
+    """Something that tells a live process `pid` from a dead one or a later one with its pid.
+
+    On Linux, its start time from ``/proc`` (None once it exited, even as an unreaped zombie);
+    elsewhere, whether a signal can reach it.
+    """
+    try:
+        stat = Path(f"/proc/{pid}/stat").read_text()
+    except FileNotFoundError:
+        return None
+    except OSError:
+        stat = ""
+    if stat:
+        fields = stat.rsplit(")", 1)[1].split()
+        return None if fields[0] in ("Z", "X") else fields[19]
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return None
+    except PermissionError:
+        pass
+    return "alive"
+
+
+def _worker_init(environ: dict[str, str], parent: int, parent_identity: str | None) -> None:
+    """Start of every local worker: the parent's environment, and exit when the parent goes.
+
+    The fork server was started once, so the environment it gives its children may be older
+    than the parent's (a test or a caller may have changed ``GAMELAB_CACHE`` since): copy it.
+    Ctrl-C reaches the whole process group; the parent alone handles it and stops the workers.
+    A worker whose parent died (even by SIGKILL, where no cleanup runs) exits by itself: a
+    thread checks the parent every ``PARENT_CHECK_SECONDS`` (the worker's own parent is the fork
+    server, which lives as long as its workers do, so the death signal of ``prctl`` would not
+    fire).
+    """
+    os.environ.clear()
+    os.environ.update(environ)
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+
+    def watch() -> None:
+        while _process_identity(parent) == parent_identity:
+            time.sleep(PARENT_CHECK_SECONDS)
+        os._exit(1)
+
+    threading.Thread(target=watch, name="gamelab-parent-watch", daemon=True).start()
+
+
+def _stop_workers(pool: ProcessPoolExecutor) -> None:
+    """Stop a pool at once: pending tasks cancelled, running ones killed (their work is lost,
+    finished tasks are already recorded)."""
+    processes = list((getattr(pool, "_processes", None) or {}).values())
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in processes:
+        if process.is_alive():
+            process.terminate()
+    for process in processes:
+        process.join(timeout=5)
+        if process.is_alive():
+            process.kill()
+
+
+def _submit_up_to(pool, futures: dict, window: int, queue, fn, items, seed) -> None:
+    while len(futures) < window:
+        index = next(queue, None)
+        if index is None:
+            return
+        futures[pool.submit(_call, fn, items[index], seed, index)] = index
 
 
 def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
     remaining = list(pending)
     restarts = 0
+    context = _pool_context()
+    environ = dict(os.environ)
+    window = 4 * workers  # tasks in flight: memory stays flat however many tasks there are
     while remaining:
         finished: set[int] = set()
+        pool = ProcessPoolExecutor(
+            max_workers=min(workers, len(remaining)),
+            mp_context=context,
+            initializer=_worker_init,
+            initargs=(environ, os.getpid(), _process_identity(os.getpid())),
+        )
         try:
-            with ProcessPoolExecutor(max_workers=min(workers, len(remaining))) as pool:
-                futures = {pool.submit(_call, fn, items[i], seed, i): i for i in remaining}
-                not_done = set(futures)
-                while not_done:
-                    completed, not_done = wait(not_done, return_when=FIRST_COMPLETED)
-                    for future in completed:
-                        index = futures[future]
-                        record(index, future.result())
-                        finished.add(index)
-                        progress.advance()
+            queue = iter(remaining)
+            futures: dict = {}
+            _submit_up_to(pool, futures, window, queue, fn, items, seed)
+            while futures:
+                completed, _ = wait(futures, return_when=FIRST_COMPLETED)
+                for future in completed:
+                    index = futures.pop(future)
+                    record(index, future.result())
+                    finished.add(index)
+                    progress.advance()
+                _submit_up_to(pool, futures, window, queue, fn, items, seed)
+            pool.shutdown(wait=True)
         except BrokenProcessPool:
+            _stop_workers(pool)
             restarts += 1
             if restarts > MAX_POOL_RESTARTS:
                 raise RuntimeError(
                     f"local worker processes died {restarts} times; giving up "
                     f"with {len(remaining) - len(finished)} tasks unfinished"
                 ) from None
+        except BaseException:
+            _stop_workers(pool)  # Ctrl-C, SIGTERM or a failing task: no worker is left behind
+            raise
         remaining = [i for i in remaining if i not in finished]
 
 

@@ -1,0 +1,136 @@
+"""core.parallel under faults: a killed parent leaves no worker behind (issue 11, item 6)."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import textwrap
+import time
+from pathlib import Path
+
+import pytest
+
+# The parent runs 2 workers on tasks that sleep; tasks 0 and 1 finish at once. Each task writes
+# its worker's pid and the worker's parent's pid (the fork server) before sleeping.
+SCRIPT = textwrap.dedent(
+    """
+    import os, signal, sys, time
+    from pathlib import Path
+
+    from gamelab.cli import _raise_terminated
+    from gamelab.core.parallel import Backend, run_tasks
+    from gamelab.core.results import ResultStore
+
+    folder = Path(sys.argv[1])
+
+    def task(item, rng):
+        (folder / f"pid-{os.getpid()}").write_text(str(os.getppid()))
+        if item >= 2:
+            time.sleep(120)
+        return item
+
+    if __name__ == "__main__":
+        signal.signal(signal.SIGTERM, _raise_terminated)
+        store = ResultStore(folder / "store.sqlite")
+        try:
+            run_tasks(task, range(6), seed=0, backend=Backend(workers=2, quiet=True),
+                      store=store, experiment="sleepers", params={})
+        except KeyboardInterrupt:
+            sys.exit(130)
+    """
+)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
+def _start(tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
+    script = tmp_path / "sleepers.py"
+    script.write_text(SCRIPT)
+    parent = subprocess.Popen([sys.executable, str(script), str(tmp_path)], stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    pids: set[int] = set()
+    store = tmp_path / "store.sqlite"
+    while time.monotonic() < deadline:
+        pids = {int(p.name[4:]) for p in tmp_path.glob("pid-*")}
+        if len(pids) >= 2 and store.exists() and _saved(store) >= 2:
+            break
+        time.sleep(0.2)
+    else:
+        parent.kill()
+        pytest.fail(f"workers did not start: {parent.stderr.read().decode()[-2000:]}")
+    time.sleep(0.5)  # both workers are now inside a sleeping task
+    servers = {int((tmp_path / f"pid-{p}").read_text()) for p in pids}
+    return parent, pids | servers
+
+
+def _saved(store: Path) -> int:
+    import sqlite3
+
+    try:
+        with sqlite3.connect(store) as db:
+            return db.execute("SELECT COUNT(*) FROM results").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_no_worker_outlives_a_killed_parent(tmp_path, how):
+    parent, children = _start(tmp_path)
+    os.kill(parent.pid, how)
+    parent.wait(timeout=20)
+    deadline = time.monotonic() + 5
+    while time.monotonic() < deadline and any(_alive(p) for p in children):
+        time.sleep(0.1)
+    survivors = [p for p in children if _alive(p)]
+    for p in survivors:
+        os.kill(p, signal.SIGKILL)
+    assert not survivors, f"processes outlived their parent ({how!r}) by 5 s"
+    # finished tasks are kept; a clean shutdown says how to resume
+    assert _saved(tmp_path / "store.sqlite") == 2
+    if how != signal.SIGKILL:
+        assert parent.returncode == 130
+        assert "run the same command again to resume" in parent.stderr.read().decode()
+
+
+OPENMP_PARENT = textwrap.dedent(
+    """
+    import numba
+    import numpy as np
+    from gamelab.core.parallel import Backend, run_tasks
+
+    @numba.njit(parallel=True)
+    def total(x):
+        s = 0.0
+        for i in numba.prange(x.size):
+            s += x[i]
+        return s
+
+    def task(item, rng):
+        return int(total(np.full(1000, float(item)))) // 500  # a parallel kernel in the worker
+
+    if __name__ == "__main__":
+        assert total(np.ones(100_000)) == 100_000.0  # the parent now holds its threading layer
+        print(numba.threading_layer())
+        print(run_tasks(task, range(6), seed=0, backend=Backend(workers=2, quiet=True)))
+    """
+)
+
+
+def test_workers_start_after_a_parallel_kernel_ran_in_the_parent(tmp_path):
+    # Issue 11 item 1: with fork, every worker that ran a numba parallel=True kernel died ("fork()
+    # called from a process already using GNU OpenMP") once the parent had run one.
+    script = tmp_path / "openmp_parent.py"
+    script.write_text(OPENMP_PARENT)
+    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.splitlines()[-1] == "[0, 2, 4, 6, 8, 10]"
+    assert "fork() called" not in done.stderr
