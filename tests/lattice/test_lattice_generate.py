@@ -57,11 +57,11 @@ def test_ga_trial_paper_budget_and_seeding():
 def test_compare_ga_random_small():
     s = compare_ga_random(10, trials=3, seed=1, config=GAConfig(generations=8),
                           backend=Backend(workers=1, quiet=True))
-    assert s["target_source"] == "exhaustive landscape"
-    assert s["target"] == s["mean_max_per_generation"][-1] or s["target"] >= max(
-        s["mean_max_per_generation"])
-    assert len(s["mean_at_target_per_generation"]) == 8
-    assert 0 <= s["ga_success"]["value"] <= 1 and s["budget"] == 30 + 7 * 29
+    assert s.target_source == "exhaustive landscape"
+    assert s.target == s.mean_max_per_generation[-1] or s.target >= max(
+        s.mean_max_per_generation)
+    assert len(s.mean_at_target_per_generation) == 8
+    assert 0 <= s.ga_success.value <= 1 and s.budget == 30 + 7 * 29
     assert figure3(s) is not None
 
 
@@ -75,9 +75,9 @@ def test_qd_search_archive_consistent():
     assert qd_figure(r, 12) is not None
     # the exhaustive landscape bounds what any archive can hold
     perfect = qd_optimum(12)
-    assert len(r.archive) <= perfect["cells"] and r.qd_score[-1] <= perfect["qd_score"]
+    assert len(r.archive) <= perfect.cells and r.qd_score[-1] <= perfect.qd_score
     long_run = qd_search(12, seed=2, iterations=300)
-    assert len(long_run.archive) >= 0.9 * perfect["cells"]
+    assert len(long_run.archive) >= 0.9 * perfect.cells
 
 
 def test_pack_round_trip(tmp_path):
@@ -86,14 +86,16 @@ def test_pack_round_trip(tmp_path):
     # the reversed duplicate and the unplayable all-P sequence are dropped
     assert len(levels) == 2
     for lv in levels:
-        assert sum(lv["histogram"]) == lv["conformations"] == contact_sets(12).conformations
-        assert hh_score(lv["sequence"], lv["best_conformation"]) == lv["best"]
-        assert lv["thresholds"]["paper"][2] == lv["best"]
+        assert sum(lv.counts) == lv.total == contact_sets(12).conformations
+        assert hh_score(lv.sequence, lv.best_conformation) == lv.best
+        assert lv.stars["paper"].thresholds[2] == lv.best
+        assert lv.objective == lv.objectives["top-rarity"]
     path = write_pack(tmp_path / "p.db", levels, {"length": 12})
     meta, back = read_pack(path)
     assert meta == {"length": 12}
-    assert [lv["sequence"] for lv in back] == [lv["sequence"] for lv in levels]
-    assert back[0]["histogram"] == levels[0]["histogram"]
+    assert [lv["sequence"] for lv in back] == [lv.sequence for lv in levels]
+    assert back[0]["histogram"] == levels[0].counts
+    assert back[0]["thresholds"]["paper"] == list(levels[0].stars["paper"].thresholds)
     assert not list(tmp_path.glob(".*tmp"))
 
 
@@ -161,5 +163,32 @@ def test_quick_report_section(tmp_path):
                                             backend=Backend(workers=1, quiet=True), store=store))
     tables = section.data["tables"]
     assert tables["benchmarks"]["rows"][2][3] == 14  # S1-36 optimum, research notes
-    assert section.data["landscape_16"]["distinct_equals_best"] == 65_536
+    assert section.data["landscape_16"].distinct_equals_best == 65_536
     assert "ms per GA generation" in section.headline
+
+
+def test_library_pipelines_behind_the_cli(tmp_path):
+    from gamelab.core.serialise import to_json, to_plain
+    from gamelab.lattice.enumeration import resolve_fold
+    from gamelab.lattice.generate import evolve_once, qd_study
+    from gamelab.lattice.pack import analyse_level, make_pack
+
+    pack = make_pack(tmp_path / "p.db", length=10, count=3, objective="top-rarity", runs=1)
+    meta, rows = read_pack(pack.out)
+    assert [r["sequence"] for r in rows] == [lv.sequence for lv in pack.levels]
+    assert meta["candidates"] == pack.candidates and len(pack.levels) == 3
+    assert json.loads(to_json(pack))["sequences"] == [lv.sequence for lv in pack.levels]
+    level = analyse_level("HPPH")
+    assert level.counts == [4, 1] and level.best == 1 and level.total == 5
+    assert to_plain(level)["stars"]["paper"]["thresholds"] == list(level.stars["paper"].thresholds)
+    a, b = evolve_once(10, seed=5, config=GAConfig(generations=4)), evolve_once(
+        10, seed=5, config=GAConfig(generations=4))
+    assert a.best == b.best and len(a.history) == 4
+    assert "fitnesses" not in to_plain(a)["history"][0]
+    study = qd_study(10, seed=1, iterations=3)
+    assert study.optimum is not None and len(study.result.archive) <= study.optimum.cells
+    assert len(to_plain(study)["elites"]) == len(study.result.archive)
+    fold = resolve_fold("HPPH")
+    assert fold.score == 1
+    with pytest.raises(ValueError, match="too long to enumerate"):
+        resolve_fold("H" * 30)

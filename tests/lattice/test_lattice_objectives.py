@@ -69,8 +69,8 @@ def test_landscape_distinct_scores_equal_best_score(length):
     assert hists.shape[0] == 2**length
     assert (hists.sum(axis=1) == contact_sets(length).conformations).all()
     summary = landscape_summary(hists)
-    assert summary["distinct_equals_best"] == 2**length
-    assert summary["sequences_with_gaps"] == 0
+    assert summary.distinct_equals_best == 2**length
+    assert summary.sequences_with_gaps == 0
     # spot-check rows against single-sequence histograms
     sets = contact_sets(length)
     for code in (0, 5, 2**length - 1, 1234 % 2**length, 2**length - 2):
@@ -84,16 +84,16 @@ def test_landscape_maxima_pinned():
     # research notes: L=8 max fitness 3 reached by 44 of 256; L=12 max 6 reached by 57
     for length, best, count in ((8, 3, 44), (12, 6, 57)):
         summary = landscape_summary(landscape_histograms(length))
-        obj = summary["objectives"]["distinct-scores"]
-        assert (obj["max"], obj["argmax_count"]) == (best, count)
+        obj = summary.objectives["distinct-scores"]
+        assert (obj.max, obj.argmax_count) == (best, count)
 
 
 @pytest.mark.slow
 def test_landscape_16_paper_fitness_is_the_best_score():
     # research notes section 3: L=16 distribution of the paper's fitness; max 9 by 143 sequences
     summary = landscape_summary(landscape_histograms(16))
-    assert summary["distinct_equals_best"] == 65_536
-    assert summary["distinct_scores_distribution"] == {
+    assert summary.distinct_equals_best == 65_536
+    assert summary.distinct_scores_distribution == {
         0: 540, 1: 370, 2: 4156, 3: 4767, 4: 13351, 5: 14585, 6: 14475, 7: 9829, 8: 3320, 9: 143}
 
 
@@ -102,8 +102,8 @@ def test_landscape_18_first_gaps():
     # research notes: at L=18, 8 of 262,144 sequences have a gap, e.g. HHPPHPPHPHPPHPPHHP (no 7)
     hists = landscape_histograms(18)
     summary = landscape_summary(hists)
-    assert summary["sequences_with_gaps"] == 8
-    assert summary["objectives"]["distinct-scores"]["argmax_count"] == 2269
+    assert summary.sequences_with_gaps == 8
+    assert summary.objectives["distinct-scores"].argmax_count == 2269
     h = hists[sequence_to_code("HHPPHPPHPHPPHPPHHP")]
     assert h[7] == 0 and h[8] > 0
 

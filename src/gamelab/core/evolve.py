@@ -28,6 +28,7 @@ from __future__ import annotations
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -106,7 +107,10 @@ class GenerationStats:
     def count_at_least(self, value: float) -> int:
         return sum(1 for f in self.fitnesses if f >= value)
 
-    def as_dict(self) -> dict:
+    def __json__(self) -> dict[str, Any]:
+        return self.as_dict()
+
+    def as_dict(self) -> dict[str, Any]:
         return {
             "generation": self.generation,
             "max": self.max,

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import time
 from pathlib import Path
 from typing import Annotated
 
@@ -47,24 +46,16 @@ def enumerate_command(
     json_out: Json = False,
 ) -> None:
     """Enumerate all symmetry-distinct conformations once; count distinct contact sets."""
-    from gamelab.lattice.enumeration import check_length, contact_sets, warm_up
+    from gamelab.lattice.enumeration import enumerate_timed
 
-    check_length(length, lattice)
-    warm_up(lattice)
-    contact_sets.cache_clear()
-    started = time.perf_counter()
-    sets = contact_sets(length, lattice, use_cache=not no_cache)
-    seconds = time.perf_counter() - started
-    out = {"length": length, "lattice": lattice, "conformations": sets.conformations,
-           "contact_sets": sets.size, "max_contacts": sets.max_contacts, "seconds": seconds,
-           "from_cache": sets.from_cache}
+    out = enumerate_timed(length, lattice, use_cache=not no_cache)
     if json_out:
         print_json(out)
         return
     console.print(
-        f"L={length} {lattice}: {out['conformations']:,} symmetry-distinct conformations, "
-        f"{out['contact_sets']:,} distinct contact sets, at most {out['max_contacts']} contacts "
-        f"({seconds:.3f} s{', from cache' if sets.from_cache else ''})"
+        f"L={length} {lattice}: {out.conformations:,} symmetry-distinct conformations, "
+        f"{out.contact_sets:,} distinct contact sets, at most {out.max_contacts} contacts "
+        f"({out.seconds:.3f} s{', from cache' if out.from_cache else ''})"
     )
 
 
@@ -75,37 +66,20 @@ def histogram_command(
     json_out: Json = False,
 ) -> None:
     """Exact number of conformations per HH score, star thresholds and objective values."""
-    from gamelab.lattice.enumeration import check_length, contact_sets
-    from gamelab.lattice.objectives import all_objectives
-    from gamelab.lattice.rules import check_lattice, parse_sequence
-    from gamelab.lattice.stars import star_bands
+    from gamelab.lattice.pack import analyse_level
 
-    check_lattice(lattice)
-    seq = parse_sequence(sequence, min_length=2)
-    check_length(len(seq), lattice)
-    sets = contact_sets(len(seq), lattice)
-    hist = sets.histogram(seq)
-    out = {
-        "sequence": seq,
-        "lattice": lattice,
-        "counts": {str(s): int(n) for s, n in enumerate(hist)},
-        "best": int(len(hist) - 1),
-        "total": int(hist.sum()),
-        "best_conformation": sets.best_conformation(seq),
-        "stars": {b: star_bands(hist, b).as_dict() for b in ("paper", "percentile")},
-        "objectives": all_objectives(hist),
-    }
+    level = analyse_level(sequence, lattice)
     if json_out:
-        print_json(out)
+        print_json(level)
         return
-    _table(f"{seq} ({lattice}): {out['total']:,} conformations, best {out['best']}",
+    _table(f"{level.sequence} ({lattice}): {level.total:,} conformations, best {level.best}",
            ["score", "conformations", "share"],
-           [[s, f"{n:,}", f"{n / out['total']:.3g}"] for s, n in enumerate(hist.tolist())])
-    for b, v in out["stars"].items():
-        console.print(f"{b} stars: thresholds {v['thresholds']}, shares "
-                      + ", ".join(f"{x:.3g}" for x in v["shares"]))
-    console.print("objectives: " + ", ".join(f"{k}={v:.4g}" for k, v in out["objectives"].items()))
-    console.print(f"a best fold: {out['best_conformation']}")
+           [[s, f"{n:,}", f"{n / level.total:.3g}"] for s, n in enumerate(level.counts)])
+    for b, v in level.stars.items():
+        console.print(f"{b} stars: thresholds {list(v.thresholds)}, shares "
+                      + ", ".join(f"{x:.3g}" for x in v.shares))
+    console.print("objectives: " + ", ".join(f"{k}={v:.4g}" for k, v in level.objectives.items()))
+    console.print(f"a best fold: {level.best_conformation}")
 
 
 @app.command("landscape")
@@ -115,24 +89,21 @@ def landscape_command(
     json_out: Json = False,
 ) -> None:
     """Score all 2^L sequences exactly (L <= 18) and summarise every objective."""
-    from gamelab.lattice.landscape import landscape_histograms, landscape_summary
+    from gamelab.lattice.landscape import landscape_study
 
-    started = time.perf_counter()
-    hists = landscape_histograms(length)
-    summary = landscape_summary(hists)
-    summary.update(length=length, seconds=time.perf_counter() - started)
+    summary = landscape_study(length)
     if json_out:
         print_json(summary)
         return
-    console.print(f"all {summary['sequences']:,} sequences of length {length} "
-                  f"({summary['seconds']:.1f} s)")
+    console.print(f"all {summary.sequences:,} sequences of length {length} "
+                  f"({summary.seconds:.1f} s)")
     _table("objectives over the whole landscape",
            ["objective", "min", "median", "max", "sequences at max", "corr. with best score"],
-           [[k, f"{v['min']:.3g}", f"{v['median']:.3g}", f"{v['max']:.3g}", v["argmax_count"],
-             "-" if v["correlation_with_best"] is None else f"{v['correlation_with_best']:.3f}"]
-            for k, v in summary["objectives"].items()])
-    console.print(f"distinct-scores == best score for {summary['distinct_equals_best']:,} of "
-                  f"{summary['sequences']:,}; sequences with a gap: {summary['sequences_with_gaps']}")
+           [[k, f"{v.min:.3g}", f"{v.median:.3g}", f"{v.max:.3g}", v.argmax_count,
+             "-" if v.correlation_with_best is None else f"{v.correlation_with_best:.3f}"]
+            for k, v in summary.objectives.items()])
+    console.print(f"distinct-scores == best score for {summary.distinct_equals_best:,} of "
+                  f"{summary.sequences:,}; sequences with a gap: {summary.sequences_with_gaps}")
 
 
 @app.command("evolve")
@@ -148,29 +119,21 @@ def evolve_command(
     json_out: Json = False,
 ) -> None:
     """One run of the paper's GA (fitness-proportional, one-point crossover, 1 elite)."""
-    import numpy as np
-
     from gamelab.core.evolve import GAConfig
-    from gamelab.lattice.generate import ga_trial
+    from gamelab.lattice.generate import evolve_once
 
     config = GAConfig(population=population, generations=generations,
                       mutation_rate=mutation_rate, elites=elites)
-    item = {"length": length, "objective": objective, "lattice": lattice,
-            "population": config.population, "generations": config.generations,
-            "mutation_rate": config.mutation_rate, "elites": config.elites}
-    result = ga_trial(item, np.random.default_rng(seed))
-    result.pop("fitnesses")
-    out = dict(result, length=length, objective=objective, lattice=lattice, seed=seed)
+    run = evolve_once(length, seed, objective, lattice, config)
     if json_out:
-        print_json(out)
+        print_json(run)
         return
     _table(f"GA, L={length}, objective {objective}, seed {seed}",
            ["gen", "max", "mean", "median", "# at max"],
-           [[g["generation"], f"{g['max']:.4g}", f"{g['mean']:.3g}", f"{g['median']:.3g}",
-             g["at_max"]] for g in out["history"] if g["generation"] % 5 == 0
-            or g["generation"] == generations - 1])
-    console.print(f"best {out['best']} fitness {out['best_fitness']:.4g}; "
-                  f"{out['seconds_per_generation'] * 1000:.2f} ms per generation")
+           [[g.generation, f"{g.max:.4g}", f"{g.mean:.3g}", f"{g.median:.3g}", g.at_max]
+            for g in run.history if g.generation % 5 == 0 or g.generation == generations - 1])
+    console.print(f"best {run.best} fitness {run.best_fitness:.4g}; "
+                  f"{run.seconds_per_generation * 1000:.2f} ms per generation")
 
 
 @app.command("trials")
@@ -188,6 +151,7 @@ def trials_command(
     """The paper's experiment: GA trials (Figure 3) vs random sampling at the same budget."""
     from gamelab.core.report import save_figure
     from gamelab.core.results import ResultStore
+    from gamelab.core.stats import format_estimate
     from gamelab.lattice.experiments import compare_ga_random, figure3
     from gamelab.lattice.objectives import check_objective
 
@@ -204,13 +168,11 @@ def trials_command(
         print_json(summary)
         return
     s = summary
-    console.print(f"target {s['target']:g} ({s['target_source']}); budget {s['budget']} "
+    console.print(f"target {s.target:g} ({s.target_source}); budget {s.budget} "
                   f"evaluations per trial")
-    console.print(f"GA reaches it in {s['ga_success']['value']:.0%} of trials "
-                  f"[{s['ga_success']['lo']:.0%}, {s['ga_success']['hi']:.0%}]; random sampling "
-                  f"in {s['random_success']['value']:.0%} "
-                  f"[{s['random_success']['lo']:.0%}, {s['random_success']['hi']:.0%}]")
-    console.print(f"{s['seconds_per_generation'] * 1000:.2f} ms per GA generation")
+    console.print(f"GA reaches it in {format_estimate(s.ga_success, '.0%')} of trials; random "
+                  f"sampling in {format_estimate(s.random_success, '.0%')}")
+    console.print(f"{s.seconds_per_generation * 1000:.2f} ms per GA generation")
 
 
 @app.command("qd")
@@ -225,31 +187,23 @@ def qd_command(
     """MAP-Elites over (number of H, rarity of the top band): coverage and QD-score."""
     from gamelab.core.report import save_figure
     from gamelab.lattice.experiments import qd_figure
-    from gamelab.lattice.generate import qd_optimum, qd_search
+    from gamelab.lattice.generate import qd_study
 
-    result = qd_search(length, seed=seed, objective=objective, iterations=iterations)
-    optimum = qd_optimum(length, objective) if length <= 16 else None
-    elites = sorted(result.archive.items())
-    summary = {
-        "length": length, "objective": objective, "seed": seed, "shape": list(result.shape),
-        "evaluations": result.evaluations, "coverage": result.coverage,
-        "qd_score": result.qd_score, "max_fitness": result.max_fitness,
-        "optimum": optimum,
-        "elites": [{"cell": list(c), "sequence": e.genome, "fitness": e.fitness,
-                    "descriptors": list(e.descriptors)} for c, e in elites],
-    }
+    study = qd_study(length, seed=seed, objective=objective, iterations=iterations)
+    result, optimum = study.result, study.optimum
     if out is not None:
         save_figure(qd_figure(result, length), out)
     if json_out:
-        print_json(summary)
+        print_json(study)
         return
-    console.print(f"{len(elites)} cells filled of {result.shape[0] * result.shape[1]} "
+    filled = len(result.archive)
+    console.print(f"{filled} cells filled of {result.shape[0] * result.shape[1]} "
                   f"(coverage {result.coverage[-1]:.1%}), QD-score {result.qd_score[-1]:.1f}, "
                   f"after {result.evaluations[-1]} evaluations")
     if optimum is not None:
-        console.print(f"exhaustive landscape: {optimum['cells']} cells reachable, perfect "
-                      f"QD-score {optimum['qd_score']:.1f} -> {len(elites) / optimum['cells']:.1%} "
-                      f"of reachable cells, {result.qd_score[-1] / optimum['qd_score']:.1%} of the "
+        console.print(f"exhaustive landscape: {optimum.cells} cells reachable, perfect "
+                      f"QD-score {optimum.qd_score:.1f} -> {filled / optimum.cells:.1%} "
+                      f"of reachable cells, {result.qd_score[-1] / optimum.qd_score:.1%} of the "
                       "perfect QD-score")
 
 
@@ -265,31 +219,15 @@ def pack_command(
     json_out: Json = False,
 ) -> None:
     """Generate a level pack: GA runs supply candidates, the best by the objective are kept."""
-    import numpy as np
+    from gamelab.lattice.pack import make_pack
 
-    from gamelab import __version__
-    from gamelab.core.evolve import GAConfig, genetic_algorithm
-    from gamelab.lattice.generate import ALPHABET, PuzzleFitness
-    from gamelab.lattice.pack import choose_levels, write_pack
-
-    if count < 1 or runs < 1:
-        raise ValueError(f"count and runs must be at least 1, got {count} and {runs}")
-    fitness = PuzzleFitness(length, objective, lattice)
-    rng = np.random.default_rng(seed)
-    for _ in range(runs):
-        genetic_algorithm(fitness, length, ALPHABET, rng=rng, config=GAConfig())
-    levels = choose_levels(list(fitness.seen), objective, count, lattice)
-    meta = {"length": length, "lattice": lattice, "objective": objective, "seed": seed,
-            "runs": runs, "candidates": len(fitness.seen), "gamelab": __version__}
-    write_pack(out, levels, meta)
-    summary = {"out": str(out), "levels": len(levels), "candidates": len(fitness.seen),
-               "sequences": [lv["sequence"] for lv in levels]}
+    pack = make_pack(out, length, count, objective, seed, lattice, runs)
     if json_out:
-        print_json(summary)
+        print_json(pack)
         return
-    _table(f"{len(levels)} levels -> {out}", ["sequence", "best", objective, "3-star share"],
-           [[lv["sequence"], lv["best"], f"{lv['objective']:.3g}",
-             f"{lv['band_shares']['paper'][3]:.2g}"] for lv in levels[:15]])
+    _table(f"{len(pack.levels)} levels -> {out}", ["sequence", "best", objective, "3-star share"],
+           [[lv.sequence, lv.best, f"{lv.objective:.3g}", f"{lv.stars['paper'].shares[3]:.2g}"]
+            for lv in pack.levels[:15]])
 
 
 @app.command("show")
@@ -308,26 +246,17 @@ def show_command(
     """Draw a fold like the paper's Figure 2 (H orange, P blue, dotted HH contacts)."""
     from gamelab.core.report import save_figure
     from gamelab.lattice.draw import draw_fold, draw_histogram
-    from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
-    from gamelab.lattice.rules import Fold, check_lattice, parse_sequence
+    from gamelab.lattice.enumeration import histogram as score_histogram
+    from gamelab.lattice.enumeration import resolve_fold
 
-    check_lattice(lattice)
-    seq = parse_sequence(sequence, min_length=2)
-    if conformation is None:
-        if len(seq) > MAX_LENGTH[lattice]:
-            raise ValueError(
-                f"no conformation given and L={len(seq)} is too long to enumerate; pass "
-                "--conformation (or find one with `gamelab lattice fold`)"
-            )
-        conformation = contact_sets(len(seq), lattice).best_conformation(seq)
-    fold = Fold(seq, conformation, lattice)
+    fold = resolve_fold(sequence, conformation, lattice)
     save_figure(draw_fold(fold), out)
     if histogram is not None:
-        save_figure(draw_histogram(contact_sets(len(seq), lattice).histogram(seq), seq), histogram)
-    result = {"sequence": seq, "conformation": fold.conformation, "score": fold.score,
-              "out": str(out)}
+        save_figure(draw_histogram(score_histogram(fold.sequence, lattice), fold.sequence),
+                    histogram)
     if json_out:
-        print_json(result)
+        print_json({"sequence": fold.sequence, "conformation": fold.conformation,
+                    "score": fold.score, "out": str(out)})
         return
     console.print(f"{fold} -> {out}")
 
@@ -344,16 +273,14 @@ def fold_command(
     """Find a high-scoring fold of a long chain (PERM); say whether its score is proven."""
     from gamelab.core.report import save_figure
     from gamelab.lattice.draw import draw_fold
-    from gamelab.lattice.fold import BENCHMARKS_2D, fold
+    from gamelab.lattice.fold import fold
     from gamelab.lattice.rules import Fold
 
-    if sequence in BENCHMARKS_2D:
-        sequence = BENCHMARKS_2D[sequence][0]
     result = fold(sequence, lattice, seed=seed, seconds=seconds)
     if out is not None:
         save_figure(draw_fold(Fold(result.sequence, result.conformation, lattice)), out)
     if json_out:
-        print_json(result.as_dict())
+        print_json(result)
         return
     known = "" if result.known_optimum is None else f" (literature optimum {result.known_optimum})"
     console.print(f"{result.sequence}: {result.score} HH contacts{known}, {result.status}; "

@@ -31,7 +31,7 @@ import numpy as np
 
 from gamelab.core.cache import cached_arrays
 from gamelab.lattice import _kernels
-from gamelab.lattice.rules import check_lattice, dimensions, parse_sequence
+from gamelab.lattice.rules import Fold, check_lattice, dimensions, parse_sequence
 
 #: Bump when the layout or meaning of the cached tables changes.
 CACHE_VERSION = 1
@@ -193,6 +193,45 @@ def contact_sets(length: int, lattice: str = "square", *, use_cache: bool = True
         seconds=seconds,
         from_cache=not computed,
     )
+
+
+@dataclass(frozen=True)
+class EnumerationSummary:
+    """What one enumeration found and cost (`gamelab lattice enumerate`)."""
+
+    length: int
+    lattice: str
+    conformations: int
+    contact_sets: int
+    max_contacts: int
+    seconds: float
+    from_cache: bool
+
+
+def enumerate_timed(length: int, lattice: str = "square", use_cache: bool = True) -> EnumerationSummary:
+    """Enumerate (or load) the contact sets of `length`, timing the work without the JIT."""
+    check_length(length, lattice)
+    warm_up(lattice)
+    contact_sets.cache_clear()
+    started = time.perf_counter()
+    sets = contact_sets(length, lattice, use_cache=use_cache)
+    return EnumerationSummary(length, lattice, sets.conformations, sets.size, sets.max_contacts,
+                              time.perf_counter() - started, sets.from_cache)
+
+
+def resolve_fold(sequence: str, conformation: str | None = None, lattice: str = "square") -> Fold:
+    """The fold of `sequence` along `conformation`, or along a best one when none is given
+    (enumerated, so only for chains up to :data:`MAX_LENGTH`)."""
+    check_lattice(lattice)
+    seq = parse_sequence(sequence, min_length=2)
+    if conformation is None:
+        if len(seq) > MAX_LENGTH[lattice]:
+            raise ValueError(
+                f"no conformation given and L={len(seq)} is too long to enumerate; pass "
+                "--conformation (or find one with `gamelab lattice fold`)"
+            )
+        conformation = contact_sets(len(seq), lattice).best_conformation(seq)
+    return Fold(seq, conformation, lattice)
 
 
 def histogram(sequence: str, lattice: str = "square") -> np.ndarray:

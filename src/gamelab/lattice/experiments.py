@@ -7,13 +7,16 @@ landscape is affordable (L <= 16, cached), else the best value any run found (ma
 
 from __future__ import annotations
 
-import numpy as np
+from dataclasses import dataclass
 
-from gamelab.core.evolve import GAConfig
+import numpy as np
+from matplotlib.figure import Figure
+
+from gamelab.core.evolve import GAConfig, MapElitesResult
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.core.report import new_figure
 from gamelab.core.results import ResultStore
-from gamelab.core.stats import mean_interval, wilson_interval
+from gamelab.core.stats import Estimate, mean_interval, wilson_interval
 from gamelab.lattice.generate import ga_budget, ga_trial, random_trial
 from gamelab.lattice.landscape import landscape_histograms
 from gamelab.lattice.objectives import objective_values
@@ -28,6 +31,30 @@ def objective_maximum(length: int, objective: str, lattice: str = "square") -> f
     return float(objective_values(objective, landscape_histograms(length, lattice)).max())
 
 
+@dataclass(frozen=True)
+class GAComparison:
+    """The paper's GA experiment next to random sampling at the same budget (Figure 3)."""
+
+    length: int
+    objective: str
+    trials: int
+    budget: int
+    target: float
+    target_source: str
+    ga_success: Estimate
+    random_success: Estimate
+    ga_best: Estimate
+    random_best: Estimate
+    ga_hits_at_target_final: Estimate
+    first_generation_at_target: list[int | None]
+    mean_max_per_generation: list[float]
+    mean_median_per_generation: list[float]
+    mean_at_target_per_generation: list[float]
+    random_mean_best_per_batch: list[float]
+    seconds_per_generation: float
+    best_sequences: list[str]
+
+
 def compare_ga_random(
     length: int = 16,
     *,
@@ -38,7 +65,9 @@ def compare_ga_random(
     config: GAConfig | None = None,
     backend: Backend | None = None,
     store: ResultStore | None = None,
-) -> dict:
+) -> GAComparison:
+    """`trials` seeded GA runs and as many random-sampling runs with the same evaluation budget;
+    how often each reaches the target (the objective's true maximum when affordable)."""
     config = config or GAConfig()
     item = {"length": length, "objective": objective, "lattice": lattice,
             "population": config.population, "generations": config.generations,
@@ -60,50 +89,50 @@ def compare_ga_random(
     first_hit = [int(np.argmax(b >= target)) if (b >= target).any() else None for b in best_per_gen]
     ga_success = sum(1 for r in ga if r["best_fitness"] >= target)
     rnd_success = sum(1 for r in rnd if r["best_fitness"] >= target)
-    return {
-        "length": length,
-        "objective": objective,
-        "trials": trials,
-        "budget": budget,
-        "target": target,
-        "target_source": "exhaustive landscape" if exact is not None else "best found",
-        "ga_success": wilson_interval(ga_success, trials).as_dict(),
-        "random_success": wilson_interval(rnd_success, trials).as_dict(),
-        "ga_best": mean_interval([r["best_fitness"] for r in ga]).as_dict(),
-        "random_best": mean_interval([r["best_fitness"] for r in rnd]).as_dict(),
-        "ga_hits_at_target_final": mean_interval(at_target[:, -1].tolist()).as_dict(),
-        "first_generation_at_target": first_hit,
-        "mean_max_per_generation": best_per_gen.mean(axis=0).tolist(),
-        "mean_median_per_generation": np.median(fit, axis=2).mean(axis=0).tolist(),
-        "mean_at_target_per_generation": at_target.mean(axis=0).tolist(),
-        "random_mean_best_per_batch": np.mean([r["best_so_far"] for r in rnd], axis=0).tolist(),
-        "seconds_per_generation": float(np.mean([r["seconds_per_generation"] for r in ga])),
-        "best_sequences": sorted({r["best"] for r in ga if r["best_fitness"] >= target}),
-    }
+    return GAComparison(
+        length=length,
+        objective=objective,
+        trials=trials,
+        budget=budget,
+        target=target,
+        target_source="exhaustive landscape" if exact is not None else "best found",
+        ga_success=wilson_interval(ga_success, trials),
+        random_success=wilson_interval(rnd_success, trials),
+        ga_best=mean_interval([r["best_fitness"] for r in ga]),
+        random_best=mean_interval([r["best_fitness"] for r in rnd]),
+        ga_hits_at_target_final=mean_interval(at_target[:, -1].tolist()),
+        first_generation_at_target=first_hit,
+        mean_max_per_generation=best_per_gen.mean(axis=0).tolist(),
+        mean_median_per_generation=np.median(fit, axis=2).mean(axis=0).tolist(),
+        mean_at_target_per_generation=at_target.mean(axis=0).tolist(),
+        random_mean_best_per_batch=np.mean([r["best_so_far"] for r in rnd], axis=0).tolist(),
+        seconds_per_generation=float(np.mean([r["seconds_per_generation"] for r in ga])),
+        best_sequences=sorted({r["best"] for r in ga if r["best_fitness"] >= target}),
+    )
 
 
-def figure3(summary: dict):
+def figure3(summary: GAComparison) -> Figure:
     """Left: mean best and median fitness per generation; right: individuals at the target."""
     fig = new_figure(10, 3.8)[0]
     fig.clf()
     left, right = fig.subplots(1, 2)
-    gens = np.arange(len(summary["mean_max_per_generation"]))
-    left.plot(gens, summary["mean_max_per_generation"], label="GA: mean of best")
-    left.plot(gens, summary["mean_median_per_generation"], label="GA: mean of median")
-    rnd = summary["random_mean_best_per_batch"]
+    gens = np.arange(len(summary.mean_max_per_generation))
+    left.plot(gens, summary.mean_max_per_generation, label="GA: mean of best")
+    left.plot(gens, summary.mean_median_per_generation, label="GA: mean of median")
+    rnd = summary.random_mean_best_per_batch
     left.plot(np.arange(len(rnd)), rnd, ls="--", label="random sampling: mean of best so far")
-    left.axhline(summary["target"], color="k", lw=0.8, ls=":")
+    left.axhline(summary.target, color="k", lw=0.8, ls=":")
     left.set_xlabel("generation (random: batch of 30 evaluations)")
-    left.set_ylabel(summary["objective"])
+    left.set_ylabel(summary.objective)
     left.legend(fontsize=8)
-    right.plot(gens, summary["mean_at_target_per_generation"])
+    right.plot(gens, summary.mean_at_target_per_generation)
     right.set_xlabel("generation")
-    right.set_ylabel(f"individuals with fitness >= {summary['target']:g} (mean)")
-    fig.suptitle(f"GA over {summary['trials']} trials, L={summary['length']}", fontsize=10)
+    right.set_ylabel(f"individuals with fitness >= {summary.target:g} (mean)")
+    fig.suptitle(f"GA over {summary.trials} trials, L={summary.length}", fontsize=10)
     return fig
 
 
-def qd_figure(result, length: int):
+def qd_figure(result: MapElitesResult, length: int) -> Figure:
     """MAP-Elites archive (H count x top-band rarity) and coverage / QD-score over evaluations."""
     fig = new_figure(10, 3.8)[0]
     fig.clf()

@@ -302,8 +302,6 @@ class FoldResult:
     seconds: float
     known_optimum: int | None = None
 
-    def as_dict(self) -> dict:
-        return dict(self.__dict__)
 
 
 def _reverse_walk(moves: str) -> str:
@@ -323,7 +321,8 @@ def fold(
     c_plus: float = 1.0,
     exhaustive: bool = True,
 ) -> FoldResult:
-    """Best fold found for `sequence` within `seconds` (see module docstring).
+    """Best fold found for `sequence` (an HP string or a benchmark name like ``S1-36``) within
+    `seconds` (see module docstring).
 
     Runs PERM repeatedly, alternating the growth direction (from either chain end) and beta,
     until `target` (default: the contact upper bound, or the literature optimum of a standard
@@ -331,6 +330,8 @@ def fold(
     first when `exhaustive` is set.
     """
     check_lattice(lattice)
+    if sequence in BENCHMARKS_2D:
+        sequence = BENCHMARKS_2D[sequence][0]
     seq = parse_sequence(sequence, min_length=2)
     if seconds <= 0:
         raise ValueError(f"seconds must be positive, got {seconds}")

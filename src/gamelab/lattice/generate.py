@@ -6,16 +6,27 @@ re-enumerating every conformation per sequence as the paper's C tool did.
   sequence, then a named objective (:mod:`.objectives`). One GA generation at L=16 costs about
   a millisecond of scoring (30 sequences x 31,940 contact sets).
 * :func:`ga_trial` / :func:`random_trial` - one seeded run, for :func:`gamelab.core.parallel.run_tasks`.
-* :func:`qd_search` - MAP-Elites over (number of H, top-band rarity), the paper's future work.
+* :func:`evolve_once` - one seeded GA run with its per-generation statistics.
+* :func:`qd_search` - MAP-Elites over (number of H, top-band rarity), the paper's future work;
+  :func:`qd_study` puts it beside the perfect archive (:func:`qd_optimum`).
 """
 
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
-from gamelab.core.evolve import GAConfig, genetic_algorithm, map_elites, random_search
+from gamelab.core.evolve import (
+    GAConfig,
+    GenerationStats,
+    MapElitesResult,
+    genetic_algorithm,
+    map_elites,
+    random_search,
+)
 from gamelab.lattice.enumeration import check_length, contact_sets
 from gamelab.lattice.objectives import check_objective, objective_values, top_rarity
 
@@ -71,6 +82,35 @@ def ga_trial(item: dict, rng: np.random.Generator) -> dict:
     }
 
 
+@dataclass(frozen=True)
+class GARun:
+    """One seeded GA run (`gamelab lattice evolve`): the best sequence and per-generation stats."""
+
+    length: int
+    objective: str
+    lattice: str
+    seed: int
+    best: str
+    best_fitness: float
+    evaluations: int
+    seconds: float
+    seconds_per_generation: float
+    history: list[GenerationStats]
+
+
+def evolve_once(length: int, seed: int = 0, objective: str = "distinct-scores",
+                lattice: str = "square", config: GAConfig | None = None) -> GARun:
+    """One GA run of the paper's algorithm with `config` (default: the paper's settings)."""
+    config = config or GAConfig()
+    fitness = PuzzleFitness(length, objective, lattice)
+    started = time.perf_counter()
+    result = genetic_algorithm(fitness, length, ALPHABET, rng=np.random.default_rng(seed),
+                               config=config)
+    return GARun(length, objective, lattice, seed, result.best, result.best_fitness,
+                 result.evaluations, time.perf_counter() - started,
+                 result.seconds_per_generation, list(result.history))
+
+
 def random_trial(item: dict, rng: np.random.Generator) -> dict:
     """Random sampling with the GA's evaluation budget (item["budget"])."""
     fitness = PuzzleFitness(item["length"], item.get("objective", "distinct-scores"),
@@ -91,12 +131,20 @@ def qd_bins(length: int, rarity_max: float = 8.0, rarity_step: float = 0.5) -> l
     return [np.arange(0, length + 2) - 0.5, np.arange(0.0, rarity_max + 1e-9, rarity_step)]
 
 
+@dataclass(frozen=True)
+class QDOptimum:
+    """The perfect MAP-Elites archive: cells any sequence can reach and its QD-score."""
+
+    cells: int
+    qd_score: float
+
+
 def qd_optimum(
     length: int,
     objective: str = "best-score",
     rarity_max: float = 8.0,
     rarity_step: float = 0.5,
-) -> dict:
+) -> QDOptimum:
     """The best possible MAP-Elites archive, from the exhaustive landscape (L <= 18): how many
     cells any sequence can reach and the QD-score of the perfect archive."""
     from gamelab.lattice.landscape import landscape_histograms
@@ -113,7 +161,7 @@ def qd_optimum(
     for c, v in zip(cell.tolist(), values.tolist(), strict=True):
         if v > best.get(c, -np.inf):
             best[c] = v
-    return {"cells": len(best), "qd_score": float(sum(best.values()))}
+    return QDOptimum(len(best), float(sum(best.values())))
 
 
 def qd_search(
@@ -126,7 +174,7 @@ def qd_search(
     batch: int = 30,
     rarity_max: float = 8.0,
     rarity_step: float = 0.5,
-):
+) -> MapElitesResult:
     """MAP-Elites over descriptors (number of H, log10 rarity of the top band); each cell keeps
     the sequence with the highest `objective`. Returns a :class:`gamelab.core.evolve.MapElitesResult`.
     """
@@ -141,3 +189,32 @@ def qd_search(
     bins = qd_bins(length, rarity_max, rarity_step)
     return map_elites(evaluate, length, ALPHABET, bins, rng=seed, iterations=iterations,
                       batch=batch)
+
+
+@dataclass(frozen=True)
+class QDStudy:
+    """A MAP-Elites run next to the perfect archive of the exhaustive landscape (L <= 16)."""
+
+    length: int
+    objective: str
+    seed: int
+    result: MapElitesResult = field(metadata={"json": False})
+    optimum: QDOptimum | None
+
+    def __json__(self) -> dict[str, Any]:
+        r = self.result
+        return {
+            "length": self.length, "objective": self.objective, "seed": self.seed,
+            "shape": list(r.shape), "evaluations": r.evaluations, "coverage": r.coverage,
+            "qd_score": r.qd_score, "max_fitness": r.max_fitness, "optimum": self.optimum,
+            "elites": [{"cell": list(c), "sequence": e.genome, "fitness": e.fitness,
+                        "descriptors": list(e.descriptors)} for c, e in sorted(r.archive.items())],
+        }
+
+
+def qd_study(length: int, *, seed: int = 0, objective: str = "best-score",
+             iterations: int = 100) -> QDStudy:
+    """:func:`qd_search`, with :func:`qd_optimum` beside it when the landscape is affordable."""
+    result = qd_search(length, seed=seed, objective=objective, iterations=iterations)
+    optimum = qd_optimum(length, objective) if length <= 16 else None
+    return QDStudy(length, objective, seed, result, optimum)

@@ -13,7 +13,9 @@ distribution, its optimum, and whether it is just the best score in disguise (th
 
 from __future__ import annotations
 
+import time
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -80,28 +82,62 @@ def landscape_histograms(
     )["hists"]
 
 
-def landscape_summary(hists: np.ndarray) -> dict:
+@dataclass(frozen=True)
+class ObjectiveSummary:
+    """One objective over a whole landscape: its range, how many sequences reach its maximum,
+    and its correlation with the best score (None when either is constant)."""
+
+    min: float
+    median: float
+    max: float
+    argmax_count: int
+    correlation_with_best: float | None
+
+
+@dataclass(frozen=True)
+class LandscapeSummary:
+    """Every objective over all 2^L sequences, and the checks behind the finding that the
+    paper's ``distinct-scores`` is the best score in disguise."""
+
+    length: int
+    sequences: int
+    objectives: dict[str, ObjectiveSummary]
+    distinct_equals_best: int
+    sequences_with_gaps: int
+    distinct_scores_distribution: dict[int, int]
+    seconds: float = 0.0
+
+
+def landscape_summary(hists: np.ndarray, seconds: float = 0.0) -> LandscapeSummary:
     """Per objective: distribution summary and how many sequences reach its maximum; plus the
     checks behind the 'distinct-scores is degenerate' finding."""
     best = best_scores(hists)
-    out: dict = {"sequences": int(hists.shape[0]), "objectives": {}}
+    objectives = {}
     for name in OBJECTIVES:
         values = objective_values(name, hists)
         top = values.max()
         arg = np.flatnonzero(values == top)
-        out["objectives"][name] = {
-            "min": float(values.min()),
-            "median": float(np.median(values)),
-            "max": float(top),
-            "argmax_count": int(arg.size),
-            "correlation_with_best": float(np.corrcoef(values, best)[0, 1])
-            if values.std() > 0 and best.std() > 0
-            else None,
-        }
+        objectives[name] = ObjectiveSummary(
+            min=float(values.min()), median=float(np.median(values)), max=float(top),
+            argmax_count=int(arg.size),
+            correlation_with_best=float(np.corrcoef(values, best)[0, 1])
+            if values.std() > 0 and best.std() > 0 else None,
+        )
     distinct = objective_values("distinct-scores", hists)
-    out["distinct_equals_best"] = int(np.count_nonzero(distinct == best))
-    out["sequences_with_gaps"] = int(np.count_nonzero(objective_values("gaps", hists)))
-    out["distinct_scores_distribution"] = {
-        int(k): int(v) for k, v in enumerate(np.bincount(distinct.astype(np.int64))) if v
-    }
-    return out
+    return LandscapeSummary(
+        length=int(hists.shape[0]).bit_length() - 1,
+        sequences=int(hists.shape[0]),
+        objectives=objectives,
+        distinct_equals_best=int(np.count_nonzero(distinct == best)),
+        sequences_with_gaps=int(np.count_nonzero(objective_values("gaps", hists))),
+        distinct_scores_distribution={
+            int(k): int(v) for k, v in enumerate(np.bincount(distinct.astype(np.int64))) if v},
+        seconds=seconds,
+    )
+
+
+def landscape_study(length: int, lattice: str = "square") -> LandscapeSummary:
+    """Score all 2^length sequences (from the cache when present) and summarise them, timed."""
+    started = time.perf_counter()
+    hists = landscape_histograms(length, lattice)
+    return landscape_summary(hists, time.perf_counter() - started)

@@ -2,9 +2,10 @@
 
 :func:`choose_levels` ranks candidate sequences by an objective (ties: higher best score, then
 the sequence), drops unplayable ones (best score 0) and mirror duplicates (a sequence read
-backwards is the same puzzle), and keeps the first `count`. :func:`level_record` makes one row:
-sequence, lattice, histogram, both star bandings with their shares, one best conformation and
-every objective's value. :func:`write_pack` writes the SQLite file atomically (temporary file
+backwards is the same puzzle), and keeps the first `count`. :func:`analyse_level` makes one
+:class:`Level`: sequence, lattice, histogram, both star bandings with their shares, one best
+conformation and every objective's value. :func:`make_pack` is the whole pipeline (GA runs
+supply the candidates). :func:`write_pack` writes the SQLite file atomically (temporary file
 in the same folder, then rename), so a reader never sees half a pack.
 """
 
@@ -12,14 +13,17 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from dataclasses import dataclass, field, replace
 from pathlib import Path
+from typing import Any
 
 import numpy as np
 
 from gamelab.core.files import temporary_sibling
-from gamelab.lattice.enumeration import contact_sets
+from gamelab.lattice.enumeration import check_length, contact_sets
 from gamelab.lattice.objectives import OBJECTIVES, all_objectives, check_objective
-from gamelab.lattice.stars import star_bands
+from gamelab.lattice.rules import check_lattice, parse_sequence
+from gamelab.lattice.stars import BANDINGS, StarBands, star_bands
 
 SCHEMA = """
 CREATE TABLE meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -40,26 +44,62 @@ CREATE TABLE levels (
 """
 
 
-def level_record(sequence: str, lattice: str = "square") -> dict:
-    sets = contact_sets(len(sequence), lattice)
-    hist = sets.histogram(sequence)
-    bands = {b: star_bands(hist, b) for b in ("paper", "percentile")}
-    return {
-        "sequence": sequence,
-        "lattice": lattice,
-        "length": len(sequence),
-        "best": int(len(hist) - 1),
-        "conformations": int(hist.sum()),
-        "histogram": hist.tolist(),
-        "best_conformation": sets.best_conformation(sequence),
-        "thresholds": {b: list(v.thresholds) for b, v in bands.items()},
-        "band_shares": {b: list(v.shares) for b, v in bands.items()},
-        "objectives": all_objectives(hist),
-    }
+@dataclass(frozen=True)
+class Level:
+    """One puzzle analysed exactly: its score histogram (``counts[k]`` conformations score k),
+    both star bandings, every objective's value and one best fold. ``objective`` is the value
+    of the objective a pack was chosen by (None outside a pack)."""
+
+    sequence: str
+    lattice: str
+    counts: list[int]
+    best_conformation: str
+    stars: dict[str, StarBands]
+    objectives: dict[str, float]
+    objective: float | None = None
+
+    @property
+    def length(self) -> int:
+        return len(self.sequence)
+
+    @property
+    def best(self) -> int:
+        return len(self.counts) - 1
+
+    @property
+    def total(self) -> int:
+        """Symmetry-distinct conformations (the histogram's sum)."""
+        return sum(self.counts)
+
+    def __json__(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "sequence": self.sequence, "lattice": self.lattice, "length": self.length,
+            "counts": {str(s): n for s, n in enumerate(self.counts)}, "best": self.best,
+            "total": self.total, "best_conformation": self.best_conformation,
+            "stars": self.stars, "objectives": self.objectives,
+        }
+        if self.objective is not None:
+            out["objective"] = self.objective
+        return out
 
 
-def choose_levels(candidates: list[str], objective: str, count: int, lattice: str = "square") -> list[dict]:
-    """The `count` best distinct playable candidates by `objective`, as level records."""
+def analyse_level(sequence: str, lattice: str = "square") -> Level:
+    """The exact histogram, star bands, objectives and a best fold of `sequence`."""
+    check_lattice(lattice)
+    seq = parse_sequence(sequence, min_length=2)
+    check_length(len(seq), lattice)
+    sets = contact_sets(len(seq), lattice)
+    hist = sets.histogram(seq)
+    return Level(
+        sequence=seq, lattice=lattice, counts=[int(n) for n in hist],
+        best_conformation=sets.best_conformation(seq),
+        stars={b: star_bands(hist, b) for b in BANDINGS},
+        objectives=all_objectives(hist),
+    )
+
+
+def choose_levels(candidates: list[str], objective: str, count: int, lattice: str = "square") -> list[Level]:
+    """The `count` best distinct playable candidates by `objective`, analysed."""
     check_objective(objective)
     if count < 1:
         raise ValueError(f"count must be at least 1, got {count}")
@@ -74,15 +114,59 @@ def choose_levels(candidates: list[str], objective: str, count: int, lattice: st
     chosen = [unique[k] for k in order if best[k] > 0][:count]
     out = []
     for seq in chosen:
-        rec = level_record(seq, lattice)
-        rec["objective"] = rec["objectives"][objective]
-        out.append(rec)
+        level = analyse_level(seq, lattice)
+        out.append(replace(level, objective=level.objectives[objective]))
     return out
 
 
-def write_pack(path: Path, levels: list[dict], meta: dict) -> Path:
+@dataclass(frozen=True)
+class PackResult:
+    """A level pack written to `out`: its levels and how many candidates they were chosen from."""
+
+    out: Path
+    levels: list[Level] = field(metadata={"json": False})
+    candidates: int
+    meta: dict[str, Any] = field(default_factory=dict, metadata={"json": False})
+
+    def __json__(self) -> dict[str, Any]:
+        return {"out": str(self.out), "levels": len(self.levels), "candidates": self.candidates,
+                "sequences": [lv.sequence for lv in self.levels]}
+
+
+def make_pack(
+    out: Path,
+    length: int = 16,
+    count: int = 30,
+    objective: str = "best-then-rarity",
+    seed: int = 0,
+    lattice: str = "square",
+    runs: int = 4,
+) -> PackResult:
+    """Generate a level pack: `runs` seeded GA runs (the paper's settings) supply candidates,
+    the `count` best by `objective` are kept and written to the SQLite file `out`."""
+    from gamelab import __version__
+    from gamelab.core.evolve import GAConfig, genetic_algorithm
+    from gamelab.lattice.generate import ALPHABET, PuzzleFitness
+
+    if count < 1 or runs < 1:
+        raise ValueError(f"count and runs must be at least 1, got {count} and {runs}")
+    fitness = PuzzleFitness(length, objective, lattice)
+    rng = np.random.default_rng(seed)
+    for _ in range(runs):
+        genetic_algorithm(fitness, length, ALPHABET, rng=rng, config=GAConfig())
+    levels = choose_levels(list(fitness.seen), objective, count, lattice)
+    meta = {"length": length, "lattice": lattice, "objective": objective, "seed": seed,
+            "runs": runs, "candidates": len(fitness.seen), "gamelab": __version__}
+    write_pack(out, levels, meta)
+    return PackResult(Path(out), levels, len(fitness.seen), meta)
+
+
+def write_pack(path: Path, levels: list[Level], meta: dict[str, Any]) -> Path:
     """Write `levels` and `meta` to an SQLite file at `path`, atomically (replaces any old file)."""
     path = Path(path)
+    if any(lv.objective is None for lv in levels):
+        raise ValueError("every level of a pack needs the objective it was chosen by "
+                         "(levels from choose_levels have it)")
     with temporary_sibling(path) as tmp:
         con = sqlite3.connect(tmp)
         try:
@@ -97,11 +181,12 @@ def write_pack(path: Path, levels: list[dict], meta: dict) -> Path:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
-                        lv["sequence"], lv["lattice"], lv["length"], lv["best"],
-                        lv["conformations"], json.dumps(lv["histogram"]),
-                        lv["best_conformation"], json.dumps(lv["thresholds"]),
-                        json.dumps(lv["band_shares"]), float(lv["objective"]),
-                        json.dumps(lv["objectives"]),
+                        lv.sequence, lv.lattice, lv.length, lv.best, lv.total,
+                        json.dumps(lv.counts), lv.best_conformation,
+                        json.dumps({b: list(v.thresholds) for b, v in lv.stars.items()}),
+                        json.dumps({b: list(v.shares) for b, v in lv.stars.items()}),
+                        float(lv.objective),  # type: ignore[arg-type]  # checked above
+                        json.dumps(lv.objectives),
                     )
                     for lv in levels
                 ],
@@ -112,8 +197,9 @@ def write_pack(path: Path, levels: list[dict], meta: dict) -> Path:
     return path
 
 
-def read_pack(path: Path) -> tuple[dict, list[dict]]:
-    """(meta, levels) of a pack written by :func:`write_pack`."""
+def read_pack(path: Path) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """(meta, rows) of a pack written by :func:`write_pack`: each row as stored (the columns of
+    :data:`SCHEMA`, JSON columns decoded)."""
     if not Path(path).is_file():
         raise ValueError(f"no level pack at {path}")
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -129,7 +215,3 @@ def read_pack(path: Path) -> tuple[dict, list[dict]]:
     finally:
         con.close()
     return meta, levels
-
-
-def histogram_array(level: dict) -> np.ndarray:
-    return np.asarray(level["histogram"], dtype=np.int64)

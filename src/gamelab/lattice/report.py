@@ -9,12 +9,13 @@ import numpy as np
 
 from gamelab.core.evolve import GAConfig
 from gamelab.core.report import Section, new_figure
+from gamelab.core.stats import format_estimate
 from gamelab.lattice.draw import draw_fold, draw_histogram
-from gamelab.lattice.enumeration import contact_sets, warm_up
-from gamelab.lattice.experiments import compare_ga_random, figure3, qd_figure
+from gamelab.lattice.enumeration import enumerate_timed
+from gamelab.lattice.experiments import GAComparison, compare_ga_random, figure3, qd_figure
 from gamelab.lattice.fold import BENCHMARKS_2D, fold
 from gamelab.lattice.generate import qd_optimum, qd_search
-from gamelab.lattice.landscape import landscape_histograms, landscape_summary
+from gamelab.lattice.landscape import LandscapeSummary, landscape_histograms, landscape_study
 from gamelab.lattice.objectives import OBJECTIVES, objective_values
 from gamelab.lattice.pack import choose_levels
 from gamelab.lattice.rules import Fold
@@ -23,19 +24,15 @@ TITLE = "Lattice protein folding puzzles (HP model)"
 
 
 def _enumeration(section: Section, quick: bool) -> dict:
-    warm_up("square")
-    warm_up("cubic")
     rows = []
     square = range(8, 19 if quick else 21)
     cubic = range(6, 12 if quick else 14)
     for lattice, lengths in (("square", square), ("cubic", cubic)):
         for length in lengths:
-            contact_sets.cache_clear()
-            started = time.perf_counter()
-            sets = contact_sets(length, lattice)
-            rows.append([lattice, length, sets.conformations, sets.size,
-                         round(sets.conformations / sets.size, 1), sets.max_contacts,
-                         "cache" if sets.from_cache else f"{time.perf_counter() - started:.3f}"])
+            e = enumerate_timed(length, lattice)
+            rows.append([lattice, length, e.conformations, e.contact_sets,
+                         round(e.conformations / e.contact_sets, 1), e.max_contacts,
+                         "cache" if e.from_cache else f"{e.seconds:.3f}"])
     section.table(
         "enumeration",
         ["lattice", "L", "conformations", "contact sets", "walks per set", "max contacts",
@@ -47,21 +44,19 @@ def _enumeration(section: Section, quick: bool) -> dict:
     return {r[1]: r for r in rows if r[0] == "square"}
 
 
-def _landscape(section: Section, length: int) -> dict:
-    started = time.perf_counter()
+def _landscape(section: Section, length: int) -> LandscapeSummary:
+    summary = landscape_study(length)
     hists = landscape_histograms(length)
-    seconds = time.perf_counter() - started
-    summary = landscape_summary(hists)
-    rows = [[name, v["min"], v["median"], v["max"], v["argmax_count"],
-             "-" if v["correlation_with_best"] is None else round(v["correlation_with_best"], 3)]
-            for name, v in summary["objectives"].items()]
+    rows = [[name, v.min, v.median, v.max, v.argmax_count,
+             "-" if v.correlation_with_best is None else round(v.correlation_with_best, 3)]
+            for name, v in summary.objectives.items()]
     section.table(
         f"landscape_{length}",
         ["objective", "min", "median", "max", "sequences at max", "correlation with best score"],
         rows,
         caption=f"All {2**length:,} sequences of length {length} scored exactly "
-        f"({seconds:.1f} s incl. cache). distinct-scores equals the best score for "
-        f"{summary['distinct_equals_best']:,} of them; {summary['sequences_with_gaps']} have a "
+        f"({summary.seconds:.1f} s incl. cache). distinct-scores equals the best score for "
+        f"{summary.distinct_equals_best:,} of them; {summary.sequences_with_gaps} have a "
         "gap in their achievable scores.",
     )
     fig, axes = new_figure(10, 3.2)
@@ -97,13 +92,11 @@ def build(section: Section, ctx) -> None:
         s = compare_ga_random(16, trials=trials, seed=ctx.seed, objective=objective,
                               config=GAConfig(), backend=ctx.backend, store=ctx.store)
         comparisons[objective] = s
-        ga_rows.append([objective, f"{s['target']:.3g}", s["budget"],
-                        f"{s['ga_success']['value']:.0%} [{s['ga_success']['lo']:.0%}, "
-                        f"{s['ga_success']['hi']:.0%}]",
-                        f"{s['random_success']['value']:.0%} [{s['random_success']['lo']:.0%}, "
-                        f"{s['random_success']['hi']:.0%}]",
-                        round(s["ga_best"]["value"], 3), round(s["random_best"]["value"], 3),
-                        round(s["seconds_per_generation"] * 1000, 2)])
+        ga_rows.append([objective, f"{s.target:.3g}", s.budget,
+                        format_estimate(s.ga_success, ".0%"),
+                        format_estimate(s.random_success, ".0%"),
+                        round(s.ga_best.value, 3), round(s.random_best.value, 3),
+                        round(s.seconds_per_generation * 1000, 2)])
         section.figure(f"figure3_{objective}", figure3(s),
                        caption=f"The paper's Figure 3 over {trials} trials (objective {objective}); "
                        "dashed: random sampling with the same number of evaluations.")
@@ -129,28 +122,28 @@ def build(section: Section, ctx) -> None:
         [[e, round(c * np.prod(qd.shape)), round(c, 3), q, m] for e, c, q, m in zip(
             qd.evaluations, qd.coverage, qd.qd_score, qd.max_fitness, strict=True)][:: 10 if quick else 50],
         caption="MAP-Elites progress (every 10th/50th batch of 30 offspring). The exhaustive "
-        f"landscape allows {perfect['cells']} cells and a perfect QD-score of "
-        f"{perfect['qd_score']:.0f}.",
+        f"landscape allows {perfect.cells} cells and a perfect QD-score of "
+        f"{perfect.qd_score:.0f}.",
     )
 
     candidates = [e.genome for e in qd.archive.values()]
-    candidates += comparisons["best-then-rarity"]["best_sequences"]
+    candidates += comparisons["best-then-rarity"].best_sequences
     levels = choose_levels(candidates, "best-then-rarity", 10)
     section.table(
         "level_pack",
         ["sequence", "best", "best-then-rarity", "# optimal", "paper stars", "3-star share",
          "percentile stars", "best fold"],
-        [[lv["sequence"], lv["best"], round(lv["objective"], 2), lv["histogram"][-1],
-          lv["thresholds"]["paper"], f"{lv['band_shares']['paper'][3]:.2g}",
-          lv["thresholds"]["percentile"], lv["best_conformation"]] for lv in levels],
+        [[lv.sequence, lv.best, round(lv.objective or 0.0, 2), lv.counts[-1],
+          list(lv.stars["paper"].thresholds), f"{lv.stars['paper'].shares[3]:.2g}",
+          list(lv.stars["percentile"].thresholds), lv.best_conformation] for lv in levels],
         caption="A sample level pack (10 levels, objective best-then-rarity) from the MAP-Elites archive "
         "and GA winners: star thresholds by the paper's banding and by percentiles.",
     )
     if levels:
         lv = levels[0]
-        section.figure("level_histogram", draw_histogram(np.array(lv["histogram"]), lv["sequence"]),
+        section.figure("level_histogram", draw_histogram(np.array(lv.counts), lv.sequence),
                        caption="Score histogram of the first level (log scale, star bands shaded).")
-        section.figure("level_fold", draw_fold(Fold(lv["sequence"], lv["best_conformation"])),
+        section.figure("level_fold", draw_fold(Fold(lv.sequence, lv.best_conformation)),
                        caption="An optimal fold of the first level (the paper's Figure 2 style).")
 
     names = ["S1-24", "S1-25", "S1-36"] + ([] if quick else ["S1-48", "S1-50"])
@@ -172,15 +165,15 @@ def build(section: Section, ctx) -> None:
     row16 = enum.get(16)
     paper, better = comparisons["distinct-scores"], comparisons["best-then-rarity"]
 
-    def rates(c: dict) -> str:
-        return f"GA {c['ga_success']['value']:.0%} vs random {c['random_success']['value']:.0%}"
+    def rates(c: GAComparison) -> str:
+        return f"GA {c.ga_success.value:.0%} vs random {c.random_success.value:.0%}"
 
     headline = (
         f"L=16: {row16[2]:,} conformations -> {row16[3]:,} contact sets; " if row16 else ""
     ) + (
-        f"paper fitness = best score for all {land16['sequences']:,} 16-mers "
+        f"paper fitness = best score for all {land16.sequences:,} 16-mers "
         f"(reaching its max: {rates(paper)}; best-then-rarity: {rates(better)}); "
-        f"{paper['seconds_per_generation'] * 1000:.1f} ms per GA generation (paper: 7.8 s)"
+        f"{paper.seconds_per_generation * 1000:.1f} ms per GA generation (paper: 7.8 s)"
     )
     section.set_headline(headline)
     section.data["seconds"] = time.perf_counter() - started

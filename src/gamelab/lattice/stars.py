@@ -19,6 +19,7 @@ Two bandings:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -87,7 +88,7 @@ class StarBands:
     def stars(self, score: int) -> int:
         return sum(1 for t in self.thresholds if score >= t)
 
-    def as_dict(self) -> dict:
+    def __json__(self) -> dict[str, Any]:
         return {
             "banding": self.banding,
             "thresholds": list(self.thresholds),
