@@ -18,6 +18,7 @@ import hashlib
 import io
 import json
 import os
+import sys
 from collections.abc import Callable, Mapping
 from pathlib import Path
 from typing import Any
@@ -63,7 +64,7 @@ def load_arrays(path: Path) -> dict[str, np.ndarray] | None:
     """The arrays in `path`, or None if it is missing, truncated or fails its checksum."""
     try:
         data = path.read_bytes()
-    except FileNotFoundError:
+    except OSError:  # missing, or a folder that cannot be read: computed again
         return None
     if len(data) < len(MAGIC) + _DIGEST or not data.startswith(MAGIC):
         return None
@@ -89,11 +90,30 @@ def cached_arrays(
     arrays = load_arrays(path)
     if arrays is not None:
         return arrays
-    if path.exists():
-        path.unlink(missing_ok=True)  # corrupt or truncated: never used
     arrays = {k: np.asarray(v) for k, v in compute().items()}
-    save_arrays(path, arrays, meta={"name": name, "params": dict(params), "version": version})
+    try:
+        if path.exists():
+            path.unlink(missing_ok=True)  # corrupt or truncated: never used
+        save_arrays(path, arrays, meta={"name": name, "params": dict(params), "version": version})
+    except OSError as exc:  # a read-only or full cache folder: keep the result, say so once
+        _warn_not_cached(path, exc)
     return arrays
+
+
+_warned_folders: set[Path] = set()
+
+
+def _warn_not_cached(path: Path, exc: OSError) -> None:
+    root = cache_dir()
+    if root in _warned_folders:
+        return
+    _warned_folders.add(root)
+    reason = exc.strerror or str(exc)
+    print(
+        f"warning: computed tables cannot be cached in {root} ({reason}); results are correct "
+        "but will be recomputed next time (set GAMELAB_CACHE to a writable folder)",
+        file=sys.stderr,
+    )
 
 
 def cached_array(

@@ -57,20 +57,53 @@ def canonical_json(value: Any) -> str:
     return json.dumps(value, default=_plain, sort_keys=True, separators=(",", ":"), allow_nan=True)
 
 
+class ResultStoreError(ValueError):
+    """The results store cannot be opened, read or written; the message names the file."""
+
+
 class ResultStore:
-    """Results of seeded tasks on disk. Safe to share between threads of one process."""
+    """Results of seeded tasks on disk. Safe to share between threads of one process.
+
+    A file that is not a readable SQLite results store (random bytes, a truncated copy, a path
+    that cannot be opened) raises :class:`ResultStoreError` naming the file and what to do; such
+    a file is never written to, so nothing in it is lost.
+    """
 
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_results_path()
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         self._lock = threading.Lock()
-        self._db = sqlite3.connect(self.path, check_same_thread=False, timeout=60)
-        self._db.execute("PRAGMA journal_mode=WAL")
-        self._db.executescript(SCHEMA)
-        self._db.commit()
+        self._db = None
+        try:
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            if self.path.is_dir():
+                raise sqlite3.OperationalError("it is a directory")
+            # Read first: a damaged file fails here, before anything could write to it.
+            db = sqlite3.connect(self.path, check_same_thread=False, timeout=60)
+            self._db = db
+            check = db.execute("PRAGMA quick_check").fetchone()
+            if check is None or check[0] != "ok":
+                raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
+            tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
+            if tables and "results" not in tables:
+                raise sqlite3.DatabaseError("it is an SQLite file of something else (no results table)")
+            db.execute("PRAGMA journal_mode=WAL")
+            db.executescript(SCHEMA)
+            db.commit()
+        except (sqlite3.Error, OSError) as exc:
+            if self._db is not None:
+                self._db.close()
+            raise self._error("cannot be opened", exc) from None
+
+    def _error(self, what: str, exc: BaseException) -> ResultStoreError:
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else str(exc)
+        return ResultStoreError(
+            f"the results store {self.path} {what} ({reason}); move the file aside or set "
+            "GAMELAB_RESULTS to another file, or run with --no-store"
+        )
 
     def close(self) -> None:
-        self._db.close()
+        if self._db is not None:
+            self._db.close()
 
     def __enter__(self) -> ResultStore:
         return self
@@ -82,20 +115,26 @@ class ResultStore:
         """Save one task's value (committed at once) and return it as it will be read back."""
         text = canonical_json(value)
         with self._lock:
-            self._db.execute(
-                "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
-                (experiment, canonical_json(dict(params)), int(task), text, time.time()),
-            )
-            self._db.commit()
+            try:
+                self._db.execute(
+                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
+                    (experiment, canonical_json(dict(params)), int(task), text, time.time()),
+                )
+                self._db.commit()
+            except sqlite3.Error as exc:
+                raise self._error("cannot be written", exc) from None
         return json.loads(text)
 
     def finished(self, experiment: str, params: Mapping[str, Any], n_tasks: int | None = None) -> dict[int, Any]:
         """Values already stored for this run, by task index (only indices below `n_tasks`)."""
         with self._lock:
-            rows = self._db.execute(
-                "SELECT task, value FROM results WHERE experiment = ? AND params = ?",
-                (experiment, canonical_json(dict(params))),
-            ).fetchall()
+            try:
+                rows = self._db.execute(
+                    "SELECT task, value FROM results WHERE experiment = ? AND params = ?",
+                    (experiment, canonical_json(dict(params))),
+                ).fetchall()
+            except sqlite3.Error as exc:
+                raise self._error("cannot be read", exc) from None
         return {
             task: json.loads(value) for task, value in rows if n_tasks is None or task < n_tasks
         }
