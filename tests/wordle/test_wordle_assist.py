@@ -45,12 +45,19 @@ def test_contradiction_names_first_bad_guess(blog):
 def test_solved_and_hard_mode(blog):
     advice = Assistant(blog).advice(parse_history(blog, "レントラー:22222"))
     assert advice["next"] is None and advice["method"] == "solved"
-    hard = Assistant(blog, hard=True)
-    cands, pool = hard.candidates(parse_history(blog, "レントラー:00002"))
-    advice = hard.advice(parse_history(blog, "レントラー:00002"))
-    # gen1-4: every 5-character guess is an answer, so hard mode guesses from the candidates
+    strict = Assistant(blog, hard="strict")
+    cands, pool = strict.candidates(parse_history(blog, "レントラー:00002"))
+    advice = strict.advice(parse_history(blog, "レントラー:00002"))
+    # gen1-4: every 5-character guess is an answer, so strict hard mode guesses from the candidates
     assert advice["next"] in [blog.words.answers[a] for a in cands]
-    assert len(pool) == len(cands)
+    assert len(pool) == len(cands) and advice["hard_mode"] == "strict" and advice["within_limit"]
+    # the game's rule (--hard): only the green ー must stay, so more words are allowed
+    game = Assistant(blog, hard=True)
+    _, game_pool = game.candidates(parse_history(blog, "レントラー:00002"))
+    words = [blog.full_length_guesses[p] for p in game_pool]
+    assert set(cands.tolist()) <= {blog.words.answer_index[w] for w in words} and len(words) > len(cands)
+    assert all(w[-1] == "ー" for w in words)
+    assert game.advice(parse_history(blog, "レントラー:00002"))["hard_mode"] == "game"
 
 
 def test_next_cli_error_exit(capsys):
@@ -106,3 +113,19 @@ def test_row_kernel_consistent_with_table(blog):
     ac, al = blog.words.encode(blog.words.answers)
     py = _kernels.feedback_table_python(gc, gl, ac, al, _kernels.RULE_BLOG)[0]
     assert np.array_equal(py, feedback_row(blog, "ラルイーン"))
+
+
+def test_advice_respects_the_guess_limit(blog):
+    assistant = Assistant(blog)
+    advice = assistant.advice(parse_history(blog, "レントラー:00000"))
+    assert advice["max_guesses"] == 10 and advice["guesses_left"] == 9 and advice["within_limit"]
+    # nine misses leave one guess: the advice must finish every candidate with it, or say it cannot
+    answer = "ピカチュウ"
+    misses = [w for w in blog.words.guesses if w != answer and len(w) == 5][:9]
+    text = ",".join(f"{w}:{''.join(map(str, feedback(w, answer, 'blog')))}" for w in misses)
+    advice = assistant.advice(parse_history(blog, text))
+    assert advice["guesses_left"] == 1
+    assert advice["within_limit"] == (advice["candidates"] == 1)
+    text10 = text + f",{misses[0]}:{''.join(map(str, feedback(misses[0], answer, 'blog')))}"
+    with pytest.raises(ValueError, match="all 10 guesses"):
+        assistant.advice(parse_history(blog, text10))

@@ -172,3 +172,24 @@ def test_min_bound_kernel_matches_twin():
             slow = _kernels.min_bound_python(game.table, subset, guesses, game.answer_of_guess, rem)
             # the kernel may stop early, but only at the floor 2n - 1, which is then the minimum
             assert fast == slow
+
+
+def test_hard_modes_by_name_and_guess_limits():
+    from gamelab.wordle.rules import check_hard_mode, hard_mode_allows
+
+    # SALET showed S green, L yellow: the game's rule keeps S first and reuses L; greys may return
+    colours = (2, 0, 1, 0, 0)
+    assert hard_mode_allows("salet", colours, "sloth", "game", "standard")
+    assert hard_mode_allows("salet", colours, "sully", "game", "standard")
+    assert not hard_mode_allows("salet", colours, "lousy", "game", "standard")   # S moved
+    assert not hard_mode_allows("salet", colours, "shown", "game", "standard")   # no L
+    # strict: the word must itself show these colours (no A, E, T; an L, but not third)
+    assert hard_mode_allows("salet", colours, "sloop", "strict", "standard")
+    assert not hard_mode_allows("salet", colours, "sloth", "strict", "standard")  # T is grey
+    # two yellow copies must be reused twice
+    assert hard_mode_allows("llama", (1, 1, 0, 0, 0), "ladle", "game", "standard")
+    assert not hard_mode_allows("llama", (1, 1, 0, 0, 0), "lemon", "game", "standard")
+    assert check_hard_mode(True) == "game" and check_hard_mode(False) is None
+    with pytest.raises(ValueError, match="allowed: game, strict"):
+        check_hard_mode("easy")
+    assert load_word_list("gen1-4").guess_limit == 10  # Pokémon Wordle (seed post): 10 guesses

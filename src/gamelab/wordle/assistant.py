@@ -24,7 +24,7 @@ import numpy as np
 
 from gamelab.wordle.optimal import INF, OptimalSolver, SearchTimeout, summary_params
 from gamelab.wordle.pruned import PrunedSearch
-from gamelab.wordle.rules import parse_pattern, pattern_text
+from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode, parse_pattern, pattern_text
 from gamelab.wordle.table import Game
 
 LIST_LIMIT = 20
@@ -50,21 +50,30 @@ def parse_history(game: Game, text: str | Sequence[str]) -> list[tuple[int, int]
 
 
 class Assistant:
-    """Advice for one word list, rule and mode; keeps the solver's memo between calls."""
+    """Advice for one word list, rule and mode; keeps the solver's memo between calls.
 
-    def __init__(self, game: Game, hard: bool = False, time_limit: float = 20.0, store: Any = None) -> None:
+    `hard`: None, "game" or "strict" (see :func:`gamelab.wordle.rules.hard_mode_allows`); True
+    means "game". Every recommendation comes with a strategy that finishes every remaining
+    candidate within the game's guess limit (``game.words.guess_limit``) counting the guesses
+    already made; when none is known, ``within_limit`` is False and the output says so.
+    """
+
+    def __init__(self, game: Game, hard: str | bool | None = None, time_limit: float = 20.0,
+                 store: Any = None) -> None:
         self.game = game
-        self.hard = hard
+        self.hard = check_hard_mode(hard)
+        self.max_guesses = game.words.guess_limit
         self.time_limit = time_limit
         self.store = store
-        self._solver = OptimalSolver(game, hard=hard)
-        self._pruned = PrunedSearch(game)
+        self._solver = OptimalSolver(game, hard=self.hard)
+        self._pruned = PrunedSearch(game, max_depth=self.max_guesses)
 
     def candidates(self, history: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray | None]:
-        """Remaining answers (and, in hard mode, the words still allowed as guesses)."""
+        """Remaining answers (and, in hard mode, the words still allowed as guesses: positions
+        in ``game.full_length_guesses``)."""
         game = self.game
         cands = game.all_answers()
-        pool = np.arange(len(game.full_length_guesses), dtype=np.int32) if self.hard else None
+        pool = game.full_pool() if self.hard else None
         for step, (g, code) in enumerate(history, 1):
             left = game.filter(cands, g, code)
             if len(left) == 0:
@@ -75,9 +84,14 @@ class Assistant:
                 raise ContradictionError(
                     f"no answer fits the history: guess {step} ({shown}) is the first that "
                     f"contradicts it: {why}")
+            if pool is not None and step < len(history) and history[step][0] not in set(
+                    game.full_length_index[game.hard_pool(g, code, pool, self.hard)].tolist()):
+                nxt = game.words.guesses[history[step][0]]
+                raise ValueError(f"guess {step + 1} ({nxt}) is not allowed in {HARD_MODE_TEXT[self.hard]} "
+                                 f"after the colours seen so far")
             cands = left
             if pool is not None:
-                pool = pool[game.hard_table[g, pool] == code]
+                pool = game.hard_pool(g, code, pool, self.hard)
         return cands, pool
 
     def advice(self, history: Sequence[tuple[int, int]]) -> dict[str, Any]:
@@ -85,42 +99,98 @@ class Assistant:
         cands, pool = self.candidates(history)
         solved = len(history) > 0 and game.table[history[-1][0], cands[0]] == game.green \
             and game.is_answer(history[-1][0], cands[0])
-        out: dict[str, Any] = {"candidates": int(len(cands)), "history": [
-            f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}" for g, c in history]}
+        left = self.max_guesses - len(history)
+        out: dict[str, Any] = {
+            "candidates": int(len(cands)), "history": [
+                f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}" for g, c in history],
+            "hard_mode": self.hard or "off", "mode": HARD_MODE_TEXT[self.hard],
+            "max_guesses": self.max_guesses, "guesses_left": max(left, 0)}
         if len(cands) <= LIST_LIMIT:
             out["remaining"] = [game.words.answers[a] for a in cands]
         if solved:
-            out.update(next=None, method="solved", expected_total=0)
+            out.update(next=None, method="solved", expected_total=0, within_limit=True)
             return out
-        guess, total, method = self._best(cands, pool, first=not history)
-        out.update(next=game.words.guesses[guess], method=method, expected_total=total)
+        if left <= 0:
+            raise ValueError(f"the history already uses all {self.max_guesses} guesses the game "
+                             f"allows without finding the answer")
+        guess, total, method, within = self._best(cands, pool, not history, left)
+        out.update(next=game.words.guesses[guess], method=method, expected_total=total,
+                   within_limit=within)
         return out
 
-    def _best(self, cands: np.ndarray, pool: np.ndarray | None, first: bool) -> tuple[int, int | None, str]:
+    def _best(self, cands: np.ndarray, pool: np.ndarray | None, first: bool,
+              left: int) -> tuple[int, int | None, str, bool]:
+        """(guess, total guesses over the candidates, method, sure to finish within `left`)."""
         game = self.game
         if first and self.store is not None:
-            done = self.store.finished("wordle-optimal", summary_params(game, self.hard, None))
+            done = self.store.finished("wordle-optimal", summary_params(game, self.hard, self.max_guesses))
             if 0 in done and done[0].get("proven"):
-                return game.words.check_guess(done[0]["first_guesses"][0]), done[0]["total"], "optimal"
+                return (game.words.check_guess(done[0]["first_guesses"][0]), done[0]["total"],
+                        "optimal", True)
         if not first:
             import time
 
             self._solver._deadline = time.monotonic() + self.time_limit
             try:
-                total, guess = self._solver.best_guess(cands, None, pool)
+                total, guess = self._solver.best_guess(cands, left, pool)
                 if guess >= 0 and total < INF:
-                    return guess, total, "optimal"
+                    return guess, total, "optimal", True
+                proven_infeasible = True
             except SearchTimeout:
-                pass
-        if not self.hard and not first:
-            total, guess = self._pruned.node_cost(cands, 1)
-            if guess >= 0 and total < INF:
-                return guess, total, "pruned"
-        ent = game.entropies(cands)
-        if pool is not None:
-            allowed = game.words.guess_index
-            options = [allowed[game.full_length_guesses[p]] for p in pool]
-            guess = max(options, key=lambda g: (ent[g], -g))
-        else:
-            guess = int(np.argmax(ent))
-        return guess, None, "entropy"
+                proven_infeasible = False
+            if not self.hard and not proven_infeasible:
+                total, guess = self._pruned.node_cost(cands, self.max_guesses - left + 1)
+                if guess >= 0 and total < self._pruned_inf:
+                    return guess, total, "pruned", True
+        guess = _entropy_choice(game, cands, pool)
+        if guess < 0:
+            raise ValueError(f"no word is allowed as the next guess in {HARD_MODE_TEXT[self.hard]}")
+        total, worst = greedy_play(game, cands, pool, self.hard, guess)
+        return guess, total if worst <= left else None, "entropy", worst <= left
+
+    @property
+    def _pruned_inf(self) -> int:
+        from gamelab.wordle.pruned import INF as PRUNED_INF
+
+        return PRUNED_INF
+
+
+def greedy_play(game: Game, cands: np.ndarray, pool: np.ndarray | None, hard: str | None,
+                guess: int) -> tuple[int, int]:
+    """(total guesses, most guesses for one answer) when `guess` is played at this node and
+    then always the max-entropy allowed guess (ties to the lowest index)."""
+    total, worst = 0, 0
+    stack = [(cands, pool, guess, 1)]
+    while stack:
+        c, p, g, depth = stack.pop()
+        total += len(c)
+        for code, part in game.partition(g, c).items():
+            if len(part) == 1 and game.is_answer(g, part[0]):
+                worst = max(worst, depth)
+                continue
+            child_pool = None if p is None else game.hard_pool(g, code, p, hard)
+            if len(part) == 1:
+                total += 1
+                worst = max(worst, depth + 1)
+                continue
+            nxt = _entropy_choice(game, part, child_pool)
+            if nxt < 0:
+                return total, 10**9  # hard mode left no usable guess
+            stack.append((part, child_pool, nxt, depth + 1))
+    return total, worst
+
+
+def _entropy_choice(game: Game, cands: np.ndarray, pool: np.ndarray | None) -> int:
+    """The max-entropy allowed guess (ties to the lowest index); a candidate when no allowed
+    guess splits `cands`; -1 when hard mode allows nothing useful."""
+    ent = game.entropies(cands)
+    options = range(game.n_guesses) if pool is None else game.full_length_index[pool].tolist()
+    best = max(options, key=lambda g: (ent[g], -g), default=-1)
+    if best >= 0 and ent[best] > 0:
+        return best
+    allowed = set(options)
+    for a in cands.tolist():
+        g = int(game.guess_of_answer[a])
+        if g in allowed:
+            return g
+    return -1

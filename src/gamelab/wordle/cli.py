@@ -22,6 +22,17 @@ GuessFile = Annotated[Path | None, typer.Option("--guesses", help="Custom guess 
 AnswerFile = Annotated[Path | None, typer.Option("--answers", help="Custom answer list, one word per line.")]
 Rule = Annotated[str, typer.Option("--rule", help="standard (real Wordle) or blog (the post's code).")]
 
+Hard = Annotated[bool, typer.Option("--hard", help="Hard mode, the game's rule: greens stay in place, yellows are reused (greys may be reused).")]
+HardRule = Annotated[str | None, typer.Option("--hard-rule", help="Hard mode by name: game (as --hard) or strict (every later guess could still be the answer); implies --hard.")]
+
+
+def hard_mode(hard: bool, hard_rule: str | None) -> str | None:
+    """--hard / --hard-rule NAME -> None, "game" or "strict"."""
+    from gamelab.wordle.rules import check_hard_mode
+
+    return check_hard_mode(hard_rule) if hard_rule is not None else ("game" if hard else None)
+
+
 POST_SLIP = ("the post prints a total of 1030 guesses, but its own distribution "
              "1:1 2:13 3:126 4:107 5:33 6:5 sums to 1028 (an addition slip in the post)")
 
@@ -162,8 +173,8 @@ def _store(no_cache: bool):
 @app.command("solve-optimal")
 def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
                           rule: Rule = "blog",
-                          hard: Annotated[bool, typer.Option("--hard", help="Hard mode: later guesses must fit all colours seen.")] = False,
-                          max_guesses: Annotated[int | None, typer.Option("--max-guesses", min=1, help="No answer may need more guesses.")] = None,
+                          hard: Hard = False, hard_rule: HardRule = None,
+                          max_guesses: Annotated[int | None, typer.Option("--max-guesses", min=0, help="No answer may need more guesses (default: the game's limit, Pokémon Wordle 10, custom lists 6; 0: no limit).")] = None,
                           depth_limits: Annotated[bool, typer.Option("--depth-limits/--no-depth-limits", help="Also solve under each tighter depth limit.")] = True,
                           time_limit: Annotated[float, typer.Option("--time-limit", min=1, help="Seconds; then proven bounds are reported.")] = 600.0,
                           tree: Annotated[Path | None, typer.Option("--tree", help="Write the optimal decision tree (JSON) here.")] = None,
@@ -184,7 +195,8 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
             progress = status.update
         else:
             progress = lambda m: err_console.print(m, highlight=False)  # noqa: E731
-        data = solve_summary(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit,
+        data = solve_summary(game, hard=hard_mode(hard, hard_rule),
+                             max_guesses="game" if max_guesses is None else max_guesses, time_limit=time_limit,
                              depth_limits=depth_limits, store=_store(no_cache), progress=progress)
     if tree is not None:
         if data["tree"] is None:
@@ -208,20 +220,18 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
     console.print(f"searched {data['nodes']} nodes in {data['seconds']:.1f} s")
 
 
-Hard = Annotated[bool, typer.Option("--hard", help="Hard mode: later guesses must fit all colours seen.")]
-
 
 @app.command("next")
 def next_command(history: Annotated[str, typer.Option("--history", help="e.g. 'レントラー:00120,ゴルダック:00000' (0 grey, 1 yellow, 2 green).")] = "",
                  names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                 rule: Rule = "blog", hard: Hard = False,
+                 rule: Rule = "blog", hard: Hard = False, hard_rule: HardRule = None,
                  time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")] = 20.0,
                  json_out: Json = False) -> None:
     """Candidates left by a history and the best next guess (one shot)."""
     from gamelab.wordle.assistant import Assistant, parse_history
 
     game = make_game(names, guesses, answers, rule)
-    advice = Assistant(game, hard=hard, time_limit=time_limit, store=_store(False)).advice(
+    advice = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=_store(False)).advice(
         parse_history(game, history))
     if json_out:
         print_json(advice)
@@ -230,7 +240,8 @@ def next_command(history: Annotated[str, typer.Option("--history", help="e.g. '�
 
 
 def _print_advice(advice: dict) -> None:
-    console.print(f"{advice['candidates']} candidate(s) left")
+    console.print(f"{advice['candidates']} candidate(s) left ({advice['mode']}; "
+                  f"{advice['guesses_left']} guess(es) left)")
     if "remaining" in advice:
         console.print("  " + " ".join(advice["remaining"]))
     if advice["next"] is None:
@@ -240,17 +251,20 @@ def _print_advice(advice: dict) -> None:
     extra = "" if total is None else f"; {total} more guesses in total over the candidates " \
         f"(average {total / advice['candidates']:.3f})"
     console.print(f"next guess: {advice['next']} ({advice['method']}{extra})")
+    if not advice["within_limit"]:
+        console.print(f"warning: no strategy found that is sure to finish within the "
+                      f"{advice['max_guesses']}-guess limit from here")
 
 
 @app.command("assist")
 def assist_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                   rule: Rule = "blog", hard: Hard = False,
+                   rule: Rule = "blog", hard: Hard = False, hard_rule: HardRule = None,
                    time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")] = 20.0) -> None:
     """Interactive: type a guess and its colours (レントラー 00120 or ⬛⬛🟨🟩⬛); undo, reset, quit."""
     from gamelab.wordle.assistant import Assistant, parse_entry
 
     game = make_game(names, guesses, answers, rule)
-    assistant = Assistant(game, hard=hard, time_limit=time_limit, store=_store(False))
+    assistant = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=_store(False))
     history: list[tuple[int, int]] = []
     console.print("Type 'guess colours' (0 grey 1 yellow 2 green, or ⬛🟨🟩), 'undo', 'reset' or 'quit'.")
     _print_advice(assistant.advice(history))

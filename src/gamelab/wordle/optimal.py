@@ -31,6 +31,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.wordle import _kernels
+from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode
 from gamelab.wordle.table import Game
 
 INF = 10**9
@@ -57,7 +58,7 @@ class OptimalResult:
 class OptimalSolver:
     """``OptimalSolver(game).solve()`` -> :class:`OptimalResult`."""
 
-    def __init__(self, game: Game, hard: bool = False, max_guesses: int | None = None,
+    def __init__(self, game: Game, hard: str | bool | None = None, max_guesses: int | None = None,
                  time_limit: float | None = None,
                  progress: Callable[[str], None] | None = None) -> None:
         if max_guesses is not None and max_guesses < 1:
@@ -65,14 +66,13 @@ class OptimalSolver:
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit must be positive, got {time_limit}")
         self.game = game
-        self.hard = hard
+        self.hard = check_hard_mode(hard)
         self.max_guesses = max_guesses
         self.time_limit = time_limit
         self.progress = progress
         self.all_guesses = np.arange(game.n_guesses, dtype=np.int32)
-        if hard:
-            full = game.full_length_guesses
-            self.pool_guess = np.array([game.words.guess_index[w] for w in full], dtype=np.int32)
+        if self.hard:
+            self.pool_guess = game.full_length_index
         self.exact: dict[bytes, tuple[int, int]] = {}
         self.lower: dict[bytes, int] = {}
         self.nodes = 0
@@ -118,7 +118,7 @@ class OptimalSolver:
                 continue
             child_pool = None
             if pool is not None:
-                child_pool = pool[self.game.hard_table[guess, pool] == code]
+                child_pool = self.game.hard_pool(guess, code, pool, self.hard)
             out.append((code, part, child_pool))
         out.sort(key=lambda x: -len(x[1]))
         return out
@@ -244,7 +244,7 @@ class OptimalSolver:
         self._deadline = start + self.time_limit if self.time_limit else float("inf")
         game = self.game
         cands = game.all_answers()
-        pool = np.arange(len(game.full_length_guesses), dtype=np.int32) if self.hard else None
+        pool = game.full_pool() if self.hard else None
         sub_depth = None if self.max_guesses is None else self.max_guesses - 1
         # the first guess is free in hard mode too: the pool only constrains later guesses
         guesses, lbs, _ = self._ordered_moves(cands, self.max_guesses, None)
@@ -346,7 +346,7 @@ class OptimalSolver:
             return out
 
         del length
-        pool = np.arange(len(game.full_length_guesses), dtype=np.int32) if self.hard else None
+        pool = game.full_pool() if self.hard else None
         return node(game.all_answers(), first, self.max_guesses, pool)
 
 
@@ -371,23 +371,48 @@ def answer_depths(tree: dict[str, Any], depth: int = 1) -> dict[str, int]:
     return out
 
 
-RESULT_VERSION = 1
+RESULT_VERSION = 2  # 2: hard mode by name (game / strict), the game's guess limit by default
 
 
-def summary_params(game: Game, hard: bool, max_guesses: int | None) -> dict[str, Any]:
+def resolve_limit(game: Game, max_guesses: int | str | None) -> int | None:
+    """"game" -> the word list's own guess limit (Pokémon Wordle 10, English Wordle 6);
+    0 or None -> no limit; else the number, which must be at least 1."""
+    if max_guesses == "game":
+        return game.words.guess_limit
+    if max_guesses is None or max_guesses == 0:
+        return None
+    if not isinstance(max_guesses, int) or max_guesses < 0:
+        raise ValueError(f"max_guesses must be a positive number, 0 (no limit) or 'game', got {max_guesses!r}")
+    return max_guesses
+
+
+def mode_text(game: Game, hard: str | None, max_guesses: int | None) -> str:
+    """'gen1-4, rule standard, hard mode (the game's rule: ...), at most 10 guesses'."""
+    limit = "no guess limit" if max_guesses is None else f"at most {max_guesses} guesses"
+    return f"{game.words.name}, rule {game.rule}, {HARD_MODE_TEXT[hard]}, {limit}"
+
+
+def summary_params(game: Game, hard: str | bool | None, max_guesses: int | None) -> dict[str, Any]:
     return {"words": game.words.fingerprint(), "names": game.words.name, "rule": game.rule,
-            "hard": hard, "max_guesses": max_guesses, "version": RESULT_VERSION}
+            "hard": check_hard_mode(hard), "max_guesses": max_guesses, "version": RESULT_VERSION}
 
 
-def solve_summary(game: Game, hard: bool = False, max_guesses: int | None = None,
+def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int | str | None = "game",
                   time_limit: float | None = 600.0, depth_limits: bool = True,
                   store: Any = None, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
     """The optimum as JSON data: total, proven lower bound, first guesses, distribution, worst
     case, the optimum under each tighter depth limit (until infeasible), and the tree.
 
+    `hard`: None (normal), "game" (the game's hard mode) or "strict" (every later guess could
+    still be the answer). `max_guesses`: "game" (default: the list's own limit, Pokémon
+    Wordle 10), a number, or None for no limit. The output names both (``hard_mode``,
+    ``max_guesses``, ``mode``).
+
     Proven results are kept in `store` (a :class:`gamelab.core.results.ResultStore`) under the
     experiment ``wordle-optimal`` and reused; unproven ones (time limit hit) are not stored.
     """
+    hard = check_hard_mode(hard)
+    max_guesses = resolve_limit(game, max_guesses)
     params = summary_params(game, hard, max_guesses)
     if store is not None:
         done = store.finished("wordle-optimal", params)
@@ -395,16 +420,19 @@ def solve_summary(game: Game, hard: bool = False, max_guesses: int | None = None
             return done[0]
     start = time.monotonic()
     upper = None
-    if not hard and max_guesses is None:
+    if not hard:
         from gamelab.wordle.entropy import greedy_tree, guess_counts
 
         first = game.best_entropy_guess(game.all_answers())
-        upper = sum(guess_counts(game, greedy_tree(game, first)).values())
+        counts = guess_counts(game, greedy_tree(game, first))
+        if max_guesses is None or max(counts.values()) <= max_guesses:
+            upper = sum(counts.values())
     solver = OptimalSolver(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit,
                            progress=progress)
     res = solver.solve(upper_bound=upper)
     out: dict[str, Any] = {
-        "names": game.words.name, "rule": game.rule, "hard": hard, "max_guesses": max_guesses,
+        "names": game.words.name, "rule": game.rule, "hard_mode": hard or "off",
+        "max_guesses": max_guesses, "mode": mode_text(game, hard, max_guesses),
         "answers": game.n_answers, "guesses": game.n_guesses,
         "total": res.total, "lower_bound": res.lower_bound, "proven": res.proven,
         "average": None if res.total is None else res.total / game.n_answers,
@@ -419,13 +447,12 @@ def solve_summary(game: Game, hard: bool = False, max_guesses: int | None = None
     }
     if res.proven:
         out["statement"] = (f"proven optimal: lower bound {res.lower_bound} == total {res.total} "
-                            f"({game.words.name}, rule {game.rule}{', hard mode' if hard else ''}"
-                            f"{f', at most {max_guesses} guesses' if max_guesses else ''})")
+                            f"({out['mode']})")
     elif res.total is None and res.lower_bound >= INF:
-        out["statement"] = "infeasible: no strategy meets the depth limit"
+        out["statement"] = f"infeasible: no strategy meets the guess limit ({out['mode']})"
     else:
         out["statement"] = (f"not proven within the time limit: {res.lower_bound} <= optimum <= "
-                            f"{res.total}")
+                            f"{res.total} ({out['mode']})")
     if depth_limits and res.proven and res.worst is not None:
         rows = []
         k = res.worst - 1

@@ -33,6 +33,14 @@ from pathlib import Path
 import numpy as np
 
 RULES = ("standard", "blog")
+HARD_MODES = ("game", "strict")
+HARD_MODE_TEXT = {
+    None: "normal mode",
+    "game": "hard mode (the game's rule: greens stay in place, yellows are reused)",
+    "strict": "strict hard mode (every later guess could still be the answer)",
+}
+POKEMON_GUESS_LIMIT = 10  # Pokémon Wordle (seed post): 10 guesses
+WORDLE_GUESS_LIMIT = 6    # English Wordle, and the default for custom word lists
 GREY, YELLOW, GREEN = 0, 1, 2
 MAX_LENGTH = 10  # 3**10 patterns still fit in uint16
 GENERATION_DEX = {1: (1, 151), 2: (152, 251), 3: (252, 386), 4: (387, 493), 5: (494, 649),
@@ -48,6 +56,51 @@ def check_rule(rule: str) -> str:
     if rule not in RULES:
         raise ValueError(f"unknown feedback rule {rule!r}; allowed: {', '.join(RULES)}")
     return rule
+
+
+def check_hard_mode(hard: str | bool | None) -> str | None:
+    """None (normal), "game" or "strict"; True means the game's rule, False normal mode."""
+    if hard is None or hard is False:
+        return None
+    if hard is True:
+        return "game"
+    if hard not in HARD_MODES:
+        raise ValueError(f"unknown hard mode {hard!r}; allowed: {', '.join(HARD_MODES)} "
+                         "(game: greens stay in place and yellows are reused; strict: every "
+                         "later guess could still be the answer)")
+    return hard
+
+
+def hard_mode_allows(guess: str, colours: Sequence[int], word: str, hard: str, rule: str) -> bool:
+    """May `word` be guessed after `guess` showed `colours`, in hard mode `hard`?
+
+    * ``game`` (the game's own hard mode): every green letter stays in its place and every
+      revealed letter is used again: `word` has at least as many copies of each letter as
+      `guess` showed green or yellow; grey letters may be reused.
+    * ``strict``: `word` would itself have shown exactly these colours (it could be the answer).
+
+    Hard mode allows full-length words only.
+
+        >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "sheep", "game", "standard")
+        True
+        >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "sheep", "strict", "standard")
+        False
+    """
+    hard = check_hard_mode(hard)
+    if hard is None:
+        return True
+    if len(word) < len(guess):
+        return False
+    if hard == "strict":
+        return feedback(guess, word, rule) == tuple(colours)
+    for j, c in enumerate(colours):
+        if c == GREEN and word[j] != guess[j]:
+            return False
+    need: dict[str, int] = {}
+    for ch, c in zip(guess, colours, strict=True):
+        if c != GREY:
+            need[ch] = need.get(ch, 0) + 1
+    return all(word.count(ch) >= k for ch, k in need.items())
 
 
 def feedback(guess: str, answer: str, rule: str = "standard") -> tuple[int, ...]:
@@ -121,6 +174,7 @@ class WordList:
     guesses: tuple[str, ...]
     answers: tuple[str, ...]
     dex: tuple[int, ...] = field(default=(), compare=False)
+    guess_limit: int = field(default=WORDLE_GUESS_LIMIT, compare=False)  # the game's limit
 
     def __post_init__(self) -> None:
         if not self.answers:
@@ -137,6 +191,8 @@ class WordList:
         bad = [a for a in self.answers if len(a) != length]
         if bad:
             raise ValueError(f"answers must all have one length; {bad[0]!r} is not {length} long")
+        if self.guess_limit < 1:
+            raise ValueError(f"guess limit must be at least 1, got {self.guess_limit}")
         if length > MAX_LENGTH:
             raise ValueError(f"answers of {length} characters; at most {MAX_LENGTH} are supported")
         long = [g for g in self.guesses if len(g) > length]
@@ -222,7 +278,8 @@ def pokemon_word_list(spec: str) -> WordList:
     rows = [r for r in pokemon_names() if lo <= r[0] <= hi and len(r[1]) <= POKEMON_ANSWER_LENGTH]
     guesses = tuple(r[1] for r in rows)
     answers = tuple(g for g in guesses if len(g) == POKEMON_ANSWER_LENGTH)
-    return WordList(spec, guesses, answers, dex=tuple(r[0] for r in rows))
+    return WordList(spec, guesses, answers, dex=tuple(r[0] for r in rows),
+                    guess_limit=POKEMON_GUESS_LIMIT)
 
 
 def read_words(path: Path) -> list[str]:

@@ -17,7 +17,7 @@ import numpy as np
 
 from gamelab.core.cache import cached_arrays
 from gamelab.wordle import _kernels
-from gamelab.wordle.rules import WordList, check_rule, load_word_list  # noqa: F401 (doctest)
+from gamelab.wordle.rules import WordList, check_rule, load_word_list, pattern_colours  # noqa: F401 (doctest)
 
 TABLE_VERSION = 1
 
@@ -50,10 +50,42 @@ class Game:
         return arrays["table"]
 
     @cached_property
-    def hard_table(self) -> np.ndarray:
-        """Guesses x full-length guesses: which full-length words a pattern leaves consistent
-        (hard mode restricts later guesses to them)."""
-        return build_table(self.words, self.rule, self.full_length_guesses)
+    def full_length_index(self) -> np.ndarray:
+        """Guess indices of the full-length guesses (the words hard mode allows)."""
+        return np.array([self.words.guess_index[w] for w in self.full_length_guesses], dtype=np.int32)
+
+    @cached_property
+    def _full_length_codes(self) -> tuple[np.ndarray, np.ndarray]:
+        return self.words.encode(self.full_length_guesses)
+
+    def full_pool(self) -> np.ndarray:
+        """Every full-length guess, as positions in :attr:`full_length_guesses` (a hard-mode pool)."""
+        return np.arange(len(self.full_length_guesses), dtype=np.int32)
+
+    def hard_pool(self, guess: int, code: int, pool: np.ndarray, hard: str) -> np.ndarray:
+        """The part of `pool` (positions in :attr:`full_length_guesses`) still allowed after
+        `guess` showed pattern `code`, under hard mode `hard` (see
+        :func:`gamelab.wordle.rules.hard_mode_allows`)."""
+        wcodes, wlens = self._full_length_codes
+        pool = np.asarray(pool, dtype=np.int32)
+        gcodes, glens = self.words.encode([self.words.guesses[guess]])
+        if hard == "strict":
+            rule_id = _kernels.RULE_STANDARD if self.rule == "standard" else _kernels.RULE_BLOG
+            row = _kernels.feedback_table_kernel(gcodes, glens, wcodes[pool], wlens[pool], rule_id)[0]
+            return pool[row == code]
+        colours = pattern_colours(code, int(glens[0]))
+        keep = np.ones(len(pool), dtype=bool)
+        cand = wcodes[pool]
+        need: dict[int, int] = {}
+        for j, c in enumerate(colours):
+            letter = int(gcodes[0, j])
+            if c == 2:
+                keep &= cand[:, j] == letter
+            if c != 0:
+                need[letter] = need.get(letter, 0) + 1
+        for letter, k in need.items():
+            keep &= (cand == letter).sum(axis=1) >= k
+        return pool[keep]
 
     @cached_property
     def full_length_guesses(self) -> tuple[str, ...]:
