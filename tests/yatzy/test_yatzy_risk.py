@@ -6,7 +6,7 @@ from gamelab.core.parallel import Backend
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.risk import positions, risk_study
 from gamelab.yatzy.rules import KEEPS, ROLLS, get_rules
-from gamelab.yatzy.simulate import _values, draw_uniforms, play_scores
+from gamelab.yatzy.simulate import draw_uniforms, play_scores, strategy_values
 
 
 def test_risky_keep_matches_twin():
@@ -31,7 +31,7 @@ def test_risky_keep_valence_one_goes_for_yahtzee():
 
 def test_duel_kernel_agrees_with_game_kernel():
     rules = get_rules("yahtzee-no-bonus")
-    E = _values(rules.name, "optimal")
+    E = strategy_values(rules.name, "optimal")
     tab = rules.kernel_tables()
     rng = np.random.default_rng(4)
     ua, ub = draw_uniforms(rules, 5, rng), draw_uniforms(rules, 5, rng)

@@ -32,7 +32,7 @@ import numpy as np
 
 from gamelab.core.cache import cached_arrays
 from gamelab.yatzy import _kernels as kern
-from gamelab.yatzy.distribution import _layer_rows, forward_layers
+from gamelab.yatzy.distribution import forward_layers, layer_rows
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.solver import masks_by_popcount, solve
 
@@ -62,7 +62,7 @@ def joint_after_rounds(rules: RuleSet, rounds, cap: int = CAP) -> dict[int, np.n
     _, _, kept = forward_layers(rules, E, cap, keep_layers=tuple(rounds))
     layers = masks_by_popcount(nb)
     widths = remaining_widths(rules, cap)
-    ms, mm, ff = _layer_rows(rules, layers[nb])
+    ms, mm, ff = layer_rows(rules, layers[nb])
     D = np.zeros((len(ms), 1))
     D[:, 0] = 1.0
     row_of = np.full((1 << nb) * 64 * nf, -1, dtype=np.int64)
@@ -70,7 +70,7 @@ def joint_after_rounds(rules: RuleSet, rounds, cap: int = CAP) -> dict[int, np.n
     for k in range(nb, min(rounds) - 1, -1):
         if k < nb:
             row_of[(ms * 64 + mm) * nf + ff] = np.arange(len(ms))
-            ms2, mm2, ff2 = _layer_rows(rules, layers[k])
+            ms2, mm2, ff2 = layer_rows(rules, layers[k])
             D2 = np.zeros((len(ms2), widths[nb - k]))
             kern.backward_layer(E, D2, len(ms2), D, row_of, ms2, mm2, ff2, tab["base"],
                                 tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],

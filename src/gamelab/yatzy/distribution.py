@@ -68,7 +68,9 @@ class ScoreDistribution:
         return int(np.searchsorted(c, q))
 
 
-def _layer_rows(rules: RuleSet, masks: np.ndarray):
+def layer_rows(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(mask, capped upper total, bonus flag) of every reachable state whose filled boxes are
+    one of `masks`, as three aligned arrays (the rows of one DP layer)."""
     tab = rules.kernel_tables()
     reach = upper_reach()
     nf = 2 if rules.has_bonus_flag else 1
@@ -110,14 +112,14 @@ def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=()):
     layers = masks_by_popcount(rules.n_boxes)
     widths = layer_widths(rules, cap)
     overflow = np.zeros(2)
-    ms, mm, ff = _layer_rows(rules, layers[0])
+    ms, mm, ff = layer_rows(rules, layers[0])
     F = np.zeros((len(ms), widths[0]))
     F[0, 0] = 1.0
     kept = {}
     for k in range(rules.n_boxes):
         if k in keep_layers:
             kept[k] = (ms, mm, ff, F)
-        ms2, mm2, ff2 = _layer_rows(rules, layers[k + 1])
+        ms2, mm2, ff2 = layer_rows(rules, layers[k + 1])
         row_of[(ms2 * 64 + mm2) * nf + ff2] = np.arange(len(ms2))
         F2 = np.zeros((len(ms2), widths[k + 1]))
         kern.forward_layer(E, F, len(ms), row_of, F2, ms, mm, ff, tab["base"], tab["upper_face"],

@@ -29,7 +29,7 @@ from gamelab.core.parallel import Backend, run_tasks
 from gamelab.core.stats import paired_difference, wilson_interval
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.rules import get_rules
-from gamelab.yatzy.simulate import _values
+from gamelab.yatzy.simulate import strategy_values
 
 DEFICITS = tuple(range(10, 101, 10))
 
@@ -42,7 +42,7 @@ def _tables(rules):
 
 def positions(rules, rounds: int, games: int, rng: np.random.Generator) -> np.ndarray:
     """[games, 4] = (mask, m, f, score) after `rounds` turns of optimal play."""
-    E = _values(rules.name, "optimal")
+    E = strategy_values(rules.name, "optimal")
     u = rng.random((games, rules.n_boxes, kern.UNIFORMS_PER_TURN))
     out = np.zeros((games, 1, 4), dtype=np.int64)
     kern.play_to_round(E, u, np.array([rounds], dtype=np.int64), *_tables(rules), out)
@@ -53,7 +53,7 @@ def risk_chunk(item: tuple, rng: np.random.Generator) -> dict:
     """run_tasks worker: item = (rules, Y, valence, games, deficits) -> counts per deficit."""
     rules_name, rounds, valence, games, deficits = item
     rules = get_rules(rules_name)
-    E = _values(rules.name, "optimal")
+    E = strategy_values(rules.name, "optimal")
     pool = positions(rules, rounds, games, rng)
     scores = pool[:, 3]
     out = {}

@@ -41,7 +41,9 @@ def strategy_code(name: str) -> int:
 
 
 @lru_cache(maxsize=4)
-def _values(rules_name: str, strategy: str) -> np.ndarray:
+def strategy_values(rules_name: str, strategy: str) -> np.ndarray:
+    """The state values a strategy plays by: the DP table for ``optimal``, zeros otherwise
+    (greedy then maximises each turn's points). Cached per process."""
     rules = get_rules(rules_name)
     if strategy == "optimal":
         return solve(rules).E
@@ -53,7 +55,7 @@ def _values(rules_name: str, strategy: str) -> np.ndarray:
 def _decision_cache(rules_name: str, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(slot_of, tables, used) of :func:`gamelab.yatzy._kernels.play_games_cached`, kept for
     the life of the process so a state's decisions are computed once, not once per chunk."""
-    size = _values(rules_name, strategy).shape[0]
+    size = strategy_values(rules_name, strategy).shape[0]
     slots = min(size + 1, PROCESS_CACHE_SLOTS)
     return (np.zeros(size, dtype=np.int32), np.empty((slots, 3, kern.N_ROLLS), dtype=np.int16),
             np.ones(1, dtype=np.int64))
@@ -72,12 +74,12 @@ def play_scores(rules: RuleSet, strategy: str, uniforms: np.ndarray,
             tab["joker_fixed"], tab["params"])
     scores = np.empty(uniforms.shape[0], dtype=np.int64)
     if E is None and RULES.get(rules.name) is rules:
-        E = _values(rules.name, strategy)
+        E = strategy_values(rules.name, strategy)
         kern.play_games_cached(E, code, uniforms, *args, *_decision_cache(rules.name, strategy),
                                scores)
         return scores
     if E is None:
-        E = _values(rules.name, strategy)
+        E = strategy_values(rules.name, strategy)
     kern.play_games(E, code, uniforms, *args, scores)
     return scores
 
@@ -149,7 +151,7 @@ def play_game_python(rules: RuleSet, strategy: str, uniforms: np.ndarray,
     from gamelab.yatzy.rules import SUBKEEP_INDEX, SUBKEEP_START
 
     if E is None:
-        E = _values(rules.name, strategy)
+        E = strategy_values(rules.name, strategy)
     card = Card.empty(rules)
 
     def reroll(keep_counts, u):

@@ -24,7 +24,7 @@ import numpy as np
 
 from gamelab.core.cache import cached_arrays
 from gamelab.yatzy import _kernels as kern
-from gamelab.yatzy.distribution import _layer_rows
+from gamelab.yatzy.distribution import layer_rows
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.solver import masks_by_popcount
 
@@ -47,14 +47,14 @@ def target_probabilities(rules: RuleSet | str, max_target: int = 350,
         layers = masks_by_popcount(nb)
         nf = 2 if rules.has_bonus_flag else 1
         row_of = np.full((1 << nb) * 64 * nf, -1, dtype=np.int64)
-        ms, mm, ff = _layer_rows(rules, layers[nb])
+        ms, mm, ff = layer_rows(rules, layers[nb])
         P = np.zeros((len(ms), L))
         P[:, 0] = 1.0
         blocks = 4 * (os.cpu_count() or 1)
         for k in range(nb - 1, -1, -1):
             row_of[:] = -1
             row_of[(ms * 64 + mm) * nf + ff] = np.arange(len(ms))
-            ms2, mm2, ff2 = _layer_rows(rules, layers[k])
+            ms2, mm2, ff2 = layer_rows(rules, layers[k])
             P2 = np.zeros((len(ms2), L))
             kern.utility_layer(P, row_of, P2, ms2, mm2, ff2, tab["base"], tab["upper_face"],
                                tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],

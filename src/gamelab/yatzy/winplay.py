@@ -49,14 +49,14 @@ from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import mean_interval
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.rules import N_KEEPS, N_ROLLS, RULES, RuleSet, get_rules
-from gamelab.yatzy.simulate import _values
+from gamelab.yatzy.simulate import strategy_values
 from gamelab.yatzy.solver import solve, upper_reach
 
 
 def _expected_values(rules: RuleSet) -> np.ndarray:
     """E of the expected-score strategy (memoised per process for the named rule sets)."""
     if RULES.get(rules.name) is rules:
-        return _values(rules.name, "optimal")
+        return strategy_values(rules.name, "optimal")
     return solve(rules).E
 
 
