@@ -222,20 +222,11 @@ def play_command(
     seed: Seed = 0,
     opponent: Annotated[bool, typer.Option("--bot/--solo", help="Play against the optimal bot.")] = True,
 ) -> None:
-    """Play in the terminal; type h for the coach's hints, best to follow the coach."""
-    import sys
+    """Play in the terminal: instructions at the start and on 'help'; h for the coach, q quits."""
+    from gamelab.core.interactive import run_in_terminal
+    from gamelab.yatzy.play import PlaySession
 
-    from gamelab.yatzy.play import play_game
-
-    def ask(prompt: str) -> str:
-        sys.stdout.write(prompt)
-        sys.stdout.flush()
-        line = sys.stdin.readline()
-        if not line:
-            raise ValueError("input ended before the game did")
-        return line
-
-    play_game(rules, seed, ask, lambda s: console.print(s, highlight=False), opponent)
+    run_in_terminal(PlaySession(rules, seed, opponent))
 
 
 @app.command("target")

@@ -1,19 +1,46 @@
-"""A terminal game against the optimal bot, with the coach's hints on request.
+"""``gamelab yatzy play``: a game against the optimal bot (or solo), with the coach on request.
 
-Input at a keep prompt: the dice to keep (e.g. ``1114``), ``all`` / empty line to stop rolling,
-``-`` to reroll everything, ``h`` for the coach's ranking, ``best`` to take the coach's choice.
-At a box prompt: a box name (or alias), ``h``, or ``best``. ``q`` quits.
+:class:`PlaySession` is the game as a :class:`gamelab.core.interactive.Session` (injectable
+input and output); the command line only wires it to the terminal. What can be typed is in
+:data:`HELP`: at ``keep?`` the dice to keep (``1114``), ``all`` to stop rolling, ``-`` to
+reroll all five; an empty line asks whether to stop rolling (it never ends the rolls by itself);
+at ``box?`` a box name as the rule set says it (Yatzy's ``yatzy``, Yahtzee's ``yahtzee``) or an
+alias. ``h`` ranks the options by expected final score, ``best`` takes the coach's choice,
+``card`` shows the score card, ``q`` / ``quit`` leave.
+
+The bot plays the optimal expected-score strategy (:func:`bot_turn`); the same seed deals the
+same dice to the same sequence of choices.
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
 import numpy as np
 
+from gamelab.core.interactive import QUIT_WORDS, Session
 from gamelab.yatzy.coach import advise, decision_tables
-from gamelab.yatzy.rules import KEEPS, Card, RuleSet, dice_text, get_rules, parse_dice, roll_index
+from gamelab.yatzy.rules import (
+    KEEPS,
+    UPPER_CAP,
+    Card,
+    RuleSet,
+    dice_text,
+    get_rules,
+    parse_dice,
+    roll_index,
+)
 from gamelab.yatzy.solver import solve
+
+HELP = """How to play: each turn you roll five dice up to three times, then score them in one open box.
+  at "keep?"  type the dice to keep, e.g. 1114 (the others are rerolled)
+              all     keep all five and stop rolling      -   reroll all five
+              (an empty line asks whether to stop rolling)
+  at "box?"   type a box name or an alias:
+{boxes}
+  anywhere    h      the coach's ranking of your options by expected final score
+              best   take the coach's choice
+              card   show the score card
+              help   this text
+              q      quit"""
 
 
 def _roll(keep: np.ndarray, rng: np.random.Generator) -> np.ndarray:
@@ -23,18 +50,20 @@ def _roll(keep: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return counts
 
 
-def _parse_keep(text: str, dice: np.ndarray) -> np.ndarray:
-    if text in ("", "all"):
+def parse_keep(text: str, dice: np.ndarray) -> np.ndarray:
+    """The dice to keep typed as digits (``1114``), ``all`` or ``-`` -> count vector."""
+    if text == "all":
         return dice.copy()
     if text == "-":
         return np.zeros(6, dtype=np.int64)
     keep = np.zeros(6, dtype=np.int64)
-    for ch in text.replace(" ", ""):
+    for ch in text.replace(" ", "").replace(",", ""):
         if ch not in "123456":
-            raise ValueError(f"keep must be digits 1-6 from the dice, got {text!r}")
+            raise ValueError(f"keep: type the dice to keep as digits 1-6 (e.g. 1114), 'all' or '-', "
+                             f"got {text!r}; 'help' lists the commands")
         keep[int(ch) - 1] += 1
     if (keep > dice).any():
-        raise ValueError(f"cannot keep {text} from {dice_text(dice)}")
+        raise ValueError(f"cannot keep {text} from the dice {dice_text(dice)}")
     return keep
 
 
@@ -47,61 +76,170 @@ def bot_turn(rules: RuleSet, E: np.ndarray, card: Card, rng: np.random.Generator
         k = int((tables.keep1 if stage == 0 else tables.keep2)[roll_index(dice)])
         dice = _roll(KEEPS[k], rng)
         seen.append(dice_text(dice))
-    box = rules.boxes[int(tables.box3[roll_index(dice)])]
-    gain = card.fill(box, dice)
-    return f"rolls {' -> '.join(seen)}; {box} for {gain}"
+    b = int(tables.box3[roll_index(dice)])
+    gain = card.fill(rules.boxes[b], dice)
+    return f"rolls {' -> '.join(seen)}; {rules.box_label(b)} for {gain}"
 
 
-def play_game(rules: RuleSet | str, seed: int, ask: Callable[[str], str],
-              say: Callable[[str], None], opponent: bool = True) -> tuple[int, int | None]:
-    """Run one game; returns (your score, bot score or None)."""
-    rules = get_rules(rules)
-    E = solve(rules).E
-    rng = np.random.default_rng(seed)
-    you, bot = Card.empty(rules), Card.empty(rules)
-    for turn in range(rules.n_boxes):
-        say(f"--- turn {turn + 1}/{rules.n_boxes}: you {you.total}"
-            + (f", bot {bot.total}" if opponent else ""))
-        dice = _roll(np.zeros(6), rng)
-        rolls_left = 2
-        while True:
-            if rolls_left == 0:
-                prompt = f"dice {dice_text(dice)}, box? "
-            else:
-                prompt = f"dice {dice_text(dice)}, {rolls_left} rolls left, keep? "
-            text = ask(prompt).strip().lower()
-            if text == "q":
-                raise ValueError("game abandoned")
-            try:
-                if text in ("h", "?", "best"):
-                    opts = advise(rules, you, dice, rolls_left, E)
-                    if text == "best":
-                        text = opts[0].get("keep", opts[0].get("box"))
-                        if text == "-" and rolls_left:
-                            text = "-"
-                        say(f"coach: {text}")
-                    else:
-                        for o in opts[:6]:
-                            label = o.get("keep", o.get("box"))
-                            say(f"  {label:>16}  expected {o['expected_score']:.2f}  "
-                                f"loss {o['loss']:.2f}")
-                        continue
-                if rolls_left == 0:
-                    gain = you.fill(text, dice)
-                    say(f"you score {gain}")
-                    break
-                keep = _parse_keep(text, dice)
-                if keep.sum() == 5:
-                    rolls_left = 0
-                    continue
-                dice = _roll(keep, rng)
-                rolls_left -= 1
-            except ValueError as exc:
-                say(f"  {exc}")
-        if opponent:
-            say("bot: " + bot_turn(rules, E, bot, rng))
-    say(f"final: you {you.total}" + (f", bot {bot.total}" if opponent else ""))
-    return you.total, (bot.total if opponent else None)
+def format_card(rules: RuleSet, you: Card, bot: Card | None, dice: np.ndarray | None = None) -> str:
+    """The score card: each box's entry for you (and the bot); with `dice`, what they would score."""
+    placements = {}
+    if dice is not None:
+        placements = {name: pts + bonus for name, pts, bonus in rules.placements(dice, you)}
+    head = f"{'box':<18}{'you':>5}" + (f"{'bot':>5}" if bot else "")
+    if dice is not None:
+        head += f"   {dice_text(dice)} would score"
+    lines = [head]
+
+    def row(label: str, mine: object, theirs: object, extra: str = "") -> None:
+        lines.append(f"{label:<18}{mine!s:>5}" + (f"{theirs!s:>5}" if bot else "") + extra)
+
+    n_upper = sum(1 for b in range(rules.n_boxes) if rules.upper_face(b))
+    for b, name in enumerate(rules.boxes):
+        mine = you.entries[b]
+        theirs = bot.entries[b] if bot else None
+        extra = f"   {placements[name]:>3}" if name in placements else ""
+        row(rules.box_label(b), "-" if mine is None else mine, "-" if theirs is None else theirs, extra)
+        if b == n_upper - 1:
+            row(f"upper ({rules.upper_bonus} at {UPPER_CAP})", you.upper_total,
+                bot.upper_total if bot else "")
+    if rules.yahtzee_bonus:
+        row("yahtzee bonuses", you.yahtzee_bonuses, bot.yahtzee_bonuses if bot else "")
+    row("total", you.total, bot.total if bot else "")
+    return "\n".join(lines)
 
 
-__all__ = ["play_game", "bot_turn", "parse_dice"]
+class PlaySession(Session):
+    """One game of ``gamelab yatzy play`` (see the module doc). `opponent` adds the optimal bot."""
+
+    def __init__(self, rules: RuleSet | str = "yatzy", seed: int = 0, opponent: bool = True,
+                 E: np.ndarray | None = None) -> None:
+        self.rules = get_rules(rules)
+        self.E = solve(self.rules).E if E is None else E
+        self.rng = np.random.default_rng(seed)
+        self.opponent = opponent
+        self.you = Card.empty(self.rules)
+        self.bot = Card.empty(self.rules) if opponent else None
+        self.turn = 0
+        self.confirm_stop = False
+        self.finished = False
+        self._new_turn()
+
+    # -- what is shown -----------------------------------------------------------------------
+    def _new_turn(self) -> None:
+        self.turn += 1
+        self.dice = _roll(np.zeros(6), self.rng)
+        self.rolls_left = 2
+
+    @property
+    def prompt(self) -> str:
+        head = f"turn {self.turn}/{self.rules.n_boxes} | dice {dice_text(self.dice)}"
+        if self.confirm_stop:
+            return f"{head} | stop rolling and score these dice? (y/n) "
+        if self.rolls_left == 0:
+            return f"{head} | box? "
+        return f"{head} | {self.rolls_left} roll{'s' if self.rolls_left > 1 else ''} left | keep? "
+
+    def help_text(self) -> str:
+        import textwrap
+
+        names = ", ".join(self.rules.box_label(b) for b in range(self.rules.n_boxes))
+        aliases = "1s .. 6s, " + ("1p, 2p, " if self.rules.scandinavian else "") + "3k, 4k, fh, ss, ls, c, y"
+        boxes = textwrap.fill(f"{names} (aliases {aliases})", width=96,
+                              initial_indent=" " * 14, subsequent_indent=" " * 14)
+        return HELP.format(boxes=boxes)
+
+    def intro(self) -> str:
+        who = "against the optimal bot" if self.opponent else "solo"
+        return (f"{self.rules.name} ({self.rules.description}), {who}.\n" + self.help_text()
+                + "\n\n" + self._status())
+
+    def _status(self) -> str:
+        score = f"you {self.you.total}" + (f", bot {self.bot.total}" if self.bot else "")
+        return f"--- turn {self.turn}/{self.rules.n_boxes}: {score}"
+
+    def card_text(self) -> str:
+        return format_card(self.rules, self.you, self.bot, self.dice if self.rolls_left == 0 else None)
+
+    # -- commands ------------------------------------------------------------------------------
+    def handle(self, line: str) -> str:
+        text = line.strip().lower()
+        if text in QUIT_WORDS:
+            self.finished = True
+            return f"game left at turn {self.turn}: you {self.you.total}" + (
+                f", bot {self.bot.total}" if self.bot else "")
+        if self.confirm_stop:
+            self.confirm_stop = False
+            if text in ("y", "yes"):
+                return self._stop_rolling()
+            return "rolling on: type the dice to keep"
+        if text in ("help", "?"):
+            return self.help_text()
+        if text == "card":
+            return self.card_text()
+        if text in ("h", "hint"):
+            return self._ranking()
+        if text == "best":
+            choice = self._best_choice()
+            return f"coach: {choice}\n" + self.handle(choice)
+        if self.rolls_left == 0:
+            if not text:
+                return "type a box name ('card' shows them with what these dice score)"
+            return self._score(text)
+        if not text:
+            self.confirm_stop = True
+            return ""
+        keep = parse_keep(text, self.dice)
+        if keep.sum() == 5:
+            return self._stop_rolling()
+        self.dice = _roll(keep, self.rng)
+        self.rolls_left -= 1
+        return self.card_text() if self.rolls_left == 0 else ""
+
+    def _stop_rolling(self) -> str:
+        self.rolls_left = 0
+        return self.card_text()
+
+    def _options(self) -> list[dict]:
+        return advise(self.rules, self.you, self.dice, self.rolls_left, self.E)
+
+    def _label(self, option: dict) -> str:
+        return self.rules.box_label(option["box"]) if "box" in option else option["keep"]
+
+    def _best_choice(self) -> str:
+        best = self._options()[0]
+        if "keep" in best and best["keep"] == dice_text(self.dice):
+            return "all"
+        return self._label(best)
+
+    def _ranking(self) -> str:
+        kind = "box" if self.rolls_left == 0 else "keep"
+        lines = [f"{kind:>16}  expected final score   loss"]
+        for o in self._options()[:8]:
+            lines.append(f"{self._label(o):>16}  {o['expected_score']:20.2f}  {o['loss']:5.2f}")
+        return "\n".join(lines)
+
+    def _score(self, box: str) -> str:
+        gain = self.you.fill(box, self.dice)  # raises (card unchanged) on a bad or filled box
+        out = [f"you score {gain} in {self.rules.box_label(self.rules.box_index(box))}"]
+        if self.bot is not None:
+            out.append("bot: " + bot_turn(self.rules, self.E, self.bot, self.rng))
+        if self.you.done:
+            self.finished = True
+            out.append(format_card(self.rules, self.you, self.bot))
+            final = f"final: you {self.you.total}"
+            if self.bot is not None:
+                a, b = self.you.total, self.bot.total
+                final += f", bot {b}: " + ("you win" if a > b else "draw" if a == b else "the bot wins")
+            out.append(final)
+            return "\n".join(out)
+        self._new_turn()
+        out.append(self._status())
+        return "\n".join(out)
+
+    def end_of_input(self) -> str:
+        return f"input ended at turn {self.turn}: you {self.you.total}" + (
+            f", bot {self.bot.total}" if self.bot else "")
+
+
+__all__ = ["PlaySession", "bot_turn", "format_card", "parse_keep", "parse_dice"]

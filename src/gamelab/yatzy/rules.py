@@ -295,9 +295,19 @@ class RuleSet:
         key = _ALIASES.get(key, key)
         if key not in self.boxes:
             raise ValueError(
-                f"unknown box {name!r} for rules {self.name}; boxes: {', '.join(self.boxes)}"
+                f"unknown box {name!r} for rules {self.name}; boxes: "
+                f"{', '.join(self.box_label(b) for b in range(self.n_boxes))}"
             )
         return self.boxes.index(key)
+
+    def box_label(self, box: str | int) -> str:
+        """A box's name as players of this rule set say it (Yatzy's five of a kind is "yatzy").
+
+        >>> get_rules("yatzy").box_label("yahtzee"), get_rules("yahtzee").box_label(11)
+        ('yatzy', 'yahtzee')
+        """
+        name = self.boxes[box] if isinstance(box, int) else self.boxes[self.box_index(box)]
+        return "yatzy" if self.scandinavian and name == "yahtzee" else name
 
     def kernel_tables(self) -> dict[str, np.ndarray]:
         """The arrays the numba kernels need (see :mod:`gamelab.yatzy._kernels`)."""
@@ -541,11 +551,11 @@ class Card:
         before = self.total
         b = self.rules.box_index(box)
         if self.entries[b] is not None:
-            raise ValueError(f"box {self.rules.boxes[b]} is already filled")
+            raise ValueError(f"box {self.rules.box_label(b)} is already filled")
         for name, pts, bonus in self.rules.placements(counts, self):
             if name == self.rules.boxes[b]:
                 self.entries[b] = pts
                 if bonus:
                     self.yahtzee_bonuses += 1
                 return self.total - before
-        raise ValueError(f"box {self.rules.boxes[b]} is not allowed for these dice (joker rule)")
+        raise ValueError(f"box {self.rules.box_label(b)} is not allowed for these dice (joker rule)")

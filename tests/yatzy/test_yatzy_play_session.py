@@ -1,0 +1,113 @@
+"""`yatzy play`: the session with injected I/O, and a scripted game in a pseudo-terminal."""
+
+import sys
+
+import pexpect
+import pytest
+
+from gamelab.core.interactive import run_session
+from gamelab.yatzy.play import PlaySession, format_card
+from gamelab.yatzy.rules import Card, get_rules, parse_dice
+
+
+def play(session, lines):
+    script, shown = iter(lines), []
+
+    def read_line(prompt):
+        shown.append(prompt)
+        try:
+            return next(script)
+        except StopIteration:
+            raise EOFError from None
+
+    run_session(session, read_line, shown.append)
+    return "\n".join(shown)
+
+
+def test_instructions_help_and_quit():
+    s = PlaySession("yatzy", seed=3)
+    text = play(s, ["help", "q"])
+    assert text.count("How to play") == 2  # at the start and on help
+    assert "yatzy" in text and "yahtzee" not in text  # Yatzy's own box name
+    assert s.finished and "game left at turn 1" in text
+
+
+def test_enter_at_keep_asks_before_ending_the_rolls():
+    s = PlaySession("yatzy", seed=3, opponent=False)
+    first = s.dice.copy()
+    text = play(s, ["", "n", "", "y"])
+    assert text.count("stop rolling and score these dice? (y/n)") == 2
+    assert "rolling on" in text
+    assert s.rolls_left == 0 and (s.dice == first).all()  # no die was rerolled
+    assert "would score" in text and "box? " in text  # the card with these dice's points
+
+
+def test_bad_input_keeps_the_game_and_box_names_follow_the_rules():
+    s = PlaySession("yatzy", seed=3)
+    text = play(s, ["77", "66666", "all", "banana", "yahtzee", "q"])
+    assert "error: keep: type the dice to keep as digits" in text
+    assert "error: cannot keep 66666" in text
+    assert "error: unknown box 'banana' for rules yatzy" in text and "yatzy" in text.split("banana")[1]
+    # 'yahtzee' is still understood as an alias, and the score line says "yatzy"
+    assert "in yatzy" in text and s.you.entries[-1] is not None and s.turn == 2
+
+
+def test_filled_box_is_refused():
+    s = PlaySession("yahtzee-no-bonus", seed=1, opponent=False)
+    text = play(s, ["all", "chance", "all", "chance", "q"])
+    assert "error: box chance is already filled" in text and s.turn == 2
+
+
+def test_following_the_coach_finishes_the_game():
+    s = PlaySession("yahtzee-no-bonus", seed=3)
+    text = play(s, ["h"] + ["best"] * 60)
+    assert s.finished and text.strip().splitlines()[-1].startswith("final: you ")
+    assert s.you.done and s.bot.done
+    assert "expected final score" in text
+
+
+def test_card_shows_both_players_and_the_upper_bonus():
+    r = get_rules("yatzy")
+    you = Card.parse(r, "ones=3,sixes=24,yahtzee=50")
+    text = format_card(r, you, Card.empty(r), parse_dice("66612"))
+    assert "sixes" in text and "upper (50 at 63)" in text and "yatzy" in text
+    row = next(line for line in text.splitlines() if line.startswith("fives"))
+    assert row.split()[-1] == "0"  # 66612 would score 0 in fives
+    assert text.splitlines()[-1].split()[1] == "77"  # total
+
+
+@pytest.mark.parametrize("quit_word", ["q", "quit"])
+def test_play_in_a_pseudo_terminal(quit_word):
+    child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "yatzy", "play", "--rules", "yatzy",
+                                           "--seed", "3"], encoding="utf-8", timeout=240)
+    child.expect("How to play")
+    child.expect("keep\\? ")
+    child.sendline("help")
+    child.expect("How to play")
+    child.expect("keep\\? ")
+    child.sendline("")  # Enter: asked, not ended
+    child.expect("stop rolling and score these dice\\? \\(y/n\\) ")
+    child.sendline("n")
+    child.expect("keep\\? ")
+    child.sendline("9")
+    child.expect("error: keep")
+    child.sendline("all")
+    child.expect("would score")
+    child.expect("box\\? ")
+    child.sendline("yatzy")
+    child.expect("you score \\d+ in yatzy")
+    child.expect("bot: rolls")
+    child.expect("keep\\? ")
+    child.sendline(quit_word)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_rules_doctests():
+    import doctest
+
+    import gamelab.yatzy.rules
+
+    result = doctest.testmod(gamelab.yatzy.rules)
+    assert result.attempted >= 4 and result.failed == 0
