@@ -62,9 +62,10 @@ def test_solved_and_hard_mode(blog):
 
 def test_next_cli_error_exit(capsys):
     with pytest.raises(SystemExit) as exc:
-        main(["wordle", "next", "--history", "レントラー:00000,ゴルダック:00120", "--json"])
+        main(["wordle", "next", "--history", "レントラー:00000,ゴルダック:00120", "--rule", "blog",
+              "--json"])
     assert exc.value.code == 2 and "guess 2 (ゴルダック 00120)" in capsys.readouterr().err
-    main(["wordle", "next", "--history", "レントラー:00000", "--json"])
+    main(["wordle", "next", "--history", "レントラー:00000", "--rule", "blog", "--json"])
     data = json.loads(capsys.readouterr().out)
     assert data["candidates"] == 67 and data["next"] == "ゴルダック"  # post's chart row 1
 
@@ -72,7 +73,7 @@ def test_next_cli_error_exit(capsys):
 def test_assist_interactive(capsys, monkeypatch):
     script = "レントラー 00000\nゴルダック ⬛⬛🟨🟩⬛\nゴルダック 00000\nquit\n"
     monkeypatch.setattr(sys, "stdin", io.StringIO(script))
-    main(["wordle", "assist"])
+    main(["wordle", "assist", "--rule", "blog"])
     out = capsys.readouterr()
     assert "67 candidate(s) left" in out.out and "28 candidate(s) left" in out.out
     assert "error: no answer fits" in out.out

@@ -17,11 +17,13 @@ candidates (divide by ``candidates`` for the average).
 from __future__ import annotations
 
 import re
+import unicodedata
 from collections.abc import Sequence
 from typing import Any
 
 import numpy as np
 
+from gamelab.core.interactive import QUIT_WORDS, Session
 from gamelab.wordle.optimal import INF, OptimalSolver, SearchTimeout, summary_params
 from gamelab.wordle.pruned import PrunedSearch
 from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode, parse_pattern, pattern_text
@@ -34,14 +36,40 @@ class ContradictionError(ValueError):
     """No answer fits the history; the message names the first guess that contradicts."""
 
 
+def normalise_kana(word: str) -> str:
+    """Hiragana and half-width katakana as full-width katakana (the word lists' form).
+
+    >>> normalise_kana("らんたーん"), normalise_kana("ﾋﾟｶﾁｭｳ"), normalise_kana("crane")
+    ('ランターン', 'ピカチュウ', 'crane')
+    """
+    import jaconv
+
+    text = unicodedata.normalize("NFC", word)
+    return jaconv.hira2kata(jaconv.h2z(text, kana=True, ascii=False, digit=False))
+
+
+def parse_guess(game: Game, word: str) -> int:
+    """The guess index of `word`, typed in katakana, hiragana or half-width katakana."""
+    if word in game.words.guess_index:
+        return game.words.guess_index[word]
+    kana = normalise_kana(word)
+    if kana in game.words.guess_index:
+        return game.words.guess_index[kana]
+    shown = repr(word) if kana == word else f"{word!r} (read as {kana!r})"
+    raise ValueError(f"{shown} is not an allowed guess in word list {game.words.name!r}")
+
+
 def parse_entry(game: Game, text: str) -> tuple[int, int]:
-    """'レントラー:00120' or 'レントラー 00120' (or with ⬛🟨🟩) -> (guess index, pattern code)."""
+    """'レントラー:00120' or 'レントラー 00120' (or with ⬛🟨🟩) -> (guess index, pattern code).
+
+    The guess may be typed in hiragana or half-width katakana (see :func:`normalise_kana`).
+    """
     parts = [p for p in re.split(r"[:\s]+", text.strip()) if p]
     if len(parts) < 2:
         raise ValueError(f"history entry {text!r} needs a guess and its colours, e.g. レントラー:00120")
     word, colours = parts[0], "".join(parts[1:])
-    g = game.words.check_guess(word)
-    return g, parse_pattern(colours, len(word))
+    g = parse_guess(game, word)
+    return g, parse_pattern(colours, len(game.words.guesses[g]))
 
 
 def parse_history(game: Game, text: str | Sequence[str]) -> list[tuple[int, int]]:
@@ -81,9 +109,11 @@ class Assistant:
                 shown = f"{word} {pattern_text(code, len(word))}"
                 why = ("no answer shows these colours" if step == 1 else
                        f"none of the {len(cands)} answers left by the earlier guesses shows these colours")
+                hint = "" if game.rule == "standard" else (
+                    "; the real game colours by the standard rule (--rule standard)")
                 raise ContradictionError(
-                    f"no answer fits the history: guess {step} ({shown}) is the first that "
-                    f"contradicts it: {why}")
+                    f"no answer fits the history under rule {game.rule}: guess {step} ({shown}) "
+                    f"is the first that contradicts it: {why}{hint}")
             if pool is not None and step < len(history) and history[step][0] not in set(
                     game.full_length_index[game.hard_pool(g, code, pool, self.hard)].tolist()):
                 nxt = game.words.guesses[history[step][0]]
@@ -103,7 +133,7 @@ class Assistant:
         out: dict[str, Any] = {
             "candidates": int(len(cands)), "history": [
                 f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}" for g, c in history],
-            "hard_mode": self.hard or "off", "mode": HARD_MODE_TEXT[self.hard],
+            "rule": game.rule, "hard_mode": self.hard or "off", "mode": HARD_MODE_TEXT[self.hard],
             "max_guesses": self.max_guesses, "guesses_left": max(left, 0)}
         if len(cands) <= LIST_LIMIT:
             out["remaining"] = [game.words.answers[a] for a in cands]
@@ -194,3 +224,80 @@ def _entropy_choice(game: Game, cands: np.ndarray, pool: np.ndarray | None) -> i
         if g in allowed:
             return g
     return -1
+
+
+RULE_TEXT = {"standard": "colours as the real game shows them",
+             "blog": "colours as the post's code computes them"}
+
+
+def format_advice(advice: dict[str, Any]) -> str:
+    """The advice as text; the first line names the feedback rule and the mode in force."""
+    lines = [f"{advice['candidates']} candidate(s) left (rule {advice['rule']}: "
+             f"{RULE_TEXT.get(advice['rule'], advice['rule'])}; {advice['mode']}; "
+             f"{advice['guesses_left']} guess(es) left)"]
+    if "remaining" in advice:
+        lines.append("  " + " ".join(advice["remaining"]))
+    if advice["next"] is None:
+        lines.append("solved")
+        return "\n".join(lines)
+    total = advice["expected_total"]
+    extra = "" if total is None else (f"; {total} more guesses in total over the candidates "
+                                      f"(average {total / advice['candidates']:.3f})")
+    lines.append(f"next guess: {advice['next']} ({advice['method']}{extra})")
+    if not advice["within_limit"]:
+        lines.append(f"warning: no strategy found that is sure to finish within the "
+                     f"{advice['max_guesses']}-guess limit from here")
+    return "\n".join(lines)
+
+
+ASSIST_HELP = """Type each guess and the colours the game showed, e.g.
+  レントラー 00120      0 grey, 1 yellow, 2 green (or ⬛🟨🟩, 灰黄緑, b/y/g); 'レントラー:00120' too
+  the guess may be typed in katakana, hiragana or half-width katakana
+  undo    take back the last guess
+  reset   start again
+  help    this text
+  q, quit leave"""
+
+
+class AssistSession(Session):
+    """``gamelab wordle assist`` as a :class:`gamelab.core.interactive.Session` (injectable I/O).
+
+    A guess is added to the history only once its advice is computed, so a typo, a contradiction
+    or an interrupted search leaves the history as it was.
+    """
+
+    prompt = "guess and colours (e.g. レントラー 00120), undo, reset, help or quit> "
+
+    def __init__(self, assistant: Assistant) -> None:
+        self.assistant = assistant
+        self.history: list[tuple[int, int]] = []
+        self.finished = False
+
+    def intro(self) -> str:
+        game = self.assistant.game
+        head = (f"Wordle assistant: word list {game.words.name}, rule {game.rule} "
+                f"({RULE_TEXT.get(game.rule, game.rule)}), {HARD_MODE_TEXT[self.assistant.hard]}, "
+                f"at most {self.assistant.max_guesses} guesses.")
+        return "\n".join([head, ASSIST_HELP, format_advice(self.assistant.advice(self.history))])
+
+    def handle(self, line: str) -> str:
+        text = line.strip()
+        word = text.lower()
+        if word in QUIT_WORDS:
+            self.finished = True
+            return ""
+        if word in ("help", "h", "?"):
+            return ASSIST_HELP
+        if not text:
+            return "type a guess and its colours, e.g. レントラー 00120 ('help' explains, 'quit' leaves)"
+        if word in ("undo", "reset"):
+            if not self.history:
+                return "nothing to undo: no guess yet"
+            history = self.history[:-1] if word == "undo" else []
+        else:
+            history = self.history + [parse_entry(self.assistant.game, text)]
+        advice = self.assistant.advice(history)  # raises (history kept) on a contradiction
+        self.history = history
+        if advice["next"] is None:
+            self.finished = True
+        return format_advice(advice)

@@ -205,7 +205,7 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
     if json_out:
         print_json({k: v for k, v in data.items() if k != "tree"})
         return
-    console.print(data["statement"])
+    console.print(f"{data['statement']} (rule {rule})")
     if data["total"] is not None:
         dist = " ".join(f"{k}:{v}" for k, v in data["distribution"].items())
         firsts = " ".join(data["first_guesses"]) or f"{data['best_known_first_guess']} (best found)"
@@ -222,13 +222,13 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
 
 
 @app.command("next")
-def next_command(history: Annotated[str, typer.Option("--history", help="e.g. 'レントラー:00120,ゴルダック:00000' (0 grey, 1 yellow, 2 green).")] = "",
+def next_command(history: Annotated[str, typer.Option("--history", help="e.g. 'レントラー:00120,ゴルダック:00000' (0 grey, 1 yellow, 2 green); hiragana and half-width katakana are accepted.")] = "",
                  names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                 rule: Rule = "blog", hard: Hard = False, hard_rule: HardRule = None,
+                 rule: Rule = "standard", hard: Hard = False, hard_rule: HardRule = None,
                  time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")] = 20.0,
                  json_out: Json = False) -> None:
     """Candidates left by a history and the best next guess (one shot)."""
-    from gamelab.wordle.assistant import Assistant, parse_history
+    from gamelab.wordle.assistant import Assistant, format_advice, parse_history
 
     game = make_game(names, guesses, answers, rule)
     advice = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=_store(False)).advice(
@@ -236,61 +236,20 @@ def next_command(history: Annotated[str, typer.Option("--history", help="e.g. '�
     if json_out:
         print_json(advice)
         return
-    _print_advice(advice)
-
-
-def _print_advice(advice: dict) -> None:
-    console.print(f"{advice['candidates']} candidate(s) left ({advice['mode']}; "
-                  f"{advice['guesses_left']} guess(es) left)")
-    if "remaining" in advice:
-        console.print("  " + " ".join(advice["remaining"]))
-    if advice["next"] is None:
-        console.print("solved")
-        return
-    total = advice["expected_total"]
-    extra = "" if total is None else f"; {total} more guesses in total over the candidates " \
-        f"(average {total / advice['candidates']:.3f})"
-    console.print(f"next guess: {advice['next']} ({advice['method']}{extra})")
-    if not advice["within_limit"]:
-        console.print(f"warning: no strategy found that is sure to finish within the "
-                      f"{advice['max_guesses']}-guess limit from here")
+    console.print(format_advice(advice), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command("assist")
 def assist_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                   rule: Rule = "blog", hard: Hard = False, hard_rule: HardRule = None,
+                   rule: Rule = "standard", hard: Hard = False, hard_rule: HardRule = None,
                    time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")] = 20.0) -> None:
-    """Interactive: type a guess and its colours (レントラー 00120 or ⬛⬛🟨🟩⬛); undo, reset, quit."""
-    from gamelab.wordle.assistant import Assistant, parse_entry
+    """Interactive: type a guess and its colours (レントラー 00120 or ⬛⬛🟨🟩⬛); undo, reset, help, quit."""
+    from gamelab.core.interactive import run_in_terminal
+    from gamelab.wordle.assistant import Assistant, AssistSession
 
     game = make_game(names, guesses, answers, rule)
     assistant = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=_store(False))
-    history: list[tuple[int, int]] = []
-    console.print("Type 'guess colours' (0 grey 1 yellow 2 green, or ⬛🟨🟩), 'undo', 'reset' or 'quit'.")
-    _print_advice(assistant.advice(history))
-    while True:
-        try:
-            line = input("> ").strip()
-        except EOFError:
-            break
-        if not line:
-            continue
-        if line in ("quit", "exit", "q"):
-            break
-        if line in ("undo", "reset"):
-            history = history[:-1] if line == "undo" else []
-        else:
-            try:
-                entry = parse_entry(game, line)
-                assistant.candidates(history + [entry])
-            except ValueError as exc:
-                console.print(f"error: {exc}", highlight=False)
-                continue
-            history.append(entry)
-        advice = assistant.advice(history)
-        _print_advice(advice)
-        if advice["next"] is None:
-            break
+    run_in_terminal(AssistSession(assistant))
 
 
 @app.command("hill-climb")
@@ -310,7 +269,7 @@ def hill_climb_command(names: Names = "gen1-4", guesses: GuessFile = None, answe
     if json_out:
         print_json(data)
         return
-    console.print(f"{res.word}: entropy {res.entropy:.5f}, {res.patterns} patterns"
+    console.print(f"{res.word}: entropy {res.entropy:.5f} (rule {rule}), {res.patterns} patterns"
                   + (f", pruned-search total {data['pruned_total']}" if total else ""))
 
 

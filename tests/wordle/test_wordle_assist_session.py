@@ -1,0 +1,127 @@
+"""`wordle assist` / `wordle next`: the session with injected I/O, the rule defaults, kana
+normalisation, and a scripted session in a pseudo-terminal."""
+
+import json
+import sys
+
+import pexpect
+import pytest
+import typer
+
+from gamelab.core.interactive import run_session
+from gamelab.wordle.assistant import Assistant, AssistSession, normalise_kana, parse_entry
+from gamelab.wordle.rules import load_word_list
+from gamelab.wordle.table import Game
+
+
+@pytest.fixture(scope="module")
+def standard():
+    return Game(load_word_list("gen1-4"), "standard")
+
+
+def play(session, lines):
+    script, shown = iter(lines), []
+
+    def read_line(prompt):
+        shown.append(prompt)
+        try:
+            return next(script)
+        except StopIteration:
+            raise EOFError from None
+
+    run_session(session, read_line, shown.append)
+    return "\n".join(shown)
+
+
+def test_session_keeps_the_history_on_every_failed_line(standard):
+    s = AssistSession(Assistant(standard))
+    text = play(s, ["undo", "", "help", "ピカチュー 00000", "レントラー 0012", "レントラー 00000",
+                    "ゴルダック 00120", "undo", "quit"])
+    assert "nothing to undo" in text and "type a guess and its colours" in text
+    assert text.count("0 grey, 1 yellow, 2 green") == 2  # at the start and on help
+    assert "error: 'ピカチュー' is not an allowed guess" in text
+    assert "error: feedback '0012' has 4 colours" in text
+    assert "67 candidate(s) left (rule standard" in text
+    assert "error: no answer fits the history under rule standard: guess 2 (ゴルダック 00120)" in text
+    assert s.history == [] and s.finished  # the undo took back レントラー
+
+
+def test_every_advice_states_the_rule(standard):
+    s = AssistSession(Assistant(standard))
+    intro = s.intro()
+    assert "rule standard (colours as the real game shows them)" in intro
+    out = s.handle("レントラー 00000")
+    assert out.splitlines()[0].startswith("67 candidate(s) left (rule standard:")
+    blog = AssistSession(Assistant(Game(standard.words, "blog")))
+    assert "rule blog (colours as the post's code computes them)" in blog.intro()
+
+
+def test_hiragana_and_half_width_katakana_are_normalised(standard):
+    assert normalise_kana("らんたーん") == "ランターン"
+    assert normalise_kana("ﾋﾟｶﾁｭｳ") == "ピカチュウ"  # the voiced marks join their letters
+    assert normalise_kana("crane") == "crane"
+    expected = parse_entry(standard, "ランターン 10012")
+    assert parse_entry(standard, "らんたーん 10012") == expected
+    assert parse_entry(standard, "ﾗﾝﾀｰﾝ:10012") == expected
+    with pytest.raises(ValueError, match=r"'ぴかちゅー' \(read as 'ピカチュー'\) is not an allowed guess"):
+        parse_entry(standard, "ぴかちゅー 00000")
+
+
+def test_solved_ends_the_session(standard):
+    s = AssistSession(Assistant(standard))
+    text = play(s, ["レントラー 22222", "never read"])
+    assert s.finished and text.rstrip().endswith("solved")
+
+
+def test_next_defaults_to_the_real_games_colouring(gamelab_cli):
+    r = gamelab_cli("wordle", "next", "--history", "ランターン:10012", "--json")
+    assert r.returncode == 0, r.stderr
+    out = json.loads(r.stdout)
+    assert out["rule"] == "standard" and out["remaining"] == ["グラードン", "ヒードラン"]
+    r = gamelab_cli("wordle", "next", "--history", "らんたーん:10012")
+    assert r.returncode == 0 and "2 candidate(s) left (rule standard" in r.stdout
+    blog = gamelab_cli("wordle", "next", "--history", "ランターン:10012", "--rule", "blog")
+    assert blog.returncode == 2 and "under rule blog" in blog.stderr
+    assert "--rule standard" in blog.stderr
+
+
+def test_rule_defaults_per_command():
+    from gamelab.wordle.cli import app
+
+    group = typer.main.get_command(app)
+    defaults = {name: next(p.default for p in cmd.params if p.name == "rule")
+                for name, cmd in group.commands.items() if any(p.name == "rule" for p in cmd.params)}
+    # the commands that reproduce the post keep its colouring; the assistant plays the real game
+    assert defaults["rank"] == defaults["chart"] == defaults["prune-search"] == "blog"
+    assert defaults["next"] == defaults["assist"] == "standard"
+
+
+def test_assist_in_a_pseudo_terminal():
+    child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "wordle", "assist"],
+                          encoding="utf-8", timeout=240)
+    child.expect("rule standard")
+    child.expect("or quit> ")
+    child.sendline("")
+    child.expect("type a guess and its colours")
+    child.sendline("ﾗﾝﾀｰﾝ 1OO12")  # a letter O for a zero
+    child.expect("error: bad colour 'O'")
+    child.sendline("らんたーん 10012")
+    child.expect(r"2 candidate\(s\) left \(rule standard")
+    child.expect("next guess: ")
+    child.sendline("undo")
+    child.expect(r"candidate\(s\) left")
+    child.sendline("help")
+    child.expect("hiragana")
+    child.sendline("q")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+
+
+def test_doctests():
+    import doctest
+
+    import gamelab.wordle.assistant
+
+    result = doctest.testmod(gamelab.wordle.assistant)
+    assert result.attempted > 0 and result.failed == 0
