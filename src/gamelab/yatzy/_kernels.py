@@ -487,11 +487,12 @@ def backward_layer(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, bas
 
 @njit(cache=True)
 def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, base, upper_face,
-                  joker_value, upper_box_of_face, joker_fixed, params, overflow):
+                  joker_value, upper_box_of_face, joker_fixed, params, overflow, W):
     """Push the score mass F[row, score] of one layer through one turn into F2.
 
     Mass that would land at or beyond F2's width is not lost: its probability and its exact
-    contribution to the mean (score + E[next]) go to overflow[0] and overflow[1].
+    contributions to the mean (score + E[next]) and, when overflow has a third slot, to the
+    second moment (score^2 + 2 score E[next] + W[next]) go to overflow[0], [1] and [2].
     """
     nb = params[0]
     L = F.shape[1]
@@ -548,6 +549,8 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, base,
                 else:
                     overflow[0] += v
                     overflow[1] += v * (t + E[j])
+                    if overflow.shape[0] > 2:
+                        overflow[2] += v * (t * t + 2.0 * t * E[j] + W[j])
 
 
 STRATEGY_OPTIMAL, STRATEGY_GREEDY, STRATEGY_RANDOM = 0, 1, 2

@@ -8,8 +8,10 @@ score vector is then shifted and added into the successor's. The result is P(fin
 s; its mean equals the DP value (a test checks it to 1e-9).
 
 Scores are stored up to a cap (the rule set's maximum when it is small; 600 with a Yahtzee
-bonus). Mass beyond the cap is kept as one lump whose probability and exact mean contribution
-(score so far + E[state]) are recorded, so the mean stays exact; P(final > cap) is reported.
+bonus). Mass beyond the cap is kept as one lump whose probability and exact first and second
+moment contributions (score so far s and the state's E[R], E[R^2] of the remaining score R:
+s + E[R] and s^2 + 2 s E[R] + E[R^2]) are recorded, so the mean and the SD stay exact;
+P(final > cap) is reported.
 
 Cost: about one widget solve per reachable state plus (outcomes x score width) additions per
 state; memory two layers of float64 [states, width] (about 0.5 GB for Scandinavian Yatzy).
@@ -28,7 +30,7 @@ from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.solver import masks_by_popcount, solve, upper_reach
 
-CACHE_VERSION = 1
+CACHE_VERSION = 2  # 2: the tail's second moment is stored (overflow[2])
 BONUS_CAP = 600
 
 
@@ -39,6 +41,7 @@ class ScoreDistribution:
     tail_probability: float  # P(final score > cap)
     tail_mean_part: float  # E[score; score > cap] (exact)
     seconds: float
+    tail_square_part: float = 0.0  # E[score^2; score > cap] (exact)
 
     @property
     def cap(self) -> int:
@@ -51,10 +54,10 @@ class ScoreDistribution:
 
     @property
     def std_dev(self) -> float:
-        """SD from the stored part (exact when tail_probability is 0)."""
+        """SD of the final score, exact: the stored part and the tail's second moment."""
         s = np.arange(len(self.probability))
         p = self.probability
-        m2 = float((s * s * p).sum())
+        m2 = float((s * s * p).sum()) + self.tail_square_part
         return float(np.sqrt(max(0.0, m2 - self.mean**2)))
 
     def at_least(self, target: int) -> float:
@@ -101,17 +104,19 @@ def layer_widths(rules: RuleSet, cap: int) -> list[int]:
     return widths
 
 
-def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=()):
+def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=(),
+                   W: np.ndarray | None = None):
     """Run the forward propagation; yields nothing, returns (final P, overflow, kept layers).
 
     kept_layers[k] = (masks, ms, fs, F) for every k in `keep_layers` (F: [rows, width]).
+    overflow = (P, E[score; tail], E[score^2; tail]); the last needs `W` (E[remaining^2]).
     """
     tab = rules.kernel_tables()
     nf = 2 if rules.has_bonus_flag else 1
     row_of = np.full((1 << rules.n_boxes) * 64 * nf, -1, dtype=np.int64)
     layers = masks_by_popcount(rules.n_boxes)
     widths = layer_widths(rules, cap)
-    overflow = np.zeros(2)
+    overflow = np.zeros(3 if W is not None else 2)
     ms, mm, ff = layer_rows(rules, layers[0])
     F = np.zeros((len(ms), widths[0]))
     F[0, 0] = 1.0
@@ -124,7 +129,7 @@ def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=()):
         F2 = np.zeros((len(ms2), widths[k + 1]))
         kern.forward_layer(E, F, len(ms), row_of, F2, ms, mm, ff, tab["base"], tab["upper_face"],
                            tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],
-                           tab["params"], overflow)
+                           tab["params"], overflow, E if W is None else W)
         ms, mm, ff, F = ms2, mm2, ff2, F2
     if rules.n_boxes in keep_layers:
         kept[rules.n_boxes] = (ms, mm, ff, F)
@@ -142,7 +147,7 @@ def score_distribution(rules: RuleSet | str, cap: int | None = None,
     def compute() -> dict[str, np.ndarray]:
         sol = solve(rules, use_cache=use_cache)
         t0 = time.perf_counter()
-        final, overflow, _ = forward_layers(rules, sol.E, cap)
+        final, overflow, _ = forward_layers(rules, sol.E, cap, W=sol.W)
         p = np.zeros(cap + 1)
         p[: len(final)] = final
         return {"p": p, "overflow": overflow, "seconds": np.array(time.perf_counter() - t0)}
@@ -152,8 +157,9 @@ def score_distribution(rules: RuleSet | str, cap: int | None = None,
         arrays = cached_arrays("yatzy-distribution", params, CACHE_VERSION, compute)
     else:
         arrays = compute()
-    return ScoreDistribution(rules, arrays["p"], float(arrays["overflow"][0]),
-                             float(arrays["overflow"][1]), float(arrays["seconds"]))
+    overflow = arrays["overflow"]
+    return ScoreDistribution(rules, arrays["p"], float(overflow[0]), float(overflow[1]),
+                             float(arrays["seconds"]), tail_square_part=float(overflow[2]))
 
 
 def plot_distributions(dists: list[ScoreDistribution], fig_ax=None):

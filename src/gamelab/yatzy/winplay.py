@@ -149,7 +149,7 @@ def final_score_law(rules: RuleSet, state: tuple[int, int, int, int],
     for j in range(turns):
         ms2, mm2, ff2 = reach.layers[j + 1]
         F2 = np.zeros((len(ms2), width))
-        kern.forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, *tab, overflow)
+        kern.forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, *tab, overflow, E)
         ms, mm, ff, F = ms2, mm2, ff2, F2
     assert overflow[0] == 0.0
     p = F.sum(axis=0)
