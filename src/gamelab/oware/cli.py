@@ -66,23 +66,19 @@ def analyse(
     cycle: Cycle = "own-row",
     json_out: Json = False,
 ) -> None:
-    """Best move, score, principal variation, depth, nodes and speed of the engine."""
+    """Best move, score (with its unit), the whole principal variation, depth, nodes and speed."""
+    from gamelab.oware.analysis import analyse as run_analysis
+    from gamelab.oware.analysis import format_analysis
     from gamelab.oware.rules import Position
-    from gamelab.oware.search import Engine
 
     pos = Position.from_text(position, _rules(grand_slam, cycle))
-    if time_limit is None and depth is None:
-        time_limit = 2.0
-    engine = Engine(evaluation=evaluation, tablebase_seeds=tablebase)
-    result = engine.search(pos, time_limit=time_limit, depth=depth)
+    result = run_analysis(pos, time_limit=time_limit, depth=depth, evaluation=evaluation,
+                          tablebase_seeds=tablebase)
     if json_out:
         print_json(result)
         return
-    console.print(pos.draw())
-    console.print(f"best move {result.best_move} ({'ABCDEF'[result.best_move] if pos.to_move == 0 else 'abcdef'[result.best_move]}), "
-                  f"score {result.score}, depth {result.depth}, {result.nodes:,} nodes, "
-                  f"{result.nps:,.0f} nodes/s")
-    console.print(f"pv {result.pv}")
+    console.print(pos.draw(), markup=False, highlight=False)
+    console.print(format_analysis(result), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()
@@ -140,6 +136,7 @@ def play(
     seed: Seed = 0,
 ) -> None:
     """Play against the engine in the terminal (type 'help' for commands)."""
-    from gamelab.oware.play import run_terminal_game
+    from gamelab.core.interactive import run_in_terminal
+    from gamelab.oware.play import PlaySession
 
-    run_terminal_game(engine, human_side=0 if first else 1, load=load, seed=seed)
+    run_in_terminal(PlaySession(engine, human_side=0 if first else 1, load=load, seed=seed))

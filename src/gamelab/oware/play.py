@@ -1,4 +1,9 @@
-"""A terminal game against a chosen player, and game records.
+"""A game against a chosen player (:class:`PlaySession`, injectable I/O), and game records.
+
+``gamelab oware play`` is :class:`PlaySession` wired to the terminal; any front end can drive
+the same session with its own ``read_line`` / ``write`` (see :mod:`gamelab.core.interactive`).
+A failed command (a typo, an illegal move, a ``save`` to a path that cannot be written, a record
+that cannot be read) shows one ``error:`` line and the game goes on unchanged.
 
 Game record format (plain text, one ``key: value`` header per line, ``#`` starts a comment)::
 
@@ -23,14 +28,12 @@ from pathlib import Path
 
 import numpy as np
 
-from gamelab.core.report import write_text_atomic
+from gamelab.core.files import write_text_atomic
+from gamelab.core.interactive import QUIT_WORDS, Session, run_session
+from gamelab.oware.analysis import analyse, describe_score, move_letter, pv_letters
 from gamelab.oware.rules import Position, Rules
 
 HEADER = "# gamelab oware record v1"
-
-
-def move_letter(side: int, offset: int) -> str:
-    return ("ABCDEF" if side == 0 else "abcdef")[offset]
 
 
 def parse_move(token: str, position: Position) -> int:
@@ -101,26 +104,161 @@ def parse_record(text: str) -> tuple[Position, list[int], dict[str, str]]:
 
 
 def save_record(path: Path, start: Position, moves: list[int], south: str, north: str) -> None:
-    write_text_atomic(Path(path), format_record(start, moves, south, north))
+    """Write the game record to `path` (atomically); ValueError naming `path` if it cannot be."""
+    path = Path(path)
+    if path.is_dir():
+        raise ValueError(f"cannot save the game to {path}: it is a folder; give a file name")
+    try:
+        write_text_atomic(path, format_record(start, moves, south, north))
+    except OSError as exc:
+        raise ValueError(f"cannot save the game to {path}: {exc.strerror or exc}") from None
 
 
 def load_record(path: Path) -> tuple[Position, list[int], dict[str, str]]:
     try:
         text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"cannot read game record {path}: {exc.strerror}") from None
+    except (OSError, UnicodeDecodeError) as exc:
+        why = exc.strerror if isinstance(exc, OSError) else "not a text file"
+        raise ValueError(f"cannot read game record {path}: {why}") from None
     return parse_record(text)
 
 
 HELP = """commands:
-  A-F / a-f / 1-6   sow that house (your row)
+  A-F / a-f / 1-6   sow that house (your row; 1-6 count from your left)
   hint              the engine's suggestion
-  eval              the engine's evaluation of the position
+  eval              the engine's evaluation and its whole principal variation
   undo              take back your last move (and the reply)
   save FILE         write the game record
   load FILE         continue a saved game
   board             draw the board again
-  quit              leave"""
+  help              this text
+  q, quit           leave"""
+
+
+class PlaySession(Session):
+    """A game against `opponent` (a player spec, see :func:`gamelab.oware.match.parse_player`).
+
+    The human plays `human_side` (0 South, 1 North); moves, hints and records use house letters.
+    A command changes the game only when it succeeds (the opponent's reply included), so a failed
+    or interrupted command leaves the game as it was.
+    """
+
+    def __init__(self, opponent: str = "engine:time=1", human_side: int = 0,
+                 load: Path | None = None, seed: int = 0, analysis_time: float = 1.0,
+                 tablebase_seeds: int = 12) -> None:
+        from gamelab.oware.match import make_player
+
+        if human_side not in (0, 1):
+            raise ValueError(f"human_side must be 0 (South) or 1 (North), got {human_side}")
+        self.opponent = opponent
+        self.human_side = human_side
+        self.bot = make_player(opponent, seed)
+        self.rng = np.random.default_rng(seed)
+        self.analysis_time = analysis_time
+        self.tablebase_seeds = tablebase_seeds
+        self.start, self.moves = Position.initial(), []
+        if load is not None:
+            self.start, self.moves, _ = load_record(load)
+        self.finished = False
+
+    @property
+    def position(self) -> Position:
+        p = self.start
+        for m in self.moves:
+            p = p.play(m)
+        return p
+
+    @property
+    def names(self) -> dict[int, str]:
+        return {self.human_side: "human", 1 - self.human_side: self.opponent}
+
+    @property
+    def prompt(self) -> str:
+        letters = "A-F" if self.human_side == 0 else "a-f"
+        return f"your move ({letters}, or help)> "
+
+    def intro(self) -> str:
+        side = "South (A-F, bottom row)" if self.human_side == 0 else "North (a-f, top row)"
+        lines = [f"You play {side} against {self.opponent}. Type 'help' for commands.",
+                 self.position.draw()]
+        lines += self._advance(self.moves)
+        return "\n".join(lines)
+
+    def _advance(self, moves: list[int], start: Position | None = None) -> list[str]:
+        """From `start` (default: the game's) and `moves`, let the opponent move until it is the
+        human's turn or the game is over; only then commit the new game."""
+        start = self.start if start is None else start
+        moves = list(moves)
+        p = start
+        for m in moves:
+            p = p.play(m)
+        lines = []
+        while not p.is_over() and p.to_move != self.human_side:
+            m = self.bot.choose(p, moves, self.rng)
+            lines.append(f"{self.opponent} plays {move_letter(p.to_move, m)}")
+            moves.append(m)
+            p = p.play(m)
+            lines.append(p.draw())
+        self.start, self.moves = start, moves
+        if p.is_over():
+            self.finished = True
+            a, b = p.result()
+            mine, theirs = (a, b) if self.human_side == 0 else (b, a)
+            verdict = "you win" if mine > theirs else "draw" if mine == theirs else "you lose"
+            lines.append(f"game over {a}-{b}: {verdict}")
+        return lines
+
+    def handle(self, line: str) -> str:
+        text = line.strip()
+        cmd, _, arg = text.partition(" ")
+        arg = arg.strip()
+        word = cmd.lower()
+        p = self.position
+        if word in QUIT_WORDS:
+            self.finished = True
+            return ""
+        if word in ("help", "?"):
+            return HELP
+        if not text:
+            return "type a house letter to sow it, or help"
+        if word == "board":
+            return p.draw()
+        if word in ("hint", "eval"):
+            a = analyse(p, time_limit=self.analysis_time, tablebase_seeds=self.tablebase_seeds)
+            if word == "hint":
+                return f"hint: {a.best_move_text} (score {describe_score(a.score)}; depth {a.depth})"
+            return (f"evaluation for the side to move: {a.score_text}; depth {a.depth}\n"
+                    f"principal variation: {' '.join(a.pv_text)}")
+        if word == "undo":
+            moves = list(self.moves)
+            while moves:
+                moves.pop()
+                q = self.start
+                for m in moves:
+                    q = q.play(m)
+                if q.to_move == self.human_side:
+                    break
+            if moves == self.moves:
+                return "nothing to undo"
+            self.moves = moves
+            return self.position.draw()
+        if word == "save":
+            if not arg:
+                raise ValueError("save needs a file name, e.g. save game.txt")
+            save_record(Path(arg), self.start, self.moves, self.names[0], self.names[1])
+            return f"saved {arg}"
+        if word == "load":
+            if not arg:
+                raise ValueError("load needs a file name, e.g. load game.txt")
+            start, moves, _ = load_record(Path(arg))
+            q = start
+            for m in moves:
+                q = q.play(m)
+            return "\n".join([f"loaded {arg}", q.draw(), *self._advance(moves, start)])
+        m = parse_move(cmd, p)
+        lines = [p.play(m).draw()]
+        lines += self._advance(self.moves + [m])
+        return "\n".join(lines)
 
 
 def run_terminal_game(
@@ -133,99 +271,17 @@ def run_terminal_game(
     analysis_time: float = 1.0,
     tablebase_seeds: int = 12,
 ) -> list[int]:
-    """Play in the terminal; returns the move list when the game ends or the player quits."""
-    from gamelab.oware.match import make_player
-    from gamelab.oware.search import Engine
-
+    """Play with `input_fn` / `print_fn` (the terminal by default); returns the move list when
+    the game ends or the player quits."""
+    session = PlaySession(opponent, human_side, load, seed, analysis_time, tablebase_seeds)
     if print_fn is None:
-        from gamelab.cli_common import console
+        from gamelab.core.interactive import run_in_terminal
 
-        def print_fn(text: str) -> None:
-            console.print(text, markup=False, highlight=False)
-
-    bot = make_player(opponent, seed)
-    rng = np.random.default_rng(seed)
-    analyst = Engine(tablebase_seeds=tablebase_seeds)
-    start, moves = Position.initial(), []
-    if load is not None:
-        start, moves, _ = load_record(load)
-
-    def current() -> Position:
-        p = start
-        for m in moves:
-            p = p.play(m)
-        return p
-
-    names = {human_side: "human", 1 - human_side: opponent}
-    print_fn(f"You play {'South (A-F, bottom row)' if human_side == 0 else 'North (a-f, top row)'}"
-             f" against {opponent}. Type 'help' for commands.")
-    p = current()
-    print_fn(p.draw())
-    while not p.is_over():
-        if p.to_move != human_side:
-            m = bot.choose(p, moves, rng)
-            moves.append(m)
-            print_fn(f"{opponent} plays {move_letter(p.to_move, m)}")
-            p = p.play(m)
-            print_fn(p.draw())
-            continue
-        try:
-            line = input_fn("your move> ").strip()
-        except EOFError:
-            return moves
-        cmd, _, arg = line.partition(" ")
-        try:
-            if cmd in ("quit", "exit", "q"):
-                return moves
-            if cmd == "help" or cmd == "":
-                print_fn(HELP)
-            elif cmd == "board":
-                print_fn(p.draw())
-            elif cmd in ("hint", "eval"):
-                r = analyst.search(p, time_limit=analysis_time)
-                if cmd == "hint":
-                    print_fn(f"hint: {move_letter(p.to_move, r.best_move)} "
-                             f"(score {r.score}, depth {r.depth})")
-                else:
-                    pv = " ".join(_letters(p, r.pv))
-                    print_fn(f"evaluation for the side to move: {r.score} "
-                             f"(25 = one seed; depth {r.depth}; line {pv})")
-            elif cmd == "undo":
-                while moves:
-                    moves.pop()
-                    if current().to_move == human_side:
-                        break
-                p = current()
-                print_fn(p.draw())
-            elif cmd == "save":
-                if not arg:
-                    raise ValueError("save needs a file name")
-                save_record(Path(arg), start, moves, names[0], names[1])
-                print_fn(f"saved {arg}")
-            elif cmd == "load":
-                if not arg:
-                    raise ValueError("load needs a file name")
-                start, moves, _ = load_record(Path(arg))
-                p = current()
-                print_fn(p.draw())
-            else:
-                m = parse_move(cmd, p)
-                moves.append(m)
-                p = p.play(m)
-                print_fn(p.draw())
-        except ValueError as exc:
-            print_fn(f"error: {exc}")
-    a, b = p.result()
-    mine, theirs = (a, b) if human_side == 0 else (b, a)
-    verdict = "you win" if mine > theirs else "draw" if mine == theirs else "you lose"
-    print_fn(f"game over {a}-{b}: {verdict}")
-    return moves
+        run_in_terminal(session)
+    else:
+        run_session(session, input_fn, print_fn)
+    return session.moves
 
 
-def _letters(position: Position, moves: list[int]) -> list[str]:
-    out = []
-    p = position
-    for m in moves:
-        out.append(move_letter(p.to_move, m))
-        p = p.play(m)
-    return out
+__all__ = ["PlaySession", "run_terminal_game", "format_record", "parse_record", "save_record",
+           "load_record", "parse_move", "move_letter", "pv_letters"]
