@@ -11,7 +11,7 @@ evaluation's units: ``auale`` counts 25 per seed of store difference (plus its h
 '+75 (auale evaluation units, 25 = one seed; about +3.0 seeds for the side to move)'
 >>> describe_score(10000 - 7 + 25 * 4, "auale")
 '+10093 (a won game for the side to move: 10000 − plies to the end + 25 × the final margin)'
->>> pv_letters(Position.initial(), [2, 9, 0])
+>>> pv_letters(Position.initial(), [2, 3, 0])
 ['C', 'd', 'A']
 """
 
