@@ -45,3 +45,18 @@ def test_comeback_formula_against_brute_force():
                             tie += p
         got = comeback_from_joint(J, deficit)
         assert got == pytest.approx((win, loss, tie), abs=1e-14)
+
+
+def test_comeback_study_json_has_null_where_the_condition_never_holds():
+    import json
+
+    from gamelab.core.serialise import to_json
+    from gamelab.yatzy.comeback import comeback_study
+
+    # its own name: the comeback cache is keyed by the rule set's name
+    rules = RuleSet("mini-comeback", MINI.boxes, 35, 100, JOKER_FORCED)
+    study = comeback_study(rules, cap=120)
+    doc = json.loads(to_json(study))
+    assert doc["rounds"] == list(study.rounds) and len(doc["p_win"]) == len(study.rounds)
+    for row, values in zip(doc["p_win"], study.p_win, strict=True):
+        assert [v is None for v in row] == [bool(np.isnan(v)) for v in values]

@@ -46,9 +46,9 @@ def test_duel_kernel_agrees_with_game_kernel():
 
 
 def test_risk_study_small():
-    rows = risk_study("yahtzee-no-bonus", rounds=[11], valence=2, games_per_cell=300, chunk=150,
-                      backend=Backend(workers=1, quiet=True), deficits=[20])
-    (row,) = rows
-    assert row["games"] == 300 and 0 <= row["opt"]["value"] <= 0.5
-    lo, hi = row["win_difference"]["ci95"]
-    assert lo <= row["win_difference"]["value"] <= hi
+    study = risk_study("yahtzee-no-bonus", rounds=[11], valence=2, games_per_cell=300, chunk=150,
+                       backend=Backend(workers=1, quiet=True), deficits=[20])
+    (row,) = study.rows
+    assert row.games == 300 and 0 <= row.opt.value <= 0.5
+    assert row.win_difference.lo <= row.win_difference.value <= row.win_difference.hi
+    assert row.win_difference.n == 300

@@ -100,3 +100,15 @@ def test_target_play_yahtzee_full_game():
     for t in (100, 200, 250, 300, 350):
         assert p[t] >= dist.at_least(t) - 1e-12
     assert (np.diff(p) <= 1e-12).all()
+
+
+def test_target_table_rows_match_their_sources():
+    from gamelab.yatzy.target import target_table
+
+    table = target_table(MINI, targets=(20, 60))
+    ev = score_distribution(MINI)
+    p = target_probabilities(MINI, max_target=60)["p"]
+    for row in table.targets:
+        assert row.max_probability == pytest.approx(float(p[row.target]))
+        assert row.expected_score_strategy == pytest.approx(ev.at_least(row.target))
+        assert row.max_probability >= row.expected_score_strategy - 1e-12  # target play is best

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from gamelab.core.parallel import Backend
+from gamelab.core.serialise import to_plain
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy import winplay as wp
 from gamelab.yatzy.distribution import score_distribution
@@ -88,18 +89,19 @@ def test_win_solve_value_is_realised_and_beats_expectation(rules):
 def test_study_records_and_pairing():
     res = wp.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3,
                            backend=Backend(workers=1))
-    assert res["games"] == 6
-    assert res["single_minus_expectation"]["value"] >= -1e-12
+    assert res.games == 6
+    assert res.single_minus_expectation.value >= -1e-12
     for key in ("expectation_exact", "single_exact", "retarget_simulated"):
-        assert 0.0 <= res[key]["value"] <= 1.0
+        assert 0.0 <= getattr(res, key).value <= 1.0
     # one A turn left, A first: re-targeting sees nothing new, so it plays the single solve
     res1 = wp.winplay_study(MINI, turns_left=1, games=4, seed=1, chunk=4,
                             backend=Backend(workers=1))
-    assert res1["retarget_minus_single"]["value"] == 0.0
+    assert res1.retarget_minus_single.value == 0.0
     # exact-only: the same switch positions and exact values, no simulations
     ex = wp.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3,
                           backend=Backend(workers=1), simulate=False)
-    assert ex["single_exact"] == res["single_exact"] and "retarget_simulated" not in ex
+    assert ex.single_exact == res.single_exact and ex.retarget_simulated is None
+    assert "retarget_simulated" not in to_plain(ex) and "retarget_simulated" in to_plain(res)
 
 
 def test_b_ignores_a():
@@ -129,5 +131,5 @@ def test_bad_input():
 
 def test_win_from_start_mini():
     res = wp.win_from_start(MINI, use_cache=False)
-    assert res["expectation"] == pytest.approx(0.5, abs=1e-12)  # symmetric players
-    assert res["single"] > 0.5
+    assert res.expectation == pytest.approx(0.5, abs=1e-12)  # symmetric players
+    assert res.single > 0.5

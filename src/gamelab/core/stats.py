@@ -181,6 +181,18 @@ def paired_difference(
     return Difference(e.value, e.lo, e.hi, e.n, e.confidence)
 
 
+def difference_from_moments(total: float, total_sq: float, n: int,
+                            confidence: float = 0.95) -> Difference:
+    """A paired difference from the sum and sum of squares of the per-pair differences
+    (streamed simulations); the interval is unbounded for a single pair."""
+    if n < 1:
+        raise ValueError(f"need at least one pair, got {n}")
+    if n == 1:
+        return Difference(total, -math.inf, math.inf, 1, confidence)
+    e = mean_interval_from_moments(total, total_sq, n, confidence)
+    return Difference(e.value, e.lo, e.hi, e.n, e.confidence)
+
+
 def elo_from_score(score_rate: float) -> float:
     """Elo difference for an expected score rate in (0, 1); ±inf at the ends."""
     if score_rate <= 0:

@@ -45,14 +45,11 @@ def solve_command(rules: Rules = "yatzy", json_out: Json = False) -> None:
     """Solve the rule set: optimal expected score and its standard deviation (cached)."""
     from gamelab.yatzy.solver import solve
 
-    r = _rules(rules)
-    sol = solve(r)
-    out = {"rules": r.name, "expected_score": sol.expected_score, "std_dev": sol.std_dev,
-           "seconds": sol.seconds, "widgets": sol.widgets}
+    sol = solve(_rules(rules))
     if json_out:
-        print_json(out)
+        print_json(sol)
         return
-    console.print(f"{r.name}: expected score {sol.expected_score:.7f}, SD {sol.std_dev:.4f} "
+    console.print(f"{sol.rules.name}: expected score {sol.expected_score:.7f}, SD {sol.std_dev:.4f} "
                   f"({sol.widgets} widgets, solved in {sol.seconds:.1f} s, cached)")
 
 
@@ -108,20 +105,14 @@ def simulate_command(
     strategy_code(strategy)
     be = backend(workers, cluster, quiet or json_out)
     res = simulate(r, strategy, games, seed, be, result_store(store))
-    out = res.as_dict()
-    if strategy == "optimal":
-        from gamelab.yatzy.solver import solve
-
-        value = solve(r).expected_score
-        out["dp_value"] = value
-        out["z"] = (res.mean.value - value) / (res.std_dev / games**0.5) if games > 1 else None
     if json_out:
-        print_json(out)
+        print_json(res)
         return
     console.print(f"{r.name} {strategy}: mean {res.mean} over {games} games, SD {res.std_dev:.3f}, "
                   f"{res.seconds:.1f} s ({games / res.seconds:.0f} games/s)")
-    if "dp_value" in out:
-        console.print(f"DP value {out['dp_value']:.4f}; z = {out['z']:.2f}")
+    if res.dp_value is not None:
+        z = "-" if res.z is None else f"{res.z:.2f}"
+        console.print(f"DP value {res.dp_value:.4f}; z = {z}")
 
 
 @app.command("distribution")
@@ -134,45 +125,42 @@ def distribution_command(
     from pathlib import Path
 
     from gamelab.core.report import save_figure
-    from gamelab.yatzy.distribution import plot_distributions, score_distribution
+    from gamelab.yatzy.distribution import (
+        QUANTILES,
+        SCORE_TARGETS,
+        plot_distributions,
+        score_distribution,
+    )
 
     r = _rules(rules)
     d = score_distribution(r)
     if plot:
         save_figure(plot_distributions([d]), Path(plot))
-    targets = {str(t): d.at_least(t) for t in (200, 250, 300, 350) if t <= d.cap}
-    out = {"rules": r.name, "mean": d.mean, "std_dev": d.std_dev, "cap": d.cap,
-           "tail_probability": d.tail_probability, "seconds": d.seconds,
-           "quantiles": {str(q): d.quantile(q) for q in (0.01, 0.1, 0.5, 0.9, 0.99)},
-           "p_at_least": targets, "probability": d.probability.tolist()}
     if json_out:
-        print_json(out)
+        print_json(d)
         return
     console.print(f"{r.name}: mean {d.mean:.7f}, SD {d.std_dev:.4f}, P(> {d.cap}) = "
                   f"{d.tail_probability:.3g}, computed in {d.seconds:.1f} s")
-    console.print("quantiles: " + ", ".join(f"{q}: {v}" for q, v in out["quantiles"].items()))
-    console.print("P(score >= T): " + ", ".join(f"{t}: {p:.4f}" for t, p in targets.items()))
+    console.print("quantiles: " + ", ".join(f"{q}: {d.quantile(q)}" for q in QUANTILES))
+    console.print("P(score >= T): " + ", ".join(f"{t}: {d.at_least(t):.4f}"
+                                                for t in SCORE_TARGETS if t <= d.cap))
 
 
 @app.command("comeback")
 def comeback_command(rules: Rules = "yahtzee", json_out: Json = False) -> None:
     """Exact P(win) of an optimal player behind by >= X after Y rounds vs an optimal player."""
-    from gamelab.yatzy.comeback import DEFICITS, ROUNDS, comeback_probability, comeback_table
+    from gamelab.yatzy.comeback import comeback_study
 
-    table = comeback_table(rules)
-    p = comeback_probability(table)
+    table = comeback_study(rules)
     if json_out:
-        print_json({"rules": rules, "rounds": list(ROUNDS), "deficits": list(DEFICITS),
-                    "p_win": [[None if np.isnan(v) else float(v) for v in row] for row in p],
-                    "p_condition": (table["win"] + table["loss"] + table["tie"]).tolist(),
-                    "seconds": float(table["seconds"])})
+        print_json(table)
         return
-    t = Table(title=f"{rules}: P(trailing optimal player wins), behind by >= X after Y rounds")
+    t = Table(title=f"{table.rules}: P(trailing optimal player wins), behind by >= X after Y rounds")
     t.add_column("Y \\ X")
-    for x in DEFICITS:
+    for x in table.deficits:
         t.add_column(str(x), justify="right")
-    for i, y in enumerate(ROUNDS):
-        t.add_row(str(y), *["-" if np.isnan(v) else f"{v:.4f}" for v in p[i]])
+    for i, y in enumerate(table.rounds):
+        t.add_row(str(y), *["-" if np.isnan(v) else f"{v:.4f}" for v in table.p_win[i]])
     console.print(t)
 
 
@@ -190,6 +178,7 @@ def risk_command(
     quiet: Quiet = False,
 ) -> None:
     """The thesis' risk-taker vs the optimal player: trailing player's win rate per (Y, X)."""
+    from gamelab.core.stats import format_difference
     from gamelab.yatzy.risk import risk_study
 
     try:
@@ -199,20 +188,20 @@ def risk_command(
     r = _rules(rules)
     if not ys or any(y < 0 or y >= r.n_boxes for y in ys):
         raise ValueError(f"rounds must be between 0 and {r.n_boxes - 1}")
-    rows = risk_study(r.name, ys, valence, games, seed=seed,
-                      backend=backend(workers, cluster, quiet or json_out),
-                      store=result_store(store))
+    study = risk_study(r.name, ys, valence, games, seed=seed,
+                       backend=backend(workers, cluster, quiet or json_out),
+                       store=result_store(store))
     if json_out:
-        print_json({"rules": r.name, "valence": valence, "rows": rows})
+        print_json(study)
         return
     t = Table(title=f"{r.name}: trailing player's win rate, optimal vs risk-taker (valence {valence})")
     for c in ("Y", "X", "games", "optimal", "risk-taker", "difference"):
         t.add_column(c, justify="right")
-    for row in rows:
-        d = row["win_difference"]
-        t.add_row(str(row["rounds"]), str(row["deficit"]), str(row["games"]),
-                  f"{row['opt']['value']:.4f}", f"{row['risk']['value']:.4f}",
-                  f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]")
+    for row in study.rows:
+        t.add_row(str(row.rounds), str(row.deficit), str(row.games),
+                  "-" if row.opt is None else f"{row.opt.value:.4f}",
+                  "-" if row.risk is None else f"{row.risk.value:.4f}",
+                  format_difference(row.win_difference))
     console.print(t)
 
 
@@ -232,23 +221,18 @@ def play_command(
 @app.command("target")
 def target_command(rules: Rules = "yahtzee-no-bonus", json_out: Json = False) -> None:
     """Max P(final score >= T) for T = 200, 250, 300, 350 vs the expected-score strategy."""
-    from gamelab.yatzy.distribution import score_distribution
-    from gamelab.yatzy.target import TARGETS, target_probabilities
+    from gamelab.yatzy.target import target_table
 
-    r = _rules(rules)
-    tp = target_probabilities(r, max(TARGETS))
-    ev = score_distribution(r)
-    rows = [{"target": t, "max_probability": float(tp["p"][t]),
-             "expected_score_strategy": ev.at_least(t)} for t in TARGETS]
+    table = target_table(_rules(rules))
     if json_out:
-        print_json({"rules": r.name, "targets": rows, "seconds": float(tp["seconds"])})
+        print_json(table)
         return
-    t = Table(title=f"{r.name}: reaching a target score")
+    t = Table(title=f"{table.rules}: reaching a target score")
     for c in ("T", "max P(score >= T)", "expected-score play"):
         t.add_column(c, justify="right")
-    for row in rows:
-        t.add_row(str(row["target"]), f"{row['max_probability']:.6f}",
-                  f"{row['expected_score_strategy']:.6f}")
+    for row in table.targets:
+        t.add_row(str(row.target), f"{row.max_probability:.6f}",
+                  f"{row.expected_score_strategy:.6f}")
     console.print(t)
 
 
@@ -272,18 +256,19 @@ def winplay_command(
     With --turns-left equal to the number of boxes A plays for the win from the empty card:
     one exact solve, nothing sampled.
     """
+    from gamelab.core.stats import Difference, format_difference, format_estimate
     from gamelab.yatzy.winplay import win_from_start, winplay_study
 
     r = _rules(rules)
     if turns_left == r.n_boxes:
-        res = win_from_start(r)
+        start = win_from_start(r)
         if json_out:
-            print_json({"rules": r.name, "turns_left": turns_left, **res})
+            print_json(start)
         else:
             console.print(f"{r.name}, win play from the start vs the expected-score player: "
-                          f"P(A wins) = {res['single']:.6f} (expectation play "
-                          f"{res['expectation']:.6f}); {res['seconds']:.0f} s over "
-                          f"{res['states']:.0f} states")
+                          f"P(A wins) = {start.single:.6f} (expectation play "
+                          f"{start.expectation:.6f}); {start.seconds:.0f} s over "
+                          f"{start.states:.0f} states")
         return
     res = winplay_study(r, turns_left, games, seed, a_first, chunk,
                         backend(workers, cluster, quiet or json_out), result_store(store),
@@ -291,12 +276,8 @@ def winplay_command(
     if json_out:
         print_json(res)
         return
-
-    def fmt(e):
-        return f"{e['value']:.4f} [{e['ci95'][0]:.4f}, {e['ci95'][1]:.4f}]"
-
     t = Table(title=f"{r.name}: A plays for the win in its last {turns_left} turns "
-              f"({res['games']} games, A {'first' if a_first else 'second'}; ties count half)")
+              f"({res.games} games, A {'first' if a_first else 'second'}; ties count half)")
     t.add_column("quantity")
     t.add_column("mean [95% CI]", justify="right")
     for key, label in (("expectation_exact", "P(A wins), expectation play (exact per game)"),
@@ -305,9 +286,11 @@ def winplay_command(
                        ("retarget_simulated", "re-targeting win play (simulated)"),
                        ("retarget_minus_single", "re-targeting minus single solve (paired dice)"),
                        ("expectation_simulated", "expectation play (simulated, check)")):
-        if key in res:
-            t.add_row(label, fmt(res[key]))
+        e = getattr(res, key)
+        if e is not None:
+            t.add_row(label, format_difference(e) if isinstance(e, Difference)
+                      else format_estimate(e, ".4f"))
     console.print(t)
-    console.print(f"{res['seconds_per_single_solve']:.2f} s per solve (max "
-                  f"{res['max_seconds_single_solve']:.2f}), {res['mean_states_per_solve']:.0f} "
-                  f"states x {res['mean_vector_length']:.0f} scores on average")
+    console.print(f"{res.seconds_per_single_solve:.2f} s per solve (max "
+                  f"{res.max_seconds_single_solve:.2f}), {res.mean_states_per_solve:.0f} "
+                  f"states x {res.mean_vector_length:.0f} scores on average")

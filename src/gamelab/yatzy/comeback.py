@@ -27,6 +27,7 @@ for ``yahtzee``. The table is cached with :func:`gamelab.core.cache.cached_array
 from __future__ import annotations
 
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -136,58 +137,22 @@ def comeback_probability(table: dict[str, np.ndarray]) -> np.ndarray:
         return np.where(w + lo > 0, w / (w + lo), np.nan)
 
 
-def comeback_report(section, ctx) -> None:
-    """Add the comeback tables (exact, thesis-style estimate, risk-taker) to a report section."""
-    from gamelab.yatzy.risk import risk_study
+@dataclass(frozen=True)
+class ComebackTable:
+    """P(the trailing optimal player wins) per (rounds played Y, deficit at least X): wins /
+    (wins + losses), NaN (JSON null) where the condition never holds; and P(condition)."""
 
-    table = comeback_table("yahtzee")
-    p = comeback_probability(table)
-    rows = []
-    for i, y in enumerate(ROUNDS):
-        rows.append([y] + [("-" if np.isnan(v) else f"{v:.4f}") for v in p[i]])
-    section.table(
-        "comeback_exact", ["Y \\ X"] + [str(x) for x in DEFICITS], rows,
-        caption="Exact P(win) of an optimal player behind by at least X points after Y rounds "
-        "against an optimal player (yahtzee rules; wins / (wins + losses) as in the thesis; "
-        f"computed in {float(table['seconds']):.0f} s).",
-    )
-    rounds = [y for y in ROUNDS if y < 13]
-    est = risk_study("yahtzee", rounds, 2, 1000, chunk=1000, seed=ctx.seed, backend=ctx.backend,
-                     store=ctx.store)
-    rows = []
-    for y in rounds:
-        cells = {r["deficit"]: r for r in est if r["rounds"] == y}
-        row = [y]
-        for j, x in enumerate(DEFICITS):
-            r = cells.get(x)
-            exact = p[ROUNDS.index(y), j]
-            if r is None or r["opt"] is None:
-                row.append("-")
-                continue
-            o = r["opt"]
-            inside = o["lo"] <= exact <= o["hi"]
-            row.append(f"{o['value']:.3f}{'' if inside else ' *'}")
-        rows.append(row)
-    section.table(
-        "comeback_thesis_style", ["Y \\ X"] + [str(x) for x in DEFICITS], rows,
-        caption="The same probabilities estimated the thesis' way (1000 simulated games per "
-        "cell); * marks an estimate whose 95% Wilson interval misses the exact value.",
-    )
-    if ctx.quick:
-        return
-    big = risk_study("yahtzee", rounds, 2, 100_000, chunk=5000, seed=0, backend=ctx.backend,
-                     store=ctx.store)
-    rows = []
-    for r in big:
-        d = r["win_difference"]
-        rows.append([r["rounds"], r["deficit"], r["games"], f"{r['opt']['value']:.4f}",
-                     f"{r['risk']['value']:.4f}",
-                     f"{d['value']:+.4f} [{d['ci95'][0]:+.4f}, {d['ci95'][1]:+.4f}]",
-                     f"{r['score_difference']:+.2f}"])
-    section.table(
-        "risk_taker", ["Y", "X", "games", "optimal wins", "risk-taker wins",
-                       "difference (95% CI)", "score change"], rows,
-        caption="Trailing player's win rate (wins / (wins + losses)) when it keeps playing "
-        "optimally vs when it takes the thesis' risky keeps (valence 2) whenever it is behind "
-        "by at least X, on the same dice (paired); yahtzee rules.",
-    )
+    rules: str
+    rounds: list[int]
+    deficits: list[int]
+    p_win: np.ndarray
+    p_condition: np.ndarray
+    seconds: float
+
+
+def comeback_study(rules: RuleSet | str = "yahtzee", cap: int = CAP) -> ComebackTable:
+    """The exact comeback table of `rules` (cached), as probabilities."""
+    rules = get_rules(rules)
+    table = comeback_table(rules, cap)
+    return ComebackTable(rules.name, list(ROUNDS), list(DEFICITS), comeback_probability(table),
+                         table["win"] + table["loss"] + table["tie"], float(table["seconds"]))

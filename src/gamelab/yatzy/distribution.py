@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -34,8 +35,15 @@ CACHE_VERSION = 2  # 2: the tail's second moment is stored (overflow[2])
 BONUS_CAP = 600
 
 
+#: Quantiles and score targets the summary reports.
+QUANTILES = (0.01, 0.1, 0.5, 0.9, 0.99)
+SCORE_TARGETS = (200, 250, 300, 350)
+
+
 @dataclass
 class ScoreDistribution:
+    """P(final score = s) under the optimal strategy, s = 0..cap, and the tail beyond cap."""
+
     rules: RuleSet
     probability: np.ndarray  # P(final score = s), s = 0..cap
     tail_probability: float  # P(final score > cap)
@@ -69,6 +77,14 @@ class ScoreDistribution:
     def quantile(self, q: float) -> int:
         c = np.cumsum(self.probability)
         return int(np.searchsorted(c, q))
+
+    def __json__(self) -> dict[str, Any]:
+        return {"rules": self.rules.name, "mean": self.mean, "std_dev": self.std_dev,
+                "cap": self.cap, "tail_probability": self.tail_probability,
+                "seconds": self.seconds,
+                "quantiles": {str(q): self.quantile(q) for q in QUANTILES},
+                "p_at_least": {str(t): self.at_least(t) for t in SCORE_TARGETS if t <= self.cap},
+                "probability": self.probability}
 
 
 def layer_rows(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

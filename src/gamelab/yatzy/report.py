@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import time
 
+import numpy as np
+
 from gamelab.core.report import ReportContext, Section
+from gamelab.core.stats import Difference, Estimate, format_difference, format_estimate
 
 TITLE = "Yatzy / Yahtzee: optimal play"
 
@@ -63,15 +66,14 @@ def build(section: Section, ctx: ReportContext) -> None:
     section.table("strategies", ["strategy", "games", "mean", "95% CI", "SD"], sim_rows,
                   caption="Simulated games under the official Yahtzee rules (yahtzee).")
     if not ctx.quick:
-        from gamelab.yatzy.comeback import comeback_report
-        from gamelab.yatzy.target import TARGETS, target_probabilities
+        from gamelab.yatzy.target import target_table
 
         target_rows = []
         for name in ("yahtzee-no-bonus", "yahtzee"):
-            tp = target_probabilities(name, max(TARGETS))
-            ev = score_distribution(name)
-            target_rows += [[name, t, f"{tp['p'][t]:.6f}", f"{ev.at_least(t):.6f}",
-                      round(float(tp["seconds"]))] for t in TARGETS]
+            tt = target_table(name)
+            target_rows += [[name, row.target, f"{row.max_probability:.6f}",
+                             f"{row.expected_score_strategy:.6f}", round(tt.seconds)]
+                            for row in tt.targets]
         section.table(
             "target_play",
             ["rules", "T", "max P(score >= T)", "P(score >= T), expected-score play",
@@ -81,12 +83,116 @@ def build(section: Section, ctx: ReportContext) -> None:
             "with the Yahtzee bonus and forced joker for yahtzee) next to the expected-score "
             "strategy's (exact distribution).",
         )
-        from gamelab.yatzy.winplay import winplay_report
-
-        winplay_report(section, ctx)
-        comeback_report(section, ctx)
+        _winplay_tables(section, ctx)
+        _comeback_tables(section, ctx)
     best = rows[0]
     section.set_headline(
         f"{best[0]} optimal expected score {best[1]} (SD {best[3]}); "
         + "; ".join(f"{r[0]} {r[1]}" for r in rows[1:])
+    )
+
+
+def _fmt(e: Estimate | None) -> str:
+    if e is None:
+        return "-"
+    return format_difference(e, ".4f") if isinstance(e, Difference) else format_estimate(e, ".4f")
+
+
+def _value(e: Estimate | None) -> str:
+    return "-" if e is None else f"{e.value:.4f}"
+
+
+def _winplay_tables(section: Section, ctx: ReportContext) -> None:
+    """The win-play tables (the REPORT_STUDY runs, resumed from the results store)."""
+    from gamelab.yatzy.winplay import (
+        REPORT_EXACT_STUDIES,
+        REPORT_STUDY,
+        win_from_start,
+        winplay_study,
+    )
+
+    res = winplay_study(**REPORT_STUDY, backend=ctx.backend, store=ctx.store)
+    rows = [[label, _fmt(getattr(res, key))] for key, label in (
+        ("expectation_exact", "expectation play, exact P(win) per game"),
+        ("single_exact", "one win-play solve at the switch, exact P(win) per game"),
+        ("single_minus_expectation", "single solve minus expectation (paired, exact)"),
+        ("single_simulated", "single solve, simulated"),
+        ("retarget_simulated", "re-targeting at each turn, simulated"),
+        ("retarget_minus_single", "re-targeting minus single solve (same dice)"),
+        ("expectation_simulated", "expectation play, simulated (check)"),
+    )]
+    section.table(
+        "win_play", ["quantity (A's win rate, ties half)", "mean [95% CI]"], rows,
+        caption=f"{res.rules}: A plays for the expectation, then for the win in its last "
+        f"{res.turns_left} turns, against the expected-score player B (A moves first; "
+        f"{res.games} sampled switch positions). {res.seconds_per_single_solve:.2f} s per "
+        f"solve on average over {res.mean_states_per_solve:.0f} states.",
+    )
+    studies = [winplay_study(**p, backend=ctx.backend, store=ctx.store)
+               for p in REPORT_EXACT_STUDIES] + [res]
+    studies.sort(key=lambda r: r.turns_left)
+    start = win_from_start(str(REPORT_STUDY["rules"]))
+    k_rows = [[r.turns_left, r.games, _fmt(r.single_minus_expectation),
+               f"{r.seconds_per_single_solve:.3g}"] for r in studies]
+    k_rows.append([13, "- (exact)", f"{start.single - start.expectation:.4f}",
+                   f"{start.seconds:.0f}"])
+    section.table(
+        "win_play_by_k", ["K", "switch positions", "single solve - expectation [95% CI]",
+                          "s per solve"], k_rows,
+        caption=f"{res.rules}: the exact gain in A's win probability from playing for the "
+        "win in its last K turns (one solve at the switch, A first); K = 13 plays for the win "
+        "from the empty card (nothing sampled).",
+    )
+
+
+def _comeback_tables(section: Section, ctx: ReportContext) -> None:
+    """The comeback tables: exact, estimated the thesis' way, and the risk-taker."""
+    from gamelab.yatzy.comeback import DEFICITS, ROUNDS, comeback_study
+    from gamelab.yatzy.risk import risk_study
+
+    table = comeback_study("yahtzee")
+    p = table.p_win
+    rows = []
+    for i, y in enumerate(ROUNDS):
+        rows.append([y] + [("-" if np.isnan(v) else f"{v:.4f}") for v in p[i]])
+    section.table(
+        "comeback_exact", ["Y \\ X"] + [str(x) for x in DEFICITS], rows,
+        caption="Exact P(win) of an optimal player behind by at least X points after Y rounds "
+        "against an optimal player (yahtzee rules; wins / (wins + losses) as in the thesis; "
+        f"computed in {table.seconds:.0f} s).",
+    )
+    rounds = [y for y in ROUNDS if y < 13]
+    est = risk_study("yahtzee", rounds, 2, 1000, chunk=1000, seed=ctx.seed, backend=ctx.backend,
+                     store=ctx.store).rows
+    rows = []
+    for y in rounds:
+        cells = {r.deficit: r for r in est if r.rounds == y}
+        row = [y]
+        for j, x in enumerate(DEFICITS):
+            r = cells.get(x)
+            exact = p[ROUNDS.index(y), j]
+            if r is None or r.opt is None:
+                row.append("-")
+                continue
+            o = r.opt
+            inside = o.lo <= exact <= o.hi
+            row.append(f"{o.value:.3f}{'' if inside else ' *'}")
+        rows.append(row)
+    section.table(
+        "comeback_thesis_style", ["Y \\ X"] + [str(x) for x in DEFICITS], rows,
+        caption="The same probabilities estimated the thesis' way (1000 simulated games per "
+        "cell); * marks an estimate whose 95% Wilson interval misses the exact value.",
+    )
+    if ctx.quick:
+        return
+    big = risk_study("yahtzee", rounds, 2, 100_000, chunk=5000, seed=0, backend=ctx.backend,
+                     store=ctx.store).rows
+    rows = [[r.rounds, r.deficit, r.games, _value(r.opt), _value(r.risk),
+             format_difference(r.win_difference), f"{r.score_difference:+.2f}"] for r in big]
+    section.table(
+        "risk_taker", ["Y", "X", "games", "optimal wins", "risk-taker wins",
+                       "difference (95% CI)", "score change"], rows,
+        caption="Trailing player's win rate (wins / (wins + losses)) when it keeps playing "
+        "optimally vs when it takes the thesis' risky keeps (valence 2) whenever it is behind "
+        "by at least X, on the same dice (paired); yahtzee rules.",
     )

@@ -23,10 +23,18 @@ Cost: about 2 x (13 - Y) turns per game and player at ~10 us per turn.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
-from gamelab.core.stats import paired_difference, wilson_interval
+from gamelab.core.stats import (
+    Difference,
+    Estimate,
+    difference_from_moments,
+    paired_difference,
+    wilson_interval,
+)
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.rules import get_rules
 from gamelab.yatzy.simulate import strategy_values
@@ -93,9 +101,33 @@ def risk_chunk(item: tuple, rng: np.random.Generator) -> dict:
     return out
 
 
+@dataclass(frozen=True)
+class RiskRow:
+    """One (Y, X) cell: the trailing player's win rate (wins / (wins + losses), Wilson) when it
+    plays optimally and when it takes risks, their paired difference, and the mean change of
+    its final score."""
+
+    rounds: int
+    deficit: int
+    games: int
+    opt: Estimate | None
+    risk: Estimate | None
+    win_difference: Difference
+    score_difference: float
+
+
+@dataclass(frozen=True)
+class RiskStudy:
+    """The risk-taker study over every (Y, X) cell that occurred (`gamelab yatzy risk`)."""
+
+    rules: str
+    valence: int
+    rows: list[RiskRow]
+
+
 def risk_study(rules: str = "yahtzee", rounds=range(7, 13), valence: int = 2,
                games_per_cell: int = 100_000, chunk: int = 5000, seed: int = 0,
-               backend: Backend | None = None, store=None, deficits=DEFICITS) -> list[dict]:
+               backend: Backend | None = None, store=None, deficits=DEFICITS) -> RiskStudy:
     """Win rates of the trailing player (optimal and risk-taking) per (Y, X) with 95% CIs."""
     rules = get_rules(rules)
     if valence < 1 or valence > 5:
@@ -115,21 +147,16 @@ def risk_study(rules: str = "yahtzee", rounds=range(7, 13), valence: int = 2,
             if not parts:
                 continue
             n = sum(p["n"] for p in parts)
-            row = {"rounds": y, "deficit": x, "games": n}
+            rates: dict[str, Estimate | None] = {}
             for label in ("opt", "risk"):
                 w = sum(p[label][0] for p in parts)
                 lo = sum(p[label][1] for p in parts)
-                est = wilson_interval(w, w + lo) if w + lo else None
-                row[label] = est.as_dict() if est else None
-            d_sum = sum(p["d_sum"] for p in parts)
-            d_sq = sum(p["d_sumsq"] for p in parts)
-            mean = d_sum / n
-            var = max(0.0, d_sq / n - mean**2) * n / max(1, n - 1)
-            half = 1.96 * np.sqrt(var / n)
-            row["win_difference"] = {"value": mean, "ci95": [mean - half, mean + half]}
-            row["score_difference"] = sum(p["risk_score_minus_opt"] for p in parts) / n
-            rows.append(row)
-    return rows
+                rates[label] = wilson_interval(w, w + lo) if w + lo else None
+            diff = difference_from_moments(float(sum(p["d_sum"] for p in parts)),
+                                           float(sum(p["d_sumsq"] for p in parts)), n)
+            rows.append(RiskRow(y, x, n, rates["opt"], rates["risk"], diff,
+                                sum(p["risk_score_minus_opt"] for p in parts) / n))
+    return RiskStudy(rules.name, valence, rows)
 
 
 __all__ = ["risk_study", "risk_chunk", "positions", "paired_difference"]

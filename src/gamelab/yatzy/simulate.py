@@ -17,6 +17,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -99,6 +100,9 @@ def simulate_chunk(item: tuple[str, str, int], rng: np.random.Generator) -> dict
 
 @dataclass
 class SimulationResult:
+    """Simulated games of one strategy: the mean with its interval, SD, score histogram; for
+    the optimal strategy also the exact DP value and the z-score of the mean against it."""
+
     rules: str
     strategy: str
     games: int
@@ -106,12 +110,24 @@ class SimulationResult:
     std_dev: float
     histogram: np.ndarray
     seconds: float
+    dp_value: float | None = None
 
-    def as_dict(self) -> dict:
-        return {"rules": self.rules, "strategy": self.strategy, "games": self.games,
-                "mean": self.mean.value, "ci95": [self.mean.lo, self.mean.hi],
-                "std_dev": self.std_dev, "seconds": self.seconds,
-                "games_per_second": self.games / self.seconds if self.seconds > 0 else None}
+    @property
+    def z(self) -> float | None:
+        """(mean - DP value) / standard error; None without a DP value or a spread."""
+        if self.dp_value is None or self.games < 2 or self.std_dev == 0:
+            return None
+        return (self.mean.value - self.dp_value) / (self.std_dev / self.games**0.5)
+
+    def __json__(self) -> dict[str, Any]:
+        out: dict[str, Any] = {
+            "rules": self.rules, "strategy": self.strategy, "games": self.games,
+            "mean": self.mean.value, "ci95": [self.mean.lo, self.mean.hi],
+            "std_dev": self.std_dev, "seconds": self.seconds,
+            "games_per_second": self.games / self.seconds if self.seconds > 0 else None}
+        if self.dp_value is not None:
+            out.update(dp_value=self.dp_value, z=self.z)
+        return out
 
 
 def simulate(rules: RuleSet | str, strategy: str = "optimal", games: int = 10_000, seed: int = 0,
@@ -140,8 +156,9 @@ def simulate(rules: RuleSet | str, strategy: str = "optimal", games: int = 10_00
         hist[: len(r["hist"])] += np.asarray(r["hist"], dtype=np.int64)
     est = mean_interval_from_moments(float(total), float(total_sq), n)
     var = max(0.0, total_sq / n - (total / n) ** 2)
+    dp_value = solve(rules).expected_score if strategy == "optimal" else None
     return SimulationResult(rules.name, strategy, n, est, float(np.sqrt(var * n / max(1, n - 1))),
-                            hist, seconds)
+                            hist, seconds, dp_value)
 
 
 def play_game_python(rules: RuleSet, strategy: str, uniforms: np.ndarray,

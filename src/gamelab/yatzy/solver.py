@@ -21,6 +21,7 @@ import math
 import time
 from dataclasses import dataclass
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -76,6 +77,11 @@ class Solution:
 
     def value(self, mask: int, m: int, f: int) -> float:
         return float(self.E[state_index(self.rules, mask, m, f)])
+
+    def __json__(self) -> dict[str, Any]:
+        """The summary `gamelab yatzy solve --json` prints (not the tables)."""
+        return {"rules": self.rules.name, "expected_score": self.expected_score,
+                "std_dev": self.std_dev, "seconds": self.seconds, "widgets": self.widgets}
 
 
 def solve_tables(rules: RuleSet, with_w: bool = True) -> tuple[np.ndarray, np.ndarray, int]:

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import os
 import time
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -68,3 +69,32 @@ def target_probabilities(rules: RuleSet | str, max_target: int = 350,
     if use_cache:
         return cached_arrays("yatzy-target", params, CACHE_VERSION, compute)
     return compute()
+
+
+@dataclass(frozen=True)
+class TargetRow:
+    """Max P(final score >= target) next to the expected-score strategy's probability."""
+
+    target: int
+    max_probability: float
+    expected_score_strategy: float
+
+
+@dataclass(frozen=True)
+class TargetTable:
+    """Target play for the scores in :data:`TARGETS` (`gamelab yatzy target`)."""
+
+    rules: str
+    targets: list[TargetRow]
+    seconds: float
+
+
+def target_table(rules: RuleSet | str, targets: tuple[int, ...] = TARGETS) -> TargetTable:
+    """Target play for each of `targets` beside the expected-score strategy (both cached)."""
+    from gamelab.yatzy.distribution import score_distribution
+
+    rules = get_rules(rules)
+    tp = target_probabilities(rules, max(targets))
+    ev = score_distribution(rules)
+    return TargetTable(rules.name, [TargetRow(t, float(tp["p"][t]), ev.at_least(t))
+                                    for t in targets], float(tp["seconds"]))

@@ -40,13 +40,14 @@ from __future__ import annotations
 
 import os
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from typing import Any
 
 import numpy as np
 
 from gamelab.core.cache import cached_arrays
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
-from gamelab.core.stats import mean_interval
+from gamelab.core.stats import Difference, Estimate, mean_interval, paired_difference
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.rules import N_KEEPS, N_ROLLS, RULES, RuleSet, get_rules
 from gamelab.yatzy.simulate import strategy_values
@@ -369,9 +370,54 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
 GAIN_BUCKETS = ((0.0, 0.1), (0.1, 0.3), (0.3, 0.7), (0.7, 0.9), (0.9, 1.01))
 
 
+@dataclass(frozen=True)
+class GainBucket:
+    """The mean exact win-play gain over the games whose expectation-play chance lies in
+    `chance` = [lo, hi)."""
+
+    chance: tuple[float, float]
+    games: int
+    mean_gain: float | None
+
+
+@dataclass(frozen=True)
+class WinPlayStudy:
+    """Win rates (ties half) of expectation play, one win-play solve at the switch, and (when
+    simulated) re-targeting win play, over sampled switch positions; exact values per game."""
+
+    rules: str
+    turns_left: int
+    games: int
+    a_first: bool
+    seed: int
+    expectation_exact: Estimate
+    single_exact: Estimate
+    single_minus_expectation: Difference
+    gain_quantiles: dict[str, float]
+    gain_by_expectation_chance: list[GainBucket]
+    seconds_per_single_solve: float
+    max_seconds_single_solve: float
+    mean_vector_length: float
+    mean_states_per_solve: float
+    wall_seconds: float
+    expectation_simulated: Estimate | None = None
+    single_simulated: Estimate | None = None
+    retarget_simulated: Estimate | None = None
+    retarget_minus_single: Difference | None = None
+    retarget_differs_from_single: float | None = None
+    retarget_minus_expectation_simulated: Difference | None = None
+    seconds_per_game_endgames: float | None = None
+
+    def __json__(self) -> dict[str, Any]:
+        # the simulated quantities are absent (not null) in an exact-only study
+        return {f.name: getattr(self, f.name) for f in fields(self)
+                if getattr(self, f.name) is not None}
+
+
 def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5,
                   games: int = 1000, seed: int = 0, a_first: bool = True, chunk: int = 20,
-                  backend: Backend | None = None, store=None, simulate: bool = True) -> dict:
+                  backend: Backend | None = None, store=None,
+                  simulate: bool = True) -> WinPlayStudy:
     """Win rates (ties count half) of expectation, single-solve and re-targeting win play.
 
     simulate=False: only the exact per-game values (expectation and single solve)."""
@@ -398,43 +444,53 @@ def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5
         keys += ["expectation", "single", "retarget", "retarget_seconds"]
     col = {k: np.array([r[k] for r in recs], dtype=float) for k in keys}
 
-    def est(x):
-        e = mean_interval(x)
-        return {"value": e.value, "ci95": [e.lo, e.hi]}
-
     gain = col["single_exact"] - col["exp_exact"]
-    out = {
-        "rules": rules.name, "turns_left": turns_left, "games": len(recs), "a_first": a_first,
-        "seed": seed,
-        "expectation_exact": est(col["exp_exact"]),
-        "single_exact": est(col["single_exact"]),
-        "single_minus_expectation": est(col["single_exact"] - col["exp_exact"]),
-        "gain_quantiles": {str(q): float(np.quantile(gain, q)) for q in (0.0, 0.5, 0.9, 0.99, 1.0)},
-        "gain_by_expectation_chance": [
-            {"chance": [lo, hi], "games": int(sel.sum()),
-             "mean_gain": float(gain[sel].mean()) if sel.any() else None}
+    simulated: dict[str, Any] = {}
+    if simulate:
+        simulated = dict(
+            expectation_simulated=mean_interval(col["expectation"]),
+            single_simulated=mean_interval(col["single"]),
+            retarget_simulated=mean_interval(col["retarget"]),
+            retarget_minus_single=paired_difference(col["retarget"], col["single"]),
+            retarget_differs_from_single=float((col["retarget"] != col["single"]).mean()),
+            retarget_minus_expectation_simulated=paired_difference(col["retarget"],
+                                                                   col["expectation"]),
+            seconds_per_game_endgames=float(col["retarget_seconds"].mean()),
+        )
+    return WinPlayStudy(
+        rules=rules.name, turns_left=turns_left, games=len(recs), a_first=a_first, seed=seed,
+        expectation_exact=mean_interval(col["exp_exact"]),
+        single_exact=mean_interval(col["single_exact"]),
+        single_minus_expectation=paired_difference(col["single_exact"], col["exp_exact"]),
+        gain_quantiles={str(q): float(np.quantile(gain, q)) for q in (0.0, 0.5, 0.9, 0.99, 1.0)},
+        gain_by_expectation_chance=[
+            GainBucket((lo, hi), int(sel.sum()), float(gain[sel].mean()) if sel.any() else None)
             for lo, hi in GAIN_BUCKETS
             for sel in [(col["exp_exact"] >= lo) & (col["exp_exact"] < hi)]],
-        "seconds_per_single_solve": float(col["single_seconds"].mean()),
-        "max_seconds_single_solve": float(col["single_seconds"].max()),
-        "mean_vector_length": float(col["L"].mean()),
-        "mean_states_per_solve": float(col["states"].mean()),
-        "wall_seconds": wall,
-    }
-    if simulate:
-        out.update({
-            "expectation_simulated": est(col["expectation"]),
-            "single_simulated": est(col["single"]),
-            "retarget_simulated": est(col["retarget"]),
-            "retarget_minus_single": est(col["retarget"] - col["single"]),
-            "retarget_differs_from_single": float((col["retarget"] != col["single"]).mean()),
-            "retarget_minus_expectation_simulated": est(col["retarget"] - col["expectation"]),
-            "seconds_per_game_endgames": float(col["retarget_seconds"].mean()),
-        })
-    return out
+        seconds_per_single_solve=float(col["single_seconds"].mean()),
+        max_seconds_single_solve=float(col["single_seconds"].max()),
+        mean_vector_length=float(col["L"].mean()),
+        mean_states_per_solve=float(col["states"].mean()),
+        wall_seconds=wall,
+        **simulated,
+    )
 
 
-def win_from_start(rules: RuleSet | str = "yahtzee-no-bonus", use_cache: bool = True) -> dict:
+@dataclass(frozen=True)
+class WinFromStart:
+    """Win play from the empty card (K = all turns): A's best P(win) (`single`) against the
+    expected-score player, and expectation play's (`expectation`, exactly one half)."""
+
+    rules: str
+    turns_left: int
+    single: float
+    expectation: float
+    seconds: float
+    states: float
+    length: float
+
+
+def win_from_start(rules: RuleSet | str = "yahtzee-no-bonus", use_cache: bool = True) -> WinFromStart:
     """K = all turns: A plays for the win from the empty card against B's whole-game law.
 
     Both players start from the same state, so nothing is sampled: expectation play wins
@@ -456,7 +512,9 @@ def win_from_start(rules: RuleSet | str = "yahtzee-no-bonus", use_cache: bool = 
     params = {"rules": rules.name, "boxes": list(rules.boxes)}
     arrays = (cached_arrays("yatzy-winplay-start", params, 1, compute) if use_cache
               else compute())
-    return {k: float(v) for k, v in arrays.items()}
+    return WinFromStart(rules.name, rules.n_boxes, float(arrays["single"]),
+                        float(arrays["expectation"]), float(arrays["seconds"]),
+                        float(arrays["states"]), float(arrays["length"]))
 
 
 #: The measurement in docs/yatzy.md and the report (resumed from the result store).
@@ -470,43 +528,3 @@ REPORT_EXACT_STUDIES = tuple(
      "chunk": c, "simulate": False}
     for k, n, c in ((1, 1000, 50), (2, 1000, 50), (3, 1000, 50), (4, 1000, 50), (5, 1000, 50),
                     (6, 1000, 50), (7, 1000, 50), (10, 100, 10)))
-
-
-def winplay_report(section, ctx) -> None:
-    """Add the win-play tables to a report section (the REPORT_STUDY runs)."""
-    res = winplay_study(**REPORT_STUDY, backend=ctx.backend, store=ctx.store)
-
-    def fmt(e):
-        return f"{e['value']:.4f} [{e['ci95'][0]:.4f}, {e['ci95'][1]:.4f}]"
-
-    rows = [[label, fmt(res[key])] for key, label in (
-        ("expectation_exact", "expectation play, exact P(win) per game"),
-        ("single_exact", "one win-play solve at the switch, exact P(win) per game"),
-        ("single_minus_expectation", "single solve minus expectation (paired, exact)"),
-        ("single_simulated", "single solve, simulated"),
-        ("retarget_simulated", "re-targeting at each turn, simulated"),
-        ("retarget_minus_single", "re-targeting minus single solve (same dice)"),
-        ("expectation_simulated", "expectation play, simulated (check)"),
-    )]
-    section.table(
-        "win_play", ["quantity (A's win rate, ties half)", "mean [95% CI]"], rows,
-        caption=f"{res['rules']}: A plays for the expectation, then for the win in its last "
-        f"{res['turns_left']} turns, against the expected-score player B (A moves first; "
-        f"{res['games']} sampled switch positions). {res['seconds_per_single_solve']:.2f} s per "
-        f"solve on average over {res['mean_states_per_solve']:.0f} states.",
-    )
-    studies = [winplay_study(**p, backend=ctx.backend, store=ctx.store)
-               for p in REPORT_EXACT_STUDIES] + [res]
-    studies.sort(key=lambda r: r["turns_left"])
-    start = win_from_start(REPORT_STUDY["rules"])
-    k_rows = [[r["turns_left"], r["games"], fmt(r["single_minus_expectation"]),
-               f"{r['seconds_per_single_solve']:.3g}"] for r in studies]
-    k_rows.append([13, "- (exact)", f"{start['single'] - start['expectation']:.4f}",
-                   f"{start['seconds']:.0f}"])
-    section.table(
-        "win_play_by_k", ["K", "switch positions", "single solve - expectation [95% CI]",
-                          "s per solve"], k_rows,
-        caption=f"{res['rules']}: the exact gain in A's win probability from playing for the "
-        "win in its last K turns (one solve at the switch, A first); K = 13 plays for the win "
-        "from the empty card (nothing sampled).",
-    )
