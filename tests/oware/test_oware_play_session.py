@@ -37,7 +37,7 @@ def test_failed_save_and_load_keep_the_game(tmp_path):
     s = PlaySession("random", seed=1, tablebase_seeds=6, analysis_time=0.05)
     text = play(s, ["C", f"save {blocker}/game.txt", f"save {folder}", "save", f"load {garbage}",
                     f"load {tmp_path}/missing.txt", "", "Z", f"save {good}", "quit"])
-    assert f"error: cannot save the game to {blocker}/game.txt" in text
+    assert f"error: cannot save the game to {blocker}/game.txt: {blocker} is a file, not a folder" in text
     assert f"error: cannot save the game to {folder}: it is a folder" in text
     assert "error: save needs a file name" in text
     assert f"error: cannot read game record {garbage}" in text

@@ -30,7 +30,7 @@ import numpy as np
 
 from gamelab.core.files import write_text_atomic
 from gamelab.core.interactive import QUIT_WORDS, Session, run_session
-from gamelab.oware.analysis import analyse, describe_score, move_letter, pv_letters
+from gamelab.oware.analysis import analyse, move_letter, pv_letters
 from gamelab.oware.rules import Position, Rules
 
 HEADER = "# gamelab oware record v1"
@@ -108,6 +108,9 @@ def save_record(path: Path, start: Position, moves: list[int], south: str, north
     path = Path(path)
     if path.is_dir():
         raise ValueError(f"cannot save the game to {path}: it is a folder; give a file name")
+    folder = next((p for p in path.parents if p.exists()), None)
+    if folder is not None and not folder.is_dir():
+        raise ValueError(f"cannot save the game to {path}: {folder} is a file, not a folder")
     try:
         write_text_atomic(path, format_record(start, moves, south, north))
     except OSError as exc:
@@ -226,7 +229,7 @@ class PlaySession(Session):
         if word in ("hint", "eval"):
             a = analyse(p, time_limit=self.analysis_time, tablebase_seeds=self.tablebase_seeds)
             if word == "hint":
-                return f"hint: {a.best_move_text} (score {describe_score(a.score)}; depth {a.depth})"
+                return f"hint: {a.best_move_text}; score {a.score_text}; depth {a.depth}"
             return (f"evaluation for the side to move: {a.score_text}; depth {a.depth}\n"
                     f"principal variation: {' '.join(a.pv_text)}")
         if word == "undo":
