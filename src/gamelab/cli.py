@@ -72,6 +72,26 @@ def report_command(
     )
 
 
+@app.command("serve")
+def serve_command(
+    host: Annotated[
+        str, typer.Option("--host", help="Address to listen on (default: this machine only).")
+    ] = "127.0.0.1",
+    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    workers: Annotated[
+        int, typer.Option("--workers", min=1, help="Solver processes for heavy requests.")
+    ] = 2,
+    budget: Annotated[
+        float,
+        typer.Option("--budget", min=0.1, help="Seconds a heavy request may take before a labelled cheaper answer."),
+    ] = 2.0,
+) -> None:
+    """Serve the web app (a page per game, JSON API under /api) until Ctrl-C."""
+    from gamelab.web.server import serve
+
+    serve(host=host, port=port, workers=workers, budget=budget)
+
+
 def _add_game_groups() -> None:
     for game in GAMES:
         module_name = f"gamelab.{game}.cli"

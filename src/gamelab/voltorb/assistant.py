@@ -1,9 +1,18 @@
 """The Voltorb Flip assistant: what the clues and flips say, and the interactive session.
 
-:func:`analyse_position` is the analysis behind ``gamelab voltorb solve`` (and every step of
-``assist``): the exact posterior's P(Voltorb) and P(2 or 3) per tile, the safe tiles, the blog's
-label board, the recommended flip and P(win) of optimal play from here (the search of
-:mod:`gamelab.voltorb.expectimax`; ``optimal=False`` recommends the minrisk tile instead).
+:func:`analyse_position` is the analysis behind ``gamelab voltorb solve``, ``POST
+/api/voltorb/solve`` (through :func:`solve_position`, from the same text forms) and every step of
+``assist``: the exact posterior's P(Voltorb) and P(2 or 3) per tile, the safe tiles, the blog's
+label board, the flip recommended by the chosen policy (``POLICIES``: ``optimal``, the
+win-maximising expectimax of :mod:`gamelab.voltorb.expectimax`; ``minrisk``; ``fom``, the blog's
+figure of merit) and P(win) of optimal play from here (``optimal=False`` skips that search,
+leaves ``win_probability`` None and recommends minrisk unless another policy is chosen).
+The search usually takes well under a second at level 8 but has a heavy tail, which is why the
+web app runs it under a time budget.
+
+>>> a = solve_position("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", level=2)
+>>> a.consistent_boards, a.recommended, round(a.win_probability, 4)
+(198, [2, 1], 0.303)
 
 :class:`AssistSession` is ``gamelab voltorb assist`` as a :class:`gamelab.core.interactive.Session`:
 row clues, then column clues (each line checked as it is typed), then one flip per line as
@@ -51,6 +60,11 @@ class BoardAnalysis:
     labels: list[list[str]]  # the blog's label board: values each tile may hold
     win_probability: float | None  # P(win) of optimal play from here (None without the search)
     recommended: list[int]  # [row, col]
+    policy: str = "optimal"  # whose flip `recommended` is
+    note: str | None = None  # set by a front end that answered with less than asked (time budget)
+
+
+POLICIES = ("optimal", "minrisk", "fom")
 
 
 def position_from_text(rows: str, cols: str, revealed: list[str] | None, level: int,
@@ -73,20 +87,33 @@ def playing_posterior(clues: Clues, revealed: dict[int, int], level: int, genera
 
 
 def analyse_position(clues: Clues, revealed: dict[int, int], post: Posterior,
-                     optimal: bool = True) -> BoardAnalysis:
-    """Probabilities, safe tiles, labels and the recommended flip for `post` (see the module doc)."""
+                     optimal: bool = True, policy: str | None = None) -> BoardAnalysis:
+    """Probabilities, safe tiles, labels and the recommended flip for `post` (see the module doc).
+
+    `policy` defaults to ``optimal``, or ``minrisk`` when ``optimal=False``.
+    """
     from gamelab.voltorb.deduction import label_board
     from gamelab.voltorb.expectimax import OptimalSolver
-    from gamelab.voltorb.strategies import minrisk_tile
+    from gamelab.voltorb.strategies import fom_tile, minrisk_tile
+
+    if policy is None:
+        policy = "optimal" if optimal else "minrisk"
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
+    if policy == "optimal" and not optimal:
+        raise ValueError("the optimal policy needs its search; choose minrisk or fom to skip it")
 
     probs = post.tile_probabilities()
     p_v = probs[:, 0].reshape(SIZE, SIZE)
     p_m = (probs[:, 2] + probs[:, 3]).reshape(SIZE, SIZE)
     hidden = [t for t in range(SIZE * SIZE) if t not in revealed]
+    tile, value = -1, None
     if optimal:
         tile, value = OptimalSolver(post).decide(revealed)
-    else:
-        tile, value = minrisk_tile(post), None
+    if policy == "minrisk":
+        tile = minrisk_tile(post)
+    elif policy == "fom":
+        tile = fom_tile(clues, revealed, "fom")
     return BoardAnalysis(
         p_voltorb=np.round(p_v, 6).tolist(),
         p_two_or_three=np.round(p_m, 6).tolist(),
@@ -97,7 +124,22 @@ def analyse_position(clues: Clues, revealed: dict[int, int], post: Posterior,
         labels=label_board(clues, revealed),
         win_probability=value,
         recommended=[tile // SIZE + 1, tile % SIZE + 1],
+        policy=policy,
     )
+
+
+def solve_position(rows: str, cols: str, revealed: list[str] | None = None, level: int = 8,
+                   generator: str = "hgss", policy: str | None = None,
+                   optimal: bool = True) -> BoardAnalysis:
+    """:func:`analyse_position` from the text forms the CLI and the web API take: clues
+    ``"S,V S,V ..."`` and revealed tiles ``["row,col=value", ...]`` (rows/cols 1-5, 0 = Voltorb)."""
+    clues, shown, post = position_from_text(rows, cols, revealed, level, generator)
+    return analyse_position(clues, shown, post, optimal=optimal, policy=policy)
+
+
+def warm_up() -> None:
+    """Load the numba kernels (enumeration and optimal search) once, e.g. in a server process."""
+    solve_position("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", level=2)
 
 
 def _grid_lines(grid: list[list[float]], revealed: dict[int, int]) -> list[str]:

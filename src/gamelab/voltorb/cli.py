@@ -19,7 +19,7 @@ from gamelab.cli_common import (
     print_json,
     result_store,
 )
-from gamelab.voltorb.rules import GENERATORS
+from gamelab.voltorb.rules import GENERATORS, parse_revealed
 
 app = typer.Typer(
     help="Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
@@ -120,16 +120,19 @@ def solve(
     revealed: Revealed = None,
     level: Level = 8,
     generator: Generator = "hgss",
+    policy: Annotated[
+        str, typer.Option("--policy", help="Whose flip to recommend: optimal, minrisk or fom.")
+    ] = "optimal",
     no_optimal: Annotated[
-        bool, typer.Option("--no-optimal", help="Skip the optimal search (recommend minrisk).")
+        bool, typer.Option("--no-optimal", help="Skip the optimal search (no P(win); recommend minrisk).")
     ] = False,
     json_out: Json = False,
 ) -> None:
     """Probability grid, safe tiles, the recommended flip and P(win) of optimal play from here."""
-    from gamelab.voltorb.assistant import analyse_position, format_analysis, position_from_text
+    from gamelab.voltorb.assistant import format_analysis, solve_position
 
-    clues, shown, post = position_from_text(rows, cols, revealed, level, generator)
-    out = analyse_position(clues, shown, post, optimal=not no_optimal)
+    out = solve_position(rows, cols, revealed, level, generator, policy, optimal=not no_optimal)
+    shown = parse_revealed(revealed)
     if json_out:
         print_json(out)
     else:

@@ -1,0 +1,1 @@
+"""One router per game: ``gamelab.web.api.<game>`` defines ``router`` and ``PAGE``."""

@@ -1,0 +1,236 @@
+"""The gamelab web app: one FastAPI application serving a page per game and its JSON API.
+
+``create_app(settings)`` builds it. Every game with a module ``gamelab.web.api.<game>`` defining
+``router`` (a FastAPI ``APIRouter``) and ``PAGE`` (a :class:`gamelab.web.common.GamePage`) gets:
+
+* its API under ``/api/<game>/...`` (the router is mounted there),
+* its page at ``/<game>``, rendered from ``templates/<game>.html`` (extending ``base.html``),
+* a link on the home page ``/``.
+
+Games without such a module are simply absent (as with the command line). The app keeps no
+per-user state: the page sends the whole game state with each request.
+
+Errors, the same for every game: a library ``ValueError`` -> 422 ``{"detail": message}``; a
+request that fails its pydantic model (or is not JSON) -> 422 with a readable ``detail`` and the
+``field`` it concerns; a body over ``settings.max_body`` bytes -> 413; a heavy call with no
+fallback that overruns the budget -> 503; anything else -> 500 ``{"detail": "internal error"}``
+(logged, never a traceback in the response).
+"""
+
+from __future__ import annotations
+
+import importlib
+import logging
+import sys
+from contextlib import asynccontextmanager
+from importlib.resources import files
+from typing import Any
+
+import anyio.to_thread
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.staticfiles import StaticFiles
+from fastapi.templating import Jinja2Templates
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from gamelab import GAMES, __version__
+from gamelab.web.common import GamePage, Settings
+from gamelab.web.pool import BudgetExceeded, SolverPool, WorkerDied, call_by_name
+
+log = logging.getLogger("gamelab.web")
+
+__all__ = ["create_app", "discover_games"]
+
+_HERE = files("gamelab.web")
+
+
+def discover_games() -> list[tuple[GamePage, Any]]:
+    """(page, router) of every game that has a web module, in the order of ``gamelab.GAMES``."""
+    found = []
+    for game in GAMES:
+        name = f"gamelab.web.api.{game}"
+        try:
+            module = importlib.import_module(name)
+        except ModuleNotFoundError as exc:
+            if exc.name == name:
+                continue  # this game has no page yet
+            raise
+        found.append((module.PAGE, module.router))
+    return found
+
+
+def _message(exc: BaseException) -> str:
+    return " ".join(str(exc).split())
+
+
+def _readable(exc: RequestValidationError) -> tuple[str, str | None]:
+    """One line for the first problem of a request, and the field it concerns."""
+    errors = exc.errors()
+    if not errors:
+        return "invalid request", None
+    err = errors[0]
+    loc = [str(part) for part in err.get("loc", ()) if part != "body"]
+    if err.get("type") == "json_invalid":
+        return "the request body is not valid JSON", None
+    where = ".".join(loc)
+    msg = err.get("msg", "invalid value")
+    if err.get("type") == "missing":
+        msg = "this field is required"
+    elif err.get("type") == "extra_forbidden":
+        msg = "unknown field"
+    elif err.get("type") == "model_attributes_type":
+        return "the request body must be a JSON object", None
+    field = loc[0] if loc else None
+    return (f"{where}: {msg}" if where else msg), field
+
+
+class BodyLimit:
+    """ASGI middleware: request bodies over `limit` bytes get 413 before the app sees them."""
+
+    def __init__(self, app: Any, limit: int) -> None:
+        self.app = app
+        self.limit = limit
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        headers = dict(scope.get("headers") or [])
+        length = headers.get(b"content-length")
+        if length is not None and (not length.isdigit() or int(length) > self.limit):
+            await self._reject(send)
+            return
+        body = b""
+        more = True
+        while more:
+            message = await receive()
+            if message["type"] == "http.disconnect":
+                return
+            body += message.get("body", b"")
+            more = message.get("more_body", False)
+            if len(body) > self.limit:
+                await self._reject(send)
+                return
+        replayed = False
+
+        async def replay() -> dict:
+            nonlocal replayed
+            if not replayed:
+                replayed = True
+                return {"type": "http.request", "body": body, "more_body": False}
+            return await receive()
+
+        await self.app(scope, replay, send)
+
+    async def _reject(self, send: Any) -> None:
+        response = JSONResponse(
+            {"detail": f"request body too large: at most {self.limit // 1024} KB"}, status_code=413
+        )
+        await response({"type": "http"}, None, send)
+
+
+def create_app(settings: Settings | None = None) -> FastAPI:
+    """The web app with every game page found by :func:`discover_games`."""
+    settings = settings or Settings()
+    games = discover_games()
+    preload = sorted({m for page, _ in games for m in page.preload})
+    warmers = [w for page, _ in games for w in page.warm]
+
+    @asynccontextmanager
+    async def lifespan(app: FastAPI):
+        # warm this process first (it answers the fallbacks): a cold numba cache is compiled
+        # once here, and the solver processes then load it instead of compiling it in parallel
+        def warm_up() -> SolverPool:
+            for spec in warmers:
+                call_by_name(spec)
+            pool = SolverPool(settings.workers, preload=preload, warmers=warmers)
+            try:
+                pool.wait_ready()
+            except BaseException:
+                pool.close()
+                raise
+            return pool
+
+        app.state.pool = await anyio.to_thread.run_sync(warm_up)
+        if settings.ready_message:
+            print(settings.ready_message, file=sys.stderr, flush=True)
+        try:
+            yield
+        finally:
+            app.state.pool.close()
+
+    app = FastAPI(
+        title="gamelab",
+        version=__version__,
+        lifespan=lifespan,
+        docs_url="/api/docs",
+        redoc_url=None,
+        openapi_url="/api/openapi.json",
+    )
+    app.state.settings = settings
+    app.state.pages = [page for page, _ in games]
+    templates = Jinja2Templates(directory=str(_HERE / "templates"))
+    app.mount("/static", StaticFiles(directory=str(_HERE / "static")), name="static")
+
+    def render(request: Request, template: str, **context: Any) -> HTMLResponse:
+        base = {"pages": app.state.pages, "version": __version__, "budget": settings.budget}
+        return templates.TemplateResponse(request, template, {**base, **context})
+
+    @app.get("/", response_class=HTMLResponse, include_in_schema=False)
+    async def home(request: Request) -> HTMLResponse:
+        return render(request, "home.html", page=None)
+
+    @app.get("/api/health", tags=["server"])
+    async def health() -> dict:
+        """A trivial answer (no computation): for monitoring and the load benchmark."""
+        return {"status": "ok", "version": __version__}
+
+    for page, router in games:
+        app.include_router(router, prefix=f"/api/{page.game}", tags=[page.game])
+
+        async def game_page(request: Request, page: GamePage = page) -> HTMLResponse:
+            return render(request, f"{page.game}.html", page=page)
+
+        app.add_api_route(
+            page.path, game_page, methods=["GET"], response_class=HTMLResponse, include_in_schema=False
+        )
+
+    @app.exception_handler(ValueError)
+    async def value_error(request: Request, exc: ValueError) -> JSONResponse:
+        body: dict[str, Any] = {"detail": _message(exc)}
+        field = getattr(exc, "field", None)
+        if field:
+            body["field"] = field
+        return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(RequestValidationError)
+    async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
+        detail, field = _readable(exc)
+        body: dict[str, Any] = {"detail": detail}
+        if field:
+            body["field"] = field
+        return JSONResponse(body, status_code=422)
+
+    @app.exception_handler(BudgetExceeded)
+    async def over_budget(request: Request, exc: BudgetExceeded) -> JSONResponse:
+        return JSONResponse({"detail": f"the computation {_message(exc)}"}, status_code=503)
+
+    @app.exception_handler(WorkerDied)
+    async def worker_died(request: Request, exc: WorkerDied) -> JSONResponse:
+        return JSONResponse({"detail": f"{_message(exc)}; please try again"}, status_code=503)
+
+    @app.exception_handler(StarletteHTTPException)
+    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+        detail = exc.detail
+        if exc.status_code == 400 and "parsing the body" in str(detail):
+            detail = "the request body is not valid JSON (UTF-8 text expected)"
+        return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
+
+    @app.exception_handler(Exception)
+    async def internal_error(request: Request, exc: Exception) -> JSONResponse:
+        log.exception("internal error on %s %s", request.method, request.url.path)
+        return JSONResponse({"detail": "internal error"}, status_code=500)
+
+    app.add_middleware(BodyLimit, limit=settings.max_body)
+    return app

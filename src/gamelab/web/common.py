@@ -1,0 +1,119 @@
+"""What every game router uses: page metadata, the request-model base, the serialised reply,
+and access to the solver pool and the server settings.
+
+A router module ``gamelab.web.api.<game>`` imports from here (never from :mod:`gamelab.web.app`,
+which imports the routers).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any, TypeVar
+
+from fastapi import Request
+from fastapi.responses import Response
+from pydantic import BaseModel, ConfigDict
+
+from gamelab.core.serialise import to_json
+from gamelab.web.pool import Budgeted, SolverPool
+
+T = TypeVar("T")
+
+__all__ = [
+    "ApiModel",
+    "GamePage",
+    "Settings",
+    "budgeted",
+    "pool_of",
+    "reply",
+    "settings_of",
+]
+
+
+@dataclass(frozen=True)
+class Settings:
+    """Server-wide settings (``gamelab serve`` options). `options` carries game-specific
+    settings chosen on the server's command line (never by a request)."""
+
+    workers: int = 2  # solver processes for heavy calls
+    budget: float = 2.0  # seconds a heavy call may take before the labelled fallback answers
+    max_body: int = 64 * 1024  # bytes; larger request bodies get 413
+    options: dict[str, Any] = field(default_factory=dict)
+    ready_message: str | None = None  # printed on stderr once the app is ready to serve
+
+    def __post_init__(self) -> None:
+        if self.workers < 1:
+            raise ValueError(f"--workers must be at least 1, got {self.workers}")
+        if not self.budget > 0:
+            raise ValueError(f"the time budget must be positive, got {self.budget}")
+
+
+@dataclass(frozen=True)
+class GamePage:
+    """A game's page: served at ``/<game>`` from ``templates/<game>.html``, linked from home.
+
+    `preload` lists modules the solver processes import at start (the game's heavy library);
+    `warm` names functions (``"module:function"``, no arguments) that the server and every
+    solver process call once at start, e.g. to load numba kernels, so no request waits for it.
+    """
+
+    game: str
+    title: str
+    summary: str
+    preload: tuple[str, ...] = ()
+    warm: tuple[str, ...] = ()
+
+    @property
+    def path(self) -> str:
+        return f"/{self.game}"
+
+
+class ApiModel(BaseModel):
+    """Base of every request model: unknown fields are an error, strings are stripped."""
+
+    model_config = ConfigDict(extra="forbid", str_strip_whitespace=True)
+
+
+def reply(result: Any, status_code: int = 200) -> Response:
+    """`result` (a library dataclass, usually) as JSON through the one serialiser."""
+    return Response(to_json(result), status_code=status_code, media_type="application/json")
+
+
+def pool_of(request: Request) -> SolverPool:
+    return request.app.state.pool
+
+
+def settings_of(request: Request) -> Settings:
+    return request.app.state.settings
+
+
+async def budgeted(
+    request: Request,
+    fn: Callable[..., T],
+    args: tuple,
+    *,
+    fallback: Callable[[], T],
+    what: str,
+    fallback_name: str,
+    note_field: str | None = "note",
+) -> T:
+    """Run ``fn(*args)`` in the pool within the server's budget; on timeout ``fallback()``.
+
+    When the fallback answers and the result is a dataclass with a field `note_field`, the label
+    ("exact optimal search timed out after 2 s; showing MinRisk") is written into it, so the
+    page shows it beside the answer. Returns the (possibly labelled) result.
+    """
+    answer: Budgeted[T] = await pool_of(request).budgeted(
+        fn,
+        args,
+        budget=settings_of(request).budget,
+        fallback=fallback,
+        what=what,
+        fallback_name=fallback_name,
+    )
+    value = answer.value
+    if answer.note and note_field and dataclasses.is_dataclass(value):
+        value = dataclasses.replace(value, **{note_field: answer.note})
+    return value

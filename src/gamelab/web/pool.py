@@ -1,0 +1,235 @@
+"""Heavy calls outside the event loop: a pool of solver processes with a time budget.
+
+An exact search can take longer than a person wants to wait, and a Python function cannot be
+interrupted from outside. So heavy library calls run in separate processes (one
+``ProcessPoolExecutor(max_workers=1)`` per *slot*, started with ``forkserver``, never ``fork``:
+numba and OpenMP threads do not survive a fork), and a call that overruns its budget has its
+process killed and replaced; the pool keeps serving.
+
+The budget is a deadline from the moment the request asks: time spent waiting for a free slot
+counts, so a loaded server answers as quickly as an idle one, just more often with the fallback.
+
+    answer = await pool.budgeted(
+        solve, request_args,                     # module-level function, picklable arguments
+        budget=2.0,
+        fallback=lambda: solve(*request_args, policy="minrisk"),   # cheap, runs in a thread
+        what="exact optimal search", fallback_name="MinRisk",
+    )
+    answer.value      # the result (the exact one, or the fallback's)
+    answer.note       # None, or "exact optimal search timed out after 2 s; showing MinRisk"
+
+A ``ValueError`` raised by the function travels back unchanged (the app turns it into HTTP 422).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import concurrent.futures
+import importlib
+import multiprocessing
+import os
+import signal
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures.process import BrokenProcessPool
+from dataclasses import dataclass
+from typing import Any, Generic, TypeVar
+
+import anyio.to_thread
+
+T = TypeVar("T")
+
+__all__ = ["Budgeted", "BudgetExceeded", "SolverPool", "WorkerDied", "format_seconds"]
+
+
+class WorkerDied(RuntimeError):
+    """The process running a pooled call died (it has been replaced)."""
+
+
+class BudgetExceeded(RuntimeError):
+    """A pooled call did not finish within its budget (its process has been replaced)."""
+
+    def __init__(self, message: str, *, started: bool) -> None:
+        super().__init__(message)
+        self.started = started
+
+
+@dataclass(frozen=True)
+class Budgeted(Generic[T]):
+    """The answer of :meth:`SolverPool.budgeted`: the value, and whether it is the fallback's."""
+
+    value: T
+    fell_back: bool
+    note: str | None  # the label to show beside the answer when it fell back
+    seconds: float
+
+
+def format_seconds(seconds: float) -> str:
+    """``2`` -> ``"2 s"``, ``0.5`` -> ``"0.5 s"``."""
+    return f"{seconds:g} s"
+
+
+def call_by_name(spec: str) -> None:
+    """Call the function named ``"package.module:function"`` with no arguments."""
+    module, _, name = spec.partition(":")
+    fn = getattr(importlib.import_module(module), name) if name else None
+    if fn is not None:
+        fn()
+
+
+def _warm(modules: Sequence[str], warmers: Sequence[str]) -> int:
+    """First task of every worker: import the heavy modules and run the warm-up calls (numba
+    loads its compiled kernels on first use), then report the process id."""
+    for name in modules:
+        importlib.import_module(name)
+    for spec in warmers:
+        call_by_name(spec)
+    return os.getpid()
+
+
+class _Slot:
+    """One worker process (a one-process executor) that can be killed and replaced."""
+
+    def __init__(self, context: Any, preload: Sequence[str], warmers: Sequence[str]) -> None:
+        self._context = context
+        self._preload = tuple(preload)
+        self._warmers = tuple(warmers)
+        self._start()
+
+    def _start(self) -> None:
+        self.executor = concurrent.futures.ProcessPoolExecutor(1, mp_context=self._context)
+        self._pid_future = self.executor.submit(_warm, self._preload, self._warmers)
+
+    def wait_ready(self, timeout: float) -> None:
+        self._pid_future.result(timeout=timeout)
+
+    def submit(self, fn: Callable[..., Any], args: tuple) -> concurrent.futures.Future:
+        return self.executor.submit(fn, *args)
+
+    def recycle(self) -> None:
+        """Kill the process (whatever it is doing) and start a fresh one."""
+        old = self.executor
+        self._kill(old, self._pid_future)
+        self._start()
+
+    def close(self) -> None:
+        self._kill(self.executor, self._pid_future)
+
+    @staticmethod
+    def _kill(executor: concurrent.futures.ProcessPoolExecutor, pid_future: Any) -> None:
+        pids: list[int] = []
+        if pid_future.done() and not pid_future.cancelled() and pid_future.exception() is None:
+            pids.append(pid_future.result())
+        else:  # still warming up: the executor's own record of its process
+            pids.extend(getattr(executor, "_processes", None) or {})
+        for pid in pids:
+            try:
+                os.kill(pid, signal.SIGKILL)
+            except ProcessLookupError:
+                pass
+        executor.shutdown(wait=False, cancel_futures=True)
+
+
+class SolverPool:
+    """`workers` solver processes; calls wait for a free one and run under a deadline.
+
+    `preload` names modules every worker imports when it starts (the forkserver imports them once
+    for all workers) and `warmers` names functions (``"module:function"``) each worker calls
+    before its first task, so that no request pays for numba loading its kernels.
+    """
+
+    def __init__(
+        self, workers: int = 2, preload: Sequence[str] = (), warmers: Sequence[str] = ()
+    ) -> None:
+        if workers < 1:
+            raise ValueError(f"the solver pool needs at least 1 worker, got {workers}")
+        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        self._context = multiprocessing.get_context(method)
+        if method == "forkserver" and preload:
+            self._context.set_forkserver_preload(list(preload))
+        self.workers = workers
+        self._slots = [_Slot(self._context, preload, warmers) for _ in range(workers)]
+        self._idle: asyncio.Queue[_Slot] | None = None
+        self.recycled = 0  # processes killed because a call overran (for tests and logs)
+
+    def wait_ready(self, timeout: float = 120.0) -> None:
+        """Block until every worker has started and warmed up (raises if one failed)."""
+        for slot in self._slots:
+            slot.wait_ready(timeout)
+
+    def _queue(self) -> asyncio.Queue[_Slot]:
+        # created lazily inside the running event loop
+        if self._idle is None:
+            self._idle = asyncio.Queue()
+            for slot in self._slots:
+                self._idle.put_nowait(slot)
+        return self._idle
+
+    async def run(self, fn: Callable[..., T], args: tuple = (), *, timeout: float) -> T:
+        """``fn(*args)`` in a worker; :class:`BudgetExceeded` if it is not done in `timeout` s."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + timeout
+        idle = self._queue()
+        try:
+            slot = await asyncio.wait_for(idle.get(), timeout)
+        except TimeoutError:
+            raise BudgetExceeded(
+                f"no solver process was free within {format_seconds(timeout)}", started=False
+            ) from None
+        future = None
+        try:
+            future = slot.submit(fn, args)
+            remaining = max(deadline - loop.time(), 0.0)
+            return await asyncio.wait_for(asyncio.wrap_future(future), remaining)
+        except TimeoutError:
+            self._recycle(slot)
+            raise BudgetExceeded(f"timed out after {format_seconds(timeout)}", started=True) from None
+        except BrokenProcessPool:
+            self._recycle(slot)
+            raise WorkerDied("a solver process died; it has been restarted") from None
+        except asyncio.CancelledError:  # the client went away: do not leave the search running
+            if future is not None and not future.done():
+                self._recycle(slot)
+            raise
+        finally:
+            idle.put_nowait(slot)
+
+    def _recycle(self, slot: _Slot) -> None:
+        self.recycled += 1
+        slot.recycle()
+
+    async def budgeted(
+        self,
+        fn: Callable[..., T],
+        args: tuple = (),
+        *,
+        budget: float,
+        fallback: Callable[[], T],
+        what: str,
+        fallback_name: str,
+    ) -> Budgeted[T]:
+        """``fn(*args)`` within `budget` seconds, else ``fallback()`` (run in a thread), labelled.
+
+        `what` names the heavy call and `fallback_name` the cheaper answer, for the note:
+        ``"exact optimal search timed out after 2 s; showing MinRisk"``.
+        """
+        start = time.perf_counter()
+        try:
+            value = await self.run(fn, args, timeout=budget)
+            return Budgeted(value, False, None, time.perf_counter() - start)
+        except BudgetExceeded as exc:
+            if exc.started:
+                note = f"{what} timed out after {format_seconds(budget)}; showing {fallback_name}"
+            else:
+                note = (
+                    f"server busy: {what} could not start within {format_seconds(budget)}; "
+                    f"showing {fallback_name}"
+                )
+        except WorkerDied:
+            note = f"{what} failed (its process died); showing {fallback_name}"
+        value = await anyio.to_thread.run_sync(fallback)
+        return Budgeted(value, True, note, time.perf_counter() - start)
+
+    def close(self) -> None:
+        for slot in self._slots:
+            slot.close()

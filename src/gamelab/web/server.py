@@ -1,0 +1,43 @@
+"""``gamelab serve``: run the web app with uvicorn."""
+
+from __future__ import annotations
+
+import sys
+
+from gamelab.web.common import Settings
+
+LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
+
+
+def start_message(host: str, port: int, workers: int) -> str:
+    """What ``gamelab serve`` says on start: where it listens and who can reach it."""
+    shown = f"[{host}]" if ":" in host else host
+    lines = [f"gamelab web app: http://{shown}:{port}/  ({workers} solver processes)"]
+    if host in LOCAL_HOSTS:
+        lines.append("listening on localhost only; use --host 0.0.0.0 to serve other machines")
+    else:
+        lines.append(
+            f"listening on {host}: reachable from other machines; put a reverse proxy with TLS "
+            "in front of it"
+        )
+    lines.append("stop with Ctrl-C")
+    return "\n".join(lines)
+
+
+def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, budget: float = 2.0) -> None:
+    """Serve until interrupted (Ctrl-C)."""
+    import uvicorn
+
+    from gamelab.web.app import create_app
+
+    if not 0 < port < 65536:
+        raise ValueError(f"--port must be 1-65535, got {port}")
+    print(
+        "gamelab web app: warming up the solvers (the first start after installing compiles "
+        "numba kernels, a minute or two)...",
+        file=sys.stderr,
+        flush=True,
+    )
+    ready = start_message(host, port, workers)
+    app = create_app(Settings(workers=workers, budget=budget, ready_message=ready))
+    uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)

@@ -1,0 +1,51 @@
+"""The assistant's analysis with a policy (what `voltorb solve` and the web page show)."""
+
+import doctest
+
+import numpy as np
+import pytest
+
+import gamelab.voltorb.assistant as assistant
+from gamelab.voltorb.assistant import playing_posterior, solve_position
+from gamelab.voltorb.evaluate import exact_win_probability
+from gamelab.voltorb.posterior import posterior_for
+from gamelab.voltorb.rules import Clues, clues_from_text, generate_board
+
+ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
+
+
+def test_docstring_examples():
+    assert doctest.testmod(assistant).failed == 0
+
+
+def test_policies_share_the_odds_and_the_optimal_value():
+    optimal = solve_position(ROWS, COLS, level=2)
+    minrisk = solve_position(ROWS, COLS, level=2, policy="minrisk")
+    fom = solve_position(ROWS, COLS, level=2, policy="fom")
+    cheap = solve_position(ROWS, COLS, level=2, policy="minrisk", optimal=False)
+    for other in (minrisk, fom, cheap):
+        assert other.p_voltorb == optimal.p_voltorb and other.consistent_boards == 198
+    assert minrisk.win_probability == optimal.win_probability and cheap.win_probability is None
+    assert (optimal.policy, minrisk.policy, fom.policy) == ("optimal", "minrisk", "fom")
+    post = posterior_for(clues_from_text(ROWS, COLS), "hgss", 2)
+    assert optimal.win_probability == pytest.approx(exact_win_probability(post, "optimal"), abs=1e-12)
+    # the blog's FoM flips a Voltorb-free line first: row 2, left to right
+    assert fom.recommended == [2, 1]
+    # a safe useful tile is never a Voltorb
+    r, c = minrisk.recommended
+    assert minrisk.p_voltorb[r - 1][c - 1] == 0.0
+
+
+def test_bad_positions_are_value_errors():
+    with pytest.raises(ValueError, match="allowed: optimal, minrisk, fom"):
+        solve_position(ROWS, COLS, level=2, policy="greedy")
+    with pytest.raises(ValueError, match="optimal policy needs its search"):
+        solve_position(ROWS, COLS, level=2, policy="optimal", optimal=False)
+    assert solve_position(ROWS, COLS, level=2, optimal=False).policy == "minrisk"  # --no-optimal
+    with pytest.raises(ValueError, match="row 2"):
+        solve_position(ROWS, COLS, ["2,1=0"], level=2)
+    board, _ = generate_board("hgss", 1, np.random.default_rng(5))
+    clues = Clues.from_board(board)
+    every_multiplier = {t: int(v) for t, v in enumerate(board.reshape(-1)) if v >= 2}
+    with pytest.raises(ValueError, match="the round is won"):
+        playing_posterior(clues, every_multiplier, 1, "hgss")

@@ -1,0 +1,131 @@
+"""Fixtures for the web app's tests.
+
+* ``api``: a FastAPI ``TestClient`` on the full app (one per test session; its solver pool is
+  warmed up before the first test). ``api.post("/api/voltorb/solve", json={...})``.
+* ``live_server``: the same app served by uvicorn on a free localhost port in a background
+  thread; its value is the base URL (``"http://127.0.0.1:PORT"``).
+* ``browser`` / ``page``: Playwright (sync API) driving Debian's ``/usr/bin/chromium`` headless;
+  ``page`` is a fresh context per test (1280 x 900), with ``page.goto(live_server + "/voltorb")``
+  to start. On failure a screenshot is saved as ``failure.png`` in the test's ``tmp_path`` (the
+  path is printed in the report). An uncaught JavaScript error in the page fails the test.
+
+Set ``GAMELAB_NO_BROWSER=1`` to skip the browser tests on a machine without Chromium (CI
+installs it, see ``.ci/run``).
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+CHROMIUM = "/usr/bin/chromium"
+CHROMIUM_ARGS = [
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-dev-shm-usage",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+    "--no-first-run",
+    "--disable-extensions",
+]
+#: Generous: tests check exact answers, not the fallback (test_web_pool covers that).
+TEST_BUDGET = 30.0
+
+
+def _settings():
+    from gamelab.web.common import Settings
+
+    return Settings(workers=1, budget=TEST_BUDGET)
+
+
+@pytest.fixture(scope="session")
+def api():
+    from fastapi.testclient import TestClient
+
+    from gamelab.web.app import create_app
+
+    with TestClient(create_app(_settings()), raise_server_exceptions=False) as client:
+        yield client
+
+
+def _free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    import uvicorn
+
+    from gamelab.web.app import create_app
+
+    port = _free_port()
+    config = uvicorn.Config(
+        create_app(_settings()), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+    )
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="gamelab-test-server", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 180
+    while not server.started:
+        if not thread.is_alive():
+            raise RuntimeError("the test server did not start (see the log above)")
+        if time.monotonic() > deadline:
+            raise RuntimeError("the test server did not start within 180 s")
+        time.sleep(0.05)
+    yield f"http://127.0.0.1:{port}"
+    server.should_exit = True
+    thread.join(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def browser():
+    if os.environ.get("GAMELAB_NO_BROWSER"):
+        pytest.skip("GAMELAB_NO_BROWSER is set")
+    if not Path(CHROMIUM).exists():
+        pytest.fail(f"{CHROMIUM} not found: apt-get install -y chromium fonts-noto-cjk (or set GAMELAB_NO_BROWSER=1)")
+    from playwright.sync_api import sync_playwright
+
+    with sync_playwright() as pw:
+        chromium = pw.chromium.launch(executable_path=CHROMIUM, headless=True, args=CHROMIUM_ARGS)
+        yield chromium
+        chromium.close()
+
+
+@pytest.hookimpl(wrapper=True, tryfirst=True)
+def pytest_runtest_makereport(item, call):
+    report = yield
+    setattr(item, f"report_{report.when}", report)
+    return report
+
+
+@pytest.fixture
+def page(browser, live_server, request, tmp_path):
+    context = browser.new_context(viewport={"width": 1280, "height": 900}, base_url=live_server)
+    context.set_default_timeout(15_000)
+    pg = context.new_page()
+    js_errors: list[str] = []
+    pg.on("pageerror", lambda exc: js_errors.append(str(exc)))
+    yield pg
+    failed = any(
+        getattr(request.node, f"report_{when}", None) is not None
+        and getattr(request.node, f"report_{when}").failed
+        for when in ("setup", "call")
+    )
+    if failed:
+        shot = tmp_path / "failure.png"
+        try:
+            pg.screenshot(path=str(shot), full_page=True)
+            print(f"screenshot of the failed page: {shot}")
+        except Exception as exc:  # the page may be gone; the test's own error matters more
+            print(f"no screenshot: {exc}")
+    context.close()
+    if js_errors and not failed:
+        pytest.fail(f"JavaScript errors in the page: {js_errors}")

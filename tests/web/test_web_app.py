@@ -1,0 +1,83 @@
+"""The app's shared behaviour: pages discovered per game, static files, error shapes, limits."""
+
+import json
+
+from gamelab.web.app import discover_games
+
+SOLVE = "/api/voltorb/solve"
+GOOD = {"rows": "4,2 8,0 4,2 4,2 5,1", "cols": "6,1 5,0 5,2 4,3 5,1", "level": 2}
+
+
+def test_home_links_every_game_page(api):
+    games = discover_games()
+    assert "voltorb" in [page.game for page, _ in games]
+    home = api.get("/")
+    assert home.status_code == 200 and "text/html" in home.headers["content-type"]
+    for page, _ in games:
+        assert f'href="{page.path}"' in home.text
+        direct = api.get(page.path)
+        assert direct.status_code == 200 and page.title in direct.text
+
+
+def test_static_kit_and_style_are_served(api):
+    kit = api.get("/static/kit.js")
+    assert kit.status_code == 200 and "export async function api" in kit.text
+    assert api.get("/static/style.css").status_code == 200
+    assert api.get("/api/health").json()["status"] == "ok"
+
+
+def test_unknown_paths_and_files_are_404_with_a_message(api):
+    for path in ("/nope", "/static/../pyproject.toml", "/static/%2e%2e/app.py", "/api/voltorb/nope"):
+        r = api.get(path)
+        assert r.status_code == 404, path
+        assert "detail" in r.json()
+
+
+def test_bad_requests_get_422_with_a_readable_message_and_field(api):
+    r = api.post(SOLVE, json={**GOOD, "level": "x"})
+    assert r.status_code == 422 and r.json()["field"] == "level"
+    assert r.json()["detail"].startswith("level: ")
+    r = api.post(SOLVE, json={"cols": GOOD["cols"]})
+    assert r.status_code == 422 and r.json() == {"detail": "rows: this field is required", "field": "rows"}
+    r = api.post(SOLVE, json={**GOOD, "path": "/etc/passwd"})
+    assert r.status_code == 422 and r.json()["detail"] == "path: unknown field"
+    r = api.post(SOLVE, content=b"{not json", headers={"content-type": "application/json"})
+    assert r.status_code == 422 and r.json()["detail"] == "the request body is not valid JSON"
+    r = api.post(SOLVE, json=[1, 2, 3])
+    assert r.status_code == 422 and r.json()["detail"] == "the request body must be a JSON object"
+
+
+def test_library_value_errors_are_422_with_their_message(api):
+    r = api.post(SOLVE, json={**GOOD, "level": 9})
+    assert r.status_code == 422
+    assert r.json() == {"detail": "level must be an integer from 1 to 8, got 9"}
+    huge = api.post(SOLVE, json={**GOOD, "level": 10**40})
+    assert huge.status_code == 422 and "level must be an integer from 1 to 8" in huge.json()["detail"]
+    negative = api.post(SOLVE, json={**GOOD, "rows": "-4,2 8,0 4,2 4,2 5,1"})
+    assert negative.status_code == 422 and "row 1" in negative.json()["detail"]
+
+
+def test_oversized_and_garbage_bodies_are_4xx_never_500(api):
+    big = json.dumps({**GOOD, "rows": "4,2 " * 20_000}).encode()
+    r = api.post(SOLVE, content=big, headers={"content-type": "application/json"})
+    assert r.status_code == 413 and "at most 64 KB" in r.json()["detail"]
+    garbage = b'{"rows": "\xff\xfe\xe2\x98\x83", "cols": "\\ud800"}'
+    r = api.post(SOLVE, content=garbage, headers={"content-type": "application/json"})
+    assert 400 <= r.status_code < 500 and r.json()["detail"]
+    r = api.post(SOLVE, json={**GOOD, "rows": "☃,☃ \u0000,1 ∞,2 4,2 5,1"})
+    assert r.status_code == 422 and "each entry must look like" in r.json()["detail"]
+    r = api.post(SOLVE, json={**GOOD, "revealed": ["9,9=9"]})
+    assert r.status_code == 422 and "rows and columns are 1-5" in r.json()["detail"]
+
+
+def test_serve_says_where_it_listens(gamelab_cli):
+    from gamelab.web.server import start_message
+
+    local = start_message("127.0.0.1", 8000, 2)
+    assert "http://127.0.0.1:8000/" in local and "localhost only" in local
+    public = start_message("0.0.0.0", 9000, 4)
+    assert "reachable from other machines" in public and "reverse proxy" in public
+    help_text = gamelab_cli("serve", "--help").stdout
+    assert "--host" in help_text and "--workers" in help_text and "--budget" in help_text
+    bad = gamelab_cli("serve", "--port", "70000")
+    assert bad.returncode == 2 and "--port must be 1-65535" in bad.stderr

@@ -1,0 +1,108 @@
+"""The solver pool: a call over its budget is killed and answered by the labelled fallback, and
+the pool keeps serving (a fresh process), errors travel back, a dead worker is replaced."""
+
+import asyncio
+import os
+import time
+
+import pytest
+
+from gamelab.web.pool import BudgetExceeded, SolverPool, WorkerDied
+
+
+def _sleep(seconds):
+    time.sleep(seconds)
+    return seconds
+
+
+def _pid():
+    return os.getpid()
+
+
+def _fail(message):
+    raise ValueError(message)
+
+
+def _die():
+    os._exit(3)
+
+
+def _alive(pid):
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    try:  # a killed child stays a zombie until reaped: look at its state
+        with open(f"/proc/{pid}/stat") as f:
+            return f.read().split(")")[-1].split()[0] != "Z"
+    except FileNotFoundError:
+        return False
+
+
+@pytest.fixture
+def pool():
+    p = SolverPool(1)
+    p.wait_ready(60)
+    yield p
+    p.close()
+
+
+def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
+    async def scenario():
+        first = await pool.run(_pid, timeout=30)
+        start = time.monotonic()
+        answer = await pool.budgeted(
+            _sleep, (60,), budget=0.5, fallback=lambda: "cheap",
+            what="exact optimal search", fallback_name="MinRisk",
+        )
+        took = time.monotonic() - start
+        assert answer.fell_back and answer.value == "cheap"
+        assert answer.note == "exact optimal search timed out after 0.5 s; showing MinRisk"
+        assert took < 5  # the budget, not the 60 s call
+        second = await pool.run(_pid, timeout=60)
+        assert second != first
+        return first
+
+    first = asyncio.run(scenario())
+    time.sleep(0.2)
+    assert not _alive(first), "the overrunning worker was not killed"
+    assert pool.recycled == 1
+
+    async def after():
+        ok = await pool.budgeted(_sleep, (0.01,), budget=30, fallback=lambda: "cheap",
+                                 what="x", fallback_name="y")
+        assert not ok.fell_back and ok.value == 0.01 and ok.note is None
+
+    asyncio.run(after())
+
+
+def test_busy_pool_falls_back_without_starting(pool):
+    async def scenario():
+        busy = asyncio.create_task(pool.run(_sleep, (2.0,), timeout=30))
+        await asyncio.sleep(0.2)
+        answer = await pool.budgeted(_sleep, (0.01,), budget=0.3, fallback=lambda: "cheap",
+                                     what="exact optimal search", fallback_name="MinRisk")
+        assert answer.fell_back
+        assert answer.note.startswith("server busy: exact optimal search could not start within 0.3 s")
+        assert await busy == 2.0
+
+    asyncio.run(scenario())
+    assert pool.recycled == 0
+
+
+def test_errors_travel_back_and_dead_workers_are_replaced(pool):
+    async def scenario():
+        with pytest.raises(ValueError, match="bad clue"):
+            await pool.run(_fail, ("bad clue",), timeout=30)
+        with pytest.raises(WorkerDied):
+            await pool.run(_die, timeout=30)
+        assert await pool.run(_sleep, (0.01,), timeout=60) == 0.01
+        with pytest.raises(BudgetExceeded):
+            await pool.run(_sleep, (30,), timeout=0.2)
+
+    asyncio.run(scenario())
+
+
+def test_pool_needs_a_worker():
+    with pytest.raises(ValueError, match="at least 1 worker"):
+        SolverPool(0)

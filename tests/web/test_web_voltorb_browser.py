@@ -1,0 +1,78 @@
+"""The Voltorb Flip page in a real Chromium: type clues, read the odds, record flips, errors."""
+
+
+ROWS = ["4,2", "8,0", "4,2", "4,2", "5,1"]
+COLS = ["6,1", "5,0", "5,2", "4,3", "5,1"]
+
+
+def _type_clues(page, rows=ROWS, cols=COLS):
+    first = page.locator("#assist-board input.vf-clue").first
+    first.focus()
+    for text in rows + cols:  # keyboard only: type, Enter moves on, the last Enter analyses
+        page.keyboard.type(text)
+        page.keyboard.press("Enter")
+
+
+def _solve(page, revealed):
+    """The API's answer for the same position, from the same live server."""
+    body = {"rows": " ".join(ROWS), "cols": " ".join(COLS), "level": 2, "revealed": revealed}
+    response = page.request.post("/api/voltorb/solve", data=body)
+    assert response.ok, response.text()
+    return response.json()
+
+
+def test_home_links_to_the_voltorb_page(page):
+    page.goto("/")
+    page.get_by_role("link", name="Voltorb Flip").first.click()
+    page.wait_for_url("**/voltorb")
+    assert page.locator("h1").inner_text() == "Voltorb Flip"
+
+
+def test_assistant_shows_odds_and_records_flips(page):
+    page.goto("/voltorb")
+    page.select_option("#assist-level", "2")
+    _type_clues(page)
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '198'")
+    expected = _solve(page, [])
+    tile = page.locator('#assist-board .vf-tile[data-tile="0"]')  # row 1, column 1
+    assert tile.locator(".vf-pv").inner_text() == f"{round(100 * expected['p_voltorb'][0][0])}%"
+    assert page.locator("#assist-recommended").inner_text().startswith("row 2, column 1")
+    assert page.locator("#assist-pwin").inner_text() == f"{100 * expected['win_probability']:.2f}%"
+    assert page.locator("#assist-board .vf-tile.safe").count() == len(expected["safe_useful_tiles"])
+    assert page.locator("#assist-board .vf-tile.certain-one").count() == len(expected["safe_tiles"]) - len(
+        expected["safe_useful_tiles"])
+    tile.hover()
+    assert "P(2 or 3) 42.4%" in page.locator("#assist-tileinfo").inner_text()
+    # record the recommended flip: row 2, column 1 showed a 1 (by the chooser), then by keyboard
+    page.locator('#assist-board .vf-tile[data-tile="5"]').click()
+    page.locator("#assist-chooser button[data-value='1']").click()
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '138'")
+    assert page.locator('#assist-board .vf-tile[data-tile="5"] .vf-value').inner_text() == "1"
+    page.locator('#assist-board .vf-tile[data-tile="7"]').focus()
+    page.keyboard.press("2")
+    page.wait_for_function("document.querySelector('#assist-board .vf-tile[data-tile=\"7\"]').classList.contains('revealed')")
+    after = _solve(page, ["2,1=1", "2,3=2"])
+    assert page.locator("#assist-count").inner_text() == f"{after['consistent_boards']:,}"
+
+
+def test_bad_clues_and_impossible_flips_show_the_message_and_change_nothing(page):
+    page.goto("/voltorb")
+    page.select_option("#assist-level", "2")
+    _type_clues(page, rows=ROWS[:4] + ["6,1"])
+    error = page.locator("#assist-clue-error")
+    error.wait_for(state="visible")
+    assert "row sums add up to 26 but the column sums to 25" in error.inner_text()
+    assert page.locator("#assist-count").inner_text() == "—"
+    # fix the clue: the odds appear; then a Voltorb where none can be is refused
+    row5 = page.locator('#assist-board input[data-kind="row"][data-index="4"]')
+    row5.fill("5,1")
+    row5.press("Enter")
+    page.locator("#assist-analyse").click()
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '198'")
+    before = page.locator("#assist-board").inner_text()
+    page.locator('#assist-board .vf-tile[data-tile="5"]').focus()  # row 2 has no Voltorb
+    page.keyboard.press("0")
+    error.wait_for(state="visible")
+    assert "row 2" in error.inner_text() and "no board is consistent" in error.inner_text()
+    assert page.locator("#assist-board").inner_text() == before
+    assert page.locator("#assist-count").inner_text() == "198"
