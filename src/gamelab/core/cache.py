@@ -55,7 +55,7 @@ def save_arrays(path: Path, arrays: Mapping[str, np.ndarray], meta: Mapping[str,
     payload_arrays = {k: np.asarray(v) for k, v in arrays.items()}
     if meta is not None:
         payload_arrays["__meta__"] = np.frombuffer(json.dumps(dict(meta), default=str).encode(), dtype=np.uint8)
-    np.savez(buffer, **payload_arrays)
+    np.savez(buffer, **payload_arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
     payload = buffer.getvalue()
     write_bytes_atomic(path, MAGIC + hashlib.sha256(payload).digest() + payload)
 

@@ -32,7 +32,7 @@ from typing import Any
 
 import numpy as np
 
-BatchFitness = Callable[[list[str]], Sequence[float]]
+BatchFitness = Callable[[list[str]], Sequence[float] | np.ndarray]
 BatchEvaluation = Callable[[list[str]], tuple[Sequence[float], np.ndarray]]
 SELECTIONS = ("proportional", "tournament")
 
@@ -342,7 +342,7 @@ def map_elites(
     evaluate: BatchEvaluation,
     length: int,
     alphabet: str,
-    bins: Sequence[Sequence[float]],
+    bins: Sequence[Sequence[float] | np.ndarray],
     *,
     rng: np.random.Generator | int | None = None,
     iterations: int = 50,
@@ -370,9 +370,9 @@ def map_elites(
 
     def insert(genomes: list[str]) -> None:
         nonlocal done
-        fit, desc = evaluate(genomes)
-        fit = np.asarray(fit, dtype=np.float64)
-        desc = np.asarray(desc, dtype=np.float64).reshape(len(genomes), len(edges))
+        raw_fit, raw_desc = evaluate(genomes)
+        fit = np.asarray(raw_fit, dtype=np.float64)
+        desc = np.asarray(raw_desc, dtype=np.float64).reshape(len(genomes), len(edges))
         for g, f, d in zip(genomes, fit, desc, strict=True):
             cell = tuple(
                 int(np.clip(np.searchsorted(e, v, side="right") - 1, 0, e.size - 2))

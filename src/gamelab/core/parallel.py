@@ -141,6 +141,7 @@ def run_tasks(
     items = list(items)
     if store is not None and experiment is None:
         raise ValueError("a result store needs an experiment name")
+    experiment_name = experiment or ""
     # The seed is part of a stored run's identity: results of another seed are never reused.
     params = dict(params or {})
     if params.setdefault("seed", seed) != seed:
@@ -148,14 +149,14 @@ def run_tasks(
     results: list[Any] = [None] * len(items)
     done: dict[int, Any] = {}
     if store is not None:
-        done = store.finished(experiment, params, len(items))
+        done = store.finished(experiment_name, params, len(items))
         for index, value in done.items():
             results[index] = value
     pending = [i for i in range(len(items)) if i not in done]
 
     def record(index: int, value: Any) -> None:
         if store is not None:
-            value = store.put(experiment, params, index, value)
+            value = store.put(experiment_name, params, index, value)
         results[index] = value
 
     with _Progress(label, total=len(items), completed=len(done), quiet=backend.quiet) as progress:
@@ -353,7 +354,7 @@ class _Progress:
 
     def __init__(self, label: str, total: int, completed: int, quiet: bool) -> None:
         self.label, self.total, self.completed, self.quiet = label, total, completed, quiet
-        self._bar = None
+        self._bar: Any = None  # a rich Progress once the run has lasted a second
         self._task = None
         self._start = time.monotonic()
 

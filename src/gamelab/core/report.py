@@ -118,10 +118,11 @@ class Section:
 
     def table(self, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> None:
         """A table, also written as Markdown and JSON and put in results.json."""
-        rows = [list(r) for r in rows]
-        write_table(self.folder, name, columns, rows, caption)
-        self.blocks.append(("table", _Table(name, list(columns), rows, caption)))
-        self.data.setdefault("tables", {})[name] = {"caption": caption, "columns": list(columns), "rows": rows}
+        plain_rows = [list(r) for r in rows]
+        write_table(self.folder, name, columns, plain_rows, caption)
+        self.blocks.append(("table", _Table(name, list(columns), plain_rows, caption)))
+        self.data.setdefault("tables", {})[name] = {"caption": caption, "columns": list(columns),
+                                                    "rows": plain_rows}
 
     def figure(self, name: str, fig: Any, caption: str = "") -> Path:
         """A matplotlib figure, saved as `name`.png."""

@@ -72,7 +72,7 @@ class ResultStore:
     def __init__(self, path: str | Path | None = None) -> None:
         self.path = Path(path) if path is not None else default_results_path()
         self._lock = threading.Lock()
-        self._db = None
+        self._db: sqlite3.Connection | None = None
         try:
             self.path.parent.mkdir(parents=True, exist_ok=True)
             if self.path.is_dir():
@@ -101,6 +101,11 @@ class ResultStore:
             "GAMELAB_RESULTS to another file, or run with --no-store"
         )
 
+    def _connection(self) -> sqlite3.Connection:
+        if self._db is None:
+            raise ResultStoreError(f"the results store {self.path} is closed")
+        return self._db
+
     def close(self) -> None:
         if self._db is not None:
             self._db.close()
@@ -116,11 +121,11 @@ class ResultStore:
         text = canonical_json(value)
         with self._lock:
             try:
-                self._db.execute(
+                self._connection().execute(
                     "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
                     (experiment, canonical_json(dict(params)), int(task), text, time.time()),
                 )
-                self._db.commit()
+                self._connection().commit()
             except sqlite3.Error as exc:
                 raise self._error("cannot be written", exc) from None
         return json.loads(text)
@@ -129,7 +134,7 @@ class ResultStore:
         """Values already stored for this run, by task index (only indices below `n_tasks`)."""
         with self._lock:
             try:
-                rows = self._db.execute(
+                rows = self._connection().execute(
                     "SELECT task, value FROM results WHERE experiment = ? AND params = ?",
                     (experiment, canonical_json(dict(params))),
                 ).fetchall()
@@ -142,7 +147,7 @@ class ResultStore:
     def experiments(self) -> list[tuple[str, str, int]]:
         """(experiment, params JSON, number of stored tasks) for every run in the store."""
         with self._lock:
-            return self._db.execute(
+            return self._connection().execute(
                 "SELECT experiment, params, COUNT(*) FROM results GROUP BY experiment, params "
                 "ORDER BY experiment, params"
             ).fetchall()
@@ -151,11 +156,11 @@ class ResultStore:
         """Delete a run's stored results (all parameter sets if `params` is None); returns rows."""
         with self._lock:
             if params is None:
-                cur = self._db.execute("DELETE FROM results WHERE experiment = ?", (experiment,))
+                cur = self._connection().execute("DELETE FROM results WHERE experiment = ?", (experiment,))
             else:
-                cur = self._db.execute(
+                cur = self._connection().execute(
                     "DELETE FROM results WHERE experiment = ? AND params = ?",
                     (experiment, canonical_json(dict(params))),
                 )
-            self._db.commit()
+            self._connection().commit()
             return cur.rowcount

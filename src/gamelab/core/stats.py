@@ -128,8 +128,8 @@ def _z(confidence: float) -> float:
     return float(_sps.norm.ppf(0.5 + confidence / 2))
 
 
-def wilson_interval(successes: int, trials: int, confidence: float = 0.95) -> Estimate:
-    """Proportion successes/trials with its Wilson score interval."""
+def wilson_interval(successes: float, trials: int, confidence: float = 0.95) -> Estimate:
+    """Proportion successes/trials with its Wilson score interval (a draw may count half)."""
     if trials <= 0:
         raise ValueError(f"need at least one trial, got {trials}")
     if not 0 <= successes <= trials:

@@ -157,7 +157,7 @@ def qd_optimum(
     edges = qd_bins(length, rarity_max, rarity_step)[1]
     r_cell = np.clip(np.searchsorted(edges, rarity, side="right") - 1, 0, edges.size - 2)
     cell = h_count * (edges.size - 1) + r_cell
-    best = {}
+    best: dict[int, float] = {}
     for c, v in zip(cell.tolist(), values.tolist(), strict=True):
         if v > best.get(c, -np.inf):
             best[c] = v

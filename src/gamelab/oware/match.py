@@ -22,6 +22,7 @@ the Elo difference maps that interval through the logistic curve.
 from __future__ import annotations
 
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -49,7 +50,7 @@ class PlayerSpec:
         return f"{self.kind}:{opts}" if opts else self.kind
 
 
-_ALLOWED = {
+_ALLOWED: dict[str, dict[str, Callable[[str], Any]]] = {
     "random": {},
     "greedy": {},
     "blog": {"depth": int},
@@ -339,7 +340,7 @@ def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,
         pairs = run_tasks(play_pair, items, seed=seed, backend=backend, label=f"{sa} vs {sb}",
                           store=store, experiment="oware-match", params=params)
     finally:
-        if own_store:
+        if own_store and store is not None:
             store.close()
     records = [g for pair in pairs for g in pair]
     return summarise(records, str(sa), str(sb), seed, opening_plies)

@@ -159,7 +159,7 @@ class PlaySession(Session):
         self.rng = np.random.default_rng(seed)
         self.analysis_time = analysis_time
         self.tablebase_seeds = tablebase_seeds
-        self.start, self.moves = Position.initial(), []
+        self.start, self.moves = Position.initial(), list[int]()
         if load is not None:
             self.start, self.moves, _ = load_record(load)
         self.finished = False

@@ -93,9 +93,9 @@ def build(section, ctx) -> None:
         s = run_match(a, b, games=n, seed=ctx.seed, backend=backend, store=ctx.store)
         match_rows.append(_match_row(s))
     for a, b, n, seed in ACCEPTANCE:
-        s = stored_match(ctx.store, a, b, n, seed) if ctx.store is not None else None
-        if s is not None:
-            match_rows.append(_match_row(s))
+        stored = stored_match(ctx.store, a, b, n, seed) if ctx.store is not None else None
+        if stored is not None:
+            match_rows.append(_match_row(stored))
     section.table("matches", ["A", "B", "games", "W-D-L", "score rate [95%]", "Elo [95%]"],
                   match_rows,
                   caption="Paired colours (each 2-ply random opening played with both colours); "

@@ -300,7 +300,7 @@ def random_positions(count: int, seed: int, max_plies: int = 30) -> list[Positio
     import numpy as np
 
     rng = np.random.default_rng(seed)
-    out = []
+    out: list[Position] = []
     while len(out) < count:
         p = Position.initial()
         for _ in range(int(rng.integers(0, max_plies))):

@@ -14,6 +14,7 @@ with their loss against the best.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -83,7 +84,7 @@ def advise(rules: RuleSet | str, card: Card, dice, rolls_left: int,
     if E is None:
         E = solve(rules).E
     base = card.total
-    options = []
+    options: list[dict[str, Any]] = []
     if rolls_left == 0:
         tab = rules.kernel_tables()
         r = roll_index(counts)

@@ -167,7 +167,7 @@ def _comeback_tables(section: Section, ctx: ReportContext) -> None:
     rows = []
     for y in rounds:
         cells = {r.deficit: r for r in est if r.rounds == y}
-        row = [y]
+        row: list[int | str] = [y]
         for j, x in enumerate(DEFICITS):
             r = cells.get(x)
             exact = p[ROUNDS.index(y), j]

@@ -23,11 +23,14 @@ Cost: about 2 x (13 - Y) turns per game and player at ~10 us per turn.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
+from gamelab.core.results import ResultStore
 from gamelab.core.stats import (
     Difference,
     Estimate,
@@ -36,7 +39,7 @@ from gamelab.core.stats import (
     wilson_interval,
 )
 from gamelab.yatzy import _kernels as kern
-from gamelab.yatzy.rules import get_rules
+from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.simulate import strategy_values
 
 DEFICITS = tuple(range(10, 101, 10))
@@ -64,7 +67,7 @@ def risk_chunk(item: tuple, rng: np.random.Generator) -> dict:
     E = strategy_values(rules.name, "optimal")
     pool = positions(rules, rounds, games, rng)
     scores = pool[:, 3]
-    out = {}
+    out: dict[str, dict[str, Any] | None] = {}
     for x in deficits:
         # rejection sampling of pairs (A ahead of B by >= x), uniform over such pairs
         a_idx, b_idx = [], []
@@ -125,18 +128,19 @@ class RiskStudy:
     rows: list[RiskRow]
 
 
-def risk_study(rules: str = "yahtzee", rounds=range(7, 13), valence: int = 2,
-               games_per_cell: int = 100_000, chunk: int = 5000, seed: int = 0,
-               backend: Backend | None = None, store=None, deficits=DEFICITS) -> RiskStudy:
+def risk_study(rules: RuleSet | str = "yahtzee", rounds: Sequence[int] = range(7, 13),
+               valence: int = 2, games_per_cell: int = 100_000, chunk: int = 5000, seed: int = 0,
+               backend: Backend | None = None, store: ResultStore | None = None,
+               deficits: Sequence[int] = DEFICITS) -> RiskStudy:
     """Win rates of the trailing player (optimal and risk-taking) per (Y, X) with 95% CIs."""
-    rules = get_rules(rules)
+    rs = get_rules(rules)
     if valence < 1 or valence > 5:
         raise ValueError(f"valence must be 1..5, got {valence}")
-    items = [(rules.name, int(y), valence, min(chunk, games_per_cell - i), list(deficits))
+    items = [(rs.name, int(y), valence, min(chunk, games_per_cell - i), list(deficits))
              for y in rounds for i in range(0, games_per_cell, chunk)]
     results = run_tasks(risk_chunk, items, seed=seed, backend=backend, label="yatzy risk-taker",
                         store=store, experiment="yatzy-risk" if store is not None else None,
-                        params={"rules": rules.name, "valence": valence,
+                        params={"rules": rs.name, "valence": valence,
                                 "games": games_per_cell, "chunk": chunk, "seed": seed,
                                 "rounds": list(rounds), "deficits": list(deficits)})
     rows = []
@@ -156,7 +160,7 @@ def risk_study(rules: str = "yahtzee", rounds=range(7, 13), valence: int = 2,
                                            float(sum(p["d_sumsq"] for p in parts)), n)
             rows.append(RiskRow(y, x, n, rates["opt"], rates["risk"], diff,
                                 sum(p["risk_score_minus_opt"] for p in parts) / n))
-    return RiskStudy(rules.name, valence, rows)
+    return RiskStudy(rs.name, valence, rows)
 
 
 __all__ = ["risk_study", "risk_chunk", "positions", "paired_difference"]

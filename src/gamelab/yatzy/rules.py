@@ -114,14 +114,14 @@ KEEP_MINUS_START: np.ndarray = np.array(
 KEEP_MINUS_INDEX: np.ndarray = np.array([k for s in _minus for k in s], dtype=np.int64)
 del _minus
 #: CSR lists keep -> (roll, probability) of rerolling the other dice (4368 entries).
-_rows = []
+_rows: list[list[tuple[int, float]]] = []
 for _counts in KEEPS:
-    _row = []
+    _pairs: list[tuple[int, float]] = []
     for _r, _roll in enumerate(ROLLS):
         _rest = _roll - _counts
         if (_rest >= 0).all():
-            _row.append((_r, _multinomial_probability(_rest)))
-    _rows.append(_row)
+            _pairs.append((_r, _multinomial_probability(_rest)))
+    _rows.append(_pairs)
 KEEP_ROLL_START: np.ndarray = np.array(
     [0] + list(itertools.accumulate(len(s) for s in _rows)), dtype=np.int64
 )

@@ -187,6 +187,7 @@ def play_game_python(rules: RuleSet, strategy: str, uniforms: np.ndarray,
                 lo, hi = int(SUBKEEP_START[r]), int(SUBKEEP_START[r + 1])
                 k = int(SUBKEEP_INDEX[min(hi - 1, lo + int(u[15 + stage] * (hi - lo)))])
             else:
+                assert tables is not None
                 k = int(tables.keep1[r] if stage == 0 else tables.keep2[r])
             counts = reroll(KEEPS[k], u[5 + 5 * stage: 10 + 5 * stage])
         r = roll_index(counts)
@@ -195,6 +196,7 @@ def play_game_python(rules: RuleSet, strategy: str, uniforms: np.ndarray,
             order = [b for b in rules.boxes if b in legal]
             box = order[min(len(order) - 1, int(u[17] * len(order)))]
         else:
+            assert tables is not None
             box = rules.boxes[int(tables.box3[r])]
             assert box in legal
         card.fill(box, counts)

@@ -320,6 +320,7 @@ def play_endgame(rules: RuleSet, a_state, b_state, ua, ub, policy: str, a_first:
                     sol = solve_win(rules, (ma, mma, fa, sa), law)
                     solve_seconds += sol.seconds
                     jt = 0
+                assert sol is not None
                 box3, keep2, keep1 = sol.decisions(jt, ma, mma, fa, sa, scratch)
                 pts, j = kern.decided_turn(box3, keep2, keep1, u, ma, mma, fa, *tab)
             sa += int(pts)
@@ -343,7 +344,8 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
     sa, sb = switch_states(rules, turns_left, ua, ub)
     out = []
     for g in range(games):
-        a, b = tuple(int(x) for x in sa[g]), tuple(int(x) for x in sb[g])
+        a = (int(sa[g][0]), int(sa[g][1]), int(sa[g][2]), int(sa[g][3]))
+        b = (int(sb[g][0]), int(sb[g][1]), int(sb[g][2]), int(sb[g][3]))
         law_b = final_score_law(rules, b, E)
         t0 = time.perf_counter()
         single = solve_win(rules, a, law_b, keep_all=simulate)
@@ -518,12 +520,12 @@ def win_from_start(rules: RuleSet | str = "yahtzee-no-bonus", use_cache: bool = 
 
 
 #: The measurement in docs/yatzy.md and the report (resumed from the result store).
-REPORT_STUDY = {"rules": "yahtzee-no-bonus", "turns_left": 8, "games": 1000, "seed": 1,
+REPORT_STUDY: dict[str, Any] = {"rules": "yahtzee-no-bonus", "turns_left": 8, "games": 1000, "seed": 1,
                 "a_first": True, "chunk": 20}
 
 
 #: The exact-only measurements at other K (docs/yatzy.md), resumed from the result store.
-REPORT_EXACT_STUDIES = tuple(
+REPORT_EXACT_STUDIES: tuple[dict[str, Any], ...] = tuple(
     {"rules": "yahtzee-no-bonus", "turns_left": k, "games": n, "seed": 1, "a_first": True,
      "chunk": c, "simulate": False}
     for k, n, c in ((1, 1000, 50), (2, 1000, 50), (3, 1000, 50), (4, 1000, 50), (5, 1000, 50),
