@@ -52,12 +52,15 @@ def test_solved_and_hard_mode(blog):
     assert advice["next"] in [blog.words.answers[a] for a in cands]
     assert len(pool) == len(cands) and advice["hard_mode"] == "strict" and advice["within_limit"]
     # the game's rule (--hard): only the green ー must stay, so more words are allowed
-    game = Assistant(blog, hard=True)
-    _, game_pool = game.candidates(parse_history(blog, "レントラー:00002"))
-    words = [blog.full_length_guesses[p] for p in game_pool]
-    assert set(cands.tolist()) <= {blog.words.answer_index[w] for w in words} and len(words) > len(cands)
+    standard = Game(blog.words, "standard")
+    game = Assistant(standard, hard=True)
+    cands, game_pool = game.candidates(parse_history(standard, "レントラー:00002"))
+    words = [standard.full_length_guesses[p] for p in game_pool]
+    assert set(cands.tolist()) <= {standard.words.answer_index[w] for w in words} and len(words) > len(cands)
     assert all(w[-1] == "ー" for w in words)
-    assert game.advice(parse_history(blog, "レントラー:00002"))["hard_mode"] == "game"
+    assert game.advice(parse_history(standard, "レントラー:00002"))["hard_mode"] == "game"
+    with pytest.raises(ValueError, match="standard feedback rule"):
+        Assistant(blog, hard=True)
 
 
 def test_next_cli_error_exit(capsys):

@@ -35,6 +35,7 @@ from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode
 from gamelab.wordle.table import Game
 
 INF = 10**9
+ENGINES = ("numba", "python")  # the kernel search, or its plain-Python twin (this class)
 
 
 class SearchTimeout(Exception):
@@ -60,13 +61,20 @@ class OptimalSolver:
 
     def __init__(self, game: Game, hard: str | bool | None = None, max_guesses: int | None = None,
                  time_limit: float | None = None,
-                 progress: Callable[[str], None] | None = None) -> None:
+                 progress: Callable[[str], None] | None = None, engine: str = "numba") -> None:
         if max_guesses is not None and max_guesses < 1:
             raise ValueError(f"max_guesses must be at least 1, got {max_guesses}")
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit must be positive, got {time_limit}")
+        if engine not in ENGINES:
+            raise ValueError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
         self.game = game
         self.hard = check_hard_mode(hard)
+        if self.hard == "game" and game.rule != "standard":
+            raise ValueError("the game's hard mode is defined for the standard feedback rule; with "
+                             "--rule blog use --hard-rule strict")
+        self.engine = engine
+        self._kernel: KernelSearch | None = KernelSearch(game, self.hard) if engine == "numba" else None
         self.max_guesses = max_guesses
         self.time_limit = time_limit
         self.progress = progress
@@ -147,6 +155,8 @@ class OptimalSolver:
     def value(self, cands: np.ndarray, budget: int, depth: int | None = None,
               pool: np.ndarray | None = None) -> int:
         """f(cands) if it is < budget, else a proven lower bound >= budget."""
+        if self._kernel is not None:
+            return self._kernel_call(cands, budget, depth, pool, -1)[0]
         n = len(cands)
         if depth is not None and depth < 1:
             return INF
@@ -189,6 +199,9 @@ class OptimalSolver:
     def _guess_cost(self, g: int, cands: np.ndarray, budget: int, sub_depth: int | None,
                     pool: np.ndarray | None) -> int:
         """Cost of guess g at this node if < budget, else a lower bound >= budget."""
+        if self._kernel is not None:
+            depth = None if sub_depth is None else sub_depth + 1
+            return self._kernel_call(cands, budget, depth, pool, g)[0]
         n = len(cands)
         children = self._children(g, cands, pool)
         child_lbs = [self.node_bound(p, sub_depth, cp) if len(p) >= self.bound_min_size
@@ -322,8 +335,18 @@ class OptimalSolver:
         n = len(cands)
         if n <= 2:
             return (1 if n == 1 else 3), int(self.game.guess_of_answer[cands[0]])
+        if self._kernel is not None:
+            value = self.value(cands, INF, depth, pool)
+            return value, self._kernel.best_guess(cands, depth, pool)
         self.value(cands, INF, depth, pool)
         return self.exact[self._key(cands, depth, pool)]
+
+    def _kernel_call(self, cands: np.ndarray, budget: int, depth: int | None,
+                     pool: np.ndarray | None, forced: int) -> tuple[int, int]:
+        assert self._kernel is not None
+        value, guess = self._kernel.run(cands, budget, depth, pool, forced, self._deadline)
+        self.nodes = self._kernel.nodes
+        return value, guess
 
     def tree(self, first: int) -> dict[str, Any]:
         """The strategy below `first` as nested dicts (JSON-ready)."""
@@ -348,6 +371,109 @@ class OptimalSolver:
         del length
         pool = game.full_pool() if self.hard else None
         return node(game.all_answers(), first, self.max_guesses, pool)
+
+
+class KernelSearch:
+    """The memo and calling convention of :func:`gamelab.wordle._search_kernels.search_kernel`
+    for one game and hard mode: ``run(cands, budget, depth, pool, forced, deadline)`` ->
+    (value, guess), exact when value < budget (else a lower bound >= budget)."""
+
+    NODE_CHUNK = 200_000  # nodes between two looks at the clock
+    SMALL_N = 64  # sets up to this size first try the candidates alone (endgame check)
+
+    def __init__(self, game: Game, hard: str | None, capacity: int = 1 << 18) -> None:
+        from gamelab.wordle import _search_kernels as sk
+
+        self.sk = sk
+        self.game = game
+        self.hard = {None: 0, "game": 1, "strict": 2}[hard]
+        # one byte per pattern when the patterns fit (5 letters: 243): half the memory traffic
+        self.table = game.table.astype(np.uint8) if game.n_codes <= 256 else game.table
+        # answers x guesses: the node scan reads one contiguous row per candidate
+        self.tt = (np.ascontiguousarray(self.table.T) if game.n_codes <= 256
+                   else np.zeros((0, 0), dtype=np.uint8))
+        self.gcodes, self.glens = game.words.encode(game.words.guesses)
+        self.rule_id = _kernels.RULE_STANDARD if game.rule == "standard" else _kernels.RULE_BLOG
+        self.pool_guess = game.full_length_index if hard else np.zeros(0, dtype=np.int32)
+        rng = np.random.default_rng(20260101)  # fixed: hashes are part of the memo, not of results
+        hi = np.iinfo(np.uint64).max
+        self.rnd_a = [rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True) for _ in range(2)]
+        self.rnd_p = [rng.integers(0, hi, max(1, len(self.pool_guess)), dtype=np.uint64, endpoint=True)
+                      for _ in range(2)]
+        n_alpha, length = len(game.words.alphabet), game.words.length
+        self.rg = [rng.integers(0, hi, (length, n_alpha), dtype=np.uint64, endpoint=True) for _ in range(2)]
+        self.rn = [rng.integers(0, hi, (n_alpha, length + 1), dtype=np.uint64, endpoint=True)
+                   for _ in range(2)]
+        for r in self.rn:
+            r[:, 0] = 0  # "no demand" adds nothing to a key
+        self._alloc(capacity)
+        self.stats = np.zeros(4, dtype=np.int64)  # nodes, memo entries, scan steps, partitions
+
+    def _alloc(self, capacity: int) -> None:
+        self.mk1 = np.zeros(capacity, dtype=np.uint64)
+        self.mk2 = np.zeros(capacity, dtype=np.uint64)
+        self.mflag = np.zeros(capacity, dtype=np.uint8)
+        self.mval = np.zeros(capacity, dtype=np.int64)
+        self.mguess = np.full(capacity, -1, dtype=np.int32)
+
+    def _grow(self) -> None:
+        old = (self.mk1, self.mk2, self.mflag, self.mval, self.mguess)
+        self._alloc(2 * len(self.mk1))
+        self.sk.memo_rehash(*old, self.mk1, self.mk2, self.mflag, self.mval, self.mguess)
+
+    @property
+    def nodes(self) -> int:
+        return int(self.stats[0])
+
+    @property
+    def entries(self) -> int:
+        return int(self.stats[1])
+
+    def _depth(self, depth: int | None) -> int:
+        return self.sk.UNLIMITED if depth is None else depth
+
+    def _pool(self, pool: np.ndarray | None) -> np.ndarray:
+        return np.zeros(0, dtype=np.int32) if pool is None else np.asarray(pool, dtype=np.int32)
+
+    def run(self, cands: np.ndarray, budget: int, depth: int | None, pool: np.ndarray | None,
+            forced: int, deadline: float = float("inf")) -> tuple[int, int]:
+        sk = self.sk
+        cands = np.asarray(cands, dtype=np.int32)
+        budget = min(budget, sk.INF)
+        while True:
+            status, value, guess = sk.search_kernel(
+                self.table, self.tt, self.game.answer_of_guess, self.game.guess_of_answer,
+                self.game.n_codes, self.gcodes, self.glens, self.rule_id, self.pool_guess,
+                self.hard, cands, self._pool(pool), self._depth(depth), budget, forced,
+                self.rnd_a[0], self.rnd_a[1], self.rnd_p[0], self.rnd_p[1],
+                self.rg[0], self.rg[1], self.rn[0], self.rn[1],
+                self.mk1, self.mk2, self.mflag, self.mval, self.mguess, self.entries,
+                self.NODE_CHUNK, self.stats, self.SMALL_N)
+            if status == sk.DONE:
+                value = int(value)
+                return (INF if value >= sk.INF else value), int(guess)
+            if status == sk.MEMO_FULL:
+                self._grow()
+            elif status == sk.TOO_DEEP:
+                raise ValueError(f"the search went deeper than {sk.MAX_FRAMES} guesses; "
+                                 "set a guess limit (--max-guesses)")
+            if time.monotonic() > deadline:
+                raise SearchTimeout
+
+    def best_guess(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None) -> int:
+        """The memo's best guess for a node already solved exactly (-1 if unknown)."""
+        sk = self.sk
+        cands = np.asarray(cands, dtype=np.int32)
+        pool_arr = self._pool(pool)
+        h1 = np.uint64(int(self.rnd_a[0][cands].sum(dtype=np.uint64)))
+        h2 = np.uint64(int(self.rnd_a[1][cands].sum(dtype=np.uint64)))
+        p1 = np.uint64(int(self.rnd_p[0][pool_arr].sum(dtype=np.uint64))) if self.hard else np.uint64(0)
+        p2 = np.uint64(int(self.rnd_p[1][pool_arr].sum(dtype=np.uint64))) if self.hard else np.uint64(0)
+        k1, k2 = sk._key(h1, h2, p1, p2, self._depth(depth))
+        slot = sk.memo_find(self.mk1, self.mk2, self.mflag, np.uint64(k1), np.uint64(k2))
+        if self.mflag[slot] != sk.EXACT:
+            return -1
+        return int(self.mguess[slot])
 
 
 def _digits(code: int, length: int) -> list[int]:
