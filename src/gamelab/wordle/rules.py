@@ -81,7 +81,7 @@ def hard_mode_allows(guess: str, colours: Sequence[int], word: str, hard: str, r
 
     Hard mode allows full-length words only.
 
-        >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "sheep", "game", "standard")
+        >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "solid", "game", "standard")
         True
         >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "sheep", "strict", "standard")
         False
