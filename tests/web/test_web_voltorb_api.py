@@ -39,3 +39,49 @@ def test_unknown_policy_and_contradicting_flip(api):
     assert r.status_code == 422 and "allowed: optimal, minrisk, fom" in r.json()["detail"]
     r = api.post("/api/voltorb/solve", json={"rows": ROWS, "cols": COLS, "level": 2, "revealed": ["2,1=0"]})
     assert r.status_code == 422 and "row 2" in r.json()["detail"]
+
+
+def test_practice_endpoints_replay_the_library_round(api):
+    from gamelab.core.serialise import to_plain
+    from gamelab.voltorb.practice import new_practice, play_practice
+    from gamelab.voltorb.review import review_practice
+
+    r = api.post("/api/voltorb/practice/new", json={"level": 3, "seed": 42})
+    assert r.status_code == 200 and r.json() == to_plain(new_practice(3, 42))
+    assert "board" not in r.json()  # the board stays hidden
+    body = {"level": 3, "seed": 42, "flips": [[1, 1], [3, 3]], "history": [["won", 6]], "bank": 7}
+    p = api.post("/api/voltorb/practice/play", json=body)
+    assert p.status_code == 200
+    assert p.json() == to_plain(play_practice(3, 42, [[1, 1], [3, 3]], history=[["won", 6]], bank=7))
+    rv = api.post("/api/voltorb/practice/review", json={"level": 3, "seed": 42, "flips": [[1, 1]]})
+    assert rv.status_code == 200 and rv.json() == to_plain(review_practice(3, 42, [[1, 1]]))
+
+
+def test_review_endpoint(api):
+    r = api.post("/api/voltorb/review", json={"rows": ROWS, "cols": COLS, "level": 2, "flips": ["1,4=1"]})
+    assert r.status_code == 200
+    move = r.json()["moves"][0]
+    assert move["best"] == [2, 1] and move["loss"] > 0.1
+
+
+@pytest.mark.parametrize(
+    "path, body, message",
+    [
+        ("/api/voltorb/practice/new", {"level": 3, "seed": -1}, "seed must be an integer from 0"),
+        ("/api/voltorb/practice/new", {"level": 9, "seed": 1}, "level must be an integer from 1 to 8"),
+        ("/api/voltorb/practice/new", {"level": 3, "seed": 10**30}, "seed must be an integer from 0"),
+        ("/api/voltorb/practice/new", {"level": 3}, "seed: this field is required"),
+        ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "flips": [[1, 1], [1, 1]]}, "already revealed"),
+        ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "flips": [[6, 1]]}, "rows and columns are 1-5"),
+        ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "flips": [[1, 1, 1]]}, "flips.0"),
+        ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "bank": 10**9}, "bank must be 0 to 50000"),
+        ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "history": [["draw", 1]]}, "history entry 1"),
+        ("/api/voltorb/practice/review", {"level": 3, "seed": 1, "flips": []}, "no flips to review"),
+        ("/api/voltorb/review", {"rows": ROWS, "cols": COLS, "level": 2, "flips": ["2,1=0"]}, "cannot be 0"),
+        ("/api/voltorb/review", {"rows": ROWS, "cols": COLS, "level": 2, "flips": ["x"]}, "row,col=value"),
+    ],
+)
+def test_bad_practice_and_review_requests(api, path, body, message):
+    r = api.post(path, json=body)
+    assert r.status_code == 422, r.text
+    assert message in r.json()["detail"]

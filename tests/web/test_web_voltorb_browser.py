@@ -76,3 +76,48 @@ def test_bad_clues_and_impossible_flips_show_the_message_and_change_nothing(page
     assert "row 2" in error.inner_text() and "no board is consistent" in error.inner_text()
     assert page.locator("#assist-board").inner_text() == before
     assert page.locator("#assist-count").inner_text() == "198"
+
+
+def test_practice_round_to_the_end_and_its_review(page):
+    page.goto("/voltorb")
+    page.click("#tab-practice")
+    page.select_option("#practice-level", "3")
+    page.fill("#practice-seed", "12345")
+    page.press("#practice-seed", "Enter")
+    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    clues = [page.locator("#practice-board .vf-clue-shown").nth(i).inner_text() for i in range(10)]
+    expected = page.request.post("/api/voltorb/practice/new", data={"level": 3, "seed": 12345}).json()
+    assert " ".join(clues[:5]) == expected["rows"] and " ".join(clues[5:]) == expected["cols"]
+    # a memo mark, as in the game
+    page.check("#practice-memo")
+    page.locator('#practice-board .vf-tile[data-tile="0"]').click()
+    page.locator("#memo-chooser button[data-memo='0']").click()
+    assert page.locator('#practice-board .vf-tile[data-tile="0"] .vf-memo').inner_text() == "V"
+    page.uncheck("#practice-memo")
+    # with the overlay on, follow the recommended flip until the round ends
+    page.check("#practice-overlay")
+    for _ in range(25):
+        if page.locator("#practice-status").is_visible():
+            break
+        page.wait_for_function("document.querySelector('#practice-pwin').textContent !== '—'"
+                               " || !document.querySelector('#practice-status').hidden")
+        if page.locator("#practice-status").is_visible():
+            break
+        flips_before = page.locator("#practice-board .vf-tile.revealed").count()
+        page.locator("#practice-board .vf-tile.recommended").click()
+        page.wait_for_function(
+            f"document.querySelectorAll('#practice-board .vf-tile.revealed').length > {flips_before}")
+    status = page.locator("#practice-status").inner_text()
+    assert "Next round: level" in status
+    won = "Board cleared" in status
+    assert page.locator("#practice-board .vf-tile.unflipped").count() + \
+        page.locator("#practice-board .vf-tile.revealed").count() == 25  # the whole board shown
+    page.click("#practice-review")
+    page.locator("#review-body").wait_for(state="visible")
+    rows = page.locator("#review-table tbody tr")
+    assert rows.count() == page.locator("#practice-board .vf-tile.revealed").count()
+    losses = [rows.nth(i).locator("td").nth(7).inner_text() for i in range(rows.count())]
+    assert set(losses) == {"0"}  # every flip was the optimal one
+    summary = page.locator("#review-summary").inner_text()
+    assert f"Result: {'won' if won else 'lost'}" in summary
+    assert f"Optimal play would have {'cleared' if won else 'lost'} this very board" in summary

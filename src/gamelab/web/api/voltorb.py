@@ -7,18 +7,22 @@ revealed tiles), so the server keeps no state.
 
 from __future__ import annotations
 
+from typing import Annotated
+
 from fastapi import APIRouter, Request
 from pydantic import Field
 
 from gamelab.voltorb.assistant import BoardAnalysis, solve_position
-from gamelab.web.common import ApiModel, GamePage, budgeted, reply
+from gamelab.voltorb.practice import PracticeRound, PracticeState, new_practice, play_practice
+from gamelab.voltorb.review import RoundReview, review_position, review_practice
+from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply, settings_of
 
 PAGE = GamePage(
     game="voltorb",
     title="Voltorb Flip",
     summary="Tile odds, safe tiles and the win-maximising flip for a real game; practice rounds "
     "from the game's own generator, and a review of every flip.",
-    preload=("gamelab.voltorb.assistant", "gamelab.voltorb.expectimax"),
+    preload=("gamelab.voltorb.assistant", "gamelab.voltorb.expectimax", "gamelab.voltorb.review"),
     warm=("gamelab.voltorb.assistant:warm_up",),
 )
 
@@ -55,3 +59,67 @@ async def solve(body: SolveRequest, request: Request):
         fallback_name="MinRisk" if cheap == "minrisk" else f"{cheap} without P(win)",
     )
     return reply(result)
+
+
+Tile = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, col], from 1")]
+
+
+class PracticeNewRequest(ApiModel):
+    level: int = 1
+    seed: int
+    generator: str = "hgss"
+
+
+@router.post("/practice/new", response_model=PracticeRound)
+async def practice_new(body: PracticeNewRequest):
+    """The clues of practice round (generator, level, seed); the board stays on the server."""
+    return reply(new_practice(body.level, body.seed, body.generator))
+
+
+class PracticePlayRequest(ApiModel):
+    level: int
+    seed: int
+    generator: str = "hgss"
+    flips: list[Tile] = Field(default=[], max_length=25)
+    quit: bool = False
+    history: list[tuple[str, int]] = Field(default=[], max_length=5)
+    bank: int = 0
+
+
+@router.post("/practice/play", response_model=PracticeState)
+async def practice_play(body: PracticePlayRequest):
+    """The round replayed with these flips (then quit if asked): revealed values, coins, and,
+    once it is over, the board, the next level and the coins in the case."""
+    return reply(
+        play_practice(body.level, body.seed, body.flips, body.quit, body.generator,
+                      [list(h) for h in body.history], body.bank)
+    )
+
+
+class PracticeReviewRequest(ApiModel):
+    level: int
+    seed: int
+    generator: str = "hgss"
+    flips: list[Tile] = Field(max_length=25)
+
+
+@router.post("/practice/review", response_model=RoundReview)
+async def practice_review(body: PracticeReviewRequest, request: Request):
+    """Every flip of a practice round against optimal play (exact), luck beside skill."""
+    args = (body.level, body.seed, body.flips, body.generator)
+    return reply(await pool_of(request).run(review_practice, args, timeout=settings_of(request).budget))
+
+
+class ReviewRequest(ApiModel):
+    rows: str = Clue
+    cols: str = Clue
+    flips: list[str] = Field(max_length=25, description='["row,col=value", ...] in the order played')
+    level: int = 8
+    generator: str = "hgss"
+
+
+@router.post("/review", response_model=RoundReview)
+async def review(body: ReviewRequest, request: Request):
+    """The review of a round entered in the assistant (clues and flips with their values)."""
+    args = (body.rows, body.cols, body.flips, body.level, body.generator)
+    return reply(await pool_of(request).run(review_position, args, timeout=settings_of(request).budget))

@@ -1,6 +1,6 @@
 // Voltorb Flip page: the assistant (clues typed, flips recorded), practice rounds, review.
 // Every number shown comes from /api/voltorb/...; this file only draws and collects input.
-import { api, clearErrors, h, heat, pct, showError, showNote } from "/static/kit.js";
+import { api, clearErrors, h, heat, pct, randomSeed, showError, showNote } from "/static/kit.js";
 
 const SIZE = 5;
 const VALUE_LABEL = { 0: "V", 1: "1", 2: "2", 3: "3" };
@@ -101,8 +101,9 @@ function tileName([r, c]) {
   return `row ${r}, column ${c}`;
 }
 
-function revealedList(revealed) {
-  return Object.entries(revealed).map(([t, v]) => `${Math.floor(t / SIZE) + 1},${(t % SIZE) + 1}=${v}`);
+function revealedList(revealed, order = null) {
+  const tiles = order || Object.keys(revealed).map(Number);
+  return tiles.map((t) => `${Math.floor(t / SIZE) + 1},${(t % SIZE) + 1}=${revealed[t]}`);
 }
 
 // ---------------------------------------------------------------- assistant
@@ -110,6 +111,7 @@ function revealedList(revealed) {
 const assist = {
   board: null,
   revealed: {},  // tile -> value, as accepted by the server
+  order: [],  // tiles in the order they were recorded (for the review)
   analysis: null,
   chosen: null,  // tile whose value the chooser is asking for
 };
@@ -134,7 +136,7 @@ function clueInputFor(message) {
   return null;
 }
 
-async function analyse(revealed = assist.revealed) {
+async function analyse(revealed = assist.revealed, order = assist.order) {
   const errorBox = document.getElementById("assist-clue-error");
   if (!cluesComplete()) {
     clearErrors(document.getElementById("assist"));
@@ -159,8 +161,10 @@ async function analyse(revealed = assist.revealed) {
     if (/the round is won/.test(err.message)) {
       // every 2 and 3 is revealed: the round is over, not an error
       assist.revealed = revealed;
+      assist.order = order;
       assist.analysis = null;
       paintAnalysis(assist.board.tiles, assist.revealed, null, null);
+      document.getElementById("assist-review").disabled = false;
       status.textContent = "Every 2 and 3 is revealed: the round is won.";
       status.className = "vf-status good";
       status.hidden = false;
@@ -174,6 +178,7 @@ async function analyse(revealed = assist.revealed) {
   }
   clearErrors(document.getElementById("assist"));
   assist.revealed = revealed;
+  assist.order = order;
   assist.analysis = result;
   renderAssist();
   const lost = Object.values(revealed).includes(0);
@@ -192,16 +197,22 @@ function renderAssist() {
   document.getElementById("assist-recommended").textContent = a ? tileName(a.recommended) + ` (${a.policy})` : "—";
   document.getElementById("assist-pwin").textContent = a ? pct(a.win_probability, 2) : "—";
   document.getElementById("assist-count").textContent = a ? a.consistent_boards.toLocaleString("en") : "—";
+  document.getElementById("assist-review").disabled = assist.order.length === 0;
   document.getElementById("assist-safe").textContent = a
     ? (a.safe_useful_tiles.length ? a.safe_useful_tiles.map(([r, c]) => `r${r}c${c}`).join(", ") : "none") : "—";
 }
 
 async function record(tile, value) {
   const next = { ...assist.revealed };
-  if (value === null) delete next[tile];
-  else next[tile] = value;
+  let order = assist.order.filter((t) => t !== tile);
+  if (value === null) {
+    delete next[tile];
+  } else {
+    next[tile] = value;
+    order = tile in assist.revealed ? assist.order : [...order, tile];
+  }
   hideChooser();
-  await analyse(next);  // on an error nothing changes: assist.revealed is kept
+  await analyse(next, order);  // on an error nothing changes: assist.revealed is kept
 }
 
 function showChooser(tile) {
@@ -258,6 +269,7 @@ function setupAssist() {
   document.getElementById("assist-clear").addEventListener("click", () => {
     inputs.forEach((el) => { el.value = ""; });
     assist.revealed = {};
+    assist.order = [];
     assist.analysis = null;
     clearErrors(document.getElementById("assist"));
     document.getElementById("assist-status").hidden = true;
@@ -265,23 +277,259 @@ function setupAssist() {
     renderAssist();
     inputs[0].focus();
   });
+  document.getElementById("assist-review").addEventListener("click", () => {
+    reviewRound("/api/voltorb/review", {
+      ...assistClues(),
+      flips: revealedList(assist.revealed, assist.order),
+      level: Number(document.getElementById("assist-level").value),
+    });
+  });
   renderAssist();
+}
+
+// ---------------------------------------------------------------- practice
+
+const STORAGE = "gamelab.voltorb.practice";
+const practice = {
+  board: null,
+  round: null,  // {level, seed, rows, cols}
+  state: null,  // the server's PracticeState
+  flips: [],  // [[row, col], ...]
+  memo: {},  // tile -> Set of marks (0 = Voltorb)
+  memoTile: null,
+  saved: { level: 1, bank: 0, history: [] },  // carried from round to round (local storage)
+};
+
+function loadSaved() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(STORAGE) || "null");
+    if (saved && Number.isInteger(saved.level) && Number.isInteger(saved.bank) && Array.isArray(saved.history)) {
+      practice.saved = saved;
+    }
+  } catch (err) {
+    localStorage.removeItem(STORAGE);
+  }
+}
+
+function save() {
+  localStorage.setItem(STORAGE, JSON.stringify(practice.saved));
+}
+
+function practiceRevealed() {
+  const out = {};
+  for (const [r, c, v] of (practice.state ? practice.state.revealed : [])) out[(r - 1) * SIZE + (c - 1)] = v;
+  return out;
+}
+
+async function startRound(seed) {
+  const level = Number(document.getElementById("practice-level").value);
+  const seedInput = document.getElementById("practice-seed");
+  const round = await api("/api/voltorb/practice/new", { level, seed }, { errorAt: seedInput, fields: { seed: seedInput, level: document.getElementById("practice-level") } });
+  if (!round) return;
+  practice.round = round;
+  practice.flips = [];
+  practice.memo = {};
+  seedInput.value = String(round.seed);
+  await playPractice(false);
+}
+
+async function playPractice(quit, extraFlip = null) {
+  const r = practice.round;
+  const flips = extraFlip ? [...practice.flips, extraFlip] : practice.flips;
+  const body = { level: r.level, seed: r.seed, generator: r.generator, flips, quit,
+                 history: practice.saved.history, bank: practice.saved.bank };
+  const state = await api("/api/voltorb/practice/play", body, { errorAt: document.getElementById("practice-board") });
+  if (!state) return;
+  practice.flips = flips;
+  practice.state = state;
+  if (state.outcome) {
+    practice.saved = { level: state.next_level, bank: state.bank, history: state.history };
+    save();
+  }
+  await renderPractice();
+}
+
+async function renderPractice() {
+  const st = practice.state;
+  const { rowClues, colClues, tiles } = practice.board;
+  if (!st) return;
+  const rows = st.rows.split(" ");
+  const cols = st.cols.split(" ");
+  rowClues.forEach((el, i) => { el.textContent = rows[i]; });
+  colClues.forEach((el, i) => { el.textContent = cols[i]; });
+  const revealed = practiceRevealed();
+  let analysis = null;
+  const overlay = document.getElementById("practice-overlay").checked;
+  document.getElementById("practice-pwin").textContent = "—";
+  showNote(document.getElementById("practice-note"), null);
+  if (overlay && !st.outcome) {
+    analysis = await api("/api/voltorb/solve", { rows: st.rows, cols: st.cols, level: st.level,
+      generator: st.generator, revealed: revealedList(revealed) }, { errorAt: document.getElementById("practice-board") });
+    if (analysis) {
+      document.getElementById("practice-pwin").textContent = pct(analysis.win_probability, 2);
+      showNote(document.getElementById("practice-note"), analysis.note);
+    }
+  }
+  paintAnalysis(tiles, revealed, analysis, document.getElementById("practice-tileinfo"));
+  tiles.forEach((tile, t) => {
+    if (st.board && !(t in revealed)) {  // the round is over: show the whole board
+      const v = st.board[Math.floor(t / SIZE)][t % SIZE];
+      tile.textContent = "";
+      tile.append(h("span", { class: "vf-value" }, VALUE_LABEL[v]));
+      tile.classList.add("unflipped");
+      if (v === 0) tile.classList.add("voltorb");
+    } else {
+      tile.classList.remove("unflipped");
+    }
+    const marks = practice.memo[t];
+    if (!(t in revealed) && !st.board && marks && marks.size) {
+      tile.append(h("span", { class: "vf-memo" }, [...marks].sort().map((m) => VALUE_LABEL[m]).join("")));
+    }
+    tile.disabled = Boolean(st.outcome);
+  });
+  document.getElementById("practice-shown-level").textContent = String(st.level);
+  document.getElementById("practice-coins").textContent = String(st.coins);
+  document.getElementById("practice-bank").textContent = String(practice.saved.bank);
+  document.getElementById("practice-left").textContent = String(st.multipliers_left);
+  document.getElementById("practice-quit").disabled = Boolean(st.outcome);
+  const status = document.getElementById("practice-status");
+  const after = document.getElementById("practice-after");
+  status.hidden = !st.outcome;
+  after.hidden = !st.outcome;
+  document.getElementById("practice-review").disabled = practice.flips.length === 0;
+  if (st.outcome) {
+    const text = {
+      won: `Board cleared: +${st.coins} coins.`,
+      lost: "A Voltorb! The round's coins are lost.",
+      quit: `You quit with ${st.coins} coins.`,
+    }[st.outcome];
+    status.textContent = `${text} Next round: level ${st.next_level}.`;
+    status.className = `vf-status ${st.outcome === "lost" ? "bad" : "good"}`;
+  }
+}
+
+function setupPractice() {
+  loadSaved();
+  practice.board = buildBoard(document.getElementById("practice-board"), { editable: false });
+  document.getElementById("practice-level").value = String(practice.saved.level);
+  document.getElementById("practice-bank").textContent = String(practice.saved.bank);
+  const seedInput = document.getElementById("practice-seed");
+  document.getElementById("practice-new").addEventListener("click", () => startRound(randomSeed()));
+  document.getElementById("practice-replay").addEventListener("click", () => {
+    const text = seedInput.value.trim();
+    if (!/^\d+$/.test(text)) {
+      clearErrors(document.getElementById("practice"));
+      showError(seedInput, "a seed is a whole number, e.g. 12345");
+      return;
+    }
+    startRound(Number(text));
+  });
+  seedInput.addEventListener("keydown", (ev) => {
+    if (ev.key === "Enter") document.getElementById("practice-replay").click();
+  });
+  document.getElementById("practice-quit").addEventListener("click", () => playPractice(true));
+  document.getElementById("practice-next").addEventListener("click", () => {
+    document.getElementById("practice-level").value = String(practice.saved.level);
+    startRound(randomSeed());
+  });
+  document.getElementById("practice-review").addEventListener("click", () => {
+    const r = practice.round;
+    reviewRound("/api/voltorb/practice/review", { level: r.level, seed: r.seed, generator: r.generator, flips: practice.flips });
+  });
+  document.getElementById("practice-overlay").addEventListener("change", () => renderPractice());
+  const memoMode = document.getElementById("practice-memo");
+  const chooser = document.getElementById("memo-chooser");
+  practice.board.tiles.forEach((tile, t) => {
+    tile.addEventListener("click", () => {
+      const st = practice.state;
+      if (!st || st.outcome || t in practiceRevealed()) return;
+      if (memoMode.checked) {
+        practice.memoTile = t;
+        chooser.querySelector(".which").textContent = `r${Math.floor(t / SIZE) + 1}c${(t % SIZE) + 1}`;
+        chooser.hidden = false;
+        return;
+      }
+      chooser.hidden = true;
+      playPractice(false, [Math.floor(t / SIZE) + 1, (t % SIZE) + 1]);
+    });
+    tile.addEventListener("keydown", (ev) => {
+      const key = ev.key.toLowerCase();
+      if (memoMode.checked && ["0", "1", "2", "3", "v"].includes(key)) {
+        ev.preventDefault();
+        toggleMemo(t, key === "v" ? 0 : Number(key));
+      }
+    });
+  });
+  chooser.addEventListener("click", (ev) => {
+    const button = ev.target.closest("button");
+    if (button && practice.memoTile !== null) toggleMemo(practice.memoTile, Number(button.dataset.memo));
+  });
+  memoMode.addEventListener("change", () => { chooser.hidden = true; });
+}
+
+function toggleMemo(tile, mark) {
+  const marks = practice.memo[tile] || new Set();
+  if (marks.has(mark)) marks.delete(mark);
+  else marks.add(mark);
+  practice.memo[tile] = marks;
+  renderPractice();
+}
+
+// ---------------------------------------------------------------- review
+
+function points(p) {
+  const v = 100 * p;
+  return `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(1)}`;
+}
+
+async function reviewRound(path, body) {
+  selectTab("review");
+  const errorBox = document.getElementById("review-error");
+  const review = await api(path, body, { errorAt: errorBox.previousElementSibling, quiet: false });
+  if (!review) return;
+  document.getElementById("review-empty").hidden = true;
+  document.getElementById("review-body").hidden = false;
+  const tbody = document.querySelector("#review-table tbody");
+  tbody.textContent = "";
+  review.moves.forEach((m, i) => {
+    const optimal = m.loss === 0;
+    tbody.append(h("tr", { class: optimal ? "" : "lossy" },
+      h("td", {}, String(i + 1)),
+      h("td", {}, `r${m.tile[0]}c${m.tile[1]}`),
+      h("td", {}, m.value === 0 ? "Voltorb" : String(m.value)),
+      h("td", {}, pct(m.p_voltorb)),
+      h("td", {}, pct(m.p_before)),
+      h("td", {}, pct(m.p_choice)),
+      h("td", {}, optimal ? "same" : `r${m.best[0]}c${m.best[1]}`),
+      h("td", { class: optimal ? "good" : "bad" }, optimal ? "0" : `${(100 * m.loss).toFixed(1)} pts`),
+      h("td", {}, pct(m.p_after)),
+      h("td", { class: m.luck >= 0 ? "good" : "bad" }, points(m.luck))));
+  });
+  const result = { won: "won", lost: "lost", unfinished: "not finished" }[review.outcome];
+  const would = review.optimal_would_win === null ? ""
+    : ` Optimal play would have ${review.optimal_would_win ? "cleared" : "lost"} this very board.`;
+  document.getElementById("review-summary").textContent =
+    `Luck of the deal: optimal play wins this deal with P = ${pct(review.p_start)}. ` +
+    `Skill: your flips gave away ${(100 * review.total_loss).toFixed(1)} points of win probability. ` +
+    `Luck: what the tiles showed moved it by ${points(review.total_luck)} points. Result: ${result}.${would}`;
 }
 
 // ---------------------------------------------------------------- tabs
 
+function selectTab(name) {
+  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
+    const selected = tab.getAttribute("aria-controls") === name;
+    tab.setAttribute("aria-selected", String(selected));
+    document.getElementById(tab.getAttribute("aria-controls")).hidden = !selected;
+  }
+}
+
 function setupTabs() {
-  const tabs = [...document.querySelectorAll('.tabs [role="tab"]')];
-  for (const tab of tabs) {
-    tab.addEventListener("click", () => {
-      for (const other of tabs) {
-        const selected = other === tab;
-        other.setAttribute("aria-selected", String(selected));
-        document.getElementById(other.getAttribute("aria-controls")).hidden = !selected;
-      }
-    });
+  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
+    tab.addEventListener("click", () => selectTab(tab.getAttribute("aria-controls")));
   }
 }
 
 setupTabs();
 setupAssist();
+setupPractice();

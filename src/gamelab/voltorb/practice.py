@@ -1,0 +1,181 @@
+"""Practice rounds: a board from the game's own generator at a chosen level, replayable from its
+seed, played flip by flip under the game's rules (coins, a Voltorb ends the round, quitting keeps
+the coins, the level of the next round from ``CalcNextLevel``).
+
+Nothing is stored between calls: a round is identified by (generator, level, seed), and its
+state is replayed from the flips made so far (:func:`play_practice`). That is what lets the web
+page hold the state while the board itself stays hidden until the round ends.
+
+    >>> r = new_practice(level=1, seed=7)
+    >>> r.rows == play_practice(1, 7, []).rows
+    True
+    >>> s = play_practice(1, 7, [], quit=True)
+    >>> (s.outcome, s.coins, s.next_level)
+    ('quit', 0, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamelab.voltorb.rules import (
+    SIZE,
+    Clues,
+    Round,
+    check_generator,
+    check_level,
+    generate_board,
+    next_level,
+)
+
+MAX_SEED = 2**63 - 1
+#: the coin case holds at most this many coins (a round pays at most 50,000 too)
+MAX_BANK = 50_000
+
+__all__ = ["PracticeRound", "PracticeState", "new_practice", "play_practice", "practice_board"]
+
+
+@dataclass(frozen=True)
+class PracticeRound:
+    """A new round: what the player sees before the first flip."""
+
+    generator: str
+    level: int
+    seed: int
+    rows: str  # clues "S,V S,V ..." top to bottom
+    cols: str
+
+
+@dataclass(frozen=True)
+class PracticeState:
+    """A round after the flips so far. Tiles are ``[row, col]`` from 1; ``revealed`` lists
+    ``[row, col, value]`` in flip order (0 = Voltorb). ``board``, ``next_level``,
+    ``history`` and ``bank`` are filled in once the round is over (None before)."""
+
+    generator: str
+    level: int
+    seed: int
+    rows: str
+    cols: str
+    revealed: list[list[int]]
+    coins: int  # coins of this round so far (0 after a Voltorb)
+    outcome: str | None  # None while playing, else "won", "lost" or "quit"
+    cards_flipped: int  # non-Voltorb cards (1s included): drives the level progression
+    multipliers_left: int  # 2s and 3s still hidden
+    board: list[list[int]] | None = None  # the whole board, once the round is over
+    next_level: int | None = None  # the level of the next round
+    history: list[list] | None = None  # the last rounds as [outcome, cards flipped], this one last
+    bank: int | None = None  # coins in the case after this round
+
+
+def _check_seed(seed: int) -> None:
+    if not isinstance(seed, int) or isinstance(seed, bool) or not 0 <= seed <= MAX_SEED:
+        raise ValueError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
+
+
+def practice_board(level: int, seed: int, generator: str = "hgss") -> np.ndarray:
+    """The board of round (generator, level, seed): the same on every call and machine."""
+    check_generator(generator)
+    check_level(level)
+    _check_seed(seed)
+    board, _ = generate_board(generator, level, np.random.default_rng(seed))
+    return board
+
+
+def new_practice(level: int, seed: int, generator: str = "hgss") -> PracticeRound:
+    """The clues of a new practice round."""
+    rows, cols = Clues.from_board(practice_board(level, seed, generator)).as_text()
+    return PracticeRound(generator, level, seed, rows, cols)
+
+
+def _tile(flip, i: int) -> int:
+    try:
+        r, c = (int(x) for x in flip)
+    except (TypeError, ValueError):
+        raise ValueError(f"flip {i + 1}: a flip is [row, col], got {flip!r}") from None
+    if not (1 <= r <= SIZE and 1 <= c <= SIZE):
+        raise ValueError(f"flip {i + 1}: rows and columns are 1-5, got [{r}, {c}]")
+    return (r - 1) * SIZE + (c - 1)
+
+
+def _check_history(history: list) -> list[tuple[str, int]]:
+    out = []
+    for i, item in enumerate(history):
+        try:
+            outcome, cards = item
+            cards = int(cards)
+        except (TypeError, ValueError):
+            raise ValueError(
+                f"history entry {i + 1}: expected [outcome, cards flipped], got {item!r}"
+            ) from None
+        if outcome not in ("won", "lost", "quit") or not 0 <= cards <= 25:
+            raise ValueError(
+                f"history entry {i + 1}: outcome is won, lost or quit and cards flipped 0-25, "
+                f"got {item!r}"
+            )
+        out.append((outcome, cards))
+    return out[-5:]
+
+
+def play_practice(
+    level: int,
+    seed: int,
+    flips: list,
+    quit: bool = False,
+    generator: str = "hgss",
+    history: list | None = None,
+    bank: int = 0,
+) -> PracticeState:
+    """Replay round (generator, level, seed) with `flips` (``[[row, col], ...]``), then quit if
+    asked. `history` (the previous rounds, ``[[outcome, cards], ...]``) and `bank` (coins held
+    before this round) give the next level and the coins once the round is over.
+
+    Raises ValueError for a tile flipped twice, a flip after the round ended, or quitting a round
+    that is over. Quitting is allowed at any time before that (the round's coins are kept).
+    """
+    board = practice_board(level, seed, generator)
+    past = _check_history(history or [])
+    if not isinstance(bank, int) or not 0 <= bank <= MAX_BANK:
+        raise ValueError(f"bank must be 0 to {MAX_BANK} coins, got {bank!r}")
+    if len(flips) > SIZE * SIZE:
+        raise ValueError(f"a round has at most 25 flips, got {len(flips)}")
+    rnd = Round(board)
+    order: list[int] = []
+    for i, flip in enumerate(flips):
+        tile = _tile(flip, i)
+        if rnd.outcome is not None:
+            raise ValueError(f"flip {i + 1}: the round is already over ({rnd.outcome})")
+        if tile in rnd.revealed:
+            raise ValueError(
+                f"flip {i + 1}: row {tile // SIZE + 1}, column {tile % SIZE + 1} is already revealed"
+            )
+        rnd.flip(tile)
+        order.append(tile)
+    if quit:
+        if rnd.outcome is not None:
+            raise ValueError(f"the round is already over ({rnd.outcome}); nothing to quit")
+        rnd.quit()
+    rows, cols = rnd.clues.as_text()
+    state = dict(
+        generator=generator,
+        level=level,
+        seed=seed,
+        rows=rows,
+        cols=cols,
+        revealed=[[t // SIZE + 1, t % SIZE + 1, int(rnd.revealed[t])] for t in order],
+        coins=int(rnd.coins),
+        outcome=rnd.outcome,
+        cards_flipped=int(rnd.cards_flipped),
+        multipliers_left=int(rnd.multipliers_left),
+    )
+    if rnd.outcome is not None:
+        done = [*past, (rnd.outcome, int(rnd.cards_flipped))][-5:]
+        state.update(
+            board=np.asarray(board).tolist(),
+            next_level=next_level(level, rnd.outcome, int(rnd.cards_flipped), done),
+            history=[list(x) for x in done],
+            bank=min(bank + int(rnd.coins), MAX_BANK),
+        )
+    return PracticeState(**state)

@@ -1,0 +1,213 @@
+"""Review of a played round: every flip against the win-maximising policy, exactly.
+
+For each flip, with S the information state before it (the clues and the flips so far):
+
+* ``p_before`` — P(win) of optimal play from S (:class:`gamelab.voltorb.expectimax.OptimalSolver`);
+* ``p_choice`` — P(win) of flipping the chosen tile and playing optimally afterwards, the
+  expectation over what the tile can show: ``sum_v P(v) * P(win | S + tile=v)`` (a Voltorb
+  counts 0, a value that clears the board 1);
+* ``loss = p_before - p_choice`` (0 for an optimal move) and the best alternative;
+* ``p_after`` — P(win) of optimal play once the value was seen.
+
+Skill and luck then add up exactly: the round's result (1 won, 0 otherwise) minus the optimal
+P(win) from the clues equals the total luck ``sum (p_after - p_choice)`` minus the total loss
+``sum (p_before - p_choice)``, because each flip's ``p_after`` is the next flip's ``p_before``.
+``p_start`` — how likely optimal play was to win this deal — is the round's luck of the deal.
+
+Cost: one optimal search for the round plus one per flip outcome (they share the memo), so about
+the cost of the assistant's answers during the round.
+
+    >>> from gamelab.voltorb.rules import clues_from_text
+    >>> clues = clues_from_text("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1")
+    >>> rv = review_round(clues, [(5, 1)], level=2)
+    >>> m = rv.moves[0]; (m.tile, m.best, round(m.loss, 12))
+    ([2, 1], [2, 1], 0.0)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamelab.voltorb.assistant import playing_posterior
+from gamelab.voltorb.expectimax import OptimalSolver
+from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.rules import SIZE, Clues, Round, clues_from_text, parse_revealed
+
+__all__ = [
+    "MoveReview", "RoundReview", "optimal_outcome", "review_position", "review_practice", "review_round",
+]
+
+_EPS = 1e-12
+
+
+@dataclass(frozen=True)
+class MoveReview:
+    """One flip; tiles are ``[row, col]`` from 1."""
+
+    tile: list[int]
+    value: int  # what it showed (0 = Voltorb)
+    p_before: float  # optimal P(win) before the flip
+    p_choice: float  # P(win) of this flip followed by optimal play
+    loss: float  # p_before - p_choice (0 for an optimal move)
+    best: list[int]  # the optimal policy's flip here
+    luck: float  # p_after - p_choice: how much the value shown helped (negative: hurt)
+    p_after: float  # optimal P(win) after the value was seen
+    p_voltorb: float  # the chosen tile's P(Voltorb) before the flip
+
+
+@dataclass(frozen=True)
+class RoundReview:
+    """A round's review: every flip, totals, and the round's luck beside its skill."""
+
+    moves: list[MoveReview]
+    p_start: float  # optimal P(win) from the clues: how winnable the deal was
+    outcome: str  # "won", "lost" or "unfinished" (stopped or quit before the end)
+    total_loss: float  # sum of the losses: win probability given away by the choices
+    total_luck: float  # sum of the moves' luck
+    optimal_would_win: bool | None  # would optimal play have cleared this very board (if known)
+    note: str | None = None
+
+
+def _state_mass(solver: OptimalSolver, revealed: dict[int, int]) -> float:
+    idx, _, _ = solver.state_for(revealed)
+    return float(solver.weights[idx].sum())
+
+
+def _value(solver: OptimalSolver, revealed: dict[int, int]) -> tuple[int, float]:
+    """(best tile, optimal P(win)) at `revealed`; P = 1 when every board left is won."""
+    idx, _, _ = solver.state_for(revealed)
+    if idx.size == 0:
+        return -1, 1.0
+    return solver.decide(revealed)
+
+
+def _choice_value(solver: OptimalSolver, revealed: dict[int, int], tile: int) -> float:
+    """P(win) of flipping `tile` at `revealed`, then playing optimally."""
+    idx, _, hm = solver.state_for(revealed)
+    total = float(solver.weights[idx].sum())
+    acc = 0.0
+    for v, won_mass, live, _hm in solver.children(idx, hm, tile):
+        acc += won_mass
+        if live.size:
+            _, p = solver.decide({**revealed, tile: v})
+            acc += p * float(solver.weights[live].sum())
+    return acc / total
+
+
+def optimal_outcome(board: np.ndarray, level: int, generator: str = "hgss") -> bool:
+    """Whether the win-maximising policy clears this board (it sees only clues and flips).
+
+    Each decision is the assistant's (a fresh search from the position, as
+    :func:`gamelab.voltorb.assistant.analyse_position` makes it): where several flips tie for
+    the best P(win), that is the one the page recommended, so the answer matches it.
+    """
+    rnd = Round(board)
+    while rnd.outcome is None:
+        post = playing_posterior(rnd.clues, dict(rnd.revealed), level, generator)
+        tile, _ = OptimalSolver(post).decide(dict(rnd.revealed))
+        rnd.flip(tile)
+    return rnd.outcome == "won"
+
+
+def review_round(
+    clues: Clues,
+    flips: list[tuple[int, int]],
+    level: int = 8,
+    generator: str = "hgss",
+    board: np.ndarray | None = None,
+) -> RoundReview:
+    """Review `flips` (``[(tile, value), ...]`` in the order played) from `clues`.
+
+    With the `board` (a practice round), the review also says whether optimal play would have
+    cleared it. ValueError if a flip repeats a tile, follows the end of the round, or
+    contradicts the clues.
+    """
+    if not flips:
+        raise ValueError("no flips to review: play at least one tile")
+    post: Posterior = playing_posterior(clues, {}, level, generator)
+    solver = OptimalSolver(post)
+    rnd = Round(board) if board is not None else None
+    revealed: dict[int, int] = {}
+    moves: list[MoveReview] = []
+    outcome = "unfinished"
+    _, p_start = _value(solver, revealed)
+    p_before = p_start
+    for i, (tile, value) in enumerate(flips):
+        where = f"flip {i + 1} (row {tile // SIZE + 1}, column {tile % SIZE + 1})"
+        if outcome != "unfinished":
+            raise ValueError(f"{where}: the round was already over ({outcome})")
+        if tile in revealed:
+            raise ValueError(f"{where}: that tile is already revealed")
+        idx, _, _ = solver.state_for(revealed)
+        column = solver.boards[idx, tile]
+        mass = solver.weights[idx]
+        if not (column == value).any():
+            raise ValueError(
+                f"no board is consistent with these clues: {where} cannot be {value} "
+                "after the flips before it"
+            )
+        best, _ = _value(solver, revealed)
+        p_voltorb = float(mass[column == 0].sum() / mass.sum())
+        p_choice = _choice_value(solver, revealed, tile)
+        after = {**revealed, tile: value}
+        if rnd is not None and rnd.flip(tile) != value:
+            raise ValueError(f"{where}: the board shows {rnd.revealed[tile]} there, not {value}")
+        if value == 0:
+            p_after, outcome = 0.0, "lost"
+        elif (rnd is not None and rnd.outcome == "won") or _state_mass(solver, after) <= 0.0:
+            p_after, outcome = 1.0, "won"  # the game ends as soon as every 2 and 3 is revealed
+        else:
+            _, p_after = _value(solver, after)
+        loss = p_before - p_choice
+        moves.append(
+            MoveReview(
+                tile=[tile // SIZE + 1, tile % SIZE + 1],
+                value=int(value),
+                p_before=p_before,
+                p_choice=p_choice,
+                loss=loss if loss > _EPS else 0.0,
+                best=[best // SIZE + 1, best % SIZE + 1],
+                luck=p_after - p_choice,
+                p_after=p_after,
+                p_voltorb=p_voltorb,
+            )
+        )
+        revealed = after
+        p_before = p_after
+    return RoundReview(
+        moves=moves,
+        p_start=p_start,
+        outcome=outcome,
+        total_loss=float(sum(m.loss for m in moves)),
+        total_luck=float(sum(m.luck for m in moves)),
+        optimal_would_win=None if board is None else optimal_outcome(board, level, generator),
+    )
+
+
+def review_position(
+    rows: str, cols: str, flips: list[str], level: int = 8, generator: str = "hgss"
+) -> RoundReview:
+    """:func:`review_round` from the assistant's text forms: clues ``"S,V ..."`` and the flips
+    in the order played as ``["row,col=value", ...]``."""
+    clues = clues_from_text(rows, cols)
+    played: list[tuple[int, int]] = []
+    for item in flips:
+        parsed = parse_revealed([item])
+        if len(parsed) != 1:
+            raise ValueError(f"each flip is one 'row,col=value', got {item!r}")
+        played.extend(parsed.items())
+    return review_round(clues, played, level, generator)
+
+
+def review_practice(level: int, seed: int, flips: list, generator: str = "hgss") -> RoundReview:
+    """:func:`review_round` of a practice round (:mod:`gamelab.voltorb.practice`) from its seed
+    and flips ``[[row, col], ...]``; knowing the board, it also says whether optimal play
+    would have cleared it."""
+    from gamelab.voltorb.practice import play_practice, practice_board
+
+    state = play_practice(level, seed, flips, generator=generator)
+    board = practice_board(level, seed, generator)
+    played = [((r - 1) * SIZE + (c - 1), v) for r, c, v in state.revealed]
+    return review_round(Clues.from_board(board), played, level, generator, board=board)

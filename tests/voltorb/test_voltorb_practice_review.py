@@ -1,0 +1,103 @@
+"""Practice rounds (seeded, replayed from their flips) and the exact review of a round."""
+
+import doctest
+
+import numpy as np
+import pytest
+
+import gamelab.voltorb.practice as practice_module
+import gamelab.voltorb.review as review_module
+from gamelab.voltorb.assistant import solve_position
+from gamelab.voltorb.practice import new_practice, play_practice, practice_board
+from gamelab.voltorb.review import optimal_outcome, review_position, review_practice, review_round
+from gamelab.voltorb.rules import SIZE, Clues, Round, next_level
+
+ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
+
+
+def test_docstring_examples():
+    assert doctest.testmod(practice_module).failed == 0
+    assert doctest.testmod(review_module).failed == 0
+
+
+def _safe_first_flips(board):
+    """Flip order: every 1 and multiplier first, a Voltorb last (a won round)."""
+    flat = board.reshape(-1)
+    return [[t // SIZE + 1, t % SIZE + 1] for t in range(25) if flat[t] >= 2]
+
+
+def test_practice_is_replayable_and_follows_the_round_rules():
+    a, b = new_practice(4, 99), new_practice(4, 99)
+    assert a == b and new_practice(4, 100) != a
+    board = practice_board(4, 99)
+    assert (Clues.from_board(board).as_text()) == (a.rows, a.cols)
+    flips = _safe_first_flips(board)
+    playing = play_practice(4, 99, flips[:1])
+    assert playing.outcome is None and playing.board is None and playing.coins == int(board.reshape(-1)[
+        (flips[0][0] - 1) * SIZE + flips[0][1] - 1])
+    won = play_practice(4, 99, flips, history=[["lost", 3]], bank=100)
+    rnd = Round(board)
+    for r, c in flips:
+        rnd.flip((r - 1) * SIZE + c - 1)
+    assert won.outcome == "won" and won.coins == rnd.coins and won.bank == 100 + rnd.coins
+    assert won.board == board.tolist()
+    assert won.next_level == next_level(4, "won", rnd.cards_flipped, [("lost", 3), ("won", rnd.cards_flipped)]) == 5
+    assert won.history == [["lost", 3], ["won", rnd.cards_flipped]]
+    voltorb = int(np.flatnonzero(board.reshape(-1) == 0)[0])
+    lost = play_practice(4, 99, flips[:1] + [[voltorb // SIZE + 1, voltorb % SIZE + 1]])
+    assert lost.outcome == "lost" and lost.coins == 0 and lost.next_level == 1
+    quit_ = play_practice(4, 99, flips[:1], quit=True, bank=10)
+    assert quit_.outcome == "quit" and quit_.bank == 10 + playing.coins
+
+
+def test_practice_bad_input():
+    with pytest.raises(ValueError, match="already revealed"):
+        play_practice(1, 5, [[1, 1], [1, 1]])
+    with pytest.raises(ValueError, match="rows and columns are 1-5"):
+        play_practice(1, 5, [[0, 3]])
+    with pytest.raises(ValueError, match="seed must be an integer"):
+        new_practice(1, -3)
+    with pytest.raises(ValueError, match="level must be"):
+        new_practice(9, 3)
+    board = practice_board(2, 8)
+    flips = _safe_first_flips(board)
+    with pytest.raises(ValueError, match="already over"):
+        play_practice(2, 8, flips + [[1, 1]] if [1, 1] not in flips else flips + [[5, 5]])
+    with pytest.raises(ValueError, match="history entry 1"):
+        play_practice(2, 8, [], history=[["draw", 3]])
+
+
+def test_review_losses_and_luck_add_up_and_optimal_moves_lose_nothing():
+    board = practice_board(5, 21)
+    rnd = Round(board)
+    flips = []
+    while rnd.outcome is None:  # follow the assistant's recommendation each time
+        revealed = [f"{t // SIZE + 1},{t % SIZE + 1}={v}" for t, v in rnd.revealed.items()]
+        a = solve_position(*rnd.clues.as_text(), revealed, level=5)
+        tile = (a.recommended[0] - 1) * SIZE + a.recommended[1] - 1
+        flips.append([a.recommended[0], a.recommended[1]])
+        rnd.flip(tile)
+    rv = review_practice(5, 21, flips)
+    assert all(m.loss == 0.0 for m in rv.moves)
+    assert rv.optimal_would_win == (rnd.outcome == "won") == optimal_outcome(board, 5)
+    assert rv.outcome == rnd.outcome
+    result = 1.0 if rv.outcome == "won" else 0.0
+    assert result - rv.p_start == pytest.approx(rv.total_luck - rv.total_loss, abs=1e-9)
+    for before, after in zip(rv.moves, rv.moves[1:], strict=False):
+        assert after.p_before == pytest.approx(before.p_after, abs=1e-12)
+
+
+def test_review_of_a_poor_flip_shows_its_loss():
+    # row 1, column 4 (P(Voltorb) 82 %) instead of the safe row 2 flips
+    rv = review_position(ROWS, COLS, ["1,4=1"], level=2)
+    m = rv.moves[0]
+    assert m.loss > 0.1 and m.best == [2, 1] and m.p_voltorb == pytest.approx(0.823232, abs=1e-6)
+    assert m.p_before == pytest.approx(solve_position(ROWS, COLS, level=2).win_probability)
+    assert m.p_choice == pytest.approx(m.p_before - m.loss)
+    assert rv.optimal_would_win is None and rv.outcome == "unfinished"
+    with pytest.raises(ValueError, match="no flips to review"):
+        review_position(ROWS, COLS, [], level=2)
+    with pytest.raises(ValueError, match="cannot be 0"):
+        review_position(ROWS, COLS, ["2,1=0"], level=2)
+    with pytest.raises(ValueError, match="already revealed"):
+        review_round(Clues.from_board(practice_board(2, 1)), [(0, 1), (0, 1)], level=2)
