@@ -73,3 +73,32 @@ def test_solve_optimal_json_and_tree(run, tmp_path):
     printed = json.loads(shown.stdout)
     assert printed["first"] == tree["guess"] and printed["total"] == data["total"]
     assert run("chart", "--tree", str(tmp_path / "nope.json")).returncode == 2
+
+
+def test_library_results_behind_the_cli(tmp_path):
+    """The chart, ranking, pruned totals and made-up guess are library results (typed)."""
+    from gamelab.core.serialise import to_plain
+    from gamelab.wordle.chart import chart, tree_chart
+    from gamelab.wordle.entropy import ranking
+    from gamelab.wordle.hillclimb import made_up_first_guess
+    from gamelab.wordle.pruned import pruned_totals
+    from gamelab.wordle.rules import load_word_list
+    from gamelab.wordle.table import Game
+
+    game = Game(load_word_list("gen1-4"), "blog")
+    c = chart(game, "レントラー")
+    assert sum(p.remaining for p in c.patterns) == game.n_answers
+    assert c.greedy["post_counting"].total == 1028 and c.note  # the post's total, slip noted
+    assert c.all_grey is not None and c.all_grey.remaining == max(p.remaining for p in c.patterns)
+    assert to_plain(c)["greedy"]["normal"]["distribution"] == {
+        str(k): v for k, v in c.greedy["normal"].distribution.items()}
+    top = ranking(game, 3)
+    assert top.rows[0].guess == "レントラー" and to_plain(top)[0]["guess"] == "レントラー"
+    (row,) = pruned_totals(game, ["レントラー"])
+    assert row.total is not None and row.average == row.total / game.n_answers
+    made_up = made_up_first_guess(game, seed=0, restarts=2, total=False)
+    assert made_up.pruned_total is None and made_up.entropy > 0
+    bad = tmp_path / "tree.json"
+    bad.write_text("[1, 2]")
+    with pytest.raises(ValueError, match="cannot read a decision tree"):
+        tree_chart(bad)

@@ -33,10 +33,6 @@ def hard_mode(hard: bool, hard_rule: str | None) -> str | None:
     return check_hard_mode(hard_rule) if hard_rule is not None else ("game" if hard else None)
 
 
-POST_SLIP = ("the post prints a total of 1030 guesses, but its own distribution "
-             "1:1 2:13 3:126 4:107 5:33 6:5 sums to 1028 (an addition slip in the post)")
-
-
 def make_game(names: str, guesses: Path | None, answers: Path | None, rule: str) -> Game:
     return Game(load_word_list(names, guesses, answers), rule)
 
@@ -48,47 +44,16 @@ def rank_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: An
                  json_out: Json = False) -> None:
     """First guesses by the entropy of their feedback (other rule's value shown beside)."""
     game = make_game(names, guesses, answers, rule)
-    other_rule = "standard" if rule == "blog" else "blog"
-    other = Game(game.words, other_rule).entropies()
-    rows = entropy_mod.rank(game, top)
+    ranked = entropy_mod.ranking(game, top)
     if json_out:
-        print_json([{"guess": game.words.guesses[i], "entropy": round(e, 10),
-                     f"entropy_{other_rule}": round(float(other[i]), 10)} for i, e in rows])
+        print_json(ranked)
         return
     t = Table(title=f"Entropy of first guesses ({game.words.name}, rule {rule})")
-    for col in ("rank", "guess", f"entropy ({rule})", f"entropy ({other_rule})"):
+    for col in ("rank", "guess", f"entropy ({rule})", f"entropy ({ranked.other_rule})"):
         t.add_column(col, justify="right" if col != "guess" else "left")
-    for k, (i, e) in enumerate(rows, 1):
-        t.add_row(str(k), game.words.guesses[i], f"{e:.5f}", f"{other[i]:.5f}")
+    for k, r in enumerate(ranked.rows, 1):
+        t.add_row(str(k), r.guess, f"{r.entropy:.5f}", f"{r.other_entropy:.5f}")
     console.print(t)
-
-
-def chart_data(game: Game, first: str) -> dict:
-    g = game.words.check_guess(first)
-    tree = entropy_mod.greedy_tree(game, g)
-    length = len(first)
-    patterns = []
-    for code, part in sorted(game.partition(g, game.all_answers()).items()):
-        child = tree.children.get(code)
-        patterns.append({
-            "pattern": pattern_text(code, length),
-            "remaining": int(len(part)),
-            "next": game.words.guesses[child.guess] if child else None,
-            "candidates": [game.words.answers[a] for a in part],
-        })
-    totals = {}
-    for key, quirk in (("normal", False), ("post_counting", True)):
-        counts = entropy_mod.guess_counts(game, tree, quirk)
-        dist = entropy_mod.distribution(counts)
-        worst = max(dist)
-        totals[key] = {"total": sum(counts.values()),
-                       "average": sum(counts.values()) / len(counts),
-                       "distribution": {str(k): v for k, v in dist.items()},
-                       "worst": worst,
-                       "worst_answers": [game.words.answers[a] for a, v in counts.items() if v == worst]}
-    return {"first": first, "rule": game.rule, "names": game.words.name,
-            "n_patterns": len(patterns), "patterns": patterns, "greedy": totals,
-            "note": POST_SLIP if (game.words.name, first) == ("gen1-4", "レントラー") else None}
 
 
 @app.command("chart")
@@ -104,29 +69,27 @@ def chart_command(first: Annotated[str | None, typer.Option("--first", help="The
     if tree is not None:
         _print_tree(tree, style, json_out)
         return
-    game = make_game(names, guesses, answers, rule)
-    if first is None:
-        first = game.words.guesses[entropy_mod.rank(game, 1)[0][0]]
-    data = chart_data(game, first)
+    from gamelab.wordle.chart import chart
+
+    data = chart(make_game(names, guesses, answers, rule), first)
     if json_out:
         print_json(data)
         return
-    t = Table(title=f"{first}: {data['n_patterns']} feedback patterns ({game.words.name}, rule {rule})")
+    t = Table(title=f"{data.first}: {data.n_patterns} feedback patterns ({data.names}, rule {rule})")
     for col in ("pattern", "remaining", "next guess (max entropy)"):
         t.add_column(col)
-    for p in data["patterns"]:
-        code = int(p["pattern"], 3)
-        t.add_row(pattern_text(code, len(first), style), str(p["remaining"]),
-                  p["next"] or "solved")
+    for p in data.patterns:
+        t.add_row(pattern_text(int(p.pattern, 3), len(data.first), style), str(p.remaining),
+                  p.next or "solved")
     console.print(t)
     for key, label in (("normal", "counted normally"),
                        ("post_counting", "with the post's counting (entropy guess that hits costs +1)")):
-        d = data["greedy"][key]
-        dist = " ".join(f"{k}:{v}" for k, v in d["distribution"].items())
-        console.print(f"greedy total {label}: {d['total']} (average {d['average']:.3f}; {dist}; "
-                      f"worst {d['worst']}: {' '.join(d['worst_answers'])})")
-    if data["note"]:
-        console.print(f"note: {data['note']}")
+        d = data.greedy[key]
+        dist = " ".join(f"{k}:{v}" for k, v in d.distribution.items())
+        console.print(f"greedy total {label}: {d.total} (average {d.average:.3f}; {dist}; "
+                      f"worst {d.worst}: {' '.join(d.worst_answers)})")
+    if data.note:
+        console.print(f"note: {data.note}")
 
 
 @app.command("prune-search")
@@ -137,28 +100,22 @@ def prune_search_command(first: Annotated[list[str] | None, typer.Option("--firs
                          max_depth: Annotated[int, typer.Option("--max-depth", min=1, help="Most guesses any answer may need.")] = 6,
                          json_out: Json = False, quiet: Quiet = False) -> None:
     """The post's pruned search: top-`width` entropy guesses per node, depth <= `max_depth`."""
-    from gamelab.wordle.pruned import INF, PrunedSearch
+    from gamelab.wordle.pruned import PrunedTotal, pruned_totals
+
+    def show(row: PrunedTotal) -> None:
+        if not quiet and not json_out:
+            err_console.print(f"{row.first}: {row.total if row.total is not None else 'infeasible'}")
 
     game = make_game(names, guesses, answers, rule)
-    search = PrunedSearch(game, width=width, max_depth=max_depth)
-    firsts = first or [game.words.guesses[i] for i, _ in entropy_mod.rank(game, 10)]
-    results = []
-    for name in firsts:
-        total = search.total(game.words.check_guess(name))
-        feasible = total < INF
-        results.append({"first": name, "total": total if feasible else None,
-                        "average": total / game.n_answers if feasible else None,
-                        "rule": rule, "width": width, "max_depth": max_depth})
-        if not quiet and not json_out:
-            err_console.print(f"{name}: {total if feasible else 'infeasible'}")
+    results = pruned_totals(game, first, width, max_depth, progress=show)
     if json_out:
         print_json(results[0] if len(results) == 1 else results)
         return
     t = Table(title=f"Pruned search totals ({game.words.name}, rule {rule}, width {width}, depth {max_depth})")
     for col in ("first guess", "total", "average"):
         t.add_column(col)
-    for r in sorted(results, key=lambda r: (r["total"] is None, r["total"] or 0)):
-        t.add_row(r["first"], str(r["total"]), f"{r['average']:.4f}" if r["average"] else "-")
+    for r in sorted(results, key=lambda r: (r.total is None, r.total or 0)):
+        t.add_row(r.first, str(r.total), f"{r.average:.4f}" if r.average is not None else "-")
     console.print(t)
 
 
@@ -259,45 +216,28 @@ def hill_climb_command(names: Names = "gen1-4", guesses: GuessFile = None, answe
                        total: Annotated[bool, typer.Option("--total/--no-total", help="Also the pruned-search total with it as first guess.")] = True,
                        json_out: Json = False) -> None:
     """The highest-entropy made-up first guess (any string of the alphabet), by hill climbing."""
-    from gamelab.wordle.hillclimb import climb, made_up_first_total
+    from gamelab.wordle.hillclimb import made_up_first_guess
 
-    game = make_game(names, guesses, answers, rule)
-    res = climb(game, seed=seed, restarts=restarts)
-    data = {"word": res.word, "entropy": res.entropy, "patterns": res.patterns,
-            "restarts": restarts, "seed": seed, "rule": rule,
-            "pruned_total": made_up_first_total(game, res.word) if total else None}
+    res = made_up_first_guess(make_game(names, guesses, answers, rule), seed, restarts, total)
     if json_out:
-        print_json(data)
+        print_json(res)
         return
     console.print(f"{res.word}: entropy {res.entropy:.5f} (rule {rule}), {res.patterns} patterns"
-                  + (f", pruned-search total {data['pruned_total']}" if total else ""))
+                  + (f", pruned-search total {res.pruned_total}" if total else ""))
 
 
 def _print_tree(path: Path, style: str, json_out: bool) -> None:
-    import json
+    from gamelab.wordle.chart import tree_chart
 
-    from gamelab.wordle.optimal import answer_depths
-
-    try:
-        tree = json.loads(path.read_text(encoding="utf-8"))
-        first, kids = tree["guess"], tree.get("next", {})
-    except (OSError, ValueError, KeyError, TypeError) as exc:
-        raise ValueError(f"cannot read a decision tree from {path}: {exc}") from None
-    depths = answer_depths(tree)
-    dist: dict[int, int] = {}
-    for d in depths.values():
-        dist[d] = dist.get(d, 0) + 1
-    rows = [{"pattern": p, "remaining": k["candidates"], "next": k["guess"]} for p, k in kids.items()]
+    tc = tree_chart(path)
     if json_out:
-        print_json({"first": first, "n_patterns": len(rows) + (len(depths) > sum(r["remaining"] for r in rows)),
-                    "patterns": rows, "total": sum(depths.values()),
-                    "distribution": {str(k): v for k, v in sorted(dist.items())}})
+        print_json(tc)
         return
-    t = Table(title=f"Decision tree from {path.name}: first guess {first}")
+    t = Table(title=f"Decision tree from {path.name}: first guess {tc.first}")
     for col in ("pattern", "remaining", "next guess"):
         t.add_column(col)
-    for r in rows:
-        t.add_row(pattern_text(int(r["pattern"], 3), len(r["pattern"]), style), str(r["remaining"]), r["next"])
+    for r in tc.patterns:
+        t.add_row(pattern_text(int(r.pattern, 3), len(r.pattern), style), str(r.remaining), r.next)
     console.print(t)
-    console.print(f"total {sum(depths.values())} guesses over {len(depths)} answers; distribution "
-                  + " ".join(f"{k}:{v}" for k, v in sorted(dist.items())))
+    console.print(f"total {tc.total} guesses over {tc.answers} answers; distribution "
+                  + " ".join(f"{k}:{v}" for k, v in tc.distribution.items()))

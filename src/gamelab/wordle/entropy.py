@@ -16,6 +16,7 @@ loop apparently only stops once a single candidate remains and then enters it. T
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 import numpy as np
 
@@ -29,6 +30,34 @@ def rank(game: Game, top: int | None = None) -> list[tuple[int, float]]:
     if top is not None:
         order = order[:top]
     return [(int(i), float(ent[i])) for i in order]
+
+
+@dataclass(frozen=True)
+class RankedGuess:
+    guess: str
+    entropy: float
+    other_entropy: float  # the same guess's entropy under the other feedback rule
+
+
+@dataclass(frozen=True)
+class Ranking:
+    """First guesses by entropy under `rule`, each with its entropy under `other_rule`."""
+
+    rule: str
+    other_rule: str
+    rows: list[RankedGuess]
+
+    def __json__(self) -> list[dict[str, Any]]:
+        return [{"guess": r.guess, "entropy": round(r.entropy, 10),
+                 f"entropy_{self.other_rule}": round(r.other_entropy, 10)} for r in self.rows]
+
+
+def ranking(game: Game, top: int | None = None) -> Ranking:
+    """:func:`rank` with names, and each guess's entropy under the other rule beside it."""
+    other_rule = "standard" if game.rule == "blog" else "blog"
+    other = Game(game.words, other_rule).entropies()
+    return Ranking(game.rule, other_rule, [RankedGuess(game.words.guesses[i], e, float(other[i]))
+                                           for i, e in rank(game, top)])
 
 
 @dataclass

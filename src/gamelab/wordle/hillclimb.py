@@ -111,3 +111,25 @@ def made_up_first_total(game: Game, word: str, width: int = 10, max_depth: int =
         if total >= INF:
             return None
     return total
+
+
+@dataclass(frozen=True)
+class MadeUpFirstGuess:
+    """The best made-up first guess found by hill climbing and, optionally, the post's pruned
+    search total with it as the opening (None: not computed, or no tree within the depth)."""
+
+    word: str
+    entropy: float
+    patterns: int
+    restarts: int
+    seed: int
+    rule: str
+    pruned_total: int | None
+
+
+def made_up_first_guess(game: Game, seed: int = 0, restarts: int = 100,
+                        total: bool = True) -> MadeUpFirstGuess:
+    """:func:`climb`, then (with `total`) :func:`made_up_first_total` of the word found."""
+    res = climb(game, seed=seed, restarts=restarts)
+    return MadeUpFirstGuess(res.word, res.entropy, res.patterns, restarts, seed, game.rule,
+                            made_up_first_total(game, res.word) if total else None)

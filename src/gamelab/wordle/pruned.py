@@ -12,6 +12,9 @@ second for the 285 gen1-4 answers.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from dataclasses import dataclass
+
 import numpy as np
 
 from gamelab.wordle.table import Game
@@ -81,3 +84,34 @@ class PrunedSearch:
     def total(self, first: int) -> int:
         """Total guesses for all answers when `first` is played first."""
         return self.guess_cost(first, self.game.all_answers(), 1)
+
+
+@dataclass(frozen=True)
+class PrunedTotal:
+    """The post's pruned search from one first guess (total None: no tree within max_depth)."""
+
+    first: str
+    total: int | None
+    average: float | None
+    rule: str
+    width: int
+    max_depth: int
+
+
+def pruned_totals(game: Game, firsts: list[str] | None = None, width: int = 10, max_depth: int = 6,
+                  progress: Callable[[PrunedTotal], None] | None = None) -> list[PrunedTotal]:
+    """The pruned search's total for each first guess (default: the top 10 by entropy)."""
+    from gamelab.wordle.entropy import rank
+
+    search = PrunedSearch(game, width=width, max_depth=max_depth)
+    names = firsts or [game.words.guesses[i] for i, _ in rank(game, 10)]
+    out = []
+    for name in names:
+        total = search.total(game.words.check_guess(name))
+        feasible = total < INF
+        row = PrunedTotal(name, total if feasible else None,
+                          total / game.n_answers if feasible else None, game.rule, width, max_depth)
+        if progress is not None:
+            progress(row)
+        out.append(row)
+    return out

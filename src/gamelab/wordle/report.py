@@ -12,6 +12,7 @@ from typing import Any
 
 from gamelab.core.report import new_figure
 from gamelab.wordle import entropy
+from gamelab.wordle.chart import chart
 from gamelab.wordle.optimal import solve_summary
 from gamelab.wordle.pruned import PrunedSearch
 from gamelab.wordle.rules import load_word_list
@@ -47,18 +48,16 @@ def build(section: Any, ctx: Any) -> None:
                    for k, (i, e) in enumerate(ranked, 1)],
                   caption="Top 15 by entropy; the blog column equals the post's table to 5 decimals.")
 
-    first = words.check_guess("レントラー")
     chart_rows, dists = [], {}
     for rule, game in games.items():
-        tree = entropy.greedy_tree(game, first)
-        grey = tree.children[0]
-        normal = entropy.guess_counts(game, tree)
-        quirk = entropy.guess_counts(game, tree, quirk=True)
-        dists[f"greedy ({rule})"] = entropy.distribution(normal)
+        c = chart(game, "レントラー")
+        grey = c.all_grey
+        normal, quirk = c.greedy["normal"], c.greedy["post_counting"]
+        dists[f"greedy ({rule})"] = normal.distribution
         if rule == "blog":
-            dists["greedy, post's counting (blog)"] = entropy.distribution(quirk)
-        chart_rows.append([rule, len(tree.children) + 1, len(grey.candidates),
-                           words.guesses[grey.guess], sum(normal.values()), sum(quirk.values())])
+            dists["greedy, post's counting (blog)"] = quirk.distribution
+        chart_rows.append([rule, c.n_patterns, grey.remaining if grey else 0,
+                           (grey.next or "-") if grey else "-", normal.total, quirk.total])
     section.table("chart", ["rule", "patterns", "all-grey left", "next after all grey",
                             "greedy total", "greedy total (post's counting)"], chart_rows,
                   caption=f"First guess レントラー. The post prints {POST_TOTAL}, but its distribution "
