@@ -123,12 +123,3 @@ def test_play_in_a_pseudo_terminal(tmp_path):
     assert child.exitstatus == 0
     _, moves, _ = parse_record((tmp_path / "game.txt").read_text())
     assert len(moves) == 2 and moves[0] == 2
-
-
-def test_doctests():
-    import doctest
-
-    import gamelab.oware.analysis
-
-    result = doctest.testmod(gamelab.oware.analysis)
-    assert result.attempted > 0 and result.failed == 0

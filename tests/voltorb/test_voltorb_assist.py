@@ -129,14 +129,3 @@ def test_quit_in_a_pseudo_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-
-
-def test_doctests():
-    import doctest
-
-    import gamelab.core.interactive
-    import gamelab.voltorb.assistant
-
-    for module in (gamelab.core.interactive, gamelab.voltorb.assistant):
-        result = doctest.testmod(module)
-        assert result.attempted > 0 and result.failed == 0, module.__name__

@@ -116,12 +116,3 @@ def test_assist_in_a_pseudo_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-
-
-def test_doctests():
-    import doctest
-
-    import gamelab.wordle.assistant
-
-    result = doctest.testmod(gamelab.wordle.assistant)
-    assert result.attempted > 0 and result.failed == 0

@@ -102,12 +102,3 @@ def test_play_in_a_pseudo_terminal(quit_word):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
-
-
-def test_rules_doctests():
-    import doctest
-
-    import gamelab.yatzy.rules
-
-    result = doctest.testmod(gamelab.yatzy.rules)
-    assert result.attempted >= 4 and result.failed == 0
