@@ -96,6 +96,12 @@ def test_rule_defaults_per_command():
     assert defaults["next"] == defaults["assist"] == "standard"
 
 
+def test_rank_json_names_its_rule(gamelab_cli):
+    r = gamelab_cli("wordle", "rank", "--top", "2", "--json")
+    rows = json.loads(r.stdout)
+    assert [row["rule"] for row in rows] == ["blog", "blog"] and "entropy_standard" in rows[0]
+
+
 def test_assist_in_a_pseudo_terminal():
     child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "wordle", "assist"],
                           encoding="utf-8", timeout=240)

@@ -48,7 +48,7 @@ class Ranking:
     rows: list[RankedGuess]
 
     def __json__(self) -> list[dict[str, Any]]:
-        return [{"guess": r.guess, "entropy": round(r.entropy, 10),
+        return [{"guess": r.guess, "rule": self.rule, "entropy": round(r.entropy, 10),
                  f"entropy_{self.other_rule}": round(r.other_entropy, 10)} for r in self.rows]
 
 
