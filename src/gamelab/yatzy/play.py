@@ -181,7 +181,7 @@ class PlaySession(Session):
             return self._ranking()
         if text == "best":
             choice = self._best_choice()
-            return f"coach: {choice}\n" + self.handle(choice)
+            return "\n".join(t for t in (f"coach: {choice}", self.handle(choice)) if t)
         if self.rolls_left == 0:
             if not text:
                 return "type a box name ('card' shows them with what these dice score)"
