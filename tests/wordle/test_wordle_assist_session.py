@@ -122,3 +122,12 @@ def test_assist_in_a_pseudo_terminal():
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_custom_list_guesses_in_either_case(tmp_path):
+    answers = tmp_path / "answers.txt"
+    answers.write_text("crane\nslate\nbrick\n")
+    game = Game(load_word_list("gen1-4", answers, answers), "standard")
+    assert parse_entry(game, "CRANE 00000") == parse_entry(game, "crane 00000")
+    with pytest.raises(ValueError, match="'plumb' is not an allowed guess"):
+        parse_entry(game, "plumb 00000")

@@ -49,12 +49,12 @@ def normalise_kana(word: str) -> str:
 
 
 def parse_guess(game: Game, word: str) -> int:
-    """The guess index of `word`, typed in katakana, hiragana or half-width katakana."""
-    if word in game.words.guess_index:
-        return game.words.guess_index[word]
+    """The guess index of `word`, typed in katakana, hiragana or half-width katakana (or, for a
+    custom Latin-alphabet list, in either case)."""
     kana = normalise_kana(word)
-    if kana in game.words.guess_index:
-        return game.words.guess_index[kana]
+    for form in (word, kana, word.lower(), word.upper()):  # a custom list may be in either case
+        if form in game.words.guess_index:
+            return game.words.guess_index[form]
     shown = repr(word) if kana == word else f"{word!r} (read as {kana!r})"
     raise ValueError(f"{shown} is not an allowed guess in word list {game.words.name!r}")
 
