@@ -55,7 +55,7 @@ def test_errors_are_one_line(run):
 
 def test_solve_optimal_json_and_tree(run, tmp_path):
     tree_file = tmp_path / "tree.json"
-    out = run("solve-optimal", "--names", "gen1", "--rule", "standard", "--no-cache", "--quiet",
+    out = run("solve-optimal", "--names", "gen1", "--rule", "standard", "--no-store", "--quiet",
               "--json", "--tree", str(tree_file))
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)

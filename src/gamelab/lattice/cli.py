@@ -7,7 +7,18 @@ from typing import Annotated
 
 import typer
 
-from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, backend, console, print_json
+from gamelab.cli_common import (
+    Cluster,
+    Json,
+    Quiet,
+    Seed,
+    Store,
+    Workers,
+    backend,
+    console,
+    print_json,
+    result_store,
+)
 
 app = typer.Typer(
     help="HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / MAP-Elites "
@@ -145,12 +156,12 @@ def trials_command(
     out: Annotated[Path | None, typer.Option("--out", help="Write the Figure-3-style plot here (PNG).")] = None,
     workers: Workers = None,
     cluster: Cluster = None,
+    store: Store = True,
     quiet: Quiet = False,
     json_out: Json = False,
 ) -> None:
     """The paper's experiment: GA trials (Figure 3) vs random sampling at the same budget."""
     from gamelab.core.report import save_figure
-    from gamelab.core.results import ResultStore
     from gamelab.core.stats import format_estimate
     from gamelab.lattice.experiments import compare_ga_random, figure3
     from gamelab.lattice.objectives import check_objective
@@ -158,10 +169,14 @@ def trials_command(
     check_objective(objective)
     if trials < 1:
         raise ValueError(f"trials must be at least 1, got {trials}")
-    with ResultStore() as store:
+    results = result_store(store)
+    try:
         summary = compare_ga_random(length, trials=trials, seed=seed, objective=objective,
                                     backend=backend(workers, cluster, quiet or json_out),
-                                    store=store)
+                                    store=results)
+    finally:
+        if results is not None:
+            results.close()
     if out is not None:
         save_figure(figure3(summary), out)
     if json_out:

@@ -9,7 +9,16 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from gamelab.cli_common import Json, Quiet, Seed, console, err_console, print_json
+from gamelab.cli_common import (
+    Json,
+    Quiet,
+    Seed,
+    Store,
+    console,
+    err_console,
+    print_json,
+    result_store,
+)
 from gamelab.wordle import entropy as entropy_mod
 from gamelab.wordle.rules import load_word_list, pattern_text
 from gamelab.wordle.table import Game
@@ -119,12 +128,6 @@ def prune_search_command(first: Annotated[list[str] | None, typer.Option("--firs
     console.print(t)
 
 
-def _store(no_cache: bool):
-    if no_cache:
-        return None
-    from gamelab.core.results import ResultStore
-
-    return ResultStore()
 
 
 @app.command("solve-optimal")
@@ -135,7 +138,7 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
                           depth_limits: Annotated[bool, typer.Option("--depth-limits/--no-depth-limits", help="Also solve under each tighter depth limit.")] = True,
                           time_limit: Annotated[float, typer.Option("--time-limit", min=1, help="Seconds; then proven bounds are reported.")] = 600.0,
                           tree: Annotated[Path | None, typer.Option("--tree", help="Write the optimal decision tree (JSON) here.")] = None,
-                          no_cache: Annotated[bool, typer.Option("--no-cache", help="Do not reuse or store the proven result.")] = False,
+                          store: Store = True,
                           json_out: Json = False, quiet: Quiet = False) -> None:
     """The proven optimum: fewest total guesses over all answers (lower bound == total)."""
     from gamelab.cli_common import to_json
@@ -154,7 +157,7 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
             progress = lambda m: err_console.print(m, highlight=False)  # noqa: E731
         data = solve_summary(game, hard=hard_mode(hard, hard_rule),
                              max_guesses="game" if max_guesses is None else max_guesses, time_limit=time_limit,
-                             depth_limits=depth_limits, store=_store(no_cache), progress=progress)
+                             depth_limits=depth_limits, store=result_store(store), progress=progress)
     if tree is not None:
         if data["tree"] is None:
             raise ValueError("no complete strategy was found, so there is no tree to write")
@@ -188,7 +191,7 @@ def next_command(history: Annotated[str, typer.Option("--history", help="e.g. 'ã
     from gamelab.wordle.assistant import Assistant, format_advice, parse_history
 
     game = make_game(names, guesses, answers, rule)
-    advice = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=_store(False)).advice(
+    advice = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True)).advice(
         parse_history(game, history))
     if json_out:
         print_json(advice)
@@ -205,7 +208,7 @@ def assist_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: 
     from gamelab.wordle.assistant import Assistant, AssistSession
 
     game = make_game(names, guesses, answers, rule)
-    assistant = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=_store(False))
+    assistant = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True))
     run_in_terminal(AssistSession(assistant))
 
 
