@@ -4,6 +4,8 @@ import json
 import subprocess
 import sys
 
+import pytest
+
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
 
@@ -58,3 +60,17 @@ def test_assist_session_and_campaign():
     out = json.loads(c.stdout)
     assert abs(sum(out["level_distribution"].values()) - 1) < 1e-9
     assert out["level_distribution"]["1"] >= 0.2  # every campaign starts at level 1
+
+
+def test_simulation_study_and_campaign_are_typed():
+    from gamelab.core.serialise import to_plain
+    from gamelab.voltorb.simulate import campaign, simulate_study
+
+    study = simulate_study("hgss", 2, "minrisk", 40, seed=3, compare_with="random")
+    doc = to_plain(study)
+    assert doc["compare"]["strategy"] == "random"
+    assert doc["compare"]["difference"] == study.difference.value
+    assert study.difference.n == 40 and doc["games"] == 40
+    camp = campaign("hgss", "minrisk", 3, 4, seed=1)
+    assert sum(camp.level_distribution.values()) == pytest.approx(1.0)
+    assert to_plain(camp)["coins_per_round"] == camp.coins.value

@@ -64,53 +64,32 @@ def simulate(
     quiet: Quiet = False,
 ) -> None:
     """Play GAMES rounds of STRATEGY; the boards depend only on generator, level and seed."""
-    from gamelab.voltorb.simulate import compare as paired
-    from gamelab.voltorb.simulate import simulate as run
+    from gamelab.core.stats import format_difference, format_estimate
+    from gamelab.voltorb.simulate import simulate_study
 
-    be = backend(workers, cluster, quiet or json_out)
-    store = result_store(store)
-    sim = run(generator, level, strategy, games, seed, be, store)
-    out = sim.summary()
-    if compare:
-        other = run(generator, level, compare, games, seed, be, store)
-        diff = paired(sim, other)
-        out["compare"] = {
-            "strategy": compare,
-            "win_rate": other.summary()["win_rate"],
-            "ci95": other.summary()["ci95"],
-            "difference": diff.value,
-            "difference_ci95": [diff.lo, diff.hi],
-        }
+    study = simulate_study(generator, level, strategy, games, seed,
+                           backend(workers, cluster, quiet or json_out), result_store(store),
+                           compare_with=compare)
     if json_out:
-        print_json(out)
+        print_json(study)
         return
+    sim, other = study.simulation, study.other
     table = Table(title=f"Voltorb Flip: {strategy} on {generator} level {level}")
-    for col in ("strategy", "games", "wins", "win rate", "95% CI", "mean flips"):
+    for col in ("strategy", "games", "wins", "win rate [95% CI]", "mean flips"):
         table.add_column(col)
-    table.add_row(
-        strategy,
-        str(out["games"]),
-        str(out["wins"]),
-        f"{out['win_rate']:.4f}",
-        f"[{out['ci95'][0]:.4f}, {out['ci95'][1]:.4f}]",
-        f"{out['mean_flips']:.2f}",
-    )
-    if compare:
-        c = out["compare"]
-        table.add_row(compare, str(out["games"]), "", f"{c['win_rate']:.4f}",
-                      f"[{c['ci95'][0]:.4f}, {c['ci95'][1]:.4f}]", "")
+    table.add_row(strategy, str(sim.games), str(int(sim.wins.sum())),
+                  format_estimate(sim.win_rate, ".4f"), f"{float(sim.flips.mean()):.2f}")
+    if other is not None:
+        table.add_row(other.strategy, str(other.games), str(int(other.wins.sum())),
+                      format_estimate(other.win_rate, ".4f"), f"{float(other.flips.mean()):.2f}")
     console.print(table)
-    if "exact_win_rate" in out:
-        console.print(
-            f"exact P(win) from the clues, averaged over the same boards: "
-            f"{out['exact_win_rate']:.4f} [{out['exact_ci95'][0]:.4f}, {out['exact_ci95'][1]:.4f}]"
-        )
-    if compare:
-        c = out["compare"]
-        console.print(
-            f"paired difference {strategy} - {compare}: {c['difference']:+.4f} "
-            f"[{c['difference_ci95'][0]:+.4f}, {c['difference_ci95'][1]:+.4f}]"
-        )
+    exact = sim.exact_win_rate
+    if exact is not None:
+        console.print("exact P(win) from the clues, averaged over the same boards: "
+                      + format_estimate(exact, ".4f"))
+    if study.difference is not None:
+        console.print(f"paired difference {strategy} - {compare}: "
+                      + format_difference(study.difference))
 
 
 @app.command()
@@ -150,15 +129,14 @@ def evaluate(
     json_out: Json = False,
 ) -> None:
     """Exact probability that STRATEGY clears the board from these clues (no sampling)."""
-    from gamelab.voltorb.assistant import position_from_text
-    from gamelab.voltorb.evaluate import exact_win_probability
+    from gamelab.voltorb.evaluate import evaluate_position
 
-    _, shown, post = position_from_text(rows, cols, revealed, level, generator)
-    p = exact_win_probability(post, strategy)
+    ev = evaluate_position(rows, cols, revealed, level, generator, strategy)
     if json_out:
-        print_json({"win_probability": p, "strategy": strategy, "consistent_boards": post.count})
+        print_json(ev)
     else:
-        console.print(f"P(win) of {strategy}: {p:.6f} ({post.count} consistent boards)")
+        console.print(f"P(win) of {strategy}: {ev.win_probability:.6f} "
+                      f"({ev.consistent_boards} consistent boards)")
 
 
 @app.command()
@@ -175,6 +153,7 @@ def campaign(
     quiet: Quiet = False,
 ) -> None:
     """Consecutive rounds from level 1 under the game's level progression: coins per round."""
+    from gamelab.core.stats import format_estimate
     from gamelab.voltorb.simulate import campaign as run
 
     out = run(generator, strategy, rounds, campaigns, seed, backend(workers, cluster, quiet or json_out),
@@ -183,14 +162,13 @@ def campaign(
         print_json(out)
         return
     console.print(
-        f"{strategy} on {generator}: {out['coins_per_round']:.1f} coins per round "
-        f"[{out['ci95'][0]:.1f}, {out['ci95'][1]:.1f}] over {campaigns} x {rounds} rounds; "
-        f"rounds won {out['win_rate']:.3f}"
+        f"{strategy} on {generator}: {format_estimate(out.coins, '.1f')} coins per round "
+        f"over {campaigns} x {rounds} rounds; rounds won {out.win_rate:.3f}"
     )
     table = Table(title="share of rounds played at each level")
-    for lv in out["level_distribution"]:
+    for lv in out.level_distribution:
         table.add_column(f"L{lv}")
-    table.add_row(*(f"{p:.3f}" for p in out["level_distribution"].values()))
+    table.add_row(*(f"{p:.3f}" for p in out.level_distribution.values()))
     console.print(table)
 
 

@@ -5,6 +5,8 @@ possible flip outcome — no sampling. See :func:`gamelab.voltorb.expectimax.pol
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+
 import numpy as np
 
 from gamelab.voltorb.expectimax import OptimalSolver, policy_win_probability
@@ -40,3 +42,21 @@ def _clues_of(posterior: Posterior):
     from gamelab.voltorb.rules import Clues
 
     return Clues.from_board(posterior.boards[0])
+
+
+@dataclass(frozen=True)
+class PolicyEvaluation:
+    """The exact chance that `strategy` clears the board from a position."""
+
+    win_probability: float
+    strategy: str
+    consistent_boards: int
+
+
+def evaluate_position(rows: str, cols: str, revealed: list[str] | None = None, level: int = 8,
+                      generator: str = "hgss", strategy: str = "optimal") -> PolicyEvaluation:
+    """:func:`exact_win_probability` from the clue text (as `gamelab voltorb evaluate` takes it)."""
+    from gamelab.voltorb.assistant import position_from_text
+
+    _, _, post = position_from_text(rows, cols, revealed, level, generator)
+    return PolicyEvaluation(exact_win_probability(post, strategy), strategy, post.count)

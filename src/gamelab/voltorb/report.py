@@ -144,10 +144,10 @@ def build(section, ctx) -> None:
     camp_rows = []
     for strategy in ("greedy-coins", "minrisk", "fom"):
         out = campaign("hgss", strategy, size["rounds"], size["campaigns"], **run)
-        dist = out["level_distribution"]
-        camp_rows.append([strategy, out["campaigns"], out["rounds"], out["coins_per_round"],
-                          out["ci95"][0], out["ci95"][1], out["win_rate"]]
-                         + [dist[str(lv)] for lv in range(1, 9)])
+        dist = out.level_distribution
+        camp_rows.append([strategy, out.campaigns, out.rounds, out.coins.value,
+                          out.coins.lo, out.coins.hi, out.win_rate]
+                         + [dist[lv] for lv in range(1, 9)])
     section.table(
         "campaign",
         ["strategy", "campaigns", "rounds", "coins/round", "lo", "hi", "rounds won"]

@@ -11,11 +11,19 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
-from gamelab.core.stats import Estimate, mean_interval, paired_difference, wilson_interval
+from gamelab.core.results import ResultStore
+from gamelab.core.stats import (
+    Difference,
+    Estimate,
+    mean_interval,
+    paired_difference,
+    wilson_interval,
+)
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import (
     Clues,
@@ -138,7 +146,11 @@ class Simulation:
             return None
         return mean_interval(self.exact_win)
 
-    def summary(self) -> dict:
+    def __json__(self) -> dict[str, Any]:
+        return self.summary()
+
+    def summary(self) -> dict[str, Any]:
+        """The JSON document of the run (`gamelab voltorb simulate --json`)."""
         est = self.win_rate
         return {
             "generator": self.generator,
@@ -155,11 +167,12 @@ class Simulation:
             **self._exact_summary(),
         }
 
-    def _exact_summary(self) -> dict:
+    def _exact_summary(self) -> dict[str, Any]:
         est = self.exact_win_rate
         if est is None:
             return {}
-        slow = np.sort(self.game_seconds)[::-1] if self.game_seconds is not None else []
+        slow = (np.sort(self.game_seconds)[::-1] if self.game_seconds is not None
+                else np.zeros(0))
         return {
             "exact_win_rate": est.value,
             "exact_ci95": [est.lo, est.hi],
@@ -219,7 +232,37 @@ def simulate(
     )
 
 
-def compare(a: Simulation, b: Simulation) -> Estimate:
+@dataclass(frozen=True)
+class SimulationStudy:
+    """A simulation and, optionally, a second strategy on the same boards with the paired
+    difference of their win rates (`gamelab voltorb simulate [--compare]`)."""
+
+    simulation: Simulation
+    other: Simulation | None = None
+    difference: Difference | None = None
+
+    def __json__(self) -> dict[str, Any]:
+        out = self.simulation.summary()
+        if self.other is not None and self.difference is not None:
+            rate = self.other.win_rate
+            out["compare"] = {"strategy": self.other.strategy, "win_rate": rate.value,
+                              "ci95": [rate.lo, rate.hi], "difference": self.difference.value,
+                              "difference_ci95": [self.difference.lo, self.difference.hi]}
+        return out
+
+
+def simulate_study(generator: str, level: int, strategy: str, games: int, seed: int = 0,
+                   backend: Backend | None = None, store: ResultStore | None = None,
+                   compare_with: str | None = None) -> SimulationStudy:
+    """:func:`simulate`, and with `compare_with` the same boards played by that strategy."""
+    sim = simulate(generator, level, strategy, games, seed, backend, store)
+    if not compare_with:
+        return SimulationStudy(sim)
+    other = simulate(generator, level, compare_with, games, seed, backend, store)
+    return SimulationStudy(sim, other, compare(sim, other))
+
+
+def compare(a: Simulation, b: Simulation) -> Difference:
     """Paired difference of win rates a - b (same generator, level, seed and games)."""
     if (a.generator, a.level, a.seed, a.games) != (b.generator, b.level, b.seed, b.games):
         raise ValueError("paired comparison needs the same generator, level, seed and games")
@@ -247,6 +290,27 @@ def campaign_chunk(item: tuple, rng: np.random.Generator) -> dict:
     return {"coins": coins_per_round, "levels": levels, "won": won}
 
 
+@dataclass(frozen=True)
+class CampaignSummary:
+    """Campaigns of consecutive rounds from level 1: mean coins per round (per-campaign means
+    with a t interval), the share of rounds won and of rounds played at each level."""
+
+    generator: str
+    strategy: str
+    rounds: int
+    campaigns: int
+    seed: int
+    coins: Estimate
+    win_rate: float
+    level_distribution: dict[int, float]
+
+    def __json__(self) -> dict[str, Any]:
+        return {"generator": self.generator, "strategy": self.strategy, "rounds": self.rounds,
+                "campaigns": self.campaigns, "seed": self.seed,
+                "coins_per_round": self.coins.value, "ci95": [self.coins.lo, self.coins.hi],
+                "win_rate": self.win_rate, "level_distribution": self.level_distribution}
+
+
 def campaign(
     generator: str,
     strategy: str,
@@ -254,8 +318,8 @@ def campaign(
     campaigns: int,
     seed: int = 0,
     backend: Backend | None = None,
-    store=None,
-) -> dict:
+    store: ResultStore | None = None,
+) -> CampaignSummary:
     """Coins per round and the distribution of levels played, with intervals."""
     check_generator(generator)
     make_strategy(strategy)
@@ -285,17 +349,8 @@ def campaign(
     per_campaign = coins.reshape(campaigns, rounds).mean(axis=1)
     est = mean_interval(per_campaign)
     dist = np.bincount(levels, minlength=9)[1:] / levels.size
-    return {
-        "generator": generator,
-        "strategy": strategy,
-        "rounds": rounds,
-        "campaigns": campaigns,
-        "seed": seed,
-        "coins_per_round": est.value,
-        "ci95": [est.lo, est.hi],
-        "win_rate": float(won.mean()),
-        "level_distribution": {str(i + 1): float(p) for i, p in enumerate(dist)},
-    }
+    return CampaignSummary(generator, strategy, rounds, campaigns, seed, est, float(won.mean()),
+                           {i + 1: float(p) for i, p in enumerate(dist)})
 
 
 def clues_of(board: np.ndarray) -> Clues:
