@@ -80,6 +80,9 @@ def test_analysis_whole_pv_in_the_best_moves_notation():
     assert a.pv_text[0] == a.best_move_text == "ABCDEF"[a.best_move]
     assert a.pv_text == pv_letters(Position.initial(), a.pv)
     assert "25 per seed" in a.score_unit and "seeds for the side to move" in a.score_text
+    timed = analyse(Position.initial(), time_limit=0.3, tablebase_seeds=6)
+    # the whole line the engine searched (the table alone often gives only its first few plies)
+    assert timed.depth >= 6 and len(timed.pv_text) == timed.depth
     assert describe_score(-10000 + 12 - 50, "auale").startswith("-10038 (a lost game")
     assert "2 = one seed" in describe_score(4, "blog")
 

@@ -72,6 +72,31 @@ class Analysis:
     seconds: float
 
 
+def complete_pv(engine, position: Position, pv: list[int], depth: int) -> list[int]:
+    """`pv` extended to `depth` plies (or the end of the game).
+
+    The engine reads its principal variation back from the transposition table, where later
+    entries may have been overwritten, so the line can stop short of the searched depth. Where it
+    does, the position at its end is searched again to the remaining depth (a search far smaller
+    than the root's, with the table still warm) and the line goes on with that search's move.
+    """
+    pv = list(pv)
+    p = position
+    for m in pv:
+        p = p.play(m)
+    while len(pv) < depth and not p.is_over():
+        _, move, _, finished = engine.search_depth(p, depth - len(pv))
+        if not finished or move not in p.legal_moves():
+            break
+        chunk = engine.principal_variation(p, move, depth - len(pv))
+        for m in chunk:
+            if p.is_over() or m not in p.legal_moves():
+                break
+            pv.append(m)
+            p = p.play(m)
+    return pv
+
+
 def analyse(position: Position, time_limit: float | None = None, depth: int | None = None,
             evaluation: str = "auale", tablebase_seeds: int = 12) -> Analysis:
     """Search `position` (`time_limit` seconds, or to `depth`; 2 s when neither is given)."""
@@ -84,13 +109,14 @@ def analyse(position: Position, time_limit: float | None = None, depth: int | No
         time_limit = 2.0
     engine = Engine(evaluation=evaluation, tablebase_seeds=tablebase_seeds)
     r = engine.search(position, time_limit=time_limit, depth=depth)
+    pv = complete_pv(engine, position, list(r.pv), r.depth)
     unit = SEED_UNIT[evaluation]
     return Analysis(
         position=position.to_text(), to_move="South" if position.to_move == 0 else "North",
         best_move=r.best_move, best_move_text=move_letter(position.to_move, r.best_move),
         score=r.score, score_unit=f"{evaluation} evaluation units for the side to move, {unit} per seed",
-        score_text=describe_score(r.score, evaluation), pv=list(r.pv),
-        pv_text=pv_letters(position, list(r.pv)), depth=r.depth, nodes=r.nodes,
+        score_text=describe_score(r.score, evaluation), pv=pv,
+        pv_text=pv_letters(position, pv), depth=r.depth, nodes=r.nodes,
         nps=round(r.nps, 1), seconds=round(r.seconds, 4))
 
 
