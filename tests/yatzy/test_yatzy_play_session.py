@@ -102,3 +102,14 @@ def test_play_in_a_pseudo_terminal(quit_word):
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+def test_advise_and_card_text_use_the_rule_sets_box_names(gamelab_cli):
+    import json
+
+    r = gamelab_cli("yatzy", "advise", "--rules", "yatzy", "--dice", "66666", "--rolls-left", "0",
+                    "--card", "sixes=18", "--json")
+    out = json.loads(r.stdout)
+    assert out["options"][0]["box"] == "yatzy" and out["options"][0]["points"] == 50
+    assert Card.parse("yatzy", "yatzy=50,ones=3").text() == "ones=3,yatzy=50"
+    assert Card.parse("yahtzee", "y=50").text() == "yahtzee=50"

@@ -70,7 +70,8 @@ def advise(rules: RuleSet | str, card: Card, dice, rolls_left: int,
            E: np.ndarray | None = None) -> list[dict]:
     """Every keep (rolls_left 1 or 2) or legal box (rolls_left 0), best first.
 
-    Each option: ``{"keep": "1111"}`` or ``{"box": "fours", "points": 20}``, with
+    Each option: ``{"keep": "1111"}`` or ``{"box": "fours", "points": 20}`` (box names as the
+    rule set says them, :meth:`RuleSet.box_label`: Yatzy's "yatzy"), with
     ``expected_score`` (expected final score) and ``loss`` (against the best option).
     """
     rules = get_rules(rules)
@@ -93,7 +94,7 @@ def advise(rules: RuleSet | str, card: Card, dice, rolls_left: int,
             gain, j = kern.placement(card.mask, card.capped_upper, card.bonus_flag, b, r,
                                      tab["base"], tab["upper_face"], tab["joker_value"],
                                      tab["upper_box_of_face"], tab["joker_fixed"], tab["params"])
-            options.append({"box": name, "points": int(points),
+            options.append({"box": rules.box_label(b), "points": int(points),
                             "expected_score": base + float(gain) + float(E[j])})
     else:
         tables = decision_tables(rules, E, card)

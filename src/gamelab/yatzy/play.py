@@ -204,7 +204,7 @@ class PlaySession(Session):
         return advise(self.rules, self.you, self.dice, self.rolls_left, self.E)
 
     def _label(self, option: dict) -> str:
-        return self.rules.box_label(option["box"]) if "box" in option else option["keep"]
+        return option["box"] if "box" in option else option["keep"]
 
     def _best_choice(self) -> str:
         best = self._options()[0]

@@ -507,7 +507,7 @@ class Card:
         return card
 
     def text(self) -> str:
-        parts = [f"{b}={v}" for b, v in zip(self.rules.boxes, self.entries, strict=True) if v is not None]
+        parts = [f"{self.rules.box_label(b)}={v}" for b, v in enumerate(self.entries) if v is not None]
         if self.yahtzee_bonuses:
             parts.append(f"bonus={self.yahtzee_bonuses}")
         return ",".join(parts) or "-"
