@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from gamelab import GAMES, __version__
-from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers
+from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, guard_commands
 
 app = typer.Typer(
     name="gamelab",
@@ -58,8 +58,10 @@ def report_command(
     quiet: Quiet = False,
 ) -> None:
     """Run every game's report section and write report/index.html and report/results.json."""
+    from gamelab.core.files import check_output_folder
     from gamelab.report import run_report
 
+    check_output_folder(out)
     run_report(
         out=out,
         quick=quick,
@@ -118,10 +120,21 @@ def _raise_terminated(signum: int, frame: object) -> None:
 def main(argv: list[str] | None = None) -> None:
     """Entry point: run the app; turn bad input into one `error:` line and exit code 2."""
     args = sys.argv[1:] if argv is None else argv
+    previous = None
     if threading.current_thread() is threading.main_thread():
-        signal.signal(signal.SIGTERM, _raise_terminated)
+        previous = signal.signal(signal.SIGTERM, _raise_terminated)
     try:
-        app(args=args, prog_name="gamelab", standalone_mode=False)
+        _run(args)
+    finally:
+        if previous is not None:  # called in-process (tests): leave the caller's handler
+            signal.signal(signal.SIGTERM, previous)
+
+
+def _run(args: list[str]) -> None:
+    command = typer.main.get_command(app)
+    guard_commands(command)  # numeric options within bounds before any work starts
+    try:
+        command.main(args=args, prog_name="gamelab", standalone_mode=False)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:

@@ -18,7 +18,11 @@ from gamelab.core import serialise as _serialise
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
 
-Seed = Annotated[int, typer.Option("--seed", help="Random seed; the same seed gives the same result on every backend.")]
+Seed = Annotated[
+    int,
+    typer.Option("--seed", min=0, max=2**63 - 1,
+                 help="Random seed; the same seed gives the same result on every backend."),
+]
 Json = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout and nothing else.")]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or chatter.")]
 Workers = Annotated[
@@ -68,3 +72,58 @@ def print_json(obj: Any) -> None:
     """Write `obj` as one JSON document on stdout."""
     sys.stdout.write(to_json(obj) + "\n")
     sys.stdout.flush()
+
+
+#: Bounds every numeric option obeys unless it declares its own (``min=`` / ``max=``): sizes and
+#: times beyond these are mistakes (or would not fit in memory), so they are refused before any
+#: work starts. Floats must also be finite (``nan`` slips through a declared range).
+MAX_INT_OPTION = 10**9
+MAX_FLOAT_OPTION = 1e9
+
+
+def _number_kind(param) -> type | None:
+    import types
+    import typing
+
+    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    if isinstance(annotation, types.UnionType) or typing.get_origin(annotation) is typing.Union:
+        annotation = next((a for a in typing.get_args(annotation) if a is not type(None)), None)
+    return annotation if annotation in (int, float) else None
+
+
+def check_number_options(ctx: typer.Context) -> None:
+    """Refuse a numeric option outside the default bounds (see :data:`MAX_INT_OPTION`)."""
+    import math
+
+    for param in ctx.command.params:
+        kind = _number_kind(param)
+        value = ctx.params.get(param.name)
+        if kind is None or value is None or isinstance(value, bool):
+            continue
+        if kind is float and not math.isfinite(value):
+            raise typer.BadParameter(f"{value} is not a finite number", ctx=ctx, param=param)
+        limit = MAX_INT_OPTION if kind is int else MAX_FLOAT_OPTION
+        lo = 0 if param.min is None else param.min
+        hi = limit if param.max is None else param.max
+        if not lo <= value <= hi:
+            shown = f"{lo:,}..{hi:,}" if kind is int else f"{lo:g}..{hi:g}"
+            raise typer.BadParameter(f"{value} is not in the range {shown}", ctx=ctx, param=param)
+
+
+def guard_commands(command) -> None:
+    """Make every leaf command under `command` check its numeric options before it runs."""
+    subcommands = getattr(command, "commands", None)
+    if subcommands is not None:
+        for sub in subcommands.values():
+            guard_commands(sub)
+        return
+    if getattr(command, "_gamelab_guarded", False):
+        return
+    invoke = command.invoke
+
+    def guarded_invoke(ctx):
+        check_number_options(ctx)
+        return invoke(ctx)
+
+    command.invoke = guarded_invoke
+    command._gamelab_guarded = True

@@ -22,18 +22,85 @@ def _new_file_mode() -> int:
 
 @contextlib.contextmanager
 def temporary_sibling(path: Path) -> Iterator[Path]:
-    """A temporary file beside `path`, renamed onto it when the block succeeds."""
+    """A temporary file beside `path`, renamed onto it when the block succeeds.
+
+    An OSError names `path` (what the caller asked for), never the temporary file.
+    """
     path = Path(path)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=".tmp")
-    os.close(fd)
+    tmp = None
     try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".gl-", suffix=".tmp")
+        os.close(fd)
         os.chmod(tmp, _new_file_mode())
         yield Path(tmp)
         os.replace(tmp, path)
+    except OSError as exc:
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
+        raise OSError(exc.errno, exc.strerror or str(exc), str(path)) from exc
     except BaseException:
-        Path(tmp).unlink(missing_ok=True)
+        if tmp is not None:
+            Path(tmp).unlink(missing_ok=True)
         raise
+
+
+#: File types an output option may name, by extension.
+FIGURE_SUFFIXES = (".png", ".svg", ".pdf")
+
+
+def check_output_path(path: str | Path, suffixes: tuple[str, ...], option: str = "--out") -> Path:
+    """`path` as a Path if a file of that name can be written there; else a ValueError.
+
+    Called before a long computation starts, so a run never ends with nowhere to put its result:
+    the extension must be one of `suffixes` (the file type follows it), the path must not be a
+    folder, its nearest existing ancestor must be a writable folder and its name short enough.
+    """
+    path = Path(path)
+    if not str(path) or path.name in ("", ".", ".."):
+        raise ValueError(f"{option} needs a file name, got {str(path)!r}")
+    if path.suffix.lower() not in suffixes:
+        raise ValueError(
+            f"{option} {path}: the file type follows the extension; use one of {', '.join(suffixes)}"
+        )
+    if path.is_dir():
+        raise ValueError(f"{option} {path} is a folder; give a file name")
+    ancestor = path.parent
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ValueError(f"{option} {path}: {ancestor} is not a folder")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {path}: the folder {ancestor} is not writable")
+    try:
+        name_max = os.pathconf(ancestor, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max = 255
+    longest = max((len(part.encode()) for part in path.parts), default=0)
+    if longest > name_max:
+        raise ValueError(f"{option}: a file or folder name is longer than {name_max} bytes")
+    return path
+
+
+def check_output_folder(path: str | Path, option: str = "--out") -> Path:
+    """`path` as a Path if it is (or can be made) a writable folder; else a ValueError."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path} is a file; give a folder")
+    ancestor = path
+    while not ancestor.exists() and ancestor != ancestor.parent:
+        ancestor = ancestor.parent
+    if not ancestor.is_dir():
+        raise ValueError(f"{option} {path}: {ancestor} is not a folder")
+    if not os.access(ancestor, os.W_OK | os.X_OK):
+        raise ValueError(f"{option} {path}: the folder {ancestor} is not writable")
+    try:
+        name_max = os.pathconf(ancestor, "PC_NAME_MAX")
+    except (OSError, ValueError, AttributeError):
+        name_max = 255
+    if max((len(part.encode()) for part in path.parts), default=0) > name_max:
+        raise ValueError(f"{option}: a folder name is longer than {name_max} bytes")
+    return path
 
 
 def write_bytes_atomic(path: Path, data: bytes) -> None:

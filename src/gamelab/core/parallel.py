@@ -50,6 +50,10 @@ R = TypeVar("R")
 #: (a task that kills its worker every time would otherwise loop for ever).
 MAX_POOL_RESTARTS = 3
 
+#: Most tasks one run may have: their items and results are held in memory (about a kilobyte
+#: each), so a size beyond this is refused before any work starts.
+MAX_TASKS = 1_000_000
+
 _LOCAL_CLUSTER = re.compile(r"^local:(\d+)$")
 
 
@@ -112,6 +116,12 @@ def chunk_sizes(total: int, chunk: int) -> list[int]:
     """
     if total < 0 or chunk < 1:
         raise ValueError(f"need total >= 0 and chunk >= 1, got total={total}, chunk={chunk}")
+    tasks = -(-total // chunk)
+    if tasks > MAX_TASKS:
+        raise ValueError(
+            f"{total:,} in chunks of {chunk:,} would make {tasks:,} tasks; a run holds at most "
+            f"{MAX_TASKS:,} tasks (at most {MAX_TASKS * chunk:,} in one run)"
+        )
     full, rest = divmod(total, chunk)
     return [chunk] * full + ([rest] if rest else [])
 

@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.core.files import temporary_sibling, write_text_atomic
+from gamelab.core.files import FIGURE_SUFFIXES, temporary_sibling, write_text_atomic
 from gamelab.core.serialise import to_json
 
 
@@ -68,12 +68,17 @@ def new_figure(width: float = 7.0, height: float = 4.0):
 
 
 def save_figure(fig: Any, path: Path, dpi: int = 110) -> Path:
-    """Save a figure as PNG atomically and close it."""
+    """Save a figure atomically, as PNG, SVG or PDF by the extension of `path`, and close it."""
     import matplotlib.pyplot as plt
 
+    path = Path(path)
+    kind = path.suffix.lower().lstrip(".")
     try:
+        if f".{kind}" not in FIGURE_SUFFIXES:
+            raise ValueError(f"{path}: a figure is written as {', '.join(FIGURE_SUFFIXES)} "
+                             "(the file type follows the extension)")
         with temporary_sibling(path) as tmp:
-            fig.savefig(tmp, dpi=dpi, format="png")
+            fig.savefig(tmp, dpi=dpi, format=kind)
     finally:
         plt.close(fig)
     return path

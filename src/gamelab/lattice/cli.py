@@ -19,6 +19,7 @@ from gamelab.cli_common import (
     print_json,
     result_store,
 )
+from gamelab.core.files import FIGURE_SUFFIXES, check_output_path
 
 app = typer.Typer(
     help="HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / MAP-Elites "
@@ -169,6 +170,8 @@ def trials_command(
     check_objective(objective)
     if trials < 1:
         raise ValueError(f"trials must be at least 1, got {trials}")
+    if out is not None:
+        check_output_path(out, FIGURE_SUFFIXES)
     results = result_store(store)
     try:
         summary = compare_ga_random(length, trials=trials, seed=seed, objective=objective,
@@ -204,6 +207,8 @@ def qd_command(
     from gamelab.lattice.experiments import qd_figure
     from gamelab.lattice.generate import qd_study
 
+    if out is not None:
+        check_output_path(out, FIGURE_SUFFIXES)
     study = qd_study(length, seed=seed, objective=objective, iterations=iterations)
     result, optimum = study.result, study.optimum
     if out is not None:
@@ -236,6 +241,7 @@ def pack_command(
     """Generate a level pack: GA runs supply candidates, the best by the objective are kept."""
     from gamelab.lattice.pack import make_pack
 
+    check_output_path(out, (".db", ".sqlite"))
     pack = make_pack(out, length, count, objective, seed, lattice, runs)
     if json_out:
         print_json(pack)
@@ -264,6 +270,9 @@ def show_command(
     from gamelab.lattice.enumeration import histogram as score_histogram
     from gamelab.lattice.enumeration import resolve_fold
 
+    check_output_path(out, FIGURE_SUFFIXES)
+    if histogram is not None:
+        check_output_path(histogram, FIGURE_SUFFIXES, "--histogram")
     fold = resolve_fold(sequence, conformation, lattice)
     save_figure(draw_fold(fold), out)
     if histogram is not None:
@@ -291,6 +300,8 @@ def fold_command(
     from gamelab.lattice.fold import fold
     from gamelab.lattice.rules import Fold
 
+    if out is not None:
+        check_output_path(out, FIGURE_SUFFIXES)
     result = fold(sequence, lattice, seed=seed, seconds=seconds)
     if out is not None:
         save_figure(draw_fold(Fold(result.sequence, result.conformation, lattice)), out)

@@ -142,9 +142,12 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
                           json_out: Json = False, quiet: Quiet = False) -> None:
     """The proven optimum: fewest total guesses over all answers (lower bound == total)."""
     from gamelab.cli_common import to_json
+    from gamelab.core.files import check_output_path
     from gamelab.core.report import write_text_atomic
     from gamelab.wordle.optimal import solve_summary
 
+    if tree is not None:
+        check_output_path(tree, (".json",), "--tree")
     game = make_game(names, guesses, answers, rule)
     # One live status line on a terminal; a plain log line per step when stderr is a file.
     with contextlib.ExitStack() as stack:

@@ -118,12 +118,13 @@ def simulate_command(
 @app.command("distribution")
 def distribution_command(
     rules: Rules = "yatzy",
-    plot: Annotated[str | None, typer.Option("--plot", help="Write a PNG plot to this path.")] = None,
+    plot: Annotated[str | None, typer.Option("--plot", help="Write the plot to this file (.png, .svg or .pdf).")] = None,
     json_out: Json = False,
 ) -> None:
     """The exact final-score distribution of the optimal strategy (forward propagation)."""
     from pathlib import Path
 
+    from gamelab.core.files import FIGURE_SUFFIXES, check_output_path
     from gamelab.core.report import save_figure
     from gamelab.yatzy.distribution import (
         QUANTILES,
@@ -133,6 +134,8 @@ def distribution_command(
     )
 
     r = _rules(rules)
+    if plot is not None:
+        check_output_path(plot, FIGURE_SUFFIXES, "--plot")
     d = score_distribution(r)
     if plot:
         save_figure(plot_distributions([d]), Path(plot))
