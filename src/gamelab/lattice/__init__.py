@@ -4,4 +4,19 @@ Enumerate every symmetry-distinct conformation of a chain once, keep the distinc
 (:mod:`gamelab.lattice.enumeration`), then score any HP sequence exactly in microseconds; puzzle
 objectives, star thresholds, GA / MAP-Elites generation, level packs and a PERM folder for
 longer chains build on that. Start with :func:`gamelab.lattice.enumeration.histogram`.
+
+Rules: :class:`gamelab.lattice.rules.Fold` (an HP sequence folded along a move string on the
+``square`` or ``cubic`` lattice).
+
+Entry points (what the command line, the report and the web app call; each returns a dataclass):
+
+* :func:`gamelab.lattice.enumeration.enumerate_timed` - conformations and contact sets of a length
+* :func:`gamelab.lattice.pack.analyse_level` - one puzzle: histogram, stars, objectives, a best fold
+* :func:`gamelab.lattice.landscape.landscape_study` - every objective over all 2^L sequences
+* :func:`gamelab.lattice.generate.evolve_once` - one run of the paper's GA
+* :func:`gamelab.lattice.experiments.compare_ga_random` - GA trials against random sampling
+* :func:`gamelab.lattice.generate.qd_study` - MAP-Elites beside the perfect archive
+* :func:`gamelab.lattice.pack.make_pack` - a level pack written to SQLite
+* :func:`gamelab.lattice.enumeration.resolve_fold` - a given or a best fold of a sequence
+* :func:`gamelab.lattice.fold.fold` - PERM folding of a long chain, proven or not
 """

@@ -7,4 +7,19 @@ charts, the blog post's pruned search, a proven-optimal solver, hill climbing an
     (493, 285)
     >>> feedback("レントラー", "ゴルダック", rule="blog")
     (0, 0, 0, 0, 0)
+
+Rules: :class:`gamelab.wordle.table.Game` (a :class:`gamelab.wordle.rules.WordList` under a
+feedback rule, ``blog`` or ``standard``, with its feedback tables).
+
+Entry points (what the command line, the report and the web app call; each returns a dataclass):
+
+* :func:`gamelab.wordle.entropy.ranking` - first guesses by entropy under both rules
+* :func:`gamelab.wordle.chart.chart` - every pattern of a first guess and the greedy totals
+* :func:`gamelab.wordle.chart.tree_chart` - the same from a decision tree file
+* :func:`gamelab.wordle.pruned.pruned_totals` - the post's pruned search per first guess
+* :func:`gamelab.wordle.hillclimb.made_up_first_guess` - the best made-up first guess
+* :class:`gamelab.wordle.assistant.AssistSession` - the interactive assistant (injectable I/O)
+
+Also called by the CLI, still returning plain records: :func:`gamelab.wordle.optimal.solve_summary`
+(the proven optimum) and :meth:`gamelab.wordle.assistant.Assistant.advice` (the next guess).
 """

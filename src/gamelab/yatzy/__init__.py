@@ -1,0 +1,21 @@
+"""Solitaire Yahtzee and Scandinavian Yatzy: the optimal strategy by dynamic programming, a
+coach, simulation, the exact score distribution, target and win play, and comeback studies.
+
+Rules: :class:`gamelab.yatzy.rules.RuleSet` (looked up by name with
+:func:`gamelab.yatzy.rules.get_rules`) and a score :class:`gamelab.yatzy.rules.Card`.
+
+Entry points (what the command line, the report and the web app call; each returns a dataclass):
+
+* :func:`gamelab.yatzy.solver.solve` - optimal expected score, SD and the value tables
+* :func:`gamelab.yatzy.simulate.simulate` - whole games of a strategy, mean with its interval
+* :func:`gamelab.yatzy.distribution.score_distribution` - the exact final-score distribution
+* :func:`gamelab.yatzy.target.target_table` - max P(score >= T) beside expected-score play
+* :func:`gamelab.yatzy.comeback.comeback_study` - exact P(win) of the trailing player
+* :func:`gamelab.yatzy.risk.risk_study` - the thesis' risk-taker against optimal play
+* :func:`gamelab.yatzy.winplay.winplay_study` - playing for the win in the last K turns
+* :func:`gamelab.yatzy.winplay.win_from_start` - playing for the win from the empty card
+* :class:`gamelab.yatzy.play.PlaySession` - a game in the terminal with the coach (injectable I/O)
+
+Also called by the CLI: :func:`gamelab.yatzy.coach.advise` (every keep or box with its expected
+final score; still a list of plain records).
+"""
