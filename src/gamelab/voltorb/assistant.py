@@ -274,7 +274,7 @@ class AssistSession(Session):
                                  "type undo to take back a flip")
             new.append((tile, v))
         revealed = dict(self.flips + new)
-        clues = clues_from_text(self.rows, self.cols)
+        clues = self._clues()
         post = Posterior.from_clues(clues, self.generator, self.level, revealed)  # raises if impossible
         if any(v == 0 for _, v in new):
             self.flips += new
@@ -295,9 +295,10 @@ class AssistSession(Session):
 
     def _undo(self) -> str:
         if self.flips:
-            tile, v = self.flips.pop()
-            return (f"took back row {tile // SIZE + 1}, column {tile % SIZE + 1} = {v}\n"
-                    + self._analysis(self.revealed))
+            tile, v = self.flips[-1]
+            out = self._analysis(dict(self.flips[:-1]))
+            self.flips.pop()
+            return f"took back row {tile // SIZE + 1}, column {tile % SIZE + 1} = {v}\n" + out
         if self.cols is not None:
             self.cols = None
             return "took back the column clues; type them again"
@@ -306,7 +307,13 @@ class AssistSession(Session):
             return "took back the row clues; type them again"
         return "nothing to undo"
 
+    def _clues(self, cols: str | None = None) -> Clues:
+        rows, cols = self.rows, cols or self.cols
+        if rows is None or cols is None:
+            raise ValueError("type the row and column clues first")
+        return clues_from_text(rows, cols)
+
     def _analysis(self, revealed: dict[int, int], cols: str | None = None) -> str:
-        clues = clues_from_text(self.rows, cols or self.cols)
+        clues = self._clues(cols)
         post = playing_posterior(clues, revealed, self.level, self.generator)
         return format_analysis(analyse_position(clues, revealed, post, optimal=self.optimal), revealed)
