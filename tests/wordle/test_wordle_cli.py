@@ -102,3 +102,21 @@ def test_library_results_behind_the_cli(tmp_path):
     bad.write_text("[1, 2]")
     with pytest.raises(ValueError, match="cannot read a decision tree"):
         tree_chart(bad)
+
+
+def test_solve_optimal_first_guess_and_modes(gamelab_cli):
+    import json
+
+    # our proven gen1-4 figures: ジーランス 964 (normal), 972 (strict hard mode, session 1)
+    res = gamelab_cli("wordle", "solve-optimal", "--rule", "standard", "--first", "ジーランス",
+                      "--json", "--no-store")
+    data = json.loads(res.stdout)
+    assert res.returncode == 0 and data["total"] == 964 and data["scope"] == "first guess"
+    assert data["max_guesses"] == 10 and data["hard_mode"] == "off" and "at most 10 guesses" in data["mode"]
+    res = gamelab_cli("wordle", "solve-optimal", "--rule", "standard", "--first", "ジーランス",
+                      "--hard-rule", "strict", "--no-store")
+    assert "strict hard mode" in res.stdout and "972" in res.stdout
+    res = gamelab_cli("wordle", "solve-optimal", "--first", "ジーランス", "--hard", "--rule", "blog")
+    assert res.returncode == 2 and "standard feedback rule" in res.stderr
+    res = gamelab_cli("wordle", "solve-optimal", "--first", "ピカチュー")
+    assert res.returncode == 2 and "not an allowed guess" in res.stderr

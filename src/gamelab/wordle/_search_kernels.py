@@ -210,7 +210,7 @@ def scan_transposed(tt, cand, off, n, alive, n_alive, goa_mark, answer_of_guess,
 @njit(cache=True)
 def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                   gcodes, glens, rule_id, pool_guess, hard,
-                  root_cands, root_pool, root_depth, root_budget, forced,
+                  root_cands, root_pool, root_green, root_need, root_depth, root_budget, forced,
                   rnd_a1, rnd_a2, rnd_p1, rnd_p2, rg1, rg2, rn1, rn2,
                   mk1, mk2, mflag, mval, mguess, mcount,
                   node_limit, stats, small_n):
@@ -308,8 +308,20 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
     pn0 = root_pool.shape[0] if hard else 0
     for i in range(pn0):
         pool[i] = root_pool[i]
-        p1 += rnd_p1[root_pool[i]]
-        p2 += rnd_p2[root_pool[i]]
+        if hard == 2:
+            p1 += rnd_p1[root_pool[i]]
+            p2 += rnd_p2[root_pool[i]]
+    if hard == 1:
+        # the game's rule: the pool is fixed by the demands, so they are its key
+        for t in range(root_green.shape[0]):
+            st_green[0, t] = root_green[t]
+            if root_green[t] >= 0:
+                p1 += rg1[t, root_green[t]]
+                p2 += rg2[t, root_green[t]]
+        for t in range(root_need.shape[0]):
+            st_need[0, t] = root_need[t]
+            p1 += rn1[t, root_need[t]]
+            p2 += rn2[t, root_need[t]]
     sp = 0
     f_off[0] = 0
     f_n[0] = n0

@@ -143,15 +143,16 @@ class Assistant:
         if left <= 0:
             raise ValueError(f"the history already uses all {self.max_guesses} guesses the game "
                              f"allows without finding the answer")
-        guess, total, method, within = self._best(cands, pool, not history, left)
+        guess, total, method, within = self._best(cands, pool, history, left)
         out.update(next=game.words.guesses[guess], method=method, expected_total=total,
                    within_limit=within)
         return out
 
-    def _best(self, cands: np.ndarray, pool: np.ndarray | None, first: bool,
+    def _best(self, cands: np.ndarray, pool: np.ndarray | None, history: Sequence[tuple[int, int]],
               left: int) -> tuple[int, int | None, str, bool]:
         """(guess, total guesses over the candidates, method, sure to finish within `left`)."""
         game = self.game
+        first = not history
         if first and self.store is not None:
             done = self.store.finished("wordle-optimal", summary_params(game, self.hard, self.max_guesses))
             if 0 in done and done[0].get("proven"):
@@ -162,7 +163,7 @@ class Assistant:
 
             self._solver._deadline = time.monotonic() + self.time_limit
             try:
-                total, guess = self._solver.best_guess(cands, left, pool)
+                total, guess = self._solver.best_guess(cands, left, pool, list(history))
                 if guess >= 0 and total < INF:
                     return guess, total, "optimal", True
                 proven_infeasible = True

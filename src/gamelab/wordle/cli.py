@@ -133,6 +133,7 @@ def prune_search_command(first: Annotated[list[str] | None, typer.Option("--firs
 @app.command("solve-optimal")
 def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
                           rule: Rule = "blog",
+                          first: Annotated[str | None, typer.Option("--first", help="Evaluate only this first guess exactly (its total and tree).")] = None,
                           hard: Hard = False, hard_rule: HardRule = None,
                           max_guesses: Annotated[int | None, typer.Option("--max-guesses", min=0, help="No answer may need more guesses (default: the game's limit, Pokémon Wordle 10, custom lists 6; 0: no limit).")] = None,
                           depth_limits: Annotated[bool, typer.Option("--depth-limits/--no-depth-limits", help="Also solve under each tighter depth limit.")] = True,
@@ -160,7 +161,8 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
             progress = lambda m: err_console.print(m, highlight=False)  # noqa: E731
         data = solve_summary(game, hard=hard_mode(hard, hard_rule),
                              max_guesses="game" if max_guesses is None else max_guesses, time_limit=time_limit,
-                             depth_limits=depth_limits, store=result_store(store), progress=progress)
+                             depth_limits=depth_limits, store=result_store(store), progress=progress,
+                             first=first)
     if tree is not None:
         if data["tree"] is None:
             raise ValueError("no complete strategy was found, so there is no tree to write")
@@ -180,7 +182,8 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
         value = row["total"] if row["total"] is not None else "infeasible"
         console.print(f"  at most {row['max_guesses']} guesses: {value}"
                       f"{'' if row['proven'] else ' (not proven)'}")
-    console.print(f"searched {data['nodes']} nodes in {data['seconds']:.1f} s")
+    console.print(f"searched {data['nodes']} nodes in {data['seconds']:.1f} s "
+                  f"({data.get('cpu_seconds', data['seconds']):.2f} s CPU)")
 
 
 

@@ -24,7 +24,7 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -153,10 +153,11 @@ class OptimalSolver:
 
     # -- the search ------------------------------------------------------------------------
     def value(self, cands: np.ndarray, budget: int, depth: int | None = None,
-              pool: np.ndarray | None = None) -> int:
-        """f(cands) if it is < budget, else a proven lower bound >= budget."""
+              pool: np.ndarray | None = None, history: Sequence[tuple[int, int]] = ()) -> int:
+        """f(cands) if it is < budget, else a proven lower bound >= budget. (`history`, the
+        guesses and colours that led here, is needed by the kernel in the game's hard mode.)"""
         if self._kernel is not None:
-            return self._kernel_call(cands, budget, depth, pool, -1)[0]
+            return self._kernel_call(cands, budget, depth, pool, -1, history)[0]
         n = len(cands)
         if depth is not None and depth < 1:
             return INF
@@ -317,34 +318,69 @@ class OptimalSolver:
             seconds=time.monotonic() - start, nodes=self.nodes,
             root_bounds={game.words.guesses[g]: (v[0], v[1]) for g, v in bounds.items()})
         if firsts:
-            tree = self.tree(firsts[0] if not firsts else sorted(firsts)[0])
-            result.tree = tree
-            depths = answer_depths(tree)
-            dist: dict[int, int] = {}
-            for d in depths.values():
-                dist[d] = dist.get(d, 0) + 1
-            result.distribution = dict(sorted(dist.items()))
-            result.worst = max(dist)
-            if sum(depths.values()) != total:
-                raise AssertionError("tree total differs from the search total")
+            self._attach_tree(result, sorted(firsts)[0])
+        return result
+
+    def _attach_tree(self, result: OptimalResult, first: int) -> None:
+        tree = self.tree(first)
+        result.tree = tree
+        depths = answer_depths(tree)
+        dist: dict[int, int] = {}
+        for d in depths.values():
+            dist[d] = dist.get(d, 0) + 1
+        result.distribution = dict(sorted(dist.items()))
+        result.worst = max(dist)
+        if sum(depths.values()) != result.total:
+            raise AssertionError("tree total differs from the search total")
+
+    def solve_first(self, first: int) -> OptimalResult:
+        """The exact total (and tree) of opening with guess `first`, then playing optimally:
+        no other first guess is searched (as Selby's ``-w WORD``)."""
+        start = time.monotonic()
+        self._deadline = start + self.time_limit if self.time_limit else float("inf")
+        game = self.game
+        cands = game.all_answers()
+        pool = game.full_pool() if self.hard else None
+        sub_depth = None if self.max_guesses is None else self.max_guesses - 1
+        name = game.words.guesses[first]
+        try:
+            cost = self._guess_cost(first, cands, INF, sub_depth, pool)
+        except SearchTimeout:
+            return OptimalResult(total=None, lower_bound=0, proven=False, first_guesses=[],
+                                 seconds=time.monotonic() - start, nodes=self.nodes,
+                                 root_bounds={name: (0, None)})
+        if cost >= INF:  # no strategy after this opening meets the guess limit
+            return OptimalResult(total=None, lower_bound=INF, proven=True, first_guesses=[],
+                                 seconds=time.monotonic() - start, nodes=self.nodes,
+                                 root_bounds={name: (INF, None)})
+        result = OptimalResult(total=cost, lower_bound=cost, proven=True, first_guesses=[name],
+                               nodes=self.nodes, root_bounds={name: (cost, cost)})
+        self._attach_tree(result, first)
+        result.seconds = time.monotonic() - start
+        result.nodes = self.nodes
         return result
 
     def best_guess(self, cands: np.ndarray, depth: int | None = None,
-                   pool: np.ndarray | None = None) -> tuple[int, int]:
+                   pool: np.ndarray | None = None,
+                   history: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
         """(optimal total, an optimal guess) for a node, solving it if needed."""
         n = len(cands)
         if n <= 2:
             return (1 if n == 1 else 3), int(self.game.guess_of_answer[cands[0]])
         if self._kernel is not None:
-            value = self.value(cands, INF, depth, pool)
-            return value, self._kernel.best_guess(cands, depth, pool)
+            known = self._kernel.lookup(cands, depth, pool, history)
+            if known is not None:
+                return known
+            value = self.value(cands, INF, depth, pool, history)
+            return value, self._kernel.best_guess(cands, depth, pool, history)
         self.value(cands, INF, depth, pool)
         return self.exact[self._key(cands, depth, pool)]
 
     def _kernel_call(self, cands: np.ndarray, budget: int, depth: int | None,
-                     pool: np.ndarray | None, forced: int) -> tuple[int, int]:
+                     pool: np.ndarray | None, forced: int,
+                     history: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
         assert self._kernel is not None
-        value, guess = self._kernel.run(cands, budget, depth, pool, forced, self._deadline)
+        value, guess = self._kernel.run(cands, budget, depth, pool, forced, self._deadline, history)
         self.nodes = self._kernel.nodes
         return value, guess
 
@@ -353,7 +389,7 @@ class OptimalSolver:
         game = self.game
         length = game.words.length
 
-        def node(cands, guess, depth, pool) -> dict[str, Any]:
+        def node(cands, guess, depth, pool, history) -> dict[str, Any]:
             out: dict[str, Any] = {"guess": game.words.guesses[guess], "candidates": len(cands)}
             kids = {}
             sub = None if depth is None else depth - 1
@@ -362,15 +398,16 @@ class OptimalSolver:
                 if len(part) == 1:
                     kids[key] = {"guess": game.words.answers[part[0]], "candidates": 1}
                     continue
-                _, g = self.best_guess(part, sub, cpool)
-                kids[key] = node(part, g, sub, cpool)
+                path = history + [(guess, code)]
+                _, g = self.best_guess(part, sub, cpool, path)
+                kids[key] = node(part, g, sub, cpool, path)
             if kids:
                 out["next"] = kids
             return out
 
         del length
         pool = game.full_pool() if self.hard else None
-        return node(game.all_answers(), first, self.max_guesses, pool)
+        return node(game.all_answers(), first, self.max_guesses, pool, [])
 
 
 class KernelSearch:
@@ -387,8 +424,7 @@ class KernelSearch:
         self.sk = sk
         self.game = game
         self.hard = {None: 0, "game": 1, "strict": 2}[hard]
-        # one byte per pattern when the patterns fit (5 letters: 243): half the memory traffic
-        self.table = game.table.astype(np.uint8) if game.n_codes <= 256 else game.table
+        self.table = game.table
         # answers x guesses: the node scan reads one contiguous row per candidate
         self.tt = (np.ascontiguousarray(self.table.T) if game.n_codes <= 256
                    else np.zeros((0, 0), dtype=np.uint8))
@@ -435,16 +471,23 @@ class KernelSearch:
     def _pool(self, pool: np.ndarray | None) -> np.ndarray:
         return np.zeros(0, dtype=np.int32) if pool is None else np.asarray(pool, dtype=np.int32)
 
+    def _demands(self, history: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
+        return self.game.hard_demands(history)
+
     def run(self, cands: np.ndarray, budget: int, depth: int | None, pool: np.ndarray | None,
-            forced: int, deadline: float = float("inf")) -> tuple[int, int]:
+            forced: int, deadline: float = float("inf"),
+            history: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
+        """`history` (guesses and colours that led to this node) fixes the game's hard-mode
+        demands, the key of its pool; `pool` must be the words that meet them."""
         sk = self.sk
         cands = np.asarray(cands, dtype=np.int32)
+        green, need = self._demands(history)
         budget = min(budget, sk.INF)
         while True:
             status, value, guess = sk.search_kernel(
                 self.table, self.tt, self.game.answer_of_guess, self.game.guess_of_answer,
                 self.game.n_codes, self.gcodes, self.glens, self.rule_id, self.pool_guess,
-                self.hard, cands, self._pool(pool), self._depth(depth), budget, forced,
+                self.hard, cands, self._pool(pool), green, need, self._depth(depth), budget, forced,
                 self.rnd_a[0], self.rnd_a[1], self.rnd_p[0], self.rnd_p[1],
                 self.rg[0], self.rg[1], self.rn[0], self.rn[1],
                 self.mk1, self.mk2, self.mflag, self.mval, self.mguess, self.entries,
@@ -460,20 +503,39 @@ class KernelSearch:
             if time.monotonic() > deadline:
                 raise SearchTimeout
 
-    def best_guess(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None) -> int:
+    def best_guess(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None,
+                   history: Sequence[tuple[int, int]] = ()) -> int:
         """The memo's best guess for a node already solved exactly (-1 if unknown)."""
+        known = self.lookup(cands, depth, pool, history)
+        return -1 if known is None else known[1]
+
+    def lookup(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None,
+               history: Sequence[tuple[int, int]] = ()) -> tuple[int, int] | None:
+        """(exact value, best guess) of a node from the memo, or None if not solved exactly."""
         sk = self.sk
         cands = np.asarray(cands, dtype=np.int32)
         pool_arr = self._pool(pool)
-        h1 = np.uint64(int(self.rnd_a[0][cands].sum(dtype=np.uint64)))
-        h2 = np.uint64(int(self.rnd_a[1][cands].sum(dtype=np.uint64)))
-        p1 = np.uint64(int(self.rnd_p[0][pool_arr].sum(dtype=np.uint64))) if self.hard else np.uint64(0)
-        p2 = np.uint64(int(self.rnd_p[1][pool_arr].sum(dtype=np.uint64))) if self.hard else np.uint64(0)
-        k1, k2 = sk._key(h1, h2, p1, p2, self._depth(depth))
+        h1 = self.rnd_a[0][cands].sum(dtype=np.uint64)
+        h2 = self.rnd_a[1][cands].sum(dtype=np.uint64)
+        p1 = p2 = np.uint64(0)
+        if self.hard == 2:
+            p1 = self.rnd_p[0][pool_arr].sum(dtype=np.uint64)
+            p2 = self.rnd_p[1][pool_arr].sum(dtype=np.uint64)
+        elif self.hard == 1:
+            green, need = self._demands(history)
+            pos = np.flatnonzero(green >= 0)
+            letters = np.arange(len(need))
+            mask = (1 << 64) - 1
+            p1 = (int(self.rg[0][pos, green[pos]].sum(dtype=np.uint64))
+                  + int(self.rn[0][letters, need].sum(dtype=np.uint64))) & mask
+            p2 = (int(self.rg[1][pos, green[pos]].sum(dtype=np.uint64))
+                  + int(self.rn[1][letters, need].sum(dtype=np.uint64))) & mask
+        k1, k2 = sk._key(np.uint64(h1), np.uint64(h2), np.uint64(p1), np.uint64(p2), self._depth(depth))
         slot = sk.memo_find(self.mk1, self.mk2, self.mflag, np.uint64(k1), np.uint64(k2))
         if self.mflag[slot] != sk.EXACT:
-            return -1
-        return int(self.mguess[slot])
+            return None
+        value = int(self.mval[slot])
+        return (INF if value >= sk.INF else value), int(self.mguess[slot])
 
 
 def _digits(code: int, length: int) -> list[int]:
@@ -525,7 +587,8 @@ def summary_params(game: Game, hard: str | bool | None, max_guesses: int | None)
 
 def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int | str | None = "game",
                   time_limit: float | None = 600.0, depth_limits: bool = True,
-                  store: Any = None, progress: Callable[[str], None] | None = None) -> dict[str, Any]:
+                  store: Any = None, progress: Callable[[str], None] | None = None,
+                  first: str | None = None) -> dict[str, Any]:
     """The optimum as JSON data: total, proven lower bound, first guesses, distribution, worst
     case, the optimum under each tighter depth limit (until infeasible), and the tree.
 
@@ -534,17 +597,24 @@ def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int |
     Wordle 10), a number, or None for no limit. The output names both (``hard_mode``,
     ``max_guesses``, ``mode``).
 
+    `first`: evaluate only this first guess exactly (its total and tree; ``scope`` is then
+    "first guess", and no other opening is compared).
+
     Proven results are kept in `store` (a :class:`gamelab.core.results.ResultStore`) under the
     experiment ``wordle-optimal`` and reused; unproven ones (time limit hit) are not stored.
     """
     hard = check_hard_mode(hard)
     max_guesses = resolve_limit(game, max_guesses)
+    if first is not None:
+        return _first_summary(game, game.words.check_guess(first), hard, max_guesses, time_limit,
+                              store)
     params = summary_params(game, hard, max_guesses)
     if store is not None:
         done = store.finished("wordle-optimal", params)
         if 0 in done and (not depth_limits or "depth_limited" in done[0]):
             return done[0]
     start = time.monotonic()
+    cpu = time.process_time()
     upper = None
     if not hard:
         from gamelab.wordle.entropy import greedy_tree, guess_counts
@@ -559,6 +629,7 @@ def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int |
     out: dict[str, Any] = {
         "names": game.words.name, "rule": game.rule, "hard_mode": hard or "off",
         "max_guesses": max_guesses, "mode": mode_text(game, hard, max_guesses),
+        "scope": "all first guesses",
         "answers": game.n_answers, "guesses": game.n_guesses,
         "total": res.total, "lower_bound": res.lower_bound, "proven": res.proven,
         "average": None if res.total is None else res.total / game.n_answers,
@@ -596,7 +667,47 @@ def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int |
                         "lower_bound": res.lower_bound, "first_guesses": res.first_guesses})
         out["depth_limited"] = rows
     out["seconds"] = time.monotonic() - start
+    out["cpu_seconds"] = time.process_time() - cpu
     out["tree"] = res.tree
     if store is not None and res.proven:
         store.put("wordle-optimal", params, 0, out)
+    return out
+
+
+def _first_summary(game: Game, first: int, hard: str | None, max_guesses: int | None,
+                   time_limit: float | None, store: Any) -> dict[str, Any]:
+    """solve_summary(..., first=WORD): one opening evaluated exactly."""
+    params = {**summary_params(game, hard, max_guesses), "first": game.words.guesses[first]}
+    if store is not None:
+        done = store.finished("wordle-optimal-first", params)
+        if 0 in done:
+            return done[0]
+    cpu = time.process_time()
+    solver = OptimalSolver(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit)
+    res = solver.solve_first(first)
+    name = game.words.guesses[first]
+    mode = mode_text(game, hard, max_guesses)
+    out: dict[str, Any] = {
+        "names": game.words.name, "rule": game.rule, "hard_mode": hard or "off",
+        "max_guesses": max_guesses, "mode": mode, "scope": "first guess", "first": name,
+        "answers": game.n_answers, "guesses": game.n_guesses,
+        "total": res.total, "lower_bound": None if res.lower_bound >= INF else res.lower_bound,
+        "proven": res.proven,
+        "average": None if res.total is None else res.total / game.n_answers,
+        "first_guesses": res.first_guesses, "best_known_first_guess": name if res.total else None,
+        "distribution": {str(k): v for k, v in res.distribution.items()}, "worst": res.worst,
+        "nodes": res.nodes, "root_guesses_settled": 1 if res.proven else 0, "root_guesses": 1,
+    }
+    if res.total is not None:
+        out["statement"] = (f"exact: first guess {name} needs {res.total} guesses in total, then "
+                            f"optimal play ({mode}); other first guesses not compared")
+    elif res.proven:
+        out["statement"] = f"infeasible: after {name} no strategy meets the guess limit ({mode})"
+    else:
+        out["statement"] = f"not finished within the time limit: first guess {name} ({mode})"
+    out["seconds"] = res.seconds
+    out["cpu_seconds"] = time.process_time() - cpu
+    out["tree"] = res.tree
+    if store is not None and res.proven:
+        store.put("wordle-optimal-first", params, 0, out)
     return out

@@ -304,7 +304,8 @@ def load_word_list(names: str = "gen1-4", guesses_file: Path | None = None,
         raise ValueError("--guesses needs --answers too (the possible answers, one per line)")
     answers = tuple(read_words(answers_file))
     guesses = read_words(guesses_file) if guesses_file is not None else []
-    extra = [a for a in answers if a not in set(guesses)]
+    known = set(guesses)
+    extra = [a for a in answers if a not in known]
     return WordList(f"custom:{Path(answers_file).name}", tuple(guesses + extra), answers)
 
 

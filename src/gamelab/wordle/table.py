@@ -1,7 +1,7 @@
 """The guess x answer feedback table that drives every search.
 
 ``Game(words, rule)`` holds the word list, the rule and ``table[g, a]`` = pattern code of guess
-g against answer a (uint16, see :mod:`gamelab.wordle.rules`). Built by a numba kernel in a few
+g against answer a (uint8 up to five characters, else uint16; see :mod:`gamelab.wordle.rules`). Built by a numba kernel in a few
 milliseconds for 493 x 285 and kept in the gamelab cache.
 
     >>> game = Game(load_word_list("gen1-4"), "blog")
@@ -19,7 +19,7 @@ from gamelab.core.cache import cached_arrays
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import WordList, check_rule, load_word_list, pattern_colours  # noqa: F401 (doctest)
 
-TABLE_VERSION = 1
+TABLE_VERSION = 2  # 2: uint8 when the patterns fit
 
 
 def build_table(words: WordList, rule: str, targets: tuple[str, ...] | None = None) -> np.ndarray:
@@ -28,7 +28,9 @@ def build_table(words: WordList, rule: str, targets: tuple[str, ...] | None = No
     gcodes, glens = words.encode(words.guesses)
     acodes, alens = words.encode(words.answers if targets is None else targets)
     rule_id = _kernels.RULE_STANDARD if rule == "standard" else _kernels.RULE_BLOG
-    return _kernels.feedback_table_kernel(gcodes, glens, acodes, alens, rule_id)
+    table = _kernels.feedback_table_kernel(gcodes, glens, acodes, alens, rule_id)
+    # one byte per pattern when they fit (five characters: 243 patterns): half the memory
+    return table.astype(np.uint8) if 3**words.length <= 256 else table
 
 
 class Game:
@@ -61,6 +63,25 @@ class Game:
     def full_pool(self) -> np.ndarray:
         """Every full-length guess, as positions in :attr:`full_length_guesses` (a hard-mode pool)."""
         return np.arange(len(self.full_length_guesses), dtype=np.int32)
+
+    def hard_demands(self, history) -> tuple[np.ndarray, np.ndarray]:
+        """The game's hard-mode demands after `history` [(guess, code), ...]: the letter (alphabet
+        index) each green position must hold (-1: none) and the least copies of each letter."""
+        green = np.full(self.words.length, -1, dtype=np.int64)
+        need = np.zeros(len(self.words.alphabet), dtype=np.int64)
+        for g, code in history:
+            gcodes, glens = self.words.encode([self.words.guesses[g]])
+            colours = pattern_colours(code, int(glens[0]))
+            count: dict[int, int] = {}
+            for j, c in enumerate(colours):
+                letter = int(gcodes[0, j])
+                if c == 2:
+                    green[j] = letter
+                if c != 0:
+                    count[letter] = count.get(letter, 0) + 1
+            for letter, k in count.items():
+                need[letter] = max(need[letter], k)
+        return green, need
 
     def hard_pool(self, guess: int, code: int, pool: np.ndarray, hard: str) -> np.ndarray:
         """The part of `pool` (positions in :attr:`full_length_guesses`) still allowed after
