@@ -95,7 +95,8 @@ def check_number_options(ctx: typer.Context) -> None:
     """Refuse a numeric option outside the default bounds (see :data:`MAX_INT_OPTION`)."""
     import math
 
-    for param in ctx.command.params:
+    params: list[Any] = list(ctx.command.params)  # typer's parameters (min, max) at run time
+    for param in params:
         kind = _number_kind(param)
         value = ctx.params.get(param.name)
         if kind is None or value is None or isinstance(value, bool):

@@ -138,7 +138,7 @@ class Posterior:
         """Boards whose every 2 and 3 is already revealed."""
         hidden = np.ones(TILES, dtype=bool)
         hidden[list(self.revealed)] = False
-        return ~((self.boards >= 2) & hidden).any(axis=1)
+        return np.asarray(~((self.boards >= 2) & hidden).any(axis=1))
 
     def still_playing(self) -> Posterior:
         """Condition on the round not being won yet (the game ends as soon as it is)."""

@@ -9,6 +9,7 @@ through the results store, so an interrupted full report resumes.
 from __future__ import annotations
 
 import time
+from typing import Any
 
 import numpy as np
 
@@ -49,7 +50,8 @@ def build(section, ctx) -> None:
     )
 
     # 1. win rate per level and strategy on hgss
-    rows, fig_data = [], {}
+    rows: list[list[Any]] = []
+    fig_data: dict[str, Any] = {}
     for strategy in HEURISTICS:
         levels = size["posterior_levels"] if strategy not in ("random", "fom", "fom-r") else range(1, 9)
         for level in levels:
@@ -109,6 +111,7 @@ def build(section, ctx) -> None:
         d = compare(opt, base)
         est = opt.win_rate
         exact = opt.exact_win_rate
+        assert exact is not None and opt.game_seconds is not None  # the optimal policy knows it
         compute += opt.seconds
         opt_rows.append([level, opt.games, est.value, est.lo, est.hi, exact.value, exact.lo,
                          exact.hi, base.win_rate.value, d.value, d.lo, d.hi, opt.seconds,
@@ -117,10 +120,10 @@ def build(section, ctx) -> None:
         pooled_opt.append(opt.wins)
         pooled_base.append(base.wins)
     if len(pooled_opt) > 1:
-        a, b = np.concatenate(pooled_opt), np.concatenate(pooled_base)
-        d = paired_difference(a, b)
+        wins_a, wins_b = np.concatenate(pooled_opt), np.concatenate(pooled_base)
+        d = paired_difference(wins_a, wins_b)
         levels = size["optimal_levels"]
-        paired_rows.append(["optimal - minrisk", f"{levels[0]}-{levels[-1]} pooled", a.size,
+        paired_rows.append(["optimal - minrisk", f"{levels[0]}-{levels[-1]} pooled", wins_a.size,
                             d.value, d.lo, d.hi])
     section.table(
         "optimal_by_level",

@@ -81,8 +81,10 @@ def play_round(
         flips += 1
         if rnd.outcome is None and post is not None:
             post = post.observe(tile, value).still_playing()
+    outcome = rnd.outcome
+    assert outcome is not None  # the loop ends with a won, lost or quit round
     return RoundResult(
-        rnd.outcome == "won", flips, rnd.coins, rnd.cards_flipped, rnd.outcome, predicted,
+        outcome == "won", flips, rnd.coins, rnd.cards_flipped, outcome, predicted,
         player.root_value,
     )
 

@@ -106,7 +106,7 @@ def fom_tile(clues: Clues, revealed: dict[int, int], variant: str) -> int:
                 if r * SIZE + c not in revealed:
                     return r * SIZE + c
     scores = fom_scores(clues, revealed, variant).reshape(-1)
-    order = [t for t in np.flatnonzero(scores == scores.max()) if t not in revealed]
+    order = [int(t) for t in np.flatnonzero(scores == scores.max()) if t not in revealed]
     if not order:  # every tile scores 0: take the first unrevealed one
         order = [t for t in range(TILES) if t not in revealed]
     return int(order[0])
@@ -184,11 +184,17 @@ class _OptimalPlayer(Player):
     def choose(self, view: View) -> int:
         tile = self._decide(view)
         if tile < 0:  # the coin policy would quit; if asked to flip anyway, take the safest
-            return minrisk_tile(view.posterior)
+            return minrisk_tile(_posterior_of(view))
         return tile
 
     def wants_to_quit(self, view: View) -> bool:
         return self.solver.objective == "coins" and self._decide(view) < 0
+
+
+def _posterior_of(view: View) -> Posterior:
+    if view.posterior is None:
+        raise ValueError("this strategy needs the posterior of the boards (View.posterior)")
+    return view.posterior
 
 
 def expected_multiplier(post: Posterior) -> tuple[np.ndarray, np.ndarray]:
@@ -200,11 +206,12 @@ def expected_multiplier(post: Posterior) -> tuple[np.ndarray, np.ndarray]:
 
 class _GreedyCoinsPlayer(Player):
     def choose(self, view: View) -> int:
-        tiles, gain = expected_multiplier(view.posterior)
-        return _argbest(-gain, view.posterior.p_voltorb()[tiles], tiles)
+        post = _posterior_of(view)
+        tiles, gain = expected_multiplier(post)
+        return _argbest(-gain, post.p_voltorb()[tiles], tiles)
 
     def wants_to_quit(self, view: View) -> bool:
-        _, gain = expected_multiplier(view.posterior)
+        _, gain = expected_multiplier(_posterior_of(view))
         return bool(gain.max() < 1.0)
 
 

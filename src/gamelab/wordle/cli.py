@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+from collections.abc import Callable
 from pathlib import Path
 from typing import Annotated
 
@@ -152,6 +153,7 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
     game = make_game(names, guesses, answers, rule)
     # One live status line on a terminal; a plain log line per step when stderr is a file.
     with contextlib.ExitStack() as stack:
+        progress: Callable[[str], None] | None
         if quiet:
             progress = None
         elif err_console.is_terminal:
