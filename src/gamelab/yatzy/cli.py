@@ -63,26 +63,22 @@ def advise_command(
     json_out: Json = False,
 ) -> None:
     """Every keep (or box, with no rolls left) with its expected final score, best first."""
-    from gamelab.yatzy.coach import advise
-    from gamelab.yatzy.rules import Card
+    from gamelab.yatzy.coach import coach
 
-    r = _rules(rules)
-    c = Card.parse(r, card)
-    options = advise(r, c, dice, rolls_left)[:top]
+    advice = coach(_rules(rules), card, dice, rolls_left, top=top)
     if json_out:
-        print_json({"rules": r.name, "card": c.text(), "dice": dice, "rolls_left": rolls_left,
-                    "options": options})
+        print_json(advice)
         return
     kind = "box" if rolls_left == 0 else "keep"
-    table = Table(title=f"{r.name}: dice {dice}, {rolls_left} rolls left, card {c.text()}")
+    table = Table(title=f"{advice.rules}: dice {advice.dice}, {rolls_left} rolls left, card {advice.card}")
     table.add_column(kind)
     if kind == "box":
         table.add_column("points", justify="right")
     table.add_column("expected final score", justify="right")
     table.add_column("loss", justify="right")
-    for o in options:
-        row = [o[kind]] + ([str(o["points"])] if kind == "box" else [])
-        table.add_row(*row, f"{o['expected_score']:.3f}", f"{o['loss']:.3f}")
+    for o in advice.options:
+        row = [o.label] + ([str(o.points)] if kind == "box" else [])
+        table.add_row(*row, f"{o.expected_score:.3f}", f"{o.loss:.3f}")
     console.print(table)
 
 

@@ -9,11 +9,15 @@ with their loss against the best.
 >>> opts = advise(r, Card.empty(r), "11114", rolls_left=2)  # doctest: +SKIP
 >>> opts[0]["keep"], round(opts[0]["expected_score"], 2)    # doctest: +SKIP
 ('1111', 246.31)
+
+:func:`coach` returns the same ranking as a typed :class:`Advice` (what ``gamelab yatzy advise
+--json`` and the web page's coach show); the card is given in the CARD syntax of
+:meth:`gamelab.yatzy.rules.Card.parse`.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
@@ -108,3 +112,56 @@ def advise(rules: RuleSet | str, card: Card, dice, rolls_left: int,
     for o in options:
         o["loss"] = best - o["expected_score"]
     return options
+
+
+@dataclass(frozen=True)
+class Option:
+    """One keep (``keep`` = the dice kept, ``-`` for none) or box (``box`` with its ``points``),
+    with the expected final score after taking it and the loss against the best option."""
+
+    expected_score: float
+    loss: float
+    keep: str | None = None
+    box: str | None = None
+    points: int | None = None
+    label: str = ""  # as the rule set says it: the keep's digits or the box label ("yatzy")
+
+    def __json__(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"keep": self.keep} if self.keep is not None else {
+            "box": self.box, "points": self.points}
+        out.update(expected_score=self.expected_score, loss=self.loss, label=self.label)
+        return out
+
+
+@dataclass(frozen=True)
+class Advice:
+    """The coach's answer for one position: every option, best first (``options[0]``)."""
+
+    rules: str
+    card: str  # the card in CARD syntax ('-' for a fresh card)
+    dice: str  # the five dice, sorted
+    rolls_left: int
+    options: list[Option] = field(default_factory=list)
+
+    @property
+    def best(self) -> Option:
+        return self.options[0]
+
+
+def coach(rules: RuleSet | str, card: Card | str, dice, rolls_left: int,
+          E: np.ndarray | None = None, top: int | None = None) -> Advice:
+    """:func:`advise` as a typed :class:`Advice`; `card` may be given in CARD syntax.
+
+    `top` keeps the best `top` options only (losses still count from the best)."""
+    rules = get_rules(rules)
+    if top is not None and top < 1:
+        raise ValueError(f"top must be at least 1, got {top}")
+    card = Card.parse(rules, card) if isinstance(card, str) else card
+    counts = parse_dice(dice) if isinstance(dice, str) else np.asarray(dice, dtype=np.int64)
+    options = [
+        Option(expected_score=o["expected_score"], loss=o["loss"], keep=o.get("keep"),
+               box=o.get("box"), points=o.get("points"),
+               label=rules.box_label(o["box"]) if "box" in o else o["keep"])
+        for o in advise(rules, card, counts, rolls_left, E)
+    ]
+    return Advice(rules.name, card.text(), dice_text(counts), rolls_left, options[:top])

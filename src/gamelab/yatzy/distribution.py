@@ -26,7 +26,7 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.core.cache import cached_arrays
+from gamelab.core.cache import cached_arrays, is_cached
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.solver import masks_by_popcount, solve, upper_reach
@@ -158,7 +158,7 @@ def score_distribution(rules: RuleSet | str, cap: int | None = None,
     """The exact final-score distribution of the optimal strategy (cached)."""
     rules = get_rules(rules)
     if cap is None:
-        cap = rules.max_score if not rules.yahtzee_bonus else min(BONUS_CAP, rules.max_score)
+        cap = _default_cap(rules)
 
     def compute() -> dict[str, np.ndarray]:
         sol = solve(rules, use_cache=use_cache)
@@ -168,14 +168,29 @@ def score_distribution(rules: RuleSet | str, cap: int | None = None,
         p[: len(final)] = final
         return {"p": p, "overflow": overflow, "seconds": np.array(time.perf_counter() - t0)}
 
-    params = {"rules": rules.name, "boxes": list(rules.boxes), "cap": cap}
     if use_cache:
-        arrays = cached_arrays("yatzy-distribution", params, CACHE_VERSION, compute)
+        arrays = cached_arrays("yatzy-distribution", _cache_params(rules, cap), CACHE_VERSION,
+                               compute)
     else:
         arrays = compute()
     overflow = arrays["overflow"]
     return ScoreDistribution(rules, arrays["p"], float(overflow[0]), float(overflow[1]),
                              float(arrays["seconds"]), tail_square_part=float(overflow[2]))
+
+
+def _default_cap(rules: RuleSet) -> int:
+    return rules.max_score if not rules.yahtzee_bonus else min(BONUS_CAP, rules.max_score)
+
+
+def _cache_params(rules: RuleSet, cap: int) -> dict[str, Any]:
+    return {"rules": rules.name, "boxes": list(rules.boxes), "cap": cap}
+
+
+def is_distribution_cached(rules: RuleSet | str) -> bool:
+    """Whether :func:`score_distribution` of `rules` (default cap) is on disk already."""
+    rules = get_rules(rules)
+    return is_cached("yatzy-distribution", _cache_params(rules, _default_cap(rules)),
+                     CACHE_VERSION)
 
 
 def plot_distributions(dists: list[ScoreDistribution], fig_ax=None):

@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.core.cache import cached_arrays
+from gamelab.core.cache import cached_arrays, is_cached
 from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy.rules import FACES, RuleSet, get_rules
 
@@ -114,10 +114,19 @@ def solve(rules: RuleSet | str, use_cache: bool = True) -> Solution:
         return {"E": E, "W": W, "seconds": np.array(time.perf_counter() - t0),
                 "widgets": np.array(widgets)}
 
-    params = {"rules": rules.name, "boxes": list(rules.boxes), "joker": rules.joker}
     if use_cache:
-        arrays = cached_arrays("yatzy-values", params, CACHE_VERSION, compute)
+        arrays = cached_arrays("yatzy-values", _cache_params(rules), CACHE_VERSION, compute)
     else:
         arrays = compute()
     return Solution(rules, arrays["E"], arrays["W"], float(arrays["seconds"]),
                     int(arrays["widgets"]))
+
+
+def _cache_params(rules: RuleSet) -> dict[str, Any]:
+    return {"rules": rules.name, "boxes": list(rules.boxes), "joker": rules.joker}
+
+
+def is_solved(rules: RuleSet | str) -> bool:
+    """Whether the tables of `rules` are on disk already (:func:`solve` then only loads them)."""
+    rules = get_rules(rules)
+    return is_cached("yatzy-values", _cache_params(rules), CACHE_VERSION)

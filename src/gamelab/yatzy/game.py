@@ -1,0 +1,498 @@
+"""A seeded game replayed from its moves: what a front end shows, solitaire or against a bot.
+
+A game is (rule set, seed, start card, your moves, the bot's moves); :func:`game_view` replays
+it and returns the position (:class:`GameView`), so a front end (the web page) keeps no state
+on the server. When the bot's turn is due, :func:`game_view` plays it and returns its moves,
+which the caller sends back with the next request.
+
+**Dice.** Each player has its own stream. The faces of a player's turn t (t = boxes filled
+before the turn) are numpy's generator seeded with (seed, player, t) drawing a 3 x 5 array:
+row r is what each of the five dice slots shows when it is rolled at roll r (0 = the first
+roll). The dice depend only on the seed, the turn and which slots are rerolled: replaying the
+same moves gives the same game, and another choice does not change any later turn's first roll.
+Kept dice stay in their slots (a keep given as digits holds the leftmost matching slots).
+
+**Moves** (:data:`MOVE_HELP`): ``keep 1114`` keeps those dice and rerolls the others (``keep -``
+rerolls all five; keeping all five stops rolling), ``hold 10110`` keeps the dice of the slots
+marked 1 (what clicking dice does), ``box fours`` scores the dice in a box (allowed after any
+roll; box names or aliases of the rule set, Yatzy's ``yatzy``).
+
+**Bots.** ``optimal`` plays the expected-score strategy (:mod:`gamelab.yatzy.solver`);
+``win`` plays for the win (:func:`gamelab.yatzy.winplay.solve_win`, you modelled as an
+expected-score player from your current card) in its last :data:`WIN_PLAY_TURNS` turns and for
+the expected score before that, saying so in ``note``. You move first in every round.
+
+>>> v = game_view("yatzy", seed=7, moves=["keep 66"], start="ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=22,three_kind=15,four_kind=20,small_straight=15,large_straight=20,full_house=20,chance=25")  # doctest: +SKIP
+>>> v.turn, v.rolls_left  # doctest: +SKIP
+(15, 1)
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gamelab.yatzy.coach import advise, decision_tables
+from gamelab.yatzy.rules import (
+    DICE,
+    FACES,
+    KEEPS,
+    UPPER_CAP,
+    Card,
+    RuleSet,
+    dice_text,
+    get_rules,
+    roll_index,
+)
+from gamelab.yatzy.tables import optimal_values
+
+OPPONENTS = ("none", "optimal", "win")
+#: The win-play bot solves for the win in its last turns only (a solve with 8 turns left takes
+#: about 1.3 s, each earlier turn about three times longer: docs/yatzy.md).
+WIN_PLAY_TURNS = 8
+MAX_SEED = 2**63 - 1
+MOVE_HELP = ("a move is 'keep 1114' (the dice to keep; 'keep -' rerolls all five), 'hold 10110' "
+             "(keep the dice of the slots marked 1) or 'box fours' (score the dice in that box)")
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One choice with its exact value: the expected final score after it (optimal play from
+    then on) against the best option's; `loss` = best - chosen, in expected points."""
+
+    player: str  # "you" or "bot"
+    turn: int  # 1-based turn number on the card
+    rolls_left: int  # rerolls left when the choice was made
+    dice: str  # the dice before the choice, sorted
+    kind: str  # "keep" or "box"
+    choice: str  # the dice kept ('-' for none) or the box name
+    label: str  # the choice as shown (Yatzy's "yatzy")
+    expected_score: float
+    best: str  # the best option's label ("keep 1111" / "box fours")
+    best_expected_score: float
+    loss: float
+    points: int | None = None  # points scored (box choices; Yahtzee bonus included)
+
+
+@dataclass(frozen=True)
+class BoxRow:
+    """A line of the score card: each player's entry and what your dice would score there."""
+
+    box: str
+    label: str
+    upper: bool
+    you: int | None
+    bot: int | None = None
+    would_score: int | None = None  # with the current dice, on your open boxes
+
+
+@dataclass(frozen=True)
+class CardSummary:
+    """Totals of one player's card, with the upper-bonus progress."""
+
+    total: int
+    upper_total: int
+    upper_target: int  # 63
+    upper_bonus: int  # the rule set's bonus points
+    upper_bonus_earned: bool
+    yahtzee_bonuses: int
+    filled: int
+    boxes: int
+    card: str  # CARD syntax
+
+
+@dataclass(frozen=True)
+class BotTurn:
+    """The bot's turn just played: its moves (send them back), rolls and valued decisions."""
+
+    turn: int
+    moves: list[str]
+    rolls: list[str]
+    decisions: list[Decision]
+    box: str
+    points: int
+    policy: str  # "expected score" or "win play"
+    win_probability: float | None = None  # P(bot wins) + half P(tie) at its turn's start (win play)
+
+
+@dataclass(frozen=True)
+class GameView:
+    """The position after replaying a game's moves."""
+
+    rules: str
+    seed: int
+    start: str
+    opponent: str
+    turn: int  # your current turn (1-based), = boxes when the card is full
+    boxes: int
+    rolls_left: int
+    dice: list[int]  # your five dice in slot order
+    rows: list[BoxRow]
+    you: CardSummary
+    bot: CardSummary | None
+    moves: list[str]
+    bot_moves: list[list[str]]  # every bot turn so far, including one played now
+    bot_turn: BotTurn | None  # the bot's turn played by this call
+    finished: bool
+    result: str | None  # "you win 262 to 240", ... once finished
+    coach: object | None = None  # gamelab.yatzy.coach.Advice for your position, when asked
+    note: str | None = None
+    decisions: list[Decision] = field(default_factory=list)  # only with evaluate=True
+
+
+# ---------------------------------------------------------------------------------------------
+# dice and moves
+
+
+def turn_faces(seed: int, player: int, turn: int) -> np.ndarray:
+    """[3, 5] faces 1..6: what each slot shows when rolled at roll r of this turn."""
+    return np.random.default_rng([seed, player, turn]).integers(1, FACES + 1, size=(3, DICE))
+
+
+def counts_of(slots) -> np.ndarray:
+    c = np.zeros(FACES, dtype=np.int64)
+    for face in slots:
+        c[int(face) - 1] += 1
+    return c
+
+
+def held_slots(slots, keep: np.ndarray) -> list[bool]:
+    """Which slots hold the kept dice: the leftmost slots showing each kept face."""
+    need = np.array(keep, dtype=np.int64)
+    held = []
+    for face in slots:
+        take = need[int(face) - 1] > 0
+        if take:
+            need[int(face) - 1] -= 1
+        held.append(bool(take))
+    return held
+
+
+def parse_move(text: str) -> tuple[str, str]:
+    parts = str(text).strip().split(None, 1)
+    if len(parts) != 2 or parts[0].lower() not in ("keep", "hold", "box"):
+        raise ValueError(f"move {text!r} not understood: {MOVE_HELP}")
+    return parts[0].lower(), parts[1].strip()
+
+
+def parse_keep(text: str, dice: np.ndarray) -> np.ndarray:
+    """Dice to keep as digits (``1114``, any order) or ``-`` -> count vector within `dice`."""
+    keep = np.zeros(FACES, dtype=np.int64)
+    if text.strip() == "-":
+        return keep
+    digits = text.replace(" ", "").replace(",", "")
+    if not digits or len(digits) > DICE or any(ch not in "123456" for ch in digits):
+        raise ValueError(f"keep {text!r}: give the dice to keep as up to five digits 1-6 "
+                         f"(e.g. 1114), or '-' to reroll all five")
+    for ch in digits:
+        keep[int(ch) - 1] += 1
+    if (keep > dice).any():
+        raise ValueError(f"cannot keep {digits} from the dice {dice_text(dice)}")
+    return keep
+
+
+class _Player:
+    """One player's card and current turn during a replay."""
+
+    def __init__(self, rules: RuleSet, card: Card, seed: int, player: int) -> None:
+        self.rules, self.card, self.seed, self.player = rules, card, seed, player
+        self.turns_done = 0
+        self.moves_in_turn = 0
+        if not card.done:
+            self._start_turn()
+
+    def _start_turn(self) -> None:
+        self.faces = turn_faces(self.seed, self.player, self.card.filled_count)
+        self.slots = [int(x) for x in self.faces[0]]
+        self.rolls_left = 2
+        self.rolls = [dice_text(self.counts)]
+        self.moves_in_turn = 0
+
+    @property
+    def counts(self) -> np.ndarray:
+        return counts_of(self.slots)
+
+    @property
+    def turn(self) -> int:
+        return self.card.filled_count + (0 if self.card.done else 1)
+
+    def hold_mask(self, text: str) -> list[bool]:
+        """``hold 10110``: the slots marked 1 keep their dice."""
+        mask = text.replace(" ", "")
+        if len(mask) != DICE or any(ch not in "01" for ch in mask):
+            raise ValueError(f"hold {text!r}: mark the five dice slots with 1 (hold) or 0 "
+                             "(reroll), e.g. hold 10110")
+        return [ch == "1" for ch in mask]
+
+    def keep(self, keep: np.ndarray, held: list[bool] | None = None) -> None:
+        if self.rolls_left == 0:
+            raise ValueError("no rerolls left: score the dice in a box ('box NAME')")
+        if int(keep.sum()) == DICE:
+            self.rolls_left = 0
+        else:
+            roll = 3 - self.rolls_left
+            held = held_slots(self.slots, keep) if held is None else held
+            for i, hold in enumerate(held):
+                if not hold:
+                    self.slots[i] = int(self.faces[roll][i])
+            self.rolls_left -= 1
+            self.rolls.append(dice_text(self.counts))
+        self.moves_in_turn += 1
+
+    def score(self, box: str) -> int:
+        gain = self.card.fill(box, self.counts)
+        self.turns_done += 1
+        if not self.card.done:
+            self._start_turn()
+        return gain
+
+    def play(self, move: str) -> None:
+        if self.card.done:
+            raise ValueError(f"move {move!r}: the card is full; the game is over")
+        kind, arg = parse_move(move)
+        if kind == "keep":
+            self.keep(parse_keep(arg, self.counts))
+        elif kind == "hold":
+            held = self.hold_mask(arg)
+            self.keep(counts_of(f for f, h in zip(self.slots, held, strict=True) if h), held)
+        else:
+            self.score(arg)
+
+    def choice(self, move: str) -> tuple[str, np.ndarray | str]:
+        """(kind, keep counts or box name) of a move in the current position ('hold' is a keep)."""
+        kind, arg = parse_move(move)
+        if kind == "hold":
+            held = self.hold_mask(arg)
+            return "keep", counts_of(f for f, h in zip(self.slots, held, strict=True) if h)
+        return kind, (parse_keep(arg, self.counts) if kind == "keep" else arg)
+
+
+# ---------------------------------------------------------------------------------------------
+# values of choices
+
+
+def evaluate(rules: RuleSet, E: np.ndarray, card: Card, dice: np.ndarray, rolls_left: int,
+             kind: str, choice: np.ndarray | str, player: str = "you") -> Decision:
+    """The exact value of one choice (a keep count vector or a box name) against the best."""
+    if kind == "keep" and not rolls_left:
+        raise ValueError("no rerolls left: score the dice in a box ('box NAME')")
+    if kind == "box":  # an unknown, filled or (joker rule) forbidden box gets the card's message
+        Card(rules, list(card.entries), card.yahtzee_bonuses).fill(str(choice), dice)
+    keeps = advise(rules, card, dice, rolls_left, E) if rolls_left else None
+    boxes = advise(rules, card, dice, 0, E) if (kind == "box" or not rolls_left) else None
+    ranking = keeps if keeps is not None else boxes
+    assert ranking is not None
+    top = ranking[0]
+    best_label = (f"keep {top['keep']}" if "keep" in top else f"box {rules.box_label(top['box'])}")
+    points = None
+    if kind == "keep":
+        assert keeps is not None
+        text = dice_text(choice)
+        chosen = next(o for o in keeps if o["keep"] == text)
+        label = text
+    else:
+        assert boxes is not None
+        name = rules.boxes[rules.box_index(str(choice))]
+        chosen = next(o for o in boxes if o["box"] == name)
+        text, label = name, rules.box_label(name)
+        bonus = next(b for n, _p, b in rules.placements(dice, card) if n == name)
+        points = int(chosen["points"]) + int(bonus)
+    loss = max(0.0, top["expected_score"] - chosen["expected_score"])
+    if loss < 1e-9:
+        loss = 0.0
+    return Decision(player, card.filled_count + 1, rolls_left, dice_text(dice), kind, text, label,
+                    float(chosen["expected_score"]), best_label, float(top["expected_score"]),
+                    loss, points)
+
+
+# ---------------------------------------------------------------------------------------------
+# bots
+
+
+def _play_tables(me: _Player, box3, keep2, keep1) -> list[str]:
+    """Play `me`'s current turn by decision tables; returns the moves."""
+    moves = []
+    for table in (keep1, keep2):
+        keep = KEEPS[int(table[roll_index(me.counts)])]
+        move = f"keep {dice_text(keep)}"
+        moves.append(move)
+        me.play(move)
+        if me.rolls_left == 0:
+            break
+    move = f"box {me.rules.boxes[int(box3[roll_index(me.counts)])]}"
+    moves.append(move)
+    me.play(move)
+    return moves
+
+
+def _bot_turn(rules: RuleSet, E: np.ndarray, bot: _Player, you: _Player, opponent: str,
+              win_solve: bool) -> tuple[BotTurn, str | None]:
+    from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win
+
+    card = bot.card
+    turns_left = rules.n_boxes - card.filled_count
+    before = Card(rules, list(card.entries), card.yahtzee_bonuses)
+    note = None
+    win_probability = None
+    policy = "expected score"
+    if opponent == "win" and win_solve and turns_left <= WIN_PLAY_TURNS:
+        law = final_score_law(rules, (you.card.mask, you.card.capped_upper, you.card.bonus_flag,
+                                      you.card.total), E)
+        state = (card.mask, card.capped_upper, card.bonus_flag, card.total)
+        sol = solve_win(rules, state, law)
+        box3, keep2, keep1 = sol.decisions(0, *state, decision_scratch())
+        win_probability = sol.value
+        policy = "win play"
+    else:
+        if opponent == "win" and turns_left > WIN_PLAY_TURNS:
+            note = (f"the win-play bot plays for the win in its last {WIN_PLAY_TURNS} turns (a "
+                    f"solve with {turns_left} turns left takes longer than the time budget); "
+                    "this turn it played for the expected score")
+        tables = decision_tables(rules, E, card)
+        box3, keep2, keep1 = tables.box3, tables.keep2, tables.keep1
+    # replay the turn on a copy to value each decision
+    shadow = _Player(rules, before, bot.seed, bot.player)
+    moves = _play_tables(bot, box3, keep2, keep1)
+    decisions = []
+    rolls: list[str] = []
+    for move in moves:
+        kind, arg = parse_move(move)
+        choice = parse_keep(arg, shadow.counts) if kind == "keep" else arg
+        decisions.append(evaluate(rules, E, shadow.card, shadow.counts, shadow.rolls_left, kind,
+                                  choice, player="bot"))
+        if kind == "box":
+            rolls = list(shadow.rolls)
+        shadow.play(move)
+    last = decisions[-1]
+    turn = BotTurn(before.filled_count + 1, moves, rolls, decisions, last.choice,
+                   int(last.points or 0), policy, win_probability)
+    return turn, note
+
+
+# ---------------------------------------------------------------------------------------------
+# the game
+
+
+def _summary(card: Card) -> CardSummary:
+    r = card.rules
+    return CardSummary(card.total, card.upper_total, UPPER_CAP, r.upper_bonus,
+                       card.upper_total >= UPPER_CAP, card.yahtzee_bonuses, card.filled_count,
+                       r.n_boxes, card.text())
+
+
+def game_view(rules: RuleSet | str, seed: int, moves: list[str] = (), start: str = "-",
+              opponent: str = "none", bot_moves: list[list[str]] = (), coach: bool = False,
+              win_solve: bool = True, evaluate_moves: bool = False) -> GameView:
+    """Replay a game and return its position; plays the bot's turn when it is due.
+
+    `start` is the card both players begin from (CARD syntax), `opponent` one of
+    :data:`OPPONENTS`; `bot_moves` the bot's earlier turns as returned by earlier calls.
+    `coach` adds the coach's ranking of your options; `evaluate_moves` values every decision
+    of yours (for the review). ``win_solve=False`` makes the win-play bot play this turn for the
+    expected score (the fallback when its solve overruns the time budget).
+    """
+    from gamelab.yatzy.coach import coach as coach_advice
+
+    rules = get_rules(rules)
+    if opponent not in OPPONENTS:
+        raise ValueError(f"unknown opponent {opponent!r}; allowed: {', '.join(OPPONENTS)}")
+    if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
+        raise ValueError(f"seed must be an integer 0..{MAX_SEED}, got {seed!r}")
+    seed = int(seed)
+    start_card = Card.parse(rules, start)
+    if start_card.done:
+        raise ValueError("the start card is full: there is nothing left to play")
+    E = optimal_values(rules.name)
+    you = _Player(rules, Card.parse(rules, start), seed, 0)
+    bot = _Player(rules, Card.parse(rules, start), seed, 1) if opponent != "none" else None
+    if bot is None and bot_moves:
+        raise ValueError("bot moves were given for a game without a bot")
+    decisions: list[Decision] = []
+    bot_done = 0
+    bot_turns = [list(t) for t in bot_moves]
+
+    def replay_bot_turn(i: int) -> None:
+        assert bot is not None
+        turn = bot_turns[i]
+        if not turn or parse_move(turn[-1])[0] != "box" or any(
+                parse_move(m)[0] == "box" for m in turn[:-1]):
+            raise ValueError(f"bot turn {i + 1} must be keeps followed by one box, got {turn}")
+        for move in turn:
+            try:
+                bot.play(move)
+            except ValueError as exc:
+                raise ValueError(f"bot turn {i + 1}, move {move!r}: {exc}") from None
+
+    for n, move in enumerate(moves, start=1):
+        if you.card.done:
+            raise ValueError(f"move {n} ({move!r}): the card is full; the game is over")
+        if bot is not None and you.moves_in_turn == 0 and you.turns_done > bot_done:
+            # your new turn starts after the bot's turn of the previous round
+            if bot_done >= len(bot_turns):
+                raise ValueError(f"move {n} ({move!r}): the bot's turn {bot_done + 1} is missing "
+                                 "(send back the bot's moves of every earlier turn)")
+            replay_bot_turn(bot_done)
+            bot_done += 1
+        try:
+            if evaluate_moves:
+                kind, choice = you.choice(move)
+                decision = evaluate(rules, E, you.card, you.counts, you.rolls_left, kind, choice)
+            you.play(move)
+        except ValueError as exc:
+            raise ValueError(f"move {n} ({move!r}): {exc}") from None
+        if evaluate_moves:
+            decisions.append(decision)
+    bot_turn = None
+    note = None
+    if bot is not None:
+        while bot_done < min(len(bot_turns), you.turns_done):
+            replay_bot_turn(bot_done)
+            bot_done += 1
+        if len(bot_turns) > you.turns_done:
+            raise ValueError(f"{len(bot_turns)} bot turns were given but you have played only "
+                             f"{you.turns_done}")
+        if bot_done < you.turns_done and not bot.card.done:
+            bot_turn, note = _bot_turn(rules, E, bot, you, opponent, win_solve)
+            bot_turns.append(bot_turn.moves)
+    finished = you.card.done and (bot is None or bot.card.done)
+    would = {}
+    if not you.card.done:
+        would = {name: pts + bonus for name, pts, bonus in rules.placements(you.counts, you.card)}
+    rows = [BoxRow(name, rules.box_label(b), rules.upper_face(b) > 0, you.card.entries[b],
+                   bot.card.entries[b] if bot is not None else None, would.get(name))
+            for b, name in enumerate(rules.boxes)]
+    result = None
+    if finished:
+        a = you.card.total
+        if bot is None:
+            result = f"final score {a}"
+        else:
+            b = bot.card.total
+            result = (f"you win {a} to {b}" if a > b else f"draw at {a}" if a == b
+                      else f"the bot wins {b} to {a}")
+    advice = None
+    if coach and not you.card.done:
+        advice = coach_advice(rules, you.card, you.counts, you.rolls_left, E)
+    return GameView(
+        rules=rules.name, seed=seed, start=start_card.text(), opponent=opponent,
+        turn=you.turn, boxes=rules.n_boxes, rolls_left=you.rolls_left if not you.card.done else 0,
+        dice=list(you.slots) if not you.card.done else [], rows=rows, you=_summary(you.card),
+        bot=_summary(bot.card) if bot is not None else None, moves=list(moves),
+        bot_moves=bot_turns, bot_turn=bot_turn, finished=finished, result=result, coach=advice,
+        note=note, decisions=decisions)
+
+
+def warm_up() -> None:
+    """Load (or compile, once) the kernels a game, its coach, review and win-play bot use, on a
+    one-turn position with a zero table: a fraction of a second once numba's cache is warm."""
+    from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win
+
+    rules = get_rules("yatzy")
+    E = np.zeros((1 << rules.n_boxes) * 64)
+    card = Card.parse(rules, ",".join(f"{b}=0" for b in rules.boxes if b != "chance"))
+    state = (card.mask, card.capped_upper, card.bonus_flag, 0)
+    decision_tables(rules, E, card)
+    advise(rules, card, "11114", 0, E)
+    law = final_score_law(rules, state, E)
+    solve_win(rules, state, law).decisions(0, *state, decision_scratch())

@@ -1,0 +1,175 @@
+"""Review of a game: skill (every decision's loss in expected points) and luck, kept apart.
+
+For each of your decisions the expected final score of your choice and of the best one under
+optimal play from then on (:func:`gamelab.yatzy.game.evaluate`); their difference is the loss,
+in the spirit of Verhoeff's proficiency test for Yahtzee. Your final score then splits exactly as
+
+    final = E(start) - total loss + luck
+
+where E(start) is the optimal strategy's expected final score from the game's start card, so
+``luck`` is what the dice gave beyond expectation. The final score is also placed in the exact
+final-score distribution of the optimal strategy from the same start (forward propagation:
+:func:`gamelab.yatzy.distribution.score_distribution` from the empty card, cached on disk, or
+:func:`gamelab.yatzy.winplay.final_score_law` from a later card): its percentile counts half
+the ties, 100 (P(S < score) + P(S = score) / 2).
+
+Cost: two coach evaluations per decision (well under a millisecond each); the distribution from
+the empty card is computed once per rule set (about a core-minute for Yatzy, then cached), from a
+later card in milliseconds to seconds.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from gamelab.yatzy.game import Decision, game_view
+from gamelab.yatzy.rules import Card, get_rules
+from gamelab.yatzy.solver import state_index
+from gamelab.yatzy.tables import optimal_distribution, optimal_values
+
+
+@dataclass(frozen=True)
+class ScoreLaw:
+    """P(final score = offset + i) = probability[i]; `tail` is P(final score beyond the array)."""
+
+    offset: int
+    probability: np.ndarray
+    tail: float = 0.0
+    mean: float = 0.0
+
+    def below(self, score: int) -> float:
+        i = int(np.clip(score - self.offset, 0, len(self.probability)))
+        return float(self.probability[:i].sum())
+
+    def at(self, score: int) -> float:
+        i = score - self.offset
+        return float(self.probability[i]) if 0 <= i < len(self.probability) else 0.0
+
+    def __json__(self) -> dict[str, Any]:
+        return {"offset": self.offset, "probability": self.probability, "tail": self.tail,
+                "mean": self.mean}
+
+
+@dataclass(frozen=True)
+class Review:
+    """A game's decisions with their losses, the total loss, and (once finished) the luck."""
+
+    rules: str
+    seed: int
+    start: str
+    finished: bool
+    decisions: list[Decision]
+    total_loss: float  # expected points given away by your choices
+    worst: Decision | None  # the costliest decision
+    start_expected: float  # optimal expected final score from the start card
+    final_score: int | None = None
+    luck: float | None = None  # final - (start_expected - total_loss)
+    percentile: float | None = None  # of the final score among optimal play's, ties half
+    p_below: float | None = None  # P(optimal final < your score)
+    p_equal: float | None = None
+    distribution: ScoreLaw | None = None
+    svg: str | None = field(default=None)
+    note: str | None = None
+
+
+def start_law(rules, start: str) -> ScoreLaw:
+    """The exact final-score law of optimal play from the card `start`."""
+    from gamelab.yatzy.winplay import final_score_law
+
+    rules = get_rules(rules)
+    card = Card.parse(rules, start)
+    if card.filled_count == 0:
+        d = optimal_distribution(rules.name)
+        return ScoreLaw(0, d.probability, d.tail_probability, d.mean)
+    E = optimal_values(rules.name)
+    offset, p = final_score_law(rules, (card.mask, card.capped_upper, card.bonus_flag,
+                                        card.total), E)
+    mean = float((np.arange(len(p)) + offset) @ p)
+    return ScoreLaw(offset, p, 0.0, mean)
+
+
+def review_game(rules, seed: int, moves: list[str], start: str = "-", opponent: str = "none",
+                bot_moves: list[list[str]] = ()) -> Review:
+    """Every decision of a game with its loss; luck and percentile once the card is full.
+
+    The arguments are those of :func:`gamelab.yatzy.game.game_view`; a game whose bot turn is
+    due is reviewed as far as you have played (the bot's turn is not needed)."""
+    rules = get_rules(rules)
+    # the bot's policy does not matter here: its recorded moves are replayed, never re-solved
+    view = game_view(rules, seed, moves, start, "none" if opponent == "none" else "optimal",
+                     bot_moves, evaluate_moves=True)
+    E = optimal_values(rules.name)
+    card = Card.parse(rules, start)
+    start_expected = card.total + float(E[state_index(rules, card.mask, card.capped_upper,
+                                                       card.bonus_flag)])
+    decisions = view.decisions
+    total = float(sum(d.loss for d in decisions))
+    worst = max(decisions, key=lambda d: d.loss) if decisions and total > 0 else None
+    you_done = view.you.filled == view.you.boxes
+    if not you_done:
+        return Review(rules.name, view.seed, view.start, False, decisions, total, worst,
+                      start_expected, note="the game is not finished: luck and percentile "
+                      "come once your card is full")
+    final = view.you.total
+    law = start_law(rules, start)
+    below, equal = law.below(final), law.at(final)
+    return Review(rules.name, view.seed, view.start, True, decisions, total, worst,
+                  start_expected, final_score=final, luck=final - (start_expected - total),
+                  percentile=100.0 * (below + equal / 2), p_below=below, p_equal=equal,
+                  distribution=law, svg=distribution_svg(law, final))
+
+
+def distribution_svg(law: ScoreLaw, score: int | None = None, width: int = 640,
+                     height: int = 240) -> str:
+    """An SVG line plot of the law (the central 99.98 %), the mean dashed, `score` marked."""
+    p = np.asarray(law.probability, dtype=float)
+    c = np.cumsum(p)
+    lo_i = int(np.searchsorted(c, 1e-4))
+    hi_i = int(min(len(p) - 1, np.searchsorted(c, c[-1] - 1e-4)))
+    lo, hi = law.offset + lo_i, law.offset + hi_i
+    if score is not None:
+        lo, hi = min(lo, score), max(hi, score)
+    hi = max(hi, lo + 1)
+    left, right, top, bottom = 48, 12, 12, 34
+    pw, ph = width - left - right, height - top - bottom
+    peak = float(p.max()) or 1.0
+
+    def x(s: float) -> float:
+        return left + (s - lo) / (hi - lo) * pw
+
+    def y(q: float) -> float:
+        return top + ph - q / peak * ph
+
+    pts = " ".join(f"{x(law.offset + i):.1f},{y(float(p[i])):.1f}"
+                   for i in range(len(p)) if lo <= law.offset + i <= hi)
+    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+           f'role="img" class="score-law"><title>Exact final-score distribution of optimal play'
+           f'{"" if score is None else f"; your score {score}"}</title>',
+           f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="#fbfbf8" stroke="#d9d9d2"/>']
+    step = 10 if hi - lo <= 120 else 25 if hi - lo <= 300 else 50
+    for s in range((lo + step - 1) // step * step, hi + 1, step):
+        out.append(f'<line x1="{x(s):.1f}" y1="{top + ph}" x2="{x(s):.1f}" y2="{top + ph + 4}" '
+                   f'stroke="#66665f"/><text x="{x(s):.1f}" y="{top + ph + 16}" font-size="11" '
+                   f'text-anchor="middle" fill="#66665f">{s}</text>')
+    out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 2}" font-size="11" '
+               f'text-anchor="middle" fill="#66665f">final score</text>')
+    out.append(f'<text x="12" y="{top + ph / 2:.1f}" font-size="11" text-anchor="middle" '
+               f'fill="#66665f" transform="rotate(-90 12 {top + ph / 2:.1f})">probability</text>')
+    out.append(f'<text x="{left - 4}" y="{top + 10}" font-size="10" text-anchor="end" '
+               f'fill="#66665f">{peak:.3f}</text>')
+    out.append(f'<polyline fill="none" stroke="#2f6db5" stroke-width="1.5" points="{pts}"/>')
+    if lo <= law.mean <= hi:
+        out.append(f'<line x1="{x(law.mean):.1f}" y1="{top}" x2="{x(law.mean):.1f}" '
+                   f'y2="{top + ph}" stroke="#2f6db5" stroke-dasharray="4 3"/>')
+    if score is not None:
+        anchor = "end" if x(score) > left + pw * 0.7 else "start"
+        dx = -4 if anchor == "end" else 4
+        out.append(f'<line class="your-score" x1="{x(score):.1f}" y1="{top}" x2="{x(score):.1f}" '
+                   f'y2="{top + ph}" stroke="#c62828" stroke-width="2"/>'
+                   f'<text x="{x(score) + dx:.1f}" y="{top + 14}" font-size="12" fill="#c62828" '
+                   f'text-anchor="{anchor}">you: {score}</text>')
+    out.append("</svg>")
+    return "".join(out)

@@ -1,0 +1,96 @@
+"""The optimal strategy's tables of each rule set, loaded once per process and only when used.
+
+A front end that serves several rule sets (the web page) asks :func:`optimal_values` for the
+expected-remaining-score table E of a rule set: the first call loads it from the disk cache
+(:func:`gamelab.yatzy.solver.solve`; a fraction of a second) or, the very first time on a
+machine, builds it (about 10-15 core-seconds per rule set); later calls return the same array.
+:func:`tables_status` says which of these a call would do, so a page can tell its user that a
+first build is running. Threads asking for the same rule set wait for one build.
+
+>>> tables_status("yatzy").rules
+'yatzy'
+"""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass
+
+import numpy as np
+
+from gamelab.yatzy.distribution import ScoreDistribution, is_distribution_cached, score_distribution
+from gamelab.yatzy.rules import RULES, get_rules
+from gamelab.yatzy.solver import is_solved, solve
+
+#: Rough cost of a first build on one core, for the message shown while it runs (docs/yatzy.md).
+BUILD_SECONDS = {"yahtzee": 5, "yahtzee-free-joker": 5, "yahtzee-no-bonus": 4, "yatzy": 16,
+                 "yatzy-ls2012": 16}
+
+_values: dict[str, np.ndarray] = {}
+_distributions: dict[str, ScoreDistribution] = {}
+_locks = {name: threading.Lock() for name in RULES}
+_distribution_locks = {name: threading.Lock() for name in RULES}
+
+
+@dataclass(frozen=True)
+class TablesStatus:
+    """Whether the tables of a rule set are in this process, on disk, or still to be built."""
+
+    rules: str
+    loaded: bool  # E is in this process: coach answers are immediate
+    cached: bool  # E is on disk: loading takes a fraction of a second
+    distribution_cached: bool  # the exact final-score distribution from the empty card
+    message: str  # what a user is told ("" when loaded)
+
+
+def _named(rules) -> str:
+    name = get_rules(rules).name
+    if name not in RULES:
+        raise ValueError(f"unknown rules {name!r}; allowed: {', '.join(RULES)}")
+    return name
+
+
+def tables_status(rules) -> TablesStatus:
+    """What :func:`optimal_values` would do for `rules` now."""
+    name = _named(rules)
+    loaded = name in _values
+    cached = loaded or is_solved(name)
+    if loaded:
+        message = ""
+    elif cached:
+        message = f"loading the {name} decision tables"
+    else:
+        message = (f"building the {name} decision tables (first use on this server, about "
+                   f"{BUILD_SECONDS[name]} core-seconds; cached afterwards)")
+    return TablesStatus(name, loaded, cached, is_distribution_cached(name), message)
+
+
+def optimal_values(rules) -> np.ndarray:
+    """E of the optimal strategy of `rules` (a named rule set), loaded or built once."""
+    name = _named(rules)
+    found = _values.get(name)
+    if found is not None:
+        return found
+    with _locks[name]:
+        if name not in _values:
+            _values[name] = solve(name).E
+        return _values[name]
+
+
+def prepare(rules) -> TablesStatus:
+    """Load (or build) the tables of `rules`; returns the status afterwards."""
+    optimal_values(rules)
+    return tables_status(rules)
+
+
+def optimal_distribution(rules) -> ScoreDistribution:
+    """The exact final-score distribution of optimal play from the empty card (cached on disk;
+    the first computation takes about a core-minute for Yatzy)."""
+    name = _named(rules)
+    found = _distributions.get(name)
+    if found is not None:
+        return found
+    with _distribution_locks[name]:
+        if name not in _distributions:
+            _distributions[name] = score_distribution(name)
+        return _distributions[name]
