@@ -81,3 +81,9 @@ def test_serve_says_where_it_listens(gamelab_cli):
     assert "--host" in help_text and "--workers" in help_text and "--budget" in help_text
     bad = gamelab_cli("serve", "--port", "70000")
     assert bad.returncode == 2 and "--port must be 1-65535" in bad.stderr
+
+
+def test_huge_numbers_inside_clues_are_422(api):
+    # found by benchmarks/web_load.py: an int64 overflow used to be a 500
+    r = api.post(SOLVE, json={**GOOD, "rows": f"{10**30},2 8,0 4,2 4,2 5,1"})
+    assert r.status_code == 422 and "a clue is a small whole number" in r.json()["detail"]

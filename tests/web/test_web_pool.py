@@ -49,7 +49,7 @@ def pool():
 
 def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
     async def scenario():
-        first = await pool.run(_pid, timeout=30)
+        first = await pool.run(_pid, timeout=30, cache=False)
         start = time.monotonic()
         answer = await pool.budgeted(
             _sleep, (60,), budget=0.5, fallback=lambda: "cheap",
@@ -59,7 +59,7 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
         assert answer.fell_back and answer.value == "cheap"
         assert answer.note == "exact optimal search timed out after 0.5 s; showing MinRisk"
         assert took < 5  # the budget, not the 60 s call
-        second = await pool.run(_pid, timeout=60)
+        second = await pool.run(_pid, timeout=60, cache=False)
         assert second != first
         return first
 
@@ -72,6 +72,18 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
         ok = await pool.budgeted(_sleep, (0.01,), budget=30, fallback=lambda: "cheap",
                                  what="x", fallback_name="y")
         assert not ok.fell_back and ok.value == 0.01 and ok.note is None
+        # the call that overran is not tried again within the same budget: straight to the fallback
+        start = time.monotonic()
+        again = await pool.budgeted(_sleep, (60,), budget=0.5, fallback=lambda: "cheap",
+                                    what="exact optimal search", fallback_name="MinRisk")
+        assert again.fell_back and again.note.startswith("exact optimal search timed out after 0.5 s")
+        assert time.monotonic() - start < 0.3 and pool.recycled == 1
+        # answers are memoised by (function, arguments)
+        t0 = time.monotonic()
+        assert await pool.run(_sleep, (0.4,), timeout=30) == 0.4
+        t1 = time.monotonic()
+        assert await pool.run(_sleep, (0.4,), timeout=30) == 0.4
+        assert time.monotonic() - t1 < 0.1 < t1 - t0
 
     asyncio.run(after())
 

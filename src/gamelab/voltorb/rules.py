@@ -212,7 +212,10 @@ class Clues:
 
     def __post_init__(self) -> None:
         for name in ("row_sums", "row_voltorbs", "col_sums", "col_voltorbs"):
-            arr = np.asarray(getattr(self, name), dtype=np.int64).reshape(-1)
+            try:
+                arr = np.asarray(getattr(self, name), dtype=np.int64).reshape(-1)
+            except OverflowError:
+                raise ValueError(f"{name}: a clue is a small whole number (a line's sum is 0-15)") from None
             if arr.size != SIZE:
                 raise ValueError(f"{name} needs {SIZE} numbers, got {arr.size}")
             object.__setattr__(self, name, arr)

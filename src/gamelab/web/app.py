@@ -98,11 +98,12 @@ class BodyLimit:
             return
         headers = dict(scope.get("headers") or [])
         length = headers.get(b"content-length")
-        if length is not None and (not length.isdigit() or int(length) > self.limit):
-            await self._reject(send)
+        if length is not None and not length.isdigit():
+            await self._reject(send, receive, drain=False)
             return
+        declared_too_big = length is not None and int(length) > self.limit
         body = b""
-        more = True
+        more = not declared_too_big
         while more:
             message = await receive()
             if message["type"] == "http.disconnect":
@@ -110,8 +111,11 @@ class BodyLimit:
             body += message.get("body", b"")
             more = message.get("more_body", False)
             if len(body) > self.limit:
-                await self._reject(send)
+                await self._reject(send, receive, drain=more)
                 return
+        if declared_too_big:
+            await self._reject(send, receive, drain=int(length) <= self.DRAIN * self.limit)
+            return
         replayed = False
 
         async def replay() -> dict:
@@ -123,9 +127,24 @@ class BodyLimit:
 
         await self.app(scope, replay, send)
 
-    async def _reject(self, send: Any) -> None:
+    #: an oversized body up to this many times the limit is read and dropped before the 413, so
+    #: the client (still sending) receives the answer instead of a reset connection
+    DRAIN = 32
+
+    async def _reject(self, send: Any, receive: Any, drain: bool) -> None:
+        if drain:
+            seen = 0
+            while seen <= self.DRAIN * self.limit:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    return
+                seen += len(message.get("body", b""))
+                if not message.get("more_body", False):
+                    break
         response = JSONResponse(
-            {"detail": f"request body too large: at most {self.limit // 1024} KB"}, status_code=413
+            {"detail": f"request body too large: at most {self.limit // 1024} KB"},
+            status_code=413,
+            headers={"connection": "close"},
         )
         await response({"type": "http"}, None, send)
 

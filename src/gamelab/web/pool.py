@@ -8,6 +8,9 @@ process killed and replaced; the pool keeps serving.
 
 The budget is a deadline from the moment the request asks: time spent waiting for a free slot
 counts, so a loaded server answers as quickly as an idle one, just more often with the fallback.
+A replaced process serves again only once it has warmed up. Answers are memoised by (function,
+arguments), and a call that overran once goes straight to its fallback next time (so a hard
+position cannot tie up the processes again and again).
 
     answer = await pool.budgeted(
         solve, request_args,                     # module-level function, picklable arguments
@@ -30,6 +33,7 @@ import multiprocessing
 import os
 import signal
 import time
+from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
@@ -77,13 +81,23 @@ def call_by_name(spec: str) -> None:
         fn()
 
 
+#: solver processes run this much nicer than the server, so that the server stays responsive
+#: (trivial requests, fallbacks) while every solver is busy
+WORKER_NICENESS = 5
+
+
 def _warm(modules: Sequence[str], warmers: Sequence[str]) -> int:
     """First task of every worker: import the heavy modules and run the warm-up calls (numba
-    loads its compiled kernels on first use), then report the process id."""
+    loads its compiled kernels on first use), lower the priority for the real work (the warm-up
+    itself runs at full priority: a replacement is needed quickly), report the process id."""
     for name in modules:
         importlib.import_module(name)
     for spec in warmers:
         call_by_name(spec)
+    try:
+        os.nice(WORKER_NICENESS)
+    except OSError:  # not allowed on this system: run at the same priority
+        pass
     return os.getpid()
 
 
@@ -103,14 +117,12 @@ class _Slot:
     def wait_ready(self, timeout: float) -> None:
         self._pid_future.result(timeout=timeout)
 
+    def on_ready(self, callback: Callable[[Any], None]) -> None:
+        """Call `callback` (in a pool thread) once the current process has warmed up or failed."""
+        self._pid_future.add_done_callback(callback)
+
     def submit(self, fn: Callable[..., Any], args: tuple) -> concurrent.futures.Future:
         return self.executor.submit(fn, *args)
-
-    def recycle(self) -> None:
-        """Kill the process (whatever it is doing) and start a fresh one."""
-        old = self.executor
-        self._kill(old, self._pid_future)
-        self._start()
 
     def close(self) -> None:
         self._kill(self.executor, self._pid_future)
@@ -135,11 +147,17 @@ class SolverPool:
 
     `preload` names modules every worker imports when it starts (the forkserver imports them once
     for all workers) and `warmers` names functions (``"module:function"``) each worker calls
-    before its first task, so that no request pays for numba loading its kernels.
+    before its first task, so that no request pays for numba loading its kernels. `spares` warm
+    processes stand by to replace a killed one at once.
     """
 
     def __init__(
-        self, workers: int = 2, preload: Sequence[str] = (), warmers: Sequence[str] = ()
+        self,
+        workers: int = 2,
+        preload: Sequence[str] = (),
+        warmers: Sequence[str] = (),
+        cache_size: int = 2048,
+        spares: int = 1,
     ) -> None:
         if workers < 1:
             raise ValueError(f"the solver pool needs at least 1 worker, got {workers}")
@@ -148,13 +166,23 @@ class SolverPool:
         if method == "forkserver" and preload:
             self._context.set_forkserver_preload(list(preload))
         self.workers = workers
-        self._slots = [_Slot(self._context, preload, warmers) for _ in range(workers)]
+        self.spares = spares
+        self._preload, self._warmers = tuple(preload), tuple(warmers)
+        self._slots = [self._new_slot() for _ in range(workers)]
+        # warm processes standing by to replace a killed one at once
+        self._spare_slots = [self._new_slot() for _ in range(spares)]
         self._idle: asyncio.Queue[_Slot] | None = None
-        self.recycled = 0  # processes killed because a call overran (for tests and logs)
+        self.recycled = 0  # processes replaced because a call overran or died (for tests and logs)
+        self.cache_size = cache_size
+        self._answers: OrderedDict[tuple, Any] = OrderedDict()  # (fn, args) -> answer
+        self._overran: OrderedDict[tuple, float] = OrderedDict()  # (fn, args) -> budget it overran
+
+    def _new_slot(self) -> _Slot:
+        return _Slot(self._context, self._preload, self._warmers)
 
     def wait_ready(self, timeout: float = 120.0) -> None:
-        """Block until every worker has started and warmed up (raises if one failed)."""
-        for slot in self._slots:
+        """Block until every worker (and spare) has started and warmed up (raises if one failed)."""
+        for slot in [*self._slots, *self._spare_slots]:
             slot.wait_ready(timeout)
 
     def _queue(self) -> asyncio.Queue[_Slot]:
@@ -165,8 +193,24 @@ class SolverPool:
                 self._idle.put_nowait(slot)
         return self._idle
 
-    async def run(self, fn: Callable[..., T], args: tuple = (), *, timeout: float) -> T:
-        """``fn(*args)`` in a worker; :class:`BudgetExceeded` if it is not done in `timeout` s."""
+    async def run(
+        self, fn: Callable[..., T], args: tuple = (), *, timeout: float, cache: bool = True
+    ) -> T:
+        """``fn(*args)`` in a worker; :class:`BudgetExceeded` if it is not done in `timeout` s.
+
+        With `cache` (the default; `fn` must then be a pure function of `args`, as library
+        calls with a seed are), answers are memoised by (function, arguments), and a call that
+        overran its budget before fails at once instead of occupying a process again.
+        """
+        key = (fn.__module__, fn.__qualname__, repr(args)) if cache else None
+        if key is not None:
+            hit = self._answers.get(key)
+            if hit is not None:
+                self._answers.move_to_end(key)
+                return hit
+            overran = self._overran.get(key)
+            if overran is not None and overran >= timeout:
+                raise BudgetExceeded(f"timed out after {format_seconds(overran)}", started=True)
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         idle = self._queue()
@@ -177,26 +221,51 @@ class SolverPool:
                 f"no solver process was free within {format_seconds(timeout)}", started=False
             ) from None
         future = None
+        healthy = True
         try:
             future = slot.submit(fn, args)
             remaining = max(deadline - loop.time(), 0.0)
-            return await asyncio.wait_for(asyncio.wrap_future(future), remaining)
+            value = await asyncio.wait_for(asyncio.wrap_future(future), remaining)
         except TimeoutError:
-            self._recycle(slot)
+            healthy = False
+            if key is not None:
+                self._remember(self._overran, key, timeout)
             raise BudgetExceeded(f"timed out after {format_seconds(timeout)}", started=True) from None
         except BrokenProcessPool:
-            self._recycle(slot)
+            healthy = False
             raise WorkerDied("a solver process died; it has been restarted") from None
         except asyncio.CancelledError:  # the client went away: do not leave the search running
-            if future is not None and not future.done():
-                self._recycle(slot)
+            healthy = future is None or future.done()
             raise
         finally:
-            idle.put_nowait(slot)
+            if healthy:
+                idle.put_nowait(slot)
+            else:
+                self._recycle(slot)
+        if key is not None:
+            self._remember(self._answers, key, value)
+        return value
+
+    def _remember(self, table: OrderedDict, key: tuple, value: Any) -> None:
+        table[key] = value
+        table.move_to_end(key)
+        while len(table) > self.cache_size:
+            table.popitem(last=False)
 
     def _recycle(self, slot: _Slot) -> None:
+        """Kill the slot's process and put a warm one in its place: a spare if one is ready
+        (no downtime), else a new process that serves once warmed up (so no request's budget is
+        spent on a warm-up, and no warm-up is killed). A new spare starts warming."""
         self.recycled += 1
-        slot.recycle()
+        slot.close()
+        self._slots.remove(slot)
+        fresh = self._spare_slots.pop(0) if self._spare_slots else self._new_slot()
+        self._slots.append(fresh)
+        if self.spares:
+            self._spare_slots.append(self._new_slot())
+        idle = self._queue()
+        loop = asyncio.get_running_loop()
+        fresh.on_ready(lambda _future: loop.call_soon_threadsafe(idle.put_nowait, fresh))
 
     async def budgeted(
         self,
@@ -207,6 +276,7 @@ class SolverPool:
         fallback: Callable[[], T],
         what: str,
         fallback_name: str,
+        cache: bool = True,
     ) -> Budgeted[T]:
         """``fn(*args)`` within `budget` seconds, else ``fallback()`` (run in a thread), labelled.
 
@@ -215,7 +285,7 @@ class SolverPool:
         """
         start = time.perf_counter()
         try:
-            value = await self.run(fn, args, timeout=budget)
+            value = await self.run(fn, args, timeout=budget, cache=cache)
             return Budgeted(value, False, None, time.perf_counter() - start)
         except BudgetExceeded as exc:
             if exc.started:
@@ -231,5 +301,5 @@ class SolverPool:
         return Budgeted(value, True, note, time.perf_counter() - start)
 
     def close(self) -> None:
-        for slot in self._slots:
+        for slot in [*self._slots, *self._spare_slots]:
             slot.close()
