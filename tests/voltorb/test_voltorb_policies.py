@@ -49,3 +49,25 @@ def test_bad_positions_are_value_errors():
     every_multiplier = {t: int(v) for t, v in enumerate(board.reshape(-1)) if v >= 2}
     with pytest.raises(ValueError, match="the round is won"):
         playing_posterior(clues, every_multiplier, 1, "hgss")
+
+
+def test_state_limit_gives_the_labelled_minrisk_answer():
+    from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError
+    from gamelab.voltorb.practice import practice_board
+
+    for seed in range(50):  # the first level-8 deal whose optimal search needs over 300 states
+        clues = Clues.from_board(practice_board(8, seed))
+        try:
+            OptimalSolver(posterior_for(clues, "hgss", 8), state_limit=300).decide({})
+        except SearchLimitError:
+            break
+    else:
+        pytest.fail("no level-8 deal in 50 needs more than 300 states")
+    rows, cols = clues.as_text()
+    cut = solve_position(rows, cols, level=8, state_limit=300)
+    assert cut.note == "exact optimal search stopped after 300 states; showing MinRisk"
+    assert cut.policy == "minrisk" and cut.win_probability is None
+    cheap = solve_position(rows, cols, level=8, optimal=False)
+    assert cut.recommended == cheap.recommended and cut.p_voltorb == cheap.p_voltorb
+    fom = solve_position(rows, cols, level=8, policy="fom", state_limit=300)
+    assert fom.note.endswith("showing fom without P(win)") and fom.policy == "fom"

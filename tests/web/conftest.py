@@ -10,7 +10,10 @@
   path is printed in the report). An uncaught JavaScript error in the page fails the test.
 
 Set ``GAMELAB_NO_BROWSER=1`` to skip the browser tests on a machine without Chromium (CI
-installs it, see ``.ci/run``).
+installs it, see ``.ci/run``). ``save_screenshot(page, "voltorb-page.png")`` writes a screenshot
+into the folder named by ``$GAMELAB_SCREENSHOTS`` (e.g. ``docs``) when that is set, and does
+nothing otherwise: ``GAMELAB_SCREENSHOTS=docs .venv/bin/python -m pytest tests/web -k screenshot``
+refreshes the README's pictures.
 """
 
 from __future__ import annotations
@@ -34,6 +37,17 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-extensions",
 ]
+def save_screenshot(page, name: str) -> Path | None:
+    """Save a screenshot as $GAMELAB_SCREENSHOTS/name when that variable is set."""
+    folder = os.environ.get("GAMELAB_SCREENSHOTS")
+    if not folder:
+        return None
+    path = Path(folder) / name
+    path.parent.mkdir(parents=True, exist_ok=True)
+    page.screenshot(path=str(path), full_page=True)
+    return path
+
+
 #: Generous: tests check exact answers, not the fallback (test_web_pool covers that).
 TEST_BUDGET = 30.0
 

@@ -85,3 +85,22 @@ def test_bad_practice_and_review_requests(api, path, body, message):
     r = api.post(path, json=body)
     assert r.status_code == 422, r.text
     assert message in r.json()["detail"]
+
+
+def test_a_cut_short_search_is_labelled_and_keeps_the_odds(api):
+    """A server with a tiny budget answers a level-8 deal with MinRisk, saying why."""
+    from fastapi.testclient import TestClient
+
+    from gamelab.web.app import create_app
+    from gamelab.web.common import Settings
+
+    deal = api.post("/api/voltorb/practice/new", json={"level": 8, "seed": 3}).json()
+    body = {"rows": deal["rows"], "cols": deal["cols"], "level": 8}
+    exact = api.post("/api/voltorb/solve", json=body).json()
+    with TestClient(create_app(Settings(workers=1, budget=0.01))) as tiny:
+        r = tiny.post("/api/voltorb/solve", json=body)
+    assert r.status_code == 200
+    cut = r.json()
+    assert cut["note"].startswith("exact optimal search ") and cut["note"].endswith("; showing MinRisk")
+    assert cut["win_probability"] is None and cut["policy"] == "minrisk"
+    assert cut["p_voltorb"] == exact["p_voltorb"] and cut["consistent_boards"] == exact["consistent_boards"]

@@ -121,3 +121,31 @@ def test_practice_round_to_the_end_and_its_review(page):
     summary = page.locator("#review-summary").inner_text()
     assert f"Result: {'won' if won else 'lost'}" in summary
     assert f"Optimal play would have {'cleared' if won else 'lost'} this very board" in summary
+
+
+def test_screenshot_level_8_board_with_a_flip(page):
+    """A real level-8 deal (practice seed 3) typed into the assistant, one flip recorded; the
+    page's numbers equal the API's. With $GAMELAB_SCREENSHOTS set this is docs/voltorb-page.png."""
+    from conftest import save_screenshot
+
+    deal = page.request.post("/api/voltorb/practice/new", data={"level": 8, "seed": 3}).json()
+    rows, cols = deal["rows"].split(), deal["cols"].split()
+    page.goto("/voltorb")
+    _type_clues(page, rows, cols)
+    page.wait_for_function("document.querySelector('#assist-count').textContent !== '—'")
+    first = page.request.post("/api/voltorb/solve", data={"rows": deal["rows"], "cols": deal["cols"]}).json()
+    r, c = first["recommended"]
+    shown = page.request.post("/api/voltorb/practice/play",
+                              data={"level": 8, "seed": 3, "flips": [[r, c]]}).json()["revealed"][0][2]
+    tile = page.locator(f'#assist-board .vf-tile[data-tile="{(r - 1) * 5 + c - 1}"]')
+    tile.focus()
+    page.keyboard.press(str(shown))
+    expected = page.request.post("/api/voltorb/solve", data={
+        "rows": deal["rows"], "cols": deal["cols"], "revealed": [f"{r},{c}={shown}"]}).json()
+    page.wait_for_function(
+        f"document.querySelector('#assist-count').textContent === '{expected['consistent_boards']:,}'")
+    assert page.locator("#assist-pwin").inner_text() == f"{100 * expected['win_probability']:.2f}%"
+    r2, c2 = expected["recommended"]
+    assert page.locator("#assist-recommended").inner_text().startswith(f"row {r2}, column {c2}")
+    page.locator('#assist-board .vf-tile[data-tile="0"]').hover()
+    save_screenshot(page, "voltorb-page.png")

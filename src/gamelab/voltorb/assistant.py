@@ -87,13 +87,16 @@ def playing_posterior(clues: Clues, revealed: dict[int, int], level: int, genera
 
 
 def analyse_position(clues: Clues, revealed: dict[int, int], post: Posterior,
-                     optimal: bool = True, policy: str | None = None) -> BoardAnalysis:
+                     optimal: bool = True, policy: str | None = None,
+                     state_limit: int | None = None) -> BoardAnalysis:
     """Probabilities, safe tiles, labels and the recommended flip for `post` (see the module doc).
 
-    `policy` defaults to ``optimal``, or ``minrisk`` when ``optimal=False``.
+    `policy` defaults to ``optimal``, or ``minrisk`` when ``optimal=False``. With a
+    `state_limit`, an optimal search that needs more states stops there and the answer is
+    minrisk's (or the chosen policy's) without P(win), saying so in ``note``.
     """
     from gamelab.voltorb.deduction import label_board
-    from gamelab.voltorb.expectimax import OptimalSolver
+    from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError
     from gamelab.voltorb.strategies import fom_tile, minrisk_tile
 
     if policy is None:
@@ -107,9 +110,15 @@ def analyse_position(clues: Clues, revealed: dict[int, int], post: Posterior,
     p_v = probs[:, 0].reshape(SIZE, SIZE)
     p_m = (probs[:, 2] + probs[:, 3]).reshape(SIZE, SIZE)
     hidden = [t for t in range(SIZE * SIZE) if t not in revealed]
-    tile, value = -1, None
+    tile, value, note = -1, None, None
     if optimal:
-        tile, value = OptimalSolver(post).decide(revealed)
+        try:
+            tile, value = OptimalSolver(post, state_limit=state_limit).decide(revealed)
+        except SearchLimitError:
+            note = f"exact optimal search stopped after {state_limit:,} states; showing "
+            if policy == "optimal":
+                policy = "minrisk"
+            note += "MinRisk" if policy == "minrisk" else f"{policy} without P(win)"
     if policy == "minrisk":
         tile = minrisk_tile(post)
     elif policy == "fom":
@@ -125,16 +134,18 @@ def analyse_position(clues: Clues, revealed: dict[int, int], post: Posterior,
         win_probability=value,
         recommended=[tile // SIZE + 1, tile % SIZE + 1],
         policy=policy,
+        note=note,
     )
 
 
 def solve_position(rows: str, cols: str, revealed: list[str] | None = None, level: int = 8,
                    generator: str = "hgss", policy: str | None = None,
-                   optimal: bool = True) -> BoardAnalysis:
+                   optimal: bool = True, state_limit: int | None = None) -> BoardAnalysis:
     """:func:`analyse_position` from the text forms the CLI and the web API take: clues
     ``"S,V S,V ..."`` and revealed tiles ``["row,col=value", ...]`` (rows/cols 1-5, 0 = Voltorb)."""
     clues, shown, post = position_from_text(rows, cols, revealed, level, generator)
-    return analyse_position(clues, shown, post, optimal=optimal, policy=policy)
+    return analyse_position(clues, shown, post, optimal=optimal, policy=policy,
+                            state_limit=state_limit)
 
 
 def warm_up() -> None:

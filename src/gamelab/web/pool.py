@@ -297,7 +297,12 @@ class SolverPool:
                 )
         except WorkerDied:
             note = f"{what} failed (its process died); showing {fallback_name}"
-        value = await anyio.to_thread.run_sync(fallback)
+        key = (fn.__module__, fn.__qualname__, repr(args), "fallback") if cache else None
+        value = self._answers.get(key) if key is not None else None
+        if value is None:
+            value = await anyio.to_thread.run_sync(fallback)
+            if key is not None:
+                self._remember(self._answers, key, value)
         return Budgeted(value, True, note, time.perf_counter() - start)
 
     def close(self) -> None:
