@@ -14,8 +14,6 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.yatzy.risk.risk_study` - the thesis' risk-taker against optimal play
 * :func:`gamelab.yatzy.winplay.winplay_study` - playing for the win in the last K turns
 * :func:`gamelab.yatzy.winplay.win_from_start` - playing for the win from the empty card
+* :func:`gamelab.yatzy.coach.coach` - every keep or box of a position with its expected score
 * :class:`gamelab.yatzy.play.PlaySession` - a game in the terminal with the coach (injectable I/O)
-
-Also called by the CLI: :func:`gamelab.yatzy.coach.advise` (every keep or box with its expected
-final score; still a list of plain records).
 """
