@@ -61,7 +61,7 @@ def analyse(
     time_limit: Annotated[float | None, typer.Option("--time", "-t", help="Seconds.")] = None,
     depth: Annotated[int | None, typer.Option("--depth", "-d", help="Fixed depth instead.")] = None,
     evaluation: Annotated[str, typer.Option("--eval", help="auale or blog.")] = "auale",
-    tablebase: Annotated[int, typer.Option("--tablebase", help="Tablebase seeds (-1: none).")] = 12,
+    tablebase: Annotated[int, typer.Option("--tablebase", min=-1, max=16, help="Tablebase seeds (-1: none).")] = 12,
     grand_slam: GrandSlam = "no-capture",
     cycle: Cycle = "own-row",
     json_out: Json = False,
