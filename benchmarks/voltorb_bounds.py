@@ -12,7 +12,7 @@ import time
 
 import numpy as np
 
-from gamelab.voltorb._kernels import board_bits, flip_bounds, pair_bound
+from gamelab.voltorb._bounds_kernels import board_bits, flip_bounds, pair_bound
 from gamelab.voltorb.expectimax import OptimalSolver
 from gamelab.voltorb.posterior import posterior_for
 from gamelab.voltorb.rules import TILES, Clues, generate_board

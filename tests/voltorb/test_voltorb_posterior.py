@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from gamelab.voltorb._kernels import ROW_PATTERNS, enumerate_boards, enumerate_boards_py
+from gamelab.voltorb._posterior_kernels import ROW_PATTERNS, enumerate_boards, enumerate_boards_py
 from gamelab.voltorb.deduction import label_board, safe_tiles
 from gamelab.voltorb.posterior import InconsistentCluesError, Posterior, posterior_for
 from gamelab.voltorb.prior import valid_board_count

@@ -127,7 +127,7 @@ def test_win_search_kernel_matches_python_twin():
 
 
 def test_flip_bounds_kernel_matches_python_twin():
-    from gamelab.voltorb._kernels import flip_bounds, flip_bounds_py
+    from gamelab.voltorb._bounds_kernels import flip_bounds, flip_bounds_py
 
     for post in _small_posteriors(4, seed=13):
         hm = (post.boards >= 2).sum(axis=1)
@@ -173,7 +173,7 @@ def _posteriors(n, levels, max_count, seed, symmetric=False):
 
 
 def test_pair_bound_kernel_matches_twin_and_bounds_the_optimum():
-    from gamelab.voltorb._kernels import board_bits, pair_bound, pair_bound_py
+    from gamelab.voltorb._bounds_kernels import board_bits, pair_bound, pair_bound_py
 
     tight = 0
     for post in _posteriors(10, [3, 5, 6, 7, 8], 300, seed=21):
@@ -187,7 +187,7 @@ def test_pair_bound_kernel_matches_twin_and_bounds_the_optimum():
 
 
 def test_symmetry_classes_match_twin_and_keep_the_value():
-    from gamelab.voltorb._kernels import symmetry_classes, symmetry_classes_py
+    from gamelab.voltorb._bounds_kernels import symmetry_classes, symmetry_classes_py
     from gamelab.voltorb.expectimax import clue_array
 
     rng = np.random.default_rng(5)

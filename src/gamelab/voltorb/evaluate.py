@@ -29,19 +29,13 @@ def exact_win_probability(posterior: Posterior, strategy: str) -> float:
             f"exact evaluation needs a deterministic strategy; {strategy!r} is random "
             "(use simulate instead)"
         )
-    clues = _clues_of(posterior)
+    clues = posterior.clues
     player = strat.new_player(posterior, clues, np.random.default_rng(0))
 
     def choose(view_post: Posterior, flips: int) -> int:
         return player.choose(View(clues, dict(view_post.revealed), flips, view_post))
 
     return policy_win_probability(posterior, choose)
-
-
-def _clues_of(posterior: Posterior):
-    from gamelab.voltorb.rules import Clues
-
-    return Clues.from_board(posterior.boards[0])
 
 
 @dataclass(frozen=True)

@@ -18,11 +18,11 @@ set (transpositions merge). Pruning that keeps the result exact:
 * symmetry: two rows (or columns) with the same Voltorb count, the same hidden cells, the same sum
   still hidden and as many revealed multipliers on free cells can swap their hidden cells without
   changing any board's prior weight, so only one tile of each class is tried
-  (:func:`gamelab.voltorb._kernels.symmetry_classes`; Tobs40's solver skips such squares too);
+  (:func:`gamelab.voltorb._bounds_kernels.symmetry_classes`; Tobs40's solver skips such squares too);
 * branch and bound with fail-low cut-offs, from two upper bounds on a state's value:
   - first flip: flipping t can win at most W(S) - W(t is a Voltorb), and after it each child at
     most its mass less its own least risky flip;
-  - inseparable boards (:func:`gamelab.voltorb._kernels.pair_bound`): two boards whose every
+  - inseparable boards (:func:`gamelab.voltorb._bounds_kernels.pair_bound`): two boards whose every
     difference is a Voltorb on one of them, each with a multiplier among the differences, cannot
     both be cleared (the first flip that tells them apart loses one), so a cover of the boards by
     groups of pairwise inseparable boards bounds the value by the sum of each group's heaviest
@@ -46,19 +46,22 @@ from collections.abc import Callable
 
 import numpy as np
 
-from gamelab.voltorb._kernels import board_bits, coin_search, flip_bounds, win_search
+from gamelab.voltorb._bounds_kernels import board_bits, flip_bounds
+from gamelab.voltorb._search_kernels import coin_search, win_search
 from gamelab.voltorb.posterior import Posterior
-from gamelab.voltorb.rules import TILES
+from gamelab.voltorb.rules import TILES, Clues
 
 _MASS_EPS = 1e-15
 
 
 def clue_array(board: np.ndarray) -> np.ndarray:
     """4 x 5 int64: row sums, row Voltorbs, column sums, column Voltorbs of a board."""
-    grid = np.asarray(board, dtype=np.int64).reshape(5, 5)
-    return np.ascontiguousarray(
-        np.stack([grid.sum(axis=1), (grid == 0).sum(axis=1), grid.sum(axis=0), (grid == 0).sum(axis=0)])
-    )
+    return _clue_rows(Clues.from_board(np.asarray(board).reshape(-1)))
+
+
+def _clue_rows(clues: Clues) -> np.ndarray:
+    rows = [clues.row_sums, clues.row_voltorbs, clues.col_sums, clues.col_voltorbs]
+    return np.ascontiguousarray(np.stack(rows).astype(np.int64))
 
 
 def _key_add(key: int, tile: int, value: int) -> int:
@@ -163,7 +166,7 @@ class OptimalSolver(_Tree):
             self._boards = np.ascontiguousarray(self.boards, dtype=np.int8)
             self._weights = np.ascontiguousarray(self.weights, dtype=np.float64)
             self._hm0 = np.ascontiguousarray(self.hidden_mult, dtype=np.int64)
-            self._clue = clue_array(self.boards[0])
+            self._clue = _clue_rows(posterior.clues)
             self._bits = board_bits(self._boards)
             self._symmetry = bool(symmetry)
             self._pairs = bool(pair_bounds)
@@ -212,43 +215,34 @@ class OptimalSolver(_Tree):
         self.nodes += 1
         if self.objective == "win":
             return self._win_value(idx, key, hm, memo_key)
+        return self._coin_value(idx, key, hm, may_quit, memo_key)
+
+    def _coin_value(self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool,
+                    memo_key: int) -> float:
         total = float(self.weights[idx].sum())
         tiles, v_mass = self.candidate_tiles(idx, key)
-        best, best_tile = -1.0, int(tiles[0]) if tiles.size else -1
-        if self.objective == "coins" and may_quit:
+        best, best_tile = -1.0, int(tiles[0])
+        if may_quit:
             best, best_tile = total, -1
-        if idx.size == 1 and self.objective == "win":
-            best, best_tile = total, int(tiles[0])
-        elif tiles.size and v_mass[0] <= _MASS_EPS * total:
-            # a safe tile: flip it, nothing else to compare
+        if v_mass[0] <= _MASS_EPS * total:
+            # a safe tile: flip it, nothing else to compare (it also beats quitting: the
+            # multiplier is at least 1, and one can still quit afterwards)
             best_tile = int(tiles[0])
-            # (for coins it also beats quitting: the multiplier is at least 1, and one can
-            # still quit afterwards)
             best = self._flip_value(idx, key, hm, best_tile)
         else:
-            if self.objective == "coins":
-                # perfect-information bound: flipping t can at most collect, on every board where
-                # t is safe, the product of that board's hidden multipliers
-                sub = self.boards[idx]
-                hidden = np.array([not (key >> (3 * t)) & 7 for t in range(TILES)])
-                best_product = np.where((sub >= 2) & hidden, sub, 1).astype(float).prod(axis=1)
-                w = self.weights[idx]
-                flip_bound = (w * best_product) @ (sub[:, tiles] != 0)
-                order = np.lexsort((tiles, -flip_bound))
-                for i in order:
-                    if flip_bound[i] <= best + 1e-12 * total:
-                        break
-                    val = self._flip_value(idx, key, hm, int(tiles[i]))
-                    if val > best + 1e-12 * total:
-                        best, best_tile = val, int(tiles[i])
-                self.memo[memo_key] = (best, best_tile)
-                return best
-            for tile, vm in zip(tiles, v_mass, strict=True):
-                if self.objective == "win" and total - vm <= best + 1e-15 * total:
+            # perfect-information bound: flipping t can at most collect, on every board where t
+            # is safe, the product of that board's hidden multipliers
+            sub = self.boards[idx]
+            hidden = np.array([not (key >> (3 * t)) & 7 for t in range(TILES)])
+            best_product = np.where((sub >= 2) & hidden, sub, 1).astype(float).prod(axis=1)
+            w = self.weights[idx]
+            flip_bound = (w * best_product) @ (sub[:, tiles] != 0)
+            for i in np.lexsort((tiles, -flip_bound)):
+                if flip_bound[i] <= best + 1e-12 * total:
                     break
-                val = self._flip_value(idx, key, hm, int(tile), total - vm, best)
-                if val is not None and val > best + 1e-15 * total:
-                    best, best_tile = val, int(tile)
+                val = self._flip_value(idx, key, hm, int(tiles[i]))
+                if val > best + 1e-12 * total:
+                    best, best_tile = val, int(tiles[i])
         self.memo[memo_key] = (best, best_tile)
         return best
 
@@ -289,16 +283,15 @@ class OptimalSolver(_Tree):
     def _flip_value(
         self, idx, key, hm, tile, bound=None, best=None, child_bounds=None
     ) -> float | None:
-        """Value of flipping `tile`; with a `bound` (win objective) None as soon as the children
-        seen so far prove it cannot beat `best` (each unseen child is bounded by its mass)."""
+        """Value of flipping `tile`; with a `bound` and the children's bounds (win objective)
+        None as soon as the children seen so far prove it cannot beat `best`."""
         acc = 0.0
         for v, won_mass, live, hm_new in self.children(idx, hm, tile):
             child = self._value(live, _key_add(key, tile, v), hm_new, True) if live.size else 0.0
             gain = won_mass + child
             acc += v * gain if self.objective == "coins" else gain
             if bound is not None:
-                ub = child_bounds[v] if child_bounds is not None else float(self.weights[live].sum())
-                bound -= ub - child
+                bound -= child_bounds[v] - child
                 if bound <= best:
                     return None
         return acc
@@ -354,7 +347,7 @@ def policy_win_probability(
         if tree.nodes > limit:
             raise RuntimeError(f"policy evaluation exceeded {limit} states")
         w = tree.weights[idx]
-        view = Posterior(tree.boards[idx], w / w.sum(), revealed)
+        view = Posterior(tree.boards[idx], w / w.sum(), revealed, posterior.clues)
         tile = int(choose(view, len(revealed) - root_flips))
         if tile in revealed:
             raise RuntimeError(f"policy chose the revealed tile {tile}")

@@ -1,6 +1,6 @@
 """Exact posterior over hidden boards given the clues and the revealed tiles.
 
-Every consistent board is enumerated (:mod:`gamelab.voltorb._kernels`) and weighted by the chosen
+Every consistent board is enumerated (:mod:`gamelab.voltorb._posterior_kernels`) and weighted by the chosen
 generator's prior (:mod:`gamelab.voltorb.prior`): for ``hgss`` the configuration weights, the exact
 valid-board counts and the free-multiplier test; for ``bulbapedia`` the same without the test; for
 the i.i.d. generators the product of tile probabilities. Per tile this gives P(Voltorb), P(1),
@@ -24,7 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gamelab.voltorb._kernels import ROW_PATTERNS, enumerate_boards, enumerate_boards_py
+from gamelab.voltorb._posterior_kernels import ROW_PATTERNS, enumerate_boards, enumerate_boards_py
 from gamelab.voltorb.prior import weight_table
 from gamelab.voltorb.rules import SIZE, TILES, Clues, check_generator, check_level
 
@@ -60,11 +60,13 @@ def _name_line(clues: Clues, revealed: dict[int, int]) -> str:
 
 @dataclass
 class Posterior:
-    """Consistent boards (n x 25 int8) with normalised prior weights (n,)."""
+    """Consistent boards (n x 25 int8) with normalised prior weights (n,), the revealed tiles and
+    the clues they were enumerated from (kept by every posterior derived from this one)."""
 
     boards: np.ndarray
     weights: np.ndarray
     revealed: dict[int, int]
+    clues: Clues
 
     @classmethod
     def from_clues(
@@ -103,7 +105,7 @@ class Posterior:
                 f"#2s + 2x#3s = {clues.excess})"
             )
         boards, weights = boards[keep], weights[keep]
-        return cls(boards, weights / weights.sum(), revealed)
+        return cls(boards, weights / weights.sum(), revealed, clues)
 
     @property
     def count(self) -> int:
@@ -132,7 +134,7 @@ class Posterior:
                 f"{NO_BOARD}: tile row {tile // SIZE + 1}, column {tile % SIZE + 1} cannot be {value}"
             )
         w = self.weights[mask]
-        return Posterior(self.boards[mask], w / w.sum(), {**self.revealed, tile: value})
+        return Posterior(self.boards[mask], w / w.sum(), {**self.revealed, tile: value}, self.clues)
 
     def won_mask(self) -> np.ndarray:
         """Boards whose every 2 and 3 is already revealed."""
@@ -147,7 +149,7 @@ class Posterior:
             return self
         keep = ~won
         w = self.weights[keep]
-        return Posterior(self.boards[keep], w / w.sum(), dict(self.revealed))
+        return Posterior(self.boards[keep], w / w.sum(), dict(self.revealed), self.clues)
 
     def candidates(self) -> np.ndarray:
         """Unrevealed tiles that can still be a 2 or a 3 (the only ones worth flipping)."""

@@ -26,7 +26,6 @@ from gamelab.core.stats import (
 )
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import (
-    Clues,
     Round,
     check_generator,
     check_level,
@@ -353,7 +352,3 @@ def campaign(
     dist = np.bincount(levels, minlength=9)[1:] / levels.size
     return CampaignSummary(generator, strategy, rounds, campaigns, seed, est, float(won.mean()),
                            {i + 1: float(p) for i, p in enumerate(dist)})
-
-
-def clues_of(board: np.ndarray) -> Clues:
-    return Clues.from_board(board)

@@ -1,0 +1,557 @@
+"""Kernel speed before and after a refactoring: the same calls timed in two source trees, side by side.
+
+    python benchmarks/kernels_before_after.py --before /path/to/old/src [--after src] [--reps 7]
+                                              [--only yatzy] [--list]
+
+Each tree runs in its own worker process (``PYTHONPATH=<tree>``, ``NUMBA_NUM_THREADS=1``, its own
+``GAMELAB_CACHE``); the parent asks both for the same workloads alternately (the order flips every
+repetition), each worker times its call in CPU seconds of its process, and the report gives per
+workload the median seconds of each tree and the median and worst of the per-repetition ratios
+after / before (1.00 = same speed; above 1.05 is more than 5 % slower). The first call of each
+workload in a worker sets it up and compiles (or loads from the numba cache); it is not timed.
+Both trees must compute the same value: each workload returns a checksum and the parent compares
+them, so a faster wrong kernel does not pass.
+
+The workloads call the kernels directly, with the same inputs, through a small adapter for the
+calling convention (the Yatzy kernels took their rule tables as six arrays and their scratch
+buffers one by one before the rules bundle and the workspace; see ``yatzy/_turn_kernels.py``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import importlib.util
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+
+# ------------------------------------------------------------------------------------ worker side
+
+
+def _has(module: str) -> bool:
+    try:
+        return importlib.util.find_spec(module) is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def _kernel(game: str, name: str, modules: tuple[str, ...]):
+    """Kernel `name` of `game`: from the split modules if the tree has them, else `_kernels`."""
+    for mod in modules:
+        full = f"gamelab.{game}.{mod}"
+        if _has(full):
+            m = importlib.import_module(full)
+            if hasattr(m, name):
+                return getattr(m, name)
+    return getattr(importlib.import_module(f"gamelab.{game}._kernels"), name)
+
+
+def yk(name: str):
+    return _kernel("yatzy", name, ("_turn_kernels", "_widget_kernels", "_distribution_kernels",
+                                   "_play_kernels", "_utility_kernels"))
+
+
+def vk(name: str):
+    return _kernel("voltorb", name, ("_posterior_kernels", "_search_kernels"))
+
+
+def ok(name: str):
+    return _kernel("oware", name, ("_tablebase_kernels",))
+
+
+NEW_YATZY = _has("gamelab.yatzy._turn_kernels")
+
+
+def yatzy_tables(rules) -> tuple:
+    """The rule-table arguments of a Yatzy kernel in this tree's convention."""
+    if NEW_YATZY:
+        return (rules.kernel_rules(),)
+    tab = rules.kernel_tables()
+    return (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
+            tab["joker_fixed"], tab["params"])
+
+
+def yatzy_scratch(rules) -> tuple:
+    """Scratch of widget / widget_policy / utility_decisions in this tree's convention."""
+    if NEW_YATZY:
+        return (yk("new_workspace")(rules.n_boxes),)
+    nb = rules.n_boxes
+    return {
+        "V": np.empty(252), "VW": np.zeros(252), "K": np.empty(462), "KW": np.zeros(462),
+        "M": np.empty(462), "A": np.empty(462, dtype=np.int64), "box3": np.empty(252, np.int64),
+        "keep2": np.empty(252, np.int64), "keep1": np.empty(252, np.int64), "K1": np.empty(462),
+        "K2": np.empty(462), "succ_s": np.zeros((nb, 7)), "succ_e": np.zeros((nb, 7)),
+        "succ_w": np.zeros((nb, 7)),
+    }
+
+
+def _yatzy_states(rules, n, rng, full=False):
+    from gamelab.yatzy.solver import upper_reach
+
+    reach = upper_reach()
+    uf = np.array([rules.upper_face(b) for b in range(rules.n_boxes)])
+    out = []
+    while len(out) < n:
+        mask = int(rng.integers(0, (1 << rules.n_boxes) - 1))
+        m = int(rng.integers(0, 64))
+        u = sum(1 << (int(uf[b]) - 1) for b in range(rules.n_boxes) if (mask >> b) & 1 and uf[b])
+        if reach[u, m]:
+            f = int(rng.integers(0, 2)) if rules.has_bonus_flag else 0
+            out.append((mask, m, f))
+    return out
+
+
+def _values(rules, rng):
+    nf = 2 if rules.has_bonus_flag else 1
+    E = rng.uniform(0, 200, (1 << rules.n_boxes) * 64 * nf)
+    return E, E**2 + rng.uniform(0, 100, E.shape)
+
+
+def w_yatzy_widget(with_w: bool):
+    def setup():
+        from gamelab.yatzy.rules import get_rules
+
+        rules = get_rules("yahtzee")
+        rng = np.random.default_rng(1)
+        E, W = _values(rules, rng)
+        states = _yatzy_states(rules, 40, rng)
+        tabs = yatzy_tables(rules)
+        widget = yk("widget")
+        if NEW_YATZY:
+            scratch = yatzy_scratch(rules)
+        else:
+            s = yatzy_scratch(rules)
+            scratch = (s["V"], s["VW"], s["K"], s["KW"], s["box3"], s["succ_s"], s["succ_e"],
+                       s["succ_w"], s["M"], s["A"])
+
+        def run():
+            total = 0.0
+            for _ in range(100):
+                for mask, m, f in states:
+                    e, w = widget(E, W, with_w, mask, m, f, *tabs, *scratch)
+                    total += e + (w if with_w else 0.0)
+            return total
+        return run
+    return setup
+
+
+def _layer(rules, k):
+    from gamelab.yatzy.distribution import _layer_rows
+    from gamelab.yatzy.solver import masks_by_popcount
+
+    return _layer_rows(rules, masks_by_popcount(rules.n_boxes)[k])
+
+
+def w_yatzy_solve_layer():
+    from gamelab.yatzy.rules import get_rules
+    from gamelab.yatzy.solver import masks_by_popcount, upper_reach
+
+    rules = get_rules("yahtzee")
+    rng = np.random.default_rng(2)
+    E0, W0 = _values(rules, rng)
+    masks = masks_by_popcount(rules.n_boxes)[10]
+    tabs = yatzy_tables(rules)
+    solve_layer = yk("solve_layer")
+
+    def run():
+        E, W = E0.copy(), W0.copy()
+        n = solve_layer(E, W, True, masks, upper_reach(), *tabs)
+        return float(n) + float(E.sum()) + float(W.sum()) * 1e-6
+    return run
+
+
+def _rows_of(rules, ms, mm, ff):
+    nf = 2 if rules.has_bonus_flag else 1
+    row_of = np.full((1 << rules.n_boxes) * 64 * nf, -1, dtype=np.int64)
+    row_of[(ms * 64 + mm) * nf + ff] = np.arange(len(ms))
+    return row_of
+
+
+def w_yatzy_forward_layer():
+    from gamelab.yatzy.rules import get_rules
+
+    rules = get_rules("yahtzee")
+    rng = np.random.default_rng(3)
+    E, _ = _values(rules, rng)
+    ms, mm, ff = _layer(rules, 9)
+    ms2, mm2, ff2 = _layer(rules, 10)
+    row_of = _rows_of(rules, ms2, mm2, ff2)
+    F = rng.random((len(ms), 120))
+    tabs = yatzy_tables(rules)
+    forward_layer = yk("forward_layer")
+
+    def run():
+        F2 = np.zeros((len(ms2), 150))
+        overflow = np.zeros(2)
+        forward_layer(E, F, len(ms) // 8, row_of, F2, ms, mm, ff, *tabs, overflow)
+        return float(F2.sum()) + float(overflow.sum())
+    return run
+
+
+def w_yatzy_backward_layer():
+    from gamelab.yatzy.rules import get_rules
+
+    rules = get_rules("yahtzee")
+    rng = np.random.default_rng(4)
+    E, _ = _values(rules, rng)
+    ms, mm, ff = _layer(rules, 10)
+    ms2, mm2, ff2 = _layer(rules, 9)
+    row_of = _rows_of(rules, ms, mm, ff)
+    D = rng.random((len(ms), 100))
+    tabs = yatzy_tables(rules)
+    backward_layer = yk("backward_layer")
+
+    def run():
+        D2 = np.zeros((len(ms2), 160))
+        backward_layer(E, D2, len(ms2) // 8, D, row_of, ms2, mm2, ff2, *tabs)
+        return float(D2.sum())
+    return run
+
+
+def w_yatzy_play_games():
+    from gamelab.yatzy.rules import get_rules
+
+    rules = get_rules("yahtzee")
+    rng = np.random.default_rng(5)
+    E, _ = _values(rules, rng)
+    u = rng.random((3000, rules.n_boxes, 18))
+    tabs = yatzy_tables(rules)
+    play_games = yk("play_games")
+
+    def run():
+        total = 0
+        for strategy in (0, 2):  # optimal (decision tables from E) and random
+            scores = np.empty(u.shape[0], dtype=np.int64)
+            play_games(E, strategy, u, *tabs, scores)
+            total += int(scores.sum())
+        return float(total)
+    return run
+
+
+def w_yatzy_duel_games():
+    from gamelab.yatzy.rules import get_rules
+
+    rules = get_rules("yahtzee")
+    rng = np.random.default_rng(6)
+    E, _ = _values(rules, rng)
+    tabs = yatzy_tables(rules)
+    play_to_round, duel_games = yk("play_to_round"), yk("duel_games")
+    n = 2000
+    u0 = rng.random((n, rules.n_boxes, 18))
+    ua = rng.random((n, rules.n_boxes, 18))
+    ub = rng.random((n, rules.n_boxes, 18))
+
+    def run():
+        pos = np.zeros((n, 1, 4), dtype=np.int64)
+        play_to_round(E, u0, np.array([7], dtype=np.int64), *tabs, pos)
+        diff = np.empty(n // 2, dtype=np.int64)
+        duel_games(E, pos[: n // 2, 0], pos[n // 2:, 0], ua, ub, 20, 2, *tabs, diff)
+        return float(pos.sum()) + float(diff.sum())
+    return run
+
+
+def w_yatzy_utility_layer():
+    from gamelab.yatzy.rules import get_rules
+
+    rules = get_rules("yahtzee")
+    rng = np.random.default_rng(7)
+    ms, mm, ff = _layer(rules, 12)
+    ms2, mm2, ff2 = _layer(rules, 11)
+    row_of = _rows_of(rules, ms, mm, ff)
+    L = 20
+    Pn = np.sort(rng.random((len(ms), L)), axis=1)[:, ::-1].copy()
+    Pn[:, 0] = 1.0
+    tabs = yatzy_tables(rules)
+    utility_layer = yk("utility_layer")
+
+    def run():
+        P = np.zeros((len(ms2), L))
+        utility_layer(Pn, row_of, P, ms2, mm2, ff2, *tabs, 4)
+        return float(P.sum())
+    return run
+
+
+def w_yatzy_small_calls():
+    """The kernels called once per decision from Python: coach, winplay's turn loop."""
+    from gamelab.yatzy.rules import get_rules
+
+    rules = get_rules("yahtzee")
+    rng = np.random.default_rng(8)
+    E, _ = _values(rules, rng)
+    states = _yatzy_states(rules, 30, rng)
+    tabs = yatzy_tables(rules)
+    widget_policy, placement = yk("widget_policy"), yk("placement")
+    expectation_turn, decided_turn = yk("expectation_turn"), yk("decided_turn")
+    utility_decisions = yk("utility_decisions")
+    nf = 2 if rules.has_bonus_flag else 1
+    L = 40
+    Pn = np.sort(rng.random((64, L)), axis=1)[:, ::-1].copy()
+    Pn[:, 0] = 1.0
+    row_of = rng.integers(0, 64, (1 << rules.n_boxes) * 64 * nf)
+    s = yatzy_scratch(rules)
+    u = rng.random((len(states), 18))
+
+    def policy(mask, m, f):
+        if NEW_YATZY:
+            ws = s[0]
+            v = widget_policy(E, mask, m, f, *tabs, ws)
+            box3, keep2, keep1 = yk("workspace_decisions")(ws)
+            return v, box3, keep2, keep1
+        v = widget_policy(E, mask, m, f, *tabs, s["V"], s["VW"], s["K"], s["KW"], s["M"],
+                          s["A"], s["succ_s"], s["succ_e"], s["succ_w"], s["box3"], s["keep2"],
+                          s["keep1"], s["K1"], s["K2"])
+        return v, s["box3"], s["keep2"], s["keep1"]
+
+    def decisions(mask, m, f, t):
+        if NEW_YATZY:
+            return utility_decisions(Pn, row_of, mask, m, f, t, *tabs, s[0])
+        return utility_decisions(Pn, row_of, mask, m, f, t, *tabs, s["V"], s["VW"], s["K"],
+                                 s["KW"], s["M"], s["A"], s["box3"], s["keep2"], s["keep1"],
+                                 s["K1"], s["K2"])
+
+    def run():
+        total = 0.0
+        for i, (mask, m, f) in enumerate(states * 8):
+            i = i % len(states)
+            v, box3, keep2, keep1 = policy(mask, m, f)
+            total += v
+            for _ in range(20):
+                pts, j = decided_turn(box3, keep2, keep1, u[i], mask, m, f, *tabs)
+                total += pts + j
+            for b in range(rules.n_boxes):
+                if not (mask >> b) & 1:
+                    for r in range(0, 252, 7):
+                        pts, j = placement(mask, m, f, b, r, *tabs)
+                        total += pts + j
+            pts, j = expectation_turn(E, mask, m, f, u[i], *tabs)
+            total += pts + j
+            total += decisions(mask, m, f, 17)
+        return total
+    return run
+
+
+def w_voltorb_enumerate():
+    from gamelab.voltorb.rules import Clues, generate_board
+
+    rng = np.random.default_rng(9)
+    enumerate_boards = vk("enumerate_boards")
+    patterns = vk("ROW_PATTERNS")
+    cases = []
+    for level in (1, 4, 8):
+        for _ in range(8):
+            board, _ = generate_board("hgss", level, rng)
+            c = Clues.from_board(board)
+            cases.append((c.row_sums, c.row_voltorbs, c.col_sums, c.col_voltorbs))
+    known = np.full(25, -1, dtype=np.int64)
+
+    def run():
+        total = 0
+        for rs, rv, cs, cv in cases * 10:
+            boards, feats = enumerate_boards(patterns, rs, rv, cs, cv, known)
+            total += int(boards.sum()) + int(feats.sum())
+        return float(total)
+    return run
+
+
+def _voltorb_posteriors(n, level, seed):
+    from gamelab.voltorb.posterior import posterior_for
+    from gamelab.voltorb.rules import Clues, generate_board
+
+    rng = np.random.default_rng(seed)
+    out = []
+    for _ in range(n):
+        board, _ = generate_board("hgss", level, rng)
+        out.append(posterior_for(Clues.from_board(board), "hgss", level))
+    return out
+
+
+def w_voltorb_bounds():
+    posts = _voltorb_posteriors(10, 6, 10)
+    flip_bounds, pair_bound, board_bits = vk("flip_bounds"), vk("pair_bound"), vk("board_bits")
+    symmetry_classes = vk("symmetry_classes")
+    from gamelab.voltorb.expectimax import clue_array
+
+    data = [(p.boards, p.weights, (p.boards >= 2).sum(axis=1), board_bits(p.boards),
+             clue_array(p.boards[0])) for p in posts]
+
+    def run():
+        total = 0.0
+        for boards, w, hm, bits, clue in data:
+            for _ in range(12):
+                mass, won, bound = flip_bounds(boards, w, hm, np.zeros(25, dtype=np.bool_))
+                total += float(bound.sum())
+                total += pair_bound(bits, w, np.arange(len(boards)))
+            for code in range(0, 3000, 2):
+                total += float(symmetry_classes(clue, np.int64(code * 4)).sum())
+        return total
+    return run
+
+
+def w_voltorb_win_search():
+    posts = _voltorb_posteriors(12, 5, 11)
+    from gamelab.voltorb.expectimax import OptimalSolver
+
+    def run():
+        return float(sum(OptimalSolver(p, "win").win_probability() for p in posts))
+    return run
+
+
+def w_voltorb_coin_search():
+    posts = _voltorb_posteriors(2, 2, 12)
+    from gamelab.voltorb.expectimax import OptimalSolver
+
+    def run():
+        return float(sum(OptimalSolver(p, "coins").decide(dict(p.revealed))[1] for p in posts))
+    return run
+
+
+def w_oware_perft():
+    from gamelab.oware.perft import perft_count
+    from gamelab.oware.rules import Position
+
+    start = Position.initial()
+
+    def run():
+        return float(perft_count(start, 9))
+    return run
+
+
+def w_oware_search():
+    from gamelab.oware.rules import Position
+    from gamelab.oware.search import Engine
+
+    start = Position.initial()
+    eng = Engine(tablebase_seeds=-1, tt_bits=18)
+
+    def run():
+        eng.clear()
+        score, move, nodes, _ = eng.search_depth(start, 12)
+        return float(score + move + nodes)
+    return run
+
+
+def w_oware_tablebase():
+    from gamelab.oware.tablebase import compute_tablebase
+
+    def run():
+        t = compute_tablebase(9)
+        return float(t["values"].astype(float).sum() + t["sweeps"].sum())
+    return run
+
+
+WORKLOADS = {
+    "yatzy.widget (E)": w_yatzy_widget(False),
+    "yatzy.widget (E, W)": w_yatzy_widget(True),
+    "yatzy.solve_layer": w_yatzy_solve_layer,
+    "yatzy.forward_layer": w_yatzy_forward_layer,
+    "yatzy.backward_layer": w_yatzy_backward_layer,
+    "yatzy.play_games": w_yatzy_play_games,
+    "yatzy.play_to_round+duel_games": w_yatzy_duel_games,
+    "yatzy.utility_layer": w_yatzy_utility_layer,
+    "yatzy.per-decision calls": w_yatzy_small_calls,
+    "voltorb.enumerate_boards": w_voltorb_enumerate,
+    "voltorb.bounds+symmetry": w_voltorb_bounds,
+    "voltorb.win_search": w_voltorb_win_search,
+    "voltorb.coin_search": w_voltorb_coin_search,
+    "oware.perft": w_oware_perft,
+    "oware.search_root": w_oware_search,
+    "oware.build_level": w_oware_tablebase,
+}
+
+
+def worker() -> None:
+    runs = {}
+    for line in sys.stdin:
+        name = line.strip()
+        if not name:
+            continue
+        if name not in runs:
+            runs[name] = WORKLOADS[name]()
+            runs[name]()  # compile / load from the numba cache, warm up
+        t0 = time.process_time()
+        check = runs[name]()
+        cpu = time.process_time() - t0
+        print(json.dumps({"cpu": cpu, "check": check, "file": sys.modules["gamelab"].__file__}),
+              flush=True)
+
+
+# ------------------------------------------------------------------------------------ parent side
+
+
+def start(tree: Path, cache: Path) -> subprocess.Popen:
+    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1",
+               GAMELAB_CACHE=str(cache), GAMELAB_RESULTS=str(cache / "results.sqlite"))
+    return subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
+                            stdout=subprocess.PIPE, text=True, env=env)
+
+
+def ask(proc: subprocess.Popen, name: str) -> dict:
+    proc.stdin.write(name + "\n")
+    proc.stdin.flush()
+    line = proc.stdout.readline()
+    if not line:
+        raise RuntimeError(f"worker died on {name}")
+    return json.loads(line)
+
+
+def main() -> None:
+    here = Path(__file__).resolve().parents[1] / "src"
+    ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    ap.add_argument("--before", type=Path, help="src folder of the baseline tree")
+    ap.add_argument("--after", type=Path, default=here, help="src folder of the new tree")
+    ap.add_argument("--reps", type=int, default=7)
+    ap.add_argument("--only", default="", help="run the workloads whose name contains this")
+    ap.add_argument("--list", action="store_true")
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker()
+        return
+    names = [n for n in WORKLOADS if args.only in n]
+    if args.list:
+        print("\n".join(names))
+        return
+    if args.before is None:
+        ap.error("--before is required (the src folder of the baseline tree)")
+    with tempfile.TemporaryDirectory() as tmp:
+        procs = {}
+        for side, tree in (("before", args.before), ("after", args.after)):
+            cache = Path(tmp) / side
+            cache.mkdir()
+            procs[side] = start(tree.resolve(), cache)
+        times = {n: {"before": [], "after": []} for n in names}
+        checks = {}
+        for rep in range(args.reps + 1):  # rep 0: set-up and warm-up answers, discarded
+            for n in names:
+                order = ("before", "after") if rep % 2 else ("after", "before")
+                for side in order:
+                    ans = ask(procs[side], n)
+                    if rep == 0:
+                        checks.setdefault(n, {})[side] = ans["check"]
+                        continue
+                    times[n][side].append(ans["cpu"])
+        for p in procs.values():
+            p.stdin.close()
+            p.wait()
+    print(f"CPU seconds per call, median of {args.reps} alternating repetitions "
+          f"(NUMBA_NUM_THREADS=1); before = {args.before}, after = {args.after}")
+    print(f"{'workload':34s} {'before s':>9s} {'after s':>9s} {'ratio':>7s} {'worst':>7s}  same")
+    for n in names:
+        b, a = times[n]["before"], times[n]["after"]
+        ratios = [x / y for x, y in zip(a, b, strict=True)]
+        cb, ca = checks[n]["before"], checks[n]["after"]
+        same = abs(cb - ca) <= 1e-9 * max(1.0, abs(cb))
+        print(f"{n:34s} {statistics.median(b):9.4f} {statistics.median(a):9.4f} "
+              f"{statistics.median(ratios):7.3f} {max(ratios):7.3f}  {'yes' if same else 'NO'}")
+
+
+if __name__ == "__main__":
+    main()

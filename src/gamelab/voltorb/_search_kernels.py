@@ -1,0 +1,360 @@
+"""The exact Voltorb Flip searches as numba kernels: win probability and coins.
+
+:func:`win_search` maximises the prior mass of the boards a policy clears, :func:`coin_search`
+the expected coins with quitting; the algorithms, their bounds and their Python twins are
+described in :mod:`gamelab.voltorb.expectimax`, which calls these kernels (the twins are
+``OptimalSolver(..., python=True)``). The bounds come from :mod:`gamelab.voltorb._bounds_kernels`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gamelab.voltorb._bounds_kernels import bounds_on, pair_bound, symmetry_classes
+from gamelab.voltorb.rules import TILES
+
+#: states with more live boards than this skip the O(k^2) pair bound (only the search's root
+#: usually has that many)
+PAIR_BOUND_MAX = 100000
+
+
+@njit(cache=True)
+def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo_exact, memo_tile,
+               counter, clue, use_symmetry, bits, use_pairs):
+    """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
+    else the value shown). Same recursion and pruning as the Python twin
+    :class:`gamelab.voltorb.expectimax.OptimalSolver`, plus fail-low cut-offs: the result is exact
+    when it exceeds `alpha`, otherwise it is `alpha`, an upper bound (pass alpha < 0 for an exact
+    value). The best tile of each exactly solved state goes to `memo_tile`."""
+    known_ceiling = -1.0
+    if code in memo_val:
+        if memo_exact[code] or memo_val[code] <= alpha:
+            return memo_val[code]
+        # an inexact entry is an upper bound no looser than this state's pair bound
+        known_ceiling = memo_val[code]
+    counter[0] += 1
+    if counter[0] > counter[1]:
+        # state limit reached: unwind without storing anything (the caller discards the search)
+        counter[2] = 1
+        return 0.0
+    total = 0.0
+    for i in range(idx.size):
+        total += weights[idx[i]]
+    revealed_mask = np.zeros(TILES, np.bool_)
+    for t in range(TILES):
+        revealed_mask[t] = ((code >> (2 * t)) & 3) != 0
+    if idx.size == 1:
+        tile = -1
+        for t in range(TILES):
+            if boards[idx[0], t] >= 2 and not revealed_mask[t]:
+                tile = t
+                break
+        memo_val[code] = total
+        memo_exact[code] = True
+        memo_tile[code] = tile
+        return total
+    eps = 1e-12 * total
+    # the inseparable-pairs bound: fail low at once, or stop as soon as a tile reaches it
+    if known_ceiling >= 0.0:
+        ceiling = known_ceiling
+    elif use_pairs and idx.size <= PAIR_BOUND_MAX:
+        ceiling = pair_bound(bits, weights, idx)
+    else:
+        ceiling = total
+    if alpha >= 0.0 and ceiling <= alpha + eps:
+        memo_val[code] = ceiling
+        memo_exact[code] = False
+        return ceiling
+    # Tiles that can be a 2 or 3 but are a Voltorb on no live board are free information: flipping
+    # all of them before anything else is optimal, so they are flipped together (one node instead
+    # of a chain), whatever the order.
+    safe = np.empty(TILES, np.int64)
+    nsafe = 0
+    for t in range(TILES):
+        if revealed_mask[t]:
+            continue
+        vol = 0.0
+        mult = False
+        for i in range(idx.size):
+            x = boards[idx[i], t]
+            if x == 0:
+                vol += weights[idx[i]]
+            elif x >= 2:
+                mult = True
+        if mult and vol <= 1e-15 * total:
+            safe[nsafe] = t
+            nsafe += 1
+    if nsafe > 0:
+        n = idx.size
+        keys = np.empty(n, np.int64)
+        for i in range(n):
+            key = 0
+            for j in range(nsafe):
+                key = key * 4 + boards[idx[i], safe[j]]
+            keys[i] = key
+        order = np.argsort(keys, kind="mergesort")
+        eps = 1e-12 * total
+        running = total  # upper bound on the result: solved groups exact, the rest at their mass
+        acc = 0.0
+        start = 0
+        while start < n:
+            stop = start
+            while stop < n and keys[order[stop]] == keys[order[start]]:
+                stop += 1
+            b0 = idx[order[start]]
+            child_code = code
+            extra = 0
+            for j in range(nsafe):
+                v = boards[b0, safe[j]]
+                child_code |= v << (2 * safe[j])
+                if v >= 2:
+                    extra += 1
+            group_mass = 0.0
+            n_live = 0
+            for i in range(start, stop):
+                b = idx[order[i]]
+                group_mass += weights[b]
+                if hm0[b] - nrev_mult - extra > 0:
+                    n_live += 1
+            live = np.empty(n_live, np.int64)
+            live_mass = 0.0
+            j = 0
+            for i in range(start, stop):
+                b = idx[order[i]]
+                if hm0[b] - nrev_mult - extra > 0:
+                    live[j] = b
+                    live_mass += weights[b]
+                    j += 1
+            child = 0.0
+            if n_live > 0:
+                child_alpha = alpha - (running - live_mass)
+                if alpha < 0.0:
+                    child_alpha = -1.0
+                child = win_search(boards, weights, hm0, live, child_code, nrev_mult + extra,
+                                   child_alpha, memo_val, memo_exact, memo_tile, counter, clue,
+                                   use_symmetry, bits, use_pairs)
+                if counter[2]:
+                    return 0.0
+            acc += group_mass - live_mass + child
+            running -= live_mass - child
+            if alpha >= 0.0 and running <= alpha + eps:
+                memo_val[code] = alpha
+                memo_exact[code] = False
+                return alpha
+            start = stop
+        memo_val[code] = acc
+        memo_exact[code] = True
+        memo_tile[code] = safe[0]
+        return acc
+    mass, won, bound = bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask)
+    ntiles = 0
+    tiles = np.empty(TILES, np.int64)
+    tile_bound = np.empty(TILES)
+    rep = symmetry_classes(clue, code) if use_symmetry else np.arange(TILES)
+    for t in range(TILES):
+        if revealed_mask[t] or mass[t, 2] + mass[t, 3] <= 0.0 or rep[t] != t:
+            continue
+        tiles[ntiles] = t
+        tb = 0.0
+        for v in range(1, 4):
+            # a child already solved (exactly, or as a fail-low upper bound) bounds tighter
+            child_code = code | (v << (2 * t))
+            if mass[t, v] > 0.0 and child_code in memo_val and memo_val[child_code] < bound[t, v]:
+                bound[t, v] = memo_val[child_code]
+            tb += won[t, v] + bound[t, v]
+        tile_bound[ntiles] = tb
+        ntiles += 1
+    # the first flip's bound (each child at most its mass less its own least risky flip)
+    flip_ceiling = tile_bound[:ntiles].max()
+    if flip_ceiling < ceiling:
+        ceiling = flip_ceiling
+        if alpha >= 0.0 and ceiling <= alpha + eps:
+            memo_val[code] = ceiling
+            memo_exact[code] = False
+            return ceiling
+    order = tiles[:ntiles][np.argsort(-tile_bound[:ntiles], kind="mergesort")]
+    best = -1.0
+    best_tile = order[0]
+    live_all = np.empty(idx.size, np.int64)
+    start = np.zeros(4, np.int64)
+    stop = np.zeros(4, np.int64)
+    for oi in range(order.size):
+        t = order[oi]
+        threshold = max(best, alpha)
+        running = 0.0
+        for v in range(1, 4):
+            running += won[t, v] + bound[t, v]
+        if running <= threshold + eps:
+            break  # tiles are in decreasing order of this bound
+        # the live boards of each child, then the children's own ceilings tighten the bound
+        j = 0
+        for v in range(1, 4):
+            extra = 1 if v >= 2 else 0
+            start[v] = j
+            for i in range(idx.size):
+                b = idx[i]
+                if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
+                    live_all[j] = b
+                    j += 1
+            stop[v] = j
+            if stop[v] > start[v]:
+                child_code = code | (v << (2 * t))
+                if child_code in memo_val and memo_exact[child_code]:
+                    continue
+                if not use_pairs or stop[v] - start[v] > PAIR_BOUND_MAX:
+                    continue
+                cb = pair_bound(bits, weights, live_all[start[v]:stop[v]])
+                if cb < bound[t, v]:
+                    running -= bound[t, v] - cb
+                    bound[t, v] = cb
+                if child_code not in memo_val or cb < memo_val[child_code]:
+                    memo_val[child_code] = cb
+                    memo_exact[child_code] = False
+        if running <= threshold + eps:
+            continue
+        acc = 0.0
+        pruned = False
+        for v in range(1, 4):
+            if mass[t, v] <= 0.0:
+                continue
+            extra = 1 if v >= 2 else 0
+            child = 0.0
+            if stop[v] > start[v]:
+                live = live_all[start[v]:stop[v]].copy()
+                child_alpha = threshold - (running - bound[t, v])
+                if threshold < 0.0:
+                    child_alpha = -1.0
+                child = win_search(
+                    boards, weights, hm0, live, code | (v << (2 * t)), nrev_mult + extra,
+                    child_alpha, memo_val, memo_exact, memo_tile, counter, clue, use_symmetry, bits,
+                    use_pairs,
+                )
+                if counter[2]:
+                    return 0.0
+            acc += won[t, v] + child
+            running -= bound[t, v] - child
+            if running <= threshold + eps:
+                pruned = True
+                break
+        if not pruned and acc > best:
+            best = acc
+            best_tile = t
+            if best >= ceiling - eps:
+                break
+    if best > alpha + eps or alpha < 0.0:
+        memo_val[code] = best
+        memo_exact[code] = True
+        memo_tile[code] = best_tile
+        return best
+    memo_val[code] = alpha
+    memo_exact[code] = False
+    return alpha
+
+
+# not cached: numba 0.68 can crash loading this recursive kernel from its on-disk cache
+# (DEVELOPERS.md); it compiles in a few seconds on first use in a process
+@njit(cache=False)
+def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, memo_tile, counter):
+    """Coin objective: H = the live boards' mass times the expected multiplier of the current coins
+    under the best policy that may quit (`may_quit`, false only before the first card).
+
+    Same recursion, bound and tie-breaking as the Python twin
+    (:class:`gamelab.voltorb.expectimax.OptimalSolver` with ``objective="coins"``):
+    ``H(S) = max(W(S) if may_quit, max_t sum_v v * [W(won_v) + H(rest_v)])``, a safe useful tile
+    flipped at once, tiles tried in decreasing order of the perfect-information payout bound
+    (sum over boards where t is safe of weight x product of the board's hidden multipliers).
+    The best tile (-1 = quit) of each state goes to `memo_tile`.
+    """
+    key = (code << 1) | (1 if may_quit else 0)
+    if key in memo_val:
+        return memo_val[key]
+    counter[0] += 1
+    if counter[0] > counter[1]:
+        counter[2] = 1
+        return 0.0
+    k = idx.size
+    total = 0.0
+    for i in range(k):
+        total += weights[idx[i]]
+    revealed = np.zeros(TILES, np.bool_)
+    for t in range(TILES):
+        revealed[t] = ((code >> (2 * t)) & 3) != 0
+    v_mass = np.zeros(TILES)
+    can_mult = np.zeros(TILES, np.bool_)
+    flip_bound = np.zeros(TILES)
+    for i in range(k):
+        b = idx[i]
+        prod = 1.0
+        for u in range(TILES):
+            if not revealed[u] and boards[b, u] >= 2:
+                prod *= boards[b, u]
+        for t in range(TILES):
+            if revealed[t]:
+                continue
+            x = boards[b, t]
+            if x == 0:
+                v_mass[t] += weights[b]
+            else:
+                flip_bound[t] += weights[b] * prod
+                if x >= 2:
+                    can_mult[t] = True
+    ntiles = 0
+    tiles = np.empty(TILES, np.int64)
+    for t in range(TILES):
+        if can_mult[t]:
+            tiles[ntiles] = t
+            ntiles += 1
+    tiles = tiles[:ntiles]
+    # safest first, then lowest index (the twin's candidate order)
+    safest = tiles[np.argsort(v_mass[tiles], kind="mergesort")]
+    best = -1.0
+    best_tile = safest[0]
+    if may_quit:
+        best = total
+        best_tile = -1
+    eps = 1e-12 * total
+    if v_mass[safest[0]] <= 1e-15 * total:
+        order = safest[:1]
+        best = -1.0  # a safe flip beats quitting: the multiplier is at least 1
+        best_tile = safest[0]
+        use_bound = False
+    else:
+        order = tiles[np.argsort(-flip_bound[tiles], kind="mergesort")]
+        use_bound = True
+    for oi in range(order.size):
+        t = order[oi]
+        if use_bound and flip_bound[t] <= best + eps:
+            break
+        acc = 0.0
+        for v in range(1, 4):
+            extra = 1 if v >= 2 else 0
+            n_live = 0
+            won = 0.0
+            for i in range(k):
+                b = idx[i]
+                if boards[b, t] == v:
+                    if hm0[b] - nrev_mult - extra > 0:
+                        n_live += 1
+                    else:
+                        won += weights[b]
+            child = 0.0
+            if n_live > 0:
+                live = np.empty(n_live, np.int64)
+                j = 0
+                for i in range(k):
+                    b = idx[i]
+                    if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
+                        live[j] = b
+                        j += 1
+                child = coin_search(boards, weights, hm0, live, code | (v << (2 * t)),
+                                    nrev_mult + extra, True, memo_val, memo_tile, counter)
+                if counter[2]:
+                    return 0.0
+            acc += v * (won + child)
+        if not use_bound or acc > best + eps:
+            best = acc
+            best_tile = t
+    memo_val[key] = best
+    memo_tile[key] = best_tile
+    return best
