@@ -1,7 +1,7 @@
 """Kernel speed before and after a refactoring: the same calls timed in two source trees, side by side.
 
     python benchmarks/kernels_before_after.py --before /path/to/old/src [--after src] [--reps 7]
-                                              [--only yatzy] [--list]
+                                              [--only voltorb,oware] [--list]
 
 Each tree runs in its own worker process (``PYTHONPATH=<tree>``, ``NUMBA_NUM_THREADS=1``, its own
 ``GAMELAB_CACHE``); the parent asks both for the same workloads alternately (the order flips every
@@ -60,11 +60,7 @@ def yk(name: str):
 
 
 def vk(name: str):
-    return _kernel("voltorb", name, ("_posterior_kernels", "_search_kernels"))
-
-
-def ok(name: str):
-    return _kernel("oware", name, ("_tablebase_kernels",))
+    return _kernel("voltorb", name, ("_posterior_kernels", "_bounds_kernels", "_search_kernels"))
 
 
 NEW_YATZY = _has("gamelab.yatzy._turn_kernels")
@@ -508,14 +504,16 @@ def main() -> None:
     ap.add_argument("--before", type=Path, help="src folder of the baseline tree")
     ap.add_argument("--after", type=Path, default=here, help="src folder of the new tree")
     ap.add_argument("--reps", type=int, default=7)
-    ap.add_argument("--only", default="", help="run the workloads whose name contains this")
+    ap.add_argument("--only", default="",
+                    help="comma-separated name prefixes of the workloads to run (e.g. voltorb,oware)")
     ap.add_argument("--list", action="store_true")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
         worker()
         return
-    names = [n for n in WORKLOADS if args.only in n]
+    prefixes = [p for p in args.only.split(",") if p] or [""]
+    names = [n for n in WORKLOADS if any(n.startswith(p) for p in prefixes)]
     if args.list:
         print("\n".join(names))
         return

@@ -8,7 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from gamelab.oware import _kernels as K
+from gamelab.oware import _move_kernels as K
 from gamelab.oware.perft import START_PERFT, perft_count
 from gamelab.oware.rules import Position, Rules, apply_move, perft, sow
 

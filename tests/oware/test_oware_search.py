@@ -2,7 +2,7 @@
 
 import pytest
 
-from gamelab.oware import _kernels as K
+from gamelab.oware import _search_kernels as K
 from gamelab.oware import rules
 from gamelab.oware.evaluation import auale_evaluation, blog_evaluation, evaluate
 from gamelab.oware.rules import Position

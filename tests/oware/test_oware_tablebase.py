@@ -3,7 +3,7 @@
 import numpy as np
 import pytest
 
-from gamelab.oware import _kernels as K
+from gamelab.oware import _tablebase_kernels as K
 from gamelab.oware.rules import Position
 from gamelab.oware.tablebase import (
     compute_tablebase,

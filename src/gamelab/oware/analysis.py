@@ -19,7 +19,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gamelab.oware import _kernels as K
+from gamelab.oware import _search_kernels as K
 from gamelab.oware.evaluation import SEED_UNIT, evaluation_code
 from gamelab.oware.rules import Position
 

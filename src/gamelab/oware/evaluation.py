@@ -10,12 +10,12 @@
   house with 1-2 seeds, −54 per empty house, own row minus opponent's row.
 
 Both are plain Python here; the search uses the numba versions in
-:mod:`gamelab.oware._kernels` (tests compare them).
+:mod:`gamelab.oware._search_kernels` (tests compare them).
 """
 
 from __future__ import annotations
 
-from gamelab.oware import _kernels as K
+from gamelab.oware import _search_kernels as K
 from gamelab.oware.rules import Position
 
 EVALUATIONS = {"blog": K.EVAL_BLOG, "auale": K.EVAL_AUALE}
@@ -63,7 +63,7 @@ def evaluate(position: Position, name: str = "auale") -> int:
 
 
 def final_score(diff: int, ply: int, kind: int) -> int:
-    """Twin of :func:`gamelab.oware._kernels.final_score`."""
+    """Twin of :func:`gamelab.oware._search_kernels.final_score`."""
     unit = 2 if kind == K.EVAL_BLOG else 25
     if diff > 0:
         return K.WIN - ply + unit * diff

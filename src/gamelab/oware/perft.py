@@ -1,6 +1,6 @@
 """Perft: the number of move sequences of a given length from a position.
 
-Counted by the numba kernel :func:`gamelab.oware._kernels.perft_kernel`, which applies the
+Counted by the numba kernel :func:`gamelab.oware._move_kernels.perft_kernel`, which applies the
 repetition rule by comparing each new board with those of the same side to move since the last
 capture (the ``own-row`` cycle rule); the plain-Python twin is :func:`gamelab.oware.rules.perft`.
 Reference counts from the start position (research notes §2, OpenSpiel and an independent
@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gamelab.oware import _kernels as K
+from gamelab.oware import _move_kernels as K
 from gamelab.oware.rules import Position
 from gamelab.oware.rules import perft as perft_python
 

@@ -24,7 +24,7 @@ dash-separated, as Aalina writes positions::
     >>> Position.initial().play(2).houses
     (4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4)
 
-This module is the readable twin of the move kernels in :mod:`gamelab.oware._kernels`.
+This module is the readable twin of the move kernels in :mod:`gamelab.oware._move_kernels`.
 """
 
 from __future__ import annotations

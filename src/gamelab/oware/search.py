@@ -6,7 +6,7 @@
   transposition table with Zobrist keys (always-replace, 2^20 entries by default), move ordering
   (hash move, captures by size, history heuristic) and time control; boards with at most N seeds
   are looked up in the endgame tablebase. The design follows Aalina, the engine of the Aualé
-  GUI (research notes §3). The kernel is :func:`gamelab.oware._kernels.negamax`.
+  GUI (research notes §3). The kernel is :func:`gamelab.oware._search_kernels.search_root`.
 * :func:`twin_negamax` — the readable plain-Python twin of the kernel (same terminal scores,
   evaluation and tablebase probes, no table): at a fixed depth it returns the same value.
 
@@ -24,7 +24,8 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.oware import _kernels as K
+from gamelab.oware import _search_kernels as K
+from gamelab.oware._tablebase_kernels import binomial_table
 from gamelab.oware.evaluation import (
     auale_evaluation,
     blog_evaluation,
@@ -41,7 +42,7 @@ def board_array(position: Position) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def _binom() -> np.ndarray:
-    return K.binomial_table()
+    return binomial_table()
 
 
 @lru_cache(maxsize=1)

@@ -9,7 +9,7 @@ total: 2.7 MB for N = 12, 17 MB for N = 15).
 Each level is solved after the smaller ones (a capture always moves to a smaller level): the
 least and greatest fixed points of v(p) = max over moves (captured - v(child)) are computed by
 sweeps, and endless capture-free play is valued as an even split (see
-:func:`gamelab.oware._kernels.build_level`). The stores are ignored: the table is the game of the
+:func:`gamelab.oware._tablebase_kernels.build_level`). The stores are ignored: the table is the game of the
 board seeds played until nobody can move, which decides the same winner as Abapa's stop at 25.
 Under Abapa a capture-free cycle ends at its first repetition with each side keeping its own row,
 which depends on the history; the table does not model that (neither does Aalina's search).
@@ -29,7 +29,7 @@ from functools import lru_cache
 import numpy as np
 
 from gamelab.core.cache import cached_arrays
-from gamelab.oware import _kernels as K
+from gamelab.oware import _tablebase_kernels as K
 from gamelab.oware.rules import ABAPA, Position, apply_move, legal_offsets
 
 VERSION = 1
