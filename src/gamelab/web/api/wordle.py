@@ -1,0 +1,108 @@
+"""``/api/wordle/...``: Pokémon Wordle: name input, the assistant, practice games and reviews.
+
+Thin: each endpoint validates its request model, calls one library function and replies with
+its dataclass through the shared serialiser. The page sends the whole game every time (the
+history, or a practice game's seed and guesses), so the server keeps no per-user state; it
+keeps only the solver's memo per process and the background builds of missing strategies.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply, settings_of
+from gamelab.wordle import advice as advice_mod
+from gamelab.wordle.advice import Advice
+from gamelab.wordle.names import Suggestions, suggest
+from gamelab.wordle.practice import PlayRound, play_round
+from gamelab.wordle.review import Review, review
+from gamelab.wordle.rules import pokemon_word_list
+from gamelab.wordle.strategy import BackgroundBuilds, StrategyStatus
+
+PAGE = GamePage(
+    game="wordle",
+    title="Pokémon Wordle",
+    summary="Type names in romaji, kana or English; the proven-optimal next guess with its exact "
+    "expected guesses, practice games from a shareable seed, and a review of every guess against "
+    "the optimum.",
+    preload=("gamelab.wordle.advice", "gamelab.wordle.review"),
+    warm=("gamelab.wordle.advice:warm_up",),
+)
+
+router = APIRouter()
+_builds = BackgroundBuilds()
+REVIEW_BUDGET_FACTOR = 4  # a review solves one node per guess: a few budgets
+
+
+class Setting(ApiModel):
+    names: str = Field("gen1-4", max_length=12, description="gen1-4, all, genN or genN-M")
+    rule: str = Field("standard", max_length=10, description="standard (the game) or blog (the post)")
+    hard: str = Field("off", max_length=10, description="off, game (the game's hard mode) or strict")
+
+
+class Entry(ApiModel):
+    guess: str = Field(max_length=40, description="a name: katakana, hiragana, romaji or English")
+    colours: str = Field(max_length=40, description="0 grey, 1 yellow, 2 green, e.g. 00120")
+
+
+class HistoryRequest(Setting):
+    history: list[Entry] = Field(default=[], max_length=10)
+
+
+class NamesRequest(ApiModel):
+    names: str = Field("gen1-4", max_length=12)
+    text: str = Field(max_length=40)
+    limit: int = 12
+
+
+class PlayRequest(Setting):
+    seed: int = Field(ge=0, le=2**63 - 1)
+    guesses: list[str] = Field(default=[], max_length=10)
+
+
+def _hard(text: str) -> str | None:
+    return None if text in ("", "off", "normal") else text
+
+
+def _pairs(body: HistoryRequest) -> list[tuple[str, str]]:
+    return [(e.guess, e.colours) for e in body.history]
+
+
+@router.post("/names", response_model=Suggestions)
+async def names(body: NamesRequest):
+    """The autocomplete: names of the list starting with the text, in both scripts."""
+    return reply(suggest(pokemon_word_list(body.names), body.text, body.limit))
+
+
+@router.post("/advice")
+async def advice(body: HistoryRequest, request: Request):
+    """Candidates left, the optimal next guess (exact expected guesses, worst case) and the
+    entropy ranking's top. Past the time budget: the max-entropy guess, labelled in ``note``."""
+    args = (body.names, body.rule, _hard(body.hard), _pairs(body))
+    result: Advice = await budgeted(
+        request, advice_mod.worker, args,
+        fallback=lambda: advice_mod.advise(*args, exact=False),
+        what="exact optimal search", fallback_name="the max-entropy guess")
+    return reply(result)
+
+
+@router.post("/play", response_model=PlayRound)
+async def play(body: PlayRequest):
+    """A practice game replayed from its seed and guesses: colours, keyboard, share text."""
+    return reply(play_round(body.names, body.rule, _hard(body.hard), body.seed, body.guesses))
+
+
+@router.post("/review")
+async def review_game(body: HistoryRequest, request: Request):
+    """Each guess against the optimal one: expected guesses lost (skill) and luck, exactly."""
+    timeout = REVIEW_BUDGET_FACTOR * settings_of(request).budget
+    result: Review = await pool_of(request).run(
+        review, (body.names, body.rule, _hard(body.hard), _pairs(body)), timeout=timeout)
+    return reply(result)
+
+
+@router.post("/strategy", response_model=StrategyStatus)
+async def strategy(body: Setting):
+    """Whether the optimal strategy of the setting is cached; starts computing it if not."""
+    return reply(_builds.status(body.names, body.rule, _hard(body.hard)))

@@ -1,0 +1,241 @@
+"""Assistant answers for the web page: what a history leaves and the proven-optimal next guess.
+
+``advise(names, rule, hard, history)`` -> :class:`Advice`: the remaining candidates (with English
+names and dex numbers), the next guess of the proven-optimal strategy with its exact expected
+number of guesses from here and its worst case, and the top of the entropy ranking beside it.
+
+Where the answer comes from (``method``):
+
+* ``strategy`` -- the history follows the cached optimal strategy
+  (:func:`gamelab.wordle.strategy.optimal_strategy`): a table lookup;
+* ``solved here`` -- a guess left the strategy: the node is solved exactly by
+  :class:`gamelab.wordle.optimal.OptimalSolver` (a subtree; its memo is kept per process, so
+  the next answer below it is quick);
+* ``entropy`` -- no exact answer (``exact=False``, used as the web page's fallback when the
+  exact search overruns the time budget, or while the strategy of a large list is still being
+  computed): the max-entropy allowed guess, without an expected number of guesses.
+
+Every exact answer respects the game's guess limit (Pokémon Wordle: 10) counting the guesses
+already made. A history no answer fits raises
+:class:`gamelab.wordle.assistant.ContradictionError`, naming the first guess that breaks it.
+
+    >>> a = advise("gen1-4", "blog", None, [("レントラー", "00000")])
+    >>> a.candidates, a.next.name, a.method
+    (67, 'ゴルダック', 'solved here')
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from functools import lru_cache
+
+import numpy as np
+
+from gamelab.wordle.assistant import Assistant
+from gamelab.wordle.names import resolve_name
+from gamelab.wordle.optimal import INF, OptimalSolver
+from gamelab.wordle.rules import (
+    HARD_MODE_TEXT,
+    check_hard_mode,
+    check_rule,
+    parse_pattern,
+    pattern_text,
+    pokemon_names,
+    pokemon_word_list,
+)
+from gamelab.wordle.table import Game
+
+__all__ = ["Advice", "Candidate", "GuessOption", "advise", "parse_history", "warm_up", "worker"]
+
+REMAINING_SHOWN = 120
+ENTROPY_TOP = 5
+MAX_HISTORY = 10
+
+
+@dataclass(frozen=True)
+class Candidate:
+    name: str
+    english: str
+    dex: int
+
+
+@dataclass(frozen=True)
+class GuessOption:
+    """A possible next guess: its entropy over the candidates, how many feedback classes it
+    makes, the largest class (the most candidates it can leave), whether it could itself be the
+    answer, and -- for the optimal guess -- the exact expected number of guesses from here."""
+
+    name: str
+    english: str
+    dex: int
+    entropy: float
+    classes: int
+    largest_class: int
+    is_candidate: bool
+    expected_guesses: float | None = None
+
+
+@dataclass
+class Advice:
+    names: str
+    rule: str
+    hard_mode: str               # "off", "game" or "strict"
+    mode: str                    # e.g. "normal mode"
+    guess_limit: int             # the game's (Pokémon Wordle: 10)
+    guesses_used: int
+    history: list[str]           # "レントラー:00000", as understood
+    candidates: int
+    remaining: list[Candidate]   # the first REMAINING_SHOWN of them, in dex order
+    solved: bool
+    method: str | None           # "strategy", "solved here", "entropy" or None when solved
+    next: GuessOption | None
+    expected_total: int | None   # exact total guesses over the candidates (optimal play)
+    expected_guesses: float | None  # expected_total / candidates: guesses from here, next included
+    worst_case: int | None       # most guesses any candidate needs from here (optimal play)
+    entropy_top: list[GuessOption] = field(default_factory=list)
+    strategy_cached: bool = False
+    note: str | None = None
+
+
+@lru_cache(maxsize=1)
+def _english() -> dict[str, tuple[str, int]]:
+    return {ja: (en, dex) for dex, ja, en, _ in pokemon_names()}
+
+
+class _Context:
+    """Per process and setting: the game, the history checker and the solver's memo."""
+
+    def __init__(self, names: str, rule: str, hard: str | None) -> None:
+        self.game = Game(pokemon_word_list(names), rule)  # once per process and setting
+        self.hard = hard
+        self.checker = Assistant(self.game, hard=hard)
+        self.solver = OptimalSolver(self.game, hard=hard)
+
+
+@lru_cache(maxsize=16)
+def _context(names: str, rule: str, hard: str | None) -> _Context:
+    return _Context(names, rule, hard)
+
+
+def parse_history(game: Game, entries: Sequence[tuple[str, str]]) -> list[tuple[int, int]]:
+    """[(name as typed, colours)] -> [(guess index, pattern code)]; names in any script."""
+    if len(entries) > MAX_HISTORY:
+        raise ValueError(f"at most {MAX_HISTORY} guesses, got {len(entries)}")
+    out = []
+    for k, (typed, colours) in enumerate(entries, 1):
+        name = resolve_name(game.words, typed, field="history")
+        g = game.words.guess_index[name]
+        try:
+            code = parse_pattern(colours, len(name))
+        except ValueError as exc:
+            raise ValueError(f"guess {k} ({name}): {exc}") from None
+        out.append((g, code))
+    return out
+
+
+def _option(game: Game, cands: np.ndarray, g: int, ent: np.ndarray) -> GuessOption:
+    name = game.words.guesses[g]
+    en, dex = _english().get(name, ("", 0))
+    parts = game.partition(g, cands)
+    return GuessOption(name, en, dex, float(ent[g]), len(parts), max(len(p) for p in parts.values()),
+                       bool(game.answer_of_guess[g] >= 0 and game.answer_of_guess[g] in set(cands.tolist())))
+
+
+def _allowed(game: Game, pool: np.ndarray | None) -> np.ndarray:
+    return np.arange(game.n_guesses, dtype=np.int32) if pool is None else game.full_length_index[pool]
+
+
+def _worst(ctx: _Context, cands: np.ndarray, guess: int, depth: int, pool: np.ndarray | None) -> int:
+    """Most guesses any candidate needs when `guess` is played here and then optimally."""
+    game, worst = ctx.game, 1
+    stack = [(cands, guess, depth, pool, 1)]
+    while stack:
+        c, g, d, p, level = stack.pop()
+        worst = max(worst, level)
+        for code, part in game.partition(g, c).items():
+            if len(part) == 1 and game.is_answer(g, part[0]):
+                continue
+            cp = None if p is None else game.hard_pool(g, code, p, ctx.hard)
+            _, nxt = ctx.solver.best_guess(part, d - 1, cp)
+            stack.append((part, nxt, d - 1, cp, level + 1))
+    return worst
+
+
+def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tuple[str, str]],
+           exact: bool = True) -> Advice:
+    """The assistant's answer for a history of (name, colours) pairs; see the module doc."""
+    rule, hard = check_rule(rule), check_hard_mode(hard)
+    from gamelab.wordle.strategy import optimal_strategy, strategy_is_cached
+
+    if hard == "game" and rule != "standard":
+        raise ValueError("the game's hard mode is defined for the standard feedback rule; with "
+                         "the blog rule use the strict hard mode")
+    ctx = _context(names, rule, hard)
+    game = ctx.game
+    steps = parse_history(game, history)
+    for k, (g, code) in enumerate(steps[:-1], 1):
+        if code == game.green and len(game.words.guesses[g]) == game.words.length:
+            raise ValueError(f"guess {k} ({game.words.guesses[g]}) already found the answer; "
+                             f"guess {k + 1} cannot follow it")
+    cands, pool = ctx.checker.candidates(steps)
+    limit = game.words.guess_limit
+    left = limit - len(steps)
+    solved = bool(steps) and game.is_answer(steps[-1][0], int(cands[0])) and \
+        int(game.table[steps[-1][0], cands[0]]) == game.green
+    rows = [Candidate(game.words.answers[a], *_english().get(game.words.answers[a], ("", 0)))
+            for a in cands[:REMAINING_SHOWN].tolist()]
+    cached = strategy_is_cached(names, rule, hard)
+    out = Advice(names, rule, hard or "off", HARD_MODE_TEXT[hard], limit, len(steps),
+                 [f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}" for g, c in steps],
+                 int(len(cands)), rows, solved, None, None, None, None, None, strategy_cached=cached)
+    if solved:
+        out.expected_total, out.expected_guesses, out.worst_case = 0, 0.0, 0
+        return out
+    if left <= 0:
+        raise ValueError(f"the history already uses all {limit} guesses the game allows "
+                         "without finding the answer")
+    ent = game.entropies(cands)
+    allowed = _allowed(game, pool)
+    order = allowed[np.lexsort((allowed, -ent[allowed]))]
+    useful = [int(g) for g in order[ent[order] > 0][:ENTROPY_TOP]]  # entropy 0: one class, no help
+    out.entropy_top = [_option(game, cands, g, ent) for g in useful]
+    if not exact:
+        best = useful[0] if useful else int(game.guess_of_answer[cands[0]])
+        out.method, out.next = "entropy", _option(game, cands, best, ent)
+        return out
+    node = None
+    if cached or names == "gen1-4":
+        table = optimal_strategy(names, rule, hard)
+        node = table.node_of(steps)
+        out.strategy_cached = True
+    if node is not None:
+        guess, total, worst = int(table.guess[node]), int(table.total[node]), int(table.worst[node])
+        out.method = "strategy"
+    else:
+        total, guess = ctx.solver.best_guess(cands, left, pool)
+        if guess < 0 or total >= INF:
+            raise ValueError(f"no strategy finishes every remaining candidate within the "
+                             f"{left} guess(es) left")
+        worst = _worst(ctx, cands, guess, left, pool)
+        out.method = "solved here"
+    option = _option(game, cands, guess, ent)
+    out.next = GuessOption(**{**option.__dict__, "expected_guesses": total / len(cands)})
+    out.expected_total, out.expected_guesses, out.worst_case = total, total / len(cands), worst
+    return out
+
+
+def worker(names: str, rule: str, hard: str | None, history: list[tuple[str, str]]) -> Advice:
+    """:func:`advise` with exact answers (what the web page runs in its solver pool)."""
+    return advise(names, rule, hard, history, exact=True)
+
+
+def warm_up() -> None:
+    """Load (computing once, if needed: seconds each) the gen1-4 optimal strategies of every
+    setting and the search kernel, so no request waits for them."""
+    from gamelab.wordle.strategy import PRECOMPUTED, optimal_strategy
+
+    for names, rule, hard in PRECOMPUTED:
+        if names == "gen1-4":
+            optimal_strategy(names, rule, hard)
+    advise("gen1-4", "standard", None, [("レントラー", "00000")])

@@ -1,0 +1,172 @@
+"""Review of a finished (or abandoned) game against the proven-optimal strategy, exactly.
+
+For every guess of a history, with S the candidates before it, n = |S| and d the guesses the
+game still allows:
+
+* f(S) -- the optimal total guesses over S (:class:`gamelab.wordle.optimal.OptimalSolver`,
+  within the guess limit); f(S)/n is the expected number of guesses from here with optimal play;
+* cost(g) = n + sum of f over the classes g leaves (the answer found by g costs nothing more):
+  the expected guesses when g is played and then optimal play follows is cost(g)/n;
+* **guesses lost** (skill) = (cost(g) - f(S)) / n >= 0, zero exactly when g is an optimal
+  guess; **luck** = (cost(g) - n)/n - f(S')/|S'|: how many fewer guesses the class the answer
+  actually fell into needs than g's classes need on average (S' the candidates left, f = 0
+  once solved).
+
+These add up exactly: a solved game took ``f(S0)/n0 + sum(lost) - sum(luck)`` guesses. Like
+NYT's WordleBot in spirit (skill and luck per guess), but from the exact optimum instead of a
+heuristic. ``expected_left`` (sum over g's unsolved classes of |c|^2/n) is the average number of
+candidates g leaves, shown beside the optimal guess's.
+
+    >>> r = review("gen1-4", "blog", None, [("ジーランス", "00000"), ("ソルロック", "00000")])
+    >>> r.steps[0].guesses_lost, r.steps[1].guesses_lost
+    (0.0, 0.0)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+import numpy as np
+
+from gamelab.wordle.advice import _context, _english, parse_history
+from gamelab.wordle.optimal import INF
+from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode, check_rule, pattern_text
+
+__all__ = ["Review", "ReviewStep", "review"]
+
+
+@dataclass(frozen=True)
+class ReviewStep:
+    number: int
+    guess: str
+    english: str
+    dex: int
+    colours: str                  # digits, e.g. "00120"
+    candidates_before: int
+    candidates_after: int         # 0 once the answer is found
+    optimal_guess: str            # an optimal guess at this point (the solver's choice)
+    optimal_english: str
+    is_optimal: bool              # the guess was one of the optimal ones (lost == 0)
+    expected_guesses: float | None    # cost(g)/n: this guess, then optimal play (None: cannot finish in the limit)
+    optimal_expected_guesses: float   # f(S)/n
+    guesses_lost: float | None    # expected guesses lost by this choice (skill)
+    luck: float | None            # positive: the feedback was better than this guess's average
+    expected_left: float          # this guess's average candidates left
+    optimal_expected_left: float  # the optimal guess's
+
+
+@dataclass
+class Review:
+    names: str
+    rule: str
+    hard_mode: str
+    mode: str
+    guess_limit: int
+    steps: list[ReviewStep]
+    solved: bool
+    answer: str | None            # the answer when the last guess found it
+    guesses: int
+    optimal_expected: float       # expected guesses of optimal play from the start
+    total_lost: float | None      # sum of guesses_lost (None if a guess could not finish in the limit)
+    total_luck: float | None
+    summary: str = ""
+    notes: list[str] = field(default_factory=list)
+
+
+def _table(names: str, rule: str, hard: str | None):
+    """The cached optimal strategy, or None while it is not computed (gen1-4 is computed on
+    first use: seconds)."""
+    from gamelab.wordle.strategy import optimal_strategy, strategy_is_cached
+
+    if names == "gen1-4" or strategy_is_cached(names, rule, hard):
+        return optimal_strategy(names, rule, hard)
+    return None
+
+
+def _expected_left(game, g: int, cands: np.ndarray) -> float:
+    n = len(cands)
+    return sum(len(p) ** 2 for p in game.partition(g, cands).values()
+               if not (len(p) == 1 and game.is_answer(g, p[0]))) / n
+
+
+def review(names: str, rule: str, hard: str | bool | None,
+           history: Sequence[tuple[str, str]]) -> Review:
+    """The review of a history of (name, colours); see the module doc."""
+    rule, hard = check_rule(rule), check_hard_mode(hard)
+    ctx = _context(names, rule, hard)
+    game, solver = ctx.game, ctx.solver
+    steps_in = parse_history(game, history)
+    if not steps_in:
+        raise ValueError("nothing to review: the history has no guesses")
+    ctx.checker.candidates(steps_in)  # names the first guess that contradicts, or breaks hard mode
+    limit = game.words.guess_limit
+    cands = game.all_answers()
+    pool = game.full_pool() if hard else None
+    rows: list[ReviewStep] = []
+    lost_sum: float | None = 0.0
+    luck_sum: float | None = 0.0
+    solved, answer = False, None
+    table = _table(names, rule, hard)
+    node: int | None = 0 if table is not None else None
+    start_total = int(table.total[0]) if table is not None else solver.best_guess(cands, limit, pool)[0]
+    for k, (g, code) in enumerate(steps_in):
+        if solved:
+            raise ValueError(f"guess {k + 1} comes after the answer was found")
+        n, depth = len(cands), limit - k
+        if node is not None:  # still on the cached optimal strategy: a lookup
+            best_total, best = int(table.total[node]), int(table.guess[node])
+        else:
+            best_total, best = solver.best_guess(cands, depth, pool)
+        on_strategy = node is not None and g == best
+        node = table.child(node, code) if on_strategy else None
+        cost, after_cands, after_pool = n, cands, pool
+        for c, part in game.partition(g, cands).items():
+            if len(part) == 1 and game.is_answer(g, part[0]):
+                if c == code:
+                    after_cands = part[:0]
+                continue
+            cpool = None if pool is None else game.hard_pool(g, c, pool, hard)
+            if c == code:
+                after_cands, after_pool = part, cpool
+            if on_strategy:
+                continue
+            value = solver.value(part, INF, depth - 1, cpool) if depth > 1 else INF
+            cost = INF if value >= INF or cost >= INF else cost + value
+        if on_strategy:
+            cost = best_total
+        found = code == game.green and len(after_cands) == 0
+        if found:
+            solved, answer = True, game.words.guesses[g]
+            after_value = 0.0
+        elif node is not None:
+            after_value = int(table.total[node]) / len(after_cands)
+        elif depth > 1:
+            v = solver.value(after_cands, INF, depth - 1, after_pool)
+            after_value = v / len(after_cands) if v < INF else None
+        else:
+            after_value = None
+        exp = None if cost >= INF else cost / n
+        lost = None if exp is None else max(0.0, exp - best_total / n)
+        luck = None if exp is None or after_value is None else (exp - 1) - after_value
+        lost_sum = None if lost is None or lost_sum is None else lost_sum + lost
+        luck_sum = None if luck is None or luck_sum is None else luck_sum + luck
+        name = game.words.guesses[g]
+        en, dex = _english().get(name, ("", 0))
+        bname = game.words.guesses[best]
+        rows.append(ReviewStep(
+            k + 1, name, en, dex, pattern_text(code, len(name)), n, len(after_cands), bname,
+            _english().get(bname, ("", 0))[0], lost is not None and abs(lost) < 1e-9, exp,
+            best_total / n, None if lost is None else (0.0 if abs(lost) < 1e-9 else lost),
+            luck, _expected_left(game, g, cands), _expected_left(game, best, cands)))
+        cands, pool = after_cands, after_pool
+    out = Review(names, rule, hard or "off", HARD_MODE_TEXT[hard], limit, rows, solved, answer,
+                 len(rows), start_total / game.n_answers, lost_sum, luck_sum)
+    if solved and lost_sum is not None and luck_sum is not None:
+        out.summary = (f"solved in {len(rows)} guesses: {out.optimal_expected:.3f} expected with "
+                       f"optimal play, {lost_sum:.3f} lost by the choices, luck {luck_sum:+.3f} "
+                       f"({len(rows)} = expected + lost - luck)")
+    elif not solved:
+        out.summary = f"not solved: {len(cands)} candidate(s) left after {len(rows)} guesses"
+        out.notes.append("the last guess did not find the answer, so the review stops there")
+    return out

@@ -1,0 +1,251 @@
+"""The proven-optimal strategy of a Pokémon list as a lookup table, computed once and cached.
+
+:class:`gamelab.wordle.optimal.OptimalSolver` proves the optimum (the fewest total guesses over
+all answers, under the game's guess limit) and returns its decision tree. This module flattens
+that tree into arrays kept by :func:`gamelab.core.cache.cached_arrays`, so an assistant that
+follows the strategy answers by walking the table: per node the guess, the number of
+candidates, the exact total guesses of the subtree (``total / candidates`` is the expected
+number of guesses from that node, its guess included) and the most guesses any candidate needs
+(``worst``). A history that leaves the tree (a guess the strategy would not play) is solved
+there by the same solver (see :mod:`gamelab.wordle.advice`).
+
+Cost: the solve itself (gen1-4: a few seconds of CPU per setting; ``all``: minutes), once per
+(word list, rule, hard mode, guess limit); loading the table takes milliseconds.
+
+    >>> table = optimal_strategy("gen1-4", "blog")
+    >>> table.words.guesses[table.guess[0]], int(table.total[0]), table.is_cached()
+    ('ジーランス', 964, True)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from gamelab.core.cache import cached_arrays, is_cached
+from gamelab.wordle.rules import (
+    HARD_MODE_TEXT,
+    WordList,
+    check_hard_mode,
+    check_rule,
+    pokemon_word_list,
+)
+from gamelab.wordle.table import Game
+
+__all__ = ["PRECOMPUTED", "BackgroundBuilds", "Strategy", "StrategyStatus", "optimal_strategy",
+           "strategy_is_cached"]
+
+STRATEGY_VERSION = 1
+#: the settings the web page precomputes: both lists, both rules, normal and both hard modes
+#: (the game's hard mode is defined for the standard rule only)
+PRECOMPUTED = tuple((names, rule, hard) for names in ("gen1-4", "all")
+                    for rule in ("standard", "blog") for hard in (None, "game", "strict")
+                    if not (hard == "game" and rule == "blog"))
+
+
+def _params(words: WordList, rule: str, hard: str | None) -> dict[str, Any]:
+    return {"words": words.fingerprint(), "names": words.name, "rule": rule, "hard": hard,
+            "max_guesses": words.guess_limit}
+
+
+@dataclass(frozen=True)
+class Strategy:
+    """The optimal decision tree as arrays; node 0 is the root (before any guess).
+
+    Node i plays ``guess[i]`` with ``candidates[i]`` answers left; its children (one per
+    non-green pattern) are ``child_node[child_start[i] : child_start[i] + child_count[i]]``
+    with patterns ``child_code[...]``.
+    """
+
+    words: WordList
+    rule: str
+    hard: str | None
+    guess: np.ndarray
+    candidates: np.ndarray
+    total: np.ndarray
+    worst: np.ndarray
+    child_start: np.ndarray
+    child_count: np.ndarray
+    child_code: np.ndarray
+    child_node: np.ndarray
+
+    @property
+    def guess_limit(self) -> int:
+        return self.words.guess_limit
+
+    def is_cached(self) -> bool:
+        return strategy_is_cached(self.words.name, self.rule, self.hard)
+
+    def child(self, node: int, code: int) -> int | None:
+        """The node reached when node's guess shows pattern `code` (None: solved or impossible)."""
+        start, count = int(self.child_start[node]), int(self.child_count[node])
+        codes = self.child_code[start: start + count]
+        hit = np.flatnonzero(codes == code)
+        return int(self.child_node[start + hit[0]]) if len(hit) else None
+
+    def node_of(self, history: Sequence[tuple[int, int]]) -> int | None:
+        """The node a history of (guess index, pattern code) reaches, if every guess is the
+        strategy's; None once a guess differs (or the history ends the game)."""
+        node = 0
+        for g, code in history:
+            if int(self.guess[node]) != g:
+                return None
+            nxt = self.child(node, code)
+            if nxt is None:
+                return None
+            node = nxt
+        return node
+
+
+def _flatten(game: Game, tree: dict[str, Any]) -> dict[str, np.ndarray]:
+    """The nested tree of :meth:`OptimalSolver.tree` as arrays (breadth first)."""
+    guess_index = game.words.guess_index
+    nodes: list[dict[str, Any]] = [tree]
+    kids: list[list[tuple[int, int]]] = []
+    i = 0
+    while i < len(nodes):
+        row = []
+        for key, child in sorted(nodes[i].get("next", {}).items()):
+            row.append((int(key, 3), len(nodes)))
+            nodes.append(child)
+        kids.append(row)
+        i += 1
+    n = len(nodes)
+    total = np.zeros(n, dtype=np.int64)
+    worst = np.zeros(n, dtype=np.int32)
+    for i in range(n - 1, -1, -1):  # children come after their parent
+        total[i] = nodes[i]["candidates"] + sum(total[c] for _, c in kids[i])
+        worst[i] = 1 + max((worst[c] for _, c in kids[i]), default=0)
+    counts = np.array([len(k) for k in kids], dtype=np.int32)
+    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
+    flat = [pair for row in kids for pair in row]
+    return {
+        "guess": np.array([guess_index[nd["guess"]] for nd in nodes], dtype=np.int32),
+        "candidates": np.array([nd["candidates"] for nd in nodes], dtype=np.int32),
+        "total": total, "worst": worst, "child_start": starts, "child_count": counts,
+        "child_code": np.array([c for c, _ in flat], dtype=np.int32),
+        "child_node": np.array([k for _, k in flat], dtype=np.int32),
+    }
+
+
+def _solve(words: WordList, rule: str, hard: str | None) -> dict[str, np.ndarray]:
+    from gamelab.wordle.optimal import OptimalSolver
+
+    game = Game(words, rule)
+    result = OptimalSolver(game, hard=hard, max_guesses=words.guess_limit).solve()
+    if not result.proven or result.tree is None:
+        raise ValueError(f"no strategy finishes every answer of {words.name!r} within "
+                         f"{words.guess_limit} guesses")
+    arrays = _flatten(game, result.tree)
+    if int(arrays["total"][0]) != result.total:
+        raise AssertionError("flattened tree total differs from the solver's")
+    return arrays
+
+
+_known_cached: set[tuple[str, str, str | None]] = set()
+
+
+@lru_cache(maxsize=32)
+def _words(names: str) -> WordList:
+    return pokemon_word_list(names)
+
+
+def strategy_is_cached(names: str, rule: str, hard: str | bool | None = None) -> bool:
+    """Whether the optimal strategy for this setting is already in the cache."""
+    key = (names, check_rule(rule), check_hard_mode(hard))
+    if key in _known_cached:
+        return True
+    found = is_cached("wordle-strategy", _params(_words(names), key[1], key[2]), STRATEGY_VERSION)
+    if found:
+        _known_cached.add(key)
+    return found
+
+
+@lru_cache(maxsize=32)
+def optimal_strategy(names: str, rule: str, hard: str | bool | None = None) -> Strategy:
+    """The optimal strategy of a Pokémon list (``gen1-4``, ``all``, ``genN``...) under `rule`
+    and hard mode `hard`, within the game's guess limit: from the cache, else solved and
+    stored (seconds for gen1-4, minutes for ``all``)."""
+    words = _words(names)
+    rule, hard = check_rule(rule), check_hard_mode(hard)
+    if hard == "game" and rule != "standard":
+        raise ValueError("the game's hard mode is defined for the standard feedback rule; with "
+                         "the blog rule use the strict hard mode")
+    arrays = cached_arrays("wordle-strategy", _params(words, rule, hard), STRATEGY_VERSION,
+                           lambda: _solve(words, rule, hard))
+    return Strategy(words, rule, hard, **arrays)
+
+
+@dataclass(frozen=True)
+class StrategyStatus:
+    """Whether the optimal strategy of a setting is ready, and what the page should say."""
+
+    names: str
+    rule: str
+    hard_mode: str
+    cached: bool
+    building: bool
+    message: str
+
+
+class BackgroundBuilds:
+    """Computes missing strategies in background processes (one at a time, lowest priority),
+    for a server: ``start(names, rule, hard)`` returns the status and starts the build if the
+    strategy is neither cached nor being built. A build that fails (or a server that stops)
+    leaves nothing half-written: the cache writes atomically."""
+
+    def __init__(self) -> None:
+        self._running: dict[tuple[str, str, str | None], Any] = {}
+        self._queue: list[tuple[str, str, str | None]] = []
+
+    def status(self, names: str, rule: str, hard: str | bool | None, start: bool = True) -> StrategyStatus:
+        rule, hard = check_rule(rule), check_hard_mode(hard)
+        _words(names)  # validates the list's name
+        key = (names, rule, hard)
+        self._reap()
+        cached = strategy_is_cached(names, rule, hard)
+        if not cached and start and key not in self._running and key not in self._queue:
+            self._queue.append(key)
+            self._reap()
+        building = key in self._running or key in self._queue
+        if cached:
+            message = "optimal strategy ready: answers on it are table lookups"
+        elif building:
+            message = (f"the optimal strategy for {names} ({rule} rule, {HARD_MODE_TEXT[hard]}) is "
+                       "being computed in the background (once; minutes for large lists); until "
+                       "then each answer is solved on the spot within the time budget")
+        else:
+            message = f"the optimal strategy for {names} is not computed yet"
+        return StrategyStatus(names, rule, hard or "off", cached, building, message)
+
+    def _reap(self) -> None:
+        for key, proc in list(self._running.items()):
+            if not proc.is_alive():
+                proc.join()
+                del self._running[key]
+        if not self._running and self._queue:
+            import multiprocessing
+
+            key = self._queue.pop(0)
+            proc = multiprocessing.get_context("forkserver").Process(
+                target=_build_quietly, args=key, daemon=True, name=f"wordle-strategy {key}")
+            proc.start()
+            self._running[key] = proc
+
+    def close(self) -> None:
+        self._queue.clear()
+        for proc in self._running.values():
+            proc.kill()
+            proc.join()
+        self._running.clear()
+
+
+def _build_quietly(names: str, rule: str, hard: str | None) -> None:
+    import os
+
+    os.nice(10)
+    optimal_strategy(names, rule, hard)
