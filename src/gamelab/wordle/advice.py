@@ -205,7 +205,7 @@ def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tup
         out.method, out.next = "entropy", _option(game, cands, best, ent)
         return out
     node = None
-    if cached or names == "gen1-4":
+    if cached:  # never computed here: a pool call must not start a minutes-long solve
         table = optimal_strategy(names, rule, hard)
         node = table.node_of(steps)
         out.strategy_cached = True

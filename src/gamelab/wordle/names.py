@@ -32,8 +32,8 @@ from functools import lru_cache
 
 from gamelab.wordle.rules import WordList, pokemon_names, pokemon_word_list  # noqa: F401 (doctest)
 
-__all__ = ["NameMatch", "Suggestions", "UnknownName", "fold_long_vowels", "read_romaji",
-           "resolve_name", "suggest"]
+__all__ = ["NameMatch", "Suggestions", "UnknownName", "fold_long_vowels", "lookup_name",
+           "read_romaji", "resolve_name", "suggest"]
 
 SUGGEST_LIMIT = 12
 _VOWEL_KANA = {"a": "ア", "i": "イ", "u": "ウ", "e": "エ", "o": "オ"}
@@ -211,6 +211,15 @@ def resolve_name(words: WordList, text: str, field: str = "guess") -> str:
 def _index_all() -> _Index:
     """Every species (any length), to tell 'not in this list' from 'no such Pokémon'."""
     return _build_index(tuple(NameMatch(ja, en, dex, "kana") for dex, ja, en, _ in pokemon_names()))
+
+
+def lookup_name(words: WordList, text: str, field: str = "text") -> NameMatch:
+    """:func:`resolve_name` with the name's English name and dex number."""
+    name = resolve_name(words, text, field)
+    found = _index(words).by_name[name]
+    how = "kana" if _has_kana(text) or name == text.strip() else (
+        "english" if _english_key(text) == _english_key(found.english) else "romaji")
+    return NameMatch(found.name, found.english, found.dex, how)
 
 
 def suggest(words: WordList, text: str, limit: int = SUGGEST_LIMIT) -> Suggestions:

@@ -17,9 +17,11 @@ NYT's WordleBot in spirit (skill and luck per guess), but from the exact optimum
 heuristic. ``expected_left`` (sum over g's unsolved classes of |c|^2/n) is the average number of
 candidates g leaves, shown beside the optimal guess's.
 
-    >>> r = review("gen1-4", "blog", None, [("ジーランス", "00000"), ("ソルロック", "00000")])
-    >>> r.steps[0].guesses_lost, r.steps[1].guesses_lost
-    (0.0, 0.0)
+    >>> r = review("gen1", "standard", None, [("ゴルバット", "00000"), ("ピカチュウ", "22222")])
+    >>> r.solved, r.guesses, round(r.optimal_expected + r.total_lost - r.total_luck, 9)
+    (True, 2, 2.0)
+    >>> r.steps[0].optimal_guess, round(r.steps[0].guesses_lost, 4)
+    ('ワンリキー', 0.4048)
 """
 
 from __future__ import annotations
@@ -75,11 +77,10 @@ class Review:
 
 
 def _table(names: str, rule: str, hard: str | None):
-    """The cached optimal strategy, or None while it is not computed (gen1-4 is computed on
-    first use: seconds)."""
+    """The cached optimal strategy, or None while it is not computed."""
     from gamelab.wordle.strategy import optimal_strategy, strategy_is_cached
 
-    if names == "gen1-4" or strategy_is_cached(names, rule, hard):
+    if strategy_is_cached(names, rule, hard):
         return optimal_strategy(names, rule, hard)
     return None
 

@@ -14,7 +14,7 @@ from pydantic import Field
 from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply, settings_of
 from gamelab.wordle import advice as advice_mod
 from gamelab.wordle.advice import Advice
-from gamelab.wordle.names import Suggestions, suggest
+from gamelab.wordle.names import NameMatch, Suggestions, lookup_name, suggest
 from gamelab.wordle.practice import PlayRound, play_round
 from gamelab.wordle.review import Review, review
 from gamelab.wordle.rules import pokemon_word_list
@@ -73,6 +73,17 @@ def _pairs(body: HistoryRequest) -> list[tuple[str, str]]:
 async def names(body: NamesRequest):
     """The autocomplete: names of the list starting with the text, in both scripts."""
     return reply(suggest(pokemon_word_list(body.names), body.text, body.limit))
+
+
+class ResolveRequest(ApiModel):
+    names: str = Field("gen1-4", max_length=12)
+    text: str = Field(max_length=40)
+
+
+@router.post("/resolve", response_model=NameMatch)
+async def resolve(body: ResolveRequest):
+    """One typed name (any script) as the list spells it, or 422 saying why it is not a guess."""
+    return reply(lookup_name(pokemon_word_list(body.names), body.text))
 
 
 @router.post("/advice")

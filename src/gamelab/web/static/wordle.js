@@ -1,0 +1,481 @@
+// Pokémon Wordle page: assistant, practice games, review. Every number shown comes from
+// /api/wordle/...; this file only draws and collects input.
+import { api, clearErrors, h, randomSeed, showError, showNote } from "/static/kit.js";
+
+const $ = (id) => document.getElementById(id);
+const COLOUR_CLASS = ["grey", "yellow", "green"];
+const COLOUR_NAME = ["grey", "yellow", "green"];
+
+function setting() {
+  return { names: $("pw-names").value, rule: $("pw-rule").value, hard: $("pw-hard").value };
+}
+
+function fmt(x, digits = 3) {
+  return x === null || x === undefined ? "—" : Number(x).toFixed(digits);
+}
+
+function nameLabel(name, english, dex) {
+  return h("span", { class: "pw-nm" }, h("span", { class: "ja" }, name),
+    english ? h("span", { class: "en" }, ` ${english}`) : null,
+    dex ? h("span", { class: "dex" }, ` #${dex}`) : null);
+}
+
+// ---------------------------------------------------------------- name input + autocomplete
+
+const pickers = [];
+
+/** Autocomplete on a name input: suggestions from /api/wordle/names (both scripts, only the
+ *  chosen list); arrows + Enter or a click/tap picks one. `onPick(name)` when Enter is pressed
+ *  on a picked or complete name. */
+function namePicker(input, onEnter) {
+  const list = h("ul", { class: "pw-suggest", role: "listbox", hidden: true });
+  input.insertAdjacentElement("afterend", list);
+  input.setAttribute("aria-controls", list.id = `${input.id}-list`);
+  const state = { items: [], active: -1, seq: 0 };
+
+  function close() { list.hidden = true; state.items = []; state.active = -1; }
+
+  function render() {
+    list.textContent = "";
+    state.items.forEach((m, i) => {
+      const li = h("li", { role: "option", class: i === state.active ? "active" : "", "aria-selected": String(i === state.active),
+                           dataset: { name: m.name } }, nameLabel(m.name, m.english, m.dex));
+      li.addEventListener("pointerdown", (ev) => { ev.preventDefault(); pick(m.name); });
+      list.append(li);
+    });
+    list.hidden = state.items.length === 0;
+  }
+
+  function pick(name) {
+    input.value = name;
+    close();
+    input.focus();
+  }
+
+  async function update() {
+    const text = input.value.trim();
+    const seq = ++state.seq;
+    if (!text) { close(); return; }
+    let res;
+    try {
+      res = await api("/api/wordle/names", { names: setting().names, text, limit: 8 }, { quiet: true });
+    } catch { return; }
+    if (seq !== state.seq) return;  // a newer keystroke answered first
+    state.items = res.matches;
+    state.active = res.matches.length ? 0 : -1;
+    render();
+  }
+
+  input.addEventListener("input", update);
+  input.addEventListener("blur", () => setTimeout(close, 150));
+  input.addEventListener("keydown", (ev) => {
+    if (ev.key === "ArrowDown" || ev.key === "ArrowUp") {
+      if (!state.items.length) return;
+      ev.preventDefault();
+      const step = ev.key === "ArrowDown" ? 1 : -1;
+      state.active = (state.active + step + state.items.length) % state.items.length;
+      render();
+    } else if (ev.key === "Enter") {
+      ev.preventDefault();
+      if (!list.hidden && state.active >= 0) pick(state.items[state.active].name);
+      else onEnter();
+    } else if (ev.key === "Escape") {
+      close();
+    }
+  });
+  const picker = { input, update, close };
+  pickers.push(picker);
+  return picker;
+}
+
+// ---------------------------------------------------------------- on-screen katakana keyboard
+
+const GOJUON = [
+  "アイウエオ", "カキクケコ", "サシスセソ", "タチツテト", "ナニヌネノ",
+  "ハヒフヘホ", "マミムメモ", "ヤ　ユ　ヨ", "ラリルレロ", "ワ　　　ヲ", "ン",
+];
+const DAKUTEN = { カ: "ガ", キ: "ギ", ク: "グ", ケ: "ゲ", コ: "ゴ", サ: "ザ", シ: "ジ", ス: "ズ", セ: "ゼ", ソ: "ゾ",
+  タ: "ダ", チ: "ヂ", ツ: "ヅ", テ: "デ", ト: "ド", ハ: "バ", ヒ: "ビ", フ: "ブ", ヘ: "ベ", ホ: "ボ", ウ: "ヴ" };
+const HANDAKUTEN = { ハ: "パ", ヒ: "ピ", フ: "プ", ヘ: "ペ", ホ: "ポ" };
+const SMALL = { ア: "ァ", イ: "ィ", ウ: "ゥ", エ: "ェ", オ: "ォ", ツ: "ッ", ヤ: "ャ", ユ: "ュ", ヨ: "ョ", ワ: "ヮ" };
+const SYMBOLS = ["ー", "♀", "♂", "２", "Ｚ"];
+const invert = (m) => Object.fromEntries(Object.entries(m).map(([a, b]) => [b, a]));
+const BASE_OF = { ...invert(DAKUTEN), ...invert(HANDAKUTEN), ...invert(SMALL) };
+
+let kbdTarget = null;  // the name input the keyboard types into
+
+function modify(ch, table) {
+  const base = BASE_OF[ch] || ch;
+  if (table[base] && table[base] !== ch) return table[base];
+  return base;  // pressing again undoes it (ガ -> カ)
+}
+
+function buildKeyboard() {
+  const kbd = $("kana-keyboard");
+  kbd.textContent = "";
+  const grid = h("div", { class: "pw-kbd-grid" });
+  // gojūon order: columns ア カ サ ... right to left as printed in Japan would be unfamiliar here,
+  // so left to right, each column top to bottom (a i u e o)
+  GOJUON.forEach((col, c) => {
+    [...col].forEach((ch, r) => {
+      if (ch === "　") return;
+      const key = h("button", { type: "button", class: "pw-key", dataset: { kana: ch }, "aria-label": ch }, ch);
+      key.style.gridColumn = String(c + 1);
+      key.style.gridRow = String(r + 1);
+      grid.append(key);
+    });
+  });
+  const mods = h("div", { class: "pw-kbd-mods" },
+    h("button", { type: "button", class: "pw-key mod", dataset: { mod: "dakuten" }, title: "dakuten (カ→ガ)" }, "゛"),
+    h("button", { type: "button", class: "pw-key mod", dataset: { mod: "handakuten" }, title: "handakuten (ハ→パ)" }, "゜"),
+    h("button", { type: "button", class: "pw-key mod", dataset: { mod: "small" }, title: "small kana (ツ→ッ)" }, "小"),
+    ...SYMBOLS.map((s) => h("button", { type: "button", class: "pw-key", dataset: { kana: s } }, s)),
+    h("button", { type: "button", class: "pw-key mod", dataset: { mod: "back" }, title: "delete", "aria-label": "delete" }, "⌫"),
+    h("button", { type: "button", class: "pw-key mod enter", dataset: { mod: "enter" }, title: "enter" }, "⏎"));
+  const extra = h("p", { class: "small muted pw-kbd-extra", id: "kbd-extra" });
+  kbd.append(grid, mods, extra);
+  // pointerdown (mouse, touch, pen) keeps the focus in the name input
+  kbd.addEventListener("pointerdown", (ev) => {
+    const key = ev.target.closest(".pw-key");
+    if (!key) return;
+    ev.preventDefault();
+    const input = kbdTarget || $("assist-name");
+    let value = input.value;
+    const mod = key.dataset.mod;
+    if (mod === "back") value = value.slice(0, -1);
+    else if (mod === "enter") { input.dispatchEvent(new KeyboardEvent("keydown", { key: "Enter", bubbles: true })); return; }
+    else if (mod) {
+      const table = { dakuten: DAKUTEN, handakuten: HANDAKUTEN, small: SMALL }[mod];
+      if (value) value = value.slice(0, -1) + modify(value.slice(-1), table);
+    } else value += key.dataset.kana;
+    input.value = value;
+    input.focus();
+    input.dispatchEvent(new Event("input"));
+  });
+}
+
+/** Colour the keyboard's keys by the kana used in a practice game (null clears). */
+function colourKeyboard(keyboard) {
+  for (const key of document.querySelectorAll("#kana-keyboard .pw-key[data-kana]")) {
+    key.classList.remove(...COLOUR_CLASS);
+    const c = keyboard ? keyboard[key.dataset.kana] : undefined;
+    if (c !== undefined) key.classList.add(COLOUR_CLASS[c]);
+  }
+  const shown = new Set([...document.querySelectorAll("#kana-keyboard .pw-key[data-kana]")].map((k) => k.dataset.kana));
+  const others = keyboard ? Object.entries(keyboard).filter(([ch]) => !shown.has(ch)) : [];
+  const extra = $("kbd-extra");
+  extra.textContent = "";
+  if (others.length) {
+    extra.append("also used: ", ...others.map(([ch, c]) => h("span", { class: `pw-mini ${COLOUR_CLASS[c]}` }, ch)));
+  }
+}
+
+// ---------------------------------------------------------------- tiles
+
+function tiles(name, colours, { onChange = null, label = "" } = {}) {
+  const row = h("div", { class: "pw-tiles" });
+  [...name].forEach((ch, i) => {
+    const c = Number(colours[i] || 0);
+    const tile = h(onChange ? "button" : "span", {
+      type: onChange ? "button" : null, class: `pw-tile ${COLOUR_CLASS[c]}`,
+      "aria-label": `${label}${ch}: ${COLOUR_NAME[c]}`, dataset: { index: String(i) } }, ch);
+    if (onChange) {
+      tile.addEventListener("click", () => onChange(i, (c + 1) % 3));
+      tile.addEventListener("keydown", (ev) => {
+        if (["0", "1", "2"].includes(ev.key)) { ev.preventDefault(); onChange(i, Number(ev.key), true); }
+      });
+    }
+    row.append(tile);
+  });
+  return row;
+}
+
+// ---------------------------------------------------------------- assistant
+
+const assist = { rows: [], seq: 0, advice: null };
+
+function assistHistory(rows = assist.rows) {
+  return rows.map((r) => ({ guess: r.name, colours: r.colours }));
+}
+
+function renderAssistRows() {
+  const box = $("assist-rows");
+  box.textContent = "";
+  assist.rows.forEach((row, k) => {
+    const digits = h("input", { type: "text", class: "pw-digits", value: row.colours, maxlength: "12", inputmode: "numeric",
+                                "aria-label": `colours of guess ${k + 1} (0 grey, 1 yellow, 2 green)` });
+    digits.addEventListener("change", () => {
+      const text = digits.value.trim();
+      const next = assist.rows.map((r, j) => (j === k ? { ...r, colours: text } : r));
+      refreshAssist(next, digits);
+    });
+    digits.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); digits.dispatchEvent(new Event("change")); } });
+    const remove = h("button", { type: "button", class: "secondary pw-x", "aria-label": `remove guess ${k + 1}`, title: "remove" }, "×");
+    remove.addEventListener("click", () => refreshAssist(assist.rows.filter((_, j) => j !== k)));
+    const line = h("div", { class: "pw-row", dataset: { row: String(k) } },
+      h("span", { class: "pw-num" }, `${k + 1}`),
+      tiles(row.name, row.colours, {
+        label: `guess ${k + 1} `,
+        onChange: (i, c, moveOn) => {
+          const colours = row.colours.split("");
+          colours[i] = String(c);
+          const next = assist.rows.map((r, j) => (j === k ? { ...r, colours: colours.join("") } : r));
+          refreshAssist(next).then(() => {
+            const tile = document.querySelector(`#assist-rows [data-row="${k}"] .pw-tile[data-index="${moveOn ? i + 1 : i}"]`);
+            if (tile) tile.focus();
+          });
+        },
+      }),
+      h("span", { class: "pw-en small muted" }, row.english || ""),
+      digits, remove);
+    box.append(line);
+  });
+}
+
+/** Ask for advice on `rows`; only if the server accepts them do they become the history. */
+async function refreshAssist(rows = assist.rows, errorAt = null) {
+  const seq = ++assist.seq;
+  const res = await api("/api/wordle/advice", { ...setting(), history: assistHistory(rows) },
+    { errorAt: errorAt || $("assist-error"), root: $("assist") });
+  if (seq !== assist.seq) return false;
+  if (!res) { renderAssistRows(); return false; }
+  assist.rows = rows.map((r, k) => ({ ...r, colours: res.history[k].split(":")[1] }));
+  assist.advice = res;
+  renderAssistRows();
+  renderAdvice(res);
+  syncReviewText(assist.rows);
+  return true;
+}
+
+function renderAdvice(a) {
+  showNote($("assist-note"), a.note);
+  $("assist-count").textContent = String(a.candidates);
+  const next = $("assist-next");
+  next.textContent = "";
+  if (a.solved) next.textContent = "solved!";
+  else if (a.next) next.append(nameLabel(a.next.name, a.next.english, a.next.dex));
+  else next.textContent = "—";
+  $("assist-expected").textContent = a.expected_guesses === null ? "— (not exact)" :
+    `${fmt(a.expected_guesses)} (total ${a.expected_total} over ${a.candidates})`;
+  $("assist-worst").textContent = a.worst_case === null ? "—" :
+    (a.solved ? "0" : `${a.worst_case} more guess${a.worst_case === 1 ? "" : "es"} (${a.guesses_used + a.worst_case} of ${a.guess_limit} allowed)`);
+  const method = {
+    strategy: "the proven-optimal strategy (cached table)",
+    "solved here": "proven optimal for this position (solved now)",
+    entropy: "max entropy (no exact answer in time)",
+  };
+  $("assist-method").textContent = a.method ? `${method[a.method] || a.method}; ${a.mode}, rule ${a.rule}` : "—";
+  $("assist-use").hidden = !a.next || a.solved;
+  const body = $("assist-entropy").querySelector("tbody");
+  body.textContent = "";
+  for (const o of a.entropy_top) {
+    body.append(h("tr", { class: a.next && o.name === a.next.name ? "pw-best" : "" },
+      h("td", {}, nameLabel(o.name, o.english, null)), h("td", {}, fmt(o.entropy)),
+      h("td", {}, String(o.classes)), h("td", {}, String(o.largest_class))));
+  }
+  const cands = $("assist-cands");
+  cands.textContent = "";
+  for (const c of a.remaining) cands.append(h("li", {}, nameLabel(c.name, c.english, c.dex)));
+  if (a.remaining.length < a.candidates) cands.append(h("li", { class: "muted" }, `… and ${a.candidates - a.remaining.length} more`));
+}
+
+async function addAssistGuess(name) {
+  const input = $("assist-name");
+  const typed = (name || input.value).trim();
+  // the server reads the name (romaji, English, hiragana...); the tiles need its katakana
+  const m = await api("/api/wordle/resolve", { names: setting().names, text: typed }, { errorAt: input, root: $("assist") });
+  if (!m) return;
+  const rows = [...assist.rows, { name: m.name, english: m.english, colours: "0".repeat([...m.name].length) }];
+  if (await refreshAssist(rows, input)) { input.value = ""; pickers.forEach((p) => p.close()); }
+}
+
+function setupAssist() {
+  namePicker($("assist-name"), () => addAssistGuess());
+  $("assist-add").addEventListener("click", () => addAssistGuess());
+  $("assist-reset").addEventListener("click", () => { assist.rows = []; refreshAssist([]); });
+  $("assist-use").addEventListener("click", () => {
+    if (assist.advice && assist.advice.next) addAssistGuess(assist.advice.next.name);
+  });
+  $("assist-name").addEventListener("focus", () => { kbdTarget = $("assist-name"); });
+}
+
+// ---------------------------------------------------------------- play
+
+const play = { seed: 1, guesses: [], round: null };
+
+async function playRequest(guesses, errorAt) {
+  return api("/api/wordle/play", { ...setting(), seed: play.seed, guesses }, { errorAt, root: $("play") });
+}
+
+function renderPlay(r) {
+  const board = $("play-board");
+  board.textContent = "";
+  for (let k = 0; k < r.guess_limit; k++) {
+    const row = r.rows[k];
+    board.append(h("div", { class: "pw-row", dataset: { row: String(k) } }, h("span", { class: "pw-num" }, `${k + 1}`),
+      row ? tiles(row.name, row.colours) : h("div", { class: "pw-tiles" }, ...Array.from({ length: r.length }, () => h("span", { class: "pw-tile empty" }))),
+      row ? h("span", { class: "pw-en small muted" }, row.english) : null));
+  }
+  $("play-info").textContent = `${r.names}, ${r.mode}, colours by the ${r.rule} rule; Pokémon Wordle allows ${r.guess_limit} guesses, so the board has ${r.guess_limit} rows.`;
+  colourKeyboard(r.keyboard);
+  const status = $("play-status");
+  status.hidden = !r.finished;
+  if (r.finished) {
+    status.textContent = r.won ? `Found ${r.answer} (${r.answer_english}) in ${r.rows.length}!` :
+      `Out of guesses: the answer was ${r.answer} (${r.answer_english}).`;
+    status.className = `pw-status ${r.won ? "good" : "bad"}`;
+  }
+  $("play-share").hidden = !r.finished;
+  $("play-share").value = r.share || "";
+  $("play-copy").hidden = !r.finished;
+  $("play-review").hidden = !r.finished;
+  $("play-name").disabled = r.finished;
+  $("play-guess").disabled = r.finished;
+  $("play-hint").disabled = r.finished;
+  const params = new URLSearchParams({ tab: "play", seed: String(play.seed), ...setting() });
+  $("play-link").href = `${location.pathname}?${params}`;
+}
+
+async function startPlay(seed) {
+  play.seed = seed;
+  $("play-seed").value = String(seed);
+  $("play-hint-text").hidden = true;
+  const r = await playRequest([], $("play-seed"));
+  if (!r) return;
+  play.guesses = [];
+  play.round = r;
+  renderPlay(r);
+}
+
+async function playGuess() {
+  const input = $("play-name");
+  const typed = input.value.trim();
+  if (!typed) { showError(input, "type a guess first"); return; }
+  const r = await playRequest([...play.round.rows.map((x) => x.name), typed], input);
+  if (!r) return;
+  play.round = r;
+  input.value = "";
+  $("play-hint-text").hidden = true;
+  renderPlay(r);
+  if (r.finished) syncReviewText(r.history.map(([name, colours]) => ({ name, colours })));
+}
+
+async function playHint() {
+  const history = play.round.history.map(([guess, colours]) => ({ guess, colours }));
+  const a = await api("/api/wordle/advice", { ...setting(), history }, { errorAt: $("play-error") });
+  if (!a) return;
+  const el = $("play-hint-text");
+  el.hidden = false;
+  el.textContent = a.next
+    ? `hint: ${a.next.name} (${a.next.english}) — ${a.candidates} candidates left` +
+      (a.expected_guesses !== null ? `, ${fmt(a.expected_guesses)} guesses expected from here` : "") + (a.note ? ` (${a.note})` : "")
+    : "solved";
+}
+
+function setupPlay() {
+  namePicker($("play-name"), playGuess);
+  $("play-name").addEventListener("focus", () => { kbdTarget = $("play-name"); });
+  $("play-guess").addEventListener("click", playGuess);
+  $("play-hint").addEventListener("click", playHint);
+  $("play-start").addEventListener("click", () => startPlay(Number($("play-seed").value)));
+  $("play-new").addEventListener("click", () => startPlay(randomSeed()));
+  $("play-copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("play-share").value));
+  $("play-review").addEventListener("click", () => { selectTab("review"); runReview(); });
+}
+
+// ---------------------------------------------------------------- review
+
+function syncReviewText(rows) {
+  $("review-text").value = rows.map((r) => `${r.name} ${r.colours}`).join("\n");
+}
+
+function parseReviewText() {
+  return $("review-text").value.split("\n").map((l) => l.trim()).filter(Boolean).map((line) => {
+    const parts = line.split(/[\s:,]+/);
+    return { guess: parts[0], colours: parts.slice(1).join("") };
+  });
+}
+
+async function runReview() {
+  const r = await api("/api/wordle/review", { ...setting(), history: parseReviewText() },
+    { errorAt: $("review-text"), root: $("review") });
+  if (!r) return;
+  const body = $("review-table").querySelector("tbody");
+  body.textContent = "";
+  for (const s of r.steps) {
+    body.append(h("tr", { class: s.is_optimal ? "pw-opt" : "" },
+      h("td", {}, String(s.number)),
+      h("td", {}, tiles(s.guess, s.colours), h("div", { class: "small muted" }, s.english)),
+      h("td", {}, `${s.candidates_before} → ${s.candidates_after}`),
+      h("td", {}, s.is_optimal ? h("span", { class: "good" }, "✓ optimal") : nameLabel(s.optimal_guess, s.optimal_english, null)),
+      h("td", {}, `${fmt(s.expected_guesses)} / ${fmt(s.optimal_expected_guesses)}`),
+      h("td", { class: "pw-lost" }, fmt(s.guesses_lost)),
+      h("td", { class: s.luck > 0 ? "good" : (s.luck < 0 ? "bad" : "") }, s.luck === null ? "—" : (s.luck >= 0 ? "+" : "") + fmt(s.luck)),
+      h("td", {}, `${fmt(s.expected_left, 1)} / ${fmt(s.optimal_expected_left, 1)}`)));
+  }
+  $("review-table").hidden = false;
+  const summary = $("review-summary");
+  summary.hidden = false;
+  summary.textContent = `${r.summary}${r.total_lost !== null ? ` — skill: ${fmt(r.total_lost)} guesses lost in total` : ""}`;
+  summary.className = `pw-status ${r.solved ? "good" : ""}`;
+}
+
+// ---------------------------------------------------------------- settings, tabs, start
+
+async function strategyStatus() {
+  const s = await api("/api/wordle/strategy", setting(), { quiet: true }).catch((err) => ({ message: err.message }));
+  const el = $("pw-strategy");
+  el.textContent = s.message;
+  el.classList.toggle("budget-note", Boolean(s.building));
+  if (s.building) setTimeout(strategyStatus, 15000);
+}
+
+function selectTab(name) {
+  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
+    const selected = tab.getAttribute("aria-controls") === name;
+    tab.setAttribute("aria-selected", String(selected));
+    $(tab.getAttribute("aria-controls")).hidden = !selected;
+  }
+  kbdTarget = name === "play" ? $("play-name") : $("assist-name");
+  const left = $(name).querySelector(".pw-left");
+  if (left) left.append($("kana-keyboard"));  // the keyboard sits under the name input
+  $("kana-keyboard").hidden = !left;
+  colourKeyboard(name === "play" && play.round ? play.round.keyboard : null);
+}
+
+function setupSettings() {
+  const params = new URLSearchParams(location.search);
+  for (const key of ["names", "rule", "hard"]) {
+    if (params.get(key)) $(`pw-${key}`).value = params.get(key);
+  }
+  const hardGame = $("pw-hard").querySelector('option[value="game"]');
+  const onChange = async () => {
+    hardGame.disabled = $("pw-rule").value === "blog";
+    if (hardGame.disabled && $("pw-hard").value === "game") $("pw-hard").value = "strict";
+    clearErrors();
+    strategyStatus();
+    await refreshAssist(assist.rows);
+    if (play.round) startPlay(play.seed);
+  };
+  for (const key of ["names", "rule", "hard"]) $(`pw-${key}`).addEventListener("change", onChange);
+  hardGame.disabled = $("pw-rule").value === "blog";
+  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
+    tab.addEventListener("click", () => {
+      selectTab(tab.getAttribute("aria-controls"));
+      if (tab.getAttribute("aria-controls") === "play" && !play.round) startPlay(Number($("play-seed").value) || 1);
+    });
+  }
+  return params;
+}
+
+buildKeyboard();
+setupAssist();
+setupPlay();
+const params = setupSettings();
+selectTab("assist");
+strategyStatus();
+refreshAssist([]);
+if (params.get("tab") === "play") {
+  selectTab("play");
+  startPlay(Number(params.get("seed")) || 1);
+}
