@@ -89,3 +89,15 @@ def test_play_and_review_a_seeded_game(api):
 def test_strategy_status(api):
     r = api.post("/api/wordle/strategy", json={"names": "gen1-4", "rule": "blog"})
     assert r.status_code == 200 and r.json()["cached"] is True
+
+
+def test_review_is_the_cli_document(api, gamelab_cli):
+    history = [grey("rentoraa"), {"guess": "ゴルダック", "colours": "00000"}]
+    r = api.post("/api/wordle/review", json={"rule": "blog", "history": history})
+    cli = gamelab_cli("wordle", "review", "--rule", "blog", "--history", "rentoraa:00000,ゴルダック:00000", "--json")
+    assert r.status_code == 200 and cli.returncode == 0, cli.stderr
+    assert r.json() == json.loads(cli.stdout)
+    bad = api.post("/api/wordle/review", json={"history": [grey("zzz")]})
+    cli = gamelab_cli("wordle", "review", "--history", "zzz:00000")
+    assert bad.status_code == 422 and cli.returncode == 2
+    assert cli.stderr.strip() == f"error: {bad.json()['detail']}"

@@ -199,3 +199,12 @@ def test_strategy_depths_match_the_solver_tree(blog_table):
     assert int(t.total[0]) == result.total
     assert int(t.worst[0]) == max(answer_depths(result.tree).values())
     assert np.all(t.candidates >= 1)
+
+
+def test_strategy_command(gamelab_cli):
+    cli = gamelab_cli("wordle", "strategy", "--rule", "blog", "--json")
+    assert cli.returncode == 0, cli.stderr
+    doc = json.loads(cli.stdout)
+    assert (doc["first_guess"], doc["total"], doc["worst"], doc["guess_limit"]) == ("ジーランス", 964, 5, 10)
+    text = gamelab_cli("wordle", "strategy", "--rule", "blog")
+    assert "first guess ジーランス, total 964" in text.stdout

@@ -220,6 +220,51 @@ def assist_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: 
     run_in_terminal(AssistSession(assistant))
 
 
+@app.command("strategy")
+def strategy_command(names: Names = "gen1-4", rule: Rule = "standard", hard: Hard = False,
+                     hard_rule: HardRule = None, json_out: Json = False) -> None:
+    """Compute (once) and cache the optimal strategy the web page's assistant looks up."""
+    from gamelab.wordle.strategy import strategy_summary
+
+    s = strategy_summary(names, rule, hard_mode(hard, hard_rule))
+    if json_out:
+        print_json(s)
+        return
+    how = "from the cache" if s.was_cached else f"computed in {s.seconds:.1f} s and cached"
+    console.print(f"{s.names}, rule {s.rule}, {s.mode}, at most {s.guess_limit} guesses: first guess "
+                  f"{s.first_guess}, total {s.total} (average {s.average:.4f}), worst {s.worst}; "
+                  f"{s.nodes} decision nodes ({how})", markup=False, highlight=False, soft_wrap=True)
+
+
+@app.command("review")
+def review_command(history: Annotated[str, typer.Option("--history", help="The game: 'レントラー:00120,ゴルダック:22222' (names in katakana, hiragana, romaji or English).")],
+                   names: Names = "gen1-4", rule: Rule = "standard", hard: Hard = False,
+                   hard_rule: HardRule = None, json_out: Json = False) -> None:
+    """Each guess of a game against the proven optimum: expected guesses lost, luck."""
+    from gamelab.wordle.review import review
+
+    entries = []
+    for part in (p.strip() for p in history.split(",")):
+        if part:
+            word, _, colours = part.replace(" ", ":").partition(":")
+            entries.append((word, colours))
+    r = review(names, rule, hard_mode(hard, hard_rule), entries)
+    if json_out:
+        print_json(r)
+        return
+    t = Table(title=f"Review ({r.names}, rule {r.rule}, {r.mode})")
+    for col in ("#", "guess", "colours", "left", "optimal", "exp. you/opt", "lost", "luck"):
+        t.add_column(col)
+    for s in r.steps:
+        exp = "-" if s.expected_guesses is None else f"{s.expected_guesses:.3f}"
+        t.add_row(str(s.number), s.guess, s.colours, f"{s.candidates_before}->{s.candidates_after}",
+                  "(this)" if s.is_optimal else s.optimal_guess, f"{exp}/{s.optimal_expected_guesses:.3f}",
+                  "-" if s.guesses_lost is None else f"{s.guesses_lost:.3f}",
+                  "-" if s.luck is None else f"{s.luck:+.3f}")
+    console.print(t)
+    console.print(r.summary, markup=False, highlight=False)
+
+
 @app.command("hill-climb")
 def hill_climb_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
                        rule: Rule = "blog", seed: Seed = 0,

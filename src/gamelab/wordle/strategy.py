@@ -36,8 +36,8 @@ from gamelab.wordle.rules import (
 )
 from gamelab.wordle.table import Game
 
-__all__ = ["PRECOMPUTED", "BackgroundBuilds", "Strategy", "StrategyStatus", "optimal_strategy",
-           "strategy_is_cached"]
+__all__ = ["PRECOMPUTED", "BackgroundBuilds", "Strategy", "StrategyStatus", "StrategySummary",
+           "optimal_strategy", "strategy_is_cached", "strategy_summary"]
 
 STRATEGY_VERSION = 1
 #: the settings the web page precomputes: both lists, both rules, normal and both hard modes
@@ -249,3 +249,36 @@ def _build_quietly(names: str, rule: str, hard: str | None) -> None:
 
     os.nice(10)
     optimal_strategy(names, rule, hard)
+
+
+@dataclass(frozen=True)
+class StrategySummary:
+    """The root of a cached optimal strategy (``gamelab wordle strategy``)."""
+
+    names: str
+    rule: str
+    hard_mode: str
+    mode: str
+    guess_limit: int
+    first_guess: str
+    total: int
+    average: float
+    worst: int
+    nodes: int                 # decision nodes in the table
+    was_cached: bool           # False: computed by this call
+    seconds: float
+
+
+def strategy_summary(names: str, rule: str, hard: str | bool | None = None) -> StrategySummary:
+    """Load (or compute and cache) the optimal strategy of a setting and summarise its root."""
+    import time
+
+    rule, hard = check_rule(rule), check_hard_mode(hard)
+    start = time.monotonic()
+    was_cached = strategy_is_cached(names, rule, hard)
+    table = optimal_strategy(names, rule, hard)
+    words = table.words
+    return StrategySummary(names, rule, hard or "off", HARD_MODE_TEXT[hard], words.guess_limit,
+                           words.guesses[int(table.guess[0])], int(table.total[0]),
+                           int(table.total[0]) / len(words.answers), int(table.worst[0]),
+                           len(table.guess), was_cached, time.monotonic() - start)
