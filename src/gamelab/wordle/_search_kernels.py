@@ -133,27 +133,51 @@ def _demand_delta(gcodes, g, gl, code, first_pos, st_green, st_need, f, rg1, rg2
 
 
 @njit(cache=True)
+def _perfect_candidate(table, guess_of_answer, cand, off, n, seen):
+    """The lowest-index guess among the candidates that leaves the others all apart, or -1."""
+    found = -1
+    for q in range(n):
+        ga = guess_of_answer[cand[off + q]]
+        if found >= 0 and ga > found:
+            continue
+        ok = True
+        for i in range(n):
+            b = cand[off + i]
+            if i == q:
+                continue
+            c = table[ga, b]
+            if seen[c] != 0:
+                ok = False
+                break
+            seen[c] = 1
+        for i in range(n):
+            seen[table[ga, cand[off + i]]] = 0
+        if ok:
+            found = ga
+    return found
+
+
+@njit(cache=True)
 def scan_transposed(tt, cand, off, n, alive, n_alive, goa_mark, answer_of_guess, green, thresh,
-                    rem, bits1, bits2, big, coll, out_g, out_lb, out_ex, out_off, budget,
-                    keep_useless):
+                    rem, bits, state, out_g, out_lb, out_ex, out_off, budget, keep_useless):
     """Every guess's bound at a node, one candidate at a time over the guesses still alive.
 
     `tt` is the transposed table (answers x guesses, one byte per pattern), so each step reads
-    one contiguous row; per guess, two 256-bit sets record the patterns seen once and twice. A
-    guess dies once its collisions (answers joining a class already seen) push its bound to
-    the budget, or, with one guess left after it, at its first collision. `goa_mark[g]` is 1
-    for the guesses that are candidates. Survivors are written from `out_off`: (guess, bound,
-    exact | 2 * candidate). Returns (number written, least bound over usable guesses, with a
-    dead guess counted as the budget)."""
+    one contiguous row; per guess, two 256-bit sets (one cache line of `bits`) record the
+    patterns seen once and twice, and the alive list carries its collisions (answers joining a
+    class already seen) and whether a class reached three. A guess dies once its collisions push
+    its bound to the budget, or, with one guess left after it, at its first collision.
+    `goa_mark[g]` is 1 for the guesses that are candidates. Survivors are written from
+    `out_off`: (guess, bound, exact | 2 * candidate). Returns (number written, least bound over
+    usable guesses with a dead guess counted as the budget, steps)."""
     for q in range(n_alive):
-        g = alive[q]
-        for w in range(4):
-            bits1[g, w] = 0
-            bits2[g, w] = 0
-        big[g] = 0
-        coll[g] = 0
+        base = alive[q] * 8
+        for w in range(8):
+            bits[base + w] = 0
+        state[q] = 0
     limit = 1 if rem == 1 else thresh
     min_lb = INF
+    steps = 0
     any_dead_budget = False
     for i in range(n):
         b = cand[off + i]
@@ -161,27 +185,31 @@ def scan_transposed(tt, cand, off, n, alive, n_alive, goa_mark, answer_of_guess,
         w_out = 0
         for q in range(n_alive):
             g = alive[q]
+            st = state[q]
             c = np.int64(row[g])
             if c == green and answer_of_guess[g] == b:
                 alive[w_out] = g  # the guess itself: its green class is solved
+                state[w_out] = st
                 w_out += 1
                 continue
-            wd = c >> 6
+            base = g * 8 + (c >> 6)
             m = np.uint64(1) << np.uint64(c & 63)
-            if bits1[g, wd] & m:
-                coll[g] += 1
-                if bits2[g, wd] & m:
-                    big[g] = 1
+            if bits[base] & m:
+                st += 1
+                if bits[base + 4] & m:
+                    st |= 1 << 32  # a class of three or more
                 else:
-                    bits2[g, wd] |= m
-                if coll[g] >= limit:
+                    bits[base + 4] |= m
+                if (st & 0xFFFFFFFF) >= limit:
                     if rem != 1:
                         any_dead_budget = True
                     continue  # dead
             else:
-                bits1[g, wd] |= m
+                bits[base] |= m
             alive[w_out] = g
+            state[w_out] = st
             w_out += 1
+        steps += n_alive
         n_alive = w_out
         if n_alive == 0:
             break
@@ -190,8 +218,10 @@ def scan_transposed(tt, cand, off, n, alive, n_alive, goa_mark, answer_of_guess,
     nm = 0
     for q in range(n_alive):
         g = alive[q]
+        coll = state[q] & 0xFFFFFFFF
+        big = state[q] >> 32
         hit = 1 if goa_mark[g] == 1 else 0
-        k = n - hit - coll[g]
+        k = n - hit - coll
         if k < 2 and hit == 0 and not keep_useless:
             continue  # no information
         lb = 3 * n - 2 * hit - k
@@ -199,12 +229,12 @@ def scan_transposed(tt, cand, off, n, alive, n_alive, goa_mark, answer_of_guess,
             min_lb = lb
         if lb >= budget:
             continue
-        exact = big[g] == 0 and (rem >= 2 or coll[g] == 0)
+        exact = big == 0 and (rem >= 2 or coll == 0)
         out_g[out_off + nm] = g
         out_lb[out_off + nm] = lb
         out_ex[out_off + nm] = (1 if exact else 0) + 2 * hit
         nm += 1
-    return nm, min_lb
+    return nm, min_lb, steps
 
 
 @njit(cache=True)
@@ -213,7 +243,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                   root_cands, root_pool, root_green, root_need, root_depth, root_budget, forced,
                   rnd_a1, rnd_a2, rnd_p1, rnd_p2, rg1, rg2, rn1, rn2,
                   mk1, mk2, mflag, mval, mguess, mcount,
-                  node_limit, stats, small_n):
+                  node_limit, stats, small_n, delta0, child_n):
     """Exact value of the root node (or of playing `forced` there): returns (status, value,
     best guess). See the module docstring; `stats` = [nodes, memo entries] (updated)."""
     n_g = table.shape[0]
@@ -248,6 +278,8 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
     f_pn = np.zeros(F, dtype=np.int64)
     f_depth = np.zeros(F, dtype=np.int64)
     f_budget = np.zeros(F, dtype=np.int64)
+    f_trial = np.zeros(F, dtype=np.int64)
+    f_delta = np.full(F, max(delta0, 1), dtype=np.int64)
     f_lower = np.zeros(F, dtype=np.int64)
     f_best = np.zeros(F, dtype=np.int64)
     f_bestg = np.zeros(F, dtype=np.int64)
@@ -276,10 +308,8 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
     use_tt = tt.shape[0] > 0
     alive = np.empty(n_g, dtype=np.int32)
     goa_mark = np.zeros(n_g, dtype=np.uint8)
-    bits1 = np.zeros((n_g if use_tt else 1, 4), dtype=np.uint64)
-    bits2 = np.zeros((n_g if use_tt else 1, 4), dtype=np.uint64)
-    big_cls = np.zeros(n_g, dtype=np.uint8)
-    coll_arr = np.zeros(n_g, dtype=np.int64)
+    bits = np.zeros((n_g if use_tt else 1) * 8, dtype=np.uint64)
+    scan_state = np.zeros(n_g, dtype=np.int64)
     work = 0
     parts = 0
     offs = np.zeros(n_codes, dtype=np.int64)
@@ -424,6 +454,11 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     ret = lower
                     sp -= 1
                     continue
+                # aspiration: first try a budget a little above the proven bound (cheap scans,
+                # tight cut-offs); raise it (doubling the step) while it fails
+                if delta0 > 0 and lower + f_delta[f] < budget:
+                    budget = lower + f_delta[f]
+            f_trial[f] = budget
             # one scan: every allowed guess's bound
             mo = f_mo[f]
             nm = 0
@@ -444,11 +479,11 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     ga = guess_of_answer[cand[off + i]]
                     goa_mark[ga] = 1
                 if rem >= 1:
-                    nm, scan_lb = scan_transposed(tt, cand, off, n, alive, n_opts, goa_mark,
+                    nm, scan_lb, steps = scan_transposed(tt, cand, off, n, alive, n_opts, goa_mark,
                                                   answer_of_guess, n_codes - 1, thresh, rem,
-                                                  bits1, bits2, big_cls, coll_arr, moves_g, moves_lb,
+                                                  bits, scan_state, moves_g, moves_lb,
                                                   moves_ex, mo, budget, is_root_forced)
-                    work += n_opts
+                    work += steps
                     if scan_lb < min_lb:
                         min_lb = scan_lb
                 for i in range(n):
@@ -521,6 +556,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
             f_lower[f] = lower
             if nm == 0 or lower >= budget:
                 ret = max(lower, budget) if lower < INF else INF
+                retry = ret < f_budget[f] and budget < f_budget[f]
                 if not is_root_forced:
                     if entries * 10 >= cap * 7:
                         stats[0] = nodes
@@ -539,6 +575,10 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     elif mflag[slot] != EXACT:
                         mval[slot] = max(mval[slot], ret) if mflag[slot] == LOWER else ret
                         mflag[slot] = LOWER
+                if retry:
+                    f_delta[f] *= 2
+                    f_phase[f] = ENTER
+                    continue
                 sp -= 1
                 continue
             # sort the kept guesses by bound (ties: candidates first, then index)
@@ -703,6 +743,22 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         slot = memo_find(mk1, mk2, mflag, ck1, ck2)
                         if mflag[slot] != EMPTY and mval[slot] > lbc:
                             lbc = mval[slot]
+                        elif mflag[slot] == EMPTY and m <= child_n and entries * 10 < cap * 7:
+                            # endgame check for the class now: its value is 2m - 1 if a candidate
+                            # leaves only singletons, else at least 2m (a tighter sum to cut on)
+                            found = _perfect_candidate(table, guess_of_answer, cand,
+                                                       cls_start[cb + j], m, seen)
+                            entries += 1
+                            mk1[slot] = ck1
+                            mk2[slot] = ck2
+                            if found >= 0:
+                                mflag[slot] = EXACT
+                                mval[slot] = lbc
+                                mguess[slot] = found
+                            else:
+                                lbc = 2 * m
+                                mflag[slot] = LOWER
+                                mval[slot] = lbc
                     cls_lb[cb + j] = lbc
                     rest += lbc
                 if n + rest >= f_best[f]:
@@ -737,7 +793,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
             if bestg >= 0:
                 ret = best
             else:
-                ret = max(f_lower[f], f_budget[f])
+                ret = max(f_lower[f], f_trial[f])
             if not is_root_forced:
                 if entries * 10 >= cap * 7:
                     stats[0] = nodes
@@ -756,6 +812,10 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                 elif mflag[slot] != EXACT:
                     mval[slot] = max(mval[slot], ret) if mflag[slot] == LOWER else ret
                     mflag[slot] = LOWER
+            if bestg < 0 and ret < f_budget[f] and f_trial[f] < f_budget[f] and not is_root_forced:
+                f_delta[f] *= 2  # the trial budget failed: again with a larger one
+                f_phase[f] = ENTER
+                continue
             if f == 0:
                 stats[0] = nodes
                 stats[1] = entries
@@ -794,6 +854,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
             f_top[nf] = f_top[f] + f_n[f]
             f_depth[nf] = rem
             f_budget[nf] = budget
+            f_delta[nf] = max(delta0, 1)
             f_phase[nf] = ENTER
             f_mo[nf] = f_mo[f] + f_nm[f]
             f_h1[nf] = cls_h1[j]

@@ -85,8 +85,10 @@ class OptimalSolver:
         self.lower: dict[bytes, int] = {}
         self.nodes = 0
         self.bound_min_size = 20
-        self.root_step = 8  # how far one visit raises a first guess's bound
-        self.root_full = 5  # first guesses (by bound) searched to the end before that  # classes this large get the (costlier) one-level node bound
+        # how far one visit raises a first guess's bound (the kernel settles each first guess
+        # in one visit, in order of bound: fastest, and the lower bound still climbs)
+        self.root_step = 8 if engine == "python" else INF
+        self.root_full = 5  # first guesses (by bound) searched to the end before that
         self._deadline = float("inf")
 
     # -- helpers ---------------------------------------------------------------------------
@@ -417,6 +419,8 @@ class KernelSearch:
 
     NODE_CHUNK = 200_000  # nodes between two looks at the clock
     SMALL_N = 64  # sets up to this size first try the candidates alone (endgame check)
+    ASPIRATION = 0
+    CHILD_N = 64  # classes up to this size get the endgame check when their guess is expanded  # first budget tried above a node's proven bound (0: none), doubled on failure
 
     def __init__(self, game: Game, hard: str | None, capacity: int = 1 << 18) -> None:
         from gamelab.wordle import _search_kernels as sk
@@ -491,7 +495,7 @@ class KernelSearch:
                 self.rnd_a[0], self.rnd_a[1], self.rnd_p[0], self.rnd_p[1],
                 self.rg[0], self.rg[1], self.rn[0], self.rn[1],
                 self.mk1, self.mk2, self.mflag, self.mval, self.mguess, self.entries,
-                self.NODE_CHUNK, self.stats, self.SMALL_N)
+                self.NODE_CHUNK, self.stats, self.SMALL_N, self.ASPIRATION, self.CHILD_N)
             if status == sk.DONE:
                 value = int(value)
                 return (INF if value >= sk.INF else value), int(guess)
