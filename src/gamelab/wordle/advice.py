@@ -163,8 +163,11 @@ def _worst(ctx: _Context, cands: np.ndarray, guess: int, depth: int, pool: np.nd
 
 
 def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tuple[str, str]],
-           exact: bool = True) -> Advice:
-    """The assistant's answer for a history of (name, colours) pairs; see the module doc."""
+           exact: bool = True, use_strategy: bool | None = None) -> Advice:
+    """The assistant's answer for a history of (name, colours) pairs; see the module doc.
+
+    `use_strategy`: look the answer up in the cached optimal strategy (default: when it is
+    cached; True when it is not raises, so a caller never starts a long solve by accident)."""
     rule, hard = check_rule(rule), check_hard_mode(hard)
     from gamelab.wordle.strategy import optimal_strategy, strategy_is_cached
 
@@ -185,7 +188,9 @@ def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tup
         int(game.table[steps[-1][0], cands[0]]) == game.green
     rows = [Candidate(game.words.answers[a], *_english().get(game.words.answers[a], ("", 0)))
             for a in cands[:REMAINING_SHOWN].tolist()]
-    cached = strategy_is_cached(names, rule, hard)
+    cached = strategy_is_cached(names, rule, hard) if use_strategy is None else use_strategy
+    if cached and not strategy_is_cached(names, rule, hard):
+        raise ValueError(f"the optimal strategy for {names} is not computed yet")
     out = Advice(names, rule, hard or "off", HARD_MODE_TEXT[hard], limit, len(steps),
                  [f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}" for g, c in steps],
                  int(len(cands)), rows, solved, None, None, None, None, None, strategy_cached=cached)
@@ -225,9 +230,11 @@ def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tup
     return out
 
 
-def worker(names: str, rule: str, hard: str | None, history: list[tuple[str, str]]) -> Advice:
-    """:func:`advise` with exact answers (what the web page runs in its solver pool)."""
-    return advise(names, rule, hard, history, exact=True)
+def worker(names: str, rule: str, hard: str | None, history: list[tuple[str, str]],
+           use_strategy: bool) -> Advice:
+    """:func:`advise` with exact answers (what the web page runs in its solver pool; the answer
+    is a pure function of the arguments, which the pool memoises)."""
+    return advise(names, rule, hard, history, exact=True, use_strategy=use_strategy)
 
 
 def warm_up() -> None:

@@ -18,7 +18,7 @@ from gamelab.wordle.names import NameMatch, Suggestions, lookup_name, suggest
 from gamelab.wordle.practice import PlayRound, play_round
 from gamelab.wordle.review import Review, review
 from gamelab.wordle.rules import pokemon_word_list
-from gamelab.wordle.strategy import BackgroundBuilds, StrategyStatus
+from gamelab.wordle.strategy import BackgroundBuilds, StrategyStatus, strategy_is_cached
 
 PAGE = GamePage(
     game="wordle",
@@ -91,8 +91,10 @@ async def advice(body: HistoryRequest, request: Request):
     """Candidates left, the optimal next guess (exact expected guesses, worst case) and the
     entropy ranking's top. Past the time budget: the max-entropy guess, labelled in ``note``."""
     args = (body.names, body.rule, _hard(body.hard), _pairs(body))
+    # whether the strategy is ready is part of the question (the pool memoises answers by it)
+    ready = strategy_is_cached(*args[:3])
     result: Advice = await budgeted(
-        request, advice_mod.worker, args,
+        request, advice_mod.worker, (*args, ready),
         fallback=lambda: advice_mod.advise(*args, exact=False),
         what="exact optimal search", fallback_name="the max-entropy guess")
     return reply(result)
@@ -109,7 +111,8 @@ async def review_game(body: HistoryRequest, request: Request):
     """Each guess against the optimal one: expected guesses lost (skill) and luck, exactly."""
     timeout = REVIEW_BUDGET_FACTOR * settings_of(request).budget
     result: Review = await pool_of(request).run(
-        review, (body.names, body.rule, _hard(body.hard), _pairs(body)), timeout=timeout)
+        review, (body.names, body.rule, _hard(body.hard), _pairs(body)), timeout=timeout,
+        cache=False)  # not memoised: one that overran while a strategy was being built may fit now
     return reply(result)
 
 
