@@ -316,7 +316,7 @@ function renderPlay(r) {
       row ? tiles(row.name, row.colours) : h("div", { class: "pw-tiles" }, ...Array.from({ length: r.length }, () => h("span", { class: "pw-tile empty" }))),
       row ? h("span", { class: "pw-en small muted" }, row.english) : null));
   }
-  $("play-info").textContent = `${r.names}, ${r.mode}, colours by the ${r.rule} rule; Pokémon Wordle allows ${r.guess_limit} guesses, so the board has ${r.guess_limit} rows.`;
+  $("play-info").textContent = `${r.names}, ${r.mode}, colours by the ${r.rule} rule; Pokémon Wordle allows ${r.guess_limit} guesses, so the board has ${r.guess_limit} rows. The keyboard colours the kana you used: green in place, yellow elsewhere, grey absent.`;
   colourKeyboard(r.keyboard);
   const status = $("play-status");
   status.hidden = !r.finished;
@@ -325,6 +325,7 @@ function renderPlay(r) {
       `Out of guesses: the answer was ${r.answer} (${r.answer_english}).`;
     status.className = `pw-status ${r.won ? "good" : "bad"}`;
   }
+  $("play-end").hidden = !r.finished;
   $("play-share").hidden = !r.finished;
   $("play-share").value = r.share || "";
   $("play-copy").hidden = !r.finished;
