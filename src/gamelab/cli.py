@@ -17,7 +17,7 @@ from typing import Annotated
 import typer
 
 from gamelab import GAMES, __version__
-from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, guard_commands
+from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, guard_commands, heartbeat
 
 app = typer.Typer(
     name="gamelab",
@@ -94,6 +94,26 @@ def serve_command(
     serve(host=host, port=port, workers=workers, budget=budget)
 
 
+@app.command("warmup")
+def warmup_command(
+    games: Annotated[list[str] | None, typer.Argument(help="Games to warm up (default: all).")] = None,
+    json_out: Json = False,
+) -> None:
+    """Compile every fast (numba) kernel ahead, so that no later command pays for it."""
+    from gamelab.cli_common import print_json
+    from gamelab.warmup import warm_up
+
+    done = warm_up(games)
+    if json_out:
+        print_json(done)
+        return
+    for g in done:
+        extra = f"; not compiled: {', '.join(g.not_compiled)}" if g.not_compiled else ""
+        typer.echo(f"{g.game}: {g.compiled} of {g.kernels} kernels compiled and cached in "
+                   f"{g.seconds:.1f} s{extra}")
+    typer.echo(f"total {sum(g.seconds for g in done):.1f} s")
+
+
 def _add_game_groups() -> None:
     for game in GAMES:
         module_name = f"gamelab.{game}.cli"
@@ -130,11 +150,53 @@ def main(argv: list[str] | None = None) -> None:
             signal.signal(signal.SIGTERM, previous)
 
 
+def run_in_process(args: list[str]) -> int:
+    """Run `gamelab ARGS` in this process and return its exit code (stdout as usual)."""
+    try:
+        _run(args)
+    except SystemExit as exc:
+        return exc.code if isinstance(exc.code, int) else (0 if exc.code is None else 1)
+    return 0
+
+
+_compile_notice_installed = False
+
+
+def _install_compile_notice(args: list[str]) -> None:
+    """Say "compiling fast kernels, once" when numba compiles a kernel (a cache miss: the
+    first run of a command after installing), once per process; loading from numba's cache is
+    silent."""
+    global _compile_notice_installed
+    if _compile_notice_installed or "--quiet" in args or "-q" in args:
+        return
+    _compile_notice_installed = True
+    try:
+        from numba.core import event
+    except ImportError:
+        return
+
+    class CompileNotice(event.Listener):
+        said = False
+
+        def on_start(self, ev) -> None:
+            if not self.said:
+                self.said = True
+                print("compiling fast kernels, once: this first run is slower "
+                      "('gamelab warmup' compiles them all ahead)", file=sys.stderr, flush=True)
+
+        def on_end(self, ev) -> None:
+            pass
+
+    event.register("numba:compile", CompileNotice())
+
+
 def _run(args: list[str]) -> None:
     command = typer.main.get_command(app)
     guard_commands(command)  # numeric options within bounds before any work starts
     try:
-        command.main(args=args, prog_name="gamelab", standalone_mode=False)
+        _install_compile_notice(args)
+        with heartbeat(f"gamelab {' '.join(args[:2])}", enabled=None if "--quiet" not in args else False):
+            command.main(args=args, prog_name="gamelab", standalone_mode=False)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:

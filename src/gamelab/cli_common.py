@@ -128,3 +128,47 @@ def guard_commands(command) -> None:
 
     command.invoke = guarded_invoke
     command._gamelab_guarded = True
+
+
+#: A run longer than this, with stderr not a terminal, says every HEARTBEAT_EVERY seconds that
+#: it is still working (a log or CI would otherwise show nothing for minutes).
+HEARTBEAT_AFTER = 30.0
+HEARTBEAT_EVERY = 10.0
+
+
+class heartbeat:
+    """Context manager: "still running (N s)" lines on stderr while a long command runs.
+
+    Only when stderr is not a terminal (a terminal has progress bars and spinners).
+    """
+
+    def __init__(self, label: str, enabled: bool | None = None, stream=None) -> None:
+        self.label = label
+        self.stream = stream if stream is not None else sys.stderr
+        if enabled is None:
+            enabled = not getattr(self.stream, "isatty", lambda: False)()
+        self.enabled = enabled
+        self._stop = None
+
+    def __enter__(self) -> heartbeat:
+        if self.enabled:
+            import threading
+            import time
+
+            self._stop = threading.Event()
+            start = time.monotonic()
+
+            def beat() -> None:
+                wait = HEARTBEAT_AFTER
+                while not self._stop.wait(wait):
+                    elapsed = time.monotonic() - start
+                    print(f"{self.label}: still running ({elapsed:.0f} s)", file=self.stream,
+                          flush=True)
+                    wait = HEARTBEAT_EVERY
+
+            threading.Thread(target=beat, name="gamelab-heartbeat", daemon=True).start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        if self._stop is not None:
+            self._stop.set()

@@ -17,6 +17,7 @@ from __future__ import annotations
 import datetime as _dt
 import html
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -64,7 +65,20 @@ def new_figure(width: float = 7.0, height: float = 4.0):
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
+    _japanese_font()
     return plt.subplots(figsize=(width, height), layout="constrained")
+
+
+def _japanese_font() -> None:
+    """Katakana labels (Pokémon names) on any machine: IPAexGothic from the matplotlib-fontja
+    package, as a per-glyph fallback behind matplotlib's own DejaVu Sans."""
+    import matplotlib
+
+    try:
+        import matplotlib_fontja  # noqa: F401  (registers IPAexGothic with the font manager)
+    except ImportError:
+        return
+    matplotlib.rcParams["font.family"] = ["DejaVu Sans", "IPAexGothic"]
 
 
 def save_figure(fig: Any, path: Path, dpi: int = 110) -> Path:
@@ -181,7 +195,7 @@ class Report:
         return index
 
     def _html(self) -> str:
-        e = html.escape
+        e = _inline
         parts = [
             "<!doctype html>",
             "<html lang='en'><head><meta charset='utf-8'>",
@@ -189,7 +203,8 @@ class Report:
             "<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;"
             "line-height:1.45}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;"
             "padding:.25rem .6rem;text-align:right}th{background:#eee}td:first-child,th:first-child"
-            "{text-align:left}figure{margin:1rem 0}img{max-width:100%}.meta{color:#555}</style>",
+            "{text-align:left}figure{margin:1rem 0}img{max-width:100%}.meta{color:#555}"
+            ".wide{overflow-x:auto;max-width:100%}code{background:#f3f3f3;padding:0 .2em}</style>",
             "</head><body>",
             f"<h1>{e(self.title)}</h1>",
         ]
@@ -204,12 +219,12 @@ class Report:
             parts.append("<h2>Summary</h2><table><tr><th>game</th><th>status</th><th>seconds</th><th>headline</th></tr>")
             for s in self.sections:
                 parts.append(
-                    f"<tr><td><a href='#{e(s.key)}'>{e(s.title)}</a></td><td>{e(s.status)}</td>"
+                    f"<tr><td><a href='#{html.escape(s.key)}'>{e(s.title)}</a></td><td>{e(s.status)}</td>"
                     f"<td>{s.seconds:.1f}</td><td style='text-align:left'>{e(s.headline)}</td></tr>"
                 )
             parts.append("</table>")
         for s in self.sections:
-            parts.append(f"<h2 id='{e(s.key)}'>{e(s.title)}</h2>")
+            parts.append(f"<h2 id='{html.escape(s.key)}'>{e(s.title)}</h2>")
             for kind, payload in s.blocks:
                 if kind == "text":
                     for para in str(payload).split("\n\n"):
@@ -218,18 +233,25 @@ class Report:
                     t: _Table = payload
                     if t.caption:
                         parts.append(f"<p><b>{e(t.caption)}</b></p>")
-                    parts.append("<table><tr>" + "".join(f"<th>{e(str(c))}</th>" for c in t.columns) + "</tr>")
+                    parts.append("<div class='wide'><table><tr>"
+                                 + "".join(f"<th>{e(str(c))}</th>" for c in t.columns) + "</tr>")
                     for row in t.rows:
                         parts.append("<tr>" + "".join(f"<td>{e(format_cell(c))}</td>" for c in row) + "</tr>")
-                    parts.append("</table>")
+                    parts.append("</table></div>")
                 elif kind == "figure":
                     file, caption = payload
                     parts.append(
-                        f"<figure><img src='{e(s.key)}/{e(file)}' alt='{e(caption or file)}'>"
+                        f"<figure><img src='{html.escape(s.key)}/{html.escape(file)}' "
+                        f"alt='{html.escape(caption or file)}'>"
                         f"<figcaption>{e(caption)}</figcaption></figure>"
                     )
         parts.append("</body></html>")
         return "\n".join(parts) + "\n"
+
+
+def _inline(text: str) -> str:
+    """HTML for one line of report prose: escaped, with Markdown `code` spans as <code>."""
+    return re.sub(r"`([^`]+)`", r"<code>\1</code>", html.escape(text))
 
 
 @dataclass(frozen=True)

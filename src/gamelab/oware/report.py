@@ -72,12 +72,14 @@ def build(section, ctx) -> None:
     arrays = compute_tablebase(seeds)
     total = time.perf_counter() - t0
     off = arrays["offsets"]
+    levels = tablebase_levels(arrays["values"], off, arrays["seconds"], arrays["sweeps"])
     tb_rows = [[lv.seeds, lv.boards, lv.build_seconds, lv.sweeps, lv.mover_wins_share]
-               for lv in tablebase_levels(arrays["values"], off, arrays["seconds"], arrays["sweeps"])]
+               for lv in levels]
+    seeds = max(lv.seeds for lv in levels)  # caption and command describe this very table
     section.table("tablebase", ["seeds", "boards", "build s", "sweeps", "mover wins share"], tb_rows,
                   caption=f"Retrograde tablebase to {seeds} seeds: {int(off[-1]):,} boards, one byte "
                           f"each, built in {total:.1f} s. "
-                          "Command: python benchmarks/oware_tablebase.py --seeds 12")
+                          f"Command: python benchmarks/oware_tablebase.py --seeds {seeds}")
     data.update(tablebase_seeds=seeds, tablebase_seconds=total)
 
     # ---- matches

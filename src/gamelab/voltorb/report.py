@@ -58,7 +58,7 @@ def build(section, ctx) -> None:
             sim = simulate("hgss", level, strategy, size["heuristic"], **run)
             est = sim.win_rate
             rows.append([strategy, level, sim.games, est.value, est.lo, est.hi, float(sim.flips.mean())])
-            fig_data.setdefault(strategy, []).append((level, est.value))
+            fig_data.setdefault(strategy, []).append((level, est.value, est.lo, est.hi))
     section.table(
         "win_rate_by_level",
         ["strategy", "level", "games", "win rate", "ci95 lo", "ci95 hi", "mean flips"],
@@ -66,12 +66,27 @@ def build(section, ctx) -> None:
         caption="Win rate per level on the real generator (hgss), Wilson 95% intervals",
     )
     fig, ax = new_figure()
-    for strategy, pts in fig_data.items():
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], marker="o", label=strategy)
+    markers = "osD^vP*X"
+    for i, (strategy, pts) in enumerate(fig_data.items()):
+        # Side by side (a strategy equal to another is not hidden under it), with its interval;
+        # lines join adjacent measured levels only, never across a level that was not played.
+        shift = (i - (len(fig_data) - 1) / 2) * 0.08
+        xs = np.array([p[0] for p in pts], dtype=float) + shift
+        ys = np.array([p[1] for p in pts])
+        err = np.array([[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]])
+        bars = ax.errorbar(xs, ys, yerr=err, fmt=markers[i % len(markers)], ms=4, capsize=2,
+                           label=strategy)
+        gaps = np.nonzero(np.diff([p[0] for p in pts]) != 1)[0] + 1
+        for segment in np.split(np.arange(len(pts)), gaps):
+            if len(segment) > 1:
+                ax.plot(xs[segment], ys[segment], lw=1, color=bars[0].get_color())
+    ax.set_xticks(range(1, 9))
     ax.set_xlabel("level")
     ax.set_ylabel("win rate")
-    ax.legend()
-    section.figure("win_rate_by_level", fig, caption="Win rate per level (hgss)")
+    ax.legend(fontsize=8)
+    section.figure("win_rate_by_level", fig,
+                   caption="Win rate per level (hgss), Wilson 95% intervals; strategies side by "
+                           "side, lines only between adjacent measured levels")
 
     # paired comparisons the issue asks for
     paired_rows = []

@@ -20,6 +20,7 @@ from gamelab.core.results import ResultStore
 from gamelab.core.stats import (
     Difference,
     Estimate,
+    bounded_mean_interval,
     mean_interval,
     paired_difference,
     wilson_interval,
@@ -348,7 +349,7 @@ def campaign(
     levels = np.array([lv for r in results for lv in r["levels"]], dtype=np.int64)
     won = np.array([w for r in results for w in r["won"]], dtype=np.int64)
     per_campaign = coins.reshape(campaigns, rounds).mean(axis=1)
-    est = mean_interval(per_campaign)
+    est = bounded_mean_interval(per_campaign, lower=0.0)  # coins never go below 0
     dist = np.bincount(levels, minlength=9)[1:] / levels.size
     return CampaignSummary(generator, strategy, rounds, campaigns, seed, est, float(won.mean()),
                            {i + 1: float(p) for i, p in enumerate(dist)})

@@ -218,11 +218,16 @@ def play_command(
 
 
 @app.command("target")
-def target_command(rules: Rules = "yahtzee-no-bonus", json_out: Json = False) -> None:
-    """Max P(final score >= T) for T = 200, 250, 300, 350 vs the expected-score strategy."""
-    from gamelab.yatzy.target import target_table
+def target_command(
+    rules: Rules = "yahtzee-no-bonus",
+    targets: Annotated[str, typer.Option("--targets", help="Comma-separated target scores; the cost grows with the largest (350: minutes).")] = "200,250,300,350",
+    json_out: Json = False,
+) -> None:
+    """Max P(final score >= T) for each target T vs the expected-score strategy."""
+    from gamelab.yatzy.target import TARGETS, parse_targets, target_table
 
-    table = target_table(_rules(rules))
+    chosen = parse_targets(targets) if targets else TARGETS
+    table = target_table(_rules(rules), chosen)
     if json_out:
         print_json(table)
         return

@@ -89,6 +89,17 @@ class TargetTable:
     seconds: float
 
 
+def parse_targets(text: str, most: int = 1000) -> tuple[int, ...]:
+    """Targets from text like ``200,250``: whole scores from 0 to `most`, in increasing order."""
+    try:
+        values = sorted({int(part) for part in text.replace(" ", "").split(",") if part})
+    except ValueError:
+        raise ValueError(f"targets must be comma-separated whole scores, e.g. 200,250; got {text!r}") from None
+    if not values or values[0] < 0 or values[-1] > most:
+        raise ValueError(f"targets must be between 0 and {most}, got {text!r}")
+    return tuple(values)
+
+
 def target_table(rules: RuleSet | str, targets: tuple[int, ...] = TARGETS) -> TargetTable:
     """Target play for each of `targets` beside the expected-score strategy (both cached)."""
     from gamelab.yatzy.distribution import score_distribution
