@@ -81,7 +81,7 @@ MAX_INT_OPTION = 10**9
 MAX_FLOAT_OPTION = 1e9
 
 
-def _number_kind(param) -> type | None:
+def _number_kind(param: Any) -> type | None:
     import types
     import typing
 
@@ -111,7 +111,7 @@ def check_number_options(ctx: typer.Context) -> None:
             raise typer.BadParameter(f"{value} is not in the range {shown}", ctx=ctx, param=param)
 
 
-def guard_commands(command) -> None:
+def guard_commands(command: Any) -> None:
     """Make every leaf command under `command` check its numeric options before it runs."""
     subcommands = getattr(command, "commands", None)
     if subcommands is not None:
@@ -122,7 +122,7 @@ def guard_commands(command) -> None:
         return
     invoke = command.invoke
 
-    def guarded_invoke(ctx):
+    def guarded_invoke(ctx: typer.Context) -> Any:
         check_number_options(ctx)
         return invoke(ctx)
 

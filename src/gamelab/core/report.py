@@ -58,7 +58,7 @@ def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str
     return "\n".join(lines) + "\n"
 
 
-def new_figure(width: float = 7.0, height: float = 4.0):
+def new_figure(width: float = 7.0, height: float = 4.0) -> tuple[Any, Any]:
     """A matplotlib (figure, axes) pair on the Agg backend, whatever the display."""
     import matplotlib
 

@@ -228,7 +228,7 @@ class OptimalSolver(_Tree):
             # a safe tile: flip it, nothing else to compare (it also beats quitting: the
             # multiplier is at least 1, and one can still quit afterwards)
             best_tile = int(tiles[0])
-            best = self._flip_value(idx, key, hm, best_tile)
+            best = self._exact_flip(idx, key, hm, best_tile)
         else:
             # perfect-information bound: flipping t can at most collect, on every board where t
             # is safe, the product of that board's hidden multipliers
@@ -240,7 +240,7 @@ class OptimalSolver(_Tree):
             for i in np.lexsort((tiles, -flip_bound)):
                 if flip_bound[i] <= best + 1e-12 * total:
                     break
-                val = self._flip_value(idx, key, hm, int(tiles[i]))
+                val = self._exact_flip(idx, key, hm, int(tiles[i]))
                 if val > best + 1e-12 * total:
                     best, best_tile = val, int(tiles[i])
         self.memo[memo_key] = (best, best_tile)
@@ -264,7 +264,7 @@ class OptimalSolver(_Tree):
         safe = tiles[mass[tiles, 0] <= _MASS_EPS * total]
         if safe.size:
             tile = int(safe[0])
-            best = self._flip_value(idx, key, hm, tile)
+            best = self._exact_flip(idx, key, hm, tile)
             self.memo[memo_key] = (best, tile)
             return best
         tile_bound = (won[tiles, 1:] + bound[tiles, 1:]).sum(axis=1)
@@ -279,6 +279,12 @@ class OptimalSolver(_Tree):
                 best, best_tile = val, tile
         self.memo[memo_key] = (best, best_tile)
         return best
+
+    def _exact_flip(self, idx: np.ndarray, key: int, hm: np.ndarray, tile: int) -> float:
+        """:meth:`_flip_value` without a bound (it is never cut off)."""
+        value = self._flip_value(idx, key, hm, tile)
+        assert value is not None
+        return value
 
     def _flip_value(
         self, idx, key, hm, tile, bound=None, best=None, child_bounds=None

@@ -17,6 +17,7 @@ page hold the state while the board itself stays hidden until the round ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -158,7 +159,7 @@ def play_practice(
             raise ValueError(f"the round is already over ({rnd.outcome}); nothing to quit")
         rnd.quit()
     rows, cols = rnd.clues.as_text()
-    state = dict(
+    state: dict[str, Any] = dict(
         generator=generator,
         level=level,
         seed=seed,

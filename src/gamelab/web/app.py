@@ -101,7 +101,8 @@ class BodyLimit:
         if length is not None and not length.isdigit():
             await self._reject(send, receive, drain=False)
             return
-        declared_too_big = length is not None and int(length) > self.limit
+        declared = int(length) if length is not None else None
+        declared_too_big = declared is not None and declared > self.limit
         body = b""
         more = not declared_too_big
         while more:
@@ -114,7 +115,8 @@ class BodyLimit:
                 await self._reject(send, receive, drain=more)
                 return
         if declared_too_big:
-            await self._reject(send, receive, drain=int(length) <= self.DRAIN * self.limit)
+            await self._reject(send, receive,
+                               drain=declared is not None and declared <= self.DRAIN * self.limit)
             return
         replayed = False
 
@@ -146,7 +148,7 @@ class BodyLimit:
             status_code=413,
             headers={"connection": "close"},
         )
-        await response({"type": "http"}, None, send)
+        await response({"type": "http"}, receive, send)
 
 
 def create_app(settings: Settings | None = None) -> FastAPI:

@@ -113,7 +113,7 @@ async def budgeted(
         what=what,
         fallback_name=fallback_name,
     )
-    value = answer.value
-    if answer.note and note_field and dataclasses.is_dataclass(value):
+    value: Any = answer.value
+    if answer.note and note_field and dataclasses.is_dataclass(value) and not isinstance(value, type):
         value = dataclasses.replace(value, **{note_field: answer.note})
     return value

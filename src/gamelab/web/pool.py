@@ -117,7 +117,7 @@ class _Slot:
     def wait_ready(self, timeout: float) -> None:
         self._pid_future.result(timeout=timeout)
 
-    def on_ready(self, callback: Callable[[Any], None]) -> None:
+    def on_ready(self, callback: Callable[[Any], object]) -> None:
         """Call `callback` (in a pool thread) once the current process has warmed up or failed."""
         self._pid_future.add_done_callback(callback)
 
@@ -298,12 +298,14 @@ class SolverPool:
         except WorkerDied:
             note = f"{what} failed (its process died); showing {fallback_name}"
         key = (fn.__module__, fn.__qualname__, repr(args), "fallback") if cache else None
-        value = self._answers.get(key) if key is not None else None
-        if value is None:
-            value = await anyio.to_thread.run_sync(fallback)
+        remembered = self._answers.get(key) if key is not None else None
+        if remembered is None:
+            answer: T = await anyio.to_thread.run_sync(fallback)
             if key is not None:
-                self._remember(self._answers, key, value)
-        return Budgeted(value, True, note, time.perf_counter() - start)
+                self._remember(self._answers, key, answer)
+        else:
+            answer = remembered
+        return Budgeted(answer, True, note, time.perf_counter() - start)
 
     def close(self) -> None:
         for slot in [*self._slots, *self._spare_slots]:

@@ -530,10 +530,10 @@ class KernelSearch:
             pos = np.flatnonzero(green >= 0)
             letters = np.arange(len(need))
             mask = (1 << 64) - 1
-            p1 = (int(self.rg[0][pos, green[pos]].sum(dtype=np.uint64))
-                  + int(self.rn[0][letters, need].sum(dtype=np.uint64))) & mask
-            p2 = (int(self.rg[1][pos, green[pos]].sum(dtype=np.uint64))
-                  + int(self.rn[1][letters, need].sum(dtype=np.uint64))) & mask
+            p1 = np.uint64((int(self.rg[0][pos, green[pos]].sum(dtype=np.uint64))
+                            + int(self.rn[0][letters, need].sum(dtype=np.uint64))) & mask)
+            p2 = np.uint64((int(self.rg[1][pos, green[pos]].sum(dtype=np.uint64))
+                            + int(self.rn[1][letters, need].sum(dtype=np.uint64))) & mask)
         k1, k2 = sk._key(np.uint64(h1), np.uint64(h2), np.uint64(p1), np.uint64(p2), self._depth(depth))
         slot = sk.memo_find(self.mk1, self.mk2, self.mflag, np.uint64(k1), np.uint64(k2))
         if self.mflag[slot] != sk.EXACT:
@@ -623,8 +623,8 @@ def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int |
     if not hard:
         from gamelab.wordle.entropy import greedy_tree, guess_counts
 
-        first = game.best_entropy_guess(game.all_answers())
-        counts = guess_counts(game, greedy_tree(game, first))
+        opening = game.best_entropy_guess(game.all_answers())
+        counts = guess_counts(game, greedy_tree(game, opening))
         if max_guesses is None or max(counts.values()) <= max_guesses:
             upper = sum(counts.values())
     solver = OptimalSolver(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit,

@@ -139,7 +139,7 @@ def review(names: str, rule: str, hard: str | bool | None,
         found = code == game.green and len(after_cands) == 0
         if found:
             solved, answer = True, game.words.guesses[g]
-            after_value = 0.0
+            after_value: float | None = 0.0
         elif node is not None:
             after_value = int(table.total[node]) / len(after_cands)
         elif depth > 1:

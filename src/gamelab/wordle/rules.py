@@ -87,12 +87,12 @@ def hard_mode_allows(guess: str, colours: Sequence[int], word: str, hard: str, r
         >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "sheep", "strict", "standard")
         False
     """
-    hard = check_hard_mode(hard)
-    if hard is None:
+    mode = check_hard_mode(hard)
+    if mode is None:
         return True
     if len(word) < len(guess):
         return False
-    if hard == "strict":
+    if mode == "strict":
         return feedback(guess, word, rule) == tuple(colours)
     for j, c in enumerate(colours):
         if c == GREEN and word[j] != guess[j]:

@@ -83,12 +83,14 @@ class Game:
                 need[letter] = max(need[letter], k)
         return green, need
 
-    def hard_pool(self, guess: int, code: int, pool: np.ndarray, hard: str) -> np.ndarray:
+    def hard_pool(self, guess: int, code: int, pool: np.ndarray, hard: str | None) -> np.ndarray:
         """The part of `pool` (positions in :attr:`full_length_guesses`) still allowed after
         `guess` showed pattern `code`, under hard mode `hard` (see
-        :func:`gamelab.wordle.rules.hard_mode_allows`)."""
+        :func:`gamelab.wordle.rules.hard_mode_allows`; None: normal mode, all of `pool`)."""
         wcodes, wlens = self._full_length_codes
         pool = np.asarray(pool, dtype=np.int32)
+        if hard is None:
+            return pool
         gcodes, glens = self.words.encode([self.words.guesses[guess]])
         if hard == "strict":
             rule_id = _kernels.RULE_STANDARD if self.rule == "standard" else _kernels.RULE_BLOG

@@ -29,6 +29,7 @@ the expected score before that, saying so in ``note``. You move first in every r
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -381,8 +382,8 @@ def _summary(card: Card) -> CardSummary:
                        r.n_boxes, card.text())
 
 
-def game_view(rules: RuleSet | str, seed: int, moves: list[str] = (), start: str = "-",
-              opponent: str = "none", bot_moves: list[list[str]] = (), coach: bool = False,
+def game_view(rules: RuleSet | str, seed: int, moves: Sequence[str] = (), start: str = "-",
+              opponent: str = "none", bot_moves: Sequence[Sequence[str]] = (), coach: bool = False,
               win_solve: bool = True, evaluate_moves: bool = False) -> GameView:
     """Replay a game and return its position; plays the bot's turn when it is due.
 

@@ -20,6 +20,7 @@ later card in milliseconds to seconds.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -92,7 +93,7 @@ def start_law(rules, start: str) -> ScoreLaw:
 
 
 def review_game(rules, seed: int, moves: list[str], start: str = "-", opponent: str = "none",
-                bot_moves: list[list[str]] = ()) -> Review:
+                bot_moves: Sequence[Sequence[str]] = ()) -> Review:
     """Every decision of a game with its loss; luck and percentile once the card is full.
 
     The arguments are those of :func:`gamelab.yatzy.game.game_view`; a game whose bot turn is
