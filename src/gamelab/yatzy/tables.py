@@ -41,6 +41,11 @@ class TablesStatus:
     cached: bool  # E is on disk: loading takes a fraction of a second
     distribution_cached: bool  # the exact final-score distribution from the empty card
     message: str  # what a user is told ("" when loaded)
+    boxes: list[str]  # the rule set's boxes, in card order
+    labels: list[str]  # as players of the rule set name them (Yatzy's "yatzy")
+    upper_bonus: int
+    yahtzee_bonus: int  # per extra Yahtzee, 0 = none
+    description: str
 
 
 def _named(rules) -> str:
@@ -62,7 +67,10 @@ def tables_status(rules) -> TablesStatus:
     else:
         message = (f"building the {name} decision tables (first use on this server, about "
                    f"{BUILD_SECONDS[name]} core-seconds; cached afterwards)")
-    return TablesStatus(name, loaded, cached, is_distribution_cached(name), message)
+    r = get_rules(name)
+    return TablesStatus(name, loaded, cached, is_distribution_cached(name), message,
+                        list(r.boxes), [r.box_label(b) for b in range(r.n_boxes)], r.upper_bonus,
+                        r.yahtzee_bonus, r.description)
 
 
 def optimal_values(rules) -> np.ndarray:

@@ -1,0 +1,103 @@
+"""``/api/yatzy/...``: the Yatzy / Yahtzee coach, seeded games (solo or against a bot), review.
+
+Thin: each endpoint validates its request model, calls one library function and replies with
+its dataclass through the shared serialiser. A game travels with every request (rule set, seed,
+start card, your moves, the bot's moves) and is replayed by the library, so the server keeps no
+state. Table loading and first builds happen in the handlers' threads (they are cached once per
+process); only the win-play bot's solve runs in the solver pool under the time budget.
+"""
+
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from gamelab.web.common import ApiModel, GamePage, budgeted, reply
+from gamelab.yatzy.coach import coach
+from gamelab.yatzy.game import game_view
+from gamelab.yatzy.review import review_game
+from gamelab.yatzy.tables import prepare, tables_status
+
+PAGE = GamePage(
+    game="yatzy",
+    title="Yatzy",
+    summary="Play Yatzy or Yahtzee (five rule sets) with an exact coach, enter a real game's card "
+    "for advice, play the optimal bot, and review your game: skill and luck apart.",
+    preload=("gamelab.yatzy.game", "gamelab.yatzy.winplay"),
+    warm=("gamelab.yatzy.game:warm_up",),
+)
+
+router = APIRouter()
+
+Rules = Field(default="yatzy", max_length=40,
+              description="yahtzee, yahtzee-free-joker, yahtzee-no-bonus, yatzy or yatzy-ls2012")
+CardText = Field(default="-", max_length=600,
+                 description="filled boxes as box=points, comma-separated; '-' for a fresh card")
+Moves = Field(default=[], max_length=60, description='your moves: "keep 1114", "box fours"')
+
+
+class RulesRequest(ApiModel):
+    rules: str = Rules
+
+
+class AdviseRequest(ApiModel):
+    rules: str = Rules
+    card: str = CardText
+    dice: str = Field(max_length=20, description="the five dice, e.g. 11114")
+    rolls_left: int = 2
+    top: int | None = None
+
+
+class GameRequest(ApiModel):
+    rules: str = Rules
+    seed: int = 0
+    start: str = CardText
+    moves: list[str] = Moves
+    opponent: str = Field(default="none", max_length=20, description="none, optimal or win")
+    bot_moves: list[list[str]] = Field(default=[], max_length=16)
+    coach: bool = False
+
+
+def _game_args(body: GameRequest) -> tuple:
+    return (body.rules, body.seed, body.moves, body.start, body.opponent, body.bot_moves)
+
+
+@router.post("/status")
+def status(body: RulesRequest):
+    """Whether the rule set's decision tables are loaded, on disk, or still to be built."""
+    return reply(tables_status(body.rules))
+
+
+@router.post("/prepare")
+def prepare_tables(body: RulesRequest):
+    """Load the rule set's tables (building them the first time on this server)."""
+    return reply(prepare(body.rules))
+
+
+@router.post("/advise")
+def advise(body: AdviseRequest):
+    """Every keep (or box with no rolls left) with its expected final score and loss, best
+    first: the document of ``gamelab yatzy advise --json``."""
+    return reply(coach(body.rules, body.card, body.dice, body.rolls_left, top=body.top))
+
+
+@router.post("/game")
+async def game(body: GameRequest, request: Request):
+    """The position of a seeded game after its moves (and the bot's turn when it is due)."""
+    args = _game_args(body) + (body.coach,)
+    if body.opponent != "win":
+        from anyio.to_thread import run_sync
+
+        return reply(await run_sync(lambda: game_view(*args)))
+    result = await budgeted(
+        request, game_view, args,
+        fallback=lambda: game_view(*args, win_solve=False),
+        what="the win-play bot's solve", fallback_name="the expected-score bot's turn",
+    )
+    return reply(result)
+
+
+@router.post("/review")
+def review(body: GameRequest):
+    """Every decision with its loss, the total loss, luck and the exact-distribution percentile."""
+    return reply(review_game(*_game_args(body)))

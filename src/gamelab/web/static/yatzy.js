@@ -1,0 +1,482 @@
+// Yatzy / Yahtzee page: play with the coach (solo or against a bot), the assistant, the review.
+// Every number shown comes from /api/yatzy/...; this file only draws and collects input. The
+// game lives here (rule set, seed, start card, moves, the bot's moves) and is sent whole with
+// every request; the server replays it.
+import { api, clearErrors, h, pct, showError, showNote } from "/static/kit.js";
+
+const PIPS = {
+  1: [[50, 50]], 2: [[27, 27], [73, 73]], 3: [[27, 27], [50, 50], [73, 73]],
+  4: [[27, 27], [73, 27], [27, 73], [73, 73]], 5: [[27, 27], [73, 27], [50, 50], [27, 73], [73, 73]],
+  6: [[27, 24], [73, 24], [27, 50], [73, 50], [27, 76], [73, 76]],
+};
+const SVG = "http://www.w3.org/2000/svg";
+
+function dieFace(face) {
+  const svg = document.createElementNS(SVG, "svg");
+  svg.setAttribute("viewBox", "0 0 100 100");
+  svg.setAttribute("aria-hidden", "true");
+  const rect = document.createElementNS(SVG, "rect");
+  for (const [k, v] of Object.entries({ x: 4, y: 4, width: 92, height: 92, rx: 16, class: "die-body" })) rect.setAttribute(k, v);
+  svg.append(rect);
+  for (const [cx, cy] of PIPS[face] || []) {
+    const c = document.createElementNS(SVG, "circle");
+    c.setAttribute("cx", cx); c.setAttribute("cy", cy); c.setAttribute("r", 9); c.setAttribute("class", "die-pip");
+    svg.append(c);
+  }
+  return svg;
+}
+
+const fmt = (x, d = 2) => (x === null || x === undefined ? "—" : Number(x).toFixed(d));
+const $ = (id) => document.getElementById(id);
+
+// ---------------------------------------------------------------- rule set and tables
+
+const rulesState = { name: "yatzy", info: null, ready: null };
+
+/** Make sure the rule set's tables are loaded on the server, saying so while a build runs. */
+async function ensureTables(name) {
+  const status = await api("/api/yatzy/status", { rules: name }, { errorAt: $("rules") });
+  if (!status) return false;
+  rulesState.info = status;
+  $("rules-info").textContent = `${status.description}; upper bonus ${status.upper_bonus} at 63`;
+  if (!status.loaded) {
+    showNote($("tables-note"), `${status.message}…`);
+    const done = await api("/api/yatzy/prepare", { rules: name }, { errorAt: $("rules") });
+    showNote($("tables-note"), null);
+    if (!done) return false;
+    rulesState.info = done;
+  }
+  return true;
+}
+
+// ---------------------------------------------------------------- play
+
+const play = {
+  seed: 1, start: "-", opponent: "none", moves: [], botMoves: [], view: null,
+  held: [false, false, false, false, false], botLog: [], askCoach: false,
+};
+
+function gameBody(extra = {}) {
+  return { rules: rulesState.name, seed: play.seed, start: play.start, moves: play.moves,
+           opponent: play.opponent, bot_moves: play.botMoves, ...extra };
+}
+
+function coachWanted() {
+  return $("coach-on").checked || play.askCoach;
+}
+
+/** Start a game from the card `start` ('-' = empty); returns whether the server accepted it.
+ *  `onError(message)` places a refusal (default: next to the seed). */
+async function newGame(start = play.start, onError = null) {
+  const seed = Number($("seed").value);
+  const opponent = $("opponent").value;
+  if (!(await ensureTables(rulesState.name))) return false;
+  const body = { rules: rulesState.name, seed, start, moves: [], opponent, bot_moves: [],
+                 coach: $("coach-on").checked };
+  let view;
+  try {
+    view = await api("/api/yatzy/game", body, { quiet: true });
+  } catch (err) {
+    if (onError) onError(err.message);
+    else { clearErrors($("play")); showError($("seed"), err.message); }
+    return false;
+  }
+  clearErrors($("play"));
+  play.seed = seed; play.start = start; play.opponent = opponent;
+  play.moves = []; play.botMoves = []; play.botLog = []; play.askCoach = false;
+  accept(view);
+  return true;
+}
+
+/** Send the game with one more move; on an error nothing changes. */
+async function move(text) {
+  if (!play.view || play.view.finished) return;
+  const moves = [...play.moves, text];
+  const view = await api("/api/yatzy/game", gameBody({ moves, coach: $("coach-on").checked }),
+                         { errorAt: $("reroll") });
+  if (!view) return;
+  play.moves = moves;
+  play.askCoach = false;
+  accept(view);
+}
+
+function accept(view) {
+  play.view = view;
+  play.botMoves = view.bot_moves;
+  if (view.bot_turn) play.botLog.push(view.bot_turn);
+  play.held = [false, false, false, false, false];
+  renderPlay();
+}
+
+async function askCoach() {
+  if (!play.view || play.view.finished) return;
+  const view = await api("/api/yatzy/game", gameBody({ coach: true }), { errorAt: $("hint") });
+  if (!view) return;
+  play.askCoach = true;
+  play.view = view;
+  renderPlay();
+}
+
+function optionMove(o) {
+  return o.keep !== undefined ? `keep ${o.keep}` : `box ${o.box}`;
+}
+
+function renderDice(container, faces, { held = null, onToggle = null } = {}) {
+  container.textContent = "";
+  faces.forEach((face, i) => {
+    const isHeld = held ? held[i] : false;
+    const die = h("button", { type: "button", class: `die${isHeld ? " held" : ""}`, "aria-pressed": String(isHeld),
+                              "aria-label": `die ${i + 1}: ${face}${isHeld ? ", held" : ""}`,
+                              dataset: { slot: String(i), face: String(face) },
+                              disabled: onToggle ? null : true },
+                    dieFace(face), h("span", { class: "die-label" }, isHeld ? "held" : ""));
+    if (onToggle) die.addEventListener("click", () => onToggle(i));
+    container.append(die);
+  });
+}
+
+function renderPlay() {
+  const v = play.view;
+  if (!v) return;
+  const you = v.you;
+  $("turn-line").textContent = v.finished
+    ? "Game over"
+    : `Turn ${v.turn} of ${v.boxes} · ${v.rolls_left} reroll${v.rolls_left === 1 ? "" : "s"} left · you ${you.total}` +
+      (v.bot ? ` · bot ${v.bot.total}` : "");
+  const canHold = !v.finished && v.rolls_left > 0;
+  renderDice($("dice"), v.dice, {
+    held: play.held,
+    onToggle: canHold ? (i) => { play.held[i] = !play.held[i]; renderPlay(); } : null,
+  });
+  const allHeld = play.held.every(Boolean);
+  $("reroll").disabled = !canHold;
+  $("reroll").textContent = allHeld && canHold ? "Stop rolling" : `Reroll${canHold ? ` (${v.rolls_left} left)` : ""}`;
+  $("hint").disabled = v.finished;
+  $("take-best").disabled = v.finished || !v.coach;
+  showNote($("game-note"), v.note);
+  const result = $("result");
+  result.hidden = !v.finished;
+  result.textContent = "";
+  if (v.finished) {
+    result.append(h("strong", {}, v.result), " ",
+                  h("button", { type: "button", id: "open-review", onclick: () => openTab("review") }, "Review this game"));
+  }
+  const info = $("start-info");
+  info.hidden = play.start === "-";
+  info.textContent = play.start === "-" ? "" : `Started from the card ${play.start}`;
+  renderCard($("card"), v);
+  renderCoach(v);
+  renderBotLog();
+}
+
+function renderCard(table, v) {
+  table.textContent = "";
+  const withBot = Boolean(v.bot);
+  table.append(h("thead", {}, h("tr", {}, h("th", {}, "box"), h("th", {}, "you"),
+                                withBot ? h("th", {}, "bot") : null, h("th", {}, v.finished ? "" : "these dice"))));
+  const body = h("tbody", {});
+  const bestBox = v.coach && v.coach.options.length && v.coach.options[0].box;
+  const upperRows = v.rows.filter((r) => r.upper);
+  v.rows.forEach((row, i) => {
+    const open = row.you === null && !v.finished;
+    const cell = open && row.would_score !== null
+      ? h("td", {}, h("button", { type: "button", class: `score-btn${bestBox === row.box ? " best" : ""}`,
+                                  dataset: { box: row.box }, onclick: () => move(`box ${row.box}`),
+                                  title: `score ${row.would_score} in ${row.label}` }, String(row.would_score)))
+      : h("td", {});
+    body.append(h("tr", { class: row.you === null ? "open" : "filled", dataset: { box: row.box } },
+                  h("td", {}, pretty(row.label)), h("td", {}, row.you === null ? "" : String(row.you)),
+                  withBot ? h("td", {}, row.bot === null ? "" : String(row.bot)) : null, cell));
+    if (row.upper && i === upperRows.length - 1) body.append(upperSummary(v, withBot));
+  });
+  const yb = v.you.yahtzee_bonuses || (v.bot && v.bot.yahtzee_bonuses);
+  if (yb) {
+    body.append(h("tr", { class: "sum" }, h("td", {}, "Yahtzee bonuses"), h("td", {}, String(v.you.yahtzee_bonuses)),
+                  withBot ? h("td", {}, String(v.bot.yahtzee_bonuses)) : null, h("td", {})));
+  }
+  body.append(h("tr", { class: "total" }, h("td", {}, "total"), h("td", { id: "total-you" }, String(v.you.total)),
+                withBot ? h("td", {}, String(v.bot.total)) : null, h("td", {})));
+  table.append(body);
+}
+
+function upperSummary(v, withBot) {
+  const progress = (s) => {
+    const share = Math.min(1, s.upper_total / s.upper_target);
+    return h("div", { class: "upper-progress", title: `${s.upper_total} of ${s.upper_target}` },
+             h("div", { class: `bar${s.upper_bonus_earned ? " done" : ""}`, style: `width:${(100 * share).toFixed(0)}%` }));
+  };
+  const text = (s) => (s.upper_bonus_earned ? `${s.upper_total} ✓ +${s.upper_bonus}` : `${s.upper_total} / ${s.upper_target}`);
+  return h("tr", { class: "sum upper-sum" },
+           h("td", {}, `upper (bonus ${v.you.upper_bonus} at ${v.you.upper_target})`),
+           h("td", { id: "upper-you" }, text(v.you), progress(v.you)),
+           withBot ? h("td", {}, text(v.bot), progress(v.bot)) : null, h("td", {}));
+}
+
+function renderCoach(v) {
+  const panel = $("coach-panel");
+  panel.hidden = !v.coach;
+  if (!v.coach) return;
+  $("coach-what").textContent = v.coach.rolls_left ? `keeps with ${v.coach.rolls_left} reroll${v.coach.rolls_left === 1 ? "" : "s"} left` : "boxes";
+  fillOptions($("coach"), v.coach, (o) => move(optionMove(o)));
+}
+
+const SHOWN_OPTIONS = 10;
+const pretty = (label) => label.replace(/_/g, " ");
+
+function fillOptions(table, advice, onPick, showAll = false) {
+  table.textContent = "";
+  const kind = advice.rolls_left ? "keep" : "box";
+  table.append(h("thead", {}, h("tr", {}, h("th", {}, kind), kind === "box" ? h("th", {}, "points") : null,
+                                h("th", {}, "expected final score"), h("th", {}, "loss"))));
+  const body = h("tbody", {});
+  const shown = showAll ? advice.options : advice.options.slice(0, SHOWN_OPTIONS);
+  shown.forEach((o, i) => {
+    const label = o.keep !== undefined ? (o.keep === "-" ? "reroll all" : o.keep) : pretty(o.label);
+    const tr = h("tr", { class: `option${i === 0 ? " best" : ""}`, dataset: { option: o.keep !== undefined ? o.keep : o.box },
+                         tabindex: onPick ? "0" : null },
+                 h("td", {}, label, i === 0 ? h("span", { class: "best-tag" }, "best") : null),
+                 kind === "box" ? h("td", {}, String(o.points)) : null,
+                 h("td", { class: "value" }, fmt(o.expected_score, 3)), h("td", {}, fmt(o.loss, 3)));
+    if (onPick) {
+      tr.addEventListener("click", () => onPick(o));
+      tr.addEventListener("keydown", (ev) => { if (ev.key === "Enter") onPick(o); });
+    }
+    body.append(tr);
+  });
+  if (shown.length < advice.options.length) {
+    const more = h("button", { type: "button", class: "secondary small more-options" },
+                   `show all ${advice.options.length} options`);
+    more.addEventListener("click", () => fillOptions(table, advice, onPick, true));
+    body.append(h("tr", {}, h("td", { colspan: kind === "box" ? "4" : "3" }, more)));
+  }
+  table.append(body);
+}
+
+function renderBotLog() {
+  const panel = $("bot-panel");
+  panel.hidden = play.opponent === "none" || !play.botLog.length;
+  const list = $("bot-log");
+  list.textContent = "";
+  for (const turn of [...play.botLog].reverse()) {
+    const steps = turn.decisions.map((d) => {
+      const what = d.kind === "keep" ? (d.choice === d.dice ? `kept all (${d.dice})` : `kept ${d.choice} of ${d.dice}`)
+        : `scored ${d.points} in ${pretty(d.label)}`;
+      const loss = d.loss > 0 ? `, ${fmt(d.loss)} below the best` : "";
+      return `${what} (expected final ${fmt(d.expected_score)}${loss})`;
+    });
+    const policy = turn.policy === "win play"
+      ? h("span", { class: "tag win" }, `plays for the win: P(bot wins) ${pct(turn.win_probability, 1)}`)
+      : h("span", { class: "tag" }, "plays for the expected score");
+    list.append(h("li", { value: String(turn.turn) }, h("strong", {}, `Turn ${turn.turn}: `),
+                  `rolled ${turn.rolls.join(" → ")}; ${steps.join("; ")} `, policy));
+  }
+}
+
+function setupPlay() {
+  $("new-game").addEventListener("click", () => newGame("-"));
+  $("seed").addEventListener("keydown", (ev) => { if (ev.key === "Enter") newGame("-"); });
+  $("reroll").addEventListener("click", () => {
+    if (!play.view) return;
+    move(`hold ${play.held.map((x) => (x ? "1" : "0")).join("")}`);
+  });
+  $("hint").addEventListener("click", askCoach);
+  $("take-best").addEventListener("click", () => {
+    const c = play.view && play.view.coach;
+    if (c && c.options.length) move(optionMove(c.options[0]));
+  });
+  $("coach-on").addEventListener("change", () => { if ($("coach-on").checked) askCoach(); else { play.view.coach = null; renderPlay(); } });
+  $("opponent").addEventListener("change", () => newGame(play.start));
+}
+
+// ---------------------------------------------------------------- assistant
+
+function assistCardText() {
+  const parts = [];
+  for (const input of $("assist-card").querySelectorAll("input[data-box]")) {
+    if (input.value.trim() !== "") parts.push(`${input.dataset.box}=${input.value.trim()}`);
+  }
+  return parts.join(",") || "-";
+}
+
+function buildAssistCard() {
+  const info = rulesState.info;
+  const table = $("assist-card");
+  table.textContent = "";
+  table.append(h("thead", {}, h("tr", {}, h("th", {}, "box"), h("th", {}, "points (empty = open)"))));
+  const body = h("tbody", {});
+  info.boxes.forEach((box, i) => {
+    body.append(h("tr", {}, h("td", {}, pretty(info.labels[i])),
+                  h("td", {}, h("input", { type: "text", inputmode: "numeric", class: "yz-points", "aria-label": `${info.labels[i]} points`,
+                                           dataset: { box }, maxlength: "3", autocomplete: "off" }))));
+  });
+  if (info.yahtzee_bonus) {
+    body.append(h("tr", {}, h("td", {}, `Yahtzee bonuses (${info.yahtzee_bonus} each)`),
+                  h("td", {}, h("input", { type: "text", inputmode: "numeric", class: "yz-points", "aria-label": "Yahtzee bonuses earned",
+                                           dataset: { box: "bonus" }, maxlength: "2", autocomplete: "off" }))));
+  }
+  table.append(body);
+  for (const input of body.querySelectorAll("input")) {
+    input.addEventListener("keydown", (ev) => { if (ev.key === "Enter") advise(); });
+  }
+}
+
+function diceDigits() {
+  return $("assist-dice").value.replace(/[^0-9]/g, "");
+}
+
+function renderAssistDice() {
+  const digits = diceDigits();
+  const view = $("assist-dice-view");
+  view.textContent = "";
+  [...digits].forEach((ch, i) => {
+    const face = Number(ch);
+    const die = h("button", { type: "button", class: "die", "aria-label": `remove die ${i + 1} (${ch})`, title: "click to remove" },
+                  face >= 1 && face <= 6 ? dieFace(face) : h("span", { class: "die-bad" }, ch));
+    die.addEventListener("click", () => {
+      $("assist-dice").value = digits.slice(0, i) + digits.slice(i + 1);
+      renderAssistDice();
+    });
+    view.append(die);
+  });
+}
+
+async function advise() {
+  const root = $("assist");
+  const body = { rules: rulesState.name, card: assistCardText(), dice: $("assist-dice").value,
+                 rolls_left: Number($("assist-rolls").value) };
+  if (!(await ensureTables(rulesState.name))) return;
+  let result;
+  try {
+    result = await api("/api/yatzy/advise", body, { quiet: true });
+  } catch (err) {
+    clearErrors(root);
+    if (/^dice|^rolls_left|^dice:/.test(err.message)) showError($("assist-dice"), err.message);
+    else if (/^rolls left/.test(err.message)) showError($("assist-rolls"), err.message);
+    else {
+      const box = (/\b(?:box |^)([a-z_]+)(?:=| is)/.exec(err.message) || [])[1];
+      const input = box && $("assist-card").querySelector(`input[data-box="${box}"]`);
+      if (input) input.setAttribute("aria-invalid", "true");
+      const el = $("assist-card-error");
+      el.textContent = err.message;
+      el.hidden = false;
+    }
+    return;
+  }
+  clearErrors(root);
+  fillOptions($("assist-options"), result, null);
+}
+
+function setupAssist() {
+  const faces = $("assist-faces");
+  for (let f = 1; f <= 6; f++) {
+    const b = h("button", { type: "button", class: "die face-btn", "aria-label": `add a ${f}`, dataset: { face: String(f) } }, dieFace(f));
+    b.addEventListener("click", () => {
+      const digits = diceDigits();
+      if (digits.length >= 5) return;
+      $("assist-dice").value = digits + String(f);
+      renderAssistDice();
+      if (digits.length === 4) advise();
+    });
+    faces.append(b);
+  }
+  $("assist-dice").addEventListener("input", renderAssistDice);
+  $("assist-dice").addEventListener("keydown", (ev) => { if (ev.key === "Enter") advise(); });
+  $("assist-rolls").addEventListener("change", () => diceDigits().length && advise());
+  $("assist-go").addEventListener("click", advise);
+  $("assist-clear").addEventListener("click", () => {
+    for (const input of $("assist-card").querySelectorAll("input")) input.value = "";
+    $("assist-dice").value = "";
+    $("assist-options").textContent = "";
+    clearErrors($("assist"));
+    renderAssistDice();
+  });
+  $("assist-play").addEventListener("click", async () => {
+    clearErrors($("assist"));
+    const ok = await newGame(assistCardText(), (message) => {
+      const el = $("assist-card-error");
+      el.textContent = message;
+      el.hidden = false;
+    });
+    if (ok) openTab("play");
+  });
+}
+
+// ---------------------------------------------------------------- review
+
+async function loadReview() {
+  if (!play.view) {
+    $("review-empty").hidden = false;
+    $("review-body").hidden = true;
+    return;
+  }
+  const info = rulesState.info;
+  const slow = play.view.finished && play.start === "-" && info && !info.distribution_cached;
+  if (slow) showNote($("tables-note"), `computing the exact final-score distribution of ${rulesState.name} (first time on this server, about a core-minute; cached afterwards)…`);
+  const r = await api("/api/yatzy/review", gameBody(), { errorAt: null });
+  if (slow) showNote($("tables-note"), null);
+  if (!r) return;
+  if (slow && info) info.distribution_cached = true;
+  $("review-empty").hidden = true;
+  $("review-body").hidden = false;
+  const stats = $("review-stats");
+  stats.textContent = "";
+  const add = (dt, dd, id) => stats.append(h("dt", {}, dt), h("dd", { id }, dd));
+  add("Decisions", String(r.decisions.length), "review-count");
+  add("Total loss (skill)", `${fmt(r.total_loss, 3)} expected points`, "review-loss");
+  add("Expected score at the start (optimal play)", fmt(r.start_expected), "review-start");
+  if (r.finished) {
+    add("Final score", String(r.final_score), "review-final");
+    add("Luck", `${r.luck >= 0 ? "+" : ""}${fmt(r.luck)} points`, "review-luck");
+    add("Percentile among optimal play's scores", `${fmt(r.percentile, 1)} (P(below) ${pct(r.p_below, 1)}, P(equal) ${pct(r.p_equal, 1)})`, "review-percentile");
+  } else {
+    add("Status", r.note, "review-note");
+  }
+  if (r.worst) add("Costliest decision", `turn ${r.worst.turn}: ${describe(r.worst)} (−${fmt(r.worst.loss, 3)})`, "review-worst");
+  $("review-plot").innerHTML = r.svg || "";  // the library's SVG
+  const table = $("review-decisions");
+  table.textContent = "";
+  table.append(h("thead", {}, h("tr", {}, ...["turn", "dice", "rerolls left", "your choice", "expected final", "best", "best expected", "loss"].map((t) => h("th", {}, t)))));
+  const body = h("tbody", {});
+  for (const d of r.decisions) {
+    body.append(h("tr", { class: d.loss > 0.005 ? "lossy" : "" }, h("td", {}, String(d.turn)), h("td", {}, d.dice),
+                  h("td", {}, String(d.rolls_left)), h("td", {}, describe(d)), h("td", {}, fmt(d.expected_score, 3)),
+                  h("td", {}, d.best), h("td", {}, fmt(d.best_expected_score, 3)), h("td", { class: "loss" }, fmt(d.loss, 3))));
+  }
+  table.append(body);
+}
+
+function describe(d) {
+  if (d.kind === "box") return `box ${pretty(d.label)} (${d.points})`;
+  return d.choice === "-" ? "reroll all" : `keep ${d.choice}`;
+}
+
+// ---------------------------------------------------------------- tabs, rules
+
+function openTab(name) {
+  for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
+    const selected = tab.getAttribute("aria-controls") === name;
+    tab.setAttribute("aria-selected", String(selected));
+    $(tab.getAttribute("aria-controls")).hidden = !selected;
+  }
+  if (name === "review") loadReview();
+}
+
+function setupTabs() {
+  for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
+    tab.addEventListener("click", () => openTab(tab.getAttribute("aria-controls")));
+  }
+}
+
+async function setRules(name) {
+  rulesState.name = name;
+  if (!(await ensureTables(name))) return;
+  buildAssistCard();
+  $("assist-options").textContent = "";
+  await newGame("-");
+}
+
+setupTabs();
+setupPlay();
+setupAssist();
+$("rules").addEventListener("change", () => setRules($("rules").value));
+setRules($("rules").value);
