@@ -295,7 +295,7 @@ def evaluate(rules: RuleSet, E: np.ndarray, card: Card, dice: np.ndarray, rolls_
     else:
         assert boxes is not None
         name = rules.boxes[rules.box_index(str(choice))]
-        chosen = next(o for o in boxes if o["box"] == name)
+        chosen = next(o for o in boxes if o["box"] == rules.box_label(name))
         text, label = name, rules.box_label(name)
         bonus = next(b for n, _p, b in rules.placements(dice, card) if n == name)
         points = int(chosen["points"]) + int(bonus)

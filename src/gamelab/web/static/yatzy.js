@@ -180,8 +180,8 @@ function renderCard(table, v) {
   v.rows.forEach((row, i) => {
     const open = row.you === null && !v.finished;
     const cell = open && row.would_score !== null
-      ? h("td", {}, h("button", { type: "button", class: `score-btn${bestBox === row.box ? " best" : ""}`,
-                                  dataset: { box: row.box }, onclick: () => move(`box ${row.box}`),
+      ? h("td", {}, h("button", { type: "button", class: `score-btn${bestBox === row.label ? " best" : ""}`,
+                                  dataset: { box: row.label }, onclick: () => move(`box ${row.label}`),
                                   title: `score ${row.would_score} in ${row.label}` }, String(row.would_score)))
       : h("td", {});
     body.append(h("tr", { class: row.you === null ? "open" : "filled", dataset: { box: row.box } },
