@@ -1,0 +1,151 @@
+"""Coach answers of the Yatzy page: latency through the web app, side by side with baselines.
+
+    .venv/bin/python benchmarks/web_yatzy.py [--rules yatzy] [--positions 300] [--seed 0]
+
+Starts ``gamelab serve`` (its own process, as a user runs it, one solver process), waits until
+the rule set's tables are loaded (``/api/yatzy/prepare``; a first build on a fresh cache is
+timed and reported separately), then asks, interleaved in one loop over the same positions:
+
+* ``/api/yatzy/game`` with ``coach: true``: what the page asks after every click (the whole
+  game replayed from its moves, plus the coach's ranking);
+* ``/api/yatzy/advise``: the assistant's answer for the same card, dice and rolls left;
+* ``/api/health``: a trivial endpoint (the HTTP round trip alone);
+* the library call :func:`gamelab.yatzy.coach.coach` in this process (no HTTP).
+
+Positions come from seeded games played with random legal moves (every turn of the game,
+every roll). Reports median / p90 / max in ms and the ratios of the medians; the goal is a
+median coach answer under 50 ms.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+
+import numpy as np
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def positions(rules: str, count: int, seed: int) -> list[dict]:
+    """Game states (rules, seed, moves) of random legal play, with the matching advise request."""
+    from gamelab.yatzy.game import game_view
+
+    rng = np.random.default_rng(seed)
+    out: list[dict] = []
+    game_seed = int(seed)
+    while len(out) < count:
+        moves: list[str] = []
+        while len(out) < count:
+            v = game_view(rules, game_seed, moves)
+            if v.finished:
+                break
+            dice = "".join(map(str, sorted(v.dice)))
+            out.append({"game": {"rules": rules, "seed": game_seed, "moves": list(moves), "coach": True},
+                        "advise": {"rules": rules, "card": v.you.card, "dice": dice,
+                                   "rolls_left": v.rolls_left}})
+            open_boxes = [r.box for r in v.rows if r.you is None]
+            if v.rolls_left and rng.random() < 0.75:
+                moves.append("hold " + "".join(rng.choice(["0", "1"], 5)))
+            else:
+                moves.append(f"box {open_boxes[int(rng.integers(len(open_boxes)))]}")
+        game_seed += 1
+    return out
+
+
+def post(base: str, path: str, body: dict | None) -> tuple[float, dict]:
+    data = None if body is None else json.dumps(body).encode()
+    req = urllib.request.Request(base + path, data=data, method="GET" if body is None else "POST",
+                                 headers={"content-type": "application/json"})
+    t0 = time.perf_counter()
+    with urllib.request.urlopen(req, timeout=120) as resp:
+        payload = json.loads(resp.read())
+        status = resp.status
+    ms = 1000 * (time.perf_counter() - t0)
+    if status != 200:
+        raise RuntimeError(f"{path}: HTTP {status}")
+    return ms, payload
+
+
+def summary(name: str, ms: list[float]) -> str:
+    a = np.array(ms)
+    return (f"{name:<34} median {np.median(a):7.2f} ms   p90 {np.percentile(a, 90):7.2f}   "
+            f"max {a.max():7.2f}   (n={len(a)})")
+
+
+def main() -> None:
+    ap = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    ap.add_argument("--rules", default="yatzy")
+    ap.add_argument("--positions", type=int, default=300)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+
+    from gamelab.yatzy.coach import coach
+    from gamelab.yatzy.tables import optimal_values, tables_status
+
+    print(f"tables of {args.rules} in this process: {tables_status(args.rules).message or 'loaded'}",
+          file=sys.stderr)
+    E = optimal_values(args.rules)  # builds the disk cache on a fresh machine (the server loads it)
+    states = positions(args.rules, args.positions, args.seed)
+
+    port = _free_port()
+    base = f"http://127.0.0.1:{port}"
+    log = tempfile.TemporaryFile()
+    server = subprocess.Popen([sys.executable, "-m", "gamelab.cli", "serve", "--port", str(port),
+                               "--workers", "1"], stdout=log, stderr=log, env=os.environ.copy())
+    try:
+        deadline = time.monotonic() + 300
+        while True:
+            try:
+                post(base, "/api/health", None)
+                break
+            except OSError:
+                if server.poll() is not None or time.monotonic() > deadline:
+                    log.seek(0)
+                    raise RuntimeError("the server did not start:\n" + log.read().decode()) from None
+                time.sleep(0.2)
+        ms, status = post(base, "/api/yatzy/status", {"rules": args.rules})
+        ms, status = post(base, "/api/yatzy/prepare", {"rules": args.rules})
+        print(f"first /prepare (loads the tables into the server): {ms:.0f} ms", file=sys.stderr)
+        times: dict[str, list[float]] = {"game": [], "advise": [], "health": [], "library": []}
+        for state in states:
+            ms, view = post(base, "/api/yatzy/game", state["game"])
+            times["game"].append(ms)
+            ms, advice = post(base, "/api/yatzy/advise", state["advise"])
+            times["advise"].append(ms)
+            assert advice["options"][0] == view["coach"]["options"][0]
+            ms, _ = post(base, "/api/health", None)
+            times["health"].append(ms)
+            a = state["advise"]
+            t0 = time.perf_counter()
+            coach(a["rules"], a["card"], a["dice"], a["rolls_left"], E)
+            times["library"].append(1000 * (time.perf_counter() - t0))
+    finally:
+        server.terminate()
+        server.wait(timeout=30)
+    print(f"{args.rules}: {len(states)} positions from seeded random games (seed {args.seed})")
+    labels = {"game": "/api/yatzy/game (replay + coach)", "advise": "/api/yatzy/advise",
+              "health": "/api/health (HTTP only)", "library": "coach() in process"}
+    for key, label in labels.items():
+        print(summary(label, times[key]))
+    med = {k: float(np.median(v)) for k, v in times.items()}
+    print(f"ratios of medians: game / health {med['game'] / med['health']:.2f}, advise / health "
+          f"{med['advise'] / med['health']:.2f}, advise / library {med['advise'] / med['library']:.1f}")
+    goal = max(med["game"], med["advise"])
+    print(f"goal: median coach answer under 50 ms: {'met' if goal < 50 else 'NOT met'} "
+          f"({goal:.1f} ms)")
+
+
+if __name__ == "__main__":
+    main()
