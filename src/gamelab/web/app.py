@@ -157,15 +157,16 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     games = discover_games()
     preload = sorted({m for page, _ in games for m in page.preload})
     warmers = [w for page, _ in games for w in page.warm]
+    prefork = [w for page, _ in games for w in page.prefork_warm]
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
         # warm this process first (it answers the fallbacks): a cold numba cache is compiled
         # once here, and the solver processes then load it instead of compiling it in parallel
         def warm_up() -> SolverPool:
-            for spec in warmers:
+            for spec in [*prefork, *warmers]:
                 call_by_name(spec)
-            pool = SolverPool(settings.workers, preload=preload, warmers=warmers)
+            pool = SolverPool(settings.workers, preload=preload, warmers=warmers, prefork_warmers=prefork)
             try:
                 pool.wait_ready()
             except BaseException:

@@ -57,6 +57,9 @@ class GamePage:
     `preload` lists modules the solver processes import at start (the game's heavy library);
     `warm` names functions (``"module:function"``, no arguments) that the server and every
     solver process call once at start, e.g. to load numba kernels, so no request waits for it.
+    `prefork_warm` functions are called once in the solver pool's forkserver instead, so every
+    solver process (and every replacement of a killed one) starts warm at once; they must start
+    no threads (no numba ``parallel=True`` kernel may run in them).
     """
 
     game: str
@@ -64,6 +67,7 @@ class GamePage:
     summary: str
     preload: tuple[str, ...] = ()
     warm: tuple[str, ...] = ()
+    prefork_warm: tuple[str, ...] = ()
 
     @property
     def path(self) -> str:

@@ -81,6 +81,9 @@ def call_by_name(spec: str) -> None:
         fn()
 
 
+#: names the warm-up calls the forkserver runs before forking solver processes (see _prefork)
+PREFORK_ENV = "GAMELAB_WEB_PREFORK"
+
 #: solver processes run this much nicer than the server, so that the server stays responsive
 #: (trivial requests, fallbacks) while every solver is busy
 WORKER_NICENESS = 5
@@ -147,8 +150,10 @@ class SolverPool:
 
     `preload` names modules every worker imports when it starts (the forkserver imports them once
     for all workers) and `warmers` names functions (``"module:function"``) each worker calls
-    before its first task, so that no request pays for numba loading its kernels. `spares` warm
-    processes stand by to replace a killed one at once.
+    before its first task, so that no request pays for numba loading its kernels.
+    `prefork_warmers` run once in the forkserver instead (and again, instantly, in each worker),
+    so that every process forked from it starts warm: only for calls that start no threads (no
+    numba ``parallel=True`` kernels). `spares` warm processes stand by to replace a killed one.
     """
 
     def __init__(
@@ -158,13 +163,17 @@ class SolverPool:
         warmers: Sequence[str] = (),
         cache_size: int = 2048,
         spares: int = 1,
+        prefork_warmers: Sequence[str] = (),
     ) -> None:
         if workers < 1:
             raise ValueError(f"the solver pool needs at least 1 worker, got {workers}")
         method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
         self._context = multiprocessing.get_context(method)
-        if method == "forkserver" and preload:
-            self._context.set_forkserver_preload(list(preload))
+        if method == "forkserver":
+            # the forkserver starts once per server process, with the first pool's settings
+            os.environ[PREFORK_ENV] = ",".join(prefork_warmers)
+            self._context.set_forkserver_preload([*preload, "gamelab.web._prefork"])
+        warmers = [*prefork_warmers, *warmers]
         self.workers = workers
         self.spares = spares
         self._preload, self._warmers = tuple(preload), tuple(warmers)

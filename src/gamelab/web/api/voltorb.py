@@ -23,7 +23,8 @@ PAGE = GamePage(
     summary="Tile odds, safe tiles and the win-maximising flip for a real game; practice rounds "
     "from the game's own generator, and a review of every flip.",
     preload=("gamelab.voltorb.assistant", "gamelab.voltorb.expectimax", "gamelab.voltorb.review"),
-    warm=("gamelab.voltorb.assistant:warm_up",),
+    # voltorb's kernels start no threads: warmed once in the forkserver, every solver starts warm
+    prefork_warm=("gamelab.voltorb.assistant:warm_up",),
 )
 
 router = APIRouter()
