@@ -95,11 +95,35 @@ def test_busy_pool_falls_back_without_starting(pool):
         answer = await pool.budgeted(_sleep, (0.01,), budget=0.3, fallback=lambda: "cheap",
                                      what="exact optimal search", fallback_name="MinRisk")
         assert answer.fell_back
-        assert answer.note.startswith("server busy: exact optimal search could not start within 0.3 s")
+        assert answer.note == ("server busy: exact optimal search not started (no solver process was "
+                               "free within 0.3 s); showing MinRisk")
         assert await busy == 2.0
 
     asyncio.run(scenario())
     assert pool.recycled == 0
+
+
+def test_load_is_shed_beyond_the_waiting_limit():
+    pool = SolverPool(1, max_waiting=1, spares=0)
+    pool.wait_ready(60)
+
+    async def scenario():
+        busy = asyncio.create_task(pool.run(_sleep, (1.0,), timeout=30, cache=False))
+        await asyncio.sleep(0.2)
+        waiting = asyncio.create_task(pool.run(_sleep, (0.01,), timeout=30, cache=False))
+        await asyncio.sleep(0.05)
+        start = time.monotonic()
+        shed = await pool.budgeted(_sleep, (0.02,), budget=30, fallback=lambda: "cheap",
+                                   what="exact optimal search", fallback_name="MinRisk", cache=False)
+        assert time.monotonic() - start < 0.5 and shed.value == "cheap"
+        assert shed.note == ("server busy: exact optimal search not started (1 already waiting for a solver); "
+                             "showing MinRisk")
+        assert await busy == 1.0 and await waiting == 0.01
+
+    try:
+        asyncio.run(scenario())
+    finally:
+        pool.close()
 
 
 def test_errors_travel_back_and_dead_workers_are_replaced(pool):

@@ -8,7 +8,9 @@ process killed and replaced; the pool keeps serving.
 
 The budget is a deadline from the moment the request asks: time spent waiting for a free slot
 counts, so a loaded server answers as quickly as an idle one, just more often with the fallback.
-A replaced process serves again only once it has warmed up. Answers are memoised by (function,
+A replaced process serves again only once it has warmed up. When more than `max_waiting` calls
+already wait for a process, a new one gets its fallback at once (load shedding) rather than
+after waiting out its budget. Answers are memoised by (function,
 arguments), and a call that overran once goes straight to its fallback next time (so a hard
 position cannot tie up the processes again and again).
 
@@ -164,6 +166,7 @@ class SolverPool:
         cache_size: int = 2048,
         spares: int = 1,
         prefork_warmers: Sequence[str] = (),
+        max_waiting: int | None = None,
     ) -> None:
         if workers < 1:
             raise ValueError(f"the solver pool needs at least 1 worker, got {workers}")
@@ -176,6 +179,9 @@ class SolverPool:
         warmers = [*prefork_warmers, *warmers]
         self.workers = workers
         self.spares = spares
+        #: callers that may wait for a free process; beyond that a call gets its fallback at once
+        self.max_waiting = 4 * workers if max_waiting is None else max_waiting
+        self._waiting = 0
         self._preload, self._warmers = tuple(preload), tuple(warmers)
         self._slots = [self._new_slot() for _ in range(workers)]
         # warm processes standing by to replace a killed one at once
@@ -223,12 +229,18 @@ class SolverPool:
         loop = asyncio.get_running_loop()
         deadline = loop.time() + timeout
         idle = self._queue()
+        if idle.empty() and self._waiting >= self.max_waiting:
+            # shed load: this many callers already wait for a process; answer cheaply at once
+            raise BudgetExceeded(f"{self._waiting} already waiting for a solver", started=False)
+        self._waiting += 1
         try:
             slot = await asyncio.wait_for(idle.get(), timeout)
         except TimeoutError:
             raise BudgetExceeded(
                 f"no solver process was free within {format_seconds(timeout)}", started=False
             ) from None
+        finally:
+            self._waiting -= 1
         future = None
         healthy = True
         try:
@@ -300,10 +312,7 @@ class SolverPool:
             if exc.started:
                 note = f"{what} timed out after {format_seconds(budget)}; showing {fallback_name}"
             else:
-                note = (
-                    f"server busy: {what} could not start within {format_seconds(budget)}; "
-                    f"showing {fallback_name}"
-                )
+                note = f"server busy: {what} not started ({exc}); showing {fallback_name}"
         except WorkerDied:
             note = f"{what} failed (its process died); showing {fallback_name}"
         key = (fn.__module__, fn.__qualname__, repr(args), "fallback") if cache else None
