@@ -9,6 +9,7 @@ machine-readable output on stdout (and nothing else there), `--quiet` to silence
 from __future__ import annotations
 
 import sys
+import threading
 from typing import Annotated, Any
 
 import typer
@@ -142,13 +143,13 @@ class heartbeat:
     Only when stderr is not a terminal (a terminal has progress bars and spinners).
     """
 
-    def __init__(self, label: str, enabled: bool | None = None, stream=None) -> None:
+    def __init__(self, label: str, enabled: bool | None = None, stream: Any = None) -> None:
         self.label = label
         self.stream = stream if stream is not None else sys.stderr
         if enabled is None:
             enabled = not getattr(self.stream, "isatty", lambda: False)()
         self.enabled = enabled
-        self._stop = None
+        self._stop: threading.Event | None = None
 
     def __enter__(self) -> heartbeat:
         if self.enabled:
@@ -158,9 +159,11 @@ class heartbeat:
             self._stop = threading.Event()
             start = time.monotonic()
 
+            stop = self._stop
+
             def beat() -> None:
                 wait = HEARTBEAT_AFTER
-                while not self._stop.wait(wait):
+                while not stop.wait(wait):
                     elapsed = time.monotonic() - start
                     print(f"{self.label}: still running ({elapsed:.0f} s)", file=self.stream,
                           flush=True)

@@ -18,6 +18,7 @@ import os
 import pkgutil
 import time
 from dataclasses import dataclass, field
+from typing import Any
 
 from gamelab import GAMES
 
@@ -76,7 +77,7 @@ class GameWarmup:
     not_compiled: list[str] = field(default_factory=list)
 
 
-def game_kernels(game: str) -> dict[str, object]:
+def game_kernels(game: str) -> dict[str, Any]:
     """Every numba dispatcher defined in the game's modules, by ``module.function`` name."""
     from numba.core.dispatcher import Dispatcher
 
@@ -92,7 +93,12 @@ def game_kernels(game: str) -> dict[str, object]:
     return found
 
 
-def _index_path(dispatcher) -> str | None:
+def _cached_on_disk(dispatcher: Any) -> bool:
+    path = _index_path(dispatcher)
+    return path is not None and os.path.exists(path)
+
+
+def _index_path(dispatcher: Any) -> str | None:
     try:
         return dispatcher._cache._cache_file._index_path
     except AttributeError:  # cache=False: compiled in every process, nothing on disk
@@ -119,7 +125,7 @@ def warm_up(games: list[str] | None = None) -> list[GameWarmup]:
                 raise RuntimeError(f"warm-up command gamelab {' '.join(argv)} failed: {last}")
         kernels = game_kernels(game)
         missing = [n for n, d in kernels.items()
-                   if not d.signatures and not (_index_path(d) and os.path.exists(_index_path(d)))]
+                   if not d.signatures and not _cached_on_disk(d)]
         done.append(GameWarmup(game, time.perf_counter() - start, len(kernels),
                                len(kernels) - len(missing), missing))
     return done
