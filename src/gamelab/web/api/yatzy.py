@@ -9,6 +9,8 @@ process); only the win-play bot's solve runs in the solver pool under the time b
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from pydantic import Field
 
@@ -33,7 +35,7 @@ Rules = Field(default="yatzy", max_length=40,
               description="yahtzee, yahtzee-free-joker, yahtzee-no-bonus, yatzy or yatzy-ls2012")
 CardText = Field(default="-", max_length=600,
                  description="filled boxes as box=points, comma-separated; '-' for a fresh card")
-Moves = Field(default=[], max_length=60, description='your moves: "keep 1114", "box fours"')
+Moves: Any = Field(default=[], max_length=60, description='your moves: "keep 1114", "box fours"')
 
 
 class RulesRequest(ApiModel):
@@ -58,7 +60,7 @@ class GameRequest(ApiModel):
     coach: bool = False
 
 
-def _game_args(body: GameRequest) -> tuple:
+def _game_args(body: GameRequest) -> tuple[str, int, list[str], str, str, list[list[str]]]:
     return (body.rules, body.seed, body.moves, body.start, body.opponent, body.bot_moves)
 
 
