@@ -77,11 +77,11 @@ def simulate(
     table = Table(title=f"Voltorb Flip: {strategy} on {generator} level {level}")
     for col in ("strategy", "games", "wins", "win rate [95% CI]", "mean flips"):
         table.add_column(col)
-    table.add_row(strategy, str(sim.games), str(int(sim.wins.sum())),
-                  format_estimate(sim.win_rate, ".4f"), f"{float(sim.flips.mean()):.2f}")
+    table.add_row(strategy, str(sim.games), str(sim.rounds_won),
+                  format_estimate(sim.win_rate, ".4f"), f"{sim.mean_flips:.2f}")
     if other is not None:
-        table.add_row(other.strategy, str(other.games), str(int(other.wins.sum())),
-                      format_estimate(other.win_rate, ".4f"), f"{float(other.flips.mean()):.2f}")
+        table.add_row(other.strategy, str(other.games), str(other.rounds_won),
+                      format_estimate(other.win_rate, ".4f"), f"{other.mean_flips:.2f}")
     console.print(table)
     exact = sim.exact_win_rate
     if exact is not None:

@@ -137,6 +137,14 @@ class Simulation:
         return int(self.wins.size)
 
     @property
+    def rounds_won(self) -> int:
+        return int(self.wins.sum())
+
+    @property
+    def mean_flips(self) -> float:
+        return float(self.flips.mean())
+
+    @property
     def win_rate(self) -> Estimate:
         return wilson_interval(int(self.wins.sum()), self.games)
 
