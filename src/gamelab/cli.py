@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib
 import os
+import re
 import signal
 import sys
 import threading
@@ -129,6 +130,17 @@ def _add_game_groups() -> None:
 _add_game_groups()
 
 
+def _one_line(text: str) -> str:
+    """An error message as one readable line: whitespace collapsed, and a very long value (a
+    pasted file, a 100 KB argument) shortened to its ends and its length."""
+
+    def shorten(m: re.Match) -> str:
+        word = m.group(0)
+        return f"{word[:24]}…({len(word):,} characters)…{word[-8:]}"
+
+    return re.sub(r"\S{80,}", shorten, " ".join(str(text).split()))
+
+
 class Terminated(KeyboardInterrupt):
     """SIGTERM, raised like Ctrl-C so that finished work is kept and workers are stopped."""
 
@@ -208,7 +220,7 @@ def _run(args: list[str]) -> None:
             if ctx is not None:
                 print(ctx.get_help())
             sys.exit(0)
-        message = " ".join(exc.format_message().split())
+        message = _one_line(exc.format_message())
         ctx = getattr(exc, "ctx", None)
         hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         print(f"error: {message}{hint}", file=sys.stderr)
@@ -216,13 +228,13 @@ def _run(args: list[str]) -> None:
     except ValueError as exc:
         if os.environ.get("GAMELAB_DEBUG"):
             raise
-        print(f"error: {' '.join(str(exc).split())}", file=sys.stderr)
+        print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         sys.exit(2)
     except OSError as exc:  # a file or folder the user named cannot be read or written
         if os.environ.get("GAMELAB_DEBUG"):
             raise
         where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
-        print(f"error: {exc.strerror or exc}{where}", file=sys.stderr)
+        print(_one_line(f"error: {exc.strerror or exc}{where}"), file=sys.stderr)
         sys.exit(2)
     except Terminated:
         print("error: terminated", file=sys.stderr)
