@@ -88,11 +88,15 @@ def serve_command(
         float,
         typer.Option("--budget", min=0.1, help="Seconds a heavy request may take before a labelled cheaper answer."),
     ] = 2.0,
+    pack: Annotated[
+        Path | None,
+        typer.Option("--pack", help="Level pack for the lattice game (from `gamelab lattice pack`; default: the shipped pack)."),
+    ] = None,
 ) -> None:
     """Serve the web app (a page per game, JSON API under /api) until Ctrl-C."""
     from gamelab.web.server import serve
 
-    serve(host=host, port=port, workers=workers, budget=budget)
+    serve(host=host, port=port, workers=workers, budget=budget, pack=pack)
 
 
 @app.command("warmup")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import sys
+from pathlib import Path
 
 from gamelab.web.common import Settings
 
@@ -24,8 +25,11 @@ def start_message(host: str, port: int, workers: int) -> str:
     return "\n".join(lines)
 
 
-def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, budget: float = 2.0) -> None:
-    """Serve until interrupted (Ctrl-C)."""
+def serve(
+    host: str = "127.0.0.1", port: int = 8000, workers: int = 2, budget: float = 2.0,
+    pack: Path | None = None,
+) -> None:
+    """Serve until interrupted (Ctrl-C). `pack` is the lattice game's level pack (checked now)."""
     import uvicorn
 
     from gamelab.web.app import create_app
@@ -38,6 +42,12 @@ def serve(host: str = "127.0.0.1", port: int = 8000, workers: int = 2, budget: f
         file=sys.stderr,
         flush=True,
     )
+    options: dict[str, str] = {}
+    if pack is not None:
+        from gamelab.lattice.puzzle import load_pack
+
+        load_pack(pack)  # a file that is not a pack is refused before the server starts
+        options["lattice_pack"] = str(Path(pack).resolve())
     ready = start_message(host, port, workers)
-    app = create_app(Settings(workers=workers, budget=budget, ready_message=ready))
+    app = create_app(Settings(workers=workers, budget=budget, ready_message=ready, options=options))
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)

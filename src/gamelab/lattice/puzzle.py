@@ -1,0 +1,242 @@
+"""The folding puzzle game (the seed paper's "Foldit Lattice" levels, playable): levels, the
+player's fold scored and starred, the daily level, the best fold, and the default pack.
+
+A *level* is an HP chain on the square lattice with the paper's star thresholds (1, 2 and 3
+stars at ``best // 2``, ``best - 1`` and ``best`` HH contacts, :func:`.stars.paper_thresholds`)
+and its exact score histogram over every symmetry-distinct fold (:mod:`.enumeration`), so the
+page can say how rare a three-star fold is. The player's fold is a move string (``R L U D``)
+that may be partial while they fold; :func:`score_fold` checks it (lattice moves only,
+self-avoiding, no longer than the chain) and scores it with :func:`.rules.hh_contacts`, the
+same function the CLI uses.
+
+Levels come from a pack (:func:`load_pack`: the default pack shipped in ``data/levels.db``, made
+by :func:`build_default_pack` with the GA and the best-then-rarity objective, lengths 10-20,
+easiest first; or any file written by ``gamelab lattice pack``), from a typed sequence
+(:func:`level_from_sequence`), or from a date (:func:`daily_level`).
+
+>>> score_fold("HPPHP", "RULU").score
+1
+>>> score_fold("HPPHP", "RU", thresholds=(1, 1, 1)).complete
+False
+"""
+
+from __future__ import annotations
+
+import datetime as _dt
+import tempfile
+from dataclasses import dataclass, field
+from importlib import resources
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from gamelab.lattice.enumeration import contact_sets
+from gamelab.lattice.pack import Level, analyse_level, make_pack, read_pack, write_pack
+from gamelab.lattice.rules import coordinates, hh_contacts, parse_conformation, parse_sequence
+from gamelab.lattice.stars import paper_thresholds
+
+__all__ = [
+    "PLAY_LENGTHS", "PuzzleLevel", "LevelPack", "FoldScore", "BestFold", "default_pack_path",
+    "load_pack", "level_from_sequence", "daily_level", "score_fold", "best_fold",
+    "build_default_pack",
+]
+
+#: Chain lengths a player can type in "make a level": exact thresholds need the enumeration of
+#: every fold, which is cached per length (L=18: about 6 M folds, seconds once).
+PLAY_LENGTHS = (4, 18)
+#: The default pack's lengths and size per length.
+DEFAULT_LENGTHS = tuple(range(10, 21))
+DEFAULT_PER_LENGTH = 2
+
+
+@dataclass(frozen=True)
+class PuzzleLevel:
+    """One playable level: the chain, its star thresholds and how its folds score.
+
+    ``counts[k]`` symmetry-distinct folds score k; ``best_share`` is the share that reaches the
+    best score (the three-star rarity). ``number`` is the position in its pack (1-based) or None.
+    The best fold itself is not part of the level (it is a spoiler: :func:`best_fold`)."""
+
+    sequence: str
+    thresholds: tuple[int, int, int]
+    best: int
+    counts: list[int]
+    best_share: float
+    source: str
+    number: int | None = None
+    lattice: str = "square"
+
+    @property
+    def length(self) -> int:
+        return len(self.sequence)
+
+    def __json__(self) -> dict[str, Any]:
+        return {
+            "sequence": self.sequence, "length": self.length, "lattice": self.lattice,
+            "thresholds": list(self.thresholds), "best": self.best, "counts": self.counts,
+            "total": sum(self.counts), "best_share": self.best_share, "source": self.source,
+            "number": self.number,
+        }
+
+
+@dataclass(frozen=True)
+class LevelPack:
+    """The levels of a pack, in play order (easiest first for the default pack)."""
+
+    name: str
+    levels: list[PuzzleLevel]
+    meta: dict[str, Any] = field(default_factory=dict)
+
+
+@dataclass(frozen=True)
+class FoldScore:
+    """A (possibly partial) fold checked and scored: residue sites, HH contacts, stars."""
+
+    sequence: str
+    conformation: str
+    complete: bool
+    score: int
+    contacts: list[tuple[int, int]]
+    sites: list[tuple[int, int]]
+    stars: int | None
+    thresholds: tuple[int, int, int] | None
+
+
+@dataclass(frozen=True)
+class BestFold:
+    """A fold reaching the best score (one of ``count`` such folds up to symmetry)."""
+
+    sequence: str
+    conformation: str
+    score: int
+    count: int
+
+
+def _level_from_analysis(level: Level, source: str, number: int | None = None) -> PuzzleLevel:
+    total = sum(level.counts)
+    return PuzzleLevel(
+        sequence=level.sequence, thresholds=paper_thresholds(level.best), best=level.best,
+        counts=list(level.counts), best_share=level.counts[-1] / total, source=source,
+        number=number, lattice=level.lattice,
+    )
+
+
+def default_pack_path() -> Path:
+    """The pack shipped with gamelab (``gamelab/lattice/data/levels.db``)."""
+    return Path(str(resources.files("gamelab.lattice") / "data" / "levels.db"))
+
+
+def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
+    """A pack's square-lattice levels in their stored order (the default pack when `path` is None).
+
+    Raises ValueError when the file is not a pack or holds no square-lattice level."""
+    path = default_pack_path() if path is None else Path(path)
+    label = name or ("default pack" if path == default_pack_path() else path.name)
+    try:
+        meta, rows = read_pack(path)
+    except ValueError:
+        raise
+    except Exception as exc:  # sqlite3.DatabaseError and friends: not a pack
+        raise ValueError(f"{path} is not a level pack ({exc})") from exc
+    levels = []
+    for row in rows:
+        if row["lattice"] != "square":
+            continue
+        counts = [int(n) for n in row["histogram"]]
+        best = int(row["best"])
+        levels.append(PuzzleLevel(
+            sequence=row["sequence"], thresholds=paper_thresholds(best), best=best, counts=counts,
+            best_share=counts[-1] / sum(counts), source=label, number=len(levels) + 1,
+        ))
+    if not levels:
+        raise ValueError(f"{path} holds no square-lattice level")
+    return LevelPack(label, levels, meta)
+
+
+def level_from_sequence(text: str) -> PuzzleLevel:
+    """The level of a typed sequence: its exact histogram and thresholds (enumerated, cached)."""
+    seq = parse_sequence(text)
+    lo, hi = PLAY_LENGTHS
+    if not lo <= len(seq) <= hi:
+        raise ValueError(f"a level needs {lo} to {hi} residues; {seq!r} has {len(seq)}")
+    level = analyse_level(seq, "square")
+    if level.best == 0:
+        raise ValueError(f"{seq!r} cannot make any HH contact, so it is no puzzle; add H residues")
+    return _level_from_analysis(level, "typed")
+
+
+def parse_date(text: str) -> _dt.date:
+    try:
+        return _dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise ValueError(f"date {text!r} is not a date like 2026-12-01") from None
+
+
+def daily_level(date: str, pack: LevelPack) -> PuzzleLevel:
+    """The level of the day: a pack level drawn by a generator seeded with the date (YYYY-MM-DD),
+    so everyone gets the same level on the same day."""
+    day = parse_date(date)
+    rng = np.random.default_rng(int(day.strftime("%Y%m%d")))
+    level = pack.levels[int(rng.integers(len(pack.levels)))]
+    return PuzzleLevel(**{**level.__dict__, "source": f"daily {day.isoformat()}"})
+
+
+def score_fold(
+    sequence: str, conformation: str, thresholds: tuple[int, int, int] | None = None
+) -> FoldScore:
+    """Check and score a fold of `sequence`; `conformation` may be a prefix (a fold in progress).
+
+    Stars are given (from `thresholds`) only for a complete fold."""
+    seq = parse_sequence(sequence, min_length=2)
+    conf = parse_conformation(conformation, "square")
+    if len(conf) > len(seq) - 1:
+        raise ValueError(
+            f"conformation {conf!r} has {len(conf)} moves; a chain of {len(seq)} residues has "
+            f"only {len(seq) - 1}"
+        )
+    if thresholds is not None:
+        t = tuple(int(x) for x in thresholds)
+        if len(t) != 3 or not 0 <= t[0] <= t[1] <= t[2]:
+            raise ValueError(f"thresholds must be three increasing scores, got {list(thresholds)}")
+    part = seq[: len(conf) + 1]
+    found = hh_contacts(part, conf, "square")
+    complete = len(conf) == len(seq) - 1
+    stars = (sum(1 for x in thresholds if len(found) >= x) if complete and thresholds else None)
+    sites = [(x, y) for x, y, _ in coordinates(conf, "square")]
+    return FoldScore(seq, conf, complete, len(found), found, sites, stars,
+                     tuple(thresholds) if thresholds else None)  # type: ignore[arg-type]
+
+
+def best_fold(sequence: str) -> BestFold:
+    """One fold reaching the best score (exact, from the enumeration) and how many such folds."""
+    seq = parse_sequence(sequence)
+    lo, hi = PLAY_LENGTHS[0], 22
+    if not lo <= len(seq) <= hi:
+        raise ValueError(f"a best fold is found for {lo} to {hi} residues; {seq!r} has {len(seq)}")
+    sets = contact_sets(len(seq), "square")
+    conf = sets.best_conformation(seq)
+    hist = sets.histogram(seq)
+    return BestFold(seq, conf, int(len(hist) - 1), int(hist[-1]))
+
+
+def build_default_pack(
+    out: Path, lengths: tuple[int, ...] = DEFAULT_LENGTHS, per_length: int = DEFAULT_PER_LENGTH,
+    seed: int = 0, runs: int = 2,
+) -> LevelPack:
+    """Make the default pack: for each length, seeded GA runs with the best-then-rarity objective
+    (:func:`.pack.make_pack`) supply `per_length` levels; all are ordered by difficulty (the
+    share of folds that reach three stars, most common first; ties: shorter first) and written
+    to `out`."""
+    chosen: list[Level] = []
+    with tempfile.TemporaryDirectory() as tmp:
+        for k, length in enumerate(lengths):
+            made = make_pack(Path(tmp) / f"L{length}.db", length, per_length, "best-then-rarity",
+                             seed + k, "square", runs)
+            chosen.extend(made.levels)
+    chosen.sort(key=lambda lv: (-lv.counts[-1] / sum(lv.counts), lv.length, lv.sequence))
+    meta = {"name": "gamelab default pack", "lengths": list(lengths), "per_length": per_length,
+            "objective": "best-then-rarity", "seed": seed, "runs": runs,
+            "order": "share of three-star folds, most common first"}
+    write_pack(Path(out), chosen, meta)
+    return load_pack(Path(out), "default pack")

@@ -1,0 +1,103 @@
+"""``/api/lattice/...``: the folding puzzle game: levels, fold scoring, the best fold.
+
+Thin: each endpoint validates its request model, calls one library function of
+:mod:`gamelab.lattice.puzzle` and replies with its dataclass through the shared serialiser. The
+level pack is chosen on the server's command line (``gamelab serve --pack FILE``, kept in
+``Settings.options["lattice_pack"]``), never by a request; the player's fold travels with every
+request, so the server keeps no state.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+from fastapi import APIRouter, Request
+from pydantic import Field
+
+from gamelab.lattice.puzzle import (
+    BestFold,
+    FoldScore,
+    LevelPack,
+    PuzzleLevel,
+    best_fold,
+    daily_level,
+    level_from_sequence,
+    load_pack,
+    score_fold,
+)
+from gamelab.web.common import ApiModel, GamePage, pool_of, reply, settings_of
+
+PAGE = GamePage(
+    game="lattice",
+    title="Lattice folding",
+    summary="Fold an HP chain on the grid for H-H contacts and three stars: generated levels, a "
+    "daily level, and levels made from any sequence with their exact star thresholds.",
+    preload=("gamelab.lattice.puzzle",),
+    warm=("gamelab.lattice.enumeration:warm_up",),
+)
+
+router = APIRouter()
+
+Sequence = Field(min_length=1, max_length=64, description="an HP sequence, e.g. HPHHPPHH")
+Moves = Field(default="", max_length=64, description="the fold as moves R L U D (may be partial)")
+
+
+@lru_cache(maxsize=4)
+def _pack(path: str | None) -> LevelPack:
+    return load_pack(Path(path) if path else None)
+
+
+def pack_of(request: Request) -> LevelPack:
+    """The server's pack: ``gamelab serve --pack FILE``, else the default pack."""
+    return _pack(settings_of(request).options.get("lattice_pack"))
+
+
+@router.post("/levels", response_model=LevelPack)
+async def levels(request: Request):
+    """Every level of the server's pack, in play order."""
+    return reply(pack_of(request))
+
+
+class DailyRequest(ApiModel):
+    date: str = Field(max_length=32, description="YYYY-MM-DD")
+
+
+@router.post("/daily", response_model=PuzzleLevel)
+async def daily(body: DailyRequest, request: Request):
+    """The level of the day (the same for everyone on that date)."""
+    return reply(daily_level(body.date, pack_of(request)))
+
+
+class LevelRequest(ApiModel):
+    sequence: str = Sequence
+
+
+@router.post("/level", response_model=PuzzleLevel)
+async def level(body: LevelRequest, request: Request):
+    """A level made from a typed sequence: exact histogram and thresholds (enumerated once per
+    length in a solver process, then cached)."""
+    result = await pool_of(request).run(level_from_sequence, (body.sequence,),
+                                        timeout=max(30.0, settings_of(request).budget))
+    return reply(result)
+
+
+class FoldRequest(ApiModel):
+    sequence: str = Sequence
+    moves: str = Moves
+    thresholds: list[int] | None = Field(default=None, min_length=3, max_length=3)
+
+
+@router.post("/score", response_model=FoldScore)
+async def score(body: FoldRequest):
+    """The fold checked (self-avoiding, on the grid, not longer than the chain) and scored."""
+    t = tuple(body.thresholds) if body.thresholds else None
+    return reply(score_fold(body.sequence, body.moves, t))  # type: ignore[arg-type]
+
+
+@router.post("/best", response_model=BestFold)
+async def best(body: LevelRequest, request: Request):
+    """A best fold of the sequence (a spoiler: the page asks before showing it)."""
+    result = await pool_of(request).run(best_fold, (body.sequence,),
+                                        timeout=max(30.0, settings_of(request).budget))
+    return reply(result)

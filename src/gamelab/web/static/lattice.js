@@ -1,0 +1,306 @@
+// The folding puzzle game: fold the HP chain on the square grid for H-H contacts.
+// The page folds and draws; the server checks and scores a finished fold (the library's
+// hh_contacts) and knows each level's exact thresholds. Progress lives in localStorage.
+import { api, clearErrors, h, pct, randomSeed, showError } from "/static/kit.js";
+
+const STEP = { R: [1, 0], L: [-1, 0], U: [0, 1], D: [0, -1] };
+const KEYS = { ArrowRight: "R", ArrowLeft: "L", ArrowUp: "U", ArrowDown: "D", d: "R", a: "L", w: "U", s: "D" };
+const STORE = "gamelab.lattice.progress";
+const SVGNS = "http://www.w3.org/2000/svg";
+
+const $ = (id) => document.getElementById(id);
+const board = $("board");
+let pack = [];
+let level = null; // {sequence, thresholds, best, counts, best_share, source, number}
+let moves = "";
+let revealed = false; // the best fold was shown: no stars for this attempt
+let made = null; // the level analysed in "make a level"
+
+// ---- the fold, computed here only to draw it; the server scores a finished fold ----
+function sitesOf(ms) {
+  const out = [[0, 0]];
+  for (const m of ms) {
+    const [x, y] = out[out.length - 1];
+    out.push([x + STEP[m][0], y + STEP[m][1]]);
+  }
+  return out;
+}
+const key = ([x, y]) => `${x},${y}`;
+
+function contactsOf(seq, sites) {
+  const where = new Map(sites.map((s, i) => [key(s), i]));
+  const found = [];
+  sites.forEach(([x, y], j) => {
+    for (const [dx, dy] of Object.values(STEP)) {
+      const i = where.get(key([x + dx, y + dy]));
+      if (i !== undefined && i < j - 1 && seq[i] === "H" && seq[j] === "H") found.push([i, j]);
+    }
+  });
+  return found;
+}
+
+function starsFor(score, thresholds) {
+  return thresholds.filter((t) => score >= t).length;
+}
+
+function progress() {
+  try { return JSON.parse(localStorage.getItem(STORE) || "{}"); } catch { return {}; }
+}
+function saveStars(seq, stars) {
+  const p = progress();
+  if ((p[seq] || 0) < stars) { p[seq] = stars; localStorage.setItem(STORE, JSON.stringify(p)); }
+}
+const starText = (n) => "★".repeat(n) + "☆".repeat(3 - n);
+
+// ---- moves ----
+function tryMove(m) {
+  if (!level || moves.length >= level.sequence.length - 1) return false;
+  const sites = sitesOf(moves);
+  const [x, y] = sites[sites.length - 1];
+  const next = [x + STEP[m][0], y + STEP[m][1]];
+  if (sites.some((s) => s[0] === next[0] && s[1] === next[1])) return false; // cannot cross itself
+  moves += m;
+  changed();
+  return true;
+}
+function undo() {
+  if (!moves) return;
+  moves = moves.slice(0, -1);
+  changed();
+}
+function restart() {
+  moves = "";
+  revealed = false;
+  changed();
+}
+
+function changed() {
+  draw();
+  const complete = level && moves.length === level.sequence.length - 1;
+  $("result").textContent = "";
+  $("next-level").hidden = true;
+  if (complete) submit();
+}
+
+async function submit() {
+  const sent = moves;
+  const res = await api("/api/lattice/score", { sequence: level.sequence, moves: sent, thresholds: level.thresholds },
+    { errorAt: board });
+  if (!res || sent !== moves) return;
+  const stars = res.stars;
+  $("stars").textContent = starText(stars);
+  if (revealed) {
+    $("result").textContent = `The best fold: ${res.score} contacts (shown, so no stars this time; Restart to fold it yourself).`;
+    return;
+  }
+  saveStars(level.sequence, stars);
+  renderLevels();
+  const msg = stars === 3
+    ? `Solved: ${res.score} contacts, three stars${level.best_share < 0.01 ? ` — only ${pct(level.best_share, 2)} of all folds do that` : ""}.`
+    : `Folded: ${res.score} contacts, ${stars} star${stars === 1 ? "" : "s"}. ${level.thresholds[2]} contacts give three stars.`;
+  $("result").textContent = msg;
+  const i = pack.findIndex((l) => l.sequence === level.sequence);
+  $("next-level").hidden = !(stars >= 1 && i >= 0 && i + 1 < pack.length);
+}
+
+// ---- drawing ----
+function svg(tag, attrs) {
+  const el = document.createElementNS(SVGNS, tag);
+  for (const [k, v] of Object.entries(attrs)) el.setAttribute(k, v);
+  return el;
+}
+
+function draw() {
+  board.replaceChildren();
+  if (!level) return;
+  const seq = level.sequence;
+  const sites = sitesOf(moves);
+  const score = contactsOf(seq, sites).length;
+  const n = seq.length;
+  // a view that fits the chain with room to grow, at least 7 cells across
+  const xs = sites.map((s) => s[0]), ys = sites.map((s) => s[1]);
+  const half = Math.max(3, Math.ceil(Math.min(n, 12) / 3));
+  let x0 = Math.min(...xs) - 2, x1 = Math.max(...xs) + 2, y0 = Math.min(...ys) - 2, y1 = Math.max(...ys) + 2;
+  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+  const span = Math.max(x1 - x0, y1 - y0, 2 * half);
+  x0 = Math.floor(cx - span / 2); y0 = Math.floor(cy - span / 2);
+  x1 = x0 + span; y1 = y0 + span;
+  board.setAttribute("viewBox", `${x0 - 0.5} ${-y1 - 0.5} ${span + 1} ${span + 1}`);
+  for (let x = x0; x <= x1; x++) board.append(svg("line", { class: "grid", x1: x, y1: -y0, x2: x, y2: -y1 }));
+  for (let y = y0; y <= y1; y++) board.append(svg("line", { class: "grid", x1: x0, y1: -y, x2: x1, y2: -y }));
+  // free cells beside the end: click targets
+  const complete = moves.length === n - 1;
+  if (!complete) {
+    const [ex, ey] = sites[sites.length - 1];
+    for (const [m, [dx, dy]] of Object.entries(STEP)) {
+      const c = [ex + dx, ey + dy];
+      if (sites.some((s) => s[0] === c[0] && s[1] === c[1])) continue;
+      const r = svg("rect", { class: "target", x: c[0] - 0.4, y: -c[1] - 0.4, width: 0.8, height: 0.8, rx: 0.15, "data-move": m });
+      r.addEventListener("click", () => tryMove(m));
+      board.append(r);
+    }
+  }
+  for (let i = 1; i < sites.length; i++) {
+    board.append(svg("line", { class: "bond", x1: sites[i - 1][0], y1: -sites[i - 1][1], x2: sites[i][0], y2: -sites[i][1] }));
+  }
+  for (const [i, j] of contactsOf(seq, sites)) {
+    board.append(svg("line", { class: "contact", x1: sites[i][0], y1: -sites[i][1], x2: sites[j][0], y2: -sites[j][1] }));
+  }
+  sites.forEach(([x, y], i) => {
+    const end = i === sites.length - 1 && !complete;
+    board.append(svg("circle", { class: `res-${seq[i].toLowerCase()}${end ? " end" : ""}`, cx: x, cy: -y, r: 0.3, "data-index": i }));
+    const t = svg("text", { class: "res-label", x, y: -y });
+    t.textContent = seq[i];
+    board.append(t);
+  });
+  // status
+  $("score").textContent = score;
+  $("placed").textContent = `${sites.length} of ${n} residues placed`;
+  $("stars").textContent = starText(complete ? starsFor(score, level.thresholds) : 0);
+  $("chain").replaceChildren(...[...seq].map((c, i) => h("span", { class: `hp ${c.toLowerCase()}${i < sites.length ? " placed" : ""}` }, c)));
+  board.dataset.score = String(score);
+  board.dataset.moves = moves;
+}
+
+// pointer: click a target cell, or drag from the end through free cells (dragging back undoes)
+function cellAt(ev) {
+  const pt = board.createSVGPoint();
+  pt.x = ev.clientX; pt.y = ev.clientY;
+  const p = pt.matrixTransform(board.getScreenCTM().inverse());
+  return [Math.round(p.x), Math.round(-p.y)];
+}
+let dragging = false;
+board.addEventListener("pointerdown", (ev) => {
+  if (!level) return;
+  const sites = sitesOf(moves);
+  const c = cellAt(ev);
+  const end = sites[sites.length - 1];
+  if (c[0] === end[0] && c[1] === end[1]) { dragging = true; board.setPointerCapture(ev.pointerId); ev.preventDefault(); }
+});
+board.addEventListener("pointermove", (ev) => {
+  if (!dragging) return;
+  const sites = sitesOf(moves);
+  const c = cellAt(ev);
+  const end = sites[sites.length - 1];
+  const prev = sites.length > 1 ? sites[sites.length - 2] : null;
+  if (prev && c[0] === prev[0] && c[1] === prev[1]) { undo(); return; }
+  for (const [m, [dx, dy]] of Object.entries(STEP)) {
+    if (end[0] + dx === c[0] && end[1] + dy === c[1]) { tryMove(m); return; }
+  }
+});
+const stopDrag = () => { dragging = false; };
+board.addEventListener("pointerup", stopDrag);
+board.addEventListener("pointercancel", stopDrag);
+
+document.addEventListener("keydown", (ev) => {
+  const tag = (ev.target && ev.target.tagName) || "";
+  if (tag === "INPUT" || tag === "SELECT" || tag === "TEXTAREA") return;
+  const m = KEYS[ev.key];
+  if (m) { ev.preventDefault(); tryMove(m); return; }
+  if (ev.key === "Backspace" || (ev.key === "z" && (ev.ctrlKey || ev.metaKey))) { ev.preventDefault(); undo(); }
+});
+
+// ---- levels ----
+function play(lv) {
+  level = lv;
+  moves = "";
+  revealed = false;
+  clearErrors();
+  const t = lv.thresholds;
+  $("level-title").textContent = lv.number ? `Level ${lv.number} · ${lv.sequence.length} residues` : `${lv.source} · ${lv.sequence.length} residues`;
+  $("thresholds").textContent = `★ ${t[0]} · ★★ ${t[1]} · ★★★ ${t[2]} contacts`;
+  const url = new URL(location.href);
+  url.search = lv.source === "typed" ? `?seq=${lv.sequence}` : (lv.number ? `?level=${lv.number}` : url.search);
+  history.replaceState(null, "", url);
+  changed();
+  renderLevels();
+  board.focus();
+}
+
+function renderLevels() {
+  const got = progress();
+  $("levels").replaceChildren(...pack.map((lv) => h("li", { class: level && level.sequence === lv.sequence ? "current" : null },
+    h("button", { onclick: () => play(lv), "data-level": lv.number }, `${lv.sequence.length} residues, best ${lv.best}`),
+    got[lv.sequence] ? h("span", { class: "got" }, starText(got[lv.sequence])) : null)));
+}
+
+// ---- make a level ----
+async function analyse() {
+  const input = $("make-seq");
+  made = null;
+  $("make-play").disabled = true;
+  const res = await api("/api/lattice/level", { sequence: input.value }, { errorAt: input, fields: { sequence: input } });
+  if (!res) return;
+  made = res;
+  input.value = res.sequence;
+  const max = Math.max(...res.counts);
+  const rows = [];
+  for (let s = res.counts.length - 1; s >= 0; s--) {
+    const stars = starsFor(s, res.thresholds);
+    rows.push(h("span", {}, `${s}`), h("span", { class: `bar s${stars}`, style: `width:${(100 * res.counts[s] / max).toFixed(1)}%` }),
+      h("span", { class: "muted" }, res.counts[s].toLocaleString()));
+  }
+  $("make-result").replaceChildren(
+    h("p", { class: "small" }, `Best ${res.best} contacts; stars at ${res.thresholds.join(" / ")}. `,
+      `${res.counts[res.best].toLocaleString()} of ${res.total.toLocaleString()} folds (${pct(res.best_share, 3)}) reach the best.`),
+    h("div", { class: "lat-hist", "aria-label": "folds per score" }, h("strong", {}, "score"), h("span"), h("strong", {}, "folds"), ...rows));
+  $("make-play").disabled = false;
+}
+
+function randomSequence() {
+  let s = randomSeed() || 1;
+  const next = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
+  const n = 10 + Math.floor(next() * 7);
+  let seq = "";
+  for (let i = 0; i < n; i++) seq += next() < 0.55 ? "H" : "P";
+  return seq;
+}
+
+$("make-analyse").addEventListener("click", analyse);
+$("make-seq").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); analyse(); } });
+$("make-random").addEventListener("click", () => { $("make-seq").value = randomSequence(); analyse(); });
+$("make-play").addEventListener("click", () => { if (made) play(made); });
+$("undo").addEventListener("click", undo);
+$("restart").addEventListener("click", restart);
+$("next-level").addEventListener("click", () => {
+  const i = pack.findIndex((l) => l.sequence === level.sequence);
+  if (i + 1 < pack.length) play(pack[i + 1]);
+});
+$("show-best").addEventListener("click", async () => {
+  if (!level) return;
+  const solved = (progress()[level.sequence] || 0) === 3;
+  if (!solved && !confirm("Show a best fold? This gives the solution away.")) return;
+  const res = await api("/api/lattice/best", { sequence: level.sequence }, { errorAt: board });
+  if (!res) return;
+  revealed = !solved;
+  moves = res.conformation;
+  changed();
+});
+$("daily").addEventListener("click", async () => {
+  const d = new Date();
+  const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  const res = await api("/api/lattice/daily", { date }, { errorAt: $("daily") });
+  if (res) play(res);
+});
+
+window.latticeGame = { get moves() { return moves; }, get level() { return level; }, tryMove, undo };
+
+async function start() {
+  const res = await api("/api/lattice/levels", {});
+  if (!res) return;
+  pack = res.levels;
+  $("pack-name").textContent = `${res.name}: ${pack.length} levels, easiest first. Your stars stay in this browser.`;
+  const q = new URLSearchParams(location.search);
+  if (q.get("seq")) {
+    $("make-seq").value = q.get("seq");
+    await analyse();
+    if (made) play(made);
+    else if (pack.length) play(pack[0]);
+    return;
+  }
+  const n = Number(q.get("level"));
+  const got = progress();
+  const first = pack.find((l) => !got[l.sequence]) || pack[0];
+  play(n >= 1 && n <= pack.length ? pack[n - 1] : first);
+}
+start().catch((err) => showError(null, String(err)));

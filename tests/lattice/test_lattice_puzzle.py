@@ -1,0 +1,82 @@
+"""The folding game's library: fold checking and scoring, levels, the daily level, the shipped pack."""
+
+import pytest
+
+from gamelab.lattice.enumeration import contact_sets
+from gamelab.lattice.puzzle import (
+    best_fold,
+    daily_level,
+    default_pack_path,
+    level_from_sequence,
+    load_pack,
+    score_fold,
+)
+from gamelab.lattice.rules import hh_score
+from gamelab.lattice.stars import paper_thresholds
+
+
+def test_score_fold_matches_the_rules_and_gives_stars_only_when_complete():
+    seq, conf = "HPHHHHHHPHHPHHPH", contact_sets(16).best_conformation("HPHHHHHHPHHPHHPH")
+    full = score_fold(seq, conf, paper_thresholds(9))
+    assert full.complete and full.score == hh_score(seq, conf) == 9 and full.stars == 3
+    part = score_fold(seq, conf[:5], paper_thresholds(9))
+    assert not part.complete and part.stars is None and len(part.sites) == 6
+    assert part.score == len([c for c in full.contacts if c[1] <= 5])
+
+
+@pytest.mark.parametrize(("moves", "message"), [
+    ("RULD", "not self-avoiding"),
+    ("RRRRRRRRRRRRRRRRRRR", "has only 15"),
+    ("RUX", "not a square lattice move"),
+    ("RUF", "not a square lattice move"),
+])
+def test_bad_folds_are_refused_with_the_library_message(moves, message):
+    with pytest.raises(ValueError, match=message):
+        score_fold("HPHHHHHHPHHPHHPH", moves)
+
+
+def test_typed_level_has_the_exact_thresholds():
+    level = level_from_sequence(" hphhhhhhphhphhph ")
+    assert level.sequence == "HPHHHHHHPHHPHHPH" and level.best == 9  # seed paper, Figure 2
+    assert level.thresholds == paper_thresholds(9) and level.counts[9] == 2
+    assert sum(level.counts) == 802_075  # symmetry-distinct 16-residue folds (OEIS A046171)
+    with pytest.raises(ValueError, match="only H and P"):
+        level_from_sequence("HPX")
+    with pytest.raises(ValueError, match="4 to 18 residues"):
+        level_from_sequence("HP")
+    with pytest.raises(ValueError, match="no puzzle"):
+        level_from_sequence("PPPPPP")
+
+
+def test_best_fold_reaches_the_best_score():
+    fold = best_fold("HPHHHHHHPHHPHHPH")
+    assert hh_score(fold.sequence, fold.conformation) == fold.score == 9 and fold.count == 2
+
+
+def test_shipped_pack_lengths_order_and_thresholds():
+    pack = load_pack()
+    assert default_pack_path().is_file() and pack.name == "default pack"
+    lengths = {lv.length for lv in pack.levels}
+    assert min(lengths) == 10 and max(lengths) == 20
+    shares = [lv.best_share for lv in pack.levels]
+    assert shares == sorted(shares, reverse=True)  # easiest (most common three-star folds) first
+    for lv in pack.levels[:3]:
+        assert lv.thresholds == paper_thresholds(lv.best)
+        assert sum(lv.counts) > 0 and lv.counts[-1] > 0
+
+
+def test_daily_level_is_fixed_by_the_date():
+    pack = load_pack()
+    a, b = daily_level("2026-12-01", pack), daily_level(" 2026-12-01", pack)
+    assert a.sequence == b.sequence and a.source == "daily 2026-12-01"
+    with pytest.raises(ValueError, match="not a date"):
+        daily_level("yesterday", pack)
+
+
+def test_a_file_that_is_not_a_pack_is_refused(tmp_path):
+    bad = tmp_path / "x.db"
+    bad.write_bytes(b"not sqlite at all" * 100)
+    with pytest.raises(ValueError, match="not a level pack"):
+        load_pack(bad)
+    with pytest.raises(ValueError, match="no level pack"):
+        load_pack(tmp_path / "missing.db")

@@ -1,0 +1,45 @@
+"""The folding game in a real Chromium: fold level 1 to three stars by keyboard, undo, make a level."""
+
+from gamelab.lattice.rules import hh_score
+
+ARROW = {"R": "ArrowRight", "L": "ArrowLeft", "U": "ArrowUp", "D": "ArrowDown"}
+
+
+def test_first_level_to_three_stars_by_keyboard_then_undo(page):
+    first = page.request.post("/api/lattice/levels", data={}).json()["levels"][0]
+    best = page.request.post("/api/lattice/best", data={"sequence": first["sequence"]}).json()
+    page.goto("/lattice")
+    page.wait_for_function("document.querySelector('#level-title').textContent.startsWith('Level 1')")
+    page.locator("#board").focus()
+    for k, move in enumerate(best["conformation"]):
+        page.keyboard.press(ARROW[move])
+        # the live score is the library's score of the same (partial) fold
+        shown = int(page.locator("#board").get_attribute("data-score"))
+        part = first["sequence"][: k + 2]
+        assert shown == hh_score(part, best["conformation"][: k + 1])
+    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Solved')")
+    assert page.locator("#stars").inner_text() == "★★★"
+    assert int(page.locator("#score").inner_text()) == first["best"]
+    assert page.locator("#levels li.current .got").inner_text() == "★★★"  # progress kept
+    page.keyboard.press("Backspace")
+    assert page.locator("#board").get_attribute("data-moves") == best["conformation"][:-1]
+    assert page.locator("#stars").inner_text() == "☆☆☆"
+    # a move onto an occupied cell is impossible: the fold does not change
+    before = page.locator("#board").get_attribute("data-moves")
+    back = {"R": "L", "L": "R", "U": "D", "D": "U"}[before[-1]]
+    page.keyboard.press(ARROW[back])
+    assert page.locator("#board").get_attribute("data-moves") == before
+
+
+def test_make_a_level_from_a_typed_sequence(page):
+    page.goto("/lattice")
+    page.locator("#make-seq").fill("HPHHHHHHPHHPHHPH")
+    page.locator("#make-analyse").click()
+    page.wait_for_function("document.querySelector('#make-result').textContent.includes('Best 9')")
+    page.locator("#make-play").click()
+    assert "16 residues" in page.locator("#level-title").inner_text()
+    assert page.locator("#thresholds").inner_text() == "★ 4 · ★★ 8 · ★★★ 9 contacts"
+    assert "seq=HPHHHHHHPHHPHHPH" in page.url
+    page.locator("#make-seq").fill("HPQ")
+    page.locator("#make-analyse").click()
+    page.wait_for_function("document.querySelector('#make-seq + .field-error')?.textContent.includes('only H and P')")
