@@ -63,6 +63,9 @@ def test_shipped_pack_lengths_order_and_thresholds():
     for lv in pack.levels[:3]:
         assert lv.thresholds == paper_thresholds(lv.best)
         assert sum(lv.counts) > 0 and lv.counts[-1] > 0
+    last = pack.levels[-1]  # L=20: its stored best fold, checked by the rules
+    fold = best_fold(last.sequence, pack)
+    assert fold.score == last.best == hh_score(last.sequence, fold.conformation)
 
 
 def test_daily_level_is_fixed_by_the_date():

@@ -1,5 +1,7 @@
 """/api/lattice: levels, the daily level, typed levels, fold scoring, the best fold; bad input is 422."""
 
+import json
+
 import pytest
 
 from gamelab.lattice.rules import hh_score
@@ -21,7 +23,8 @@ def test_typed_level_matches_the_cli(api, gamelab_cli):
     level = res.json()
     assert level["best"] == 9 and level["thresholds"] == [4, 8, 9]
     cli = gamelab_cli("lattice", "histogram", "--sequence", "HPHHHHHHPHHPHHPH", "--json")
-    assert cli.json["stars"]["paper"]["thresholds"] == level["thresholds"]
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout)["stars"]["paper"]["thresholds"] == level["thresholds"]
 
 
 def test_score_is_the_library_score(api):

@@ -33,7 +33,13 @@ import numpy as np
 
 from gamelab.lattice.enumeration import contact_sets
 from gamelab.lattice.pack import Level, analyse_level, make_pack, read_pack, write_pack
-from gamelab.lattice.rules import coordinates, hh_contacts, parse_conformation, parse_sequence
+from gamelab.lattice.rules import (
+    coordinates,
+    hh_contacts,
+    hh_score,
+    parse_conformation,
+    parse_sequence,
+)
 from gamelab.lattice.stars import paper_thresholds
 
 __all__ = [
@@ -87,6 +93,8 @@ class LevelPack:
     name: str
     levels: list[PuzzleLevel]
     meta: dict[str, Any] = field(default_factory=dict)
+    #: a best fold of each level (stored in the pack; spoilers, so never sent with the levels)
+    solutions: dict[str, str] = field(default_factory=dict, metadata={"json": False})
 
 
 @dataclass(frozen=True)
@@ -140,6 +148,7 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
     except Exception as exc:  # sqlite3.DatabaseError and friends: not a pack
         raise ValueError(f"{path} is not a level pack ({exc})") from exc
     levels = []
+    solutions = {}
     for row in rows:
         if row["lattice"] != "square":
             continue
@@ -149,9 +158,10 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
             sequence=row["sequence"], thresholds=paper_thresholds(best), best=best, counts=counts,
             best_share=counts[-1] / sum(counts), source=label, number=len(levels) + 1,
         ))
+        solutions[row["sequence"]] = row["best_conformation"]
     if not levels:
         raise ValueError(f"{path} holds no square-lattice level")
-    return LevelPack(label, levels, meta)
+    return LevelPack(label, levels, meta, solutions)
 
 
 def level_from_sequence(text: str) -> PuzzleLevel:
@@ -208,9 +218,16 @@ def score_fold(
                      tuple(thresholds) if thresholds else None)  # type: ignore[arg-type]
 
 
-def best_fold(sequence: str) -> BestFold:
-    """One fold reaching the best score (exact, from the enumeration) and how many such folds."""
+def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
+    """One fold reaching the best score and how many such folds: the pack's stored fold for one
+    of its levels, else exact from the enumeration (cached per length)."""
     seq = parse_sequence(sequence)
+    if pack is not None and seq in pack.solutions:
+        level = next(lv for lv in pack.levels if lv.sequence == seq)
+        conf = pack.solutions[seq]
+        if hh_score(seq, conf) != level.best:
+            raise ValueError(f"the pack's fold of {seq} does not reach its best score {level.best}")
+        return BestFold(seq, conf, level.best, level.counts[-1])
     lo, hi = PLAY_LENGTHS[0], 22
     if not lo <= len(seq) <= hi:
         raise ValueError(f"a best fold is found for {lo} to {hi} residues; {seq!r} has {len(seq)}")

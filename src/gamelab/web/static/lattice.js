@@ -50,6 +50,10 @@ function saveStars(seq, stars) {
   const p = progress();
   if ((p[seq] || 0) < stars) { p[seq] = stars; localStorage.setItem(STORE, JSON.stringify(p)); }
 }
+/** A share as "12.5%" or, when small, "1 in 401,038". */
+function rarity(share) {
+  return share >= 0.01 ? pct(share, 1) : `1 in ${Math.round(1 / share).toLocaleString()}`;
+}
 const starText = (n) => "★".repeat(n) + "☆".repeat(3 - n);
 
 // ---- moves ----
@@ -96,7 +100,7 @@ async function submit() {
   saveStars(level.sequence, stars);
   renderLevels();
   const msg = stars === 3
-    ? `Solved: ${res.score} contacts, three stars${level.best_share < 0.01 ? ` — only ${pct(level.best_share, 2)} of all folds do that` : ""}.`
+    ? `Solved: ${res.score} contacts, three stars${level.best_share < 0.01 ? ` — only ${rarity(level.best_share)} of all folds do that` : ""}.`
     : `Folded: ${res.score} contacts, ${stars} star${stars === 1 ? "" : "s"}. ${level.thresholds[2]} contacts give three stars.`;
   $("result").textContent = msg;
   const i = pack.findIndex((l) => l.sequence === level.sequence);
@@ -242,7 +246,7 @@ async function analyse() {
   }
   $("make-result").replaceChildren(
     h("p", { class: "small" }, `Best ${res.best} contacts; stars at ${res.thresholds.join(" / ")}. `,
-      `${res.counts[res.best].toLocaleString()} of ${res.total.toLocaleString()} folds (${pct(res.best_share, 3)}) reach the best.`),
+      `${res.counts[res.best].toLocaleString()} of ${res.total.toLocaleString()} folds (${rarity(res.best_share)}) reach the best.`),
     h("div", { class: "lat-hist", "aria-label": "folds per score" }, h("strong", {}, "score"), h("span"), h("strong", {}, "folds"), ...rows));
   $("make-play").disabled = false;
 }
