@@ -19,4 +19,8 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.lattice.pack.make_pack` - a level pack written to SQLite
 * :func:`gamelab.lattice.enumeration.resolve_fold` - a given or a best fold of a sequence
 * :func:`gamelab.lattice.fold.fold` - PERM folding of a long chain, proven or not
+* :func:`gamelab.lattice.puzzle.load_pack` - the game's levels (the shipped pack or a pack file)
+* :func:`gamelab.lattice.puzzle.level_from_sequence` - a typed sequence as a playable level
+* :func:`gamelab.lattice.puzzle.score_fold` - a player's fold checked, scored and starred
+* :func:`gamelab.lattice.puzzle.best_fold` - a best fold (the game's spoiler)
 """

@@ -147,8 +147,8 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
         raise
     except Exception as exc:  # sqlite3.DatabaseError and friends: not a pack
         raise ValueError(f"{path} is not a level pack ({exc})") from exc
-    levels = []
-    solutions = {}
+    levels: list[PuzzleLevel] = []
+    solutions: dict[str, str] = {}
     for row in rows:
         if row["lattice"] != "square":
             continue
