@@ -1,8 +1,9 @@
 """Coach answers of the Yatzy page: latency through the web app, side by side with baselines.
 
-    .venv/bin/python benchmarks/web_yatzy.py [--rules yatzy] [--positions 300] [--seed 0]
+    .venv/bin/python benchmarks/web_yatzy.py [--rules yatzy] [--positions 300] [--seed 0] [--url URL]
 
-Starts ``gamelab serve`` (its own process, as a user runs it, one solver process), waits until
+Starts ``gamelab serve`` (its own process, as a user runs it, one solver process; or uses the
+server at ``--url``, e.g. ``http://127.0.0.1:8000``), waits until
 the rule set's tables are loaded (``/api/yatzy/prepare``; a first build on a fresh cache is
 timed and reported separately), then asks, interleaved in one loop over the same positions:
 
@@ -89,6 +90,7 @@ def main() -> None:
     ap.add_argument("--rules", default="yatzy")
     ap.add_argument("--positions", type=int, default=300)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--url", default=None, help="a running gamelab serve (default: start one)")
     args = ap.parse_args()
 
     from gamelab.yatzy.coach import coach
@@ -99,22 +101,28 @@ def main() -> None:
     E = optimal_values(args.rules)  # builds the disk cache on a fresh machine (the server loads it)
     states = positions(args.rules, args.positions, args.seed)
 
-    port = _free_port()
-    base = f"http://127.0.0.1:{port}"
-    log = tempfile.TemporaryFile()
-    server = subprocess.Popen([sys.executable, "-m", "gamelab.cli", "serve", "--port", str(port),
-                               "--workers", "1"], stdout=log, stderr=log, env=os.environ.copy())
+    server = None
+    if args.url:
+        base = args.url.rstrip("/")
+    else:
+        port = _free_port()
+        base = f"http://127.0.0.1:{port}"
+        log = tempfile.TemporaryFile()
+        server = subprocess.Popen([sys.executable, "-m", "gamelab.cli", "serve", "--port", str(port),
+                                   "--workers", "1"], stdout=log, stderr=log, env=os.environ.copy())
     try:
-        deadline = time.monotonic() + 300
+        deadline = time.monotonic() + 900  # a cold start compiles every page's kernels
         while True:
             try:
                 post(base, "/api/health", None)
                 break
             except OSError:
-                if server.poll() is not None or time.monotonic() > deadline:
+                if server is None and time.monotonic() > deadline - 840:
+                    raise RuntimeError(f"no gamelab server answers at {base}") from None
+                if server is not None and (server.poll() is not None or time.monotonic() > deadline):
                     log.seek(0)
                     raise RuntimeError("the server did not start:\n" + log.read().decode()) from None
-                time.sleep(0.2)
+                time.sleep(0.5)
         ms, status = post(base, "/api/yatzy/status", {"rules": args.rules})
         ms, status = post(base, "/api/yatzy/prepare", {"rules": args.rules})
         print(f"first /prepare (loads the tables into the server): {ms:.0f} ms", file=sys.stderr)
@@ -132,8 +140,13 @@ def main() -> None:
             coach(a["rules"], a["card"], a["dice"], a["rolls_left"], E)
             times["library"].append(1000 * (time.perf_counter() - t0))
     finally:
-        server.terminate()
-        server.wait(timeout=30)
+        if server is not None:
+            server.terminate()
+            try:
+                server.wait(timeout=30)
+            except subprocess.TimeoutExpired:
+                server.kill()
+                server.wait()
     print(f"{args.rules}: {len(states)} positions from seeded random games (seed {args.seed})")
     labels = {"game": "/api/yatzy/game (replay + coach)", "advise": "/api/yatzy/advise",
               "health": "/api/health (HTTP only)", "library": "coach() in process"}

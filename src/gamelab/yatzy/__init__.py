@@ -15,5 +15,10 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.yatzy.winplay.winplay_study` - playing for the win in the last K turns
 * :func:`gamelab.yatzy.winplay.win_from_start` - playing for the win from the empty card
 * :func:`gamelab.yatzy.coach.coach` - every keep or box of a position with its expected score
+* :func:`gamelab.yatzy.game.game_view` - a seeded game replayed from its moves (solo or against
+  the optimal or win-play bot), with the coach; what the web page shows
+* :func:`gamelab.yatzy.review.review_game` - every decision's loss, the luck and the percentile
+  of the final score in the exact distribution from the same start
+* :func:`gamelab.yatzy.tables.tables_status` - whether a rule set's tables are loaded or built
 * :class:`gamelab.yatzy.play.PlaySession` - a game in the terminal with the coach (injectable I/O)
 """

@@ -27,6 +27,7 @@ from gamelab.yatzy.rules import (
     KEEPS,
     N_KEEPS,
     N_ROLLS,
+    RULES,
     SUBKEEP_INDEX,
     SUBKEEP_START,
     Card,
@@ -158,6 +159,10 @@ def coach(rules: RuleSet | str, card: Card | str, dice, rolls_left: int,
         raise ValueError(f"top must be at least 1, got {top}")
     card = Card.parse(rules, card) if isinstance(card, str) else card
     counts = parse_dice(dice) if isinstance(dice, str) else np.asarray(dice, dtype=np.int64)
+    if E is None and RULES.get(rules.name) is rules:
+        from gamelab.yatzy.tables import optimal_values
+
+        E = optimal_values(rules.name)  # loaded once per process, not once per call
     options = [
         Option(expected_score=o["expected_score"], loss=o["loss"], keep=o.get("keep"),
                box=o.get("box"), points=o.get("points"),

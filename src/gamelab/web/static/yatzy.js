@@ -440,7 +440,7 @@ async function loadReview() {
   for (const d of r.decisions) {
     body.append(h("tr", { class: d.loss > 0.005 ? "lossy" : "" }, h("td", {}, String(d.turn)), h("td", {}, d.dice),
                   h("td", {}, String(d.rolls_left)), h("td", {}, describe(d)), h("td", {}, fmt(d.expected_score, 3)),
-                  h("td", {}, d.best), h("td", {}, fmt(d.best_expected_score, 3)), h("td", { class: "loss" }, fmt(d.loss, 3))));
+                  h("td", {}, pretty(d.best)), h("td", {}, fmt(d.best_expected_score, 3)), h("td", { class: "loss" }, fmt(d.loss, 3))));
   }
   table.append(body);
 }
