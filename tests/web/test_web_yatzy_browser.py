@@ -58,10 +58,11 @@ def test_play_a_game_to_the_end_by_clicking_dice_and_review_it(page, gamelab_cli
     cli = json.loads(gamelab_cli("yatzy", "advise", "--rules", "yatzy", "--card", CARD_TEXT, "--dice", dice,
                                  "--rolls-left", "2", "--json").stdout)
     assert _coach_rows(page)[0] == (cli["options"][0]["keep"], f"{cli['options'][0]['expected_score']:.3f}")
+    state_js = ("() => document.querySelector('#turn-line').textContent + [...document.querySelectorAll('#dice .die')]"
+                ".map((d) => d.dataset.face).join('')")
     for _ in range(12):  # always take the coach's advice: hold its dice by clicking them, or score its box
         if page.locator("#result").is_visible():
             break
-        before = page.locator("#turn-line").inner_text() + page.locator("#dice").inner_text()
         best = page.locator("#coach tr.option.best").get_attribute("data-option")
         if page.locator("#reroll").is_enabled() and not page.locator("#coach-what").inner_text() == "boxes":
             faces = [page.locator("#dice .die").nth(i).get_attribute("data-face") for i in range(5)]
@@ -71,12 +72,13 @@ def test_play_a_game_to_the_end_by_clicking_dice_and_review_it(page, gamelab_cli
                     wanted.remove(face)
                     page.locator("#dice .die").nth(i).click()
             assert page.locator("#dice .die.held").count() == (0 if best == "-" else len(best))
+            before = page.evaluate(state_js)
             page.click("#reroll")
         else:
+            before = page.evaluate(state_js)
             page.click(f'#card button.score-btn[data-box="{best}"]')
-        page.wait_for_function(
-            "(b) => document.querySelector('#turn-line').textContent + document.querySelector('#dice').textContent !== b"
-            " || !document.querySelector('#result').hidden", arg=before)
+        page.wait_for_function(f"(b) => ({state_js})() !== b || !document.querySelector('#result').hidden",
+                               arg=before)
     page.locator("#result").wait_for()
     total = page.locator("#total-you").inner_text()
     page.click("#open-review")
