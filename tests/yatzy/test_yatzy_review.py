@@ -45,3 +45,14 @@ def test_percentile_counts_half_the_ties():
     assert law.below(11) == 0.25 and law.at(11) == 0.5 and law.below(99) == 1.0
     svg = distribution_svg(law, 12)
     assert svg.startswith("<svg") and "you: 12" in svg and svg.endswith("</svg>")
+
+
+@pytest.mark.slow
+def test_acceptance_a_whole_seeded_game_on_the_coachs_advice_loses_nothing():
+    # issue 15's acceptance, from the empty card (the review needs the exact yatzy distribution:
+    # about a core-minute and 0.5 GB the first time, hence slow)
+    v = _coach_game(1, start="-")
+    r = review_game("yatzy", 1, v.moves)
+    assert r.finished and r.total_loss == 0 and len(r.decisions) == len(v.moves)
+    assert r.start_expected == pytest.approx(248.4399894, abs=1e-6)  # research notes (docs/yatzy.md)
+    assert r.luck == pytest.approx(r.final_score - r.start_expected)
