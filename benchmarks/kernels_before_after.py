@@ -140,10 +140,11 @@ def w_yatzy_widget(with_w: bool):
 
 
 def _layer(rules, k):
-    from gamelab.yatzy.distribution import _layer_rows
+    from gamelab.yatzy import distribution
     from gamelab.yatzy.solver import masks_by_popcount
 
-    return _layer_rows(rules, masks_by_popcount(rules.n_boxes)[k])
+    rows = getattr(distribution, "layer_rows", None) or distribution._layer_rows
+    return rows(rules, masks_by_popcount(rules.n_boxes)[k])
 
 
 def w_yatzy_solve_layer():
@@ -299,8 +300,7 @@ def w_yatzy_small_calls():
         if NEW_YATZY:
             ws = s[0]
             v = widget_policy(E, mask, m, f, *tabs, ws)
-            box3, keep2, keep1 = yk("workspace_decisions")(ws)
-            return v, box3, keep2, keep1
+            return v, ws[yk("W_BOX3")], ws[yk("W_KEEP2")], ws[yk("W_KEEP1")]
         v = widget_policy(E, mask, m, f, *tabs, s["V"], s["VW"], s["K"], s["KW"], s["M"],
                           s["A"], s["succ_s"], s["succ_e"], s["succ_w"], s["box3"], s["keep2"],
                           s["keep1"], s["K1"], s["K2"])
@@ -312,6 +312,8 @@ def w_yatzy_small_calls():
         return utility_decisions(Pn, row_of, mask, m, f, t, *tabs, s["V"], s["VW"], s["K"],
                                  s["KW"], s["M"], s["A"], s["box3"], s["keep2"], s["keep1"],
                                  s["K1"], s["K2"])
+
+    ws_if_new = s if NEW_YATZY else ()
 
     def run():
         total = 0.0
@@ -327,7 +329,7 @@ def w_yatzy_small_calls():
                     for r in range(0, 252, 7):
                         pts, j = placement(mask, m, f, b, r, *tabs)
                         total += pts + j
-            pts, j = expectation_turn(E, mask, m, f, u[i], *tabs)
+            pts, j = expectation_turn(E, mask, m, f, u[i], *tabs, *ws_if_new)
             total += pts + j
             total += decisions(mask, m, f, 17)
         return total

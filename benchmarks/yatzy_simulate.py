@@ -4,7 +4,7 @@
         [--parallel 1000000]
 
 1. One process, the same uniforms: games in chunks of 2000 with decision tables computed afresh
-   for every chunk (the previous kernel, :func:`gamelab.yatzy._kernels.play_games`) vs tables
+   for every chunk (the previous kernel, :func:`gamelab.yatzy._play_kernels.play_games`) vs tables
    kept for the life of the process (:func:`gamelab.yatzy.simulate.play_scores`); CPU time,
    games per second per core, the ratio, and that both give the same scores.
 2. --parallel N: `simulate` with 2 workers (wall time, including the workers' start-up and their
@@ -19,7 +19,7 @@ import time
 import numpy as np
 
 from gamelab.core.parallel import Backend
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._play_kernels import play_games
 from gamelab.yatzy.rules import get_rules
 from gamelab.yatzy.simulate import CHUNK, _decision_cache, draw_uniforms, play_scores, simulate
 from gamelab.yatzy.solver import solve
@@ -33,18 +33,16 @@ def main() -> None:
     args = ap.parse_args()
     rules = get_rules(args.rules)
     E = solve(rules).E
-    tab = rules.kernel_tables()
-    targs = (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-             tab["joker_fixed"], tab["params"])
+    bundle = rules.kernel_rules()
     warm = draw_uniforms(rules, 10, np.random.default_rng(1))
-    kern.play_games(E, 0, warm, *targs, np.empty(10, dtype=np.int64))  # compile both kernels
+    play_games(E, 0, warm, bundle, np.empty(10, dtype=np.int64))  # compile both kernels
     play_scores(rules, "optimal", warm)
     _decision_cache.cache_clear()
     u = draw_uniforms(rules, args.games, np.random.default_rng(0))
     old = np.empty(args.games, dtype=np.int64)
     t0 = time.process_time()
     for lo in range(0, args.games, CHUNK):
-        kern.play_games(E, 0, u[lo: lo + CHUNK], *targs, old[lo: lo + CHUNK])
+        play_games(E, 0, u[lo: lo + CHUNK], bundle, old[lo: lo + CHUNK])
     t_old = time.process_time() - t0
     t0 = time.process_time()
     new = np.concatenate([play_scores(rules, "optimal", u[lo: lo + CHUNK])

@@ -18,7 +18,8 @@ import time
 import numpy as np
 
 from gamelab.core.parallel import Backend
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._turn_kernels import new_workspace, upper_subset
+from gamelab.yatzy._widget_kernels import widget, widget_python
 from gamelab.yatzy.rules import get_rules
 from gamelab.yatzy.simulate import draw_uniforms, play_scores, simulate
 from gamelab.yatzy.solver import solve, solve_tables, upper_reach
@@ -31,7 +32,7 @@ def random_widgets(rules, n, rng):
     while len(out) < n:
         mask = int(rng.integers(0, (1 << rules.n_boxes) - 1))
         m = int(rng.integers(0, 64))
-        if reach[int(kern.upper_subset(mask, tab["upper_face"], rules.n_boxes)), m]:
+        if reach[int(upper_subset(mask, tab["upper_face"], rules.n_boxes)), m]:
             out.append((mask, m, 0))
     return out
 
@@ -44,24 +45,18 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=20000)
     args = ap.parse_args()
     rules = get_rules(args.rules)
-    tab = rules.kernel_tables()
-    nb = rules.n_boxes
-    nf = 2 if rules.has_bonus_flag else 1
+    bundle = rules.kernel_rules()
     rng = np.random.default_rng(0)
-    E = rng.uniform(0, 200, (1 << nb) * 64 * nf)
+    E = rng.uniform(0, 200, rules.n_states)
     W = E**2
     states = random_widgets(rules, args.widgets, rng)
-    scratch = (np.empty(252), np.empty(252), np.empty(462), np.empty(462),
-               np.empty(252, dtype=np.int64), np.zeros((nb, 7)), np.zeros((nb, 7)),
-               np.zeros((nb, 7)), np.empty(462), np.empty(462, dtype=np.int64))
-    args_tab = (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-                tab["joker_fixed"], tab["params"])
+    ws = new_workspace(rules.n_boxes)
 
     def run_numba(with_w, reps):
         total = 0.0
         for _ in range(reps):
             for mask, m, f in states:
-                total += kern.widget(E, W, with_w, mask, m, f, *args_tab, *scratch)[0]
+                total += widget(E, W, with_w, mask, m, f, bundle, ws)[0]
         return total
 
     run_numba(True, 1)  # compile
@@ -73,7 +68,7 @@ def main() -> None:
         results[with_w] = (time.process_time() - t0) / (reps * len(states)) * 1e6
     t0 = time.process_time()
     for mask, m, f in states:
-        kern.widget_python(E, W, mask, m, f, tab)
+        widget_python(E, W, mask, m, f, rules)
     py = (time.process_time() - t0) / len(states) * 1e6
     print(f"rules {rules.name}, {len(states)} random widgets (same widgets for both):")
     print(f"  plain-Python twin (E and W): {py:10.1f} us/widget")

@@ -4,7 +4,7 @@
         [--turns 5,6,7,8,9,10] [--positions 5] [--length 256]
 
 1. The same random states are evaluated by the numba vector widget
-   (:func:`gamelab.yatzy._kernels.utility_widget`, L scores at once) and by its plain-Python
+   (:func:`gamelab.yatzy._utility_kernels.utility_widget`, L scores at once) and by its plain-Python
    twin; prints microseconds per widget and the ratio.
 2. For each K: `--positions` switch positions (both players after 13 - K rounds of
    expected-score play, seed 0); per position the exact law of B's final score and one win-play
@@ -20,8 +20,14 @@ import time
 
 import numpy as np
 
-from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy import winplay as wp
+from gamelab.yatzy._play_kernels import UNIFORMS_PER_TURN
+from gamelab.yatzy._turn_kernels import upper_subset
+from gamelab.yatzy._utility_kernels import (
+    new_utility_workspace,
+    utility_widget,
+    utility_widget_python,
+)
 from gamelab.yatzy.rules import get_rules
 from gamelab.yatzy.solver import upper_reach
 
@@ -29,30 +35,28 @@ from gamelab.yatzy.solver import upper_reach
 def widget_speed(rules, L: int, n: int) -> None:
     rng = np.random.default_rng(0)
     tab = rules.kernel_tables()
-    nf = 2 if rules.has_bonus_flag else 1
     reach = upper_reach()
     states = []
     while len(states) < n:
         mask = int(rng.integers(0, (1 << rules.n_boxes) - 1))
         m = int(rng.integers(0, 64))
-        if reach[int(kern.upper_subset(mask, tab["upper_face"], rules.n_boxes)), m]:
+        if reach[int(upper_subset(mask, tab["upper_face"], rules.n_boxes)), m]:
             states.append((mask, m, 0))
     Pn = np.sort(rng.random((64, L)), axis=1)[:, ::-1].copy()
     Pn[:, 0] = 1.0
-    row_of = rng.integers(0, 64, (1 << rules.n_boxes) * 64 * nf)
-    args = (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-            tab["joker_fixed"], tab["params"])
-    scratch = (np.empty((252, L)), np.empty((462, L)), np.empty((462, L)), np.empty((6, L)))
-    kern.utility_widget(Pn, row_of, *states[0], *args, *scratch)  # compile
+    row_of = rng.integers(0, 64, rules.n_states)
+    bundle = rules.kernel_rules()
+    uws = new_utility_workspace(L)
+    utility_widget(Pn, row_of, *states[0], bundle, uws)  # compile
     reps = 20
     t0 = time.process_time()
     for _ in range(reps):
         for s in states:
-            kern.utility_widget(Pn, row_of, *s, *args, *scratch)
+            utility_widget(Pn, row_of, *s, bundle, uws)
     nb_us = (time.process_time() - t0) / (reps * n) * 1e6
     t0 = time.process_time()
     for s in states[:2]:
-        kern.utility_widget_python(Pn, row_of, *s, tab)
+        utility_widget_python(Pn, row_of, *s, rules)
     py_us = (time.process_time() - t0) / 2 * 1e6
     print(f"vector widget, {rules.name}, L = {L} (same states):")
     print(f"  plain-Python twin: {py_us / 1e3:10.1f} ms/widget")
@@ -66,8 +70,8 @@ def solve_costs(rules, turns: list[int], positions: int) -> None:
     print("   K   s/solve (mean)   s (max)   states   L (mean)   vectors MB   peak RSS MB")
     for K in turns:
         rng = np.random.default_rng(0)
-        ua = rng.random((positions, rules.n_boxes, kern.UNIFORMS_PER_TURN))
-        ub = rng.random((positions, rules.n_boxes, kern.UNIFORMS_PER_TURN))
+        ua = rng.random((positions, rules.n_boxes, UNIFORMS_PER_TURN))
+        ub = rng.random((positions, rules.n_boxes, UNIFORMS_PER_TURN))
         sa, sb = wp.switch_states(rules, K, ua, ub)
         secs, states, lens, mb = [], [], [], []
         for g in range(positions):

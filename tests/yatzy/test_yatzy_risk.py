@@ -3,7 +3,7 @@
 import numpy as np
 
 from gamelab.core.parallel import Backend
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._play_kernels import duel_games, risky_keep, risky_keep_python
 from gamelab.yatzy.risk import positions, risk_study
 from gamelab.yatzy.rules import KEEPS, ROLLS, get_rules
 from gamelab.yatzy.simulate import draw_uniforms, play_scores, strategy_values
@@ -15,8 +15,8 @@ def test_risky_keep_matches_twin():
         V3 = rng.normal(size=252)
         r = int(rng.integers(0, 252))
         v = int(rng.integers(1, 6))
-        k = kern.risky_keep(r, V3, v)
-        assert k == kern.risky_keep_python(r, V3, v)
+        k = risky_keep(r, V3, v)
+        assert k == risky_keep_python(r, V3, v)
         assert (KEEPS[k] <= ROLLS[r]).all() and KEEPS[k].sum() >= v
 
 
@@ -26,20 +26,17 @@ def test_risky_keep_valence_one_goes_for_yahtzee():
     six5 = [i for i, r in enumerate(ROLLS) if r[5] == 5][0]
     V3[six5] = 100.0
     r = [i for i, x in enumerate(ROLLS) if list(x) == [1, 1, 1, 1, 0, 1]][0]
-    assert KEEPS[kern.risky_keep(r, V3, 1)].tolist() == [0, 0, 0, 0, 0, 1]
+    assert KEEPS[risky_keep(r, V3, 1)].tolist() == [0, 0, 0, 0, 0, 1]
 
 
 def test_duel_kernel_agrees_with_game_kernel():
     rules = get_rules("yahtzee-no-bonus")
     E = strategy_values(rules.name, "optimal")
-    tab = rules.kernel_tables()
     rng = np.random.default_rng(4)
     ua, ub = draw_uniforms(rules, 5, rng), draw_uniforms(rules, 5, rng)
     start = np.zeros((5, 4), dtype=np.int64)
     diff = np.empty(5, dtype=np.int64)
-    kern.duel_games(E, start, start, ua, ub, 10**6, 2, tab["base"], tab["upper_face"],
-                    tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],
-                    tab["params"], diff)
+    duel_games(E, start, start, ua, ub, 10**6, 2, rules.kernel_rules(), diff)
     assert diff.tolist() == (play_scores(rules, "optimal", ub) - play_scores(rules, "optimal", ua)).tolist()
     pos = positions(rules, 13, 5, np.random.default_rng(1))
     assert (pos[:, 0] == (1 << 13) - 1).all() and (pos[:, 3] > 0).all()

@@ -3,7 +3,8 @@
 import numpy as np
 import pytest
 
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._turn_kernels import new_workspace, upper_subset
+from gamelab.yatzy._widget_kernels import widget, widget_python
 from gamelab.yatzy.rules import get_rules
 from gamelab.yatzy.solver import solve, state_index, upper_reach
 
@@ -52,7 +53,7 @@ def _random_state(rules, rng):
     nb = rules.n_boxes
     while True:
         mask = int(rng.integers(0, (1 << nb) - 1))
-        u = int(kern.upper_subset(mask, tab["upper_face"], nb))
+        u = int(upper_subset(mask, tab["upper_face"], nb))
         m = int(rng.integers(0, 64))
         if not reach[u, m]:
             continue
@@ -68,15 +69,11 @@ def _random_state(rules, rng):
 def test_widget_kernel_matches_python_twin(name):
     rules = get_rules(name)
     rng = np.random.default_rng(7)
-    tab = rules.kernel_tables()
-    nf = 2 if rules.has_bonus_flag else 1
-    size = (1 << rules.n_boxes) * 64 * nf
+    size = rules.n_states
     E = rng.uniform(0, 200, size)
     W = E**2 + rng.uniform(0, 900, size)
     nb = rules.n_boxes
-    scratch = dict(V=np.empty(252), VW=np.empty(252), K=np.empty(462), KW=np.empty(462),
-                   choice=np.empty(252, dtype=np.int64), s=np.zeros((nb, 7)),
-                   e=np.zeros((nb, 7)), w=np.zeros((nb, 7)))
+    ws = new_workspace(nb)
     states = [_random_state(rules, rng) for _ in range(6)]
     # a late state with the Yahtzee box filled exercises the joker paths
     if "yahtzee" in rules.boxes:
@@ -85,12 +82,8 @@ def test_widget_kernel_matches_python_twin(name):
         states.append(((full & ~0b1001) | (1 << yb), 5, 1 if rules.has_bonus_flag else 0))
         states.append(((1 << yb) | 0b1000, 12, 1 if rules.has_bonus_flag else 0))
     for mask, m, f in states:
-        e, w = kern.widget(E, W, True, mask, m, f, tab["base"], tab["upper_face"],
-                           tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],
-                           tab["params"], scratch["V"], scratch["VW"], scratch["K"],
-                           scratch["KW"], scratch["choice"], scratch["s"], scratch["e"],
-                           scratch["w"], np.empty(462), np.empty(462, dtype=np.int64))
-        e2, w2 = kern.widget_python(E, W, mask, m, f, tab)
+        e, w = widget(E, W, True, mask, m, f, rules.kernel_rules(), ws)
+        e2, w2 = widget_python(E, W, mask, m, f, rules)
         assert e == pytest.approx(e2, rel=1e-12), (mask, m, f)
         assert w == pytest.approx(w2, rel=1e-12), (mask, m, f)
         assert state_index(rules, mask, m, f) < size

@@ -3,7 +3,14 @@
 import numpy as np
 import pytest
 
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._distribution_kernels import turn_outcomes
+from gamelab.yatzy._turn_kernels import W_ACC, W_OUT_B, W_OUT_J, W_OUT_S, new_workspace
+from gamelab.yatzy._utility_kernels import (
+    new_utility_workspace,
+    utility_decisions,
+    utility_widget,
+    utility_widget_python,
+)
 from gamelab.yatzy.distribution import score_distribution
 from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RuleSet, get_rules
 from gamelab.yatzy.target import target_probabilities
@@ -20,7 +27,7 @@ def _states(rules, rng):
     nb = rules.n_boxes
     yb = rules.boxes.index("yahtzee")
     full = (1 << nb) - 1
-    nf = 2 if rules.has_bonus_flag else 1
+    nf = rules.bonus_flags
     out = [(0, 0, 0), (0b0000001, 8, 0), (0b1010010, 0, 0), (0b0111100, 20, 0)]
     # Yahtzee box filled: the extra-Yahtzee (bonus, joker) paths, with and without the flag
     out += [((full & ~0b1001) | (1 << yb), 5, nf - 1), ((1 << yb) | 0b1000, 12, nf - 1),
@@ -35,37 +42,26 @@ def _states(rules, rng):
 @pytest.mark.parametrize("rules", [MINI, *MINI_BONUS, get_rules("yahtzee")], ids=lambda r: r.name)
 def test_utility_widget_matches_twin(rules):
     rng = np.random.default_rng(2)
-    tab = rules.kernel_tables()
-    nf = 2 if rules.has_bonus_flag else 1
+    bundle = rules.kernel_rules()
     L = 9
     Pn = np.sort(rng.random((40, L)), axis=1)[:, ::-1].copy()
     Pn[:, 0] = 1.0
-    row_of = rng.integers(0, 40, (1 << rules.n_boxes) * 64 * nf)
-    args = (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-            tab["joker_fixed"], tab["params"])
-    scratch = {"V": np.empty(252), "VW": np.empty(252), "K": np.empty(462), "KW": np.zeros(462),
-               "M": np.empty(462), "A": np.empty(462, dtype=np.int64),
-               "box3": np.empty(252, dtype=np.int64), "keep2": np.empty(252, dtype=np.int64),
-               "keep1": np.empty(252, dtype=np.int64), "K1": np.empty(462), "K2": np.empty(462)}
+    row_of = rng.integers(0, 40, rules.n_states)
+    ws = new_workspace(rules.n_boxes)
+    acc, ob, oj, os_ = ws[W_ACC], ws[W_OUT_B], ws[W_OUT_J], ws[W_OUT_S]
     states = _states(rules, rng)
     if rules.n_boxes > 7:  # the twin is slow: two states of the full game
         states = [((1 << 11) | 0b111111, 63, 1), ((1 << 11) | 0b1, 2, 0)]
     for mask, m, f in states:
-        got = kern.utility_widget(Pn, row_of, mask, m, f, *args, np.empty((252, L)),
-                                  np.empty((462, L)), np.empty((462, L)),
-                                  np.empty((6, L))).copy()
-        want = kern.utility_widget_python(Pn, row_of, mask, m, f, tab)
+        got = utility_widget(Pn, row_of, mask, m, f, bundle, new_utility_workspace(L)).copy()
+        want = utility_widget_python(Pn, row_of, mask, m, f, rules)
         assert np.allclose(got, want, atol=1e-13), (mask, m, f)
         # the scalar decision kernel reaches the vector's value at every t
         for t in range(L):
-            v = kern.utility_decisions(Pn, row_of, mask, m, f, t, *args, *scratch.values())
+            v = utility_decisions(Pn, row_of, mask, m, f, t, bundle, ws)
             assert v == pytest.approx(got[t], abs=1e-13)
             # and its decision tables realise that value (exact turn law)
-            acc = np.zeros((rules.n_boxes, 512))
-            ob, oj, os_ = (np.empty(252, dtype=np.int64) for _ in range(3))
-            n = kern.turn_outcomes(mask, m, f, *args, scratch["box3"], scratch["keep2"],
-                                   scratch["keep1"], np.empty(252), np.empty(462), acc, ob, oj,
-                                   os_)
+            n = turn_outcomes(mask, m, f, bundle, ws)
             total = 0.0
             for o in range(n):
                 p = acc[ob[o], os_[o]]

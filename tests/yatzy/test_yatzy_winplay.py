@@ -5,11 +5,13 @@ import pytest
 
 from gamelab.core.parallel import Backend
 from gamelab.core.serialise import to_plain
-from gamelab.yatzy import _kernels as kern
 from gamelab.yatzy import winplay as wp
+from gamelab.yatzy._distribution_kernels import turn_outcomes
+from gamelab.yatzy._play_kernels import UNIFORMS_PER_TURN
+from gamelab.yatzy._turn_kernels import W_ACC, W_OUT_B, W_OUT_J, W_OUT_S, split_state
 from gamelab.yatzy.distribution import score_distribution
 from gamelab.yatzy.rules import JOKER_FORCED, RuleSet
-from gamelab.yatzy.solver import solve
+from gamelab.yatzy.solver import solve, state_index
 
 BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
 MINI = RuleSet("mini-plain", BOXES, 35)
@@ -28,8 +30,7 @@ def test_final_score_law_from_the_start_is_the_distribution(rules):
     state = (0b0100101, 14, 0, 40)  # fours 8, sixes 6
     lo, p = wp.final_score_law(rules, state, E)
     mean = float(((lo + np.arange(len(p))) * p).sum())
-    nf = 2 if rules.has_bonus_flag else 1
-    assert mean == pytest.approx(40 + E[(state[0] * 64 + state[1]) * nf], abs=1e-9)
+    assert mean == pytest.approx(40 + E[state_index(rules, state[0], state[1], 0)], abs=1e-9)
 
 
 def test_win_utility():
@@ -40,26 +41,20 @@ def test_win_utility():
 
 def _policy_value(rules, sol, a_state, law):
     """P(A wins) + P(tie)/2 of the solve's decisions, by exact forward propagation."""
-    tab = rules.kernel_tables()
-    args = (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-            tab["joker_fixed"], tab["params"])
-    nf = 2 if rules.has_bonus_flag else 1
-    scratch = wp.decision_scratch()
+    bundle = rules.kernel_rules()
+    scratch = wp.decision_scratch(rules.n_boxes)
+    acc, ob, oj, os_ = scratch[W_ACC], scratch[W_OUT_B], scratch[W_OUT_J], scratch[W_OUT_S]
     mass = {(a_state[0], a_state[1], a_state[2], a_state[3]): 1.0}
     turns = len(sol.reach.layers) - 1
     for j in range(turns):
         nxt = {}
         for (mask, m, f, s), p in mass.items():
-            box3, keep2, keep1 = sol.decisions(j, mask, m, f, s, scratch)
-            acc = np.zeros((rules.n_boxes, 512))
-            ob, oj, os_ = (np.empty(252, dtype=np.int64) for _ in range(3))
-            n = kern.turn_outcomes(mask, m, f, *args, box3, keep2, keep1, np.empty(252),
-                                   np.empty(462), acc, ob, oj, os_)
+            sol.decisions(j, mask, m, f, s, scratch)  # left in the workspace
+            n = turn_outcomes(mask, m, f, bundle, scratch)
             for o in range(n):
                 q = acc[ob[o], os_[o]]
                 acc[ob[o], os_[o]] = 0.0
-                jj = int(oj[o])
-                key = (jj // (nf * 64), (jj // nf) % 64, jj % nf, s + int(os_[o]))
+                key = (*(int(x) for x in split_state(oj[o], rules.bonus_flags)), s + int(os_[o]))
                 nxt[key] = nxt.get(key, 0.0) + p * q
         mass = nxt
     scores = np.array([k[3] for k in mass])
@@ -106,8 +101,8 @@ def test_study_records_and_pairing():
 
 def test_b_ignores_a():
     rng = np.random.default_rng(5)
-    ua = rng.random((8, MINI.n_boxes, kern.UNIFORMS_PER_TURN))
-    ub = rng.random((8, MINI.n_boxes, kern.UNIFORMS_PER_TURN))
+    ua = rng.random((8, MINI.n_boxes, UNIFORMS_PER_TURN))
+    ub = rng.random((8, MINI.n_boxes, UNIFORMS_PER_TURN))
     E = solve(MINI).E
     sa, sb = wp.switch_states(MINI, 2, ua, ub)
     for g in range(8):

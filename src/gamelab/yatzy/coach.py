@@ -2,7 +2,7 @@
 
 For a card, the dice and the rolls left, the expected final score of an option is the points on
 the card so far plus the optimal strategy's expected remaining score after taking that option
-(one widget evaluation, about 10 us; see :mod:`gamelab.yatzy._kernels`). Options come best first
+(one widget evaluation, about 10 us; see :mod:`gamelab.yatzy._widget_kernels`). Options come best first
 with their loss against the best.
 
 >>> r = get_rules("yahtzee")
@@ -22,11 +22,18 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._turn_kernels import (
+    W_BOX3,
+    W_K1,
+    W_K2,
+    W_KEEP1,
+    W_KEEP2,
+    new_workspace,
+    placement,
+)
+from gamelab.yatzy._widget_kernels import widget_policy
 from gamelab.yatzy.rules import (
     KEEPS,
-    N_KEEPS,
-    N_ROLLS,
     RULES,
     SUBKEEP_INDEX,
     SUBKEEP_START,
@@ -55,20 +62,10 @@ class DecisionTables:
 def decision_tables(rules: RuleSet, E: np.ndarray, card: Card) -> DecisionTables:
     if card.done:
         raise ValueError("the card is full; the game is over")
-    tab = rules.kernel_tables()
-    nb = rules.n_boxes
-    box3 = np.empty(N_ROLLS, dtype=np.int64)
-    keep2 = np.empty(N_ROLLS, dtype=np.int64)
-    keep1 = np.empty(N_ROLLS, dtype=np.int64)
-    K1 = np.empty(N_KEEPS)
-    K2 = np.empty(N_KEEPS)
-    value = kern.widget_policy(
-        E, card.mask, card.capped_upper, card.bonus_flag, tab["base"], tab["upper_face"],
-        tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"], tab["params"],
-        np.empty(N_ROLLS), np.empty(N_ROLLS), np.empty(N_KEEPS), np.zeros(N_KEEPS),
-        np.empty(N_KEEPS), np.empty(N_KEEPS, dtype=np.int64), np.zeros((nb, 7)),
-        np.zeros((nb, 7)), np.zeros((nb, 7)), box3, keep2, keep1, K1, K2)
-    return DecisionTables(float(value), box3, keep2, keep1, K2, K1)
+    ws = new_workspace(rules.n_boxes)
+    value = widget_policy(E, card.mask, card.capped_upper, card.bonus_flag, rules.kernel_rules(),
+                          ws)
+    return DecisionTables(float(value), ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1], ws[W_K2], ws[W_K1])
 
 
 def advise(rules: RuleSet | str, card: Card, dice, rolls_left: int,
@@ -92,13 +89,11 @@ def advise(rules: RuleSet | str, card: Card, dice, rolls_left: int,
     base = card.total
     options: list[dict[str, Any]] = []
     if rolls_left == 0:
-        tab = rules.kernel_tables()
+        bundle = rules.kernel_rules()
         r = roll_index(counts)
         for name, points, _bonus in rules.placements(counts, card):
             b = rules.boxes.index(name)
-            gain, j = kern.placement(card.mask, card.capped_upper, card.bonus_flag, b, r,
-                                     tab["base"], tab["upper_face"], tab["joker_value"],
-                                     tab["upper_box_of_face"], tab["joker_fixed"], tab["params"])
+            gain, j = placement(card.mask, card.capped_upper, card.bonus_flag, b, r, bundle)
             options.append({"box": rules.box_label(b), "points": int(points),
                             "expected_score": base + float(gain) + float(E[j])})
     else:

@@ -32,7 +32,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamelab.core.cache import cached_arrays
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._distribution_kernels import backward_layer
+from gamelab.yatzy._turn_kernels import state_index
 from gamelab.yatzy.distribution import forward_layers, layer_rows
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.solver import masks_by_popcount, solve
@@ -56,9 +57,8 @@ def joint_after_rounds(rules: RuleSet, rounds, cap: int = CAP) -> dict[int, np.n
     """{Y: J_Y[a, s]} = P(score after Y rounds = a, final score = s) under optimal play."""
     rules = get_rules(rules)
     E = solve(rules).E
-    tab = rules.kernel_tables()
+    bundle = rules.kernel_rules()
     nb = rules.n_boxes
-    nf = 2 if rules.has_bonus_flag else 1
     rounds = sorted(set(rounds))
     _, _, kept = forward_layers(rules, E, cap, keep_layers=tuple(rounds))
     layers = masks_by_popcount(nb)
@@ -66,16 +66,14 @@ def joint_after_rounds(rules: RuleSet, rounds, cap: int = CAP) -> dict[int, np.n
     ms, mm, ff = layer_rows(rules, layers[nb])
     D = np.zeros((len(ms), 1))
     D[:, 0] = 1.0
-    row_of = np.full((1 << nb) * 64 * nf, -1, dtype=np.int64)
+    row_of = np.full(rules.n_states, -1, dtype=np.int64)
     out = {}
     for k in range(nb, min(rounds) - 1, -1):
         if k < nb:
-            row_of[(ms * 64 + mm) * nf + ff] = np.arange(len(ms))
+            row_of[state_index(ms, mm, ff, rules.bonus_flags)] = np.arange(len(ms))
             ms2, mm2, ff2 = layer_rows(rules, layers[k])
             D2 = np.zeros((len(ms2), widths[nb - k]))
-            kern.backward_layer(E, D2, len(ms2), D, row_of, ms2, mm2, ff2, tab["base"],
-                                tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-                                tab["joker_fixed"], tab["params"])
+            backward_layer(E, D2, len(ms2), D, row_of, ms2, mm2, ff2, bundle)
             ms, mm, ff, D = ms2, mm2, ff2, D2
         if k in kept:
             F = kept.pop(k)[3]

@@ -27,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from gamelab.core.cache import cached_arrays, is_cached
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._distribution_kernels import forward_layer
+from gamelab.yatzy._turn_kernels import flag_values, state_index, upper_subset
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.solver import masks_by_popcount, solve, upper_reach
 
@@ -90,16 +91,14 @@ class ScoreDistribution:
 def layer_rows(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(mask, capped upper total, bonus flag) of every reachable state whose filled boxes are
     one of `masks`, as three aligned arrays (the rows of one DP layer)."""
-    tab = rules.kernel_tables()
+    bundle = rules.kernel_rules()
+    upper_face = rules.kernel_tables()["upper_face"]
     reach = upper_reach()
-    nf = 2 if rules.has_bonus_flag else 1
-    ybox = int(tab["params"][4])
     ms, mm, ff = [], [], []
     for mask in masks.tolist():
-        u = int(kern.upper_subset(mask, tab["upper_face"], rules.n_boxes))
-        fs = 2 if (nf == 2 and (mask >> ybox) & 1) else 1
+        u = int(upper_subset(mask, upper_face, rules.n_boxes))
         for m in np.nonzero(reach[u])[0].tolist():
-            for f in range(fs):
+            for f in range(flag_values(bundle, mask)):
                 ms.append(mask)
                 mm.append(m)
                 ff.append(f)
@@ -127,9 +126,8 @@ def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=(),
     kept_layers[k] = (masks, ms, fs, F) for every k in `keep_layers` (F: [rows, width]).
     overflow = (P, E[score; tail], E[score^2; tail]); the last needs `W` (E[remaining^2]).
     """
-    tab = rules.kernel_tables()
-    nf = 2 if rules.has_bonus_flag else 1
-    row_of = np.full((1 << rules.n_boxes) * 64 * nf, -1, dtype=np.int64)
+    bundle = rules.kernel_rules()
+    row_of = np.full(rules.n_states, -1, dtype=np.int64)
     layers = masks_by_popcount(rules.n_boxes)
     widths = layer_widths(rules, cap)
     overflow = np.zeros(3 if W is not None else 2)
@@ -141,11 +139,10 @@ def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=(),
         if k in keep_layers:
             kept[k] = (ms, mm, ff, F)
         ms2, mm2, ff2 = layer_rows(rules, layers[k + 1])
-        row_of[(ms2 * 64 + mm2) * nf + ff2] = np.arange(len(ms2))
+        row_of[state_index(ms2, mm2, ff2, rules.bonus_flags)] = np.arange(len(ms2))
         F2 = np.zeros((len(ms2), widths[k + 1]))
-        kern.forward_layer(E, F, len(ms), row_of, F2, ms, mm, ff, tab["base"], tab["upper_face"],
-                           tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],
-                           tab["params"], overflow, E if W is None else W)
+        forward_layer(E, F, len(ms), row_of, F2, ms, mm, ff, bundle, overflow,
+                      E if W is None else W)
         ms, mm, ff, F = ms2, mm2, ff2, F2
     if rules.n_boxes in keep_layers:
         kept[rules.n_boxes] = (ms, mm, ff, F)

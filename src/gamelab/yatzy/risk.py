@@ -38,25 +38,19 @@ from gamelab.core.stats import (
     paired_difference,
     wilson_interval,
 )
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._play_kernels import UNIFORMS_PER_TURN, duel_games, play_to_round
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.simulate import strategy_values
 
 DEFICITS = tuple(range(10, 101, 10))
 
 
-def _tables(rules):
-    tab = rules.kernel_tables()
-    return (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-            tab["joker_fixed"], tab["params"])
-
-
 def positions(rules, rounds: int, games: int, rng: np.random.Generator) -> np.ndarray:
     """[games, 4] = (mask, m, f, score) after `rounds` turns of optimal play."""
     E = strategy_values(rules.name, "optimal")
-    u = rng.random((games, rules.n_boxes, kern.UNIFORMS_PER_TURN))
+    u = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
     out = np.zeros((games, 1, 4), dtype=np.int64)
-    kern.play_to_round(E, u, np.array([rounds], dtype=np.int64), *_tables(rules), out)
+    play_to_round(E, u, np.array([rounds], dtype=np.int64), rules.kernel_rules(), out)
     return out[:, 0, :]
 
 
@@ -85,12 +79,12 @@ def risk_chunk(item: tuple, rng: np.random.Generator) -> dict:
         if n == 0:
             out[str(x)] = None
             continue
-        ua = rng.random((n, rules.n_boxes, kern.UNIFORMS_PER_TURN))
-        ub = rng.random((n, rules.n_boxes, kern.UNIFORMS_PER_TURN))
+        ua = rng.random((n, rules.n_boxes, UNIFORMS_PER_TURN))
+        ub = rng.random((n, rules.n_boxes, UNIFORMS_PER_TURN))
         res = {}
         for label, v in (("optimal", 0), ("risk", valence)):
             diff = np.empty(n, dtype=np.int64)
-            kern.duel_games(E, pool[a_idx], pool[b_idx], ua, ub, x, v, *_tables(rules), diff)
+            duel_games(E, pool[a_idx], pool[b_idx], ua, ub, x, v, rules.kernel_rules(), diff)
             res[label] = diff
         win_o = (res["optimal"] > 0).astype(np.int64)
         win_r = (res["risk"] > 0).astype(np.int64)

@@ -164,12 +164,6 @@ def dice_text(counts) -> str:
 # boxes
 
 
-@dataclass(frozen=True)
-class BoxKind:
-    name: str
-    label: str
-
-
 # Box kinds. Upper boxes are 'ones'..'sixes'; the rest are scored by `_base_score`.
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 _ALIASES = {
@@ -240,6 +234,13 @@ JOKER_NONE, JOKER_FORCED, JOKER_FREE = 0, 1, 2
 _JOKER_NAMES = {JOKER_NONE: "none", JOKER_FORCED: "forced", JOKER_FREE: "free"}
 
 
+#: Layout of :meth:`RuleSet.kernel_rules`: tuple position of each field (kernels index with these).
+KERNEL_RULES = ("base", "upper_face", "joker_value", "upper_box_of_face", "joker_fixed",
+                "n_boxes", "upper_bonus", "yahtzee_bonus", "joker", "yahtzee_box", "bonus_flags")
+(R_BASE, R_UPPER_FACE, R_JOKER_VALUE, R_UPPER_BOX_OF_FACE, R_JOKER_FIXED, R_N_BOXES,
+ R_UPPER_BONUS, R_YAHTZEE_BONUS, R_JOKER, R_YAHTZEE_BOX, R_BONUS_FLAGS) = range(len(KERNEL_RULES))
+
+
 @dataclass(frozen=True)
 class RuleSet:
     """One rule set. Build with :func:`get_rules` (or directly, for a reduced test game)."""
@@ -281,6 +282,16 @@ class RuleSet:
         return self.yahtzee_bonus > 0
 
     @property
+    def bonus_flags(self) -> int:
+        """How many values f takes in a state: 2 with a Yahtzee bonus, else 1."""
+        return 2 if self.has_bonus_flag else 1
+
+    @property
+    def n_states(self) -> int:
+        """Length of a table indexed by state (see :func:`gamelab.yatzy._turn_kernels.state_index`)."""
+        return (1 << self.n_boxes) * 64 * self.bonus_flags
+
+    @property
     def base_scores(self) -> np.ndarray:
         """int64 [n_boxes, 252]: box points of each roll without joker rules."""
         return self._base
@@ -310,7 +321,7 @@ class RuleSet:
         return "yatzy" if self.scandinavian and name == "yahtzee" else name
 
     def kernel_tables(self) -> dict[str, np.ndarray]:
-        """The arrays the numba kernels need (see :mod:`gamelab.yatzy._kernels`)."""
+        """The rule tables by name (the kernels take them as :meth:`kernel_rules`)."""
         upper_face = np.array([self.upper_face(b) for b in range(self.n_boxes)], dtype=np.int64)
         joker_value = np.zeros((self.n_boxes, FACES + 1), dtype=np.int64)
         for b, name in enumerate(self.boxes):
@@ -337,10 +348,18 @@ class RuleSet:
             "joker_value": joker_value,
             "params": np.array(
                 [self.n_boxes, self.upper_bonus, self.yahtzee_bonus, self.joker, ybox,
-                 2 if self.has_bonus_flag else 1],
+                 self.bonus_flags],
                 dtype=np.int64,
             ),
         }
+
+    def kernel_rules(self) -> tuple:
+        """The rules bundle every Yatzy kernel takes: a tuple laid out as :data:`KERNEL_RULES`
+        (a plain tuple, not a namedtuple: numba types it in C on every call, see DEVELOPERS.md)."""
+        tab = self.kernel_tables()
+        params = [int(x) for x in tab["params"]]
+        return (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
+                tab["joker_fixed"], *params)
 
     # -- scoring -----------------------------------------------------------------------------
     def score(self, box: str, dice) -> int:

@@ -3,7 +3,7 @@
 Strategies: ``optimal`` (argmax expected final score, from the DP tables), ``greedy`` (each turn
 maximises that turn's expected points, i.e. the same widget with all future values 0) and
 ``random`` (a uniformly random distinct sub-keep at each reroll, then a uniformly random legal
-box). Games are played by the numba kernel :func:`gamelab.yatzy._kernels.play_games` from
+box). Games are played by the numba kernel :func:`gamelab.yatzy._play_kernels.play_games` from
 pre-drawn uniforms, so a chunk's result depends only on its task seed (identical on any backend);
 :func:`play_game_python` is the plain-Python twin built on :class:`gamelab.yatzy.rules.Card`.
 
@@ -23,12 +23,19 @@ import numpy as np
 
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import Estimate, mean_interval_from_moments
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._play_kernels import (
+    STRATEGY_GREEDY,
+    STRATEGY_OPTIMAL,
+    STRATEGY_RANDOM,
+    UNIFORMS_PER_TURN,
+    play_games,
+    play_games_cached,
+)
+from gamelab.yatzy._turn_kernels import new_decision_cache
 from gamelab.yatzy.rules import KEEPS, RULES, Card, RuleSet, get_rules, roll_index
 from gamelab.yatzy.solver import solve
 
-STRATEGIES = {"optimal": kern.STRATEGY_OPTIMAL, "greedy": kern.STRATEGY_GREEDY,
-              "random": kern.STRATEGY_RANDOM}
+STRATEGIES = {"optimal": STRATEGY_OPTIMAL, "greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM}
 CHUNK = 2000
 #: Decision tables kept per process and strategy (1.5 kB each; pages are only touched when used).
 PROCESS_CACHE_SLOTS = 600_000
@@ -48,18 +55,15 @@ def strategy_values(rules_name: str, strategy: str) -> np.ndarray:
     rules = get_rules(rules_name)
     if strategy == "optimal":
         return solve(rules).E
-    nf = 2 if rules.has_bonus_flag else 1
-    return np.zeros((1 << rules.n_boxes) * 64 * nf)
+    return np.zeros(rules.n_states)
 
 
 @lru_cache(maxsize=4)
 def _decision_cache(rules_name: str, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """(slot_of, tables, used) of :func:`gamelab.yatzy._kernels.play_games_cached`, kept for
+    """(slot_of, tables, used) of :func:`gamelab.yatzy._play_kernels.play_games_cached`, kept for
     the life of the process so a state's decisions are computed once, not once per chunk."""
     size = strategy_values(rules_name, strategy).shape[0]
-    slots = min(size + 1, PROCESS_CACHE_SLOTS)
-    return (np.zeros(size, dtype=np.int32), np.empty((slots, 3, kern.N_ROLLS), dtype=np.int16),
-            np.ones(1, dtype=np.int64))
+    return new_decision_cache(size, min(size + 1, PROCESS_CACHE_SLOTS))
 
 
 def play_scores(rules: RuleSet, strategy: str, uniforms: np.ndarray,
@@ -70,23 +74,20 @@ def play_scores(rules: RuleSet, strategy: str, uniforms: np.ndarray,
     in the process between calls; with a given E they are computed afresh for this call.
     """
     code = strategy_code(strategy)
-    tab = rules.kernel_tables()
-    args = (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-            tab["joker_fixed"], tab["params"])
+    bundle = rules.kernel_rules()
     scores = np.empty(uniforms.shape[0], dtype=np.int64)
     if E is None and RULES.get(rules.name) is rules:
         E = strategy_values(rules.name, strategy)
-        kern.play_games_cached(E, code, uniforms, *args, *_decision_cache(rules.name, strategy),
-                               scores)
+        play_games_cached(E, code, uniforms, bundle, _decision_cache(rules.name, strategy), scores)
         return scores
     if E is None:
         E = strategy_values(rules.name, strategy)
-    kern.play_games(E, code, uniforms, *args, scores)
+    play_games(E, code, uniforms, bundle, scores)
     return scores
 
 
 def draw_uniforms(rules: RuleSet, games: int, rng: np.random.Generator) -> np.ndarray:
-    return rng.random((games, rules.n_boxes, kern.UNIFORMS_PER_TURN))
+    return rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
 
 
 def simulate_chunk(item: tuple[str, str, int], rng: np.random.Generator) -> dict:

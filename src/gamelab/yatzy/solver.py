@@ -4,7 +4,8 @@ Computes E(state) = the maximal expected remaining score, and W(state) = E[remai
 that strategy (for the standard deviation), for every reachable state (filled boxes, capped upper
 total, Yahtzee-bonus flag), processing the states in layers of equal popcount from the full card
 down (Glenn 2006, "An optimal strategy for Yahtzee", CS-TR-0002; Verhoeff 1999). The within-turn
-widget uses the fast tricks in ``_kernels`` (keep recursion, hoisted successors, sub-keep lists).
+widget uses the fast tricks in ``_widget_kernels`` (keep recursion, hoisted successors, sub-keep
+lists).
 
 Cost: about 15 k floating-point operations per widget; 536,320 widgets for American Yahtzee with
 the bonus, 357,568 without, 1,430,464 for Scandinavian Yatzy. Tables (E and W as float64) are
@@ -26,7 +27,8 @@ from typing import Any
 import numpy as np
 
 from gamelab.core.cache import cached_arrays, is_cached
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._turn_kernels import state_index as kernel_state_index
+from gamelab.yatzy._widget_kernels import solve_layer
 from gamelab.yatzy.rules import FACES, RuleSet, get_rules
 
 CACHE_VERSION = 2
@@ -47,8 +49,8 @@ def upper_reach() -> np.ndarray:
 
 
 def state_index(rules: RuleSet, mask: int, m: int, f: int) -> int:
-    nf = 2 if rules.has_bonus_flag else 1
-    return (mask * 64 + m) * nf + f
+    """Index of state (mask, m, f) in the value tables (see :mod:`gamelab.yatzy._turn_kernels`)."""
+    return int(kernel_state_index(mask, m, f, rules.bonus_flags))
 
 
 def masks_by_popcount(n_boxes: int) -> list[np.ndarray]:
@@ -86,21 +88,14 @@ class Solution:
 
 def solve_tables(rules: RuleSet, with_w: bool = True) -> tuple[np.ndarray, np.ndarray, int]:
     """Run the DP (no cache): (E, W, widgets solved)."""
-    tab = rules.kernel_tables()
-    nf = 2 if rules.has_bonus_flag else 1
-    size = (1 << rules.n_boxes) * 64 * nf
-    E = np.zeros(size)
-    W = np.zeros(size)
+    bundle = rules.kernel_rules()
+    E = np.zeros(rules.n_states)
+    W = np.zeros(rules.n_states)
     reach = upper_reach()
     widgets = 0
     layers = masks_by_popcount(rules.n_boxes)
     for k in range(rules.n_boxes - 1, -1, -1):
-        widgets += int(
-            kern.solve_layer(
-                E, W, with_w, layers[k], reach, tab["base"], tab["upper_face"],
-                tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"], tab["params"],
-            )
-        )
+        widgets += int(solve_layer(E, W, with_w, layers[k], reach, bundle))
     return E, W, widgets
 
 

@@ -9,7 +9,7 @@ of a layer with few turns left is short.
 
 Every rule set: with a Yahtzee bonus the state carries the bonus flag f and extra Yahtzees follow
 the joker rules, exactly as in the expected-score widget (kernel
-:func:`gamelab.yatzy._kernels.utility_widget`, shared with win play). Cost: L times the
+:func:`gamelab.yatzy._utility_kernels.utility_widget`, shared with win play). Cost: L times the
 expected-score solve (about 2.7 M operations per widget for L = 351); memory two layers of
 float64 [states, L] (about 0.3 GB for ``yahtzee-no-bonus``, 0.5 GB for ``yahtzee``).
 Cached with :func:`gamelab.core.cache.cached_arrays`.
@@ -24,7 +24,8 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamelab.core.cache import cached_arrays
-from gamelab.yatzy import _kernels as kern
+from gamelab.yatzy._turn_kernels import state_index
+from gamelab.yatzy._utility_kernels import utility_layer
 from gamelab.yatzy.distribution import layer_rows
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.solver import masks_by_popcount
@@ -43,23 +44,20 @@ def target_probabilities(rules: RuleSet | str, max_target: int = 350,
 
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
-        tab = rules.kernel_tables()
+        bundle = rules.kernel_rules()
         nb = rules.n_boxes
         layers = masks_by_popcount(nb)
-        nf = 2 if rules.has_bonus_flag else 1
-        row_of = np.full((1 << nb) * 64 * nf, -1, dtype=np.int64)
+        row_of = np.full(rules.n_states, -1, dtype=np.int64)
         ms, mm, ff = layer_rows(rules, layers[nb])
         P = np.zeros((len(ms), L))
         P[:, 0] = 1.0
         blocks = 4 * (os.cpu_count() or 1)
         for k in range(nb - 1, -1, -1):
             row_of[:] = -1
-            row_of[(ms * 64 + mm) * nf + ff] = np.arange(len(ms))
+            row_of[state_index(ms, mm, ff, rules.bonus_flags)] = np.arange(len(ms))
             ms2, mm2, ff2 = layer_rows(rules, layers[k])
             P2 = np.zeros((len(ms2), L))
-            kern.utility_layer(P, row_of, P2, ms2, mm2, ff2, tab["base"], tab["upper_face"],
-                               tab["joker_value"], tab["upper_box_of_face"], tab["joker_fixed"],
-                               tab["params"], min(blocks, len(ms2)))
+            utility_layer(P, row_of, P2, ms2, mm2, ff2, bundle, min(blocks, len(ms2)))
             ms, mm, ff, P = ms2, mm2, ff2, P2
         return {"p": P[0].copy(), "seconds": np.array(time.perf_counter() - t0)}
 

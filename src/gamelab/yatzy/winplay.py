@@ -12,7 +12,7 @@ The solve is a backward DP over the states reachable from A's state (supersets o
 boxes, upper totals reachable from its own, the Yahtzee-bonus flag), layer by layer, with a
 vector per state over t = the points A still needs to pass B's maximal final score:
 U[state, t] = best E[U[next, max(0, t - points)]] (kernel
-:func:`gamelab.yatzy._kernels.utility_widget`, shared with target play). u only varies on B's
+:func:`gamelab.yatzy._utility_kernels.utility_widget`, shared with target play). u only varies on B's
 support [lo, hi], so the vector has L = hi + 2 - s_A entries (t = 0: A is above hi and has won,
 U = 1; below lo nothing is clamped because A's score never decreases). The terminal vector is
 U[full, t] = u(hi + 1 - t).
@@ -48,8 +48,24 @@ import numpy as np
 from gamelab.core.cache import cached_arrays
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import Difference, Estimate, mean_interval, paired_difference
-from gamelab.yatzy import _kernels as kern
-from gamelab.yatzy.rules import N_KEEPS, N_ROLLS, RULES, RuleSet, get_rules
+from gamelab.yatzy._distribution_kernels import forward_layer
+from gamelab.yatzy._play_kernels import (
+    UNIFORMS_PER_TURN,
+    decided_turn,
+    expectation_turn,
+    play_to_round,
+)
+from gamelab.yatzy._turn_kernels import (
+    W_BOX3,
+    W_KEEP1,
+    W_KEEP2,
+    new_workspace,
+    split_state,
+    state_index,
+    upper_subset,
+)
+from gamelab.yatzy._utility_kernels import utility_decisions, utility_layer
+from gamelab.yatzy.rules import RULES, RuleSet, get_rules
 from gamelab.yatzy.simulate import strategy_values
 from gamelab.yatzy.solver import solve, upper_reach
 
@@ -59,16 +75,6 @@ def _expected_values(rules: RuleSet) -> np.ndarray:
     if RULES.get(rules.name) is rules:
         return strategy_values(rules.name, "optimal")
     return solve(rules).E
-
-
-def _tables(rules: RuleSet) -> tuple:
-    tab = rules.kernel_tables()
-    return (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-            tab["joker_fixed"], tab["params"])
-
-
-def _nf(rules: RuleSet) -> int:
-    return 2 if rules.has_bonus_flag else 1
 
 
 @dataclass
@@ -91,11 +97,11 @@ def reachable_states(rules: RuleSet, mask: int, m: int, f: int) -> ReachableStat
     tab = rules.kernel_tables()
     uf = tab["upper_face"]
     ybox = int(tab["params"][4])
-    nf = _nf(rules)
+    nf = rules.bonus_flags
     if f not in range(nf) or (f == 1 and not (mask >> ybox) & 1):
         raise ValueError(f"bonus flag {f} is impossible for this state")
     reach = upper_reach()
-    u0 = int(kern.upper_subset(mask, uf, nb))
+    u0 = int(upper_subset(mask, uf, nb))
     free = [b for b in range(nb) if not (mask >> b) & 1]
     k = len(free)
     per_layer: list[list[tuple[int, int, int]]] = [[] for _ in range(k + 1)]
@@ -104,7 +110,7 @@ def reachable_states(rules: RuleSet, mask: int, m: int, f: int) -> ReachableStat
         for i, b in enumerate(free):
             if (sub >> i) & 1:
                 msk |= 1 << b
-        new_upper = int(kern.upper_subset(msk, uf, nb)) & ~u0
+        new_upper = int(upper_subset(msk, uf, nb)) & ~u0
         sums = np.nonzero(reach[new_upper])[0]
         mset = sorted({min(63, m + int(s)) for s in sums})
         if nf == 1 or f == 1 or (mask >> ybox) & 1 or not (msk >> ybox) & 1:
@@ -113,11 +119,12 @@ def reachable_states(rules: RuleSet, mask: int, m: int, f: int) -> ReachableStat
             flags = [0, 1]
         layer = bin(sub).count("1")
         per_layer[layer].extend((msk, mm, ff) for mm in mset for ff in flags)
-    row_of = np.full((1 << nb) * 64 * nf, -1, dtype=np.int64)
+    row_of = np.full(rules.n_states, -1, dtype=np.int64)
     layers = []
     for rows in per_layer:
         arr = np.array(rows, dtype=np.int64).reshape(-1, 3)
-        row_of[(arr[:, 0] * 64 + arr[:, 1]) * nf + arr[:, 2]] = np.arange(len(arr))
+        row_of[state_index(arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy(), nf)] = np.arange(
+            len(arr))
         layers.append((arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy()))
     return ReachableStates(rules, layers, row_of)
 
@@ -142,7 +149,7 @@ def final_score_law(rules: RuleSet, state: tuple[int, int, int, int],
     reach = reachable_states(rules, mask, m, f)
     turns = len(reach.layers) - 1
     width = _max_remaining(rules, turns) + 1
-    tab = _tables(rules)
+    bundle = rules.kernel_rules()
     ms, mm, ff = reach.layers[0]
     F = np.zeros((len(ms), width))
     F[0, 0] = 1.0
@@ -150,7 +157,7 @@ def final_score_law(rules: RuleSet, state: tuple[int, int, int, int],
     for j in range(turns):
         ms2, mm2, ff2 = reach.layers[j + 1]
         F2 = np.zeros((len(ms2), width))
-        kern.forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, *tab, overflow, E)
+        forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, bundle, overflow, E)
         ms, mm, ff, F = ms2, mm2, ff2, F2
     assert overflow[0] == 0.0
     p = F.sum(axis=0)
@@ -202,21 +209,16 @@ class WinSolution:
         return max(0, self.top - score)
 
     def decisions(self, turns_taken: int, mask: int, m: int, f: int, score: int, scratch):
-        """(box3, keep2, keep1) of the policy at a reachable state with A's score `score`."""
-        tab = _tables(self.rules)
-        s = scratch
-        kern.utility_decisions(self.vectors[turns_taken + 1], self.reach.row_of, mask, m, f,
-                               self.t_of(score), *tab, s["V"], s["VW"], s["K"], s["KW"], s["M"],
-                               s["A"], s["box3"], s["keep2"], s["keep1"], s["K1"], s["K2"])
-        return s["box3"], s["keep2"], s["keep1"]
+        """(box3, keep2, keep1) of the policy at a reachable state with A's score `score`
+        (views into `scratch`, a :func:`decision_scratch`)."""
+        utility_decisions(self.vectors[turns_taken + 1], self.reach.row_of, mask, m, f,
+                          self.t_of(score), self.rules.kernel_rules(), scratch)
+        return scratch[W_BOX3], scratch[W_KEEP2], scratch[W_KEEP1]
 
 
-def decision_scratch() -> dict[str, np.ndarray]:
-    return {"V": np.empty(N_ROLLS), "VW": np.empty(N_ROLLS), "K": np.empty(N_KEEPS),
-            "KW": np.zeros(N_KEEPS), "M": np.empty(N_KEEPS),
-            "A": np.empty(N_KEEPS, dtype=np.int64), "box3": np.empty(N_ROLLS, dtype=np.int64),
-            "keep2": np.empty(N_ROLLS, dtype=np.int64), "keep1": np.empty(N_ROLLS, dtype=np.int64),
-            "K1": np.empty(N_KEEPS), "K2": np.empty(N_KEEPS)}
+def decision_scratch(n_boxes: int = 13) -> tuple:
+    """The kernel workspace :meth:`WinSolution.decisions` fills (and the turn kernels use)."""
+    return new_workspace(n_boxes)
 
 
 def solve_win(rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray],
@@ -239,13 +241,12 @@ def solve_win(rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray],
     terminal[0] = 1.0
     vectors: list[np.ndarray] = [np.empty((0, L))] * (turns + 1)
     vectors[turns] = np.tile(terminal, (len(reach.layers[turns][0]), 1))
-    tab = _tables(rules)
+    bundle = rules.kernel_rules()
     blocks = 4 * (os.cpu_count() or 1)
     for j in range(turns - 1, -1, -1):
         ms, mm, ff = reach.layers[j]
         P = np.empty((len(ms), L))
-        kern.utility_layer(vectors[j + 1], reach.row_of, P, ms, mm, ff, *tab,
-                           min(blocks, len(ms)))
+        utility_layer(vectors[j + 1], reach.row_of, P, ms, mm, ff, bundle, min(blocks, len(ms)))
         vectors[j] = P
         if not keep_all:
             vectors[j + 1] = np.empty((0, L))
@@ -257,7 +258,7 @@ def solve_win(rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray],
 
 
 def _split(j: int, nf: int) -> tuple[int, int, int]:
-    return j // (nf * 64), (j // nf) % 64, j % nf
+    return tuple(int(x) for x in split_state(j, nf))
 
 
 def switch_states(rules: RuleSet, turns_left: int, ua: np.ndarray, ub: np.ndarray):
@@ -267,7 +268,7 @@ def switch_states(rules: RuleSet, turns_left: int, ua: np.ndarray, ub: np.ndarra
     out = []
     for u in (ua, ub):
         pos = np.zeros((u.shape[0], 1, 4), dtype=np.int64)
-        kern.play_to_round(E, u, rounds, *_tables(rules), pos)
+        play_to_round(E, u, rounds, rules.kernel_rules(), pos)
         out.append(pos[:, 0, :])
     return out[0], out[1]
 
@@ -286,20 +287,20 @@ def play_endgame(rules: RuleSet, a_state, b_state, ua, ub, policy: str, a_first:
         raise ValueError("the single policy needs the switch solve (single=...)")
     if E is None:
         E = _expected_values(rules)
-    tab = _tables(rules)
-    nf = _nf(rules)
+    bundle = rules.kernel_rules()
+    nf = rules.bonus_flags
     nb = rules.n_boxes
     full = (1 << nb) - 1
     ma, mma, fa, sa = (int(x) for x in a_state)
     mb, mmb, fb, sb = (int(x) for x in b_state)
     start_b = (mb, mmb, fb, sb)
-    scratch = decision_scratch()
+    scratch = decision_scratch(nb)
     solve_seconds = 0.0
     taken = 0
 
     def b_turn():
         nonlocal mb, mmb, fb, sb
-        pts, j = kern.expectation_turn(E, mb, mmb, fb, ub[bin(mb).count("1")], *tab)
+        pts, j = expectation_turn(E, mb, mmb, fb, ub[bin(mb).count("1")], bundle, scratch)
         sb += int(pts)
         mb, mmb, fb = _split(int(j), nf)
 
@@ -309,7 +310,7 @@ def play_endgame(rules: RuleSet, a_state, b_state, ua, ub, policy: str, a_first:
         if ma != full:
             u = ua[bin(ma).count("1")]  # the uniforms of A's turn number
             if policy == "expectation":
-                pts, j = kern.expectation_turn(E, ma, mma, fa, u, *tab)
+                pts, j = expectation_turn(E, ma, mma, fa, u, bundle, scratch)
             else:
                 if policy == "single":
                     sol, jt = single, taken
@@ -322,7 +323,7 @@ def play_endgame(rules: RuleSet, a_state, b_state, ua, ub, policy: str, a_first:
                     jt = 0
                 assert sol is not None
                 box3, keep2, keep1 = sol.decisions(jt, ma, mma, fa, sa, scratch)
-                pts, j = kern.decided_turn(box3, keep2, keep1, u, ma, mma, fa, *tab)
+                pts, j = decided_turn(box3, keep2, keep1, u, ma, mma, fa, bundle)
             sa += int(pts)
             ma, mma, fa = _split(int(j), nf)
             taken += 1
@@ -339,8 +340,8 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
     rules, turns_left, games, a_first, simulate = item
     rules = get_rules(rules)
     E = _expected_values(rules)
-    ua = rng.random((games, rules.n_boxes, kern.UNIFORMS_PER_TURN))
-    ub = rng.random((games, rules.n_boxes, kern.UNIFORMS_PER_TURN))
+    ua = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
+    ub = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
     sa, sb = switch_states(rules, turns_left, ua, ub)
     out = []
     for g in range(games):

@@ -1,0 +1,200 @@
+"""The exact score law of a fixed policy, one turn at a time (distribution, comeback, win play).
+
+:func:`turn_outcomes` turns one state's decision tables (left in a workspace by
+:func:`gamelab.yatzy._widget_kernels.widget_policy` or
+:func:`gamelab.yatzy._utility_kernels.utility_decisions`) into the law of (next state, points)
+by pushing the roll probabilities through the two keeps; :func:`forward_layer` and
+:func:`backward_layer` convolve score vectors of a whole layer with it. The plain-Python twin of
+:func:`turn_outcomes` is :func:`turn_outcomes_python`; the layer kernels are checked against
+simulation and the exact means in the tests.
+"""
+
+from __future__ import annotations
+
+import itertools
+
+from numba import njit
+
+from gamelab.yatzy._turn_kernels import (
+    W_ACC,
+    W_BOX3,
+    W_KEEP1,
+    W_KEEP2,
+    W_OUT_B,
+    W_OUT_J,
+    W_OUT_S,
+    W_P,
+    W_Q,
+    legal_moves_python,
+    new_workspace,
+    placement,
+)
+from gamelab.yatzy._widget_kernels import widget_policy
+from gamelab.yatzy.rules import (
+    KEEP_ROLL_INDEX,
+    KEEP_ROLL_PROB,
+    KEEP_ROLL_START,
+    KEEPS,
+    N_KEEPS,
+    N_ROLLS,
+    R_N_BOXES,
+    ROLL_PROB,
+    roll_index,
+)
+
+
+@njit(cache=True)
+def turn_outcomes(mask, m, f, rules, ws):
+    """The (next state, points) distribution of one turn under the decisions in `ws`
+    (ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1]).
+
+    Returns n; outcome o is (out_b[o], out_j[o], out_s[o]) = ws[W_OUT_B / W_OUT_J / W_OUT_S][o]
+    with probability acc[b, s] = ws[W_ACC][b, s] (the caller reads and re-zeroes acc).
+    """
+    box3 = ws[W_BOX3]
+    keep2 = ws[W_KEEP2]
+    keep1 = ws[W_KEEP1]
+    P = ws[W_P]
+    Q = ws[W_Q]
+    acc = ws[W_ACC]
+    out_b = ws[W_OUT_B]
+    out_j = ws[W_OUT_J]
+    out_s = ws[W_OUT_S]
+    for r in range(N_ROLLS):
+        P[r] = ROLL_PROB[r]
+    for stage in range(2):
+        for k in range(N_KEEPS):
+            Q[k] = 0.0
+        for r in range(N_ROLLS):
+            if stage == 0:
+                Q[keep1[r]] += P[r]
+            else:
+                Q[keep2[r]] += P[r]
+            P[r] = 0.0
+        for k in range(N_KEEPS):
+            q = Q[k]
+            if q == 0.0:
+                continue
+            for i in range(KEEP_ROLL_START[k], KEEP_ROLL_START[k + 1]):
+                P[KEEP_ROLL_INDEX[i]] += q * KEEP_ROLL_PROB[i]
+    n = 0
+    for r in range(N_ROLLS):
+        if P[r] == 0.0:
+            continue
+        b = box3[r]
+        pts, j = placement(mask, m, f, b, r, rules)
+        if acc[b, pts] == 0.0:
+            out_b[n] = b
+            out_j[n] = j
+            out_s[n] = pts
+            n += 1
+        acc[b, pts] += P[r]
+    return n
+
+
+@njit(cache=True)
+def take_outcome(ws, o):
+    """(probability, next state index, points) of outcome o of the last :func:`turn_outcomes`
+    in `ws`; re-zeroes its accumulator cell."""
+    b = ws[W_OUT_B][o]
+    s = ws[W_OUT_S][o]
+    acc = ws[W_ACC]
+    p = acc[b, s]
+    acc[b, s] = 0.0
+    return p, ws[W_OUT_J][o], s
+
+
+def turn_outcomes_python(mask, m, f, rules, box3, keep2, keep1) -> dict[tuple[int, int], float]:
+    """Plain-Python twin of :func:`turn_outcomes`: {(next state index, points): probability},
+    rolling the dice of each keep explicitly (6^k outcomes) instead of the keep -> roll tables."""
+    def reroll(keep: int) -> dict[int, float]:
+        kept = [int(x) for x in KEEPS[keep]]
+        free = 5 - sum(kept)
+        law: dict[int, float] = {}
+        for faces in itertools.product(range(6), repeat=free):
+            counts = list(kept)
+            for face in faces:
+                counts[face] += 1
+            r = int(roll_index(counts))
+            law[r] = law.get(r, 0.0) + 6.0**-free
+        return law
+
+    first = {r: float(ROLL_PROB[r]) for r in range(N_ROLLS)}
+    for keep in (keep1, keep2):
+        nxt: dict[int, float] = {}
+        for r, p in first.items():
+            for r2, q in reroll(int(keep[r])).items():
+                nxt[r2] = nxt.get(r2, 0.0) + p * q
+        first = nxt
+    out: dict[tuple[int, int], float] = {}
+    for r, p in first.items():
+        moves = {b: (s, j) for b, s, j in legal_moves_python(rules, mask, m, f, r)}
+        s, j = moves[int(box3[r])]
+        out[(j, s)] = out.get((j, s), 0.0) + p
+    return out
+
+
+@njit(cache=True)
+def backward_layer(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, rules):
+    """D[row, t] = P(remaining score = t) from the next layer's D2 (rows of layer k+1).
+
+    Remaining scores at or beyond D's width are clamped into its last column.
+    """
+    L = D.shape[1]
+    L2 = D2.shape[1]
+    ws = new_workspace(rules[R_N_BOXES])
+    for row in range(rows):
+        mask = mask_of_row[row]
+        m = m_of_row[row]
+        f = f_of_row[row]
+        widget_policy(E, mask, m, f, rules, ws)
+        for o in range(turn_outcomes(mask, m, f, rules, ws)):
+            p, j, s = take_outcome(ws, o)
+            row2 = row_of2[j]
+            for t2 in range(L2):
+                v = D2[row2, t2]
+                if v == 0.0:
+                    continue
+                t = t2 + s
+                if t >= L:
+                    t = L - 1
+                D[row, t] += p * v
+
+
+@njit(cache=True)
+def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules, overflow, W):
+    """Push the score mass F[row, score] of one layer through one turn into F2.
+
+    Mass that would land at or beyond F2's width is not lost: its probability and its exact
+    contributions to the mean (score + E[next]) and, when overflow has a third slot, to the
+    second moment (score^2 + 2 score E[next] + W[next]) go to overflow[0], [1] and [2].
+    """
+    L = F.shape[1]
+    L2 = F2.shape[1]
+    ws = new_workspace(rules[R_N_BOXES])
+    for row in range(rows):
+        hi = -1
+        for a in range(L):
+            if F[row, a] != 0.0:
+                hi = a
+        if hi < 0:
+            continue
+        mask = mask_of_row[row]
+        m = m_of_row[row]
+        f = f_of_row[row]
+        widget_policy(E, mask, m, f, rules, ws)
+        for o in range(turn_outcomes(mask, m, f, rules, ws)):
+            p, j, s = take_outcome(ws, o)
+            row2 = row_of[j]
+            for a in range(hi + 1):
+                v = F[row, a] * p
+                if v == 0.0:
+                    continue
+                t = a + s
+                if t < L2:
+                    F2[row2, t] += v
+                else:
+                    overflow[0] += v
+                    overflow[1] += v * (t + E[j])
+                    if overflow.shape[0] > 2:
+                        overflow[2] += v * (t * t + 2.0 * t * E[j] + W[j])

@@ -1,0 +1,266 @@
+"""Whole games played from pre-drawn uniforms: simulation, the risk-taker's duels, win play.
+
+Decisions come from the expected-score widget (:func:`gamelab.yatzy._widget_kernels.widget_policy`,
+computed once per visited state and kept in a decision cache, :func:`cached_decisions`), from
+given decision tables (:func:`decided_turn`), or are random (a uniform distinct sub-keep, then a
+uniform legal box). A turn consumes :data:`UNIFORMS_PER_TURN` uniforms: 3 x 5 dice, two random
+keeps, one random box, so a game depends only on its uniforms. The plain-Python twin of a whole
+game is :func:`gamelab.yatzy.simulate.play_game_python`; of :func:`risky_keep`,
+:func:`risky_keep_python`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gamelab.yatzy._turn_kernels import (
+    NEG,
+    W_BOX3,
+    W_KEEP1,
+    W_KEEP2,
+    W_LEGAL,
+    W_SUCC_E,
+    W_SUCC_S,
+    W_SUCC_W,
+    W_V3,
+    W_VW,
+    legal_boxes,
+    new_decision_cache,
+    new_workspace,
+    placement,
+    roll_dice,
+    split_state,
+    state_index,
+)
+from gamelab.yatzy._widget_kernels import final_values, widget_policy
+from gamelab.yatzy.rules import (
+    CODE_TO_KEEP,
+    N_ROLLS,
+    R_BONUS_FLAGS,
+    R_N_BOXES,
+    ROLLS,
+    SUBKEEP_INDEX,
+    SUBKEEP_START,
+)
+
+STRATEGY_OPTIMAL, STRATEGY_GREEDY, STRATEGY_RANDOM = 0, 1, 2
+CACHE_SLOTS = 20_000  # decision tables kept per game-kernel call (1.5 kB each)
+UNIFORMS_PER_TURN = 18  # 3 x 5 dice, two random keeps, one random box
+
+
+@njit(cache=True)
+def cached_decisions(E, mask, m, f, rules, ws, decisions):
+    """Row of the decision cache's tables [slots, 3, 252] (box3, keep2, keep1) holding the
+    state's decisions; `decisions` = :func:`new_decision_cache` (slot_of, tables, used).
+
+    Computed once per state and cache (slot_of[state] = row); row 0 is scratch when full.
+    """
+    slot_of, cache, used = decisions
+    j = state_index(mask, m, f, rules[R_BONUS_FLAGS])
+    s = slot_of[j]
+    if s > 0:
+        return s
+    widget_policy(E, mask, m, f, rules, ws)
+    s = 0
+    if used[0] < cache.shape[0]:
+        s = used[0]
+        used[0] += 1
+        slot_of[j] = s
+    box3 = ws[W_BOX3]
+    keep2 = ws[W_KEEP2]
+    keep1 = ws[W_KEEP1]
+    for r in range(N_ROLLS):
+        cache[s, 0, r] = box3[r]
+        cache[s, 1, r] = keep2[r]
+        cache[s, 2, r] = keep1[r]
+    return s
+
+
+@njit(cache=True)
+def play_games(E, strategy, uniforms, rules, scores):
+    """Play len(scores) whole games; uniforms [games, turns, 18]; scores receive final totals.
+
+    Decisions: optimal (argmax E), greedy (E = zeros: best expected points this turn) or
+    random (a uniform distinct sub-keep, then a uniform legal box). Decision tables are
+    computed once per visited state and call (see :func:`cached_decisions`).
+    """
+    decisions = new_decision_cache(E.shape[0], CACHE_SLOTS)
+    play_games_cached(E, strategy, uniforms, rules, decisions, scores)
+
+
+@njit(cache=True)
+def play_games_cached(E, strategy, uniforms, rules, decisions, scores):
+    """:func:`play_games` with the decision cache passed in, so that it persists between calls:
+    with as many slots as states, every state's decisions are computed once per process."""
+    nb = rules[R_N_BOXES]
+    nf = rules[R_BONUS_FLAGS]
+    cache = decisions[1]
+    ws = new_workspace(nb)
+    legal = ws[W_LEGAL]
+    s = 0
+    for g in range(scores.shape[0]):
+        mask = 0
+        m = 0
+        f = 0
+        total = 0
+        for turn in range(nb):
+            u = uniforms[g, turn]
+            if strategy != STRATEGY_RANDOM:
+                s = cached_decisions(E, mask, m, f, rules, ws, decisions)
+            r = roll_dice(0, u, 0)
+            for stage in range(2):
+                if strategy == STRATEGY_RANDOM:
+                    lo = SUBKEEP_START[r]
+                    hi = SUBKEEP_START[r + 1]
+                    i = lo + int(u[15 + stage] * (hi - lo))
+                    if i >= hi:
+                        i = hi - 1
+                    k = SUBKEEP_INDEX[i]
+                else:
+                    k = cache[s, 2 - stage, r]
+                r = roll_dice(k, u, 5 + 5 * stage)
+            if strategy == STRATEGY_RANDOM:
+                n = legal_boxes(mask, f, r, rules, legal)
+                i = int(u[17] * n)
+                if i >= n:
+                    i = n - 1
+                b = legal[i]
+            else:
+                b = cache[s, 0, r]
+            pts, j = placement(mask, m, f, b, r, rules)
+            total += pts
+            mask, m, f = split_state(j, nf)
+        scores[g] = total
+
+
+def _meet_tables():
+    size = np.zeros((N_ROLLS, N_ROLLS), dtype=np.int64)
+    keep = np.zeros((N_ROLLS, N_ROLLS), dtype=np.int64)
+    p6 = 6 ** np.arange(6)
+    for r in range(N_ROLLS):
+        common = np.minimum(ROLLS[r][None, :], ROLLS)
+        size[r] = common.sum(axis=1)
+        keep[r] = CODE_TO_KEEP[(common * p6).sum(axis=1)]
+    return size, keep
+
+
+#: MEET_SIZE[r, t] = dice rolls r and t have in common; MEET_KEEP[r, t] = that common keep.
+MEET_SIZE, MEET_KEEP = _meet_tables()
+
+
+@njit(cache=True)
+def risky_keep(r, V3, valence):
+    """The thesis' risky keep: aim at the final roll t with the highest value V3[t] among those
+    sharing at least `valence` dice with r, and keep the dice in common (ties: first t)."""
+    best = NEG
+    best_t = r
+    for t in range(N_ROLLS):
+        if MEET_SIZE[r, t] >= valence and V3[t] > best:
+            best = V3[t]
+            best_t = t
+    return MEET_KEEP[r, best_t]
+
+
+def risky_keep_python(r: int, V3, valence: int) -> int:
+    """Plain-Python twin of :func:`risky_keep`."""
+    best_t, best = r, None
+    for t in range(N_ROLLS):
+        common = [min(int(a), int(b)) for a, b in zip(ROLLS[r], ROLLS[t], strict=True)]
+        if sum(common) >= valence and (best is None or V3[t] > best):
+            best, best_t = V3[t], t
+    common = [min(int(a), int(b)) for a, b in zip(ROLLS[r], ROLLS[best_t], strict=True)]
+    return int(CODE_TO_KEEP[sum(c * 6**i for i, c in enumerate(common))])
+
+
+@njit(cache=True)
+def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
+    """One turn from (mask, m, f) with uniforms u: optimal (valence 0) or the risk-taker's keeps
+    (valence v >= 1; the box is still chosen optimally). Returns (points, next state index)."""
+    s = cached_decisions(E, mask, m, f, rules, ws, decisions)
+    cache = decisions[1]
+    V3 = ws[W_V3]
+    if valence > 0:
+        final_values(E, E, False, mask, m, f, rules, V3, ws[W_VW], ws[W_BOX3], ws[W_SUCC_S],
+                     ws[W_SUCC_E], ws[W_SUCC_W])
+    r = roll_dice(0, u, 0)
+    for stage in range(2):
+        if valence > 0:
+            k = risky_keep(r, V3, valence)
+        else:
+            k = cache[s, 2 - stage, r]
+        r = roll_dice(k, u, 5 + 5 * stage)
+    return placement(mask, m, f, cache[s, 0, r], r, rules)
+
+
+@njit(cache=True)
+def duel_games(E, start_a, start_b, uniforms_a, uniforms_b, deficit, valence, rules, result):
+    """Finish two-player games from round positions start_x[g] = (mask, m, f, score).
+
+    A plays optimally; B plays optimally except that at each of its turns where it is behind by
+    at least `deficit` points it uses the risky keeps (valence 0 = always optimal). A moves first
+    in each round. result[g] = final score of B minus final score of A.
+    """
+    nb = rules[R_N_BOXES]
+    nf = rules[R_BONUS_FLAGS]
+    ws = new_workspace(nb)
+    decisions = new_decision_cache(E.shape[0], CACHE_SLOTS)
+    for g in range(result.shape[0]):
+        ma, mma, fa, sa = start_a[g, 0], start_a[g, 1], start_a[g, 2], start_a[g, 3]
+        mb, mmb, fb, sb = start_b[g, 0], start_b[g, 1], start_b[g, 2], start_b[g, 3]
+        turn = 0
+        while ma != (1 << nb) - 1:
+            pts, j = play_turn(E, ma, mma, fa, uniforms_a[g, turn], 0, rules, ws, decisions)
+            sa += pts
+            ma, mma, fa = split_state(j, nf)
+            v = valence if sa - sb >= deficit else 0
+            pts, j = play_turn(E, mb, mmb, fb, uniforms_b[g, turn], v, rules, ws, decisions)
+            sb += pts
+            mb, mmb, fb = split_state(j, nf)
+            turn += 1
+        result[g] = sb - sa
+
+
+@njit(cache=True)
+def play_to_round(E, uniforms, rounds, rules, out):
+    """Optimal single-player games; out[g, i] = (mask, m, f, score) after rounds[i] turns."""
+    nb = rules[R_N_BOXES]
+    nf = rules[R_BONUS_FLAGS]
+    ws = new_workspace(nb)
+    decisions = new_decision_cache(E.shape[0], CACHE_SLOTS)
+    last = 0
+    for i in range(rounds.shape[0]):
+        last = max(last, rounds[i])
+    for g in range(out.shape[0]):
+        mask = 0
+        m = 0
+        f = 0
+        score = 0
+        for turn in range(last + 1):
+            for i in range(rounds.shape[0]):
+                if rounds[i] == turn:
+                    out[g, i, 0] = mask
+                    out[g, i, 1] = m
+                    out[g, i, 2] = f
+                    out[g, i, 3] = score
+            if turn == last or turn == nb:
+                break
+            pts, j = play_turn(E, mask, m, f, uniforms[g, turn], 0, rules, ws, decisions)
+            score += pts
+            mask, m, f = split_state(j, nf)
+
+
+@njit(cache=True)
+def decided_turn(box3, keep2, keep1, u, mask, m, f, rules):
+    """Play one turn with fixed decision tables and uniforms u: (points, next state index)."""
+    r = roll_dice(0, u, 0)
+    r = roll_dice(keep1[r], u, 5)
+    r = roll_dice(keep2[r], u, 10)
+    return placement(mask, m, f, box3[r], r, rules)
+
+
+@njit(cache=True)
+def expectation_turn(E, mask, m, f, u, rules, ws):
+    """One turn of the expected-score strategy with uniforms u: (points, next state index)."""
+    widget_policy(E, mask, m, f, rules, ws)
+    return decided_turn(ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1], u, mask, m, f, rules)

@@ -1,0 +1,228 @@
+"""Utility play (target and win play): vectors over t = points still needed, every rule set.
+
+A utility vector U[state, t], t = 0..L-1, is the best E[u(final)] when the player still needs
+t more points to reach the top of the utility's window (t = 0: at or beyond the top, where the
+utility is constant). The turn maps it as U[t] = max E[Un[next, max(0, t - points)]]; only the
+terminal vector differs between target play ([t == 0]) and win play (the opponent's CDF).
+Keeps and boxes are chosen per t (:func:`utility_widget`, all t at once;
+:func:`utility_decisions`, the decision tables of one t). The plain-Python twin is
+:func:`utility_widget_python`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from gamelab.yatzy._turn_kernels import (
+    NOT_EXTRA,
+    W_A,
+    W_BOX3,
+    W_K,
+    W_K1,
+    W_K2,
+    W_KEEP1,
+    W_KEEP2,
+    W_KW,
+    W_M,
+    W_V,
+    W_VW,
+    YAHTZEE_ROLLS,
+    box_points,
+    extra_yahtzee_mode,
+    legal_moves_python,
+    state_index,
+    upper_step,
+)
+from gamelab.yatzy._widget_kernels import keep_decisions
+from gamelab.yatzy.rules import (
+    KEEP_ADD,
+    KEEP_MINUS_INDEX,
+    KEEP_MINUS_START,
+    KEEP_RECURSION_ORDER,
+    N_KEEPS,
+    N_ROLLS,
+    R_BASE,
+    R_BONUS_FLAGS,
+    R_N_BOXES,
+    R_UPPER_BONUS,
+    R_UPPER_FACE,
+    R_YAHTZEE_BOX,
+    ROLL_AS_KEEP,
+    ROLLS,
+    SUBKEEP_INDEX,
+    SUBKEEP_START,
+)
+
+
+@njit(cache=True)
+def new_utility_workspace(L):
+    """Scratch of :func:`utility_widget` for vectors of width L: (V3 [252, L], K [462, L],
+    M [462, L], shifted [6, L])."""
+    return (np.empty((N_ROLLS, L)), np.empty((N_KEEPS, L)), np.empty((N_KEEPS, L)),
+            np.empty((6, L)))
+
+
+@njit(cache=True)
+def _shift_max(Pn, row, s, out, r):
+    """out[r, t] = max(out[r, t], Pn[row, max(0, t - s)])."""
+    L = Pn.shape[1]
+    for t in range(L):
+        v = Pn[row, t - s] if t > s else Pn[row, 0]
+        if v > out[r, t]:
+            out[r, t] = v
+
+
+@njit(cache=True)
+def utility_widget(Pn, row_of_next, mask, m, f, rules, uws):
+    """U[t] = best E[Pn[next, max(0, t - points)]] over the turn, t = 0..L-1 (every rule set).
+
+    Pn: [rows of the next layer, L]; row_of_next[state index] = its row; uws: a
+    :func:`new_utility_workspace` of width L. Returns K[0] (a view into uws).
+    """
+    V3, K, M, shifted = uws
+    nb = rules[R_N_BOXES]
+    ub = rules[R_UPPER_BONUS]
+    ybox = rules[R_YAHTZEE_BOX]
+    nf = rules[R_BONUS_FLAGS]
+    base = rules[R_BASE]
+    upper_face = rules[R_UPPER_FACE]
+    L = Pn.shape[1]
+    for r in range(N_ROLLS):
+        for t in range(L):
+            V3[r, t] = -1.0
+    for b in range(nb):
+        if (mask >> b) & 1:
+            continue
+        nmask = mask | (1 << b)
+        face = upper_face[b]
+        if face > 0:
+            for cnt in range(6):
+                m2, s = upper_step(m, cnt * face, ub)
+                row = row_of_next[state_index(nmask, m2, f, nf)]
+                for t in range(L):
+                    shifted[cnt, t] = Pn[row, t - s] if t > s else Pn[row, 0]
+            for r in range(N_ROLLS):
+                c = ROLLS[r, face - 1]
+                for t in range(L):
+                    v = shifted[c, t]
+                    if v > V3[r, t]:
+                        V3[r, t] = v
+        else:
+            row0 = row_of_next[state_index(nmask, m, f, nf)]
+            row1 = row0
+            if b == ybox and nf == 2:
+                row1 = row_of_next[state_index(nmask, m, 1, nf)]
+            for r in range(N_ROLLS):
+                s = base[b, r]
+                _shift_max(Pn, row1 if (b == ybox and s == 50) else row0, s, V3, r)
+    if ybox >= 0 and ((mask >> ybox) & 1) == 1:
+        for i in range(YAHTZEE_ROLLS.shape[0]):
+            r = YAHTZEE_ROLLS[i]
+            mode = extra_yahtzee_mode(rules, mask, r)
+            if mode == NOT_EXTRA:
+                break
+            for t in range(L):
+                V3[r, t] = -1.0
+            for b in range(nb):
+                if (mask >> b) & 1:
+                    continue
+                allowed, s, j = box_points(rules, mask, m, f, b, r, mode)
+                if allowed:
+                    _shift_max(Pn, row_of_next[j], s, V3, r)
+    for stage in range(3):
+        for r in range(N_ROLLS):
+            k = ROLL_AS_KEEP[r]
+            for t in range(L):
+                K[k, t] = V3[r, t]
+        for i in range(KEEP_RECURSION_ORDER.shape[0]):
+            k = KEEP_RECURSION_ORDER[i]
+            for t in range(L):
+                acc = 0.0
+                for face in range(6):
+                    acc += K[KEEP_ADD[k, face], t]
+                K[k, t] = acc / 6.0
+        if stage == 2:
+            break
+        for k in range(N_KEEPS):
+            for t in range(L):
+                M[k, t] = K[k, t]
+            for i in range(KEEP_MINUS_START[k], KEEP_MINUS_START[k + 1]):
+                s = KEEP_MINUS_INDEX[i]
+                for t in range(L):
+                    if M[s, t] > M[k, t]:
+                        M[k, t] = M[s, t]
+        for r in range(N_ROLLS):
+            k = ROLL_AS_KEEP[r]
+            for t in range(L):
+                V3[r, t] = M[k, t]
+    return K[0]
+
+
+@njit(cache=True, parallel=True)
+def utility_layer(Pn, row_of_next, P, ms, mm, ff, rules, blocks):
+    """Fill P[row] = utility_widget of (ms, mm, ff)[row] for one layer (blocks of rows)."""
+    L = Pn.shape[1]
+    n = ms.shape[0]
+    size = (n + blocks - 1) // blocks
+    for blk in prange(blocks):
+        uws = new_utility_workspace(L)
+        for row in range(blk * size, min(n, (blk + 1) * size)):
+            res = utility_widget(Pn, row_of_next, ms[row], mm[row], ff[row], rules, uws)
+            for t in range(L):
+                P[row, t] = res[t]
+
+
+@njit(cache=True)
+def utility_decisions(Pn, row_of_next, mask, m, f, t, rules, ws):
+    """The decisions of the utility policy for one t (a scalar widget); returns its value.
+
+    Left in the workspace as by :func:`gamelab.yatzy._widget_kernels.widget_policy` (ws[W_BOX3],
+    ws[W_KEEP2], ws[W_KEEP1]); ties go to the first box and the smallest keep index. The value
+    equals utility_widget(...)[t].
+    """
+    nb = rules[R_N_BOXES]
+    V = ws[W_V]
+    box3 = ws[W_BOX3]
+    for r in range(N_ROLLS):
+        V[r] = -1.0
+        box3[r] = -1
+        mode = extra_yahtzee_mode(rules, mask, r)
+        for b in range(nb):
+            if (mask >> b) & 1:
+                continue
+            allowed, s, j = box_points(rules, mask, m, f, b, r, mode)
+            if not allowed:
+                continue
+            row = row_of_next[j]
+            v = Pn[row, t - s] if t > s else Pn[row, 0]
+            if v > V[r]:
+                V[r] = v
+                box3[r] = b
+    return keep_decisions(V, ws[W_VW], ws[W_K], ws[W_KW], ws[W_M], ws[W_A], ws[W_KEEP2],
+                          ws[W_KEEP1], ws[W_K1], ws[W_K2])
+
+
+def utility_widget_python(Pn, row_of_next, mask, m, f, rules) -> list[float]:
+    """Plain-Python twin of :func:`utility_widget` (direct max over all sub-keeps)."""
+    L = Pn.shape[1]
+    V = []
+    for r in range(N_ROLLS):
+        best = [-1.0] * L
+        for _, s, j in legal_moves_python(rules, mask, m, f, r):
+            row = int(row_of_next[j])
+            best = [max(best[t], float(Pn[row, max(0, t - s)])) for t in range(L)]
+        V.append(best)
+    for stage in range(3):
+        K = [[0.0] * L for _ in range(N_KEEPS)]
+        for r in range(N_ROLLS):
+            K[ROLL_AS_KEEP[r]] = list(V[r])
+        for k in KEEP_RECURSION_ORDER.tolist():
+            K[k] = [sum(K[x][t] for x in KEEP_ADD[k].tolist()) / 6.0 for t in range(L)]
+        if stage == 2:
+            return K[0]
+        V = []
+        for r in range(N_ROLLS):
+            subs = SUBKEEP_INDEX[SUBKEEP_START[r] : SUBKEEP_START[r + 1]].tolist()
+            V.append([max(K[k][t] for k in subs) for t in range(L)])
+    return K[0]

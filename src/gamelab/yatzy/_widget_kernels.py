@@ -1,0 +1,356 @@
+"""The within-turn widget of the expected-score DP (solver, coach, decision tables of play).
+
+One *widget* (Glenn 2006) is the turn played from one state: three rolls, two keep choices and
+the box choice. Per widget the kernel
+
+1. scores every roll r in every legal box: ``V3[r] = max_b s(b, r) + E[next]`` (lower-box
+   successors are hoisted out of the roll loop, upper-box ones depend only on the face count;
+   the few extra-Yahtzee rolls are then placed by the joker rules of
+   :func:`gamelab.yatzy._turn_kernels.box_points`);
+2. computes the value of each of the 462 keeps by the incremental recursion
+   ``K(k) = mean_f K(k + f)`` from the five-dice keeps down (1260 additions, no probabilities);
+3. takes ``V2[r] = max`` over the sub-keeps of r (4368 entries in all), and repeats.
+
+``with_w`` also propagates the second moment W = E[remaining^2] under the same (argmax-E, first
+index on ties) decisions: ``W = s^2 + 2 s E' + W'`` at the box, linear at chance nodes. Values
+are expected *remaining* scores (full cards are worth 0). State index, rules bundle and workspace:
+:mod:`gamelab.yatzy._turn_kernels`. The plain-Python twin is :func:`widget_python`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit, prange
+
+from gamelab.yatzy._turn_kernels import (
+    NEG,
+    NOT_EXTRA,
+    W_A,
+    W_BOX3,
+    W_K,
+    W_K1,
+    W_K2,
+    W_KEEP1,
+    W_KEEP2,
+    W_KW,
+    W_M,
+    W_SUCC_E,
+    W_SUCC_S,
+    W_SUCC_W,
+    W_V,
+    W_VW,
+    YAHTZEE_ROLLS,
+    box_points,
+    extra_yahtzee_mode,
+    flag_values,
+    legal_moves_python,
+    new_workspace,
+    state_index,
+    upper_step,
+    upper_subset,
+)
+from gamelab.yatzy.rules import (
+    KEEP_ADD,
+    KEEP_MINUS_INDEX,
+    KEEP_MINUS_START,
+    KEEP_RECURSION_ORDER,
+    N_KEEPS,
+    N_ROLLS,
+    R_BASE,
+    R_BONUS_FLAGS,
+    R_N_BOXES,
+    R_UPPER_BONUS,
+    R_UPPER_FACE,
+    R_YAHTZEE_BOX,
+    ROLL_AS_KEEP,
+    ROLL_PROB,
+    ROLLS,
+    SUBKEEP_INDEX,
+    SUBKEEP_START,
+)
+
+
+@njit(cache=True)
+def final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, succ_s, succ_e, succ_w):
+    """Box stage of one widget: V[r] (and VW[r]) = best box for roll r; choice[r] = that box.
+
+    succ_s/e/w are scratch [n_boxes, 7]: column 0..5 = upper value by face count, column 6 =
+    lower successor (column 0/1 of the Yahtzee box = scored 0 / scored 50).
+    """
+    nb = rules[R_N_BOXES]
+    ub = rules[R_UPPER_BONUS]
+    ybox = rules[R_YAHTZEE_BOX]
+    nf = rules[R_BONUS_FLAGS]
+    base = rules[R_BASE]
+    upper_face = rules[R_UPPER_FACE]
+    for b in range(nb):
+        if (mask >> b) & 1:
+            continue
+        nmask = mask | (1 << b)
+        face = upper_face[b]
+        if face > 0:
+            for cnt in range(6):
+                m2, pts = upper_step(m, cnt * face, ub)
+                j = state_index(nmask, m2, f, nf)
+                succ_s[b, cnt] = pts
+                succ_e[b, cnt] = E[j]
+                if with_w:
+                    succ_w[b, cnt] = W[j]
+        elif b == ybox:
+            j0 = state_index(nmask, m, f, nf)
+            j1 = state_index(nmask, m, 1 if nf == 2 else 0, nf)
+            succ_e[b, 0] = E[j0]
+            succ_e[b, 1] = E[j1]
+            if with_w:
+                succ_w[b, 0] = W[j0]
+                succ_w[b, 1] = W[j1]
+        else:
+            j = state_index(nmask, m, f, nf)
+            succ_e[b, 6] = E[j]
+            if with_w:
+                succ_w[b, 6] = W[j]
+    # ordinary placements, box by box over all rolls (tight, branch-free inner loops)
+    for r in range(N_ROLLS):
+        V[r] = NEG
+        choice[r] = -1
+    for b in range(nb):
+        if (mask >> b) & 1:
+            continue
+        face = upper_face[b]
+        if face > 0:
+            for r in range(N_ROLLS):
+                cnt = ROLLS[r, face - 1]
+                v = succ_s[b, cnt] + succ_e[b, cnt]
+                if v > V[r]:
+                    V[r] = v
+                    choice[r] = b
+        elif b == ybox:
+            e0 = succ_e[b, 0]
+            e1 = succ_e[b, 1]
+            for r in range(N_ROLLS):
+                pts = base[b, r]
+                v = pts + (e1 if pts == 50 else e0)
+                if v > V[r]:
+                    V[r] = v
+                    choice[r] = b
+        else:
+            e6 = succ_e[b, 6]
+            for r in range(N_ROLLS):
+                v = base[b, r] + e6
+                if v > V[r]:
+                    V[r] = v
+                    choice[r] = b
+    if with_w:
+        for r in range(N_ROLLS):
+            b = choice[r]
+            face = upper_face[b]
+            if face > 0:
+                cnt = ROLLS[r, face - 1]
+                sv = succ_s[b, cnt]
+                VW[r] = sv * sv + 2.0 * sv * succ_e[b, cnt] + succ_w[b, cnt]
+            else:
+                sv = float(base[b, r])
+                if b == ybox:
+                    col = 1 if base[b, r] == 50 else 0
+                else:
+                    col = 6
+                VW[r] = sv * sv + 2.0 * sv * succ_e[b, col] + succ_w[b, col]
+    if ybox < 0 or ((mask >> ybox) & 1) == 0:
+        return
+    # extra Yahtzees (five of a kind with the Yahtzee box filled): bonus and joker rules
+    for i in range(YAHTZEE_ROLLS.shape[0]):
+        r = YAHTZEE_ROLLS[i]
+        mode = extra_yahtzee_mode(rules, mask, r)
+        if mode == NOT_EXTRA:
+            return
+        best = NEG
+        best_b = -1
+        best_s = 0
+        best_j = 0
+        for b in range(nb):
+            if (mask >> b) & 1:
+                continue
+            allowed, s, j = box_points(rules, mask, m, f, b, r, mode)
+            if allowed and s + E[j] > best:
+                best = s + E[j]
+                best_b = b
+                best_s = s
+                best_j = j
+        V[r] = best
+        choice[r] = best_b
+        if with_w:
+            VW[r] = best_s * best_s + 2.0 * best_s * E[best_j] + W[best_j]
+
+
+@njit(cache=True)
+def keep_values(V, VW, with_w, K, KW):
+    """K[k] = expected value of keeping k and rolling the rest once, from roll values V."""
+    for r in range(N_ROLLS):
+        k = ROLL_AS_KEEP[r]
+        K[k] = V[r]
+        if with_w:
+            KW[k] = VW[r]
+    for i in range(KEEP_RECURSION_ORDER.shape[0]):
+        k = KEEP_RECURSION_ORDER[i]
+        acc = 0.0
+        for face in range(6):
+            acc += K[KEEP_ADD[k, face]]
+        K[k] = acc / 6.0
+        if with_w:
+            acc = 0.0
+            for face in range(6):
+                acc += KW[KEEP_ADD[k, face]]
+            KW[k] = acc / 6.0
+
+
+@njit(cache=True)
+def best_keeps(K, KW, with_w, V, VW, choice, M, A):
+    """V[r] = best keep value among the sub-keeps of roll r; choice[r] = that keep.
+
+    Uses the closure M(k) = max(K(k), M(k minus one die)) over keeps in increasing size (about
+    1150 comparisons instead of the 4368 of the roll -> sub-keep lists); ties go to the smallest
+    keep index, as in the twin. M and A are scratch [462].
+    """
+    if not with_w:
+        for k in range(N_KEEPS):
+            best = K[k]
+            for i in range(KEEP_MINUS_START[k], KEEP_MINUS_START[k + 1]):
+                v = M[KEEP_MINUS_INDEX[i]]
+                best = v if v > best else best
+            M[k] = best
+        for r in range(N_ROLLS):
+            V[r] = M[ROLL_AS_KEEP[r]]
+        return
+    for k in range(N_KEEPS):
+        best = K[k]
+        arg = k
+        for i in range(KEEP_MINUS_START[k], KEEP_MINUS_START[k + 1]):
+            s = KEEP_MINUS_INDEX[i]
+            v = M[s]
+            if v > best or (v == best and A[s] < arg):
+                best = v
+                arg = A[s]
+        M[k] = best
+        A[k] = arg
+    for r in range(N_ROLLS):
+        k = ROLL_AS_KEEP[r]
+        V[r] = M[k]
+        choice[r] = A[k]
+        VW[r] = KW[A[k]]
+
+
+@njit(cache=True)
+def keep_decisions(V, VW, K, KW, M, A, keep2, keep1, K1, K2):
+    """From the final-roll values V: the best keep after roll 2 (keep2, values K2) and after roll 1
+    (keep1, values K1) for every roll; returns the value of the turn before rolling (K[0])."""
+    for k in range(N_KEEPS):
+        KW[k] = 0.0
+    keep_values(V, VW, False, K2, KW)
+    best_keeps(K2, KW, True, V, VW, keep2, M, A)
+    keep_values(V, VW, False, K1, KW)
+    best_keeps(K1, KW, True, V, VW, keep1, M, A)
+    keep_values(V, VW, False, K, KW)
+    return K[0]
+
+
+@njit(cache=True)
+def widget(E, W, with_w, mask, m, f, rules, ws):
+    """(E, W) of the state at the start of its turn (ws: a :func:`new_workspace`)."""
+    V = ws[W_V]
+    VW = ws[W_VW]
+    K = ws[W_K]
+    KW = ws[W_KW]
+    choice = ws[W_BOX3]
+    M = ws[W_M]
+    A = ws[W_A]
+    final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, ws[W_SUCC_S], ws[W_SUCC_E],
+                 ws[W_SUCC_W])
+    keep_values(V, VW, with_w, K, KW)
+    best_keeps(K, KW, with_w, V, VW, choice, M, A)
+    keep_values(V, VW, with_w, K, KW)
+    best_keeps(K, KW, with_w, V, VW, choice, M, A)
+    keep_values(V, VW, with_w, K, KW)
+    return K[0], KW[0]
+
+
+@njit(cache=True, parallel=True)
+def solve_layer(E, W, with_w, masks, reach, rules):
+    """Solve every reachable state whose mask is in `masks` (one popcount layer); returns count."""
+    nb = rules[R_N_BOXES]
+    nf = rules[R_BONUS_FLAGS]
+    upper_face = rules[R_UPPER_FACE]
+    counts = np.zeros(masks.shape[0], dtype=np.int64)
+    for i in prange(masks.shape[0]):
+        mask = masks[i]
+        ws = new_workspace(nb)
+        u = upper_subset(mask, upper_face, nb)
+        for m in range(64):
+            if not reach[u, m]:
+                continue
+            for f in range(flag_values(rules, mask)):
+                e, w = widget(E, W, with_w, mask, m, f, rules, ws)
+                j = state_index(mask, m, f, nf)
+                E[j] = e
+                if with_w:
+                    W[j] = w
+                counts[i] += 1
+    return counts.sum()
+
+
+@njit(cache=True)
+def widget_policy(E, mask, m, f, rules, ws):
+    """The argmax-E decisions of one widget, left in the workspace: ws[W_BOX3][r] the box for
+    final roll r, ws[W_KEEP2][r] the keep after roll 2, ws[W_KEEP1][r] after roll 1; ws[W_K2] /
+    ws[W_K1] the keep values with 1 / 2 rolls left. Returns E(state)."""
+    V = ws[W_V]
+    VW = ws[W_VW]
+    final_values(E, E, True, mask, m, f, rules, V, VW, ws[W_BOX3], ws[W_SUCC_S], ws[W_SUCC_E],
+                 ws[W_SUCC_W])
+    return keep_decisions(V, VW, ws[W_K], ws[W_KW], ws[W_M], ws[W_A], ws[W_KEEP2], ws[W_KEEP1],
+                          ws[W_K1], ws[W_K2])
+
+
+def keep_pass_python(V: list[float], VW: list[float]) -> tuple[list[float], list[float]]:
+    """Plain-Python twin of :func:`keep_values` (with the second moment)."""
+    K = [0.0] * N_KEEPS
+    KW = [0.0] * N_KEEPS
+    for r in range(N_ROLLS):
+        K[ROLL_AS_KEEP[r]] = V[r]
+        KW[ROLL_AS_KEEP[r]] = VW[r]
+    for k in KEEP_RECURSION_ORDER.tolist():
+        nxt = KEEP_ADD[k].tolist()
+        K[k] = sum(K[x] for x in nxt) / 6.0
+        KW[k] = sum(KW[x] for x in nxt) / 6.0
+    return K, KW
+
+
+def widget_python(E, W, mask, m, f, rules) -> tuple[float, float]:
+    """Plain-Python twin of :func:`widget` (with the second moment): every legal move of every
+    roll from :func:`gamelab.yatzy._turn_kernels.legal_moves_python`, direct max over the
+    sub-keeps of each roll."""
+    V, VW = [], []
+    for r in range(N_ROLLS):
+        best = None
+        for _, s, j in legal_moves_python(rules, mask, m, f, r):
+            v = s + E[j]
+            if best is None or v > best[0]:
+                best = (v, s * s + 2 * s * E[j] + W[j])
+        V.append(best[0])
+        VW.append(best[1])
+
+    def best_pass(K, KW):
+        V2, VW2 = [], []
+        for r in range(N_ROLLS):
+            subs = SUBKEEP_INDEX[SUBKEEP_START[r] : SUBKEEP_START[r + 1]].tolist()
+            k = max(subs, key=lambda x: (K[x], -x))
+            V2.append(K[k])
+            VW2.append(KW[k])
+        return V2, VW2
+
+    K, KW = keep_pass_python(V, VW)
+    V, VW = best_pass(K, KW)
+    K, KW = keep_pass_python(V, VW)
+    V, VW = best_pass(K, KW)
+    K, KW = keep_pass_python(V, VW)
+    assert abs(K[0] - sum(p * v for p, v in zip(ROLL_PROB.tolist(), V, strict=True))) < 1e-9
+    return K[0], KW[0]

@@ -1,0 +1,88 @@
+"""The shared turn kernels (placement with the joker rules, turn law, state index) vs their twins."""
+
+import numpy as np
+import pytest
+
+from gamelab.yatzy._distribution_kernels import take_outcome, turn_outcomes, turn_outcomes_python
+from gamelab.yatzy._turn_kernels import (
+    W_BOX3,
+    W_KEEP1,
+    W_KEEP2,
+    YAHTZEE_ROLLS,
+    legal_boxes,
+    legal_moves_python,
+    new_workspace,
+    placement,
+    split_state,
+    state_index,
+)
+from gamelab.yatzy._widget_kernels import widget_policy
+from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RULES, RuleSet
+
+BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
+SMALL = [RuleSet("mini-forced", BOXES, 35, 100, JOKER_FORCED),
+         RuleSet("mini-free", ("fours", "fives", "sixes", "small_straight", "full_house",
+                               "yahtzee", "chance"), 35, 100, JOKER_FREE)]
+ALL_RULES = [*RULES.values(), *SMALL]
+
+
+def _states(rules, rng, n):
+    """Random states, half of them with the Yahtzee box filled (the extra-Yahtzee paths)."""
+    nb = rules.n_boxes
+    yb = rules.boxes.index("yahtzee") if "yahtzee" in rules.boxes else -1
+    out = []
+    for i in range(n):
+        mask = int(rng.integers(0, (1 << nb) - 1))
+        if yb >= 0 and i % 2:
+            mask |= 1 << yb
+        if mask == (1 << nb) - 1:
+            mask &= ~1
+        f = int(rng.integers(0, rules.bonus_flags)) if yb >= 0 and (mask >> yb) & 1 else 0
+        out.append((mask, int(rng.integers(0, 64)), f))
+    return out
+
+
+@pytest.mark.parametrize("rules", ALL_RULES, ids=lambda r: r.name)
+def test_placement_and_legal_boxes_match_the_rules_twin(rules):
+    rng = np.random.default_rng(11)
+    bundle = rules.kernel_rules()
+    out = np.empty(rules.n_boxes, dtype=np.int64)
+    rolls = [*YAHTZEE_ROLLS.tolist(), *rng.integers(0, 252, 12).tolist()]
+    for mask, m, f in _states(rules, rng, 40):
+        for r in rolls:
+            want = legal_moves_python(rules, mask, m, f, r)
+            n = legal_boxes(mask, f, r, bundle, out)
+            assert out[:n].tolist() == [b for b, _, _ in want], (mask, m, f, r)
+            for b, s, j in want:
+                assert tuple(int(x) for x in placement(mask, m, f, b, r, bundle)) == (s, j)
+
+
+@pytest.mark.parametrize("rules", [RULES["yahtzee"], RULES["yatzy"], *SMALL],
+                         ids=lambda r: r.name)
+def test_turn_outcomes_match_twin(rules):
+    rng = np.random.default_rng(3)
+    bundle = rules.kernel_rules()
+    E = rng.uniform(0, 100, rules.n_states)
+    ws = new_workspace(rules.n_boxes)
+    for mask, m, f in _states(rules, rng, 3):
+        widget_policy(E, mask, m, f, bundle, ws)
+        got = {}
+        for o in range(turn_outcomes(mask, m, f, bundle, ws)):
+            p, j, s = take_outcome(ws, o)
+            got[(int(j), int(s))] = float(p)
+        want = turn_outcomes_python(mask, m, f, rules, ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1])
+        assert got.keys() == want.keys()
+        for key, p in want.items():
+            assert got[key] == pytest.approx(p, abs=1e-14)
+        assert sum(got.values()) == pytest.approx(1.0, abs=1e-12)
+
+
+def test_state_index_round_trip_and_bonus_flags():
+    for rules in ALL_RULES:
+        nf = rules.bonus_flags
+        assert nf == (2 if rules.yahtzee_bonus else 1)
+        assert rules.n_states == (1 << rules.n_boxes) * 64 * nf
+        j = int(state_index(0b1011, 37, nf - 1, nf))
+        assert tuple(int(x) for x in split_state(j, nf)) == (0b1011, 37, nf - 1)
+    ms, mm, ff = np.array([1, 5]), np.array([0, 63]), np.array([1, 0])
+    assert state_index(ms, mm, ff, 2).tolist() == [(1 * 64 + 0) * 2 + 1, (5 * 64 + 63) * 2]
