@@ -177,7 +177,7 @@ def w_yatzy_forward_layer():
 
     rules = get_rules("yahtzee")
     rng = np.random.default_rng(3)
-    E, _ = _values(rules, rng)
+    E, W = _values(rules, rng)
     ms, mm, ff = _layer(rules, 9)
     ms2, mm2, ff2 = _layer(rules, 10)
     row_of = _rows_of(rules, ms2, mm2, ff2)
@@ -187,8 +187,8 @@ def w_yatzy_forward_layer():
 
     def run():
         F2 = np.zeros((len(ms2), 150))
-        overflow = np.zeros(2)
-        forward_layer(E, F, len(ms) // 8, row_of, F2, ms, mm, ff, *tabs, overflow)
+        overflow = np.zeros(3)
+        forward_layer(E, F, len(ms) // 8, row_of, F2, ms, mm, ff, *tabs, overflow, W)
         return float(F2.sum()) + float(overflow.sum())
     return run
 

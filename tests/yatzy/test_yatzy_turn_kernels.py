@@ -1,9 +1,25 @@
-"""The shared turn kernels (placement with the joker rules, turn law, state index) vs their twins."""
+"""The Yatzy turn, layer and play kernels against their plain-Python twins (placement with the
+joker rules, turn law, layer pushes, decided turns, state index)."""
 
 import numpy as np
 import pytest
 
-from gamelab.yatzy._distribution_kernels import take_outcome, turn_outcomes, turn_outcomes_python
+from gamelab.yatzy._distribution_kernels import (
+    backward_layer,
+    backward_layer_python,
+    forward_layer,
+    forward_layer_python,
+    take_outcome,
+    turn_outcomes,
+    turn_outcomes_python,
+)
+from gamelab.yatzy._play_kernels import (
+    UNIFORMS_PER_TURN,
+    decided_turn,
+    decided_turn_python,
+    expectation_turn,
+    play_to_round,
+)
 from gamelab.yatzy._turn_kernels import (
     W_BOX3,
     W_KEEP1,
@@ -17,7 +33,10 @@ from gamelab.yatzy._turn_kernels import (
     state_index,
 )
 from gamelab.yatzy._widget_kernels import widget_policy
+from gamelab.yatzy.distribution import layer_rows
 from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RULES, RuleSet
+from gamelab.yatzy.simulate import play_scores
+from gamelab.yatzy.solver import masks_by_popcount
 
 BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
 SMALL = [RuleSet("mini-forced", BOXES, 35, 100, JOKER_FORCED),
@@ -86,3 +105,61 @@ def test_state_index_round_trip_and_bonus_flags():
         assert tuple(int(x) for x in split_state(j, nf)) == (0b1011, 37, nf - 1)
     ms, mm, ff = np.array([1, 5]), np.array([0, 63]), np.array([1, 0])
     assert state_index(ms, mm, ff, 2).tolist() == [(1 * 64 + 0) * 2 + 1, (5 * 64 + 63) * 2]
+
+
+def _layer_setup(rules, k, rng):
+    ms, mm, ff = layer_rows(rules, masks_by_popcount(rules.n_boxes)[k])
+    ms2, mm2, ff2 = layer_rows(rules, masks_by_popcount(rules.n_boxes)[k + 1])
+    row_of = np.full(rules.n_states, -1, dtype=np.int64)
+    row_of[state_index(ms2, mm2, ff2, rules.bonus_flags)] = np.arange(len(ms2))
+    E = rng.uniform(0, 100, rules.n_states)
+    return (ms, mm, ff), len(ms2), row_of, E
+
+
+@pytest.mark.parametrize("rules", SMALL, ids=lambda r: r.name)
+def test_layer_kernels_match_twins(rules):
+    rng = np.random.default_rng(5)
+    (ms, mm, ff), n2, row_of, E = _layer_setup(rules, 5, rng)
+    rows = min(len(ms), 12)
+    bundle = rules.kernel_rules()
+    W = E**2 + 1.0
+    F = rng.random((len(ms), 40))
+    got, want = np.zeros((n2, 60)), np.zeros((n2, 60))  # narrow: some mass overflows
+    over_got, over_want = np.zeros(3), np.zeros(3)
+    forward_layer(E, F, rows, row_of, got, ms, mm, ff, bundle, over_got, W)
+    forward_layer_python(E, F, rows, row_of, want, ms, mm, ff, rules, over_want, W)
+    assert np.allclose(got, want, atol=1e-12) and np.allclose(over_got, over_want, rtol=1e-12)
+    assert over_got[0] > 0
+    D2 = rng.random((n2, 30))
+    got, want = np.zeros((len(ms), 50)), np.zeros((len(ms), 50))
+    backward_layer(E, got, rows, D2, row_of, ms, mm, ff, bundle)
+    backward_layer_python(E, want, rows, D2, row_of, ms, mm, ff, rules)
+    assert np.allclose(got, want, atol=1e-12)
+
+
+@pytest.mark.parametrize("rules", [RULES["yahtzee"], *SMALL], ids=lambda r: r.name)
+def test_turn_kernels_match_twins(rules):
+    rng = np.random.default_rng(9)
+    bundle = rules.kernel_rules()
+    E = rng.uniform(0, 100, rules.n_states)
+    ws = new_workspace(rules.n_boxes)
+    for mask, m, f in _states(rules, rng, 6):
+        u = rng.random(UNIFORMS_PER_TURN)
+        u[:15] = u[:15] / 6.0 + (u[0] > 0.5) * 5 / 6  # many five-of-a-kinds
+        widget_policy(E, mask, m, f, bundle, ws)
+        box3, keep2, keep1 = ws[W_BOX3].copy(), ws[W_KEEP2].copy(), ws[W_KEEP1].copy()
+        want = decided_turn_python(box3, keep2, keep1, u, mask, m, f, rules)
+        assert tuple(int(x) for x in decided_turn(box3, keep2, keep1, u, mask, m, f, bundle)) == want
+        assert tuple(int(x) for x in expectation_turn(E, mask, m, f, u, bundle, ws)) == want
+
+
+def test_play_to_round_ends_at_the_game_kernel_scores():
+    rules = SMALL[0]
+    rng = np.random.default_rng(2)
+    E = rng.uniform(0, 100, rules.n_states)
+    u = rng.random((20, rules.n_boxes, UNIFORMS_PER_TURN))
+    out = np.zeros((20, 2, 4), dtype=np.int64)
+    play_to_round(E, u, np.array([3, rules.n_boxes], dtype=np.int64), rules.kernel_rules(), out)
+    assert out[:, 1, 3].tolist() == play_scores(rules, "optimal", u, E=E).tolist()
+    assert (out[:, 1, 0] == (1 << rules.n_boxes) - 1).all()
+    assert all(bin(int(x)).count("1") == 3 for x in out[:, 0, 0])

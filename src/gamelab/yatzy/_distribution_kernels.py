@@ -5,14 +5,16 @@
 :func:`gamelab.yatzy._utility_kernels.utility_decisions`) into the law of (next state, points)
 by pushing the roll probabilities through the two keeps; :func:`forward_layer` and
 :func:`backward_layer` convolve score vectors of a whole layer with it. The plain-Python twin of
-:func:`turn_outcomes` is :func:`turn_outcomes_python`; the layer kernels are checked against
-simulation and the exact means in the tests.
+:func:`turn_outcomes` is :func:`turn_outcomes_python`, of the layer kernels
+:func:`forward_layer_python` and :func:`backward_layer_python` (built on it).
 """
 
 from __future__ import annotations
 
+import functools
 import itertools
 
+import numpy as np
 from numba import njit
 
 from gamelab.yatzy._turn_kernels import (
@@ -39,6 +41,7 @@ from gamelab.yatzy.rules import (
     N_ROLLS,
     R_N_BOXES,
     ROLL_PROB,
+    RuleSet,
     roll_index,
 )
 
@@ -107,23 +110,11 @@ def take_outcome(ws, o):
 def turn_outcomes_python(mask, m, f, rules, box3, keep2, keep1) -> dict[tuple[int, int], float]:
     """Plain-Python twin of :func:`turn_outcomes`: {(next state index, points): probability},
     rolling the dice of each keep explicitly (6^k outcomes) instead of the keep -> roll tables."""
-    def reroll(keep: int) -> dict[int, float]:
-        kept = [int(x) for x in KEEPS[keep]]
-        free = 5 - sum(kept)
-        law: dict[int, float] = {}
-        for faces in itertools.product(range(6), repeat=free):
-            counts = list(kept)
-            for face in faces:
-                counts[face] += 1
-            r = int(roll_index(counts))
-            law[r] = law.get(r, 0.0) + 6.0**-free
-        return law
-
     first = {r: float(ROLL_PROB[r]) for r in range(N_ROLLS)}
     for keep in (keep1, keep2):
         nxt: dict[int, float] = {}
         for r, p in first.items():
-            for r2, q in reroll(int(keep[r])).items():
+            for r2, q in _reroll_law_python(int(keep[r])).items():
                 nxt[r2] = nxt.get(r2, 0.0) + p * q
         first = nxt
     out: dict[tuple[int, int], float] = {}
@@ -132,6 +123,21 @@ def turn_outcomes_python(mask, m, f, rules, box3, keep2, keep1) -> dict[tuple[in
         s, j = moves[int(box3[r])]
         out[(j, s)] = out.get((j, s), 0.0) + p
     return out
+
+
+@functools.cache
+def _reroll_law_python(keep: int) -> dict[int, float]:
+    """{roll: probability} after rerolling the dice not in `keep` (all 6^k outcomes)."""
+    kept = [int(x) for x in KEEPS[keep]]
+    free = 5 - sum(kept)
+    law: dict[int, float] = {}
+    for faces in itertools.product(range(6), repeat=free):
+        counts = list(kept)
+        for face in faces:
+            counts[face] += 1
+        r = int(roll_index(counts))
+        law[r] = law.get(r, 0.0) + 6.0**-free
+    return law
 
 
 @njit(cache=True)
@@ -198,3 +204,43 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules
                     overflow[1] += v * (t + E[j])
                     if overflow.shape[0] > 2:
                         overflow[2] += v * (t * t + 2.0 * t * E[j] + W[j])
+
+
+def _layer_law_python(E, rules: RuleSet, mask: int, m: int, f: int) -> dict[tuple[int, int], float]:
+    """Turn law of the expected-score decisions (from :func:`widget_policy`) by the twin."""
+    ws = new_workspace(rules.n_boxes)
+    widget_policy(E, mask, m, f, rules.kernel_rules(), ws)
+    return turn_outcomes_python(mask, m, f, rules, ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1])
+
+
+def forward_layer_python(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row,
+                         rules: RuleSet, overflow, W) -> None:
+    """Plain-Python twin of :func:`forward_layer` (turn laws by :func:`turn_outcomes_python`)."""
+    L2 = F2.shape[1]
+    for row in range(rows):
+        if not F[row].any():
+            continue
+        law = _layer_law_python(E, rules, int(mask_of_row[row]), int(m_of_row[row]),
+                                int(f_of_row[row]))
+        for (j, s), p in law.items():
+            for a in np.flatnonzero(F[row]).tolist():
+                v, t = float(F[row, a]) * p, a + s
+                if t < L2:
+                    F2[row_of[j], t] += v
+                    continue
+                overflow[0] += v
+                overflow[1] += v * (t + E[j])
+                if len(overflow) > 2:
+                    overflow[2] += v * (t * t + 2.0 * t * E[j] + W[j])
+
+
+def backward_layer_python(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row,
+                          rules: RuleSet) -> None:
+    """Plain-Python twin of :func:`backward_layer` (turn laws by :func:`turn_outcomes_python`)."""
+    L = D.shape[1]
+    for row in range(rows):
+        law = _layer_law_python(E, rules, int(mask_of_row[row]), int(m_of_row[row]),
+                                int(f_of_row[row]))
+        for (j, s), p in law.items():
+            for t2 in np.flatnonzero(D2[row_of2[j]]).tolist():
+                D[row, min(L - 1, t2 + s)] += p * float(D2[row_of2[j], t2])

@@ -6,7 +6,7 @@ given decision tables (:func:`decided_turn`), or are random (a uniform distinct 
 uniform legal box). A turn consumes :data:`UNIFORMS_PER_TURN` uniforms: 3 x 5 dice, two random
 keeps, one random box, so a game depends only on its uniforms. The plain-Python twin of a whole
 game is :func:`gamelab.yatzy.simulate.play_game_python`; of :func:`risky_keep`,
-:func:`risky_keep_python`.
+:func:`risky_keep_python`; of :func:`decided_turn`, :func:`decided_turn_python`.
 """
 
 from __future__ import annotations
@@ -26,22 +26,27 @@ from gamelab.yatzy._turn_kernels import (
     W_V3,
     W_VW,
     legal_boxes,
+    legal_moves_python,
     new_decision_cache,
     new_workspace,
     placement,
     roll_dice,
+    roll_dice_python,
     split_state,
     state_index,
 )
 from gamelab.yatzy._widget_kernels import final_values, widget_policy
 from gamelab.yatzy.rules import (
     CODE_TO_KEEP,
+    KEEPS,
     N_ROLLS,
     R_BONUS_FLAGS,
     R_N_BOXES,
     ROLLS,
     SUBKEEP_INDEX,
     SUBKEEP_START,
+    RuleSet,
+    roll_index,
 )
 
 STRATEGY_OPTIMAL, STRATEGY_GREEDY, STRATEGY_RANDOM = 0, 1, 2
@@ -264,3 +269,15 @@ def expectation_turn(E, mask, m, f, u, rules, ws):
     """One turn of the expected-score strategy with uniforms u: (points, next state index)."""
     widget_policy(E, mask, m, f, rules, ws)
     return decided_turn(ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1], u, mask, m, f, rules)
+
+
+def decided_turn_python(box3, keep2, keep1, u, mask: int, m: int, f: int,
+                        rules: RuleSet) -> tuple[int, int]:
+    """Plain-Python twin of :func:`decided_turn` (dice by :func:`roll_dice_python`, the box's
+    points by :func:`gamelab.yatzy._turn_kernels.legal_moves_python`)."""
+    counts = roll_dice_python([0] * 6, u[0:5])
+    for stage, keep in enumerate((keep1, keep2)):
+        counts = roll_dice_python(KEEPS[int(keep[roll_index(counts)])], u[5 + 5 * stage:])
+    r = roll_index(counts)
+    moves = {b: (s, j) for b, s, j in legal_moves_python(rules, mask, m, f, r)}
+    return moves[int(box3[r])]

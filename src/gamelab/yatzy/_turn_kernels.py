@@ -245,3 +245,12 @@ def legal_moves_python(rules: RuleSet, mask: int, m: int, f: int, r: int) -> lis
             f2 = 1
         out.append((b, gain, ((mask | 1 << b) * 64 + m2) * nf + f2))
     return out
+
+
+def roll_dice_python(keep_counts, u) -> np.ndarray:
+    """Plain-Python twin of :func:`roll_dice`: the dice counts after rerolling the dice not kept
+    (`keep_counts` per face) with the uniforms u (one per rerolled die)."""
+    counts = np.array(keep_counts, dtype=np.int64)
+    for i in range(5 - int(counts.sum())):
+        counts[min(5, int(u[i] * 6.0))] += 1
+    return counts

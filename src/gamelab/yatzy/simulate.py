@@ -31,7 +31,7 @@ from gamelab.yatzy._play_kernels import (
     play_games,
     play_games_cached,
 )
-from gamelab.yatzy._turn_kernels import new_decision_cache
+from gamelab.yatzy._turn_kernels import new_decision_cache, roll_dice_python
 from gamelab.yatzy.rules import KEEPS, RULES, Card, RuleSet, get_rules, roll_index
 from gamelab.yatzy.solver import solve
 
@@ -171,13 +171,7 @@ def play_game_python(rules: RuleSet, strategy: str, uniforms: np.ndarray,
     if E is None:
         E = strategy_values(rules.name, strategy)
     card = Card.empty(rules)
-
-    def reroll(keep_counts, u):
-        counts = np.array(keep_counts, dtype=np.int64)
-        for i in range(5 - int(counts.sum())):
-            counts[min(5, int(u[i] * 6.0))] += 1
-        return counts
-
+    reroll = roll_dice_python
     for turn in range(rules.n_boxes):
         u = uniforms[turn]
         tables = None if strategy == "random" else decision_tables(rules, E, card)
