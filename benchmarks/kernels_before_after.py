@@ -1,14 +1,15 @@
 """Kernel speed before and after a refactoring: the same calls timed in two source trees, side by side.
 
     python benchmarks/kernels_before_after.py --before /path/to/old/src [--after src] [--reps 7]
-                                              [--only voltorb,oware] [--list]
+                                              [--only voltorb,oware] [--cold] [--list]
 
 Each tree runs in its own worker process (``PYTHONPATH=<tree>``, ``NUMBA_NUM_THREADS=1``, its own
 ``GAMELAB_CACHE``); the parent asks both for the same workloads alternately (the order flips every
 repetition), each worker times its call in CPU seconds of its process, and the report gives per
 workload the median seconds of each tree and the median and worst of the per-repetition ratios
 after / before (1.00 = same speed; above 1.05 is more than 5 % slower). The first call of each
-workload in a worker sets it up and compiles (or loads from the numba cache); it is not timed.
+workload in a worker sets it up and compiles (or loads from the numba cache); it is reported
+apart ("first call"; with ``--cold`` the numba caches start empty, so it measures compilation).
 Both trees must compute the same value: each workload returns a checksum and the parent compares
 them, so a faster wrong kernel does not pass.
 
@@ -466,27 +467,29 @@ WORKLOADS = {
 
 
 def worker() -> None:
+    """Answer workload names on stdin with {"cpu", "check"} on stdout. The first answer for a
+    name includes its set-up and numba compilation (or cache load)."""
     runs = {}
     for line in sys.stdin:
         name = line.strip()
         if not name:
             continue
+        t0 = time.process_time()
         if name not in runs:
             runs[name] = WORKLOADS[name]()
-            runs[name]()  # compile / load from the numba cache, warm up
-        t0 = time.process_time()
         check = runs[name]()
         cpu = time.process_time() - t0
-        print(json.dumps({"cpu": cpu, "check": check, "file": sys.modules["gamelab"].__file__}),
-              flush=True)
+        print(json.dumps({"cpu": cpu, "check": check}), flush=True)
 
 
 # ------------------------------------------------------------------------------------ parent side
 
 
-def start(tree: Path, cache: Path) -> subprocess.Popen:
+def start(tree: Path, cache: Path, cold: bool) -> subprocess.Popen:
     env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1",
                GAMELAB_CACHE=str(cache), GAMELAB_RESULTS=str(cache / "results.sqlite"))
+    if cold:  # an empty numba cache: the first call of each workload compiles
+        env["NUMBA_CACHE_DIR"] = str(cache / "numba")
     return subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
                             stdout=subprocess.PIPE, text=True, env=env)
 
@@ -509,6 +512,8 @@ def main() -> None:
     ap.add_argument("--only", default="",
                     help="comma-separated name prefixes of the workloads to run (e.g. voltorb,oware)")
     ap.add_argument("--list", action="store_true")
+    ap.add_argument("--cold", action="store_true",
+                    help="empty numba caches: the first-call column is then compile time")
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -526,16 +531,17 @@ def main() -> None:
         for side, tree in (("before", args.before), ("after", args.after)):
             cache = Path(tmp) / side
             cache.mkdir()
-            procs[side] = start(tree.resolve(), cache)
+            procs[side] = start(tree.resolve(), cache, args.cold)
         times = {n: {"before": [], "after": []} for n in names}
-        checks = {}
-        for rep in range(args.reps + 1):  # rep 0: set-up and warm-up answers, discarded
+        checks, first = {}, {}
+        for rep in range(args.reps + 1):  # rep 0: set-up and compile (or cache load)
             for n in names:
                 order = ("before", "after") if rep % 2 else ("after", "before")
                 for side in order:
                     ans = ask(procs[side], n)
                     if rep == 0:
                         checks.setdefault(n, {})[side] = ans["check"]
+                        first.setdefault(n, {})[side] = ans["cpu"]
                         continue
                     times[n][side].append(ans["cpu"])
         for p in procs.values():
@@ -543,14 +549,18 @@ def main() -> None:
             p.wait()
     print(f"CPU seconds per call, median of {args.reps} alternating repetitions "
           f"(NUMBA_NUM_THREADS=1); before = {args.before}, after = {args.after}")
-    print(f"{'workload':34s} {'before s':>9s} {'after s':>9s} {'ratio':>7s} {'worst':>7s}  same")
+    print(f"first call = set-up + {'compilation (empty numba cache)' if args.cold else 'cache load'}"
+          " + one call, CPU seconds")
+    print(f"{'workload':34s} {'before s':>9s} {'after s':>9s} {'ratio':>7s} {'worst':>7s}  same"
+          f"  {'first before':>12s} {'first after':>11s}")
     for n in names:
         b, a = times[n]["before"], times[n]["after"]
         ratios = [x / y for x, y in zip(a, b, strict=True)]
         cb, ca = checks[n]["before"], checks[n]["after"]
         same = abs(cb - ca) <= 1e-9 * max(1.0, abs(cb))
         print(f"{n:34s} {statistics.median(b):9.4f} {statistics.median(a):9.4f} "
-              f"{statistics.median(ratios):7.3f} {max(ratios):7.3f}  {'yes' if same else 'NO'}")
+              f"{statistics.median(ratios):7.3f} {max(ratios):7.3f}  {'yes' if same else 'NO ':3s}"
+              f"  {first[n]['before']:12.2f} {first[n]['after']:11.2f}")
 
 
 if __name__ == "__main__":
