@@ -96,6 +96,13 @@ def turn_outcomes(mask, m, f, rules, ws):
 
 
 @njit(cache=True)
+def policy_turn_outcomes(E, mask, m, f, rules, ws):
+    """:func:`turn_outcomes` under the expected-score decisions of `widget_policy`."""
+    widget_policy(E, mask, m, f, rules, ws)
+    return turn_outcomes(mask, m, f, rules, ws)
+
+
+@njit(cache=True)
 def take_outcome(ws, o):
     """(probability, next state index, points) of outcome o of the last :func:`turn_outcomes`
     in `ws`; re-zeroes its accumulator cell."""
@@ -150,11 +157,8 @@ def backward_layer(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, rul
     L2 = D2.shape[1]
     ws = new_workspace(rules[R_N_BOXES])
     for row in range(rows):
-        mask = mask_of_row[row]
-        m = m_of_row[row]
-        f = f_of_row[row]
-        widget_policy(E, mask, m, f, rules, ws)
-        for o in range(turn_outcomes(mask, m, f, rules, ws)):
+        n = policy_turn_outcomes(E, mask_of_row[row], m_of_row[row], f_of_row[row], rules, ws)
+        for o in range(n):
             p, j, s = take_outcome(ws, o)
             row2 = row_of2[j]
             for t2 in range(L2):
@@ -185,11 +189,8 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules
                 hi = a
         if hi < 0:
             continue
-        mask = mask_of_row[row]
-        m = m_of_row[row]
-        f = f_of_row[row]
-        widget_policy(E, mask, m, f, rules, ws)
-        for o in range(turn_outcomes(mask, m, f, rules, ws)):
+        n = policy_turn_outcomes(E, mask_of_row[row], m_of_row[row], f_of_row[row], rules, ws)
+        for o in range(n):
             p, j, s = take_outcome(ws, o)
             row2 = row_of[j]
             for a in range(hi + 1):

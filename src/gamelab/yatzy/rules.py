@@ -254,6 +254,7 @@ class RuleSet:
     ls_two_pairs: bool = False
     description: str = ""
     _base: np.ndarray = field(init=False, repr=False, compare=False)
+    _bundle: tuple | None = field(default=None, init=False, repr=False, compare=False)
 
     def __post_init__(self) -> None:
         if len(set(self.boxes)) != len(self.boxes) or not self.boxes:
@@ -355,11 +356,15 @@ class RuleSet:
 
     def kernel_rules(self) -> tuple:
         """The rules bundle every Yatzy kernel takes: a tuple laid out as :data:`KERNEL_RULES`
-        (a plain tuple, not a namedtuple: numba types it in C on every call, see DEVELOPERS.md)."""
-        tab = self.kernel_tables()
-        params = [int(x) for x in tab["params"]]
-        return (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-                tab["joker_fixed"], *params)
+        (a plain tuple, not a namedtuple: numba types it in C on every call, see DEVELOPERS.md).
+        Built once per rule set; the kernels only read it."""
+        if self._bundle is None:
+            tab = self.kernel_tables()
+            params = [int(x) for x in tab["params"]]
+            object.__setattr__(self, "_bundle", (
+                tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
+                tab["joker_fixed"], *params))
+        return self._bundle
 
     # -- scoring -----------------------------------------------------------------------------
     def score(self, box: str, dice) -> int:
