@@ -315,6 +315,9 @@ def w_yatzy_small_calls():
                                  s["K1"], s["K2"])
 
     ws_if_new = s if NEW_YATZY else ()
+    from gamelab.yatzy.rules import ROLL_YAHTZEE_FACE
+
+    plain_rolls = [r for r in range(0, 252, 7) if ROLL_YAHTZEE_FACE[r] == 0]
 
     def run():
         total = 0.0
@@ -327,7 +330,7 @@ def w_yatzy_small_calls():
                 total += pts + j
             for b in range(rules.n_boxes):
                 if not (mask >> b) & 1:
-                    for r in range(0, 252, 7):
+                    for r in plain_rolls:  # (placement is only defined for a legal box)
                         pts, j = placement(mask, m, f, b, r, *tabs)
                         total += pts + j
             pts, j = expectation_turn(E, mask, m, f, u[i], *tabs, *ws_if_new)
