@@ -301,7 +301,7 @@ def w_yatzy_small_calls():
         if NEW_YATZY:
             ws = s[0]
             v = widget_policy(E, mask, m, f, *tabs, ws)
-            return v, ws[yk("W_BOX3")], ws[yk("W_KEEP2")], ws[yk("W_KEEP1")]
+            return (v, *yk("workspace_decisions")(ws))
         v = widget_policy(E, mask, m, f, *tabs, s["V"], s["VW"], s["K"], s["KW"], s["M"],
                           s["A"], s["succ_s"], s["succ_e"], s["succ_w"], s["box3"], s["keep2"],
                           s["keep1"], s["K1"], s["K2"])

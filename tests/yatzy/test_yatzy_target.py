@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gamelab.yatzy._distribution_kernels import turn_outcomes
-from gamelab.yatzy._turn_kernels import W_ACC, W_OUT_B, W_OUT_J, W_OUT_S, new_workspace
+from gamelab.yatzy._turn_kernels import RI_OUT_B, RI_OUT_J, RI_OUT_S, W_ACC, W_ROLL_I, new_workspace
 from gamelab.yatzy._utility_kernels import (
     new_utility_workspace,
     utility_decisions,
@@ -48,7 +48,8 @@ def test_utility_widget_matches_twin(rules):
     Pn[:, 0] = 1.0
     row_of = rng.integers(0, 40, rules.n_states)
     ws = new_workspace(rules.n_boxes)
-    acc, ob, oj, os_ = ws[W_ACC], ws[W_OUT_B], ws[W_OUT_J], ws[W_OUT_S]
+    acc, roll_i = ws[W_ACC], ws[W_ROLL_I]
+    ob, oj, os_ = roll_i[RI_OUT_B], roll_i[RI_OUT_J], roll_i[RI_OUT_S]
     states = _states(rules, rng)
     if rules.n_boxes > 7:  # the twin is slow: two states of the full game
         states = [((1 << 11) | 0b111111, 63, 1), ((1 << 11) | 0b1, 2, 0)]

@@ -21,9 +21,8 @@ from gamelab.yatzy._play_kernels import (
     play_to_round,
 )
 from gamelab.yatzy._turn_kernels import (
-    W_BOX3,
-    W_KEEP1,
-    W_KEEP2,
+    W_ACC,
+    W_ROLL_I,
     YAHTZEE_ROLLS,
     legal_boxes,
     legal_moves_python,
@@ -31,6 +30,7 @@ from gamelab.yatzy._turn_kernels import (
     placement,
     split_state,
     state_index,
+    workspace_decisions,
 )
 from gamelab.yatzy._widget_kernels import widget_policy
 from gamelab.yatzy.distribution import layer_rows
@@ -87,9 +87,9 @@ def test_turn_outcomes_match_twin(rules):
         widget_policy(E, mask, m, f, bundle, ws)
         got = {}
         for o in range(turn_outcomes(mask, m, f, bundle, ws)):
-            p, j, s = take_outcome(ws, o)
+            p, j, s = take_outcome(ws[W_ACC], ws[W_ROLL_I], o)
             got[(int(j), int(s))] = float(p)
-        want = turn_outcomes_python(mask, m, f, rules, ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1])
+        want = turn_outcomes_python(mask, m, f, rules, *workspace_decisions(ws))
         assert got.keys() == want.keys()
         for key, p in want.items():
             assert got[key] == pytest.approx(p, abs=1e-14)
@@ -147,7 +147,7 @@ def test_turn_kernels_match_twins(rules):
         u = rng.random(UNIFORMS_PER_TURN)
         u[:15] = u[:15] / 6.0 + (u[0] > 0.5) * 5 / 6  # many five-of-a-kinds
         widget_policy(E, mask, m, f, bundle, ws)
-        box3, keep2, keep1 = ws[W_BOX3].copy(), ws[W_KEEP2].copy(), ws[W_KEEP1].copy()
+        box3, keep2, keep1 = (a.copy() for a in workspace_decisions(ws))
         want = decided_turn_python(box3, keep2, keep1, u, mask, m, f, rules)
         assert tuple(int(x) for x in decided_turn(box3, keep2, keep1, u, mask, m, f, bundle)) == want
         assert tuple(int(x) for x in expectation_turn(E, mask, m, f, u, bundle, ws)) == want

@@ -8,7 +8,7 @@ from gamelab.core.serialise import to_plain
 from gamelab.yatzy import winplay as wp
 from gamelab.yatzy._distribution_kernels import turn_outcomes
 from gamelab.yatzy._play_kernels import UNIFORMS_PER_TURN
-from gamelab.yatzy._turn_kernels import W_ACC, W_OUT_B, W_OUT_J, W_OUT_S, split_state
+from gamelab.yatzy._turn_kernels import RI_OUT_B, RI_OUT_J, RI_OUT_S, W_ACC, W_ROLL_I, split_state
 from gamelab.yatzy.distribution import score_distribution
 from gamelab.yatzy.rules import JOKER_FORCED, RuleSet
 from gamelab.yatzy.solver import solve, state_index
@@ -43,7 +43,8 @@ def _policy_value(rules, sol, a_state, law):
     """P(A wins) + P(tie)/2 of the solve's decisions, by exact forward propagation."""
     bundle = rules.kernel_rules()
     scratch = wp.decision_scratch(rules.n_boxes)
-    acc, ob, oj, os_ = scratch[W_ACC], scratch[W_OUT_B], scratch[W_OUT_J], scratch[W_OUT_S]
+    acc, roll_i = scratch[W_ACC], scratch[W_ROLL_I]
+    ob, oj, os_ = roll_i[RI_OUT_B], roll_i[RI_OUT_J], roll_i[RI_OUT_S]
     mass = {(a_state[0], a_state[1], a_state[2], a_state[3]): 1.0}
     turns = len(sol.reach.layers) - 1
     for j in range(turns):

@@ -18,18 +18,22 @@ import numpy as np
 from numba import njit
 
 from gamelab.yatzy._turn_kernels import (
+    KF_Q,
+    RF_P,
+    RI_BOX3,
+    RI_KEEP1,
+    RI_KEEP2,
+    RI_OUT_B,
+    RI_OUT_J,
+    RI_OUT_S,
     W_ACC,
-    W_BOX3,
-    W_KEEP1,
-    W_KEEP2,
-    W_OUT_B,
-    W_OUT_J,
-    W_OUT_S,
-    W_P,
-    W_Q,
+    W_KEEP_F,
+    W_ROLL_F,
+    W_ROLL_I,
     legal_moves_python,
     new_workspace,
     placement,
+    workspace_decisions,
 )
 from gamelab.yatzy._widget_kernels import widget_policy
 from gamelab.yatzy.rules import (
@@ -49,20 +53,20 @@ from gamelab.yatzy.rules import (
 @njit(cache=True)
 def turn_outcomes(mask, m, f, rules, ws):
     """The (next state, points) distribution of one turn under the decisions in `ws`
-    (ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1]).
+    (rows RI_BOX3, RI_KEEP2, RI_KEEP1 of ws[W_ROLL_I]).
 
-    Returns n; outcome o is (out_b[o], out_j[o], out_s[o]) = ws[W_OUT_B / W_OUT_J / W_OUT_S][o]
-    with probability acc[b, s] = ws[W_ACC][b, s] (the caller reads and re-zeroes acc).
+    Returns n; outcome o is (box, next state, points) = ws[W_ROLL_I][RI_OUT_B / _J / _S][o]
+    with probability ws[W_ACC][box, points]; read them with :func:`take_outcome`.
     """
-    box3 = ws[W_BOX3]
-    keep2 = ws[W_KEEP2]
-    keep1 = ws[W_KEEP1]
-    P = ws[W_P]
-    Q = ws[W_Q]
+    box3 = ws[W_ROLL_I][RI_BOX3]
+    keep2 = ws[W_ROLL_I][RI_KEEP2]
+    keep1 = ws[W_ROLL_I][RI_KEEP1]
+    P = ws[W_ROLL_F][RF_P]
+    Q = ws[W_KEEP_F][KF_Q]
     acc = ws[W_ACC]
-    out_b = ws[W_OUT_B]
-    out_j = ws[W_OUT_J]
-    out_s = ws[W_OUT_S]
+    out_b = ws[W_ROLL_I][RI_OUT_B]
+    out_j = ws[W_ROLL_I][RI_OUT_J]
+    out_s = ws[W_ROLL_I][RI_OUT_S]
     for r in range(N_ROLLS):
         P[r] = ROLL_PROB[r]
     for stage in range(2):
@@ -103,15 +107,15 @@ def policy_turn_outcomes(E, mask, m, f, rules, ws):
 
 
 @njit(cache=True)
-def take_outcome(ws, o):
-    """(probability, next state index, points) of outcome o of the last :func:`turn_outcomes`
-    in `ws`; re-zeroes its accumulator cell."""
-    b = ws[W_OUT_B][o]
-    s = ws[W_OUT_S][o]
-    acc = ws[W_ACC]
+def take_outcome(acc, roll_i, o):
+    """(probability, next state index, points) of outcome o of the last :func:`turn_outcomes`,
+    given the workspace's ws[W_ACC] and ws[W_ROLL_I]; re-zeroes its accumulator cell. (Arrays,
+    not the workspace: a tuple argument costs reference counting on every call.)"""
+    b = roll_i[RI_OUT_B, o]
+    s = roll_i[RI_OUT_S, o]
     p = acc[b, s]
     acc[b, s] = 0.0
-    return p, ws[W_OUT_J][o], s
+    return p, roll_i[RI_OUT_J, o], s
 
 
 def turn_outcomes_python(mask, m, f, rules, box3, keep2, keep1) -> dict[tuple[int, int], float]:
@@ -156,10 +160,12 @@ def backward_layer(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, rul
     L = D.shape[1]
     L2 = D2.shape[1]
     ws = new_workspace(rules[R_N_BOXES])
+    acc = ws[W_ACC]
+    roll_i = ws[W_ROLL_I]
     for row in range(rows):
         n = policy_turn_outcomes(E, mask_of_row[row], m_of_row[row], f_of_row[row], rules, ws)
         for o in range(n):
-            p, j, s = take_outcome(ws, o)
+            p, j, s = take_outcome(acc, roll_i, o)
             row2 = row_of2[j]
             for t2 in range(L2):
                 v = D2[row2, t2]
@@ -182,6 +188,8 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules
     L = F.shape[1]
     L2 = F2.shape[1]
     ws = new_workspace(rules[R_N_BOXES])
+    acc = ws[W_ACC]
+    roll_i = ws[W_ROLL_I]
     for row in range(rows):
         hi = -1
         for a in range(L):
@@ -191,7 +199,7 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules
             continue
         n = policy_turn_outcomes(E, mask_of_row[row], m_of_row[row], f_of_row[row], rules, ws)
         for o in range(n):
-            p, j, s = take_outcome(ws, o)
+            p, j, s = take_outcome(acc, roll_i, o)
             row2 = row_of[j]
             for a in range(hi + 1):
                 v = F[row, a] * p
@@ -211,7 +219,7 @@ def _layer_law_python(E, rules: RuleSet, mask: int, m: int, f: int) -> dict[tupl
     """Turn law of the expected-score decisions (from :func:`widget_policy`) by the twin."""
     ws = new_workspace(rules.n_boxes)
     widget_policy(E, mask, m, f, rules.kernel_rules(), ws)
-    return turn_outcomes_python(mask, m, f, rules, ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1])
+    return turn_outcomes_python(mask, m, f, rules, *workspace_decisions(ws))
 
 
 def forward_layer_python(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row,

@@ -16,15 +16,18 @@ from numba import njit
 
 from gamelab.yatzy._turn_kernels import (
     NEG,
-    W_BOX3,
-    W_KEEP1,
-    W_KEEP2,
+    RF_V3,
+    RF_VW,
+    RI_BOX3,
+    RI_KEEP1,
+    RI_KEEP2,
+    S_E,
+    S_POINTS,
+    S_W,
     W_LEGAL,
-    W_SUCC_E,
-    W_SUCC_S,
-    W_SUCC_W,
-    W_V3,
-    W_VW,
+    W_ROLL_F,
+    W_ROLL_I,
+    W_SUCC,
     legal_boxes,
     legal_moves_python,
     new_decision_cache,
@@ -72,9 +75,9 @@ def cached_decisions(E, mask, m, f, rules, ws, decisions):
         s = used[0]
         used[0] += 1
         slot_of[j] = s
-    box3 = ws[W_BOX3]
-    keep2 = ws[W_KEEP2]
-    keep1 = ws[W_KEEP1]
+    box3 = ws[W_ROLL_I][RI_BOX3]
+    keep2 = ws[W_ROLL_I][RI_KEEP2]
+    keep1 = ws[W_ROLL_I][RI_KEEP1]
     for r in range(N_ROLLS):
         cache[s, 0, r] = box3[r]
         cache[s, 1, r] = keep2[r]
@@ -184,10 +187,11 @@ def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
     (valence v >= 1; the box is still chosen optimally). Returns (points, next state index)."""
     s = cached_decisions(E, mask, m, f, rules, ws, decisions)
     cache = decisions[1]
-    V3 = ws[W_V3]
+    V3 = ws[W_ROLL_F][RF_V3]
     if valence > 0:
-        final_values(E, E, False, mask, m, f, rules, V3, ws[W_VW], ws[W_BOX3], ws[W_SUCC_S],
-                     ws[W_SUCC_E], ws[W_SUCC_W])
+        succ = ws[W_SUCC]
+        final_values(E, E, False, mask, m, f, rules, V3, ws[W_ROLL_F][RF_VW],
+                     ws[W_ROLL_I][RI_BOX3], succ[S_POINTS], succ[S_E], succ[S_W])
     r = roll_dice(0, u, 0)
     for stage in range(2):
         if valence > 0:
@@ -268,7 +272,8 @@ def decided_turn(box3, keep2, keep1, u, mask, m, f, rules):
 def expectation_turn(E, mask, m, f, u, rules, ws):
     """One turn of the expected-score strategy with uniforms u: (points, next state index)."""
     widget_policy(E, mask, m, f, rules, ws)
-    return decided_turn(ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1], u, mask, m, f, rules)
+    roll_i = ws[W_ROLL_I]
+    return decided_turn(roll_i[RI_BOX3], roll_i[RI_KEEP2], roll_i[RI_KEEP1], u, mask, m, f, rules)
 
 
 def decided_turn_python(box3, keep2, keep1, u, mask: int, m: int, f: int,

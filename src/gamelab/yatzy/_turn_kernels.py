@@ -56,28 +56,31 @@ FORCED_LOWER = 2  # forced joker, upper box filled: an open lower box, at joker 
 FREE_JOKER = 3  # free joker: any open box; fixed-value boxes score their value if the upper box is filled
 FORCED_ANY = 4  # forced joker, upper box and every lower box filled: any open (upper) box
 
-# Workspace layout (:func:`new_workspace`): roll vectors [252], keep vectors [462], per-box
-# successor tables [n_boxes, 7], the turn law of turn_outcomes, the legal-box list.
-(W_V, W_VW, W_V3, W_K, W_KW, W_K1, W_K2, W_M, W_A, W_BOX3, W_KEEP2, W_KEEP1, W_SUCC_S, W_SUCC_E,
- W_SUCC_W, W_P, W_Q, W_ACC, W_OUT_B, W_OUT_J, W_OUT_S, W_LEGAL) = range(22)
+# Workspace layout (:func:`new_workspace`): seven arrays, indexed by W_*, most with named rows
+# (few arrays: numba types and unboxes each array argument on every call from Python).
+W_ROLL_F, W_KEEP_F, W_ROLL_I, W_KEEP_A, W_SUCC, W_ACC, W_LEGAL = range(7)
+RF_V, RF_VW, RF_V3, RF_P = range(4)  # rows of ws[W_ROLL_F]: float [4, 252]
+KF_K, KF_KW, KF_K1, KF_K2, KF_M, KF_Q = range(6)  # rows of ws[W_KEEP_F]: float [6, 462]
+RI_BOX3, RI_KEEP2, RI_KEEP1, RI_OUT_B, RI_OUT_J, RI_OUT_S = range(6)  # ws[W_ROLL_I]: int [6, 252]
+S_POINTS, S_E, S_W = range(3)  # ws[W_SUCC]: float [3, n_boxes, 7], successor tables of a widget
+# ws[W_KEEP_A]: int [462] (best sub-keep); ws[W_ACC]: float [n_boxes, 256] (turn law);
+# ws[W_LEGAL]: int [n_boxes] (legal boxes)
 #: columns of the turn-law accumulator acc[box, points] (more than any turn can score)
 ACC_POINTS = 256
 
 
 @njit(cache=True)
 def new_workspace(n_boxes):
-    """The scratch buffers of one thread of widget / turn / play kernels (indexed by ``W_*``)."""
-    return (
-        np.zeros(N_ROLLS), np.zeros(N_ROLLS), np.zeros(N_ROLLS),  # V, VW, V3
-        np.zeros(N_KEEPS), np.zeros(N_KEEPS), np.zeros(N_KEEPS), np.zeros(N_KEEPS),  # K KW K1 K2
-        np.zeros(N_KEEPS), np.zeros(N_KEEPS, dtype=np.int64),  # M, A
-        np.zeros(N_ROLLS, dtype=np.int64), np.zeros(N_ROLLS, dtype=np.int64),  # box3, keep2
-        np.zeros(N_ROLLS, dtype=np.int64),  # keep1
-        np.zeros((n_boxes, 7)), np.zeros((n_boxes, 7)), np.zeros((n_boxes, 7)),  # succ_s, e, w
-        np.zeros(N_ROLLS), np.zeros(N_KEEPS), np.zeros((n_boxes, ACC_POINTS)),  # P, Q, acc
-        np.zeros(N_ROLLS, dtype=np.int64), np.zeros(N_ROLLS, dtype=np.int64),  # out_b, out_j
-        np.zeros(N_ROLLS, dtype=np.int64), np.zeros(n_boxes, dtype=np.int64),  # out_s, legal
-    )
+    """The scratch buffers of one thread of widget / turn / play kernels (layout: ``W_*``)."""
+    return (np.zeros((4, N_ROLLS)), np.zeros((6, N_KEEPS)), np.zeros((6, N_ROLLS), dtype=np.int64),
+            np.zeros(N_KEEPS, dtype=np.int64), np.zeros((3, n_boxes, 7)),
+            np.zeros((n_boxes, ACC_POINTS)), np.zeros(n_boxes, dtype=np.int64))
+
+
+def workspace_decisions(ws) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(box3, keep2, keep1) left in a workspace by widget_policy / utility_decisions (views)."""
+    roll_i = ws[W_ROLL_I]
+    return roll_i[RI_BOX3], roll_i[RI_KEEP2], roll_i[RI_KEEP1]
 
 
 @njit(cache=True)

@@ -15,18 +15,21 @@ import numpy as np
 from numba import njit, prange
 
 from gamelab.yatzy._turn_kernels import (
+    KF_K,
+    KF_K1,
+    KF_K2,
+    KF_KW,
+    KF_M,
     NOT_EXTRA,
-    W_A,
-    W_BOX3,
-    W_K,
-    W_K1,
-    W_K2,
-    W_KEEP1,
-    W_KEEP2,
-    W_KW,
-    W_M,
-    W_V,
-    W_VW,
+    RF_V,
+    RF_VW,
+    RI_BOX3,
+    RI_KEEP1,
+    RI_KEEP2,
+    W_KEEP_A,
+    W_KEEP_F,
+    W_ROLL_F,
+    W_ROLL_I,
     YAHTZEE_ROLLS,
     box_points,
     extra_yahtzee_mode,
@@ -177,13 +180,13 @@ def utility_layer(Pn, row_of_next, P, ms, mm, ff, rules, blocks):
 def utility_decisions(Pn, row_of_next, mask, m, f, t, rules, ws):
     """The decisions of the utility policy for one t (a scalar widget); returns its value.
 
-    Left in the workspace as by :func:`gamelab.yatzy._widget_kernels.widget_policy` (ws[W_BOX3],
-    ws[W_KEEP2], ws[W_KEEP1]); ties go to the first box and the smallest keep index. The value
+    Left in the workspace as by :func:`gamelab.yatzy._widget_kernels.widget_policy` (ws[W_ROLL_I][RI_BOX3],
+    ws[W_ROLL_I][RI_KEEP2], ws[W_ROLL_I][RI_KEEP1]); ties go to the first box and the smallest keep index. The value
     equals utility_widget(...)[t].
     """
     nb = rules[R_N_BOXES]
-    V = ws[W_V]
-    box3 = ws[W_BOX3]
+    V = ws[W_ROLL_F][RF_V]
+    box3 = ws[W_ROLL_I][RI_BOX3]
     for r in range(N_ROLLS):
         V[r] = -1.0
         box3[r] = -1
@@ -199,8 +202,8 @@ def utility_decisions(Pn, row_of_next, mask, m, f, t, rules, ws):
             if v > V[r]:
                 V[r] = v
                 box3[r] = b
-    return keep_decisions(V, ws[W_VW], ws[W_K], ws[W_KW], ws[W_M], ws[W_A], ws[W_KEEP2],
-                          ws[W_KEEP1], ws[W_K1], ws[W_K2])
+    return keep_decisions(V, ws[W_ROLL_F][RF_VW], ws[W_KEEP_F][KF_K], ws[W_KEEP_F][KF_KW], ws[W_KEEP_F][KF_M], ws[W_KEEP_A], ws[W_ROLL_I][RI_KEEP2],
+                          ws[W_ROLL_I][RI_KEEP1], ws[W_KEEP_F][KF_K1], ws[W_KEEP_F][KF_K2])
 
 
 def utility_widget_python(Pn, row_of_next, mask, m, f, rules) -> list[float]:

@@ -23,22 +23,26 @@ import numpy as np
 from numba import njit, prange
 
 from gamelab.yatzy._turn_kernels import (
+    KF_K,
+    KF_K1,
+    KF_K2,
+    KF_KW,
+    KF_M,
     NEG,
     NOT_EXTRA,
-    W_A,
-    W_BOX3,
-    W_K,
-    W_K1,
-    W_K2,
-    W_KEEP1,
-    W_KEEP2,
-    W_KW,
-    W_M,
-    W_SUCC_E,
-    W_SUCC_S,
-    W_SUCC_W,
-    W_V,
-    W_VW,
+    RF_V,
+    RF_VW,
+    RI_BOX3,
+    RI_KEEP1,
+    RI_KEEP2,
+    S_E,
+    S_POINTS,
+    S_W,
+    W_KEEP_A,
+    W_KEEP_F,
+    W_ROLL_F,
+    W_ROLL_I,
+    W_SUCC,
     YAHTZEE_ROLLS,
     box_points,
     extra_yahtzee_mode,
@@ -256,15 +260,15 @@ def keep_decisions(V, VW, K, KW, M, A, keep2, keep1, K1, K2):
 @njit(cache=True)
 def widget(E, W, with_w, mask, m, f, rules, ws):
     """(E, W) of the state at the start of its turn (ws: a :func:`new_workspace`)."""
-    V = ws[W_V]
-    VW = ws[W_VW]
-    K = ws[W_K]
-    KW = ws[W_KW]
-    choice = ws[W_BOX3]
-    M = ws[W_M]
-    A = ws[W_A]
-    final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, ws[W_SUCC_S], ws[W_SUCC_E],
-                 ws[W_SUCC_W])
+    V = ws[W_ROLL_F][RF_V]
+    VW = ws[W_ROLL_F][RF_VW]
+    K = ws[W_KEEP_F][KF_K]
+    KW = ws[W_KEEP_F][KF_KW]
+    choice = ws[W_ROLL_I][RI_BOX3]
+    M = ws[W_KEEP_F][KF_M]
+    A = ws[W_KEEP_A]
+    final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, ws[W_SUCC][S_POINTS], ws[W_SUCC][S_E],
+                 ws[W_SUCC][S_W])
     keep_values(V, VW, with_w, K, KW)
     best_keeps(K, KW, with_w, V, VW, choice, M, A)
     keep_values(V, VW, with_w, K, KW)
@@ -299,15 +303,16 @@ def solve_layer(E, W, with_w, masks, reach, rules):
 
 @njit(cache=True)
 def widget_policy(E, mask, m, f, rules, ws):
-    """The argmax-E decisions of one widget, left in the workspace: ws[W_BOX3][r] the box for
-    final roll r, ws[W_KEEP2][r] the keep after roll 2, ws[W_KEEP1][r] after roll 1; ws[W_K2] /
-    ws[W_K1] the keep values with 1 / 2 rolls left. Returns E(state)."""
-    V = ws[W_V]
-    VW = ws[W_VW]
-    final_values(E, E, True, mask, m, f, rules, V, VW, ws[W_BOX3], ws[W_SUCC_S], ws[W_SUCC_E],
-                 ws[W_SUCC_W])
-    return keep_decisions(V, VW, ws[W_K], ws[W_KW], ws[W_M], ws[W_A], ws[W_KEEP2], ws[W_KEEP1],
-                          ws[W_K1], ws[W_K2])
+    """The argmax-E decisions of one widget, left in the workspace: ws[W_ROLL_I][RI_BOX3][r] the box for
+    final roll r, ws[W_ROLL_I][RI_KEEP2][r] the keep after roll 2, ws[W_ROLL_I][RI_KEEP1][r] after roll 1; ws[W_KEEP_F][KF_K2] /
+    ws[W_KEEP_F][KF_K1] the keep values with 1 / 2 rolls left. Returns E(state)."""
+    V = ws[W_ROLL_F][RF_V]
+    VW = ws[W_ROLL_F][RF_VW]
+    succ = ws[W_SUCC]
+    final_values(E, E, True, mask, m, f, rules, V, VW, ws[W_ROLL_I][RI_BOX3], succ[S_POINTS],
+                 succ[S_E], succ[S_W])
+    return keep_decisions(V, VW, ws[W_KEEP_F][KF_K], ws[W_KEEP_F][KF_KW], ws[W_KEEP_F][KF_M], ws[W_KEEP_A], ws[W_ROLL_I][RI_KEEP2], ws[W_ROLL_I][RI_KEEP1],
+                          ws[W_KEEP_F][KF_K1], ws[W_KEEP_F][KF_K2])
 
 
 def keep_pass_python(V: list[float], VW: list[float]) -> tuple[list[float], list[float]]:

@@ -23,13 +23,12 @@ from typing import Any
 import numpy as np
 
 from gamelab.yatzy._turn_kernels import (
-    W_BOX3,
-    W_K1,
-    W_K2,
-    W_KEEP1,
-    W_KEEP2,
+    KF_K1,
+    KF_K2,
+    W_KEEP_F,
     new_workspace,
     placement,
+    workspace_decisions,
 )
 from gamelab.yatzy._widget_kernels import widget_policy
 from gamelab.yatzy.rules import (
@@ -65,7 +64,8 @@ def decision_tables(rules: RuleSet, E: np.ndarray, card: Card) -> DecisionTables
     ws = new_workspace(rules.n_boxes)
     value = widget_policy(E, card.mask, card.capped_upper, card.bonus_flag, rules.kernel_rules(),
                           ws)
-    return DecisionTables(float(value), ws[W_BOX3], ws[W_KEEP2], ws[W_KEEP1], ws[W_K2], ws[W_K1])
+    keep_f = ws[W_KEEP_F]
+    return DecisionTables(float(value), *workspace_decisions(ws), keep_f[KF_K2], keep_f[KF_K1])
 
 
 def advise(rules: RuleSet | str, card: Card, dice, rolls_left: int,

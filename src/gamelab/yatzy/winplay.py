@@ -56,13 +56,11 @@ from gamelab.yatzy._play_kernels import (
     play_to_round,
 )
 from gamelab.yatzy._turn_kernels import (
-    W_BOX3,
-    W_KEEP1,
-    W_KEEP2,
     new_workspace,
     split_state,
     state_index,
     upper_subset,
+    workspace_decisions,
 )
 from gamelab.yatzy._utility_kernels import utility_decisions, utility_layer
 from gamelab.yatzy.rules import RULES, RuleSet, get_rules
@@ -213,7 +211,7 @@ class WinSolution:
         (views into `scratch`, a :func:`decision_scratch`)."""
         utility_decisions(self.vectors[turns_taken + 1], self.reach.row_of, mask, m, f,
                           self.t_of(score), self.rules.kernel_rules(), scratch)
-        return scratch[W_BOX3], scratch[W_KEEP2], scratch[W_KEEP1]
+        return workspace_decisions(scratch)
 
 
 def decision_scratch(n_boxes: int = 13) -> tuple:
