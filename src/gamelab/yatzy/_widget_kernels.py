@@ -340,6 +340,7 @@ def widget_python(E, W, mask, m, f, rules) -> tuple[float, float]:
             v = s + E[j]
             if best is None or v > best[0]:
                 best = (v, s * s + 2 * s * E[j] + W[j])
+        assert best is not None  # every roll has a legal box
         V.append(best[0])
         VW.append(best[1])
 

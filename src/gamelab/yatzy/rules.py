@@ -364,6 +364,7 @@ class RuleSet:
             object.__setattr__(self, "_bundle", (
                 tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
                 tab["joker_fixed"], *params))
+        assert self._bundle is not None
         return self._bundle
 
     # -- scoring -----------------------------------------------------------------------------

@@ -256,7 +256,8 @@ def solve_win(rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray],
 
 
 def _split(j: int, nf: int) -> tuple[int, int, int]:
-    return tuple(int(x) for x in split_state(j, nf))
+    mask, m, f = split_state(j, nf)
+    return int(mask), int(m), int(f)
 
 
 def switch_states(rules: RuleSet, turns_left: int, ua: np.ndarray, ub: np.ndarray):
