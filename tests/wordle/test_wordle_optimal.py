@@ -116,8 +116,7 @@ def test_gen1_4_optimum(rule):
     assert result.distribution == {1: 1, 2: 39, 3: 128, 4: 84, 5: 33}
 
 
-@pytest.mark.slow
-@pytest.mark.parametrize("rule", ["blog", "standard"])
+@pytest.mark.parametrize("rule", [pytest.param("blog", marks=pytest.mark.slow), "standard"])
 def test_gen1_4_hard_mode_optimum(rule):
     from gamelab.wordle.rules import load_word_list
 
@@ -135,3 +134,29 @@ def test_unproven_summary_states_bounds():
     if not data["proven"]:  # a very fast machine could finish before the first check
         assert data["first_guesses"] == [] and "not proven" in data["statement"]
         assert data["lower_bound"] <= 964 <= data["total"]
+
+
+def test_gen1_4_game_hard_mode_optimum():
+    # our figure (issue 18): the game's hard mode gives the same optimum as the strict rule here
+    from gamelab.wordle.rules import load_word_list
+
+    result = OptimalSolver(Game(load_word_list("gen1-4"), "standard"), hard="game").solve()
+    assert result.proven and result.total == 972 and result.first_guesses == ["ジーランス"]
+
+
+ALL_FIGURES = [  # docs/wordle.md, `--names all` (931 guesses, 565 answers), 10-guess limit
+    ("standard", None, 2076, ["ランドロス"]),   # session 1 (no limit; its worst case is 6)
+    ("blog", None, 2079, ["ランクルス"]),       # session 1
+    ("standard", "strict", 2100, ["ランクルス"]),  # session 1 (worst case 7)
+    ("blog", "strict", 2105, ["ランクルス"]),      # session 1
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("rule,hard,total,firsts", ALL_FIGURES)
+def test_all_names_optima(rule, hard, total, firsts):
+    from gamelab.wordle.rules import load_word_list
+
+    result = OptimalSolver(Game(load_word_list("all"), rule), hard=hard, max_guesses=10).solve()
+    assert result.proven and result.total == result.lower_bound == total
+    assert result.first_guesses == firsts
