@@ -34,6 +34,9 @@ The node scan (:func:`scan_transposed`, for patterns that fit a byte) reads the 
 table one candidate at a time over the guesses still alive; a guess dies as soon as its
 collisions push its bound to the budget, which under a tight budget is after a few candidates.
 
+Large classes (at least `big_n`) without a memo entry get the best one-level bound over the
+guesses when their guess is expanded, scanned with the budget at which that guess would be cut.
+
 The kernel returns a status (0 done, 1 node limit, 2 memo full, 3 stack too deep) so the caller
 can check a time limit, grow the memo and call again; the memo keeps everything proven so far.
 """
@@ -243,7 +246,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                   root_cands, root_pool, root_green, root_need, root_depth, root_budget, forced,
                   rnd_a1, rnd_a2, rnd_p1, rnd_p2, rg1, rg2, rn1, rn2,
                   mk1, mk2, mflag, mval, mguess, mcount,
-                  node_limit, stats, small_n, delta0, child_n):
+                  node_limit, stats, small_n, delta0, child_n, big_n):
     """Exact value of the root node (or of playing `forced` there): returns (status, value,
     best guess). See the module docstring; `stats` = [nodes, memo entries] (updated)."""
     n_g = table.shape[0]
@@ -310,6 +313,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
     goa_mark = np.zeros(n_g, dtype=np.uint8)
     bits = np.zeros((n_g if use_tt else 1) * 8, dtype=np.uint64)
     scan_state = np.zeros(n_g, dtype=np.int64)
+    need_bound = np.zeros(max_cls, dtype=np.int64)
     work = 0
     parts = 0
     offs = np.zeros(n_codes, dtype=np.int64)
@@ -729,6 +733,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         cls_p2[cb + j] = f_p2[f] + d2
                 # child bounds
                 rest = 0
+                nb = 0
                 for j in range(nc):
                     m = cls_size[cb + j]
                     if m == 1:
@@ -743,6 +748,9 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         slot = memo_find(mk1, mk2, mflag, ck1, ck2)
                         if mflag[slot] != EMPTY and mval[slot] > lbc:
                             lbc = mval[slot]
+                        elif mflag[slot] == EMPTY and m >= big_n and use_tt and rem >= 3:
+                            need_bound[nb] = j  # one-level bound below, if the sum leaves room
+                            nb += 1
                         elif mflag[slot] == EMPTY and m <= child_n and entries * 10 < cap * 7:
                             # endgame check for the class now: its value is 2m - 1 if a candidate
                             # leaves only singletons, else at least 2m (a tighter sum to cut on)
@@ -762,6 +770,47 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     cls_lb[cb + j] = lbc
                     rest += lbc
                 if n + rest >= f_best[f]:
+                    continue
+                # large classes without a memo entry: the best one-level bound over the guesses
+                # (the frame's pool is a superset of the class's, so it is still a bound), scanned
+                # with the budget at which this guess would be cut, so a cut is found cheaply
+                cut = False
+                for t in range(nb):
+                    j = need_bound[t]
+                    m = cls_size[cb + j]
+                    if entries * 10 >= cap * 7:
+                        break
+                    room = f_best[f] - n - (rest - cls_lb[cb + j])
+                    n_b = f_pn[f] if hard else n_g
+                    for q in range(n_b):
+                        alive[q] = pool_guess[pool[f_poff[f] + q]] if hard else q
+                    st0 = cls_start[cb + j]
+                    for i in range(m):
+                        goa_mark[guess_of_answer[cand[st0 + i]]] = 1
+                    _, one_level, steps = scan_transposed(
+                        tt, cand, st0, m, alive, n_b, goa_mark, answer_of_guess, n_codes - 1,
+                        room - (2 * m - 1), UNLIMITED, bits, scan_state, moves_g, moves_lb,
+                        moves_ex, mo + f_nm[f], room, False)
+                    work += steps
+                    for i in range(m):
+                        goa_mark[guess_of_answer[cand[st0 + i]]] = 0
+                    lbc = cls_lb[cb + j]
+                    if one_level > lbc:
+                        rest += one_level - lbc
+                        lbc = one_level
+                        cls_lb[cb + j] = lbc
+                    ck1, ck2 = _key(cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem)
+                    slot = memo_find(mk1, mk2, mflag, ck1, ck2)
+                    if mflag[slot] == EMPTY:
+                        entries += 1
+                        mk1[slot] = ck1
+                        mk2[slot] = ck2
+                        mflag[slot] = LOWER
+                        mval[slot] = lbc
+                    if n + rest >= f_best[f]:
+                        cut = True
+                        break
+                if cut:
                     continue
                 # children largest first (insertion sort; few classes)
                 for j in range(1, nc):

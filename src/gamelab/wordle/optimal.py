@@ -419,8 +419,13 @@ class KernelSearch:
 
     NODE_CHUNK = 200_000  # nodes between two looks at the clock
     SMALL_N = 64  # sets up to this size first try the candidates alone (endgame check)
-    ASPIRATION = 0
-    CHILD_N = 64  # classes up to this size get the endgame check when their guess is expanded  # first budget tried above a node's proven bound (0: none), doubled on failure
+    ASPIRATION = 0  # first budget tried above a node's proven bound (0: none, measured slower)
+    CHILD_N = 64  # classes up to this size get the endgame check when their guess is expanded
+    # classes from this size get the one-level bound when their guess is expanded: measured,
+    # it pays with few guesses (Pokémon `all`, 931: -15 % CPU per first guess) and costs with
+    # many (English, 12,972: SALET +30 %), so it is on only below BIG_N_GUESSES guesses
+    BIG_N = 10
+    BIG_N_GUESSES = 2000
 
     def __init__(self, game: Game, hard: str | None, capacity: int = 1 << 18) -> None:
         from gamelab.wordle import _search_kernels as sk
@@ -495,7 +500,8 @@ class KernelSearch:
                 self.rnd_a[0], self.rnd_a[1], self.rnd_p[0], self.rnd_p[1],
                 self.rg[0], self.rg[1], self.rn[0], self.rn[1],
                 self.mk1, self.mk2, self.mflag, self.mval, self.mguess, self.entries,
-                self.NODE_CHUNK, self.stats, self.SMALL_N, self.ASPIRATION, self.CHILD_N)
+                self.NODE_CHUNK, self.stats, self.SMALL_N, self.ASPIRATION, self.CHILD_N,
+                self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF)
             if status == sk.DONE:
                 value = int(value)
                 return (INF if value >= sk.INF else value), int(guess)
