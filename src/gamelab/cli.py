@@ -159,6 +159,8 @@ def main(argv: list[str] | None = None) -> None:
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    if argv is None:  # the `gamelab` program itself (in-process callers keep their stderr)
+        _install_compile_notice(args)
     try:
         _run(args)
     finally:
@@ -210,7 +212,6 @@ def _run(args: list[str]) -> None:
     command = typer.main.get_command(app)
     guard_commands(command)  # numeric options within bounds before any work starts
     try:
-        _install_compile_notice(args)
         with heartbeat(f"gamelab {' '.join(args[:2])}", enabled=None if "--quiet" not in args else False):
             command.main(args=args, prog_name="gamelab", standalone_mode=False)
     except typer.Exit as exc:
