@@ -161,6 +161,8 @@ def main(argv: list[str] | None = None) -> None:
         previous = signal.signal(signal.SIGTERM, _raise_terminated)
     if argv is None:  # the `gamelab` program itself (in-process callers keep their stderr)
         _install_compile_notice(args)
+        global _heartbeat_wanted
+        _heartbeat_wanted = "--quiet" not in args
     try:
         _run(args)
     finally:
@@ -178,6 +180,7 @@ def run_in_process(args: list[str]) -> int:
 
 
 _compile_notice_installed = False
+_heartbeat_wanted = False  # only for the `gamelab` program itself, see main()
 
 
 def _install_compile_notice(args: list[str]) -> None:
@@ -212,7 +215,7 @@ def _run(args: list[str]) -> None:
     command = typer.main.get_command(app)
     guard_commands(command)  # numeric options within bounds before any work starts
     try:
-        with heartbeat(f"gamelab {' '.join(args[:2])}", enabled=None if "--quiet" not in args else False):
+        with heartbeat(f"gamelab {' '.join(args[:2])}", enabled=None if _heartbeat_wanted else False):
             command.main(args=args, prog_name="gamelab", standalone_mode=False)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

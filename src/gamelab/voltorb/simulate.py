@@ -265,6 +265,8 @@ def simulate_study(generator: str, level: int, strategy: str, games: int, seed: 
                    backend: Backend | None = None, store: ResultStore | None = None,
                    compare_with: str | None = None) -> SimulationStudy:
     """:func:`simulate`, and with `compare_with` the same boards played by that strategy."""
+    if compare_with:
+        make_strategy(compare_with)  # a bad name is refused before the first run, not after it
     sim = simulate(generator, level, strategy, games, seed, backend, store)
     if not compare_with:
         return SimulationStudy(sim)
