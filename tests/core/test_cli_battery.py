@@ -30,6 +30,7 @@ REQUIRED = {
     "dice": "11114",
     "a": "random",
     "b": "random",
+    "history": "レントラー:00000",
 }
 
 README = Path(__file__).resolve().parents[2] / "README.md"
