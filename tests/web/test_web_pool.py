@@ -10,6 +10,15 @@ import pytest
 from gamelab.web.pool import BudgetExceeded, SolverPool, WorkerDied
 
 
+def _run(coro):
+    """asyncio.run in a thread of its own: a session-scoped Playwright (sync API) keeps an event
+    loop running in the main thread once a browser test has run in this process."""
+    from concurrent.futures import ThreadPoolExecutor
+
+    with ThreadPoolExecutor(1) as ex:
+        return ex.submit(asyncio.run, coro).result()
+
+
 def _sleep(seconds):
     time.sleep(seconds)
     return seconds
@@ -63,7 +72,7 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
         assert second != first
         return first
 
-    first = asyncio.run(scenario())
+    first = _run(scenario())
     time.sleep(0.2)
     assert not _alive(first), "the overrunning worker was not killed"
     assert pool.recycled == 1
@@ -85,7 +94,7 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
         assert await pool.run(_sleep, (0.4,), timeout=30) == 0.4
         assert time.monotonic() - t1 < 0.1 < t1 - t0
 
-    asyncio.run(after())
+    _run(after())
 
 
 def test_busy_pool_falls_back_without_starting(pool):
@@ -99,7 +108,7 @@ def test_busy_pool_falls_back_without_starting(pool):
                                "free within 0.3 s); showing MinRisk")
         assert await busy == 2.0
 
-    asyncio.run(scenario())
+    _run(scenario())
     assert pool.recycled == 0
 
 
@@ -121,7 +130,7 @@ def test_load_is_shed_beyond_the_waiting_limit():
         assert await busy == 1.0 and await waiting == 0.01
 
     try:
-        asyncio.run(scenario())
+        _run(scenario())
     finally:
         pool.close()
 
@@ -136,7 +145,7 @@ def test_errors_travel_back_and_dead_workers_are_replaced(pool):
         with pytest.raises(BudgetExceeded):
             await pool.run(_sleep, (30,), timeout=0.2)
 
-    asyncio.run(scenario())
+    _run(scenario())
 
 
 def test_pool_needs_a_worker():
