@@ -6,24 +6,12 @@ import sys
 
 import pexpect
 
-from gamelab.core.interactive import run_session
+from gamelab.core.interactive import run_scripted
 from gamelab.oware.analysis import analyse, describe_score, pv_letters
 from gamelab.oware.play import PlaySession, parse_record
 from gamelab.oware.rules import Position
 
-
-def play(session, lines):
-    script, shown = iter(lines), []
-
-    def read_line(prompt):
-        shown.append(prompt)
-        try:
-            return next(script)
-        except StopIteration:
-            raise EOFError from None
-
-    run_session(session, read_line, shown.append)
-    return "\n".join(shown)
+play = run_scripted  # the session driven by scripted lines, what it showed as text
 
 
 def test_failed_save_and_load_keep_the_game(tmp_path):

@@ -5,7 +5,7 @@ import sys
 import pexpect
 import pytest
 
-from gamelab.core.interactive import run_session
+from gamelab.core.interactive import run_scripted
 from gamelab.voltorb.assistant import AssistSession, analyse_position, position_from_text
 
 # A level-2 board of the CLI tests: 198 consistent boards before any flip, 138 after 2,1=1.
@@ -16,18 +16,7 @@ ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 EASY_ROWS, EASY_COLS = "7,1 4,1 5,1 5,0 3,3", "4,1 2,3 5,2 8,0 5,0"
 
 
-def play(session, lines):
-    script, shown = iter(lines), []
-
-    def read_line(prompt):
-        shown.append(prompt)
-        try:
-            return next(script)
-        except StopIteration:
-            raise EOFError from None
-
-    run_session(session, read_line, shown.append)
-    return "\n".join(shown)
+play = run_scripted  # the session driven by scripted lines, what it showed as text
 
 
 def test_rows_are_checked_as_typed_and_blank_lines_do_not_quit():

@@ -8,7 +8,7 @@ import pexpect
 import pytest
 import typer
 
-from gamelab.core.interactive import run_session
+from gamelab.core.interactive import run_scripted
 from gamelab.wordle.assistant import Assistant, AssistSession, normalise_kana, parse_entry
 from gamelab.wordle.rules import load_word_list
 from gamelab.wordle.table import Game
@@ -19,18 +19,7 @@ def standard():
     return Game(load_word_list("gen1-4"), "standard")
 
 
-def play(session, lines):
-    script, shown = iter(lines), []
-
-    def read_line(prompt):
-        shown.append(prompt)
-        try:
-            return next(script)
-        except StopIteration:
-            raise EOFError from None
-
-    run_session(session, read_line, shown.append)
-    return "\n".join(shown)
+play = run_scripted  # the session driven by scripted lines, what it showed as text
 
 
 def test_session_keeps_the_history_on_every_failed_line(standard):

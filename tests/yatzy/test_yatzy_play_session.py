@@ -5,23 +5,11 @@ import sys
 import pexpect
 import pytest
 
-from gamelab.core.interactive import run_session
+from gamelab.core.interactive import run_scripted
 from gamelab.yatzy.play import PlaySession, format_card
 from gamelab.yatzy.rules import Card, get_rules, parse_dice
 
-
-def play(session, lines):
-    script, shown = iter(lines), []
-
-    def read_line(prompt):
-        shown.append(prompt)
-        try:
-            return next(script)
-        except StopIteration:
-            raise EOFError from None
-
-    run_session(session, read_line, shown.append)
-    return "\n".join(shown)
+play = run_scripted  # the session driven by scripted lines, what it showed as text
 
 
 def test_instructions_help_and_quit():

@@ -107,3 +107,19 @@ def run_in_terminal(session: Session) -> None:
         sys.stdout.flush()
 
     run_session(session, input, write)
+
+
+def run_scripted(session: Session, lines: list[str]) -> str:
+    """Drive `session` with the scripted input `lines` (then end of input); returns everything
+    it showed, prompts included, one piece a line. For tests and for replaying a typed session."""
+    script, shown = iter(lines), []
+
+    def read_line(prompt: str) -> str:
+        shown.append(prompt)
+        try:
+            return next(script)
+        except StopIteration:
+            raise EOFError from None
+
+    run_session(session, read_line, shown.append)
+    return "\n".join(shown)
