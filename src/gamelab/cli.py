@@ -140,9 +140,11 @@ def _one_line(text: str) -> str:
 
     def shorten(m: re.Match) -> str:
         word = m.group(0)
+        if "/" in word and len(word) <= 4096:  # a file's path is kept whole: the reader needs it
+            return word
         return f"{word[:24]}…({len(word):,} characters)…{word[-8:]}"
 
-    return re.sub(r"\S{80,}", shorten, " ".join(str(text).split()))
+    return re.sub(r"\S{120,}", shorten, " ".join(str(text).split()))
 
 
 class Terminated(KeyboardInterrupt):

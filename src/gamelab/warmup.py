@@ -66,6 +66,13 @@ WORKLOADS: dict[str, list[list[str]]] = {
 }
 
 
+#: Library warm-up functions run after the workload, for kernels that only a large input
+#: would reach through the commands (``module:function``, called with no arguments).
+HOOKS: dict[str, list[str]] = {
+    "lattice": ["gamelab.lattice.enumeration:warm_up"],
+}
+
+
 @dataclass
 class GameWarmup:
     """What `warmup` did for one game."""
@@ -123,6 +130,9 @@ def warm_up(games: list[str] | None = None) -> list[GameWarmup]:
             if code != 0:
                 last = (err.getvalue().strip().splitlines() or ["?"])[-1]
                 raise RuntimeError(f"warm-up command gamelab {' '.join(argv)} failed: {last}")
+        for hook in HOOKS.get(game, []):
+            module_name, function = hook.split(":")
+            getattr(importlib.import_module(module_name), function)()
         kernels = game_kernels(game)
         missing = [n for n, d in kernels.items()
                    if not d.signatures and not _cached_on_disk(d)]

@@ -160,8 +160,14 @@ def _compute(length: int, lattice: str) -> dict[str, np.ndarray]:
 
 
 def warm_up(lattice: str = "square") -> None:
-    """Load (or compile) the numba kernels, so a timing measures the work, not the JIT."""
+    """Load (or compile) the numba kernels, so a timing measures the work, not the JIT; both
+    histogram paths are called (the threaded one only runs on large batches otherwise)."""
     _compute(3, lattice)
+    sets = contact_sets(4, lattice, use_cache=False)
+    pi, pj, _ = sets._pairs
+    rows = _kernels.hh_rows_from_codes(np.arange(4, dtype=np.int64), pi, pj, sets.words)
+    for kernel in (_kernels.histograms_kernel, _kernels.histograms_serial_kernel):
+        kernel(sets.keys, sets.counts, rows, sets.max_contacts + 1)
 
 
 @functools.lru_cache(maxsize=8)
