@@ -114,6 +114,8 @@ def warmup_command(
         return
     for g in done:
         extra = f"; not compiled: {', '.join(g.not_compiled)}" if g.not_compiled else ""
+        if g.per_process:
+            extra += f"; compiled in each process on first use: {', '.join(g.per_process)}"
         typer.echo(f"{g.game}: {g.compiled} of {g.kernels} kernels compiled and cached in "
                    f"{g.seconds:.1f} s{extra}")
     typer.echo(f"total {sum(g.seconds for g in done):.1f} s")

@@ -70,6 +70,7 @@ WORKLOADS: dict[str, list[list[str]]] = {
 #: would reach through the commands (``module:function``, called with no arguments).
 HOOKS: dict[str, list[str]] = {
     "lattice": ["gamelab.lattice.enumeration:warm_up"],
+    "yatzy": ["gamelab.yatzy.warmup:compile_kernels"],
 }
 
 
@@ -82,6 +83,9 @@ class GameWarmup:
     kernels: int  # numba kernels defined by the game's modules
     compiled: int  # of which compiled (in this process or in numba's cache)
     not_compiled: list[str] = field(default_factory=list)
+    #: kernels numba cannot cache (``cache=False``, e.g. recursive ones): compiled on first use
+    #: in each process, so warm-up cannot help them; not counted in `kernels`
+    per_process: list[str] = field(default_factory=list)
 
 
 def game_kernels(game: str) -> dict[str, Any]:
@@ -134,8 +138,9 @@ def warm_up(games: list[str] | None = None) -> list[GameWarmup]:
             module_name, function = hook.split(":")
             getattr(importlib.import_module(module_name), function)()
         kernels = game_kernels(game)
-        missing = [n for n, d in kernels.items()
-                   if not d.signatures and not _cached_on_disk(d)]
-        done.append(GameWarmup(game, time.perf_counter() - start, len(kernels),
-                               len(kernels) - len(missing), missing))
+        per_process = sorted(n for n, d in kernels.items() if _index_path(d) is None)
+        cached = {n: d for n, d in kernels.items() if n not in per_process}
+        missing = [n for n, d in cached.items() if not d.signatures and not _cached_on_disk(d)]
+        done.append(GameWarmup(game, time.perf_counter() - start, len(cached),
+                               len(cached) - len(missing), missing, per_process))
     return done

@@ -17,6 +17,21 @@ def test_warmup_compiles_every_kernel_of_a_game(gamelab_cli):
     assert "not compiled" not in line
 
 
+def test_yatzy_warmup_reaches_the_kernels_of_the_long_commands():
+    """distribution, comeback, risk, target and win play take minutes; warm-up calls their
+    kernels on a few states instead, so that none is left to compile on their first run."""
+    from gamelab.warmup import _cached_on_disk, game_kernels
+    from gamelab.yatzy.warmup import compile_kernels
+
+    compile_kernels()
+    kernels = game_kernels("yatzy")
+    for name in ("forward_layer", "backward_layer", "play_games", "duel_games", "play_to_round",
+                 "utility_layer", "utility_decisions", "expectation_turn", "decided_turn"):
+        found = [d for n, d in kernels.items() if n.endswith("." + name)]
+        assert len(found) == 1, name
+        assert found[0].signatures or _cached_on_disk(found[0]), name
+
+
 def test_warmup_refuses_an_unknown_game(gamelab_cli):
     r = gamelab_cli("warmup", "chess")
     assert r.returncode == 2 and r.stderr.startswith("error: unknown game 'chess'")

@@ -1,0 +1,59 @@
+"""Compile every Yatzy kernel ahead (``gamelab warmup yatzy``) on inputs of a few states.
+
+The warm-up workload's commands (solve, advise, simulate) reach the decision-table kernels; the
+layer kernels (distribution, comeback, win play), the two-player and play-to-round kernels (risk,
+win play) and the utility kernels (target, win play) are only reached by commands that take
+minutes. :func:`compile_kernels` calls each of them once with the argument types of those
+commands (a rules bundle, int64 state arrays, float64 tables), so numba compiles and caches the
+same signatures; the values are meaningless and discarded.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gamelab.yatzy._distribution_kernels import backward_layer, forward_layer
+from gamelab.yatzy._play_kernels import (
+    UNIFORMS_PER_TURN,
+    decided_turn,
+    duel_games,
+    expectation_turn,
+    play_games,
+    play_to_round,
+)
+from gamelab.yatzy._turn_kernels import new_workspace, state_index, workspace_decisions
+from gamelab.yatzy.distribution import layer_rows
+from gamelab.yatzy.rules import get_rules
+from gamelab.yatzy.solver import masks_by_popcount
+
+
+def compile_kernels() -> None:
+    """Call every kernel that the commands of the warm-up workload do not reach (see above)."""
+    from gamelab.yatzy.game import warm_up as warm_up_page  # win play: forward and utility kernels
+
+    warm_up_page()
+    rules = get_rules("yatzy")
+    nb = rules.n_boxes
+    bundle = rules.kernel_rules()
+    E = np.zeros(rules.n_states)
+    layers = masks_by_popcount(nb)
+    # one row of the last two layers: forward (distribution) and backward (comeback) pushes
+    ms, mm, ff = (a[:1] for a in layer_rows(rules, layers[nb - 1]))
+    ms2, mm2, ff2 = layer_rows(rules, layers[nb])
+    row_of = np.full(rules.n_states, -1, dtype=np.int64)
+    row_of[state_index(ms2, mm2, ff2, rules.bonus_flags)] = np.arange(len(ms2))
+    F = np.zeros((1, 4))
+    F[0, 0] = 1.0
+    forward_layer(E, F, 1, row_of, np.zeros((len(ms2), 4)), ms, mm, ff, bundle, np.zeros(3), E)
+    backward_layer(E, np.zeros((1, 4)), 1, np.ones((len(ms2), 1)), row_of, ms, mm, ff, bundle)
+    # whole games (simulate with a given table), rounds (risk, win play) and duels (risk)
+    rng = np.random.default_rng(0)
+    u = rng.random((1, nb, UNIFORMS_PER_TURN))
+    play_games(E, 0, u, bundle, np.empty(1, dtype=np.int64))
+    out = np.zeros((1, 1, 4), dtype=np.int64)
+    play_to_round(E, u, np.array([nb - 1], dtype=np.int64), bundle, out)
+    duel_games(E, out[:, 0, :], out[:, 0, :], u, u, 10, 2, bundle, np.empty(1, dtype=np.int64))
+    # one turn of the expectation player and one decided turn (win-play simulation)
+    ws = new_workspace(nb)
+    expectation_turn(E, 0, 0, 0, u[0, 0], bundle, ws)
+    decided_turn(*workspace_decisions(ws), u[0, 0], 0, 0, 0, bundle)
