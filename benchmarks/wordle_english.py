@@ -21,7 +21,8 @@ import argparse
 import time
 from pathlib import Path
 
-from gamelab.wordle.optimal import INF, OptimalSolver, solve_summary
+from gamelab.wordle.optimal import INF, OptimalSolver
+from gamelab.wordle.optimal_summary import solve_summary
 from gamelab.wordle.rules import load_word_list
 from gamelab.wordle.table import Game
 

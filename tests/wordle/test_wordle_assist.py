@@ -28,8 +28,8 @@ def test_history_filters_like_the_rules(blog):
     cands, _ = assistant.candidates(parse_history(blog, text))
     assert answer in [blog.words.answers[a] for a in cands]
     advice = assistant.advice(parse_history(blog, text))
-    assert advice["candidates"] == len(cands) == 28  # chart: 67 all grey -> 28 all grey again
-    assert advice["method"] == "optimal" and advice["next"] == "オニスズメ"
+    assert advice.candidates == len(cands) == 28  # chart: 67 all grey -> 28 all grey again
+    assert advice.method == "optimal" and advice.next == "オニスズメ"
 
 
 def test_contradiction_names_first_bad_guess(blog):
@@ -44,13 +44,13 @@ def test_contradiction_names_first_bad_guess(blog):
 
 def test_solved_and_hard_mode(blog):
     advice = Assistant(blog).advice(parse_history(blog, "レントラー:22222"))
-    assert advice["next"] is None and advice["method"] == "solved"
+    assert advice.next is None and advice.method == "solved"
     strict = Assistant(blog, hard="strict")
     cands, pool = strict.candidates(parse_history(blog, "レントラー:00002"))
     advice = strict.advice(parse_history(blog, "レントラー:00002"))
     # gen1-4: every 5-character guess is an answer, so strict hard mode guesses from the candidates
-    assert advice["next"] in [blog.words.answers[a] for a in cands]
-    assert len(pool) == len(cands) and advice["hard_mode"] == "strict" and advice["within_limit"]
+    assert advice.next in [blog.words.answers[a] for a in cands]
+    assert len(pool) == len(cands) and advice.hard_mode == "strict" and advice.within_limit
     # the game's rule (--hard): only the green ー must stay, so more words are allowed
     standard = Game(blog.words, "standard")
     game = Assistant(standard, hard=True)
@@ -58,7 +58,7 @@ def test_solved_and_hard_mode(blog):
     words = [standard.full_length_guesses[p] for p in game_pool]
     assert set(cands.tolist()) <= {standard.words.answer_index[w] for w in words} and len(words) > len(cands)
     assert all(w[-1] == "ー" for w in words)
-    assert game.advice(parse_history(standard, "レントラー:00002"))["hard_mode"] == "game"
+    assert game.advice(parse_history(standard, "レントラー:00002")).hard_mode == "game"
     with pytest.raises(ValueError, match="standard feedback rule"):
         Assistant(blog, hard=True)
 
@@ -122,14 +122,14 @@ def test_row_kernel_consistent_with_table(blog):
 def test_advice_respects_the_guess_limit(blog):
     assistant = Assistant(blog)
     advice = assistant.advice(parse_history(blog, "レントラー:00000"))
-    assert advice["max_guesses"] == 10 and advice["guesses_left"] == 9 and advice["within_limit"]
+    assert advice.max_guesses == 10 and advice.guesses_left == 9 and advice.within_limit
     # nine misses leave one guess: the advice must finish every candidate with it, or say it cannot
     answer = "ピカチュウ"
     misses = [w for w in blog.words.guesses if w != answer and len(w) == 5][:9]
     text = ",".join(f"{w}:{''.join(map(str, feedback(w, answer, 'blog')))}" for w in misses)
     advice = assistant.advice(parse_history(blog, text))
-    assert advice["guesses_left"] == 1
-    assert advice["within_limit"] == (advice["candidates"] == 1)
+    assert advice.guesses_left == 1
+    assert advice.within_limit == (advice.candidates == 1)
     text10 = text + f",{misses[0]}:{''.join(map(str, feedback(misses[0], answer, 'blog')))}"
     with pytest.raises(ValueError, match="all 10 guesses"):
         assistant.advice(parse_history(blog, text10))

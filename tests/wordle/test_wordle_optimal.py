@@ -126,14 +126,36 @@ def test_gen1_4_hard_mode_optimum(rule):
 
 
 def test_unproven_summary_states_bounds():
-    from gamelab.wordle.optimal import solve_summary
+    from gamelab.wordle.optimal_summary import solve_summary
     from gamelab.wordle.rules import load_word_list
 
     game = Game(load_word_list("gen1-4"), "standard")
     data = solve_summary(game, time_limit=1e-4, depth_limits=False)
-    if not data["proven"]:  # a very fast machine could finish before the first check
-        assert data["first_guesses"] == [] and "not proven" in data["statement"]
-        assert data["lower_bound"] <= 964 <= data["total"]
+    if not data.proven:  # a very fast machine could finish before the first check
+        assert data.first_guesses == [] and "not proven" in data.statement
+        assert data.lower_bound <= 964 <= data.total
+
+
+def test_summary_is_a_dataclass_kept_in_the_store(tmp_path):
+    from gamelab.core.results import ResultStore
+    from gamelab.core.serialise import to_plain
+    from gamelab.wordle.assistant import Assistant
+    from gamelab.wordle.optimal_summary import OptimalSummary, solve_summary, stored_optimum
+    from gamelab.wordle.rules import load_word_list
+
+    game = Game(load_word_list("gen1"), "standard")
+    store = ResultStore(tmp_path / "results.sqlite")
+    fresh = solve_summary(game, store=store)
+    assert isinstance(fresh, OptimalSummary) and fresh.proven and fresh.tree is not None
+    assert fresh.depth_limited is not None and fresh.depth_limited[0].total == fresh.total
+    # read back from the store, tree and depth limits included
+    assert solve_summary(game, store=store) == fresh == stored_optimum(game, None, 10, store)
+    doc = to_plain(fresh)
+    assert "tree" not in doc and doc["distribution"] == {str(k): v for k, v in fresh.distribution.items()}
+    assert OptimalSummary.from_plain(fresh.stored()) == fresh
+    # the assistant's first move is the stored optimum's first guess
+    first = Assistant(game, store=store).advice([])
+    assert (first.method, first.next, first.expected_total) == ("optimal", fresh.first_guesses[0], fresh.total)
 
 
 def test_gen1_4_game_hard_mode_optimum():

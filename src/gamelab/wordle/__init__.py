@@ -25,7 +25,6 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.wordle.practice.play_round` - a seeded practice game replayed from its guesses
 * :func:`gamelab.wordle.names.suggest` / :func:`gamelab.wordle.names.lookup_name` - names typed
   in romaji, kana or English
-
-Also called by the CLI, still returning plain records: :func:`gamelab.wordle.optimal.solve_summary`
-(the proven optimum) and :meth:`gamelab.wordle.assistant.Assistant.advice` (the next guess).
+* :func:`gamelab.wordle.optimal_summary.solve_summary` - the proven optimum (``solve-optimal``)
+* :meth:`gamelab.wordle.assistant.Assistant.advice` - the next guess (``next``, ``assist``)
 """

@@ -19,12 +19,14 @@ from __future__ import annotations
 import re
 import unicodedata
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from gamelab.core.interactive import QUIT_WORDS, Session
-from gamelab.wordle.optimal import INF, OptimalSolver, SearchTimeout, summary_params
+from gamelab.wordle.optimal import INF, OptimalSolver, SearchTimeout
+from gamelab.wordle.optimal_summary import stored_optimum
 from gamelab.wordle.pruned import PrunedSearch
 from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode, parse_pattern, pattern_text
 from gamelab.wordle.table import Game
@@ -77,6 +79,24 @@ def parse_history(game: Game, text: str | Sequence[str]) -> list[tuple[int, int]
     return [parse_entry(game, e) for e in entries if e.strip()]
 
 
+@dataclass
+class NextGuess:
+    """What :meth:`Assistant.advice` says about a history (``gamelab wordle next --json``)."""
+
+    candidates: int
+    history: list[str]           # the guesses and colours, as 'レントラー:00120'
+    rule: str
+    hard_mode: str               # off, game or strict
+    mode: str                    # the hard mode in words
+    max_guesses: int             # the game's guess limit
+    guesses_left: int
+    remaining: list[str] | None  # the candidates, when at most LIST_LIMIT are left
+    next: str | None             # None once solved
+    method: str                  # optimal, pruned, entropy or solved
+    expected_total: int | None   # further guesses summed over the candidates (None: unknown)
+    within_limit: bool           # the strategy behind `next` finishes within the guess limit
+
+
 class Assistant:
     """Advice for one word list, rule and mode; keeps the solver's memo between calls.
 
@@ -124,28 +144,27 @@ class Assistant:
                 pool = game.hard_pool(g, code, pool, self.hard)
         return cands, pool
 
-    def advice(self, history: Sequence[tuple[int, int]]) -> dict[str, Any]:
+    def advice(self, history: Sequence[tuple[int, int]]) -> NextGuess:
         game = self.game
         cands, pool = self.candidates(history)
         solved = len(history) > 0 and game.table[history[-1][0], cands[0]] == game.green \
             and game.is_answer(history[-1][0], cands[0])
         left = self.max_guesses - len(history)
-        out: dict[str, Any] = {
-            "candidates": int(len(cands)), "history": [
+        out = NextGuess(
+            candidates=int(len(cands)), history=[
                 f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}" for g, c in history],
-            "rule": game.rule, "hard_mode": self.hard or "off", "mode": HARD_MODE_TEXT[self.hard],
-            "max_guesses": self.max_guesses, "guesses_left": max(left, 0)}
-        if len(cands) <= LIST_LIMIT:
-            out["remaining"] = [game.words.answers[a] for a in cands]
+            rule=game.rule, hard_mode=self.hard or "off", mode=HARD_MODE_TEXT[self.hard],
+            max_guesses=self.max_guesses, guesses_left=max(left, 0),
+            remaining=[game.words.answers[a] for a in cands] if len(cands) <= LIST_LIMIT else None,
+            next=None, method="solved", expected_total=0, within_limit=True)
         if solved:
-            out.update(next=None, method="solved", expected_total=0, within_limit=True)
             return out
         if left <= 0:
             raise ValueError(f"the history already uses all {self.max_guesses} guesses the game "
                              f"allows without finding the answer")
         guess, total, method, within = self._best(cands, pool, history, left)
-        out.update(next=game.words.guesses[guess], method=method, expected_total=total,
-                   within_limit=within)
+        out.next, out.method = game.words.guesses[guess], method
+        out.expected_total, out.within_limit = total, within
         return out
 
     def _best(self, cands: np.ndarray, pool: np.ndarray | None, history: Sequence[tuple[int, int]],
@@ -153,11 +172,9 @@ class Assistant:
         """(guess, total guesses over the candidates, method, sure to finish within `left`)."""
         game = self.game
         first = not history
-        if first and self.store is not None:
-            done = self.store.finished("wordle-optimal", summary_params(game, self.hard, self.max_guesses))
-            if 0 in done and done[0].get("proven"):
-                return (game.words.check_guess(done[0]["first_guesses"][0]), done[0]["total"],
-                        "optimal", True)
+        known = stored_optimum(game, self.hard, self.max_guesses, self.store) if first else None
+        if known is not None and known.proven and known.first_guesses:
+            return game.words.check_guess(known.first_guesses[0]), known.total, "optimal", True
         if not first:
             import time
 
@@ -231,23 +248,23 @@ RULE_TEXT = {"standard": "colours as the real game shows them",
              "blog": "colours as the post's code computes them"}
 
 
-def format_advice(advice: dict[str, Any]) -> str:
+def format_advice(advice: NextGuess) -> str:
     """The advice as text; the first line names the feedback rule and the mode in force."""
-    lines = [f"{advice['candidates']} candidate(s) left (rule {advice['rule']}: "
-             f"{RULE_TEXT.get(advice['rule'], advice['rule'])}; {advice['mode']}; "
-             f"{advice['guesses_left']} guess(es) left)"]
-    if "remaining" in advice:
-        lines.append("  " + " ".join(advice["remaining"]))
-    if advice["next"] is None:
+    lines = [f"{advice.candidates} candidate(s) left (rule {advice.rule}: "
+             f"{RULE_TEXT.get(advice.rule, advice.rule)}; {advice.mode}; "
+             f"{advice.guesses_left} guess(es) left)"]
+    if advice.remaining is not None:
+        lines.append("  " + " ".join(advice.remaining))
+    if advice.next is None:
         lines.append("solved")
         return "\n".join(lines)
-    total = advice["expected_total"]
+    total = advice.expected_total
     extra = "" if total is None else (f"; {total} more guesses in total over the candidates "
-                                      f"(average {total / advice['candidates']:.3f})")
-    lines.append(f"next guess: {advice['next']} ({advice['method']}{extra})")
-    if not advice["within_limit"]:
+                                      f"(average {total / advice.candidates:.3f})")
+    lines.append(f"next guess: {advice.next} ({advice.method}{extra})")
+    if not advice.within_limit:
         lines.append(f"warning: no strategy found that is sure to finish within the "
-                     f"{advice['max_guesses']}-guess limit from here")
+                     f"{advice.max_guesses}-guess limit from here")
     return "\n".join(lines)
 
 
@@ -299,6 +316,6 @@ class AssistSession(Session):
             history = self.history + [parse_entry(self.assistant.game, text)]
         advice = self.assistant.advice(history)  # raises (history kept) on a contradiction
         self.history = history
-        if advice["next"] is None:
+        if advice.next is None:
             self.finished = True
         return format_advice(advice)

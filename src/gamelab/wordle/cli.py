@@ -146,7 +146,7 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
     from gamelab.cli_common import to_json
     from gamelab.core.files import check_output_path
     from gamelab.core.report import write_text_atomic
-    from gamelab.wordle.optimal import solve_summary
+    from gamelab.wordle.optimal_summary import solve_summary
 
     if tree is not None:
         check_output_path(tree, (".json",), "--tree")
@@ -166,26 +166,26 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
                              depth_limits=depth_limits, store=result_store(store), progress=progress,
                              first=first)
     if tree is not None:
-        if data["tree"] is None:
+        if data.tree is None:
             raise ValueError("no complete strategy was found, so there is no tree to write")
-        write_text_atomic(tree, to_json(data["tree"]) + "\n")
+        write_text_atomic(tree, to_json(data.tree) + "\n")
     if json_out:
-        print_json({k: v for k, v in data.items() if k != "tree"})
+        print_json(data)
         return
-    console.print(f"{data['statement']} (rule {rule})")
-    if data["total"] is not None:
-        dist = " ".join(f"{k}:{v}" for k, v in data["distribution"].items())
-        firsts = " ".join(data["first_guesses"]) or f"{data['best_known_first_guess']} (best found)"
-        console.print(f"total {data['total']} (average {data['average']:.4f}); first guess(es): "
-                      f"{firsts}; distribution {dist or '-'}; worst {data['worst']}")
-    if not data["proven"] and data["total"] is not None:
-        console.print(f"{data['root_guesses_settled']} of {data['root_guesses']} first guesses settled")
-    for row in data.get("depth_limited", []):
-        value = row["total"] if row["total"] is not None else "infeasible"
-        console.print(f"  at most {row['max_guesses']} guesses: {value}"
-                      f"{'' if row['proven'] else ' (not proven)'}")
-    console.print(f"searched {data['nodes']} nodes in {data['seconds']:.1f} s "
-                  f"({data.get('cpu_seconds', data['seconds']):.2f} s CPU)")
+    console.print(f"{data.statement} (rule {rule})")
+    if data.total is not None:
+        dist = " ".join(f"{k}:{v}" for k, v in data.distribution.items())
+        firsts = " ".join(data.first_guesses) or f"{data.best_known_first_guess} (best found)"
+        console.print(f"total {data.total} (average {data.average:.4f}); first guess(es): "
+                      f"{firsts}; distribution {dist or '-'}; worst {data.worst}")
+    if not data.proven and data.total is not None:
+        console.print(f"{data.root_guesses_settled} of {data.root_guesses} first guesses settled")
+    for row in data.depth_limited or []:
+        value = row.total if row.total is not None else "infeasible"
+        console.print(f"  at most {row.max_guesses} guesses: {value}"
+                      f"{'' if row.proven else ' (not proven)'}")
+    console.print(f"searched {data.nodes} nodes in {data.seconds:.1f} s "
+                  f"({data.cpu_seconds:.2f} s CPU)")
 
 
 

@@ -13,7 +13,7 @@ from typing import Any
 from gamelab.core.report import new_figure
 from gamelab.wordle import entropy
 from gamelab.wordle.chart import chart
-from gamelab.wordle.optimal import solve_summary
+from gamelab.wordle.optimal_summary import OptimalSummary, solve_summary
 from gamelab.wordle.pruned import PrunedSearch
 from gamelab.wordle.rules import load_word_list
 from gamelab.wordle.table import Game
@@ -25,7 +25,7 @@ SOLVE_OPTIMUM = True  # about 10 s per rule for gen1-4 (tests switch it off)
 POST_TOTAL = 1030  # printed in the post; its own distribution sums to 1028
 
 
-def _optimum(game: Game, ctx: Any) -> dict[str, Any] | None:
+def _optimum(game: Game, ctx: Any) -> OptimalSummary | None:
     if not SOLVE_OPTIMUM:
         return None
     return solve_summary(game, time_limit=120 if ctx.quick else 900, depth_limits=not ctx.quick,
@@ -73,18 +73,18 @@ def build(section: Any, ctx: Any) -> None:
     section.table("pruned", ["first guess", "pruned total (blog)", "pruned total (standard)"],
                   pruned_rows, caption="The post's search (top-10 entropy guesses per node, at most 6 "
                                        "guesses); the blog column equals the post's ten totals.")
-    opt_rows = []
+    opt_rows: list[list[Any]] = []
     for rule in RULES:
         best_pruned = min(r[1 + RULES.index(rule)] for r in pruned_rows)
         o = optimum[rule]
         if o is None:
             opt_rows.append([rule, best_pruned, "not computed", "", "", "", ""])
             continue
-        dists[f"optimal ({rule})"] = {int(k): v for k, v in o["distribution"].items()}
-        limits = ", ".join(f"<={r['max_guesses']}: {r['total'] if r['total'] is not None else 'infeasible'}"
-                           for r in o.get("depth_limited", [])[1:])
-        opt_rows.append([rule, best_pruned, o["total"], o["lower_bound"],
-                         " ".join(o["first_guesses"]), o["worst"], limits or "-"])
+        dists[f"optimal ({rule})"] = o.distribution
+        limits = ", ".join(f"<={r.max_guesses}: {r.total if r.total is not None else 'infeasible'}"
+                           for r in (o.depth_limited or [])[1:])
+        opt_rows.append([rule, best_pruned, o.total, o.lower_bound,
+                         " ".join(o.first_guesses), o.worst, limits or "-"])
     section.table("optimal", ["rule", "best pruned total", "optimal total", "proven lower bound",
                               "optimal first guess(es)", "worst case", "optimum with a depth limit"],
                   opt_rows,
@@ -96,8 +96,8 @@ def build(section: Any, ctx: Any) -> None:
         for rule in RULES:
             o = solve_summary(Game(all_words, rule), time_limit=1800, depth_limits=False,
                               store=ctx.store)
-            rows.append([rule, o["total"], o["lower_bound"], o["proven"],
-                         " ".join(o["first_guesses"]) or o["best_known_first_guess"], o["worst"]])
+            rows.append([rule, o.total, o.lower_bound, o.proven,
+                         " ".join(o.first_guesses) or o.best_known_first_guess, o.worst])
         section.table("optimal_all", ["rule", "total", "proven lower bound", "proven",
                                       "first guess", "worst case"], rows,
                       caption=f"Every species of at most 5 characters ({len(all_words.guesses)} "
@@ -114,9 +114,8 @@ def build(section: Any, ctx: Any) -> None:
     section.figure("distribution", fig, caption="Guesses needed per answer (gen1-4).")
     o = optimum["blog"]
     if o is not None:
-        section.set_headline(f"optimal total {o['total']} (proven) vs the post's pruned 964 "
+        section.set_headline(f"optimal total {o.total} (proven) vs the post's pruned 964 "
                              f"and greedy 1028")
     else:
         section.set_headline("the post's top 15, chart and ten pruned totals reproduced")
-    section.data["optimal"] = {r: (None if v is None else {k: x for k, x in v.items() if k != "tree"})
-                               for r, v in optimum.items()}
+    section.data["optimal"] = optimum  # serialised without the trees

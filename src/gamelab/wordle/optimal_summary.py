@@ -1,0 +1,245 @@
+"""The proven optimum as a result: :func:`solve_summary` -> :class:`OptimalSummary`.
+
+What ``gamelab wordle solve-optimal``, the report and the assistant's first move use: the search
+of :class:`gamelab.wordle.optimal.OptimalSolver` from the full answer list, with the total, the
+proven lower bound, the first guesses, the distribution, the optimum under each tighter guess
+limit and the decision tree. Proven results are kept in the results store (experiments
+``wordle-optimal`` and ``wordle-optimal-first``) and read back with :meth:`OptimalSummary.from_plain`.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass, field
+from typing import Any
+
+from gamelab.core.serialise import to_plain
+from gamelab.wordle.optimal import INF, OptimalSolver
+from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode
+from gamelab.wordle.table import Game
+
+RESULT_VERSION = 2  # 2: hard mode by name (game / strict), the game's guess limit by default
+SCOPE_ALL = "all first guesses"
+SCOPE_FIRST = "first guess"
+
+
+@dataclass
+class DepthLimited:
+    """The optimum when no answer may need more than `max_guesses` guesses."""
+
+    max_guesses: int
+    total: int | None            # None: infeasible, or not found within the time limit
+    proven: bool                 # the total is optimal, or the limit is proven infeasible
+    lower_bound: int | None      # None: infeasible
+    first_guesses: list[str]
+
+
+@dataclass
+class OptimalSummary:
+    """The optimum of one word list, rule, hard mode and guess limit (see :func:`solve_summary`).
+
+    ``tree`` (the strategy as nested ``{"guess", "candidates", "next": {colours: node}}``
+    records, the format of ``solve-optimal --tree`` files, read back by
+    :func:`gamelab.wordle.chart.tree_chart`) is not part of the printed document.
+    """
+
+    names: str
+    rule: str
+    hard_mode: str               # off, game or strict
+    max_guesses: int | None      # None: no limit
+    mode: str                    # the three settings in words
+    scope: str                   # "all first guesses", or "first guess" (only `first` searched)
+    answers: int
+    guesses: int
+    total: int | None            # best total found (upper bound); None if none within limits
+    lower_bound: int | None      # proven; None when the opening is proven infeasible
+    proven: bool
+    average: float | None        # total / answers
+    first_guesses: list[str]     # every optimal first guess (only when proven)
+    best_known_first_guess: str | None
+    distribution: dict[int, int]  # guesses needed -> answers
+    worst: int | None
+    nodes: int
+    root_guesses_settled: int
+    root_guesses: int
+    statement: str               # what is proven, in one sentence
+    seconds: float = 0.0
+    cpu_seconds: float = 0.0
+    first: str | None = None     # the opening evaluated (scope "first guess")
+    depth_limited: list[DepthLimited] | None = None  # None: not computed
+    tree: dict[str, Any] | None = field(default=None, metadata={"json": False})
+
+    def stored(self) -> dict[str, Any]:
+        """The record kept in the results store: the document and the tree."""
+        return {**to_plain(self), "tree": self.tree}
+
+    @classmethod
+    def from_plain(cls, record: Mapping[str, Any]) -> OptimalSummary:
+        """The summary from its document (a results-store record, as :meth:`stored` wrote it)."""
+        values = dict(record)
+        values["distribution"] = {int(k): v for k, v in values.get("distribution", {}).items()}
+        rows = values.get("depth_limited")
+        values["depth_limited"] = None if rows is None else [DepthLimited(**r) for r in rows]
+        values.setdefault("cpu_seconds", values.get("seconds", 0.0))
+        return cls(**values)
+
+
+def resolve_limit(game: Game, max_guesses: int | str | None) -> int | None:
+    """"game" -> the word list's own guess limit (Pokémon Wordle 10, English Wordle 6);
+    0 or None -> no limit; else the number, which must be at least 1."""
+    if max_guesses == "game":
+        return game.words.guess_limit
+    if max_guesses is None or max_guesses == 0:
+        return None
+    if not isinstance(max_guesses, int) or max_guesses < 0:
+        raise ValueError(f"max_guesses must be a positive number, 0 (no limit) or 'game', got {max_guesses!r}")
+    return max_guesses
+
+
+def mode_text(game: Game, hard: str | None, max_guesses: int | None) -> str:
+    """'gen1-4, rule standard, hard mode (the game's rule: ...), at most 10 guesses'."""
+    limit = "no guess limit" if max_guesses is None else f"at most {max_guesses} guesses"
+    return f"{game.words.name}, rule {game.rule}, {HARD_MODE_TEXT[hard]}, {limit}"
+
+
+def summary_params(game: Game, hard: str | bool | None, max_guesses: int | None) -> dict[str, Any]:
+    """The results-store parameters of a summary (the store's key, not a result)."""
+    return {"words": game.words.fingerprint(), "names": game.words.name, "rule": game.rule,
+            "hard": check_hard_mode(hard), "max_guesses": max_guesses, "version": RESULT_VERSION}
+
+
+def stored_optimum(game: Game, hard: str | bool | None, max_guesses: int | None,
+                   store: Any) -> OptimalSummary | None:
+    """The summary over all first guesses kept in `store` for these settings, or None."""
+    if store is None:
+        return None
+    done = store.finished("wordle-optimal", summary_params(game, hard, max_guesses))
+    return OptimalSummary.from_plain(done[0]) if 0 in done else None
+
+
+def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int | str | None = "game",
+                  time_limit: float | None = 600.0, depth_limits: bool = True,
+                  store: Any = None, progress: Callable[[str], None] | None = None,
+                  first: str | None = None) -> OptimalSummary:
+    """The optimum: total, proven lower bound, first guesses, distribution, worst case, the
+    optimum under each tighter depth limit (until infeasible), and the tree.
+
+    `hard`: None (normal), "game" (the game's hard mode) or "strict" (every later guess could
+    still be the answer). `max_guesses`: "game" (default: the list's own limit, Pokémon
+    Wordle 10), a number, or None for no limit. The result names both (``hard_mode``,
+    ``max_guesses``, ``mode``).
+
+    `first`: evaluate only this first guess exactly (its total and tree; ``scope`` is then
+    "first guess", and no other opening is compared).
+
+    Proven results are kept in `store` (a :class:`gamelab.core.results.ResultStore`) under the
+    experiment ``wordle-optimal`` and reused; unproven ones (time limit hit) are not stored.
+    """
+    hard = check_hard_mode(hard)
+    max_guesses = resolve_limit(game, max_guesses)
+    if first is not None:
+        return _first_summary(game, game.words.check_guess(first), hard, max_guesses, time_limit,
+                              store)
+    known = stored_optimum(game, hard, max_guesses, store)
+    if known is not None and (not depth_limits or known.depth_limited is not None):
+        return known
+    start = time.monotonic()
+    cpu = time.process_time()
+    upper = None
+    if not hard:
+        from gamelab.wordle.entropy import greedy_tree, guess_counts
+
+        opening = game.best_entropy_guess(game.all_answers())
+        counts = guess_counts(game, greedy_tree(game, opening))
+        if max_guesses is None or max(counts.values()) <= max_guesses:
+            upper = sum(counts.values())
+    solver = OptimalSolver(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit,
+                           progress=progress)
+    res = solver.solve(upper_bound=upper)
+    mode = mode_text(game, hard, max_guesses)
+    if res.proven:
+        statement = f"proven optimal: lower bound {res.lower_bound} == total {res.total} ({mode})"
+    elif res.total is None and res.lower_bound >= INF:
+        statement = f"infeasible: no strategy meets the guess limit ({mode})"
+    else:
+        statement = (f"not proven within the time limit: {res.lower_bound} <= optimum <= "
+                     f"{res.total} ({mode})")
+    out = OptimalSummary(
+        names=game.words.name, rule=game.rule, hard_mode=hard or "off",
+        max_guesses=max_guesses, mode=mode, scope=SCOPE_ALL,
+        answers=game.n_answers, guesses=game.n_guesses,
+        total=res.total, lower_bound=res.lower_bound, proven=res.proven,
+        average=None if res.total is None else res.total / game.n_answers,
+        # only proven optima name their first guesses; otherwise the best one found so far
+        first_guesses=res.first_guesses if res.proven else [],
+        best_known_first_guess=res.first_guesses[0] if res.first_guesses else None,
+        distribution=dict(res.distribution), worst=res.worst, nodes=res.nodes,
+        root_guesses_settled=sum(1 for lo, ex in res.root_bounds.values()
+                                 if ex is not None or (res.total is not None and lo > res.total)),
+        root_guesses=len(res.root_bounds), statement=statement, tree=res.tree)
+    if depth_limits and res.proven and res.worst is not None:
+        out.depth_limited = _depth_limited(game, hard, res.worst, res.total, res.lower_bound,
+                                           res.first_guesses, time_limit, start)
+    out.seconds = time.monotonic() - start
+    out.cpu_seconds = time.process_time() - cpu
+    if store is not None and res.proven:
+        store.put("wordle-optimal", summary_params(game, hard, max_guesses), 0, out.stored())
+    return out
+
+
+def _depth_limited(game: Game, hard: str | None, worst: int, total: int | None, lower: int,
+                   firsts: list[str], time_limit: float | None, start: float) -> list[DepthLimited]:
+    """The optimum at `worst` guesses (given) and under each tighter limit, until infeasible."""
+    rows = [DepthLimited(max_guesses=worst, total=total, proven=True, lower_bound=lower,
+                         first_guesses=firsts)]
+    k = worst - 1
+    while k >= 1:
+        remaining = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
+        sub = OptimalSolver(game, hard=hard, max_guesses=k, time_limit=remaining).solve()
+        feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
+        rows.append(DepthLimited(max_guesses=k, total=sub.total,
+                                 proven=sub.proven or sub.lower_bound >= INF,
+                                 lower_bound=None if sub.lower_bound >= INF else sub.lower_bound,
+                                 first_guesses=sub.first_guesses))
+        if not feasible or sub.total is None:
+            break
+        k -= 1
+    return rows
+
+
+def _first_summary(game: Game, first: int, hard: str | None, max_guesses: int | None,
+                   time_limit: float | None, store: Any) -> OptimalSummary:
+    """solve_summary(..., first=WORD): one opening evaluated exactly."""
+    params = {**summary_params(game, hard, max_guesses), "first": game.words.guesses[first]}
+    if store is not None:
+        done = store.finished("wordle-optimal-first", params)
+        if 0 in done:
+            return OptimalSummary.from_plain(done[0])
+    cpu = time.process_time()
+    solver = OptimalSolver(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit)
+    res = solver.solve_first(first)
+    name = game.words.guesses[first]
+    mode = mode_text(game, hard, max_guesses)
+    if res.total is not None:
+        statement = (f"exact: first guess {name} needs {res.total} guesses in total, then "
+                     f"optimal play ({mode}); other first guesses not compared")
+    elif res.proven:
+        statement = f"infeasible: after {name} no strategy meets the guess limit ({mode})"
+    else:
+        statement = f"not finished within the time limit: first guess {name} ({mode})"
+    out = OptimalSummary(
+        names=game.words.name, rule=game.rule, hard_mode=hard or "off",
+        max_guesses=max_guesses, mode=mode, scope=SCOPE_FIRST, first=name,
+        answers=game.n_answers, guesses=game.n_guesses,
+        total=res.total, lower_bound=None if res.lower_bound >= INF else res.lower_bound,
+        proven=res.proven,
+        average=None if res.total is None else res.total / game.n_answers,
+        first_guesses=res.first_guesses, best_known_first_guess=name if res.total else None,
+        distribution=dict(res.distribution), worst=res.worst,
+        nodes=res.nodes, root_guesses_settled=1 if res.proven else 0, root_guesses=1,
+        statement=statement, seconds=res.seconds, cpu_seconds=time.process_time() - cpu,
+        tree=res.tree)
+    if store is not None and res.proven:
+        store.put("wordle-optimal-first", params, 0, out.stored())
+    return out
