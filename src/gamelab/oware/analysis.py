@@ -18,6 +18,7 @@ evaluation's units: ``auale`` counts 25 per seed of store difference (plus its h
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Any
 
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.evaluation import SEED_UNIT, evaluation_code
@@ -98,8 +99,11 @@ def complete_pv(engine, position: Position, pv: list[int], depth: int) -> list[i
 
 
 def analyse(position: Position, time_limit: float | None = None, depth: int | None = None,
-            evaluation: str = "auale", tablebase_seeds: int = 12) -> Analysis:
-    """Search `position` (`time_limit` seconds, or to `depth`; 2 s when neither is given)."""
+            evaluation: str = "auale", tablebase_seeds: int = 12, engine: Any = None) -> Analysis:
+    """Search `position` (`time_limit` seconds, or to `depth`; 2 s when neither is given).
+
+    `engine` reuses an :class:`gamelab.oware.search.Engine` made with the same evaluation and
+    tablebase (building one allocates its table and loads the tablebase)."""
     from gamelab.oware.search import Engine
 
     if position.is_over():
@@ -107,7 +111,10 @@ def analyse(position: Position, time_limit: float | None = None, depth: int | No
                          "there is no move to analyse")
     if time_limit is None and depth is None:
         time_limit = 2.0
-    engine = Engine(evaluation=evaluation, tablebase_seeds=tablebase_seeds)
+    if engine is None:
+        engine = Engine(evaluation=evaluation, tablebase_seeds=tablebase_seeds)
+    elif (engine.evaluation, engine.tablebase_seeds) != (evaluation, tablebase_seeds):
+        raise ValueError("the engine given was made with another evaluation or tablebase")
     r = engine.search(position, time_limit=time_limit, depth=depth)
     pv = complete_pv(engine, position, list(r.pv), r.depth)
     unit = SEED_UNIT[evaluation]

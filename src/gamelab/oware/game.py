@@ -1,5 +1,6 @@
 """A game of Owaré as a front end sees it: replayed from its start and moves, each move checked
-with the reason it is illegal, the opponent's reply, and an engine review of the whole game.
+with the reason it is illegal, the sowing of the last move (for an animation), the opponent's
+reply, exact endgame verdicts from the tablebase, hints, and an engine review of the whole game.
 
 The state is the start position (its text form), the rule variant and the moves as house letters
 (``A``-``F`` South, ``a``-``f`` North, as in :mod:`gamelab.oware.play`'s records), so a page or
@@ -8,41 +9,99 @@ any other shell holds the whole game and the library replays it on every call.
 >>> view = game_view(START_TEXT, "no-capture", "own-row", ["C"])
 >>> view.houses, view.to_move, view.legal
 ([4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4], 'North', ['a', 'b', 'c', 'd', 'e', 'f'])
+>>> view.last.path
+[3, 4, 5, 6]
 >>> play_move(START_TEXT, "no-capture", "own-row", ["C"], "C")
 Traceback (most recent call last):
 ...
 ValueError: it is North's move: play one of a-f (North's houses), not C
+>>> score_label(-60), score_label(10000 - 9 + 25 * 4)
+('-2.4 seeds', 'a won game')
+
+Scores are the engine's (:mod:`gamelab.oware.analysis`): for the side to move, 25 units per
+seed, ``±(10000 − plies) + 25 × margin`` for a decided game. Boards with at most 12 seeds under
+Abapa are looked up in the endgame tablebase (:mod:`gamelab.oware.tablebase`): the verdict is
+exact for the game of the board seeds played out (a capture-free cycle valued as an even split).
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import dataclasses
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from gamelab.oware.analysis import Analysis, analyse, move_letter
+from gamelab.oware import _search_kernels as K
+from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters
+from gamelab.oware.evaluation import SEED_UNIT
 from gamelab.oware.match import make_player, parse_player
 from gamelab.oware.play import format_record, parse_record
-from gamelab.oware.rules import START_TEXT, Position, Rules
+from gamelab.oware.rules import SEEDS, START_TEXT, Position, Rules, apply_move, capture_run, sow
+from gamelab.oware.tablebase import Tablebase, load_tablebase
 
-__all__ = ["START_TEXT", "GameView", "EngineReply", "ReviewedMove", "GameReview", "game_view",
-           "play_move", "engine_reply", "review_game", "load_record", "analyse_position"]
+__all__ = ["START_TEXT", "GameView", "Sowing", "Exact", "Evaluation", "EngineReply",
+           "PositionAnalysis", "ReviewedMove", "GameReview", "GameRecord", "game_view",
+           "play_move", "take_back", "engine_reply", "analyse_position", "review_game",
+           "game_record", "load_record", "score_label", "loss_label", "warm_up"]
 
 SIDES = ("South", "North")
+#: seeds on the board up to which positions are looked up in the endgame tablebase
+TABLEBASE_SEEDS = 12
+#: the longest game a request may carry (the repetition rule ends real games far sooner)
+MAX_MOVES = 1000
+#: longest engine time per move / analysis offered (seconds)
+MAX_ENGINE_SECONDS = 10.0
+UNIT = SEED_UNIT["auale"]
 
 
 @dataclass(frozen=True)
-class LastMove:
+class Sowing:
+    """The last move as it happened: the board before it, every house a seed fell in (in
+    order, house indices 0-11), and the houses it captured (emptied) with the seeds taken."""
+
     move: str
     side: str
-    sown: int
+    house: int  # the sown house, 0-11
+    before: list[int]
+    before_stores: list[int]
+    path: list[int]
     captured: int
     captured_houses: list[int]
+    grand_slam: bool  # the move would take every opponent seed (Abapa: it then captures nothing)
+
+
+@dataclass(frozen=True)
+class Exact:
+    """The tablebase's verdict on a position (Abapa, at most 12 seeds on the board): the result
+    under perfect play by both sides, for the side to move and as the final split."""
+
+    seeds: int  # seeds on the board
+    outcome: str  # "win", "draw" or "loss" for the side to move
+    side: str  # the side to move
+    final: list[int]  # South's and North's seeds at the end
+    text: str
+
+
+@dataclass(frozen=True)
+class Evaluation:
+    """A score turned into what an evaluation bar shows: `south` is the bar's share for South
+    (0.5 even, 1 South wins), `text` says who is ahead and by how much."""
+
+    score: int  # for `side`
+    side: str
+    exact: bool
+    south: float
+    text: str
+    source: str
 
 
 @dataclass(frozen=True)
 class GameView:
-    """The game after its moves: the board, whose move, the legal moves, the result, the record."""
+    """The game after its moves: the board, whose move, the legal moves, the result, the last
+    sowing, and the tablebase's exact verdict once the board is small enough."""
 
     start: str
     grand_slam: str
@@ -56,8 +115,9 @@ class GameView:
     over: bool
     result: list[int] | None
     winner: str | None
-    last: LastMove | None
-    record: str
+    end_reason: str | None
+    last: Sowing | None
+    exact: Exact | None
 
 
 @dataclass(frozen=True)
@@ -67,32 +127,65 @@ class EngineReply:
     opponent: str
     move: str
     analysis: Analysis | None
+    evaluation: Evaluation | None
     view: GameView
     note: str | None = None
 
 
 @dataclass(frozen=True)
+class PositionAnalysis:
+    """The engine's analysis of a position (hint or analysis view), with the exact verdict when
+    the tablebase covers it, and what the evaluation bar shows."""
+
+    analysis: Analysis
+    evaluation: Evaluation
+    exact: Exact | None
+    houses: list[int]
+    stores: list[int]
+    note: str | None = None
+
+
+@dataclass(frozen=True)
 class ReviewedMove:
+    """One move against the engine's best: the mover's score before (the best move's) and after
+    (the played move's), the loss, and South's evaluation after the move (for a graph)."""
+
     ply: int
     side: str
     move: str
     best: str
-    score_best: int
-    score_played: int
+    score_before: int
+    score_after: int
     loss: int
-    pv: list[str] = field(default_factory=list)
+    loss_seeds: float | None  # None when the move turns an open game into a decided one
+    loss_text: str
+    before_text: str
+    after_text: str
+    south_after: float
+    exact: bool  # the position was inside the tablebase: the scores are exact
+    worst: bool = False
 
 
 @dataclass(frozen=True)
 class GameReview:
-    """Each move against the engine's best at a fixed depth: scores for the mover, in the
-    engine's units (25 per seed), and the loss (0 when the move was the best or as good)."""
+    """Each move against the engine's best at a fixed depth (every legal move searched to the
+    same depth, so a loss is never negative), the costliest moves marked."""
 
     depth: int
     score_unit: str
     moves: list[ReviewedMove]
     worst: list[int]
     total_loss: dict[str, int]
+    result: list[int] | None
+    note: str | None = None
+
+
+@dataclass(frozen=True)
+class GameRecord:
+    """The game in the record format of ``gamelab oware play`` (loadable again)."""
+
+    text: str
+    filename: str
 
 
 def _rules(grand_slam: str, cycle: str) -> Rules:
@@ -119,16 +212,17 @@ def _offset(position: Position, letter: str) -> int:
     if offset not in position.legal_moves():
         theirs = position.houses[6:] if position.to_move == 0 else position.houses[:6]
         if sum(theirs) == 0:
-            raise ValueError(f"{SIDES[1 - position.to_move]} has no seeds: a move must sow into "
-                             f"their row (the feeding rule), and house {text} does not reach it")
+            other = SIDES[1 - position.to_move]
+            raise ValueError(f"{other} has no seeds left: a move must sow into {other}'s row "
+                             f"(the feeding rule), and house {text} does not reach it")
         raise ValueError(f"house {text} would capture every seed of the opponent (a grand slam), "
-                         f"which the {position.rules.grand_slam} rule forbids here")
+                         f"which the {position.rules.grand_slam} rule forbids while another move exists")
     return offset
 
 
-def _replay(start: str, grand_slam: str, cycle: str, moves: list[str]) -> tuple[Position, list[Position], list[int]]:
-    if len(moves) > 2000:
-        raise ValueError(f"a game of {len(moves)} moves is longer than any game can be")
+def _replay(start: str, grand_slam: str, cycle: str, moves: list[str]) -> tuple[list[Position], list[int]]:
+    if len(moves) > MAX_MOVES:
+        raise ValueError(f"a game of {len(moves)} moves is longer than allowed (at most {MAX_MOVES})")
     p = Position.from_text(start, _rules(grand_slam, cycle))
     positions, offsets = [p], []
     for i, m in enumerate(moves):
@@ -139,67 +233,204 @@ def _replay(start: str, grand_slam: str, cycle: str, moves: list[str]) -> tuple[
         p = p.play(off)
         positions.append(p)
         offsets.append(off)
-    return p, positions, offsets
+    return positions, offsets
+
+
+@lru_cache(maxsize=1)
+def _tablebase() -> Tablebase:
+    return load_tablebase(TABLEBASE_SEEDS)
+
+
+def exact_verdict(position: Position) -> Exact | None:
+    """The tablebase's result of `position` under perfect play, or None outside it."""
+    if position.is_over() or not _tablebase().covers(position):
+        return None
+    diff = _tablebase().final_difference(position)
+    mover = position.to_move
+    mine = (SEEDS + diff) // 2
+    final = [mine, SEEDS - mine] if mover == 0 else [SEEDS - mine, mine]
+    outcome = "win" if diff > 0 else "loss" if diff < 0 else "draw"
+    side = SIDES[mover]
+    if diff == 0:
+        text = f"exact (endgame tablebase): a draw with perfect play, {final[0]}-{final[1]}"
+    else:
+        winner = SIDES[0] if final[0] > final[1] else SIDES[1]
+        text = (f"exact (endgame tablebase): {winner} wins {final[0]}-{final[1]} with perfect "
+                f"play ({side} to move {'wins' if diff > 0 else 'loses'})")
+    return Exact(position.seeds_on_board(), outcome, side, final, text)
+
+
+def score_label(score: int, unit: int = UNIT) -> str:
+    """A score for the side to move in words: ``-2.4 seeds``, ``a won game``, ``a lost game``."""
+    if score >= K.DECIDED:
+        return "a won game"
+    if score <= -K.DECIDED:
+        return "a lost game"
+    return f"{score / unit:+.1f} seeds"
+
+
+def loss_label(best: int, played: int, unit: int = UNIT) -> str:
+    """What a move lost against the best one, both scores for the mover.
+
+    >>> loss_label(30, 30), loss_label(30, -45), loss_label(10050, 20), loss_label(40, -10030)
+    ('', '-3.0 seeds', 'lets a won game go', 'walks into a lost game')
+    """
+    if played >= best:
+        return ""
+    if best >= K.DECIDED > played:
+        return "lets a won game go"
+    if played <= -K.DECIDED < best:
+        return "walks into a lost game"
+    return f"{(played - best) / unit:+.1f} seeds"
+
+
+def evaluation_of(score: int, side: int, source: str, exact: Exact | None = None) -> Evaluation:
+    """`score` (for `side`, engine units) as an evaluation bar; an exact verdict overrides it."""
+    if exact is not None:
+        a, b = exact.final
+        share = 0.5 if a == b else (1.0 if a > b else 0.0)
+        return Evaluation(score, SIDES[side], True, share, exact.text, "endgame tablebase")
+    south = score if side == 0 else -score
+    if abs(south) >= K.DECIDED:
+        share = 1.0 if south > 0 else 0.0
+        text = f"{SIDES[0] if south > 0 else SIDES[1]} wins by force (the engine sees the end)"
+    else:
+        seeds = south / UNIT
+        share = 1 / (1 + math.exp(-seeds / 3))  # a 3-seed lead fills about three quarters
+        if abs(seeds) < 0.5:
+            text = "about even"
+        else:
+            text = f"{SIDES[0] if seeds > 0 else SIDES[1]} ahead by about {abs(seeds):.1f} seeds"
+    return Evaluation(score, SIDES[side], False, round(share, 4), text, source)
+
+
+def _sowing(before: Position, offset: int, letter: str) -> Sowing:
+    side = before.to_move
+    board = list(before.houses)
+    house = 6 * side + offset
+    path = []
+    seeds, i = board[house], house
+    while seeds:
+        i = (i + 1) % 12
+        if i != house:
+            path.append(i)
+            seeds -= 1
+    last = sow(board, side, offset)
+    run = capture_run(board, side, last)
+    taken = sum(board[h] for h in run)
+    slam = bool(run) and taken == sum(board[6 * (1 - side): 6 * (1 - side) + 6])
+    if slam and before.rules.grand_slam == "no-capture":
+        run, taken = [], 0
+    return Sowing(letter, SIDES[side], house, list(before.houses), list(before.stores), path,
+                  taken, sorted(run), slam)
+
+
+def _reason(before: Position, offset: int, after: Position) -> str:
+    """Why the game ended with this move."""
+    houses, stores = list(before.houses), list(before.stores)
+    captured = apply_move(houses, stores, before.to_move, offset, before.rules)
+    if max(stores) > SEEDS // 2 or stores[0] == stores[1] == SEEDS // 2:
+        return "score"
+    seen = before.history.count((tuple(houses), 1 - before.to_move))
+    if not captured and seen >= (1 if before.rules.cycle == "own-row" else 2):
+        return "repetition"
+    return "no moves"
 
 
 def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> GameView:
     start, p = positions[0], positions[-1]
-    last = None
-    if offsets:
-        before = positions[-2]
-        mover = before.to_move
-        captured = p.stores[mover] - before.stores[mover]
-        theirs = range(6, 12) if mover == 0 else range(0, 6)
-        after_houses = list(before.houses)
-        from gamelab.oware.rules import apply_move
-
-        stores = list(before.stores)
-        apply_move(after_houses, stores, mover, offsets[-1], before.rules)
-        emptied = [h for h in theirs if before.houses[h] and not after_houses[h] and captured > 0]
-        last = LastMove(moves[-1], SIDES[mover], before.houses[offsets[-1] + 6 * mover],
-                        captured, emptied)
+    last = _sowing(positions[-2], offsets[-1], moves[-1]) if offsets else None
     over = p.is_over()
+    reason = None
+    if over:
+        reason = _reason(positions[-2], offsets[-1], p) if offsets else (
+            "score" if p.score_decided() else "no moves")
     winner = p.winner() if over else None
     return GameView(
         start=start.to_text(), grand_slam=start.rules.grand_slam, cycle=start.rules.cycle,
         moves=list(moves), position=p.to_text(), houses=list(p.houses), stores=list(p.stores),
-        to_move=SIDES[p.to_move], legal=[] if over else [move_letter(p.to_move, m) for m in p.legal_moves()],
+        to_move=SIDES[p.to_move],
+        legal=[] if over else [move_letter(p.to_move, m) for m in p.legal_moves()],
         over=over, result=list(p.result()) if over else None,
-        winner=(None if winner is None else SIDES[winner]) if over else None,
-        last=last, record=format_record(start, offsets),
-    )
+        winner=None if winner is None else SIDES[winner], end_reason=reason,
+        last=last, exact=exact_verdict(p))
 
 
 def game_view(start: str, grand_slam: str, cycle: str, moves: list[str]) -> GameView:
     """The game replayed from `start` through `moves` (house letters), checked move by move."""
-    _, positions, offsets = _replay(start, grand_slam, cycle, moves)
-    return _view(positions, offsets, moves)
+    positions, offsets = _replay(start, grand_slam, cycle, [m.strip() for m in moves])
+    return _view(positions, offsets, [m.strip() for m in moves])
 
 
 def play_move(start: str, grand_slam: str, cycle: str, moves: list[str], move: str) -> GameView:
     """The game after the side to move plays `move`; a ValueError says why an illegal one is."""
-    p, positions, offsets = _replay(start, grand_slam, cycle, moves)
-    off = _offset(p, move)
-    positions.append(p.play(off))
+    moves = [m.strip() for m in moves]
+    positions, offsets = _replay(start, grand_slam, cycle, moves)
+    off = _offset(positions[-1], move)
+    positions.append(positions[-1].play(off))
     offsets.append(off)
     return _view(positions, offsets, [*moves, move.strip()])
+
+
+def take_back(start: str, grand_slam: str, cycle: str, moves: list[str], side: str) -> GameView:
+    """The game back at `side`'s previous turn: the last move is taken back, and the moves before
+    it too until `side` is to move again (the opponent's reply and your move)."""
+    if side not in SIDES:
+        raise ValueError(f"side must be South or North, got {side!r}")
+    moves = [m.strip() for m in moves]
+    if not moves:
+        raise ValueError("there is no move to take back")
+    positions, offsets = _replay(start, grand_slam, cycle, moves)
+    n = len(moves) - 1
+    while n > 0 and SIDES[positions[n].to_move] != side:
+        n -= 1
+    return _view(positions[: n + 1], offsets[:n], moves[:n])
+
+
+@lru_cache(maxsize=4)
+def _engine(evaluation: str, tablebase_seeds: int) -> Any:
+    from gamelab.oware.search import Engine
+
+    return Engine(evaluation=evaluation, tablebase_seeds=tablebase_seeds)
+
+
+def _analyse(position: Position, time_limit: float | None = None, depth: int | None = None,
+             evaluation: str = "auale", tablebase_seeds: int = TABLEBASE_SEEDS) -> Analysis:
+    engine = _engine(evaluation, tablebase_seeds)
+    engine.clear()  # the same answer whatever this process searched before
+    return analyse(position, time_limit=time_limit, depth=depth, evaluation=evaluation,
+                   tablebase_seeds=tablebase_seeds, engine=engine)
+
+
+def check_opponent(opponent: str) -> Any:
+    """The player spec of an opponent offered here (not OpenSpiel's MCTS), validated."""
+    spec = parse_player(opponent)
+    if spec.kind == "mcts":
+        raise ValueError("the mcts opponent needs OpenSpiel and is not offered here; "
+                         "choose engine, blog, greedy or random")
+    if spec.kind == "engine" and spec.options.get("time", 0) > MAX_ENGINE_SECONDS:
+        raise ValueError(f"engine time per move is at most {MAX_ENGINE_SECONDS:g} s here, "
+                         f"got {spec.options['time']:g}")
+    if spec.kind in ("engine", "blog") and spec.options.get("depth", 0) > 20:
+        raise ValueError(f"search depth is at most 20 here, got {spec.options['depth']}")
+    return spec
 
 
 def engine_reply(start: str, grand_slam: str, cycle: str, moves: list[str], opponent: str,
                  seed: int = 0) -> EngineReply:
     """The opponent's move (``engine:time=0.5``, ``engine:depth=8``, ``blog:depth=4``, ``greedy``,
     ``random``); random choices are seeded by (seed, ply), so a game replays."""
-    spec = parse_player(opponent)
-    if spec.kind == "mcts":
-        raise ValueError("the mcts opponent needs OpenSpiel and is not offered here")
-    p, positions, offsets = _replay(start, grand_slam, cycle, moves)
+    spec = check_opponent(opponent)
+    moves = [m.strip() for m in moves]
+    positions, offsets = _replay(start, grand_slam, cycle, moves)
+    p = positions[-1]
     if p.is_over():
         raise ValueError("the game is over; there is no move to reply")
-    analysis = None
+    analysis, evaluation = None, None
     if spec.kind == "engine":
         o = spec.options
-        analysis = analyse(p, time_limit=o.get("time"), depth=o.get("depth"),
-                           evaluation=o.get("eval", "auale"), tablebase_seeds=o.get("tb", 12))
+        analysis = _analyse(p, time_limit=o.get("time"), depth=o.get("depth"),
+                            evaluation=o.get("eval", "auale"), tablebase_seeds=o.get("tb", TABLEBASE_SEEDS))
         off = analysis.best_move
     else:
         rng = np.random.default_rng([seed, len(moves)])
@@ -207,45 +438,101 @@ def engine_reply(start: str, grand_slam: str, cycle: str, moves: list[str], oppo
     letter = move_letter(p.to_move, off)
     positions.append(p.play(off))
     offsets.append(off)
-    return EngineReply(str(spec), letter, analysis, _view(positions, offsets, [*moves, letter]))
+    view = _view(positions, offsets, [*moves, letter])
+    if analysis is not None and analysis.score_unit.startswith("auale"):
+        evaluation = evaluation_of(analysis.score, p.to_move, f"engine, depth {analysis.depth}",
+                                   None if positions[-1].is_over() else exact_verdict(positions[-1]))
+    return EngineReply(str(spec), letter, analysis, evaluation, view)
 
 
 def analyse_position(position: str, grand_slam: str = "no-capture", cycle: str = "own-row",
-                     time_limit: float = 1.0) -> Analysis:
-    """The engine's analysis of any position given in its text form."""
-    if not 0 < time_limit <= 30:
-        raise ValueError(f"analysis time must be in (0, 30] seconds, got {time_limit}")
-    return analyse(Position.from_text(position, _rules(grand_slam, cycle)), time_limit=time_limit)
+                     time_limit: float | None = 1.0, moves: list[str] | None = None,
+                     depth: int | None = None) -> PositionAnalysis:
+    """The engine's analysis of a position given in its text form (or of the game from it
+    through `moves`, so the repetition history counts), within `time_limit` seconds or to
+    `depth` plies (a depth wins when both are given)."""
+    if depth is not None:
+        if not 1 <= depth <= 20:
+            raise ValueError(f"analysis depth must be 1-20, got {depth}")
+        time_limit = None
+    elif time_limit is None or not 0 < time_limit <= MAX_ENGINE_SECONDS:
+        raise ValueError(f"analysis time must be more than 0 and at most {MAX_ENGINE_SECONDS:g} "
+                         f"seconds, got {time_limit}")
+    positions, _ = _replay(position, grand_slam, cycle, list(moves or []))
+    p = positions[-1]
+    a = _analyse(p, time_limit=time_limit, depth=depth)
+    exact = exact_verdict(p)
+    return PositionAnalysis(a, evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact),
+                            exact, list(p.houses), list(p.stores))
 
 
-def review_game(start: str, grand_slam: str, cycle: str, moves: list[str], depth: int = 6) -> GameReview:
-    """Every move of the game against the engine's best at `depth` plies (fixed depth, so the
-    review is the same on every machine)."""
-    from gamelab.oware.search import Engine
+def _child_score(engine: Any, child: Position, depth: int) -> tuple[int, bool]:
+    """The score of a move for its mover: minus the child's score (exact when it is over)."""
+    if child.is_over():
+        a, b = child.result()
+        margin = (a - b) if child.to_move == 1 else (b - a)  # for the player who just moved
+        if margin > 0:
+            return K.WIN - 1 + UNIT * margin, True
+        if margin < 0:
+            return -K.WIN + 1 + UNIT * margin, True
+        return 0, True
+    if depth <= 1:
+        from gamelab.oware.evaluation import evaluate
 
+        return -evaluate(child), False
+    return -engine.search(child, depth=depth - 1).score, False
+
+
+def review_game(start: str, grand_slam: str, cycle: str, moves: list[str], depth: int = 8) -> GameReview:
+    """Every move of the game against the engine's best: each legal move is searched to `depth`
+    plies (fixed depth, so the review is the same on every machine) and the played move's score
+    compared with the best one's."""
     if not 1 <= depth <= 12:
         raise ValueError(f"review depth must be 1-12, got {depth}")
-    _, positions, offsets = _replay(start, grand_slam, cycle, moves)
-    engine = Engine()
+    moves = [m.strip() for m in moves]
+    if not moves:
+        raise ValueError("there are no moves to review yet: play a move first")
+    positions, offsets = _replay(start, grand_slam, cycle, moves)
+    engine = _engine("auale", TABLEBASE_SEEDS)
+    engine.clear()
     rows = []
     for ply, (p, off) in enumerate(zip(positions, offsets, strict=False)):
-        best = engine.search(p, depth=depth)
-        child = p.play(off)
+        scores = {m: _child_score(engine, p.play(m), depth)[0] for m in p.legal_moves()}
+        best = max(scores, key=lambda m: (scores[m], m == off))
+        played = scores[off]
+        loss = scores[best] - played
+        child = positions[ply + 1]
+        exact = exact_verdict(child) if not child.is_over() else None
+        after = evaluation_of(-played, child.to_move, f"engine, depth {depth}", exact)
         if child.is_over():
             a, b = child.result()
-            mine, theirs = (a, b) if p.to_move == 0 else (b, a)
-            margin = mine - theirs  # a finished game, scored as the engine scores decided ones
-            played = 0 if margin == 0 else (10000 if margin > 0 else -10000) + 25 * margin
-        else:
-            played = -engine.search(child, depth=depth - 1).score if depth > 1 else 0
-        score_best = max(best.score, played)
-        rows.append(ReviewedMove(ply + 1, SIDES[p.to_move], moves[ply],
-                                 move_letter(p.to_move, best.best_move), score_best, played,
-                                 score_best - played))
-    worst = sorted(range(len(rows)), key=lambda i: -rows[i].loss)[:3]
-    worst = [rows[i].ply for i in worst if rows[i].loss > 0]
-    totals = {s: sum(r.loss for r in rows if r.side == s) for s in SIDES}
-    return GameReview(depth, "auale evaluation units for the mover, 25 per seed", rows, worst, totals)
+            after = Evaluation(-played, SIDES[child.to_move], True,
+                               0.5 if a == b else float(a > b), f"game over {a}-{b}", "the rules")
+        rows.append(ReviewedMove(
+            ply=ply + 1, side=SIDES[p.to_move], move=moves[ply], best=move_letter(p.to_move, best),
+            score_before=scores[best], score_after=played, loss=loss,
+            loss_seeds=round(loss / UNIT, 1) if abs(loss) < K.DECIDED else None,
+            loss_text=loss_label(scores[best], played),
+            before_text=score_label(scores[best]), after_text=score_label(played),
+            south_after=after.south, exact=exact_verdict(p) is not None))
+    ranked = sorted((r for r in rows if r.loss > 0), key=lambda r: (-r.loss, r.ply))[:3]
+    worst = sorted(r.ply for r in ranked)
+    rows = [dataclasses.replace(r, worst=r.ply in worst) for r in rows]
+    totals = {s: sum(min(r.loss, 48 * UNIT) for r in rows if r.side == s) for s in SIDES}
+    final = positions[-1]
+    return GameReview(depth, f"auale evaluation units for the mover, {UNIT} per seed", rows, worst,
+                      totals, list(final.result()) if final.is_over() else None)
+
+
+def game_record(start: str, grand_slam: str, cycle: str, moves: list[str], south: str = "?",
+                north: str = "?") -> GameRecord:
+    """The game's record (the text ``gamelab oware play`` saves and loads)."""
+    for name in (south, north):
+        if len(name) > 60 or "\n" in name or "#" in name:
+            raise ValueError(f"a player name is one line of at most 60 characters without '#', got {name!r}")
+    positions, offsets = _replay(start, grand_slam, cycle, [m.strip() for m in moves])
+    return GameRecord(format_record(positions[0], offsets, south or "?", north or "?"),
+                      f"oware-{len(offsets)}-moves.txt")
 
 
 def load_record(text: str) -> GameView:
@@ -253,13 +540,20 @@ def load_record(text: str) -> GameView:
     if len(text) > 50_000:
         raise ValueError("a game record is at most 50,000 characters")
     start, offsets, _ = parse_record(text)
-    p, letters = start, []
-    for off in offsets:
-        letters.append(move_letter(p.to_move, off))
-        p = p.play(off)
+    if len(offsets) > MAX_MOVES:
+        raise ValueError(f"a game of {len(offsets)} moves is longer than allowed (at most {MAX_MOVES})")
+    letters = pv_letters(start, offsets)
     return game_view(start.to_text(), start.rules.grand_slam, start.rules.cycle, letters)
 
 
 def warm_up() -> None:
-    """Load the engine's kernels (compiled once, then from numba's cache)."""
+    """Load the engine's kernels and the tablebase (compiled once, then from numba's cache)."""
+    _tablebase()
     engine_reply(START_TEXT, "no-capture", "own-row", [], "engine:depth=2")
+    review_game(START_TEXT, "no-capture", "own-row", ["C"], depth=2)
+
+
+def warm_view() -> None:
+    """Load what a game view needs (the tablebase for exact verdicts) without the engine."""
+    game_view(START_TEXT, "no-capture", "own-row", ["C"])
+    exact_verdict(Position.from_text("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S"))

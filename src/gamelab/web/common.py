@@ -102,20 +102,27 @@ async def budgeted(
     what: str,
     fallback_name: str,
     note_field: str | None = "note",
+    allowance: float = 0.0,
+    cache: bool = True,
 ) -> T:
     """Run ``fn(*args)`` in the pool within the server's budget; on timeout ``fallback()``.
 
     When the fallback answers and the result is a dataclass with a field `note_field`, the label
     ("exact optimal search timed out after 2 s; showing MinRisk") is written into it, so the
     page shows it beside the answer. Returns the (possibly labelled) result.
+
+    `allowance` adds seconds to the budget for a call whose own time limit is part of the
+    request (an engine's time per move); `cache=False` for a call that is not a pure function
+    of its arguments (a search stopped by the clock).
     """
     answer: Budgeted[T] = await pool_of(request).budgeted(
         fn,
         args,
-        budget=settings_of(request).budget,
+        budget=settings_of(request).budget + allowance,
         fallback=fallback,
         what=what,
         fallback_name=fallback_name,
+        cache=cache,
     )
     value: Any = answer.value
     if answer.note and note_field and dataclasses.is_dataclass(value) and not isinstance(value, type):

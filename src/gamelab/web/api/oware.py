@@ -1,10 +1,12 @@
 """``/api/oware/...``: play Owaré against the engine, analyse positions, review a game.
 
 Thin: each endpoint validates its request model, calls one function of
-:mod:`gamelab.oware.game` (or :mod:`gamelab.oware.analysis`) and replies with its dataclass
-through the shared serialiser. The game travels with every request (start position, rule
-variant, moves as house letters), so the server keeps no state. Engine calls run in the solver
-pool within the server's time budget, so a move request never blocks another player.
+:mod:`gamelab.oware.game` and replies with its dataclass through the shared serialiser. The game
+travels with every request (start position, rule variant, moves as house letters), so the
+server keeps no state. Searches (the engine's or the blog's reply, hints, analyses, reviews) run
+in the solver pool within the server's time budget (plus the engine's own time per move), so a
+move request never blocks another player; random and greedy replies are instant and run in the
+handler. A search that overruns gets a labelled cheaper answer.
 """
 
 from __future__ import annotations
@@ -12,117 +14,157 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from gamelab.oware.analysis import Analysis
 from gamelab.oware.game import (
     START_TEXT,
     EngineReply,
+    GameRecord,
     GameReview,
     GameView,
+    PositionAnalysis,
     analyse_position,
+    check_opponent,
     engine_reply,
+    game_record,
     game_view,
     load_record,
     play_move,
     review_game,
+    take_back,
 )
-from gamelab.web.common import ApiModel, GamePage, pool_of, reply, settings_of
+from gamelab.web.common import ApiModel, GamePage, budgeted, reply
 
 PAGE = GamePage(
     game="oware",
     title="Owaré",
     summary="Play the alpha-beta engine (or weaker opponents) on a board you click, with hints, "
-    "take-backs and the evaluation; analyse any position; review a game move by move.",
+    "take-backs, the evaluation and exact tablebase endgames; analyse any position; review a game.",
     preload=("gamelab.oware.game", "gamelab.oware.search"),
-    warm=("gamelab.oware.game:warm_up",),
+    warm=("gamelab.oware.game:warm_view",),
+    prefork_warm=("gamelab.oware.game:warm_up",),
 )
 
 router = APIRouter()
 
+#: depth of the review's searches, and of its labelled fallback when the budget runs out
+REVIEW_DEPTH = 8
+FALLBACK_DEPTH = 4
+
+Start = Field(default=START_TEXT, max_length=100,
+              description="the start position: 12 houses, 2 stores, side to move (S or N)")
+GrandSlam = Field(default="no-capture", max_length=20, description="no-capture, forbidden or capture-all")
+Cycle = Field(default="own-row", max_length=20, description="own-row or split")
+Moves = Field(default=[], max_length=1000, description="the moves so far as house letters (A-F, a-f)")
+
 
 class GameRequest(ApiModel):
-    start: str = Field(default=START_TEXT, max_length=100)
-    grand_slam: str = Field(default="no-capture", max_length=20)
-    cycle: str = Field(default="own-row", max_length=20)
-    moves: list[str] = Field(default=[], max_length=1000)
+    start: str = Start
+    grand_slam: str = GrandSlam
+    cycle: str = Cycle
+    moves: list[str] = Moves
 
 
 class MoveRequest(GameRequest):
-    move: str = Field(max_length=4)
+    move: str = Field(max_length=4, description="the house to sow: A-F (South) or a-f (North)")
+
+
+class TakeBackRequest(GameRequest):
+    side: str = Field(default="South", max_length=10, description="your side: South or North")
 
 
 class ReplyRequest(GameRequest):
-    opponent: str = Field(default="engine:time=0.5", max_length=60)
+    opponent: str = Field(default="engine:time=0.5", max_length=60,
+                          description="engine:time=T, engine:depth=D, blog:depth=D, greedy or random")
     seed: int = Field(default=0, ge=0, le=2**31)
 
 
 class AnalyseRequest(ApiModel):
-    position: str = Field(max_length=100)
-    grand_slam: str = Field(default="no-capture", max_length=20)
-    cycle: str = Field(default="own-row", max_length=20)
-    time: float = Field(default=1.0, gt=0, le=30)
+    position: str = Field(max_length=100, description="the position's text form, or the game's start")
+    grand_slam: str = GrandSlam
+    cycle: str = Cycle
+    moves: list[str] = Moves
+    time: float = Field(default=1.0, gt=0, le=10, description="seconds of search")
 
 
 class ReviewRequest(GameRequest):
-    depth: int = Field(default=6, ge=1, le=12)
+    depth: int = Field(default=REVIEW_DEPTH, ge=1, le=12)
 
 
-class RecordRequest(ApiModel):
-    text: str = Field(max_length=50_000)
+class RecordRequest(GameRequest):
+    south: str = Field(default="?", max_length=60)
+    north: str = Field(default="?", max_length=60)
 
 
-def _args(b: GameRequest) -> tuple:
+class LoadRequest(ApiModel):
+    text: str = Field(max_length=50_000, description="a game record as `gamelab oware play` saves it")
+
+
+def _game(b: GameRequest) -> tuple[str, str, str, list[str]]:
     return (b.start, b.grand_slam, b.cycle, list(b.moves))
 
 
 @router.post("/state", response_model=GameView)
 async def state(body: GameRequest):
-    """The game replayed: board, whose move, legal moves, result, record."""
-    return reply(game_view(*_args(body)))
+    """The game replayed: board, whose move, legal moves, result, last sowing, exact verdict."""
+    return reply(game_view(*_game(body)))
 
 
 @router.post("/move", response_model=GameView)
 async def move(body: MoveRequest):
     """The player's move, checked (an illegal one gets the reason as a 422)."""
-    return reply(play_move(*_args(body), body.move))
+    return reply(play_move(*_game(body), body.move))
 
 
-def _budget(request: Request, seconds: float) -> float:
-    return seconds + max(2.0, settings_of(request).budget)
+@router.post("/takeback", response_model=GameView)
+async def takeback(body: TakeBackRequest):
+    """The game back at your previous turn."""
+    return reply(take_back(*_game(body), body.side))
 
 
 @router.post("/reply", response_model=EngineReply)
 async def opponent_reply(body: ReplyRequest, request: Request):
-    """The opponent's reply, in a solver process (its own time limit plus the server's budget)."""
-    time = 0.5
-    if body.opponent.startswith("engine") and "time=" in body.opponent:
-        try:
-            time = float(body.opponent.split("time=")[1].split(",")[0])
-        except ValueError:
-            time = 0.5  # parse_player gives the real message
-    if time > 10:
-        raise ValueError(f"engine time per move is at most 10 s here, got {time}")
-    result = await pool_of(request).run(engine_reply, (*_args(body), body.opponent, body.seed),
-                                        timeout=_budget(request, time), cache=False)
+    """The opponent's reply: searches in a solver process, within the budget plus the engine's
+    own time per move; greedy's move (labelled) if that runs out."""
+    spec = check_opponent(body.opponent)
+    args = (*_game(body), body.opponent, body.seed)
+    if spec.kind in ("random", "greedy"):
+        return reply(engine_reply(*args))
+    seconds = float(spec.options.get("time", 0.0))
+    result = await budgeted(request, engine_reply, args,
+                            fallback=lambda: engine_reply(*_game(body), "greedy", body.seed),
+                            what=f"the {spec} search", fallback_name="the greedy move",
+                            allowance=seconds, cache="time" not in spec.options)
     return reply(result)
 
 
-@router.post("/analyse", response_model=Analysis)
+@router.post("/analyse", response_model=PositionAnalysis)
 async def analyse(body: AnalyseRequest, request: Request):
-    """The engine's analysis of any position (text form) within `time` seconds."""
-    result = await pool_of(request).run(analyse_position, (body.position, body.grand_slam, body.cycle, body.time),
-                                        timeout=_budget(request, body.time), cache=False)
+    """The engine's analysis of a position (text form, then `moves` from it) within `time` s."""
+    args = (body.position, body.grand_slam, body.cycle, body.time, list(body.moves))
+    result = await budgeted(request, analyse_position, args,
+                            fallback=lambda: analyse_position(*args[:4], list(body.moves), FALLBACK_DEPTH),
+                            what="the analysis", fallback_name=f"a depth-{FALLBACK_DEPTH} search",
+                            allowance=body.time, cache=False)
     return reply(result)
 
 
 @router.post("/review", response_model=GameReview)
 async def review(body: ReviewRequest, request: Request):
-    """Every move against the engine's best at a fixed depth."""
-    result = await pool_of(request).run(review_game, (*_args(body), body.depth),
-                                        timeout=_budget(request, 20.0))
+    """Every move against the engine's best at a fixed depth (a shallower review if it overruns)."""
+    args = (*_game(body), body.depth)
+    result = await budgeted(request, review_game, args,
+                            fallback=lambda: review_game(*_game(body), min(body.depth, FALLBACK_DEPTH)),
+                            what=f"the depth-{body.depth} review",
+                            fallback_name=f"a depth-{min(body.depth, FALLBACK_DEPTH)} review")
     return reply(result)
 
 
+@router.post("/record", response_model=GameRecord)
+async def record(body: RecordRequest):
+    """The game's record, in the text format ``gamelab oware play`` saves and loads."""
+    return reply(game_record(*_game(body), body.south, body.north))
+
+
 @router.post("/load", response_model=GameView)
-async def load(body: RecordRequest):
+async def load(body: LoadRequest):
     """A game record (as ``gamelab oware play`` saves it) opened as a game."""
     return reply(load_record(body.text))

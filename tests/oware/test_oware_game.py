@@ -1,0 +1,147 @@
+"""gamelab.oware.game: the game a front end holds, replayed and checked; replies, verdicts, review."""
+
+import numpy as np
+import pytest
+
+from gamelab.oware.analysis import move_letter
+from gamelab.oware.game import (
+    START_TEXT,
+    analyse_position,
+    engine_reply,
+    exact_verdict,
+    game_record,
+    game_view,
+    load_record,
+    play_move,
+    review_game,
+    take_back,
+)
+from gamelab.oware.play import parse_record
+from gamelab.oware.rules import Position, Rules
+from gamelab.oware.tablebase import exhaustive_board_value, load_tablebase
+
+ABAPA = ("no-capture", "own-row")
+
+
+def random_game(seed: int, rules=ABAPA) -> list[str]:
+    rng = np.random.default_rng(seed)
+    p, letters = Position.initial(Rules(*rules)), []
+    while not p.is_over():
+        m = int(rng.choice(p.legal_moves()))
+        letters.append(move_letter(p.to_move, m))
+        p = p.play(m)
+    return letters
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_a_replayed_game_matches_the_rules_move_by_move(seed):
+    moves = random_game(seed)
+    p = Position.initial()
+    for i, letter in enumerate(moves):
+        view = play_move(START_TEXT, *ABAPA, moves[:i], letter)
+        before = p
+        p = p.play("ABCDEFabcdef".index(letter) % 6)
+        assert view.position == p.to_text() and view.over == p.is_over()
+        # the sowing replays to the board before collection: path, then captures
+        board = list(view.last.before)
+        assert board == list(before.houses)
+        board[view.last.house] = 0
+        for h in view.last.path:
+            board[h] += 1
+        for h in view.last.captured_houses:
+            board[h] = 0
+        if not p.is_over():
+            assert board == list(p.houses)
+        assert view.last.captured == p.stores[before.to_move] - before.stores[before.to_move] or p.is_over()
+    assert view.result == list(p.result()) and view.end_reason in ("score", "repetition", "no moves")
+
+
+def test_illegal_moves_say_why():
+    with pytest.raises(ValueError, match="house C is empty"):
+        play_move(START_TEXT, *ABAPA, ["C", "c"], "C")
+    with pytest.raises(ValueError, match="it is South's move"):
+        play_move(START_TEXT, *ABAPA, [], "a")
+    with pytest.raises(ValueError, match="the feeding rule"):
+        play_move("1-0-0-0-0-1-0-0-0-0-0-0-23-23-S", *ABAPA, [], "A")
+    assert play_move("1-0-0-0-0-1-0-0-0-0-0-0-23-23-S", *ABAPA, [], "F").to_move == "North"
+    # South's F (2 seeds) would take all of North's seeds (a and b hold 1 each): a grand slam
+    slam = "1-0-0-0-0-2-1-1-0-0-0-0-22-21-S"
+    with pytest.raises(ValueError, match="grand slam"):
+        play_move(slam, "forbidden", "own-row", [], "F")
+    view = play_move(slam, *ABAPA, [], "F")  # Abapa: legal, captures nothing
+    assert view.last.grand_slam and view.last.captured == 0 and view.houses[6:8] == [2, 2]
+    with pytest.raises(ValueError, match="move 2 \\(C\\)"):
+        game_view(START_TEXT, *ABAPA, ["C", "C"])
+
+
+def test_take_back_returns_to_your_previous_turn():
+    moves = random_game(1)[:7]
+    assert take_back(START_TEXT, *ABAPA, moves, "South").moves == moves[:6]
+    assert take_back(START_TEXT, *ABAPA, moves[:6], "South").moves == moves[:4]
+    assert take_back(START_TEXT, *ABAPA, moves[:1], "North").moves == []
+    with pytest.raises(ValueError, match="no move to take back"):
+        take_back(START_TEXT, *ABAPA, [], "South")
+
+
+def test_exact_verdict_is_the_tablebase_value():
+    for text in ("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", "0-2-0-1-0-0-1-0-0-0-0-1-21-22-N",
+                 "2-1-0-0-0-0-0-0-1-0-0-0-24-20-S"):
+        p = Position.from_text(text)
+        e = exact_verdict(p)
+        mover_board = load_tablebase(12).board_value(p)  # pinned against plain search elsewhere
+        try:
+            assert mover_board == exhaustive_board_value(p, limit=40_000)
+        except ValueError:
+            pass  # too big for the plain search
+        mine = p.stores[p.to_move] + (p.seeds_on_board() + mover_board) // 2
+        assert e.final[p.to_move] == mine and sum(e.final) == 48
+        assert e.outcome == ("win" if mine > 24 else "loss" if mine < 24 else "draw")
+    assert exact_verdict(Position.initial()) is None  # 48 seeds on the board
+    assert exact_verdict(Position.from_text("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", Rules("forbidden"))) is None
+
+
+def test_engine_reply_and_analysis_are_legal_and_labelled():
+    r = engine_reply(START_TEXT, *ABAPA, ["C"], "engine:depth=4")
+    assert r.move in game_view(START_TEXT, *ABAPA, ["C"]).legal and r.analysis.depth >= 4
+    assert r.view.moves == ["C", r.move] and 0 <= r.evaluation.south <= 1
+    again = engine_reply(START_TEXT, *ABAPA, ["C"], "engine:depth=4")
+    # a fixed-depth reply does not depend on earlier searches (only the timings differ)
+    assert (again.move, again.analysis.score, again.analysis.pv) == (r.move, r.analysis.score, r.analysis.pv)
+    assert engine_reply(START_TEXT, *ABAPA, [], "random", seed=5) == engine_reply(START_TEXT, *ABAPA, [], "random", seed=5)
+    with pytest.raises(ValueError, match="unknown player"):
+        engine_reply(START_TEXT, *ABAPA, [], "wizard")
+    with pytest.raises(ValueError, match="at most 10 s"):
+        engine_reply(START_TEXT, *ABAPA, [], "engine:time=60")
+    a = analyse_position("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", depth=4)
+    assert a.exact.outcome == "win" and a.evaluation.exact and a.evaluation.south == 1.0
+    assert a.analysis.score > 0  # the engine agrees with the table
+    with pytest.raises(ValueError, match="48 seeds"):
+        analyse_position("4-4-4-4-4-4-4-4-4-4-4-4-1-0-S", depth=2)
+
+
+def test_review_losses_are_never_negative_and_the_best_move_loses_nothing():
+    moves = random_game(2)[:30]
+    r = review_game(START_TEXT, *ABAPA, moves, depth=3)
+    assert [m.move for m in r.moves] == moves and r.depth == 3
+    assert all(m.loss == m.score_before - m.score_after >= 0 for m in r.moves)
+    assert all((m.loss == 0) == (m.loss_text == "") for m in r.moves)
+    assert r.worst == sorted(m.ply for m in r.moves if m.worst) and len(r.worst) <= 3
+    if r.worst:
+        assert min(r.moves[i - 1].loss for i in r.worst) >= max(m.loss for m in r.moves if not m.worst)
+    best_line = [m.best for m in r.moves[:1]]
+    assert review_game(START_TEXT, *ABAPA, best_line, depth=3).moves[0].loss == 0
+    with pytest.raises(ValueError, match="no moves to review"):
+        review_game(START_TEXT, *ABAPA, [], depth=3)
+
+
+def test_record_round_trip():
+    moves = random_game(3)
+    rec = game_record(START_TEXT, *ABAPA, moves, "human", "engine:time=0.5")
+    start, offsets, headers = parse_record(rec.text)
+    assert headers["south"] == "human" and headers["north"] == "engine:time=0.5"
+    view = load_record(rec.text)
+    assert view.moves == moves and view.over and f"{view.result[0]}-{view.result[1]}" == headers["result"]
+    with pytest.raises(ValueError, match="record move 1"):
+        load_record("moves: a")
+    with pytest.raises(ValueError, match="one line"):
+        game_record(START_TEXT, *ABAPA, [], "a\nb")
