@@ -1,10 +1,9 @@
 """/api/oware: moves checked with their reason, the opponent's reply, analysis, review, records,
 and two games at once."""
 
+import json
 import threading
 import time
-
-import json
 import urllib.request
 
 import pytest

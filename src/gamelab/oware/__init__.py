@@ -9,5 +9,13 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.oware.analysis.analyse` - the engine's best move, score and principal variation
 * :func:`gamelab.oware.tablebase.tablebase_summary` - endgame tablebase sizes and build times
 * :func:`gamelab.oware.match.run_match` - a paired-colour match: W-D-L, score rate, Elo
+* :func:`gamelab.oware.game.game_view` - a game replayed from its start and moves (house letters),
+  each move checked with the reason it is illegal, the last sowing, the tablebase's exact verdict
+* :func:`gamelab.oware.game.play_move` - the game after one more move (a ValueError says why not)
+* :func:`gamelab.oware.game.take_back` - the game back at a player's previous turn
+* :func:`gamelab.oware.game.engine_reply` - the opponent's move with the engine's analysis
+* :func:`gamelab.oware.game.analyse_position` - a position's analysis with its exact verdict
+* :func:`gamelab.oware.game.review_game` - every move against the engine's best at a fixed depth
+* :func:`gamelab.oware.game.game_record` / :func:`gamelab.oware.game.load_record` - game records
 * :class:`gamelab.oware.play.PlaySession` - a game against the engine (injectable I/O)
 """

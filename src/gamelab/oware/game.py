@@ -82,6 +82,7 @@ class Exact:
     outcome: str  # "win", "draw" or "loss" for the side to move
     side: str  # the side to move
     final: list[int]  # South's and North's seeds at the end
+    south: float  # what an evaluation bar shows: 1 South wins, 0.5 a draw, 0 North wins
     text: str
 
 
@@ -176,6 +177,7 @@ class GameReview:
     moves: list[ReviewedMove]
     worst: list[int]
     total_loss: dict[str, int]
+    total_loss_seeds: dict[str, float]
     result: list[int] | None
     note: str | None = None
 
@@ -257,7 +259,8 @@ def exact_verdict(position: Position) -> Exact | None:
         winner = SIDES[0] if final[0] > final[1] else SIDES[1]
         text = (f"exact (endgame tablebase): {winner} wins {final[0]}-{final[1]} with perfect "
                 f"play ({side} to move {'wins' if diff > 0 else 'loses'})")
-    return Exact(position.seeds_on_board(), outcome, side, final, text)
+    share = 0.5 if final[0] == final[1] else float(final[0] > final[1])
+    return Exact(position.seeds_on_board(), outcome, side, final, share, text)
 
 
 def score_label(score: int, unit: int = UNIT) -> str:
@@ -287,9 +290,7 @@ def loss_label(best: int, played: int, unit: int = UNIT) -> str:
 def evaluation_of(score: int, side: int, source: str, exact: Exact | None = None) -> Evaluation:
     """`score` (for `side`, engine units) as an evaluation bar; an exact verdict overrides it."""
     if exact is not None:
-        a, b = exact.final
-        share = 0.5 if a == b else (1.0 if a > b else 0.0)
-        return Evaluation(score, SIDES[side], True, share, exact.text, "endgame tablebase")
+        return Evaluation(score, SIDES[side], True, exact.south, exact.text, "endgame tablebase")
     south = score if side == 0 else -score
     if abs(south) >= K.DECIDED:
         share = 1.0 if south > 0 else 0.0
@@ -521,7 +522,8 @@ def review_game(start: str, grand_slam: str, cycle: str, moves: list[str], depth
     totals = {s: sum(min(r.loss, 48 * UNIT) for r in rows if r.side == s) for s in SIDES}
     final = positions[-1]
     return GameReview(depth, f"auale evaluation units for the mover, {UNIT} per seed", rows, worst,
-                      totals, list(final.result()) if final.is_over() else None)
+                      totals, {s: round(t / UNIT, 1) for s, t in totals.items()},
+                      list(final.result()) if final.is_over() else None)
 
 
 def game_record(start: str, grand_slam: str, cycle: str, moves: list[str], south: str = "?",

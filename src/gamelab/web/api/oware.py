@@ -11,6 +11,8 @@ handler. A search that overruns gets a labelled cheaper answer.
 
 from __future__ import annotations
 
+from typing import Any
+
 from fastapi import APIRouter, Request
 from pydantic import Field
 
@@ -53,7 +55,7 @@ Start = Field(default=START_TEXT, max_length=100,
               description="the start position: 12 houses, 2 stores, side to move (S or N)")
 GrandSlam = Field(default="no-capture", max_length=20, description="no-capture, forbidden or capture-all")
 Cycle = Field(default="own-row", max_length=20, description="own-row or split")
-Moves = Field(default=[], max_length=1000, description="the moves so far as house letters (A-F, a-f)")
+Moves: Any = Field(default=[], max_length=1000, description="the moves so far as house letters (A-F, a-f)")
 
 
 class GameRequest(ApiModel):

@@ -1,16 +1,27 @@
 // Owaré: play the engine on a clicked board, analyse positions, review the game.
-// The page holds the game (start, rules, moves); the server replays and checks it on every call.
-import { api, clearErrors, h, showError } from "/static/kit.js";
+// The page holds the game (start, rules, moves); the server replays and checks it on every call
+// and returns the board, the last sowing (animated here), the exact tablebase verdict, and the
+// engine's answers. Nothing is computed here beyond drawing.
+import { api, clearErrors, h, showError, showNote } from "/static/kit.js";
 
 const $ = (id) => document.getElementById(id);
 const START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
+const LETTERS = "ABCDEFabcdef";
+const budget = Number(document.body.dataset.budget || 2);
+
 let game = { start: START, grand_slam: "no-capture", cycle: "own-row", moves: [] };
 let view = null;
-let lastScore = null; // the engine's last score, for the side to move after its search
-let thinking = false;
+let lastAnalysis = null; // {pv_text, who} of the engine's last search (reply or hint)
+let hinted = null; // the hinted house letter
+let phase = "idle"; // idle | sending (your move) | animating | thinking (the opponent's)
+let skipping = false;
+let opponentName = $("opponent").value;
+let playerSide = $("side").value;
 
-const mySide = () => $("side").value;
 const body = (extra = {}) => ({ ...game, ...extra });
+const setPhase = (p) => { phase = p; $("board").dataset.state = p; $("skip").hidden = p !== "animating"; };
+
+// ------------------------------------------------------------------ tabs
 
 function tab(name) {
   for (const t of ["play", "analysis", "review"]) {
@@ -18,148 +29,414 @@ function tab(name) {
     $(`tab-${t}`).setAttribute("aria-selected", String(t === name));
   }
 }
-for (const t of ["play", "analysis", "review"]) $(`tab-${t}`).addEventListener("click", () => { tab(t); if (t === "review") review(); });
+$("tab-play").addEventListener("click", () => tab("play"));
+$("tab-analysis").addEventListener("click", () => tab("analysis"));
+$("tab-review").addEventListener("click", () => { tab("review"); review(); });
 
-function drawBoard() {
+// ------------------------------------------------------------------ board
+
+function seedDots(n) {
+  if (n > 20) return h("span", { class: "seeds many" });
+  return h("span", { class: "seeds" }, ...Array.from({ length: n }, () => h("i")));
+}
+
+/** Draw `houses` and `stores`; marks: {playable:Set, from, sowing, captured:Set, hint}. */
+function drawBoard(houses, stores, marks = {}) {
   const b = $("board");
   b.replaceChildren();
-  if (!view) return;
-  const last = view.last;
   const cell = (i) => {
-    const side = i < 6 ? "South" : "North";
-    const letter = (i < 6 ? "ABCDEF" : "abcdef")[i % 6];
-    const playable = !view.over && !thinking && side === view.to_move && side === mySide() && view.legal.includes(letter);
-    const cls = ["ow-house", playable ? "playable" : "", last && last.move === letter ? "last" : "",
-      last && last.captured_houses.includes(i) ? "captured" : ""].join(" ");
-    return h("button", { class: cls, "data-house": letter, "aria-label": `house ${letter}: ${view.houses[i]} seeds`,
-      onclick: () => clickHouse(letter) }, String(view.houses[i]), h("span", { class: "lbl" }, letter));
+    const letter = LETTERS[i];
+    const cls = ["ow-house", i < 6 ? "south" : "north",
+      marks.playable && marks.playable.has(letter) ? "playable" : "",
+      marks.from === i ? "from" : "", marks.sowing === i ? "sowing" : "",
+      marks.captured && marks.captured.has(i) ? "captured" : "",
+      marks.hint === letter ? "hinted" : ""].filter(Boolean).join(" ");
+    const el = h("button", {
+      class: cls, "data-house": letter, "data-seeds": String(houses[i]), type: "button",
+      "aria-label": `house ${letter}: ${houses[i]} seed${houses[i] === 1 ? "" : "s"}`,
+      onclick: () => clickHouse(letter),
+    }, h("span", { class: "n" }, String(houses[i])), seedDots(houses[i]), h("span", { class: "lbl" }, letter));
+    el.style.gridRow = i < 6 ? "2" : "1";
+    el.style.gridColumn = String(i < 6 ? i + 2 : 13 - i);
+    return el;
   };
-  b.append(h("div", { class: "ow-store", style: "grid-column:1" }, String(view.stores[1]), h("small", {}, "North")));
-  for (let i = 11; i >= 6; i--) b.append(cell(i));
-  b.append(h("div", { class: "ow-store", style: "grid-column:8" }, String(view.stores[0]), h("small", {}, "South")));
-  for (let i = 0; i < 6; i++) { const c = cell(i); c.style.gridRow = "2"; c.style.gridColumn = String(i + 2); b.append(c); }
-  // status, moves, eval
-  $("move-list").textContent = view.moves.length ? view.moves.join(" ") : "—";
-  let status;
+  b.append(h("div", { class: "ow-store north", "data-store": "North" }, h("small", {}, "North"), h("span", { class: "n" }, String(stores[1]))));
+  for (let i = 0; i < 12; i++) b.append(cell(i));
+  b.append(h("div", { class: "ow-store south", "data-store": "South" }, h("small", {}, "South"), h("span", { class: "n" }, String(stores[0]))));
+}
+
+function drawView() {
+  if (!view) return;
+  const mine = view.to_move === playerSide && !view.over && phase === "idle";
+  const last = view.last;
+  drawBoard(view.houses, view.stores, {
+    playable: new Set(mine ? view.legal : []),
+    from: last ? last.house : null,
+    captured: new Set(last ? last.captured_houses : []),
+    hint: mine ? hinted : null,
+  });
+  const b = $("board");
+  b.dataset.moves = view.moves.join(" ");
+  b.dataset.over = String(view.over);
+  b.dataset.toMove = view.to_move;
+  drawMoves();
+  drawStatus();
+  drawExact();
+}
+
+function drawStatus() {
+  let text;
   if (view.over) {
     const [s, n] = view.result;
-    status = view.winner ? `Game over: ${view.winner} wins ${s}-${n}` : `Game over: a draw, ${s}-${n}`;
-  } else if (thinking) status = "The opponent is thinking…";
-  else status = view.to_move === mySide() ? "Your move: click one of your houses" : "Opponent to move";
-  if (last && last.captured) status += ` · ${last.side} captured ${last.captured}`;
-  $("status").textContent = status;
-  $("board").dataset.moves = view.moves.join(" ");
-  $("board").dataset.over = String(view.over);
-  if (lastScore !== null) {
-    const forMe = lastScore.side === mySide() ? lastScore.score : -lastScore.score;
-    const seeds = Math.max(-10, Math.min(10, forMe / 25));
-    $("eval-bar").style.width = `${50 + 5 * seeds}%`;
+    const why = { score: "a side has more than 24 seeds", repetition: "the position repeated; each side keeps the seeds on its row",
+      "no moves": "the side to move cannot play (or feed); each side keeps the seeds on its row" }[view.end_reason] || "";
+    const verdict = !view.winner ? "a draw" : view.winner === playerSide ? "you win" : "you lose";
+    text = `Game over ${s}-${n}: ${view.winner ? `${view.winner} wins` : "a draw"} (${verdict}) — ${why}.`;
+  } else if (phase === "thinking") {
+    text = `${opponentName} is thinking…`;
+  } else if (view.to_move === playerSide) {
+    text = `Your move (${playerSide}): click one of your houses.`;
+  } else {
+    text = `${view.to_move} (${opponentName}) to move.`;
+  }
+  const last = view.last;
+  if (last && phase !== "thinking") {
+    let did = `${last.side} played ${last.move}`;
+    if (last.captured) did += ` and captured ${last.captured}`;
+    else if (last.grand_slam) did += " (a grand slam: under these rules it captures nothing)";
+    text = `${did}. ${text}`;
+  }
+  $("status").textContent = text;
+}
+
+function drawExact() {
+  const el = $("exact");
+  el.hidden = !view.exact;
+  if (view.exact) {
+    el.textContent = `${view.exact.text} — ${view.exact.seeds} seeds left on the board.`;
+    showEval(view.exact.south, view.exact.text, true);
   }
 }
 
-async function refresh() {
-  const res = await api("/api/oware/state", body(), { errorAt: $("move-error") });
-  if (res) { view = res; drawBoard(); await maybeReply(); }
+function showEval(south, text, exact = false) {
+  $("eval").hidden = false;
+  $("eval-fill").style.width = `${(100 * south).toFixed(1)}%`;
+  $("eval").classList.toggle("exact", exact);
+  $("eval-text").textContent = text;
+}
+
+function drawMoves() {
+  const list = $("move-list");
+  list.replaceChildren();
+  const m = view.moves;
+  const firstNorth = game.start.trim().toUpperCase().endsWith("N");
+  const padded = firstNorth ? ["…", ...m] : m;
+  for (let i = 0; i < padded.length; i += 2) list.append(h("li", {}, padded.slice(i, i + 2).join(" ")));
+  if (!m.length) list.append(h("li", { class: "muted" }, "—"));
+}
+
+function drawPv() {
+  const el = $("pv-text");
+  el.hidden = !$("show-pv").checked;
+  el.textContent = lastAnalysis ? `${lastAnalysis.who}: ${lastAnalysis.pv_text.join(" ")}` : "No search yet: ask for a hint, or let the engine move.";
+}
+$("show-pv").addEventListener("change", drawPv);
+
+// ------------------------------------------------------------------ sowing animation
+
+const wait = (ms) => new Promise((resolve) => {
+  if (skipping) { resolve(); return; }
+  const t = setTimeout(resolve, ms);
+  skipNow = () => { clearTimeout(t); resolve(); };
+});
+let skipNow = () => {};
+function skip() { skipping = true; skipNow(); }
+$("skip").addEventListener("click", skip);
+
+/** Show `sowing` seed by seed (skippable), ending on the board of `after`. */
+async function animate(sowing) {
+  if (!sowing || !$("animate").checked) return;
+  setPhase("animating");
+  skipping = false;
+  const counts = [...sowing.before];
+  const stores = [...sowing.before_stores];
+  counts[sowing.house] = 0;
+  drawBoard(counts, stores, { from: sowing.house });
+  const step = Math.min(180, 1500 / Math.max(1, sowing.path.length));
+  for (const house of sowing.path) {
+    await wait(step);
+    if (skipping) break;
+    counts[house] += 1;
+    drawBoard(counts, stores, { from: sowing.house, sowing: house });
+  }
+  if (!skipping && sowing.captured) {
+    drawBoard(counts, stores, { from: sowing.house, captured: new Set(sowing.captured_houses) });
+    await wait(600);
+  }
+  setPhase("idle");
+}
+
+// ------------------------------------------------------------------ playing
+
+async function showNewView(res) {
+  view = res;
+  await animate(res.last);
+  drawView();
 }
 
 async function clickHouse(letter) {
-  if (!view || thinking || view.to_move !== mySide()) return;
-  const res = await api("/api/oware/move", body({ move: letter }), { errorAt: $("move-error") });
+  if (phase === "animating") { skip(); return; }
+  if (!view || phase !== "idle" || view.over || view.to_move !== playerSide) return;
+  setPhase("sending");
+  const res = await api("/api/oware/move", body({ move: letter }), { errorAt: $("board") });
+  setPhase("idle");
   if (!res) return;
   game.moves = res.moves;
-  view = res;
+  hinted = null;
   $("hint-text").textContent = "";
-  drawBoard();
+  await showNewView(res);
   await maybeReply();
 }
 
 async function maybeReply() {
-  if (!view || view.over || view.to_move === mySide()) return;
-  thinking = true;
-  drawBoard();
-  const res = await api("/api/oware/reply", body({ opponent: $("opponent").value, seed: game.moves.length }), { errorAt: $("move-error") });
-  thinking = false;
-  if (!res) { drawBoard(); return; }
+  if (!view || view.over || view.to_move === playerSide || phase !== "idle") return;
+  setPhase("thinking");
+  drawStatus();
+  const res = await api("/api/oware/reply", body({ opponent: opponentName, seed: game.moves.length }),
+    { errorAt: $("board") });
+  setPhase("idle");
+  if (!res) { drawView(); return; }
   game.moves = res.view.moves;
-  view = res.view;
+  showNote($("reply-note"), res.note);
   if (res.analysis) {
-    lastScore = { side: res.analysis.to_move, score: res.analysis.score };
-    $("engine-text").textContent = `${res.opponent} played ${res.move}: ${res.analysis.score_text}; depth ${res.analysis.depth}, PV ${res.analysis.pv_text.join(" ")}`;
+    lastAnalysis = { pv_text: res.analysis.pv_text, who: `${res.opponent} expected` };
+    $("engine-text").textContent = `${res.opponent} played ${res.move}: ${res.analysis.score_text}; depth ${res.analysis.depth}, ` +
+      `${Math.round(res.analysis.nps).toLocaleString("en")} nodes/s.`;
   } else {
-    $("engine-text").textContent = `${res.opponent} played ${res.move}`;
+    $("engine-text").textContent = `${res.opponent} played ${res.move}.`;
   }
-  drawBoard();
+  if (res.evaluation) showEval(res.evaluation.south, `${res.evaluation.text} (${res.evaluation.source})`, res.evaluation.exact);
+  drawPv();
+  await showNewView(res.view);
 }
 
-function newGame() {
-  const [gs, cy] = $("rules").value.split("|");
-  game = { start: START, grand_slam: gs, cycle: cy, moves: [] };
-  lastScore = null;
+function rulesOf(select) {
+  const [gs, cy] = select.value.split("|");
+  return { grand_slam: gs, cycle: cy };
+}
+
+async function startGame(start, rules, moves = []) {
+  const res = await api("/api/oware/state", { start, ...rules, moves }, { errorAt: $("board") });
+  if (!res) return false;
+  game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
+  opponentName = $("opponent").value;
+  playerSide = $("side").value;
+  lastAnalysis = null;
+  hinted = null;
   $("hint-text").textContent = "";
   $("engine-text").textContent = "";
-  clearErrors();
-  refresh();
+  $("eval").hidden = true;
+  showNote($("reply-note"), null);
+  $("review-result").replaceChildren();
+  view = res;
+  drawView();
+  drawPv();
+  await maybeReply();
+  return true;
 }
 
-$("new-game").addEventListener("click", newGame);
+$("new-game").addEventListener("click", () => { clearErrors(); startGame(START, rulesOf($("rules"))); });
+$("side").addEventListener("change", () => { playerSide = $("side").value; drawView(); maybeReply(); });
+$("opponent").addEventListener("change", () => { opponentName = $("opponent").value; drawView(); });
+
 $("takeback").addEventListener("click", async () => {
-  if (thinking || !game.moves.length) return;
-  // back to the player's previous turn: drop the opponent's reply and the player's move
-  const moves = [...game.moves];
-  moves.pop();
-  const res0 = await api("/api/oware/state", body({ moves }), { quiet: true }).catch(() => null);
-  if (res0 && res0.to_move !== mySide() && moves.length) moves.pop();
-  game.moves = moves;
-  const res = await api("/api/oware/state", body(), { errorAt: $("move-error") });
-  if (res) { view = res; drawBoard(); }
+  if (phase !== "idle") return;
+  if (!game.moves.length) { showError($("board"), "there is no move to take back"); return; }
+  const res = await api("/api/oware/takeback", body({ side: playerSide }), { errorAt: $("board") });
+  if (!res) return;
+  game.moves = res.moves;
+  hinted = null;
+  $("hint-text").textContent = "";
+  view = res;
+  drawView();
+  await maybeReply(); // taken back to the start with the opponent to move: it moves again
 });
+
 $("hint").addEventListener("click", async () => {
-  if (!view || view.over) return;
-  const res = await api("/api/oware/analyse", { position: view.position, grand_slam: game.grand_slam, cycle: game.cycle, time: 1 },
-    { errorAt: $("move-error") });
-  if (res) $("hint-text").textContent = `Hint: ${res.best_move_text} — ${res.score_text}. Line: ${res.pv_text.join(" ")}`;
+  if (!view || view.over || phase !== "idle") return;
+  const res = await api("/api/oware/analyse", {
+    position: game.start, moves: game.moves, grand_slam: game.grand_slam, cycle: game.cycle, time: Math.min(1, budget),
+  }, { errorAt: $("board") });
+  if (!res) return;
+  const a = res.analysis;
+  hinted = a.best_move_text;
+  lastAnalysis = { pv_text: a.pv_text, who: "the hint's line" };
+  $("hint-text").textContent = `Hint: ${a.best_move_text} — ${a.score_text}; depth ${a.depth}.` + (res.note ? ` (${res.note})` : "");
+  showEval(res.evaluation.south, `${res.evaluation.text} (${res.evaluation.source})`, res.evaluation.exact);
+  drawPv();
+  drawView();
 });
-$("download").addEventListener("click", () => {
+
+async function download() {
   if (!view) return;
-  const a = h("a", { href: URL.createObjectURL(new Blob([view.record], { type: "text/plain" })), download: "oware-game.txt" });
-  document.body.append(a); a.click(); a.remove();
+  const human = "human";
+  const res = await api("/api/oware/record", body({
+    south: playerSide === "South" ? human : opponentName, north: playerSide === "North" ? human : opponentName,
+  }), { errorAt: $("board") });
+  if (!res) return;
+  const a = h("a", { href: URL.createObjectURL(new Blob([res.text], { type: "text/plain" })), download: res.filename });
+  document.body.append(a);
+  a.click();
+  a.remove();
+}
+$("download").addEventListener("click", download);
+$("review-download").addEventListener("click", download);
+
+$("record-file").addEventListener("change", async (ev) => {
+  const file = ev.target.files[0];
+  if (file) $("record-in").value = await file.text();
 });
 $("load-record").addEventListener("click", async () => {
   const res = await api("/api/oware/load", { text: $("record-in").value }, { errorAt: $("record-in") });
   if (!res) return;
+  $("rules").value = `${res.grand_slam}|${res.cycle}`;
   game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
   view = res;
-  drawBoard();
+  hinted = null;
+  drawView();
+  await maybeReply();
 });
 $("to-review").addEventListener("click", () => { tab("review"); review(); });
 
-async function review() {
-  if (!game.moves.length) { $("review-result").textContent = "Play some moves first."; return; }
-  $("review-result").textContent = "Reviewing…";
-  const res = await api("/api/oware/review", body({ depth: 6 }), { errorAt: $("review-result") });
-  if (!res) { $("review-result").textContent = ""; return; }
-  const rows = res.moves.map((m) => h("tr", { class: res.worst.includes(m.ply) ? "worst" : null },
-    h("td", {}, String(m.ply)), h("td", {}, m.side), h("td", {}, m.move), h("td", {}, m.best),
-    h("td", {}, String(m.score_best)), h("td", {}, String(m.score_played)),
-    h("td", { class: m.loss > 0 ? "lost" : null }, m.loss > 0 ? `−${m.loss}` : "0")));
-  $("review-result").replaceChildren(
-    h("p", {}, `Total loss: South ${res.total_loss.South}, North ${res.total_loss.North} (${res.score_unit}). `,
-      res.worst.length ? `Costliest moves: ${res.worst.join(", ")}.` : "No move lost anything."),
-    h("table", { class: "data", id: "review-table" },
-      h("tr", {}, ...["ply", "side", "played", "best", "best score", "played score", "loss"].map((t) => h("th", {}, t))), ...rows));
+// ------------------------------------------------------------------ review
+
+let reviewed = null; // the moves the shown review is of
+
+function evalGraph(moves) {
+  const w = 600, hgt = 90, n = moves.length;
+  const x = (i) => (n <= 1 ? 0 : (i / (n - 1)) * w);
+  const y = (s) => hgt - s * hgt;
+  const pts = moves.map((m, i) => `${x(i).toFixed(1)},${y(m.south_after).toFixed(1)}`).join(" ");
+  const ns = "http://www.w3.org/2000/svg";
+  const svg = document.createElementNS(ns, "svg");
+  svg.setAttribute("viewBox", `0 0 ${w} ${hgt}`);
+  svg.setAttribute("class", "ow-graph");
+  svg.setAttribute("role", "img");
+  svg.setAttribute("aria-label", "evaluation after each move: up is South, down is North");
+  const mid = document.createElementNS(ns, "line");
+  Object.entries({ x1: 0, x2: w, y1: hgt / 2, y2: hgt / 2, class: "mid" }).forEach(([k, v]) => mid.setAttribute(k, v));
+  const line = document.createElementNS(ns, "polyline");
+  line.setAttribute("points", pts);
+  const label = (text, yy) => {
+    const t = document.createElementNS(ns, "text");
+    Object.entries({ x: 4, y: yy, class: "lbl" }).forEach(([k, v]) => t.setAttribute(k, v));
+    t.textContent = text;
+    return t;
+  };
+  svg.append(mid, line, label("South ahead", 12), label("North ahead", hgt - 4));
+  moves.forEach((m, i) => {
+    if (!m.worst) return;
+    const c = document.createElementNS(ns, "circle");
+    Object.entries({ cx: x(i), cy: y(m.south_after), r: 5, class: "worst" }).forEach(([k, v]) => c.setAttribute(k, v));
+    svg.append(c);
+  });
+  return svg;
 }
 
-$("an-current").addEventListener("click", () => { if (view) $("an-position").value = view.position; });
+async function review() {
+  const out = $("review-result");
+  if (!game.moves.length) { out.replaceChildren(h("p", {}, "Play some moves first (or load a record).")); return; }
+  if (reviewed === game.moves.join(" ") && out.childElementCount) return;
+  out.replaceChildren(h("p", { class: "muted" }, "Reviewing…"));
+  const res = await api("/api/oware/review", body({}), { errorAt: $("review-go") });
+  if (!res) { out.replaceChildren(); return; }
+  reviewed = game.moves.join(" ");
+  showNote($("review-note"), res.note);
+  const rows = res.moves.map((m) => h("tr", { class: [m.worst ? "worst" : "", m.loss ? "" : "best"].join(" ").trim() || null, "data-ply": String(m.ply) },
+    h("td", {}, String(m.ply)), h("td", {}, m.side), h("td", { class: "mv" }, m.move),
+    h("td", { class: "mv" }, m.best === m.move ? "=" : m.best),
+    h("td", {}, m.before_text), h("td", {}, m.after_text),
+    h("td", { class: m.loss ? "lost" : "" }, m.loss_text || "—", m.worst ? h("span", { class: "tag" }, " costliest") : null,
+      m.exact ? h("span", { class: "tag exact", title: "scores exact from the endgame tablebase" }, " exact") : null)));
+  const [ls, ln] = [res.total_loss_seeds.South, res.total_loss_seeds.North];
+  out.replaceChildren(
+    h("p", {}, res.result ? `Final score ${res.result[0]}-${res.result[1]}. ` : "The game is not over. ",
+      `Seeds lost against the engine's best (depth ${res.depth}): South ${ls}, North ${ln}. `,
+      res.worst.length ? `Costliest moves: ${res.worst.map((p) => `#${p} ${res.moves[p - 1].move}`).join(", ")}.` : "No move lost anything."),
+    evalGraph(res.moves),
+    h("div", { class: "ow-table-wrap" }, h("table", { class: "data", id: "review-table" },
+      h("thead", {}, h("tr", {}, ...["#", "side", "played", "best", "best's score", "played's score", "lost"].map((t) => h("th", {}, t)))),
+      h("tbody", {}, ...rows))));
+}
+$("review-go").addEventListener("click", () => { reviewed = null; review(); });
+
+// ------------------------------------------------------------------ analysis
+
+const editInputs = [];
+function buildEditor() {
+  const box = $("an-board");
+  const input = (label, i) => {
+    const el = h("input", { type: "number", min: "0", max: "48", value: "4", "aria-label": label, "data-index": String(i) });
+    el.addEventListener("input", editorToText);
+    editInputs[i] = el;
+    return h("label", { class: "ow-edit-cell" }, h("span", {}, label.split(" ").pop()), el);
+  };
+  const north = h("div", { class: "ow-edit-row" }, ...[11, 10, 9, 8, 7, 6].map((i) => input(`house ${LETTERS[i]}`, i)));
+  const south = h("div", { class: "ow-edit-row" }, ...[0, 1, 2, 3, 4, 5].map((i) => input(`house ${LETTERS[i]}`, i)));
+  const ns = input("North store N", 13);
+  const ss = input("South store S", 12);
+  box.append(h("div", { class: "ow-edit-store" }, ns), h("div", {}, north, south), h("div", { class: "ow-edit-store" }, ss));
+  editInputs[12].value = "0";
+  editInputs[13].value = "0";
+  $("an-side").addEventListener("change", editorToText);
+}
+
+function editorToText() {
+  $("an-position").value = [...editInputs.map((el) => el.value.trim() || "0"), $("an-side").value].join("-");
+}
+
+function textToEditor(houses, stores, side) {
+  houses.forEach((v, i) => { editInputs[i].value = String(v); });
+  editInputs[12].value = String(stores[0]);
+  editInputs[13].value = String(stores[1]);
+  $("an-side").value = side === "North" ? "N" : "S";
+}
+
 $("an-go").addEventListener("click", async () => {
   const input = $("an-position");
-  const res = await api("/api/oware/analyse", { position: input.value, grand_slam: game.grand_slam, cycle: game.cycle, time: Number($("an-time").value) },
-    { errorAt: input, fields: { position: input, time: $("an-time") } });
+  const res = await api("/api/oware/analyse", {
+    position: input.value, ...rulesOf($("an-rules")), time: Number($("an-time").value),
+  }, { errorAt: input, fields: { position: input, time: $("an-time") } });
   if (!res) return;
-  $("an-result").replaceChildren(h("table", { class: "data" },
-    ...[["best move", res.best_move_text], ["score", res.score_text], ["depth", res.depth],
-      ["nodes/s", Math.round(res.nps).toLocaleString()], ["principal variation", res.pv_text.join(" ")]]
-      .map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", { "data-key": k }, String(v))))));
+  const a = res.analysis;
+  textToEditor(res.houses, res.stores, a.to_move);
+  input.value = a.position;
+  showNote($("an-note"), res.note);
+  const rows = [["to move", a.to_move], ["best move", a.best_move_text], ["score", a.score_text],
+    ["evaluation", res.exact ? "exact, see below" : `${res.evaluation.text} (${res.evaluation.source})`],
+    ["exact", res.exact ? res.exact.text : "outside the endgame tablebase (more than 12 seeds on the board, or not Abapa)"],
+    ["depth", a.depth], ["nodes", a.nodes.toLocaleString("en")], ["nodes/s", Math.round(a.nps).toLocaleString("en")],
+    ["seconds", a.seconds], ["principal variation", a.pv_text.join(" ")]];
+  $("an-result").replaceChildren(h("table", { class: "data ow-analysis" },
+    ...rows.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", { "data-key": k }, String(v))))));
 });
+$("an-current").addEventListener("click", () => {
+  if (!view) return;
+  $("an-position").value = view.position;
+  $("an-rules").value = `${game.grand_slam}|${game.cycle}`;
+  textToEditor(view.houses, view.stores, view.to_move);
+});
+$("an-play").addEventListener("click", async () => {
+  clearErrors();
+  const rules = rulesOf($("an-rules"));
+  const res = await api("/api/oware/state", { start: $("an-position").value, ...rules, moves: [] }, { errorAt: $("an-position") });
+  if (!res) return;
+  $("rules").value = $("an-rules").value;
+  tab("play");
+  await startGame(res.start, rules);
+});
+$("an-position").addEventListener("keydown", (ev) => { if (ev.key === "Enter") $("an-go").click(); });
 
-$("side").addEventListener("change", () => { drawBoard(); maybeReply(); });
-newGame();
+buildEditor();
+setPhase("idle");
+startGame(START, rulesOf($("rules")));
