@@ -33,6 +33,7 @@ from gamelab.yatzy._turn_kernels import (
     legal_moves_python,
     new_workspace,
     placement,
+    plain_placement,
     workspace_decisions,
 )
 from gamelab.yatzy._widget_kernels import widget_policy
@@ -43,8 +44,13 @@ from gamelab.yatzy.rules import (
     KEEPS,
     N_KEEPS,
     N_ROLLS,
+    R_BASE,
+    R_BONUS_FLAGS,
     R_N_BOXES,
+    R_UPPER_BONUS,
+    R_UPPER_FACE,
     ROLL_PROB,
+    ROLL_YAHTZEE_FACE,
     RuleSet,
     roll_index,
 )
@@ -84,12 +90,19 @@ def turn_outcomes(mask, m, f, rules, ws):
                 continue
             for i in range(KEEP_ROLL_START[k], KEEP_ROLL_START[k + 1]):
                 P[KEEP_ROLL_INDEX[i]] += q * KEEP_ROLL_PROB[i]
+    upper_face = rules[R_UPPER_FACE]
+    base = rules[R_BASE]
+    upper_bonus = rules[R_UPPER_BONUS]
+    nf = rules[R_BONUS_FLAGS]
     n = 0
     for r in range(N_ROLLS):
         if P[r] == 0.0:
             continue
         b = box3[r]
-        pts, j = placement(mask, m, f, b, r, rules)
+        if ROLL_YAHTZEE_FACE[r] == 0:
+            pts, j = plain_placement(mask, m, f, b, r, upper_face, base, upper_bonus, nf)
+        else:
+            pts, j = placement(mask, m, f, b, r, rules)
         if acc[b, pts] == 0.0:
             out_b[n] = b
             out_j[n] = j
