@@ -126,7 +126,7 @@ def test_a_pasted_position_is_analysed_and_a_bad_one_explained(page):
 
 
 def test_the_sowing_animation_can_be_skipped_and_screenshot(page):
-    _ready(page, opponent="random", animate=True)
+    _ready(page, opponent="engine:depth=2", animate=True)
     page.locator('#board .ow-house[data-house="F"]').click()
     page.wait_for_function("document.querySelector('#board').dataset.state === 'animating'")
     assert not page.locator("#skip").is_hidden()
@@ -140,4 +140,6 @@ def test_the_sowing_animation_can_be_skipped_and_screenshot(page):
     _play(page)
     page.click("#hint")
     page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
+    page.check("#show-pv")
+    assert page.locator("#board .ow-house.hinted").count() == 1
     save_screenshot(page, "oware-page.png")

@@ -55,6 +55,9 @@ MAX_MOVES = 1000
 #: longest engine time per move / analysis offered (seconds)
 MAX_ENGINE_SECONDS = 10.0
 UNIT = SEED_UNIT["auale"]
+#: what the tablebase's verdicts assume (see gamelab.oware.tablebase and docs/oware.md)
+TABLEBASE_BASIS = ("perfect play of the seeds on the board until nobody can move (the winner is the "
+                   "one Abapa's stop at 25 gives); a capture-free cycle counts as an even split")
 
 
 @dataclass(frozen=True)
@@ -84,6 +87,7 @@ class Exact:
     final: list[int]  # South's and North's seeds at the end
     south: float  # what an evaluation bar shows: 1 South wins, 0.5 a draw, 0 North wins
     text: str
+    basis: str = TABLEBASE_BASIS
 
 
 @dataclass(frozen=True)
@@ -257,8 +261,8 @@ def exact_verdict(position: Position) -> Exact | None:
         text = f"exact (endgame tablebase): a draw with perfect play, {final[0]}-{final[1]}"
     else:
         winner = SIDES[0] if final[0] > final[1] else SIDES[1]
-        text = (f"exact (endgame tablebase): {winner} wins {final[0]}-{final[1]} with perfect "
-                f"play ({side} to move {'wins' if diff > 0 else 'loses'})")
+        text = (f"exact (endgame tablebase): {winner} wins with perfect play, {final[0]}-{final[1]} "
+                f"when every seed is played out")
     share = 0.5 if final[0] == final[1] else float(final[0] > final[1])
     return Exact(position.seeds_on_board(), outcome, side, final, share, text)
 

@@ -113,7 +113,8 @@ function drawExact() {
   const el = $("exact");
   el.hidden = !view.exact;
   if (view.exact) {
-    el.textContent = `${view.exact.text} — ${view.exact.seeds} seeds left on the board.`;
+    el.textContent = `${view.exact.text} (${view.exact.seeds} seeds left on the board).`;
+    el.title = `exact under: ${view.exact.basis}`;
     showEval(view.exact.south, view.exact.text, true);
   }
 }
@@ -210,8 +211,9 @@ async function maybeReply() {
   showNote($("reply-note"), res.note);
   if (res.analysis) {
     lastAnalysis = { pv_text: res.analysis.pv_text, who: `${res.opponent} expected` };
-    $("engine-text").textContent = `${res.opponent} played ${res.move}: ${res.analysis.score_text}; depth ${res.analysis.depth}, ` +
-      `${Math.round(res.analysis.nps).toLocaleString("en")} nodes/s.`;
+    $("engine-text").textContent = `${res.opponent} played ${res.move} (depth ${res.analysis.depth}, ` +
+      `${Math.round(res.analysis.nps).toLocaleString("en")} nodes/s): ${res.evaluation ? res.evaluation.text : res.analysis.score_text}.`;
+    $("engine-text").title = `score for the engine: ${res.analysis.score_text}`;
   } else {
     $("engine-text").textContent = `${res.opponent} played ${res.move}.`;
   }
@@ -271,7 +273,8 @@ $("hint").addEventListener("click", async () => {
   const a = res.analysis;
   hinted = a.best_move_text;
   lastAnalysis = { pv_text: a.pv_text, who: "the hint's line" };
-  $("hint-text").textContent = `Hint: ${a.best_move_text} — ${a.score_text}; depth ${a.depth}.` + (res.note ? ` (${res.note})` : "");
+  $("hint-text").textContent = `Hint: play ${a.best_move_text} (depth ${a.depth}) — ${res.evaluation.text}.` + (res.note ? ` (${res.note})` : "");
+  $("hint-text").title = `score for the side to move: ${a.score_text}`;
   showEval(res.evaluation.south, `${res.evaluation.text} (${res.evaluation.source})`, res.evaluation.exact);
   drawPv();
   drawView();
