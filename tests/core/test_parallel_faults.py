@@ -12,8 +12,9 @@ from pathlib import Path
 
 import pytest
 
-# The parent runs 2 workers on tasks that sleep; tasks 0 and 1 finish at once. Each task writes
-# its worker's pid and the worker's parent's pid (the fork server) before sleeping.
+# The parent runs 2 workers (local processes, or a local:2 Dask cluster) on tasks that sleep, or
+# that hold the GIL in one long C call as a numba kernel does; tasks 0 and 1 finish at once. Each
+# long task writes its worker's pid and the worker's parent's pid before it starts.
 SCRIPT = textwrap.dedent(
     """
     import os, signal, sys, time
@@ -23,20 +24,25 @@ SCRIPT = textwrap.dedent(
     from gamelab.core.parallel import Backend, run_tasks
     from gamelab.core.results import ResultStore
 
-    folder = Path(sys.argv[1])
+    folder, backend, kind = Path(sys.argv[1]), sys.argv[2], sys.argv[3]
 
     def task(item, rng):
-        (folder / f"pid-{os.getpid()}").write_text(str(os.getppid()))
         if item >= 2:
-            time.sleep(120)
+            (folder / f"pid-{os.getpid()}").write_text(str(os.getppid()))
+            if kind == "busy":
+                sum(range(10**12))  # minutes in C with the GIL held: no thread of the worker runs
+            else:
+                time.sleep(120)
         return item
 
     if __name__ == "__main__":
         signal.signal(signal.SIGTERM, _raise_terminated)
         store = ResultStore(folder / "store.sqlite")
+        where = Backend(cluster=backend, quiet=True) if backend.startswith("local:") else Backend(
+            workers=2, quiet=True)
         try:
-            run_tasks(task, range(6), seed=0, backend=Backend(workers=2, quiet=True),
-                      store=store, experiment="sleepers", params={})
+            run_tasks(task, range(6), seed=0, backend=where, store=store, experiment="sleepers",
+                      params={})
         except KeyboardInterrupt:
             sys.exit(130)
     """
@@ -51,24 +57,57 @@ def _alive(pid: int) -> bool:
     return state != "Z"
 
 
-def _start(tmp_path: Path) -> tuple[subprocess.Popen, set[int]]:
+def _descendants(pid: int) -> set[int]:
+    """Every live process below `pid` (children, their children, ...), read from /proc."""
+    parents: dict[int, int] = {}
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except (FileNotFoundError, ProcessLookupError, IndexError):
+            continue
+        parents[int(stat.parent.name)] = int(fields[1])
+    found: set[int] = set()
+    frontier = {pid}
+    while frontier:
+        frontier = {child for child, parent in parents.items() if parent in frontier} - found
+        found |= frontier
+    return {p for p in found if _alive(p)}
+
+
+def _start(tmp_path: Path, backend: str = "local", kind: str = "sleep") -> tuple[subprocess.Popen, set[int]]:
     script = tmp_path / "sleepers.py"
     script.write_text(SCRIPT)
-    parent = subprocess.Popen([sys.executable, str(script), str(tmp_path)], stderr=subprocess.PIPE)
-    deadline = time.monotonic() + 60
+    parent = subprocess.Popen(
+        [sys.executable, str(script), str(tmp_path), backend, kind], stderr=subprocess.PIPE
+    )
+    deadline = time.monotonic() + 180  # a Dask cluster starts in ~10 s, far longer under load
     pids: set[int] = set()
     store = tmp_path / "store.sqlite"
     while time.monotonic() < deadline:
         pids = {int(p.name[4:]) for p in tmp_path.glob("pid-*")}
-        if len(pids) >= 2 and store.exists() and _saved(store) >= 2:
+        if len(pids) >= 2 and (kind == "busy" or (store.exists() and _saved(store) >= 2)):
+            break
+        if parent.poll() is not None:
             break
         time.sleep(0.2)
     else:
         parent.kill()
         pytest.fail(f"workers did not start: {parent.stderr.read().decode()[-2000:]}")
-    time.sleep(0.5)  # both workers are now inside a sleeping task
+    if parent.poll() is not None:
+        pytest.fail(f"the run ended early: {parent.stderr.read().decode()[-2000:]}")
+    time.sleep(0.5)  # both workers are now inside a long task
     servers = {int((tmp_path / f"pid-{p}").read_text()) for p in pids}
-    return parent, pids | servers
+    return parent, (pids | servers | _descendants(parent.pid)) - {parent.pid}
+
+
+def _assert_all_gone(children: set[int], how: object, within: float) -> None:
+    deadline = time.monotonic() + within
+    while time.monotonic() < deadline and any(_alive(p) for p in children):
+        time.sleep(0.1)
+    survivors = [p for p in children if _alive(p)]
+    for p in survivors:
+        os.kill(p, signal.SIGKILL)
+    assert not survivors, f"processes outlived their parent ({how!r}) by {within:g} s"
 
 
 def _saved(store: Path) -> int:
@@ -87,14 +126,33 @@ def test_no_worker_outlives_a_killed_parent(tmp_path, how):
     parent, children = _start(tmp_path)
     os.kill(parent.pid, how)
     parent.wait(timeout=20)
-    deadline = time.monotonic() + 5
-    while time.monotonic() < deadline and any(_alive(p) for p in children):
-        time.sleep(0.1)
-    survivors = [p for p in children if _alive(p)]
-    for p in survivors:
-        os.kill(p, signal.SIGKILL)
-    assert not survivors, f"processes outlived their parent ({how!r}) by 5 s"
+    _assert_all_gone(children, how, within=5)
     # finished tasks are kept; a clean shutdown says how to resume
+    assert _saved(tmp_path / "store.sqlite") == 2
+    if how != signal.SIGKILL:
+        assert parent.returncode == 130
+        assert "run the same command again to resume" in parent.stderr.read().decode()
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("backend", ["local", "local:2"])
+def test_no_worker_outlives_a_parent_killed_while_workers_hold_the_gil(tmp_path, backend):
+    # A watching thread in the worker cannot run while a kernel holds the GIL: before the
+    # watchdog processes, both kinds of workers (and the fork server) lived on for minutes.
+    parent, children = _start(tmp_path, backend, "busy")
+    os.kill(parent.pid, signal.SIGKILL)
+    parent.wait(timeout=20)
+    _assert_all_gone(children, "SIGKILL", within=10)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+@pytest.mark.parametrize("how", [signal.SIGKILL, signal.SIGTERM, signal.SIGINT])
+def test_no_dask_worker_outlives_a_killed_parent(tmp_path, how):
+    parent, children = _start(tmp_path, "local:2", "sleep")
+    os.kill(parent.pid, how)
+    parent.wait(timeout=60)
+    _assert_all_gone(children, how, within=10)
     assert _saved(tmp_path / "store.sqlite") == 2
     if how != signal.SIGKILL:
         assert parent.returncode == 130

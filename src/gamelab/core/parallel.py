@@ -35,10 +35,11 @@ from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
+
+from gamelab.core.watchdog import CHECK_SECONDS, process_identity, start_watchdog
 
 if TYPE_CHECKING:
     from gamelab.core.results import ResultStore
@@ -213,55 +214,50 @@ def _pool_context() -> multiprocessing.context.BaseContext:
 #: Imported once by the fork server, so forked workers start with them loaded.
 _PRELOAD = ("numpy", "numba", "gamelab.core.parallel", "gamelab.core.cache", "gamelab.core.results")
 
-#: How often a worker checks that the process that started it is still there (seconds).
-PARENT_CHECK_SECONDS = 0.5
-
-
-def _process_identity(pid: int) -> str | None:
-    """Something that tells a live process `pid` from a dead one or a later one with its pid.
-
-    On Linux, its start time from ``/proc`` (None once it exited, even as an unreaped zombie);
-    elsewhere, whether a signal can reach it.
-    """
-    try:
-        stat = Path(f"/proc/{pid}/stat").read_text()
-    except FileNotFoundError:
-        return None
-    except OSError:
-        stat = ""
-    if stat:
-        fields = stat.rsplit(")", 1)[1].split()
-        return None if fields[0] in ("Z", "X") else fields[19]
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return None
-    except PermissionError:
-        pass
-    return "alive"
-
-
 def _worker_init(environ: dict[str, str], parent: int, parent_identity: str | None) -> None:
     """Start of every local worker: the parent's environment, and exit when the parent goes.
 
     The fork server was started once, so the environment it gives its children may be older
     than the parent's (a test or a caller may have changed ``GAMELAB_CACHE`` since): copy it.
     Ctrl-C reaches the whole process group; the parent alone handles it and stops the workers.
-    A worker whose parent died (even by SIGKILL, where no cleanup runs) exits by itself: a
-    thread checks the parent every ``PARENT_CHECK_SECONDS`` (the worker's own parent is the fork
-    server, which lives as long as its workers do, so the death signal of ``prctl`` would not
-    fire).
+    A worker whose parent died (even by SIGKILL, where no cleanup runs) is killed by its
+    watchdog process (:mod:`gamelab.core.watchdog`; a thread of the worker could not run while
+    a kernel holds the GIL, and the death signal of ``prctl`` would not fire: the worker's own
+    parent is the fork server, which lives as long as its workers do).
     """
     os.environ.clear()
     os.environ.update(environ)
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _watch_parent(parent, parent_identity)
 
-    def watch() -> None:
-        while _process_identity(parent) == parent_identity:
-            time.sleep(PARENT_CHECK_SECONDS)
-        os._exit(1)
 
-    threading.Thread(target=watch, name="gamelab-parent-watch", daemon=True).start()
+def _watch_parent(parent: int, parent_identity: str | None) -> None:
+    """Have this worker process killed when `parent` is gone (a watchdog process, else a thread)."""
+    try:
+        start_watchdog(parent, parent_identity)
+    except OSError:  # no process to spare: a thread still covers a worker between kernels
+
+        def watch() -> None:
+            while process_identity(parent) == parent_identity:
+                time.sleep(CHECK_SECONDS)
+            os._exit(1)
+
+        threading.Thread(target=watch, name="gamelab-parent-watch", daemon=True).start()
+
+
+def _call_watched(
+    parent: int, parent_identity: str | None, fn: Callable[[Any, np.random.Generator], Any],
+    item: Any, seed: int, index: int,
+) -> Any:
+    """A task on a worker of our own ``local:N`` Dask cluster: the worker dies with the parent.
+
+    Distributed's workers already exit when their nanny's process dies, but from a thread that
+    needs the GIL; a task in a numba kernel would keep its worker running for as long as the
+    kernel takes. The first task on each worker process starts its watchdog (a restarted worker
+    gets its own with its first task).
+    """
+    _watch_parent(parent, parent_identity)
+    return _call(fn, item, seed, index)
 
 
 def _stop_workers(pool: ProcessPoolExecutor) -> None:
@@ -298,7 +294,7 @@ def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
             max_workers=min(workers, len(remaining)),
             mp_context=context,
             initializer=_worker_init,
-            initargs=(environ, os.getpid(), _process_identity(os.getpid())),
+            initargs=(environ, os.getpid(), process_identity(os.getpid())),
         )
         try:
             queue = iter(remaining)
@@ -345,10 +341,20 @@ def _run_dask(fn, items, pending, seed, cluster, record, progress) -> None:
         else:
             client = Client(cluster, timeout="30s")
         with client:
-            futures = [
-                client.submit(_call, fn, items[i], seed, i, key=f"gamelab-{i}-{time.time_ns()}", retries=2)
-                for i in pending
-            ]
+            if local is not None:
+                # our own cluster: its workers die with this process (see _call_watched)
+                guard = (os.getpid(), process_identity(os.getpid()))
+                futures = [
+                    client.submit(_call_watched, *guard, fn, items[i], seed, i,
+                                  key=f"gamelab-{i}-{time.time_ns()}", retries=2)
+                    for i in pending
+                ]
+            else:
+                futures = [
+                    client.submit(_call, fn, items[i], seed, i, key=f"gamelab-{i}-{time.time_ns()}",
+                                  retries=2)
+                    for i in pending
+                ]
             index_of = {f.key: i for f, i in zip(futures, pending, strict=True)}
             for future in as_completed(futures):
                 record(index_of[future.key], future.result())
