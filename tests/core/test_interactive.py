@@ -66,7 +66,23 @@ def test_failures_keep_the_session_and_its_state():
 
 def test_end_of_input_ends_quietly():
     s, shown = drive(["1"])
-    assert shown[-1] == "input ended" and not s.finished
+    assert shown[-2:] == ["input ended", "bye"] and not s.finished
+
+
+def test_ctrl_c_at_the_prompt_leaves_like_quit():
+    # Ctrl-C while a command runs cancels the command; at the prompt it leaves the program
+    # (issue 11: exit code 0 and a goodbye, not "error: interrupted" and 130).
+    prompts = []
+
+    def read_line(prompt):
+        prompts.append(prompt)
+        if len(prompts) == 1:
+            return "4"
+        raise KeyboardInterrupt
+
+    session, shown = Counter(), []
+    run_session(session, read_line, shown.append)  # returns: no KeyboardInterrupt escapes
+    assert shown == ["hello", "4", "input ended", "bye"] and session.total == 4
 
 
 def test_debug_shows_unexpected_errors(monkeypatch):

@@ -110,11 +110,24 @@ def test_assist_in_a_pseudo_terminal():
     assert child.exitstatus == 0
 
 
-def test_quit_in_a_pseudo_terminal():
+@pytest.mark.parametrize("leave", ["quit", "ctrl-c", "ctrl-d"])
+def test_quit_in_a_pseudo_terminal(leave):
+    # Ctrl-C or Ctrl-D at a prompt leave like quit: exit 0 and a goodbye (issue 11)
     child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "voltorb", "assist", "--level", "2"],
                           encoding="utf-8", timeout=240)
     child.expect(r"\)> ")
-    child.sendline("quit")
+    child.sendline("4,2 8,0 4,2 4,2 5,1")
+    child.expect(r"\)> ")
+    if leave == "quit":
+        child.sendline("quit")
+    elif leave == "ctrl-c":
+        child.sendintr()
+        child.expect("bye")
+    else:
+        child.sendeof()
+        child.expect("bye")
     child.expect(pexpect.EOF)
+    rest = child.before
     child.close()
-    assert child.exitstatus == 0
+    assert child.exitstatus == 0, (leave, child.exitstatus, child.signalstatus)
+    assert "error" not in rest and "Traceback" not in rest

@@ -64,7 +64,7 @@ def test_card_shows_both_players_and_the_upper_bonus():
     assert text.splitlines()[-1].split()[1] == "77"  # total
 
 
-@pytest.mark.parametrize("quit_word", ["q", "quit"])
+@pytest.mark.parametrize("quit_word", ["q", "quit", "ctrl-c"])
 def test_play_in_a_pseudo_terminal(quit_word):
     child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "yatzy", "play", "--rules", "yatzy",
                                            "--seed", "3"], encoding="utf-8", timeout=240)
@@ -86,8 +86,14 @@ def test_play_in_a_pseudo_terminal(quit_word):
     child.expect("you score \\d+ in yatzy")
     child.expect("bot: rolls")
     child.expect("keep\\? ")
-    child.sendline(quit_word)
+    if quit_word == "ctrl-c":  # at a prompt Ctrl-C leaves like quit (issue 11), with a goodbye
+        child.sendintr()
+        child.expect("game left at turn 2: you \\d+, bot \\d+")
+        child.expect("bye")
+    else:
+        child.sendline(quit_word)
     child.expect(pexpect.EOF)
+    assert "error" not in child.before
     child.close()
     assert child.exitstatus == 0
 

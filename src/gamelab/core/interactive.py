@@ -10,7 +10,9 @@ returns the text to show). :func:`run_session` drives a session with any two cal
 The loop keeps the game whatever a command does: a command that raises ``ValueError`` or
 ``OSError`` (a typo, a file that cannot be written) shows one ``error: ...`` line and the same
 prompt comes back; Ctrl-C during a long command cancels that command only. A session changes its
-state only once a command has succeeded, so a failed command leaves the game as it was.
+state only once a command has succeeded, so a failed command leaves the game as it was. Ctrl-C
+at the prompt, Ctrl-D and the end of a script leave the program like ``quit`` (exit code 0),
+with the session's :meth:`Session.end_of_input` text and a short goodbye.
 
 >>> class Echo(Session):
 ...     def handle(self, line):
@@ -34,6 +36,9 @@ Write = Callable[[str], None]
 
 QUIT_WORDS = ("q", "quit", "exit")
 
+#: Shown when the person leaves at a prompt with Ctrl-C or Ctrl-D (or a script ends).
+GOODBYE = "bye"
+
 
 class Session:
     """Base class of an interactive program: override :meth:`handle` (and usually the rest)."""
@@ -54,7 +59,8 @@ class Session:
         raise NotImplementedError
 
     def end_of_input(self) -> str:
-        """Text shown when the input ends before the session does (Ctrl-D, end of a script)."""
+        """Text shown when the person leaves before the session is over (Ctrl-C or Ctrl-D at
+        the prompt, the end of a script), before the goodbye."""
         return ""
 
 
@@ -74,10 +80,10 @@ def run_session(session: Session, read_line: ReadLine, write: Write) -> None:
     while not session.finished:
         try:
             line = read_line(session.prompt)
-        except EOFError:
-            text = session.end_of_input()
-            if text:
-                write(text)
+        except (EOFError, KeyboardInterrupt):  # leaving, not a failure: exit code 0
+            for text in (session.end_of_input(), GOODBYE):
+                if text:
+                    write(text)
             return
         try:
             out = session.handle(line)
@@ -106,7 +112,15 @@ def run_in_terminal(session: Session) -> None:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
 
-    run_session(session, input, write)
+    def read_line(prompt: str) -> str:
+        try:
+            return input(prompt)
+        except (EOFError, KeyboardInterrupt):
+            if sys.stdin.isatty():  # the goodbye goes below the prompt, not after it
+                write("")
+            raise
+
+    run_session(session, read_line, write)
 
 
 def run_scripted(session: Session, lines: list[str]) -> str:

@@ -166,8 +166,7 @@ class PlaySession(Session):
         text = line.strip().lower()
         if text in QUIT_WORDS:
             self.finished = True
-            return f"game left at turn {self.turn}: you {self.you.total}" + (
-                f", bot {self.bot.total}" if self.bot else "")
+            return self.end_of_input()
         if self.confirm_stop:
             self.confirm_stop = False
             if text in ("y", "yes"):
@@ -238,7 +237,7 @@ class PlaySession(Session):
         return "\n".join(out)
 
     def end_of_input(self) -> str:
-        return f"input ended at turn {self.turn}: you {self.you.total}" + (
+        return f"game left at turn {self.turn}: you {self.you.total}" + (
             f", bot {self.bot.total}" if self.bot else "")
 
 
