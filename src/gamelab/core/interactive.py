@@ -116,8 +116,7 @@ def run_in_terminal(session: Session) -> None:
         try:
             return input(prompt)
         except (EOFError, KeyboardInterrupt):
-            if sys.stdin.isatty():  # the goodbye goes below the prompt, not after it
-                write("")
+            write("")  # input() wrote the prompt without a newline: the goodbye goes below it
             raise
 
     run_session(session, read_line, write)
