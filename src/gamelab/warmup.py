@@ -70,6 +70,7 @@ WORKLOADS: dict[str, list[list[str]]] = {
 #: would reach through the commands (``module:function``, called with no arguments).
 HOOKS: dict[str, list[str]] = {
     "lattice": ["gamelab.lattice.enumeration:warm_up"],
+    "wordle": ["gamelab.wordle.kernel_search:warm_up"],
     "yatzy": ["gamelab.yatzy.warmup:compile_kernels"],
 }
 

@@ -11,20 +11,20 @@ from gamelab.wordle.table import Game
 
 
 def clustered_words(seed: int, n_templates: int = 5, per: int = 7, n_extra: int = 50,
-                    alphabet: str = "abcdefghijklmnop") -> WordList:
+                    alphabet: str = "abcdefghijklmnop", length: int = 5) -> WordList:
     """Five-letter answers in families differing at one position (like _IGHT), plus random
     guesses: the shape that makes hard mode costly, so the three modes differ."""
     rng = np.random.default_rng(seed)
     letters = list(alphabet)
     answers = []
     for _ in range(n_templates):
-        base, pos = list(rng.choice(letters, 5)), int(rng.integers(5))
+        base, pos = list(rng.choice(letters, length)), int(rng.integers(length))
         for ch in rng.choice(letters, per, replace=False):
             word = base.copy()
             word[pos] = ch
             answers.append("".join(word))
     answers = list(dict.fromkeys(answers))
-    guesses = list(dict.fromkeys(["".join(rng.choice(letters, 5)) for _ in range(n_extra)] + answers))
+    guesses = list(dict.fromkeys(["".join(rng.choice(letters, length)) for _ in range(n_extra)] + answers))
     return WordList(f"clustered{seed}", tuple(guesses), tuple(answers))
 
 
@@ -42,6 +42,20 @@ def test_kernel_matches_twin(seed, hard):
             assert sum(answer_depths(fast.tree).values()) == fast.total
             if limit is not None:
                 assert fast.worst <= limit
+
+
+@pytest.mark.parametrize("hard", [None, "game", "strict"])
+def test_kernel_matches_twin_beyond_a_byte_of_patterns(hard):
+    # six letters: 3^6 = 729 patterns, so the kernel scans the table guess by guess
+    # (scan_table) instead of the transposed byte table (scan_transposed)
+    game = Game(clustered_words(11, per=6, n_extra=30, length=6), "standard")
+    assert game.n_codes > 256
+    for limit in (None, 4):
+        fast = OptimalSolver(game, hard=hard, max_guesses=limit, engine="numba").solve()
+        slow = OptimalSolver(game, hard=hard, max_guesses=limit, engine="python").solve()
+        assert (fast.total, fast.lower_bound, fast.first_guesses) == (
+            slow.total, slow.lower_bound, slow.first_guesses)
+        assert fast.tree == slow.tree
 
 
 def test_modes_differ_and_order():

@@ -22,7 +22,7 @@ RULE_BLOG = 1
 
 
 @njit(cache=True)
-def _feedback_code(g, glen, a, alen, rule, colours, used):
+def feedback_code(g, glen, a, alen, rule, colours, used):
     for j in range(glen):
         colours[j] = 0
     for i in range(alen):
@@ -61,7 +61,7 @@ def feedback_table_kernel(gcodes, glens, acodes, alens, rule):
     used = np.zeros(acodes.shape[1], dtype=np.bool_)
     for r in range(n_g):
         for c in range(n_a):
-            out[r, c] = _feedback_code(gcodes[r], glens[r], acodes[c], alens[c], rule, colours, used)
+            out[r, c] = feedback_code(gcodes[r], glens[r], acodes[c], alens[c], rule, colours, used)
     return out
 
 

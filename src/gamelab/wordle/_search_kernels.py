@@ -9,36 +9,26 @@ What makes it fast, besides running without the interpreter:
 * **endgame shortcuts**: |S| <= 2 is closed form; for small S the candidates alone are tried
   first, and a candidate leaving only singletons proves the minimum 2|S| - 1 without scanning
   the other guesses; otherwise every node's value is at least 2|S|;
-* **one scan per node** gives every allowed guess's bound |S| + 2(|S| - hit) - classes, exact
-  when no class exceeds 2 (the scan stops at a guess whose exact bound equals the node's proven
-  floor), and only guesses whose bound beats the budget are kept, sorted by bound;
+* **one scan per node** gives every allowed guess's bound (:mod:`gamelab.wordle._scan_kernels`),
+  and only guesses whose bound beats the budget are kept, sorted by bound;
 * **cut-offs**: a guess is abandoned as soon as its partial sum plus the bounds of its other
   classes reaches the best total found (children largest first, each searched with the budget
   that is left);
-* **canonical memo**: exact values (with the best guess, for the tree) and proven lower bounds
-  of every searched node, keyed by its candidate set, the guesses left and (hard mode) the set of
-  allowed words, so the same subproblem reached by different histories is solved once. Keys
-  are two independent 64-bit sums of random words per element (a set hash, so a class's key is
-  summed while it is partitioned); entries store both, so a wrong hit needs a 128-bit collision.
+* **canonical memo** (:mod:`gamelab.wordle._memo_kernels`): exact values (with the best guess,
+  for the tree) and proven lower bounds of every searched node, keyed by its candidate set, the
+  guesses left and (hard mode) the set of allowed words, so the same subproblem reached by
+  different histories is solved once; a class's key is summed while it is partitioned.
 
 Hard mode: ``hard`` 1 = the game's rule, 2 = strict (see
-:func:`gamelab.wordle.rules.hard_mode_allows`); allowed words are positions in the full-length
-word list (`pool_guess` maps them to guess indices). Strict: when a guess is expanded the pool
-is sorted by the colours each pool word would show (computed on the fly) and a class's pool is
-the group with its colours. The game's rule: the allowed words are fixed by the demands so far
-(a letter per green position, least copies per letter), so a class's pool key is its parent's
-plus what its colours add to the demands, and its pool is filtered from the parent's only
-when it is searched.
-
-The node scan (:func:`scan_transposed`, for patterns that fit a byte) reads the transposed
-table one candidate at a time over the guesses still alive; a guess dies as soon as its
-collisions push its bound to the budget, which under a tight budget is after a few candidates.
+:func:`gamelab.wordle.rules.hard_mode_allows`); the allowed words of a class are computed by
+:mod:`gamelab.wordle._hard_kernels`.
 
 Large classes (at least `big_n`) without a memo entry get the best one-level bound over the
 guesses when their guess is expanded, scanned with the budget at which that guess would be cut.
 
 The kernel returns a status (0 done, 1 node limit, 2 memo full, 3 stack too deep) so the caller
-can check a time limit, grow the memo and call again; the memo keeps everything proven so far.
+(:class:`gamelab.wordle.kernel_search.KernelSearch`) can check a time limit, grow the memo and
+call again; the memo keeps everything proven so far.
 """
 
 from __future__ import annotations
@@ -46,198 +36,30 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gamelab.wordle._kernels import _feedback_code
+from gamelab.wordle._hard_kernels import (
+    demand_delta,
+    first_positions,
+    game_child_pool,
+    strict_groups,
+)
+from gamelab.wordle._memo_kernels import (
+    EMPTY,
+    EXACT,
+    INF,
+    LOWER,
+    UNLIMITED,
+    memo_find,
+    memo_key,
+    memo_record,
+)
+from gamelab.wordle._scan_kernels import perfect_candidate, scan_table, scan_transposed, sort_moves
 
-INF = 1 << 30
-UNLIMITED = 1 << 20  # depth value meaning "no guess limit" (never decremented)
 MAX_FRAMES = 64
 
 DONE, NODE_LIMIT, MEMO_FULL, TOO_DEEP = 0, 1, 2, 3
-EMPTY, EXACT, LOWER = 0, 1, 2
 
 # frame phases
 ENTER, MOVES, CHILD = 0, 1, 2
-
-
-@njit(cache=True)
-def _mix(x):
-    x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
-    x = (x ^ (x >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
-    return x ^ (x >> np.uint64(31))
-
-
-@njit(cache=True)
-def _key(h1, h2, p1, p2, depth):
-    d = np.uint64(depth)
-    k1 = _mix(h1 + _mix(p1 + d * np.uint64(0x9E3779B97F4A7C15)))
-    k2 = _mix(h2 ^ _mix(p2 + d * np.uint64(0xD6E8FEB86659FD93) + np.uint64(1)))
-    return k1, k2
-
-
-@njit(cache=True)
-def memo_find(mk1, mk2, mflag, k1, k2):
-    """Slot of key (k1, k2), or the empty slot where it would go."""
-    mask = mk1.shape[0] - 1
-    i = np.int64(k1 & np.uint64(mask))
-    while mflag[i] != EMPTY and not (mk1[i] == k1 and mk2[i] == k2):
-        i = (i + 1) & mask
-    return i
-
-
-@njit(cache=True)
-def memo_rehash(mk1, mk2, mflag, mval, mguess, nk1, nk2, nflag, nval, nguess):
-    """Copy every entry into the (larger, empty) new table."""
-    for i in range(mk1.shape[0]):
-        if mflag[i] != EMPTY:
-            j = memo_find(nk1, nk2, nflag, mk1[i], mk2[i])
-            nk1[j] = mk1[i]
-            nk2[j] = mk2[i]
-            nflag[j] = mflag[i]
-            nval[j] = mval[i]
-            nguess[j] = mguess[i]
-
-
-@njit(cache=True)
-def _first_positions(gcodes, g, gl, first_pos):
-    """first_pos[j] = the first position of guess g holding the letter at position j."""
-    for j in range(gl):
-        first_pos[j] = j
-        for t in range(j):
-            if gcodes[g, t] == gcodes[g, j]:
-                first_pos[j] = t
-                break
-
-
-@njit(cache=True)
-def _demand_delta(gcodes, g, gl, code, first_pos, st_green, st_need, f, rg1, rg2, rn1, rn2, digits):
-    """What (guess g, colours `code`) adds to frame f's hard-mode demands, as two hash terms."""
-    for t in range(gl - 1, -1, -1):
-        digits[t] = code % 3
-        code //= 3
-    d1 = np.uint64(0)
-    d2 = np.uint64(0)
-    for t in range(gl):
-        if digits[t] == 2 and st_green[f, t] < 0:
-            d1 += rg1[t, gcodes[g, t]]
-            d2 += rg2[t, gcodes[g, t]]
-    for t in range(gl):
-        if first_pos[t] != t:
-            continue
-        letter = gcodes[g, t]
-        cnt = 0
-        for u in range(t, gl):
-            if gcodes[g, u] == letter and digits[u] != 0:
-                cnt += 1
-        old = st_need[f, letter]
-        if cnt > old:
-            d1 += rn1[letter, cnt] - rn1[letter, old]
-            d2 += rn2[letter, cnt] - rn2[letter, old]
-    return d1, d2
-
-
-@njit(cache=True)
-def _perfect_candidate(table, guess_of_answer, cand, off, n, seen):
-    """The lowest-index guess among the candidates that leaves the others all apart, or -1."""
-    found = -1
-    for q in range(n):
-        ga = guess_of_answer[cand[off + q]]
-        if found >= 0 and ga > found:
-            continue
-        ok = True
-        for i in range(n):
-            b = cand[off + i]
-            if i == q:
-                continue
-            c = table[ga, b]
-            if seen[c] != 0:
-                ok = False
-                break
-            seen[c] = 1
-        for i in range(n):
-            seen[table[ga, cand[off + i]]] = 0
-        if ok:
-            found = ga
-    return found
-
-
-@njit(cache=True)
-def scan_transposed(tt, cand, off, n, alive, n_alive, goa_mark, answer_of_guess, green, thresh,
-                    rem, bits, state, out_g, out_lb, out_ex, out_off, budget, keep_useless):
-    """Every guess's bound at a node, one candidate at a time over the guesses still alive.
-
-    `tt` is the transposed table (answers x guesses, one byte per pattern), so each step reads
-    one contiguous row; per guess, two 256-bit sets (one cache line of `bits`) record the
-    patterns seen once and twice, and the alive list carries its collisions (answers joining a
-    class already seen) and whether a class reached three. A guess dies once its collisions push
-    its bound to the budget, or, with one guess left after it, at its first collision.
-    `goa_mark[g]` is 1 for the guesses that are candidates. Survivors are written from
-    `out_off`: (guess, bound, exact | 2 * candidate). Returns (number written, least bound over
-    usable guesses with a dead guess counted as the budget, steps)."""
-    for q in range(n_alive):
-        base = alive[q] * 8
-        for w in range(8):
-            bits[base + w] = 0
-        state[q] = 0
-    limit = 1 if rem == 1 else thresh
-    min_lb = INF
-    steps = 0
-    any_dead_budget = False
-    for i in range(n):
-        b = cand[off + i]
-        row = tt[b]
-        w_out = 0
-        for q in range(n_alive):
-            g = alive[q]
-            st = state[q]
-            c = np.int64(row[g])
-            if c == green and answer_of_guess[g] == b:
-                alive[w_out] = g  # the guess itself: its green class is solved
-                state[w_out] = st
-                w_out += 1
-                continue
-            base = g * 8 + (c >> 6)
-            m = np.uint64(1) << np.uint64(c & 63)
-            if bits[base] & m:
-                st += 1
-                if bits[base + 4] & m:
-                    st |= 1 << 32  # a class of three or more
-                else:
-                    bits[base + 4] |= m
-                if (st & 0xFFFFFFFF) >= limit:
-                    if rem != 1:
-                        any_dead_budget = True
-                    continue  # dead
-            else:
-                bits[base] |= m
-            alive[w_out] = g
-            state[w_out] = st
-            w_out += 1
-        steps += n_alive
-        n_alive = w_out
-        if n_alive == 0:
-            break
-    if any_dead_budget:
-        min_lb = budget
-    nm = 0
-    for q in range(n_alive):
-        g = alive[q]
-        coll = state[q] & 0xFFFFFFFF
-        big = state[q] >> 32
-        hit = 1 if goa_mark[g] == 1 else 0
-        k = n - hit - coll
-        if k < 2 and hit == 0 and not keep_useless:
-            continue  # no information
-        lb = 3 * n - 2 * hit - k
-        if lb < min_lb:
-            min_lb = lb
-        if lb >= budget:
-            continue
-        exact = big == 0 and (rem >= 2 or coll == 0)
-        out_g[out_off + nm] = g
-        out_lb[out_off + nm] = lb
-        out_ex[out_off + nm] = (1 if exact else 0) + 2 * hit
-        nm += 1
-    return nm, min_lb, steps
 
 
 @njit(cache=True)
@@ -394,7 +216,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     ret = INF
                     sp -= 1
                     continue
-            k1, k2 = _key(f_h1[f], f_h2[f], f_p1[f], f_p2[f], d)
+            k1, k2 = memo_key(f_h1[f], f_h2[f], f_p1[f], f_p2[f], d)
             f_k1[f] = k1
             f_k2[f] = k2
             lower = 2 * n - 1
@@ -418,37 +240,15 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     return NODE_LIMIT, 0, -1
                 # endgame: a candidate that leaves only singletons proves 2n - 1
                 if n <= small_n and lower <= 2 * n - 1:
-                    found = -1
-                    for q in range(n):
-                        a = cand[off + q]
-                        ga = guess_of_answer[a]
-                        ok = True
-                        for i in range(n):
-                            b = cand[off + i]
-                            if b == a:
-                                continue
-                            c = table[ga, b]
-                            if seen[c] != 0:
-                                ok = False
-                                break
-                            seen[c] = 1
-                        for i in range(n):
-                            seen[table[ga, cand[off + i]]] = 0
-                        if ok and (found < 0 or ga < found):
-                            found = ga
+                    found = perfect_candidate(table, guess_of_answer, cand, off, n, seen)
                     if found >= 0:
                         if entries * 10 >= cap * 7:
                             stats[0] = nodes
                             stats[1] = entries
                             return MEMO_FULL, 0, -1
                         slot = memo_find(mk1, mk2, mflag, k1, k2)
-                        if mflag[slot] == EMPTY:
-                            entries += 1
-                        mk1[slot] = k1
-                        mk2[slot] = k2
-                        mflag[slot] = EXACT
-                        mval[slot] = 2 * n - 1
-                        mguess[slot] = found
+                        entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, k1, k2, True,
+                                               2 * n - 1, found)
                         ret = 2 * n - 1
                         sp -= 1
                         continue
@@ -470,15 +270,14 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
             n_opts = 1 if is_root_forced else (f_pn[f] if hard else n_g)
             min_lb = INF
             thresh = budget - (2 * n - 1)  # collisions that push a guess's bound to the budget
-            floor_found = use_tt
+            for q in range(n_opts):
+                if is_root_forced:
+                    alive[q] = forced
+                elif hard:
+                    alive[q] = pool_guess[pool[f_poff[f] + q]]
+                else:
+                    alive[q] = q
             if use_tt:
-                for q in range(n_opts):
-                    if is_root_forced:
-                        alive[q] = forced
-                    elif hard:
-                        alive[q] = pool_guess[pool[f_poff[f] + q]]
-                    else:
-                        alive[q] = q
                 for i in range(n):
                     ga = guess_of_answer[cand[off + i]]
                     goa_mark[ga] = 1
@@ -492,69 +291,12 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         min_lb = scan_lb
                 for i in range(n):
                     goa_mark[guess_of_answer[cand[off + i]]] = 0
-            for q in range(0 if use_tt else n_opts):
-                if is_root_forced:
-                    r = forced
-                elif hard:
-                    r = pool_guess[pool[f_poff[f] + q]]
-                else:
-                    r = q
-                aog = answer_of_guess[r]
-                if floor_found and aog < 0:
-                    continue  # only a candidate could still tie (and be preferred)
-                gen += 1
-                k = 0
-                hit = 0
-                largest = 0
-                coll = 0
-                dead = 0
-                for i in range(n):
-                    b = cand[off + i]
-                    if aog == b:
-                        hit = 1
-                        continue
-                    c = table[r, b]
-                    if stamp[c] != gen:
-                        stamp[c] = gen
-                        scnt[c] = 1
-                        k += 1
-                        if largest == 0:
-                            largest = 1
-                    else:
-                        scnt[c] += 1
-                        coll += 1
-                        if scnt[c] > largest:
-                            largest = scnt[c]
-                        if rem == 1:
-                            dead = 2  # a class would need more than the one guess left
-                            break
-                        if coll >= thresh:
-                            dead = 1  # its bound is at least the budget
-                            break
-                work += i + 1
-                if dead == 2 or rem <= 0:
-                    continue
-                if dead == 1:
-                    if budget < min_lb:
-                        min_lb = budget
-                    continue
-                if not is_root_forced:
-                    if k < 2 and hit == 0:
-                        continue  # no information
-                lb = 3 * n - 2 * hit - k
-                if lb < min_lb:
-                    min_lb = lb
-                if lb >= budget:
-                    continue
-                exact = largest <= 2 and (rem >= 2 or largest <= 1)
-                moves_g[mo + nm] = r
-                moves_lb[mo + nm] = lb
-                moves_ex[mo + nm] = (1 if exact else 0) + 2 * hit
-                nm += 1
-                if exact and lb <= lower and not is_root_forced:
-                    if hit == 1:
-                        break  # cannot be beaten (and candidates win ties)
-                    floor_found = True
+            else:
+                nm, min_lb, steps, gen = scan_table(table, cand, off, n, alive, n_opts,
+                                                    answer_of_guess, stamp, scnt, gen, rem, thresh,
+                                                    budget, lower, is_root_forced, moves_g,
+                                                    moves_lb, moves_ex, mo)
+                work += steps
             if min_lb > lower:
                 lower = min_lb
             f_lower[f] = lower
@@ -567,38 +309,15 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         stats[1] = entries
                         return MEMO_FULL, 0, -1
                     slot = memo_find(mk1, mk2, mflag, k1, k2)
-                    if mflag[slot] == EMPTY:
-                        entries += 1
-                        mk1[slot] = k1
-                        mk2[slot] = k2
-                        mval[slot] = 0
-                    if ret >= INF:
-                        mflag[slot] = EXACT
-                        mval[slot] = INF
-                        mguess[slot] = -1
-                    elif mflag[slot] != EXACT:
-                        mval[slot] = max(mval[slot], ret) if mflag[slot] == LOWER else ret
-                        mflag[slot] = LOWER
+                    entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, k1, k2,
+                                           ret >= INF, ret, -1)
                 if retry:
                     f_delta[f] *= 2
                     f_phase[f] = ENTER
                     continue
                 sp -= 1
                 continue
-            # sort the kept guesses by bound (ties: candidates first, then index)
-            keys = np.empty(nm, dtype=np.int64)
-            for i in range(nm):
-                g = moves_g[mo + i]
-                cnd = 0 if moves_ex[mo + i] & 2 else 1
-                keys[i] = (moves_lb[mo + i] * 2 + cnd) * (n_g + 1) + g
-            order = np.argsort(keys)
-            tg = moves_g[mo: mo + nm].copy()
-            tl = moves_lb[mo: mo + nm].copy()
-            te = moves_ex[mo: mo + nm].copy()
-            for i in range(nm):
-                moves_g[mo + i] = tg[order[i]]
-                moves_lb[mo + i] = tl[order[i]]
-                moves_ex[mo + i] = te[order[i]]
+            sort_moves(moves_g, moves_lb, moves_ex, mo, nm, n_g)
             f_nm[f] = nm
             f_mi[f] = 0
             f_best[f] = budget
@@ -677,58 +396,21 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                 # strict hard mode: group the pool by the colours each word would show; a
                 # class's pool is its own group
                 if hard == 2:
-                    poff = f_poff[f]
-                    pn = f_pn[f]
-                    gl = glens[g]
-                    go = f_ptop[f]
-                    gb = f * n_codes
                     gsb = f * (n_codes + 1)
-                    pcode = np.empty(pn, dtype=np.int64)
-                    for j in range(pn):
-                        wd = pool_guess[pool[poff + j]]
-                        c = _feedback_code(gcodes[g], gl, gcodes[wd], glens[wd], rule_id, colours, used)
-                        pcode[j] = c
-                        counts[c] += 1
-                    ng = 0
-                    pos = go
-                    for j in range(pn):
-                        c = pcode[j]
-                        if counts[c] > 0:
-                            grp_codes[gb + ng] = c
-                            grp_start[gsb + ng] = pos
-                            offs[c] = pos
-                            seen[c] = ng + 1
-                            pos += counts[c]
-                            counts[c] = 0
-                            ng += 1
-                    grp_start[gsb + ng] = pos
-                    for j in range(ng):
-                        grp_h1[gb + j] = 0
-                        grp_h2[gb + j] = 0
-                    for j in range(pn):
-                        pw = pool[poff + j]
-                        c = pcode[j]
-                        pool[offs[c]] = pw
-                        offs[c] += 1
-                        s = seen[c] - 1
-                        grp_h1[gb + s] += rnd_p1[pw]
-                        grp_h2[gb + s] += rnd_p2[pw]
-                    grp_n[f] = ng
-                    for j in range(nc):
-                        s = seen[cls_code[cb + j]] - 1
-                        cls_p1[cb + j] = grp_h1[gb + s]
-                        cls_p2[cb + j] = grp_h2[gb + s]
-                    for j in range(ng):
-                        seen[grp_codes[gb + j]] = 0
+                    grp_n[f] = strict_groups(gcodes, glens, g, rule_id, pool_guess, pool, f_poff[f],
+                                             f_pn[f], f_ptop[f], f * n_codes, gsb, counts, offs,
+                                             seen, colours, used, grp_codes, grp_start, grp_h1,
+                                             grp_h2, rnd_p1, rnd_p2, cls_code, cls_p1, cls_p2, cb,
+                                             nc)
                 elif hard == 1:
                     # the game's rule: the allowed words are fixed by the demands so far (greens
                     # by position, least copies per letter), so a class's pool key is the
                     # frame's plus what its colours add to those demands
                     gl = glens[g]
-                    _first_positions(gcodes, g, gl, first_pos)
+                    first_positions(gcodes, g, gl, first_pos)
                     for j in range(nc):
-                        d1, d2 = _demand_delta(gcodes, g, gl, cls_code[cb + j], first_pos, st_green,
-                                               st_need, f, rg1, rg2, rn1, rn2, digits)
+                        d1, d2 = demand_delta(gcodes, g, gl, cls_code[cb + j], first_pos, st_green,
+                                              st_need, f, rg1, rg2, rn1, rn2, digits)
                         cls_p1[cb + j] = f_p1[f] + d1
                         cls_p2[cb + j] = f_p2[f] + d2
                 # child bounds
@@ -744,7 +426,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         lbc = INF
                     else:
                         lbc = 2 * m - 1
-                        ck1, ck2 = _key(cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem)
+                        ck1, ck2 = memo_key(cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem)
                         slot = memo_find(mk1, mk2, mflag, ck1, ck2)
                         if mflag[slot] != EMPTY and mval[slot] > lbc:
                             lbc = mval[slot]
@@ -754,19 +436,12 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         elif mflag[slot] == EMPTY and m <= child_n and entries * 10 < cap * 7:
                             # endgame check for the class now: its value is 2m - 1 if a candidate
                             # leaves only singletons, else at least 2m (a tighter sum to cut on)
-                            found = _perfect_candidate(table, guess_of_answer, cand,
-                                                       cls_start[cb + j], m, seen)
-                            entries += 1
-                            mk1[slot] = ck1
-                            mk2[slot] = ck2
-                            if found >= 0:
-                                mflag[slot] = EXACT
-                                mval[slot] = lbc
-                                mguess[slot] = found
-                            else:
+                            found = perfect_candidate(table, guess_of_answer, cand,
+                                                      cls_start[cb + j], m, seen)
+                            if found < 0:
                                 lbc = 2 * m
-                                mflag[slot] = LOWER
-                                mval[slot] = lbc
+                            entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, ck1, ck2,
+                                                   found >= 0, lbc, found)
                     cls_lb[cb + j] = lbc
                     rest += lbc
                 if n + rest >= f_best[f]:
@@ -799,14 +474,11 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         rest += one_level - lbc
                         lbc = one_level
                         cls_lb[cb + j] = lbc
-                    ck1, ck2 = _key(cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem)
+                    ck1, ck2 = memo_key(cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem)
                     slot = memo_find(mk1, mk2, mflag, ck1, ck2)
                     if mflag[slot] == EMPTY:
-                        entries += 1
-                        mk1[slot] = ck1
-                        mk2[slot] = ck2
-                        mflag[slot] = LOWER
-                        mval[slot] = lbc
+                        entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, ck1, ck2,
+                                               False, lbc, -1)
                     if n + rest >= f_best[f]:
                         cut = True
                         break
@@ -849,18 +521,8 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     stats[1] = entries
                     return MEMO_FULL, 0, -1
                 slot = memo_find(mk1, mk2, mflag, f_k1[f], f_k2[f])
-                if mflag[slot] == EMPTY:
-                    entries += 1
-                    mk1[slot] = f_k1[f]
-                    mk2[slot] = f_k2[f]
-                    mval[slot] = 0
-                if bestg >= 0:
-                    mflag[slot] = EXACT
-                    mval[slot] = best
-                    mguess[slot] = bestg
-                elif mflag[slot] != EXACT:
-                    mval[slot] = max(mval[slot], ret) if mflag[slot] == LOWER else ret
-                    mflag[slot] = LOWER
+                entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, f_k1[f], f_k2[f],
+                                       bestg >= 0, ret, bestg)
             if bestg < 0 and ret < f_budget[f] and f_trial[f] < f_budget[f] and not is_root_forced:
                 f_delta[f] *= 2  # the trial budget failed: again with a larger one
                 f_phase[f] = ENTER
@@ -925,57 +587,9 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     f_ptop[nf] = grp_start[gsb + ng]
                 else:
                     # the child's demands and the parent's pool words that meet the new ones
-                    g = f_g[f]
-                    gl = glens[g]
-                    _first_positions(gcodes, g, gl, first_pos)
-                    code = cls_code[j]
-                    for t in range(gl - 1, -1, -1):
-                        digits[t] = code % 3
-                        code //= 3
-                    for t in range(st_green.shape[1]):
-                        st_green[nf, t] = st_green[f, t]
-                    for t in range(st_need.shape[1]):
-                        st_need[nf, t] = st_need[f, t]
-                    n_new_g = 0
-                    for t in range(gl):
-                        if digits[t] == 2 and st_green[f, t] < 0:
-                            st_green[nf, t] = gcodes[g, t]
-                            new_g[n_new_g] = t
-                            n_new_g += 1
-                    n_new_l = 0
-                    for t in range(gl):
-                        if first_pos[t] != t:
-                            continue
-                        letter = gcodes[g, t]
-                        cnt = 0
-                        for u in range(t, gl):
-                            if gcodes[g, u] == letter and digits[u] != 0:
-                                cnt += 1
-                        if cnt > st_need[f, letter]:
-                            st_need[nf, letter] = cnt
-                            new_l[n_new_l] = letter
-                            n_new_l += 1
-                    pos = f_ptop[f]
-                    for u in range(f_poff[f], f_poff[f] + f_pn[f]):
-                        wd = pool_guess[pool[u]]
-                        ok = True
-                        for t in range(n_new_g):
-                            if gcodes[wd, new_g[t]] != gcodes[g, new_g[t]]:
-                                ok = False
-                                break
-                        if ok:
-                            for t in range(n_new_l):
-                                letter = new_l[t]
-                                cnt = 0
-                                for v in range(glens[wd]):
-                                    if gcodes[wd, v] == letter:
-                                        cnt += 1
-                                if cnt < st_need[nf, letter]:
-                                    ok = False
-                                    break
-                        if ok:
-                            pool[pos] = pool[u]
-                            pos += 1
+                    pos = game_child_pool(gcodes, glens, f_g[f], cls_code[j], f, nf, first_pos,
+                                          digits, st_green, st_need, new_g, new_l, pool_guess,
+                                          pool, f_poff[f], f_pn[f], f_ptop[f])
                     f_poff[nf] = f_ptop[f]
                     f_pn[nf] = pos - f_ptop[f]
                     f_ptop[nf] = pos

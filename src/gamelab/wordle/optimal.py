@@ -31,15 +31,11 @@ from typing import Any
 import numpy as np
 
 from gamelab.wordle import _kernels
+from gamelab.wordle.kernel_search import INF, KernelSearch, SearchTimeout
 from gamelab.wordle.rules import check_hard_mode
 from gamelab.wordle.table import Game
 
-INF = 10**9
 ENGINES = ("numba", "python")  # the kernel search, or its plain-Python twin (this class)
-
-
-class SearchTimeout(Exception):
-    """The time limit ran out (the solver then reports its proven bounds)."""
 
 
 @dataclass
@@ -410,142 +406,6 @@ class OptimalSolver:
         del length
         pool = game.full_pool() if self.hard else None
         return node(game.all_answers(), first, self.max_guesses, pool, [])
-
-
-class KernelSearch:
-    """The memo and calling convention of :func:`gamelab.wordle._search_kernels.search_kernel`
-    for one game and hard mode: ``run(cands, budget, depth, pool, forced, deadline)`` ->
-    (value, guess), exact when value < budget (else a lower bound >= budget)."""
-
-    NODE_CHUNK = 200_000  # nodes between two looks at the clock
-    SMALL_N = 64  # sets up to this size first try the candidates alone (endgame check)
-    ASPIRATION = 0  # first budget tried above a node's proven bound (0: none, measured slower)
-    CHILD_N = 64  # classes up to this size get the endgame check when their guess is expanded
-    # classes from this size get the one-level bound when their guess is expanded: measured,
-    # it pays with few guesses (Pokémon `all`, 931: -15 % CPU per first guess) and costs with
-    # many (English, 12,972: SALET +30 %), so it is on only below BIG_N_GUESSES guesses
-    BIG_N = 10
-    BIG_N_GUESSES = 2000
-
-    def __init__(self, game: Game, hard: str | None, capacity: int = 1 << 18) -> None:
-        from gamelab.wordle import _search_kernels as sk
-
-        self.sk = sk
-        self.game = game
-        self.hard = {None: 0, "game": 1, "strict": 2}[hard]
-        self.table = game.table
-        # answers x guesses: the node scan reads one contiguous row per candidate
-        self.tt = (np.ascontiguousarray(self.table.T) if game.n_codes <= 256
-                   else np.zeros((0, 0), dtype=np.uint8))
-        self.gcodes, self.glens = game.words.encode(game.words.guesses)
-        self.rule_id = _kernels.RULE_STANDARD if game.rule == "standard" else _kernels.RULE_BLOG
-        self.pool_guess = game.full_length_index if hard else np.zeros(0, dtype=np.int32)
-        rng = np.random.default_rng(20260101)  # fixed: hashes are part of the memo, not of results
-        hi = np.iinfo(np.uint64).max
-        self.rnd_a = [rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True) for _ in range(2)]
-        self.rnd_p = [rng.integers(0, hi, max(1, len(self.pool_guess)), dtype=np.uint64, endpoint=True)
-                      for _ in range(2)]
-        n_alpha, length = len(game.words.alphabet), game.words.length
-        self.rg = [rng.integers(0, hi, (length, n_alpha), dtype=np.uint64, endpoint=True) for _ in range(2)]
-        self.rn = [rng.integers(0, hi, (n_alpha, length + 1), dtype=np.uint64, endpoint=True)
-                   for _ in range(2)]
-        for r in self.rn:
-            r[:, 0] = 0  # "no demand" adds nothing to a key
-        self._alloc(capacity)
-        self.stats = np.zeros(4, dtype=np.int64)  # nodes, memo entries, scan steps, partitions
-
-    def _alloc(self, capacity: int) -> None:
-        self.mk1 = np.zeros(capacity, dtype=np.uint64)
-        self.mk2 = np.zeros(capacity, dtype=np.uint64)
-        self.mflag = np.zeros(capacity, dtype=np.uint8)
-        self.mval = np.zeros(capacity, dtype=np.int64)
-        self.mguess = np.full(capacity, -1, dtype=np.int32)
-
-    def _grow(self) -> None:
-        old = (self.mk1, self.mk2, self.mflag, self.mval, self.mguess)
-        self._alloc(2 * len(self.mk1))
-        self.sk.memo_rehash(*old, self.mk1, self.mk2, self.mflag, self.mval, self.mguess)
-
-    @property
-    def nodes(self) -> int:
-        return int(self.stats[0])
-
-    @property
-    def entries(self) -> int:
-        return int(self.stats[1])
-
-    def _depth(self, depth: int | None) -> int:
-        return self.sk.UNLIMITED if depth is None else depth
-
-    def _pool(self, pool: np.ndarray | None) -> np.ndarray:
-        return np.zeros(0, dtype=np.int32) if pool is None else np.asarray(pool, dtype=np.int32)
-
-    def _demands(self, history: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
-        return self.game.hard_demands(history)
-
-    def run(self, cands: np.ndarray, budget: int, depth: int | None, pool: np.ndarray | None,
-            forced: int, deadline: float = float("inf"),
-            history: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
-        """`history` (guesses and colours that led to this node) fixes the game's hard-mode
-        demands, the key of its pool; `pool` must be the words that meet them."""
-        sk = self.sk
-        cands = np.asarray(cands, dtype=np.int32)
-        green, need = self._demands(history)
-        budget = min(budget, sk.INF)
-        while True:
-            status, value, guess = sk.search_kernel(
-                self.table, self.tt, self.game.answer_of_guess, self.game.guess_of_answer,
-                self.game.n_codes, self.gcodes, self.glens, self.rule_id, self.pool_guess,
-                self.hard, cands, self._pool(pool), green, need, self._depth(depth), budget, forced,
-                self.rnd_a[0], self.rnd_a[1], self.rnd_p[0], self.rnd_p[1],
-                self.rg[0], self.rg[1], self.rn[0], self.rn[1],
-                self.mk1, self.mk2, self.mflag, self.mval, self.mguess, self.entries,
-                self.NODE_CHUNK, self.stats, self.SMALL_N, self.ASPIRATION, self.CHILD_N,
-                self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF)
-            if status == sk.DONE:
-                value = int(value)
-                return (INF if value >= sk.INF else value), int(guess)
-            if status == sk.MEMO_FULL:
-                self._grow()
-            elif status == sk.TOO_DEEP:
-                raise ValueError(f"the search went deeper than {sk.MAX_FRAMES} guesses; "
-                                 "set a guess limit (--max-guesses)")
-            if time.monotonic() > deadline:
-                raise SearchTimeout
-
-    def best_guess(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None,
-                   history: Sequence[tuple[int, int]] = ()) -> int:
-        """The memo's best guess for a node already solved exactly (-1 if unknown)."""
-        known = self.lookup(cands, depth, pool, history)
-        return -1 if known is None else known[1]
-
-    def lookup(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None,
-               history: Sequence[tuple[int, int]] = ()) -> tuple[int, int] | None:
-        """(exact value, best guess) of a node from the memo, or None if not solved exactly."""
-        sk = self.sk
-        cands = np.asarray(cands, dtype=np.int32)
-        pool_arr = self._pool(pool)
-        h1 = self.rnd_a[0][cands].sum(dtype=np.uint64)
-        h2 = self.rnd_a[1][cands].sum(dtype=np.uint64)
-        p1 = p2 = np.uint64(0)
-        if self.hard == 2:
-            p1 = self.rnd_p[0][pool_arr].sum(dtype=np.uint64)
-            p2 = self.rnd_p[1][pool_arr].sum(dtype=np.uint64)
-        elif self.hard == 1:
-            green, need = self._demands(history)
-            pos = np.flatnonzero(green >= 0)
-            letters = np.arange(len(need))
-            mask = (1 << 64) - 1
-            p1 = np.uint64((int(self.rg[0][pos, green[pos]].sum(dtype=np.uint64))
-                            + int(self.rn[0][letters, need].sum(dtype=np.uint64))) & mask)
-            p2 = np.uint64((int(self.rg[1][pos, green[pos]].sum(dtype=np.uint64))
-                            + int(self.rn[1][letters, need].sum(dtype=np.uint64))) & mask)
-        k1, k2 = sk._key(np.uint64(h1), np.uint64(h2), np.uint64(p1), np.uint64(p2), self._depth(depth))
-        slot = sk.memo_find(self.mk1, self.mk2, self.mflag, np.uint64(k1), np.uint64(k2))
-        if self.mflag[slot] != sk.EXACT:
-            return None
-        value = int(self.mval[slot])
-        return (INF if value >= sk.INF else value), int(self.mguess[slot])
 
 
 def _digits(code: int, length: int) -> list[int]:
