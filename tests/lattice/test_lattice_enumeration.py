@@ -157,7 +157,7 @@ def test_mask_and_best_set_kernels_match_twins():
         words = K.words_for(length)
         codes = rng.integers(0, 2**length, size=30)
         fast = K.hh_rows_from_codes(codes.astype(np.int64), pi, pj, words)
-        assert fast.tolist() == K.hh_rows_python(codes, pi, pj, words).tolist()
+        assert fast.tolist() == K.hh_rows_from_codes_python(codes, pi, pj, words).tolist()
     sets = contact_sets(13)
     for code in rng.integers(0, 2**13, size=10):
         pi, pj, _ = K.pair_table(13)

@@ -363,7 +363,13 @@ def histogram_python(keys: np.ndarray, counts: np.ndarray, hh: np.ndarray, nbins
     return np.array(hist, dtype=np.int64)
 
 
-def hh_rows_python(codes: np.ndarray, pi: np.ndarray, pj: np.ndarray, words: int) -> np.ndarray:
+def histograms_python(keys: np.ndarray, counts: np.ndarray, hh_rows: np.ndarray, nbins: int) -> np.ndarray:
+    """Twin of :func:`histograms_kernel` and :func:`histograms_serial_kernel`: one
+    :func:`histogram_python` per row of `hh_rows`."""
+    return np.array([histogram_python(keys, counts, hh, nbins) for hh in hh_rows], dtype=np.int64)
+
+
+def hh_rows_from_codes_python(codes: np.ndarray, pi: np.ndarray, pj: np.ndarray, words: int) -> np.ndarray:
     """Twin of :func:`hh_rows_from_codes`."""
     out = np.zeros((len(codes), words), dtype=np.uint64)
     for q, c in enumerate(int(x) for x in codes):

@@ -298,3 +298,12 @@ def search_root(
             return best
         value = best
         ply -= 1
+
+
+def zobrist_key_python(b, side: int, zob: np.ndarray) -> int:
+    """Twin of :func:`zobrist_key`: the XOR of the random words of the houses, the first store
+    and the side to move."""
+    h = int(zob[13, side])
+    for k in range(12):
+        h ^= int(zob[k, b[k]])
+    return h ^ int(zob[12, b[12]])

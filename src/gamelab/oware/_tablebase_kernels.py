@@ -8,6 +8,9 @@ search kernel's probes (:mod:`gamelab.oware._search_kernels`).
 
 from __future__ import annotations
 
+import itertools
+import math
+
 import numpy as np
 from numba import njit
 
@@ -167,3 +170,14 @@ def build_level(n, values, offsets, binom):
             v = hi[p]
         values[base + p] = v
     return sweeps
+
+
+def binomial_table_python() -> np.ndarray:
+    """Twin of :func:`binomial_table`: C(n, k) for n < 80, k <= 12."""
+    return np.array([[math.comb(n, k) for k in range(13)] for n in range(80)], dtype=np.int64)
+
+
+def level_offsets_python(max_seeds: int, binom: np.ndarray) -> np.ndarray:
+    """Twin of :func:`level_offsets`: where each seed count's boards start in the table."""
+    sizes = [int(binom[n + 11, 11]) for n in range(max_seeds + 1)]
+    return np.array([0, *itertools.accumulate(sizes)], dtype=np.int64)

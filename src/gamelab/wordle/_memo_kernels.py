@@ -9,9 +9,8 @@ subproblem reached by different histories is found again, and a wrong hit needs 
 collision. :func:`memo_record` writes an entry; the caller (:func:`gamelab.wordle._search_kernels.search_kernel`)
 keeps the table under 70 % full and asks Python to grow it (:func:`memo_rehash`) otherwise.
 
-Plain-Python twin: these are the bookkeeping of the search kernel, compared through it with
-:class:`gamelab.wordle.optimal.OptimalSolver` (Python dicts); ``KernelSearch.lookup`` computes
-keys in numpy and reads entries back with :func:`memo_find` (``tests/wordle/test_wordle_search_kernel.py``).
+Plain-Python twins: :func:`memo_key_python`, :func:`memo_find_python`, :func:`memo_rehash_python`
+(``tests/test_kernel_twins.py``); :func:`memo_record` is compared through the search kernel.
 """
 
 from __future__ import annotations
@@ -84,3 +83,36 @@ def memo_record(mk1, mk2, mflag, mval, mguess, slot, k1, k2, exact, value, guess
         mval[slot] = max(mval[slot], value) if mflag[slot] == LOWER else value
         mflag[slot] = LOWER
     return added
+
+
+MASK64 = (1 << 64) - 1
+
+
+def _mix_python(x: int) -> int:
+    x = ((x ^ (x >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    x = ((x ^ (x >> 27)) * 0x94D049BB133111EB) & MASK64
+    return x ^ (x >> 31)
+
+
+def memo_key_python(h1: int, h2: int, p1: int, p2: int, depth: int) -> tuple[int, int]:
+    """Twin of :func:`memo_key` in Python integers (arithmetic modulo 2^64)."""
+    k1 = _mix_python((h1 + _mix_python((p1 + depth * 0x9E3779B97F4A7C15) & MASK64)) & MASK64)
+    k2 = _mix_python(h2 ^ _mix_python((p2 + depth * 0xD6E8FEB86659FD93 + 1) & MASK64))
+    return k1, k2
+
+
+def memo_find_python(mk1, mk2, mflag, k1: int, k2: int) -> int:
+    """Twin of :func:`memo_find`: linear probing from the key's home slot."""
+    mask = len(mk1) - 1
+    i = k1 & mask
+    while mflag[i] != EMPTY and not (int(mk1[i]) == k1 and int(mk2[i]) == k2):
+        i = (i + 1) & mask
+    return i
+
+
+def memo_rehash_python(mk1, mk2, mflag, mval, mguess, nk1, nk2, nflag, nval, nguess) -> None:
+    """Twin of :func:`memo_rehash`."""
+    for i in range(len(mk1)):
+        if mflag[i] != EMPTY:
+            j = memo_find_python(nk1, nk2, nflag, int(mk1[i]), int(mk2[i]))
+            nk1[j], nk2[j], nflag[j], nval[j], nguess[j] = mk1[i], mk2[i], mflag[i], mval[i], mguess[i]

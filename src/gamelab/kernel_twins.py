@@ -1,0 +1,261 @@
+"""Every numba kernel of every game, with its plain-Python twin and the test that compares them.
+
+A kernel is any numba dispatcher defined in a game's modules (as :func:`gamelab.warmup.game_kernels`
+finds them). Each one is either in :data:`TWINS` (its twin, and the test comparing the two) or in
+:data:`HELPERS` (called only from other kernels, so compared through them; the entry says
+which and why it has no twin of its own). ``tests/test_kernel_twins.py`` checks that the two
+lists cover every kernel exactly, that every twin is plain Python and named by the convention of
+``DEVELOPERS.md``, that every comparing test exists, and that every helper is called by a kernel.
+
+The naming convention: a twin in the kernel's own module is named after it with ``_python`` in
+place of ``_kernel`` (or ``_python`` appended; older twins end in ``_py``). A twin elsewhere is
+readable code of the game (``gamelab.oware.rules.perft``) or a search written in Python
+(``OptimalSolver`` with its Python engine), and the kernel's docstring, or its module's, names it.
+A kernel that computes what another one does (a serial variant, a whole layer of widgets)
+shares that kernel's twin (``variant_of``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Twin:
+    twin: str  # dotted path of the plain-Python twin (a function, or a class with a Python engine)
+    test: str  # the comparing test, "tests/<path>.py::<test function>"
+    variant_of: str = ""  # "module.kernel" whose twin this kernel shares (the name follows it)
+
+
+def _t(twin: str, test: str, variant_of: str = "") -> Twin:
+    return Twin(twin, test, variant_of)
+
+
+VT = "tests/voltorb/test_voltorb_strategies.py::"
+WR = "tests/wordle/test_wordle_rules.py::"
+WS = "tests/wordle/test_wordle_search_kernel.py::"
+LE = "tests/lattice/test_lattice_enumeration.py::"
+OR = "tests/oware/test_oware_rules.py::"
+OS = "tests/oware/test_oware_search.py::"
+OT = "tests/oware/test_oware_tablebase.py::"
+YT = "tests/yatzy/test_yatzy_turn_kernels.py::"
+YP = "tests/yatzy/test_yatzy_play.py::"
+TW = "tests/test_kernel_twins.py::"
+
+#: game -> "module.kernel" -> its twin and the test comparing them
+TWINS: dict[str, dict[str, Twin]] = {
+    "voltorb": {
+        "_bounds_kernels.flip_bounds": _t("gamelab.voltorb._bounds_kernels.flip_bounds_py",
+                                          VT + "test_flip_bounds_kernel_matches_python_twin"),
+        "_bounds_kernels.symmetry_classes": _t(
+            "gamelab.voltorb._bounds_kernels.symmetry_classes_py",
+            VT + "test_symmetry_classes_match_twin_and_keep_the_value"),
+        "_bounds_kernels.pair_bound": _t(
+            "gamelab.voltorb._bounds_kernels.pair_bound_py",
+            VT + "test_pair_bound_kernel_matches_twin_and_bounds_the_optimum"),
+        "_posterior_kernels.enumerate_boards": _t(
+            "gamelab.voltorb._posterior_kernels.enumerate_boards_py",
+            "tests/voltorb/test_voltorb_posterior.py::test_kernel_matches_python_twin_on_random_inputs"),
+        "_search_kernels.win_search": _t("gamelab.voltorb.expectimax.OptimalSolver",
+                                         VT + "test_win_search_kernel_matches_python_twin"),
+        "_search_kernels.coin_search": _t("gamelab.voltorb.expectimax.OptimalSolver",
+                                          VT + "test_coin_search_kernel_matches_python_twin"),
+    },
+    "wordle": {
+        "_kernels.feedback_table_kernel": _t("gamelab.wordle._kernels.feedback_table_python",
+                                             WR + "test_table_kernel_matches_python_twin"),
+        "_kernels.entropy_kernel": _t("gamelab.wordle._kernels.entropy_python",
+                                      WR + "test_entropy_and_split_kernels_match_twins"),
+        "_kernels.split_stats_kernel": _t("gamelab.wordle._kernels.split_stats_python",
+                                          WR + "test_entropy_and_split_kernels_match_twins"),
+        "_kernels.partition_kernel": _t("gamelab.wordle._kernels.partition_python",
+                                        WR + "test_partition_kernel_matches_twin"),
+        "_kernels.min_bound_kernel": _t("gamelab.wordle._kernels.min_bound_python",
+                                        WR + "test_min_bound_kernel_matches_twin"),
+        "_memo_kernels.memo_key": _t("gamelab.wordle._memo_kernels.memo_key_python",
+                                     TW + "test_wordle_memo_kernels_match_twins"),
+        "_memo_kernels.memo_find": _t("gamelab.wordle._memo_kernels.memo_find_python",
+                                      TW + "test_wordle_memo_kernels_match_twins"),
+        "_memo_kernels.memo_rehash": _t("gamelab.wordle._memo_kernels.memo_rehash_python",
+                                        TW + "test_wordle_memo_kernels_match_twins"),
+        "_search_kernels.search_kernel": _t("gamelab.wordle.optimal.OptimalSolver",
+                                            WS + "test_kernel_matches_twin"),
+    },
+    "lattice": {
+        "_kernels.enumerate_kernel": _t("gamelab.lattice._kernels.enumerate_python",
+                                        LE + "test_kernel_matches_python_twin"),
+        "_kernels.histogram_kernel": _t("gamelab.lattice._kernels.histogram_python",
+                                        LE + "test_histogram_kernel_matches_twin_on_random_sequences"),
+        "_kernels.histograms_kernel": _t("gamelab.lattice._kernels.histograms_python",
+                                         TW + "test_lattice_histograms_kernels_match_twin"),
+        "_kernels.histograms_serial_kernel": _t("gamelab.lattice._kernels.histograms_python",
+                                                TW + "test_lattice_histograms_kernels_match_twin",
+                                                variant_of="_kernels.histograms_kernel"),
+        "_kernels.best_set_kernel": _t("gamelab.lattice._kernels.best_set_python",
+                                       LE + "test_mask_and_best_set_kernels_match_twins"),
+        "_kernels.hh_rows_from_codes": _t("gamelab.lattice._kernels.hh_rows_from_codes_python",
+                                          LE + "test_mask_and_best_set_kernels_match_twins"),
+        "fold.perm_kernel": _t("gamelab.lattice.fold.perm_python",
+                               "tests/lattice/test_lattice_fold.py::test_perm_kernel_matches_python_twin"),
+    },
+    "oware": {
+        "_move_kernels.sow_and_capture": _t("gamelab.oware.rules.apply_move",
+                                            OR + "test_kernel_moves_match_python_moves"),
+        "_move_kernels.legal_mask": _t("gamelab.oware.rules.legal_offsets",
+                                       OR + "test_kernel_and_python_rules_agree_on_any_board"),
+        "_move_kernels.perft_kernel": _t("gamelab.oware.rules.perft",
+                                         OR + "test_perft_kernel_equals_python_on_random_positions"),
+        "_search_kernels.blog_eval": _t("gamelab.oware.evaluation.blog_evaluation",
+                                        OS + "test_evaluation_kernels_match_python"),
+        "_search_kernels.auale_eval": _t("gamelab.oware.evaluation.auale_evaluation",
+                                         OS + "test_evaluation_kernels_match_python"),
+        "_search_kernels.final_score": _t("gamelab.oware.evaluation.final_score",
+                                          TW + "test_oware_small_kernels_match_twins"),
+        "_search_kernels.zobrist_key": _t("gamelab.oware._search_kernels.zobrist_key_python",
+                                          TW + "test_oware_small_kernels_match_twins"),
+        "_search_kernels.search_root": _t("gamelab.oware.search.twin_negamax",
+                                          OS + "test_engine_kernel_matches_twin_at_fixed_depth"),
+        "_tablebase_kernels.binomial_table": _t(
+            "gamelab.oware._tablebase_kernels.binomial_table_python",
+            TW + "test_oware_small_kernels_match_twins"),
+        "_tablebase_kernels.level_offsets": _t(
+            "gamelab.oware._tablebase_kernels.level_offsets_python",
+            TW + "test_oware_small_kernels_match_twins"),
+        "_tablebase_kernels.tb_board_value": _t("gamelab.oware.tablebase.exhaustive_board_value",
+                                                OT + "test_tablebase_matches_exhaustive_search"),
+        "_tablebase_kernels.build_level": _t("gamelab.oware.tablebase.exhaustive_board_value",
+                                             OT + "test_tablebase_matches_exhaustive_search",
+                                             variant_of="_tablebase_kernels.tb_board_value"),
+    },
+    "yatzy": {
+        "_distribution_kernels.turn_outcomes": _t(
+            "gamelab.yatzy._distribution_kernels.turn_outcomes_python",
+            YT + "test_turn_outcomes_match_twin"),
+        "_distribution_kernels.backward_layer": _t(
+            "gamelab.yatzy._distribution_kernels.backward_layer_python",
+            YT + "test_layer_kernels_match_twins"),
+        "_distribution_kernels.forward_layer": _t(
+            "gamelab.yatzy._distribution_kernels.forward_layer_python",
+            YT + "test_layer_kernels_match_twins"),
+        "_play_kernels.play_games": _t("gamelab.yatzy.simulate.play_game_python",
+                                       YP + "test_game_kernel_matches_python_twin"),
+        "_play_kernels.play_games_cached": _t(
+            "gamelab.yatzy.simulate.play_game_python",
+            YP + "test_process_decision_cache_changes_nothing",
+            variant_of="_play_kernels.play_games"),
+        "_play_kernels.duel_games": _t("gamelab.yatzy.simulate.play_game_python",
+                                       "tests/yatzy/test_yatzy_risk.py::"
+                                       "test_duel_kernel_agrees_with_game_kernel",
+                                       variant_of="_play_kernels.play_games"),
+        "_play_kernels.play_to_round": _t(
+            "gamelab.yatzy.simulate.play_game_python",
+            YT + "test_play_to_round_ends_at_the_game_kernel_scores",
+            variant_of="_play_kernels.play_games"),
+        "_play_kernels.risky_keep": _t("gamelab.yatzy._play_kernels.risky_keep_python",
+                                       "tests/yatzy/test_yatzy_risk.py::test_risky_keep_matches_twin"),
+        "_play_kernels.decided_turn": _t("gamelab.yatzy._play_kernels.decided_turn_python",
+                                         YT + "test_turn_kernels_match_twins"),
+        "_play_kernels.expectation_turn": _t("gamelab.yatzy._play_kernels.decided_turn_python",
+                                             YT + "test_turn_kernels_match_twins",
+                                             variant_of="_play_kernels.decided_turn"),
+        "_turn_kernels.placement": _t("gamelab.yatzy._turn_kernels.legal_moves_python",
+                                      YT + "test_placement_and_legal_boxes_match_the_rules_twin",
+                                      variant_of="_turn_kernels.legal_moves"),
+        "_turn_kernels.legal_boxes": _t("gamelab.yatzy._turn_kernels.legal_moves_python",
+                                        YT + "test_placement_and_legal_boxes_match_the_rules_twin",
+                                        variant_of="_turn_kernels.legal_moves"),
+        "_turn_kernels.roll_dice": _t("gamelab.yatzy._turn_kernels.roll_dice_python",
+                                      TW + "test_yatzy_roll_dice_matches_twin"),
+        "_utility_kernels.utility_widget": _t(
+            "gamelab.yatzy._utility_kernels.utility_widget_python",
+            "tests/yatzy/test_yatzy_target.py::test_utility_widget_matches_twin"),
+        "_utility_kernels.utility_layer": _t(
+            "gamelab.yatzy._utility_kernels.utility_widget_python",
+            TW + "test_yatzy_layer_kernels_match_twins",
+            variant_of="_utility_kernels.utility_widget"),
+        "_utility_kernels.utility_decisions": _t(
+            "gamelab.yatzy._utility_kernels.utility_widget_python",
+            "tests/yatzy/test_yatzy_target.py::test_utility_widget_matches_twin",
+            variant_of="_utility_kernels.utility_widget"),
+        "_widget_kernels.widget": _t("gamelab.yatzy._widget_kernels.widget_python",
+                                     "tests/yatzy/test_yatzy_solver.py::"
+                                     "test_widget_kernel_matches_python_twin"),
+        "_widget_kernels.solve_layer": _t("gamelab.yatzy._widget_kernels.widget_python",
+                                          TW + "test_yatzy_layer_kernels_match_twins",
+                                          variant_of="_widget_kernels.widget"),
+        "_widget_kernels.widget_policy": _t("gamelab.yatzy._widget_kernels.widget_python",
+                                            YT + "test_turn_outcomes_match_twin",
+                                            variant_of="_widget_kernels.widget"),
+    },
+}
+
+#: game -> "module.kernel" -> why it has no twin of its own (called only from other kernels)
+HELPERS: dict[str, dict[str, str]] = {
+    "voltorb": {
+        "_bounds_kernels.bounds_on": "the per-tile bounds of flip_bounds and win_search",
+        "_bounds_kernels._line_key_equal": "a comparison inside symmetry_classes",
+        "_bounds_kernels._inseparable": "the pair test inside pair_bound",
+        "_posterior_kernels._features": "the board features inside enumerate_boards",
+    },
+    "wordle": {
+        "_kernels.feedback_code": "one pattern: the cell of feedback_table_kernel (and of the "
+                                  "strict pool grouping in search_kernel)",
+        "_memo_kernels._mix": "the bit mixer of memo_key",
+        "_memo_kernels.memo_record": "a memo write inside search_kernel",
+        "_scan_kernels.perfect_candidate": "the endgame check of search_kernel",
+        "_scan_kernels.scan_transposed": "search_kernel's node scan (byte-sized patterns)",
+        "_scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
+                                    "twin test covers it)",
+        "_scan_kernels.sort_moves": "the move ordering inside search_kernel",
+        "_hard_kernels.first_positions": "hard-mode bookkeeping inside search_kernel",
+        "_hard_kernels.demand_delta": "hard-mode pool keys inside search_kernel",
+        "_hard_kernels.strict_groups": "strict hard-mode pools inside search_kernel",
+        "_hard_kernels.game_child_pool": "the game's hard-mode pools inside search_kernel",
+    },
+    "lattice": {
+        "_kernels._hash": "the contact-set hash of enumerate_kernel's table",
+        "_kernels._insert": "a table insert inside enumerate_kernel",
+        "_kernels._grow": "table growth inside enumerate_kernel",
+        "_kernels._set_score": "one contact set's score inside the histogram kernels",
+        "_kernels._histogram_row": "one row of histograms_kernel / histograms_serial_kernel",
+    },
+    "oware": {
+        "_move_kernels._is_grand_slam": "the grand-slam test inside legal_mask",
+        "_move_kernels.game_over_by_score": "the end by score inside perft_kernel and search_root",
+        "_move_kernels.final_difference": "the end-of-game count inside search_root",
+        "_move_kernels._same_houses": "the repetition test inside perft_kernel",
+        "_search_kernels.evaluate": "dispatches to blog_eval / auale_eval inside search_root",
+        "_tablebase_kernels.rank_board": "board index inside build_level, tb_board_value and "
+                                         "search_root (round trip: test_rank_unrank_round_trip)",
+        "_tablebase_kernels.unrank_board": "board from its index inside build_level",
+    },
+    "yatzy": {
+        "_distribution_kernels.policy_turn_outcomes": "the turn law inside the layer kernels",
+        "_distribution_kernels.take_outcome": "one outcome's bookkeeping inside the layer kernels",
+        "_play_kernels.cached_decisions": "the decision cache inside the game kernels",
+        "_play_kernels.play_turn": "one turn inside duel_games and play_to_round",
+        "_turn_kernels.new_workspace": "allocates the scratch buffers of the kernels (also called "
+                                       "from Python to pass them in): nothing to compare",
+        "_turn_kernels.new_decision_cache": "allocates the game kernels' decision cache (also "
+                                            "from Python): nothing to compare",
+        "_turn_kernels.state_index": "the state-index formula used inside every kernel (also from "
+                                     "Python; round trip: test_state_index_round_trip_and_bonus_flags)",
+        "_turn_kernels.split_state": "inverse of state_index inside the game kernels (same round "
+                                     "trip test)",
+        "_turn_kernels.flag_values": "bonus-flag count inside solve_layer",
+        "_turn_kernels.upper_subset": "upper-box subset inside solve_layer",
+        "_turn_kernels.upper_step": "upper-total step inside the widget kernels",
+        "_turn_kernels.extra_yahtzee_mode": "the joker rule inside placement and the widgets",
+        "_turn_kernels.box_points": "points of a box inside placement and the widgets",
+        "_turn_kernels.plain_placement": "placement without the joker cases inside placement and "
+                                         "turn_outcomes",
+        "_utility_kernels.new_utility_workspace": "allocates utility_widget's buffers: nothing "
+                                                  "to compare",
+        "_utility_kernels._shift_max": "a vector maximum inside utility_widget",
+        "_widget_kernels.final_values": "box choice values inside the widget kernels",
+        "_widget_kernels.keep_values": "keep values inside widget and keep_decisions",
+        "_widget_kernels.best_keeps": "the keep maximum inside widget and keep_decisions",
+        "_widget_kernels.keep_decisions": "decision tables inside widget_policy and "
+                                          "utility_decisions",
+    },
+}
