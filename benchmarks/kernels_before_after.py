@@ -297,11 +297,13 @@ def w_yatzy_small_calls():
     s = yatzy_scratch(rules)
     u = rng.random((len(states), 18))
 
+    workspace_decisions = yk("workspace_decisions") if NEW_YATZY else None
+
     def policy(mask, m, f):
         if NEW_YATZY:
             ws = s[0]
             v = widget_policy(E, mask, m, f, *tabs, ws)
-            return (v, *yk("workspace_decisions")(ws))
+            return (v, *workspace_decisions(ws))  # (looked up once: yk() searches modules)
         v = widget_policy(E, mask, m, f, *tabs, s["V"], s["VW"], s["K"], s["KW"], s["M"],
                           s["A"], s["succ_s"], s["succ_e"], s["succ_w"], s["box3"], s["keep2"],
                           s["keep1"], s["K1"], s["K2"])

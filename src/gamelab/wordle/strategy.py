@@ -22,22 +22,27 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from gamelab.core.cache import cached_arrays, is_cached
+from gamelab.core.cache import cache_key, cached_arrays, is_cached, load_arrays
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
     WordList,
     check_hard_mode,
     check_rule,
+    feedback,
+    hard_mode_allows,
+    pattern_code,
     pokemon_word_list,
 )
 from gamelab.wordle.table import Game
 
-__all__ = ["PRECOMPUTED", "BackgroundBuilds", "Strategy", "StrategyStatus", "StrategySummary",
-           "optimal_strategy", "strategy_is_cached", "strategy_summary"]
+__all__ = ["PRECOMPUTED", "SHIPPED", "BackgroundBuilds", "Strategy", "StrategyStatus",
+           "StrategySummary", "check_strategy", "optimal_strategy", "shipped_strategy_path",
+           "strategy_is_cached", "strategy_summary"]
 
 STRATEGY_VERSION = 1
 #: the settings the web page precomputes: both lists, both rules, normal and both hard modes
@@ -47,9 +52,23 @@ PRECOMPUTED = tuple((names, rule, hard) for names in ("gen1-4", "all")
                     if not (hard == "game" and rule == "blog"))
 
 
+#: Strategies shipped in the package (``python tools/make_wordle_strategies.py``): the ``all``
+#: list costs minutes of CPU per setting, which a player's first visit should not pay. A file
+#: is found by the same key as the cache (word-list fingerprint, rule, hard mode, guess limit),
+#: so a changed list or version simply falls back to the cache and the solver.
+SHIPPED = Path(__file__).parent / "data"
+
+
 def _params(words: WordList, rule: str, hard: str | None) -> dict[str, Any]:
     return {"words": words.fingerprint(), "names": words.name, "rule": rule, "hard": hard,
             "max_guesses": words.guess_limit}
+
+
+def shipped_strategy_path(names: str, rule: str, hard: str | bool | None = None) -> Path:
+    """Where the package ships (or would ship) the strategy of this setting."""
+    rule, hard = check_rule(rule), check_hard_mode(hard)
+    key = cache_key("wordle-strategy", _params(_words(names), rule, hard), STRATEGY_VERSION)
+    return SHIPPED / f"strategy-{key}.npz"
 
 
 @dataclass(frozen=True)
@@ -159,7 +178,8 @@ def strategy_is_cached(names: str, rule: str, hard: str | bool | None = None) ->
     key = (names, check_rule(rule), check_hard_mode(hard))
     if key in _known_cached:
         return True
-    found = is_cached("wordle-strategy", _params(_words(names), key[1], key[2]), STRATEGY_VERSION)
+    found = (shipped_strategy_path(*key).is_file()
+             or is_cached("wordle-strategy", _params(_words(names), key[1], key[2]), STRATEGY_VERSION))
     if found:
         _known_cached.add(key)
     return found
@@ -175,9 +195,47 @@ def optimal_strategy(names: str, rule: str, hard: str | bool | None = None) -> S
     if hard == "game" and rule != "standard":
         raise ValueError("the game's hard mode is defined for the standard feedback rule; with "
                          "the blog rule use the strict hard mode")
-    arrays = cached_arrays("wordle-strategy", _params(words, rule, hard), STRATEGY_VERSION,
-                           lambda: _solve(words, rule, hard))
+    arrays = load_arrays(shipped_strategy_path(names, rule, hard))
+    if arrays is None:
+        arrays = cached_arrays("wordle-strategy", _params(words, rule, hard), STRATEGY_VERSION,
+                               lambda: _solve(words, rule, hard))
     return Strategy(words, rule, hard, **arrays)
+
+
+def check_strategy(strategy: Strategy) -> int:
+    """Play every answer through the table with the rules' own feedback (plain Python:
+    :func:`gamelab.wordle.rules.feedback`, not the solver's tables) and return the total number
+    of guesses. Raises ValueError when an answer is not found within the guess limit, a guess
+    breaks the hard mode, or a node's candidate count or the root's total disagrees: what a
+    table must pass before it is shipped (its optimality is the solver's proof)."""
+    words, rule, hard = strategy.words, strategy.rule, strategy.hard
+    reached = np.zeros(len(strategy.guess), dtype=np.int64)
+    total = 0
+    for answer in words.answers:
+        node: int | None = 0
+        seen: list[tuple[str, tuple[int, ...]]] = []
+        for n in range(1, strategy.guess_limit + 1):
+            assert node is not None
+            reached[node] += 1
+            guess = words.guesses[int(strategy.guess[node])]
+            if hard is not None and not all(hard_mode_allows(g, c, guess, hard, rule)
+                                            for g, c in seen):
+                raise ValueError(f"guess {guess} after {seen} breaks the {hard} hard mode")
+            if guess == answer:
+                total += n
+                break
+            colours = feedback(guess, answer, rule)
+            seen.append((guess, colours))
+            node = strategy.child(node, pattern_code(colours))
+            if node is None:
+                raise ValueError(f"answer {answer}: pattern of {guess} has no branch")
+        else:
+            raise ValueError(f"answer {answer} is not found within {strategy.guess_limit} guesses")
+    if not np.array_equal(reached, strategy.candidates):
+        raise ValueError("the candidate counts of the nodes disagree with the answers reaching them")
+    if total != int(strategy.total[0]):
+        raise ValueError(f"the table's total {int(strategy.total[0])} is not the {total} played")
+    return total
 
 
 @dataclass(frozen=True)
