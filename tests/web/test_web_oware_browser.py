@@ -136,7 +136,10 @@ def test_the_sowing_animation_can_be_skipped_and_screenshot(page):
     shown = [int(page.locator(f'#board .ow-house[data-house="{c}"]').get_attribute("data-seeds")) for c in "ABCDEFabcdef"]
     assert shown == view["houses"]
     page.uncheck("#animate")
-    _play(page)
+    letter = page.locator("#board .ow-house.playable").first.get_attribute("data-house")
+    page.locator("body").press(letter)  # the keyboard plays too
+    page.wait_for_function(f"document.querySelector('#board').dataset.moves.split(' ').length === 4 && ({MY_TURN})")
+    assert _moves(page)[2] == letter
     _play(page)
     page.click("#hint")
     page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint: ')")

@@ -163,6 +163,7 @@ async function animate(sowing) {
   const stores = [...sowing.before_stores];
   counts[sowing.house] = 0;
   drawBoard(counts, stores, { from: sowing.house });
+  $("status").textContent = `${sowing.side} sows ${sowing.move}…`;
   const step = Math.min(180, 1500 / Math.max(1, sowing.path.length));
   for (const house of sowing.path) {
     await wait(step);
@@ -439,6 +440,18 @@ $("an-play").addEventListener("click", async () => {
   await startGame(res.start, rules);
 });
 $("an-position").addEventListener("keydown", (ev) => { if (ev.key === "Enter") $("an-go").click(); });
+
+// keys: the letter of one of your houses (as labelled, either case) sows it; Escape or space skips the sowing
+document.addEventListener("keydown", (ev) => {
+  if ($("play").hidden || ev.ctrlKey || ev.metaKey || ev.altKey) return;
+  if (ev.target.closest && ev.target.closest("input:not([type=checkbox]), textarea, select")) return;
+  if (phase === "animating" && (ev.key === "Escape" || ev.key === " ")) { ev.preventDefault(); skip(); return; }
+  const key = ev.key.toUpperCase();
+  const offset = key.length === 1 ? "ABCDEF".indexOf(key) : -1;
+  if (offset < 0) return;
+  ev.preventDefault();
+  clickHouse((playerSide === "South" ? "ABCDEF" : "abcdef")[offset]);
+});
 
 buildEditor();
 setPhase("idle");
