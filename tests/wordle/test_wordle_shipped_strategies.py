@@ -1,0 +1,48 @@
+"""The optimal strategies shipped with the package (tools/make_wordle_strategies.py): one per
+setting the page precomputes, each replayed answer by answer with the rules' own feedback."""
+
+import pytest
+
+from gamelab.wordle.strategy import (
+    PRECOMPUTED,
+    SHIPPED,
+    check_strategy,
+    optimal_strategy,
+    shipped_strategy_path,
+)
+
+OPEN = {("all", "standard", "game")}  # the game's hard mode on `all`: optimum still open
+SHIPPABLE = [s for s in PRECOMPUTED if s not in OPEN]
+
+
+def test_every_shippable_setting_is_shipped_and_nothing_else():
+    want = {shipped_strategy_path(*s).name for s in SHIPPABLE}
+    have = {p.name for p in SHIPPED.glob("strategy-*.npz")}
+    assert have == want, "run python tools/make_wordle_strategies.py (a list or version changed)"
+
+
+@pytest.mark.parametrize("setting", SHIPPABLE, ids=lambda s: "-".join(str(x) for x in s))
+def test_a_shipped_strategy_plays_every_answer_within_the_limit(setting):
+    assert shipped_strategy_path(*setting).is_file()  # (else the next line would solve it)
+    table = optimal_strategy(*setting)
+    total = check_strategy(table)
+    # gen1-4: the seed post's 964 (normal mode; both rules) and the proven 972 in hard mode
+    # (strict = game on this list); all, standard rule: the proven 2076 (docs/wordle.md)
+    pinned = {("gen1-4", "standard", None): 964, ("gen1-4", "blog", None): 964,
+              ("gen1-4", "standard", "game"): 972, ("gen1-4", "standard", "strict"): 972,
+              ("gen1-4", "blog", "strict"): 972, ("all", "standard", None): 2076}
+    if setting in pinned:
+        assert total == pinned[setting]
+    assert int(table.worst[0]) <= table.guess_limit
+
+
+def test_a_damaged_table_is_refused_by_the_check():
+    import dataclasses
+
+    import numpy as np
+
+    table = optimal_strategy("gen1-4", "standard")
+    wrong = table.guess.copy()
+    wrong[1] = wrong[2]
+    with pytest.raises(ValueError):
+        check_strategy(dataclasses.replace(table, guess=np.asarray(wrong)))
