@@ -112,6 +112,10 @@ def test_engine_reply_and_analysis_are_legal_and_labelled():
         engine_reply(START_TEXT, *ABAPA, [], "wizard")
     with pytest.raises(ValueError, match="at most 10 s"):
         engine_reply(START_TEXT, *ABAPA, [], "engine:time=60")
+    with pytest.raises(ValueError, match="tablebase here is tb=12"):
+        engine_reply(START_TEXT, *ABAPA, [], "engine:depth=2,tb=16")  # would build a 30 MB table
+    with pytest.raises(ValueError, match="blog search depth is at most 10"):
+        engine_reply(START_TEXT, *ABAPA, [], "blog:depth=30")
     a = analyse_position("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", depth=4)
     assert a.exact.outcome == "win" and a.evaluation.exact and a.evaluation.south == 1.0
     assert a.analysis.score > 0  # the engine agrees with the table

@@ -416,8 +416,12 @@ def check_opponent(opponent: str) -> Any:
     if spec.kind == "engine" and spec.options.get("time", 0) > MAX_ENGINE_SECONDS:
         raise ValueError(f"engine time per move is at most {MAX_ENGINE_SECONDS:g} s here, "
                          f"got {spec.options['time']:g}")
-    if spec.kind in ("engine", "blog") and spec.options.get("depth", 0) > 20:
-        raise ValueError(f"search depth is at most 20 here, got {spec.options['depth']}")
+    most = {"engine": 20, "blog": 10}.get(spec.kind, 0)
+    if spec.options.get("depth", 0) > most:
+        raise ValueError(f"{spec.kind} search depth is at most {most} here, got {spec.options['depth']}")
+    if spec.options.get("tb", TABLEBASE_SEEDS) not in (-1, TABLEBASE_SEEDS):
+        raise ValueError(f"the engine's tablebase here is tb={TABLEBASE_SEEDS} (or -1 for none), "
+                         f"got tb={spec.options['tb']}")
     return spec
 
 
