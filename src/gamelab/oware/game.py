@@ -249,7 +249,9 @@ def _tablebase() -> Tablebase:
 
 def exact_verdict(position: Position) -> Exact | None:
     """The tablebase's result of `position` under perfect play, or None outside it."""
-    if position.is_over() or not _tablebase().covers(position):
+    if position.is_over() or position.seeds_on_board() > TABLEBASE_SEEDS or not position.rules.is_abapa:
+        return None  # decided without loading the table
+    if not _tablebase().covers(position):
         return None
     diff = _tablebase().final_difference(position)
     mover = position.to_move
@@ -564,6 +566,7 @@ def warm_up() -> None:
 
 
 def warm_view() -> None:
-    """Load what a game view needs (the tablebase for exact verdicts) without the engine."""
+    """Import and run what a game view needs, without the engine. The tablebase is loaded on
+    the first endgame (from the cache that :func:`warm_up` fills in the solver pool: building
+    it twice at once on a cold cache would only slow the start)."""
     game_view(START_TEXT, "no-capture", "own-row", ["C"])
-    exact_verdict(Position.from_text("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S"))
