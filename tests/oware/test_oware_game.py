@@ -129,6 +129,10 @@ def test_review_losses_are_never_negative_and_the_best_move_loses_nothing():
     assert [m.move for m in r.moves] == moves and r.depth == 3
     assert all(m.loss == m.score_before - m.score_after >= 0 for m in r.moves)
     assert all((m.loss == 0) == (m.loss_text == "") for m in r.moves)
+    for side in ("South", "North"):
+        counted = [m for m in r.moves if m.side == side and m.loss_seeds is not None]
+        assert r.total_loss[side] == sum(m.loss for m in counted)
+        assert r.turning_moves[side] == sum(1 for m in r.moves if m.side == side and m.loss_seeds is None)
     assert r.worst == sorted(m.ply for m in r.moves if m.worst) and len(r.worst) <= 3
     if r.worst:
         assert min(r.moves[i - 1].loss for i in r.worst) >= max(m.loss for m in r.moves if not m.worst)

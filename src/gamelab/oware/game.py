@@ -180,8 +180,9 @@ class GameReview:
     score_unit: str
     moves: list[ReviewedMove]
     worst: list[int]
-    total_loss: dict[str, int]
+    total_loss: dict[str, int]  # over the moves whose loss is counted in seeds
     total_loss_seeds: dict[str, float]
+    turning_moves: dict[str, int]  # moves that let a won game go or walked into a lost one
     result: list[int] | None
     note: str | None = None
 
@@ -529,10 +530,11 @@ def review_game(start: str, grand_slam: str, cycle: str, moves: list[str], depth
     ranked = sorted((r for r in rows if r.loss > 0), key=lambda r: (-r.loss, r.ply))[:3]
     worst = sorted(r.ply for r in ranked)
     rows = [dataclasses.replace(r, worst=r.ply in worst) for r in rows]
-    totals = {s: sum(min(r.loss, 48 * UNIT) for r in rows if r.side == s) for s in SIDES}
+    totals = {s: sum(r.loss for r in rows if r.side == s and r.loss_seeds is not None) for s in SIDES}
+    turning = {s: sum(1 for r in rows if r.side == s and r.loss_seeds is None) for s in SIDES}
     final = positions[-1]
     return GameReview(depth, f"auale evaluation units for the mover, {UNIT} per seed", rows, worst,
-                      totals, {s: round(t / UNIT, 1) for s, t in totals.items()},
+                      totals, {s: round(t / UNIT, 1) for s, t in totals.items()}, turning,
                       list(final.result()) if final.is_over() else None)
 
 

@@ -366,6 +366,8 @@ async function review() {
   out.replaceChildren(
     h("p", {}, res.result ? `Final score ${res.result[0]}-${res.result[1]}. ` : "The game is not over. ",
       `Seeds lost against the engine's best (depth ${res.depth}): South ${ls}, North ${ln}. `,
+      (res.turning_moves.South || res.turning_moves.North)
+        ? `Moves that let a won game go or walked into a lost one: South ${res.turning_moves.South}, North ${res.turning_moves.North}. ` : "",
       res.worst.length ? `Costliest moves: ${res.worst.map((p) => `#${p} ${res.moves[p - 1].move}`).join(", ")}.` : "No move lost anything."),
     evalGraph(res.moves),
     h("div", { class: "ow-table-wrap" }, h("table", { class: "data", id: "review-table" },
