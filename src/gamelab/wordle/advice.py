@@ -99,11 +99,12 @@ class Advice:
 
 
 @lru_cache(maxsize=1)
-def _english() -> dict[str, tuple[str, int]]:
+def english_names() -> dict[str, tuple[str, int]]:
+    """{katakana name: (English name, dex number)} of every Pokémon in the shipped list."""
     return {ja: (en, dex) for dex, ja, en, _ in pokemon_names()}
 
 
-class _Context:
+class SolverContext:
     """Per process and setting: the game, the history checker and the solver's memo."""
 
     def __init__(self, names: str, rule: str, hard: str | None) -> None:
@@ -114,8 +115,9 @@ class _Context:
 
 
 @lru_cache(maxsize=16)
-def _context(names: str, rule: str, hard: str | None) -> _Context:
-    return _Context(names, rule, hard)
+def solver_context(names: str, rule: str, hard: str | None) -> SolverContext:
+    """The setting's game, history checker and solver, one per process (their memo is kept)."""
+    return SolverContext(names, rule, hard)
 
 
 def parse_history(game: Game, entries: Sequence[tuple[str, str]]) -> list[tuple[int, int]]:
@@ -136,7 +138,7 @@ def parse_history(game: Game, entries: Sequence[tuple[str, str]]) -> list[tuple[
 
 def _option(game: Game, cands: np.ndarray, g: int, ent: np.ndarray) -> GuessOption:
     name = game.words.guesses[g]
-    en, dex = _english().get(name, ("", 0))
+    en, dex = english_names().get(name, ("", 0))
     parts = game.partition(g, cands)
     return GuessOption(name, en, dex, float(ent[g]), len(parts), max(len(p) for p in parts.values()),
                        bool(game.answer_of_guess[g] >= 0 and game.answer_of_guess[g] in set(cands.tolist())))
@@ -146,7 +148,7 @@ def _allowed(game: Game, pool: np.ndarray | None) -> np.ndarray:
     return np.arange(game.n_guesses, dtype=np.int32) if pool is None else game.full_length_index[pool]
 
 
-def _worst(ctx: _Context, cands: np.ndarray, guess: int, depth: int, pool: np.ndarray | None) -> int:
+def _worst(ctx: SolverContext, cands: np.ndarray, guess: int, depth: int, pool: np.ndarray | None) -> int:
     """Most guesses any candidate needs when `guess` is played here and then optimally."""
     game, worst = ctx.game, 1
     stack = [(cands, guess, depth, pool, 1)]
@@ -174,7 +176,7 @@ def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tup
     if hard == "game" and rule != "standard":
         raise ValueError("the game's hard mode is defined for the standard feedback rule; with "
                          "the blog rule use the strict hard mode")
-    ctx = _context(names, rule, hard)
+    ctx = solver_context(names, rule, hard)
     game = ctx.game
     steps = parse_history(game, history)
     for k, (g, code) in enumerate(steps[:-1], 1):
@@ -186,7 +188,7 @@ def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tup
     left = limit - len(steps)
     solved = bool(steps) and game.is_answer(steps[-1][0], int(cands[0])) and \
         int(game.table[steps[-1][0], cands[0]]) == game.green
-    rows = [Candidate(game.words.answers[a], *_english().get(game.words.answers[a], ("", 0)))
+    rows = [Candidate(game.words.answers[a], *english_names().get(game.words.answers[a], ("", 0)))
             for a in cands[:REMAINING_SHOWN].tolist()]
     cached = strategy_is_cached(names, rule, hard) if use_strategy is None else use_strategy
     if cached and not strategy_is_cached(names, rule, hard):

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gamelab.wordle.advice import _context, _english, parse_history
+from gamelab.wordle.advice import english_names, parse_history, solver_context
 from gamelab.wordle.optimal import INF
 from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode, check_rule, pattern_text
 
@@ -95,7 +95,7 @@ def review(names: str, rule: str, hard: str | bool | None,
            history: Sequence[tuple[str, str]]) -> Review:
     """The review of a history of (name, colours); see the module doc."""
     rule, hard = check_rule(rule), check_hard_mode(hard)
-    ctx = _context(names, rule, hard)
+    ctx = solver_context(names, rule, hard)
     game, solver = ctx.game, ctx.solver
     steps_in = parse_history(game, history)
     if not steps_in:
@@ -153,11 +153,11 @@ def review(names: str, rule: str, hard: str | bool | None,
         lost_sum = None if lost is None or lost_sum is None else lost_sum + lost
         luck_sum = None if luck is None or luck_sum is None else luck_sum + luck
         name = game.words.guesses[g]
-        en, dex = _english().get(name, ("", 0))
+        en, dex = english_names().get(name, ("", 0))
         bname = game.words.guesses[best]
         rows.append(ReviewStep(
             k + 1, name, en, dex, pattern_text(code, len(name)), n, len(after_cands), bname,
-            _english().get(bname, ("", 0))[0], lost is not None and abs(lost) < 1e-9, exp,
+            english_names().get(bname, ("", 0))[0], lost is not None and abs(lost) < 1e-9, exp,
             best_total / n, None if lost is None else (0.0 if abs(lost) < 1e-9 else lost),
             luck, _expected_left(game, g, cands), _expected_left(game, best, cands)))
         cands, pool = after_cands, after_pool
