@@ -451,6 +451,39 @@ def w_oware_tablebase():
     return run
 
 
+def _six_letter_game():
+    """A clustered six-letter list (729 patterns: the kernel's guess-by-guess table scan)."""
+    from gamelab.wordle.rules import WordList
+    from gamelab.wordle.table import Game
+
+    rng = np.random.default_rng(11)
+    letters = list("abcdefghijklmnop")
+    answers = []
+    for _ in range(8):
+        base, pos = list(rng.choice(letters, 6)), int(rng.integers(6))
+        for ch in rng.choice(letters, 8, replace=False):
+            answers.append("".join(base[:pos] + [str(ch)] + base[pos + 1:]))
+    answers = list(dict.fromkeys(answers))
+    guesses = list(dict.fromkeys(["".join(rng.choice(letters, 6)) for _ in range(120)] + answers))
+    return Game(WordList("six", tuple(guesses), tuple(answers)), "standard")
+
+
+def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
+    """The exact search from the root (a fresh memo each call): sum of totals and nodes."""
+    def setup():
+        from gamelab.wordle.optimal import OptimalSolver
+        from gamelab.wordle.rules import load_word_list
+        from gamelab.wordle.table import Game
+
+        game = _six_letter_game() if names == "six" else Game(load_word_list(names), "standard")
+
+        def run():
+            res = OptimalSolver(game, hard=hard, max_guesses=limit).solve()
+            return float((res.total or -1) + res.nodes)
+        return run
+    return setup
+
+
 WORKLOADS = {
     "yatzy.widget (E)": w_yatzy_widget(False),
     "yatzy.widget (E, W)": w_yatzy_widget(True),
@@ -468,6 +501,11 @@ WORKLOADS = {
     "oware.perft": w_oware_perft,
     "oware.search_root": w_oware_search,
     "oware.build_level": w_oware_tablebase,
+    "wordle.search (gen1-4)": w_wordle_search("gen1-4", None),
+    "wordle.search (gen1-4, game hard)": w_wordle_search("gen1-4", "game"),
+    "wordle.search (gen1-4, strict)": w_wordle_search("gen1-4", "strict"),
+    "wordle.search (six letters, game hard, 5)": w_wordle_search("six", "game", 5),
+    "wordle.search (six letters, strict)": w_wordle_search("six", "strict"),
 }
 
 
