@@ -220,6 +220,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "_kernels._histogram_row": "one row of histograms_kernel / histograms_serial_kernel",
     },
     "oware": {
+        "_move_kernels._sow": "the sowing of sow_and_capture and _is_grand_slam",
+        "_move_kernels._capture_run": "the capture count of sow_and_capture and _is_grand_slam",
         "_move_kernels._is_grand_slam": "the grand-slam test inside legal_mask",
         "_move_kernels.game_over_by_score": "the end by score inside perft_kernel and search_root",
         "_move_kernels.final_difference": "the end-of-game count inside search_root",

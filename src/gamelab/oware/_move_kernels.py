@@ -21,10 +21,9 @@ GS_CAPTURE_ALL = 2
 # --------------------------------------------------------------------------- moves
 
 
-@njit(cache=True)
-def sow_and_capture(b, side, offset, gs):
-    """Play `offset` for `side` on `b` in place; return the seeds captured (already stored)."""
-    start = 6 * side + offset
+@njit(cache=True, inline="always")  # measured: as a call, perft and the search ran 8 % slower
+def _sow(b, start):
+    """Sow the seeds of house `start` on `b` in place (skipping it); return the last house."""
     seeds = b[start]
     b[start] = 0
     i = start
@@ -36,14 +35,29 @@ def sow_and_capture(b, side, offset, gs):
             continue
         b[i] += 1
         seeds -= 1
-    lo = 6 * (1 - side)
-    if i < lo or i >= lo + 6:
-        return 0
+    return i
+
+
+@njit(cache=True, inline="always")
+def _capture_run(b, i, lo):
+    """(seeds in the run of 2s and 3s ending at house i within the row from `lo`, the house
+    before the run)."""
     captured = 0
     j = i
     while j >= lo and (b[j] == 2 or b[j] == 3):
         captured += b[j]
         j -= 1
+    return captured, j
+
+
+@njit(cache=True)
+def sow_and_capture(b, side, offset, gs):
+    """Play `offset` for `side` on `b` in place; return the seeds captured (already stored)."""
+    i = _sow(b, 6 * side + offset)
+    lo = 6 * (1 - side)
+    if i < lo or i >= lo + 6:
+        return 0
+    captured, j = _capture_run(b, i, lo)
     if captured == 0:
         return 0
     opp_total = 0
@@ -60,26 +74,11 @@ def sow_and_capture(b, side, offset, gs):
 @njit(cache=True)
 def _is_grand_slam(b, side, offset):
     c = b.copy()
-    start = 6 * side + offset
-    seeds = c[start]
-    c[start] = 0
-    i = start
-    while seeds > 0:
-        i += 1
-        if i == 12:
-            i = 0
-        if i == start:
-            continue
-        c[i] += 1
-        seeds -= 1
+    i = _sow(c, 6 * side + offset)
     lo = 6 * (1 - side)
     if i < lo or i >= lo + 6:
         return False
-    captured = 0
-    j = i
-    while j >= lo and (c[j] == 2 or c[j] == 3):
-        captured += c[j]
-        j -= 1
+    captured, _ = _capture_run(c, i, lo)
     if captured == 0:
         return False
     total = 0
