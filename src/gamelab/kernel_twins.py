@@ -207,6 +207,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "_scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
                                     "twin test covers it)",
         "_scan_kernels.sort_moves": "the move ordering inside search_kernel",
+        "_hard_kernels._decode_colours": "pattern digits inside the hard-mode helpers",
+        "_hard_kernels._shown_copies": "a letter's demanded copies inside the hard-mode helpers",
         "_hard_kernels.first_positions": "hard-mode bookkeeping inside search_kernel",
         "_hard_kernels.demand_delta": "hard-mode pool keys inside search_kernel",
         "_hard_kernels.strict_groups": "strict hard-mode pools inside search_kernel",

@@ -35,12 +35,29 @@ def first_positions(gcodes, g, gl, first_pos):
                 break
 
 
-@njit(cache=True)
-def demand_delta(gcodes, g, gl, code, first_pos, st_green, st_need, f, rg1, rg2, rn1, rn2, digits):
-    """What (guess g, colours `code`) adds to frame f's hard-mode demands, as two hash terms."""
+@njit(cache=True, inline="always")
+def _decode_colours(code, gl, digits):
+    """digits[t] = the colour (0 grey, 1 yellow, 2 green) at position t of pattern `code`."""
     for t in range(gl - 1, -1, -1):
         digits[t] = code % 3
         code //= 3
+
+
+@njit(cache=True, inline="always")
+def _shown_copies(gcodes, g, gl, t, digits):
+    """Copies of the letter at position t of guess g (its first) that the colours show present."""
+    letter = gcodes[g, t]
+    cnt = 0
+    for u in range(t, gl):
+        if gcodes[g, u] == letter and digits[u] != 0:
+            cnt += 1
+    return cnt
+
+
+@njit(cache=True)
+def demand_delta(gcodes, g, gl, code, first_pos, st_green, st_need, f, rg1, rg2, rn1, rn2, digits):
+    """What (guess g, colours `code`) adds to frame f's hard-mode demands, as two hash terms."""
+    _decode_colours(code, gl, digits)
     d1 = np.uint64(0)
     d2 = np.uint64(0)
     for t in range(gl):
@@ -51,10 +68,7 @@ def demand_delta(gcodes, g, gl, code, first_pos, st_green, st_need, f, rg1, rg2,
         if first_pos[t] != t:
             continue
         letter = gcodes[g, t]
-        cnt = 0
-        for u in range(t, gl):
-            if gcodes[g, u] == letter and digits[u] != 0:
-                cnt += 1
+        cnt = _shown_copies(gcodes, g, gl, t, digits)
         old = st_need[f, letter]
         if cnt > old:
             d1 += rn1[letter, cnt] - rn1[letter, old]
@@ -119,9 +133,7 @@ def game_child_pool(gcodes, glens, g, code, f, nf, first_pos, digits, st_green, 
     pool."""
     gl = glens[g]
     first_positions(gcodes, g, gl, first_pos)
-    for t in range(gl - 1, -1, -1):
-        digits[t] = code % 3
-        code //= 3
+    _decode_colours(code, gl, digits)
     for t in range(st_green.shape[1]):
         st_green[nf, t] = st_green[f, t]
     for t in range(st_need.shape[1]):
@@ -137,10 +149,7 @@ def game_child_pool(gcodes, glens, g, code, f, nf, first_pos, digits, st_green, 
         if first_pos[t] != t:
             continue
         letter = gcodes[g, t]
-        cnt = 0
-        for u in range(t, gl):
-            if gcodes[g, u] == letter and digits[u] != 0:
-                cnt += 1
+        cnt = _shown_copies(gcodes, g, gl, t, digits)
         if cnt > st_need[f, letter]:
             st_need[nf, letter] = cnt
             new_l[n_new_l] = letter

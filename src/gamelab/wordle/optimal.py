@@ -247,17 +247,21 @@ class OptimalSolver:
         return total
 
     # -- the root and the report -----------------------------------------------------------
+    def _start(self) -> tuple[float, np.ndarray, np.ndarray | None, int | None]:
+        """Start the clock; the root's candidates, pool (hard mode) and guesses left below it."""
+        start = time.monotonic()
+        self._deadline = start + self.time_limit if self.time_limit else float("inf")
+        pool = self.game.full_pool() if self.hard else None
+        sub_depth = None if self.max_guesses is None else self.max_guesses - 1
+        return start, self.game.all_answers(), pool, sub_depth
+
     def solve(self, upper_bound: int | None = None) -> OptimalResult:
         """Solve from the full answer list; every optimal first guess is identified.
 
         `upper_bound`, if given, must be the total of a known strategy satisfying the same
         constraints (it only speeds up the search)."""
-        start = time.monotonic()
-        self._deadline = start + self.time_limit if self.time_limit else float("inf")
+        start, cands, pool, sub_depth = self._start()
         game = self.game
-        cands = game.all_answers()
-        pool = game.full_pool() if self.hard else None
-        sub_depth = None if self.max_guesses is None else self.max_guesses - 1
         # the first guess is free in hard mode too: the pool only constrains later guesses
         guesses, lbs, _ = self._ordered_moves(cands, self.max_guesses, None)
         lbs = np.array([self.two_level_bound(int(g), cands, sub_depth, pool) for g in guesses])
@@ -334,12 +338,8 @@ class OptimalSolver:
     def solve_first(self, first: int) -> OptimalResult:
         """The exact total (and tree) of opening with guess `first`, then playing optimally:
         no other first guess is searched (as Selby's ``-w WORD``)."""
-        start = time.monotonic()
-        self._deadline = start + self.time_limit if self.time_limit else float("inf")
+        start, cands, pool, sub_depth = self._start()
         game = self.game
-        cands = game.all_answers()
-        pool = game.full_pool() if self.hard else None
-        sub_depth = None if self.max_guesses is None else self.max_guesses - 1
         name = game.words.guesses[first]
         try:
             cost = self._guess_cost(first, cands, INF, sub_depth, pool)
