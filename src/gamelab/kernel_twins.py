@@ -215,6 +215,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_hard_kernels.game_child_pool": "the game's hard-mode pools inside search_kernel",
     },
     "lattice": {
+        "_kernels.direction_offsets": "the move steps of enumerate_kernel and fold.perm_kernel",
         "_kernels._hash": "the contact-set hash of enumerate_kernel's table",
         "_kernels._insert": "a table insert inside enumerate_kernel",
         "_kernels._grow": "table growth inside enumerate_kernel",

@@ -65,29 +65,15 @@ def check_output_path(path: str | Path, suffixes: tuple[str, ...], option: str =
         )
     if path.is_dir():
         raise ValueError(f"{option} {path} is a folder; give a file name")
-    ancestor = path.parent
-    while not ancestor.exists() and ancestor != ancestor.parent:
-        ancestor = ancestor.parent
-    if not ancestor.is_dir():
-        raise ValueError(f"{option} {path}: {ancestor} is not a folder")
-    if not os.access(ancestor, os.W_OK | os.X_OK):
-        raise ValueError(f"{option} {path}: the folder {ancestor} is not writable")
-    try:
-        name_max = os.pathconf(ancestor, "PC_NAME_MAX")
-    except (OSError, ValueError, AttributeError):
-        name_max = 255
-    longest = max((len(part.encode()) for part in path.parts), default=0)
-    if longest > name_max:
-        raise ValueError(f"{option}: a file or folder name is longer than {name_max} bytes")
+    _check_creatable(path, path.parent, option, "file or folder")
     return path
 
 
-def check_output_folder(path: str | Path, option: str = "--out") -> Path:
-    """`path` as a Path if it is (or can be made) a writable folder; else a ValueError."""
-    path = Path(path)
-    if path.exists() and not path.is_dir():
-        raise ValueError(f"{option} {path} is a file; give a folder")
-    ancestor = path
+def _check_creatable(path: Path, start: Path, option: str, what: str) -> None:
+    """`path` can be created: its nearest existing ancestor from `start` up is a writable folder
+    and no part of it is longer than the file system allows (`what`: the kind of name, for the
+    message)."""
+    ancestor = start
     while not ancestor.exists() and ancestor != ancestor.parent:
         ancestor = ancestor.parent
     if not ancestor.is_dir():
@@ -99,7 +85,15 @@ def check_output_folder(path: str | Path, option: str = "--out") -> Path:
     except (OSError, ValueError, AttributeError):
         name_max = 255
     if max((len(part.encode()) for part in path.parts), default=0) > name_max:
-        raise ValueError(f"{option}: a folder name is longer than {name_max} bytes")
+        raise ValueError(f"{option}: a {what} name is longer than {name_max} bytes")
+
+
+def check_output_folder(path: str | Path, option: str = "--out") -> Path:
+    """`path` as a Path if it is (or can be made) a writable folder; else a ValueError."""
+    path = Path(path)
+    if path.exists() and not path.is_dir():
+        raise ValueError(f"{option} {path} is a file; give a folder")
+    _check_creatable(path, path, option, "folder")
     return path
 
 

@@ -109,13 +109,8 @@ def _grow(tkeys, tcounts, treps):
 
 
 @njit(cache=True)
-def enumerate_kernel(length, ndim, words, pair_index, capacity):
-    """(keys, counts, reps, total): distinct contact sets (rows of uint64 words), how many walks
-    have each, one walk per set encoded as base-(2*ndim) digits of moves 2..L-1, and the number
-    of walks. `capacity` is the initial hash-table size (a power of two; it doubles as needed).
-    Needs length >= 3."""
-    nd = 2 * ndim
-    side = 2 * length + 1
+def direction_offsets(side):
+    """Cell-index steps of the six moves (MOVE_LETTERS: R U L D F B) on a grid `side` cells wide."""
     offs = np.zeros(6, dtype=np.int64)
     offs[0] = 1
     offs[1] = side
@@ -123,6 +118,18 @@ def enumerate_kernel(length, ndim, words, pair_index, capacity):
     offs[3] = -side
     offs[4] = side * side
     offs[5] = -side * side
+    return offs
+
+
+@njit(cache=True)
+def enumerate_kernel(length, ndim, words, pair_index, capacity):
+    """(keys, counts, reps, total): distinct contact sets (rows of uint64 words), how many walks
+    have each, one walk per set encoded as base-(2*ndim) digits of moves 2..L-1, and the number
+    of walks. `capacity` is the initial hash-table size (a power of two; it doubles as needed).
+    Needs length >= 3."""
+    nd = 2 * ndim
+    side = 2 * length + 1
+    offs = direction_offsets(side)
     ncell = side**ndim
     grid = np.zeros(ncell, dtype=np.int32)
     center = length * (1 + side + (side * side if ndim == 3 else 0))

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
-from gamelab.lattice._kernels import MOVE_LETTERS
+from gamelab.lattice._kernels import MOVE_LETTERS, direction_offsets
 from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
 from gamelab.lattice.rules import check_lattice, dimensions, hh_score, parse_sequence
 
@@ -61,13 +61,7 @@ def perm_kernel(is_h, ndim, beta, tours, seed, c_plus, target):
     n = is_h.shape[0]
     nd = 2 * ndim
     side = 2 * n + 3
-    offs = np.zeros(6, dtype=np.int64)
-    offs[0] = 1
-    offs[1] = side
-    offs[2] = -1
-    offs[3] = -side
-    offs[4] = side * side
-    offs[5] = -side * side
+    offs = direction_offsets(side)
     grid = np.zeros(side**ndim, dtype=np.int32)
     center = (n + 1) * (1 + side + (side * side if ndim == 3 else 0))
     pos = np.zeros(n, dtype=np.int64)
