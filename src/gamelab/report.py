@@ -11,6 +11,7 @@ import datetime as dt
 import importlib
 import time
 import traceback
+from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
 
@@ -21,6 +22,24 @@ from gamelab.cli_common import console, err_console, print_json
 from gamelab.core.parallel import Backend
 from gamelab.core.report import Report, ReportContext
 from gamelab.core.results import ResultStore
+
+
+@dataclass
+class SectionSummary:
+    game: str
+    status: str  # ok or failed
+    seconds: float
+    headline: str
+
+
+@dataclass
+class ReportSummary:
+    """What `gamelab report` wrote (``--json`` prints it)."""
+
+    index: str  # the index.html written
+    results: str  # the results.json written
+    seconds: float
+    sections: list[SectionSummary]
 
 
 def section_modules() -> dict[str, ModuleType]:
@@ -47,7 +66,7 @@ def run_report(
     cluster: str | None,
     json_out: bool,
     quiet: bool,
-) -> dict:
+) -> ReportSummary:
     modules = section_modules()
     if only:
         wanted = [g.strip() for g in only.split(",") if g.strip()]
@@ -96,15 +115,10 @@ def run_report(
             section.seconds = time.monotonic() - t0
     report.meta["seconds"] = round(time.monotonic() - started, 1)
     index = report.write()
-    summary = {
-        "index": str(index),
-        "results": str(out / "results.json"),
-        "seconds": report.meta["seconds"],
-        "sections": [
-            {"game": s.key, "status": s.status, "seconds": round(s.seconds, 1), "headline": s.headline}
-            for s in report.sections
-        ],
-    }
+    summary = ReportSummary(
+        index=str(index), results=str(out / "results.json"), seconds=report.meta["seconds"],
+        sections=[SectionSummary(s.key, s.status, round(s.seconds, 1), s.headline)
+                  for s in report.sections])
     if json_out:
         print_json(summary)
     elif not quiet:
