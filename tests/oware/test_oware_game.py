@@ -54,6 +54,9 @@ def test_a_replayed_game_matches_the_rules_move_by_move(seed):
             assert board == list(p.houses)
         assert view.last.captured == p.stores[before.to_move] - before.stores[before.to_move] or p.is_over()
     assert view.result == list(p.result()) and view.end_reason in ("score", "repetition", "no moves")
+    # the board as the last move left it, before the collection: the sowing replayed
+    assert sum(view.end_board) + sum(view.end_stores) == 48
+    assert view.end_board == board and view.end_stores[0] + view.end_stores[1] == 48 - sum(board)
 
 
 def test_illegal_moves_say_why():

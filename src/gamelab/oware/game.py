@@ -123,6 +123,10 @@ class GameView:
     end_reason: str | None
     last: Sowing | None
     exact: Exact | None
+    #: when the last move ended the game: the houses and stores right after it, before the seeds
+    #: left on the board were collected into the stores (what the player saw happen)
+    end_board: list[int] | None = None
+    end_stores: list[int] | None = None
 
 
 @dataclass(frozen=True)
@@ -354,6 +358,11 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
         reason = _reason(positions[-2], offsets[-1], p) if offsets else (
             "score" if p.score_decided() else "no moves")
     winner = p.winner() if over else None
+    end_houses = end_stores = None
+    if over and offsets:
+        before = positions[-2]
+        end_houses, end_stores = list(before.houses), list(before.stores)
+        apply_move(end_houses, end_stores, before.to_move, offsets[-1], before.rules)
     return GameView(
         start=start.to_text(), grand_slam=start.rules.grand_slam, cycle=start.rules.cycle,
         moves=list(moves), position=p.to_text(), houses=list(p.houses), stores=list(p.stores),
@@ -361,7 +370,7 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
         legal=[] if over else [move_letter(p.to_move, m) for m in p.legal_moves()],
         over=over, result=list(p.result()) if over else None,
         winner=None if winner is None else SIDES[winner], end_reason=reason,
-        last=last, exact=exact_verdict(p))
+        last=last, exact=exact_verdict(p), end_board=end_houses, end_stores=end_stores)
 
 
 def game_view(start: str, grand_slam: str, cycle: str, moves: list[str]) -> GameView:

@@ -69,7 +69,8 @@ function drawView() {
   if (!view) return;
   const mine = view.to_move === playerSide && !view.over && phase === "idle";
   const last = view.last;
-  drawBoard(view.houses, view.stores, {
+  const ended = view.over && view.end_board; // the board as the last move left it
+  drawBoard(ended ? view.end_board : view.houses, ended ? view.end_stores : view.stores, {
     playable: new Set(mine ? view.legal : []),
     from: last ? last.house : null,
     captured: new Set(last ? last.captured_houses : []),
@@ -90,8 +91,9 @@ function drawStatus() {
     const [s, n] = view.result;
     const why = { score: "a side has more than 24 seeds", repetition: "the position repeated; each side keeps the seeds on its row",
       "no moves": "the side to move cannot play (or feed); each side keeps the seeds on its row" }[view.end_reason] || "";
-    const verdict = !view.winner ? "a draw" : view.winner === playerSide ? "you win" : "you lose";
-    text = `Game over ${s}-${n}: ${view.winner ? `${view.winner} wins` : "a draw"} (${verdict}) — ${why}.`;
+    const verdict = !view.winner ? "a draw" : `${view.winner} wins (${view.winner === playerSide ? "you win" : "you lose"})`;
+    text = `Game over ${s}-${n}: ${verdict} — ${why}.`;
+    if (view.end_board && view.end_board.some((x) => x > 0)) text += " The seeds left on the board count in the final score.";
   } else if (phase === "thinking") {
     text = `${opponentName} is thinking…`;
   } else if (view.to_move === playerSide) {
@@ -111,6 +113,10 @@ function drawStatus() {
 
 function drawExact() {
   const el = $("exact");
+  if (view.over) { // the bar shows the result, not an earlier evaluation
+    const share = { South: 1, North: 0 }[view.winner] ?? 0.5;
+    showEval(share, `final score ${view.result[0]}-${view.result[1]}`, true);
+  }
   el.hidden = !view.exact;
   if (view.exact) {
     el.textContent = `${view.exact.text} (${view.exact.seeds} seeds left on the board).`;
@@ -132,8 +138,11 @@ function drawMoves() {
   const m = view.moves;
   const firstNorth = game.start.trim().toUpperCase().endsWith("N");
   const padded = firstNorth ? ["…", ...m] : m;
-  for (let i = 0; i < padded.length; i += 2) list.append(h("li", {}, padded.slice(i, i + 2).join(" ")));
+  for (let i = 0; i < padded.length; i += 2) {
+    list.append(h("li", {}, h("span", { class: "no" }, `${i / 2 + 1}.`), " ", padded.slice(i, i + 2).join(" ")));
+  }
   if (!m.length) list.append(h("li", { class: "muted" }, "—"));
+  list.scrollTop = list.scrollHeight; // the latest move in sight
 }
 
 function drawPv() {
