@@ -140,7 +140,9 @@ def warm_up(games: list[str] | None = None) -> list[GameWarmup]:
             getattr(importlib.import_module(module_name), function)()
         kernels = game_kernels(game)
         per_process = sorted(n for n, d in kernels.items() if _index_path(d) is None)
-        cached = {n: d for n, d in kernels.items() if n not in per_process}
+        # inline="always" helpers are compiled into their callers, never on their own
+        cached = {n: d for n, d in kernels.items()
+                  if n not in per_process and d.targetoptions.get("inline") != "always"}
         missing = [n for n, d in cached.items() if not d.signatures and not _cached_on_disk(d)]
         done.append(GameWarmup(game, time.perf_counter() - start, len(cached),
                                len(cached) - len(missing), missing, per_process))
