@@ -69,7 +69,9 @@ WORKLOADS: dict[str, list[list[str]]] = {
 #: Library warm-up functions run after the workload, for kernels that only a large input
 #: would reach through the commands (``module:function``, called with no arguments).
 HOOKS: dict[str, list[str]] = {
+    "voltorb": ["gamelab.voltorb.assistant:compile_reference_kernels"],
     "lattice": ["gamelab.lattice.enumeration:warm_up"],
+    "oware": ["gamelab.oware.tablebase:warm_up"],
     "wordle": ["gamelab.wordle.kernel_search:warm_up"],
     "yatzy": ["gamelab.yatzy.warmup:compile_kernels"],
 }

@@ -107,6 +107,12 @@ def load_tablebase(max_seeds: int = 12) -> Tablebase:
                      tuple(float(x) for x in arrays["seconds"]))
 
 
+def warm_up() -> None:
+    """Compile the look-up kernel (``gamelab warmup oware``) with the 4-seed table on a
+    position of 2 seeds (the search kernels probe the table inside their own code)."""
+    load_tablebase(4).board_value(Position((1, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0), (23, 23)))
+
+
 @dataclass(frozen=True)
 class TablebaseLevel:
     """One level of a tablebase: boards with exactly `seeds` seeds."""

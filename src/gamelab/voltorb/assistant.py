@@ -153,6 +153,21 @@ def warm_up() -> None:
     solve_position("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", level=2)
 
 
+def compile_reference_kernels() -> None:
+    """Compile (``gamelab warmup voltorb``) the kernel only the plain-Python reference search
+    calls (``OptimalSolver(..., python=True)``: :func:`gamelab.voltorb._bounds_kernels.flip_bounds`),
+    on the first few boards of a small position."""
+    import numpy as np
+
+    from gamelab.voltorb._bounds_kernels import flip_bounds
+
+    _, _, post = position_from_text("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", None, 2, "hgss")
+    boards = post.boards[:4]
+    hidden = np.ones(boards.shape[1], dtype=bool)
+    flip_bounds(boards, np.ascontiguousarray(post.weights[:4], dtype=np.float64),
+                ((boards >= 2) & hidden).sum(axis=1), ~hidden)
+
+
 def _grid_lines(grid: list[list[float]], revealed: dict[int, int]) -> list[str]:
     lines = ["   " + "".join(f"{'c' + str(c + 1):>6}" for c in range(SIZE))]
     for r in range(SIZE):
