@@ -13,9 +13,9 @@ from gamelab.oware.game import (
     game_view,
     load_record,
     play_move,
-    review_game,
     take_back,
 )
+from gamelab.oware.game_review import review_game
 from gamelab.oware.play import parse_record
 from gamelab.oware.rules import Position, Rules
 from gamelab.oware.tablebase import exhaustive_board_value, load_tablebase

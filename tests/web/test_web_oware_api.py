@@ -8,7 +8,8 @@ import urllib.request
 
 import pytest
 
-from gamelab.oware.game import engine_reply, game_record, review_game
+from gamelab.oware.game import engine_reply, game_record
+from gamelab.oware.game_review import review_game
 from gamelab.oware.play import parse_record
 
 START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"

@@ -15,7 +15,7 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.oware.game.take_back` - the game back at a player's previous turn
 * :func:`gamelab.oware.game.engine_reply` - the opponent's move with the engine's analysis
 * :func:`gamelab.oware.game.analyse_position` - a position's analysis with its exact verdict
-* :func:`gamelab.oware.game.review_game` - every move against the engine's best at a fixed depth
+* :func:`gamelab.oware.game_review.review_game` - every move against the engine's best at a fixed depth
 * :func:`gamelab.oware.game.game_record` / :func:`gamelab.oware.game.load_record` - game records
 * :class:`gamelab.oware.play.PlaySession` - a game against the engine (injectable I/O)
 """

@@ -1,6 +1,7 @@
 """A game of Owaré as a front end sees it: replayed from its start and moves, each move checked
 with the reason it is illegal, the sowing of the last move (for an animation), the opponent's
-reply, exact endgame verdicts from the tablebase, hints, and an engine review of the whole game.
+reply, exact endgame verdicts from the tablebase and hints (the engine's review of a whole
+game: :mod:`gamelab.oware.game_review`).
 
 The state is the start position (its text form), the rule variant and the moves as house letters
 (``A``-``F`` South, ``a``-``f`` North, as in :mod:`gamelab.oware.play`'s records), so a page or
@@ -26,7 +27,6 @@ exact for the game of the board seeds played out (a capture-free cycle valued as
 
 from __future__ import annotations
 
-import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -43,8 +43,8 @@ from gamelab.oware.rules import SEEDS, START_TEXT, Position, Rules, apply_move, 
 from gamelab.oware.tablebase import Tablebase, load_tablebase
 
 __all__ = ["START_TEXT", "GameView", "Sowing", "Exact", "Evaluation", "EngineReply",
-           "PositionAnalysis", "ReviewedMove", "GameReview", "GameRecord", "game_view",
-           "play_move", "take_back", "engine_reply", "analyse_position", "review_game",
+           "PositionAnalysis", "GameRecord", "game_view",
+           "play_move", "take_back", "engine_reply", "analyse_position",
            "game_record", "load_record", "score_label", "loss_label", "warm_up"]
 
 SIDES = ("South", "North")
@@ -155,43 +155,6 @@ class PositionAnalysis:
 
 
 @dataclass(frozen=True)
-class ReviewedMove:
-    """One move against the engine's best: the mover's score before (the best move's) and after
-    (the played move's), the loss, and South's evaluation after the move (for a graph)."""
-
-    ply: int
-    side: str
-    move: str
-    best: str
-    score_before: int
-    score_after: int
-    loss: int
-    loss_seeds: float | None  # None when the move turns an open game into a decided one
-    loss_text: str
-    before_text: str
-    after_text: str
-    south_after: float
-    exact: bool  # the position was inside the tablebase: the scores are exact
-    worst: bool = False
-
-
-@dataclass(frozen=True)
-class GameReview:
-    """Each move against the engine's best at a fixed depth (every legal move searched to the
-    same depth, so a loss is never negative), the costliest moves marked."""
-
-    depth: int
-    score_unit: str
-    moves: list[ReviewedMove]
-    worst: list[int]
-    total_loss: dict[str, int]  # over the moves whose loss is counted in seeds
-    total_loss_seeds: dict[str, float]
-    turning_moves: dict[str, int]  # moves that let a won game go or walked into a lost one
-    result: list[int] | None
-    note: str | None = None
-
-
-@dataclass(frozen=True)
 class GameRecord:
     """The game in the record format of ``gamelab oware play`` (loadable again)."""
 
@@ -231,7 +194,9 @@ def _offset(position: Position, letter: str) -> int:
     return offset
 
 
-def _replay(start: str, grand_slam: str, cycle: str, moves: list[str]) -> tuple[list[Position], list[int]]:
+def replay(start: str, grand_slam: str, cycle: str, moves: list[str]) -> tuple[list[Position], list[int]]:
+    """The positions of the game (the start, then one after each move) and the moves as house
+    offsets; an illegal move raises ValueError saying why."""
     if len(moves) > MAX_MOVES:
         raise ValueError(f"a game of {len(moves)} moves is longer than allowed (at most {MAX_MOVES})")
     p = Position.from_text(start, _rules(grand_slam, cycle))
@@ -375,14 +340,14 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
 
 def game_view(start: str, grand_slam: str, cycle: str, moves: list[str]) -> GameView:
     """The game replayed from `start` through `moves` (house letters), checked move by move."""
-    positions, offsets = _replay(start, grand_slam, cycle, [m.strip() for m in moves])
+    positions, offsets = replay(start, grand_slam, cycle, [m.strip() for m in moves])
     return _view(positions, offsets, [m.strip() for m in moves])
 
 
 def play_move(start: str, grand_slam: str, cycle: str, moves: list[str], move: str) -> GameView:
     """The game after the side to move plays `move`; a ValueError says why an illegal one is."""
     moves = [m.strip() for m in moves]
-    positions, offsets = _replay(start, grand_slam, cycle, moves)
+    positions, offsets = replay(start, grand_slam, cycle, moves)
     off = _offset(positions[-1], move)
     positions.append(positions[-1].play(off))
     offsets.append(off)
@@ -397,7 +362,7 @@ def take_back(start: str, grand_slam: str, cycle: str, moves: list[str], side: s
     moves = [m.strip() for m in moves]
     if not moves:
         raise ValueError("there is no move to take back")
-    positions, offsets = _replay(start, grand_slam, cycle, moves)
+    positions, offsets = replay(start, grand_slam, cycle, moves)
     n = len(moves) - 1
     while n > 0 and SIDES[positions[n].to_move] != side:
         n -= 1
@@ -405,7 +370,9 @@ def take_back(start: str, grand_slam: str, cycle: str, moves: list[str], side: s
 
 
 @lru_cache(maxsize=4)
-def _engine(evaluation: str, tablebase_seeds: int) -> Any:
+def game_engine(evaluation: str, tablebase_seeds: int) -> Any:
+    """The process's engine for this evaluation and tablebase (one per setting: its tables and
+    caches are reused across calls; callers clear its search state)."""
     from gamelab.oware.search import Engine
 
     return Engine(evaluation=evaluation, tablebase_seeds=tablebase_seeds)
@@ -413,7 +380,7 @@ def _engine(evaluation: str, tablebase_seeds: int) -> Any:
 
 def _analyse(position: Position, time_limit: float | None = None, depth: int | None = None,
              evaluation: str = "auale", tablebase_seeds: int = TABLEBASE_SEEDS) -> Analysis:
-    engine = _engine(evaluation, tablebase_seeds)
+    engine = game_engine(evaluation, tablebase_seeds)
     engine.clear()  # the same answer whatever this process searched before
     return analyse(position, time_limit=time_limit, depth=depth, evaluation=evaluation,
                    tablebase_seeds=tablebase_seeds, engine=engine)
@@ -443,7 +410,7 @@ def engine_reply(start: str, grand_slam: str, cycle: str, moves: list[str], oppo
     ``random``); random choices are seeded by (seed, ply), so a game replays."""
     spec = check_opponent(opponent)
     moves = [m.strip() for m in moves]
-    positions, offsets = _replay(start, grand_slam, cycle, moves)
+    positions, offsets = replay(start, grand_slam, cycle, moves)
     p = positions[-1]
     if p.is_over():
         raise ValueError("the game is over; there is no move to reply")
@@ -479,72 +446,12 @@ def analyse_position(position: str, grand_slam: str = "no-capture", cycle: str =
     elif time_limit is None or not 0 < time_limit <= MAX_ENGINE_SECONDS:
         raise ValueError(f"analysis time must be more than 0 and at most {MAX_ENGINE_SECONDS:g} "
                          f"seconds, got {time_limit}")
-    positions, _ = _replay(position, grand_slam, cycle, list(moves or []))
+    positions, _ = replay(position, grand_slam, cycle, list(moves or []))
     p = positions[-1]
     a = _analyse(p, time_limit=time_limit, depth=depth)
     exact = exact_verdict(p)
     return PositionAnalysis(a, evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact),
                             exact, list(p.houses), list(p.stores))
-
-
-def _child_score(engine: Any, child: Position, depth: int) -> tuple[int, bool]:
-    """The score of a move for its mover: minus the child's score (exact when it is over)."""
-    if child.is_over():
-        a, b = child.result()
-        margin = (a - b) if child.to_move == 1 else (b - a)  # for the player who just moved
-        if margin > 0:
-            return K.WIN - 1 + UNIT * margin, True
-        if margin < 0:
-            return -K.WIN + 1 + UNIT * margin, True
-        return 0, True
-    if depth <= 1:
-        from gamelab.oware.evaluation import evaluate
-
-        return -evaluate(child), False
-    return -engine.search(child, depth=depth - 1).score, False
-
-
-def review_game(start: str, grand_slam: str, cycle: str, moves: list[str], depth: int = 8) -> GameReview:
-    """Every move of the game against the engine's best: each legal move is searched to `depth`
-    plies (fixed depth, so the review is the same on every machine) and the played move's score
-    compared with the best one's."""
-    if not 1 <= depth <= 12:
-        raise ValueError(f"review depth must be 1-12, got {depth}")
-    moves = [m.strip() for m in moves]
-    if not moves:
-        raise ValueError("there are no moves to review yet: play a move first")
-    positions, offsets = _replay(start, grand_slam, cycle, moves)
-    engine = _engine("auale", TABLEBASE_SEEDS)
-    engine.clear()
-    rows = []
-    for ply, (p, off) in enumerate(zip(positions, offsets, strict=False)):
-        scores = {m: _child_score(engine, p.play(m), depth)[0] for m in p.legal_moves()}
-        best = max(scores, key=lambda m: (scores[m], m == off))
-        played = scores[off]
-        loss = scores[best] - played
-        child = positions[ply + 1]
-        exact = exact_verdict(child) if not child.is_over() else None
-        after = evaluation_of(-played, child.to_move, f"engine, depth {depth}", exact)
-        if child.is_over():
-            a, b = child.result()
-            after = Evaluation(-played, SIDES[child.to_move], True,
-                               0.5 if a == b else float(a > b), f"game over {a}-{b}", "the rules")
-        rows.append(ReviewedMove(
-            ply=ply + 1, side=SIDES[p.to_move], move=moves[ply], best=move_letter(p.to_move, best),
-            score_before=scores[best], score_after=played, loss=loss,
-            loss_seeds=round(loss / UNIT, 1) if abs(loss) < K.DECIDED else None,
-            loss_text=loss_label(scores[best], played),
-            before_text=score_label(scores[best]), after_text=score_label(played),
-            south_after=after.south, exact=exact_verdict(p) is not None))
-    ranked = sorted((r for r in rows if r.loss > 0), key=lambda r: (-r.loss, r.ply))[:3]
-    worst = sorted(r.ply for r in ranked)
-    rows = [dataclasses.replace(r, worst=r.ply in worst) for r in rows]
-    totals = {s: sum(r.loss for r in rows if r.side == s and r.loss_seeds is not None) for s in SIDES}
-    turning = {s: sum(1 for r in rows if r.side == s and r.loss_seeds is None) for s in SIDES}
-    final = positions[-1]
-    return GameReview(depth, f"auale evaluation units for the mover, {UNIT} per seed", rows, worst,
-                      totals, {s: round(t / UNIT, 1) for s, t in totals.items()}, turning,
-                      list(final.result()) if final.is_over() else None)
 
 
 def game_record(start: str, grand_slam: str, cycle: str, moves: list[str], south: str = "?",
@@ -553,7 +460,7 @@ def game_record(start: str, grand_slam: str, cycle: str, moves: list[str], south
     for name in (south, north):
         if len(name) > 60 or "\n" in name or "#" in name:
             raise ValueError(f"a player name is one line of at most 60 characters without '#', got {name!r}")
-    positions, offsets = _replay(start, grand_slam, cycle, [m.strip() for m in moves])
+    positions, offsets = replay(start, grand_slam, cycle, [m.strip() for m in moves])
     return GameRecord(format_record(positions[0], offsets, south or "?", north or "?"),
                       f"oware-{len(offsets)}-moves.txt")
 
@@ -572,6 +479,8 @@ def load_record(text: str) -> GameView:
 def warm_up() -> None:
     """Load the engine's kernels and the tablebase (compiled once, then from numba's cache)."""
     _tablebase()
+    from gamelab.oware.game_review import review_game
+
     engine_reply(START_TEXT, "no-capture", "own-row", [], "engine:depth=2")
     review_game(START_TEXT, "no-capture", "own-row", ["C"], depth=2)
 

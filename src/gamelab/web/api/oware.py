@@ -20,7 +20,6 @@ from gamelab.oware.game import (
     START_TEXT,
     EngineReply,
     GameRecord,
-    GameReview,
     GameView,
     PositionAnalysis,
     analyse_position,
@@ -30,9 +29,9 @@ from gamelab.oware.game import (
     game_view,
     load_record,
     play_move,
-    review_game,
     take_back,
 )
+from gamelab.oware.game_review import GameReview, review_game
 from gamelab.web.common import ApiModel, GamePage, budgeted, reply
 
 PAGE = GamePage(
