@@ -28,6 +28,14 @@ def _pid():
     return os.getpid()
 
 
+def _cheap(note):
+    return "cheap"
+
+
+def _pid_and_note(note):
+    return os.getpid(), note
+
+
 def _fail(message):
     raise ValueError(message)
 
@@ -50,7 +58,7 @@ def _alive(pid):
 
 @pytest.fixture
 def pool():
-    p = SolverPool(1)
+    p = SolverPool(1, overrun_grace=0)  # an overrunning call is killed at its deadline
     p.wait_ready(60)
     yield p
     p.close()
@@ -61,7 +69,7 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
         first = await pool.run(_pid, timeout=30, cache=False)
         start = time.monotonic()
         answer = await pool.budgeted(
-            _sleep, (60,), budget=0.5, fallback=lambda: "cheap",
+            _sleep, (60,), budget=0.5, fallback=_cheap,
             what="exact optimal search", fallback_name="MinRisk",
         )
         took = time.monotonic() - start
@@ -78,12 +86,12 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
     assert pool.recycled == 1
 
     async def after():
-        ok = await pool.budgeted(_sleep, (0.01,), budget=30, fallback=lambda: "cheap",
+        ok = await pool.budgeted(_sleep, (0.01,), budget=30, fallback=_cheap,
                                  what="x", fallback_name="y")
         assert not ok.fell_back and ok.value == 0.01 and ok.note is None
         # the call that overran is not tried again within the same budget: straight to the fallback
         start = time.monotonic()
-        again = await pool.budgeted(_sleep, (60,), budget=0.5, fallback=lambda: "cheap",
+        again = await pool.budgeted(_sleep, (60,), budget=0.5, fallback=_cheap,
                                     what="exact optimal search", fallback_name="MinRisk")
         assert again.fell_back and again.note.startswith("exact optimal search timed out after 0.5 s")
         assert time.monotonic() - start < 0.3 and pool.recycled == 1
@@ -97,11 +105,64 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
     _run(after())
 
 
+def test_fallbacks_run_in_a_process_of_their_own(pool):
+    # not in the server's threads: a numba kernel there would hold the GIL and stall the loop
+    async def scenario():
+        solver = await pool.run(_pid, timeout=30, cache=False)
+        answer = await pool.budgeted(_sleep, (60,), budget=0.3, fallback=_pid_and_note,
+                                     what="exact optimal search", fallback_name="MinRisk")
+        where, note = answer.value
+        assert where not in (os.getpid(), solver)
+        assert note == answer.note == "exact optimal search timed out after 0.3 s; showing MinRisk"
+
+    _run(scenario())
+
+
+def test_documents_are_serialised_where_they_are_computed(pool):
+    import json
+
+    from gamelab.voltorb.assistant import solve_position
+    from gamelab.web.pool import Document, to_document
+
+    args = (solve_position, ("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", [], 2))
+
+    async def scenario():
+        answer = await pool.budgeted(to_document, args, budget=60, fallback=_cheap, what="x",
+                                     fallback_name="y")
+        return answer.value
+
+    doc = _run(scenario())
+    assert isinstance(doc, Document) and doc == to_document(*args)
+    assert json.loads(doc.json)["note"] is None and json.loads(doc.json)["consistent_boards"] == 198
+    assert json.loads(to_document(*args, "note", "cut short").json)["note"] == "cut short"
+
+
+def test_an_overrun_within_the_grace_finishes_and_is_memoised():
+    pool = SolverPool(1, spares=0, overrun_grace=30)
+    pool.wait_ready(60)
+
+    async def scenario():
+        first = await pool.run(_pid, timeout=30, cache=False)
+        answer = await pool.budgeted(_sleep, (1.0,), budget=0.3, fallback=_cheap,
+                                     what="exact optimal search", fallback_name="MinRisk")
+        assert answer.fell_back and answer.value == "cheap"
+        # the process finishes the call instead of being killed, and serves again
+        assert await pool.run(_pid, timeout=30, cache=False) == first
+        assert await pool.run(_sleep, (1.0,), timeout=0.3) == 1.0  # the late answer, memoised
+        return first
+
+    try:
+        first = _run(scenario())
+        assert _alive(first) and pool.recycled == 0
+    finally:
+        pool.close()
+
+
 def test_busy_pool_falls_back_without_starting(pool):
     async def scenario():
         busy = asyncio.create_task(pool.run(_sleep, (2.0,), timeout=30))
         await asyncio.sleep(0.2)
-        answer = await pool.budgeted(_sleep, (0.01,), budget=0.3, fallback=lambda: "cheap",
+        answer = await pool.budgeted(_sleep, (0.01,), budget=0.3, fallback=_cheap,
                                      what="exact optimal search", fallback_name="MinRisk")
         assert answer.fell_back
         assert answer.note == ("server busy: exact optimal search not started (no solver process was "
@@ -117,12 +178,13 @@ def test_load_is_shed_beyond_the_waiting_limit():
     pool.wait_ready(60)
 
     async def scenario():
+        await pool._fallback(_cheap, "")  # the fallback process imports this module once
         busy = asyncio.create_task(pool.run(_sleep, (1.0,), timeout=30, cache=False))
         await asyncio.sleep(0.2)
         waiting = asyncio.create_task(pool.run(_sleep, (0.01,), timeout=30, cache=False))
         await asyncio.sleep(0.05)
         start = time.monotonic()
-        shed = await pool.budgeted(_sleep, (0.02,), budget=30, fallback=lambda: "cheap",
+        shed = await pool.budgeted(_sleep, (0.02,), budget=30, fallback=_cheap,
                                    what="exact optimal search", fallback_name="MinRisk", cache=False)
         assert time.monotonic() - start < 0.5 and shed.value == "cheap"
         assert shed.note == ("server busy: exact optimal search not started (1 already waiting for a solver); "

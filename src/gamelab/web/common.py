@@ -7,19 +7,17 @@ which imports the routers).
 
 from __future__ import annotations
 
-import dataclasses
+import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, TypeVar
+from typing import Any
 
 from fastapi import Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
 from gamelab.core.serialise import to_json
-from gamelab.web.pool import Budgeted, SolverPool
-
-T = TypeVar("T")
+from gamelab.web.pool import Budgeted, Document, SolverPool, to_document
 
 __all__ = [
     "ApiModel",
@@ -81,8 +79,10 @@ class ApiModel(BaseModel):
 
 
 def reply(result: Any, status_code: int = 200) -> Response:
-    """`result` (a library dataclass, usually) as JSON through the one serialiser."""
-    return Response(to_json(result), status_code=status_code, media_type="application/json")
+    """`result` (a library dataclass, usually) as JSON through the one serialiser; a
+    :class:`~gamelab.web.pool.Document` (serialised by the process that computed it) as it is."""
+    text = result.json if isinstance(result, Document) else to_json(result)
+    return Response(text, status_code=status_code, media_type="application/json")
 
 
 def pool_of(request: Request) -> SolverPool:
@@ -95,36 +95,35 @@ def settings_of(request: Request) -> Settings:
 
 async def budgeted(
     request: Request,
-    fn: Callable[..., T],
+    fn: Callable[..., Any],
     args: tuple,
     *,
-    fallback: Callable[[], T],
+    fallback: Callable[[], Any],
     what: str,
     fallback_name: str,
     note_field: str | None = "note",
     allowance: float = 0.0,
     cache: bool = True,
-) -> T:
-    """Run ``fn(*args)`` in the pool within the server's budget; on timeout ``fallback()``.
+) -> Document:
+    """``fn(*args)`` in the pool within the server's budget; on timeout ``fallback()``; both
+    in processes of the pool, which also serialise the result: pass it to :func:`reply`.
 
-    When the fallback answers and the result is a dataclass with a field `note_field`, the label
-    ("exact optimal search timed out after 2 s; showing MinRisk") is written into it, so the
-    page shows it beside the answer. Returns the (possibly labelled) result.
+    `fallback` must be picklable: a ``functools.partial`` of a module-level function. When the
+    fallback answers and the result is a dataclass with a field `note_field`, the label ("exact
+    optimal search timed out after 2 s; showing MinRisk") is written into it, so the page shows
+    it beside the answer.
 
     `allowance` adds seconds to the budget for a call whose own time limit is part of the
     request (an engine's time per move); `cache=False` for a call that is not a pure function
     of its arguments (a search stopped by the clock).
     """
-    answer: Budgeted[T] = await pool_of(request).budgeted(
-        fn,
-        args,
+    answer: Budgeted[Document] = await pool_of(request).budgeted(
+        to_document,
+        (fn, args),
         budget=settings_of(request).budget + allowance,
-        fallback=fallback,
+        fallback=functools.partial(to_document, fallback, (), note_field),
         what=what,
         fallback_name=fallback_name,
         cache=cache,
     )
-    value: Any = answer.value
-    if answer.note and note_field and dataclasses.is_dataclass(value) and not isinstance(value, type):
-        value = dataclasses.replace(value, **{note_field: answer.note})
-    return value
+    return answer.value

@@ -3,8 +3,9 @@
 An exact search can take longer than a person wants to wait, and a Python function cannot be
 interrupted from outside. So heavy library calls run in separate processes (one
 ``ProcessPoolExecutor(max_workers=1)`` per *slot*, started with ``forkserver``, never ``fork``:
-numba and OpenMP threads do not survive a fork), and a call that overruns its budget has its
-process killed and replaced; the pool keeps serving.
+numba and OpenMP threads do not survive a fork). A call that overruns its budget is answered by
+its fallback at the deadline; its process may finish the call within a grace (its answer is then
+memoised), and is killed and replaced past it; the pool keeps serving.
 
 The budget is a deadline from the moment the request asks: time spent waiting for a free slot
 counts, so a loaded server answers as quickly as an idle one, just more often with the fallback.
@@ -17,11 +18,17 @@ position cannot tie up the processes again and again).
     answer = await pool.budgeted(
         solve, request_args,                     # module-level function, picklable arguments
         budget=2.0,
-        fallback=lambda: solve(*request_args, policy="minrisk"),   # cheap, runs in a thread
+        fallback=partial(minrisk, *request_args),  # cheap; called with the note, picklable
         what="exact optimal search", fallback_name="MinRisk",
     )
     answer.value      # the result (the exact one, or the fallback's)
     answer.note       # None, or "exact optimal search timed out after 2 s; showing MinRisk"
+
+The fallback runs in a process too (``fallback_workers`` of them, never the server's own
+threads: a numba kernel there would hold the GIL and stall the event loop, so under load the
+server would answer even a trivial request late). With :func:`to_document` as the function, the
+worker also turns the result into its JSON document (:class:`Document`), so the server process
+only does HTTP.
 
 A ``ValueError`` raised by the function travels back unchanged (the app turns it into HTTP 422).
 """
@@ -30,6 +37,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import dataclasses
 import importlib
 import multiprocessing
 import os
@@ -41,11 +49,10 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
-import anyio.to_thread
-
 T = TypeVar("T")
 
-__all__ = ["Budgeted", "BudgetExceeded", "SolverPool", "WorkerDied", "format_seconds"]
+__all__ = ["Budgeted", "BudgetExceeded", "Document", "SolverPool", "WorkerDied", "format_seconds",
+           "to_document"]
 
 
 class WorkerDied(RuntimeError):
@@ -70,6 +77,28 @@ class Budgeted(Generic[T]):
     seconds: float
 
 
+@dataclass(frozen=True)
+class Document:
+    """A result already turned into its JSON document, in the process that computed it."""
+
+    json: str
+
+
+def to_document(
+    fn: Callable[..., Any], args: tuple = (), note_field: str | None = None, note: str | None = None
+) -> Document:
+    """``fn(*args)`` as its JSON document (:mod:`gamelab.core.serialise`); with a `note`, the
+    result's field `note_field` (when it is a dataclass with one) says so first."""
+    from gamelab.core.serialise import to_json
+
+    value = fn(*args)
+    if note and note_field and dataclasses.is_dataclass(value) and not isinstance(value, type) and any(
+        f.name == note_field for f in dataclasses.fields(value)
+    ):
+        value = dataclasses.replace(value, **{note_field: note})
+    return Document(to_json(value))
+
+
 def format_seconds(seconds: float) -> str:
     """``2`` -> ``"2 s"``, ``0.5`` -> ``"0.5 s"``."""
     return f"{seconds:g} s"
@@ -90,8 +119,12 @@ PREFORK_ENV = "GAMELAB_WEB_PREFORK"
 #: (trivial requests, fallbacks) while every solver is busy
 WORKER_NICENESS = 5
 
+#: fallback processes run at the server's priority: under load most answers are theirs, and
+#: a queue of fallbacks behind a starved process made the slowest answers several seconds late
+FALLBACK_NICENESS = 0
 
-def _warm(modules: Sequence[str], warmers: Sequence[str]) -> int:
+
+def _warm(modules: Sequence[str], warmers: Sequence[str], niceness: int = WORKER_NICENESS) -> int:
     """First task of every worker: import the heavy modules and run the warm-up calls (numba
     loads its compiled kernels on first use), lower the priority for the real work (the warm-up
     itself runs at full priority: a replacement is needed quickly), report the process id."""
@@ -100,7 +133,7 @@ def _warm(modules: Sequence[str], warmers: Sequence[str]) -> int:
     for spec in warmers:
         call_by_name(spec)
     try:
-        os.nice(WORKER_NICENESS)
+        os.nice(niceness)
     except OSError:  # not allowed on this system: run at the same priority
         pass
     return os.getpid()
@@ -109,15 +142,13 @@ def _warm(modules: Sequence[str], warmers: Sequence[str]) -> int:
 class _Slot:
     """One worker process (a one-process executor) that can be killed and replaced."""
 
-    def __init__(self, context: Any, preload: Sequence[str], warmers: Sequence[str]) -> None:
+    def __init__(self, context: Any, preload: Sequence[str], warmers: Sequence[str],
+                 niceness: int = WORKER_NICENESS) -> None:
         self._context = context
         self._preload = tuple(preload)
         self._warmers = tuple(warmers)
-        self._start()
-
-    def _start(self) -> None:
         self.executor = concurrent.futures.ProcessPoolExecutor(1, mp_context=self._context)
-        self._pid_future = self.executor.submit(_warm, self._preload, self._warmers)
+        self._pid_future = self.executor.submit(_warm, self._preload, self._warmers, niceness)
 
     def wait_ready(self, timeout: float) -> None:
         self._pid_future.result(timeout=timeout)
@@ -156,6 +187,10 @@ class SolverPool:
     `prefork_warmers` run once in the forkserver instead (and again, instantly, in each worker),
     so that every process forked from it starts warm: only for calls that start no threads (no
     numba ``parallel=True`` kernels). `spares` warm processes stand by to replace a killed one.
+    `fallback_workers` processes run the fallbacks (at the server's priority, above the
+    solvers: under load most answers are theirs). A call past its deadline is answered by the fallback
+    and may finish within `overrun_grace` seconds (default: its budget) before its process is
+    killed and replaced.
     """
 
     def __init__(
@@ -167,6 +202,8 @@ class SolverPool:
         spares: int = 1,
         prefork_warmers: Sequence[str] = (),
         max_waiting: int | None = None,
+        fallback_workers: int = 2,
+        overrun_grace: float | None = None,
     ) -> None:
         if workers < 1:
             raise ValueError(f"the solver pool needs at least 1 worker, got {workers}")
@@ -175,7 +212,7 @@ class SolverPool:
         if method == "forkserver":
             # the forkserver starts once per server process, with the first pool's settings
             os.environ[PREFORK_ENV] = ",".join(prefork_warmers)
-            self._context.set_forkserver_preload([*preload, "gamelab.web._prefork"])
+            self._context.set_forkserver_preload([*preload, "gamelab.web.pool", "gamelab.web._prefork"])
         warmers = [*prefork_warmers, *warmers]
         self.workers = workers
         self.spares = spares
@@ -186,18 +223,24 @@ class SolverPool:
         self._slots = [self._new_slot() for _ in range(workers)]
         # warm processes standing by to replace a killed one at once
         self._spare_slots = [self._new_slot() for _ in range(spares)]
+        self._fallback_slots = [self._new_slot(FALLBACK_NICENESS) for _ in range(fallback_workers)]
         self._idle: asyncio.Queue[_Slot] | None = None
+        self._fallback_idle: asyncio.Queue[_Slot] | None = None
         self.recycled = 0  # processes replaced because a call overran or died (for tests and logs)
+        #: seconds an overrunning call may go on (its caller already has the fallback) before its
+        #: process is killed; None: as long as its budget
+        self.overrun_grace = overrun_grace
+        self._finishing: set[asyncio.Future] = set()
         self.cache_size = cache_size
         self._answers: OrderedDict[tuple, Any] = OrderedDict()  # (fn, args) -> answer
         self._overran: OrderedDict[tuple, float] = OrderedDict()  # (fn, args) -> budget it overran
 
-    def _new_slot(self) -> _Slot:
-        return _Slot(self._context, self._preload, self._warmers)
+    def _new_slot(self, niceness: int = WORKER_NICENESS) -> _Slot:
+        return _Slot(self._context, self._preload, self._warmers, niceness)
 
     def wait_ready(self, timeout: float = 120.0) -> None:
         """Block until every worker (and spare) has started and warmed up (raises if one failed)."""
-        for slot in [*self._slots, *self._spare_slots]:
+        for slot in [*self._slots, *self._spare_slots, *self._fallback_slots]:
             slot.wait_ready(timeout)
 
     def _queue(self) -> asyncio.Queue[_Slot]:
@@ -207,6 +250,13 @@ class SolverPool:
             for slot in self._slots:
                 self._idle.put_nowait(slot)
         return self._idle
+
+    def _fallback_queue(self) -> asyncio.Queue[_Slot]:
+        if self._fallback_idle is None:
+            self._fallback_idle = asyncio.Queue()
+            for slot in self._fallback_slots:
+                self._fallback_idle.put_nowait(slot)
+        return self._fallback_idle
 
     async def run(
         self, fn: Callable[..., T], args: tuple = (), *, timeout: float, cache: bool = True
@@ -231,7 +281,7 @@ class SolverPool:
         idle = self._queue()
         if idle.empty() and self._waiting >= self.max_waiting:
             # shed load: this many callers already wait for a process; answer cheaply at once
-            raise BudgetExceeded(f"{self._waiting} already waiting for a solver", started=False)
+            raise BudgetExceeded(f"{self.max_waiting} already waiting for a solver", started=False)
         self._waiting += 1
         try:
             slot = await asyncio.wait_for(idle.get(), timeout)
@@ -241,31 +291,59 @@ class SolverPool:
             ) from None
         finally:
             self._waiting -= 1
-        future = None
-        healthy = True
+        waiter: asyncio.Future | None = None
+        outcome = "free"  # the slot afterwards: free, recycle (kill), or overran (let it finish)
         try:
-            future = slot.submit(fn, args)
+            waiter = asyncio.wrap_future(slot.submit(fn, args))
             remaining = max(deadline - loop.time(), 0.0)
-            value = await asyncio.wait_for(asyncio.wrap_future(future), remaining)
-        except TimeoutError:
-            healthy = False
-            if key is not None:
-                self._remember(self._overran, key, timeout)
-            raise BudgetExceeded(f"timed out after {format_seconds(timeout)}", started=True) from None
+            done, _ = await asyncio.wait({waiter}, timeout=remaining)
+            if not done:
+                outcome = "overran"
+                if key is not None:
+                    self._remember(self._overran, key, timeout)
+                raise BudgetExceeded(f"timed out after {format_seconds(timeout)}", started=True)
+            value = waiter.result()
         except BrokenProcessPool:
-            healthy = False
+            outcome = "recycle"
             raise WorkerDied("a solver process died; it has been restarted") from None
-        except asyncio.CancelledError:  # the client went away: do not leave the search running
-            healthy = future is None or future.done()
+        except asyncio.CancelledError:  # the client went away: the search need not go on
+            if waiter is not None and not waiter.done():
+                outcome = "overran"
             raise
         finally:
-            if healthy:
+            if outcome == "free":
                 idle.put_nowait(slot)
-            else:
+            elif outcome == "recycle" or waiter is None:
                 self._recycle(slot)
+            else:
+                self._finish_or_kill(slot, waiter, key, timeout)
         if key is not None:
             self._remember(self._answers, key, value)
         return value
+
+    def _finish_or_kill(self, slot: _Slot, waiter: asyncio.Future, key: tuple | None,
+                        timeout: float) -> None:
+        """A call that overran its deadline (its caller got the fallback): let it finish within
+        the grace (a search with a state limit stops by itself; its answer is memoised), then
+        kill its process. Killing at once would cost a process start per overrun, which under
+        load is more CPU than the searches themselves."""
+        grace = timeout if self.overrun_grace is None else self.overrun_grace
+        if grace <= 0:
+            self._recycle(slot)
+            return
+
+        async def finish() -> None:
+            done, _ = await asyncio.wait({waiter}, timeout=grace)
+            if not done or isinstance(waiter.exception(), BrokenProcessPool):
+                self._recycle(slot)
+                return
+            if key is not None and waiter.exception() is None:
+                self._remember(self._answers, key, waiter.result())
+            self._queue().put_nowait(slot)
+
+        task = asyncio.ensure_future(finish())
+        self._finishing.add(task)
+        task.add_done_callback(self._finishing.discard)
 
     def _remember(self, table: OrderedDict, key: tuple, value: Any) -> None:
         table[key] = value
@@ -276,17 +354,54 @@ class SolverPool:
     def _recycle(self, slot: _Slot) -> None:
         """Kill the slot's process and put a warm one in its place: a spare if one is ready
         (no downtime), else a new process that serves once warmed up (so no request's budget is
-        spent on a warm-up, and no warm-up is killed). A new spare starts warming."""
+        spent on a warm-up, and no warm-up is killed). A new spare starts warming. New
+        processes are started from a thread: starting one waits for the forkserver, which
+        must not stall the event loop."""
         self.recycled += 1
         slot.close()
         self._slots.remove(slot)
-        fresh = self._spare_slots.pop(0) if self._spare_slots else self._new_slot()
-        self._slots.append(fresh)
-        if self.spares:
-            self._spare_slots.append(self._new_slot())
         idle = self._queue()
         loop = asyncio.get_running_loop()
-        fresh.on_ready(lambda _future: loop.call_soon_threadsafe(idle.put_nowait, fresh))
+
+        def serve_when_ready(fresh: _Slot) -> None:
+            fresh.on_ready(lambda _future: loop.call_soon_threadsafe(idle.put_nowait, fresh))
+
+        spare = self._spare_slots.pop(0) if self._spare_slots else None
+        if spare is not None:
+            self._slots.append(spare)
+            serve_when_ready(spare)
+
+        def start_processes() -> None:
+            if spare is None:
+                fresh = self._new_slot()
+                loop.call_soon_threadsafe(self._slots.append, fresh)
+                serve_when_ready(fresh)
+            if self.spares:
+                new_spare = self._new_slot()
+                loop.call_soon_threadsafe(self._spare_slots.append, new_spare)
+
+        loop.run_in_executor(None, start_processes)
+
+    async def _fallback(self, fallback: Callable[[str], T], note: str) -> T:
+        """``fallback(note)`` in a fallback process (a dead one is replaced)."""
+        idle = self._fallback_queue()
+        slot = await idle.get()
+        healthy = True
+        try:
+            return await asyncio.wrap_future(slot.submit(fallback, (note,)))
+        except BrokenProcessPool:
+            healthy = False
+            raise WorkerDied("a fallback process died; it has been restarted") from None
+        finally:
+            if healthy:
+                idle.put_nowait(slot)
+            else:
+                slot.close()
+                self._fallback_slots.remove(slot)
+                fresh = await asyncio.get_running_loop().run_in_executor(
+                    None, self._new_slot, FALLBACK_NICENESS)
+                self._fallback_slots.append(fresh)
+                idle.put_nowait(fresh)  # its calls queue behind its warm-up
 
     async def budgeted(
         self,
@@ -294,12 +409,14 @@ class SolverPool:
         args: tuple = (),
         *,
         budget: float,
-        fallback: Callable[[], T],
+        fallback: Callable[[str], T],
         what: str,
         fallback_name: str,
         cache: bool = True,
     ) -> Budgeted[T]:
-        """``fn(*args)`` within `budget` seconds, else ``fallback()`` (run in a thread), labelled.
+        """``fn(*args)`` within `budget` seconds, else ``fallback(note)`` (in a fallback
+        process, so it must be picklable: a ``functools.partial`` of a module-level function),
+        labelled.
 
         `what` names the heavy call and `fallback_name` the cheaper answer, for the note:
         ``"exact optimal search timed out after 2 s; showing MinRisk"``.
@@ -315,10 +432,10 @@ class SolverPool:
                 note = f"server busy: {what} not started ({exc}); showing {fallback_name}"
         except WorkerDied:
             note = f"{what} failed (its process died); showing {fallback_name}"
-        key = (fn.__module__, fn.__qualname__, repr(args), "fallback") if cache else None
+        key = (fn.__module__, fn.__qualname__, repr(args), "fallback", note) if cache else None
         remembered = self._answers.get(key) if key is not None else None
         if remembered is None:
-            answer: T = await anyio.to_thread.run_sync(fallback)
+            answer: T = await self._fallback(fallback, note)
             if key is not None:
                 self._remember(self._answers, key, answer)
         else:
@@ -326,5 +443,5 @@ class SolverPool:
         return Budgeted(answer, True, note, time.perf_counter() - start)
 
     def close(self) -> None:
-        for slot in [*self._slots, *self._spare_slots]:
+        for slot in [*self._slots, *self._spare_slots, *self._fallback_slots]:
             slot.close()

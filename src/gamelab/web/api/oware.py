@@ -11,6 +11,7 @@ handler. A search that overruns gets a labelled cheaper answer.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -131,7 +132,7 @@ async def opponent_reply(body: ReplyRequest, request: Request):
         return reply(engine_reply(*args))
     seconds = float(spec.options.get("time", 0.0))
     result = await budgeted(request, engine_reply, args,
-                            fallback=lambda: engine_reply(*_game(body), "greedy", body.seed),
+                            fallback=partial(engine_reply, *_game(body), "greedy", body.seed),
                             what=f"the {spec} search", fallback_name="the greedy move",
                             allowance=seconds, cache="time" not in spec.options)
     return reply(result)
@@ -142,7 +143,7 @@ async def analyse(body: AnalyseRequest, request: Request):
     """The engine's analysis of a position (text form, then `moves` from it) within `time` s."""
     args = (body.position, body.grand_slam, body.cycle, body.time, list(body.moves))
     result = await budgeted(request, analyse_position, args,
-                            fallback=lambda: analyse_position(*args[:4], list(body.moves), FALLBACK_DEPTH),
+                            fallback=partial(analyse_position, *args[:4], list(body.moves), FALLBACK_DEPTH),
                             what="the analysis", fallback_name=f"a depth-{FALLBACK_DEPTH} search",
                             allowance=body.time, cache=False)
     return reply(result)
@@ -153,7 +154,7 @@ async def review(body: ReviewRequest, request: Request):
     """Every move against the engine's best at a fixed depth (a shallower review if it overruns)."""
     args = (*_game(body), body.depth)
     result = await budgeted(request, review_game, args,
-                            fallback=lambda: review_game(*_game(body), min(body.depth, FALLBACK_DEPTH)),
+                            fallback=partial(review_game, *_game(body), min(body.depth, FALLBACK_DEPTH)),
                             what=f"the depth-{body.depth} review",
                             fallback_name=f"a depth-{min(body.depth, FALLBACK_DEPTH)} review")
     return reply(result)

@@ -7,6 +7,7 @@ revealed tiles), so the server keeps no state.
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Request
@@ -62,7 +63,7 @@ async def solve(body: SolveRequest, request: Request):
         request,
         solve_position,
         args,
-        fallback=lambda: solve_position(*args[:5], policy=cheap, optimal=False),
+        fallback=partial(solve_position, *args[:5], policy=cheap, optimal=False),
         what="exact optimal search",
         fallback_name="MinRisk" if cheap == "minrisk" else f"{cheap} without P(win)",
     )

@@ -8,12 +8,13 @@ keeps only the solver's memo per process and the background builds of missing st
 
 from __future__ import annotations
 
+from functools import partial
+
 from fastapi import APIRouter, Request
 from pydantic import Field
 
 from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply, settings_of
 from gamelab.wordle import advice as advice_mod
-from gamelab.wordle.advice import Advice
 from gamelab.wordle.names import NameMatch, Suggestions, lookup_name, suggest
 from gamelab.wordle.practice import PlayRound, play_round
 from gamelab.wordle.review import Review, review
@@ -93,9 +94,9 @@ async def advice(body: HistoryRequest, request: Request):
     args = (body.names, body.rule, _hard(body.hard), _pairs(body))
     # whether the strategy is ready is part of the question (the pool memoises answers by it)
     ready = strategy_is_cached(*args[:3])
-    result: Advice = await budgeted(
+    result = await budgeted(
         request, advice_mod.worker, (*args, ready),
-        fallback=lambda: advice_mod.advise(*args, exact=False),
+        fallback=partial(advice_mod.advise, *args, exact=False),
         what="exact optimal search", fallback_name="the max-entropy guess")
     return reply(result)
 

@@ -9,6 +9,7 @@ process); only the win-play bot's solve runs in the solver pool under the time b
 
 from __future__ import annotations
 
+from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, Request
@@ -93,7 +94,7 @@ async def game(body: GameRequest, request: Request):
         return reply(await run_sync(lambda: game_view(*args)))
     result = await budgeted(
         request, game_view, args,
-        fallback=lambda: game_view(*args, win_solve=False),
+        fallback=partial(game_view, *args, win_solve=False),
         what="the win-play bot's solve", fallback_name="the expected-score bot's turn",
     )
     return reply(result)
