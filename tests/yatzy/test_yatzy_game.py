@@ -5,10 +5,11 @@ import json
 import pytest
 
 from gamelab.core.serialise import to_plain
+from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, coach
 from gamelab.yatzy.game import game_view, held_slots, turn_faces
 from gamelab.yatzy.review import review_game
-from gamelab.yatzy.rules import Card, get_rules, parse_dice
+from gamelab.yatzy.rules import get_rules, parse_dice
 from gamelab.yatzy.tables import optimal_values, tables_status
 
 # a Yatzy card with three boxes open: games from it are three turns long

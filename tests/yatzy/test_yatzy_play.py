@@ -4,8 +4,9 @@ import numpy as np
 import pytest
 
 from gamelab.core.parallel import Backend
+from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise
-from gamelab.yatzy.rules import ROLL_PROB, ROLLS, Card, get_rules
+from gamelab.yatzy.rules import ROLL_PROB, ROLLS, get_rules
 from gamelab.yatzy.simulate import draw_uniforms, play_game_python, play_scores, simulate
 from gamelab.yatzy.solver import solve
 

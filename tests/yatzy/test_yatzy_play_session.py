@@ -6,8 +6,9 @@ import pexpect
 import pytest
 
 from gamelab.core.interactive import run_scripted
+from gamelab.yatzy.card import Card
 from gamelab.yatzy.play import PlaySession, format_card
-from gamelab.yatzy.rules import Card, get_rules, parse_dice
+from gamelab.yatzy.rules import get_rules, parse_dice
 
 play = run_scripted  # the session driven by scripted lines, what it showed as text
 

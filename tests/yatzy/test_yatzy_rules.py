@@ -6,6 +6,7 @@ Rule definitions: /work/shared/research/yatzy.md section 2 (American 2.2, Scandi
 import numpy as np
 import pytest
 
+from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
     KEEP_ADD,
     KEEP_SIZE,
@@ -15,7 +16,6 @@ from gamelab.yatzy.rules import (
     ROLL_PROB,
     RULES,
     SUBKEEP_INDEX,
-    Card,
     get_rules,
     parse_dice,
 )

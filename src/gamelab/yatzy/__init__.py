@@ -2,7 +2,7 @@
 coach, simulation, the exact score distribution, target and win play, and comeback studies.
 
 Rules: :class:`gamelab.yatzy.rules.RuleSet` (looked up by name with
-:func:`gamelab.yatzy.rules.get_rules`) and a score :class:`gamelab.yatzy.rules.Card`.
+:func:`gamelab.yatzy.rules.get_rules`) and a score :class:`gamelab.yatzy.card.Card`.
 
 Entry points (what the command line, the report and the web app call; each returns a dataclass):
 

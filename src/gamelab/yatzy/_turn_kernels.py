@@ -18,6 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
     CODE_TO_KEEP,
     KEEPS,
@@ -37,7 +38,6 @@ from gamelab.yatzy.rules import (
     ROLL_AS_KEEP,
     ROLL_YAHTZEE_FACE,
     ROLLS,
-    Card,
     RuleSet,
 )
 

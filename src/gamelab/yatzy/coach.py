@@ -12,7 +12,7 @@ with their loss against the best.
 
 :func:`coach` returns the same ranking as a typed :class:`Advice` (what ``gamelab yatzy advise
 --json`` and the web page's coach show); the card is given in the CARD syntax of
-:meth:`gamelab.yatzy.rules.Card.parse`.
+:meth:`gamelab.yatzy.card.Card.parse`.
 """
 
 from __future__ import annotations
@@ -31,12 +31,12 @@ from gamelab.yatzy._turn_kernels import (
     workspace_decisions,
 )
 from gamelab.yatzy._widget_kernels import widget_policy
+from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
     KEEPS,
     RULES,
     SUBKEEP_INDEX,
     SUBKEEP_START,
-    Card,
     RuleSet,
     dice_text,
     get_rules,

@@ -34,13 +34,13 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, decision_tables
 from gamelab.yatzy.rules import (
     DICE,
     FACES,
     KEEPS,
     UPPER_CAP,
-    Card,
     RuleSet,
     dice_text,
     get_rules,

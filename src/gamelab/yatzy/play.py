@@ -17,11 +17,11 @@ from __future__ import annotations
 import numpy as np
 
 from gamelab.core.interactive import QUIT_WORDS, Session
+from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, decision_tables
 from gamelab.yatzy.rules import (
     KEEPS,
     UPPER_CAP,
-    Card,
     RuleSet,
     dice_text,
     get_rules,

@@ -26,8 +26,9 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.yatzy.card import Card
 from gamelab.yatzy.game import Decision, game_view
-from gamelab.yatzy.rules import Card, get_rules
+from gamelab.yatzy.rules import get_rules
 from gamelab.yatzy.solver import state_index
 from gamelab.yatzy.tables import optimal_distribution, optimal_values
 

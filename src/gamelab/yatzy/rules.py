@@ -1,4 +1,5 @@
-"""Yahtzee / Scandinavian Yatzy: dice multisets, the five rule sets, box scoring and score cards.
+"""Yahtzee / Scandinavian Yatzy: dice multisets, the five rule sets and box scoring (the score
+card: :mod:`gamelab.yatzy.card`).
 
 Five dice are handled as multisets (count vectors ``(c1, ..., c6)``): 252 five-dice rolls and
 462 keeps (sub-multisets of 0 to 5 dice). The rule sets, by name (see ``docs/yatzy.md``):
@@ -12,6 +13,7 @@ Five dice are handled as multisets (count vectors ``(c1, ..., c6)``): 252 five-d
 >>> r = get_rules("yatzy")
 >>> r.score("two_pairs", "22335")
 10
+>>> from gamelab.yatzy.card import Card
 >>> get_rules("yahtzee").placements(parse_dice("44444"), Card.parse(get_rules("yahtzee"), "yahtzee=50"))[:1]
 [('fours', 20, 100)]
 
@@ -23,8 +25,12 @@ from __future__ import annotations
 import itertools
 import math
 from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
 import numpy as np
+
+if TYPE_CHECKING:
+    from gamelab.yatzy.card import Card
 
 FACES = 6
 DICE = 5
@@ -458,129 +464,3 @@ def get_rules(name: str | RuleSet) -> RuleSet:
         return RULES[name]
     except KeyError:
         raise ValueError(f"unknown rules {name!r}; allowed: {', '.join(RULES)}") from None
-
-
-# ---------------------------------------------------------------------------------------------
-# score card
-
-
-def _possible_points(rules: RuleSet, box: int) -> set[int]:
-    pts = {int(x) for x in rules.base_scores[box]}
-    if rules.joker != JOKER_NONE:
-        pts |= {int(x) for x in rules.kernel_tables()["joker_value"][box, 1:]}
-    return pts
-
-
-@dataclass
-class Card:
-    """A score card: the entry of every box (None = open) and the extra-Yahtzee bonus count.
-
-    CARD syntax (``Card.parse``): comma-separated ``box=points`` for the filled boxes, e.g.
-    ``"ones=3,fours=16,full_house=25,yahtzee=50,bonus=1"``; an empty string or ``-`` is a fresh
-    card. Box names as in :attr:`RuleSet.boxes` (short aliases: 1s..6s, 3k, 4k, fh, ss, ls, y, c,
-    1p, 2p); ``bonus=N`` is the number of 100-point Yahtzee bonuses already earned. The upper
-    bonus is implied by the upper entries.
-    """
-
-    rules: RuleSet
-    entries: list[int | None]
-    yahtzee_bonuses: int = 0
-
-    @classmethod
-    def empty(cls, rules: RuleSet) -> Card:
-        return cls(rules, [None] * rules.n_boxes, 0)
-
-    @classmethod
-    def parse(cls, rules: RuleSet | str, text: str) -> Card:
-        rules = get_rules(rules)
-        card = cls.empty(rules)
-        text = (text or "").strip()
-        if text in ("", "-"):
-            return card
-        for part in text.split(","):
-            if not part.strip():
-                continue
-            if "=" not in part:
-                raise ValueError(f"card entry {part.strip()!r} must be box=points, e.g. fours=16")
-            key, value = (s.strip() for s in part.split("=", 1))
-            try:
-                points = int(value)
-            except ValueError:
-                raise ValueError(f"points of {key!r} must be an integer, got {value!r}") from None
-            if key.lower() in ("bonus", "yahtzee_bonus", "ybonus"):
-                if not rules.yahtzee_bonus:
-                    raise ValueError(f"rules {rules.name} have no Yahtzee bonus")
-                if points < 0 or points > rules.n_boxes - 1:
-                    raise ValueError(f"bonus count must be 0..{rules.n_boxes - 1}, got {points}")
-                card.yahtzee_bonuses = points
-                continue
-            b = rules.box_index(key)
-            if card.entries[b] is not None:
-                raise ValueError(f"box {rules.boxes[b]} is given twice")
-            if points not in _possible_points(rules, b):
-                allowed = sorted(_possible_points(rules, b))
-                raise ValueError(
-                    f"{rules.boxes[b]}={points} is impossible; possible points: {allowed}"
-                )
-            card.entries[b] = points
-        if card.yahtzee_bonuses:
-            yb = rules.boxes.index("yahtzee")
-            if card.entries[yb] != 50:
-                raise ValueError("a Yahtzee bonus needs yahtzee=50 on the card")
-            if card.yahtzee_bonuses > card.filled_count - 1:
-                raise ValueError("more Yahtzee bonuses than boxes filled after the Yahtzee")
-        return card
-
-    def text(self) -> str:
-        parts = [f"{self.rules.box_label(b)}={v}" for b, v in enumerate(self.entries) if v is not None]
-        if self.yahtzee_bonuses:
-            parts.append(f"bonus={self.yahtzee_bonuses}")
-        return ",".join(parts) or "-"
-
-    @property
-    def filled_count(self) -> int:
-        return sum(v is not None for v in self.entries)
-
-    @property
-    def mask(self) -> int:
-        return sum(1 << b for b, v in enumerate(self.entries) if v is not None)
-
-    @property
-    def upper_total(self) -> int:
-        return sum(v for b, v in enumerate(self.entries) if v is not None and self.rules.upper_face(b))
-
-    @property
-    def capped_upper(self) -> int:
-        return min(UPPER_CAP, self.upper_total)
-
-    @property
-    def bonus_flag(self) -> int:
-        if not self.rules.has_bonus_flag:
-            return 0
-        yb = self.rules.boxes.index("yahtzee")
-        return int(self.entries[yb] == 50)
-
-    @property
-    def total(self) -> int:
-        """Points so far, upper bonus and Yahtzee bonuses included."""
-        base = sum(v for v in self.entries if v is not None)
-        upper = self.rules.upper_bonus if self.upper_total >= UPPER_CAP else 0
-        return base + upper + self.rules.yahtzee_bonus * self.yahtzee_bonuses
-
-    @property
-    def done(self) -> bool:
-        return self.filled_count == self.rules.n_boxes
-
-    def fill(self, box: str, counts) -> int:
-        """Score `counts` in `box` (must be legal); returns the points gained including bonuses."""
-        before = self.total
-        b = self.rules.box_index(box)
-        if self.entries[b] is not None:
-            raise ValueError(f"box {self.rules.box_label(b)} is already filled")
-        for name, pts, bonus in self.rules.placements(counts, self):
-            if name == self.rules.boxes[b]:
-                self.entries[b] = pts
-                if bonus:
-                    self.yahtzee_bonuses += 1
-                return self.total - before
-        raise ValueError(f"box {self.rules.box_label(b)} is not allowed for these dice (joker rule)")

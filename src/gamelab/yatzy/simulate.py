@@ -5,7 +5,7 @@ maximises that turn's expected points, i.e. the same widget with all future valu
 ``random`` (a uniformly random distinct sub-keep at each reroll, then a uniformly random legal
 box). Games are played by the numba kernel :func:`gamelab.yatzy._play_kernels.play_games` from
 pre-drawn uniforms, so a chunk's result depends only on its task seed (identical on any backend);
-:func:`play_game_python` is the plain-Python twin built on :class:`gamelab.yatzy.rules.Card`.
+:func:`play_game_python` is the plain-Python twin built on :class:`gamelab.yatzy.card.Card`.
 
 Cost: one widget decision table (about 10 us) per state visited for the first time in the
 worker process (the tables of the default strategies persist between chunks, see
@@ -32,7 +32,8 @@ from gamelab.yatzy._play_kernels import (
     play_games_cached,
 )
 from gamelab.yatzy._turn_kernels import new_decision_cache, roll_dice_python
-from gamelab.yatzy.rules import KEEPS, RULES, Card, RuleSet, get_rules, roll_index
+from gamelab.yatzy.card import Card
+from gamelab.yatzy.rules import KEEPS, RULES, RuleSet, get_rules, roll_index
 from gamelab.yatzy.solver import solve
 
 STRATEGIES = {"optimal": STRATEGY_OPTIMAL, "greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM}
