@@ -48,10 +48,14 @@ def main() -> None:
     later_server = min(server_pool(n, workers) for _ in range(3))
     later_fork = min(fork_pool(n, workers) for _ in range(3))
     print(f"{n} tasks on {workers} workers")
-    print(f"first pool:  fork server {first_server:.2f} s, fork {first_fork:.2f} s, "
-          f"ratio {first_server / first_fork:.1f}x, extra {first_server - first_fork:.2f} s")
-    print(f"later pools: fork server {later_server:.2f} s, fork {later_fork:.2f} s, "
-          f"ratio {later_server / later_fork:.1f}x, extra {later_server - later_fork:.2f} s")
+    print(
+        f"first pool:  fork server {first_server:.2f} s, fork {first_fork:.2f} s, "
+        f"ratio {first_server / first_fork:.1f}x, extra {first_server - first_fork:.2f} s"
+    )
+    print(
+        f"later pools: fork server {later_server:.2f} s, fork {later_fork:.2f} s, "
+        f"ratio {later_server / later_fork:.1f}x, extra {later_server - later_fork:.2f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -56,8 +56,17 @@ def _kernel(game: str, name: str, modules: tuple[str, ...]):
 
 
 def yk(name: str):
-    return _kernel("yatzy", name, ("_turn_kernels", "_widget_kernels", "_distribution_kernels",
-                                   "_play_kernels", "_utility_kernels"))
+    return _kernel(
+        "yatzy",
+        name,
+        (
+            "_turn_kernels",
+            "_widget_kernels",
+            "_distribution_kernels",
+            "_play_kernels",
+            "_utility_kernels",
+        ),
+    )
 
 
 def vk(name: str):
@@ -72,8 +81,14 @@ def yatzy_tables(rules) -> tuple:
     if NEW_YATZY:
         return (rules.kernel_rules(),)
     tab = rules.kernel_tables()
-    return (tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-            tab["joker_fixed"], tab["params"])
+    return (
+        tab["base"],
+        tab["upper_face"],
+        tab["joker_value"],
+        tab["upper_box_of_face"],
+        tab["joker_fixed"],
+        tab["params"],
+    )
 
 
 def yatzy_scratch(rules) -> tuple:
@@ -82,10 +97,19 @@ def yatzy_scratch(rules) -> tuple:
         return (yk("new_workspace")(rules.n_boxes),)
     nb = rules.n_boxes
     return {
-        "V": np.empty(252), "VW": np.zeros(252), "K": np.empty(462), "KW": np.zeros(462),
-        "M": np.empty(462), "A": np.empty(462, dtype=np.int64), "box3": np.empty(252, np.int64),
-        "keep2": np.empty(252, np.int64), "keep1": np.empty(252, np.int64), "K1": np.empty(462),
-        "K2": np.empty(462), "succ_s": np.zeros((nb, 7)), "succ_e": np.zeros((nb, 7)),
+        "V": np.empty(252),
+        "VW": np.zeros(252),
+        "K": np.empty(462),
+        "KW": np.zeros(462),
+        "M": np.empty(462),
+        "A": np.empty(462, dtype=np.int64),
+        "box3": np.empty(252, np.int64),
+        "keep2": np.empty(252, np.int64),
+        "keep1": np.empty(252, np.int64),
+        "K1": np.empty(462),
+        "K2": np.empty(462),
+        "succ_s": np.zeros((nb, 7)),
+        "succ_e": np.zeros((nb, 7)),
         "succ_w": np.zeros((nb, 7)),
     }
 
@@ -126,8 +150,18 @@ def w_yatzy_widget(with_w: bool):
             scratch = yatzy_scratch(rules)
         else:
             s = yatzy_scratch(rules)
-            scratch = (s["V"], s["VW"], s["K"], s["KW"], s["box3"], s["succ_s"], s["succ_e"],
-                       s["succ_w"], s["M"], s["A"])
+            scratch = (
+                s["V"],
+                s["VW"],
+                s["K"],
+                s["KW"],
+                s["box3"],
+                s["succ_s"],
+                s["succ_e"],
+                s["succ_w"],
+                s["M"],
+                s["A"],
+            )
 
         def run():
             total = 0.0
@@ -136,7 +170,9 @@ def w_yatzy_widget(with_w: bool):
                     e, w = widget(E, W, with_w, mask, m, f, *tabs, *scratch)
                     total += e + (w if with_w else 0.0)
             return total
+
         return run
+
     return setup
 
 
@@ -163,6 +199,7 @@ def w_yatzy_solve_layer():
         E, W = E0.copy(), W0.copy()
         n = solve_layer(E, W, True, masks, upper_reach(), *tabs)
         return float(n) + float(E.sum()) + float(W.sum()) * 1e-6
+
     return run
 
 
@@ -191,6 +228,7 @@ def w_yatzy_forward_layer():
         overflow = np.zeros(3)
         forward_layer(E, F, len(ms) // 8, row_of, F2, ms, mm, ff, *tabs, overflow, W)
         return float(F2.sum()) + float(overflow.sum())
+
     return run
 
 
@@ -211,6 +249,7 @@ def w_yatzy_backward_layer():
         D2 = np.zeros((len(ms2), 160))
         backward_layer(E, D2, len(ms2) // 8, D, row_of, ms2, mm2, ff2, *tabs)
         return float(D2.sum())
+
     return run
 
 
@@ -231,6 +270,7 @@ def w_yatzy_play_games():
             play_games(E, strategy, u, *tabs, scores)
             total += int(scores.sum())
         return float(total)
+
     return run
 
 
@@ -251,8 +291,9 @@ def w_yatzy_duel_games():
         pos = np.zeros((n, 1, 4), dtype=np.int64)
         play_to_round(E, u0, np.array([7], dtype=np.int64), *tabs, pos)
         diff = np.empty(n // 2, dtype=np.int64)
-        duel_games(E, pos[: n // 2, 0], pos[n // 2:, 0], ua, ub, 20, 2, *tabs, diff)
+        duel_games(E, pos[: n // 2, 0], pos[n // 2 :, 0], ua, ub, 20, 2, *tabs, diff)
         return float(pos.sum()) + float(diff.sum())
+
     return run
 
 
@@ -274,6 +315,7 @@ def w_yatzy_utility_layer():
         P = np.zeros((len(ms2), L))
         utility_layer(Pn, row_of, P, ms2, mm2, ff2, *tabs, 4)
         return float(P.sum())
+
     return run
 
 
@@ -304,17 +346,52 @@ def w_yatzy_small_calls():
             ws = s[0]
             v = widget_policy(E, mask, m, f, *tabs, ws)
             return (v, *workspace_decisions(ws))  # (looked up once: yk() searches modules)
-        v = widget_policy(E, mask, m, f, *tabs, s["V"], s["VW"], s["K"], s["KW"], s["M"],
-                          s["A"], s["succ_s"], s["succ_e"], s["succ_w"], s["box3"], s["keep2"],
-                          s["keep1"], s["K1"], s["K2"])
+        v = widget_policy(
+            E,
+            mask,
+            m,
+            f,
+            *tabs,
+            s["V"],
+            s["VW"],
+            s["K"],
+            s["KW"],
+            s["M"],
+            s["A"],
+            s["succ_s"],
+            s["succ_e"],
+            s["succ_w"],
+            s["box3"],
+            s["keep2"],
+            s["keep1"],
+            s["K1"],
+            s["K2"],
+        )
         return v, s["box3"], s["keep2"], s["keep1"]
 
     def decisions(mask, m, f, t):
         if NEW_YATZY:
             return utility_decisions(Pn, row_of, mask, m, f, t, *tabs, s[0])
-        return utility_decisions(Pn, row_of, mask, m, f, t, *tabs, s["V"], s["VW"], s["K"],
-                                 s["KW"], s["M"], s["A"], s["box3"], s["keep2"], s["keep1"],
-                                 s["K1"], s["K2"])
+        return utility_decisions(
+            Pn,
+            row_of,
+            mask,
+            m,
+            f,
+            t,
+            *tabs,
+            s["V"],
+            s["VW"],
+            s["K"],
+            s["KW"],
+            s["M"],
+            s["A"],
+            s["box3"],
+            s["keep2"],
+            s["keep1"],
+            s["K1"],
+            s["K2"],
+        )
 
     ws_if_new = s if NEW_YATZY else ()
     from gamelab.yatzy.rules import ROLL_YAHTZEE_FACE
@@ -339,6 +416,7 @@ def w_yatzy_small_calls():
             total += pts + j
             total += decisions(mask, m, f, 17)
         return total
+
     return run
 
 
@@ -362,6 +440,7 @@ def w_voltorb_enumerate():
             boards, feats = enumerate_boards(patterns, rs, rv, cs, cv, known)
             total += int(boards.sum()) + int(feats.sum())
         return float(total)
+
     return run
 
 
@@ -383,8 +462,16 @@ def w_voltorb_bounds():
     symmetry_classes = vk("symmetry_classes")
     from gamelab.voltorb.expectimax import clue_array
 
-    data = [(p.boards, p.weights, (p.boards >= 2).sum(axis=1), board_bits(p.boards),
-             clue_array(p.boards[0])) for p in posts]
+    data = [
+        (
+            p.boards,
+            p.weights,
+            (p.boards >= 2).sum(axis=1),
+            board_bits(p.boards),
+            clue_array(p.boards[0]),
+        )
+        for p in posts
+    ]
 
     def run():
         total = 0.0
@@ -396,6 +483,7 @@ def w_voltorb_bounds():
             for code in range(0, 3000, 2):
                 total += float(symmetry_classes(clue, np.int64(code * 4)).sum())
         return total
+
     return run
 
 
@@ -405,6 +493,7 @@ def w_voltorb_win_search():
 
     def run():
         return float(sum(OptimalSolver(p, "win").win_probability() for p in posts))
+
     return run
 
 
@@ -414,6 +503,7 @@ def w_voltorb_coin_search():
 
     def run():
         return float(sum(OptimalSolver(p, "coins").decide(dict(p.revealed))[1] for p in posts))
+
     return run
 
 
@@ -425,6 +515,7 @@ def w_oware_perft():
 
     def run():
         return float(perft_count(start, 9))
+
     return run
 
 
@@ -439,6 +530,7 @@ def w_oware_search():
         eng.clear()
         score, move, nodes, _ = eng.search_depth(start, 12)
         return float(score + move + nodes)
+
     return run
 
 
@@ -448,6 +540,7 @@ def w_oware_tablebase():
     def run():
         t = compute_tablebase(9)
         return float(t["values"].astype(float).sum() + t["sweeps"].sum())
+
     return run
 
 
@@ -462,7 +555,7 @@ def _six_letter_game():
     for _ in range(8):
         base, pos = list(rng.choice(letters, 6)), int(rng.integers(6))
         for ch in rng.choice(letters, 8, replace=False):
-            answers.append("".join(base[:pos] + [str(ch)] + base[pos + 1:]))
+            answers.append("".join(base[:pos] + [str(ch)] + base[pos + 1 :]))
     answers = list(dict.fromkeys(answers))
     guesses = list(dict.fromkeys(["".join(rng.choice(letters, 6)) for _ in range(120)] + answers))
     return Game(WordList("six", tuple(guesses), tuple(answers)), "standard")
@@ -470,6 +563,7 @@ def _six_letter_game():
 
 def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
     """The exact search from the root (a fresh memo each call): sum of totals and nodes."""
+
     def setup():
         from gamelab.wordle.optimal import OptimalSolver
         from gamelab.wordle.rules import load_word_list
@@ -480,7 +574,9 @@ def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
         def run():
             res = OptimalSolver(game, hard=hard, max_guesses=limit).solve()
             return float((res.total or -1) + res.nodes)
+
         return run
+
     return setup
 
 
@@ -529,12 +625,22 @@ def worker() -> None:
 
 
 def start(tree: Path, cache: Path, cold: bool) -> subprocess.Popen:
-    env = dict(os.environ, PYTHONPATH=str(tree), NUMBA_NUM_THREADS="1",
-               GAMELAB_CACHE=str(cache), GAMELAB_RESULTS=str(cache / "results.sqlite"))
+    env = dict(
+        os.environ,
+        PYTHONPATH=str(tree),
+        NUMBA_NUM_THREADS="1",
+        GAMELAB_CACHE=str(cache),
+        GAMELAB_RESULTS=str(cache / "results.sqlite"),
+    )
     if cold:  # an empty numba cache: the first call of each workload compiles
         env["NUMBA_CACHE_DIR"] = str(cache / "numba")
-    return subprocess.Popen([sys.executable, __file__, "--worker"], stdin=subprocess.PIPE,
-                            stdout=subprocess.PIPE, text=True, env=env)
+    return subprocess.Popen(
+        [sys.executable, __file__, "--worker"],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
 
 
 def ask(proc: subprocess.Popen, name: str) -> dict:
@@ -552,11 +658,17 @@ def main() -> None:
     ap.add_argument("--before", type=Path, help="src folder of the baseline tree")
     ap.add_argument("--after", type=Path, default=here, help="src folder of the new tree")
     ap.add_argument("--reps", type=int, default=7)
-    ap.add_argument("--only", default="",
-                    help="comma-separated name prefixes of the workloads to run (e.g. voltorb,oware)")
+    ap.add_argument(
+        "--only",
+        default="",
+        help="comma-separated name prefixes of the workloads to run (e.g. voltorb,oware)",
+    )
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--cold", action="store_true",
-                    help="empty numba caches: the first-call column is then compile time")
+    ap.add_argument(
+        "--cold",
+        action="store_true",
+        help="empty numba caches: the first-call column is then compile time",
+    )
     ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
     args = ap.parse_args()
     if args.worker:
@@ -590,20 +702,28 @@ def main() -> None:
         for p in procs.values():
             p.stdin.close()
             p.wait()
-    print(f"CPU seconds per call, median of {args.reps} alternating repetitions "
-          f"(NUMBA_NUM_THREADS=1); before = {args.before}, after = {args.after}")
-    print(f"first call = set-up + {'compilation (empty numba cache)' if args.cold else 'cache load'}"
-          " + one call, CPU seconds")
-    print(f"{'workload':34s} {'before s':>9s} {'after s':>9s} {'ratio':>7s} {'worst':>7s}  same"
-          f"  {'first before':>12s} {'first after':>11s}")
+    print(
+        f"CPU seconds per call, median of {args.reps} alternating repetitions "
+        f"(NUMBA_NUM_THREADS=1); before = {args.before}, after = {args.after}"
+    )
+    print(
+        f"first call = set-up + {'compilation (empty numba cache)' if args.cold else 'cache load'}"
+        " + one call, CPU seconds"
+    )
+    print(
+        f"{'workload':34s} {'before s':>9s} {'after s':>9s} {'ratio':>7s} {'worst':>7s}  same"
+        f"  {'first before':>12s} {'first after':>11s}"
+    )
     for n in names:
         b, a = times[n]["before"], times[n]["after"]
         ratios = [x / y for x, y in zip(a, b, strict=True)]
         cb, ca = checks[n]["before"], checks[n]["after"]
         same = abs(cb - ca) <= 1e-9 * max(1.0, abs(cb))
-        print(f"{n:34s} {statistics.median(b):9.4f} {statistics.median(a):9.4f} "
-              f"{statistics.median(ratios):7.3f} {max(ratios):7.3f}  {'yes' if same else 'NO ':3s}"
-              f"  {first[n]['before']:12.2f} {first[n]['after']:11.2f}")
+        print(
+            f"{n:34s} {statistics.median(b):9.4f} {statistics.median(a):9.4f} "
+            f"{statistics.median(ratios):7.3f} {max(ratios):7.3f}  {'yes' if same else 'NO ':3s}"
+            f"  {first[n]['before']:12.2f} {first[n]['after']:11.2f}"
+        )
 
 
 if __name__ == "__main__":

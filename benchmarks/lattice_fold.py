@@ -25,7 +25,9 @@ def main() -> None:
 
     from gamelab.lattice.fold import BENCHMARKS_2D, fold, perm_kernel, perm_python
 
-    print(f"{'benchmark':9s} {'L':>3s} {'optimum':>7s} {'found':>5s}  {'status':20s} {'seconds':>8s}")
+    print(
+        f"{'benchmark':9s} {'L':>3s} {'optimum':>7s} {'found':>5s}  {'status':20s} {'seconds':>8s}"
+    )
     for name, (seq, optimum) in BENCHMARKS_2D.items():
         r = fold(seq, seed=args.seed, seconds=args.seconds)
         print(f"{name:9s} {len(seq):3d} {optimum:7d} {r.score:5d}  {r.status:20s} {r.seconds:8.2f}")
@@ -40,8 +42,10 @@ def main() -> None:
     slow = perm_python(is_h, 2, 3.0, 300, 1, 1.0, 999)
     slow_s = time.perf_counter() - t
     assert fast[0] == slow[0]
-    print(f"\nPERM, 300 tours of S1-36: numba {fast_s * 1e3:.1f} ms vs Python {slow_s * 1e3:.0f} ms "
-          f"-> {slow_s / fast_s:,.0f}x (same result: {fast[0]} contacts)")
+    print(
+        f"\nPERM, 300 tours of S1-36: numba {fast_s * 1e3:.1f} ms vs Python {slow_s * 1e3:.0f} ms "
+        f"-> {slow_s / fast_s:,.0f}x (same result: {fast[0]} contacts)"
+    )
 
 
 if __name__ == "__main__":

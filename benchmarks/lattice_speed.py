@@ -50,13 +50,17 @@ def main() -> None:
         lengths += [("square", 20), ("cubic", 13)]
     for lattice, n in lengths:
         sec, arrays = timed(lambda n=n, lattice=lattice: _compute(n, lattice))
-        print(f"{lattice:6s} L={n:2d}: {int(arrays['counts'].sum()):>12,} conformations -> "
-              f"{len(arrays['counts']):>9,} contact sets in {sec:8.3f} s")
+        print(
+            f"{lattice:6s} L={n:2d}: {int(arrays['counts'].sum()):>12,} conformations -> "
+            f"{len(arrays['counts']):>9,} contact sets in {sec:8.3f} s"
+        )
     for n, ndim in ((11, 2), (8, 3)):
         fast, _ = timed(lambda n=n, ndim=ndim: _compute(n, "square" if ndim == 2 else "cubic"), 3)
         slow, _ = timed(lambda n=n, ndim=ndim: K.enumerate_python(n, ndim))
-        print(f"numba vs Python twin, {'square' if ndim == 2 else 'cubic'} L={n}: "
-              f"{slow / fast:,.0f}x faster ({fast * 1e3:.2f} ms vs {slow * 1e3:.0f} ms)")
+        print(
+            f"numba vs Python twin, {'square' if ndim == 2 else 'cubic'} L={n}: "
+            f"{slow / fast:,.0f}x faster ({fast * 1e3:.2f} ms vs {slow * 1e3:.0f} ms)"
+        )
 
     print("\n== one GA generation at L=16 (30 sequences) ==")
     fitness = PuzzleFitness(16)
@@ -74,18 +78,24 @@ def main() -> None:
     baseline, _ = timed(re_enumerate)
     ga = genetic_algorithm(fitness, 16, "HP", rng=1)
     print(f"scoring 30 sequences against cached contact sets: {ours * 1e3:.2f} ms")
-    print(f"re-enumerating all conformations per sequence:     {baseline:.2f} s "
-          f"-> {baseline / ours:,.0f}x")
-    print(f"full GA generation incl. breeding (50-gen run):   "
-          f"{ga.seconds_per_generation * 1e3:.2f} ms -> {7.8 / ga.seconds_per_generation:,.0f}x "
-          "faster than the paper's 7.8 s (8-core M2)")
+    print(
+        f"re-enumerating all conformations per sequence:     {baseline:.2f} s "
+        f"-> {baseline / ours:,.0f}x"
+    )
+    print(
+        f"full GA generation incl. breeding (50-gen run):   "
+        f"{ga.seconds_per_generation * 1e3:.2f} ms -> {7.8 / ga.seconds_per_generation:,.0f}x "
+        "faster than the paper's 7.8 s (8-core M2)"
+    )
 
     print("\n== all 2^16 sequences ==")
     codes = np.arange(1 << 16, dtype=np.int64)
     sets.histograms_for_codes(codes[:64])
     sec, hists = timed(lambda: sets.histograms_for_codes(codes))
-    print(f"65,536 exact histograms in {sec:.2f} s ({sec / 65536 * 1e6:.1f} us each); "
-          f"{int((hists.sum(axis=1) == sets.conformations).sum()):,} sum to 802,075")
+    print(
+        f"65,536 exact histograms in {sec:.2f} s ({sec / 65536 * 1e6:.1f} us each); "
+        f"{int((hists.sum(axis=1) == sets.conformations).sum()):,} sum to 802,075"
+    )
 
     print("\n== histogram kernel vs Python twin (L=14, 20 sequences) ==")
     small = contact_sets(14)

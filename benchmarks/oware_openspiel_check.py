@@ -25,16 +25,26 @@ def main() -> None:
 
     game = pyspiel.load_game("oware")
     rng = np.random.default_rng(args.seed)
-    counts = {"games": 0, "plies": 0, "grand_slam_moves": 0, "ended_by_score": 0,
-              "ended_by_repetition": 0, "ended_without_moves": 0, "mismatches": 0}
+    counts = {
+        "games": 0,
+        "plies": 0,
+        "grand_slam_moves": 0,
+        "ended_by_score": 0,
+        "ended_by_repetition": 0,
+        "ended_without_moves": 0,
+        "mismatches": 0,
+    }
     for _ in range(args.games):
         state = game.new_initial_state()
         p = Position.initial()
         while not state.is_terminal():
             side, scores, houses = state.observation_string(0).split("|")
-            ok = (int(side) == p.to_move and tuple(map(int, scores.split())) == p.stores
-                  and tuple(map(int, houses.split())) == p.houses
-                  and list(state.legal_actions()) == p.legal_moves())
+            ok = (
+                int(side) == p.to_move
+                and tuple(map(int, scores.split())) == p.stores
+                and tuple(map(int, houses.split())) == p.houses
+                and list(state.legal_actions()) == p.legal_moves()
+            )
             counts["mismatches"] += not ok
             m = int(rng.choice(p.legal_moves()))
             counts["grand_slam_moves"] += is_grand_slam(p.houses, p.to_move, m)

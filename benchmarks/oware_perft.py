@@ -24,8 +24,14 @@ def main() -> None:
     for d in range(1, args.depth + 1):
         t0 = time.perf_counter()
         n = perft_count(start, d)
-        rows.append({"depth": d, "nodes": n, "seconds": round(time.perf_counter() - t0, 3),
-                     "matches_reference": n == START_PERFT[d - 1] if d <= 10 else None})
+        rows.append(
+            {
+                "depth": d,
+                "nodes": n,
+                "seconds": round(time.perf_counter() - t0, 3),
+                "matches_reference": n == START_PERFT[d - 1] if d <= 10 else None,
+            }
+        )
     t0 = time.perf_counter()
     n_twin = perft(start, args.twin_depth)
     twin_s = time.perf_counter() - t0
@@ -33,8 +39,16 @@ def main() -> None:
     n_kern = perft_count(start, args.twin_depth)
     kern_s = time.perf_counter() - t0
     assert n_twin == n_kern
-    print(json.dumps({"perft": rows, "twin_depth": args.twin_depth,
-                      "speedup_kernel_vs_python": twin_s / kern_s}, indent=2))
+    print(
+        json.dumps(
+            {
+                "perft": rows,
+                "twin_depth": args.twin_depth,
+                "speedup_kernel_vs_python": twin_s / kern_s,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -22,12 +22,28 @@ def main() -> None:
     arrays = compute_tablebase(args.seeds)
     total = time.perf_counter() - t0
     offsets = arrays["offsets"]
-    levels = [{"seeds": n, "boards": int(offsets[n + 1] - offsets[n]),
-               "seconds": round(float(arrays["seconds"][n]), 3),
-               "sweeps": int(arrays["sweeps"][n])} for n in range(args.seeds + 1)]
-    print(json.dumps({"max_seeds": args.seeds, "boards": int(offsets[-1]),
-                      "bytes": int(arrays["values"].nbytes), "build_seconds": round(total, 2),
-                      "under_a_minute": total < 60, "levels": levels}, indent=2))
+    levels = [
+        {
+            "seeds": n,
+            "boards": int(offsets[n + 1] - offsets[n]),
+            "seconds": round(float(arrays["seconds"][n]), 3),
+            "sweeps": int(arrays["sweeps"][n]),
+        }
+        for n in range(args.seeds + 1)
+    ]
+    print(
+        json.dumps(
+            {
+                "max_seeds": args.seeds,
+                "boards": int(offsets[-1]),
+                "bytes": int(arrays["values"].nbytes),
+                "build_seconds": round(total, 2),
+                "under_a_minute": total < 60,
+                "levels": levels,
+            },
+            indent=2,
+        )
+    )
 
 
 if __name__ == "__main__":

@@ -42,14 +42,20 @@ def main() -> None:
     a = np.array(rows)
     gap_pair, gap_flip = a[:, 2] - a[:, 1], a[:, 3] - a[:, 1]
     assert (gap_pair > -1e-9).all() and (gap_flip > -1e-9).all()
-    print(f"{args.generator} level {args.level}, {len(rows)} openings (seed {args.seed}): "
-          f"median {int(np.median(a[:, 0]))} consistent boards; mean optimum {a[:, 1].mean():.4f}")
+    print(
+        f"{args.generator} level {args.level}, {len(rows)} openings (seed {args.seed}): "
+        f"median {int(np.median(a[:, 0]))} consistent boards; mean optimum {a[:, 1].mean():.4f}"
+    )
     for name, gap in (("inseparable-boards bound", gap_pair), ("first-flip bound", gap_flip)):
-        print(f"  {name:25s} mean gap {gap.mean():.4f}, median {np.median(gap):.4f}; "
-              f"equal to the optimum (1e-9) on {(gap < 1e-9).sum()}, within 0.01 on "
-              f"{(gap < 0.01).sum()}")
-    print(f"  exact solves: median {np.median(a[:, 4]):.3f} s, max {a[:, 4].max():.1f} s, "
-          f"total {a[:, 4].sum():.1f} s")
+        print(
+            f"  {name:25s} mean gap {gap.mean():.4f}, median {np.median(gap):.4f}; "
+            f"equal to the optimum (1e-9) on {(gap < 1e-9).sum()}, within 0.01 on "
+            f"{(gap < 0.01).sum()}"
+        )
+    print(
+        f"  exact solves: median {np.median(a[:, 4]):.3f} s, max {a[:, 4].max():.1f} s, "
+        f"total {a[:, 4].sum():.1f} s"
+    )
 
 
 if __name__ == "__main__":

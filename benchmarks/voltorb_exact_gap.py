@@ -42,10 +42,14 @@ def main() -> None:
         t_opt += t1 - t0
         t_other += t2 - t1
     d = paired_difference(opt, other)
-    print(f"{args.generator} level {args.level}, {args.boards} boards (exact P(win) given the clues):")
+    print(
+        f"{args.generator} level {args.level}, {args.boards} boards (exact P(win) given the clues):"
+    )
     print(f"  optimal {mean_interval(opt)}; {args.other} {mean_interval(other)}")
-    print(f"  optimal - {args.other}: {d}; optimal below {args.other} on "
-          f"{int(np.sum(np.array(opt) < np.array(other) - 1e-12))} boards")
+    print(
+        f"  optimal - {args.other}: {d}; optimal below {args.other} on "
+        f"{int(np.sum(np.array(opt) < np.array(other) - 1e-12))} boards"
+    )
     print(f"  time: optimal {t_opt:.1f} s, {args.other} evaluation {t_other:.1f} s")
 
 

@@ -58,10 +58,14 @@ def main() -> None:
     mt = np.array(move_times)
     ft = np.array(first_times)
     print(f"{args.generator} level {args.level}: {args.games} games, {mt.size} moves, won {wins}")
-    print(f"per move: median {np.median(mt) * 1e3:.1f} ms, p90 {np.percentile(mt, 90):.2f} s, "
-          f"max {mt.max():.1f} s (target median <= 1 s)")
-    print(f"first move (whole tree): median {np.median(ft):.2f} s, max {ft.max():.1f} s; "
-          f"states searched per game: median {int(np.median(nodes))}, max {max(nodes)}")
+    print(
+        f"per move: median {np.median(mt) * 1e3:.1f} ms, p90 {np.percentile(mt, 90):.2f} s, "
+        f"max {mt.max():.1f} s (target median <= 1 s)"
+    )
+    print(
+        f"first move (whole tree): median {np.median(ft):.2f} s, max {ft.max():.1f} s; "
+        f"states searched per game: median {int(np.median(nodes))}, max {max(nodes)}"
+    )
     # side by side with the session-1 search on the same openings
     new_t, old_t, capped = [], [], 0
     for post in openings:
@@ -69,8 +73,9 @@ def main() -> None:
         a = OptimalSolver(post).win_probability()
         t1 = time.perf_counter()
         try:
-            b = OptimalSolver(post, symmetry=False, pair_bounds=False,
-                              state_limit=args.baseline_limit).win_probability()
+            b = OptimalSolver(
+                post, symmetry=False, pair_bounds=False, state_limit=args.baseline_limit
+            ).win_probability()
             assert abs(a - b) < 1e-9, (a, b)
         except SearchLimitError:
             capped += 1
@@ -78,10 +83,12 @@ def main() -> None:
         new_t.append(t1 - t0)
         old_t.append(t2 - t1)
     new_t, old_t = np.array(new_t), np.array(old_t)
-    print(f"openings, this search vs the session-1 search (same clues): total {new_t.sum():.1f} s vs "
-          f"{old_t.sum():.1f} s ({'>= ' if capped else ''}{old_t.sum() / new_t.sum():.1f}x), slowest "
-          f"{new_t.max():.2f} s vs {old_t.max():.2f} s; {capped} baseline openings capped at "
-          f"{args.baseline_limit:,} states")
+    print(
+        f"openings, this search vs the session-1 search (same clues): total {new_t.sum():.1f} s vs "
+        f"{old_t.sum():.1f} s ({'>= ' if capped else ''}{old_t.sum() / new_t.sum():.1f}x), slowest "
+        f"{new_t.max():.2f} s vs {old_t.max():.2f} s; {capped} baseline openings capped at "
+        f"{args.baseline_limit:,} states"
+    )
     # side by side with the Python twin on small level-2 states
     ratios = []
     rng = np.random.default_rng(3)
@@ -96,7 +103,9 @@ def main() -> None:
         t2 = time.perf_counter()
         assert abs(a - b) < 1e-12
         ratios.append((t2 - t1) / max(t1 - t0, 1e-9))
-    print(f"Python twin / numba search on {len(ratios)} level-2 clue sets: median {np.median(ratios):.0f}x")
+    print(
+        f"Python twin / numba search on {len(ratios)} level-2 clue sets: median {np.median(ratios):.0f}x"
+    )
     # the coin objective: openings at a level, and the kernel vs its twin on level-1 clue sets
     rng = np.random.default_rng(4)
     OptimalSolver(warm, "coins").decide({})  # compile (this kernel is not cached)
@@ -108,8 +117,10 @@ def main() -> None:
         OptimalSolver(post, "coins").decide({})
         coin_times.append(time.perf_counter() - t0)
     ct = np.array(coin_times)
-    print(f"optimal-coins openings, level {args.coin_level}, {ct.size} clue sets: median "
-          f"{np.median(ct) * 1e3:.1f} ms, max {ct.max():.1f} s")
+    print(
+        f"optimal-coins openings, level {args.coin_level}, {ct.size} clue sets: median "
+        f"{np.median(ct) * 1e3:.1f} ms, max {ct.max():.1f} s"
+    )
     ratios = []
     for _ in range(args.twin_games):
         post = posterior_for(Clues.from_board(generate_board("hgss", 1, rng)[0]), "hgss", 1)
@@ -120,8 +131,10 @@ def main() -> None:
         t2 = time.perf_counter()
         assert a[0] == b[0] and abs(a[1] - b[1]) < 1e-9
         ratios.append((t2 - t1) / max(t1 - t0, 1e-9))
-    print(f"optimal-coins Python twin / numba on {len(ratios)} level-1 clue sets: median "
-          f"{np.median(ratios):.0f}x")
+    print(
+        f"optimal-coins Python twin / numba on {len(ratios)} level-1 clue sets: median "
+        f"{np.median(ratios):.0f}x"
+    )
 
 
 if __name__ == "__main__":

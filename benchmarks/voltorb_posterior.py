@@ -42,7 +42,9 @@ def main() -> None:
     ap.add_argument("--games", type=int, default=100)
     ap.add_argument("--level", type=int, default=8)
     ap.add_argument("--generator", default="hgss")
-    ap.add_argument("--twin-every", type=int, default=10, help="time the Python twin on every n-th state")
+    ap.add_argument(
+        "--twin-every", type=int, default=10, help="time the Python twin on every n-th state"
+    )
     args = ap.parse_args()
     all_states = list(states(args.games, args.level, args.generator, seed=1))
     decide(*all_states[0], args.generator, args.level)  # compile / load the kernel
@@ -60,13 +62,21 @@ def main() -> None:
     fast_ms = np.array(fast) * 1e3
     opening = np.array([f for f, (_, rev) in zip(fast, all_states, strict=True) if not rev]) * 1e3
     ratio = np.array([py / max(f, 1e-9) for f, py in pairs])
-    print(f"{args.generator} level {args.level}: {len(fast)} decisions from {args.games} minrisk games")
-    print(f"numba posterior per decision: median {np.median(fast_ms):.2f} ms, "
-          f"p90 {np.percentile(fast_ms, 90):.2f} ms, max {fast_ms.max():.1f} ms (target median <= 5 ms)")
-    print(f"  opening positions only (no tile revealed): median {np.median(opening):.2f} ms, "
-          f"max {opening.max():.1f} ms")
-    print(f"plain-Python twin / numba on {len(pairs)} states: median ratio {np.median(ratio):.0f}x, "
-          f"total {sum(p for _, p in pairs):.2f} s vs {sum(f for f, _ in pairs):.3f} s")
+    print(
+        f"{args.generator} level {args.level}: {len(fast)} decisions from {args.games} minrisk games"
+    )
+    print(
+        f"numba posterior per decision: median {np.median(fast_ms):.2f} ms, "
+        f"p90 {np.percentile(fast_ms, 90):.2f} ms, max {fast_ms.max():.1f} ms (target median <= 5 ms)"
+    )
+    print(
+        f"  opening positions only (no tile revealed): median {np.median(opening):.2f} ms, "
+        f"max {opening.max():.1f} ms"
+    )
+    print(
+        f"plain-Python twin / numba on {len(pairs)} states: median ratio {np.median(ratio):.0f}x, "
+        f"total {sum(p for _, p in pairs):.2f} s vs {sum(f for f, _ in pairs):.3f} s"
+    )
 
 
 if __name__ == "__main__":

@@ -80,7 +80,9 @@ class Connection:
         payload = json.dumps(body).encode()
         self.writer.write(
             f"POST {path} HTTP/1.1\r\nHost: {self.host}\r\nContent-Type: application/json\r\n"
-            f"Content-Length: {len(payload)}\r\n\r\n".encode() + payload)
+            f"Content-Length: {len(payload)}\r\n\r\n".encode()
+            + payload
+        )
         assert self.reader is not None
         head = await self.reader.readuntil(b"\r\n\r\n")
         lines = head.decode("latin-1").split("\r\n")
@@ -119,7 +121,8 @@ async def load(base: str, bodies: list[dict], clients: int, seconds: float) -> d
 
     host, port = base.split("//")[1].split(":")
     probe_process = await asyncio.create_subprocess_exec(
-        sys.executable, "-c", PROBE, host, port, str(seconds), stdout=asyncio.subprocess.PIPE)
+        sys.executable, "-c", PROBE, host, port, str(seconds), stdout=asyncio.subprocess.PIPE
+    )
     latencies: list[float] = []
     statuses: dict[int, int] = {}
     failures: list[str] = []
@@ -139,7 +142,8 @@ async def load(base: str, bodies: list[dict], clients: int, seconds: float) -> d
                 t = time.perf_counter()
                 try:
                     status, answer = await asyncio.wait_for(
-                        connection.post("/api/voltorb/solve", body), 30)
+                        connection.post("/api/voltorb/solve", body), 30
+                    )
                 except Exception as exc:  # a refused or dropped connection is an error too
                     failures.append(type(exc).__name__)
                     connection.close()
@@ -212,11 +216,20 @@ def safety(base: str) -> list[tuple[str, int, str]]:
         "unknown field (a path)": {**good, "file": "/etc/passwd"},
         "practice huge seed": ("/api/voltorb/practice/new", {"level": 1, "seed": 10**40}),
         "practice negative seed": ("/api/voltorb/practice/new", {"level": 1, "seed": -1}),
-        "practice 26 flips": ("/api/voltorb/practice/play", {"level": 1, "seed": 1, "flips": [[1, 1]] * 26}),
+        "practice 26 flips": (
+            "/api/voltorb/practice/play",
+            {"level": 1, "seed": 1, "flips": [[1, 1]] * 26},
+        ),
     }
     out = []
-    cases = [(name, "/api/voltorb/solve", {"content": content, "headers": {"content-type": "application/json"}})
-             for name, content in raw.items()]
+    cases = [
+        (
+            name,
+            "/api/voltorb/solve",
+            {"content": content, "headers": {"content-type": "application/json"}},
+        )
+        for name, content in raw.items()
+    ]
     for name, body in structured.items():
         path, payload = body if isinstance(body, tuple) else ("/api/voltorb/solve", body)
         cases.append((name, path, {"json": payload}))
@@ -253,9 +266,21 @@ def main() -> None:
     env = {**os.environ}
     env.setdefault("GAMELAB_CACHE", os.path.join(tempfile.gettempdir(), "gamelab-web-load-cache"))
     server = subprocess.Popen(
-        [sys.executable, "-m", "gamelab.cli", "serve", "--port", str(port),
-         "--workers", str(args.workers), "--budget", str(args.budget)],
-        env=env, stderr=subprocess.PIPE, text=True,
+        [
+            sys.executable,
+            "-m",
+            "gamelab.cli",
+            "serve",
+            "--port",
+            str(port),
+            "--workers",
+            str(args.workers),
+            "--budget",
+            str(args.budget),
+        ],
+        env=env,
+        stderr=subprocess.PIPE,
+        text=True,
     )
     try:
         import httpx2
@@ -272,29 +297,49 @@ def main() -> None:
                 sys.exit(f"error: the server did not start: {server.communicate()[1][-2000:]}")
             time.sleep(0.5)
         bodies = positions(args.positions, args.seed)
-        print(f"machine load average (1, 5, 15 min) at the start: "
-              f"{', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores")
+        print(
+            f"machine load average (1, 5, 15 min) at the start: "
+            f"{', '.join(f'{x:.2f}' for x in os.getloadavg())} on {os.cpu_count()} cores"
+        )
         print(f"server: gamelab serve --workers {args.workers} --budget {args.budget} on {base}")
-        print(f"load: {args.clients} clients x {args.seconds:g} s, {len(bodies)} level-8 positions "
-              "(half with 1-3 tiles flipped)")
+        print(
+            f"load: {args.clients} clients x {args.seconds:g} s, {len(bodies)} level-8 positions "
+            "(half with 1-3 tiles flipped)"
+        )
         res = asyncio.run(load(base, bodies, args.clients, args.seconds))
         lat, probe = res["latencies"], res["probe"]
         goal = args.budget + 0.5
-        print(f"requests: {res['requests']} in {res['seconds']:.1f} s = {res['requests'] / res['seconds']:.1f} req/s")
-        print(f"latency: p50 {pct(lat, 50):.3f} s, p99 {pct(lat, 99):.3f} s, max {max(lat):.3f} s "
-              f"(goal p99 < budget + 0.5 s = {goal:g} s: {'met' if pct(lat, 99) < goal else 'NOT met'})")
-        print(f"errors: {res['errors']} (statuses {res['statuses']}, connection failures {res['failures']})")
-        print(f"answers with the labelled fallback: {res['fallbacks']} "
-              f"({100 * res['fallbacks'] / max(1, res['requests']):.1f} %: {res['notes']})")
-        print(f"probe /api/health while loaded (own process): {len(probe)} requests, "
-              f"p50 {1000 * pct(probe, 50):.1f} ms, p99 {1000 * pct(probe, 99):.1f} ms, "
-              f"max {1000 * max(probe):.1f} ms (goal < 100 ms: {'met' if max(probe) < 0.1 else 'NOT met'})")
+        print(
+            f"requests: {res['requests']} in {res['seconds']:.1f} s = {res['requests'] / res['seconds']:.1f} req/s"
+        )
+        print(
+            f"latency: p50 {pct(lat, 50):.3f} s, p99 {pct(lat, 99):.3f} s, max {max(lat):.3f} s "
+            f"(goal p99 < budget + 0.5 s = {goal:g} s: {'met' if pct(lat, 99) < goal else 'NOT met'})"
+        )
+        print(
+            f"errors: {res['errors']} (statuses {res['statuses']}, connection failures {res['failures']})"
+        )
+        print(
+            f"answers with the labelled fallback: {res['fallbacks']} "
+            f"({100 * res['fallbacks'] / max(1, res['requests']):.1f} %: {res['notes']})"
+        )
+        print(
+            f"probe /api/health while loaded (own process): {len(probe)} requests, "
+            f"p50 {1000 * pct(probe, 50):.1f} ms, p99 {1000 * pct(probe, 99):.1f} ms, "
+            f"max {1000 * max(probe):.1f} ms (goal < 100 ms: {'met' if max(probe) < 0.1 else 'NOT met'})"
+        )
         loop_probe = res["loop_probe"]
-        print(f"  the same probe from the load generator's loop: p50 {1000 * pct(loop_probe, 50):.1f} ms, "
-              f"p99 {1000 * pct(loop_probe, 99):.1f} ms")
-        print(f"load generator CPU: {res['client_cpu']:.1f} s ({1000 * res['client_cpu'] / max(1, res['requests']):.2f} ms "
-              "per request)")
-        print(f"machine load average (1, 5, 15 min) at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+        print(
+            f"  the same probe from the load generator's loop: p50 {1000 * pct(loop_probe, 50):.1f} ms, "
+            f"p99 {1000 * pct(loop_probe, 99):.1f} ms"
+        )
+        print(
+            f"load generator CPU: {res['client_cpu']:.1f} s ({1000 * res['client_cpu'] / max(1, res['requests']):.2f} ms "
+            "per request)"
+        )
+        print(
+            f"machine load average (1, 5, 15 min) at the end: {', '.join(f'{x:.2f}' for x in os.getloadavg())}"
+        )
         print("\nsafety (each must be 4xx with a message):")
         bad = 0
         for name, status, detail in safety(base):

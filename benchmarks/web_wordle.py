@@ -50,7 +50,9 @@ def games(names: str, rule: str, count: int) -> tuple[list[list[dict]], list[lis
                 history.append({"guess": guess, "colours": colours})
                 if guess == answer:
                     break
-                guess = advise(names, rule, None, [(h["guess"], h["colours"]) for h in history]).next.name
+                guess = advise(
+                    names, rule, None, [(h["guess"], h["colours"]) for h in history]
+                ).next.name
     return optimal, player
 
 
@@ -64,7 +66,9 @@ def distinct(histories: list[list[dict]]) -> list[list[dict]]:
     return out
 
 
-def timed_requests(client, names: str, rule: str, histories: list[list[dict]]) -> tuple[list[float], int]:
+def timed_requests(
+    client, names: str, rule: str, histories: list[list[dict]]
+) -> tuple[list[float], int]:
     times, fallbacks = [], 0
     for h in histories:
         start = time.perf_counter()
@@ -132,39 +136,55 @@ def main() -> None:
         for names in args.names:
             if not strategy_is_cached(names, args.rule):
                 if not args.build:
-                    print(f"{names}: optimal strategy not cached; run `gamelab wordle strategy --names "
-                          f"{names} --rule {args.rule}` or pass --build")
+                    print(
+                        f"{names}: optimal strategy not cached; run `gamelab wordle strategy --names "
+                        f"{names} --rule {args.rule}` or pass --build"
+                    )
                     continue
                 s = strategy_summary(names, args.rule)
                 print(f"{names}: strategy computed in {s.seconds:.0f} s")
             optimal, player = games(names, args.rule, args.games)
             optimal, player = distinct(optimal), distinct(player)
-            client.post("/api/wordle/advice", json={"names": names, "rule": args.rule, "history": []})
-            print(f"{names}, rule {args.rule}: {len(optimal)} histories on the optimal strategy, "
-                  f"{len(player)} after the entropy opening")
+            client.post(
+                "/api/wordle/advice", json={"names": names, "rule": args.rule, "history": []}
+            )
+            print(
+                f"{names}, rule {args.rule}: {len(optimal)} histories on the optimal strategy, "
+                f"{len(player)} after the entropy opening"
+            )
             all_times, all_fallbacks = [], 0
-            for label, hs in (("on the strategy (lookups)", optimal), ("after the entropy opening", player)):
+            for label, hs in (
+                ("on the strategy (lookups)", optimal),
+                ("after the entropy opening", player),
+            ):
                 times, fallbacks = timed_requests(client, names, args.rule, hs)
                 all_times += times
                 all_fallbacks += fallbacks
                 q = statistics.quantiles(times, n=10)
-                print(f"  {label:27s} median {ms(statistics.median(times))}, p90 {ms(q[-1])}, "
-                      f"max {ms(max(times))}, fallbacks {fallbacks}/{len(times)}")
+                print(
+                    f"  {label:27s} median {ms(statistics.median(times))}, p90 {ms(q[-1])}, "
+                    f"max {ms(max(times))}, fallbacks {fallbacks}/{len(times)}"
+                )
             med = statistics.median(all_times)
             verdict = "meets" if med < 0.1 else "misses"
-            print(f"  all answers: median {ms(med)} ({verdict} the 100 ms goal), max {ms(max(all_times))}, "
-                  f"fallbacks {all_fallbacks}/{len(all_times)}")
+            print(
+                f"  all answers: median {ms(med)} ({verdict} the 100 ms goal), max {ms(max(all_times))}, "
+                f"fallbacks {all_fallbacks}/{len(all_times)}"
+            )
             # the exact answer with the cached strategy vs without it, side by side in this
             # process, on the first histories of both kinds (the root and the nodes near it are
             # where the table matters; for `all` the root is left out: minutes without a table)
-            sample = optimal[: args.baseline] + player[1: 1 + args.baseline]
+            sample = optimal[: args.baseline] + player[1 : 1 + args.baseline]
             if names != "gen1-4":
                 sample = [h for h in sample if h]
             ours, base = library(names, args.rule, sample), baseline(names, args.rule, sample)
-            print(f"  exact answer with the cached strategy vs a fresh solver (`gamelab wordle next`), "
-                  f"{len(sample)} histories: median {ms(statistics.median(ours))} vs "
-                  f"{ms(statistics.median(base))} ({statistics.median(base) / statistics.median(ours):.0f}x), "
-                  f"total {sum(ours):.2f} s vs {sum(base):.2f} s ({sum(base) / sum(ours):.0f}x)")
+            print(
+                f"  exact answer with the cached strategy vs a fresh solver (`gamelab wordle next`), "
+                f"{len(sample)} histories: median {ms(statistics.median(ours))} vs "
+                f"{ms(statistics.median(base))} ({statistics.median(base) / statistics.median(ours):.0f}x), "
+                f"total {sum(ours):.2f} s vs {sum(base):.2f} s ({sum(base) / sum(ours):.0f}x)"
+            )
+
 
 if __name__ == "__main__":
     main()

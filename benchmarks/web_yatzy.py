@@ -53,9 +53,22 @@ def positions(rules: str, count: int, seed: int) -> list[dict]:
             if v.finished:
                 break
             dice = "".join(map(str, sorted(v.dice)))
-            out.append({"game": {"rules": rules, "seed": game_seed, "moves": list(moves), "coach": True},
-                        "advise": {"rules": rules, "card": v.you.card, "dice": dice,
-                                   "rolls_left": v.rolls_left}})
+            out.append(
+                {
+                    "game": {
+                        "rules": rules,
+                        "seed": game_seed,
+                        "moves": list(moves),
+                        "coach": True,
+                    },
+                    "advise": {
+                        "rules": rules,
+                        "card": v.you.card,
+                        "dice": dice,
+                        "rolls_left": v.rolls_left,
+                    },
+                }
+            )
             open_boxes = [r.box for r in v.rows if r.you is None]
             if v.rolls_left and rng.random() < 0.75:
                 moves.append("hold " + "".join(rng.choice(["0", "1"], 5)))
@@ -67,8 +80,12 @@ def positions(rules: str, count: int, seed: int) -> list[dict]:
 
 def post(base: str, path: str, body: dict | None) -> tuple[float, dict]:
     data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(base + path, data=data, method="GET" if body is None else "POST",
-                                 headers={"content-type": "application/json"})
+    req = urllib.request.Request(
+        base + path,
+        data=data,
+        method="GET" if body is None else "POST",
+        headers={"content-type": "application/json"},
+    )
     t0 = time.perf_counter()
     with urllib.request.urlopen(req, timeout=120) as resp:
         payload = json.loads(resp.read())
@@ -81,8 +98,10 @@ def post(base: str, path: str, body: dict | None) -> tuple[float, dict]:
 
 def summary(name: str, ms: list[float]) -> str:
     a = np.array(ms)
-    return (f"{name:<34} median {np.median(a):7.2f} ms   p90 {np.percentile(a, 90):7.2f}   "
-            f"max {a.max():7.2f}   (n={len(a)})")
+    return (
+        f"{name:<34} median {np.median(a):7.2f} ms   p90 {np.percentile(a, 90):7.2f}   "
+        f"max {a.max():7.2f}   (n={len(a)})"
+    )
 
 
 def main() -> None:
@@ -96,8 +115,10 @@ def main() -> None:
     from gamelab.yatzy.coach import coach
     from gamelab.yatzy.tables import optimal_values, tables_status
 
-    print(f"tables of {args.rules} in this process: {tables_status(args.rules).message or 'loaded'}",
-          file=sys.stderr)
+    print(
+        f"tables of {args.rules} in this process: {tables_status(args.rules).message or 'loaded'}",
+        file=sys.stderr,
+    )
     E = optimal_values(args.rules)  # builds the disk cache on a fresh machine (the server loads it)
     states = positions(args.rules, args.positions, args.seed)
 
@@ -108,8 +129,12 @@ def main() -> None:
         port = _free_port()
         base = f"http://127.0.0.1:{port}"
         log = tempfile.TemporaryFile()
-        server = subprocess.Popen([sys.executable, "-m", "gamelab.cli", "serve", "--port", str(port),
-                                   "--workers", "1"], stdout=log, stderr=log, env=os.environ.copy())
+        server = subprocess.Popen(
+            [sys.executable, "-m", "gamelab.cli", "serve", "--port", str(port), "--workers", "1"],
+            stdout=log,
+            stderr=log,
+            env=os.environ.copy(),
+        )
     try:
         deadline = time.monotonic() + 900  # a cold start compiles every page's kernels
         while True:
@@ -119,9 +144,13 @@ def main() -> None:
             except OSError:
                 if server is None and time.monotonic() > deadline - 840:
                     raise RuntimeError(f"no gamelab server answers at {base}") from None
-                if server is not None and (server.poll() is not None or time.monotonic() > deadline):
+                if server is not None and (
+                    server.poll() is not None or time.monotonic() > deadline
+                ):
                     log.seek(0)
-                    raise RuntimeError("the server did not start:\n" + log.read().decode()) from None
+                    raise RuntimeError(
+                        "the server did not start:\n" + log.read().decode()
+                    ) from None
                 time.sleep(0.5)
         ms, status = post(base, "/api/yatzy/status", {"rules": args.rules})
         ms, status = post(base, "/api/yatzy/prepare", {"rules": args.rules})
@@ -148,16 +177,24 @@ def main() -> None:
                 server.kill()
                 server.wait()
     print(f"{args.rules}: {len(states)} positions from seeded random games (seed {args.seed})")
-    labels = {"game": "/api/yatzy/game (replay + coach)", "advise": "/api/yatzy/advise",
-              "health": "/api/health (HTTP only)", "library": "coach() in process"}
+    labels = {
+        "game": "/api/yatzy/game (replay + coach)",
+        "advise": "/api/yatzy/advise",
+        "health": "/api/health (HTTP only)",
+        "library": "coach() in process",
+    }
     for key, label in labels.items():
         print(summary(label, times[key]))
     med = {k: float(np.median(v)) for k, v in times.items()}
-    print(f"ratios of medians: game / health {med['game'] / med['health']:.2f}, advise / health "
-          f"{med['advise'] / med['health']:.2f}, advise / library {med['advise'] / med['library']:.1f}")
+    print(
+        f"ratios of medians: game / health {med['game'] / med['health']:.2f}, advise / health "
+        f"{med['advise'] / med['health']:.2f}, advise / library {med['advise'] / med['library']:.1f}"
+    )
     goal = max(med["game"], med["advise"])
-    print(f"goal: median coach answer under 50 ms: {'met' if goal < 50 else 'NOT met'} "
-          f"({goal:.1f} ms)")
+    print(
+        f"goal: median coach answer under 50 ms: {'met' if goal < 50 else 'NOT met'} "
+        f"({goal:.1f} ms)"
+    )
 
 
 if __name__ == "__main__":

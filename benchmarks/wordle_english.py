@@ -49,12 +49,16 @@ def main() -> None:
     rows = []
     for hard in (None, "game", "strict"):
         cpu = time.process_time()
-        words = load_word_list(guesses_file=args.data / "guesses.txt", answers_file=args.data / "answers.txt")
+        words = load_word_list(
+            guesses_file=args.data / "guesses.txt", answers_file=args.data / "answers.txt"
+        )
         game = Game(words, "standard")
         solver = OptimalSolver(game, hard=hard, max_guesses=6)
         first = words.check_guess(args.first)
         search = time.process_time()
-        total = solver._guess_cost(first, game.all_answers(), INF, 5, game.full_pool() if hard else None)
+        total = solver._guess_cost(
+            first, game.all_answers(), INF, 5, game.full_pool() if hard else None
+        )
         search = time.process_time() - search
         result = solver.solve_first(first)  # the tree, from the memo
         solve = time.process_time() - cpu
@@ -63,7 +67,9 @@ def main() -> None:
         if not args.no_baseline:
             slow = OptimalSolver(game, hard=hard, max_guesses=6, engine="python")
             twin = time.process_time()
-            twin_total = slow._guess_cost(first, game.all_answers(), INF, 5, game.full_pool() if hard else None)
+            twin_total = slow._guess_cost(
+                first, game.all_answers(), INF, 5, game.full_pool() if hard else None
+            )
             twin = time.process_time() - twin
             assert twin_total == total, (twin_total, total)
         rows.append((hard, total, search, solve, twin, solver.nodes, result.worst))
@@ -71,9 +77,12 @@ def main() -> None:
         goal = "meets" if solve <= GOAL_CPU[hard] else "misses"
         selby = f"; Selby {SELBY_CPU[hard]} s" if hard in SELBY_CPU else ""
         ratio = "" if twin is None else f"; twin {twin:.2f} s, speed-up {twin / search:.1f}x"
-        print(f"{args.first} {LABEL[hard]:<19} total {total} (published {PUBLISHED[hard]}: {status}), "
-              f"worst {result.worst}; search {search:.2f} s CPU, whole solve {solve:.2f} s CPU, "
-              f"{goal} the {GOAL_CPU[hard]:.0f} s goal{selby}{ratio}; {solver.nodes} nodes", flush=True)
+        print(
+            f"{args.first} {LABEL[hard]:<19} total {total} (published {PUBLISHED[hard]}: {status}), "
+            f"worst {result.worst}; search {search:.2f} s CPU, whole solve {solve:.2f} s CPU, "
+            f"{goal} the {GOAL_CPU[hard]:.0f} s goal{selby}{ratio}; {solver.nodes} nodes",
+            flush=True,
+        )
 
 
 if __name__ == "__main__":

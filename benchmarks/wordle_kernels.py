@@ -38,10 +38,16 @@ def main() -> None:
     _kernels.feedback_table_kernel(gc, gl, ac, al, 1)
     _kernels.entropy_kernel(table, subset, game.n_codes)
     rows = [
-        ("feedback table", lambda: _kernels.feedback_table_kernel(gc, gl, ac, al, 1),
-         lambda: _kernels.feedback_table_python(gc, gl, ac, al, 1)),
-        ("entropy ranking", lambda: _kernels.entropy_kernel(table, subset, game.n_codes),
-         lambda: _kernels.entropy_python(table, subset)),
+        (
+            "feedback table",
+            lambda: _kernels.feedback_table_kernel(gc, gl, ac, al, 1),
+            lambda: _kernels.feedback_table_python(gc, gl, ac, al, 1),
+        ),
+        (
+            "entropy ranking",
+            lambda: _kernels.entropy_kernel(table, subset, game.n_codes),
+            lambda: _kernels.entropy_python(table, subset),
+        ),
     ]
     print(f"{args.names}: {len(words.guesses)} guesses x {len(words.answers)} answers")
     print(f"{'what':<18}{'numba ms':>10}{'python ms':>12}{'ratio':>9}")

@@ -37,11 +37,13 @@ def main() -> None:
         t, c = time.perf_counter(), time.process_time()
         res = OptimalSolver(game, hard=args.hard, time_limit=args.time_limit).solve()
         t_opt, c_opt = time.perf_counter() - t, time.process_time() - c
-        print(f"{args.names} {rule}{' hard' if args.hard else ''}: pruned {pruned[0]} ({pruned[1]}) "
-              f"in {t_pruned:.1f} s (cpu {c_pruned:.1f} s); optimal {res.total} (lower bound {res.lower_bound}, "
-              f"proven {res.proven}, first {' '.join(res.first_guesses)}) in {t_opt:.1f} s "
-              f"(cpu {c_opt:.1f} s), {res.nodes} nodes; optimum/pruned cpu ratio "
-              f"{c_opt / c_pruned:.2f}")
+        print(
+            f"{args.names} {rule}{' hard' if args.hard else ''}: pruned {pruned[0]} ({pruned[1]}) "
+            f"in {t_pruned:.1f} s (cpu {c_pruned:.1f} s); optimal {res.total} (lower bound {res.lower_bound}, "
+            f"proven {res.proven}, first {' '.join(res.first_guesses)}) in {t_opt:.1f} s "
+            f"(cpu {c_opt:.1f} s), {res.nodes} nodes; optimum/pruned cpu ratio "
+            f"{c_opt / c_pruned:.2f}"
+        )
 
 
 if __name__ == "__main__":

@@ -42,29 +42,39 @@ def main() -> None:
     old = np.empty(args.games, dtype=np.int64)
     t0 = time.process_time()
     for lo in range(0, args.games, CHUNK):
-        play_games(E, 0, u[lo: lo + CHUNK], bundle, old[lo: lo + CHUNK])
+        play_games(E, 0, u[lo : lo + CHUNK], bundle, old[lo : lo + CHUNK])
     t_old = time.process_time() - t0
     t0 = time.process_time()
-    new = np.concatenate([play_scores(rules, "optimal", u[lo: lo + CHUNK])
-                          for lo in range(0, args.games, CHUNK)])
+    new = np.concatenate(
+        [play_scores(rules, "optimal", u[lo : lo + CHUNK]) for lo in range(0, args.games, CHUNK)]
+    )
     t_new = time.process_time() - t0
     t0 = time.process_time()
-    again = np.concatenate([play_scores(rules, "optimal", u[lo: lo + CHUNK])
-                            for lo in range(0, args.games, CHUNK)])
+    again = np.concatenate(
+        [play_scores(rules, "optimal", u[lo : lo + CHUNK]) for lo in range(0, args.games, CHUNK)]
+    )
     t_warm = time.process_time() - t0
     assert (old == new).all() and (new == again).all()
     states = int(_decision_cache(rules.name, "optimal")[2][0]) - 1
-    print(f"{rules.name}, optimal strategy, {args.games} games in chunks of {CHUNK}, one process "
-          f"(same dice, same scores):")
+    print(
+        f"{rules.name}, optimal strategy, {args.games} games in chunks of {CHUNK}, one process "
+        f"(same dice, same scores):"
+    )
     print(f"  tables per chunk (previous):  {args.games / t_old:9.0f} games/s per core")
-    print(f"  tables per process, cold:     {args.games / t_new:9.0f} games/s per core "
-          f"(x{t_old / t_new:.1f}; {states} states' tables built)")
-    print(f"  tables per process, warm:     {args.games / t_warm:9.0f} games/s per core "
-          f"(x{t_old / t_warm:.1f})")
+    print(
+        f"  tables per process, cold:     {args.games / t_new:9.0f} games/s per core "
+        f"(x{t_old / t_new:.1f}; {states} states' tables built)"
+    )
+    print(
+        f"  tables per process, warm:     {args.games / t_warm:9.0f} games/s per core "
+        f"(x{t_old / t_warm:.1f})"
+    )
     if args.parallel:
         res = simulate(rules, "optimal", args.parallel, 0, Backend(workers=2, quiet=True))
-        print(f"simulate, 2 workers, {args.parallel} games: {args.parallel / res.seconds:.0f} "
-              f"games/s wall incl. start-up (goal 1e5); mean {res.mean.value:.3f}")
+        print(
+            f"simulate, 2 workers, {args.parallel} games: {args.parallel / res.seconds:.0f} "
+            f"games/s wall incl. start-up (goal 1e5); mean {res.mean.value:.3f}"
+        )
 
 
 if __name__ == "__main__":

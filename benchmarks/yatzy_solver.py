@@ -72,19 +72,25 @@ def main() -> None:
     py = (time.process_time() - t0) / len(states) * 1e6
     print(f"rules {rules.name}, {len(states)} random widgets (same widgets for both):")
     print(f"  plain-Python twin (E and W): {py:10.1f} us/widget")
-    print(f"  numba, E only:               {results[False]:10.2f} us/widget  "
-          f"(x{py / results[False]:.0f} faster)")
-    print(f"  numba, E and W:              {results[True]:10.2f} us/widget  "
-          f"(x{py / results[True]:.0f} faster)")
+    print(
+        f"  numba, E only:               {results[False]:10.2f} us/widget  "
+        f"(x{py / results[False]:.0f} faster)"
+    )
+    print(
+        f"  numba, E and W:              {results[True]:10.2f} us/widget  "
+        f"(x{py / results[True]:.0f} faster)"
+    )
     if args.full:
         solve_tables(get_rules("yahtzee-no-bonus"), with_w=False)  # compile the layer kernel
         for with_w in (False, True):
             t0, w0 = time.process_time(), time.perf_counter()
             _, _, widgets = solve_tables(rules, with_w=with_w)
             cpu, wall = time.process_time() - t0, time.perf_counter() - w0
-            print(f"  full {rules.name} table ({'E and W' if with_w else 'E only'}): {widgets} "
-                  f"widgets, {cpu:.1f} core-s ({cpu / widgets * 1e6:.2f} us/widget), "
-                  f"wall {wall:.1f} s; goal 10 core-s, precisit (Rust, 1 core) 28.5 s")
+            print(
+                f"  full {rules.name} table ({'E and W' if with_w else 'E only'}): {widgets} "
+                f"widgets, {cpu:.1f} core-s ({cpu / widgets * 1e6:.2f} us/widget), "
+                f"wall {wall:.1f} s; goal 10 core-s, precisit (Rust, 1 core) 28.5 s"
+            )
     sim_rules = get_rules("yahtzee")
     solve(sim_rules)
     u = draw_uniforms(sim_rules, 200, rng)
@@ -94,9 +100,11 @@ def main() -> None:
     play_scores(sim_rules, "optimal", u)
     per_core = 4000 / (time.process_time() - t0)
     res = simulate(sim_rules, "optimal", args.games, 0, Backend(workers=2, quiet=True))
-    print(f"simulation (yahtzee, optimal): {per_core:.0f} games/s per core (CPU time); "
-          f"{args.games / res.seconds:.0f} games/s wall on 2 workers incl. start-up "
-          f"(goal >= 1e4 on 2 cores)")
+    print(
+        f"simulation (yahtzee, optimal): {per_core:.0f} games/s per core (CPU time); "
+        f"{args.games / res.seconds:.0f} games/s wall on 2 workers incl. start-up "
+        f"(goal >= 1e4 on 2 cores)"
+    )
 
 
 if __name__ == "__main__":

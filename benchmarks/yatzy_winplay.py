@@ -60,8 +60,10 @@ def widget_speed(rules, L: int, n: int) -> None:
     py_us = (time.process_time() - t0) / 2 * 1e6
     print(f"vector widget, {rules.name}, L = {L} (same states):")
     print(f"  plain-Python twin: {py_us / 1e3:10.1f} ms/widget")
-    print(f"  numba:             {nb_us / 1e3:10.3f} ms/widget (x{py_us / nb_us:.0f} faster; "
-          f"{nb_us / L:.2f} us per score)")
+    print(
+        f"  numba:             {nb_us / 1e3:10.3f} ms/widget (x{py_us / nb_us:.0f} faster; "
+        f"{nb_us / L:.2f} us per score)"
+    )
 
 
 def solve_costs(rules, turns: list[int], positions: int) -> None:
@@ -83,8 +85,10 @@ def solve_costs(rules, turns: list[int], positions: int) -> None:
             lens.append(sol.length)
             mb.append(sum(v.nbytes for v in sol.vectors) / 2**20)
         rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
-        print(f"  {K:2d}   {np.mean(secs):14.2f}   {max(secs):7.2f}   {np.mean(states):6.0f}   "
-              f"{np.mean(lens):8.0f}   {max(mb):10.1f}   {rss:11.0f}")
+        print(
+            f"  {K:2d}   {np.mean(secs):14.2f}   {max(secs):7.2f}   {np.mean(states):6.0f}   "
+            f"{np.mean(lens):8.0f}   {max(mb):10.1f}   {rss:11.0f}"
+        )
 
 
 def main() -> None:

@@ -35,7 +35,11 @@ def _section(doc: str, heading: str) -> str:
     start = doc.find(heading)
     assert start >= 0, f"no {heading!r} in the package docstring"
     rest = doc[start:]
-    end = rest.find("\n\n", rest.find("\n\n") + 2) if heading.startswith("Entry") else rest.find("\n\n")
+    end = (
+        rest.find("\n\n", rest.find("\n\n") + 2)
+        if heading.startswith("Entry")
+        else rest.find("\n\n")
+    )
     return rest if end < 0 else rest[:end]
 
 
@@ -94,8 +98,15 @@ def test_every_game_has_the_same_shape(game):
 def _voltorb(workers: int):
     from gamelab.voltorb.simulate import simulate_study
 
-    return simulate_study("hgss", 2, "minrisk", 24, seed=5,
-                          backend=Backend(workers=workers, quiet=True), compare_with="random")
+    return simulate_study(
+        "hgss",
+        2,
+        "minrisk",
+        24,
+        seed=5,
+        backend=Backend(workers=workers, quiet=True),
+        compare_with="random",
+    )
 
 
 def _wordle(workers: int):
@@ -104,34 +115,57 @@ def _wordle(workers: int):
     from gamelab.wordle.rules import load_word_list
     from gamelab.wordle.table import Game
 
-    return made_up_first_guess(Game(load_word_list("gen1"), "blog"), seed=3,
-                               restarts=2, total=False)
+    return made_up_first_guess(
+        Game(load_word_list("gen1"), "blog"), seed=3, restarts=2, total=False
+    )
 
 
 def _lattice(workers: int):
     from gamelab.core.evolve import GAConfig
     from gamelab.lattice.experiments import compare_ga_random
 
-    return compare_ga_random(8, trials=3, seed=2, config=GAConfig(generations=3),
-                             backend=Backend(workers=workers, quiet=True))
+    return compare_ga_random(
+        8,
+        trials=3,
+        seed=2,
+        config=GAConfig(generations=3),
+        backend=Backend(workers=workers, quiet=True),
+    )
 
 
 def _oware(workers: int):
     from gamelab.oware.match import run_match
 
-    return run_match("greedy", "random", games=4, seed=2, use_store=False,
-                     backend=Backend(workers=workers, quiet=True))
+    return run_match(
+        "greedy",
+        "random",
+        games=4,
+        seed=2,
+        use_store=False,
+        backend=Backend(workers=workers, quiet=True),
+    )
 
 
 def _yatzy(workers: int):
     from gamelab.yatzy.simulate import simulate
 
-    return simulate("yahtzee-no-bonus", "random", 300, seed=4, chunk=100,
-                    backend=Backend(workers=workers, quiet=True))
+    return simulate(
+        "yahtzee-no-bonus",
+        "random",
+        300,
+        seed=4,
+        chunk=100,
+        backend=Backend(workers=workers, quiet=True),
+    )
 
 
-RUNS = {"voltorb": _voltorb, "wordle": _wordle, "lattice": _lattice, "oware": _oware,
-        "yatzy": _yatzy}
+RUNS = {
+    "voltorb": _voltorb,
+    "wordle": _wordle,
+    "lattice": _lattice,
+    "oware": _oware,
+    "yatzy": _yatzy,
+}
 
 
 def _without_timings(value):
@@ -178,8 +212,10 @@ def _wordle_pair():
     words = load_word_list("gen1")
     gc, gl = words.encode(words.guesses[:40])
     ac, al = words.encode(words.answers)
-    return (_kernels.feedback_table_kernel(gc, gl, ac, al, _kernels.RULE_BLOG),
-            _kernels.feedback_table_python(gc, gl, ac, al, _kernels.RULE_BLOG))
+    return (
+        _kernels.feedback_table_kernel(gc, gl, ac, al, _kernels.RULE_BLOG),
+        _kernels.feedback_table_python(gc, gl, ac, al, _kernels.RULE_BLOG),
+    )
 
 
 def _lattice_pair():
@@ -206,8 +242,13 @@ def _yatzy_pair():
     return play_scores(r, "greedy", u), [play_game_python(r, "greedy", g) for g in u]
 
 
-PAIRS = {"voltorb": _voltorb_pair, "wordle": _wordle_pair, "lattice": _lattice_pair,
-         "oware": _oware_pair, "yatzy": _yatzy_pair}
+PAIRS = {
+    "voltorb": _voltorb_pair,
+    "wordle": _wordle_pair,
+    "lattice": _lattice_pair,
+    "oware": _oware_pair,
+    "yatzy": _yatzy_pair,
+}
 
 
 @pytest.mark.parametrize("game", GAMES)

@@ -39,8 +39,11 @@ def test_every_kernel_is_registered_once(game):
     assert not twins & helpers, f"{game}: both a twin and a helper: {sorted(twins & helpers)}"
     assert not found - twins - helpers, (
         f"{game}: kernels without a twin or a helper entry in gamelab/kernel_twins.py: "
-        f"{sorted(found - twins - helpers)}")
-    assert not (twins | helpers) - found, f"{game}: stale entries: {sorted((twins | helpers) - found)}"
+        f"{sorted(found - twins - helpers)}"
+    )
+    assert not (twins | helpers) - found, (
+        f"{game}: stale entries: {sorted((twins | helpers) - found)}"
+    )
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -48,20 +51,28 @@ def test_twins_are_plain_python_and_named_by_the_convention(game):
     kernels = _kernels(game)
     for name, entry in TWINS[game].items():
         twin = _resolve(entry.twin)
-        assert callable(twin) and not isinstance(twin, Dispatcher), f"{entry.twin} is not plain Python"
+        assert callable(twin) and not isinstance(twin, Dispatcher), (
+            f"{entry.twin} is not plain Python"
+        )
         module, _, fn = name.partition(".")
         twin_module, _, twin_name = entry.twin.rpartition(".")
-        stem = (entry.variant_of.rpartition(".")[2] if entry.variant_of else fn).removesuffix("_kernel")
+        stem = (entry.variant_of.rpartition(".")[2] if entry.variant_of else fn).removesuffix(
+            "_kernel"
+        )
         if twin_module == f"gamelab.{game}.{module}":
             assert twin_name in (f"{stem}_python", f"{stem}_py"), (
-                f"{game}.{name}: a twin beside its kernel is named {stem}_python, not {twin_name}")
+                f"{game}.{name}: a twin beside its kernel is named {stem}_python, not {twin_name}"
+            )
         else:  # readable code elsewhere: the kernel's docstring or its module's names it
             kernel = kernels[name]
-            docs = (kernel.py_func.__doc__ or "") + (inspect.getmodule(kernel.py_func).__doc__ or "")
+            docs = (kernel.py_func.__doc__ or "") + (
+                inspect.getmodule(kernel.py_func).__doc__ or ""
+            )
             if entry.variant_of in kernels:
                 docs += kernels[entry.variant_of].py_func.__doc__ or ""
             assert twin_name in docs or twin_module in docs, (
-                f"{game}.{name}: neither its docstring nor its module's names the twin {entry.twin}")
+                f"{game}.{name}: neither its docstring nor its module's names the twin {entry.twin}"
+            )
         if entry.variant_of and entry.variant_of in TWINS[game]:
             assert TWINS[game][entry.variant_of].twin == entry.twin, name
 
@@ -69,8 +80,11 @@ def test_twins_are_plain_python_and_named_by_the_convention(game):
 @cache
 def _test_functions(path: str) -> dict[str, str]:
     text = (ROOT / path).read_text(encoding="utf-8")
-    return {node.name: ast.get_source_segment(text, node) or ""
-            for node in ast.parse(text).body if isinstance(node, ast.FunctionDef)}
+    return {
+        node.name: ast.get_source_segment(text, node) or ""
+        for node in ast.parse(text).body
+        if isinstance(node, ast.FunctionDef)
+    }
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -82,7 +96,8 @@ def test_each_pair_names_a_test_that_calls_the_kernel_or_the_twin(game):
         body = functions[test]
         words = {name.partition(".")[2], entry.twin.rpartition(".")[2]}
         assert any(re.search(rf"\b{w}\b", body) for w in words) or entry.variant_of, (
-            f"{game}.{name}: {entry.test} calls neither the kernel nor {entry.twin}")
+            f"{game}.{name}: {entry.test} calls neither the kernel nor {entry.twin}"
+        )
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -108,11 +123,20 @@ def test_wordle_memo_kernels_match_twins():
         h1, h2, p1, p2 = (rng.integers(0, hi, dtype=np.uint64, endpoint=True) for _ in range(4))
         depth = int(rng.choice([0, 3, M.UNLIMITED]))
         fast = M.memo_key(h1, h2, p1, p2, depth)
-        assert tuple(int(x) for x in fast) == M.memo_key_python(int(h1), int(h2), int(p1), int(p2), depth)
+        assert tuple(int(x) for x in fast) == M.memo_key_python(
+            int(h1), int(h2), int(p1), int(p2), depth
+        )
     cap = 16
-    tables = [np.zeros(cap, np.uint64), np.zeros(cap, np.uint64), np.zeros(cap, np.uint8),
-              np.zeros(cap, np.int64), np.full(cap, -1, np.int32)]
-    keys = [(int(a), int(b)) for a, b in rng.integers(0, hi, (11, 2), dtype=np.uint64, endpoint=True)]
+    tables = [
+        np.zeros(cap, np.uint64),
+        np.zeros(cap, np.uint64),
+        np.zeros(cap, np.uint8),
+        np.zeros(cap, np.int64),
+        np.full(cap, -1, np.int32),
+    ]
+    keys = [
+        (int(a), int(b)) for a, b in rng.integers(0, hi, (11, 2), dtype=np.uint64, endpoint=True)
+    ]
     for value, (k1, k2) in enumerate(keys):
         slot = M.memo_find(*tables[:3], np.uint64(k1), np.uint64(k2))
         assert slot == M.memo_find_python(*tables[:3], k1, k2)
@@ -181,8 +205,9 @@ def test_yatzy_layer_kernels_match_twins():
     for mask in masks[:3].tolist():
         for m in (0, 5):
             i = state_index(rules, mask, m, 0)
-            assert (E[i], W[i]) == pytest.approx(widget_python(before_e, before_w, mask, m, 0, rules),
-                                                 rel=1e-12)
+            assert (E[i], W[i]) == pytest.approx(
+                widget_python(before_e, before_w, mask, m, 0, rules), rel=1e-12
+            )
     L = 6
     Pn = np.sort(rng.random((30, L)), axis=1)[:, ::-1].copy()
     Pn[:, 0] = 1.0

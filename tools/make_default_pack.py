@@ -15,6 +15,8 @@ if __name__ == "__main__":
     t0 = time.perf_counter()
     pack = build_default_pack(out)
     for lv in pack.levels:
-        print(f"{lv.number:2d} L={lv.length:2d} {lv.sequence:22s} best {lv.best:2d} "
-              f"3-star share {lv.best_share:.2e}")
+        print(
+            f"{lv.number:2d} L={lv.length:2d} {lv.sequence:22s} best {lv.best:2d} "
+            f"3-star share {lv.best_share:.2e}"
+        )
     print(f"{len(pack.levels)} levels -> {out} in {time.perf_counter() - t0:.0f} s")

@@ -31,10 +31,23 @@ if __name__ == "__main__":
         table = optimal_strategy(names, rule, hard)
         total = check_strategy(table)
         path = shipped_strategy_path(names, rule, hard)
-        fields = ("guess", "candidates", "total", "worst", "child_start", "child_count",
-                  "child_code", "child_node")
-        save_arrays(path, {f: getattr(table, f) for f in fields},
-                    {"names": names, "rule": rule, "hard": hard, "total": total})
-        print(f"{names:7s} {rule:8s} {hard or 'normal':7s} total {total:5d} worst "
-              f"{int(table.worst[0])}  {len(table.guess):4d} nodes -> {path.name} "
-              f"({time.perf_counter() - t0:.0f} s)")
+        fields = (
+            "guess",
+            "candidates",
+            "total",
+            "worst",
+            "child_start",
+            "child_count",
+            "child_code",
+            "child_node",
+        )
+        save_arrays(
+            path,
+            {f: getattr(table, f) for f in fields},
+            {"names": names, "rule": rule, "hard": hard, "total": total},
+        )
+        print(
+            f"{names:7s} {rule:8s} {hard or 'normal':7s} total {total:5d} worst "
+            f"{int(table.worst[0])}  {len(table.guess):4d} nodes -> {path.name} "
+            f"({time.perf_counter() - t0:.0f} s)"
+        )

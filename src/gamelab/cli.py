@@ -39,7 +39,9 @@ def _version(value: bool) -> None:
 def _root(
     version: Annotated[
         bool,
-        typer.Option("--version", callback=_version, is_eager=True, help="Print the version and exit."),
+        typer.Option(
+            "--version", callback=_version, is_eager=True, help="Print the version and exit."
+        ),
     ] = False,
 ) -> None:
     """Solve, simulate and generate small games, and show the work."""
@@ -47,8 +49,12 @@ def _root(
 
 @app.command("report")
 def report_command(
-    quick: Annotated[bool, typer.Option("--quick", help="Small sample sizes: a few minutes on 2 cores.")] = False,
-    out: Annotated[Path, typer.Option("--out", help="Directory for index.html, results.json and plots.")] = Path("report"),
+    quick: Annotated[
+        bool, typer.Option("--quick", help="Small sample sizes: a few minutes on 2 cores.")
+    ] = False,
+    out: Annotated[
+        Path, typer.Option("--out", help="Directory for index.html, results.json and plots.")
+    ] = Path("report"),
     only: Annotated[
         str | None, typer.Option("--only", help="Comma-separated games to include (default: all).")
     ] = None,
@@ -86,11 +92,18 @@ def serve_command(
     ] = 2,
     budget: Annotated[
         float,
-        typer.Option("--budget", min=0.1, help="Seconds a heavy request may take before a labelled cheaper answer."),
+        typer.Option(
+            "--budget",
+            min=0.1,
+            help="Seconds a heavy request may take before a labelled cheaper answer.",
+        ),
     ] = 2.0,
     pack: Annotated[
         Path | None,
-        typer.Option("--pack", help="Level pack for the lattice game (from `gamelab lattice pack`; default: the shipped pack)."),
+        typer.Option(
+            "--pack",
+            help="Level pack for the lattice game (from `gamelab lattice pack`; default: the shipped pack).",
+        ),
     ] = None,
 ) -> None:
     """Serve the web app (a page per game, JSON API under /api) until Ctrl-C."""
@@ -101,7 +114,9 @@ def serve_command(
 
 @app.command("warmup")
 def warmup_command(
-    games: Annotated[list[str] | None, typer.Argument(help="Games to warm up (default: all).")] = None,
+    games: Annotated[
+        list[str] | None, typer.Argument(help="Games to warm up (default: all).")
+    ] = None,
     json_out: Json = False,
 ) -> None:
     """Compile every fast (numba) kernel ahead, so that no later command pays for it."""
@@ -116,8 +131,10 @@ def warmup_command(
         extra = f"; not compiled: {', '.join(g.not_compiled)}" if g.not_compiled else ""
         if g.per_process:
             extra += f"; compiled in each process on first use: {', '.join(g.per_process)}"
-        typer.echo(f"{g.game}: {g.compiled} of {g.kernels} kernels compiled and cached in "
-                   f"{g.seconds:.1f} s{extra}")
+        typer.echo(
+            f"{g.game}: {g.compiled} of {g.kernels} kernels compiled and cached in "
+            f"{g.seconds:.1f} s{extra}"
+        )
     typer.echo(f"total {sum(g.seconds for g in done):.1f} s")
 
 
@@ -206,8 +223,12 @@ def _install_compile_notice(args: list[str]) -> None:
         def on_start(self, ev) -> None:
             if not self.said:
                 self.said = True
-                print("compiling fast kernels, once: this first run is slower "
-                      "('gamelab warmup' compiles them all ahead)", file=sys.stderr, flush=True)
+                print(
+                    "compiling fast kernels, once: this first run is slower "
+                    "('gamelab warmup' compiles them all ahead)",
+                    file=sys.stderr,
+                    flush=True,
+                )
 
         def on_end(self, ev) -> None:
             pass
@@ -219,7 +240,9 @@ def _run(args: list[str]) -> None:
     command = typer.main.get_command(app)
     guard_commands(command)  # numeric options within bounds before any work starts
     try:
-        with heartbeat(f"gamelab {' '.join(args[:2])}", enabled=None if _heartbeat_wanted else False):
+        with heartbeat(
+            f"gamelab {' '.join(args[:2])}", enabled=None if _heartbeat_wanted else False
+        ):
             command.main(args=args, prog_name="gamelab", standalone_mode=False)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
@@ -254,6 +277,7 @@ def _run(args: list[str]) -> None:
     except KeyboardInterrupt:
         print("error: interrupted", file=sys.stderr)
         sys.exit(130)
+
 
 if __name__ == "__main__":
     main()

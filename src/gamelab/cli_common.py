@@ -21,10 +21,16 @@ from gamelab.core.results import ResultStore
 
 Seed = Annotated[
     int,
-    typer.Option("--seed", min=0, max=2**63 - 1,
-                 help="Random seed; the same seed gives the same result on every backend."),
+    typer.Option(
+        "--seed",
+        min=0,
+        max=2**63 - 1,
+        help="Random seed; the same seed gives the same result on every backend.",
+    ),
 ]
-Json = Annotated[bool, typer.Option("--json", help="Print machine-readable JSON on stdout and nothing else.")]
+Json = Annotated[
+    bool, typer.Option("--json", help="Print machine-readable JSON on stdout and nothing else.")
+]
 Quiet = Annotated[bool, typer.Option("--quiet", "-q", help="No progress bars or chatter.")]
 Workers = Annotated[
     int | None,
@@ -165,8 +171,11 @@ class heartbeat:
                 wait = HEARTBEAT_AFTER
                 while not stop.wait(wait):
                     elapsed = time.monotonic() - start
-                    print(f"{self.label}: still running ({elapsed:.0f} s)", file=self.stream,
-                          flush=True)
+                    print(
+                        f"{self.label}: still running ({elapsed:.0f} s)",
+                        file=self.stream,
+                        flush=True,
+                    )
                     wait = HEARTBEAT_EVERY
 
             threading.Thread(target=beat, name="gamelab-heartbeat", daemon=True).start()

@@ -45,147 +45,226 @@ TW = "tests/test_kernel_twins.py::"
 #: game -> "module.kernel" -> its twin and the test comparing them
 TWINS: dict[str, dict[str, Twin]] = {
     "voltorb": {
-        "_bounds_kernels.flip_bounds": _t("gamelab.voltorb._bounds_kernels.flip_bounds_py",
-                                          VT + "test_flip_bounds_kernel_matches_python_twin"),
+        "_bounds_kernels.flip_bounds": _t(
+            "gamelab.voltorb._bounds_kernels.flip_bounds_py",
+            VT + "test_flip_bounds_kernel_matches_python_twin",
+        ),
         "_bounds_kernels.symmetry_classes": _t(
             "gamelab.voltorb._bounds_kernels.symmetry_classes_py",
-            VT + "test_symmetry_classes_match_twin_and_keep_the_value"),
+            VT + "test_symmetry_classes_match_twin_and_keep_the_value",
+        ),
         "_bounds_kernels.pair_bound": _t(
             "gamelab.voltorb._bounds_kernels.pair_bound_py",
-            VT + "test_pair_bound_kernel_matches_twin_and_bounds_the_optimum"),
+            VT + "test_pair_bound_kernel_matches_twin_and_bounds_the_optimum",
+        ),
         "_posterior_kernels.enumerate_boards": _t(
             "gamelab.voltorb._posterior_kernels.enumerate_boards_py",
-            "tests/voltorb/test_voltorb_posterior.py::test_kernel_matches_python_twin_on_random_inputs"),
-        "_search_kernels.win_search": _t("gamelab.voltorb.expectimax.OptimalSolver",
-                                         VT + "test_win_search_kernel_matches_python_twin"),
-        "_search_kernels.coin_search": _t("gamelab.voltorb.expectimax.OptimalSolver",
-                                          VT + "test_coin_search_kernel_matches_python_twin"),
+            "tests/voltorb/test_voltorb_posterior.py::test_kernel_matches_python_twin_on_random_inputs",
+        ),
+        "_search_kernels.win_search": _t(
+            "gamelab.voltorb.expectimax.OptimalSolver",
+            VT + "test_win_search_kernel_matches_python_twin",
+        ),
+        "_search_kernels.coin_search": _t(
+            "gamelab.voltorb.expectimax.OptimalSolver",
+            VT + "test_coin_search_kernel_matches_python_twin",
+        ),
     },
     "wordle": {
-        "_kernels.feedback_table_kernel": _t("gamelab.wordle._kernels.feedback_table_python",
-                                             WR + "test_table_kernel_matches_python_twin"),
-        "_kernels.entropy_kernel": _t("gamelab.wordle._kernels.entropy_python",
-                                      WR + "test_entropy_and_split_kernels_match_twins"),
-        "_kernels.split_stats_kernel": _t("gamelab.wordle._kernels.split_stats_python",
-                                          WR + "test_entropy_and_split_kernels_match_twins"),
-        "_kernels.partition_kernel": _t("gamelab.wordle._kernels.partition_python",
-                                        WR + "test_partition_kernel_matches_twin"),
-        "_kernels.min_bound_kernel": _t("gamelab.wordle._kernels.min_bound_python",
-                                        WR + "test_min_bound_kernel_matches_twin"),
-        "_memo_kernels.memo_key": _t("gamelab.wordle._memo_kernels.memo_key_python",
-                                     TW + "test_wordle_memo_kernels_match_twins"),
-        "_memo_kernels.memo_find": _t("gamelab.wordle._memo_kernels.memo_find_python",
-                                      TW + "test_wordle_memo_kernels_match_twins"),
-        "_memo_kernels.memo_rehash": _t("gamelab.wordle._memo_kernels.memo_rehash_python",
-                                        TW + "test_wordle_memo_kernels_match_twins"),
-        "_search_kernels.search_kernel": _t("gamelab.wordle.optimal.OptimalSolver",
-                                            WS + "test_kernel_matches_twin"),
+        "_kernels.feedback_table_kernel": _t(
+            "gamelab.wordle._kernels.feedback_table_python",
+            WR + "test_table_kernel_matches_python_twin",
+        ),
+        "_kernels.entropy_kernel": _t(
+            "gamelab.wordle._kernels.entropy_python",
+            WR + "test_entropy_and_split_kernels_match_twins",
+        ),
+        "_kernels.split_stats_kernel": _t(
+            "gamelab.wordle._kernels.split_stats_python",
+            WR + "test_entropy_and_split_kernels_match_twins",
+        ),
+        "_kernels.partition_kernel": _t(
+            "gamelab.wordle._kernels.partition_python", WR + "test_partition_kernel_matches_twin"
+        ),
+        "_kernels.min_bound_kernel": _t(
+            "gamelab.wordle._kernels.min_bound_python", WR + "test_min_bound_kernel_matches_twin"
+        ),
+        "_memo_kernels.memo_key": _t(
+            "gamelab.wordle._memo_kernels.memo_key_python",
+            TW + "test_wordle_memo_kernels_match_twins",
+        ),
+        "_memo_kernels.memo_find": _t(
+            "gamelab.wordle._memo_kernels.memo_find_python",
+            TW + "test_wordle_memo_kernels_match_twins",
+        ),
+        "_memo_kernels.memo_rehash": _t(
+            "gamelab.wordle._memo_kernels.memo_rehash_python",
+            TW + "test_wordle_memo_kernels_match_twins",
+        ),
+        "_search_kernels.search_kernel": _t(
+            "gamelab.wordle.optimal.OptimalSolver", WS + "test_kernel_matches_twin"
+        ),
     },
     "lattice": {
-        "_kernels.enumerate_kernel": _t("gamelab.lattice._kernels.enumerate_python",
-                                        LE + "test_kernel_matches_python_twin"),
-        "_kernels.histogram_kernel": _t("gamelab.lattice._kernels.histogram_python",
-                                        LE + "test_histogram_kernel_matches_twin_on_random_sequences"),
-        "_kernels.histograms_kernel": _t("gamelab.lattice._kernels.histograms_python",
-                                         TW + "test_lattice_histograms_kernels_match_twin"),
-        "_kernels.histograms_serial_kernel": _t("gamelab.lattice._kernels.histograms_python",
-                                                TW + "test_lattice_histograms_kernels_match_twin",
-                                                variant_of="_kernels.histograms_kernel"),
-        "_kernels.best_set_kernel": _t("gamelab.lattice._kernels.best_set_python",
-                                       LE + "test_mask_and_best_set_kernels_match_twins"),
-        "_kernels.hh_rows_from_codes": _t("gamelab.lattice._kernels.hh_rows_from_codes_python",
-                                          LE + "test_mask_and_best_set_kernels_match_twins"),
-        "fold.perm_kernel": _t("gamelab.lattice.fold.perm_python",
-                               "tests/lattice/test_lattice_fold.py::test_perm_kernel_matches_python_twin"),
+        "_kernels.enumerate_kernel": _t(
+            "gamelab.lattice._kernels.enumerate_python", LE + "test_kernel_matches_python_twin"
+        ),
+        "_kernels.histogram_kernel": _t(
+            "gamelab.lattice._kernels.histogram_python",
+            LE + "test_histogram_kernel_matches_twin_on_random_sequences",
+        ),
+        "_kernels.histograms_kernel": _t(
+            "gamelab.lattice._kernels.histograms_python",
+            TW + "test_lattice_histograms_kernels_match_twin",
+        ),
+        "_kernels.histograms_serial_kernel": _t(
+            "gamelab.lattice._kernels.histograms_python",
+            TW + "test_lattice_histograms_kernels_match_twin",
+            variant_of="_kernels.histograms_kernel",
+        ),
+        "_kernels.best_set_kernel": _t(
+            "gamelab.lattice._kernels.best_set_python",
+            LE + "test_mask_and_best_set_kernels_match_twins",
+        ),
+        "_kernels.hh_rows_from_codes": _t(
+            "gamelab.lattice._kernels.hh_rows_from_codes_python",
+            LE + "test_mask_and_best_set_kernels_match_twins",
+        ),
+        "fold.perm_kernel": _t(
+            "gamelab.lattice.fold.perm_python",
+            "tests/lattice/test_lattice_fold.py::test_perm_kernel_matches_python_twin",
+        ),
     },
     "oware": {
-        "_move_kernels.sow_and_capture": _t("gamelab.oware.rules.apply_move",
-                                            OR + "test_kernel_moves_match_python_moves"),
-        "_move_kernels.legal_mask": _t("gamelab.oware.rules.legal_offsets",
-                                       OR + "test_kernel_and_python_rules_agree_on_any_board"),
-        "_move_kernels.perft_kernel": _t("gamelab.oware.rules.perft",
-                                         OR + "test_perft_kernel_equals_python_on_random_positions"),
-        "_search_kernels.blog_eval": _t("gamelab.oware.evaluation.blog_evaluation",
-                                        OS + "test_evaluation_kernels_match_python"),
-        "_search_kernels.auale_eval": _t("gamelab.oware.evaluation.auale_evaluation",
-                                         OS + "test_evaluation_kernels_match_python"),
-        "_search_kernels.final_score": _t("gamelab.oware.evaluation.final_score",
-                                          TW + "test_oware_small_kernels_match_twins"),
-        "_search_kernels.zobrist_key": _t("gamelab.oware._search_kernels.zobrist_key_python",
-                                          TW + "test_oware_small_kernels_match_twins"),
-        "_search_kernels.search_root": _t("gamelab.oware.search.twin_negamax",
-                                          OS + "test_engine_kernel_matches_twin_at_fixed_depth"),
+        "_move_kernels.sow_and_capture": _t(
+            "gamelab.oware.rules.apply_move", OR + "test_kernel_moves_match_python_moves"
+        ),
+        "_move_kernels.legal_mask": _t(
+            "gamelab.oware.rules.legal_offsets",
+            OR + "test_kernel_and_python_rules_agree_on_any_board",
+        ),
+        "_move_kernels.perft_kernel": _t(
+            "gamelab.oware.rules.perft", OR + "test_perft_kernel_equals_python_on_random_positions"
+        ),
+        "_search_kernels.blog_eval": _t(
+            "gamelab.oware.evaluation.blog_evaluation", OS + "test_evaluation_kernels_match_python"
+        ),
+        "_search_kernels.auale_eval": _t(
+            "gamelab.oware.evaluation.auale_evaluation", OS + "test_evaluation_kernels_match_python"
+        ),
+        "_search_kernels.final_score": _t(
+            "gamelab.oware.evaluation.final_score", TW + "test_oware_small_kernels_match_twins"
+        ),
+        "_search_kernels.zobrist_key": _t(
+            "gamelab.oware._search_kernels.zobrist_key_python",
+            TW + "test_oware_small_kernels_match_twins",
+        ),
+        "_search_kernels.search_root": _t(
+            "gamelab.oware.search.twin_negamax",
+            OS + "test_engine_kernel_matches_twin_at_fixed_depth",
+        ),
         "_tablebase_kernels.binomial_table": _t(
             "gamelab.oware._tablebase_kernels.binomial_table_python",
-            TW + "test_oware_small_kernels_match_twins"),
+            TW + "test_oware_small_kernels_match_twins",
+        ),
         "_tablebase_kernels.level_offsets": _t(
             "gamelab.oware._tablebase_kernels.level_offsets_python",
-            TW + "test_oware_small_kernels_match_twins"),
-        "_tablebase_kernels.tb_board_value": _t("gamelab.oware.tablebase.exhaustive_board_value",
-                                                OT + "test_tablebase_matches_exhaustive_search"),
-        "_tablebase_kernels.build_level": _t("gamelab.oware.tablebase.exhaustive_board_value",
-                                             OT + "test_tablebase_matches_exhaustive_search",
-                                             variant_of="_tablebase_kernels.tb_board_value"),
+            TW + "test_oware_small_kernels_match_twins",
+        ),
+        "_tablebase_kernels.tb_board_value": _t(
+            "gamelab.oware.tablebase.exhaustive_board_value",
+            OT + "test_tablebase_matches_exhaustive_search",
+        ),
+        "_tablebase_kernels.build_level": _t(
+            "gamelab.oware.tablebase.exhaustive_board_value",
+            OT + "test_tablebase_matches_exhaustive_search",
+            variant_of="_tablebase_kernels.tb_board_value",
+        ),
     },
     "yatzy": {
         "_distribution_kernels.turn_outcomes": _t(
             "gamelab.yatzy._distribution_kernels.turn_outcomes_python",
-            YT + "test_turn_outcomes_match_twin"),
+            YT + "test_turn_outcomes_match_twin",
+        ),
         "_distribution_kernels.backward_layer": _t(
             "gamelab.yatzy._distribution_kernels.backward_layer_python",
-            YT + "test_layer_kernels_match_twins"),
+            YT + "test_layer_kernels_match_twins",
+        ),
         "_distribution_kernels.forward_layer": _t(
             "gamelab.yatzy._distribution_kernels.forward_layer_python",
-            YT + "test_layer_kernels_match_twins"),
-        "_play_kernels.play_games": _t("gamelab.yatzy.simulate.play_game_python",
-                                       YP + "test_game_kernel_matches_python_twin"),
+            YT + "test_layer_kernels_match_twins",
+        ),
+        "_play_kernels.play_games": _t(
+            "gamelab.yatzy.simulate.play_game_python", YP + "test_game_kernel_matches_python_twin"
+        ),
         "_play_kernels.play_games_cached": _t(
             "gamelab.yatzy.simulate.play_game_python",
             YP + "test_process_decision_cache_changes_nothing",
-            variant_of="_play_kernels.play_games"),
-        "_play_kernels.duel_games": _t("gamelab.yatzy.simulate.play_game_python",
-                                       "tests/yatzy/test_yatzy_risk.py::"
-                                       "test_duel_kernel_agrees_with_game_kernel",
-                                       variant_of="_play_kernels.play_games"),
+            variant_of="_play_kernels.play_games",
+        ),
+        "_play_kernels.duel_games": _t(
+            "gamelab.yatzy.simulate.play_game_python",
+            "tests/yatzy/test_yatzy_risk.py::test_duel_kernel_agrees_with_game_kernel",
+            variant_of="_play_kernels.play_games",
+        ),
         "_play_kernels.play_to_round": _t(
             "gamelab.yatzy.simulate.play_game_python",
             YT + "test_play_to_round_ends_at_the_game_kernel_scores",
-            variant_of="_play_kernels.play_games"),
-        "_play_kernels.risky_keep": _t("gamelab.yatzy._play_kernels.risky_keep_python",
-                                       "tests/yatzy/test_yatzy_risk.py::test_risky_keep_matches_twin"),
-        "_play_kernels.decided_turn": _t("gamelab.yatzy._play_kernels.decided_turn_python",
-                                         YT + "test_turn_kernels_match_twins"),
-        "_play_kernels.expectation_turn": _t("gamelab.yatzy._play_kernels.decided_turn_python",
-                                             YT + "test_turn_kernels_match_twins",
-                                             variant_of="_play_kernels.decided_turn"),
-        "_turn_kernels.placement": _t("gamelab.yatzy._turn_kernels.legal_moves_python",
-                                      YT + "test_placement_and_legal_boxes_match_the_rules_twin",
-                                      variant_of="_turn_kernels.legal_moves"),
-        "_turn_kernels.legal_boxes": _t("gamelab.yatzy._turn_kernels.legal_moves_python",
-                                        YT + "test_placement_and_legal_boxes_match_the_rules_twin",
-                                        variant_of="_turn_kernels.legal_moves"),
-        "_turn_kernels.roll_dice": _t("gamelab.yatzy._turn_kernels.roll_dice_python",
-                                      TW + "test_yatzy_roll_dice_matches_twin"),
+            variant_of="_play_kernels.play_games",
+        ),
+        "_play_kernels.risky_keep": _t(
+            "gamelab.yatzy._play_kernels.risky_keep_python",
+            "tests/yatzy/test_yatzy_risk.py::test_risky_keep_matches_twin",
+        ),
+        "_play_kernels.decided_turn": _t(
+            "gamelab.yatzy._play_kernels.decided_turn_python", YT + "test_turn_kernels_match_twins"
+        ),
+        "_play_kernels.expectation_turn": _t(
+            "gamelab.yatzy._play_kernels.decided_turn_python",
+            YT + "test_turn_kernels_match_twins",
+            variant_of="_play_kernels.decided_turn",
+        ),
+        "_turn_kernels.placement": _t(
+            "gamelab.yatzy._turn_kernels.legal_moves_python",
+            YT + "test_placement_and_legal_boxes_match_the_rules_twin",
+            variant_of="_turn_kernels.legal_moves",
+        ),
+        "_turn_kernels.legal_boxes": _t(
+            "gamelab.yatzy._turn_kernels.legal_moves_python",
+            YT + "test_placement_and_legal_boxes_match_the_rules_twin",
+            variant_of="_turn_kernels.legal_moves",
+        ),
+        "_turn_kernels.roll_dice": _t(
+            "gamelab.yatzy._turn_kernels.roll_dice_python", TW + "test_yatzy_roll_dice_matches_twin"
+        ),
         "_utility_kernels.utility_widget": _t(
             "gamelab.yatzy._utility_kernels.utility_widget_python",
-            "tests/yatzy/test_yatzy_target.py::test_utility_widget_matches_twin"),
+            "tests/yatzy/test_yatzy_target.py::test_utility_widget_matches_twin",
+        ),
         "_utility_kernels.utility_layer": _t(
             "gamelab.yatzy._utility_kernels.utility_widget_python",
             TW + "test_yatzy_layer_kernels_match_twins",
-            variant_of="_utility_kernels.utility_widget"),
+            variant_of="_utility_kernels.utility_widget",
+        ),
         "_utility_kernels.utility_decisions": _t(
             "gamelab.yatzy._utility_kernels.utility_widget_python",
             "tests/yatzy/test_yatzy_target.py::test_utility_widget_matches_twin",
-            variant_of="_utility_kernels.utility_widget"),
-        "_widget_kernels.widget": _t("gamelab.yatzy._widget_kernels.widget_python",
-                                     "tests/yatzy/test_yatzy_solver.py::"
-                                     "test_widget_kernel_matches_python_twin"),
-        "_widget_kernels.solve_layer": _t("gamelab.yatzy._widget_kernels.widget_python",
-                                          TW + "test_yatzy_layer_kernels_match_twins",
-                                          variant_of="_widget_kernels.widget"),
-        "_widget_kernels.widget_policy": _t("gamelab.yatzy._widget_kernels.widget_python",
-                                            YT + "test_turn_outcomes_match_twin",
-                                            variant_of="_widget_kernels.widget"),
+            variant_of="_utility_kernels.utility_widget",
+        ),
+        "_widget_kernels.widget": _t(
+            "gamelab.yatzy._widget_kernels.widget_python",
+            "tests/yatzy/test_yatzy_solver.py::test_widget_kernel_matches_python_twin",
+        ),
+        "_widget_kernels.solve_layer": _t(
+            "gamelab.yatzy._widget_kernels.widget_python",
+            TW + "test_yatzy_layer_kernels_match_twins",
+            variant_of="_widget_kernels.widget",
+        ),
+        "_widget_kernels.widget_policy": _t(
+            "gamelab.yatzy._widget_kernels.widget_python",
+            YT + "test_turn_outcomes_match_twin",
+            variant_of="_widget_kernels.widget",
+        ),
     },
 }
 
@@ -199,13 +278,13 @@ HELPERS: dict[str, dict[str, str]] = {
     },
     "wordle": {
         "_kernels.feedback_code": "one pattern: the cell of feedback_table_kernel (and of the "
-                                  "strict pool grouping in search_kernel)",
+        "strict pool grouping in search_kernel)",
         "_memo_kernels._mix": "the bit mixer of memo_key",
         "_memo_kernels.memo_record": "a memo write inside search_kernel",
         "_scan_kernels.perfect_candidate": "the endgame check of search_kernel",
         "_scan_kernels.scan_transposed": "search_kernel's node scan (byte-sized patterns)",
         "_scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
-                                    "twin test covers it)",
+        "twin test covers it)",
         "_scan_kernels.sort_moves": "the move ordering inside search_kernel",
         "_hard_kernels._decode_colours": "pattern digits inside the hard-mode helpers",
         "_hard_kernels._shown_copies": "a letter's demanded copies inside the hard-mode helpers",
@@ -231,7 +310,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_move_kernels._same_houses": "the repetition test inside perft_kernel",
         "_search_kernels.evaluate": "dispatches to blog_eval / auale_eval inside search_root",
         "_tablebase_kernels.rank_board": "board index inside build_level, tb_board_value and "
-                                         "search_root (round trip: test_rank_unrank_round_trip)",
+        "search_root (round trip: test_rank_unrank_round_trip)",
         "_tablebase_kernels.unrank_board": "board from its index inside build_level",
     },
     "yatzy": {
@@ -240,27 +319,27 @@ HELPERS: dict[str, dict[str, str]] = {
         "_play_kernels.cached_decisions": "the decision cache inside the game kernels",
         "_play_kernels.play_turn": "one turn inside duel_games and play_to_round",
         "_turn_kernels.new_workspace": "allocates the scratch buffers of the kernels (also called "
-                                       "from Python to pass them in): nothing to compare",
+        "from Python to pass them in): nothing to compare",
         "_turn_kernels.new_decision_cache": "allocates the game kernels' decision cache (also "
-                                            "from Python): nothing to compare",
+        "from Python): nothing to compare",
         "_turn_kernels.state_index": "the state-index formula used inside every kernel (also from "
-                                     "Python; round trip: test_state_index_round_trip_and_bonus_flags)",
+        "Python; round trip: test_state_index_round_trip_and_bonus_flags)",
         "_turn_kernels.split_state": "inverse of state_index inside the game kernels (same round "
-                                     "trip test)",
+        "trip test)",
         "_turn_kernels.flag_values": "bonus-flag count inside solve_layer",
         "_turn_kernels.upper_subset": "upper-box subset inside solve_layer",
         "_turn_kernels.upper_step": "upper-total step inside the widget kernels",
         "_turn_kernels.extra_yahtzee_mode": "the joker rule inside placement and the widgets",
         "_turn_kernels.box_points": "points of a box inside placement and the widgets",
         "_turn_kernels.plain_placement": "placement without the joker cases inside placement and "
-                                         "turn_outcomes",
+        "turn_outcomes",
         "_utility_kernels.new_utility_workspace": "allocates utility_widget's buffers: nothing "
-                                                  "to compare",
+        "to compare",
         "_utility_kernels._shift_max": "a vector maximum inside utility_widget",
         "_widget_kernels.final_values": "box choice values inside the widget kernels",
         "_widget_kernels.keep_values": "keep values inside widget and keep_decisions",
         "_widget_kernels.best_keeps": "the keep maximum inside widget and keep_decisions",
         "_widget_kernels.keep_decisions": "decision tables inside widget_policy and "
-                                          "utility_decisions",
+        "utility_decisions",
     },
 }

@@ -116,9 +116,14 @@ def run_report(
     report.meta["seconds"] = round(time.monotonic() - started, 1)
     index = report.write()
     summary = ReportSummary(
-        index=str(index), results=str(out / "results.json"), seconds=report.meta["seconds"],
-        sections=[SectionSummary(s.key, s.status, round(s.seconds, 1), s.headline)
-                  for s in report.sections])
+        index=str(index),
+        results=str(out / "results.json"),
+        seconds=report.meta["seconds"],
+        sections=[
+            SectionSummary(s.key, s.status, round(s.seconds, 1), s.headline)
+            for s in report.sections
+        ],
+    )
     if json_out:
         print_json(summary)
     elif not quiet:

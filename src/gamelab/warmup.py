@@ -27,16 +27,72 @@ from gamelab import GAMES
 #: from this process; no results store.)
 WORKLOADS: dict[str, list[list[str]]] = {
     "voltorb": [
-        ["voltorb", "solve", "--rows", "4,2 8,0 4,2 4,2 5,1", "--cols", "6,1 5,0 5,2 4,3 5,1",
-         "--level", "2"],
-        ["voltorb", "evaluate", "--rows", "4,2 8,0 4,2 4,2 5,1", "--cols",
-         "6,1 5,0 5,2 4,3 5,1", "--level", "2", "--strategy", "fom"],
-        ["voltorb", "simulate", "--level", "1", "--strategy", "minrisk", "--compare", "fom",
-         "--games", "20", "--workers", "1", "--no-store", "--quiet"],
-        ["voltorb", "simulate", "--level", "1", "--strategy", "optimal", "--games", "3",
-         "--workers", "1", "--no-store", "--quiet"],
-        ["voltorb", "campaign", "--strategy", "greedy-coins", "--rounds", "2", "--campaigns", "2",
-         "--workers", "1", "--no-store", "--quiet"],
+        [
+            "voltorb",
+            "solve",
+            "--rows",
+            "4,2 8,0 4,2 4,2 5,1",
+            "--cols",
+            "6,1 5,0 5,2 4,3 5,1",
+            "--level",
+            "2",
+        ],
+        [
+            "voltorb",
+            "evaluate",
+            "--rows",
+            "4,2 8,0 4,2 4,2 5,1",
+            "--cols",
+            "6,1 5,0 5,2 4,3 5,1",
+            "--level",
+            "2",
+            "--strategy",
+            "fom",
+        ],
+        [
+            "voltorb",
+            "simulate",
+            "--level",
+            "1",
+            "--strategy",
+            "minrisk",
+            "--compare",
+            "fom",
+            "--games",
+            "20",
+            "--workers",
+            "1",
+            "--no-store",
+            "--quiet",
+        ],
+        [
+            "voltorb",
+            "simulate",
+            "--level",
+            "1",
+            "--strategy",
+            "optimal",
+            "--games",
+            "3",
+            "--workers",
+            "1",
+            "--no-store",
+            "--quiet",
+        ],
+        [
+            "voltorb",
+            "campaign",
+            "--strategy",
+            "greedy-coins",
+            "--rounds",
+            "2",
+            "--campaigns",
+            "2",
+            "--workers",
+            "1",
+            "--no-store",
+            "--quiet",
+        ],
     ],
     "wordle": [
         ["wordle", "rank", "--names", "gen1-4", "--rule", "blog", "--top", "3"],
@@ -54,14 +110,36 @@ WORKLOADS: dict[str, list[list[str]]] = {
         ["oware", "perft", "--depth", "4"],
         ["oware", "tablebase", "--seeds", "4"],
         ["oware", "analyse", "--position", "start", "--depth", "4", "--tablebase", "4"],
-        ["oware", "match", "--a", "greedy", "--b", "blog:depth=2", "--games", "2", "--workers",
-         "1", "--no-store", "--quiet"],
+        [
+            "oware",
+            "match",
+            "--a",
+            "greedy",
+            "--b",
+            "blog:depth=2",
+            "--games",
+            "2",
+            "--workers",
+            "1",
+            "--no-store",
+            "--quiet",
+        ],
     ],
     "yatzy": [
         ["yatzy", "solve", "--rules", "yatzy"],
         ["yatzy", "advise", "--rules", "yatzy", "--dice", "11114", "--rolls-left", "2"],
-        ["yatzy", "simulate", "--rules", "yatzy", "--games", "50", "--workers", "1", "--no-store",
-         "--quiet"],
+        [
+            "yatzy",
+            "simulate",
+            "--rules",
+            "yatzy",
+            "--games",
+            "50",
+            "--workers",
+            "1",
+            "--no-store",
+            "--quiet",
+        ],
     ],
 }
 
@@ -143,9 +221,20 @@ def warm_up(games: list[str] | None = None) -> list[GameWarmup]:
         kernels = game_kernels(game)
         per_process = sorted(n for n, d in kernels.items() if _index_path(d) is None)
         # inline="always" helpers are compiled into their callers, never on their own
-        cached = {n: d for n, d in kernels.items()
-                  if n not in per_process and d.targetoptions.get("inline") != "always"}
+        cached = {
+            n: d
+            for n, d in kernels.items()
+            if n not in per_process and d.targetoptions.get("inline") != "always"
+        }
         missing = [n for n, d in cached.items() if not d.signatures and not _cached_on_disk(d)]
-        done.append(GameWarmup(game, time.perf_counter() - start, len(cached),
-                               len(cached) - len(missing), missing, per_process))
+        done.append(
+            GameWarmup(
+                game,
+                time.perf_counter() - start,
+                len(cached),
+                len(cached) - len(missing),
+                missing,
+                per_process,
+            )
+        )
     return done

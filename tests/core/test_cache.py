@@ -39,7 +39,12 @@ def test_key_depends_on_params_and_version():
     cache.cached_arrays("squares", {"n": 1001}, 1, compute)
     cache.cached_arrays("squares", {"n": 1000}, 2, compute)
     assert len(calls) == 3
-    assert len({cache.cache_path("squares", {"n": n}, v) for n, v in [(1000, 1), (1001, 1), (1000, 2)]}) == 3
+    assert (
+        len(
+            {cache.cache_path("squares", {"n": n}, v) for n, v in [(1000, 1), (1001, 1), (1000, 2)]}
+        )
+        == 3
+    )
 
 
 @pytest.mark.parametrize("damage", ["truncate", "flip", "empty", "garbage"])

@@ -20,7 +20,11 @@ ROOT = Path(__file__).resolve().parents[2]
 
 def run_cli(*args: str, env: dict | None = None) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "gamelab.cli", *args], capture_output=True, text=True, timeout=120, env=env
+        [sys.executable, "-m", "gamelab.cli", *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env=env,
     )
 
 
@@ -79,8 +83,16 @@ def _fake_section_module(fail: bool = False) -> types.ModuleType:
 
 def test_report_with_no_sections_is_valid_and_honest(tmp_path, monkeypatch, capsys):
     monkeypatch.setattr(report_runner, "section_modules", lambda: {})
-    summary = report_runner.run_report(out=tmp_path, quick=True, only=None, seed=0, workers=1,
-                                       cluster=None, json_out=True, quiet=True)
+    summary = report_runner.run_report(
+        out=tmp_path,
+        quick=True,
+        only=None,
+        seed=0,
+        workers=1,
+        cluster=None,
+        json_out=True,
+        quiet=True,
+    )
     printed = json.loads(capsys.readouterr().out)
     from gamelab.core.serialise import to_plain
 
@@ -92,12 +104,21 @@ def test_report_with_no_sections_is_valid_and_honest(tmp_path, monkeypatch, caps
 
 def test_report_writes_tables_plots_and_survives_a_failing_section(tmp_path, monkeypatch):
     monkeypatch.setattr(
-        report_runner, "section_modules",
+        report_runner,
+        "section_modules",
         lambda: {"voltorb": _fake_section_module(), "wordle": _fake_section_module(fail=True)},
     )
     with pytest.raises(SystemExit) as exit_info:
-        report_runner.run_report(out=tmp_path, quick=True, only=None, seed=5, workers=1,
-                                 cluster=None, json_out=False, quiet=True)
+        report_runner.run_report(
+            out=tmp_path,
+            quick=True,
+            only=None,
+            seed=5,
+            workers=1,
+            cluster=None,
+            json_out=False,
+            quiet=True,
+        )
     assert exit_info.value.code == 1
     results = json.loads((tmp_path / "results.json").read_text())
     ok, failed = results["sections"]["voltorb"], results["sections"]["wordle"]
@@ -126,5 +147,7 @@ def test_readme_quick_start_and_ci_run_the_same_test_command():
     ci = (ROOT / ".ci" / "run").read_text()
     # .ci/run reads the test command out of the README, so the two cannot drift apart
     assert "grep -m1 -F '.venv/bin/python -m pytest' README.md" in ci
-    assert [line for line in readme.splitlines() if ".venv/bin/python -m pytest" in line][0] == commands[1]
+    assert [line for line in readme.splitlines() if ".venv/bin/python -m pytest" in line][
+        0
+    ] == commands[1]
     assert "ruff check" in ci

@@ -4,7 +4,11 @@ from gamelab.cli import _one_line
 
 
 def test_a_long_path_is_kept_whole():
-    path = "/tmp/pytest-of-root/pytest-164/popen-gw1/test_cli_names_the_damaged_sto0/" + "x" * 60 + ".sqlite"
+    path = (
+        "/tmp/pytest-of-root/pytest-164/popen-gw1/test_cli_names_the_damaged_sto0/"
+        + "x" * 60
+        + ".sqlite"
+    )
     line = _one_line(f"the results store {path} cannot be opened")
     assert path in line and "\n" not in line
 

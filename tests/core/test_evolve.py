@@ -22,7 +22,12 @@ def test_defaults_are_the_papers_setting():
     # seed paper, "Evaluation": population 30, 50 generations, mutation 0.1 per element, 1 elite
     c = GAConfig()
     assert (c.population, c.generations, c.mutation_rate, c.elites, c.selection) == (
-        30, 50, 0.1, 1, "proportional")
+        30,
+        50,
+        0.1,
+        1,
+        "proportional",
+    )
 
 
 def test_config_validation_names_the_problem():
@@ -70,7 +75,8 @@ def test_ga_is_seeded_elitist_and_counts_evaluations():
     r1 = genetic_algorithm(onemax, 20, "01", rng=7)
     r2 = genetic_algorithm(onemax, 20, "01", rng=7)
     assert r1.best == r2.best and [g.fitnesses for g in r1.history] == [
-        g.fitnesses for g in r2.history]
+        g.fitnesses for g in r2.history
+    ]
     assert len(r1.history) == 50
     maxima = [g.max for g in r1.history]
     assert all(b >= a for a, b in zip(maxima, maxima[1:], strict=False))  # 1 elite: never worse

@@ -25,8 +25,17 @@ def test_yatzy_warmup_reaches_the_kernels_of_the_long_commands():
 
     compile_kernels()
     kernels = game_kernels("yatzy")
-    for name in ("forward_layer", "backward_layer", "play_games", "duel_games", "play_to_round",
-                 "utility_layer", "utility_decisions", "expectation_turn", "decided_turn"):
+    for name in (
+        "forward_layer",
+        "backward_layer",
+        "play_games",
+        "duel_games",
+        "play_to_round",
+        "utility_layer",
+        "utility_decisions",
+        "expectation_turn",
+        "decided_turn",
+    ):
         found = [d for n, d in kernels.items() if n.endswith("." + name)]
         assert len(found) == 1, name
         assert found[0].signatures or _cached_on_disk(found[0]), name

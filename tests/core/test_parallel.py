@@ -93,11 +93,18 @@ def test_dask_worker_death_loses_and_duplicates_nothing(tmp_path):
     marker = str(tmp_path / "died")
     items = [(i, marker) for i in range(16)]
     with LocalCluster(
-        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0", silence_logs=logging.ERROR
+        n_workers=2,
+        threads_per_worker=1,
+        processes=True,
+        dashboard_address=":0",
+        silence_logs=logging.ERROR,
     ) as cluster:
         # through a scheduler address, as with --cluster tcp://host:8786
         got = run_tasks(
-            draw_and_die_once, items, seed=3, backend=Backend(cluster=cluster.scheduler_address, quiet=True)
+            draw_and_die_once,
+            items,
+            seed=3,
+            backend=Backend(cluster=cluster.scheduler_address, quiet=True),
         )
     assert Path(marker).exists(), "the worker was meant to die once"
     assert got == expected(16, 3)
@@ -111,24 +118,50 @@ def test_interrupted_run_resumes_with_identical_numbers(tmp_path):
     backend = Backend(workers=1, quiet=True)
     with ResultStore(tmp_path / "a.sqlite") as store:
         with pytest.raises(RuntimeError, match="interrupted"):
-            run_tasks(draw_or_fail, items, seed=9, backend=backend, store=store, experiment="e", params=params)
+            run_tasks(
+                draw_or_fail,
+                items,
+                seed=9,
+                backend=backend,
+                store=store,
+                experiment="e",
+                params=params,
+            )
         assert sorted(store.finished("e", {**params, "seed": 9})) == [0, 1, 2, 3, 4]
         marker.unlink()
         CALLS.clear()
-        resumed = run_tasks(draw_or_fail, items, seed=9, backend=backend, store=store, experiment="e", params=params)
+        resumed = run_tasks(
+            draw_or_fail, items, seed=9, backend=backend, store=store, experiment="e", params=params
+        )
         assert CALLS == list(range(5, 12)), "finished tasks must not run again"
     with ResultStore(tmp_path / "b.sqlite") as fresh:
-        uninterrupted = run_tasks(draw_or_fail, items, seed=9, backend=backend, store=fresh, experiment="e", params=params)
+        uninterrupted = run_tasks(
+            draw_or_fail, items, seed=9, backend=backend, store=fresh, experiment="e", params=params
+        )
     assert resumed == uninterrupted == expected(12, 9)
 
 
 def test_store_keys_runs_by_parameters(tmp_path):
     with ResultStore(tmp_path / "s.sqlite") as store:
-        a = run_tasks(draw, range(4), seed=1, backend=Backend(workers=2, quiet=True), store=store,
-                      experiment="e", params={"n": 4})
+        a = run_tasks(
+            draw,
+            range(4),
+            seed=1,
+            backend=Backend(workers=2, quiet=True),
+            store=store,
+            experiment="e",
+            params={"n": 4},
+        )
         # the seed belongs to the run's key even when the caller's params leave it out
-        b = run_tasks(draw, range(4), seed=2, backend=Backend(workers=2, quiet=True), store=store,
-                      experiment="e", params={"n": 4})
+        b = run_tasks(
+            draw,
+            range(4),
+            seed=2,
+            backend=Backend(workers=2, quiet=True),
+            store=store,
+            experiment="e",
+            params={"n": 4},
+        )
         assert a == expected(4, 1) and b == expected(4, 2)
         assert store.experiments() == [("e", '{"n":4,"seed":1}', 4), ("e", '{"n":4,"seed":2}', 4)]
         with pytest.raises(ValueError, match="seed"):

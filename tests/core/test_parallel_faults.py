@@ -74,7 +74,9 @@ def _descendants(pid: int) -> set[int]:
     return {p for p in found if _alive(p)}
 
 
-def _start(tmp_path: Path, backend: str = "local", kind: str = "sleep") -> tuple[subprocess.Popen, set[int]]:
+def _start(
+    tmp_path: Path, backend: str = "local", kind: str = "sleep"
+) -> tuple[subprocess.Popen, set[int]]:
     script = tmp_path / "sleepers.py"
     script.write_text(SCRIPT)
     parent = subprocess.Popen(
@@ -188,7 +190,9 @@ def test_workers_start_after_a_parallel_kernel_ran_in_the_parent(tmp_path):
     # called from a process already using GNU OpenMP") once the parent had run one.
     script = tmp_path / "openmp_parent.py"
     script.write_text(OPENMP_PARENT)
-    done = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=120)
+    done = subprocess.run(
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+    )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[-1] == "[0, 2, 4, 6, 8, 10]"
     assert "fork() called" not in done.stderr

@@ -27,7 +27,9 @@ def test_interval_of_a_nonnegative_mean_stays_nonnegative():
     est = bounded_mean_interval(coins, lower=0.0)
     assert 0.0 <= est.lo <= est.value <= est.hi
     assert est.value == coins.mean()
-    assert bounded_mean_interval(coins, lower=0.0) == est  # seeded: the same data, the same interval
+    assert (
+        bounded_mean_interval(coins, lower=0.0) == est
+    )  # seeded: the same data, the same interval
 
 
 def test_katakana_labels_have_a_font(tmp_path):

@@ -34,17 +34,34 @@ class Outer:
 
 
 def test_dataclass_tree_numpy_and_policy():
-    obj = Outer("a", Inner(float("inf"), [1]), np.array([1.5, np.nan]), (np.int64(3), 4), Colour.RED, Path("/x"))
+    obj = Outer(
+        "a",
+        Inner(float("inf"), [1]),
+        np.array([1.5, np.nan]),
+        (np.int64(3), 4),
+        Colour.RED,
+        Path("/x"),
+    )
     plain = to_plain(obj)
-    assert plain == {"name": "a", "inner": {"x": None}, "values": [1.5, None], "pair": [3, 4],
-                     "colour": "red", "where": "/x"}
+    assert plain == {
+        "name": "a",
+        "inner": {"x": None},
+        "values": [1.5, None],
+        "pair": [3, 4],
+        "colour": "red",
+        "where": "/x",
+    }
     assert json.loads(to_json(obj)) == plain
 
 
 def test_estimate_uses_its_own_document():
     est = wilson_interval(7, 10)
     plain = to_plain(est)
-    assert plain["ci95"] == [est.lo, est.hi] and plain["n"] == 10 and plain["value"] == pytest.approx(0.7)
+    assert (
+        plain["ci95"] == [est.lo, est.hi]
+        and plain["n"] == 10
+        and plain["value"] == pytest.approx(0.7)
+    )
 
 
 def test_keys_become_strings_and_sets_sorted():

@@ -112,9 +112,12 @@ def test_histogram_kernel_matches_twin_on_random_sequences():
             assert fast.sum() == sets.conformations
         many = sets.histograms(["H" * length, "P" * length])
         assert many[1, 0] == sets.conformations
-        assert many[0].tolist() == K.histogram_python(
-            sets.keys, sets.counts, sets.hh_mask("H" * length), sets.max_contacts + 1
-        ).tolist()
+        assert (
+            many[0].tolist()
+            == K.histogram_python(
+                sets.keys, sets.counts, sets.hh_mask("H" * length), sets.max_contacts + 1
+            ).tolist()
+        )
 
 
 def test_histogram_equals_brute_force_scoring():
@@ -131,12 +134,42 @@ def test_published_histograms():
     # research notes section 3: symmetry-reduced counts per score at L=16
     sets = contact_sets(16)
     assert sets.histogram("HPHHHHPHHPHHPHHH").tolist() == [
-        223386, 270102, 177685, 88794, 30858, 8751, 2135, 339, 23, 2]
+        223386,
+        270102,
+        177685,
+        88794,
+        30858,
+        8751,
+        2135,
+        339,
+        23,
+        2,
+    ]
     # the paper's high-fitness L=16 level (marked "in paper" in the authors' fitness.py)
     assert sets.histogram("HPHHHHHHPHHPHHPH").tolist() == [
-        188278, 263279, 194712, 100027, 40350, 12031, 2885, 475, 36, 2]
+        188278,
+        263279,
+        194712,
+        100027,
+        40350,
+        12031,
+        2885,
+        475,
+        36,
+        2,
+    ]
     assert sets.histogram("H" * 16).tolist() == [
-        116579, 194896, 191814, 138446, 84607, 45564, 18733, 8662, 2705, 69]
+        116579,
+        194896,
+        191814,
+        138446,
+        84607,
+        45564,
+        18733,
+        8662,
+        2705,
+        69,
+    ]
     best = sets.best_conformation("HPHHHHPHHPHHPHHH")
     assert hh_score("HPHHHHPHHPHHPHHH", best) == 9
 

@@ -55,11 +55,11 @@ def test_ga_trial_paper_budget_and_seeding():
 
 
 def test_compare_ga_random_small():
-    s = compare_ga_random(10, trials=3, seed=1, config=GAConfig(generations=8),
-                          backend=Backend(workers=1, quiet=True))
+    s = compare_ga_random(
+        10, trials=3, seed=1, config=GAConfig(generations=8), backend=Backend(workers=1, quiet=True)
+    )
     assert s.target_source == "exhaustive landscape"
-    assert s.target == s.mean_max_per_generation[-1] or s.target >= max(
-        s.mean_max_per_generation)
+    assert s.target == s.mean_max_per_generation[-1] or s.target >= max(s.mean_max_per_generation)
     assert len(s.mean_at_target_per_generation) == 8
     assert 0 <= s.ga_success.value <= 1 and s.budget == 30 + 7 * 29
     assert figure3(s) is not None
@@ -81,8 +81,9 @@ def test_qd_search_archive_consistent():
 
 
 def test_pack_round_trip(tmp_path):
-    levels = choose_levels(["HPHPPHHPHPPH", "HPPHPHHPPHPH", "PPPPPPPPPPPP", "HHHHHHHHHHHH"],
-                           "top-rarity", 5)
+    levels = choose_levels(
+        ["HPHPPHHPHPPH", "HPPHPHHPPHPH", "PPPPPPPPPPPP", "HHHHHHHHHHHH"], "top-rarity", 5
+    )
     # the reversed duplicate and the unplayable all-P sequence are dropped
     assert len(levels) == 2
     for lv in levels:
@@ -103,13 +104,15 @@ def test_cli_enumerate_histogram_json(capsys):
     code, out, _ = run_cli(["lattice", "enumerate", "--length", "10", "--json"], capsys)
     data = json.loads(out)
     assert code == 0 and data["conformations"] == 2034 and data["contact_sets"] == 212
-    code, out, _ = run_cli(["lattice", "histogram", "--sequence", "HPHHHHHHPHHPHHPH", "--json"],
-                           capsys)
+    code, out, _ = run_cli(
+        ["lattice", "histogram", "--sequence", "HPHHHHHHPHHPHHPH", "--json"], capsys
+    )
     data = json.loads(out)
     # research notes: the paper's L=16 level, counts per score
     assert data["best"] == 9 and data["counts"]["9"] == 2 and data["counts"]["0"] == 188278
-    code, out, _ = run_cli(["lattice", "enumerate", "--length", "6", "--lattice", "cubic",
-                            "--json"], capsys)
+    code, out, _ = run_cli(
+        ["lattice", "enumerate", "--length", "6", "--lattice", "cubic", "--json"], capsys
+    )
     assert json.loads(out)["conformations"] == contact_sets(6, "cubic").conformations
 
 
@@ -123,29 +126,70 @@ def test_cli_errors_are_one_line(capsys):
 
 
 def test_cli_evolve_pack_show(tmp_path, capsys):
-    code, out, _ = run_cli(["lattice", "evolve", "--length", "12", "--seed", "4",
-                            "--generations", "10", "--json"], capsys)
+    code, out, _ = run_cli(
+        ["lattice", "evolve", "--length", "12", "--seed", "4", "--generations", "10", "--json"],
+        capsys,
+    )
     data = json.loads(out)
     assert code == 0 and len(data["history"]) == 10 and data["best_fitness"] <= 6
     assert data["seconds_per_generation"] > 0
     db = tmp_path / "levels.db"
-    code, out, _ = run_cli(["lattice", "pack", "--length", "12", "--count", "5", "--runs", "1",
-                            "--objective", "unique-optimum", "--out", str(db), "--json"], capsys)
+    code, out, _ = run_cli(
+        [
+            "lattice",
+            "pack",
+            "--length",
+            "12",
+            "--count",
+            "5",
+            "--runs",
+            "1",
+            "--objective",
+            "unique-optimum",
+            "--out",
+            str(db),
+            "--json",
+        ],
+        capsys,
+    )
     assert code == 0 and json.loads(out)["levels"] == 5
     with sqlite3.connect(db) as con:
         assert con.execute("SELECT COUNT(*) FROM levels").fetchone()[0] == 5
     png = tmp_path / "fold.png"
-    code, out, _ = run_cli(["lattice", "show", "HPHHPPHH", "--out", str(png),
-                            "--histogram", str(tmp_path / "h.png"), "--json"], capsys)
+    code, out, _ = run_cli(
+        [
+            "lattice",
+            "show",
+            "HPHHPPHH",
+            "--out",
+            str(png),
+            "--histogram",
+            str(tmp_path / "h.png"),
+            "--json",
+        ],
+        capsys,
+    )
     assert code == 0 and png.stat().st_size > 1000 and json.loads(out)["score"] == 3
     code, _, err = run_cli(["lattice", "show", "HPPH", "-c", "RRL", "--out", str(png)], capsys)
     assert code == 2 and "self-avoiding" in err
 
 
 def test_cli_as_subprocess():
-    proc = subprocess.run([sys.executable, "-m", "gamelab.cli", "lattice", "histogram",
-                           "--sequence", "HPPH", "--json"], capture_output=True, text=True,
-                          timeout=120)
+    proc = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamelab.cli",
+            "lattice",
+            "histogram",
+            "--sequence",
+            "HPPH",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert proc.returncode == 0
     assert json.loads(proc.stdout)["counts"] == {"0": 4, "1": 1}
 
@@ -159,8 +203,10 @@ def test_quick_report_section(tmp_path):
     rep = Report(tmp_path)
     section = rep.section("lattice", report.TITLE)
     with ResultStore(tmp_path / "r.sqlite") as store:
-        report.build(section, ReportContext(quick=True, seed=0,
-                                            backend=Backend(workers=1, quiet=True), store=store))
+        report.build(
+            section,
+            ReportContext(quick=True, seed=0, backend=Backend(workers=1, quiet=True), store=store),
+        )
     tables = section.data["tables"]
     assert tables["benchmarks"]["rows"][2][3] == 14  # S1-36 optimum, research notes
     assert section.data["landscape_16"].distinct_equals_best == 65_536
@@ -181,8 +227,10 @@ def test_library_pipelines_behind_the_cli(tmp_path):
     level = analyse_level("HPPH")
     assert level.counts == [4, 1] and level.best == 1 and level.total == 5
     assert to_plain(level)["stars"]["paper"]["thresholds"] == list(level.stars["paper"].thresholds)
-    a, b = evolve_once(10, seed=5, config=GAConfig(generations=4)), evolve_once(
-        10, seed=5, config=GAConfig(generations=4))
+    a, b = (
+        evolve_once(10, seed=5, config=GAConfig(generations=4)),
+        evolve_once(10, seed=5, config=GAConfig(generations=4)),
+    )
     assert a.best == b.best and len(a.history) == 4
     assert "fitnesses" not in to_plain(a)["history"][0]
     study = qd_study(10, seed=1, iterations=3)

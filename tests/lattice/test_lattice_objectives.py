@@ -49,7 +49,8 @@ def test_objective_values():
     assert v["gaps"] == 0 and v["star-bands"] == 3
     assert 9 < v["best-then-rarity"] < 10
     assert objective_value("best-then-rarity", np.array([5, 1, 1])) > objective_value(
-        "best-then-rarity", np.array([5, 1, 2]))  # same best, rarer top band wins
+        "best-then-rarity", np.array([5, 1, 2])
+    )  # same best, rarer top band wins
     gappy = np.array([10, 3, 0, 1])
     assert objective_value("gaps", gappy) == 1 and objective_value("distinct-scores", gappy) == 2
     rows = objective_values("best-score", np.array([[4, 0, 0], [1, 2, 3]]))
@@ -94,7 +95,17 @@ def test_landscape_16_paper_fitness_is_the_best_score():
     summary = landscape_summary(landscape_histograms(16))
     assert summary.distinct_equals_best == 65_536
     assert summary.distinct_scores_distribution == {
-        0: 540, 1: 370, 2: 4156, 3: 4767, 4: 13351, 5: 14585, 6: 14475, 7: 9829, 8: 3320, 9: 143}
+        0: 540,
+        1: 370,
+        2: 4156,
+        3: 4767,
+        4: 13351,
+        5: 14585,
+        6: 14475,
+        7: 9829,
+        8: 3320,
+        9: 143,
+    }
 
 
 @pytest.mark.slow

@@ -24,12 +24,15 @@ def test_score_fold_matches_the_rules_and_gives_stars_only_when_complete():
     assert part.score == len([c for c in full.contacts if c[1] <= 5])
 
 
-@pytest.mark.parametrize(("moves", "message"), [
-    ("RULD", "not self-avoiding"),
-    ("RRRRRRRRRRRRRRRRRRR", "has only 15"),
-    ("RUX", "not a square lattice move"),
-    ("RUF", "not a square lattice move"),
-])
+@pytest.mark.parametrize(
+    ("moves", "message"),
+    [
+        ("RULD", "not self-avoiding"),
+        ("RRRRRRRRRRRRRRRRRRR", "has only 15"),
+        ("RUX", "not a square lattice move"),
+        ("RUF", "not a square lattice move"),
+    ],
+)
 def test_bad_folds_are_refused_with_the_library_message(moves, message):
     with pytest.raises(ValueError, match=message):
         score_fold("HPHHHHHHPHHPHHPH", moves)

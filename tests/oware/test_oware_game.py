@@ -52,8 +52,15 @@ def test_a_replayed_game_matches_the_rules_move_by_move(seed):
             board[h] = 0
         if not p.is_over():
             assert board == list(p.houses)
-        assert view.last.captured == p.stores[before.to_move] - before.stores[before.to_move] or p.is_over()
-    assert view.result == list(p.result()) and view.end_reason in ("score", "repetition", "no moves")
+        assert (
+            view.last.captured == p.stores[before.to_move] - before.stores[before.to_move]
+            or p.is_over()
+        )
+    assert view.result == list(p.result()) and view.end_reason in (
+        "score",
+        "repetition",
+        "no moves",
+    )
     # the board as the last move left it, before the collection: the sowing replayed
     assert sum(view.end_board) + sum(view.end_stores) == 48
     assert view.end_board == board and view.end_stores[0] + view.end_stores[1] == 48 - sum(board)
@@ -87,8 +94,11 @@ def test_take_back_returns_to_your_previous_turn():
 
 
 def test_exact_verdict_is_the_tablebase_value():
-    for text in ("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", "0-2-0-1-0-0-1-0-0-0-0-1-21-22-N",
-                 "2-1-0-0-0-0-0-0-1-0-0-0-24-20-S"):
+    for text in (
+        "1-0-0-0-0-1-0-0-0-0-2-0-22-22-S",
+        "0-2-0-1-0-0-1-0-0-0-0-1-21-22-N",
+        "2-1-0-0-0-0-0-0-1-0-0-0-24-20-S",
+    ):
         p = Position.from_text(text)
         e = exact_verdict(p)
         mover_board = load_tablebase(12).board_value(p)  # pinned against plain search elsewhere
@@ -100,7 +110,10 @@ def test_exact_verdict_is_the_tablebase_value():
         assert e.final[p.to_move] == mine and sum(e.final) == 48
         assert e.outcome == ("win" if mine > 24 else "loss" if mine < 24 else "draw")
     assert exact_verdict(Position.initial()) is None  # 48 seeds on the board
-    assert exact_verdict(Position.from_text("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", Rules("forbidden"))) is None
+    assert (
+        exact_verdict(Position.from_text("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", Rules("forbidden")))
+        is None
+    )
 
 
 def test_engine_reply_and_analysis_are_legal_and_labelled():
@@ -109,8 +122,14 @@ def test_engine_reply_and_analysis_are_legal_and_labelled():
     assert r.view.moves == ["C", r.move] and 0 <= r.evaluation.south <= 1
     again = engine_reply(START_TEXT, *ABAPA, ["C"], "engine:depth=4")
     # a fixed-depth reply does not depend on earlier searches (only the timings differ)
-    assert (again.move, again.analysis.score, again.analysis.pv) == (r.move, r.analysis.score, r.analysis.pv)
-    assert engine_reply(START_TEXT, *ABAPA, [], "random", seed=5) == engine_reply(START_TEXT, *ABAPA, [], "random", seed=5)
+    assert (again.move, again.analysis.score, again.analysis.pv) == (
+        r.move,
+        r.analysis.score,
+        r.analysis.pv,
+    )
+    assert engine_reply(START_TEXT, *ABAPA, [], "random", seed=5) == engine_reply(
+        START_TEXT, *ABAPA, [], "random", seed=5
+    )
     with pytest.raises(ValueError, match="unknown player"):
         engine_reply(START_TEXT, *ABAPA, [], "wizard")
     with pytest.raises(ValueError, match="at most 10 s"):
@@ -135,10 +154,14 @@ def test_review_losses_are_never_negative_and_the_best_move_loses_nothing():
     for side in ("South", "North"):
         counted = [m for m in r.moves if m.side == side and m.loss_seeds is not None]
         assert r.total_loss[side] == sum(m.loss for m in counted)
-        assert r.turning_moves[side] == sum(1 for m in r.moves if m.side == side and m.loss_seeds is None)
+        assert r.turning_moves[side] == sum(
+            1 for m in r.moves if m.side == side and m.loss_seeds is None
+        )
     assert r.worst == sorted(m.ply for m in r.moves if m.worst) and len(r.worst) <= 3
     if r.worst:
-        assert min(r.moves[i - 1].loss for i in r.worst) >= max(m.loss for m in r.moves if not m.worst)
+        assert min(r.moves[i - 1].loss for i in r.worst) >= max(
+            m.loss for m in r.moves if not m.worst
+        )
     best_line = [m.best for m in r.moves[:1]]
     assert review_game(START_TEXT, *ABAPA, best_line, depth=3).moves[0].loss == 0
     with pytest.raises(ValueError, match="no moves to review"):
@@ -151,7 +174,11 @@ def test_record_round_trip():
     start, offsets, headers = parse_record(rec.text)
     assert headers["south"] == "human" and headers["north"] == "engine:time=0.5"
     view = load_record(rec.text)
-    assert view.moves == moves and view.over and f"{view.result[0]}-{view.result[1]}" == headers["result"]
+    assert (
+        view.moves == moves
+        and view.over
+        and f"{view.result[0]}-{view.result[1]}" == headers["result"]
+    )
     with pytest.raises(ValueError, match="record move 1"):
         load_record("moves: a")
     with pytest.raises(ValueError, match="one line"):

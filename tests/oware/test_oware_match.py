@@ -16,8 +16,13 @@ from gamelab.oware.rules import Position
 def test_parse_player_validates():
     assert str(parse_player("engine:depth=4,tb=-1")) == "engine:depth=4,tb=-1"
     assert parse_player("blog").options == {"depth": 6}
-    for bad in ("alphazero", "blog:depth=x", "engine:time=1,depth=2", "random:depth=3",
-                "mcts:sims=0"):
+    for bad in (
+        "alphazero",
+        "blog:depth=x",
+        "engine:time=1,depth=2",
+        "random:depth=3",
+        "mcts:sims=0",
+    ):
         with pytest.raises(ValueError):
             parse_player(bad)
 
@@ -33,12 +38,14 @@ def test_pair_plays_each_opening_with_both_colours():
 def test_match_summary_is_consistent(tmp_path):
     from gamelab.core.parallel import Backend
 
-    summary = run_match("greedy", "random", games=6, seed=3, backend=Backend(workers=1, quiet=True),
-                        use_store=False)
+    summary = run_match(
+        "greedy", "random", games=6, seed=3, backend=Backend(workers=1, quiet=True), use_store=False
+    )
     assert summary.wins + summary.draws + summary.losses == 6
     assert summary.score.lo <= summary.score.value <= summary.score.hi
-    again = run_match("greedy", "random", games=6, seed=3,
-                      backend=Backend(workers=1, quiet=True), use_store=False)
+    again = run_match(
+        "greedy", "random", games=6, seed=3, backend=Backend(workers=1, quiet=True), use_store=False
+    )
     timing = ("a_seconds_per_move", "b_seconds_per_move")
     same = {k: v for k, v in to_plain(again).items() if k not in timing}
     assert same == {k: v for k, v in to_plain(summary).items() if k not in timing}  # same seed
@@ -47,8 +54,10 @@ def test_match_summary_is_consistent(tmp_path):
 
 
 def test_summary_counts_draws_as_half():
-    records = [{"a_points": p, "result": [24, 24] if p == 0.5 else [30, 18], "a_side": 0,
-                "plies": 10} for p in (1.0, 0.5, 0.5, 1.0)]
+    records = [
+        {"a_points": p, "result": [24, 24] if p == 0.5 else [30, 18], "a_side": 0, "plies": 10}
+        for p in (1.0, 0.5, 0.5, 1.0)
+    ]
     s = summarise(records)
     assert s.wins == 2 and s.draws == 2 and s.score.value == 0.75
 
@@ -69,10 +78,29 @@ def test_all_won_match_formats_the_same_in_cli_and_report():
 
 
 def test_cli_match_json():
-    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "oware", "match", "--a",
-                          "blog:depth=2", "--b", "random", "--games", "4", "--workers", "1",
-                          "--no-store", "--json", "--quiet"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamelab.cli",
+            "oware",
+            "match",
+            "--a",
+            "blog:depth=2",
+            "--b",
+            "random",
+            "--games",
+            "4",
+            "--workers",
+            "1",
+            "--no-store",
+            "--json",
+            "--quiet",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     data = json.loads(out.stdout)
     assert set(data) >= {"a_score_rate", "ci95", "wins", "draws", "losses"}
     assert data["wins"] + data["draws"] + data["losses"] == 4
@@ -99,9 +127,15 @@ def test_terminal_game_commands(tmp_path):
     record = tmp_path / "game.txt"
     script = iter(["help", "hint", "eval", "Z", "C", "undo", "D", f"save {record}", "quit"])
     out = []
-    moves = run_terminal_game("random", human_side=0, seed=1, input_fn=lambda _: next(script),
-                              print_fn=out.append, analysis_time=0.05,
-                              tablebase_seeds=6)
+    moves = run_terminal_game(
+        "random",
+        human_side=0,
+        seed=1,
+        input_fn=lambda _: next(script),
+        print_fn=out.append,
+        analysis_time=0.05,
+        tablebase_seeds=6,
+    )
     text = "\n".join(out)
     assert "hint:" in text and "evaluation" in text and "error:" in text
     assert moves[0] == 3 and len(moves) == 2  # C was undone, D and the reply remain
@@ -109,10 +143,23 @@ def test_terminal_game_commands(tmp_path):
     assert loaded == moves
 
 
-
 def test_all_lost_match_in_text_mode(gamelab_cli):
     # Issue 11 item 2, the issue's own command: text mode crashed formatting an Elo of None.
-    r = gamelab_cli("oware", "match", "--a", "random", "--b", "blog:depth=4", "--games", "2",
-                    "--seed", "1", "--no-store", "--workers", "1", "--quiet")
+    r = gamelab_cli(
+        "oware",
+        "match",
+        "--a",
+        "random",
+        "--b",
+        "blog:depth=4",
+        "--games",
+        "2",
+        "--seed",
+        "1",
+        "--no-store",
+        "--workers",
+        "1",
+        "--quiet",
+    )
     assert r.returncode == 0, r.stderr
     assert "0-0-2" in r.stdout and "(all lost)" in r.stdout

@@ -23,9 +23,25 @@ def test_failed_save_and_load_keep_the_game(tmp_path):
     garbage.write_bytes(b"\xff\xfe not a record")
     good = tmp_path / "game.txt"
     s = PlaySession("random", seed=1, tablebase_seeds=6, analysis_time=0.05)
-    text = play(s, ["C", f"save {blocker}/game.txt", f"save {folder}", "save", f"load {garbage}",
-                    f"load {tmp_path}/missing.txt", "", "Z", f"save {good}", "quit"])
-    assert f"error: cannot save the game to {blocker}/game.txt: {blocker} is a file, not a folder" in text
+    text = play(
+        s,
+        [
+            "C",
+            f"save {blocker}/game.txt",
+            f"save {folder}",
+            "save",
+            f"load {garbage}",
+            f"load {tmp_path}/missing.txt",
+            "",
+            "Z",
+            f"save {good}",
+            "quit",
+        ],
+    )
+    assert (
+        f"error: cannot save the game to {blocker}/game.txt: {blocker} is a file, not a folder"
+        in text
+    )
     assert f"error: cannot save the game to {folder}: it is a folder" in text
     assert "error: save needs a file name" in text
     assert f"error: cannot read game record {garbage}" in text
@@ -53,7 +69,11 @@ def test_hint_and_eval_use_letters_and_units():
     assert hint[6] in "ABCDEF" and "25 = one seed" in hint
     pv = next(line for line in text.splitlines() if line.startswith("principal variation: "))
     letters = pv.split(": ")[1].split()
-    assert letters and all(m in "ABCDEF" for m in letters[::2]) and all(m in "abcdef" for m in letters[1::2])
+    assert (
+        letters
+        and all(m in "ABCDEF" for m in letters[::2])
+        and all(m in "abcdef" for m in letters[1::2])
+    )
 
 
 def test_playing_north_the_engine_opens():
@@ -91,8 +111,12 @@ def test_analyse_cli_text_and_json(gamelab_cli):
 def test_play_in_a_pseudo_terminal(tmp_path):
     blocker = tmp_path / "a-file"
     blocker.write_text("x")
-    child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "oware", "play", "--engine", "random",
-                                           "--seed", "1"], encoding="utf-8", timeout=240)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "gamelab.cli", "oware", "play", "--engine", "random", "--seed", "1"],
+        encoding="utf-8",
+        timeout=240,
+    )
     child.expect("Type 'help' for commands")
     child.expect(r"your move \(A-F, or help\)> ")
     child.sendline("help")

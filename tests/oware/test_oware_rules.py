@@ -128,8 +128,12 @@ def test_text_round_trip_and_errors():
 def test_random_games_properties():
     rng = np.random.default_rng(11)
     endings = {"score": 0, "repetition": 0, "no-move": 0}
-    for rules in (Rules(), Rules(grand_slam="forbidden"), Rules(grand_slam="capture-all"),
-                  Rules(cycle="split")):
+    for rules in (
+        Rules(),
+        Rules(grand_slam="forbidden"),
+        Rules(grand_slam="capture-all"),
+        Rules(cycle="split"),
+    ):
         for _ in range(60):
             game = random_game(rng, rules)
             for p in game:
@@ -143,8 +147,11 @@ def test_random_games_properties():
                 prev = game[-2]
                 if max(last.stores) > 24 or last.stores == (24, 24):
                     endings["score"] += 1
-                if (last.houses and prev.stores == last.stores
-                        and (tuple(last.history[-1][0]), last.to_move) in last.history[:-1]):
+                if (
+                    last.houses
+                    and prev.stores == last.stores
+                    and (tuple(last.history[-1][0]), last.to_move) in last.history[:-1]
+                ):
                     endings["repetition"] += 1
     assert endings["score"] > 0
 
@@ -168,14 +175,21 @@ def test_kernel_moves_match_python_moves():
 
 
 def test_cli_perft_json():
-    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "oware", "perft", "--depth", "5",
-                          "--json"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "gamelab.cli", "oware", "perft", "--depth", "5", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     assert out.stdout.strip() == '{"depth": 5, "nodes": 5219}'
 
 
 def test_cli_rejects_bad_position():
-    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "oware", "perft", "--position",
-                          "1-2-3", "--json"], capture_output=True, text=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "gamelab.cli", "oware", "perft", "--position", "1-2-3", "--json"],
+        capture_output=True,
+        text=True,
+    )
     assert out.returncode == 2 and out.stderr.startswith("error:")
 
 

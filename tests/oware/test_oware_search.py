@@ -98,9 +98,25 @@ def test_cli_analyse_json():
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "oware", "analyse", "--position",
-                          "start", "--time", "0.2", "--tablebase", "6", "--json"],
-                         capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "gamelab.cli",
+            "oware",
+            "analyse",
+            "--position",
+            "start",
+            "--time",
+            "0.2",
+            "--tablebase",
+            "6",
+            "--json",
+        ],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     data = json.loads(out.stdout)
     assert set(data) >= {"best_move", "score", "pv", "depth", "nodes", "nps"}
     assert data["best_move"] in range(6) and data["pv"][0] == data["best_move"]

@@ -56,7 +56,7 @@ def test_tablebase_values_bounded_and_cached():
     arrays = compute_tablebase(4)
     values, offsets = arrays["values"], arrays["offsets"]
     for n in range(5):
-        level = values[offsets[n]:offsets[n + 1]]
+        level = values[offsets[n] : offsets[n + 1]]
         assert level.min() >= -n and level.max() <= n
     again = load_tablebase(4)
     assert np.array_equal(again.values, values)
@@ -73,8 +73,12 @@ def test_cli_tablebase_json():
     import subprocess
     import sys
 
-    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "oware", "tablebase", "--seeds",
-                          "5", "--json"], capture_output=True, text=True, check=True)
+    out = subprocess.run(
+        [sys.executable, "-m", "gamelab.cli", "oware", "tablebase", "--seeds", "5", "--json"],
+        capture_output=True,
+        text=True,
+        check=True,
+    )
     data = json.loads(out.stdout)
     assert data["boards"] == sum(level_size(n) for n in range(6))
     assert [lv["boards"] for lv in data["levels"]] == [level_size(n) for n in range(6)]

@@ -68,8 +68,19 @@ def test_analysis_matches_the_solve_command(gamelab_cli):
 
     clues, shown, post = position_from_text(ROWS, COLS, ["2,1=1"], 2, "hgss")
     analysis = analyse_position(clues, shown, post)
-    r = gamelab_cli("voltorb", "solve", "--rows", ROWS, "--cols", COLS, "--revealed", "2,1=1",
-                    "--level", "2", "--json")
+    r = gamelab_cli(
+        "voltorb",
+        "solve",
+        "--rows",
+        ROWS,
+        "--cols",
+        COLS,
+        "--revealed",
+        "2,1=1",
+        "--level",
+        "2",
+        "--json",
+    )
     assert r.returncode == 0
     out = json.loads(r.stdout)
     assert out["consistent_boards"] == analysis.consistent_boards == 138
@@ -78,8 +89,12 @@ def test_analysis_matches_the_solve_command(gamelab_cli):
 
 
 def test_assist_in_a_pseudo_terminal():
-    child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "voltorb", "assist", "--level", "1"],
-                          encoding="utf-8", timeout=240)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "gamelab.cli", "voltorb", "assist", "--level", "1"],
+        encoding="utf-8",
+        timeout=240,
+    )
     child.expect(r"V = its Voltorbs\)> ")
     child.sendline("7,1 4,1 5,1 5,0 3,0")  # typo: the last row's Voltorbs
     child.expect("error: no board is consistent with these clues: row 5")
@@ -113,8 +128,12 @@ def test_assist_in_a_pseudo_terminal():
 @pytest.mark.parametrize("leave", ["quit", "ctrl-c", "ctrl-d"])
 def test_quit_in_a_pseudo_terminal(leave):
     # Ctrl-C or Ctrl-D at a prompt leave like quit: exit 0 and a goodbye (issue 11)
-    child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "voltorb", "assist", "--level", "2"],
-                          encoding="utf-8", timeout=240)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "gamelab.cli", "voltorb", "assist", "--level", "2"],
+        encoding="utf-8",
+        timeout=240,
+    )
     child.expect(r"\)> ")
     child.sendline("4,2 8,0 4,2 4,2 5,1")
     child.expect(r"\)> ")

@@ -11,13 +11,30 @@ ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
 def _run(*args):
     return subprocess.run(
-        [sys.executable, "-m", "gamelab.cli", "voltorb", *args], capture_output=True, text=True, timeout=300
+        [sys.executable, "-m", "gamelab.cli", "voltorb", *args],
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
 
 
 def test_simulate_json():
-    r = _run("simulate", "--generator", "hgss", "--level", "2", "--strategy", "minrisk",
-             "--games", "40", "--seed", "1", "--json", "--workers", "1")
+    r = _run(
+        "simulate",
+        "--generator",
+        "hgss",
+        "--level",
+        "2",
+        "--strategy",
+        "minrisk",
+        "--games",
+        "40",
+        "--seed",
+        "1",
+        "--json",
+        "--workers",
+        "1",
+    )
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
     assert out["games"] == 40 and 0 <= out["wins"] <= 40
@@ -34,13 +51,34 @@ def test_solve_and_evaluate_json():
     r0, c0 = out["recommended"]
     assert 1 <= r0 <= 5 and 1 <= c0 <= 5
     assert out["p_voltorb"][r0 - 1][c0 - 1] == 0.0  # a safe useful tile exists here
-    e = _run("evaluate", "--rows", ROWS, "--cols", COLS, "--level", "2", "--strategy", "optimal", "--json")
+    e = _run(
+        "evaluate",
+        "--rows",
+        ROWS,
+        "--cols",
+        COLS,
+        "--level",
+        "2",
+        "--strategy",
+        "optimal",
+        "--json",
+    )
     assert e.returncode == 0, e.stderr
     assert abs(json.loads(e.stdout)["win_probability"] - out["win_probability"]) < 1e-12
 
 
 def test_inconsistent_clues_error_line():
-    r = _run("solve", "--rows", "4,2 8,0 4,2 4,2 5,1", "--cols", COLS, "--revealed", "2,1=0", "--level", "2")
+    r = _run(
+        "solve",
+        "--rows",
+        "4,2 8,0 4,2 4,2 5,1",
+        "--cols",
+        COLS,
+        "--revealed",
+        "2,1=0",
+        "--level",
+        "2",
+    )
     assert r.returncode == 2
     assert "no board is consistent with these clues" in r.stderr and "row 2" in r.stderr
     bad = _run("solve", "--rows", "4,2 8,0", "--cols", COLS)
@@ -50,12 +88,28 @@ def test_inconsistent_clues_error_line():
 def test_assist_session_and_campaign():
     r = subprocess.run(
         [sys.executable, "-m", "gamelab.cli", "voltorb", "assist", "--level", "2"],
-        input=f"{ROWS}\n{COLS}\n2,1=1\nq\n", capture_output=True, text=True, timeout=300,
+        input=f"{ROWS}\n{COLS}\n2,1=1\nq\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     assert r.returncode == 0, r.stderr
     assert r.stdout.count("recommended flip") == 2 and "consistent boards: 138" in r.stdout
-    c = _run("campaign", "--strategy", "fom", "--rounds", "5", "--campaigns", "4", "--seed", "1",
-             "--json", "--no-store", "--workers", "1")
+    c = _run(
+        "campaign",
+        "--strategy",
+        "fom",
+        "--rounds",
+        "5",
+        "--campaigns",
+        "4",
+        "--seed",
+        "1",
+        "--json",
+        "--no-store",
+        "--workers",
+        "1",
+    )
     assert c.returncode == 0, c.stderr
     out = json.loads(c.stdout)
     assert abs(sum(out["level_distribution"].values()) - 1) < 1e-9

@@ -28,7 +28,9 @@ def test_policies_share_the_odds_and_the_optimal_value():
     assert minrisk.win_probability == optimal.win_probability and cheap.win_probability is None
     assert (optimal.policy, minrisk.policy, fom.policy) == ("optimal", "minrisk", "fom")
     post = posterior_for(clues_from_text(ROWS, COLS), "hgss", 2)
-    assert optimal.win_probability == pytest.approx(exact_win_probability(post, "optimal"), abs=1e-12)
+    assert optimal.win_probability == pytest.approx(
+        exact_win_probability(post, "optimal"), abs=1e-12
+    )
     # the blog's FoM flips a Voltorb-free line first: row 2, left to right
     assert fom.recommended == [2, 1]
     # a safe useful tile is never a Voltorb

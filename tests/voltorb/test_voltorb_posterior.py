@@ -28,7 +28,14 @@ def test_kernel_matches_python_twin_on_random_inputs():
         known = np.full(25, -1, dtype=np.int64)
         for t, v in revealed.items():
             known[t] = v
-        args = (ROW_PATTERNS, clues.row_sums, clues.row_voltorbs, clues.col_sums, clues.col_voltorbs, known)
+        args = (
+            ROW_PATTERNS,
+            clues.row_sums,
+            clues.row_voltorbs,
+            clues.col_sums,
+            clues.col_voltorbs,
+            known,
+        )
         b1, f1 = enumerate_boards(*args)
         b2, f2 = enumerate_boards_py(*args)
         assert b1.shape == b2.shape and (b1 == b2).all() and (f1 == f2).all()
@@ -48,11 +55,13 @@ def test_hgss_weights_follow_the_research_formula():
     for b in post.boards:
         bb = b.reshape(5, 5)
         counts = ((bb == 0).sum(), (bb == 2).sum(), (bb == 3).sum())
-        raw.append(sum(
-            passes_free_test(bb, c) / valid_board_count(c.id)
-            for c in level_configs(3)
-            if (c.voltorbs, c.twos, c.threes) == counts
-        ))
+        raw.append(
+            sum(
+                passes_free_test(bb, c) / valid_board_count(c.id)
+                for c in level_configs(3)
+                if (c.voltorbs, c.twos, c.threes) == counts
+            )
+        )
     raw = np.array(raw)
     assert (raw > 0).all()
     assert post.weights == pytest.approx(raw / raw.sum(), rel=1e-9)
@@ -80,7 +89,9 @@ def test_posterior_observe_equals_fresh_enumeration():
 
 def test_inconsistent_clues_name_the_problem():
     clues = Clues.from_board(np.ones((5, 5), dtype=np.int8))
-    with pytest.raises(InconsistentCluesError, match="no board is consistent with these clues: row 1"):
+    with pytest.raises(
+        InconsistentCluesError, match="no board is consistent with these clues: row 1"
+    ):
         Posterior.from_clues(clues, "iid", 1, {0: 0})
     with pytest.raises(InconsistentCluesError, match="none can come from the hgss generator"):
         Posterior.from_clues(clues, "hgss", 1)
@@ -107,7 +118,9 @@ def test_label_board_is_sound_and_weaker_than_the_posterior():
 
 
 def test_label_board_blog_rules():
-    b = np.array([[1, 1, 1, 1, 1], [0, 2, 1, 1, 1], [0, 0, 3, 1, 1], [1, 0, 1, 1, 2], [1, 1, 0, 0, 0]])
+    b = np.array(
+        [[1, 1, 1, 1, 1], [0, 2, 1, 1, 1], [0, 0, 3, 1, 1], [1, 0, 1, 1, 2], [1, 1, 0, 0, 0]]
+    )
     labels = label_board(Clues.from_board(b))
     assert labels[0] == ["1"] * 5  # no Voltorb and R = 0
     assert labels[1][1] == "012"  # row 2: R = 1 -> no 3

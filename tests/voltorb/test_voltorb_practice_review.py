@@ -33,15 +33,22 @@ def test_practice_is_replayable_and_follows_the_round_rules():
     assert (Clues.from_board(board).as_text()) == (a.rows, a.cols)
     flips = _safe_first_flips(board)
     playing = play_practice(4, 99, flips[:1])
-    assert playing.outcome is None and playing.board is None and playing.coins == int(board.reshape(-1)[
-        (flips[0][0] - 1) * SIZE + flips[0][1] - 1])
+    assert (
+        playing.outcome is None
+        and playing.board is None
+        and playing.coins == int(board.reshape(-1)[(flips[0][0] - 1) * SIZE + flips[0][1] - 1])
+    )
     won = play_practice(4, 99, flips, history=[["lost", 3]], bank=100)
     rnd = Round(board)
     for r, c in flips:
         rnd.flip((r - 1) * SIZE + c - 1)
     assert won.outcome == "won" and won.coins == rnd.coins and won.bank == 100 + rnd.coins
     assert won.board == board.tolist()
-    assert won.next_level == next_level(4, "won", rnd.cards_flipped, [("lost", 3), ("won", rnd.cards_flipped)]) == 5
+    assert (
+        won.next_level
+        == next_level(4, "won", rnd.cards_flipped, [("lost", 3), ("won", rnd.cards_flipped)])
+        == 5
+    )
     assert won.history == [["lost", 3], ["won", rnd.cards_flipped]]
     voltorb = int(np.flatnonzero(board.reshape(-1) == 0)[0])
     lost = play_practice(4, 99, flips[:1] + [[voltorb // SIZE + 1, voltorb % SIZE + 1]])

@@ -9,16 +9,28 @@ from gamelab.voltorb import report
 
 
 def test_report_section_tables(tmp_path: Path, monkeypatch):
-    tiny = {"heuristic": 8, "blog": 10, "optimal": 5, "optimal_levels": (1, 2), "campaigns": 2,
-            "rounds": 3, "posterior_levels": (2, 8)}
+    tiny = {
+        "heuristic": 8,
+        "blog": 10,
+        "optimal": 5,
+        "optimal_levels": (1, 2),
+        "campaigns": 2,
+        "rounds": 3,
+        "posterior_levels": (2, 8),
+    }
     monkeypatch.setattr(report, "_sizes", lambda quick: tiny)
     rep = Report(tmp_path)
     sec = rep.section("voltorb", report.TITLE)
     with ResultStore(tmp_path / "r.sqlite") as store:
         report.build(sec, ReportContext(True, 0, Backend(workers=1, quiet=True), store))
     tables = sec.data["tables"]
-    for name in ("win_rate_by_level", "blog_reproduction", "optimal_by_level", "paired_differences",
-                 "campaign"):
+    for name in (
+        "win_rate_by_level",
+        "blog_reproduction",
+        "optimal_by_level",
+        "paired_differences",
+        "campaign",
+    ):
         assert tables[name]["rows"], name
     blog = tables["blog_reproduction"]["rows"]
     assert blog[0][:2] == ["fom", 8] and blog[0][3] == 0.7173

@@ -42,7 +42,9 @@ def test_optimal_value_equals_exact_evaluation_of_its_policy():
     for post in _small_posteriors(3, seed=5):
         solver = OptimalSolver(post)
         value = solver.win_probability()
-        follow = policy_win_probability(post, lambda view, flips, s=solver: s.decide(view.revealed)[0])
+        follow = policy_win_probability(
+            post, lambda view, flips, s=solver: s.decide(view.revealed)[0]
+        )
         assert follow == pytest.approx(value, abs=1e-12)
 
 
@@ -57,7 +59,9 @@ def test_exact_evaluation_agrees_with_simulation_on_fixed_clues():
     strat = make_strategy("minrisk")
     for _ in range(n):
         board = post.boards[rng.choice(post.count, p=post.weights)].reshape(5, 5)
-        wins += play_round(board, strat, "hgss", 1 if post.boards[0].tolist().count(0) == 6 else 2, rng).won
+        wins += play_round(
+            board, strat, "hgss", 1 if post.boards[0].tolist().count(0) == 6 else 2, rng
+        ).won
     assert wins / n == pytest.approx(p, abs=4 * np.sqrt(p * (1 - p) / n) + 1e-3)
 
 
@@ -69,7 +73,9 @@ def test_coin_policy_beats_never_quitting_in_expected_coins():
 
 
 def test_fom_scores_follow_the_blog_definition():
-    b = np.array([[1, 1, 1, 1, 1], [0, 2, 1, 1, 1], [0, 0, 3, 1, 1], [1, 0, 1, 1, 2], [1, 1, 0, 0, 0]])
+    b = np.array(
+        [[1, 1, 1, 1, 1], [0, 2, 1, 1, 1], [0, 0, 3, 1, 1], [1, 0, 1, 1, 2], [1, 1, 0, 0, 0]]
+    )
     clues = Clues.from_board(b)
     # F = R / (1 + V); R = S + V - 5
     r_row = np.array([0, 1, 2, 1, 0]) / (1 + np.array([0, 1, 2, 1, 3]))
@@ -205,8 +211,9 @@ def test_symmetry_classes_match_twin_and_keep_the_value():
         without = OptimalSolver(post, symmetry=False).win_probability()
         assert with_sym == pytest.approx(without, abs=1e-12)
         if post.count <= 150:
-            assert with_sym == pytest.approx(OptimalSolver(post, python=True).win_probability(),
-                                             abs=1e-12)
+            assert with_sym == pytest.approx(
+                OptimalSolver(post, python=True).win_probability(), abs=1e-12
+            )
     assert merged > 0
 
 

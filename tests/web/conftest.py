@@ -37,6 +37,8 @@ CHROMIUM_ARGS = [
     "--no-first-run",
     "--disable-extensions",
 ]
+
+
 def save_screenshot(page, name: str) -> Path | None:
     """Save a screenshot as $GAMELAB_SCREENSHOTS/name when that variable is set."""
     folder = os.environ.get("GAMELAB_SCREENSHOTS")
@@ -104,7 +106,9 @@ def browser():
     if os.environ.get("GAMELAB_NO_BROWSER"):
         pytest.skip("GAMELAB_NO_BROWSER is set")
     if not Path(CHROMIUM).exists():
-        pytest.fail(f"{CHROMIUM} not found: apt-get install -y chromium fonts-noto-cjk (or set GAMELAB_NO_BROWSER=1)")
+        pytest.fail(
+            f"{CHROMIUM} not found: apt-get install -y chromium fonts-noto-cjk (or set GAMELAB_NO_BROWSER=1)"
+        )
     from playwright.sync_api import sync_playwright
 
     with sync_playwright() as pw:

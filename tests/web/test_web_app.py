@@ -27,7 +27,12 @@ def test_static_kit_and_style_are_served(api):
 
 
 def test_unknown_paths_and_files_are_404_with_a_message(api):
-    for path in ("/nope", "/static/../pyproject.toml", "/static/%2e%2e/app.py", "/api/voltorb/nope"):
+    for path in (
+        "/nope",
+        "/static/../pyproject.toml",
+        "/static/%2e%2e/app.py",
+        "/api/voltorb/nope",
+    ):
         r = api.get(path)
         assert r.status_code == 404, path
         assert "detail" in r.json()
@@ -38,7 +43,10 @@ def test_bad_requests_get_422_with_a_readable_message_and_field(api):
     assert r.status_code == 422 and r.json()["field"] == "level"
     assert r.json()["detail"].startswith("level: ")
     r = api.post(SOLVE, json={"cols": GOOD["cols"]})
-    assert r.status_code == 422 and r.json() == {"detail": "rows: this field is required", "field": "rows"}
+    assert r.status_code == 422 and r.json() == {
+        "detail": "rows: this field is required",
+        "field": "rows",
+    }
     r = api.post(SOLVE, json={**GOOD, "path": "/etc/passwd"})
     assert r.status_code == 422 and r.json()["detail"] == "path: unknown field"
     r = api.post(SOLVE, content=b"{not json", headers={"content-type": "application/json"})
@@ -52,7 +60,9 @@ def test_library_value_errors_are_422_with_their_message(api):
     assert r.status_code == 422
     assert r.json() == {"detail": "level must be an integer from 1 to 8, got 9"}
     huge = api.post(SOLVE, json={**GOOD, "level": 10**40})
-    assert huge.status_code == 422 and "level must be an integer from 1 to 8" in huge.json()["detail"]
+    assert (
+        huge.status_code == 422 and "level must be an integer from 1 to 8" in huge.json()["detail"]
+    )
     negative = api.post(SOLVE, json={**GOOD, "rows": "-4,2 8,0 4,2 4,2 5,1"})
     assert negative.status_code == 422 and "row 1" in negative.json()["detail"]
 

@@ -29,22 +29,33 @@ def test_typed_level_matches_the_cli(api, gamelab_cli):
 
 def test_score_is_the_library_score(api):
     best = api.post("/api/lattice/best", json={"sequence": "HPHHHHHHPHHPHHPH"}).json()
-    res = api.post("/api/lattice/score", json={"sequence": "HPHHHHHHPHHPHHPH", "moves": best["conformation"],
-                                               "thresholds": [4, 8, 9]}).json()
-    assert res["complete"] and res["score"] == hh_score("HPHHHHHHPHHPHHPH", best["conformation"]) == 9
+    res = api.post(
+        "/api/lattice/score",
+        json={
+            "sequence": "HPHHHHHHPHHPHHPH",
+            "moves": best["conformation"],
+            "thresholds": [4, 8, 9],
+        },
+    ).json()
+    assert (
+        res["complete"] and res["score"] == hh_score("HPHHHHHHPHHPHHPH", best["conformation"]) == 9
+    )
     assert res["stars"] == 3
 
 
-@pytest.mark.parametrize(("path", "body", "message"), [
-    ("/api/lattice/score", {"sequence": "HPHH", "moves": "RULD"}, "not self-avoiding"),
-    ("/api/lattice/score", {"sequence": "HPHH", "moves": "RURR"}, "has only 3"),
-    ("/api/lattice/score", {"sequence": "HPXH", "moves": "R"}, "only H and P"),
-    ("/api/lattice/score", {"sequence": "HPHH", "moves": "RQ"}, "not a square lattice move"),
-    ("/api/lattice/level", {"sequence": "HPPQ"}, "only H and P"),
-    ("/api/lattice/level", {"sequence": "H" * 30}, "4 to 18 residues"),
-    ("/api/lattice/daily", {"date": "tomorrow"}, "not a date"),
-    ("/api/lattice/level", {"sequence": "HPHH", "path": "/etc/passwd"}, "path"),
-])
+@pytest.mark.parametrize(
+    ("path", "body", "message"),
+    [
+        ("/api/lattice/score", {"sequence": "HPHH", "moves": "RULD"}, "not self-avoiding"),
+        ("/api/lattice/score", {"sequence": "HPHH", "moves": "RURR"}, "has only 3"),
+        ("/api/lattice/score", {"sequence": "HPXH", "moves": "R"}, "only H and P"),
+        ("/api/lattice/score", {"sequence": "HPHH", "moves": "RQ"}, "not a square lattice move"),
+        ("/api/lattice/level", {"sequence": "HPPQ"}, "only H and P"),
+        ("/api/lattice/level", {"sequence": "H" * 30}, "4 to 18 residues"),
+        ("/api/lattice/daily", {"date": "tomorrow"}, "not a date"),
+        ("/api/lattice/level", {"sequence": "HPHH", "path": "/etc/passwd"}, "path"),
+    ],
+)
 def test_bad_input_is_422_with_the_message(api, path, body, message):
     res = api.post(path, json=body)
     assert res.status_code == 422, res.text

@@ -9,7 +9,9 @@ def test_first_level_to_three_stars_by_keyboard_then_undo(page):
     first = page.request.post("/api/lattice/levels", data={}).json()["levels"][0]
     best = page.request.post("/api/lattice/best", data={"sequence": first["sequence"]}).json()
     page.goto("/lattice")
-    page.wait_for_function("document.querySelector('#level-title').textContent.startsWith('Level 1')")
+    page.wait_for_function(
+        "document.querySelector('#level-title').textContent.startsWith('Level 1')"
+    )
     page.locator("#board").focus()
     for k, move in enumerate(best["conformation"]):
         page.keyboard.press(ARROW[move])
@@ -42,4 +44,6 @@ def test_make_a_level_from_a_typed_sequence(page):
     assert "seq=HPHHHHHHPHHPHHPH" in page.url
     page.locator("#make-seq").fill("HPQ")
     page.locator("#make-analyse").click()
-    page.wait_for_function("document.querySelector('#make-seq + .field-error')?.textContent.includes('only H and P')")
+    page.wait_for_function(
+        "document.querySelector('#make-seq + .field-error')?.textContent.includes('only H and P')"
+    )

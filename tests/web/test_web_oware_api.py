@@ -22,7 +22,9 @@ def test_a_move_and_a_legal_engine_reply(api):
     res = api.post("/api/oware/reply", json={"moves": ["C"], "opponent": "engine:depth=4"})
     assert res.status_code == 200, res.text
     reply = res.json()
-    assert reply["move"] in view["legal"] and reply["analysis"]["depth"] >= 4 and reply["note"] is None
+    assert (
+        reply["move"] in view["legal"] and reply["analysis"]["depth"] >= 4 and reply["note"] is None
+    )
     assert reply["view"]["moves"] == ["C", reply["move"]]
     # the document is the library's
     lib = engine_reply(START, "no-capture", "own-row", ["C"], "engine:depth=4")
@@ -32,13 +34,17 @@ def test_a_move_and_a_legal_engine_reply(api):
 def test_a_whole_game_replays_through_the_rules(api):
     moves: list[str] = []
     for _ in range(400):
-        r = api.post("/api/oware/reply", json={"moves": moves, "opponent": "greedy", "seed": 3}).json()
+        r = api.post(
+            "/api/oware/reply", json={"moves": moves, "opponent": "greedy", "seed": 3}
+        ).json()
         moves = r["view"]["moves"]
         if r["view"]["over"]:
             break
     view = r["view"]
     assert view["over"] and view["end_reason"] in ("score", "repetition", "no moves")
-    record = api.post("/api/oware/record", json={"moves": moves, "south": "greedy", "north": "greedy"}).json()
+    record = api.post(
+        "/api/oware/record", json={"moves": moves, "south": "greedy", "north": "greedy"}
+    ).json()
     start, offsets, _ = parse_record(record["text"])
     p = start
     for off in offsets:
@@ -48,18 +54,30 @@ def test_a_whole_game_replays_through_the_rules(api):
     assert again["moves"] == moves and again["result"] == view["result"]
 
 
-@pytest.mark.parametrize(("body", "message"), [
-    ({"moves": [], "move": "a"}, "it is South's move"),
-    ({"moves": ["C"], "move": "C"}, "it is North's move"),
-    ({"moves": [], "move": "Z"}, "is not a house"),
-    ({"moves": ["C", "c"], "move": "C"}, "house C is empty"),
-    ({"start": "1-0-0-0-0-1-0-0-0-0-0-0-23-23-S", "moves": [], "move": "A"}, "the feeding rule"),
-    ({"start": "1-0-0-0-0-2-1-1-0-0-0-0-22-21-S", "grand_slam": "forbidden", "move": "F"}, "grand slam"),
-    ({"start": "0-0-0-0-0-1-0-0-0-0-0-0-24-23-N", "moves": [], "move": "a"}, "the game is over"),
-    ({"start": "4-4-4-4-4-4-4-4-4-4-4-4-1-0-S", "moves": [], "move": "A"}, "48 seeds"),
-    ({"start": "4-4-4", "move": "A"}, "12 houses"),
-    ({"grand_slam": "sometimes", "move": "A"}, "grand slam rule must be one of"),
-])
+@pytest.mark.parametrize(
+    ("body", "message"),
+    [
+        ({"moves": [], "move": "a"}, "it is South's move"),
+        ({"moves": ["C"], "move": "C"}, "it is North's move"),
+        ({"moves": [], "move": "Z"}, "is not a house"),
+        ({"moves": ["C", "c"], "move": "C"}, "house C is empty"),
+        (
+            {"start": "1-0-0-0-0-1-0-0-0-0-0-0-23-23-S", "moves": [], "move": "A"},
+            "the feeding rule",
+        ),
+        (
+            {"start": "1-0-0-0-0-2-1-1-0-0-0-0-22-21-S", "grand_slam": "forbidden", "move": "F"},
+            "grand slam",
+        ),
+        (
+            {"start": "0-0-0-0-0-1-0-0-0-0-0-0-24-23-N", "moves": [], "move": "a"},
+            "the game is over",
+        ),
+        ({"start": "4-4-4-4-4-4-4-4-4-4-4-4-1-0-S", "moves": [], "move": "A"}, "48 seeds"),
+        ({"start": "4-4-4", "move": "A"}, "12 houses"),
+        ({"grand_slam": "sometimes", "move": "A"}, "grand slam rule must be one of"),
+    ],
+)
 def test_illegal_moves_and_positions_get_the_reason(api, body, message):
     res = api.post("/api/oware/move", json=body)
     assert res.status_code == 422, res.text
@@ -72,9 +90,16 @@ def test_take_back_hint_and_analysis(api):
     back = api.post("/api/oware/takeback", json={"moves": ["C", "f", "A"], "side": "South"}).json()
     assert back["moves"] == ["C", "f"]
     assert api.post("/api/oware/takeback", json={"moves": [], "side": "South"}).status_code == 422
-    hint = api.post("/api/oware/analyse", json={"position": START, "moves": ["C", "f"], "time": 0.2}).json()
-    assert hint["analysis"]["best_move_text"] in "ABCDEF" and hint["analysis"]["pv_text"][0] == hint["analysis"]["best_move_text"]
-    exact = api.post("/api/oware/analyse", json={"position": "1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", "time": 0.2}).json()
+    hint = api.post(
+        "/api/oware/analyse", json={"position": START, "moves": ["C", "f"], "time": 0.2}
+    ).json()
+    assert (
+        hint["analysis"]["best_move_text"] in "ABCDEF"
+        and hint["analysis"]["pv_text"][0] == hint["analysis"]["best_move_text"]
+    )
+    exact = api.post(
+        "/api/oware/analyse", json={"position": "1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", "time": 0.2}
+    ).json()
     assert exact["exact"]["outcome"] == "win" and exact["exact"]["final"] == [26, 22]
     bad = api.post("/api/oware/analyse", json={"position": "4-4-4", "time": 0.2})
     assert bad.status_code == 422 and "12 houses" in bad.json()["detail"]
@@ -88,7 +113,10 @@ def test_review_record_and_bad_players(api):
     lib = review_game(START, "no-capture", "own-row", ["C", "f", "A"], 3)
     assert [m["loss"] for m in r["moves"]] == [m.loss for m in lib.moves]
     assert api.post("/api/oware/reply", json={"moves": [], "opponent": "wizard"}).status_code == 422
-    assert api.post("/api/oware/reply", json={"moves": [], "opponent": "mcts:sims=10"}).status_code == 422
+    assert (
+        api.post("/api/oware/reply", json={"moves": [], "opponent": "mcts:sims=10"}).status_code
+        == 422
+    )
     bad = api.post("/api/oware/load", json={"text": "moves: a"})
     assert bad.status_code == 422 and "record move 1" in bad.json()["detail"]
     rec = api.post("/api/oware/record", json={"moves": ["C"], "south": "me"}).json()
@@ -96,8 +124,9 @@ def test_review_record_and_bad_players(api):
 
 
 def _post(base: str, path: str, body: dict) -> dict:
-    request = urllib.request.Request(base + path, data=json.dumps(body).encode(),
-                                     headers={"content-type": "application/json"})
+    request = urllib.request.Request(
+        base + path, data=json.dumps(body).encode(), headers={"content-type": "application/json"}
+    )
     with urllib.request.urlopen(request, timeout=60) as answer:
         return json.loads(answer.read())
 
@@ -109,7 +138,9 @@ def test_two_games_at_once_neither_blocks_the_other(live_server):
 
     def game_a():
         t0 = time.perf_counter()
-        result["a"] = _post(live_server, "/api/oware/reply", {"moves": ["C"], "opponent": "engine:time=1.5"})
+        result["a"] = _post(
+            live_server, "/api/oware/reply", {"moves": ["C"], "opponent": "engine:time=1.5"}
+        )
         result["a_done"] = time.perf_counter()
         result["a_seconds"] = result["a_done"] - t0
 
@@ -119,10 +150,16 @@ def test_two_games_at_once_neither_blocks_the_other(live_server):
     view = _post(live_server, "/api/oware/state", {})
     b_done = []
     for _ in range(5):
-        mine = _post(live_server, "/api/oware/move", {"moves": view["moves"], "move": view["legal"][0]})
-        view = _post(live_server, "/api/oware/reply", {"moves": mine["moves"], "opponent": "greedy"})["view"]
+        mine = _post(
+            live_server, "/api/oware/move", {"moves": view["moves"], "move": view["legal"][0]}
+        )
+        view = _post(
+            live_server, "/api/oware/reply", {"moves": mine["moves"], "opponent": "greedy"}
+        )["view"]
         b_done.append(time.perf_counter())
     thread.join()
-    assert len(view["moves"]) == 10 and max(b_done) < result["a_done"]  # B played while A's engine thought
+    assert (
+        len(view["moves"]) == 10 and max(b_done) < result["a_done"]
+    )  # B played while A's engine thought
     assert result["a_seconds"] >= 0.5 and result["a"]["move"] in "abcdef"
     assert result["a"]["view"]["moves"] == ["C", result["a"]["move"]]

@@ -7,8 +7,10 @@ from conftest import save_screenshot
 from gamelab.oware.play import parse_record
 
 IDLE = "document.querySelector('#board').dataset.state === 'idle'"
-MY_TURN = (f"{IDLE} && (document.querySelector('#board .ow-house.playable') !== null"
-           " || document.querySelector('#board').dataset.over === 'true')")
+MY_TURN = (
+    f"{IDLE} && (document.querySelector('#board .ow-house.playable') !== null"
+    " || document.querySelector('#board').dataset.over === 'true')"
+)
 
 
 def _moves(page) -> list[str]:
@@ -28,10 +30,16 @@ def _ready(page, opponent="engine:depth=2", animate=False):
 def _play(page, house=None):
     """Click a house (default: the first playable one) and wait for the opponent's reply."""
     n = len(_moves(page))
-    target = page.locator(f'#board .ow-house[data-house="{house}"]') if house else page.locator("#board .ow-house.playable").first
+    target = (
+        page.locator(f'#board .ow-house[data-house="{house}"]')
+        if house
+        else page.locator("#board .ow-house.playable").first
+    )
     target.click()
-    page.wait_for_function(f"document.querySelector('#board').dataset.moves.split(' ').filter(Boolean).length >= {n + 1}"
-                           f" && ({MY_TURN})")
+    page.wait_for_function(
+        f"document.querySelector('#board').dataset.moves.split(' ').filter(Boolean).length >= {n + 1}"
+        f" && ({MY_TURN})"
+    )
 
 
 def test_a_whole_game_by_clicking_with_take_back_hint_record_and_review(page, tmp_path):
@@ -44,7 +52,9 @@ def test_a_whole_game_by_clicking_with_take_back_hint_record_and_review(page, tm
     page.click("#hint")
     page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
     hinted = page.locator("#board .ow-house.hinted").get_attribute("data-house")
-    hint = page.request.post("/api/oware/analyse", data={"position": "start", "moves": _moves(page), "time": 0.2}).json()
+    hint = page.request.post(
+        "/api/oware/analyse", data={"position": "start", "moves": _moves(page), "time": 0.2}
+    ).json()
     assert hinted in "ABCDEF" and hint["analysis"]["best_move_text"] in "ABCDEF"
     assert not page.locator("#eval").is_hidden()
     page.check("#show-pv")
@@ -58,13 +68,17 @@ def test_a_whole_game_by_clicking_with_take_back_hint_record_and_review(page, tm
     # the page's final score is the one the rules give for its record
     with page.expect_download() as info:
         page.click("#download")
-    text = (tmp_path / "game.txt")
+    text = tmp_path / "game.txt"
     info.value.save_as(text)
     start, offsets, headers = parse_record(text.read_text())
     p = start
     for off in offsets:
         p = p.play(off)
-    assert len(offsets) == len(moves) and headers["north"] == "engine:depth=2" and headers["south"] == "human"
+    assert (
+        len(offsets) == len(moves)
+        and headers["north"] == "engine:depth=2"
+        and headers["south"] == "human"
+    )
     assert f"Game over {p.result()[0]}-{p.result()[1]}" in status
     # the record loads again into a fresh game
     page.click("#new-game")
@@ -79,24 +93,37 @@ def test_a_whole_game_by_clicking_with_take_back_hint_record_and_review(page, tm
     rows = page.locator("#review-table tbody tr")
     assert rows.count() == len(moves)
     assert 1 <= page.locator("#review-table tbody tr.worst").count() <= 3
-    assert page.locator("#review-table tbody tr").nth(0).locator("td").nth(2).inner_text() == moves[0]
+    assert (
+        page.locator("#review-table tbody tr").nth(0).locator("td").nth(2).inner_text() == moves[0]
+    )
 
 
 def test_illegal_clicks_say_why_and_change_nothing(page):
     _ready(page, opponent="random")
     page.locator('#board .ow-house[data-house="a"]').click()  # North's house on South's move
-    page.wait_for_function("document.querySelector('#move-error').textContent.includes(\"it is South's move\")")
+    page.wait_for_function(
+        "document.querySelector('#move-error').textContent.includes(\"it is South's move\")"
+    )
     assert _moves(page) == []
     # the feeding rule: North has no seeds, and South's A cannot reach North's row
     page.click("#tab-analysis")
     page.fill("#an-position", "1-0-0-0-0-1-0-0-0-0-0-0-23-23-S")
     page.click("#an-play")
-    page.wait_for_function(f"{IDLE} && document.querySelector('#board .ow-house[data-house=\"F\"].playable') !== null")
+    page.wait_for_function(
+        f"{IDLE} && document.querySelector('#board .ow-house[data-house=\"F\"].playable') !== null"
+    )
     page.locator('#board .ow-house[data-house="A"]').click()
-    page.wait_for_function("document.querySelector('#move-error').textContent.includes('feeding rule')")
-    assert _moves(page) == [] and page.locator('#board .ow-house[data-house="A"]').get_attribute("data-seeds") == "1"
+    page.wait_for_function(
+        "document.querySelector('#move-error').textContent.includes('feeding rule')"
+    )
+    assert (
+        _moves(page) == []
+        and page.locator('#board .ow-house[data-house="A"]').get_attribute("data-seeds") == "1"
+    )
     page.locator('#board .ow-house[data-house="B"]').click()
-    page.wait_for_function("document.querySelector('#move-error').textContent.includes('house B is empty')")
+    page.wait_for_function(
+        "document.querySelector('#move-error').textContent.includes('house B is empty')"
+    )
     assert not page.locator("#exact").is_hidden()  # two seeds on the board: the tablebase's verdict
 
 
@@ -105,19 +132,28 @@ def test_a_pasted_position_is_analysed_and_a_bad_one_explained(page):
     page.click("#tab-analysis")
     page.fill("#an-position", "4-4-4")
     page.click("#an-go")
-    page.wait_for_function("document.querySelector('#an-position + .field-error')?.textContent.includes('12 houses')")
+    page.wait_for_function(
+        "document.querySelector('#an-position + .field-error')?.textContent.includes('12 houses')"
+    )
     page.fill("#an-position", "4-4-4-4-4-4-4-4-4-4-4-4-1-0-S")
     page.click("#an-go")
-    page.wait_for_function("document.querySelector('#an-position + .field-error')?.textContent.includes('48 seeds')")
+    page.wait_for_function(
+        "document.querySelector('#an-position + .field-error')?.textContent.includes('48 seeds')"
+    )
     position = "0-2-0-1-0-0-1-0-0-0-0-1-21-22-N"
     page.fill("#an-position", position)
     page.fill("#an-time", "0.2")
     page.click("#an-go")
     page.locator("#an-result td[data-key='principal variation']").wait_for()
     api = page.request.post("/api/oware/analyse", data={"position": position, "time": 0.2}).json()
-    assert page.locator("#an-result td[data-key='best move']").inner_text() == api["analysis"]["best_move_text"]
+    assert (
+        page.locator("#an-result td[data-key='best move']").inner_text()
+        == api["analysis"]["best_move_text"]
+    )
     assert page.locator("#an-result td[data-key='exact']").inner_text() == api["exact"]["text"]
-    assert page.locator('#an-board input[aria-label="house B"]').input_value() == "2"  # the editor shows it
+    assert (
+        page.locator('#an-board input[aria-label="house B"]').input_value() == "2"
+    )  # the editor shows it
     assert page.locator("#an-side").input_value() == "N"
     # editing a house rewrites the text form
     page.fill('#an-board input[aria-label="house B"]', "1")
@@ -131,14 +167,21 @@ def test_the_sowing_animation_can_be_skipped_and_screenshot(page):
     page.wait_for_function("document.querySelector('#board').dataset.state === 'animating'")
     assert not page.locator("#skip").is_hidden()
     page.click("#skip")
-    page.wait_for_function(f"{MY_TURN} && document.querySelector('#board').dataset.moves.split(' ').length === 2")
+    page.wait_for_function(
+        f"{MY_TURN} && document.querySelector('#board').dataset.moves.split(' ').length === 2"
+    )
     view = page.request.post("/api/oware/state", data={"moves": _moves(page)}).json()
-    shown = [int(page.locator(f'#board .ow-house[data-house="{c}"]').get_attribute("data-seeds")) for c in "ABCDEFabcdef"]
+    shown = [
+        int(page.locator(f'#board .ow-house[data-house="{c}"]').get_attribute("data-seeds"))
+        for c in "ABCDEFabcdef"
+    ]
     assert shown == view["houses"]
     page.uncheck("#animate")
     letter = page.locator("#board .ow-house.playable").first.get_attribute("data-house")
     page.locator("body").press(letter)  # the keyboard plays too
-    page.wait_for_function(f"document.querySelector('#board').dataset.moves.split(' ').length === 4 && ({MY_TURN})")
+    page.wait_for_function(
+        f"document.querySelector('#board').dataset.moves.split(' ').length === 4 && ({MY_TURN})"
+    )
     assert _moves(page)[2] == letter
     _play(page)
     page.click("#hint")

@@ -69,8 +69,12 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
         first = await pool.run(_pid, timeout=30, cache=False)
         start = time.monotonic()
         answer = await pool.budgeted(
-            _sleep, (60,), budget=0.5, fallback=_cheap,
-            what="exact optimal search", fallback_name="MinRisk",
+            _sleep,
+            (60,),
+            budget=0.5,
+            fallback=_cheap,
+            what="exact optimal search",
+            fallback_name="MinRisk",
         )
         took = time.monotonic() - start
         assert answer.fell_back and answer.value == "cheap"
@@ -86,14 +90,23 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
     assert pool.recycled == 1
 
     async def after():
-        ok = await pool.budgeted(_sleep, (0.01,), budget=30, fallback=_cheap,
-                                 what="x", fallback_name="y")
+        ok = await pool.budgeted(
+            _sleep, (0.01,), budget=30, fallback=_cheap, what="x", fallback_name="y"
+        )
         assert not ok.fell_back and ok.value == 0.01 and ok.note is None
         # the call that overran is not tried again within the same budget: straight to the fallback
         start = time.monotonic()
-        again = await pool.budgeted(_sleep, (60,), budget=0.5, fallback=_cheap,
-                                    what="exact optimal search", fallback_name="MinRisk")
-        assert again.fell_back and again.note.startswith("exact optimal search timed out after 0.5 s")
+        again = await pool.budgeted(
+            _sleep,
+            (60,),
+            budget=0.5,
+            fallback=_cheap,
+            what="exact optimal search",
+            fallback_name="MinRisk",
+        )
+        assert again.fell_back and again.note.startswith(
+            "exact optimal search timed out after 0.5 s"
+        )
         assert time.monotonic() - start < 0.3 and pool.recycled == 1
         # answers are memoised by (function, arguments)
         t0 = time.monotonic()
@@ -109,8 +122,14 @@ def test_fallbacks_run_in_a_process_of_their_own(pool):
     # not in the server's threads: a numba kernel there would hold the GIL and stall the loop
     async def scenario():
         solver = await pool.run(_pid, timeout=30, cache=False)
-        answer = await pool.budgeted(_sleep, (60,), budget=0.3, fallback=_pid_and_note,
-                                     what="exact optimal search", fallback_name="MinRisk")
+        answer = await pool.budgeted(
+            _sleep,
+            (60,),
+            budget=0.3,
+            fallback=_pid_and_note,
+            what="exact optimal search",
+            fallback_name="MinRisk",
+        )
         where, note = answer.value
         assert where not in (os.getpid(), solver)
         assert note == answer.note == "exact optimal search timed out after 0.3 s; showing MinRisk"
@@ -127,8 +146,9 @@ def test_documents_are_serialised_where_they_are_computed(pool):
     args = (solve_position, ("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", [], 2))
 
     async def scenario():
-        answer = await pool.budgeted(to_document, args, budget=60, fallback=_cheap, what="x",
-                                     fallback_name="y")
+        answer = await pool.budgeted(
+            to_document, args, budget=60, fallback=_cheap, what="x", fallback_name="y"
+        )
         return answer.value
 
     doc = _run(scenario())
@@ -143,8 +163,14 @@ def test_an_overrun_within_the_grace_finishes_and_is_memoised():
 
     async def scenario():
         first = await pool.run(_pid, timeout=30, cache=False)
-        answer = await pool.budgeted(_sleep, (1.0,), budget=0.3, fallback=_cheap,
-                                     what="exact optimal search", fallback_name="MinRisk")
+        answer = await pool.budgeted(
+            _sleep,
+            (1.0,),
+            budget=0.3,
+            fallback=_cheap,
+            what="exact optimal search",
+            fallback_name="MinRisk",
+        )
         assert answer.fell_back and answer.value == "cheap"
         # the process finishes the call instead of being killed, and serves again
         assert await pool.run(_pid, timeout=30, cache=False) == first
@@ -162,11 +188,19 @@ def test_busy_pool_falls_back_without_starting(pool):
     async def scenario():
         busy = asyncio.create_task(pool.run(_sleep, (2.0,), timeout=30))
         await asyncio.sleep(0.2)
-        answer = await pool.budgeted(_sleep, (0.01,), budget=0.3, fallback=_cheap,
-                                     what="exact optimal search", fallback_name="MinRisk")
+        answer = await pool.budgeted(
+            _sleep,
+            (0.01,),
+            budget=0.3,
+            fallback=_cheap,
+            what="exact optimal search",
+            fallback_name="MinRisk",
+        )
         assert answer.fell_back
-        assert answer.note == ("server busy: exact optimal search not started (no solver process was "
-                               "free within 0.3 s); showing MinRisk")
+        assert answer.note == (
+            "server busy: exact optimal search not started (no solver process was "
+            "free within 0.3 s); showing MinRisk"
+        )
         assert await busy == 2.0
 
     _run(scenario())
@@ -184,11 +218,20 @@ def test_load_is_shed_beyond_the_waiting_limit():
         waiting = asyncio.create_task(pool.run(_sleep, (0.01,), timeout=30, cache=False))
         await asyncio.sleep(0.05)
         start = time.monotonic()
-        shed = await pool.budgeted(_sleep, (0.02,), budget=30, fallback=_cheap,
-                                   what="exact optimal search", fallback_name="MinRisk", cache=False)
+        shed = await pool.budgeted(
+            _sleep,
+            (0.02,),
+            budget=30,
+            fallback=_cheap,
+            what="exact optimal search",
+            fallback_name="MinRisk",
+            cache=False,
+        )
         assert time.monotonic() - start < 0.5 and shed.value == "cheap"
-        assert shed.note == ("server busy: exact optimal search not started (1 already waiting for a solver); "
-                             "showing MinRisk")
+        assert shed.note == (
+            "server busy: exact optimal search not started (1 already waiting for a solver); "
+            "showing MinRisk"
+        )
         assert await busy == 1.0 and await waiting == 0.01
 
     try:

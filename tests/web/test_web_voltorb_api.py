@@ -19,7 +19,9 @@ def test_solve_returns_the_cli_document(api, gamelab_cli, extra_api, extra_cli):
     # the acceptance: curl /api/voltorb/solve == gamelab voltorb solve --json
     r = api.post("/api/voltorb/solve", json={"rows": ROWS, "cols": COLS, "level": 2, **extra_api})
     assert r.status_code == 200, r.text
-    cli = gamelab_cli("voltorb", "solve", "--rows", ROWS, "--cols", COLS, "--level", "2", "--json", *extra_cli)
+    cli = gamelab_cli(
+        "voltorb", "solve", "--rows", ROWS, "--cols", COLS, "--level", "2", "--json", *extra_cli
+    )
     assert cli.returncode == 0, cli.stderr
     assert r.json() == json.loads(cli.stdout)
     assert r.json()["consistent_boards"] > 0 and r.json()["note"] is None
@@ -28,16 +30,22 @@ def test_solve_returns_the_cli_document(api, gamelab_cli, extra_api, extra_cli):
 def test_wrong_sums_give_the_cli_message(api, gamelab_cli):
     bad_rows = "4,2 8,0 4,2 4,2 6,1"
     r = api.post("/api/voltorb/solve", json={"rows": bad_rows, "cols": COLS, "level": 2})
-    cli = gamelab_cli("voltorb", "solve", "--rows", bad_rows, "--cols", COLS, "--level", "2", "--json")
+    cli = gamelab_cli(
+        "voltorb", "solve", "--rows", bad_rows, "--cols", COLS, "--level", "2", "--json"
+    )
     assert cli.returncode == 2 and r.status_code == 422
     assert cli.stderr.strip() == f"error: {r.json()['detail']}"
     assert "row sums add up to 26 but the column sums to 25" in r.json()["detail"]
 
 
 def test_unknown_policy_and_contradicting_flip(api):
-    r = api.post("/api/voltorb/solve", json={"rows": ROWS, "cols": COLS, "level": 2, "policy": "best"})
+    r = api.post(
+        "/api/voltorb/solve", json={"rows": ROWS, "cols": COLS, "level": 2, "policy": "best"}
+    )
     assert r.status_code == 422 and "allowed: optimal, minrisk, fom" in r.json()["detail"]
-    r = api.post("/api/voltorb/solve", json={"rows": ROWS, "cols": COLS, "level": 2, "revealed": ["2,1=0"]})
+    r = api.post(
+        "/api/voltorb/solve", json={"rows": ROWS, "cols": COLS, "level": 2, "revealed": ["2,1=0"]}
+    )
     assert r.status_code == 422 and "row 2" in r.json()["detail"]
 
 
@@ -52,13 +60,17 @@ def test_practice_endpoints_replay_the_library_round(api):
     body = {"level": 3, "seed": 42, "flips": [[1, 1], [3, 3]], "history": [["won", 6]], "bank": 7}
     p = api.post("/api/voltorb/practice/play", json=body)
     assert p.status_code == 200
-    assert p.json() == to_plain(play_practice(3, 42, [[1, 1], [3, 3]], history=[["won", 6]], bank=7))
+    assert p.json() == to_plain(
+        play_practice(3, 42, [[1, 1], [3, 3]], history=[["won", 6]], bank=7)
+    )
     rv = api.post("/api/voltorb/practice/review", json={"level": 3, "seed": 42, "flips": [[1, 1]]})
     assert rv.status_code == 200 and rv.json() == to_plain(review_practice(3, 42, [[1, 1]]))
 
 
 def test_review_endpoint(api):
-    r = api.post("/api/voltorb/review", json={"rows": ROWS, "cols": COLS, "level": 2, "flips": ["1,4=1"]})
+    r = api.post(
+        "/api/voltorb/review", json={"rows": ROWS, "cols": COLS, "level": 2, "flips": ["1,4=1"]}
+    )
     assert r.status_code == 200
     move = r.json()["moves"][0]
     assert move["best"] == [2, 1] and move["loss"] > 0.1
@@ -68,17 +80,53 @@ def test_review_endpoint(api):
     "path, body, message",
     [
         ("/api/voltorb/practice/new", {"level": 3, "seed": -1}, "seed must be an integer from 0"),
-        ("/api/voltorb/practice/new", {"level": 9, "seed": 1}, "level must be an integer from 1 to 8"),
-        ("/api/voltorb/practice/new", {"level": 3, "seed": 10**30}, "seed must be an integer from 0"),
+        (
+            "/api/voltorb/practice/new",
+            {"level": 9, "seed": 1},
+            "level must be an integer from 1 to 8",
+        ),
+        (
+            "/api/voltorb/practice/new",
+            {"level": 3, "seed": 10**30},
+            "seed must be an integer from 0",
+        ),
         ("/api/voltorb/practice/new", {"level": 3}, "seed: this field is required"),
-        ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "flips": [[1, 1], [1, 1]]}, "already revealed"),
-        ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "flips": [[6, 1]]}, "rows and columns are 1-5"),
+        (
+            "/api/voltorb/practice/play",
+            {"level": 3, "seed": 1, "flips": [[1, 1], [1, 1]]},
+            "already revealed",
+        ),
+        (
+            "/api/voltorb/practice/play",
+            {"level": 3, "seed": 1, "flips": [[6, 1]]},
+            "rows and columns are 1-5",
+        ),
         ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "flips": [[1, 1, 1]]}, "flips.0"),
-        ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "bank": 10**9}, "bank must be 0 to 50000"),
-        ("/api/voltorb/practice/play", {"level": 3, "seed": 1, "history": [["draw", 1]]}, "history entry 1"),
-        ("/api/voltorb/practice/review", {"level": 3, "seed": 1, "flips": []}, "no flips to review"),
-        ("/api/voltorb/review", {"rows": ROWS, "cols": COLS, "level": 2, "flips": ["2,1=0"]}, "cannot be 0"),
-        ("/api/voltorb/review", {"rows": ROWS, "cols": COLS, "level": 2, "flips": ["x"]}, "row,col=value"),
+        (
+            "/api/voltorb/practice/play",
+            {"level": 3, "seed": 1, "bank": 10**9},
+            "bank must be 0 to 50000",
+        ),
+        (
+            "/api/voltorb/practice/play",
+            {"level": 3, "seed": 1, "history": [["draw", 1]]},
+            "history entry 1",
+        ),
+        (
+            "/api/voltorb/practice/review",
+            {"level": 3, "seed": 1, "flips": []},
+            "no flips to review",
+        ),
+        (
+            "/api/voltorb/review",
+            {"rows": ROWS, "cols": COLS, "level": 2, "flips": ["2,1=0"]},
+            "cannot be 0",
+        ),
+        (
+            "/api/voltorb/review",
+            {"rows": ROWS, "cols": COLS, "level": 2, "flips": ["x"]},
+            "row,col=value",
+        ),
     ],
 )
 def test_bad_practice_and_review_requests(api, path, body, message):
@@ -101,6 +149,11 @@ def test_a_cut_short_search_is_labelled_and_keeps_the_odds(api):
         r = tiny.post("/api/voltorb/solve", json=body)
     assert r.status_code == 200
     cut = r.json()
-    assert cut["note"].startswith("exact optimal search ") and cut["note"].endswith("; showing MinRisk")
+    assert cut["note"].startswith("exact optimal search ") and cut["note"].endswith(
+        "; showing MinRisk"
+    )
     assert cut["win_probability"] is None and cut["policy"] == "minrisk"
-    assert cut["p_voltorb"] == exact["p_voltorb"] and cut["consistent_boards"] == exact["consistent_boards"]
+    assert (
+        cut["p_voltorb"] == exact["p_voltorb"]
+        and cut["consistent_boards"] == exact["consistent_boards"]
+    )

@@ -1,6 +1,5 @@
 """The Voltorb Flip page in a real Chromium: type clues, read the odds, record flips, errors."""
 
-
 ROWS = ["4,2", "8,0", "4,2", "4,2", "5,1"]
 COLS = ["6,1", "5,0", "5,2", "4,3", "5,1"]
 
@@ -39,8 +38,9 @@ def test_assistant_shows_odds_and_records_flips(page):
     assert page.locator("#assist-recommended").inner_text().startswith("row 2, column 1")
     assert page.locator("#assist-pwin").inner_text() == f"{100 * expected['win_probability']:.2f}%"
     assert page.locator("#assist-board .vf-tile.safe").count() == len(expected["safe_useful_tiles"])
-    assert page.locator("#assist-board .vf-tile.certain-one").count() == len(expected["safe_tiles"]) - len(
-        expected["safe_useful_tiles"])
+    assert page.locator("#assist-board .vf-tile.certain-one").count() == len(
+        expected["safe_tiles"]
+    ) - len(expected["safe_useful_tiles"])
     tile.hover()
     assert "P(2 or 3) 42.4%" in page.locator("#assist-tileinfo").inner_text()
     # record the recommended flip: row 2, column 1 showed a 1 (by the chooser), then by keyboard
@@ -50,7 +50,9 @@ def test_assistant_shows_odds_and_records_flips(page):
     assert page.locator('#assist-board .vf-tile[data-tile="5"] .vf-value').inner_text() == "1"
     page.locator('#assist-board .vf-tile[data-tile="7"]').focus()
     page.keyboard.press("2")
-    page.wait_for_function("document.querySelector('#assist-board .vf-tile[data-tile=\"7\"]').classList.contains('revealed')")
+    page.wait_for_function(
+        "document.querySelector('#assist-board .vf-tile[data-tile=\"7\"]').classList.contains('revealed')"
+    )
     after = _solve(page, ["2,1=1", "2,3=2"])
     assert page.locator("#assist-count").inner_text() == f"{after['consistent_boards']:,}"
 
@@ -86,7 +88,9 @@ def test_practice_round_to_the_end_and_its_review(page):
     page.press("#practice-seed", "Enter")
     page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
     clues = [page.locator("#practice-board .vf-clue-shown").nth(i).inner_text() for i in range(10)]
-    expected = page.request.post("/api/voltorb/practice/new", data={"level": 3, "seed": 12345}).json()
+    expected = page.request.post(
+        "/api/voltorb/practice/new", data={"level": 3, "seed": 12345}
+    ).json()
     assert " ".join(clues[:5]) == expected["rows"] and " ".join(clues[5:]) == expected["cols"]
     # a memo mark, as in the game
     page.check("#practice-memo")
@@ -99,19 +103,25 @@ def test_practice_round_to_the_end_and_its_review(page):
     for _ in range(25):
         if page.locator("#practice-status").is_visible():
             break
-        page.wait_for_function("document.querySelector('#practice-pwin').textContent !== '—'"
-                               " || !document.querySelector('#practice-status').hidden")
+        page.wait_for_function(
+            "document.querySelector('#practice-pwin').textContent !== '—'"
+            " || !document.querySelector('#practice-status').hidden"
+        )
         if page.locator("#practice-status").is_visible():
             break
         flips_before = page.locator("#practice-board .vf-tile.revealed").count()
         page.locator("#practice-board .vf-tile.recommended").click()
         page.wait_for_function(
-            f"document.querySelectorAll('#practice-board .vf-tile.revealed').length > {flips_before}")
+            f"document.querySelectorAll('#practice-board .vf-tile.revealed').length > {flips_before}"
+        )
     status = page.locator("#practice-status").inner_text()
     assert "Next round: level" in status
     won = "Board cleared" in status
-    assert page.locator("#practice-board .vf-tile.unflipped").count() + \
-        page.locator("#practice-board .vf-tile.revealed").count() == 25  # the whole board shown
+    assert (
+        page.locator("#practice-board .vf-tile.unflipped").count()
+        + page.locator("#practice-board .vf-tile.revealed").count()
+        == 25
+    )  # the whole board shown
     page.click("#practice-review")
     page.locator("#review-body").wait_for(state="visible")
     rows = page.locator("#review-table tbody tr")
@@ -133,17 +143,23 @@ def test_screenshot_level_8_board_with_a_flip(page):
     page.goto("/voltorb")
     _type_clues(page, rows, cols)
     page.wait_for_function("document.querySelector('#assist-count').textContent !== '—'")
-    first = page.request.post("/api/voltorb/solve", data={"rows": deal["rows"], "cols": deal["cols"]}).json()
+    first = page.request.post(
+        "/api/voltorb/solve", data={"rows": deal["rows"], "cols": deal["cols"]}
+    ).json()
     r, c = first["recommended"]
-    shown = page.request.post("/api/voltorb/practice/play",
-                              data={"level": 8, "seed": 3, "flips": [[r, c]]}).json()["revealed"][0][2]
+    shown = page.request.post(
+        "/api/voltorb/practice/play", data={"level": 8, "seed": 3, "flips": [[r, c]]}
+    ).json()["revealed"][0][2]
     tile = page.locator(f'#assist-board .vf-tile[data-tile="{(r - 1) * 5 + c - 1}"]')
     tile.focus()
     page.keyboard.press(str(shown))
-    expected = page.request.post("/api/voltorb/solve", data={
-        "rows": deal["rows"], "cols": deal["cols"], "revealed": [f"{r},{c}={shown}"]}).json()
+    expected = page.request.post(
+        "/api/voltorb/solve",
+        data={"rows": deal["rows"], "cols": deal["cols"], "revealed": [f"{r},{c}={shown}"]},
+    ).json()
     page.wait_for_function(
-        f"document.querySelector('#assist-count').textContent === '{expected['consistent_boards']:,}'")
+        f"document.querySelector('#assist-count').textContent === '{expected['consistent_boards']:,}'"
+    )
     assert page.locator("#assist-pwin").inner_text() == f"{100 * expected['win_probability']:.2f}%"
     r2, c2 = expected["recommended"]
     assert page.locator("#assist-recommended").inner_text().startswith(f"row {r2}, column {c2}")

@@ -22,44 +22,65 @@ def test_advice_reads_every_script(api, typed):
     # acceptance: 67 candidates and ゴルダック (the post's chart, pinned by the CLI's tests)
     assert doc["candidates"] == 67 and doc["next"]["name"] == "ゴルダック"
     assert doc["history"] == ["レントラー:00000"] and doc["note"] is None
-    assert doc == json.loads(json.dumps(to_plain(advise("gen1-4", "blog", None, [("レントラー", "00000")]))))
+    assert doc == json.loads(
+        json.dumps(to_plain(advise("gen1-4", "blog", None, [("レントラー", "00000")])))
+    )
 
 
 def test_standard_rule_gives_the_cli_figures(api, gamelab_cli):
     r = api.post("/api/wordle/advice", json={"rule": "standard", "history": [grey("rentoraa")]})
-    cli = gamelab_cli("wordle", "next", "--rule", "standard", "--history", "レントラー:00000", "--json")
+    cli = gamelab_cli(
+        "wordle", "next", "--rule", "standard", "--history", "レントラー:00000", "--json"
+    )
     assert r.status_code == 200 and cli.returncode == 0
     doc, ref = r.json(), json.loads(cli.stdout)
     assert (doc["candidates"], doc["next"]["name"], doc["expected_total"]) == (
-        ref["candidates"], ref["next"], ref["expected_total"])
+        ref["candidates"],
+        ref["next"],
+        ref["expected_total"],
+    )
     assert doc["rule"] == "standard" and doc["method"] in ("strategy", "solved here")
 
 
 def test_names_autocomplete_and_resolve(api):
     r = api.post("/api/wordle/names", json={"text": "rent"})
     assert r.status_code == 200
-    assert r.json()["matches"] == [{"name": "レントラー", "english": "Luxray", "dex": 405, "matched_by": "romaji"}]
+    assert r.json()["matches"] == [
+        {"name": "レントラー", "english": "Luxray", "dex": 405, "matched_by": "romaji"}
+    ]
     r = api.post("/api/wordle/resolve", json={"text": "jiiransu"})
     assert r.status_code == 200 and r.json()["name"] == "ジーランス"
     r = api.post("/api/wordle/resolve", json={"text": "Ribombee"})
     assert r.status_code == 422
-    assert r.json() == {"detail": "アブリボン (Ribombee, dex 743) cannot be guessed in word list 'gen1-4' "
-                                  "(names of at most 5 characters, dex 1-493)", "field": "text"}
+    assert r.json() == {
+        "detail": "アブリボン (Ribombee, dex 743) cannot be guessed in word list 'gen1-4' "
+        "(names of at most 5 characters, dex 1-493)",
+        "field": "text",
+    }
     r = api.post("/api/wordle/resolve", json={"names": "all", "text": "Ribombee"})
     assert r.status_code == 200 and r.json()["dex"] == 743
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"history": [grey("qqq")]}, "'qqq' is not a Pokémon name in word list 'gen1-4'"),
-    ({"history": [{"guess": "rentoraa", "colours": "0012"}]}, "feedback '0012' has 4 colours"),
-    ({"history": [{"guess": "rentoraa", "colours": "0z000"}]}, "bad colour 'z'"),
-    ({"history": [grey("rentoraa"), {"guess": "ゴルダック", "colours": "00120"}]},
-     "guess 2 (ゴルダック 00120) is the first that contradicts it"),
-    ({"names": "gen0"}, "bad generation range 'gen0'"), ({"names": "kanto"}, "unknown word list 'kanto'"),
-    ({"rule": "blog", "hard": "game"}, "the game's hard mode is defined for the standard feedback rule"),
-    ({"hard": "easy"}, "unknown hard mode 'easy'"),
-    ({"history": [grey("rentoraa")] * 11}, "history: List should have at most 10 items"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"history": [grey("qqq")]}, "'qqq' is not a Pokémon name in word list 'gen1-4'"),
+        ({"history": [{"guess": "rentoraa", "colours": "0012"}]}, "feedback '0012' has 4 colours"),
+        ({"history": [{"guess": "rentoraa", "colours": "0z000"}]}, "bad colour 'z'"),
+        (
+            {"history": [grey("rentoraa"), {"guess": "ゴルダック", "colours": "00120"}]},
+            "guess 2 (ゴルダック 00120) is the first that contradicts it",
+        ),
+        ({"names": "gen0"}, "bad generation range 'gen0'"),
+        ({"names": "kanto"}, "unknown word list 'kanto'"),
+        (
+            {"rule": "blog", "hard": "game"},
+            "the game's hard mode is defined for the standard feedback rule",
+        ),
+        ({"hard": "easy"}, "unknown hard mode 'easy'"),
+        ({"history": [grey("rentoraa")] * 11}, "history: List should have at most 10 items"),
+    ],
+)
 def test_bad_input_is_422_with_the_message(api, body, message):
     r = api.post("/api/wordle/advice", json=body)
     assert r.status_code == 422, r.text
@@ -73,7 +94,9 @@ def test_play_and_review_a_seeded_game(api):
     r = api.post("/api/wordle/play", json={"seed": 11, "guesses": ["rentoraa", answer]})
     game = r.json()
     assert game["finished"] and game["won"] and game["answer"] == answer
-    assert game["rows"][0]["colours"] == "".join(map(str, feedback("レントラー", answer, "standard")))
+    assert game["rows"][0]["colours"] == "".join(
+        map(str, feedback("レントラー", answer, "standard"))
+    )
     history = [{"guess": g, "colours": c} for g, c in game["history"]]
     r = api.post("/api/wordle/review", json={"history": history})
     assert r.status_code == 200, r.text
@@ -94,7 +117,15 @@ def test_strategy_status(api):
 def test_review_is_the_cli_document(api, gamelab_cli):
     history = [grey("rentoraa"), {"guess": "ゴルダック", "colours": "00000"}]
     r = api.post("/api/wordle/review", json={"rule": "blog", "history": history})
-    cli = gamelab_cli("wordle", "review", "--rule", "blog", "--history", "rentoraa:00000,ゴルダック:00000", "--json")
+    cli = gamelab_cli(
+        "wordle",
+        "review",
+        "--rule",
+        "blog",
+        "--history",
+        "rentoraa:00000,ゴルダック:00000",
+        "--json",
+    )
     assert r.status_code == 200 and cli.returncode == 0, cli.stderr
     assert r.json() == json.loads(cli.stdout)
     bad = api.post("/api/wordle/review", json={"history": [grey("zzz")]})

@@ -25,18 +25,26 @@ def test_assistant_romaji_autocomplete_and_clicked_colours(page):
     page.wait_for_function("document.querySelector('#assist-count').textContent === '67'")
     assert page.locator("#assist-next").inner_text().startswith("ゴルダック")
     expected = _advice(page, "blog", [{"guess": "レントラー", "colours": "00000"}])
-    assert page.locator("#assist-expected").inner_text().startswith(f"{expected['expected_guesses']:.3f}")
+    assert (
+        page.locator("#assist-expected")
+        .inner_text()
+        .startswith(f"{expected['expected_guesses']:.3f}")
+    )
     assert page.locator("#assist-entropy tbody tr").count() == len(expected["entropy_top"])
     # click the last tile (ー) once: grey -> yellow; the count and next guess follow the API
     page.locator('#assist-rows [data-row="0"] .pw-tile[data-index="4"]').click()
     after = _advice(page, "blog", [{"guess": "レントラー", "colours": "00001"}])
-    page.wait_for_function(f"document.querySelector('#assist-count').textContent === '{after['candidates']}'")
+    page.wait_for_function(
+        f"document.querySelector('#assist-count').textContent === '{after['candidates']}'"
+    )
     assert page.locator("#assist-next").inner_text().startswith(after["next"]["name"])
     assert page.locator('#assist-rows [data-row="0"] .pw-digits').input_value() == "00001"
     # the standard rule shows the standard rule's figures for the same history
     page.select_option("#pw-rule", "standard")
     std = _advice(page, "standard", [{"guess": "レントラー", "colours": "00001"}])
-    page.wait_for_function("document.querySelector('#assist-method').textContent.includes('rule standard')")
+    page.wait_for_function(
+        "document.querySelector('#assist-method').textContent.includes('rule standard')"
+    )
     assert page.locator("#assist-count").inner_text() == str(std["candidates"])
     # the on-screen keyboard types katakana with dakuten by mouse/touch
     page.locator("#assist-name").fill("")
@@ -64,13 +72,20 @@ def test_play_a_seeded_game_and_review_it(page):
         page.locator("#play-name").fill(guess)
         page.locator("#play-guess").click()
         page.locator(f'#play-board [data-row="{k}"] .pw-en').wait_for()  # the row is filled
-    assert page.locator('#play-board [data-row="0"] .pw-tiles').inner_text().replace("\n", "") == "ジーランス"
+    assert (
+        page.locator('#play-board [data-row="0"] .pw-tiles').inner_text().replace("\n", "")
+        == "ジーランス"
+    )
     page.locator("#play-status").wait_for(state="visible")
     assert answer in page.locator("#play-status").inner_text()
     share = page.locator("#play-share").input_value()
-    assert share.startswith("Pokémon Wordle 2/10 (gamelab gen1-4, seed 11)") and share.endswith("🟩🟩🟩🟩🟩")
+    assert share.startswith("Pokémon Wordle 2/10 (gamelab gen1-4, seed 11)") and share.endswith(
+        "🟩🟩🟩🟩🟩"
+    )
     page.locator("#play-review").click()
     page.locator("#review-table tbody tr").nth(1).wait_for()
     first = page.locator("#review-table tbody tr").first
-    assert "optimal" in first.inner_text() and "0.000" in first.inner_text()  # ジーランス is optimal
+    assert (
+        "optimal" in first.inner_text() and "0.000" in first.inner_text()
+    )  # ジーランス is optimal
     assert "solved in 2 guesses" in page.locator("#review-summary").inner_text()

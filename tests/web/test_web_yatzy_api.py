@@ -5,36 +5,53 @@ import json
 import pytest
 
 # a Yatzy card with three boxes open (chance, full house, yatzy): short games
-NEAR_END = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=22,"
-            "three_kind=15,four_kind=20,small_straight=15,large_straight=20")
+NEAR_END = (
+    "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=22,"
+    "three_kind=15,four_kind=20,small_straight=15,large_straight=20"
+)
 
 
 def test_advise_returns_the_cli_document(api, gamelab_cli):
     # the acceptance: the start of a yatzy game, roll 11114, two rerolls left
     r = api.post("/api/yatzy/advise", json={"rules": "yatzy", "dice": "11114", "rolls_left": 2})
     assert r.status_code == 200, r.text
-    cli = gamelab_cli("yatzy", "advise", "--rules", "yatzy", "--dice", "11114", "--rolls-left", "2",
-                      "--json")
+    cli = gamelab_cli(
+        "yatzy", "advise", "--rules", "yatzy", "--dice", "11114", "--rolls-left", "2", "--json"
+    )
     assert cli.returncode == 0, cli.stderr
     assert r.json() == json.loads(cli.stdout)
     assert r.json()["options"][0]["keep"] == "1111" and r.json()["options"][0]["loss"] == 0
 
 
-@pytest.mark.parametrize("body, message", [
-    ({"dice": "11117"}, "dice must be five digits 1-6 like 11114, got '11117'"),
-    ({"dice": "1111"}, "dice must be five digits 1-6 like 11114, got '1111'"),
-    ({"dice": "11114", "card": "sevens=7"}, "unknown box 'sevens' for rules yatzy"),
-    ({"dice": "11114", "card": "fours=5"}, "fours=5 is impossible"),
-    ({"dice": "11114", "card": "ones=3,ones=2"}, "box ones is given twice"),
-    ({"dice": "11114", "rolls_left": 3}, "rolls left must be 0, 1 or 2"),
-    ({"dice": "11114", "rules": "kniffel"}, "unknown rules 'kniffel'"),
-    ({"dice": "11114", "rules": "yahtzee-no-bonus", "card": "bonus=1"}, "have no Yahtzee bonus"),
-])
+@pytest.mark.parametrize(
+    "body, message",
+    [
+        ({"dice": "11117"}, "dice must be five digits 1-6 like 11114, got '11117'"),
+        ({"dice": "1111"}, "dice must be five digits 1-6 like 11114, got '1111'"),
+        ({"dice": "11114", "card": "sevens=7"}, "unknown box 'sevens' for rules yatzy"),
+        ({"dice": "11114", "card": "fours=5"}, "fours=5 is impossible"),
+        ({"dice": "11114", "card": "ones=3,ones=2"}, "box ones is given twice"),
+        ({"dice": "11114", "rolls_left": 3}, "rolls left must be 0, 1 or 2"),
+        ({"dice": "11114", "rules": "kniffel"}, "unknown rules 'kniffel'"),
+        (
+            {"dice": "11114", "rules": "yahtzee-no-bonus", "card": "bonus=1"},
+            "have no Yahtzee bonus",
+        ),
+    ],
+)
 def test_bad_input_gives_422_with_the_library_message(api, gamelab_cli, body, message):
     r = api.post("/api/yatzy/advise", json={"rules": "yatzy", **body})
     assert r.status_code == 422 and message in r.json()["detail"], r.text
-    args = ["--rules", body.get("rules", "yatzy"), "--dice", body["dice"], "--card", body.get("card", "-"),
-            "--rolls-left", str(body.get("rolls_left", 2))]
+    args = [
+        "--rules",
+        body.get("rules", "yatzy"),
+        "--dice",
+        body["dice"],
+        "--card",
+        body.get("card", "-"),
+        "--rolls-left",
+        str(body.get("rolls_left", 2)),
+    ]
     cli = gamelab_cli("yatzy", "advise", *args)
     assert cli.returncode == 2 and cli.stderr.strip() == f"error: {r.json()['detail']}"
 
@@ -46,8 +63,12 @@ def test_game_moves_and_their_errors(api):
     v = r.json()
     assert v["turn"] == 13 and v["rolls_left"] == 2 and len(v["dice"]) == 5
     assert v["coach"]["options"][0]["loss"] == 0 and v["you"]["upper_bonus_earned"]
-    for moves, message in ((["box banana"], "unknown box 'banana'"), (["keep 7"], "digits 1-6"),
-                           (["box ones"], "box ones is already filled"), (["jump"], "not understood")):
+    for moves, message in (
+        (["box banana"], "unknown box 'banana'"),
+        (["keep 7"], "digits 1-6"),
+        (["box ones"], "box ones is already filled"),
+        (["jump"], "not understood"),
+    ):
         bad = api.post("/api/yatzy/game", json={**body, "moves": moves})
         assert bad.status_code == 422 and message in bad.json()["detail"], bad.text
     r = api.post("/api/yatzy/game", json={**body, "opponent": "optimal", "moves": ["box chance"]})
@@ -60,7 +81,13 @@ def test_game_moves_and_their_errors(api):
 
 
 def test_win_play_bot_runs_in_the_pool_and_plays_for_the_win_near_the_end(api):
-    body = {"rules": "yatzy", "seed": 3, "start": NEAR_END, "opponent": "win", "moves": ["box chance"]}
+    body = {
+        "rules": "yatzy",
+        "seed": 3,
+        "start": NEAR_END,
+        "opponent": "win",
+        "moves": ["box chance"],
+    }
     r = api.post("/api/yatzy/game", json=body)
     assert r.status_code == 200, r.text
     turn = r.json()["bot_turn"]
@@ -71,8 +98,10 @@ def test_win_play_bot_runs_in_the_pool_and_plays_for_the_win_near_the_end(api):
 def test_review_and_status(api):
     s = api.post("/api/yatzy/prepare", json={"rules": "yatzy"})
     assert s.status_code == 200 and s.json()["loaded"] and "yatzy" in s.json()["labels"]
-    r = api.post("/api/yatzy/review", json={"rules": "yatzy", "seed": 3, "start": NEAR_END,
-                                            "moves": ["keep -", "box chance"]})
+    r = api.post(
+        "/api/yatzy/review",
+        json={"rules": "yatzy", "seed": 3, "start": NEAR_END, "moves": ["keep -", "box chance"]},
+    )
     assert r.status_code == 200, r.text
     rev = r.json()
     assert not rev["finished"] and len(rev["decisions"]) == 2 and rev["total_loss"] >= 0

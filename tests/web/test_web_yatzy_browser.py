@@ -6,9 +6,20 @@ import json
 
 from gamelab.yatzy.game import turn_faces
 
-NEAR_END = {"ones": 3, "twos": 6, "threes": 9, "fours": 12, "fives": 15, "sixes": 18,
-            "one_pair": 12, "two_pairs": 22, "three_kind": 15, "four_kind": 20,
-            "small_straight": 15, "large_straight": 20}
+NEAR_END = {
+    "ones": 3,
+    "twos": 6,
+    "threes": 9,
+    "fours": 12,
+    "fives": 15,
+    "sixes": 18,
+    "one_pair": 12,
+    "two_pairs": 22,
+    "three_kind": 15,
+    "four_kind": 20,
+    "small_straight": 15,
+    "large_straight": 20,
+}
 CARD_TEXT = ",".join(f"{k}={v}" for k, v in NEAR_END.items())
 
 
@@ -19,12 +30,16 @@ def _ready(page):
 
 def _coach_rows(page):
     rows = page.locator("#coach tr.option")
-    return [(rows.nth(i).get_attribute("data-option"), rows.nth(i).locator("td.value").inner_text())
-            for i in range(rows.count())]
+    return [
+        (rows.nth(i).get_attribute("data-option"), rows.nth(i).locator("td.value").inner_text())
+        for i in range(rows.count())
+    ]
 
 
 def _seed_with_first_roll(dice):
-    return next(s for s in range(100_000) if "".join(map(str, sorted(turn_faces(s, 0, 0)[0]))) == dice)
+    return next(
+        s for s in range(100_000) if "".join(map(str, sorted(turn_faces(s, 0, 0)[0]))) == dice
+    )
 
 
 def test_coach_at_the_start_of_a_yatzy_game_equals_the_cli(page, gamelab_cli):
@@ -33,15 +48,22 @@ def test_coach_at_the_start_of_a_yatzy_game_equals_the_cli(page, gamelab_cli):
     _ready(page)
     page.fill("#seed", str(seed))
     page.click("#new-game")
-    page.wait_for_function("[...document.querySelectorAll('#dice .die')].map((d) => d.dataset.face).sort().join('')"
-                           " === '11114'")
+    page.wait_for_function(
+        "[...document.querySelectorAll('#dice .die')].map((d) => d.dataset.face).sort().join('')"
+        " === '11114'"
+    )
     page.check("#coach-on")
     page.locator("#coach tr.option.best").wait_for()
-    cli = json.loads(gamelab_cli("yatzy", "advise", "--rules", "yatzy", "--dice", "11114",
-                                 "--rolls-left", "2", "--json").stdout)
+    cli = json.loads(
+        gamelab_cli(
+            "yatzy", "advise", "--rules", "yatzy", "--dice", "11114", "--rolls-left", "2", "--json"
+        ).stdout
+    )
     shown = _coach_rows(page)
     assert shown[0][0] == "1111" == cli["options"][0]["keep"]
-    assert shown == [(o["keep"], f"{o['expected_score']:.3f}") for o in cli["options"]][:len(shown)]
+    assert (
+        shown == [(o["keep"], f"{o['expected_score']:.3f}") for o in cli["options"]][: len(shown)]
+    )
 
 
 def test_play_a_game_to_the_end_by_clicking_dice_and_review_it(page, gamelab_cli):
@@ -50,21 +72,48 @@ def test_play_a_game_to_the_end_by_clicking_dice_and_review_it(page, gamelab_cli
     for box, points in NEAR_END.items():
         page.fill(f'#assist-card input[data-box="{box}"]', str(points))
     page.click("#assist-play")
-    page.wait_for_function("document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
+    page.wait_for_function(
+        "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
+    )
     page.check("#coach-on")
     page.locator("#coach tr.option.best").wait_for()
     # the coach's best option for this state equals `gamelab yatzy advise --json`
-    dice = "".join(sorted(page.locator("#dice .die").nth(i).get_attribute("data-face") for i in range(5)))
-    cli = json.loads(gamelab_cli("yatzy", "advise", "--rules", "yatzy", "--card", CARD_TEXT, "--dice", dice,
-                                 "--rolls-left", "2", "--json").stdout)
-    assert _coach_rows(page)[0] == (cli["options"][0]["keep"], f"{cli['options'][0]['expected_score']:.3f}")
-    state_js = ("() => document.querySelector('#turn-line').textContent + [...document.querySelectorAll('#dice .die')]"
-                ".map((d) => d.dataset.face).join('')")
-    for _ in range(12):  # always take the coach's advice: hold its dice by clicking them, or score its box
+    dice = "".join(
+        sorted(page.locator("#dice .die").nth(i).get_attribute("data-face") for i in range(5))
+    )
+    cli = json.loads(
+        gamelab_cli(
+            "yatzy",
+            "advise",
+            "--rules",
+            "yatzy",
+            "--card",
+            CARD_TEXT,
+            "--dice",
+            dice,
+            "--rolls-left",
+            "2",
+            "--json",
+        ).stdout
+    )
+    assert _coach_rows(page)[0] == (
+        cli["options"][0]["keep"],
+        f"{cli['options'][0]['expected_score']:.3f}",
+    )
+    state_js = (
+        "() => document.querySelector('#turn-line').textContent + [...document.querySelectorAll('#dice .die')]"
+        ".map((d) => d.dataset.face).join('')"
+    )
+    for _ in range(
+        12
+    ):  # always take the coach's advice: hold its dice by clicking them, or score its box
         if page.locator("#result").is_visible():
             break
         best = page.locator("#coach tr.option.best").get_attribute("data-option")
-        if page.locator("#reroll").is_enabled() and not page.locator("#coach-what").inner_text() == "boxes":
+        if (
+            page.locator("#reroll").is_enabled()
+            and not page.locator("#coach-what").inner_text() == "boxes"
+        ):
             faces = [page.locator("#dice .die").nth(i).get_attribute("data-face") for i in range(5)]
             wanted = list("" if best == "-" else best)
             for i, face in enumerate(faces):
@@ -77,8 +126,9 @@ def test_play_a_game_to_the_end_by_clicking_dice_and_review_it(page, gamelab_cli
         else:
             before = page.evaluate(state_js)
             page.click(f'#card button.score-btn[data-box="{best}"]')
-        page.wait_for_function(f"(b) => ({state_js})() !== b || !document.querySelector('#result').hidden",
-                               arg=before)
+        page.wait_for_function(
+            f"(b) => ({state_js})() !== b || !document.querySelector('#result').hidden", arg=before
+        )
     page.locator("#result").wait_for()
     total = page.locator("#total-you").inner_text()
     page.click("#open-review")
@@ -100,7 +150,9 @@ def test_assistant_errors_show_the_library_message_and_the_bot_plays(page):
     assert "dice must be five digits 1-6 like 11114, got '1111'" in error.inner_text()
     page.fill("#assist-dice", "11117")
     page.press("#assist-dice", "Enter")
-    page.wait_for_function("document.querySelector('#assist-dice + .field-error').textContent.includes(\"'11117'\")")
+    page.wait_for_function(
+        "document.querySelector('#assist-dice + .field-error').textContent.includes(\"'11117'\")"
+    )
     page.fill("#assist-dice", "11114")
     page.fill('#assist-card input[data-box="fours"]', "5")
     page.click("#assist-go")
@@ -119,7 +171,9 @@ def test_assistant_errors_show_the_library_message_and_the_bot_plays(page):
     for box, points in NEAR_END.items():
         page.fill(f'#assist-card input[data-box="{box}"]', str(points))
     page.click("#assist-play")
-    page.wait_for_function("document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
+    page.wait_for_function(
+        "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
+    )
     page.click('#card button.score-btn[data-box="chance"]')
     page.locator("#bot-log li").wait_for()
     assert "plays for the expected score" in page.locator("#bot-log li").inner_text()

@@ -30,7 +30,10 @@ def test_strategy_table_is_the_proven_optimum(blog_table):
     assert int(t.total[0]) == 964 and int(t.worst[0]) == 5 and int(t.candidates[0]) == 285
     assert strategy_is_cached("gen1-4", "blog")
     # every node's total is its candidates plus its children's totals; leaves are single answers
-    kids = [t.child_node[t.child_start[i]: t.child_start[i] + t.child_count[i]] for i in range(len(t.guess))]
+    kids = [
+        t.child_node[t.child_start[i] : t.child_start[i] + t.child_count[i]]
+        for i in range(len(t.guess))
+    ]
     for i, k in enumerate(kids):
         assert t.total[i] == t.candidates[i] + t.total[k].sum()
         assert t.candidates[k].sum() in (t.candidates[i], t.candidates[i] - 1)
@@ -59,12 +62,17 @@ def test_acceptance_rentoraa_all_grey(gamelab_cli):
     assert a.history == ["レントラー:00000"] and a.method == "solved here"
     # standard rule: the same figures as `gamelab wordle next --rule standard`
     for rule in ("standard", "blog"):
-        cli = gamelab_cli("wordle", "next", "--rule", rule, "--history", "レントラー:00000", "--json")
+        cli = gamelab_cli(
+            "wordle", "next", "--rule", rule, "--history", "レントラー:00000", "--json"
+        )
         assert cli.returncode == 0, cli.stderr
         doc = json.loads(cli.stdout)
         ours = advise("gen1-4", rule, None, [("レントラー", "00000")])
         assert (ours.candidates, ours.next.name, ours.expected_total) == (
-            doc["candidates"], doc["next"], doc["expected_total"])
+            doc["candidates"],
+            doc["next"],
+            doc["expected_total"],
+        )
         assert ours.expected_guesses == pytest.approx(doc["expected_total"] / doc["candidates"])
         assert ours.worst_case <= ours.guess_limit - 1
 
@@ -72,7 +80,11 @@ def test_acceptance_rentoraa_all_grey(gamelab_cli):
 def test_advice_on_the_strategy_is_a_lookup(blog_table):
     a = advise("gen1-4", "blog", None, [])
     assert a.method == "strategy" and a.next.name == "ジーランス"
-    assert a.expected_total == 964 and a.expected_guesses == pytest.approx(964 / 285) and a.worst_case == 5
+    assert (
+        a.expected_total == 964
+        and a.expected_guesses == pytest.approx(964 / 285)
+        and a.worst_case == 5
+    )
     assert a.entropy_top[0].name == "レントラー"  # the post's entropy ranking
     assert len(a.remaining) == 120 and a.candidates == 285
     b = advise("gen1-4", "blog", None, [("ジーランス", "00000")])
@@ -83,7 +95,12 @@ def test_advice_on_the_strategy_is_a_lookup(blog_table):
 
 def test_advice_errors_name_the_problem():
     with pytest.raises(ContradictionError, match=r"guess 2 \(ゴルダック 00120\) is the first"):
-        advise("gen1-4", "blog", None, [("rentoraa", "00000"), ("ゴルダック", "00120"), ("Pikachu", "22222")])
+        advise(
+            "gen1-4",
+            "blog",
+            None,
+            [("rentoraa", "00000"), ("ゴルダック", "00120"), ("Pikachu", "22222")],
+        )
     with pytest.raises(ValueError, match=r"guess 1 \(レントラー\): feedback '0012' has 4 colours"):
         advise("gen1-4", "blog", None, [("rentoraa", "0012")])
     with pytest.raises(ValueError, match="bad colour 'z'"):
@@ -102,7 +119,11 @@ def test_solved_and_fallback_answers():
     a = advise("gen1-4", "standard", None, [("rentoraa", "00000"), ("ゴルダック", "22222")])
     assert a.solved and a.next is None and a.expected_total == 0
     e = advise("gen1-4", "standard", None, [("rentoraa", "00000")], exact=False)
-    assert e.method == "entropy" and e.expected_guesses is None and e.next.name == e.entropy_top[0].name
+    assert (
+        e.method == "entropy"
+        and e.expected_guesses is None
+        and e.next.name == e.entropy_top[0].name
+    )
 
 
 def test_review_of_an_optimal_game_loses_nothing(blog_table):
@@ -132,14 +153,17 @@ def test_review_of_a_worse_game_counts_what_each_guess_lost(blog_table):
     first, second, third = r.steps
     assert first.optimal_guess == "ジーランス" and not first.is_optimal
     # レントラー's exact cost: 285 + the optimum of each of its classes
-    assert first.expected_guesses == pytest.approx(first.optimal_expected_guesses + first.guesses_lost)
+    assert first.expected_guesses == pytest.approx(
+        first.optimal_expected_guesses + first.guesses_lost
+    )
     assert first.guesses_lost > 0 and first.candidates_after == 67
     assert second.is_optimal and second.guesses_lost == 0.0  # ゴルダック is optimal there
     assert third.candidates_after == 0 and r.solved
     assert r.guesses == pytest.approx(r.optimal_expected + r.total_lost - r.total_luck)
     # the off-table solve gives the same numbers as the table where both apply
     assert second.optimal_expected_guesses == pytest.approx(
-        advise("gen1-4", "blog", None, history[:1]).expected_guesses)
+        advise("gen1-4", "blog", None, history[:1]).expected_guesses
+    )
     with pytest.raises(ValueError, match="nothing to review"):
         review("gen1-4", "blog", None, [])
 
@@ -152,8 +176,10 @@ def test_practice_round_is_replayed_from_its_seed():
     r = play_round("gen1-4", "standard", None, 7, ["rentoraa"])
     assert r.answer is None and not r.finished and r.share is None  # no secret before the end
     assert r.rows[0].colours == colours("レントラー", answer, "standard")
-    assert r.keyboard == {ch: max(int(c) for k, c in zip("レントラー", r.rows[0].colours, strict=True) if k == ch)
-                          for ch in "レントラー"}
+    assert r.keyboard == {
+        ch: max(int(c) for k, c in zip("レントラー", r.rows[0].colours, strict=True) if k == ch)
+        for ch in "レントラー"
+    }
     done = play_round("gen1-4", "standard", None, 7, ["rentoraa", answer])
     assert done.finished and done.won and done.answer == answer
     assert done.share.splitlines()[0] == "Pokémon Wordle 2/10 (gamelab gen1-4, seed 7)"
@@ -162,8 +188,22 @@ def test_practice_round_is_replayed_from_its_seed():
         play_round("gen1-4", "standard", None, 7, [answer, "rentoraa"])
     with pytest.raises(ValueError, match="seed must be"):
         play_round("gen1-4", "standard", None, -1, [])
-    wrong = [w for w in ("レントラー", "ゴルダック", "ジーランス", "ソルロック", "ルカリオ", "ピカチュウ",
-                         "ライチュウ", "ニョロモ", "ヤドラン", "コイキング") if w != answer][:10]
+    wrong = [
+        w
+        for w in (
+            "レントラー",
+            "ゴルダック",
+            "ジーランス",
+            "ソルロック",
+            "ルカリオ",
+            "ピカチュウ",
+            "ライチュウ",
+            "ニョロモ",
+            "ヤドラン",
+            "コイキング",
+        )
+        if w != answer
+    ][:10]
     lost = play_round("gen1-4", "standard", None, 7, wrong)
     assert lost.finished and not lost.won and lost.answer == answer and "X/10" in lost.share
 
@@ -175,7 +215,9 @@ def test_practice_hard_mode_refuses_what_the_mode_forbids():
     shown = tuple(int(c) for c in colours(first, answer, "standard"))
     from gamelab.wordle.rules import hard_mode_allows
 
-    bad = next(w for w in words.answers if not hard_mode_allows(first, shown, w, "game", "standard"))
+    bad = next(
+        w for w in words.answers if not hard_mode_allows(first, shown, w, "game", "standard")
+    )
     with pytest.raises(ValueError, match="not allowed in hard mode"):
         play_round("gen1-4", "standard", "game", 3, [first, bad])
 
@@ -205,6 +247,11 @@ def test_strategy_command(gamelab_cli):
     cli = gamelab_cli("wordle", "strategy", "--rule", "blog", "--json")
     assert cli.returncode == 0, cli.stderr
     doc = json.loads(cli.stdout)
-    assert (doc["first_guess"], doc["total"], doc["worst"], doc["guess_limit"]) == ("ジーランス", 964, 5, 10)
+    assert (doc["first_guess"], doc["total"], doc["worst"], doc["guess_limit"]) == (
+        "ジーランス",
+        964,
+        5,
+        10,
+    )
     text = gamelab_cli("wordle", "strategy", "--rule", "blog")
     assert "first guess ジーランス, total 964" in text.stdout

@@ -35,7 +35,9 @@ def test_history_filters_like_the_rules(blog):
 def test_contradiction_names_first_bad_guess(blog):
     assistant = Assistant(blog)
     with pytest.raises(ContradictionError, match=r"guess 2 \(ゴルダック 00120\)"):
-        assistant.candidates(parse_history(blog, "レントラー:00000,ゴルダック:00120,ピカチュウ:22222"))
+        assistant.candidates(
+            parse_history(blog, "レントラー:00000,ゴルダック:00120,ピカチュウ:22222")
+        )
     with pytest.raises(ValueError, match="not an allowed guess"):
         parse_history(blog, "ピカチュー:00000")
     with pytest.raises(ValueError, match="colours"):
@@ -56,7 +58,9 @@ def test_solved_and_hard_mode(blog):
     game = Assistant(standard, hard=True)
     cands, game_pool = game.candidates(parse_history(standard, "レントラー:00002"))
     words = [standard.full_length_guesses[p] for p in game_pool]
-    assert set(cands.tolist()) <= {standard.words.answer_index[w] for w in words} and len(words) > len(cands)
+    assert set(cands.tolist()) <= {standard.words.answer_index[w] for w in words} and len(
+        words
+    ) > len(cands)
     assert all(w[-1] == "ー" for w in words)
     assert game.advice(parse_history(standard, "レントラー:00002")).hard_mode == "game"
     with pytest.raises(ValueError, match="standard feedback rule"):
@@ -65,8 +69,17 @@ def test_solved_and_hard_mode(blog):
 
 def test_next_cli_error_exit(capsys):
     with pytest.raises(SystemExit) as exc:
-        main(["wordle", "next", "--history", "レントラー:00000,ゴルダック:00120", "--rule", "blog",
-              "--json"])
+        main(
+            [
+                "wordle",
+                "next",
+                "--history",
+                "レントラー:00000,ゴルダック:00120",
+                "--rule",
+                "blog",
+                "--json",
+            ]
+        )
     assert exc.value.code == 2 and "guess 2 (ゴルダック 00120)" in capsys.readouterr().err
     main(["wordle", "next", "--history", "レントラー:00000", "--rule", "blog", "--json"])
     data = json.loads(capsys.readouterr().out)
@@ -100,7 +113,7 @@ def test_climb_reaches_a_local_optimum_above_every_name(blog):
     letters = sorted(set("".join(blog.words.answers)))
     for p in range(5):
         for c in letters[::7]:
-            w = res.word[:p] + c + res.word[p + 1:]
+            w = res.word[:p] + c + res.word[p + 1 :]
             assert entropy_of_row(feedback_row(blog, w)) <= res.entropy + 1e-12
     assert climb(blog, seed=3, restarts=4) == res  # seeded
 

@@ -24,14 +24,28 @@ play = run_scripted  # the session driven by scripted lines, what it showed as t
 
 def test_session_keeps_the_history_on_every_failed_line(standard):
     s = AssistSession(Assistant(standard))
-    text = play(s, ["undo", "", "help", "ピカチュー 00000", "レントラー 0012", "レントラー 00000",
-                    "ゴルダック 00120", "undo", "quit"])
+    text = play(
+        s,
+        [
+            "undo",
+            "",
+            "help",
+            "ピカチュー 00000",
+            "レントラー 0012",
+            "レントラー 00000",
+            "ゴルダック 00120",
+            "undo",
+            "quit",
+        ],
+    )
     assert "nothing to undo" in text and "type a guess and its colours" in text
     assert text.count("0 grey, 1 yellow, 2 green") == 2  # at the start and on help
     assert "error: 'ピカチュー' is not an allowed guess" in text
     assert "error: feedback '0012' has 4 colours" in text
     assert "67 candidate(s) left (rule standard" in text
-    assert "error: no answer fits the history under rule standard: guess 2 (ゴルダック 00120)" in text
+    assert (
+        "error: no answer fits the history under rule standard: guess 2 (ゴルダック 00120)" in text
+    )
     assert s.history == [] and s.finished  # the undo took back レントラー
 
 
@@ -52,7 +66,9 @@ def test_hiragana_and_half_width_katakana_are_normalised(standard):
     expected = parse_entry(standard, "ランターン 10012")
     assert parse_entry(standard, "らんたーん 10012") == expected
     assert parse_entry(standard, "ﾗﾝﾀｰﾝ:10012") == expected
-    with pytest.raises(ValueError, match=r"'ぴかちゅー' \(read as 'ピカチュー'\) is not an allowed guess"):
+    with pytest.raises(
+        ValueError, match=r"'ぴかちゅー' \(read as 'ピカチュー'\) is not an allowed guess"
+    ):
         parse_entry(standard, "ぴかちゅー 00000")
 
 
@@ -78,8 +94,11 @@ def test_rule_defaults_per_command():
     from gamelab.wordle.cli import app
 
     group = typer.main.get_command(app)
-    defaults = {name: next(p.default for p in cmd.params if p.name == "rule")
-                for name, cmd in group.commands.items() if any(p.name == "rule" for p in cmd.params)}
+    defaults = {
+        name: next(p.default for p in cmd.params if p.name == "rule")
+        for name, cmd in group.commands.items()
+        if any(p.name == "rule" for p in cmd.params)
+    }
     # the commands that reproduce the post keep its colouring; the assistant plays the real game
     assert defaults["rank"] == defaults["chart"] == defaults["prune-search"] == "blog"
     assert defaults["next"] == defaults["assist"] == "standard"
@@ -92,8 +111,9 @@ def test_rank_json_names_its_rule(gamelab_cli):
 
 
 def test_assist_in_a_pseudo_terminal():
-    child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "wordle", "assist"],
-                          encoding="utf-8", timeout=240)
+    child = pexpect.spawn(
+        sys.executable, ["-m", "gamelab.cli", "wordle", "assist"], encoding="utf-8", timeout=240
+    )
     child.expect("rule standard")
     child.expect("or quit> ")
     child.sendline("")

@@ -30,8 +30,12 @@ def test_chart_json_and_text(run):
     out = run("chart", "--first", "レントラー", "--json")
     data = json.loads(out.stdout)
     assert data["n_patterns"] == 41
-    assert data["patterns"][0] == {**data["patterns"][0], "pattern": "00000", "remaining": 67,
-                                   "next": "ゴルダック"}
+    assert data["patterns"][0] == {
+        **data["patterns"][0],
+        "pattern": "00000",
+        "remaining": 67,
+        "next": "ゴルダック",
+    }
     assert data["greedy"]["post_counting"]["total"] == 1028
     assert "1030" in data["note"]
     text = run("chart", "--first", "レントラー")
@@ -39,13 +43,19 @@ def test_chart_json_and_text(run):
 
 
 def test_prune_search_json(run):
-    out = run("prune-search", "--names", "gen1-4", "--rule", "blog", "--first", "ジーランス", "--json")
+    out = run(
+        "prune-search", "--names", "gen1-4", "--rule", "blog", "--first", "ジーランス", "--json"
+    )
     assert json.loads(out.stdout)["total"] == 964  # the post's best pruned total
 
 
 def test_errors_are_one_line(run):
-    out = subprocess.run([sys.executable, "-m", "gamelab.cli", "wordle", "rank", "--names", "gen42"],
-                         capture_output=True, text=True, encoding="utf-8")
+    out = subprocess.run(
+        [sys.executable, "-m", "gamelab.cli", "wordle", "rank", "--names", "gen42"],
+        capture_output=True,
+        text=True,
+        encoding="utf-8",
+    )
     assert out.returncode == 2 and out.stderr.startswith("error: ") and "gen1-4" in out.stderr
     out = run("chart", "--first", "ピカチュウX")
     assert out.returncode == 2 and "not an allowed guess" in out.stderr
@@ -55,8 +65,18 @@ def test_errors_are_one_line(run):
 
 def test_solve_optimal_json_and_tree(run, tmp_path):
     tree_file = tmp_path / "tree.json"
-    out = run("solve-optimal", "--names", "gen1", "--rule", "standard", "--no-store", "--quiet",
-              "--json", "--tree", str(tree_file))
+    out = run(
+        "solve-optimal",
+        "--names",
+        "gen1",
+        "--rule",
+        "standard",
+        "--no-store",
+        "--quiet",
+        "--json",
+        "--tree",
+        str(tree_file),
+    )
     assert out.returncode == 0, out.stderr
     data = json.loads(out.stdout)
     assert data["proven"] and data["lower_bound"] == data["total"]
@@ -91,7 +111,8 @@ def test_library_results_behind_the_cli(tmp_path):
     assert c.greedy["post_counting"].total == 1028 and c.note  # the post's total, slip noted
     assert c.all_grey is not None and c.all_grey.remaining == max(p.remaining for p in c.patterns)
     assert to_plain(c)["greedy"]["normal"]["distribution"] == {
-        str(k): v for k, v in c.greedy["normal"].distribution.items()}
+        str(k): v for k, v in c.greedy["normal"].distribution.items()
+    }
     top = ranking(game, 3)
     assert top.rows[0].guess == "レントラー" and to_plain(top)[0]["guess"] == "レントラー"
     (row,) = pruned_totals(game, ["レントラー"])
@@ -108,15 +129,38 @@ def test_solve_optimal_first_guess_and_modes(gamelab_cli):
     import json
 
     # our proven gen1-4 figures: ジーランス 964 (normal), 972 (strict hard mode, session 1)
-    res = gamelab_cli("wordle", "solve-optimal", "--rule", "standard", "--first", "ジーランス",
-                      "--json", "--no-store")
+    res = gamelab_cli(
+        "wordle",
+        "solve-optimal",
+        "--rule",
+        "standard",
+        "--first",
+        "ジーランス",
+        "--json",
+        "--no-store",
+    )
     data = json.loads(res.stdout)
     assert res.returncode == 0 and data["total"] == 964 and data["scope"] == "first guess"
-    assert data["max_guesses"] == 10 and data["hard_mode"] == "off" and "at most 10 guesses" in data["mode"]
-    res = gamelab_cli("wordle", "solve-optimal", "--rule", "standard", "--first", "ジーランス",
-                      "--hard-rule", "strict", "--no-store")
+    assert (
+        data["max_guesses"] == 10
+        and data["hard_mode"] == "off"
+        and "at most 10 guesses" in data["mode"]
+    )
+    res = gamelab_cli(
+        "wordle",
+        "solve-optimal",
+        "--rule",
+        "standard",
+        "--first",
+        "ジーランス",
+        "--hard-rule",
+        "strict",
+        "--no-store",
+    )
     assert "strict hard mode" in res.stdout and "972" in res.stdout
-    res = gamelab_cli("wordle", "solve-optimal", "--first", "ジーランス", "--hard", "--rule", "blog")
+    res = gamelab_cli(
+        "wordle", "solve-optimal", "--first", "ジーランス", "--hard", "--rule", "blog"
+    )
     assert res.returncode == 2 and "standard feedback rule" in res.stderr
     res = gamelab_cli("wordle", "solve-optimal", "--first", "ピカチュー")
     assert res.returncode == 2 and "not an allowed guess" in res.stderr

@@ -18,14 +18,28 @@ def gen14():
     return pokemon_word_list("gen1-4")
 
 
-@pytest.mark.parametrize("typed, name", [
-    ("rentoraa", "レントラー"), ("rentora-", "レントラー"), ("RENTORAA", "レントラー"),
-    ("jiiransu", "ジーランス"), ("chikoriita", "チコリータ"),  # doubled vowel -> ー
-    ("pikachuu", "ピカチュウ"), ("kyuukon", "キュウコン"),      # the name itself writes ウ
-    ("れんとらー", "レントラー"), ("ﾚﾝﾄﾗｰ", "レントラー"), ("レントラー", "レントラー"),
-    ("Lucario", "ルカリオ"), ("lucario", "ルカリオ"), ("Mr. Mime", "バリヤード"), ("ho-oh", "ホウオウ"),
-    ("Porygon-Z", "ポリゴンＺ"), ("ポリゴン2", "ポリゴン２"), ("  gorudakku ", "ゴルダック"),
-])
+@pytest.mark.parametrize(
+    "typed, name",
+    [
+        ("rentoraa", "レントラー"),
+        ("rentora-", "レントラー"),
+        ("RENTORAA", "レントラー"),
+        ("jiiransu", "ジーランス"),
+        ("chikoriita", "チコリータ"),  # doubled vowel -> ー
+        ("pikachuu", "ピカチュウ"),
+        ("kyuukon", "キュウコン"),  # the name itself writes ウ
+        ("れんとらー", "レントラー"),
+        ("ﾚﾝﾄﾗｰ", "レントラー"),
+        ("レントラー", "レントラー"),
+        ("Lucario", "ルカリオ"),
+        ("lucario", "ルカリオ"),
+        ("Mr. Mime", "バリヤード"),
+        ("ho-oh", "ホウオウ"),
+        ("Porygon-Z", "ポリゴンＺ"),
+        ("ポリゴン2", "ポリゴン２"),
+        ("  gorudakku ", "ゴルダック"),
+    ],
+)
 def test_every_script_reads_as_the_list_spelling(gen14, typed, name):
     assert resolve_name(gen14, typed) == name
 
@@ -39,7 +53,9 @@ def test_long_vowel_folding_uses_the_vowel_of_the_kana_before():
 
 
 def test_unknown_and_unguessable_names_say_why(gen14):
-    with pytest.raises(UnknownName, match="not a Pokémon name in word list 'gen1-4'.*dex 1-493") as err:
+    with pytest.raises(
+        UnknownName, match="not a Pokémon name in word list 'gen1-4'.*dex 1-493"
+    ) as err:
         resolve_name(gen14, "zzz")
     assert err.value.field == "guess"
     # a real Pokémon outside the list (gen 7) or too long to be guessed
@@ -62,7 +78,9 @@ def test_suggestions_show_both_scripts_and_only_the_chosen_list(gen14):
     names = [m.name for m in suggest(gen14, "mew").matches]
     assert names[:2] == ["ミュウ", "ミュウツー"]
     # only the chosen list: Ribombee (gen 7) is offered for "all" but not for gen1-4
-    assert suggest(gen14, "ribo").matches == [] or all(m.dex <= 493 for m in suggest(gen14, "ribo").matches)
+    assert suggest(gen14, "ribo").matches == [] or all(
+        m.dex <= 493 for m in suggest(gen14, "ribo").matches
+    )
     assert "アブリボン" in [m.name for m in suggest(pokemon_word_list("all"), "Ribombee").matches]
     assert all(m.dex <= 151 for m in suggest(pokemon_word_list("gen1"), "ra").matches)
     assert suggest(gen14, "").matches == []

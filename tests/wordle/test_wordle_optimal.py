@@ -11,7 +11,9 @@ from gamelab.wordle.rules import WordList, feedback, hard_mode_allows, pattern_c
 from gamelab.wordle.table import Game
 
 
-def naive_optimum(words: WordList, rule: str, hard: str | None = None, max_guesses: int | None = None):
+def naive_optimum(
+    words: WordList, rule: str, hard: str | None = None, max_guesses: int | None = None
+):
     """min over every guess of |H| + sum of the children's optima (straight from the definition;
     hard mode through the rules' own hard_mode_allows)."""
     full = [g for g in words.guesses if len(g) == words.length]
@@ -39,8 +41,9 @@ def naive_optimum(words: WordList, rule: str, hard: str | None = None, max_guess
                 sub_allowed = None
                 if allowed is not None:
                     colours = pattern_colours(c, len(g))
-                    sub_allowed = frozenset(w for w in allowed
-                                            if hard_mode_allows(g, colours, w, hard, rule))
+                    sub_allowed = frozenset(
+                        w for w in allowed if hard_mode_allows(g, colours, w, hard, rule)
+                    )
                 total += f(frozenset(part), None if depth is None else depth - 1, sub_allowed)
             best = min(best, total)
         return min(best, INF)
@@ -49,10 +52,16 @@ def naive_optimum(words: WordList, rule: str, hard: str | None = None, max_guess
     return f(frozenset(words.answers), max_guesses, frozenset(full) if hard else None, True)
 
 
-def random_words(seed: int, n_answers: int = 14, n_extra: int = 8, alphabet: str = "abcd", length: int = 3):
+def random_words(
+    seed: int, n_answers: int = 14, n_extra: int = 8, alphabet: str = "abcd", length: int = 3
+):
     rng = np.random.default_rng(seed)
-    answers = list(dict.fromkeys("".join(rng.choice(list(alphabet), length)) for _ in range(n_answers)))
-    extra = ["".join(rng.choice(list(alphabet), rng.integers(1, length + 1))) for _ in range(n_extra)]
+    answers = list(
+        dict.fromkeys("".join(rng.choice(list(alphabet), length)) for _ in range(n_answers))
+    )
+    extra = [
+        "".join(rng.choice(list(alphabet), rng.integers(1, length + 1))) for _ in range(n_extra)
+    ]
     guesses = list(dict.fromkeys(extra + answers))
     return WordList(f"rand{seed}", tuple(guesses), tuple(answers))
 
@@ -151,11 +160,17 @@ def test_summary_is_a_dataclass_kept_in_the_store(tmp_path):
     # read back from the store, tree and depth limits included
     assert solve_summary(game, store=store) == fresh == stored_optimum(game, None, 10, store)
     doc = to_plain(fresh)
-    assert "tree" not in doc and doc["distribution"] == {str(k): v for k, v in fresh.distribution.items()}
+    assert "tree" not in doc and doc["distribution"] == {
+        str(k): v for k, v in fresh.distribution.items()
+    }
     assert OptimalSummary.from_plain(fresh.stored()) == fresh
     # the assistant's first move is the stored optimum's first guess
     first = Assistant(game, store=store).advice([])
-    assert (first.method, first.next, first.expected_total) == ("optimal", fresh.first_guesses[0], fresh.total)
+    assert (first.method, first.next, first.expected_total) == (
+        "optimal",
+        fresh.first_guesses[0],
+        fresh.total,
+    )
 
 
 def test_gen1_4_game_hard_mode_optimum():
@@ -167,10 +182,10 @@ def test_gen1_4_game_hard_mode_optimum():
 
 
 ALL_FIGURES = [  # docs/wordle.md, `--names all` (931 guesses, 565 answers), 10-guess limit
-    ("standard", None, 2076, ["ランドロス"]),   # session 1 (no limit; its worst case is 6)
-    ("blog", None, 2079, ["ランクルス"]),       # session 1
+    ("standard", None, 2076, ["ランドロス"]),  # session 1 (no limit; its worst case is 6)
+    ("blog", None, 2079, ["ランクルス"]),  # session 1
     ("standard", "strict", 2100, ["ランクルス"]),  # session 1 (worst case 7)
-    ("blog", "strict", 2105, ["ランクルス"]),      # session 1
+    ("blog", "strict", 2105, ["ランクルス"]),  # session 1
 ]
 
 

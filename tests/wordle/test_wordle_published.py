@@ -10,17 +10,36 @@ from gamelab.wordle.table import Game
 
 # The post's ranking table (5 decimals), blog rule.
 POST_TOP15 = [
-    ("レントラー", 4.15443), ("ジーランス", 4.08785), ("グラードン", 4.06737),
-    ("ドータクン", 4.01163), ("ネンドール", 4.00544), ("キングラー", 3.94865),
-    ("ルナトーン", 3.93535), ("ヒードラン", 3.93524), ("ドンカラス", 3.85808),
-    ("トドグラー", 3.84279), ("ビークイン", 3.77560), ("ランターン", 3.75281),
-    ("ハンテール", 3.71191), ("ザングース", 3.69910), ("サンダース", 3.67307),
+    ("レントラー", 4.15443),
+    ("ジーランス", 4.08785),
+    ("グラードン", 4.06737),
+    ("ドータクン", 4.01163),
+    ("ネンドール", 4.00544),
+    ("キングラー", 3.94865),
+    ("ルナトーン", 3.93535),
+    ("ヒードラン", 3.93524),
+    ("ドンカラス", 3.85808),
+    ("トドグラー", 3.84279),
+    ("ビークイン", 3.77560),
+    ("ランターン", 3.75281),
+    ("ハンテール", 3.71191),
+    ("ザングース", 3.69910),
+    ("サンダース", 3.67307),
 ]
 
 # The post's pruned-search table (blog rule).
-POST_PRUNED = {"ジーランス": 964, "レントラー": 968, "グラードン": 969, "ドンカラス": 970,
-               "ルナトーン": 978, "キングラー": 979, "ネンドール": 979, "ヒードラン": 980,
-               "ドータクン": 987, "トドグラー": 990}
+POST_PRUNED = {
+    "ジーランス": 964,
+    "レントラー": 968,
+    "グラードン": 969,
+    "ドンカラス": 970,
+    "ルナトーン": 978,
+    "キングラー": 979,
+    "ネンドール": 979,
+    "ヒードラン": 980,
+    "ドータクン": 987,
+    "トドグラー": 990,
+}
 
 
 @pytest.fixture(scope="module")
@@ -55,14 +74,20 @@ def test_rentorar_chart(blog):
     assert len(grey.candidates) == 67
     assert blog.words.guesses[grey.guess] == "ゴルダック"
     # the post's chain of all-grey answers: ゴルダック -> オニスズメ -> イシツブテ -> 3 left
-    chain = [blog.words.guesses[grey.children[0].guess],
-             blog.words.guesses[grey.children[0].children[0].guess]]
+    chain = [
+        blog.words.guesses[grey.children[0].guess],
+        blog.words.guesses[grey.children[0].children[0].guess],
+    ]
     assert chain == ["オニスズメ", "イシツブテ"]
     last = grey.children[0].children[0].children[0].candidates
-    assert sorted(blog.words.answers[a] for a in last) == sorted(["ピカチュウ", "ジグザグマ", "エネコロロ"])
+    assert sorted(blog.words.answers[a] for a in last) == sorted(
+        ["ピカチュウ", "ジグザグマ", "エネコロロ"]
+    )
     # a few rows of the post's chart (pattern, remaining, next guess)
-    rows = {pattern_text(c, 5, "kanji"): (len(n.candidates), blog.words.guesses[n.guess])
-            for c, n in tree.children.items()}
+    rows = {
+        pattern_text(c, 5, "kanji"): (len(n.candidates), blog.words.guesses[n.guess])
+        for c, n in tree.children.items()
+    }
     assert rows["灰灰灰灰黄"] == (35, "マルノーム")
     assert rows["灰黄灰灰灰"] == (26, "ニドクイン")
     assert rows["黄灰灰灰灰"] == (10, "エレキッド")
@@ -92,5 +117,8 @@ def test_pruned_search_all_ten(blog):
 def test_pruned_search_standard_differences(standard):
     # research note: under the standard rule レントラー 966, ルナトーン 976, ネンドール 978
     search = PrunedSearch(standard)
-    got = {n: search.total(standard.words.check_guess(n)) for n in ("レントラー", "ルナトーン", "ネンドール")}
+    got = {
+        n: search.total(standard.words.check_guess(n))
+        for n in ("レントラー", "ルナトーン", "ネンドール")
+    }
     assert got == {"レントラー": 966, "ルナトーン": 976, "ネンドール": 978}

@@ -125,10 +125,12 @@ def test_entropy_and_split_kernels_match_twins():
         slow = _kernels.entropy_python(game.table, subset)
         assert np.allclose(fast, slow, atol=1e-12, rtol=0)
         guesses = rng.choice(493, size=50, replace=False).astype(np.int32)
-        fast = _kernels.split_stats_kernel(game.table, subset, guesses, game.green, game.n_codes,
-                                           game.answer_of_guess)
-        slow = _kernels.split_stats_python(game.table, subset, guesses, game.green,
-                                           game.answer_of_guess)
+        fast = _kernels.split_stats_kernel(
+            game.table, subset, guesses, game.green, game.n_codes, game.answer_of_guess
+        )
+        slow = _kernels.split_stats_python(
+            game.table, subset, guesses, game.green, game.answer_of_guess
+        )
         for x, y in zip(fast, slow, strict=True):
             assert np.array_equal(x, y)
 
@@ -167,8 +169,9 @@ def test_min_bound_kernel_matches_twin():
         for rem in (-1, 0, 1, 2):
             subset = np.sort(rng.choice(285, size=size, replace=False)).astype(np.int32)
             guesses = rng.choice(493, size=120, replace=False).astype(np.int32)
-            fast = _kernels.min_bound_kernel(game.table, subset, guesses, game.n_codes,
-                                             game.answer_of_guess, rem)
+            fast = _kernels.min_bound_kernel(
+                game.table, subset, guesses, game.n_codes, game.answer_of_guess, rem
+            )
             slow = _kernels.min_bound_python(game.table, subset, guesses, game.answer_of_guess, rem)
             # the kernel may stop early, but only at the floor 2n - 1, which is then the minimum
             assert fast == slow
@@ -181,8 +184,8 @@ def test_hard_modes_by_name_and_guess_limits():
     colours = (2, 0, 1, 0, 0)
     assert hard_mode_allows("salet", colours, "sloth", "game", "standard")
     assert hard_mode_allows("salet", colours, "sully", "game", "standard")
-    assert not hard_mode_allows("salet", colours, "lousy", "game", "standard")   # S moved
-    assert not hard_mode_allows("salet", colours, "shown", "game", "standard")   # no L
+    assert not hard_mode_allows("salet", colours, "lousy", "game", "standard")  # S moved
+    assert not hard_mode_allows("salet", colours, "shown", "game", "standard")  # no L
     # strict: the word must itself show these colours (no A, E, T; an L, but not third)
     assert hard_mode_allows("salet", colours, "sloop", "strict", "standard")
     assert not hard_mode_allows("salet", colours, "sloth", "strict", "standard")  # T is grey

@@ -10,8 +10,14 @@ from gamelab.wordle.rules import WordList
 from gamelab.wordle.table import Game
 
 
-def clustered_words(seed: int, n_templates: int = 5, per: int = 7, n_extra: int = 50,
-                    alphabet: str = "abcdefghijklmnop", length: int = 5) -> WordList:
+def clustered_words(
+    seed: int,
+    n_templates: int = 5,
+    per: int = 7,
+    n_extra: int = 50,
+    alphabet: str = "abcdefghijklmnop",
+    length: int = 5,
+) -> WordList:
     """Five-letter answers in families differing at one position (like _IGHT), plus random
     guesses: the shape that makes hard mode costly, so the three modes differ."""
     rng = np.random.default_rng(seed)
@@ -24,7 +30,9 @@ def clustered_words(seed: int, n_templates: int = 5, per: int = 7, n_extra: int 
             word[pos] = ch
             answers.append("".join(word))
     answers = list(dict.fromkeys(answers))
-    guesses = list(dict.fromkeys(["".join(rng.choice(letters, length)) for _ in range(n_extra)] + answers))
+    guesses = list(
+        dict.fromkeys(["".join(rng.choice(letters, length)) for _ in range(n_extra)] + answers)
+    )
     return WordList(f"clustered{seed}", tuple(guesses), tuple(answers))
 
 
@@ -35,7 +43,11 @@ def test_kernel_matches_twin(seed, hard):
     for limit in (None, 5, 4):
         fast = OptimalSolver(game, hard=hard, max_guesses=limit, engine="numba").solve()
         slow = OptimalSolver(game, hard=hard, max_guesses=limit, engine="python").solve()
-        assert (fast.total, fast.lower_bound, fast.proven) == (slow.total, slow.lower_bound, slow.proven)
+        assert (fast.total, fast.lower_bound, fast.proven) == (
+            slow.total,
+            slow.lower_bound,
+            slow.proven,
+        )
         assert fast.first_guesses == slow.first_guesses
         assert fast.distribution == slow.distribution and fast.tree == slow.tree
         if fast.total is not None:
@@ -54,7 +66,10 @@ def test_kernel_matches_twin_beyond_a_byte_of_patterns(hard):
         fast = OptimalSolver(game, hard=hard, max_guesses=limit, engine="numba").solve()
         slow = OptimalSolver(game, hard=hard, max_guesses=limit, engine="python").solve()
         assert (fast.total, fast.lower_bound, fast.first_guesses) == (
-            slow.total, slow.lower_bound, slow.first_guesses)
+            slow.total,
+            slow.lower_bound,
+            slow.first_guesses,
+        )
         assert fast.tree == slow.tree
 
 

@@ -28,9 +28,14 @@ def test_a_shipped_strategy_plays_every_answer_within_the_limit(setting):
     total = check_strategy(table)
     # gen1-4: the seed post's 964 (normal mode; both rules) and the proven 972 in hard mode
     # (strict = game on this list); all, standard rule: the proven 2076 (docs/wordle.md)
-    pinned = {("gen1-4", "standard", None): 964, ("gen1-4", "blog", None): 964,
-              ("gen1-4", "standard", "game"): 972, ("gen1-4", "standard", "strict"): 972,
-              ("gen1-4", "blog", "strict"): 972, ("all", "standard", None): 2076}
+    pinned = {
+        ("gen1-4", "standard", None): 964,
+        ("gen1-4", "blog", None): 964,
+        ("gen1-4", "standard", "game"): 972,
+        ("gen1-4", "standard", "strict"): 972,
+        ("gen1-4", "blog", "strict"): 972,
+        ("all", "standard", None): 2076,
+    }
     if setting in pinned:
         assert total == pinned[setting]
     assert int(table.worst[0]) <= table.guess_limit

@@ -25,8 +25,18 @@ def test_solve_json(run):
 
 
 def test_advise_json(run):
-    p = run("advise", "--rules", "yahtzee", "--card", "-", "--dice", "11114", "--rolls-left", "2",
-            "--json")
+    p = run(
+        "advise",
+        "--rules",
+        "yahtzee",
+        "--card",
+        "-",
+        "--dice",
+        "11114",
+        "--rolls-left",
+        "2",
+        "--json",
+    )
     assert p.returncode == 0, p.stderr
     opts = json.loads(p.stdout)["options"]
     assert opts[0]["keep"] == "1111"
@@ -35,16 +45,41 @@ def test_advise_json(run):
 
 
 def test_simulate_json(run):
-    p = run("simulate", "--rules", "yahtzee-no-bonus", "--strategy", "random", "--games", "300",
-            "--seed", "4", "--workers", "1", "--json")
+    p = run(
+        "simulate",
+        "--rules",
+        "yahtzee-no-bonus",
+        "--strategy",
+        "random",
+        "--games",
+        "300",
+        "--seed",
+        "4",
+        "--workers",
+        "1",
+        "--json",
+    )
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["games"] == 300 and out["ci95"][0] < out["mean"] < out["ci95"][1]
 
 
 def test_winplay_json(run):
-    p = run("winplay", "--rules", "yahtzee-no-bonus", "--turns-left", "2", "--games", "3",
-            "--seed", "1", "--workers", "1", "--no-store", "--json")
+    p = run(
+        "winplay",
+        "--rules",
+        "yahtzee-no-bonus",
+        "--turns-left",
+        "2",
+        "--games",
+        "3",
+        "--seed",
+        "1",
+        "--workers",
+        "1",
+        "--no-store",
+        "--json",
+    )
     assert p.returncode == 0, p.stderr
     out = json.loads(p.stdout)
     assert out["games"] == 3 and out["turns_left"] == 2
@@ -69,8 +104,12 @@ def test_bad_input_is_one_error_line(run, args, message):
 
 
 def test_module_entry_point():
-    p = subprocess.run([sys.executable, "-m", "gamelab.cli", "yatzy", "solve", "--rules", "nope"],
-                       capture_output=True, text=True, timeout=120)
+    p = subprocess.run(
+        [sys.executable, "-m", "gamelab.cli", "yatzy", "solve", "--rules", "nope"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert p.returncode == 2 and p.stderr.startswith("error: unknown rules")
 
 
@@ -81,8 +120,9 @@ def test_quick_report_section(tmp_path):
 
     rep = Report(tmp_path)
     sec = rep.section("yatzy", report.TITLE)
-    report.build(sec, ReportContext(quick=True, seed=0, backend=Backend(workers=1, quiet=True),
-                                    store=None))
+    report.build(
+        sec, ReportContext(quick=True, seed=0, backend=Backend(workers=1, quiet=True), store=None)
+    )
     rows = sec.data["tables"]["rule_sets"]["rows"]
     assert [r[0] for r in rows] == ["yahtzee-no-bonus", "yahtzee"]
     assert all(abs(float(r[1]) - float(r[2])) < 1e-6 for r in rows)
@@ -100,8 +140,19 @@ def test_play_following_the_coach_finishes_a_game(run, monkeypatch):
 
 
 def test_risk_json_small(run):
-    p = run("risk", "--rules", "yahtzee-no-bonus", "--rounds", "12", "--games", "200",
-            "--no-store", "--workers", "1", "--json")
+    p = run(
+        "risk",
+        "--rules",
+        "yahtzee-no-bonus",
+        "--rounds",
+        "12",
+        "--games",
+        "200",
+        "--no-store",
+        "--workers",
+        "1",
+        "--json",
+    )
     assert p.returncode == 0, p.stderr
     rows = json.loads(p.stdout)["rows"]
     assert [r["deficit"] for r in rows] == list(range(10, 101, 10))[: len(rows)]

@@ -7,8 +7,13 @@ from gamelab.yatzy.comeback import comeback_from_joint, joint_after_rounds
 from gamelab.yatzy.distribution import score_distribution
 from gamelab.yatzy.rules import JOKER_FORCED, RuleSet
 
-MINI = RuleSet("mini-forced", ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee",
-                               "chance"), 35, 100, JOKER_FORCED)
+MINI = RuleSet(
+    "mini-forced",
+    ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance"),
+    35,
+    100,
+    JOKER_FORCED,
+)
 
 
 def test_joint_laws_have_the_final_distribution_as_marginal():

@@ -10,10 +10,20 @@ from gamelab.yatzy.solver import solve
 # Reduced games (7 boxes, 128 masks) keep the test fast while exercising the upper bonus, the
 # Yahtzee bonus and both joker rules.
 MINI = [
-    RuleSet("mini-forced", ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee",
-                            "chance"), 35, 100, JOKER_FORCED),
-    RuleSet("mini-free", ("fours", "fives", "sixes", "small_straight", "full_house", "yahtzee",
-                          "chance"), 35, 100, JOKER_FREE),
+    RuleSet(
+        "mini-forced",
+        ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance"),
+        35,
+        100,
+        JOKER_FORCED,
+    ),
+    RuleSet(
+        "mini-free",
+        ("fours", "fives", "sixes", "small_straight", "full_house", "yahtzee", "chance"),
+        35,
+        100,
+        JOKER_FREE,
+    ),
 ]
 
 
@@ -66,6 +76,8 @@ def test_yahtzee_sd_agrees_between_solve_and_distribution(gamelab_cli):
 
 
 @pytest.mark.slow
-@pytest.mark.parametrize("name", ["yahtzee-free-joker", "yahtzee-no-bonus", "yatzy", "yatzy-ls2012"])
+@pytest.mark.parametrize(
+    "name", ["yahtzee-free-joker", "yahtzee-no-bonus", "yatzy", "yatzy-ls2012"]
+)
 def test_every_rule_set_sd_agrees_between_solve_and_distribution(name, gamelab_cli):
     _sd_agrees_with_solve(name, gamelab_cli)

@@ -13,16 +13,19 @@ from gamelab.yatzy.rules import get_rules, parse_dice
 from gamelab.yatzy.tables import optimal_values, tables_status
 
 # a Yatzy card with three boxes open: games from it are three turns long
-NEAR_END = ("ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=22,"
-            "three_kind=15,four_kind=20,small_straight=15,large_straight=20")
+NEAR_END = (
+    "ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=22,"
+    "three_kind=15,four_kind=20,small_straight=15,large_straight=20"
+)
 
 
 def _coach_game(seed, start=NEAR_END, opponent="none"):
     """Play a whole game taking the coach's best option every time; returns the last view."""
     moves, bot_moves = [], []
     while True:
-        v = game_view("yatzy", seed, moves, start=start, opponent=opponent, bot_moves=bot_moves,
-                      coach=True)
+        v = game_view(
+            "yatzy", seed, moves, start=start, opponent=opponent, bot_moves=bot_moves, coach=True
+        )
         bot_moves = v.bot_moves
         if v.finished:
             return v
@@ -37,9 +40,11 @@ def test_coach_is_advise_typed_and_the_cli_document(gamelab_cli):
     assert advice.dice == "11114" and advice.best.keep == "1111" and advice.best.loss == 0
     plain = advise(r, Card.empty(r), parse_dice("11114"), 2)
     assert [(o.keep, o.expected_score, o.loss) for o in advice.options] == [
-        (o["keep"], o["expected_score"], o["loss"]) for o in plain]
-    cli = gamelab_cli("yatzy", "advise", "--rules", "yatzy", "--dice", "11114", "--rolls-left", "2",
-                      "--json")
+        (o["keep"], o["expected_score"], o["loss"]) for o in plain
+    ]
+    cli = gamelab_cli(
+        "yatzy", "advise", "--rules", "yatzy", "--dice", "11114", "--rolls-left", "2", "--json"
+    )
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout) == to_plain(advice)
     boxes = coach("yatzy", NEAR_END, "66666", 0)
@@ -54,15 +59,22 @@ def test_the_same_seed_replays_the_same_dice_and_choices_do_not_change_later_tur
     first = [int(x) for x in turn_faces(11, 0, 12)[0]]
     assert game_view("yatzy", 11, [], start=NEAR_END).dice == first
     # whatever was kept in turn 13, turn 14 starts with the same five dice
-    starts = {tuple(game_view("yatzy", 11, moves, start=NEAR_END).dice)
-              for moves in (["box chance"], ["keep -", "box chance"], ["keep -", "keep -", "box chance"])}
+    starts = {
+        tuple(game_view("yatzy", 11, moves, start=NEAR_END).dice)
+        for moves in (["box chance"], ["keep -", "box chance"], ["keep -", "keep -", "box chance"])
+    }
     assert starts == {tuple(int(x) for x in turn_faces(11, 0, 13)[0])}
 
 
 def test_kept_dice_stay_in_their_slots():
     # a keep given as digits holds the leftmost matching slots
     assert held_slots([6, 2, 6, 4, 6], parse_dice("11166") * 0 + [0, 0, 0, 0, 0, 2]) == [
-        True, False, True, False, False]
+        True,
+        False,
+        True,
+        False,
+        False,
+    ]
     # clicked dice (hold by slot) stay exactly where they are; the others are rerolled
     v0 = game_view("yatzy", 3, [], start=NEAR_END)
     v1 = game_view("yatzy", 3, ["hold 10010"], start=NEAR_END)
@@ -74,14 +86,17 @@ def test_kept_dice_stay_in_their_slots():
         game_view("yatzy", 3, ["hold 101"], start=NEAR_END)
 
 
-@pytest.mark.parametrize("moves, message", [
-    (["keep 7"], "give the dice to keep as up to five digits 1-6"),
-    (["roll"], "not understood"),
-    (["box banana"], "unknown box 'banana' for rules yatzy"),
-    (["box ones"], "box ones is already filled"),
-    (["keep -", "keep -", "keep -"], "no rerolls left"),
-    (["box chance", "box yatzy", "box full_house", "keep 1"], "the card is full"),
-])
+@pytest.mark.parametrize(
+    "moves, message",
+    [
+        (["keep 7"], "give the dice to keep as up to five digits 1-6"),
+        (["roll"], "not understood"),
+        (["box banana"], "unknown box 'banana' for rules yatzy"),
+        (["box ones"], "box ones is already filled"),
+        (["keep -", "keep -", "keep -"], "no rerolls left"),
+        (["box chance", "box yatzy", "box full_house", "keep 1"], "the card is full"),
+    ],
+)
 def test_bad_moves_name_the_move_and_the_problem(moves, message):
     with pytest.raises(ValueError, match=message) as err:
         game_view("yatzy", 1, moves, start=NEAR_END)
@@ -105,9 +120,12 @@ def test_coach_game_to_the_end_and_the_optimal_bot_never_loses_points():
     v = _coach_game(5, opponent="optimal")
     assert v.finished and v.result and v.you.filled == v.boxes and v.bot.filled == v.boxes
     assert len(v.bot_moves) == 3 and v.you.total == sum(r.you for r in v.rows) + (
-        50 if v.you.upper_bonus_earned else 0)
+        50 if v.you.upper_bonus_earned else 0
+    )
     # the bot's recorded moves replay to the same card
-    again = game_view("yatzy", 5, v.moves, start=NEAR_END, opponent="optimal", bot_moves=v.bot_moves)
+    again = game_view(
+        "yatzy", 5, v.moves, start=NEAR_END, opponent="optimal", bot_moves=v.bot_moves
+    )
     assert again.bot == v.bot and again.bot_turn is None
 
 
@@ -115,14 +133,17 @@ def test_bot_turn_values_and_the_win_play_bot():
     v = game_view("yatzy", 2, ["box chance"], start=NEAR_END, opponent="optimal")
     turn = v.bot_turn
     assert turn.policy == "expected score" and all(d.loss == 0 for d in turn.decisions)
-    assert turn.decisions[-1].kind == "box" and turn.points == v.bot.total - 217  # 177 + the upper bonus
+    assert (
+        turn.decisions[-1].kind == "box" and turn.points == v.bot.total - 217
+    )  # 177 + the upper bonus
     w = game_view("yatzy", 2, ["box chance"], start=NEAR_END, opponent="win")
     assert w.bot_turn.policy == "win play" and 0 <= w.bot_turn.win_probability <= 1
     assert w.note is None
     early = game_view("yatzy", 2, ["box chance"], opponent="win")
     assert early.bot_turn.policy == "expected score" and "last 8 turns" in early.note
-    fallback = game_view("yatzy", 2, ["box chance"], start=NEAR_END, opponent="win",
-                         win_solve=False)
+    fallback = game_view(
+        "yatzy", 2, ["box chance"], start=NEAR_END, opponent="win", win_solve=False
+    )
     assert fallback.bot_turn.policy == "expected score"
 
 

@@ -13,8 +13,14 @@ from gamelab.yatzy.solver import solve
 
 @pytest.mark.parametrize(
     "rules, strategy",
-    [("yahtzee", "optimal"), ("yahtzee-no-bonus", "optimal"), ("yahtzee-free-joker", "greedy"),
-     ("yatzy", "greedy"), ("yatzy-ls2012", "random"), ("yahtzee", "random")],
+    [
+        ("yahtzee", "optimal"),
+        ("yahtzee-no-bonus", "optimal"),
+        ("yahtzee-free-joker", "greedy"),
+        ("yatzy", "greedy"),
+        ("yatzy-ls2012", "random"),
+        ("yahtzee", "random"),
+    ],
 )
 def test_game_kernel_matches_python_twin(rules, strategy):
     r = get_rules(rules)
@@ -46,20 +52,40 @@ def test_process_decision_cache_changes_nothing():
 
 
 def test_simulation_is_backend_independent():
-    one = simulate("yahtzee-no-bonus", "greedy", 900, seed=11, backend=Backend(workers=1, quiet=True), chunk=300)
-    two = simulate("yahtzee-no-bonus", "greedy", 900, seed=11, backend=Backend(workers=2, quiet=True), chunk=300)
+    one = simulate(
+        "yahtzee-no-bonus",
+        "greedy",
+        900,
+        seed=11,
+        backend=Backend(workers=1, quiet=True),
+        chunk=300,
+    )
+    two = simulate(
+        "yahtzee-no-bonus",
+        "greedy",
+        900,
+        seed=11,
+        backend=Backend(workers=2, quiet=True),
+        chunk=300,
+    )
     assert one.mean.value == two.mean.value and (one.histogram == two.histogram).all()
     assert one.games == 900
 
 
 def test_optimal_mean_matches_dp_value():
     # issue 3 item 4: the simulated optimal mean lies within 3 standard errors of the DP value
-    res = simulate("yahtzee-no-bonus", "optimal", 4000, seed=2, backend=Backend(workers=1, quiet=True))
+    res = simulate(
+        "yahtzee-no-bonus", "optimal", 4000, seed=2, backend=Backend(workers=1, quiet=True)
+    )
     value = solve("yahtzee-no-bonus").expected_score
     se = res.std_dev / np.sqrt(res.games)
     assert abs(res.mean.value - value) < 3 * se
-    greedy = simulate("yahtzee-no-bonus", "greedy", 2000, seed=2, backend=Backend(workers=1, quiet=True))
-    rand = simulate("yahtzee-no-bonus", "random", 2000, seed=2, backend=Backend(workers=1, quiet=True))
+    greedy = simulate(
+        "yahtzee-no-bonus", "greedy", 2000, seed=2, backend=Backend(workers=1, quiet=True)
+    )
+    rand = simulate(
+        "yahtzee-no-bonus", "random", 2000, seed=2, backend=Backend(workers=1, quiet=True)
+    )
     assert rand.mean.hi < greedy.mean.lo and greedy.mean.hi < res.mean.lo
 
 
@@ -90,8 +116,10 @@ def test_coach_values_are_consistent_with_the_dp():
     sol = solve(r)
     card = Card.empty(r)
     # E(start) = sum over first rolls of P(roll) x best keep value with two rolls left
-    total = sum(p * advise(r, card, counts, 2, sol.E)[0]["expected_score"]
-                for p, counts in zip(ROLL_PROB[::9], ROLLS[::9], strict=True))
+    total = sum(
+        p * advise(r, card, counts, 2, sol.E)[0]["expected_score"]
+        for p, counts in zip(ROLL_PROB[::9], ROLLS[::9], strict=True)
+    )
     assert 0 < total < sol.expected_score
     # no rolls left: the best box agrees with the 1-roll-left keep of all five dice
     card = Card.parse(r, "ones=2,twos=6,chance=20")

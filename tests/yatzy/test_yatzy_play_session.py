@@ -36,7 +36,9 @@ def test_bad_input_keeps_the_game_and_box_names_follow_the_rules():
     text = play(s, ["77", "66666", "all", "banana", "yahtzee", "q"])
     assert "error: keep: type the dice to keep as digits" in text
     assert "error: cannot keep 66666" in text
-    assert "error: unknown box 'banana' for rules yatzy" in text and "yatzy" in text.split("banana")[1]
+    assert (
+        "error: unknown box 'banana' for rules yatzy" in text and "yatzy" in text.split("banana")[1]
+    )
     # 'yahtzee' is still understood as an alias, and the score line says "yatzy"
     assert "in yatzy" in text and s.you.entries[-1] is not None and s.turn == 2
 
@@ -67,8 +69,12 @@ def test_card_shows_both_players_and_the_upper_bonus():
 
 @pytest.mark.parametrize("quit_word", ["q", "quit", "ctrl-c"])
 def test_play_in_a_pseudo_terminal(quit_word):
-    child = pexpect.spawn(sys.executable, ["-m", "gamelab.cli", "yatzy", "play", "--rules", "yatzy",
-                                           "--seed", "3"], encoding="utf-8", timeout=240)
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "gamelab.cli", "yatzy", "play", "--rules", "yatzy", "--seed", "3"],
+        encoding="utf-8",
+        timeout=240,
+    )
     child.expect("How to play")
     child.expect("keep\\? ")
     child.sendline("help")
@@ -102,8 +108,19 @@ def test_play_in_a_pseudo_terminal(quit_word):
 def test_advise_and_card_text_use_the_rule_sets_box_names(gamelab_cli):
     import json
 
-    r = gamelab_cli("yatzy", "advise", "--rules", "yatzy", "--dice", "66666", "--rolls-left", "0",
-                    "--card", "sixes=18", "--json")
+    r = gamelab_cli(
+        "yatzy",
+        "advise",
+        "--rules",
+        "yatzy",
+        "--dice",
+        "66666",
+        "--rolls-left",
+        "0",
+        "--card",
+        "sixes=18",
+        "--json",
+    )
     out = json.loads(r.stdout)
     assert out["options"][0]["box"] == "yatzy" and out["options"][0]["points"] == 50
     assert Card.parse("yatzy", "yatzy=50,ones=3").text() == "ones=3,yatzy=50"

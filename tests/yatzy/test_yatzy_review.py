@@ -37,7 +37,9 @@ def test_a_poor_choice_costs_what_the_coach_says():
     assert d.best == f"keep {advice.best.keep}" and r.worst == d
     # scoring with rerolls left is valued too: against the best keep
     box = review_game("yatzy", 4, ["box chance"], start=NEAR_END).decisions[0]
-    assert box.kind == "box" and box.best_expected_score == pytest.approx(advice.best.expected_score)
+    assert box.kind == "box" and box.best_expected_score == pytest.approx(
+        advice.best.expected_score
+    )
 
 
 def test_percentile_counts_half_the_ties():
@@ -54,5 +56,7 @@ def test_acceptance_a_whole_seeded_game_on_the_coachs_advice_loses_nothing():
     v = _coach_game(1, start="-")
     r = review_game("yatzy", 1, v.moves)
     assert r.finished and r.total_loss == 0 and len(r.decisions) == len(v.moves)
-    assert r.start_expected == pytest.approx(248.4399894, abs=1e-6)  # research notes (docs/yatzy.md)
+    assert r.start_expected == pytest.approx(
+        248.4399894, abs=1e-6
+    )  # research notes (docs/yatzy.md)
     assert r.luck == pytest.approx(r.final_score - r.start_expected)

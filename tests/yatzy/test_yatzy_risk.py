@@ -37,14 +37,24 @@ def test_duel_kernel_agrees_with_game_kernel():
     start = np.zeros((5, 4), dtype=np.int64)
     diff = np.empty(5, dtype=np.int64)
     duel_games(E, start, start, ua, ub, 10**6, 2, rules.kernel_rules(), diff)
-    assert diff.tolist() == (play_scores(rules, "optimal", ub) - play_scores(rules, "optimal", ua)).tolist()
+    assert (
+        diff.tolist()
+        == (play_scores(rules, "optimal", ub) - play_scores(rules, "optimal", ua)).tolist()
+    )
     pos = positions(rules, 13, 5, np.random.default_rng(1))
     assert (pos[:, 0] == (1 << 13) - 1).all() and (pos[:, 3] > 0).all()
 
 
 def test_risk_study_small():
-    study = risk_study("yahtzee-no-bonus", rounds=[11], valence=2, games_per_cell=300, chunk=150,
-                       backend=Backend(workers=1, quiet=True), deficits=[20])
+    study = risk_study(
+        "yahtzee-no-bonus",
+        rounds=[11],
+        valence=2,
+        games_per_cell=300,
+        chunk=150,
+        backend=Backend(workers=1, quiet=True),
+        deficits=[20],
+    )
     (row,) = study.rows
     assert row.games == 300 and 0 <= row.opt.value <= 0.5
     assert row.win_difference.lo <= row.win_difference.value <= row.win_difference.hi

@@ -22,51 +22,221 @@ from gamelab.yatzy.rules import (
 
 AMERICAN = {
     # dice: {box: points}; every box of the 13 listed for each hand (hand-checked)
-    "11134": dict(ones=3, twos=0, threes=3, fours=4, fives=0, sixes=0, three_kind=10,
-                  four_kind=0, full_house=0, small_straight=0, large_straight=0, yahtzee=0,
-                  chance=10),
-    "22333": dict(ones=0, twos=4, threes=9, fours=0, fives=0, sixes=0, three_kind=13,
-                  four_kind=0, full_house=25, small_straight=0, large_straight=0, yahtzee=0,
-                  chance=13),
-    "12345": dict(ones=1, twos=2, threes=3, fours=4, fives=5, sixes=0, three_kind=0,
-                  four_kind=0, full_house=0, small_straight=30, large_straight=40, yahtzee=0,
-                  chance=15),
-    "13456": dict(ones=1, twos=0, threes=3, fours=4, fives=5, sixes=6, three_kind=0,
-                  four_kind=0, full_house=0, small_straight=30, large_straight=0, yahtzee=0,
-                  chance=19),
-    "44445": dict(ones=0, twos=0, threes=0, fours=16, fives=5, sixes=0, three_kind=21,
-                  four_kind=21, full_house=0, small_straight=0, large_straight=0, yahtzee=0,
-                  chance=21),
+    "11134": dict(
+        ones=3,
+        twos=0,
+        threes=3,
+        fours=4,
+        fives=0,
+        sixes=0,
+        three_kind=10,
+        four_kind=0,
+        full_house=0,
+        small_straight=0,
+        large_straight=0,
+        yahtzee=0,
+        chance=10,
+    ),
+    "22333": dict(
+        ones=0,
+        twos=4,
+        threes=9,
+        fours=0,
+        fives=0,
+        sixes=0,
+        three_kind=13,
+        four_kind=0,
+        full_house=25,
+        small_straight=0,
+        large_straight=0,
+        yahtzee=0,
+        chance=13,
+    ),
+    "12345": dict(
+        ones=1,
+        twos=2,
+        threes=3,
+        fours=4,
+        fives=5,
+        sixes=0,
+        three_kind=0,
+        four_kind=0,
+        full_house=0,
+        small_straight=30,
+        large_straight=40,
+        yahtzee=0,
+        chance=15,
+    ),
+    "13456": dict(
+        ones=1,
+        twos=0,
+        threes=3,
+        fours=4,
+        fives=5,
+        sixes=6,
+        three_kind=0,
+        four_kind=0,
+        full_house=0,
+        small_straight=30,
+        large_straight=0,
+        yahtzee=0,
+        chance=19,
+    ),
+    "44445": dict(
+        ones=0,
+        twos=0,
+        threes=0,
+        fours=16,
+        fives=5,
+        sixes=0,
+        three_kind=21,
+        four_kind=21,
+        full_house=0,
+        small_straight=0,
+        large_straight=0,
+        yahtzee=0,
+        chance=21,
+    ),
     # five of a kind is not a full house (except as a joker)
-    "55555": dict(ones=0, twos=0, threes=0, fours=0, fives=25, sixes=0, three_kind=25,
-                  four_kind=25, full_house=0, small_straight=0, large_straight=0, yahtzee=50,
-                  chance=25),
+    "55555": dict(
+        ones=0,
+        twos=0,
+        threes=0,
+        fours=0,
+        fives=25,
+        sixes=0,
+        three_kind=25,
+        four_kind=25,
+        full_house=0,
+        small_straight=0,
+        large_straight=0,
+        yahtzee=50,
+        chance=25,
+    ),
 }
 
 SCANDINAVIAN = {
-    "22335": dict(ones=0, twos=4, threes=6, fours=0, fives=5, sixes=0, one_pair=6, two_pairs=10,
-                  three_kind=0, four_kind=0, small_straight=0, large_straight=0, full_house=0,
-                  chance=15, yahtzee=0),
-    "22233": dict(ones=0, twos=6, threes=6, fours=0, fives=0, sixes=0, one_pair=6, two_pairs=10,
-                  three_kind=6, four_kind=0, small_straight=0, large_straight=0, full_house=12,
-                  chance=12, yahtzee=0),
+    "22335": dict(
+        ones=0,
+        twos=4,
+        threes=6,
+        fours=0,
+        fives=5,
+        sixes=0,
+        one_pair=6,
+        two_pairs=10,
+        three_kind=0,
+        four_kind=0,
+        small_straight=0,
+        large_straight=0,
+        full_house=0,
+        chance=15,
+        yahtzee=0,
+    ),
+    "22233": dict(
+        ones=0,
+        twos=6,
+        threes=6,
+        fours=0,
+        fives=0,
+        sixes=0,
+        one_pair=6,
+        two_pairs=10,
+        three_kind=6,
+        four_kind=0,
+        small_straight=0,
+        large_straight=0,
+        full_house=12,
+        chance=12,
+        yahtzee=0,
+    ),
     # four of a kind is not two pairs under the stated rules
-    "44446": dict(ones=0, twos=0, threes=0, fours=16, fives=0, sixes=6, one_pair=8, two_pairs=0,
-                  three_kind=12, four_kind=16, small_straight=0, large_straight=0, full_house=0,
-                  chance=22, yahtzee=0),
-    "12345": dict(ones=1, twos=2, threes=3, fours=4, fives=5, sixes=0, one_pair=0, two_pairs=0,
-                  three_kind=0, four_kind=0, small_straight=15, large_straight=0, full_house=0,
-                  chance=15, yahtzee=0),
-    "23456": dict(ones=0, twos=2, threes=3, fours=4, fives=5, sixes=6, one_pair=0, two_pairs=0,
-                  three_kind=0, four_kind=0, small_straight=0, large_straight=20, full_house=0,
-                  chance=20, yahtzee=0),
+    "44446": dict(
+        ones=0,
+        twos=0,
+        threes=0,
+        fours=16,
+        fives=0,
+        sixes=6,
+        one_pair=8,
+        two_pairs=0,
+        three_kind=12,
+        four_kind=16,
+        small_straight=0,
+        large_straight=0,
+        full_house=0,
+        chance=22,
+        yahtzee=0,
+    ),
+    "12345": dict(
+        ones=1,
+        twos=2,
+        threes=3,
+        fours=4,
+        fives=5,
+        sixes=0,
+        one_pair=0,
+        two_pairs=0,
+        three_kind=0,
+        four_kind=0,
+        small_straight=15,
+        large_straight=0,
+        full_house=0,
+        chance=15,
+        yahtzee=0,
+    ),
+    "23456": dict(
+        ones=0,
+        twos=2,
+        threes=3,
+        fours=4,
+        fives=5,
+        sixes=6,
+        one_pair=0,
+        two_pairs=0,
+        three_kind=0,
+        four_kind=0,
+        small_straight=0,
+        large_straight=20,
+        full_house=0,
+        chance=20,
+        yahtzee=0,
+    ),
     # Yatzy is not a full house; it counts as one pair, three and four of a kind
-    "66666": dict(ones=0, twos=0, threes=0, fours=0, fives=0, sixes=30, one_pair=12, two_pairs=0,
-                  three_kind=18, four_kind=24, small_straight=0, large_straight=0, full_house=0,
-                  chance=30, yahtzee=50),
-    "11566": dict(ones=2, twos=0, threes=0, fours=0, fives=5, sixes=12, one_pair=12,
-                  two_pairs=14, three_kind=0, four_kind=0, small_straight=0, large_straight=0,
-                  full_house=0, chance=19, yahtzee=0),
+    "66666": dict(
+        ones=0,
+        twos=0,
+        threes=0,
+        fours=0,
+        fives=0,
+        sixes=30,
+        one_pair=12,
+        two_pairs=0,
+        three_kind=18,
+        four_kind=24,
+        small_straight=0,
+        large_straight=0,
+        full_house=0,
+        chance=30,
+        yahtzee=50,
+    ),
+    "11566": dict(
+        ones=2,
+        twos=0,
+        threes=0,
+        fours=0,
+        fives=5,
+        sixes=12,
+        one_pair=12,
+        two_pairs=14,
+        three_kind=0,
+        four_kind=0,
+        small_straight=0,
+        large_straight=0,
+        full_house=0,
+        chance=19,
+        yahtzee=0,
+    ),
 }
 
 # Larsson & Sjoberg's code: two pairs = 2 x highest pair + 2 x second pair (0 if none)
@@ -81,7 +251,9 @@ def test_dice_tables():
     for k in range(N_KEEPS):
         for f in range(6):
             if KEEP_SIZE[k] < 5:
-                assert (KEEPS[KEEP_ADD[k, f]] - KEEPS[k]).tolist() == [int(i == f) for i in range(6)]
+                assert (KEEPS[KEEP_ADD[k, f]] - KEEPS[k]).tolist() == [
+                    int(i == f) for i in range(6)
+                ]
 
 
 @pytest.mark.parametrize("rules", ["yahtzee", "yahtzee-free-joker", "yahtzee-no-bonus"])
@@ -106,8 +278,10 @@ def test_ls2012_two_pairs_and_other_boxes():
     for dice, points in LS2012_TWO_PAIRS.items():
         assert ls.score("two_pairs", dice) == points, dice
     others = [b for b in ls.boxes if b != "two_pairs"]
-    assert np.array_equal(ls.base_scores[[ls.boxes.index(b) for b in others]],
-                          std.base_scores[[std.boxes.index(b) for b in others]])
+    assert np.array_equal(
+        ls.base_scores[[ls.boxes.index(b) for b in others]],
+        std.base_scores[[std.boxes.index(b) for b in others]],
+    )
 
 
 def _placements(rules, card_text, dice):
@@ -124,15 +298,23 @@ def test_forced_joker_must_take_open_upper_box():
 
 def test_forced_joker_lower_boxes_get_joker_values():
     got = _placements("yahtzee", "yahtzee=50,fours=12,ones=3", "44444")
-    assert got == sorted([("three_kind", 20, 100), ("four_kind", 20, 100), ("full_house", 25, 100),
-                          ("small_straight", 30, 100), ("large_straight", 40, 100),
-                          ("chance", 20, 100)])
+    assert got == sorted(
+        [
+            ("three_kind", 20, 100),
+            ("four_kind", 20, 100),
+            ("full_house", 25, 100),
+            ("small_straight", 30, 100),
+            ("large_straight", 40, 100),
+            ("chance", 20, 100),
+        ]
+    )
 
 
 def test_forced_joker_no_lower_open_scratches_upper():
     card = "yahtzee=50,fours=12,three_kind=10,four_kind=0,full_house=25,small_straight=30,large_straight=0,chance=20"
     assert _placements("yahtzee", card, "44444") == sorted(
-        [(b, 0, 100) for b in ("ones", "twos", "threes", "fives", "sixes")])
+        [(b, 0, 100) for b in ("ones", "twos", "threes", "fives", "sixes")]
+    )
 
 
 def test_free_joker():
@@ -142,7 +324,9 @@ def test_free_joker():
     assert got["fours"] == 20 and got["full_house"] == 0 and got["small_straight"] == 0
     assert got["large_straight"] == 0 and got["ones"] == 0 and got["chance"] == 20
     assert len(got) == 12
-    got = dict((b, p) for b, p, _ in _placements("yahtzee-free-joker", "yahtzee=50,fours=8", "44444"))
+    got = dict(
+        (b, p) for b, p, _ in _placements("yahtzee-free-joker", "yahtzee=50,fours=8", "44444")
+    )
     assert got["full_house"] == 25 and got["small_straight"] == 30 and got["large_straight"] == 40
     assert got["twos"] == 0
     assert {bonus for *_, bonus in _placements("yahtzee-free-joker", "yahtzee=0", "44444")} == {0}
@@ -203,6 +387,11 @@ def test_fill_applies_joker_and_bonus():
 
 
 def test_rule_set_names():
-    assert list(RULES) == ["yahtzee", "yahtzee-free-joker", "yahtzee-no-bonus", "yatzy",
-                           "yatzy-ls2012"]
+    assert list(RULES) == [
+        "yahtzee",
+        "yahtzee-free-joker",
+        "yahtzee-no-bonus",
+        "yatzy",
+        "yatzy-ls2012",
+    ]
     assert get_rules("yatzy").n_boxes == 15 and get_rules("yahtzee").n_boxes == 13

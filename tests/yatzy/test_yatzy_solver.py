@@ -18,8 +18,13 @@ PUBLISHED = {
     "yatzy-ls2012": (248.6328539, None),
 }
 # Widget counts: research notes sections 2.3 and 2.4.
-WIDGETS = {"yahtzee": 536_320, "yahtzee-free-joker": 536_320, "yahtzee-no-bonus": 357_568,
-           "yatzy": 1_430_464, "yatzy-ls2012": 1_430_464}
+WIDGETS = {
+    "yahtzee": 536_320,
+    "yahtzee-free-joker": 536_320,
+    "yahtzee-no-bonus": 357_568,
+    "yatzy": 1_430_464,
+    "yatzy-ls2012": 1_430_464,
+}
 
 
 def _check(name):
@@ -64,8 +69,9 @@ def _random_state(rules, rng):
         return mask, m, f
 
 
-@pytest.mark.parametrize("name", ["yahtzee", "yahtzee-free-joker", "yahtzee-no-bonus", "yatzy",
-                                  "yatzy-ls2012"])
+@pytest.mark.parametrize(
+    "name", ["yahtzee", "yahtzee-free-joker", "yahtzee-no-bonus", "yatzy", "yatzy-ls2012"]
+)
 def test_widget_kernel_matches_python_twin(name):
     rules = get_rules(name)
     rng = np.random.default_rng(7)

@@ -18,9 +18,16 @@ from gamelab.yatzy.target import target_probabilities
 BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
 MINI = RuleSet("mini-plain", BOXES, 35)
 # reduced games with the Yahtzee bonus and both joker rules
-MINI_BONUS = [RuleSet("mini-forced", BOXES, 35, 100, JOKER_FORCED),
-              RuleSet("mini-free", ("fours", "fives", "sixes", "small_straight", "full_house",
-                                    "yahtzee", "chance"), 35, 100, JOKER_FREE)]
+MINI_BONUS = [
+    RuleSet("mini-forced", BOXES, 35, 100, JOKER_FORCED),
+    RuleSet(
+        "mini-free",
+        ("fours", "fives", "sixes", "small_straight", "full_house", "yahtzee", "chance"),
+        35,
+        100,
+        JOKER_FREE,
+    ),
+]
 
 
 def _states(rules, rng):
@@ -30,12 +37,17 @@ def _states(rules, rng):
     nf = rules.bonus_flags
     out = [(0, 0, 0), (0b0000001, 8, 0), (0b1010010, 0, 0), (0b0111100, 20, 0)]
     # Yahtzee box filled: the extra-Yahtzee (bonus, joker) paths, with and without the flag
-    out += [((full & ~0b1001) | (1 << yb), 5, nf - 1), ((1 << yb) | 0b1000, 12, nf - 1),
-            ((1 << yb) | 0b0011, 30, 0), (full & ~(1 << 0), 40, nf - 1)]
+    out += [
+        ((full & ~0b1001) | (1 << yb), 5, nf - 1),
+        ((1 << yb) | 0b1000, 12, nf - 1),
+        ((1 << yb) | 0b0011, 30, 0),
+        (full & ~(1 << 0), 40, nf - 1),
+    ]
     for _ in range(3):
         mask = int(rng.integers(0, full))
-        out.append((mask, int(rng.integers(0, 64)), int(rng.integers(0, nf)) if (mask >> yb) & 1
-                    else 0))
+        out.append(
+            (mask, int(rng.integers(0, 64)), int(rng.integers(0, nf)) if (mask >> yb) & 1 else 0)
+        )
     return out
 
 

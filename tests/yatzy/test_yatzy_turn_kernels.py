@@ -39,9 +39,16 @@ from gamelab.yatzy.simulate import play_scores
 from gamelab.yatzy.solver import masks_by_popcount
 
 BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
-SMALL = [RuleSet("mini-forced", BOXES, 35, 100, JOKER_FORCED),
-         RuleSet("mini-free", ("fours", "fives", "sixes", "small_straight", "full_house",
-                               "yahtzee", "chance"), 35, 100, JOKER_FREE)]
+SMALL = [
+    RuleSet("mini-forced", BOXES, 35, 100, JOKER_FORCED),
+    RuleSet(
+        "mini-free",
+        ("fours", "fives", "sixes", "small_straight", "full_house", "yahtzee", "chance"),
+        35,
+        100,
+        JOKER_FREE,
+    ),
+]
 ALL_RULES = [*RULES.values(), *SMALL]
 
 
@@ -76,8 +83,7 @@ def test_placement_and_legal_boxes_match_the_rules_twin(rules):
                 assert tuple(int(x) for x in placement(mask, m, f, b, r, bundle)) == (s, j)
 
 
-@pytest.mark.parametrize("rules", [RULES["yahtzee"], RULES["yatzy"], *SMALL],
-                         ids=lambda r: r.name)
+@pytest.mark.parametrize("rules", [RULES["yahtzee"], RULES["yatzy"], *SMALL], ids=lambda r: r.name)
 def test_turn_outcomes_match_twin(rules):
     rng = np.random.default_rng(3)
     bundle = rules.kernel_rules()
@@ -149,7 +155,9 @@ def test_turn_kernels_match_twins(rules):
         widget_policy(E, mask, m, f, bundle, ws)
         box3, keep2, keep1 = (a.copy() for a in workspace_decisions(ws))
         want = decided_turn_python(box3, keep2, keep1, u, mask, m, f, rules)
-        assert tuple(int(x) for x in decided_turn(box3, keep2, keep1, u, mask, m, f, bundle)) == want
+        assert (
+            tuple(int(x) for x in decided_turn(box3, keep2, keep1, u, mask, m, f, bundle)) == want
+        )
         assert tuple(int(x) for x in expectation_turn(E, mask, m, f, u, bundle, ws)) == want
 
 

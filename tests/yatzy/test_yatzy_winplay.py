@@ -24,7 +24,7 @@ def test_final_score_law_from_the_start_is_the_distribution(rules):
     lo, p = wp.final_score_law(rules, (0, 0, 0, 0), E)
     dist = score_distribution(rules, cap=rules.max_score)
     full = np.zeros(len(dist.probability))
-    full[lo: lo + len(p)] = p
+    full[lo : lo + len(p)] = p
     assert np.allclose(full, dist.probability, atol=1e-14)
     # from a later state with a score: shifted by the score, mean = score + E[state]
     state = (0b0100101, 14, 0, 40)  # fours 8, sixes 6
@@ -83,19 +83,20 @@ def test_win_solve_value_is_realised_and_beats_expectation(rules):
 
 
 def test_study_records_and_pairing():
-    res = wp.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3,
-                           backend=Backend(workers=1))
+    res = wp.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3, backend=Backend(workers=1))
     assert res.games == 6
     assert res.single_minus_expectation.value >= -1e-12
     for key in ("expectation_exact", "single_exact", "retarget_simulated"):
         assert 0.0 <= getattr(res, key).value <= 1.0
     # one A turn left, A first: re-targeting sees nothing new, so it plays the single solve
-    res1 = wp.winplay_study(MINI, turns_left=1, games=4, seed=1, chunk=4,
-                            backend=Backend(workers=1))
+    res1 = wp.winplay_study(
+        MINI, turns_left=1, games=4, seed=1, chunk=4, backend=Backend(workers=1)
+    )
     assert res1.retarget_minus_single.value == 0.0
     # exact-only: the same switch positions and exact values, no simulations
-    ex = wp.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3,
-                          backend=Backend(workers=1), simulate=False)
+    ex = wp.winplay_study(
+        MINI, turns_left=3, games=6, seed=3, chunk=3, backend=Backend(workers=1), simulate=False
+    )
     assert ex.single_exact == res.single_exact and ex.retarget_simulated is None
     assert "retarget_simulated" not in to_plain(ex) and "retarget_simulated" in to_plain(res)
 

@@ -39,7 +39,9 @@ def cache_dir() -> Path:
 
 
 def cache_key(name: str, params: Mapping[str, Any], version: int) -> str:
-    text = json.dumps({"name": name, "params": dict(params), "version": version}, sort_keys=True, default=str)
+    text = json.dumps(
+        {"name": name, "params": dict(params), "version": version}, sort_keys=True, default=str
+    )
     return hashlib.sha256(text.encode()).hexdigest()[:24]
 
 
@@ -49,12 +51,16 @@ def cache_path(name: str, params: Mapping[str, Any], version: int) -> Path:
     return cache_dir() / name / f"{cache_key(name, params, version)}.npz"
 
 
-def save_arrays(path: Path, arrays: Mapping[str, np.ndarray], meta: Mapping[str, Any] | None = None) -> None:
+def save_arrays(
+    path: Path, arrays: Mapping[str, np.ndarray], meta: Mapping[str, Any] | None = None
+) -> None:
     """Write arrays atomically with a checksum (temporary file + rename)."""
     buffer = io.BytesIO()
     payload_arrays = {k: np.asarray(v) for k, v in arrays.items()}
     if meta is not None:
-        payload_arrays["__meta__"] = np.frombuffer(json.dumps(dict(meta), default=str).encode(), dtype=np.uint8)
+        payload_arrays["__meta__"] = np.frombuffer(
+            json.dumps(dict(meta), default=str).encode(), dtype=np.uint8
+        )
     np.savez(buffer, **payload_arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
     payload = buffer.getvalue()
     write_bytes_atomic(path, MAGIC + hashlib.sha256(payload).digest() + payload)

@@ -175,8 +175,11 @@ def run_tasks(
             _run_pending(fn, items, pending, seed, backend, record, progress)
         except KeyboardInterrupt:
             if store is not None:
-                print(f"{label}: stopped with {progress.completed} of {len(items)} tasks saved in "
-                      f"{store.path}; run the same command again to resume", file=sys.stderr)
+                print(
+                    f"{label}: stopped with {progress.completed} of {len(items)} tasks saved in "
+                    f"{store.path}; run the same command again to resume",
+                    file=sys.stderr,
+                )
             raise
     return results
 
@@ -214,6 +217,7 @@ def _pool_context() -> multiprocessing.context.BaseContext:
 #: Imported once by the fork server, so forked workers start with them loaded.
 _PRELOAD = ("numpy", "numba", "gamelab.core.parallel", "gamelab.core.cache", "gamelab.core.results")
 
+
 def _worker_init(environ: dict[str, str], parent: int, parent_identity: str | None) -> None:
     """Start of every local worker: the parent's environment, and exit when the parent goes.
 
@@ -246,8 +250,12 @@ def _watch_parent(parent: int, parent_identity: str | None) -> None:
 
 
 def _call_watched(
-    parent: int, parent_identity: str | None, fn: Callable[[Any, np.random.Generator], Any],
-    item: Any, seed: int, index: int,
+    parent: int,
+    parent_identity: str | None,
+    fn: Callable[[Any, np.random.Generator], Any],
+    item: Any,
+    seed: int,
+    index: int,
 ) -> Any:
     """A task on a worker of our own ``local:N`` Dask cluster: the worker dies with the parent.
 
@@ -345,14 +353,23 @@ def _run_dask(fn, items, pending, seed, cluster, record, progress) -> None:
                 # our own cluster: its workers die with this process (see _call_watched)
                 guard = (os.getpid(), process_identity(os.getpid()))
                 futures = [
-                    client.submit(_call_watched, *guard, fn, items[i], seed, i,
-                                  key=f"gamelab-{i}-{time.time_ns()}", retries=2)
+                    client.submit(
+                        _call_watched,
+                        *guard,
+                        fn,
+                        items[i],
+                        seed,
+                        i,
+                        key=f"gamelab-{i}-{time.time_ns()}",
+                        retries=2,
+                    )
                     for i in pending
                 ]
             else:
                 futures = [
-                    client.submit(_call, fn, items[i], seed, i, key=f"gamelab-{i}-{time.time_ns()}",
-                                  retries=2)
+                    client.submit(
+                        _call, fn, items[i], seed, i, key=f"gamelab-{i}-{time.time_ns()}", retries=2
+                    )
                     for i in pending
                 ]
             index_of = {f.key: i for f, i in zip(futures, pending, strict=True)}

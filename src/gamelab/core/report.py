@@ -47,6 +47,7 @@ def format_cell(value: Any) -> str:
 
 def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
     """A GitHub-flavoured Markdown table."""
+
     def esc(s: str) -> str:
         return s.replace("|", "\\|")
 
@@ -89,8 +90,10 @@ def save_figure(fig: Any, path: Path, dpi: int = 110) -> Path:
     kind = path.suffix.lower().lstrip(".")
     try:
         if f".{kind}" not in FIGURE_SUFFIXES:
-            raise ValueError(f"{path}: a figure is written as {', '.join(FIGURE_SUFFIXES)} "
-                             "(the file type follows the extension)")
+            raise ValueError(
+                f"{path}: a figure is written as {', '.join(FIGURE_SUFFIXES)} "
+                "(the file type follows the extension)"
+            )
         with temporary_sibling(path) as tmp:
             fig.savefig(tmp, dpi=dpi, format=kind)
     finally:
@@ -99,7 +102,11 @@ def save_figure(fig: Any, path: Path, dpi: int = 110) -> Path:
 
 
 def write_table(
-    folder: Path, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = ""
+    folder: Path,
+    name: str,
+    columns: Sequence[str],
+    rows: Sequence[Sequence[Any]],
+    caption: str = "",
 ) -> tuple[Path, Path]:
     """Write `name`.md and `name`.json for a table; returns both paths."""
     md = (f"{caption}\n\n" if caption else "") + markdown_table(columns, rows)
@@ -135,19 +142,27 @@ class Section:
         """A paragraph of prose (plain text; blank lines separate paragraphs)."""
         self.blocks.append(("text", markdownish))
 
-    def table(self, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = "") -> None:
+    def table(
+        self, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = ""
+    ) -> None:
         """A table, also written as Markdown and JSON and put in results.json."""
         plain_rows = [list(r) for r in rows]
         write_table(self.folder, name, columns, plain_rows, caption)
         self.blocks.append(("table", _Table(name, list(columns), plain_rows, caption)))
-        self.data.setdefault("tables", {})[name] = {"caption": caption, "columns": list(columns),
-                                                    "rows": plain_rows}
+        self.data.setdefault("tables", {})[name] = {
+            "caption": caption,
+            "columns": list(columns),
+            "rows": plain_rows,
+        }
 
     def figure(self, name: str, fig: Any, caption: str = "") -> Path:
         """A matplotlib figure, saved as `name`.png."""
         path = save_figure(fig, self.folder / f"{name}.png")
         self.blocks.append(("figure", (path.name, caption)))
-        self.data.setdefault("figures", {})[name] = {"file": f"{self.key}/{path.name}", "caption": caption}
+        self.data.setdefault("figures", {})[name] = {
+            "file": f"{self.key}/{path.name}",
+            "caption": caption,
+        }
         return path
 
     def set_headline(self, text: str) -> None:
@@ -158,7 +173,9 @@ class Section:
 class Report:
     """A report folder with one section per game."""
 
-    def __init__(self, out: Path, title: str = "gamelab report", meta: dict[str, Any] | None = None) -> None:
+    def __init__(
+        self, out: Path, title: str = "gamelab report", meta: dict[str, Any] | None = None
+    ) -> None:
         self.out = Path(out)
         self.title = title
         self.meta = dict(meta or {})
@@ -208,15 +225,21 @@ class Report:
             "</head><body>",
             f"<h1>{e(self.title)}</h1>",
         ]
-        generated = self.meta.get("generated") or _dt.datetime.now(_dt.UTC).isoformat(timespec="seconds")
+        generated = self.meta.get("generated") or _dt.datetime.now(_dt.UTC).isoformat(
+            timespec="seconds"
+        )
         meta_bits = [f"generated {e(str(generated))}"] + [
             f"{e(str(k))}: {e(str(v))}" for k, v in self.meta.items() if k != "generated"
         ]
         parts.append(f"<p class='meta'>{'; '.join(meta_bits)}</p>")
         if not self.sections:
-            parts.append("<p>No game sections are installed yet, so this report has nothing to show.</p>")
+            parts.append(
+                "<p>No game sections are installed yet, so this report has nothing to show.</p>"
+            )
         else:
-            parts.append("<h2>Summary</h2><table><tr><th>game</th><th>status</th><th>seconds</th><th>headline</th></tr>")
+            parts.append(
+                "<h2>Summary</h2><table><tr><th>game</th><th>status</th><th>seconds</th><th>headline</th></tr>"
+            )
             for s in self.sections:
                 parts.append(
                     f"<tr><td><a href='#{html.escape(s.key)}'>{e(s.title)}</a></td><td>{e(s.status)}</td>"
@@ -233,10 +256,15 @@ class Report:
                     t: _Table = payload
                     if t.caption:
                         parts.append(f"<p><b>{e(t.caption)}</b></p>")
-                    parts.append("<div class='wide'><table><tr>"
-                                 + "".join(f"<th>{e(str(c))}</th>" for c in t.columns) + "</tr>")
+                    parts.append(
+                        "<div class='wide'><table><tr>"
+                        + "".join(f"<th>{e(str(c))}</th>" for c in t.columns)
+                        + "</tr>"
+                    )
                     for row in t.rows:
-                        parts.append("<tr>" + "".join(f"<td>{e(format_cell(c))}</td>" for c in row) + "</tr>")
+                        parts.append(
+                            "<tr>" + "".join(f"<td>{e(format_cell(c))}</td>" for c in row) + "</tr>"
+                        )
                     parts.append("</table></div>")
                 elif kind == "figure":
                     file, caption = payload

@@ -85,7 +85,9 @@ class ResultStore:
                 raise sqlite3.DatabaseError(f"integrity check failed: {check[0] if check else '?'}")
             tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type='table'")}
             if tables and "results" not in tables:
-                raise sqlite3.DatabaseError("it is an SQLite file of something else (no results table)")
+                raise sqlite3.DatabaseError(
+                    "it is an SQLite file of something else (no results table)"
+                )
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
             db.commit()
@@ -130,14 +132,20 @@ class ResultStore:
                 raise self._error("cannot be written", exc) from None
         return json.loads(text)
 
-    def finished(self, experiment: str, params: Mapping[str, Any], n_tasks: int | None = None) -> dict[int, Any]:
+    def finished(
+        self, experiment: str, params: Mapping[str, Any], n_tasks: int | None = None
+    ) -> dict[int, Any]:
         """Values already stored for this run, by task index (only indices below `n_tasks`)."""
         with self._lock:
             try:
-                rows = self._connection().execute(
-                    "SELECT task, value FROM results WHERE experiment = ? AND params = ?",
-                    (experiment, canonical_json(dict(params))),
-                ).fetchall()
+                rows = (
+                    self._connection()
+                    .execute(
+                        "SELECT task, value FROM results WHERE experiment = ? AND params = ?",
+                        (experiment, canonical_json(dict(params))),
+                    )
+                    .fetchall()
+                )
             except sqlite3.Error as exc:
                 raise self._error("cannot be read", exc) from None
         return {
@@ -147,16 +155,22 @@ class ResultStore:
     def experiments(self) -> list[tuple[str, str, int]]:
         """(experiment, params JSON, number of stored tasks) for every run in the store."""
         with self._lock:
-            return self._connection().execute(
-                "SELECT experiment, params, COUNT(*) FROM results GROUP BY experiment, params "
-                "ORDER BY experiment, params"
-            ).fetchall()
+            return (
+                self._connection()
+                .execute(
+                    "SELECT experiment, params, COUNT(*) FROM results GROUP BY experiment, params "
+                    "ORDER BY experiment, params"
+                )
+                .fetchall()
+            )
 
     def forget(self, experiment: str, params: Mapping[str, Any] | None = None) -> int:
         """Delete a run's stored results (all parameter sets if `params` is None); returns rows."""
         with self._lock:
             if params is None:
-                cur = self._connection().execute("DELETE FROM results WHERE experiment = ?", (experiment,))
+                cur = self._connection().execute(
+                    "DELETE FROM results WHERE experiment = ?", (experiment,)
+                )
             else:
                 cur = self._connection().execute(
                     "DELETE FROM results WHERE experiment = ? AND params = ?",

@@ -91,9 +91,15 @@ class Elo:
     confidence: float = 0.95
 
     def __json__(self) -> dict[str, Any]:
-        return {"value": self.value, "lo": self.lo, "hi": self.hi, "n": self.n,
-                "sweep": self.sweep, "confidence": self.confidence,
-                "ci95" if self.confidence == 0.95 else "ci": [self.lo, self.hi]}
+        return {
+            "value": self.value,
+            "lo": self.lo,
+            "hi": self.hi,
+            "n": self.n,
+            "sweep": self.sweep,
+            "confidence": self.confidence,
+            "ci95" if self.confidence == 0.95 else "ci": [self.lo, self.hi],
+        }
 
     def __str__(self) -> str:
         return format_elo(self)
@@ -112,6 +118,7 @@ def format_difference(difference: Estimate, spec: str = ".4f") -> str:
 
 def format_elo(elo: Elo) -> str:
     """``+85 [+20, +150]``; a sweep shows its finite bound: ``≥ +566 (all won)``."""
+
     def signed(x: float) -> str:
         return f"{x:+.0f}" if math.isfinite(x) else ("+∞" if x > 0 else "-∞")
 
@@ -159,8 +166,12 @@ def mean_interval(values: Sequence[float] | np.ndarray, confidence: float = 0.95
     return Estimate(mean, mean - t * sem, mean + t * sem, n, confidence)
 
 
-def bounded_mean_interval(values: Sequence[float] | np.ndarray, lower: float = 0.0,
-                          confidence: float = 0.95, resamples: int = 4000) -> Estimate:
+def bounded_mean_interval(
+    values: Sequence[float] | np.ndarray,
+    lower: float = 0.0,
+    confidence: float = 0.95,
+    resamples: int = 4000,
+) -> Estimate:
     """Mean of values that cannot go below `lower` (coins, counts), with an interval that
     cannot either: a percentile bootstrap (seeded, so the same data give the same interval).
 
@@ -183,7 +194,9 @@ def bounded_mean_interval(values: Sequence[float] | np.ndarray, lower: float = 0
     return Estimate(mean, max(lower, float(lo)), float(hi), int(x.size), confidence)
 
 
-def mean_interval_from_moments(total: float, total_sq: float, n: int, confidence: float = 0.95) -> Estimate:
+def mean_interval_from_moments(
+    total: float, total_sq: float, n: int, confidence: float = 0.95
+) -> Estimate:
     """Mean and t interval from the sum and the sum of squares (for streamed simulations)."""
     if n <= 1:
         raise ValueError(f"need at least two values, got {n}")
@@ -200,13 +213,16 @@ def paired_difference(
     """Mean of a - b over paired observations (same seeds), with a t interval."""
     a_arr, b_arr = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
     if a_arr.shape != b_arr.shape:
-        raise ValueError(f"paired samples must have the same length, got {a_arr.size} and {b_arr.size}")
+        raise ValueError(
+            f"paired samples must have the same length, got {a_arr.size} and {b_arr.size}"
+        )
     e = mean_interval(a_arr - b_arr, confidence)
     return Difference(e.value, e.lo, e.hi, e.n, e.confidence)
 
 
-def difference_from_moments(total: float, total_sq: float, n: int,
-                            confidence: float = 0.95) -> Difference:
+def difference_from_moments(
+    total: float, total_sq: float, n: int, confidence: float = 0.95
+) -> Difference:
     """A paired difference from the sum and sum of squares of the per-pair differences
     (streamed simulations); the interval is unbounded for a single pair."""
     if n < 1:
@@ -229,8 +245,14 @@ def elo_from_score(score_rate: float) -> float:
 def elo_difference(score: Estimate) -> Elo:
     """The Elo gap implied by a score-rate estimate, its interval mapped through the same curve."""
     sweep: Sweep = "all-won" if score.value >= 1 else "all-lost" if score.value <= 0 else "none"
-    return Elo(elo_from_score(score.value), elo_from_score(score.lo), elo_from_score(score.hi),
-               score.n, sweep, score.confidence)
+    return Elo(
+        elo_from_score(score.value),
+        elo_from_score(score.lo),
+        elo_from_score(score.hi),
+        score.n,
+        sweep,
+        score.confidence,
+    )
 
 
 def score_rate_interval(points: Sequence[float] | np.ndarray, confidence: float = 0.95) -> Estimate:

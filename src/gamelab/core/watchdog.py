@@ -64,8 +64,16 @@ def start_watchdog(parent: int, parent_identity: str | None) -> None:
     if _started is not None and _started.poll() is None:
         return
     _started = subprocess.Popen(
-        [sys.executable, "-I", "-S", __file__, str(parent), parent_identity or "gone",
-         str(os.getpid()), process_identity(os.getpid()) or ""],
+        [
+            sys.executable,
+            "-I",
+            "-S",
+            __file__,
+            str(parent),
+            parent_identity or "gone",
+            str(os.getpid()),
+            process_identity(os.getpid()) or "",
+        ],
         stdin=subprocess.DEVNULL,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,

@@ -361,7 +361,9 @@ def hh_rows_from_codes(codes, pi, pj, words):
     return out
 
 
-def histogram_python(keys: np.ndarray, counts: np.ndarray, hh: np.ndarray, nbins: int) -> np.ndarray:
+def histogram_python(
+    keys: np.ndarray, counts: np.ndarray, hh: np.ndarray, nbins: int
+) -> np.ndarray:
     """Twin of :func:`histogram_kernel` with Python integers and int.bit_count."""
     hist = [0] * nbins
     for row, count in zip(keys.tolist(), counts.tolist(), strict=True):
@@ -370,18 +372,25 @@ def histogram_python(keys: np.ndarray, counts: np.ndarray, hh: np.ndarray, nbins
     return np.array(hist, dtype=np.int64)
 
 
-def histograms_python(keys: np.ndarray, counts: np.ndarray, hh_rows: np.ndarray, nbins: int) -> np.ndarray:
+def histograms_python(
+    keys: np.ndarray, counts: np.ndarray, hh_rows: np.ndarray, nbins: int
+) -> np.ndarray:
     """Twin of :func:`histograms_kernel` and :func:`histograms_serial_kernel`: one
     :func:`histogram_python` per row of `hh_rows`."""
     return np.array([histogram_python(keys, counts, hh, nbins) for hh in hh_rows], dtype=np.int64)
 
 
-def hh_rows_from_codes_python(codes: np.ndarray, pi: np.ndarray, pj: np.ndarray, words: int) -> np.ndarray:
+def hh_rows_from_codes_python(
+    codes: np.ndarray, pi: np.ndarray, pj: np.ndarray, words: int
+) -> np.ndarray:
     """Twin of :func:`hh_rows_from_codes`."""
     out = np.zeros((len(codes), words), dtype=np.uint64)
     for q, c in enumerate(int(x) for x in codes):
-        value = sum(1 << p for p, (i, j) in enumerate(zip(pi.tolist(), pj.tolist(), strict=True))
-                    if (c >> i) & 1 and (c >> j) & 1)
+        value = sum(
+            1 << p
+            for p, (i, j) in enumerate(zip(pi.tolist(), pj.tolist(), strict=True))
+            if (c >> i) & 1 and (c >> j) & 1
+        )
         for w in range(words):
             out[q, w] = (value >> (64 * w)) & 0xFFFFFFFFFFFFFFFF
     return out
@@ -389,6 +398,8 @@ def hh_rows_from_codes_python(codes: np.ndarray, pi: np.ndarray, pj: np.ndarray,
 
 def best_set_python(keys: np.ndarray, hh: np.ndarray) -> int:
     """Twin of :func:`best_set_kernel`."""
-    scores = [sum((a & b).bit_count() for a, b in zip(row, hh.tolist(), strict=True))
-              for row in keys.tolist()]
+    scores = [
+        sum((a & b).bit_count() for a, b in zip(row, hh.tolist(), strict=True))
+        for row in keys.tolist()
+    ]
     return scores.index(max(scores))

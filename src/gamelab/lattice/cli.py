@@ -84,12 +84,16 @@ def histogram_command(
     if json_out:
         print_json(level)
         return
-    _table(f"{level.sequence} ({lattice}): {level.total:,} conformations, best {level.best}",
-           ["score", "conformations", "share"],
-           [[s, f"{n:,}", f"{n / level.total:.3g}"] for s, n in enumerate(level.counts)])
+    _table(
+        f"{level.sequence} ({lattice}): {level.total:,} conformations, best {level.best}",
+        ["score", "conformations", "share"],
+        [[s, f"{n:,}", f"{n / level.total:.3g}"] for s, n in enumerate(level.counts)],
+    )
     for b, v in level.stars.items():
-        console.print(f"{b} stars: thresholds {list(v.thresholds)}, shares "
-                      + ", ".join(f"{x:.3g}" for x in v.shares))
+        console.print(
+            f"{b} stars: thresholds {list(v.thresholds)}, shares "
+            + ", ".join(f"{x:.3g}" for x in v.shares)
+        )
     console.print("objectives: " + ", ".join(f"{k}={v:.4g}" for k, v in level.objectives.items()))
     console.print(f"a best fold: {level.best_conformation}")
 
@@ -107,15 +111,28 @@ def landscape_command(
     if json_out:
         print_json(summary)
         return
-    console.print(f"all {summary.sequences:,} sequences of length {length} "
-                  f"({summary.seconds:.1f} s)")
-    _table("objectives over the whole landscape",
-           ["objective", "min", "median", "max", "sequences at max", "corr. with best score"],
-           [[k, f"{v.min:.3g}", f"{v.median:.3g}", f"{v.max:.3g}", v.argmax_count,
-             "-" if v.correlation_with_best is None else f"{v.correlation_with_best:.3f}"]
-            for k, v in summary.objectives.items()])
-    console.print(f"distinct-scores == best score for {summary.distinct_equals_best:,} of "
-                  f"{summary.sequences:,}; sequences with a gap: {summary.sequences_with_gaps}")
+    console.print(
+        f"all {summary.sequences:,} sequences of length {length} ({summary.seconds:.1f} s)"
+    )
+    _table(
+        "objectives over the whole landscape",
+        ["objective", "min", "median", "max", "sequences at max", "corr. with best score"],
+        [
+            [
+                k,
+                f"{v.min:.3g}",
+                f"{v.median:.3g}",
+                f"{v.max:.3g}",
+                v.argmax_count,
+                "-" if v.correlation_with_best is None else f"{v.correlation_with_best:.3f}",
+            ]
+            for k, v in summary.objectives.items()
+        ],
+    )
+    console.print(
+        f"distinct-scores == best score for {summary.distinct_equals_best:,} of "
+        f"{summary.sequences:,}; sequences with a gap: {summary.sequences_with_gaps}"
+    )
 
 
 @app.command("evolve")
@@ -126,7 +143,9 @@ def evolve_command(
     lattice: Lattice = "square",
     population: Annotated[int, typer.Option(help="Population size (paper: 30).")] = 30,
     generations: Annotated[int, typer.Option(help="Generations (paper: 50).")] = 50,
-    mutation_rate: Annotated[float, typer.Option(help="Per-element redraw probability (paper: 0.1).")] = 0.1,
+    mutation_rate: Annotated[
+        float, typer.Option(help="Per-element redraw probability (paper: 0.1).")
+    ] = 0.1,
     elites: Annotated[int, typer.Option(help="Elites carried over (paper: 1).")] = 1,
     json_out: Json = False,
 ) -> None:
@@ -134,18 +153,26 @@ def evolve_command(
     from gamelab.core.evolve import GAConfig
     from gamelab.lattice.generate import evolve_once
 
-    config = GAConfig(population=population, generations=generations,
-                      mutation_rate=mutation_rate, elites=elites)
+    config = GAConfig(
+        population=population, generations=generations, mutation_rate=mutation_rate, elites=elites
+    )
     run = evolve_once(length, seed, objective, lattice, config)
     if json_out:
         print_json(run)
         return
-    _table(f"GA, L={length}, objective {objective}, seed {seed}",
-           ["gen", "max", "mean", "median", "# at max"],
-           [[g.generation, f"{g.max:.4g}", f"{g.mean:.3g}", f"{g.median:.3g}", g.at_max]
-            for g in run.history if g.generation % 5 == 0 or g.generation == generations - 1])
-    console.print(f"best {run.best} fitness {run.best_fitness:.4g}; "
-                  f"{run.seconds_per_generation * 1000:.2f} ms per generation")
+    _table(
+        f"GA, L={length}, objective {objective}, seed {seed}",
+        ["gen", "max", "mean", "median", "# at max"],
+        [
+            [g.generation, f"{g.max:.4g}", f"{g.mean:.3g}", f"{g.median:.3g}", g.at_max]
+            for g in run.history
+            if g.generation % 5 == 0 or g.generation == generations - 1
+        ],
+    )
+    console.print(
+        f"best {run.best} fitness {run.best_fitness:.4g}; "
+        f"{run.seconds_per_generation * 1000:.2f} ms per generation"
+    )
 
 
 @app.command("trials")
@@ -154,7 +181,9 @@ def trials_command(
     trials: Annotated[int, typer.Option(help="GA and random-sampling trials (paper: 25).")] = 25,
     seed: Seed = 0,
     objective: Objective = "distinct-scores",
-    out: Annotated[Path | None, typer.Option("--out", help="Write the Figure-3-style plot here (PNG).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the Figure-3-style plot here (PNG).")
+    ] = None,
     workers: Workers = None,
     cluster: Cluster = None,
     store: Store = True,
@@ -174,9 +203,14 @@ def trials_command(
         check_output_path(out, FIGURE_SUFFIXES)
     results = result_store(store)
     try:
-        summary = compare_ga_random(length, trials=trials, seed=seed, objective=objective,
-                                    backend=backend(workers, cluster, quiet or json_out),
-                                    store=results)
+        summary = compare_ga_random(
+            length,
+            trials=trials,
+            seed=seed,
+            objective=objective,
+            backend=backend(workers, cluster, quiet or json_out),
+            store=results,
+        )
     finally:
         if results is not None:
             results.close()
@@ -186,10 +220,13 @@ def trials_command(
         print_json(summary)
         return
     s = summary
-    console.print(f"target {s.target:g} ({s.target_source}); budget {s.budget} "
-                  f"evaluations per trial")
-    console.print(f"GA reaches it in {format_estimate(s.ga_success, '.0%')} of trials; random "
-                  f"sampling in {format_estimate(s.random_success, '.0%')}")
+    console.print(
+        f"target {s.target:g} ({s.target_source}); budget {s.budget} evaluations per trial"
+    )
+    console.print(
+        f"GA reaches it in {format_estimate(s.ga_success, '.0%')} of trials; random "
+        f"sampling in {format_estimate(s.random_success, '.0%')}"
+    )
     console.print(f"{s.seconds_per_generation * 1000:.2f} ms per GA generation")
 
 
@@ -199,7 +236,9 @@ def qd_command(
     seed: Seed = 0,
     objective: Objective = "best-score",
     iterations: Annotated[int, typer.Option(help="Batches of 30 offspring.")] = 100,
-    out: Annotated[Path | None, typer.Option("--out", help="Write archive + curves plot (PNG).")] = None,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write archive + curves plot (PNG).")
+    ] = None,
     json_out: Json = False,
 ) -> None:
     """MAP-Elites over (number of H, rarity of the top band): coverage and QD-score."""
@@ -217,14 +256,18 @@ def qd_command(
         print_json(study)
         return
     filled = len(result.archive)
-    console.print(f"{filled} cells filled of {result.shape[0] * result.shape[1]} "
-                  f"(coverage {result.coverage[-1]:.1%}), QD-score {result.qd_score[-1]:.1f}, "
-                  f"after {result.evaluations[-1]} evaluations")
+    console.print(
+        f"{filled} cells filled of {result.shape[0] * result.shape[1]} "
+        f"(coverage {result.coverage[-1]:.1%}), QD-score {result.qd_score[-1]:.1f}, "
+        f"after {result.evaluations[-1]} evaluations"
+    )
     if optimum is not None:
-        console.print(f"exhaustive landscape: {optimum.cells} cells reachable, perfect "
-                      f"QD-score {optimum.qd_score:.1f} -> {filled / optimum.cells:.1%} "
-                      f"of reachable cells, {result.qd_score[-1] / optimum.qd_score:.1%} of the "
-                      "perfect QD-score")
+        console.print(
+            f"exhaustive landscape: {optimum.cells} cells reachable, perfect "
+            f"QD-score {optimum.qd_score:.1f} -> {filled / optimum.cells:.1%} "
+            f"of reachable cells, {result.qd_score[-1] / optimum.qd_score:.1%} of the "
+            "perfect QD-score"
+        )
 
 
 @app.command("pack")
@@ -246,16 +289,22 @@ def pack_command(
     if json_out:
         print_json(pack)
         return
-    _table(f"{len(pack.levels)} levels -> {out}", ["sequence", "best", objective, "3-star share"],
-           [[lv.sequence, lv.best, f"{lv.objective:.3g}", f"{lv.stars['paper'].shares[3]:.2g}"]
-            for lv in pack.levels[:15]])
+    _table(
+        f"{len(pack.levels)} levels -> {out}",
+        ["sequence", "best", objective, "3-star share"],
+        [
+            [lv.sequence, lv.best, f"{lv.objective:.3g}", f"{lv.stars['paper'].shares[3]:.2g}"]
+            for lv in pack.levels[:15]
+        ],
+    )
 
 
 @app.command("show")
 def show_command(
     sequence: Annotated[str, typer.Argument(help="HP sequence.")],
     conformation: Annotated[
-        str | None, typer.Option("--conformation", "-c", help="Moves (RULD[FB]); default: a best fold.")
+        str | None,
+        typer.Option("--conformation", "-c", help="Moves (RULD[FB]); default: a best fold."),
     ] = None,
     lattice: Lattice = "square",
     out: Annotated[Path, typer.Option("--out", help="PNG file to write.")] = Path("fold.png"),
@@ -276,18 +325,27 @@ def show_command(
     fold = resolve_fold(sequence, conformation, lattice)
     save_figure(draw_fold(fold), out)
     if histogram is not None:
-        save_figure(draw_histogram(score_histogram(fold.sequence, lattice), fold.sequence),
-                    histogram)
+        save_figure(
+            draw_histogram(score_histogram(fold.sequence, lattice), fold.sequence), histogram
+        )
     if json_out:
-        print_json({"sequence": fold.sequence, "conformation": fold.conformation,
-                    "score": fold.score, "out": str(out)})
+        print_json(
+            {
+                "sequence": fold.sequence,
+                "conformation": fold.conformation,
+                "score": fold.score,
+                "out": str(out),
+            }
+        )
         return
     console.print(f"{fold} -> {out}")
 
 
 @app.command("fold")
 def fold_command(
-    sequence: Annotated[str, typer.Argument(help="HP sequence (any length), or a benchmark name like S1-36.")],
+    sequence: Annotated[
+        str, typer.Argument(help="HP sequence (any length), or a benchmark name like S1-36.")
+    ],
     lattice: Lattice = "square",
     seed: Seed = 0,
     seconds: Annotated[float, typer.Option(help="Time budget.")] = 30.0,
@@ -309,6 +367,8 @@ def fold_command(
         print_json(result)
         return
     known = "" if result.known_optimum is None else f" (literature optimum {result.known_optimum})"
-    console.print(f"{result.sequence}: {result.score} HH contacts{known}, {result.status}; "
-                  f"upper bound {result.upper_bound}; {result.tours} PERM tours in "
-                  f"{result.seconds:.2f} s\n{result.conformation}")
+    console.print(
+        f"{result.sequence}: {result.score} HH contacts{known}, {result.status}; "
+        f"upper bound {result.upper_bound}; {result.tours} PERM tours in "
+        f"{result.seconds:.2f} s\n{result.conformation}"
+    )

@@ -26,27 +26,42 @@ def draw_fold(fold: Fold, title: str | None = None):
         ax.plot(sites[:, 0], sites[:, 1], sites[:, 2], color="#333333", lw=2, zorder=1)
         for i, j in contacts:
             ax.plot(*zip(sites[i], sites[j], strict=True), ls=":", color=H_COLOUR, lw=2)
-        ax.scatter(sites[:, 0], sites[:, 1], sites[:, 2], c=colours, s=160, edgecolors="k",
-                   depthshade=False)
+        ax.scatter(
+            sites[:, 0],
+            sites[:, 1],
+            sites[:, 2],
+            c=colours,
+            s=160,
+            edgecolors="k",
+            depthshade=False,
+        )
     else:
         size = max(4.0, 0.6 * (np.ptp(sites[:, 0]) + 2))
         fig, ax = new_figure(size, max(4.0, 0.6 * (np.ptp(sites[:, 1]) + 2)))
         ax.plot(sites[:, 0], sites[:, 1], color="#333333", lw=3, zorder=1.8)
         for i, j in contacts:
-            ax.plot(*zip(sites[i, :2], sites[j, :2], strict=True), ls=":", color=H_COLOUR,
-                    lw=2.5, zorder=1.7)
+            ax.plot(
+                *zip(sites[i, :2], sites[j, :2], strict=True),
+                ls=":",
+                color=H_COLOUR,
+                lw=2.5,
+                zorder=1.7,
+            )
         ax.scatter(sites[:, 0], sites[:, 1], c=colours, s=420, edgecolors="k", zorder=2)
         for k, (x, y) in enumerate(sites[:, :2]):
-            ax.annotate(str(k), (x, y), ha="center", va="center", fontsize=8, color="white",
-                        zorder=3)
+            ax.annotate(
+                str(k), (x, y), ha="center", va="center", fontsize=8, color="white", zorder=3
+            )
         lo, hi = sites[:, :2].min(axis=0) - 1, sites[:, :2].max(axis=0) + 1
         ax.set_xticks(np.arange(lo[0], hi[0] + 1))
         ax.set_yticks(np.arange(lo[1], hi[1] + 1))
         ax.grid(True, color="#e0e0e0")
         ax.set_aspect("equal")
         ax.tick_params(labelbottom=False, labelleft=False, length=0)
-    ax.set_title(title or f"{fold.sequence}\n{fold.conformation or '-'}  ({len(contacts)} HH contacts)",
-                 fontsize=9)
+    ax.set_title(
+        title or f"{fold.sequence}\n{fold.conformation or '-'}  ({len(contacts)} HH contacts)",
+        fontsize=9,
+    )
     return fig
 
 

@@ -129,9 +129,7 @@ class ContactSets:
 
     def histograms(self, sequences: list[str]) -> np.ndarray:
         """Histograms of many sequences (rows, width max_contacts + 1)."""
-        codes = [
-            sum(1 << i for i, c in enumerate(self._check(s)) if c == "H") for s in sequences
-        ]
+        codes = [sum(1 << i for i, c in enumerate(self._check(s)) if c == "H") for s in sequences]
         return self.histograms_for_codes(np.array(codes, dtype=np.int64))
 
     def best_conformation(self, sequence: str) -> str:
@@ -214,15 +212,24 @@ class EnumerationSummary:
     from_cache: bool
 
 
-def enumerate_timed(length: int, lattice: str = "square", use_cache: bool = True) -> EnumerationSummary:
+def enumerate_timed(
+    length: int, lattice: str = "square", use_cache: bool = True
+) -> EnumerationSummary:
     """Enumerate (or load) the contact sets of `length`, timing the work without the JIT."""
     check_length(length, lattice)
     warm_up(lattice)
     contact_sets.cache_clear()
     started = time.perf_counter()
     sets = contact_sets(length, lattice, use_cache=use_cache)
-    return EnumerationSummary(length, lattice, sets.conformations, sets.size, sets.max_contacts,
-                              time.perf_counter() - started, sets.from_cache)
+    return EnumerationSummary(
+        length,
+        lattice,
+        sets.conformations,
+        sets.size,
+        sets.max_contacts,
+        time.perf_counter() - started,
+        sets.from_cache,
+    )
 
 
 def resolve_fold(sequence: str, conformation: str | None = None, lattice: str = "square") -> Fold:

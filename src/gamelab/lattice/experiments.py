@@ -69,17 +69,38 @@ def compare_ga_random(
     """`trials` seeded GA runs and as many random-sampling runs with the same evaluation budget;
     how often each reaches the target (the objective's true maximum when affordable)."""
     config = config or GAConfig()
-    item = {"length": length, "objective": objective, "lattice": lattice,
-            "population": config.population, "generations": config.generations,
-            "mutation_rate": config.mutation_rate, "elites": config.elites,
-            "selection": config.selection}
+    item = {
+        "length": length,
+        "objective": objective,
+        "lattice": lattice,
+        "population": config.population,
+        "generations": config.generations,
+        "mutation_rate": config.mutation_rate,
+        "elites": config.elites,
+        "selection": config.selection,
+    }
     budget = ga_budget(config)
     params = dict(item, trials=trials)
-    ga = run_tasks(ga_trial, [item] * trials, seed=seed, backend=backend, label="GA trials",
-                   store=store, experiment="lattice-ga-trials", params=params)
-    rnd = run_tasks(random_trial, [dict(item, budget=budget)] * trials, seed=seed + 1,
-                    backend=backend, label="random trials", store=store,
-                    experiment="lattice-random-trials", params=dict(params, budget=budget))
+    ga = run_tasks(
+        ga_trial,
+        [item] * trials,
+        seed=seed,
+        backend=backend,
+        label="GA trials",
+        store=store,
+        experiment="lattice-ga-trials",
+        params=params,
+    )
+    rnd = run_tasks(
+        random_trial,
+        [dict(item, budget=budget)] * trials,
+        seed=seed + 1,
+        backend=backend,
+        label="random trials",
+        store=store,
+        experiment="lattice-random-trials",
+        params=dict(params, budget=budget),
+    )
     exact = objective_maximum(length, objective, lattice)
     found = max([r["best_fitness"] for r in ga] + [r["best_fitness"] for r in rnd])
     target = exact if exact is not None else found
@@ -138,8 +159,13 @@ def qd_figure(result: MapElitesResult, length: int) -> Figure:
     fig.clf()
     grid_ax, curve_ax = fig.subplots(1, 2)
     grid = result.grid()
-    im = grid_ax.imshow(grid.T, origin="lower", aspect="auto", cmap="viridis",
-                        extent=(-0.5, length + 0.5, 0, grid.shape[1] * 0.5))
+    im = grid_ax.imshow(
+        grid.T,
+        origin="lower",
+        aspect="auto",
+        cmap="viridis",
+        extent=(-0.5, length + 0.5, 0, grid.shape[1] * 0.5),
+    )
     fig.colorbar(im, ax=grid_ax, label="best score")
     grid_ax.set_xlabel("number of H")
     grid_ax.set_ylabel("-log10 share of optimal conformations")

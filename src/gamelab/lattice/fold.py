@@ -277,7 +277,9 @@ def contact_upper_bound(sequence: str, lattice: str = "square") -> int:
     seq = parse_sequence(sequence)
     inner = 2 if check_lattice(lattice) == "square" else 4
     faces = [inner + (1 if i in (0, len(seq) - 1) else 0) for i in range(len(seq))]
-    even = sum(f for i, (c, f) in enumerate(zip(seq, faces, strict=True)) if c == "H" and i % 2 == 0)
+    even = sum(
+        f for i, (c, f) in enumerate(zip(seq, faces, strict=True)) if c == "H" and i % 2 == 0
+    )
     odd = sum(f for i, (c, f) in enumerate(zip(seq, faces, strict=True)) if c == "H" and i % 2 == 1)
     h = [i for i, c in enumerate(seq) if c == "H"]
     possible_pairs = sum(1 for i in h for j in h if j - i >= 3 and (j - i) % 2 == 1)
@@ -295,7 +297,6 @@ class FoldResult:
     tours: int
     seconds: float
     known_optimum: int | None = None
-
 
 
 def _reverse_walk(moves: str) -> str:
@@ -337,8 +338,17 @@ def fold(
     if exhaustive and len(seq) <= min(MAX_LENGTH[lattice], 18 if lattice == "square" else 12):
         sets = contact_sets(len(seq), lattice)
         conf = sets.best_conformation(seq)
-        return FoldResult(seq, lattice, conf, hh_score(seq, conf, lattice), "proven (exhaustive)",
-                          bound, 0, time.perf_counter() - started, known)
+        return FoldResult(
+            seq,
+            lattice,
+            conf,
+            hh_score(seq, conf, lattice),
+            "proven (exhaustive)",
+            bound,
+            0,
+            time.perf_counter() - started,
+            known,
+        )
     goal = target if target is not None else (known if known is not None else bound)
     ndim = dimensions(lattice)
     best_score, best_conf, tours, run = -1, "", 0, 0
@@ -347,8 +357,9 @@ def fold(
         beta = betas[(run // 2) % len(betas)]
         grow_seq = seq[::-1] if reverse else seq
         is_h = np.array([c == "H" for c in grow_seq], dtype=np.bool_)
-        score, dirs, used = perm_kernel(is_h, ndim, beta, tours_per_run, seed * 1000 + run,
-                                        c_plus, goal)
+        score, dirs, used = perm_kernel(
+            is_h, ndim, beta, tours_per_run, seed * 1000 + run, c_plus, goal
+        )
         tours += int(used)
         if score > best_score:
             moves = "".join(MOVE_LETTERS[d] for d in dirs[1:])
@@ -359,5 +370,14 @@ def fold(
             break
     status = "proven (bound)" if best_score == bound else "found"
     assert hh_score(seq, best_conf, lattice) == best_score
-    return FoldResult(seq, lattice, best_conf, best_score, status, bound, tours,
-                      time.perf_counter() - started, known)
+    return FoldResult(
+        seq,
+        lattice,
+        best_conf,
+        best_score,
+        status,
+        bound,
+        tours,
+        time.perf_counter() - started,
+        known,
+    )

@@ -64,10 +64,16 @@ class PuzzleFitness:
 
 def ga_trial(item: dict, rng: np.random.Generator) -> dict:
     """One GA run (item: length, objective, lattice, and GAConfig fields). JSON-able result."""
-    fitness = PuzzleFitness(item["length"], item.get("objective", "distinct-scores"),
-                            item.get("lattice", "square"))
-    config = GAConfig(**{k: item[k] for k in ("population", "generations", "mutation_rate",
-                                              "elites", "selection") if k in item})
+    fitness = PuzzleFitness(
+        item["length"], item.get("objective", "distinct-scores"), item.get("lattice", "square")
+    )
+    config = GAConfig(
+        **{
+            k: item[k]
+            for k in ("population", "generations", "mutation_rate", "elites", "selection")
+            if k in item
+        }
+    )
     started = time.perf_counter()
     result = genetic_algorithm(fitness, item["length"], ALPHABET, rng=rng, config=config)
     seconds = time.perf_counter() - started
@@ -98,27 +104,49 @@ class GARun:
     history: list[GenerationStats]
 
 
-def evolve_once(length: int, seed: int = 0, objective: str = "distinct-scores",
-                lattice: str = "square", config: GAConfig | None = None) -> GARun:
+def evolve_once(
+    length: int,
+    seed: int = 0,
+    objective: str = "distinct-scores",
+    lattice: str = "square",
+    config: GAConfig | None = None,
+) -> GARun:
     """One GA run of the paper's algorithm with `config` (default: the paper's settings)."""
     config = config or GAConfig()
     fitness = PuzzleFitness(length, objective, lattice)
     started = time.perf_counter()
-    result = genetic_algorithm(fitness, length, ALPHABET, rng=np.random.default_rng(seed),
-                               config=config)
-    return GARun(length, objective, lattice, seed, result.best, result.best_fitness,
-                 result.evaluations, time.perf_counter() - started,
-                 result.seconds_per_generation, list(result.history))
+    result = genetic_algorithm(
+        fitness, length, ALPHABET, rng=np.random.default_rng(seed), config=config
+    )
+    return GARun(
+        length,
+        objective,
+        lattice,
+        seed,
+        result.best,
+        result.best_fitness,
+        result.evaluations,
+        time.perf_counter() - started,
+        result.seconds_per_generation,
+        list(result.history),
+    )
 
 
 def random_trial(item: dict, rng: np.random.Generator) -> dict:
     """Random sampling with the GA's evaluation budget (item["budget"])."""
-    fitness = PuzzleFitness(item["length"], item.get("objective", "distinct-scores"),
-                            item.get("lattice", "square"))
-    trace = random_search(fitness, item["length"], ALPHABET, item["budget"], rng=rng,
-                          batch=item.get("population", 30))
-    return {"best": trace.best, "best_fitness": trace.best_fitness, "hits": trace.hits,
-            "evaluations": trace.evaluations, "best_so_far": trace.best_so_far}
+    fitness = PuzzleFitness(
+        item["length"], item.get("objective", "distinct-scores"), item.get("lattice", "square")
+    )
+    trace = random_search(
+        fitness, item["length"], ALPHABET, item["budget"], rng=rng, batch=item.get("population", 30)
+    )
+    return {
+        "best": trace.best,
+        "best_fitness": trace.best_fitness,
+        "hits": trace.hits,
+        "evaluations": trace.evaluations,
+        "best_so_far": trace.best_so_far,
+    }
 
 
 def ga_budget(config: GAConfig) -> int:
@@ -187,8 +215,9 @@ def qd_search(
         return values, np.column_stack([h_count, top_rarity(hists)])
 
     bins = qd_bins(length, rarity_max, rarity_step)
-    return map_elites(evaluate, length, ALPHABET, bins, rng=seed, iterations=iterations,
-                      batch=batch)
+    return map_elites(
+        evaluate, length, ALPHABET, bins, rng=seed, iterations=iterations, batch=batch
+    )
 
 
 @dataclass(frozen=True)
@@ -204,16 +233,30 @@ class QDStudy:
     def __json__(self) -> dict[str, Any]:
         r = self.result
         return {
-            "length": self.length, "objective": self.objective, "seed": self.seed,
-            "shape": list(r.shape), "evaluations": r.evaluations, "coverage": r.coverage,
-            "qd_score": r.qd_score, "max_fitness": r.max_fitness, "optimum": self.optimum,
-            "elites": [{"cell": list(c), "sequence": e.genome, "fitness": e.fitness,
-                        "descriptors": list(e.descriptors)} for c, e in sorted(r.archive.items())],
+            "length": self.length,
+            "objective": self.objective,
+            "seed": self.seed,
+            "shape": list(r.shape),
+            "evaluations": r.evaluations,
+            "coverage": r.coverage,
+            "qd_score": r.qd_score,
+            "max_fitness": r.max_fitness,
+            "optimum": self.optimum,
+            "elites": [
+                {
+                    "cell": list(c),
+                    "sequence": e.genome,
+                    "fitness": e.fitness,
+                    "descriptors": list(e.descriptors),
+                }
+                for c, e in sorted(r.archive.items())
+            ],
         }
 
 
-def qd_study(length: int, *, seed: int = 0, objective: str = "best-score",
-             iterations: int = 100) -> QDStudy:
+def qd_study(
+    length: int, *, seed: int = 0, objective: str = "best-score", iterations: int = 100
+) -> QDStudy:
     """:func:`qd_search`, with :func:`qd_optimum` beside it when the landscape is affordable."""
     result = qd_search(length, seed=seed, objective=objective, iterations=iterations)
     optimum = qd_optimum(length, objective) if length <= 16 else None

@@ -118,10 +118,13 @@ def landscape_summary(hists: np.ndarray, seconds: float = 0.0) -> LandscapeSumma
         top = values.max()
         arg = np.flatnonzero(values == top)
         objectives[name] = ObjectiveSummary(
-            min=float(values.min()), median=float(np.median(values)), max=float(top),
+            min=float(values.min()),
+            median=float(np.median(values)),
+            max=float(top),
             argmax_count=int(arg.size),
             correlation_with_best=float(np.corrcoef(values, best)[0, 1])
-            if values.std() > 0 and best.std() > 0 else None,
+            if values.std() > 0 and best.std() > 0
+            else None,
         )
     distinct = objective_values("distinct-scores", hists)
     return LandscapeSummary(
@@ -131,7 +134,8 @@ def landscape_summary(hists: np.ndarray, seconds: float = 0.0) -> LandscapeSumma
         distinct_equals_best=int(np.count_nonzero(distinct == best)),
         sequences_with_gaps=int(np.count_nonzero(objective_values("gaps", hists))),
         distinct_scores_distribution={
-            int(k): int(v) for k, v in enumerate(np.bincount(distinct.astype(np.int64))) if v},
+            int(k): int(v) for k, v in enumerate(np.bincount(distinct.astype(np.int64))) if v
+        },
         seconds=seconds,
     )
 

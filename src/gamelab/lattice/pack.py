@@ -73,10 +73,15 @@ class Level:
 
     def __json__(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "sequence": self.sequence, "lattice": self.lattice, "length": self.length,
-            "counts": {str(s): n for s, n in enumerate(self.counts)}, "best": self.best,
-            "total": self.total, "best_conformation": self.best_conformation,
-            "stars": self.stars, "objectives": self.objectives,
+            "sequence": self.sequence,
+            "lattice": self.lattice,
+            "length": self.length,
+            "counts": {str(s): n for s, n in enumerate(self.counts)},
+            "best": self.best,
+            "total": self.total,
+            "best_conformation": self.best_conformation,
+            "stars": self.stars,
+            "objectives": self.objectives,
         }
         if self.objective is not None:
             out["objective"] = self.objective
@@ -91,14 +96,18 @@ def analyse_level(sequence: str, lattice: str = "square") -> Level:
     sets = contact_sets(len(seq), lattice)
     hist = sets.histogram(seq)
     return Level(
-        sequence=seq, lattice=lattice, counts=[int(n) for n in hist],
+        sequence=seq,
+        lattice=lattice,
+        counts=[int(n) for n in hist],
         best_conformation=sets.best_conformation(seq),
         stars={b: star_bands(hist, b) for b in BANDINGS},
         objectives=all_objectives(hist),
     )
 
 
-def choose_levels(candidates: list[str], objective: str, count: int, lattice: str = "square") -> list[Level]:
+def choose_levels(
+    candidates: list[str], objective: str, count: int, lattice: str = "square"
+) -> list[Level]:
     """The `count` best distinct playable candidates by `objective`, analysed."""
     check_objective(objective)
     if count < 1:
@@ -129,8 +138,12 @@ class PackResult:
     meta: dict[str, Any] = field(default_factory=dict, metadata={"json": False})
 
     def __json__(self) -> dict[str, Any]:
-        return {"out": str(self.out), "levels": len(self.levels), "candidates": self.candidates,
-                "sequences": [lv.sequence for lv in self.levels]}
+        return {
+            "out": str(self.out),
+            "levels": len(self.levels),
+            "candidates": self.candidates,
+            "sequences": [lv.sequence for lv in self.levels],
+        }
 
 
 def make_pack(
@@ -155,8 +168,15 @@ def make_pack(
     for _ in range(runs):
         genetic_algorithm(fitness, length, ALPHABET, rng=rng, config=GAConfig())
     levels = choose_levels(list(fitness.seen), objective, count, lattice)
-    meta = {"length": length, "lattice": lattice, "objective": objective, "seed": seed,
-            "runs": runs, "candidates": len(fitness.seen), "gamelab": __version__}
+    meta = {
+        "length": length,
+        "lattice": lattice,
+        "objective": objective,
+        "seed": seed,
+        "runs": runs,
+        "candidates": len(fitness.seen),
+        "gamelab": __version__,
+    }
     write_pack(out, levels, meta)
     return PackResult(Path(out), levels, len(fitness.seen), meta)
 
@@ -165,8 +185,10 @@ def write_pack(path: Path, levels: list[Level], meta: dict[str, Any]) -> Path:
     """Write `levels` and `meta` to an SQLite file at `path`, atomically (replaces any old file)."""
     path = Path(path)
     if any(lv.objective is None for lv in levels):
-        raise ValueError("every level of a pack needs the objective it was chosen by "
-                         "(levels from choose_levels have it)")
+        raise ValueError(
+            "every level of a pack needs the objective it was chosen by "
+            "(levels from choose_levels have it)"
+        )
     with temporary_sibling(path) as tmp:
         con = sqlite3.connect(tmp)
         try:
@@ -181,8 +203,13 @@ def write_pack(path: Path, levels: list[Level], meta: dict[str, Any]) -> Path:
                 "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     (
-                        lv.sequence, lv.lattice, lv.length, lv.best, lv.total,
-                        json.dumps(lv.counts), lv.best_conformation,
+                        lv.sequence,
+                        lv.lattice,
+                        lv.length,
+                        lv.best,
+                        lv.total,
+                        json.dumps(lv.counts),
+                        lv.best_conformation,
                         json.dumps({b: list(v.thresholds) for b, v in lv.stars.items()}),
                         json.dumps({b: list(v.shares) for b, v in lv.stars.items()}),
                         float(lv.objective),  # type: ignore[arg-type]  # checked above

@@ -43,8 +43,17 @@ from gamelab.lattice.rules import (
 from gamelab.lattice.stars import paper_thresholds
 
 __all__ = [
-    "PLAY_LENGTHS", "PuzzleLevel", "LevelPack", "FoldScore", "BestFold", "default_pack_path",
-    "load_pack", "level_from_sequence", "daily_level", "score_fold", "best_fold",
+    "PLAY_LENGTHS",
+    "PuzzleLevel",
+    "LevelPack",
+    "FoldScore",
+    "BestFold",
+    "default_pack_path",
+    "load_pack",
+    "level_from_sequence",
+    "daily_level",
+    "score_fold",
+    "best_fold",
     "build_default_pack",
 ]
 
@@ -79,9 +88,15 @@ class PuzzleLevel:
 
     def __json__(self) -> dict[str, Any]:
         return {
-            "sequence": self.sequence, "length": self.length, "lattice": self.lattice,
-            "thresholds": list(self.thresholds), "best": self.best, "counts": self.counts,
-            "total": sum(self.counts), "best_share": self.best_share, "source": self.source,
+            "sequence": self.sequence,
+            "length": self.length,
+            "lattice": self.lattice,
+            "thresholds": list(self.thresholds),
+            "best": self.best,
+            "counts": self.counts,
+            "total": sum(self.counts),
+            "best_share": self.best_share,
+            "source": self.source,
             "number": self.number,
         }
 
@@ -124,9 +139,14 @@ class BestFold:
 def _level_from_analysis(level: Level, source: str, number: int | None = None) -> PuzzleLevel:
     total = sum(level.counts)
     return PuzzleLevel(
-        sequence=level.sequence, thresholds=paper_thresholds(level.best), best=level.best,
-        counts=list(level.counts), best_share=level.counts[-1] / total, source=source,
-        number=number, lattice=level.lattice,
+        sequence=level.sequence,
+        thresholds=paper_thresholds(level.best),
+        best=level.best,
+        counts=list(level.counts),
+        best_share=level.counts[-1] / total,
+        source=source,
+        number=number,
+        lattice=level.lattice,
     )
 
 
@@ -154,10 +174,17 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
             continue
         counts = [int(n) for n in row["histogram"]]
         best = int(row["best"])
-        levels.append(PuzzleLevel(
-            sequence=row["sequence"], thresholds=paper_thresholds(best), best=best, counts=counts,
-            best_share=counts[-1] / sum(counts), source=label, number=len(levels) + 1,
-        ))
+        levels.append(
+            PuzzleLevel(
+                sequence=row["sequence"],
+                thresholds=paper_thresholds(best),
+                best=best,
+                counts=counts,
+                best_share=counts[-1] / sum(counts),
+                source=label,
+                number=len(levels) + 1,
+            )
+        )
         solutions[row["sequence"]] = row["best_conformation"]
     if not levels:
         raise ValueError(f"{path} holds no square-lattice level")
@@ -212,10 +239,18 @@ def score_fold(
     part = seq[: len(conf) + 1]
     found = hh_contacts(part, conf, "square")
     complete = len(conf) == len(seq) - 1
-    stars = (sum(1 for x in thresholds if len(found) >= x) if complete and thresholds else None)
+    stars = sum(1 for x in thresholds if len(found) >= x) if complete and thresholds else None
     sites = [(x, y) for x, y, _ in coordinates(conf, "square")]
-    return FoldScore(seq, conf, complete, len(found), found, sites, stars,
-                     tuple(thresholds) if thresholds else None)  # type: ignore[arg-type]
+    return FoldScore(
+        seq,
+        conf,
+        complete,
+        len(found),
+        found,
+        sites,
+        stars,
+        tuple(thresholds) if thresholds else None,  # type: ignore[arg-type]
+    )
 
 
 def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
@@ -238,8 +273,11 @@ def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
 
 
 def build_default_pack(
-    out: Path, lengths: tuple[int, ...] = DEFAULT_LENGTHS, per_length: int = DEFAULT_PER_LENGTH,
-    seed: int = 0, runs: int = 2,
+    out: Path,
+    lengths: tuple[int, ...] = DEFAULT_LENGTHS,
+    per_length: int = DEFAULT_PER_LENGTH,
+    seed: int = 0,
+    runs: int = 2,
 ) -> LevelPack:
     """Make the default pack: for each length, seeded GA runs with the best-then-rarity objective
     (:func:`.pack.make_pack`) supply `per_length` levels; all are ordered by difficulty (the
@@ -248,12 +286,25 @@ def build_default_pack(
     chosen: list[Level] = []
     with tempfile.TemporaryDirectory() as tmp:
         for k, length in enumerate(lengths):
-            made = make_pack(Path(tmp) / f"L{length}.db", length, per_length, "best-then-rarity",
-                             seed + k, "square", runs)
+            made = make_pack(
+                Path(tmp) / f"L{length}.db",
+                length,
+                per_length,
+                "best-then-rarity",
+                seed + k,
+                "square",
+                runs,
+            )
             chosen.extend(made.levels)
     chosen.sort(key=lambda lv: (-lv.counts[-1] / sum(lv.counts), lv.length, lv.sequence))
-    meta = {"name": "gamelab default pack", "lengths": list(lengths), "per_length": per_length,
-            "objective": "best-then-rarity", "seed": seed, "runs": runs,
-            "order": "share of three-star folds, most common first"}
+    meta = {
+        "name": "gamelab default pack",
+        "lengths": list(lengths),
+        "per_length": per_length,
+        "objective": "best-then-rarity",
+        "seed": seed,
+        "runs": runs,
+        "order": "share of three-star folds, most common first",
+    }
     write_pack(Path(out), chosen, meta)
     return load_pack(Path(out), "default pack")

@@ -30,13 +30,28 @@ def _enumeration(section: Section, quick: bool) -> dict:
     for lattice, lengths in (("square", square), ("cubic", cubic)):
         for length in lengths:
             e = enumerate_timed(length, lattice)
-            rows.append([lattice, length, e.conformations, e.contact_sets,
-                         round(e.conformations / e.contact_sets, 1), e.max_contacts,
-                         "cache" if e.from_cache else f"{e.seconds:.3f}"])
+            rows.append(
+                [
+                    lattice,
+                    length,
+                    e.conformations,
+                    e.contact_sets,
+                    round(e.conformations / e.contact_sets, 1),
+                    e.max_contacts,
+                    "cache" if e.from_cache else f"{e.seconds:.3f}",
+                ]
+            )
     section.table(
         "enumeration",
-        ["lattice", "L", "conformations", "contact sets", "walks per set", "max contacts",
-         "enumerate + dedup (s)"],
+        [
+            "lattice",
+            "L",
+            "conformations",
+            "contact sets",
+            "walks per set",
+            "max contacts",
+            "enumerate + dedup (s)",
+        ],
         rows,
         caption="Symmetry-distinct conformations (square: OEIS A046171) and distinct contact sets, "
         "enumerated once with dedup during the walk. 'cache' = loaded from the disk cache.",
@@ -47,9 +62,17 @@ def _enumeration(section: Section, quick: bool) -> dict:
 def _landscape(section: Section, length: int) -> LandscapeSummary:
     summary = landscape_study(length)
     hists = landscape_histograms(length)
-    rows = [[name, v.min, v.median, v.max, v.argmax_count,
-             "-" if v.correlation_with_best is None else round(v.correlation_with_best, 3)]
-            for name, v in summary.objectives.items()]
+    rows = [
+        [
+            name,
+            v.min,
+            v.median,
+            v.max,
+            v.argmax_count,
+            "-" if v.correlation_with_best is None else round(v.correlation_with_best, 3),
+        ]
+        for name, v in summary.objectives.items()
+    ]
     section.table(
         f"landscape_{length}",
         ["objective", "min", "median", "max", "sequences at max", "correlation with best score"],
@@ -71,8 +94,11 @@ def _landscape(section: Section, length: int) -> LandscapeSummary:
         ax.set_xlabel(name)
         ax.set_yscale("log")
     axes[0].set_ylabel("sequences")
-    section.figure(f"landscape_{length}", fig,
-                   caption=f"Distribution of three objectives over all sequences of length {length}.")
+    section.figure(
+        f"landscape_{length}",
+        fig,
+        caption=f"Distribution of three objectives over all sequences of length {length}.",
+    )
     section.data[f"landscape_{length}"] = summary
     return summary
 
@@ -89,21 +115,46 @@ def build(section: Section, ctx) -> None:
     ga_rows = []
     comparisons = {}
     for objective in ("distinct-scores", "best-then-rarity"):
-        s = compare_ga_random(16, trials=trials, seed=ctx.seed, objective=objective,
-                              config=GAConfig(), backend=ctx.backend, store=ctx.store)
+        s = compare_ga_random(
+            16,
+            trials=trials,
+            seed=ctx.seed,
+            objective=objective,
+            config=GAConfig(),
+            backend=ctx.backend,
+            store=ctx.store,
+        )
         comparisons[objective] = s
-        ga_rows.append([objective, f"{s.target:.3g}", s.budget,
-                        format_estimate(s.ga_success, ".0%"),
-                        format_estimate(s.random_success, ".0%"),
-                        round(s.ga_best.value, 3), round(s.random_best.value, 3),
-                        round(s.seconds_per_generation * 1000, 2)])
-        section.figure(f"figure3_{objective}", figure3(s),
-                       caption=f"The paper's Figure 3 over {trials} trials (objective {objective}); "
-                       "dashed: random sampling with the same number of evaluations.")
+        ga_rows.append(
+            [
+                objective,
+                f"{s.target:.3g}",
+                s.budget,
+                format_estimate(s.ga_success, ".0%"),
+                format_estimate(s.random_success, ".0%"),
+                round(s.ga_best.value, 3),
+                round(s.random_best.value, 3),
+                round(s.seconds_per_generation * 1000, 2),
+            ]
+        )
+        section.figure(
+            f"figure3_{objective}",
+            figure3(s),
+            caption=f"The paper's Figure 3 over {trials} trials (objective {objective}); "
+            "dashed: random sampling with the same number of evaluations.",
+        )
     section.table(
         "ga_vs_random",
-        ["objective", "target (true max)", "evaluations", "GA reaches target", "random reaches target",
-         "GA mean best", "random mean best", "ms per GA generation"],
+        [
+            "objective",
+            "target (true max)",
+            "evaluations",
+            "GA reaches target",
+            "random reaches target",
+            "GA mean best",
+            "random mean best",
+            "ms per GA generation",
+        ],
         ga_rows,
         caption=f"The paper's GA (pop 30, 50 generations) vs uniform random sequences at the same "
         f"budget, {trials} seeded trials each, L=16, 95% Wilson intervals.",
@@ -113,14 +164,21 @@ def build(section: Section, ctx) -> None:
     qd = qd_search(16, seed=ctx.seed, iterations=60 if quick else 400)
     perfect = qd_optimum(16)
     section.data["map_elites_optimum"] = perfect
-    section.figure("map_elites", qd_figure(qd, 16),
-                   caption="MAP-Elites over (number of H, -log10 share of optimal conformations), "
-                   "fitness = best score: archive and coverage / QD-score over evaluations.")
+    section.figure(
+        "map_elites",
+        qd_figure(qd, 16),
+        caption="MAP-Elites over (number of H, -log10 share of optimal conformations), "
+        "fitness = best score: archive and coverage / QD-score over evaluations.",
+    )
     section.table(
         "map_elites",
         ["evaluations", "cells filled", "coverage", "QD-score", "best score"],
-        [[e, round(c * np.prod(qd.shape)), round(c, 3), q, m] for e, c, q, m in zip(
-            qd.evaluations, qd.coverage, qd.qd_score, qd.max_fitness, strict=True)][:: 10 if quick else 50],
+        [
+            [e, round(c * np.prod(qd.shape)), round(c, 3), q, m]
+            for e, c, q, m in zip(
+                qd.evaluations, qd.coverage, qd.qd_score, qd.max_fitness, strict=True
+            )
+        ][:: 10 if quick else 50],
         caption="MAP-Elites progress (every 10th/50th batch of 30 offspring). The exhaustive "
         f"landscape allows {perfect.cells} cells and a perfect QD-score of "
         f"{perfect.qd_score:.0f}.",
@@ -131,32 +189,65 @@ def build(section: Section, ctx) -> None:
     levels = choose_levels(candidates, "best-then-rarity", 10)
     section.table(
         "level_pack",
-        ["sequence", "best", "best-then-rarity", "# optimal", "paper stars", "3-star share",
-         "percentile stars", "best fold"],
-        [[lv.sequence, lv.best, round(lv.objective or 0.0, 2), lv.counts[-1],
-          list(lv.stars["paper"].thresholds), f"{lv.stars['paper'].shares[3]:.2g}",
-          list(lv.stars["percentile"].thresholds), lv.best_conformation] for lv in levels],
+        [
+            "sequence",
+            "best",
+            "best-then-rarity",
+            "# optimal",
+            "paper stars",
+            "3-star share",
+            "percentile stars",
+            "best fold",
+        ],
+        [
+            [
+                lv.sequence,
+                lv.best,
+                round(lv.objective or 0.0, 2),
+                lv.counts[-1],
+                list(lv.stars["paper"].thresholds),
+                f"{lv.stars['paper'].shares[3]:.2g}",
+                list(lv.stars["percentile"].thresholds),
+                lv.best_conformation,
+            ]
+            for lv in levels
+        ],
         caption="A sample level pack (10 levels, objective best-then-rarity) from the MAP-Elites archive "
         "and GA winners: star thresholds by the paper's banding and by percentiles.",
     )
     if levels:
         lv = levels[0]
-        section.figure("level_histogram", draw_histogram(np.array(lv.counts), lv.sequence),
-                       caption="Score histogram of the first level (log scale, star bands shaded).")
-        section.figure("level_fold", draw_fold(Fold(lv.sequence, lv.best_conformation)),
-                       caption="An optimal fold of the first level (the paper's Figure 2 style).")
+        section.figure(
+            "level_histogram",
+            draw_histogram(np.array(lv.counts), lv.sequence),
+            caption="Score histogram of the first level (log scale, star bands shaded).",
+        )
+        section.figure(
+            "level_fold",
+            draw_fold(Fold(lv.sequence, lv.best_conformation)),
+            caption="An optimal fold of the first level (the paper's Figure 2 style).",
+        )
 
     names = ["S1-24", "S1-25", "S1-36"] + ([] if quick else ["S1-48", "S1-50"])
     fold_rows = []
     for name in names:
         seq, known = BENCHMARKS_2D[name]
         r = fold(seq, seed=ctx.seed, seconds=10 if quick else 120)
-        fold_rows.append([name, len(seq), known, r.score, r.status, r.upper_bound, r.tours,
-                          round(r.seconds, 2)])
+        fold_rows.append(
+            [name, len(seq), known, r.score, r.status, r.upper_bound, r.tours, round(r.seconds, 2)]
+        )
     section.table(
         "benchmarks",
-        ["benchmark", "L", "literature optimum", "found", "status", "upper bound", "PERM tours",
-         "seconds"],
+        [
+            "benchmark",
+            "L",
+            "literature optimum",
+            "found",
+            "status",
+            "upper bound",
+            "PERM tours",
+            "seconds",
+        ],
         fold_rows,
         caption="Standard 2D HP benchmarks folded by PERM (nPERMis-style); literature optima from "
         "the research notes (proved by minwalk).",

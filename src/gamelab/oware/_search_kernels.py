@@ -111,8 +111,24 @@ def zobrist_key(b, side, zob):
 
 @njit(cache=True)
 def search_root(
-    board, side, depth, kind, gs, tt_keys, tt_vals, tt_depth, tt_flag, tt_move, zob, history,
-    counters, tb_values, tb_offsets, binom, use_tt, plain,
+    board,
+    side,
+    depth,
+    kind,
+    gs,
+    tt_keys,
+    tt_vals,
+    tt_depth,
+    tt_flag,
+    tt_move,
+    zob,
+    history,
+    counters,
+    tb_values,
+    tb_offsets,
+    binom,
+    use_tt,
+    plain,
 ):
     """Fixed-depth negamax from `board`; returns the score for the side to move.
 
@@ -195,8 +211,11 @@ def search_root(
                         elif v < -DECIDED:
                             v += ply
                         f = tt_flag[slot]
-                        if (f == TT_EXACT or (f == TT_LOWER and v >= beta_s[ply])
-                                or (f == TT_UPPER and v <= alpha_s[ply])):
+                        if (
+                            f == TT_EXACT
+                            or (f == TT_LOWER and v >= beta_s[ply])
+                            or (f == TT_UPPER and v <= alpha_s[ply])
+                        ):
                             value = v
                             decided = True
             if decided:
@@ -230,8 +249,12 @@ def search_root(
             # ---- back at `ply` with the child's `value`
             o = cur_s[ply]
             v = -value
-            if research_s[ply] == 0 and searched_s[ply] > 0 and not plain \
-                    and alpha_s[ply] < v < beta_s[ply]:
+            if (
+                research_s[ply] == 0
+                and searched_s[ply] > 0
+                and not plain
+                and alpha_s[ply] < v < beta_s[ply]
+            ):
                 # the null-window probe failed high: search again with the full window
                 research_s[ply] = 1
                 boards[ply + 1, 6] = boards[ply + 1, o]

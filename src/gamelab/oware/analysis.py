@@ -48,10 +48,14 @@ def describe_score(score: int, evaluation: str = "auale") -> str:
     unit = SEED_UNIT[evaluation]
     if abs(score) >= K.DECIDED:
         verdict = "won" if score > 0 else "lost"
-        return (f"{score:+d} (a {verdict} game for the side to move: 10000 − plies to the end "
-                f"+ {unit} × the final margin)")
-    return (f"{score:+d} ({evaluation} evaluation units, {unit} = one seed; about "
-            f"{score / unit:+.1f} seeds for the side to move)")
+        return (
+            f"{score:+d} (a {verdict} game for the side to move: 10000 − plies to the end "
+            f"+ {unit} × the final margin)"
+        )
+    return (
+        f"{score:+d} ({evaluation} evaluation units, {unit} = one seed; about "
+        f"{score / unit:+.1f} seeds for the side to move)"
+    )
 
 
 @dataclass
@@ -98,8 +102,14 @@ def complete_pv(engine, position: Position, pv: list[int], depth: int) -> list[i
     return pv
 
 
-def analyse(position: Position, time_limit: float | None = None, depth: int | None = None,
-            evaluation: str = "auale", tablebase_seeds: int = 12, engine: Any = None) -> Analysis:
+def analyse(
+    position: Position,
+    time_limit: float | None = None,
+    depth: int | None = None,
+    evaluation: str = "auale",
+    tablebase_seeds: int = 12,
+    engine: Any = None,
+) -> Analysis:
     """Search `position` (`time_limit` seconds, or to `depth`; 2 s when neither is given).
 
     `engine` reuses an :class:`gamelab.oware.search.Engine` made with the same evaluation and
@@ -107,8 +117,10 @@ def analyse(position: Position, time_limit: float | None = None, depth: int | No
     from gamelab.oware.search import Engine
 
     if position.is_over():
-        raise ValueError(f"the game is over ({position.result()[0]}-{position.result()[1]}); "
-                         "there is no move to analyse")
+        raise ValueError(
+            f"the game is over ({position.result()[0]}-{position.result()[1]}); "
+            "there is no move to analyse"
+        )
     if time_limit is None and depth is None:
         time_limit = 2.0
     if engine is None:
@@ -119,16 +131,26 @@ def analyse(position: Position, time_limit: float | None = None, depth: int | No
     pv = complete_pv(engine, position, list(r.pv), r.depth)
     unit = SEED_UNIT[evaluation]
     return Analysis(
-        position=position.to_text(), to_move="South" if position.to_move == 0 else "North",
-        best_move=r.best_move, best_move_text=move_letter(position.to_move, r.best_move),
-        score=r.score, score_unit=f"{evaluation} evaluation units for the side to move, {unit} per seed",
-        score_text=describe_score(r.score, evaluation), pv=pv,
-        pv_text=pv_letters(position, pv), depth=r.depth, nodes=r.nodes,
-        nps=round(r.nps, 1), seconds=round(r.seconds, 4))
+        position=position.to_text(),
+        to_move="South" if position.to_move == 0 else "North",
+        best_move=r.best_move,
+        best_move_text=move_letter(position.to_move, r.best_move),
+        score=r.score,
+        score_unit=f"{evaluation} evaluation units for the side to move, {unit} per seed",
+        score_text=describe_score(r.score, evaluation),
+        pv=pv,
+        pv_text=pv_letters(position, pv),
+        depth=r.depth,
+        nodes=r.nodes,
+        nps=round(r.nps, 1),
+        seconds=round(r.seconds, 4),
+    )
 
 
 def format_analysis(a: Analysis) -> str:
     """The analysis as two lines of text (the board is drawn by the caller)."""
-    return (f"best move {a.best_move_text} for {a.to_move}, score {a.score_text}\n"
-            f"principal variation ({len(a.pv_text)} plies): {' '.join(a.pv_text)}\n"
-            f"depth {a.depth}, {a.nodes:,} nodes, {a.nps:,.0f} nodes/s")
+    return (
+        f"best move {a.best_move_text} for {a.to_move}, score {a.score_text}\n"
+        f"principal variation ({len(a.pv_text)} plies): {' '.join(a.pv_text)}\n"
+        f"depth {a.depth}, {a.nodes:,} nodes, {a.nps:,.0f} nodes/s"
+    )

@@ -19,15 +19,31 @@ from gamelab.cli_common import (
     print_json,
 )
 
-app = typer.Typer(help="Oware Abapa: rules, engine, tablebases, matches, play.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Oware Abapa: rules, engine, tablebases, matches, play.", no_args_is_help=True
+)
 
-GrandSlam = Annotated[str, typer.Option(
-    "--grand-slam", help="Grand-slam rule: no-capture (Abapa), forbidden (Awari) or capture-all.")]
-Cycle = Annotated[str, typer.Option(
-    "--cycle", help="Cycle rule: own-row (Abapa: first repeat, each keeps its row) or split.")]
-PositionText = Annotated[str, typer.Option(
-    "--position", "-p", help="'start' or h0-...-h11-s0-s1-S|N (e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S).")]
+GrandSlam = Annotated[
+    str,
+    typer.Option(
+        "--grand-slam",
+        help="Grand-slam rule: no-capture (Abapa), forbidden (Awari) or capture-all.",
+    ),
+]
+Cycle = Annotated[
+    str,
+    typer.Option(
+        "--cycle", help="Cycle rule: own-row (Abapa: first repeat, each keeps its row) or split."
+    ),
+]
+PositionText = Annotated[
+    str,
+    typer.Option(
+        "--position",
+        "-p",
+        help="'start' or h0-...-h11-s0-s1-S|N (e.g. 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S).",
+    ),
+]
 
 
 def _rules(grand_slam: str, cycle: str):
@@ -61,7 +77,9 @@ def analyse(
     time_limit: Annotated[float | None, typer.Option("--time", "-t", help="Seconds.")] = None,
     depth: Annotated[int | None, typer.Option("--depth", "-d", help="Fixed depth instead.")] = None,
     evaluation: Annotated[str, typer.Option("--eval", help="auale or blog.")] = "auale",
-    tablebase: Annotated[int, typer.Option("--tablebase", min=-1, max=16, help="Tablebase seeds (-1: none).")] = 12,
+    tablebase: Annotated[
+        int, typer.Option("--tablebase", min=-1, max=16, help="Tablebase seeds (-1: none).")
+    ] = 12,
     grand_slam: GrandSlam = "no-capture",
     cycle: Cycle = "own-row",
     json_out: Json = False,
@@ -72,8 +90,9 @@ def analyse(
     from gamelab.oware.rules import Position
 
     pos = Position.from_text(position, _rules(grand_slam, cycle))
-    result = run_analysis(pos, time_limit=time_limit, depth=depth, evaluation=evaluation,
-                          tablebase_seeds=tablebase)
+    result = run_analysis(
+        pos, time_limit=time_limit, depth=depth, evaluation=evaluation, tablebase_seeds=tablebase
+    )
     if json_out:
         print_json(result)
         return
@@ -83,7 +102,9 @@ def analyse(
 
 @app.command()
 def tablebase(
-    seeds: Annotated[int, typer.Option("--seeds", "-n", min=0, max=16, help="Largest seed count.")] = 12,
+    seeds: Annotated[
+        int, typer.Option("--seeds", "-n", min=0, max=16, help="Largest seed count.")
+    ] = 12,
     json_out: Json = False,
 ) -> None:
     """Build (or load from the cache) the endgame tablebase and print its size."""
@@ -93,18 +114,29 @@ def tablebase(
     if json_out:
         print_json(tb)
     else:
-        console.print(f"tablebase to {seeds} seeds: {tb.boards:,} boards, {tb.bytes:,} bytes, "
-                      f"built in {tb.build_seconds:.1f} s (this call {tb.load_seconds:.1f} s)")
+        console.print(
+            f"tablebase to {seeds} seeds: {tb.boards:,} boards, {tb.bytes:,} bytes, "
+            f"built in {tb.build_seconds:.1f} s (this call {tb.load_seconds:.1f} s)"
+        )
 
 
 @app.command()
 def match(
     a: Annotated[str, typer.Option("--a", help="Player A, e.g. engine:time=0.5, blog:depth=6.")],
-    b: Annotated[str, typer.Option("--b", help="Player B: random, greedy, blog:depth=D, "
-                                   "engine:time=T|depth=D, mcts:sims=N.")],
-    games: Annotated[int, typer.Option("--games", "-n", min=2, help="Games (even: paired colours).")] = 20,
-    opening_plies: Annotated[int, typer.Option("--opening-plies", min=0, max=10,
-                                               help="Random plies that make each opening.")] = 2,
+    b: Annotated[
+        str,
+        typer.Option(
+            "--b",
+            help="Player B: random, greedy, blog:depth=D, engine:time=T|depth=D, mcts:sims=N.",
+        ),
+    ],
+    games: Annotated[
+        int, typer.Option("--games", "-n", min=2, help="Games (even: paired colours).")
+    ] = 20,
+    opening_plies: Annotated[
+        int,
+        typer.Option("--opening-plies", min=0, max=10, help="Random plies that make each opening."),
+    ] = 2,
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
@@ -118,19 +150,29 @@ def match(
 
     parse_player(a)
     parse_player(b)
-    summary = run_match(a, b, games=games, seed=seed, opening_plies=opening_plies,
-                        backend=backend(workers, cluster, quiet), use_store=store)
+    summary = run_match(
+        a,
+        b,
+        games=games,
+        seed=seed,
+        opening_plies=opening_plies,
+        backend=backend(workers, cluster, quiet),
+        use_store=store,
+    )
     if json_out:
         print_json(summary)
         return
     console.print(f"{a} vs {b}: {summary.record} (W-D-L) over {summary.games} games")
-    console.print(f"score rate {format_estimate(summary.score, '.3f')}, "
-                  f"Elo {format_elo(summary.elo)}")
+    console.print(
+        f"score rate {format_estimate(summary.score, '.3f')}, Elo {format_elo(summary.elo)}"
+    )
 
 
 @app.command()
 def play(
-    engine: Annotated[str, typer.Option("--engine", help="Opponent, e.g. engine:time=1.")] = "engine:time=1",
+    engine: Annotated[
+        str, typer.Option("--engine", help="Opponent, e.g. engine:time=1.")
+    ] = "engine:time=1",
     first: Annotated[bool, typer.Option("--first/--second", help="You move first (South).")] = True,
     load: Annotated[Path | None, typer.Option("--load", help="Game record to continue.")] = None,
     seed: Seed = 0,

@@ -42,10 +42,26 @@ from gamelab.oware.play import format_record, parse_record
 from gamelab.oware.rules import SEEDS, START_TEXT, Position, Rules, apply_move, capture_run, sow
 from gamelab.oware.tablebase import Tablebase, load_tablebase
 
-__all__ = ["START_TEXT", "GameView", "Sowing", "Exact", "Evaluation", "EngineReply",
-           "PositionAnalysis", "GameRecord", "game_view",
-           "play_move", "take_back", "engine_reply", "analyse_position",
-           "game_record", "load_record", "score_label", "loss_label", "warm_up"]
+__all__ = [
+    "START_TEXT",
+    "GameView",
+    "Sowing",
+    "Exact",
+    "Evaluation",
+    "EngineReply",
+    "PositionAnalysis",
+    "GameRecord",
+    "game_view",
+    "play_move",
+    "take_back",
+    "engine_reply",
+    "analyse_position",
+    "game_record",
+    "load_record",
+    "score_label",
+    "loss_label",
+    "warm_up",
+]
 
 SIDES = ("South", "North")
 #: seeds on the board up to which positions are looked up in the endgame tablebase
@@ -56,8 +72,10 @@ MAX_MOVES = 1000
 MAX_ENGINE_SECONDS = 10.0
 UNIT = SEED_UNIT["auale"]
 #: what the tablebase's verdicts assume (see gamelab.oware.tablebase and docs/oware.md)
-TABLEBASE_BASIS = ("perfect play of the seeds on the board until nobody can move (the winner is the "
-                   "one Abapa's stop at 25 gives); a capture-free cycle counts as an even split")
+TABLEBASE_BASIS = (
+    "perfect play of the seeds on the board until nobody can move (the winner is the "
+    "one Abapa's stop at 25 gives); a capture-free cycle counts as an even split"
+)
 
 
 @dataclass(frozen=True)
@@ -177,8 +195,9 @@ def _offset(position: Position, letter: str) -> int:
     if len(text) != 1 or text not in "ABCDEFabcdef":
         raise ValueError(f"move {letter!r} is not a house: A-F are South's houses, a-f North's")
     if text not in own:
-        raise ValueError(f"it is {side}'s move: play one of {own[0]}-{own[-1]} ({side}'s houses), "
-                         f"not {text}")
+        raise ValueError(
+            f"it is {side}'s move: play one of {own[0]}-{own[-1]} ({side}'s houses), not {text}"
+        )
     offset = own.index(text)
     house = offset + 6 * position.to_move
     if position.houses[house] == 0:
@@ -187,18 +206,26 @@ def _offset(position: Position, letter: str) -> int:
         theirs = position.houses[6:] if position.to_move == 0 else position.houses[:6]
         if sum(theirs) == 0:
             other = SIDES[1 - position.to_move]
-            raise ValueError(f"{other} has no seeds left: a move must sow into {other}'s row "
-                             f"(the feeding rule), and house {text} does not reach it")
-        raise ValueError(f"house {text} would capture every seed of the opponent (a grand slam), "
-                         f"which the {position.rules.grand_slam} rule forbids while another move exists")
+            raise ValueError(
+                f"{other} has no seeds left: a move must sow into {other}'s row "
+                f"(the feeding rule), and house {text} does not reach it"
+            )
+        raise ValueError(
+            f"house {text} would capture every seed of the opponent (a grand slam), "
+            f"which the {position.rules.grand_slam} rule forbids while another move exists"
+        )
     return offset
 
 
-def replay(start: str, grand_slam: str, cycle: str, moves: list[str]) -> tuple[list[Position], list[int]]:
+def replay(
+    start: str, grand_slam: str, cycle: str, moves: list[str]
+) -> tuple[list[Position], list[int]]:
     """The positions of the game (the start, then one after each move) and the moves as house
     offsets; an illegal move raises ValueError saying why."""
     if len(moves) > MAX_MOVES:
-        raise ValueError(f"a game of {len(moves)} moves is longer than allowed (at most {MAX_MOVES})")
+        raise ValueError(
+            f"a game of {len(moves)} moves is longer than allowed (at most {MAX_MOVES})"
+        )
     p = Position.from_text(start, _rules(grand_slam, cycle))
     positions, offsets = [p], []
     for i, m in enumerate(moves):
@@ -219,7 +246,11 @@ def _tablebase() -> Tablebase:
 
 def exact_verdict(position: Position) -> Exact | None:
     """The tablebase's result of `position` under perfect play, or None outside it."""
-    if position.is_over() or position.seeds_on_board() > TABLEBASE_SEEDS or not position.rules.is_abapa:
+    if (
+        position.is_over()
+        or position.seeds_on_board() > TABLEBASE_SEEDS
+        or not position.rules.is_abapa
+    ):
         return None  # decided without loading the table
     if not _tablebase().covers(position):
         return None
@@ -233,8 +264,10 @@ def exact_verdict(position: Position) -> Exact | None:
         text = f"exact (endgame tablebase): a draw with perfect play, {final[0]}-{final[1]}"
     else:
         winner = SIDES[0] if final[0] > final[1] else SIDES[1]
-        text = (f"exact (endgame tablebase): {winner} wins with perfect play, {final[0]}-{final[1]} "
-                f"when every seed is played out")
+        text = (
+            f"exact (endgame tablebase): {winner} wins with perfect play, {final[0]}-{final[1]} "
+            f"when every seed is played out"
+        )
     share = 0.5 if final[0] == final[1] else float(final[0] > final[1])
     return Exact(position.seeds_on_board(), outcome, side, final, share, text)
 
@@ -295,11 +328,20 @@ def _sowing(before: Position, offset: int, letter: str) -> Sowing:
     last = sow(board, side, offset)
     run = capture_run(board, side, last)
     taken = sum(board[h] for h in run)
-    slam = bool(run) and taken == sum(board[6 * (1 - side): 6 * (1 - side) + 6])
+    slam = bool(run) and taken == sum(board[6 * (1 - side) : 6 * (1 - side) + 6])
     if slam and before.rules.grand_slam == "no-capture":
         run, taken = [], 0
-    return Sowing(letter, SIDES[side], house, list(before.houses), list(before.stores), path,
-                  taken, sorted(run), slam)
+    return Sowing(
+        letter,
+        SIDES[side],
+        house,
+        list(before.houses),
+        list(before.stores),
+        path,
+        taken,
+        sorted(run),
+        slam,
+    )
 
 
 def _reason(before: Position, offset: int, after: Position) -> str:
@@ -320,8 +362,11 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
     over = p.is_over()
     reason = None
     if over:
-        reason = _reason(positions[-2], offsets[-1], p) if offsets else (
-            "score" if p.score_decided() else "no moves")
+        reason = (
+            _reason(positions[-2], offsets[-1], p)
+            if offsets
+            else ("score" if p.score_decided() else "no moves")
+        )
     winner = p.winner() if over else None
     end_houses = end_stores = None
     if over and offsets:
@@ -329,13 +374,24 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
         end_houses, end_stores = list(before.houses), list(before.stores)
         apply_move(end_houses, end_stores, before.to_move, offsets[-1], before.rules)
     return GameView(
-        start=start.to_text(), grand_slam=start.rules.grand_slam, cycle=start.rules.cycle,
-        moves=list(moves), position=p.to_text(), houses=list(p.houses), stores=list(p.stores),
+        start=start.to_text(),
+        grand_slam=start.rules.grand_slam,
+        cycle=start.rules.cycle,
+        moves=list(moves),
+        position=p.to_text(),
+        houses=list(p.houses),
+        stores=list(p.stores),
         to_move=SIDES[p.to_move],
         legal=[] if over else [move_letter(p.to_move, m) for m in p.legal_moves()],
-        over=over, result=list(p.result()) if over else None,
-        winner=None if winner is None else SIDES[winner], end_reason=reason,
-        last=last, exact=exact_verdict(p), end_board=end_houses, end_stores=end_stores)
+        over=over,
+        result=list(p.result()) if over else None,
+        winner=None if winner is None else SIDES[winner],
+        end_reason=reason,
+        last=last,
+        exact=exact_verdict(p),
+        end_board=end_houses,
+        end_stores=end_stores,
+    )
 
 
 def game_view(start: str, grand_slam: str, cycle: str, moves: list[str]) -> GameView:
@@ -378,34 +434,54 @@ def game_engine(evaluation: str, tablebase_seeds: int) -> Any:
     return Engine(evaluation=evaluation, tablebase_seeds=tablebase_seeds)
 
 
-def _analyse(position: Position, time_limit: float | None = None, depth: int | None = None,
-             evaluation: str = "auale", tablebase_seeds: int = TABLEBASE_SEEDS) -> Analysis:
+def _analyse(
+    position: Position,
+    time_limit: float | None = None,
+    depth: int | None = None,
+    evaluation: str = "auale",
+    tablebase_seeds: int = TABLEBASE_SEEDS,
+) -> Analysis:
     engine = game_engine(evaluation, tablebase_seeds)
     engine.clear()  # the same answer whatever this process searched before
-    return analyse(position, time_limit=time_limit, depth=depth, evaluation=evaluation,
-                   tablebase_seeds=tablebase_seeds, engine=engine)
+    return analyse(
+        position,
+        time_limit=time_limit,
+        depth=depth,
+        evaluation=evaluation,
+        tablebase_seeds=tablebase_seeds,
+        engine=engine,
+    )
 
 
 def check_opponent(opponent: str) -> Any:
     """The player spec of an opponent offered here (not OpenSpiel's MCTS), validated."""
     spec = parse_player(opponent)
     if spec.kind == "mcts":
-        raise ValueError("the mcts opponent needs OpenSpiel and is not offered here; "
-                         "choose engine, blog, greedy or random")
+        raise ValueError(
+            "the mcts opponent needs OpenSpiel and is not offered here; "
+            "choose engine, blog, greedy or random"
+        )
     if spec.kind == "engine" and spec.options.get("time", 0) > MAX_ENGINE_SECONDS:
-        raise ValueError(f"engine time per move is at most {MAX_ENGINE_SECONDS:g} s here, "
-                         f"got {spec.options['time']:g}")
+        raise ValueError(
+            f"engine time per move is at most {MAX_ENGINE_SECONDS:g} s here, "
+            f"got {spec.options['time']:g}"
+        )
     most = {"engine": 20, "blog": 10}.get(spec.kind, 0)
     if spec.options.get("depth", 0) > most:
-        raise ValueError(f"{spec.kind} search depth is at most {most} here, got {spec.options['depth']}")
+        raise ValueError(
+            f"{spec.kind} search depth is at most {most} here, got {spec.options['depth']}"
+        )
     if spec.options.get("tb", TABLEBASE_SEEDS) not in (-1, TABLEBASE_SEEDS):
-        raise ValueError(f"the engine's tablebase here is tb={TABLEBASE_SEEDS} (or -1 for none), "
-                         f"got tb={spec.options['tb']}")
+        raise ValueError(
+            f"the engine's tablebase here is tb={TABLEBASE_SEEDS} (or -1 for none), "
+            f"got tb={spec.options['tb']}"
+        )
     return spec
 
 
-def engine_reply(start: str, grand_slam: str, cycle: str, moves: list[str], opponent: str,
-                 seed: int = 0) -> EngineReply:
+def engine_reply(
+    start: str, grand_slam: str, cycle: str, moves: list[str], opponent: str, seed: int = 0
+) -> EngineReply:
     """The opponent's move (``engine:time=0.5``, ``engine:depth=8``, ``blog:depth=4``, ``greedy``,
     ``random``); random choices are seeded by (seed, ply), so a game replays."""
     spec = check_opponent(opponent)
@@ -417,8 +493,13 @@ def engine_reply(start: str, grand_slam: str, cycle: str, moves: list[str], oppo
     analysis, evaluation = None, None
     if spec.kind == "engine":
         o = spec.options
-        analysis = _analyse(p, time_limit=o.get("time"), depth=o.get("depth"),
-                            evaluation=o.get("eval", "auale"), tablebase_seeds=o.get("tb", TABLEBASE_SEEDS))
+        analysis = _analyse(
+            p,
+            time_limit=o.get("time"),
+            depth=o.get("depth"),
+            evaluation=o.get("eval", "auale"),
+            tablebase_seeds=o.get("tb", TABLEBASE_SEEDS),
+        )
         off = analysis.best_move
     else:
         rng = np.random.default_rng([seed, len(moves)])
@@ -428,14 +509,23 @@ def engine_reply(start: str, grand_slam: str, cycle: str, moves: list[str], oppo
     offsets.append(off)
     view = _view(positions, offsets, [*moves, letter])
     if analysis is not None and analysis.score_unit.startswith("auale"):
-        evaluation = evaluation_of(analysis.score, p.to_move, f"engine, depth {analysis.depth}",
-                                   None if positions[-1].is_over() else exact_verdict(positions[-1]))
+        evaluation = evaluation_of(
+            analysis.score,
+            p.to_move,
+            f"engine, depth {analysis.depth}",
+            None if positions[-1].is_over() else exact_verdict(positions[-1]),
+        )
     return EngineReply(str(spec), letter, analysis, evaluation, view)
 
 
-def analyse_position(position: str, grand_slam: str = "no-capture", cycle: str = "own-row",
-                     time_limit: float | None = 1.0, moves: list[str] | None = None,
-                     depth: int | None = None) -> PositionAnalysis:
+def analyse_position(
+    position: str,
+    grand_slam: str = "no-capture",
+    cycle: str = "own-row",
+    time_limit: float | None = 1.0,
+    moves: list[str] | None = None,
+    depth: int | None = None,
+) -> PositionAnalysis:
     """The engine's analysis of a position given in its text form (or of the game from it
     through `moves`, so the repetition history counts), within `time_limit` seconds or to
     `depth` plies (a depth wins when both are given)."""
@@ -444,25 +534,37 @@ def analyse_position(position: str, grand_slam: str = "no-capture", cycle: str =
             raise ValueError(f"analysis depth must be 1-20, got {depth}")
         time_limit = None
     elif time_limit is None or not 0 < time_limit <= MAX_ENGINE_SECONDS:
-        raise ValueError(f"analysis time must be more than 0 and at most {MAX_ENGINE_SECONDS:g} "
-                         f"seconds, got {time_limit}")
+        raise ValueError(
+            f"analysis time must be more than 0 and at most {MAX_ENGINE_SECONDS:g} "
+            f"seconds, got {time_limit}"
+        )
     positions, _ = replay(position, grand_slam, cycle, list(moves or []))
     p = positions[-1]
     a = _analyse(p, time_limit=time_limit, depth=depth)
     exact = exact_verdict(p)
-    return PositionAnalysis(a, evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact),
-                            exact, list(p.houses), list(p.stores))
+    return PositionAnalysis(
+        a,
+        evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact),
+        exact,
+        list(p.houses),
+        list(p.stores),
+    )
 
 
-def game_record(start: str, grand_slam: str, cycle: str, moves: list[str], south: str = "?",
-                north: str = "?") -> GameRecord:
+def game_record(
+    start: str, grand_slam: str, cycle: str, moves: list[str], south: str = "?", north: str = "?"
+) -> GameRecord:
     """The game's record (the text ``gamelab oware play`` saves and loads)."""
     for name in (south, north):
         if len(name) > 60 or "\n" in name or "#" in name:
-            raise ValueError(f"a player name is one line of at most 60 characters without '#', got {name!r}")
+            raise ValueError(
+                f"a player name is one line of at most 60 characters without '#', got {name!r}"
+            )
     positions, offsets = replay(start, grand_slam, cycle, [m.strip() for m in moves])
-    return GameRecord(format_record(positions[0], offsets, south or "?", north or "?"),
-                      f"oware-{len(offsets)}-moves.txt")
+    return GameRecord(
+        format_record(positions[0], offsets, south or "?", north or "?"),
+        f"oware-{len(offsets)}-moves.txt",
+    )
 
 
 def load_record(text: str) -> GameView:
@@ -471,7 +573,9 @@ def load_record(text: str) -> GameView:
         raise ValueError("a game record is at most 50,000 characters")
     start, offsets, _ = parse_record(text)
     if len(offsets) > MAX_MOVES:
-        raise ValueError(f"a game of {len(offsets)} moves is longer than allowed (at most {MAX_MOVES})")
+        raise ValueError(
+            f"a game of {len(offsets)} moves is longer than allowed (at most {MAX_MOVES})"
+        )
     letters = pv_letters(start, offsets)
     return game_view(start.to_text(), start.rules.grand_slam, start.rules.cycle, letters)
 

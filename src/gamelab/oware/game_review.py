@@ -71,7 +71,6 @@ class GameReview:
     note: str | None = None
 
 
-
 def _child_score(engine: Any, child: Position, depth: int) -> tuple[int, bool]:
     """The score of a move for its mover: minus the child's score (exact when it is over)."""
     if child.is_over():
@@ -89,7 +88,9 @@ def _child_score(engine: Any, child: Position, depth: int) -> tuple[int, bool]:
     return -engine.search(child, depth=depth - 1).score, False
 
 
-def review_game(start: str, grand_slam: str, cycle: str, moves: list[str], depth: int = 8) -> GameReview:
+def review_game(
+    start: str, grand_slam: str, cycle: str, moves: list[str], depth: int = 8
+) -> GameReview:
     """Every move of the game against the engine's best: each legal move is searched to `depth`
     plies (fixed depth, so the review is the same on every machine) and the played move's score
     compared with the best one's."""
@@ -112,21 +113,46 @@ def review_game(start: str, grand_slam: str, cycle: str, moves: list[str], depth
         after = evaluation_of(-played, child.to_move, f"engine, depth {depth}", exact)
         if child.is_over():
             a, b = child.result()
-            after = Evaluation(-played, SIDES[child.to_move], True,
-                               0.5 if a == b else float(a > b), f"game over {a}-{b}", "the rules")
-        rows.append(ReviewedMove(
-            ply=ply + 1, side=SIDES[p.to_move], move=moves[ply], best=move_letter(p.to_move, best),
-            score_before=scores[best], score_after=played, loss=loss,
-            loss_seeds=round(loss / UNIT, 1) if abs(loss) < K.DECIDED else None,
-            loss_text=loss_label(scores[best], played),
-            before_text=score_label(scores[best]), after_text=score_label(played),
-            south_after=after.south, exact=exact_verdict(p) is not None))
+            after = Evaluation(
+                -played,
+                SIDES[child.to_move],
+                True,
+                0.5 if a == b else float(a > b),
+                f"game over {a}-{b}",
+                "the rules",
+            )
+        rows.append(
+            ReviewedMove(
+                ply=ply + 1,
+                side=SIDES[p.to_move],
+                move=moves[ply],
+                best=move_letter(p.to_move, best),
+                score_before=scores[best],
+                score_after=played,
+                loss=loss,
+                loss_seeds=round(loss / UNIT, 1) if abs(loss) < K.DECIDED else None,
+                loss_text=loss_label(scores[best], played),
+                before_text=score_label(scores[best]),
+                after_text=score_label(played),
+                south_after=after.south,
+                exact=exact_verdict(p) is not None,
+            )
+        )
     ranked = sorted((r for r in rows if r.loss > 0), key=lambda r: (-r.loss, r.ply))[:3]
     worst = sorted(r.ply for r in ranked)
     rows = [dataclasses.replace(r, worst=r.ply in worst) for r in rows]
-    totals = {s: sum(r.loss for r in rows if r.side == s and r.loss_seeds is not None) for s in SIDES}
+    totals = {
+        s: sum(r.loss for r in rows if r.side == s and r.loss_seeds is not None) for s in SIDES
+    }
     turning = {s: sum(1 for r in rows if r.side == s and r.loss_seeds is None) for s in SIDES}
     final = positions[-1]
-    return GameReview(depth, f"auale evaluation units for the mover, {UNIT} per seed", rows, worst,
-                      totals, {s: round(t / UNIT, 1) for s, t in totals.items()}, turning,
-                      list(final.result()) if final.is_over() else None)
+    return GameReview(
+        depth,
+        f"auale evaluation units for the mover, {UNIT} per seed",
+        rows,
+        worst,
+        totals,
+        {s: round(t / UNIT, 1) for s, t in totals.items()},
+        turning,
+        list(final.result()) if final.is_over() else None,
+    )

@@ -63,8 +63,10 @@ def parse_player(text: str) -> PlayerSpec:
     """``kind[:key=value,...]`` → PlayerSpec (validated)."""
     kind, _, rest = text.strip().partition(":")
     if kind not in _ALLOWED:
-        raise ValueError(f"unknown player {kind!r}; players are {', '.join(KINDS)} "
-                         "(e.g. blog:depth=6, engine:time=0.5, mcts:sims=1000)")
+        raise ValueError(
+            f"unknown player {kind!r}; players are {', '.join(KINDS)} "
+            "(e.g. blog:depth=6, engine:time=0.5, mcts:sims=1000)"
+        )
     options: dict = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")
@@ -74,8 +76,10 @@ def parse_player(text: str) -> PlayerSpec:
         try:
             options[key] = _ALLOWED[kind][key](value)
         except ValueError:
-            raise ValueError(f"option {key} of player {kind} must be a "
-                             f"{_ALLOWED[kind][key].__name__}, got {value!r}") from None
+            raise ValueError(
+                f"option {key} of player {kind} must be a "
+                f"{_ALLOWED[kind][key].__name__}, got {value!r}"
+            ) from None
     if kind == "blog":
         options.setdefault("depth", 6)
         if options["depth"] < 1:
@@ -143,8 +147,9 @@ class BlogPlayer(Player):
 
 
 class EnginePlayer(Player):
-    def __init__(self, time: float | None = None, depth: int | None = None, eval: str = "auale",
-                 tb: int = 12) -> None:
+    def __init__(
+        self, time: float | None = None, depth: int | None = None, eval: str = "auale", tb: int = 12
+    ) -> None:
         from gamelab.oware.search import Engine
 
         self.time, self.depth = time, depth
@@ -160,8 +165,9 @@ class EnginePlayer(Player):
 class MctsPlayer(Player):
     def __init__(self, sims: int, rollouts: int = 1, uct: float = 2.0, seed: int = 0) -> None:
         if not have_open_spiel():
-            raise ValueError("mcts players need the optional open-spiel package "
-                             "(pip install open-spiel)")
+            raise ValueError(
+                "mcts players need the optional open-spiel package (pip install open-spiel)"
+            )
         import pyspiel
 
         self.game = pyspiel.load_game("oware")
@@ -225,8 +231,13 @@ def play_game(south: Player, north: Player, opening: list[int], rng: np.random.G
         counts[p.to_move] += 1
         p = p.play(m)
         moves.append(m)
-    return {"result": list(p.result()), "plies": len(moves), "moves": moves,
-            "seconds": thinking, "moves_made": counts}
+    return {
+        "result": list(p.result()),
+        "plies": len(moves),
+        "moves": moves,
+        "seconds": thinking,
+        "moves_made": counts,
+    }
 
 
 def play_pair(item: tuple, rng: np.random.Generator) -> list[dict]:
@@ -275,11 +286,17 @@ class MatchSummary:
 
     def __json__(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "games": self.games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
-            "a_score_rate": self.score.value, "ci95": [self.score.lo, self.score.hi],
-            "elo": self.elo.value, "elo_ci95": [self.elo.lo, self.elo.hi],
+            "games": self.games,
+            "wins": self.wins,
+            "draws": self.draws,
+            "losses": self.losses,
+            "a_score_rate": self.score.value,
+            "ci95": [self.score.lo, self.score.hi],
+            "elo": self.elo.value,
+            "elo_ci95": [self.elo.lo, self.elo.hi],
             "elo_sweep": self.elo.sweep,
-            "mean_seed_margin": self.mean_seed_margin, "mean_plies": self.mean_plies,
+            "mean_seed_margin": self.mean_seed_margin,
+            "mean_plies": self.mean_plies,
         }
         if self.a_seconds_per_move is not None:
             out["a_seconds_per_move"] = self.a_seconds_per_move
@@ -288,8 +305,9 @@ class MatchSummary:
         return out
 
 
-def summarise(records: list[dict[str, Any]], a: str = "", b: str = "", seed: int = 0,
-              opening_plies: int = 2) -> MatchSummary:
+def summarise(
+    records: list[dict[str, Any]], a: str = "", b: str = "", seed: int = 0, opening_plies: int = 2
+) -> MatchSummary:
     """The :class:`MatchSummary` of game records from :func:`play_pair`."""
     points = [r["a_points"] for r in records]
     wins = sum(1 for x in points if x == 1.0)
@@ -305,26 +323,47 @@ def summarise(records: list[dict[str, Any]], a: str = "", b: str = "", seed: int
             made = sum(r["moves_made"][side(r)] for r in timed)
             per_move[name] = secs / made if made else 0.0
     return MatchSummary(
-        a=a, b=b, seed=seed, opening_plies=opening_plies, games=len(points), wins=wins,
-        draws=draws, losses=losses, score=rate, elo=elo_difference(rate),
+        a=a,
+        b=b,
+        seed=seed,
+        opening_plies=opening_plies,
+        games=len(points),
+        wins=wins,
+        draws=draws,
+        losses=losses,
+        score=rate,
+        elo=elo_difference(rate),
         mean_seed_margin=float(np.mean(margins)),
         mean_plies=float(np.mean([r["plies"] for r in records])),
-        a_seconds_per_move=per_move["a"], b_seconds_per_move=per_move["b"])
+        a_seconds_per_move=per_move["a"],
+        b_seconds_per_move=per_move["b"],
+    )
 
 
-def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,
-              backend: Backend | None = None, use_store: bool = True,
-              store: ResultStore | None = None) -> MatchSummary:
+def run_match(
+    a: str,
+    b: str,
+    games: int,
+    seed: int = 0,
+    opening_plies: int = 2,
+    backend: Backend | None = None,
+    use_store: bool = True,
+    store: ResultStore | None = None,
+) -> MatchSummary:
     """Play `games` games (an even number, paired colours) and summarise them for A.
 
     Games are saved in `store` (by default the standard results store) and reused when the
     same match (players, games, openings, seed) is run again."""
     if games < 2 or games % 2:
-        raise ValueError(f"games must be an even number of at least 2 (paired colours), got {games}")
+        raise ValueError(
+            f"games must be an even number of at least 2 (paired colours), got {games}"
+        )
     sa, sb = parse_player(a), parse_player(b)
     for s in (sa, sb):
         if s.kind == "mcts" and not have_open_spiel():
-            raise ValueError("mcts players need the optional open-spiel package (pip install open-spiel)")
+            raise ValueError(
+                "mcts players need the optional open-spiel package (pip install open-spiel)"
+            )
         if s.kind == "engine" and s.options.get("tb", 12) >= 0:
             from gamelab.oware.tablebase import load_tablebase
 
@@ -337,8 +376,16 @@ def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,
         store = None
     params = match_params(str(sa), str(sb), games, seed, opening_plies)
     try:
-        pairs = run_tasks(play_pair, items, seed=seed, backend=backend, label=f"{sa} vs {sb}",
-                          store=store, experiment="oware-match", params=params)
+        pairs = run_tasks(
+            play_pair,
+            items,
+            seed=seed,
+            backend=backend,
+            label=f"{sa} vs {sb}",
+            store=store,
+            experiment="oware-match",
+            params=params,
+        )
     finally:
         if own_store and store is not None:
             store.close()
@@ -348,16 +395,24 @@ def run_match(a: str, b: str, games: int, seed: int = 0, opening_plies: int = 2,
 
 def match_params(a: str, b: str, games: int, seed: int, opening_plies: int) -> dict[str, Any]:
     """The parameters that identify a match in the results store."""
-    return {"a": a, "b": b, "games": games, "opening_plies": opening_plies, "seed": seed,
-            "version": MATCH_VERSION}
+    return {
+        "a": a,
+        "b": b,
+        "games": games,
+        "opening_plies": opening_plies,
+        "seed": seed,
+        "version": MATCH_VERSION,
+    }
 
 
-def stored_match(store: ResultStore, a: str, b: str, games: int, seed: int,
-                 opening_plies: int = 2) -> MatchSummary | None:
+def stored_match(
+    store: ResultStore, a: str, b: str, games: int, seed: int, opening_plies: int = 2
+) -> MatchSummary | None:
     """The summary of a match already complete in `store`, else None (nothing is played)."""
     sa, sb = str(parse_player(a)), str(parse_player(b))
-    done = store.finished("oware-match", match_params(sa, sb, games, seed, opening_plies),
-                          games // 2)
+    done = store.finished(
+        "oware-match", match_params(sa, sb, games, seed, opening_plies), games // 2
+    )
     if len(done) < games // 2:
         return None
     return summarise([g for i in sorted(done) for g in done[i]], sa, sb, seed, opening_plies)

@@ -50,7 +50,9 @@ def parse_move(token: str, position: Position) -> int:
             raise ValueError(f"{t} is a North house but South is to move; South's houses are A-F")
         offset = "abcdef".index(t)
     else:
-        raise ValueError(f"a move is a house letter (A-F for South, a-f for North) or 1-6, got {token!r}")
+        raise ValueError(
+            f"a move is a house letter (A-F for South, a-f for North) or 1-6, got {token!r}"
+        )
     if offset not in position.legal_moves():
         legal = " ".join(move_letter(position.to_move, m) for m in position.legal_moves())
         raise ValueError(f"house {t} cannot be played now; legal: {legal or 'none'}")
@@ -63,9 +65,14 @@ def format_record(start: Position, moves: list[int], south: str = "?", north: st
     for m in moves:
         letters.append(move_letter(p.to_move, m))
         p = p.play(m)
-    lines = [HEADER, f"rules: grand-slam={start.rules.grand_slam} cycle={start.rules.cycle}",
-             f"start: {start.to_text()}", f"south: {south}", f"north: {north}",
-             f"moves: {' '.join(letters)}"]
+    lines = [
+        HEADER,
+        f"rules: grand-slam={start.rules.grand_slam} cycle={start.rules.cycle}",
+        f"start: {start.to_text()}",
+        f"south: {south}",
+        f"north: {north}",
+        f"moves: {' '.join(letters)}",
+    ]
     if p.is_over():
         lines.append("result: {}-{}".format(*p.result()))
     return "\n".join(lines) + "\n"
@@ -146,9 +153,15 @@ class PlaySession(Session):
     or interrupted command leaves the game as it was.
     """
 
-    def __init__(self, opponent: str = "engine:time=1", human_side: int = 0,
-                 load: Path | None = None, seed: int = 0, analysis_time: float = 1.0,
-                 tablebase_seeds: int = 12) -> None:
+    def __init__(
+        self,
+        opponent: str = "engine:time=1",
+        human_side: int = 0,
+        load: Path | None = None,
+        seed: int = 0,
+        analysis_time: float = 1.0,
+        tablebase_seeds: int = 12,
+    ) -> None:
         from gamelab.oware.match import make_player
 
         if human_side not in (0, 1):
@@ -182,8 +195,10 @@ class PlaySession(Session):
 
     def intro(self) -> str:
         side = "South (A-F, bottom row)" if self.human_side == 0 else "North (a-f, top row)"
-        lines = [f"You play {side} against {self.opponent}. Type 'help' for commands.",
-                 self.position.draw()]
+        lines = [
+            f"You play {side} against {self.opponent}. Type 'help' for commands.",
+            self.position.draw(),
+        ]
         lines += self._advance(self.moves)
         return "\n".join(lines)
 
@@ -230,8 +245,10 @@ class PlaySession(Session):
             a = analyse(p, time_limit=self.analysis_time, tablebase_seeds=self.tablebase_seeds)
             if word == "hint":
                 return f"hint: {a.best_move_text}; score {a.score_text}; depth {a.depth}"
-            return (f"evaluation for the side to move: {a.score_text}; depth {a.depth}\n"
-                    f"principal variation: {' '.join(a.pv_text)}")
+            return (
+                f"evaluation for the side to move: {a.score_text}; depth {a.depth}\n"
+                f"principal variation: {' '.join(a.pv_text)}"
+            )
         if word == "undo":
             moves = list(self.moves)
             while moves:
@@ -286,5 +303,14 @@ def run_terminal_game(
     return session.moves
 
 
-__all__ = ["PlaySession", "run_terminal_game", "format_record", "parse_record", "save_record",
-           "load_record", "parse_move", "move_letter", "pv_letters"]
+__all__ = [
+    "PlaySession",
+    "run_terminal_game",
+    "format_record",
+    "parse_record",
+    "save_record",
+    "load_record",
+    "parse_move",
+    "move_letter",
+    "pv_letters",
+]

@@ -34,11 +34,22 @@ def build(section, ctx) -> None:
     for d in range(1, depth + 1):
         t0 = time.perf_counter()
         n = perft_count(Position.initial(), d)
-        rows.append([d, n, START_PERFT[d - 1], "yes" if n == START_PERFT[d - 1] else "NO",
-                     round(time.perf_counter() - t0, 3)])
-    section.table("perft", ["depth", "perft", "reference", "match", "seconds"], rows,
-                  caption="Move sequences from the start position (reference: OpenSpiel, "
-                          "research notes §2). Command: gamelab oware perft --depth D --json")
+        rows.append(
+            [
+                d,
+                n,
+                START_PERFT[d - 1],
+                "yes" if n == START_PERFT[d - 1] else "NO",
+                round(time.perf_counter() - t0, 3),
+            ]
+        )
+    section.table(
+        "perft",
+        ["depth", "perft", "reference", "match", "seconds"],
+        rows,
+        caption="Move sequences from the start position (reference: OpenSpiel, "
+        "research notes §2). Command: gamelab oware perft --depth D --json",
+    )
     data["perft_ok"] = all(r[3] == "yes" for r in rows)
 
     # ---- speed
@@ -58,11 +69,16 @@ def build(section, ctx) -> None:
         twin_negamax(p, twin_depth, nodes=twin_nodes)
         twin_s += time.perf_counter() - t0
     nps, twin_nps = nodes / secs, twin_nodes[0] / twin_s
-    section.table("speed", ["search", "nodes/s", "vs twin"],
-                  [["numba engine (PVS, TT, ordering)", round(nps), round(nps / twin_nps, 1)],
-                   ["plain-Python twin (alpha-beta)", round(twin_nps), 1.0]],
-                  caption=f"{len(ps)} random positions, {seconds} s each for the engine, depth "
-                          f"{twin_depth} for the twin, one core (shared). Command: python benchmarks/oware_search.py")
+    section.table(
+        "speed",
+        ["search", "nodes/s", "vs twin"],
+        [
+            ["numba engine (PVS, TT, ordering)", round(nps), round(nps / twin_nps, 1)],
+            ["plain-Python twin (alpha-beta)", round(twin_nps), 1.0],
+        ],
+        caption=f"{len(ps)} random positions, {seconds} s each for the engine, depth "
+        f"{twin_depth} for the twin, one core (shared). Command: python benchmarks/oware_search.py",
+    )
     data.update(engine_nps=nps, twin_nps=twin_nps)
 
     # ---- tablebase
@@ -73,23 +89,35 @@ def build(section, ctx) -> None:
     total = time.perf_counter() - t0
     off = arrays["offsets"]
     levels = tablebase_levels(arrays["values"], off, arrays["seconds"], arrays["sweeps"])
-    tb_rows = [[lv.seeds, lv.boards, lv.build_seconds, lv.sweeps, lv.mover_wins_share]
-               for lv in levels]
+    tb_rows = [
+        [lv.seeds, lv.boards, lv.build_seconds, lv.sweeps, lv.mover_wins_share] for lv in levels
+    ]
     seeds = max(lv.seeds for lv in levels)  # caption and command describe this very table
-    section.table("tablebase", ["seeds", "boards", "build s", "sweeps", "mover wins share"], tb_rows,
-                  caption=f"Retrograde tablebase to {seeds} seeds: {int(off[-1]):,} boards, one byte "
-                          f"each, built in {total:.1f} s. "
-                          f"Command: python benchmarks/oware_tablebase.py --seeds {seeds}")
+    section.table(
+        "tablebase",
+        ["seeds", "boards", "build s", "sweeps", "mover wins share"],
+        tb_rows,
+        caption=f"Retrograde tablebase to {seeds} seeds: {int(off[-1]):,} boards, one byte "
+        f"each, built in {total:.1f} s. "
+        f"Command: python benchmarks/oware_tablebase.py --seeds {seeds}",
+    )
     data.update(tablebase_seeds=seeds, tablebase_seconds=total)
 
     # ---- matches
     backend = Backend(workers=ctx.backend.workers, cluster=ctx.backend.cluster, quiet=True)
     if quick:
-        pairs = [("greedy", "random", 10), ("blog:depth=4", "greedy", 10),
-                 ("engine:depth=4,tb=8", "blog:depth=4", 6)]
+        pairs = [
+            ("greedy", "random", 10),
+            ("blog:depth=4", "greedy", 10),
+            ("engine:depth=4,tb=8", "blog:depth=4", 6),
+        ]
     else:
-        pairs = [("greedy", "random", 100), ("blog:depth=4", "greedy", 100),
-                 ("blog:depth=6", "blog:depth=4", 100), ("engine:depth=6", "blog:depth=6", 100)]
+        pairs = [
+            ("greedy", "random", 100),
+            ("blog:depth=4", "greedy", 100),
+            ("blog:depth=6", "blog:depth=4", 100),
+            ("engine:depth=6", "blog:depth=6", 100),
+        ]
     match_rows = []
     for a, b, n in pairs:
         s = run_match(a, b, games=n, seed=ctx.seed, backend=backend, store=ctx.store)
@@ -98,18 +126,25 @@ def build(section, ctx) -> None:
         stored = stored_match(ctx.store, a, b, n, seed) if ctx.store is not None else None
         if stored is not None:
             match_rows.append(_match_row(stored))
-    section.table("matches", ["A", "B", "games", "W-D-L", "score rate [95%]", "Elo [95%]"],
-                  match_rows,
-                  caption="Paired colours (each 2-ply random opening played with both colours); "
-                          "Wilson interval; Elo from the score rate. Command: gamelab oware match "
-                          "--a A --b B --games N --seed S --json")
+    section.table(
+        "matches",
+        ["A", "B", "games", "W-D-L", "score rate [95%]", "Elo [95%]"],
+        match_rows,
+        caption="Paired colours (each 2-ply random opening played with both colours); "
+        "Wilson interval; Elo from the score rate. Command: gamelab oware match "
+        "--a A --b B --games N --seed S --json",
+    )
     data["matches"] = match_rows
     section.data.update(data)
     best = match_rows[-1]
-    section.set_headline(f"perft {'matches' if data['perft_ok'] else 'DIFFERS'} to depth {depth}; "
-                         f"engine {nps / 1e6:.2f}M nodes/s; {best[0]} vs {best[1]}: {best[4]}")
-    section.text("Rules agree move by move with OpenSpiel's oware (tests/oware/"
-                 "test_oware_openspiel.py). See docs/oware.md for every command.")
+    section.set_headline(
+        f"perft {'matches' if data['perft_ok'] else 'DIFFERS'} to depth {depth}; "
+        f"engine {nps / 1e6:.2f}M nodes/s; {best[0]} vs {best[1]}: {best[4]}"
+    )
+    section.text(
+        "Rules agree move by move with OpenSpiel's oware (tests/oware/"
+        "test_oware_openspiel.py). See docs/oware.md for every command."
+    )
 
 
 def _match_row(s: MatchSummary) -> list:

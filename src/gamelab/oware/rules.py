@@ -52,7 +52,9 @@ class Rules:
                 f"grand slam rule must be one of {', '.join(GRAND_SLAM_RULES)}, got {self.grand_slam!r}"
             )
         if self.cycle not in CYCLE_RULES:
-            raise ValueError(f"cycle rule must be one of {', '.join(CYCLE_RULES)}, got {self.cycle!r}")
+            raise ValueError(
+                f"cycle rule must be one of {', '.join(CYCLE_RULES)}, got {self.cycle!r}"
+            )
 
     @property
     def gs_code(self) -> int:
@@ -112,7 +114,9 @@ def is_grand_slam(houses: tuple[int, ...], side: int, offset: int) -> bool:
     board = list(houses)
     last = sow(board, side, offset)
     run = capture_run(board, side, last)
-    return bool(run) and sum(board[i] for i in run) == sum(board[6 * (1 - side) : 6 * (1 - side) + 6])
+    return bool(run) and sum(board[i] for i in run) == sum(
+        board[6 * (1 - side) : 6 * (1 - side) + 6]
+    )
 
 
 def legal_offsets(houses: tuple[int, ...], side: int, rules: Rules = ABAPA) -> list[int]:
@@ -133,7 +137,9 @@ def parse_side(token: str) -> int:
         return 0
     if t in ("N", "1"):
         return 1
-    raise ValueError(f"side to move must be S (first player, 0) or N (second player, 1), got {token!r}")
+    raise ValueError(
+        f"side to move must be S (first player, 0) or N (second player, 1), got {token!r}"
+    )
 
 
 @dataclass(frozen=True)
@@ -193,8 +199,12 @@ class Position:
             numbers = [int(x) for x in tokens[:14]]
         except ValueError:
             raise ValueError(f"houses and stores must be whole numbers, got {text!r}") from None
-        return cls(houses=tuple(numbers[:12]), stores=(numbers[12], numbers[13]),
-                   to_move=parse_side(tokens[14]), rules=rules)
+        return cls(
+            houses=tuple(numbers[:12]),
+            stores=(numbers[12], numbers[13]),
+            to_move=parse_side(tokens[14]),
+            rules=rules,
+        )
 
     def to_text(self) -> str:
         return "-".join(str(x) for x in (*self.houses, *self.stores)) + "-" + "SN"[self.to_move]
@@ -237,7 +247,9 @@ class Position:
         if move not in legal:
             if self.is_over():
                 raise ValueError(f"the game is over in {self.to_text()}; no move can be played")
-            raise ValueError(f"move {move!r} is not legal in {self.to_text()}; legal moves: {legal}")
+            raise ValueError(
+                f"move {move!r} is not legal in {self.to_text()}; legal moves: {legal}"
+            )
         houses = list(self.houses)
         stores = list(self.stores)
         captured = apply_move(houses, stores, self.to_move, move, self.rules)
@@ -264,8 +276,14 @@ class Position:
         half = n // 2
         stores = [self.stores[0] + half, self.stores[1] + half]
         stores[self.to_move] += n - 2 * half
-        return Position((0,) * HOUSES, (stores[0], stores[1]), self.to_move, self.rules,
-                        self.history, ended=True)
+        return Position(
+            (0,) * HOUSES,
+            (stores[0], stores[1]),
+            self.to_move,
+            self.rules,
+            self.history,
+            ended=True,
+        )
 
     # ------------------------------------------------------------------ display
 
@@ -281,7 +299,9 @@ class Position:
         lines.append(f"  S {self.stores[0]:>2} [{bottom}]")
         if labels:
             lines.append("        A  B  C  D  E  F")
-        lines.append(f"  to move: {mover}" if not self.is_over() else f"  game over: {self.result()}")
+        lines.append(
+            f"  to move: {mover}" if not self.is_over() else f"  game over: {self.result()}"
+        )
         return "\n".join(lines)
 
 

@@ -70,19 +70,39 @@ def blog_alphabeta(position: Position, depth: int) -> tuple[int, int, int]:
     empty = Tablebase.empty()
     tt = np.zeros(1, dtype=np.uint64)
     small = np.zeros(1, dtype=np.int32)
-    score = K.search_root(board_array(position), position.to_move, depth, K.EVAL_BLOG,
-                          position.rules.gs_code, tt, small, small.astype(np.int16),
-                          small.astype(np.int8), small.astype(np.int8), zobrist_table(),
-                          np.zeros((2, 6), dtype=np.int64), counters, empty.values, empty.offsets,
-                          _binom(), False, True)
+    score = K.search_root(
+        board_array(position),
+        position.to_move,
+        depth,
+        K.EVAL_BLOG,
+        position.rules.gs_code,
+        tt,
+        small,
+        small.astype(np.int16),
+        small.astype(np.int8),
+        small.astype(np.int8),
+        zobrist_table(),
+        np.zeros((2, 6), dtype=np.int64),
+        counters,
+        empty.values,
+        empty.offsets,
+        _binom(),
+        False,
+        True,
+    )
     return int(counters[3]), int(score), int(counters[0])
 
 
 # --------------------------------------------------------------------------- twin
 
 
-def twin_negamax(position: Position, depth: int, evaluation: str = "auale",
-                 tablebase: Tablebase | None = None, nodes: list[int] | None = None) -> int:
+def twin_negamax(
+    position: Position,
+    depth: int,
+    evaluation: str = "auale",
+    tablebase: Tablebase | None = None,
+    nodes: list[int] | None = None,
+) -> int:
     """Plain-Python negamax alpha-beta with the kernel's scores (fixed depth, no table).
 
     `nodes`, if given, is a one-element list incremented per node visited."""
@@ -120,8 +140,9 @@ def twin_negamax(position: Position, depth: int, evaluation: str = "auale",
         return best
 
     _require_playable(position)
-    return search(list(position.houses), list(position.stores), position.to_move, depth,
-                  -K.INF, K.INF, 0)
+    return search(
+        list(position.houses), list(position.stores), position.to_move, depth, -K.INF, K.INF, 0
+    )
 
 
 # --------------------------------------------------------------------------- engine
@@ -142,9 +163,15 @@ class SearchResult:
         return self.nodes / self.seconds if self.seconds > 0 else 0.0
 
     def __json__(self) -> dict[str, Any]:
-        return {"best_move": self.best_move, "score": self.score, "pv": self.pv,
-                "depth": self.depth, "nodes": self.nodes, "nps": round(self.nps, 1),
-                "seconds": round(self.seconds, 4)}
+        return {
+            "best_move": self.best_move,
+            "score": self.score,
+            "pv": self.pv,
+            "depth": self.depth,
+            "nodes": self.nodes,
+            "nps": round(self.nps, 1),
+            "seconds": round(self.seconds, 4),
+        }
 
 
 @dataclass
@@ -178,8 +205,14 @@ class Engine:
         self.clear()
 
     def clear(self) -> None:
-        for a in (self.tt_keys, self.tt_vals, self.tt_depth, self.tt_flag, self.tt_move,
-                  self.history):
+        for a in (
+            self.tt_keys,
+            self.tt_vals,
+            self.tt_depth,
+            self.tt_flag,
+            self.tt_move,
+            self.history,
+        ):
             a[:] = 0
 
     def _tb_arrays(self, position: Position):
@@ -187,19 +220,42 @@ class Engine:
             return self.tablebase.values, self.tablebase.offsets
         return Tablebase.empty().values, Tablebase.empty().offsets
 
-    def search_depth(self, position: Position, depth: int, node_limit: int = 2**62) -> tuple[int, int, int, bool]:
+    def search_depth(
+        self, position: Position, depth: int, node_limit: int = 2**62
+    ) -> tuple[int, int, int, bool]:
         """One fixed-depth search: (score, best move, nodes, finished)."""
         counters = np.zeros(4, dtype=np.int64)
         counters[1] = node_limit
         values, offsets = self._tb_arrays(position)
-        score = K.search_root(board_array(position), position.to_move, depth, self.kind,
-                              position.rules.gs_code, self.tt_keys, self.tt_vals, self.tt_depth,
-                              self.tt_flag, self.tt_move, zobrist_table(), self.history, counters,
-                              values, offsets, _binom(), self.use_tt, False)
+        score = K.search_root(
+            board_array(position),
+            position.to_move,
+            depth,
+            self.kind,
+            position.rules.gs_code,
+            self.tt_keys,
+            self.tt_vals,
+            self.tt_depth,
+            self.tt_flag,
+            self.tt_move,
+            zobrist_table(),
+            self.history,
+            counters,
+            values,
+            offsets,
+            _binom(),
+            self.use_tt,
+            False,
+        )
         return int(score), int(counters[3]), int(counters[0]), counters[2] == 0
 
-    def search(self, position: Position, time_limit: float | None = None,
-               depth: int | None = None, max_depth: int = 60) -> SearchResult:
+    def search(
+        self,
+        position: Position,
+        time_limit: float | None = None,
+        depth: int | None = None,
+        max_depth: int = 60,
+    ) -> SearchResult:
         """Iterative deepening to `depth`, or until `time_limit` seconds are (about to be) used."""
         if time_limit is None and depth is None:
             raise ValueError("give a time limit (seconds) or a depth")

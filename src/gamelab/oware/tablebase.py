@@ -101,10 +101,15 @@ def load_tablebase(max_seeds: int = 12) -> Tablebase:
     """The tablebase to `max_seeds`, from the cache or built (and cached) now."""
     if max_seeds < 0:
         return Tablebase.empty()
-    arrays = cached_arrays("oware-tablebase", {"max_seeds": max_seeds, "rules": "abapa"},
-                           VERSION, lambda: compute_tablebase(max_seeds))
-    return Tablebase(max_seeds, arrays["values"], arrays["offsets"],
-                     tuple(float(x) for x in arrays["seconds"]))
+    arrays = cached_arrays(
+        "oware-tablebase",
+        {"max_seeds": max_seeds, "rules": "abapa"},
+        VERSION,
+        lambda: compute_tablebase(max_seeds),
+    )
+    return Tablebase(
+        max_seeds, arrays["values"], arrays["offsets"], tuple(float(x) for x in arrays["seconds"])
+    )
 
 
 def warm_up() -> None:
@@ -137,16 +142,25 @@ class TablebaseSummary:
     levels: list[TablebaseLevel] = field(default_factory=list)
 
 
-def tablebase_levels(values: np.ndarray, offsets: np.ndarray, seconds: np.ndarray | tuple[float, ...],
-                     sweeps: np.ndarray | None = None) -> list[TablebaseLevel]:
+def tablebase_levels(
+    values: np.ndarray,
+    offsets: np.ndarray,
+    seconds: np.ndarray | tuple[float, ...],
+    sweeps: np.ndarray | None = None,
+) -> list[TablebaseLevel]:
     """Per-level boards, build seconds and share of boards the mover wins."""
     out = []
     for n in range(len(offsets) - 1):
-        level = values[offsets[n]:offsets[n + 1]]
-        out.append(TablebaseLevel(
-            seeds=n, boards=int(level.size), build_seconds=round(float(seconds[n]), 3),
-            mover_wins_share=round(float(np.mean(level > 0)), 3) if level.size else 0.0,
-            sweeps=None if sweeps is None else int(sweeps[n])))
+        level = values[offsets[n] : offsets[n + 1]]
+        out.append(
+            TablebaseLevel(
+                seeds=n,
+                boards=int(level.size),
+                build_seconds=round(float(seconds[n]), 3),
+                mover_wins_share=round(float(np.mean(level > 0)), 3) if level.size else 0.0,
+                sweeps=None if sweeps is None else int(sweeps[n]),
+            )
+        )
     return out
 
 
@@ -158,10 +172,14 @@ def tablebase_summary(max_seeds: int = 12) -> TablebaseSummary:
     tb = load_tablebase(max_seeds)
     seconds = time.perf_counter() - t0
     return TablebaseSummary(
-        max_seeds=max_seeds, boards=tb.size, bytes=int(tb.values.nbytes),
-        build_seconds=round(sum(tb.build_seconds), 2), load_seconds=round(seconds, 2),
+        max_seeds=max_seeds,
+        boards=tb.size,
+        bytes=int(tb.values.nbytes),
+        build_seconds=round(sum(tb.build_seconds), 2),
+        load_seconds=round(seconds, 2),
         mover_wins=int(np.count_nonzero(tb.values > 0)),
-        levels=tablebase_levels(tb.values, tb.offsets, tb.build_seconds))
+        levels=tablebase_levels(tb.values, tb.offsets, tb.build_seconds),
+    )
 
 
 def exhaustive_board_value(position: Position, limit: int = 2_000_000) -> int:
@@ -181,7 +199,7 @@ def exhaustive_board_value(position: Position, limit: int = 2_000_000) -> int:
         if not moves:
             own = sum(houses[6 * side : 6 * side + 6])
             return own - (n - own)
-        best = -10**9
+        best = -(10**9)
         for m in moves:
             h = list(houses)
             stores = [0, 0]
@@ -200,4 +218,3 @@ def exhaustive_board_value(position: Position, limit: int = 2_000_000) -> int:
 
     start = (position.houses, position.to_move)
     return value(position.houses, position.to_move, {start})
-

@@ -64,7 +64,9 @@ def flip_bounds_py(boards, weights, hidden_mult, revealed_mask):
             live = mass[t, v] - won[t, v]
             if live <= 0:
                 continue
-            useful = [u for u in range(TILES) if u != t and not revealed_mask[u] and m_in[t, v, u] > 0]
+            useful = [
+                u for u in range(TILES) if u != t and not revealed_mask[u] and m_in[t, v, u] > 0
+            ]
             risks = [v_in[t, v, u] for u in useful]
             if risks and min(risks) <= 0:
                 bound[t, v] = live
@@ -205,6 +207,7 @@ def symmetry_classes(clue, code):
 
 def symmetry_classes_py(clue, code: int) -> list[int]:
     """Plain-Python twin of :func:`symmetry_classes`: classes by explicit closure."""
+
     def val(t: int) -> int:
         return (code >> (2 * t)) & 3
 
@@ -221,7 +224,8 @@ def symmetry_classes_py(clue, code: int) -> list[int]:
 
         def free_mults(line_index: int, cells: list[int]) -> int:
             return sum(
-                1 for k, t in enumerate(cells)
+                1
+                for k, t in enumerate(cells)
                 if val(t) >= 2 and (clue[line + 1][line_index] == 0 or clue[3 - line][k] == 0)
             )
 
@@ -250,9 +254,17 @@ def board_bits(boards: np.ndarray) -> np.ndarray:
     """(n, 4) int64 bitmasks over the 25 tiles: value bit 0, value bit 1, Voltorb, multiplier."""
     b = np.asarray(boards, dtype=np.int64)
     weights = np.int64(1) << np.arange(TILES, dtype=np.int64)
-    return np.ascontiguousarray(np.stack([
-        ((b & 1) != 0) @ weights, ((b & 2) != 0) @ weights, (b == 0) @ weights, (b >= 2) @ weights,
-    ], axis=1).astype(np.int64))
+    return np.ascontiguousarray(
+        np.stack(
+            [
+                ((b & 1) != 0) @ weights,
+                ((b & 2) != 0) @ weights,
+                (b == 0) @ weights,
+                (b >= 2) @ weights,
+            ],
+            axis=1,
+        ).astype(np.int64)
+    )
 
 
 @njit(cache=True)
@@ -308,6 +320,7 @@ def pair_bound(bits, weights, idx):
 
 def pair_bound_py(boards, weights, idx) -> float:
     """Plain-Python twin of :func:`pair_bound` (same greedy cover, from the board values)."""
+
     def inseparable(a: int, b: int) -> bool:
         diff = [t for t in range(TILES) if boards[a][t] != boards[b][t]]
         if not diff or any((boards[a][t] == 0) == (boards[b][t] == 0) for t in diff):
@@ -324,7 +337,7 @@ def pair_bound_py(boards, weights, idx) -> float:
         assigned[a] = True
         ub += float(weights[idx[a]])
         group = [idx[a]]
-        for b in order[ii + 1:]:
+        for b in order[ii + 1 :]:
             if not assigned[b] and all(inseparable(m, idx[b]) for m in group):
                 group.append(idx[b])
                 assigned[b] = True

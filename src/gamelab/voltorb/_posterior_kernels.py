@@ -19,6 +19,7 @@ from gamelab.voltorb.rules import SIZE, TILES
 
 FREE_TOTAL_CAP = 6
 
+
 def _all_row_patterns() -> np.ndarray:
     grid = np.indices((4,) * SIZE).reshape(SIZE, -1).T  # 1024 x 5, row-major value order
     return np.ascontiguousarray(grid.astype(np.int8))

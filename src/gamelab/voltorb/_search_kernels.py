@@ -20,8 +20,23 @@ PAIR_BOUND_MAX = 100000
 
 
 @njit(cache=True)
-def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo_exact, memo_tile,
-               counter, clue, use_symmetry, bits, use_pairs):
+def win_search(
+    boards,
+    weights,
+    hm0,
+    idx,
+    code,
+    nrev_mult,
+    alpha,
+    memo_val,
+    memo_exact,
+    memo_tile,
+    counter,
+    clue,
+    use_symmetry,
+    bits,
+    use_pairs,
+):
     """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
     else the value shown). Same recursion and pruning as the Python twin
     :class:`gamelab.voltorb.expectimax.OptimalSolver`, plus fail-low cut-offs: the result is exact
@@ -131,9 +146,23 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
                 child_alpha = alpha - (running - live_mass)
                 if alpha < 0.0:
                     child_alpha = -1.0
-                child = win_search(boards, weights, hm0, live, child_code, nrev_mult + extra,
-                                   child_alpha, memo_val, memo_exact, memo_tile, counter, clue,
-                                   use_symmetry, bits, use_pairs)
+                child = win_search(
+                    boards,
+                    weights,
+                    hm0,
+                    live,
+                    child_code,
+                    nrev_mult + extra,
+                    child_alpha,
+                    memo_val,
+                    memo_exact,
+                    memo_tile,
+                    counter,
+                    clue,
+                    use_symmetry,
+                    bits,
+                    use_pairs,
+                )
                 if counter[2]:
                     return 0.0
             acc += group_mass - live_mass + child
@@ -204,7 +233,7 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
                     continue
                 if not use_pairs or stop[v] - start[v] > PAIR_BOUND_MAX:
                     continue
-                cb = pair_bound(bits, weights, live_all[start[v]:stop[v]])
+                cb = pair_bound(bits, weights, live_all[start[v] : stop[v]])
                 if cb < bound[t, v]:
                     running -= bound[t, v] - cb
                     bound[t, v] = cb
@@ -221,13 +250,25 @@ def win_search(boards, weights, hm0, idx, code, nrev_mult, alpha, memo_val, memo
             extra = 1 if v >= 2 else 0
             child = 0.0
             if stop[v] > start[v]:
-                live = live_all[start[v]:stop[v]].copy()
+                live = live_all[start[v] : stop[v]].copy()
                 child_alpha = threshold - (running - bound[t, v])
                 if threshold < 0.0:
                     child_alpha = -1.0
                 child = win_search(
-                    boards, weights, hm0, live, code | (v << (2 * t)), nrev_mult + extra,
-                    child_alpha, memo_val, memo_exact, memo_tile, counter, clue, use_symmetry, bits,
+                    boards,
+                    weights,
+                    hm0,
+                    live,
+                    code | (v << (2 * t)),
+                    nrev_mult + extra,
+                    child_alpha,
+                    memo_val,
+                    memo_exact,
+                    memo_tile,
+                    counter,
+                    clue,
+                    use_symmetry,
+                    bits,
                     use_pairs,
                 )
                 if counter[2]:
@@ -347,8 +388,18 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                     if boards[b, t] == v and hm0[b] - nrev_mult - extra > 0:
                         live[j] = b
                         j += 1
-                child = coin_search(boards, weights, hm0, live, code | (v << (2 * t)),
-                                    nrev_mult + extra, True, memo_val, memo_tile, counter)
+                child = coin_search(
+                    boards,
+                    weights,
+                    hm0,
+                    live,
+                    code | (v << (2 * t)),
+                    nrev_mult + extra,
+                    True,
+                    memo_val,
+                    memo_tile,
+                    counter,
+                )
                 if counter[2]:
                     return 0.0
             acc += v * (won + child)

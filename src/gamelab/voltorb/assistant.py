@@ -67,8 +67,9 @@ class BoardAnalysis:
 POLICIES = ("optimal", "minrisk", "fom")
 
 
-def position_from_text(rows: str, cols: str, revealed: list[str] | None, level: int,
-                       generator: str) -> tuple[Clues, dict[int, int], Posterior]:
+def position_from_text(
+    rows: str, cols: str, revealed: list[str] | None, level: int, generator: str
+) -> tuple[Clues, dict[int, int], Posterior]:
     """Clues, revealed tiles and the posterior (given the round is not yet won) from the CLI text.
 
     Raises ValueError if the text is malformed, no board fits, or the round is already won.
@@ -78,17 +79,26 @@ def position_from_text(rows: str, cols: str, revealed: list[str] | None, level: 
     return clues, shown, playing_posterior(clues, shown, level, generator)
 
 
-def playing_posterior(clues: Clues, revealed: dict[int, int], level: int, generator: str) -> Posterior:
+def playing_posterior(
+    clues: Clues, revealed: dict[int, int], level: int, generator: str
+) -> Posterior:
     """The posterior given the clues, the flips and that the round is not won yet."""
     post = Posterior.from_clues(clues, generator, level, revealed)
     if post.won_mask().all():
-        raise ValueError("every 2 and 3 is already revealed on every consistent board: the round is won")
+        raise ValueError(
+            "every 2 and 3 is already revealed on every consistent board: the round is won"
+        )
     return post.still_playing()
 
 
-def analyse_position(clues: Clues, revealed: dict[int, int], post: Posterior,
-                     optimal: bool = True, policy: str | None = None,
-                     state_limit: int | None = None) -> BoardAnalysis:
+def analyse_position(
+    clues: Clues,
+    revealed: dict[int, int],
+    post: Posterior,
+    optimal: bool = True,
+    policy: str | None = None,
+    state_limit: int | None = None,
+) -> BoardAnalysis:
     """Probabilities, safe tiles, labels and the recommended flip for `post` (see the module doc).
 
     `policy` defaults to ``optimal``, or ``minrisk`` when ``optimal=False``. With a
@@ -128,8 +138,9 @@ def analyse_position(clues: Clues, revealed: dict[int, int], post: Posterior,
         p_two_or_three=np.round(p_m, 6).tolist(),
         consistent_boards=post.count,
         safe_tiles=[[t // SIZE + 1, t % SIZE + 1] for t in hidden if probs[t, 0] == 0],
-        safe_useful_tiles=[[t // SIZE + 1, t % SIZE + 1] for t in hidden
-                           if probs[t, 0] == 0 and p_m.flat[t] > 0],
+        safe_useful_tiles=[
+            [t // SIZE + 1, t % SIZE + 1] for t in hidden if probs[t, 0] == 0 and p_m.flat[t] > 0
+        ],
         labels=label_board(clues, revealed),
         win_probability=value,
         recommended=[tile // SIZE + 1, tile % SIZE + 1],
@@ -138,14 +149,22 @@ def analyse_position(clues: Clues, revealed: dict[int, int], post: Posterior,
     )
 
 
-def solve_position(rows: str, cols: str, revealed: list[str] | None = None, level: int = 8,
-                   generator: str = "hgss", policy: str | None = None,
-                   optimal: bool = True, state_limit: int | None = None) -> BoardAnalysis:
+def solve_position(
+    rows: str,
+    cols: str,
+    revealed: list[str] | None = None,
+    level: int = 8,
+    generator: str = "hgss",
+    policy: str | None = None,
+    optimal: bool = True,
+    state_limit: int | None = None,
+) -> BoardAnalysis:
     """:func:`analyse_position` from the text forms the CLI and the web API take: clues
     ``"S,V S,V ..."`` and revealed tiles ``["row,col=value", ...]`` (rows/cols 1-5, 0 = Voltorb)."""
     clues, shown, post = position_from_text(rows, cols, revealed, level, generator)
-    return analyse_position(clues, shown, post, optimal=optimal, policy=policy,
-                            state_limit=state_limit)
+    return analyse_position(
+        clues, shown, post, optimal=optimal, policy=policy, state_limit=state_limit
+    )
 
 
 def warm_up() -> None:
@@ -164,8 +183,12 @@ def compile_reference_kernels() -> None:
     _, _, post = position_from_text("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", None, 2, "hgss")
     boards = post.boards[:4]
     hidden = np.ones(boards.shape[1], dtype=bool)
-    flip_bounds(boards, np.ascontiguousarray(post.weights[:4], dtype=np.float64),
-                ((boards >= 2) & hidden).sum(axis=1), ~hidden)
+    flip_bounds(
+        boards,
+        np.ascontiguousarray(post.weights[:4], dtype=np.float64),
+        ((boards >= 2) & hidden).sum(axis=1),
+        ~hidden,
+    )
 
 
 def _grid_lines(grid: list[list[float]], revealed: dict[int, int]) -> list[str]:
@@ -174,7 +197,9 @@ def _grid_lines(grid: list[list[float]], revealed: dict[int, int]) -> list[str]:
         cells = []
         for c in range(SIZE):
             t = r * SIZE + c
-            cells.append(f"{'[' + str(revealed[t]) + ']':>6}" if t in revealed else f"{grid[r][c]:6.3f}")
+            cells.append(
+                f"{'[' + str(revealed[t]) + ']':>6}" if t in revealed else f"{grid[r][c]:6.3f}"
+            )
         lines.append(f"r{r + 1} " + "".join(cells))
     return lines
 
@@ -227,14 +252,18 @@ class AssistSession(Session):
     @property
     def prompt(self) -> str:
         if self.rows is None:
-            return "row clues, top to bottom (5 x S,V: S = sum of the row's cards, V = its Voltorbs)> "
+            return (
+                "row clues, top to bottom (5 x S,V: S = sum of the row's cards, V = its Voltorbs)> "
+            )
         if self.cols is None:
             return "column clues, left to right (5 x S,V: S = sum of the column's cards, V = its Voltorbs)> "
         return "flip as row,col=value (0 = Voltorb), undo, help or quit> "
 
     def intro(self) -> str:
-        return (f"Voltorb Flip assistant (level {self.level}, {self.generator} generator). "
-                "Type 'help' for the commands.")
+        return (
+            f"Voltorb Flip assistant (level {self.level}, {self.generator} generator). "
+            "Type 'help' for the commands."
+        )
 
     @property
     def revealed(self) -> dict[int, int]:
@@ -264,7 +293,9 @@ class AssistSession(Session):
     def _hint(self) -> str:
         if self.cols is None:
             what = "row" if self.rows is None else "column"
-            return f"type the {what} clues, e.g. 4,2 8,0 4,2 4,2 5,1 ('help' explains, 'quit' leaves)"
+            return (
+                f"type the {what} clues, e.g. 4,2 8,0 4,2 4,2 5,1 ('help' explains, 'quit' leaves)"
+            )
         return "type a flip like 2,1=3, or undo, help, quit"
 
     def _enter_rows(self, text: str) -> str:
@@ -288,20 +319,28 @@ class AssistSession(Session):
                 continue
             m = _FLIP.match(piece)
             if not m:
-                raise ValueError(f"a flip looks like row,col=value (e.g. 2,1=3), got {piece.strip()!r}; "
-                                 "type 'help' for the commands")
+                raise ValueError(
+                    f"a flip looks like row,col=value (e.g. 2,1=3), got {piece.strip()!r}; "
+                    "type 'help' for the commands"
+                )
             r, c, v = (int(x) for x in m.groups())
             if not (1 <= r <= SIZE and 1 <= c <= SIZE and 0 <= v <= 3):
-                raise ValueError(f"{piece.strip()!r}: rows and columns are 1-5, values 0-3 (0 = Voltorb)")
+                raise ValueError(
+                    f"{piece.strip()!r}: rows and columns are 1-5, values 0-3 (0 = Voltorb)"
+                )
             tile = (r - 1) * SIZE + (c - 1)
             seen = dict(self.flips + new)
             if tile in seen:
-                raise ValueError(f"row {r}, column {c} is already revealed ({seen[tile]}); "
-                                 "type undo to take back a flip")
+                raise ValueError(
+                    f"row {r}, column {c} is already revealed ({seen[tile]}); "
+                    "type undo to take back a flip"
+                )
             new.append((tile, v))
         revealed = dict(self.flips + new)
         clues = self._clues()
-        post = Posterior.from_clues(clues, self.generator, self.level, revealed)  # raises if impossible
+        post = Posterior.from_clues(
+            clues, self.generator, self.level, revealed
+        )  # raises if impossible
         if any(v == 0 for _, v in new):
             self.flips += new
             self.finished, self.outcome = True, "lost"
@@ -315,8 +354,10 @@ class AssistSession(Session):
         self.flips += new
         if won.any():
             p = float(post.weights[won].sum())
-            out = (f"if the round just ended, the board is cleared and the round is won "
-                   f"(P = {p:.4f} before knowing); if it goes on:\n" + out)
+            out = (
+                f"if the round just ended, the board is cleared and the round is won "
+                f"(P = {p:.4f} before knowing); if it goes on:\n" + out
+            )
         return out
 
     def _undo(self) -> str:
@@ -342,4 +383,6 @@ class AssistSession(Session):
     def _analysis(self, revealed: dict[int, int], cols: str | None = None) -> str:
         clues = self._clues(cols)
         post = playing_posterior(clues, revealed, self.level, self.generator)
-        return format_analysis(analyse_position(clues, revealed, post, optimal=self.optimal), revealed)
+        return format_analysis(
+            analyse_position(clues, revealed, post, optimal=self.optimal), revealed
+        )

@@ -38,11 +38,15 @@ StrategyOpt = Annotated[
         "optimal-coins, greedy-coins.",
     ),
 ]
-Rows = Annotated[str, typer.Option("--rows", help='Row clues top to bottom: "S,V S,V S,V S,V S,V".')]
+Rows = Annotated[
+    str, typer.Option("--rows", help='Row clues top to bottom: "S,V S,V S,V S,V S,V".')
+]
 Cols = Annotated[str, typer.Option("--cols", help='Column clues left to right: "S,V ...".')]
 Revealed = Annotated[
     list[str] | None,
-    typer.Option("--revealed", help="A flipped tile as row,col=value (rows/cols 1-5, 0 = Voltorb)."),
+    typer.Option(
+        "--revealed", help="A flipped tile as row,col=value (rows/cols 1-5, 0 = Voltorb)."
+    ),
 ]
 
 
@@ -54,7 +58,10 @@ def simulate(
     games: Annotated[int, typer.Option("--games", min=1, help="Rounds to play.")] = 1000,
     compare: Annotated[
         str | None,
-        typer.Option("--compare", help="Also play this strategy on the same boards; report the paired difference."),
+        typer.Option(
+            "--compare",
+            help="Also play this strategy on the same boards; report the paired difference.",
+        ),
     ] = None,
     store: Store = True,
     seed: Seed = 0,
@@ -67,9 +74,16 @@ def simulate(
     from gamelab.core.stats import format_difference, format_estimate
     from gamelab.voltorb.simulate import simulate_study
 
-    study = simulate_study(generator, level, strategy, games, seed,
-                           backend(workers, cluster, quiet or json_out), result_store(store),
-                           compare_with=compare)
+    study = simulate_study(
+        generator,
+        level,
+        strategy,
+        games,
+        seed,
+        backend(workers, cluster, quiet or json_out),
+        result_store(store),
+        compare_with=compare,
+    )
     if json_out:
         print_json(study)
         return
@@ -77,19 +91,32 @@ def simulate(
     table = Table(title=f"Voltorb Flip: {strategy} on {generator} level {level}")
     for col in ("strategy", "games", "wins", "win rate [95% CI]", "mean flips"):
         table.add_column(col)
-    table.add_row(strategy, str(sim.games), str(sim.rounds_won),
-                  format_estimate(sim.win_rate, ".4f"), f"{sim.mean_flips:.2f}")
+    table.add_row(
+        strategy,
+        str(sim.games),
+        str(sim.rounds_won),
+        format_estimate(sim.win_rate, ".4f"),
+        f"{sim.mean_flips:.2f}",
+    )
     if other is not None:
-        table.add_row(other.strategy, str(other.games), str(other.rounds_won),
-                      format_estimate(other.win_rate, ".4f"), f"{other.mean_flips:.2f}")
+        table.add_row(
+            other.strategy,
+            str(other.games),
+            str(other.rounds_won),
+            format_estimate(other.win_rate, ".4f"),
+            f"{other.mean_flips:.2f}",
+        )
     console.print(table)
     exact = sim.exact_win_rate
     if exact is not None:
-        console.print("exact P(win) from the clues, averaged over the same boards: "
-                      + format_estimate(exact, ".4f"))
+        console.print(
+            "exact P(win) from the clues, averaged over the same boards: "
+            + format_estimate(exact, ".4f")
+        )
     if study.difference is not None:
-        console.print(f"paired difference {strategy} - {compare}: "
-                      + format_difference(study.difference))
+        console.print(
+            f"paired difference {strategy} - {compare}: " + format_difference(study.difference)
+        )
 
 
 @app.command()
@@ -103,7 +130,10 @@ def solve(
         str, typer.Option("--policy", help="Whose flip to recommend: optimal, minrisk or fom.")
     ] = "optimal",
     no_optimal: Annotated[
-        bool, typer.Option("--no-optimal", help="Skip the optimal search (no P(win); recommend minrisk).")
+        bool,
+        typer.Option(
+            "--no-optimal", help="Skip the optimal search (no P(win); recommend minrisk)."
+        ),
     ] = False,
     json_out: Json = False,
 ) -> None:
@@ -135,8 +165,10 @@ def evaluate(
     if json_out:
         print_json(ev)
     else:
-        console.print(f"P(win) of {strategy}: {ev.win_probability:.6f} "
-                      f"({ev.consistent_boards} consistent boards)")
+        console.print(
+            f"P(win) of {strategy}: {ev.win_probability:.6f} "
+            f"({ev.consistent_boards} consistent boards)"
+        )
 
 
 @app.command()
@@ -144,7 +176,9 @@ def campaign(
     generator: Generator = "hgss",
     strategy: StrategyOpt = "greedy-coins",
     rounds: Annotated[int, typer.Option("--rounds", min=1, help="Rounds per campaign.")] = 20,
-    campaigns: Annotated[int, typer.Option("--campaigns", min=1, help="Independent campaigns.")] = 100,
+    campaigns: Annotated[
+        int, typer.Option("--campaigns", min=1, help="Independent campaigns.")
+    ] = 100,
     store: Store = True,
     seed: Seed = 0,
     workers: Workers = None,
@@ -156,8 +190,15 @@ def campaign(
     from gamelab.core.stats import format_estimate
     from gamelab.voltorb.simulate import campaign as run
 
-    out = run(generator, strategy, rounds, campaigns, seed, backend(workers, cluster, quiet or json_out),
-              result_store(store))
+    out = run(
+        generator,
+        strategy,
+        rounds,
+        campaigns,
+        seed,
+        backend(workers, cluster, quiet or json_out),
+        result_store(store),
+    )
     if json_out:
         print_json(out)
         return

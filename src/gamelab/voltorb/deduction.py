@@ -27,7 +27,9 @@ import numpy as np
 from gamelab.voltorb.rules import SIZE, Clues
 
 
-def line_rewards(clues: Clues, revealed: dict[int, int] | None = None) -> tuple[np.ndarray, np.ndarray]:
+def line_rewards(
+    clues: Clues, revealed: dict[int, int] | None = None
+) -> tuple[np.ndarray, np.ndarray]:
     """(R per row, R per column): remaining #2s + 2 #3s of each line."""
     revealed = revealed or {}
     r_row = clues.row_sums + clues.row_voltorbs - SIZE

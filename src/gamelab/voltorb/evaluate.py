@@ -47,8 +47,14 @@ class PolicyEvaluation:
     consistent_boards: int
 
 
-def evaluate_position(rows: str, cols: str, revealed: list[str] | None = None, level: int = 8,
-                      generator: str = "hgss", strategy: str = "optimal") -> PolicyEvaluation:
+def evaluate_position(
+    rows: str,
+    cols: str,
+    revealed: list[str] | None = None,
+    level: int = 8,
+    generator: str = "hgss",
+    strategy: str = "optimal",
+) -> PolicyEvaluation:
     """:func:`exact_win_probability` from the clue text (as `gamelab voltorb evaluate` takes it)."""
     from gamelab.voltorb.assistant import position_from_text
 

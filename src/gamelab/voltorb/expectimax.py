@@ -143,9 +143,15 @@ class _Tree:
 class OptimalSolver(_Tree):
     """Exact P(win)-maximising (``objective="win"``) or coin-maximising (``"coins"``) policy."""
 
-    def __init__(self, posterior: Posterior, objective: str = "win", python: bool = False,
-                 symmetry: bool = True, state_limit: int | None = None,
-                 pair_bounds: bool = True) -> None:
+    def __init__(
+        self,
+        posterior: Posterior,
+        objective: str = "win",
+        python: bool = False,
+        symmetry: bool = True,
+        state_limit: int | None = None,
+        pair_bounds: bool = True,
+    ) -> None:
         if objective not in ("win", "coins"):
             raise ValueError(f"objective must be 'win' or 'coins', got {objective!r}")
         super().__init__(posterior)
@@ -184,15 +190,35 @@ class OptimalSolver(_Tree):
             may_quit = any(v > 0 for v in revealed.values())
             code_key = (code << 1) | int(may_quit)
             value = coin_search(
-                self._boards, self._weights, self._hm0, live, np.int64(code), np.int64(nrev),
-                may_quit, self._memo_val, self._memo_tile, self._counter,
+                self._boards,
+                self._weights,
+                self._hm0,
+                live,
+                np.int64(code),
+                np.int64(nrev),
+                may_quit,
+                self._memo_val,
+                self._memo_tile,
+                self._counter,
             )
         else:
             code_key = code
             value = win_search(
-                self._boards, self._weights, self._hm0, live, np.int64(code), np.int64(nrev), -1.0,
-                self._memo_val, self._memo_exact, self._memo_tile, self._counter, self._clue,
-                self._symmetry, self._bits, self._pairs,
+                self._boards,
+                self._weights,
+                self._hm0,
+                live,
+                np.int64(code),
+                np.int64(nrev),
+                -1.0,
+                self._memo_val,
+                self._memo_exact,
+                self._memo_tile,
+                self._counter,
+                self._clue,
+                self._symmetry,
+                self._bits,
+                self._pairs,
             )
         self.nodes = int(self._counter[0])
         if self._counter[2]:
@@ -217,8 +243,9 @@ class OptimalSolver(_Tree):
             return self._win_value(idx, key, hm, memo_key)
         return self._coin_value(idx, key, hm, may_quit, memo_key)
 
-    def _coin_value(self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool,
-                    memo_key: int) -> float:
+    def _coin_value(
+        self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool, memo_key: int
+    ) -> float:
         total = float(self.weights[idx].sum())
         tiles, v_mass = self.candidate_tiles(idx, key)
         best, best_tile = -1.0, int(tiles[0])

@@ -42,9 +42,11 @@ def _name_line(clues: Clues, revealed: dict[int, int]) -> str:
         ("column", clues.col_sums, clues.col_voltorbs),
     ):
         for i in range(SIZE):
-            tiles = [i * SIZE + c for c in range(SIZE)] if kind == "row" else [
-                r * SIZE + i for r in range(SIZE)
-            ]
+            tiles = (
+                [i * SIZE + c for c in range(SIZE)]
+                if kind == "row"
+                else [r * SIZE + i for r in range(SIZE)]
+            )
             seen = [revealed[t] for t in tiles if t in revealed]
             hidden = SIZE - len(seen)
             rest_v = int(volts[i]) - seen.count(0)

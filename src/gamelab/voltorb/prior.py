@@ -50,7 +50,9 @@ def _voltorb_placements(rows: int, cols: int, v: int) -> int:
     total = 0
     for i in range(rows + 1):
         for j in range(cols + 1):
-            total += (-1) ** (i + j) * comb(rows, i) * comb(cols, j) * comb((rows - i) * (cols - j), v)
+            total += (
+                (-1) ** (i + j) * comb(rows, i) * comb(cols, j) * comb((rows - i) * (cols - j), v)
+            )
     return total
 
 

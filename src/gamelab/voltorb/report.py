@@ -33,10 +33,24 @@ BLOG_ROWS = (
 def _sizes(quick: bool) -> dict:
     if quick:
         # one task per run (in-process, no worker start-up); posterior strategies on 2 levels
-        return {"heuristic": 40, "blog": 250, "optimal": 30, "optimal_levels": (1,),
-                "campaigns": 5, "rounds": 8, "posterior_levels": (2, 8)}
-    return {"heuristic": 2000, "blog": 20000, "optimal": 1000, "optimal_levels": tuple(range(1, 9)),
-            "campaigns": 200, "rounds": 20, "posterior_levels": tuple(range(1, 9))}
+        return {
+            "heuristic": 40,
+            "blog": 250,
+            "optimal": 30,
+            "optimal_levels": (1,),
+            "campaigns": 5,
+            "rounds": 8,
+            "posterior_levels": (2, 8),
+        }
+    return {
+        "heuristic": 2000,
+        "blog": 20000,
+        "optimal": 1000,
+        "optimal_levels": tuple(range(1, 9)),
+        "campaigns": 200,
+        "rounds": 20,
+        "posterior_levels": tuple(range(1, 9)),
+    }
 
 
 def build(section, ctx) -> None:
@@ -53,11 +67,15 @@ def build(section, ctx) -> None:
     rows: list[list[Any]] = []
     fig_data: dict[str, Any] = {}
     for strategy in HEURISTICS:
-        levels = size["posterior_levels"] if strategy not in ("random", "fom", "fom-r") else range(1, 9)
+        levels = (
+            size["posterior_levels"] if strategy not in ("random", "fom", "fom-r") else range(1, 9)
+        )
         for level in levels:
             sim = simulate("hgss", level, strategy, size["heuristic"], **run)
             est = sim.win_rate
-            rows.append([strategy, level, sim.games, est.value, est.lo, est.hi, float(sim.flips.mean())])
+            rows.append(
+                [strategy, level, sim.games, est.value, est.lo, est.hi, float(sim.flips.mean())]
+            )
             fig_data.setdefault(strategy, []).append((level, est.value, est.lo, est.hi))
     section.table(
         "win_rate_by_level",
@@ -74,8 +92,9 @@ def build(section, ctx) -> None:
         xs = np.array([p[0] for p in pts], dtype=float) + shift
         ys = np.array([p[1] for p in pts])
         err = np.array([[p[1] - p[2] for p in pts], [p[3] - p[1] for p in pts]])
-        bars = ax.errorbar(xs, ys, yerr=err, fmt=markers[i % len(markers)], ms=4, capsize=2,
-                           label=strategy)
+        bars = ax.errorbar(
+            xs, ys, yerr=err, fmt=markers[i % len(markers)], ms=4, capsize=2, label=strategy
+        )
         gaps = np.nonzero(np.diff([p[0] for p in pts]) != 1)[0] + 1
         for segment in np.split(np.arange(len(pts)), gaps):
             if len(segment) > 1:
@@ -84,9 +103,12 @@ def build(section, ctx) -> None:
     ax.set_xlabel("level")
     ax.set_ylabel("win rate")
     ax.legend(fontsize=8)
-    section.figure("win_rate_by_level", fig,
-                   caption="Win rate per level (hgss), Wilson 95% intervals; strategies side by "
-                           "side, lines only between adjacent measured levels")
+    section.figure(
+        "win_rate_by_level",
+        fig,
+        caption="Win rate per level (hgss), Wilson 95% intervals; strategies side by "
+        "side, lines only between adjacent measured levels",
+    )
 
     # paired comparisons the issue asks for
     paired_rows = []
@@ -104,12 +126,36 @@ def build(section, ctx) -> None:
         coded = simulate("iid-as-coded", level, strategy, size["blog"], **run).win_rate
         intended = simulate("iid", level, strategy, size["blog"], **run).win_rate
         real = simulate("hgss", level, strategy, size["blog"], **run).win_rate
-        blog_rows.append([strategy, level, note, reported, coded.value, coded.lo, coded.hi,
-                          intended.value, real.value, real.lo, real.hi])
+        blog_rows.append(
+            [
+                strategy,
+                level,
+                note,
+                reported,
+                coded.value,
+                coded.lo,
+                coded.hi,
+                intended.value,
+                real.value,
+                real.lo,
+                real.hi,
+            ]
+        )
     section.table(
         "blog_reproduction",
-        ["strategy", "level", "blog reported", "blog value", "iid-as-coded", "lo", "hi",
-         "iid (intended)", "hgss (real)", "hgss lo", "hgss hi"],
+        [
+            "strategy",
+            "level",
+            "blog reported",
+            "blog value",
+            "iid-as-coded",
+            "lo",
+            "hi",
+            "iid (intended)",
+            "hgss (real)",
+            "hgss lo",
+            "hgss hi",
+        ],
         blog_rows,
         caption="The blog's win rates come from its mis-ordered i.i.d. generator (few Voltorbs); "
         "on the real generator the same heuristic wins far less",
@@ -128,9 +174,24 @@ def build(section, ctx) -> None:
         exact = opt.exact_win_rate
         assert exact is not None and opt.game_seconds is not None  # the optimal policy knows it
         compute += opt.seconds
-        opt_rows.append([level, opt.games, est.value, est.lo, est.hi, exact.value, exact.lo,
-                         exact.hi, base.win_rate.value, d.value, d.lo, d.hi, opt.seconds,
-                         float(opt.game_seconds.max())])
+        opt_rows.append(
+            [
+                level,
+                opt.games,
+                est.value,
+                est.lo,
+                est.hi,
+                exact.value,
+                exact.lo,
+                exact.hi,
+                base.win_rate.value,
+                d.value,
+                d.lo,
+                d.hi,
+                opt.seconds,
+                float(opt.game_seconds.max()),
+            ]
+        )
         paired_rows.append(["optimal - minrisk", level, opt.games, d.value, d.lo, d.hi])
         pooled_opt.append(opt.wins)
         pooled_base.append(base.wins)
@@ -138,13 +199,34 @@ def build(section, ctx) -> None:
         wins_a, wins_b = np.concatenate(pooled_opt), np.concatenate(pooled_base)
         d = paired_difference(wins_a, wins_b)
         levels = size["optimal_levels"]
-        paired_rows.append(["optimal - minrisk", f"{levels[0]}-{levels[-1]} pooled", wins_a.size,
-                            d.value, d.lo, d.hi])
+        paired_rows.append(
+            [
+                "optimal - minrisk",
+                f"{levels[0]}-{levels[-1]} pooled",
+                wins_a.size,
+                d.value,
+                d.lo,
+                d.hi,
+            ]
+        )
     section.table(
         "optimal_by_level",
-        ["level", "games", "optimal win rate", "ci95 lo", "ci95 hi", "exact P(win) mean",
-         "exact lo", "exact hi", "minrisk (same boards)", "difference", "diff lo", "diff hi",
-         "compute s", "slowest game s"],
+        [
+            "level",
+            "games",
+            "optimal win rate",
+            "ci95 lo",
+            "ci95 hi",
+            "exact P(win) mean",
+            "exact lo",
+            "exact hi",
+            "minrisk (same boards)",
+            "difference",
+            "diff lo",
+            "diff hi",
+            "compute s",
+            "slowest game s",
+        ],
         opt_rows,
         caption=f"Exact P(win)-maximising policy on hgss: games won (Wilson interval) and the "
         f"mean of its exact P(win) from each game's clues (t interval; same boards, less "
@@ -163,9 +245,18 @@ def build(section, ctx) -> None:
     for strategy in ("greedy-coins", "minrisk", "fom"):
         out = campaign("hgss", strategy, size["rounds"], size["campaigns"], **run)
         dist = out.level_distribution
-        camp_rows.append([strategy, out.campaigns, out.rounds, out.coins.value,
-                          out.coins.lo, out.coins.hi, out.win_rate]
-                         + [dist[lv] for lv in range(1, 9)])
+        camp_rows.append(
+            [
+                strategy,
+                out.campaigns,
+                out.rounds,
+                out.coins.value,
+                out.coins.lo,
+                out.coins.hi,
+                out.win_rate,
+            ]
+            + [dist[lv] for lv in range(1, 9)]
+        )
     section.table(
         "campaign",
         ["strategy", "campaigns", "rounds", "coins/round", "lo", "hi", "rounds won"]

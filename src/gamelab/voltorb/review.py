@@ -36,7 +36,12 @@ from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import SIZE, Clues, Round, clues_from_text, parse_revealed
 
 __all__ = [
-    "MoveReview", "RoundReview", "optimal_outcome", "review_position", "review_practice", "review_round",
+    "MoveReview",
+    "RoundReview",
+    "optimal_outcome",
+    "review_position",
+    "review_practice",
+    "review_round",
 ]
 
 _EPS = 1e-12

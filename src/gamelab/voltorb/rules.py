@@ -72,22 +72,86 @@ class BoardConfig:
 # (Voltorbs, 2s, 3s, MaxFreePerRowCol, MaxFreeTotal) for ids 0..79, 10 per level; source:
 # research note voltorb.md section 2 (pret/pokeheartgold sBoardConfigs).
 _CONFIG_ROWS = (
-    (6, 3, 1, 3, 3), (6, 0, 3, 2, 2), (6, 5, 0, 3, 4), (6, 2, 2, 3, 3), (6, 4, 1, 3, 4),
-    (6, 3, 1, 3, 3), (6, 0, 3, 2, 2), (6, 5, 0, 3, 4), (6, 2, 2, 3, 3), (6, 4, 1, 3, 4),
-    (7, 1, 3, 2, 3), (7, 6, 0, 3, 4), (7, 3, 2, 2, 3), (7, 0, 4, 2, 3), (7, 5, 1, 3, 4),
-    (7, 1, 3, 2, 2), (7, 6, 0, 3, 3), (7, 3, 2, 2, 2), (7, 0, 4, 2, 2), (7, 5, 1, 3, 3),
-    (8, 2, 3, 2, 3), (8, 7, 0, 3, 4), (8, 4, 2, 3, 4), (8, 1, 4, 2, 3), (8, 6, 1, 4, 3),
-    (8, 2, 3, 2, 2), (8, 7, 0, 3, 3), (8, 4, 2, 3, 3), (8, 1, 4, 2, 2), (8, 6, 1, 3, 3),
-    (8, 3, 3, 4, 3), (8, 0, 5, 2, 3), (10, 8, 0, 4, 5), (10, 5, 2, 3, 4), (10, 2, 4, 3, 4),
-    (8, 3, 3, 3, 3), (8, 0, 5, 2, 2), (10, 8, 0, 4, 4), (10, 5, 2, 3, 3), (10, 2, 4, 3, 3),
-    (10, 7, 1, 4, 5), (10, 4, 3, 3, 4), (10, 1, 5, 3, 4), (10, 9, 0, 4, 5), (10, 6, 2, 4, 5),
-    (10, 7, 1, 4, 4), (10, 4, 3, 3, 3), (10, 1, 5, 3, 3), (10, 9, 0, 4, 4), (10, 6, 2, 4, 4),
-    (10, 3, 4, 3, 4), (10, 0, 6, 3, 4), (10, 8, 1, 4, 5), (10, 5, 3, 4, 5), (10, 2, 5, 3, 4),
-    (10, 3, 4, 3, 3), (10, 0, 6, 3, 3), (10, 8, 1, 4, 4), (10, 5, 3, 4, 4), (10, 2, 5, 3, 3),
-    (10, 7, 2, 4, 5), (10, 4, 4, 4, 5), (13, 1, 6, 3, 4), (13, 9, 1, 5, 6), (10, 6, 3, 4, 5),
-    (10, 7, 2, 4, 4), (10, 4, 4, 4, 4), (13, 1, 6, 3, 3), (13, 9, 1, 5, 5), (10, 6, 3, 4, 4),
-    (10, 0, 7, 3, 4), (10, 8, 2, 5, 6), (10, 5, 4, 4, 5), (10, 2, 6, 4, 5), (10, 7, 3, 5, 6),
-    (10, 0, 7, 3, 3), (10, 8, 2, 5, 5), (10, 5, 4, 4, 4), (10, 2, 6, 4, 4), (10, 7, 3, 5, 5),
+    (6, 3, 1, 3, 3),
+    (6, 0, 3, 2, 2),
+    (6, 5, 0, 3, 4),
+    (6, 2, 2, 3, 3),
+    (6, 4, 1, 3, 4),
+    (6, 3, 1, 3, 3),
+    (6, 0, 3, 2, 2),
+    (6, 5, 0, 3, 4),
+    (6, 2, 2, 3, 3),
+    (6, 4, 1, 3, 4),
+    (7, 1, 3, 2, 3),
+    (7, 6, 0, 3, 4),
+    (7, 3, 2, 2, 3),
+    (7, 0, 4, 2, 3),
+    (7, 5, 1, 3, 4),
+    (7, 1, 3, 2, 2),
+    (7, 6, 0, 3, 3),
+    (7, 3, 2, 2, 2),
+    (7, 0, 4, 2, 2),
+    (7, 5, 1, 3, 3),
+    (8, 2, 3, 2, 3),
+    (8, 7, 0, 3, 4),
+    (8, 4, 2, 3, 4),
+    (8, 1, 4, 2, 3),
+    (8, 6, 1, 4, 3),
+    (8, 2, 3, 2, 2),
+    (8, 7, 0, 3, 3),
+    (8, 4, 2, 3, 3),
+    (8, 1, 4, 2, 2),
+    (8, 6, 1, 3, 3),
+    (8, 3, 3, 4, 3),
+    (8, 0, 5, 2, 3),
+    (10, 8, 0, 4, 5),
+    (10, 5, 2, 3, 4),
+    (10, 2, 4, 3, 4),
+    (8, 3, 3, 3, 3),
+    (8, 0, 5, 2, 2),
+    (10, 8, 0, 4, 4),
+    (10, 5, 2, 3, 3),
+    (10, 2, 4, 3, 3),
+    (10, 7, 1, 4, 5),
+    (10, 4, 3, 3, 4),
+    (10, 1, 5, 3, 4),
+    (10, 9, 0, 4, 5),
+    (10, 6, 2, 4, 5),
+    (10, 7, 1, 4, 4),
+    (10, 4, 3, 3, 3),
+    (10, 1, 5, 3, 3),
+    (10, 9, 0, 4, 4),
+    (10, 6, 2, 4, 4),
+    (10, 3, 4, 3, 4),
+    (10, 0, 6, 3, 4),
+    (10, 8, 1, 4, 5),
+    (10, 5, 3, 4, 5),
+    (10, 2, 5, 3, 4),
+    (10, 3, 4, 3, 3),
+    (10, 0, 6, 3, 3),
+    (10, 8, 1, 4, 4),
+    (10, 5, 3, 4, 4),
+    (10, 2, 5, 3, 3),
+    (10, 7, 2, 4, 5),
+    (10, 4, 4, 4, 5),
+    (13, 1, 6, 3, 4),
+    (13, 9, 1, 5, 6),
+    (10, 6, 3, 4, 5),
+    (10, 7, 2, 4, 4),
+    (10, 4, 4, 4, 4),
+    (13, 1, 6, 3, 3),
+    (13, 9, 1, 5, 5),
+    (10, 6, 3, 4, 4),
+    (10, 0, 7, 3, 4),
+    (10, 8, 2, 5, 6),
+    (10, 5, 4, 4, 5),
+    (10, 2, 6, 4, 5),
+    (10, 7, 3, 5, 6),
+    (10, 0, 7, 3, 3),
+    (10, 8, 2, 5, 5),
+    (10, 5, 4, 4, 4),
+    (10, 2, 6, 4, 4),
+    (10, 7, 3, 5, 5),
 )
 
 CONFIGS: tuple[BoardConfig, ...] = tuple(
@@ -215,7 +279,9 @@ class Clues:
             try:
                 arr = np.asarray(getattr(self, name), dtype=np.int64).reshape(-1)
             except OverflowError:
-                raise ValueError(f"{name}: a clue is a small whole number (a line's sum is 0-15)") from None
+                raise ValueError(
+                    f"{name}: a clue is a small whole number (a line's sum is 0-15)"
+                ) from None
             if arr.size != SIZE:
                 raise ValueError(f"{name} needs {SIZE} numbers, got {arr.size}")
             object.__setattr__(self, name, arr)
@@ -250,7 +316,9 @@ class Clues:
     def key(self) -> tuple:
         return tuple(
             int(x)
-            for x in np.concatenate([self.row_sums, self.row_voltorbs, self.col_sums, self.col_voltorbs])
+            for x in np.concatenate(
+                [self.row_sums, self.row_voltorbs, self.col_sums, self.col_voltorbs]
+            )
         )
 
     def as_text(self) -> tuple[str, str]:
@@ -268,12 +336,16 @@ def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[in
     label = label or f"--{what}"
     parts = text.replace(";", " ").split()
     if len(parts) != SIZE:
-        raise ValueError(f"{label} needs 5 entries 'sum,voltorbs' separated by spaces, got {text!r}")
+        raise ValueError(
+            f"{label} needs 5 entries 'sum,voltorbs' separated by spaces, got {text!r}"
+        )
     sums, volts = [], []
     for part in parts:
         bits = part.split(",")
         if len(bits) != 2 or not all(b.strip().lstrip("-").isdigit() for b in bits):
-            raise ValueError(f"{label}: each entry must look like '7,2' (sum,voltorbs), got {part!r}")
+            raise ValueError(
+                f"{label}: each entry must look like '7,2' (sum,voltorbs), got {part!r}"
+            )
         sums.append(int(bits[0]))
         volts.append(int(bits[1]))
     return sums, volts

@@ -84,7 +84,12 @@ def play_round(
     outcome = rnd.outcome
     assert outcome is not None  # the loop ends with a won, lost or quit round
     return RoundResult(
-        outcome == "won", flips, rnd.coins, rnd.cards_flipped, outcome, predicted,
+        outcome == "won",
+        flips,
+        rnd.coins,
+        rnd.cards_flipped,
+        outcome,
+        predicted,
         player.root_value,
     )
 
@@ -181,8 +186,7 @@ class Simulation:
         est = self.exact_win_rate
         if est is None:
             return {}
-        slow = (np.sort(self.game_seconds)[::-1] if self.game_seconds is not None
-                else np.zeros(0))
+        slow = np.sort(self.game_seconds)[::-1] if self.game_seconds is not None else np.zeros(0)
         return {
             "exact_win_rate": est.value,
             "exact_ci95": [est.lo, est.hi],
@@ -237,7 +241,9 @@ def simulate(
         np.array([c for r in results for c in r["coins"]], dtype=np.int64),
         float(sum(r["predicted_losses"] for r in results)),
         float(sum(r["seconds"] for r in results)),
-        np.array([np.nan if x is None else x for r in results for x in r["exact_win"]], dtype=float),
+        np.array(
+            [np.nan if x is None else x for r in results for x in r["exact_win"]], dtype=float
+        ),
         np.array([x for r in results for x in r["game_seconds"]], dtype=float),
     )
 
@@ -255,15 +261,26 @@ class SimulationStudy:
         out = self.simulation.summary()
         if self.other is not None and self.difference is not None:
             rate = self.other.win_rate
-            out["compare"] = {"strategy": self.other.strategy, "win_rate": rate.value,
-                              "ci95": [rate.lo, rate.hi], "difference": self.difference.value,
-                              "difference_ci95": [self.difference.lo, self.difference.hi]}
+            out["compare"] = {
+                "strategy": self.other.strategy,
+                "win_rate": rate.value,
+                "ci95": [rate.lo, rate.hi],
+                "difference": self.difference.value,
+                "difference_ci95": [self.difference.lo, self.difference.hi],
+            }
         return out
 
 
-def simulate_study(generator: str, level: int, strategy: str, games: int, seed: int = 0,
-                   backend: Backend | None = None, store: ResultStore | None = None,
-                   compare_with: str | None = None) -> SimulationStudy:
+def simulate_study(
+    generator: str,
+    level: int,
+    strategy: str,
+    games: int,
+    seed: int = 0,
+    backend: Backend | None = None,
+    store: ResultStore | None = None,
+    compare_with: str | None = None,
+) -> SimulationStudy:
     """:func:`simulate`, and with `compare_with` the same boards played by that strategy."""
     if compare_with:
         make_strategy(compare_with)  # a bad name is refused before the first run, not after it
@@ -317,10 +334,17 @@ class CampaignSummary:
     level_distribution: dict[int, float]
 
     def __json__(self) -> dict[str, Any]:
-        return {"generator": self.generator, "strategy": self.strategy, "rounds": self.rounds,
-                "campaigns": self.campaigns, "seed": self.seed,
-                "coins_per_round": self.coins.value, "ci95": [self.coins.lo, self.coins.hi],
-                "win_rate": self.win_rate, "level_distribution": self.level_distribution}
+        return {
+            "generator": self.generator,
+            "strategy": self.strategy,
+            "rounds": self.rounds,
+            "campaigns": self.campaigns,
+            "seed": self.seed,
+            "coins_per_round": self.coins.value,
+            "ci95": [self.coins.lo, self.coins.hi],
+            "win_rate": self.win_rate,
+            "level_distribution": self.level_distribution,
+        }
 
 
 def campaign(
@@ -361,5 +385,13 @@ def campaign(
     per_campaign = coins.reshape(campaigns, rounds).mean(axis=1)
     est = bounded_mean_interval(per_campaign, lower=0.0)  # coins never go below 0
     dist = np.bincount(levels, minlength=9)[1:] / levels.size
-    return CampaignSummary(generator, strategy, rounds, campaigns, seed, est, float(won.mean()),
-                           {i + 1: float(p) for i, p in enumerate(dist)})
+    return CampaignSummary(
+        generator,
+        strategy,
+        rounds,
+        campaigns,
+        seed,
+        est,
+        float(won.mean()),
+        {i + 1: float(p) for i, p in enumerate(dist)},
+    )

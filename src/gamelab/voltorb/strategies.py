@@ -132,7 +132,9 @@ class Strategy:
     needs_posterior: bool = True
     deterministic: bool = True
 
-    def new_player(self, posterior: Posterior | None, clues: Clues, rng: np.random.Generator) -> Player:
+    def new_player(
+        self, posterior: Posterior | None, clues: Clues, rng: np.random.Generator
+    ) -> Player:
         raise NotImplementedError
 
 
@@ -245,7 +247,9 @@ def make_strategy(name: str) -> Strategy:
         except ValueError:
             n = -1
         if n < 0:
-            raise ValueError(f"cutoff needs a non-negative number of flips, e.g. cutoff:8; got {name!r}")
+            raise ValueError(
+                f"cutoff needs a non-negative number of flips, e.g. cutoff:8; got {name!r}"
+            )
         return _Simple(
             name,
             lambda v: scorefirst_tile(v.posterior) if v.flips < n else minrisk_tile(v.posterior),

@@ -115,8 +115,9 @@ class BodyLimit:
                 await self._reject(send, receive, drain=more)
                 return
         if declared_too_big:
-            await self._reject(send, receive,
-                               drain=declared is not None and declared <= self.DRAIN * self.limit)
+            await self._reject(
+                send, receive, drain=declared is not None and declared <= self.DRAIN * self.limit
+            )
             return
         replayed = False
 
@@ -166,7 +167,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         def warm_up() -> SolverPool:
             for spec in [*prefork, *warmers]:
                 call_by_name(spec)
-            pool = SolverPool(settings.workers, preload=preload, warmers=warmers, prefork_warmers=prefork)
+            pool = SolverPool(
+                settings.workers, preload=preload, warmers=warmers, prefork_warmers=prefork
+            )
             try:
                 pool.wait_ready()
             except BaseException:
@@ -215,7 +218,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return render(request, f"{page.game}.html", page=page)
 
         app.add_api_route(
-            page.path, game_page, methods=["GET"], response_class=HTMLResponse, include_in_schema=False
+            page.path,
+            game_page,
+            methods=["GET"],
+            response_class=HTMLResponse,
+            include_in_schema=False,
         )
 
     @app.exception_handler(ValueError)

@@ -51,8 +51,15 @@ from typing import Any, Generic, TypeVar
 
 T = TypeVar("T")
 
-__all__ = ["Budgeted", "BudgetExceeded", "Document", "SolverPool", "WorkerDied", "format_seconds",
-           "to_document"]
+__all__ = [
+    "Budgeted",
+    "BudgetExceeded",
+    "Document",
+    "SolverPool",
+    "WorkerDied",
+    "format_seconds",
+    "to_document",
+]
 
 
 class WorkerDied(RuntimeError):
@@ -92,8 +99,12 @@ def to_document(
     from gamelab.core.serialise import to_json
 
     value = fn(*args)
-    if note and note_field and dataclasses.is_dataclass(value) and not isinstance(value, type) and any(
-        f.name == note_field for f in dataclasses.fields(value)
+    if (
+        note
+        and note_field
+        and dataclasses.is_dataclass(value)
+        and not isinstance(value, type)
+        and any(f.name == note_field for f in dataclasses.fields(value))
     ):
         value = dataclasses.replace(value, **{note_field: note})
     return Document(to_json(value))
@@ -142,8 +153,13 @@ def _warm(modules: Sequence[str], warmers: Sequence[str], niceness: int = WORKER
 class _Slot:
     """One worker process (a one-process executor) that can be killed and replaced."""
 
-    def __init__(self, context: Any, preload: Sequence[str], warmers: Sequence[str],
-                 niceness: int = WORKER_NICENESS) -> None:
+    def __init__(
+        self,
+        context: Any,
+        preload: Sequence[str],
+        warmers: Sequence[str],
+        niceness: int = WORKER_NICENESS,
+    ) -> None:
         self._context = context
         self._preload = tuple(preload)
         self._warmers = tuple(warmers)
@@ -207,12 +223,16 @@ class SolverPool:
     ) -> None:
         if workers < 1:
             raise ValueError(f"the solver pool needs at least 1 worker, got {workers}")
-        method = "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        method = (
+            "forkserver" if "forkserver" in multiprocessing.get_all_start_methods() else "spawn"
+        )
         self._context = multiprocessing.get_context(method)
         if method == "forkserver":
             # the forkserver starts once per server process, with the first pool's settings
             os.environ[PREFORK_ENV] = ",".join(prefork_warmers)
-            self._context.set_forkserver_preload([*preload, "gamelab.web.pool", "gamelab.web._prefork"])
+            self._context.set_forkserver_preload(
+                [*preload, "gamelab.web.pool", "gamelab.web._prefork"]
+            )
         warmers = [*prefork_warmers, *warmers]
         self.workers = workers
         self.spares = spares
@@ -321,8 +341,9 @@ class SolverPool:
             self._remember(self._answers, key, value)
         return value
 
-    def _finish_or_kill(self, slot: _Slot, waiter: asyncio.Future, key: tuple | None,
-                        timeout: float) -> None:
+    def _finish_or_kill(
+        self, slot: _Slot, waiter: asyncio.Future, key: tuple | None, timeout: float
+    ) -> None:
         """A call that overran its deadline (its caller got the fallback): let it finish within
         the grace (a search with a state limit stops by itself; its answer is memoised), then
         kill its process. Killing at once would cost a process start per overrun, which under
@@ -399,7 +420,8 @@ class SolverPool:
                 slot.close()
                 self._fallback_slots.remove(slot)
                 fresh = await asyncio.get_running_loop().run_in_executor(
-                    None, self._new_slot, FALLBACK_NICENESS)
+                    None, self._new_slot, FALLBACK_NICENESS
+                )
                 self._fallback_slots.append(fresh)
                 idle.put_nowait(fresh)  # its calls queue behind its warm-up
 

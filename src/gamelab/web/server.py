@@ -26,7 +26,10 @@ def start_message(host: str, port: int, workers: int) -> str:
 
 
 def serve(
-    host: str = "127.0.0.1", port: int = 8000, workers: int = 2, budget: float = 2.0,
+    host: str = "127.0.0.1",
+    port: int = 8000,
+    workers: int = 2,
+    budget: float = 2.0,
     pack: Path | None = None,
 ) -> None:
     """Serve until interrupted (Ctrl-C). `pack` is the lattice game's level pack (checked now)."""

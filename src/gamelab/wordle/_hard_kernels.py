@@ -77,9 +77,35 @@ def demand_delta(gcodes, g, gl, code, first_pos, st_green, st_need, f, rg1, rg2,
 
 
 @njit(cache=True)
-def strict_groups(gcodes, glens, g, rule_id, pool_guess, pool, poff, pn, go, gb, gsb, counts, offs,
-                  seen, colours, used, grp_codes, grp_start, grp_h1, grp_h2, rnd_p1, rnd_p2,
-                  cls_code, cls_p1, cls_p2, cb, nc):
+def strict_groups(
+    gcodes,
+    glens,
+    g,
+    rule_id,
+    pool_guess,
+    pool,
+    poff,
+    pn,
+    go,
+    gb,
+    gsb,
+    counts,
+    offs,
+    seen,
+    colours,
+    used,
+    grp_codes,
+    grp_start,
+    grp_h1,
+    grp_h2,
+    rnd_p1,
+    rnd_p2,
+    cls_code,
+    cls_p1,
+    cls_p2,
+    cb,
+    nc,
+):
     """Strict hard mode, guess g expanded: the pool ``pool[poff:poff + pn]`` grouped by the
     colours g would show on each word (written from `go`; group starts at `gsb`, their codes and
     pool hashes at `gb`), and each of the `nc` classes at `cb` given its group's pool hash.
@@ -125,8 +151,25 @@ def strict_groups(gcodes, glens, g, rule_id, pool_guess, pool, poff, pn, go, gb,
 
 
 @njit(cache=True)
-def game_child_pool(gcodes, glens, g, code, f, nf, first_pos, digits, st_green, st_need, new_g,
-                    new_l, pool_guess, pool, poff, pn, top):
+def game_child_pool(
+    gcodes,
+    glens,
+    g,
+    code,
+    f,
+    nf,
+    first_pos,
+    digits,
+    st_green,
+    st_need,
+    new_g,
+    new_l,
+    pool_guess,
+    pool,
+    poff,
+    pn,
+    top,
+):
     """The game's hard mode, the class of colours `code` of guess g entered as frame nf: its
     demands (frame f's plus what the colours add) and the words of the parent's pool
     ``pool[poff:poff + pn]`` that meet them, written from `top`. Returns the end of the child's

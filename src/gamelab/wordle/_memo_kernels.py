@@ -63,7 +63,6 @@ def memo_rehash(mk1, mk2, mflag, mval, mguess, nk1, nk2, nflag, nval, nguess):
             nguess[j] = mguess[i]
 
 
-
 @njit(cache=True)
 def memo_record(mk1, mk2, mflag, mval, mguess, slot, k1, k2, exact, value, guess):
     """Record at `slot` (found by :func:`memo_find` for the key) an exact value with its best
@@ -115,4 +114,10 @@ def memo_rehash_python(mk1, mk2, mflag, mval, mguess, nk1, nk2, nflag, nval, ngu
     for i in range(len(mk1)):
         if mflag[i] != EMPTY:
             j = memo_find_python(nk1, nk2, nflag, int(mk1[i]), int(mk2[i]))
-            nk1[j], nk2[j], nflag[j], nval[j], nguess[j] = mk1[i], mk2[i], mflag[i], mval[i], mguess[i]
+            nk1[j], nk2[j], nflag[j], nval[j], nguess[j] = (
+                mk1[i],
+                mk2[i],
+                mflag[i],
+                mval[i],
+                mguess[i],
+            )

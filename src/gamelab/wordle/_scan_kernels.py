@@ -54,8 +54,27 @@ def perfect_candidate(table, guess_of_answer, cand, off, n, seen):
 
 
 @njit(cache=True)
-def scan_transposed(tt, cand, off, n, alive, n_alive, goa_mark, answer_of_guess, green, thresh,
-                    rem, bits, state, out_g, out_lb, out_ex, out_off, budget, keep_useless):
+def scan_transposed(
+    tt,
+    cand,
+    off,
+    n,
+    alive,
+    n_alive,
+    goa_mark,
+    answer_of_guess,
+    green,
+    thresh,
+    rem,
+    bits,
+    state,
+    out_g,
+    out_lb,
+    out_ex,
+    out_off,
+    budget,
+    keep_useless,
+):
     """Every guess's bound at a node, one candidate at a time over the guesses still alive.
 
     `tt` is the transposed table (answers x guesses, one byte per pattern), so each step reads
@@ -134,8 +153,27 @@ def scan_transposed(tt, cand, off, n, alive, n_alive, goa_mark, answer_of_guess,
 
 
 @njit(cache=True)
-def scan_table(table, cand, off, n, options, n_opts, answer_of_guess, stamp, scnt, gen, rem,
-               thresh, budget, lower, keep_useless, out_g, out_lb, out_ex, out_off):
+def scan_table(
+    table,
+    cand,
+    off,
+    n,
+    options,
+    n_opts,
+    answer_of_guess,
+    stamp,
+    scnt,
+    gen,
+    rem,
+    thresh,
+    budget,
+    lower,
+    keep_useless,
+    out_g,
+    out_lb,
+    out_ex,
+    out_off,
+):
     """Every guess's bound at a node, guess by guess over `options[:n_opts]` (`stamp`/`gen`
     mark the patterns seen). Survivors are written from `out_off` as in :func:`scan_transposed`;
     the scan stops at an exact bound equal to `lower` that is a candidate, and after one that is
@@ -216,9 +254,9 @@ def sort_moves(moves_g, moves_lb, moves_ex, mo, nm, n_g):
         cnd = 0 if moves_ex[mo + i] & 2 else 1
         keys[i] = (moves_lb[mo + i] * 2 + cnd) * (n_g + 1) + g
     order = np.argsort(keys)
-    tg = moves_g[mo: mo + nm].copy()
-    tl = moves_lb[mo: mo + nm].copy()
-    te = moves_ex[mo: mo + nm].copy()
+    tg = moves_g[mo : mo + nm].copy()
+    tl = moves_lb[mo : mo + nm].copy()
+    te = moves_ex[mo : mo + nm].copy()
     for i in range(nm):
         moves_g[mo + i] = tg[order[i]]
         moves_lb[mo + i] = tl[order[i]]

@@ -63,12 +63,45 @@ ENTER, MOVES, CHILD = 0, 1, 2
 
 
 @njit(cache=True)
-def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
-                  gcodes, glens, rule_id, pool_guess, hard,
-                  root_cands, root_pool, root_green, root_need, root_depth, root_budget, forced,
-                  rnd_a1, rnd_a2, rnd_p1, rnd_p2, rg1, rg2, rn1, rn2,
-                  mk1, mk2, mflag, mval, mguess, mcount,
-                  node_limit, stats, small_n, delta0, child_n, big_n):
+def search_kernel(
+    table,
+    tt,
+    answer_of_guess,
+    guess_of_answer,
+    n_codes,
+    gcodes,
+    glens,
+    rule_id,
+    pool_guess,
+    hard,
+    root_cands,
+    root_pool,
+    root_green,
+    root_need,
+    root_depth,
+    root_budget,
+    forced,
+    rnd_a1,
+    rnd_a2,
+    rnd_p1,
+    rnd_p2,
+    rg1,
+    rg2,
+    rn1,
+    rn2,
+    mk1,
+    mk2,
+    mflag,
+    mval,
+    mguess,
+    mcount,
+    node_limit,
+    stats,
+    small_n,
+    delta0,
+    child_n,
+    big_n,
+):
     """Exact value of the root node (or of playing `forced` there): returns (status, value,
     best guess). See the module docstring; `stats` = [nodes, memo entries] (updated)."""
     n_g = table.shape[0]
@@ -123,7 +156,7 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
     f_h2 = np.zeros(F, dtype=np.uint64)
     f_p1 = np.zeros(F, dtype=np.uint64)
     f_p2 = np.zeros(F, dtype=np.uint64)
-    f_top = np.zeros(F, dtype=np.int64)   # cand arena top above this frame's set
+    f_top = np.zeros(F, dtype=np.int64)  # cand arena top above this frame's set
     f_ptop = np.zeros(F, dtype=np.int64)  # pool arena top above this frame's pool
 
     counts = np.zeros(n_codes, dtype=np.int64)
@@ -148,8 +181,10 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
     digits = np.zeros(gcodes.shape[1], dtype=np.int64)
     new_g = np.zeros(gcodes.shape[1], dtype=np.int64)
     new_l = np.zeros(gcodes.shape[1], dtype=np.int64)
-    st_green = np.full((F, gcodes.shape[1]), -1, dtype=np.int64)  # game rule: green letter per position
-    st_need = np.zeros((F, rn1.shape[0]), dtype=np.int64)          # game rule: least copies per letter
+    st_green = np.full(
+        (F, gcodes.shape[1]), -1, dtype=np.int64
+    )  # game rule: green letter per position
+    st_need = np.zeros((F, rn1.shape[0]), dtype=np.int64)  # game rule: least copies per letter
 
     # root frame
     n0 = root_cands.shape[0]
@@ -247,8 +282,9 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                             stats[1] = entries
                             return MEMO_FULL, 0, -1
                         slot = memo_find(mk1, mk2, mflag, k1, k2)
-                        entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, k1, k2, True,
-                                               2 * n - 1, found)
+                        entries += memo_record(
+                            mk1, mk2, mflag, mval, mguess, slot, k1, k2, True, 2 * n - 1, found
+                        )
                         ret = 2 * n - 1
                         sp -= 1
                         continue
@@ -282,20 +318,54 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     ga = guess_of_answer[cand[off + i]]
                     goa_mark[ga] = 1
                 if rem >= 1:
-                    nm, scan_lb, steps = scan_transposed(tt, cand, off, n, alive, n_opts, goa_mark,
-                                                  answer_of_guess, n_codes - 1, thresh, rem,
-                                                  bits, scan_state, moves_g, moves_lb,
-                                                  moves_ex, mo, budget, is_root_forced)
+                    nm, scan_lb, steps = scan_transposed(
+                        tt,
+                        cand,
+                        off,
+                        n,
+                        alive,
+                        n_opts,
+                        goa_mark,
+                        answer_of_guess,
+                        n_codes - 1,
+                        thresh,
+                        rem,
+                        bits,
+                        scan_state,
+                        moves_g,
+                        moves_lb,
+                        moves_ex,
+                        mo,
+                        budget,
+                        is_root_forced,
+                    )
                     work += steps
                     if scan_lb < min_lb:
                         min_lb = scan_lb
                 for i in range(n):
                     goa_mark[guess_of_answer[cand[off + i]]] = 0
             else:
-                nm, min_lb, steps, gen = scan_table(table, cand, off, n, alive, n_opts,
-                                                    answer_of_guess, stamp, scnt, gen, rem, thresh,
-                                                    budget, lower, is_root_forced, moves_g,
-                                                    moves_lb, moves_ex, mo)
+                nm, min_lb, steps, gen = scan_table(
+                    table,
+                    cand,
+                    off,
+                    n,
+                    alive,
+                    n_opts,
+                    answer_of_guess,
+                    stamp,
+                    scnt,
+                    gen,
+                    rem,
+                    thresh,
+                    budget,
+                    lower,
+                    is_root_forced,
+                    moves_g,
+                    moves_lb,
+                    moves_ex,
+                    mo,
+                )
                 work += steps
             if min_lb > lower:
                 lower = min_lb
@@ -309,8 +379,9 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         stats[1] = entries
                         return MEMO_FULL, 0, -1
                     slot = memo_find(mk1, mk2, mflag, k1, k2)
-                    entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, k1, k2,
-                                           ret >= INF, ret, -1)
+                    entries += memo_record(
+                        mk1, mk2, mflag, mval, mguess, slot, k1, k2, ret >= INF, ret, -1
+                    )
                 if retry:
                     f_delta[f] *= 2
                     f_phase[f] = ENTER
@@ -397,11 +468,35 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                 # class's pool is its own group
                 if hard == 2:
                     gsb = f * (n_codes + 1)
-                    grp_n[f] = strict_groups(gcodes, glens, g, rule_id, pool_guess, pool, f_poff[f],
-                                             f_pn[f], f_ptop[f], f * n_codes, gsb, counts, offs,
-                                             seen, colours, used, grp_codes, grp_start, grp_h1,
-                                             grp_h2, rnd_p1, rnd_p2, cls_code, cls_p1, cls_p2, cb,
-                                             nc)
+                    grp_n[f] = strict_groups(
+                        gcodes,
+                        glens,
+                        g,
+                        rule_id,
+                        pool_guess,
+                        pool,
+                        f_poff[f],
+                        f_pn[f],
+                        f_ptop[f],
+                        f * n_codes,
+                        gsb,
+                        counts,
+                        offs,
+                        seen,
+                        colours,
+                        used,
+                        grp_codes,
+                        grp_start,
+                        grp_h1,
+                        grp_h2,
+                        rnd_p1,
+                        rnd_p2,
+                        cls_code,
+                        cls_p1,
+                        cls_p2,
+                        cb,
+                        nc,
+                    )
                 elif hard == 1:
                     # the game's rule: the allowed words are fixed by the demands so far (greens
                     # by position, least copies per letter), so a class's pool key is the
@@ -409,8 +504,21 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     gl = glens[g]
                     first_positions(gcodes, g, gl, first_pos)
                     for j in range(nc):
-                        d1, d2 = demand_delta(gcodes, g, gl, cls_code[cb + j], first_pos, st_green,
-                                              st_need, f, rg1, rg2, rn1, rn2, digits)
+                        d1, d2 = demand_delta(
+                            gcodes,
+                            g,
+                            gl,
+                            cls_code[cb + j],
+                            first_pos,
+                            st_green,
+                            st_need,
+                            f,
+                            rg1,
+                            rg2,
+                            rn1,
+                            rn2,
+                            digits,
+                        )
                         cls_p1[cb + j] = f_p1[f] + d1
                         cls_p2[cb + j] = f_p2[f] + d2
                 # child bounds
@@ -426,7 +534,9 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         lbc = INF
                     else:
                         lbc = 2 * m - 1
-                        ck1, ck2 = memo_key(cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem)
+                        ck1, ck2 = memo_key(
+                            cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem
+                        )
                         slot = memo_find(mk1, mk2, mflag, ck1, ck2)
                         if mflag[slot] != EMPTY and mval[slot] > lbc:
                             lbc = mval[slot]
@@ -436,12 +546,24 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         elif mflag[slot] == EMPTY and m <= child_n and entries * 10 < cap * 7:
                             # endgame check for the class now: its value is 2m - 1 if a candidate
                             # leaves only singletons, else at least 2m (a tighter sum to cut on)
-                            found = perfect_candidate(table, guess_of_answer, cand,
-                                                      cls_start[cb + j], m, seen)
+                            found = perfect_candidate(
+                                table, guess_of_answer, cand, cls_start[cb + j], m, seen
+                            )
                             if found < 0:
                                 lbc = 2 * m
-                            entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, ck1, ck2,
-                                                   found >= 0, lbc, found)
+                            entries += memo_record(
+                                mk1,
+                                mk2,
+                                mflag,
+                                mval,
+                                mguess,
+                                slot,
+                                ck1,
+                                ck2,
+                                found >= 0,
+                                lbc,
+                                found,
+                            )
                     cls_lb[cb + j] = lbc
                     rest += lbc
                 if n + rest >= f_best[f]:
@@ -463,9 +585,26 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     for i in range(m):
                         goa_mark[guess_of_answer[cand[st0 + i]]] = 1
                     _, one_level, steps = scan_transposed(
-                        tt, cand, st0, m, alive, n_b, goa_mark, answer_of_guess, n_codes - 1,
-                        room - (2 * m - 1), UNLIMITED, bits, scan_state, moves_g, moves_lb,
-                        moves_ex, mo + f_nm[f], room, False)
+                        tt,
+                        cand,
+                        st0,
+                        m,
+                        alive,
+                        n_b,
+                        goa_mark,
+                        answer_of_guess,
+                        n_codes - 1,
+                        room - (2 * m - 1),
+                        UNLIMITED,
+                        bits,
+                        scan_state,
+                        moves_g,
+                        moves_lb,
+                        moves_ex,
+                        mo + f_nm[f],
+                        room,
+                        False,
+                    )
                     work += steps
                     for i in range(m):
                         goa_mark[guess_of_answer[cand[st0 + i]]] = 0
@@ -474,11 +613,14 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                         rest += one_level - lbc
                         lbc = one_level
                         cls_lb[cb + j] = lbc
-                    ck1, ck2 = memo_key(cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem)
+                    ck1, ck2 = memo_key(
+                        cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem
+                    )
                     slot = memo_find(mk1, mk2, mflag, ck1, ck2)
                     if mflag[slot] == EMPTY:
-                        entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, ck1, ck2,
-                                               False, lbc, -1)
+                        entries += memo_record(
+                            mk1, mk2, mflag, mval, mguess, slot, ck1, ck2, False, lbc, -1
+                        )
                     if n + rest >= f_best[f]:
                         cut = True
                         break
@@ -521,8 +663,9 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     stats[1] = entries
                     return MEMO_FULL, 0, -1
                 slot = memo_find(mk1, mk2, mflag, f_k1[f], f_k2[f])
-                entries += memo_record(mk1, mk2, mflag, mval, mguess, slot, f_k1[f], f_k2[f],
-                                       bestg >= 0, ret, bestg)
+                entries += memo_record(
+                    mk1, mk2, mflag, mval, mguess, slot, f_k1[f], f_k2[f], bestg >= 0, ret, bestg
+                )
             if bestg < 0 and ret < f_budget[f] and f_trial[f] < f_budget[f] and not is_root_forced:
                 f_delta[f] *= 2  # the trial budget failed: again with a larger one
                 f_phase[f] = ENTER
@@ -587,9 +730,25 @@ def search_kernel(table, tt, answer_of_guess, guess_of_answer, n_codes,
                     f_ptop[nf] = grp_start[gsb + ng]
                 else:
                     # the child's demands and the parent's pool words that meet the new ones
-                    pos = game_child_pool(gcodes, glens, f_g[f], cls_code[j], f, nf, first_pos,
-                                          digits, st_green, st_need, new_g, new_l, pool_guess,
-                                          pool, f_poff[f], f_pn[f], f_ptop[f])
+                    pos = game_child_pool(
+                        gcodes,
+                        glens,
+                        f_g[f],
+                        cls_code[j],
+                        f,
+                        nf,
+                        first_pos,
+                        digits,
+                        st_green,
+                        st_need,
+                        new_g,
+                        new_l,
+                        pool_guess,
+                        pool,
+                        f_poff[f],
+                        f_pn[f],
+                        f_ptop[f],
+                    )
                     f_poff[nf] = f_ptop[f]
                     f_pn[nf] = pos - f_ptop[f]
                     f_ptop[nf] = pos

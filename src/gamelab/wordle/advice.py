@@ -80,19 +80,19 @@ class GuessOption:
 class Advice:
     names: str
     rule: str
-    hard_mode: str               # "off", "game" or "strict"
-    mode: str                    # e.g. "normal mode"
-    guess_limit: int             # the game's (Pokémon Wordle: 10)
+    hard_mode: str  # "off", "game" or "strict"
+    mode: str  # e.g. "normal mode"
+    guess_limit: int  # the game's (Pokémon Wordle: 10)
     guesses_used: int
-    history: list[str]           # "レントラー:00000", as understood
+    history: list[str]  # "レントラー:00000", as understood
     candidates: int
-    remaining: list[Candidate]   # the first REMAINING_SHOWN of them, in dex order
+    remaining: list[Candidate]  # the first REMAINING_SHOWN of them, in dex order
     solved: bool
-    method: str | None           # "strategy", "solved here", "entropy" or None when solved
+    method: str | None  # "strategy", "solved here", "entropy" or None when solved
     next: GuessOption | None
-    expected_total: int | None   # exact total guesses over the candidates (optimal play)
+    expected_total: int | None  # exact total guesses over the candidates (optimal play)
     expected_guesses: float | None  # expected_total / candidates: guesses from here, next included
-    worst_case: int | None       # most guesses any candidate needs from here (optimal play)
+    worst_case: int | None  # most guesses any candidate needs from here (optimal play)
     entropy_top: list[GuessOption] = field(default_factory=list)
     strategy_cached: bool = False
     note: str | None = None
@@ -140,15 +140,26 @@ def _option(game: Game, cands: np.ndarray, g: int, ent: np.ndarray) -> GuessOpti
     name = game.words.guesses[g]
     en, dex = english_names().get(name, ("", 0))
     parts = game.partition(g, cands)
-    return GuessOption(name, en, dex, float(ent[g]), len(parts), max(len(p) for p in parts.values()),
-                       bool(game.answer_of_guess[g] >= 0 and game.answer_of_guess[g] in set(cands.tolist())))
+    return GuessOption(
+        name,
+        en,
+        dex,
+        float(ent[g]),
+        len(parts),
+        max(len(p) for p in parts.values()),
+        bool(game.answer_of_guess[g] >= 0 and game.answer_of_guess[g] in set(cands.tolist())),
+    )
 
 
 def _allowed(game: Game, pool: np.ndarray | None) -> np.ndarray:
-    return np.arange(game.n_guesses, dtype=np.int32) if pool is None else game.full_length_index[pool]
+    return (
+        np.arange(game.n_guesses, dtype=np.int32) if pool is None else game.full_length_index[pool]
+    )
 
 
-def _worst(ctx: SolverContext, cands: np.ndarray, guess: int, depth: int, pool: np.ndarray | None) -> int:
+def _worst(
+    ctx: SolverContext, cands: np.ndarray, guess: int, depth: int, pool: np.ndarray | None
+) -> int:
     """Most guesses any candidate needs when `guess` is played here and then optimally."""
     game, worst = ctx.game, 1
     stack = [(cands, guess, depth, pool, 1)]
@@ -164,8 +175,14 @@ def _worst(ctx: SolverContext, cands: np.ndarray, guess: int, depth: int, pool: 
     return worst
 
 
-def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tuple[str, str]],
-           exact: bool = True, use_strategy: bool | None = None) -> Advice:
+def advise(
+    names: str,
+    rule: str,
+    hard: str | bool | None,
+    history: Sequence[tuple[str, str]],
+    exact: bool = True,
+    use_strategy: bool | None = None,
+) -> Advice:
     """The assistant's answer for a history of (name, colours) pairs; see the module doc.
 
     `use_strategy`: look the answer up in the cached optimal strategy (default: when it is
@@ -174,34 +191,63 @@ def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tup
     from gamelab.wordle.strategy import optimal_strategy, strategy_is_cached
 
     if hard == "game" and rule != "standard":
-        raise ValueError("the game's hard mode is defined for the standard feedback rule; with "
-                         "the blog rule use the strict hard mode")
+        raise ValueError(
+            "the game's hard mode is defined for the standard feedback rule; with "
+            "the blog rule use the strict hard mode"
+        )
     ctx = solver_context(names, rule, hard)
     game = ctx.game
     steps = parse_history(game, history)
     for k, (g, code) in enumerate(steps[:-1], 1):
         if code == game.green and len(game.words.guesses[g]) == game.words.length:
-            raise ValueError(f"guess {k} ({game.words.guesses[g]}) already found the answer; "
-                             f"guess {k + 1} cannot follow it")
+            raise ValueError(
+                f"guess {k} ({game.words.guesses[g]}) already found the answer; "
+                f"guess {k + 1} cannot follow it"
+            )
     cands, pool = ctx.checker.candidates(steps)
     limit = game.words.guess_limit
     left = limit - len(steps)
-    solved = bool(steps) and game.is_answer(steps[-1][0], int(cands[0])) and \
-        int(game.table[steps[-1][0], cands[0]]) == game.green
-    rows = [Candidate(game.words.answers[a], *english_names().get(game.words.answers[a], ("", 0)))
-            for a in cands[:REMAINING_SHOWN].tolist()]
+    solved = (
+        bool(steps)
+        and game.is_answer(steps[-1][0], int(cands[0]))
+        and int(game.table[steps[-1][0], cands[0]]) == game.green
+    )
+    rows = [
+        Candidate(game.words.answers[a], *english_names().get(game.words.answers[a], ("", 0)))
+        for a in cands[:REMAINING_SHOWN].tolist()
+    ]
     cached = strategy_is_cached(names, rule, hard) if use_strategy is None else use_strategy
     if cached and not strategy_is_cached(names, rule, hard):
         raise ValueError(f"the optimal strategy for {names} is not computed yet")
-    out = Advice(names, rule, hard or "off", HARD_MODE_TEXT[hard], limit, len(steps),
-                 [f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}" for g, c in steps],
-                 int(len(cands)), rows, solved, None, None, None, None, None, strategy_cached=cached)
+    out = Advice(
+        names,
+        rule,
+        hard or "off",
+        HARD_MODE_TEXT[hard],
+        limit,
+        len(steps),
+        [
+            f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}"
+            for g, c in steps
+        ],
+        int(len(cands)),
+        rows,
+        solved,
+        None,
+        None,
+        None,
+        None,
+        None,
+        strategy_cached=cached,
+    )
     if solved:
         out.expected_total, out.expected_guesses, out.worst_case = 0, 0.0, 0
         return out
     if left <= 0:
-        raise ValueError(f"the history already uses all {limit} guesses the game allows "
-                         "without finding the answer")
+        raise ValueError(
+            f"the history already uses all {limit} guesses the game allows "
+            "without finding the answer"
+        )
     ent = game.entropies(cands)
     allowed = _allowed(game, pool)
     order = allowed[np.lexsort((allowed, -ent[allowed]))]
@@ -222,8 +268,9 @@ def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tup
     else:
         total, guess = ctx.solver.best_guess(cands, left, pool)
         if guess < 0 or total >= INF:
-            raise ValueError(f"no strategy finishes every remaining candidate within the "
-                             f"{left} guess(es) left")
+            raise ValueError(
+                f"no strategy finishes every remaining candidate within the {left} guess(es) left"
+            )
         worst = _worst(ctx, cands, guess, left, pool)
         out.method = "solved here"
     option = _option(game, cands, guess, ent)
@@ -232,8 +279,9 @@ def advise(names: str, rule: str, hard: str | bool | None, history: Sequence[tup
     return out
 
 
-def worker(names: str, rule: str, hard: str | None, history: list[tuple[str, str]],
-           use_strategy: bool) -> Advice:
+def worker(
+    names: str, rule: str, hard: str | None, history: list[tuple[str, str]], use_strategy: bool
+) -> Advice:
     """:func:`advise` with exact answers (what the web page runs in its solver pool; the answer
     is a pure function of the arguments, which the pool memoises)."""
     return advise(names, rule, hard, history, exact=True, use_strategy=use_strategy)

@@ -68,7 +68,9 @@ def parse_entry(game: Game, text: str) -> tuple[int, int]:
     """
     parts = [p for p in re.split(r"[:\s]+", text.strip()) if p]
     if len(parts) < 2:
-        raise ValueError(f"history entry {text!r} needs a guess and its colours, e.g. レントラー:00120")
+        raise ValueError(
+            f"history entry {text!r} needs a guess and its colours, e.g. レントラー:00120"
+        )
     word, colours = parts[0], "".join(parts[1:])
     g = parse_guess(game, word)
     return g, parse_pattern(colours, len(game.words.guesses[g]))
@@ -84,17 +86,17 @@ class NextGuess:
     """What :meth:`Assistant.advice` says about a history (``gamelab wordle next --json``)."""
 
     candidates: int
-    history: list[str]           # the guesses and colours, as 'レントラー:00120'
+    history: list[str]  # the guesses and colours, as 'レントラー:00120'
     rule: str
-    hard_mode: str               # off, game or strict
-    mode: str                    # the hard mode in words
-    max_guesses: int             # the game's guess limit
+    hard_mode: str  # off, game or strict
+    mode: str  # the hard mode in words
+    max_guesses: int  # the game's guess limit
     guesses_left: int
     remaining: list[str] | None  # the candidates, when at most LIST_LIMIT are left
-    next: str | None             # None once solved
-    method: str                  # optimal, pruned, entropy or solved
-    expected_total: int | None   # further guesses summed over the candidates (None: unknown)
-    within_limit: bool           # the strategy behind `next` finishes within the guess limit
+    next: str | None  # None once solved
+    method: str  # optimal, pruned, entropy or solved
+    expected_total: int | None  # further guesses summed over the candidates (None: unknown)
+    within_limit: bool  # the strategy behind `next` finishes within the guess limit
 
 
 class Assistant:
@@ -106,8 +108,13 @@ class Assistant:
     already made; when none is known, ``within_limit`` is False and the output says so.
     """
 
-    def __init__(self, game: Game, hard: str | bool | None = None, time_limit: float = 20.0,
-                 store: Any = None) -> None:
+    def __init__(
+        self,
+        game: Game,
+        hard: str | bool | None = None,
+        time_limit: float = 20.0,
+        store: Any = None,
+    ) -> None:
         self.game = game
         self.hard = check_hard_mode(hard)
         self.max_guesses = game.words.guess_limit
@@ -116,7 +123,9 @@ class Assistant:
         self._solver = OptimalSolver(game, hard=self.hard)
         self._pruned = PrunedSearch(game, max_depth=self.max_guesses)
 
-    def candidates(self, history: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray | None]:
+    def candidates(
+        self, history: Sequence[tuple[int, int]]
+    ) -> tuple[np.ndarray, np.ndarray | None]:
         """Remaining answers (and, in hard mode, the words still allowed as guesses: positions
         in ``game.full_length_guesses``)."""
         game = self.game
@@ -127,18 +136,33 @@ class Assistant:
             if len(left) == 0:
                 word = game.words.guesses[g]
                 shown = f"{word} {pattern_text(code, len(word))}"
-                why = ("no answer shows these colours" if step == 1 else
-                       f"none of the {len(cands)} answers left by the earlier guesses shows these colours")
-                hint = "" if game.rule == "standard" else (
-                    "; the real game colours by the standard rule (--rule standard)")
+                why = (
+                    "no answer shows these colours"
+                    if step == 1
+                    else f"none of the {len(cands)} answers left by the earlier guesses shows these colours"
+                )
+                hint = (
+                    ""
+                    if game.rule == "standard"
+                    else ("; the real game colours by the standard rule (--rule standard)")
+                )
                 raise ContradictionError(
                     f"no answer fits the history under rule {game.rule}: guess {step} ({shown}) "
-                    f"is the first that contradicts it: {why}{hint}")
-            if pool is not None and step < len(history) and history[step][0] not in set(
-                    game.full_length_index[game.hard_pool(g, code, pool, self.hard)].tolist()):
+                    f"is the first that contradicts it: {why}{hint}"
+                )
+            if (
+                pool is not None
+                and step < len(history)
+                and history[step][0]
+                not in set(
+                    game.full_length_index[game.hard_pool(g, code, pool, self.hard)].tolist()
+                )
+            ):
                 nxt = game.words.guesses[history[step][0]]
-                raise ValueError(f"guess {step + 1} ({nxt}) is not allowed in {HARD_MODE_TEXT[self.hard]} "
-                                 f"after the colours seen so far")
+                raise ValueError(
+                    f"guess {step + 1} ({nxt}) is not allowed in {HARD_MODE_TEXT[self.hard]} "
+                    f"after the colours seen so far"
+                )
             cands = left
             if pool is not None:
                 pool = game.hard_pool(g, code, pool, self.hard)
@@ -147,28 +171,48 @@ class Assistant:
     def advice(self, history: Sequence[tuple[int, int]]) -> NextGuess:
         game = self.game
         cands, pool = self.candidates(history)
-        solved = len(history) > 0 and game.table[history[-1][0], cands[0]] == game.green \
+        solved = (
+            len(history) > 0
+            and game.table[history[-1][0], cands[0]] == game.green
             and game.is_answer(history[-1][0], cands[0])
+        )
         left = self.max_guesses - len(history)
         out = NextGuess(
-            candidates=int(len(cands)), history=[
-                f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}" for g, c in history],
-            rule=game.rule, hard_mode=self.hard or "off", mode=HARD_MODE_TEXT[self.hard],
-            max_guesses=self.max_guesses, guesses_left=max(left, 0),
+            candidates=int(len(cands)),
+            history=[
+                f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}"
+                for g, c in history
+            ],
+            rule=game.rule,
+            hard_mode=self.hard or "off",
+            mode=HARD_MODE_TEXT[self.hard],
+            max_guesses=self.max_guesses,
+            guesses_left=max(left, 0),
             remaining=[game.words.answers[a] for a in cands] if len(cands) <= LIST_LIMIT else None,
-            next=None, method="solved", expected_total=0, within_limit=True)
+            next=None,
+            method="solved",
+            expected_total=0,
+            within_limit=True,
+        )
         if solved:
             return out
         if left <= 0:
-            raise ValueError(f"the history already uses all {self.max_guesses} guesses the game "
-                             f"allows without finding the answer")
+            raise ValueError(
+                f"the history already uses all {self.max_guesses} guesses the game "
+                f"allows without finding the answer"
+            )
         guess, total, method, within = self._best(cands, pool, history, left)
         out.next, out.method = game.words.guesses[guess], method
         out.expected_total, out.within_limit = total, within
         return out
 
-    def _best(self, cands: np.ndarray, pool: np.ndarray | None, history: Sequence[tuple[int, int]],
-              left: int) -> tuple[int, int | None, str, bool]:
+    def _best(
+        self,
+        cands: np.ndarray,
+        pool: np.ndarray | None,
+        history: Sequence[tuple[int, int]],
+        left: int,
+    ) -> tuple[int, int | None, str, bool]:
         """(guess, total guesses over the candidates, method, sure to finish within `left`)."""
         game = self.game
         first = not history
@@ -203,8 +247,9 @@ class Assistant:
         return PRUNED_INF
 
 
-def greedy_play(game: Game, cands: np.ndarray, pool: np.ndarray | None, hard: str | None,
-                guess: int) -> tuple[int, int]:
+def greedy_play(
+    game: Game, cands: np.ndarray, pool: np.ndarray | None, hard: str | None, guess: int
+) -> tuple[int, int]:
     """(total guesses, most guesses for one answer) when `guess` is played at this node and
     then always the max-entropy allowed guess (ties to the lowest index)."""
     total, worst = 0, 0
@@ -244,27 +289,39 @@ def _entropy_choice(game: Game, cands: np.ndarray, pool: np.ndarray | None) -> i
     return -1
 
 
-RULE_TEXT = {"standard": "colours as the real game shows them",
-             "blog": "colours as the post's code computes them"}
+RULE_TEXT = {
+    "standard": "colours as the real game shows them",
+    "blog": "colours as the post's code computes them",
+}
 
 
 def format_advice(advice: NextGuess) -> str:
     """The advice as text; the first line names the feedback rule and the mode in force."""
-    lines = [f"{advice.candidates} candidate(s) left (rule {advice.rule}: "
-             f"{RULE_TEXT.get(advice.rule, advice.rule)}; {advice.mode}; "
-             f"{advice.guesses_left} guess(es) left)"]
+    lines = [
+        f"{advice.candidates} candidate(s) left (rule {advice.rule}: "
+        f"{RULE_TEXT.get(advice.rule, advice.rule)}; {advice.mode}; "
+        f"{advice.guesses_left} guess(es) left)"
+    ]
     if advice.remaining is not None:
         lines.append("  " + " ".join(advice.remaining))
     if advice.next is None:
         lines.append("solved")
         return "\n".join(lines)
     total = advice.expected_total
-    extra = "" if total is None else (f"; {total} more guesses in total over the candidates "
-                                      f"(average {total / advice.candidates:.3f})")
+    extra = (
+        ""
+        if total is None
+        else (
+            f"; {total} more guesses in total over the candidates "
+            f"(average {total / advice.candidates:.3f})"
+        )
+    )
     lines.append(f"next guess: {advice.next} ({advice.method}{extra})")
     if not advice.within_limit:
-        lines.append(f"warning: no strategy found that is sure to finish within the "
-                     f"{advice.max_guesses}-guess limit from here")
+        lines.append(
+            f"warning: no strategy found that is sure to finish within the "
+            f"{advice.max_guesses}-guess limit from here"
+        )
     return "\n".join(lines)
 
 
@@ -293,9 +350,11 @@ class AssistSession(Session):
 
     def intro(self) -> str:
         game = self.assistant.game
-        head = (f"Wordle assistant: word list {game.words.name}, rule {game.rule} "
-                f"({RULE_TEXT.get(game.rule, game.rule)}), {HARD_MODE_TEXT[self.assistant.hard]}, "
-                f"at most {self.assistant.max_guesses} guesses.")
+        head = (
+            f"Wordle assistant: word list {game.words.name}, rule {game.rule} "
+            f"({RULE_TEXT.get(game.rule, game.rule)}), {HARD_MODE_TEXT[self.assistant.hard]}, "
+            f"at most {self.assistant.max_guesses} guesses."
+        )
         return "\n".join([head, ASSIST_HELP, format_advice(self.assistant.advice(self.history))])
 
     def handle(self, line: str) -> str:

@@ -19,8 +19,10 @@ from gamelab.wordle.rules import pattern_text
 from gamelab.wordle.table import Game
 
 #: The post prints a total its own distribution does not add up to (docs/wordle.md).
-POST_SLIP = ("the post prints a total of 1030 guesses, but its own distribution "
-             "1:1 2:13 3:126 4:107 5:33 6:5 sums to 1028 (an addition slip in the post)")
+POST_SLIP = (
+    "the post prints a total of 1030 guesses, but its own distribution "
+    "1:1 2:13 3:126 4:107 5:33 6:5 sums to 1028 (an addition slip in the post)"
+)
 
 
 @dataclass(frozen=True)
@@ -66,9 +68,15 @@ class Chart:
         return next((p for p in self.patterns if int(p.pattern, 3) == 0), None)
 
     def __json__(self) -> dict[str, Any]:
-        return {"first": self.first, "rule": self.rule, "names": self.names,
-                "n_patterns": self.n_patterns, "patterns": self.patterns,
-                "greedy": self.greedy, "note": self.note}
+        return {
+            "first": self.first,
+            "rule": self.rule,
+            "names": self.names,
+            "n_patterns": self.n_patterns,
+            "patterns": self.patterns,
+            "greedy": self.greedy,
+            "note": self.note,
+        }
 
 
 def chart(game: Game, first: str | None = None) -> Chart:
@@ -80,19 +88,26 @@ def chart(game: Game, first: str | None = None) -> Chart:
     patterns = []
     for code, part in sorted(game.partition(g, game.all_answers()).items()):
         child = tree.children.get(code)
-        patterns.append(ChartPattern(
-            pattern=pattern_text(code, len(first)), remaining=int(len(part)),
-            next=game.words.guesses[child.guess] if child else None,
-            candidates=[game.words.answers[a] for a in part]))
+        patterns.append(
+            ChartPattern(
+                pattern=pattern_text(code, len(first)),
+                remaining=int(len(part)),
+                next=game.words.guesses[child.guess] if child else None,
+                candidates=[game.words.answers[a] for a in part],
+            )
+        )
     totals = {}
     for key, quirk in (("normal", False), ("post_counting", True)):
         counts = entropy.guess_counts(game, tree, quirk)
         dist = entropy.distribution(counts)
         worst = max(dist)
         totals[key] = GreedyTotals(
-            total=sum(counts.values()), average=sum(counts.values()) / len(counts),
-            distribution=dict(dist), worst=worst,
-            worst_answers=[game.words.answers[a] for a, v in counts.items() if v == worst])
+            total=sum(counts.values()),
+            average=sum(counts.values()) / len(counts),
+            distribution=dict(dist),
+            worst=worst,
+            worst_answers=[game.words.answers[a] for a, v in counts.items() if v == worst],
+        )
     note = POST_SLIP if (game.words.name, first) == ("gen1-4", "レントラー") else None
     return Chart(first, game.rule, game.words.name, patterns, totals, note)
 
@@ -129,5 +144,11 @@ def tree_chart(path: Path) -> TreeChart:
     for d in depths.values():
         dist[d] = dist.get(d, 0) + 1
     solved_at_root = len(depths) > sum(r.remaining for r in rows)
-    return TreeChart(first, len(rows) + solved_at_root, rows, sum(depths.values()), len(depths),
-                     dict(sorted(dist.items())))
+    return TreeChart(
+        first,
+        len(rows) + solved_at_root,
+        rows,
+        sum(depths.values()),
+        len(depths),
+        dict(sorted(dist.items())),
+    )

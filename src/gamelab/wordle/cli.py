@@ -24,16 +24,36 @@ from gamelab.wordle import entropy as entropy_mod
 from gamelab.wordle.rules import load_word_list, pattern_text
 from gamelab.wordle.table import Game
 
-app = typer.Typer(help="Pokémon Wordle (or any word list): rank, chart, search, solve, assist.",
-                  no_args_is_help=True)
+app = typer.Typer(
+    help="Pokémon Wordle (or any word list): rank, chart, search, solve, assist.",
+    no_args_is_help=True,
+)
 
 Names = Annotated[str, typer.Option("--names", help="gen1-4 (the post), genN, genN-M or all.")]
-GuessFile = Annotated[Path | None, typer.Option("--guesses", help="Custom guess list, one word per line.")]
-AnswerFile = Annotated[Path | None, typer.Option("--answers", help="Custom answer list, one word per line.")]
-Rule = Annotated[str, typer.Option("--rule", help="standard (real Wordle) or blog (the post's code).")]
+GuessFile = Annotated[
+    Path | None, typer.Option("--guesses", help="Custom guess list, one word per line.")
+]
+AnswerFile = Annotated[
+    Path | None, typer.Option("--answers", help="Custom answer list, one word per line.")
+]
+Rule = Annotated[
+    str, typer.Option("--rule", help="standard (real Wordle) or blog (the post's code).")
+]
 
-Hard = Annotated[bool, typer.Option("--hard", help="Hard mode, the game's rule: greens stay in place, yellows are reused (greys may be reused).")]
-HardRule = Annotated[str | None, typer.Option("--hard-rule", help="Hard mode by name: game (as --hard) or strict (every later guess could still be the answer); implies --hard.")]
+Hard = Annotated[
+    bool,
+    typer.Option(
+        "--hard",
+        help="Hard mode, the game's rule: greens stay in place, yellows are reused (greys may be reused).",
+    ),
+]
+HardRule = Annotated[
+    str | None,
+    typer.Option(
+        "--hard-rule",
+        help="Hard mode by name: game (as --hard) or strict (every later guess could still be the answer); implies --hard.",
+    ),
+]
 
 
 def hard_mode(hard: bool, hard_rule: str | None) -> str | None:
@@ -48,10 +68,14 @@ def make_game(names: str, guesses: Path | None, answers: Path | None, rule: str)
 
 
 @app.command("rank")
-def rank_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                 rule: Rule = "blog",
-                 top: Annotated[int, typer.Option("--top", min=1, help="How many guesses to list.")] = 15,
-                 json_out: Json = False) -> None:
+def rank_command(
+    names: Names = "gen1-4",
+    guesses: GuessFile = None,
+    answers: AnswerFile = None,
+    rule: Rule = "blog",
+    top: Annotated[int, typer.Option("--top", min=1, help="How many guesses to list.")] = 15,
+    json_out: Json = False,
+) -> None:
     """First guesses by the entropy of their feedback (other rule's value shown beside)."""
     game = make_game(names, guesses, answers, rule)
     ranked = entropy_mod.ranking(game, top)
@@ -67,12 +91,26 @@ def rank_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: An
 
 
 @app.command("chart")
-def chart_command(first: Annotated[str | None, typer.Option("--first", help="The first guess (default: the max-entropy one, レントラー for gen1-4).")] = None,
-                  names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                  rule: Rule = "blog",
-                  style: Annotated[str, typer.Option("--style", help="digits, squares or kanji.")] = "kanji",
-                  tree: Annotated[Path | None, typer.Option("--tree", help="Print a decision tree written by solve-optimal --tree instead.")] = None,
-                  json_out: Json = False) -> None:
+def chart_command(
+    first: Annotated[
+        str | None,
+        typer.Option(
+            "--first", help="The first guess (default: the max-entropy one, レントラー for gen1-4)."
+        ),
+    ] = None,
+    names: Names = "gen1-4",
+    guesses: GuessFile = None,
+    answers: AnswerFile = None,
+    rule: Rule = "blog",
+    style: Annotated[str, typer.Option("--style", help="digits, squares or kanji.")] = "kanji",
+    tree: Annotated[
+        Path | None,
+        typer.Option(
+            "--tree", help="Print a decision tree written by solve-optimal --tree instead."
+        ),
+    ] = None,
+    json_out: Json = False,
+) -> None:
     """Every feedback pattern of a first guess, what it leaves and the greedy next guess."""
     if style not in ("digits", "squares", "kanji"):
         raise ValueError(f"unknown --style {style!r}; use digits, squares or kanji")
@@ -85,43 +123,68 @@ def chart_command(first: Annotated[str | None, typer.Option("--first", help="The
     if json_out:
         print_json(data)
         return
-    t = Table(title=f"{data.first}: {data.n_patterns} feedback patterns ({data.names}, rule {rule})")
+    t = Table(
+        title=f"{data.first}: {data.n_patterns} feedback patterns ({data.names}, rule {rule})"
+    )
     for col in ("pattern", "remaining", "next guess (max entropy)"):
         t.add_column(col)
     for p in data.patterns:
-        t.add_row(pattern_text(int(p.pattern, 3), len(data.first), style), str(p.remaining),
-                  p.next or "solved")
+        t.add_row(
+            pattern_text(int(p.pattern, 3), len(data.first), style),
+            str(p.remaining),
+            p.next or "solved",
+        )
     console.print(t)
-    for key, label in (("normal", "counted normally"),
-                       ("post_counting", "with the post's counting (entropy guess that hits costs +1)")):
+    for key, label in (
+        ("normal", "counted normally"),
+        ("post_counting", "with the post's counting (entropy guess that hits costs +1)"),
+    ):
         d = data.greedy[key]
         dist = " ".join(f"{k}:{v}" for k, v in d.distribution.items())
-        console.print(f"greedy total {label}: {d.total} (average {d.average:.3f}; {dist}; "
-                      f"worst {d.worst}: {' '.join(d.worst_answers)})")
+        console.print(
+            f"greedy total {label}: {d.total} (average {d.average:.3f}; {dist}; "
+            f"worst {d.worst}: {' '.join(d.worst_answers)})"
+        )
     if data.note:
         console.print(f"note: {data.note}")
 
 
 @app.command("prune-search")
-def prune_search_command(first: Annotated[list[str] | None, typer.Option("--first", help="First guess(es); default: the top-10 by entropy.")] = None,
-                         names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                         rule: Rule = "blog",
-                         width: Annotated[int, typer.Option("--width", min=1, help="Guesses tried per node (by entropy).")] = 10,
-                         max_depth: Annotated[int, typer.Option("--max-depth", min=1, help="Most guesses any answer may need.")] = 6,
-                         json_out: Json = False, quiet: Quiet = False) -> None:
+def prune_search_command(
+    first: Annotated[
+        list[str] | None,
+        typer.Option("--first", help="First guess(es); default: the top-10 by entropy."),
+    ] = None,
+    names: Names = "gen1-4",
+    guesses: GuessFile = None,
+    answers: AnswerFile = None,
+    rule: Rule = "blog",
+    width: Annotated[
+        int, typer.Option("--width", min=1, help="Guesses tried per node (by entropy).")
+    ] = 10,
+    max_depth: Annotated[
+        int, typer.Option("--max-depth", min=1, help="Most guesses any answer may need.")
+    ] = 6,
+    json_out: Json = False,
+    quiet: Quiet = False,
+) -> None:
     """The post's pruned search: top-`width` entropy guesses per node, depth <= `max_depth`."""
     from gamelab.wordle.pruned import PrunedTotal, pruned_totals
 
     def show(row: PrunedTotal) -> None:
         if not quiet and not json_out:
-            err_console.print(f"{row.first}: {row.total if row.total is not None else 'infeasible'}")
+            err_console.print(
+                f"{row.first}: {row.total if row.total is not None else 'infeasible'}"
+            )
 
     game = make_game(names, guesses, answers, rule)
     results = pruned_totals(game, first, width, max_depth, progress=show)
     if json_out:
         print_json(results[0] if len(results) == 1 else results)
         return
-    t = Table(title=f"Pruned search totals ({game.words.name}, rule {rule}, width {width}, depth {max_depth})")
+    t = Table(
+        title=f"Pruned search totals ({game.words.name}, rule {rule}, width {width}, depth {max_depth})"
+    )
     for col in ("first guess", "total", "average"):
         t.add_column(col)
     for r in sorted(results, key=lambda r: (r.total is None, r.total or 0)):
@@ -129,19 +192,44 @@ def prune_search_command(first: Annotated[list[str] | None, typer.Option("--firs
     console.print(t)
 
 
-
-
 @app.command("solve-optimal")
-def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                          rule: Rule = "blog",
-                          first: Annotated[str | None, typer.Option("--first", help="Evaluate only this first guess exactly (its total and tree).")] = None,
-                          hard: Hard = False, hard_rule: HardRule = None,
-                          max_guesses: Annotated[int | None, typer.Option("--max-guesses", min=0, help="No answer may need more guesses (default: the game's limit, Pokémon Wordle 10, custom lists 6; 0: no limit).")] = None,
-                          depth_limits: Annotated[bool, typer.Option("--depth-limits/--no-depth-limits", help="Also solve under each tighter depth limit.")] = True,
-                          time_limit: Annotated[float, typer.Option("--time-limit", min=1, help="Seconds; then proven bounds are reported.")] = 600.0,
-                          tree: Annotated[Path | None, typer.Option("--tree", help="Write the optimal decision tree (JSON) here.")] = None,
-                          store: Store = True,
-                          json_out: Json = False, quiet: Quiet = False) -> None:
+def solve_optimal_command(
+    names: Names = "gen1-4",
+    guesses: GuessFile = None,
+    answers: AnswerFile = None,
+    rule: Rule = "blog",
+    first: Annotated[
+        str | None,
+        typer.Option(
+            "--first", help="Evaluate only this first guess exactly (its total and tree)."
+        ),
+    ] = None,
+    hard: Hard = False,
+    hard_rule: HardRule = None,
+    max_guesses: Annotated[
+        int | None,
+        typer.Option(
+            "--max-guesses",
+            min=0,
+            help="No answer may need more guesses (default: the game's limit, Pokémon Wordle 10, custom lists 6; 0: no limit).",
+        ),
+    ] = None,
+    depth_limits: Annotated[
+        bool,
+        typer.Option(
+            "--depth-limits/--no-depth-limits", help="Also solve under each tighter depth limit."
+        ),
+    ] = True,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=1, help="Seconds; then proven bounds are reported.")
+    ] = 600.0,
+    tree: Annotated[
+        Path | None, typer.Option("--tree", help="Write the optimal decision tree (JSON) here.")
+    ] = None,
+    store: Store = True,
+    json_out: Json = False,
+    quiet: Quiet = False,
+) -> None:
     """The proven optimum: fewest total guesses over all answers (lower bound == total)."""
     from gamelab.cli_common import to_json
     from gamelab.core.files import check_output_path
@@ -161,10 +249,16 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
             progress = status.update
         else:
             progress = lambda m: err_console.print(m, highlight=False)  # noqa: E731
-        data = solve_summary(game, hard=hard_mode(hard, hard_rule),
-                             max_guesses="game" if max_guesses is None else max_guesses, time_limit=time_limit,
-                             depth_limits=depth_limits, store=result_store(store), progress=progress,
-                             first=first)
+        data = solve_summary(
+            game,
+            hard=hard_mode(hard, hard_rule),
+            max_guesses="game" if max_guesses is None else max_guesses,
+            time_limit=time_limit,
+            depth_limits=depth_limits,
+            store=result_store(store),
+            progress=progress,
+            first=first,
+        )
     if tree is not None:
         if data.tree is None:
             raise ValueError("no complete strategy was found, so there is no tree to write")
@@ -176,31 +270,49 @@ def solve_optimal_command(names: Names = "gen1-4", guesses: GuessFile = None, an
     if data.total is not None:
         dist = " ".join(f"{k}:{v}" for k, v in data.distribution.items())
         firsts = " ".join(data.first_guesses) or f"{data.best_known_first_guess} (best found)"
-        console.print(f"total {data.total} (average {data.average:.4f}); first guess(es): "
-                      f"{firsts}; distribution {dist or '-'}; worst {data.worst}")
+        console.print(
+            f"total {data.total} (average {data.average:.4f}); first guess(es): "
+            f"{firsts}; distribution {dist or '-'}; worst {data.worst}"
+        )
     if not data.proven and data.total is not None:
         console.print(f"{data.root_guesses_settled} of {data.root_guesses} first guesses settled")
     for row in data.depth_limited or []:
         value = row.total if row.total is not None else "infeasible"
-        console.print(f"  at most {row.max_guesses} guesses: {value}"
-                      f"{'' if row.proven else ' (not proven)'}")
-    console.print(f"searched {data.nodes} nodes in {data.seconds:.1f} s "
-                  f"({data.cpu_seconds:.2f} s CPU)")
-
+        console.print(
+            f"  at most {row.max_guesses} guesses: {value}{'' if row.proven else ' (not proven)'}"
+        )
+    console.print(
+        f"searched {data.nodes} nodes in {data.seconds:.1f} s ({data.cpu_seconds:.2f} s CPU)"
+    )
 
 
 @app.command("next")
-def next_command(history: Annotated[str, typer.Option("--history", help="e.g. 'レントラー:00120,ゴルダック:00000' (0 grey, 1 yellow, 2 green); hiragana and half-width katakana are accepted.")] = "",
-                 names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                 rule: Rule = "standard", hard: Hard = False, hard_rule: HardRule = None,
-                 time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")] = 20.0,
-                 json_out: Json = False) -> None:
+def next_command(
+    history: Annotated[
+        str,
+        typer.Option(
+            "--history",
+            help="e.g. 'レントラー:00120,ゴルダック:00000' (0 grey, 1 yellow, 2 green); hiragana and half-width katakana are accepted.",
+        ),
+    ] = "",
+    names: Names = "gen1-4",
+    guesses: GuessFile = None,
+    answers: AnswerFile = None,
+    rule: Rule = "standard",
+    hard: Hard = False,
+    hard_rule: HardRule = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")
+    ] = 20.0,
+    json_out: Json = False,
+) -> None:
     """Candidates left by a history and the best next guess (one shot)."""
     from gamelab.wordle.assistant import Assistant, format_advice, parse_history
 
     game = make_game(names, guesses, answers, rule)
-    advice = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True)).advice(
-        parse_history(game, history))
+    advice = Assistant(
+        game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True)
+    ).advice(parse_history(game, history))
     if json_out:
         print_json(advice)
         return
@@ -208,21 +320,36 @@ def next_command(history: Annotated[str, typer.Option("--history", help="e.g. '�
 
 
 @app.command("assist")
-def assist_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                   rule: Rule = "standard", hard: Hard = False, hard_rule: HardRule = None,
-                   time_limit: Annotated[float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")] = 20.0) -> None:
+def assist_command(
+    names: Names = "gen1-4",
+    guesses: GuessFile = None,
+    answers: AnswerFile = None,
+    rule: Rule = "standard",
+    hard: Hard = False,
+    hard_rule: HardRule = None,
+    time_limit: Annotated[
+        float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")
+    ] = 20.0,
+) -> None:
     """Interactive: type a guess and its colours (レントラー 00120 or ⬛⬛🟨🟩⬛); undo, reset, help, quit."""
     from gamelab.core.interactive import run_in_terminal
     from gamelab.wordle.assistant import Assistant, AssistSession
 
     game = make_game(names, guesses, answers, rule)
-    assistant = Assistant(game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True))
+    assistant = Assistant(
+        game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True)
+    )
     run_in_terminal(AssistSession(assistant))
 
 
 @app.command("strategy")
-def strategy_command(names: Names = "gen1-4", rule: Rule = "standard", hard: Hard = False,
-                     hard_rule: HardRule = None, json_out: Json = False) -> None:
+def strategy_command(
+    names: Names = "gen1-4",
+    rule: Rule = "standard",
+    hard: Hard = False,
+    hard_rule: HardRule = None,
+    json_out: Json = False,
+) -> None:
     """Compute (once) and cache the optimal strategy the web page's assistant looks up."""
     from gamelab.wordle.strategy import strategy_summary
 
@@ -231,15 +358,31 @@ def strategy_command(names: Names = "gen1-4", rule: Rule = "standard", hard: Har
         print_json(s)
         return
     how = "from the cache" if s.was_cached else f"computed in {s.seconds:.1f} s and cached"
-    console.print(f"{s.names}, rule {s.rule}, {s.mode}, at most {s.guess_limit} guesses: first guess "
-                  f"{s.first_guess}, total {s.total} (average {s.average:.4f}), worst {s.worst}; "
-                  f"{s.nodes} decision nodes ({how})", markup=False, highlight=False, soft_wrap=True)
+    console.print(
+        f"{s.names}, rule {s.rule}, {s.mode}, at most {s.guess_limit} guesses: first guess "
+        f"{s.first_guess}, total {s.total} (average {s.average:.4f}), worst {s.worst}; "
+        f"{s.nodes} decision nodes ({how})",
+        markup=False,
+        highlight=False,
+        soft_wrap=True,
+    )
 
 
 @app.command("review")
-def review_command(history: Annotated[str, typer.Option("--history", help="The game: 'レントラー:00120,ゴルダック:22222' (names in katakana, hiragana, romaji or English).")],
-                   names: Names = "gen1-4", rule: Rule = "standard", hard: Hard = False,
-                   hard_rule: HardRule = None, json_out: Json = False) -> None:
+def review_command(
+    history: Annotated[
+        str,
+        typer.Option(
+            "--history",
+            help="The game: 'レントラー:00120,ゴルダック:22222' (names in katakana, hiragana, romaji or English).",
+        ),
+    ],
+    names: Names = "gen1-4",
+    rule: Rule = "standard",
+    hard: Hard = False,
+    hard_rule: HardRule = None,
+    json_out: Json = False,
+) -> None:
     """Each guess of a game against the proven optimum: expected guesses lost, luck."""
     from gamelab.wordle.review import review
 
@@ -257,20 +400,36 @@ def review_command(history: Annotated[str, typer.Option("--history", help="The g
         t.add_column(col)
     for s in r.steps:
         exp = "-" if s.expected_guesses is None else f"{s.expected_guesses:.3f}"
-        t.add_row(str(s.number), s.guess, s.colours, f"{s.candidates_before}->{s.candidates_after}",
-                  "(this)" if s.is_optimal else s.optimal_guess, f"{exp}/{s.optimal_expected_guesses:.3f}",
-                  "-" if s.guesses_lost is None else f"{s.guesses_lost:.3f}",
-                  "-" if s.luck is None else f"{s.luck:+.3f}")
+        t.add_row(
+            str(s.number),
+            s.guess,
+            s.colours,
+            f"{s.candidates_before}->{s.candidates_after}",
+            "(this)" if s.is_optimal else s.optimal_guess,
+            f"{exp}/{s.optimal_expected_guesses:.3f}",
+            "-" if s.guesses_lost is None else f"{s.guesses_lost:.3f}",
+            "-" if s.luck is None else f"{s.luck:+.3f}",
+        )
     console.print(t)
     console.print(r.summary, markup=False, highlight=False)
 
 
 @app.command("hill-climb")
-def hill_climb_command(names: Names = "gen1-4", guesses: GuessFile = None, answers: AnswerFile = None,
-                       rule: Rule = "blog", seed: Seed = 0,
-                       restarts: Annotated[int, typer.Option("--restarts", min=1, help="Random restarts.")] = 100,
-                       total: Annotated[bool, typer.Option("--total/--no-total", help="Also the pruned-search total with it as first guess.")] = True,
-                       json_out: Json = False) -> None:
+def hill_climb_command(
+    names: Names = "gen1-4",
+    guesses: GuessFile = None,
+    answers: AnswerFile = None,
+    rule: Rule = "blog",
+    seed: Seed = 0,
+    restarts: Annotated[int, typer.Option("--restarts", min=1, help="Random restarts.")] = 100,
+    total: Annotated[
+        bool,
+        typer.Option(
+            "--total/--no-total", help="Also the pruned-search total with it as first guess."
+        ),
+    ] = True,
+    json_out: Json = False,
+) -> None:
     """The highest-entropy made-up first guess (any string of the alphabet), by hill climbing."""
     from gamelab.wordle.hillclimb import made_up_first_guess
 
@@ -278,8 +437,10 @@ def hill_climb_command(names: Names = "gen1-4", guesses: GuessFile = None, answe
     if json_out:
         print_json(res)
         return
-    console.print(f"{res.word}: entropy {res.entropy:.5f} (rule {rule}), {res.patterns} patterns"
-                  + (f", pruned-search total {res.pruned_total}" if total else ""))
+    console.print(
+        f"{res.word}: entropy {res.entropy:.5f} (rule {rule}), {res.patterns} patterns"
+        + (f", pruned-search total {res.pruned_total}" if total else "")
+    )
 
 
 def _print_tree(path: Path, style: str, json_out: bool) -> None:
@@ -295,5 +456,7 @@ def _print_tree(path: Path, style: str, json_out: bool) -> None:
     for r in tc.patterns:
         t.add_row(pattern_text(int(r.pattern, 3), len(r.pattern), style), str(r.remaining), r.next)
     console.print(t)
-    console.print(f"total {tc.total} guesses over {tc.answers} answers; distribution "
-                  + " ".join(f"{k}:{v}" for k, v in tc.distribution.items()))
+    console.print(
+        f"total {tc.total} guesses over {tc.answers} answers; distribution "
+        + " ".join(f"{k}:{v}" for k, v in tc.distribution.items())
+    )

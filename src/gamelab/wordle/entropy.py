@@ -48,16 +48,26 @@ class Ranking:
     rows: list[RankedGuess]
 
     def __json__(self) -> list[dict[str, Any]]:
-        return [{"guess": r.guess, "rule": self.rule, "entropy": round(r.entropy, 10),
-                 f"entropy_{self.other_rule}": round(r.other_entropy, 10)} for r in self.rows]
+        return [
+            {
+                "guess": r.guess,
+                "rule": self.rule,
+                "entropy": round(r.entropy, 10),
+                f"entropy_{self.other_rule}": round(r.other_entropy, 10),
+            }
+            for r in self.rows
+        ]
 
 
 def ranking(game: Game, top: int | None = None) -> Ranking:
     """:func:`rank` with names, and each guess's entropy under the other rule beside it."""
     other_rule = "standard" if game.rule == "blog" else "blog"
     other = Game(game.words, other_rule).entropies()
-    return Ranking(game.rule, other_rule, [RankedGuess(game.words.guesses[i], e, float(other[i]))
-                                           for i, e in rank(game, top)])
+    return Ranking(
+        game.rule,
+        other_rule,
+        [RankedGuess(game.words.guesses[i], e, float(other[i])) for i, e in rank(game, top)],
+    )
 
 
 @dataclass
@@ -78,7 +88,11 @@ def greedy_tree(game: Game, first: int, subset: np.ndarray | None = None) -> Nod
         for code, part in game.partition(guess, cands).items():
             if len(part) == 1 and game.is_answer(guess, part[0]):
                 continue  # solved
-            nxt = int(game.guess_of_answer[part[0]]) if len(part) == 1 else game.best_entropy_guess(part)
+            nxt = (
+                int(game.guess_of_answer[part[0]])
+                if len(part) == 1
+                else game.best_entropy_guess(part)
+            )
             node.children[code] = build(part, nxt)
         return node
 

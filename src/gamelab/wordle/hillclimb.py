@@ -76,7 +76,7 @@ def climb(game: Game, seed: int = 0, restarts: int = 20, length: int | None = No
             # every single-character change, plus the word itself
             cands = np.repeat(word[None, :], length * len(alphabet) + 1, axis=0)
             for p in range(length):
-                cands[1 + p * len(alphabet): 1 + (p + 1) * len(alphabet), p] = alphabet
+                cands[1 + p * len(alphabet) : 1 + (p + 1) * len(alphabet), p] = alphabet
             lens = np.full(len(cands), length, dtype=np.int32)
             table = _kernels.feedback_table_kernel(cands, lens, acodes, alens, rule)
             ent = _kernels.entropy_kernel(table, all_answers, game.n_codes)
@@ -127,9 +127,17 @@ class MadeUpFirstGuess:
     pruned_total: int | None
 
 
-def made_up_first_guess(game: Game, seed: int = 0, restarts: int = 100,
-                        total: bool = True) -> MadeUpFirstGuess:
+def made_up_first_guess(
+    game: Game, seed: int = 0, restarts: int = 100, total: bool = True
+) -> MadeUpFirstGuess:
     """:func:`climb`, then (with `total`) :func:`made_up_first_total` of the word found."""
     res = climb(game, seed=seed, restarts=restarts)
-    return MadeUpFirstGuess(res.word, res.entropy, res.patterns, restarts, seed, game.rule,
-                            made_up_first_total(game, res.word) if total else None)
+    return MadeUpFirstGuess(
+        res.word,
+        res.entropy,
+        res.patterns,
+        restarts,
+        seed,
+        game.rule,
+        made_up_first_total(game, res.word) if total else None,
+    )

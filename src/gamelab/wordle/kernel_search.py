@@ -49,20 +49,31 @@ class KernelSearch:
         self.hard = {None: 0, "game": 1, "strict": 2}[hard]
         self.table = game.table
         # answers x guesses: the node scan reads one contiguous row per candidate
-        self.tt = (np.ascontiguousarray(self.table.T) if game.n_codes <= 256
-                   else np.zeros((0, 0), dtype=np.uint8))
+        self.tt = (
+            np.ascontiguousarray(self.table.T)
+            if game.n_codes <= 256
+            else np.zeros((0, 0), dtype=np.uint8)
+        )
         self.gcodes, self.glens = game.words.encode(game.words.guesses)
         self.rule_id = RULE_STANDARD if game.rule == "standard" else RULE_BLOG
         self.pool_guess = game.full_length_index if hard else np.zeros(0, dtype=np.int32)
         rng = np.random.default_rng(20260101)  # fixed: hashes are part of the memo, not of results
         hi = np.iinfo(np.uint64).max
-        self.rnd_a = [rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True) for _ in range(2)]
-        self.rnd_p = [rng.integers(0, hi, max(1, len(self.pool_guess)), dtype=np.uint64, endpoint=True)
-                      for _ in range(2)]
+        self.rnd_a = [
+            rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True) for _ in range(2)
+        ]
+        self.rnd_p = [
+            rng.integers(0, hi, max(1, len(self.pool_guess)), dtype=np.uint64, endpoint=True)
+            for _ in range(2)
+        ]
         n_alpha, length = len(game.words.alphabet), game.words.length
-        self.rg = [rng.integers(0, hi, (length, n_alpha), dtype=np.uint64, endpoint=True) for _ in range(2)]
-        self.rn = [rng.integers(0, hi, (n_alpha, length + 1), dtype=np.uint64, endpoint=True)
-                   for _ in range(2)]
+        self.rg = [
+            rng.integers(0, hi, (length, n_alpha), dtype=np.uint64, endpoint=True) for _ in range(2)
+        ]
+        self.rn = [
+            rng.integers(0, hi, (n_alpha, length + 1), dtype=np.uint64, endpoint=True)
+            for _ in range(2)
+        ]
         for r in self.rn:
             r[:, 0] = 0  # "no demand" adds nothing to a key
         self._alloc(capacity)
@@ -97,9 +108,16 @@ class KernelSearch:
     def _demands(self, history: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
         return self.game.hard_demands(history)
 
-    def run(self, cands: np.ndarray, budget: int, depth: int | None, pool: np.ndarray | None,
-            forced: int, deadline: float = float("inf"),
-            history: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
+    def run(
+        self,
+        cands: np.ndarray,
+        budget: int,
+        depth: int | None,
+        pool: np.ndarray | None,
+        forced: int,
+        deadline: float = float("inf"),
+        history: Sequence[tuple[int, int]] = (),
+    ) -> tuple[int, int]:
         """`history` (guesses and colours that led to this node) fixes the game's hard-mode
         demands, the key of its pool; `pool` must be the words that meet them."""
         sk = self.sk
@@ -108,33 +126,75 @@ class KernelSearch:
         budget = min(budget, sk.INF)
         while True:
             status, value, guess = sk.search_kernel(
-                self.table, self.tt, self.game.answer_of_guess, self.game.guess_of_answer,
-                self.game.n_codes, self.gcodes, self.glens, self.rule_id, self.pool_guess,
-                self.hard, cands, self._pool(pool), green, need, self._depth(depth), budget, forced,
-                self.rnd_a[0], self.rnd_a[1], self.rnd_p[0], self.rnd_p[1],
-                self.rg[0], self.rg[1], self.rn[0], self.rn[1],
-                self.mk1, self.mk2, self.mflag, self.mval, self.mguess, self.entries,
-                self.NODE_CHUNK, self.stats, self.SMALL_N, self.ASPIRATION, self.CHILD_N,
-                self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF)
+                self.table,
+                self.tt,
+                self.game.answer_of_guess,
+                self.game.guess_of_answer,
+                self.game.n_codes,
+                self.gcodes,
+                self.glens,
+                self.rule_id,
+                self.pool_guess,
+                self.hard,
+                cands,
+                self._pool(pool),
+                green,
+                need,
+                self._depth(depth),
+                budget,
+                forced,
+                self.rnd_a[0],
+                self.rnd_a[1],
+                self.rnd_p[0],
+                self.rnd_p[1],
+                self.rg[0],
+                self.rg[1],
+                self.rn[0],
+                self.rn[1],
+                self.mk1,
+                self.mk2,
+                self.mflag,
+                self.mval,
+                self.mguess,
+                self.entries,
+                self.NODE_CHUNK,
+                self.stats,
+                self.SMALL_N,
+                self.ASPIRATION,
+                self.CHILD_N,
+                self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF,
+            )
             if status == sk.DONE:
                 value = int(value)
                 return (INF if value >= sk.INF else value), int(guess)
             if status == sk.MEMO_FULL:
                 self._grow()
             elif status == sk.TOO_DEEP:
-                raise ValueError(f"the search went deeper than {sk.MAX_FRAMES} guesses; "
-                                 "set a guess limit (--max-guesses)")
+                raise ValueError(
+                    f"the search went deeper than {sk.MAX_FRAMES} guesses; "
+                    "set a guess limit (--max-guesses)"
+                )
             if time.monotonic() > deadline:
                 raise SearchTimeout
 
-    def best_guess(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None,
-                   history: Sequence[tuple[int, int]] = ()) -> int:
+    def best_guess(
+        self,
+        cands: np.ndarray,
+        depth: int | None,
+        pool: np.ndarray | None,
+        history: Sequence[tuple[int, int]] = (),
+    ) -> int:
         """The memo's best guess for a node already solved exactly (-1 if unknown)."""
         known = self.lookup(cands, depth, pool, history)
         return -1 if known is None else known[1]
 
-    def lookup(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None,
-               history: Sequence[tuple[int, int]] = ()) -> tuple[int, int] | None:
+    def lookup(
+        self,
+        cands: np.ndarray,
+        depth: int | None,
+        pool: np.ndarray | None,
+        history: Sequence[tuple[int, int]] = (),
+    ) -> tuple[int, int] | None:
         """(exact value, best guess) of a node from the memo, or None if not solved exactly."""
         sk = self.sk
         cands = np.asarray(cands, dtype=np.int32)
@@ -150,11 +210,23 @@ class KernelSearch:
             pos = np.flatnonzero(green >= 0)
             letters = np.arange(len(need))
             mask = (1 << 64) - 1
-            p1 = np.uint64((int(self.rg[0][pos, green[pos]].sum(dtype=np.uint64))
-                            + int(self.rn[0][letters, need].sum(dtype=np.uint64))) & mask)
-            p2 = np.uint64((int(self.rg[1][pos, green[pos]].sum(dtype=np.uint64))
-                            + int(self.rn[1][letters, need].sum(dtype=np.uint64))) & mask)
-        k1, k2 = memo_key(np.uint64(h1), np.uint64(h2), np.uint64(p1), np.uint64(p2), self._depth(depth))
+            p1 = np.uint64(
+                (
+                    int(self.rg[0][pos, green[pos]].sum(dtype=np.uint64))
+                    + int(self.rn[0][letters, need].sum(dtype=np.uint64))
+                )
+                & mask
+            )
+            p2 = np.uint64(
+                (
+                    int(self.rg[1][pos, green[pos]].sum(dtype=np.uint64))
+                    + int(self.rn[1][letters, need].sum(dtype=np.uint64))
+                )
+                & mask
+            )
+        k1, k2 = memo_key(
+            np.uint64(h1), np.uint64(h2), np.uint64(p1), np.uint64(p2), self._depth(depth)
+        )
         slot = memo_find(self.mk1, self.mk2, self.mflag, np.uint64(k1), np.uint64(k2))
         if self.mflag[slot] != EXACT:
             return None

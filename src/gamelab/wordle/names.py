@@ -32,8 +32,16 @@ from functools import lru_cache
 
 from gamelab.wordle.rules import WordList, pokemon_names, pokemon_word_list  # noqa: F401 (doctest)
 
-__all__ = ["NameMatch", "Suggestions", "UnknownName", "fold_long_vowels", "lookup_name",
-           "read_romaji", "resolve_name", "suggest"]
+__all__ = [
+    "NameMatch",
+    "Suggestions",
+    "UnknownName",
+    "fold_long_vowels",
+    "lookup_name",
+    "read_romaji",
+    "resolve_name",
+    "suggest",
+]
 
 SUGGEST_LIMIT = 12
 _VOWEL_KANA = {"a": "ア", "i": "イ", "u": "ウ", "e": "エ", "o": "オ"}
@@ -134,16 +142,21 @@ class _Index:
 def _index(words: WordList) -> _Index:
     english = {ja: en for _, ja, en, _ in pokemon_names()}
     dex = dict(zip(words.guesses, words.dex, strict=False)) if words.dex else {}
-    return _build_index(tuple(NameMatch(w, english.get(w, ""), dex.get(w, 0), "kana")
-                              for w in words.guesses))
+    return _build_index(
+        tuple(NameMatch(w, english.get(w, ""), dex.get(w, 0), "kana") for w in words.guesses)
+    )
 
 
 def _build_index(rows: tuple[NameMatch, ...]) -> _Index:
     folded: dict[str, list[NameMatch]] = {}
     for r in rows:
         folded.setdefault(fold_long_vowels(r.name), []).append(r)
-    return _Index(rows, {r.name: r for r in rows}, folded,
-                  {_english_key(r.english): r for r in rows if r.english})
+    return _Index(
+        rows,
+        {r.name: r for r in rows},
+        folded,
+        {_english_key(r.english): r for r in rows if r.english},
+    )
 
 
 def _has_kana(text: str) -> bool:
@@ -161,8 +174,10 @@ def _normalise(text: str) -> str:
 
 def _describe(words: WordList) -> str:
     if words.dex:
-        return (f"word list {words.name!r} (names of at most {words.length} characters, dex "
-                f"{min(words.dex)}-{max(words.dex)})")
+        return (
+            f"word list {words.name!r} (names of at most {words.length} characters, dex "
+            f"{min(words.dex)}-{max(words.dex)})"
+        )
     return f"word list {words.name!r}"
 
 
@@ -190,20 +205,29 @@ def resolve_name(words: WordList, text: str, field: str = "guess") -> str:
     if len(found) == 1:
         return found[0].name
     if len(found) > 1:
-        raise UnknownName(f"{typed!r} (read as {kana!r}) fits several names: "
-                          + ", ".join(m.name for m in found) + "; type the katakana", field)
+        raise UnknownName(
+            f"{typed!r} (read as {kana!r}) fits several names: "
+            + ", ".join(m.name for m in found)
+            + "; type the katakana",
+            field,
+        )
     every = _index_all()
     other = every.by_folded.get(fold_long_vowels(kana)) or (
-        [every.by_english[_english_key(typed)]] if _english_key(typed) in every.by_english else [])
+        [every.by_english[_english_key(typed)]] if _english_key(typed) in every.by_english else []
+    )
     readable = kana != typed and _is_kana(kana) and not kana.endswith("ッ")
     shown = f"{typed!r} (read as {kana!r})" if readable else repr(typed)
     if other:
         m = other[0]
-        raise UnknownName(f"{m.name} ({m.english}, dex {m.dex}) cannot be guessed in {_describe(words)}",
-                          field)
+        raise UnknownName(
+            f"{m.name} ({m.english}, dex {m.dex}) cannot be guessed in {_describe(words)}", field
+        )
     near = suggest(words, typed, limit=3).matches
-    hint = ("; did you mean " + ", ".join(f"{m.name} ({m.english})" for m in near) + "?") if near else (
-        "; type katakana, hiragana, romaji (e.g. rentoraa) or the English name")
+    hint = (
+        ("; did you mean " + ", ".join(f"{m.name} ({m.english})" for m in near) + "?")
+        if near
+        else ("; type katakana, hiragana, romaji (e.g. rentoraa) or the English name")
+    )
     raise UnknownName(f"{shown} is not a Pokémon name in {_describe(words)}{hint}", field)
 
 
@@ -217,8 +241,11 @@ def lookup_name(words: WordList, text: str, field: str = "text") -> NameMatch:
     """:func:`resolve_name` with the name's English name and dex number."""
     name = resolve_name(words, text, field)
     found = _index(words).by_name[name]
-    how = "kana" if _has_kana(text) or name == text.strip() else (
-        "english" if _english_key(text) == _english_key(found.english) else "romaji")
+    how = (
+        "kana"
+        if _has_kana(text) or name == text.strip()
+        else ("english" if _english_key(text) == _english_key(found.english) else "romaji")
+    )
     return NameMatch(found.name, found.english, found.dex, how)
 
 

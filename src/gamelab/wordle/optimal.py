@@ -40,10 +40,10 @@ ENGINES = ("numba", "python")  # the kernel search, or its plain-Python twin (th
 
 @dataclass
 class OptimalResult:
-    total: int | None            # best total found (upper bound); None if none within limits
-    lower_bound: int             # proven: no strategy needs fewer guesses
-    proven: bool                 # lower_bound == total
-    first_guesses: list[str]     # every first guess achieving `total` (when proven)
+    total: int | None  # best total found (upper bound); None if none within limits
+    lower_bound: int  # proven: no strategy needs fewer guesses
+    proven: bool  # lower_bound == total
+    first_guesses: list[str]  # every first guess achieving `total` (when proven)
     distribution: dict[int, int] = field(default_factory=dict)
     worst: int | None = None
     seconds: float = 0.0
@@ -55,9 +55,15 @@ class OptimalResult:
 class OptimalSolver:
     """``OptimalSolver(game).solve()`` -> :class:`OptimalResult`."""
 
-    def __init__(self, game: Game, hard: str | bool | None = None, max_guesses: int | None = None,
-                 time_limit: float | None = None,
-                 progress: Callable[[str], None] | None = None, engine: str = "numba") -> None:
+    def __init__(
+        self,
+        game: Game,
+        hard: str | bool | None = None,
+        max_guesses: int | None = None,
+        time_limit: float | None = None,
+        progress: Callable[[str], None] | None = None,
+        engine: str = "numba",
+    ) -> None:
         if max_guesses is not None and max_guesses < 1:
             raise ValueError(f"max_guesses must be at least 1, got {max_guesses}")
         if time_limit is not None and time_limit <= 0:
@@ -67,10 +73,14 @@ class OptimalSolver:
         self.game = game
         self.hard = check_hard_mode(hard)
         if self.hard == "game" and game.rule != "standard":
-            raise ValueError("the game's hard mode is defined for the standard feedback rule; with "
-                             "--rule blog use --hard-rule strict")
+            raise ValueError(
+                "the game's hard mode is defined for the standard feedback rule; with "
+                "--rule blog use --hard-rule strict"
+            )
         self.engine = engine
-        self._kernel: KernelSearch | None = KernelSearch(game, self.hard) if engine == "numba" else None
+        self._kernel: KernelSearch | None = (
+            KernelSearch(game, self.hard) if engine == "numba" else None
+        )
         self.max_guesses = max_guesses
         self.time_limit = time_limit
         self.progress = progress
@@ -133,15 +143,20 @@ class OptimalSolver:
         """(guesses, lower bounds, exact flags) sorted by bound (ties: candidates, then index)."""
         guesses = self._guesses(pool)
         classes, hit, largest = _kernels.split_stats_kernel(
-            self.game.table, cands, guesses, self.game.green, self.game.n_codes,
-            self.game.answer_of_guess)
+            self.game.table,
+            cands,
+            guesses,
+            self.game.green,
+            self.game.n_codes,
+            self.game.answer_of_guess,
+        )
         n = len(cands)
         lb = n + 2 * (n - hit) - classes
         useful = (classes >= 2) | (hit == 1)
         if depth is not None:
             rem = depth - 1
             if rem <= 0:
-                useful &= (n == 1)
+                useful &= n == 1
             elif rem == 1:
                 useful &= largest <= 1
         exact = largest <= 2 if (depth is None or depth - 1 >= 2) else largest <= 1
@@ -150,8 +165,14 @@ class OptimalSolver:
         return guesses[order], lb[order], exact[order]
 
     # -- the search ------------------------------------------------------------------------
-    def value(self, cands: np.ndarray, budget: int, depth: int | None = None,
-              pool: np.ndarray | None = None, history: Sequence[tuple[int, int]] = ()) -> int:
+    def value(
+        self,
+        cands: np.ndarray,
+        budget: int,
+        depth: int | None = None,
+        pool: np.ndarray | None = None,
+        history: Sequence[tuple[int, int]] = (),
+    ) -> int:
         """f(cands) if it is < budget, else a proven lower bound >= budget. (`history`, the
         guesses and colours that led here, is needed by the kernel in the game's hard mode.)"""
         if self._kernel is not None:
@@ -195,16 +216,21 @@ class OptimalSolver:
         self.lower[key] = max(lower, budget)
         return max(lower, budget)
 
-    def _guess_cost(self, g: int, cands: np.ndarray, budget: int, sub_depth: int | None,
-                    pool: np.ndarray | None) -> int:
+    def _guess_cost(
+        self, g: int, cands: np.ndarray, budget: int, sub_depth: int | None, pool: np.ndarray | None
+    ) -> int:
         """Cost of guess g at this node if < budget, else a lower bound >= budget."""
         if self._kernel is not None:
             depth = None if sub_depth is None else sub_depth + 1
             return self._kernel_call(cands, budget, depth, pool, g)[0]
         n = len(cands)
         children = self._children(g, cands, pool)
-        child_lbs = [self.node_bound(p, sub_depth, cp) if len(p) >= self.bound_min_size
-                     else self._child_lb(p, sub_depth, cp) for _, p, cp in children]
+        child_lbs = [
+            self.node_bound(p, sub_depth, cp)
+            if len(p) >= self.bound_min_size
+            else self._child_lb(p, sub_depth, cp)
+            for _, p, cp in children
+        ]
         rest = sum(child_lbs)
         acc = n
         if acc + rest >= budget:
@@ -230,14 +256,21 @@ class OptimalSolver:
         if known:
             return known
         rem = -1 if depth is None else depth - 1
-        bound = _kernels.min_bound_kernel(self.game.table, cands, self._guesses(pool),
-                                          self.game.n_codes, self.game.answer_of_guess, rem)
+        bound = _kernels.min_bound_kernel(
+            self.game.table,
+            cands,
+            self._guesses(pool),
+            self.game.n_codes,
+            self.game.answer_of_guess,
+            rem,
+        )
         bound = min(max(int(bound), 2 * n - 1), INF)
         self.lower[key] = bound
         return bound
 
-    def two_level_bound(self, g: int, cands: np.ndarray, sub_depth: int | None,
-                        pool: np.ndarray | None) -> int:
+    def two_level_bound(
+        self, g: int, cands: np.ndarray, sub_depth: int | None, pool: np.ndarray | None
+    ) -> int:
         """Lower bound for playing g here: n + the node bounds of its classes."""
         total = len(cands)
         for _, part, cpool in self._children(g, cands, pool):
@@ -267,13 +300,17 @@ class OptimalSolver:
         lbs = np.array([self.two_level_bound(int(g), cands, sub_depth, pool) for g in guesses])
         order = np.lexsort((np.arange(len(guesses)), lbs))
         guesses, lbs = guesses[order], lbs[order]
-        bounds: dict[int, list] = {int(g): [int(b), None] for g, b in zip(guesses, lbs, strict=True)}
+        bounds: dict[int, list] = {
+            int(g): [int(b), None] for g, b in zip(guesses, lbs, strict=True)
+        }
         best = INF if upper_bound is None else upper_bound + 1
         timed_out = False
         # Best first over the first guesses: always raise the lowest bound a little (budget =
         # bound + step), so the proven lower bound climbs steadily if the time limit stops the
         # search; a guess whose cost is found below its budget is settled exactly.
-        heap = [(b, k, g) for k, (g, b) in enumerate(zip(guesses.tolist(), lbs.tolist(), strict=True))]
+        heap = [
+            (b, k, g) for k, (g, b) in enumerate(zip(guesses.tolist(), lbs.tolist(), strict=True))
+        ]
         heapq.heapify(heap)
         settled = settled_exact = visits = 0
         try:
@@ -298,9 +335,11 @@ class OptimalSolver:
                         settled += 1
                 if self.progress:
                     low = min(heap[0][0], best) if heap else best
-                    self.progress(f"{game.words.guesses[g]}: {'= ' if cost < budget else '>= '}{cost}; "
-                                  f"best {best}; proven lower bound {low}; "
-                                  f"{settled}/{len(guesses)} first guesses settled")
+                    self.progress(
+                        f"{game.words.guesses[g]}: {'= ' if cost < budget else '>= '}{cost}; "
+                        f"best {best}; proven lower bound {low}; "
+                        f"{settled}/{len(guesses)} first guesses settled"
+                    )
         except SearchTimeout:
             timed_out = True
         exact_totals = [v[1] for v in bounds.values() if v[1] is not None]
@@ -315,10 +354,14 @@ class OptimalSolver:
         proven = not timed_out and total is not None and lower == total
         firsts = [g for g, v in bounds.items() if v[1] is not None and v[1] == total]
         result = OptimalResult(
-            total=total, lower_bound=lower, proven=proven,
+            total=total,
+            lower_bound=lower,
+            proven=proven,
             first_guesses=[game.words.guesses[g] for g in sorted(firsts)],
-            seconds=time.monotonic() - start, nodes=self.nodes,
-            root_bounds={game.words.guesses[g]: (v[0], v[1]) for g, v in bounds.items()})
+            seconds=time.monotonic() - start,
+            nodes=self.nodes,
+            root_bounds={game.words.guesses[g]: (v[0], v[1]) for g, v in bounds.items()},
+        )
         if firsts:
             self._attach_tree(result, sorted(firsts)[0])
         return result
@@ -344,23 +387,45 @@ class OptimalSolver:
         try:
             cost = self._guess_cost(first, cands, INF, sub_depth, pool)
         except SearchTimeout:
-            return OptimalResult(total=None, lower_bound=0, proven=False, first_guesses=[],
-                                 seconds=time.monotonic() - start, nodes=self.nodes,
-                                 root_bounds={name: (0, None)})
+            return OptimalResult(
+                total=None,
+                lower_bound=0,
+                proven=False,
+                first_guesses=[],
+                seconds=time.monotonic() - start,
+                nodes=self.nodes,
+                root_bounds={name: (0, None)},
+            )
         if cost >= INF:  # no strategy after this opening meets the guess limit
-            return OptimalResult(total=None, lower_bound=INF, proven=True, first_guesses=[],
-                                 seconds=time.monotonic() - start, nodes=self.nodes,
-                                 root_bounds={name: (INF, None)})
-        result = OptimalResult(total=cost, lower_bound=cost, proven=True, first_guesses=[name],
-                               nodes=self.nodes, root_bounds={name: (cost, cost)})
+            return OptimalResult(
+                total=None,
+                lower_bound=INF,
+                proven=True,
+                first_guesses=[],
+                seconds=time.monotonic() - start,
+                nodes=self.nodes,
+                root_bounds={name: (INF, None)},
+            )
+        result = OptimalResult(
+            total=cost,
+            lower_bound=cost,
+            proven=True,
+            first_guesses=[name],
+            nodes=self.nodes,
+            root_bounds={name: (cost, cost)},
+        )
         self._attach_tree(result, first)
         result.seconds = time.monotonic() - start
         result.nodes = self.nodes
         return result
 
-    def best_guess(self, cands: np.ndarray, depth: int | None = None,
-                   pool: np.ndarray | None = None,
-                   history: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
+    def best_guess(
+        self,
+        cands: np.ndarray,
+        depth: int | None = None,
+        pool: np.ndarray | None = None,
+        history: Sequence[tuple[int, int]] = (),
+    ) -> tuple[int, int]:
         """(optimal total, an optimal guess) for a node, solving it if needed."""
         n = len(cands)
         if n <= 2:
@@ -374,9 +439,15 @@ class OptimalSolver:
         self.value(cands, INF, depth, pool)
         return self.exact[self._key(cands, depth, pool)]
 
-    def _kernel_call(self, cands: np.ndarray, budget: int, depth: int | None,
-                     pool: np.ndarray | None, forced: int,
-                     history: Sequence[tuple[int, int]] = ()) -> tuple[int, int]:
+    def _kernel_call(
+        self,
+        cands: np.ndarray,
+        budget: int,
+        depth: int | None,
+        pool: np.ndarray | None,
+        forced: int,
+        history: Sequence[tuple[int, int]] = (),
+    ) -> tuple[int, int]:
         assert self._kernel is not None
         value, guess = self._kernel.run(cands, budget, depth, pool, forced, self._deadline, history)
         self.nodes = self._kernel.nodes

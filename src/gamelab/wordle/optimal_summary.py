@@ -29,9 +29,9 @@ class DepthLimited:
     """The optimum when no answer may need more than `max_guesses` guesses."""
 
     max_guesses: int
-    total: int | None            # None: infeasible, or not found within the time limit
-    proven: bool                 # the total is optimal, or the limit is proven infeasible
-    lower_bound: int | None      # None: infeasible
+    total: int | None  # None: infeasible, or not found within the time limit
+    proven: bool  # the total is optimal, or the limit is proven infeasible
+    lower_bound: int | None  # None: infeasible
     first_guesses: list[str]
 
 
@@ -46,27 +46,27 @@ class OptimalSummary:
 
     names: str
     rule: str
-    hard_mode: str               # off, game or strict
-    max_guesses: int | None      # None: no limit
-    mode: str                    # the three settings in words
-    scope: str                   # "all first guesses", or "first guess" (only `first` searched)
+    hard_mode: str  # off, game or strict
+    max_guesses: int | None  # None: no limit
+    mode: str  # the three settings in words
+    scope: str  # "all first guesses", or "first guess" (only `first` searched)
     answers: int
     guesses: int
-    total: int | None            # best total found (upper bound); None if none within limits
-    lower_bound: int | None      # proven; None when the opening is proven infeasible
+    total: int | None  # best total found (upper bound); None if none within limits
+    lower_bound: int | None  # proven; None when the opening is proven infeasible
     proven: bool
-    average: float | None        # total / answers
-    first_guesses: list[str]     # every optimal first guess (only when proven)
+    average: float | None  # total / answers
+    first_guesses: list[str]  # every optimal first guess (only when proven)
     best_known_first_guess: str | None
     distribution: dict[int, int]  # guesses needed -> answers
     worst: int | None
     nodes: int
     root_guesses_settled: int
     root_guesses: int
-    statement: str               # what is proven, in one sentence
+    statement: str  # what is proven, in one sentence
     seconds: float = 0.0
     cpu_seconds: float = 0.0
-    first: str | None = None     # the opening evaluated (scope "first guess")
+    first: str | None = None  # the opening evaluated (scope "first guess")
     depth_limited: list[DepthLimited] | None = None  # None: not computed
     tree: dict[str, Any] | None = field(default=None, metadata={"json": False})
 
@@ -86,14 +86,16 @@ class OptimalSummary:
 
 
 def resolve_limit(game: Game, max_guesses: int | str | None) -> int | None:
-    """"game" -> the word list's own guess limit (Pokémon Wordle 10, English Wordle 6);
+    """ "game" -> the word list's own guess limit (Pokémon Wordle 10, English Wordle 6);
     0 or None -> no limit; else the number, which must be at least 1."""
     if max_guesses == "game":
         return game.words.guess_limit
     if max_guesses is None or max_guesses == 0:
         return None
     if not isinstance(max_guesses, int) or max_guesses < 0:
-        raise ValueError(f"max_guesses must be a positive number, 0 (no limit) or 'game', got {max_guesses!r}")
+        raise ValueError(
+            f"max_guesses must be a positive number, 0 (no limit) or 'game', got {max_guesses!r}"
+        )
     return max_guesses
 
 
@@ -105,12 +107,19 @@ def mode_text(game: Game, hard: str | None, max_guesses: int | None) -> str:
 
 def summary_params(game: Game, hard: str | bool | None, max_guesses: int | None) -> dict[str, Any]:
     """The results-store parameters of a summary (the store's key, not a result)."""
-    return {"words": game.words.fingerprint(), "names": game.words.name, "rule": game.rule,
-            "hard": check_hard_mode(hard), "max_guesses": max_guesses, "version": RESULT_VERSION}
+    return {
+        "words": game.words.fingerprint(),
+        "names": game.words.name,
+        "rule": game.rule,
+        "hard": check_hard_mode(hard),
+        "max_guesses": max_guesses,
+        "version": RESULT_VERSION,
+    }
 
 
-def stored_optimum(game: Game, hard: str | bool | None, max_guesses: int | None,
-                   store: Any) -> OptimalSummary | None:
+def stored_optimum(
+    game: Game, hard: str | bool | None, max_guesses: int | None, store: Any
+) -> OptimalSummary | None:
     """The summary over all first guesses kept in `store` for these settings, or None."""
     if store is None:
         return None
@@ -118,10 +127,16 @@ def stored_optimum(game: Game, hard: str | bool | None, max_guesses: int | None,
     return OptimalSummary.from_plain(done[0]) if 0 in done else None
 
 
-def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int | str | None = "game",
-                  time_limit: float | None = 600.0, depth_limits: bool = True,
-                  store: Any = None, progress: Callable[[str], None] | None = None,
-                  first: str | None = None) -> OptimalSummary:
+def solve_summary(
+    game: Game,
+    hard: str | bool | None = None,
+    max_guesses: int | str | None = "game",
+    time_limit: float | None = 600.0,
+    depth_limits: bool = True,
+    store: Any = None,
+    progress: Callable[[str], None] | None = None,
+    first: str | None = None,
+) -> OptimalSummary:
     """The optimum: total, proven lower bound, first guesses, distribution, worst case, the
     optimum under each tighter depth limit (until infeasible), and the tree.
 
@@ -139,8 +154,9 @@ def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int |
     hard = check_hard_mode(hard)
     max_guesses = resolve_limit(game, max_guesses)
     if first is not None:
-        return _first_summary(game, game.words.check_guess(first), hard, max_guesses, time_limit,
-                              store)
+        return _first_summary(
+            game, game.words.check_guess(first), hard, max_guesses, time_limit, store
+        )
     known = stored_optimum(game, hard, max_guesses, store)
     if known is not None and (not depth_limits or known.depth_limited is not None):
         return known
@@ -154,8 +170,9 @@ def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int |
         counts = guess_counts(game, greedy_tree(game, opening))
         if max_guesses is None or max(counts.values()) <= max_guesses:
             upper = sum(counts.values())
-    solver = OptimalSolver(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit,
-                           progress=progress)
+    solver = OptimalSolver(
+        game, hard=hard, max_guesses=max_guesses, time_limit=time_limit, progress=progress
+    )
     res = solver.solve(upper_bound=upper)
     mode = mode_text(game, hard, max_guesses)
     if res.proven:
@@ -163,24 +180,42 @@ def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int |
     elif res.total is None and res.lower_bound >= INF:
         statement = f"infeasible: no strategy meets the guess limit ({mode})"
     else:
-        statement = (f"not proven within the time limit: {res.lower_bound} <= optimum <= "
-                     f"{res.total} ({mode})")
+        statement = (
+            f"not proven within the time limit: {res.lower_bound} <= optimum <= "
+            f"{res.total} ({mode})"
+        )
     out = OptimalSummary(
-        names=game.words.name, rule=game.rule, hard_mode=hard or "off",
-        max_guesses=max_guesses, mode=mode, scope=SCOPE_ALL,
-        answers=game.n_answers, guesses=game.n_guesses,
-        total=res.total, lower_bound=res.lower_bound, proven=res.proven,
+        names=game.words.name,
+        rule=game.rule,
+        hard_mode=hard or "off",
+        max_guesses=max_guesses,
+        mode=mode,
+        scope=SCOPE_ALL,
+        answers=game.n_answers,
+        guesses=game.n_guesses,
+        total=res.total,
+        lower_bound=res.lower_bound,
+        proven=res.proven,
         average=None if res.total is None else res.total / game.n_answers,
         # only proven optima name their first guesses; otherwise the best one found so far
         first_guesses=res.first_guesses if res.proven else [],
         best_known_first_guess=res.first_guesses[0] if res.first_guesses else None,
-        distribution=dict(res.distribution), worst=res.worst, nodes=res.nodes,
-        root_guesses_settled=sum(1 for lo, ex in res.root_bounds.values()
-                                 if ex is not None or (res.total is not None and lo > res.total)),
-        root_guesses=len(res.root_bounds), statement=statement, tree=res.tree)
+        distribution=dict(res.distribution),
+        worst=res.worst,
+        nodes=res.nodes,
+        root_guesses_settled=sum(
+            1
+            for lo, ex in res.root_bounds.values()
+            if ex is not None or (res.total is not None and lo > res.total)
+        ),
+        root_guesses=len(res.root_bounds),
+        statement=statement,
+        tree=res.tree,
+    )
     if depth_limits and res.proven and res.worst is not None:
-        out.depth_limited = _depth_limited(game, hard, res.worst, res.total, res.lower_bound,
-                                           res.first_guesses, time_limit, start)
+        out.depth_limited = _depth_limited(
+            game, hard, res.worst, res.total, res.lower_bound, res.first_guesses, time_limit, start
+        )
     out.seconds = time.monotonic() - start
     out.cpu_seconds = time.process_time() - cpu
     if store is not None and res.proven:
@@ -188,28 +223,52 @@ def solve_summary(game: Game, hard: str | bool | None = None, max_guesses: int |
     return out
 
 
-def _depth_limited(game: Game, hard: str | None, worst: int, total: int | None, lower: int,
-                   firsts: list[str], time_limit: float | None, start: float) -> list[DepthLimited]:
+def _depth_limited(
+    game: Game,
+    hard: str | None,
+    worst: int,
+    total: int | None,
+    lower: int,
+    firsts: list[str],
+    time_limit: float | None,
+    start: float,
+) -> list[DepthLimited]:
     """The optimum at `worst` guesses (given) and under each tighter limit, until infeasible."""
-    rows = [DepthLimited(max_guesses=worst, total=total, proven=True, lower_bound=lower,
-                         first_guesses=firsts)]
+    rows = [
+        DepthLimited(
+            max_guesses=worst, total=total, proven=True, lower_bound=lower, first_guesses=firsts
+        )
+    ]
     k = worst - 1
     while k >= 1:
-        remaining = None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
+        remaining = (
+            None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
+        )
         sub = OptimalSolver(game, hard=hard, max_guesses=k, time_limit=remaining).solve()
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
-        rows.append(DepthLimited(max_guesses=k, total=sub.total,
-                                 proven=sub.proven or sub.lower_bound >= INF,
-                                 lower_bound=None if sub.lower_bound >= INF else sub.lower_bound,
-                                 first_guesses=sub.first_guesses))
+        rows.append(
+            DepthLimited(
+                max_guesses=k,
+                total=sub.total,
+                proven=sub.proven or sub.lower_bound >= INF,
+                lower_bound=None if sub.lower_bound >= INF else sub.lower_bound,
+                first_guesses=sub.first_guesses,
+            )
+        )
         if not feasible or sub.total is None:
             break
         k -= 1
     return rows
 
 
-def _first_summary(game: Game, first: int, hard: str | None, max_guesses: int | None,
-                   time_limit: float | None, store: Any) -> OptimalSummary:
+def _first_summary(
+    game: Game,
+    first: int,
+    hard: str | None,
+    max_guesses: int | None,
+    time_limit: float | None,
+    store: Any,
+) -> OptimalSummary:
     """solve_summary(..., first=WORD): one opening evaluated exactly."""
     params = {**summary_params(game, hard, max_guesses), "first": game.words.guesses[first]}
     if store is not None:
@@ -222,24 +281,40 @@ def _first_summary(game: Game, first: int, hard: str | None, max_guesses: int | 
     name = game.words.guesses[first]
     mode = mode_text(game, hard, max_guesses)
     if res.total is not None:
-        statement = (f"exact: first guess {name} needs {res.total} guesses in total, then "
-                     f"optimal play ({mode}); other first guesses not compared")
+        statement = (
+            f"exact: first guess {name} needs {res.total} guesses in total, then "
+            f"optimal play ({mode}); other first guesses not compared"
+        )
     elif res.proven:
         statement = f"infeasible: after {name} no strategy meets the guess limit ({mode})"
     else:
         statement = f"not finished within the time limit: first guess {name} ({mode})"
     out = OptimalSummary(
-        names=game.words.name, rule=game.rule, hard_mode=hard or "off",
-        max_guesses=max_guesses, mode=mode, scope=SCOPE_FIRST, first=name,
-        answers=game.n_answers, guesses=game.n_guesses,
-        total=res.total, lower_bound=None if res.lower_bound >= INF else res.lower_bound,
+        names=game.words.name,
+        rule=game.rule,
+        hard_mode=hard or "off",
+        max_guesses=max_guesses,
+        mode=mode,
+        scope=SCOPE_FIRST,
+        first=name,
+        answers=game.n_answers,
+        guesses=game.n_guesses,
+        total=res.total,
+        lower_bound=None if res.lower_bound >= INF else res.lower_bound,
         proven=res.proven,
         average=None if res.total is None else res.total / game.n_answers,
-        first_guesses=res.first_guesses, best_known_first_guess=name if res.total else None,
-        distribution=dict(res.distribution), worst=res.worst,
-        nodes=res.nodes, root_guesses_settled=1 if res.proven else 0, root_guesses=1,
-        statement=statement, seconds=res.seconds, cpu_seconds=time.process_time() - cpu,
-        tree=res.tree)
+        first_guesses=res.first_guesses,
+        best_known_first_guess=name if res.total else None,
+        distribution=dict(res.distribution),
+        worst=res.worst,
+        nodes=res.nodes,
+        root_guesses_settled=1 if res.proven else 0,
+        root_guesses=1,
+        statement=statement,
+        seconds=res.seconds,
+        cpu_seconds=time.process_time() - cpu,
+        tree=res.tree,
+    )
     if store is not None and res.proven:
         store.put("wordle-optimal-first", params, 0, out.stored())
     return out

@@ -55,13 +55,15 @@ class PlayRound:
     guess_limit: int
     length: int
     rows: list[PlayedGuess]
-    keyboard: dict[str, int]      # kana -> best colour it has shown (0 grey, 1 yellow, 2 green)
+    keyboard: dict[str, int]  # kana -> best colour it has shown (0 grey, 1 yellow, 2 green)
     finished: bool
     won: bool
-    answer: str | None            # revealed when finished
+    answer: str | None  # revealed when finished
     answer_english: str | None
-    share: str | None             # emoji grid, when finished
-    history: list[tuple[str, str]] = field(default_factory=list)  # (name, colours) for advice/review
+    share: str | None  # emoji grid, when finished
+    history: list[tuple[str, str]] = field(
+        default_factory=list
+    )  # (name, colours) for advice/review
 
 
 @lru_cache(maxsize=16)
@@ -77,14 +79,17 @@ def answer_of_seed(words: WordList, seed: int) -> str:
     return words.answers[int(rng.integers(len(words.answers)))]
 
 
-def play_round(names: str, rule: str, hard: str | bool | None, seed: int,
-               guesses: Sequence[str]) -> PlayRound:
+def play_round(
+    names: str, rule: str, hard: str | bool | None, seed: int, guesses: Sequence[str]
+) -> PlayRound:
     """Replay a practice game from its seed and guesses (any script; see
     :func:`gamelab.wordle.names.resolve_name`)."""
     rule, hard = check_rule(rule), check_hard_mode(hard)
     if hard == "game" and rule != "standard":
-        raise ValueError("the game's hard mode is defined for the standard feedback rule; with "
-                         "the blog rule use the strict hard mode")
+        raise ValueError(
+            "the game's hard mode is defined for the standard feedback rule; with "
+            "the blog rule use the strict hard mode"
+        )
     words = _words(names)
     answer = answer_of_seed(words, seed)
     english = {ja: (en, dex) for dex, ja, en, _ in pokemon_names()}
@@ -98,13 +103,17 @@ def play_round(names: str, rule: str, hard: str | bool | None, seed: int,
             raise ValueError(f"guess {k} comes after the answer was found")
         name = resolve_name(words, typed, field="guess")
         if hard and len(name) != words.length:
-            raise ValueError(f"{name} has {len(name)} characters; {HARD_MODE_TEXT[hard]} allows "
-                             f"{words.length}-character names only", )
+            raise ValueError(
+                f"{name} has {len(name)} characters; {HARD_MODE_TEXT[hard]} allows "
+                f"{words.length}-character names only",
+            )
         for prev in rows:
             colours = tuple(int(c) for c in prev.colours)
             if hard and not hard_mode_allows(prev.name, colours, name, hard, rule):
-                raise ValueError(f"{name} is not allowed in {HARD_MODE_TEXT[hard]} after "
-                                 f"{prev.name} {prev.colours}")
+                raise ValueError(
+                    f"{name} is not allowed in {HARD_MODE_TEXT[hard]} after "
+                    f"{prev.name} {prev.colours}"
+                )
         colours = feedback(name, answer, rule)
         for ch, c in zip(name, colours, strict=True):
             keyboard[ch] = max(keyboard.get(ch, 0), c)
@@ -116,10 +125,24 @@ def play_round(names: str, rule: str, hard: str | bool | None, seed: int,
     if finished:
         score = str(len(rows)) if won else "X"
         grid = "\n".join("".join(SQUARES[int(c)] for c in r.colours) for r in rows)
-        share = (f"Pokémon Wordle {score}/{words.guess_limit} (gamelab {names}, seed {seed}"
-                 f"{', hard' if hard else ''})\n{grid}")
-    return PlayRound(names, rule, hard or "off", HARD_MODE_TEXT[hard], seed, words.guess_limit,
-                     words.length, rows, keyboard, finished, won,
-                     answer if finished else None,
-                     english.get(answer, ("", 0))[0] if finished else None, share,
-                     [(r.name, r.colours) for r in rows])
+        share = (
+            f"Pokémon Wordle {score}/{words.guess_limit} (gamelab {names}, seed {seed}"
+            f"{', hard' if hard else ''})\n{grid}"
+        )
+    return PlayRound(
+        names,
+        rule,
+        hard or "off",
+        HARD_MODE_TEXT[hard],
+        seed,
+        words.guess_limit,
+        words.length,
+        rows,
+        keyboard,
+        finished,
+        won,
+        answer if finished else None,
+        english.get(answer, ("", 0))[0] if finished else None,
+        share,
+        [(r.name, r.colours) for r in rows],
+    )

@@ -98,8 +98,13 @@ class PrunedTotal:
     max_depth: int
 
 
-def pruned_totals(game: Game, firsts: list[str] | None = None, width: int = 10, max_depth: int = 6,
-                  progress: Callable[[PrunedTotal], None] | None = None) -> list[PrunedTotal]:
+def pruned_totals(
+    game: Game,
+    firsts: list[str] | None = None,
+    width: int = 10,
+    max_depth: int = 6,
+    progress: Callable[[PrunedTotal], None] | None = None,
+) -> list[PrunedTotal]:
     """The pruned search's total for each first guess (default: the top 10 by entropy)."""
     from gamelab.wordle.entropy import rank
 
@@ -109,8 +114,14 @@ def pruned_totals(game: Game, firsts: list[str] | None = None, width: int = 10, 
     for name in names:
         total = search.total(game.words.check_guess(name))
         feasible = total < INF
-        row = PrunedTotal(name, total if feasible else None,
-                          total / game.n_answers if feasible else None, game.rule, width, max_depth)
+        row = PrunedTotal(
+            name,
+            total if feasible else None,
+            total / game.n_answers if feasible else None,
+            game.rule,
+            width,
+            max_depth,
+        )
         if progress is not None:
             progress(row)
         out.append(row)

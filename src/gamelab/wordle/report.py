@@ -28,8 +28,9 @@ POST_TOTAL = 1030  # printed in the post; its own distribution sums to 1028
 def _optimum(game: Game, ctx: Any) -> OptimalSummary | None:
     if not SOLVE_OPTIMUM:
         return None
-    return solve_summary(game, time_limit=120 if ctx.quick else 900, depth_limits=not ctx.quick,
-                         store=ctx.store)
+    return solve_summary(
+        game, time_limit=120 if ctx.quick else 900, depth_limits=not ctx.quick, store=ctx.store
+    )
 
 
 def build(section: Any, ctx: Any) -> None:
@@ -39,14 +40,21 @@ def build(section: Any, ctx: Any) -> None:
 
     ranked = entropy.rank(blog, 15)
     std_ent = std.entropies()
-    section.text("Entropy of the first guess over the 285 five-character gen1-4 answers (guesses: "
-                 "dex 1-493). The `blog` rule is the post's own feedback code; `standard` is real "
-                 "Wordle. They differ only where an answer character matched green makes a second "
-                 "copy in the guess yellow.")
-    section.table("ranking", ["rank", "guess", "entropy (blog)", "entropy (standard)"],
-                  [[k, words.guesses[i], f"{e:.5f}", f"{std_ent[i]:.5f}"]
-                   for k, (i, e) in enumerate(ranked, 1)],
-                  caption="Top 15 by entropy; the blog column equals the post's table to 5 decimals.")
+    section.text(
+        "Entropy of the first guess over the 285 five-character gen1-4 answers (guesses: "
+        "dex 1-493). The `blog` rule is the post's own feedback code; `standard` is real "
+        "Wordle. They differ only where an answer character matched green makes a second "
+        "copy in the guess yellow."
+    )
+    section.table(
+        "ranking",
+        ["rank", "guess", "entropy (blog)", "entropy (standard)"],
+        [
+            [k, words.guesses[i], f"{e:.5f}", f"{std_ent[i]:.5f}"]
+            for k, (i, e) in enumerate(ranked, 1)
+        ],
+        caption="Top 15 by entropy; the blog column equals the post's table to 5 decimals.",
+    )
 
     chart_rows, dists = [], {}
     for rule, game in games.items():
@@ -56,13 +64,31 @@ def build(section: Any, ctx: Any) -> None:
         dists[f"greedy ({rule})"] = normal.distribution
         if rule == "blog":
             dists["greedy, post's counting (blog)"] = quirk.distribution
-        chart_rows.append([rule, c.n_patterns, grey.remaining if grey else 0,
-                           (grey.next or "-") if grey else "-", normal.total, quirk.total])
-    section.table("chart", ["rule", "patterns", "all-grey left", "next after all grey",
-                            "greedy total", "greedy total (post's counting)"], chart_rows,
-                  caption=f"First guess レントラー. The post prints {POST_TOTAL}, but its distribution "
-                          "1:1 2:13 3:126 4:107 5:33 6:5 sums to 1028 (an addition slip); 1028 needs the "
-                          "post's counting, in which an entropy guess that hits the answer costs one more.")
+        chart_rows.append(
+            [
+                rule,
+                c.n_patterns,
+                grey.remaining if grey else 0,
+                (grey.next or "-") if grey else "-",
+                normal.total,
+                quirk.total,
+            ]
+        )
+    section.table(
+        "chart",
+        [
+            "rule",
+            "patterns",
+            "all-grey left",
+            "next after all grey",
+            "greedy total",
+            "greedy total (post's counting)",
+        ],
+        chart_rows,
+        caption=f"First guess レントラー. The post prints {POST_TOTAL}, but its distribution "
+        "1:1 2:13 3:126 4:107 5:33 6:5 sums to 1028 (an addition slip); 1028 needs the "
+        "post's counting, in which an entropy guess that hits the answer costs one more.",
+    )
 
     top10 = [i for i, _ in entropy.rank(blog, PRUNED_FIRSTS)]
     pruned_rows = []
@@ -70,9 +96,13 @@ def build(section: Any, ctx: Any) -> None:
     searches = {rule: PrunedSearch(game) for rule, game in games.items()}
     for g in top10:
         pruned_rows.append([words.guesses[g]] + [searches[r].total(g) for r in RULES])
-    section.table("pruned", ["first guess", "pruned total (blog)", "pruned total (standard)"],
-                  pruned_rows, caption="The post's search (top-10 entropy guesses per node, at most 6 "
-                                       "guesses); the blog column equals the post's ten totals.")
+    section.table(
+        "pruned",
+        ["first guess", "pruned total (blog)", "pruned total (standard)"],
+        pruned_rows,
+        caption="The post's search (top-10 entropy guesses per node, at most 6 "
+        "guesses); the blog column equals the post's ten totals.",
+    )
     opt_rows: list[list[Any]] = []
     for rule in RULES:
         best_pruned = min(r[1 + RULES.index(rule)] for r in pruned_rows)
@@ -81,41 +111,79 @@ def build(section: Any, ctx: Any) -> None:
             opt_rows.append([rule, best_pruned, "not computed", "", "", "", ""])
             continue
         dists[f"optimal ({rule})"] = o.distribution
-        limits = ", ".join(f"<={r.max_guesses}: {r.total if r.total is not None else 'infeasible'}"
-                           for r in (o.depth_limited or [])[1:])
-        opt_rows.append([rule, best_pruned, o.total, o.lower_bound,
-                         " ".join(o.first_guesses), o.worst, limits or "-"])
-    section.table("optimal", ["rule", "best pruned total", "optimal total", "proven lower bound",
-                              "optimal first guess(es)", "worst case", "optimum with a depth limit"],
-                  opt_rows,
-                  caption="Optimal = fewest total guesses over all 285 answers, every guess searched "
-                          "at every node; optimal because the lower bound equals the total.")
+        limits = ", ".join(
+            f"<={r.max_guesses}: {r.total if r.total is not None else 'infeasible'}"
+            for r in (o.depth_limited or [])[1:]
+        )
+        opt_rows.append(
+            [
+                rule,
+                best_pruned,
+                o.total,
+                o.lower_bound,
+                " ".join(o.first_guesses),
+                o.worst,
+                limits or "-",
+            ]
+        )
+    section.table(
+        "optimal",
+        [
+            "rule",
+            "best pruned total",
+            "optimal total",
+            "proven lower bound",
+            "optimal first guess(es)",
+            "worst case",
+            "optimum with a depth limit",
+        ],
+        opt_rows,
+        caption="Optimal = fewest total guesses over all 285 answers, every guess searched "
+        "at every node; optimal because the lower bound equals the total.",
+    )
     if not ctx.quick and SOLVE_OPTIMUM:
         all_words = load_word_list("all")
         rows = []
         for rule in RULES:
-            o = solve_summary(Game(all_words, rule), time_limit=1800, depth_limits=False,
-                              store=ctx.store)
-            rows.append([rule, o.total, o.lower_bound, o.proven,
-                         " ".join(o.first_guesses) or o.best_known_first_guess, o.worst])
-        section.table("optimal_all", ["rule", "total", "proven lower bound", "proven",
-                                      "first guess", "worst case"], rows,
-                      caption=f"Every species of at most 5 characters ({len(all_words.guesses)} "
-                              f"guesses, {len(all_words.answers)} answers).")
+            o = solve_summary(
+                Game(all_words, rule), time_limit=1800, depth_limits=False, store=ctx.store
+            )
+            rows.append(
+                [
+                    rule,
+                    o.total,
+                    o.lower_bound,
+                    o.proven,
+                    " ".join(o.first_guesses) or o.best_known_first_guess,
+                    o.worst,
+                ]
+            )
+        section.table(
+            "optimal_all",
+            ["rule", "total", "proven lower bound", "proven", "first guess", "worst case"],
+            rows,
+            caption=f"Every species of at most 5 characters ({len(all_words.guesses)} "
+            f"guesses, {len(all_words.answers)} answers).",
+        )
     fig, ax = new_figure()
     width = 0.8 / max(1, len(dists))
     for j, (label, dist) in enumerate(dists.items()):
         xs = sorted(dist)
-        ax.bar([x + (j - (len(dists) - 1) / 2) * width for x in xs], [dist[x] for x in xs],
-               width=width, label=f"{label}: {sum(k * v for k, v in dist.items())}")
+        ax.bar(
+            [x + (j - (len(dists) - 1) / 2) * width for x in xs],
+            [dist[x] for x in xs],
+            width=width,
+            label=f"{label}: {sum(k * v for k, v in dist.items())}",
+        )
     ax.set_xlabel("guesses needed")
     ax.set_ylabel("answers")
     ax.legend()
     section.figure("distribution", fig, caption="Guesses needed per answer (gen1-4).")
     o = optimum["blog"]
     if o is not None:
-        section.set_headline(f"optimal total {o.total} (proven) vs the post's pruned 964 "
-                             f"and greedy 1028")
+        section.set_headline(
+            f"optimal total {o.total} (proven) vs the post's pruned 964 and greedy 1028"
+        )
     else:
         section.set_headline("the post's top 15, chart and ten pruned totals reproduced")
     section.data["optimal"] = optimum  # serialised without the trees

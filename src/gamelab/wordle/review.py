@@ -44,17 +44,19 @@ class ReviewStep:
     guess: str
     english: str
     dex: int
-    colours: str                  # digits, e.g. "00120"
+    colours: str  # digits, e.g. "00120"
     candidates_before: int
-    candidates_after: int         # 0 once the answer is found
-    optimal_guess: str            # an optimal guess at this point (the solver's choice)
+    candidates_after: int  # 0 once the answer is found
+    optimal_guess: str  # an optimal guess at this point (the solver's choice)
     optimal_english: str
-    is_optimal: bool              # the guess was one of the optimal ones (lost == 0)
-    expected_guesses: float | None    # cost(g)/n: this guess, then optimal play (None: cannot finish in the limit)
-    optimal_expected_guesses: float   # f(S)/n
-    guesses_lost: float | None    # expected guesses lost by this choice (skill)
-    luck: float | None            # positive: the feedback was better than this guess's average
-    expected_left: float          # this guess's average candidates left
+    is_optimal: bool  # the guess was one of the optimal ones (lost == 0)
+    expected_guesses: (
+        float | None
+    )  # cost(g)/n: this guess, then optimal play (None: cannot finish in the limit)
+    optimal_expected_guesses: float  # f(S)/n
+    guesses_lost: float | None  # expected guesses lost by this choice (skill)
+    luck: float | None  # positive: the feedback was better than this guess's average
+    expected_left: float  # this guess's average candidates left
     optimal_expected_left: float  # the optimal guess's
 
 
@@ -67,10 +69,10 @@ class Review:
     guess_limit: int
     steps: list[ReviewStep]
     solved: bool
-    answer: str | None            # the answer when the last guess found it
+    answer: str | None  # the answer when the last guess found it
     guesses: int
-    optimal_expected: float       # expected guesses of optimal play from the start
-    total_lost: float | None      # sum of guesses_lost (None if a guess could not finish in the limit)
+    optimal_expected: float  # expected guesses of optimal play from the start
+    total_lost: float | None  # sum of guesses_lost (None if a guess could not finish in the limit)
     total_luck: float | None
     summary: str = ""
     notes: list[str] = field(default_factory=list)
@@ -87,12 +89,19 @@ def _table(names: str, rule: str, hard: str | None):
 
 def _expected_left(game, g: int, cands: np.ndarray) -> float:
     n = len(cands)
-    return sum(len(p) ** 2 for p in game.partition(g, cands).values()
-               if not (len(p) == 1 and game.is_answer(g, p[0]))) / n
+    return (
+        sum(
+            len(p) ** 2
+            for p in game.partition(g, cands).values()
+            if not (len(p) == 1 and game.is_answer(g, p[0]))
+        )
+        / n
+    )
 
 
-def review(names: str, rule: str, hard: str | bool | None,
-           history: Sequence[tuple[str, str]]) -> Review:
+def review(
+    names: str, rule: str, hard: str | bool | None, history: Sequence[tuple[str, str]]
+) -> Review:
     """The review of a history of (name, colours); see the module doc."""
     rule, hard = check_rule(rule), check_hard_mode(hard)
     ctx = solver_context(names, rule, hard)
@@ -110,7 +119,9 @@ def review(names: str, rule: str, hard: str | bool | None,
     solved, answer = False, None
     table = _table(names, rule, hard)
     node: int | None = 0 if table is not None else None
-    start_total = int(table.total[0]) if table is not None else solver.best_guess(cands, limit, pool)[0]
+    start_total = (
+        int(table.total[0]) if table is not None else solver.best_guess(cands, limit, pool)[0]
+    )
     for k, (g, code) in enumerate(steps_in):
         if solved:
             raise ValueError(f"guess {k + 1} comes after the answer was found")
@@ -155,18 +166,47 @@ def review(names: str, rule: str, hard: str | bool | None,
         name = game.words.guesses[g]
         en, dex = english_names().get(name, ("", 0))
         bname = game.words.guesses[best]
-        rows.append(ReviewStep(
-            k + 1, name, en, dex, pattern_text(code, len(name)), n, len(after_cands), bname,
-            english_names().get(bname, ("", 0))[0], lost is not None and abs(lost) < 1e-9, exp,
-            best_total / n, None if lost is None else (0.0 if abs(lost) < 1e-9 else lost),
-            luck, _expected_left(game, g, cands), _expected_left(game, best, cands)))
+        rows.append(
+            ReviewStep(
+                k + 1,
+                name,
+                en,
+                dex,
+                pattern_text(code, len(name)),
+                n,
+                len(after_cands),
+                bname,
+                english_names().get(bname, ("", 0))[0],
+                lost is not None and abs(lost) < 1e-9,
+                exp,
+                best_total / n,
+                None if lost is None else (0.0 if abs(lost) < 1e-9 else lost),
+                luck,
+                _expected_left(game, g, cands),
+                _expected_left(game, best, cands),
+            )
+        )
         cands, pool = after_cands, after_pool
-    out = Review(names, rule, hard or "off", HARD_MODE_TEXT[hard], limit, rows, solved, answer,
-                 len(rows), start_total / game.n_answers, lost_sum, luck_sum)
+    out = Review(
+        names,
+        rule,
+        hard or "off",
+        HARD_MODE_TEXT[hard],
+        limit,
+        rows,
+        solved,
+        answer,
+        len(rows),
+        start_total / game.n_answers,
+        lost_sum,
+        luck_sum,
+    )
     if solved and lost_sum is not None and luck_sum is not None:
-        out.summary = (f"solved in {len(rows)} guesses: {out.optimal_expected:.3f} expected with "
-                       f"optimal play, {lost_sum:.3f} lost by the choices, luck {luck_sum:+.3f} "
-                       f"({len(rows)} = expected + lost - luck)")
+        out.summary = (
+            f"solved in {len(rows)} guesses: {out.optimal_expected:.3f} expected with "
+            f"optimal play, {lost_sum:.3f} lost by the choices, luck {luck_sum:+.3f} "
+            f"({len(rows)} = expected + lost - luck)"
+        )
     elif not solved:
         out.summary = f"not solved: {len(cands)} candidate(s) left after {len(rows)} guesses"
         out.notes.append("the last guess did not find the answer, so the review stops there")

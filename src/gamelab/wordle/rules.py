@@ -41,16 +41,43 @@ HARD_MODE_TEXT = {
     "strict": "strict hard mode (every later guess could still be the answer)",
 }
 POKEMON_GUESS_LIMIT = 10  # Pokémon Wordle (seed post): 10 guesses
-WORDLE_GUESS_LIMIT = 6    # English Wordle, and the default for custom word lists
+WORDLE_GUESS_LIMIT = 6  # English Wordle, and the default for custom word lists
 GREY, YELLOW, GREEN = 0, 1, 2
 MAX_LENGTH = 10  # 3**10 patterns still fit in uint16
-GENERATION_DEX = {1: (1, 151), 2: (152, 251), 3: (252, 386), 4: (387, 493), 5: (494, 649),
-                  6: (650, 721), 7: (722, 809), 8: (810, 905), 9: (906, 1025)}
+GENERATION_DEX = {
+    1: (1, 151),
+    2: (152, 251),
+    3: (252, 386),
+    4: (387, 493),
+    5: (494, 649),
+    6: (650, 721),
+    7: (722, 809),
+    8: (810, 905),
+    9: (906, 1025),
+}
 POKEMON_ANSWER_LENGTH = 5
 
-_COLOUR_CHARS = {"0": 0, "1": 1, "2": 2, "⬛": 0, "⬜": 0, "🟨": 1, "🟩": 2,
-                 "灰": 0, "黄": 1, "緑": 2, "b": 0, "y": 1, "g": 2, "B": 0, "Y": 1, "G": 2,
-                 "x": 0, "-": 0, ".": 0}
+_COLOUR_CHARS = {
+    "0": 0,
+    "1": 1,
+    "2": 2,
+    "⬛": 0,
+    "⬜": 0,
+    "🟨": 1,
+    "🟩": 2,
+    "灰": 0,
+    "黄": 1,
+    "緑": 2,
+    "b": 0,
+    "y": 1,
+    "g": 2,
+    "B": 0,
+    "Y": 1,
+    "G": 2,
+    "x": 0,
+    "-": 0,
+    ".": 0,
+}
 
 
 def check_rule(rule: str) -> str:
@@ -66,9 +93,11 @@ def check_hard_mode(hard: str | bool | None) -> str | None:
     if hard is True:
         return "game"
     if hard not in HARD_MODES:
-        raise ValueError(f"unknown hard mode {hard!r}; allowed: {', '.join(HARD_MODES)} "
-                         "(game: greens stay in place and yellows are reused; strict: every "
-                         "later guess could still be the answer)")
+        raise ValueError(
+            f"unknown hard mode {hard!r}; allowed: {', '.join(HARD_MODES)} "
+            "(game: greens stay in place and yellows are reused; strict: every "
+            "later guess could still be the answer)"
+        )
     return hard
 
 
@@ -157,9 +186,13 @@ def parse_pattern(text: str, length: int) -> int:
     try:
         colours = [_COLOUR_CHARS[c] for c in chars]
     except KeyError as exc:
-        raise ValueError(f"bad colour {exc.args[0]!r} in {text!r}; use 0/1/2, ⬛🟨🟩, 灰黄緑 or b/y/g") from None
+        raise ValueError(
+            f"bad colour {exc.args[0]!r} in {text!r}; use 0/1/2, ⬛🟨🟩, 灰黄緑 or b/y/g"
+        ) from None
     if len(colours) != length:
-        raise ValueError(f"feedback {text!r} has {len(colours)} colours; the guess has {length} characters")
+        raise ValueError(
+            f"feedback {text!r} has {len(colours)} colours; the guess has {length} characters"
+        )
     return pattern_code(colours)
 
 
@@ -185,7 +218,9 @@ class WordList:
         for kind, words in (("guess", self.guesses), ("answer", self.answers)):
             if len(set(words)) != len(words):
                 dup = next(w for w in words if words.count(w) > 1)
-                raise ValueError(f"{kind} list of {self.name!r} repeats {dup!r}; words must be unique")
+                raise ValueError(
+                    f"{kind} list of {self.name!r} repeats {dup!r}; words must be unique"
+                )
             if any(not w for w in words):
                 raise ValueError(f"{kind} list of {self.name!r} has an empty word")
         length = len(self.answers[0])
@@ -201,7 +236,9 @@ class WordList:
             raise ValueError(f"guess {long[0]!r} is longer than the answers ({length}); drop it")
         missing = [a for a in self.answers if a not in self.guess_index]
         if missing:
-            raise ValueError(f"answer {missing[0]!r} is not an allowed guess; add it to the guesses")
+            raise ValueError(
+                f"answer {missing[0]!r} is not an allowed guess; add it to the guesses"
+            )
 
     @property
     def length(self) -> int:
@@ -239,7 +276,9 @@ class WordList:
             try:
                 codes[r, : len(w)] = [index[c] for c in w]
             except KeyError as exc:
-                raise ValueError(f"{w!r} uses {exc.args[0]!r}, which is in no listed word") from None
+                raise ValueError(
+                    f"{w!r} uses {exc.args[0]!r}, which is in no listed word"
+                ) from None
             lengths[r] = len(w)
         return codes, lengths
 
@@ -255,9 +294,15 @@ class WordList:
 
 def pokemon_names() -> list[tuple[int, str, str, int]]:
     """(dex, Japanese name, English name, generation) for every species, from the package data."""
-    with resources.files("gamelab.wordle").joinpath("data/pokemon_names.csv").open(encoding="utf-8") as f:
-        return [(int(r["dex"]), r["name_ja"], r["name_en"], int(r["generation"]))
-                for r in csv.DictReader(f)]
+    with (
+        resources.files("gamelab.wordle")
+        .joinpath("data/pokemon_names.csv")
+        .open(encoding="utf-8") as f
+    ):
+        return [
+            (int(r["dex"]), r["name_ja"], r["name_en"], int(r["generation"]))
+            for r in csv.DictReader(f)
+        ]
 
 
 _GEN = re.compile(r"^gen(\d)(?:-(\d))?$")
@@ -275,12 +320,15 @@ def pokemon_word_list(spec: str) -> WordList:
             raise ValueError(f"bad generation range {spec!r}; generations are 1..9, e.g. gen1-4")
         lo, hi = GENERATION_DEX[a][0], GENERATION_DEX[b][1]
     else:
-        raise ValueError(f"unknown word list {spec!r}; use gen1-4, genN, genN-M, all or --guesses/--answers FILE")
+        raise ValueError(
+            f"unknown word list {spec!r}; use gen1-4, genN, genN-M, all or --guesses/--answers FILE"
+        )
     rows = [r for r in pokemon_names() if lo <= r[0] <= hi and len(r[1]) <= POKEMON_ANSWER_LENGTH]
     guesses = tuple(r[1] for r in rows)
     answers = tuple(g for g in guesses if len(g) == POKEMON_ANSWER_LENGTH)
-    return WordList(spec, guesses, answers, dex=tuple(r[0] for r in rows),
-                    guess_limit=POKEMON_GUESS_LIMIT)
+    return WordList(
+        spec, guesses, answers, dex=tuple(r[0] for r in rows), guess_limit=POKEMON_GUESS_LIMIT
+    )
 
 
 def read_words(path: Path) -> list[str]:
@@ -296,8 +344,9 @@ def read_words(path: Path) -> list[str]:
     return list(dict.fromkeys(words))
 
 
-def load_word_list(names: str = "gen1-4", guesses_file: Path | None = None,
-                   answers_file: Path | None = None) -> WordList:
+def load_word_list(
+    names: str = "gen1-4", guesses_file: Path | None = None, answers_file: Path | None = None
+) -> WordList:
     """A Pokémon list by name, or a custom list from files (answers are added to the guesses)."""
     if guesses_file is None and answers_file is None:
         return pokemon_word_list(names)

@@ -40,16 +40,30 @@ from gamelab.wordle.rules import (
 )
 from gamelab.wordle.table import Game
 
-__all__ = ["PRECOMPUTED", "SHIPPED", "BackgroundBuilds", "Strategy", "StrategyStatus",
-           "StrategySummary", "check_strategy", "optimal_strategy", "shipped_strategy_path",
-           "strategy_is_cached", "strategy_summary"]
+__all__ = [
+    "PRECOMPUTED",
+    "SHIPPED",
+    "BackgroundBuilds",
+    "Strategy",
+    "StrategyStatus",
+    "StrategySummary",
+    "check_strategy",
+    "optimal_strategy",
+    "shipped_strategy_path",
+    "strategy_is_cached",
+    "strategy_summary",
+]
 
 STRATEGY_VERSION = 1
 #: the settings the web page precomputes: both lists, both rules, normal and both hard modes
 #: (the game's hard mode is defined for the standard rule only)
-PRECOMPUTED = tuple((names, rule, hard) for names in ("gen1-4", "all")
-                    for rule in ("standard", "blog") for hard in (None, "game", "strict")
-                    if not (hard == "game" and rule == "blog"))
+PRECOMPUTED = tuple(
+    (names, rule, hard)
+    for names in ("gen1-4", "all")
+    for rule in ("standard", "blog")
+    for hard in (None, "game", "strict")
+    if not (hard == "game" and rule == "blog")
+)
 
 
 #: Strategies shipped in the package (``python tools/make_wordle_strategies.py``): the ``all``
@@ -60,8 +74,13 @@ SHIPPED = Path(__file__).parent / "data"
 
 
 def _params(words: WordList, rule: str, hard: str | None) -> dict[str, Any]:
-    return {"words": words.fingerprint(), "names": words.name, "rule": rule, "hard": hard,
-            "max_guesses": words.guess_limit}
+    return {
+        "words": words.fingerprint(),
+        "names": words.name,
+        "rule": rule,
+        "hard": hard,
+        "max_guesses": words.guess_limit,
+    }
 
 
 def shipped_strategy_path(names: str, rule: str, hard: str | bool | None = None) -> Path:
@@ -102,7 +121,7 @@ class Strategy:
     def child(self, node: int, code: int) -> int | None:
         """The node reached when node's guess shows pattern `code` (None: solved or impossible)."""
         start, count = int(self.child_start[node]), int(self.child_count[node])
-        codes = self.child_code[start: start + count]
+        codes = self.child_code[start : start + count]
         hit = np.flatnonzero(codes == code)
         return int(self.child_node[start + hit[0]]) if len(hit) else None
 
@@ -145,7 +164,10 @@ def _flatten(game: Game, tree: dict[str, Any]) -> dict[str, np.ndarray]:
     return {
         "guess": np.array([guess_index[nd["guess"]] for nd in nodes], dtype=np.int32),
         "candidates": np.array([nd["candidates"] for nd in nodes], dtype=np.int32),
-        "total": total, "worst": worst, "child_start": starts, "child_count": counts,
+        "total": total,
+        "worst": worst,
+        "child_start": starts,
+        "child_count": counts,
         "child_code": np.array([c for c, _ in flat], dtype=np.int32),
         "child_node": np.array([k for _, k in flat], dtype=np.int32),
     }
@@ -157,8 +179,10 @@ def _solve(words: WordList, rule: str, hard: str | None) -> dict[str, np.ndarray
     game = Game(words, rule)
     result = OptimalSolver(game, hard=hard, max_guesses=words.guess_limit).solve()
     if not result.proven or result.tree is None:
-        raise ValueError(f"no strategy finishes every answer of {words.name!r} within "
-                         f"{words.guess_limit} guesses")
+        raise ValueError(
+            f"no strategy finishes every answer of {words.name!r} within "
+            f"{words.guess_limit} guesses"
+        )
     arrays = _flatten(game, result.tree)
     if int(arrays["total"][0]) != result.total:
         raise AssertionError("flattened tree total differs from the solver's")
@@ -178,8 +202,9 @@ def strategy_is_cached(names: str, rule: str, hard: str | bool | None = None) ->
     key = (names, check_rule(rule), check_hard_mode(hard))
     if key in _known_cached:
         return True
-    found = (shipped_strategy_path(*key).is_file()
-             or is_cached("wordle-strategy", _params(_words(names), key[1], key[2]), STRATEGY_VERSION))
+    found = shipped_strategy_path(*key).is_file() or is_cached(
+        "wordle-strategy", _params(_words(names), key[1], key[2]), STRATEGY_VERSION
+    )
     if found:
         _known_cached.add(key)
     return found
@@ -193,12 +218,18 @@ def optimal_strategy(names: str, rule: str, hard: str | bool | None = None) -> S
     words = _words(names)
     rule, hard = check_rule(rule), check_hard_mode(hard)
     if hard == "game" and rule != "standard":
-        raise ValueError("the game's hard mode is defined for the standard feedback rule; with "
-                         "the blog rule use the strict hard mode")
+        raise ValueError(
+            "the game's hard mode is defined for the standard feedback rule; with "
+            "the blog rule use the strict hard mode"
+        )
     arrays = load_arrays(shipped_strategy_path(names, rule, hard))
     if arrays is None:
-        arrays = cached_arrays("wordle-strategy", _params(words, rule, hard), STRATEGY_VERSION,
-                               lambda: _solve(words, rule, hard))
+        arrays = cached_arrays(
+            "wordle-strategy",
+            _params(words, rule, hard),
+            STRATEGY_VERSION,
+            lambda: _solve(words, rule, hard),
+        )
     return Strategy(words, rule, hard, **arrays)
 
 
@@ -218,8 +249,9 @@ def check_strategy(strategy: Strategy) -> int:
             assert node is not None
             reached[node] += 1
             guess = words.guesses[int(strategy.guess[node])]
-            if hard is not None and not all(hard_mode_allows(g, c, guess, hard, rule)
-                                            for g, c in seen):
+            if hard is not None and not all(
+                hard_mode_allows(g, c, guess, hard, rule) for g, c in seen
+            ):
                 raise ValueError(f"guess {guess} after {seen} breaks the {hard} hard mode")
             if guess == answer:
                 total += n
@@ -232,7 +264,9 @@ def check_strategy(strategy: Strategy) -> int:
         else:
             raise ValueError(f"answer {answer} is not found within {strategy.guess_limit} guesses")
     if not np.array_equal(reached, strategy.candidates):
-        raise ValueError("the candidate counts of the nodes disagree with the answers reaching them")
+        raise ValueError(
+            "the candidate counts of the nodes disagree with the answers reaching them"
+        )
     if total != int(strategy.total[0]):
         raise ValueError(f"the table's total {int(strategy.total[0])} is not the {total} played")
     return total
@@ -260,7 +294,9 @@ class BackgroundBuilds:
         self._running: dict[tuple[str, str, str | None], Any] = {}
         self._queue: list[tuple[str, str, str | None]] = []
 
-    def status(self, names: str, rule: str, hard: str | bool | None, start: bool = True) -> StrategyStatus:
+    def status(
+        self, names: str, rule: str, hard: str | bool | None, start: bool = True
+    ) -> StrategyStatus:
         rule, hard = check_rule(rule), check_hard_mode(hard)
         _words(names)  # validates the list's name
         key = (names, rule, hard)
@@ -273,9 +309,11 @@ class BackgroundBuilds:
         if cached:
             message = "optimal strategy ready: answers on it are table lookups"
         elif building:
-            message = (f"the optimal strategy for {names} ({rule} rule, {HARD_MODE_TEXT[hard]}) is "
-                       "being computed in the background (once; minutes for large lists); until "
-                       "then each answer is solved on the spot within the time budget")
+            message = (
+                f"the optimal strategy for {names} ({rule} rule, {HARD_MODE_TEXT[hard]}) is "
+                "being computed in the background (once; minutes for large lists); until "
+                "then each answer is solved on the spot within the time budget"
+            )
         else:
             message = f"the optimal strategy for {names} is not computed yet"
         return StrategyStatus(names, rule, hard or "off", cached, building, message)
@@ -290,7 +328,8 @@ class BackgroundBuilds:
 
             key = self._queue.pop(0)
             proc = multiprocessing.get_context("forkserver").Process(
-                target=_build_quietly, args=key, daemon=True, name=f"wordle-strategy {key}")
+                target=_build_quietly, args=key, daemon=True, name=f"wordle-strategy {key}"
+            )
             proc.start()
             self._running[key] = proc
 
@@ -322,8 +361,8 @@ class StrategySummary:
     total: int
     average: float
     worst: int
-    nodes: int                 # decision nodes in the table
-    was_cached: bool           # False: computed by this call
+    nodes: int  # decision nodes in the table
+    was_cached: bool  # False: computed by this call
     seconds: float
 
 
@@ -336,7 +375,17 @@ def strategy_summary(names: str, rule: str, hard: str | bool | None = None) -> S
     was_cached = strategy_is_cached(names, rule, hard)
     table = optimal_strategy(names, rule, hard)
     words = table.words
-    return StrategySummary(names, rule, hard or "off", HARD_MODE_TEXT[hard], words.guess_limit,
-                           words.guesses[int(table.guess[0])], int(table.total[0]),
-                           int(table.total[0]) / len(words.answers), int(table.worst[0]),
-                           len(table.guess), was_cached, time.monotonic() - start)
+    return StrategySummary(
+        names,
+        rule,
+        hard or "off",
+        HARD_MODE_TEXT[hard],
+        words.guess_limit,
+        words.guesses[int(table.guess[0])],
+        int(table.total[0]),
+        int(table.total[0]) / len(words.answers),
+        int(table.worst[0]),
+        len(table.guess),
+        was_cached,
+        time.monotonic() - start,
+    )

@@ -47,14 +47,20 @@ class Game:
     @cached_property
     def table(self) -> np.ndarray:
         params = {"words": self.words.fingerprint(), "rule": self.rule}
-        arrays = cached_arrays("wordle-feedback", params, TABLE_VERSION,
-                               lambda: {"table": build_table(self.words, self.rule)})
+        arrays = cached_arrays(
+            "wordle-feedback",
+            params,
+            TABLE_VERSION,
+            lambda: {"table": build_table(self.words, self.rule)},
+        )
         return arrays["table"]
 
     @cached_property
     def full_length_index(self) -> np.ndarray:
         """Guess indices of the full-length guesses (the words hard mode allows)."""
-        return np.array([self.words.guess_index[w] for w in self.full_length_guesses], dtype=np.int32)
+        return np.array(
+            [self.words.guess_index[w] for w in self.full_length_guesses], dtype=np.int32
+        )
 
     @cached_property
     def _full_length_codes(self) -> tuple[np.ndarray, np.ndarray]:
@@ -94,7 +100,9 @@ class Game:
         gcodes, glens = self.words.encode([self.words.guesses[guess]])
         if hard == "strict":
             rule_id = _kernels.RULE_STANDARD if self.rule == "standard" else _kernels.RULE_BLOG
-            row = _kernels.feedback_table_kernel(gcodes, glens, wcodes[pool], wlens[pool], rule_id)[0]
+            row = _kernels.feedback_table_kernel(gcodes, glens, wcodes[pool], wlens[pool], rule_id)[
+                0
+            ]
             return pool[row == code]
         colours = pattern_colours(code, int(glens[0]))
         keep = np.ones(len(pool), dtype=bool)
@@ -139,7 +147,7 @@ class Game:
         subset = np.asarray(subset, dtype=np.int32)
         codes, starts, members = _kernels.partition_kernel(self.table, guess, subset, self.n_codes)
         bounds = starts.tolist()
-        return {c: members[bounds[j]: bounds[j + 1]] for j, c in enumerate(codes.tolist())}
+        return {c: members[bounds[j] : bounds[j + 1]] for j, c in enumerate(codes.tolist())}
 
     def is_answer(self, guess: int, answer: int) -> bool:
         return self._answer_of_guess_list[guess] == answer

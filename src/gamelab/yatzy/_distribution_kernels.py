@@ -235,15 +235,17 @@ def _layer_law_python(E, rules: RuleSet, mask: int, m: int, f: int) -> dict[tupl
     return turn_outcomes_python(mask, m, f, rules, *workspace_decisions(ws))
 
 
-def forward_layer_python(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row,
-                         rules: RuleSet, overflow, W) -> None:
+def forward_layer_python(
+    E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules: RuleSet, overflow, W
+) -> None:
     """Plain-Python twin of :func:`forward_layer` (turn laws by :func:`turn_outcomes_python`)."""
     L2 = F2.shape[1]
     for row in range(rows):
         if not F[row].any():
             continue
-        law = _layer_law_python(E, rules, int(mask_of_row[row]), int(m_of_row[row]),
-                                int(f_of_row[row]))
+        law = _layer_law_python(
+            E, rules, int(mask_of_row[row]), int(m_of_row[row]), int(f_of_row[row])
+        )
         for (j, s), p in law.items():
             for a in np.flatnonzero(F[row]).tolist():
                 v, t = float(F[row, a]) * p, a + s
@@ -256,13 +258,15 @@ def forward_layer_python(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row
                     overflow[2] += v * (t * t + 2.0 * t * E[j] + W[j])
 
 
-def backward_layer_python(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row,
-                          rules: RuleSet) -> None:
+def backward_layer_python(
+    E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, rules: RuleSet
+) -> None:
     """Plain-Python twin of :func:`backward_layer` (turn laws by :func:`turn_outcomes_python`)."""
     L = D.shape[1]
     for row in range(rows):
-        law = _layer_law_python(E, rules, int(mask_of_row[row]), int(m_of_row[row]),
-                                int(f_of_row[row]))
+        law = _layer_law_python(
+            E, rules, int(mask_of_row[row]), int(m_of_row[row]), int(f_of_row[row])
+        )
         for (j, s), p in law.items():
             for t2 in np.flatnonzero(D2[row_of2[j]]).tolist():
                 D[row, min(L - 1, t2 + s)] += p * float(D2[row_of2[j], t2])

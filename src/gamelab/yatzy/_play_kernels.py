@@ -190,8 +190,21 @@ def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
     V3 = ws[W_ROLL_F][RF_V3]
     if valence > 0:
         succ = ws[W_SUCC]
-        final_values(E, E, False, mask, m, f, rules, V3, ws[W_ROLL_F][RF_VW],
-                     ws[W_ROLL_I][RI_BOX3], succ[S_POINTS], succ[S_E], succ[S_W])
+        final_values(
+            E,
+            E,
+            False,
+            mask,
+            m,
+            f,
+            rules,
+            V3,
+            ws[W_ROLL_F][RF_VW],
+            ws[W_ROLL_I][RI_BOX3],
+            succ[S_POINTS],
+            succ[S_E],
+            succ[S_W],
+        )
     r = roll_dice(0, u, 0)
     for stage in range(2):
         if valence > 0:
@@ -276,13 +289,14 @@ def expectation_turn(E, mask, m, f, u, rules, ws):
     return decided_turn(roll_i[RI_BOX3], roll_i[RI_KEEP2], roll_i[RI_KEEP1], u, mask, m, f, rules)
 
 
-def decided_turn_python(box3, keep2, keep1, u, mask: int, m: int, f: int,
-                        rules: RuleSet) -> tuple[int, int]:
+def decided_turn_python(
+    box3, keep2, keep1, u, mask: int, m: int, f: int, rules: RuleSet
+) -> tuple[int, int]:
     """Plain-Python twin of :func:`decided_turn` (dice by :func:`roll_dice_python`, the box's
     points by :func:`gamelab.yatzy._turn_kernels.legal_moves_python`)."""
     counts = roll_dice_python([0] * 6, u[0:5])
     for stage, keep in enumerate((keep1, keep2)):
-        counts = roll_dice_python(KEEPS[int(keep[roll_index(counts)])], u[5 + 5 * stage:])
+        counts = roll_dice_python(KEEPS[int(keep[roll_index(counts)])], u[5 + 5 * stage :])
     r = roll_index(counts)
     moves = {b: (s, j) for b, s, j in legal_moves_python(rules, mask, m, f, r)}
     return moves[int(box3[r])]

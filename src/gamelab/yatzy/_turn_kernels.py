@@ -53,7 +53,9 @@ NOT_EXTRA = -1  # not an extra Yahtzee: any open box, plain points
 EXTRA_FREE = 0  # extra Yahtzee without a joker rule: any open box, plain points, bonus
 FORCED_UPPER = 1  # forced joker: the upper box of the face is open and must be used
 FORCED_LOWER = 2  # forced joker, upper box filled: an open lower box, at joker values
-FREE_JOKER = 3  # free joker: any open box; fixed-value boxes score their value if the upper box is filled
+FREE_JOKER = (
+    3  # free joker: any open box; fixed-value boxes score their value if the upper box is filled
+)
 FORCED_ANY = 4  # forced joker, upper box and every lower box filled: any open (upper) box
 
 # Workspace layout (:func:`new_workspace`): seven arrays, indexed by W_*, most with named rows
@@ -72,9 +74,15 @@ ACC_POINTS = 256
 @njit(cache=True)
 def new_workspace(n_boxes):
     """The scratch buffers of one thread of widget / turn / play kernels (layout: ``W_*``)."""
-    return (np.zeros((4, N_ROLLS)), np.zeros((6, N_KEEPS)), np.zeros((6, N_ROLLS), dtype=np.int64),
-            np.zeros(N_KEEPS, dtype=np.int64), np.zeros((3, n_boxes, 7)),
-            np.zeros((n_boxes, ACC_POINTS)), np.zeros(n_boxes, dtype=np.int64))
+    return (
+        np.zeros((4, N_ROLLS)),
+        np.zeros((6, N_KEEPS)),
+        np.zeros((6, N_ROLLS), dtype=np.int64),
+        np.zeros(N_KEEPS, dtype=np.int64),
+        np.zeros((3, n_boxes, 7)),
+        np.zeros((n_boxes, ACC_POINTS)),
+        np.zeros(n_boxes, dtype=np.int64),
+    )
 
 
 def workspace_decisions(ws) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -86,8 +94,11 @@ def workspace_decisions(ws) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
 @njit(cache=True)
 def new_decision_cache(n_states, slots):
     """(slot_of [states] int32, tables [slots, 3, 252] int16, used [1]) for cached_decisions."""
-    return (np.zeros(n_states, dtype=np.int32), np.empty((slots, 3, N_ROLLS), dtype=np.int16),
-            np.ones(1, dtype=np.int64))
+    return (
+        np.zeros(n_states, dtype=np.int32),
+        np.empty((slots, 3, N_ROLLS), dtype=np.int16),
+        np.ones(1, dtype=np.int64),
+    )
 
 
 @njit(cache=True)
@@ -204,8 +215,17 @@ def plain_placement(mask, m, f, b, r, upper_face, base, upper_bonus, nf):
 def placement(mask, m, f, b, r, rules):
     """(points gained incl. bonuses, next state index) for roll r placed in box b (legal)."""
     if ROLL_YAHTZEE_FACE[r] == 0:
-        return plain_placement(mask, m, f, b, r, rules[R_UPPER_FACE], rules[R_BASE],
-                               rules[R_UPPER_BONUS], rules[R_BONUS_FLAGS])
+        return plain_placement(
+            mask,
+            m,
+            f,
+            b,
+            r,
+            rules[R_UPPER_FACE],
+            rules[R_BASE],
+            rules[R_UPPER_BONUS],
+            rules[R_BONUS_FLAGS],
+        )
     _, pts, j = box_points(rules, mask, m, f, b, r, extra_yahtzee_mode(rules, mask, r))
     return pts, j
 
@@ -244,13 +264,17 @@ def roll_dice(keep, u, offset):
     return ROLL_INDEX_OF_KEEP[CODE_TO_KEEP[code]]
 
 
-def legal_moves_python(rules: RuleSet, mask: int, m: int, f: int, r: int) -> list[tuple[int, int, int]]:
+def legal_moves_python(
+    rules: RuleSet, mask: int, m: int, f: int, r: int
+) -> list[tuple[int, int, int]]:
     """Plain-Python twin of :func:`legal_boxes` + :func:`placement`: [(box, points incl.
     bonuses, next state index)] for final roll r, from the game's own statement of the rules
     (:meth:`gamelab.yatzy.rules.RuleSet.placements` on a card standing for the state)."""
     ybox = rules.boxes.index("yahtzee") if "yahtzee" in rules.boxes else -1
-    entries = [None if not (mask >> b) & 1 else (50 if b == ybox and f == 1 else 0)
-               for b in range(rules.n_boxes)]
+    entries = [
+        None if not (mask >> b) & 1 else (50 if b == ybox and f == 1 else 0)
+        for b in range(rules.n_boxes)
+    ]
     nf = rules.bonus_flags
     out = []
     for name, points, yahtzee_bonus in rules.placements(ROLLS[r], Card(rules, entries)):

@@ -62,8 +62,12 @@ from gamelab.yatzy.rules import (
 def new_utility_workspace(L):
     """Scratch of :func:`utility_widget` for vectors of width L: (V3 [252, L], K [462, L],
     M [462, L], shifted [6, L])."""
-    return (np.empty((N_ROLLS, L)), np.empty((N_KEEPS, L)), np.empty((N_KEEPS, L)),
-            np.empty((6, L)))
+    return (
+        np.empty((N_ROLLS, L)),
+        np.empty((N_KEEPS, L)),
+        np.empty((N_KEEPS, L)),
+        np.empty((6, L)),
+    )
 
 
 @njit(cache=True)
@@ -202,8 +206,18 @@ def utility_decisions(Pn, row_of_next, mask, m, f, t, rules, ws):
             if v > V[r]:
                 V[r] = v
                 box3[r] = b
-    return keep_decisions(V, ws[W_ROLL_F][RF_VW], ws[W_KEEP_F][KF_K], ws[W_KEEP_F][KF_KW], ws[W_KEEP_F][KF_M], ws[W_KEEP_A], ws[W_ROLL_I][RI_KEEP2],
-                          ws[W_ROLL_I][RI_KEEP1], ws[W_KEEP_F][KF_K1], ws[W_KEEP_F][KF_K2])
+    return keep_decisions(
+        V,
+        ws[W_ROLL_F][RF_VW],
+        ws[W_KEEP_F][KF_K],
+        ws[W_KEEP_F][KF_KW],
+        ws[W_KEEP_F][KF_M],
+        ws[W_KEEP_A],
+        ws[W_ROLL_I][RI_KEEP2],
+        ws[W_ROLL_I][RI_KEEP1],
+        ws[W_KEEP_F][KF_K1],
+        ws[W_KEEP_F][KF_K2],
+    )
 
 
 def utility_widget_python(Pn, row_of_next, mask, m, f, rules) -> list[float]:

@@ -267,8 +267,21 @@ def widget(E, W, with_w, mask, m, f, rules, ws):
     choice = ws[W_ROLL_I][RI_BOX3]
     M = ws[W_KEEP_F][KF_M]
     A = ws[W_KEEP_A]
-    final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, ws[W_SUCC][S_POINTS], ws[W_SUCC][S_E],
-                 ws[W_SUCC][S_W])
+    final_values(
+        E,
+        W,
+        with_w,
+        mask,
+        m,
+        f,
+        rules,
+        V,
+        VW,
+        choice,
+        ws[W_SUCC][S_POINTS],
+        ws[W_SUCC][S_E],
+        ws[W_SUCC][S_W],
+    )
     keep_values(V, VW, with_w, K, KW)
     best_keeps(K, KW, with_w, V, VW, choice, M, A)
     keep_values(V, VW, with_w, K, KW)
@@ -309,10 +322,33 @@ def widget_policy(E, mask, m, f, rules, ws):
     V = ws[W_ROLL_F][RF_V]
     VW = ws[W_ROLL_F][RF_VW]
     succ = ws[W_SUCC]
-    final_values(E, E, True, mask, m, f, rules, V, VW, ws[W_ROLL_I][RI_BOX3], succ[S_POINTS],
-                 succ[S_E], succ[S_W])
-    return keep_decisions(V, VW, ws[W_KEEP_F][KF_K], ws[W_KEEP_F][KF_KW], ws[W_KEEP_F][KF_M], ws[W_KEEP_A], ws[W_ROLL_I][RI_KEEP2], ws[W_ROLL_I][RI_KEEP1],
-                          ws[W_KEEP_F][KF_K1], ws[W_KEEP_F][KF_K2])
+    final_values(
+        E,
+        E,
+        True,
+        mask,
+        m,
+        f,
+        rules,
+        V,
+        VW,
+        ws[W_ROLL_I][RI_BOX3],
+        succ[S_POINTS],
+        succ[S_E],
+        succ[S_W],
+    )
+    return keep_decisions(
+        V,
+        VW,
+        ws[W_KEEP_F][KF_K],
+        ws[W_KEEP_F][KF_KW],
+        ws[W_KEEP_F][KF_M],
+        ws[W_KEEP_A],
+        ws[W_ROLL_I][RI_KEEP2],
+        ws[W_ROLL_I][RI_KEEP1],
+        ws[W_KEEP_F][KF_K1],
+        ws[W_KEEP_F][KF_K2],
+    )
 
 
 def keep_pass_python(V: list[float], VW: list[float]) -> tuple[list[float], list[float]]:

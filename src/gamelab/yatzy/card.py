@@ -82,7 +82,9 @@ class Card:
         return card
 
     def text(self) -> str:
-        parts = [f"{self.rules.box_label(b)}={v}" for b, v in enumerate(self.entries) if v is not None]
+        parts = [
+            f"{self.rules.box_label(b)}={v}" for b, v in enumerate(self.entries) if v is not None
+        ]
         if self.yahtzee_bonuses:
             parts.append(f"bonus={self.yahtzee_bonuses}")
         return ",".join(parts) or "-"
@@ -97,7 +99,9 @@ class Card:
 
     @property
     def upper_total(self) -> int:
-        return sum(v for b, v in enumerate(self.entries) if v is not None and self.rules.upper_face(b))
+        return sum(
+            v for b, v in enumerate(self.entries) if v is not None and self.rules.upper_face(b)
+        )
 
     @property
     def capped_upper(self) -> int:
@@ -133,4 +137,6 @@ class Card:
                 if bonus:
                     self.yahtzee_bonuses += 1
                 return self.total - before
-        raise ValueError(f"box {self.rules.box_label(b)} is not allowed for these dice (joker rule)")
+        raise ValueError(
+            f"box {self.rules.box_label(b)} is not allowed for these dice (joker rule)"
+        )

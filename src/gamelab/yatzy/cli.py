@@ -49,8 +49,10 @@ def solve_command(rules: Rules = "yatzy", json_out: Json = False) -> None:
     if json_out:
         print_json(sol)
         return
-    console.print(f"{sol.rules.name}: expected score {sol.expected_score:.7f}, SD {sol.std_dev:.4f} "
-                  f"({sol.widgets} widgets, solved in {sol.seconds:.1f} s, cached)")
+    console.print(
+        f"{sol.rules.name}: expected score {sol.expected_score:.7f}, SD {sol.std_dev:.4f} "
+        f"({sol.widgets} widgets, solved in {sol.seconds:.1f} s, cached)"
+    )
 
 
 @app.command("advise")
@@ -70,7 +72,9 @@ def advise_command(
         print_json(advice)
         return
     kind = "box" if rolls_left == 0 else "keep"
-    table = Table(title=f"{advice.rules}: dice {advice.dice}, {rolls_left} rolls left, card {advice.card}")
+    table = Table(
+        title=f"{advice.rules}: dice {advice.dice}, {rolls_left} rolls left, card {advice.card}"
+    )
     table.add_column(kind)
     if kind == "box":
         table.add_column("points", justify="right")
@@ -85,7 +89,9 @@ def advise_command(
 @app.command("simulate")
 def simulate_command(
     rules: Rules = "yatzy",
-    strategy: Annotated[str, typer.Option("--strategy", help="optimal, greedy or random.")] = "optimal",
+    strategy: Annotated[
+        str, typer.Option("--strategy", help="optimal, greedy or random.")
+    ] = "optimal",
     games: Annotated[int, typer.Option("--games", min=1, help="Number of games.")] = 10_000,
     seed: Seed = 0,
     workers: Workers = None,
@@ -104,8 +110,10 @@ def simulate_command(
     if json_out:
         print_json(res)
         return
-    console.print(f"{r.name} {strategy}: mean {res.mean} over {games} games, SD {res.std_dev:.3f}, "
-                  f"{res.seconds:.1f} s ({games / res.seconds:.0f} games/s)")
+    console.print(
+        f"{r.name} {strategy}: mean {res.mean} over {games} games, SD {res.std_dev:.3f}, "
+        f"{res.seconds:.1f} s ({games / res.seconds:.0f} games/s)"
+    )
     if res.dp_value is not None:
         z = "-" if res.z is None else f"{res.z:.2f}"
         console.print(f"DP value {res.dp_value:.4f}; z = {z}")
@@ -114,7 +122,9 @@ def simulate_command(
 @app.command("distribution")
 def distribution_command(
     rules: Rules = "yatzy",
-    plot: Annotated[str | None, typer.Option("--plot", help="Write the plot to this file (.png, .svg or .pdf).")] = None,
+    plot: Annotated[
+        str | None, typer.Option("--plot", help="Write the plot to this file (.png, .svg or .pdf).")
+    ] = None,
     json_out: Json = False,
 ) -> None:
     """The exact final-score distribution of the optimal strategy (forward propagation)."""
@@ -138,11 +148,15 @@ def distribution_command(
     if json_out:
         print_json(d)
         return
-    console.print(f"{r.name}: mean {d.mean:.7f}, SD {d.std_dev:.4f}, P(> {d.cap}) = "
-                  f"{d.tail_probability:.3g}, computed in {d.seconds:.1f} s")
+    console.print(
+        f"{r.name}: mean {d.mean:.7f}, SD {d.std_dev:.4f}, P(> {d.cap}) = "
+        f"{d.tail_probability:.3g}, computed in {d.seconds:.1f} s"
+    )
     console.print("quantiles: " + ", ".join(f"{q}: {d.quantile(q)}" for q in QUANTILES))
-    console.print("P(score >= T): " + ", ".join(f"{t}: {d.at_least(t):.4f}"
-                                                for t in SCORE_TARGETS if t <= d.cap))
+    console.print(
+        "P(score >= T): "
+        + ", ".join(f"{t}: {d.at_least(t):.4f}" for t in SCORE_TARGETS if t <= d.cap)
+    )
 
 
 @app.command("comeback")
@@ -154,7 +168,9 @@ def comeback_command(rules: Rules = "yahtzee", json_out: Json = False) -> None:
     if json_out:
         print_json(table)
         return
-    t = Table(title=f"{table.rules}: P(trailing optimal player wins), behind by >= X after Y rounds")
+    t = Table(
+        title=f"{table.rules}: P(trailing optimal player wins), behind by >= X after Y rounds"
+    )
     t.add_column("Y \\ X")
     for x in table.deficits:
         t.add_column(str(x), justify="right")
@@ -166,9 +182,16 @@ def comeback_command(rules: Rules = "yahtzee", json_out: Json = False) -> None:
 @app.command("risk")
 def risk_command(
     rules: Rules = "yahtzee",
-    valence: Annotated[int, typer.Option("--valence", min=1, max=5, help="Dice the risky target must share with the roll.")] = 2,
+    valence: Annotated[
+        int,
+        typer.Option(
+            "--valence", min=1, max=5, help="Dice the risky target must share with the roll."
+        ),
+    ] = 2,
     games: Annotated[int, typer.Option("--games", min=1, help="Games per (Y, X) cell.")] = 100_000,
-    rounds: Annotated[str, typer.Option("--rounds", help="Rounds Y, comma-separated.")] = "7,8,9,10,11,12",
+    rounds: Annotated[
+        str, typer.Option("--rounds", help="Rounds Y, comma-separated.")
+    ] = "7,8,9,10,11,12",
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
@@ -187,20 +210,32 @@ def risk_command(
     r = _rules(rules)
     if not ys or any(y < 0 or y >= r.n_boxes for y in ys):
         raise ValueError(f"rounds must be between 0 and {r.n_boxes - 1}")
-    study = risk_study(r.name, ys, valence, games, seed=seed,
-                       backend=backend(workers, cluster, quiet or json_out),
-                       store=result_store(store))
+    study = risk_study(
+        r.name,
+        ys,
+        valence,
+        games,
+        seed=seed,
+        backend=backend(workers, cluster, quiet or json_out),
+        store=result_store(store),
+    )
     if json_out:
         print_json(study)
         return
-    t = Table(title=f"{r.name}: trailing player's win rate, optimal vs risk-taker (valence {valence})")
+    t = Table(
+        title=f"{r.name}: trailing player's win rate, optimal vs risk-taker (valence {valence})"
+    )
     for c in ("Y", "X", "games", "optimal", "risk-taker", "difference"):
         t.add_column(c, justify="right")
     for row in study.rows:
-        t.add_row(str(row.rounds), str(row.deficit), str(row.games),
-                  "-" if row.opt is None else f"{row.opt.value:.4f}",
-                  "-" if row.risk is None else f"{row.risk.value:.4f}",
-                  format_difference(row.win_difference))
+        t.add_row(
+            str(row.rounds),
+            str(row.deficit),
+            str(row.games),
+            "-" if row.opt is None else f"{row.opt.value:.4f}",
+            "-" if row.risk is None else f"{row.risk.value:.4f}",
+            format_difference(row.win_difference),
+        )
     console.print(t)
 
 
@@ -208,7 +243,9 @@ def risk_command(
 def play_command(
     rules: Rules = "yatzy",
     seed: Seed = 0,
-    opponent: Annotated[bool, typer.Option("--bot/--solo", help="Play against the optimal bot.")] = True,
+    opponent: Annotated[
+        bool, typer.Option("--bot/--solo", help="Play against the optimal bot.")
+    ] = True,
 ) -> None:
     """Play in the terminal: instructions at the start and on 'help'; h for the coach, q quits."""
     from gamelab.core.interactive import run_in_terminal
@@ -220,7 +257,13 @@ def play_command(
 @app.command("target")
 def target_command(
     rules: Rules = "yahtzee-no-bonus",
-    targets: Annotated[str, typer.Option("--targets", help="Comma-separated target scores; the cost grows with the largest (350: minutes).")] = "200,250,300,350",
+    targets: Annotated[
+        str,
+        typer.Option(
+            "--targets",
+            help="Comma-separated target scores; the cost grows with the largest (350: minutes).",
+        ),
+    ] = "200,250,300,350",
     json_out: Json = False,
 ) -> None:
     """Max P(final score >= T) for each target T vs the expected-score strategy."""
@@ -235,19 +278,38 @@ def target_command(
     for c in ("T", "max P(score >= T)", "expected-score play"):
         t.add_column(c, justify="right")
     for row in table.targets:
-        t.add_row(str(row.target), f"{row.max_probability:.6f}",
-                  f"{row.expected_score_strategy:.6f}")
+        t.add_row(
+            str(row.target), f"{row.max_probability:.6f}", f"{row.expected_score_strategy:.6f}"
+        )
     console.print(t)
 
 
 @app.command("winplay")
 def winplay_command(
     rules: Rules = "yahtzee-no-bonus",
-    turns_left: Annotated[int, typer.Option("--turns-left", min=1, help="A switches to win play with this many turns left (K).")] = 5,
-    games: Annotated[int, typer.Option("--games", min=2, help="Sampled switch positions (games).")] = 1000,
-    a_first: Annotated[bool, typer.Option("--a-first/--a-second", help="Whether the win player moves first in each round.")] = True,
+    turns_left: Annotated[
+        int,
+        typer.Option(
+            "--turns-left", min=1, help="A switches to win play with this many turns left (K)."
+        ),
+    ] = 5,
+    games: Annotated[
+        int, typer.Option("--games", min=2, help="Sampled switch positions (games).")
+    ] = 1000,
+    a_first: Annotated[
+        bool,
+        typer.Option(
+            "--a-first/--a-second", help="Whether the win player moves first in each round."
+        ),
+    ] = True,
     chunk: Annotated[int, typer.Option("--chunk", min=1, help="Games per task.")] = 20,
-    simulate: Annotated[bool, typer.Option("--simulate/--exact-only", help="Also simulate the endgames (re-targeting); --exact-only records the exact values only.")] = True,
+    simulate: Annotated[
+        bool,
+        typer.Option(
+            "--simulate/--exact-only",
+            help="Also simulate the endgames (re-targeting); --exact-only records the exact values only.",
+        ),
+    ] = True,
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
@@ -269,32 +331,50 @@ def winplay_command(
         if json_out:
             print_json(start)
         else:
-            console.print(f"{r.name}, win play from the start vs the expected-score player: "
-                          f"P(A wins) = {start.single:.6f} (expectation play "
-                          f"{start.expectation:.6f}); {start.seconds:.0f} s over "
-                          f"{start.states:.0f} states")
+            console.print(
+                f"{r.name}, win play from the start vs the expected-score player: "
+                f"P(A wins) = {start.single:.6f} (expectation play "
+                f"{start.expectation:.6f}); {start.seconds:.0f} s over "
+                f"{start.states:.0f} states"
+            )
         return
-    res = winplay_study(r, turns_left, games, seed, a_first, chunk,
-                        backend(workers, cluster, quiet or json_out), result_store(store),
-                        simulate)
+    res = winplay_study(
+        r,
+        turns_left,
+        games,
+        seed,
+        a_first,
+        chunk,
+        backend(workers, cluster, quiet or json_out),
+        result_store(store),
+        simulate,
+    )
     if json_out:
         print_json(res)
         return
-    t = Table(title=f"{r.name}: A plays for the win in its last {turns_left} turns "
-              f"({res.games} games, A {'first' if a_first else 'second'}; ties count half)")
+    t = Table(
+        title=f"{r.name}: A plays for the win in its last {turns_left} turns "
+        f"({res.games} games, A {'first' if a_first else 'second'}; ties count half)"
+    )
     t.add_column("quantity")
     t.add_column("mean [95% CI]", justify="right")
-    for key, label in (("expectation_exact", "P(A wins), expectation play (exact per game)"),
-                       ("single_exact", "P(A wins), one win-play solve (exact per game)"),
-                       ("single_minus_expectation", "difference (paired)"),
-                       ("retarget_simulated", "re-targeting win play (simulated)"),
-                       ("retarget_minus_single", "re-targeting minus single solve (paired dice)"),
-                       ("expectation_simulated", "expectation play (simulated, check)")):
+    for key, label in (
+        ("expectation_exact", "P(A wins), expectation play (exact per game)"),
+        ("single_exact", "P(A wins), one win-play solve (exact per game)"),
+        ("single_minus_expectation", "difference (paired)"),
+        ("retarget_simulated", "re-targeting win play (simulated)"),
+        ("retarget_minus_single", "re-targeting minus single solve (paired dice)"),
+        ("expectation_simulated", "expectation play (simulated, check)"),
+    ):
         e = getattr(res, key)
         if e is not None:
-            t.add_row(label, format_difference(e) if isinstance(e, Difference)
-                      else format_estimate(e, ".4f"))
+            t.add_row(
+                label,
+                format_difference(e) if isinstance(e, Difference) else format_estimate(e, ".4f"),
+            )
     console.print(t)
-    console.print(f"{res.seconds_per_single_solve:.2f} s per solve (max "
-                  f"{res.max_seconds_single_solve:.2f}), {res.mean_states_per_solve:.0f} "
-                  f"states x {res.mean_vector_length:.0f} scores on average")
+    console.print(
+        f"{res.seconds_per_single_solve:.2f} s per solve (max "
+        f"{res.max_seconds_single_solve:.2f}), {res.mean_states_per_solve:.0f} "
+        f"states x {res.mean_vector_length:.0f} scores on average"
+    )

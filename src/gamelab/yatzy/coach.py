@@ -62,14 +62,16 @@ def decision_tables(rules: RuleSet, E: np.ndarray, card: Card) -> DecisionTables
     if card.done:
         raise ValueError("the card is full; the game is over")
     ws = new_workspace(rules.n_boxes)
-    value = widget_policy(E, card.mask, card.capped_upper, card.bonus_flag, rules.kernel_rules(),
-                          ws)
+    value = widget_policy(
+        E, card.mask, card.capped_upper, card.bonus_flag, rules.kernel_rules(), ws
+    )
     keep_f = ws[W_KEEP_F]
     return DecisionTables(float(value), *workspace_decisions(ws), keep_f[KF_K2], keep_f[KF_K1])
 
 
-def advise(rules: RuleSet | str, card: Card, dice, rolls_left: int,
-           E: np.ndarray | None = None) -> list[dict]:
+def advise(
+    rules: RuleSet | str, card: Card, dice, rolls_left: int, E: np.ndarray | None = None
+) -> list[dict]:
     """Every keep (rolls_left 1 or 2) or legal box (rolls_left 0), best first.
 
     Each option: ``{"keep": "1111"}`` or ``{"box": "fours", "points": 20}`` (box names as the
@@ -94,8 +96,13 @@ def advise(rules: RuleSet | str, card: Card, dice, rolls_left: int,
         for name, points, _bonus in rules.placements(counts, card):
             b = rules.boxes.index(name)
             gain, j = placement(card.mask, card.capped_upper, card.bonus_flag, b, r, bundle)
-            options.append({"box": rules.box_label(b), "points": int(points),
-                            "expected_score": base + float(gain) + float(E[j])})
+            options.append(
+                {
+                    "box": rules.box_label(b),
+                    "points": int(points),
+                    "expected_score": base + float(gain) + float(E[j]),
+                }
+            )
     else:
         tables = decision_tables(rules, E, card)
         values = tables.keep_value_1 if rolls_left == 1 else tables.keep_value_2
@@ -123,8 +130,11 @@ class Option:
     label: str = ""  # as the rule set says it: the keep's digits or the box label ("yatzy")
 
     def __json__(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"keep": self.keep} if self.keep is not None else {
-            "box": self.box, "points": self.points}
+        out: dict[str, Any] = (
+            {"keep": self.keep}
+            if self.keep is not None
+            else {"box": self.box, "points": self.points}
+        )
         out.update(expected_score=self.expected_score, loss=self.loss, label=self.label)
         return out
 
@@ -144,8 +154,14 @@ class Advice:
         return self.options[0]
 
 
-def coach(rules: RuleSet | str, card: Card | str, dice, rolls_left: int,
-          E: np.ndarray | None = None, top: int | None = None) -> Advice:
+def coach(
+    rules: RuleSet | str,
+    card: Card | str,
+    dice,
+    rolls_left: int,
+    E: np.ndarray | None = None,
+    top: int | None = None,
+) -> Advice:
     """:func:`advise` as a typed :class:`Advice`; `card` may be given in CARD syntax.
 
     `top` keeps the best `top` options only (losses still count from the best)."""
@@ -159,9 +175,14 @@ def coach(rules: RuleSet | str, card: Card | str, dice, rolls_left: int,
 
         E = optimal_values(rules.name)  # loaded once per process, not once per call
     options = [
-        Option(expected_score=o["expected_score"], loss=o["loss"], keep=o.get("keep"),
-               box=o.get("box"), points=o.get("points"),
-               label=rules.box_label(o["box"]) if "box" in o else o["keep"])
+        Option(
+            expected_score=o["expected_score"],
+            loss=o["loss"],
+            keep=o.get("keep"),
+            box=o.get("box"),
+            points=o.get("points"),
+            label=rules.box_label(o["box"]) if "box" in o else o["keep"],
+        )
         for o in advise(rules, card, counts, rolls_left, E)
     ]
     return Advice(rules.name, card.text(), dice_text(counts), rolls_left, options[:top])

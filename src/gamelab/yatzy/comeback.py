@@ -47,10 +47,17 @@ ROUNDS = tuple(range(7, 14))
 def remaining_widths(rules: RuleSet, cap: int) -> list[int]:
     """Width of the remaining-score vector with t turns left (index t)."""
     tab = rules.kernel_tables()
-    tops = sorted((max(int(rules.base_scores[b].max()), int(tab["joker_value"][b].max()))
-                   for b in range(rules.n_boxes)), reverse=True)
-    return [min(cap, sum(tops[:t]) + (rules.upper_bonus if t else 0) + rules.yahtzee_bonus * t) + 1
-            for t in range(rules.n_boxes + 1)]
+    tops = sorted(
+        (
+            max(int(rules.base_scores[b].max()), int(tab["joker_value"][b].max()))
+            for b in range(rules.n_boxes)
+        ),
+        reverse=True,
+    )
+    return [
+        min(cap, sum(tops[:t]) + (rules.upper_bonus if t else 0) + rules.yahtzee_bonus * t) + 1
+        for t in range(rules.n_boxes + 1)
+    ]
 
 
 def joint_after_rounds(rules: RuleSet, rounds, cap: int = CAP) -> dict[int, np.ndarray]:
@@ -121,11 +128,17 @@ def comeback_table(rules: RuleSet | str = "yahtzee", cap: int = CAP) -> dict[str
             clamp = max(clamp, float(J[:, -1].sum()))
             for j, x in enumerate(DEFICITS):
                 win[i, j], loss[i, j], tie[i, j] = comeback_from_joint(J, x)
-        return {"win": win, "loss": loss, "tie": tie, "seconds": np.array(time.perf_counter() - t0),
-                "clamp": np.array(clamp)}
+        return {
+            "win": win,
+            "loss": loss,
+            "tie": tie,
+            "seconds": np.array(time.perf_counter() - t0),
+            "clamp": np.array(clamp),
+        }
 
-    return cached_arrays("yatzy-comeback", {"rules": rules.name, "cap": cap}, CACHE_VERSION,
-                         compute)
+    return cached_arrays(
+        "yatzy-comeback", {"rules": rules.name, "cap": cap}, CACHE_VERSION, compute
+    )
 
 
 def comeback_probability(table: dict[str, np.ndarray]) -> np.ndarray:
@@ -152,5 +165,11 @@ def comeback_study(rules: RuleSet | str = "yahtzee", cap: int = CAP) -> Comeback
     """The exact comeback table of `rules` (cached), as probabilities."""
     rules = get_rules(rules)
     table = comeback_table(rules, cap)
-    return ComebackTable(rules.name, list(ROUNDS), list(DEFICITS), comeback_probability(table),
-                         table["win"] + table["loss"] + table["tie"], float(table["seconds"]))
+    return ComebackTable(
+        rules.name,
+        list(ROUNDS),
+        list(DEFICITS),
+        comeback_probability(table),
+        table["win"] + table["loss"] + table["tie"],
+        float(table["seconds"]),
+    )

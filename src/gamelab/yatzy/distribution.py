@@ -73,19 +73,24 @@ class ScoreDistribution:
         """P(final score >= target) (target <= cap)."""
         if target > self.cap:
             raise ValueError(f"target {target} is beyond the stored range 0..{self.cap}")
-        return float(self.probability[max(0, target):].sum() + self.tail_probability)
+        return float(self.probability[max(0, target) :].sum() + self.tail_probability)
 
     def quantile(self, q: float) -> int:
         c = np.cumsum(self.probability)
         return int(np.searchsorted(c, q))
 
     def __json__(self) -> dict[str, Any]:
-        return {"rules": self.rules.name, "mean": self.mean, "std_dev": self.std_dev,
-                "cap": self.cap, "tail_probability": self.tail_probability,
-                "seconds": self.seconds,
-                "quantiles": {str(q): self.quantile(q) for q in QUANTILES},
-                "p_at_least": {str(t): self.at_least(t) for t in SCORE_TARGETS if t <= self.cap},
-                "probability": self.probability}
+        return {
+            "rules": self.rules.name,
+            "mean": self.mean,
+            "std_dev": self.std_dev,
+            "cap": self.cap,
+            "tail_probability": self.tail_probability,
+            "seconds": self.seconds,
+            "quantiles": {str(q): self.quantile(q) for q in QUANTILES},
+            "p_at_least": {str(t): self.at_least(t) for t in SCORE_TARGETS if t <= self.cap},
+            "probability": self.probability,
+        }
 
 
 def layer_rows(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
@@ -102,15 +107,23 @@ def layer_rows(rules: RuleSet, masks: np.ndarray) -> tuple[np.ndarray, np.ndarra
                 ms.append(mask)
                 mm.append(m)
                 ff.append(f)
-    return (np.array(ms, dtype=np.int64), np.array(mm, dtype=np.int64),
-            np.array(ff, dtype=np.int64))
+    return (
+        np.array(ms, dtype=np.int64),
+        np.array(mm, dtype=np.int64),
+        np.array(ff, dtype=np.int64),
+    )
 
 
 def layer_widths(rules: RuleSet, cap: int) -> list[int]:
     """Score-vector width of each layer: bound on the score after k turns, capped."""
     tab = rules.kernel_tables()
-    tops = sorted((max(int(rules.base_scores[b].max()), int(tab["joker_value"][b].max()))
-                   for b in range(rules.n_boxes)), reverse=True)
+    tops = sorted(
+        (
+            max(int(rules.base_scores[b].max()), int(tab["joker_value"][b].max()))
+            for b in range(rules.n_boxes)
+        ),
+        reverse=True,
+    )
     widths = []
     for k in range(rules.n_boxes + 1):
         bound = sum(tops[:k]) + (rules.upper_bonus if k else 0)
@@ -119,8 +132,9 @@ def layer_widths(rules: RuleSet, cap: int) -> list[int]:
     return widths
 
 
-def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=(),
-                   W: np.ndarray | None = None):
+def forward_layers(
+    rules: RuleSet, E: np.ndarray, cap: int, keep_layers=(), W: np.ndarray | None = None
+):
     """Run the forward propagation; yields nothing, returns (final P, overflow, kept layers).
 
     kept_layers[k] = (masks, ms, fs, F) for every k in `keep_layers` (F: [rows, width]).
@@ -141,8 +155,9 @@ def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=(),
         ms2, mm2, ff2 = layer_rows(rules, layers[k + 1])
         row_of[state_index(ms2, mm2, ff2, rules.bonus_flags)] = np.arange(len(ms2))
         F2 = np.zeros((len(ms2), widths[k + 1]))
-        forward_layer(E, F, len(ms), row_of, F2, ms, mm, ff, bundle, overflow,
-                      E if W is None else W)
+        forward_layer(
+            E, F, len(ms), row_of, F2, ms, mm, ff, bundle, overflow, E if W is None else W
+        )
         ms, mm, ff, F = ms2, mm2, ff2, F2
     if rules.n_boxes in keep_layers:
         kept[rules.n_boxes] = (ms, mm, ff, F)
@@ -150,8 +165,9 @@ def forward_layers(rules: RuleSet, E: np.ndarray, cap: int, keep_layers=(),
     return final, overflow, kept
 
 
-def score_distribution(rules: RuleSet | str, cap: int | None = None,
-                       use_cache: bool = True) -> ScoreDistribution:
+def score_distribution(
+    rules: RuleSet | str, cap: int | None = None, use_cache: bool = True
+) -> ScoreDistribution:
     """The exact final-score distribution of the optimal strategy (cached)."""
     rules = get_rules(rules)
     if cap is None:
@@ -166,13 +182,20 @@ def score_distribution(rules: RuleSet | str, cap: int | None = None,
         return {"p": p, "overflow": overflow, "seconds": np.array(time.perf_counter() - t0)}
 
     if use_cache:
-        arrays = cached_arrays("yatzy-distribution", _cache_params(rules, cap), CACHE_VERSION,
-                               compute)
+        arrays = cached_arrays(
+            "yatzy-distribution", _cache_params(rules, cap), CACHE_VERSION, compute
+        )
     else:
         arrays = compute()
     overflow = arrays["overflow"]
-    return ScoreDistribution(rules, arrays["p"], float(overflow[0]), float(overflow[1]),
-                             float(arrays["seconds"]), tail_square_part=float(overflow[2]))
+    return ScoreDistribution(
+        rules,
+        arrays["p"],
+        float(overflow[0]),
+        float(overflow[1]),
+        float(arrays["seconds"]),
+        tail_square_part=float(overflow[2]),
+    )
 
 
 def _default_cap(rules: RuleSet) -> int:
@@ -186,8 +209,7 @@ def _cache_params(rules: RuleSet, cap: int) -> dict[str, Any]:
 def is_distribution_cached(rules: RuleSet | str) -> bool:
     """Whether :func:`score_distribution` of `rules` (default cap) is on disk already."""
     rules = get_rules(rules)
-    return is_cached("yatzy-distribution", _cache_params(rules, _default_cap(rules)),
-                     CACHE_VERSION)
+    return is_cached("yatzy-distribution", _cache_params(rules, _default_cap(rules)), CACHE_VERSION)
 
 
 def plot_distributions(dists: list[ScoreDistribution], fig_ax=None):
@@ -197,8 +219,12 @@ def plot_distributions(dists: list[ScoreDistribution], fig_ax=None):
     fig, ax = fig_ax or new_figure()
     for d in dists:
         hi = min(d.cap, max(d.quantile(0.9999) + 10, 100))
-        ax.plot(np.arange(hi + 1), d.probability[: hi + 1], lw=1,
-                label=f"{d.rules.name} (mean {d.mean:.2f}, SD {d.std_dev:.2f})")
+        ax.plot(
+            np.arange(hi + 1),
+            d.probability[: hi + 1],
+            lw=1,
+            label=f"{d.rules.name} (mean {d.mean:.2f}, SD {d.std_dev:.2f})",
+        )
     ax.set_xlabel("final score")
     ax.set_ylabel("probability")
     ax.set_title("Exact final-score distribution of the optimal strategy")

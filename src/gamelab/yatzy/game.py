@@ -53,8 +53,10 @@ OPPONENTS = ("none", "optimal", "win")
 #: about 1.3 s, each earlier turn about three times longer: docs/yatzy.md).
 WIN_PLAY_TURNS = 8
 MAX_SEED = 2**63 - 1
-MOVE_HELP = ("a move is 'keep 1114' (the dice to keep; 'keep -' rerolls all five), 'hold 10110' "
-             "(keep the dice of the slots marked 1) or 'box fours' (score the dice in that box)")
+MOVE_HELP = (
+    "a move is 'keep 1114' (the dice to keep; 'keep -' rerolls all five), 'hold 10110' "
+    "(keep the dice of the slots marked 1) or 'box fours' (score the dice in that box)"
+)
 
 
 @dataclass(frozen=True)
@@ -184,8 +186,10 @@ def parse_keep(text: str, dice: np.ndarray) -> np.ndarray:
         return keep
     digits = text.replace(" ", "").replace(",", "")
     if not digits or len(digits) > DICE or any(ch not in "123456" for ch in digits):
-        raise ValueError(f"keep {text!r}: give the dice to keep as up to five digits 1-6 "
-                         f"(e.g. 1114), or '-' to reroll all five")
+        raise ValueError(
+            f"keep {text!r}: give the dice to keep as up to five digits 1-6 "
+            f"(e.g. 1114), or '-' to reroll all five"
+        )
     for ch in digits:
         keep[int(ch) - 1] += 1
     if (keep > dice).any():
@@ -222,8 +226,10 @@ class _Player:
         """``hold 10110``: the slots marked 1 keep their dice."""
         mask = text.replace(" ", "")
         if len(mask) != DICE or any(ch not in "01" for ch in mask):
-            raise ValueError(f"hold {text!r}: mark the five dice slots with 1 (hold) or 0 "
-                             "(reroll), e.g. hold 10110")
+            raise ValueError(
+                f"hold {text!r}: mark the five dice slots with 1 (hold) or 0 "
+                "(reroll), e.g. hold 10110"
+            )
         return [ch == "1" for ch in mask]
 
     def keep(self, keep: np.ndarray, held: list[bool] | None = None) -> None:
@@ -273,8 +279,16 @@ class _Player:
 # values of choices
 
 
-def evaluate(rules: RuleSet, E: np.ndarray, card: Card, dice: np.ndarray, rolls_left: int,
-             kind: str, choice: np.ndarray | str, player: str = "you") -> Decision:
+def evaluate(
+    rules: RuleSet,
+    E: np.ndarray,
+    card: Card,
+    dice: np.ndarray,
+    rolls_left: int,
+    kind: str,
+    choice: np.ndarray | str,
+    player: str = "you",
+) -> Decision:
     """The exact value of one choice (a keep count vector or a box name) against the best."""
     if kind == "keep" and not rolls_left:
         raise ValueError("no rerolls left: score the dice in a box ('box NAME')")
@@ -285,7 +299,7 @@ def evaluate(rules: RuleSet, E: np.ndarray, card: Card, dice: np.ndarray, rolls_
     ranking = keeps if keeps is not None else boxes
     assert ranking is not None
     top = ranking[0]
-    best_label = (f"keep {top['keep']}" if "keep" in top else f"box {rules.box_label(top['box'])}")
+    best_label = f"keep {top['keep']}" if "keep" in top else f"box {rules.box_label(top['box'])}"
     points = None
     if kind == "keep":
         assert keeps is not None
@@ -302,9 +316,20 @@ def evaluate(rules: RuleSet, E: np.ndarray, card: Card, dice: np.ndarray, rolls_
     loss = max(0.0, top["expected_score"] - chosen["expected_score"])
     if loss < 1e-9:
         loss = 0.0
-    return Decision(player, card.filled_count + 1, rolls_left, dice_text(dice), kind, text, label,
-                    float(chosen["expected_score"]), best_label, float(top["expected_score"]),
-                    loss, points)
+    return Decision(
+        player,
+        card.filled_count + 1,
+        rolls_left,
+        dice_text(dice),
+        kind,
+        text,
+        label,
+        float(chosen["expected_score"]),
+        best_label,
+        float(top["expected_score"]),
+        loss,
+        points,
+    )
 
 
 # ---------------------------------------------------------------------------------------------
@@ -327,8 +352,9 @@ def _play_tables(me: _Player, box3, keep2, keep1) -> list[str]:
     return moves
 
 
-def _bot_turn(rules: RuleSet, E: np.ndarray, bot: _Player, you: _Player, opponent: str,
-              win_solve: bool) -> tuple[BotTurn, str | None]:
+def _bot_turn(
+    rules: RuleSet, E: np.ndarray, bot: _Player, you: _Player, opponent: str, win_solve: bool
+) -> tuple[BotTurn, str | None]:
     from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win
 
     card = bot.card
@@ -338,8 +364,9 @@ def _bot_turn(rules: RuleSet, E: np.ndarray, bot: _Player, you: _Player, opponen
     win_probability = None
     policy = "expected score"
     if opponent == "win" and win_solve and turns_left <= WIN_PLAY_TURNS:
-        law = final_score_law(rules, (you.card.mask, you.card.capped_upper, you.card.bonus_flag,
-                                      you.card.total), E)
+        law = final_score_law(
+            rules, (you.card.mask, you.card.capped_upper, you.card.bonus_flag, you.card.total), E
+        )
         state = (card.mask, card.capped_upper, card.bonus_flag, card.total)
         sol = solve_win(rules, state, law)
         box3, keep2, keep1 = sol.decisions(0, *state, decision_scratch())
@@ -347,9 +374,11 @@ def _bot_turn(rules: RuleSet, E: np.ndarray, bot: _Player, you: _Player, opponen
         policy = "win play"
     else:
         if opponent == "win" and turns_left > WIN_PLAY_TURNS:
-            note = (f"the win-play bot plays for the win in its last {WIN_PLAY_TURNS} turns (a "
-                    f"solve with {turns_left} turns left takes longer than the time budget); "
-                    "this turn it played for the expected score")
+            note = (
+                f"the win-play bot plays for the win in its last {WIN_PLAY_TURNS} turns (a "
+                f"solve with {turns_left} turns left takes longer than the time budget); "
+                "this turn it played for the expected score"
+            )
         tables = decision_tables(rules, E, card)
         box3, keep2, keep1 = tables.box3, tables.keep2, tables.keep1
     # replay the turn on a copy to value each decision
@@ -360,14 +389,25 @@ def _bot_turn(rules: RuleSet, E: np.ndarray, bot: _Player, you: _Player, opponen
     for move in moves:
         kind, arg = parse_move(move)
         choice = parse_keep(arg, shadow.counts) if kind == "keep" else arg
-        decisions.append(evaluate(rules, E, shadow.card, shadow.counts, shadow.rolls_left, kind,
-                                  choice, player="bot"))
+        decisions.append(
+            evaluate(
+                rules, E, shadow.card, shadow.counts, shadow.rolls_left, kind, choice, player="bot"
+            )
+        )
         if kind == "box":
             rolls = list(shadow.rolls)
         shadow.play(move)
     last = decisions[-1]
-    turn = BotTurn(before.filled_count + 1, moves, rolls, decisions, last.choice,
-                   int(last.points or 0), policy, win_probability)
+    turn = BotTurn(
+        before.filled_count + 1,
+        moves,
+        rolls,
+        decisions,
+        last.choice,
+        int(last.points or 0),
+        policy,
+        win_probability,
+    )
     return turn, note
 
 
@@ -377,14 +417,30 @@ def _bot_turn(rules: RuleSet, E: np.ndarray, bot: _Player, you: _Player, opponen
 
 def _summary(card: Card) -> CardSummary:
     r = card.rules
-    return CardSummary(card.total, card.upper_total, UPPER_CAP, r.upper_bonus,
-                       card.upper_total >= UPPER_CAP, card.yahtzee_bonuses, card.filled_count,
-                       r.n_boxes, card.text())
+    return CardSummary(
+        card.total,
+        card.upper_total,
+        UPPER_CAP,
+        r.upper_bonus,
+        card.upper_total >= UPPER_CAP,
+        card.yahtzee_bonuses,
+        card.filled_count,
+        r.n_boxes,
+        card.text(),
+    )
 
 
-def game_view(rules: RuleSet | str, seed: int, moves: Sequence[str] = (), start: str = "-",
-              opponent: str = "none", bot_moves: Sequence[Sequence[str]] = (), coach: bool = False,
-              win_solve: bool = True, evaluate_moves: bool = False) -> GameView:
+def game_view(
+    rules: RuleSet | str,
+    seed: int,
+    moves: Sequence[str] = (),
+    start: str = "-",
+    opponent: str = "none",
+    bot_moves: Sequence[Sequence[str]] = (),
+    coach: bool = False,
+    win_solve: bool = True,
+    evaluate_moves: bool = False,
+) -> GameView:
     """Replay a game and return its position; plays the bot's turn when it is due.
 
     `start` is the card both players begin from (CARD syntax), `opponent` one of
@@ -416,8 +472,11 @@ def game_view(rules: RuleSet | str, seed: int, moves: Sequence[str] = (), start:
     def replay_bot_turn(i: int) -> None:
         assert bot is not None
         turn = bot_turns[i]
-        if not turn or parse_move(turn[-1])[0] != "box" or any(
-                parse_move(m)[0] == "box" for m in turn[:-1]):
+        if (
+            not turn
+            or parse_move(turn[-1])[0] != "box"
+            or any(parse_move(m)[0] == "box" for m in turn[:-1])
+        ):
             raise ValueError(f"bot turn {i + 1} must be keeps followed by one box, got {turn}")
         for move in turn:
             try:
@@ -431,8 +490,10 @@ def game_view(rules: RuleSet | str, seed: int, moves: Sequence[str] = (), start:
         if bot is not None and you.moves_in_turn == 0 and you.turns_done > bot_done:
             # your new turn starts after the bot's turn of the previous round
             if bot_done >= len(bot_turns):
-                raise ValueError(f"move {n} ({move!r}): the bot's turn {bot_done + 1} is missing "
-                                 "(send back the bot's moves of every earlier turn)")
+                raise ValueError(
+                    f"move {n} ({move!r}): the bot's turn {bot_done + 1} is missing "
+                    "(send back the bot's moves of every earlier turn)"
+                )
             replay_bot_turn(bot_done)
             bot_done += 1
         try:
@@ -451,8 +512,9 @@ def game_view(rules: RuleSet | str, seed: int, moves: Sequence[str] = (), start:
             replay_bot_turn(bot_done)
             bot_done += 1
         if len(bot_turns) > you.turns_done:
-            raise ValueError(f"{len(bot_turns)} bot turns were given but you have played only "
-                             f"{you.turns_done}")
+            raise ValueError(
+                f"{len(bot_turns)} bot turns were given but you have played only {you.turns_done}"
+            )
         if bot_done < you.turns_done and not bot.card.done:
             bot_turn, note = _bot_turn(rules, E, bot, you, opponent, win_solve)
             bot_turns.append(bot_turn.moves)
@@ -460,9 +522,17 @@ def game_view(rules: RuleSet | str, seed: int, moves: Sequence[str] = (), start:
     would = {}
     if not you.card.done:
         would = {name: pts + bonus for name, pts, bonus in rules.placements(you.counts, you.card)}
-    rows = [BoxRow(name, rules.box_label(b), rules.upper_face(b) > 0, you.card.entries[b],
-                   bot.card.entries[b] if bot is not None else None, would.get(name))
-            for b, name in enumerate(rules.boxes)]
+    rows = [
+        BoxRow(
+            name,
+            rules.box_label(b),
+            rules.upper_face(b) > 0,
+            you.card.entries[b],
+            bot.card.entries[b] if bot is not None else None,
+            would.get(name),
+        )
+        for b, name in enumerate(rules.boxes)
+    ]
     result = None
     if finished:
         a = you.card.total
@@ -470,18 +540,37 @@ def game_view(rules: RuleSet | str, seed: int, moves: Sequence[str] = (), start:
             result = f"final score {a}"
         else:
             b = bot.card.total
-            result = (f"you win {a} to {b}" if a > b else f"draw at {a}" if a == b
-                      else f"the bot wins {b} to {a}")
+            result = (
+                f"you win {a} to {b}"
+                if a > b
+                else f"draw at {a}"
+                if a == b
+                else f"the bot wins {b} to {a}"
+            )
     advice = None
     if coach and not you.card.done:
         advice = coach_advice(rules, you.card, you.counts, you.rolls_left, E)
     return GameView(
-        rules=rules.name, seed=seed, start=start_card.text(), opponent=opponent,
-        turn=you.turn, boxes=rules.n_boxes, rolls_left=you.rolls_left if not you.card.done else 0,
-        dice=list(you.slots) if not you.card.done else [], rows=rows, you=_summary(you.card),
-        bot=_summary(bot.card) if bot is not None else None, moves=list(moves),
-        bot_moves=bot_turns, bot_turn=bot_turn, finished=finished, result=result, coach=advice,
-        note=note, decisions=decisions)
+        rules=rules.name,
+        seed=seed,
+        start=start_card.text(),
+        opponent=opponent,
+        turn=you.turn,
+        boxes=rules.n_boxes,
+        rolls_left=you.rolls_left if not you.card.done else 0,
+        dice=list(you.slots) if not you.card.done else [],
+        rows=rows,
+        you=_summary(you.card),
+        bot=_summary(bot.card) if bot is not None else None,
+        moves=list(moves),
+        bot_moves=bot_turns,
+        bot_turn=bot_turn,
+        finished=finished,
+        result=result,
+        coach=advice,
+        note=note,
+        decisions=decisions,
+    )
 
 
 def warm_up() -> None:

@@ -59,8 +59,10 @@ def parse_keep(text: str, dice: np.ndarray) -> np.ndarray:
     keep = np.zeros(6, dtype=np.int64)
     for ch in text.replace(" ", "").replace(",", ""):
         if ch not in "123456":
-            raise ValueError(f"keep: type the dice to keep as digits 1-6 (e.g. 1114), 'all' or '-', "
-                             f"got {text!r}; 'help' lists the commands")
+            raise ValueError(
+                f"keep: type the dice to keep as digits 1-6 (e.g. 1114), 'all' or '-', "
+                f"got {text!r}; 'help' lists the commands"
+            )
         keep[int(ch) - 1] += 1
     if (keep > dice).any():
         raise ValueError(f"cannot keep {text} from the dice {dice_text(dice)}")
@@ -99,10 +101,18 @@ def format_card(rules: RuleSet, you: Card, bot: Card | None, dice: np.ndarray | 
         mine = you.entries[b]
         theirs = bot.entries[b] if bot else None
         extra = f"   {placements[name]:>3}" if name in placements else ""
-        row(rules.box_label(b), "-" if mine is None else mine, "-" if theirs is None else theirs, extra)
+        row(
+            rules.box_label(b),
+            "-" if mine is None else mine,
+            "-" if theirs is None else theirs,
+            extra,
+        )
         if b == n_upper - 1:
-            row(f"upper ({rules.upper_bonus} at {UPPER_CAP})", you.upper_total,
-                bot.upper_total if bot else "")
+            row(
+                f"upper ({rules.upper_bonus} at {UPPER_CAP})",
+                you.upper_total,
+                bot.upper_total if bot else "",
+            )
     if rules.yahtzee_bonus:
         row("yahtzee bonuses", you.yahtzee_bonuses, bot.yahtzee_bonuses if bot else "")
     row("total", you.total, bot.total if bot else "")
@@ -112,8 +122,13 @@ def format_card(rules: RuleSet, you: Card, bot: Card | None, dice: np.ndarray | 
 class PlaySession(Session):
     """One game of ``gamelab yatzy play`` (see the module doc). `opponent` adds the optimal bot."""
 
-    def __init__(self, rules: RuleSet | str = "yatzy", seed: int = 0, opponent: bool = True,
-                 E: np.ndarray | None = None) -> None:
+    def __init__(
+        self,
+        rules: RuleSet | str = "yatzy",
+        seed: int = 0,
+        opponent: bool = True,
+        E: np.ndarray | None = None,
+    ) -> None:
         self.rules = get_rules(rules)
         self.E = solve(self.rules).E if E is None else E
         self.rng = np.random.default_rng(seed)
@@ -144,22 +159,36 @@ class PlaySession(Session):
         import textwrap
 
         names = ", ".join(self.rules.box_label(b) for b in range(self.rules.n_boxes))
-        aliases = "1s .. 6s, " + ("1p, 2p, " if self.rules.scandinavian else "") + "3k, 4k, fh, ss, ls, c, y"
-        boxes = textwrap.fill(f"{names} (aliases {aliases})", width=96,
-                              initial_indent=" " * 14, subsequent_indent=" " * 14)
+        aliases = (
+            "1s .. 6s, "
+            + ("1p, 2p, " if self.rules.scandinavian else "")
+            + "3k, 4k, fh, ss, ls, c, y"
+        )
+        boxes = textwrap.fill(
+            f"{names} (aliases {aliases})",
+            width=96,
+            initial_indent=" " * 14,
+            subsequent_indent=" " * 14,
+        )
         return HELP.format(boxes=boxes)
 
     def intro(self) -> str:
         who = "against the optimal bot" if self.opponent else "solo"
-        return (f"{self.rules.name} ({self.rules.description}), {who}.\n" + self.help_text()
-                + "\n\n" + self._status())
+        return (
+            f"{self.rules.name} ({self.rules.description}), {who}.\n"
+            + self.help_text()
+            + "\n\n"
+            + self._status()
+        )
 
     def _status(self) -> str:
         score = f"you {self.you.total}" + (f", bot {self.bot.total}" if self.bot else "")
         return f"--- turn {self.turn}/{self.rules.n_boxes}: {score}"
 
     def card_text(self) -> str:
-        return format_card(self.rules, self.you, self.bot, self.dice if self.rolls_left == 0 else None)
+        return format_card(
+            self.rules, self.you, self.bot, self.dice if self.rolls_left == 0 else None
+        )
 
     # -- commands ------------------------------------------------------------------------------
     def handle(self, line: str) -> str:
@@ -229,7 +258,9 @@ class PlaySession(Session):
             final = f"final: you {self.you.total}"
             if self.bot is not None:
                 a, b = self.you.total, self.bot.total
-                final += f", bot {b}: " + ("you win" if a > b else "draw" if a == b else "the bot wins")
+                final += f", bot {b}: " + (
+                    "you win" if a > b else "draw" if a == b else "the bot wins"
+                )
             out.append(final)
             return "\n".join(out)
         self._new_turn()
@@ -238,7 +269,8 @@ class PlaySession(Session):
 
     def end_of_input(self) -> str:
         return f"game left at turn {self.turn}: you {self.you.total}" + (
-            f", bot {self.bot.total}" if self.bot else "")
+            f", bot {self.bot.total}" if self.bot else ""
+        )
 
 
 __all__ = ["PlaySession", "bot_turn", "format_card", "parse_keep", "parse_dice"]

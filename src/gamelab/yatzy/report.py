@@ -32,8 +32,17 @@ def build(section: Section, ctx: ReportContext) -> None:
     for name in names:
         t0 = time.perf_counter()
         sol = solve(name)
-        rows.append([name, f"{sol.expected_score:.7f}", f"{PUBLISHED[name]:.7f}", f"{sol.std_dev:.4f}", sol.widgets,
-                     round(sol.seconds, 1), round(time.perf_counter() - t0, 1)])
+        rows.append(
+            [
+                name,
+                f"{sol.expected_score:.7f}",
+                f"{PUBLISHED[name]:.7f}",
+                f"{sol.std_dev:.4f}",
+                sol.widgets,
+                round(sol.seconds, 1),
+                round(time.perf_counter() - t0, 1),
+            ]
+        )
     section.table(
         "rule_sets",
         ["rules", "expected score", "published", "SD", "widgets", "solve s", "this run s"],
@@ -43,41 +52,80 @@ def build(section: Section, ctx: ReportContext) -> None:
     )
     dist_names = ("yahtzee-no-bonus",) if ctx.quick else ("yahtzee-no-bonus", "yatzy", "yahtzee")
     dists = [score_distribution(n) for n in dist_names]
-    section.figure("distribution", plot_distributions(dists),
-                   caption="Exact P(final score = s) under the optimal strategy (forward "
-                   "propagation, no sampling).")
+    section.figure(
+        "distribution",
+        plot_distributions(dists),
+        caption="Exact P(final score = s) under the optimal strategy (forward "
+        "propagation, no sampling).",
+    )
     targets = (200, 250, 300, 350)
     section.table(
         "distribution",
-        ["rules", "mean", "SD", "P(>=200)", "P(>=250)", "P(>=300)", "P(>=350)", "median",
-         "seconds"],
-        [[d.rules.name, f"{d.mean:.7f}", f"{d.std_dev:.4f}", *[d.at_least(t) for t in targets], d.quantile(0.5),
-          round(d.seconds, 1)] for d in dists],
+        [
+            "rules",
+            "mean",
+            "SD",
+            "P(>=200)",
+            "P(>=250)",
+            "P(>=300)",
+            "P(>=350)",
+            "median",
+            "seconds",
+        ],
+        [
+            [
+                d.rules.name,
+                f"{d.mean:.7f}",
+                f"{d.std_dev:.4f}",
+                *[d.at_least(t) for t in targets],
+                d.quantile(0.5),
+                round(d.seconds, 1),
+            ]
+            for d in dists
+        ],
         caption="Exact score distribution of the expected-score strategy; its mean equals the DP "
         "value.",
     )
     games = 4000 if ctx.quick else 200_000
     sim_rows = []
     for strategy in ("optimal", "greedy", "random"):
-        res = simulate("yahtzee", strategy, games, ctx.seed, ctx.backend,
-                       None if ctx.quick else ctx.store)
-        sim_rows.append([strategy, games, res.mean.value, f"[{res.mean.lo:.2f}, {res.mean.hi:.2f}]",
-                         res.std_dev])
-    section.table("strategies", ["strategy", "games", "mean", "95% CI", "SD"], sim_rows,
-                  caption="Simulated games under the official Yahtzee rules (yahtzee).")
+        res = simulate(
+            "yahtzee", strategy, games, ctx.seed, ctx.backend, None if ctx.quick else ctx.store
+        )
+        sim_rows.append(
+            [
+                strategy,
+                games,
+                res.mean.value,
+                f"[{res.mean.lo:.2f}, {res.mean.hi:.2f}]",
+                res.std_dev,
+            ]
+        )
+    section.table(
+        "strategies",
+        ["strategy", "games", "mean", "95% CI", "SD"],
+        sim_rows,
+        caption="Simulated games under the official Yahtzee rules (yahtzee).",
+    )
     if not ctx.quick:
         from gamelab.yatzy.target import target_table
 
         target_rows = []
         for name in ("yahtzee-no-bonus", "yahtzee"):
             tt = target_table(name)
-            target_rows += [[name, row.target, f"{row.max_probability:.6f}",
-                             f"{row.expected_score_strategy:.6f}", round(tt.seconds)]
-                            for row in tt.targets]
+            target_rows += [
+                [
+                    name,
+                    row.target,
+                    f"{row.max_probability:.6f}",
+                    f"{row.expected_score_strategy:.6f}",
+                    round(tt.seconds),
+                ]
+                for row in tt.targets
+            ]
         section.table(
             "target_play",
-            ["rules", "T", "max P(score >= T)", "P(score >= T), expected-score play",
-             "solve s"],
+            ["rules", "T", "max P(score >= T)", "P(score >= T), expected-score play", "solve s"],
             target_rows,
             caption="The best probability of reaching T (a separate optimal policy per T; "
             "with the Yahtzee bonus and forced joker for yahtzee) next to the expected-score "
@@ -112,33 +160,48 @@ def _winplay_tables(section: Section, ctx: ReportContext) -> None:
     )
 
     res = winplay_study(**REPORT_STUDY, backend=ctx.backend, store=ctx.store)
-    rows = [[label, _fmt(getattr(res, key))] for key, label in (
-        ("expectation_exact", "expectation play, exact P(win) per game"),
-        ("single_exact", "one win-play solve at the switch, exact P(win) per game"),
-        ("single_minus_expectation", "single solve minus expectation (paired, exact)"),
-        ("single_simulated", "single solve, simulated"),
-        ("retarget_simulated", "re-targeting at each turn, simulated"),
-        ("retarget_minus_single", "re-targeting minus single solve (same dice)"),
-        ("expectation_simulated", "expectation play, simulated (check)"),
-    )]
+    rows = [
+        [label, _fmt(getattr(res, key))]
+        for key, label in (
+            ("expectation_exact", "expectation play, exact P(win) per game"),
+            ("single_exact", "one win-play solve at the switch, exact P(win) per game"),
+            ("single_minus_expectation", "single solve minus expectation (paired, exact)"),
+            ("single_simulated", "single solve, simulated"),
+            ("retarget_simulated", "re-targeting at each turn, simulated"),
+            ("retarget_minus_single", "re-targeting minus single solve (same dice)"),
+            ("expectation_simulated", "expectation play, simulated (check)"),
+        )
+    ]
     section.table(
-        "win_play", ["quantity (A's win rate, ties half)", "mean [95% CI]"], rows,
+        "win_play",
+        ["quantity (A's win rate, ties half)", "mean [95% CI]"],
+        rows,
         caption=f"{res.rules}: A plays for the expectation, then for the win in its last "
         f"{res.turns_left} turns, against the expected-score player B (A moves first; "
         f"{res.games} sampled switch positions). {res.seconds_per_single_solve:.2f} s per "
         f"solve on average over {res.mean_states_per_solve:.0f} states.",
     )
-    studies = [winplay_study(**p, backend=ctx.backend, store=ctx.store)
-               for p in REPORT_EXACT_STUDIES] + [res]
+    studies = [
+        winplay_study(**p, backend=ctx.backend, store=ctx.store) for p in REPORT_EXACT_STUDIES
+    ] + [res]
     studies.sort(key=lambda r: r.turns_left)
     start = win_from_start(str(REPORT_STUDY["rules"]))
-    k_rows = [[r.turns_left, r.games, _fmt(r.single_minus_expectation),
-               f"{r.seconds_per_single_solve:.3g}"] for r in studies]
-    k_rows.append([13, "- (exact)", f"{start.single - start.expectation:.4f}",
-                   f"{start.seconds:.0f}"])
+    k_rows = [
+        [
+            r.turns_left,
+            r.games,
+            _fmt(r.single_minus_expectation),
+            f"{r.seconds_per_single_solve:.3g}",
+        ]
+        for r in studies
+    ]
+    k_rows.append(
+        [13, "- (exact)", f"{start.single - start.expectation:.4f}", f"{start.seconds:.0f}"]
+    )
     section.table(
-        "win_play_by_k", ["K", "switch positions", "single solve - expectation [95% CI]",
-                          "s per solve"], k_rows,
+        "win_play_by_k",
+        ["K", "switch positions", "single solve - expectation [95% CI]", "s per solve"],
+        k_rows,
         caption=f"{res.rules}: the exact gain in A's win probability from playing for the "
         "win in its last K turns (one solve at the switch, A first); K = 13 plays for the win "
         "from the empty card (nothing sampled).",
@@ -156,14 +219,17 @@ def _comeback_tables(section: Section, ctx: ReportContext) -> None:
     for i, y in enumerate(ROUNDS):
         rows.append([y] + [("-" if np.isnan(v) else f"{v:.4f}") for v in p[i]])
     section.table(
-        "comeback_exact", ["Y \\ X"] + [str(x) for x in DEFICITS], rows,
+        "comeback_exact",
+        ["Y \\ X"] + [str(x) for x in DEFICITS],
+        rows,
         caption="Exact P(win) of an optimal player behind by at least X points after Y rounds "
         "against an optimal player (yahtzee rules; wins / (wins + losses) as in the thesis; "
         f"computed in {table.seconds:.0f} s).",
     )
     rounds = [y for y in ROUNDS if y < 13]
-    est = risk_study("yahtzee", rounds, 2, 1000, chunk=1000, seed=ctx.seed, backend=ctx.backend,
-                     store=ctx.store).rows
+    est = risk_study(
+        "yahtzee", rounds, 2, 1000, chunk=1000, seed=ctx.seed, backend=ctx.backend, store=ctx.store
+    ).rows
     rows = []
     for y in rounds:
         cells = {r.deficit: r for r in est if r.rounds == y}
@@ -179,19 +245,41 @@ def _comeback_tables(section: Section, ctx: ReportContext) -> None:
             row.append(f"{o.value:.3f}{'' if inside else ' *'}")
         rows.append(row)
     section.table(
-        "comeback_thesis_style", ["Y \\ X"] + [str(x) for x in DEFICITS], rows,
+        "comeback_thesis_style",
+        ["Y \\ X"] + [str(x) for x in DEFICITS],
+        rows,
         caption="The same probabilities estimated the thesis' way (1000 simulated games per "
         "cell); * marks an estimate whose 95% Wilson interval misses the exact value.",
     )
     if ctx.quick:
         return
-    big = risk_study("yahtzee", rounds, 2, 100_000, chunk=5000, seed=0, backend=ctx.backend,
-                     store=ctx.store).rows
-    rows = [[r.rounds, r.deficit, r.games, _value(r.opt), _value(r.risk),
-             format_difference(r.win_difference), f"{r.score_difference:+.2f}"] for r in big]
+    big = risk_study(
+        "yahtzee", rounds, 2, 100_000, chunk=5000, seed=0, backend=ctx.backend, store=ctx.store
+    ).rows
+    rows = [
+        [
+            r.rounds,
+            r.deficit,
+            r.games,
+            _value(r.opt),
+            _value(r.risk),
+            format_difference(r.win_difference),
+            f"{r.score_difference:+.2f}",
+        ]
+        for r in big
+    ]
     section.table(
-        "risk_taker", ["Y", "X", "games", "optimal wins", "risk-taker wins",
-                       "difference (95% CI)", "score change"], rows,
+        "risk_taker",
+        [
+            "Y",
+            "X",
+            "games",
+            "optimal wins",
+            "risk-taker wins",
+            "difference (95% CI)",
+            "score change",
+        ],
+        rows,
         caption="Trailing player's win rate (wins / (wins + losses)) when it keeps playing "
         "optimally vs when it takes the thesis' risky keeps (valence 2) whenever it is behind "
         "by at least X, on the same dice (paired); yahtzee rules.",

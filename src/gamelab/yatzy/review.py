@@ -51,8 +51,12 @@ class ScoreLaw:
         return float(self.probability[i]) if 0 <= i < len(self.probability) else 0.0
 
     def __json__(self) -> dict[str, Any]:
-        return {"offset": self.offset, "probability": self.probability, "tail": self.tail,
-                "mean": self.mean}
+        return {
+            "offset": self.offset,
+            "probability": self.probability,
+            "tail": self.tail,
+            "mean": self.mean,
+        }
 
 
 @dataclass(frozen=True)
@@ -87,45 +91,82 @@ def start_law(rules, start: str) -> ScoreLaw:
         d = optimal_distribution(rules.name)
         return ScoreLaw(0, d.probability, d.tail_probability, d.mean)
     E = optimal_values(rules.name)
-    offset, p = final_score_law(rules, (card.mask, card.capped_upper, card.bonus_flag,
-                                        card.total), E)
+    offset, p = final_score_law(
+        rules, (card.mask, card.capped_upper, card.bonus_flag, card.total), E
+    )
     mean = float((np.arange(len(p)) + offset) @ p)
     return ScoreLaw(offset, p, 0.0, mean)
 
 
-def review_game(rules, seed: int, moves: list[str], start: str = "-", opponent: str = "none",
-                bot_moves: Sequence[Sequence[str]] = ()) -> Review:
+def review_game(
+    rules,
+    seed: int,
+    moves: list[str],
+    start: str = "-",
+    opponent: str = "none",
+    bot_moves: Sequence[Sequence[str]] = (),
+) -> Review:
     """Every decision of a game with its loss; luck and percentile once the card is full.
 
     The arguments are those of :func:`gamelab.yatzy.game.game_view`; a game whose bot turn is
     due is reviewed as far as you have played (the bot's turn is not needed)."""
     rules = get_rules(rules)
     # the bot's policy does not matter here: its recorded moves are replayed, never re-solved
-    view = game_view(rules, seed, moves, start, "none" if opponent == "none" else "optimal",
-                     bot_moves, evaluate_moves=True)
+    view = game_view(
+        rules,
+        seed,
+        moves,
+        start,
+        "none" if opponent == "none" else "optimal",
+        bot_moves,
+        evaluate_moves=True,
+    )
     E = optimal_values(rules.name)
     card = Card.parse(rules, start)
-    start_expected = card.total + float(E[state_index(rules, card.mask, card.capped_upper,
-                                                       card.bonus_flag)])
+    start_expected = card.total + float(
+        E[state_index(rules, card.mask, card.capped_upper, card.bonus_flag)]
+    )
     decisions = view.decisions
     total = float(sum(d.loss for d in decisions))
     worst = max(decisions, key=lambda d: d.loss) if decisions and total > 0 else None
     you_done = view.you.filled == view.you.boxes
     if not you_done:
-        return Review(rules.name, view.seed, view.start, False, decisions, total, worst,
-                      start_expected, note="the game is not finished: luck and percentile "
-                      "come once your card is full")
+        return Review(
+            rules.name,
+            view.seed,
+            view.start,
+            False,
+            decisions,
+            total,
+            worst,
+            start_expected,
+            note="the game is not finished: luck and percentile come once your card is full",
+        )
     final = view.you.total
     law = start_law(rules, start)
     below, equal = law.below(final), law.at(final)
-    return Review(rules.name, view.seed, view.start, True, decisions, total, worst,
-                  start_expected, final_score=final, luck=final - (start_expected - total),
-                  percentile=100.0 * (below + equal / 2), p_below=below, p_equal=equal,
-                  distribution=law, svg=distribution_svg(law, final))
+    return Review(
+        rules.name,
+        view.seed,
+        view.start,
+        True,
+        decisions,
+        total,
+        worst,
+        start_expected,
+        final_score=final,
+        luck=final - (start_expected - total),
+        percentile=100.0 * (below + equal / 2),
+        p_below=below,
+        p_equal=equal,
+        distribution=law,
+        svg=distribution_svg(law, final),
+    )
 
 
-def distribution_svg(law: ScoreLaw, score: int | None = None, width: int = 640,
-                     height: int = 240) -> str:
+def distribution_svg(
+    law: ScoreLaw, score: int | None = None, width: int = 640, height: int = 240
+) -> str:
     """An SVG line plot of the law (the central 99.98 %), the mean dashed, `score` marked."""
     p = np.asarray(law.probability, dtype=float)
     c = np.cumsum(p)
@@ -145,33 +186,50 @@ def distribution_svg(law: ScoreLaw, score: int | None = None, width: int = 640,
     def y(q: float) -> float:
         return top + ph - q / peak * ph
 
-    pts = " ".join(f"{x(law.offset + i):.1f},{y(float(p[i])):.1f}"
-                   for i in range(len(p)) if lo <= law.offset + i <= hi)
-    out = [f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-           f'role="img" class="score-law"><title>Exact final-score distribution of optimal play'
-           f'{"" if score is None else f"; your score {score}"}</title>',
-           f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="#fbfbf8" stroke="#d9d9d2"/>']
+    pts = " ".join(
+        f"{x(law.offset + i):.1f},{y(float(p[i])):.1f}"
+        for i in range(len(p))
+        if lo <= law.offset + i <= hi
+    )
+    out = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
+        f'role="img" class="score-law"><title>Exact final-score distribution of optimal play'
+        f"{'' if score is None else f'; your score {score}'}</title>",
+        f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="#fbfbf8" stroke="#d9d9d2"/>',
+    ]
     step = 10 if hi - lo <= 120 else 25 if hi - lo <= 300 else 50
     for s in range((lo + step - 1) // step * step, hi + 1, step):
-        out.append(f'<line x1="{x(s):.1f}" y1="{top + ph}" x2="{x(s):.1f}" y2="{top + ph + 4}" '
-                   f'stroke="#66665f"/><text x="{x(s):.1f}" y="{top + ph + 16}" font-size="11" '
-                   f'text-anchor="middle" fill="#66665f">{s}</text>')
-    out.append(f'<text x="{left + pw / 2:.1f}" y="{height - 2}" font-size="11" '
-               f'text-anchor="middle" fill="#66665f">final score</text>')
-    out.append(f'<text x="12" y="{top + ph / 2:.1f}" font-size="11" text-anchor="middle" '
-               f'fill="#66665f" transform="rotate(-90 12 {top + ph / 2:.1f})">probability</text>')
-    out.append(f'<text x="{left - 4}" y="{top + 10}" font-size="10" text-anchor="end" '
-               f'fill="#66665f">{peak:.3f}</text>')
+        out.append(
+            f'<line x1="{x(s):.1f}" y1="{top + ph}" x2="{x(s):.1f}" y2="{top + ph + 4}" '
+            f'stroke="#66665f"/><text x="{x(s):.1f}" y="{top + ph + 16}" font-size="11" '
+            f'text-anchor="middle" fill="#66665f">{s}</text>'
+        )
+    out.append(
+        f'<text x="{left + pw / 2:.1f}" y="{height - 2}" font-size="11" '
+        f'text-anchor="middle" fill="#66665f">final score</text>'
+    )
+    out.append(
+        f'<text x="12" y="{top + ph / 2:.1f}" font-size="11" text-anchor="middle" '
+        f'fill="#66665f" transform="rotate(-90 12 {top + ph / 2:.1f})">probability</text>'
+    )
+    out.append(
+        f'<text x="{left - 4}" y="{top + 10}" font-size="10" text-anchor="end" '
+        f'fill="#66665f">{peak:.3f}</text>'
+    )
     out.append(f'<polyline fill="none" stroke="#2f6db5" stroke-width="1.5" points="{pts}"/>')
     if lo <= law.mean <= hi:
-        out.append(f'<line x1="{x(law.mean):.1f}" y1="{top}" x2="{x(law.mean):.1f}" '
-                   f'y2="{top + ph}" stroke="#2f6db5" stroke-dasharray="4 3"/>')
+        out.append(
+            f'<line x1="{x(law.mean):.1f}" y1="{top}" x2="{x(law.mean):.1f}" '
+            f'y2="{top + ph}" stroke="#2f6db5" stroke-dasharray="4 3"/>'
+        )
     if score is not None:
         anchor = "end" if x(score) > left + pw * 0.7 else "start"
         dx = -4 if anchor == "end" else 4
-        out.append(f'<line class="your-score" x1="{x(score):.1f}" y1="{top}" x2="{x(score):.1f}" '
-                   f'y2="{top + ph}" stroke="#c62828" stroke-width="2"/>'
-                   f'<text x="{x(score) + dx:.1f}" y="{top + 14}" font-size="12" fill="#c62828" '
-                   f'text-anchor="{anchor}">you: {score}</text>')
+        out.append(
+            f'<line class="your-score" x1="{x(score):.1f}" y1="{top}" x2="{x(score):.1f}" '
+            f'y2="{top + ph}" stroke="#c62828" stroke-width="2"/>'
+            f'<text x="{x(score) + dx:.1f}" y="{top + 14}" font-size="12" fill="#c62828" '
+            f'text-anchor="{anchor}">you: {score}</text>'
+        )
     out.append("</svg>")
     return "".join(out)

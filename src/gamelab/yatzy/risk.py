@@ -92,7 +92,8 @@ def risk_chunk(item: tuple, rng: np.random.Generator) -> dict:
             "n": n,
             "opt": [int(win_o.sum()), int((res["optimal"] < 0).sum())],
             "risk": [int(win_r.sum()), int((res["risk"] < 0).sum())],
-            "d_sum": int((win_r - win_o).sum()), "d_sumsq": int(((win_r - win_o) ** 2).sum()),
+            "d_sum": int((win_r - win_o).sum()),
+            "d_sumsq": int(((win_r - win_o) ** 2).sum()),
             "risk_score_minus_opt": int((res["risk"] - res["optimal"]).sum()),
         }
     return out
@@ -122,26 +123,52 @@ class RiskStudy:
     rows: list[RiskRow]
 
 
-def risk_study(rules: RuleSet | str = "yahtzee", rounds: Sequence[int] = range(7, 13),
-               valence: int = 2, games_per_cell: int = 100_000, chunk: int = 5000, seed: int = 0,
-               backend: Backend | None = None, store: ResultStore | None = None,
-               deficits: Sequence[int] = DEFICITS) -> RiskStudy:
+def risk_study(
+    rules: RuleSet | str = "yahtzee",
+    rounds: Sequence[int] = range(7, 13),
+    valence: int = 2,
+    games_per_cell: int = 100_000,
+    chunk: int = 5000,
+    seed: int = 0,
+    backend: Backend | None = None,
+    store: ResultStore | None = None,
+    deficits: Sequence[int] = DEFICITS,
+) -> RiskStudy:
     """Win rates of the trailing player (optimal and risk-taking) per (Y, X) with 95% CIs."""
     rs = get_rules(rules)
     if valence < 1 or valence > 5:
         raise ValueError(f"valence must be 1..5, got {valence}")
-    items = [(rs.name, int(y), valence, min(chunk, games_per_cell - i), list(deficits))
-             for y in rounds for i in range(0, games_per_cell, chunk)]
-    results = run_tasks(risk_chunk, items, seed=seed, backend=backend, label="yatzy risk-taker",
-                        store=store, experiment="yatzy-risk" if store is not None else None,
-                        params={"rules": rs.name, "valence": valence,
-                                "games": games_per_cell, "chunk": chunk, "seed": seed,
-                                "rounds": list(rounds), "deficits": list(deficits)})
+    items = [
+        (rs.name, int(y), valence, min(chunk, games_per_cell - i), list(deficits))
+        for y in rounds
+        for i in range(0, games_per_cell, chunk)
+    ]
+    results = run_tasks(
+        risk_chunk,
+        items,
+        seed=seed,
+        backend=backend,
+        label="yatzy risk-taker",
+        store=store,
+        experiment="yatzy-risk" if store is not None else None,
+        params={
+            "rules": rs.name,
+            "valence": valence,
+            "games": games_per_cell,
+            "chunk": chunk,
+            "seed": seed,
+            "rounds": list(rounds),
+            "deficits": list(deficits),
+        },
+    )
     rows = []
     for y in rounds:
         for x in deficits:
-            parts = [r[str(x)] for item, r in zip(items, results, strict=True)
-                     if item[1] == y and r.get(str(x))]
+            parts = [
+                r[str(x)]
+                for item, r in zip(items, results, strict=True)
+                if item[1] == y and r.get(str(x))
+            ]
             if not parts:
                 continue
             n = sum(p["n"] for p in parts)
@@ -150,10 +177,20 @@ def risk_study(rules: RuleSet | str = "yahtzee", rounds: Sequence[int] = range(7
                 w = sum(p[label][0] for p in parts)
                 lo = sum(p[label][1] for p in parts)
                 rates[label] = wilson_interval(w, w + lo) if w + lo else None
-            diff = difference_from_moments(float(sum(p["d_sum"] for p in parts)),
-                                           float(sum(p["d_sumsq"] for p in parts)), n)
-            rows.append(RiskRow(y, x, n, rates["opt"], rates["risk"], diff,
-                                sum(p["risk_score_minus_opt"] for p in parts) / n))
+            diff = difference_from_moments(
+                float(sum(p["d_sum"] for p in parts)), float(sum(p["d_sumsq"] for p in parts)), n
+            )
+            rows.append(
+                RiskRow(
+                    y,
+                    x,
+                    n,
+                    rates["opt"],
+                    rates["risk"],
+                    diff,
+                    sum(p["risk_score_minus_opt"] for p in parts) / n,
+                )
+            )
     return RiskStudy(rs.name, valence, rows)
 
 

@@ -101,7 +101,9 @@ def _sub_keeps(counts) -> list[int]:
 
 #: CSR lists roll -> its distinct sub-keeps (4368 entries in all).
 _subs = [_sub_keeps(r) for r in ROLLS]
-SUBKEEP_START: np.ndarray = np.array([0] + list(itertools.accumulate(len(s) for s in _subs)), dtype=np.int64)
+SUBKEEP_START: np.ndarray = np.array(
+    [0] + list(itertools.accumulate(len(s) for s in _subs)), dtype=np.int64
+)
 SUBKEEP_INDEX: np.ndarray = np.array([k for s in _subs for k in s], dtype=np.int64)
 del _subs
 #: CSR lists keep -> keeps with one die fewer (the sub-keep closure is built from these).
@@ -173,10 +175,25 @@ def dice_text(counts) -> str:
 # Box kinds. Upper boxes are 'ones'..'sixes'; the rest are scored by `_base_score`.
 UPPER_NAMES = ("ones", "twos", "threes", "fours", "fives", "sixes")
 _ALIASES = {
-    "1s": "ones", "2s": "twos", "3s": "threes", "4s": "fours", "5s": "fives", "6s": "sixes",
-    "3k": "three_kind", "4k": "four_kind", "fh": "full_house", "ss": "small_straight",
-    "ls": "large_straight", "y": "yahtzee", "c": "chance", "1p": "one_pair", "2p": "two_pairs",
-    "pair": "one_pair", "yatzy": "yahtzee", "3ofakind": "three_kind", "4ofakind": "four_kind",
+    "1s": "ones",
+    "2s": "twos",
+    "3s": "threes",
+    "4s": "fours",
+    "5s": "fives",
+    "6s": "sixes",
+    "3k": "three_kind",
+    "4k": "four_kind",
+    "fh": "full_house",
+    "ss": "small_straight",
+    "ls": "large_straight",
+    "y": "yahtzee",
+    "c": "chance",
+    "1p": "one_pair",
+    "2p": "two_pairs",
+    "pair": "one_pair",
+    "yatzy": "yahtzee",
+    "3ofakind": "three_kind",
+    "4ofakind": "four_kind",
 }
 
 
@@ -241,10 +258,32 @@ _JOKER_NAMES = {JOKER_NONE: "none", JOKER_FORCED: "forced", JOKER_FREE: "free"}
 
 
 #: Layout of :meth:`RuleSet.kernel_rules`: tuple position of each field (kernels index with these).
-KERNEL_RULES = ("base", "upper_face", "joker_value", "upper_box_of_face", "joker_fixed",
-                "n_boxes", "upper_bonus", "yahtzee_bonus", "joker", "yahtzee_box", "bonus_flags")
-(R_BASE, R_UPPER_FACE, R_JOKER_VALUE, R_UPPER_BOX_OF_FACE, R_JOKER_FIXED, R_N_BOXES,
- R_UPPER_BONUS, R_YAHTZEE_BONUS, R_JOKER, R_YAHTZEE_BOX, R_BONUS_FLAGS) = range(len(KERNEL_RULES))
+KERNEL_RULES = (
+    "base",
+    "upper_face",
+    "joker_value",
+    "upper_box_of_face",
+    "joker_fixed",
+    "n_boxes",
+    "upper_bonus",
+    "yahtzee_bonus",
+    "joker",
+    "yahtzee_box",
+    "bonus_flags",
+)
+(
+    R_BASE,
+    R_UPPER_FACE,
+    R_JOKER_VALUE,
+    R_UPPER_BOX_OF_FACE,
+    R_JOKER_FIXED,
+    R_N_BOXES,
+    R_UPPER_BONUS,
+    R_YAHTZEE_BONUS,
+    R_JOKER,
+    R_YAHTZEE_BOX,
+    R_BONUS_FLAGS,
+) = range(len(KERNEL_RULES))
 
 
 @dataclass(frozen=True)
@@ -354,8 +393,14 @@ class RuleSet:
             "upper_face": upper_face,
             "joker_value": joker_value,
             "params": np.array(
-                [self.n_boxes, self.upper_bonus, self.yahtzee_bonus, self.joker, ybox,
-                 self.bonus_flags],
+                [
+                    self.n_boxes,
+                    self.upper_bonus,
+                    self.yahtzee_bonus,
+                    self.joker,
+                    ybox,
+                    self.bonus_flags,
+                ],
                 dtype=np.int64,
             ),
         }
@@ -367,9 +412,18 @@ class RuleSet:
         if self._bundle is None:
             tab = self.kernel_tables()
             params = [int(x) for x in tab["params"]]
-            object.__setattr__(self, "_bundle", (
-                tab["base"], tab["upper_face"], tab["joker_value"], tab["upper_box_of_face"],
-                tab["joker_fixed"], *params))
+            object.__setattr__(
+                self,
+                "_bundle",
+                (
+                    tab["base"],
+                    tab["upper_face"],
+                    tab["joker_value"],
+                    tab["upper_box_of_face"],
+                    tab["joker_fixed"],
+                    *params,
+                ),
+            )
         assert self._bundle is not None
         return self._bundle
 
@@ -432,26 +486,68 @@ class RuleSet:
 
 
 AMERICAN_BOXES = UPPER_NAMES + (
-    "three_kind", "four_kind", "full_house", "small_straight", "large_straight", "yahtzee", "chance",
+    "three_kind",
+    "four_kind",
+    "full_house",
+    "small_straight",
+    "large_straight",
+    "yahtzee",
+    "chance",
 )
 SCANDINAVIAN_BOXES = UPPER_NAMES + (
-    "one_pair", "two_pairs", "three_kind", "four_kind", "small_straight", "large_straight",
-    "full_house", "chance", "yahtzee",
+    "one_pair",
+    "two_pairs",
+    "three_kind",
+    "four_kind",
+    "small_straight",
+    "large_straight",
+    "full_house",
+    "chance",
+    "yahtzee",
 )
 
 RULES: dict[str, RuleSet] = {
     r.name: r
     for r in (
-        RuleSet("yahtzee", AMERICAN_BOXES, 35, 100, JOKER_FORCED,
-                description="Yahtzee, official forced joker, 100-point bonus"),
-        RuleSet("yahtzee-free-joker", AMERICAN_BOXES, 35, 100, JOKER_FREE,
-                description="Yahtzee, Verhoeff's free joker, 100-point bonus"),
-        RuleSet("yahtzee-no-bonus", AMERICAN_BOXES, 35, 0, JOKER_NONE,
-                description="Yahtzee without Yahtzee bonus or joker"),
-        RuleSet("yatzy", SCANDINAVIAN_BOXES, 50, scandinavian=True,
-                description="Scandinavian Yatzy, 15 boxes, bonus 50"),
-        RuleSet("yatzy-ls2012", SCANDINAVIAN_BOXES, 50, scandinavian=True, ls_two_pairs=True,
-                description="Yatzy with Larsson & Sjoberg's (2012) two-pairs scoring"),
+        RuleSet(
+            "yahtzee",
+            AMERICAN_BOXES,
+            35,
+            100,
+            JOKER_FORCED,
+            description="Yahtzee, official forced joker, 100-point bonus",
+        ),
+        RuleSet(
+            "yahtzee-free-joker",
+            AMERICAN_BOXES,
+            35,
+            100,
+            JOKER_FREE,
+            description="Yahtzee, Verhoeff's free joker, 100-point bonus",
+        ),
+        RuleSet(
+            "yahtzee-no-bonus",
+            AMERICAN_BOXES,
+            35,
+            0,
+            JOKER_NONE,
+            description="Yahtzee without Yahtzee bonus or joker",
+        ),
+        RuleSet(
+            "yatzy",
+            SCANDINAVIAN_BOXES,
+            50,
+            scandinavian=True,
+            description="Scandinavian Yatzy, 15 boxes, bonus 50",
+        ),
+        RuleSet(
+            "yatzy-ls2012",
+            SCANDINAVIAN_BOXES,
+            50,
+            scandinavian=True,
+            ls_two_pairs=True,
+            description="Yatzy with Larsson & Sjoberg's (2012) two-pairs scoring",
+        ),
     )
 }
 

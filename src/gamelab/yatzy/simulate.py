@@ -67,8 +67,9 @@ def _decision_cache(rules_name: str, strategy: str) -> tuple[np.ndarray, np.ndar
     return new_decision_cache(size, min(size + 1, PROCESS_CACHE_SLOTS))
 
 
-def play_scores(rules: RuleSet, strategy: str, uniforms: np.ndarray,
-                E: np.ndarray | None = None) -> np.ndarray:
+def play_scores(
+    rules: RuleSet, strategy: str, uniforms: np.ndarray, E: np.ndarray | None = None
+) -> np.ndarray:
     """Final scores of games played from `uniforms` [games, turns, 18] (numba).
 
     With the strategy's own values (E None) and a named rule set, the decision tables persist
@@ -96,8 +97,12 @@ def simulate_chunk(item: tuple[str, str, int], rng: np.random.Generator) -> dict
     rules_name, strategy, games = item
     rules = get_rules(rules_name)
     scores = play_scores(rules, strategy, draw_uniforms(rules, games, rng))
-    return {"n": int(games), "sum": int(scores.sum()), "sumsq": int((scores**2).sum()),
-            "hist": np.bincount(scores).tolist()}
+    return {
+        "n": int(games),
+        "sum": int(scores.sum()),
+        "sumsq": int((scores**2).sum()),
+        "hist": np.bincount(scores).tolist(),
+    }
 
 
 @dataclass
@@ -123,17 +128,29 @@ class SimulationResult:
 
     def __json__(self) -> dict[str, Any]:
         out: dict[str, Any] = {
-            "rules": self.rules, "strategy": self.strategy, "games": self.games,
-            "mean": self.mean.value, "ci95": [self.mean.lo, self.mean.hi],
-            "std_dev": self.std_dev, "seconds": self.seconds,
-            "games_per_second": self.games / self.seconds if self.seconds > 0 else None}
+            "rules": self.rules,
+            "strategy": self.strategy,
+            "games": self.games,
+            "mean": self.mean.value,
+            "ci95": [self.mean.lo, self.mean.hi],
+            "std_dev": self.std_dev,
+            "seconds": self.seconds,
+            "games_per_second": self.games / self.seconds if self.seconds > 0 else None,
+        }
         if self.dp_value is not None:
             out.update(dp_value=self.dp_value, z=self.z)
         return out
 
 
-def simulate(rules: RuleSet | str, strategy: str = "optimal", games: int = 10_000, seed: int = 0,
-             backend: Backend | None = None, store=None, chunk: int = CHUNK) -> SimulationResult:
+def simulate(
+    rules: RuleSet | str,
+    strategy: str = "optimal",
+    games: int = 10_000,
+    seed: int = 0,
+    backend: Backend | None = None,
+    store=None,
+    chunk: int = CHUNK,
+) -> SimulationResult:
     """Play `games` games with `strategy`; the mean with a 95% CI."""
     rules = get_rules(rules)
     strategy_code(strategy)
@@ -143,11 +160,22 @@ def simulate(rules: RuleSet | str, strategy: str = "optimal", games: int = 10_00
         solve(rules)  # build the cached table once, before workers load it
     items = [(rules.name, strategy, n) for n in chunk_sizes(games, chunk)]
     t0 = time.perf_counter()
-    results = run_tasks(simulate_chunk, items, seed=seed, backend=backend,
-                        label=f"yatzy {rules.name} {strategy}", store=store,
-                        experiment="yatzy-simulate" if store is not None else None,
-                        params={"rules": rules.name, "strategy": strategy, "games": games,
-                                "chunk": chunk, "seed": seed})
+    results = run_tasks(
+        simulate_chunk,
+        items,
+        seed=seed,
+        backend=backend,
+        label=f"yatzy {rules.name} {strategy}",
+        store=store,
+        experiment="yatzy-simulate" if store is not None else None,
+        params={
+            "rules": rules.name,
+            "strategy": strategy,
+            "games": games,
+            "chunk": chunk,
+            "seed": seed,
+        },
+    )
     seconds = time.perf_counter() - t0
     n = sum(r["n"] for r in results)
     total = sum(r["sum"] for r in results)
@@ -159,12 +187,21 @@ def simulate(rules: RuleSet | str, strategy: str = "optimal", games: int = 10_00
     est = mean_interval_from_moments(float(total), float(total_sq), n)
     var = max(0.0, total_sq / n - (total / n) ** 2)
     dp_value = solve(rules).expected_score if strategy == "optimal" else None
-    return SimulationResult(rules.name, strategy, n, est, float(np.sqrt(var * n / max(1, n - 1))),
-                            hist, seconds, dp_value)
+    return SimulationResult(
+        rules.name,
+        strategy,
+        n,
+        est,
+        float(np.sqrt(var * n / max(1, n - 1))),
+        hist,
+        seconds,
+        dp_value,
+    )
 
 
-def play_game_python(rules: RuleSet, strategy: str, uniforms: np.ndarray,
-                     E: np.ndarray | None = None) -> int:
+def play_game_python(
+    rules: RuleSet, strategy: str, uniforms: np.ndarray, E: np.ndarray | None = None
+) -> int:
     """Plain-Python twin of the game kernel: the same dice and decisions, scored by Card."""
     from gamelab.yatzy.coach import decision_tables
     from gamelab.yatzy.rules import SUBKEEP_INDEX, SUBKEEP_START
@@ -185,7 +222,7 @@ def play_game_python(rules: RuleSet, strategy: str, uniforms: np.ndarray,
             else:
                 assert tables is not None
                 k = int(tables.keep1[r] if stage == 0 else tables.keep2[r])
-            counts = reroll(KEEPS[k], u[5 + 5 * stage: 10 + 5 * stage])
+            counts = reroll(KEEPS[k], u[5 + 5 * stage : 10 + 5 * stage])
         r = roll_index(counts)
         legal = [name for name, _, _ in rules.placements(counts, card)]
         if strategy == "random":

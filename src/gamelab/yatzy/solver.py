@@ -82,8 +82,13 @@ class Solution:
 
     def __json__(self) -> dict[str, Any]:
         """The summary `gamelab yatzy solve --json` prints (not the tables)."""
-        return {"rules": self.rules.name, "expected_score": self.expected_score,
-                "std_dev": self.std_dev, "seconds": self.seconds, "widgets": self.widgets}
+        return {
+            "rules": self.rules.name,
+            "expected_score": self.expected_score,
+            "std_dev": self.std_dev,
+            "seconds": self.seconds,
+            "widgets": self.widgets,
+        }
 
 
 def solve_tables(rules: RuleSet, with_w: bool = True) -> tuple[np.ndarray, np.ndarray, int]:
@@ -106,15 +111,20 @@ def solve(rules: RuleSet | str, use_cache: bool = True) -> Solution:
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
         E, W, widgets = solve_tables(rules)
-        return {"E": E, "W": W, "seconds": np.array(time.perf_counter() - t0),
-                "widgets": np.array(widgets)}
+        return {
+            "E": E,
+            "W": W,
+            "seconds": np.array(time.perf_counter() - t0),
+            "widgets": np.array(widgets),
+        }
 
     if use_cache:
         arrays = cached_arrays("yatzy-values", _cache_params(rules), CACHE_VERSION, compute)
     else:
         arrays = compute()
-    return Solution(rules, arrays["E"], arrays["W"], float(arrays["seconds"]),
-                    int(arrays["widgets"]))
+    return Solution(
+        rules, arrays["E"], arrays["W"], float(arrays["seconds"]), int(arrays["widgets"])
+    )
 
 
 def _cache_params(rules: RuleSet) -> dict[str, Any]:

@@ -23,8 +23,13 @@ from gamelab.yatzy.rules import RULES, get_rules
 from gamelab.yatzy.solver import is_solved, solve
 
 #: Rough cost of a first build on one core, for the message shown while it runs (docs/yatzy.md).
-BUILD_SECONDS = {"yahtzee": 5, "yahtzee-free-joker": 5, "yahtzee-no-bonus": 4, "yatzy": 16,
-                 "yatzy-ls2012": 16}
+BUILD_SECONDS = {
+    "yahtzee": 5,
+    "yahtzee-free-joker": 5,
+    "yahtzee-no-bonus": 4,
+    "yatzy": 16,
+    "yatzy-ls2012": 16,
+}
 
 _values: dict[str, np.ndarray] = {}
 _distributions: dict[str, ScoreDistribution] = {}
@@ -65,12 +70,23 @@ def tables_status(rules) -> TablesStatus:
     elif cached:
         message = f"loading the {name} decision tables"
     else:
-        message = (f"building the {name} decision tables (first use on this server, about "
-                   f"{BUILD_SECONDS[name]} core-seconds; cached afterwards)")
+        message = (
+            f"building the {name} decision tables (first use on this server, about "
+            f"{BUILD_SECONDS[name]} core-seconds; cached afterwards)"
+        )
     r = get_rules(name)
-    return TablesStatus(name, loaded, cached, is_distribution_cached(name), message,
-                        list(r.boxes), [r.box_label(b) for b in range(r.n_boxes)], r.upper_bonus,
-                        r.yahtzee_bonus, r.description)
+    return TablesStatus(
+        name,
+        loaded,
+        cached,
+        is_distribution_cached(name),
+        message,
+        list(r.boxes),
+        [r.box_label(b) for b in range(r.n_boxes)],
+        r.upper_bonus,
+        r.yahtzee_bonus,
+        r.description,
+    )
 
 
 def optimal_values(rules) -> np.ndarray:

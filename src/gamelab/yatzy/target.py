@@ -34,8 +34,9 @@ CACHE_VERSION = 1
 TARGETS = (200, 250, 300, 350)
 
 
-def target_probabilities(rules: RuleSet | str, max_target: int = 350,
-                         use_cache: bool = True) -> dict[str, np.ndarray]:
+def target_probabilities(
+    rules: RuleSet | str, max_target: int = 350, use_cache: bool = True
+) -> dict[str, np.ndarray]:
     """{'p': max P(final >= T) for T = 0..max_target, 'seconds': solve time} (cached)."""
     rules = get_rules(rules)
     if max_target < 0:
@@ -92,7 +93,9 @@ def parse_targets(text: str, most: int = 1000) -> tuple[int, ...]:
     try:
         values = sorted({int(part) for part in text.replace(" ", "").split(",") if part})
     except ValueError:
-        raise ValueError(f"targets must be comma-separated whole scores, e.g. 200,250; got {text!r}") from None
+        raise ValueError(
+            f"targets must be comma-separated whole scores, e.g. 200,250; got {text!r}"
+        ) from None
     if not values or values[0] < 0 or values[-1] > most:
         raise ValueError(f"targets must be between 0 and {most}, got {text!r}")
     return tuple(values)
@@ -105,5 +108,8 @@ def target_table(rules: RuleSet | str, targets: tuple[int, ...] = TARGETS) -> Ta
     rules = get_rules(rules)
     tp = target_probabilities(rules, max(targets))
     ev = score_distribution(rules)
-    return TargetTable(rules.name, [TargetRow(t, float(tp["p"][t]), ev.at_least(t))
-                                    for t in targets], float(tp["seconds"]))
+    return TargetTable(
+        rules.name,
+        [TargetRow(t, float(tp["p"][t]), ev.at_least(t)) for t in targets],
+        float(tp["seconds"]),
+    )

@@ -122,20 +122,27 @@ def reachable_states(rules: RuleSet, mask: int, m: int, f: int) -> ReachableStat
     for rows in per_layer:
         arr = np.array(rows, dtype=np.int64).reshape(-1, 3)
         row_of[state_index(arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy(), nf)] = np.arange(
-            len(arr))
+            len(arr)
+        )
         layers.append((arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy()))
     return ReachableStates(rules, layers, row_of)
 
 
 def _max_remaining(rules: RuleSet, turns: int) -> int:
     tab = rules.kernel_tables()
-    tops = sorted((max(int(rules.base_scores[b].max()), int(tab["joker_value"][b].max()))
-                   for b in range(rules.n_boxes)), reverse=True)
+    tops = sorted(
+        (
+            max(int(rules.base_scores[b].max()), int(tab["joker_value"][b].max()))
+            for b in range(rules.n_boxes)
+        ),
+        reverse=True,
+    )
     return sum(tops[:turns]) + (rules.upper_bonus if turns else 0) + rules.yahtzee_bonus * turns
 
 
-def final_score_law(rules: RuleSet, state: tuple[int, int, int, int],
-                    E: np.ndarray | None = None) -> tuple[int, np.ndarray]:
+def final_score_law(
+    rules: RuleSet, state: tuple[int, int, int, int], E: np.ndarray | None = None
+) -> tuple[int, np.ndarray]:
     """(offset, p): P(final score = offset + i) = p[i] under expected-score play from `state`.
 
     `state` = (mask, m, f, score). Exact (forward propagation over the reachable states).
@@ -160,7 +167,7 @@ def final_score_law(rules: RuleSet, state: tuple[int, int, int, int],
     assert overflow[0] == 0.0
     p = F.sum(axis=0)
     nz = np.nonzero(p)[0]
-    return score + int(nz[0]), p[nz[0]: nz[-1] + 1].copy()
+    return score + int(nz[0]), p[nz[0] : nz[-1] + 1].copy()
 
 
 def win_utility(law: tuple[int, np.ndarray], scores: np.ndarray) -> np.ndarray:
@@ -169,13 +176,15 @@ def win_utility(law: tuple[int, np.ndarray], scores: np.ndarray) -> np.ndarray:
     cdf = np.concatenate([[0.0], np.cumsum(p)])  # cdf[i] = P(B < lo + i)
     i = np.clip(np.asarray(scores) - lo, 0, len(p))
     below = cdf[i]
-    at = np.where((scores >= lo) & (scores < lo + len(p)), p[np.clip(scores - lo, 0, len(p) - 1)],
-                  0.0)
+    at = np.where(
+        (scores >= lo) & (scores < lo + len(p)), p[np.clip(scores - lo, 0, len(p) - 1)], 0.0
+    )
     return below + 0.5 * at
 
 
-def expectation_win_probability(rules: RuleSet, a_state, b_state,
-                                E: np.ndarray | None = None) -> float:
+def expectation_win_probability(
+    rules: RuleSet, a_state, b_state, E: np.ndarray | None = None
+) -> float:
     """Exact P(A wins) + 0.5 P(tie) when both play the expected-score strategy from here."""
     la = final_score_law(rules, a_state, E)
     lb = final_score_law(rules, b_state, E)
@@ -209,8 +218,16 @@ class WinSolution:
     def decisions(self, turns_taken: int, mask: int, m: int, f: int, score: int, scratch):
         """(box3, keep2, keep1) of the policy at a reachable state with A's score `score`
         (views into `scratch`, a :func:`decision_scratch`)."""
-        utility_decisions(self.vectors[turns_taken + 1], self.reach.row_of, mask, m, f,
-                          self.t_of(score), self.rules.kernel_rules(), scratch)
+        utility_decisions(
+            self.vectors[turns_taken + 1],
+            self.reach.row_of,
+            mask,
+            m,
+            f,
+            self.t_of(score),
+            self.rules.kernel_rules(),
+            scratch,
+        )
         return workspace_decisions(scratch)
 
 
@@ -219,8 +236,9 @@ def decision_scratch(n_boxes: int = 13) -> tuple:
     return new_workspace(n_boxes)
 
 
-def solve_win(rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray],
-              keep_all: bool = True) -> WinSolution:
+def solve_win(
+    rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray], keep_all: bool = True
+) -> WinSolution:
     """The policy maximising P(A wins) + 0.5 P(tie) from A's `a_state` = (mask, m, f, score)
     against an opponent whose final score has the law `b_law` = (offset, p).
 
@@ -272,8 +290,17 @@ def switch_states(rules: RuleSet, turns_left: int, ua: np.ndarray, ub: np.ndarra
     return out[0], out[1]
 
 
-def play_endgame(rules: RuleSet, a_state, b_state, ua, ub, policy: str, a_first: bool,
-                 single: WinSolution | None = None, E: np.ndarray | None = None) -> dict:
+def play_endgame(
+    rules: RuleSet,
+    a_state,
+    b_state,
+    ua,
+    ub,
+    policy: str,
+    a_first: bool,
+    single: WinSolution | None = None,
+    E: np.ndarray | None = None,
+) -> dict:
     """Finish one game from the switch; ua/ub [13, 18] uniforms, turns from the switch on.
 
     policy: 'expectation', 'single' (needs `single`) or 'retarget' (reuses `single` while B's
@@ -353,9 +380,15 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
         exp_exact = expectation_win_probability(rules, a, b, E)
         if single.value < exp_exact - 1e-9:
             raise AssertionError(f"win-play value {single.value} below expectation {exp_exact}")
-        rec = {"a": list(a), "b": list(b), "exp_exact": exp_exact, "single_exact": single.value,
-               "single_seconds": solve_s, "L": single.length,
-               "states": int(sum(len(x[0]) for x in single.reach.layers))}
+        rec = {
+            "a": list(a),
+            "b": list(b),
+            "exp_exact": exp_exact,
+            "single_exact": single.value,
+            "single_seconds": solve_s,
+            "L": single.length,
+            "states": int(sum(len(x[0]) for x in single.reach.layers)),
+        }
         if not simulate:
             out.append(rec)
             continue
@@ -412,14 +445,22 @@ class WinPlayStudy:
 
     def __json__(self) -> dict[str, Any]:
         # the simulated quantities are absent (not null) in an exact-only study
-        return {f.name: getattr(self, f.name) for f in fields(self)
-                if getattr(self, f.name) is not None}
+        return {
+            f.name: getattr(self, f.name) for f in fields(self) if getattr(self, f.name) is not None
+        }
 
 
-def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5,
-                  games: int = 1000, seed: int = 0, a_first: bool = True, chunk: int = 20,
-                  backend: Backend | None = None, store=None,
-                  simulate: bool = True) -> WinPlayStudy:
+def winplay_study(
+    rules: RuleSet | str = "yahtzee-no-bonus",
+    turns_left: int = 5,
+    games: int = 1000,
+    seed: int = 0,
+    a_first: bool = True,
+    chunk: int = 20,
+    backend: Backend | None = None,
+    store=None,
+    simulate: bool = True,
+) -> WinPlayStudy:
     """Win rates (ties count half) of expectation, single-solve and re-targeting win play.
 
     simulate=False: only the exact per-game values (expectation and single solve)."""
@@ -430,15 +471,27 @@ def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5
         raise ValueError(f"games must be at least 2, got {games}")
     _expected_values(rules)  # build the cached table before workers load it
     items = [(rules, turns_left, n, a_first, simulate) for n in chunk_sizes(games, chunk)]
-    params = {"rules": rules.name, "turns_left": turns_left, "games": games, "seed": seed,
-              "a_first": a_first, "chunk": chunk}
+    params = {
+        "rules": rules.name,
+        "turns_left": turns_left,
+        "games": games,
+        "seed": seed,
+        "a_first": a_first,
+        "chunk": chunk,
+    }
     if not simulate:
         params["simulate"] = False
     t0 = time.perf_counter()
-    results = run_tasks(winplay_chunk, items, seed=seed, backend=backend,
-                        label=f"yatzy win play K={turns_left}", store=store,
-                        experiment="yatzy-winplay" if store is not None else None,
-                        params=params)
+    results = run_tasks(
+        winplay_chunk,
+        items,
+        seed=seed,
+        backend=backend,
+        label=f"yatzy win play K={turns_left}",
+        store=store,
+        experiment="yatzy-winplay" if store is not None else None,
+        params=params,
+    )
     wall = time.perf_counter() - t0
     recs = [r for chunk_recs in results for r in chunk_recs]
     keys = ["exp_exact", "single_exact", "single_seconds", "L", "states"]
@@ -455,12 +508,17 @@ def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5
             retarget_simulated=mean_interval(col["retarget"]),
             retarget_minus_single=paired_difference(col["retarget"], col["single"]),
             retarget_differs_from_single=float((col["retarget"] != col["single"]).mean()),
-            retarget_minus_expectation_simulated=paired_difference(col["retarget"],
-                                                                   col["expectation"]),
+            retarget_minus_expectation_simulated=paired_difference(
+                col["retarget"], col["expectation"]
+            ),
             seconds_per_game_endgames=float(col["retarget_seconds"].mean()),
         )
     return WinPlayStudy(
-        rules=rules.name, turns_left=turns_left, games=len(recs), a_first=a_first, seed=seed,
+        rules=rules.name,
+        turns_left=turns_left,
+        games=len(recs),
+        a_first=a_first,
+        seed=seed,
         expectation_exact=mean_interval(col["exp_exact"]),
         single_exact=mean_interval(col["single_exact"]),
         single_minus_expectation=paired_difference(col["single_exact"], col["exp_exact"]),
@@ -468,7 +526,8 @@ def winplay_study(rules: RuleSet | str = "yahtzee-no-bonus", turns_left: int = 5
         gain_by_expectation_chance=[
             GainBucket((lo, hi), int(sel.sum()), float(gain[sel].mean()) if sel.any() else None)
             for lo, hi in GAIN_BUCKETS
-            for sel in [(col["exp_exact"] >= lo) & (col["exp_exact"] < hi)]],
+            for sel in [(col["exp_exact"] >= lo) & (col["exp_exact"] < hi)]
+        ],
         seconds_per_single_solve=float(col["single_seconds"].mean()),
         max_seconds_single_solve=float(col["single_seconds"].max()),
         mean_vector_length=float(col["L"].mean()),
@@ -492,7 +551,9 @@ class WinFromStart:
     length: float
 
 
-def win_from_start(rules: RuleSet | str = "yahtzee-no-bonus", use_cache: bool = True) -> WinFromStart:
+def win_from_start(
+    rules: RuleSet | str = "yahtzee-no-bonus", use_cache: bool = True
+) -> WinFromStart:
     """K = all turns: A plays for the win from the empty card against B's whole-game law.
 
     Both players start from the same state, so nothing is sampled: expectation play wins
@@ -507,26 +568,57 @@ def win_from_start(rules: RuleSet | str = "yahtzee-no-bonus", use_cache: bool = 
         sol = solve_win(rules, (0, 0, 0, 0), law, keep_all=False)
         exp = expectation_win_probability(rules, (0, 0, 0, 0), (0, 0, 0, 0), E)
         states = sum(len(x[0]) for x in sol.reach.layers)
-        return {"single": np.array(sol.value), "expectation": np.array(exp),
-                "seconds": np.array(sol.seconds), "states": np.array(states),
-                "length": np.array(sol.length)}
+        return {
+            "single": np.array(sol.value),
+            "expectation": np.array(exp),
+            "seconds": np.array(sol.seconds),
+            "states": np.array(states),
+            "length": np.array(sol.length),
+        }
 
     params = {"rules": rules.name, "boxes": list(rules.boxes)}
-    arrays = (cached_arrays("yatzy-winplay-start", params, 1, compute) if use_cache
-              else compute())
-    return WinFromStart(rules.name, rules.n_boxes, float(arrays["single"]),
-                        float(arrays["expectation"]), float(arrays["seconds"]),
-                        float(arrays["states"]), float(arrays["length"]))
+    arrays = cached_arrays("yatzy-winplay-start", params, 1, compute) if use_cache else compute()
+    return WinFromStart(
+        rules.name,
+        rules.n_boxes,
+        float(arrays["single"]),
+        float(arrays["expectation"]),
+        float(arrays["seconds"]),
+        float(arrays["states"]),
+        float(arrays["length"]),
+    )
 
 
 #: The measurement in docs/yatzy.md and the report (resumed from the result store).
-REPORT_STUDY: dict[str, Any] = {"rules": "yahtzee-no-bonus", "turns_left": 8, "games": 1000, "seed": 1,
-                "a_first": True, "chunk": 20}
+REPORT_STUDY: dict[str, Any] = {
+    "rules": "yahtzee-no-bonus",
+    "turns_left": 8,
+    "games": 1000,
+    "seed": 1,
+    "a_first": True,
+    "chunk": 20,
+}
 
 
 #: The exact-only measurements at other K (docs/yatzy.md), resumed from the result store.
 REPORT_EXACT_STUDIES: tuple[dict[str, Any], ...] = tuple(
-    {"rules": "yahtzee-no-bonus", "turns_left": k, "games": n, "seed": 1, "a_first": True,
-     "chunk": c, "simulate": False}
-    for k, n, c in ((1, 1000, 50), (2, 1000, 50), (3, 1000, 50), (4, 1000, 50), (5, 1000, 50),
-                    (6, 1000, 50), (7, 1000, 50), (10, 100, 10)))
+    {
+        "rules": "yahtzee-no-bonus",
+        "turns_left": k,
+        "games": n,
+        "seed": 1,
+        "a_first": True,
+        "chunk": c,
+        "simulate": False,
+    }
+    for k, n, c in (
+        (1, 1000, 50),
+        (2, 1000, 50),
+        (3, 1000, 50),
+        (4, 1000, 50),
+        (5, 1000, 50),
+        (6, 1000, 50),
+        (7, 1000, 50),
+        (10, 100, 10),
+    )
+)

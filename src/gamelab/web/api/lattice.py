@@ -77,8 +77,9 @@ class LevelRequest(ApiModel):
 async def level(body: LevelRequest, request: Request):
     """A level made from a typed sequence: exact histogram and thresholds (enumerated once per
     length in a solver process, then cached)."""
-    result = await pool_of(request).run(level_from_sequence, (body.sequence,),
-                                        timeout=max(30.0, settings_of(request).budget))
+    result = await pool_of(request).run(
+        level_from_sequence, (body.sequence,), timeout=max(30.0, settings_of(request).budget)
+    )
     return reply(result)
 
 
@@ -101,6 +102,7 @@ async def best(body: LevelRequest, request: Request):
     pack = pack_of(request)
     if body.sequence.upper() in pack.solutions:  # stored in the pack: a lookup
         return reply(best_fold(body.sequence, pack))
-    result = await pool_of(request).run(best_fold, (body.sequence,),
-                                        timeout=max(30.0, settings_of(request).budget))
+    result = await pool_of(request).run(
+        best_fold, (body.sequence,), timeout=max(30.0, settings_of(request).budget)
+    )
     return reply(result)

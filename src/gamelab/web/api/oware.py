@@ -51,11 +51,18 @@ router = APIRouter()
 REVIEW_DEPTH = 8
 FALLBACK_DEPTH = 4
 
-Start = Field(default=START_TEXT, max_length=100,
-              description="the start position: 12 houses, 2 stores, side to move (S or N)")
-GrandSlam = Field(default="no-capture", max_length=20, description="no-capture, forbidden or capture-all")
+Start = Field(
+    default=START_TEXT,
+    max_length=100,
+    description="the start position: 12 houses, 2 stores, side to move (S or N)",
+)
+GrandSlam = Field(
+    default="no-capture", max_length=20, description="no-capture, forbidden or capture-all"
+)
 Cycle = Field(default="own-row", max_length=20, description="own-row or split")
-Moves: Any = Field(default=[], max_length=1000, description="the moves so far as house letters (A-F, a-f)")
+Moves: Any = Field(
+    default=[], max_length=1000, description="the moves so far as house letters (A-F, a-f)"
+)
 
 
 class GameRequest(ApiModel):
@@ -74,13 +81,18 @@ class TakeBackRequest(GameRequest):
 
 
 class ReplyRequest(GameRequest):
-    opponent: str = Field(default="engine:time=0.5", max_length=60,
-                          description="engine:time=T, engine:depth=D, blog:depth=D, greedy or random")
+    opponent: str = Field(
+        default="engine:time=0.5",
+        max_length=60,
+        description="engine:time=T, engine:depth=D, blog:depth=D, greedy or random",
+    )
     seed: int = Field(default=0, ge=0, le=2**31)
 
 
 class AnalyseRequest(ApiModel):
-    position: str = Field(max_length=100, description="the position's text form, or the game's start")
+    position: str = Field(
+        max_length=100, description="the position's text form, or the game's start"
+    )
     grand_slam: str = GrandSlam
     cycle: str = Cycle
     moves: list[str] = Moves
@@ -97,7 +109,9 @@ class RecordRequest(GameRequest):
 
 
 class LoadRequest(ApiModel):
-    text: str = Field(max_length=50_000, description="a game record as `gamelab oware play` saves it")
+    text: str = Field(
+        max_length=50_000, description="a game record as `gamelab oware play` saves it"
+    )
 
 
 def _game(b: GameRequest) -> tuple[str, str, str, list[str]]:
@@ -131,10 +145,16 @@ async def opponent_reply(body: ReplyRequest, request: Request):
     if spec.kind in ("random", "greedy"):
         return reply(engine_reply(*args))
     seconds = float(spec.options.get("time", 0.0))
-    result = await budgeted(request, engine_reply, args,
-                            fallback=partial(engine_reply, *_game(body), "greedy", body.seed),
-                            what=f"the {spec} search", fallback_name="the greedy move",
-                            allowance=seconds, cache="time" not in spec.options)
+    result = await budgeted(
+        request,
+        engine_reply,
+        args,
+        fallback=partial(engine_reply, *_game(body), "greedy", body.seed),
+        what=f"the {spec} search",
+        fallback_name="the greedy move",
+        allowance=seconds,
+        cache="time" not in spec.options,
+    )
     return reply(result)
 
 
@@ -142,10 +162,16 @@ async def opponent_reply(body: ReplyRequest, request: Request):
 async def analyse(body: AnalyseRequest, request: Request):
     """The engine's analysis of a position (text form, then `moves` from it) within `time` s."""
     args = (body.position, body.grand_slam, body.cycle, body.time, list(body.moves))
-    result = await budgeted(request, analyse_position, args,
-                            fallback=partial(analyse_position, *args[:4], list(body.moves), FALLBACK_DEPTH),
-                            what="the analysis", fallback_name=f"a depth-{FALLBACK_DEPTH} search",
-                            allowance=body.time, cache=False)
+    result = await budgeted(
+        request,
+        analyse_position,
+        args,
+        fallback=partial(analyse_position, *args[:4], list(body.moves), FALLBACK_DEPTH),
+        what="the analysis",
+        fallback_name=f"a depth-{FALLBACK_DEPTH} search",
+        allowance=body.time,
+        cache=False,
+    )
     return reply(result)
 
 
@@ -153,10 +179,14 @@ async def analyse(body: AnalyseRequest, request: Request):
 async def review(body: ReviewRequest, request: Request):
     """Every move against the engine's best at a fixed depth (a shallower review if it overruns)."""
     args = (*_game(body), body.depth)
-    result = await budgeted(request, review_game, args,
-                            fallback=partial(review_game, *_game(body), min(body.depth, FALLBACK_DEPTH)),
-                            what=f"the depth-{body.depth} review",
-                            fallback_name=f"a depth-{min(body.depth, FALLBACK_DEPTH)} review")
+    result = await budgeted(
+        request,
+        review_game,
+        args,
+        fallback=partial(review_game, *_game(body), min(body.depth, FALLBACK_DEPTH)),
+        what=f"the depth-{body.depth} review",
+        fallback_name=f"a depth-{min(body.depth, FALLBACK_DEPTH)} review",
+    )
     return reply(result)
 
 

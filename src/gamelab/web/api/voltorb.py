@@ -57,7 +57,16 @@ async def solve(body: SolveRequest, request: Request):
     the chosen policy's) without P(win), labelled in ``note``.
     """
     limit = int(STATES_PER_SECOND * settings_of(request).budget)
-    args = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy, True, limit)
+    args = (
+        body.rows,
+        body.cols,
+        body.revealed,
+        body.level,
+        body.generator,
+        body.policy,
+        True,
+        limit,
+    )
     cheap = "minrisk" if body.policy == "optimal" else body.policy
     result = await budgeted(
         request,
@@ -100,8 +109,15 @@ async def practice_play(body: PracticePlayRequest):
     """The round replayed with these flips (then quit if asked): revealed values, coins, and,
     once it is over, the board, the next level and the coins in the case."""
     return reply(
-        play_practice(body.level, body.seed, body.flips, body.quit, body.generator,
-                      [list(h) for h in body.history], body.bank)
+        play_practice(
+            body.level,
+            body.seed,
+            body.flips,
+            body.quit,
+            body.generator,
+            [list(h) for h in body.history],
+            body.bank,
+        )
     )
 
 
@@ -116,13 +132,17 @@ class PracticeReviewRequest(ApiModel):
 async def practice_review(body: PracticeReviewRequest, request: Request):
     """Every flip of a practice round against optimal play (exact), luck beside skill."""
     args = (body.level, body.seed, body.flips, body.generator)
-    return reply(await pool_of(request).run(review_practice, args, timeout=settings_of(request).budget))
+    return reply(
+        await pool_of(request).run(review_practice, args, timeout=settings_of(request).budget)
+    )
 
 
 class ReviewRequest(ApiModel):
     rows: str = Clue
     cols: str = Clue
-    flips: list[str] = Field(max_length=25, description='["row,col=value", ...] in the order played')
+    flips: list[str] = Field(
+        max_length=25, description='["row,col=value", ...] in the order played'
+    )
     level: int = 8
     generator: str = "hgss"
 
@@ -131,4 +151,6 @@ class ReviewRequest(ApiModel):
 async def review(body: ReviewRequest, request: Request):
     """The review of a round entered in the assistant (clues and flips with their values)."""
     args = (body.rows, body.cols, body.flips, body.level, body.generator)
-    return reply(await pool_of(request).run(review_position, args, timeout=settings_of(request).budget))
+    return reply(
+        await pool_of(request).run(review_position, args, timeout=settings_of(request).budget)
+    )

@@ -38,8 +38,12 @@ REVIEW_BUDGET_FACTOR = 4  # a review solves one node per guess: a few budgets
 
 class Setting(ApiModel):
     names: str = Field("gen1-4", max_length=12, description="gen1-4, all, genN or genN-M")
-    rule: str = Field("standard", max_length=10, description="standard (the game) or blog (the post)")
-    hard: str = Field("off", max_length=10, description="off, game (the game's hard mode) or strict")
+    rule: str = Field(
+        "standard", max_length=10, description="standard (the game) or blog (the post)"
+    )
+    hard: str = Field(
+        "off", max_length=10, description="off, game (the game's hard mode) or strict"
+    )
 
 
 class Entry(ApiModel):
@@ -95,9 +99,13 @@ async def advice(body: HistoryRequest, request: Request):
     # whether the strategy is ready is part of the question (the pool memoises answers by it)
     ready = strategy_is_cached(*args[:3])
     result = await budgeted(
-        request, advice_mod.worker, (*args, ready),
+        request,
+        advice_mod.worker,
+        (*args, ready),
         fallback=partial(advice_mod.advise, *args, exact=False),
-        what="exact optimal search", fallback_name="the max-entropy guess")
+        what="exact optimal search",
+        fallback_name="the max-entropy guess",
+    )
     return reply(result)
 
 
@@ -112,8 +120,11 @@ async def review_game(body: HistoryRequest, request: Request):
     """Each guess against the optimal one: expected guesses lost (skill) and luck, exactly."""
     timeout = REVIEW_BUDGET_FACTOR * settings_of(request).budget
     result: Review = await pool_of(request).run(
-        review, (body.names, body.rule, _hard(body.hard), _pairs(body)), timeout=timeout,
-        cache=False)  # not memoised: one that overran while a strategy was being built may fit now
+        review,
+        (body.names, body.rule, _hard(body.hard), _pairs(body)),
+        timeout=timeout,
+        cache=False,
+    )  # not memoised: one that overran while a strategy was being built may fit now
     return reply(result)
 
 

@@ -32,10 +32,16 @@ PAGE = GamePage(
 
 router = APIRouter()
 
-Rules = Field(default="yatzy", max_length=40,
-              description="yahtzee, yahtzee-free-joker, yahtzee-no-bonus, yatzy or yatzy-ls2012")
-CardText = Field(default="-", max_length=600,
-                 description="filled boxes as box=points, comma-separated; '-' for a fresh card")
+Rules = Field(
+    default="yatzy",
+    max_length=40,
+    description="yahtzee, yahtzee-free-joker, yahtzee-no-bonus, yatzy or yatzy-ls2012",
+)
+CardText = Field(
+    default="-",
+    max_length=600,
+    description="filled boxes as box=points, comma-separated; '-' for a fresh card",
+)
 Moves: Any = Field(default=[], max_length=60, description='your moves: "keep 1114", "box fours"')
 
 
@@ -93,9 +99,12 @@ async def game(body: GameRequest, request: Request):
 
         return reply(await run_sync(lambda: game_view(*args)))
     result = await budgeted(
-        request, game_view, args,
+        request,
+        game_view,
+        args,
         fallback=partial(game_view, *args, win_solve=False),
-        what="the win-play bot's solve", fallback_name="the expected-score bot's turn",
+        what="the win-play bot's solve",
+        fallback_name="the expected-score bot's turn",
     )
     return reply(result)
 
