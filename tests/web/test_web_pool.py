@@ -95,7 +95,6 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
         )
         assert not ok.fell_back and ok.value == 0.01 and ok.note is None
         # the call that overran is not tried again within the same budget: straight to the fallback
-        start = time.monotonic()
         again = await pool.budgeted(
             _sleep,
             (60,),
@@ -107,13 +106,13 @@ def test_timeout_falls_back_with_a_label_and_the_pool_survives(pool):
         assert again.fell_back and again.note.startswith(
             "exact optimal search timed out after 0.5 s"
         )
-        assert time.monotonic() - start < 0.3 and pool.recycled == 1
+        assert pool.recycled == 1  # (tried again, it would have overrun and been killed: 2)
         # answers are memoised by (function, arguments)
         t0 = time.monotonic()
         assert await pool.run(_sleep, (0.4,), timeout=30) == 0.4
         t1 = time.monotonic()
         assert await pool.run(_sleep, (0.4,), timeout=30) == 0.4
-        assert time.monotonic() - t1 < 0.1 < t1 - t0
+        assert time.monotonic() - t1 < 0.3 < t1 - t0  # a memo hit never reaches a solver
 
     _run(after())
 
@@ -213,11 +212,10 @@ def test_load_is_shed_beyond_the_waiting_limit():
 
     async def scenario():
         await pool._fallback(_cheap, "")  # the fallback process imports this module once
-        busy = asyncio.create_task(pool.run(_sleep, (1.0,), timeout=30, cache=False))
+        busy = asyncio.create_task(pool.run(_sleep, (2.0,), timeout=30, cache=False))
         await asyncio.sleep(0.2)
         waiting = asyncio.create_task(pool.run(_sleep, (0.01,), timeout=30, cache=False))
         await asyncio.sleep(0.05)
-        start = time.monotonic()
         shed = await pool.budgeted(
             _sleep,
             (0.02,),
@@ -227,12 +225,14 @@ def test_load_is_shed_beyond_the_waiting_limit():
             fallback_name="MinRisk",
             cache=False,
         )
-        assert time.monotonic() - start < 0.5 and shed.value == "cheap"
+        # shed at once: answered while the solver is still busy (not after waiting for it;
+        # not a timing bound, which a loaded CI machine could miss)
+        assert not busy.done() and shed.value == "cheap"
         assert shed.note == (
             "server busy: exact optimal search not started (1 already waiting for a solver); "
             "showing MinRisk"
         )
-        assert await busy == 1.0 and await waiting == 0.01
+        assert await busy == 2.0 and await waiting == 0.01
 
     try:
         _run(scenario())
