@@ -55,6 +55,11 @@ HardRule = Annotated[
     ),
 ]
 
+#: the exact search's time limit of the one-shot and interactive assistants (`next`, `assist`)
+AdviceTimeLimit = Annotated[
+    float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")
+]
+
 
 def hard_mode(hard: bool, hard_rule: str | None) -> str | None:
     """--hard / --hard-rule NAME -> None, "game" or "strict"."""
@@ -301,9 +306,7 @@ def next_command(
     rule: Rule = "standard",
     hard: Hard = False,
     hard_rule: HardRule = None,
-    time_limit: Annotated[
-        float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")
-    ] = 20.0,
+    time_limit: AdviceTimeLimit = 20.0,
     json_out: Json = False,
 ) -> None:
     """Candidates left by a history and the best next guess (one shot)."""
@@ -327,9 +330,7 @@ def assist_command(
     rule: Rule = "standard",
     hard: Hard = False,
     hard_rule: HardRule = None,
-    time_limit: Annotated[
-        float, typer.Option("--time-limit", min=0.1, help="Seconds for the exact search.")
-    ] = 20.0,
+    time_limit: AdviceTimeLimit = 20.0,
 ) -> None:
     """Interactive: type a guess and its colours (レントラー 00120 or ⬛⬛🟨🟩⬛); undo, reset, help, quit."""
     from gamelab.core.interactive import run_in_terminal
