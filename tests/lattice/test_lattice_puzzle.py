@@ -3,13 +3,17 @@
 import pytest
 
 from gamelab.lattice.enumeration import contact_sets
+from gamelab.lattice.pack import read_pack
 from gamelab.lattice.puzzle import (
     best_fold,
+    build_default_pack,
     daily_level,
     default_pack_path,
+    generate_level,
     level_from_sequence,
     load_pack,
     score_fold,
+    score_level_fold,
 )
 from gamelab.lattice.rules import hh_score
 from gamelab.lattice.stars import paper_thresholds
@@ -54,6 +58,36 @@ def test_typed_level_has_the_exact_thresholds():
 def test_best_fold_reaches_the_best_score():
     fold = best_fold("HPHHHHHHPHHPHHPH")
     assert hh_score(fold.sequence, fold.conformation) == fold.score == 9 and fold.count == 2
+    # beyond the typed lengths only a pack's stored fold is given (no L=19-22 enumeration)
+    with pytest.raises(ValueError, match="4 to 18 residues"):
+        best_fold("H" * 19)
+
+
+def test_score_level_fold_uses_the_levels_own_thresholds():
+    # the first level of the default pack, folded by its stored best fold: what the page shows
+    pack = load_pack()
+    first = pack.levels[0]
+    fold = best_fold(first.sequence, pack)
+    res = score_level_fold(first.sequence, fold.conformation)
+    assert res.thresholds == first.thresholds and res.score == first.best and res.stars == 3
+    assert score_level_fold(first.sequence, fold.conformation[:3]).stars is None
+    long = score_level_fold("H" * 24, "R" * 5)  # too long to enumerate: scored, no stars
+    assert long.thresholds is None and long.stars is None and long.score == 0
+    with pytest.raises(ValueError, match="not self-avoiding"):
+        score_level_fold(first.sequence, "RULD")
+
+
+def test_generated_level_is_the_gas_best_and_fixed_by_its_seed():
+    a, b = generate_level(12, 7), generate_level(12, 7)
+    assert a == b and a.length == 12 and a.source == "generated (GA seed 7)"
+    assert (
+        a.thresholds == paper_thresholds(a.best)
+        and a.counts == level_from_sequence(a.sequence).counts
+    )
+    with pytest.raises(ValueError, match="10 to 18 residues"):
+        generate_level(19, 0)
+    with pytest.raises(ValueError, match="seed must be"):
+        generate_level(12, -1)
 
 
 def test_shipped_pack_lengths_order_and_thresholds():
@@ -69,6 +103,26 @@ def test_shipped_pack_lengths_order_and_thresholds():
     last = pack.levels[-1]  # L=20: its stored best fold, checked by the rules
     fold = best_fold(last.sequence, pack)
     assert fold.score == last.best == hh_score(last.sequence, fold.conformation)
+
+
+def test_shipped_pack_is_what_its_builder_writes():
+    # every stored histogram is the exact enumeration's, and the meta names the GA's settings
+    meta, rows = read_pack(default_pack_path())
+    assert meta["objective"] == "best-then-rarity" and meta["seed"] == 0
+    assert meta["lengths"] == list(range(10, 21))
+    for row in rows:
+        if row["length"] <= 16:
+            hist = contact_sets(row["length"]).histogram(row["sequence"])
+            assert row["histogram"] == hist.tolist(), row["sequence"]
+        assert hh_score(row["sequence"], row["best_conformation"]) == row["best"]
+
+
+@pytest.mark.slow
+def test_default_pack_rebuilds_identically(tmp_path):
+    # tools/make_default_pack.py from seed 0 (about 80 s on 2 cores): the shipped file's content
+    built = build_default_pack(tmp_path / "levels.db")
+    assert read_pack(tmp_path / "levels.db") == read_pack(default_pack_path())
+    assert [lv.sequence for lv in built.levels] == [lv.sequence for lv in load_pack().levels]
 
 
 def test_daily_level_is_fixed_by_the_date():

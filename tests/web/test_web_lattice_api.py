@@ -27,6 +27,29 @@ def test_typed_level_matches_the_cli(api, gamelab_cli):
     assert json.loads(cli.stdout)["stars"]["paper"]["thresholds"] == level["thresholds"]
 
 
+def test_score_of_the_first_level_equals_the_cli_score(api, gamelab_cli):
+    # acceptance: the score the page shows for a fold of level 1 is `gamelab lattice score`'s
+    first = api.post("/api/lattice/levels", json={}).json()["levels"][0]
+    best = api.post("/api/lattice/best", json={"sequence": first["sequence"]}).json()
+    body = {"sequence": first["sequence"], "moves": best["conformation"]}
+    page = api.post("/api/lattice/score", json={**body, "thresholds": first["thresholds"]}).json()
+    cli = gamelab_cli("lattice", "score", first["sequence"], best["conformation"], "--json")
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout) == page and page["stars"] == 3
+    assert page["score"] == first["best"]
+
+
+def test_generated_level_is_seeded(api):
+    body = {"length": 12, "seed": 3}
+    a = api.post("/api/lattice/generate", json=body)
+    assert a.status_code == 200, a.text
+    level = a.json()
+    assert level["length"] == 12 and level["source"] == "generated (GA seed 3)"
+    assert api.post("/api/lattice/generate", json=body).json() == level
+    typed = api.post("/api/lattice/level", json={"sequence": level["sequence"]}).json()
+    assert typed["counts"] == level["counts"] and typed["thresholds"] == level["thresholds"]
+
+
 def test_score_is_the_library_score(api):
     best = api.post("/api/lattice/best", json={"sequence": "HPHHHHHHPHHPHHPH"}).json()
     res = api.post(
@@ -53,6 +76,14 @@ def test_score_is_the_library_score(api):
         ("/api/lattice/level", {"sequence": "HPPQ"}, "only H and P"),
         ("/api/lattice/level", {"sequence": "H" * 30}, "4 to 18 residues"),
         ("/api/lattice/daily", {"date": "tomorrow"}, "not a date"),
+        ("/api/lattice/generate", {"length": 30, "seed": 1}, "10 to 18 residues"),
+        ("/api/lattice/generate", {"length": 12, "seed": -1}, "seed must be"),
+        ("/api/lattice/best", {"sequence": "H" * 22}, "4 to 18 residues"),
+        (
+            "/api/lattice/score",
+            {"sequence": "HPHH", "moves": "R", "thresholds": [3, 2, 1]},
+            "three increasing",
+        ),
         ("/api/lattice/level", {"sequence": "HPHH", "path": "/etc/passwd"}, "path"),
     ],
 )

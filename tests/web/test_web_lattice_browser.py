@@ -47,3 +47,14 @@ def test_make_a_level_from_a_typed_sequence(page):
     page.wait_for_function(
         "document.querySelector('#make-seq + .field-error')?.textContent.includes('only H and P')"
     )
+    assert page.locator("#make-result").inner_text() == ""  # no stale analysis beside the error
+    # a generated level: the GA's best sequence of the chosen length, played from its share link
+    page.locator("#make-length").select_option("10")
+    page.locator("#make-generate").click()
+    page.wait_for_function(
+        "document.querySelector('#make-result').textContent.includes('Generated')"
+    )
+    page.locator("#make-play").click()
+    assert page.locator("#level-title").inner_text().startswith("Generated (GA seed")
+    sequence = page.locator("#make-seq").input_value()
+    assert len(sequence) == 10 and f"seq={sequence}" in page.url

@@ -341,6 +341,41 @@ def show_command(
     console.print(f"{fold} -> {out}")
 
 
+@app.command("score")
+def score_command(
+    sequence: Annotated[str, typer.Argument(help="HP sequence.")],
+    conformation: Annotated[
+        str, typer.Argument(help="The fold as moves R L U D (may be partial).")
+    ],
+    json_out: Json = False,
+) -> None:
+    """Check and score a fold like the web game: HH contacts, and stars from the level's exact
+    thresholds."""
+    from gamelab.lattice.puzzle import score_level_fold
+
+    result = score_level_fold(sequence, conformation)
+    if json_out:
+        print_json(result)
+        return
+    pairs = " ".join(f"{i}-{j}" for i, j in result.contacts) or "none"
+    if result.thresholds is None:
+        stars = "no stars (too long to know the best score)"
+    elif result.stars is None:
+        stars = f"unfinished ({len(result.conformation)} of {len(result.sequence) - 1} moves)"
+    else:
+        stars = "★" * result.stars + "☆" * (3 - result.stars)
+    limits = (
+        ""
+        if result.thresholds is None
+        else f" (stars at {' / '.join(map(str, result.thresholds))})"
+    )
+    console.print(
+        f"{result.sequence} {result.conformation or '-'}: {result.score} HH "
+        f"contact{'' if result.score == 1 else 's'}, "
+        f"{stars}{limits}\ncontacts: {pairs}"
+    )
+
+
 @app.command("fold")
 def fold_command(
     sequence: Annotated[

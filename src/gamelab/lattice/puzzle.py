@@ -12,7 +12,9 @@ same function the CLI uses.
 Levels come from a pack (:func:`load_pack`: the default pack shipped in ``data/levels.db``, made
 by :func:`build_default_pack` with the GA and the best-then-rarity objective, lengths 10-20,
 easiest first; or any file written by ``gamelab lattice pack``), from a typed sequence
-(:func:`level_from_sequence`), or from a date (:func:`daily_level`).
+(:func:`level_from_sequence`), from one seeded GA run (:func:`generate_level`), or from a date
+(:func:`daily_level`). :func:`score_level_fold` scores a fold against the level's own
+thresholds (``gamelab lattice score``: what the page shows for the same fold).
 
 >>> score_fold("HPPHP", "RULU").score
 1
@@ -24,15 +26,22 @@ from __future__ import annotations
 
 import datetime as _dt
 import tempfile
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from gamelab.lattice.enumeration import contact_sets
-from gamelab.lattice.pack import Level, analyse_level, make_pack, read_pack, write_pack
+from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
+from gamelab.lattice.pack import (
+    Level,
+    analyse_level,
+    choose_levels,
+    make_pack,
+    read_pack,
+    write_pack,
+)
 from gamelab.lattice.rules import (
     coordinates,
     hh_contacts,
@@ -51,8 +60,10 @@ __all__ = [
     "default_pack_path",
     "load_pack",
     "level_from_sequence",
+    "generate_level",
     "daily_level",
     "score_fold",
+    "score_level_fold",
     "best_fold",
     "build_default_pack",
 ]
@@ -60,6 +71,10 @@ __all__ = [
 #: Chain lengths a player can type in "make a level": exact thresholds need the enumeration of
 #: every fold, which is cached per length (L=18: about 6 M folds, seconds once).
 PLAY_LENGTHS = (4, 18)
+#: Chain lengths of "generate a level" (one GA run scores ~1,500 sequences against the length's
+#: cached contact sets: under a second once the enumeration is cached).
+GENERATE_LENGTHS = (10, 18)
+GENERATE_OBJECTIVE = "best-then-rarity"
 #: The default pack's lengths and size per length.
 DEFAULT_LENGTHS = tuple(range(10, 21))
 DEFAULT_PER_LENGTH = 2
@@ -203,6 +218,24 @@ def level_from_sequence(text: str) -> PuzzleLevel:
     return _level_from_analysis(level, "typed")
 
 
+def generate_level(length: int, seed: int) -> PuzzleLevel:
+    """A new level of `length` residues: one seeded run of the paper's GA with the
+    best-then-rarity objective (as the default pack's levels are made), its best sequence
+    (ties as in :func:`.pack.choose_levels`) analysed exactly."""
+    from gamelab.core.evolve import GAConfig, genetic_algorithm
+    from gamelab.lattice.generate import ALPHABET, PuzzleFitness
+
+    lo, hi = GENERATE_LENGTHS
+    if not lo <= length <= hi:
+        raise ValueError(f"a generated level has {lo} to {hi} residues, got {length}")
+    if not 0 <= seed < 2**63:
+        raise ValueError(f"seed must be a non-negative integer below 2**63, got {seed}")
+    fitness = PuzzleFitness(length, GENERATE_OBJECTIVE, "square")
+    genetic_algorithm(fitness, length, ALPHABET, rng=np.random.default_rng(seed), config=GAConfig())
+    (level,) = choose_levels(list(fitness.seen), GENERATE_OBJECTIVE, 1, "square")
+    return _level_from_analysis(level, f"generated (GA seed {seed})")
+
+
 def parse_date(text: str) -> _dt.date:
     try:
         return _dt.date.fromisoformat(text.strip())
@@ -216,7 +249,7 @@ def daily_level(date: str, pack: LevelPack) -> PuzzleLevel:
     day = parse_date(date)
     rng = np.random.default_rng(int(day.strftime("%Y%m%d")))
     level = pack.levels[int(rng.integers(len(pack.levels)))]
-    return PuzzleLevel(**{**level.__dict__, "source": f"daily {day.isoformat()}"})
+    return replace(level, source=f"daily {day.isoformat()}")
 
 
 def score_fold(
@@ -253,6 +286,18 @@ def score_fold(
     )
 
 
+def score_level_fold(sequence: str, conformation: str) -> FoldScore:
+    """:func:`score_fold` with the level's own thresholds (the paper's banding of the exact
+    best score, as every level of the game has them): what the page shows for the same fold.
+    Chains longer than the enumeration allows are scored without stars."""
+    seq = parse_sequence(sequence, min_length=2)
+    thresholds = None
+    if len(seq) <= MAX_LENGTH["square"]:
+        best = len(contact_sets(len(seq), "square").histogram(seq)) - 1
+        thresholds = paper_thresholds(best) if best > 0 else None
+    return score_fold(seq, conformation, thresholds)
+
+
 def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
     """One fold reaching the best score and how many such folds: the pack's stored fold for one
     of its levels, else exact from the enumeration (cached per length)."""
@@ -263,9 +308,12 @@ def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
         if hh_score(seq, conf) != level.best:
             raise ValueError(f"the pack's fold of {seq} does not reach its best score {level.best}")
         return BestFold(seq, conf, level.best, level.counts[-1])
-    lo, hi = PLAY_LENGTHS[0], 22
+    lo, hi = PLAY_LENGTHS  # a level of the pack may be longer: its fold is stored
     if not lo <= len(seq) <= hi:
-        raise ValueError(f"a best fold is found for {lo} to {hi} residues; {seq!r} has {len(seq)}")
+        raise ValueError(
+            f"a best fold is found for {lo} to {hi} residues (or a level of the pack); "
+            f"{seq!r} has {len(seq)}"
+        )
     sets = contact_sets(len(seq), "square")
     conf = sets.best_conformation(seq)
     hist = sets.histogram(seq)

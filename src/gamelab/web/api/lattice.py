@@ -22,6 +22,7 @@ from gamelab.lattice.puzzle import (
     PuzzleLevel,
     best_fold,
     daily_level,
+    generate_level,
     level_from_sequence,
     load_pack,
     score_fold,
@@ -41,6 +42,17 @@ router = APIRouter()
 
 Sequence = Field(min_length=1, max_length=64, description="an HP sequence, e.g. HPHHPPHH")
 Moves = Field(default="", max_length=64, description="the fold as moves R L U D (may be partial)")
+
+
+#: Seconds an exact analysis may take before it is refused (503 with the reason). There is no
+#: cheaper answer to fall back on: a level's thresholds are exact or wrong. Measured by
+#: benchmarks/web_lattice.py: well under a second once a length's enumeration is cached, about
+#: 2-5 s the first time for 18 residues.
+EXACT_SECONDS = 30.0
+
+
+def exact_timeout(request: Request) -> float:
+    return max(EXACT_SECONDS, settings_of(request).budget)
 
 
 @lru_cache(maxsize=4)
@@ -78,7 +90,21 @@ async def level(body: LevelRequest, request: Request):
     """A level made from a typed sequence: exact histogram and thresholds (enumerated once per
     length in a solver process, then cached)."""
     result = await pool_of(request).run(
-        level_from_sequence, (body.sequence,), timeout=max(30.0, settings_of(request).budget)
+        level_from_sequence, (body.sequence,), timeout=exact_timeout(request)
+    )
+    return reply(result)
+
+
+class GenerateRequest(ApiModel):
+    length: int = Field(description="residues of the new level (10 to 18)")
+    seed: int = Field(description="the GA's seed (the same seed gives the same level)")
+
+
+@router.post("/generate", response_model=PuzzleLevel)
+async def generate(body: GenerateRequest, request: Request):
+    """A new level from one seeded GA run (best-then-rarity), analysed exactly."""
+    result = await pool_of(request).run(
+        generate_level, (body.length, body.seed), timeout=exact_timeout(request)
     )
     return reply(result)
 
@@ -102,7 +128,5 @@ async def best(body: LevelRequest, request: Request):
     pack = pack_of(request)
     if body.sequence.upper() in pack.solutions:  # stored in the pack: a lookup
         return reply(best_fold(body.sequence, pack))
-    result = await pool_of(request).run(
-        best_fold, (body.sequence,), timeout=max(30.0, settings_of(request).budget)
-    )
+    result = await pool_of(request).run(best_fold, (body.sequence,), timeout=exact_timeout(request))
     return reply(result)

@@ -92,7 +92,7 @@ async function submit() {
     { errorAt: board });
   if (!res || sent !== moves) return;
   const stars = res.stars;
-  $("stars").textContent = starText(stars);
+  $("stars").textContent = starText(revealed ? 0 : stars);
   if (revealed) {
     $("result").textContent = `The best fold: ${res.score} contacts (shown, so no stars this time; Restart to fold it yourself).`;
     return;
@@ -160,7 +160,7 @@ function draw() {
   // status
   $("score").textContent = score;
   $("placed").textContent = `${sites.length} of ${n} residues placed`;
-  $("stars").textContent = starText(complete ? starsFor(score, level.thresholds) : 0);
+  $("stars").textContent = starText(complete && !revealed ? starsFor(score, level.thresholds) : 0);
   $("chain").replaceChildren(...[...seq].map((c, i) => h("span", { class: `hp ${c.toLowerCase()}${i < sites.length ? " placed" : ""}` }, c)));
   board.dataset.score = String(score);
   board.dataset.moves = moves;
@@ -209,12 +209,17 @@ function play(lv) {
   level = lv;
   moves = "";
   revealed = false;
-  clearErrors();
+  clearErrors($("play-card"));
   const t = lv.thresholds;
-  $("level-title").textContent = lv.number ? `Level ${lv.number} · ${lv.sequence.length} residues` : `${lv.source} · ${lv.sequence.length} residues`;
+  const daily = lv.source.startsWith("daily ") ? lv.source.slice(6) : null;
+  const name = daily ? `Today's level (${daily}, level ${lv.number})`
+    : lv.number ? `Level ${lv.number}`
+    : lv.source === "typed" ? "Your level" : lv.source.replace(/^generated/, "Generated");
+  $("level-title").textContent = `${name} · ${lv.sequence.length} residues`;
   $("thresholds").textContent = `★ ${t[0]} · ★★ ${t[1]} · ★★★ ${t[2]} contacts`;
+  // the address is a share link: a pack level by number, the daily level by date, any other by its sequence
   const url = new URL(location.href);
-  url.search = lv.source === "typed" ? `?seq=${lv.sequence}` : (lv.number ? `?level=${lv.number}` : url.search);
+  url.search = daily ? `?daily=${daily}` : lv.number ? `?level=${lv.number}` : `?seq=${lv.sequence}`;
   history.replaceState(null, "", url);
   changed();
   renderLevels();
@@ -224,45 +229,44 @@ function play(lv) {
 function renderLevels() {
   const got = progress();
   $("levels").replaceChildren(...pack.map((lv) => h("li", { class: level && level.sequence === lv.sequence ? "current" : null },
-    h("button", { onclick: () => play(lv), "data-level": lv.number }, `${lv.sequence.length} residues, best ${lv.best}`),
+    h("button", { onclick: () => play(lv), "data-level": lv.number }, `${lv.number}. ${lv.sequence.length} residues · best ${lv.best}`),
     got[lv.sequence] ? h("span", { class: "got" }, starText(got[lv.sequence])) : null)));
 }
 
 // ---- make a level ----
-async function analyse() {
+/** Ask for a level (typed: /level, generated: /generate) and show its exact analysis. */
+async function analyse(path, body, errorAt) {
   const input = $("make-seq");
   made = null;
   $("make-play").disabled = true;
-  const res = await api("/api/lattice/level", { sequence: input.value }, { errorAt: input, fields: { sequence: input } });
+  $("make-result").replaceChildren();
+  const res = await api(path, body, { errorAt, fields: { sequence: input, length: $("make-length") } });
   if (!res) return;
   made = res;
   input.value = res.sequence;
-  const max = Math.max(...res.counts);
+  // bar widths on a log scale, so that the rare top scores (often 1 or 2 folds) stay visible
+  const top = Math.log10(Math.max(...res.counts) + 1);
   const rows = [];
   for (let s = res.counts.length - 1; s >= 0; s--) {
     const stars = starsFor(s, res.thresholds);
-    rows.push(h("span", {}, `${s}`), h("span", { class: `bar s${stars}`, style: `width:${(100 * res.counts[s] / max).toFixed(1)}%` }),
+    const width = res.counts[s] ? Math.max(1, 100 * Math.log10(res.counts[s] + 1) / top) : 0;
+    rows.push(h("span", {}, `${s}`), h("span", { class: "got" }, stars ? "★".repeat(stars) : ""),
+      h("span", { class: `bar s${stars}`, style: `width:${width.toFixed(1)}%` }),
       h("span", { class: "muted" }, res.counts[s].toLocaleString()));
   }
+  const from = res.source === "typed" ? "" : `${res.source.replace(/^generated/, "Generated")}: ${res.sequence}. `;
   $("make-result").replaceChildren(
-    h("p", { class: "small" }, `Best ${res.best} contacts; stars at ${res.thresholds.join(" / ")}. `,
+    h("p", { class: "small" }, from, `Best ${res.best} contacts; stars at ${res.thresholds.join(" / ")}. `,
       `${res.counts[res.best].toLocaleString()} of ${res.total.toLocaleString()} folds (${rarity(res.best_share)}) reach the best.`),
-    h("div", { class: "lat-hist", "aria-label": "folds per score" }, h("strong", {}, "score"), h("span"), h("strong", {}, "folds"), ...rows));
+    h("div", { class: "lat-hist", "aria-label": "folds per score" }, h("strong", {}, "score"), h("span"), h("span", { class: "muted" }, "log scale"), h("strong", {}, "folds"), ...rows));
   $("make-play").disabled = false;
 }
+const analyseTyped = () => analyse("/api/lattice/level", { sequence: $("make-seq").value }, $("make-seq"));
+const generate = () => analyse("/api/lattice/generate", { length: Number($("make-length").value), seed: randomSeed() }, $("make-length"));
 
-function randomSequence() {
-  let s = randomSeed() || 1;
-  const next = () => { s = (s * 1103515245 + 12345) % 2147483648; return s / 2147483648; };
-  const n = 10 + Math.floor(next() * 7);
-  let seq = "";
-  for (let i = 0; i < n; i++) seq += next() < 0.55 ? "H" : "P";
-  return seq;
-}
-
-$("make-analyse").addEventListener("click", analyse);
-$("make-seq").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); analyse(); } });
-$("make-random").addEventListener("click", () => { $("make-seq").value = randomSequence(); analyse(); });
+$("make-analyse").addEventListener("click", analyseTyped);
+$("make-seq").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); analyseTyped(); } });
+$("make-generate").addEventListener("click", generate);
 $("make-play").addEventListener("click", () => { if (made) play(made); });
 $("undo").addEventListener("click", undo);
 $("restart").addEventListener("click", restart);
@@ -280,12 +284,16 @@ $("show-best").addEventListener("click", async () => {
   moves = res.conformation;
   changed();
 });
-$("daily").addEventListener("click", async () => {
+function today() {
   const d = new Date();
-  const date = `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+  return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
+}
+async function playDaily(date) {
   const res = await api("/api/lattice/daily", { date }, { errorAt: $("daily") });
   if (res) play(res);
-});
+  return res;
+}
+$("daily").addEventListener("click", () => playDaily(today()));
 
 window.latticeGame = { get moves() { return moves; }, get level() { return level; }, tryMove, undo };
 
@@ -297,11 +305,11 @@ async function start() {
   const q = new URLSearchParams(location.search);
   if (q.get("seq")) {
     $("make-seq").value = q.get("seq");
-    await analyse();
-    if (made) play(made);
-    else if (pack.length) play(pack[0]);
+    await analyseTyped(); // a bad link keeps its message beside the sequence
+    play(made || pack[0]);
     return;
   }
+  if (q.get("daily") && await playDaily(q.get("daily"))) return;
   const n = Number(q.get("level"));
   const got = progress();
   const first = pack.find((l) => !got[l.sequence]) || pack[0];
