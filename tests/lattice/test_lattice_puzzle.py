@@ -1,5 +1,7 @@
 """The folding game's library: fold checking and scoring, levels, the daily level, the shipped pack."""
 
+from dataclasses import replace
+
 import pytest
 
 from gamelab.lattice.enumeration import contact_sets
@@ -131,6 +133,22 @@ def test_daily_level_is_fixed_by_the_date():
     assert a.sequence == b.sequence and a.source == "daily 2026-12-01"
     with pytest.raises(ValueError, match="not a date"):
         daily_level("yesterday", pack)
+
+
+def test_a_pack_of_gamelab_lattice_pack_is_played_easiest_first(tmp_path):
+    from gamelab.lattice.pack import analyse_level, write_pack
+
+    # stored hardest first (as a pack ordered by its objective may be): played easiest first
+    seqs = ["HHPHPPHPPH", "HPHHPPHHPH", "HPPHPPHH"]
+    levels = sorted(
+        (replace(analyse_level(s), objective=0.0) for s in seqs),
+        key=lambda lv: lv.counts[-1] / lv.total,
+    )
+    write_pack(tmp_path / "p.db", levels, {"objective": "best-score"})
+    pack = load_pack(tmp_path / "p.db")
+    shares = [lv.best_share for lv in pack.levels]
+    assert shares == sorted(shares, reverse=True) and [lv.number for lv in pack.levels] == [1, 2, 3]
+    assert pack.name == "p.db" and set(pack.solutions) == set(seqs)
 
 
 def test_a_file_that_is_not_a_pack_is_refused(tmp_path):

@@ -170,8 +170,16 @@ def default_pack_path() -> Path:
     return Path(str(resources.files("gamelab.lattice") / "data" / "levels.db"))
 
 
+def difficulty_key(sequence: str, counts: list[int]) -> tuple[float, int, str]:
+    """Play order, easiest first: the share of folds that reach three stars (the best score),
+    most common first; ties: shorter first, then the sequence."""
+    return (-counts[-1] / sum(counts), len(sequence), sequence)
+
+
 def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
-    """A pack's square-lattice levels in their stored order (the default pack when `path` is None).
+    """A pack's square-lattice levels, easiest first (:func:`difficulty_key`; the default pack
+    is stored in that order, a pack of ``gamelab lattice pack`` by its objective), numbered from
+    1. The default pack when `path` is None.
 
     Raises ValueError when the file is not a pack or holds no square-lattice level."""
     path = default_pack_path() if path is None else Path(path)
@@ -184,9 +192,11 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
         raise ValueError(f"{path} is not a level pack ({exc})") from exc
     levels: list[PuzzleLevel] = []
     solutions: dict[str, str] = {}
+    rows = sorted(
+        (row for row in rows if row["lattice"] == "square"),
+        key=lambda row: difficulty_key(row["sequence"], row["histogram"]),
+    )
     for row in rows:
-        if row["lattice"] != "square":
-            continue
         counts = [int(n) for n in row["histogram"]]
         best = int(row["best"])
         levels.append(
@@ -344,7 +354,7 @@ def build_default_pack(
                 runs,
             )
             chosen.extend(made.levels)
-    chosen.sort(key=lambda lv: (-lv.counts[-1] / sum(lv.counts), lv.length, lv.sequence))
+    chosen.sort(key=lambda lv: difficulty_key(lv.sequence, lv.counts))
     meta = {
         "name": "gamelab default pack",
         "lengths": list(lengths),

@@ -39,18 +39,18 @@ def serve(
 
     if not 0 < port < 65536:
         raise ValueError(f"--port must be 1-65535, got {port}")
-    print(
-        "gamelab web app: warming up the solvers (the first start after installing compiles "
-        "numba kernels, a minute or two)...",
-        file=sys.stderr,
-        flush=True,
-    )
     options: dict[str, str] = {}
     if pack is not None:
         from gamelab.lattice.puzzle import load_pack
 
         load_pack(pack)  # a file that is not a pack is refused before the server starts
         options["lattice_pack"] = str(Path(pack).resolve())
+    print(
+        "gamelab web app: warming up the solvers (the first start after installing compiles "
+        "numba kernels, a minute or two)...",
+        file=sys.stderr,
+        flush=True,
+    )
     ready = start_message(host, port, workers)
     app = create_app(Settings(workers=workers, budget=budget, ready_message=ready, options=options))
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)
