@@ -42,6 +42,20 @@ def test_make_a_level_from_a_typed_sequence(page):
     assert "16 residues" in page.locator("#level-title").inner_text()
     assert page.locator("#thresholds").inner_text() == "★ 4 · ★★ 8 · ★★★ 9 contacts"
     assert "seq=HPHHHHHHPHHPHHPH" in page.url
+    # drag the chain's end: a fast drag three cells right follows cell by cell; back one undoes
+    cell = page.evaluate(
+        """() => { const b = document.getElementById('board'), m = b.getScreenCTM();
+        const at = (x) => { const p = b.createSVGPoint(); p.x = x; p.y = 0;
+        const q = p.matrixTransform(m); return [q.x, q.y]; }; return [at(0), at(1)]; }"""
+    )
+    (x0, y0), (x1, _) = cell
+    page.mouse.move(x0, y0)
+    page.mouse.down()
+    page.mouse.move(x0 + 3 * (x1 - x0), y0)
+    assert page.locator("#board").get_attribute("data-moves") == "RRR"
+    page.mouse.move(x0 + 2 * (x1 - x0), y0, steps=3)
+    page.mouse.up()
+    assert page.locator("#board").get_attribute("data-moves") == "RR"
     page.locator("#make-seq").fill("HPQ")
     page.locator("#make-analyse").click()
     page.wait_for_function(
@@ -55,6 +69,6 @@ def test_make_a_level_from_a_typed_sequence(page):
         "document.querySelector('#make-result').textContent.includes('Generated')"
     )
     page.locator("#make-play").click()
-    assert page.locator("#level-title").inner_text().startswith("Generated (GA seed")
+    assert page.locator("#level-title").inner_text().startswith("Generated level")
     sequence = page.locator("#make-seq").input_value()
     assert len(sequence) == 10 and f"seq={sequence}" in page.url

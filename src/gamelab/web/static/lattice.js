@@ -15,6 +15,8 @@ let level = null; // {sequence, thresholds, best, counts, best_share, source, nu
 let moves = "";
 let revealed = false; // the best fold was shown: no stars for this attempt
 let made = null; // the level analysed in "make a level"
+let dragging = false; // the chain's end is being dragged
+let view = null; // the board's visible cells {x0, y0, span}, kept while dragging
 
 // ---- the fold, computed here only to draw it; the server scores a finished fold ----
 function sitesOf(ms) {
@@ -125,9 +127,17 @@ function draw() {
   const xs = sites.map((s) => s[0]), ys = sites.map((s) => s[1]);
   const half = Math.max(3, Math.ceil(Math.min(n, 12) / 3));
   let x0 = Math.min(...xs) - 2, x1 = Math.max(...xs) + 2, y0 = Math.min(...ys) - 2, y1 = Math.max(...ys) + 2;
-  const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
-  const span = Math.max(x1 - x0, y1 - y0, 2 * half);
-  x0 = Math.floor(cx - span / 2); y0 = Math.floor(cy - span / 2);
+  // while dragging, the view stays put (a rescaled board would slide the chain's end away
+  // from the finger); it fits the chain again when the drag ends
+  if (dragging && view) {
+    ({ x0, y0 } = view);
+  } else {
+    const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
+    const fit = Math.max(x1 - x0, y1 - y0, 2 * half);
+    view = { x0: Math.floor(cx - fit / 2), y0: Math.floor(cy - fit / 2), span: fit };
+    ({ x0, y0 } = view);
+  }
+  const span = view.span;
   x1 = x0 + span; y1 = y0 + span;
   board.setAttribute("viewBox", `${x0 - 0.5} ${-y1 - 0.5} ${span + 1} ${span + 1}`);
   for (let x = x0; x <= x1; x++) board.append(svg("line", { class: "grid", x1: x, y1: -y0, x2: x, y2: -y1 }));
@@ -173,7 +183,6 @@ function cellAt(ev) {
   const p = pt.matrixTransform(board.getScreenCTM().inverse());
   return [Math.round(p.x), Math.round(-p.y)];
 }
-let dragging = false;
 board.addEventListener("pointerdown", (ev) => {
   if (!level) return;
   const sites = sitesOf(moves);
@@ -183,16 +192,22 @@ board.addEventListener("pointerdown", (ev) => {
 });
 board.addEventListener("pointermove", (ev) => {
   if (!dragging) return;
-  const sites = sitesOf(moves);
   const c = cellAt(ev);
-  const end = sites[sites.length - 1];
-  const prev = sites.length > 1 ? sites[sites.length - 2] : null;
-  if (prev && c[0] === prev[0] && c[1] === prev[1]) { undo(); return; }
-  for (const [m, [dx, dy]] of Object.entries(STEP)) {
-    if (end[0] + dx === c[0] && end[1] + dy === c[1]) { tryMove(m); return; }
+  // follow the pointer cell by cell (a fast drag skips cells): back onto the previous residue
+  // undoes, otherwise step towards the pointer along the longer axis first
+  for (let guard = 0; guard < level.sequence.length; guard++) {
+    const sites = sitesOf(moves);
+    const end = sites[sites.length - 1];
+    const prev = sites.length > 1 ? sites[sites.length - 2] : null;
+    if (prev && c[0] === prev[0] && c[1] === prev[1]) { undo(); return; }
+    const dx = c[0] - end[0], dy = c[1] - end[1];
+    if (!dx && !dy) return;
+    const along = [dx > 0 ? "R" : dx < 0 ? "L" : null, dy > 0 ? "U" : dy < 0 ? "D" : null];
+    if (Math.abs(dy) > Math.abs(dx)) along.reverse();
+    if (!along.some((m) => m && tryMove(m))) return;
   }
 });
-const stopDrag = () => { dragging = false; };
+const stopDrag = () => { if (dragging) { dragging = false; draw(); } };
 board.addEventListener("pointerup", stopDrag);
 board.addEventListener("pointercancel", stopDrag);
 
@@ -214,7 +229,7 @@ function play(lv) {
   const daily = lv.source.startsWith("daily ") ? lv.source.slice(6) : null;
   const name = daily ? `Today's level (${daily}, level ${lv.number})`
     : lv.number ? `Level ${lv.number}`
-    : lv.source === "typed" ? "Your level" : lv.source.replace(/^generated/, "Generated");
+    : lv.source === "typed" ? "Your level" : "Generated level";
   $("level-title").textContent = `${name} · ${lv.sequence.length} residues`;
   $("thresholds").textContent = `★ ${t[0]} · ★★ ${t[1]} · ★★★ ${t[2]} contacts`;
   // the address is a share link: a pack level by number, the daily level by date, any other by its sequence
