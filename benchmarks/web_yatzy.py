@@ -14,8 +14,9 @@ timed and reported separately), then asks, interleaved in one loop over the same
 * the library call :func:`gamelab.yatzy.coach.coach` in this process (no HTTP).
 
 Positions come from seeded games played with random legal moves (every turn of the game,
-every roll). Reports median / p90 / max in ms and the ratios of the medians; the goal is a
-median coach answer under 50 ms.
+every roll). Reports median / p90 / max in ms, the ratios of the medians and the machine's load
+average before and after (the HTTP round trip alone grows with the load: run it on a quiet
+machine); the goal is a median coach answer under 50 ms.
 """
 
 from __future__ import annotations
@@ -121,6 +122,7 @@ def main() -> None:
     )
     E = optimal_values(args.rules)  # builds the disk cache on a fresh machine (the server loads it)
     states = positions(args.rules, args.positions, args.seed)
+    load_before = os.getloadavg()
 
     server = None
     if args.url:
@@ -176,7 +178,12 @@ def main() -> None:
             except subprocess.TimeoutExpired:
                 server.kill()
                 server.wait()
+    load_after = os.getloadavg()
     print(f"{args.rules}: {len(states)} positions from seeded random games (seed {args.seed})")
+    print(
+        f"load average (1, 5, 15 min) before {' '.join(f'{x:.2f}' for x in load_before)}, "
+        f"after {' '.join(f'{x:.2f}' for x in load_after)} ({os.cpu_count()} cores)"
+    )
     labels = {
         "game": "/api/yatzy/game (replay + coach)",
         "advise": "/api/yatzy/advise",

@@ -4,6 +4,8 @@ open) so each test takes a few seconds; all use the yatzy tables (in the test ca
 
 import json
 
+import pytest
+
 from gamelab.yatzy.game import turn_faces
 
 NEAR_END = {
@@ -66,6 +68,39 @@ def test_coach_at_the_start_of_a_yatzy_game_equals_the_cli(page, gamelab_cli):
     )
 
 
+STATE_JS = (
+    "() => document.querySelector('#turn-line').textContent + [...document.querySelectorAll('#dice "
+    ".die')].map((d) => d.dataset.face).join('')"
+)
+
+
+def _take_the_coachs_advice_to_the_end(page, max_moves):
+    """Always take the coach's advice (always on): hold its dice by clicking them, or score its
+    box; returns the number of moves made."""
+    for n in range(max_moves):
+        if page.locator("#result").is_visible():
+            return n
+        page.locator("#coach tr.option.best").wait_for()
+        best = page.locator("#coach tr.option.best").get_attribute("data-option")
+        before = page.evaluate(STATE_JS)
+        if page.locator("#coach-what").inner_text() != "boxes":
+            faces = [page.locator("#dice .die").nth(i).get_attribute("data-face") for i in range(5)]
+            wanted = list("" if best == "-" else best)
+            for i, face in enumerate(faces):
+                if face in wanted:
+                    wanted.remove(face)
+                    page.locator("#dice .die").nth(i).click()
+            assert page.locator("#dice .die.held").count() == (0 if best == "-" else len(best))
+            page.click("#reroll")
+        else:
+            page.click(f'#card button.score-btn[data-box="{best}"]')
+        page.wait_for_function(
+            f"(b) => ({STATE_JS})() !== b || !document.querySelector('#result').hidden", arg=before
+        )
+    page.locator("#result").wait_for()
+    return max_moves
+
+
 def test_play_a_game_to_the_end_by_clicking_dice_and_review_it(page, gamelab_cli):
     _ready(page)
     page.click("#tab-assist")
@@ -100,36 +135,7 @@ def test_play_a_game_to_the_end_by_clicking_dice_and_review_it(page, gamelab_cli
         cli["options"][0]["keep"],
         f"{cli['options'][0]['expected_score']:.3f}",
     )
-    state_js = (
-        "() => document.querySelector('#turn-line').textContent + [...document.querySelectorAll('#dice .die')]"
-        ".map((d) => d.dataset.face).join('')"
-    )
-    for _ in range(
-        12
-    ):  # always take the coach's advice: hold its dice by clicking them, or score its box
-        if page.locator("#result").is_visible():
-            break
-        best = page.locator("#coach tr.option.best").get_attribute("data-option")
-        if (
-            page.locator("#reroll").is_enabled()
-            and not page.locator("#coach-what").inner_text() == "boxes"
-        ):
-            faces = [page.locator("#dice .die").nth(i).get_attribute("data-face") for i in range(5)]
-            wanted = list("" if best == "-" else best)
-            for i, face in enumerate(faces):
-                if face in wanted:
-                    wanted.remove(face)
-                    page.locator("#dice .die").nth(i).click()
-            assert page.locator("#dice .die.held").count() == (0 if best == "-" else len(best))
-            before = page.evaluate(state_js)
-            page.click("#reroll")
-        else:
-            before = page.evaluate(state_js)
-            page.click(f'#card button.score-btn[data-box="{best}"]')
-        page.wait_for_function(
-            f"(b) => ({state_js})() !== b || !document.querySelector('#result').hidden", arg=before
-        )
-    page.locator("#result").wait_for()
+    _take_the_coachs_advice_to_the_end(page, 12)
     total = page.locator("#total-you").inner_text()
     page.click("#open-review")
     page.locator("#review-loss").wait_for()
@@ -178,3 +184,47 @@ def test_assistant_errors_show_the_library_message_and_the_bot_plays(page):
     page.locator("#bot-log li").wait_for()
     assert "plays for the expected score" in page.locator("#bot-log li").inner_text()
     assert "expected final" in page.locator("#bot-log li").inner_text()
+    # its turn is said next to your dice, numbered as on the card (turn 13; it said 14)
+    assert page.locator("#bot-last").inner_text().startswith("The bot's turn 13: rolled ")
+    assert page.locator("#bot-log li").inner_text().startswith("Turn 13: rolled ")
+    # the keyboard: 1-5 hold dice, R rerolls them
+    page.locator("#turn-line").click()  # focus on the page, not in an input
+    page.keyboard.press("1")
+    page.keyboard.press("3")
+    assert page.locator("#dice .die.held").count() == 2
+    page.keyboard.press("3")
+    assert page.locator("#dice .die.held").count() == 1
+    held = page.locator("#dice .die").nth(0).get_attribute("data-face")
+    page.keyboard.press("r")
+    page.wait_for_function(
+        "document.querySelector('#turn-line').textContent.includes('1 reroll left')"
+    )
+    assert page.locator("#dice .die").nth(0).get_attribute("data-face") == held
+
+
+@pytest.mark.slow
+def test_acceptance_a_whole_game_from_the_empty_card_on_the_coachs_advice(page):
+    # issue 15's acceptance clicked through the page: seed 1, the empty card, always the coach's
+    # advice; the review shows a total loss of 0 and the library's figures for the same game
+    # (the first review computes the exact yatzy distribution: about a core-minute, hence slow)
+    from gamelab.yatzy.game import game_view
+    from gamelab.yatzy.review import review_game
+
+    _ready(page)
+    assert page.locator("#seed").input_value() == "1"
+    page.check("#coach-on")
+    clicks = _take_the_coachs_advice_to_the_end(page, 60)
+    total = page.locator("#total-you").inner_text()
+    page.click("#open-review")
+    page.locator("#review-loss").wait_for(timeout=600_000)
+    assert page.locator("#review-loss").inner_text() == "0.000 expected points"
+    moves: list[str] = []  # the same game in the library: the coach's choice every time
+    while not (v := game_view("yatzy", 1, moves, coach=True)).finished:
+        best = v.coach.best
+        moves.append(f"keep {best.keep}" if best.keep is not None else f"box {best.box}")
+    r = review_game("yatzy", 1, moves)
+    assert clicks == len(moves) and page.locator("#review-count").inner_text() == str(len(moves))
+    assert r.total_loss == 0 and total == str(r.final_score)
+    assert page.locator("#review-final").inner_text() == str(r.final_score)
+    assert page.locator("#review-luck").inner_text() == f"{r.luck:+.2f} points"
+    assert page.locator("#review-percentile").inner_text().startswith(f"{r.percentile:.1f} (")

@@ -133,6 +133,8 @@ def test_bot_turn_values_and_the_win_play_bot():
     v = game_view("yatzy", 2, ["box chance"], start=NEAR_END, opponent="optimal")
     turn = v.bot_turn
     assert turn.policy == "expected score" and all(d.loss == 0 for d in turn.decisions)
+    # its first turn from a 12-box card is turn 13, numbered like its decisions (it was 14)
+    assert turn.turn == 13 and {d.turn for d in turn.decisions} == {13}
     assert (
         turn.decisions[-1].kind == "box" and turn.points == v.bot.total - 217
     )  # 177 + the upper bonus

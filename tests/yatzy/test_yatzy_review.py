@@ -47,6 +47,7 @@ def test_percentile_counts_half_the_ties():
     assert law.below(11) == 0.25 and law.at(11) == 0.5 and law.below(99) == 1.0
     svg = distribution_svg(law, 12)
     assert svg.startswith("<svg") and "you: 12" in svg and svg.endswith("</svg>")
+    assert ">mean 11.0</text>" in svg
 
 
 @pytest.mark.slow

@@ -359,6 +359,7 @@ def _bot_turn(
 
     card = bot.card
     turns_left = rules.n_boxes - card.filled_count
+    turn_number = card.filled_count + 1  # the shadow replay below fills `before` too
     before = Card(rules, list(card.entries), card.yahtzee_bonuses)
     note = None
     win_probability = None
@@ -399,7 +400,7 @@ def _bot_turn(
         shadow.play(move)
     last = decisions[-1]
     turn = BotTurn(
-        before.filled_count + 1,
+        turn_number,
         moves,
         rolls,
         decisions,

@@ -167,7 +167,8 @@ def review_game(
 def distribution_svg(
     law: ScoreLaw, score: int | None = None, width: int = 640, height: int = 240
 ) -> str:
-    """An SVG line plot of the law (the central 99.98 %), the mean dashed, `score` marked."""
+    """An SVG line plot of the law (the central 99.98 %), the mean dashed and labelled (on the
+    side away from `score`), `score` marked."""
     p = np.asarray(law.probability, dtype=float)
     c = np.cumsum(p)
     lo_i = int(np.searchsorted(c, 1e-4))
@@ -221,6 +222,12 @@ def distribution_svg(
         out.append(
             f'<line x1="{x(law.mean):.1f}" y1="{top}" x2="{x(law.mean):.1f}" '
             f'y2="{top + ph}" stroke="#2f6db5" stroke-dasharray="4 3"/>'
+        )
+        side = "end" if score is not None and score > law.mean else "start"
+        out.append(
+            f'<text class="mean" x="{x(law.mean) + (-4 if side == "end" else 4):.1f}" '
+            f'y="{top + ph - 6}" font-size="11" fill="#2f6db5" text-anchor="{side}">'
+            f"mean {law.mean:.1f}</text>"
         )
     if score is not None:
         anchor = "end" if x(score) > left + pw * 0.7 else "start"

@@ -22,7 +22,9 @@ from gamelab.yatzy.distribution import ScoreDistribution, is_distribution_cached
 from gamelab.yatzy.rules import RULES, get_rules
 from gamelab.yatzy.solver import is_solved, solve
 
-#: Rough cost of a first build on one core, for the message shown while it runs (docs/yatzy.md).
+#: Rough cost of a first build on one idle core (E and its second moment, docs/yatzy.md), for the
+#: message shown while it runs; a loaded machine takes about twice as long (measured: 44 s wall,
+#: 31 s user for yatzy at load average 4 on 2 cores).
 BUILD_SECONDS = {
     "yahtzee": 5,
     "yahtzee-free-joker": 5,
@@ -71,8 +73,8 @@ def tables_status(rules) -> TablesStatus:
         message = f"loading the {name} decision tables"
     else:
         message = (
-            f"building the {name} decision tables (first use on this server, about "
-            f"{BUILD_SECONDS[name]} core-seconds; cached afterwards)"
+            f"building the {name} decision tables: first use on this server, about "
+            f"{BUILD_SECONDS[name]} s on an idle core (longer on a busy one); cached afterwards"
         )
     r = get_rules(name)
     return TablesStatus(

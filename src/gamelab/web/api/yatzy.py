@@ -4,7 +4,11 @@ Thin: each endpoint validates its request model, calls one library function and 
 its dataclass through the shared serialiser. A game travels with every request (rule set, seed,
 start card, your moves, the bot's moves) and is replayed by the library, so the server keeps no
 state. Table loading and first builds happen in the handlers' threads (they are cached once per
-process); only the win-play bot's solve runs in the solver pool under the time budget.
+process; the build's kernel lets the server go on answering). The win-play bot's solve runs in
+the solver pool under the time budget, and the review runs in the pool too: the first review of
+a game from the empty card computes the optimal strategy's final-score distribution (about a
+core-minute for Yatzy, then cached on disk), whose kernels would hold the GIL in the server for
+seconds at a time (every request of every page waited up to 6 s while it ran).
 """
 
 from __future__ import annotations
@@ -15,7 +19,8 @@ from typing import Any
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from gamelab.web.common import ApiModel, GamePage, budgeted, reply
+from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply
+from gamelab.web.pool import to_document
 from gamelab.yatzy.coach import coach
 from gamelab.yatzy.game import game_view
 from gamelab.yatzy.review import review_game
@@ -31,6 +36,11 @@ PAGE = GamePage(
 )
 
 router = APIRouter()
+
+#: Seconds a review may take in its solver process: generous, since the first review of a game
+#: from the empty card computes the rule set's exact distribution (30 s wall for yatzy at load 6
+#: on 2 cores); a review killed at this limit would leave it uncomputed for the next one.
+REVIEW_TIMEOUT = 900.0
 
 Rules = Field(
     default="yatzy",
@@ -110,6 +120,10 @@ async def game(body: GameRequest, request: Request):
 
 
 @router.post("/review")
-def review(body: GameRequest):
-    """Every decision with its loss, the total loss, luck and the exact-distribution percentile."""
-    return reply(review_game(*_game_args(body)))
+async def review(body: GameRequest, request: Request):
+    """Every decision with its loss, the total loss, luck and the exact-distribution percentile
+    (computed in a solver process: see the module's docstring)."""
+    result = await pool_of(request).run(
+        to_document, (review_game, _game_args(body)), timeout=REVIEW_TIMEOUT, cache=False
+    )  # not memoised: reviews are cheap once the distribution is on disk
+    return reply(result)

@@ -53,8 +53,16 @@ async function ensureTables(name) {
 
 const play = {
   seed: 1, start: "-", opponent: "none", moves: [], botMoves: [], view: null,
-  held: [false, false, false, false, false], botLog: [], askCoach: false,
+  held: [false, false, false, false, false], botLog: [], askCoach: false, asked: 0,
 };
+
+/** Number the game requests: an answer that arrives after a later request was sent (a slow
+ *  New game overtaken by another, a move sent twice) is dropped, so the latest click wins. */
+function ask() {
+  play.asked += 1;
+  const mine = play.asked;
+  return () => mine === play.asked;
+}
 
 function gameBody(extra = {}) {
   return { rules: rulesState.name, seed: play.seed, start: play.start, moves: play.moves,
@@ -70,6 +78,7 @@ function coachWanted() {
 async function newGame(start = play.start, onError = null) {
   const seed = Number($("seed").value);
   const opponent = $("opponent").value;
+  const current = ask();
   if (!(await ensureTables(rulesState.name))) return false;
   const body = { rules: rulesState.name, seed, start, moves: [], opponent, bot_moves: [],
                  coach: $("coach-on").checked };
@@ -77,10 +86,12 @@ async function newGame(start = play.start, onError = null) {
   try {
     view = await api("/api/yatzy/game", body, { quiet: true });
   } catch (err) {
+    if (!current()) return false;
     if (onError) onError(err.message);
     else { clearErrors($("play")); showError($("seed"), err.message); }
     return false;
   }
+  if (!current()) return false;
   clearErrors($("play"));
   play.seed = seed; play.start = start; play.opponent = opponent;
   play.moves = []; play.botMoves = []; play.botLog = []; play.askCoach = false;
@@ -92,9 +103,10 @@ async function newGame(start = play.start, onError = null) {
 async function move(text) {
   if (!play.view || play.view.finished) return;
   const moves = [...play.moves, text];
+  const current = ask();
   const view = await api("/api/yatzy/game", gameBody({ moves, coach: $("coach-on").checked }),
                          { errorAt: $("reroll") });
-  if (!view) return;
+  if (!view || !current()) return;
   play.moves = moves;
   play.askCoach = false;
   accept(view);
@@ -110,11 +122,15 @@ function accept(view) {
 
 async function askCoach() {
   if (!play.view || play.view.finished) return;
+  const current = ask();
   const view = await api("/api/yatzy/game", gameBody({ coach: true }), { errorAt: $("hint") });
-  if (!view) return;
+  if (!view || !current()) return;
   play.askCoach = true;
   play.view = view;
   renderPlay();
+  // on a phone the coach sits below the card: bring it into view when asked for
+  const panel = $("coach-panel");
+  if (panel.getBoundingClientRect().top > window.innerHeight) panel.scrollIntoView({ block: "start" });
 }
 
 function optionMove(o) {
@@ -154,6 +170,12 @@ function renderPlay() {
   $("hint").disabled = v.finished;
   $("take-best").disabled = v.finished || !v.coach;
   showNote($("game-note"), v.note);
+  const last = play.botLog.length ? play.botLog[play.botLog.length - 1] : null;
+  const botLast = $("bot-last");
+  botLast.hidden = !last;
+  botLast.textContent = last
+    ? `The bot's turn ${last.turn}: rolled ${last.rolls.join(" → ")}, scored ${last.points} in ${pretty(last.decisions[last.decisions.length - 1].label)}.`
+    : "";
   const result = $("result");
   result.hidden = !v.finished;
   result.textContent = "";
@@ -267,7 +289,7 @@ function renderBotLog() {
     const policy = turn.policy === "win play"
       ? h("span", { class: "tag win" }, `plays for the win: P(bot wins) ${pct(turn.win_probability, 1)}`)
       : h("span", { class: "tag" }, "plays for the expected score");
-    list.append(h("li", { value: String(turn.turn) }, h("strong", {}, `Turn ${turn.turn}: `),
+    list.append(h("li", {}, h("strong", {}, `Turn ${turn.turn}: `),
                   `rolled ${turn.rolls.join(" → ")}; ${steps.join("; ")} `, policy));
   }
 }
@@ -286,6 +308,25 @@ function setupPlay() {
   });
   $("coach-on").addEventListener("change", () => { if ($("coach-on").checked) askCoach(); else { play.view.coach = null; renderPlay(); } });
   $("opponent").addEventListener("change", () => newGame(play.start));
+  document.addEventListener("keydown", playKey);
+}
+
+/** Keys on the Play tab: 1-5 hold or release a die, R reroll, C ask the coach, B take its choice. */
+function playKey(ev) {
+  if (ev.ctrlKey || ev.metaKey || ev.altKey || $("play").hidden) return;
+  if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  const v = play.view;
+  if (!v || v.finished) return;
+  const key = ev.key.toLowerCase();
+  if (key >= "1" && key <= "5" && v.rolls_left > 0) {
+    const i = Number(key) - 1;
+    play.held[i] = !play.held[i];
+    renderPlay();
+  } else if (key === "r" && !$("reroll").disabled) $("reroll").click();
+  else if (key === "c" && !$("hint").disabled) $("hint").click();
+  else if (key === "b" && !$("take-best").disabled) $("take-best").click();
+  else return;
+  ev.preventDefault();
 }
 
 // ---------------------------------------------------------------- assistant
@@ -469,6 +510,16 @@ function setupTabs() {
 
 async function setRules(name) {
   rulesState.name = name;
+  // the game on show belongs to the old rules: nothing to click until the new one starts
+  ask();
+  play.view = null;
+  $("turn-line").textContent = "Preparing the game…";
+  $("dice").textContent = "";
+  $("card").textContent = "";
+  $("coach-panel").hidden = true;
+  $("result").hidden = true;
+  $("bot-last").hidden = true;
+  for (const id of ["reroll", "hint", "take-best"]) $(id).disabled = true;
   if (!(await ensureTables(name))) return;
   buildAssistCard();
   $("assist-options").textContent = "";
