@@ -66,6 +66,14 @@ def test_coach_at_the_start_of_a_yatzy_game_equals_the_cli(page, gamelab_cli):
     assert (
         shown == [(o["keep"], f"{o['expected_score']:.3f}") for o in cli["options"]][: len(shown)]
     )
+    # the address replays the game: opened afresh, it starts the same seed with the same roll
+    assert f"seed={seed}" in page.url and "rules=yatzy" in page.url
+    page.goto(page.url)
+    page.wait_for_function(
+        "[...document.querySelectorAll('#dice .die')].map((d) => d.dataset.face).sort().join('')"
+        " === '11114'"
+    )
+    assert page.locator("#seed").input_value() == str(seed)
 
 
 STATE_JS = (

@@ -155,3 +155,14 @@ def test_tables_status_after_loading():
     assert s.loaded and s.cached and s.message == ""
     with pytest.raises(ValueError, match="unknown rules"):
         tables_status("kniffel")
+
+
+def test_an_extra_yahtzee_offers_the_forced_joker_box_with_its_bonus():
+    # seed 226: your second turn's first roll is 44444; with the Yahtzee box at 50, the
+    # official (forced joker) rules allow only the open fours: 20 points + the 100 bonus
+    v = game_view("yahtzee", 226, [], start="yahtzee=50")
+    assert sorted(v.dice) == [4] * 5 and v.turn == 2
+    offered = {r.box: (r.would_score, r.would_bonus) for r in v.rows if r.would_score is not None}
+    assert offered == {"fours": (120, 100)}
+    after = game_view("yahtzee", 226, ["box fours"], start="yahtzee=50")
+    assert after.you.total == 170 and after.you.yahtzee_bonuses == 1

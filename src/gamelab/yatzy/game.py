@@ -87,7 +87,8 @@ class BoxRow:
     upper: bool
     you: int | None
     bot: int | None = None
-    would_score: int | None = None  # with the current dice, on your open boxes
+    would_score: int | None = None  # with the current dice, on your open boxes (bonus included)
+    would_bonus: int = 0  # the Yahtzee bonus within would_score (an extra Yahtzee as a joker)
 
 
 @dataclass(frozen=True)
@@ -520,9 +521,9 @@ def game_view(
             bot_turn, note = _bot_turn(rules, E, bot, you, opponent, win_solve)
             bot_turns.append(bot_turn.moves)
     finished = you.card.done and (bot is None or bot.card.done)
-    would = {}
+    would: dict[str, tuple[int, int]] = {}
     if not you.card.done:
-        would = {name: pts + bonus for name, pts, bonus in rules.placements(you.counts, you.card)}
+        would = {name: (pts, bonus) for name, pts, bonus in rules.placements(you.counts, you.card)}
     rows = [
         BoxRow(
             name,
@@ -530,7 +531,8 @@ def game_view(
             rules.upper_face(b) > 0,
             you.card.entries[b],
             bot.card.entries[b] if bot is not None else None,
-            would.get(name),
+            sum(would[name]) if name in would else None,
+            would[name][1] if name in would else 0,
         )
         for b, name in enumerate(rules.boxes)
     ]

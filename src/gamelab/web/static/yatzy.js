@@ -2,7 +2,7 @@
 // Every number shown comes from /api/yatzy/...; this file only draws and collects input. The
 // game lives here (rule set, seed, start card, moves, the bot's moves) and is sent whole with
 // every request; the server replays it.
-import { api, clearErrors, h, pct, showError, showNote } from "/static/kit.js";
+import { api, clearErrors, h, pct, randomSeed, showError, showNote } from "/static/kit.js";
 
 const PIPS = {
   1: [[50, 50]], 2: [[27, 27], [73, 73]], 3: [[27, 27], [50, 50], [73, 73]],
@@ -94,6 +94,10 @@ async function newGame(start = play.start, onError = null) {
   if (!current()) return false;
   clearErrors($("play"));
   play.seed = seed; play.start = start; play.opponent = opponent;
+  // the address replays this game's start: same rules, seed and opponent (and start card)
+  const link = new URLSearchParams({ rules: rulesState.name, seed: String(seed), opponent });
+  if (start !== "-") link.set("start", start);
+  history.replaceState(null, "", `${location.pathname}?${link}`);
   play.moves = []; play.botMoves = []; play.botLog = []; play.askCoach = false;
   accept(view);
   return true;
@@ -204,7 +208,8 @@ function renderCard(table, v) {
     const cell = open && row.would_score !== null
       ? h("td", {}, h("button", { type: "button", class: `score-btn${bestBox === row.label ? " best" : ""}`,
                                   dataset: { box: row.label }, onclick: () => move(`box ${row.label}`),
-                                  title: `score ${row.would_score} in ${row.label}` }, String(row.would_score)))
+                                  title: `score ${row.would_score} in ${row.label}` },
+                                row.would_bonus ? `${row.would_score - row.would_bonus} + ${row.would_bonus}` : String(row.would_score)))
       : h("td", {});
     body.append(h("tr", { class: row.you === null ? "open" : "filled", dataset: { box: row.box } },
                   h("td", {}, pretty(row.label)), h("td", {}, row.you === null ? "" : String(row.you)),
@@ -253,7 +258,9 @@ function fillOptions(table, advice, onPick, showAll = false) {
   const body = h("tbody", {});
   const shown = showAll ? advice.options : advice.options.slice(0, SHOWN_OPTIONS);
   shown.forEach((o, i) => {
-    const label = o.keep !== undefined ? (o.keep === "-" ? "reroll all" : o.keep) : pretty(o.label);
+    const label = o.keep !== undefined
+      ? (o.keep === "-" ? "reroll all" : o.keep.length === 5 ? `${o.keep} (keep all: score now)` : o.keep)
+      : pretty(o.label);
     const tr = h("tr", { class: `option${i === 0 ? " best" : ""}`, dataset: { option: o.keep !== undefined ? o.keep : o.box },
                          tabindex: onPick ? "0" : null },
                  h("td", {}, label, i === 0 ? h("span", { class: "best-tag" }, "best") : null),
@@ -296,6 +303,7 @@ function renderBotLog() {
 
 function setupPlay() {
   $("new-game").addEventListener("click", () => newGame("-"));
+  $("random-game").addEventListener("click", () => { $("seed").value = String(randomSeed()); newGame("-"); });
   $("seed").addEventListener("keydown", (ev) => { if (ev.key === "Enter") newGame("-"); });
   $("reroll").addEventListener("click", () => {
     if (!play.view) return;
@@ -314,7 +322,7 @@ function setupPlay() {
 /** Keys on the Play tab: 1-5 hold or release a die, R reroll, C ask the coach, B take its choice. */
 function playKey(ev) {
   if (ev.ctrlKey || ev.metaKey || ev.altKey || $("play").hidden) return;
-  if (ev.target.closest && ev.target.closest("input, select, textarea")) return;
+  if (ev.target.closest && ev.target.closest("input:not([type=checkbox]), select, textarea")) return;
   const v = play.view;
   if (!v || v.finished) return;
   const key = ev.key.toLowerCase();
@@ -508,7 +516,7 @@ function setupTabs() {
   }
 }
 
-async function setRules(name) {
+async function setRules(name, start = "-") {
   rulesState.name = name;
   // the game on show belongs to the old rules: nothing to click until the new one starts
   ask();
@@ -523,11 +531,21 @@ async function setRules(name) {
   if (!(await ensureTables(name))) return;
   buildAssistCard();
   $("assist-options").textContent = "";
-  await newGame("-");
+  await newGame(start);
 }
 
 setupTabs();
 setupPlay();
 setupAssist();
 $("rules").addEventListener("change", () => setRules($("rules").value));
-setRules($("rules").value);
+// a shared link (?rules=yahtzee&seed=7&opponent=optimal&start=...) starts that game
+const shared = new URLSearchParams(location.search);
+{
+  const pick = (id, value) => {
+    if (value !== null && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
+  };
+  pick("rules", shared.get("rules"));
+  pick("opponent", shared.get("opponent"));
+  if (shared.get("seed") !== null) $("seed").value = shared.get("seed");
+}
+setRules($("rules").value, shared.get("start") || "-");
