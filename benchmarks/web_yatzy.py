@@ -122,6 +122,8 @@ def main() -> None:
     )
     E = optimal_values(args.rules)  # builds the disk cache on a fresh machine (the server loads it)
     states = positions(args.rules, args.positions, args.seed)
+    first = states[0]["advise"]  # load the coach's kernels (numba cache) before timing them
+    coach(first["rules"], first["card"], first["dice"], first["rolls_left"], E)
     load_before = os.getloadavg()
 
     server = None
