@@ -452,6 +452,8 @@ function setupAssist() {
 
 // ---------------------------------------------------------------- review
 
+let reviewAsked = 0;
+
 async function loadReview() {
   if (!play.view) {
     $("review-empty").hidden = false;
@@ -461,8 +463,13 @@ async function loadReview() {
   const info = rulesState.info;
   const slow = play.view.finished && play.start === "-" && info && !info.distribution_cached;
   if (slow) showNote($("tables-note"), `computing the exact final-score distribution of ${rulesState.name} (first time on this server, about a core-minute; cached afterwards)…`);
+  reviewAsked += 1;
+  const mine = reviewAsked;
+  $("review-body").classList.add("stale");  // the last review stays greyed until the new one comes
   const r = await api("/api/yatzy/review", gameBody(), { errorAt: null });
+  if (mine !== reviewAsked) return;  // a later review was asked for
   if (slow) showNote($("tables-note"), null);
+  $("review-body").classList.remove("stale");
   if (!r) return;
   if (slow && info) info.distribution_cached = true;
   $("review-empty").hidden = true;
