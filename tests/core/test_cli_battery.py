@@ -27,6 +27,7 @@ REQUIRED = {
     "rows": "4,2 8,0 4,2 4,2 5,1",
     "cols": "6,1 5,0 5,2 4,3 5,1",
     "sequence": "HPHHHHHHPHHPHHPH",
+    "conformation": "RRUL",
     "dice": "11114",
     "a": "random",
     "b": "random",
