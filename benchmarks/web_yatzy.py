@@ -70,7 +70,8 @@ def positions(rules: str, count: int, seed: int) -> list[dict]:
                     },
                 }
             )
-            open_boxes = [r.box for r in v.rows if r.you is None]
+            # the boxes these dice may go in (under a forced joker, not every open box)
+            open_boxes = [r.box for r in v.rows if r.would_score is not None]
             if v.rolls_left and rng.random() < 0.75:
                 moves.append("hold " + "".join(rng.choice(["0", "1"], 5)))
             else:
