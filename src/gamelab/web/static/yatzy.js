@@ -314,7 +314,10 @@ function setupPlay() {
     const c = play.view && play.view.coach;
     if (c && c.options.length) move(optionMove(c.options[0]));
   });
-  $("coach-on").addEventListener("change", () => { if ($("coach-on").checked) askCoach(); else { play.view.coach = null; renderPlay(); } });
+  $("coach-on").addEventListener("change", () => {
+    if ($("coach-on").checked) askCoach();
+    else if (play.view) { play.view.coach = null; play.askCoach = false; renderPlay(); }
+  });
   $("opponent").addEventListener("change", () => newGame(play.start));
   document.addEventListener("keydown", playKey);
 }
