@@ -11,10 +11,13 @@ import typer
 from rich.table import Table
 
 from gamelab.cli_common import (
+    Cluster,
     Json,
     Quiet,
     Seed,
     Store,
+    Workers,
+    backend,
     console,
     err_console,
     print_json,
@@ -289,6 +292,48 @@ def solve_optimal_command(
     console.print(
         f"searched {data.nodes} nodes in {data.seconds:.1f} s ({data.cpu_seconds:.2f} s CPU)"
     )
+
+
+@app.command("feasible")
+def feasible_command(
+    max_guesses: Annotated[
+        int, typer.Option("--max-guesses", min=1, max=20, help="The guess limit to test.")
+    ] = 5,
+    names: Names = "gen1-4",
+    guesses: GuessFile = None,
+    answers: AnswerFile = None,
+    rule: Rule = "blog",
+    workers: Workers = None,
+    cluster: Cluster = None,
+    store: Store = True,
+    json_out: Json = False,
+    quiet: Quiet = False,
+) -> None:
+    """Settle whether ANY strategy finds every answer within --max-guesses (normal mode): each
+    first guess is checked exactly, in parallel and resumable (much faster than the optimum)."""
+    from gamelab.wordle.feasible import depth_feasibility
+
+    game = make_game(names, guesses, answers, rule)
+    data = depth_feasibility(
+        game,
+        max_guesses,
+        backend=backend(workers, cluster, quiet or json_out),
+        store=result_store(store),
+    )
+    if json_out:
+        print_json(data)
+        return
+    console.print(data.statement)
+    if data.feasible:
+        shown = " ".join(data.feasible_first_guesses[:20])
+        more = len(data.feasible_first_guesses) - 20
+        console.print(f"first guesses within the limit: {shown}{f' (+{more})' if more > 0 else ''}")
+    elif data.smallest_refuting_class:
+        console.print(
+            f"smallest class left by a first guess that cannot be finished in time: "
+            f"{len(data.smallest_refuting_class)} answers"
+        )
+    console.print(f"{data.openings_checked} first guesses checked in {data.seconds:.1f} s")
 
 
 @app.command("next")

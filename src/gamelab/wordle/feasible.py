@@ -1,0 +1,258 @@
+"""Is there a strategy within a guess limit at all? Settled for every first guess, in parallel.
+
+``depth_feasibility(game, 5)`` answers "can every answer be found within 5 guesses?" exactly:
+for each first guess, its classes are checked largest first with the feasibility search
+(:func:`gamelab.wordle._feasible_kernels.feasible_kernel`), and a first guess is refuted by the
+first class that no strategy finds within the guesses left. This is far cheaper than the
+optimum under the limit (:class:`gamelab.wordle.optimal.OptimalSolver` with ``max_guesses``),
+which must also value every feasible node; that solver then gives the optimum over the feasible
+first guesses only (``solve-optimal --first``).
+
+The first guesses are split into tasks run by :func:`gamelab.core.parallel.run_tasks`, locally or
+on Dask; with a result store each finished task is kept, so an interrupted run continues where
+it stopped. Normal mode only (any guess allowed).
+
+:func:`feasible_python` is the plain-Python twin of the kernel.
+"""
+
+from __future__ import annotations
+
+import time
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+import numpy as np
+
+from gamelab.core.parallel import Backend, run_tasks
+from gamelab.wordle import _feasible_kernels as fk
+from gamelab.wordle.rules import WordList
+from gamelab.wordle.table import Game
+
+EXPERIMENT = "wordle-feasible"
+VERSION = 1  # of the stored per-first-guess results
+
+
+class FeasibleSearch:
+    """The kernel's tables and memo for one game: ``feasible(cands, depth) -> bool``."""
+
+    def __init__(self, game: Game, capacity: int = 1 << 22) -> None:
+        if game.n_codes > 256:
+            raise ValueError("the feasibility search needs words of at most 5 letters")
+        self.game = game
+        self.tt = np.ascontiguousarray(game.table.T)
+        self.guesses = np.arange(game.n_guesses, dtype=np.int32)
+        self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
+        self.use_guesses(self.guesses)
+        rng = np.random.default_rng(20261201)  # fixed: hashes belong to the memo, not results
+        hi = np.iinfo(np.uint64).max
+        self.rnd1 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
+        self.rnd2 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
+        self.mk1 = np.zeros(capacity, dtype=np.uint64)
+        self.mk2 = np.zeros(capacity, dtype=np.uint64)
+        self.mflag = np.zeros(capacity, dtype=np.uint8)
+        self.minf = np.zeros(capacity, dtype=np.int8)
+        self.mfeas = np.full(capacity, fk.NO_FEASIBLE, dtype=np.int8)
+        self.stats = np.zeros(4, dtype=np.int64)  # nodes, memo hits, memo entries, guesses tried
+
+    #: largest table of pair bits built (bytes): answers^2 x guesses / 8
+    MAX_PAIR_BYTES = 1 << 29
+
+    def use_guesses(self, guesses: np.ndarray) -> None:
+        """Search with these guesses only (the memo is cleared)."""
+        self.guesses = np.ascontiguousarray(guesses, dtype=np.int32)
+        n = self.game.n_answers
+        if n * n * ((len(self.guesses) + 63) // 64) * 8 <= self.MAX_PAIR_BYTES:
+            self.bits = fk.pair_bits_kernel(self.tt, self.guesses)
+        else:
+            self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
+        if hasattr(self, "mflag"):
+            self.mflag[:] = 0
+
+    def feasible(self, cands: np.ndarray, depth: int) -> bool:
+        """Can every candidate be found within `depth` guesses (any guess allowed)?"""
+        if depth > 100:
+            raise ValueError(f"depth must be at most 100, got {depth}")
+        return bool(
+            fk.feasible_kernel(
+                self.tt,
+                np.ascontiguousarray(cands, dtype=np.int32),
+                depth,
+                self.guesses,
+                self.game.n_codes,
+                self.bits,
+                self.rnd1,
+                self.rnd2,
+                self.mk1,
+                self.mk2,
+                self.mflag,
+                self.minf,
+                self.mfeas,
+                self.stats,
+            )
+        )
+
+    def opening(self, guess: int, depth: int) -> tuple[bool, np.ndarray | None]:
+        """(feasible?, the class that refutes it) for first guess `guess` and `depth` guesses in
+        all: its classes (largest first) must each be feasible within depth - 1."""
+        cands = self.game.all_answers()
+        if depth < 1:
+            return False, cands
+        parts = sorted(self.game.partition(guess, cands).values(), key=len, reverse=True)
+        for part in parts:
+            if len(part) == 1 and self.game.is_answer(guess, int(part[0])):
+                continue
+            if not self.feasible(part, depth - 1):
+                return False, part
+        return True, None
+
+
+def feasible_python(
+    table: np.ndarray, cands: np.ndarray, depth: int, guesses: np.ndarray, memo: dict | None = None
+) -> bool:
+    """The kernel's twin, written plainly: some guess splits the set into classes that are all
+    feasible with one guess fewer. `table` is guesses x answers."""
+    memo = {} if memo is None else memo
+    n = len(cands)
+    if n <= 1:
+        return n == 0 or depth >= 1
+    if depth <= 1:
+        return False
+    key = (depth, tuple(sorted(int(c) for c in cands)))
+    if key in memo:
+        return memo[key]
+    result = False
+    for g in guesses:
+        classes: dict[int, list[int]] = {}
+        for a in cands:
+            classes.setdefault(int(table[g, a]), []).append(int(a))
+        if len(classes) < 2:
+            continue
+        if all(
+            len(part) == 1 or feasible_python(table, np.array(part), depth - 1, guesses, memo)
+            for part in classes.values()
+        ):
+            result = True
+            break
+    memo[key] = result
+    return result
+
+
+@dataclass
+class OpeningResult:
+    """One first guess under the limit: feasible, or refuted by the class named."""
+
+    guess: str
+    feasible: bool
+    refuting_class: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Feasibility:
+    """Whether any strategy finds every answer within `max_guesses` guesses."""
+
+    names: str
+    rule: str
+    max_guesses: int
+    answers: int
+    guesses: int
+    feasible: bool
+    feasible_first_guesses: list[str]
+    openings_checked: int
+    statement: str
+    smallest_refuting_class: list[str] = field(default_factory=list)
+    seconds: float = 0.0
+    openings: list[OpeningResult] = field(default_factory=list, metadata={"json": False})
+
+
+@lru_cache(maxsize=4)
+def _search_for(words: WordList, rule: str) -> FeasibleSearch:
+    """One search (and its memo) per worker process and game."""
+    return FeasibleSearch(Game(words, rule))
+
+
+def _openings_task(item: tuple[WordList, str, int, list[int]], rng: Any) -> list[list[Any]]:
+    """[[guess index, feasible, refuting class]] for a chunk of first guesses."""
+    words, rule, depth, chunk = item
+    search = _search_for(words, rule)
+    out = []
+    for g in chunk:
+        ok, part = search.opening(g, depth)
+        out.append([g, ok, [] if part is None else [int(a) for a in part]])
+    return out
+
+
+def depth_feasibility(
+    game: Game,
+    max_guesses: int,
+    *,
+    backend: Backend | None = None,
+    store: Any = None,
+    chunk: int = 16,
+) -> Feasibility:
+    """Settle whether a strategy within `max_guesses` guesses exists: every first guess is
+    checked (in tasks of `chunk` first guesses, on `backend`, kept in `store` if given)."""
+    if max_guesses < 1:
+        raise ValueError(f"max_guesses must be at least 1, got {max_guesses}")
+    if chunk < 1:
+        raise ValueError(f"chunk must be at least 1, got {chunk}")
+    start = time.monotonic()
+    words = game.words
+    order = list(range(game.n_guesses))
+    chunks = [order[i : i + chunk] for i in range(0, len(order), chunk)]
+    items = [(words, game.rule, max_guesses, c) for c in chunks]
+    params = {
+        "words": words.fingerprint(),
+        "rule": game.rule,
+        "max_guesses": max_guesses,
+        "chunk": chunk,
+        "version": VERSION,
+    }
+    rows = run_tasks(
+        _openings_task,
+        items,
+        seed=0,
+        backend=backend,
+        label=f"first guesses within {max_guesses}",
+        store=store,
+        experiment=EXPERIMENT if store is not None else None,
+        params=params if store is not None else None,
+    )
+    openings = []
+    for task in rows:
+        for g, ok, part in task:
+            openings.append(
+                OpeningResult(
+                    guess=words.guesses[g],
+                    feasible=bool(ok),
+                    refuting_class=[words.answers[a] for a in part],
+                )
+            )
+    good = [o.guess for o in openings if o.feasible]
+    refuting = [o.refuting_class for o in openings if not o.feasible]
+    smallest = min(refuting, key=len) if refuting else []
+    mode = f"at most {max_guesses} guesses, {game.rule} rule, normal mode"
+    if good:
+        statement = (
+            f"feasible: {len(good)} of {len(openings)} first guesses find every answer within "
+            f"{max_guesses} guesses ({mode})"
+        )
+    else:
+        statement = (
+            f"infeasible (proven): after each of the {len(openings)} first guesses some answers "
+            f"cannot all be found within {max_guesses} guesses ({mode})"
+        )
+    return Feasibility(
+        names=words.name,
+        rule=game.rule,
+        max_guesses=max_guesses,
+        answers=game.n_answers,
+        guesses=game.n_guesses,
+        feasible=bool(good),
+        feasible_first_guesses=good,
+        openings_checked=len(openings),
+        statement=statement,
+        smallest_refuting_class=smallest,
+        seconds=time.monotonic() - start,
+        openings=openings,
+    )
