@@ -34,6 +34,7 @@ def _t(twin: str, test: str, variant_of: str = "") -> Twin:
 VT = "tests/voltorb/test_voltorb_strategies.py::"
 WR = "tests/wordle/test_wordle_rules.py::"
 WS = "tests/wordle/test_wordle_search_kernel.py::"
+WF = "tests/wordle/test_wordle_feasible.py::"
 LE = "tests/lattice/test_lattice_enumeration.py::"
 OR = "tests/oware/test_oware_rules.py::"
 OS = "tests/oware/test_oware_search.py::"
@@ -103,6 +104,14 @@ TWINS: dict[str, dict[str, Twin]] = {
         ),
         "_search_kernels.search_kernel": _t(
             "gamelab.wordle.optimal.OptimalSolver", WS + "test_kernel_matches_twin"
+        ),
+        "_feasible_kernels.feasible_kernel": _t(
+            "gamelab.wordle.feasible.feasible_python",
+            WF + "test_feasible_kernel_matches_twin_on_random_sets",
+        ),
+        "_feasible_kernels.pair_bits_kernel": _t(
+            "gamelab.wordle._feasible_kernels.pair_bits_python",
+            WF + "test_pair_bits_kernel_matches_twin",
         ),
     },
     "lattice": {
@@ -280,6 +289,11 @@ HELPERS: dict[str, dict[str, str]] = {
         "_kernels.feedback_code": "one pattern: the cell of feedback_table_kernel (and of the "
         "strict pool grouping in search_kernel)",
         "_memo_kernels._mix": "the bit mixer of memo_key",
+        "_feasible_kernels._set_hash": "a candidate set's memo key inside feasible_kernel",
+        "_feasible_kernels._separates": "the one-guess-left test of feasible_kernel (no pair bits)",
+        "_feasible_kernels._separable": "the one-guess-left test of feasible_kernel (pair bits)",
+        "_feasible_kernels._three": "the two-guesses-left search of feasible_kernel (pair bits)",
+        "_feasible_kernels._three_marked": "the loop of _three, inside feasible_kernel",
         "_memo_kernels.memo_record": "a memo write inside search_kernel",
         "_scan_kernels.perfect_candidate": "the endgame check of search_kernel",
         "_scan_kernels.scan_transposed": "search_kernel's node scan (byte-sized patterns)",

@@ -34,89 +34,192 @@ def _set_hash(buf, n, rnd1, rnd2):
 
 
 @njit(cache=True)
-def _separates(tt, buf, n, g, seen):
+def _separates(tab, buf, n, g, seen):
     """True if guess g gives every candidate of the set a pattern of its own."""
     ok = True
     for i in range(n):
-        c = tt[buf[i], g]
+        c = tab[g, buf[i]]
         if seen[c]:
             ok = False
             break
         seen[c] = True
     for i in range(n):
-        seen[tt[buf[i], g]] = False
+        seen[tab[g, buf[i]]] = False
     return ok
 
 
 @njit(cache=True)
-def pair_bits_kernel(tt, guesses):
-    """bits[a, b, w]: bit t of word w set if guesses[64 w + t] tells answers a and b apart."""
-    n = tt.shape[0]
+def pair_bits_kernel(tab, guesses):
+    """bits[a, b, w]: bit t of word w set if guesses[64 w + t] tells answers a and b apart
+    (tab: guesses x answers feedback codes)."""
+    n = tab.shape[1]
     n_w = (guesses.shape[0] + 63) // 64
     bits = np.zeros((n, n, n_w), dtype=np.uint64)
+    for t in range(guesses.shape[0]):
+        row = tab[guesses[t]]
+        bit = np.uint64(1) << np.uint64(t & 63)
+        w = t >> 6
+        for a in range(n):
+            for b in range(a + 1, n):
+                if row[a] != row[b]:
+                    bits[a, b, w] |= bit
+                    bits[b, a, w] |= bit
+    return bits
+
+
+def pair_bits_python(tab: np.ndarray, guesses: np.ndarray) -> np.ndarray:
+    """Twin of :func:`pair_bits_kernel`, a pair at a time."""
+    n = tab.shape[1]
+    n_w = (len(guesses) + 63) // 64
+    bits = np.zeros((n, n, n_w), dtype=np.uint64)
     for a in range(n):
-        for b in range(a + 1, n):
-            for t in range(guesses.shape[0]):
-                g = guesses[t]
-                if tt[a, g] != tt[b, g]:
-                    bits[a, b, t >> 6] |= np.uint64(1) << np.uint64(t & 63)
-            bits[b, a, :] = bits[a, b, :]
+        for b in range(n):
+            if a == b:
+                continue
+            for t, g in enumerate(guesses):
+                if tab[g, a] != tab[g, b]:
+                    bits[a, b, t // 64] |= np.uint64(1 << (t % 64))
     return bits
 
 
 @njit(cache=True)
-def _separable(bits, buf, n, acc):
-    """With the pair bits: True if some guess tells every two candidates of the set apart."""
-    n_w = acc.shape[0]
-    acc[:] = ~np.uint64(0)
+def _separable(bits, buf, n, acc, stats, wit):
+    """With the pair bits: True if some guess tells every two candidates of the set apart.
+
+    acc: scratch of 2 x words (the running AND, then the words still nonzero). wit: the
+    witness of the last refusal, kept between calls (wit[0]: its size; wit[1:1+size]: its
+    members; wit[1+n_ans+a] = 1 marks answer a): members of it are compared first, so a set
+    that contains the last refused one is refused within a few pairs."""
+    n_w = bits.shape[2]
+    n_ans = bits.shape[0]
+    base = 1 + n_ans
+    order = wit[base + n_ans : base + 2 * n_ans]
+    k = 0
     for i in range(n):
-        for j in range(i + 1, n):
-            row = bits[buf[i], buf[j]]
-            any_left = np.uint64(0)
-            for w in range(n_w):
-                acc[w] &= row[w]
-                any_left |= acc[w]
-            if any_left == 0:
-                return False
-    return True
+        if wit[base + buf[i]] != 0:
+            order[k] = buf[i]
+            k += 1
+    for i in range(n):
+        if wit[base + buf[i]] == 0:
+            order[k] = buf[i]
+            k += 1
+    live = 0  # words of the running AND still nonzero, listed in acc[n_w:]
+    first = bits[order[0], order[1]]
+    for w in range(n_w):
+        if first[w] != 0:
+            acc[w] = first[w]
+            acc[n_w + live] = w
+            live += 1
+    j = 1
+    while live > 0 and j < n:
+        # the pairs of order[j] with every earlier member
+        for i in range(j):
+            if j == 1:
+                break
+            row = bits[order[i], order[j]]
+            stats[5] += 1
+            q = 0
+            while q < live:
+                w = np.int64(acc[n_w + q])
+                v = acc[w] & row[w]
+                if v == 0:
+                    live -= 1
+                    acc[n_w + q] = acc[n_w + live]
+                else:
+                    acc[w] = v
+                    q += 1
+            if live == 0:
+                break
+        if live == 0:
+            break
+        j += 1
+    if live > 0:
+        return True
+    # refused: order[0..j] is the new witness
+    for i in range(wit[0]):
+        wit[base + wit[1 + i]] = 0
+    wit[0] = j + 1
+    for i in range(j + 1):
+        wit[1 + i] = order[i]
+        wit[base + order[i]] = 1
+    return False
 
 
 @njit(cache=True)
-def _three(tt, bits, buf, n, guesses, cnt, pos, codes, part, acc, stats):
+def _three(tab, bits, buf, n, guesses, cnt, pos, codes, part, acc, stats, wit):
     """With the pair bits: True if some guess leaves only classes that one more guess splits
     into single candidates (the set is then found within three guesses)."""
+    mark = wit[1 + 3 * bits.shape[0] :]
+    for i in range(n):
+        mark[buf[i]] = 1
+    ok = _three_marked(tab, bits, buf, n, guesses, cnt, pos, codes, part, acc, stats, wit)
+    for i in range(n):
+        mark[buf[i]] = 0
+    return ok
+
+
+@njit(cache=True)
+def _three_marked(tab, bits, buf, n, guesses, cnt, pos, codes, part, acc, stats, wit):
+    """_three with the set's members marked in wit (its last quarter)."""
+    n_ans = bits.shape[0]
     for t in range(guesses.shape[0]):
         g = guesses[t]
         stats[3] += 1
+        # the last refused set, if it lies in this set and in one class of g: refused at once
+        w = wit[0]
+        if w >= 2:
+            inside = True
+            for i in range(w):
+                if wit[1 + 3 * n_ans + wit[1 + i]] == 0:
+                    inside = False
+                    break
+            if inside:
+                c0 = tab[g, wit[1]]
+                for i in range(1, w):
+                    if tab[g, wit[1 + i]] != c0:
+                        inside = False
+                        break
+                if inside:
+                    stats[1] += 1
+                    continue
+        stats[4] += n
         ncl = 0
+        big = 0
         for i in range(n):
-            c = tt[buf[i], g]
+            c = tab[g, buf[i]]
             codes[i] = c
             if cnt[c] == 0:
                 ncl += 1
             cnt[c] += 1
+            if cnt[c] > cnt[big]:
+                big = c
         ok = ncl >= 2
+        if ok and cnt[big] >= 2:
+            # the largest class first: it is the likeliest to need more than one guess
+            m = 0
+            for i in range(n):
+                if codes[i] == big:
+                    part[m] = buf[i]
+                    m += 1
+            ok = _separable(bits, part, m, acc, stats, wit)
         if ok:
-            # the classes of two or more, laid out one after another in `part`
+            # the other classes of two or more, laid out one after another in `part`
             start = 0
             for i in range(n):
                 c = codes[i]
-                if cnt[c] >= 2 and pos[c] == 0:
+                if c != big and cnt[c] >= 2 and pos[c] == 0:
                     pos[c] = start + 1  # 1 + where the class starts
                     start += cnt[c]
             fill = start
             for i in range(n):
                 c = codes[i]
-                if cnt[c] >= 2:
-                    k = pos[c] - 1
-                    part[k] = buf[i]
+                if c != big and cnt[c] >= 2:
+                    part[pos[c] - 1] = buf[i]
                     pos[c] += 1
-            # check each class: it starts where its run of codes starts
             i = 0
             while i < fill and ok:
-                c = tt[part[i], g]
-                m = cnt[c]
-                if not _separable(bits, part[i:], m, acc):
+                m = cnt[tab[g, part[i]]]
+                if not _separable(bits, part[i:], m, acc, stats, wit):
                     ok = False
                 i += m
         for i in range(n):
@@ -129,18 +232,18 @@ def _three(tt, bits, buf, n, guesses, cnt, pos, codes, part, acc, stats):
 
 
 @njit(cache=True)
-def feasible_kernel(tt, cands, depth, guesses, n_codes, bits, rnd1, rnd2, mk1, mk2, mflag, minf, mfeas, stats):
+def feasible_kernel(tab, cands, depth, guesses, n_codes, bits, rnd1, rnd2, mk1, mk2, mflag, minf, mfeas, stats):
     """1 if some strategy finds each of `cands` within `depth` guesses, else 0.
 
-    tt: answers x guesses feedback codes (uint8, below n_codes). guesses: the guess indices
+    tab: guesses x answers feedback codes (uint8, below n_codes). guesses: the guess indices
     allowed. bits: :func:`pair_bits_kernel` of the same guesses (one guess left is then
     answered from them), or an empty (0, 0, 0) array to scan the guesses instead. The memo
     (mk1, mk2, mflag as in :mod:`~gamelab.wordle._memo_kernels`; minf: deepest limit proven
     infeasible, 0 if none; mfeas: shallowest proven feasible, NO_FEASIBLE if none) is read and
     written; it is never filled beyond 70 % (later sets are then not remembered). stats: nodes
-    searched, memo hits, memo entries, guesses tried.
+    searched, memo hits, memo entries, guesses tried, candidates partitioned, pairs compared.
     """
-    n_ans = tt.shape[0]
+    n_ans = tab.shape[1]
     n_g = guesses.shape[0]
     cap = mk1.shape[0]
     if depth < 1:
@@ -166,7 +269,8 @@ def feasible_kernel(tt, cands, depth, guesses, n_codes, bits, rnd1, rnd2, mk1, m
     keys = np.empty(n_g, dtype=np.int64)
     cl_codes = np.empty(n_codes, dtype=np.int64)
     use_bits = bits.shape[0] > 0
-    acc = np.empty(max(1, bits.shape[2]), dtype=np.uint64)
+    acc = np.empty(max(2, 2 * bits.shape[2]), dtype=np.uint64)
+    wit = np.zeros(1 + 4 * n_ans, dtype=np.int32)
 
     for i in range(cands.shape[0]):
         sets[0, i] = cands[i]
@@ -208,17 +312,17 @@ def feasible_kernel(tt, cands, depth, guesses, n_codes, bits, rnd1, rnd2, mk1, m
                         pass
                     elif use_bits:
                         stats[3] += 1
-                        if _separable(bits, buf, n, acc):
+                        if _separable(bits, buf, n, acc, stats, wit):
                             state = 1
                     else:
                         for t in range(n_g):
                             stats[3] += 1
-                            if _separates(tt, buf, n, guesses[t], seen):
+                            if _separates(tab, buf, n, guesses[t], seen):
                                 state = 1
                                 break
                     continue
                 if d == 3 and use_bits:
-                    if _three(tt, bits, buf, n, guesses, cnt, pos, codes, part[lev], acc, stats):
+                    if _three(tab, bits, buf, n, guesses, cnt, pos, codes, part[lev], acc, stats, wit):
                         state = 1
                     continue
                 # order the useful guesses: smallest largest class first, then most classes
@@ -228,7 +332,7 @@ def feasible_kernel(tt, cands, depth, guesses, n_codes, bits, rnd1, rnd2, mk1, m
                     largest = 0
                     ncl = 0
                     for i in range(n):
-                        c = tt[buf[i], g]
+                        c = tab[g, buf[i]]
                         codes[i] = c
                         if cnt[c] == 0:
                             ncl += 1
@@ -293,7 +397,7 @@ def feasible_kernel(tt, cands, depth, guesses, n_codes, bits, rnd1, rnd2, mk1, m
             n = set_n[lev]
             buf = sets[lev]
             for i in range(n):
-                c = tt[buf[i], g]
+                c = tab[g, buf[i]]
                 codes[i] = c
                 cnt[c] += 1
             k = 0

@@ -40,7 +40,7 @@ class FeasibleSearch:
         if game.n_codes > 256:
             raise ValueError("the feasibility search needs words of at most 5 letters")
         self.game = game
-        self.tt = np.ascontiguousarray(game.table.T)
+        self.tab = np.ascontiguousarray(game.table)
         self.guesses = np.arange(game.n_guesses, dtype=np.int32)
         self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
         self.use_guesses(self.guesses)
@@ -53,7 +53,7 @@ class FeasibleSearch:
         self.mflag = np.zeros(capacity, dtype=np.uint8)
         self.minf = np.zeros(capacity, dtype=np.int8)
         self.mfeas = np.full(capacity, fk.NO_FEASIBLE, dtype=np.int8)
-        self.stats = np.zeros(4, dtype=np.int64)  # nodes, memo hits, memo entries, guesses tried
+        self.stats = np.zeros(6, dtype=np.int64)  # nodes, memo hits, entries, guesses, cands, pairs
 
     #: largest table of pair bits built (bytes): answers^2 x guesses / 8
     MAX_PAIR_BYTES = 1 << 29
@@ -63,7 +63,7 @@ class FeasibleSearch:
         self.guesses = np.ascontiguousarray(guesses, dtype=np.int32)
         n = self.game.n_answers
         if n * n * ((len(self.guesses) + 63) // 64) * 8 <= self.MAX_PAIR_BYTES:
-            self.bits = fk.pair_bits_kernel(self.tt, self.guesses)
+            self.bits = fk.pair_bits_kernel(self.tab, self.guesses)
         else:
             self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
         if hasattr(self, "mflag"):
@@ -75,7 +75,7 @@ class FeasibleSearch:
             raise ValueError(f"depth must be at most 100, got {depth}")
         return bool(
             fk.feasible_kernel(
-                self.tt,
+                self.tab,
                 np.ascontiguousarray(cands, dtype=np.int32),
                 depth,
                 self.guesses,

@@ -1,0 +1,117 @@
+"""The feasibility search (is there a strategy within a guess limit?) against its plain-Python
+twin, against the optimal solver's depth-limited optimum, and as a resumable parallel job."""
+
+import numpy as np
+import pytest
+
+from gamelab.core.parallel import Backend
+from gamelab.core.results import ResultStore
+from gamelab.wordle import _feasible_kernels as fk
+from gamelab.wordle.feasible import FeasibleSearch, depth_feasibility, feasible_python
+from gamelab.wordle.optimal import OptimalSolver
+from gamelab.wordle.rules import pokemon_word_list
+from gamelab.wordle.table import Game
+
+from test_wordle_search_kernel import clustered_words
+
+
+def test_pair_bits_kernel_matches_twin():
+    game = Game(clustered_words(0), "standard")
+    tab = np.ascontiguousarray(game.table)
+    guesses = np.array([0, 3, 5, 8, 13, 21, 34, 55, 60, 61, 62, 63, 64, 65, 70], dtype=np.int32)
+    guesses = guesses[guesses < game.n_guesses]
+    assert np.array_equal(
+        fk.pair_bits_kernel(tab, guesses), fk.pair_bits_python(tab, guesses)
+    )
+
+
+@pytest.mark.parametrize("use_bits", [True, False])
+def test_feasible_kernel_matches_twin_on_random_sets(use_bits):
+    game = Game(pokemon_word_list("gen1-4"), "blog")
+    search = FeasibleSearch(game)
+    rng = np.random.default_rng(7)
+    checked = {True: 0, False: 0}
+    for _ in range(25):
+        guesses = np.sort(rng.choice(game.n_guesses, 24, replace=False)).astype(np.int32)
+        search.use_guesses(guesses)  # clears the memo
+        if not use_bits:
+            search.bits = np.zeros((0, 0, 0), dtype=np.uint64)
+        memo: dict = {}
+        # several questions on one memo: limits and overlapping sets answer from it
+        for _ in range(4):
+            n = int(rng.integers(2, 11))
+            cands = np.sort(rng.choice(game.n_answers, n, replace=False)).astype(np.int32)
+            depth = int(rng.integers(1, 5))
+            fast = search.feasible(cands, depth)
+            assert fast == feasible_python(game.table, cands, depth, guesses, memo)
+            checked[fast] += 1
+    assert checked[True] > 10 and checked[False] > 10  # both answers were exercised
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_feasible_agrees_with_the_optimum_under_each_limit(seed):
+    game = Game(clustered_words(seed), "standard")
+    search = FeasibleSearch(game)
+    answers = game.all_answers()
+    seen = set()
+    for limit in (2, 3, 4, 5):
+        best = OptimalSolver(game, max_guesses=limit).solve()
+        assert best.proven or best.total is None
+        feasible = search.feasible(answers, limit)
+        assert feasible == (best.total is not None)
+        job = depth_feasibility(game, limit, backend=Backend(workers=1, quiet=True), chunk=7)
+        assert job.feasible == feasible
+        assert job.openings_checked == game.n_guesses
+        # each first guess agrees with the optimal solver's exact value of that opening
+        for row in job.openings[:: max(1, game.n_guesses // 12)]:
+            g = game.words.guesses.index(row.guess)
+            one = OptimalSolver(game, max_guesses=limit).solve_first(g)
+            assert row.feasible == (one.total is not None)
+            if not row.feasible:
+                sub = np.array([game.words.answers.index(a) for a in row.refuting_class])
+                assert not search.feasible(sub, limit - 1)
+        if best.total is not None:
+            assert best.first_guesses[0] in job.feasible_first_guesses
+        seen.add(feasible)
+    assert seen == {True, False}
+
+
+def test_pokemon_gen1_4_needs_five_guesses():
+    """docs/wordle.md: at most 4 guesses is infeasible for the post's list (both rules), at most
+    5 is feasible (the optimum's worst case is 5 or more)."""
+    for rule in ("blog", "standard"):
+        search = FeasibleSearch(Game(pokemon_word_list("gen1-4"), rule))
+        answers = search.game.all_answers()
+        assert not search.feasible(answers, 4)
+        assert search.feasible(answers, 5)
+
+
+def test_the_job_resumes_from_the_store(tmp_path):
+    game = Game(clustered_words(1), "standard")
+    store = ResultStore(tmp_path / "r.sqlite")
+    first = depth_feasibility(game, 3, backend=Backend(workers=1, quiet=True), store=store)
+    again = depth_feasibility(game, 3, backend=Backend(workers=1, quiet=True), store=store)
+    assert first.openings == again.openings
+    assert first.statement == again.statement
+    assert store.finished("wordle-feasible", _params(game, 3), None)
+
+
+def _params(game, limit):
+    from gamelab.wordle.feasible import VERSION
+
+    return {
+        "words": game.words.fingerprint(),
+        "rule": game.rule,
+        "max_guesses": limit,
+        "chunk": 16,
+        "version": VERSION,
+        "seed": 0,
+    }
+
+
+def test_bad_limits_are_refused():
+    game = Game(clustered_words(0), "standard")
+    with pytest.raises(ValueError, match="max_guesses must be at least 1"):
+        depth_feasibility(game, 0)
+    with pytest.raises(ValueError, match="chunk must be at least 1"):
+        depth_feasibility(game, 3, chunk=0)
