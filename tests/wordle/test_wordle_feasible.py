@@ -3,6 +3,7 @@ twin, against the optimal solver's depth-limited optimum, and as a resumable par
 
 import numpy as np
 import pytest
+from test_wordle_search_kernel import clustered_words
 
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
@@ -12,17 +13,13 @@ from gamelab.wordle.optimal import OptimalSolver
 from gamelab.wordle.rules import pokemon_word_list
 from gamelab.wordle.table import Game
 
-from test_wordle_search_kernel import clustered_words
-
 
 def test_pair_bits_kernel_matches_twin():
     game = Game(clustered_words(0), "standard")
     tab = np.ascontiguousarray(game.table)
     guesses = np.array([0, 3, 5, 8, 13, 21, 34, 55, 60, 61, 62, 63, 64, 65, 70], dtype=np.int32)
     guesses = guesses[guesses < game.n_guesses]
-    assert np.array_equal(
-        fk.pair_bits_kernel(tab, guesses), fk.pair_bits_python(tab, guesses)
-    )
+    assert np.array_equal(fk.pair_bits_kernel(tab, guesses), fk.pair_bits_python(tab, guesses))
 
 
 @pytest.mark.parametrize("use_bits", [True, False])

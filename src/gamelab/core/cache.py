@@ -5,8 +5,10 @@ arrays from disk if a valid copy exists, else calls ``compute()`` (which returns
 arrays), stores the result and returns it.
 
 Files live under ``$GAMELAB_CACHE`` (default: ``platformdirs.user_cache_dir("gamelab")``), one
-folder per table name. A file is an 8-byte magic, the SHA-256 of the payload, then the payload
-(an uncompressed ``.npz``). It is written to a temporary file in the same folder and renamed into
+folder per table name. A file is an 8-byte magic, the SHA-256 of the payload, then the payload:
+since ``GLCACHE2`` a JSON header (names, dtypes, shapes, offsets) and the arrays' raw bytes, each
+64-byte aligned, which load with a single read and no copy (a 30 MB table in a few
+milliseconds; ``GLCACHE1`` files, an uncompressed ``.npz``, still load). It is written to a temporary file in the same folder and renamed into
 place, so a reader never sees half a file; on load the checksum is verified, and a corrupt or
 truncated file is deleted and recomputed, never used. Bump `version` whenever the meaning or
 layout of a table changes.
@@ -14,6 +16,7 @@ layout of a table changes.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import io
 import json
@@ -28,8 +31,10 @@ import platformdirs
 
 from gamelab.core.files import write_bytes_atomic
 
-MAGIC = b"GLCACHE1"
+MAGIC = b"GLCACHE2"  # raw arrays behind a JSON header
+MAGIC_NPZ = b"GLCACHE1"  # the first format (an .npz payload): still read
 _DIGEST = 32
+_ALIGN = 64
 
 
 def cache_dir() -> Path:
@@ -55,34 +60,72 @@ def save_arrays(
     path: Path, arrays: Mapping[str, np.ndarray], meta: Mapping[str, Any] | None = None
 ) -> None:
     """Write arrays atomically with a checksum (temporary file + rename)."""
-    buffer = io.BytesIO()
-    payload_arrays = {k: np.asarray(v) for k, v in arrays.items()}
-    if meta is not None:
-        payload_arrays["__meta__"] = np.frombuffer(
-            json.dumps(dict(meta), default=str).encode(), dtype=np.uint8
+    entries, blobs, offset = [], [], 0
+    for name, value in arrays.items():
+        a = np.ascontiguousarray(value)
+        if a.dtype.hasobject:
+            raise ValueError(f"array {name!r} holds Python objects, which the cache cannot store")
+        entries.append(
+            {"name": name, "dtype": a.dtype.str, "shape": list(a.shape), "offset": offset}
         )
-    np.savez(buffer, **payload_arrays)  # type: ignore[arg-type]  # numpy's stub: allow_pickle
-    payload = buffer.getvalue()
-    write_bytes_atomic(path, MAGIC + hashlib.sha256(payload).digest() + payload)
+        blobs.append(a)
+        offset += -(-a.nbytes // _ALIGN) * _ALIGN
+    header = json.dumps({"arrays": entries, "meta": dict(meta or {})}, default=str).encode()
+    head_size = -(-(8 + len(header)) // _ALIGN) * _ALIGN
+    payload = bytearray(head_size + offset)
+    payload[:8] = len(header).to_bytes(8, "little")
+    payload[8 : 8 + len(header)] = header
+    for entry, a in zip(entries, blobs, strict=True):
+        start = head_size + entry["offset"]
+        payload[start : start + a.nbytes] = a.reshape(-1).view(np.uint8).data
+    write_bytes_atomic(path, MAGIC + hashlib.sha256(payload).digest() + bytes(payload))
 
 
 def load_arrays(path: Path) -> dict[str, np.ndarray] | None:
     """The arrays in `path`, or None if it is missing, truncated or fails its checksum."""
     try:
-        data = path.read_bytes()
+        with open(path, "rb") as f:
+            size = os.fstat(f.fileno()).st_size
+            data = bytearray(size)  # writable: the arrays are views of it, not copies
+            if f.readinto(data) != size:
+                return None
     except OSError:  # missing, or a folder that cannot be read: computed again
         return None
-    if len(data) < len(MAGIC) + _DIGEST or not data.startswith(MAGIC):
+    start = len(MAGIC) + _DIGEST
+    if size < start or data[: len(MAGIC)] not in (MAGIC, MAGIC_NPZ):
         return None
-    digest = data[len(MAGIC) : len(MAGIC) + _DIGEST]
-    payload = data[len(MAGIC) + _DIGEST :]
-    if hashlib.sha256(payload).digest() != digest:
+    view = memoryview(data)
+    if hashlib.sha256(view[start:]).digest() != bytes(view[len(MAGIC) : start]):
         return None
     try:
-        with np.load(io.BytesIO(payload), allow_pickle=False) as npz:
-            return {k: npz[k] for k in npz.files if k != "__meta__"}
-    except (ValueError, OSError, EOFError):
+        if data[: len(MAGIC)] == MAGIC_NPZ:
+            stream = io.BytesIO(data)
+            stream.seek(start)
+            with np.load(stream, allow_pickle=False) as npz:
+                return {k: npz[k] for k in npz.files if k != "__meta__"}
+        n = int.from_bytes(view[start : start + 8], "little")
+        header = json.loads(bytes(view[start + 8 : start + 8 + n]))
+        base = start + -(-(8 + n) // _ALIGN) * _ALIGN
+        out = {}
+        for entry in header["arrays"]:
+            dtype = np.dtype(entry["dtype"])
+            if dtype.hasobject:
+                return None
+            shape = tuple(int(x) for x in entry["shape"])
+            count = int(np.prod(shape, dtype=np.int64))
+            a = np.frombuffer(data, dtype=dtype, count=count, offset=base + int(entry["offset"]))
+            out[str(entry["name"])] = a.reshape(shape)
+        return out
+    except (ValueError, OSError, EOFError, KeyError, TypeError):
         return None
+
+
+def _is_npz_format(path: Path) -> bool:
+    try:
+        with open(path, "rb") as f:
+            return f.read(len(MAGIC_NPZ)) == MAGIC_NPZ
+    except OSError:
+        return False
 
 
 def cached_arrays(
@@ -95,6 +138,11 @@ def cached_arrays(
     path = cache_path(name, params, version)
     arrays = load_arrays(path)
     if arrays is not None:
+        if _is_npz_format(path):  # the first format loads slowly: rewritten once in the new one
+            with contextlib.suppress(OSError):
+                save_arrays(
+                    path, arrays, meta={"name": name, "params": dict(params), "version": version}
+                )
         return arrays
     arrays = {k: np.asarray(v) for k, v in compute().items()}
     try:

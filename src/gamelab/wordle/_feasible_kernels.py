@@ -232,7 +232,9 @@ def _three_marked(tab, bits, buf, n, guesses, cnt, pos, codes, part, acc, stats,
 
 
 @njit(cache=True)
-def feasible_kernel(tab, cands, depth, guesses, n_codes, bits, rnd1, rnd2, mk1, mk2, mflag, minf, mfeas, stats):
+def feasible_kernel(
+    tab, cands, depth, guesses, n_codes, bits, rnd1, rnd2, mk1, mk2, mflag, minf, mfeas, stats
+):
     """1 if some strategy finds each of `cands` within `depth` guesses, else 0.
 
     tab: guesses x answers feedback codes (uint8, below n_codes). guesses: the guess indices
@@ -322,7 +324,9 @@ def feasible_kernel(tab, cands, depth, guesses, n_codes, bits, rnd1, rnd2, mk1, 
                                 break
                     continue
                 if d == 3 and use_bits:
-                    if _three(tab, bits, buf, n, guesses, cnt, pos, codes, part[lev], acc, stats, wit):
+                    if _three(
+                        tab, bits, buf, n, guesses, cnt, pos, codes, part[lev], acc, stats, wit
+                    ):
                         state = 1
                     continue
                 # order the useful guesses: smallest largest class first, then most classes

@@ -290,7 +290,9 @@ def solve_optimal_command(
             f"  at most {row.max_guesses} guesses: {value}{'' if row.proven else ' (not proven)'}"
         )
     console.print(
-        f"searched {data.nodes} nodes in {data.seconds:.1f} s ({data.cpu_seconds:.2f} s CPU)"
+        f"searched {data.nodes} nodes in {data.seconds:.1f} s ({data.cpu_seconds:.2f} s CPU, "
+        f"and {data.startup_cpu_seconds:.2f} s loading the compiled kernels)"
+        + (" in an earlier run, kept in the results store" if data.from_store else "")
     )
 
 

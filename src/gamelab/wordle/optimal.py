@@ -97,6 +97,11 @@ class OptimalSolver:
         self.root_full = 5  # first guesses (by bound) searched to the end before that
         self._deadline = float("inf")
 
+    def load_kernels(self) -> float:
+        """CPU seconds spent loading the compiled search kernels (0 if already loaded in this
+        process, or with the Python engine); no search is done."""
+        return 0.0 if self._kernel is None else self._kernel.load()
+
     # -- helpers ---------------------------------------------------------------------------
     def _key(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None) -> bytes:
         d = -1 if depth is None else depth

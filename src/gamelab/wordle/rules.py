@@ -268,18 +268,17 @@ class WordList:
     def encode(self, words: Sequence[str]) -> tuple[np.ndarray, np.ndarray]:
         """Words as an int32 matrix of alphabet indices (padded with -1) and their lengths."""
         index = {c: i for i, c in enumerate(self.alphabet)}
-        codes = np.full((len(words), self.length), -1, dtype=np.int32)
-        lengths = np.zeros(len(words), dtype=np.int32)
-        for r, w in enumerate(words):
+        lengths = np.fromiter(map(len, words), dtype=np.int32, count=len(words))
+        for w in words:
             if len(w) > self.length:
                 raise ValueError(f"{w!r} is longer than the answers ({self.length})")
-            try:
-                codes[r, : len(w)] = [index[c] for c in w]
-            except KeyError as exc:
-                raise ValueError(
-                    f"{w!r} uses {exc.args[0]!r}, which is in no listed word"
-                ) from None
-            lengths[r] = len(w)
+        try:
+            flat = [index[c] for w in words for c in w]
+        except KeyError as exc:
+            bad = next(w for w in words if exc.args[0] in w)
+            raise ValueError(f"{bad!r} uses {exc.args[0]!r}, which is in no listed word") from None
+        codes = np.full((len(words), self.length), -1, dtype=np.int32)
+        codes[np.arange(self.length) < lengths[:, None]] = flat  # row by row, left to right
         return codes, lengths
 
     def fingerprint(self) -> str:
