@@ -112,3 +112,32 @@ def test_bad_limits_are_refused():
         depth_feasibility(game, 0)
     with pytest.raises(ValueError, match="chunk must be at least 1"):
         depth_feasibility(game, 3, chunk=0)
+
+
+def test_solve_optimal_takes_a_proven_limit_from_a_stored_feasibility_run(tmp_path, monkeypatch):
+    import gamelab.wordle.optimal_summary as summary_module
+    from gamelab.wordle.feasible import stored_feasibility
+    from gamelab.wordle.optimal_summary import solve_summary
+
+    game = Game(clustered_words(2), "standard")
+    store = ResultStore(tmp_path / "r.sqlite")
+    plain = solve_summary(game, max_guesses=None, store=None)
+    rows = {r.max_guesses: r for r in plain.depth_limited}
+    infeasible = min(rows)  # the tightest limit tried is the infeasible one
+    assert rows[infeasible].total is None and rows[infeasible].proven
+    assert stored_feasibility(game, infeasible, store) is None  # nothing run yet
+    job = depth_feasibility(game, infeasible, backend=Backend(workers=1, quiet=True), store=store)
+    assert not job.feasible
+    kept = stored_feasibility(game, infeasible, store)
+    assert kept is not None and kept.openings == job.openings
+    limits = []
+
+    class Counting(OptimalSolver):
+        def __init__(self, *args, **kwargs):
+            limits.append(kwargs.get("max_guesses"))
+            super().__init__(*args, **kwargs)
+
+    monkeypatch.setattr(summary_module, "OptimalSolver", Counting)
+    again = solve_summary(game, max_guesses=None, store=store)
+    assert again.depth_limited == plain.depth_limited
+    assert infeasible not in limits  # that limit was not searched again

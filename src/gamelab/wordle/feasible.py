@@ -197,6 +197,35 @@ def depth_feasibility(
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
     start = time.monotonic()
+    items, params = _job(game, max_guesses, chunk)
+    rows = run_tasks(
+        _openings_task,
+        items,
+        seed=0,
+        backend=backend,
+        label=f"first guesses within {max_guesses}",
+        store=store,
+        experiment=EXPERIMENT if store is not None else None,
+        params=params if store is not None else None,
+    )
+    return _assemble(game, max_guesses, rows, time.monotonic() - start)
+
+
+def stored_feasibility(
+    game: Game, max_guesses: int, store: Any, chunk: int = 16
+) -> Feasibility | None:
+    """The answer of a finished :func:`depth_feasibility` run kept in `store`, else None."""
+    if store is None:
+        return None
+    items, params = _job(game, max_guesses, chunk)
+    done = store.finished(EXPERIMENT, {**params, "seed": 0}, len(items))
+    if len(done) < len(items):
+        return None
+    return _assemble(game, max_guesses, [done[i] for i in range(len(items))], 0.0)
+
+
+def _job(game: Game, max_guesses: int, chunk: int) -> tuple[list, dict[str, Any]]:
+    """The tasks (chunks of first guesses) and the stored run's parameters."""
     words = game.words
     order = list(range(game.n_guesses))
     chunks = [order[i : i + chunk] for i in range(0, len(order), chunk)]
@@ -208,16 +237,11 @@ def depth_feasibility(
         "chunk": chunk,
         "version": VERSION,
     }
-    rows = run_tasks(
-        _openings_task,
-        items,
-        seed=0,
-        backend=backend,
-        label=f"first guesses within {max_guesses}",
-        store=store,
-        experiment=EXPERIMENT if store is not None else None,
-        params=params if store is not None else None,
-    )
+    return items, params
+
+
+def _assemble(game: Game, max_guesses: int, rows: list, seconds: float) -> Feasibility:
+    words = game.words
     openings = []
     for task in rows:
         for g, ok, part in task:
@@ -253,6 +277,6 @@ def depth_feasibility(
         openings_checked=len(openings),
         statement=statement,
         smallest_refuting_class=smallest,
-        seconds=time.monotonic() - start,
+        seconds=seconds,
         openings=openings,
     )

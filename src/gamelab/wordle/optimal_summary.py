@@ -220,7 +220,15 @@ def solve_summary(
     )
     if depth_limits and res.proven and res.worst is not None:
         out.depth_limited = _depth_limited(
-            game, hard, res.worst, res.total, res.lower_bound, res.first_guesses, time_limit, start
+            game,
+            hard,
+            res.worst,
+            res.total,
+            res.lower_bound,
+            res.first_guesses,
+            time_limit,
+            start,
+            store,
         )
     out.seconds = time.monotonic() - start
     out.cpu_seconds = time.process_time() - cpu - startup
@@ -239,8 +247,14 @@ def _depth_limited(
     firsts: list[str],
     time_limit: float | None,
     start: float,
+    store: Any = None,
 ) -> list[DepthLimited]:
-    """The optimum at `worst` guesses (given) and under each tighter limit, until infeasible."""
+    """The optimum at `worst` guesses (given) and under each tighter limit, until infeasible.
+
+    A limit that a finished ``gamelab wordle feasible`` run in `store` proved infeasible
+    (normal mode) is taken from it: that proof can take far longer than the optimum."""
+    from gamelab.wordle.feasible import stored_feasibility
+
     rows = [
         DepthLimited(
             max_guesses=worst, total=total, proven=True, lower_bound=lower, first_guesses=firsts
@@ -248,6 +262,14 @@ def _depth_limited(
     ]
     k = worst - 1
     while k >= 1:
+        known = None if hard else stored_feasibility(game, k, store)
+        if known is not None and not known.feasible:
+            rows.append(
+                DepthLimited(
+                    max_guesses=k, total=None, proven=True, lower_bound=None, first_guesses=[]
+                )
+            )
+            break
         remaining = (
             None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
         )
