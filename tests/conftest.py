@@ -30,3 +30,23 @@ def gamelab_cli(capsys):
         return SimpleNamespace(returncode=code, stdout=out.out, stderr=out.err)
 
     return call
+
+
+@pytest.fixture
+def interrupt_at_prompt():
+    """Send Ctrl-C to a pexpect child sitting at a prompt until `pattern` shows.
+
+    A SIGINT that lands after the prompt is printed but before input() waits on the terminal is
+    only acted on at the next keypress (CPython's readline loop checks signals when its select()
+    is interrupted), so on a loaded machine one Ctrl-C sent right after the prompt can be lost in
+    that window; a person pressing it later never is. Each retry waits five seconds."""
+    import pexpect
+
+    def send(child, pattern: str, tries: int = 10) -> None:
+        for _ in range(tries):
+            child.sendintr()
+            if child.expect([pattern, pexpect.TIMEOUT], timeout=5) == 0:
+                return
+        raise AssertionError(f"no {pattern!r} after {tries} Ctrl-C")
+
+    return send

@@ -91,3 +91,44 @@ def test_single_array_and_bad_name():
     np.testing.assert_array_equal(arr, np.eye(3))
     with pytest.raises(ValueError, match="plain non-empty name"):
         cache.cache_path("../escape", {}, 1)
+
+
+def test_every_shape_and_dtype_comes_back_as_it_went_in(tmp_path):
+    arrays = {
+        "scalar": np.array(2.5),
+        "count": np.array(7, dtype=np.int64),
+        "empty": np.zeros((0, 3), dtype=np.uint8),
+        "matrix": np.arange(12, dtype=np.int32).reshape(3, 4),
+        "transposed": np.arange(12, dtype=np.int16).reshape(3, 4).T,  # not C-contiguous
+        "words": np.array(["ab", "ピカチュウ"]),
+        "flags": np.array([True, False]),
+    }
+    path = tmp_path / "t.npz"
+    cache.save_arrays(path, arrays, meta={"name": "t"})
+    back = cache.load_arrays(path)
+    assert back is not None and set(back) == set(arrays)
+    for name, a in arrays.items():
+        assert back[name].shape == a.shape and back[name].dtype == a.dtype, name
+        np.testing.assert_array_equal(back[name], a)
+    back["matrix"][0, 0] = 99  # loaded arrays are writable
+    assert float(back["scalar"]) == 2.5
+
+
+def test_the_first_format_is_still_read_and_rewritten_once(tmp_path):
+    import hashlib
+    import io
+
+    arrays = {"values": np.arange(5.0), "n": np.array(3)}
+    key = ("old", {"k": 1}, 1)
+    path = cache.cache_path(*key)
+    path.parent.mkdir(parents=True)
+    buffer = io.BytesIO()
+    np.savez(buffer, **arrays)
+    payload = buffer.getvalue()
+    path.write_bytes(cache.MAGIC_NPZ + hashlib.sha256(payload).digest() + payload)
+    back = cache.cached_arrays(*key, compute=lambda: pytest.fail("recomputed"))
+    np.testing.assert_array_equal(back["values"], arrays["values"])
+    assert back["n"].shape == ()
+    assert path.read_bytes().startswith(cache.MAGIC)  # rewritten in the current format
+    again = cache.cached_arrays(*key, compute=lambda: pytest.fail("recomputed"))
+    assert again["n"].shape == () and int(again["n"]) == 3

@@ -126,7 +126,7 @@ def test_assist_in_a_pseudo_terminal():
 
 
 @pytest.mark.parametrize("leave", ["quit", "ctrl-c", "ctrl-d"])
-def test_quit_in_a_pseudo_terminal(leave):
+def test_quit_in_a_pseudo_terminal(leave, interrupt_at_prompt):
     # Ctrl-C or Ctrl-D at a prompt leave like quit: exit 0 and a goodbye (issue 11)
     child = pexpect.spawn(
         sys.executable,
@@ -140,8 +140,7 @@ def test_quit_in_a_pseudo_terminal(leave):
     if leave == "quit":
         child.sendline("quit")
     elif leave == "ctrl-c":
-        child.sendintr()
-        child.expect("bye")
+        interrupt_at_prompt(child, "bye")
     else:
         child.sendeof()
         child.expect("bye")

@@ -6,7 +6,7 @@ arrays), stores the result and returns it.
 
 Files live under ``$GAMELAB_CACHE`` (default: ``platformdirs.user_cache_dir("gamelab")``), one
 folder per table name. A file is an 8-byte magic, the SHA-256 of the payload, then the payload:
-since ``GLCACHE2`` a JSON header (names, dtypes, shapes, offsets) and the arrays' raw bytes, each
+since ``GLCACHE3`` a JSON header (names, dtypes, shapes, offsets) and the arrays' raw bytes, each
 64-byte aligned, which load with a single read and no copy (a 30 MB table in a few
 milliseconds; ``GLCACHE1`` files, an uncompressed ``.npz``, still load). It is written to a temporary file in the same folder and renamed into
 place, so a reader never sees half a file; on load the checksum is verified, and a corrupt or
@@ -31,7 +31,7 @@ import platformdirs
 
 from gamelab.core.files import write_bytes_atomic
 
-MAGIC = b"GLCACHE2"  # raw arrays behind a JSON header
+MAGIC = b"GLCACHE3"  # raw arrays behind a JSON header (GLCACHE2 lost 0-d shapes: not read)
 MAGIC_NPZ = b"GLCACHE1"  # the first format (an .npz payload): still read
 _DIGEST = 32
 _ALIGN = 64
@@ -62,7 +62,9 @@ def save_arrays(
     """Write arrays atomically with a checksum (temporary file + rename)."""
     entries, blobs, offset = [], [], 0
     for name, value in arrays.items():
-        a = np.ascontiguousarray(value)
+        a = np.asarray(value)
+        if not a.flags.c_contiguous:  # (not ascontiguousarray: it turns a 0-d array into 1-d)
+            a = a.copy(order="C")
         if a.dtype.hasobject:
             raise ValueError(f"array {name!r} holds Python objects, which the cache cannot store")
         entries.append(
