@@ -2,11 +2,11 @@
 
     python tools/make_wordle_strategies.py            # every shippable setting (minutes for `all`)
     python tools/make_wordle_strategies.py gen1-4     # one list only
+    python tools/make_wordle_strategies.py all:standard:game   # one setting (names:rule:hard)
 
 Each table comes from the exact solver (``gamelab wordle strategy``: proven optimal within the
 game's guess limit, else the build fails) and is replayed answer by answer with the rules' own
-feedback (:func:`gamelab.wordle.strategy.check_strategy`) before it is written. The game's hard
-mode on ``all`` is left out: its optimum is still open (docs/wordle.md), so no table is proven.
+feedback (:func:`gamelab.wordle.strategy.check_strategy`) before it is written.
 """
 
 import sys
@@ -20,12 +20,13 @@ from gamelab.wordle.strategy import (
     shipped_strategy_path,
 )
 
-OPEN = {("all", "standard", "game")}  # no proven optimum yet
+OPEN: set[tuple[str, str, str | None]] = set()  # settings with no proven optimum (none now)
 
 if __name__ == "__main__":
     only = set(sys.argv[1:])
     for names, rule, hard in PRECOMPUTED:
-        if (names, rule, hard) in OPEN or (only and names not in only):
+        spec = f"{names}:{rule}:{hard or 'normal'}"
+        if (names, rule, hard) in OPEN or (only and names not in only and spec not in only):
             continue
         t0 = time.perf_counter()
         table = optimal_strategy(names, rule, hard)

@@ -56,6 +56,11 @@ CASES: dict[str, dict] = {
     "gamelab wordle chart --first レントラー": {"text": "1028"},
     "gamelab wordle prune-search --names gen1-4 --rule blog": {"text": "964", "slow": True},
     "gamelab wordle solve-optimal --names gen1-4 --rule blog --tree tree.json": {"text": "964"},
+    "gamelab wordle feasible --names gen1-4 --max-guesses 4": {
+        "set": {"--max-guesses": "3"},
+        "text": "infeasible (proven)",
+        "json": lambda d: d["feasible"] is False and d["openings_checked"] == 493,
+    },
     'gamelab wordle next --history "レントラー:00000" --json': {},
     "gamelab wordle assist": {"stdin": "quit\n"},
     "gamelab lattice enumerate --length 16 --json": {

@@ -141,3 +141,34 @@ def test_solve_optimal_takes_a_proven_limit_from_a_stored_feasibility_run(tmp_pa
     again = solve_summary(game, max_guesses=None, store=store)
     assert again.depth_limited == plain.depth_limited
     assert infeasible not in limits  # that limit was not searched again
+
+
+def _sampled_openings_are_refuted(count: int, seed: int) -> None:
+    from gamelab.wordle.feasible import shipped_proofs
+
+    proofs = shipped_proofs()
+    assert {(p["names"], p["rule"], p["max_guesses"]) for p in proofs} >= {
+        ("all", "blog", 5),
+        ("all", "standard", 5),
+    }
+    rng = np.random.default_rng(seed)
+    for proof in proofs:
+        game = Game(pokemon_word_list(proof["names"]), proof["rule"])
+        assert proof["words"] == game.words.fingerprint(), (
+            "stale: run tools/make_wordle_feasibility.py"
+        )
+        assert proof["first_guesses_checked"] == game.n_guesses
+        search = FeasibleSearch(game)
+        for g in rng.choice(game.n_guesses, count, replace=False):
+            ok, part = search.opening(int(g), proof["max_guesses"])
+            assert ok == proof["feasible"] or proof["feasible"], game.words.guesses[g]
+
+
+def test_shipped_proofs_match_the_lists_and_sampled_first_guesses():
+    """docs/wordle.md: `all` cannot be solved within 5 guesses (every first guess refuted)."""
+    _sampled_openings_are_refuted(count=1, seed=3)
+
+
+@pytest.mark.slow
+def test_shipped_proofs_hold_for_many_sampled_first_guesses():
+    _sampled_openings_are_refuted(count=40, seed=11)

@@ -190,6 +190,7 @@ ALL_FIGURES = [  # docs/wordle.md, `--names all` (931 guesses, 565 answers), 10-
     ("blog", None, 2079, ["ランクルス"]),  # session 1
     ("standard", "strict", 2100, ["ランクルス"]),  # session 1 (worst case 7)
     ("blog", "strict", 2105, ["ランクルス"]),  # session 1
+    ("standard", "game", 2099, ["ランクルス", "ランドロス"]),  # session 5 (worst case 7)
 ]
 
 

@@ -17,9 +17,11 @@ it stopped. Normal mode only (any guess allowed).
 
 from __future__ import annotations
 
+import json
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
+from importlib import resources
 from typing import Any
 
 import numpy as np
@@ -31,6 +33,9 @@ from gamelab.wordle.table import Game
 
 EXPERIMENT = "wordle-feasible"
 VERSION = 1  # of the stored per-first-guess results
+#: proofs shipped with the package (made by tools/make_wordle_feasibility.py): each names the
+#: word list's fingerprint, the rule and the limit, and whether any strategy meets it
+SHIPPED = "data/feasibility.json"
 
 
 class FeasibleSearch:
@@ -209,6 +214,26 @@ def depth_feasibility(
         params=params if store is not None else None,
     )
     return _assemble(game, max_guesses, rows, time.monotonic() - start)
+
+
+def shipped_proofs() -> list[dict[str, Any]]:
+    """The shipped proofs (see :data:`SHIPPED`)."""
+    text = resources.files("gamelab.wordle").joinpath(SHIPPED).read_text(encoding="utf-8")
+    return list(json.loads(text)["proofs"])
+
+
+def shipped_feasibility(game: Game, max_guesses: int) -> bool | None:
+    """Whether a strategy within `max_guesses` exists, if a shipped proof settles it (normal
+    mode, this word list and rule), else None."""
+    words = game.words.fingerprint()
+    for proof in shipped_proofs():
+        if (proof["words"], proof["rule"], proof["max_guesses"]) == (
+            words,
+            game.rule,
+            max_guesses,
+        ):
+            return bool(proof["feasible"])
+    return None
 
 
 def stored_feasibility(

@@ -182,6 +182,7 @@ class KernelSearch:
         one = self.game.all_answers()[:1]
         self.run(one, INF, None, None, -1)  # a single candidate: answered at once
         self.lookup(one, None, None)
+        self.game.partition(0, one)  # (the tree's classes)
         self.stats[:] = stats
         return time.process_time() - start
 

@@ -138,7 +138,7 @@ class OptimalSolver:
             if len(part) == 1 and self.game.is_answer(guess, part[0]):
                 continue
             child_pool = None
-            if pool is not None:
+            if pool is not None and len(part) > 1:  # (a single candidate needs no pool)
                 child_pool = self.game.hard_pool(guess, code, pool, self.hard)
             out.append((code, part, child_pool))
         out.sort(key=lambda x: -len(x[1]))

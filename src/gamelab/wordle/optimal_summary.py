@@ -251,9 +251,10 @@ def _depth_limited(
 ) -> list[DepthLimited]:
     """The optimum at `worst` guesses (given) and under each tighter limit, until infeasible.
 
-    A limit that a finished ``gamelab wordle feasible`` run in `store` proved infeasible
-    (normal mode) is taken from it: that proof can take far longer than the optimum."""
-    from gamelab.wordle.feasible import stored_feasibility
+    A limit that a finished ``gamelab wordle feasible`` run in `store`, or a proof shipped with
+    the package, shows infeasible (normal mode) is taken from it: that proof can take far
+    longer than the optimum (``all`` within 5 guesses: about 25 CPU-minutes per rule)."""
+    from gamelab.wordle.feasible import shipped_feasibility, stored_feasibility
 
     rows = [
         DepthLimited(
@@ -263,7 +264,9 @@ def _depth_limited(
     k = worst - 1
     while k >= 1:
         known = None if hard else stored_feasibility(game, k, store)
-        if known is not None and not known.feasible:
+        if not hard and (
+            (known is not None and not known.feasible) or shipped_feasibility(game, k) is False
+        ):
             rows.append(
                 DepthLimited(
                     max_guesses=k, total=None, proven=True, lower_bound=None, first_guesses=[]

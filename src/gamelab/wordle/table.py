@@ -95,8 +95,9 @@ class Game:
         index) each green position must hold (-1: none) and the least copies of each letter."""
         green = np.full(self.words.length, -1, dtype=np.int64)
         need = np.zeros(len(self.words.alphabet), dtype=np.int64)
+        codes, lens = self.guess_codes
         for g, code in history:
-            gcodes, glens = self.words.encode([self.words.guesses[g]])
+            gcodes, glens = codes[g : g + 1], lens[g : g + 1]
             colours = pattern_colours(code, int(glens[0]))
             count: dict[int, int] = {}
             for j, c in enumerate(colours):
@@ -117,7 +118,10 @@ class Game:
         pool = np.asarray(pool, dtype=np.int32)
         if hard is None:
             return pool
-        gcodes, glens = self.words.encode([self.words.guesses[guess]])
+        gcodes, glens = (
+            self.guess_codes[0][guess : guess + 1],
+            self.guess_codes[1][guess : guess + 1],
+        )
         if hard == "strict":
             rule_id = _kernels.RULE_STANDARD if self.rule == "standard" else _kernels.RULE_BLOG
             row = _kernels.feedback_table_kernel(gcodes, glens, wcodes[pool], wlens[pool], rule_id)[
@@ -126,17 +130,28 @@ class Game:
             return pool[row == code]
         colours = pattern_colours(code, int(glens[0]))
         keep = np.ones(len(pool), dtype=bool)
-        cand = wcodes[pool]
         need: dict[int, int] = {}
         for j, c in enumerate(colours):
             letter = int(gcodes[0, j])
             if c == 2:
-                keep &= cand[:, j] == letter
+                keep &= wcodes[pool, j] == letter
             if c != 0:
                 need[letter] = need.get(letter, 0) + 1
+        counts = self._full_length_letter_counts
         for letter, k in need.items():
-            keep &= (cand == letter).sum(axis=1) >= k
+            keep &= counts[pool, letter] >= k
         return pool[keep]
+
+    @cached_property
+    def _full_length_letter_counts(self) -> np.ndarray:
+        """[word, letter] -> copies of the letter in each full-length guess."""
+        wcodes, _ = self._full_length_codes
+        counts = np.zeros((len(wcodes), len(self.words.alphabet)), dtype=np.int8)
+        rows = np.repeat(np.arange(len(wcodes)), wcodes.shape[1])
+        flat = wcodes.reshape(-1)
+        ok = flat >= 0
+        np.add.at(counts, (rows[ok], flat[ok]), 1)
+        return counts
 
     @cached_property
     def full_length_guesses(self) -> tuple[str, ...]:
