@@ -1,6 +1,7 @@
 """Test-session settings shared by every game's tests."""
 
 import os
+import signal
 from pathlib import Path
 
 import pytest
@@ -32,21 +33,19 @@ def gamelab_cli(capsys):
     return call
 
 
-@pytest.fixture
-def interrupt_at_prompt():
-    """Send Ctrl-C to a pexpect child sitting at a prompt until `pattern` shows.
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
 
-    A SIGINT that lands after the prompt is printed but before input() waits on the terminal is
-    only acted on at the next keypress (CPython's readline loop checks signals when its select()
-    is interrupted), so on a loaded machine one Ctrl-C sent right after the prompt can be lost in
-    that window; a person pressing it later never is. Each retry waits five seconds."""
+
+@pytest.fixture
+def pty_spawn():
+    """``pexpect.spawn`` whose child takes Ctrl-C: a shell that starts a job in the background
+    without job control makes it ignore SIGINT, every process below inherits that, and Python
+    then installs no KeyboardInterrupt handler (the Ctrl-C tests hung when the suite itself was
+    started that way)."""
     import pexpect
 
-    def send(child, pattern: str, tries: int = 10) -> None:
-        for _ in range(tries):
-            child.sendintr()
-            if child.expect([pattern, pexpect.TIMEOUT], timeout=5) == 0:
-                return
-        raise AssertionError(f"no {pattern!r} after {tries} Ctrl-C")
+    def spawn(*args, **kwargs):
+        return pexpect.spawn(*args, preexec_fn=_default_sigint, **kwargs)
 
-    return send
+    return spawn

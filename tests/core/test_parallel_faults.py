@@ -80,7 +80,11 @@ def _start(
     script = tmp_path / "sleepers.py"
     script.write_text(SCRIPT)
     parent = subprocess.Popen(
-        [sys.executable, str(script), str(tmp_path), backend, kind], stderr=subprocess.PIPE
+        [sys.executable, str(script), str(tmp_path), backend, kind],
+        stderr=subprocess.PIPE,
+        # SIGINT as a terminal would deliver it, even when the suite runs as a background job
+        # (which ignores SIGINT, and a child would inherit that)
+        preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL),
     )
     deadline = time.monotonic() + 180  # a Dask cluster starts in ~10 s, far longer under load
     pids: set[int] = set()

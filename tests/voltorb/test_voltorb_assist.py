@@ -126,9 +126,9 @@ def test_assist_in_a_pseudo_terminal():
 
 
 @pytest.mark.parametrize("leave", ["quit", "ctrl-c", "ctrl-d"])
-def test_quit_in_a_pseudo_terminal(leave, interrupt_at_prompt):
+def test_quit_in_a_pseudo_terminal(leave, pty_spawn):
     # Ctrl-C or Ctrl-D at a prompt leave like quit: exit 0 and a goodbye (issue 11)
-    child = pexpect.spawn(
+    child = pty_spawn(
         sys.executable,
         ["-m", "gamelab.cli", "voltorb", "assist", "--level", "2"],
         encoding="utf-8",
@@ -140,7 +140,8 @@ def test_quit_in_a_pseudo_terminal(leave, interrupt_at_prompt):
     if leave == "quit":
         child.sendline("quit")
     elif leave == "ctrl-c":
-        interrupt_at_prompt(child, "bye")
+        child.sendintr()
+        child.expect("bye")
     else:
         child.sendeof()
         child.expect("bye")

@@ -11,7 +11,9 @@ from gamelab.wordle.strategy import (
     shipped_strategy_path,
 )
 
-OPEN: set = set()  # settings without a proven optimum (the game's hard mode on `all`: 2099 since session 5)
+OPEN: set = (
+    set()
+)  # settings without a proven optimum (the game's hard mode on `all`: 2099 since session 5)
 SHIPPABLE = [s for s in PRECOMPUTED if s not in OPEN]
 
 

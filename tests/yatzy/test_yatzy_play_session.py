@@ -68,8 +68,8 @@ def test_card_shows_both_players_and_the_upper_bonus():
 
 
 @pytest.mark.parametrize("quit_word", ["q", "quit", "ctrl-c"])
-def test_play_in_a_pseudo_terminal(quit_word, interrupt_at_prompt):
-    child = pexpect.spawn(
+def test_play_in_a_pseudo_terminal(quit_word, pty_spawn):
+    child = pty_spawn(
         sys.executable,
         ["-m", "gamelab.cli", "yatzy", "play", "--rules", "yatzy", "--seed", "3"],
         encoding="utf-8",
@@ -94,7 +94,8 @@ def test_play_in_a_pseudo_terminal(quit_word, interrupt_at_prompt):
     child.expect("bot: rolls")
     child.expect("keep\\? ")
     if quit_word == "ctrl-c":  # at a prompt Ctrl-C leaves like quit (issue 11), with a goodbye
-        interrupt_at_prompt(child, "game left at turn 2: you \\d+, bot \\d+")
+        child.sendintr()
+        child.expect("game left at turn 2: you \\d+, bot \\d+")
         child.expect("bye")
     else:
         child.sendline(quit_word)
