@@ -60,7 +60,10 @@ def save_arrays(
     path: Path, arrays: Mapping[str, np.ndarray], meta: Mapping[str, Any] | None = None
 ) -> None:
     """Write arrays atomically with a checksum (temporary file + rename)."""
-    entries, blobs, offset = [], [], 0
+    entries: list[dict[str, Any]] = []
+    blobs: list[np.ndarray] = []
+    offsets: list[int] = []
+    offset = 0
     for name, value in arrays.items():
         a = np.asarray(value)
         if not a.flags.c_contiguous:  # (not ascontiguousarray: it turns a 0-d array into 1-d)
@@ -71,14 +74,15 @@ def save_arrays(
             {"name": name, "dtype": a.dtype.str, "shape": list(a.shape), "offset": offset}
         )
         blobs.append(a)
+        offsets.append(offset)
         offset += -(-a.nbytes // _ALIGN) * _ALIGN
     header = json.dumps({"arrays": entries, "meta": dict(meta or {})}, default=str).encode()
     head_size = -(-(8 + len(header)) // _ALIGN) * _ALIGN
     payload = bytearray(head_size + offset)
     payload[:8] = len(header).to_bytes(8, "little")
     payload[8 : 8 + len(header)] = header
-    for entry, a in zip(entries, blobs, strict=True):
-        start = head_size + entry["offset"]
+    for at, a in zip(offsets, blobs, strict=True):
+        start = head_size + at
         payload[start : start + a.nbytes] = a.reshape(-1).view(np.uint8).data
     write_bytes_atomic(path, MAGIC + hashlib.sha256(payload).digest() + bytes(payload))
 
