@@ -294,6 +294,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_feasible_kernels._separable": "the one-guess-left test of feasible_kernel (pair bits)",
         "_feasible_kernels._three": "the two-guesses-left search of feasible_kernel (pair bits)",
         "_feasible_kernels._three_marked": "the loop of _three, inside feasible_kernel",
+        "_feasible_kernels._count_codes": "a set counted by pattern, inside feasible_kernel and _three",
         "_memo_kernels.memo_record": "a memo write inside search_kernel",
         "_scan_kernels.perfect_candidate": "the endgame check of search_kernel",
         "_scan_kernels.scan_transposed": "search_kernel's node scan (byte-sized patterns)",

@@ -48,6 +48,23 @@ def _separates(tab, buf, n, g, seen):
     return ok
 
 
+@njit(cache=True, inline="always")
+def _count_codes(tab, g, buf, n, codes, cnt):
+    """Count the set's members by the pattern guess g shows them (codes[i]: member i's; cnt
+    by pattern, to be reset by the caller): (number of classes, pattern of a largest class)."""
+    ncl = 0
+    big = tab[g, buf[0]]
+    for i in range(n):
+        c = tab[g, buf[i]]
+        codes[i] = c
+        if cnt[c] == 0:
+            ncl += 1
+        cnt[c] += 1
+        if cnt[c] > cnt[big]:
+            big = c
+    return ncl, big
+
+
 @njit(cache=True)
 def pair_bits_kernel(tab, guesses):
     """bits[a, b, w]: bit t of word w set if guesses[64 w + t] tells answers a and b apart
@@ -183,16 +200,7 @@ def _three_marked(tab, bits, buf, n, guesses, cnt, pos, codes, part, acc, stats,
                     stats[1] += 1
                     continue
         stats[4] += n
-        ncl = 0
-        big = 0
-        for i in range(n):
-            c = tab[g, buf[i]]
-            codes[i] = c
-            if cnt[c] == 0:
-                ncl += 1
-            cnt[c] += 1
-            if cnt[c] > cnt[big]:
-                big = c
+        ncl, big = _count_codes(tab, g, buf, n, codes, cnt)
         ok = ncl >= 2
         if ok and cnt[big] >= 2:
             # the largest class first: it is the likeliest to need more than one guess
@@ -333,16 +341,8 @@ def feasible_kernel(
                 m = 0
                 for t in range(n_g):
                     g = guesses[t]
-                    largest = 0
-                    ncl = 0
-                    for i in range(n):
-                        c = tab[g, buf[i]]
-                        codes[i] = c
-                        if cnt[c] == 0:
-                            ncl += 1
-                        cnt[c] += 1
-                        if cnt[c] > largest:
-                            largest = cnt[c]
+                    ncl, big = _count_codes(tab, g, buf, n, codes, cnt)
+                    largest = cnt[big]
                     for i in range(n):
                         cnt[codes[i]] = 0
                     if ncl < 2 or (d == 3 and largest > n_codes):
