@@ -1,0 +1,130 @@
+"""HP lattice folding through the common state protocol (:mod:`gamelab.core.state`).
+
+One player builds a conformation move by move: action ``k`` appends the lattice's ``k``-th move
+letter (:data:`gamelab.lattice.rules.MOVES`: ``R U L D`` on the square lattice, then ``F B`` on
+the cubic one) and is legal while the new residue's site is free (self-avoidance, as
+:func:`gamelab.lattice.rules.parse_conformation` checks). No chance. The fold ends when every
+residue is placed (return: its HH contacts, :func:`gamelab.lattice.rules.hh_score`) or when the
+chain is trapped before that (return :data:`TRAPPED`, below any complete fold's score).
+
+>>> g = LatticeGame("HPPHPPH"); s = g.new_initial_state()
+>>> for a in (0, 1, 2, 2, 3, 3): s.apply(a)
+>>> s.to_text(), s.returns()
+('HPPHPPH square RULLDD', [1.0])
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from gamelab.core.state import TERMINAL, illegal
+from gamelab.lattice.rules import (
+    MOVES,
+    check_lattice,
+    coordinates,
+    hh_score,
+    parse_conformation,
+    parse_sequence,
+)
+
+#: The return of a chain trapped before its last residue.
+TRAPPED = -1.0
+
+
+@dataclass(frozen=True)
+class LatticeGame:
+    """Folding `sequence` (H/P letters, at least 2) on `lattice` ("square" or "cubic")."""
+
+    sequence: str
+    lattice: str = "square"
+    name: str = field(default="lattice", init=False)
+    num_players: int = field(default=1, init=False)
+    num_chance_outcomes: int = field(default=0, init=False)
+    zero_sum: bool = field(default=False, init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "sequence", parse_sequence(self.sequence, min_length=2))
+        check_lattice(self.lattice)
+
+    @property
+    def num_actions(self) -> int:
+        return len(MOVES[self.lattice])
+
+    @property
+    def length(self) -> int:
+        return len(self.sequence)
+
+    def new_initial_state(self) -> LatticeState:
+        return LatticeState(self, "")
+
+    def state_from_text(self, text: str) -> LatticeState:
+        """Parse ``SEQUENCE LATTICE MOVES`` (:meth:`LatticeState.to_text`; ``-`` for no move)."""
+        parts = text.split()
+        if len(parts) != 3 or parts[0] != self.sequence or parts[1] != self.lattice:
+            raise ValueError(
+                f"a state of this game reads '{self.sequence} {self.lattice} MOVES', got {text!r}"
+            )
+        conf = "" if parts[2] == "-" else parse_conformation(parts[2], self.lattice)
+        if len(conf) > self.length - 1:
+            raise ValueError(f"{conf!r} has more moves than a chain of {self.length} allows")
+        state = LatticeState(self, "")
+        for letter in conf:
+            state.apply(MOVES[self.lattice].index(letter))
+        return state
+
+
+class LatticeState:
+    """The moves made so far (a self-avoiding prefix of a conformation)."""
+
+    __slots__ = ("game", "conformation", "_sites")
+
+    def __init__(self, game: LatticeGame, conformation: str) -> None:
+        self.game = game
+        self.conformation = conformation
+        self._sites = coordinates(conformation, game.lattice)
+
+    def _free_moves(self) -> list[int]:
+        x, y, z = self._sites[-1]
+        taken = set(self._sites)
+        out = []
+        for k, letter in enumerate(MOVES[self.game.lattice]):
+            dx, dy, dz = coordinates(letter, self.game.lattice)[1]
+            if (x + dx, y + dy, z + dz) not in taken:
+                out.append(k)
+        return out
+
+    def complete(self) -> bool:
+        return len(self.conformation) == self.game.length - 1
+
+    def is_terminal(self) -> bool:
+        return self.complete() or not self._free_moves()
+
+    def current_player(self) -> int:
+        return TERMINAL if self.is_terminal() else 0
+
+    def legal_actions(self) -> list[int]:
+        return [] if self.complete() else self._free_moves()
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+    def apply(self, action: int) -> None:
+        legal = self.legal_actions()
+        if action not in legal:
+            raise illegal(action, legal, f"the fold {self.to_text()!r}")
+        self.conformation += MOVES[self.game.lattice][int(action)]
+        self._sites = coordinates(self.conformation, self.game.lattice)
+
+    def returns(self) -> list[float]:
+        if self.complete():
+            return [float(hh_score(self.game.sequence, self.conformation, self.game.lattice))]
+        return [TRAPPED] if self.is_terminal() else [0.0]
+
+    def clone(self) -> LatticeState:
+        return LatticeState(self.game, self.conformation)
+
+    def to_text(self) -> str:
+        return f"{self.game.sequence} {self.game.lattice} {self.conformation or '-'}"
+
+    def action_to_string(self, action: int) -> str:
+        return MOVES[self.game.lattice][int(action)]
