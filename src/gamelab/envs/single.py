@@ -1,0 +1,474 @@
+"""Gymnasium environments of the one-player games, scored against the exact optimum.
+
+Each environment is a thin shell over a game's state protocol adapter (``gamelab.<game>.state``)
+and its oracle (``gamelab.<game>.oracle``): chance (the deal, the answer, the dice) is drawn
+from the environment's seeded generator, the agent takes every player decision.
+
+* actions: ``Discrete(game.num_actions)``; ``info["action_mask"]`` (int8) marks the legal ones;
+* observations: a ``Dict`` of integer ``Box`` spaces (``gymnasium.spaces.flatten`` gives a
+  vector), described by each class;
+* ``info["regret"]``: what the last action cost against optimal play, in the game's unit
+  (:mod:`gamelab.core.oracle`; 0 for an optimal move), with ``regret=True`` (the default;
+  ``regret=False`` skips the oracle); ``info["optimal_action"]`` with ``optimal_action=True``
+  (off by default: it costs a solve);
+* at the end ``info["summary"]``: :class:`gamelab.core.oracle.EpisodeSummary` as a dict (the
+  return, the optimum expected at the start, the expected loss of the decisions, percent of
+  optimal);
+* ``render_mode="ansi"`` (text) or ``"rgb_array"`` (a picture of the board).
+
+**Illegal actions** (masked ones): with ``illegal_action="terminate"`` (the default, so that
+agents that sample the whole action space, as ``gymnasium.utils.env_checker`` does, can run)
+the episode ends at once as a failed game: its return becomes the game's failure (Voltorb: the
+round lost, 0; Wordle: not solved, ``-(limit + 1)``; lattice: trapped, -1; Yatzy: the boxes
+left stay empty) and ``info["illegal_action"]`` is True. With ``illegal_action="raise"`` the
+step raises :class:`gamelab.core.state.IllegalActionError` and changes nothing. Stepping a
+finished episode raises ``RuntimeError``. Bad settings raise ``ValueError`` with the same
+messages as the command line (the games validate them).
+"""
+
+from __future__ import annotations
+
+from dataclasses import asdict
+from typing import Any
+
+import gymnasium as gym
+import numpy as np
+from gymnasium import spaces
+
+from gamelab.core.oracle import EpisodeSummary, Oracle
+from gamelab.core.state import CHANCE, illegal, sample_chance
+from gamelab.envs.render import picture
+
+ILLEGAL_ACTIONS = ("terminate", "raise")
+
+
+class GameEnv(gym.Env):
+    """A one-player game of the state protocol as a Gymnasium environment (see the module)."""
+
+    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+
+    def __init__(
+        self,
+        game: Any,
+        render_mode: str | None = None,
+        regret: bool = True,
+        optimal_action: bool = False,
+        illegal_action: str = "terminate",
+    ) -> None:
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be 'ansi', 'rgb_array' or None, got {render_mode!r}"
+            )
+        if illegal_action not in ILLEGAL_ACTIONS:
+            raise ValueError(
+                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
+            )
+        self.game = game
+        self.render_mode = render_mode
+        self.with_regret = bool(regret)
+        self.with_optimal_action = bool(optimal_action)
+        self.illegal_action = illegal_action
+        self.action_space = spaces.Discrete(game.num_actions)
+        self._oracle: Oracle | None = None
+        self.state: Any = None
+        self._done = True
+
+    # -- what each game says -------------------------------------------------------------
+    def make_oracle(self) -> Oracle:
+        raise NotImplementedError
+
+    def observe(self) -> dict[str, np.ndarray]:
+        raise NotImplementedError
+
+    def score(self, state: Any) -> float:
+        """The return collected so far (rewards are its changes)."""
+        return state.returns()[0] if state.is_terminal() else 0.0
+
+    def failed_return(self, state: Any) -> float:
+        """The return of a game that fails at `state` (an illegal action)."""
+        raise NotImplementedError
+
+    def grid(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def text(self) -> str:
+        return str(self.state.to_text())
+
+    # -- the Gymnasium API ---------------------------------------------------------------
+    @property
+    def oracle(self) -> Oracle:
+        if self._oracle is None:
+            self._oracle = self.make_oracle()
+        return self._oracle
+
+    def _resolve_chance(self) -> None:
+        while self.state.current_player() == CHANCE:
+            self.state.apply(sample_chance(self.state, self.np_random))
+
+    def action_mask(self) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if not self.state.is_terminal():
+            mask[self.state.legal_actions()] = 1
+        return mask
+
+    def _info(self) -> dict[str, Any]:
+        info: dict[str, Any] = {"action_mask": self.action_mask()}
+        if self.with_optimal_action and not self.state.is_terminal():
+            info["optimal_action"] = int(self.oracle.best_action(self.state))
+        return info
+
+    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
+        super().reset(seed=seed)
+        self.state = self.game.new_initial_state()
+        self._resolve_chance()
+        self._done = self.state.is_terminal()
+        self._regrets: list[float] = []
+        self._illegal = False
+        self._return = 0.0
+        self._start_value = (
+            self.oracle.value(self.state) if self.with_regret and not self._done else None
+        )
+        return self.observe(), self._info()
+
+    def step(self, action):
+        if self.state is None or self._done:
+            raise RuntimeError("the episode is over; call reset() first")
+        action = int(action)
+        state = self.state
+        before = self.score(state)
+        legal = state.legal_actions()
+        regret = None
+        if action not in legal:
+            if self.illegal_action == "raise":
+                raise illegal(action, legal, f"{self.game.name} ({state.to_text()})")
+            reward = self.failed_return(state) - before
+            if self.with_regret:
+                regret = max(0.0, self.oracle.value(state) - self.failed_return(state))
+            self._illegal = True
+            self._done = True
+        else:
+            if self.with_regret:
+                regret = max(
+                    0.0, self.oracle.value(state) - self.oracle.action_value(state, action)
+                )
+            state.apply(action)
+            self._resolve_chance()
+            reward = self.score(state) - before
+            self._done = state.is_terminal()
+        self._return += reward
+        if regret is not None:
+            self._regrets.append(regret)
+        info = (
+            self._info() if not self._done else {"action_mask": np.zeros_like(self.action_mask())}
+        )
+        if self._illegal:
+            info["illegal_action"] = True
+        if self.with_regret:
+            info["regret"] = float(regret) if regret is not None else 0.0
+        if self._done:
+            summary = EpisodeSummary.of(
+                self._return,
+                self._start_value,
+                self._regrets if self.with_regret else [],
+                self._illegal,
+            )
+            info["summary"] = asdict(summary)
+        obs = self.observe()
+        return obs, float(reward), self._done, False, info
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self.text()
+        if self.render_mode == "rgb_array":
+            return picture(self.grid())
+        return None
+
+
+# ------------------------------------------------------------------------------------------
+class VoltorbFlipEnv(GameEnv):
+    """One round of Voltorb Flip (:class:`gamelab.voltorb.state.VoltorbGame`).
+
+    Actions 0-24 flip a tile (row-major), 25 quits. Observation: ``clues`` (4 x 5: row sums,
+    row Voltorbs, column sums, column Voltorbs), ``revealed`` (25 tiles, -1 hidden, else the
+    card 0-3), ``coins``. Reward at the end: 1 for a cleared board (``objective="win"``, the
+    oracle's measure, P(win)) or the coins (``objective="coins"``, no oracle).
+    """
+
+    def __init__(
+        self, level: int = 8, generator: str = "hgss", objective: str = "win", **kwargs: Any
+    ) -> None:
+        from gamelab.voltorb.state import VoltorbGame
+
+        game = VoltorbGame(level, generator, objective)
+        if objective != "win" and kwargs.get("regret", True):
+            raise ValueError("regret is measured for objective 'win'; pass regret=False")
+        super().__init__(game, **kwargs)
+        self.observation_space = spaces.Dict(
+            {
+                "clues": spaces.Box(0, 15, (4, 5), np.int64),
+                "revealed": spaces.Box(-1, 3, (25,), np.int64),
+                "coins": spaces.Box(0, 50_000, (1,), np.int64),
+            }
+        )
+
+    def make_oracle(self) -> Oracle:
+        from gamelab.voltorb.oracle import VoltorbOracle
+
+        return VoltorbOracle(self.game.generator, self.game.level)
+
+    def observe(self) -> dict[str, np.ndarray]:
+        r = self.state.round
+        c = r.clues
+        revealed = np.full(25, -1, dtype=np.int64)
+        for tile, value in r.revealed.items():
+            revealed[tile] = value
+        return {
+            "clues": np.stack([c.row_sums, c.row_voltorbs, c.col_sums, c.col_voltorbs]).astype(
+                np.int64
+            ),
+            "revealed": revealed,
+            "coins": np.array([r.coins], dtype=np.int64),
+        }
+
+    def failed_return(self, state: Any) -> float:
+        return 0.0
+
+    def text(self) -> str:
+        r = self.state.round
+        c = r.clues
+        lines = []
+        for row in range(5):
+            cells = []
+            for col in range(5):
+                v = r.revealed.get(5 * row + col)
+                cells.append("?" if v is None else ("V" if v == 0 else str(v)))
+            lines.append(" ".join(cells) + f" | {c.row_sums[row]:>2},{c.row_voltorbs[row]}")
+        lines.append(" ".join(f"{s:>1}" for s in c.col_sums) + "   column sums")
+        lines.append(" ".join(f"{v:>1}" for v in c.col_voltorbs) + "   column Voltorbs")
+        lines.append(f"coins {r.coins}" + (f" ({r.outcome})" if r.outcome else ""))
+        return "\n".join(lines)
+
+    def grid(self) -> np.ndarray:
+        r = self.state.round
+        grid = np.ones((5, 5), dtype=np.int64)
+        for tile, value in r.revealed.items():
+            grid[divmod(tile, 5)] = (2, 3, 4, 5)[value]
+        return grid
+
+
+class YatzySolitaireEnv(GameEnv):
+    """A game of Yatzy alone (:class:`gamelab.yatzy.state.YatzyGame`), under `rules`
+    (``yatzy``, ``yahtzee``, ...: :data:`gamelab.yatzy.rules.RULES`).
+
+    Actions below 462 keep dice (:data:`gamelab.yatzy.rules.KEEPS`; keeping all five stops
+    rolling), then one per box (462 + box). Observation: ``dice`` (count per face), ``rolls_left``,
+    ``card`` (points per box, -1 open), ``bonuses`` (extra Yahtzees). Reward: the points of each
+    box (upper and Yahtzee bonuses included), so the return is the final score; the oracle's
+    measure is the expected final score.
+    """
+
+    def __init__(self, rules: str = "yatzy", **kwargs: Any) -> None:
+        from gamelab.yatzy.rules import get_rules
+        from gamelab.yatzy.state import YatzyGame
+
+        game = YatzyGame(get_rules(rules))
+        super().__init__(game, **kwargs)
+        n = game.rules.n_boxes
+        self.observation_space = spaces.Dict(
+            {
+                "dice": spaces.Box(0, 5, (6,), np.int64),
+                "rolls_left": spaces.Box(0, 2, (1,), np.int64),
+                "card": spaces.Box(-1, 100, (n,), np.int64),
+                "bonuses": spaces.Box(0, n, (1,), np.int64),
+            }
+        )
+
+    def make_oracle(self) -> Oracle:
+        from gamelab.yatzy.oracle import YatzyOracle
+
+        return YatzyOracle(self.game.rules)
+
+    def score(self, state: Any) -> float:
+        return float(state.cards[0].total)
+
+    def failed_return(self, state: Any) -> float:
+        return float(state.cards[0].total)
+
+    def observe(self) -> dict[str, np.ndarray]:
+        s = self.state
+        card = s.cards[0]
+        dice = s.dice if s.dice is not None else np.zeros(6, dtype=np.int64)
+        return {
+            "dice": np.array(dice, dtype=np.int64),
+            "rolls_left": np.array([s.rolls_left], dtype=np.int64),
+            "card": np.array([-1 if v is None else v for v in card.entries], dtype=np.int64),
+            "bonuses": np.array([card.yahtzee_bonuses], dtype=np.int64),
+        }
+
+    def text(self) -> str:
+        from gamelab.yatzy.rules import dice_text
+
+        s = self.state
+        dice = dice_text(s.dice) if s.dice is not None else "-"
+        return f"dice {dice}, rolls left {s.rolls_left}\ncard {s.cards[0].text()}\nscore {s.cards[0].total}"
+
+    def grid(self) -> np.ndarray:
+        s = self.state
+        n = self.game.rules.n_boxes
+        grid = np.zeros((3, max(n, 6)), dtype=np.int64)
+        if s.dice is not None:
+            faces = [f for f in range(6) for _ in range(int(s.dice[f]))]
+            for k, f in enumerate(faces):
+                grid[0, k] = 3 + (f % 5)
+        for b, v in enumerate(s.cards[0].entries):
+            grid[2, b] = 1 if v is None else 4
+        return grid
+
+
+class PokemonWordleEnv(GameEnv):
+    """Pokémon Wordle (:class:`gamelab.wordle.state.WordleGame`) on the word list `names`
+    (``gen1``, ``gen1-4``, ``genN-M``, ``all``) under `rule` (``standard`` or ``blog``).
+
+    Action ``g`` guesses ``words.guesses[g]``. Observation: ``guesses`` (the guess indices so
+    far, -1 after) and ``colours`` (each guess's pattern code, base 3 per letter, -1 after).
+    Reward -1 per guess, and -1 more if the limit is used up unsolved (the return is minus the
+    guesses, ``-(limit + 1)`` unsolved); the oracle's measure is the expected number of guesses.
+    """
+
+    def __init__(self, names: str = "gen1", rule: str = "standard", **kwargs: Any) -> None:
+        from gamelab.wordle.state import WordleGame
+
+        game = WordleGame(names, rule)
+        super().__init__(game, **kwargs)
+        limit = game.guess_limit
+        self.observation_space = spaces.Dict(
+            {
+                "guesses": spaces.Box(-1, game.num_actions - 1, (limit,), np.int64),
+                "colours": spaces.Box(-1, game.table.n_codes - 1, (limit,), np.int64),
+            }
+        )
+
+    def make_oracle(self) -> Oracle:
+        from gamelab.wordle.oracle import WordleOracle
+
+        return WordleOracle(self.game)
+
+    def score(self, state: Any) -> float:
+        return state.returns()[0] if state.is_terminal() else -float(len(state.guesses))
+
+    def failed_return(self, state: Any) -> float:
+        return -float(self.game.guess_limit + 1)
+
+    def observe(self) -> dict[str, np.ndarray]:
+        limit = self.game.guess_limit
+        guesses = np.full(limit, -1, dtype=np.int64)
+        colours = np.full(limit, -1, dtype=np.int64)
+        k = len(self.state.guesses)
+        guesses[:k] = self.state.guesses
+        colours[:k] = self.state.codes
+        return {"guesses": guesses, "colours": colours}
+
+    def text(self) -> str:
+        rows = [self.state.row_text(k) for k in range(len(self.state.guesses))]
+        return "\n".join(rows) if rows else "(no guess yet)"
+
+    def grid(self) -> np.ndarray:
+        from gamelab.wordle.rules import pattern_colours
+
+        length = self.game.table.words.length
+        grid = np.zeros((self.game.guess_limit, length), dtype=np.int64)
+        for k, code in enumerate(self.state.codes):
+            name = self.game.table.words.guesses[self.state.guesses[k]]
+            for j, c in enumerate(pattern_colours(code, len(name))):
+                grid[k, j] = (1, 6, 4)[c]
+        return grid
+
+
+class LatticeFoldEnv(GameEnv):
+    """Fold an HP chain move by move (:class:`gamelab.lattice.state.LatticeGame`): a typed
+    `sequence` or level `level` (1-based) of the default pack, on `lattice`.
+
+    Action k appends move letter k (``R U L D``, then ``F B`` on the cubic lattice).
+    Observation: ``sequence`` (1 for H), ``moves`` (the move indices so far, -1 after). Reward
+    at the end: the fold's HH contacts, or -1 when the chain is trapped; the oracle's measure is
+    the best score still reachable.
+    """
+
+    def __init__(
+        self,
+        sequence: str | None = None,
+        level: int | None = None,
+        lattice: str = "square",
+        **kwargs: Any,
+    ) -> None:
+        from gamelab.lattice.state import LatticeGame
+
+        if (sequence is None) == (level is None):
+            raise ValueError("give either a sequence or a pack level")
+        if level is not None:
+            from gamelab.lattice.puzzle import load_pack
+
+            levels = load_pack().levels
+            if not isinstance(level, int) or not 1 <= level <= len(levels):
+                raise ValueError(
+                    f"level must be 1 to {len(levels)} (the default pack), got {level!r}"
+                )
+            sequence = levels[level - 1].sequence
+        assert sequence is not None
+        game = LatticeGame(sequence, lattice)
+        super().__init__(game, **kwargs)
+        n = game.length
+        self.observation_space = spaces.Dict(
+            {
+                "sequence": spaces.Box(0, 1, (n,), np.int64),
+                "moves": spaces.Box(-1, game.num_actions - 1, (n - 1,), np.int64),
+            }
+        )
+
+    def make_oracle(self) -> Oracle:
+        from gamelab.lattice.oracle import LatticeOracle
+
+        return LatticeOracle(self.game)
+
+    def failed_return(self, state: Any) -> float:
+        from gamelab.lattice.state import TRAPPED
+
+        return TRAPPED
+
+    def observe(self) -> dict[str, np.ndarray]:
+        from gamelab.lattice.rules import MOVES
+
+        n = self.game.length
+        letters = MOVES[self.game.lattice]
+        moves = np.full(n - 1, -1, dtype=np.int64)
+        conf = self.state.conformation
+        moves[: len(conf)] = [letters.index(m) for m in conf]
+        seq = np.array([c == "H" for c in self.game.sequence], dtype=np.int64)
+        return {"sequence": seq, "moves": moves}
+
+    def _sites(self) -> list[tuple[int, int, int]]:
+        from gamelab.lattice.rules import coordinates
+
+        return coordinates(self.state.conformation, self.game.lattice)
+
+    def text(self) -> str:
+        sites = self._sites()
+        xs = [s[0] for s in sites]
+        ys = [s[1] for s in sites]
+        at = {(s[0], s[1]): k for k, s in enumerate(sites)}
+        rows = []
+        for y in range(max(ys), min(ys) - 1, -1):
+            row = ""
+            for x in range(min(xs), max(xs) + 1):
+                k = at.get((x, y))
+                row += "." if k is None else self.game.sequence[k]
+            rows.append(row)
+        return "\n".join(rows) + f"\nmoves {self.state.conformation or '-'}"
+
+    def grid(self) -> np.ndarray:
+        n = self.game.length
+        sites = self._sites()
+        grid = np.zeros((2 * n - 1, 2 * n - 1), dtype=np.int64)
+        for k, (x, y, _z) in enumerate(sites):
+            grid[n - 1 - y, n - 1 + x] = 7 if self.game.sequence[k] == "H" else 3
+        return grid
