@@ -236,14 +236,39 @@ def _install_compile_notice(args: list[str]) -> None:
     event.register("numba:compile", CompileNotice())
 
 
+class _Stopped(Exception):
+    """A Ctrl-C or SIGTERM carried past typer, which in ``standalone_mode=False`` would turn it
+    into a returned 130 that nobody sees (the command would then exit 0 with nothing done)."""
+
+    def __init__(self, interrupt: KeyboardInterrupt) -> None:
+        super().__init__()
+        self.interrupt = interrupt
+
+
+def _keep_interrupts(command: typer.core.TyperGroup) -> None:
+    invoke = command.invoke
+
+    def invoke_keeping_interrupts(ctx: typer.Context) -> object:
+        try:
+            return invoke(ctx)
+        except KeyboardInterrupt as exc:
+            raise _Stopped(exc) from exc
+
+    command.invoke = invoke_keeping_interrupts  # type: ignore[method-assign]
+
+
 def _run(args: list[str]) -> None:
     command = typer.main.get_command(app)
     guard_commands(command)  # numeric options within bounds before any work starts
+    _keep_interrupts(command)  # type: ignore[arg-type]
     try:
-        with heartbeat(
-            f"gamelab {' '.join(args[:2])}", enabled=None if _heartbeat_wanted else False
-        ):
-            command.main(args=args, prog_name="gamelab", standalone_mode=False)
+        try:
+            with heartbeat(
+                f"gamelab {' '.join(args[:2])}", enabled=None if _heartbeat_wanted else False
+            ):
+                command.main(args=args, prog_name="gamelab", standalone_mode=False)
+        except _Stopped as stopped:
+            raise stopped.interrupt from None
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
