@@ -254,7 +254,7 @@ def _keep_interrupts(command: typer.core.TyperGroup) -> None:
         except KeyboardInterrupt as exc:
             raise _Stopped(exc) from exc
 
-    command.invoke = invoke_keeping_interrupts  # type: ignore[method-assign]
+    command.invoke = invoke_keeping_interrupts  # type: ignore[method-assign,assignment]
 
 
 def _run(args: list[str]) -> None:

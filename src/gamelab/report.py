@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import importlib
+import os
+import shutil
 import time
 import traceback
 from dataclasses import dataclass
@@ -20,7 +22,7 @@ from rich.table import Table
 from gamelab import GAMES, __version__
 from gamelab.cli_common import console, err_console, print_json
 from gamelab.core.parallel import Backend
-from gamelab.core.report import Report, ReportContext
+from gamelab.core.report import INCOMPLETE, Report, ReportContext, publish, staging_folder
 from gamelab.core.results import ResultStore
 
 
@@ -68,8 +70,10 @@ def run_report(
     quiet: bool,
 ) -> ReportSummary:
     modules = section_modules()
-    if only:
+    if only is not None:
         wanted = [g.strip() for g in only.split(",") if g.strip()]
+        if not wanted:
+            raise ValueError(f"--only names no game; give some of {', '.join(GAMES)}")
         unknown = [g for g in wanted if g not in GAMES]
         if unknown:
             raise ValueError(f"unknown game(s) {', '.join(unknown)}; allowed: {', '.join(GAMES)}")
@@ -80,16 +84,35 @@ def run_report(
             )
         modules = {g: m for g, m in modules.items() if g in wanted}
     backend = Backend(workers=workers, cluster=cluster, quiet=quiet or json_out)
+    backend.check_reachable()  # a missing scheduler fails now, not once per section
     try:  # refuse an unusable output folder before any section runs
         out.mkdir(parents=True, exist_ok=True)
-        probe = out / ".gamelab-write-test"
-        probe.write_text("")
-        probe.unlink()
+        staged = staging_folder(out)  # the new report is written aside (see _publish)
     except OSError as exc:
         raise ValueError(f"cannot write the report to {out}: {exc.strerror or exc}") from None
+    try:
+        summary = _write_report(staged, out, modules, quick, seed, backend, json_out, quiet)
+    finally:
+        if staged.exists():  # interrupted, or a report that was not published
+            shutil.rmtree(staged, ignore_errors=True)
+    if any(s.status != "ok" for s in summary.sections):
+        raise SystemExit(1)
+    return summary
+
+
+def _write_report(
+    staged: Path,
+    out: Path,
+    modules: dict[str, ModuleType],
+    quick: bool,
+    seed: int,
+    backend: Backend,
+    json_out: bool,
+    quiet: bool,
+) -> ReportSummary:
     started = time.monotonic()
     report = Report(
-        out,
+        staged,
         title="gamelab report" + (" (quick)" if quick else ""),
         meta={
             "generated": dt.datetime.now(dt.UTC).isoformat(timespec="seconds"),
@@ -114,10 +137,11 @@ def run_report(
                 section.text("This section failed:\n\n" + traceback.format_exc())
             section.seconds = time.monotonic() - t0
     report.meta["seconds"] = round(time.monotonic() - started, 1)
-    index = report.write()
+    report.write()
+    index, kept = _publish(staged, out, failed=any(s.status != "ok" for s in report.sections))
     summary = ReportSummary(
         index=str(index),
-        results=str(out / "results.json"),
+        results=str(index.parent / "results.json"),
         seconds=report.meta["seconds"],
         sections=[
             SectionSummary(s.key, s.status, round(s.seconds, 1), s.headline)
@@ -136,8 +160,28 @@ def run_report(
             console.print("No game sections are installed yet; the report says so.")
         else:
             console.print(table)
-        console.print(f"Wrote {index} and {out / 'results.json'} in {report.meta['seconds']} s.")
-    failed = [s.key for s in report.sections if s.status != "ok"]
-    if failed:
-        raise SystemExit(1)
+        console.print(
+            f"Wrote {index} and {index.parent / 'results.json'} in {report.meta['seconds']} s."
+        )
+    if kept is not None and not json_out:
+        err_console.print(
+            f"some sections failed: the previous report {kept} is kept; this run's is {index}"
+        )
     return summary
+
+
+def _publish(staged: Path, out: Path, failed: bool) -> tuple[Path, Path | None]:
+    """Put the report written in `staged` in place: into `out`, replacing the previous one,
+    unless a section failed and `out` has a report already; then it goes to out/incomplete/ and
+    the previous report is kept. Returns (the new index.html, the kept one or None)."""
+    previous = out / "index.html"
+    incomplete = out / INCOMPLETE
+    if failed and previous.exists():
+        if incomplete.exists():
+            shutil.rmtree(incomplete)
+        os.replace(staged, incomplete)
+        return incomplete / "index.html", previous
+    index = publish(staged, out)
+    if incomplete.is_dir():  # an older failed run's report, now superseded
+        shutil.rmtree(incomplete)
+    return index, None

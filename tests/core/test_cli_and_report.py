@@ -151,3 +151,70 @@ def test_readme_quick_start_and_ci_run_the_same_test_command():
         0
     ] == commands[1]
     assert "ruff check" in ci
+
+
+def _report(out: Path, **kw) -> report_runner.ReportSummary:
+    args = dict(out=out, quick=True, only=None, seed=0, workers=1, cluster=None)
+    return report_runner.run_report(**{**args, "json_out": False, "quiet": True, **kw})
+
+
+def test_2_report_with_no_scheduler_fails_fast_and_keeps_the_previous_report(
+    tmp_path, monkeypatch, gamelab_cli
+):
+    built = []
+    module = _fake_section_module()
+    monkeypatch.setattr(report_runner, "section_modules", lambda: {"voltorb": module})
+    out = tmp_path / "r"
+    _report(out)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    module.build = lambda section, ctx: built.append(section)
+    r = gamelab_cli("report", "--quick", "--out", str(out), "--cluster", "tcp://127.0.0.1:1")
+    assert r.returncode == 2 and built == [], r.stderr
+    assert r.stderr.startswith("error: no Dask scheduler answers at tcp://127.0.0.1:1"), r.stderr
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+def test_2_a_report_with_a_failed_section_does_not_replace_a_complete_one(tmp_path, monkeypatch):
+    sections = {"voltorb": _fake_section_module()}
+    monkeypatch.setattr(report_runner, "section_modules", lambda: sections)
+    out = tmp_path / "r"
+    _report(out)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    sections["voltorb"] = _fake_section_module(fail=True)
+    with pytest.raises(SystemExit) as exit_info:
+        _report(out, json_out=True)
+    assert exit_info.value.code == 1
+    after = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+    assert {p: b for p, b in after.items() if "incomplete" not in p.parts} == before
+    failed = json.loads((out / "incomplete" / "results.json").read_text())
+    assert failed["sections"]["voltorb"]["status"] == "failed"
+    sections["voltorb"] = _fake_section_module()  # a complete run replaces it, and tidies up
+    _report(out)
+    assert not (out / "incomplete").exists() and not any(
+        p.name.startswith(".") for p in out.iterdir()
+    )
+    assert json.loads((out / "results.json").read_text())["sections"]["voltorb"]["status"] == "ok"
+
+
+def test_2_an_interrupted_report_leaves_the_previous_one(tmp_path, monkeypatch):
+    module = _fake_section_module()
+    monkeypatch.setattr(report_runner, "section_modules", lambda: {"voltorb": module})
+    out = tmp_path / "r"
+    _report(out)
+    before = {p: p.read_bytes() for p in out.rglob("*") if p.is_file()}
+
+    def interrupted(section, ctx):
+        section.table("scores", ["strategy", "mean"], [["z", 9.0]])  # written at once
+        raise KeyboardInterrupt
+
+    module.build = interrupted
+    with pytest.raises(KeyboardInterrupt):
+        _report(out)
+    assert {p: p.read_bytes() for p in out.rglob("*") if p.is_file()} == before
+
+
+@pytest.mark.parametrize("only", ["", ",,,", " , "])
+def test_13_an_empty_only_is_an_error(only, gamelab_cli, tmp_path):
+    r = gamelab_cli("report", "--only", only, "--out", str(tmp_path / "r"))
+    assert r.returncode == 2 and r.stderr.startswith("error: --only names no game"), r.stderr
+    assert not (tmp_path / "r").exists()

@@ -58,6 +58,40 @@ MAX_TASKS = 1_000_000
 _LOCAL_CLUSTER = re.compile(r"^local:(\d+)$")
 
 
+#: Seconds a remote scheduler has to accept a connection before a run is refused.
+SCHEDULER_TIMEOUT = 3.0
+
+
+def check_scheduler(address: str, timeout: float = SCHEDULER_TIMEOUT) -> None:
+    """A ValueError naming `address` unless something accepts a TCP connection there within
+    `timeout` seconds (a ``tcp://`` or ``tls://`` address; other protocols are left to Dask).
+
+    Dask's own client waits its whole timeout (30 s) before it says the scheduler is missing;
+    a report of five sections waited that five times and then failed.
+    """
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address)
+    if parts.scheme not in ("tcp", "tls"):
+        return
+    try:
+        host, port = parts.hostname, parts.port
+    except ValueError:
+        host = port = None
+    if not host or port is None:
+        raise ValueError(f"cluster {address}: give the scheduler as tcp://host:port")
+    try:
+        with socket.create_connection((host, port), timeout=timeout):
+            pass
+    except OSError as exc:
+        reason = "no answer" if isinstance(exc, TimeoutError) else (exc.strerror or str(exc))
+        raise ValueError(
+            f"no Dask scheduler answers at {address} ({reason} within {timeout:g} s); start "
+            "one there (`dask scheduler`), or run without --cluster (and $GAMELAB_CLUSTER) on local processes"
+        ) from None
+
+
 @dataclass(frozen=True)
 class Backend:
     """Where tasks run. ``workers=None`` means one per core; ``cluster`` overrides ``workers``.
@@ -82,6 +116,13 @@ class Backend:
         m = _LOCAL_CLUSTER.match(cluster or "")
         if m and int(m.group(1)) < 1:
             raise ValueError("cluster local:N needs N of at least 1")
+
+    def check_reachable(self, timeout: float = SCHEDULER_TIMEOUT) -> None:
+        """Refuse (ValueError) a remote cluster whose scheduler does not answer within
+        `timeout` seconds, before any work is started (see :func:`check_scheduler`)."""
+        cluster = self.resolved_cluster()
+        if cluster is not None and not _LOCAL_CLUSTER.match(cluster):
+            check_scheduler(cluster, timeout)
 
     def resolved_cluster(self) -> str | None:
         cluster = self.cluster if self.cluster is not None else os.environ.get("GAMELAB_CLUSTER")
@@ -347,6 +388,7 @@ def _run_dask(fn, items, pending, seed, cluster, record, progress) -> None:
             )
             client = Client(local)
         else:
+            check_scheduler(cluster)
             client = Client(cluster, timeout="30s")
         with client:
             if local is not None:

@@ -17,7 +17,9 @@ from __future__ import annotations
 import datetime as _dt
 import html
 import math
+import os
 import re
+import shutil
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -275,6 +277,41 @@ class Report:
                     )
         parts.append("</body></html>")
         return "\n".join(parts) + "\n"
+
+
+#: Where a report is written before it replaces the one in its folder (inside that folder).
+STAGING = ".gamelab-report-new"
+#: Where a run's report goes when some sections failed and a previous report is kept.
+INCOMPLETE = "incomplete"
+
+
+def staging_folder(out: Path) -> Path:
+    """An empty folder inside `out` to write a new report in (left over from a killed run: emptied)."""
+    staged = Path(out) / STAGING
+    if staged.exists():
+        shutil.rmtree(staged)
+    staged.mkdir(parents=True)
+    return staged
+
+
+def publish(staged: Path, out: Path) -> Path:
+    """Move the report written in `staged` into `out`, replacing what it has of the same names
+    (section folders first, then results.json, index.html last); returns out/index.html."""
+    out = Path(out)
+    entries = sorted(staged.iterdir(), key=lambda p: (p.name == "index.html", p.is_file(), p.name))
+    for entry in entries:
+        target = out / entry.name
+        if entry.is_dir() and target.is_dir():
+            old = out / f"{STAGING}-old-{entry.name}"
+            if old.exists():
+                shutil.rmtree(old)
+            os.replace(target, old)
+            os.replace(entry, target)
+            shutil.rmtree(old)
+        else:
+            os.replace(entry, target)
+    staged.rmdir()
+    return out / "index.html"
 
 
 def _inline(text: str) -> str:
