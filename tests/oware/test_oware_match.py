@@ -120,7 +120,7 @@ def test_record_round_trip_and_errors():
     with pytest.raises(ValueError, match="does not match"):
         parse_record(text.replace(headers["result"], "48-0"))
     with pytest.raises(ValueError, match="record move 1"):
-        parse_record("start: start\nmoves: a\n")
+        parse_record("# gamelab oware record v1\nstart: start\nmoves: a\n")
 
 
 def test_terminal_game_commands(tmp_path):

@@ -106,3 +106,56 @@ def write_bytes_atomic(path: Path, data: bytes) -> None:
 
 def write_text_atomic(path: Path, text: str) -> None:
     write_bytes_atomic(path, text.encode("utf-8"))
+
+
+#: Largest text file a command reads by default (a word list, a decision tree); a record or a
+#: pack declares its own cap. Beyond it the file is a mistake (``/dev/zero``, a disk image), and
+#: it is refused before it fills memory.
+MAX_TEXT_FILE = 64 * 1024 * 1024
+
+
+def read_text_file(path: str | Path, what: str, max_bytes: int = MAX_TEXT_FILE) -> str:
+    """The UTF-8 text of the regular file `path`, or a ValueError naming `what` and `path`.
+
+    Only a regular file is read: a device (``/dev/zero``) never ends, and a FIFO would wait
+    for a writer for ever (it is opened without waiting, then refused). A file over `max_bytes`
+    is refused with the cap in the message.
+    """
+    import stat
+
+    path = Path(path)
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise ValueError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if stat.S_ISDIR(info.st_mode):
+            raise ValueError(f"cannot read {what} {path}: it is a folder")
+        if not stat.S_ISREG(info.st_mode):
+            raise ValueError(f"cannot read {what} {path}: not a regular file")
+        if info.st_size > max_bytes:
+            raise ValueError(
+                f"{what} {path} is {info.st_size:,} bytes; at most {max_bytes:,} are read"
+            )
+        chunks, size = [], 0
+        while size <= max_bytes:
+            chunk = os.read(fd, min(1 << 20, max_bytes + 1 - size))
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+    except OSError as exc:
+        raise ValueError(f"cannot read {what} {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    if size > max_bytes:
+        raise ValueError(
+            f"{what} {path} is over {max_bytes:,} bytes; at most {max_bytes:,} are read"
+        )
+    try:
+        return b"".join(chunks).decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ValueError(
+            f"cannot read {what} {path}: not UTF-8 text (byte {exc.start:,} is {exc.object[exc.start]:#04x})"
+        ) from None

@@ -99,6 +99,29 @@ def run_session(session: Session, read_line: ReadLine, write: Write) -> None:
             write(str(out))
 
 
+#: Longest input line an interactive program reads (a terminal's own limit is 4,096 bytes);
+#: a longer one (``< /dev/zero``) ends the program with an error instead of filling memory.
+MAX_LINE = 10_000
+
+
+def read_capped_line(stream, prompt: str) -> str:  # type: ignore[no-untyped-def]
+    """One line of `stream` without its newline, as :func:`input` would return it (EOFError at
+    the end); ValueError past :data:`MAX_LINE` characters or for bytes that are not UTF-8."""
+    import sys
+
+    sys.stdout.write(prompt)
+    sys.stdout.flush()
+    try:
+        line = stream.readline(MAX_LINE + 1)
+    except UnicodeDecodeError:
+        raise ValueError("the input is not UTF-8 text") from None
+    if line == "":
+        raise EOFError
+    if len(line) > MAX_LINE and not line.endswith("\n"):
+        raise ValueError(f"an input line is longer than {MAX_LINE:,} characters")
+    return line.removesuffix("\n").removesuffix("\r")
+
+
 def run_in_terminal(session: Session) -> None:
     """Run `session` on stdin/stdout: :func:`input` (with line editing) and plain printing."""
     import sys
@@ -113,6 +136,8 @@ def run_in_terminal(session: Session) -> None:
         sys.stdout.flush()
 
     def read_line(prompt: str) -> str:
+        if not sys.stdin.isatty():  # a pipe or a file: no line editing, and a cap on a line
+            return read_capped_line(sys.stdin, prompt)
         try:
             return input(prompt)
         except (EOFError, KeyboardInterrupt):

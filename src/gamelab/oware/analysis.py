@@ -6,7 +6,8 @@ North, as in game records), and the score with its unit. Scores are for the side
 evaluation's units: ``auale`` counts 25 per seed of store difference (plus its house terms),
 ``blog`` 2 per seed; a decided game scores ``±(10000 − plies) + unit × final margin``.
 
->>> from gamelab.oware.rules import Position
+>>> from gamelab.oware.notation import move_letter
+from gamelab.oware.rules import Position
 >>> describe_score(75, "auale")
 '+75 (auale evaluation units, 25 = one seed; about +3.0 seeds for the side to move)'
 >>> describe_score(10000 - 7 + 25 * 4, "auale")
@@ -22,12 +23,8 @@ from typing import Any
 
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.evaluation import SEED_UNIT, evaluation_code
+from gamelab.oware.notation import move_letter
 from gamelab.oware.rules import Position
-
-
-def move_letter(side: int, offset: int) -> str:
-    """A house letter: ``A``-``F`` for South's houses 0-5, ``a``-``f`` for North's 6-11."""
-    return ("ABCDEF" if side == 0 else "abcdef")[offset]
 
 
 def pv_letters(position: Position, pv: list[int]) -> list[str]:

@@ -38,7 +38,7 @@ from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters
 from gamelab.oware.evaluation import SEED_UNIT
 from gamelab.oware.match import make_player, parse_player
-from gamelab.oware.play import format_record, parse_record
+from gamelab.oware.notation import format_record, parse_record
 from gamelab.oware.rules import SEEDS, START_TEXT, Position, Rules, apply_move, capture_run, sow
 from gamelab.oware.tablebase import Tablebase, load_tablebase
 
@@ -569,8 +569,6 @@ def game_record(
 
 def load_record(text: str) -> GameView:
     """A game record (the text ``gamelab oware play`` saves) opened as a game."""
-    if len(text) > 50_000:
-        raise ValueError("a game record is at most 50,000 characters")
     start, offsets, _ = parse_record(text)
     if len(offsets) > MAX_MOVES:
         raise ValueError(

@@ -5,20 +5,7 @@ the same session with its own ``read_line`` / ``write`` (see :mod:`gamelab.core.
 A failed command (a typo, an illegal move, a ``save`` to a path that cannot be written, a record
 that cannot be read) shows one ``error:`` line and the game goes on unchanged.
 
-Game record format (plain text, one ``key: value`` header per line, ``#`` starts a comment)::
-
-    # gamelab oware record v1
-    rules: grand-slam=no-capture cycle=own-row
-    start: 4-4-4-4-4-4-4-4-4-4-4-4-0-0-S
-    south: human
-    north: engine:time=1
-    moves: C f A b E
-    result: 25-23
-
-Moves are house letters: ``A``-``F`` for South's houses 0-5 and ``a``-``f`` for North's houses
-6-11 (offsets 0-5 from each player's left), as OpenSpiel's board and Aualé's notation label them.
-``start`` is the position's text form (see :mod:`gamelab.oware.rules`); ``result`` is written for
-finished games and checked when a record is loaded.
+Game records and house letters are defined in :mod:`gamelab.oware.notation`.
 """
 
 from __future__ import annotations
@@ -31,83 +18,13 @@ import numpy as np
 from gamelab.core.files import write_text_atomic
 from gamelab.core.interactive import QUIT_WORDS, Session, run_session
 from gamelab.oware.analysis import analyse, move_letter, pv_letters
-from gamelab.oware.rules import Position, Rules
-
-HEADER = "# gamelab oware record v1"
-
-
-def parse_move(token: str, position: Position) -> int:
-    """A move typed as a letter (A-F South, a-f North) or a digit 1-6 (mover's houses)."""
-    t = token.strip()
-    if len(t) == 1 and t.isdigit() and 1 <= int(t) <= 6:
-        offset = int(t) - 1
-    elif len(t) == 1 and t in "ABCDEF":
-        if position.to_move != 0:
-            raise ValueError(f"{t} is a South house but North is to move; North's houses are a-f")
-        offset = "ABCDEF".index(t)
-    elif len(t) == 1 and t in "abcdef":
-        if position.to_move != 1:
-            raise ValueError(f"{t} is a North house but South is to move; South's houses are A-F")
-        offset = "abcdef".index(t)
-    else:
-        raise ValueError(
-            f"a move is a house letter (A-F for South, a-f for North) or 1-6, got {token!r}"
-        )
-    if offset not in position.legal_moves():
-        legal = " ".join(move_letter(position.to_move, m) for m in position.legal_moves())
-        raise ValueError(f"house {t} cannot be played now; legal: {legal or 'none'}")
-    return offset
-
-
-def format_record(start: Position, moves: list[int], south: str = "?", north: str = "?") -> str:
-    p = start
-    letters = []
-    for m in moves:
-        letters.append(move_letter(p.to_move, m))
-        p = p.play(m)
-    lines = [
-        HEADER,
-        f"rules: grand-slam={start.rules.grand_slam} cycle={start.rules.cycle}",
-        f"start: {start.to_text()}",
-        f"south: {south}",
-        f"north: {north}",
-        f"moves: {' '.join(letters)}",
-    ]
-    if p.is_over():
-        lines.append("result: {}-{}".format(*p.result()))
-    return "\n".join(lines) + "\n"
-
-
-def parse_record(text: str) -> tuple[Position, list[int], dict[str, str]]:
-    """(start position, moves as offsets, headers); raises ValueError on a bad record."""
-    headers: dict[str, str] = {}
-    for number, raw in enumerate(text.splitlines(), 1):
-        line = raw.split("#", 1)[0].strip()
-        if not line:
-            continue
-        key, sep, value = line.partition(":")
-        if not sep:
-            raise ValueError(f"record line {number} is not 'key: value': {raw!r}")
-        headers[key.strip().lower()] = value.strip()
-    rules_kw = {}
-    for item in headers.get("rules", "").split():
-        k, _, v = item.partition("=")
-        if k not in ("grand-slam", "cycle"):
-            raise ValueError(f"unknown rule {k!r} in record; rules are grand-slam=... cycle=...")
-        rules_kw["grand_slam" if k == "grand-slam" else "cycle"] = v
-    start = Position.from_text(headers.get("start", "start"), Rules(**rules_kw))
-    p, moves = start, []
-    for i, token in enumerate(headers.get("moves", "").split(), 1):
-        try:
-            m = parse_move(token, p)
-        except ValueError as exc:
-            raise ValueError(f"record move {i} ({token}): {exc}") from None
-        moves.append(m)
-        p = p.play(m)
-    if "result" in headers:
-        if not p.is_over() or "{}-{}".format(*p.result()) != headers["result"]:
-            raise ValueError(f"record result {headers['result']} does not match its moves")
-    return start, moves, headers
+from gamelab.oware.notation import (
+    format_record,
+    parse_move,
+    parse_record,
+    read_record,
+)
+from gamelab.oware.rules import Position
 
 
 def save_record(path: Path, start: Position, moves: list[int], south: str, north: str) -> None:
@@ -125,12 +42,8 @@ def save_record(path: Path, start: Position, moves: list[int], south: str, north
 
 
 def load_record(path: Path) -> tuple[Position, list[int], dict[str, str]]:
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError) as exc:
-        why = exc.strerror if isinstance(exc, OSError) else "not a text file"
-        raise ValueError(f"cannot read game record {path}: {why}") from None
-    return parse_record(text)
+    """The record in the file `path` (see :func:`gamelab.oware.notation.read_record`)."""
+    return read_record(path)
 
 
 HELP = """commands:

@@ -1,0 +1,79 @@
+"""Issue 29 item 3 (and 11, 12 for records): a game record parses as a record (header, known
+lines, legal moves) or is refused naming the wrong line; the current game is kept; a device or
+a FIFO given as a record is refused at once."""
+
+from __future__ import annotations
+
+import os
+
+import pytest
+
+from gamelab.core.interactive import run_scripted
+from gamelab.oware.notation import HEADER, MAX_RECORD_CHARS, format_record, parse_record
+from gamelab.oware.play import PlaySession
+from gamelab.oware.rules import Position
+
+PASSWD = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
+
+
+def test_3_a_file_with_colons_is_not_a_record():
+    with pytest.raises(ValueError, match="not a game record: line 1 is 'root:x:0:0"):
+        parse_record(PASSWD)
+    with pytest.raises(ValueError, match="record line 2 is 'root:x:0:0"):
+        parse_record(HEADER + "\n" + PASSWD)
+    with pytest.raises(ValueError, match="no 'moves:' line"):
+        parse_record(HEADER + "\nsouth: me\n")
+    with pytest.raises(ValueError, match="record line 3: a second 'moves:' line"):
+        parse_record(HEADER + "\nmoves: C\nmoves: C\n")
+    with pytest.raises(ValueError, match=r"record line 2, record move 2 \('C'\): C is a South"):
+        parse_record(HEADER + "\nmoves: C C\n")
+    with pytest.raises(ValueError, match="record line 2: a position is 12 houses"):
+        parse_record(HEADER + "\nstart: 1-2-3\nmoves:\n")
+    with pytest.raises(ValueError, match="at most 50,000 characters"):
+        parse_record(HEADER + "\nmoves:" + " C" * MAX_RECORD_CHARS)
+    text = format_record(Position.initial(), [2, 3], "human", "random")
+    assert parse_record(text)[1] == [2, 3]  # a saved record still loads
+
+
+def test_3_loading_a_non_record_keeps_the_current_game(tmp_path):
+    passwd = tmp_path / "passwd"
+    passwd.write_text(PASSWD)
+    s = PlaySession("random", seed=1, tablebase_seeds=6)
+    text = run_scripted(s, ["C", f"load {passwd}", f"load {os.devnull}", "quit"])
+    assert f"error: {passwd}: not a game record: line 1 is 'root:x:0:0" in text
+    assert f"cannot read game record {os.devnull}: not a regular file" in text
+    assert len(s.moves) == 2 and s.moves[0] == 2  # the game before the failed loads
+
+
+def test_3_play_load_refuses_a_non_record(tmp_path, gamelab_cli):
+    passwd = tmp_path / "passwd"
+    passwd.write_text(PASSWD)
+    r = gamelab_cli("oware", "play", "--load", str(passwd))
+    assert r.returncode == 2 and r.stdout == ""
+    assert r.stderr.startswith(f"error: {passwd}: not a game record: line 1"), r.stderr
+
+
+@pytest.mark.timeout(30)
+def test_11_a_device_or_a_fifo_as_a_record_is_refused_at_once(tmp_path, gamelab_cli):
+    fifo = tmp_path / "fifo"
+    os.mkfifo(fifo)
+    for path in ("/dev/zero", str(fifo)):
+        r = gamelab_cli("oware", "play", "--load", path)
+        assert r.returncode == 2, r.stderr
+        assert r.stderr == f"error: cannot read game record {path}: not a regular file\n"
+    big = tmp_path / "big.txt"
+    big.write_text(HEADER + "\n" + "#" * (MAX_RECORD_CHARS + 1))
+    s = PlaySession("random", seed=1, tablebase_seeds=6)
+    text = run_scripted(s, [f"load {big}", "quit"])
+    assert f"error: game record {big} is {big.stat().st_size:,} bytes; at most 50,000" in text
+
+
+def test_3_the_web_api_refuses_a_non_record_as_the_cli_does():
+    from fastapi.testclient import TestClient
+
+    from gamelab.web.app import create_app
+
+    client = TestClient(create_app(), raise_server_exceptions=False)  # no pool: a cheap call
+    r = client.post("/api/oware/load", json={"text": PASSWD})
+    assert r.status_code == 422
+    assert r.json()["detail"].startswith("not a game record: line 1 is 'root:x:0:0")
