@@ -14,8 +14,10 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+import sys
 import threading
 import time
+from collections import Counter
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -30,9 +32,37 @@ CREATE TABLE IF NOT EXISTS results (
     task INTEGER NOT NULL,
     value TEXT NOT NULL,
     saved_at REAL NOT NULL,
+    checksum TEXT,
     PRIMARY KEY (experiment, params, task)
 );
 """
+
+
+def row_checksum(experiment: str, params: str, task: int, value: str) -> str:
+    """The checksum stored with a row: of its whole key and value, so an edited value, a row
+    copied to another run and a damaged text all fail it."""
+    import hashlib
+
+    text = json.dumps([experiment, params, int(task), value], separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()[:32]
+
+
+def shape_of(value: Any) -> str:
+    """The kind of a JSON value: "object", "list", "number", "string", "bool" or "null".
+
+    The tasks of one run return one kind; a row of another kind (left by another version of the
+    code) would fail where the results are combined. Only the kind is compared: a task may
+    legitimately leave out a key or return lists of different lengths.
+    """
+    if isinstance(value, dict):
+        return "object"
+    if isinstance(value, list):
+        return "list"
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "string" if isinstance(value, str) else "null"
 
 
 def default_results_path() -> Path:
@@ -90,6 +120,9 @@ class ResultStore:
                 )
             db.execute("PRAGMA journal_mode=WAL")
             db.executescript(SCHEMA)
+            columns = {r[1] for r in db.execute("PRAGMA table_info(results)")}
+            if "checksum" not in columns:  # a store written before rows had checksums
+                db.execute("ALTER TABLE results ADD COLUMN checksum TEXT")
             db.commit()
         except (sqlite3.Error, OSError) as exc:
             if self._db is not None:
@@ -121,11 +154,20 @@ class ResultStore:
     def put(self, experiment: str, params: Mapping[str, Any], task: int, value: Any) -> Any:
         """Save one task's value (committed at once) and return it as it will be read back."""
         text = canonical_json(value)
+        key = canonical_json(dict(params))
         with self._lock:
             try:
                 self._connection().execute(
-                    "INSERT OR REPLACE INTO results VALUES (?, ?, ?, ?, ?)",
-                    (experiment, canonical_json(dict(params)), int(task), text, time.time()),
+                    "INSERT OR REPLACE INTO results (experiment, params, task, value, saved_at, "
+                    "checksum) VALUES (?, ?, ?, ?, ?, ?)",
+                    (
+                        experiment,
+                        key,
+                        int(task),
+                        text,
+                        time.time(),
+                        row_checksum(experiment, key, task, text),
+                    ),
                 )
                 self._connection().commit()
             except sqlite3.Error as exc:
@@ -135,22 +177,53 @@ class ResultStore:
     def finished(
         self, experiment: str, params: Mapping[str, Any], n_tasks: int | None = None
     ) -> dict[int, Any]:
-        """Values already stored for this run, by task index (only indices below `n_tasks`)."""
+        """Values already stored for this run, by task index (only indices below `n_tasks`).
+
+        Each row is checked: its checksum (an edited, damaged or copied row fails it, and so
+        does a row of a store written before rows had checksums) and its shape (the structure
+        the kind most of the run's rows have, see :func:`shape_of`). A row that fails is left out, so
+        its task is computed again, and one line on stderr says how many and why.
+        """
+        key = canonical_json(dict(params))
         with self._lock:
             try:
                 rows = (
                     self._connection()
                     .execute(
-                        "SELECT task, value FROM results WHERE experiment = ? AND params = ?",
-                        (experiment, canonical_json(dict(params))),
+                        "SELECT task, value, checksum FROM results "
+                        "WHERE experiment = ? AND params = ?",
+                        (experiment, key),
                     )
                     .fetchall()
                 )
             except sqlite3.Error as exc:
                 raise self._error("cannot be read", exc) from None
-        return {
-            task: json.loads(value) for task, value in rows if n_tasks is None or task < n_tasks
-        }
+        values: dict[int, Any] = {}
+        failed = {"checksum": 0, "shape": 0}
+        for task, text, checksum in rows:
+            if n_tasks is not None and not 0 <= task < n_tasks:
+                continue
+            if checksum != row_checksum(experiment, key, task, text):
+                failed["checksum"] += 1
+                continue
+            try:
+                values[task] = json.loads(text)
+            except ValueError:
+                failed["checksum"] += 1
+        if values:
+            shapes = Counter(shape_of(v) for v in values.values())
+            usual = shapes.most_common(1)[0][0]
+            for task in [t for t, v in values.items() if shape_of(v) != usual]:
+                del values[task]
+                failed["shape"] += 1
+        if any(failed.values()):
+            why = " and ".join(f"{n} their {what}" for what, n in failed.items() if n)
+            print(
+                f"results store {self.path}: {sum(failed.values())} stored results of "
+                f"{experiment} failed a check ({why}); computing them again",
+                file=sys.stderr,
+            )
+        return values
 
     def experiments(self) -> list[tuple[str, str, int]]:
         """(experiment, params JSON, number of stored tasks) for every run in the store."""
