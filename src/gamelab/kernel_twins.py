@@ -143,6 +143,14 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.lattice.fold.perm_python",
             "tests/lattice/test_lattice_fold.py::test_perm_kernel_matches_python_twin",
         ),
+        "_replica_kernels.remc_kernel": _t(
+            "gamelab.lattice._replica_kernels.remc_python",
+            "tests/lattice/test_lattice_replica.py::test_remc_kernel_matches_python_twin",
+        ),
+        "_replica_kernels.apply_move_kernel": _t(
+            "gamelab.lattice._replica_kernels.apply_move_python",
+            "tests/lattice/test_lattice_replica.py::test_apply_move_kernel_matches_python_twin",
+        ),
     },
     "oware": {
         "_move_kernels.sow_and_capture": _t(
@@ -315,6 +323,17 @@ HELPERS: dict[str, dict[str, str]] = {
         "_kernels._grow": "table growth inside enumerate_kernel",
         "_kernels._set_score": "one contact set's score inside the histogram kernels",
         "_kernels._histogram_row": "one row of histograms_kernel / histograms_serial_kernel",
+        "_replica_kernels.next_random": "the splitmix64 stream of remc_kernel",
+        "_replica_kernels._uniform": "Metropolis and exchange draws inside remc_kernel",
+        "_replica_kernels._below": "the move-slot draw inside remc_kernel",
+        "_replica_kernels._cell": "a site's torus cell inside the pull-move helpers",
+        "_replica_kernels._adjacent": "the stop test of a pull inside _pull",
+        "_replica_kernels._free": "the free-site tests of _pull and _propose",
+        "_replica_kernels._pull": "one pull move inside _propose",
+        "_replica_kernels._propose": "a numbered move inside _try_move and apply_move_kernel",
+        "_replica_kernels._range_contacts2": "the contact change of a move inside _try_move",
+        "_replica_kernels._place": "grid updates inside _try_move and apply_move_kernel",
+        "_replica_kernels._try_move": "one Metropolis step inside remc_kernel",
     },
     "oware": {
         "_move_kernels._sow": "the sowing of sow_and_capture and _is_grand_slam",

@@ -379,31 +379,64 @@ def score_command(
 @app.command("fold")
 def fold_command(
     sequence: Annotated[
-        str, typer.Argument(help="HP sequence (any length), or a benchmark name like S1-36.")
+        str,
+        typer.Argument(
+            help="HP sequence (any length), or a benchmark name: S1-1 ... S1-11 (2D, also by "
+            "length: S1-36, S1-100a), H48-1 ... H48-10 (3D)."
+        ),
     ],
-    lattice: Lattice = "square",
+    lattice: Annotated[
+        str | None, typer.Option("--lattice", help="square (2D) or cubic (3D); default square.")
+    ] = None,
+    dim: Annotated[
+        int | None, typer.Option("--dim", min=2, max=3, help="2 (square) or 3 (cubic).")
+    ] = None,
     seed: Seed = 0,
-    seconds: Annotated[float, typer.Option(help="Time budget.")] = 30.0,
+    seconds: Annotated[
+        float, typer.Option(help="CPU-time budget of each replica set (PERM: wall time).")
+    ] = 30.0,
+    steps: Annotated[
+        int | None,
+        typer.Option(
+            "--steps",
+            min=1,
+            help="Monte Carlo steps per replica instead of a time budget (reproducible).",
+        ),
+    ] = None,
+    sets: Annotated[
+        int, typer.Option("--sets", min=1, max=1000, help="Independent replica sets.")
+    ] = 1,
+    method: Annotated[
+        str, typer.Option("--method", help="remc (replica exchange, pull moves) or perm.")
+    ] = "remc",
     out: Annotated[Path | None, typer.Option("--out", help="Also draw the fold (PNG).")] = None,
+    workers: Workers = None,
+    cluster: Cluster = None,
+    quiet: Quiet = False,
     json_out: Json = False,
 ) -> None:
-    """Find a high-scoring fold of a long chain (PERM); say whether its score is proven."""
+    """Fold a long chain (replica-exchange Monte Carlo with pull moves, or PERM); print the
+    contacts, the upper bounds and whether the result is proven optimal or how far it may be."""
     from gamelab.core.report import save_figure
     from gamelab.lattice.draw import draw_fold
-    from gamelab.lattice.fold import fold
+    from gamelab.lattice.fold import fold, lattice_option
     from gamelab.lattice.rules import Fold
 
     if out is not None:
         check_output_path(out, FIGURE_SUFFIXES)
-    result = fold(sequence, lattice, seed=seed, seconds=seconds)
+    result = fold(
+        sequence,
+        lattice_option(lattice, dim),
+        seed=seed,
+        seconds=None if steps is not None else seconds,
+        max_steps=steps,
+        sets=sets,
+        method=method,
+        backend=backend(workers, cluster, quiet or json_out),
+    )
     if out is not None:
-        save_figure(draw_fold(Fold(result.sequence, result.conformation, lattice)), out)
+        save_figure(draw_fold(Fold(result.sequence, result.conformation, result.lattice)), out)
     if json_out:
         print_json(result)
         return
-    known = "" if result.known_optimum is None else f" (literature optimum {result.known_optimum})"
-    console.print(
-        f"{result.sequence}: {result.score} HH contacts{known}, {result.status}; "
-        f"upper bound {result.upper_bound}; {result.tours} PERM tours in "
-        f"{result.seconds:.2f} s\n{result.conformation}"
-    )
+    console.print(result.summary())

@@ -1,26 +1,29 @@
-"""Folding chains too long to enumerate: PERM chain growth, with proof where one is available.
+"""Folding chains too long to enumerate, with a certificate where one is available.
 
-:func:`fold` searches for a conformation with as many HH contacts as possible by the
-pruned-enriched Rosenbluth method (PERM: Grassberger, Phys. Rev. E 56, 3682 (1997)) in the
-"new PERM with importance sampling" form of Hsu, Mehra, Nadler & Grassberger (J. Chem. Phys.
-118, 444 (2003), arXiv cond-mat/0208042): the chain grows one residue at a time (depth-first);
-the next site is drawn with probability proportional to exp(beta * new HH contacts) x (free
-neighbours of the site + 1/2); a partial chain whose Rosenbluth weight is far above the running
-average is continued along several *distinct* next sites (enrichment), one far below it is
-dropped with probability 1/2 (pruning, the survivor's weight doubled). Low temperature
-(beta around 3) concentrates the search on compact, H-core folds.
+:func:`fold` searches for a conformation with as many HH contacts as possible by one of two
+methods:
 
-A result says how its score is known:
+* ``remc`` (default): replica-exchange Monte Carlo with pull moves (:mod:`.replica`; Thachuk,
+  Shmygelska & Hoos 2007), several independent replica sets through ``core.parallel``;
+* ``perm``: the pruned-enriched Rosenbluth method (PERM: Grassberger, Phys. Rev. E 56, 3682
+  (1997)) in the "new PERM with importance sampling" form of Hsu, Mehra, Nadler & Grassberger
+  (J. Chem. Phys. 118, 444 (2003), arXiv cond-mat/0208042): the chain grows one residue at a
+  time (depth-first); the next site is drawn with probability proportional to
+  exp(beta * new HH contacts) x (free neighbours of the site + 1/2); a partial chain whose
+  Rosenbluth weight is far above the running average is continued along several *distinct* next
+  sites (enrichment), one far below it is dropped with probability 1/2 (pruning, the survivor's
+  weight doubled). Low temperature (beta around 3) concentrates the search on compact folds.
+
+A sequence may be given by a benchmark name (:mod:`.instances`: S1-1 ... S1-11 in 2D, H48-1 ...
+H48-10 in 3D). A result says how its score is known:
 
 * ``proven (exhaustive)`` - the chain is short enough to enumerate (:mod:`.enumeration`), and
   the best score is the exact maximum;
-* ``proven (bound)`` - the score equals a simple upper bound: contacts join residues of opposite
-  parity, and a residue has at most 2 (square) / 4 (cubic) free faces, 3 / 5 at a chain end;
-* ``found`` - the best found, no proof (compare with the literature optimum when known).
+* ``proven (bound)`` - the score equals the upper bound of :mod:`.bounds` (free-face, matching
+  and core bounds); ``verdict`` says ``optimal (proven)``;
+* ``found`` - the best found; ``verdict`` gives the gap to the bound.
 
-Cost: a tour costs O(L) per grown residue; the standard 2D benchmarks of length 24, 25 and 36
-reach their known optima (9, 8, 14 HH contacts) in well under a second to a few seconds.
-The numba kernel :func:`perm_kernel` has a plain-Python twin :func:`perm_python` that draws the
+The PERM kernel :func:`perm_kernel` has a plain-Python twin :func:`perm_python` that draws the
 same random numbers (numba's np.random matches NumPy's legacy Mersenne Twister) and is compared
 against it in the tests.
 """
@@ -34,25 +37,23 @@ from dataclasses import dataclass
 import numpy as np
 from numba import njit
 
+from gamelab.core.parallel import Backend, run_tasks
 from gamelab.lattice._kernels import MOVE_LETTERS, direction_offsets
+from gamelab.lattice.bounds import ContactBounds, contact_bounds, free_face_bound
 from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
+from gamelab.lattice.instances import find_benchmark, get_benchmark, looks_like_name
+from gamelab.lattice.replica import DEFAULT_SETTINGS, ReplicaSettings, replica_fold
 from gamelab.lattice.rules import check_lattice, dimensions, hh_score, parse_sequence
 
-#: The standard 2D HP benchmarks and their optimal number of HH contacts (research notes,
-#: section 2; Unger & Moult 1993, Hsu et al. 2003, optimality proved by minwalk, Giaquinta &
-#: Pozzi 2013).
+#: The earlier 2D benchmark names (by length) and their best known HH contacts; the full set,
+#: 2D and 3D, with sources, is :data:`gamelab.lattice.instances.STANDARD`.
 BENCHMARKS_2D = {
-    "S1-18a": ("HHPPPPPHHPPPHPPPHP", 4),
-    "S1-18b": ("HPHPHHHPPPHHHHPPHH", 8),
-    "S1-18c": ("PHPPHPHHHPHHPHHHHH", 9),
-    "S1-20a": ("HPHPPHHPHPPHPHHPPHPH", 9),
-    "S1-20b": ("HHHPPHPHPHPPHPHPHPPH", 10),
-    "S1-24": ("HHPPHPPHPPHPPHPPHPPHPPHH", 9),
-    "S1-25": ("PPHPPHHPPPPHHPPPPHHPPPPHH", 8),
-    "S1-36": ("PPPHHPPHHPPPPPHHHHHHHPPHHPPPPHHPPHPP", 14),
-    "S1-48": ("PPHPPHHPPHHPPPPPHHHHHHHHHHPPPPPPHHPPHHPPHPPHHHHH", 23),
-    "S1-50": ("HHPHPHPHPHHHHPHPPPHPPPHPPPPHPPPHPPPHPHHHHPHPHPHPHH", 21),
-}
+    name: (get_benchmark(name).sequence, get_benchmark(name).best_known)
+    for name in (
+        "S1-18a", "S1-18b", "S1-18c", "S1-20a", "S1-20b", "S1-24", "S1-25", "S1-36", "S1-48",
+        "S1-50",
+    )
+}  # fmt: skip
 
 
 @njit(cache=True)
@@ -271,19 +272,12 @@ def perm_python(is_h, ndim, beta, tours, seed, c_plus, target):
 
 
 def contact_upper_bound(sequence: str, lattice: str = "square") -> int:
-    """A simple bound on the HH contacts of any fold: contacts join opposite-parity residues,
-    and residue i has at most 2 (square) / 4 (cubic) free faces, one more at a chain end; nor
-    can there be more contacts than H pairs (i, j) with j - i odd and at least 3."""
-    seq = parse_sequence(sequence)
-    inner = 2 if check_lattice(lattice) == "square" else 4
-    faces = [inner + (1 if i in (0, len(seq) - 1) else 0) for i in range(len(seq))]
-    even = sum(
-        f for i, (c, f) in enumerate(zip(seq, faces, strict=True)) if c == "H" and i % 2 == 0
-    )
-    odd = sum(f for i, (c, f) in enumerate(zip(seq, faces, strict=True)) if c == "H" and i % 2 == 1)
-    h = [i for i, c in enumerate(seq) if c == "H"]
-    possible_pairs = sum(1 for i in h for j in h if j - i >= 3 and (j - i) % 2 == 1)
-    return min(even, odd, possible_pairs)
+    """The free-face bound (:func:`gamelab.lattice.bounds.free_face_bound`; kept for callers of
+    the earlier name)."""
+    return free_face_bound(sequence, lattice)
+
+
+METHODS = ("remc", "perm")
 
 
 @dataclass(frozen=True)
@@ -294,9 +288,66 @@ class FoldResult:
     score: int
     status: str  # "proven (exhaustive)", "proven (bound)" or "found"
     upper_bound: int
-    tours: int
+    tours: int  # PERM tours (0 for replica exchange)
     seconds: float
     known_optimum: int | None = None
+    name: str | None = None  # the benchmark's name, when the sequence is one
+    method: str = "remc"
+    bounds: ContactBounds | None = None
+    steps: int = 0  # Monte Carlo steps per replica, summed over the replica sets
+    sets: int = 1  # independent replica sets run
+    seconds_to_best: float = 0.0  # when the best was first found (in its replica set)
+
+    @property
+    def gap(self) -> int:
+        """Upper bound minus contacts found (0: optimal, proven)."""
+        return self.upper_bound - self.score
+
+    @property
+    def verdict(self) -> str:
+        """``optimal (proven)`` when the contacts reach the upper bound, else ``gap N``."""
+        return "optimal (proven)" if self.gap == 0 else f"gap {self.gap}"
+
+    def __json__(self) -> dict:
+        from gamelab.core.serialise import to_plain
+
+        doc = {f: to_plain(getattr(self, f)) for f in self.__dataclass_fields__}
+        doc["gap"] = self.gap
+        doc["verdict"] = self.verdict
+        return doc
+
+    def summary(self) -> str:
+        """The result as the CLI prints it."""
+        dim = "2D" if self.lattice == "square" else "3D"
+        head = f"{self.name} " if self.name else ""
+        known = "" if self.known_optimum is None else f" (best known {self.known_optimum})"
+        how = "enumeration" if self.status == "proven (exhaustive)" else "bound"
+        verdict = (
+            f"optimal (proven by {how})"
+            if self.status.startswith("proven")
+            else f"{self.verdict} (upper bound {self.upper_bound})"
+        )
+        lines = [
+            f"{head}{self.sequence} ({dim}, {len(self.sequence)} residues): {self.score} HH "
+            f"contacts{known}, {verdict}"
+        ]
+        if self.bounds is not None:
+            b = self.bounds
+            lines.append(
+                f"upper bounds: free-face {b.free_face}, matching {b.matching}, core {b.core}"
+            )
+        if self.method == "remc":
+            lines.append(
+                f"replica exchange with pull moves: {self.sets} set{'s' if self.sets > 1 else ''}, "
+                f"{self.steps:,} steps per replica in all, {self.seconds:.2f} s "
+                f"(best after {self.seconds_to_best:.2f} CPU s)"
+            )
+        elif self.method == "perm":
+            lines.append(f"PERM: {self.tours:,} tours in {self.seconds:.2f} s")
+        else:
+            lines.append(f"exhaustive enumeration in {self.seconds:.2f} s")
+        lines.append(self.conformation)
+        return "\n".join(lines)
 
 
 def _reverse_walk(moves: str) -> str:
@@ -304,40 +355,101 @@ def _reverse_walk(moves: str) -> str:
     return "".join(inverse[m] for m in reversed(moves))
 
 
+def resolve_chain(
+    sequence: str, lattice: str | None = None
+) -> tuple[str, str, str | None, int | None]:
+    """(sequence, lattice, benchmark name, best known) for an HP sequence or a benchmark name.
+
+    A name (anything that is not only H and P) must be a known benchmark; its lattice is the
+    benchmark's, and a different `lattice` is an error. A sequence folds on `lattice` (square
+    when None)."""
+    if looks_like_name(sequence):
+        b = get_benchmark(sequence)
+        if lattice is not None and check_lattice(lattice) != b.lattice:
+            raise ValueError(f"benchmark {b.name} is on the {b.lattice} lattice, not {lattice}")
+        return b.sequence, b.lattice, b.name, b.best_known
+    seq = parse_sequence(sequence, min_length=2)
+    lat = check_lattice(lattice or "square")
+    known = find_benchmark(seq, lat)
+    return seq, lat, (known.name if known else None), (known.best_known if known else None)
+
+
+def lattice_option(lattice: str | None, dim: int | None) -> str | None:
+    """The lattice named by ``--lattice`` and/or ``--dim`` (None: neither given)."""
+    from_dim = None if dim is None else {2: "square", 3: "cubic"}.get(dim)
+    if dim is not None and from_dim is None:
+        raise ValueError(f"dim must be 2 or 3, got {dim}")
+    if lattice is not None:
+        check_lattice(lattice)
+        if from_dim is not None and from_dim != lattice:
+            raise ValueError(f"--dim {dim} contradicts --lattice {lattice}")
+        return lattice
+    return from_dim
+
+
+def replica_task(item: tuple, rng: np.random.Generator) -> dict:
+    """One replica set (a :func:`gamelab.core.parallel.run_tasks` task): plain JSON result."""
+    seq, lattice, settings, target, max_steps, seconds = item
+    run = replica_fold(
+        seq,
+        lattice,
+        seed=rng,
+        settings=ReplicaSettings(*settings),
+        target=target,
+        max_steps=max_steps,
+        seconds=seconds,
+    )
+    return {
+        "contacts": run.contacts,
+        "conformation": run.conformation,
+        "steps": run.steps,
+        "seconds_to_best": run.seconds_to_best,
+    }
+
+
 def fold(
     sequence: str,
-    lattice: str = "square",
+    lattice: str | None = None,
     *,
     seed: int = 0,
-    seconds: float = 10.0,
+    seconds: float | None = 10.0,
     target: int | None = None,
+    method: str = "remc",
+    sets: int = 1,
+    max_steps: int | None = None,
+    settings: ReplicaSettings | None = None,
+    backend: Backend | None = None,
     betas: tuple[float, ...] = (3.0, 2.5, 3.5),
     tours_per_run: int = 20_000,
     c_plus: float = 1.0,
     exhaustive: bool = True,
 ) -> FoldResult:
-    """Best fold found for `sequence` (an HP string or a benchmark name like ``S1-36``) within
-    `seconds` (see module docstring).
+    """Best fold found for `sequence` (an HP string, or a benchmark name like ``S1-7`` or
+    ``H48-1``, see :func:`resolve_chain`) within `seconds` (None: no time limit).
 
-    Runs PERM repeatedly, alternating the growth direction (from either chain end) and beta,
-    until `target` (default: the contact upper bound, or the literature optimum of a standard
-    benchmark) is reached or time is up. Chains short enough to enumerate are solved exactly
-    first when `exhaustive` is set.
+    ``method="remc"`` (default): `sets` independent replica sets (:mod:`.replica`) run through
+    :func:`gamelab.core.parallel.run_tasks` on `backend` (each set seeded from (seed, its index),
+    so a run limited by `max_steps` per replica, or ended by the target, gives the same fold on
+    one worker, many, or Dask); the best is kept. ``method="perm"``: the earlier PERM search
+    (module docstring), alternating the growth end and beta. Both stop at `target` (default:
+    the best known value of a benchmark, else the upper bound). Chains short enough to
+    enumerate are solved exactly first when `exhaustive` is set.
     """
-    check_lattice(lattice)
-    if sequence in BENCHMARKS_2D:
-        sequence = BENCHMARKS_2D[sequence][0]
-    seq = parse_sequence(sequence, min_length=2)
-    if seconds <= 0:
+    seq, lattice, name, known = resolve_chain(sequence, lattice)
+    if method not in METHODS:
+        raise ValueError(f"unknown method {method!r}; allowed: {', '.join(METHODS)}")
+    if seconds is not None and seconds <= 0:
         raise ValueError(f"seconds must be positive, got {seconds}")
+    if seconds is None and max_steps is None:
+        raise ValueError("give a time budget (seconds) or a step budget (max_steps)")
+    if sets < 1:
+        raise ValueError(f"sets must be at least 1, got {sets}")
     started = time.perf_counter()
-    bound = contact_upper_bound(seq, lattice)
-    known = next((opt for s, opt in BENCHMARKS_2D.values() if s == seq), None)
-    if lattice != "square":
-        known = None
+    bounds = contact_bounds(seq, lattice)
+    bound = bounds.upper
     if exhaustive and len(seq) <= min(MAX_LENGTH[lattice], 18 if lattice == "square" else 12):
-        sets = contact_sets(len(seq), lattice)
-        conf = sets.best_conformation(seq)
+        sets_ = contact_sets(len(seq), lattice)
+        conf = sets_.best_conformation(seq)
         return FoldResult(
             seq,
             lattice,
@@ -348,8 +460,58 @@ def fold(
             0,
             time.perf_counter() - started,
             known,
+            name,
+            "exhaustive",
+            bounds,
         )
     goal = target if target is not None else (known if known is not None else bound)
+    if method == "remc":
+        s = settings or DEFAULT_SETTINGS[lattice]
+        item = (seq, lattice, (s.replicas, s.t_min, s.t_max, s.phi), goal, max_steps, seconds)
+        runs = run_tasks(
+            replica_task,
+            [item] * sets,
+            seed=seed,
+            backend=backend or Backend(workers=1, quiet=True),
+        )
+        best = max(runs, key=lambda r: r["contacts"])  # the first of the best
+        best_score, best_conf = int(best["contacts"]), str(best["conformation"])
+        steps, to_best, tours = (
+            sum(int(r["steps"]) for r in runs),
+            float(best["seconds_to_best"]),
+            0,
+        )
+    else:
+        cpu = time.thread_time()
+        best_score, best_conf, tours = _perm_search(
+            seq, lattice, seed, seconds, goal, betas, tours_per_run, c_plus
+        )
+        steps, sets, to_best = 0, 1, time.thread_time() - cpu
+    status = "proven (bound)" if best_score == bound else "found"
+    assert hh_score(seq, best_conf, lattice) == best_score
+    return FoldResult(
+        seq,
+        lattice,
+        best_conf,
+        best_score,
+        status,
+        bound,
+        tours,
+        time.perf_counter() - started,
+        known,
+        name,
+        method,
+        bounds,
+        steps,
+        sets,
+        to_best,
+    )
+
+
+def _perm_search(seq, lattice, seed, seconds, goal, betas, tours_per_run, c_plus):
+    """(best contacts, conformation, tours) of repeated PERM runs until `goal` or `seconds` of
+    CPU time of this thread."""
+    started = time.thread_time()
     ndim = dimensions(lattice)
     best_score, best_conf, tours, run = -1, "", 0, 0
     while True:
@@ -366,18 +528,6 @@ def fold(
             best_score = int(score)
             best_conf = _reverse_walk(moves) if reverse else moves
         run += 1
-        if best_score >= goal or time.perf_counter() - started > seconds:
+        if best_score >= goal or (seconds is not None and time.thread_time() - started > seconds):
             break
-    status = "proven (bound)" if best_score == bound else "found"
-    assert hh_score(seq, best_conf, lattice) == best_score
-    return FoldResult(
-        seq,
-        lattice,
-        best_conf,
-        best_score,
-        status,
-        bound,
-        tours,
-        time.perf_counter() - started,
-        known,
-    )
+    return best_score, best_conf, tours

@@ -1,0 +1,477 @@
+"""numba kernels of replica-exchange Monte Carlo with pull moves (see :mod:`.replica`).
+
+:func:`remc_kernel` runs rounds of replica exchange in place on a batch of replicas; its plain-
+Python twin :func:`remc_python` does the same with coordinate tuples and a dict of occupied sites
+and draws the same random numbers (a splitmix64 stream whose state travels with the replicas), so
+the two agree exactly. :func:`apply_move_kernel` makes one numbered move of one conformation (the
+building block the tests use to check that the move set is complete and symmetric); its twin is
+:func:`apply_move_python`.
+
+State of a replica: the residues' lattice sites ``pos[r, i] = (x, y, z)`` (z = 0 in 2D) and an
+occupancy grid ``grid[r, cell] = residue + 1`` (0 = empty) over a torus of ``side = 2**shift``
+cells per axis, ``side > n``: a chain of n residues spans fewer than n cells along any axis, so
+two residues can share a torus cell only if they share a site. Coordinates drift freely.
+
+Moves (numbered slots, the same count for every conformation, so that proposing a uniform slot is
+a symmetric proposal and Metropolis acceptance gives detailed balance):
+
+* ``0 <= s < 2 n nd``: pull move (Lesh, Mitzenmacher & Whitesides, RECOMB 2003) of residue i
+  towards the start (anchor i + 1) or the end (anchor i - 1) along direction e: residue i goes to
+  the free site L = anchor + e diagonal to it, its neighbour on the pulled side to C = x_i + e
+  (unless it already sits there: a corner flip), and every further residue moves two places up
+  the chain until one is already next to its neighbour's new site;
+* ``2 n nd <= s < 2 n nd + 2 nd^2``: end pull at either end: the end residue goes to a free site
+  A, its neighbour to a free site B next to the end's old site (A = B + e2, B = end + e1, A not
+  next to the residue after the neighbour), and the chain follows as above;
+* the last ``2 nd`` slots: end move, the end residue to a free site next to its neighbour.
+
+Every move's inverse is one move of the same probability (tests: the move graph is symmetric and
+connected on every fold of small chains, 2D and 3D), so pull moves are complete and reversible.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+from numba import njit
+
+_DX = (1, 0, -1, 0, 0, 0)
+_DY = (0, 1, 0, -1, 0, 0)
+_DZ = (0, 0, 0, 0, 1, -1)
+_MASK64 = (1 << 64) - 1
+
+
+@njit(cache=True)
+def next_random(rng):
+    """The next splitmix64 output of the state ``rng[0]`` (a uint64 array), advancing it."""
+    rng[0] += np.uint64(0x9E3779B97F4A7C15)
+    z = rng[0]
+    z = (z ^ (z >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)
+    z = (z ^ (z >> np.uint64(27))) * np.uint64(0x94D049BB133111EB)
+    return z ^ (z >> np.uint64(31))
+
+
+@njit(cache=True)
+def _uniform(rng):
+    return np.float64(next_random(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
+
+
+@njit(cache=True)
+def _below(rng, m):
+    return np.int64(next_random(rng) % np.uint64(m))
+
+
+@njit(cache=True)
+def _cell(x, y, z, mask, shift):
+    return (x & mask) | ((y & mask) << shift) | ((z & mask) << (2 * shift))
+
+
+@njit(cache=True)
+def _adjacent(p, a, q, b):
+    return abs(p[a, 0] - q[b, 0]) + abs(p[a, 1] - q[b, 1]) + abs(p[a, 2] - q[b, 2]) == 1
+
+
+@njit(cache=True)
+def _free(grid, x, y, z, mask, shift):
+    return grid[_cell(x, y, z, mask, shift)] == 0
+
+
+@njit(cache=True)
+def _pull(pos, grid, n, i, step, lx, ly, lz, cx, cy, cz, need_c, mask, shift, new):
+    """Residue i to L, its neighbour on the pulled side (i + step) to C unless it is already next
+    to L (not allowed when `need_c`), the rest following; returns the last residue moved, or -2
+    if the move is not allowed. Fills new[lo..hi]."""
+    if not _free(grid, lx, ly, lz, mask, shift):
+        return -2
+    new[i, 0] = lx
+    new[i, 1] = ly
+    new[i, 2] = lz
+    j = i + step
+    if j < 0 or j >= n:
+        return i
+    if _adjacent(pos, j, new, i):
+        if need_c:
+            return -2
+        return i
+    if not _free(grid, cx, cy, cz, mask, shift):
+        return -2
+    new[j, 0] = cx
+    new[j, 1] = cy
+    new[j, 2] = cz
+    last = j
+    j += step
+    while 0 <= j < n:
+        if _adjacent(pos, j, new, j - step):
+            break
+        new[j, 0] = pos[j - 2 * step, 0]
+        new[j, 1] = pos[j - 2 * step, 1]
+        new[j, 2] = pos[j - 2 * step, 2]
+        last = j
+        j += step
+    return last
+
+
+@njit(cache=True)
+def _propose(pos, grid, n, nd, slot, mask, shift, new):
+    """(lo, hi) of the residues move `slot` changes, their new sites in new[lo..hi]; lo = -1 if
+    the slot is not a legal move of this conformation."""
+    p = 2 * n * nd
+    q = p + 2 * nd * nd
+    if slot < p:
+        toward_end = slot // (n * nd)
+        rest = slot % (n * nd)
+        i = rest // nd
+        e = rest % nd
+        step = 1 if toward_end == 1 else -1
+        a = i - step  # the anchor
+        if a < 0 or a >= n:
+            return -1, -1
+        bx = pos[a, 0] - pos[i, 0]
+        by = pos[a, 1] - pos[i, 1]
+        bz = pos[a, 2] - pos[i, 2]
+        if bx * _DX[e] + by * _DY[e] + bz * _DZ[e] != 0:
+            return -1, -1
+        last = _pull(
+            pos,
+            grid,
+            n,
+            i,
+            step,
+            pos[a, 0] + _DX[e],
+            pos[a, 1] + _DY[e],
+            pos[a, 2] + _DZ[e],
+            pos[i, 0] + _DX[e],
+            pos[i, 1] + _DY[e],
+            pos[i, 2] + _DZ[e],
+            False,
+            mask,
+            shift,
+            new,
+        )
+    elif slot < q:
+        t = slot - p
+        at_end = t // (nd * nd)
+        e1 = (t // nd) % nd
+        e2 = t % nd
+        i = n - 1 if at_end == 1 else 0
+        step = -1 if at_end == 1 else 1
+        bx = pos[i, 0] + _DX[e1]
+        by = pos[i, 1] + _DY[e1]
+        bz = pos[i, 2] + _DZ[e1]
+        last = _pull(
+            pos,
+            grid,
+            n,
+            i,
+            step,
+            bx + _DX[e2],
+            by + _DY[e2],
+            bz + _DZ[e2],
+            bx,
+            by,
+            bz,
+            True,
+            mask,
+            shift,
+            new,
+        )
+    else:
+        t = slot - q
+        i = n - 1 if t // nd == 1 else 0
+        e = t % nd
+        k = i - 1 if i == n - 1 else 1
+        x = pos[k, 0] + _DX[e]
+        y = pos[k, 1] + _DY[e]
+        z = pos[k, 2] + _DZ[e]
+        if not _free(grid, x, y, z, mask, shift):
+            return -1, -1
+        new[i, 0] = x
+        new[i, 1] = y
+        new[i, 2] = z
+        last = i
+    if last == -2:
+        return -1, -1
+    return min(i, last), max(i, last)
+
+
+@njit(cache=True)
+def _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift):
+    """Twice the HH contacts touching residues lo..hi (a pair inside the range counts 2 once)."""
+    total = 0
+    for i in range(lo, hi + 1):
+        if not is_h[i]:
+            continue
+        for e in range(nd):
+            r = grid[_cell(pos[i, 0] + _DX[e], pos[i, 1] + _DY[e], pos[i, 2] + _DZ[e], mask, shift)]
+            r -= 1
+            if r >= 0 and is_h[r] and (r < i - 1 or r > i + 1):
+                total += 1 if lo <= r <= hi else 2
+    return total
+
+
+@njit(cache=True)
+def _place(pos, grid, lo, hi, value, mask, shift):
+    for i in range(lo, hi + 1):
+        grid[_cell(pos[i, 0], pos[i, 1], pos[i, 2], mask, shift)] = (i + 1) if value else 0
+
+
+@njit(cache=True)
+def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old):
+    """Propose slot, accept by Metropolis at inverse temperature beta; the change in contacts
+    (0 if rejected or illegal). pos/grid updated in place."""
+    n = is_h.shape[0]
+    lo, hi = _propose(pos, grid, n, nd, slot, mask, shift, new)
+    if lo < 0:
+        return 0
+    before = _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
+    _place(pos, grid, lo, hi, False, mask, shift)
+    for i in range(lo, hi + 1):
+        for c in range(3):
+            old[i, c] = pos[i, c]
+            pos[i, c] = new[i, c]
+    _place(pos, grid, lo, hi, True, mask, shift)
+    after = _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
+    gain = (after - before) // 2
+    if gain >= 0 or _uniform(rng) < math.exp(beta * gain):
+        return gain
+    _place(pos, grid, lo, hi, False, mask, shift)
+    for i in range(lo, hi + 1):
+        for c in range(3):
+            pos[i, c] = old[i, c]
+    _place(pos, grid, lo, hi, True, mask, shift)
+    return 0
+
+
+@njit(cache=True)
+def remc_kernel(
+    is_h, ndim, temps, pos, grid, contacts, rep_at, rng, rounds, phi, target, best_pos, best
+):
+    """Run up to `rounds` rounds of replica exchange in place: each replica (the one at temperature
+    index t is ``rep_at[t]``) makes `phi` Metropolis steps of uniformly drawn move slots at
+    ``temps[t]``, then neighbouring temperatures try to swap their replicas. ``best[0]`` and
+    ``best_pos`` keep the most contacts seen; stops after the round in which ``best[0] >= target``.
+    Returns the rounds run."""
+    n = is_h.shape[0]
+    nd = 2 * ndim
+    shift = 1
+    while (1 << shift) <= n:
+        shift += 1
+    mask = (1 << shift) - 1
+    slots = 2 * n * nd + 2 * nd * nd + 2 * nd
+    new = np.zeros((n, 3), dtype=np.int64)
+    old = np.zeros((n, 3), dtype=np.int64)
+    nt = temps.shape[0]
+    done = 0
+    while done < rounds and best[0] < target:
+        done += 1
+        for t in range(nt):
+            r = rep_at[t]
+            beta = 1.0 / temps[t]
+            for _ in range(phi):
+                gain = _try_move(
+                    is_h, pos[r], grid[r], nd, _below(rng, slots), beta, rng, mask, shift, new, old
+                )
+                if gain != 0:
+                    contacts[r] += gain
+                    if contacts[r] > best[0]:
+                        best[0] = contacts[r]
+                        for i in range(n):
+                            for c in range(3):
+                                best_pos[i, c] = pos[r, i, c]
+        for t in range(nt - 1):
+            a = rep_at[t]
+            b = rep_at[t + 1]
+            # energies are -contacts: accept with min(1, exp((beta_t - beta_t+1)(E_a - E_b)))
+            delta = (1.0 / temps[t] - 1.0 / temps[t + 1]) * (contacts[b] - contacts[a])
+            if delta >= 0.0 or _uniform(rng) < math.exp(delta):
+                rep_at[t] = b
+                rep_at[t + 1] = a
+    return done
+
+
+@njit(cache=True)
+def apply_move_kernel(pos, ndim, slot):
+    """The sites after move `slot` of the conformation `pos` (n x 3), or None-like: returns
+    (legal, new positions)."""
+    n = pos.shape[0]
+    shift = 1
+    while (1 << shift) <= n:
+        shift += 1
+    mask = (1 << shift) - 1
+    grid = np.zeros(1 << (ndim * shift), dtype=np.int32)
+    _place(pos, grid, 0, n - 1, True, mask, shift)
+    new = pos.copy()
+    lo, hi = _propose(pos, grid, n, 2 * ndim, slot, mask, shift, new)
+    if lo < 0:
+        return False, pos.copy()
+    out = pos.copy()
+    for i in range(lo, hi + 1):
+        for c in range(3):
+            out[i, c] = new[i, c]
+    return True, out
+
+
+def move_slots(n: int, ndim: int) -> int:
+    """How many numbered move slots a chain of n residues has (legal or not)."""
+    nd = 2 * ndim
+    return 2 * n * nd + 2 * nd * nd + 2 * nd
+
+
+# ---------------------------------------------------------------- plain-Python twins
+
+Site = tuple[int, int, int]
+
+
+def _next_python(state: list[int]) -> int:
+    state[0] = (state[0] + 0x9E3779B97F4A7C15) & _MASK64
+    z = state[0]
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    return z ^ (z >> 31)
+
+
+def _site(row: np.ndarray) -> Site:
+    return (int(row[0]), int(row[1]), int(row[2]))
+
+
+def _step(site: Site, e: int) -> Site:
+    return (site[0] + _DX[e], site[1] + _DY[e], site[2] + _DZ[e])
+
+
+def _touch(a: Site, b: Site) -> bool:
+    return abs(a[0] - b[0]) + abs(a[1] - b[1]) + abs(a[2] - b[2]) == 1
+
+
+def _move_python(chain: list[Site], where: dict[Site, int], nd: int, slot: int) -> dict[int, Site]:
+    """{residue: new site} of move `slot` (empty if illegal); readable form of _propose."""
+    n = len(chain)
+
+    def pull(i: int, step: int, site_l: Site, site_c: Site, need_c: bool) -> dict[int, Site]:
+        if site_l in where:
+            return {}
+        moved = {i: site_l}
+        j = i + step
+        if not 0 <= j < n:
+            return moved
+        if _touch(chain[j], site_l):
+            return {} if need_c else moved
+        if site_c in where:
+            return {}
+        moved[j] = site_c
+        j += step
+        while 0 <= j < n and not _touch(chain[j], moved[j - step]):
+            moved[j] = chain[j - 2 * step]
+            j += step
+        return moved
+
+    pulls = 2 * n * nd
+    ends = pulls + 2 * nd * nd
+    if slot < pulls:
+        toward_end, rest = divmod(slot, n * nd)
+        i, e = divmod(rest, nd)
+        step = 1 if toward_end else -1
+        anchor = i - step
+        if not 0 <= anchor < n:
+            return {}
+        bond = tuple(a - b for a, b in zip(chain[anchor], chain[i], strict=True))
+        if bond[0] * _DX[e] + bond[1] * _DY[e] + bond[2] * _DZ[e] != 0:
+            return {}
+        return pull(i, step, _step(chain[anchor], e), _step(chain[i], e), False)
+    if slot < ends:
+        at_end, rest = divmod(slot - pulls, nd * nd)
+        e1, e2 = divmod(rest, nd)
+        i, step = (n - 1, -1) if at_end else (0, 1)
+        site_b = _step(chain[i], e1)
+        return pull(i, step, _step(site_b, e2), site_b, True)
+    at_end, e = divmod(slot - ends, nd)
+    i = n - 1 if at_end else 0
+    site = _step(chain[i - 1 if at_end else 1], e)
+    return {} if site in where else {i: site}
+
+
+def _hh_of(is_h: list[bool], chain: list[Site], where: dict[Site, int], nd: int) -> int:
+    total = 0
+    for i, site in enumerate(chain):
+        if is_h[i]:
+            for e in range(nd):
+                r = where.get(_step(site, e))
+                if r is not None and r > i + 1 and is_h[r]:
+                    total += 1
+    return total
+
+
+def apply_move_python(pos: np.ndarray, ndim: int, slot: int) -> tuple[bool, np.ndarray]:
+    """Twin of :func:`apply_move_kernel`."""
+    chain = [_site(row) for row in pos]
+    where = {site: i for i, site in enumerate(chain)}
+    moved = _move_python(chain, where, 2 * ndim, slot)
+    out = pos.copy()
+    for i, site in moved.items():
+        out[i] = site
+    return bool(moved), out
+
+
+def remc_python(
+    is_h, ndim, temps, pos, grid, contacts, rep_at, rng, rounds, phi, target, best_pos, best
+) -> int:
+    """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
+    not read; the arrays are updated in place at the end, except `grid`)."""
+    n = len(is_h)
+    nd = 2 * ndim
+    h = [bool(v) for v in is_h]
+    state = [int(rng[0])]
+    slots = move_slots(n, ndim)
+    chains: list[list[Site]] = [[_site(row) for row in replica] for replica in pos]
+    wheres = [{site: i for i, site in enumerate(chain)} for chain in chains]
+    scores = [int(c) for c in contacts]
+    order = [int(r) for r in rep_at]
+    top = int(best[0])
+    top_chain = [_site(row) for row in best_pos]
+
+    def uniform() -> float:
+        return float(_next_python(state) >> 11) * (1.0 / 9007199254740992.0)
+
+    done = 0
+    while done < rounds and top < target:
+        done += 1
+        for t, temp in enumerate(temps):
+            r = order[t]
+            beta = 1.0 / temp
+            chain, where = chains[r], wheres[r]
+            for _ in range(phi):
+                moved = _move_python(chain, where, nd, _next_python(state) % slots)
+                if not moved:
+                    continue
+                before = _hh_of(h, chain, where, nd)
+                saved = {i: chain[i] for i in moved}
+                for i in moved:
+                    del where[chain[i]]
+                for i, site in moved.items():
+                    chain[i] = site
+                    where[site] = i
+                gain = _hh_of(h, chain, where, nd) - before
+                if gain >= 0 or uniform() < math.exp(beta * gain):
+                    scores[r] += gain
+                    if gain != 0 and scores[r] > top:
+                        top = scores[r]
+                        top_chain = list(chain)
+                else:
+                    for i in moved:
+                        del where[chain[i]]
+                    for i, site in saved.items():
+                        chain[i] = site
+                        where[site] = i
+        for t in range(len(temps) - 1):
+            a, b = order[t], order[t + 1]
+            delta = (1.0 / temps[t] - 1.0 / temps[t + 1]) * (scores[b] - scores[a])
+            if delta >= 0.0 or uniform() < math.exp(delta):
+                order[t], order[t + 1] = b, a
+    for r, chain in enumerate(chains):
+        pos[r] = chain
+    contacts[:] = scores
+    rep_at[:] = order
+    rng[0] = np.uint64(state[0])
+    best[0] = top
+    best_pos[:] = top_chain
+    return done

@@ -1,0 +1,210 @@
+"""Pull moves and replica exchange: completeness, reversibility, detailed balance, twins, the
+standard benchmarks and their bounds."""
+
+from __future__ import annotations
+
+import itertools
+import math
+from collections import Counter
+from functools import cache
+
+import numpy as np
+import pytest
+
+from gamelab.core.parallel import Backend
+from gamelab.lattice._replica_kernels import (
+    apply_move_kernel,
+    apply_move_python,
+    move_slots,
+    remc_kernel,
+    remc_python,
+)
+from gamelab.lattice.bounds import contact_bounds, core_bound, max_core_edges
+from gamelab.lattice.enumeration import contact_sets, enumerate_timed
+from gamelab.lattice.fold import fold, resolve_chain
+from gamelab.lattice.instances import STANDARD, get_benchmark
+from gamelab.lattice.replica import conformation_of, new_state
+from gamelab.lattice.rules import MOVES, coordinates, hh_score
+
+
+def _all_walks(n: int, lattice: str) -> list[str]:
+    """Every self-avoiding walk of n residues as a move string (no symmetry reduction)."""
+    out = []
+    for moves in itertools.product(MOVES[lattice], repeat=n - 1):
+        conf = "".join(moves)
+        sites = coordinates(conf, lattice)
+        if len(set(sites)) == n:
+            out.append(conf)
+    return out
+
+
+@cache
+def _move_graph(n: int, lattice: str) -> tuple[list[str], dict[str, Counter]]:
+    """For every walk, how many move slots lead to each other walk (up to translation)."""
+    ndim = 2 if lattice == "square" else 3
+    walks = _all_walks(n, lattice)
+    sites = {w: np.array(coordinates(w, lattice), dtype=np.int64) for w in walks}
+    by_shape = {(p - p[0]).tobytes(): w for w, p in sites.items()}
+    graph = {}
+    for conf in walks:
+        out: Counter = Counter()
+        for slot in range(move_slots(n, ndim)):
+            legal, new = apply_move_kernel(sites[conf], ndim, slot)
+            if legal:
+                out[by_shape[(new - new[0]).tobytes()]] += 1
+        graph[conf] = out
+    return walks, graph
+
+
+@pytest.mark.parametrize(("n", "lattice", "walks"), [(7, "square", 780), (5, "cubic", 726)])
+def test_pull_moves_are_complete_and_reversible(n, lattice, walks):
+    # walk counts: OEIS A001411 (square: 780 walks of 6 steps), A001412 (cubic: 726 of 4)
+    all_walks, graph = _move_graph(n, lattice)
+    assert len(all_walks) == walks
+    for x, out in graph.items():
+        for y, count in out.items():  # (y == x: a pull that only translates the chain)
+            assert y in graph  # moves keep the chain self-avoiding
+            assert graph[y][x] == count  # each move's inverse is a move, as many ways
+    # complete: every fold reaches every other (breadth-first from the straight chain)
+    seen = {all_walks[0]}
+    frontier = [all_walks[0]]
+    while frontier:
+        frontier = [y for x in frontier for y in graph[x] if y not in seen and not seen.add(y)]
+    assert len(seen) == walks
+    # and up to symmetry that is exactly what the enumerator walks
+    if lattice == "square":
+        assert enumerate_timed(n, lattice).conformations == (walks + 4) // 8  # A046171
+
+
+def test_detailed_balance_on_an_enumerable_chain():
+    """The exact transition matrix of one replica (uniform slots, Metropolis) satisfies detailed
+    balance for the Boltzmann distribution, and the kernel's samples follow it."""
+    seq, n, temp = "HPHPHHH", 7, 0.6
+    walks, graph = _move_graph(n, "square")
+    slots = move_slots(n, 2)
+    score = {w: hh_score(seq, w) for w in walks}
+    weight = {w: math.exp(score[w] / temp) for w in walks}
+    for x, out in graph.items():
+        for y, count in out.items():
+            p_xy = count / slots * min(1.0, math.exp((score[y] - score[x]) / temp))
+            p_yx = graph[y][x] / slots * min(1.0, math.exp((score[x] - score[y]) / temp))
+            assert weight[x] * p_xy == pytest.approx(weight[y] * p_yx, rel=1e-12)
+    z = sum(weight.values())
+    exact = Counter()
+    for w in walks:
+        exact[score[w]] += weight[w] / z
+    # sample: one replica, many short rounds
+    is_h = np.array([c == "H" for c in seq])
+    pos, grid = new_state(n, 2, 1)
+    contacts, rep_at = np.zeros(1, np.int64), np.zeros(1, np.int64)
+    rng, best, best_pos = np.array([7], np.uint64), np.zeros(1, np.int64), pos[0].copy()
+    seen = Counter()
+    rounds = 20_000
+    for k in range(rounds):
+        remc_kernel(
+            is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos, best
+        )
+        seen[int(contacts[0])] += 1
+        if k % 1000 == 0:
+            assert hh_score(seq, conformation_of(pos[0], 2)) == contacts[0]
+    for s, p in exact.items():
+        assert seen[s] / rounds == pytest.approx(p, abs=0.02)
+
+
+@pytest.mark.parametrize(("ndim", "length"), [(2, 12), (2, 25), (3, 10), (3, 16)])
+def test_remc_kernel_matches_python_twin(ndim, length):
+    rng = np.random.default_rng(length + ndim)
+    for seed in range(2):
+        is_h = rng.random(length) < 0.5
+        temps = np.array([0.3, 0.5, 0.9])
+        runs = []
+        for fn in (remc_kernel, remc_python):
+            pos, grid = new_state(length, ndim, 3)
+            contacts, rep_at = np.zeros(3, np.int64), np.arange(3, dtype=np.int64)
+            state = np.array([seed * 1000 + 17], np.uint64)
+            best, best_pos = np.zeros(1, np.int64), pos[0].copy()
+            done = fn(
+                is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best
+            )
+            runs.append((done, pos.tolist(), contacts.tolist(), rep_at.tolist(), int(state[0]),
+                         int(best[0]), best_pos.tolist()))  # fmt: skip
+        assert runs[0] == runs[1]
+        assert runs[0][5] == hh_score(
+            "".join("H" if h else "P" for h in is_h), conformation_of(np.array(runs[0][6]), ndim),
+            "square" if ndim == 2 else "cubic",
+        )  # fmt: skip
+
+
+@pytest.mark.parametrize(("ndim", "n"), [(2, 9), (3, 7)])
+def test_apply_move_kernel_matches_python_twin(ndim, n):
+    lattice = "square" if ndim == 2 else "cubic"
+    walks = _all_walks(n, lattice)
+    rng = np.random.default_rng(n)
+    for conf in rng.choice(walks, size=40, replace=False):
+        pos = np.array(coordinates(conf, lattice), dtype=np.int64)
+        for slot in range(move_slots(n, ndim)):
+            a, b = apply_move_kernel(pos, ndim, slot), apply_move_python(pos, ndim, slot)
+            assert a[0] == b[0] and a[1].tolist() == b[1].tolist()
+
+
+def test_benchmark_sequences_as_published():
+    # Thachuk, Shmygelska & Hoos 2007, Table 1 (2D S1-1..S1-11: lengths and best known energies)
+    # and Yue et al., PNAS 92:325 (1995) (3D: ten 48-mers of 24 H each; best known energies)
+    two_d = [b for b in STANDARD if b.lattice == "square"]
+    three_d = [b for b in STANDARD if b.lattice == "cubic"]
+    assert [b.name for b in two_d] == [f"S1-{k}" for k in range(1, 12)]
+    assert [len(b.sequence) for b in two_d] == [20, 24, 25, 36, 48, 50, 60, 64, 85, 100, 100]
+    assert [b.best_known for b in two_d] == [9, 9, 8, 14, 23, 21, 36, 42, 53, 48, 50]
+    assert [b.sequence.count("H") for b in two_d] == [10, 10, 9, 16, 25, 24, 43, 42, 59, 55, 56]
+    assert [b.name for b in three_d] == [f"H48-{k}" for k in range(1, 11)]
+    assert all(len(b.sequence) == 48 and b.sequence.count("H") == 24 for b in three_d)
+    assert [b.best_known for b in three_d] == [32, 34, 34, 33, 32, 32, 32, 31, 34, 33]
+    # the earlier length names are aliases of the same chains
+    assert get_benchmark("S1-36") is get_benchmark("s1-4")
+    assert get_benchmark("S1-100a").name == "S1-10"
+    with pytest.raises(ValueError, match=r"unknown benchmark 'S1-99'; known: S1-1, S1-2"):
+        get_benchmark("S1-99")
+    with pytest.raises(ValueError, match="cubic lattice, not square"):
+        resolve_chain("H48-1", "square")
+
+
+def test_bounds_hold_and_certify():
+    rng = np.random.default_rng(3)
+    sets = contact_sets(14)
+    for _ in range(60):
+        seq = "".join(rng.choice(["H", "P"], size=14))
+        best = len(sets.histogram(seq)) - 1
+        b = contact_bounds(seq)
+        assert b.upper >= best and b.matching <= b.free_face
+    cubic = contact_sets(10, "cubic")
+    for _ in range(40):
+        seq = "".join(rng.choice(["H", "P"], size=10))
+        assert contact_bounds(seq, "cubic").upper >= len(cubic.histogram(seq)) - 1
+    # Harary & Harborth: a 4x4 square of 16 sites has 24 edges; 3D: a 2x2x2 cube has 12
+    assert max_core_edges(16, 2) == 24 and max_core_edges(8, 3) == 12
+    assert max_core_edges(27, 3) == 54  # the 3x3x3 cube
+    for b in STANDARD:
+        assert contact_bounds(b.sequence, b.lattice).upper >= b.best_known
+    proven = [
+        b.name for b in STANDARD if contact_bounds(b.sequence, b.lattice).upper == b.best_known
+    ]
+    assert proven == ["S1-3", "S1-4", "S1-5", "S1-9"]
+    assert core_bound(get_benchmark("S1-9").sequence) == 53
+
+
+@pytest.mark.parametrize("name", ["S1-2", "S1-3", "S1-4"])
+def test_short_benchmarks_reach_their_optima(name):
+    # best known 9 (S1-2, 24-mer), 8 (S1-3, 25-mer), 14 (S1-4, 36-mer): Thachuk et al. 2007
+    b = get_benchmark(name)
+    r = fold(name, seed=0, seconds=None, max_steps=4_000_000)
+    assert r.score == b.best_known == r.known_optimum and r.name == name
+    assert hh_score(b.sequence, r.conformation) == r.score
+    assert r.method == "remc" and r.steps <= 4_000_000
+
+
+def test_replica_sets_identical_on_one_and_two_workers():
+    kw = {"seed": 5, "seconds": None, "max_steps": 20_000, "sets": 3, "target": 99}
+    one = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)
+    two = fold("S1-4", backend=Backend(workers=2, quiet=True), **kw)
+    assert (one.score, one.conformation, one.steps) == (two.score, two.conformation, two.steps)
+    assert one.steps == 3 * 20_000 and one.sets == 3
