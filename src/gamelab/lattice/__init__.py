@@ -2,8 +2,8 @@
 
 Enumerate every symmetry-distinct conformation of a chain once, keep the distinct contact sets
 (:mod:`gamelab.lattice.enumeration`), then score any HP sequence exactly in microseconds; puzzle
-objectives, star thresholds, GA / MAP-Elites generation, level packs and a PERM folder for
-longer chains build on that. Start with :func:`gamelab.lattice.enumeration.histogram`.
+objectives, star thresholds, GA / MAP-Elites generation, level packs and a replica-exchange
+(pull-move) folder for longer chains, with upper bounds that certify its results, build on that. Start with :func:`gamelab.lattice.enumeration.histogram`.
 
 Rules: :class:`gamelab.lattice.rules.Fold` (an HP sequence folded along a move string on the
 ``square`` or ``cubic`` lattice).
@@ -18,7 +18,8 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.lattice.generate.qd_study` - MAP-Elites beside the perfect archive
 * :func:`gamelab.lattice.pack.make_pack` - a level pack written to SQLite
 * :func:`gamelab.lattice.enumeration.resolve_fold` - a given or a best fold of a sequence
-* :func:`gamelab.lattice.fold.fold` - PERM folding of a long chain, proven or not
+* :func:`gamelab.lattice.fold.fold` - folding a long chain or a named benchmark, proven or its gap
+* :func:`gamelab.lattice.bounds.contact_bounds` - upper bounds on a sequence's HH contacts
 * :func:`gamelab.lattice.puzzle.load_pack` - the game's levels (the shipped pack or a pack file)
 * :func:`gamelab.lattice.puzzle.level_from_sequence` - a typed sequence as a playable level
 * :func:`gamelab.lattice.puzzle.generate_level` - a new level from one seeded GA run
