@@ -1,0 +1,284 @@
+"""PettingZoo AEC environments of the two-player games: Owaré and two-player Yatzy.
+
+A thin shell over the state protocol (``gamelab.oware.state``, ``gamelab.yatzy.state``) and the
+oracles: agents take turns as the game says (chance, the Yatzy dice, is drawn from the
+environment's seeded generator), each observation is ``{"observation": ..., "action_mask": ...}``
+(the mask is all zeros when it is not the agent's turn), rewards come at the end (+1 win, -1
+loss, 0 draw) and ``infos[agent]["regret"]`` holds what the agent's last move cost against the
+oracle (``regret=True``): for Owaré in seeds, exact from the endgame tablebase where the board
+holds at most ``tablebase_seeds`` seeds and the engine's estimate at ``depth`` plies elsewhere
+(:class:`gamelab.oware.oracle.OwareOracle`, ``infos[agent]["regret_exact"]`` says which); for
+Yatzy in expected points of the agent's own final score (the expected-score optimum,
+:class:`gamelab.yatzy.oracle.YatzyOracle`).
+
+An illegal (masked) action raises :class:`gamelab.core.state.IllegalActionError` and changes
+nothing (PettingZoo agents sample from the mask).
+
+>>> env = oware_env(); env.reset(seed=0); env.agent_selection  # doctest: +SKIP
+'south'
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+
+from gamelab.core.state import CHANCE, illegal, sample_chance
+from gamelab.envs.render import picture
+
+
+class GameAEC(AECEnv):
+    """A two-player game of the state protocol as a PettingZoo AEC environment."""
+
+    metadata: dict[str, Any] = {
+        "render_modes": ["ansi", "rgb_array"],
+        "name": "gamelab_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(
+        self, game: Any, agents: tuple[str, str], render_mode: str | None, regret: bool
+    ) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
+            raise ValueError(
+                f"render_mode must be 'ansi', 'rgb_array' or None, got {render_mode!r}"
+            )
+        self.game = game
+        self.render_mode = render_mode
+        self.with_regret = bool(regret)
+        self.possible_agents = list(agents)
+        self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in agents}
+        self._oracle: Any = None
+        self._rng = np.random.default_rng()
+        self.state: Any = None
+
+    # -- what each game says -------------------------------------------------------------
+    def make_oracle(self) -> Any:
+        raise NotImplementedError
+
+    def features(self, player: int) -> np.ndarray:
+        raise NotImplementedError
+
+    def grid(self) -> np.ndarray:
+        raise NotImplementedError
+
+    def text(self) -> str:
+        return str(self.state.to_text())
+
+    def regret_info(self, state: Any, action: int) -> dict[str, Any]:
+        oracle = self.oracle
+        value = oracle.value(state)
+        return {"regret": max(0.0, value - oracle.action_value(state, action))}
+
+    # -- the PettingZoo API --------------------------------------------------------------
+    @property
+    def oracle(self) -> Any:
+        if self._oracle is None:
+            self._oracle = self.make_oracle()
+        return self._oracle
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self.observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self.action_spaces[agent]
+
+    def _resolve_chance(self) -> None:
+        while self.state.current_player() == CHANCE:
+            self.state.apply(sample_chance(self.state, self._rng))
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        player = self.possible_agents.index(agent)
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if not self.state.is_terminal() and self.state.current_player() == player:
+            mask[self.state.legal_actions()] = 1
+        return {"observation": self.features(player), "action_mask": mask}
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.state = self.game.new_initial_state()
+        self._resolve_chance()
+        self.agents = list(self.possible_agents)
+        self.rewards = {a: 0.0 for a in self.agents}
+        self._cumulative_rewards = {a: 0.0 for a in self.agents}
+        self.terminations = {a: False for a in self.agents}
+        self.truncations = {a: False for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
+        self.agent_selection = self.agents[self.state.current_player()]
+
+    def step(self, action) -> None:
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        state = self.state
+        legal = state.legal_actions()
+        if action is None or int(action) not in legal:
+            raise illegal(action, legal, f"{self.game.name} ({state.to_text()})")
+        action = int(action)
+        self._cumulative_rewards[agent] = 0.0
+        info: dict[str, Any] = {}
+        if self.with_regret:
+            info = self.regret_info(state, action)
+        state.apply(action)
+        self._resolve_chance()
+        self.rewards = {a: 0.0 for a in self.agents}
+        self.infos[agent] = info
+        if state.is_terminal():
+            for a, r in zip(self.possible_agents, state.returns(), strict=True):
+                self.rewards[a] = float(r)
+            self.terminations = {a: True for a in self.agents}
+            self.agent_selection = self.possible_agents[1 - self.possible_agents.index(agent)]
+        else:
+            self.agent_selection = self.possible_agents[state.current_player()]
+        self._accumulate_rewards()
+
+    def render(self):
+        if self.render_mode == "ansi":
+            return self.text()
+        if self.render_mode == "rgb_array":
+            return picture(self.grid())
+        return None
+
+    def close(self) -> None:
+        pass
+
+
+class OwareEnv(GameAEC):
+    """Owaré (:class:`gamelab.oware.state.OwareGame`); agents ``south`` (moves first) and
+    ``north``; action = house offset 0-5 of the mover's row; `start` a position's text
+    (``gamelab.oware.rules.Position.from_text``, the initial position by default). Observation (14 integers, from the
+    agent's side): its six houses, the opponent's six, its store, the opponent's store."""
+
+    metadata = {**GameAEC.metadata, "name": "gamelab_oware_v0"}
+
+    def __init__(
+        self,
+        render_mode: str | None = None,
+        regret: bool = False,
+        tablebase_seeds: int = 12,
+        depth: int = 6,
+        grand_slam: str = "no-capture",
+        cycle: str = "own-row",
+        start: str | None = None,
+    ) -> None:
+        from gamelab.oware.rules import Position, Rules
+        from gamelab.oware.state import SIDES, OwareGame
+        from gamelab.oware.tablebase import MAX_SUPPORTED
+
+        if not -1 <= tablebase_seeds <= MAX_SUPPORTED:
+            raise ValueError(
+                f"tablebase_seeds must be -1 (none) to {MAX_SUPPORTED}, got {tablebase_seeds}"
+            )
+        rules = Rules(grand_slam=grand_slam, cycle=cycle)
+        game = OwareGame(rules, None if start is None else Position.from_text(start, rules))
+        super().__init__(game, (SIDES[0], SIDES[1]), render_mode, regret)
+        self.tablebase_seeds = tablebase_seeds
+        self.depth = depth
+        if regret:
+            self.make_oracle()  # settings errors now, not at the first move
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0, 48, (14,), np.int64),
+                    "action_mask": spaces.Box(0, 1, (6,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+
+    def make_oracle(self) -> Any:
+        from gamelab.oware.oracle import OwareOracle
+
+        if self._oracle is None:
+            self._oracle = OwareOracle(self.tablebase_seeds, self.depth)
+        return self._oracle
+
+    def regret_info(self, state: Any, action: int) -> dict[str, Any]:
+        info = super().regret_info(state, action)
+        info["regret_exact"] = bool(self.oracle.exact(state))
+        return info
+
+    def text(self) -> str:
+        return str(self.state)
+
+    def features(self, player: int) -> np.ndarray:
+        p = self.state.position
+        h, s = p.houses, p.stores
+        own, other = (h[:6], h[6:]) if player == 0 else (h[6:], h[:6])
+        return np.array([*own, *other, s[player], s[1 - player]], dtype=np.int64)
+
+    def grid(self) -> np.ndarray:
+        p = self.state.position
+        grid = np.zeros((2, 6), dtype=np.int64)
+        grid[0] = [min(7, x) for x in reversed(p.houses[6:])]
+        grid[1] = [min(7, x) for x in p.houses[:6]]
+        return grid
+
+
+class YatzyDuelEnv(GameAEC):
+    """Two-player Yatzy (:class:`gamelab.yatzy.state.YatzyGame` with ``players=2``) under
+    `rules`; agents ``player_0`` (starts every round) and ``player_1``. Actions as in
+    :class:`gamelab.envs.single.YatzySolitaireEnv`. Observation (integers): the dice (count per
+    face), the rolls left, the agent's card (points per box, -1 open) then the opponent's."""
+
+    metadata = {**GameAEC.metadata, "name": "gamelab_yatzy_duel_v0"}
+
+    def __init__(
+        self, rules: str = "yatzy", render_mode: str | None = None, regret: bool = False
+    ) -> None:
+        from gamelab.yatzy.rules import get_rules
+        from gamelab.yatzy.state import YatzyGame
+
+        game = YatzyGame(get_rules(rules), players=2)
+        super().__init__(game, ("player_0", "player_1"), render_mode, regret)
+        n = game.rules.n_boxes
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(-1, 100, (7 + 2 * n,), np.int64),
+                    "action_mask": spaces.Box(0, 1, (game.num_actions,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+
+    def make_oracle(self) -> Any:
+        from gamelab.yatzy.oracle import YatzyOracle
+
+        return YatzyOracle(self.game.rules)
+
+    def features(self, player: int) -> np.ndarray:
+        s = self.state
+        dice = s.dice if s.dice is not None else np.zeros(6, dtype=np.int64)
+        cards = [s.cards[player], s.cards[1 - player]]
+        entries = [-1 if v is None else v for c in cards for v in c.entries]
+        return np.array([*dice, s.rolls_left, *entries], dtype=np.int64)
+
+    def grid(self) -> np.ndarray:
+        s = self.state
+        n = self.game.rules.n_boxes
+        grid = np.zeros((3, max(n, 6)), dtype=np.int64)
+        for row, card in ((1, s.cards[0]), (2, s.cards[1])):
+            for b, v in enumerate(card.entries):
+                grid[row, b] = 1 if v is None else 4
+        if s.dice is not None:
+            faces = [f for f in range(6) for _ in range(int(s.dice[f]))]
+            for k, f in enumerate(faces):
+                grid[0, k] = 3 + (f % 5)
+        return grid
+
+
+def oware_env(**kwargs: Any) -> OwareEnv:
+    """The Owaré AEC environment (keyword arguments as :class:`OwareEnv`)."""
+    return OwareEnv(**kwargs)
+
+
+def yatzy_duel_env(**kwargs: Any) -> YatzyDuelEnv:
+    """The two-player Yatzy AEC environment (keyword arguments as :class:`YatzyDuelEnv`)."""
+    return YatzyDuelEnv(**kwargs)

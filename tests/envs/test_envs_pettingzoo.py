@@ -1,0 +1,106 @@
+"""The PettingZoo environments: the library's API and seed tests, masks, illegal actions and
+regret against the Owaré tablebase and the Yatzy optimum (cheap settings)."""
+
+from __future__ import annotations
+
+import warnings
+
+import numpy as np
+import pytest
+
+pytest.importorskip("pettingzoo")
+
+from pettingzoo.test import api_test, seed_test  # noqa: E402
+
+from gamelab.core.state import IllegalActionError  # noqa: E402
+from gamelab.envs.multi import oware_env, yatzy_duel_env  # noqa: E402
+
+
+@pytest.mark.parametrize("make", [oware_env, yatzy_duel_env])
+def test_api_and_seed_tests(make):
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore")  # dict observations and the names south/north
+        api_test(make(render_mode="ansi"), num_cycles=200)
+        seed_test(make, num_cycles=30)
+    env = make(render_mode="rgb_array")
+    env.reset(seed=0)
+    frame = env.render()
+    assert frame.dtype == np.uint8 and frame.ndim == 3
+
+
+def _random_game(env, seed):
+    rng = np.random.default_rng(seed)
+    env.reset(seed=seed)
+    regrets = {a: [] for a in env.possible_agents}
+    for agent in env.agent_iter():
+        obs, reward, term, trunc, info = env.last()
+        if term or trunc:
+            env.step(None)
+            continue
+        legal = np.flatnonzero(obs["action_mask"])
+        assert len(legal) and all(
+            env.observe(a)["action_mask"].sum() == 0 for a in env.agents if a != agent
+        )
+        env.step(int(rng.choice(legal)))
+        if "regret" in env.infos.get(agent, {}):
+            regrets[agent].append(env.infos[agent]["regret"])
+    return regrets
+
+
+def test_illegal_action_raises_and_changes_nothing():
+    env = oware_env()
+    env.reset(seed=0)
+    before = env.state.to_text()
+    env.step(2)
+    assert env.state.to_text() != before
+    env = oware_env(start="0-0-0-0-0-1-1-0-0-0-0-0-23-23-S")
+    env.reset()
+    before = env.state.to_text()
+    with pytest.raises(IllegalActionError, match="action 0 is not legal"):
+        env.step(0)  # South's first house is empty
+    assert env.state.to_text() == before
+
+
+def test_oware_regret_is_exact_from_the_tablebase():
+    """At a board of at most 12 seeds the regret of a move is the tablebase's loss of it."""
+    from gamelab.oware.rules import Position
+    from gamelab.oware.tablebase import load_tablebase
+
+    start = "1-2-0-1-0-1-2-1-0-1-0-1-19-19-S"
+    table = load_tablebase(12)
+    position = Position.from_text(start)
+    values = {}
+    for move in position.legal_moves():
+        child = position.play(move)
+        if child.is_over():
+            a, b = child.result()
+            values[move] = a - b
+        else:
+            values[move] = -table.final_difference(child)
+    env = oware_env(start=start, regret=True)
+    for move, value in values.items():
+        env.reset()
+        env.step(move)
+        info = env.infos["south"]
+        assert info["regret_exact"] is True
+        assert info["regret"] == pytest.approx(max(values.values()) - value)
+
+
+def test_regrets_are_never_negative():
+    regrets = _random_game(oware_env(regret=True, depth=3), 2)
+    assert all(r >= 0 for rs in regrets.values() for r in rs)
+    assert sum(map(len, regrets.values())) > 10
+    regrets = _random_game(yatzy_duel_env(regret=True), 3)
+    assert all(len(rs) >= 15 and min(rs) >= 0 for rs in regrets.values())
+    assert sum(sum(rs) for rs in regrets.values()) > 0  # random keeps lose points
+
+
+def test_bad_settings():
+    with pytest.raises(ValueError, match="unknown rules"):
+        yatzy_duel_env(rules="poker")
+    with pytest.raises(ValueError, match="tablebase_seeds must be"):
+        oware_env(tablebase_seeds=40)
+    with pytest.raises(ValueError, match="depth must be between"):
+        oware_env(regret=True, depth=0)
+    with pytest.raises(ValueError, match="48 seeds"):
+        oware_env(start="1-1-1-1-1-1-1-1-1-1-1-1-0-0-S")
