@@ -1,0 +1,206 @@
+"""gamelab's games as OpenSpiel Python games (``pip install "gamelab[openspiel]"``), so that
+OpenSpiel's own algorithms (MCTS, its random-simulation test, exact solvers on small settings)
+run on them. :func:`register` adds, once per process:
+
+=============================  =====================================  ==========================
+``pyspiel.load_game(...)``     parameters (defaults)                  information
+=============================  =====================================  ==========================
+``python_gamelab_oware``       none (Abapa rules)                     perfect, zero-sum
+``python_gamelab_yatzy``       ``rules`` ("yatzy"), ``players`` (1)   perfect, chance (dice)
+``python_gamelab_lattice``     ``sequence`` ("HPHPPHHPHH")            perfect, one player
+``python_gamelab_voltorb``     ``level`` (1), ``generator`` ("hgss")  imperfect (hidden board)
+``python_gamelab_wordle``      ``names`` ("gen1"), ``rule``           imperfect (hidden answer)
+=============================  =====================================  ==========================
+
+Each is a thin wrapper over the game's state protocol adapter (``gamelab.<game>.state``):
+actions, chance outcomes, returns and the text of a state are the adapter's. OpenSpiel's state
+``clone()`` copies the adapter's state (``clone()``), not the game's tables.
+
+>>> import pyspiel; register()  # doctest: +SKIP
+>>> pyspiel.load_game("python_gamelab_yatzy(players=2)").num_players()  # doctest: +SKIP
+2
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pyspiel
+
+_REGISTERED: set[str] = set()
+
+
+def _make_game(params: dict[str, Any], kind: str) -> Any:
+    if kind == "oware":
+        from gamelab.oware.state import OwareGame
+
+        return OwareGame()
+    if kind == "yatzy":
+        from gamelab.yatzy.rules import get_rules
+        from gamelab.yatzy.state import YatzyGame
+
+        return YatzyGame(get_rules(str(params["rules"])), int(params["players"]))
+    if kind == "lattice":
+        from gamelab.lattice.state import LatticeGame
+
+        return LatticeGame(str(params["sequence"]))
+    if kind == "voltorb":
+        from gamelab.voltorb.state import VoltorbGame
+
+        return VoltorbGame(int(params["level"]), str(params["generator"]))
+    from gamelab.wordle.state import WordleGame
+
+    return WordleGame(str(params["names"]), str(params["rule"]))
+
+
+#: kind -> (parameters, information, utility, chance)
+_SPECS: dict[str, tuple[dict[str, Any], str, str, bool]] = {
+    "oware": ({}, "perfect", "zero_sum", False),
+    "yatzy": ({"rules": "yatzy", "players": 1}, "perfect", "general", True),
+    "lattice": ({"sequence": "HPHPPHHPHH"}, "perfect", "general", False),
+    "voltorb": ({"level": 1, "generator": "hgss"}, "imperfect", "general", True),
+    "wordle": ({"names": "gen1", "rule": "standard"}, "imperfect", "general", True),
+}
+
+
+def _bounds(kind: str, game: Any) -> tuple[float, float, int]:
+    """(min utility, max utility, max game length) of a game."""
+    if kind == "oware":
+        return -1.0, 1.0, 10_000
+    if kind == "yatzy":
+        if game.players == 2:
+            return -1.0, 1.0, 6 * 2 * game.rules.n_boxes
+        return 0.0, float(game.rules.max_score), 6 * game.rules.n_boxes
+    if kind == "lattice":
+        return -1.0, float(game.length), game.length
+    if kind == "voltorb":
+        from gamelab.voltorb.rules import MAX_GENERATION_TRIES
+
+        return 0.0, 1.0, 26 * MAX_GENERATION_TRIES + 26
+    return -float(game.guess_limit + 1), -1.0, game.guess_limit + 1
+
+
+class ProtocolState(pyspiel.State):
+    """An OpenSpiel state over a state of gamelab's protocol."""
+
+    def __init__(self, game: Any, inner: Any) -> None:
+        super().__init__(game)
+        self.inner = inner
+
+    def current_player(self) -> int:
+        return int(self.inner.current_player())  # CHANCE = -1, TERMINAL = -4 as in OpenSpiel
+
+    def _legal_actions(self, player: int) -> list[int]:
+        return [int(a) for a in self.inner.legal_actions()]
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return [(int(a), float(p)) for a, p in self.inner.chance_outcomes()]
+
+    def _apply_action(self, action: int) -> None:
+        self.inner.apply(int(action))
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        return str(self.inner.action_to_string(int(action)))
+
+    def is_terminal(self) -> bool:
+        return bool(self.inner.is_terminal())
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.inner.returns()]
+
+    def __str__(self) -> str:
+        return str(self.inner.to_text())
+
+    def __deepcopy__(self, memo: dict) -> ProtocolState:
+        out = ProtocolState(self.get_game(), self.inner.clone())
+        for action in self.history():  # OpenSpiel keeps the history on its side
+            out._history_only(action)
+        return out
+
+    def _history_only(self, action: int) -> None:
+        """Record `action` in OpenSpiel's history without applying it (used by clone)."""
+        inner, self.inner = self.inner, _NoOp()
+        try:
+            self.apply_action(action)
+        finally:
+            self.inner = inner
+
+
+class _NoOp:
+    def apply(self, action: int) -> None:
+        pass
+
+    def current_player(self) -> int:
+        return 0
+
+    def legal_actions(self) -> list[int]:
+        return []
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        return []
+
+
+def _game_class(kind: str, game_type: Any) -> type:
+    class ProtocolGame(pyspiel.Game):
+        def __init__(self, params: dict[str, Any] | None = None) -> None:
+            merged = {**_SPECS[kind][0], **(params or {})}
+            self.inner = _make_game(merged, kind)
+            low, high, length = _bounds(kind, self.inner)
+            info = pyspiel.GameInfo(
+                num_distinct_actions=int(self.inner.num_actions),
+                max_chance_outcomes=int(self.inner.num_chance_outcomes),
+                num_players=int(self.inner.num_players),
+                min_utility=low,
+                max_utility=high,
+                utility_sum=0.0 if _SPECS[kind][2] == "zero_sum" else None,
+                max_game_length=length,
+            )
+            super().__init__(game_type, info, merged)
+
+        def new_initial_state(self) -> ProtocolState:
+            return ProtocolState(self, self.inner.new_initial_state())
+
+    ProtocolGame.__name__ = f"Gamelab{kind.capitalize()}Game"
+    return ProtocolGame
+
+
+def register() -> list[str]:
+    """Register every game with OpenSpiel (idempotent); their short names."""
+    names = []
+    for kind, (params, information, utility, chance) in _SPECS.items():
+        name = f"python_gamelab_{kind}"
+        names.append(name)
+        if name in _REGISTERED:
+            continue
+        players = (1, 2) if kind == "yatzy" else ((2, 2) if kind == "oware" else (1, 1))
+        game_type = pyspiel.GameType(
+            short_name=name,
+            long_name=f"gamelab {kind}",
+            dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+            chance_mode=(
+                pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
+                if chance
+                else pyspiel.GameType.ChanceMode.DETERMINISTIC
+            ),
+            information=(
+                pyspiel.GameType.Information.PERFECT_INFORMATION
+                if information == "perfect"
+                else pyspiel.GameType.Information.IMPERFECT_INFORMATION
+            ),
+            utility=(
+                pyspiel.GameType.Utility.ZERO_SUM
+                if utility == "zero_sum"
+                else pyspiel.GameType.Utility.GENERAL_SUM
+            ),
+            reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+            max_num_players=players[1],
+            min_num_players=players[0],
+            provides_information_state_string=False,
+            provides_information_state_tensor=False,
+            provides_observation_string=False,
+            provides_observation_tensor=False,
+            parameter_specification=params,
+        )
+        pyspiel.register_game(game_type, _game_class(kind, game_type))
+        _REGISTERED.add(name)
+    return names
