@@ -200,40 +200,33 @@ def run_in_process(args: list[str]) -> int:
     return 0
 
 
-_compile_notice_installed = False
 _heartbeat_wanted = False  # only for the `gamelab` program itself, see main()
 
 
 def _install_compile_notice(args: list[str]) -> None:
-    """Say "compiling fast kernels, once" when numba compiles a kernel (a cache miss: the
-    first run of a command after installing), once per process; loading from numba's cache is
-    silent."""
-    global _compile_notice_installed
-    if _compile_notice_installed or "--quiet" in args or "-q" in args:
+    """Say "compiling <game>'s fast kernels, once" (and how long) when numba really compiles a
+    kernel (a cache miss: the first run of a command after installing); loading from numba's
+    cache is silent (:mod:`gamelab.compile_notice`)."""
+    if "--quiet" in args or "-q" in args:
         return
-    _compile_notice_installed = True
-    try:
-        from numba.core import event
-    except ImportError:
-        return
+    from gamelab import compile_notice
 
-    class CompileNotice(event.Listener):
-        said = False
+    compile_notice.install()
 
-        def on_start(self, ev) -> None:
-            if not self.said:
-                self.said = True
-                print(
-                    "compiling fast kernels, once: this first run is slower "
-                    "('gamelab warmup' compiles them all ahead)",
-                    file=sys.stderr,
-                    flush=True,
-                )
 
-        def on_end(self, ev) -> None:
-            pass
+def _command_label(args: list[str]) -> str:
+    """``gamelab voltorb solve`` for the heartbeat: the command's words, not its options."""
+    words: list[str] = []
+    for arg in args:
+        if arg.startswith("-") or len(words) == 2:
+            break
+        words.append(arg)
+    return " ".join(["gamelab", *words])
 
-    event.register("numba:compile", CompileNotice())
+
+def _finite(args: list[str]) -> bool:
+    """False for a command that runs until stopped (``serve``): no "still running" lines."""
+    return _command_label(args) != "gamelab serve"
 
 
 class _Stopped(Exception):
@@ -264,7 +257,7 @@ def _run(args: list[str]) -> None:
     try:
         try:
             with heartbeat(
-                f"gamelab {' '.join(args[:2])}", enabled=None if _heartbeat_wanted else False
+                _command_label(args), enabled=None if _heartbeat_wanted and _finite(args) else False
             ):
                 command.main(args=args, prog_name="gamelab", standalone_mode=False)
         except _Stopped as stopped:

@@ -70,6 +70,14 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb.expectimax.OptimalSolver",
             VT + "test_coin_search_kernel_matches_python_twin",
         ),
+        "_search_kernels.new_memos": _t(
+            "gamelab.voltorb._search_kernels.new_memos_python",
+            VT + "test_memo_kernels_match_python_twins",
+        ),
+        "_search_kernels.memo_entry": _t(
+            "gamelab.voltorb._search_kernels.memo_entry_python",
+            VT + "test_memo_kernels_match_python_twins",
+        ),
     },
     "wordle": {
         "_kernels.feedback_table_kernel": _t(

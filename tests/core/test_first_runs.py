@@ -46,10 +46,13 @@ def test_warmup_refuses_an_unknown_game(gamelab_cli):
     assert r.returncode == 2 and r.stderr.startswith("error: unknown game 'chess'")
 
 
-def test_a_compiling_kernel_is_announced_once(capsys):
-    import gamelab.cli as cli
+def test_a_compiling_kernel_is_announced_once(monkeypatch):
+    from gamelab import compile_notice
 
-    cli._install_compile_notice([])
+    monkeypatch.setattr(compile_notice, "_installed", None)
+    stream = io.StringIO()
+    notice = compile_notice.install(stream)
+    assert stream.getvalue() == ""  # nothing compiled yet, nothing said
 
     @numba.njit
     def twice(x):
@@ -60,8 +63,58 @@ def test_a_compiling_kernel_is_announced_once(capsys):
         return 3 * x
 
     assert twice(2) == 4 and thrice(2) == 6  # two compilations, one notice
-    err = capsys.readouterr().err
-    assert err.count("compiling fast kernels, once") == 1
+    assert notice.compiled >= 2
+    assert stream.getvalue().count("compiling fast kernels, once") == 1
+
+
+def test_the_notice_names_the_game_and_its_compile_time():
+    from gamelab.compile_notice import COMPILE_SECONDS, notice_text
+
+    text = notice_text("gamelab.voltorb._search_kernels")
+    assert text.startswith("compiling voltorb's fast kernels, once: up to about ")
+    assert f"{COMPILE_SECONDS['voltorb']:.0f} s" in text
+
+
+def test_a_warm_command_says_nothing_about_compiling(tmp_path):
+    """The README's first example, run twice as the `gamelab` program: the second run has
+    every kernel in numba's cache, so it compiles nothing and must not say it does (each run
+    counted numba's compile events: the per-process typed-dict helpers and the uncacheable
+    recursive coin search used to compile on every run, issue 23)."""
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from numba.core import event\n"
+        "class Count(event.Listener):\n"
+        "    n = 0\n"
+        "    def on_start(self, ev): Count.n += 1\n"
+        "    def on_end(self, ev): pass\n"
+        "event.register('numba:compile', Count())\n"
+        "import atexit\n"
+        "atexit.register(lambda: print('compiled', Count.n, file=sys.stderr))\n"
+        "from gamelab.cli import main\n"
+        "sys.argv = ['gamelab', *sys.argv[1:]]\n"
+        "main()\n"
+    )
+    argv = [sys.executable, "-c", script, "voltorb", "solve", "--rows", "4,2 8,0 4,2 4,2 5,1"]
+    argv += ["--cols", "6,1 5,0 5,2 4,3 5,1", "--level", "2"]
+    env = {**os.environ, "GAMELAB_DEBUG": "1"}
+    runs = [subprocess.run(argv, capture_output=True, text=True, env=env) for _ in range(2)]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+        compiled = int(r.stderr.strip().splitlines()[-1].split()[-1])
+        assert ("compiling" in r.stderr) == (compiled > 0), r.stderr
+    assert "compiled 0" in runs[1].stderr, runs[1].stderr  # warm: nothing compiles
+
+
+def test_the_heartbeat_names_the_command_not_its_options():
+    from gamelab.cli import _command_label, _finite
+
+    assert _command_label(["serve", "--port", "8001"]) == "gamelab serve"
+    assert _command_label(["voltorb", "solve", "--rows", "1,0"]) == "gamelab voltorb solve"
+    assert not _finite(["serve", "--port", "8001"]) and _finite(["report", "--quick"])
 
 
 def test_heartbeat_on_a_non_terminal(monkeypatch):

@@ -254,3 +254,23 @@ def test_coin_search_kernel_matches_python_twin():
         shown = {tile: int(board[tile])}
         if not post.observe(tile, int(board[tile])).won_mask().all():
             assert fast.decide(shown) == pytest.approx(twin.decide(shown), abs=1e-9)
+
+
+def test_memo_kernels_match_python_twins():
+    from gamelab.voltorb._search_kernels import (
+        memo_entry,
+        memo_entry_python,
+        new_memos,
+        new_memos_python,
+    )
+
+    tables = new_memos()
+    assert [len(t) for t in tables] == [len(t) for t in new_memos_python()] == [0, 0, 0]
+    post = _small_posteriors(1, seed=11)[0]
+    solver = OptimalSolver(post)
+    solver.win_probability()
+    memo_val, memo_tile = solver._memo_val, solver._memo_tile
+    assert len(memo_val) > 0
+    plain_val, plain_tile = dict(memo_val), dict(memo_tile)
+    for key in list(plain_val)[:20]:
+        assert memo_entry(memo_val, memo_tile, key) == memo_entry_python(plain_val, plain_tile, key)

@@ -47,7 +47,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gamelab.voltorb._bounds_kernels import board_bits, flip_bounds
-from gamelab.voltorb._search_kernels import coin_search, win_search
+from gamelab.voltorb._search_kernels import coin_search, memo_entry, new_memos, win_search
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import TILES, Clues
 
@@ -160,12 +160,7 @@ class OptimalSolver(_Tree):
         # both objectives run in numba kernels unless python=True (the twins)
         self.use_kernel = not python
         if self.use_kernel:
-            from numba import types
-            from numba.typed import Dict
-
-            self._memo_val = Dict.empty(key_type=types.int64, value_type=types.float64)
-            self._memo_tile = Dict.empty(key_type=types.int64, value_type=types.int64)
-            self._memo_exact = Dict.empty(key_type=types.int64, value_type=types.boolean)
+            self._memo_val, self._memo_tile, self._memo_exact = new_memos()
             # searched states, the limit for the current search, the "limit reached" flag
             self._counter = np.zeros(3, dtype=np.int64)
             self.state_limit = state_limit
@@ -224,13 +219,12 @@ class OptimalSolver(_Tree):
         if self._counter[2]:
             # the unfinished search may have left bounds that assumed it would finish: drop all
             self._counter[2] = 0
-            self._memo_val.clear()
-            self._memo_tile.clear()
-            self._memo_exact.clear()
+            self._memo_val, self._memo_tile, self._memo_exact = new_memos()
             raise SearchLimitError(
                 f"the optimal search gave up after {self.state_limit:,} states (state_limit)"
             )
-        return float(value), int(self._memo_tile[code_key])
+        _, tile = memo_entry(self._memo_val, self._memo_tile, np.int64(code_key))
+        return float(value), int(tile)
 
     def _value(self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool) -> float:
         """U (win) or H (coins) of a live state; stores the best tile (-1 = quit) in the memo."""

@@ -1,0 +1,122 @@
+"""The "compiling fast kernels" notice: said once, only when numba really compiles something.
+
+numba compiles a kernel on its first call and keeps the machine code in its on-disk cache
+(``cache=True``); loading from the cache is silent and fires no compile event. So a command
+whose kernels are all cached prints nothing, and a first run says, once, which game's kernels
+are compiling and about how long that takes (:data:`COMPILE_SECONDS`, measured by
+``gamelab warmup`` from an empty cache, ``benchmarks/first_run.py``).
+
+The listener is registered when numba is first imported (an import hook), so a command that
+never needs numba (``gamelab --help``) does not pay for importing it.
+"""
+
+from __future__ import annotations
+
+import importlib.abc
+import importlib.util
+import sys
+from typing import Any, TextIO
+
+#: CPU seconds to compile every kernel of a game from an empty numba cache (``gamelab warmup
+#: GAME`` on an idle 2-core machine); a command compiles only the kernels it calls, so this is
+#: an upper bound for one command.
+COMPILE_SECONDS: dict[str, float] = {
+    "voltorb": 45.0,
+    "wordle": 40.0,
+    "lattice": 10.0,
+    "oware": 25.0,
+    "yatzy": 60.0,
+}
+
+
+def notice_text(module: str) -> str:
+    """What is said when a kernel of `module` (a dotted module name) starts compiling."""
+    parts = module.split(".")
+    game = parts[1] if len(parts) > 1 and parts[0] == "gamelab" else None
+    if game in COMPILE_SECONDS:
+        return (
+            f"compiling {game}'s fast kernels, once: up to about {COMPILE_SECONDS[game]:.0f} s "
+            f"of CPU (later runs load them at once; 'gamelab warmup' compiles every game ahead)"
+        )
+    return "compiling fast kernels, once: a few seconds (later runs load them at once)"
+
+
+class _Notice:
+    """A numba event listener saying :func:`notice_text` on the first compilation."""
+
+    def __init__(self, stream: TextIO | None) -> None:
+        self.stream = stream
+        self.said = False
+        self.compiled = 0  # compilations seen (tests, and callers that report them)
+
+    def listener(self) -> Any:
+        from numba.core import event
+
+        notice = self
+
+        class Listener(event.Listener):
+            def on_start(self, ev: Any) -> None:
+                notice.compiled += 1
+                if notice.said:
+                    return
+                notice.said = True
+                dispatcher = ev.data.get("dispatcher")
+                module = getattr(getattr(dispatcher, "py_func", None), "__module__", "") or ""
+                stream = notice.stream if notice.stream is not None else sys.stderr
+                print(notice_text(module), file=stream, flush=True)
+
+            def on_end(self, ev: Any) -> None:
+                pass
+
+        return Listener()
+
+    def register(self) -> None:
+        from numba.core import event
+
+        event.register("numba:compile", self.listener())
+
+
+class _AfterImport(importlib.abc.MetaPathFinder):
+    """Runs `then()` right after the module `name` has been imported (once)."""
+
+    def __init__(self, name: str, then: Any) -> None:
+        self.name = name
+        self.then = then
+
+    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
+        if fullname != self.name:
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(fullname)
+        if spec is None or spec.loader is None:
+            return spec
+        loader = spec.loader
+        then = self.then
+
+        class Loader(importlib.abc.Loader):
+            def create_module(self, spec: Any) -> Any:
+                return loader.create_module(spec)
+
+            def exec_module(self, module: Any) -> None:
+                loader.exec_module(module)
+                then()
+
+        spec.loader = Loader()
+        return spec
+
+
+_installed: _Notice | None = None
+
+
+def install(stream: TextIO | None = None) -> _Notice:
+    """Say the notice (on `stream`, default stderr) when numba first compiles, once per process;
+    returns the notice (its `compiled` counts the compilations). numba is not imported here."""
+    global _installed
+    if _installed is not None:
+        return _installed
+    notice = _installed = _Notice(stream)
+    if "numba.core.event" in sys.modules or "numba" in sys.modules:
+        notice.register()
+    else:
+        sys.meta_path.insert(0, _AfterImport("numba", notice.register))
+    return notice
