@@ -93,11 +93,23 @@ class GameDef(Protocol):
 
 
 def sample_chance(state: Any, rng: np.random.Generator) -> int:
-    """One outcome of a chance node, drawn with its probability."""
+    """One outcome of a chance node, drawn with its probability (one uniform per draw).
+
+    A state may offer ``resolve_chance(rng)`` to draw a whole run of chance nodes at once with
+    the same law (Voltorb's deal, by the game's own generator); :func:`resolve_chance` uses it."""
     outcomes = state.chance_outcomes()
-    probs = np.array([p for _, p in outcomes])
-    k = int(rng.choice(len(outcomes), p=probs / probs.sum()))
-    return int(outcomes[k][0])
+    cumulative = np.cumsum([p for _, p in outcomes])
+    k = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
+    return int(outcomes[min(k, len(outcomes) - 1)][0])
+
+
+def resolve_chance(state: Any, rng: np.random.Generator) -> None:
+    """Play chance nodes until a player (or the end) is to move."""
+    fast = getattr(state, "resolve_chance", None)
+    if fast is not None:
+        fast(rng)
+    while state.current_player() == CHANCE:
+        state.apply(sample_chance(state, rng))
 
 
 def play_random(state: Any, rng: np.random.Generator, max_steps: int = 100_000) -> int:

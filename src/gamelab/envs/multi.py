@@ -26,7 +26,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from gamelab.core.state import CHANCE, illegal, sample_chance
+from gamelab.core.state import illegal, resolve_chance
 from gamelab.envs.render import picture
 
 
@@ -88,8 +88,7 @@ class GameAEC(AECEnv):
         return self.action_spaces[agent]
 
     def _resolve_chance(self) -> None:
-        while self.state.current_player() == CHANCE:
-            self.state.apply(sample_chance(self.state, self._rng))
+        resolve_chance(self.state, self._rng)
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.possible_agents.index(agent)

@@ -36,7 +36,7 @@ import numpy as np
 from gymnasium import spaces
 
 from gamelab.core.oracle import EpisodeSummary, Oracle
-from gamelab.core.state import CHANCE, illegal, sample_chance
+from gamelab.core.state import illegal, resolve_chance
 from gamelab.envs.render import picture
 
 ILLEGAL_ACTIONS = ("terminate", "raise")
@@ -72,6 +72,7 @@ class GameEnv(gym.Env):
         self._oracle: Oracle | None = None
         self.state: Any = None
         self._done = True
+        self._legal: list[int] = []
 
     # -- what each game says -------------------------------------------------------------
     def make_oracle(self) -> Oracle:
@@ -102,13 +103,12 @@ class GameEnv(gym.Env):
         return self._oracle
 
     def _resolve_chance(self) -> None:
-        while self.state.current_player() == CHANCE:
-            self.state.apply(sample_chance(self.state, self.np_random))
+        resolve_chance(self.state, self.np_random)
 
     def action_mask(self) -> np.ndarray:
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if not self.state.is_terminal():
-            mask[self.state.legal_actions()] = 1
+        self._legal = [] if self.state.is_terminal() else self.state.legal_actions()
+        mask[self._legal] = 1
         return mask
 
     def _info(self) -> dict[str, Any]:
@@ -136,7 +136,7 @@ class GameEnv(gym.Env):
         action = int(action)
         state = self.state
         before = self.score(state)
-        legal = state.legal_actions()
+        legal = self._legal  # from the last observation's mask
         regret = None
         if action not in legal:
             if self.illegal_action == "raise":

@@ -30,6 +30,7 @@ from gamelab.voltorb.rules import (
     Round,
     check_generator,
     check_level,
+    generate_board,
     iid_tile_probabilities,
     level_configs,
     passes_free_test,
@@ -157,6 +158,17 @@ class VoltorbState:
         else:
             self.round.flip(action)
         self.flips.append(action)
+
+    def resolve_chance(self, rng: np.random.Generator) -> None:
+        """Deal the whole board at once with the library's generator
+        (:func:`gamelab.voltorb.rules.generate_board`: the same law as the chance nodes, one
+        call instead of 26 draws); only from the start of the deal."""
+        if self.round is not None or self.cells or self.config >= 0 or self.tries > 1:
+            return
+        board, config = generate_board(self.game.generator, self.game.level, rng)
+        self.config = config
+        self.cells = [int(v) for v in board.reshape(-1)]
+        self.round = Round(board)
 
     def _dealt(self) -> None:
         board = np.array(self.cells, dtype=np.int8)
