@@ -155,7 +155,7 @@ def leaderboard(episodes: int, store: ResultStore | None, workers: int) -> list[
                 label=f"{name} {agent}",
                 store=store,
                 experiment="envs-baselines",
-                params={"env": name, "agent": agent, "episodes": episodes, "version": 1},
+                params={"env": name, "agent": agent, "episodes": episodes, "version": 2},
             )
             rows.append(
                 {

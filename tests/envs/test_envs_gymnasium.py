@@ -146,3 +146,15 @@ def test_pack_level():
 
     env = gymnasium.make("gamelab/LatticeFold-v0", level=1, regret=False).unwrapped
     assert env.game.sequence == load_pack().levels[0].sequence
+
+
+def test_readme_example_runs():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = text.split("## As reinforcement-learning environments", 1)[1]
+    code = block.split("```python", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) == 3
+    scope: dict = {}
+    exec(compile(code.replace("print(", "(", 1), "README", "exec"), scope)
+    assert scope["info"]["regret"] >= 0 and scope["reward"] == 0.0
