@@ -24,17 +24,24 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
-
-if TYPE_CHECKING:
-    from gamelab.yatzy.card import Card
 
 FACES = 6
 DICE = 5
 UPPER_CAP = 63  # the upper bonus threshold; the state only tracks min(63, upper total)
+
+
+class CardEntries(Protocol):
+    """What the rules read of a score card (:class:`gamelab.yatzy.card.Card`, which builds on
+    these rules): the entry of every box, None for an open box."""
+
+    @property
+    def entries(self) -> Sequence[int | None]: ...
+
 
 # ---------------------------------------------------------------------------------------------
 # dice multisets
@@ -433,7 +440,7 @@ class RuleSet:
         counts = parse_dice(dice) if isinstance(dice, str) else np.asarray(dice)
         return int(self._base[self.box_index(box), roll_index(counts)])
 
-    def placements(self, counts, card: Card) -> list[tuple[str, int, int]]:
+    def placements(self, counts, card: CardEntries) -> list[tuple[str, int, int]]:
         """Legal (box, points, yahtzee_bonus) for the final dice `counts` on `card`.
 
         Points are the box's entry; the bonus is the extra-Yahtzee bonus earned (American
