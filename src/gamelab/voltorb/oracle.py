@@ -26,18 +26,27 @@ class VoltorbOracle:
         self.level = level
         self._key: tuple | None = None
         self._solver: OptimalSolver | None = None
+        self._root: Posterior | None = None  # the round's boards before any flip
 
     def _solver_for(self, state: VoltorbState) -> OptimalSolver:
         assert state.round is not None, "the board is not dealt yet"
         key = state.round.clues.key()
         if self._solver is None or key != self._key:
+            self._root = Posterior.from_clues(state.round.clues, self.generator, self.level)
             root = posterior_for(state.round.clues, self.generator, self.level)
             self._solver, self._key = OptimalSolver(root, "win"), key
         return self._solver
 
     def _posterior(self, state: VoltorbState) -> Posterior:
+        """The boards still possible (the round's boards filtered by the flips, not yet won):
+        what :func:`posterior_for` enumerates, without enumerating again."""
         assert state.round is not None
-        return posterior_for(state.round.clues, self.generator, self.level, state.round.revealed)
+        self._solver_for(state)
+        post = self._root
+        assert post is not None
+        for tile, value in state.round.revealed.items():
+            post = post.observe(tile, value)
+        return post.still_playing()
 
     def _win_after(self, solver: OptimalSolver, post: Posterior) -> float:
         won = post.won_mask()
