@@ -289,6 +289,15 @@ def _run(args: list[str]) -> None:
         where = f": {exc.filename}" if getattr(exc, "filename", None) else ""
         print(_one_line(f"error: {exc.strerror or exc}{where}"), file=sys.stderr)
         sys.exit(2)
+    except MemoryError as exc:  # a size no check foresaw: still one line, and the reason
+        if os.environ.get("GAMELAB_DEBUG"):
+            raise
+        detail = f" ({_one_line(str(exc))})" if str(exc) else ""
+        print(
+            f"error: not enough memory for the sizes given{detail}; choose smaller values",
+            file=sys.stderr,
+        )
+        sys.exit(2)
     except Terminated:
         print("error: terminated", file=sys.stderr)
         sys.exit(143)

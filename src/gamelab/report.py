@@ -69,7 +69,9 @@ def run_report(
     json_out: bool,
     quiet: bool,
 ) -> ReportSummary:
-    modules = section_modules()
+    # the options first (cheap), then the sections (importing every game takes seconds)
+    backend = Backend(workers=workers, cluster=cluster, quiet=quiet or json_out)
+    wanted = list(GAMES)
     if only is not None:
         wanted = [g.strip() for g in only.split(",") if g.strip()]
         if not wanted:
@@ -77,14 +79,14 @@ def run_report(
         unknown = [g for g in wanted if g not in GAMES]
         if unknown:
             raise ValueError(f"unknown game(s) {', '.join(unknown)}; allowed: {', '.join(GAMES)}")
-        missing = [g for g in wanted if g not in modules]
-        if missing:
-            raise ValueError(
-                f"no report section for {', '.join(missing)} yet; available: {', '.join(modules) or 'none'}"
-            )
-        modules = {g: m for g, m in modules.items() if g in wanted}
-    backend = Backend(workers=workers, cluster=cluster, quiet=quiet or json_out)
     backend.check_reachable()  # a missing scheduler fails now, not once per section
+    modules = section_modules()
+    missing = [g for g in wanted if g not in modules]
+    if only is not None and missing:
+        raise ValueError(
+            f"no report section for {', '.join(missing)} yet; available: {', '.join(modules) or 'none'}"
+        )
+    modules = {g: m for g, m in modules.items() if g in wanted}
     try:  # refuse an unusable output folder before any section runs
         out.mkdir(parents=True, exist_ok=True)
         staged = staging_folder(out)  # the new report is written aside (see _publish)

@@ -89,7 +89,9 @@ def test_solve_optimal_json_and_tree(run, tmp_path):
     assert rows[-1]["total"] is None or rows[-1]["max_guesses"] == 1
     tree = json.loads(tree_file.read_text(encoding="utf-8"))
     assert tree["guess"] in data["first_guesses"] and tree["candidates"] == 84
-    shown = run("chart", "--tree", str(tree_file), "--json")
+    shown = run(
+        "chart", "--tree", str(tree_file), "--names", "gen1", "--rule", "standard", "--json"
+    )
     printed = json.loads(shown.stdout)
     assert printed["first"] == tree["guess"] and printed["total"] == data["total"]
     assert run("chart", "--tree", str(tmp_path / "nope.json")).returncode == 2

@@ -32,6 +32,8 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.core.limits import check_memory
+
 BatchFitness = Callable[[list[str]], Sequence[float] | np.ndarray]
 BatchEvaluation = Callable[[list[str]], tuple[Sequence[float], np.ndarray]]
 SELECTIONS = ("proportional", "tournament")
@@ -236,6 +238,16 @@ def genetic_algorithm(
     """Evolve strings of `length` over `alphabet` to maximise `fitness` (see module docstring)."""
     config = config or GAConfig()
     _check_alphabet(alphabet, length)
+    # held at once: the population (a string and a fitness each, twice while breeding) and
+    # every generation's fitness values
+    each = 2 * (length + 80) + 8 * config.generations
+    check_memory(
+        config.population * each,
+        f"a population of {config.population:,} over {config.generations:,} generations",
+        config.population,
+        each,
+        "genomes",
+    )
     rng = _rng(rng)
     started = time.perf_counter()
     if initial is None:
@@ -359,6 +371,8 @@ def map_elites(
     _check_alphabet(alphabet, length)
     if iterations < 0 or batch < 1:
         raise ValueError(f"need iterations >= 0 and batch >= 1, got {iterations} and {batch}")
+    each = 4 * (length + 80)
+    check_memory(batch * each, f"a batch of {batch:,} genomes", batch, each, "genomes")
     edges = [np.asarray(b, dtype=np.float64) for b in bins]
     if not edges or any(e.ndim != 1 or e.size < 2 or np.any(np.diff(e) <= 0) for e in edges):
         raise ValueError("bins must be one increasing sequence of at least 2 edges per descriptor")

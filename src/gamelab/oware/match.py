@@ -59,6 +59,20 @@ _ALLOWED: dict[str, dict[str, Callable[[str], Any]]] = {
 }
 
 
+#: The range of each numeric player option (every shell applies them; the web narrows a few).
+#: Beyond them a value is a mistake that would overflow a clock (time=1e20), fill memory
+#: (blog:depth=10**9: the blog's search is full width, 6**depth leaves) or run for days.
+LIMITS: dict[tuple[str, str], tuple[float, float]] = {
+    ("blog", "depth"): (1, 12),
+    ("engine", "time"): (0.001, 3600),
+    ("engine", "depth"): (1, 60),
+    ("engine", "tb"): (-1, 16),
+    ("mcts", "sims"): (1, 10_000_000),
+    ("mcts", "rollouts"): (1, 10_000),
+    ("mcts", "uct"): (0.001, 100),
+}
+
+
 def parse_player(text: str) -> PlayerSpec:
     """``kind[:key=value,...]`` → PlayerSpec (validated)."""
     kind, _, rest = text.strip().partition(":")
@@ -80,6 +94,11 @@ def parse_player(text: str) -> PlayerSpec:
                 f"option {key} of player {kind} must be a "
                 f"{_ALLOWED[kind][key].__name__}, got {value!r}"
             ) from None
+        low, high = LIMITS.get((kind, key), (None, None))
+        if low is not None and not low <= options[key] <= high:  # nan fails this too
+            raise ValueError(
+                f"option {key} of player {kind} is {low} to {high}, got {value.strip()}"
+            )
     if kind == "blog":
         options.setdefault("depth", 6)
         if options["depth"] < 1:

@@ -374,7 +374,13 @@ def parse_revealed(items: list[str] | None) -> dict[int, int]:
                 raise ValueError(
                     f"--revealed {piece!r}: rows and columns are 1-5 and values 0-3 (0 = Voltorb)"
                 )
-            out[(r - 1) * SIZE + (c - 1)] = v
+            tile = (r - 1) * SIZE + (c - 1)
+            if out.get(tile, v) != v:
+                raise ValueError(
+                    f"--revealed gives tile {r},{c} two values ({out[tile]} and {v}); a tile "
+                    "shows one value"
+                )
+            out[tile] = v
     return out
 
 

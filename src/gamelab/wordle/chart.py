@@ -131,15 +131,75 @@ class TreeChart:
     distribution: dict[int, int]
 
 
-def tree_chart(path: Path) -> TreeChart:
-    """Read a decision tree written by ``solve-optimal --tree`` (JSON) and chart its root."""
+#: Largest decision tree file read (the proven gen1-4 tree is about 60 KB).
+MAX_TREE_BYTES = 64 * 1024 * 1024
+
+
+def pattern_key(code: int, length: int) -> str:
+    """A feedback code as a tree file writes it: one digit 0-2 per position, first position first."""
+    return "".join(str(code // 3**i % 3) for i in range(length))
+
+
+def check_tree(tree: Any, game: Game) -> None:
+    """A ValueError unless `tree` is a decision tree of `game`: every guess allowed, every
+    pattern one the guess can show, every node's candidate count the rules' own, every answer
+    covered, and a single candidate guessed by name. The path to the wrong node is named."""
+    words = game.words
+    stack: list[tuple[Any, Any, str]] = [(tree, game.all_answers(), "the root")]
+    while stack:
+        node, cands, where = stack.pop()
+        if not isinstance(node, dict) or not isinstance(node.get("guess"), str):
+            raise ValueError(f"{where} is not a node with a guess ({{'guess': ..., ...}})")
+        word, count, kids = node["guess"], node.get("candidates"), node.get("next", {})
+        if word not in words.guess_index:
+            raise ValueError(f"{where}: {word} is not an allowed guess of word list {words.name}")
+        if type(count) is not int or count != len(cands):
+            raise ValueError(
+                f"{where}: the tree says {count!r} candidates, the rules leave {len(cands)} "
+                f"(rule {game.rule}, word list {words.name}: is the tree for other settings?)"
+            )
+        if not isinstance(kids, dict):
+            raise ValueError(f"{where}: 'next' must map feedback patterns to nodes")
+        guess = words.guess_index[word]
+        parts = {pattern_key(c, len(word)): p for c, p in game.partition(guess, cands).items()}
+        for key, part in parts.items():
+            solved = len(part) == 1 and game.is_answer(guess, int(part[0]))
+            if key not in kids and not solved:
+                raise ValueError(
+                    f"{where}: after {word}, feedback {key} ({len(part)} answers) has no next node"
+                )
+        for key, child in kids.items():
+            if key not in parts:
+                raise ValueError(f"{where}: {word} cannot show the feedback {key!r} here")
+            stack.append((child, parts[key], f"{where} → {word} {key}"))
+
+
+def tree_chart(path: Path, game: Game | None = None) -> TreeChart:
+    """Read a decision tree written by ``solve-optimal --tree`` (JSON) and chart its root;
+    with `game`, the tree is first checked against its rules (:func:`check_tree`)."""
+    from gamelab.core.files import read_text_file
+
+    text = read_text_file(path, "decision tree", MAX_TREE_BYTES)
     try:
-        tree = json.loads(Path(path).read_text(encoding="utf-8"))
+        tree = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"cannot read a decision tree from {path}: nested too deeply") from None
+    except ValueError as exc:
+        raise ValueError(f"cannot read a decision tree from {path}: not JSON ({exc})") from None
+    if game is not None:
+        try:
+            check_tree(tree, game)
+        except ValueError as exc:
+            raise ValueError(f"{path} is not a decision tree of these rules: {exc}") from None
+    try:
         first, kids = tree["guess"], tree.get("next", {})
         depths = answer_depths(tree)
         rows = [TreePattern(p, int(k["candidates"]), k["guess"]) for p, k in kids.items()]
-    except (OSError, ValueError, KeyError, TypeError, AttributeError) as exc:
-        raise ValueError(f"cannot read a decision tree from {path}: {exc}") from None
+    except (ValueError, KeyError, TypeError, AttributeError, RecursionError):
+        raise ValueError(
+            f"cannot read a decision tree from {path}: it is not a tree of guesses "
+            "({'guess': ..., 'candidates': ..., 'next': {pattern: node}})"
+        ) from None
     dist: dict[int, int] = {}
     for d in depths.values():
         dist[d] = dist.get(d, 0) + 1

@@ -123,7 +123,7 @@ def chart_command(
     if style not in ("digits", "squares", "kanji"):
         raise ValueError(f"unknown --style {style!r}; use digits, squares or kanji")
     if tree is not None:
-        _print_tree(tree, style, json_out)
+        _print_tree(tree, make_game(names, guesses, answers, rule), style, json_out)
         return
     from gamelab.wordle.chart import chart
 
@@ -491,10 +491,10 @@ def hill_climb_command(
     )
 
 
-def _print_tree(path: Path, style: str, json_out: bool) -> None:
+def _print_tree(path: Path, game: Game, style: str, json_out: bool) -> None:
     from gamelab.wordle.chart import tree_chart
 
-    tc = tree_chart(path)
+    tc = tree_chart(path, game)
     if json_out:
         print_json(tc)
         return

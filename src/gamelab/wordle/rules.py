@@ -330,12 +330,15 @@ def pokemon_word_list(spec: str) -> WordList:
     )
 
 
+#: Largest word file read: a million words of a few characters.
+MAX_WORD_FILE_BYTES = 16 * 1024 * 1024
+
+
 def read_words(path: Path) -> list[str]:
     """One word per line; blank lines and lines starting with # are skipped."""
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ValueError(f"cannot read word file {path}: {exc.strerror}") from None
+    from gamelab.core.files import read_text_file
+
+    text = read_text_file(path, "word file", MAX_WORD_FILE_BYTES)
     words = [w.strip() for w in text.splitlines()]
     words = [w for w in words if w and not w.startswith("#")]
     if not words:
