@@ -68,7 +68,12 @@ NUMBER_VALUES = {
         "100 KB": BIG_STRING,
     },
 }
-TEXT_VALUES = {"punctuation": "¿?", "unicode": "ﾃｽﾄ\u3000!", "bidi control": "\u202e", "100 KB": BIG_STRING}
+TEXT_VALUES = {
+    "punctuation": "¿?",
+    "unicode": "ﾃｽﾄ\u3000!",
+    "bidi control": "\u202e",
+    "100 KB": BIG_STRING,
+}
 #: Valid values for required parameters, so only the value under test is bad (as the battery).
 REQUIRED = {
     "rows": "4,2 8,0 4,2 4,2 5,1",
@@ -223,6 +228,7 @@ def run_case(args: list[str], work: Path, store: Path) -> tuple[bool, str]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
+    parser.add_argument("--verbose", action="store_true", help="one line per case on stderr")
     parser.add_argument("--only", help="commands starting with this (e.g. 'wordle chart')")
     ns = parser.parse_args()
     started = time.monotonic()
@@ -243,6 +249,13 @@ def main() -> None:
             outcomes.append(
                 Outcome(" ".join(path), name, label, clean, why, round(time.monotonic() - t0, 2))
             )
+            if ns.verbose:
+                shown = "clean" if clean else "UNCLEAN"
+                print(
+                    f"{shown} {outcomes[-1].seconds:6.1f} s  {' '.join(path)} --{name} <{label}>",
+                    file=sys.__stderr__,
+                    flush=True,
+                )
             for leftover in work.iterdir():  # the next case starts from an empty folder again
                 if leftover.is_dir():
                     import shutil

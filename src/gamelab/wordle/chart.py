@@ -136,8 +136,9 @@ MAX_TREE_BYTES = 64 * 1024 * 1024
 
 
 def pattern_key(code: int, length: int) -> str:
-    """A feedback code as a tree file writes it: one digit 0-2 per position, first position first."""
-    return "".join(str(code // 3**i % 3) for i in range(length))
+    """A feedback code as a tree file writes it (``OptimalSolver.tree``): one digit 0-2 per
+    position, the code's most significant digit first (``int(key, 3) == code``)."""
+    return "".join(str(code // 3 ** (length - 1 - i) % 3) for i in range(length))
 
 
 def check_tree(tree: Any, game: Game) -> None:
