@@ -53,6 +53,11 @@ def main() -> None:
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--only", default="", help="comma-separated benchmark names")
     parser.add_argument("--no-store", action="store_true", help="recompute every run")
+    parser.add_argument(
+        "--report-only",
+        action="store_true",
+        help="print the table from the runs already in the results store (no new runs)",
+    )
     args = parser.parse_args()
     os.environ.setdefault("GAMELAB_CACHE", tempfile.mkdtemp(prefix="lattice-bench-"))
 
@@ -69,25 +74,36 @@ def main() -> None:
         for seed in range(seeds)
     ]
     store = None if args.no_store else ResultStore()
+    experiment = "benchmarks/lattice_fold.py"
+    params = {"items": [list(i) for i in items], "version": 1, "seed": 0}
     started = time.perf_counter()
-    results = run_tasks(
-        run_one,
-        items,
-        seed=0,
-        backend=Backend(workers=args.workers),
-        label="lattice benchmark runs",
-        store=store,
-        experiment="benchmarks/lattice_fold.py",
-        params={"items": [list(i) for i in items], "version": 1},
-    )
+    if args.report_only:
+        if store is None:
+            parser.error("--report-only reads the results store")
+        done = store.finished(experiment, params, len(items))
+        results = [done.get(k) for k in range(len(items))]
+    else:
+        results = run_tasks(
+            run_one,
+            items,
+            seed=0,
+            backend=Backend(workers=args.workers),
+            label="lattice benchmark runs",
+            store=store,
+            experiment=experiment,
+            params=params,
+        )
     wall = time.perf_counter() - started
     by_key: dict[tuple[str, str], list[dict]] = {}
     for (name, method, _, _), res in zip(items, results, strict=True):
-        by_key.setdefault((name, method), []).append(res)
+        if res is not None:
+            by_key.setdefault((name, method), []).append(res)
+    missing = sum(r is None for r in results)
 
     print(
         f"budget: {args.seconds:g} CPU s per run; replica exchange {args.seeds} seeds, "
-        f"PERM {args.perm_seeds}; {len(items)} runs in {wall:.0f} s wall on {args.workers} workers"
+        f"PERM {args.perm_seeds}; {len(items) - missing} of {len(items)} runs done"
+        + ("" if args.report_only else f" in {wall:.0f} s wall on {args.workers} workers")
     )
     head = (
         f"{'benchmark':9s} {'dim':3s} {'L':>3s} {'best':>4s} {'bound':>5s} {'proven':6s} | "
@@ -108,7 +124,7 @@ def main() -> None:
             ok = sum(r["reached"] for r in runs)
             cells.append(
                 f"{best:9d} {f'{ok}/{len(runs)}':>7s} {_median_time(runs, args.seconds):>8s}"
-            )
+            )  # seeds not run (an interrupted run, --report-only) are not counted
         proven = "yes" if bound == b.best_known else f"gap {bound - b.best_known}"
         dim = "2D" if b.lattice == "square" else "3D"
         print(
@@ -120,7 +136,8 @@ def main() -> None:
         "bound; proven = whether it equals the best known value; median s = median CPU seconds "
         "to reach the best known value"
     )
-    _twin_speed()
+    if not args.report_only:
+        _twin_speed()
 
 
 def _twin_speed() -> None:

@@ -4,12 +4,14 @@ standard benchmarks and their bounds."""
 from __future__ import annotations
 
 import itertools
+import json
 import math
 from collections import Counter
 from functools import cache
 
 import numpy as np
 import pytest
+from test_lattice_generate import run_cli
 
 from gamelab.core.parallel import Backend
 from gamelab.lattice._replica_kernels import (
@@ -208,3 +210,20 @@ def test_replica_sets_identical_on_one_and_two_workers():
     two = fold("S1-4", backend=Backend(workers=2, quiet=True), **kw)
     assert (one.score, one.conformation, one.steps) == (two.score, two.conformation, two.steps)
     assert one.steps == 3 * 20_000 and one.sets == 3
+
+
+def test_cli_fold_by_name_says_proven_or_gap(capsys):
+    code, out, _ = run_cli(["lattice", "fold", "S1-36", "--steps", "3000000"], capsys)
+    conformation = out.splitlines()[-1]
+    assert hh_score(get_benchmark("S1-4").sequence, conformation) == 14  # printed whole
+    out = " ".join(out.split())
+    assert code == 0 and "S1-4 " in out and "14 HH contacts (best known 14)" in out
+    assert "optimal (proven by bound)" in out and "core 14" in out
+    code, out, _ = run_cli(["lattice", "fold", "S1-2", "--steps", "20000", "--json"], capsys)
+    doc = json.loads(out)
+    assert doc["name"] == "S1-2" and doc["upper_bound"] == 11
+    assert doc["verdict"] == f"gap {11 - doc['score']}" and doc["bounds"]["core"] == 11
+    code, _, err = run_cli(["lattice", "fold", "S1-99"], capsys)
+    assert code == 2 and err.startswith("error: unknown benchmark 'S1-99'; known: S1-1,")
+    code, _, err = run_cli(["lattice", "fold", "HPPH", "--dim", "3", "--lattice", "square"], capsys)
+    assert code == 2 and "contradicts" in err

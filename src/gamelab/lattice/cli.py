@@ -439,4 +439,4 @@ def fold_command(
     if json_out:
         print_json(result)
         return
-    console.print(result.summary())
+    console.print(result.summary(), soft_wrap=True)
