@@ -20,6 +20,7 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.lattice.enumeration.resolve_fold` - a given or a best fold of a sequence
 * :func:`gamelab.lattice.fold.fold` - folding a long chain or a named benchmark, proven or its gap
 * :func:`gamelab.lattice.bounds.contact_bounds` - upper bounds on a sequence's HH contacts
+* :func:`gamelab.lattice.expert.load_expert_pack` - the 2D benchmarks as expert levels
 * :func:`gamelab.lattice.puzzle.load_pack` - the game's levels (the shipped pack or a pack file)
 * :func:`gamelab.lattice.puzzle.level_from_sequence` - a typed sequence as a playable level
 * :func:`gamelab.lattice.puzzle.generate_level` - a new level from one seeded GA run
