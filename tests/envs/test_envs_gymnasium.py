@@ -153,8 +153,10 @@ def test_readme_example_runs():
 
     text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
     block = text.split("## As reinforcement-learning environments", 1)[1]
-    code = block.split("```python", 1)[1].split("```", 1)[0]
-    assert len(code.strip().splitlines()) == 3
+    lines = block.split("```pycon", 1)[1].split("```", 1)[0].strip().splitlines()
+    assert len(lines) == 3 and all(line.startswith(">>> ") for line in lines)
     scope: dict = {}
-    exec(compile(code.replace("print(", "(", 1), "README", "exec"), scope)
-    assert scope["info"]["regret"] >= 0 and scope["reward"] == 0.0
+    exec(compile("\n".join(line[4:] for line in lines), "README", "exec"), scope)
+    env, info = scope["env"], scope["info"]
+    _, reward, _, _, info = env.step(int(info["action_mask"].argmax()))
+    assert info["regret"] >= 0 and reward == 0.0
