@@ -1,11 +1,22 @@
 """gamelab: solve, simulate and generate small games, and show the work."""
 
-from importlib.metadata import PackageNotFoundError, version
+from typing import Any
 
-try:
-    __version__ = version("gamelab")
-except PackageNotFoundError:  # running from a source tree without installation
-    __version__ = "0.0.0+unknown"
+
+def __getattr__(name: str) -> Any:
+    """``__version__``, read from the installed metadata on first use (importlib.metadata costs
+    a tenth of a second that ``gamelab --help`` need not pay)."""
+    if name == "__version__":
+        from importlib.metadata import PackageNotFoundError, version
+
+        try:
+            found = version("gamelab")
+        except PackageNotFoundError:  # running from a source tree without installation
+            found = "0.0.0+unknown"
+        globals()["__version__"] = found
+        return found
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
 
 #: The game packages, in the order the command line and the report list them.
 GAMES = ("voltorb", "wordle", "lattice", "oware", "yatzy")

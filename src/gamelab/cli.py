@@ -13,15 +13,132 @@ import signal
 import sys
 import threading
 from pathlib import Path
-from typing import Annotated
+from typing import Annotated, Any
 
 import typer
+from typer.core import TyperGroup
 
-from gamelab import GAMES, __version__
+from gamelab import GAMES
 from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, guard_commands, heartbeat
+
+#: Each game's one-line help, shown by ``gamelab --help`` without importing the game (its
+#: group is loaded only when a command of it runs; a test checks these equal the groups' help).
+GAME_HELP = {
+    "voltorb": "Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
+    "wordle": "Pokémon Wordle (or any word list): rank, chart, search, solve, assist.",
+    "lattice": "HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / "
+    "MAP-Elites generation, star thresholds, level packs and a folding optimiser.",
+    "oware": "Oware Abapa: rules, engine, tablebases, matches, play.",
+    "yatzy": "Optimal solitaire Yahtzee / Scandinavian Yatzy: solver, coach, simulation, studies.",
+}
+
+
+def game_group(game: str) -> Any:
+    """The command group of `game` (imports ``gamelab.<game>.cli``), its numeric options
+    guarded; None for a game without a command line."""
+    if game not in _loaded:
+        module_name = f"gamelab.{game}.cli"
+        try:
+            module = importlib.import_module(module_name)
+        except ModuleNotFoundError as exc:
+            if exc.name not in (module_name, f"gamelab.{game}"):
+                raise
+            _loaded[game] = None  # this game has no command line yet
+        else:
+            # built as a sub-group of a root, exactly as `add_typer` on the root builds it
+            holder = typer.Typer(add_completion=False)
+            holder.add_typer(module.app, name=game)
+            root = typer.main.get_command(holder)
+            assert isinstance(root, TyperGroup)
+            group = root.commands[game]
+            guard_commands(group)
+            _loaded[game] = group
+    return _loaded[game]
+
+
+_loaded: dict[str, Any] = {}
+
+
+class _LazyGame(TyperGroup):
+    """A game's group as ``gamelab --help`` lists it: its name and help, nothing imported. Used
+    for a command, it hands over to the real group (:func:`game_group`)."""
+
+    def __init__(self, game: str) -> None:
+        super().__init__(name=game, help=GAME_HELP.get(game), no_args_is_help=True)
+
+    def _real(self) -> Any:
+        group = game_group(str(self.name))
+        if group is None:
+            raise ValueError(f"no command line for {self.name}")
+        return group
+
+    def make_context(self, info_name, args, parent=None, **extra):
+        return self._real().make_context(info_name, args, parent=parent, **extra)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        real = self._real()
+        return real.list_commands(ctx) if isinstance(real, TyperGroup) else []
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        real = self._real()
+        return real.get_command(ctx, name) if isinstance(real, TyperGroup) else None
+
+
+class _Gamelab(TyperGroup):
+    """The root group: `report`, `serve`, `warmup`, then one lazily loaded group per game.
+
+    Its help is click's plain text (``rich_markup_mode=None``): typer's rich help imports
+    rich's markdown and traceback machinery, which alone cost more than the 0.3 s that
+    ``gamelab --help`` may take (issue 23); every group below keeps rich help."""
+
+    def format_commands(self, ctx: Any, formatter: Any) -> None:
+        rows = []
+        for name in self.list_commands(ctx):
+            command = self.get_command(ctx, name)
+            if command is not None and not command.hidden:
+                text = command.short_help or (command.help or "").split("\n\n")[0]
+                rows.append((name, " ".join(text.split())))
+        if rows:
+            with formatter.section("Commands"):
+                formatter.write_dl(rows)
+
+    def list_commands(self, ctx: Any) -> list[str]:
+        own = super().list_commands(ctx)
+        return [*own, *(g for g in GAMES if g not in own and _has_cli(g))]
+
+    def get_command(self, ctx: Any, name: str) -> Any:
+        found = super().get_command(ctx, name)
+        if found is None and name in GAMES and _has_cli(name):
+            found = _LazyGame(name)
+        return found
+
+
+def _has_cli(game: str) -> bool:
+    from importlib.util import find_spec
+
+    try:
+        return find_spec(f"gamelab.{game}.cli") is not None
+    except ModuleNotFoundError:
+        return False
+
+
+def root_command(load_games: bool = False) -> TyperGroup:
+    """The `gamelab` command as click sees it; with `load_games`, every game's real group in
+    place of its lazy stand-in (for tests that walk the whole tree)."""
+    root = typer.main.get_command(app)
+    assert isinstance(root, TyperGroup)
+    if load_games:
+        for game in GAMES:
+            group = game_group(game)
+            if group is not None:
+                root.add_command(group, game)
+    return root
+
 
 app = typer.Typer(
     name="gamelab",
+    cls=_Gamelab,
+    rich_markup_mode=None,
     help="Solve, simulate and generate small games, and show the work.",
     no_args_is_help=True,
     pretty_exceptions_enable=False,
@@ -31,6 +148,8 @@ app = typer.Typer(
 
 def _version(value: bool) -> None:
     if value:
+        from gamelab import __version__
+
         typer.echo(f"gamelab {__version__}")
         raise typer.Exit()
 
@@ -138,21 +257,6 @@ def warmup_command(
     typer.echo(f"total {sum(g.seconds for g in done):.1f} s")
 
 
-def _add_game_groups() -> None:
-    for game in GAMES:
-        module_name = f"gamelab.{game}.cli"
-        try:
-            module = importlib.import_module(module_name)
-        except ModuleNotFoundError as exc:
-            if exc.name in (module_name, f"gamelab.{game}"):
-                continue  # this game has no command line yet
-            raise
-        app.add_typer(module.app, name=game)
-
-
-_add_game_groups()
-
-
 def _one_line(text: str) -> str:
     """An error message as one readable line: whitespace collapsed, and a very long value (a
     pasted file, a 100 KB argument) shortened to its ends and its length."""
@@ -251,9 +355,10 @@ def _keep_interrupts(command: typer.core.TyperGroup) -> None:
 
 
 def _run(args: list[str]) -> None:
-    command = typer.main.get_command(app)
-    guard_commands(command)  # numeric options within bounds before any work starts
-    _keep_interrupts(command)  # type: ignore[arg-type]
+    command = root_command()
+    guard_commands(command)  # numeric options within bounds before any work starts (each
+    # game's group is guarded when it is loaded)
+    _keep_interrupts(command)
     try:
         try:
             with heartbeat(

@@ -10,14 +10,15 @@ from __future__ import annotations
 
 import sys
 import threading
-from typing import Annotated, Any
+from typing import TYPE_CHECKING, Annotated, Any
 
 import typer
-from rich.console import Console
 
-from gamelab.core import serialise as _serialise
-from gamelab.core.parallel import Backend
-from gamelab.core.results import ResultStore
+if TYPE_CHECKING:  # imported when used: `gamelab --help` needs none of them (issue 23)
+    from rich.console import Console
+
+    from gamelab.core.parallel import Backend
+    from gamelab.core.results import ResultStore
 
 Seed = Annotated[
     int,
@@ -55,24 +56,42 @@ Store = Annotated[
     ),
 ]
 
-#: Human-readable output goes to stdout; progress bars and warnings to stderr.
-console = Console()
-err_console = Console(stderr=True)
+#: Human-readable output goes to stdout (``console``); progress bars and warnings to stderr
+#: (``err_console``): rich consoles, made on first use (see ``__getattr__``).
+console: Console
+err_console: Console
+_consoles: dict[str, Console] = {}
+
+
+def __getattr__(name: str) -> Any:
+    if name in ("console", "err_console"):
+        if name not in _consoles:
+            from rich.console import Console
+
+            _consoles[name] = Console(stderr=name == "err_console")
+        return _consoles[name]
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 def backend(workers: int | None, cluster: str | None, quiet: bool) -> Backend:
     """The parallel backend chosen by the standard options (validated)."""
+    from gamelab.core.parallel import Backend
+
     return Backend(workers=workers, cluster=cluster, quiet=quiet)
 
 
 def result_store(enabled: bool) -> ResultStore | None:
     """The default results store when `enabled` (the ``--store/--no-store`` option), else None."""
+    from gamelab.core.results import ResultStore
+
     return ResultStore() if enabled else None
 
 
 def to_json(obj: Any) -> str:
     """JSON text for `obj` through the one serialiser (:mod:`gamelab.core.serialise`)."""
-    return _serialise.to_json(obj)
+    from gamelab.core import serialise
+
+    return serialise.to_json(obj)
 
 
 def print_json(obj: Any) -> None:

@@ -16,11 +16,10 @@ import typing
 from pathlib import Path
 
 import pytest
-import typer
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from gamelab.cli import app
+from gamelab.cli import root_command
 
 #: Valid values for the required options and arguments, so that only the value under test is bad.
 REQUIRED = {
@@ -53,7 +52,7 @@ def _kind(annotation) -> type:
 
 
 def _commands():
-    root = typer.main.get_command(app)
+    root = root_command(load_games=True)  # each game's real group (``gamelab --help`` loads none)
     stack = [((), root)]
     while stack:
         path, command = stack.pop()

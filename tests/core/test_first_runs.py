@@ -131,3 +131,36 @@ def test_heartbeat_on_a_non_terminal(monkeypatch):
     with common.heartbeat("gamelab x", enabled=False, stream=quiet):
         time.sleep(0.3)
     assert quiet.getvalue() == ""
+
+
+def test_help_loads_no_game_and_no_heavy_library():
+    """`gamelab --help` imports only what it needs (issue 23: at most 0.3 s); each game's group
+    is loaded when one of its commands runs."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys\n"
+        "from gamelab.cli import run_in_process\n"
+        "assert run_in_process(['--help']) == 0\n"
+        "heavy = ('numpy', 'numba', 'scipy', 'matplotlib', 'fastapi', 'rich.markdown')\n"
+        "print([m for m in sys.modules if m in heavy or m.endswith('.cli') and m.count('.') == 2])\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.strip().splitlines()[-1] == "[]"
+    for game in ("voltorb", "wordle", "lattice", "oware", "yatzy"):
+        assert f"\n  {game} " in r.stdout  # listed all the same
+
+
+def test_the_games_listed_help_is_each_groups_own():
+    import typer
+
+    from gamelab.cli import GAME_HELP, game_group, root_command
+
+    root = root_command()
+    ctx = typer.Context(root)
+    for game, text in GAME_HELP.items():
+        group = game_group(game)
+        assert group is not None and group.help == text, game
+        assert root.get_command(ctx, game).help == text
