@@ -205,7 +205,9 @@ def serve_command(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (default: this machine only).")
     ] = "127.0.0.1",
-    port: Annotated[int, typer.Option("--port", help="TCP port.")] = 8000,
+    port: Annotated[
+        int, typer.Option("--port", min=1, max=65535, metavar="PORT", help="TCP port.")
+    ] = 8000,
     workers: Annotated[
         int, typer.Option("--workers", min=1, help="Solver processes for heavy requests.")
     ] = 2,
@@ -379,6 +381,14 @@ def _run(args: list[str]) -> None:
                 print(ctx.get_help())
             sys.exit(0)
         message = _one_line(exc.format_message())
+        param = getattr(exc, "param", None)
+        lo, hi = getattr(param, "min", None), getattr(param, "max", None)
+        if lo is not None and hi is not None:  # both ends of a declared range, as in the help
+            message = re.sub(
+                r"Input should be (greater|less) than or equal to \S+",
+                f"allowed: {lo}–{hi}",
+                message,
+            )
         ctx = getattr(exc, "ctx", None)
         hint = f" (see '{ctx.command_path} --help')" if ctx is not None else ""
         print(f"error: {message}{hint}", file=sys.stderr)

@@ -132,20 +132,80 @@ def check_number_options(ctx: typer.Context) -> None:
         limit = MAX_INT_OPTION if kind is int else MAX_FLOAT_OPTION
         lo = 0 if param.min is None else param.min
         hi = limit if param.max is None else param.max
-        if not lo <= value <= hi:
-            shown = f"{lo:,}..{hi:,}" if kind is int else f"{lo:g}..{hi:g}"
-            raise typer.BadParameter(f"{value} is not in the range {shown}", ctx=ctx, param=param)
+        if not lo <= value <= hi:  # the bound that was crossed, not an internal range
+            side, bound = ("at least", lo) if value < lo else ("at most", hi)
+            shown = f"{bound:,}" if kind is int else f"{bound:g}"
+            raise typer.BadParameter(
+                f"{value} is not allowed: {side} {shown}", ctx=ctx, param=param
+            )
+
+
+def _metavar(param: Any) -> str | None:
+    """What the help shows for a parameter's value: a word a person understands (``N``,
+    ``SECONDS``, ``FILE``, ``TEXT``), never a Python type tag; nothing for a flag."""
+    if getattr(param, "is_flag", False) or getattr(param, "count", False):
+        return None
+    if param.metavar:
+        return str(param.metavar)
+    kind = _number_kind(param)
+    annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
+    text = str(annotation)
+    name = param.name or ""
+    if kind is int:
+        word = "N"
+    elif kind is float:
+        word = "SECONDS" if any(t in name for t in ("time", "seconds", "budget")) else "X"
+    elif "Path" in text:
+        word = "FOLDER" if name == "out" and "report" in text else "FILE"
+    else:
+        word = "TEXT"
+    return word + ("..." if "list" in text else "")
+
+
+def _range(param: Any) -> str | None:
+    """The help's range of a numeric parameter, as the person may type it: a bound of 2**63 or
+    more (a seed's) is no real bound and is not shown."""
+    lo, hi = getattr(param, "min", None), getattr(param, "max", None)
+    if hi is not None and hi >= 2**62:
+        hi = None
+    if lo is None and hi is None:
+        return None
+    if hi is None:
+        return f"≥ {lo:,}"
+    if lo is None:
+        return f"≤ {hi:,}"
+    return f"{lo:,}–{hi:,}"
+
+
+def humane_help(command: Any) -> None:
+    """Metavars and ranges in `command`'s help a person understands (see :func:`_metavar`)."""
+    for param in command.params:
+        label = _metavar(param)
+        param.display_type_rich = lambda ctx, label=label: label
+        if _number_kind(param) is not None:
+            param._get_number_range_help_str = lambda param=param: _range(param)
+    help_option = command.get_help_option
+
+    def get_help_option(ctx: Any) -> Any:  # --help itself is a flag: no type shown
+        option = help_option(ctx)
+        if option is not None:
+            option.display_type_rich = lambda ctx: None
+        return option
+
+    command.get_help_option = get_help_option
 
 
 def guard_commands(command: Any) -> None:
     """Make every leaf command under `command` check its numeric options before it runs."""
     subcommands = getattr(command, "commands", None)
     if subcommands is not None:
+        humane_help(command)
         for sub in subcommands.values():
             guard_commands(sub)
         return
     if getattr(command, "_gamelab_guarded", False):
         return
+    humane_help(command)
     invoke = command.invoke
 
     def guarded_invoke(ctx: typer.Context) -> Any:

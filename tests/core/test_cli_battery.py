@@ -119,6 +119,29 @@ def test_help(path, gamelab_cli):
     r = gamelab_cli(*path, "--help")
     assert r.returncode == 0, r.stderr
     assert "Usage" in r.stdout and r.stderr == ""
+    # issue 29 item 15: metavars a person understands, no Python type tags or internal ranges
+    for tag in (
+        "<str>",
+        "<bool>",
+        "<int",
+        "<float",
+        "<list",
+        "<path",
+        "<file",
+        "9223372036854775807",
+    ):
+        assert tag not in r.stdout, f"{' '.join(path)} --help shows {tag!r}"
+
+
+@pytest.mark.parametrize(
+    "path,name", [(p, n) for p, n, k in PARAMS if k in (int, float)], ids=lambda v: str(v)
+)
+def test_16_a_range_error_quotes_the_bound_crossed(path, name, gamelab_cli, sandbox):
+    """-7 for any number: the message names the real lower bound, not an internal 0..10^9."""
+    r = gamelab_cli(*_argv(path, name, "-7"))
+    assert r.returncode == 2
+    assert "1,000,000,000" not in r.stderr and "1e+09" not in r.stderr, r.stderr
+    assert "Traceback" not in r.stderr
 
 
 def _check_refused(gamelab_cli, argv: list[str], untouched) -> None:

@@ -27,7 +27,10 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-Length = Annotated[int, typer.Option("--length", "-L", help="Chain length (number of residues).")]
+Length = Annotated[
+    int,
+    typer.Option("--length", "-L", min=2, metavar="N", help="Chain length (number of residues)."),
+]
 Lattice = Annotated[str, typer.Option("--lattice", help="square (2D) or cubic (3D).")]
 Objective = Annotated[
     str,

@@ -29,7 +29,9 @@ app = typer.Typer(
 Generator = Annotated[
     str, typer.Option("--generator", help=f"Board generator: {', '.join(GENERATORS)}.")
 ]
-Level = Annotated[int, typer.Option("--level", help="Game level 1-8.")]
+Level = Annotated[
+    int, typer.Option("--level", min=1, max=8, metavar="LEVEL", help="Game level 1-8.")
+]
 StrategyOpt = Annotated[
     str,
     typer.Option(

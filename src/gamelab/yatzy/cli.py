@@ -58,7 +58,10 @@ def solve_command(rules: Rules = "yatzy", json_out: Json = False) -> None:
 @app.command("advise")
 def advise_command(
     dice: Annotated[str, typer.Option("--dice", help="The five dice, e.g. 11114.")],
-    rolls_left: Annotated[int, typer.Option("--rolls-left", help="Rerolls left: 2, 1 or 0.")] = 2,
+    rolls_left: Annotated[
+        int,
+        typer.Option("--rolls-left", min=0, max=2, metavar="N", help="Rerolls left: 2, 1 or 0."),
+    ] = 2,
     card: Annotated[str, typer.Option("--card", help=CARD_HELP)] = "-",
     rules: Rules = "yatzy",
     top: Annotated[int, typer.Option("--top", min=1, help="Show at most this many options.")] = 40,
