@@ -7,7 +7,7 @@ evaluation's units: ``auale`` counts 25 per seed of store difference (plus its h
 ``blog`` 2 per seed; a decided game scores ``±(10000 − plies) + unit × final margin``.
 
 >>> from gamelab.oware.notation import move_letter
-from gamelab.oware.rules import Position
+>>> from gamelab.oware.rules import Position
 >>> describe_score(75, "auale")
 '+75 (auale evaluation units, 25 = one seed; about +3.0 seeds for the side to move)'
 >>> describe_score(10000 - 7 + 25 * 4, "auale")
