@@ -254,9 +254,10 @@ def warmup_command(
             extra += f"; compiled in each process on first use: {', '.join(g.per_process)}"
         typer.echo(
             f"{g.game}: {g.compiled} of {g.kernels} kernels compiled and cached in "
-            f"{g.seconds:.1f} s{extra}"
+            f"{g.seconds:.1f} s ({g.cpu_seconds:.1f} CPU-s){extra}"
         )
-    typer.echo(f"total {sum(g.seconds for g in done):.1f} s")
+    total, cpu = sum(g.seconds for g in done), sum(g.cpu_seconds for g in done)
+    typer.echo(f"total {total:.1f} s ({cpu:.1f} CPU-s)")
 
 
 def _one_line(text: str) -> str:

@@ -2,6 +2,8 @@
 
 import json
 
+import pytest
+
 from gamelab.web.app import discover_games
 
 SOLVE = "/api/voltorb/solve"
@@ -97,3 +99,48 @@ def test_huge_numbers_inside_clues_are_422(api):
     # found by benchmarks/web_load.py: an int64 overflow used to be a 500
     r = api.post(SOLVE, json={**GOOD, "rows": f"{10**30},2 8,0 4,2 4,2 5,1"})
     assert r.status_code == 422 and "a clue is a small whole number" in r.json()["detail"]
+
+
+def test_serve_answers_before_its_solvers_are_warm():
+    """Background warm-up (`gamelab serve`): /api/health and the pages answer at once, while
+    the solvers warm up; stopping the server then abandons the warm-up (issue 23)."""
+    from fastapi.testclient import TestClient
+
+    from gamelab.web.app import create_app
+    from gamelab.web.common import Settings
+
+    app = create_app(Settings(workers=1, background_warmup=True))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        health = client.get("/api/health").json()
+        assert health["status"] == "ok" and set(health) == {"status", "version", "ready", "warming"}
+        assert health["ready"] is False and "Voltorb Flip" in health["warming"]
+        page = client.get("/voltorb")
+        assert page.status_code == 200 and 'id="warming"' in page.text
+
+
+@pytest.mark.slow
+def test_serve_answers_at_once_while_the_solvers_warm_up():
+    """`gamelab serve` (background warm-up): pages and /api/health answer before the solvers
+    are warm; /api/health lists what is still warming, and a heavy call says so (503) until
+    the pool is ready (issue 23)."""
+    import time
+
+    from fastapi.testclient import TestClient
+
+    from gamelab.web.app import create_app
+    from gamelab.web.common import Settings
+
+    app = create_app(Settings(workers=1, background_warmup=True))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        health = client.get("/api/health").json()
+        assert health["status"] == "ok"
+        assert client.get("/").status_code == 200 and client.get("/voltorb").status_code == 200
+        if not health["ready"]:
+            assert health["warming"], health
+            body = {"rows": "4,2 8,0 4,2 4,2 5,1", "cols": "6,1 5,0 5,2 4,3 5,1", "level": 2}
+            early = client.post("/api/voltorb/solve", json=body)
+            assert early.status_code == 503 and "warming up" in early.json()["detail"]
+        deadline = time.monotonic() + 600
+        while not client.get("/api/health").json()["ready"] and time.monotonic() < deadline:
+            time.sleep(0.5)
+        assert client.get("/api/health").json() == {**health, "ready": True, "warming": []}

@@ -19,9 +19,12 @@ fallback that overruns the budget -> 503; anything else -> 500 ``{"detail": "int
 
 from __future__ import annotations
 
+import asyncio
 import importlib
 import logging
+import subprocess
 import sys
+import threading
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
@@ -58,6 +61,16 @@ def discover_games() -> list[tuple[GamePage, Any]]:
             raise
         found.append((module.PAGE, module.router))
     return found
+
+
+def _warm_in_a_process(specs: list[str]) -> None:
+    """Call the warm-up functions `specs` (``"module:function"``) in a child process: numba
+    compiles (or loads) there and writes its cache, and the server's threads stay free."""
+    code = "import sys\nfrom gamelab.web.pool import call_by_name\nfor s in sys.argv[1:]: call_by_name(s)"
+    done = subprocess.run([sys.executable, "-c", code, *specs], capture_output=True, text=True)
+    if done.returncode != 0:
+        last = (done.stderr.strip().splitlines() or ["?"])[-1]
+        raise RuntimeError(f"warm-up {', '.join(specs)} failed: {last}")
 
 
 def _message(exc: BaseException) -> str:
@@ -162,28 +175,61 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        # warm this process first (it answers the fallbacks): a cold numba cache is compiled
-        # once here, and the solver processes then load it instead of compiling it in parallel
+        # warm the kernels first in one process of their own (a cold numba cache is compiled
+        # once there, game by game), then start the pool, whose processes load them
+        stopping = threading.Event()
+
         def warm_up() -> SolverPool:
-            for spec in [*prefork, *warmers]:
-                call_by_name(spec)
+            for page, _ in games:
+                if stopping.is_set():
+                    raise asyncio.CancelledError()
+                specs = [*page.prefork_warm, *page.warm]
+                if specs and settings.background_warmup:
+                    _warm_in_a_process(specs)  # the server's own thread keeps the GIL free
+                elif specs:
+                    for spec in specs:
+                        call_by_name(spec)
+                app.state.warming = [g for g in app.state.warming if g != page.title]
             pool = SolverPool(
                 settings.workers, preload=preload, warmers=warmers, prefork_warmers=prefork
             )
             try:
-                pool.wait_ready()
+                pool.wait_ready(timeout=600.0)
+                if stopping.is_set():  # the server stopped while the pool warmed up
+                    raise asyncio.CancelledError()
             except BaseException:
                 pool.close()
                 raise
             return pool
 
-        app.state.pool = await anyio.to_thread.run_sync(warm_up)
-        if settings.ready_message:
-            print(settings.ready_message, file=sys.stderr, flush=True)
+        app.state.pool = None
+        app.state.warming = [page.title for page, _ in games]
+        if settings.background_warmup:
+            if settings.ready_message:
+                print(settings.ready_message, file=sys.stderr, flush=True)
+
+            async def warm_in_background() -> None:
+                try:
+                    pool = await anyio.to_thread.run_sync(warm_up, abandon_on_cancel=True)
+                    app.state.pool, app.state.warming = pool, []
+                    print("gamelab web app: every solver is warm", file=sys.stderr, flush=True)
+                except Exception:  # noqa: BLE001 - logged; heavy calls keep answering 503
+                    log.exception("warming up the solvers failed")
+
+            task = asyncio.ensure_future(warm_in_background())
+        else:
+            app.state.pool = await anyio.to_thread.run_sync(warm_up)
+            app.state.warming = []
+            if settings.ready_message:
+                print(settings.ready_message, file=sys.stderr, flush=True)
         try:
             yield
         finally:
-            app.state.pool.close()
+            if settings.background_warmup:
+                stopping.set()  # an abandoned warm-up thread closes what it started
+                task.cancel()
+            if app.state.pool is not None:
+                app.state.pool.close()
 
     app = FastAPI(
         title="gamelab",
@@ -208,8 +254,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.get("/api/health", tags=["server"])
     async def health() -> dict:
-        """A trivial answer (no computation): for monitoring and the load benchmark."""
-        return {"status": "ok", "version": __version__}
+        """A trivial answer (no computation): for monitoring and the load benchmark. `warming`
+        lists the games whose solvers are still warming up (just after ``gamelab serve``
+        started: their exact answers follow; the pages say so), `ready` is true once none is."""
+        warming = list(getattr(app.state, "warming", []))
+        ready = getattr(app.state, "pool", None) is not None
+        return {"status": "ok", "version": __version__, "ready": ready, "warming": warming}
 
     for page, router in games:
         app.include_router(router, prefix=f"/api/{page.game}", tags=[page.game])

@@ -17,7 +17,7 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
 from gamelab.core.serialise import to_json
-from gamelab.web.pool import Budgeted, Document, SolverPool, to_document
+from gamelab.web.pool import Budgeted, BudgetExceeded, Document, SolverPool, to_document
 
 __all__ = [
     "ApiModel",
@@ -40,6 +40,9 @@ class Settings:
     max_body: int = 64 * 1024  # bytes; larger request bodies get 413
     options: dict[str, Any] = field(default_factory=dict)
     ready_message: str | None = None  # printed on stderr once the app is ready to serve
+    #: start serving at once and warm the solvers in the background (``gamelab serve``); False:
+    #: the app starts only once every solver is warm (tests)
+    background_warmup: bool = False
 
     def __post_init__(self) -> None:
         if self.workers < 1:
@@ -86,7 +89,14 @@ def reply(result: Any, status_code: int = 200) -> Response:
 
 
 def pool_of(request: Request) -> SolverPool:
-    return request.app.state.pool
+    """The server's solver pool; while it is still warming up (``gamelab serve`` just started),
+    :class:`~gamelab.web.pool.BudgetExceeded` saying so (503 with the reason, or the labelled
+    fallback of :func:`budgeted`)."""
+    pool = getattr(request.app.state, "pool", None)
+    if pool is None:
+        warming = ", ".join(getattr(request.app.state, "warming", ())) or "the solvers"
+        raise BudgetExceeded(f"is not ready: still warming up ({warming})", started=False)
+    return pool
 
 
 def settings_of(request: Request) -> Settings:

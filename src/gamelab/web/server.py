@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 from gamelab.web.common import Settings
@@ -45,12 +44,17 @@ def serve(
 
         load_pack(pack)  # a file that is not a pack is refused before the server starts
         options["lattice_pack"] = str(Path(pack).resolve())
-    print(
-        "gamelab web app: warming up the solvers (the first start after installing compiles "
-        "numba kernels, a minute or two)...",
-        file=sys.stderr,
-        flush=True,
-    )
     ready = start_message(host, port, workers)
-    app = create_app(Settings(workers=workers, budget=budget, ready_message=ready, options=options))
+    ready += (
+        "\nwarming up the solvers in the background (loading their kernels; the first start "
+        "after installing compiles them: /api/health lists what is still warming)"
+    )
+    settings = Settings(
+        workers=workers,
+        budget=budget,
+        ready_message=ready,
+        options=options,
+        background_warmup=True,
+    )
+    app = create_app(settings)
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)

@@ -57,3 +57,18 @@ def compile_kernels() -> None:
     ws = new_workspace(nb)
     expectation_turn(E, 0, 0, 0, u[0, 0], bundle, ws)
     decided_turn(*workspace_decisions(ws), u[0, 0], 0, 0, 0, bundle)
+
+
+def warm_up() -> None:
+    """Solve the Yatzy rules, coach one position, simulate 50 games, then every kernel the long
+    commands use (:func:`compile_kernels`)."""
+    from gamelab.core.parallel import Backend
+    from gamelab.yatzy.coach import coach
+    from gamelab.yatzy.simulate import simulate
+    from gamelab.yatzy.solver import solve
+
+    rules = get_rules("yatzy")
+    solve(rules)
+    coach(rules, "-", "11114", 2)
+    simulate(rules, "optimal", 50, 0, Backend(workers=1, quiet=True), None)
+    compile_kernels()

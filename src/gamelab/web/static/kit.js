@@ -11,6 +11,27 @@
 
 let busyCount = 0;
 
+/** The solvers still warming up just after `gamelab serve` started (/api/health's `warming`),
+ *  shown in the header's #warming element until none is; pages can read it too. */
+export const warming = { games: [], ready: true };
+
+async function watchWarming() {
+  const el = document.getElementById("warming");
+  try {
+    const health = await (await fetch("/api/health")).json();
+    warming.games = health.warming || [];
+    warming.ready = health.ready !== false;
+  } catch {
+    return;
+  }
+  if (el) {
+    el.hidden = warming.ready;
+    el.textContent = warming.ready ? "" : `warming up: ${warming.games.join(", ") || "solvers"}; exact answers follow`;
+  }
+  if (!warming.ready) setTimeout(watchWarming, 2000);
+}
+if (typeof document !== "undefined") watchWarming();
+
 /** Show the header's busy indicator while `promise` runs (nested calls are counted). */
 export async function whileBusy(promise) {
   const el = document.getElementById("busy");

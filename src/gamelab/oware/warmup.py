@@ -1,0 +1,26 @@
+"""Owaré's warm-up: one small call of each library entry point, so that numba compiles (once,
+into its cache) or loads every kernel the commands, the report and the web page use."""
+
+from __future__ import annotations
+
+
+def warm_up() -> None:
+    """Perft to depth 4, a 4-seed tablebase, a depth-4 analysis, a two-game match and the page's
+    engine reply and review."""
+    from gamelab.core.parallel import Backend
+    from gamelab.oware.analysis import analyse
+    from gamelab.oware.game import warm_up as warm_page
+    from gamelab.oware.match import run_match
+    from gamelab.oware.perft import timed_perft
+    from gamelab.oware.rules import Position, Rules
+    from gamelab.oware.tablebase import tablebase_summary
+    from gamelab.oware.tablebase import warm_up as warm_lookup
+
+    start = Position.from_text("start", Rules())
+    timed_perft(start, 4)
+    tablebase_summary(4)
+    analyse(start, depth=4, tablebase_seeds=4)
+    one = Backend(workers=1, quiet=True)
+    run_match("greedy", "blog:depth=2", games=2, backend=one, use_store=False)
+    warm_lookup()
+    warm_page()

@@ -1,0 +1,27 @@
+"""Pokémon Wordle's warm-up: one small call of each library entry point, so that numba compiles
+(once, into its cache) or loads every kernel the commands, the report and the web page use."""
+
+from __future__ import annotations
+
+
+def warm_up() -> None:
+    """Rank and chart gen1-4 (blog rule), advise after one guess (standard rule), solve gen1
+    exactly, the page's advice and the kernels only larger lists reach."""
+    from gamelab.wordle.advice import warm_up as warm_page
+    from gamelab.wordle.assistant import Assistant, parse_history
+    from gamelab.wordle.chart import chart
+    from gamelab.wordle.entropy import ranking
+    from gamelab.wordle.kernel_search import warm_up as warm_scan
+    from gamelab.wordle.optimal_summary import solve_summary
+    from gamelab.wordle.rules import load_word_list
+    from gamelab.wordle.table import Game
+
+    words = load_word_list("gen1-4")
+    blog = Game(words, "blog")
+    ranking(blog, 3)
+    chart(blog, "レントラー")
+    standard = Game(words, "standard")
+    Assistant(standard).advice(parse_history(standard, "レントラー:00000"))
+    solve_summary(Game(load_word_list("gen1"), "blog"), store=None)
+    warm_page()
+    warm_scan()
