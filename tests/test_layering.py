@@ -35,10 +35,9 @@ SHELL_ROOTS = (
 #: A game's own shells.
 GAME_SHELLS = ("cli", "report")
 #: Cycles found by issue 22's review and still being removed (a ratchet: the test fails on any
-#: other cycle, and on one of these once it is gone, so the list only shrinks). The warm-up
-#: drives the CLI (one warm_up() per game replaces it) and Owaré's warm_up lives in game.py.
+#: other cycle, and on one of these once it is gone, so the list only shrinks). Owaré's
+#: page warm-up lives in game.py (cli <-> warmup went with one warm_up() per game).
 KNOWN_CYCLES = {
-    ("gamelab.cli", "gamelab.warmup"),
     ("gamelab.oware.game", "gamelab.oware.game_review"),
 }
 
