@@ -40,3 +40,9 @@ def test_katakana_labels_have_a_font(tmp_path):
         save_figure(fig, tmp_path / "kana.png")
     missing = [str(w.message) for w in caught if "missing from" in str(w.message)]
     assert not missing, missing
+
+
+def test_the_report_has_a_viewport_for_phones(tmp_path):
+    """Without it a phone renders the report 980 px wide and shrinks it (issue 23)."""
+    html = Report(tmp_path / "r", title="t").write().read_text()
+    assert "<meta name='viewport' content='width=device-width, initial-scale=1'>" in html

@@ -218,6 +218,7 @@ class Report:
         parts = [
             "<!doctype html>",
             "<html lang='en'><head><meta charset='utf-8'>",
+            "<meta name='viewport' content='width=device-width, initial-scale=1'>",
             f"<title>{e(self.title)}</title>",
             "<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;"
             "line-height:1.45}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;"

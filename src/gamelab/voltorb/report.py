@@ -62,6 +62,17 @@ def build(section, ctx) -> None:
         "of every consistent board weighted by that generator's prior. All strategies of a level "
         "play the same boards (paired)."
     )
+    section.text(
+        "Strategies: random = a uniformly random hidden tile (BOGOFlip); minrisk = the tile "
+        "least likely to be a Voltorb (exact posterior) among tiles that can still be a 2 or 3; "
+        "scorefirst = the tile most likely to be a 2 or 3; cutoff:8 = scorefirst for the first "
+        "8 flips, then minrisk; fom = the blog's figure of merit as its code plays (no "
+        "posterior); fom-r = the blog's first figure (F = R); optimal = the exact policy "
+        "maximising P(win); greedy-coins = the tile with the largest expected multiplier, "
+        "quitting below 1. Columns: games played, win rate with its Wilson 95% interval "
+        "(ci95 lo, ci95 hi), mean flips per round; a paired difference is A - B on the same "
+        "boards, with its 95% interval."
+    )
 
     # 1. win rate per level and strategy on hgss
     rows: list[list[Any]] = []
