@@ -1,0 +1,178 @@
+"""First contact (issue 23): a newcomer's first minutes, measured on a fresh clone.
+
+For each checkout named (default: this repository's HEAD, and ``main`` side by side), the
+script clones it into a temporary folder, makes its own venv and installs it (``pip install
+-q .``: pip's local cache serves the wheels), then measures, each against its goal:
+
+1. the README's first command: install + ``gamelab report --quick`` (goal: <= 60 s), with an
+   empty numba cache and an empty gamelab cache (``--skip-report`` leaves it out: minutes);
+2. warm start: ``gamelab --help`` (goal <= 0.3 s) and each README example that is not a long
+   computation (goal <= 1.0 s wall when warm; each run twice, the second timed);
+3. ``gamelab serve``: seconds from start until ``/api/health`` answers (goal <= 3 s, on the
+   cold install) and until it says ``ready`` (every solver warm).
+
+Times are wall seconds (and CPU seconds of the child where it matters); the machine's load
+(``os.getloadavg``) is printed beside them, since a shared machine stretches wall times.
+
+    python benchmarks/first_run.py                    # HEAD and main, everything
+    python benchmarks/first_run.py --skip-report --refs HEAD
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import resource
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+
+#: README examples that are not long computations (goal 2), as argv after ``gamelab``
+QUICK_COMMANDS = [
+    ["--help"],
+    ["voltorb", "solve", "--rows", "4,2 8,0 4,2 4,2 5,1", "--cols", "6,1 5,0 5,2 4,3 5,1",
+     "--level", "2"],
+    ["wordle", "next", "--history", "レントラー:00000", "--json"],
+    ["yatzy", "advise", "--rules", "yahtzee", "--card", "ones=3,yahtzee=50", "--dice", "11114",
+     "--rolls-left", "2"],
+    ["lattice", "histogram", "--sequence", "HPHHHHHHPHHPHHPH"],
+    ["oware", "perft", "--depth", "6"],
+]  # fmt: skip
+
+
+def _timed(
+    argv: list[str], env: dict, cwd: Path, timeout: float = 3600
+) -> tuple[float, float, int]:
+    """(wall s, CPU s of the child, exit code)."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, timeout=timeout)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, done.returncode
+
+
+def _free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def _serve(gamelab: str, env: dict, cwd: Path, limit: float) -> tuple[float | None, float | None]:
+    """Seconds until /api/health answers, and until it says ready (None: not within `limit`)."""
+    port = _free_port()
+    start = time.perf_counter()
+    proc = subprocess.Popen(
+        [gamelab, "serve", "--port", str(port)],
+        env=env,
+        cwd=cwd,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    first = ready = None
+    try:
+        while time.perf_counter() - start < limit and ready is None:
+            try:
+                with urllib.request.urlopen(f"http://127.0.0.1:{port}/api/health", timeout=2) as r:
+                    body = r.read().decode()
+                now = time.perf_counter() - start
+                first = now if first is None else first
+                if '"ready":true' in body.replace(" ", "") or '"ready"' not in body:
+                    ready = now  # today's main answers only once every solver is warm
+            except OSError:
+                pass
+            time.sleep(0.2)
+    finally:
+        proc.terminate()
+        try:
+            proc.wait(timeout=20)
+        except subprocess.TimeoutExpired:
+            proc.kill()
+    return first, ready
+
+
+def measure(ref: str, skip_report: bool, serve_limit: float) -> dict[str, object]:
+    out: dict[str, object] = {"ref": ref}
+    with tempfile.TemporaryDirectory(prefix="gamelab-first-run-") as tmp:
+        root = Path(tmp)
+        clone = root / "gamelab"
+        subprocess.run(["git", "clone", "-q", "--no-hardlinks", str(REPO), str(clone)], check=True)
+        subprocess.run(["git", "-C", str(clone), "checkout", "-q", ref], check=True)
+        env = {
+            **os.environ,
+            "GAMELAB_CACHE": str(root / "cache"),
+            "GAMELAB_RESULTS": str(root / "results.sqlite"),
+            "NUMBA_CACHE_DIR": str(root / "numba"),
+        }
+        env.pop("GAMELAB_CLUSTER", None)
+        venv = clone / ".venv"
+        start = time.perf_counter()
+        subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+        subprocess.run(
+            [str(venv / "bin/pip"), "install", "-q", "."], cwd=clone, env=env, check=True
+        )
+        out["install_s"] = time.perf_counter() - start
+        gamelab = str(venv / "bin/gamelab")
+        first, ready = _serve(gamelab, env, clone, serve_limit)  # on the cold install
+        out["serve_health_cold_s"], out["serve_ready_cold_s"] = first, ready
+        if not skip_report:
+            wall, cpu, code = _timed([gamelab, "report", "--quick"], env, clone)
+            out["report_quick_s"], out["report_quick_cpu_s"], out["report_code"] = wall, cpu, code
+        for argv in QUICK_COMMANDS:
+            _timed([gamelab, *argv], env, clone)  # compile / fill the caches
+            wall, cpu, code = _timed([gamelab, *argv], env, clone)
+            out[" ".join(argv[:2])] = (wall, cpu, code)
+        first, ready = _serve(gamelab, env, clone, serve_limit)
+        out["serve_health_warm_s"], out["serve_ready_warm_s"] = first, ready
+    return out
+
+
+def _fmt(x: object) -> str:
+    if x is None:
+        return "-"
+    if isinstance(x, tuple):
+        return f"{x[0]:.2f} s ({x[1]:.2f} CPU-s)" + ("" if x[2] == 0 else f" exit {x[2]}")
+    if isinstance(x, float):
+        return f"{x:.1f} s"
+    return str(x)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--refs", nargs="+", default=["HEAD", "main"])
+    parser.add_argument("--skip-report", action="store_true", help="leave out report --quick")
+    parser.add_argument("--serve-limit", type=float, default=600.0, help="seconds to wait")
+    args = parser.parse_args()
+    load = os.getloadavg()
+    print(
+        f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}"
+    )
+    results = [measure(ref, args.skip_report, args.serve_limit) for ref in args.refs]
+    goals = {
+        "install_s": "",
+        "report_quick_s": "install + this <= 60 s",
+        "serve_health_cold_s": "<= 3 s",
+        "serve_ready_cold_s": "",
+        "serve_health_warm_s": "<= 3 s",
+        "serve_ready_warm_s": "",
+        "--help": "<= 0.3 s",
+    }
+    keys = [k for k in results[0] if k != "ref" and k != "report_code"]
+    print(f"{'measure':34s} {'goal':24s} " + " ".join(f"{r['ref']:>26s}" for r in results))
+    for key in keys:
+        goal = goals.get(key, "<= 1.0 s warm" if key not in goals else "")
+        cells = " ".join(f"{_fmt(r.get(key)):>26s}" for r in results)
+        print(f"{key:34s} {goal:24s} {cells}")
+    load = os.getloadavg()
+    print(f"load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
+
+
+if __name__ == "__main__":
+    main()
