@@ -566,10 +566,14 @@ def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
 
     def setup():
         from gamelab.wordle.optimal import OptimalSolver
-        from gamelab.wordle.rules import load_word_list
+        from gamelab.wordle.rules import load_word_list, parse_names
         from gamelab.wordle.table import Game
 
-        game = _six_letter_game() if names == "six" else Game(load_word_list(names), "standard")
+        game = (
+            _six_letter_game()
+            if names == "six"
+            else Game(load_word_list(parse_names(names)), "standard")
+        )
 
         def run():
             res = OptimalSolver(game, hard=hard, max_guesses=limit).solve()

@@ -32,10 +32,10 @@ def games(names: str, rule: str, count: int) -> tuple[list[list[dict]], list[lis
     """(optimal games' histories, entropy-opening games' histories), each a list of prefixes."""
     from gamelab.wordle.advice import advise
     from gamelab.wordle.practice import answer_of_seed
-    from gamelab.wordle.rules import feedback, pokemon_word_list
+    from gamelab.wordle.rules import feedback, parse_names, pokemon_word_list
     from gamelab.wordle.strategy import optimal_strategy
 
-    words = pokemon_word_list(names)
+    words = pokemon_word_list(parse_names(names))
     table = optimal_strategy(names, rule)
     opening = advise(names, rule, None, []).entropy_top[0].name
     optimal, player = [], []
@@ -86,10 +86,10 @@ def baseline(names: str, rule: str, histories: list[list[dict]]) -> list[float]:
     from gamelab.wordle.advice import parse_history
     from gamelab.wordle.assistant import Assistant
     from gamelab.wordle.optimal import OptimalSolver
-    from gamelab.wordle.rules import pokemon_word_list
+    from gamelab.wordle.rules import parse_names, pokemon_word_list
     from gamelab.wordle.table import Game
 
-    game = Game(pokemon_word_list(names), rule)
+    game = Game(pokemon_word_list(parse_names(names)), rule)
     times = []
     for h in histories:
         start = time.perf_counter()

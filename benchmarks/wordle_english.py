@@ -19,6 +19,16 @@ Then the acceptance commands themselves, each in a new process (``--cli``, on by
 --max-guesses 6 --json --no-store`` (``--hard``, ``--hard-rule strict``), with the CPU seconds the
 command reports for its solve, the seconds it reports for loading the compiled kernels (numba's
 start-up in a new process), and the process's whole CPU time (interpreter and imports too).
+
+Then the refutation cases (``--refute``, on by default) of ``gamelab wordle prove-opening``:
+for each opening of ``--refute-words`` (the published runners-up REAST / LEAST, whose totals lie
+just above the best, and the worst-ranked words), in normal mode and the game's hard mode, the
+CPU seconds to refute it against the budget the proof uses (the published best + 1: bounds
+first, then the search with that budget, as ``prove-opening`` does per opening) side by side
+with the single-opening exact search (``solve-optimal --first WORD``), the latter stopped after
+``--single-cpu`` CPU seconds. The held-out list of issue 30 (17.7 s against Selby's 0.9 s to
+prove that a first word cannot finish within 6 guesses in the game's hard mode) is not in this
+repository, so that exact case cannot be rerun here.
 """
 
 from __future__ import annotations
@@ -33,7 +43,7 @@ from pathlib import Path
 
 from gamelab.wordle.optimal import INF, OptimalSolver
 from gamelab.wordle.optimal_summary import solve_summary
-from gamelab.wordle.rules import load_word_list
+from gamelab.wordle.rules import load_word_list, parse_names
 from gamelab.wordle.table import Game
 
 PUBLISHED = {None: 7920, "game": 8122, "strict": 8125}
@@ -44,7 +54,7 @@ LABEL = {None: "normal", "game": "hard (game's rule)", "strict": "hard (strict)"
 
 def warm_up() -> None:
     """Load every kernel specialisation the timed runs use (uint8 table, all modes)."""
-    game = Game(load_word_list("gen1-4"), "standard")
+    game = Game(load_word_list(parse_names("gen1-4")), "standard")
     for hard in (None, "game", "strict"):
         solve_summary(game, hard=hard, first="ジーランス")
 
@@ -55,8 +65,17 @@ def main() -> None:
     parser.add_argument("--first", default="salet")
     parser.add_argument("--no-baseline", action="store_true", help="Skip the Python twin.")
     parser.add_argument("--no-cli", action="store_true", help="Skip the CLI commands.")
+    parser.add_argument("--no-refute", action="store_true", help="Skip the refutation cases.")
+    parser.add_argument(
+        "--refute-words", nargs="+", default=["reast", "least", "qajaq", "xylyl", "immix", "fuzzy"]
+    )
+    parser.add_argument("--single-cpu", type=float, default=60.0)
+    parser.add_argument("--only-refute", action="store_true", help="Only the refutation cases.")
     args = parser.parse_args()
     warm_up()
+    if args.only_refute:
+        refute(args.data, args.refute_words, args.single_cpu)
+        return
     rows = []
     for hard in (None, "game", "strict"):
         cpu = time.process_time()
@@ -101,6 +120,44 @@ def main() -> None:
             ("strict", ["--hard-rule", "strict"]),
         ):
             cli(args.data, args.first, hard, flags)
+    if not args.no_refute:
+        refute(args.data, args.refute_words, args.single_cpu)
+
+
+def refute(data: Path, words_to_refute: list[str], single_cpu: float) -> None:
+    """Each opening refuted against the proof's budget, beside its exact single-opening search."""
+    from gamelab.wordle.kernel_search import SearchTimeout
+
+    words = load_word_list(guesses_file=data / "guesses.txt", answers_file=data / "answers.txt")
+    game = Game(words, "standard")
+    for hard in (None, "game"):
+        budget = PUBLISHED[hard] + 1
+        for word in words_to_refute:
+            g = words.check_guess(word)
+            solver = OptimalSolver(game, hard=hard, max_guesses=6)
+            solver.load_kernels()
+            cpu = time.process_time()
+            bound = solver.opening_bound(g)
+            how = "two-level bound"
+            if bound < budget:
+                bound, how = max(bound, solver.opening_cost(g, budget)), "search"
+            refuted = time.process_time() - cpu
+            single = OptimalSolver(game, hard=hard, max_guesses=6, cpu_limit=single_cpu)
+            single.load_kernels()
+            cpu = time.process_time()
+            try:
+                value = single.opening_cost(g, INF)
+                exact = "infeasible" if value >= INF else str(value)
+            except SearchTimeout:
+                exact = f"not settled in {single_cpu:.0f} s CPU"
+            single_time = time.process_time() - cpu
+            verdict = "refuted" if bound >= budget else "NOT refuted"
+            print(
+                f"refute {word} {LABEL[hard]:<19} {verdict}: >= {bound} (budget {budget}) by "
+                f"{how} in {refuted:.2f} s CPU; single-opening search: {exact} in "
+                f"{single_time:.2f} s CPU ({single_time / max(refuted, 1e-9):.0f}x)",
+                flush=True,
+            )
 
 
 def cli(data: Path, first: str, hard: str | None, flags: list[str]) -> None:

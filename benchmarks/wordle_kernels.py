@@ -12,7 +12,7 @@ import argparse
 import time
 
 from gamelab.wordle import _kernels
-from gamelab.wordle.rules import load_word_list
+from gamelab.wordle.rules import load_word_list, parse_names
 from gamelab.wordle.table import Game
 
 
@@ -29,7 +29,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--names", default="gen1-4")
     args = parser.parse_args()
-    words = load_word_list(args.names)
+    words = load_word_list(parse_names(args.names))
     gc, gl = words.encode(words.guesses)
     ac, al = words.encode(words.answers)
     game = Game(words, "blog")

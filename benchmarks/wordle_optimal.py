@@ -15,7 +15,7 @@ import time
 from gamelab.wordle import entropy
 from gamelab.wordle.optimal import OptimalSolver
 from gamelab.wordle.pruned import PrunedSearch
-from gamelab.wordle.rules import load_word_list
+from gamelab.wordle.rules import load_word_list, parse_names
 from gamelab.wordle.table import Game
 
 
@@ -26,7 +26,7 @@ def main() -> None:
     parser.add_argument("--hard", action="store_true")
     parser.add_argument("--time-limit", type=float, default=900.0)
     args = parser.parse_args()
-    words = load_word_list(args.names)
+    words = load_word_list(parse_names(args.names))
     for rule in args.rules.split(","):
         game = Game(words, rule)
         game.entropies()  # compile outside the timings

@@ -112,11 +112,11 @@ def _voltorb(workers: int):
 def _wordle(workers: int):
     # no parallel work in wordle: the seeded search must repeat exactly
     from gamelab.wordle.hillclimb import made_up_first_guess
-    from gamelab.wordle.rules import load_word_list
+    from gamelab.wordle.rules import load_word_list, parse_names
     from gamelab.wordle.table import Game
 
     return made_up_first_guess(
-        Game(load_word_list("gen1"), "blog"), seed=3, restarts=2, total=False
+        Game(load_word_list(parse_names("gen1")), "blog"), seed=3, restarts=2, total=False
     )
 
 
@@ -207,9 +207,9 @@ def _voltorb_pair():
 
 def _wordle_pair():
     from gamelab.wordle import _kernels
-    from gamelab.wordle.rules import load_word_list
+    from gamelab.wordle.rules import load_word_list, parse_names
 
-    words = load_word_list("gen1")
+    words = load_word_list(parse_names("gen1"))
     gc, gl = words.encode(words.guesses[:40])
     ac, al = words.encode(words.answers)
     return (

@@ -16,7 +16,7 @@ from pathlib import Path
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
 from gamelab.wordle.feasible import SHIPPED, depth_feasibility
-from gamelab.wordle.rules import pokemon_word_list
+from gamelab.wordle.rules import parse_names, pokemon_word_list
 from gamelab.wordle.table import Game
 
 SETTINGS = [("all", "blog", 5), ("all", "standard", 5)]
@@ -27,7 +27,7 @@ if __name__ == "__main__":
     args = parser.parse_args()
     proofs = []
     for names, rule, limit in SETTINGS:
-        game = Game(pokemon_word_list(names), rule)
+        game = Game(pokemon_word_list(parse_names(names)), rule)
         result = depth_feasibility(
             game, limit, backend=Backend(workers=args.workers), store=ResultStore()
         )

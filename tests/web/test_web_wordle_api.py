@@ -7,7 +7,7 @@ import pytest
 from gamelab.core.serialise import to_plain
 from gamelab.wordle.advice import advise
 from gamelab.wordle.practice import answer_of_seed
-from gamelab.wordle.rules import feedback, pokemon_word_list
+from gamelab.wordle.rules import feedback, parse_names, pokemon_word_list
 
 
 def grey(name):
@@ -23,7 +23,7 @@ def test_advice_reads_every_script(api, typed):
     assert doc["candidates"] == 67 and doc["next"]["name"] == "ゴルダック"
     assert doc["history"] == ["レントラー:00000"] and doc["note"] is None
     assert doc == json.loads(
-        json.dumps(to_plain(advise("gen1-4", "blog", None, [("レントラー", "00000")])))
+        json.dumps(to_plain(advise(parse_names("gen1-4"), "blog", None, [("レントラー", "00000")])))
     )
 
 
@@ -88,7 +88,7 @@ def test_bad_input_is_422_with_the_message(api, body, message):
 
 
 def test_play_and_review_a_seeded_game(api):
-    answer = answer_of_seed(pokemon_word_list("gen1-4"), 11)
+    answer = answer_of_seed(pokemon_word_list(parse_names("gen1-4")), 11)
     r = api.post("/api/wordle/play", json={"seed": 11, "guesses": ["rentoraa"]})
     assert r.status_code == 200 and r.json()["answer"] is None
     r = api.post("/api/wordle/play", json={"seed": 11, "guesses": ["rentoraa", answer]})

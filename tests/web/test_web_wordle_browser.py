@@ -1,7 +1,7 @@
 """The Pokémon Wordle page in a real Chromium: romaji + autocomplete, tiles, play, review."""
 
 from gamelab.wordle.practice import answer_of_seed
-from gamelab.wordle.rules import pokemon_word_list
+from gamelab.wordle.rules import parse_names, pokemon_word_list
 
 
 def _advice(page, rule, history):
@@ -64,7 +64,7 @@ def test_unknown_name_shows_the_message_and_keeps_the_history(page):
 
 
 def test_play_a_seeded_game_and_review_it(page):
-    answer = answer_of_seed(pokemon_word_list("gen1-4"), 11)
+    answer = answer_of_seed(pokemon_word_list(parse_names("gen1-4")), 11)
     page.goto("/wordle?tab=play&seed=11")
     page.locator("#play-board .pw-row").first.wait_for()
     assert page.locator("#play-board .pw-row").count() == 10  # the game's own limit

@@ -10,7 +10,7 @@ from gamelab.wordle.assistant import ContradictionError
 from gamelab.wordle.optimal import answer_depths
 from gamelab.wordle.practice import answer_of_seed, play_round
 from gamelab.wordle.review import review
-from gamelab.wordle.rules import feedback, pokemon_word_list
+from gamelab.wordle.rules import feedback, parse_names, pokemon_word_list
 from gamelab.wordle.strategy import BackgroundBuilds, optimal_strategy, strategy_is_cached
 
 
@@ -20,7 +20,7 @@ def colours(guess, answer, rule):
 
 @pytest.fixture(scope="module")
 def blog_table():
-    return optimal_strategy("gen1-4", "blog")
+    return optimal_strategy(parse_names("gen1-4"), "blog")
 
 
 def test_strategy_table_is_the_proven_optimum(blog_table):
@@ -28,7 +28,7 @@ def test_strategy_table_is_the_proven_optimum(blog_table):
     t = blog_table
     assert t.words.guesses[t.guess[0]] == "ジーランス"
     assert int(t.total[0]) == 964 and int(t.worst[0]) == 5 and int(t.candidates[0]) == 285
-    assert strategy_is_cached("gen1-4", "blog")
+    assert strategy_is_cached(parse_names("gen1-4"), "blog")
     # every node's total is its candidates plus its children's totals; leaves are single answers
     kids = [
         t.child_node[t.child_start[i] : t.child_start[i] + t.child_count[i]]
@@ -51,13 +51,13 @@ def test_strategy_table_is_the_proven_optimum(blog_table):
 
 def test_strict_hard_mode_table():
     # docs/wordle.md: gen1-4, strict hard mode: 972 (both rules)
-    assert int(optimal_strategy("gen1-4", "standard", "strict").total[0]) == 972
+    assert int(optimal_strategy(parse_names("gen1-4"), "standard", "strict").total[0]) == 972
 
 
 def test_acceptance_rentoraa_all_grey(gamelab_cli):
     # the post's chart (docs/wordle.md, pinned in test_wordle_published): レントラー all grey
     # leaves 67 candidates and the next guess is ゴルダック
-    a = advise("gen1-4", "blog", None, [("rentoraa", "00000")])
+    a = advise(parse_names("gen1-4"), "blog", None, [("rentoraa", "00000")])
     assert a.candidates == 67 and a.next.name == "ゴルダック" and a.next.english == "Golduck"
     assert a.history == ["レントラー:00000"] and a.method == "solved here"
     # standard rule: the same figures as `gamelab wordle next --rule standard`
@@ -67,7 +67,7 @@ def test_acceptance_rentoraa_all_grey(gamelab_cli):
         )
         assert cli.returncode == 0, cli.stderr
         doc = json.loads(cli.stdout)
-        ours = advise("gen1-4", rule, None, [("レントラー", "00000")])
+        ours = advise(parse_names("gen1-4"), rule, None, [("レントラー", "00000")])
         assert (ours.candidates, ours.next.name, ours.expected_total) == (
             doc["candidates"],
             doc["next"],
@@ -78,7 +78,7 @@ def test_acceptance_rentoraa_all_grey(gamelab_cli):
 
 
 def test_advice_on_the_strategy_is_a_lookup(blog_table):
-    a = advise("gen1-4", "blog", None, [])
+    a = advise(parse_names("gen1-4"), "blog", None, [])
     assert a.method == "strategy" and a.next.name == "ジーランス"
     assert (
         a.expected_total == 964
@@ -87,7 +87,7 @@ def test_advice_on_the_strategy_is_a_lookup(blog_table):
     )
     assert a.entropy_top[0].name == "レントラー"  # the post's entropy ranking
     assert len(a.remaining) == 120 and a.candidates == 285
-    b = advise("gen1-4", "blog", None, [("ジーランス", "00000")])
+    b = advise(parse_names("gen1-4"), "blog", None, [("ジーランス", "00000")])
     node = blog_table.child(0, 0)
     assert b.method == "strategy" and b.expected_total == int(blog_table.total[node])
     assert b.next.name == blog_table.words.guesses[blog_table.guess[node]]
@@ -96,29 +96,33 @@ def test_advice_on_the_strategy_is_a_lookup(blog_table):
 def test_advice_errors_name_the_problem():
     with pytest.raises(ContradictionError, match=r"guess 2 \(ゴルダック 00120\) is the first"):
         advise(
-            "gen1-4",
+            parse_names("gen1-4"),
             "blog",
             None,
             [("rentoraa", "00000"), ("ゴルダック", "00120"), ("Pikachu", "22222")],
         )
     with pytest.raises(ValueError, match=r"guess 1 \(レントラー\): feedback '0012' has 4 colours"):
-        advise("gen1-4", "blog", None, [("rentoraa", "0012")])
+        advise(parse_names("gen1-4"), "blog", None, [("rentoraa", "0012")])
     with pytest.raises(ValueError, match="bad colour 'z'"):
-        advise("gen1-4", "blog", None, [("rentoraa", "0z000")])
+        advise(parse_names("gen1-4"), "blog", None, [("rentoraa", "0z000")])
     with pytest.raises(ValueError, match="not a Pokémon name"):
-        advise("gen1-4", "blog", None, [("qqq", "00000")])
+        advise(parse_names("gen1-4"), "blog", None, [("qqq", "00000")])
     with pytest.raises(ValueError, match="already found the answer"):
-        advise("gen1-4", "blog", None, [("rentoraa", "22222"), ("ゴルダック", "00000")])
+        advise(
+            parse_names("gen1-4"), "blog", None, [("rentoraa", "22222"), ("ゴルダック", "00000")]
+        )
     with pytest.raises(ValueError, match="hard mode is defined for the standard"):
-        advise("gen1-4", "blog", "game", [])
+        advise(parse_names("gen1-4"), "blog", "game", [])
     with pytest.raises(ValueError, match="unknown feedback rule"):
-        advise("gen1-4", "nyt", None, [])
+        advise(parse_names("gen1-4"), "nyt", None, [])
 
 
 def test_solved_and_fallback_answers():
-    a = advise("gen1-4", "standard", None, [("rentoraa", "00000"), ("ゴルダック", "22222")])
+    a = advise(
+        parse_names("gen1-4"), "standard", None, [("rentoraa", "00000"), ("ゴルダック", "22222")]
+    )
     assert a.solved and a.next is None and a.expected_total == 0
-    e = advise("gen1-4", "standard", None, [("rentoraa", "00000")], exact=False)
+    e = advise(parse_names("gen1-4"), "standard", None, [("rentoraa", "00000")], exact=False)
     assert (
         e.method == "entropy"
         and e.expected_guesses is None
@@ -137,7 +141,7 @@ def test_review_of_an_optimal_game_loses_nothing(blog_table):
         if g == answer:
             break
         node = t.child(node, int(c, 3))
-    r = review("gen1-4", "blog", None, history)
+    r = review(parse_names("gen1-4"), "blog", None, history)
     assert r.solved and r.answer == answer and r.guesses == len(history)
     assert all(s.guesses_lost == 0.0 and s.is_optimal for s in r.steps)
     assert r.total_lost == 0.0
@@ -149,7 +153,7 @@ def test_review_of_an_optimal_game_loses_nothing(blog_table):
 def test_review_of_a_worse_game_counts_what_each_guess_lost(blog_table):
     answer = "ピカチュウ"
     history = [(g, colours(g, answer, "blog")) for g in ("レントラー", "ゴルダック", "ピカチュウ")]
-    r = review("gen1-4", "blog", None, history)
+    r = review(parse_names("gen1-4"), "blog", None, history)
     first, second, third = r.steps
     assert first.optimal_guess == "ジーランス" and not first.is_optimal
     # レントラー's exact cost: 285 + the optimum of each of its classes
@@ -162,32 +166,32 @@ def test_review_of_a_worse_game_counts_what_each_guess_lost(blog_table):
     assert r.guesses == pytest.approx(r.optimal_expected + r.total_lost - r.total_luck)
     # the off-table solve gives the same numbers as the table where both apply
     assert second.optimal_expected_guesses == pytest.approx(
-        advise("gen1-4", "blog", None, history[:1]).expected_guesses
+        advise(parse_names("gen1-4"), "blog", None, history[:1]).expected_guesses
     )
     with pytest.raises(ValueError, match="nothing to review"):
-        review("gen1-4", "blog", None, [])
+        review(parse_names("gen1-4"), "blog", None, [])
 
 
 def test_practice_round_is_replayed_from_its_seed():
-    words = pokemon_word_list("gen1-4")
+    words = pokemon_word_list(parse_names("gen1-4"))
     answer = answer_of_seed(words, 7)
     assert answer == answer_of_seed(words, 7) and answer in words.answers
     assert len({answer_of_seed(words, s) for s in range(20)}) > 10
-    r = play_round("gen1-4", "standard", None, 7, ["rentoraa"])
+    r = play_round(parse_names("gen1-4"), "standard", None, 7, ["rentoraa"])
     assert r.answer is None and not r.finished and r.share is None  # no secret before the end
     assert r.rows[0].colours == colours("レントラー", answer, "standard")
     assert r.keyboard == {
         ch: max(int(c) for k, c in zip("レントラー", r.rows[0].colours, strict=True) if k == ch)
         for ch in "レントラー"
     }
-    done = play_round("gen1-4", "standard", None, 7, ["rentoraa", answer])
+    done = play_round(parse_names("gen1-4"), "standard", None, 7, ["rentoraa", answer])
     assert done.finished and done.won and done.answer == answer
     assert done.share.splitlines()[0] == "Pokémon Wordle 2/10 (gamelab gen1-4, seed 7)"
     assert done.share.splitlines()[2] == "🟩🟩🟩🟩🟩"
     with pytest.raises(ValueError, match="comes after the answer was found"):
-        play_round("gen1-4", "standard", None, 7, [answer, "rentoraa"])
+        play_round(parse_names("gen1-4"), "standard", None, 7, [answer, "rentoraa"])
     with pytest.raises(ValueError, match="seed must be"):
-        play_round("gen1-4", "standard", None, -1, [])
+        play_round(parse_names("gen1-4"), "standard", None, -1, [])
     wrong = [
         w
         for w in (
@@ -204,12 +208,12 @@ def test_practice_round_is_replayed_from_its_seed():
         )
         if w != answer
     ][:10]
-    lost = play_round("gen1-4", "standard", None, 7, wrong)
+    lost = play_round(parse_names("gen1-4"), "standard", None, 7, wrong)
     assert lost.finished and not lost.won and lost.answer == answer and "X/10" in lost.share
 
 
 def test_practice_hard_mode_refuses_what_the_mode_forbids():
-    words = pokemon_word_list("gen1-4")
+    words = pokemon_word_list(parse_names("gen1-4"))
     answer = answer_of_seed(words, 3)
     first = next(w for w in words.answers if w != answer and set(w) & set(answer))
     shown = tuple(int(c) for c in colours(first, answer, "standard"))
@@ -219,15 +223,15 @@ def test_practice_hard_mode_refuses_what_the_mode_forbids():
         w for w in words.answers if not hard_mode_allows(first, shown, w, "game", "standard")
     )
     with pytest.raises(ValueError, match="not allowed in hard mode"):
-        play_round("gen1-4", "standard", "game", 3, [first, bad])
+        play_round(parse_names("gen1-4"), "standard", "game", 3, [first, bad])
 
 
 def test_background_builds_report_status():
     builds = BackgroundBuilds()
-    s = builds.status("gen1-4", "blog", None, start=False)
+    s = builds.status(parse_names("gen1-4"), "blog", None, start=False)
     assert s.cached and not s.building and "ready" in s.message
     with pytest.raises(ValueError, match="unknown word list"):
-        builds.status("gen10", "blog", None)
+        builds.status(parse_names("gen10"), "blog", None)
     builds.close()
 
 
@@ -235,9 +239,9 @@ def test_strategy_depths_match_the_solver_tree(blog_table):
     from gamelab.wordle.optimal import OptimalSolver
     from gamelab.wordle.table import Game
 
-    game = Game(pokemon_word_list("gen1"), "standard")
+    game = Game(pokemon_word_list(parse_names("gen1")), "standard")
     result = OptimalSolver(game, max_guesses=10).solve()
-    t = optimal_strategy("gen1", "standard")
+    t = optimal_strategy(parse_names("gen1"), "standard")
     assert int(t.total[0]) == result.total
     assert int(t.worst[0]) == max(answer_depths(result.tree).values())
     assert np.all(t.candidates >= 1)

@@ -11,13 +11,13 @@ from gamelab.cli import main
 from gamelab.wordle import _kernels
 from gamelab.wordle.assistant import Assistant, ContradictionError, parse_history
 from gamelab.wordle.hillclimb import climb, entropy_of_row, feedback_row, made_up_first_total
-from gamelab.wordle.rules import feedback, load_word_list, pattern_code
+from gamelab.wordle.rules import feedback, load_word_list, parse_names, pattern_code
 from gamelab.wordle.table import Game
 
 
 @pytest.fixture(scope="module")
 def blog():
-    return Game(load_word_list("gen1-4"), "blog")
+    return Game(load_word_list(parse_names("gen1-4")), "blog")
 
 
 def test_history_filters_like_the_rules(blog):

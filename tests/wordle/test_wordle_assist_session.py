@@ -10,13 +10,13 @@ import typer
 
 from gamelab.core.interactive import run_scripted
 from gamelab.wordle.assistant import Assistant, AssistSession, normalise_kana, parse_entry
-from gamelab.wordle.rules import load_word_list
+from gamelab.wordle.rules import load_word_list, parse_names
 from gamelab.wordle.table import Game
 
 
 @pytest.fixture(scope="module")
 def standard():
-    return Game(load_word_list("gen1-4"), "standard")
+    return Game(load_word_list(parse_names("gen1-4")), "standard")
 
 
 play = run_scripted  # the session driven by scripted lines, what it showed as text
@@ -136,7 +136,7 @@ def test_assist_in_a_pseudo_terminal():
 def test_custom_list_guesses_in_either_case(tmp_path):
     answers = tmp_path / "answers.txt"
     answers.write_text("crane\nslate\nbrick\n")
-    game = Game(load_word_list("gen1-4", answers, answers), "standard")
+    game = Game(load_word_list(parse_names("gen1-4"), answers, answers), "standard")
     assert parse_entry(game, "CRANE 00000") == parse_entry(game, "crane 00000")
     with pytest.raises(ValueError, match="'plumb' is not an allowed guess"):
         parse_entry(game, "plumb 00000")

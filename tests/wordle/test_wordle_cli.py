@@ -104,10 +104,10 @@ def test_library_results_behind_the_cli(tmp_path):
     from gamelab.wordle.entropy import ranking
     from gamelab.wordle.hillclimb import made_up_first_guess
     from gamelab.wordle.pruned import pruned_totals
-    from gamelab.wordle.rules import load_word_list
+    from gamelab.wordle.rules import load_word_list, parse_names
     from gamelab.wordle.table import Game
 
-    game = Game(load_word_list("gen1-4"), "blog")
+    game = Game(load_word_list(parse_names("gen1-4")), "blog")
     c = chart(game, "レントラー")
     assert sum(p.remaining for p in c.patterns) == game.n_answers
     assert c.greedy["post_counting"].total == 1028 and c.note  # the post's total, slip noted
@@ -166,3 +166,16 @@ def test_solve_optimal_first_guess_and_modes(gamelab_cli):
     assert res.returncode == 2 and "standard feedback rule" in res.stderr
     res = gamelab_cli("wordle", "solve-optimal", "--first", "ピカチュー")
     assert res.returncode == 2 and "not an allowed guess" in res.stderr
+
+
+def test_separate_answer_and_guess_lists(run):
+    # --answers-names A --guesses-names G is the setting A/G: gen1-4 answers, every species
+    # guessed, is the live game's `daily`
+    split = run(
+        "rank", "--answers-names", "gen1-4", "--guesses-names", "all", "--top", "3", "--json"
+    )
+    daily = run("rank", "--names", "daily", "--top", "3", "--json")
+    assert split.returncode == 0, split.stderr
+    assert json.loads(split.stdout) == json.loads(daily.stdout)
+    bad = run("rank", "--answers-names", "all", "--guesses-names", "gen1")
+    assert bad.returncode == 2 and "must lie within the guesses" in bad.stderr

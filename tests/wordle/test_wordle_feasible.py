@@ -10,7 +10,7 @@ from gamelab.core.results import ResultStore
 from gamelab.wordle import _feasible_kernels as fk
 from gamelab.wordle.feasible import FeasibleSearch, depth_feasibility, feasible_python
 from gamelab.wordle.optimal import OptimalSolver
-from gamelab.wordle.rules import pokemon_word_list
+from gamelab.wordle.rules import parse_names, pokemon_word_list
 from gamelab.wordle.table import Game
 
 
@@ -24,7 +24,7 @@ def test_pair_bits_kernel_matches_twin():
 
 @pytest.mark.parametrize("use_bits", [True, False])
 def test_feasible_kernel_matches_twin_on_random_sets(use_bits):
-    game = Game(pokemon_word_list("gen1-4"), "blog")
+    game = Game(pokemon_word_list(parse_names("gen1-4")), "blog")
     search = FeasibleSearch(game)
     rng = np.random.default_rng(7)
     checked = {True: 0, False: 0}
@@ -77,7 +77,7 @@ def test_pokemon_gen1_4_needs_five_guesses():
     """docs/wordle.md: at most 4 guesses is infeasible for the post's list (both rules), at most
     5 is feasible (the optimum's worst case is 5 or more)."""
     for rule in ("blog", "standard"):
-        search = FeasibleSearch(Game(pokemon_word_list("gen1-4"), rule))
+        search = FeasibleSearch(Game(pokemon_word_list(parse_names("gen1-4")), rule))
         answers = search.game.all_answers()
         assert not search.feasible(answers, 4)
         assert search.feasible(answers, 5)
@@ -153,7 +153,7 @@ def _sampled_openings_are_refuted(count: int, seed: int) -> None:
     }
     rng = np.random.default_rng(seed)
     for proof in proofs:
-        game = Game(pokemon_word_list(proof["names"]), proof["rule"])
+        game = Game(pokemon_word_list(parse_names(proof["names"])), proof["rule"])
         assert proof["words"] == game.words.fingerprint(), (
             "stale: run tools/make_wordle_feasibility.py"
         )

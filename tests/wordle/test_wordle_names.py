@@ -10,12 +10,12 @@ from gamelab.wordle.names import (
     resolve_name,
     suggest,
 )
-from gamelab.wordle.rules import pokemon_word_list
+from gamelab.wordle.rules import parse_names, pokemon_word_list
 
 
 @pytest.fixture(scope="module")
 def gen14():
-    return pokemon_word_list("gen1-4")
+    return pokemon_word_list(parse_names("gen1-4"))
 
 
 @pytest.mark.parametrize(
@@ -81,8 +81,10 @@ def test_suggestions_show_both_scripts_and_only_the_chosen_list(gen14):
     assert suggest(gen14, "ribo").matches == [] or all(
         m.dex <= 493 for m in suggest(gen14, "ribo").matches
     )
-    assert "アブリボン" in [m.name for m in suggest(pokemon_word_list("all"), "Ribombee").matches]
-    assert all(m.dex <= 151 for m in suggest(pokemon_word_list("gen1"), "ra").matches)
+    assert "アブリボン" in [
+        m.name for m in suggest(pokemon_word_list(parse_names("all")), "Ribombee").matches
+    ]
+    assert all(m.dex <= 151 for m in suggest(pokemon_word_list(parse_names("gen1")), "ra").matches)
     assert suggest(gen14, "").matches == []
     with pytest.raises(ValueError, match="limit must be 1..100"):
         suggest(gen14, "ra", limit=0)

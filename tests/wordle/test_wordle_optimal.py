@@ -8,7 +8,14 @@ import numpy as np
 import pytest
 
 from gamelab.wordle.optimal import INF, OptimalSolver, answer_depths
-from gamelab.wordle.rules import WordList, feedback, hard_mode_allows, pattern_code, pattern_colours
+from gamelab.wordle.rules import (
+    WordList,
+    feedback,
+    hard_mode_allows,
+    parse_names,
+    pattern_code,
+    pattern_colours,
+)
 from gamelab.wordle.table import Game
 
 
@@ -107,7 +114,7 @@ def test_depth_limit_and_hard_mode_match_naive(seed):
 def test_time_limit_reports_bounds():
     from gamelab.wordle.rules import load_word_list
 
-    game = Game(load_word_list("gen1-4"), "blog")
+    game = Game(load_word_list(parse_names("gen1-4")), "blog")
     result = OptimalSolver(game, time_limit=0.5).solve(upper_bound=964)
     assert not result.proven or result.total == 964  # a fast machine may finish
     assert result.lower_bound <= 964
@@ -120,7 +127,7 @@ def test_gen1_4_optimum(rule):
     # without proof): the exact search shows 964 is optimal and ジーランス the only best opener.
     from gamelab.wordle.rules import load_word_list
 
-    result = OptimalSolver(Game(load_word_list("gen1-4"), rule)).solve()
+    result = OptimalSolver(Game(load_word_list(parse_names("gen1-4")), rule)).solve()
     assert result.proven and result.total == result.lower_bound == 964
     assert result.first_guesses == ["ジーランス"]
     assert result.distribution == {1: 1, 2: 39, 3: 128, 4: 84, 5: 33}
@@ -130,8 +137,7 @@ def test_gen1_4_optimum(rule):
 def test_gen1_4_hard_mode_optimum(rule):
     from gamelab.wordle.rules import load_word_list
 
-    # our proven figure (session 1, the strict rule: every later guess could be the answer)
-    result = OptimalSolver(Game(load_word_list("gen1-4"), rule), hard="strict").solve()
+    result = OptimalSolver(Game(load_word_list(parse_names("gen1-4")), rule), hard="strict").solve()
     assert result.proven and result.total == 972 and "ジーランス" in result.first_guesses
 
 
@@ -139,7 +145,7 @@ def test_unproven_summary_states_bounds():
     from gamelab.wordle.optimal_summary import solve_summary
     from gamelab.wordle.rules import load_word_list
 
-    game = Game(load_word_list("gen1-4"), "standard")
+    game = Game(load_word_list(parse_names("gen1-4")), "standard")
     data = solve_summary(game, time_limit=1e-4, depth_limits=False)
     if not data.proven:  # a very fast machine could finish before the first check
         assert data.first_guesses == [] and "not proven" in data.statement
@@ -153,7 +159,7 @@ def test_summary_is_a_dataclass_kept_in_the_store(tmp_path):
     from gamelab.wordle.optimal_summary import OptimalSummary, solve_summary, stored_optimum
     from gamelab.wordle.rules import load_word_list
 
-    game = Game(load_word_list("gen1"), "standard")
+    game = Game(load_word_list(parse_names("gen1")), "standard")
     store = ResultStore(tmp_path / "results.sqlite")
     fresh = solve_summary(game, store=store)
     assert isinstance(fresh, OptimalSummary) and fresh.proven and fresh.tree is not None
@@ -181,7 +187,9 @@ def test_gen1_4_game_hard_mode_optimum():
     # our figure (issue 18): the game's hard mode gives the same optimum as the strict rule here
     from gamelab.wordle.rules import load_word_list
 
-    result = OptimalSolver(Game(load_word_list("gen1-4"), "standard"), hard="game").solve()
+    result = OptimalSolver(
+        Game(load_word_list(parse_names("gen1-4")), "standard"), hard="game"
+    ).solve()
     assert result.proven and result.total == 972 and result.first_guesses == ["ジーランス"]
 
 
@@ -199,6 +207,8 @@ ALL_FIGURES = [  # docs/wordle.md, `--names all` (931 guesses, 565 answers), 10-
 def test_all_names_optima(rule, hard, total, firsts):
     from gamelab.wordle.rules import load_word_list
 
-    result = OptimalSolver(Game(load_word_list("all"), rule), hard=hard, max_guesses=10).solve()
+    result = OptimalSolver(
+        Game(load_word_list(parse_names("all")), rule), hard=hard, max_guesses=10
+    ).solve()
     assert result.proven and result.total == result.lower_bound == total
     assert result.first_guesses == firsts

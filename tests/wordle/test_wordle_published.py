@@ -5,7 +5,7 @@ import pytest
 
 from gamelab.wordle import entropy
 from gamelab.wordle.pruned import PrunedSearch
-from gamelab.wordle.rules import load_word_list, pattern_text
+from gamelab.wordle.rules import load_word_list, parse_names, pattern_text
 from gamelab.wordle.table import Game
 
 # The post's ranking table (5 decimals), blog rule.
@@ -44,12 +44,12 @@ POST_PRUNED = {
 
 @pytest.fixture(scope="module")
 def blog():
-    return Game(load_word_list("gen1-4"), "blog")
+    return Game(load_word_list(parse_names("gen1-4")), "blog")
 
 
 @pytest.fixture(scope="module")
 def standard():
-    return Game(load_word_list("gen1-4"), "standard")
+    return Game(load_word_list(parse_names("gen1-4")), "standard")
 
 
 def test_top15_blog(blog):

@@ -9,6 +9,8 @@ from gamelab.wordle.rules import (
     consistent,
     feedback,
     load_word_list,
+    named_settings,
+    parse_names,
     parse_pattern,
     pattern_code,
     pattern_colours,
@@ -19,26 +21,26 @@ from gamelab.wordle.table import Game, build_table
 
 def test_gen1_4_sizes():
     # research note: dex 1-493 -> 493 guesses, 285 names of exactly 5 characters
-    words = load_word_list("gen1-4")
+    words = load_word_list(parse_names("gen1-4"))
     assert (len(words.guesses), len(words.answers)) == (493, 285)
     assert words.guesses[404] == "レントラー"  # dex 405
     assert {len(g) for g in words.guesses} == {2, 3, 4, 5}
 
 
 def test_generation_ranges_and_all():
-    assert len(load_word_list("gen1").guesses) == 151
-    gen5 = load_word_list("gen5")
+    assert len(load_word_list(parse_names("gen1")).guesses) == 151
+    gen5 = load_word_list(parse_names("gen5"))
     assert all(494 <= d <= 649 for d in gen5.dex)
-    all_words = load_word_list("all")
+    all_words = load_word_list(parse_names("all"))
     # every species of at most 5 characters (longer names cannot be entered)
     assert max(all_words.dex) == 1025 and all(len(g) <= 5 for g in all_words.guesses)
-    assert set(load_word_list("gen1-4").answers) < set(all_words.answers)
+    assert set(load_word_list(parse_names("gen1-4")).answers) < set(all_words.answers)
 
 
 @pytest.mark.parametrize("spec", ["gen0", "gen1-10", "gen5-3", "pokemon", ""])
 def test_bad_list_names(spec):
     with pytest.raises(ValueError, match="gen"):
-        load_word_list(spec)
+        load_word_list(parse_names(spec))
 
 
 def test_custom_files(tmp_path):
@@ -118,7 +120,7 @@ def test_table_kernel_matches_python_twin(rule):
 
 def test_entropy_and_split_kernels_match_twins():
     rng = np.random.default_rng(11)
-    game = Game(load_word_list("gen1-4"), "blog")
+    game = Game(load_word_list(parse_names("gen1-4")), "blog")
     for size in (1, 2, 7, 60, 285):
         subset = np.sort(rng.choice(285, size=size, replace=False)).astype(np.int32)
         fast = game.entropies(subset)
@@ -136,7 +138,7 @@ def test_entropy_and_split_kernels_match_twins():
 
 
 def test_table_matches_feedback_function():
-    words = load_word_list("gen1-4")
+    words = load_word_list(parse_names("gen1-4"))
     table = build_table(words, "blog")
     rng = np.random.default_rng(1)
     for g, a in zip(rng.integers(0, 493, 300), rng.integers(0, 285, 300), strict=True):
@@ -144,7 +146,7 @@ def test_table_matches_feedback_function():
 
 
 def test_consistent():
-    words = load_word_list("gen1-4")
+    words = load_word_list(parse_names("gen1-4"))
     code = pattern_code(feedback("レントラー", "ゴルダック", "blog"))
     left = consistent(words, [("レントラー", code)], "blog")
     assert len(left) == 67  # post: all grey after レントラー leaves 67
@@ -152,7 +154,7 @@ def test_consistent():
 
 def test_partition_kernel_matches_twin():
     rng = np.random.default_rng(2)
-    game = Game(load_word_list("gen1-4"), "standard")
+    game = Game(load_word_list(parse_names("gen1-4")), "standard")
     for size in (1, 5, 40, 285):
         subset = np.sort(rng.choice(285, size=size, replace=False)).astype(np.int32)
         for g in rng.integers(0, 493, 10):
@@ -164,7 +166,7 @@ def test_partition_kernel_matches_twin():
 
 def test_min_bound_kernel_matches_twin():
     rng = np.random.default_rng(4)
-    game = Game(load_word_list("gen1-4"), "blog")
+    game = Game(load_word_list(parse_names("gen1-4")), "blog")
     for size in (3, 12, 80):
         for rem in (-1, 0, 1, 2):
             subset = np.sort(rng.choice(285, size=size, replace=False)).astype(np.int32)
@@ -178,9 +180,8 @@ def test_min_bound_kernel_matches_twin():
 
 
 def test_hard_modes_by_name_and_guess_limits():
-    from gamelab.wordle.rules import check_hard_mode, hard_mode_allows
+    from gamelab.wordle.rules import check_hard_mode, hard_mode_allows, parse_names
 
-    # SALET showed S green, L yellow: the game's rule keeps S first and reuses L; greys may return
     colours = (2, 0, 1, 0, 0)
     assert hard_mode_allows("salet", colours, "sloth", "game", "standard")
     assert hard_mode_allows("salet", colours, "sully", "game", "standard")
@@ -195,4 +196,46 @@ def test_hard_modes_by_name_and_guess_limits():
     assert check_hard_mode(True) == "game" and check_hard_mode(False) is None
     with pytest.raises(ValueError, match="allowed: game, strict"):
         check_hard_mode("easy")
-    assert load_word_list("gen1-4").guess_limit == 10  # Pokémon Wordle (seed post): 10 guesses
+    assert (
+        load_word_list(parse_names("gen1-4")).guess_limit == 10
+    )  # Pokémon Wordle (seed post): 10 guesses
+
+
+def test_live_settings_lists():
+    # the seed post: the daily answers are generation 1-4 (285 five-character names) while any
+    # species may be guessed (931 names of at most 5 characters); dex 1-898 was the live list
+    # when the post was written
+    sizes = {s.spec: (s.answers, s.guesses) for s in named_settings()}
+    assert sizes["daily"] == (285, 931) and sizes["daily-2022"][0] == 285
+    assert sizes["gen1-4"] == (285, 493)
+    assert sizes["upto-gen9"] == (565, 931) and sizes["upto-gen1"][1] == 931
+    assert [sizes[f"upto-gen{n}"][0] for n in range(1, 10)] == sorted(
+        sizes[f"upto-gen{n}"][0] for n in range(1, 10)
+    )
+    daily = load_word_list(parse_names("daily"))
+    assert daily.answers == load_word_list(parse_names("gen1-4")).answers
+    assert "ゾロアーク" in daily.guess_index and "ゾロアーク" not in daily.answer_index
+    assert max(load_word_list(parse_names("daily-2022")).dex) <= 898
+
+
+def test_name_settings_are_values_parsed_once():
+    from gamelab.wordle.rules import NameSetting
+
+    daily = parse_names("daily")
+    assert hash(daily) == hash(parse_names("daily")) and daily == parse_names(" daily ")
+    with pytest.raises(AttributeError):
+        daily.name = "x"  # type: ignore[misc]
+    # separate answer and guess specs; one canonical name per content (the cache key)
+    split = parse_names("gen1-4").with_guesses(parse_names("all"))
+    assert (split.answers_dex, split.guesses_dex) == (daily.answers_dex, daily.guesses_dex)
+    assert split.canonical == "daily" == parse_names("upto-gen4").canonical
+    assert parse_names("upto-gen9").canonical == "all" and parse_names("gen1-4/all") == split
+    assert load_word_list(split).key == "daily"
+    with pytest.raises(ValueError, match="must lie within the guesses"):
+        NameSetting((1, 1025), (1, 151))
+    with pytest.raises(ValueError, match="national dex runs 1-1025"):
+        NameSetting((1, 151), (0, 2000))
+    with pytest.raises(ValueError, match="generations are 1..9"):
+        parse_names("upto-gen0")
+    with pytest.raises(TypeError, match="NameSetting"):
+        load_word_list("gen1-4")  # type: ignore[arg-type]

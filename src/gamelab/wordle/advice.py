@@ -19,7 +19,7 @@ Every exact answer respects the game's guess limit (Pokémon Wordle: 10) countin
 already made. A history no answer fits raises
 :class:`gamelab.wordle.assistant.ContradictionError`, naming the first guess that breaks it.
 
-    >>> a = advise("gen1-4", "blog", None, [("レントラー", "00000")])
+    >>> a = advise(POST_SETTING, "blog", None, [("レントラー", "00000")])
     >>> a.candidates, a.next.name, a.method
     (67, 'ゴルダック', 'solved here')
 """
@@ -37,6 +37,8 @@ from gamelab.wordle.names import resolve_name
 from gamelab.wordle.optimal import INF, OptimalSolver
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
+    POST_SETTING,
+    NameSetting,
     check_hard_mode,
     check_rule,
     parse_pattern,
@@ -107,7 +109,7 @@ def english_names() -> dict[str, tuple[str, int]]:
 class SolverContext:
     """Per process and setting: the game, the history checker and the solver's memo."""
 
-    def __init__(self, names: str, rule: str, hard: str | None) -> None:
+    def __init__(self, names: NameSetting, rule: str, hard: str | None) -> None:
         self.game = Game(pokemon_word_list(names), rule)  # once per process and setting
         self.hard = hard
         self.checker = Assistant(self.game, hard=hard)
@@ -115,7 +117,7 @@ class SolverContext:
 
 
 @lru_cache(maxsize=16)
-def solver_context(names: str, rule: str, hard: str | None) -> SolverContext:
+def solver_context(names: NameSetting, rule: str, hard: str | None) -> SolverContext:
     """The setting's game, history checker and solver, one per process (their memo is kept)."""
     return SolverContext(names, rule, hard)
 
@@ -176,7 +178,7 @@ def _worst(
 
 
 def advise(
-    names: str,
+    names: NameSetting,
     rule: str,
     hard: str | bool | None,
     history: Sequence[tuple[str, str]],
@@ -218,9 +220,9 @@ def advise(
     ]
     cached = strategy_is_cached(names, rule, hard) if use_strategy is None else use_strategy
     if cached and not strategy_is_cached(names, rule, hard):
-        raise ValueError(f"the optimal strategy for {names} is not computed yet")
+        raise ValueError(f"the optimal strategy for {names.name} is not computed yet")
     out = Advice(
-        names,
+        names.name,
         rule,
         hard or "off",
         HARD_MODE_TEXT[hard],
@@ -280,7 +282,11 @@ def advise(
 
 
 def worker(
-    names: str, rule: str, hard: str | None, history: list[tuple[str, str]], use_strategy: bool
+    names: NameSetting,
+    rule: str,
+    hard: str | None,
+    history: list[tuple[str, str]],
+    use_strategy: bool,
 ) -> Advice:
     """:func:`advise` with exact answers (what the web page runs in its solver pool; the answer
     is a pure function of the arguments, which the pool memoises)."""
@@ -293,6 +299,6 @@ def warm_up() -> None:
     from gamelab.wordle.strategy import PRECOMPUTED, optimal_strategy
 
     for names, rule, hard in PRECOMPUTED:
-        if names == "gen1-4":
+        if names == POST_SETTING:
             optimal_strategy(names, rule, hard)
-    advise("gen1-4", "standard", None, [("レントラー", "00000")])
+    advise(POST_SETTING, "standard", None, [("レントラー", "00000")])

@@ -24,7 +24,7 @@ from gamelab.cli_common import (
     result_store,
 )
 from gamelab.wordle import entropy as entropy_mod
-from gamelab.wordle.rules import load_word_list, pattern_text
+from gamelab.wordle.rules import NameSetting, load_word_list, parse_names, pattern_text
 from gamelab.wordle.table import Game
 
 app = typer.Typer(
@@ -32,7 +32,26 @@ app = typer.Typer(
     no_args_is_help=True,
 )
 
-Names = Annotated[str, typer.Option("--names", help="gen1-4 (the post), genN, genN-M or all.")]
+Names = Annotated[
+    str,
+    typer.Option(
+        "--names",
+        help="Word lists: daily (the live game: answers gen 1-4, any species guessed), "
+        "daily-2022, upto-gen1..upto-gen9, gen1-4 (the post), genN, genN-M, all, or A/G.",
+    ),
+]
+AnswersNames = Annotated[
+    str | None,
+    typer.Option(
+        "--answers-names", help="The answers of this list (e.g. gen1-4); overrides --names'."
+    ),
+]
+GuessesNames = Annotated[
+    str | None,
+    typer.Option(
+        "--guesses-names", help="The guesses of this list (e.g. all); overrides --names'."
+    ),
+]
 GuessFile = Annotated[
     Path | None, typer.Option("--guesses", help="Custom guess list, one word per line.")
 ]
@@ -71,13 +90,24 @@ def hard_mode(hard: bool, hard_rule: str | None) -> str | None:
     return check_hard_mode(hard_rule) if hard_rule is not None else ("game" if hard else None)
 
 
-def make_game(names: str, guesses: Path | None, answers: Path | None, rule: str) -> Game:
+def name_setting(names: str, answers_names: str | None, guesses_names: str | None) -> NameSetting:
+    """--names, --answers-names, --guesses-names -> one NameSetting (parsed here, once)."""
+    base = parse_names(names)
+    if answers_names is None and guesses_names is None:
+        return base
+    answers = parse_names(answers_names) if answers_names is not None else base
+    return answers.with_guesses(parse_names(guesses_names) if guesses_names is not None else base)
+
+
+def make_game(names: NameSetting, guesses: Path | None, answers: Path | None, rule: str) -> Game:
     return Game(load_word_list(names, guesses, answers), rule)
 
 
 @app.command("rank")
 def rank_command(
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
     rule: Rule = "blog",
@@ -85,7 +115,7 @@ def rank_command(
     json_out: Json = False,
 ) -> None:
     """First guesses by the entropy of their feedback (other rule's value shown beside)."""
-    game = make_game(names, guesses, answers, rule)
+    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
     ranked = entropy_mod.ranking(game, top)
     if json_out:
         print_json(ranked)
@@ -107,6 +137,8 @@ def chart_command(
         ),
     ] = None,
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
     rule: Rule = "blog",
@@ -127,7 +159,9 @@ def chart_command(
         return
     from gamelab.wordle.chart import chart
 
-    data = chart(make_game(names, guesses, answers, rule), first)
+    data = chart(
+        make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule), first
+    )
     if json_out:
         print_json(data)
         return
@@ -164,6 +198,8 @@ def prune_search_command(
         typer.Option("--first", help="First guess(es); default: the top-10 by entropy."),
     ] = None,
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
     rule: Rule = "blog",
@@ -185,7 +221,7 @@ def prune_search_command(
                 f"{row.first}: {row.total if row.total is not None else 'infeasible'}"
             )
 
-    game = make_game(names, guesses, answers, rule)
+    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
     results = pruned_totals(game, first, width, max_depth, progress=show)
     if json_out:
         print_json(results[0] if len(results) == 1 else results)
@@ -203,6 +239,8 @@ def prune_search_command(
 @app.command("solve-optimal")
 def solve_optimal_command(
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
     rule: Rule = "blog",
@@ -246,7 +284,7 @@ def solve_optimal_command(
 
     if tree is not None:
         check_output_path(tree, (".json",), "--tree")
-    game = make_game(names, guesses, answers, rule)
+    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
     # One live status line on a terminal; a plain log line per step when stderr is a file.
     with contextlib.ExitStack() as stack:
         progress: Callable[[str], None] | None
@@ -302,6 +340,8 @@ def feasible_command(
         int, typer.Option("--max-guesses", min=1, max=20, help="The guess limit to test.")
     ] = 5,
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
     rule: Rule = "blog",
@@ -315,7 +355,7 @@ def feasible_command(
     first guess is checked exactly, in parallel and resumable (much faster than the optimum)."""
     from gamelab.wordle.feasible import depth_feasibility
 
-    game = make_game(names, guesses, answers, rule)
+    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
     data = depth_feasibility(
         game,
         max_guesses,
@@ -338,6 +378,93 @@ def feasible_command(
     console.print(f"{data.openings_checked} first guesses checked in {data.seconds:.1f} s")
 
 
+@app.command("prove-opening")
+def prove_opening_command(
+    names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
+    guesses: GuessFile = None,
+    answers: AnswerFile = None,
+    rule: Rule = "standard",
+    hard: Hard = False,
+    hard_rule: HardRule = None,
+    max_guesses: Annotated[
+        int | None,
+        typer.Option(
+            "--max-guesses",
+            min=0,
+            help="No answer may need more guesses (default: the game's limit; 0: no limit).",
+        ),
+    ] = None,
+    margin: Annotated[
+        int,
+        typer.Option(
+            "--margin", min=0, help="Also evaluate exactly every opening within this of the best."
+        ),
+    ] = 0,
+    seed_words: Annotated[
+        list[str] | None,
+        typer.Option("--seed-word", help="Openings evaluated first to set the budget."),
+    ] = None,
+    chunk: Annotated[int, typer.Option("--chunk", min=1, help="First guesses per task.")] = 64,
+    cpu_budget: Annotated[
+        float | None,
+        typer.Option(
+            "--cpu-budget",
+            min=1,
+            help="Stop after about this many CPU seconds (finished chunks are kept; run again to resume).",
+        ),
+    ] = None,
+    top: Annotated[int, typer.Option("--top", min=1, help="Ranking rows to print.")] = 20,
+    workers: Workers = None,
+    cluster: Cluster = None,
+    store: Store = True,
+    json_out: Json = False,
+    quiet: Quiet = False,
+) -> None:
+    """Prove the best first guess: every opening evaluated exactly or refuted by a lower bound
+    above the best (parallel, resumable; the ranking with exact totals and bounds)."""
+    from gamelab.wordle.opening import prove_opening
+
+    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
+    show = None if quiet or json_out else (lambda m: err_console.print(m, highlight=False))
+    data = prove_opening(
+        game,
+        hard_mode(hard, hard_rule),
+        "game" if max_guesses is None else max_guesses,
+        margin=margin,
+        seed=seed_words,
+        chunk=chunk,
+        backend=backend(workers, cluster, quiet or json_out),
+        store=result_store(store),
+        cpu_budget=cpu_budget,
+        progress=show,
+    )
+    if json_out:
+        print_json(data)
+        return
+    console.print(data.statement, markup=False, highlight=False, soft_wrap=True)
+    t = Table(title=f"First guesses ({data.mode}); budget {data.budget}")
+    for col in ("rank", "guess", "total", "settled by", "CPU s"):
+        t.add_column(col, justify="left" if col in ("guess", "settled by") else "right")
+    for k, r in enumerate(data.rows[:top], 1):
+        value = "infeasible" if r.value is None else (f"{r.value}" if r.exact else f">= {r.value}")
+        t.add_row(str(k), r.guess, value, r.settled_by, f"{r.cpu_seconds:.2f}")
+    console.print(t)
+    left = (
+        ""
+        if data.cpu_seconds_left is None
+        else f"; about {data.cpu_seconds_left:.0f} s of CPU left at this rate"
+    )
+    console.print(
+        f"{data.openings_done} of {data.guesses} openings settled ("
+        + ", ".join(f"{v} by {k}" for k, v in data.settled.items())
+        + f"); {data.cpu_seconds:.1f} s CPU{left}; {data.seconds:.1f} s wall this run",
+        markup=False,
+        highlight=False,
+    )
+
+
 @app.command("next")
 def next_command(
     history: Annotated[
@@ -348,6 +475,8 @@ def next_command(
         ),
     ] = "",
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
     rule: Rule = "standard",
@@ -359,7 +488,7 @@ def next_command(
     """Candidates left by a history and the best next guess (one shot)."""
     from gamelab.wordle.assistant import Assistant, format_advice, parse_history
 
-    game = make_game(names, guesses, answers, rule)
+    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
     advice = Assistant(
         game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True)
     ).advice(parse_history(game, history))
@@ -372,6 +501,8 @@ def next_command(
 @app.command("assist")
 def assist_command(
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
     rule: Rule = "standard",
@@ -383,7 +514,7 @@ def assist_command(
     from gamelab.core.interactive import run_in_terminal
     from gamelab.wordle.assistant import Assistant, AssistSession
 
-    game = make_game(names, guesses, answers, rule)
+    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
     assistant = Assistant(
         game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True)
     )
@@ -393,6 +524,8 @@ def assist_command(
 @app.command("strategy")
 def strategy_command(
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     rule: Rule = "standard",
     hard: Hard = False,
     hard_rule: HardRule = None,
@@ -401,7 +534,9 @@ def strategy_command(
     """Compute (once) and cache the optimal strategy the web page's assistant looks up."""
     from gamelab.wordle.strategy import strategy_summary
 
-    s = strategy_summary(names, rule, hard_mode(hard, hard_rule))
+    s = strategy_summary(
+        name_setting(names, answers_names, guesses_names), rule, hard_mode(hard, hard_rule)
+    )
     if json_out:
         print_json(s)
         return
@@ -426,6 +561,8 @@ def review_command(
         ),
     ],
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     rule: Rule = "standard",
     hard: Hard = False,
     hard_rule: HardRule = None,
@@ -439,7 +576,9 @@ def review_command(
         if part:
             word, _, colours = part.replace(" ", ":").partition(":")
             entries.append((word, colours))
-    r = review(names, rule, hard_mode(hard, hard_rule), entries)
+    r = review(
+        name_setting(names, answers_names, guesses_names), rule, hard_mode(hard, hard_rule), entries
+    )
     if json_out:
         print_json(r)
         return
@@ -465,6 +604,8 @@ def review_command(
 @app.command("hill-climb")
 def hill_climb_command(
     names: Names = "gen1-4",
+    answers_names: AnswersNames = None,
+    guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
     rule: Rule = "blog",
@@ -481,7 +622,12 @@ def hill_climb_command(
     """The highest-entropy made-up first guess (any string of the alphabet), by hill climbing."""
     from gamelab.wordle.hillclimb import made_up_first_guess
 
-    res = made_up_first_guess(make_game(names, guesses, answers, rule), seed, restarts, total)
+    res = made_up_first_guess(
+        make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule),
+        seed,
+        restarts,
+        total,
+    )
     if json_out:
         print_json(res)
         return

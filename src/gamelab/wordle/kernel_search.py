@@ -113,8 +113,10 @@ class KernelSearch:
         forced: int,
         deadline: float = float("inf"),
         history: Sequence[tuple[int, int]] = (),
+        cpu_deadline: float = float("inf"),
     ) -> tuple[int, int]:
-        """`history` (guesses and colours that led to this node) fixes the game's hard-mode
+        """`deadline` is on the wall clock (``time.monotonic``), `cpu_deadline` on this
+        process's CPU clock (``time.process_time``). `history` (guesses and colours that led to this node) fixes the game's hard-mode
         demands, the key of its pool; `pool` must be the words that meet them."""
         sk = self.sk
         cands = np.asarray(cands, dtype=np.int32)
@@ -170,7 +172,7 @@ class KernelSearch:
                     f"the search went deeper than {sk.MAX_FRAMES} guesses; "
                     "set a guess limit (--max-guesses)"
                 )
-            if time.monotonic() > deadline:
+            if time.monotonic() > deadline or time.process_time() > cpu_deadline:
                 raise SearchTimeout
 
     def load(self) -> float:

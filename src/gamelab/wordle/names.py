@@ -16,7 +16,7 @@ The word lists hold full-width katakana (``レントラー``). A player may type
 :func:`suggest` is the autocomplete: the names of a list that start with what was typed, in
 both scripts, with their dex numbers.
 
-    >>> words = pokemon_word_list("gen1-4")
+    >>> words = pokemon_word_list(parse_names("gen1-4"))
     >>> resolve_name(words, "rentoraa"), resolve_name(words, "Lucario"), resolve_name(words, "じーらんす")
     ('レントラー', 'ルカリオ', 'ジーランス')
     >>> [m.name for m in suggest(words, "jii").matches]

@@ -63,11 +63,14 @@ class OptimalSolver:
         time_limit: float | None = None,
         progress: Callable[[str], None] | None = None,
         engine: str = "numba",
+        cpu_limit: float | None = None,
     ) -> None:
         if max_guesses is not None and max_guesses < 1:
             raise ValueError(f"max_guesses must be at least 1, got {max_guesses}")
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit must be positive, got {time_limit}")
+        if cpu_limit is not None and cpu_limit <= 0:
+            raise ValueError(f"cpu_limit must be positive, got {cpu_limit}")
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
         self.game = game
@@ -83,6 +86,8 @@ class OptimalSolver:
         )
         self.max_guesses = max_guesses
         self.time_limit = time_limit
+        self.cpu_limit = cpu_limit
+        self._cpu_deadline = float("inf")
         self.progress = progress
         self.all_guesses = np.arange(game.n_guesses, dtype=np.int32)
         if self.hard:
@@ -103,6 +108,11 @@ class OptimalSolver:
         return 0.0 if self._kernel is None else self._kernel.load()
 
     # -- helpers ---------------------------------------------------------------------------
+    def _out_of_time(self) -> bool:
+        """Past the wall-clock `time_limit` or the CPU `cpu_limit` (``process_time``: what this
+        process spent, whatever the machine's load) of the current search."""
+        return time.monotonic() > self._deadline or time.process_time() > self._cpu_deadline
+
     def _key(self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None) -> bytes:
         d = -1 if depth is None else depth
         key = d.to_bytes(2, "little", signed=True) + cands.tobytes()
@@ -197,7 +207,7 @@ class OptimalSolver:
         if lower >= budget:
             return lower
         self.nodes += 1
-        if self.nodes & 255 == 0 and time.monotonic() > self._deadline:
+        if self.nodes & 255 == 0 and self._out_of_time():
             raise SearchTimeout
         best, best_guess = budget, -1
         guesses, lbs, exact = self._ordered_moves(cands, depth, pool)
@@ -289,9 +299,24 @@ class OptimalSolver:
         """Start the clock; the root's candidates, pool (hard mode) and guesses left below it."""
         start = time.monotonic()
         self._deadline = start + self.time_limit if self.time_limit else float("inf")
+        cpu = time.process_time()
+        self._cpu_deadline = cpu + self.cpu_limit if self.cpu_limit else float("inf")
         pool = self.game.full_pool() if self.hard else None
         sub_depth = None if self.max_guesses is None else self.max_guesses - 1
         return start, self.game.all_answers(), pool, sub_depth
+
+    def opening_bound(self, first: int) -> int:
+        """A proven lower bound for opening with guess `first` (the two-level bound: the first
+        guess's classes, each bounded by its best one-level bound), INF when the guess limit
+        cannot be met after it."""
+        _, cands, pool, sub_depth = self._start()
+        return self.two_level_bound(first, cands, sub_depth, pool)
+
+    def opening_cost(self, first: int, budget: int) -> int:
+        """The exact total of opening with `first` then playing optimally, if it is below
+        `budget`; else a proven lower bound >= `budget` (the search stops as soon as it knows)."""
+        _, cands, pool, sub_depth = self._start()
+        return self._guess_cost(first, cands, budget, sub_depth, pool)
 
     def solve(self, upper_bound: int | None = None) -> OptimalResult:
         """Solve from the full answer list; every optimal first guess is identified.
@@ -454,7 +479,9 @@ class OptimalSolver:
         history: Sequence[tuple[int, int]] = (),
     ) -> tuple[int, int]:
         assert self._kernel is not None
-        value, guess = self._kernel.run(cands, budget, depth, pool, forced, self._deadline, history)
+        value, guess = self._kernel.run(
+            cands, budget, depth, pool, forced, self._deadline, history, self._cpu_deadline
+        )
         self.nodes = self._kernel.nodes
         return value, guess
 

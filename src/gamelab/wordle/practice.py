@@ -6,7 +6,7 @@ the same seed and list always give the same answer. The answer is revealed once 
 over: found, or the game's guess limit (Pokémon Wordle: 10) used up. In hard mode a guess the
 mode forbids is refused with the reason (:func:`gamelab.wordle.rules.hard_mode_allows`).
 
-    >>> r = play_round("gen1-4", "standard", None, 7, [])
+    >>> r = play_round(POST_SETTING, "standard", None, 7, [])
     >>> r.finished, r.answer, r.guess_limit
     (False, None, 10)
 """
@@ -22,6 +22,7 @@ import numpy as np
 from gamelab.wordle.names import resolve_name
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
+    NameSetting,
     WordList,
     check_hard_mode,
     check_rule,
@@ -67,7 +68,7 @@ class PlayRound:
 
 
 @lru_cache(maxsize=16)
-def _words(names: str) -> WordList:
+def _words(names: NameSetting) -> WordList:
     return pokemon_word_list(names)
 
 
@@ -80,7 +81,7 @@ def answer_of_seed(words: WordList, seed: int) -> str:
 
 
 def play_round(
-    names: str, rule: str, hard: str | bool | None, seed: int, guesses: Sequence[str]
+    names: NameSetting, rule: str, hard: str | bool | None, seed: int, guesses: Sequence[str]
 ) -> PlayRound:
     """Replay a practice game from its seed and guesses (any script; see
     :func:`gamelab.wordle.names.resolve_name`)."""
@@ -126,11 +127,11 @@ def play_round(
         score = str(len(rows)) if won else "X"
         grid = "\n".join("".join(SQUARES[int(c)] for c in r.colours) for r in rows)
         share = (
-            f"Pokémon Wordle {score}/{words.guess_limit} (gamelab {names}, seed {seed}"
+            f"Pokémon Wordle {score}/{words.guess_limit} (gamelab {names.name}, seed {seed}"
             f"{', hard' if hard else ''})\n{grid}"
         )
     return PlayRound(
-        names,
+        names.name,
         rule,
         hard or "off",
         HARD_MODE_TEXT[hard],

@@ -15,7 +15,7 @@ from gamelab.wordle import entropy
 from gamelab.wordle.chart import chart
 from gamelab.wordle.optimal_summary import OptimalSummary, solve_summary
 from gamelab.wordle.pruned import PrunedSearch
-from gamelab.wordle.rules import load_word_list
+from gamelab.wordle.rules import load_word_list, parse_names
 from gamelab.wordle.table import Game
 
 TITLE = "Pokémon Wordle"
@@ -34,7 +34,7 @@ def _optimum(game: Game, ctx: Any) -> OptimalSummary | None:
 
 
 def build(section: Any, ctx: Any) -> None:
-    words = load_word_list("gen1-4")
+    words = load_word_list(parse_names("gen1-4"))
     games = {rule: Game(words, rule) for rule in RULES}
     blog, std = games["blog"], games["standard"]
 
@@ -142,7 +142,7 @@ def build(section: Any, ctx: Any) -> None:
         "at every node; optimal because the lower bound equals the total.",
     )
     if not ctx.quick and SOLVE_OPTIMUM:
-        all_words = load_word_list("all")
+        all_words = load_word_list(parse_names("all"))
         rows = []
         for rule in RULES:
             o = solve_summary(

@@ -17,7 +17,7 @@ NYT's WordleBot in spirit (skill and luck per guess), but from the exact optimum
 heuristic. ``expected_left`` (sum over g's unsolved classes of |c|^2/n) is the average number of
 candidates g leaves, shown beside the optimal guess's.
 
-    >>> r = review("gen1", "standard", None, [("ゴルバット", "00000"), ("ピカチュウ", "22222")])
+    >>> r = review(parse_names("gen1"), "standard", None, [("ゴルバット", "00000"), ("ピカチュウ", "22222")])
     >>> r.solved, r.guesses, round(r.optimal_expected + r.total_lost - r.total_luck, 9)
     (True, 2, 2.0)
     >>> r.steps[0].optimal_guess, round(r.steps[0].guesses_lost, 4)
@@ -33,7 +33,14 @@ import numpy as np
 
 from gamelab.wordle.advice import english_names, parse_history, solver_context
 from gamelab.wordle.optimal import INF
-from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode, check_rule, pattern_text
+from gamelab.wordle.rules import (  # noqa: F401 (parse_names: doctest)
+    HARD_MODE_TEXT,
+    NameSetting,
+    check_hard_mode,
+    check_rule,
+    parse_names,
+    pattern_text,
+)
 
 __all__ = ["Review", "ReviewStep", "review"]
 
@@ -78,7 +85,7 @@ class Review:
     notes: list[str] = field(default_factory=list)
 
 
-def _table(names: str, rule: str, hard: str | None):
+def _table(names: NameSetting, rule: str, hard: str | None):
     """The cached optimal strategy, or None while it is not computed."""
     from gamelab.wordle.strategy import optimal_strategy, strategy_is_cached
 
@@ -100,7 +107,7 @@ def _expected_left(game, g: int, cands: np.ndarray) -> float:
 
 
 def review(
-    names: str, rule: str, hard: str | bool | None, history: Sequence[tuple[str, str]]
+    names: NameSetting, rule: str, hard: str | bool | None, history: Sequence[tuple[str, str]]
 ) -> Review:
     """The review of a history of (name, colours); see the module doc."""
     rule, hard = check_rule(rule), check_hard_mode(hard)
@@ -188,7 +195,7 @@ def review(
         )
         cands, pool = after_cands, after_pool
     out = Review(
-        names,
+        names.name,
         rule,
         hard or "off",
         HARD_MODE_TEXT[hard],

@@ -27,7 +27,7 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import cached_property
+from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
@@ -209,8 +209,13 @@ class WordList:
     answers: tuple[str, ...]
     dex: tuple[int, ...] = field(default=(), compare=False)
     guess_limit: int = field(default=WORDLE_GUESS_LIMIT, compare=False)  # the game's limit
+    #: the name of the list's content, for caches (a Pokémon setting's canonical spec:
+    #: ``upto-gen9`` is ``all``); default `name`
+    key: str = field(default="", compare=False)
 
     def __post_init__(self) -> None:
+        if not self.key:
+            object.__setattr__(self, "key", self.name)
         if not self.answers:
             raise ValueError(f"word list {self.name!r} has no answers")
         if not self.guesses:
@@ -305,28 +310,177 @@ def pokemon_names() -> list[tuple[int, str, str, int]]:
 
 
 _GEN = re.compile(r"^gen(\d)(?:-(\d))?$")
+_UPTO = re.compile(r"^upto-gen(\d)$")
+ALL_DEX = (1, 1025)
+DEX_2022 = 898  # the live game's guess list when the seed post was written (Sword/Shield)
 
 
-def pokemon_word_list(spec: str) -> WordList:
-    """`gen1-4` (the blog: guesses dex 1-493, answers the 285 five-character names), `genN`,
-    `genN-M` or `all` (dex 1-1025). Names longer than 5 characters cannot be guessed."""
+def _gen_range(spec: str) -> tuple[int, int] | None:
     m = _GEN.match(spec)
     if spec == "all":
-        lo, hi = 1, 1025
-    elif m:
-        a, b = int(m.group(1)), int(m.group(2) or m.group(1))
-        if not (1 <= a <= b <= 9):
-            raise ValueError(f"bad generation range {spec!r}; generations are 1..9, e.g. gen1-4")
-        lo, hi = GENERATION_DEX[a][0], GENERATION_DEX[b][1]
-    else:
-        raise ValueError(
-            f"unknown word list {spec!r}; use gen1-4, genN, genN-M, all or --guesses/--answers FILE"
+        return ALL_DEX
+    if not m:
+        return None
+    a, b = int(m.group(1)), int(m.group(2) or m.group(1))
+    if not (1 <= a <= b <= 9):
+        raise ValueError(f"bad generation range {spec!r}; generations are 1..9, e.g. gen1-4")
+    return GENERATION_DEX[a][0], GENERATION_DEX[b][1]
+
+
+def _gen_spec(dex: tuple[int, int]) -> str:
+    """The shortest spec of a dex range on generation boundaries (``all``, ``gen5``, ``gen1-4``)."""
+    if dex == ALL_DEX:
+        return "all"
+    first = next(g for g, (lo, _) in GENERATION_DEX.items() if lo == dex[0])
+    last = next(g for g, (_, hi) in GENERATION_DEX.items() if hi == dex[1])
+    return f"gen{first}" if first == last else f"gen{first}-{last}"
+
+
+@dataclass(frozen=True)
+class NameSetting:
+    """Which species may be the answer and which may be guessed: two national-dex ranges.
+
+    The answers are the five-character names of `answers_dex`; the guesses every name of at most
+    five characters of `guesses_dex` (longer names cannot be entered), in dex order (the
+    tie-break order of every search). Built once at the edge by :func:`parse_names` from a spec
+    (``daily``, ``upto-gen5``, ``gen1-4``, ``gen1-4/all`` ...) and passed down as this frozen,
+    hashable value; the constructor checks the ranges.
+
+        >>> parse_names("daily").answers_dex, parse_names("daily").guesses_dex
+        ((1, 493), (1, 1025))
+        >>> parse_names("upto-gen9").canonical, parse_names("gen1-4/all").canonical
+        ('all', 'daily')
+    """
+
+    answers_dex: tuple[int, int]
+    guesses_dex: tuple[int, int]
+    name: str = ""  # what the player chose (default: the canonical spec)
+
+    def __post_init__(self) -> None:
+        for kind, (lo, hi) in (("answer", self.answers_dex), ("guess", self.guesses_dex)):
+            if not (ALL_DEX[0] <= lo <= hi <= ALL_DEX[1]):
+                raise ValueError(
+                    f"bad {kind} range dex {lo}-{hi}; the national dex runs {ALL_DEX[0]}-{ALL_DEX[1]}"
+                )
+        (alo, ahi), (glo, ghi) = self.answers_dex, self.guesses_dex
+        if not (glo <= alo and ahi <= ghi):
+            raise ValueError(
+                f"answers dex {alo}-{ahi} must lie within the guesses dex {glo}-{ghi} "
+                "(every answer can be guessed)"
+            )
+        if not self.name:
+            object.__setattr__(self, "name", self.canonical)
+
+    @property
+    def canonical(self) -> str:
+        """One spec per content: ``upto-gen9`` is ``all``, ``upto-gen4`` is ``daily`` (the key
+        of cached and shipped strategies, so equal lists share them)."""
+        if self.answers_dex == self.guesses_dex:
+            return _gen_spec(self.answers_dex)
+        for spec, _ in _NAMED:
+            if spec in _LIVE_RANGES and _LIVE_RANGES[spec] == (self.answers_dex, self.guesses_dex):
+                return spec
+        return f"{_gen_spec(self.answers_dex)}/{_gen_spec(self.guesses_dex)}"
+
+    def with_guesses(self, guesses: NameSetting) -> NameSetting:
+        """These answers, the guesses of `guesses` (``--answers-names A --guesses-names G``)."""
+        return NameSetting(self.answers_dex, guesses.guesses_dex, f"{self.name}/{guesses.name}")
+
+
+def _live_ranges() -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:
+    post = _gen_range("gen1-4")
+    assert post is not None
+    out = {"daily": (post, ALL_DEX), "daily-2022": (post, (1, DEX_2022))}
+    for n in GENERATION_DEX:
+        out[f"upto-gen{n}"] = ((1, GENERATION_DEX[n][1]), ALL_DEX)
+    return out
+
+
+_LIVE_RANGES = _live_ranges()
+
+#: the named settings a player chooses from (spec, player-facing label), the live game first
+_NAMED: tuple[tuple[str, str], ...] = (
+    ("daily", "Today's answer: generations 1-4 answers, any species may be guessed"),
+    *(
+        (
+            f"upto-gen{n}",
+            f"Endless, answers up to generation {n}"
+            + (" (Kanto)" if n == 1 else f" (dex 1-{GENERATION_DEX[n][1]})")
+            + ", any species may be guessed",
         )
-    rows = [r for r in pokemon_names() if lo <= r[0] <= hi and len(r[1]) <= POKEMON_ANSWER_LENGTH]
+        for n in GENERATION_DEX
+    ),
+    ("daily-2022", "Today's answer as in 2022: generations 1-4 answers, guesses up to dex 898"),
+    ("gen1-4", "The blog post's setting: answers and guesses generations 1-4 only"),
+)
+
+
+@dataclass(frozen=True)
+class NamedSetting:
+    """One named word-list setting for a page's chooser: the spec `parse_names` takes, the
+    parsed setting and a label for players."""
+
+    spec: str
+    label: str
+    setting: NameSetting
+    answers: int  # how many answers
+    guesses: int  # how many guesses
+
+
+def named_settings() -> tuple[NamedSetting, ...]:
+    """The named settings (the live game's ``daily`` and ``upto-gen1..9``, ``daily-2022`` and
+    the post's ``gen1-4``), each with a player-facing label and its list sizes."""
+    out = []
+    for spec, label in _NAMED:
+        setting = parse_names(spec)
+        words = pokemon_word_list(setting)
+        out.append(NamedSetting(spec, label, setting, len(words.answers), len(words.guesses)))
+    return tuple(out)
+
+
+NAMES_HELP = "daily, daily-2022, upto-gen1..upto-gen9, gen1-4 (the post), genN, genN-M or all"
+
+
+def parse_names(spec: str) -> NameSetting:
+    """A word-list spec as a :class:`NameSetting`: a named live setting (``daily``,
+    ``daily-2022``, ``upto-genN``), ``all``, ``genN`` or ``genN-M`` (answers and guesses the
+    same generations, as the post's ``gen1-4``), or ``ANSWERS/GUESSES`` (the answers of one
+    spec, the guesses of another: ``gen1-4/all`` is ``daily``). Raises ValueError."""
+    text = spec.strip()
+    if "/" in text:
+        a, _, g = text.partition("/")
+        return NameSetting(parse_names(a).answers_dex, parse_names(g).guesses_dex, text)
+    if text in _LIVE_RANGES:
+        answers, guesses = _LIVE_RANGES[text]
+        return NameSetting(answers, guesses, text)
+    if _UPTO.match(text):
+        raise ValueError(f"bad generation {text!r}; generations are 1..9, e.g. upto-gen5")
+    dex = _gen_range(text)
+    if dex is None:
+        raise ValueError(f"unknown word list {spec!r}; use {NAMES_HELP}")
+    return NameSetting(dex, dex, text)
+
+
+POST_SETTING = NameSetting((1, 493), (1, 493), "gen1-4")  # the seed post's lists
+
+
+@lru_cache(maxsize=64)
+def pokemon_word_list(setting: NameSetting) -> WordList:
+    """The word list of a setting (the post's ``gen1-4``: guesses dex 1-493, answers its 285
+    five-character names). Names longer than 5 characters cannot be guessed."""
+    if not isinstance(setting, NameSetting):
+        raise TypeError(f"a NameSetting is needed (parse_names), not {type(setting).__name__}")
+    (alo, ahi), (glo, ghi) = setting.answers_dex, setting.guesses_dex
+    rows = [r for r in pokemon_names() if glo <= r[0] <= ghi and len(r[1]) <= POKEMON_ANSWER_LENGTH]
     guesses = tuple(r[1] for r in rows)
-    answers = tuple(g for g in guesses if len(g) == POKEMON_ANSWER_LENGTH)
+    answers = tuple(r[1] for r in rows if alo <= r[0] <= ahi and len(r[1]) == POKEMON_ANSWER_LENGTH)
     return WordList(
-        spec, guesses, answers, dex=tuple(r[0] for r in rows), guess_limit=POKEMON_GUESS_LIMIT
+        setting.name,
+        guesses,
+        answers,
+        dex=tuple(r[0] for r in rows),
+        guess_limit=POKEMON_GUESS_LIMIT,
+        key=setting.canonical,
     )
 
 
@@ -347,9 +501,11 @@ def read_words(path: Path) -> list[str]:
 
 
 def load_word_list(
-    names: str = "gen1-4", guesses_file: Path | None = None, answers_file: Path | None = None
+    names: NameSetting = POST_SETTING,
+    guesses_file: Path | None = None,
+    answers_file: Path | None = None,
 ) -> WordList:
-    """A Pokémon list by name, or a custom list from files (answers are added to the guesses)."""
+    """A Pokémon list by setting, or a custom list from files (answers are added to the guesses)."""
     if guesses_file is None and answers_file is None:
         return pokemon_word_list(names)
     if answers_file is None:

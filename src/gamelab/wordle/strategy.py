@@ -12,7 +12,7 @@ there by the same solver (see :mod:`gamelab.wordle.advice`).
 Cost: the solve itself (gen1-4: a few seconds of CPU per setting; ``all``: minutes), once per
 (word list, rule, hard mode, guess limit); loading the table takes milliseconds.
 
-    >>> table = optimal_strategy("gen1-4", "blog")
+    >>> table = optimal_strategy(POST_SETTING, "blog")
     >>> table.words.guesses[table.guess[0]], int(table.total[0]), table.is_cached()
     ('ジーランス', 964, True)
 """
@@ -30,17 +30,21 @@ import numpy as np
 from gamelab.core.cache import cache_key, cached_arrays, is_cached, load_arrays
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
+    POST_SETTING,
+    NameSetting,
     WordList,
     check_hard_mode,
     check_rule,
     feedback,
     hard_mode_allows,
+    parse_names,
     pattern_code,
     pokemon_word_list,
 )
 from gamelab.wordle.table import Game
 
 __all__ = [
+    "LIVE_SETTINGS",
     "PRECOMPUTED",
     "SHIPPED",
     "BackgroundBuilds",
@@ -55,11 +59,18 @@ __all__ = [
 ]
 
 STRATEGY_VERSION = 1
-#: the settings the web page precomputes: both lists, both rules, normal and both hard modes
-#: (the game's hard mode is defined for the standard rule only)
+#: the live game's settings (any species may be guessed; the daily answers are generations 1-4,
+#: the endless mode's answers generations 1..N); ``upto-gen4`` is ``daily`` and ``upto-gen9``
+#: is ``all`` (same lists, so the same tables), hence not listed twice
+LIVE_SETTINGS = tuple(
+    parse_names(spec)
+    for spec in ("daily", *(f"upto-gen{n}" for n in (1, 2, 3, 5, 6, 7, 8)), "daily-2022")
+)
+#: the settings the web page precomputes: the post's lists, ``all`` and the live settings, both
+#: rules, normal and both hard modes (the game's hard mode is defined for the standard rule only)
 PRECOMPUTED = tuple(
     (names, rule, hard)
-    for names in ("gen1-4", "all")
+    for names in (POST_SETTING, parse_names("all"), *LIVE_SETTINGS)
     for rule in ("standard", "blog")
     for hard in (None, "game", "strict")
     if not (hard == "game" and rule == "blog")
@@ -76,14 +87,14 @@ SHIPPED = Path(__file__).parent / "data"
 def _params(words: WordList, rule: str, hard: str | None) -> dict[str, Any]:
     return {
         "words": words.fingerprint(),
-        "names": words.name,
+        "names": words.key,
         "rule": rule,
         "hard": hard,
         "max_guesses": words.guess_limit,
     }
 
 
-def shipped_strategy_path(names: str, rule: str, hard: str | bool | None = None) -> Path:
+def shipped_strategy_path(names: NameSetting, rule: str, hard: str | bool | None = None) -> Path:
     """Where the package ships (or would ship) the strategy of this setting."""
     rule, hard = check_rule(rule), check_hard_mode(hard)
     key = cache_key("wordle-strategy", _params(_words(names), rule, hard), STRATEGY_VERSION)
@@ -99,6 +110,7 @@ class Strategy:
     with patterns ``child_code[...]``.
     """
 
+    names: NameSetting
     words: WordList
     rule: str
     hard: str | None
@@ -116,7 +128,7 @@ class Strategy:
         return self.words.guess_limit
 
     def is_cached(self) -> bool:
-        return strategy_is_cached(self.words.name, self.rule, self.hard)
+        return strategy_is_cached(self.names, self.rule, self.hard)
 
     def child(self, node: int, code: int) -> int | None:
         """The node reached when node's guess shows pattern `code` (None: solved or impossible)."""
@@ -189,15 +201,15 @@ def _solve(words: WordList, rule: str, hard: str | None) -> dict[str, np.ndarray
     return arrays
 
 
-_known_cached: set[tuple[str, str, str | None]] = set()
+_known_cached: set[tuple[NameSetting, str, str | None]] = set()
 
 
 @lru_cache(maxsize=32)
-def _words(names: str) -> WordList:
+def _words(names: NameSetting) -> WordList:
     return pokemon_word_list(names)
 
 
-def strategy_is_cached(names: str, rule: str, hard: str | bool | None = None) -> bool:
+def strategy_is_cached(names: NameSetting, rule: str, hard: str | bool | None = None) -> bool:
     """Whether the optimal strategy for this setting is already in the cache."""
     key = (names, check_rule(rule), check_hard_mode(hard))
     if key in _known_cached:
@@ -211,8 +223,8 @@ def strategy_is_cached(names: str, rule: str, hard: str | bool | None = None) ->
 
 
 @lru_cache(maxsize=32)
-def optimal_strategy(names: str, rule: str, hard: str | bool | None = None) -> Strategy:
-    """The optimal strategy of a Pokémon list (``gen1-4``, ``all``, ``genN``...) under `rule`
+def optimal_strategy(names: NameSetting, rule: str, hard: str | bool | None = None) -> Strategy:
+    """The optimal strategy of a Pokémon setting (``daily``, ``gen1-4``, ``all``...) under `rule`
     and hard mode `hard`, within the game's guess limit: from the cache, else solved and
     stored (seconds for gen1-4, minutes for ``all``)."""
     words = _words(names)
@@ -230,7 +242,7 @@ def optimal_strategy(names: str, rule: str, hard: str | bool | None = None) -> S
             STRATEGY_VERSION,
             lambda: _solve(words, rule, hard),
         )
-    return Strategy(words, rule, hard, **arrays)
+    return Strategy(names, words, rule, hard, **arrays)
 
 
 def check_strategy(strategy: Strategy) -> int:
@@ -276,7 +288,7 @@ def check_strategy(strategy: Strategy) -> int:
 class StrategyStatus:
     """Whether the optimal strategy of a setting is ready, and what the page should say."""
 
-    names: str
+    names: str  # the setting's name
     rule: str
     hard_mode: str
     cached: bool
@@ -291,11 +303,11 @@ class BackgroundBuilds:
     leaves nothing half-written: the cache writes atomically."""
 
     def __init__(self) -> None:
-        self._running: dict[tuple[str, str, str | None], Any] = {}
-        self._queue: list[tuple[str, str, str | None]] = []
+        self._running: dict[tuple[NameSetting, str, str | None], Any] = {}
+        self._queue: list[tuple[NameSetting, str, str | None]] = []
 
     def status(
-        self, names: str, rule: str, hard: str | bool | None, start: bool = True
+        self, names: NameSetting, rule: str, hard: str | bool | None, start: bool = True
     ) -> StrategyStatus:
         rule, hard = check_rule(rule), check_hard_mode(hard)
         _words(names)  # validates the list's name
@@ -310,13 +322,13 @@ class BackgroundBuilds:
             message = "optimal strategy ready: answers on it are table lookups"
         elif building:
             message = (
-                f"the optimal strategy for {names} ({rule} rule, {HARD_MODE_TEXT[hard]}) is "
+                f"the optimal strategy for {names.name} ({rule} rule, {HARD_MODE_TEXT[hard]}) is "
                 "being computed in the background (once; minutes for large lists); until "
                 "then each answer is solved on the spot within the time budget"
             )
         else:
-            message = f"the optimal strategy for {names} is not computed yet"
-        return StrategyStatus(names, rule, hard or "off", cached, building, message)
+            message = f"the optimal strategy for {names.name} is not computed yet"
+        return StrategyStatus(names.name, rule, hard or "off", cached, building, message)
 
     def _reap(self) -> None:
         for key, proc in list(self._running.items()):
@@ -341,7 +353,7 @@ class BackgroundBuilds:
         self._running.clear()
 
 
-def _build_quietly(names: str, rule: str, hard: str | None) -> None:
+def _build_quietly(names: NameSetting, rule: str, hard: str | None) -> None:
     import os
 
     os.nice(10)
@@ -366,7 +378,9 @@ class StrategySummary:
     seconds: float
 
 
-def strategy_summary(names: str, rule: str, hard: str | bool | None = None) -> StrategySummary:
+def strategy_summary(
+    names: NameSetting, rule: str, hard: str | bool | None = None
+) -> StrategySummary:
     """Load (or compute and cache) the optimal strategy of a setting and summarise its root."""
     import time
 
@@ -376,7 +390,7 @@ def strategy_summary(names: str, rule: str, hard: str | bool | None = None) -> S
     table = optimal_strategy(names, rule, hard)
     words = table.words
     return StrategySummary(
-        names,
+        names.name,
         rule,
         hard or "off",
         HARD_MODE_TEXT[hard],

@@ -18,7 +18,7 @@ from gamelab.wordle import advice as advice_mod
 from gamelab.wordle.names import NameMatch, Suggestions, lookup_name, suggest
 from gamelab.wordle.practice import PlayRound, play_round
 from gamelab.wordle.review import Review, review
-from gamelab.wordle.rules import pokemon_word_list
+from gamelab.wordle.rules import NAMES_HELP, parse_names, pokemon_word_list
 from gamelab.wordle.strategy import BackgroundBuilds, StrategyStatus, strategy_is_cached
 
 PAGE = GamePage(
@@ -37,7 +37,7 @@ REVIEW_BUDGET_FACTOR = 4  # a review solves one node per guess: a few budgets
 
 
 class Setting(ApiModel):
-    names: str = Field("gen1-4", max_length=12, description="gen1-4, all, genN or genN-M")
+    names: str = Field("gen1-4", max_length=21, description=NAMES_HELP)
     rule: str = Field(
         "standard", max_length=10, description="standard (the game) or blog (the post)"
     )
@@ -56,7 +56,7 @@ class HistoryRequest(Setting):
 
 
 class NamesRequest(ApiModel):
-    names: str = Field("gen1-4", max_length=12)
+    names: str = Field("gen1-4", max_length=21)
     text: str = Field(max_length=40)
     limit: int = 12
 
@@ -77,25 +77,25 @@ def _pairs(body: HistoryRequest) -> list[tuple[str, str]]:
 @router.post("/names", response_model=Suggestions)
 async def names(body: NamesRequest):
     """The autocomplete: names of the list starting with the text, in both scripts."""
-    return reply(suggest(pokemon_word_list(body.names), body.text, body.limit))
+    return reply(suggest(pokemon_word_list(parse_names(body.names)), body.text, body.limit))
 
 
 class ResolveRequest(ApiModel):
-    names: str = Field("gen1-4", max_length=12)
+    names: str = Field("gen1-4", max_length=21)
     text: str = Field(max_length=40)
 
 
 @router.post("/resolve", response_model=NameMatch)
 async def resolve(body: ResolveRequest):
     """One typed name (any script) as the list spells it, or 422 saying why it is not a guess."""
-    return reply(lookup_name(pokemon_word_list(body.names), body.text))
+    return reply(lookup_name(pokemon_word_list(parse_names(body.names)), body.text))
 
 
 @router.post("/advice")
 async def advice(body: HistoryRequest, request: Request):
     """Candidates left, the optimal next guess (exact expected guesses, worst case) and the
     entropy ranking's top. Past the time budget: the max-entropy guess, labelled in ``note``."""
-    args = (body.names, body.rule, _hard(body.hard), _pairs(body))
+    args = (parse_names(body.names), body.rule, _hard(body.hard), _pairs(body))
     # whether the strategy is ready is part of the question (the pool memoises answers by it)
     ready = strategy_is_cached(*args[:3])
     result = await budgeted(
@@ -112,7 +112,9 @@ async def advice(body: HistoryRequest, request: Request):
 @router.post("/play", response_model=PlayRound)
 async def play(body: PlayRequest):
     """A practice game replayed from its seed and guesses: colours, keyboard, share text."""
-    return reply(play_round(body.names, body.rule, _hard(body.hard), body.seed, body.guesses))
+    return reply(
+        play_round(parse_names(body.names), body.rule, _hard(body.hard), body.seed, body.guesses)
+    )
 
 
 @router.post("/review")
@@ -121,7 +123,7 @@ async def review_game(body: HistoryRequest, request: Request):
     timeout = REVIEW_BUDGET_FACTOR * settings_of(request).budget
     result: Review = await pool_of(request).run(
         review,
-        (body.names, body.rule, _hard(body.hard), _pairs(body)),
+        (parse_names(body.names), body.rule, _hard(body.hard), _pairs(body)),
         timeout=timeout,
         cache=False,
     )  # not memoised: one that overran while a strategy was being built may fit now
@@ -131,4 +133,4 @@ async def review_game(body: HistoryRequest, request: Request):
 @router.post("/strategy", response_model=StrategyStatus)
 async def strategy(body: Setting):
     """Whether the optimal strategy of the setting is cached; starts computing it if not."""
-    return reply(_builds.status(body.names, body.rule, _hard(body.hard)))
+    return reply(_builds.status(parse_names(body.names), body.rule, _hard(body.hard)))
