@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from gamelab.core.state import CHANCE, TERMINAL, illegal
-from gamelab.wordle.rules import pattern_text, pokemon_word_list
+from gamelab.wordle.rules import parse_names, pattern_text, pokemon_word_list
 from gamelab.wordle.table import Game
 
 
@@ -36,7 +36,7 @@ class WordleGame:
 
     @cached_property
     def table(self) -> Game:
-        return Game(pokemon_word_list(self.names), self.rule)
+        return Game(pokemon_word_list(parse_names(self.names)), self.rule)  # the spec, parsed
 
     @property
     def num_actions(self) -> int:
