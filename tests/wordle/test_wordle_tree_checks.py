@@ -9,7 +9,7 @@ import os
 import pytest
 
 from gamelab.wordle.chart import check_tree, pattern_key
-from gamelab.wordle.rules import load_word_list
+from gamelab.wordle.rules import load_word_list, parse_names
 from gamelab.wordle.table import Game
 
 SETTINGS = ["--names", "gen1", "--rule", "standard"]
@@ -17,7 +17,7 @@ SETTINGS = ["--names", "gen1", "--rule", "standard"]
 
 @pytest.fixture(scope="module")
 def game():
-    return Game(load_word_list("gen1"), "standard")
+    return Game(load_word_list(parse_names("gen1")), "standard")
 
 
 def _first_candidate_tree(game, cands, first=None):

@@ -155,7 +155,8 @@ def chart_command(
     if style not in ("digits", "squares", "kanji"):
         raise ValueError(f"unknown --style {style!r}; use digits, squares or kanji")
     if tree is not None:
-        _print_tree(tree, make_game(names, guesses, answers, rule), style, json_out)
+        setting = name_setting(names, answers_names, guesses_names)
+        _print_tree(tree, make_game(setting, guesses, answers, rule), style, json_out)
         return
     from gamelab.wordle.chart import chart
 
