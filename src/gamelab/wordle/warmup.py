@@ -13,15 +13,15 @@ def warm_up() -> None:
     from gamelab.wordle.entropy import ranking
     from gamelab.wordle.kernel_search import warm_up as warm_scan
     from gamelab.wordle.optimal_summary import solve_summary
-    from gamelab.wordle.rules import load_word_list
+    from gamelab.wordle.rules import load_word_list, parse_names
     from gamelab.wordle.table import Game
 
-    words = load_word_list("gen1-4")
+    words = load_word_list(parse_names("gen1-4"))
     blog = Game(words, "blog")
     ranking(blog, 3)
     chart(blog, "レントラー")
     standard = Game(words, "standard")
     Assistant(standard).advice(parse_history(standard, "レントラー:00000"))
-    solve_summary(Game(load_word_list("gen1"), "blog"), store=None)
+    solve_summary(Game(load_word_list(parse_names("gen1")), "blog"), store=None)
     warm_page()
     warm_scan()
