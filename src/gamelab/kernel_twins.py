@@ -271,6 +271,15 @@ TWINS: dict[str, dict[str, Twin]] = {
             TW + "test_yatzy_layer_kernels_match_twins",
             variant_of="_utility_kernels.utility_widget",
         ),
+        "_utility_kernels.utility_pair_widget": _t(
+            "gamelab.yatzy._utility_kernels.utility_pair_widget_python",
+            "tests/yatzy/test_yatzy_winplay.py::test_utility_pair_widget_matches_twin",
+        ),
+        "_utility_kernels.utility_pair_layer": _t(
+            "gamelab.yatzy._utility_kernels.utility_pair_widget_python",
+            "tests/yatzy/test_yatzy_winplay.py::test_win_solve_outcomes_are_those_of_its_decisions",
+            variant_of="_utility_kernels.utility_pair_widget",
+        ),
         "_utility_kernels.utility_decisions": _t(
             "gamelab.yatzy._utility_kernels.utility_widget_python",
             "tests/yatzy/test_yatzy_target.py::test_utility_widget_matches_twin",
@@ -378,6 +387,10 @@ HELPERS: dict[str, dict[str, str]] = {
         "_utility_kernels.new_utility_workspace": "allocates utility_widget's buffers: nothing "
         "to compare",
         "_utility_kernels._shift_max": "a vector maximum inside utility_widget",
+        "_utility_kernels.new_pair_workspace": "allocates utility_pair_widget's buffers: nothing "
+        "to compare",
+        "_utility_kernels._pair_take": "the paired maximum inside utility_pair_widget",
+        "_utility_kernels._pair_shift_max": "a paired vector maximum inside utility_pair_widget",
         "_widget_kernels.final_values": "box choice values inside the widget kernels",
         "_widget_kernels.keep_values": "keep values inside widget and keep_decisions",
         "_widget_kernels.best_keeps": "the keep maximum inside widget and keep_decisions",

@@ -3,9 +3,11 @@
 import numpy as np
 import pytest
 
+from gamelab.core.serialise import to_plain
 from gamelab.oware.analysis import move_letter
 from gamelab.oware.game import (
     START_TEXT,
+    UNIT,
     analyse_position,
     engine_reply,
     exact_verdict,
@@ -149,7 +151,10 @@ def test_review_losses_are_never_negative_and_the_best_move_loses_nothing():
     moves = random_game(2)[:30]
     r = review_game(START_TEXT, *ABAPA, moves, depth=3)
     assert [m.move for m in r.moves] == moves and r.depth == 3
-    assert all(m.loss == m.score_before - m.score_after >= 0 for m in r.moves)
+    assert all(m.score_before - m.score_after >= 0 for m in r.moves)
+    assert all(m.loss == (0 if m.within_noise else m.score_before - m.score_after) for m in r.moves)
+    assert all(m.within_noise == (0 < m.score_before - m.score_after < UNIT) for m in r.moves)
+    assert all(m.depth == 3 for m in r.moves) and r.done
     assert all((m.loss == 0) == (m.loss_text == "") for m in r.moves)
     for side in ("South", "North"):
         counted = [m for m in r.moves if m.side == side and m.loss_seeds is not None]
@@ -166,6 +171,43 @@ def test_review_losses_are_never_negative_and_the_best_move_loses_nothing():
     assert review_game(START_TEXT, *ABAPA, best_line, depth=3).moves[0].loss == 0
     with pytest.raises(ValueError, match="no moves to review"):
         review_game(START_TEXT, *ABAPA, [], depth=3)
+
+
+def test_oware_1_review_as_strong_as_the_engine_in_pieces_never_blaming_its_choice():
+    """Issue 25, Owaré 1: the review searched 8 plies against a 14-ply engine and called the
+    hint's move the costliest. Now: the engine's time (or at least its depth) per position, in
+    pieces that add up to the whole review, and a move the engine recommended is no loss."""
+    from gamelab.oware.game_review import review_strength
+
+    assert review_strength("engine:time=0.5").text == "0.5 s a position, as the engine you played"
+    s = review_strength("engine:time=2")
+    assert (s.seconds, s.depth, s.per_piece) == (2.0, None, 1)
+    assert review_strength("engine:depth=12").depth == 12
+    assert review_strength("engine:depth=2").depth == 8  # never below the review's least depth
+    assert review_strength("greedy").seconds == 0.5
+    with pytest.raises(ValueError):
+        review_strength("wizard")
+    moves = random_game(4)[:8]
+    whole = review_game(START_TEXT, *ABAPA, moves, depth=4)
+    half = review_game(START_TEXT, *ABAPA, moves, depth=4, count=5)
+    assert not half.done and len(half.moves) == 5 and half.plies == 8
+    rest = review_game(
+        START_TEXT, *ABAPA, moves, depth=4, first=6, previous=[to_plain(m) for m in half.moves]
+    )
+    assert rest == whole
+    with pytest.raises(ValueError, match="continues at move 6"):
+        review_game(START_TEXT, *ABAPA, moves, depth=4, first=3, previous=half.moves)
+    # a lossy move the engine had recommended is not called a loss; the remark says why
+    lossy = next(m for m in whole.moves if m.loss > 0)
+    rec = [""] * len(moves)
+    rec[lossy.ply - 1] = lossy.move
+    again = review_game(START_TEXT, *ABAPA, moves, depth=4, recommended=rec)
+    m = again.moves[lossy.ply - 1]
+    assert m.loss == 0 and m.within_noise and "the engine's own choice" in m.remark
+    assert lossy.ply not in again.worst
+    # timed: every position searched for the engine's time, its depth stated
+    timed = review_game(START_TEXT, *ABAPA, moves[:2], seconds=0.05)
+    assert all(m.depth >= 1 for m in timed.moves) and timed.strength == "0.05 s a position"
 
 
 def test_record_round_trip():

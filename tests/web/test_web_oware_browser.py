@@ -189,3 +189,83 @@ def test_the_sowing_animation_can_be_skipped_and_screenshot(page):
     page.check("#show-pv")
     assert page.locator("#board .ow-house.hinted").count() == 1
     save_screenshot(page, "oware-page.png")
+
+
+def test_oware_2_new_game_cancels_the_pending_reply(page):
+    """Issue 25, Owaré 2: New game while the engine thinks used to stay "thinking…" and the old
+    reply brought back its moves ("C d"); now the old reply is dropped."""
+    _ready(page, opponent="engine:time=2")
+    with page.expect_response("**/api/oware/reply", timeout=60_000) as old:
+        page.locator('#board .ow-house[data-house="C"]').click()
+        page.wait_for_function("document.querySelector('#board').dataset.state === 'thinking'")
+        page.once("dialog", lambda dialog: dialog.accept())  # "discards the game in progress"
+        page.click("#new-game")
+        page.wait_for_function(
+            MY_TURN + " && document.querySelector('#board').dataset.moves === ''"
+        )
+    assert old.value.ok  # the old game's reply came back after the new game started ...
+    page.wait_for_function("!document.body.classList.contains('is-busy')")
+    # ... and changed nothing: a fresh board, South to move, nobody thinking
+    assert _moves(page) == []
+    assert page.locator("#board").get_attribute("data-state") == "idle"
+    assert "thinking" not in page.locator("#status").inner_text()
+    assert page.locator('#board .ow-house[data-house="C"]').get_attribute("data-seeds") == "4"
+
+
+def test_oware_1_review_is_as_strong_as_the_engine_and_never_blames_the_hint(page):
+    """Issue 25, Owaré 1: the review searched 8 plies against a 14-ply engine and called the
+    hinted move the costliest. Now it searches as long as the engine took (0.5 s a position),
+    in pieces with progress, states its depth, and a hinted (or engine) move is no loss."""
+    _ready(page, opponent="engine:time=0.5")
+    page.click("#hint")
+    page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
+    hinted = page.locator("#board .ow-house.hinted").get_attribute("data-house")
+    _play(page, hinted)
+    _play(page)
+    moves = _moves(page)
+    assert len(moves) == 4 and moves[0] == hinted
+    page.click("#to-review")
+    page.locator("#review-progress").wait_for()
+    assert "of 4" in page.locator("#review-progress").inner_text()
+    page.wait_for_function(
+        "document.querySelectorAll('#review-table tbody tr').length === 4"
+        " && !document.querySelector('#review-progress')"
+    )
+    summary = page.locator("#review-summary").inner_text()
+    assert "Searched 0.5 s a position, as the engine you played (depth " in summary, summary
+    rows = page.locator("#review-table tbody tr")
+    for ply in (1, 2, 4):  # the hinted move and the engine's own replies
+        lost = rows.nth(ply - 1).locator("td").nth(6)
+        assert "lost" not in (lost.get_attribute("class") or ""), (ply, lost.inner_text())
+        assert "costliest" not in lost.inner_text()
+    depths = [int(rows.nth(i).locator("td").nth(7).inner_text()) for i in range(4)]
+    assert all(d >= 1 for d in depths) and f"depth {min(depths)}" in summary, (depths, summary)
+
+
+def test_oware_3_the_game_survives_a_reload_and_is_not_discarded_unasked(page):
+    """Issue 25, Owaré 3: a reload lost the game, and loading an empty record box wiped it."""
+    _ready(page)
+    _play(page)
+    moves = _moves(page)
+    assert len(moves) == 2
+    page.reload()
+    page.wait_for_function(f"{MY_TURN} && document.querySelector('#board').dataset.moves !== ''")
+    assert _moves(page) == moves and page.locator("#opponent").input_value() == "engine:depth=2"
+    # an empty record box says so and keeps the game
+    page.locator("#load-box summary").click()
+    page.fill("#record-in", "  ")
+    page.click("#load-record")
+    page.wait_for_function(
+        "document.querySelector('#record-in + .field-error')?.textContent.includes('empty')"
+    )
+    assert _moves(page) == moves
+    # New game asks first; declining keeps the game, accepting starts afresh
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.click("#new-game")
+    page.wait_for_function(IDLE)
+    assert asked and "discards the game in progress (2 moves)" in asked[0]
+    assert _moves(page) == moves
+    page.once("dialog", lambda d: d.accept())
+    page.click("#new-game")
+    page.wait_for_function(MY_TURN + " && document.querySelector('#board').dataset.moves === ''")

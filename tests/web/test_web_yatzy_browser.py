@@ -236,3 +236,81 @@ def test_acceptance_a_whole_game_from_the_empty_card_on_the_coachs_advice(page):
     assert page.locator("#review-final").inner_text() == str(r.final_score)
     assert page.locator("#review-luck").inner_text() == f"{r.luck:+.2f} points"
     assert page.locator("#review-percentile").inner_text().startswith(f"{r.percentile:.1f} (")
+
+
+def test_yatzy_1_win_play_bot_shows_win_draw_and_loss_apart(page):
+    """Issue 25, Yatzy 1: "P(bot wins)" counted a draw as half a win; the page now names
+    P(bot wins), P(draw) and P(bot loses) apart, as the library returns them."""
+    body = {"rules": "yatzy", "seed": 3, "start": CARD_TEXT, "opponent": "win",
+            "moves": ["box chance"]}  # fmt: skip
+    want = page.request.post("/api/yatzy/game", data=body).json()["bot_turn"]
+    assert want["policy"] == "win play"
+    parts = [want[k] for k in ("win_probability", "draw_probability", "loss_probability")]
+    assert sum(parts) == pytest.approx(1.0, abs=1e-9)
+    page.goto(f"/yatzy?rules=yatzy&seed=3&opponent=win&start={CARD_TEXT}")
+    page.locator("#dice .die").first.wait_for()
+    page.click('#card button.score-btn[data-box="chance"]')
+    page.locator("#bot-log li").wait_for()
+    text = page.locator("#bot-log li").inner_text()
+    win, draw, loss = (f"{100 * p:.1f}%" for p in parts)
+    assert f"P(bot wins) {win}, P(draw) {draw}, P(bot loses) {loss}" in text, text
+
+
+def _near_end(page, opponent="optimal"):
+    page.goto(f"/yatzy?rules=yatzy&seed=3&opponent={opponent}&start={CARD_TEXT}")
+    page.wait_for_function(
+        "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
+    )
+
+
+def test_yatzy_2_undo_the_last_decision_and_the_review_marks_it(page):
+    """Issue 25, Yatzy 2: a misclick on a score box scored at once, with no way back."""
+    _near_end(page)
+    dice = page.evaluate(STATE_JS)
+    page.click('#card button.score-btn[data-box="chance"]')  # the misclick; the bot then plays
+    page.locator("#bot-log li").wait_for()
+    assert page.locator("#turn-line").inner_text().startswith("Turn 14 of 15")
+    page.click("#undo")
+    page.wait_for_function(
+        "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
+    )
+    assert page.evaluate(STATE_JS) == dice  # the same roll again
+    assert page.locator("#bot-log li").count() == 0 and page.locator("#bot-last").is_hidden()
+    assert page.locator('#card tr[data-box="chance"] td').nth(1).inner_text() == ""
+    page.click('#card button.score-btn[data-box="yatzy"]')  # chosen anew
+    page.locator("#bot-log li").wait_for()
+    page.click("#tab-review")
+    page.locator("#review-decisions tbody tr").first.wait_for()
+    first = page.locator('#review-decisions tbody tr[data-decision="1"]')
+    assert "undone" in first.get_attribute("class") and "after an undo" in first.inner_text()
+    assert "yatzy" in first.inner_text()
+    assert page.locator("#review-undone").inner_text().startswith("1 ")
+
+
+def test_yatzy_3_the_game_survives_a_reload_and_is_not_discarded_unasked(page):
+    """Issue 25, Yatzy 3: a reload restarted at turn 1; changing the Opponent silently
+    restarted the game."""
+    _near_end(page)
+    page.click("#reroll")
+    page.wait_for_function(
+        "document.querySelector('#turn-line').textContent.includes('1 reroll left')"
+    )
+    state = page.evaluate(STATE_JS)
+    page.reload()
+    page.wait_for_function(
+        "document.querySelector('#turn-line').textContent.includes('1 reroll left')"
+    )
+    assert page.evaluate(STATE_JS) == state
+    assert page.locator("#opponent").input_value() == "optimal"
+    asked = []
+    page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.select_option("#opponent", "none")
+    assert asked and "discards the game in progress (turn 13)" in asked[0]
+    assert page.locator("#opponent").input_value() == "optimal"
+    assert page.evaluate(STATE_JS) == state
+    page.once("dialog", lambda d: d.accept())
+    page.select_option("#opponent", "none")
+    page.wait_for_function(
+        "document.querySelector('#turn-line').textContent.includes('2 rerolls left')"
+        " && !document.querySelector('#turn-line').textContent.includes('bot')"
+    )

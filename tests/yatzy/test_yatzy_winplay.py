@@ -39,8 +39,8 @@ def test_win_utility():
     assert u.tolist() == [0.0, 0.125, 0.5, 0.875, 1.0, 1.0]
 
 
-def _policy_value(rules, sol, a_state, law):
-    """P(A wins) + P(tie)/2 of the solve's decisions, by exact forward propagation."""
+def _policy_value(rules, sol, a_state, law, tie=0.5):
+    """P(A wins) + tie P(tie) of the solve's decisions, by exact forward propagation."""
     bundle = rules.kernel_rules()
     scratch = wp.decision_scratch(rules.n_boxes)
     acc, roll_i = scratch[W_ACC], scratch[W_ROLL_I]
@@ -60,7 +60,7 @@ def _policy_value(rules, sol, a_state, law):
         mass = nxt
     scores = np.array([k[3] for k in mass])
     probs = np.array(list(mass.values()))
-    return float(probs @ wp.win_utility(law, scores))
+    return float(probs @ wp.win_utility(law, scores, tie=tie))
 
 
 @pytest.mark.parametrize("rules", [MINI, MINI_FORCED], ids=lambda r: r.name)
@@ -80,6 +80,55 @@ def test_win_solve_value_is_realised_and_beats_expectation(rules):
     lo, p = law
     sure = wp.solve_win(rules, (a[0], a[1], a[2], lo + len(p) + 5), law)
     assert sure.value == 1.0
+
+
+@pytest.mark.parametrize("rules", [MINI, MINI_FORCED], ids=lambda r: r.name)
+def test_win_solve_outcomes_are_those_of_its_decisions(rules):
+    """P(win), P(tie), P(loss) apart (issue 25, Yatzy 1: the page showed win + half the tie as
+    "P(bot wins)"): the paired solve's parts equal the played decisions' exact laws."""
+    E = solve(rules).E
+    a = (0b0010001, 12, 0, 60)
+    b = (0b0001110, 11, 0, 64)
+    law = wp.final_score_law(rules, b, E)
+    plain = wp.solve_win(rules, a, law)
+    sol = wp.solve_win(rules, a, law, outcomes=True)
+    assert sol.value == plain.value  # the same utility vectors
+    assert [v.tolist() for v in sol.vectors] == [v.tolist() for v in plain.vectors]
+    win, tie, loss = sol.outcomes()
+    assert tie > 0.005 and win > 0.01 and loss > 0.01
+    assert win + tie + loss == pytest.approx(1.0, abs=1e-12)
+    assert win + 0.5 * tie == pytest.approx(sol.value, abs=1e-12)
+    assert win == pytest.approx(_policy_value(rules, sol, a, law, tie=0.0), abs=1e-12)
+    assert win + tie == pytest.approx(_policy_value(rules, sol, a, law, tie=1.0), abs=1e-12)
+    with pytest.raises(ValueError, match="outcomes"):
+        plain.outcomes()
+
+
+@pytest.mark.parametrize("rules", [MINI, MINI_FORCED], ids=lambda r: r.name)
+def test_utility_pair_widget_matches_twin(rules):
+    from gamelab.yatzy._utility_kernels import (
+        new_pair_workspace,
+        new_utility_workspace,
+        utility_pair_widget,
+        utility_pair_widget_python,
+        utility_widget,
+    )
+
+    rng = np.random.default_rng(5)
+    bundle = rules.kernel_rules()
+    L = 7
+    Pn = np.sort(rng.random((30, L)), axis=1)[:, ::-1].copy()
+    Pn[:, 0] = 1.0
+    Pn[3] = Pn[4]  # exact ties of the utility: the second value decides
+    Wn = Pn * rng.random((30, L))
+    row_of = rng.integers(0, 30, rules.n_states)
+    yb = rules.boxes.index("yahtzee")
+    for mask, m, f in [(0, 0, 0), (0b0000101, 8, 0), ((1 << yb) | 0b11, 30, 0), (0b1011010, 0, 0)]:
+        u, w = utility_pair_widget(Pn, Wn, row_of, mask, m, f, bundle, new_pair_workspace(L))
+        want_u, want_w = utility_pair_widget_python(Pn, Wn, row_of, mask, m, f, rules)
+        assert np.allclose(u, want_u, atol=1e-13) and np.allclose(w, want_w, atol=1e-13)
+        plain = utility_widget(Pn, row_of, mask, m, f, bundle, new_utility_workspace(L))
+        assert np.array_equal(u, plain)
 
 
 def test_study_records_and_pairing():

@@ -1,12 +1,17 @@
 """The engine's review of a whole game of Owaré (the page's Review view, and any other shell):
-every legal move of every position searched to one fixed depth, so a move's loss against the
-best is never negative and the review is the same on every machine; the three costliest moves
-are marked, and moves that let a won game go (or walk into a lost one) are counted apart from
-the seed losses. The game is given as in :mod:`gamelab.oware.game` (start, rule variant, moves).
+every position searched as strongly as the engine the player faced (the same time per move, or
+at least its depth: :func:`review_strength`), the played move scored at the depth the root
+search reached, so a loss is never negative. Losses below :data:`NOISE` (one seed) are within
+the search's noise and not counted, and a move the engine itself recommended in the game (its
+own reply, or the hint shown) is never called a loss: the review then notes the deeper or other
+preference in `remark`. The three costliest moves are marked, and moves that let a won game go
+(or walk into a lost one) are counted apart from the seed losses. A long review runs in pieces
+(`first`, `count`, carrying the rows done so far as `previous`), so a page can show progress.
+The game is given as in :mod:`gamelab.oware.game` (start, rule variant, moves).
 
 >>> r = review_game("start", "no-capture", "own-row", ["C", "a"], depth=2)
->>> [(m.ply, m.side, m.move, m.loss >= 0) for m in r.moves]
-[(1, 'South', 'C', True), (2, 'North', 'a', True)]
+>>> [(m.ply, m.side, m.move, m.loss >= 0, m.depth) for m in r.moves]
+[(1, 'South', 'C', True, 2), (2, 'North', 'a', True, 2)]
 """
 
 from __future__ import annotations
@@ -31,7 +36,57 @@ from gamelab.oware.game import (
 )
 from gamelab.oware.rules import Position
 
-__all__ = ["GameReview", "ReviewedMove", "review_game"]
+__all__ = ["GameReview", "ReviewStrength", "ReviewedMove", "review_game", "review_strength"]
+
+#: a loss below this (one seed, in evaluation units) is within the search's noise: not counted
+NOISE = UNIT
+#: the review's depth when neither a depth nor a time is given, and its least depth
+REVIEW_DEPTH = 8
+#: seconds per position when the player faced no timed engine (the page's default engine)
+DEFAULT_SECONDS = 0.5
+#: seconds of search one piece of a long review may take (a page's request)
+PIECE_SECONDS = 2.0
+
+
+@dataclass(frozen=True)
+class ReviewStrength:
+    """How strongly the review searches each position: `seconds` per position (the engine's
+    time per move) or a fixed `depth`; `per_piece` positions per piece of a long review."""
+
+    seconds: float | None
+    depth: int | None
+    text: str
+    per_piece: int
+
+
+def review_strength(opponent: str) -> ReviewStrength:
+    """At least as strong as the engine the player faced: its time per move (``engine:time=T``),
+    at least its depth (``engine:depth=D``, and never below :data:`REVIEW_DEPTH`), and the page's
+    default engine's time for the weaker opponents (blog, greedy, random).
+
+    >>> review_strength("engine:time=2").text
+    '2 s a position, as the engine you played'
+    """
+    from gamelab.oware.game import check_opponent
+
+    spec = check_opponent(opponent)
+    o = spec.options
+    if spec.kind == "engine" and "time" in o:
+        t = float(o["time"])
+        return ReviewStrength(
+            t, None, f"{t:g} s a position, as the engine you played", _per_piece(t)
+        )
+    if spec.kind == "engine" and "depth" in o:
+        d = max(int(o["depth"]), REVIEW_DEPTH)
+        return ReviewStrength(None, d, f"depth {d} at every position", 4)
+    t = DEFAULT_SECONDS
+    return ReviewStrength(
+        t, None, f"{t:g} s a position, as the page's default engine", _per_piece(t)
+    )
+
+
+def _per_piece(seconds: float) -> int:
+    return max(1, int(PIECE_SECONDS // (2 * seconds)))  # the root search and the played move
 
 
 @dataclass(frozen=True)
@@ -53,6 +108,11 @@ class ReviewedMove:
     south_after: float
     exact: bool  # the position was inside the tablebase: the scores are exact
     worst: bool = False
+    depth: int = 0  # the depth of this position's search (plies)
+    #: the raw difference was below NOISE, or the engine itself recommended the played move:
+    #: either way not counted as a loss (the raw scores stay in score_before / score_after)
+    within_noise: bool = False
+    remark: str = ""  # e.g. "the engine's own choice in the game (depth 14); ..."
 
 
 @dataclass(frozen=True)
@@ -60,7 +120,7 @@ class GameReview:
     """Each move against the engine's best at a fixed depth (every legal move searched to the
     same depth, so a loss is never negative), the costliest moves marked."""
 
-    depth: int
+    depth: int  # the deepest search of a position (plies)
     score_unit: str
     moves: list[ReviewedMove]
     worst: list[int]
@@ -69,6 +129,13 @@ class GameReview:
     turning_moves: dict[str, int]  # moves that let a won game go or walked into a lost one
     result: list[int] | None
     note: str | None = None
+    plies: int = 0  # the game's moves; the review covers moves 1..len(moves) of them
+    strength: str = ""  # how each position was searched, in words
+    least_depth: int = 0  # the shallowest search of a position (plies)
+
+    @property
+    def done(self) -> bool:
+        return len(self.moves) == self.plies
 
 
 def _child_score(engine: Any, child: Position, depth: int) -> tuple[int, bool]:
@@ -88,29 +155,93 @@ def _child_score(engine: Any, child: Position, depth: int) -> tuple[int, bool]:
     return -engine.search(child, depth=depth - 1).score, False
 
 
+def _row_of(d: dict[str, Any]) -> ReviewedMove:
+    names = {f.name for f in dataclasses.fields(ReviewedMove)}
+    if not isinstance(d, dict) or not set(d) <= names:
+        raise ValueError("the review so far (previous) is not a list of reviewed moves")
+    try:
+        return ReviewedMove(**d)
+    except TypeError as exc:
+        raise ValueError(f"the review so far (previous) is incomplete: {exc}") from None
+
+
+def _search_root(engine: Any, p: Position, depth: int | None, seconds: float | None):
+    if seconds is not None:
+        return engine.search(p, time_limit=seconds)
+    return engine.search(p, depth=depth)
+
+
 def review_game(
-    start: str, grand_slam: str, cycle: str, moves: list[str], depth: int = 8
+    start: str,
+    grand_slam: str,
+    cycle: str,
+    moves: list[str],
+    depth: int | None = None,
+    seconds: float | None = None,
+    first: int = 1,
+    count: int | None = None,
+    previous: list[Any] | tuple[Any, ...] = (),
+    recommended: list[str] | tuple[str, ...] = (),
+    strength: str = "",
 ) -> GameReview:
-    """Every move of the game against the engine's best: each legal move is searched to `depth`
-    plies (fixed depth, so the review is the same on every machine) and the played move's score
-    compared with the best one's."""
-    if not 1 <= depth <= 12:
-        raise ValueError(f"review depth must be 1-12, got {depth}")
+    """The game's moves `first`..`first + count - 1` (all by default) against the engine's
+    best, after the rows `previous` (the review so far, moves 1..first-1, as returned before).
+
+    Each position is searched for `seconds` (the engine's time per move) or to `depth` plies
+    (default :data:`REVIEW_DEPTH`); the played move is scored at the depth the root search
+    reached, so its loss is never negative. `recommended[i]` is the move the engine recommended
+    at move i + 1 in the game ("" for none): that move is never called a loss."""
+    if depth is not None and not 1 <= depth <= 20:
+        raise ValueError(f"review depth must be 1-20, got {depth}")
+    if seconds is not None and not 0 < seconds <= 10:
+        raise ValueError(f"review time per position must be in (0, 10] s, got {seconds:g}")
+    if depth is None and seconds is None:
+        depth = REVIEW_DEPTH
     moves = [m.strip() for m in moves]
     if not moves:
         raise ValueError("there are no moves to review yet: play a move first")
+    if len(recommended) > len(moves):
+        raise ValueError("more recommended moves than moves")
+    done = [r if isinstance(r, ReviewedMove) else _row_of(r) for r in previous]
+    if first != len(done) + 1:
+        raise ValueError(f"the review continues at move {len(done) + 1}, not {first}")
+    if [(r.ply, r.move) for r in done] != [(i + 1, m) for i, m in enumerate(moves[: len(done)])]:
+        raise ValueError("the review so far (previous) is of another game")
+    last = len(moves) if count is None else min(len(moves), first - 1 + count)
+    if count is not None and count < 1 or first > len(moves):
+        raise ValueError(f"nothing to review from move {first} (count {count})")
     positions, offsets = replay(start, grand_slam, cycle, moves)
     engine = game_engine("auale", TABLEBASE_SEEDS)
-    engine.clear()
-    rows = []
-    for ply, (p, off) in enumerate(zip(positions, offsets, strict=False)):
-        scores = {m: _child_score(engine, p.play(m), depth)[0] for m in p.legal_moves()}
+    rows = list(done)
+    for ply in range(first - 1, last):
+        p, off = positions[ply], offsets[ply]
+        engine.clear()  # each position alone: a review in pieces equals the whole one
+        root = _search_root(engine, p, depth, seconds)
+        d = root.depth
+        scores = {root.best_move: root.score}
+        if off not in scores:
+            scores[off] = _child_score(engine, p.play(off), d)[0]
         best = max(scores, key=lambda m: (scores[m], m == off))
         played = scores[off]
-        loss = scores[best] - played
+        raw = scores[best] - played
+        rec = recommended[ply].strip() if ply < len(recommended) else ""
+        remark = ""
+        noise = 0 < raw < NOISE and abs(scores[best]) < K.DECIDED and abs(played) < K.DECIDED
+        if raw > 0 and rec == moves[ply]:
+            noise = True
+            remark = (
+                f"the engine's own choice in the game; this depth-{d} search prefers "
+                f"{move_letter(p.to_move, best)} ({loss_label(scores[best], played)})"
+            )
+        elif noise:
+            remark = (
+                f"{move_letter(p.to_move, best)} scores {loss_label(scores[best], played)[1:]} "
+                "more: within the search's noise"
+            )
+        loss = 0 if noise else raw
         child = positions[ply + 1]
         exact = exact_verdict(child) if not child.is_over() else None
-        after = evaluation_of(-played, child.to_move, f"engine, depth {depth}", exact)
+        after = evaluation_of(-played, child.to_move, f"engine, depth {d}", exact)
         if child.is_over():
             a, b = child.result()
             after = Evaluation(
@@ -130,12 +261,15 @@ def review_game(
                 score_before=scores[best],
                 score_after=played,
                 loss=loss,
-                loss_seeds=round(loss / UNIT, 1) if abs(loss) < K.DECIDED else None,
-                loss_text=loss_label(scores[best], played),
+                loss_seeds=round(loss / UNIT, 1) if abs(raw) < K.DECIDED else None,
+                loss_text=loss_label(scores[best], played) if loss else "",
                 before_text=score_label(scores[best]),
                 after_text=score_label(played),
                 south_after=after.south,
                 exact=exact_verdict(p) is not None,
+                depth=d,
+                within_noise=noise,
+                remark=remark,
             )
         )
     ranked = sorted((r for r in rows if r.loss > 0), key=lambda r: (-r.loss, r.ply))[:3]
@@ -144,10 +278,15 @@ def review_game(
     totals = {
         s: sum(r.loss for r in rows if r.side == s and r.loss_seeds is not None) for s in SIDES
     }
-    turning = {s: sum(1 for r in rows if r.side == s and r.loss_seeds is None) for s in SIDES}
+    turning = {
+        s: sum(1 for r in rows if r.side == s and r.loss_seeds is None and r.loss) for s in SIDES
+    }
     final = positions[-1]
+    depths = [r.depth for r in rows] or [0]
+    if not strength:
+        strength = f"{seconds:g} s a position" if seconds is not None else f"depth {depth}"
     return GameReview(
-        depth,
+        max(depths),
         f"auale evaluation units for the mover, {UNIT} per seed",
         rows,
         worst,
@@ -155,4 +294,7 @@ def review_game(
         {s: round(t / UNIT, 1) for s, t in totals.items()},
         turning,
         list(final.result()) if final.is_over() else None,
+        plies=len(moves),
+        strength=strength,
+        least_depth=min(depths),
     )

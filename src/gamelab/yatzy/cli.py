@@ -336,7 +336,7 @@ def winplay_command(
         else:
             console.print(
                 f"{r.name}, win play from the start vs the expected-score player: "
-                f"P(A wins) = {start.single:.6f} (expectation play "
+                f"P(A wins) + half P(tie) = {start.single:.6f} (expectation play "
                 f"{start.expectation:.6f}); {start.seconds:.0f} s over "
                 f"{start.states:.0f} states"
             )
@@ -362,8 +362,8 @@ def winplay_command(
     t.add_column("quantity")
     t.add_column("mean [95% CI]", justify="right")
     for key, label in (
-        ("expectation_exact", "P(A wins), expectation play (exact per game)"),
-        ("single_exact", "P(A wins), one win-play solve (exact per game)"),
+        ("expectation_exact", "P(A wins) + half P(tie), expectation play (exact per game)"),
+        ("single_exact", "P(A wins) + half P(tie), one win-play solve (exact per game)"),
         ("single_minus_expectation", "difference (paired)"),
         ("retarget_simulated", "re-targeting win play (simulated)"),
         ("retarget_minus_single", "re-targeting minus single solve (paired dice)"),

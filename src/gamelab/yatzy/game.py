@@ -117,7 +117,11 @@ class BotTurn:
     box: str
     points: int
     policy: str  # "expected score" or "win play"
-    win_probability: float | None = None  # P(bot wins) + half P(tie) at its turn's start (win play)
+    #: win play, at the turn's start, under its decisions from there on: P(the bot wins),
+    #: P(a draw), P(the bot loses); they add up to 1 (the bot maximises win + half the draw)
+    win_probability: float | None = None
+    draw_probability: float | None = None
+    loss_probability: float | None = None
 
 
 @dataclass(frozen=True)
@@ -363,16 +367,16 @@ def _bot_turn(
     turn_number = card.filled_count + 1  # the shadow replay below fills `before` too
     before = Card(rules, list(card.entries), card.yahtzee_bonuses)
     note = None
-    win_probability = None
+    outcomes: tuple[float | None, ...] = (None, None, None)
     policy = "expected score"
     if opponent == "win" and win_solve and turns_left <= WIN_PLAY_TURNS:
         law = final_score_law(
             rules, (you.card.mask, you.card.capped_upper, you.card.bonus_flag, you.card.total), E
         )
         state = (card.mask, card.capped_upper, card.bonus_flag, card.total)
-        sol = solve_win(rules, state, law)
+        sol = solve_win(rules, state, law, outcomes=True)
         box3, keep2, keep1 = sol.decisions(0, *state, decision_scratch())
-        win_probability = sol.value
+        outcomes = sol.outcomes()
         policy = "win play"
     else:
         if opponent == "win" and turns_left > WIN_PLAY_TURNS:
@@ -408,7 +412,7 @@ def _bot_turn(
         last.choice,
         int(last.points or 0),
         policy,
-        win_probability,
+        *outcomes,
     )
     return turn, note
 
@@ -574,6 +578,27 @@ def game_view(
         note=note,
         decisions=decisions,
     )
+
+
+def undo_view(
+    rules: RuleSet | str,
+    seed: int,
+    moves: Sequence[str],
+    start: str = "-",
+    opponent: str = "none",
+    bot_moves: Sequence[Sequence[str]] = (),
+    coach: bool = False,
+) -> GameView:
+    """The game with your last decision taken back: the bot's turns after your last finished
+    turn go too (it plays again once you choose anew). The dice are the seed's, so a decision
+    made again sees the same roll; the review marks such decisions (its `undone`)."""
+    if not moves:
+        raise ValueError("there is no decision to undo")
+    kept = list(moves[:-1])
+    solo = game_view(rules, seed, kept, start, "none")
+    finished = solo.you.filled - Card.parse(get_rules(rules), start).filled_count
+    bots = [list(t) for t in bot_moves][:finished] if opponent != "none" else []
+    return game_view(rules, seed, kept, start, opponent, bots, coach)
 
 
 def warm_up() -> None:

@@ -79,6 +79,9 @@ class Review:
     distribution: ScoreLaw | None = None
     svg: str | None = field(default=None)
     note: str | None = None
+    #: decisions (1-based, as numbered in `decisions`) made again after an undo: the player saw
+    #: the dice that followed the first choice, so luck and skill there are not a first try
+    undone: list[int] = field(default_factory=list)
 
 
 def start_law(rules, start: str) -> ScoreLaw:
@@ -105,12 +108,18 @@ def review_game(
     start: str = "-",
     opponent: str = "none",
     bot_moves: Sequence[Sequence[str]] = (),
+    undone: Sequence[int] = (),
 ) -> Review:
     """Every decision of a game with its loss; luck and percentile once the card is full.
 
     The arguments are those of :func:`gamelab.yatzy.game.game_view`; a game whose bot turn is
-    due is reviewed as far as you have played (the bot's turn is not needed)."""
+    due is reviewed as far as you have played (the bot's turn is not needed). `undone` numbers
+    the decisions (1-based) that were taken back and made again: the review marks them."""
     rules = get_rules(rules)
+    for n in undone:
+        if not 1 <= int(n) <= len(moves):
+            raise ValueError(f"undone decision {n} is not one of the game's {len(moves)} decisions")
+    marks = sorted({int(n) for n in undone})
     # the bot's policy does not matter here: its recorded moves are replayed, never re-solved
     view = game_view(
         rules,
@@ -141,6 +150,7 @@ def review_game(
             worst,
             start_expected,
             note="the game is not finished: luck and percentile come once your card is full",
+            undone=marks,
         )
     final = view.you.total
     law = start_law(rules, start)
@@ -161,6 +171,7 @@ def review_game(
         p_equal=equal,
         distribution=law,
         svg=distribution_svg(law, final),
+        undone=marks,
     )
 
 

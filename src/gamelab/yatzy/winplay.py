@@ -62,7 +62,7 @@ from gamelab.yatzy._turn_kernels import (
     upper_subset,
     workspace_decisions,
 )
-from gamelab.yatzy._utility_kernels import utility_decisions, utility_layer
+from gamelab.yatzy._utility_kernels import utility_decisions, utility_layer, utility_pair_layer
 from gamelab.yatzy.rules import RULES, RuleSet, get_rules
 from gamelab.yatzy.simulate import strategy_values
 from gamelab.yatzy.solver import solve, upper_reach
@@ -170,8 +170,8 @@ def final_score_law(
     return score + int(nz[0]), p[nz[0] : nz[-1] + 1].copy()
 
 
-def win_utility(law: tuple[int, np.ndarray], scores: np.ndarray) -> np.ndarray:
-    """u(s) = P(B < s) + 0.5 P(B = s) for B ~ law (offset, p)."""
+def win_utility(law: tuple[int, np.ndarray], scores: np.ndarray, tie: float = 0.5) -> np.ndarray:
+    """u(s) = P(B < s) + tie P(B = s) for B ~ law (offset, p) (tie=0: P(A wins) with s)."""
     lo, p = law
     cdf = np.concatenate([[0.0], np.cumsum(p)])  # cdf[i] = P(B < lo + i)
     i = np.clip(np.asarray(scores) - lo, 0, len(p))
@@ -179,7 +179,7 @@ def win_utility(law: tuple[int, np.ndarray], scores: np.ndarray) -> np.ndarray:
     at = np.where(
         (scores >= lo) & (scores < lo + len(p)), p[np.clip(scores - lo, 0, len(p) - 1)], 0.0
     )
-    return below + 0.5 * at
+    return below + tie * at
 
 
 def expectation_win_probability(
@@ -202,6 +202,8 @@ class WinSolution:
     score: int  # A's score when solved
     top: int  # hi + 1: the score from which A surely wins
     seconds: float
+    #: P(A wins) from the solved state under the same decisions (solve_win(outcomes=True))
+    win_only: float | None = None
 
     @property
     def length(self) -> int:
@@ -211,6 +213,15 @@ class WinSolution:
     def value(self) -> float:
         """P(A wins) + 0.5 P(tie) under this policy, from the solved state."""
         return float(self.vectors[0][0, self.length - 1])
+
+    def outcomes(self) -> tuple[float, float, float]:
+        """(P(A wins), P(tie), P(A loses)) under this policy, from the solved state (needs
+        ``solve_win(..., outcomes=True)``): the value is P(win) + 0.5 P(tie)."""
+        if self.win_only is None:
+            raise ValueError("the outcomes need solve_win(..., outcomes=True)")
+        win = min(max(self.win_only, 0.0), 1.0)
+        tie = min(max(2.0 * (self.value - win), 0.0), 1.0 - win)
+        return win, tie, max(0.0, 1.0 - win - tie)
 
     def t_of(self, score: int) -> int:
         return max(0, self.top - score)
@@ -237,13 +248,21 @@ def decision_scratch(n_boxes: int = 13) -> tuple:
 
 
 def solve_win(
-    rules: RuleSet | str, a_state, b_law: tuple[int, np.ndarray], keep_all: bool = True
+    rules: RuleSet | str,
+    a_state,
+    b_law: tuple[int, np.ndarray],
+    keep_all: bool = True,
+    outcomes: bool = False,
 ) -> WinSolution:
     """The policy maximising P(A wins) + 0.5 P(tie) from A's `a_state` = (mask, m, f, score)
     against an opponent whose final score has the law `b_law` = (offset, p).
 
     keep_all=False keeps only two layers at a time (the value only, for long solves); the
-    decisions then need keep_all=True."""
+    decisions then need keep_all=True. outcomes=True also carries P(A wins) through the same
+    decisions (:func:`gamelab.yatzy._utility_kernels.utility_pair_layer`, about twice the work),
+    so :meth:`WinSolution.outcomes` can give P(win), P(tie) and P(loss) apart (between choices
+    of equal value it takes the one winning more often; the played decisions break such exact
+    ties by the first box and the smallest keep)."""
     rules = get_rules(rules)
     t0 = time.perf_counter()
     mask, m, f, score = (int(x) for x in a_state)
@@ -257,16 +276,28 @@ def solve_win(
     terminal[0] = 1.0
     vectors: list[np.ndarray] = [np.empty((0, L))] * (turns + 1)
     vectors[turns] = np.tile(terminal, (len(reach.layers[turns][0]), 1))
+    W = None
+    if outcomes:
+        wins = win_utility(b_law, finals, tie=0.0)
+        wins[0] = 1.0
+        W = np.tile(wins, (len(reach.layers[turns][0]), 1))
     bundle = rules.kernel_rules()
     blocks = 4 * (os.cpu_count() or 1)
     for j in range(turns - 1, -1, -1):
         ms, mm, ff = reach.layers[j]
         P = np.empty((len(ms), L))
-        utility_layer(vectors[j + 1], reach.row_of, P, ms, mm, ff, bundle, min(blocks, len(ms)))
+        nblocks = min(blocks, len(ms))
+        if W is None:
+            utility_layer(vectors[j + 1], reach.row_of, P, ms, mm, ff, bundle, nblocks)
+        else:
+            W2 = np.empty((len(ms), L))
+            utility_pair_layer(vectors[j + 1], W, reach.row_of, P, W2, ms, mm, ff, bundle, nblocks)
+            W = W2
         vectors[j] = P
         if not keep_all:
             vectors[j + 1] = np.empty((0, L))
-    return WinSolution(rules, reach, vectors, score, top, time.perf_counter() - t0)
+    win_only = None if W is None else float(W[0, L - 1])
+    return WinSolution(rules, reach, vectors, score, top, time.perf_counter() - t0, win_only)
 
 
 # ---------------------------------------------------------------------------------------------

@@ -32,7 +32,7 @@ from gamelab.oware.game import (
     play_move,
     take_back,
 )
-from gamelab.oware.game_review import GameReview, review_game
+from gamelab.oware.game_review import GameReview, review_game, review_strength
 from gamelab.web.common import ApiModel, GamePage, budgeted, reply
 
 PAGE = GamePage(
@@ -47,8 +47,7 @@ PAGE = GamePage(
 
 router = APIRouter()
 
-#: depth of the review's searches, and of its labelled fallback when the budget runs out
-REVIEW_DEPTH = 8
+#: depth of the analysis's and the review's labelled fallbacks when the budget runs out
 FALLBACK_DEPTH = 4
 
 Start = Field(
@@ -100,7 +99,23 @@ class AnalyseRequest(ApiModel):
 
 
 class ReviewRequest(GameRequest):
-    depth: int = Field(default=REVIEW_DEPTH, ge=1, le=12)
+    opponent: str = Field(
+        default="engine:time=0.5",
+        max_length=60,
+        description="the opponent the player faced: the review searches at least as strongly",
+    )
+    depth: int | None = Field(default=None, ge=1, le=20, description="a fixed depth instead")
+    first: int = Field(default=1, ge=1, le=1000, description="the first move to review")
+    count: int | None = Field(default=None, ge=1, le=1000, description="moves in this piece")
+    previous: list[dict[str, Any]] = Field(
+        default=[], max_length=1000, description="the review's rows so far (moves 1..first-1)"
+    )
+    recommended: list[str] = Field(
+        default=[],
+        max_length=1000,
+        description="per move, the house the engine recommended in the game (hint or its own "
+        "reply), '' for none",
+    )
 
 
 class RecordRequest(GameRequest):
@@ -177,15 +192,25 @@ async def analyse(body: AnalyseRequest, request: Request):
 
 @router.post("/review", response_model=GameReview)
 async def review(body: ReviewRequest, request: Request):
-    """Every move against the engine's best at a fixed depth (a shallower review if it overruns)."""
-    args = (*_game(body), body.depth)
+    """One piece of the review (moves `first`.. of the game, after the rows `previous`), each
+    position searched as strongly as the engine the player faced (the library's
+    ``review_strength``; a fixed `depth` instead when given); a depth-4 piece if it overruns."""
+    plan = review_strength(body.opponent)
+    depth, seconds = (body.depth, None) if body.depth else (plan.depth, plan.seconds)
+    strength = f"depth {depth} at every position" if body.depth else plan.text
+    count = body.count or (len(body.moves) if body.depth else plan.per_piece)
+    rest = (body.first, count, body.previous, body.recommended)
+    args = (*_game(body), depth, seconds, *rest, strength)
+    fallback_text = f"depth {FALLBACK_DEPTH} (the time budget ran out)"
     result = await budgeted(
         request,
         review_game,
         args,
-        fallback=partial(review_game, *_game(body), min(body.depth, FALLBACK_DEPTH)),
-        what=f"the depth-{body.depth} review",
-        fallback_name=f"a depth-{min(body.depth, FALLBACK_DEPTH)} review",
+        fallback=partial(review_game, *_game(body), FALLBACK_DEPTH, None, *rest, fallback_text),
+        what="the review",
+        fallback_name=f"a depth-{FALLBACK_DEPTH} review of these moves",
+        allowance=2.0 * (seconds or 0.0) * count,
+        cache=seconds is None,
     )
     return reply(result)
 

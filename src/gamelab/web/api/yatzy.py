@@ -22,7 +22,7 @@ from pydantic import Field
 from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply
 from gamelab.web.pool import to_document
 from gamelab.yatzy.coach import coach
-from gamelab.yatzy.game import game_view
+from gamelab.yatzy.game import game_view, undo_view
 from gamelab.yatzy.review import review_game
 from gamelab.yatzy.tables import prepare, tables_status
 
@@ -75,6 +75,9 @@ class GameRequest(ApiModel):
     opponent: str = Field(default="none", max_length=20, description="none, optimal or win")
     bot_moves: list[list[str]] = Field(default=[], max_length=16)
     coach: bool = False
+    undone: list[int] = Field(
+        default=[], max_length=60, description="decisions (1-based) taken back and made again"
+    )
 
 
 def _game_args(body: GameRequest) -> tuple[str, int, list[str], str, str, list[list[str]]]:
@@ -119,11 +122,20 @@ async def game(body: GameRequest, request: Request):
     return reply(result)
 
 
+@router.post("/undo")
+def undo(body: GameRequest):
+    """The game with your last decision taken back (and the bot's turn it led to)."""
+    return reply(undo_view(*_game_args(body), body.coach))
+
+
 @router.post("/review")
 async def review(body: GameRequest, request: Request):
     """Every decision with its loss, the total loss, luck and the exact-distribution percentile
     (computed in a solver process: see the module's docstring)."""
     result = await pool_of(request).run(
-        to_document, (review_game, _game_args(body)), timeout=REVIEW_TIMEOUT, cache=False
+        to_document,
+        (review_game, (*_game_args(body), body.undone)),
+        timeout=REVIEW_TIMEOUT,
+        cache=False,
     )  # not memoised: reviews are cheap once the distribution is on disk
     return reply(result)

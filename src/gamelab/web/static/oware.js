@@ -14,6 +14,8 @@ let view = null;
 let lastAnalysis = null; // {pv_text, who} of the engine's last search (reply or hint)
 let hinted = null; // the hinted house letter
 let phase = "idle"; // idle | sending (your move) | animating | thinking (the opponent's)
+let recommended = []; // per ply, the house the engine recommended there (its reply, or the hint)
+let generation = 0; // bumped by a new game (or a loaded one): answers for an older game are dropped
 let skipping = false;
 let opponentName = $("opponent").value;
 let playerSide = $("side").value;
@@ -83,6 +85,32 @@ function drawView() {
   drawMoves();
   drawStatus();
   drawExact();
+  saveGame();
+}
+
+// ------------------------------------------------------------------ the game across a reload
+
+const SAVED = "gamelab.oware.game";
+
+/** Keep the game (start, rules, moves, opponent, side, the engine's recommendations) in this
+ *  browser, so a reload continues it. */
+function saveGame() {
+  try {
+    localStorage.setItem(SAVED, JSON.stringify({ game, opponent: opponentName, side: playerSide, recommended }));
+  } catch { /* storage full or off: the game just does not survive a reload */ }
+}
+
+function savedGame() {
+  try {
+    const s = JSON.parse(localStorage.getItem(SAVED) || "null");
+    return s && s.game && Array.isArray(s.game.moves) ? s : null;
+  } catch { return null; }
+}
+
+/** Ask before a game in progress (moves played, not over) is replaced by another. */
+function mayDiscard(what) {
+  if (!view || view.over || !game.moves.length) return true;
+  return window.confirm(`${what} discards the game in progress (${game.moves.length} moves). Continue?`);
 }
 
 function drawStatus() {
@@ -190,8 +218,10 @@ async function animate(sowing) {
 // ------------------------------------------------------------------ playing
 
 async function showNewView(res) {
+  const mine = generation;
   view = res;
   await animate(res.last);
+  if (mine !== generation) return; // a new game started during the animation
   drawView();
 }
 
@@ -199,13 +229,16 @@ async function clickHouse(letter) {
   if (phase === "animating") { skip(); return; }
   if (!view || phase !== "idle" || view.over || view.to_move !== playerSide) return;
   setPhase("sending");
+  const mine = generation;
   const res = await api("/api/oware/move", body({ move: letter }), { errorAt: $("board") });
+  if (mine !== generation) return; // a new game started meanwhile
   setPhase("idle");
   if (!res) return;
   game.moves = res.moves;
   hinted = null;
   $("hint-text").textContent = "";
   await showNewView(res);
+  if (mine !== generation) return;
   await maybeReply();
 }
 
@@ -213,10 +246,13 @@ async function maybeReply() {
   if (!view || view.over || view.to_move === playerSide || phase !== "idle") return;
   setPhase("thinking");
   drawStatus();
+  const mine = generation;
   const res = await api("/api/oware/reply", body({ opponent: opponentName, seed: game.moves.length }),
     { errorAt: $("board") });
+  if (mine !== generation) return; // New game was clicked while it thought: the reply is dropped
   setPhase("idle");
   if (!res) { drawView(); return; }
+  if (res.analysis) recommended[game.moves.length] = res.move;
   game.moves = res.view.moves;
   showNote($("reply-note"), res.note);
   if (res.analysis) {
@@ -237,10 +273,16 @@ function rulesOf(select) {
   return { grand_slam: gs, cycle: cy };
 }
 
-async function startGame(start, rules, moves = []) {
+async function startGame(start, rules, moves = [], rec = []) {
+  generation += 1; // pending replies of the old game are dropped when they come
+  const mine = generation;
+  if (phase === "animating") skip();
+  setPhase("idle");
   const res = await api("/api/oware/state", { start, ...rules, moves }, { errorAt: $("board") });
-  if (!res) return false;
+  if (mine !== generation) return false;
+  if (!res) { drawView(); return false; }
   game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
+  recommended = [...rec];
   opponentName = $("opponent").value;
   playerSide = $("side").value;
   lastAnalysis = null;
@@ -257,7 +299,11 @@ async function startGame(start, rules, moves = []) {
   return true;
 }
 
-$("new-game").addEventListener("click", () => { clearErrors(); startGame(START, rulesOf($("rules"))); });
+$("new-game").addEventListener("click", () => {
+  if (!mayDiscard("A new game")) return;
+  clearErrors();
+  startGame(START, rulesOf($("rules")));
+});
 $("side").addEventListener("change", () => { playerSide = $("side").value; drawView(); maybeReply(); });
 $("opponent").addEventListener("change", () => { opponentName = $("opponent").value; drawView(); });
 
@@ -267,6 +313,7 @@ $("takeback").addEventListener("click", async () => {
   const res = await api("/api/oware/takeback", body({ side: playerSide }), { errorAt: $("board") });
   if (!res) return;
   game.moves = res.moves;
+  recommended.length = Math.min(recommended.length, game.moves.length);
   hinted = null;
   $("hint-text").textContent = "";
   view = res;
@@ -282,6 +329,7 @@ $("hint").addEventListener("click", async () => {
   if (!res) return;
   const a = res.analysis;
   hinted = a.best_move_text;
+  recommended[game.moves.length] = a.best_move_text;
   lastAnalysis = { pv_text: a.pv_text, who: "the hint's line" };
   $("hint-text").textContent = `Hint: play ${a.best_move_text} (depth ${a.depth}) — ${res.evaluation.text}.` + (res.note ? ` (${res.note})` : "");
   $("hint-text").title = `score for the side to move: ${a.score_text}`;
@@ -310,10 +358,17 @@ $("record-file").addEventListener("change", async (ev) => {
   if (file) $("record-in").value = await file.text();
 });
 $("load-record").addEventListener("click", async () => {
+  if (!$("record-in").value.trim()) {
+    showError($("record-in"), "the record box is empty: paste a record or choose a file (your game is unchanged)");
+    return;
+  }
+  if (!mayDiscard("Loading this record")) return;
   const res = await api("/api/oware/load", { text: $("record-in").value }, { errorAt: $("record-in") });
   if (!res) return;
   $("rules").value = `${res.grand_slam}|${res.cycle}`;
+  generation += 1;
   game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
+  recommended = [];
   view = res;
   hinted = null;
   drawView();
@@ -356,31 +411,61 @@ function evalGraph(moves) {
   return svg;
 }
 
+let reviewRun = 0; // bumped by every new review: the pieces of an older one are dropped
+
 async function review() {
   const out = $("review-result");
   if (!game.moves.length) { out.replaceChildren(h("p", {}, "Play some moves first (or load a record).")); return; }
-  if (reviewed === game.moves.join(" ") && out.childElementCount) return;
-  out.replaceChildren(h("p", { class: "muted" }, "Reviewing…"));
-  const res = await api("/api/oware/review", body({}), { errorAt: $("review-go") });
-  if (!res) { out.replaceChildren(); return; }
-  reviewed = game.moves.join(" ");
-  showNote($("review-note"), res.note);
+  const key = game.moves.join(" ");
+  if (reviewed === key && out.childElementCount) return;
+  reviewRun += 1;
+  const run = reviewRun;
+  reviewed = key;
+  const moves = [...game.moves];
+  const rec = moves.map((_, i) => recommended[i] || "");
+  // in pieces, each as strong as the engine you played: the rows so far travel with each piece
+  let res = null;
+  let rows = [];
+  showNote($("review-note"), null);
+  out.replaceChildren(h("p", { class: "muted", id: "review-progress" }, `Reviewing move 1 of ${moves.length}…`));
+  while (rows.length < moves.length) {
+    res = await api("/api/oware/review", body({ moves, opponent: opponentName, first: rows.length + 1,
+                                                previous: rows, recommended: rec }), { errorAt: $("review-go") });
+    if (run !== reviewRun) return; // another review (or game) took over
+    if (!res) { reviewed = null; out.replaceChildren(); return; }
+    rows = res.moves;
+    if (res.note) showNote($("review-note"), res.note);
+    drawReview(res, rows.length < moves.length);
+  }
+}
+
+function drawReview(res, partial) {
+  const out = $("review-result");
   const rows = res.moves.map((m) => h("tr", { class: [m.worst ? "worst" : "", m.loss ? "" : "best"].join(" ").trim() || null, "data-ply": String(m.ply) },
     h("td", {}, String(m.ply)), h("td", {}, m.side), h("td", { class: "mv" }, m.move),
     h("td", { class: "mv" }, m.best === m.move ? "=" : m.best),
     h("td", {}, m.before_text), h("td", {}, m.after_text),
-    h("td", { class: m.loss ? "lost" : "" }, m.loss_text || "—", m.worst ? h("span", { class: "tag" }, " costliest") : null,
-      m.exact ? h("span", { class: "tag exact", title: "scores exact from the endgame tablebase" }, " exact") : null)));
+    h("td", { class: m.loss ? "lost" : "", title: m.remark || null }, m.loss_text || (m.within_noise ? "≈" : "—"),
+      m.worst ? h("span", { class: "tag" }, " costliest") : null,
+      m.exact ? h("span", { class: "tag exact", title: "scores exact from the endgame tablebase" }, " exact") : null),
+    h("td", { class: "depth" }, String(m.depth))));
   const [ls, ln] = [res.total_loss_seeds.South, res.total_loss_seeds.North];
+  const depths = res.least_depth === res.depth ? `depth ${res.depth}` : `depth ${res.least_depth}–${res.depth}`;
+  const progress = partial
+    ? h("p", { class: "muted", id: "review-progress" }, `Reviewing move ${res.moves.length + 1} of ${res.plies}… (${res.strength})`)
+    : null;
   out.replaceChildren(
-    h("p", {}, res.result ? `Final score ${res.result[0]}-${res.result[1]}. ` : "The game is not over. ",
-      `Seeds lost against the engine's best (depth ${res.depth}): South ${ls}, North ${ln}. `,
+    ...(progress ? [progress] : []),
+    h("p", { id: "review-summary" }, res.result ? `Final score ${res.result[0]}-${res.result[1]}. ` : partial ? "" : "The game is not over. ",
+      `Searched ${res.strength} (${depths}). `,
+      `Seeds lost against the engine's best: South ${ls}, North ${ln}. `,
       (res.turning_moves.South || res.turning_moves.North)
         ? `Moves that let a won game go or walked into a lost one: South ${res.turning_moves.South}, North ${res.turning_moves.North}. ` : "",
-      res.worst.length ? `Costliest moves: ${res.worst.map((p) => `#${p} ${res.moves[p - 1].move}`).join(", ")}.` : "No move lost anything."),
+      res.worst.length ? `Costliest moves: ${res.worst.map((p) => `#${p} ${res.moves[p - 1].move}`).join(", ")}.` : "No move lost more than the search's noise."),
     evalGraph(res.moves),
+    h("p", { class: "muted small" }, "≈: the best move scores less than a seed more (within the search's noise), or the engine itself chose the move in the game."),
     h("div", { class: "ow-table-wrap" }, h("table", { class: "data", id: "review-table" },
-      h("thead", {}, h("tr", {}, ...["#", "side", "played", "best", "best's score", "played's score", "lost"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ...["#", "side", "played", "best", "best's score", "played's score", "lost", "depth"].map((t) => h("th", {}, t)))),
       h("tbody", {}, ...rows))));
 }
 $("review-go").addEventListener("click", () => { reviewed = null; review(); });
@@ -442,6 +527,7 @@ $("an-current").addEventListener("click", () => {
   textToEditor(view.houses, view.stores, view.to_move);
 });
 $("an-play").addEventListener("click", async () => {
+  if (!mayDiscard("Playing this position")) return;
   clearErrors();
   const rules = rulesOf($("an-rules"));
   const res = await api("/api/oware/state", { start: $("an-position").value, ...rules, moves: [] }, { errorAt: $("an-position") });
@@ -466,4 +552,20 @@ document.addEventListener("keydown", (ev) => {
 
 buildEditor();
 setPhase("idle");
-startGame(START, rulesOf($("rules")));
+{
+  // a reload continues the game kept in this browser
+  const saved = savedGame();
+  const pick = (id, value) => {
+    if (value && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
+  };
+  if (saved) {
+    pick("opponent", saved.opponent);
+    pick("side", saved.side);
+    pick("rules", `${saved.game.grand_slam}|${saved.game.cycle}`);
+    const keep = Array.isArray(saved.recommended) ? saved.recommended : [];
+    startGame(saved.game.start, { grand_slam: saved.game.grand_slam, cycle: saved.game.cycle }, saved.game.moves, keep)
+      .then((ok) => { if (!ok) startGame(START, rulesOf($("rules"))); });
+  } else {
+    startGame(START, rulesOf($("rules")));
+  }
+}

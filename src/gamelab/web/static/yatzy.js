@@ -54,6 +54,7 @@ async function ensureTables(name) {
 const play = {
   seed: 1, start: "-", opponent: "none", moves: [], botMoves: [], view: null,
   held: [false, false, false, false, false], botLog: [], askCoach: false, asked: 0,
+  undone: [], // decisions (1-based) taken back and made again: the review marks them
 };
 
 /** Number the game requests: an answer that arrives after a later request was sent (a slow
@@ -64,6 +65,20 @@ function ask() {
   return () => mine === play.asked;
 }
 
+/** Take back your last decision (and the bot's turn it let the bot play): the library's undo. */
+async function undo() {
+  if (!play.view || !play.moves.length) return;
+  const current = ask();
+  const view = await api("/api/yatzy/undo", gameBody({ coach: $("coach-on").checked }), { errorAt: $("undo") });
+  if (!view || !current()) return;
+  const n = play.moves.length;  // this decision will be made again
+  if (!play.undone.includes(n)) play.undone.push(n);
+  play.moves = view.moves;
+  play.botLog = play.botLog.slice(0, view.bot_moves.length);
+  play.askCoach = false;
+  accept(view);
+}
+
 function gameBody(extra = {}) {
   return { rules: rulesState.name, seed: play.seed, start: play.start, moves: play.moves,
            opponent: play.opponent, bot_moves: play.botMoves, ...extra };
@@ -71,6 +86,59 @@ function gameBody(extra = {}) {
 
 function coachWanted() {
   return $("coach-on").checked || play.askCoach;
+}
+
+// ---------------------------------------------------------------- the game across a reload
+
+const SAVED = "gamelab.yatzy.game";
+
+/** Keep the game in this browser (its rules, seed, start, opponent, moves, the bot's moves and
+ *  turns as the server described them), so a reload continues it. */
+function saveGame() {
+  if (!play.view) return;
+  try {
+    localStorage.setItem(SAVED, JSON.stringify({ rules: rulesState.name, seed: play.seed, start: play.start,
+      opponent: play.opponent, moves: play.moves, botMoves: play.botMoves, botLog: play.botLog,
+      undone: play.undone }));
+  } catch { /* storage full or off: the game just does not survive a reload */ }
+}
+
+function savedGame() {
+  try {
+    const s = JSON.parse(localStorage.getItem(SAVED) || "null");
+    return s && Array.isArray(s.moves) && Array.isArray(s.botMoves) ? s : null;
+  } catch { return null; }
+}
+
+/** The address replays this game's start: same rules, seed and opponent (and start card). */
+function setLink(seed, opponent, start) {
+  const link = new URLSearchParams({ rules: rulesState.name, seed: String(seed), opponent });
+  if (start !== "-") link.set("start", start);
+  history.replaceState(null, "", `${location.pathname}?${link}`);
+}
+
+/** Continue the saved game `s`; returns whether the server accepted it. */
+async function resumeGame(s) {
+  const current = ask();
+  const body = { rules: s.rules, seed: s.seed, start: s.start, moves: s.moves, opponent: s.opponent,
+                 bot_moves: s.botMoves, coach: $("coach-on").checked };
+  let view;
+  try {
+    view = await api("/api/yatzy/game", body, { quiet: true });
+  } catch { return false; }
+  if (!current()) return false;
+  play.seed = s.seed; play.start = s.start; play.opponent = s.opponent; play.moves = s.moves;
+  play.botLog = Array.isArray(s.botLog) ? s.botLog : []; play.askCoach = false;
+  play.undone = Array.isArray(s.undone) ? s.undone : [];
+  setLink(s.seed, s.opponent, s.start);
+  accept(view);
+  return true;
+}
+
+/** Ask before a game in progress (a move made, not finished) is replaced by another. */
+function mayDiscard(what) {
+  if (!play.view || play.view.finished || !play.moves.length) return true;
+  return window.confirm(`${what} discards the game in progress (turn ${play.view.turn}). Continue?`);
 }
 
 /** Start a game from the card `start` ('-' = empty); returns whether the server accepted it.
@@ -94,11 +162,8 @@ async function newGame(start = play.start, onError = null) {
   if (!current()) return false;
   clearErrors($("play"));
   play.seed = seed; play.start = start; play.opponent = opponent;
-  // the address replays this game's start: same rules, seed and opponent (and start card)
-  const link = new URLSearchParams({ rules: rulesState.name, seed: String(seed), opponent });
-  if (start !== "-") link.set("start", start);
-  history.replaceState(null, "", `${location.pathname}?${link}`);
-  play.moves = []; play.botMoves = []; play.botLog = []; play.askCoach = false;
+  setLink(seed, opponent, start);
+  play.moves = []; play.botMoves = []; play.botLog = []; play.askCoach = false; play.undone = [];
   accept(view);
   return true;
 }
@@ -122,6 +187,7 @@ function accept(view) {
   if (view.bot_turn) play.botLog.push(view.bot_turn);
   play.held = [false, false, false, false, false];
   renderPlay();
+  saveGame();
 }
 
 async function askCoach() {
@@ -173,6 +239,7 @@ function renderPlay() {
   $("reroll").textContent = allHeld && canHold ? "Stop rolling" : `Reroll${canHold ? ` (${v.rolls_left} left)` : ""}`;
   $("hint").disabled = v.finished;
   $("take-best").disabled = v.finished || !v.coach;
+  $("undo").disabled = !play.moves.length;
   showNote($("game-note"), v.note);
   const last = play.botLog.length ? play.botLog[play.botLog.length - 1] : null;
   const botLast = $("bot-last");
@@ -281,6 +348,12 @@ function fillOptions(table, advice, onPick, showAll = false) {
   table.append(body);
 }
 
+/** The win-play bot's chances at its turn's start, each named as it is (a draw is no half win). */
+function winChances(turn) {
+  return `P(bot wins) ${pct(turn.win_probability, 1)}, P(draw) ${pct(turn.draw_probability, 1)}, `
+    + `P(bot loses) ${pct(turn.loss_probability, 1)}`;
+}
+
 function renderBotLog() {
   const panel = $("bot-panel");
   panel.hidden = play.opponent === "none" || !play.botLog.length;
@@ -294,7 +367,7 @@ function renderBotLog() {
       return `${what} (expected final ${fmt(d.expected_score)}${loss})`;
     });
     const policy = turn.policy === "win play"
-      ? h("span", { class: "tag win" }, `plays for the win: P(bot wins) ${pct(turn.win_probability, 1)}`)
+      ? h("span", { class: "tag win" }, `plays for the win: ${winChances(turn)}`)
       : h("span", { class: "tag" }, "plays for the expected score");
     list.append(h("li", {}, h("strong", {}, `Turn ${turn.turn}: `),
                   `rolled ${turn.rolls.join(" → ")}; ${steps.join("; ")} `, policy));
@@ -302,14 +375,19 @@ function renderBotLog() {
 }
 
 function setupPlay() {
-  $("new-game").addEventListener("click", () => newGame("-"));
-  $("random-game").addEventListener("click", () => { $("seed").value = String(randomSeed()); newGame("-"); });
-  $("seed").addEventListener("keydown", (ev) => { if (ev.key === "Enter") newGame("-"); });
+  $("new-game").addEventListener("click", () => { if (mayDiscard("A new game")) newGame("-"); });
+  $("random-game").addEventListener("click", () => {
+    if (!mayDiscard("A new game")) return;
+    $("seed").value = String(randomSeed());
+    newGame("-");
+  });
+  $("seed").addEventListener("keydown", (ev) => { if (ev.key === "Enter" && mayDiscard("A new game")) newGame("-"); });
   $("reroll").addEventListener("click", () => {
     if (!play.view) return;
     move(`hold ${play.held.map((x) => (x ? "1" : "0")).join("")}`);
   });
   $("hint").addEventListener("click", askCoach);
+  $("undo").addEventListener("click", undo);
   $("take-best").addEventListener("click", () => {
     const c = play.view && play.view.coach;
     if (c && c.options.length) move(optionMove(c.options[0]));
@@ -318,7 +396,11 @@ function setupPlay() {
     if ($("coach-on").checked) askCoach();
     else if (play.view) { play.view.coach = null; play.askCoach = false; renderPlay(); }
   });
-  $("opponent").addEventListener("change", () => newGame(play.start));
+  $("opponent").addEventListener("change", () => {
+    // the opponent is part of the game: changing it starts another one, after asking
+    if (mayDiscard("Changing the opponent")) newGame(play.start);
+    else $("opponent").value = play.opponent;
+  });
   document.addEventListener("keydown", playKey);
 }
 
@@ -469,7 +551,7 @@ async function loadReview() {
   reviewAsked += 1;
   const mine = reviewAsked;
   $("review-body").classList.add("stale");  // the last review stays greyed until the new one comes
-  const r = await api("/api/yatzy/review", gameBody(), { errorAt: null });
+  const r = await api("/api/yatzy/review", gameBody({ undone: play.undone }), { errorAt: null });
   if (mine !== reviewAsked) return;  // a later review was asked for
   if (slow) showNote($("tables-note"), null);
   $("review-body").classList.remove("stale");
@@ -496,12 +578,17 @@ async function loadReview() {
   table.textContent = "";
   table.append(h("thead", {}, h("tr", {}, ...["turn", "dice", "rerolls left", "your choice", "expected final", "best", "best expected", "loss"].map((t) => h("th", {}, t)))));
   const body = h("tbody", {});
-  for (const d of r.decisions) {
-    body.append(h("tr", { class: d.loss > 0.005 ? "lossy" : "" }, h("td", {}, String(d.turn)), h("td", {}, d.dice),
-                  h("td", {}, String(d.rolls_left)), h("td", {}, describe(d)), h("td", {}, fmt(d.expected_score, 3)),
+  const undone = new Set(r.undone || []);
+  r.decisions.forEach((d, i) => {
+    const again = undone.has(i + 1);
+    body.append(h("tr", { class: [d.loss > 0.005 ? "lossy" : "", again ? "undone" : ""].join(" ").trim() || null,
+                          dataset: { decision: String(i + 1) } }, h("td", {}, String(d.turn)), h("td", {}, d.dice),
+                  h("td", {}, String(d.rolls_left)), h("td", {}, describe(d),
+                    again ? h("span", { class: "tag undone-tag", title: "taken back once and made again: you had seen what followed" }, "after an undo") : null), h("td", {}, fmt(d.expected_score, 3)),
                   h("td", {}, pretty(d.best)), h("td", {}, fmt(d.best_expected_score, 3)), h("td", { class: "loss" }, fmt(d.loss, 3))));
-  }
+  });
   table.append(body);
+  if (undone.size) add("Decisions made again after an undo", `${undone.size} (marked in the table)`, "review-undone");
 }
 
 function describe(d) {
@@ -526,7 +613,7 @@ function setupTabs() {
   }
 }
 
-async function setRules(name, start = "-") {
+async function setRules(name, start = "-", saved = null) {
   rulesState.name = name;
   // the game on show belongs to the old rules: nothing to click until the new one starts
   ask();
@@ -537,25 +624,42 @@ async function setRules(name, start = "-") {
   $("coach-panel").hidden = true;
   $("result").hidden = true;
   $("bot-last").hidden = true;
-  for (const id of ["reroll", "hint", "take-best"]) $(id).disabled = true;
+  for (const id of ["reroll", "hint", "take-best", "undo"]) $(id).disabled = true;
   if (!(await ensureTables(name))) return;
   buildAssistCard();
   $("assist-options").textContent = "";
+  if (saved && (await resumeGame(saved))) return;
   await newGame(start);
 }
 
 setupTabs();
 setupPlay();
 setupAssist();
-$("rules").addEventListener("change", () => setRules($("rules").value));
+$("rules").addEventListener("change", () => {
+  if (mayDiscard("Changing the rules")) setRules($("rules").value);
+  else $("rules").value = rulesState.name;
+});
 // a shared link (?rules=yahtzee&seed=7&opponent=optimal&start=...) starts that game
 const shared = new URLSearchParams(location.search);
+let resumable = null;
 {
   const pick = (id, value) => {
     if (value !== null && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
   };
-  pick("rules", shared.get("rules"));
-  pick("opponent", shared.get("opponent"));
-  if (shared.get("seed") !== null) $("seed").value = shared.get("seed");
+  // a reload continues the game kept in this browser (unless the address names another game)
+  const saved = savedGame();
+  const same = saved && (shared.get("seed") === null
+    || (shared.get("seed") === String(saved.seed) && (shared.get("rules") || "yatzy") === saved.rules
+        && (shared.get("opponent") || "none") === saved.opponent && (shared.get("start") || "-") === saved.start));
+  resumable = same ? saved : null;
+  if (resumable) {
+    pick("rules", resumable.rules);
+    pick("opponent", resumable.opponent);
+    $("seed").value = String(resumable.seed);
+  } else {
+    pick("rules", shared.get("rules"));
+    pick("opponent", shared.get("opponent"));
+    if (shared.get("seed") !== null) $("seed").value = shared.get("seed");
+  }
 }
-setRules($("rules").value, shared.get("start") || "-");
+setRules($("rules").value, resumable ? resumable.start : shared.get("start") || "-", resumable);
