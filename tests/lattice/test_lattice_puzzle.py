@@ -92,6 +92,30 @@ def test_generated_level_is_the_gas_best_and_fixed_by_its_seed():
         generate_level(12, -1)
 
 
+def _canonical(s):
+    return min(s, s[::-1])
+
+
+@pytest.mark.parametrize("length", [10, 12, 14])
+def test_lattice_1_a_generated_level_is_never_a_pack_level(length):
+    """Issue 25, Lattice 1: at 10 residues Generate always returned level 1, at 12 level 5, at
+    14 levels 9 and 10, whatever the seed. Every length offered: the slow test below."""
+    pack = {_canonical(lv.sequence) for lv in load_pack().levels}
+    for seed in (1, 2):
+        assert _canonical(generate_level(length, seed).sequence) not in pack
+    # the server's own pack is avoided too: a pack holding the first answer gets another
+    first = generate_level(length, 1).sequence
+    assert _canonical(generate_level(length, 1, avoid=[first[::-1]]).sequence) != _canonical(first)
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("length", range(10, 19))
+def test_lattice_1_every_length_offered_generates_new_levels(length):
+    pack = {_canonical(lv.sequence) for lv in load_pack().levels}
+    for seed in range(4):
+        assert _canonical(generate_level(length, seed).sequence) not in pack
+
+
 def test_shipped_pack_lengths_order_and_thresholds():
     pack = load_pack()
     assert default_pack_path().is_file() and pack.name == "default pack"

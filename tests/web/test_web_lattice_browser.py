@@ -72,3 +72,20 @@ def test_make_a_level_from_a_typed_sequence(page):
     assert page.locator("#level-title").inner_text().startswith("Generated level")
     sequence = page.locator("#make-seq").input_value()
     assert len(sequence) == 10 and f"seq={sequence}" in page.url
+
+
+def test_lattice_1_generate_never_repeats_a_pack_level(page):
+    """Issue 25, Lattice 1: Generate at 10 residues always returned level 1 (HHPHPPHPPH)."""
+    pack = page.request.post("/api/lattice/levels", data={}).json()["levels"]
+    known = {min(lv["sequence"], lv["sequence"][::-1]) for lv in pack}
+    page.goto("/lattice")
+    page.wait_for_function("document.querySelector('#level-title').textContent.startsWith('Level')")
+    page.select_option("#make-length", "10")
+    page.click("#make-generate")
+    page.wait_for_function(
+        "document.querySelector('#make-result').textContent.includes('Generated (GA seed')"
+    )
+    text = page.locator("#make-result").inner_text()
+    seq = text.split("): ", 1)[1].split(".", 1)[0].strip()
+    assert len(seq) == 10 and set(seq) <= {"H", "P"}, text
+    assert min(seq, seq[::-1]) not in known, (seq, text)

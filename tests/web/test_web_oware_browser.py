@@ -79,7 +79,7 @@ def test_a_whole_game_by_clicking_with_take_back_hint_record_and_review(page, tm
         and headers["north"] == "engine:depth=2"
         and headers["south"] == "human"
     )
-    assert f"Game over {p.result()[0]}-{p.result()[1]}" in status
+    assert "Game over: " in status and f"Final score {p.result()[0]}-{p.result()[1]}." in status
     # the record loads again into a fresh game
     page.click("#new-game")
     page.wait_for_function(MY_TURN + " && document.querySelector('#board').dataset.moves === ''")
@@ -89,7 +89,11 @@ def test_a_whole_game_by_clicking_with_take_back_hint_record_and_review(page, tm
     page.wait_for_function("document.querySelector('#board').dataset.over === 'true'")
     assert _moves(page) == moves
     page.click("#to-review")
-    page.locator("#review-table").wait_for()
+    page.wait_for_function(
+        f"document.querySelectorAll('#review-table tbody tr').length === {len(moves)}"
+        " && !document.querySelector('#review-progress')",
+        timeout=120_000,
+    )
     rows = page.locator("#review-table tbody tr")
     assert rows.count() == len(moves)
     assert 1 <= page.locator("#review-table tbody tr.worst").count() <= 3
@@ -269,3 +273,18 @@ def test_oware_3_the_game_survives_a_reload_and_is_not_discarded_unasked(page):
     page.once("dialog", lambda d: d.accept())
     page.click("#new-game")
     page.wait_for_function(MY_TURN + " && document.querySelector('#board').dataset.moves === ''")
+
+
+def test_oware_5_the_stores_and_apart_the_rule_that_assigns_the_rest(page):
+    """Issue 25, Owaré 5: the final score counted the seeds left on the board without saying
+    so (stores 26-6 shown as "Game over 13-35"). Now the stores, then the rule, then the score."""
+    page.goto("/oware")
+    page.locator("#board .ow-house.playable").first.wait_for()
+    page.click("#tab-analysis")
+    page.fill("#an-position", "0-0-0-0-0-1-0-0-0-0-0-0-23-24-N")  # North cannot move
+    page.click("#an-play")
+    page.wait_for_function("document.querySelector('#board').dataset.over === 'true'")
+    status = page.locator("#status").inner_text()
+    assert "Stores: South 23, North 24." in status, status
+    assert "the 1 seed left on the board goes to the side whose row it is on (South +1)" in status
+    assert status.index("Stores") < status.index("Final score 24-24.")

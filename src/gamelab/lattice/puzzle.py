@@ -228,10 +228,18 @@ def level_from_sequence(text: str) -> PuzzleLevel:
     return _level_from_analysis(level, "typed")
 
 
-def generate_level(length: int, seed: int) -> PuzzleLevel:
+#: a generated level is drawn (by its seed) from this many of the GA's best new sequences
+GENERATE_CHOICES = 3
+
+
+def generate_level(
+    length: int, seed: int, avoid: tuple[str, ...] | list[str] | None = None
+) -> PuzzleLevel:
     """A new level of `length` residues: one seeded run of the paper's GA with the
-    best-then-rarity objective (as the default pack's levels are made), its best sequence
-    (ties as in :func:`.pack.choose_levels`) analysed exactly."""
+    best-then-rarity objective (as the default pack's levels are made); of its best sequences
+    (ties as in :func:`.pack.choose_levels`) that are no level of the pack (`avoid`: the
+    sequences of the pack the player plays; default: the default pack's), neither as written nor
+    reversed, one of the :data:`GENERATE_CHOICES` best drawn by the seed, analysed exactly."""
     from gamelab.core.evolve import GAConfig, genetic_algorithm
     from gamelab.lattice.generate import ALPHABET, PuzzleFitness
 
@@ -240,9 +248,17 @@ def generate_level(length: int, seed: int) -> PuzzleLevel:
         raise ValueError(f"a generated level has {lo} to {hi} residues, got {length}")
     if not 0 <= seed < 2**63:
         raise ValueError(f"seed must be a non-negative integer below 2**63, got {seed}")
+    if avoid is None:
+        avoid = [lv.sequence for lv in load_pack(None).levels]
+    known = {min(s.upper(), s.upper()[::-1]) for s in avoid}
+    rng = np.random.default_rng(seed)
     fitness = PuzzleFitness(length, GENERATE_OBJECTIVE, "square")
-    genetic_algorithm(fitness, length, ALPHABET, rng=np.random.default_rng(seed), config=GAConfig())
-    (level,) = choose_levels(list(fitness.seen), GENERATE_OBJECTIVE, 1, "square")
+    genetic_algorithm(fitness, length, ALPHABET, rng=rng, config=GAConfig())
+    fresh = [s for s in fitness.seen if min(s, s[::-1]) not in known]
+    levels = choose_levels(fresh, GENERATE_OBJECTIVE, GENERATE_CHOICES, "square")
+    if not levels:
+        raise ValueError(f"the GA found no new playable level of {length} residues; try a seed")
+    level = levels[int(rng.integers(len(levels)))]
     return _level_from_analysis(level, f"generated (GA seed {seed})")
 
 

@@ -145,6 +145,29 @@ class GameView:
     #: left on the board were collected into the stores (what the player saw happen)
     end_board: list[int] | None = None
     end_stores: list[int] | None = None
+    #: once over, in words: the stores, then apart the rule that gave the seeds left on the
+    #: board, then the final score ("Stores 20-18. The 10 seeds left on the board ...")
+    end_text: str | None = None
+
+
+def _end_text(stores: list[int], result: list[int], reason: str | None) -> str:
+    """The stores, the rule that assigns the rest, and the final score, each said apart."""
+    rest = [result[0] - stores[0], result[1] - stores[1]]
+    text = f"Stores: South {stores[0]}, North {stores[1]}."
+    left = sum(rest)
+    if left:
+        why = {
+            "repetition": "the position repeated",
+            "no moves": "the side to move could not play",
+            "score": "a side has more than 24 seeds",
+        }.get(reason or "", "the game ended")
+        gains = ", ".join(f"{side} +{n}" for side, n in zip(SIDES, rest, strict=True) if n)
+        text += (
+            f" {why.capitalize()}, so the {left} seed{'s' if left != 1 else ''} left on the "
+            f"board {'go' if left != 1 else 'goes'} to the side whose row "
+            f"{'they are' if left != 1 else 'it is'} on ({gains})."
+        )
+    return text + f" Final score {result[0]}-{result[1]}."
 
 
 @dataclass(frozen=True)
@@ -391,6 +414,9 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
         exact=exact_verdict(p),
         end_board=end_houses,
         end_stores=end_stores,
+        end_text=_end_text(end_stores or list(p.stores), list(p.result()), reason)
+        if over
+        else None,
     )
 
 

@@ -102,9 +102,11 @@ class GenerateRequest(ApiModel):
 
 @router.post("/generate", response_model=PuzzleLevel)
 async def generate(body: GenerateRequest, request: Request):
-    """A new level from one seeded GA run (best-then-rarity), analysed exactly."""
+    """A new level from one seeded GA run (best-then-rarity), never one of the server's pack,
+    analysed exactly."""
+    avoid = tuple(lv.sequence for lv in pack_of(request).levels)
     result = await pool_of(request).run(
-        generate_level, (body.length, body.seed), timeout=exact_timeout(request)
+        generate_level, (body.length, body.seed, avoid), timeout=exact_timeout(request)
     )
     return reply(result)
 

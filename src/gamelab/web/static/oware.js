@@ -120,8 +120,7 @@ function drawStatus() {
     const why = { score: "a side has more than 24 seeds", repetition: "the position repeated; each side keeps the seeds on its row",
       "no moves": "the side to move cannot play (or feed); each side keeps the seeds on its row" }[view.end_reason] || "";
     const verdict = !view.winner ? "a draw" : `${view.winner} wins (${view.winner === playerSide ? "you win" : "you lose"})`;
-    text = `Game over ${s}-${n}: ${verdict} — ${why}.`;
-    if (view.end_board && view.end_board.some((x) => x > 0)) text += " The seeds left on the board count in the final score.";
+    text = `Game over: ${verdict} — ${why}. ${view.end_text || `Final score ${s}-${n}.`}`;
   } else if (phase === "thinking") {
     text = `${opponentName} is thinking…`;
   } else if (view.to_move === playerSide) {
