@@ -270,9 +270,9 @@ def target_command(
     json_out: Json = False,
 ) -> None:
     """Max P(final score >= T) for each target T vs the expected-score strategy."""
-    from gamelab.yatzy.target import TARGETS, parse_targets, target_table
+    from gamelab.yatzy.target import parse_targets, target_table
 
-    chosen = parse_targets(targets) if targets else TARGETS
+    chosen = parse_targets(targets)
     table = target_table(_rules(rules), chosen)
     if json_out:
         print_json(table)

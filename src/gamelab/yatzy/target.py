@@ -96,7 +96,9 @@ def parse_targets(text: str, most: int = 1000) -> tuple[int, ...]:
         raise ValueError(
             f"targets must be comma-separated whole scores, e.g. 200,250; got {text!r}"
         ) from None
-    if not values or values[0] < 0 or values[-1] > most:
+    if not values:
+        raise ValueError(f"no target score given (got {text!r}); give whole scores like 200,250")
+    if values[0] < 0 or values[-1] > most:
         raise ValueError(f"targets must be between 0 and {most}, got {text!r}")
     return tuple(values)
 
