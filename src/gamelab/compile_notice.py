@@ -3,8 +3,7 @@
 numba compiles a kernel on its first call and keeps the machine code in its on-disk cache
 (``cache=True``); loading from the cache is silent and fires no compile event. So a command
 whose kernels are all cached prints nothing, and a first run says, once, which game's kernels
-are compiling and about how long that takes (:data:`COMPILE_SECONDS`, measured by
-``gamelab warmup`` from an empty cache, ``benchmarks/first_run.py``).
+are compiling and about how long that takes (:data:`COMPILE_SECONDS`).
 
 The listener is registered when numba is first imported (an import hook), so a command that
 never needs numba (``gamelab --help``) does not pay for importing it.
@@ -17,9 +16,10 @@ import importlib.util
 import sys
 from typing import Any, TextIO
 
-#: CPU seconds to compile every kernel of a game from an empty numba cache (``gamelab warmup
-#: GAME`` on an idle 2-core machine); a command compiles only the kernels it calls, so this is
-#: an upper bound for one command.
+#: CPU seconds to compile every kernel of a game from an empty numba cache: estimates (the
+#: README's 205 CPU-s for all five games, split by game), to be replaced by ``gamelab warmup
+#: GAME`` measured on an idle 2-core machine (``benchmarks/first_run.py``). A command compiles
+#: only the kernels it calls, so this is an upper bound for one command.
 COMPILE_SECONDS: dict[str, float] = {
     "voltorb": 45.0,
     "wordle": 40.0,
