@@ -314,3 +314,16 @@ def test_yatzy_3_the_game_survives_a_reload_and_is_not_discarded_unasked(page):
         "document.querySelector('#turn-line').textContent.includes('2 rerolls left')"
         " && !document.querySelector('#turn-line').textContent.includes('bot')"
     )
+
+
+def test_yatzy_6_no_stale_advice_beside_an_error(page):
+    """Issue 25, Yatzy 6: after a bad dice entry the previous advice stayed beside the error."""
+    _ready(page)
+    page.click("#tab-assist")
+    page.fill("#assist-dice", "11114")
+    page.click("#assist-go")
+    page.locator("#assist-options tr.option.best").wait_for()
+    page.fill("#assist-dice", "11117")
+    page.click("#assist-go")
+    page.locator("#assist-dice + .field-error").wait_for(state="visible")
+    assert page.locator("#assist-options tr").count() == 0

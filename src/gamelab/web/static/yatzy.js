@@ -484,6 +484,7 @@ async function advise() {
     result = await api("/api/yatzy/advise", body, { quiet: true });
   } catch (err) {
     clearErrors(root);
+    $("assist-options").textContent = "";  // the advice was for other input: never beside an error
     if (/^dice|^rolls_left|^dice:/.test(err.message)) showError($("assist-dice"), err.message);
     else if (/^rolls left/.test(err.message)) showError($("assist-rolls"), err.message);
     else {
