@@ -71,8 +71,17 @@ def main() -> None:
     )
     parser.add_argument("--single-cpu", type=float, default=60.0)
     parser.add_argument("--only-refute", action="store_true", help="Only the refutation cases.")
+    parser.add_argument(
+        "--prove-sub",
+        type=int,
+        default=0,
+        help="Only prove-opening on every N-th answer and guess (a sub-list), both modes.",
+    )
     args = parser.parse_args()
     warm_up()
+    if args.prove_sub:
+        prove_sub(args.data, args.prove_sub)
+        return
     if args.only_refute:
         refute(args.data, args.refute_words, args.single_cpu)
         return
@@ -122,6 +131,29 @@ def main() -> None:
             cli(args.data, args.first, hard, flags)
     if not args.no_refute:
         refute(args.data, args.refute_words, args.single_cpu)
+
+
+def prove_sub(data: Path, every: int) -> None:
+    """``prove-opening`` on a sub-list (every `every`-th answer and guess; answers are added to
+    the guesses), normal and the game's hard mode, at most 6 guesses, one worker."""
+    from gamelab.core.parallel import Backend
+    from gamelab.wordle.opening import prove_opening
+    from gamelab.wordle.rules import WordList, read_words
+
+    answers = read_words(data / "answers.txt")[::every]
+    guesses = read_words(data / "guesses.txt")[::every]
+    extra = [a for a in answers if a not in set(guesses)]
+    words = WordList(f"english/{every}", tuple(guesses + extra), tuple(answers))
+    game = Game(words, "standard")
+    for hard in (None, "game"):
+        proof = prove_opening(game, hard, 6, margin=5, backend=Backend(workers=1, quiet=True))
+        top = ", ".join(f"{r.guess} {r.value}" for r in proof.rows[:5])
+        print(
+            f"prove-opening sub-list 1/{every} ({len(answers)} answers, {len(words.guesses)} "
+            f"guesses) {LABEL[hard]}: {proof.statement}; top {top}; settled "
+            f"{proof.settled}; {proof.cpu_seconds:.1f} s CPU",
+            flush=True,
+        )
 
 
 def refute(data: Path, words_to_refute: list[str], single_cpu: float) -> None:

@@ -18,19 +18,9 @@ from gamelab.wordle.strategy import (
 # (python tools/make_wordle_strategies.py builds the missing ones)
 # settings not shipped: none lacks a proven optimum; these live settings were not built yet
 # (python tools/make_wordle_strategies.py builds the missing ones)
+# settings not shipped: none lacks a proven optimum; these live settings were not built yet
+# (python tools/make_wordle_strategies.py builds the missing ones)
 OPEN: set[tuple[str, str, str | None]] = {
-    ("daily", "blog", "strict"),
-    ("upto-gen1", "standard", "strict"),
-    ("upto-gen1", "blog", None),
-    ("upto-gen1", "blog", "strict"),
-    ("upto-gen2", "standard", "strict"),
-    ("upto-gen2", "blog", None),
-    ("upto-gen2", "blog", "strict"),
-    ("upto-gen3", "standard", "strict"),
-    ("upto-gen3", "blog", None),
-    ("upto-gen3", "blog", "strict"),
-    ("upto-gen5", "standard", "strict"),
-    ("upto-gen5", "blog", None),
     ("upto-gen5", "blog", "strict"),
     ("upto-gen6", "standard", "strict"),
     ("upto-gen6", "blog", None),
