@@ -5,8 +5,12 @@ from __future__ import annotations
 
 
 def warm_up() -> None:
-    """Enumerate length 10, score a level, run two GA generations and both folding searches."""
+    """Enumerate length 10, score a level, run two GA generations, both folding searches and
+    one pull move of the replica exchange's move kernel (which the tests call directly)."""
+    import numpy as np
+
     from gamelab.core.evolve import GAConfig
+    from gamelab.lattice._replica_kernels import apply_move_kernel
     from gamelab.lattice.enumeration import enumerate_timed
     from gamelab.lattice.enumeration import warm_up as warm_histograms
     from gamelab.lattice.fold import METHODS, fold
@@ -19,3 +23,5 @@ def warm_up() -> None:
     for method in METHODS:
         fold("HPHPPHHPHPPHPHHPPHPH", seconds=1.0, method=method)
     warm_histograms()
+    straight = np.array([[i, 0, 0] for i in range(4)], dtype=np.int64)
+    apply_move_kernel(straight, 2, 0)
