@@ -108,3 +108,55 @@ def test_review_of_a_poor_flip_shows_its_loss():
         review_position(ROWS, COLS, ["2,1=0"], level=2)
     with pytest.raises(ValueError, match="already revealed"):
         review_round(Clues.from_board(practice_board(2, 1)), [(0, 1), (0, 1)], level=2)
+
+
+def test_quick_review_labels_every_row_and_keeps_the_exact_p_voltorb():
+    """The time budget's fallback (issue 24, Voltorb 2): every row marked not exact, each
+    flip's P(Voltorb) and the outcome as the exact review has them, MinRisk's flip beside."""
+    board = practice_board(3, 42).reshape(-1)
+    ones = np.flatnonzero(board == 1)[:2].tolist()
+    voltorb = int(np.flatnonzero(board == 0)[0])
+    flips = [[t // SIZE + 1, t % SIZE + 1] for t in [*ones, voltorb]]  # two 1s, then lost
+    exact = review_practice(3, 42, flips)
+    quick = review_practice(3, 42, flips, exact=False)
+    assert exact.exact and not quick.exact and quick.p_start is None
+    assert quick.outcome == exact.outcome == "lost" and len(quick.moves) == 3
+    for q, e in zip(quick.moves, exact.moves, strict=True):
+        assert not q.exact and q.p_before is None and q.loss is None and q.luck is None
+        assert q.tile == e.tile and q.value == e.value
+        assert abs(q.p_voltorb - e.p_voltorb) < 1e-9
+
+
+def test_a_quit_practice_round_is_reviewed_as_quit():
+    board = practice_board(3, 42).reshape(-1)
+    one = int(np.flatnonzero(board == 1)[0])  # a 1: the round goes on after it
+    flips = [[one // SIZE + 1, one % SIZE + 1]]
+    assert review_practice(3, 42, flips, quit=True).outcome == "quit"
+    assert review_practice(3, 42, flips).outcome == "unfinished"
+
+
+def test_after_a_voltorb_the_round_is_lost_and_the_post_mortem_is_exact():
+    """Issue 24, Voltorb 3: no P(win), no recommendation; the last decision against optimal."""
+    rows, cols = "2,4 6,1 5,0 5,1 6,1", "6,1 5,1 3,2 7,1 3,2"
+    flips = ["2,2=1", "2,1=2", "2,4=2", "5,1=1", "5,2=2", "5,4=2", "1,1=0"]
+    a = solve_position(rows, cols, flips, level=2)
+    assert a.outcome == "lost" and a.win_probability is None and a.recommended is None
+    assert a.safe_tiles == [] and a.post_mortem is not None
+    last = review_position(rows, cols, flips, level=2).moves[-1]
+    pm = a.post_mortem
+    assert pm.flipped == last.tile and pm.best == last.best
+    assert pm.p_win_before == pytest.approx(last.p_before)
+    assert pm.p_win_choice == pytest.approx(last.p_choice)
+    assert pm.p_voltorb == pytest.approx(last.p_voltorb, abs=1e-6)
+    with pytest.raises(ValueError, match="only one Voltorb can be revealed"):
+        solve_position(rows, cols, [*flips, "4,1=0"], level=2)
+
+
+def test_clue_errors_name_their_box_and_full_width_digits_are_read():
+    from gamelab.voltorb.rules import ClueError, clues_from_text
+
+    with pytest.raises(ClueError, match=r"^row 2 clue: each entry must look like") as err:
+        clues_from_text("2,4 6,l 5,0 5,1 6,1", "6,1 5,1 3,2 7,1 3,2")
+    assert err.value.field == "rows.2"
+    full = clues_from_text("２，４　6,1 5,0 5,1 6,1", "6,1 5,1 3,2 7,1 3,2")
+    assert full.key() == clues_from_text("2,4 6,1 5,0 5,1 6,1", "6,1 5,1 3,2 7,1 3,2").key()

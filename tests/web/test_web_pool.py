@@ -256,3 +256,23 @@ def test_errors_travel_back_and_dead_workers_are_replaced(pool):
 def test_pool_needs_a_worker():
     with pytest.raises(ValueError, match="at least 1 worker"):
         SolverPool(0)
+
+
+def test_background_job_is_found_again_finishes_and_a_cancel_kills_its_process(pool):
+    async def scenario():
+        started = pool.background(_sleep, (0.2,), limit=30)
+        assert started.state == "running" and started.limit == 30
+        assert pool.background(_sleep, (0.2,), limit=30).job == started.job  # the same call
+        while pool.job(started.job).state == "running":
+            await asyncio.sleep(0.05)
+        done = pool.job(started.job)
+        assert done.state == "done" and done.result == 0.2
+        slow = pool.background(_sleep, (60,), limit=120)
+        await asyncio.sleep(0.3)  # let the job reach its process
+        cancelled = pool.cancel(slow.job)
+        assert cancelled.state == "cancelled"
+        await asyncio.sleep(0.1)
+        assert pool.job("nosuchjob") is None
+
+    _run(scenario())
+    assert pool.recycled == 1  # the cancelled job's process was replaced, not left running

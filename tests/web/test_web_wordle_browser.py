@@ -1,5 +1,7 @@
 """The Pokémon Wordle page in a real Chromium: romaji + autocomplete, tiles, play, review."""
 
+import json
+
 from gamelab.wordle.practice import answer_of_seed
 from gamelab.wordle.rules import parse_names, pokemon_word_list
 
@@ -21,6 +23,7 @@ def test_assistant_romaji_autocomplete_and_clicked_colours(page):
     option.click()
     assert page.locator("#assist-name").input_value() == "レントラー"
     page.locator("#assist-add").click()
+    page.locator("#assist-check").click()  # the colours as the game showed them: all grey
     # acceptance: all grey leaves 67 and the optimal next guess is ゴルダック (blog rule)
     page.wait_for_function("document.querySelector('#assist-count').textContent === '67'")
     assert page.locator("#assist-next").inner_text().startswith("ゴルダック")
@@ -33,6 +36,7 @@ def test_assistant_romaji_autocomplete_and_clicked_colours(page):
     assert page.locator("#assist-entropy tbody tr").count() == len(expected["entropy_top"])
     # click the last tile (ー) once: grey -> yellow; the count and next guess follow the API
     page.locator('#assist-rows [data-row="0"] .pw-tile[data-index="4"]').click()
+    page.keyboard.press("Enter")  # the focused tile submits the colouring
     after = _advice(page, "blog", [{"guess": "レントラー", "colours": "00001"}])
     page.wait_for_function(
         f"document.querySelector('#assist-count').textContent === '{after['candidates']}'"
@@ -89,3 +93,271 @@ def test_play_a_seeded_game_and_review_it(page):
         "optimal" in first.inner_text() and "0.000" in first.inner_text()
     )  # ジーランス is optimal
     assert "solved in 2 guesses" in page.locator("#review-summary").inner_text()
+
+
+# ---------------------------------------------------------------- issue 24, Pokémon Wordle items
+
+
+def _add_guess(page, name):
+    page.locator("#assist-name").fill(name)
+    page.locator("#assist-add").click()
+    page.locator(f"#assist-rows .pw-row >> text={name[0]}").first.wait_for()
+
+
+def test_wordle_1_review_tab_button_reviews_a_pasted_game(page):
+    page.goto("/wordle")
+    page.click("#tab-review")
+    page.fill("#review-text", "ゴルバット 00000\npikachuu 22222")
+    page.click("#review-run")
+    page.locator("#review-table tbody tr").nth(1).wait_for()
+    expected = page.request.post(
+        "/api/wordle/review",
+        data={
+            "history": [
+                {"guess": "ゴルバット", "colours": "00000"},
+                {"guess": "pikachuu", "colours": "22222"},
+            ]
+        },
+    ).json()
+    assert page.locator("#review-summary").inner_text().startswith(expected["summary"])
+
+
+def test_wordle_2_colours_are_checked_on_submit_so_22222_can_be_clicked_in(page):
+    page.goto("/wordle")
+    _add_guess(page, "レントラー")
+    requests: list[str] = []
+    page.on("request", lambda r: requests.append(r.url) if "/advice" in r.url else None)
+    for i in range(5):  # grey -> yellow -> green, tile by tile: in-between colourings are kept
+        tile = page.locator(f'#assist-rows [data-row="0"] .pw-tile[data-index="{i}"]')
+        tile.click()
+        tile.click()
+    assert page.locator('#assist-rows [data-row="0"] .pw-digits').input_value() == "22222"
+    assert requests == []  # nothing was checked per click
+    page.click("#assist-check")
+    page.wait_for_function("document.querySelector('#assist-next').textContent === 'solved!'")
+    assert page.locator("#assist-count").inner_text() == "1"
+    # a colouring no answer fits is reported on submit and kept as clicked, not undone
+    page.locator('#assist-rows [data-row="0"] .pw-digits').fill("22220")
+    page.locator('#assist-rows [data-row="0"] .pw-digits').press("Enter")
+    page.locator("#assist-error").wait_for(state="visible")
+    assert "no answer fits" in page.locator("#assist-error").inner_text()
+    assert page.locator('#assist-rows [data-row="0"] .pw-digits').input_value() == "22220"
+    assert page.locator("#assist-count").inner_text() == "—"
+
+
+W3_HISTORY = [
+    ("ミュウ", "000"),
+    ("ポッポ", "000"),
+    ("コラッタ", "0000"),
+    ("ピジョン", "0000"),
+    ("カモネギ", "0000"),
+    ("ホウオウ", "0000"),
+    ("ヒトカゲ", "0000"),
+]
+
+
+def test_wordle_3_a_guess_past_every_strategy_is_recorded_with_the_best_bet(page, gamelab_cli):
+    page.goto("/wordle")
+    page.evaluate(
+        "rows => localStorage.setItem('gamelab.wordle.assist', JSON.stringify({rows}))",
+        [{"name": n, "colours": c} for n, c in W3_HISTORY],
+    )
+    page.reload()
+    page.wait_for_function("document.querySelectorAll('#assist-rows .pw-row').length === 7")
+    _add_guess(page, "ゼニガメ")
+    page.click("#assist-check")
+    warning = page.locator("#assist-warning")
+    warning.wait_for(state="visible")
+    assert page.locator("#assist-rows .pw-row").count() == 8  # recorded
+    assert "no strategy can finish all 36 remaining candidates within the 2 guesses left" in (
+        warning.inner_text()
+    )
+    assert page.locator("#assist-count").inner_text() == "36"
+    history = ",".join(f"{n}:{c}" for n, c in [*W3_HISTORY, ("ゼニガメ", "0000")])
+    cli = json.loads(gamelab_cli("wordle", "next", "--history", history, "--json").stdout)
+    assert cli["candidates"] == 36 and cli["within_limit"] is False
+    assert page.locator("#assist-next").inner_text().startswith(cli["next"])
+
+
+def test_wordle_6_nonsense_and_enter_twice_is_not_a_guess(page):
+    page.goto("/wordle")
+    page.locator("#assist-name").click()
+    page.keyboard.type("asdfgh")
+    page.locator("#assist-name-list li").first.wait_for()  # suggestions are offered...
+    page.keyboard.press("Enter")
+    page.keyboard.press("Enter")
+    error = page.locator("#assist .field-error:visible").first
+    error.wait_for()
+    assert "is not a Pokémon name" in error.inner_text()
+    assert page.locator("#assist-rows .pw-row").count() == 0  # ...but none was taken for it
+    # an explicit choice from the list is a guess
+    page.locator("#assist-name").fill("")
+    page.keyboard.type("rentoraa")
+    page.locator("#assist-name-list li").first.wait_for()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("Enter")
+    assert page.locator("#assist-name").input_value() == "レントラー"
+    page.keyboard.press("Enter")
+    page.locator("#assist-rows .pw-row").first.wait_for()
+
+
+def test_wordle_7_review_of_an_unsolved_game_names_the_answers_left(page):
+    page.goto("/wordle")
+    page.click("#tab-review")
+    page.fill("#review-text", "レントラー 00000\nゴルダック 00000")
+    page.click("#review-run")
+    page.locator("#review-table tbody tr").nth(1).wait_for()
+    expected = page.request.post(
+        "/api/wordle/review",
+        data={
+            "history": [
+                {"guess": "レントラー", "colours": "00000"},
+                {"guess": "ゴルダック", "colours": "00000"},
+            ]
+        },
+    ).json()
+    summary = page.locator("#review-summary").inner_text()
+    assert expected["remaining"] and expected["remaining"][0] in summary
+    assert "answers still possible" in summary and "guesses lost" in summary
+    lost = page.locator("#review-table tbody tr").nth(1).locator("td.pw-lost").inner_text()
+    assert lost == f"{expected['steps'][1]['guesses_lost']:.3f}"
+
+
+def test_wordle_9_changing_the_list_clears_advice_the_guesses_do_not_fit(page):
+    page.goto("/wordle")
+    page.locator("#assist-name").fill("ゾロア")  # generation 5: not a name of gen1-4
+    page.locator("#assist-add").click()
+    page.locator("#assist .field-error:visible").first.wait_for()
+    page.select_option("#pw-names", "gen5")
+    page.locator("#assist-name").fill("ゾロア")
+    page.locator("#assist-add").click()
+    page.locator("#assist-rows .pw-row").first.wait_for()
+    digits = page.locator('#assist-rows [data-row="0"] .pw-digits')
+    digits.fill("222")
+    digits.press("Enter")
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '1'")
+    page.select_option("#pw-names", "gen1-4")
+    page.locator("#assist-error").wait_for(state="visible")
+    assert page.locator("#assist-count").inner_text() == "—"
+    assert page.locator("#assist-next").inner_text() == "—"
+
+
+def test_wordle_everywhere_the_game_survives_a_reload(page):
+    page.goto("/wordle")
+    _add_guess(page, "レントラー")
+    page.click("#assist-check")
+    page.wait_for_function("document.querySelector('#assist-count').textContent !== '—'")
+    count = page.locator("#assist-count").inner_text()
+    page.reload()
+    page.wait_for_function(f"document.querySelector('#assist-count').textContent === '{count}'")
+    assert page.locator("#assist-rows .pw-row").count() == 1
+    # a practice game too (its guesses are in the address)
+    page.goto("/wordle?tab=play&seed=11")
+    page.locator("#play-name").fill("jiiransu")
+    page.locator("#play-guess").click()
+    page.locator('#play-board [data-row="0"] .pw-en').wait_for()
+    page.reload()
+    page.locator('#play-board [data-row="0"] .pw-en').wait_for()
+    assert "ジーランス" in page.locator(
+        '#play-board [data-row="0"] .pw-tiles'
+    ).inner_text().replace("\n", "")
+
+
+CONTRAST_JS = """() => {
+  const lum = (rgb) => {
+    const [r, g, b] = rgb.match(/\\d+/g).slice(0, 3).map((x) => Number(x) / 255)
+      .map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const out = {};
+  for (const cls of ["grey", "yellow", "green"]) {
+    const el = document.querySelector(`#assist-rows .pw-tile.${cls}`);
+    const st = getComputedStyle(el);
+    const [a, b] = [lum(st.color), lum(st.backgroundColor)].sort((x, y) => y - x);
+    out[cls] = [(a + 0.05) / (b + 0.05), st.backgroundColor];
+  }
+  return out;
+}"""
+
+
+def test_wordle_10_tiles_reach_wcag_aa_and_offer_a_high_contrast_scheme(page):
+    page.goto("/wordle")
+    _add_guess(page, "レントラー")
+    digits = page.locator('#assist-rows [data-row="0"] .pw-digits')
+    digits.fill("01200")
+    digits.dispatch_event("change")
+    page.locator("#assist-rows .pw-tile.green").wait_for()
+    standard = page.evaluate(CONTRAST_JS)
+    assert all(ratio >= 4.5 for ratio, _ in standard.values()), standard
+    page.check("#pw-contrast")
+    high = page.evaluate(CONTRAST_JS)
+    assert all(ratio >= 4.5 for ratio, _ in high.values()), high
+    assert high["green"][1] != standard["green"][1] and high["yellow"][1] != standard["yellow"][1]
+    page.reload()  # the choice is remembered
+    page.locator("#assist-rows .pw-tile.green").wait_for()
+    assert page.evaluate(CONTRAST_JS)["green"][1] == high["green"][1]
+
+
+def _overlap(a, b):
+    return not (
+        a["x"] + a["width"] <= b["x"]
+        or b["x"] + b["width"] <= a["x"]
+        or a["y"] + a["height"] <= b["y"]
+        or b["y"] + b["height"] <= a["y"]
+    )
+
+
+def test_wordle_4_suggestions_leave_the_keyboard_and_add_button_free(page):
+    page.goto("/wordle")
+    page.locator("#assist-name").click()
+    page.locator("#kana-keyboard .pw-key:text-is('ヒ')").click()
+    listbox = page.locator("#assist-name-list")
+    listbox.locator("li").first.wait_for()
+    box = listbox.bounding_box()
+    assert not _overlap(box, page.locator("#kana-keyboard").bounding_box())
+    assert not _overlap(box, page.locator("#assist-add").bounding_box())
+    page.locator("#kana-keyboard .pw-key:text-is('゜')").click()
+    assert page.locator("#assist-name").input_value() == "ピ"
+
+
+def test_wordle_8_phone_guess_box_and_keyboard_in_view_screenshot(browser, live_server):
+    from conftest import save_screenshot
+
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=1,
+        base_url=live_server,
+    )
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        page.goto("/wordle?tab=play&seed=11")
+        page.locator("#play-board .pw-row").first.wait_for()
+        name = page.locator("#play-name").bounding_box()
+        assert name["y"] + name["height"] <= 844, name  # no scrolling to reach the guess box
+        assert page.locator("#kana-keyboard").bounding_box()["y"] < 844
+        assert not page.locator("#pw-settings-box").evaluate("el => el.open")
+        assert "gen1-4" in page.locator("#pw-settings-summary").inner_text()
+        width = page.evaluate("document.scrollingElement.scrollWidth")
+        assert width <= 390, width
+        save_screenshot(page, "wordle-phone.png")
+    finally:
+        context.close()
+
+
+def test_screenshot_wordle_page(page):
+    """The assistant after one guess (desktop); with $GAMELAB_SCREENSHOTS set this is
+    docs/wordle-page.png."""
+    from conftest import save_screenshot
+
+    page.goto("/wordle")
+    _add_guess(page, "レントラー")
+    digits = page.locator('#assist-rows [data-row="0"] .pw-digits')
+    digits.fill("00100")
+    digits.press("Enter")
+    page.wait_for_function("document.querySelector('#assist-count').textContent !== '—'")
+    expected = _advice(page, "standard", [{"guess": "レントラー", "colours": "00100"}])
+    assert page.locator("#assist-count").inner_text() == str(expected["candidates"])
+    save_screenshot(page, "wordle-page.png")

@@ -49,8 +49,28 @@ from gamelab.voltorb.rules import (
 
 
 @dataclass
+class PostMortem:
+    """A lost round's last decision: the flip that showed a Voltorb, against what optimal play
+    would have done from the same position (the clues and the other flips); tiles from 1."""
+
+    flipped: list[int]  # [row, col] of the Voltorb
+    p_voltorb: float  # its P(Voltorb) when it was chosen
+    best: list[int]  # optimal play's flip there (MinRisk's when the search was skipped)
+    best_policy: str  # "optimal" or "minrisk"
+    best_p_voltorb: float  # P(Voltorb) of that flip
+    p_win_before: float | None  # P(win) of optimal play from that position (None: no search)
+    p_win_choice: float | None  # P(win) of the flip chosen, then optimal play
+    safe_tiles: list[list[int]]  # tiles that were certainly not a Voltorb there
+
+
+@dataclass
 class BoardAnalysis:
-    """The assistant's answer for one position (rows and columns count from 1)."""
+    """The assistant's answer for one position (rows and columns count from 1).
+
+    After a Voltorb (``outcome`` "lost") the round is over: no recommendation, no P(win) and no
+    safe tiles; the grids are those of the last decision (before the Voltorb) and
+    ``post_mortem`` says what optimal play would have done there.
+    """
 
     p_voltorb: list[list[float]]  # 5 x 5, rows top to bottom
     p_two_or_three: list[list[float]]
@@ -59,9 +79,11 @@ class BoardAnalysis:
     safe_useful_tiles: list[list[int]]  # ... that can still be a 2 or a 3
     labels: list[list[str]]  # the blog's label board: values each tile may hold
     win_probability: float | None  # P(win) of optimal play from here (None without the search)
-    recommended: list[int]  # [row, col]
+    recommended: list[int] | None  # [row, col]; None once the round is lost
     policy: str = "optimal"  # whose flip `recommended` is
     note: str | None = None  # set by a front end that answered with less than asked (time budget)
+    outcome: str | None = None  # "lost" after a Voltorb, else None (the round goes on)
+    post_mortem: PostMortem | None = None  # the lost round's last decision
 
 
 POLICIES = ("optimal", "minrisk", "fom")
@@ -161,9 +183,80 @@ def solve_position(
 ) -> BoardAnalysis:
     """:func:`analyse_position` from the text forms the CLI and the web API take: clues
     ``"S,V S,V ..."`` and revealed tiles ``["row,col=value", ...]`` (rows/cols 1-5, 0 = Voltorb)."""
-    clues, shown, post = position_from_text(rows, cols, revealed, level, generator)
+    clues = clues_from_text(rows, cols)
+    shown = parse_revealed(revealed)
+    if any(v == 0 for v in shown.values()):
+        return lost_position(clues, shown, level, generator, optimal, state_limit)
+    post = playing_posterior(clues, shown, level, generator)
     return analyse_position(
         clues, shown, post, optimal=optimal, policy=policy, state_limit=state_limit
+    )
+
+
+def lost_position(
+    clues: Clues,
+    revealed: dict[int, int],
+    level: int,
+    generator: str,
+    optimal: bool = True,
+    state_limit: int | None = None,
+) -> BoardAnalysis:
+    """The answer once a Voltorb is revealed: the round is lost; the post-mortem compares the
+    flip that showed it with optimal play's from the position before it (the other flips).
+
+    The flips' order is not needed: the round ends at its first Voltorb, so every other flip
+    came before it. More than one Voltorb is an error."""
+    from gamelab.voltorb.deduction import label_board
+    from gamelab.voltorb.expectimax import SearchLimitError
+    from gamelab.voltorb.review import choice_value
+    from gamelab.voltorb.strategies import minrisk_tile
+
+    voltorbs = [t for t, v in revealed.items() if v == 0]
+    if len(voltorbs) > 1:
+        where = ", ".join(f"row {t // SIZE + 1}, column {t % SIZE + 1}" for t in voltorbs)
+        raise ValueError(
+            f"only one Voltorb can be revealed ({where}): the round ends at the first one"
+        )
+    tile = voltorbs[0]
+    Posterior.from_clues(clues, generator, level, revealed)  # raises if the Voltorb cannot be
+    before = {t: v for t, v in revealed.items() if t != tile}
+    post = playing_posterior(clues, before, level, generator)
+    probs = post.tile_probabilities()
+    hidden = [t for t in range(SIZE * SIZE) if t not in before]
+    best, policy, p_before, p_choice, note = minrisk_tile(post), "minrisk", None, None, None
+    if optimal:
+        from gamelab.voltorb.expectimax import OptimalSolver
+
+        try:
+            solver = OptimalSolver(post, state_limit=state_limit)
+            best, p_before = solver.decide(before)
+            p_choice = choice_value(solver, before, tile)
+            policy = "optimal"
+        except SearchLimitError:
+            note = f"exact optimal search stopped after {state_limit:,} states; showing MinRisk"
+    p_m = (probs[:, 2] + probs[:, 3]).reshape(SIZE, SIZE)
+    return BoardAnalysis(
+        p_voltorb=np.round(probs[:, 0].reshape(SIZE, SIZE), 6).tolist(),
+        p_two_or_three=np.round(p_m, 6).tolist(),
+        consistent_boards=post.count,
+        safe_tiles=[],
+        safe_useful_tiles=[],
+        labels=label_board(clues, before),
+        win_probability=None,
+        recommended=None,
+        policy=policy,
+        note=note,
+        outcome="lost",
+        post_mortem=PostMortem(
+            flipped=[tile // SIZE + 1, tile % SIZE + 1],
+            p_voltorb=round(float(probs[tile, 0]), 6),
+            best=[best // SIZE + 1, best % SIZE + 1],
+            best_policy=policy,
+            best_p_voltorb=round(float(probs[best, 0]), 6),
+            p_win_before=p_before,
+            p_win_choice=p_choice,
+            safe_tiles=[[t // SIZE + 1, t % SIZE + 1] for t in hidden if probs[t, 0] == 0],
+        ),
     )
 
 
@@ -212,14 +305,44 @@ def format_analysis(analysis: BoardAnalysis, revealed: dict[int, int]) -> str:
     lines = [f"{a:<{width}}{b}" for a, b in zip(left, right, strict=True)]
     lines.append("[v] = revealed value")
     lines.append(f"consistent boards: {analysis.consistent_boards}")
+    if analysis.outcome == "lost" and analysis.post_mortem is not None:
+        lines[-1] += " (at the last decision, before the Voltorb)"
+        lines.extend(format_post_mortem(analysis.post_mortem))
+        return "\n".join(lines)
     safe = " ".join(f"{r},{c}" for r, c in analysis.safe_useful_tiles) or "none"
     lines.append(f"safe tiles worth flipping (row,col): {safe}")
+    assert analysis.recommended is not None
     r, c = analysis.recommended
     msg = f"recommended flip: row {r}, column {c}"
     if analysis.win_probability is not None:
         msg += f"; P(win) with optimal play from here: {analysis.win_probability:.4f}"
     lines.append(msg)
     return "\n".join(lines)
+
+
+def format_post_mortem(pm: PostMortem) -> list[str]:
+    """A lost round in words: no P(win), no recommendation; what optimal play would have done."""
+    (r, c), (br, bc) = pm.flipped, pm.best
+    lines = [
+        f"A Voltorb at row {r}, column {c}: the round is lost.",
+        f"post-mortem of the last decision: row {r}, column {c} was a Voltorb with "
+        f"P = {pm.p_voltorb:.4f}",
+    ]
+    who = "optimal play" if pm.best_policy == "optimal" else "MinRisk (no exact search)"
+    if pm.best == pm.flipped:
+        lines.append(f"  {who} would have flipped the same tile")
+    else:
+        lines.append(
+            f"  {who} would have flipped row {br}, column {bc} (P(Voltorb) {pm.best_p_voltorb:.4f})"
+        )
+    if pm.p_win_before is not None and pm.p_win_choice is not None:
+        lines.append(
+            f"  P(win) from there: {pm.p_win_before:.4f} with optimal play, "
+            f"{pm.p_win_choice:.4f} with the flip chosen"
+        )
+    safe = " ".join(f"{a},{b}" for a, b in pm.safe_tiles) or "none"
+    lines.append(f"  tiles that were certainly safe then (row,col): {safe}")
+    return lines
 
 
 _FLIP = re.compile(r"^\s*(\d+)\s*[,\s]\s*(\d+)\s*=\s*(\d+)\s*$")
@@ -342,9 +465,13 @@ class AssistSession(Session):
             clues, self.generator, self.level, revealed
         )  # raises if impossible
         if any(v == 0 for _, v in new):
+            lost = lost_position(clues, revealed, self.level, self.generator, self.optimal)
             self.flips += new
             self.finished, self.outcome = True, "lost"
-            return "A Voltorb: the round is lost (the coins of this round are gone)."
+            assert lost.post_mortem is not None
+            lines = format_post_mortem(lost.post_mortem)
+            lines[0] += " (the coins of this round are gone)"
+            return "\n".join(lines)
         won = post.won_mask()
         if won.all():
             self.flips += new

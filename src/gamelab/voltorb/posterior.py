@@ -60,6 +60,23 @@ def _name_line(clues: Clues, revealed: dict[int, int]) -> str:
     return "the rows and columns cannot be satisfied together"
 
 
+def _levels_hint(clues: Clues, generator: str, feats: np.ndarray) -> str:
+    """At which levels the generator can deal one of the boards (features `feats`) that fit."""
+    from gamelab.voltorb.rules import LEVELS
+
+    ok = []
+    for lv in LEVELS:
+        table = weight_table(generator, lv, clues.voltorbs, clues.excess)
+        w = table[feats[:, 0], feats[:, 1], np.minimum(feats[:, 2], table.shape[2] - 1)]
+        if (w > 0).any():
+            ok.append(lv)
+    if not ok:
+        return f"no level of the {generator} generator deals them"
+    return (
+        f"these clues are possible at level{'s' if len(ok) > 1 else ''} {', '.join(map(str, ok))}"
+    )
+
+
 @dataclass
 class Posterior:
     """Consistent boards (n x 25 int8) with normalised prior weights (n,), the revealed tiles and
@@ -101,11 +118,14 @@ class Posterior:
         weights = table[feats[:, 0], feats[:, 1], np.minimum(feats[:, 2], table.shape[2] - 1)]
         keep = weights > 0
         if not keep.any():
-            raise InconsistentCluesError(
-                f"{NO_BOARD}: {len(boards)} boards fit the lines, but none can come from the "
+            fit = f"{len(boards)} board fits" if len(boards) == 1 else f"{len(boards)} boards fit"
+            err = InconsistentCluesError(
+                f"{NO_BOARD}: {fit} the lines, but none can come from the "
                 f"{generator} generator at level {level} ({clues.voltorbs} Voltorbs, "
-                f"#2s + 2x#3s = {clues.excess})"
+                f"#2s + 2x#3s = {clues.excess}); {_levels_hint(clues, generator, feats)}"
             )
+            err.field = "level"  # type: ignore[attr-defined]
+            raise err
         boards, weights = boards[keep], weights[keep]
         return cls(boards, weights / weights.sum(), revealed, clues)
 

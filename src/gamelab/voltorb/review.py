@@ -26,7 +26,7 @@ the cost of the assistant's answers during the round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 
@@ -39,6 +39,7 @@ __all__ = [
     "MoveReview",
     "RoundReview",
     "optimal_outcome",
+    "quick_review",
     "review_position",
     "review_practice",
     "review_round",
@@ -53,13 +54,14 @@ class MoveReview:
 
     tile: list[int]
     value: int  # what it showed (0 = Voltorb)
-    p_before: float  # optimal P(win) before the flip
-    p_choice: float  # P(win) of this flip followed by optimal play
-    loss: float  # p_before - p_choice (0 for an optimal move)
-    best: list[int]  # the optimal policy's flip here
-    luck: float  # p_after - p_choice: how much the value shown helped (negative: hurt)
-    p_after: float  # optimal P(win) after the value was seen
-    p_voltorb: float  # the chosen tile's P(Voltorb) before the flip
+    p_before: float | None  # optimal P(win) before the flip (None: not exact, see `exact`)
+    p_choice: float | None  # P(win) of this flip followed by optimal play
+    loss: float | None  # p_before - p_choice (0 for an optimal move)
+    best: list[int]  # the optimal policy's flip here (MinRisk's when not exact)
+    luck: float | None  # p_after - p_choice: how much the value shown helped (negative: hurt)
+    p_after: float | None  # optimal P(win) after the value was seen
+    p_voltorb: float  # the chosen tile's P(Voltorb) before the flip (always exact)
+    exact: bool = True  # False: a quick row (no optimal search), labelled so on the page
 
 
 @dataclass(frozen=True)
@@ -67,12 +69,13 @@ class RoundReview:
     """A round's review: every flip, totals, and the round's luck beside its skill."""
 
     moves: list[MoveReview]
-    p_start: float  # optimal P(win) from the clues: how winnable the deal was
-    outcome: str  # "won", "lost" or "unfinished" (stopped or quit before the end)
-    total_loss: float  # sum of the losses: win probability given away by the choices
-    total_luck: float  # sum of the moves' luck
+    p_start: float | None  # optimal P(win) from the clues: how winnable the deal was
+    outcome: str  # "won", "lost", "quit" (a practice round quit) or "unfinished" (stopped)
+    total_loss: float | None  # sum of the losses: win probability given away by the choices
+    total_luck: float | None  # sum of the moves' luck
     optimal_would_win: bool | None  # would optimal play have cleared this very board (if known)
     note: str | None = None
+    exact: bool = True  # False: the quick review (every row labelled), see quick_review
 
 
 def _state_mass(solver: OptimalSolver, revealed: dict[int, int]) -> float:
@@ -88,7 +91,7 @@ def _value(solver: OptimalSolver, revealed: dict[int, int]) -> tuple[int, float]
     return solver.decide(revealed)
 
 
-def _choice_value(solver: OptimalSolver, revealed: dict[int, int], tile: int) -> float:
+def choice_value(solver: OptimalSolver, revealed: dict[int, int], tile: int) -> float:
     """P(win) of flipping `tile` at `revealed`, then playing optimally."""
     idx, _, hm = solver.state_for(revealed)
     total = float(solver.weights[idx].sum())
@@ -155,7 +158,7 @@ def review_round(
             )
         best, _ = _value(solver, revealed)
         p_voltorb = float(mass[column == 0].sum() / mass.sum())
-        p_choice = _choice_value(solver, revealed, tile)
+        p_choice = choice_value(solver, revealed, tile)
         after = {**revealed, tile: value}
         if rnd is not None and rnd.flip(tile) != value:
             raise ValueError(f"{where}: the board shows {rnd.revealed[tile]} there, not {value}")
@@ -185,14 +188,79 @@ def review_round(
         moves=moves,
         p_start=p_start,
         outcome=outcome,
-        total_loss=float(sum(m.loss for m in moves)),
-        total_luck=float(sum(m.luck for m in moves)),
+        total_loss=float(sum(m.loss or 0.0 for m in moves)),  # every row exact here
+        total_luck=float(sum(m.luck or 0.0 for m in moves)),
         optimal_would_win=None if board is None else optimal_outcome(board, level, generator),
     )
 
 
+def quick_review(
+    clues: Clues,
+    flips: list[tuple[int, int]],
+    level: int = 8,
+    generator: str = "hgss",
+    board: np.ndarray | None = None,
+) -> RoundReview:
+    """The review without any optimal search (milliseconds): each flip's exact P(Voltorb)
+    and MinRisk's flip beside it, every row marked ``exact=False`` with its P(win) figures None.
+    What a front end shows when the exact review (:func:`review_round`) overruns its time
+    budget, while the exact one is completed in the background. Same checks of the flips."""
+    from gamelab.voltorb.strategies import minrisk_tile
+
+    if not flips:
+        raise ValueError("no flips to review: play at least one tile")
+    rnd = Round(board) if board is not None else None
+    revealed: dict[int, int] = {}
+    moves: list[MoveReview] = []
+    outcome = "unfinished"
+    for i, (tile, value) in enumerate(flips):
+        where = f"flip {i + 1} (row {tile // SIZE + 1}, column {tile % SIZE + 1})"
+        if outcome != "unfinished":
+            raise ValueError(f"{where}: the round was already over ({outcome})")
+        if tile in revealed:
+            raise ValueError(f"{where}: that tile is already revealed")
+        post = playing_posterior(clues, revealed, level, generator)
+        column = post.boards[:, tile]
+        if not (column == value).any():
+            raise ValueError(
+                f"no board is consistent with these clues: {where} cannot be {value} "
+                "after the flips before it"
+            )
+        if rnd is not None and rnd.flip(tile) != value:
+            raise ValueError(f"{where}: the board shows {rnd.revealed[tile]} there, not {value}")
+        best = minrisk_tile(post)
+        after = {**revealed, tile: value}
+        if value == 0:
+            outcome = "lost"
+        elif (rnd is not None and rnd.outcome == "won") or bool(
+            Posterior.from_clues(clues, generator, level, after).won_mask().all()
+        ):
+            outcome = "won"
+        moves.append(
+            MoveReview(
+                tile=[tile // SIZE + 1, tile % SIZE + 1],
+                value=int(value),
+                p_before=None,
+                p_choice=None,
+                loss=None,
+                best=[best // SIZE + 1, best % SIZE + 1],
+                luck=None,
+                p_after=None,
+                p_voltorb=float(post.weights[column == 0].sum()),
+                exact=False,
+            )
+        )
+        revealed = after
+    return RoundReview(moves, None, outcome, None, None, None, exact=False)
+
+
 def review_position(
-    rows: str, cols: str, flips: list[str], level: int = 8, generator: str = "hgss"
+    rows: str,
+    cols: str,
+    flips: list[str],
+    level: int = 8,
+    generator: str = "hgss",
+    exact: bool = True,
 ) -> RoundReview:
     """:func:`review_round` from the assistant's text forms: clues ``"S,V ..."`` and the flips
     in the order played as ``["row,col=value", ...]``."""
@@ -203,16 +271,30 @@ def review_position(
         if len(parsed) != 1:
             raise ValueError(f"each flip is one 'row,col=value', got {item!r}")
         played.extend(parsed.items())
+    if not exact:
+        return quick_review(clues, played, level, generator)
     return review_round(clues, played, level, generator)
 
 
-def review_practice(level: int, seed: int, flips: list, generator: str = "hgss") -> RoundReview:
+def review_practice(
+    level: int,
+    seed: int,
+    flips: list,
+    generator: str = "hgss",
+    quit: bool = False,
+    exact: bool = True,
+) -> RoundReview:
     """:func:`review_round` of a practice round (:mod:`gamelab.voltorb.practice`) from its seed
     and flips ``[[row, col], ...]``; knowing the board, it also says whether optimal play
-    would have cleared it."""
+    would have cleared it. With `quit` (the player quit, keeping the coins) a round still
+    going after the flips has the outcome ``quit``, not ``unfinished``."""
     from gamelab.voltorb.practice import play_practice, practice_board
 
     state = play_practice(level, seed, flips, generator=generator)
     board = practice_board(level, seed, generator)
     played = [((r - 1) * SIZE + (c - 1), v) for r, c, v in state.revealed]
-    return review_round(Clues.from_board(board), played, level, generator, board=board)
+    review = review_round if exact else quick_review
+    out = review(Clues.from_board(board), played, level, generator, board=board)
+    if quit and out.outcome == "unfinished":
+        out = replace(out, outcome="quit")
+    return out

@@ -26,6 +26,7 @@ Generators (``GENERATORS``):
 from __future__ import annotations
 
 import math
+import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
@@ -328,23 +329,35 @@ class Clues:
         return rows, cols
 
 
-def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[int], list[int]]:
-    """Parse ``"S,V S,V S,V S,V S,V"`` (sum, Voltorbs per line) into two lists.
+class ClueError(ValueError):
+    """Clues that cannot be read. `field` names the input for a front end: ``rows`` or
+    ``cols`` (the five clues), or ``rows.3`` / ``cols.3`` for one line's clue (from 1)."""
 
-    Errors name the input as `label` (default ``--rows`` / ``--cols``, the CLI options).
+    def __init__(self, message: str, field: str | None = None) -> None:
+        super().__init__(message)  # args == (message,): it pickles (a solver process raises it)
+        self.field = field
+
+
+def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[int], list[int]]:
+    """Parse ``"S,V S,V S,V S,V S,V"`` (sum, Voltorbs per line; full-width digits too) into
+    two lists. `what` is ``rows`` or ``cols``; errors (:class:`ClueError`) name the line in
+    words (``row 3 clue``) and the input in their ``field``; `label` names the five clues
+    (default ``row clues`` / ``column clues``).
     """
-    label = label or f"--{what}"
-    parts = text.replace(";", " ").split()
+    kind = "row" if what == "rows" else "column"
+    label = label or f"{kind} clues"
+    parts = unicodedata.normalize("NFKC", text).replace(";", " ").split()
     if len(parts) != SIZE:
-        raise ValueError(
-            f"{label} needs 5 entries 'sum,voltorbs' separated by spaces, got {text!r}"
+        raise ClueError(
+            f"{label} needs 5 entries 'sum,Voltorbs' separated by spaces, got {text!r}", what
         )
     sums, volts = [], []
-    for part in parts:
+    for i, part in enumerate(parts, 1):
         bits = part.split(",")
         if len(bits) != 2 or not all(b.strip().lstrip("-").isdigit() for b in bits):
-            raise ValueError(
-                f"{label}: each entry must look like '7,2' (sum,voltorbs), got {part!r}"
+            raise ClueError(
+                f"{kind} {i} clue: each entry must look like '7,2' (sum,Voltorbs), got {part!r}",
+                f"{what}.{i}",
             )
         sums.append(int(bits[0]))
         volts.append(int(bits[1]))
@@ -361,7 +374,7 @@ def parse_revealed(items: list[str] | None) -> dict[int, int]:
     """Parse ``["r,c=v", ...]`` (rows and columns from 1) into {tile: value}."""
     out: dict[int, int] = {}
     for item in items or []:
-        for piece in item.replace(";", " ").split():
+        for piece in unicodedata.normalize("NFKC", item).replace(";", " ").split():
             try:
                 rc, val = piece.split("=")
                 r, c = (int(x) for x in rc.split(","))

@@ -32,13 +32,15 @@ from typing import Any
 import anyio.to_thread
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse
+from fastapi.openapi.docs import get_swagger_ui_html
+from fastapi.responses import HTMLResponse, JSONResponse, Response
 from fastapi.staticfiles import StaticFiles
 from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
+from swagger_ui_bundle import swagger_ui_path
 
 from gamelab import GAMES, __version__
-from gamelab.web.common import GamePage, Settings
+from gamelab.web.common import GamePage, Settings, job_reply, pool_of
 from gamelab.web.pool import BudgetExceeded, SolverPool, WorkerDied, call_by_name
 
 log = logging.getLogger("gamelab.web")
@@ -266,7 +268,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         title="gamelab",
         version=__version__,
         lifespan=lifespan,
-        docs_url="/api/docs",
+        docs_url=None,  # served below from the installed swagger-ui-bundle (no CDN)
         redoc_url=None,
         openapi_url="/api/openapi.json",
     )
@@ -282,6 +284,30 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     @app.get("/", response_class=HTMLResponse, include_in_schema=False)
     async def home(request: Request) -> HTMLResponse:
         return render(request, "home.html", page=None)
+
+    # /api/docs works without internet: Swagger UI's assets come from the installed package
+    app.mount("/api/docs-assets", StaticFiles(directory=str(swagger_ui_path)), name="docs-assets")
+
+    @app.get("/api/docs", response_class=HTMLResponse, include_in_schema=False)
+    async def api_docs() -> HTMLResponse:
+        return get_swagger_ui_html(
+            openapi_url="/api/openapi.json",
+            title="gamelab API",
+            swagger_js_url="/api/docs-assets/swagger-ui-bundle.js",
+            swagger_css_url="/api/docs-assets/swagger-ui.css",
+            swagger_favicon_url="data:,",
+        )
+
+    @app.get("/api/jobs/{job}", tags=["server"])
+    async def job_status(job: str, request: Request) -> Response:
+        """A background job's state (``running`` with its elapsed seconds, ``done`` with the
+        result, ``failed``, ``cancelled``)."""
+        return job_reply(pool_of(request).job(job))
+
+    @app.post("/api/jobs/{job}/cancel", tags=["server"])
+    async def job_cancel(job: str, request: Request) -> Response:
+        """Stop a background job (its solver process is replaced)."""
+        return job_reply(pool_of(request).cancel(job))
 
     @app.api_route("/api/health", methods=["GET", "HEAD"], tags=["server"])
     async def health() -> dict:
@@ -331,7 +357,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         return JSONResponse({"detail": f"{_message(exc)}; please try again"}, status_code=503)
 
     @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException) -> JSONResponse:
+    async def http_error(request: Request, exc: StarletteHTTPException) -> Response:
+        if exc.status_code == 404 and not request.url.path.startswith("/api/"):
+            # a person followed a link or typed an address: a page, not JSON
+            response = render(request, "not_found.html", page=None, path=request.url.path)
+            response.status_code = 404
+            return response
         detail = exc.detail
         if exc.status_code == 400 and "parsing the body" in str(detail):
             detail = "the request body is not valid JSON (UTF-8 text expected)"

@@ -7,6 +7,7 @@ which imports the routers).
 
 from __future__ import annotations
 
+import dataclasses
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -17,10 +18,19 @@ from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
 from gamelab.core.serialise import to_json
-from gamelab.web.pool import Budgeted, BudgetExceeded, Document, SolverPool, to_document
+from gamelab.web.pool import (
+    Budgeted,
+    BudgetExceeded,
+    Document,
+    JobStatus,
+    SolverPool,
+    to_document,
+)
 
 __all__ = [
     "ApiModel",
+    "background",
+    "job_reply",
     "GamePage",
     "Settings",
     "budgeted",
@@ -39,6 +49,8 @@ class Settings:
     budget: float = 2.0  # seconds a heavy call may take before the labelled fallback answers
     max_body: int = 64 * 1024  # bytes; larger request bodies get 413
     options: dict[str, Any] = field(default_factory=dict)
+    #: seconds a background call ("keep thinking", a review completed later) may take
+    background_limit: float = 300.0
     ready_message: str | None = None  # printed on stderr once the app is ready to serve
     #: start serving at once and warm the solvers in the background (``gamelab serve``); False:
     #: the app starts only once every solver is warm (tests)
@@ -137,3 +149,31 @@ async def budgeted(
         cache=cache,
     )
     return answer.value
+
+
+def background(request: Request, fn: Callable[..., Any], args: tuple) -> Response:
+    """``fn(*args)`` as a background job of the pool (started, or found if the same call was
+    started before), answered at once with its :func:`job_reply`: a page polls by asking again
+    and shows the answer when it is ``done``; the server's `background_limit` bounds it."""
+    status = pool_of(request).background(
+        to_document, (fn, args), limit=settings_of(request).background_limit
+    )
+    return job_reply(status)
+
+
+def job_reply(status: JobStatus | None) -> Response:
+    """A job's status as JSON: ``{"job", "state", "elapsed", "limit", "detail", "result"}``,
+    `result` the document of the finished call (404 for an unknown job)."""
+    import json
+
+    if status is None:
+        return Response(
+            json.dumps({"detail": "no such job (finished long ago, or the server restarted)"}),
+            status_code=404,
+            media_type="application/json",
+        )
+    head = {k: v for k, v in dataclasses.asdict(status).items() if k != "result"}
+    body = json.dumps(head)
+    if isinstance(status.result, Document):
+        body = body[:-1] + ', "result": ' + status.result.json + "}"
+    return Response(body, media_type="application/json")

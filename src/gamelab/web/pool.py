@@ -55,6 +55,7 @@ __all__ = [
     "Budgeted",
     "BudgetExceeded",
     "Document",
+    "JobStatus",
     "SolverPool",
     "WorkerDied",
     "format_seconds",
@@ -72,6 +73,49 @@ class BudgetExceeded(RuntimeError):
     def __init__(self, message: str, *, started: bool) -> None:
         super().__init__(message)
         self.started = started
+
+
+@dataclass
+class JobStatus:
+    """A background call (:meth:`SolverPool.background`): ``running`` (for `elapsed` seconds of
+    at most `limit`), ``done`` (its answer in `result`), ``failed`` (why, in `detail`: a
+    ``ValueError``'s message or the time limit) or ``cancelled``."""
+
+    job: str
+    state: str
+    elapsed: float
+    limit: float
+    result: Any = None
+    detail: str | None = None
+
+
+class _Job:
+    def __init__(self, job: str, limit: float) -> None:
+        self.job, self.limit, self.start = job, limit, time.monotonic()
+        self.state, self.result = "running", None
+        self.detail: str | None = None
+        self.task: asyncio.Future | None = None
+        self.end: float | None = None
+
+    def settle(self, task: asyncio.Future) -> None:
+        if self.state == "cancelled":
+            return
+        self.end = time.monotonic()
+        if task.cancelled():
+            self.state = "cancelled"
+        elif task.exception() is not None:
+            exc = task.exception()
+            self.state, self.detail = "failed", str(exc)
+            if isinstance(exc, BudgetExceeded):
+                self.detail = f"the computation {exc}"
+        else:
+            self.state, self.result = "done", task.result()
+
+    def status(self) -> JobStatus:
+        end = self.end if self.end is not None else time.monotonic()
+        return JobStatus(
+            self.job, self.state, round(end - self.start, 1), self.limit, self.result, self.detail
+        )
 
 
 @dataclass(frozen=True)
@@ -253,6 +297,7 @@ class SolverPool:
         self._finishing: set[asyncio.Future] = set()
         self.cache_size = cache_size
         self._answers: OrderedDict[tuple, Any] = OrderedDict()  # (fn, args) -> answer
+        self._jobs: OrderedDict[str, _Job] = OrderedDict()  # background calls, by job id
         self._overran: OrderedDict[tuple, float] = OrderedDict()  # (fn, args) -> budget it overran
 
     def _new_slot(self, niceness: int = WORKER_NICENESS) -> _Slot:
@@ -278,8 +323,53 @@ class SolverPool:
                 self._fallback_idle.put_nowait(slot)
         return self._fallback_idle
 
+    def background(self, fn: Callable[..., Any], args: tuple = (), *, limit: float) -> JobStatus:
+        """Start ``fn(*args)`` (a pure function of its arguments) in a solver process with up to
+        `limit` seconds, without waiting: the job id is a digest of the call, so asking again
+        for the same call finds the same job (a page polls by asking again). A finished job's
+        answer is memoised like :meth:`run`'s; a cancelled or failed job is started anew when
+        asked again (a call that overran `limit` fails at once)."""
+        import hashlib
+
+        key = (fn.__module__, fn.__qualname__, repr(args))
+        job_id = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+        job = self._jobs.get(job_id)
+        if job is None or job.state in ("cancelled", "failed"):
+            job = _Job(job_id, limit)
+            task = asyncio.ensure_future(self.run(fn, args, timeout=limit, kill_on_cancel=True))
+            task.add_done_callback(job.settle)
+            job.task = task
+            self._jobs[job_id] = job
+            while len(self._jobs) > 64:
+                old = self._jobs.pop(next(iter(self._jobs)))
+                if old.task is not None and not old.task.done():
+                    old.task.cancel()
+        self._jobs.move_to_end(job_id)
+        return job.status()
+
+    def job(self, job_id: str) -> JobStatus | None:
+        """The status of a background job (None: no such job, or forgotten)."""
+        job = self._jobs.get(job_id)
+        return None if job is None else job.status()
+
+    def cancel(self, job_id: str) -> JobStatus | None:
+        """Stop a background job: its process is killed and replaced (a spare takes over)."""
+        job = self._jobs.get(job_id)
+        if job is None:
+            return None
+        if job.state == "running" and job.task is not None:
+            job.task.cancel()
+            job.state, job.end = "cancelled", time.monotonic()
+        return job.status()
+
     async def run(
-        self, fn: Callable[..., T], args: tuple = (), *, timeout: float, cache: bool = True
+        self,
+        fn: Callable[..., T],
+        args: tuple = (),
+        *,
+        timeout: float,
+        cache: bool = True,
+        kill_on_cancel: bool = False,
     ) -> T:
         """``fn(*args)`` in a worker; :class:`BudgetExceeded` if it is not done in `timeout` s.
 
@@ -328,7 +418,7 @@ class SolverPool:
             raise WorkerDied("a solver process died; it has been restarted") from None
         except asyncio.CancelledError:  # the client went away: the search need not go on
             if waiter is not None and not waiter.done():
-                outcome = "overran"
+                outcome = "recycle" if kill_on_cancel else "overran"
             raise
         finally:
             if outcome == "free":

@@ -32,7 +32,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from gamelab.wordle.assistant import Assistant
+from gamelab.wordle.assistant import Assistant, _entropy_choice, greedy_play
 from gamelab.wordle.names import resolve_name
 from gamelab.wordle.optimal import INF, OptimalSolver
 from gamelab.wordle.rules import (
@@ -98,6 +98,10 @@ class Advice:
     entropy_top: list[GuessOption] = field(default_factory=list)
     strategy_cached: bool = False
     note: str | None = None
+    # False when no strategy can finish every candidate within the guesses left (proven):
+    # `next` is then the max-entropy guess, the best bet anyway, and `warning` says so
+    within_limit: bool = True
+    warning: str | None = None
 
 
 @lru_cache(maxsize=1)
@@ -270,14 +274,38 @@ def advise(
     else:
         total, guess = ctx.solver.best_guess(cands, left, pool)
         if guess < 0 or total >= INF:
-            raise ValueError(
-                f"no strategy finishes every remaining candidate within the {left} guess(es) left"
-            )
+            return _beyond_limit(out, game, cands, pool, ctx.hard, ent, left)
         worst = _worst(ctx, cands, guess, left, pool)
         out.method = "solved here"
     option = _option(game, cands, guess, ent)
     out.next = GuessOption(**{**option.__dict__, "expected_guesses": total / len(cands)})
     out.expected_total, out.expected_guesses, out.worst_case = total, total / len(cands), worst
+    return out
+
+
+def _beyond_limit(
+    out: Advice,
+    game: Game,
+    cands: np.ndarray,
+    pool: np.ndarray | None,
+    hard: str | None,
+    ent: np.ndarray,
+    left: int,
+) -> Advice:
+    """The answer when the search proved that no strategy finishes every candidate within the
+    `left` guesses: the max-entropy guess (as ``gamelab wordle next`` then recommends), its
+    greedy play's worst case, ``within_limit`` False and a warning in words."""
+    guess = _entropy_choice(game, cands, pool)
+    if guess < 0:
+        raise ValueError(f"no word is allowed as the next guess in {HARD_MODE_TEXT[hard]}")
+    _, worst = greedy_play(game, cands, pool, hard, guess)
+    out.method, out.next, out.within_limit = "entropy", _option(game, cands, guess, ent), False
+    out.worst_case = worst if worst < 10**9 else None
+    out.warning = (
+        f"no strategy can finish all {len(cands)} remaining candidates within the {left} "
+        f"guess{'es' if left != 1 else ''} left (proven); the best bet anyway is the "
+        f"max-entropy guess {game.words.guesses[guess]}"
+    )
     return out
 
 

@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gamelab.wordle.advice import english_names, parse_history, solver_context
+from gamelab.wordle.advice import REMAINING_SHOWN, english_names, parse_history, solver_context
 from gamelab.wordle.optimal import INF
 from gamelab.wordle.rules import (  # noqa: F401 (parse_names: doctest)
     HARD_MODE_TEXT,
@@ -83,6 +83,7 @@ class Review:
     total_luck: float | None
     summary: str = ""
     notes: list[str] = field(default_factory=list)
+    remaining: list[str] = field(default_factory=list)  # answers still possible (unsolved game)
 
 
 def _table(names: NameSetting, rule: str, hard: str | None):
@@ -215,6 +216,12 @@ def review(
             f"({len(rows)} = expected + lost - luck)"
         )
     elif not solved:
-        out.summary = f"not solved: {len(cands)} candidate(s) left after {len(rows)} guesses"
+        out.remaining = [game.words.answers[a] for a in cands[:REMAINING_SHOWN].tolist()]
+        shown = " ".join(out.remaining) + (" …" if len(cands) > REMAINING_SHOWN else "")
+        skill = "" if lost_sum is None else f"; {lost_sum:.3f} guesses lost by the choices"
+        out.summary = (
+            f"not solved: {len(cands)} answer{'s' if len(cands) != 1 else ''} still possible "
+            f"after {len(rows)} guess{'es' if len(rows) != 1 else ''} ({shown}){skill}"
+        )
         out.notes.append("the last guess did not find the answer, so the review stops there")
     return out

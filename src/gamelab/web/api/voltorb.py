@@ -16,7 +16,7 @@ from pydantic import Field
 from gamelab.voltorb.assistant import BoardAnalysis, solve_position
 from gamelab.voltorb.practice import PracticeRound, PracticeState, new_practice, play_practice
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
-from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply, settings_of
+from gamelab.web.common import ApiModel, GamePage, background, budgeted, reply, settings_of
 
 PAGE = GamePage(
     game="voltorb",
@@ -79,6 +79,15 @@ async def solve(body: SolveRequest, request: Request):
     return reply(result)
 
 
+@router.post("/solve/exact")
+async def solve_exact(body: SolveRequest, request: Request):
+    """"Keep thinking": the exact search of ``/solve`` without its time budget or state limit,
+    as a background job (see ``/api/jobs/{job}``). Asking again with the same body polls the
+    same job; when ``state`` is ``done``, ``result`` is the document ``/solve`` gives."""
+    args = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy, True)
+    return background(request, solve_position, args)
+
+
 Tile = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, col], from 1")]
 
 
@@ -126,15 +135,34 @@ class PracticeReviewRequest(ApiModel):
     seed: int
     generator: str = "hgss"
     flips: list[Tile] = Field(max_length=25)
+    quit: bool = False
+
+
+REVIEW_FALLBACK = "the quick review (P(Voltorb) and MinRisk's flip; the exact one follows)"
 
 
 @router.post("/practice/review", response_model=RoundReview)
 async def practice_review(body: PracticeReviewRequest, request: Request):
-    """Every flip of a practice round against optimal play (exact), luck beside skill."""
-    args = (body.level, body.seed, body.flips, body.generator)
-    return reply(
-        await pool_of(request).run(review_practice, args, timeout=settings_of(request).budget)
+    """Every flip of a practice round against optimal play (exact), luck beside skill. Past
+    the time budget: the quick review, every row labelled (``exact`` false); ask
+    ``/practice/review/exact`` for the exact one in the background."""
+    args = (body.level, body.seed, body.flips, body.generator, body.quit)
+    result = await budgeted(
+        request,
+        review_practice,
+        args,
+        fallback=partial(review_practice, *args, exact=False),
+        what="exact review",
+        fallback_name=REVIEW_FALLBACK,
     )
+    return reply(result)
+
+
+@router.post("/practice/review/exact")
+async def practice_review_exact(body: PracticeReviewRequest, request: Request):
+    """The exact review of ``/practice/review`` as a background job (polled by asking again)."""
+    args = (body.level, body.seed, body.flips, body.generator, body.quit)
+    return background(request, review_practice, args)
 
 
 class ReviewRequest(ApiModel):
@@ -149,8 +177,22 @@ class ReviewRequest(ApiModel):
 
 @router.post("/review", response_model=RoundReview)
 async def review(body: ReviewRequest, request: Request):
-    """The review of a round entered in the assistant (clues and flips with their values)."""
+    """The review of a round entered in the assistant (clues and flips with their values);
+    past the time budget the quick review, as ``/practice/review``."""
     args = (body.rows, body.cols, body.flips, body.level, body.generator)
-    return reply(
-        await pool_of(request).run(review_position, args, timeout=settings_of(request).budget)
+    result = await budgeted(
+        request,
+        review_position,
+        args,
+        fallback=partial(review_position, *args, exact=False),
+        what="exact review",
+        fallback_name=REVIEW_FALLBACK,
     )
+    return reply(result)
+
+
+@router.post("/review/exact")
+async def review_exact(body: ReviewRequest, request: Request):
+    """The exact review of ``/review`` as a background job (polled by asking again)."""
+    args = (body.rows, body.cols, body.flips, body.level, body.generator)
+    return background(request, review_position, args)

@@ -31,20 +31,33 @@ function buildBoard(container, { editable }) {
   for (let t = 0; t < SIZE * SIZE; t++) {
     const r = Math.floor(t / SIZE);
     const c = t % SIZE;
+    // one Tab stop for the whole grid (the tile last focused); arrow keys move within it
     const tile = h("button", { type: "button", class: "vf-tile", "aria-label": `row ${r + 1}, column ${c + 1}`,
-                               dataset: { tile: String(t) } });
+                               tabindex: t === 0 ? "0" : "-1", dataset: { tile: String(t) } });
     tile.style.gridRow = String(r + 1);
     tile.style.gridColumn = String(c + 1);
     container.append(tile);
     tiles.push(tile);
   }
+  const steps = { ArrowLeft: [0, -1], ArrowRight: [0, 1], ArrowUp: [-1, 0], ArrowDown: [1, 0] };
+  tiles.forEach((tile, t) => {
+    tile.addEventListener("focus", () => tiles.forEach((other) => { other.tabIndex = other === tile ? 0 : -1; }));
+    tile.addEventListener("keydown", (ev) => {
+      const step = steps[ev.key];
+      if (!step) return;
+      ev.preventDefault();
+      const r = Math.min(SIZE - 1, Math.max(0, Math.floor(t / SIZE) + step[0]));
+      const c = Math.min(SIZE - 1, Math.max(0, (t % SIZE) + step[1]));
+      tiles[r * SIZE + c].focus();
+    });
+  });
   return { rowClues, colClues, tiles };
 }
 
 /** Normalise one typed clue ("4 2", "4/2", "42", "10,2") to "4,2"; anything else is sent as
  *  typed, so the server's message explains what is wrong. */
 function normaliseClue(text) {
-  const t = text.trim();
+  const t = text.normalize("NFKC").trim();  // full-width digits and commas (２，４) too
   const parts = t.split(/[^0-9-]+/).filter(Boolean);
   if (parts.length === 2) return `${parts[0]},${parts[1]}`;
   if (parts.length === 1 && /^\d{2,3}$/.test(t)) return `${t.slice(0, -1)},${t.slice(-1)}`;
@@ -54,7 +67,7 @@ function normaliseClue(text) {
 /** Paint the analysis on the tiles: heat map of P(Voltorb), safe outline, recommended ring. */
 function paintAnalysis(tiles, revealed, analysis, info) {
   const safe = new Set((analysis ? analysis.safe_tiles : []).map(([r, c]) => (r - 1) * SIZE + (c - 1)));
-  const rec = analysis ? (analysis.recommended[0] - 1) * SIZE + (analysis.recommended[1] - 1) : -1;
+  const rec = analysis && analysis.recommended ? (analysis.recommended[0] - 1) * SIZE + (analysis.recommended[1] - 1) : -1;
   tiles.forEach((tile, t) => {
     const r = Math.floor(t / SIZE);
     const c = t % SIZE;
@@ -76,7 +89,7 @@ function paintAnalysis(tiles, revealed, analysis, info) {
     const pm = analysis.p_two_or_three[r][c];
     tile.classList.add("analysed");
     tile.style.background = heat(pv);
-    tile.append(h("span", { class: "vf-pv" }, pct(pv, 0)), h("span", { class: "vf-pm" }, `2/3 ${pct(pm, 0)}`));
+    tile.append(h("span", { class: "vf-pv" }, pct(pv, 0)), h("span", { class: "vf-pm", title: "P(2 or 3)" }, `2+ ${pct(pm, 0)}`));
     tile.title = `row ${r + 1}, column ${c + 1}: P(Voltorb) ${pct(pv)}, P(2 or 3) ${pct(pm)}`;
     if (safe.has(t)) tile.classList.add(pm === 0 ? "certain-one" : "safe");
     if (t === rec) tile.classList.add("recommended");
@@ -90,10 +103,13 @@ function paintAnalysis(tiles, revealed, analysis, info) {
       return `row ${r + 1}, column ${c + 1}: P(Voltorb) ${pct(analysis.p_voltorb[r][c])}, ` +
         `P(2 or 3) ${pct(analysis.p_two_or_three[r][c])}; may hold ${analysis.labels[r][c].replace("0", "V")}`;
     };
+    const show = (t) => { info.dataset.tile = String(t); info.textContent = describe(t); };
     tiles.forEach((tile, t) => {
-      tile.onmouseenter = () => { info.textContent = describe(t); };
-      tile.onfocus = () => { info.textContent = describe(t); };
+      tile.onmouseenter = () => show(t);
+      tile.onfocus = () => show(t);
     });
+    // the line describes the tile last pointed at: redrawn with what is known now
+    if (info.dataset.tile !== undefined && info.dataset.tile !== "") show(Number(info.dataset.tile));
   }
 }
 
@@ -114,6 +130,9 @@ const assist = {
   order: [],  // tiles in the order they were recorded (for the review)
   analysis: null,
   chosen: null,  // tile whose value the chooser is asking for
+  seq: 0,  // analyses asked for (a background answer for an older one is dropped)
+  lastBody: null,  // the request of the analysis shown
+  lastTried: null,  // the last request sent, answered or refused
 };
 
 function assistClues() {
@@ -124,6 +143,16 @@ function assistClues() {
 
 function cluesComplete() {
   return [...assist.board.rowClues, ...assist.board.colClues].every((el) => el.value.trim() !== "");
+}
+
+/** The input an error's field names ("rows.3": row 3's clue, "level"), else null. */
+function inputForField(field) {
+  if (!field) return null;
+  if (field === "level") return document.getElementById("assist-level");
+  const m = /^(rows|cols)(?:\.(\d))?$/.exec(field);
+  if (!m) return null;
+  const list = m[1] === "rows" ? assist.board.rowClues : assist.board.colClues;
+  return list[m[2] ? Number(m[2]) - 1 : 0];
 }
 
 /** The input a server message is about ("row 2 ...", "column 3 ..."), else the clue box. */
@@ -154,23 +183,27 @@ async function analyse(revealed = assist.revealed, order = assist.order) {
   };
   const status = document.getElementById("assist-status");
   let result;
+  const seq = ++assist.seq;
+  assist.lastTried = body;
+  if (!document.getElementById("assist-thinking").hidden) stopThinking();  // a new position
   try {
     result = await api("/api/voltorb/solve", body, { quiet: true });
+    assist.lastBody = body;
   } catch (err) {
     clearErrors(document.getElementById("assist"));
     if (/the round is won/.test(err.message)) {
-      // every 2 and 3 is revealed: the round is over, not an error
+      // every 2 and 3 is revealed: the round is over, not an error; no advice is left
       assist.revealed = revealed;
       assist.order = order;
       assist.analysis = null;
-      paintAnalysis(assist.board.tiles, assist.revealed, null, null);
-      document.getElementById("assist-review").disabled = false;
+      renderAssist();
       status.textContent = "Every 2 and 3 is revealed: the round is won.";
       status.className = "vf-status good";
       status.hidden = false;
+      saveAssist();
       return true;
     }
-    const input = clueInputFor(err.message);
+    const input = inputForField(err.field) || clueInputFor(err.message);
     if (input) input.setAttribute("aria-invalid", "true");
     errorBox.textContent = err.message;
     errorBox.hidden = false;
@@ -181,25 +214,139 @@ async function analyse(revealed = assist.revealed, order = assist.order) {
   assist.order = order;
   assist.analysis = result;
   renderAssist();
-  const lost = Object.values(revealed).includes(0);
+  const lost = result.outcome === "lost";
   status.hidden = !lost;
   if (lost) {
     status.textContent = "A Voltorb: in the game this round is lost.";
     status.className = "vf-status bad";
   }
+  saveAssist();
   return true;
+}
+
+/** What optimal play would have done at a lost round's last decision, in words. */
+function postMortemText(pm) {
+  const tile = ([r, c]) => `r${r}c${c}`;
+  const who = pm.best_policy === "optimal" ? "Optimal play" : "MinRisk (the exact search did not finish)";
+  const same = pm.best[0] === pm.flipped[0] && pm.best[1] === pm.flipped[1];
+  let text = `Post-mortem of the last flip: ${tile(pm.flipped)} was a Voltorb with P = ${pct(pm.p_voltorb)}. ` +
+    (same ? `${who} would have flipped the same tile.` :
+      `${who} would have flipped ${tile(pm.best)} (P(Voltorb) ${pct(pm.best_p_voltorb)}).`);
+  if (pm.p_win_before !== null && pm.p_win_choice !== null) {
+    text += ` P(win) from there: ${pct(pm.p_win_before, 2)} with optimal play, ${pct(pm.p_win_choice, 2)} with your flip.`;
+  }
+  if (pm.safe_tiles.length) text += ` Certainly safe then: ${pm.safe_tiles.map(tile).join(", ")}.`;
+  return text;
+}
+
+// ---------------------------------------------------------------- background jobs
+
+/** Poll a background job (`path` with `body` starts it or finds it again) until it is done,
+ *  failed or cancelled; `onTick(status)` after each answer. Returns the final status, or null
+ *  when `stillWanted()` says the page moved on. */
+async function followJob(path, body, onTick, stillWanted) {
+  for (;;) {
+    let status;
+    try {
+      status = await api(path, body, { quiet: true });
+    } catch (err) {
+      return { state: "failed", detail: err.message };
+    }
+    if (!stillWanted()) return null;
+    onTick(status);
+    if (status.state !== "running") return status;
+    await new Promise((resolve) => { setTimeout(resolve, 1000); });
+    if (!stillWanted()) return null;
+  }
+}
+
+async function cancelJob(job) {
+  if (job) await api(`/api/jobs/${job}/cancel`, {}, { quiet: true }).catch(() => null);
+}
+
+const thinking = { seq: 0, job: null };
+
+/** "Keep thinking": the exact search without the time budget, in the background; the optimum
+ *  replaces the quick answer as soon as it exists (unless the position changed meanwhile). */
+async function keepThinking() {
+  const body = assist.lastBody;
+  const seq = ++thinking.seq;
+  const analysisSeq = assist.seq;
+  const box = document.getElementById("assist-thinking");
+  const text = box.querySelector(".what");
+  document.getElementById("assist-think").hidden = true;
+  box.hidden = false;
+  const status = await followJob("/api/voltorb/solve/exact", body, (st) => {
+    thinking.job = st.job;
+    text.textContent = `thinking… ${Math.round(st.elapsed)} s (at most ${Math.round(st.limit)} s)`;
+  }, () => seq === thinking.seq && analysisSeq === assist.seq);
+  if (status === null) return;
+  box.hidden = true;
+  if (status.state === "done") {
+    assist.analysis = status.result;
+    renderAssist();
+  } else if (status.state === "failed") {
+    showNote(document.getElementById("assist-note"), `${assist.analysis.note}; the exact search did not finish: ${status.detail}`);
+  } else {
+    document.getElementById("assist-think").hidden = false;
+  }
+}
+
+function stopThinking() {
+  thinking.seq += 1;
+  cancelJob(thinking.job);
+  thinking.job = null;
+  document.getElementById("assist-thinking").hidden = true;
+  document.getElementById("assist-think").hidden = !(assist.analysis && assist.analysis.note);
 }
 
 function renderAssist() {
   const a = assist.analysis;
+  // the quick answer came instead of the exact one: the player may ask for the exact one
+  document.getElementById("assist-think").hidden = !(a && a.note) || !document.getElementById("assist-thinking").hidden;
   paintAnalysis(assist.board.tiles, assist.revealed, a, document.getElementById("assist-tileinfo"));
   showNote(document.getElementById("assist-note"), a && a.note);
-  document.getElementById("assist-recommended").textContent = a ? tileName(a.recommended) + ` (${a.policy})` : "—";
-  document.getElementById("assist-pwin").textContent = a ? pct(a.win_probability, 2) : "—";
+  const live = a && !a.outcome;  // a lost round has no recommendation and no P(win)
+  document.getElementById("assist-recommended").textContent = live ? tileName(a.recommended) + ` (${a.policy})` : "—";
+  document.getElementById("assist-pwin").textContent = live ? pct(a.win_probability, 2) : "—";
   document.getElementById("assist-count").textContent = a ? a.consistent_boards.toLocaleString("en") : "—";
   document.getElementById("assist-review").disabled = assist.order.length === 0;
-  document.getElementById("assist-safe").textContent = a
+  document.getElementById("assist-safe").textContent = live
     ? (a.safe_useful_tiles.length ? a.safe_useful_tiles.map(([r, c]) => `r${r}c${c}`).join(", ") : "none") : "—";
+  const pm = document.getElementById("assist-postmortem");
+  pm.hidden = !(a && a.post_mortem);
+  pm.textContent = a && a.post_mortem ? postMortemText(a.post_mortem) : "";
+}
+
+const ASSIST_STORAGE = "gamelab.voltorb.assist";
+
+/** The assistant's board (clues, flips in order, level, policy) survives a reload. */
+function saveAssist() {
+  const state = {
+    rows: assist.board.rowClues.map((el) => el.value), cols: assist.board.colClues.map((el) => el.value),
+    flips: assist.order.map((t) => [t, assist.revealed[t]]),
+    level: document.getElementById("assist-level").value, policy: document.getElementById("assist-policy").value,
+  };
+  try { localStorage.setItem(ASSIST_STORAGE, JSON.stringify(state)); } catch { /* storage off */ }
+}
+
+function loadAssist() {
+  let saved = null;
+  try { saved = JSON.parse(localStorage.getItem(ASSIST_STORAGE) || "null"); } catch { saved = null; }
+  if (!saved || !Array.isArray(saved.rows) || !Array.isArray(saved.cols)) return false;
+  for (const [id, key] of [["assist-level", "level"], ["assist-policy", "policy"]]) {
+    const select = document.getElementById(id);
+    if (saved[key] && select.querySelector(`option[value="${CSS.escape(String(saved[key]))}"]`)) select.value = saved[key];
+  }
+  assist.board.rowClues.forEach((el, i) => { el.value = String(saved.rows[i] || ""); });
+  assist.board.colClues.forEach((el, i) => { el.value = String(saved.cols[i] || ""); });
+  const revealed = {};
+  const order = [];
+  for (const f of Array.isArray(saved.flips) ? saved.flips : []) {
+    if (Array.isArray(f) && Number.isInteger(f[0]) && Number.isInteger(f[1])) { revealed[f[0]] = f[1]; order.push(f[0]); }
+  }
+  if (cluesComplete()) analyse(revealed, order);
+  return true;
 }
 
 async function record(tile, value) {
@@ -239,7 +386,11 @@ function setupAssist() {
     });
     input.addEventListener("change", () => {
       input.value = normaliseClue(input.value);
-      if (cluesComplete()) analyse();
+      // analysed again only if the clues differ from the analysis shown (leaving a box after
+      // Enter changes nothing, and must not stop a "keep thinking" search)
+      const last = assist.lastTried;
+      const clues = assistClues();
+      if (cluesComplete() && !(last && last.rows === clues.rows && last.cols === clues.cols)) analyse();
     });
   });
   assist.board.tiles.forEach((tile, t) => {
@@ -264,8 +415,11 @@ function setupAssist() {
     record(assist.chosen, v === "clear" ? null : Number(v));
   });
   document.getElementById("assist-analyse").addEventListener("click", () => analyse());
-  document.getElementById("assist-level").addEventListener("change", () => cluesComplete() && analyse());
-  document.getElementById("assist-policy").addEventListener("change", () => cluesComplete() && analyse());
+  document.getElementById("assist-think").addEventListener("click", () => keepThinking());
+  document.getElementById("assist-think-cancel").addEventListener("click", () => stopThinking());
+  for (const id of ["assist-level", "assist-policy"]) {
+    document.getElementById(id).addEventListener("change", () => { saveAssist(); if (cluesComplete()) analyse(); });
+  }
   document.getElementById("assist-clear").addEventListener("click", () => {
     inputs.forEach((el) => { el.value = ""; });
     assist.revealed = {};
@@ -275,6 +429,7 @@ function setupAssist() {
     document.getElementById("assist-status").hidden = true;
     hideChooser();
     renderAssist();
+    saveAssist();
     inputs[0].focus();
   });
   document.getElementById("assist-review").addEventListener("click", () => {
@@ -285,6 +440,8 @@ function setupAssist() {
     });
   });
   renderAssist();
+  // with a keyboard and mouse the first clue takes the focus: typing starts at once
+  if (!loadAssist() && window.matchMedia("(pointer: fine)").matches) inputs[0].focus();
 }
 
 // ---------------------------------------------------------------- practice
@@ -345,6 +502,8 @@ async function playPractice(quit, extraFlip = null) {
   if (state.outcome) {
     practice.saved = { level: state.next_level, bank: state.bank, history: state.history };
     save();
+    // the level the round earned: the next round and "Play this seed" start there
+    document.getElementById("practice-level").value = String(state.next_level);
   }
   await renderPractice();
 }
@@ -434,7 +593,8 @@ function setupPractice() {
   });
   document.getElementById("practice-review").addEventListener("click", () => {
     const r = practice.round;
-    reviewRound("/api/voltorb/practice/review", { level: r.level, seed: r.seed, generator: r.generator, flips: practice.flips });
+    reviewRound("/api/voltorb/practice/review", { level: r.level, seed: r.seed, generator: r.generator, flips: practice.flips,
+                                                   quit: Boolean(practice.state && practice.state.outcome === "quit") });
   });
   document.getElementById("practice-overlay").addEventListener("change", () => renderPractice());
   const memoMode = document.getElementById("practice-memo");
@@ -478,20 +638,58 @@ function toggleMemo(tile, mark) {
 // ---------------------------------------------------------------- review
 
 function points(p) {
-  const v = 100 * p;
-  return `${v >= 0 ? "+" : "−"}${Math.abs(v).toFixed(1)}`;
+  const shown = (100 * p).toFixed(1);
+  if (Number(shown) === 0) return "0.0";  // never "−0.0"
+  return `${p > 0 ? "+" : "−"}${shown.replace("-", "")}`;
 }
+
+const reviewing = { seq: 0, job: null };
 
 async function reviewRound(path, body) {
   selectTab("review");
+  const seq = ++reviewing.seq;
+  cancelJob(reviewing.job);
   const errorBox = document.getElementById("review-error");
   const review = await api(path, body, { errorAt: errorBox.previousElementSibling, quiet: false });
-  if (!review) return;
+  if (!review || seq !== reviewing.seq) return;
+  renderReview(review);
+  if (review.exact) return;
+  // the quick review came back within the budget; the exact one is completed in the background
+  const progress = document.getElementById("review-progress");
+  progress.hidden = false;
+  const status = await followJob(`${path}/exact`, body, (st) => {
+    reviewing.job = st.job;
+    progress.textContent = `The exact review is being computed: ${Math.round(st.elapsed)} s so far (at most ${Math.round(st.limit)} s).`;
+  }, () => seq === reviewing.seq);
+  if (status === null) return;
+  reviewing.job = null;
+  if (status.state === "done") {
+    progress.hidden = true;
+    renderReview(status.result);
+  } else {
+    progress.textContent = `The exact review did not finish (${status.detail || status.state}); the rows marked “not exact” stay so.`;
+  }
+}
+
+function renderReview(review) {
+  showNote(document.getElementById("review-note"), review.note);
   document.getElementById("review-empty").hidden = true;
   document.getElementById("review-body").hidden = false;
   const tbody = document.querySelector("#review-table tbody");
   tbody.textContent = "";
   review.moves.forEach((m, i) => {
+    if (!m.exact) {  // a quick row: P(Voltorb) is exact, the rest waits for the exact review
+      const same = m.best[0] === m.tile[0] && m.best[1] === m.tile[1];
+      tbody.append(h("tr", { class: "inexact" },
+        h("td", {}, String(i + 1)),
+        h("td", {}, `r${m.tile[0]}c${m.tile[1]}`),
+        h("td", {}, m.value === 0 ? "Voltorb" : String(m.value)),
+        h("td", {}, pct(m.p_voltorb)),
+        h("td", { colspan: "2", class: "muted" }, "not exact yet"),
+        h("td", {}, same ? "same (MinRisk)" : `r${m.best[0]}c${m.best[1]} (MinRisk)`),
+        h("td", { colspan: "3", class: "muted" }, "not exact yet")));
+      return;
+    }
     const optimal = m.loss === 0;
     tbody.append(h("tr", { class: optimal ? "" : "lossy" },
       h("td", {}, String(i + 1)),
@@ -505,9 +703,14 @@ async function reviewRound(path, body) {
       h("td", {}, pct(m.p_after)),
       h("td", { class: m.luck >= 0 ? "good" : "bad" }, points(m.luck))));
   });
-  const result = { won: "won", lost: "lost", unfinished: "not finished" }[review.outcome];
+  const result = { won: "won", lost: "lost", quit: "quit with the coins", unfinished: "not finished" }[review.outcome];
   const would = review.optimal_would_win === null ? ""
     : ` Optimal play would have ${review.optimal_would_win ? "cleared" : "lost"} this very board.`;
+  if (!review.exact) {
+    document.getElementById("review-summary").textContent =
+      `Result: ${result}. Each flip's P(Voltorb) is exact; P(win), loss and luck follow when the exact review is done.`;
+    return;
+  }
   document.getElementById("review-summary").textContent =
     `Luck of the deal: optimal play wins this deal with P = ${pct(review.p_start)}. ` +
     `Skill: your flips gave away ${(100 * review.total_loss).toFixed(1)} points of win probability. ` +

@@ -44,6 +44,9 @@ function namePicker(input, onEnter) {
       list.append(li);
     });
     list.hidden = state.items.length === 0;
+    // the list opens upwards (the keyboard and the buttons below stay free), as high as the
+    // room above the input allows
+    list.style.maxHeight = `${Math.max(120, Math.min(320, input.getBoundingClientRect().top - 8))}px`;
   }
 
   function pick(name) {
@@ -62,7 +65,7 @@ function namePicker(input, onEnter) {
     } catch { return; }
     if (seq !== state.seq) return;  // a newer keystroke answered first
     state.items = res.matches;
-    state.active = res.matches.length ? 0 : -1;
+    state.active = -1;  // nothing chosen until the player moves to a suggestion (or taps it)
     render();
   }
 
@@ -77,8 +80,10 @@ function namePicker(input, onEnter) {
       render();
     } else if (ev.key === "Enter") {
       ev.preventDefault();
+      // a suggestion the player moved to is picked; otherwise the typed text itself is the
+      // guess, and the server says whether it is a name (no nearest match is taken for it)
       if (!list.hidden && state.active >= 0) pick(state.items[state.active].name);
-      else onEnter();
+      else { close(); onEnter(); }
     } else if (ev.key === "Escape") {
       close();
     }
@@ -172,7 +177,7 @@ function colourKeyboard(keyboard) {
 
 // ---------------------------------------------------------------- tiles
 
-function tiles(name, colours, { onChange = null, label = "" } = {}) {
+function tiles(name, colours, { onChange = null, onSubmit = null, label = "" } = {}) {
   const row = h("div", { class: "pw-tiles" });
   [...name].forEach((ch, i) => {
     const c = Number(colours[i] || 0);
@@ -183,6 +188,7 @@ function tiles(name, colours, { onChange = null, label = "" } = {}) {
       tile.addEventListener("click", () => onChange(i, (c + 1) % 3));
       tile.addEventListener("keydown", (ev) => {
         if (["0", "1", "2"].includes(ev.key)) { ev.preventDefault(); onChange(i, Number(ev.key), true); }
+        else if (ev.key === "Enter" && onSubmit) { ev.preventDefault(); onSubmit(); }
       });
     }
     row.append(tile);
@@ -192,10 +198,30 @@ function tiles(name, colours, { onChange = null, label = "" } = {}) {
 
 // ---------------------------------------------------------------- assistant
 
-const assist = { rows: [], seq: 0, advice: null };
+const assist = { rows: [], seq: 0, advice: null, checked: true };
 
 function assistHistory(rows = assist.rows) {
   return rows.map((r) => ({ guess: r.name, colours: r.colours }));
+}
+
+/** Change the colours of guess `k` on the page only: a colouring is checked when the player
+ *  submits it (Check colours, Enter), so any in-between colouring can be clicked through. */
+function setColours(k, colours, focusIndex = null) {
+  assist.rows = assist.rows.map((r, j) => (j === k ? { ...r, colours } : r));
+  markUnchecked();
+  renderAssistRows();
+  if (focusIndex !== null) {
+    const tile = document.querySelector(`#assist-rows [data-row="${k}"] .pw-tile[data-index="${focusIndex}"]`);
+    if (tile) tile.focus();
+  }
+}
+
+function markUnchecked() {
+  assist.checked = false;
+  $("assist-check").hidden = assist.rows.length === 0;
+  $("assist-result").classList.add("pw-stale");
+  $("assist-pending").hidden = assist.rows.length === 0;
+  saveAssist();
 }
 
 function renderAssistRows() {
@@ -203,28 +229,23 @@ function renderAssistRows() {
   box.textContent = "";
   assist.rows.forEach((row, k) => {
     const digits = h("input", { type: "text", class: "pw-digits", value: row.colours, maxlength: "12", inputmode: "numeric",
-                                "aria-label": `colours of guess ${k + 1} (0 grey, 1 yellow, 2 green)` });
-    digits.addEventListener("change", () => {
-      const text = digits.value.trim();
-      const next = assist.rows.map((r, j) => (j === k ? { ...r, colours: text } : r));
-      refreshAssist(next, digits);
+                                "aria-label": `colours of guess ${k + 1} (0 grey, 1 yellow, 2 green)`, dataset: { row: String(k) } });
+    digits.addEventListener("change", () => setColours(k, digits.value.trim()));
+    digits.addEventListener("keydown", (ev) => {
+      if (ev.key === "Enter") { ev.preventDefault(); setColours(k, digits.value.trim()); refreshAssist(); }
     });
-    digits.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); digits.dispatchEvent(new Event("change")); } });
     const remove = h("button", { type: "button", class: "secondary pw-x", "aria-label": `remove guess ${k + 1}`, title: "remove" }, "×");
-    remove.addEventListener("click", () => refreshAssist(assist.rows.filter((_, j) => j !== k)));
+    remove.addEventListener("click", () => { assist.rows = assist.rows.filter((_, j) => j !== k); renderAssistRows(); refreshAssist(); });
     const line = h("div", { class: "pw-row", dataset: { row: String(k) } },
       h("span", { class: "pw-num" }, `${k + 1}`),
       tiles(row.name, row.colours, {
         label: `guess ${k + 1} `,
         onChange: (i, c, moveOn) => {
-          const colours = row.colours.split("");
+          const colours = row.colours.padEnd([...row.name].length, "0").split("");
           colours[i] = String(c);
-          const next = assist.rows.map((r, j) => (j === k ? { ...r, colours: colours.join("") } : r));
-          refreshAssist(next).then(() => {
-            const tile = document.querySelector(`#assist-rows [data-row="${k}"] .pw-tile[data-index="${moveOn ? i + 1 : i}"]`);
-            if (tile) tile.focus();
-          });
+          setColours(k, colours.join(""), moveOn ? Math.min(i + 1, colours.length - 1) : i);
         },
+        onSubmit: () => refreshAssist(),
       }),
       h("span", { class: "pw-en small muted" }, row.english || ""),
       digits, remove);
@@ -232,22 +253,84 @@ function renderAssistRows() {
   });
 }
 
-/** Ask for advice on `rows`; only if the server accepts them do they become the history. */
-async function refreshAssist(rows = assist.rows, errorAt = null) {
+/** The guess a server message is about ("guess 3 (...)"), to mark its colours box. */
+function rowInputFor(message) {
+  const m = /\bguess (\d+)\b/.exec(message);
+  return m ? document.querySelector(`#assist-rows .pw-digits[data-row="${Number(m[1]) - 1}"]`) : null;
+}
+
+/** Ask for advice on the guesses as the page has them. The guesses stay as entered whatever
+ *  the answer (a real guess is always recorded); a history no answer fits is marked and the
+ *  advice is cleared until it is mended. */
+async function refreshAssist() {
   const seq = ++assist.seq;
-  const res = await api("/api/wordle/advice", { ...setting(), history: assistHistory(rows) },
-    { errorAt: errorAt || $("assist-error"), root: $("assist") });
-  if (seq !== assist.seq) return false;
-  if (!res) { renderAssistRows(); return false; }
+  const rows = assist.rows;
+  let res = null;
+  let error = null;
+  try {
+    res = await api("/api/wordle/advice", { ...setting(), history: assistHistory(rows) }, { quiet: true });
+  } catch (err) {
+    error = err;
+  }
+  // a newer check, or guesses added or recoloured meanwhile: this answer is not for them
+  if (seq !== assist.seq || rows !== assist.rows) return false;
+  clearErrors($("assist"));
+  if (error) {
+    assist.advice = null;
+    renderAdvice(null);
+    const input = rowInputFor(error.message);
+    if (input) input.setAttribute("aria-invalid", "true");
+    $("assist-error").textContent = error.message;
+    $("assist-error").hidden = false;
+    saveAssist();
+    return false;
+  }
   assist.rows = rows.map((r, k) => ({ ...r, colours: res.history[k].split(":")[1] }));
   assist.advice = res;
+  assist.checked = true;
   renderAssistRows();
   renderAdvice(res);
   syncReviewText(assist.rows);
+  saveAssist();
   return true;
 }
 
+const ASSIST_STORAGE = "gamelab.wordle.assist";
+
+/** The assistant's guesses and the setting survive a reload (local storage). */
+function saveAssist() {
+  try {
+    localStorage.setItem(ASSIST_STORAGE, JSON.stringify({ setting: setting(), rows: assist.rows }));
+  } catch { /* storage full or disabled: nothing to keep */ }
+}
+
+function loadAssist() {
+  try {
+    const saved = JSON.parse(localStorage.getItem(ASSIST_STORAGE) || "null");
+    if (saved && Array.isArray(saved.rows)) {
+      assist.rows = saved.rows.filter((r) => r && typeof r.name === "string" && typeof r.colours === "string")
+        .map((r) => ({ name: r.name, english: r.english || "", colours: r.colours }));
+      return saved.setting || null;
+    }
+  } catch { localStorage.removeItem(ASSIST_STORAGE); }
+  return null;
+}
+
 function renderAdvice(a) {
+  $("assist-result").classList.remove("pw-stale");
+  $("assist-check").hidden = true;
+  $("assist-pending").hidden = true;
+  const warning = $("assist-warning");
+  warning.hidden = !(a && a.warning);
+  warning.textContent = (a && a.warning) || "";
+  if (!a) {
+    showNote($("assist-note"), null);
+    for (const id of ["assist-count", "assist-next", "assist-expected", "assist-worst", "assist-method"]) $(id).textContent = "—";
+    $("assist-use").hidden = true;
+    $("assist-entropy").querySelector("tbody").textContent = "";
+    $("assist-cands").textContent = "";
+    return;
+  }
   showNote($("assist-note"), a.note);
   $("assist-count").textContent = String(a.candidates);
   const next = $("assist-next");
@@ -282,17 +365,25 @@ function renderAdvice(a) {
 async function addAssistGuess(name) {
   const input = $("assist-name");
   const typed = (name || input.value).trim();
+  if (!typed) { clearErrors($("assist")); showError(input, "type a guess first"); return; }
   // the server reads the name (romaji, English, hiragana...); the tiles need its katakana
   const m = await api("/api/wordle/resolve", { names: setting().names, text: typed }, { errorAt: input, root: $("assist") });
   if (!m) return;
-  const rows = [...assist.rows, { name: m.name, english: m.english, colours: "0".repeat([...m.name].length) }];
-  if (await refreshAssist(rows, input)) { input.value = ""; pickers.forEach((p) => p.close()); }
+  // recorded at once; its colours are checked when the player submits them
+  assist.rows = [...assist.rows, { name: m.name, english: m.english, colours: "0".repeat([...m.name].length) }];
+  input.value = "";
+  pickers.forEach((p) => p.close());
+  markUnchecked();
+  renderAssistRows();
+  const first = document.querySelector(`#assist-rows [data-row="${assist.rows.length - 1}"] .pw-tile`);
+  if (first) first.focus();
 }
 
 function setupAssist() {
   namePicker($("assist-name"), () => addAssistGuess());
   $("assist-add").addEventListener("click", () => addAssistGuess());
-  $("assist-reset").addEventListener("click", () => { assist.rows = []; refreshAssist([]); });
+  $("assist-reset").addEventListener("click", () => { assist.rows = []; renderAssistRows(); refreshAssist(); });
+  $("assist-check").addEventListener("click", () => refreshAssist());
   $("assist-use").addEventListener("click", () => {
     if (assist.advice && assist.advice.next) addAssistGuess(assist.advice.next.name);
   });
@@ -312,10 +403,14 @@ function renderPlay(r) {
   board.textContent = "";
   for (let k = 0; k < r.guess_limit; k++) {
     const row = r.rows[k];
-    board.append(h("div", { class: "pw-row", dataset: { row: String(k) } }, h("span", { class: "pw-num" }, `${k + 1}`),
+    // rows after the next one are "future": a phone hides them, so the guess box stays in view
+    const future = !row && k > r.rows.length;
+    board.append(h("div", { class: `pw-row${future ? " future" : ""}`, dataset: { row: String(k) } }, h("span", { class: "pw-num" }, `${k + 1}`),
       row ? tiles(row.name, row.colours) : h("div", { class: "pw-tiles" }, ...Array.from({ length: r.length }, () => h("span", { class: "pw-tile empty" }))),
       row ? h("span", { class: "pw-en small muted" }, row.english) : null));
   }
+  const more = r.guess_limit - r.rows.length - 1;
+  if (!r.finished && more > 0) board.append(h("p", { class: "small muted pw-more" }, `${more} more guess${more === 1 ? "" : "es"} allowed after this one`));
   $("play-info").textContent = `${r.names}, ${r.mode}, colours by the ${r.rule} rule; Pokémon Wordle allows ${r.guess_limit} guesses, so the board has ${r.guess_limit} rows. The keyboard colours the kana you used: green in place, yellow elsewhere, grey absent.`;
   colourKeyboard(r.keyboard);
   const status = $("play-status");
@@ -335,13 +430,17 @@ function renderPlay(r) {
   $("play-hint").disabled = r.finished;
   const params = new URLSearchParams({ tab: "play", seed: String(play.seed), ...setting() });
   $("play-link").href = `${location.pathname}?${params}`;
+  // the address carries the game so far: a reload (or the link) continues it
+  if (r.rows.length) params.set("guesses", r.rows.map((x) => x.name).join(","));
+  history.replaceState(null, "", `${location.pathname}?${params}`);
 }
 
-async function startPlay(seed) {
+async function startPlay(seed, guesses = []) {
   play.seed = seed;
   $("play-seed").value = String(seed);
   $("play-hint-text").hidden = true;
-  const r = await playRequest([], $("play-seed"));
+  let r = guesses.length ? await playRequest(guesses, $("play-seed")) : null;
+  if (!r) r = await playRequest([], $("play-seed"));
   if (!r) return;
   play.guesses = [];
   play.round = r;
@@ -369,7 +468,8 @@ async function playHint() {
   el.hidden = false;
   el.textContent = a.next
     ? `hint: ${a.next.name} (${a.next.english}) — ${a.candidates} candidates left` +
-      (a.expected_guesses !== null ? `, ${fmt(a.expected_guesses)} guesses expected from here` : "") + (a.note ? ` (${a.note})` : "")
+      (a.expected_guesses !== null ? `, ${fmt(a.expected_guesses)} guesses expected from here` : "") + (a.note ? ` (${a.note})` : "") +
+      (a.warning ? ` — ${a.warning}` : "")
     : "solved";
 }
 
@@ -385,6 +485,10 @@ function setupPlay() {
 }
 
 // ---------------------------------------------------------------- review
+
+function setupReview() {
+  $("review-run").addEventListener("click", () => runReview());
+}
 
 function syncReviewText(rows) {
   $("review-text").value = rows.map((r) => `${r.name} ${r.colours}`).join("\n");
@@ -437,6 +541,7 @@ function selectTab(name) {
     tab.setAttribute("aria-selected", String(selected));
     $(tab.getAttribute("aria-controls")).hidden = !selected;
   }
+  if (name !== "play" && location.search) history.replaceState(null, "", location.pathname);
   kbdTarget = name === "play" ? $("play-name") : $("assist-name");
   const left = $(name).querySelector(".pw-left");
   if (left) left.append($("kana-keyboard"));  // the keyboard sits under the name input
@@ -444,10 +549,30 @@ function selectTab(name) {
   colourKeyboard(name === "play" && play.round ? play.round.keyboard : null);
 }
 
-function setupSettings() {
+const CONTRAST_STORAGE = "gamelab.wordle.contrast";
+
+function setupContrast() {
+  const box = $("pw-contrast");
+  box.checked = localStorage.getItem(CONTRAST_STORAGE) === "high";
+  document.body.classList.toggle("pw-hc", box.checked);
+  box.addEventListener("change", () => {
+    document.body.classList.toggle("pw-hc", box.checked);
+    try { localStorage.setItem(CONTRAST_STORAGE, box.checked ? "high" : "standard"); } catch { /* storage off */ }
+  });
+}
+
+function summariseSettings() {
+  const text = (id) => $(id).selectedOptions[0].textContent.split(" (")[0];
+  $("pw-settings-summary").textContent = `${text("pw-names")} · ${text("pw-rule")} · ${text("pw-hard")}`;
+}
+
+function setupSettings(saved) {
+  // on a phone the settings fold away (their summary stays), so the game comes first
+  if (window.matchMedia("(max-width: 600px)").matches) $("pw-settings-box").open = false;
   const params = new URLSearchParams(location.search);
   for (const key of ["names", "rule", "hard"]) {
-    if (params.get(key)) $(`pw-${key}`).value = params.get(key);
+    const value = params.get(key) || (saved && saved[key]);
+    if (value && $(`pw-${key}`).querySelector(`option[value="${CSS.escape(value)}"]`)) $(`pw-${key}`).value = value;
   }
   const hardGame = $("pw-hard").querySelector('option[value="game"]');
   const onChange = async () => {
@@ -455,10 +580,11 @@ function setupSettings() {
     if (hardGame.disabled && $("pw-hard").value === "game") $("pw-hard").value = "strict";
     clearErrors();
     strategyStatus();
-    await refreshAssist(assist.rows);
+    await refreshAssist();
     if (play.round) startPlay(play.seed);
   };
-  for (const key of ["names", "rule", "hard"]) $(`pw-${key}`).addEventListener("change", onChange);
+  for (const key of ["names", "rule", "hard"]) $(`pw-${key}`).addEventListener("change", () => { summariseSettings(); onChange(); });
+  summariseSettings();
   hardGame.disabled = $("pw-rule").value === "blog";
   for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
     tab.addEventListener("click", () => {
@@ -472,11 +598,15 @@ function setupSettings() {
 buildKeyboard();
 setupAssist();
 setupPlay();
-const params = setupSettings();
+setupReview();
+setupContrast();
+const params = setupSettings(loadAssist());
 selectTab("assist");
 strategyStatus();
-refreshAssist([]);
+renderAssistRows();
+refreshAssist();
 if (params.get("tab") === "play") {
   selectTab("play");
-  startPlay(Number(params.get("seed")) || 1);
+  const guesses = (params.get("guesses") || "").split(",").filter(Boolean);
+  startPlay(Number(params.get("seed")) || 1, guesses);
 }
