@@ -81,7 +81,7 @@ async def solve(body: SolveRequest, request: Request):
 
 @router.post("/solve/exact")
 async def solve_exact(body: SolveRequest, request: Request):
-    """"Keep thinking": the exact search of ``/solve`` without its time budget or state limit,
+    """The exact search ("keep thinking") of ``/solve`` without its time budget or state limit,
     as a background job (see ``/api/jobs/{job}``). Asking again with the same body polls the
     same job; when ``state`` is ``done``, ``result`` is the document ``/solve`` gives."""
     args = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy, True)
