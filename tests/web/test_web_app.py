@@ -37,7 +37,11 @@ def test_unknown_paths_and_files_are_404_with_a_message(api):
     ):
         r = api.get(path)
         assert r.status_code == 404, path
-        assert "detail" in r.json()
+        if path.startswith("/api/"):
+            assert "detail" in r.json()
+        else:  # a person's address: a page, not raw JSON (issue 24)
+            assert r.headers["content-type"].startswith("text/html")
+            assert "Page not found" in r.text and "{&#34;detail" not in r.text
 
 
 def test_bad_requests_get_422_with_a_readable_message_and_field(api):
