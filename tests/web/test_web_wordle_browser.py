@@ -158,6 +158,8 @@ W3_HISTORY = [
 
 def test_wordle_3_a_guess_past_every_strategy_is_recorded_with_the_best_bet(page, gamelab_cli):
     page.goto("/wordle")
+    # the page's own first answer (no guesses) is saved too: let it come before the history
+    page.wait_for_function("document.querySelector('#assist-count').textContent !== '—'")
     page.evaluate(
         "rows => localStorage.setItem('gamelab.wordle.assist', JSON.stringify({rows}))",
         [{"name": n, "colours": c} for n, c in W3_HISTORY],
