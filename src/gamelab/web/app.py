@@ -65,13 +65,28 @@ def discover_games() -> list[tuple[GamePage, Any]]:
     return found
 
 
-def _warm_in_a_process(specs: list[str]) -> None:
+def _warm_in_a_process(specs: list[str], stopping: threading.Event) -> None:
     """Call the warm-up functions `specs` (``"module:function"``) in a child process: numba
-    compiles (or loads) there and writes its cache, and the server's threads stay free."""
+    compiles (or loads) there and writes its cache, and the server's threads stay free. The
+    child is killed when the server stops (`stopping`) first."""
     code = "import sys\nfrom gamelab.web.pool import call_by_name\nfor s in sys.argv[1:]: call_by_name(s)"
-    done = subprocess.run([sys.executable, "-c", code, *specs], capture_output=True, text=True)
-    if done.returncode != 0:
-        last = (done.stderr.strip().splitlines() or ["?"])[-1]
+    child = subprocess.Popen(
+        [sys.executable, "-c", code, *specs],
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    while True:
+        try:
+            _, err = child.communicate(timeout=0.5)
+            break
+        except subprocess.TimeoutExpired:
+            if stopping.is_set():
+                child.kill()
+                child.communicate()
+                raise asyncio.CancelledError() from None
+    if child.returncode != 0:
+        last = (err.strip().splitlines() or ["?"])[-1]
         raise RuntimeError(f"warm-up {', '.join(specs)} failed: {last}")
 
 
@@ -218,7 +233,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     raise asyncio.CancelledError()
                 specs = [*page.prefork_warm, *page.warm]
                 if specs and settings.background_warmup:
-                    _warm_in_a_process(specs)  # the server's own thread keeps the GIL free
+                    _warm_in_a_process(
+                        specs, stopping
+                    )  # the server's own thread keeps the GIL free
                 elif specs:
                     for spec in specs:
                         call_by_name(spec)
