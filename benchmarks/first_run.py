@@ -98,8 +98,18 @@ def _serve(gamelab: str, env: dict, cwd: Path, limit: float) -> tuple[float | No
     return first, ready
 
 
+class _Results(dict):
+    """The measures of one ref, each also printed on stderr as it is taken (a run stopped
+    early still says what it measured)."""
+
+    def __setitem__(self, key: str, value: object) -> None:
+        super().__setitem__(key, value)
+        if key != "ref":
+            print(f"{self['ref']}: {key} = {_fmt(value)}", file=sys.stderr, flush=True)
+
+
 def measure(ref: str, skip_report: bool, serve_limit: float) -> dict[str, object]:
-    out: dict[str, object] = {"ref": ref}
+    out: dict[str, object] = _Results(ref=ref)
     with tempfile.TemporaryDirectory(prefix="gamelab-first-run-") as tmp:
         root = Path(tmp)
         clone = root / "gamelab"
