@@ -1,140 +1,216 @@
-"""Speed of the optimal (P(win)-maximising) policy: time per move at a level (target: median
-<= 1 s at level 8 on hgss), and the numba search vs its Python twin on the same small states.
+"""Speed of the exact optimal (P(win)) search per decision, against the page's 2 s / 1 GB budget,
+side by side with an older solver on the same decisions.
 
-Every move of a game is timed, including the first (which solves the whole tree from the clues;
-later moves reuse its memo). A per-move time limit is not applied: the numbers include the heavy
-tail. Then the same openings are solved side by side by the session-1 search (first-flip bound
-only, no symmetry classes, no pair bound: ``pair_bounds=False, symmetry=False``), capped at
-``--baseline-limit`` states (a capped opening counts with its time so far, so the ratio is then a
-lower bound).
+A fixed, seeded sample of deals per level (`--deals`, issue 26 asks for 2,000; the task of deal i
+of level L gets ``task_rng(seed, i)`` of that level's run, so every run sees the same boards). For
+each deal the decisions are the opening and every position of the round played by MinRisk on the
+true board (a fixed policy, so an older solver that breaks ties differently faces the same
+positions). Each decision is solved from scratch, as the web page does (a fresh
+``OptimalSolver(posterior).decide``), timed in CPU seconds (``time.process_time``), capped at
+`--state-limit` states (a capped decision counts with its time so far and is reported). Memory:
+the process's peak resident set after the deal (``ru_maxrss``), so a level's figure is the peak
+over all its decisions so far in that process.
 
-    python benchmarks/voltorb_optimal.py [--games 30] [--level 8] [--baseline-limit 3000000]
+Per level it prints decisions, p50 / p99 / max seconds, how many are over 2 s, the peak memory,
+and, with ``--baseline-src``, the same figures of the older solver (its ``src`` directory, e.g. a
+scratch worktree of an older commit, run in a subprocess) with the ratio of total CPU time and a
+check that every uncapped value agrees to 1e-9.
+
+Resumable: each deal is one ``core.parallel`` task stored in the results store (experiment
+``voltorb-optimal-speed``, keyed by the solver's tag, level, deals, seed and state limit), so
+running the same command again skips finished deals (``--store PATH``; ``--no-store`` to
+recompute). The full sample of the issue is ``--deals 2000``; a session can run part of it and a
+later one resume.
+
+    python benchmarks/voltorb_optimal.py [--levels 1-8] [--deals 10] [--seed 26]
+        [--state-limit 2000000] [--baseline-src /tmp/voltorb-baseline/src] [--workers 1]
+
+The baseline of issue 26 is main before the speed-ups:
+    git worktree add --detach /tmp/voltorb-baseline ad79911
 """
 
 from __future__ import annotations
 
 import argparse
-import time
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
 
 import numpy as np
 
-from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError
-from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import Clues, Round, generate_board
+GOAL_SECONDS = 2.0
+GOAL_BYTES = 1 << 30
+EXPERIMENT = "voltorb-optimal-speed"
+
+
+def _levels(text: str) -> list[int]:
+    if "-" in text:
+        a, b = text.split("-")
+        return list(range(int(a), int(b) + 1))
+    return [int(x) for x in text.split(",")]
+
+
+def bench_deal(item, rng: np.random.Generator) -> dict:
+    """Solve every decision of one deal: the opening and each position MinRisk reaches."""
+    import resource
+    import time
+
+    from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError
+    from gamelab.voltorb.posterior import posterior_for
+    from gamelab.voltorb.rules import Round, generate_board
+    from gamelab.voltorb.strategies import minrisk_tile
+
+    level, generator, limit = item
+    board, _ = generate_board(generator, level, rng)
+    rnd = Round(board)
+    decisions = []
+    while rnd.outcome is None:
+        post = posterior_for(rnd.clues, generator, level, dict(rnd.revealed))
+        solver = OptimalSolver(post, state_limit=limit)
+        t0 = time.process_time()
+        try:
+            _, value = solver.decide(dict(rnd.revealed))
+        except SearchLimitError:
+            value = None
+        seconds = time.process_time() - t0
+        decisions.append(
+            {"boards": post.count, "seconds": seconds, "states": solver.nodes, "value": value}
+        )
+        rnd.flip(minrisk_tile(post))
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss * 1024
+    return {"decisions": decisions, "peak_bytes": peak}
+
+
+def run(levels, deals, seed, generator, limit, tag, store_path, workers) -> dict[int, list]:
+    from gamelab.core.parallel import Backend, run_tasks
+    from gamelab.core.results import ResultStore
+
+    store = ResultStore(store_path) if store_path != "none" else None
+    out = {}
+    # compile / load the kernels before timing anything
+    bench_deal((1, generator, 1000), np.random.default_rng(0))
+    for level in levels:
+        params = {
+            "tag": tag,
+            "level": level,
+            "deals": deals,
+            "generator": generator,
+            "state_limit": limit,
+        }
+        out[level] = run_tasks(
+            bench_deal,
+            [(level, generator, limit)] * deals,
+            seed=seed * 100 + level,
+            backend=Backend(workers=workers, quiet=False),
+            label=f"voltorb optimal speed {tag} L{level}",
+            store=store,
+            experiment=EXPERIMENT if store is not None else None,
+            params=params,
+        )
+    return out
+
+
+def _summary(results: list) -> dict:
+    secs = np.array([d["seconds"] for r in results for d in r["decisions"]])
+    capped = sum(d["value"] is None for r in results for d in r["decisions"])
+    return {
+        "decisions": int(secs.size),
+        "p50": float(np.percentile(secs, 50)),
+        "p99": float(np.percentile(secs, 99)),
+        "max": float(secs.max()),
+        "total": float(secs.sum()),
+        "over": int((secs > GOAL_SECONDS).sum()),
+        "capped": int(capped),
+        "peak": max(r["peak_bytes"] for r in results),
+        "states": max(d["states"] for r in results for d in r["decisions"]),
+    }
 
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--games", type=int, default=30)
-    ap.add_argument("--level", type=int, default=8)
+    ap.add_argument("--levels", default="1-8")
+    ap.add_argument("--deals", type=int, default=10)
+    ap.add_argument("--seed", type=int, default=26)
     ap.add_argument("--generator", default="hgss")
-    ap.add_argument("--twin-games", type=int, default=10)
-    ap.add_argument("--baseline-limit", type=int, default=3_000_000)
-    ap.add_argument("--coin-games", type=int, default=20, help="openings of optimal-coins")
-    ap.add_argument("--coin-level", type=int, default=5)
+    ap.add_argument("--state-limit", type=int, default=2_000_000)
+    ap.add_argument("--baseline-src", default=None, help="src directory of the older solver")
+    ap.add_argument("--tag", default="this", help="the solver's name in the results store")
+    ap.add_argument("--store", default=None, help="results store path ('none' = do not store)")
+    ap.add_argument("--no-store", action="store_true")
+    ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument("--json-out", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
-    rng = np.random.default_rng(2)
-    warm = posterior_for(Clues.from_board(generate_board("hgss", 1, rng)[0]), "hgss", 1)
-    OptimalSolver(warm).decide({})  # compile / load
-    move_times, first_times, nodes, wins, openings = [], [], [], 0, []
-    for _ in range(args.games):
-        board, _ = generate_board(args.generator, args.level, rng)
-        rnd = Round(board)
-        post = posterior_for(rnd.clues, args.generator, args.level)
-        openings.append(post)
-        solver = OptimalSolver(post)
-        first = True
-        while rnd.outcome is None:
-            t0 = time.perf_counter()
-            tile, _ = solver.decide(rnd.revealed)
-            dt = time.perf_counter() - t0
-            move_times.append(dt)
-            if first:
-                first_times.append(dt)
-                first = False
-            rnd.flip(tile)
-        nodes.append(solver.nodes)
-        wins += rnd.outcome == "won"
-    mt = np.array(move_times)
-    ft = np.array(first_times)
-    print(f"{args.generator} level {args.level}: {args.games} games, {mt.size} moves, won {wins}")
-    print(
-        f"per move: median {np.median(mt) * 1e3:.1f} ms, p90 {np.percentile(mt, 90):.2f} s, "
-        f"max {mt.max():.1f} s (target median <= 1 s)"
+    levels = _levels(args.levels)
+    store_path = "none" if args.no_store else args.store
+    if args.json_out:
+        # the baseline subprocess: its src directory is first on sys.path (set by the parent)
+        res = run(
+            levels,
+            args.deals,
+            args.seed,
+            args.generator,
+            args.state_limit,
+            args.tag,
+            store_path,
+            args.workers,
+        )
+        Path(args.json_out).write_text(json.dumps({str(k): v for k, v in res.items()}))
+        return
+    base = None
+    if args.baseline_src:
+        out = Path(os.environ.get("TMPDIR", "/tmp")) / f"voltorb_baseline_{os.getpid()}.json"
+        env = dict(os.environ, PYTHONPATH=str(Path(args.baseline_src).resolve()))
+        cmd = [sys.executable, __file__, "--levels", args.levels, "--deals", str(args.deals)]
+        cmd += ["--seed", str(args.seed), "--generator", args.generator]
+        cmd += ["--state-limit", str(args.state_limit), "--tag", "baseline"]
+        cmd += ["--workers", str(args.workers), "--json-out", str(out)]
+        if store_path:
+            cmd += ["--store", store_path]
+        subprocess.run(cmd, env=env, check=True)
+        base = {int(k): v for k, v in json.loads(out.read_text()).items()}
+        out.unlink()
+    this = run(
+        levels,
+        args.deals,
+        args.seed,
+        args.generator,
+        args.state_limit,
+        args.tag,
+        store_path,
+        args.workers,
     )
     print(
-        f"first move (whole tree): median {np.median(ft):.2f} s, max {ft.max():.1f} s; "
-        f"states searched per game: median {int(np.median(nodes))}, max {max(nodes)}"
+        f"{args.generator}, {args.deals} deals per level (seed {args.seed}), every decision of "
+        f"each (opening + MinRisk's positions) solved from scratch, CPU s; goal <= "
+        f"{GOAL_SECONDS:g} s and <= 1 GB; state limit {args.state_limit:,}"
     )
-    # side by side with the session-1 search on the same openings
-    new_t, old_t, capped = [], [], 0
-    for post in openings:
-        t0 = time.perf_counter()
-        a = OptimalSolver(post).win_probability()
-        t1 = time.perf_counter()
-        try:
-            b = OptimalSolver(
-                post, symmetry=False, pair_bounds=False, state_limit=args.baseline_limit
-            ).win_probability()
-            assert abs(a - b) < 1e-9, (a, b)
-        except SearchLimitError:
-            capped += 1
-        t2 = time.perf_counter()
-        new_t.append(t1 - t0)
-        old_t.append(t2 - t1)
-    new_t, old_t = np.array(new_t), np.array(old_t)
-    print(
-        f"openings, this search vs the session-1 search (same clues): total {new_t.sum():.1f} s vs "
-        f"{old_t.sum():.1f} s ({'>= ' if capped else ''}{old_t.sum() / new_t.sum():.1f}x), slowest "
-        f"{new_t.max():.2f} s vs {old_t.max():.2f} s; {capped} baseline openings capped at "
-        f"{args.baseline_limit:,} states"
-    )
-    # side by side with the Python twin on small level-2 states
-    ratios = []
-    rng = np.random.default_rng(3)
-    while len(ratios) < args.twin_games:
-        post = posterior_for(Clues.from_board(generate_board("hgss", 2, rng)[0]), "hgss", 2)
-        if not 20 <= post.count <= 300:
-            continue
-        t0 = time.perf_counter()
-        a = OptimalSolver(post).win_probability()
-        t1 = time.perf_counter()
-        b = OptimalSolver(post, python=True).win_probability()
-        t2 = time.perf_counter()
-        assert abs(a - b) < 1e-12
-        ratios.append((t2 - t1) / max(t1 - t0, 1e-9))
-    print(
-        f"Python twin / numba search on {len(ratios)} level-2 clue sets: median {np.median(ratios):.0f}x"
-    )
-    # the coin objective: openings at a level, and the kernel vs its twin on level-1 clue sets
-    rng = np.random.default_rng(4)
-    OptimalSolver(warm, "coins").decide({})  # compile (this kernel is not cached)
-    coin_times = []
-    for _ in range(args.coin_games):
-        board, _ = generate_board(args.generator, args.coin_level, rng)
-        post = posterior_for(Clues.from_board(board), args.generator, args.coin_level)
-        t0 = time.perf_counter()
-        OptimalSolver(post, "coins").decide({})
-        coin_times.append(time.perf_counter() - t0)
-    ct = np.array(coin_times)
-    print(
-        f"optimal-coins openings, level {args.coin_level}, {ct.size} clue sets: median "
-        f"{np.median(ct) * 1e3:.1f} ms, max {ct.max():.1f} s"
-    )
-    ratios = []
-    for _ in range(args.twin_games):
-        post = posterior_for(Clues.from_board(generate_board("hgss", 1, rng)[0]), "hgss", 1)
-        t0 = time.perf_counter()
-        a = OptimalSolver(post, "coins").decide({})
-        t1 = time.perf_counter()
-        b = OptimalSolver(post, "coins", python=True).decide({})
-        t2 = time.perf_counter()
-        assert a[0] == b[0] and abs(a[1] - b[1]) < 1e-9
-        ratios.append((t2 - t1) / max(t1 - t0, 1e-9))
-    print(
-        f"optimal-coins Python twin / numba on {len(ratios)} level-1 clue sets: median "
-        f"{np.median(ratios):.0f}x"
-    )
+    head = "level decisions   p50 s   p99 s   max s  >2s capped peak MB  max states"
+    if base:
+        head += " | baseline p50 s  max s  >2s capped peak MB | CPU ratio  values"
+    print(head)
+    for level in levels:
+        s = _summary(this[level])
+        line = (
+            f"{level:5d} {s['decisions']:9d} {s['p50']:7.3f} {s['p99']:7.2f} {s['max']:7.2f} "
+            f"{s['over']:4d} {s['capped']:6d} {s['peak'] / 2**20:7.0f} {s['states']:11,d}"
+        )
+        if base:
+            b = _summary(base[level])
+            agree = total = 0
+            for r1, r2 in zip(this[level], base[level], strict=True):
+                for d1, d2 in zip(r1["decisions"], r2["decisions"], strict=True):
+                    if d1["value"] is not None and d2["value"] is not None:
+                        total += 1
+                        agree += abs(d1["value"] - d2["value"]) < 1e-9
+            bound = ">=" if b["capped"] else "  "
+            line += (
+                f" | {b['p50']:14.3f} {b['max']:6.2f} {b['over']:4d} {b['capped']:6d} "
+                f"{b['peak'] / 2**20:7.0f} | {bound}{b['total'] / s['total']:6.1f}x "
+                f"{agree}/{total}"
+            )
+        print(line)
 
 
 if __name__ == "__main__":

@@ -66,6 +66,18 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb.expectimax.OptimalSolver",
             VT + "test_win_search_kernel_matches_python_twin",
         ),
+        "_search_kernels.drop_dominated": _t(
+            "gamelab.voltorb._search_kernels.drop_dominated_py",
+            VT + "test_drop_dominated_matches_twin_and_keeps_the_value",
+        ),
+        "_search_kernels.table_rehash": _t(
+            "gamelab.voltorb._search_kernels.table_rehash_py",
+            VT + "test_memo_table_grows_and_keeps_its_entries",
+        ),
+        "_objective_kernels.objective_search": _t(
+            "gamelab.voltorb.objectives.ObjectiveSolver",
+            "tests/voltorb/test_voltorb_objectives.py::test_kernel_matches_twin_for_every_objective",
+        ),
         "_search_kernels.coin_search": _t(
             "gamelab.voltorb.expectimax.OptimalSolver",
             VT + "test_coin_search_kernel_matches_python_twin",
@@ -306,6 +318,8 @@ TWINS: dict[str, dict[str, Twin]] = {
 HELPERS: dict[str, dict[str, str]] = {
     "voltorb": {
         "_bounds_kernels.bounds_on": "the per-tile bounds of flip_bounds and win_search",
+        "_search_kernels.table_slot": "a memo look-up inside win_search (table_entry reads it)",
+        "_search_kernels.table_store": "a memo write inside win_search",
         "_bounds_kernels._line_key_equal": "a comparison inside symmetry_classes",
         "_bounds_kernels._inseparable": "the pair test inside pair_bound",
         "_posterior_kernels._features": "the board features inside enumerate_boards",

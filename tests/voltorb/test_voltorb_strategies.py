@@ -267,10 +267,85 @@ def test_memo_kernels_match_python_twins():
     tables = new_memos()
     assert [len(t) for t in tables] == [len(t) for t in new_memos_python()] == [0, 0, 0]
     post = _small_posteriors(1, seed=11)[0]
-    solver = OptimalSolver(post)
-    solver.win_probability()
+    solver = OptimalSolver(post, "coins")  # the win search's memo is an array (table_slot)
+    solver.decide({})
     memo_val, memo_tile = solver._memo_val, solver._memo_tile
     assert len(memo_val) > 0
     plain_val, plain_tile = dict(memo_val), dict(memo_tile)
     for key in list(plain_val)[:20]:
         assert memo_entry(memo_val, memo_tile, key) == memo_entry_python(plain_val, plain_tile, key)
+
+
+def test_optimal_values_equal_the_pinned_reference():
+    """The exact optimum of 32 sampled states (openings and mid-round positions, levels 1-8) as
+    session 3's search found it (benchmarks/voltorb_pin_optimal.py wrote them, main at ad79911):
+    every faster search must find the same values."""
+    import json
+    from pathlib import Path
+
+    from gamelab.voltorb.rules import clues_from_text
+
+    pins = json.loads((Path(__file__).parent / "data" / "optimal_values.json").read_text())
+    assert len(pins["states"]) == 32
+    for s in pins["states"]:
+        shown = {int(t): v for t, v in s["revealed"].items()}
+        post = posterior_for(clues_from_text(s["rows"], s["cols"]), "hgss", s["level"], shown)
+        assert post.count == s["boards"]
+        assert OptimalSolver(post).decide(shown)[1] == pytest.approx(s["win"], abs=1e-12)
+        assert OptimalSolver(post, "coins").decide(shown)[1] == pytest.approx(s["coins"], rel=1e-12)
+
+
+def test_drop_dominated_matches_twin_and_keeps_the_value():
+    from gamelab.voltorb._search_kernels import drop_dominated, drop_dominated_py
+
+    rng = np.random.default_rng(31)
+    dropped = 0
+    for post in _posteriors(12, [2, 5, 8], 60, seed=25):
+        idx = np.arange(post.count, dtype=np.int64)
+        tiles = np.flatnonzero((post.boards >= 2).any(axis=0)).astype(np.int64)
+        for _ in range(3):
+            # a random live subset of at most 62 boards
+            sub = np.sort(
+                rng.choice(idx, size=min(post.count, int(rng.integers(2, 63))), replace=False)
+            )
+            kept = tiles.copy()
+            n = drop_dominated(post.boards, sub, kept, np.zeros(kept.size), kept.size)
+            assert kept[:n].tolist() == drop_dominated_py(post.boards, sub, tiles)
+            dropped += kept.size - n
+        # the search with the pruning finds the plain recursion's value
+        assert OptimalSolver(post).win_probability() == pytest.approx(
+            OptimalSolver(post, python=True).win_probability(), abs=1e-12
+        )
+    assert dropped > 0
+
+
+def test_memo_table_grows_and_keeps_its_entries():
+    from gamelab.voltorb._search_kernels import (
+        table_entry,
+        table_new,
+        table_rehash,
+        table_rehash_py,
+        table_slot,
+    )
+
+    table = table_new(16)
+    codes = [0, 5, 1 << 40, 123456789, (1 << 50) + 3]
+    for i, c in enumerate(codes):
+        row = table_slot(table, np.int64(c))
+        table[row] = [float(c), 0.25 * i, 2.0 * (i + 1) + (i % 2)]
+    bigger = table_new(64)
+    table_rehash(table, bigger)
+    twin = table_new(64)
+    table_rehash_py(table, twin)
+    assert (twin == bigger).all()
+    for i, c in enumerate(codes):
+        assert table_entry(bigger, c) == (0.25 * i, bool(i % 2), i)
+    assert table_entry(bigger, 7) is None
+    # a search that outgrows the starting table still finds the same value
+    post = max(_posteriors(3, [7], 4000, seed=26), key=lambda p: p.count)
+    small = OptimalSolver(post)
+    small._table = table_new(64)
+    assert small.win_probability() == pytest.approx(
+        OptimalSolver(post).win_probability(), abs=1e-12
+    )
+    assert small._table.shape[0] > 64

@@ -19,6 +19,152 @@ from gamelab.voltorb.rules import TILES
 #: usually has that many)
 PAIR_BOUND_MAX = 100000
 
+#: states with at most this many live boards drop dominated tiles (a bit mask per tile and value)
+DOMINANCE_MAX = 62
+
+
+@njit(cache=True)
+def drop_dominated(boards, idx, tiles, tile_bound, ntiles):
+    """Keep, of the candidate `tiles[:ntiles]` (ascending), only those no other candidate
+    dominates; returns the new count (`tiles` and `tile_bound` are compacted in place).
+
+    Tile t dominates u when every live board with a Voltorb on t has one on u too, and t's value
+    tells u's (on the boards with t = v, u shows one value). Then flipping t first is worth at
+    least flipping u first: after t the player knows u, loses only boards u would lose too, and
+    can follow any policy that starts with u (flipping u at once if it is safe). Tiles that
+    dominate each other (the same split of the boards) are worth the same; the lowest is kept.
+    At most 62 live boards (one int64 bit mask per tile and value)."""
+    k = idx.size
+    masks = np.zeros((ntiles, 4), np.int64)
+    for i in range(k):
+        bit = np.int64(1) << i
+        for j in range(ntiles):
+            masks[j, boards[idx[i], tiles[j]]] |= bit
+    dom = np.zeros((ntiles, ntiles), np.bool_)
+    for jt in range(ntiles):
+        for ju in range(ntiles):
+            if jt == ju or (masks[jt, 0] & ~masks[ju, 0]) != 0:
+                continue
+            ok = True
+            for v in range(1, 4):
+                m = masks[jt, v]
+                if m == 0:
+                    continue
+                fits = False
+                for w in range(4):
+                    if (m & ~masks[ju, w]) == 0:
+                        fits = True
+                        break
+                if not fits:
+                    ok = False
+                    break
+            dom[jt, ju] = ok
+    n = 0
+    for ju in range(ntiles):
+        dropped = False
+        for jt in range(ntiles):
+            if dom[jt, ju] and (not dom[ju, jt] or jt < ju):
+                dropped = True
+                break
+        if not dropped:
+            tiles[n] = tiles[ju]
+            tile_bound[n] = tile_bound[ju]
+            n += 1
+    return n
+
+
+def drop_dominated_py(boards, idx, tiles) -> list[int]:
+    """Plain-Python twin of :func:`drop_dominated`: the kept tiles, from the board values."""
+    rows = [[int(x) for x in boards[i]] for i in idx]
+
+    def dominates(t: int, u: int) -> bool:
+        if any(r[t] == 0 and r[u] != 0 for r in rows):
+            return False
+        return all(len({r[u] for r in rows if r[t] == v}) <= 1 for v in (1, 2, 3))
+
+    tiles = [int(t) for t in tiles]
+    return [
+        u
+        for u in tiles
+        if not any(t != u and dominates(t, u) and (not dominates(u, t) or t < u) for t in tiles)
+    ]
+
+
+#: the memo's starting capacity (rows); Python grows it 4x when the search reports it 70 % full
+TABLE_START = 1 << 16
+_HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
+
+
+@njit(cache=True, inline="always")
+def table_slot(table, code):
+    """Row of state `code` in the memo `table`, or the empty row where it would go.
+
+    The memo is an open-addressing hash table with linear probing: a (capacity, 3) float64 array,
+    capacity a power of two, rows [code (exact as a float: codes are < 2**51), value,
+    2 * (best tile + 1) + exact]; an empty row has code -1. One row is one cache line's half,
+    so a look-up costs one memory access (numba's typed dicts cost three arrays and ~0.4 us)."""
+    mask = table.shape[0] - 1
+    i = ((code * _HASH_MULT) >> 20) & mask
+    key = float(code)
+    while table[i, 0] != key and table[i, 0] >= 0.0:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True, inline="always")
+def table_store(table, counter, code, value, exact, tile):
+    """Write state `code` (value, exact flag, best tile); past 70 % full, ask Python to grow the
+    table (counter[2] = counter[4] = 1: the search unwinds, keeps the memo, and is run again)."""
+    i = table_slot(table, code)
+    if table[i, 0] < 0.0:
+        counter[3] += 1
+        if counter[3] * 10 > table.shape[0] * 7:
+            counter[2] = 1
+            counter[4] = 1
+    table[i, 0] = float(code)
+    table[i, 1] = value
+    table[i, 2] = 2.0 * (tile + 1) + (1.0 if exact else 0.0)
+
+
+@njit(cache=True)
+def table_rehash(table, bigger):
+    """Copy every row of `table` into the empty `bigger` table."""
+    for i in range(table.shape[0]):
+        if table[i, 0] >= 0.0:
+            j = table_slot(bigger, np.int64(table[i, 0]))
+            bigger[j, 0] = table[i, 0]
+            bigger[j, 1] = table[i, 1]
+            bigger[j, 2] = table[i, 2]
+
+
+def table_rehash_py(table: np.ndarray, bigger: np.ndarray) -> None:
+    """Plain-Python twin of :func:`table_rehash` (its own probing, from the same hash)."""
+    mask = bigger.shape[0] - 1
+    for row in table:
+        if row[0] < 0.0:
+            continue
+        code = int(row[0])
+        i = (((code * _HASH_MULT + 2**63) % 2**64 - 2**63) >> 20) & mask
+        while bigger[i, 0] >= 0.0 and bigger[i, 0] != row[0]:
+            i = (i + 1) & mask
+        bigger[i] = row
+
+
+def table_new(capacity: int = TABLE_START) -> np.ndarray:
+    """An empty memo of `capacity` rows (a power of two)."""
+    table = np.zeros((capacity, 3))
+    table[:, 0] = -1.0
+    return table
+
+
+def table_entry(table: np.ndarray, code: int) -> tuple[float, bool, int] | None:
+    """(value, exact, best tile) of state `code`, or None (a plain-Python reader of the memo)."""
+    row = table[table_slot(table, np.int64(code))]
+    if row[0] != float(code):
+        return None
+    info = int(row[2])
+    return float(row[1]), bool(info & 1), (info >> 1) - 1
+
 
 @njit(cache=True)
 def win_search(
@@ -29,9 +175,7 @@ def win_search(
     code,
     nrev_mult,
     alpha,
-    memo_val,
-    memo_exact,
-    memo_tile,
+    table,
     counter,
     clue,
     use_symmetry,
@@ -42,13 +186,16 @@ def win_search(
     else the value shown). Same recursion and pruning as the Python twin
     :class:`gamelab.voltorb.expectimax.OptimalSolver`, plus fail-low cut-offs: the result is exact
     when it exceeds `alpha`, otherwise it is `alpha`, an upper bound (pass alpha < 0 for an exact
-    value). The best tile of each exactly solved state goes to `memo_tile`."""
+    value). Every state goes to the memo `table` (see :func:`table_slot`) with its best tile."""
+    if counter[2]:
+        return 0.0  # the search is stopping (state limit, or the memo is full)
     known_ceiling = -1.0
-    if code in memo_val:
-        if memo_exact[code] or memo_val[code] <= alpha:
-            return memo_val[code]
+    slot = table_slot(table, code)
+    if table[slot, 0] == code:
+        if (np.int64(table[slot, 2]) & 1) or table[slot, 1] <= alpha:
+            return table[slot, 1]
         # an inexact entry is an upper bound no looser than this state's pair bound
-        known_ceiling = memo_val[code]
+        known_ceiling = table[slot, 1]
     counter[0] += 1
     if counter[0] > counter[1]:
         # state limit reached: unwind without storing anything (the caller discards the search)
@@ -66,9 +213,7 @@ def win_search(
             if boards[idx[0], t] >= 2 and not revealed_mask[t]:
                 tile = t
                 break
-        memo_val[code] = total
-        memo_exact[code] = True
-        memo_tile[code] = tile
+        table_store(table, counter, code, total, True, tile)
         return total
     eps = 1e-12 * total
     # the inseparable-pairs bound: fail low at once, or stop as soon as a tile reaches it
@@ -79,8 +224,7 @@ def win_search(
     else:
         ceiling = total
     if alpha >= 0.0 and ceiling <= alpha + eps:
-        memo_val[code] = ceiling
-        memo_exact[code] = False
+        table_store(table, counter, code, ceiling, False, -1)
         return ceiling
     # Tiles that can be a 2 or 3 but are a Voltorb on no live board are free information: flipping
     # all of them before anything else is optimal, so they are flipped together (one node instead
@@ -155,9 +299,7 @@ def win_search(
                     child_code,
                     nrev_mult + extra,
                     child_alpha,
-                    memo_val,
-                    memo_exact,
-                    memo_tile,
+                    table,
                     counter,
                     clue,
                     use_symmetry,
@@ -169,14 +311,23 @@ def win_search(
             acc += group_mass - live_mass + child
             running -= live_mass - child
             if alpha >= 0.0 and running <= alpha + eps:
-                memo_val[code] = alpha
-                memo_exact[code] = False
+                table_store(table, counter, code, alpha, False, -1)
                 return alpha
             start = stop
-        memo_val[code] = acc
-        memo_exact[code] = True
-        memo_tile[code] = safe[0]
+        table_store(table, counter, code, acc, True, safe[0])
         return acc
+    if idx.size == 2:
+        # two live boards and no safe useful tile: every useful tile is a Voltorb on one of them,
+        # so the first flip loses one board and clears the other (it is then known): the value
+        # is the heavier board's weight, by flipping one of its hidden multipliers
+        b = idx[0] if weights[idx[0]] >= weights[idx[1]] else idx[1]
+        tile = -1
+        for t in range(TILES):
+            if boards[b, t] >= 2 and not revealed_mask[t]:
+                tile = t
+                break
+        table_store(table, counter, code, weights[b], True, tile)
+        return weights[b]
     mass, won, bound = bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask)
     ntiles = 0
     tiles = np.empty(TILES, np.int64)
@@ -190,18 +341,21 @@ def win_search(
         for v in range(1, 4):
             # a child already solved (exactly, or as a fail-low upper bound) bounds tighter
             child_code = code | (v << (2 * t))
-            if mass[t, v] > 0.0 and child_code in memo_val and memo_val[child_code] < bound[t, v]:
-                bound[t, v] = memo_val[child_code]
+            if mass[t, v] > 0.0:
+                cs = table_slot(table, child_code)
+                if table[cs, 0] == child_code and table[cs, 1] < bound[t, v]:
+                    bound[t, v] = table[cs, 1]
             tb += won[t, v] + bound[t, v]
         tile_bound[ntiles] = tb
         ntiles += 1
+    if idx.size <= DOMINANCE_MAX and ntiles > 1:
+        ntiles = drop_dominated(boards, idx, tiles, tile_bound, ntiles)
     # the first flip's bound (each child at most its mass less its own least risky flip)
     flip_ceiling = tile_bound[:ntiles].max()
     if flip_ceiling < ceiling:
         ceiling = flip_ceiling
         if alpha >= 0.0 and ceiling <= alpha + eps:
-            memo_val[code] = ceiling
-            memo_exact[code] = False
+            table_store(table, counter, code, ceiling, False, -1)
             return ceiling
     order = tiles[:ntiles][np.argsort(-tile_bound[:ntiles], kind="mergesort")]
     best = -1.0
@@ -230,7 +384,9 @@ def win_search(
             stop[v] = j
             if stop[v] > start[v]:
                 child_code = code | (v << (2 * t))
-                if child_code in memo_val and memo_exact[child_code]:
+                cs = table_slot(table, child_code)
+                known = table[cs, 0] == child_code
+                if known and (np.int64(table[cs, 2]) & 1):
                     continue
                 if not use_pairs or stop[v] - start[v] > PAIR_BOUND_MAX:
                     continue
@@ -238,9 +394,8 @@ def win_search(
                 if cb < bound[t, v]:
                     running -= bound[t, v] - cb
                     bound[t, v] = cb
-                if child_code not in memo_val or cb < memo_val[child_code]:
-                    memo_val[child_code] = cb
-                    memo_exact[child_code] = False
+                if not known or cb < table[cs, 1]:
+                    table_store(table, counter, child_code, cb, False, -1)
         if running <= threshold + eps:
             continue
         acc = 0.0
@@ -263,9 +418,7 @@ def win_search(
                     code | (v << (2 * t)),
                     nrev_mult + extra,
                     child_alpha,
-                    memo_val,
-                    memo_exact,
-                    memo_tile,
+                    table,
                     counter,
                     clue,
                     use_symmetry,
@@ -285,12 +438,9 @@ def win_search(
             if best >= ceiling - eps:
                 break
     if best > alpha + eps or alpha < 0.0:
-        memo_val[code] = best
-        memo_exact[code] = True
-        memo_tile[code] = best_tile
+        table_store(table, counter, code, best, True, best_tile)
         return best
-    memo_val[code] = alpha
-    memo_exact[code] = False
+    table_store(table, counter, code, alpha, False, -1)
     return alpha
 
 

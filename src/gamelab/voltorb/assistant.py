@@ -35,6 +35,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamelab.core.interactive import QUIT_WORDS, Session
+from gamelab.voltorb.objectives import Objective, ObjectiveDecision, objective_decision
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import (
     SIZE,
@@ -258,6 +259,22 @@ def lost_position(
             safe_tiles=[[t // SIZE + 1, t % SIZE + 1] for t in hidden if probs[t, 0] == 0],
         ),
     )
+
+
+def advise_objective(
+    rows: str,
+    cols: str,
+    revealed: list[str] | None,
+    level: int,
+    generator: str,
+    objective: Objective,
+    state_limit: int | None = None,
+) -> ObjectiveDecision:
+    """The exact best action for a round `objective` from the text forms of a position (as
+    :func:`solve_position`): a tile or quitting, and the optimal value
+    (:func:`gamelab.voltorb.objectives.objective_decision`)."""
+    _, shown, post = position_from_text(rows, cols, revealed, level, generator)
+    return objective_decision(post, shown, objective, level, state_limit=state_limit)
 
 
 def warm_up() -> None:

@@ -40,6 +40,14 @@ StrategyOpt = Annotated[
         "optimal-coins, greedy-coins.",
     ),
 ]
+ObjectiveOpt = Annotated[
+    str | None,
+    typer.Option(
+        "--objective",
+        help="Round objective for an extra exact best action: win, survive (not dropping a "
+        "level), eight (win, or 8 cards and no Voltorb), coins (expected coins) or coins>=X.",
+    ),
+]
 Rows = Annotated[
     str, typer.Option("--rows", help='Row clues top to bottom: "S,V S,V S,V S,V S,V".')
 ]
@@ -137,17 +145,26 @@ def solve(
             "--no-optimal", help="Skip the optimal search (no P(win); recommend minrisk)."
         ),
     ] = False,
+    objective: ObjectiveOpt = None,
     json_out: Json = False,
 ) -> None:
-    """Probability grid, safe tiles, the recommended flip and P(win) of optimal play from here."""
-    from gamelab.voltorb.assistant import format_analysis, solve_position
+    """Probability grid, safe tiles, the recommended flip and P(win) of optimal play from here
+    (with --objective, also the exact best action for that round objective)."""
+    from dataclasses import asdict
 
+    from gamelab.voltorb.assistant import advise_objective, format_analysis, solve_position
+    from gamelab.voltorb.objectives import Objective
+
+    goal = Objective.parse(objective) if objective is not None else None
     out = solve_position(rows, cols, revealed, level, generator, policy, optimal=not no_optimal)
+    advice = advise_objective(rows, cols, revealed, level, generator, goal) if goal else None
     shown = parse_revealed(revealed)
     if json_out:
-        print_json(out)
+        print_json(out if advice is None else {**asdict(out), "objective": asdict(advice)})
     else:
         console.print(format_analysis(out, shown), markup=False, highlight=False, soft_wrap=True)
+        if advice is not None:
+            console.print(advice.sentence(), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command()

@@ -47,7 +47,15 @@ from collections.abc import Callable
 import numpy as np
 
 from gamelab.voltorb._bounds_kernels import board_bits, flip_bounds
-from gamelab.voltorb._search_kernels import coin_search, memo_entry, new_memos, win_search
+from gamelab.voltorb._search_kernels import (
+    coin_search,
+    memo_entry,
+    new_memos,
+    table_entry,
+    table_new,
+    table_rehash,
+    win_search,
+)
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import TILES, Clues
 
@@ -160,9 +168,13 @@ class OptimalSolver(_Tree):
         # both objectives run in numba kernels unless python=True (the twins)
         self.use_kernel = not python
         if self.use_kernel:
+            # the coin search's memo (typed dicts made in compiled code); the win search's is a
+            # hash table in one array (table_slot)
             self._memo_val, self._memo_tile, self._memo_exact = new_memos()
-            # searched states, the limit for the current search, the "limit reached" flag
-            self._counter = np.zeros(3, dtype=np.int64)
+            self._table = table_new()
+            # searched states, the limit for the current search, the "stopped" flag, the win
+            # memo's entries, the "win memo full" flag
+            self._counter = np.zeros(5, dtype=np.int64)
             self.state_limit = state_limit
             self._boards = np.ascontiguousarray(self.boards, dtype=np.int8)
             self._weights = np.ascontiguousarray(self.weights, dtype=np.float64)
@@ -197,34 +209,47 @@ class OptimalSolver(_Tree):
                 self._counter,
             )
         else:
-            code_key = code
-            value = win_search(
-                self._boards,
-                self._weights,
-                self._hm0,
-                live,
-                np.int64(code),
-                np.int64(nrev),
-                -1.0,
-                self._memo_val,
-                self._memo_exact,
-                self._memo_tile,
-                self._counter,
-                self._clue,
-                self._symmetry,
-                self._bits,
-                self._pairs,
-            )
+            while True:
+                value = win_search(
+                    self._boards,
+                    self._weights,
+                    self._hm0,
+                    live,
+                    np.int64(code),
+                    np.int64(nrev),
+                    -1.0,
+                    self._table,
+                    self._counter,
+                    self._clue,
+                    self._symmetry,
+                    self._bits,
+                    self._pairs,
+                )
+                if not self._counter[4]:
+                    break
+                # the memo is 70 % full: every entry is exact or a proven upper bound, so keep
+                # them in a table 4x as large and search again (the solved part is found at once)
+                bigger = table_new(4 * self._table.shape[0])
+                table_rehash(self._table, bigger)
+                self._table = bigger
+                self._counter[2] = self._counter[4] = 0
         self.nodes = int(self._counter[0])
         if self._counter[2]:
-            # the unfinished search may have left bounds that assumed it would finish: drop all
+            # drop the unfinished search's memo (its entries are valid, but a limited search
+            # should leave the solver as it found it)
             self._counter[2] = 0
+            self._counter[3] = 0
             self._memo_val, self._memo_tile, self._memo_exact = new_memos()
+            self._table = table_new()
             raise SearchLimitError(
                 f"the optimal search gave up after {self.state_limit:,} states (state_limit)"
             )
-        _, tile = memo_entry(self._memo_val, self._memo_tile, np.int64(code_key))
-        return float(value), int(tile)
+        if self.objective == "coins":
+            _, tile = memo_entry(self._memo_val, self._memo_tile, np.int64(code_key))
+            return float(value), int(tile)
+        entry = table_entry(self._table, code)
+        assert entry is not None and entry[1]
+        return float(value), entry[2]
 
     def _value(self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool) -> float:
         """U (win) or H (coins) of a live state; stores the best tile (-1 = quit) in the memo."""
