@@ -221,7 +221,11 @@ def test_record_round_trip():
         and view.over
         and f"{view.result[0]}-{view.result[1]}" == headers["result"]
     )
+    # an illegal move is named by its number; a text without a record's header is no record
+    bad_move = rec.text.replace(f"moves: {' '.join(moves)}", "moves: a")
     with pytest.raises(ValueError, match="record move 1"):
+        load_record(bad_move)
+    with pytest.raises(ValueError, match="not a game record"):
         load_record("moves: a")
     with pytest.raises(ValueError, match="one line"):
         game_record(START_TEXT, *ABAPA, [], "a\nb")

@@ -117,10 +117,13 @@ def test_review_record_and_bad_players(api):
         api.post("/api/oware/reply", json={"moves": [], "opponent": "mcts:sims=10"}).status_code
         == 422
     )
-    bad = api.post("/api/oware/load", json={"text": "moves: a"})
-    assert bad.status_code == 422 and "record move 1" in bad.json()["detail"]
     rec = api.post("/api/oware/record", json={"moves": ["C"], "south": "me"}).json()
     assert rec["text"] == game_record(START, "no-capture", "own-row", ["C"], "me", "?").text
+    bad = api.post("/api/oware/load", json={"text": rec["text"].replace("moves: C", "moves: a")})
+    assert bad.status_code == 422 and "record move 1" in bad.json()["detail"]
+    not_a_record = api.post("/api/oware/load", json={"text": "moves: a"})
+    assert not_a_record.status_code == 422
+    assert "not a game record" in not_a_record.json()["detail"]
 
 
 def _post(base: str, path: str, body: dict) -> dict:

@@ -614,3 +614,5 @@ def warm_up() -> None:
     advise(rules, card, "11114", 0, E)
     law = final_score_law(rules, state, E)
     solve_win(rules, state, law).decisions(0, *state, decision_scratch())
+    # the bot's win / draw / loss split runs the paired utility kernels too
+    solve_win(rules, state, law, outcomes=True).outcomes()
