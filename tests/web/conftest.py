@@ -76,29 +76,44 @@ def _free_port() -> int:
         return sock.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def live_server():
+def _serve(settings):
+    """Serve an app with `settings` by uvicorn on a free localhost port in a background thread;
+    yields its base URL, stops it afterwards."""
     import uvicorn
 
     from gamelab.web.app import create_app
 
     port = _free_port()
     config = uvicorn.Config(
-        create_app(_settings()), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
+        create_app(settings), host="127.0.0.1", port=port, log_level="warning", lifespan="on"
     )
     server = uvicorn.Server(config)
     thread = threading.Thread(target=server.run, name="gamelab-test-server", daemon=True)
     thread.start()
-    deadline = time.monotonic() + 180
+    deadline = time.monotonic() + 600  # a cold numba cache on a loaded machine takes minutes
     while not server.started:
         if not thread.is_alive():
             raise RuntimeError("the test server did not start (see the log above)")
         if time.monotonic() > deadline:
-            raise RuntimeError("the test server did not start within 180 s")
+            raise RuntimeError("the test server did not start within 600 s")
         time.sleep(0.05)
     yield f"http://127.0.0.1:{port}"
     server.should_exit = True
     thread.join(timeout=30)
+
+
+@pytest.fixture(scope="session")
+def live_server():
+    yield from _serve(_settings())
+
+
+@pytest.fixture(scope="session")
+def budget_server():
+    """Like `live_server`, but with the page's own 2 s budget (`gamelab serve`'s default), so a
+    valid but expensive request gets its fallback within seconds."""
+    from gamelab.web.common import Settings
+
+    yield from _serve(Settings(workers=1, budget=2.0))
 
 
 @pytest.fixture(scope="session")

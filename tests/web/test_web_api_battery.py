@@ -12,10 +12,6 @@ tests' generous one), so a valid but expensive request comes back within seconds
 
 from __future__ import annotations
 
-import socket
-import threading
-import time
-
 import pytest
 import schemathesis
 from hypothesis import HealthCheck, given, settings
@@ -30,45 +26,9 @@ EXAMPLES_PER_ROUTE = 12
 CONFIG = SchemathesisConfig.from_str("seed = 20261201")
 
 
-def _free_port() -> int:
-    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 @pytest.fixture(scope="session")
-def battery_server():
-    import uvicorn
-
-    from gamelab.web.app import create_app
-    from gamelab.web.common import Settings
-
-    port = _free_port()
-    config = uvicorn.Config(
-        create_app(Settings(workers=1, budget=2.0)),
-        host="127.0.0.1",
-        port=port,
-        log_level="warning",
-        lifespan="on",
-    )
-    server = uvicorn.Server(config)
-    thread = threading.Thread(target=server.run, name="gamelab-battery-server", daemon=True)
-    thread.start()
-    deadline = time.monotonic() + 600
-    while not server.started:
-        if not thread.is_alive():
-            raise RuntimeError("the battery's server did not start (see the log above)")
-        if time.monotonic() > deadline:
-            raise RuntimeError("the battery's server did not start within 600 s")
-        time.sleep(0.05)
-    yield f"http://127.0.0.1:{port}"
-    server.should_exit = True
-    thread.join(timeout=30)
-
-
-@pytest.fixture(scope="session")
-def api_schema(battery_server):
-    return schemathesis.openapi.from_url(f"{battery_server}/api/openapi.json", config=CONFIG)
+def api_schema(budget_server):
+    return schemathesis.openapi.from_url(f"{budget_server}/api/openapi.json", config=CONFIG)
 
 
 def _problem(case, response) -> str | None:
@@ -89,7 +49,7 @@ def _problem(case, response) -> str | None:
 
 
 @pytest.mark.parametrize("mode", list(GenerationMode), ids=lambda mode: mode.value)
-def test_no_generated_request_gets_a_server_error(api_schema, battery_server, mode):
+def test_no_generated_request_gets_a_server_error(api_schema, budget_server, mode):
     operations = [result.ok() for result in api_schema.get_all_operations()]
     assert len(operations) >= 20, "the schema lists fewer routes than the app has"
     problems: list[str] = []
@@ -106,7 +66,7 @@ def test_no_generated_request_gets_a_server_error(api_schema, battery_server, mo
             suppress_health_check=list(HealthCheck),
         )
         def check(case):
-            response = case.call(base_url=battery_server, timeout=60)
+            response = case.call(base_url=budget_server, timeout=60)
             calls.append(response.status_code)
             problem = _problem(case, response)
             if problem is None and mode is GenerationMode.NEGATIVE and response.status_code < 400:
