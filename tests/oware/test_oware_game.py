@@ -138,7 +138,10 @@ def test_engine_reply_and_analysis_are_legal_and_labelled():
         engine_reply(START_TEXT, *ABAPA, [], "engine:time=60")
     with pytest.raises(ValueError, match="tablebase here is tb=12"):
         engine_reply(START_TEXT, *ABAPA, [], "engine:depth=2,tb=16")  # would build a 30 MB table
+    # the page's own limit is below the player's general range (oware.match.LIMITS)
     with pytest.raises(ValueError, match="blog search depth is at most 10"):
+        engine_reply(START_TEXT, *ABAPA, [], "blog:depth=11")
+    with pytest.raises(ValueError, match="depth of player blog is 1 to 12, got 30"):
         engine_reply(START_TEXT, *ABAPA, [], "blog:depth=30")
     a = analyse_position("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", depth=4)
     assert a.exact.outcome == "win" and a.evaluation.exact and a.evaluation.south == 1.0

@@ -60,7 +60,7 @@ __all__ = [
     "load_record",
     "score_label",
     "loss_label",
-    "warm_up",
+    "warm_engine",
 ]
 
 SIDES = ("South", "North")
@@ -604,17 +604,15 @@ def load_record(text: str) -> GameView:
     return game_view(start.to_text(), start.rules.grand_slam, start.rules.cycle, letters)
 
 
-def warm_up() -> None:
-    """Load the engine's kernels and the tablebase (compiled once, then from numba's cache)."""
+def warm_engine() -> None:
+    """Load the engine's kernels and the tablebase (compiled once, then from numba's cache); the
+    page's whole warm-up, with the review, is :func:`gamelab.oware.warmup.warm_page`."""
     _tablebase()
-    from gamelab.oware.game_review import review_game
-
     engine_reply(START_TEXT, "no-capture", "own-row", [], "engine:depth=2")
-    review_game(START_TEXT, "no-capture", "own-row", ["C"], depth=2)
 
 
 def warm_view() -> None:
     """Import and run what a game view needs, without the engine. The tablebase is loaded on
-    the first endgame (from the cache that :func:`warm_up` fills in the solver pool: building
+    the first endgame (from the cache that :func:`warm_engine` fills in the solver pool: building
     it twice at once on a cold cache would only slow the start)."""
     game_view(START_TEXT, "no-capture", "own-row", ["C"])

@@ -4,12 +4,22 @@ into its cache) or loads every kernel the commands, the report and the web page 
 from __future__ import annotations
 
 
+def warm_page() -> None:
+    """What the web page's solver processes load before serving: the engine, the tablebase and
+    the review (one engine reply and a one-move review at depth 2)."""
+    from gamelab.oware.game import warm_engine
+    from gamelab.oware.game_review import review_game
+    from gamelab.oware.rules import START_TEXT
+
+    warm_engine()
+    review_game(START_TEXT, "no-capture", "own-row", ["C"], depth=2)
+
+
 def warm_up() -> None:
     """Perft to depth 4, a 4-seed tablebase, a depth-4 analysis, a two-game match and the page's
     engine reply and review."""
     from gamelab.core.parallel import Backend
     from gamelab.oware.analysis import analyse
-    from gamelab.oware.game import warm_up as warm_page
     from gamelab.oware.match import run_match
     from gamelab.oware.perft import timed_perft
     from gamelab.oware.rules import Position, Rules

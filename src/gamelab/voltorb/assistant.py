@@ -208,8 +208,7 @@ def lost_position(
     The flips' order is not needed: the round ends at its first Voltorb, so every other flip
     came before it. More than one Voltorb is an error."""
     from gamelab.voltorb.deduction import label_board
-    from gamelab.voltorb.expectimax import SearchLimitError
-    from gamelab.voltorb.review import choice_value
+    from gamelab.voltorb.expectimax import SearchLimitError, choice_value
     from gamelab.voltorb.strategies import minrisk_tile
 
     voltorbs = [t for t, v in revealed.items() if v == 0]

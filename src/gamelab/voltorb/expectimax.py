@@ -416,3 +416,16 @@ def policy_win_probability(
     if idx.size == 0:
         return won
     return won + value(idx, key, tree.hidden_mult, dict(tree.root_revealed))
+
+
+def choice_value(solver: OptimalSolver, revealed: dict[int, int], tile: int) -> float:
+    """P(win) of flipping `tile` at `revealed`, then playing optimally."""
+    idx, _, hm = solver.state_for(revealed)
+    total = float(solver.weights[idx].sum())
+    acc = 0.0
+    for v, won_mass, live, _hm in solver.children(idx, hm, tile):
+        acc += won_mass
+        if live.size:
+            _, p = solver.decide({**revealed, tile: v})
+            acc += p * float(solver.weights[live].sum())
+    return acc / total

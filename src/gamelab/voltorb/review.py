@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from gamelab.voltorb.assistant import playing_posterior
-from gamelab.voltorb.expectimax import OptimalSolver
+from gamelab.voltorb.expectimax import OptimalSolver, choice_value
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import SIZE, Clues, Round, clues_from_text, parse_revealed
 
@@ -89,19 +89,6 @@ def _value(solver: OptimalSolver, revealed: dict[int, int]) -> tuple[int, float]
     if idx.size == 0:
         return -1, 1.0
     return solver.decide(revealed)
-
-
-def choice_value(solver: OptimalSolver, revealed: dict[int, int], tile: int) -> float:
-    """P(win) of flipping `tile` at `revealed`, then playing optimally."""
-    idx, _, hm = solver.state_for(revealed)
-    total = float(solver.weights[idx].sum())
-    acc = 0.0
-    for v, won_mass, live, _hm in solver.children(idx, hm, tile):
-        acc += won_mass
-        if live.size:
-            _, p = solver.decide({**revealed, tile: v})
-            acc += p * float(solver.weights[live].sum())
-    return acc / total
 
 
 def optimal_outcome(board: np.ndarray, level: int, generator: str = "hgss") -> bool:

@@ -42,7 +42,7 @@ PAGE = GamePage(
     "take-backs, the evaluation and exact tablebase endgames; analyse any position; review a game.",
     preload=("gamelab.oware.game", "gamelab.oware.search"),
     warm=("gamelab.oware.game:warm_view",),
-    prefork_warm=("gamelab.oware.game:warm_up",),
+    prefork_warm=("gamelab.oware.warmup:warm_page",),
 )
 
 router = APIRouter()
