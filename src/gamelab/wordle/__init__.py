@@ -2,6 +2,7 @@
 charts, the blog post's pruned search, a proven-optimal solver, hill climbing and an assistant.
 
     >>> from gamelab.wordle.rules import load_word_list, feedback
+    >>> from gamelab.wordle.rules import parse_names
     >>> words = load_word_list(parse_names("gen1-4"))
     >>> len(words.guesses), len(words.answers)
     (493, 285)

@@ -16,6 +16,7 @@ The word lists hold full-width katakana (``レントラー``). A player may type
 :func:`suggest` is the autocomplete: the names of a list that start with what was typed, in
 both scripts, with their dex numbers.
 
+    >>> from gamelab.wordle.rules import parse_names
     >>> words = pokemon_word_list(parse_names("gen1-4"))
     >>> resolve_name(words, "rentoraa"), resolve_name(words, "Lucario"), resolve_name(words, "じーらんす")
     ('レントラー', 'ルカリオ', 'ジーランス')

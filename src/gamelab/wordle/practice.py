@@ -6,6 +6,7 @@ the same seed and list always give the same answer. The answer is revealed once 
 over: found, or the game's guess limit (Pokémon Wordle: 10) used up. In hard mode a guess the
 mode forbids is refused with the reason (:func:`gamelab.wordle.rules.hard_mode_allows`).
 
+    >>> from gamelab.wordle.rules import POST_SETTING
     >>> r = play_round(POST_SETTING, "standard", None, 7, [])
     >>> r.finished, r.answer, r.guess_limit
     (False, None, 10)

@@ -4,6 +4,7 @@
 g against answer a (uint8 up to five characters, else uint16; see :mod:`gamelab.wordle.rules`). Built by a numba kernel in a few
 milliseconds for 493 x 285 and kept in the gamelab cache.
 
+    >>> from gamelab.wordle.rules import parse_names
     >>> game = Game(load_word_list(parse_names("gen1-4")), "blog")
     >>> game.table.shape
     (493, 285)
