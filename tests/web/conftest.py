@@ -146,6 +146,15 @@ def page(browser, live_server, request, tmp_path):
     pg = context.new_page()
     js_errors: list[str] = []
     pg.on("pageerror", lambda exc: js_errors.append(str(exc)))
+    # a refusal by the server's content security policy is an error of the page too
+    pg.on(
+        "console",
+        lambda msg: (
+            js_errors.append(msg.text)
+            if msg.type == "error" and "Content Security Policy" in msg.text
+            else None
+        ),
+    )
     yield pg
     failed = any(
         getattr(request.node, f"report_{when}", None) is not None
