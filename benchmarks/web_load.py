@@ -2,6 +2,9 @@
 
     .venv/bin/python benchmarks/web_load.py [--clients 50] [--seconds 60] [--workers 2] [--budget 2]
 
+It needs the test extra (``pip install -e ".[test]"``: its HTTP client, httpx2); the Quick
+start's plain install does not have it, and the script says so.
+
 Starts ``gamelab serve`` on a free localhost port (its own process, as a user would run it),
 then for ``--seconds`` runs ``--clients`` concurrent clients, each posting level-8 positions to
 ``/api/voltorb/solve`` back to back (a mix of fresh clue sets and the same boards with a few
@@ -259,6 +262,13 @@ def main() -> None:
     parser.add_argument("--positions", type=int, default=200)
     parser.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
+    try:
+        import httpx2  # noqa: F401
+    except ImportError:
+        sys.exit(
+            "error: benchmarks/web_load.py needs the test extra (its HTTP client, httpx2): "
+            'pip install -e ".[test]"'
+        )
     if args.seconds > 600 or args.clients > 200:
         sys.exit("error: at most 600 s and 200 clients")
     port = _free_port()

@@ -276,3 +276,47 @@ def test_background_job_is_found_again_finishes_and_a_cancel_kills_its_process(p
 
     _run(scenario())
     assert pool.recycled == 1  # the cancelled job's process was replaced, not left running
+
+
+def test_21_a_stopped_pool_leaks_no_semaphores():
+    """Issue 29 item 21: `gamelab serve` stopped by SIGTERM warned "There appear to be 5 leaked
+    semaphore objects": numba's threading layer makes a lock in each worker that runs a
+    threaded kernel (the lattice warm-up does), and the pool killed its idle workers. Now idle
+    workers exit by themselves and release it."""
+    import subprocess
+    import sys
+
+    code = (
+        "from gamelab.web.pool import SolverPool\n"
+        "if __name__ == '__main__':\n"
+        "    pool = SolverPool(1, spares=0, fallback_workers=1,\n"
+        "                      warmers=['gamelab.lattice.enumeration:warm_up'])\n"
+        "    pool.wait_ready(600)\n"
+        "    pool.close()\n"
+        "    print('closed')\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip() == "closed"
+    assert "leaked" not in done.stderr, done.stderr
+
+
+def test_21_web_load_says_which_install_it_needs(tmp_path):
+    """Issue 29 item 21: after the Quick start's plain install, benchmarks/web_load.py failed
+    with a traceback (its HTTP client is in the test extra); now it says which install."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    (tmp_path / "httpx2.py").write_text("raise ImportError('not installed')\n")
+    script = Path(__file__).resolve().parents[2] / "benchmarks" / "web_load.py"
+    done = subprocess.run(
+        [sys.executable, str(script), "--seconds", "1"],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**__import__("os").environ, "PYTHONPATH": str(tmp_path)},
+    )
+    assert done.returncode != 0
+    assert done.stderr.strip().startswith("error: benchmarks/web_load.py needs the test extra")
+    assert "Traceback" not in done.stderr

@@ -220,11 +220,15 @@ class _Slot:
     def submit(self, fn: Callable[..., Any], args: tuple) -> concurrent.futures.Future:
         return self.executor.submit(fn, *args)
 
-    def close(self) -> None:
-        self._kill(self.executor, self._pid_future)
+    def close(self, wait: bool = False) -> None:
+        """Kill the process; with `wait`, also let the executor release its queues (their
+        semaphores), as the server does when it stops."""
+        self._kill(self.executor, self._pid_future, wait)
 
     @staticmethod
-    def _kill(executor: concurrent.futures.ProcessPoolExecutor, pid_future: Any) -> None:
+    def _kill(
+        executor: concurrent.futures.ProcessPoolExecutor, pid_future: Any, wait: bool = False
+    ) -> None:
         pids: list[int] = []
         if pid_future.done() and not pid_future.cancelled() and pid_future.exception() is None:
             pids.append(pid_future.result())
@@ -235,7 +239,7 @@ class _Slot:
                 os.kill(pid, signal.SIGKILL)
             except ProcessLookupError:
                 pass
-        executor.shutdown(wait=False, cancel_futures=True)
+        executor.shutdown(wait=wait, cancel_futures=True)
 
 
 class SolverPool:
@@ -554,6 +558,21 @@ class SolverPool:
             answer = remembered
         return Budgeted(answer, True, note, time.perf_counter() - start)
 
-    def close(self) -> None:
-        for slot in [*self._slots, *self._spare_slots, *self._fallback_slots]:
-            slot.close()
+    def close(self, grace: float = 2.0) -> None:
+        """Stop every worker process (on a server's stop). Idle workers are asked to exit and
+        given `grace` seconds: a process that exits by itself releases its semaphores (numba's
+        threading layer makes one in each), whereas a killed one left them to the resource
+        tracker, which warned of "leaked semaphore objects" at exit. Busy ones are killed."""
+        slots = [*self._slots, *self._spare_slots, *self._fallback_slots]
+        processes = [
+            process
+            for slot in slots
+            for process in list((getattr(slot.executor, "_processes", None) or {}).values())
+        ]  # (shutdown forgets them)
+        for slot in slots:
+            slot.executor.shutdown(wait=False, cancel_futures=True)
+        deadline = time.monotonic() + grace
+        for process in processes:
+            process.join(max(0.0, deadline - time.monotonic()))
+        for slot in slots:
+            slot.close(wait=True)
