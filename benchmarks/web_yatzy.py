@@ -43,14 +43,16 @@ def _free_port() -> int:
 def positions(rules: str, count: int, seed: int) -> list[dict]:
     """Game states (rules, seed, moves) of random legal play, with the matching advise request."""
     from gamelab.yatzy.game import game_view
+    from gamelab.yatzy.rules import get_rules
 
+    rule_set = get_rules(rules)
     rng = np.random.default_rng(seed)
     out: list[dict] = []
     game_seed = int(seed)
     while len(out) < count:
         moves: list[str] = []
         while len(out) < count:
-            v = game_view(rules, game_seed, moves)
+            v = game_view(rule_set, game_seed, moves)
             if v.finished:
                 break
             dice = "".join(map(str, sorted(v.dice)))
@@ -115,16 +117,19 @@ def main() -> None:
     args = ap.parse_args()
 
     from gamelab.yatzy.coach import coach
+    from gamelab.yatzy.rules import get_rules
     from gamelab.yatzy.tables import optimal_values, tables_status
 
+    rule_set = get_rules(args.rules)
+
     print(
-        f"tables of {args.rules} in this process: {tables_status(args.rules).message or 'loaded'}",
+        f"tables of {args.rules} in this process: {tables_status(rule_set).message or 'loaded'}",
         file=sys.stderr,
     )
-    E = optimal_values(args.rules)  # builds the disk cache on a fresh machine (the server loads it)
+    E = optimal_values(rule_set)  # builds the disk cache on a fresh machine (the server loads it)
     states = positions(args.rules, args.positions, args.seed)
     first = states[0]["advise"]  # load the coach's kernels (numba cache) before timing them
-    coach(first["rules"], first["card"], first["dice"], first["rolls_left"], E)
+    coach(rule_set, first["card"], first["dice"], first["rolls_left"], E)
     load_before = os.getloadavg()
 
     server = None
@@ -171,7 +176,7 @@ def main() -> None:
             times["health"].append(ms)
             a = state["advise"]
             t0 = time.perf_counter()
-            coach(a["rules"], a["card"], a["dice"], a["rolls_left"], E)
+            coach(rule_set, a["card"], a["dice"], a["rolls_left"], E)
             times["library"].append(1000 * (time.perf_counter() - t0))
     finally:
         if server is not None:

@@ -140,11 +140,11 @@ def _lattice(workers: int):
 
 
 def _oware(workers: int):
-    from gamelab.oware.match import run_match
+    from gamelab.oware.match import GreedySpec, RandomSpec, run_match
 
     return run_match(
-        "greedy",
-        "random",
+        GreedySpec(),
+        RandomSpec(),
         games=4,
         seed=2,
         use_store=False,
@@ -153,10 +153,11 @@ def _oware(workers: int):
 
 
 def _yatzy(workers: int):
+    from gamelab.yatzy.rules import RULES
     from gamelab.yatzy.simulate import simulate
 
     return simulate(
-        "yahtzee-no-bonus",
+        RULES["yahtzee-no-bonus"],
         "random",
         300,
         seed=4,

@@ -28,7 +28,7 @@ def test_parse_player_validates():
 
 
 def test_pair_plays_each_opening_with_both_colours():
-    games = play_pair(("greedy", "random", 2), np.random.default_rng(0))
+    games = play_pair((parse_player("greedy"), parse_player("random"), 2), np.random.default_rng(0))
     assert [g["a_side"] for g in games] == [0, 1]
     assert games[0]["moves"][:2] == games[1]["moves"][:2]  # same opening
     for g in games:
@@ -39,18 +39,28 @@ def test_match_summary_is_consistent(tmp_path):
     from gamelab.core.parallel import Backend
 
     summary = run_match(
-        "greedy", "random", games=6, seed=3, backend=Backend(workers=1, quiet=True), use_store=False
+        parse_player("greedy"),
+        parse_player("random"),
+        games=6,
+        seed=3,
+        backend=Backend(workers=1, quiet=True),
+        use_store=False,
     )
     assert summary.wins + summary.draws + summary.losses == 6
     assert summary.score.lo <= summary.score.value <= summary.score.hi
     again = run_match(
-        "greedy", "random", games=6, seed=3, backend=Backend(workers=1, quiet=True), use_store=False
+        parse_player("greedy"),
+        parse_player("random"),
+        games=6,
+        seed=3,
+        backend=Backend(workers=1, quiet=True),
+        use_store=False,
     )
     timing = ("a_seconds_per_move", "b_seconds_per_move")
     same = {k: v for k, v in to_plain(again).items() if k not in timing}
     assert same == {k: v for k, v in to_plain(summary).items() if k not in timing}  # same seed
     with pytest.raises(ValueError, match="even"):
-        run_match("greedy", "random", games=5)
+        run_match(parse_player("greedy"), parse_player("random"), games=5)
 
 
 def test_summary_counts_draws_as_half():
@@ -128,7 +138,7 @@ def test_terminal_game_commands(tmp_path):
     script = iter(["help", "hint", "eval", "Z", "C", "undo", "D", f"save {record}", "quit"])
     out = []
     moves = run_terminal_game(
-        "random",
+        parse_player("random"),
         human_side=0,
         seed=1,
         input_fn=lambda _: next(script),

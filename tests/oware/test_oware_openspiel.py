@@ -36,9 +36,9 @@ def test_random_games_agree_with_openspiel():
 
 
 def test_mcts_player_moves_are_legal():
-    from gamelab.oware.match import make_player
+    from gamelab.oware.match import make_player, parse_player
 
-    player = make_player("mcts:sims=20", seed=3)
+    player = make_player(parse_player("mcts:sims=20"), seed=3)
     rng = np.random.default_rng(0)
     p, moves = Position.initial(), []
     for _ in range(6):

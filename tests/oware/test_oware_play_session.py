@@ -8,6 +8,7 @@ import pexpect
 
 from gamelab.core.interactive import run_scripted
 from gamelab.oware.analysis import analyse, describe_score, pv_letters
+from gamelab.oware.match import parse_player
 from gamelab.oware.play import PlaySession, parse_record
 from gamelab.oware.rules import Position
 
@@ -22,7 +23,7 @@ def test_failed_save_and_load_keep_the_game(tmp_path):
     garbage = tmp_path / "garbage.txt"
     garbage.write_bytes(b"\xff\xfe not a record")
     good = tmp_path / "game.txt"
-    s = PlaySession("random", seed=1, tablebase_seeds=6, analysis_time=0.05)
+    s = PlaySession(parse_player("random"), seed=1, tablebase_seeds=6, analysis_time=0.05)
     text = play(
         s,
         [
@@ -55,15 +56,15 @@ def test_failed_save_and_load_keep_the_game(tmp_path):
 
 
 def test_load_continues_and_undo_takes_back_a_pair(tmp_path):
-    first = PlaySession("random", seed=2, tablebase_seeds=6)
+    first = PlaySession(parse_player("random"), seed=2, tablebase_seeds=6)
     play(first, ["A", "B", f"save {tmp_path / 'g.txt'}", "q"])
-    s = PlaySession("random", seed=5, tablebase_seeds=6)
+    s = PlaySession(parse_player("random"), seed=5, tablebase_seeds=6)
     text = play(s, [f"load {tmp_path / 'g.txt'}", "undo", "undo", "undo", "q"])
     assert "loaded" in text and "nothing to undo" in text and s.moves == []
 
 
 def test_hint_and_eval_use_letters_and_units():
-    s = PlaySession("random", seed=1, tablebase_seeds=6, analysis_time=0.05)
+    s = PlaySession(parse_player("random"), seed=1, tablebase_seeds=6, analysis_time=0.05)
     text = play(s, ["hint", "eval", "q"])
     hint = next(line for line in text.splitlines() if line.startswith("hint: "))
     assert hint[6] in "ABCDEF" and "25 = one seed" in hint
@@ -77,7 +78,7 @@ def test_hint_and_eval_use_letters_and_units():
 
 
 def test_playing_north_the_engine_opens():
-    s = PlaySession("greedy", human_side=1, seed=0, tablebase_seeds=6)
+    s = PlaySession(parse_player("greedy"), human_side=1, seed=0, tablebase_seeds=6)
     text = play(s, ["q"])
     assert "greedy plays " in text and s.position.to_move == 1 and len(s.moves) == 1
 

@@ -9,6 +9,7 @@ import os
 import pytest
 
 from gamelab.core.interactive import run_scripted
+from gamelab.oware.match import parse_player
 from gamelab.oware.notation import HEADER, MAX_RECORD_CHARS, format_record, parse_record
 from gamelab.oware.play import PlaySession
 from gamelab.oware.rules import Position
@@ -38,7 +39,7 @@ def test_3_a_file_with_colons_is_not_a_record():
 def test_3_loading_a_non_record_keeps_the_current_game(tmp_path):
     passwd = tmp_path / "passwd"
     passwd.write_text(PASSWD)
-    s = PlaySession("random", seed=1, tablebase_seeds=6)
+    s = PlaySession(parse_player("random"), seed=1, tablebase_seeds=6)
     text = run_scripted(s, ["C", f"load {passwd}", f"load {os.devnull}", "quit"])
     assert f"error: {passwd}: not a game record: line 1 is 'root:x:0:0" in text
     assert f"cannot read game record {os.devnull}: not a regular file" in text
@@ -63,7 +64,7 @@ def test_11_a_device_or_a_fifo_as_a_record_is_refused_at_once(tmp_path, gamelab_
         assert r.stderr == f"error: cannot read game record {path}: not a regular file\n"
     big = tmp_path / "big.txt"
     big.write_text(HEADER + "\n" + "#" * (MAX_RECORD_CHARS + 1))
-    s = PlaySession("random", seed=1, tablebase_seeds=6)
+    s = PlaySession(parse_player("random"), seed=1, tablebase_seeds=6)
     text = run_scripted(s, [f"load {big}", "quit"])
     assert f"error: game record {big} is {big.stat().st_size:,} bytes; at most 50,000" in text
 

@@ -106,3 +106,17 @@ def test_review_and_status(api):
     rev = r.json()
     assert not rev["finished"] and len(rev["decisions"]) == 2 and rev["total_loss"] >= 0
     assert rev["decisions"][0]["kind"] == "keep" and rev["decisions"][1]["kind"] == "box"
+
+
+def test_review_returns_the_cli_document(api, gamelab_cli):
+    # issue 22: one document per question: `gamelab yatzy review --json` is the page's review
+    moves = ["keep -", "box chance", "box full_house", "box yatzy"]
+    body = {"rules": "yatzy", "seed": 3, "start": NEAR_END, "moves": moves, "undone": [2]}
+    r = api.post("/api/yatzy/review", json=body)
+    assert r.status_code == 200, r.text
+    args = ["yatzy", "review", "--rules", "yatzy", "--seed", "3", "--start", NEAR_END]
+    args += [a for m in moves for a in ("--move", m)] + ["--undone", "2", "--json"]
+    cli = gamelab_cli(*args)
+    assert cli.returncode == 0, cli.stderr
+    assert r.json() == json.loads(cli.stdout)
+    assert r.json()["finished"] and r.json()["undone"] == [2] and len(r.json()["decisions"]) == 4

@@ -7,6 +7,7 @@ import json
 import pytest
 
 from gamelab.yatzy.game import turn_faces
+from gamelab.yatzy.rules import RULES
 
 NEAR_END = {
     "ones": 3,
@@ -227,10 +228,10 @@ def test_acceptance_a_whole_game_from_the_empty_card_on_the_coachs_advice(page):
     page.locator("#review-loss").wait_for(timeout=600_000)
     assert page.locator("#review-loss").inner_text() == "0.000 expected points"
     moves: list[str] = []  # the same game in the library: the coach's choice every time
-    while not (v := game_view("yatzy", 1, moves, coach=True)).finished:
+    while not (v := game_view(RULES["yatzy"], 1, moves, coach=True)).finished:
         best = v.coach.best
         moves.append(f"keep {best.keep}" if best.keep is not None else f"box {best.box}")
-    r = review_game("yatzy", 1, moves)
+    r = review_game(RULES["yatzy"], 1, moves)
     assert clicks == len(moves) and page.locator("#review-count").inner_text() == str(len(moves))
     assert r.total_loss == 0 and total == str(r.final_score)
     assert page.locator("#review-final").inner_text() == str(r.final_score)

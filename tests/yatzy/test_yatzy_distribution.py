@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gamelab.yatzy.distribution import score_distribution
-from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RuleSet
+from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RuleSet, get_rules
 from gamelab.yatzy.solver import solve
 
 # Reduced games (7 boxes, 128 masks) keep the test fast while exercising the upper bonus, the
@@ -63,7 +63,7 @@ def _sd_agrees_with_solve(name: str, gamelab_cli) -> None:
     import json
 
     solved = json.loads(gamelab_cli("yatzy", "solve", "--rules", name, "--json").stdout)
-    dist = score_distribution(name)
+    dist = score_distribution(get_rules(name))
     assert dist.std_dev == pytest.approx(solved["std_dev"], abs=1e-6)
     assert dist.mean == pytest.approx(solved["expected_score"], abs=1e-6)
     shown = gamelab_cli("yatzy", "distribution", "--rules", name)

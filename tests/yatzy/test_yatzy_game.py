@@ -9,7 +9,7 @@ from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, coach
 from gamelab.yatzy.game import game_view, held_slots, turn_faces
 from gamelab.yatzy.review import review_game
-from gamelab.yatzy.rules import get_rules, parse_dice
+from gamelab.yatzy.rules import RULES, get_rules, parse_dice
 from gamelab.yatzy.tables import optimal_values, tables_status
 
 # a Yatzy card with three boxes open: games from it are three turns long
@@ -24,7 +24,13 @@ def _coach_game(seed, start=NEAR_END, opponent="none"):
     moves, bot_moves = [], []
     while True:
         v = game_view(
-            "yatzy", seed, moves, start=start, opponent=opponent, bot_moves=bot_moves, coach=True
+            RULES["yatzy"],
+            seed,
+            moves,
+            start=start,
+            opponent=opponent,
+            bot_moves=bot_moves,
+            coach=True,
         )
         bot_moves = v.bot_moves
         if v.finished:
@@ -36,7 +42,7 @@ def _coach_game(seed, start=NEAR_END, opponent="none"):
 def test_coach_is_advise_typed_and_the_cli_document(gamelab_cli):
     # the acceptance: start of a yatzy game, 11114, two rerolls left: the best keep is 1111
     r = get_rules("yatzy")
-    advice = coach("yatzy", "-", "41111", 2)
+    advice = coach(RULES["yatzy"], "-", "41111", 2)
     assert advice.dice == "11114" and advice.best.keep == "1111" and advice.best.loss == 0
     plain = advise(r, Card.empty(r), parse_dice("11114"), 2)
     assert [(o.keep, o.expected_score, o.loss) for o in advice.options] == [
@@ -47,20 +53,20 @@ def test_coach_is_advise_typed_and_the_cli_document(gamelab_cli):
     )
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout) == to_plain(advice)
-    boxes = coach("yatzy", NEAR_END, "66666", 0)
+    boxes = coach(RULES["yatzy"], NEAR_END, "66666", 0)
     assert {o.box for o in boxes.options} == {"full_house", "chance", "yatzy"}  # Yatzy's names
     assert boxes.best.label == "yatzy" and boxes.best.points == 50
 
 
 def test_the_same_seed_replays_the_same_dice_and_choices_do_not_change_later_turns():
-    a = game_view("yatzy", 11, ["keep -", "keep -"], start=NEAR_END)
-    b = game_view("yatzy", 11, ["keep -", "keep -"], start=NEAR_END)
+    a = game_view(RULES["yatzy"], 11, ["keep -", "keep -"], start=NEAR_END)
+    b = game_view(RULES["yatzy"], 11, ["keep -", "keep -"], start=NEAR_END)
     assert a.dice == b.dice and a.rolls_left == 0
     first = [int(x) for x in turn_faces(11, 0, 12)[0]]
-    assert game_view("yatzy", 11, [], start=NEAR_END).dice == first
+    assert game_view(RULES["yatzy"], 11, [], start=NEAR_END).dice == first
     # whatever was kept in turn 13, turn 14 starts with the same five dice
     starts = {
-        tuple(game_view("yatzy", 11, moves, start=NEAR_END).dice)
+        tuple(game_view(RULES["yatzy"], 11, moves, start=NEAR_END).dice)
         for moves in (["box chance"], ["keep -", "box chance"], ["keep -", "keep -", "box chance"])
     }
     assert starts == {tuple(int(x) for x in turn_faces(11, 0, 13)[0])}
@@ -76,14 +82,14 @@ def test_kept_dice_stay_in_their_slots():
         False,
     ]
     # clicked dice (hold by slot) stay exactly where they are; the others are rerolled
-    v0 = game_view("yatzy", 3, [], start=NEAR_END)
-    v1 = game_view("yatzy", 3, ["hold 10010"], start=NEAR_END)
+    v0 = game_view(RULES["yatzy"], 3, [], start=NEAR_END)
+    v1 = game_view(RULES["yatzy"], 3, ["hold 10010"], start=NEAR_END)
     faces = turn_faces(3, 0, 12)
     assert v1.dice == [v0.dice[0], int(faces[1][1]), int(faces[1][2]), v0.dice[3], int(faces[1][4])]
-    r = review_game("yatzy", 3, ["hold 10010"], start=NEAR_END)
+    r = review_game(RULES["yatzy"], 3, ["hold 10010"], start=NEAR_END)
     assert r.decisions[0].choice == "".join(sorted(f"{v0.dice[0]}{v0.dice[3]}"))
     with pytest.raises(ValueError, match="mark the five dice slots"):
-        game_view("yatzy", 3, ["hold 101"], start=NEAR_END)
+        game_view(RULES["yatzy"], 3, ["hold 101"], start=NEAR_END)
 
 
 @pytest.mark.parametrize(
@@ -99,21 +105,23 @@ def test_kept_dice_stay_in_their_slots():
 )
 def test_bad_moves_name_the_move_and_the_problem(moves, message):
     with pytest.raises(ValueError, match=message) as err:
-        game_view("yatzy", 1, moves, start=NEAR_END)
+        game_view(RULES["yatzy"], 1, moves, start=NEAR_END)
     assert f"move {len(moves)}" in str(err.value)
 
 
 def test_bad_game_arguments():
     with pytest.raises(ValueError, match="unknown opponent 'nobody'"):
-        game_view("yatzy", 1, [], opponent="nobody")
+        game_view(RULES["yatzy"], 1, [], opponent="nobody")
     with pytest.raises(ValueError, match="seed must be an integer"):
-        game_view("yatzy", -1, [])
+        game_view(RULES["yatzy"], -1, [])
     with pytest.raises(ValueError, match="the start card is full"):
-        game_view("yatzy", 1, [], start=NEAR_END + ",chance=20,full_house=0,yahtzee=0")
+        game_view(RULES["yatzy"], 1, [], start=NEAR_END + ",chance=20,full_house=0,yahtzee=0")
     with pytest.raises(ValueError, match="impossible"):
-        game_view("yatzy", 1, [], start="fours=5")
+        game_view(RULES["yatzy"], 1, [], start="fours=5")
     with pytest.raises(ValueError, match="bot turn 1 is missing|bot's turn 1 is missing"):
-        game_view("yatzy", 1, ["box chance", "box yatzy"], start=NEAR_END, opponent="optimal")
+        game_view(
+            RULES["yatzy"], 1, ["box chance", "box yatzy"], start=NEAR_END, opponent="optimal"
+        )
 
 
 def test_coach_game_to_the_end_and_the_optimal_bot_never_loses_points():
@@ -124,13 +132,13 @@ def test_coach_game_to_the_end_and_the_optimal_bot_never_loses_points():
     )
     # the bot's recorded moves replay to the same card
     again = game_view(
-        "yatzy", 5, v.moves, start=NEAR_END, opponent="optimal", bot_moves=v.bot_moves
+        RULES["yatzy"], 5, v.moves, start=NEAR_END, opponent="optimal", bot_moves=v.bot_moves
     )
     assert again.bot == v.bot and again.bot_turn is None
 
 
 def test_bot_turn_values_and_the_win_play_bot():
-    v = game_view("yatzy", 2, ["box chance"], start=NEAR_END, opponent="optimal")
+    v = game_view(RULES["yatzy"], 2, ["box chance"], start=NEAR_END, opponent="optimal")
     turn = v.bot_turn
     assert turn.policy == "expected score" and all(d.loss == 0 for d in turn.decisions)
     # its first turn from a 12-box card is turn 13, numbered like its decisions (it was 14)
@@ -138,31 +146,31 @@ def test_bot_turn_values_and_the_win_play_bot():
     assert (
         turn.decisions[-1].kind == "box" and turn.points == v.bot.total - 217
     )  # 177 + the upper bonus
-    w = game_view("yatzy", 2, ["box chance"], start=NEAR_END, opponent="win")
+    w = game_view(RULES["yatzy"], 2, ["box chance"], start=NEAR_END, opponent="win")
     assert w.bot_turn.policy == "win play" and 0 <= w.bot_turn.win_probability <= 1
     assert w.note is None
-    early = game_view("yatzy", 2, ["box chance"], opponent="win")
+    early = game_view(RULES["yatzy"], 2, ["box chance"], opponent="win")
     assert early.bot_turn.policy == "expected score" and "last 8 turns" in early.note
     fallback = game_view(
-        "yatzy", 2, ["box chance"], start=NEAR_END, opponent="win", win_solve=False
+        RULES["yatzy"], 2, ["box chance"], start=NEAR_END, opponent="win", win_solve=False
     )
     assert fallback.bot_turn.policy == "expected score"
 
 
 def test_tables_status_after_loading():
-    optimal_values("yatzy")
-    s = tables_status("yatzy")
+    optimal_values(RULES["yatzy"])
+    s = tables_status(RULES["yatzy"])
     assert s.loaded and s.cached and s.message == ""
     with pytest.raises(ValueError, match="unknown rules"):
-        tables_status("kniffel")
+        tables_status(get_rules("kniffel"))
 
 
 def test_an_extra_yahtzee_offers_the_forced_joker_box_with_its_bonus():
     # seed 226: your second turn's first roll is 44444; with the Yahtzee box at 50, the
     # official (forced joker) rules allow only the open fours: 20 points + the 100 bonus
-    v = game_view("yahtzee", 226, [], start="yahtzee=50")
+    v = game_view(RULES["yahtzee"], 226, [], start="yahtzee=50")
     assert sorted(v.dice) == [4] * 5 and v.turn == 2
     offered = {r.box: (r.would_score, r.would_bonus) for r in v.rows if r.would_score is not None}
     assert offered == {"fours": (120, 100)}
-    after = game_view("yahtzee", 226, ["box fours"], start="yahtzee=50")
+    after = game_view(RULES["yahtzee"], 226, ["box fours"], start="yahtzee=50")
     assert after.you.total == 170 and after.you.yahtzee_bonuses == 1

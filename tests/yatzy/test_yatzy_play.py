@@ -6,7 +6,7 @@ import pytest
 from gamelab.core.parallel import Backend
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise
-from gamelab.yatzy.rules import ROLL_PROB, ROLLS, get_rules
+from gamelab.yatzy.rules import ROLL_PROB, ROLLS, RULES, get_rules
 from gamelab.yatzy.simulate import draw_uniforms, play_game_python, play_scores, simulate
 from gamelab.yatzy.solver import solve
 
@@ -53,7 +53,7 @@ def test_process_decision_cache_changes_nothing():
 
 def test_simulation_is_backend_independent():
     one = simulate(
-        "yahtzee-no-bonus",
+        RULES["yahtzee-no-bonus"],
         "greedy",
         900,
         seed=11,
@@ -61,7 +61,7 @@ def test_simulation_is_backend_independent():
         chunk=300,
     )
     two = simulate(
-        "yahtzee-no-bonus",
+        RULES["yahtzee-no-bonus"],
         "greedy",
         900,
         seed=11,
@@ -75,25 +75,25 @@ def test_simulation_is_backend_independent():
 def test_optimal_mean_matches_dp_value():
     # issue 3 item 4: the simulated optimal mean lies within 3 standard errors of the DP value
     res = simulate(
-        "yahtzee-no-bonus", "optimal", 4000, seed=2, backend=Backend(workers=1, quiet=True)
+        RULES["yahtzee-no-bonus"], "optimal", 4000, seed=2, backend=Backend(workers=1, quiet=True)
     )
-    value = solve("yahtzee-no-bonus").expected_score
+    value = solve(RULES["yahtzee-no-bonus"]).expected_score
     se = res.std_dev / np.sqrt(res.games)
     assert abs(res.mean.value - value) < 3 * se
     greedy = simulate(
-        "yahtzee-no-bonus", "greedy", 2000, seed=2, backend=Backend(workers=1, quiet=True)
+        RULES["yahtzee-no-bonus"], "greedy", 2000, seed=2, backend=Backend(workers=1, quiet=True)
     )
     rand = simulate(
-        "yahtzee-no-bonus", "random", 2000, seed=2, backend=Backend(workers=1, quiet=True)
+        RULES["yahtzee-no-bonus"], "random", 2000, seed=2, backend=Backend(workers=1, quiet=True)
     )
     assert rand.mean.hi < greedy.mean.lo and greedy.mean.hi < res.mean.lo
 
 
 def test_simulate_rejects_bad_input():
     with pytest.raises(ValueError, match="strategy"):
-        simulate("yatzy", "clever", 10)
+        simulate(RULES["yatzy"], "clever", 10)
     with pytest.raises(ValueError, match="games"):
-        simulate("yatzy", "random", 0)
+        simulate(RULES["yatzy"], "random", 0)
 
 
 def test_coach_thesis_example_ordering():

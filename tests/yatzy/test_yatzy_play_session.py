@@ -8,13 +8,13 @@ import pytest
 from gamelab.core.interactive import run_scripted
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.play import PlaySession, format_card
-from gamelab.yatzy.rules import get_rules, parse_dice
+from gamelab.yatzy.rules import RULES, get_rules, parse_dice
 
 play = run_scripted  # the session driven by scripted lines, what it showed as text
 
 
 def test_instructions_help_and_quit():
-    s = PlaySession("yatzy", seed=3)
+    s = PlaySession(RULES["yatzy"], seed=3)
     text = play(s, ["help", "q"])
     assert text.count("How to play") == 2  # at the start and on help
     assert "yatzy" in text and "yahtzee" not in text  # Yatzy's own box name
@@ -22,7 +22,7 @@ def test_instructions_help_and_quit():
 
 
 def test_enter_at_keep_asks_before_ending_the_rolls():
-    s = PlaySession("yatzy", seed=3, opponent=False)
+    s = PlaySession(RULES["yatzy"], seed=3, opponent=False)
     first = s.dice.copy()
     text = play(s, ["", "n", "", "y"])
     assert text.count("stop rolling and score these dice? (y/n)") == 2
@@ -32,9 +32,9 @@ def test_enter_at_keep_asks_before_ending_the_rolls():
 
 
 def test_bad_input_keeps_the_game_and_box_names_follow_the_rules():
-    s = PlaySession("yatzy", seed=3)
+    s = PlaySession(RULES["yatzy"], seed=3)
     text = play(s, ["77", "66666", "all", "banana", "yahtzee", "q"])
-    assert "error: keep: type the dice to keep as digits" in text
+    assert "error: keep '77' not understood: give the dice to keep as up to five digits" in text
     assert "error: cannot keep 66666" in text
     assert (
         "error: unknown box 'banana' for rules yatzy" in text and "yatzy" in text.split("banana")[1]
@@ -44,13 +44,13 @@ def test_bad_input_keeps_the_game_and_box_names_follow_the_rules():
 
 
 def test_filled_box_is_refused():
-    s = PlaySession("yahtzee-no-bonus", seed=1, opponent=False)
+    s = PlaySession(RULES["yahtzee-no-bonus"], seed=1, opponent=False)
     text = play(s, ["all", "chance", "all", "chance", "q"])
     assert "error: box chance is already filled" in text and s.turn == 2
 
 
 def test_following_the_coach_finishes_the_game():
-    s = PlaySession("yahtzee-no-bonus", seed=3)
+    s = PlaySession(RULES["yahtzee-no-bonus"], seed=3)
     text = play(s, ["h"] + ["best"] * 60)
     assert s.finished and text.strip().splitlines()[-1].startswith("final: you ")
     assert s.you.done and s.bot.done
@@ -123,5 +123,5 @@ def test_advise_and_card_text_use_the_rule_sets_box_names(gamelab_cli):
     )
     out = json.loads(r.stdout)
     assert out["options"][0]["box"] == "yatzy" and out["options"][0]["points"] == 50
-    assert Card.parse("yatzy", "yatzy=50,ones=3").text() == "ones=3,yatzy=50"
-    assert Card.parse("yahtzee", "y=50").text() == "yahtzee=50"
+    assert Card.parse(RULES["yatzy"], "yatzy=50,ones=3").text() == "ones=3,yatzy=50"
+    assert Card.parse(RULES["yahtzee"], "y=50").text() == "yahtzee=50"

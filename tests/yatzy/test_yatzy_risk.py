@@ -5,7 +5,7 @@ import numpy as np
 from gamelab.core.parallel import Backend
 from gamelab.yatzy._play_kernels import duel_games, risky_keep, risky_keep_python
 from gamelab.yatzy.risk import positions, risk_study
-from gamelab.yatzy.rules import KEEPS, ROLLS, get_rules
+from gamelab.yatzy.rules import KEEPS, ROLLS, RULES, get_rules
 from gamelab.yatzy.simulate import draw_uniforms, play_scores, strategy_values
 
 
@@ -31,7 +31,7 @@ def test_risky_keep_valence_one_goes_for_yahtzee():
 
 def test_duel_kernel_agrees_with_game_kernel():
     rules = get_rules("yahtzee-no-bonus")
-    E = strategy_values(rules.name, "optimal")
+    E = strategy_values(rules, "optimal")
     rng = np.random.default_rng(4)
     ua, ub = draw_uniforms(rules, 5, rng), draw_uniforms(rules, 5, rng)
     start = np.zeros((5, 4), dtype=np.int64)
@@ -47,7 +47,7 @@ def test_duel_kernel_agrees_with_game_kernel():
 
 def test_risk_study_small():
     study = risk_study(
-        "yahtzee-no-bonus",
+        RULES["yahtzee-no-bonus"],
         rounds=[11],
         valence=2,
         games_per_cell=300,

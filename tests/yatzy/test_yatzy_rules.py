@@ -361,7 +361,7 @@ def test_card_parse_and_totals():
 )
 def test_bad_cards(text, message):
     with pytest.raises(ValueError, match=message):
-        Card.parse("yahtzee", text)
+        Card.parse(RULES["yahtzee"], text)
 
 
 def test_bad_dice_and_rules():
@@ -371,7 +371,7 @@ def test_bad_dice_and_rules():
     with pytest.raises(ValueError, match="allowed: yahtzee"):
         get_rules("kniffel")
     with pytest.raises(ValueError, match="no Yahtzee bonus"):
-        Card.parse("yatzy", "bonus=1")
+        Card.parse(RULES["yatzy"], "bonus=1")
 
 
 def test_fill_applies_joker_and_bonus():

@@ -28,7 +28,7 @@ WIDGETS = {
 
 
 def _check(name):
-    sol = solve(name)
+    sol = solve(get_rules(name))
     e, sd = PUBLISHED[name]
     assert sol.expected_score == pytest.approx(e, abs=1e-6)
     if sd is not None:

@@ -12,7 +12,7 @@ from gamelab.yatzy._utility_kernels import (
     utility_widget_python,
 )
 from gamelab.yatzy.distribution import score_distribution
-from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RuleSet, get_rules
+from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RULES, RuleSet, get_rules
 from gamelab.yatzy.target import target_probabilities
 
 BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
@@ -103,8 +103,8 @@ def test_target_play_bad_target():
 @pytest.mark.slow
 def test_target_play_yahtzee_full_game():
     # the full game with the Yahtzee bonus and forced joker (about 5 core-minutes)
-    p = target_probabilities("yahtzee", max_target=350)["p"]
-    dist = score_distribution("yahtzee")
+    p = target_probabilities(RULES["yahtzee"], max_target=350)["p"]
+    dist = score_distribution(RULES["yahtzee"])
     assert p[0] == pytest.approx(1.0)
     for t in (100, 200, 250, 300, 350):
         assert p[t] >= dist.at_least(t) - 1e-12

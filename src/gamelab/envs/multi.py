@@ -28,6 +28,7 @@ from pettingzoo import AECEnv
 
 from gamelab.core.state import illegal, resolve_chance
 from gamelab.envs.render import picture
+from gamelab.oware.rules import TABLEBASE_SEEDS
 
 
 class GameAEC(AECEnv):
@@ -160,7 +161,7 @@ class OwareEnv(GameAEC):
         self,
         render_mode: str | None = None,
         regret: bool = False,
-        tablebase_seeds: int = 12,
+        tablebase_seeds: int = TABLEBASE_SEEDS,
         depth: int = 6,
         grand_slam: str = "no-capture",
         cycle: str = "own-row",

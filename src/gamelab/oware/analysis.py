@@ -24,7 +24,7 @@ from typing import Any
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.evaluation import SEED_UNIT, evaluation_code
 from gamelab.oware.notation import move_letter
-from gamelab.oware.rules import Position
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position
 
 
 def pv_letters(position: Position, pv: list[int]) -> list[str]:
@@ -104,7 +104,7 @@ def analyse(
     time_limit: float | None = None,
     depth: int | None = None,
     evaluation: str = "auale",
-    tablebase_seeds: int = 12,
+    tablebase_seeds: int = TABLEBASE_SEEDS,
     engine: Any = None,
 ) -> Analysis:
     """Search `position` (`time_limit` seconds, or to `depth`; 2 s when neither is given).

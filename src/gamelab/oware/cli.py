@@ -18,6 +18,7 @@ from gamelab.cli_common import (
     console,
     print_json,
 )
+from gamelab.oware.rules import TABLEBASE_SEEDS
 
 app = typer.Typer(
     help="Oware Abapa: rules, engine, tablebases, matches, play.", no_args_is_help=True
@@ -79,7 +80,7 @@ def analyse(
     evaluation: Annotated[str, typer.Option("--eval", help="auale or blog.")] = "auale",
     tablebase: Annotated[
         int, typer.Option("--tablebase", min=-1, max=16, help="Tablebase seeds (-1: none).")
-    ] = 12,
+    ] = TABLEBASE_SEEDS,
     grand_slam: GrandSlam = "no-capture",
     cycle: Cycle = "own-row",
     json_out: Json = False,
@@ -104,7 +105,7 @@ def analyse(
 def tablebase(
     seeds: Annotated[
         int, typer.Option("--seeds", "-n", min=0, max=16, help="Largest seed count.")
-    ] = 12,
+    ] = TABLEBASE_SEEDS,
     json_out: Json = False,
 ) -> None:
     """Build (or load from the cache) the endgame tablebase and print its size."""
@@ -148,11 +149,9 @@ def match(
     from gamelab.core.stats import format_elo, format_estimate
     from gamelab.oware.match import parse_player, run_match
 
-    parse_player(a)
-    parse_player(b)
     summary = run_match(
-        a,
-        b,
+        parse_player(a),
+        parse_player(b),
         games=games,
         seed=seed,
         opening_plies=opening_plies,
@@ -162,7 +161,9 @@ def match(
     if json_out:
         print_json(summary)
         return
-    console.print(f"{a} vs {b}: {summary.record} (W-D-L) over {summary.games} games")
+    console.print(
+        f"{summary.a} vs {summary.b}: {summary.record} (W-D-L) over {summary.games} games"
+    )
     console.print(
         f"score rate {format_estimate(summary.score, '.3f')}, Elo {format_elo(summary.elo)}"
     )
@@ -179,6 +180,9 @@ def play(
 ) -> None:
     """Play against the engine in the terminal (type 'help' for commands)."""
     from gamelab.core.interactive import run_in_terminal
+    from gamelab.oware.match import parse_player
     from gamelab.oware.play import PlaySession
 
-    run_in_terminal(PlaySession(engine, human_side=0 if first else 1, load=load, seed=seed))
+    run_in_terminal(
+        PlaySession(parse_player(engine), human_side=0 if first else 1, load=load, seed=seed)
+    )

@@ -39,7 +39,16 @@ from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters
 from gamelab.oware.evaluation import SEED_UNIT
 from gamelab.oware.match import make_player, parse_player
 from gamelab.oware.notation import format_record, parse_record
-from gamelab.oware.rules import SEEDS, START_TEXT, Position, Rules, apply_move, capture_run, sow
+from gamelab.oware.rules import (
+    SEEDS,
+    START_TEXT,
+    TABLEBASE_SEEDS,
+    Position,
+    Rules,
+    apply_move,
+    capture_run,
+    sow,
+)
 from gamelab.oware.tablebase import Tablebase, load_tablebase
 
 __all__ = [
@@ -64,8 +73,6 @@ __all__ = [
 ]
 
 SIDES = ("South", "North")
-#: seeds on the board up to which positions are looked up in the endgame tablebase
-TABLEBASE_SEEDS = 12
 #: the longest game a request may carry (the repetition rule ends real games far sooner)
 MAX_MOVES = 1000
 #: longest engine time per move / analysis offered (seconds)

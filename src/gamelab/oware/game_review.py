@@ -24,7 +24,6 @@ from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import move_letter
 from gamelab.oware.game import (
     SIDES,
-    TABLEBASE_SEEDS,
     UNIT,
     Evaluation,
     evaluation_of,
@@ -34,7 +33,7 @@ from gamelab.oware.game import (
     replay,
     score_label,
 )
-from gamelab.oware.rules import Position
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position
 
 __all__ = ["GameReview", "ReviewStrength", "ReviewedMove", "review_game", "review_strength"]
 

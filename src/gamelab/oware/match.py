@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
@@ -31,32 +31,13 @@ import numpy as np
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.core.results import ResultStore
 from gamelab.core.stats import Elo, Estimate, elo_difference, wilson_interval
-from gamelab.oware.rules import Position, apply_move
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position, apply_move
 
 MATCH_VERSION = 1
 #: OpenSpiel aborts games longer than this; the repetition rule ends every game long before.
 MAX_PLIES = 1000
 
 KINDS = ("random", "greedy", "blog", "engine", "mcts")
-
-
-@dataclass(frozen=True)
-class PlayerSpec:
-    kind: str
-    options: dict = field(default_factory=dict)
-
-    def __str__(self) -> str:
-        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
-        return f"{self.kind}:{opts}" if opts else self.kind
-
-
-_ALLOWED: dict[str, dict[str, Callable[[str], Any]]] = {
-    "random": {},
-    "greedy": {},
-    "blog": {"depth": int},
-    "engine": {"time": float, "depth": int, "eval": str, "tb": int},
-    "mcts": {"sims": int, "rollouts": int, "uct": float},
-}
 
 
 #: The range of each numeric player option (every shell applies them; the web narrows a few).
@@ -73,50 +54,175 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
 }
 
 
+def _check_range(kind: str, key: str, value: float) -> None:
+    low, high = LIMITS[kind, key]
+    if not low <= value <= high:  # nan fails this too
+        raise ValueError(f"option {key} of player {kind} is {low} to {high}, got {value}")
+
+
+class _Spec:
+    """What every player spec has: its kind, its options as they are written, its text form."""
+
+    kind: str = ""
+
+    @property
+    def options(self) -> dict[str, Any]:
+        """The options as written in the text form (``tb`` for the tablebase)."""
+        return {}
+
+    def __str__(self) -> str:
+        opts = ",".join(f"{k}={v}" for k, v in self.options.items())
+        return f"{self.kind}:{opts}" if opts else self.kind
+
+
+@dataclass(frozen=True)
+class RandomSpec(_Spec):
+    """A uniformly random legal move."""
+
+    kind = "random"
+
+
+@dataclass(frozen=True)
+class GreedySpec(_Spec):
+    """The move capturing the most seeds now (ties broken at random)."""
+
+    kind = "greedy"
+
+
+@dataclass(frozen=True)
+class BlogSpec(_Spec):
+    """The seed blog's plain alpha-beta to `depth` plies with its evaluation."""
+
+    depth: int = 6
+    kind = "blog"
+
+    def __post_init__(self) -> None:
+        _check_range("blog", "depth", self.depth)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        return {"depth": self.depth}
+
+
+@dataclass(frozen=True)
+class EngineSpec(_Spec):
+    """The engine's search limits, like python-chess's ``engine.Limit``: a `time` per move in
+    seconds or a fixed `depth` (one of them; neither is 0.5 s), its evaluation (``auale`` or
+    ``blog``) and its endgame `tablebase` (seeds; -1 for none)."""
+
+    time: float | None = None
+    depth: int | None = None
+    eval: str = "auale"
+    tablebase: int = TABLEBASE_SEEDS
+    kind = "engine"
+
+    def __post_init__(self) -> None:
+        if self.time is not None and self.depth is not None:
+            raise ValueError("give the engine a time or a depth, not both")
+        if self.time is None and self.depth is None:
+            object.__setattr__(self, "time", 0.5)
+        if self.time is not None:
+            _check_range("engine", "time", self.time)
+        if self.depth is not None:
+            _check_range("engine", "depth", self.depth)
+        _check_range("engine", "tb", self.tablebase)
+        if self.eval not in ("auale", "blog"):
+            raise ValueError(f"engine eval must be auale or blog, got {self.eval!r}")
+
+    @property
+    def options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"time": self.time} if self.time is not None else {}
+        if self.depth is not None:
+            out["depth"] = self.depth
+        if self.eval != "auale":
+            out["eval"] = self.eval
+        if self.tablebase != TABLEBASE_SEEDS:
+            out["tb"] = self.tablebase
+        return out
+
+    @property
+    def timed(self) -> bool:
+        """Stopped by the clock: its move is not a pure function of the position."""
+        return self.time is not None
+
+
+@dataclass(frozen=True)
+class MctsSpec(_Spec):
+    """OpenSpiel's MCTS with `sims` simulations, `rollouts` random rollouts each, UCT `uct`."""
+
+    sims: int = 1000
+    rollouts: int = 1
+    uct: float = 2.0
+    kind = "mcts"
+
+    def __post_init__(self) -> None:
+        _check_range("mcts", "sims", self.sims)
+        _check_range("mcts", "rollouts", self.rollouts)
+        _check_range("mcts", "uct", self.uct)
+
+    @property
+    def options(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"sims": self.sims}
+        if self.rollouts != 1:
+            out["rollouts"] = self.rollouts
+        if self.uct != 2.0:
+            out["uct"] = self.uct
+        return out
+
+
+#: A player, typed: what the shells parse once (:func:`parse_player`) and the library takes.
+PlayerSpec = RandomSpec | GreedySpec | BlogSpec | EngineSpec | MctsSpec
+
+_ALLOWED: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
+    "random": {},
+    "greedy": {},
+    "blog": {"depth": ("depth", int)},
+    "engine": {
+        "time": ("time", float),
+        "depth": ("depth", int),
+        "eval": ("eval", str),
+        "tb": ("tablebase", int),
+    },
+    "mcts": {"sims": ("sims", int), "rollouts": ("rollouts", int), "uct": ("uct", float)},
+}
+_TYPES: dict[str, Callable[..., PlayerSpec]] = {
+    "random": RandomSpec,
+    "greedy": GreedySpec,
+    "blog": BlogSpec,
+    "engine": EngineSpec,
+    "mcts": MctsSpec,
+}
+
+
 def parse_player(text: str) -> PlayerSpec:
-    """``kind[:key=value,...]`` → PlayerSpec (validated)."""
+    """``kind[:key=value,...]`` → its typed spec (validated by the spec's constructor): the one
+    parser of a player's text form, called where a shell reads its input.
+
+    >>> parse_player("engine:depth=8,tb=-1")
+    EngineSpec(time=None, depth=8, eval='auale', tablebase=-1)
+    >>> str(parse_player("blog"))
+    'blog:depth=6'
+    """
     kind, _, rest = text.strip().partition(":")
     if kind not in _ALLOWED:
         raise ValueError(
             f"unknown player {kind!r}; players are {', '.join(KINDS)} "
             "(e.g. blog:depth=6, engine:time=0.5, mcts:sims=1000)"
         )
-    options: dict = {}
+    fields: dict[str, Any] = {}
     for item in filter(None, (x.strip() for x in rest.split(","))):
         key, eq, value = item.partition("=")
         if not eq or key not in _ALLOWED[kind]:
             allowed = ", ".join(_ALLOWED[kind]) or "none"
             raise ValueError(f"bad option {item!r} for player {kind}; options: {allowed}")
+        name, convert = _ALLOWED[kind][key]
         try:
-            options[key] = _ALLOWED[kind][key](value)
+            fields[name] = convert(value)
         except ValueError:
             raise ValueError(
-                f"option {key} of player {kind} must be a "
-                f"{_ALLOWED[kind][key].__name__}, got {value!r}"
+                f"option {key} of player {kind} must be a {convert.__name__}, got {value!r}"
             ) from None
-        low, high = LIMITS.get((kind, key), (None, None))
-        if low is not None and not low <= options[key] <= high:  # nan fails this too
-            raise ValueError(
-                f"option {key} of player {kind} is {low} to {high}, got {value.strip()}"
-            )
-    if kind == "blog":
-        options.setdefault("depth", 6)
-        if options["depth"] < 1:
-            raise ValueError(f"blog depth must be at least 1, got {options['depth']}")
-    if kind == "engine":
-        if "time" in options and "depth" in options:
-            raise ValueError("give the engine a time or a depth, not both")
-        if "time" not in options and "depth" not in options:
-            options["time"] = 0.5
-        if options.get("time", 1) <= 0 or options.get("depth", 1) < 1:
-            raise ValueError("engine time must be positive and depth at least 1")
-        if options.get("eval", "auale") not in ("auale", "blog"):
-            raise ValueError(f"engine eval must be auale or blog, got {options['eval']!r}")
-    if kind == "mcts":
-        options.setdefault("sims", 1000)
-        if options["sims"] < 1:
-            raise ValueError(f"mcts sims must be at least 1, got {options['sims']}")
-    return PlayerSpec(kind, options)
+    return _TYPES[kind](**fields)
 
 
 def have_open_spiel() -> bool:
@@ -166,13 +272,11 @@ class BlogPlayer(Player):
 
 
 class EnginePlayer(Player):
-    def __init__(
-        self, time: float | None = None, depth: int | None = None, eval: str = "auale", tb: int = 12
-    ) -> None:
+    def __init__(self, spec: EngineSpec) -> None:
         from gamelab.oware.search import Engine
 
-        self.time, self.depth = time, depth
-        self.engine = Engine(evaluation=eval, tablebase_seeds=tb)
+        self.time, self.depth = spec.time, spec.depth
+        self.engine = Engine(evaluation=spec.eval, tablebase_seeds=spec.tablebase)
 
     def new_game(self) -> None:
         self.engine.clear()
@@ -202,18 +306,17 @@ class MctsPlayer(Player):
         return int(self.bot.step(state))
 
 
-def make_player(spec: PlayerSpec | str, seed: int = 0) -> Player:
-    spec = parse_player(spec) if isinstance(spec, str) else spec
-    o = spec.options
-    if spec.kind == "random":
+def make_player(spec: PlayerSpec, seed: int = 0) -> Player:
+    """The player a spec describes (`seed` seeds MCTS)."""
+    if isinstance(spec, RandomSpec):
         return RandomPlayer()
-    if spec.kind == "greedy":
+    if isinstance(spec, GreedySpec):
         return GreedyPlayer()
-    if spec.kind == "blog":
-        return BlogPlayer(o["depth"])
-    if spec.kind == "engine":
-        return EnginePlayer(o.get("time"), o.get("depth"), o.get("eval", "auale"), o.get("tb", 12))
-    return MctsPlayer(o["sims"], o.get("rollouts", 1), o.get("uct", 2.0), seed)
+    if isinstance(spec, BlogSpec):
+        return BlogPlayer(spec.depth)
+    if isinstance(spec, EngineSpec):
+        return EnginePlayer(spec)
+    return MctsPlayer(spec.sims, spec.rollouts, spec.uct, seed)
 
 
 def random_opening(plies: int, rng: np.random.Generator) -> list[int]:
@@ -261,10 +364,10 @@ def play_game(south: Player, north: Player, opening: list[int], rng: np.random.G
 
 def play_pair(item: tuple, rng: np.random.Generator) -> list[dict]:
     """Task: one opening played twice, A as South then A as North."""
-    a_text, b_text, opening_plies = item
+    a_spec, b_spec, opening_plies = item
     seed = int(rng.integers(2**31))
-    a = make_player(a_text, seed)
-    b = make_player(b_text, seed + 1)
+    a = make_player(a_spec, seed)
+    b = make_player(b_spec, seed + 1)
     opening = random_opening(opening_plies, rng)
     records = []
     for a_side in (0, 1):
@@ -360,8 +463,8 @@ def summarise(
 
 
 def run_match(
-    a: str,
-    b: str,
+    a: PlayerSpec,
+    b: PlayerSpec,
     games: int,
     seed: int = 0,
     opening_plies: int = 2,
@@ -377,17 +480,17 @@ def run_match(
         raise ValueError(
             f"games must be an even number of at least 2 (paired colours), got {games}"
         )
-    sa, sb = parse_player(a), parse_player(b)
+    sa, sb = a, b
     for s in (sa, sb):
-        if s.kind == "mcts" and not have_open_spiel():
+        if isinstance(s, MctsSpec) and not have_open_spiel():
             raise ValueError(
                 "mcts players need the optional open-spiel package (pip install open-spiel)"
             )
-        if s.kind == "engine" and s.options.get("tb", 12) >= 0:
+        if isinstance(s, EngineSpec) and s.tablebase >= 0:
             from gamelab.oware.tablebase import load_tablebase
 
-            load_tablebase(s.options.get("tb", 12))  # build once here, not in every worker
-    items = [(str(sa), str(sb), opening_plies)] * (games // 2)
+            load_tablebase(s.tablebase)  # build once here, not in every worker
+    items = [(sa, sb, opening_plies)] * (games // 2)
     own_store = use_store and store is None
     if own_store:
         store = ResultStore()
@@ -425,10 +528,15 @@ def match_params(a: str, b: str, games: int, seed: int, opening_plies: int) -> d
 
 
 def stored_match(
-    store: ResultStore, a: str, b: str, games: int, seed: int, opening_plies: int = 2
+    store: ResultStore,
+    a: PlayerSpec,
+    b: PlayerSpec,
+    games: int,
+    seed: int,
+    opening_plies: int = 2,
 ) -> MatchSummary | None:
     """The summary of a match already complete in `store`, else None (nothing is played)."""
-    sa, sb = str(parse_player(a)), str(parse_player(b))
+    sa, sb = str(a), str(b)
     done = store.finished(
         "oware-match", match_params(sa, sb, games, seed, opening_plies), games // 2
     )

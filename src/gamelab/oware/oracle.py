@@ -15,7 +15,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from gamelab.oware.evaluation import SEED_UNIT
-from gamelab.oware.rules import Position
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position
 from gamelab.oware.state import OwareState
 
 _WIN = 10_000
@@ -25,7 +25,7 @@ _DECIDED = _WIN // 2
 class OwareOracle:
     """Tablebase values at most `tablebase_seeds` seeds, engine values at `depth` elsewhere."""
 
-    def __init__(self, tablebase_seeds: int = 12, depth: int = 6) -> None:
+    def __init__(self, tablebase_seeds: int = TABLEBASE_SEEDS, depth: int = 6) -> None:
         if not 1 <= depth <= 20:
             raise ValueError(f"depth must be between 1 and 20, got {depth}")
         self.tablebase_seeds = tablebase_seeds

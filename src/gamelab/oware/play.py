@@ -18,13 +18,14 @@ import numpy as np
 from gamelab.core.files import write_text_atomic
 from gamelab.core.interactive import QUIT_WORDS, Session, run_session
 from gamelab.oware.analysis import analyse, move_letter, pv_letters
+from gamelab.oware.match import EngineSpec, PlayerSpec
 from gamelab.oware.notation import (
     format_record,
     parse_move,
     parse_record,
     read_record,
 )
-from gamelab.oware.rules import Position
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position
 
 
 def save_record(path: Path, start: Position, moves: list[int], south: str, north: str) -> None:
@@ -68,18 +69,18 @@ class PlaySession(Session):
 
     def __init__(
         self,
-        opponent: str = "engine:time=1",
+        opponent: PlayerSpec = EngineSpec(time=1.0),
         human_side: int = 0,
         load: Path | None = None,
         seed: int = 0,
         analysis_time: float = 1.0,
-        tablebase_seeds: int = 12,
+        tablebase_seeds: int = TABLEBASE_SEEDS,
     ) -> None:
         from gamelab.oware.match import make_player
 
         if human_side not in (0, 1):
             raise ValueError(f"human_side must be 0 (South) or 1 (North), got {human_side}")
-        self.opponent = opponent
+        self.opponent = str(opponent)
         self.human_side = human_side
         self.bot = make_player(opponent, seed)
         self.rng = np.random.default_rng(seed)
@@ -195,14 +196,14 @@ class PlaySession(Session):
 
 
 def run_terminal_game(
-    opponent: str = "engine:time=1",
+    opponent: PlayerSpec = EngineSpec(time=1.0),
     human_side: int = 0,
     load: Path | None = None,
     seed: int = 0,
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] | None = None,
     analysis_time: float = 1.0,
-    tablebase_seeds: int = 12,
+    tablebase_seeds: int = TABLEBASE_SEEDS,
 ) -> list[int]:
     """Play with `input_fn` / `print_fn` (the terminal by default); returns the move list when
     the game ends or the player quits."""

@@ -6,9 +6,9 @@ import time
 
 from gamelab.core.parallel import Backend
 from gamelab.core.stats import format_elo, format_estimate
-from gamelab.oware.match import MatchSummary, run_match, stored_match
+from gamelab.oware.match import MatchSummary, parse_player, run_match, stored_match
 from gamelab.oware.perft import START_PERFT, perft_count
-from gamelab.oware.rules import Position, random_positions
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position, random_positions
 from gamelab.oware.search import Engine, twin_negamax
 from gamelab.oware.tablebase import compute_tablebase, tablebase_levels
 
@@ -82,7 +82,7 @@ def build(section, ctx) -> None:
     data.update(engine_nps=nps, twin_nps=twin_nps)
 
     # ---- tablebase
-    seeds = 10 if quick else 12
+    seeds = 10 if quick else TABLEBASE_SEEDS
     compute_tablebase(2)  # compile (or load) the kernels outside the timing
     t0 = time.perf_counter()
     arrays = compute_tablebase(seeds)
@@ -120,10 +120,21 @@ def build(section, ctx) -> None:
         ]
     match_rows = []
     for a, b, n in pairs:
-        s = run_match(a, b, games=n, seed=ctx.seed, backend=backend, store=ctx.store)
+        s = run_match(
+            parse_player(a),
+            parse_player(b),
+            games=n,
+            seed=ctx.seed,
+            backend=backend,
+            store=ctx.store,
+        )
         match_rows.append(_match_row(s))
     for a, b, n, seed in ACCEPTANCE:
-        stored = stored_match(ctx.store, a, b, n, seed) if ctx.store is not None else None
+        stored = (
+            stored_match(ctx.store, parse_player(a), parse_player(b), n, seed)
+            if ctx.store is not None
+            else None
+        )
         if stored is not None:
             match_rows.append(_match_row(stored))
     section.table(

@@ -34,6 +34,10 @@ from dataclasses import dataclass, field
 
 SEEDS = 48
 HOUSES = 12
+#: The endgame tablebase the engine, the page and the oracle use by default: boards of at most
+#: 12 seeds (Aalina's EGTBSolver ships the same size; 2.7 MB, built in seconds, then cached).
+#: Defined here, with the game's other numbers, so a shell can name it without loading numba.
+TABLEBASE_SEEDS = 12
 GRAND_SLAM_RULES = ("no-capture", "forbidden", "capture-all")
 CYCLE_RULES = ("own-row", "split")
 START_TEXT = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"

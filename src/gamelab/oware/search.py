@@ -32,7 +32,7 @@ from gamelab.oware.evaluation import (
     evaluation_code,
     final_score,
 )
-from gamelab.oware.rules import Position, apply_move, legal_offsets
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position, apply_move, legal_offsets
 from gamelab.oware.tablebase import Tablebase, load_tablebase
 
 
@@ -183,7 +183,7 @@ class Engine:
     """
 
     evaluation: str = "auale"
-    tablebase_seeds: int = 12
+    tablebase_seeds: int = TABLEBASE_SEEDS
     tt_bits: int = 20
     use_tt: bool = True
     tablebase: Tablebase = field(init=False, repr=False)

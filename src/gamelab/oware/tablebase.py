@@ -30,7 +30,7 @@ import numpy as np
 
 from gamelab.core.cache import cached_arrays
 from gamelab.oware import _tablebase_kernels as K
-from gamelab.oware.rules import ABAPA, Position, apply_move, legal_offsets
+from gamelab.oware.rules import ABAPA, TABLEBASE_SEEDS, Position, apply_move, legal_offsets
 
 VERSION = 1
 MAX_SUPPORTED = 16
@@ -97,7 +97,7 @@ def compute_tablebase(max_seeds: int) -> dict[str, np.ndarray]:
     return {"values": values, "offsets": offsets, "seconds": seconds, "sweeps": sweeps}
 
 
-def load_tablebase(max_seeds: int = 12) -> Tablebase:
+def load_tablebase(max_seeds: int = TABLEBASE_SEEDS) -> Tablebase:
     """The tablebase to `max_seeds`, from the cache or built (and cached) now."""
     if max_seeds < 0:
         return Tablebase.empty()
@@ -164,7 +164,7 @@ def tablebase_levels(
     return out
 
 
-def tablebase_summary(max_seeds: int = 12) -> TablebaseSummary:
+def tablebase_summary(max_seeds: int = TABLEBASE_SEEDS) -> TablebaseSummary:
     """Load (or build and cache) the tablebase to `max_seeds` and describe it."""
     if not 0 <= max_seeds <= MAX_SUPPORTED:
         raise ValueError(f"tablebase seeds must be between 0 and {MAX_SUPPORTED}, got {max_seeds}")

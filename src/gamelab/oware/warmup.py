@@ -20,7 +20,7 @@ def warm_up() -> None:
     engine reply and review."""
     from gamelab.core.parallel import Backend
     from gamelab.oware.analysis import analyse
-    from gamelab.oware.match import run_match
+    from gamelab.oware.match import BlogSpec, GreedySpec, run_match
     from gamelab.oware.perft import timed_perft
     from gamelab.oware.rules import Position, Rules
     from gamelab.oware.tablebase import tablebase_summary
@@ -31,6 +31,6 @@ def warm_up() -> None:
     tablebase_summary(4)
     analyse(start, depth=4, tablebase_seeds=4)
     one = Backend(workers=1, quiet=True)
-    run_match("greedy", "blog:depth=2", games=2, backend=one, use_store=False)
+    run_match(GreedySpec(), BlogSpec(depth=2), games=2, backend=one, use_store=False)
     warm_lookup()
     warm_page()

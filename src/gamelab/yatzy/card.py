@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gamelab.yatzy.rules import JOKER_NONE, UPPER_CAP, RuleSet, get_rules
+from gamelab.yatzy.rules import JOKER_NONE, UPPER_CAP, RuleSet
 
 
 def _possible_points(rules: RuleSet, box: int) -> set[int]:
@@ -41,8 +41,7 @@ class Card:
         return cls(rules, [None] * rules.n_boxes, 0)
 
     @classmethod
-    def parse(cls, rules: RuleSet | str, text: str) -> Card:
-        rules = get_rules(rules)
+    def parse(cls, rules: RuleSet, text: str) -> Card:
         card = cls.empty(rules)
         text = (text or "").strip()
         if text in ("", "-"):

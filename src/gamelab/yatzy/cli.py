@@ -1,4 +1,5 @@
-"""`gamelab yatzy ...`: solve, advise, simulate, distribution, comeback, risk, play, target, winplay."""
+"""`gamelab yatzy ...`: solve, advise, simulate, distribution, comeback, risk, review, play, target,
+winplay."""
 
 from __future__ import annotations
 
@@ -167,7 +168,7 @@ def comeback_command(rules: Rules = "yahtzee", json_out: Json = False) -> None:
     """Exact P(win) of an optimal player behind by >= X after Y rounds vs an optimal player."""
     from gamelab.yatzy.comeback import comeback_study
 
-    table = comeback_study(rules)
+    table = comeback_study(_rules(rules))
     if json_out:
         print_json(table)
         return
@@ -214,7 +215,7 @@ def risk_command(
     if not ys or any(y < 0 or y >= r.n_boxes for y in ys):
         raise ValueError(f"rounds must be between 0 and {r.n_boxes - 1}")
     study = risk_study(
-        r.name,
+        r,
         ys,
         valence,
         games,
@@ -242,6 +243,67 @@ def risk_command(
     console.print(t)
 
 
+@app.command("review")
+def review_command(
+    seed: Annotated[int, typer.Option("--seed", metavar="N", help="The game's seed (its dice).")],
+    move: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--move",
+            metavar="MOVE",
+            help="Your decisions in order, one per --move: 'keep 1114', 'keep -', 'box fours'.",
+        ),
+    ] = None,
+    start: Annotated[
+        str, typer.Option("--start", help="The card both players start from. " + CARD_HELP)
+    ] = "-",
+    opponent: Annotated[
+        str, typer.Option("--opponent", metavar="WHO", help="none, optimal or win.")
+    ] = "none",
+    bot_turn: Annotated[
+        list[str] | None,
+        typer.Option(
+            "--bot-turn",
+            metavar="MOVES",
+            help="The bot's turns in order, one per --bot-turn, moves separated by ';' "
+            "('keep 66;keep 666;box sixes').",
+        ),
+    ] = None,
+    undone: Annotated[
+        list[int] | None,
+        typer.Option(
+            "--undone", metavar="N", help="A decision (1-based) taken back and made again."
+        ),
+    ] = None,
+    rules: Rules = "yatzy",
+    json_out: Json = False,
+) -> None:
+    """Every decision of a seeded game with its loss; luck and percentile once the card is full
+    (the page's Review: the same document)."""
+    from gamelab.yatzy.review import review_game
+
+    bots = [[m.strip() for m in t.split(";") if m.strip()] for t in bot_turn or []]
+    rev = review_game(
+        _rules(rules), seed, list(move or []), start, opponent, bots, list(undone or [])
+    )
+    if json_out:
+        print_json(rev)
+        return
+    t = Table(title=f"{rev.rules}, seed {rev.seed}: your decisions and what they cost")
+    for col in ("#", "turn", "dice", "you", "best", "loss"):
+        t.add_column(col, justify="right" if col in ("#", "turn", "loss") else "left")
+    for i, d in enumerate(rev.decisions, 1):
+        mark = " (again)" if i in rev.undone else ""
+        t.add_row(str(i), str(d.turn), d.dice, f"{d.kind} {d.label}{mark}", d.best, f"{d.loss:.2f}")
+    console.print(t)
+    console.print(f"total loss {rev.total_loss:.2f} expected points")
+    if rev.finished and rev.luck is not None:
+        console.print(
+            f"final score {rev.final_score}; luck {rev.luck:+.2f}; percentile "
+            f"{rev.percentile:.1f} among optimal play's scores"
+        )
+
+
 @app.command("play")
 def play_command(
     rules: Rules = "yatzy",
@@ -254,7 +316,7 @@ def play_command(
     from gamelab.core.interactive import run_in_terminal
     from gamelab.yatzy.play import PlaySession
 
-    run_in_terminal(PlaySession(rules, seed, opponent))
+    run_in_terminal(PlaySession(_rules(rules), seed, opponent))
 
 
 @app.command("target")

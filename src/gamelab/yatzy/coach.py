@@ -5,7 +5,8 @@ the card so far plus the optimal strategy's expected remaining score after takin
 (one widget evaluation, about 10 us; see :mod:`gamelab.yatzy._widget_kernels`). Options come best first
 with their loss against the best.
 
->>> r = get_rules("yahtzee")
+>>> from gamelab.yatzy.rules import RULES
+>>> r = RULES["yahtzee"]
 >>> opts = advise(r, Card.empty(r), "11114", rolls_left=2)  # doctest: +SKIP
 >>> opts[0]["keep"], round(opts[0]["expected_score"], 2)    # doctest: +SKIP
 ('1111', 246.31)
@@ -39,7 +40,6 @@ from gamelab.yatzy.rules import (
     SUBKEEP_START,
     RuleSet,
     dice_text,
-    get_rules,
     parse_dice,
     roll_index,
 )
@@ -70,7 +70,7 @@ def decision_tables(rules: RuleSet, E: np.ndarray, card: Card) -> DecisionTables
 
 
 def advise(
-    rules: RuleSet | str, card: Card, dice, rolls_left: int, E: np.ndarray | None = None
+    rules: RuleSet, card: Card, dice, rolls_left: int, E: np.ndarray | None = None
 ) -> list[dict]:
     """Every keep (rolls_left 1 or 2) or legal box (rolls_left 0), best first.
 
@@ -78,7 +78,6 @@ def advise(
     rule set says them, :meth:`RuleSet.box_label`: Yatzy's "yatzy"), with
     ``expected_score`` (expected final score) and ``loss`` (against the best option).
     """
-    rules = get_rules(rules)
     if rolls_left not in (0, 1, 2):
         raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left}")
     counts = parse_dice(dice) if isinstance(dice, str) else np.asarray(dice, dtype=np.int64)
@@ -155,7 +154,7 @@ class Advice:
 
 
 def coach(
-    rules: RuleSet | str,
+    rules: RuleSet,
     card: Card | str,
     dice,
     rolls_left: int,
@@ -165,7 +164,6 @@ def coach(
     """:func:`advise` as a typed :class:`Advice`; `card` may be given in CARD syntax.
 
     `top` keeps the best `top` options only (losses still count from the best)."""
-    rules = get_rules(rules)
     if top is not None and top < 1:
         raise ValueError(f"top must be at least 1, got {top}")
     card = Card.parse(rules, card) if isinstance(card, str) else card
@@ -173,7 +171,7 @@ def coach(
     if E is None and RULES.get(rules.name) is rules:
         from gamelab.yatzy.tables import optimal_values
 
-        E = optimal_values(rules.name)  # loaded once per process, not once per call
+        E = optimal_values(rules)  # loaded once per process, not once per call
     options = [
         Option(
             expected_score=o["expected_score"],

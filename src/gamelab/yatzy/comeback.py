@@ -35,7 +35,7 @@ from gamelab.core.cache import cached_arrays
 from gamelab.yatzy._distribution_kernels import backward_layer
 from gamelab.yatzy._turn_kernels import state_index
 from gamelab.yatzy.distribution import forward_layers, layer_rows
-from gamelab.yatzy.rules import RuleSet, get_rules
+from gamelab.yatzy.rules import RULES, RuleSet
 from gamelab.yatzy.solver import masks_by_popcount, solve
 
 CACHE_VERSION = 2
@@ -62,7 +62,6 @@ def remaining_widths(rules: RuleSet, cap: int) -> list[int]:
 
 def joint_after_rounds(rules: RuleSet, rounds, cap: int = CAP) -> dict[int, np.ndarray]:
     """{Y: J_Y[a, s]} = P(score after Y rounds = a, final score = s) under optimal play."""
-    rules = get_rules(rules)
     E = solve(rules).E
     bundle = rules.kernel_rules()
     nb = rules.n_boxes
@@ -110,9 +109,8 @@ def comeback_from_joint(J: np.ndarray, deficit: int) -> tuple[float, float, floa
     return win, loss, tie
 
 
-def comeback_table(rules: RuleSet | str = "yahtzee", cap: int = CAP) -> dict[str, np.ndarray]:
+def comeback_table(rules: RuleSet = RULES["yahtzee"], cap: int = CAP) -> dict[str, np.ndarray]:
     """Exact optimal-vs-optimal comeback table (cached): arrays win/loss/tie [len(ROUNDS), len(DEFICITS)]."""
-    rules = get_rules(rules)
 
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
@@ -161,9 +159,8 @@ class ComebackTable:
     seconds: float
 
 
-def comeback_study(rules: RuleSet | str = "yahtzee", cap: int = CAP) -> ComebackTable:
+def comeback_study(rules: RuleSet = RULES["yahtzee"], cap: int = CAP) -> ComebackTable:
     """The exact comeback table of `rules` (cached), as probabilities."""
-    rules = get_rules(rules)
     table = comeback_table(rules, cap)
     return ComebackTable(
         rules.name,

@@ -29,7 +29,7 @@ import numpy as np
 from gamelab.core.cache import cached_arrays, is_cached
 from gamelab.yatzy._distribution_kernels import forward_layer
 from gamelab.yatzy._turn_kernels import flag_values, state_index, upper_subset
-from gamelab.yatzy.rules import RuleSet, get_rules
+from gamelab.yatzy.rules import RuleSet
 from gamelab.yatzy.solver import masks_by_popcount, solve, upper_reach
 
 CACHE_VERSION = 2  # 2: the tail's second moment is stored (overflow[2])
@@ -166,10 +166,9 @@ def forward_layers(
 
 
 def score_distribution(
-    rules: RuleSet | str, cap: int | None = None, use_cache: bool = True
+    rules: RuleSet, cap: int | None = None, use_cache: bool = True
 ) -> ScoreDistribution:
     """The exact final-score distribution of the optimal strategy (cached)."""
-    rules = get_rules(rules)
     if cap is None:
         cap = _default_cap(rules)
 
@@ -206,9 +205,8 @@ def _cache_params(rules: RuleSet, cap: int) -> dict[str, Any]:
     return {"rules": rules.name, "boxes": list(rules.boxes), "cap": cap}
 
 
-def is_distribution_cached(rules: RuleSet | str) -> bool:
+def is_distribution_cached(rules: RuleSet) -> bool:
     """Whether :func:`score_distribution` of `rules` (default cap) is on disk already."""
-    rules = get_rules(rules)
     return is_cached("yatzy-distribution", _cache_params(rules, _default_cap(rules)), CACHE_VERSION)
 
 

@@ -22,7 +22,7 @@ roll; box names or aliases of the rule set, Yatzy's ``yatzy``).
 expected-score player from your current card) in its last :data:`WIN_PLAY_TURNS` turns and for
 the expected score before that, saying so in ``note``. You move first in every round.
 
->>> v = game_view("yatzy", seed=7, moves=["keep 66"], start="ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=22,three_kind=15,four_kind=20,small_straight=15,large_straight=20,full_house=20,chance=25")  # doctest: +SKIP
+>>> v = game_view(RULES["yatzy"], seed=7, moves=["keep 66"], start="ones=3,twos=6,threes=9,fours=12,fives=15,sixes=18,one_pair=12,two_pairs=22,three_kind=15,four_kind=20,small_straight=15,large_straight=20,full_house=20,chance=25")  # doctest: +SKIP
 >>> v.turn, v.rolls_left  # doctest: +SKIP
 (15, 1)
 """
@@ -40,10 +40,11 @@ from gamelab.yatzy.rules import (
     DICE,
     FACES,
     KEEPS,
+    RULES,
     UPPER_CAP,
     RuleSet,
     dice_text,
-    get_rules,
+    parse_keep,
     roll_index,
 )
 from gamelab.yatzy.tables import optimal_values
@@ -182,24 +183,6 @@ def parse_move(text: str) -> tuple[str, str]:
     if len(parts) != 2 or parts[0].lower() not in ("keep", "hold", "box"):
         raise ValueError(f"move {text!r} not understood: {MOVE_HELP}")
     return parts[0].lower(), parts[1].strip()
-
-
-def parse_keep(text: str, dice: np.ndarray) -> np.ndarray:
-    """Dice to keep as digits (``1114``, any order) or ``-`` -> count vector within `dice`."""
-    keep = np.zeros(FACES, dtype=np.int64)
-    if text.strip() == "-":
-        return keep
-    digits = text.replace(" ", "").replace(",", "")
-    if not digits or len(digits) > DICE or any(ch not in "123456" for ch in digits):
-        raise ValueError(
-            f"keep {text!r}: give the dice to keep as up to five digits 1-6 "
-            f"(e.g. 1114), or '-' to reroll all five"
-        )
-    for ch in digits:
-        keep[int(ch) - 1] += 1
-    if (keep > dice).any():
-        raise ValueError(f"cannot keep {digits} from the dice {dice_text(dice)}")
-    return keep
 
 
 class _Player:
@@ -437,7 +420,7 @@ def _summary(card: Card) -> CardSummary:
 
 
 def game_view(
-    rules: RuleSet | str,
+    rules: RuleSet,
     seed: int,
     moves: Sequence[str] = (),
     start: str = "-",
@@ -457,7 +440,6 @@ def game_view(
     """
     from gamelab.yatzy.coach import coach as coach_advice
 
-    rules = get_rules(rules)
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r}; allowed: {', '.join(OPPONENTS)}")
     if not isinstance(seed, (int, np.integer)) or not 0 <= int(seed) <= MAX_SEED:
@@ -466,7 +448,7 @@ def game_view(
     start_card = Card.parse(rules, start)
     if start_card.done:
         raise ValueError("the start card is full: there is nothing left to play")
-    E = optimal_values(rules.name)
+    E = optimal_values(rules)
     you = _Player(rules, Card.parse(rules, start), seed, 0)
     bot = _Player(rules, Card.parse(rules, start), seed, 1) if opponent != "none" else None
     if bot is None and bot_moves:
@@ -581,7 +563,7 @@ def game_view(
 
 
 def undo_view(
-    rules: RuleSet | str,
+    rules: RuleSet,
     seed: int,
     moves: Sequence[str],
     start: str = "-",
@@ -596,7 +578,7 @@ def undo_view(
         raise ValueError("there is no decision to undo")
     kept = list(moves[:-1])
     solo = game_view(rules, seed, kept, start, "none")
-    finished = solo.you.filled - Card.parse(get_rules(rules), start).filled_count
+    finished = solo.you.filled - Card.parse(rules, start).filled_count
     bots = [list(t) for t in bot_moves][:finished] if opponent != "none" else []
     return game_view(rules, seed, kept, start, opponent, bots, coach)
 
@@ -606,7 +588,7 @@ def warm_up() -> None:
     one-turn position with a zero table: a fraction of a second once numba's cache is warm."""
     from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win
 
-    rules = get_rules("yatzy")
+    rules = RULES["yatzy"]
     E = np.zeros((1 << rules.n_boxes) * 64)
     card = Card.parse(rules, ",".join(f"{b}=0" for b in rules.boxes if b != "chance"))
     state = (card.mask, card.capped_upper, card.bonus_flag, 0)

@@ -21,11 +21,12 @@ from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, decision_tables
 from gamelab.yatzy.rules import (
     KEEPS,
+    RULES,
     UPPER_CAP,
     RuleSet,
     dice_text,
-    get_rules,
     parse_dice,
+    parse_keep,
     roll_index,
 )
 from gamelab.yatzy.solver import solve
@@ -48,25 +49,6 @@ def _roll(keep: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     for face in rng.integers(0, 6, 5 - int(counts.sum())):
         counts[face] += 1
     return counts
-
-
-def parse_keep(text: str, dice: np.ndarray) -> np.ndarray:
-    """The dice to keep typed as digits (``1114``), ``all`` or ``-`` -> count vector."""
-    if text == "all":
-        return dice.copy()
-    if text == "-":
-        return np.zeros(6, dtype=np.int64)
-    keep = np.zeros(6, dtype=np.int64)
-    for ch in text.replace(" ", "").replace(",", ""):
-        if ch not in "123456":
-            raise ValueError(
-                f"keep: type the dice to keep as digits 1-6 (e.g. 1114), 'all' or '-', "
-                f"got {text!r}; 'help' lists the commands"
-            )
-        keep[int(ch) - 1] += 1
-    if (keep > dice).any():
-        raise ValueError(f"cannot keep {text} from the dice {dice_text(dice)}")
-    return keep
 
 
 def bot_turn(rules: RuleSet, E: np.ndarray, card: Card, rng: np.random.Generator) -> str:
@@ -124,12 +106,12 @@ class PlaySession(Session):
 
     def __init__(
         self,
-        rules: RuleSet | str = "yatzy",
+        rules: RuleSet = RULES["yatzy"],
         seed: int = 0,
         opponent: bool = True,
         E: np.ndarray | None = None,
     ) -> None:
-        self.rules = get_rules(rules)
+        self.rules = rules
         self.E = solve(self.rules).E if E is None else E
         self.rng = np.random.default_rng(seed)
         self.opponent = opponent

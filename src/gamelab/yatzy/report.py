@@ -8,6 +8,7 @@ import numpy as np
 
 from gamelab.core.report import ReportContext, Section
 from gamelab.core.stats import Difference, Estimate, format_difference, format_estimate
+from gamelab.yatzy.rules import RULES
 
 TITLE = "Yatzy / Yahtzee: optimal play"
 
@@ -31,7 +32,7 @@ def build(section: Section, ctx: ReportContext) -> None:
     rows = []
     for name in names:
         t0 = time.perf_counter()
-        sol = solve(name)
+        sol = solve(RULES[name])
         rows.append(
             [
                 name,
@@ -51,7 +52,7 @@ def build(section: Section, ctx: ReportContext) -> None:
         "as measured when the table was built, 'this run' includes loading from the cache).",
     )
     dist_names = ("yahtzee-no-bonus",) if ctx.quick else ("yahtzee-no-bonus", "yatzy", "yahtzee")
-    dists = [score_distribution(n) for n in dist_names]
+    dists = [score_distribution(RULES[n]) for n in dist_names]
     section.figure(
         "distribution",
         plot_distributions(dists),
@@ -90,7 +91,12 @@ def build(section: Section, ctx: ReportContext) -> None:
     sim_rows = []
     for strategy in ("optimal", "greedy", "random"):
         res = simulate(
-            "yahtzee", strategy, games, ctx.seed, ctx.backend, None if ctx.quick else ctx.store
+            RULES["yahtzee"],
+            strategy,
+            games,
+            ctx.seed,
+            ctx.backend,
+            None if ctx.quick else ctx.store,
         )
         sim_rows.append(
             [
@@ -112,7 +118,7 @@ def build(section: Section, ctx: ReportContext) -> None:
 
         target_rows = []
         for name in ("yahtzee-no-bonus", "yahtzee"):
-            tt = target_table(name)
+            tt = target_table(RULES[name])
             target_rows += [
                 [
                     name,
@@ -185,7 +191,7 @@ def _winplay_tables(section: Section, ctx: ReportContext) -> None:
         winplay_study(**p, backend=ctx.backend, store=ctx.store) for p in REPORT_EXACT_STUDIES
     ] + [res]
     studies.sort(key=lambda r: r.turns_left)
-    start = win_from_start(str(REPORT_STUDY["rules"]))
+    start = win_from_start(REPORT_STUDY["rules"])
     k_rows = [
         [
             r.turns_left,
@@ -213,7 +219,7 @@ def _comeback_tables(section: Section, ctx: ReportContext) -> None:
     from gamelab.yatzy.comeback import DEFICITS, ROUNDS, comeback_study
     from gamelab.yatzy.risk import risk_study
 
-    table = comeback_study("yahtzee")
+    table = comeback_study(RULES["yahtzee"])
     p = table.p_win
     rows = []
     for i, y in enumerate(ROUNDS):
@@ -228,7 +234,14 @@ def _comeback_tables(section: Section, ctx: ReportContext) -> None:
     )
     rounds = [y for y in ROUNDS if y < 13]
     est = risk_study(
-        "yahtzee", rounds, 2, 1000, chunk=1000, seed=ctx.seed, backend=ctx.backend, store=ctx.store
+        RULES["yahtzee"],
+        rounds,
+        2,
+        1000,
+        chunk=1000,
+        seed=ctx.seed,
+        backend=ctx.backend,
+        store=ctx.store,
     ).rows
     rows = []
     for y in rounds:
@@ -254,7 +267,14 @@ def _comeback_tables(section: Section, ctx: ReportContext) -> None:
     if ctx.quick:
         return
     big = risk_study(
-        "yahtzee", rounds, 2, 100_000, chunk=5000, seed=0, backend=ctx.backend, store=ctx.store
+        RULES["yahtzee"],
+        rounds,
+        2,
+        100_000,
+        chunk=5000,
+        seed=0,
+        backend=ctx.backend,
+        store=ctx.store,
     ).rows
     rows = [
         [

@@ -28,7 +28,7 @@ import numpy as np
 
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.game import Decision, game_view
-from gamelab.yatzy.rules import get_rules
+from gamelab.yatzy.rules import RuleSet
 from gamelab.yatzy.solver import state_index
 from gamelab.yatzy.tables import optimal_distribution, optimal_values
 
@@ -84,16 +84,15 @@ class Review:
     undone: list[int] = field(default_factory=list)
 
 
-def start_law(rules, start: str) -> ScoreLaw:
+def start_law(rules: RuleSet, start: str) -> ScoreLaw:
     """The exact final-score law of optimal play from the card `start`."""
     from gamelab.yatzy.winplay import final_score_law
 
-    rules = get_rules(rules)
     card = Card.parse(rules, start)
     if card.filled_count == 0:
-        d = optimal_distribution(rules.name)
+        d = optimal_distribution(rules)
         return ScoreLaw(0, d.probability, d.tail_probability, d.mean)
-    E = optimal_values(rules.name)
+    E = optimal_values(rules)
     offset, p = final_score_law(
         rules, (card.mask, card.capped_upper, card.bonus_flag, card.total), E
     )
@@ -102,7 +101,7 @@ def start_law(rules, start: str) -> ScoreLaw:
 
 
 def review_game(
-    rules,
+    rules: RuleSet,
     seed: int,
     moves: list[str],
     start: str = "-",
@@ -115,7 +114,6 @@ def review_game(
     The arguments are those of :func:`gamelab.yatzy.game.game_view`; a game whose bot turn is
     due is reviewed as far as you have played (the bot's turn is not needed). `undone` numbers
     the decisions (1-based) that were taken back and made again: the review marks them."""
-    rules = get_rules(rules)
     for n in undone:
         if not 1 <= int(n) <= len(moves):
             raise ValueError(f"undone decision {n} is not one of the game's {len(moves)} decisions")
@@ -130,7 +128,7 @@ def review_game(
         bot_moves,
         evaluate_moves=True,
     )
-    E = optimal_values(rules.name)
+    E = optimal_values(rules)
     card = Card.parse(rules, start)
     start_expected = card.total + float(
         E[state_index(rules, card.mask, card.capped_upper, card.bonus_flag)]

@@ -39,7 +39,7 @@ from gamelab.core.stats import (
     wilson_interval,
 )
 from gamelab.yatzy._play_kernels import UNIFORMS_PER_TURN, duel_games, play_to_round
-from gamelab.yatzy.rules import RuleSet, get_rules
+from gamelab.yatzy.rules import RULES, RuleSet
 from gamelab.yatzy.simulate import strategy_values
 
 DEFICITS = tuple(range(10, 101, 10))
@@ -47,7 +47,7 @@ DEFICITS = tuple(range(10, 101, 10))
 
 def positions(rules, rounds: int, games: int, rng: np.random.Generator) -> np.ndarray:
     """[games, 4] = (mask, m, f, score) after `rounds` turns of optimal play."""
-    E = strategy_values(rules.name, "optimal")
+    E = strategy_values(rules, "optimal")
     u = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
     out = np.zeros((games, 1, 4), dtype=np.int64)
     play_to_round(E, u, np.array([rounds], dtype=np.int64), rules.kernel_rules(), out)
@@ -56,9 +56,8 @@ def positions(rules, rounds: int, games: int, rng: np.random.Generator) -> np.nd
 
 def risk_chunk(item: tuple, rng: np.random.Generator) -> dict:
     """run_tasks worker: item = (rules, Y, valence, games, deficits) -> counts per deficit."""
-    rules_name, rounds, valence, games, deficits = item
-    rules = get_rules(rules_name)
-    E = strategy_values(rules.name, "optimal")
+    rules, rounds, valence, games, deficits = item
+    E = strategy_values(rules, "optimal")
     pool = positions(rules, rounds, games, rng)
     scores = pool[:, 3]
     out: dict[str, dict[str, Any] | None] = {}
@@ -124,7 +123,7 @@ class RiskStudy:
 
 
 def risk_study(
-    rules: RuleSet | str = "yahtzee",
+    rules: RuleSet = RULES["yahtzee"],
     rounds: Sequence[int] = range(7, 13),
     valence: int = 2,
     games_per_cell: int = 100_000,
@@ -135,11 +134,11 @@ def risk_study(
     deficits: Sequence[int] = DEFICITS,
 ) -> RiskStudy:
     """Win rates of the trailing player (optimal and risk-taking) per (Y, X) with 95% CIs."""
-    rs = get_rules(rules)
+    rs = rules
     if valence < 1 or valence > 5:
         raise ValueError(f"valence must be 1..5, got {valence}")
     items = [
-        (rs.name, int(y), valence, min(chunk, games_per_cell - i), list(deficits))
+        (rs, int(y), valence, min(chunk, games_per_cell - i), list(deficits))
         for y in rounds
         for i in range(0, games_per_cell, chunk)
     ]

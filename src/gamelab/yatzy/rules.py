@@ -169,6 +169,33 @@ def parse_dice(text: str) -> np.ndarray:
     return counts
 
 
+def parse_keep(text: str, dice: np.ndarray) -> np.ndarray:
+    """The dice to keep from `dice` (a count vector) -> count vector: digits (``1114``, any
+    order, spaces/commas ignored), ``all`` (keep the five) or ``-`` (reroll all five). The one
+    keep notation of the terminal game, the page's moves and the review.
+
+    >>> parse_keep("41 1", parse_dice("11114")).tolist(), int(parse_keep("-", parse_dice("11114")).sum())
+    ([2, 0, 0, 1, 0, 0], 0)
+    """
+    word = str(text).strip().lower()
+    if word == "all":
+        return np.array(dice, dtype=np.int64)
+    keep = np.zeros(FACES, dtype=np.int64)
+    if word == "-":
+        return keep
+    digits = word.replace(" ", "").replace(",", "")
+    if not digits or len(digits) > DICE or any(ch not in "123456" for ch in digits):
+        raise ValueError(
+            f"keep {text!r} not understood: give the dice to keep as up to five digits 1-6 "
+            f"(e.g. 1114), 'all' to keep the five, or '-' to reroll all five"
+        )
+    for ch in digits:
+        keep[int(ch) - 1] += 1
+    if (keep > dice).any():
+        raise ValueError(f"cannot keep {digits} from the dice {dice_text(dice)}")
+    return keep
+
+
 def dice_text(counts) -> str:
     """Count vector -> sorted digits, e.g. ``[4,0,0,1,0,0] -> '11114'`` ('-' for no dice)."""
     s = "".join(str(f + 1) * int(c) for f, c in enumerate(counts))
@@ -307,6 +334,25 @@ class RuleSet:
     description: str = ""
     _base: np.ndarray = field(init=False, repr=False, compare=False)
     _bundle: tuple | None = field(default=None, init=False, repr=False, compare=False)
+
+    def __reduce__(self) -> tuple:
+        """A named rule set travels to a worker process by name and arrives as the registry's
+        own object (its kernel bundle and the per-process tables keyed by it are reused)."""
+        if RULES.get(self.name) is self:
+            return (_named_rules, (self.name,))
+        return (
+            _rebuilt,
+            (
+                self.name,
+                self.boxes,
+                self.upper_bonus,
+                self.yahtzee_bonus,
+                self.joker,
+                self.scandinavian,
+                self.ls_two_pairs,
+                self.description,
+            ),
+        )
 
     def __post_init__(self) -> None:
         if len(set(self.boxes)) != len(self.boxes) or not self.boxes:
@@ -559,11 +605,24 @@ RULES: dict[str, RuleSet] = {
 }
 
 
-def get_rules(name: str | RuleSet) -> RuleSet:
-    """The rule set called `name` (one of :data:`RULES`)."""
-    if isinstance(name, RuleSet):
-        return name
+def _named_rules(name: str) -> RuleSet:
+    return RULES[name]
+
+
+def _rebuilt(*fields) -> RuleSet:
+    return RuleSet(*fields)
+
+
+class UnknownRules(ValueError):
+    """A rule-set name that is not one of :data:`RULES` (the web names the field)."""
+
+    field = "rules"
+
+
+def get_rules(name: str) -> RuleSet:
+    """The rule set called `name` (one of :data:`RULES`): what a shell calls on its input; the
+    library takes the :class:`RuleSet`."""
     try:
         return RULES[name]
     except KeyError:
-        raise ValueError(f"unknown rules {name!r}; allowed: {', '.join(RULES)}") from None
+        raise UnknownRules(f"unknown rules {name!r}; allowed: {', '.join(RULES)}") from None

@@ -33,7 +33,7 @@ from gamelab.yatzy._play_kernels import (
 )
 from gamelab.yatzy._turn_kernels import new_decision_cache, roll_dice_python
 from gamelab.yatzy.card import Card
-from gamelab.yatzy.rules import KEEPS, RULES, RuleSet, get_rules, roll_index
+from gamelab.yatzy.rules import KEEPS, RULES, RuleSet, roll_index
 from gamelab.yatzy.solver import solve
 
 STRATEGIES = {"optimal": STRATEGY_OPTIMAL, "greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM}
@@ -50,20 +50,19 @@ def strategy_code(name: str) -> int:
 
 
 @lru_cache(maxsize=4)
-def strategy_values(rules_name: str, strategy: str) -> np.ndarray:
+def strategy_values(rules: RuleSet, strategy: str) -> np.ndarray:
     """The state values a strategy plays by: the DP table for ``optimal``, zeros otherwise
     (greedy then maximises each turn's points). Cached per process."""
-    rules = get_rules(rules_name)
     if strategy == "optimal":
         return solve(rules).E
     return np.zeros(rules.n_states)
 
 
 @lru_cache(maxsize=4)
-def _decision_cache(rules_name: str, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _decision_cache(rules: RuleSet, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(slot_of, tables, used) of :func:`gamelab.yatzy._play_kernels.play_games_cached`, kept for
     the life of the process so a state's decisions are computed once, not once per chunk."""
-    size = strategy_values(rules_name, strategy).shape[0]
+    size = strategy_values(rules, strategy).shape[0]
     return new_decision_cache(size, min(size + 1, PROCESS_CACHE_SLOTS))
 
 
@@ -79,11 +78,11 @@ def play_scores(
     bundle = rules.kernel_rules()
     scores = np.empty(uniforms.shape[0], dtype=np.int64)
     if E is None and RULES.get(rules.name) is rules:
-        E = strategy_values(rules.name, strategy)
-        play_games_cached(E, code, uniforms, bundle, _decision_cache(rules.name, strategy), scores)
+        E = strategy_values(rules, strategy)
+        play_games_cached(E, code, uniforms, bundle, _decision_cache(rules, strategy), scores)
         return scores
     if E is None:
-        E = strategy_values(rules.name, strategy)
+        E = strategy_values(rules, strategy)
     play_games(E, code, uniforms, bundle, scores)
     return scores
 
@@ -92,10 +91,9 @@ def draw_uniforms(rules: RuleSet, games: int, rng: np.random.Generator) -> np.nd
     return rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
 
 
-def simulate_chunk(item: tuple[str, str, int], rng: np.random.Generator) -> dict:
+def simulate_chunk(item: tuple[RuleSet, str, int], rng: np.random.Generator) -> dict:
     """run_tasks worker: play item = (rules, strategy, games); moments and histogram."""
-    rules_name, strategy, games = item
-    rules = get_rules(rules_name)
+    rules, strategy, games = item
     scores = play_scores(rules, strategy, draw_uniforms(rules, games, rng))
     return {
         "n": int(games),
@@ -143,7 +141,7 @@ class SimulationResult:
 
 
 def simulate(
-    rules: RuleSet | str,
+    rules: RuleSet,
     strategy: str = "optimal",
     games: int = 10_000,
     seed: int = 0,
@@ -152,13 +150,12 @@ def simulate(
     chunk: int = CHUNK,
 ) -> SimulationResult:
     """Play `games` games with `strategy`; the mean with a 95% CI."""
-    rules = get_rules(rules)
     strategy_code(strategy)
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     if strategy == "optimal":
         solve(rules)  # build the cached table once, before workers load it
-    items = [(rules.name, strategy, n) for n in chunk_sizes(games, chunk)]
+    items = [(rules, strategy, n) for n in chunk_sizes(games, chunk)]
     t0 = time.perf_counter()
     results = run_tasks(
         simulate_chunk,
@@ -207,7 +204,7 @@ def play_game_python(
     from gamelab.yatzy.rules import SUBKEEP_INDEX, SUBKEEP_START
 
     if E is None:
-        E = strategy_values(rules.name, strategy)
+        E = strategy_values(rules, strategy)
     card = Card.empty(rules)
     reroll = roll_dice_python
     for turn in range(rules.n_boxes):

@@ -11,7 +11,7 @@ Cost: about 15 k floating-point operations per widget; 536,320 widgets for Ameri
 the bonus, 357,568 without, 1,430,464 for Scandinavian Yatzy. Tables (E and W as float64) are
 cached with :func:`gamelab.core.cache.cached_arrays`.
 
->>> sol = solve("yahtzee-no-bonus")  # doctest: +SKIP
+>>> sol = solve(RULES["yahtzee-no-bonus"])  # doctest: +SKIP
 >>> round(sol.expected_score, 4)      # doctest: +SKIP
 245.8708
 """
@@ -29,7 +29,7 @@ import numpy as np
 from gamelab.core.cache import cached_arrays, is_cached
 from gamelab.yatzy._turn_kernels import state_index as kernel_state_index
 from gamelab.yatzy._widget_kernels import solve_layer
-from gamelab.yatzy.rules import FACES, RuleSet, get_rules
+from gamelab.yatzy.rules import FACES, RuleSet
 
 CACHE_VERSION = 2
 
@@ -104,9 +104,8 @@ def solve_tables(rules: RuleSet, with_w: bool = True) -> tuple[np.ndarray, np.nd
     return E, W, widgets
 
 
-def solve(rules: RuleSet | str, use_cache: bool = True) -> Solution:
+def solve(rules: RuleSet, use_cache: bool = True) -> Solution:
     """The optimal-strategy tables of `rules` (cached on disk)."""
-    rules = get_rules(rules)
 
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
@@ -131,7 +130,6 @@ def _cache_params(rules: RuleSet) -> dict[str, Any]:
     return {"rules": rules.name, "boxes": list(rules.boxes), "joker": rules.joker}
 
 
-def is_solved(rules: RuleSet | str) -> bool:
+def is_solved(rules: RuleSet) -> bool:
     """Whether the tables of `rules` are on disk already (:func:`solve` then only loads them)."""
-    rules = get_rules(rules)
     return is_cached("yatzy-values", _cache_params(rules), CACHE_VERSION)

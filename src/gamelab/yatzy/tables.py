@@ -7,7 +7,7 @@ machine, builds it (about 10-15 core-seconds per rule set); later calls return t
 :func:`tables_status` says which of these a call would do, so a page can tell its user that a
 first build is running. Threads asking for the same rule set wait for one build.
 
->>> tables_status("yatzy").rules
+>>> tables_status(RULES["yatzy"]).rules
 'yatzy'
 """
 
@@ -19,7 +19,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamelab.yatzy.distribution import ScoreDistribution, is_distribution_cached, score_distribution
-from gamelab.yatzy.rules import RULES, get_rules
+from gamelab.yatzy.rules import RULES, RuleSet
 from gamelab.yatzy.solver import is_solved, solve
 
 #: Rough cost of a first build on one idle core (E and its second moment, docs/yatzy.md), for the
@@ -55,18 +55,19 @@ class TablesStatus:
     description: str
 
 
-def _named(rules) -> str:
-    name = get_rules(rules).name
-    if name not in RULES:
-        raise ValueError(f"unknown rules {name!r}; allowed: {', '.join(RULES)}")
-    return name
+def _named(rules: RuleSet) -> str:
+    """The name of a named rule set (these tables are kept per name); a reduced rule set built
+    for a test is refused."""
+    if RULES.get(rules.name) != rules:
+        raise ValueError(f"not a named rule set: {rules.name!r}; allowed: {', '.join(RULES)}")
+    return rules.name
 
 
-def tables_status(rules) -> TablesStatus:
+def tables_status(rules: RuleSet) -> TablesStatus:
     """What :func:`optimal_values` would do for `rules` now."""
     name = _named(rules)
     loaded = name in _values
-    cached = loaded or is_solved(name)
+    cached = loaded or is_solved(rules)
     if loaded:
         message = ""
     elif cached:
@@ -76,12 +77,12 @@ def tables_status(rules) -> TablesStatus:
             f"building the {name} decision tables: first use on this server, about "
             f"{BUILD_SECONDS[name]} s on an idle core (longer on a busy one); cached afterwards"
         )
-    r = get_rules(name)
+    r = rules
     return TablesStatus(
         name,
         loaded,
         cached,
-        is_distribution_cached(name),
+        is_distribution_cached(rules),
         message,
         list(r.boxes),
         [r.box_label(b) for b in range(r.n_boxes)],
@@ -91,7 +92,7 @@ def tables_status(rules) -> TablesStatus:
     )
 
 
-def optimal_values(rules) -> np.ndarray:
+def optimal_values(rules: RuleSet) -> np.ndarray:
     """E of the optimal strategy of `rules` (a named rule set), loaded or built once."""
     name = _named(rules)
     found = _values.get(name)
@@ -99,17 +100,17 @@ def optimal_values(rules) -> np.ndarray:
         return found
     with _locks[name]:
         if name not in _values:
-            _values[name] = solve(name).E
+            _values[name] = solve(rules).E
         return _values[name]
 
 
-def prepare(rules) -> TablesStatus:
+def prepare(rules: RuleSet) -> TablesStatus:
     """Load (or build) the tables of `rules`; returns the status afterwards."""
     optimal_values(rules)
     return tables_status(rules)
 
 
-def optimal_distribution(rules) -> ScoreDistribution:
+def optimal_distribution(rules: RuleSet) -> ScoreDistribution:
     """The exact final-score distribution of optimal play from the empty card (cached on disk;
     the first computation takes about a core-minute for Yatzy)."""
     name = _named(rules)
@@ -118,5 +119,5 @@ def optimal_distribution(rules) -> ScoreDistribution:
         return found
     with _distribution_locks[name]:
         if name not in _distributions:
-            _distributions[name] = score_distribution(name)
+            _distributions[name] = score_distribution(rules)
         return _distributions[name]

@@ -27,7 +27,7 @@ from gamelab.core.cache import cached_arrays
 from gamelab.yatzy._turn_kernels import state_index
 from gamelab.yatzy._utility_kernels import utility_layer
 from gamelab.yatzy.distribution import layer_rows
-from gamelab.yatzy.rules import RuleSet, get_rules
+from gamelab.yatzy.rules import RuleSet
 from gamelab.yatzy.solver import masks_by_popcount
 
 CACHE_VERSION = 1
@@ -35,10 +35,9 @@ TARGETS = (200, 250, 300, 350)
 
 
 def target_probabilities(
-    rules: RuleSet | str, max_target: int = 350, use_cache: bool = True
+    rules: RuleSet, max_target: int = 350, use_cache: bool = True
 ) -> dict[str, np.ndarray]:
     """{'p': max P(final >= T) for T = 0..max_target, 'seconds': solve time} (cached)."""
-    rules = get_rules(rules)
     if max_target < 0:
         raise ValueError(f"max_target must be at least 0, got {max_target}")
     L = max_target + 1
@@ -103,11 +102,10 @@ def parse_targets(text: str, most: int = 1000) -> tuple[int, ...]:
     return tuple(values)
 
 
-def target_table(rules: RuleSet | str, targets: tuple[int, ...] = TARGETS) -> TargetTable:
+def target_table(rules: RuleSet, targets: tuple[int, ...] = TARGETS) -> TargetTable:
     """Target play for each of `targets` beside the expected-score strategy (both cached)."""
     from gamelab.yatzy.distribution import score_distribution
 
-    rules = get_rules(rules)
     tp = target_probabilities(rules, max(targets))
     ev = score_distribution(rules)
     return TargetTable(

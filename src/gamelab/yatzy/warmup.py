@@ -23,7 +23,7 @@ from gamelab.yatzy._play_kernels import (
 )
 from gamelab.yatzy._turn_kernels import new_workspace, state_index, workspace_decisions
 from gamelab.yatzy.distribution import layer_rows
-from gamelab.yatzy.rules import get_rules
+from gamelab.yatzy.rules import RULES
 from gamelab.yatzy.solver import masks_by_popcount
 
 
@@ -32,7 +32,7 @@ def compile_kernels() -> None:
     from gamelab.yatzy.game import warm_up as warm_up_page  # win play: forward and utility kernels
 
     warm_up_page()
-    rules = get_rules("yatzy")
+    rules = RULES["yatzy"]
     nb = rules.n_boxes
     bundle = rules.kernel_rules()
     E = np.zeros(rules.n_states)
@@ -67,7 +67,7 @@ def warm_up() -> None:
     from gamelab.yatzy.simulate import simulate
     from gamelab.yatzy.solver import solve
 
-    rules = get_rules("yatzy")
+    rules = RULES["yatzy"]
     solve(rules)
     coach(rules, "-", "11114", 2)
     simulate(rules, "optimal", 50, 0, Backend(workers=1, quiet=True), None)

@@ -63,7 +63,7 @@ from gamelab.yatzy._turn_kernels import (
     workspace_decisions,
 )
 from gamelab.yatzy._utility_kernels import utility_decisions, utility_layer, utility_pair_layer
-from gamelab.yatzy.rules import RULES, RuleSet, get_rules
+from gamelab.yatzy.rules import RULES, RuleSet
 from gamelab.yatzy.simulate import strategy_values
 from gamelab.yatzy.solver import solve, upper_reach
 
@@ -71,7 +71,7 @@ from gamelab.yatzy.solver import solve, upper_reach
 def _expected_values(rules: RuleSet) -> np.ndarray:
     """E of the expected-score strategy (memoised per process for the named rule sets)."""
     if RULES.get(rules.name) is rules:
-        return strategy_values(rules.name, "optimal")
+        return strategy_values(rules, "optimal")
     return solve(rules).E
 
 
@@ -147,7 +147,6 @@ def final_score_law(
 
     `state` = (mask, m, f, score). Exact (forward propagation over the reachable states).
     """
-    rules = get_rules(rules)
     mask, m, f, score = (int(x) for x in state)
     if E is None:
         E = _expected_values(rules)
@@ -248,7 +247,7 @@ def decision_scratch(n_boxes: int = 13) -> tuple:
 
 
 def solve_win(
-    rules: RuleSet | str,
+    rules: RuleSet,
     a_state,
     b_law: tuple[int, np.ndarray],
     keep_all: bool = True,
@@ -263,7 +262,6 @@ def solve_win(
     so :meth:`WinSolution.outcomes` can give P(win), P(tie) and P(loss) apart (between choices
     of equal value it takes the one winning more often; the played decisions break such exact
     ties by the first box and the smallest keep)."""
-    rules = get_rules(rules)
     t0 = time.perf_counter()
     mask, m, f, score = (int(x) for x in a_state)
     lo, p = b_law
@@ -395,7 +393,6 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
 
     simulate=False records only the exact values (no endgame simulations)."""
     rules, turns_left, games, a_first, simulate = item
-    rules = get_rules(rules)
     E = _expected_values(rules)
     ua = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
     ub = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
@@ -482,7 +479,7 @@ class WinPlayStudy:
 
 
 def winplay_study(
-    rules: RuleSet | str = "yahtzee-no-bonus",
+    rules: RuleSet = RULES["yahtzee-no-bonus"],
     turns_left: int = 5,
     games: int = 1000,
     seed: int = 0,
@@ -495,7 +492,6 @@ def winplay_study(
     """Win rates (ties count half) of expectation, single-solve and re-targeting win play.
 
     simulate=False: only the exact per-game values (expectation and single solve)."""
-    rules = get_rules(rules)
     if not 1 <= turns_left <= rules.n_boxes:
         raise ValueError(f"turns_left must be 1..{rules.n_boxes}, got {turns_left}")
     if games < 2:
@@ -583,7 +579,7 @@ class WinFromStart:
 
 
 def win_from_start(
-    rules: RuleSet | str = "yahtzee-no-bonus", use_cache: bool = True
+    rules: RuleSet = RULES["yahtzee-no-bonus"], use_cache: bool = True
 ) -> WinFromStart:
     """K = all turns: A plays for the win from the empty card against B's whole-game law.
 
@@ -591,7 +587,6 @@ def win_from_start(
     exactly half (ties counting half) and the solve's value is A's best win probability when
     it does not watch B's turns (cached; a few core-minutes without the Yahtzee bonus).
     """
-    rules = get_rules(rules)
 
     def compute() -> dict[str, np.ndarray]:
         E = _expected_values(rules)
@@ -622,7 +617,7 @@ def win_from_start(
 
 #: The measurement in docs/yatzy.md and the report (resumed from the result store).
 REPORT_STUDY: dict[str, Any] = {
-    "rules": "yahtzee-no-bonus",
+    "rules": RULES["yahtzee-no-bonus"],
     "turns_left": 8,
     "games": 1000,
     "seed": 1,
@@ -634,7 +629,7 @@ REPORT_STUDY: dict[str, Any] = {
 #: The exact-only measurements at other K (docs/yatzy.md), resumed from the result store.
 REPORT_EXACT_STUDIES: tuple[dict[str, Any], ...] = tuple(
     {
-        "rules": "yahtzee-no-bonus",
+        "rules": RULES["yahtzee-no-bonus"],
         "turns_left": k,
         "games": n,
         "seed": 1,

@@ -24,6 +24,7 @@ from gamelab.web.pool import to_document
 from gamelab.yatzy.coach import coach
 from gamelab.yatzy.game import game_view, undo_view
 from gamelab.yatzy.review import review_game
+from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.tables import prepare, tables_status
 
 PAGE = GamePage(
@@ -58,17 +59,20 @@ Moves: Any = Field(default=[], max_length=60, description='your moves: "keep 111
 class RulesRequest(ApiModel):
     rules: str = Rules
 
+    @property
+    def rule_set(self) -> RuleSet:
+        """The request's rule set, parsed once here (an unknown name: 422 naming `rules`)."""
+        return get_rules(self.rules)
 
-class AdviseRequest(ApiModel):
-    rules: str = Rules
+
+class AdviseRequest(RulesRequest):
     card: str = CardText
     dice: str = Field(max_length=20, description="the five dice, e.g. 11114")
     rolls_left: int = 2
     top: int | None = None
 
 
-class GameRequest(ApiModel):
-    rules: str = Rules
+class GameRequest(RulesRequest):
     seed: int = 0
     start: str = CardText
     moves: list[str] = Moves
@@ -80,27 +84,27 @@ class GameRequest(ApiModel):
     )
 
 
-def _game_args(body: GameRequest) -> tuple[str, int, list[str], str, str, list[list[str]]]:
-    return (body.rules, body.seed, body.moves, body.start, body.opponent, body.bot_moves)
+def _game_args(body: GameRequest) -> tuple[RuleSet, int, list[str], str, str, list[list[str]]]:
+    return (body.rule_set, body.seed, body.moves, body.start, body.opponent, body.bot_moves)
 
 
 @router.post("/status")
 def status(body: RulesRequest):
     """Whether the rule set's decision tables are loaded, on disk, or still to be built."""
-    return reply(tables_status(body.rules))
+    return reply(tables_status(body.rule_set))
 
 
 @router.post("/prepare")
 def prepare_tables(body: RulesRequest):
     """Load the rule set's tables (building them the first time on this server)."""
-    return reply(prepare(body.rules))
+    return reply(prepare(body.rule_set))
 
 
 @router.post("/advise")
 def advise(body: AdviseRequest):
     """Every keep (or box with no rolls left) with its expected final score and loss, best
     first: the document of ``gamelab yatzy advise --json``."""
-    return reply(coach(body.rules, body.card, body.dice, body.rolls_left, top=body.top))
+    return reply(coach(body.rule_set, body.card, body.dice, body.rolls_left, top=body.top))
 
 
 @router.post("/game")
