@@ -149,3 +149,81 @@ def test_serve_answers_at_once_while_the_solvers_warm_up():
         while not client.get("/api/health").json()["ready"] and time.monotonic() < deadline:
             time.sleep(0.5)
         assert client.get("/api/health").json() == {**health, "ready": True, "warming": []}
+
+
+def test_serve_listens_while_the_web_app_loads():
+    """Issue 23: `gamelab serve` answered its first request after 21-30 s on a busy machine
+    (the web app imports every game library first). It now listens at once: /api/health says
+    it is not ready, a page is a "starting" page that reloads itself, an API call a 503 with
+    Retry-After; once the app is built its lifespan runs and every request goes to it, and
+    stopping the server stops that lifespan."""
+    import asyncio
+    import json
+    import threading
+
+    from gamelab.web.headers import SECURITY_HEADERS
+    from gamelab.web.starting import StartingApp
+
+    release = threading.Event()
+    lifespan: list[str] = []
+
+    async def real(scope, receive, send):
+        if scope["type"] == "lifespan":
+            while True:
+                message = await receive()
+                lifespan.append(message["type"])
+                await send({"type": message["type"] + ".complete"})
+                if message["type"] == "lifespan.shutdown":
+                    return
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b"the real app"})
+
+    def build():
+        assert release.wait(30)
+        return real
+
+    app = StartingApp(build, "9.9", SECURITY_HEADERS)
+
+    async def get(path: str) -> tuple[int, dict, bytes]:
+        sent: list[dict] = []
+
+        async def receive():
+            return {"type": "http.request", "body": b"", "more_body": False}
+
+        async def send(message):
+            sent.append(message)
+
+        await app({"type": "http", "path": path, "method": "GET", "headers": []}, receive, send)
+        headers = {k.decode(): v.decode() for k, v in sent[0].get("headers", [])}
+        return sent[0]["status"], headers, b"".join(m.get("body", b"") for m in sent[1:])
+
+    async def scenario():
+        inbox: asyncio.Queue = asyncio.Queue()
+        outbox: asyncio.Queue = asyncio.Queue()
+        task = asyncio.ensure_future(app({"type": "lifespan"}, inbox.get, outbox.put))
+        await inbox.put({"type": "lifespan.startup"})
+        assert (await outbox.get())["type"] == "lifespan.startup.complete"  # listens now
+        status, headers, body = await get("/api/health")
+        health = json.loads(body)
+        assert status == 200 and health["ready"] is False and health["version"] == "9.9"
+        assert set(health) == {"status", "version", "ready", "warming"}
+        assert "script-src 'self'" in headers["content-security-policy"]
+        status, headers, body = await get("/voltorb")
+        assert status == 503 and b"gamelab is starting" in body and b"refresh" in body
+        status, headers, body = await get("/api/voltorb/solve")
+        assert status == 503 and headers["retry-after"] == "1"
+        assert "starting" in json.loads(body)["detail"]
+        assert lifespan == []  # the real app is not built yet
+        release.set()
+        for _ in range(200):
+            if app.app is not None:
+                break
+            await asyncio.sleep(0.05)
+        assert lifespan == ["lifespan.startup"]
+        assert await get("/voltorb") == (200, {}, b"the real app")
+        await inbox.put({"type": "lifespan.shutdown"})
+        assert (await outbox.get())["type"] == "lifespan.shutdown.complete"
+        await task
+        assert lifespan == ["lifespan.startup", "lifespan.shutdown"]
+
+    asyncio.run(scenario())

@@ -40,11 +40,12 @@ from swagger_ui_bundle import swagger_ui_path
 
 from gamelab import GAMES, __version__
 from gamelab.web.common import GamePage, Settings, job_reply, pool_of
+from gamelab.web.headers import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
 from gamelab.web.pool import BudgetExceeded, SolverPool, WorkerDied, call_by_name
 
 log = logging.getLogger("gamelab.web")
 
-__all__ = ["create_app", "discover_games"]
+__all__ = ["CONTENT_SECURITY_POLICY", "create_app", "discover_games"]
 
 _HERE = files("gamelab.web")
 
@@ -113,34 +114,6 @@ def _readable(exc: RequestValidationError) -> tuple[str, str | None]:
     field = loc[0] if loc else None
     return (f"{where}: {msg}" if where else msg), field
 
-
-#: The content security policy: scripts only from this server's own files (the pages are
-#: ES modules and /api/docs starts Swagger UI from a static file: no inline script anywhere),
-#: everything else from the same origin; inline styles are allowed (the boards are SVG whose
-#: sizes the scripts set). A browser test fails on any violation the pages cause.
-CONTENT_SECURITY_POLICY = "; ".join(
-    [
-        "default-src 'self'",
-        "script-src 'self'",
-        "style-src 'self' 'unsafe-inline'",
-        "img-src 'self' data: blob:",
-        "font-src 'self' data:",
-        "connect-src 'self'",
-        "frame-ancestors 'none'",
-        "object-src 'none'",
-        "base-uri 'self'",
-        "form-action 'self'",
-    ]
-)
-
-#: Sent with every response: no MIME sniffing, no framing by other sites, no plugins, no
-#: script that the server did not serve as a file.
-SECURITY_HEADERS = [
-    (b"x-content-type-options", b"nosniff"),
-    (b"x-frame-options", b"DENY"),
-    (b"content-security-policy", CONTENT_SECURITY_POLICY.encode()),
-    (b"referrer-policy", b"same-origin"),
-]
 
 #: /api/docs: Swagger UI from the installed swagger-ui-bundle, started by static/api-docs.js
 #: (FastAPI's own docs page starts it with an inline script, which the policy refuses).

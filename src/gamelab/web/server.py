@@ -2,9 +2,8 @@
 
 from __future__ import annotations
 
+import sys
 from pathlib import Path
-
-from gamelab.web.common import Settings
 
 LOCAL_HOSTS = ("127.0.0.1", "localhost", "::1")
 
@@ -31,10 +30,15 @@ def serve(
     budget: float = 2.0,
     pack: Path | None = None,
 ) -> None:
-    """Serve until interrupted (Ctrl-C). `pack` is the lattice game's level pack (checked now)."""
+    """Serve until interrupted (Ctrl-C). `pack` is the lattice game's level pack (checked now).
+
+    The server listens at once (:class:`~gamelab.web.starting.StartingApp` answers while the
+    web app and its games are imported), then warms the solvers in the background."""
     import uvicorn
 
-    from gamelab.web.app import create_app
+    from gamelab import __version__
+    from gamelab.web.headers import SECURITY_HEADERS
+    from gamelab.web.starting import StartingApp
 
     if not 0 < port < 65536:
         raise ValueError(f"--port must be 1-65535, got {port}")
@@ -44,17 +48,19 @@ def serve(
 
         load_pack(pack)  # a file that is not a pack is refused before the server starts
         options["lattice_pack"] = str(Path(pack).resolve())
+
+    def build():  # in a thread, while the server already answers
+        from gamelab.web.app import create_app
+        from gamelab.web.common import Settings
+
+        settings = Settings(workers=workers, budget=budget, options=options, background_warmup=True)
+        return create_app(settings)
+
     ready = start_message(host, port, workers)
     ready += (
         "\nwarming up the solvers in the background (loading their kernels; the first start "
         "after installing compiles them: /api/health lists what is still warming)"
     )
-    settings = Settings(
-        workers=workers,
-        budget=budget,
-        ready_message=ready,
-        options=options,
-        background_warmup=True,
-    )
-    app = create_app(settings)
+    print(ready, file=sys.stderr, flush=True)
+    app = StartingApp(build, __version__, SECURITY_HEADERS)
     uvicorn.run(app, host=host, port=port, log_level="warning", server_header=False)
