@@ -5,6 +5,7 @@ from dataclasses import replace
 import pytest
 
 from gamelab.lattice.enumeration import contact_sets
+from gamelab.lattice.instances import get_benchmark
 from gamelab.lattice.pack import read_pack
 from gamelab.lattice.puzzle import (
     best_fold,
@@ -16,9 +17,10 @@ from gamelab.lattice.puzzle import (
     load_pack,
     score_fold,
     score_level_fold,
+    tutorial_level,
 )
 from gamelab.lattice.rules import hh_score
-from gamelab.lattice.stars import paper_thresholds
+from gamelab.lattice.stars import graded_thresholds, paper_thresholds
 
 
 def test_score_fold_matches_the_rules_and_gives_stars_only_when_complete():
@@ -47,11 +49,13 @@ def test_bad_folds_are_refused_with_the_library_message(moves, message):
 def test_typed_level_has_the_exact_thresholds():
     level = level_from_sequence(" hphhhhhhphhphhph ")
     assert level.sequence == "HPHHHHHHPHHPHHPH" and level.best == 9  # seed paper, Figure 2
-    assert level.thresholds == paper_thresholds(9) and level.counts[9] == 2
+    # the game's graded banding: 7 of 9 contacts (better than 99.9% of the folds) is two stars
+    assert level.thresholds == graded_thresholds(9) == (4, 7, 9) and level.counts[9] == 2
+    assert sum(level.counts[:7]) / sum(level.counts) > 0.999
     assert sum(level.counts) == 802_075  # symmetry-distinct 16-residue folds (OEIS A046171)
     with pytest.raises(ValueError, match="only H and P"):
         level_from_sequence("HPX")
-    with pytest.raises(ValueError, match="4 to 18 residues"):
+    with pytest.raises(ValueError, match="4 to 20 residues"):
         level_from_sequence("HP")
     with pytest.raises(ValueError, match="no puzzle"):
         level_from_sequence("PPPPPP")
@@ -60,9 +64,21 @@ def test_typed_level_has_the_exact_thresholds():
 def test_best_fold_reaches_the_best_score():
     fold = best_fold("HPHHHHHHPHHPHHPH")
     assert hh_score(fold.sequence, fold.conformation) == fold.score == 9 and fold.count == 2
-    # beyond the typed lengths only a pack's stored fold is given (no L=19-22 enumeration)
-    with pytest.raises(ValueError, match="4 to 18 residues"):
-        best_fold("H" * 19)
+    # beyond the typed lengths only a pack's or the expert pack's stored fold is given
+    with pytest.raises(ValueError, match="4 to 20 residues"):
+        best_fold("H" * 21)
+    s6 = get_benchmark("S1-6")
+    expert = best_fold(s6.sequence)
+    assert hh_score(s6.sequence, expert.conformation) == expert.score == s6.best_known
+    assert expert.count is None  # the folds of a 50-mer are not counted
+    with pytest.raises(ValueError, match="no fold with the best known 48 contacts of S1-10"):
+        best_fold(get_benchmark("S1-10").sequence)
+
+
+def test_tutorial_level_one_star_per_contact():
+    level = tutorial_level()
+    assert level.source == "tutorial" and level.best == 3 and level.thresholds == (1, 2, 3)
+    assert level.counts == [210, 51, 9, 2]  # the enumeration's histogram of HPHPPHPH
 
 
 def test_score_level_fold_uses_the_levels_own_thresholds():
@@ -83,7 +99,7 @@ def test_generated_level_is_the_gas_best_and_fixed_by_its_seed():
     a, b = generate_level(12, 7), generate_level(12, 7)
     assert a == b and a.length == 12 and a.source == "generated (GA seed 7)"
     assert (
-        a.thresholds == paper_thresholds(a.best)
+        a.thresholds == graded_thresholds(a.best)
         and a.counts == level_from_sequence(a.sequence).counts
     )
     with pytest.raises(ValueError, match="10 to 18 residues"):
@@ -124,7 +140,7 @@ def test_shipped_pack_lengths_order_and_thresholds():
     shares = [lv.best_share for lv in pack.levels]
     assert shares == sorted(shares, reverse=True)  # easiest (most common three-star folds) first
     for lv in pack.levels[:3]:
-        assert lv.thresholds == paper_thresholds(lv.best)
+        assert lv.thresholds == graded_thresholds(lv.best)
         assert sum(lv.counts) > 0 and lv.counts[-1] > 0
     last = pack.levels[-1]  # L=20: its stored best fold, checked by the rules
     fold = best_fold(last.sequence, pack)

@@ -21,10 +21,30 @@ def test_typed_level_matches_the_cli(api, gamelab_cli):
     res = api.post("/api/lattice/level", json={"sequence": "HPHHHHHHPHHPHHPH"})
     assert res.status_code == 200, res.text
     level = res.json()
-    assert level["best"] == 9 and level["thresholds"] == [4, 8, 9]
+    assert level["best"] == 9 and level["thresholds"] == [4, 7, 9]  # the game's graded banding
     cli = gamelab_cli("lattice", "histogram", "--sequence", "HPHHHHHHPHHPHHPH", "--json")
     assert cli.returncode == 0, cli.stderr
-    assert json.loads(cli.stdout)["stars"]["paper"]["thresholds"] == level["thresholds"]
+    assert json.loads(cli.stdout)["stars"]["graded"]["thresholds"] == level["thresholds"]
+
+
+def test_tutorial_and_expert_pack(api):
+    from gamelab.core.serialise import to_plain
+    from gamelab.lattice.expert import load_expert_pack
+
+    tut = api.post("/api/lattice/tutorial", json={}).json()
+    assert tut["source"] == "tutorial" and tut["thresholds"] == [1, 2, 3]
+    expert = api.post("/api/lattice/expert", json={}).json()
+    assert expert == to_plain(load_expert_pack())
+    assert [lv["name"] for lv in expert["levels"]] == [f"S1-{k}" for k in range(1, 12)]
+    assert "solutions" not in expert  # spoilers stay on the server
+    s5 = expert["levels"][4]
+    assert (s5["best_known"], s5["proven_by"], s5["thresholds"]) == (23, "bound", [11, 22, 23])
+    # an expert level's fold is scored at its 100 residues, and its shipped fold is the best
+    s10 = expert["levels"][9]["sequence"]
+    res = api.post("/api/lattice/score", json={"sequence": s10, "moves": "R" * 99})
+    assert res.status_code == 200 and res.json()["complete"], res.text
+    best = api.post("/api/lattice/best", json={"sequence": expert["levels"][5]["sequence"]})
+    assert best.json()["score"] == 21 and best.json()["count"] is None
 
 
 def test_score_of_the_first_level_equals_the_cli_score(api, gamelab_cli):
@@ -74,11 +94,11 @@ def test_score_is_the_library_score(api):
         ("/api/lattice/score", {"sequence": "HPXH", "moves": "R"}, "only H and P"),
         ("/api/lattice/score", {"sequence": "HPHH", "moves": "RQ"}, "not a square lattice move"),
         ("/api/lattice/level", {"sequence": "HPPQ"}, "only H and P"),
-        ("/api/lattice/level", {"sequence": "H" * 30}, "4 to 18 residues"),
+        ("/api/lattice/level", {"sequence": "H" * 30}, "4 to 20 residues"),
         ("/api/lattice/daily", {"date": "tomorrow"}, "not a date"),
         ("/api/lattice/generate", {"length": 30, "seed": 1}, "10 to 18 residues"),
         ("/api/lattice/generate", {"length": 12, "seed": -1}, "seed must be"),
-        ("/api/lattice/best", {"sequence": "H" * 22}, "4 to 18 residues"),
+        ("/api/lattice/best", {"sequence": "H" * 22}, "4 to 20 residues"),
         (
             "/api/lattice/score",
             {"sequence": "HPHH", "moves": "R", "thresholds": [3, 2, 1]},

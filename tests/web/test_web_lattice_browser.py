@@ -1,5 +1,7 @@
-"""The folding game in a real Chromium: fold level 1 to three stars by keyboard, undo, make a level."""
+"""The folding game in a real Chromium: fold level 1 to three stars by keyboard, undo, make a level;
+issue 25's lattice items (each test named after its item), the reload, the expert pack, a phone."""
 
+from gamelab.lattice.puzzle import GENERATE_LENGTHS, PLAY_LENGTHS
 from gamelab.lattice.rules import hh_score
 
 ARROW = {"R": "ArrowRight", "L": "ArrowLeft", "U": "ArrowUp", "D": "ArrowDown"}
@@ -8,7 +10,7 @@ ARROW = {"R": "ArrowRight", "L": "ArrowLeft", "U": "ArrowUp", "D": "ArrowDown"}
 def test_first_level_to_three_stars_by_keyboard_then_undo(page):
     first = page.request.post("/api/lattice/levels", data={}).json()["levels"][0]
     best = page.request.post("/api/lattice/best", data={"sequence": first["sequence"]}).json()
-    page.goto("/lattice")
+    page.goto("/lattice?level=1")
     page.wait_for_function(
         "document.querySelector('#level-title').textContent.startsWith('Level 1')"
     )
@@ -40,7 +42,7 @@ def test_make_a_level_from_a_typed_sequence(page):
     page.wait_for_function("document.querySelector('#make-result').textContent.includes('Best 9')")
     page.locator("#make-play").click()
     assert "16 residues" in page.locator("#level-title").inner_text()
-    assert page.locator("#thresholds").inner_text() == "★ 4 · ★★ 8 · ★★★ 9 contacts"
+    assert page.locator("#thresholds").inner_text() == "★ 4 · ★★ 7 · ★★★ 9 contacts"
     assert "seq=HPHHHHHHPHHPHHPH" in page.url
     # drag the chain's end: a fast drag three cells right follows cell by cell; back one undoes
     cell = page.evaluate(
@@ -78,7 +80,7 @@ def test_lattice_1_generate_never_repeats_a_pack_level(page):
     """Issue 25, Lattice 1: Generate at 10 residues always returned level 1 (HHPHPPHPPH)."""
     pack = page.request.post("/api/lattice/levels", data={}).json()["levels"]
     known = {min(lv["sequence"], lv["sequence"][::-1]) for lv in pack}
-    page.goto("/lattice")
+    page.goto("/lattice?level=1")
     page.wait_for_function("document.querySelector('#level-title').textContent.startsWith('Level')")
     page.select_option("#make-length", "10")
     page.click("#make-generate")
@@ -89,3 +91,271 @@ def test_lattice_1_generate_never_repeats_a_pack_level(page):
     seq = text.split("): ", 1)[1].split(".", 1)[0].strip()
     assert len(seq) == 10 and set(seq) <= {"H", "P"}, text
     assert min(seq, seq[::-1]) not in known, (seq, text)
+
+
+def _title_starts(page, text: str) -> None:
+    page.wait_for_function(
+        "(t) => document.querySelector('#level-title').textContent.startsWith(t)", arg=text
+    )
+
+
+def _keys(page, moves: str) -> None:
+    page.locator("#board").focus()
+    for move in moves:
+        page.keyboard.press(ARROW[move])
+
+
+def _cell(page, x: int, y: int) -> tuple[float, float]:
+    """The screen point of lattice cell (x, y) on the board."""
+    return page.evaluate(
+        """([x, y]) => { const b = document.getElementById('board'); const p = b.createSVGPoint();
+        p.x = x; p.y = -y; const q = p.matrixTransform(b.getScreenCTM()); return [q.x, q.y]; }""",
+        [x, y],
+    )
+
+
+def _inside_viewport(page, selector: str) -> bool:
+    return page.evaluate(
+        """(s) => { const r = document.querySelector(s).getBoundingClientRect();
+        return r.height > 0 && r.top >= 0 && r.bottom <= window.innerHeight; }""",
+        selector,
+    )
+
+
+#: every tile's parts inside the tile, no two tiles overlapping, no text clipped
+_TILES_FIT = """(list) => {
+  const items = [...document.querySelectorAll(list + ' li')];
+  const boxes = items.map((li) => li.getBoundingClientRect());
+  const bad = [];
+  items.forEach((li, k) => {
+    const r = boxes[k];
+    for (const el of li.querySelectorAll('span, button')) {
+      const c = el.getBoundingClientRect();
+      if (c.left < r.left - 0.5 || c.right > r.right + 0.5 || c.top < r.top - 0.5 || c.bottom > r.bottom + 0.5)
+        bad.push(['outside', k, el.textContent]);
+      if (el.scrollWidth > el.clientWidth + 1 && el.tagName === 'SPAN') bad.push(['clipped', k, el.textContent]);
+    }
+    boxes.forEach((o, m) => {
+      if (m > k && r.left < o.right - 0.5 && o.left < r.right - 0.5 && r.top < o.bottom - 0.5 && o.top < r.bottom - 0.5)
+        bad.push(['overlap', k, m]);
+    });
+  });
+  return bad;
+}"""
+
+
+def test_lattice_2_level_list_with_stars_earned_fits_and_shows_the_current_level(page):
+    """Issue 25, Lattice 2: with stars earned the stars overlapped the next column and were
+    clipped; the current level (bold) read "22. 20 residues · best 1" for level 12."""
+    pack = page.request.post("/api/lattice/levels", data={}).json()["levels"]
+    page.goto("/lattice")
+    page.evaluate(
+        "(seqs) => localStorage.setItem('gamelab.lattice.progress', JSON.stringify("
+        "Object.fromEntries(seqs.map((s, i) => [s, 1 + i % 3]))))",
+        [lv["sequence"] for lv in pack],
+    )
+    page.goto("/lattice?level=12")
+    _title_starts(page, "Level 12")
+    assert page.evaluate(_TILES_FIT, "#levels") == []
+    current = page.locator("#levels li.current")
+    assert current.count() == 1
+    text = current.inner_text()
+    assert "12" in text and f"best {pack[11]['best']}" in text, text
+    assert current.locator(".got").inner_text() == "★★★"[: 1 + 11 % 3] + "☆" * (2 - 11 % 3)
+
+
+def test_lattice_3_dead_end_says_so_and_offers_undo(page):
+    """Issue 25, Lattice 3: level 22 folded RRRRUUULLLLDDRRURD boxes the chain's end in; the
+    page said nothing."""
+    page.goto("/lattice?level=22")
+    _title_starts(page, "Level 22")
+    _keys(page, "RRRRUUULLLLDDRRURD")
+    assert page.locator("#board").get_attribute("data-moves") == "RRRRUUULLLLDDRRURD"
+    result = page.locator("#result")
+    assert "Boxed in" in result.inner_text() and "no free cell" in result.inner_text()
+    page.locator("#dead-end-undo").click()
+    assert page.locator("#board").get_attribute("data-moves") == "RRRRUUULLLLDDRRUR"
+    assert "Boxed in" not in result.inner_text()
+
+
+def test_lattice_4_tutorial_explains_h_p_contacts_and_stars_are_graded(page):
+    """Issue 25, Lattice 4: H and P were never explained, and a typed level with thresholds
+    4/8/9 gave one star for 7 contacts (better than 99.9% of folds)."""
+    tut = page.request.post("/api/lattice/tutorial", data={}).json()
+    best = page.request.post("/api/lattice/best", data={"sequence": tut["sequence"]}).json()
+    page.goto("/lattice")  # a new player: no stars yet
+    _title_starts(page, "Tutorial")
+    box = page.locator("#tutorial")
+    assert box.is_visible()
+    words = box.inner_text()
+    for needed in ("hydrophobic", "polar", "contact", "dotted", "star"):
+        assert needed in words, needed
+    assert page.locator("#thresholds").inner_text().startswith("★ 1 · ★★ 2 · ★★★ 3")
+    _keys(page, best["conformation"])
+    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Solved')")
+    assert "All three contacts" in page.locator("#tutorial-step").inner_text()
+    page.locator("#next-level").click()
+    _title_starts(page, "Level 1")
+    assert not box.is_visible()
+    # graded stars: 7 of the 16-mer's 9 contacts earn two stars, and the page says how good it is
+    seq, fold7 = "HPHHHHHHPHHPHHPH", "UULLURRULLLDDDR"
+    assert hh_score(seq, fold7) == 7
+    page.goto(f"/lattice?seq={seq}")
+    _title_starts(page, "Your level")
+    assert page.locator("#thresholds").inner_text() == "★ 4 · ★★ 7 · ★★★ 9 contacts"
+    _keys(page, fold7)
+    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Folded')")
+    assert page.locator("#stars").inner_text() == "★★☆"
+    text = page.locator("#result").inner_text()
+    assert "2 stars" in text and "better than 99" in text and "2 more contacts" in text, text
+
+
+def test_lattice_5_make_a_level_range_result_in_view_and_pull_a_residue(page):
+    """Issue 25, Lattice 5: "Make a level" said 4-18 residues while the pack goes to 20; at
+    1280x900 the result and "Next level" were below the fold; a fold could only change at its
+    end."""
+    pack = page.request.post("/api/lattice/levels", data={}).json()["levels"]
+    lo, hi = PLAY_LENGTHS
+    assert hi == max(len(lv["sequence"]) for lv in pack)
+    page.goto("/lattice?level=1")
+    _title_starts(page, "Level 1")
+    help_text = page.locator("#make-help").inner_text()
+    assert (
+        f"{lo} to {hi} residues" in help_text and "{} to {}".format(*GENERATE_LENGTHS) in help_text
+    )
+    lengths = [
+        int(v)
+        for v in page.locator("#make-length option").evaluate_all("os => os.map(o => o.value)")
+    ]
+    assert (min(lengths), max(lengths)) == GENERATE_LENGTHS
+    # the result and Next level in view without scrolling once a level is solved
+    first = pack[0]
+    best = page.request.post("/api/lattice/best", data={"sequence": first["sequence"]}).json()
+    _keys(page, best["conformation"])
+    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Solved')")
+    assert page.locator("#next-level").is_visible()
+    assert _inside_viewport(page, "#result") and _inside_viewport(page, "#next-level")
+    # pull a residue in the middle: a straight chain, residue 5 dragged diagonally to (6, 1);
+    # residue 6 stays, 4 takes the square's corner (5, 1) and the start follows
+    page.locator("#restart").click()
+    _keys(page, "R" * 9)
+    start, target = _cell(page, 5, 0), _cell(page, 6, 1)
+    page.mouse.move(*start)
+    page.mouse.down()
+    page.mouse.move(*target, steps=4)
+    page.mouse.up()
+    pulled = "RRRURDRRR"
+    assert page.locator("#board").get_attribute("data-moves") == pulled
+    assert int(page.locator("#board").get_attribute("data-score")) == hh_score(
+        first["sequence"], pulled
+    )
+    page.locator("#undo").click()  # a pull is undone like any change
+    assert page.locator("#board").get_attribute("data-moves") == "R" * 9
+    # a sequence beyond the range: the library's message beside the input
+    page.locator("#make-seq").fill("H" * (hi + 1))
+    page.locator("#make-analyse").click()
+    page.wait_for_function(
+        "(t) => document.querySelector('#make-seq + .field-error')?.textContent.includes(t)",
+        arg=f"{lo} to {hi} residues",
+    )
+
+
+def test_lattice_reload_keeps_the_game(page):
+    """Issue 25, Everywhere: a reload kept the stars but lost the fold in play."""
+    page.goto("/lattice?level=3")
+    _title_starts(page, "Level 3")
+    _keys(page, "RRUL")
+    page.reload()
+    _title_starts(page, "Level 3")
+    assert page.locator("#board").get_attribute("data-moves") == "RRUL"
+    page.goto("/lattice")  # no address: the game in play
+    _title_starts(page, "Level 3")
+    assert page.locator("#board").get_attribute("data-moves") == "RRUL"
+    # a typed level comes back as it was, without a new analysis
+    page.goto("/lattice?seq=HPHHHHHHPHHPHHPH")
+    _title_starts(page, "Your level")
+    _keys(page, "UUL")
+    page.reload()
+    _title_starts(page, "Your level")
+    assert page.locator("#board").get_attribute("data-moves") == "UUL"
+
+
+def test_lattice_expert_pack_on_the_page(page):
+    """Issue 27, item 6: the standard benchmarks as expert levels, with stars from the best known
+    value (the paper's banding) and whether it is proven."""
+    from gamelab.lattice.expert import load_expert_pack
+    from gamelab.lattice.stars import paper_thresholds
+
+    shipped = load_expert_pack()
+    page.goto("/lattice?level=1")
+    _title_starts(page, "Level 1")
+    tiles = page.locator("#expert li")
+    assert tiles.count() == len(shipped.levels) == 11
+    for k, lv in enumerate(shipped.levels):
+        text = tiles.nth(k).inner_text()
+        assert lv.name in text and f"best {lv.best_known}" in text, text
+        assert ("proven" in text) == lv.proven and (
+            lv.proven or f"at most {lv.upper_bound}" in text
+        )
+    assert page.evaluate(_TILES_FIT, "#expert") == []
+    page.locator("#expert button[data-level='S1-6']").click()
+    _title_starts(page, "Expert level S1-6 · 50 residues")
+    t = paper_thresholds(21)
+    assert page.locator("#thresholds").inner_text() == (
+        f"★ {t[0]} · ★★ {t[1]} · ★★★ {t[2]} contacts (best known; a fold may have up to 25)"
+    )
+    assert "expert=S1-6" in page.url
+    page.once("dialog", lambda d: d.accept())
+    page.locator("#show-best").click()
+    page.wait_for_function("document.querySelector('#result').textContent.startsWith('The best')")
+    assert int(page.locator("#score").inner_text()) == 21
+    page.locator("#expert button[data-level='S1-4']").click()
+    assert "proven the most possible" in page.locator("#thresholds").inner_text()
+
+
+def _phone(browser, live_server):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=1,
+        base_url=live_server,
+    )
+    context.set_default_timeout(15_000)
+    return context
+
+
+_NO_SIDEWAYS = """() => {
+  const wide = [...document.querySelectorAll('.card, .lat-hist, .lat-levels, .lat-tutorial')]
+    .filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.id || el.className);
+  return [document.documentElement.scrollWidth, wide];
+}"""
+
+
+def test_lattice_phone_tables_fit_390px_screenshots(page, browser, live_server):
+    """Issue 25, Everywhere: every table fits a 390 px phone; docs screenshots at both sizes."""
+    from conftest import save_screenshot
+
+    page.goto("/lattice")
+    _title_starts(page, "Tutorial")
+    _keys(page, "RUR")
+    save_screenshot(page, "lattice-page.png")
+    context = _phone(browser, live_server)
+    try:
+        phone = context.new_page()
+        phone.goto("/lattice?level=12")
+        _title_starts(phone, "Level 12")
+        phone.locator("#make-seq").fill("HPHHHHHHPHHPHHPH")
+        phone.locator("#make-analyse").click()
+        phone.wait_for_function(
+            "document.querySelector('#make-result').textContent.includes('Best 9')"
+        )
+        assert phone.evaluate(_NO_SIDEWAYS) == [390, []]
+        assert phone.evaluate(_TILES_FIT, "#levels") == []
+        assert phone.evaluate(_TILES_FIT, "#expert") == []
+        # a residue dragged by touch: the board takes the gesture, not the page
+        assert phone.locator("#board").evaluate("b => getComputedStyle(b).touchAction") == "none"
+        phone.evaluate("window.scrollTo(0, 0)")
+        save_screenshot(phone, "lattice-phone.png")
+    finally:
+        context.close()

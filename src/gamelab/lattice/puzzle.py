@@ -1,8 +1,8 @@
 """The folding puzzle game (the seed paper's "Foldit Lattice" levels, playable): levels, the
 player's fold scored and starred, the daily level, the best fold, and the default pack.
 
-A *level* is an HP chain on the square lattice with the paper's star thresholds (1, 2 and 3
-stars at ``best // 2``, ``best - 1`` and ``best`` HH contacts, :func:`.stars.paper_thresholds`)
+A *level* is an HP chain on the square lattice with graded star thresholds (1, 2 and 3 stars at
+half, three quarters and all of the best number of HH contacts, :func:`.stars.graded_thresholds`)
 and its exact score histogram over every symmetry-distinct fold (:mod:`.enumeration`), so the
 page can say how rare a three-star fold is. The player's fold is a move string (``R L U D``)
 that may be partial while they fold; :func:`score_fold` checks it (lattice moves only,
@@ -13,7 +13,8 @@ Levels come from a pack (:func:`load_pack`: the default pack shipped in ``data/l
 by :func:`build_default_pack` with the GA and the best-then-rarity objective, lengths 10-20,
 easiest first; or any file written by ``gamelab lattice pack``), from a typed sequence
 (:func:`level_from_sequence`), from one seeded GA run (:func:`generate_level`), or from a date
-(:func:`daily_level`). :func:`score_level_fold` scores a fold against the level's own
+(:func:`daily_level`); :func:`tutorial_level` is the short first level that teaches the game.
+:func:`score_level_fold` scores a fold against the level's own
 thresholds (``gamelab lattice score``: what the page shows for the same fold).
 
 >>> score_fold("HPPHP", "RULU").score
@@ -49,7 +50,7 @@ from gamelab.lattice.rules import (
     parse_conformation,
     parse_sequence,
 )
-from gamelab.lattice.stars import paper_thresholds
+from gamelab.lattice.stars import graded_thresholds
 
 __all__ = [
     "PLAY_LENGTHS",
@@ -62,6 +63,7 @@ __all__ = [
     "level_from_sequence",
     "generate_level",
     "daily_level",
+    "tutorial_level",
     "score_fold",
     "score_level_fold",
     "best_fold",
@@ -69,10 +71,13 @@ __all__ = [
 ]
 
 #: Chain lengths a player can type in "make a level": exact thresholds need the enumeration of
-#: every fold, which is cached per length (L=18: about 6 M folds, seconds once).
-PLAY_LENGTHS = (4, 18)
+#: every fold, which is cached per length (L=18: about 6 M folds, seconds once; L=20: 42 M folds,
+#: about 9 CPU s and 300 MB the first time). The default pack's levels have 10 to 20.
+PLAY_LENGTHS = (4, 20)
 #: Chain lengths of "generate a level" (one GA run scores ~1,500 sequences against the length's
-#: cached contact sets: under a second once the enumeration is cached).
+#: cached contact sets: under a second once the enumeration is cached). At 20 residues one level
+#: took 13.8 CPU s here (``generate_level(20, 1)``), too slow for a button: the pack's 19- and
+#: 20-residue levels are made offline, and a typed sequence may have up to 20 residues.
 GENERATE_LENGTHS = (10, 18)
 GENERATE_OBJECTIVE = "best-then-rarity"
 #: The default pack's lengths and size per length.
@@ -143,19 +148,20 @@ class FoldScore:
 
 @dataclass(frozen=True)
 class BestFold:
-    """A fold reaching the best score (one of ``count`` such folds up to symmetry)."""
+    """A fold reaching the best score (one of ``count`` such folds up to symmetry; None for an
+    expert level, whose folds are not counted)."""
 
     sequence: str
     conformation: str
     score: int
-    count: int
+    count: int | None
 
 
 def _level_from_analysis(level: Level, source: str, number: int | None = None) -> PuzzleLevel:
     total = sum(level.counts)
     return PuzzleLevel(
         sequence=level.sequence,
-        thresholds=paper_thresholds(level.best),
+        thresholds=graded_thresholds(level.best),
         best=level.best,
         counts=list(level.counts),
         best_share=level.counts[-1] / total,
@@ -202,7 +208,7 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
         levels.append(
             PuzzleLevel(
                 sequence=row["sequence"],
-                thresholds=paper_thresholds(best),
+                thresholds=graded_thresholds(best),
                 best=best,
                 counts=counts,
                 best_share=counts[-1] / sum(counts),
@@ -214,6 +220,17 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
     if not levels:
         raise ValueError(f"{path} holds no square-lattice level")
     return LevelPack(label, levels, meta, solutions)
+
+
+#: The tutorial: 8 residues, best 3 contacts (2 of its 272 folds), one star per contact.
+TUTORIAL_SEQUENCE = "HPHPPHPH"
+
+
+def tutorial_level() -> PuzzleLevel:
+    """The first level a new player sees: a short chain whose three stars are its three possible
+    contacts (the page explains H, P and contacts beside it)."""
+    level = analyse_level(TUTORIAL_SEQUENCE, "square")
+    return _level_from_analysis(level, "tutorial")
 
 
 def level_from_sequence(text: str) -> PuzzleLevel:
@@ -313,20 +330,23 @@ def score_fold(
 
 
 def score_level_fold(sequence: str, conformation: str) -> FoldScore:
-    """:func:`score_fold` with the level's own thresholds (the paper's banding of the exact
+    """:func:`score_fold` with the level's own thresholds (the graded banding of the exact
     best score, as every level of the game has them): what the page shows for the same fold.
     Chains longer than the enumeration allows are scored without stars."""
     seq = parse_sequence(sequence, min_length=2)
     thresholds = None
     if len(seq) <= MAX_LENGTH["square"]:
         best = len(contact_sets(len(seq), "square").histogram(seq)) - 1
-        thresholds = paper_thresholds(best) if best > 0 else None
+        thresholds = graded_thresholds(best) if best > 0 else None
     return score_fold(seq, conformation, thresholds)
 
 
 def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
     """One fold reaching the best score and how many such folds: the pack's stored fold for one
-    of its levels, else exact from the enumeration (cached per length)."""
+    of its levels, the shipped fold of an expert level (:mod:`.expert`: the best known value),
+    else exact from the enumeration (cached per length)."""
+    from gamelab.lattice.expert import load_expert_pack
+
     seq = parse_sequence(sequence)
     if pack is not None and seq in pack.solutions:
         level = next(lv for lv in pack.levels if lv.sequence == seq)
@@ -334,6 +354,15 @@ def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
         if hh_score(seq, conf) != level.best:
             raise ValueError(f"the pack's fold of {seq} does not reach its best score {level.best}")
         return BestFold(seq, conf, level.best, level.counts[-1])
+    expert = load_expert_pack()
+    known = next((lv for lv in expert.levels if lv.sequence == seq), None)
+    if known is not None:
+        if seq not in expert.solutions:
+            raise ValueError(
+                f"no fold with the best known {known.best_known} contacts of {known.name} ships "
+                "with gamelab (the folder has not reached it within the pack's budget)"
+            )
+        return BestFold(seq, expert.solutions[seq], known.best_known, None)
     lo, hi = PLAY_LENGTHS  # a level of the pack may be longer: its fold is stored
     if not lo <= len(seq) <= hi:
         raise ValueError(

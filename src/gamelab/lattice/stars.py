@@ -1,6 +1,6 @@
 """Three-star thresholds for a puzzle from its exact score histogram.
 
-Two bandings:
+Three bandings:
 
 * ``paper``: the seed paper's rule, generalised. For a best score of 9 the paper gives 0-3
   contacts no star, 4-7 one star, 8 two stars, 9 three stars; for a best of 3, one star per
@@ -11,9 +11,17 @@ Two bandings:
   all conformations reach (default p = 25 %, 2 %, 0.1 %), capped at the best score and kept
   strictly increasing where the score range allows it: stars measure how rare a fold is rather
   than how close it is to the optimum (the paper's "choosing specific percentiles").
+* ``graded``: the game's banding, one star at half the best score, two at three quarters, three
+  at the best (1 star = floor(b / 2), 2 stars = ceil(3 b / 4), kept strictly between where the
+  score range allows): the paper's banding puts two stars only one contact below the best, so a
+  fold one or two contacts short of it earns a single star although it beats nearly every fold
+  (a best of 9: 7 contacts, better than 99.9 % of the folds of HPHHHHHHPHHPHHPH, is one paper
+  star and two graded stars).
 
 >>> paper_thresholds(9), paper_thresholds(3)
 ((4, 8, 9), (1, 2, 3))
+>>> graded_thresholds(9), graded_thresholds(12), graded_thresholds(4), graded_thresholds(3)
+((4, 7, 9), (6, 9, 12), (2, 3, 4), (1, 2, 3))
 """
 
 from __future__ import annotations
@@ -23,7 +31,7 @@ from typing import Any
 
 import numpy as np
 
-BANDINGS = ("paper", "percentile")
+BANDINGS = ("paper", "percentile", "graded")
 DEFAULT_SHARES = (0.25, 0.02, 0.001)
 
 
@@ -41,6 +49,17 @@ def paper_thresholds(best: int) -> tuple[int, int, int]:
     if best < 3:
         return (min(1, best), min(2, best), best)
     two = best - 1
+    one = max(1, min(best // 2, two - 1))
+    return (one, two, best)
+
+
+def graded_thresholds(best: int) -> tuple[int, int, int]:
+    """Minimum scores for 1, 2, 3 stars under the game's graded banding (module docstring)."""
+    if best < 0:
+        raise ValueError(f"best score must be >= 0, got {best}")
+    if best < 3:
+        return (min(1, best), min(2, best), best)
+    two = min(best - 1, max(2, -(-3 * best // 4)))
     one = max(1, min(best // 2, two - 1))
     return (one, two, best)
 
@@ -109,6 +128,8 @@ def star_bands(hist: np.ndarray, banding: str = "paper", shares=DEFAULT_SHARES) 
     hist = np.asarray(hist, dtype=np.int64)
     if banding == "paper":
         thresholds = paper_thresholds(_best(hist))
+    elif banding == "graded":
+        thresholds = graded_thresholds(_best(hist))
     elif banding == "percentile":
         thresholds = percentile_thresholds(hist, shares)
     else:

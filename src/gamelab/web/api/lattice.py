@@ -1,4 +1,5 @@
-"""``/api/lattice/...``: the folding puzzle game: levels, fold scoring, the best fold.
+"""``/api/lattice/...``: the folding puzzle game: levels, the tutorial, the expert pack (the
+standard benchmarks), fold scoring, the best fold.
 
 Thin: each endpoint validates its request model, calls one library function of
 :mod:`gamelab.lattice.puzzle` and replies with its dataclass through the shared serialiser. The
@@ -15,6 +16,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from pydantic import Field
 
+from gamelab.lattice.expert import ExpertPack, load_expert_pack
 from gamelab.lattice.puzzle import (
     BestFold,
     FoldScore,
@@ -26,6 +28,7 @@ from gamelab.lattice.puzzle import (
     level_from_sequence,
     load_pack,
     score_fold,
+    tutorial_level,
 )
 from gamelab.web.common import ApiModel, GamePage, pool_of, reply, settings_of
 
@@ -40,8 +43,12 @@ PAGE = GamePage(
 
 router = APIRouter()
 
-Sequence = Field(min_length=1, max_length=64, description="an HP sequence, e.g. HPHHPPHH")
-Moves = Field(default="", max_length=64, description="the fold as moves R L U D (may be partial)")
+#: The longest chain a request may carry: the expert pack's 100-residue benchmarks.
+LONGEST = 100
+Sequence = Field(min_length=1, max_length=LONGEST, description="an HP sequence, e.g. HPHHPPHH")
+Moves = Field(
+    default="", max_length=LONGEST, description="the fold as moves R L U D (may be partial)"
+)
 
 
 #: Seconds an exact analysis may take before it is refused (503 with the reason). There is no
@@ -69,6 +76,19 @@ def pack_of(request: Request) -> LevelPack:
 async def levels(request: Request):
     """Every level of the server's pack, in play order."""
     return reply(pack_of(request))
+
+
+@router.post("/tutorial", response_model=PuzzleLevel)
+async def tutorial():
+    """The first level a new player sees (the page explains H, P and contacts beside it)."""
+    return reply(tutorial_level())
+
+
+@router.post("/expert", response_model=ExpertPack)
+async def expert():
+    """The expert pack: the standard 2D benchmarks S1-1 ... S1-11 with stars from the best known
+    value (the paper's banding), the upper bound and whether the value is proven optimal."""
+    return reply(load_expert_pack())
 
 
 class DailyRequest(ApiModel):

@@ -1,24 +1,43 @@
 // The folding puzzle game: fold the HP chain on the square grid for H-H contacts.
 // The page folds and draws; the server checks and scores a finished fold (the library's
-// hh_contacts) and knows each level's exact thresholds. Progress lives in localStorage.
+// hh_contacts) and knows each level's exact thresholds. Progress (stars) and the game in play
+// live in localStorage, so a reload continues the same fold.
 import { api, clearErrors, h, pct, randomSeed, showError } from "/static/kit.js";
 
 const STEP = { R: [1, 0], L: [-1, 0], U: [0, 1], D: [0, -1] };
 const KEYS = { ArrowRight: "R", ArrowLeft: "L", ArrowUp: "U", ArrowDown: "D", d: "R", a: "L", w: "U", s: "D" };
 const STORE = "gamelab.lattice.progress";
+const GAME = "gamelab.lattice.game";
 const SVGNS = "http://www.w3.org/2000/svg";
 
 const $ = (id) => document.getElementById(id);
 const board = $("board");
 let pack = [];
-let level = null; // {sequence, thresholds, best, counts, best_share, source, number}
-let moves = "";
+let expert = [];
+let tutorial = null;
+// the level in play: {sequence, thresholds, best, counts, best_share, source, number} (an expert
+// level adds name, proven_by, upper_bound; it has no counts)
+let level = null;
+let sites = [[0, 0]]; // the placed residues' cells, in chain order
+let past = []; // earlier folds, for Undo
 let revealed = false; // the best fold was shown: no stars for this attempt
 let made = null; // the level analysed in "make a level"
-let dragging = false; // the chain's end is being dragged
+let drag = null; // {index, extend} while a residue is dragged
 let view = null; // the board's visible cells {x0, y0, span}, kept while dragging
 
 // ---- the fold, computed here only to draw it; the server scores a finished fold ----
+const key = ([x, y]) => `${x},${y}`;
+const same = (a, b) => a[0] === b[0] && a[1] === b[1];
+const adjacent = (a, b) => Math.abs(a[0] - b[0]) + Math.abs(a[1] - b[1]) === 1;
+const diagonal = (a, b) => Math.abs(a[0] - b[0]) === 1 && Math.abs(a[1] - b[1]) === 1;
+function movesOf(cells) {
+  let out = "";
+  for (let i = 1; i < cells.length; i++) {
+    const dx = cells[i][0] - cells[i - 1][0], dy = cells[i][1] - cells[i - 1][1];
+    out += dx === 1 ? "R" : dx === -1 ? "L" : dy === 1 ? "U" : "D";
+  }
+  return out;
+}
 function sitesOf(ms) {
   const out = [[0, 0]];
   for (const m of ms) {
@@ -27,18 +46,52 @@ function sitesOf(ms) {
   }
   return out;
 }
-const key = ([x, y]) => `${x},${y}`;
 
-function contactsOf(seq, sites) {
-  const where = new Map(sites.map((s, i) => [key(s), i]));
+function contactsOf(seq, cells) {
+  const where = new Map(cells.map((s, i) => [key(s), i]));
   const found = [];
-  sites.forEach(([x, y], j) => {
+  cells.forEach(([x, y], j) => {
     for (const [dx, dy] of Object.values(STEP)) {
       const i = where.get(key([x + dx, y + dy]));
       if (i !== undefined && i < j - 1 && seq[i] === "H" && seq[j] === "H") found.push([i, j]);
     }
   });
   return found;
+}
+
+/** The fold after pulling residue i to the free cell c, or null if no pull move does that.
+ *  A pull (Lesh, Mitzenmacher & Whitesides 2003; the library's replica-exchange move set):
+ *  c is beside one chain neighbour of i (the anchor, which stays) and diagonal to i; the other
+ *  neighbour goes to the fourth corner of their square (unless it is already beside c: a
+ *  corner flip) and the rest of that side follows two places up the chain until it is
+ *  connected again. An end residue may also go to any free cell beside its neighbour, or slide
+ *  along its own path (every residue one place along). */
+function pullTo(cells, i, c) {
+  const n = cells.length;
+  const taken = new Set(cells.map(key));
+  if (taken.has(key(c))) return null;
+  for (const dir of [-1, 1]) { // the residues on the side i + dir follow
+    const anchor = i - dir;
+    if (anchor < 0 || anchor >= n || !adjacent(c, cells[anchor])) continue;
+    const out = cells.map((s) => s.slice());
+    out[i] = c;
+    const j = i + dir;
+    if (j < 0 || j >= n || adjacent(cells[j], c)) return out;
+    if (!diagonal(c, cells[i])) continue;
+    const corner = [c[0] + cells[i][0] - cells[anchor][0], c[1] + cells[i][1] - cells[anchor][1]];
+    if (taken.has(key(corner))) continue;
+    out[j] = corner;
+    for (let k = j + dir; k >= 0 && k < n && !adjacent(cells[k], out[k - dir]); k += dir) out[k] = cells[k - 2 * dir];
+    return out;
+  }
+  if ((i === 0 || i === n - 1) && n > 1 && adjacent(c, cells[i])) {
+    const dir = i === 0 ? 1 : -1;
+    const out = cells.map((s) => s.slice());
+    out[i] = c;
+    for (let k = i + dir; k >= 0 && k < n && !adjacent(cells[k], out[k - dir]); k += dir) out[k] = cells[k - dir];
+    return out;
+  }
+  return null;
 }
 
 function starsFor(score, thresholds) {
@@ -50,49 +103,110 @@ function progress() {
 }
 function saveStars(seq, stars) {
   const p = progress();
-  if ((p[seq] || 0) < stars) { p[seq] = stars; localStorage.setItem(STORE, JSON.stringify(p)); }
+  if ((p[seq] || 0) < stars) {
+    p[seq] = stars;
+    try { localStorage.setItem(STORE, JSON.stringify(p)); } catch { /* storage off */ }
+  }
+}
+function saveGame() {
+  if (!level) return;
+  try { localStorage.setItem(GAME, JSON.stringify({ level, moves: movesOf(sites), origin: sites[0], revealed })); } catch { /* storage off */ }
+}
+function savedGame() {
+  try {
+    const g = JSON.parse(localStorage.getItem(GAME) || "null");
+    return g && g.level && typeof g.level.sequence === "string" && typeof g.moves === "string" ? g : null;
+  } catch { return null; }
 }
 /** A share as "12.5%" or, when small, "1 in 401,038". */
 function rarity(share) {
   return share >= 0.01 ? pct(share, 1) : `1 in ${Math.round(1 / share).toLocaleString()}`;
 }
+/** The share of a level's folds that score below `score` (null without the exact counts). */
+function beaten(score) {
+  if (!level.counts) return null;
+  const total = level.counts.reduce((a, b) => a + b, 0);
+  return level.counts.slice(0, score).reduce((a, b) => a + b, 0) / total;
+}
+function beatenText(share) {
+  if (share === null || share <= 0) return "";
+  if (share >= 0.999) return "better than 99.9% of all folds";
+  return `better than ${pct(share, share >= 0.99 ? 1 : 0)} of all folds`;
+}
 const starText = (n) => "★".repeat(n) + "☆".repeat(3 - n);
 
-// ---- moves ----
+// ---- changes to the fold (each can be undone) ----
+const complete = () => level && sites.length === level.sequence.length;
+function change(next) {
+  past.push(sites);
+  if (past.length > 500) past.shift();
+  sites = next;
+  changed();
+}
 function tryMove(m) {
-  if (!level || moves.length >= level.sequence.length - 1) return false;
-  const sites = sitesOf(moves);
+  if (!level || complete()) return false;
   const [x, y] = sites[sites.length - 1];
   const next = [x + STEP[m][0], y + STEP[m][1]];
-  if (sites.some((s) => s[0] === next[0] && s[1] === next[1])) return false; // cannot cross itself
-  moves += m;
-  changed();
+  if (sites.some((s) => same(s, next))) return false; // cannot cross itself
+  change([...sites, next]);
   return true;
 }
+function retract() {
+  if (sites.length > 1) change(sites.slice(0, -1));
+}
+function pull(i, c) {
+  const next = pullTo(sites, i, c);
+  if (next) change(next);
+  return Boolean(next);
+}
 function undo() {
-  if (!moves) return;
-  moves = moves.slice(0, -1);
+  if (!past.length) return;
+  sites = past.pop();
   changed();
 }
 function restart() {
-  moves = "";
+  if (sites.length > 1) past.push(sites);
+  sites = [[0, 0]];
   revealed = false;
   changed();
 }
 
+/** The end's free neighbouring cells (none: the chain is boxed in). */
+function freeBesideEnd() {
+  const taken = new Set(sites.map(key));
+  const [x, y] = sites[sites.length - 1];
+  return Object.entries(STEP).filter(([, [dx, dy]]) => !taken.has(key([x + dx, y + dy])));
+}
+
 function changed() {
   draw();
-  const complete = level && moves.length === level.sequence.length - 1;
-  $("result").textContent = "";
+  saveGame();
+  $("result").replaceChildren();
   $("next-level").hidden = true;
-  if (complete) submit();
+  if (complete()) submit();
+  else if (level && !freeBesideEnd().length) {
+    $("result").replaceChildren(
+      h("strong", {}, "Boxed in: "),
+      "the chain's end has no free cell beside it, so the rest of the chain cannot be placed. ",
+      h("button", { class: "secondary", id: "dead-end-undo", onclick: undo }, "Undo"),
+      " the last move, or drag a residue to open a way.",
+    );
+  }
+  tutorialStep();
+}
+
+function nextOf(lv) {
+  if (lv.source === "tutorial") return pack[0] || null;
+  const list = lv.source === "expert" ? expert : pack;
+  const i = list.findIndex((l) => l.sequence === lv.sequence);
+  return i >= 0 && i + 1 < list.length ? list[i + 1] : null;
 }
 
 async function submit() {
-  const sent = moves;
+  const sent = movesOf(sites);
   const res = await api("/api/lattice/score", { sequence: level.sequence, moves: sent, thresholds: level.thresholds },
     { errorAt: board });
-  if (!res || sent !== moves) return;
+  if (!res || sent !== movesOf(sites)) return;
   const stars = res.stars;
   $("stars").textContent = starText(revealed ? 0 : stars);
   if (revealed) {
@@ -101,12 +215,19 @@ async function submit() {
   }
   saveStars(level.sequence, stars);
   renderLevels();
-  const msg = stars === 3
-    ? `Solved: ${res.score} contacts, three stars${level.best_share < 0.01 ? ` — only ${rarity(level.best_share)} of all folds do that` : ""}.`
-    : `Folded: ${res.score} contacts, ${stars} star${stars === 1 ? "" : "s"}. ${level.thresholds[2]} contacts give three stars.`;
+  const share = beaten(res.score);
+  const better = beatenText(share);
+  const t = level.thresholds;
+  let msg;
+  if (stars === 3) {
+    msg = `Solved: ${res.score} contacts, three stars${level.best_share && level.best_share < 0.01 ? ` — only ${rarity(level.best_share)} of all folds do that` : ""}.`;
+  } else {
+    const need = t[stars] - res.score;
+    msg = `Folded: ${res.score} contacts, ${stars} star${stars === 1 ? "" : "s"}${better ? ` (${better})` : ""}. `
+      + `${need} more contact${need === 1 ? "" : "s"} for ${"★".repeat(stars + 1)}; ${t[2]} for three stars.`;
+  }
   $("result").textContent = msg;
-  const i = pack.findIndex((l) => l.sequence === level.sequence);
-  $("next-level").hidden = !(stars >= 1 && i >= 0 && i + 1 < pack.length);
+  $("next-level").hidden = !(stars >= 1 && nextOf(level));
 }
 
 // ---- drawing ----
@@ -120,16 +241,15 @@ function draw() {
   board.replaceChildren();
   if (!level) return;
   const seq = level.sequence;
-  const sites = sitesOf(moves);
   const score = contactsOf(seq, sites).length;
   const n = seq.length;
   // a view that fits the chain with room to grow, at least 7 cells across
   const xs = sites.map((s) => s[0]), ys = sites.map((s) => s[1]);
   const half = Math.max(3, Math.ceil(Math.min(n, 12) / 3));
   let x0 = Math.min(...xs) - 2, x1 = Math.max(...xs) + 2, y0 = Math.min(...ys) - 2, y1 = Math.max(...ys) + 2;
-  // while dragging, the view stays put (a rescaled board would slide the chain's end away
+  // while dragging, the view stays put (a rescaled board would slide the dragged residue away
   // from the finger); it fits the chain again when the drag ends
-  if (dragging && view) {
+  if (drag && view) {
     ({ x0, y0 } = view);
   } else {
     const cx = (x0 + x1) / 2, cy = (y0 + y1) / 2;
@@ -143,12 +263,11 @@ function draw() {
   for (let x = x0; x <= x1; x++) board.append(svg("line", { class: "grid", x1: x, y1: -y0, x2: x, y2: -y1 }));
   for (let y = y0; y <= y1; y++) board.append(svg("line", { class: "grid", x1: x0, y1: -y, x2: x1, y2: -y }));
   // free cells beside the end: click targets
-  const complete = moves.length === n - 1;
-  if (!complete) {
+  const done = complete();
+  if (!done) {
     const [ex, ey] = sites[sites.length - 1];
-    for (const [m, [dx, dy]] of Object.entries(STEP)) {
+    for (const [m, [dx, dy]] of freeBesideEnd()) {
       const c = [ex + dx, ey + dy];
-      if (sites.some((s) => s[0] === c[0] && s[1] === c[1])) continue;
       const r = svg("rect", { class: "target", x: c[0] - 0.4, y: -c[1] - 0.4, width: 0.8, height: 0.8, rx: 0.15, "data-move": m });
       r.addEventListener("click", () => tryMove(m));
       board.append(r);
@@ -161,8 +280,9 @@ function draw() {
     board.append(svg("line", { class: "contact", x1: sites[i][0], y1: -sites[i][1], x2: sites[j][0], y2: -sites[j][1] }));
   }
   sites.forEach(([x, y], i) => {
-    const end = i === sites.length - 1 && !complete;
-    board.append(svg("circle", { class: `res-${seq[i].toLowerCase()}${end ? " end" : ""}`, cx: x, cy: -y, r: 0.3, "data-index": i }));
+    const end = i === sites.length - 1 && !done;
+    const held = drag && drag.index === i;
+    board.append(svg("circle", { class: `res-${seq[i].toLowerCase()}${end ? " end" : ""}${held ? " held" : ""}`, cx: x, cy: -y, r: 0.3, "data-index": i }));
     const t = svg("text", { class: "res-label", x, y: -y });
     t.textContent = seq[i];
     board.append(t);
@@ -170,13 +290,14 @@ function draw() {
   // status
   $("score").textContent = score;
   $("placed").textContent = `${sites.length} of ${n} residues placed`;
-  $("stars").textContent = starText(complete && !revealed ? starsFor(score, level.thresholds) : 0);
+  $("stars").textContent = starText(done && !revealed ? starsFor(score, level.thresholds) : 0);
   $("chain").replaceChildren(...[...seq].map((c, i) => h("span", { class: `hp ${c.toLowerCase()}${i < sites.length ? " placed" : ""}` }, c)));
   board.dataset.score = String(score);
-  board.dataset.moves = moves;
+  board.dataset.moves = movesOf(sites);
 }
 
-// pointer: click a target cell, or drag from the end through free cells (dragging back undoes)
+// pointer: click a target cell; drag the end through free cells (back onto the previous residue
+// retracts); drag any other residue to pull the chain
 function cellAt(ev) {
   const pt = board.createSVGPoint();
   pt.x = ev.clientX; pt.y = ev.clientY;
@@ -185,21 +306,35 @@ function cellAt(ev) {
 }
 board.addEventListener("pointerdown", (ev) => {
   if (!level) return;
-  const sites = sitesOf(moves);
   const c = cellAt(ev);
-  const end = sites[sites.length - 1];
-  if (c[0] === end[0] && c[1] === end[1]) { dragging = true; board.setPointerCapture(ev.pointerId); ev.preventDefault(); }
+  const index = sites.findIndex((s) => same(s, c));
+  if (index < 0) return;
+  const extend = index === sites.length - 1 && !complete();
+  if (!extend && sites.length < 2) return;
+  drag = { index, extend };
+  board.setPointerCapture(ev.pointerId);
+  ev.preventDefault();
+  draw();
 });
 board.addEventListener("pointermove", (ev) => {
-  if (!dragging) return;
+  if (!drag) return;
   const c = cellAt(ev);
+  if (!drag.extend) {
+    const at = sites[drag.index];
+    // a pull reaches a cell diagonal to the residue (or beside it, for an end): step towards
+    // the pointer one cell at a time
+    if (same(at, c)) return;
+    const step = [Math.sign(c[0] - at[0]), Math.sign(c[1] - at[1])];
+    const tries = [[at[0] + step[0], at[1] + step[1]], [at[0] + step[0], at[1]], [at[0], at[1] + step[1]]];
+    for (const t of tries) if (!same(t, at) && pull(drag.index, t)) return;
+    return;
+  }
   // follow the pointer cell by cell (a fast drag skips cells): back onto the previous residue
-  // undoes, otherwise step towards the pointer along the longer axis first
+  // retracts, otherwise step towards the pointer along the longer axis first
   for (let guard = 0; guard < level.sequence.length; guard++) {
-    const sites = sitesOf(moves);
     const end = sites[sites.length - 1];
     const prev = sites.length > 1 ? sites[sites.length - 2] : null;
-    if (prev && c[0] === prev[0] && c[1] === prev[1]) { undo(); return; }
+    if (prev && same(c, prev)) { retract(); return; }
     const dx = c[0] - end[0], dy = c[1] - end[1];
     if (!dx && !dy) return;
     const along = [dx > 0 ? "R" : dx < 0 ? "L" : null, dy > 0 ? "U" : dy < 0 ? "D" : null];
@@ -207,7 +342,7 @@ board.addEventListener("pointermove", (ev) => {
     if (!along.some((m) => m && tryMove(m))) return;
   }
 });
-const stopDrag = () => { if (dragging) { dragging = false; draw(); } };
+const stopDrag = () => { if (drag) { drag = null; draw(); } };
 board.addEventListener("pointerup", stopDrag);
 board.addEventListener("pointercancel", stopDrag);
 
@@ -219,33 +354,73 @@ document.addEventListener("keydown", (ev) => {
   if (ev.key === "Backspace" || (ev.key === "z" && (ev.ctrlKey || ev.metaKey))) { ev.preventDefault(); undo(); }
 });
 
+// ---- the tutorial: a line that follows the player's progress ----
+function tutorialStep() {
+  const box = $("tutorial");
+  box.hidden = !(level && level.source === "tutorial");
+  if (box.hidden) return;
+  const score = contactsOf(level.sequence, sites).length;
+  const left = level.sequence.length - sites.length;
+  $("tutorial-step").textContent = complete()
+    ? (score === level.best ? "All three contacts: that is the best fold. Next level when you are ready."
+      : `Finished with ${score} contact${score === 1 ? "" : "s"}; ${level.best} are possible. Undo or drag a residue to improve it.`)
+    : score ? `${score} contact${score === 1 ? "" : "s"} so far (the dotted line). ${left} residue${left === 1 ? "" : "s"} still to place.`
+      : `${left} residues still to place. Try to bring two H next to each other.`;
+}
+
 // ---- levels ----
-function play(lv) {
-  level = lv;
-  moves = "";
-  revealed = false;
-  clearErrors($("play-card"));
-  const t = lv.thresholds;
+function titleOf(lv) {
+  if (lv.source === "tutorial") return "Tutorial";
+  if (lv.source === "expert") return `Expert level ${lv.name}`;
   const daily = lv.source.startsWith("daily ") ? lv.source.slice(6) : null;
-  const name = daily ? `Today's level (${daily}, level ${lv.number})`
+  return daily ? `Today's level (${daily}, level ${lv.number})`
     : lv.number ? `Level ${lv.number}`
     : lv.source === "typed" ? "Your level" : "Generated level";
-  $("level-title").textContent = `${name} · ${lv.sequence.length} residues`;
-  $("thresholds").textContent = `★ ${t[0]} · ★★ ${t[1]} · ★★★ ${t[2]} contacts`;
-  // the address is a share link: a pack level by number, the daily level by date, any other by its sequence
+}
+function addressOf(lv) {
+  if (lv.source === "tutorial") return "?tutorial=1";
+  if (lv.source === "expert") return `?expert=${lv.name}`;
+  if (lv.source.startsWith("daily ")) return `?daily=${lv.source.slice(6)}`;
+  return lv.number ? `?level=${lv.number}` : `?seq=${lv.sequence}`;
+}
+
+function play(lv, restore = null) {
+  level = lv;
+  sites = restore ? restore.sites : [[0, 0]];
+  past = [];
+  revealed = restore ? restore.revealed : false;
+  clearErrors($("play-card"));
+  const t = lv.thresholds;
+  $("level-title").textContent = `${titleOf(lv)} · ${lv.sequence.length} residues`;
+  const known = lv.source !== "expert" ? ""
+    : lv.proven_by ? ` (best known, proven the most possible)` : ` (best known; a fold may have up to ${lv.upper_bound})`;
+  $("thresholds").textContent = `★ ${t[0]} · ★★ ${t[1]} · ★★★ ${t[2]} contacts${known}`;
+  // the address is a share link: a pack level by number, the daily level by date, an expert
+  // level by name, any other by its sequence
   const url = new URL(location.href);
-  url.search = daily ? `?daily=${daily}` : lv.number ? `?level=${lv.number}` : `?seq=${lv.sequence}`;
+  url.search = addressOf(lv);
   history.replaceState(null, "", url);
   changed();
   renderLevels();
-  board.focus();
+  // bring the level into view when it was chosen further down the page (Play it, a tile)
+  const top = $("play-card").getBoundingClientRect().top;
+  if (top < 0 || top > window.innerHeight / 2) $("play-card").scrollIntoView({ block: "start" });
+  board.focus({ preventScroll: true });
+}
+
+function tile(lv, label, detail, got) {
+  const current = level && level.sequence === lv.sequence && level.source === lv.source;
+  return h("li", { class: current ? "current" : null },
+    h("button", { onclick: () => play(lv), "data-level": lv.source === "expert" ? lv.name : lv.number, "aria-current": current ? "true" : null },
+      h("span", { class: "lat-num" }, label), h("span", { class: "lat-detail" }, detail),
+      h("span", { class: got ? "got" : "got none", "aria-label": `${got || 0} stars` }, starText(got || 0))));
 }
 
 function renderLevels() {
   const got = progress();
-  $("levels").replaceChildren(...pack.map((lv) => h("li", { class: level && level.sequence === lv.sequence ? "current" : null },
-    h("button", { onclick: () => play(lv), "data-level": lv.number }, `${lv.number}. ${lv.sequence.length} residues · best ${lv.best}`),
-    got[lv.sequence] ? h("span", { class: "got" }, starText(got[lv.sequence])) : null)));
+  $("levels").replaceChildren(...pack.map((lv) => tile(lv, String(lv.number), `${lv.sequence.length} residues · best ${lv.best}`, got[lv.sequence])));
+  $("expert").replaceChildren(...expert.map((lv) => tile(lv, lv.name,
+    `${lv.sequence.length} residues · best ${lv.best}${lv.proven_by ? ", proven" : ` (at most ${lv.upper_bound})`}`, got[lv.sequence])));
 }
 
 // ---- make a level ----
@@ -285,10 +460,8 @@ $("make-generate").addEventListener("click", generate);
 $("make-play").addEventListener("click", () => { if (made) play(made); });
 $("undo").addEventListener("click", undo);
 $("restart").addEventListener("click", restart);
-$("next-level").addEventListener("click", () => {
-  const i = pack.findIndex((l) => l.sequence === level.sequence);
-  if (i + 1 < pack.length) play(pack[i + 1]);
-});
+$("next-level").addEventListener("click", () => { const next = nextOf(level); if (next) play(next); });
+$("play-tutorial").addEventListener("click", () => { if (tutorial) play(tutorial); });
 $("show-best").addEventListener("click", async () => {
   if (!level) return;
   const solved = (progress()[level.sequence] || 0) === 3;
@@ -296,38 +469,65 @@ $("show-best").addEventListener("click", async () => {
   const res = await api("/api/lattice/best", { sequence: level.sequence }, { errorAt: board });
   if (!res) return;
   revealed = !solved;
-  moves = res.conformation;
-  changed();
+  change(sitesOf(res.conformation));
 });
 function today() {
   const d = new Date();
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }
-async function playDaily(date) {
+async function playDaily(date, restore) {
   const res = await api("/api/lattice/daily", { date }, { errorAt: $("daily") });
-  if (res) play(res);
+  if (res) play(res, restore && restore.level.sequence === res.sequence ? restore : null);
   return res;
 }
 $("daily").addEventListener("click", () => playDaily(today()));
 
-window.latticeGame = { get moves() { return moves; }, get level() { return level; }, tryMove, undo };
+window.latticeGame = { get moves() { return movesOf(sites); }, get level() { return level; }, tryMove, undo, pullTo };
+
+/** The saved game as play()'s restore argument, if it is a valid fold of `seq`. */
+function restoreOf(saved, seq) {
+  if (!saved || saved.level.sequence !== seq || saved.moves.length >= seq.length || !/^[RLUD]*$/.test(saved.moves)) return null;
+  const o = Array.isArray(saved.origin) && saved.origin.length === 2 ? saved.origin.map(Number) : [0, 0];
+  const cells = sitesOf(saved.moves).map(([x, y]) => [x + o[0], y + o[1]]);
+  if (new Set(cells.map(key)).size !== cells.length) return null;
+  return { sites: cells, revealed: Boolean(saved.revealed), level: saved.level };
+}
 
 async function start() {
-  const res = await api("/api/lattice/levels", {});
+  const [res, tut, exp] = await Promise.all([
+    api("/api/lattice/levels", {}), api("/api/lattice/tutorial", {}), api("/api/lattice/expert", {})]);
   if (!res) return;
   pack = res.levels;
-  $("pack-name").textContent = `${res.name}: ${pack.length} levels, easiest first. Your stars stay in this browser.`;
+  tutorial = tut;
+  expert = exp ? exp.levels.map((lv) => ({ ...lv, best: lv.best_known, counts: null, best_share: null, source: "expert" })) : [];
+  $("pack-name").textContent = `${res.name}: ${pack.length} levels, easiest first. Your stars and the fold in play stay in this browser.`;
+  const saved = savedGame();
   const q = new URLSearchParams(location.search);
+  const resume = (lv) => play(lv, saved && restoreOf(saved, lv.sequence));
   if (q.get("seq")) {
+    const seq = q.get("seq").toUpperCase();
+    if (saved && saved.level.sequence === seq && saved.level.counts) { resume(saved.level); return; }
     $("make-seq").value = q.get("seq");
     await analyseTyped(); // a bad link keeps its message beside the sequence
-    play(made || pack[0]);
+    if (made) resume(made); else play(pack[0]);
     return;
   }
-  if (q.get("daily") && await playDaily(q.get("daily"))) return;
+  if (q.get("daily") && await playDaily(q.get("daily"), saved && restoreOf(saved, saved.level.sequence))) return;
+  if (q.get("tutorial") && tutorial) { resume(tutorial); return; }
+  const name = q.get("expert");
+  const ex = name && expert.find((lv) => lv.name === name.toUpperCase());
+  if (ex) { resume(ex); return; }
   const n = Number(q.get("level"));
+  if (n >= 1 && n <= pack.length) { resume(pack[n - 1]); return; }
+  if (saved) { // no address: the game in play before the reload
+    const lv = saved.level.source === "expert" ? expert.find((l) => l.sequence === saved.level.sequence)
+      : saved.level.source === "tutorial" ? tutorial
+      : pack.find((l) => l.sequence === saved.level.sequence && l.number === saved.level.number) || (saved.level.counts ? saved.level : null);
+    if (lv) { resume(lv); return; }
+  }
   const got = progress();
   const first = pack.find((l) => !got[l.sequence]) || pack[0];
-  play(n >= 1 && n <= pack.length ? pack[n - 1] : first);
+  // a new player starts with the tutorial
+  play(tutorial && !Object.keys(got).length ? tutorial : first);
 }
 start().catch((err) => showError(null, String(err)));
