@@ -1,8 +1,23 @@
 """The folding game in a real Chromium: fold level 1 to three stars by keyboard, undo, make a level;
 issue 25's lattice items (each test named after its item), the reload, the expert pack, a phone."""
 
+import re
+
+from playwright.sync_api import expect
+
 from gamelab.lattice.puzzle import GENERATE_LENGTHS, PLAY_LENGTHS
 from gamelab.lattice.rules import hh_score
+
+
+# Waits by Playwright's own locators: a polling wait_for_function evaluates its predicate as a
+# string, which the pages' content security policy (no 'unsafe-eval') refuses.
+def _starts(page, selector: str, text: str) -> None:
+    expect(page.locator(selector)).to_have_text(re.compile("^" + re.escape(text)), timeout=30_000)
+
+
+def _contains(page, selector: str, text: str) -> None:
+    expect(page.locator(selector)).to_contain_text(text, timeout=30_000)
+
 
 ARROW = {"R": "ArrowRight", "L": "ArrowLeft", "U": "ArrowUp", "D": "ArrowDown"}
 
@@ -11,9 +26,7 @@ def test_first_level_to_three_stars_by_keyboard_then_undo(page):
     first = page.request.post("/api/lattice/levels", data={}).json()["levels"][0]
     best = page.request.post("/api/lattice/best", data={"sequence": first["sequence"]}).json()
     page.goto("/lattice?level=1")
-    page.wait_for_function(
-        "document.querySelector('#level-title').textContent.startsWith('Level 1')"
-    )
+    _starts(page, "#level-title", "Level 1")
     page.locator("#board").focus()
     for k, move in enumerate(best["conformation"]):
         page.keyboard.press(ARROW[move])
@@ -21,7 +34,7 @@ def test_first_level_to_three_stars_by_keyboard_then_undo(page):
         shown = int(page.locator("#board").get_attribute("data-score"))
         part = first["sequence"][: k + 2]
         assert shown == hh_score(part, best["conformation"][: k + 1])
-    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Solved')")
+    _starts(page, "#result", "Solved")
     assert page.locator("#stars").inner_text() == "★★★"
     assert int(page.locator("#score").inner_text()) == first["best"]
     assert page.locator("#levels li.current .got").inner_text() == "★★★"  # progress kept
@@ -39,7 +52,7 @@ def test_make_a_level_from_a_typed_sequence(page):
     page.goto("/lattice")
     page.locator("#make-seq").fill("HPHHHHHHPHHPHHPH")
     page.locator("#make-analyse").click()
-    page.wait_for_function("document.querySelector('#make-result').textContent.includes('Best 9')")
+    _contains(page, "#make-result", "Best 9")
     page.locator("#make-play").click()
     assert "16 residues" in page.locator("#level-title").inner_text()
     assert page.locator("#thresholds").inner_text() == "★ 4 · ★★ 7 · ★★★ 9 contacts"
@@ -60,16 +73,12 @@ def test_make_a_level_from_a_typed_sequence(page):
     assert page.locator("#board").get_attribute("data-moves") == "RR"
     page.locator("#make-seq").fill("HPQ")
     page.locator("#make-analyse").click()
-    page.wait_for_function(
-        "document.querySelector('#make-seq + .field-error')?.textContent.includes('only H and P')"
-    )
+    _contains(page, "#make-seq + .field-error", "only H and P")
     assert page.locator("#make-result").inner_text() == ""  # no stale analysis beside the error
     # a generated level: the GA's best sequence of the chosen length, played from its share link
     page.locator("#make-length").select_option("10")
     page.locator("#make-generate").click()
-    page.wait_for_function(
-        "document.querySelector('#make-result').textContent.includes('Generated')"
-    )
+    _contains(page, "#make-result", "Generated")
     page.locator("#make-play").click()
     assert page.locator("#level-title").inner_text().startswith("Generated level")
     sequence = page.locator("#make-seq").input_value()
@@ -81,12 +90,10 @@ def test_lattice_1_generate_never_repeats_a_pack_level(page):
     pack = page.request.post("/api/lattice/levels", data={}).json()["levels"]
     known = {min(lv["sequence"], lv["sequence"][::-1]) for lv in pack}
     page.goto("/lattice?level=1")
-    page.wait_for_function("document.querySelector('#level-title').textContent.startsWith('Level')")
+    _starts(page, "#level-title", "Level")
     page.select_option("#make-length", "10")
     page.click("#make-generate")
-    page.wait_for_function(
-        "document.querySelector('#make-result').textContent.includes('Generated (GA seed')"
-    )
+    _contains(page, "#make-result", "Generated (GA seed")
     text = page.locator("#make-result").inner_text()
     seq = text.split("): ", 1)[1].split(".", 1)[0].strip()
     assert len(seq) == 10 and set(seq) <= {"H", "P"}, text
@@ -94,9 +101,7 @@ def test_lattice_1_generate_never_repeats_a_pack_level(page):
 
 
 def _title_starts(page, text: str) -> None:
-    page.wait_for_function(
-        "(t) => document.querySelector('#level-title').textContent.startsWith(t)", arg=text
-    )
+    _starts(page, "#level-title", text)
 
 
 def _keys(page, moves: str) -> None:
@@ -192,7 +197,7 @@ def test_lattice_4_tutorial_explains_h_p_contacts_and_stars_are_graded(page):
         assert needed in words, needed
     assert page.locator("#thresholds").inner_text().startswith("★ 1 · ★★ 2 · ★★★ 3")
     _keys(page, best["conformation"])
-    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Solved')")
+    _starts(page, "#result", "Solved")
     assert "All three contacts" in page.locator("#tutorial-step").inner_text()
     page.locator("#next-level").click()
     _title_starts(page, "Level 1")
@@ -204,7 +209,7 @@ def test_lattice_4_tutorial_explains_h_p_contacts_and_stars_are_graded(page):
     _title_starts(page, "Your level")
     assert page.locator("#thresholds").inner_text() == "★ 4 · ★★ 7 · ★★★ 9 contacts"
     _keys(page, fold7)
-    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Folded')")
+    _starts(page, "#result", "Folded")
     assert page.locator("#stars").inner_text() == "★★☆"
     text = page.locator("#result").inner_text()
     assert "2 stars" in text and "better than 99" in text and "2 more contacts" in text, text
@@ -232,7 +237,7 @@ def test_lattice_5_make_a_level_range_result_in_view_and_pull_a_residue(page):
     first = pack[0]
     best = page.request.post("/api/lattice/best", data={"sequence": first["sequence"]}).json()
     _keys(page, best["conformation"])
-    page.wait_for_function("document.querySelector('#result').textContent.startsWith('Solved')")
+    _starts(page, "#result", "Solved")
     assert page.locator("#next-level").is_visible()
     assert _inside_viewport(page, "#result") and _inside_viewport(page, "#next-level")
     # pull a residue in the middle: a straight chain, residue 5 dragged diagonally to (6, 1);
@@ -254,10 +259,7 @@ def test_lattice_5_make_a_level_range_result_in_view_and_pull_a_residue(page):
     # a sequence beyond the range: the library's message beside the input
     page.locator("#make-seq").fill("H" * (hi + 1))
     page.locator("#make-analyse").click()
-    page.wait_for_function(
-        "(t) => document.querySelector('#make-seq + .field-error')?.textContent.includes(t)",
-        arg=f"{lo} to {hi} residues",
-    )
+    _contains(page, "#make-seq + .field-error", f"{lo} to {hi} residues")
 
 
 def test_lattice_reload_keeps_the_game(page):
@@ -307,7 +309,7 @@ def test_lattice_expert_pack_on_the_page(page):
     assert "expert=S1-6" in page.url
     page.once("dialog", lambda d: d.accept())
     page.locator("#show-best").click()
-    page.wait_for_function("document.querySelector('#result').textContent.startsWith('The best')")
+    _starts(page, "#result", "The best")
     assert int(page.locator("#score").inner_text()) == 21
     page.locator("#expert button[data-level='S1-4']").click()
     assert "proven the most possible" in page.locator("#thresholds").inner_text()
@@ -347,9 +349,7 @@ def test_lattice_phone_tables_fit_390px_screenshots(page, browser, live_server):
         _title_starts(phone, "Level 12")
         phone.locator("#make-seq").fill("HPHHHHHHPHHPHHPH")
         phone.locator("#make-analyse").click()
-        phone.wait_for_function(
-            "document.querySelector('#make-result').textContent.includes('Best 9')"
-        )
+        _contains(phone, "#make-result", "Best 9")
         assert phone.evaluate(_NO_SIDEWAYS) == [390, []]
         assert phone.evaluate(_TILES_FIT, "#levels") == []
         assert phone.evaluate(_TILES_FIT, "#expert") == []
