@@ -32,12 +32,13 @@ def games(names: str, rule: str, count: int) -> tuple[list[list[dict]], list[lis
     """(optimal games' histories, entropy-opening games' histories), each a list of prefixes."""
     from gamelab.wordle.advice import advise
     from gamelab.wordle.practice import answer_of_seed
-    from gamelab.wordle.rules import feedback, parse_names, pokemon_word_list
+    from gamelab.wordle.rules import feedback, parse_names, parse_setting, pokemon_word_list
     from gamelab.wordle.strategy import optimal_strategy
 
     words = pokemon_word_list(parse_names(names))
-    table = optimal_strategy(names, rule)
-    opening = advise(names, rule, None, []).entropy_top[0].name
+    setting = parse_setting(names, rule)
+    table = optimal_strategy(setting)
+    opening = advise(setting, []).entropy_top[0].name
     optimal, player = [], []
     for seed in range(count):
         answer = answer_of_seed(words, seed)
@@ -51,7 +52,7 @@ def games(names: str, rule: str, count: int) -> tuple[list[list[dict]], list[lis
                 if guess == answer:
                     break
                 guess = advise(
-                    names, rule, None, [(h["guess"], h["colours"]) for h in history]
+                    setting, [(h["guess"], h["colours"]) for h in history]
                 ).next.name
     return optimal, player
 
@@ -103,11 +104,13 @@ def baseline(names: str, rule: str, histories: list[list[dict]]) -> list[float]:
 def library(names: str, rule: str, histories: list[list[dict]]) -> list[float]:
     """Seconds per history for :func:`gamelab.wordle.advice.advise` in this process (warm)."""
     from gamelab.wordle.advice import advise
+    from gamelab.wordle.rules import parse_setting
 
+    setting = parse_setting(names, rule)
     times = []
     for h in histories:
         start = time.perf_counter()
-        advise(names, rule, None, [(e["guess"], e["colours"]) for e in h])
+        advise(setting, [(e["guess"], e["colours"]) for e in h])
         times.append(time.perf_counter() - start)
     return times
 
@@ -130,18 +133,20 @@ def main() -> None:
 
     from gamelab.web.app import create_app
     from gamelab.web.common import Settings
+    from gamelab.wordle.rules import parse_setting
     from gamelab.wordle.strategy import strategy_is_cached, strategy_summary
 
     with TestClient(create_app(Settings(workers=1, budget=args.budget))) as client:
         for names in args.names:
-            if not strategy_is_cached(names, args.rule):
+            setting = parse_setting(names, args.rule)
+            if not strategy_is_cached(setting):
                 if not args.build:
                     print(
                         f"{names}: optimal strategy not cached; run `gamelab wordle strategy --names "
                         f"{names} --rule {args.rule}` or pass --build"
                     )
                     continue
-                s = strategy_summary(names, args.rule)
+                s = strategy_summary(setting)
                 print(f"{names}: strategy computed in {s.seconds:.0f} s")
             optimal, player = games(names, args.rule, args.games)
             optimal, player = distinct(optimal), distinct(player)

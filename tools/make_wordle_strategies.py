@@ -56,17 +56,18 @@ if __name__ == "__main__":
     args = sys.argv[1:]
     force = "--force" in args
     only = {a for a in args if a != "--force"}
-    for names, rule, hard in PRECOMPUTED:
+    for setting in PRECOMPUTED:
+        names, rule, hard = setting.names, setting.rule, setting.hard
         spec = f"{names.name}:{rule}:{hard or 'normal'}"
         if (names.name, rule, hard) in OPEN or (
             only and names.name not in only and spec not in only
         ):
             continue
-        path = shipped_strategy_path(names, rule, hard)
+        path = shipped_strategy_path(setting)
         if path.is_file() and not force:
             continue
         t0, c0 = time.perf_counter(), time.process_time()
-        table = optimal_strategy(names, rule, hard)
+        table = optimal_strategy(setting)
         cpu = time.process_time() - c0
         total = check_strategy(table)
         dist = distribution(table)

@@ -7,7 +7,7 @@ import pytest
 from gamelab.core.serialise import to_plain
 from gamelab.wordle.advice import advise
 from gamelab.wordle.practice import answer_of_seed
-from gamelab.wordle.rules import feedback, parse_names, pokemon_word_list
+from gamelab.wordle.rules import feedback, parse_names, parse_setting, pokemon_word_list
 
 
 def grey(name):
@@ -23,23 +23,33 @@ def test_advice_reads_every_script(api, typed):
     assert doc["candidates"] == 67 and doc["next"]["name"] == "ゴルダック"
     assert doc["history"] == ["レントラー:00000"] and doc["note"] is None
     assert doc == json.loads(
-        json.dumps(to_plain(advise(parse_names("gen1-4"), "blog", None, [("レントラー", "00000")])))
+        json.dumps(
+            to_plain(advise(parse_setting("gen1-4", "blog", None), [("レントラー", "00000")]))
+        )
     )
 
 
-def test_standard_rule_gives_the_cli_figures(api, gamelab_cli):
-    r = api.post("/api/wordle/advice", json={"rule": "standard", "history": [grey("rentoraa")]})
-    cli = gamelab_cli(
-        "wordle", "next", "--rule", "standard", "--history", "レントラー:00000", "--json"
-    )
-    assert r.status_code == 200 and cli.returncode == 0
-    doc, ref = r.json(), json.loads(cli.stdout)
-    assert (doc["candidates"], doc["next"]["name"], doc["expected_total"]) == (
-        ref["candidates"],
-        ref["next"],
-        ref["expected_total"],
-    )
-    assert doc["rule"] == "standard" and doc["method"] in ("strategy", "solved here")
+def test_the_cli_and_the_api_answer_with_the_same_document(api, gamelab_cli):
+    """One assistant serves both shells (issue 22): ``gamelab wordle next --json`` and
+    ``/api/wordle/advice`` give the same document, and ``review --json`` the review's."""
+    history = "レントラー:00000,ゴルダック:00000"
+    body = [grey("rentoraa"), grey("ゴルダック")]
+    for args, request in (
+        (("--rule", "standard"), {"rule": "standard"}),
+        (("--names", "daily", "--hard"), {"names": "daily", "hard": "game"}),
+        (("--names", "upto-gen5", "--rule", "blog"), {"names": "upto-gen5", "rule": "blog"}),
+    ):
+        for k in (0, 1, 2):
+            cli = gamelab_cli(
+                "wordle", "next", *args, "--history", ",".join(history.split(",")[:k]), "--json"
+            )
+            r = api.post("/api/wordle/advice", json={**request, "history": body[:k]})
+            assert r.status_code == 200 and cli.returncode == 0, (r.text, cli.stderr)
+            assert json.loads(cli.stdout) == r.json()
+        cli = gamelab_cli("wordle", "review", *args, "--history", history, "--json")
+        r = api.post("/api/wordle/review", json={**request, "history": body})
+        assert r.status_code == 200 and cli.returncode == 0, (r.text, cli.stderr)
+        assert json.loads(cli.stdout) == r.json()
 
 
 def test_names_autocomplete_and_resolve(api):

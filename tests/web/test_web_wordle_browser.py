@@ -5,6 +5,8 @@ import json
 from gamelab.wordle.practice import answer_of_seed
 from gamelab.wordle.rules import parse_names, pokemon_word_list
 
+POST_PAGE = "/wordle?names=gen1-4"  # the seed post's setting (the figures the tests pin)
+
 
 def _advice(page, rule, history):
     r = page.request.post("/api/wordle/advice", data={"rule": rule, "history": history})
@@ -13,8 +15,7 @@ def _advice(page, rule, history):
 
 
 def test_assistant_romaji_autocomplete_and_clicked_colours(page):
-    page.goto("/wordle")
-    page.select_option("#pw-rule", "blog")
+    page.goto(f"{POST_PAGE}&rule=blog")  # the blog colours open the analysis settings
     page.locator("#assist-name").click()
     page.keyboard.type("rentoraa")
     option = page.locator("#assist-name-list li", has_text="レントラー")
@@ -58,7 +59,7 @@ def test_assistant_romaji_autocomplete_and_clicked_colours(page):
 
 
 def test_unknown_name_shows_the_message_and_keeps_the_history(page):
-    page.goto("/wordle")
+    page.goto(POST_PAGE)  # the post: guesses of generations 1-4 only
     page.locator("#assist-name").fill("Ribombee")
     page.locator("#assist-add").click()
     error = page.locator("#assist .field-error").first
@@ -69,7 +70,7 @@ def test_unknown_name_shows_the_message_and_keeps_the_history(page):
 
 def test_play_a_seeded_game_and_review_it(page):
     answer = answer_of_seed(pokemon_word_list(parse_names("gen1-4")), 11)
-    page.goto("/wordle?tab=play&seed=11")
+    page.goto(f"{POST_PAGE}&tab=play&seed=11")
     page.locator("#play-board .pw-row").first.wait_for()
     assert page.locator("#play-board .pw-row").count() == 10  # the game's own limit
     for k, guess in enumerate(("jiiransu", answer)):
@@ -105,7 +106,7 @@ def _add_guess(page, name):
 
 
 def test_wordle_1_review_tab_button_reviews_a_pasted_game(page):
-    page.goto("/wordle")
+    page.goto(POST_PAGE)
     page.click("#tab-review")
     page.fill("#review-text", "ゴルバット 00000\npikachuu 22222")
     page.click("#review-run")
@@ -157,11 +158,12 @@ W3_HISTORY = [
 
 
 def test_wordle_3_a_guess_past_every_strategy_is_recorded_with_the_best_bet(page, gamelab_cli):
-    page.goto("/wordle")
+    page.goto(POST_PAGE)
     # the page's own first answer (no guesses) is saved too: let it come before the history
     page.wait_for_function("document.querySelector('#assist-count').textContent !== '—'")
     page.evaluate(
-        "rows => localStorage.setItem('gamelab.wordle.assist', JSON.stringify({rows}))",
+        "rows => localStorage.setItem('gamelab.wordle.assist', "
+        "JSON.stringify({rows, setting: {names: 'gen1-4'}}))",
         [{"name": n, "colours": c} for n, c in W3_HISTORY],
     )
     page.reload()
@@ -179,6 +181,62 @@ def test_wordle_3_a_guess_past_every_strategy_is_recorded_with_the_best_bet(page
     cli = json.loads(gamelab_cli("wordle", "next", "--history", history, "--json").stdout)
     assert cli["candidates"] == 36 and cli["within_limit"] is False
     assert page.locator("#assist-next").inner_text().startswith(cli["next"])
+
+
+def test_wordle_5_the_live_game_s_word_lists_by_name_answered_from_shipped_strategies(page):
+    page.goto("/wordle")
+    choices = page.request.get("/api/wordle/settings").json()
+    options = page.locator("#pw-names option")
+    specs = [c["spec"] for c in choices["choices"]]
+    assert [options.nth(k).get_attribute("value") for k in range(options.count())] == specs
+    assert specs[:10] == ["daily", *(f"upto-gen{n}" for n in range(1, 10))]
+    live = page.locator('#pw-names optgroup[label="the live game"] option')
+    assert live.count() == 10 and all(c["instant"] for c in choices["choices"])
+    # the daily game is the default: any species may be guessed (ゾロアーク, generation 5)
+    assert page.locator("#pw-names").input_value() == "daily"
+    assert "931 names may be guessed" in page.locator("#pw-names-info").inner_text()
+    post = page.locator('#pw-names option[value="gen1-4"]').inner_text()
+    assert "post's setting" in post
+    # the research settings sit under the closed analysis disclosure, not beside the game's
+    assert not page.locator("#pw-analysis").evaluate("el => el.open")
+    assert not page.locator("#pw-rule").is_visible()
+    assert page.locator('#pw-hard option[value="strict"]').count() == 0
+    _add_guess(page, "ゾロアーク")  # recorded: a guess of the live game
+    page.click("#assist-reset")
+    # the optimal opening and its all-grey reply: a lookup in the shipped table
+    for names, hard in (("daily", "off"), ("upto-gen7", "game")):
+        start = _advice_of(page, names, hard, [])
+        first = start["next"]["name"]
+        history = [{"guess": first, "colours": "00000"}]
+        api = _advice_of(page, names, hard, history)
+        assert (start["method"], api["method"]) == ("strategy", "strategy")
+        if names != "daily":
+            page.select_option("#pw-names", names)
+            page.select_option("#pw-hard", "on")
+            page.wait_for_function(
+                f"document.querySelector('#pw-settings-summary').textContent === '{names} · hard'"
+            )
+        _add_guess(page, first)
+        page.click("#assist-check")
+        page.wait_for_function(
+            f"document.querySelector('#assist-count').textContent === '{api['candidates']}'"
+        )
+        assert page.locator("#assist-next").inner_text().startswith(api["next"]["name"])
+        assert "cached table" in page.locator("#assist-method").inner_text()
+        page.click("#assist-reset")
+    # the analysis settings: the blog colours allow only the strict hard mode
+    page.click("#pw-analysis summary")
+    page.select_option("#pw-rule", "blog")
+    assert page.locator("#pw-hard-rule").input_value() == "strict"
+    assert "strict hard mode" in page.locator("#pw-settings-summary").inner_text()
+
+
+def _advice_of(page, names, hard, history):
+    r = page.request.post(
+        "/api/wordle/advice", data={"names": names, "hard": hard, "history": history}
+    )
+    assert r.ok, r.text()
+    return r.json()
 
 
 def test_wordle_6_nonsense_and_enter_twice_is_not_a_guess(page):
@@ -206,7 +264,7 @@ def test_wordle_6_nonsense_and_enter_twice_is_not_a_guess(page):
 
 
 def test_wordle_7_review_of_an_unsolved_game_names_the_answers_left(page):
-    page.goto("/wordle")
+    page.goto(POST_PAGE)
     page.click("#tab-review")
     page.fill("#review-text", "レントラー 00000\nゴルダック 00000")
     page.click("#review-run")
@@ -227,12 +285,51 @@ def test_wordle_7_review_of_an_unsolved_game_names_the_answers_left(page):
     assert lost == f"{expected['steps'][1]['guesses_lost']:.3f}"
 
 
+def test_wordle_7_each_guess_shows_the_answers_left_after_yours_and_after_the_optimum(page):
+    def reviewed(text):
+        history = [
+            dict(zip(("guess", "colours"), line.split(), strict=True)) for line in text.split("\n")
+        ]
+        doc = page.request.post("/api/wordle/review", data={"history": history}).json()
+        page.fill("#review-text", text)
+        page.click("#review-run")
+        page.wait_for_function(
+            "s => document.querySelector('#review-summary').textContent.startsWith(s)",
+            arg=doc["summary"],
+        )
+        return doc
+
+    page.goto(POST_PAGE)
+    page.click("#tab-review")
+    # solved: the answer is known, so the optimum's guess left one set of answers
+    doc = reviewed("ゴルバット 00000\nピカチュウ 22222")
+    step = doc["steps"][0]
+    assert step["optimal_guess"] == "ジーランス" and step["optimal_candidates_after"] == [71]
+    row = page.locator('#review-table tbody tr[data-step="1"]')
+    assert row.locator("td.pw-left-optimal").inner_text() == "71"
+    row.locator("details.pw-after summary").click()
+    yours = row.locator(".pw-after-yours").inner_text()
+    assert step["remaining_after"][0] in yours and "(154 in all)" in yours
+    theirs = row.locator(".pw-after-optimal").inner_text()
+    assert theirs.startswith("after ジーランス") and "ピカチュウ" in theirs
+    assert all(name in theirs for name in step["optimal_remaining_after"])
+    # unsolved: the answers still possible fall in different sets of the optimum's guess
+    doc = reviewed("レントラー 00000\nゴルダック 00000")
+    sizes = doc["steps"][0]["optimal_candidates_after"]
+    row = page.locator('#review-table tbody tr[data-step="1"]')
+    assert row.locator("td.pw-left-optimal").inner_text() == f"{sizes[0]}–{sizes[-1]}"
+    assert doc["steps"][0]["optimal_remaining_after"] is None
+    second = page.locator('#review-table tbody tr[data-step="2"]')
+    assert second.locator("td.pw-lost").inner_text() == f"{doc['steps'][1]['guesses_lost']:.3f}"
+    assert "28 answers still possible" in page.locator("#review-summary").inner_text()
+
+
 def test_wordle_9_changing_the_list_clears_advice_the_guesses_do_not_fit(page):
-    page.goto("/wordle")
+    page.goto(POST_PAGE)
     page.locator("#assist-name").fill("ゾロア")  # generation 5: not a name of gen1-4
     page.locator("#assist-add").click()
     page.locator("#assist .field-error:visible").first.wait_for()
-    page.select_option("#pw-names", "gen5")
+    page.select_option("#pw-names", "upto-gen5")
     page.locator("#assist-name").fill("ゾロア")
     page.locator("#assist-add").click()
     page.locator("#assist-rows .pw-row").first.wait_for()
@@ -343,7 +440,7 @@ def test_wordle_8_phone_guess_box_and_keyboard_in_view_screenshot(browser, live_
         assert name["y"] + name["height"] <= 844, name  # no scrolling to reach the guess box
         assert page.locator("#kana-keyboard").bounding_box()["y"] < 844
         assert not page.locator("#pw-settings-box").evaluate("el => el.open")
-        assert "gen1-4" in page.locator("#pw-settings-summary").inner_text()
+        assert "daily" in page.locator("#pw-settings-summary").inner_text()  # the live game
         width = page.evaluate("document.scrollingElement.scrollWidth")
         assert width <= 390, width
         save_screenshot(page, "wordle-phone.png")
@@ -356,7 +453,7 @@ def test_screenshot_wordle_page(page):
     docs/wordle-page.png."""
     from conftest import save_screenshot
 
-    page.goto("/wordle")
+    page.goto(POST_PAGE)
     _add_guess(page, "レントラー")
     digits = page.locator('#assist-rows [data-row="0"] .pw-digits')
     digits.fill("00100")

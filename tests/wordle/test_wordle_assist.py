@@ -83,7 +83,7 @@ def test_next_cli_error_exit(capsys):
     assert exc.value.code == 2 and "guess 2 (ゴルダック 00120)" in capsys.readouterr().err
     main(["wordle", "next", "--history", "レントラー:00000", "--rule", "blog", "--json"])
     data = json.loads(capsys.readouterr().out)
-    assert data["candidates"] == 67 and data["next"] == "ゴルダック"  # post's chart row 1
+    assert data["candidates"] == 67 and data["next"]["name"] == "ゴルダック"  # post's chart row 1
 
 
 def test_assist_interactive(capsys, monkeypatch):

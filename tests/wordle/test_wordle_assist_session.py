@@ -82,7 +82,8 @@ def test_next_defaults_to_the_real_games_colouring(gamelab_cli):
     r = gamelab_cli("wordle", "next", "--history", "ランターン:10012", "--json")
     assert r.returncode == 0, r.stderr
     out = json.loads(r.stdout)
-    assert out["rule"] == "standard" and out["remaining"] == ["グラードン", "ヒードラン"]
+    assert out["rule"] == "standard"
+    assert [c["name"] for c in out["remaining"]] == ["グラードン", "ヒードラン"]
     r = gamelab_cli("wordle", "next", "--history", "らんたーん:10012")
     assert r.returncode == 0 and "2 candidate(s) left (rule standard" in r.stdout
     blog = gamelab_cli("wordle", "next", "--history", "ランターン:10012", "--rule", "blog")
@@ -99,15 +100,16 @@ def test_rule_defaults_per_command():
         for name, cmd in group.commands.items()
         if any(p.name == "rule" for p in cmd.params)
     }
-    # the commands that reproduce the post keep its colouring; the assistant plays the real game
-    assert defaults["rank"] == defaults["chart"] == defaults["prune-search"] == "blog"
-    assert defaults["next"] == defaults["assist"] == "standard"
+    # the ranking, the chart and the assistant share the game's colouring (issue 29 item 20);
+    # the commands that reproduce the post's searches keep its colouring
+    assert defaults["rank"] == defaults["chart"] == defaults["next"] == defaults["assist"]
+    assert defaults["next"] == "standard" and defaults["prune-search"] == "blog"
 
 
 def test_rank_json_names_its_rule(gamelab_cli):
     r = gamelab_cli("wordle", "rank", "--top", "2", "--json")
     rows = json.loads(r.stdout)
-    assert [row["rule"] for row in rows] == ["blog", "blog"] and "entropy_standard" in rows[0]
+    assert [row["rule"] for row in rows] == ["standard", "standard"] and "entropy_blog" in rows[0]
 
 
 def test_assist_in_a_pseudo_terminal():
@@ -119,7 +121,7 @@ def test_assist_in_a_pseudo_terminal():
     child.sendline("")
     child.expect("type a guess and its colours")
     child.sendline("ﾗﾝﾀｰﾝ 1OO12")  # a letter O for a zero
-    child.expect("error: bad colour 'O'")
+    child.expect("error: .*bad colour 'O'")
     child.sendline("らんたーん 10012")
     child.expect(r"2 candidate\(s\) left \(rule standard")
     child.expect("next guess: ")
@@ -140,3 +142,21 @@ def test_custom_list_guesses_in_either_case(tmp_path):
     assert parse_entry(game, "CRANE 00000") == parse_entry(game, "crane 00000")
     with pytest.raises(ValueError, match="'plumb' is not an allowed guess"):
         parse_entry(game, "plumb 00000")
+
+
+def test_assist_reads_romaji_as_review_and_the_page_do():
+    """Issue 29 item 20: `gamelab wordle assist` is the page's assistant on a Pokémon list, so
+    it takes the names `review` and the page take (romaji, English) and says the same."""
+    from gamelab.wordle.advice import AdviceSession, advise
+    from gamelab.wordle.rules import parse_setting
+
+    setting = parse_setting("gen1-4")
+    session = AdviceSession(setting)
+    text = run_scripted(session, ["rentoraa 00000", "Golduck 00000", "undo", "q"])
+    page = advise(setting, [("rentoraa", "00000")])
+    assert f"{page.candidates} candidate(s) left" in text
+    assert f"next guess: {page.next.name}" in text
+    assert session.history == [("レントラー", "00000")]  # undo took back Golduck
+    with pytest.raises(ValueError, match="not a Pokémon name"):
+        session.handle("asdfgh 00000")
+    assert session.history == [("レントラー", "00000")]

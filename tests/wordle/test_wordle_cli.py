@@ -27,7 +27,7 @@ def test_rank_json(run):
 
 
 def test_chart_json_and_text(run):
-    out = run("chart", "--first", "レントラー", "--json")
+    out = run("chart", "--first", "レントラー", "--rule", "blog", "--json")
     data = json.loads(out.stdout)
     assert data["n_patterns"] == 41
     assert data["patterns"][0] == {
@@ -38,7 +38,7 @@ def test_chart_json_and_text(run):
     }
     assert data["greedy"]["post_counting"]["total"] == 1028
     assert "1030" in data["note"]
-    text = run("chart", "--first", "レントラー")
+    text = run("chart", "--first", "レントラー", "--rule", "blog")
     assert "1028" in text.stdout and "1030" in text.stdout and "ゴルダック" in text.stdout
 
 

@@ -3,7 +3,7 @@ setting the page precomputes, each replayed answer by answer with the rules' own
 
 import pytest
 
-from gamelab.wordle.rules import parse_names
+from gamelab.wordle.rules import parse_setting
 from gamelab.wordle.strategy import (
     PRECOMPUTED,
     SHIPPED,
@@ -14,18 +14,7 @@ from gamelab.wordle.strategy import (
 
 # settings not shipped: none lacks a proven optimum; these live settings were not built yet
 # (python tools/make_wordle_strategies.py builds the missing ones)
-# settings not shipped: none lacks a proven optimum; these live settings were not built yet
-# (python tools/make_wordle_strategies.py builds the missing ones)
-# settings not shipped: none lacks a proven optimum; these live settings were not built yet
-# (python tools/make_wordle_strategies.py builds the missing ones)
-# settings not shipped: none lacks a proven optimum; these live settings were not built yet
-# (python tools/make_wordle_strategies.py builds the missing ones)
 OPEN: set[tuple[str, str, str | None]] = {
-    ("upto-gen5", "blog", "strict"),
-    ("upto-gen6", "standard", "strict"),
-    ("upto-gen6", "blog", None),
-    ("upto-gen6", "blog", "strict"),
-    ("upto-gen7", "standard", "strict"),
     ("upto-gen7", "blog", None),
     ("upto-gen7", "blog", "strict"),
     ("upto-gen8", "standard", "strict"),
@@ -35,19 +24,21 @@ OPEN: set[tuple[str, str, str | None]] = {
     ("daily-2022", "blog", None),
     ("daily-2022", "blog", "strict"),
 }
-SHIPPABLE = [s for s in PRECOMPUTED if (s[0].name, *s[1:]) not in OPEN]
+SHIPPABLE = [s for s in PRECOMPUTED if (s.names.name, s.rule, s.hard) not in OPEN]
 
 
 def test_every_shippable_setting_is_shipped_and_nothing_else():
-    want = {shipped_strategy_path(*s).name for s in SHIPPABLE}
+    want = {shipped_strategy_path(s).name for s in SHIPPABLE}
     have = {p.name for p in SHIPPED.glob("strategy-*.npz")}
     assert have == want, "run python tools/make_wordle_strategies.py (a list or version changed)"
 
 
-@pytest.mark.parametrize("setting", SHIPPABLE, ids=lambda s: "-".join([s[0].name, s[1], str(s[2])]))
+@pytest.mark.parametrize(
+    "setting", SHIPPABLE, ids=lambda s: "-".join([s.names.name, s.rule, str(s.hard)])
+)
 def test_a_shipped_strategy_plays_every_answer_within_the_limit(setting):
-    assert shipped_strategy_path(*setting).is_file()  # (else the next line would solve it)
-    table = optimal_strategy(*setting)
+    assert shipped_strategy_path(setting).is_file()  # (else the next line would solve it)
+    table = optimal_strategy(setting)
     total = check_strategy(table)
     # gen1-4: the seed post's 964 (normal mode; both rules) and the proven 972 in hard mode
     # (strict = game on this list); all, standard rule: the proven 2076, and 2099 in the
@@ -65,7 +56,7 @@ def test_a_shipped_strategy_plays_every_answer_within_the_limit(setting):
         ("daily", "standard", None): 953,
         ("daily", "standard", "game"): 960,
     }
-    key = (setting[0].name, *setting[1:])
+    key = (setting.names.name, setting.rule, setting.hard)
     if key in pinned:
         assert total == pinned[key]
     assert int(table.worst[0]) <= table.guess_limit
@@ -76,7 +67,7 @@ def test_a_damaged_table_is_refused_by_the_check():
 
     import numpy as np
 
-    table = optimal_strategy(parse_names("gen1-4"), "standard")
+    table = optimal_strategy(parse_setting("gen1-4", "standard"))
     wrong = table.guess.copy()
     wrong[1] = wrong[2]
     with pytest.raises(ValueError):

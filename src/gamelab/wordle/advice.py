@@ -1,6 +1,6 @@
 """Assistant answers for the web page: what a history leaves and the proven-optimal next guess.
 
-``advise(names, rule, hard, history)`` -> :class:`Advice`: the remaining candidates (with English
+``advise(setting, history)`` -> :class:`Advice`: the remaining candidates (with English
 names and dex numbers), the next guess of the proven-optimal strategy with its exact expected
 number of guesses from here and its worst case, and the top of the entropy ranking beside it.
 
@@ -19,7 +19,7 @@ Every exact answer respects the game's guess limit (Pokémon Wordle: 10) countin
 already made. A history no answer fits raises
 :class:`gamelab.wordle.assistant.ContradictionError`, naming the first guess that breaks it.
 
-    >>> a = advise(POST_SETTING, "blog", None, [("レントラー", "00000")])
+    >>> a = advise(Setting(POST_SETTING, "blog"), [("レントラー", "00000")])
     >>> a.candidates, a.next.name, a.method
     (67, 'ゴルダック', 'solved here')
 """
@@ -32,19 +32,17 @@ from functools import lru_cache
 
 import numpy as np
 
+from gamelab.core.interactive import QUIT_WORDS, Session
 from gamelab.wordle.assistant import Assistant, _entropy_choice, greedy_play
 from gamelab.wordle.names import resolve_name
-from gamelab.wordle.optimal import INF, OptimalSolver
+from gamelab.wordle.optimal import INF, OptimalSolver, SearchTimeout
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
     POST_SETTING,
-    NameSetting,
-    check_hard_mode,
-    check_rule,
+    Setting,
     parse_pattern,
     pattern_text,
     pokemon_names,
-    pokemon_word_list,
 )
 from gamelab.wordle.table import Game
 
@@ -113,17 +111,18 @@ def english_names() -> dict[str, tuple[str, int]]:
 class SolverContext:
     """Per process and setting: the game, the history checker and the solver's memo."""
 
-    def __init__(self, names: NameSetting, rule: str, hard: str | None) -> None:
-        self.game = Game(pokemon_word_list(names), rule)  # once per process and setting
+    def __init__(self, setting: Setting) -> None:
+        hard = setting.hard
+        self.game = Game(setting.words, setting.rule)  # once per process and setting
         self.hard = hard
         self.checker = Assistant(self.game, hard=hard)
         self.solver = OptimalSolver(self.game, hard=hard)
 
 
 @lru_cache(maxsize=16)
-def solver_context(names: NameSetting, rule: str, hard: str | None) -> SolverContext:
+def solver_context(setting: Setting) -> SolverContext:
     """The setting's game, history checker and solver, one per process (their memo is kept)."""
-    return SolverContext(names, rule, hard)
+    return SolverContext(setting)
 
 
 def parse_history(game: Game, entries: Sequence[tuple[str, str]]) -> list[tuple[int, int]]:
@@ -182,26 +181,23 @@ def _worst(
 
 
 def advise(
-    names: NameSetting,
-    rule: str,
-    hard: str | bool | None,
+    setting: Setting,
     history: Sequence[tuple[str, str]],
     exact: bool = True,
     use_strategy: bool | None = None,
+    time_limit: float | None = None,
 ) -> Advice:
     """The assistant's answer for a history of (name, colours) pairs; see the module doc.
 
     `use_strategy`: look the answer up in the cached optimal strategy (default: when it is
-    cached; True when it is not raises, so a caller never starts a long solve by accident)."""
-    rule, hard = check_rule(rule), check_hard_mode(hard)
-    from gamelab.wordle.strategy import optimal_strategy, strategy_is_cached
+    cached; True when it is not raises, so a caller never starts a long solve by accident).
+    `time_limit`: seconds for an exact search off the strategy (None: no limit); past it the
+    answer is the max-entropy guess, labelled in ``note`` (the CLI's limit; the web page's is
+    its solver pool's budget, with the same fallback)."""
+    from gamelab.wordle.strategy import strategy_is_cached
 
-    if hard == "game" and rule != "standard":
-        raise ValueError(
-            "the game's hard mode is defined for the standard feedback rule; with "
-            "the blog rule use the strict hard mode"
-        )
-    ctx = solver_context(names, rule, hard)
+    names = setting.names
+    ctx = solver_context(setting)
     game = ctx.game
     steps = parse_history(game, history)
     for k, (g, code) in enumerate(steps[:-1], 1):
@@ -222,14 +218,14 @@ def advise(
         Candidate(game.words.answers[a], *english_names().get(game.words.answers[a], ("", 0)))
         for a in cands[:REMAINING_SHOWN].tolist()
     ]
-    cached = strategy_is_cached(names, rule, hard) if use_strategy is None else use_strategy
-    if cached and not strategy_is_cached(names, rule, hard):
+    cached = strategy_is_cached(setting) if use_strategy is None else use_strategy
+    if cached and not strategy_is_cached(setting):
         raise ValueError(f"the optimal strategy for {names.name} is not computed yet")
     out = Advice(
         names.name,
-        rule,
-        hard or "off",
-        HARD_MODE_TEXT[hard],
+        setting.rule,
+        setting.hard_mode,
+        setting.mode,
         limit,
         len(steps),
         [
@@ -259,13 +255,38 @@ def advise(
     order = allowed[np.lexsort((allowed, -ent[allowed]))]
     useful = [int(g) for g in order[ent[order] > 0][:ENTROPY_TOP]]  # entropy 0: one class, no help
     out.entropy_top = [_option(game, cands, g, ent) for g in useful]
-    if not exact:
-        best = useful[0] if useful else int(game.guess_of_answer[cands[0]])
-        out.method, out.next = "entropy", _option(game, cands, best, ent)
-        return out
+    if exact:
+        try:
+            with ctx.solver.deadline(time_limit):
+                return _exact(out, setting, ctx, steps, cands, pool, ent, left, cached)
+        except SearchTimeout:
+            out.note = (
+                f"the exact search did not finish within {time_limit:g} s; showing the "
+                "max-entropy guess"
+            )
+    best = useful[0] if useful else int(game.guess_of_answer[cands[0]])
+    out.method, out.next = "entropy", _option(game, cands, best, ent)
+    return out
+
+
+def _exact(
+    out: Advice,
+    setting: Setting,
+    ctx: SolverContext,
+    steps: list[tuple[int, int]],
+    cands: np.ndarray,
+    pool: np.ndarray | None,
+    ent: np.ndarray,
+    left: int,
+    cached: bool,
+) -> Advice:
+    """`out` completed with the proven-optimal next guess (a strategy lookup, or solved here)."""
+    from gamelab.wordle.strategy import optimal_strategy
+
+    game = ctx.game
     node = None
     if cached:  # never computed here: a pool call must not start a minutes-long solve
-        table = optimal_strategy(names, rule, hard)
+        table = optimal_strategy(setting)
         node = table.node_of(steps)
         out.strategy_cached = True
     if node is not None:
@@ -309,16 +330,10 @@ def _beyond_limit(
     return out
 
 
-def worker(
-    names: NameSetting,
-    rule: str,
-    hard: str | None,
-    history: list[tuple[str, str]],
-    use_strategy: bool,
-) -> Advice:
+def worker(setting: Setting, history: list[tuple[str, str]], use_strategy: bool) -> Advice:
     """:func:`advise` with exact answers (what the web page runs in its solver pool; the answer
     is a pure function of the arguments, which the pool memoises)."""
-    return advise(names, rule, hard, history, exact=True, use_strategy=use_strategy)
+    return advise(setting, history, exact=True, use_strategy=use_strategy)
 
 
 def warm_up() -> None:
@@ -326,7 +341,107 @@ def warm_up() -> None:
     setting and the search kernel, so no request waits for them."""
     from gamelab.wordle.strategy import PRECOMPUTED, optimal_strategy
 
-    for names, rule, hard in PRECOMPUTED:
-        if names == POST_SETTING:
-            optimal_strategy(names, rule, hard)
-    advise(POST_SETTING, "standard", None, [("レントラー", "00000")])
+    for setting in PRECOMPUTED:
+        if setting.names == POST_SETTING:
+            optimal_strategy(setting)
+    advise(Setting(POST_SETTING), [("レントラー", "00000")])
+
+
+def split_history(text: str) -> list[tuple[str, str]]:
+    """A shell's history text, ``'レントラー:00120,ゴルダック:22222'`` (or with spaces for colons),
+    as (name as typed, colours) pairs."""
+    out = []
+    for part in (p.strip() for p in text.split(",")):
+        if part:
+            word, _, colours = part.replace(" ", ":").partition(":")
+            out.append((word, colours))
+    return out
+
+
+def format_advice(a: Advice) -> str:
+    """The answer as text (``gamelab wordle next`` and ``assist``): the first line names the
+    list, the colour rule and the mode in force."""
+    from gamelab.wordle.assistant import RULE_TEXT
+
+    lines = [
+        f"{a.candidates} candidate(s) left (rule {a.rule}: {RULE_TEXT[a.rule]}; {a.mode}; "
+        f"{a.names}; {a.guess_limit - a.guesses_used} guess(es) left)"
+    ]
+    if a.candidates <= 20:
+        lines.append("  " + " ".join(c.name for c in a.remaining))
+    if a.solved or a.next is None:
+        lines.append("solved")
+        return "\n".join(lines)
+    how = {"strategy": "optimal: the proven strategy", "solved here": "optimal: solved now"}
+    extra = (
+        ""
+        if a.expected_guesses is None
+        else f"; {a.expected_guesses:.3f} guesses expected from here, worst {a.worst_case}"
+    )
+    lines.append(f"next guess: {a.next.name} ({how.get(a.method or '', a.method)}{extra})")
+    if a.note:
+        lines.append(f"note: {a.note}")
+    if a.warning:
+        lines.append(f"warning: {a.warning}")
+    return "\n".join(lines)
+
+
+class AdviceSession(Session):
+    """``gamelab wordle assist`` on a Pokémon setting: the page's assistant (:func:`advise`)
+    in a terminal (any script, romaji too); a guess joins the history only once its advice is
+    computed, so a typo or a contradiction leaves the history as it was."""
+
+    prompt = "guess and colours (e.g. rentoraa 00120), undo, reset, help or quit> "
+
+    def __init__(self, setting: Setting, time_limit: float | None = None) -> None:
+        self.setting = setting
+        self.time_limit = time_limit
+        self.history: list[tuple[str, str]] = []
+        self.finished = False
+
+    def _advise(self, history: list[tuple[str, str]]) -> Advice:
+        return advise(self.setting, history, time_limit=self.time_limit)
+
+    def intro(self) -> str:
+        s = self.setting
+        head = (
+            f"Wordle assistant: {s.names.name}, rule {s.rule}, {s.mode}, "
+            f"at most {s.max_guesses} guesses."
+        )
+        return "\n".join([head, SESSION_HELP, format_advice(self._advise(self.history))])
+
+    def handle(self, line: str) -> str:
+        text = line.strip()
+        word = text.lower()
+        if word in QUIT_WORDS:
+            self.finished = True
+            return ""
+        if word in ("help", "h", "?"):
+            return SESSION_HELP
+        if not text:
+            return (
+                "type a guess and its colours, e.g. rentoraa 00120 ('help' explains, 'quit' leaves)"
+            )
+        if word in ("undo", "reset"):
+            if not self.history:
+                return "nothing to undo: no guess yet"
+            history = self.history[:-1] if word == "undo" else []
+        else:
+            parts = text.replace(":", " ").split()
+            if len(parts) < 2:
+                raise ValueError(f"{text!r} needs a guess and its colours, e.g. rentoraa 00120")
+            history = [*self.history, (parts[0], "".join(parts[1:]))]
+        advice = self._advise(history)  # raises (history kept) on a bad name or contradiction
+        self.history = [tuple(h.split(":", 1)) for h in advice.history]  # type: ignore[misc]
+        if advice.solved:
+            self.finished = True
+        return format_advice(advice)
+
+
+SESSION_HELP = """Type each guess and the colours the game showed, e.g.
+  rentoraa 00120       0 grey, 1 yellow, 2 green (or ⬛🟨🟩, 灰黄緑, b/y/g)
+  the guess in katakana, hiragana, romaji or English (レントラー, れんとらー, rentoraa, Luxray)
+  undo    take back the last guess
+  reset   start again
+  help    this text
+  q, quit leave"""

@@ -24,7 +24,14 @@ from gamelab.cli_common import (
     result_store,
 )
 from gamelab.wordle import entropy as entropy_mod
-from gamelab.wordle.rules import NameSetting, load_word_list, parse_names, pattern_text
+from gamelab.wordle.rules import (
+    NameSetting,
+    Setting,
+    load_word_list,
+    parse_names,
+    parse_setting,
+    pattern_text,
+)
 from gamelab.wordle.table import Game
 
 app = typer.Typer(
@@ -99,6 +106,20 @@ def name_setting(names: str, answers_names: str | None, guesses_names: str | Non
     return answers.with_guesses(parse_names(guesses_names) if guesses_names is not None else base)
 
 
+def game_setting(
+    names: str,
+    answers_names: str | None,
+    guesses_names: str | None,
+    rule: str,
+    hard: bool,
+    hard_rule: str | None,
+) -> Setting:
+    """The options of a Pokémon setting as the library's one typed value (parsed here, once)."""
+    return parse_setting(
+        name_setting(names, answers_names, guesses_names), rule, hard_mode(hard, hard_rule)
+    )
+
+
 def make_game(names: NameSetting, guesses: Path | None, answers: Path | None, rule: str) -> Game:
     return Game(load_word_list(names, guesses, answers), rule)
 
@@ -110,7 +131,7 @@ def rank_command(
     guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
-    rule: Rule = "blog",
+    rule: Rule = "standard",
     top: Annotated[int, typer.Option("--top", min=1, help="How many guesses to list.")] = 15,
     json_out: Json = False,
 ) -> None:
@@ -141,7 +162,7 @@ def chart_command(
     guesses_names: GuessesNames = None,
     guesses: GuessFile = None,
     answers: AnswerFile = None,
-    rule: Rule = "blog",
+    rule: Rule = "standard",
     style: Annotated[str, typer.Option("--style", help="digits, squares or kanji.")] = "kanji",
     tree: Annotated[
         Path | None,
@@ -486,8 +507,20 @@ def next_command(
     time_limit: AdviceTimeLimit = 20.0,
     json_out: Json = False,
 ) -> None:
-    """Candidates left by a history and the best next guess (one shot)."""
-    from gamelab.wordle.assistant import Assistant, format_advice, parse_history
+    """Candidates left by a history and the best next guess (one shot). On a Pokémon list this
+    is the web page's assistant: ``--json`` prints the document ``/api/wordle/advice`` returns."""
+    if guesses is None and answers is None:
+        from gamelab.wordle.advice import advise, format_advice, split_history
+
+        setting = game_setting(names, answers_names, guesses_names, rule, hard, hard_rule)
+        answer = advise(setting, split_history(history), time_limit=time_limit)
+        if json_out:
+            print_json(answer)
+            return
+        console.print(format_advice(answer), markup=False, highlight=False, soft_wrap=True)
+        return
+    from gamelab.wordle.assistant import Assistant, parse_history
+    from gamelab.wordle.assistant import format_advice as format_next
 
     game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
     advice = Assistant(
@@ -496,7 +529,7 @@ def next_command(
     if json_out:
         print_json(advice)
         return
-    console.print(format_advice(advice), markup=False, highlight=False, soft_wrap=True)
+    console.print(format_next(advice), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command("assist")
@@ -511,8 +544,15 @@ def assist_command(
     hard_rule: HardRule = None,
     time_limit: AdviceTimeLimit = 20.0,
 ) -> None:
-    """Interactive: type a guess and its colours (レントラー 00120 or ⬛⬛🟨🟩⬛); undo, reset, help, quit."""
+    """Interactive: type a guess and its colours (rentoraa 00120 or ⬛⬛🟨🟩⬛); undo, reset, help, quit."""
     from gamelab.core.interactive import run_in_terminal
+
+    if guesses is None and answers is None:
+        from gamelab.wordle.advice import AdviceSession
+
+        setting = game_setting(names, answers_names, guesses_names, rule, hard, hard_rule)
+        run_in_terminal(AdviceSession(setting, time_limit))
+        return
     from gamelab.wordle.assistant import Assistant, AssistSession
 
     game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
@@ -535,9 +575,7 @@ def strategy_command(
     """Compute (once) and cache the optimal strategy the web page's assistant looks up."""
     from gamelab.wordle.strategy import strategy_summary
 
-    s = strategy_summary(
-        name_setting(names, answers_names, guesses_names), rule, hard_mode(hard, hard_rule)
-    )
+    s = strategy_summary(game_setting(names, answers_names, guesses_names, rule, hard, hard_rule))
     if json_out:
         print_json(s)
         return
@@ -570,16 +608,11 @@ def review_command(
     json_out: Json = False,
 ) -> None:
     """Each guess of a game against the proven optimum: expected guesses lost, luck."""
+    from gamelab.wordle.advice import split_history
     from gamelab.wordle.review import review
 
-    entries = []
-    for part in (p.strip() for p in history.split(",")):
-        if part:
-            word, _, colours = part.replace(" ", ":").partition(":")
-            entries.append((word, colours))
-    r = review(
-        name_setting(names, answers_names, guesses_names), rule, hard_mode(hard, hard_rule), entries
-    )
+    setting = game_setting(names, answers_names, guesses_names, rule, hard, hard_rule)
+    r = review(setting, split_history(history))
     if json_out:
         print_json(r)
         return

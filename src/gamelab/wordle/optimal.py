@@ -24,7 +24,8 @@ from __future__ import annotations
 
 import heapq
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -101,6 +102,17 @@ class OptimalSolver:
         self.root_step = 8 if engine == "python" else INF
         self.root_full = 5  # first guesses (by bound) searched to the end before that
         self._deadline = float("inf")
+
+    @contextmanager
+    def deadline(self, seconds: float | None) -> Iterator[None]:
+        """Bound the searches made inside the block (``best_guess``, ``value``) to `seconds` of
+        wall time: past it they raise :class:`SearchTimeout` (None: no bound)."""
+        old = self._deadline
+        self._deadline = time.monotonic() + seconds if seconds else float("inf")
+        try:
+            yield
+        finally:
+            self._deadline = old
 
     def load_kernels(self) -> float:
         """CPU seconds spent loading the compiled search kernels (0 if already loaded in this

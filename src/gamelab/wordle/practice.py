@@ -1,13 +1,13 @@
 """A practice game: a seeded random answer, the colours of each guess, the keyboard, the share text.
 
-Stateless: ``play_round(names, rule, hard, seed, guesses)`` replays the whole game from its seed
+Stateless: ``play_round(setting, seed, guesses)`` replays the whole game from its seed
 and the guesses so far, so a page (or anything else) keeps no secret and a seed can be shared:
 the same seed and list always give the same answer. The answer is revealed once the game is
 over: found, or the game's guess limit (Pokémon Wordle: 10) used up. In hard mode a guess the
 mode forbids is refused with the reason (:func:`gamelab.wordle.rules.hard_mode_allows`).
 
-    >>> from gamelab.wordle.rules import POST_SETTING
-    >>> r = play_round(POST_SETTING, "standard", None, 7, [])
+    >>> from gamelab.wordle.rules import POST_SETTING, Setting
+    >>> r = play_round(Setting(POST_SETTING), 7, [])
     >>> r.finished, r.answer, r.guess_limit
     (False, None, 10)
 """
@@ -16,21 +16,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
 
 import numpy as np
 
 from gamelab.wordle.names import resolve_name
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
-    NameSetting,
+    Setting,
     WordList,
-    check_hard_mode,
-    check_rule,
     feedback,
     hard_mode_allows,
     pokemon_names,
-    pokemon_word_list,
 )
 
 __all__ = ["PlayRound", "PlayedGuess", "answer_of_seed", "play_round"]
@@ -68,11 +64,6 @@ class PlayRound:
     )  # (name, colours) for advice/review
 
 
-@lru_cache(maxsize=16)
-def _words(names: NameSetting) -> WordList:
-    return pokemon_word_list(names)
-
-
 def answer_of_seed(words: WordList, seed: int) -> str:
     """The answer of a practice game: uniform over the list's answers, from `seed`."""
     if not 0 <= seed <= MAX_SEED:
@@ -81,18 +72,11 @@ def answer_of_seed(words: WordList, seed: int) -> str:
     return words.answers[int(rng.integers(len(words.answers)))]
 
 
-def play_round(
-    names: NameSetting, rule: str, hard: str | bool | None, seed: int, guesses: Sequence[str]
-) -> PlayRound:
+def play_round(setting: Setting, seed: int, guesses: Sequence[str]) -> PlayRound:
     """Replay a practice game from its seed and guesses (any script; see
     :func:`gamelab.wordle.names.resolve_name`)."""
-    rule, hard = check_rule(rule), check_hard_mode(hard)
-    if hard == "game" and rule != "standard":
-        raise ValueError(
-            "the game's hard mode is defined for the standard feedback rule; with "
-            "the blog rule use the strict hard mode"
-        )
-    words = _words(names)
+    names, rule, hard = setting.names, setting.rule, setting.hard
+    words = setting.words
     answer = answer_of_seed(words, seed)
     english = {ja: (en, dex) for dex, ja, en, _ in pokemon_names()}
     if len(guesses) > words.guess_limit:
@@ -134,8 +118,8 @@ def play_round(
     return PlayRound(
         names.name,
         rule,
-        hard or "off",
-        HARD_MODE_TEXT[hard],
+        setting.hard_mode,
+        setting.mode,
         seed,
         words.guess_limit,
         words.length,

@@ -17,7 +17,7 @@ NYT's WordleBot in spirit (skill and luck per guess), but from the exact optimum
 heuristic. ``expected_left`` (sum over g's unsolved classes of |c|^2/n) is the average number of
 candidates g leaves, shown beside the optimal guess's.
 
-    >>> r = review(parse_names("gen1"), "standard", None, [("ゴルバット", "00000"), ("ピカチュウ", "22222")])
+    >>> r = review(Setting(parse_names("gen1")), [("ゴルバット", "00000"), ("ピカチュウ", "22222")])
     >>> r.solved, r.guesses, round(r.optimal_expected + r.total_lost - r.total_luck, 9)
     (True, 2, 2.0)
     >>> r.steps[0].optimal_guess, round(r.steps[0].guesses_lost, 4)
@@ -27,20 +27,13 @@ candidates g leaves, shown beside the optimal guess's.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
 from gamelab.wordle.advice import REMAINING_SHOWN, english_names, parse_history, solver_context
 from gamelab.wordle.optimal import INF
-from gamelab.wordle.rules import (  # noqa: F401 (parse_names: doctest)
-    HARD_MODE_TEXT,
-    NameSetting,
-    check_hard_mode,
-    check_rule,
-    parse_names,
-    pattern_text,
-)
+from gamelab.wordle.rules import Setting, parse_names, pattern_text  # noqa: F401 (doctest)
 
 __all__ = ["Review", "ReviewStep", "review"]
 
@@ -65,6 +58,13 @@ class ReviewStep:
     luck: float | None  # positive: the feedback was better than this guess's average
     expected_left: float  # this guess's average candidates left
     optimal_expected_left: float  # the optimal guess's
+    # as NYT's WordleBot: the answers this guess left (the first REMAINING_SHOWN), and what the
+    # optimal guess would have left for the same answer -- its size(s) over the answers still
+    # possible at the end (one value once the answer is known), and the names when that is one
+    # set of answers (None when the answers still possible would fall in different sets)
+    remaining_after: list[str] = field(default_factory=list)
+    optimal_candidates_after: list[int] = field(default_factory=list)
+    optimal_remaining_after: list[str] | None = None
 
 
 @dataclass
@@ -86,12 +86,12 @@ class Review:
     remaining: list[str] = field(default_factory=list)  # answers still possible (unsolved game)
 
 
-def _table(names: NameSetting, rule: str, hard: str | None):
+def _table(setting: Setting):
     """The cached optimal strategy, or None while it is not computed."""
     from gamelab.wordle.strategy import optimal_strategy, strategy_is_cached
 
-    if strategy_is_cached(names, rule, hard):
-        return optimal_strategy(names, rule, hard)
+    if strategy_is_cached(setting):
+        return optimal_strategy(setting)
     return None
 
 
@@ -107,12 +107,35 @@ def _expected_left(game, g: int, cands: np.ndarray) -> float:
     )
 
 
-def review(
-    names: NameSetting, rule: str, hard: str | bool | None, history: Sequence[tuple[str, str]]
-) -> Review:
+def _with_optimal_after(
+    game, row: ReviewStep, cands: np.ndarray, best: int, final: np.ndarray, after: np.ndarray
+) -> ReviewStep:
+    """`row` with what the guess left and what the optimal guess `best` would have left for
+    the answers still possible at the end (`final`)."""
+    parts = game.partition(best, cands)
+    codes = sorted({int(game.table[best, a]) for a in final.tolist()})
+
+    def left(code: int) -> np.ndarray:
+        part = parts[code]
+        return part[:0] if len(part) == 1 and game.is_answer(best, part[0]) else part
+
+    names = game.words.answers
+    sizes = sorted({len(left(c)) for c in codes})
+    shown = (
+        [names[a] for a in left(codes[0])[:REMAINING_SHOWN].tolist()] if len(codes) == 1 else None
+    )
+    return replace(
+        row,
+        remaining_after=[names[a] for a in after[:REMAINING_SHOWN].tolist()],
+        optimal_candidates_after=sizes,
+        optimal_remaining_after=shown,
+    )
+
+
+def review(setting: Setting, history: Sequence[tuple[str, str]]) -> Review:
     """The review of a history of (name, colours); see the module doc."""
-    rule, hard = check_rule(rule), check_hard_mode(hard)
-    ctx = solver_context(names, rule, hard)
+    hard = setting.hard
+    ctx = solver_context(setting)
     game, solver = ctx.game, ctx.solver
     steps_in = parse_history(game, history)
     if not steps_in:
@@ -122,10 +145,11 @@ def review(
     cands = game.all_answers()
     pool = game.full_pool() if hard else None
     rows: list[ReviewStep] = []
+    before: list[tuple[np.ndarray, int]] = []  # per guess: the candidates before it, the optimum
     lost_sum: float | None = 0.0
     luck_sum: float | None = 0.0
     solved, answer = False, None
-    table = _table(names, rule, hard)
+    table = _table(setting)
     node: int | None = 0 if table is not None else None
     start_total = (
         int(table.total[0]) if table is not None else solver.best_guess(cands, limit, pool)[0]
@@ -194,12 +218,21 @@ def review(
                 _expected_left(game, best, cands),
             )
         )
+        before.append((cands, best))
         cands, pool = after_cands, after_pool
+    final = (
+        np.array([game.words.answer_index[answer]], dtype=np.int32) if answer is not None else cands
+    )
+    afters = [*(c for c, _ in before[1:]), cands]  # what each guess left: the next one's start
+    rows = [
+        _with_optimal_after(game, row, c, b, final, left)
+        for row, (c, b), left in zip(rows, before, afters, strict=True)
+    ]
     out = Review(
-        names.name,
-        rule,
-        hard or "off",
-        HARD_MODE_TEXT[hard],
+        setting.names.name,
+        setting.rule,
+        setting.hard_mode,
+        setting.mode,
         limit,
         rows,
         solved,

@@ -80,7 +80,16 @@ _COLOUR_CHARS = {
 }
 
 
+def _hard_mode_error(hard: object) -> str:
+    return (
+        f"unknown hard mode {hard!r}; allowed: {', '.join(HARD_MODES)} "
+        "(game: greens stay in place and yellows are reused; strict: every "
+        "later guess could still be the answer)"
+    )
+
+
 def check_rule(rule: str) -> str:
+    """A colour rule as a shell reads it (``--rule``; analysis entry points on a custom list)."""
     if rule not in RULES:
         raise ValueError(f"unknown feedback rule {rule!r}; allowed: {', '.join(RULES)}")
     return rule
@@ -93,11 +102,7 @@ def check_hard_mode(hard: str | bool | None) -> str | None:
     if hard is True:
         return "game"
     if hard not in HARD_MODES:
-        raise ValueError(
-            f"unknown hard mode {hard!r}; allowed: {', '.join(HARD_MODES)} "
-            "(game: greens stay in place and yellows are reused; strict: every "
-            "later guess could still be the answer)"
-        )
+        raise ValueError(_hard_mode_error(hard))
     return hard
 
 
@@ -482,6 +487,92 @@ def pokemon_word_list(setting: NameSetting) -> WordList:
         guess_limit=POKEMON_GUESS_LIMIT,
         key=setting.canonical,
     )
+
+
+GAME_HARD_NEEDS_STANDARD = (
+    "the game's hard mode is defined for the standard feedback rule; with "
+    "the blog rule use the strict hard mode"
+)
+
+
+@dataclass(frozen=True)
+class Setting:
+    """One Pokémon Wordle setting, the value every shell builds once and the library takes:
+    the word lists (:class:`NameSetting`: answers and guesses), the colour rule, the hard mode
+    in one spelling (None normal, ``"game"`` or ``"strict"``) and the guess limit. The
+    constructor validates (one message for every shell); shells build it with
+    :func:`parse_setting` from their text.
+
+        >>> Setting(POST_SETTING, "blog", "strict").hard_mode
+        'strict'
+        >>> Setting(POST_SETTING, "blog", "game")
+        Traceback (most recent call last):
+        ...
+        ValueError: the game's hard mode is defined for the standard feedback rule; with the blog rule use the strict hard mode
+    """
+
+    names: NameSetting
+    rule: str = "standard"
+    hard: str | None = None
+    max_guesses: int = POKEMON_GUESS_LIMIT
+
+    def __post_init__(self) -> None:
+        if not isinstance(self.names, NameSetting):
+            raise TypeError(
+                f"a NameSetting is needed (parse_names), not {type(self.names).__name__}"
+            )
+        if self.rule not in RULES:
+            raise ValueError(f"unknown feedback rule {self.rule!r}; allowed: {', '.join(RULES)}")
+        if self.hard is not None and self.hard not in HARD_MODES:
+            raise ValueError(_hard_mode_error(self.hard))
+        if self.hard == "game" and self.rule != "standard":
+            raise ValueError(GAME_HARD_NEEDS_STANDARD)
+        if not 1 <= self.max_guesses <= 20:
+            raise ValueError(f"the guess limit must be 1..20, got {self.max_guesses}")
+
+    @property
+    def hard_mode(self) -> str:
+        """``off``, ``game`` or ``strict`` (how documents and requests spell it)."""
+        return self.hard or "off"
+
+    @property
+    def mode(self) -> str:
+        """The hard mode in words (``normal mode`` ...)."""
+        return HARD_MODE_TEXT[self.hard]
+
+    @property
+    def words(self) -> WordList:
+        """The setting's word list, with its guess limit."""
+        words = pokemon_word_list(self.names)
+        if words.guess_limit == self.max_guesses:
+            return words
+        return _limited(words, self.max_guesses)
+
+
+@lru_cache(maxsize=16)
+def _limited(words: WordList, limit: int) -> WordList:
+    from dataclasses import replace
+
+    return replace(words, guess_limit=limit)
+
+
+def parse_setting(
+    names: str | NameSetting = POST_SETTING,
+    rule: str = "standard",
+    hard: str | bool | None = None,
+    max_guesses: int | None = None,
+) -> Setting:
+    """A shell's text as a :class:`Setting`: `names` a spec for :func:`parse_names` (or parsed),
+    `hard` ``off``/``normal``/``""``/False (normal), True or ``game``, or ``strict``."""
+    setting = parse_names(names) if isinstance(names, str) else names
+    if hard in (None, False, "", "off", "normal"):
+        mode = None
+    elif hard is True:
+        mode = "game"
+    else:
+        mode = str(hard)
+    limit = POKEMON_GUESS_LIMIT if max_guesses is None else max_guesses
+    return Setting(setting, rule, mode, limit)
 
 
 #: Largest word file read: a million words of a few characters.

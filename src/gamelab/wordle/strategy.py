@@ -12,7 +12,7 @@ there by the same solver (see :mod:`gamelab.wordle.advice`).
 Cost: the solve itself (gen1-4: a few seconds of CPU per setting; ``all``: minutes), once per
 (word list, rule, hard mode, guess limit); loading the table takes milliseconds.
 
-    >>> table = optimal_strategy(POST_SETTING, "blog")
+    >>> table = optimal_strategy(Setting(POST_SETTING, "blog"))
     >>> table.words.guesses[table.guess[0]], int(table.total[0]), table.is_cached()
     ('ジーランス', 964, True)
 """
@@ -29,17 +29,13 @@ import numpy as np
 
 from gamelab.core.cache import cache_key, cached_arrays, is_cached, load_arrays
 from gamelab.wordle.rules import (
-    HARD_MODE_TEXT,
     POST_SETTING,
-    NameSetting,
+    Setting,
     WordList,
-    check_hard_mode,
-    check_rule,
     feedback,
     hard_mode_allows,
     parse_names,
     pattern_code,
-    pokemon_word_list,
 )
 from gamelab.wordle.table import Game
 
@@ -48,11 +44,14 @@ __all__ = [
     "PRECOMPUTED",
     "SHIPPED",
     "BackgroundBuilds",
+    "SettingChoice",
+    "SettingChoices",
     "Strategy",
     "StrategyStatus",
     "StrategySummary",
     "check_strategy",
     "optimal_strategy",
+    "setting_choices",
     "shipped_strategy_path",
     "strategy_is_cached",
     "strategy_summary",
@@ -69,7 +68,7 @@ LIVE_SETTINGS = tuple(
 #: the settings the web page precomputes: the post's lists, ``all`` and the live settings, both
 #: rules, normal and both hard modes (the game's hard mode is defined for the standard rule only)
 PRECOMPUTED = tuple(
-    (names, rule, hard)
+    Setting(names, rule, hard)
     for names in (POST_SETTING, parse_names("all"), *LIVE_SETTINGS)
     for rule in ("standard", "blog")
     for hard in (None, "game", "strict")
@@ -94,10 +93,10 @@ def _params(words: WordList, rule: str, hard: str | None) -> dict[str, Any]:
     }
 
 
-def shipped_strategy_path(names: NameSetting, rule: str, hard: str | bool | None = None) -> Path:
+def shipped_strategy_path(setting: Setting) -> Path:
     """Where the package ships (or would ship) the strategy of this setting."""
-    rule, hard = check_rule(rule), check_hard_mode(hard)
-    key = cache_key("wordle-strategy", _params(_words(names), rule, hard), STRATEGY_VERSION)
+    params = _params(setting.words, setting.rule, setting.hard)
+    key = cache_key("wordle-strategy", params, STRATEGY_VERSION)
     return SHIPPED / f"strategy-{key}.npz"
 
 
@@ -110,10 +109,8 @@ class Strategy:
     with patterns ``child_code[...]``.
     """
 
-    names: NameSetting
+    setting: Setting
     words: WordList
-    rule: str
-    hard: str | None
     guess: np.ndarray
     candidates: np.ndarray
     total: np.ndarray
@@ -127,8 +124,16 @@ class Strategy:
     def guess_limit(self) -> int:
         return self.words.guess_limit
 
+    @property
+    def rule(self) -> str:
+        return self.setting.rule
+
+    @property
+    def hard(self) -> str | None:
+        return self.setting.hard
+
     def is_cached(self) -> bool:
-        return strategy_is_cached(self.names, self.rule, self.hard)
+        return strategy_is_cached(self.setting)
 
     def child(self, node: int, code: int) -> int | None:
         """The node reached when node's guess shows pattern `code` (None: solved or impossible)."""
@@ -201,40 +206,28 @@ def _solve(words: WordList, rule: str, hard: str | None) -> dict[str, np.ndarray
     return arrays
 
 
-_known_cached: set[tuple[NameSetting, str, str | None]] = set()
+_known_cached: set[Setting] = set()
 
 
-@lru_cache(maxsize=32)
-def _words(names: NameSetting) -> WordList:
-    return pokemon_word_list(names)
-
-
-def strategy_is_cached(names: NameSetting, rule: str, hard: str | bool | None = None) -> bool:
+def strategy_is_cached(setting: Setting) -> bool:
     """Whether the optimal strategy for this setting is already in the cache."""
-    key = (names, check_rule(rule), check_hard_mode(hard))
-    if key in _known_cached:
+    if setting in _known_cached:
         return True
-    found = shipped_strategy_path(*key).is_file() or is_cached(
-        "wordle-strategy", _params(_words(names), key[1], key[2]), STRATEGY_VERSION
+    found = shipped_strategy_path(setting).is_file() or is_cached(
+        "wordle-strategy", _params(setting.words, setting.rule, setting.hard), STRATEGY_VERSION
     )
     if found:
-        _known_cached.add(key)
+        _known_cached.add(setting)
     return found
 
 
 @lru_cache(maxsize=32)
-def optimal_strategy(names: NameSetting, rule: str, hard: str | bool | None = None) -> Strategy:
-    """The optimal strategy of a Pokémon setting (``daily``, ``gen1-4``, ``all``...) under `rule`
-    and hard mode `hard`, within the game's guess limit: from the cache, else solved and
+def optimal_strategy(setting: Setting) -> Strategy:
+    """The optimal strategy of a Pokémon setting (``daily``, ``gen1-4``, ``all``...; its rule
+    and hard mode) within its guess limit: from the package or the cache, else solved and
     stored (seconds for gen1-4, minutes for ``all``)."""
-    words = _words(names)
-    rule, hard = check_rule(rule), check_hard_mode(hard)
-    if hard == "game" and rule != "standard":
-        raise ValueError(
-            "the game's hard mode is defined for the standard feedback rule; with "
-            "the blog rule use the strict hard mode"
-        )
-    arrays = load_arrays(shipped_strategy_path(names, rule, hard))
+    words, rule, hard = setting.words, setting.rule, setting.hard
+    arrays = load_arrays(shipped_strategy_path(setting))
     if arrays is None:
         arrays = cached_arrays(
             "wordle-strategy",
@@ -242,7 +235,7 @@ def optimal_strategy(names: NameSetting, rule: str, hard: str | bool | None = No
             STRATEGY_VERSION,
             lambda: _solve(words, rule, hard),
         )
-    return Strategy(names, words, rule, hard, **arrays)
+    return Strategy(setting, words, **arrays)
 
 
 def check_strategy(strategy: Strategy) -> int:
@@ -298,22 +291,18 @@ class StrategyStatus:
 
 class BackgroundBuilds:
     """Computes missing strategies in background processes (one at a time, lowest priority),
-    for a server: ``start(names, rule, hard)`` returns the status and starts the build if the
+    for a server: ``status(setting)`` returns the status and starts the build if the
     strategy is neither cached nor being built. A build that fails (or a server that stops)
     leaves nothing half-written: the cache writes atomically."""
 
     def __init__(self) -> None:
-        self._running: dict[tuple[NameSetting, str, str | None], Any] = {}
-        self._queue: list[tuple[NameSetting, str, str | None]] = []
+        self._running: dict[Setting, Any] = {}
+        self._queue: list[Setting] = []
 
-    def status(
-        self, names: NameSetting, rule: str, hard: str | bool | None, start: bool = True
-    ) -> StrategyStatus:
-        rule, hard = check_rule(rule), check_hard_mode(hard)
-        _words(names)  # validates the list's name
-        key = (names, rule, hard)
+    def status(self, setting: Setting, start: bool = True) -> StrategyStatus:
+        key, names = setting, setting.names
         self._reap()
-        cached = strategy_is_cached(names, rule, hard)
+        cached = strategy_is_cached(setting)
         if not cached and start and key not in self._running and key not in self._queue:
             self._queue.append(key)
             self._reap()
@@ -322,13 +311,15 @@ class BackgroundBuilds:
             message = "optimal strategy ready: answers on it are table lookups"
         elif building:
             message = (
-                f"the optimal strategy for {names.name} ({rule} rule, {HARD_MODE_TEXT[hard]}) is "
+                f"the optimal strategy for {names.name} ({setting.rule} rule, {setting.mode}) is "
                 "being computed in the background (once; minutes for large lists); until "
                 "then each answer is solved on the spot within the time budget"
             )
         else:
             message = f"the optimal strategy for {names.name} is not computed yet"
-        return StrategyStatus(names.name, rule, hard or "off", cached, building, message)
+        return StrategyStatus(
+            names.name, setting.rule, setting.hard_mode, cached, building, message
+        )
 
     def _reap(self) -> None:
         for key, proc in list(self._running.items()):
@@ -340,7 +331,7 @@ class BackgroundBuilds:
 
             key = self._queue.pop(0)
             proc = multiprocessing.get_context("forkserver").Process(
-                target=_build_quietly, args=key, daemon=True, name=f"wordle-strategy {key}"
+                target=_build_quietly, args=(key,), daemon=True, name=f"wordle-strategy {key}"
             )
             proc.start()
             self._running[key] = proc
@@ -353,11 +344,11 @@ class BackgroundBuilds:
         self._running.clear()
 
 
-def _build_quietly(names: NameSetting, rule: str, hard: str | None) -> None:
+def _build_quietly(setting: Setting) -> None:
     import os
 
     os.nice(10)
-    optimal_strategy(names, rule, hard)
+    optimal_strategy(setting)
 
 
 @dataclass(frozen=True)
@@ -378,22 +369,19 @@ class StrategySummary:
     seconds: float
 
 
-def strategy_summary(
-    names: NameSetting, rule: str, hard: str | bool | None = None
-) -> StrategySummary:
+def strategy_summary(setting: Setting) -> StrategySummary:
     """Load (or compute and cache) the optimal strategy of a setting and summarise its root."""
     import time
 
-    rule, hard = check_rule(rule), check_hard_mode(hard)
     start = time.monotonic()
-    was_cached = strategy_is_cached(names, rule, hard)
-    table = optimal_strategy(names, rule, hard)
+    was_cached = strategy_is_cached(setting)
+    table = optimal_strategy(setting)
     words = table.words
     return StrategySummary(
-        names.name,
-        rule,
-        hard or "off",
-        HARD_MODE_TEXT[hard],
+        setting.names.name,
+        setting.rule,
+        setting.hard_mode,
+        setting.mode,
         words.guess_limit,
         words.guesses[int(table.guess[0])],
         int(table.total[0]),
@@ -403,3 +391,47 @@ def strategy_summary(
         was_cached,
         time.monotonic() - start,
     )
+
+
+@dataclass(frozen=True)
+class SettingChoice:
+    """One word-list setting a player picks by name (``/api/wordle/settings``): `group` is
+    ``live`` for the live game's daily and endless (``upto-genN``) settings, ``other`` for the
+    2022 list and the post's ``gen1-4``; `instant` says the proven strategies of the game's
+    rules (standard colours, normal and hard mode) are shipped, so every answer is a lookup."""
+
+    spec: str
+    label: str
+    group: str
+    answers: int
+    guesses: int
+    instant: bool
+
+
+@dataclass(frozen=True)
+class SettingChoices:
+    """The named settings in display order, the live game first; `default` is the daily game,
+    `post` the seed post's setting."""
+
+    default: str
+    post: str
+    choices: tuple[SettingChoice, ...]
+
+
+@lru_cache(maxsize=1)
+def setting_choices() -> SettingChoices:
+    """The named word-list settings (:func:`gamelab.wordle.rules.named_settings`) for a page's
+    chooser, each with whether its game-rule strategies are shipped."""
+    from gamelab.wordle.rules import named_settings
+
+    out = []
+    for named in named_settings():
+        instant = all(
+            shipped_strategy_path(Setting(named.setting, "standard", hard)).is_file()
+            for hard in (None, "game")
+        )
+        group = "live" if named.spec == "daily" or named.spec.startswith("upto-") else "other"
+        out.append(
+            SettingChoice(named.spec, named.label, group, named.answers, named.guesses, instant)
+        )
+    return SettingChoices("daily", POST_SETTING.name, tuple(out))

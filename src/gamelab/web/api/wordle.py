@@ -18,8 +18,14 @@ from gamelab.wordle import advice as advice_mod
 from gamelab.wordle.names import NameMatch, Suggestions, lookup_name, suggest
 from gamelab.wordle.practice import PlayRound, play_round
 from gamelab.wordle.review import Review, review
-from gamelab.wordle.rules import NAMES_HELP, parse_names, pokemon_word_list
-from gamelab.wordle.strategy import BackgroundBuilds, StrategyStatus, strategy_is_cached
+from gamelab.wordle.rules import NAMES_HELP, Setting, parse_names, parse_setting, pokemon_word_list
+from gamelab.wordle.strategy import (
+    BackgroundBuilds,
+    SettingChoices,
+    StrategyStatus,
+    setting_choices,
+    strategy_is_cached,
+)
 
 PAGE = GamePage(
     game="wordle",
@@ -36,7 +42,7 @@ _builds = BackgroundBuilds()
 REVIEW_BUDGET_FACTOR = 4  # a review solves one node per guess: a few budgets
 
 
-class Setting(ApiModel):
+class SettingRequest(ApiModel):
     names: str = Field("gen1-4", max_length=21, description=NAMES_HELP)
     rule: str = Field(
         "standard", max_length=10, description="standard (the game) or blog (the post)"
@@ -45,13 +51,17 @@ class Setting(ApiModel):
         "off", max_length=10, description="off, game (the game's hard mode) or strict"
     )
 
+    def setting(self) -> Setting:
+        """The request's setting as the library's one typed value (parsed here, once)."""
+        return parse_setting(self.names, self.rule, self.hard)
+
 
 class Entry(ApiModel):
     guess: str = Field(max_length=40, description="a name: katakana, hiragana, romaji or English")
     colours: str = Field(max_length=40, description="0 grey, 1 yellow, 2 green, e.g. 00120")
 
 
-class HistoryRequest(Setting):
+class HistoryRequest(SettingRequest):
     history: list[Entry] = Field(default=[], max_length=10)
 
 
@@ -61,17 +71,21 @@ class NamesRequest(ApiModel):
     limit: int = 12
 
 
-class PlayRequest(Setting):
+class PlayRequest(SettingRequest):
     seed: int = Field(ge=0, le=2**63 - 1)
     guesses: list[str] = Field(default=[], max_length=10)
 
 
-def _hard(text: str) -> str | None:
-    return None if text in ("", "off", "normal") else text
-
-
 def _pairs(body: HistoryRequest) -> list[tuple[str, str]]:
     return [(e.guess, e.colours) for e in body.history]
+
+
+@router.get("/settings", response_model=SettingChoices)
+async def settings():
+    """The named word-list settings, the live game's first (daily, then endless up to each
+    generation), then the 2022 list and the post's setting; `instant`: proven strategies
+    shipped, every answer a table lookup."""
+    return reply(setting_choices())
 
 
 @router.post("/names", response_model=Suggestions)
@@ -95,14 +109,14 @@ async def resolve(body: ResolveRequest):
 async def advice(body: HistoryRequest, request: Request):
     """Candidates left, the optimal next guess (exact expected guesses, worst case) and the
     entropy ranking's top. Past the time budget: the max-entropy guess, labelled in ``note``."""
-    args = (parse_names(body.names), body.rule, _hard(body.hard), _pairs(body))
+    setting, history = body.setting(), _pairs(body)
     # whether the strategy is ready is part of the question (the pool memoises answers by it)
-    ready = strategy_is_cached(*args[:3])
+    ready = strategy_is_cached(setting)
     result = await budgeted(
         request,
         advice_mod.worker,
-        (*args, ready),
-        fallback=partial(advice_mod.advise, *args, exact=False),
+        (setting, history, ready),
+        fallback=partial(advice_mod.advise, setting, history, exact=False),
         what="exact optimal search",
         fallback_name="the max-entropy guess",
     )
@@ -112,9 +126,7 @@ async def advice(body: HistoryRequest, request: Request):
 @router.post("/play", response_model=PlayRound)
 async def play(body: PlayRequest):
     """A practice game replayed from its seed and guesses: colours, keyboard, share text."""
-    return reply(
-        play_round(parse_names(body.names), body.rule, _hard(body.hard), body.seed, body.guesses)
-    )
+    return reply(play_round(body.setting(), body.seed, body.guesses))
 
 
 @router.post("/review")
@@ -123,7 +135,7 @@ async def review_game(body: HistoryRequest, request: Request):
     timeout = REVIEW_BUDGET_FACTOR * settings_of(request).budget
     result: Review = await pool_of(request).run(
         review,
-        (parse_names(body.names), body.rule, _hard(body.hard), _pairs(body)),
+        (body.setting(), _pairs(body)),
         timeout=timeout,
         cache=False,
     )  # not memoised: one that overran while a strategy was being built may fit now
@@ -131,6 +143,6 @@ async def review_game(body: HistoryRequest, request: Request):
 
 
 @router.post("/strategy", response_model=StrategyStatus)
-async def strategy(body: Setting):
+async def strategy(body: SettingRequest):
     """Whether the optimal strategy of the setting is cached; starts computing it if not."""
-    return reply(_builds.status(parse_names(body.names), body.rule, _hard(body.hard)))
+    return reply(_builds.status(body.setting()))

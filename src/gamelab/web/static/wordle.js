@@ -6,8 +6,35 @@ const $ = (id) => document.getElementById(id);
 const COLOUR_CLASS = ["grey", "yellow", "green"];
 const COLOUR_NAME = ["grey", "yellow", "green"];
 
+/** The setting as the API takes it: the player's game and mode, and the analysis settings
+ *  (colour rule, strict hard mode) from their disclosure. */
 function setting() {
-  return { names: $("pw-names").value, rule: $("pw-rule").value, hard: $("pw-hard").value };
+  const hard = $("pw-hard").value === "off" ? "off" : $("pw-hard-rule").value;
+  return { names: $("pw-names").value, rule: $("pw-rule").value, hard };
+}
+
+let choices = null;  // /api/wordle/settings: the named settings, the live game's first
+
+/** Fill the game chooser from the server's named settings (daily, endless up to each
+ *  generation, then the 2022 list and the post's setting). */
+async function loadChoices() {
+  choices = await api("/api/wordle/settings", undefined, { quiet: true }).catch(() => null);
+  if (!choices) return;
+  const select = $("pw-names");
+  select.textContent = "";
+  const groups = { live: h("optgroup", { label: "the live game" }), other: h("optgroup", { label: "other lists" }) };
+  for (const c of choices.choices) {
+    groups[c.group].append(h("option", { value: c.spec, selected: c.spec === choices.default ? "" : null }, c.label));
+  }
+  select.append(groups.live, groups.other);
+  select.value = choices.default;
+}
+
+function describeChoice() {
+  const c = choices && choices.choices.find((x) => x.spec === $("pw-names").value);
+  $("pw-names-info").textContent = c ? `${c.answers} possible answers; ${c.guesses} names may be guessed` +
+    (c.spec === choices.post ? " (the post's setting)" : "") +
+    (c.instant ? "; proven-optimal strategies shipped: every answer is instant" : "") : "";
 }
 
 function fmt(x, digits = 3) {
@@ -507,12 +534,23 @@ async function runReview() {
   if (!r) return;
   const body = $("review-table").querySelector("tbody");
   body.textContent = "";
+  const range = (xs) => (xs.length ? (xs.length === 1 ? String(xs[0]) : `${xs[0]}–${xs[xs.length - 1]}`) : "—");
+  const names = (xs, n) => h("span", { class: "pw-names" }, xs.length ? xs.join(" ") + (n > xs.length ? ` … (${n} in all)` : "") : "none (found)");
   for (const s of r.steps) {
-    body.append(h("tr", { class: s.is_optimal ? "pw-opt" : "" },
+    // as WordleBot: the answers this guess left, and those the optimal guess would have left
+    const theirs = s.is_optimal ? null : (s.optimal_remaining_after === null
+      ? h("span", { class: "muted" }, `${range(s.optimal_candidates_after)}, depending on which of the answers still possible it is`)
+      : names(s.optimal_remaining_after, s.optimal_candidates_after[0]));
+    const left = h("details", { class: "pw-after" },
+      h("summary", {}, `${s.candidates_before} → ${s.candidates_after}`),
+      h("div", { class: "small pw-after-yours" }, h("strong", {}, `after ${s.guess}: `), names(s.remaining_after, s.candidates_after)),
+      theirs ? h("div", { class: "small pw-after-optimal" }, h("strong", {}, `after ${s.optimal_guess}: `), theirs) : null);
+    body.append(h("tr", { class: s.is_optimal ? "pw-opt" : "", dataset: { step: String(s.number) } },
       h("td", {}, String(s.number)),
       h("td", {}, tiles(s.guess, s.colours), h("div", { class: "small muted" }, s.english)),
-      h("td", {}, `${s.candidates_before} → ${s.candidates_after}`),
+      h("td", { class: "pw-left-yours" }, left),
       h("td", {}, s.is_optimal ? h("span", { class: "good" }, "✓ optimal") : nameLabel(s.optimal_guess, s.optimal_english, null)),
+      h("td", { class: "pw-left-optimal" }, s.is_optimal ? String(s.candidates_after) : range(s.optimal_candidates_after)),
       h("td", {}, `${fmt(s.expected_guesses)} / ${fmt(s.optimal_expected_guesses)}`),
       h("td", { class: "pw-lost" }, fmt(s.guesses_lost)),
       h("td", { class: s.luck > 0 ? "good" : (s.luck < 0 ? "bad" : "") }, s.luck === null ? "—" : (s.luck >= 0 ? "+" : "") + fmt(s.luck)),
@@ -562,30 +600,49 @@ function setupContrast() {
 }
 
 function summariseSettings() {
-  const text = (id) => $(id).selectedOptions[0].textContent.split(" (")[0];
-  $("pw-settings-summary").textContent = `${text("pw-names")} · ${text("pw-rule")} · ${text("pw-hard")}`;
+  const s = setting();
+  const parts = [s.names, s.hard === "off" ? "normal" : "hard"];
+  if (s.rule !== "standard") parts.push(`${s.rule} colours`);
+  if (s.hard === "strict") parts.push("strict hard mode");
+  $("pw-settings-summary").textContent = parts.join(" · ");
+  describeChoice();
+}
+
+/** Put a setting (from the address or local storage) on the controls: a research setting
+ *  (blog colours, strict hard mode) opens the analysis disclosure. */
+function applySetting(value) {
+  const choose = (id, v) => {
+    if (v && $(id).querySelector(`option[value="${CSS.escape(v)}"]`)) $(id).value = v;
+  };
+  choose("pw-names", value.names);
+  choose("pw-rule", value.rule);
+  if (value.hard) {
+    $("pw-hard").value = value.hard === "off" ? "off" : "on";
+    if (value.hard !== "off") choose("pw-hard-rule", value.hard);
+  }
+  if ($("pw-rule").value !== "standard" || $("pw-hard-rule").value !== "game") $("pw-analysis").open = true;
 }
 
 function setupSettings(saved) {
   // on a phone the settings fold away (their summary stays), so the game comes first
   if (window.matchMedia("(max-width: 600px)").matches) $("pw-settings-box").open = false;
   const params = new URLSearchParams(location.search);
-  for (const key of ["names", "rule", "hard"]) {
-    const value = params.get(key) || (saved && saved[key]);
-    if (value && $(`pw-${key}`).querySelector(`option[value="${CSS.escape(value)}"]`)) $(`pw-${key}`).value = value;
-  }
-  const hardGame = $("pw-hard").querySelector('option[value="game"]');
+  const fromUrl = Object.fromEntries(["names", "rule", "hard"].map((k) => [k, params.get(k)]).filter(([, v]) => v));
+  applySetting({ ...(saved || {}), ...fromUrl });
+  const hardGame = $("pw-hard-rule").querySelector('option[value="game"]');
   const onChange = async () => {
+    // the game's hard mode is defined for the standard colours only
     hardGame.disabled = $("pw-rule").value === "blog";
-    if (hardGame.disabled && $("pw-hard").value === "game") $("pw-hard").value = "strict";
+    if (hardGame.disabled && $("pw-hard-rule").value === "game") $("pw-hard-rule").value = "strict";
+    summariseSettings();
     clearErrors();
     strategyStatus();
     await refreshAssist();
     if (play.round) startPlay(play.seed);
   };
-  for (const key of ["names", "rule", "hard"]) $(`pw-${key}`).addEventListener("change", () => { summariseSettings(); onChange(); });
-  summariseSettings();
+  for (const id of ["pw-names", "pw-rule", "pw-hard", "pw-hard-rule"]) $(id).addEventListener("change", onChange);
   hardGame.disabled = $("pw-rule").value === "blog";
+  summariseSettings();
   for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
     tab.addEventListener("click", () => {
       selectTab(tab.getAttribute("aria-controls"));
@@ -600,6 +657,7 @@ setupAssist();
 setupPlay();
 setupReview();
 setupContrast();
+await loadChoices();
 const params = setupSettings(loadAssist());
 selectTab("assist");
 strategyStatus();
