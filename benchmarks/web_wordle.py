@@ -51,9 +51,7 @@ def games(names: str, rule: str, count: int) -> tuple[list[list[dict]], list[lis
                 history.append({"guess": guess, "colours": colours})
                 if guess == answer:
                     break
-                guess = advise(
-                    setting, [(h["guess"], h["colours"]) for h in history]
-                ).next.name
+                guess = advise(setting, [(h["guess"], h["colours"]) for h in history]).next.name
     return optimal, player
 
 
