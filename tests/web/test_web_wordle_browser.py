@@ -26,7 +26,7 @@ def test_assistant_romaji_autocomplete_and_clicked_colours(page):
     page.locator("#assist-add").click()
     page.locator("#assist-check").click()  # the colours as the game showed them: all grey
     # acceptance: all grey leaves 67 and the optimal next guess is ゴルダック (blog rule)
-    page.wait_for_function("document.querySelector('#assist-count').textContent === '67'")
+    page.wait_for_function("() => document.querySelector('#assist-count').textContent === '67'")
     assert page.locator("#assist-next").inner_text().startswith("ゴルダック")
     expected = _advice(page, "blog", [{"guess": "レントラー", "colours": "00000"}])
     assert (
@@ -40,7 +40,7 @@ def test_assistant_romaji_autocomplete_and_clicked_colours(page):
     page.keyboard.press("Enter")  # the focused tile submits the colouring
     after = _advice(page, "blog", [{"guess": "レントラー", "colours": "00001"}])
     page.wait_for_function(
-        f"document.querySelector('#assist-count').textContent === '{after['candidates']}'"
+        f"() => document.querySelector('#assist-count').textContent === '{after['candidates']}'"
     )
     assert page.locator("#assist-next").inner_text().startswith(after["next"]["name"])
     assert page.locator('#assist-rows [data-row="0"] .pw-digits').input_value() == "00001"
@@ -48,7 +48,7 @@ def test_assistant_romaji_autocomplete_and_clicked_colours(page):
     page.select_option("#pw-rule", "standard")
     std = _advice(page, "standard", [{"guess": "レントラー", "colours": "00001"}])
     page.wait_for_function(
-        "document.querySelector('#assist-method').textContent.includes('rule standard')"
+        "() => document.querySelector('#assist-method').textContent.includes('rule standard')"
     )
     assert page.locator("#assist-count").inner_text() == str(std["candidates"])
     # the on-screen keyboard types katakana with dakuten by mouse/touch
@@ -135,7 +135,7 @@ def test_wordle_2_colours_are_checked_on_submit_so_22222_can_be_clicked_in(page)
     assert page.locator('#assist-rows [data-row="0"] .pw-digits').input_value() == "22222"
     assert requests == []  # nothing was checked per click
     page.click("#assist-check")
-    page.wait_for_function("document.querySelector('#assist-next').textContent === 'solved!'")
+    page.wait_for_function("() => document.querySelector('#assist-next').textContent === 'solved!'")
     assert page.locator("#assist-count").inner_text() == "1"
     # a colouring no answer fits is reported on submit and kept as clicked, not undone
     page.locator('#assist-rows [data-row="0"] .pw-digits').fill("22220")
@@ -160,14 +160,14 @@ W3_HISTORY = [
 def test_wordle_3_a_guess_past_every_strategy_is_recorded_with_the_best_bet(page, gamelab_cli):
     page.goto(POST_PAGE)
     # the page's own first answer (no guesses) is saved too: let it come before the history
-    page.wait_for_function("document.querySelector('#assist-count').textContent !== '—'")
+    page.wait_for_function("() => document.querySelector('#assist-count').textContent !== '—'")
     page.evaluate(
         "rows => localStorage.setItem('gamelab.wordle.assist', "
         "JSON.stringify({rows, setting: {names: 'gen1-4'}}))",
         [{"name": n, "colours": c} for n, c in W3_HISTORY],
     )
     page.reload()
-    page.wait_for_function("document.querySelectorAll('#assist-rows .pw-row').length === 7")
+    page.wait_for_function("() => document.querySelectorAll('#assist-rows .pw-row').length === 7")
     _add_guess(page, "ゼニガメ")
     page.click("#assist-check")
     warning = page.locator("#assist-warning")
@@ -180,7 +180,7 @@ def test_wordle_3_a_guess_past_every_strategy_is_recorded_with_the_best_bet(page
     history = ",".join(f"{n}:{c}" for n, c in [*W3_HISTORY, ("ゼニガメ", "0000")])
     cli = json.loads(gamelab_cli("wordle", "next", "--history", history, "--json").stdout)
     assert cli["candidates"] == 36 and cli["within_limit"] is False
-    assert page.locator("#assist-next").inner_text().startswith(cli["next"])
+    assert page.locator("#assist-next").inner_text().startswith(cli["next"]["name"])
 
 
 def test_wordle_5_the_live_game_s_word_lists_by_name_answered_from_shipped_strategies(page):
@@ -214,17 +214,19 @@ def test_wordle_5_the_live_game_s_word_lists_by_name_answered_from_shipped_strat
             page.select_option("#pw-names", names)
             page.select_option("#pw-hard", "on")
             page.wait_for_function(
-                f"document.querySelector('#pw-settings-summary').textContent === '{names} · hard'"
+                f"() => document.querySelector('#pw-settings-summary').textContent === '{names} · hard'"
             )
         _add_guess(page, first)
         page.click("#assist-check")
         page.wait_for_function(
-            f"document.querySelector('#assist-count').textContent === '{api['candidates']}'"
+            f"() => document.querySelector('#assist-count').textContent === '{api['candidates']}'"
         )
         assert page.locator("#assist-next").inner_text().startswith(api["next"]["name"])
         assert "cached table" in page.locator("#assist-method").inner_text()
         page.click("#assist-reset")
-    # the analysis settings: the blog colours allow only the strict hard mode
+    # the analysis settings: the blog colours allow only the strict hard mode (daily's
+    # blog strict table is shipped too: no background build is started)
+    page.select_option("#pw-names", "daily")
     page.click("#pw-analysis summary")
     page.select_option("#pw-rule", "blog")
     assert page.locator("#pw-hard-rule").input_value() == "strict"
@@ -322,6 +324,10 @@ def test_wordle_7_each_guess_shows_the_answers_left_after_yours_and_after_the_op
     second = page.locator('#review-table tbody tr[data-step="2"]')
     assert second.locator("td.pw-lost").inner_text() == f"{doc['steps'][1]['guesses_lost']:.3f}"
     assert "28 answers still possible" in page.locator("#review-summary").inner_text()
+    from conftest import save_screenshot
+
+    second.locator("details.pw-after summary").click()
+    save_screenshot(page, "wordle-review.png")
 
 
 def test_wordle_9_changing_the_list_clears_advice_the_guesses_do_not_fit(page):
@@ -336,7 +342,7 @@ def test_wordle_9_changing_the_list_clears_advice_the_guesses_do_not_fit(page):
     digits = page.locator('#assist-rows [data-row="0"] .pw-digits')
     digits.fill("222")
     digits.press("Enter")
-    page.wait_for_function("document.querySelector('#assist-count').textContent === '1'")
+    page.wait_for_function("() => document.querySelector('#assist-count').textContent === '1'")
     page.select_option("#pw-names", "gen1-4")
     page.locator("#assist-error").wait_for(state="visible")
     assert page.locator("#assist-count").inner_text() == "—"
@@ -347,10 +353,12 @@ def test_wordle_everywhere_the_game_survives_a_reload(page):
     page.goto("/wordle")
     _add_guess(page, "レントラー")
     page.click("#assist-check")
-    page.wait_for_function("document.querySelector('#assist-count').textContent !== '—'")
+    page.wait_for_function("() => document.querySelector('#assist-count').textContent !== '—'")
     count = page.locator("#assist-count").inner_text()
     page.reload()
-    page.wait_for_function(f"document.querySelector('#assist-count').textContent === '{count}'")
+    page.wait_for_function(
+        f"() => document.querySelector('#assist-count').textContent === '{count}'"
+    )
     assert page.locator("#assist-rows .pw-row").count() == 1
     # a practice game too (its guesses are in the address)
     page.goto("/wordle?tab=play&seed=11")
@@ -453,12 +461,12 @@ def test_screenshot_wordle_page(page):
     docs/wordle-page.png."""
     from conftest import save_screenshot
 
-    page.goto(POST_PAGE)
+    page.goto("/wordle")  # the live daily game, the default
     _add_guess(page, "レントラー")
     digits = page.locator('#assist-rows [data-row="0"] .pw-digits')
     digits.fill("00100")
     digits.press("Enter")
-    page.wait_for_function("document.querySelector('#assist-count').textContent !== '—'")
-    expected = _advice(page, "standard", [{"guess": "レントラー", "colours": "00100"}])
+    page.wait_for_function("() => document.querySelector('#assist-count').textContent !== '—'")
+    expected = _advice_of(page, "daily", "off", [{"guess": "レントラー", "colours": "00100"}])
     assert page.locator("#assist-count").inner_text() == str(expected["candidates"])
     save_screenshot(page, "wordle-page.png")

@@ -337,14 +337,18 @@ def worker(setting: Setting, history: list[tuple[str, str]], use_strategy: bool)
 
 
 def warm_up() -> None:
-    """Load (computing once, if needed: seconds each) the gen1-4 optimal strategies of every
-    setting and the search kernel, so no request waits for them."""
+    """Load the optimal strategies of the post's lists and of the page's default, the live
+    daily game (shipped: milliseconds each), their games and the search kernel, so no request
+    waits for them."""
+    from gamelab.wordle.rules import parse_names
     from gamelab.wordle.strategy import PRECOMPUTED, optimal_strategy
 
+    daily = parse_names("daily")
     for setting in PRECOMPUTED:
-        if setting.names == POST_SETTING:
+        if setting.names in (POST_SETTING, daily):
             optimal_strategy(setting)
-    advise(Setting(POST_SETTING), [("レントラー", "00000")])
+    for names in (POST_SETTING, daily):
+        advise(Setting(names), [("レントラー", "00000")])
 
 
 def split_history(text: str) -> list[tuple[str, str]]:
