@@ -70,9 +70,13 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb._search_kernels.drop_dominated_py",
             VT + "test_drop_dominated_matches_twin_and_keeps_the_value",
         ),
-        "_search_kernels.table_rehash": _t(
-            "gamelab.voltorb._search_kernels.table_rehash_py",
+        "_table_kernels.table_rehash": _t(
+            "gamelab.voltorb._table_kernels.table_rehash_py",
             VT + "test_memo_table_grows_and_keeps_its_entries",
+        ),
+        "_small_kernels.small_solve": _t(
+            "gamelab.voltorb._small_kernels.small_solve_py",
+            VT + "test_small_solve_matches_twin_and_keeps_the_alpha_contract",
         ),
         "_objective_kernels.objective_search": _t(
             "gamelab.voltorb.objectives.ObjectiveSolver",
@@ -318,8 +322,12 @@ TWINS: dict[str, dict[str, Twin]] = {
 HELPERS: dict[str, dict[str, str]] = {
     "voltorb": {
         "_bounds_kernels.bounds_on": "the per-tile bounds of flip_bounds and win_search",
-        "_search_kernels.table_slot": "a memo look-up inside win_search (table_entry reads it)",
-        "_search_kernels.table_store": "a memo write inside win_search",
+        "_table_kernels.table_slot": "a memo look-up inside win_search (table_entry reads it)",
+        "_table_kernels.table_store": "a memo write inside win_search and small_solve",
+        "_small_kernels._low_index": "a bit's index inside small_solve",
+        "_small_kernels._mass": "a set's prior mass inside small_solve",
+        "_small_kernels._cover": "the inseparable-boards ceiling inside small_solve",
+        "_small_kernels._state_tile": "the stored best tile of a state inside small_solve",
         "_bounds_kernels._line_key_equal": "a comparison inside symmetry_classes",
         "_bounds_kernels._inseparable": "the pair test inside pair_bound",
         "_posterior_kernels._features": "the board features inside enumerate_boards",

@@ -320,7 +320,7 @@ def test_drop_dominated_matches_twin_and_keeps_the_value():
 
 
 def test_memo_table_grows_and_keeps_its_entries():
-    from gamelab.voltorb._search_kernels import (
+    from gamelab.voltorb._table_kernels import (
         table_entry,
         table_new,
         table_rehash,
@@ -343,9 +343,40 @@ def test_memo_table_grows_and_keeps_its_entries():
     assert table_entry(bigger, 7) is None
     # a search that outgrows the starting table still finds the same value
     post = max(_posteriors(3, [7], 4000, seed=26), key=lambda p: p.count)
-    small = OptimalSolver(post)
-    small._table = table_new(64)
-    assert small.win_probability() == pytest.approx(
-        OptimalSolver(post).win_probability(), abs=1e-12
-    )
-    assert small._table.shape[0] > 64
+    for small_max in (0, 62):  # the general search alone, and with the small-state kernel
+        small = OptimalSolver(post, small_max=small_max)
+        small._table = table_new(16)
+        assert small.win_probability() == pytest.approx(
+            OptimalSolver(post, python=True).win_probability(), abs=1e-12
+        )
+        assert small._table.shape[0] > 16
+
+
+def test_small_solve_matches_twin_and_keeps_the_alpha_contract():
+    """The bit-mask search of small states equals its twin (plain recursion over sets of boards)
+    and the Python solver; with an alpha it is exact above alpha, else an upper bound <= alpha."""
+    from gamelab.voltorb._bounds_kernels import board_bits
+    from gamelab.voltorb._small_kernels import small_solve, small_solve_py
+    from gamelab.voltorb._table_kernels import table_new
+
+    rng = np.random.default_rng(4)
+    for post in _posteriors(8, [1, 3, 5, 8], 30, seed=31):
+        boards = np.ascontiguousarray(post.boards, dtype=np.int8)
+        idx = np.arange(post.count, dtype=np.int64)
+
+        args = (boards, post.weights, board_bits(boards), idx, np.int64(0))
+
+        def solve(alpha, table, args=args):
+            counter = np.array([0, 2**62, 0, 0, 0], np.int64)
+            return small_solve(*args, alpha, table, counter)[0]
+
+        exact = solve(-1.0, table_new())
+        assert exact == pytest.approx(small_solve_py(boards, post.weights, idx), abs=1e-12)
+        assert exact == pytest.approx(OptimalSolver(post, python=True).win_probability(), abs=1e-12)
+        table = table_new()
+        for alpha in rng.uniform(0.0, 1.0, 4):
+            value = solve(alpha, table)
+            if exact > alpha + 1e-9:
+                assert value == pytest.approx(exact, abs=1e-12)
+            else:
+                assert exact - 1e-12 <= value <= alpha + 1e-9

@@ -13,6 +13,8 @@ from numba import njit, types
 from numba.typed import Dict
 
 from gamelab.voltorb._bounds_kernels import bounds_on, pair_bound, symmetry_classes
+from gamelab.voltorb._small_kernels import small_solve
+from gamelab.voltorb._table_kernels import table_slot, table_store
 from gamelab.voltorb.rules import TILES
 
 #: states with more live boards than this skip the O(k^2) pair bound (only the search's root
@@ -90,82 +92,6 @@ def drop_dominated_py(boards, idx, tiles) -> list[int]:
     ]
 
 
-#: the memo's starting capacity (rows); Python grows it 4x when the search reports it 70 % full
-TABLE_START = 1 << 16
-_HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
-
-
-@njit(cache=True, inline="always")
-def table_slot(table, code):
-    """Row of state `code` in the memo `table`, or the empty row where it would go.
-
-    The memo is an open-addressing hash table with linear probing: a (capacity, 3) float64 array,
-    capacity a power of two, rows [code (exact as a float: codes are < 2**51), value,
-    2 * (best tile + 1) + exact]; an empty row has code -1. One row is one cache line's half,
-    so a look-up costs one memory access (numba's typed dicts cost three arrays and ~0.4 us)."""
-    mask = table.shape[0] - 1
-    i = ((code * _HASH_MULT) >> 20) & mask
-    key = float(code)
-    while table[i, 0] != key and table[i, 0] >= 0.0:
-        i = (i + 1) & mask
-    return i
-
-
-@njit(cache=True, inline="always")
-def table_store(table, counter, code, value, exact, tile):
-    """Write state `code` (value, exact flag, best tile); past 70 % full, ask Python to grow the
-    table (counter[2] = counter[4] = 1: the search unwinds, keeps the memo, and is run again)."""
-    i = table_slot(table, code)
-    if table[i, 0] < 0.0:
-        counter[3] += 1
-        if counter[3] * 10 > table.shape[0] * 7:
-            counter[2] = 1
-            counter[4] = 1
-    table[i, 0] = float(code)
-    table[i, 1] = value
-    table[i, 2] = 2.0 * (tile + 1) + (1.0 if exact else 0.0)
-
-
-@njit(cache=True)
-def table_rehash(table, bigger):
-    """Copy every row of `table` into the empty `bigger` table."""
-    for i in range(table.shape[0]):
-        if table[i, 0] >= 0.0:
-            j = table_slot(bigger, np.int64(table[i, 0]))
-            bigger[j, 0] = table[i, 0]
-            bigger[j, 1] = table[i, 1]
-            bigger[j, 2] = table[i, 2]
-
-
-def table_rehash_py(table: np.ndarray, bigger: np.ndarray) -> None:
-    """Plain-Python twin of :func:`table_rehash` (its own probing, from the same hash)."""
-    mask = bigger.shape[0] - 1
-    for row in table:
-        if row[0] < 0.0:
-            continue
-        code = int(row[0])
-        i = (((code * _HASH_MULT + 2**63) % 2**64 - 2**63) >> 20) & mask
-        while bigger[i, 0] >= 0.0 and bigger[i, 0] != row[0]:
-            i = (i + 1) & mask
-        bigger[i] = row
-
-
-def table_new(capacity: int = TABLE_START) -> np.ndarray:
-    """An empty memo of `capacity` rows (a power of two)."""
-    table = np.zeros((capacity, 3))
-    table[:, 0] = -1.0
-    return table
-
-
-def table_entry(table: np.ndarray, code: int) -> tuple[float, bool, int] | None:
-    """(value, exact, best tile) of state `code`, or None (a plain-Python reader of the memo)."""
-    row = table[table_slot(table, np.int64(code))]
-    if row[0] != float(code):
-        return None
-    info = int(row[2])
-    return float(row[1]), bool(info & 1), (info >> 1) - 1
-
-
 @njit(cache=True)
 def win_search(
     boards,
@@ -181,6 +107,7 @@ def win_search(
     use_symmetry,
     bits,
     use_pairs,
+    small_max,
 ):
     """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
     else the value shown). Same recursion and pruning as the Python twin
@@ -305,6 +232,7 @@ def win_search(
                     use_symmetry,
                     bits,
                     use_pairs,
+                    small_max,
                 )
                 if counter[2]:
                     return 0.0
@@ -316,6 +244,10 @@ def win_search(
             start = stop
         table_store(table, counter, code, acc, True, safe[0])
         return acc
+    if idx.size <= small_max:
+        # a small state: the bit-mask search of _small_kernels (exact, memoised by live set)
+        value, tile = small_solve(boards, weights, bits, idx, code, alpha, table, counter)
+        return 0.0 if counter[2] else value  # small_solve stored the state
     if idx.size == 2:
         # two live boards and no safe useful tile: every useful tile is a Voltorb on one of them,
         # so the first flip loses one board and clears the other (it is then known): the value
@@ -424,6 +356,7 @@ def win_search(
                     use_symmetry,
                     bits,
                     use_pairs,
+                    small_max,
                 )
                 if counter[2]:
                     return 0.0

@@ -29,6 +29,10 @@ set (transpositions merge). Pruning that keeps the result exact:
     board. It is often exactly the optimum; a state whose bound cannot beat the best sibling is
     cut at once, and a state stops trying tiles as soon as one reaches its bound.
 
+States with at most 62 live boards (most of a hard search) go to the bit-mask search of
+:mod:`gamelab.voltorb._small_kernels` (same value, memoised by the set of live boards as well as by
+the revealed code; ``small_max=0`` turns it off).
+
 The Python twin (``python=True``) keeps the plain recursion (first-flip bound, one safe tile at a
 time, no symmetry, no pair bound), so the tests compare two independent routes to the same value.
 
@@ -51,11 +55,10 @@ from gamelab.voltorb._search_kernels import (
     coin_search,
     memo_entry,
     new_memos,
-    table_entry,
-    table_new,
-    table_rehash,
     win_search,
 )
+from gamelab.voltorb._small_kernels import SMALL_MAX
+from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import TILES, Clues
 
@@ -159,6 +162,7 @@ class OptimalSolver(_Tree):
         symmetry: bool = True,
         state_limit: int | None = None,
         pair_bounds: bool = True,
+        small_max: int = SMALL_MAX,
     ) -> None:
         if objective not in ("win", "coins"):
             raise ValueError(f"objective must be 'win' or 'coins', got {objective!r}")
@@ -183,6 +187,9 @@ class OptimalSolver(_Tree):
             self._bits = board_bits(self._boards)
             self._symmetry = bool(symmetry)
             self._pairs = bool(pair_bounds)
+            if not 0 <= small_max <= SMALL_MAX:
+                raise ValueError(f"small_max must be from 0 to {SMALL_MAX}, got {small_max}")
+            self._small_max = int(small_max)
 
     def _kernel_value(self, revealed: dict[int, int], idx: np.ndarray) -> tuple[float, int]:
         code = 0
@@ -224,6 +231,7 @@ class OptimalSolver(_Tree):
                     self._symmetry,
                     self._bits,
                     self._pairs,
+                    np.int64(self._small_max),
                 )
                 if not self._counter[4]:
                     break

@@ -1,0 +1,445 @@
+"""The exact win search on a state of at most 62 live boards, on bit masks (a numba kernel).
+
+Most states of a hard search are small (on a level-8 opening 9 in 10 have at most 50 live
+boards), and there the general search's per-state cost (25 x 4 mass tables, symmetry classes,
+dominance) is far larger than the work itself. Here a set of live boards is one int64 bit mask
+over the state's boards, and a flip is one AND per value.
+
+**The value of a state depends only on its set L of live boards.** Every revealed tile shows one
+value on all of L. A hidden tile on which all of L agree is worth nothing if it is a 0 or 1, and
+if it is a 2 or 3 it is safe and tells nothing, so flipping it at once loses nothing; so the
+value with such tiles hidden equals the value with them revealed, whatever else was revealed. So
+
+    V(L) = W(won(L)) + V(L \\ won(L))       won(L): boards whose every 2/3 is on an agreed tile
+    V(L) = max over useful tiles t of  sum_{v = 1, 2, 3} V(L & M[t, v])       (no board won)
+
+with W the prior mass, M[t, v] the boards with value v on t, and t useful when L does not agree
+on it and some board of L has a 2 or 3 there. A useful tile that is a Voltorb on no board of L
+is flipped with no alternative tried (free information). |L| <= 1 is won; two boards with no
+safe useful tile are worth the heavier one (the first flip that tells them apart is a Voltorb
+on one of them). States are memoised by L (so transpositions merge even when the revealed
+tiles differ). Exact pruning: tiles are tried in decreasing order of W(L) - W(t is a Voltorb),
+which bounds their value, a tile is dropped as soon as its children so far prove it cannot beat
+the best, and the search of a state stops when a tile reaches the inseparable-boards bound
+(:func:`gamelab.voltorb._bounds_kernels.pair_bound`, here on masks).
+
+The recursion runs on an explicit stack (a second cached recursive kernel can crash numba on
+load, DEVELOPERS.md). The twin is :func:`small_solve_py` (plain recursion over frozensets).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gamelab.voltorb._bounds_kernels import _inseparable
+from gamelab.voltorb._table_kernels import table_slot, table_store
+from gamelab.voltorb.rules import TILES
+
+#: the most live boards a state may have for this kernel (one int64 bit per board, sign bit free)
+SMALL_MAX = 62
+
+_DEBRUIJN = 0x03F79D71B4CB0A89
+_BIT_INDEX = np.zeros(64, np.int64)
+for _i in range(64):
+    _BIT_INDEX[(((1 << _i) * _DEBRUIJN) & 0xFFFFFFFFFFFFFFFF) >> 58] = _i
+_DEBRUIJN_SIGNED = _DEBRUIJN  # < 2**63: also a valid int64
+
+
+@njit(cache=True, inline="always")
+def _low_index(low):
+    """Index of the single set bit of `low` (a power of two below 2**62)."""
+    return _BIT_INDEX[((low * _DEBRUIJN_SIGNED) >> 58) & 63]
+
+
+@njit(cache=True, inline="always")
+def _mass(w, m):
+    s = 0.0
+    while m:
+        low = m & -m
+        s += w[_low_index(low)]
+        m ^= low
+    return s
+
+
+@njit(cache=True, inline="always")
+def _cover(w, insep, live):
+    """The inseparable-boards ceiling of `live` (greedy cover, heaviest first; see pair_bound)."""
+    rem = live
+    ceil = 0.0
+    while rem:
+        low = rem & -rem
+        a = _low_index(low)
+        ceil += w[a]
+        rem ^= low
+        common = rem & insep[a]
+        while common:
+            lb = common & -common
+            rem ^= lb
+            common &= insep[_low_index(lb)]
+    return ceil
+
+
+@njit(cache=True)
+def _state_tile(masks, mult, lset, code, tile):
+    """The best tile to store for the state `code` whose boards are `lset`: a tile safe and
+    useful on the boards not yet won at `code` if there is one (free information is always an
+    optimal flip; the search peeled such boards off without flipping), else `tile`, the search's
+    choice on the rest."""
+    hidden = np.int64(0)
+    for t in range(TILES):
+        if ((code >> (2 * t)) & 3) == 0:
+            hidden |= np.int64(1) << t
+    playing = np.int64(0)
+    m = lset
+    while m:
+        low = m & -m
+        if (mult[_low_index(low)] & hidden) != 0:
+            playing |= low
+        m ^= low
+    for t in range(TILES):
+        if (hidden >> t) & 1 and (masks[t, 0] & playing) == 0:
+            if ((masks[t, 2] | masks[t, 3]) & playing) != 0:
+                return t
+    return tile
+
+
+@njit(cache=True)
+def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
+    """(value, best tile) of the live boards `idx` (at most :data:`SMALL_MAX`): the prior mass
+    an optimal policy clears (see the module doc), with the win search's fail-low contract: the
+    value is exact when it exceeds `alpha`, otherwise it is an upper bound no more than `alpha`
+    (alpha < 0: always exact). The best tile is the root's when the value is exact: the first,
+    in the order tried, whose value is the optimum (a safe useful tile if there is one).
+
+    Each state also goes to the win search's memo `table` under its revealed `code` (2 bits per
+    tile), so states met again from another small state are found there (transpositions between
+    small searches), and the memo by live set catches the rest within this one.
+    `counter` is the win search's: [0] counts the states searched (each memo miss), and past the
+    limit [1] the search stops with [2] = 1 (the value is then meaningless)."""
+    k = idx.size
+    # local boards, heaviest first (the greedy cover of the pair bound takes them in this order)
+    order = np.argsort(-weights[idx], kind="mergesort")
+    loc = idx[order]
+    w = np.empty(k)
+    for i in range(k):
+        w[i] = weights[loc[i]]
+    masks = np.zeros((TILES, 4), np.int64)
+    mult = np.zeros(k, np.int64)  # tiles with a 2 or 3, per board (25-bit)
+    for i in range(k):
+        bit = np.int64(1) << i
+        for t in range(TILES):
+            x = boards[loc[i], t]
+            masks[t, x] |= bit
+            if x >= 2:
+                mult[i] |= np.int64(1) << t
+    # inseparable pairs (see pair_bound): every difference a Voltorb on exactly one, each with a
+    # multiplier among the differences
+    insep = np.zeros(k, np.int64)
+    for a in range(k):
+        for b in range(a + 1, k):
+            if _inseparable(bits, loc[a], loc[b]):
+                insep[a] |= np.int64(1) << b
+                insep[b] |= np.int64(1) << a
+    # the memo: open addressing on the mask (0 = empty); a value, and whether it is exact (else
+    # it is an upper bound)
+    cap = 1 << 10
+    keys = np.zeros(cap, np.int64)
+    vals = np.zeros(cap)
+    exact = np.zeros(cap, np.bool_)
+    used = 0
+    # the stack: one frame per flip on the path (at most 25 deep)
+    depth_max = TILES + 2
+    f_set = np.zeros(depth_max, np.int64)  # the state's L (the memo key)
+    f_code = np.zeros(depth_max, np.int64)  # its revealed code (the win search's memo key)
+    f_alpha = np.zeros(depth_max)  # the caller's alpha for V(L)
+    f_la = np.zeros(depth_max)  # alpha for the live part (after the won boards)
+    f_live = np.zeros(depth_max, np.int64)  # L without its won boards
+    f_won = np.zeros(depth_max)  # W(won(L))
+    f_order = np.zeros((depth_max, TILES), np.int64)
+    f_tb = np.zeros((depth_max, TILES))  # each tile's bound
+    f_n = np.zeros(depth_max, np.int64)
+    f_oi = np.zeros(depth_max, np.int64)
+    f_v = np.zeros(depth_max, np.int64)
+    f_cb = np.zeros((depth_max, 4))  # the ceiling of each child of the tile being tried
+    f_acc = np.zeros(depth_max)
+    f_run = np.zeros(depth_max)  # the current tile's bound, tightened by its solved children
+    f_best = np.zeros(depth_max)
+    f_tile = np.zeros(depth_max, np.int64)
+    f_ceil = np.zeros(depth_max)
+    f_eps = np.zeros(depth_max)
+    f_safe = np.zeros(depth_max, np.bool_)
+    f_done = np.zeros(depth_max, np.bool_)  # solved at its opening
+    f_cut = np.zeros(depth_max, np.bool_)  # failed low at its opening (the ceiling)
+    f_set[0] = (np.int64(1) << k) - 1
+    f_alpha[0] = alpha
+    f_code[0] = code
+    depth = 0
+    mode = 0  # 0 open the frame, 1 go on with it, 2 it returns `value`
+    value = 0.0
+    tmp_b = np.zeros(TILES)
+    while True:
+        d = depth
+        if mode == 0:
+            lset = f_set[d]
+            h = ((lset * -7046029254386353131) >> 20) & (cap - 1)
+            while keys[h] != 0 and keys[h] != lset:
+                h = (h + 1) & (cap - 1)
+            known = -1.0
+            if keys[h] == lset:
+                if exact[h] or vals[h] <= f_alpha[d]:
+                    value = vals[h]
+                    mode = 2
+                else:
+                    known = vals[h]
+            if mode == 0:
+                slot = table_slot(table, f_code[d])
+                if table[slot, 0] == f_code[d]:
+                    if (np.int64(table[slot, 2]) & 1) or table[slot, 1] <= f_alpha[d]:
+                        value = table[slot, 1]
+                        mode = 2
+                    elif known < 0.0 or table[slot, 1] < known:
+                        known = table[slot, 1]
+            if mode == 0:
+                counter[0] += 1
+                if counter[0] > counter[1]:
+                    counter[2] = 1
+                    return 0.0, -1
+                # peel off the won boards until none is left (each peel can add agreed tiles)
+                live = lset
+                won = 0.0
+                agreed = 0
+                while True:
+                    agreed = 0
+                    for t in range(TILES):
+                        for x in range(4):
+                            if (masks[t, x] & live) == live:
+                                agreed |= np.int64(1) << t
+                                break
+                    gone = 0
+                    m = live
+                    while m:
+                        low = m & -m
+                        if (mult[_low_index(low)] & ~agreed) == 0:
+                            gone |= low
+                        m ^= low
+                    if gone == 0:
+                        break
+                    won += _mass(w, gone)
+                    live ^= gone
+                    if live == 0:
+                        break
+                f_won[d] = won
+                f_live[d] = live
+                la = f_alpha[d] - won
+                if f_alpha[d] < 0.0 or la < 0.0:
+                    la = -1.0
+                f_la[d] = la
+                f_best[d] = 0.0
+                f_tile[d] = -1
+                f_oi[d] = 0
+                f_n[d] = 0
+                f_done[d] = True
+                f_cut[d] = False
+                if live != 0 and (live & (live - 1)) == 0:
+                    f_best[d] = _mass(w, live)  # one board: cleared
+                elif live != 0:
+                    total = _mass(w, live)
+                    eps = 1e-12 * total
+                    f_eps[d] = eps
+                    n = 0
+                    safe_tile = -1
+                    for t in range(TILES):
+                        if (agreed >> t) & 1 or ((masks[t, 2] | masks[t, 3]) & live) == 0:
+                            continue
+                        if (masks[t, 0] & live) == 0:
+                            safe_tile = t
+                            break
+                        f_order[d, n] = t
+                        tmp_b[n] = total - _mass(w, masks[t, 0] & live)
+                        n += 1
+                    two = live & (live - 1)
+                    if safe_tile < 0 and (two & (two - 1)) == 0:
+                        # two boards, no safe useful tile: the heavier one
+                        a = _low_index(live & -live)
+                        b = _low_index(two)
+                        heavy = a if w[a] >= w[b] else b
+                        f_best[d] = w[heavy]
+                        for t in range(TILES):
+                            if (mult[heavy] >> t) & 1 and not (agreed >> t) & 1:
+                                f_tile[d] = t
+                                break
+                    else:
+                        f_done[d] = False
+                        f_best[d] = -1.0
+                        if safe_tile >= 0:
+                            f_order[d, 0] = safe_tile
+                            f_tb[d, 0] = total
+                            f_n[d] = 1
+                            f_safe[d] = True
+                            f_tile[d] = safe_tile
+                            ceil = total
+                        else:
+                            srt = np.argsort(-tmp_b[:n], kind="mergesort")
+                            cand = f_order[d, :n].copy()
+                            bnd = tmp_b[:n].copy()
+                            for j in range(n):
+                                f_order[d, j] = cand[srt[j]]
+                                f_tb[d, j] = bnd[srt[j]]
+                            f_n[d] = n
+                            f_safe[d] = False
+                            f_tile[d] = f_order[d, 0]
+                            ceil = _cover(w, insep, live)
+                        if known >= 0.0 and known - won < ceil:
+                            ceil = known - won
+                        f_ceil[d] = ceil
+                        if la >= 0.0 and ceil <= la + eps:
+                            # fail low at once: the ceiling cannot beat alpha
+                            f_done[d] = True
+                            f_cut[d] = True
+                            f_la[d] = ceil  # reported as the upper bound (see the finish)
+                f_v[d] = 1
+                f_acc[d] = 0.0
+                mode = 1
+        if mode == 1:
+            descended = False
+            live = f_live[d]
+            if not f_done[d]:
+                while f_oi[d] < f_n[d]:
+                    t = f_order[d, f_oi[d]]
+                    threshold = max(f_best[d], f_la[d])
+                    if f_v[d] == 1:
+                        if f_tb[d, f_oi[d]] <= threshold + f_eps[d]:
+                            f_oi[d] = f_n[d]
+                            break  # tiles are in decreasing order of this bound
+                        # the children's own ceilings tighten the tile's bound
+                        run = 0.0
+                        for v in range(1, 4):
+                            child = masks[t, v] & live
+                            cb = _cover(w, insep, child) if child != 0 else 0.0
+                            f_cb[d, v] = cb
+                            run += cb
+                        f_run[d] = run
+                        if run <= threshold + f_eps[d]:
+                            f_oi[d] += 1
+                            continue
+                    while f_v[d] <= 3:
+                        child = masks[t, f_v[d]] & live
+                        if child != 0:
+                            cm = f_cb[d, f_v[d]]
+                            f_set[d + 1] = child
+                            f_code[d + 1] = f_code[d] | (f_v[d] << (2 * t))
+                            f_alpha[d + 1] = (
+                                -1.0 if threshold < 0.0 else threshold - (f_run[d] - cm)
+                            )
+                            depth = d + 1
+                            descended = True
+                            break
+                        f_v[d] += 1
+                    if descended:
+                        break
+                    if f_acc[d] > f_best[d] + f_eps[d]:
+                        f_best[d] = f_acc[d]
+                        f_tile[d] = t
+                    f_oi[d] += 1
+                    f_v[d] = 1
+                    f_acc[d] = 0.0
+                    if f_best[d] >= f_ceil[d] - f_eps[d]:
+                        f_oi[d] = f_n[d]
+            if descended:
+                mode = 0
+                continue
+            la = f_la[d]
+            if f_done[d]:
+                is_exact = not f_cut[d]
+            else:
+                is_exact = la < 0.0 or f_best[d] > la + f_eps[d]
+            if is_exact:
+                value = f_won[d] + f_best[d]
+            else:
+                value = f_won[d] + la
+            # memoise L (grow the table at half full)
+            if used * 2 >= cap:
+                ncap = cap * 4
+                nkeys = np.zeros(ncap, np.int64)
+                nvals = np.zeros(ncap)
+                nexact = np.zeros(ncap, np.bool_)
+                for i in range(cap):
+                    if keys[i] != 0:
+                        h = ((keys[i] * -7046029254386353131) >> 20) & (ncap - 1)
+                        while nkeys[h] != 0:
+                            h = (h + 1) & (ncap - 1)
+                        nkeys[h] = keys[i]
+                        nvals[h] = vals[i]
+                        nexact[h] = exact[i]
+                keys = nkeys
+                vals = nvals
+                exact = nexact
+                cap = ncap
+            lset = f_set[d]
+            h = ((lset * -7046029254386353131) >> 20) & (cap - 1)
+            while keys[h] != 0 and keys[h] != lset:
+                h = (h + 1) & (cap - 1)
+            if keys[h] == 0:
+                used += 1
+            keys[h] = lset
+            vals[h] = value
+            exact[h] = is_exact
+            tile = -1
+            if is_exact:
+                tile = _state_tile(masks, mult, f_set[d], f_code[d], f_tile[d])
+            table_store(table, counter, f_code[d], value, is_exact, tile)
+            if counter[2]:
+                return 0.0, -1  # the memo is full (or the limit is reached): the caller retries
+            if d == 0:
+                f_tile[0] = tile
+            mode = 2
+        # mode 2: the frame at depth d returns `value`
+        if d == 0:
+            return value, f_tile[0]
+        depth = d - 1
+        p = depth
+        f_acc[p] += value
+        f_run[p] -= f_cb[p, f_v[p]] - value
+        f_v[p] += 1
+        if f_run[p] <= max(f_best[p], f_la[p]) + f_eps[p]:
+            # this tile cannot beat the best (or alpha) any more: go to the next one
+            f_oi[p] += 1
+            f_v[p] = 1
+            f_acc[p] = 0.0
+        mode = 1
+
+
+def small_solve_py(boards, weights, idx) -> float:
+    """Plain-Python twin of :func:`small_solve`'s value: the recursion of the module doc over
+    frozensets of board indices, with no pruning."""
+    rows = {int(b): [int(x) for x in boards[b]] for b in idx}
+    wt = {b: float(weights[b]) for b in rows}
+    memo: dict[frozenset[int], float] = {}
+
+    def value(live: frozenset[int]) -> float:
+        if live in memo:
+            return memo[live]
+        agreed = {t for t in range(TILES) if len({rows[b][t] for b in live}) == 1}
+        won = {b for b in live if all(t in agreed for t in range(TILES) if rows[b][t] >= 2)}
+        if won:
+            rest = live - won
+            out = sum(wt[b] for b in won) + (value(frozenset(rest)) if rest else 0.0)
+        elif len(live) == 1:
+            out = sum(wt[b] for b in live)
+        else:
+            best = 0.0
+            for t in range(TILES):
+                if t in agreed or not any(rows[b][t] >= 2 for b in live):
+                    continue
+                acc = 0.0
+                for v in (1, 2, 3):
+                    child = frozenset(b for b in live if rows[b][t] == v)
+                    if child:
+                        acc += value(child)
+                best = max(best, acc)
+            out = best
+        memo[live] = out
+        return out
+
+    return value(frozenset(rows))

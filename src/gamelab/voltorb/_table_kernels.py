@@ -1,0 +1,86 @@
+"""The exact win search's memo: an open-addressing hash table in one float64 array.
+
+Shared by :func:`gamelab.voltorb._search_kernels.win_search` and
+:func:`gamelab.voltorb._small_kernels.small_solve` (states keyed by their revealed code), grown
+from Python by :func:`table_rehash` when the search reports it 70 % full.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+#: the memo's starting capacity (rows); Python grows it 4x when the search reports it 70 % full
+TABLE_START = 1 << 16
+_HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
+
+
+@njit(cache=True, inline="always")
+def table_slot(table, code):
+    """Row of state `code` in the memo `table`, or the empty row where it would go.
+
+    The memo is an open-addressing hash table with linear probing: a (capacity, 3) float64 array,
+    capacity a power of two, rows [code (exact as a float: codes are < 2**51), value,
+    2 * (best tile + 1) + exact]; an empty row has code -1. One row is one cache line's half,
+    so a look-up costs one memory access (numba's typed dicts cost three arrays and ~0.4 us)."""
+    mask = table.shape[0] - 1
+    i = ((code * _HASH_MULT) >> 20) & mask
+    key = float(code)
+    while table[i, 0] != key and table[i, 0] >= 0.0:
+        i = (i + 1) & mask
+    return i
+
+
+@njit(cache=True, inline="always")
+def table_store(table, counter, code, value, exact, tile):
+    """Write state `code` (value, exact flag, best tile); past 70 % full, ask Python to grow the
+    table (counter[2] = counter[4] = 1: the search unwinds, keeps the memo, and is run again)."""
+    i = table_slot(table, code)
+    if table[i, 0] < 0.0:
+        counter[3] += 1
+        if counter[3] * 10 > table.shape[0] * 7:
+            counter[2] = 1
+            counter[4] = 1
+    table[i, 0] = float(code)
+    table[i, 1] = value
+    table[i, 2] = 2.0 * (tile + 1) + (1.0 if exact else 0.0)
+
+
+@njit(cache=True)
+def table_rehash(table, bigger):
+    """Copy every row of `table` into the empty `bigger` table."""
+    for i in range(table.shape[0]):
+        if table[i, 0] >= 0.0:
+            j = table_slot(bigger, np.int64(table[i, 0]))
+            bigger[j, 0] = table[i, 0]
+            bigger[j, 1] = table[i, 1]
+            bigger[j, 2] = table[i, 2]
+
+
+def table_rehash_py(table: np.ndarray, bigger: np.ndarray) -> None:
+    """Plain-Python twin of :func:`table_rehash` (its own probing, from the same hash)."""
+    mask = bigger.shape[0] - 1
+    for row in table:
+        if row[0] < 0.0:
+            continue
+        code = int(row[0])
+        i = (((code * _HASH_MULT + 2**63) % 2**64 - 2**63) >> 20) & mask
+        while bigger[i, 0] >= 0.0 and bigger[i, 0] != row[0]:
+            i = (i + 1) & mask
+        bigger[i] = row
+
+
+def table_new(capacity: int = TABLE_START) -> np.ndarray:
+    """An empty memo of `capacity` rows (a power of two)."""
+    table = np.zeros((capacity, 3))
+    table[:, 0] = -1.0
+    return table
+
+
+def table_entry(table: np.ndarray, code: int) -> tuple[float, bool, int] | None:
+    """(value, exact, best tile) of state `code`, or None (a plain-Python reader of the memo)."""
+    row = table[table_slot(table, np.int64(code))]
+    if row[0] != float(code):
+        return None
+    info = int(row[2])
+    return float(row[1]), bool(info & 1), (info >> 1) - 1
