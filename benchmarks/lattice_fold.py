@@ -67,15 +67,17 @@ def main() -> None:
     from gamelab.lattice.instances import STANDARD, get_benchmark
 
     chosen = [get_benchmark(n) for n in args.only.split(",")] if args.only else list(STANDARD)
+    # seed by seed over the benchmarks (replica exchange first, then PERM), so that a run stopped
+    # early (or resumed) has as many seeds of every benchmark as it could
     items = [
         (b.name, method, seed, args.seconds)
-        for b in chosen
         for method, seeds in (("remc", args.seeds), ("perm", args.perm_seeds))
         for seed in range(seeds)
+        for b in chosen
     ]
     store = None if args.no_store else ResultStore()
     experiment = "benchmarks/lattice_fold.py"
-    params = {"items": [list(i) for i in items], "version": 1, "seed": 0}
+    params = {"items": [list(i) for i in items], "version": 2, "seed": 0}
     started = time.perf_counter()
     if args.report_only:
         if store is None:

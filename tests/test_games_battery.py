@@ -226,10 +226,11 @@ def _wordle_pair():
 
 
 def _lattice_pair():
-    from gamelab.lattice.fold import perm_kernel, perm_python
+    from gamelab.lattice.fold import perm_kernel, perm_once, perm_python
 
     is_h = np.random.default_rng(3).random(12) < 0.5
-    return (perm_kernel(is_h, 2, 2.5, 60, 1, 1.0, 999), perm_python(is_h, 2, 2.5, 60, 1, 1.0, 999))
+    args = (is_h, 2, 2.5, 60, 1, 1.0, 999)
+    return (perm_once(perm_kernel, *args), perm_once(perm_python, *args))
 
 
 def _oware_pair():

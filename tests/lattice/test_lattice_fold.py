@@ -8,6 +8,7 @@ from gamelab.lattice.fold import (
     contact_upper_bound,
     fold,
     perm_kernel,
+    perm_once,
     perm_python,
 )
 from gamelab.lattice.rules import hh_score
@@ -18,10 +19,22 @@ def test_perm_kernel_matches_python_twin(ndim, length):
     rng = np.random.default_rng(length)
     for seed in range(3):
         is_h = rng.random(length) < 0.5
-        fast = perm_kernel(is_h, ndim, 2.5, 150, seed, 1.0, 999)
-        slow = perm_python(is_h, ndim, 2.5, 150, seed, 1.0, 999)
+        fast = perm_once(perm_kernel, is_h, ndim, 2.5, 150, seed, 1.0, 999)
+        slow = perm_once(perm_python, is_h, ndim, 2.5, 150, seed, 1.0, 999)
         assert fast[0] == slow[0] and fast[2] == slow[2]
         assert fast[1].tolist() == slow[1].tolist()
+
+
+def test_a_perm_run_in_chunks_is_the_run_in_one_call():
+    # the search makes each run in chunks of tours (to check the clock and signals between
+    # them): the state travels in the arrays, so the result is the same
+    is_h = np.random.default_rng(4).random(16) < 0.5
+    whole = perm_once(perm_kernel, is_h, 2, 2.5, 200, 9, 1.0, 999)
+    rng = np.array([np.random.default_rng(9).integers(0, 2**63)], dtype=np.uint64)
+    zsum, run, dirs = np.zeros(16), np.array([0, -1], dtype=np.int64), np.zeros(16, np.int64)
+    made = [perm_kernel(is_h, 2, 2.5, k, rng, 1.0, 999, zsum, run, dirs) for k in (1, 7, 64, 128)]
+    assert sum(made) == 200 == whole[2] and int(run[1]) == whole[0]
+    assert dirs.tolist() == whole[1].tolist()
 
 
 @pytest.mark.parametrize("name", ["S1-24", "S1-25", "S1-36"])

@@ -58,9 +58,19 @@ def _move_graph(n: int, lattice: str) -> tuple[list[str], dict[str, Counter]]:
     return walks, graph
 
 
-@pytest.mark.parametrize(("n", "lattice", "walks"), [(7, "square", 780), (5, "cubic", 726)])
+@pytest.mark.parametrize(
+    ("n", "lattice", "walks"),
+    [
+        (6, "square", 284),
+        (4, "cubic", 150),
+        # the larger chains prove the same on more folds (about 5 s): run with -m slow
+        pytest.param(7, "square", 780, marks=pytest.mark.slow),
+        pytest.param(5, "cubic", 726, marks=pytest.mark.slow),
+    ],
+)
 def test_pull_moves_are_complete_and_reversible(n, lattice, walks):
-    # walk counts: OEIS A001411 (square: 780 walks of 6 steps), A001412 (cubic: 726 of 4)
+    # walk counts: OEIS A001411 (square: 284 walks of 5 steps, 780 of 6), A001412 (cubic: 150 of
+    # 3 steps, 726 of 4)
     all_walks, graph = _move_graph(n, lattice)
     assert len(all_walks) == walks
     for x, out in graph.items():
@@ -81,7 +91,7 @@ def test_pull_moves_are_complete_and_reversible(n, lattice, walks):
 def test_detailed_balance_on_an_enumerable_chain():
     """The exact transition matrix of one replica (uniform slots, Metropolis) satisfies detailed
     balance for the Boltzmann distribution, and the kernel's samples follow it."""
-    seq, n, temp = "HPHPHHH", 7, 0.6
+    seq, n, temp = "HPHHPH", 6, 0.6  # contacts 0-3, 0-5, 2-5 possible
     walks, graph = _move_graph(n, "square")
     slots = move_slots(n, 2)
     score = {w: hh_score(seq, w) for w in walks}
@@ -204,6 +214,23 @@ def test_short_benchmarks_reach_their_optima(name):
     assert r.method == "remc" and r.steps <= 4_000_000
 
 
+def test_replica_sets_are_a_function_of_the_seed():
+    """The cheap default twin of the slow test below: with a step budget, several replica sets
+    (each seeded from (seed, its index)) give the same fold on every call, and they differ."""
+    kw = {"seed": 5, "seconds": None, "max_steps": 5_000, "sets": 3, "target": 99}
+    one = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)
+    again = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)
+    assert (one.score, one.conformation, one.steps) == (
+        again.score,
+        again.conformation,
+        again.steps,
+    )
+    assert one.steps == 3 * 5_000 and one.sets == 3
+    other = fold("S1-4", backend=Backend(workers=1, quiet=True), **{**kw, "seed": 6})
+    assert other.conformation != one.conformation
+
+
+@pytest.mark.slow  # starts worker processes (7 s on 2 busy cores)
 def test_replica_sets_identical_on_one_and_two_workers():
     kw = {"seed": 5, "seconds": None, "max_steps": 20_000, "sets": 3, "target": 99}
     one = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)

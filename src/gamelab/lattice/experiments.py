@@ -13,6 +13,7 @@ import numpy as np
 from matplotlib.figure import Figure
 
 from gamelab.core.evolve import GAConfig, MapElitesResult
+from gamelab.core.limits import check_memory
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.core.report import new_figure
 from gamelab.core.results import ResultStore
@@ -55,6 +56,10 @@ class GAComparison:
     best_sequences: list[str]
 
 
+#: Memory one trial of :func:`compare_ga_random` holds (its task and two result documents).
+TRIAL_BYTES = 1024
+
+
 def compare_ga_random(
     length: int = 16,
     *,
@@ -68,6 +73,10 @@ def compare_ga_random(
 ) -> GAComparison:
     """`trials` seeded GA runs and as many random-sampling runs with the same evaluation budget;
     how often each reaches the target (the objective's true maximum when affordable)."""
+    if trials < 1:
+        raise ValueError(f"trials must be at least 1, got {trials}")
+    # each trial holds a task and two result documents (GA, random) of about half a KiB each
+    check_memory(trials * TRIAL_BYTES, f"{trials:,} trials", trials, TRIAL_BYTES, "trials")
     config = config or GAConfig()
     item = {
         "length": length,

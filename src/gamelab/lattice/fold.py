@@ -39,6 +39,7 @@ from numba import njit
 
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.lattice._kernels import MOVE_LETTERS, direction_offsets
+from gamelab.lattice._replica_kernels import _next_python, _uniform
 from gamelab.lattice.bounds import ContactBounds, contact_bounds, free_face_bound
 from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
 from gamelab.lattice.instances import find_benchmark, get_benchmark, looks_like_name
@@ -57,8 +58,12 @@ BENCHMARKS_2D = {
 
 
 @njit(cache=True)
-def perm_kernel(is_h, ndim, beta, tours, seed, c_plus, target):
-    """(best contacts, best moves as direction indices, tours run). Stops at `target`."""
+def perm_kernel(is_h, ndim, beta, tours, rng, c_plus, target, zsum, run, best_dirs):
+    """Up to `tours` more tours of one PERM run; returns the tours made. The run's state travels
+    in the arrays, so a run can be made in chunks (the caller checks the clock and signals
+    between them) with the same result as in one call: `rng` the splitmix64 state (uint64[1],
+    :func:`._replica_kernels.next_random`), `zsum` the summed weights per depth, `run` = (tours
+    so far, best contacts or -1), `best_dirs` the best chain's directions. Stops at `target`."""
     n = is_h.shape[0]
     nd = 2 * ndim
     side = 2 * n + 3
@@ -69,7 +74,6 @@ def perm_kernel(is_h, ndim, beta, tours, seed, c_plus, target):
     dirs = np.zeros(n, dtype=np.int64)
     energy = np.zeros(n, dtype=np.int64)
     weight = np.zeros(n, dtype=np.float64)
-    zsum = np.zeros(n, dtype=np.float64)
     pend_dir = np.zeros((n, 6), dtype=np.int64)
     pend_gain = np.zeros((n, 6), dtype=np.int64)
     pend_w = np.zeros((n, 6), dtype=np.float64)
@@ -79,11 +83,10 @@ def perm_kernel(is_h, ndim, beta, tours, seed, c_plus, target):
     cand_g = np.zeros(6, dtype=np.int64)
     cand_q = np.zeros(6, dtype=np.float64)
     cand_b = np.zeros(6, dtype=np.float64)
-    best = -1
-    best_dirs = np.zeros(n, dtype=np.int64)
-    np.random.seed(seed)
-    tour = 0
-    while tour < tours and best < target:
+    best = run[1]
+    tour = run[0]
+    end = run[0] + tours
+    while tour < end and best < target:
         tour += 1
         pos[0] = center
         grid[center] = 1
@@ -135,14 +138,14 @@ def perm_kernel(is_h, ndim, beta, tours, seed, c_plus, target):
                     if w_pred > upper:
                         copies = min(k, int(math.ceil(w_pred / upper)))
                     elif w_pred < 0.2 * upper:
-                        if np.random.random() < 0.5:
+                        if _uniform(rng) < 0.5:
                             continue
                         base *= 2.0
                 # draw `copies` distinct candidates with probability ~ q; importance weight
                 # b / (copies * p) keeps the weights comparable across tours
                 q_total = qsum
                 for j in range(copies):
-                    u = np.random.random() * qsum
+                    u = _uniform(rng) * qsum
                     acc = 0.0
                     pick = -1
                     for m in range(k):
@@ -180,16 +183,23 @@ def perm_kernel(is_h, ndim, beta, tours, seed, c_plus, target):
                     best_dirs[m] = dirs[m]
             pend_k[depth] = -1
         grid[center] = 0
-    return best, best_dirs, tour
+    made = tour - run[0]
+    run[0] = tour
+    run[1] = best
+    return made
 
 
-def perm_python(is_h, ndim, beta, tours, seed, c_plus, target):
-    """Readable twin of :func:`perm_kernel` (recursive, coordinates in a dict, same draws)."""
+def perm_python(is_h, ndim, beta, tours, rng, c_plus, target, zsum, run, best_dirs):
+    """Readable twin of :func:`perm_kernel` (recursive, coordinates in a dict, same draws; the
+    state arrays are updated in place)."""
     n = len(is_h)
     vectors = [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)][: 2 * ndim]
-    rs = np.random.RandomState(seed)
-    zsum = [0.0] * n
-    state = {"best": -1, "best_dirs": [0] * n}
+    stream = [int(rng[0])]
+
+    def uniform() -> float:
+        return (_next_python(stream) >> 11) * (1.0 / 9007199254740992.0)
+
+    state = {"best": int(run[1]), "best_dirs": [int(d) for d in best_dirs]}
     sites: dict[tuple[int, int, int], int] = {}
     chain: list[tuple[int, int, int]] = []
     dirs = [0] * n
@@ -228,13 +238,13 @@ def perm_python(is_h, ndim, beta, tours, seed, c_plus, target):
             if w_pred > upper:
                 copies = min(len(cands), math.ceil(w_pred / upper))
             elif w_pred < 0.2 * upper:
-                if rs.random_sample() < 0.5:
+                if uniform() < 0.5:
                     return
                 base *= 2.0
         q_total = qsum
         chosen = []
         for _ in range(copies):
-            u = rs.random_sample() * qsum
+            u = uniform() * qsum
             acc, pick = 0.0, -1
             for m, c in enumerate(cands):
                 if c[3] > 0.0:
@@ -259,8 +269,9 @@ def perm_python(is_h, ndim, beta, tours, seed, c_plus, target):
             chain.pop()
             del sites[c]
 
-    tour = 0
-    while tour < tours and state["best"] < target:
+    tour = int(run[0])
+    end = tour + tours
+    while tour < end and state["best"] < target:
         tour += 1
         sites.clear()
         chain[:] = [(0, 0, 0), (1, 0, 0)]
@@ -268,7 +279,34 @@ def perm_python(is_h, ndim, beta, tours, seed, c_plus, target):
         sites[(1, 0, 0)] = 1
         dirs[1] = 0
         grow(1, 0, 1.0, tour)
-    return state["best"], np.array(state["best_dirs"], dtype=np.int64), tour
+    made = tour - int(run[0])
+    rng[0] = stream[0]
+    run[0], run[1] = tour, state["best"]
+    best_dirs[:] = state["best_dirs"]
+    return made
+
+
+def perm_once(kernel, is_h, ndim, beta, tours, seed, c_plus, target):
+    """(best contacts, best directions, tours made) of one PERM run of `tours` tours made by
+    `kernel` (:func:`perm_kernel` or its twin) in one call, its stream seeded from `seed`."""
+    n = len(is_h)
+    rng = np.array([np.random.default_rng(seed).integers(0, 2**63)], dtype=np.uint64)
+    zsum = np.zeros(n, dtype=np.float64)
+    run = np.array([0, -1], dtype=np.int64)
+    best_dirs = np.zeros(n, dtype=np.int64)
+    made = kernel(
+        np.asarray(is_h, dtype=np.bool_),
+        ndim,
+        beta,
+        tours,
+        rng,
+        c_plus,
+        target,
+        zsum,
+        run,
+        best_dirs,
+    )
+    return int(run[1]), best_dirs, int(made)
 
 
 def contact_upper_bound(sequence: str, lattice: str = "square") -> int:
@@ -515,24 +553,40 @@ def fold(
 
 def _perm_search(seq, lattice, seed, seconds, goal, betas, tours_per_run, c_plus):
     """(best contacts, conformation, tours) of repeated PERM runs until `goal` or `seconds` of
-    CPU time of this thread."""
+    CPU time of this thread. Each run of `tours_per_run` tours is made in chunks of tours
+    (growing while a chunk takes under 0.05 s), so that the clock and Ctrl-C / SIGTERM are
+    checked between chunks: an interrupted search stops within a chunk, not a whole run."""
     started = time.thread_time()
     ndim = dimensions(lattice)
-    best_score, best_conf, tours, run = -1, "", 0, 0
+    n = len(seq)
+    best_score, best_conf, tours, run_index = -1, "", 0, 0
+    chunk = 16
     while True:
-        reverse = run % 2 == 1
-        beta = betas[(run // 2) % len(betas)]
+        reverse = run_index % 2 == 1
+        beta = betas[(run_index // 2) % len(betas)]
         grow_seq = seq[::-1] if reverse else seq
         is_h = np.array([c == "H" for c in grow_seq], dtype=np.bool_)
-        score, dirs, used = perm_kernel(
-            is_h, ndim, beta, tours_per_run, seed * 1000 + run, c_plus, goal
+        rng = np.array(
+            [np.random.default_rng([seed, run_index]).integers(0, 2**63)], dtype=np.uint64
         )
-        tours += int(used)
-        if score > best_score:
+        zsum = np.zeros(n, dtype=np.float64)
+        run = np.array([0, -1], dtype=np.int64)
+        dirs = np.zeros(n, dtype=np.int64)
+        while run[0] < tours_per_run and run[1] < goal:
+            t0 = time.thread_time()
+            ask = min(chunk, tours_per_run - int(run[0]))
+            made = perm_kernel(is_h, ndim, beta, ask, rng, c_plus, goal, zsum, run, dirs)
+            tours += int(made)
+            now = time.thread_time()
+            if seconds is not None and now - started > seconds:
+                break
+            if made == ask and now - t0 < 0.05:
+                chunk *= 2
+        if run[1] > best_score:
             moves = "".join(MOVE_LETTERS[d] for d in dirs[1:])
-            best_score = int(score)
+            best_score = int(run[1])
             best_conf = _reverse_walk(moves) if reverse else moves
-        run += 1
+        run_index += 1
         if best_score >= goal or (seconds is not None and time.thread_time() - started > seconds):
             break
     return best_score, best_conf, tours

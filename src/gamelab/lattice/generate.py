@@ -27,6 +27,7 @@ from gamelab.core.evolve import (
     map_elites,
     random_search,
 )
+from gamelab.core.limits import check_memory
 from gamelab.lattice.enumeration import check_length, contact_sets
 from gamelab.lattice.objectives import check_objective, objective_values, top_rarity
 
@@ -192,6 +193,10 @@ def qd_optimum(
     return QDOptimum(len(best), float(sum(best.values())))
 
 
+#: Memory one MAP-Elites iteration leaves in the result (four curve points).
+QD_ITERATION_BYTES = 4 * 32
+
+
 def qd_search(
     length: int,
     *,
@@ -206,6 +211,16 @@ def qd_search(
     """MAP-Elites over descriptors (number of H, log10 rarity of the top band); each cell keeps
     the sequence with the highest `objective`. Returns a :class:`gamelab.core.evolve.MapElitesResult`.
     """
+    if iterations < 0:
+        raise ValueError(f"iterations must be at least 0, got {iterations}")
+    # the result keeps four curve points (Python floats in lists) per iteration
+    check_memory(
+        iterations * QD_ITERATION_BYTES,
+        f"{iterations:,} MAP-Elites iterations",
+        iterations,
+        QD_ITERATION_BYTES,
+        "iterations",
+    )
     fitness = PuzzleFitness(length, objective, lattice)
 
     def evaluate(sequences: list[str]):
