@@ -20,8 +20,7 @@ the safer tile (tiles are tried safest first, then by index, and a later tile mu
 better). A tile whose best case (every non-Voltorb board worth the utility's maximum) cannot beat
 the best so far is skipped, and a state stops as soon as it reaches W(S) times that maximum.
 
-Recursive and not cached: numba 0.68 can crash loading a cached recursive kernel (DEVELOPERS.md);
-it compiles in a few seconds on first use in a process.
+The kernel runs on an explicit stack and is cached (``warm_up`` compiles it once per install).
 """
 
 from __future__ import annotations
@@ -32,7 +31,7 @@ from numba import njit
 from gamelab.voltorb.rules import TILES
 
 
-@njit(cache=False)
+@njit(cache=True)
 def objective_search(
     boards,
     weights,
@@ -51,122 +50,189 @@ def objective_search(
 ):
     """V of the live boards `idx` at the revealed state `code` (2 bits per tile, 0 = hidden).
     The best tile (-1 = quit) of each state goes to `memo_tile`. `counter` as in
-    :func:`gamelab.voltorb._search_kernels.coin_search`."""
-    n = 0
-    a = 0
-    b3 = 0
-    for t in range(TILES):
-        v = (code >> (2 * t)) & 3
-        if v > 0:
-            n += 1
-            if v == 2:
-                a += 1
-            elif v == 3:
-                b3 += 1
-    may_quit = n > 0
-    key = (code << 1) | (1 if may_quit else 0)
-    if key in memo_val:
-        return memo_val[key]
-    counter[0] += 1
-    if counter[0] > counter[1]:
-        counter[2] = 1
-        return 0.0
-    k = idx.size
-    total = 0.0
-    for i in range(k):
-        total += weights[idx[i]]
-    eps = 1e-12 * total
+    :func:`gamelab.voltorb._search_kernels.coin_search`.
+
+    The recursion of the module doc runs on an explicit stack (one frame per revealed tile, at
+    most 25 deep; each frame's live boards are a slice of one growing pool), so the kernel is
+    cached (a cached recursive kernel can crash numba 0.68 on load, DEVELOPERS.md)."""
+    depth_max = TILES + 2
+    f_start = np.zeros(depth_max, np.int64)  # the frame's live boards: pool[start : start + k]
+    f_k = np.zeros(depth_max, np.int64)
+    f_code = np.zeros(depth_max, np.int64)
+    f_nrev = np.zeros(depth_max, np.int64)
+    f_n = np.zeros(depth_max, np.int64)  # cards shown
+    f_key = np.zeros(depth_max, np.int64)
+    f_eps = np.zeros(depth_max)
+    f_total = np.zeros(depth_max)
+    f_ceiling = np.zeros(depth_max)
+    f_order = np.zeros((depth_max, TILES), np.int64)  # tiles to try, in order
+    f_vm = np.zeros((depth_max, TILES))  # the Voltorb mass of each tile of the order
+    f_norder = np.zeros(depth_max, np.int64)
+    f_best = np.zeros(depth_max)
+    f_best_tile = np.zeros(depth_max, np.int64)
+    f_oi = np.zeros(depth_max, np.int64)  # position in the order of the tile being tried
+    f_v = np.zeros(depth_max, np.int64)  # the value of that tile whose child is being searched
+    f_acc = np.zeros(depth_max)
+    pool = np.empty(max(64, 4 * idx.size), np.int64)
+    pool[: idx.size] = idx
+    top = idx.size
+    f_k[0] = idx.size
+    f_code[0] = code
+    f_nrev[0] = nrev_mult
+    depth = 0
+    mode = 0  # 0: open the frame at `depth`, 1: go on with it, 2: it returns `value`
+    value = 0.0
     v_mass = np.zeros(TILES)
     nonzero = np.zeros(TILES, np.bool_)
-    for i in range(k):
-        bi = idx[i]
-        for t in range(TILES):
-            if (code >> (2 * t)) & 3:
-                continue
-            if boards[bi, t] == 0:
-                v_mass[t] += weights[bi]
-            else:
-                nonzero[t] = True
-    ntiles = 0
     tiles = np.empty(TILES, np.int64)
-    for t in range(TILES):
-        if nonzero[t]:
-            tiles[ntiles] = t
-            ntiles += 1
-    tiles = tiles[:ntiles]
-    order = tiles[np.argsort(v_mass[tiles], kind="mergesort")]  # safest first, then by index
-    best = -1.0
-    best_tile = -1
-    if may_quit:
-        best = total * u_quit[n, a, b3]
-    ceiling = total * u_max
-    if ntiles > 0 and monotone and v_mass[order[0]] <= 1e-15 * total:
-        order = order[:1]
-        best = -1.0  # a safe tile is never worse than quitting (or anything else)
-    for oi in range(order.size):
-        if best >= ceiling - eps:
-            break
-        t = order[oi]
-        # best case: every board not a Voltorb on t is worth the maximum
-        if v_mass[t] * u_loss[n] + (total - v_mass[t]) * u_max <= best + eps:
-            continue
-        acc = v_mass[t] * u_loss[n]
-        for v in range(1, 4):
-            extra = 1 if v >= 2 else 0
-            n_live = 0
-            won = 0.0
-            for i in range(k):
-                bi = idx[i]
-                if boards[bi, t] == v:
-                    if hm0[bi] - nrev_mult - extra > 0:
-                        n_live += 1
-                    else:
-                        won += weights[bi]
-            if won > 0.0:
-                # a won board shows all its multipliers: its own 2s and 3s
-                for i in range(k):
-                    bi = idx[i]
-                    if boards[bi, t] == v and hm0[bi] - nrev_mult - extra <= 0:
-                        twos = 0
-                        threes = 0
-                        for u in range(TILES):
-                            if boards[bi, u] == 2:
-                                twos += 1
-                            elif boards[bi, u] == 3:
-                                threes += 1
-                        acc += weights[bi] * u_win[n + 1, twos, threes]
-            if n_live > 0:
-                live = np.empty(n_live, np.int64)
-                j = 0
-                for i in range(k):
-                    bi = idx[i]
-                    if boards[bi, t] == v and hm0[bi] - nrev_mult - extra > 0:
-                        live[j] = bi
-                        j += 1
-                acc += objective_search(
-                    boards,
-                    weights,
-                    hm0,
-                    live,
-                    code | (v << (2 * t)),
-                    nrev_mult + extra,
-                    u_quit,
-                    u_win,
-                    u_loss,
-                    u_max,
-                    monotone,
-                    memo_val,
-                    memo_tile,
-                    counter,
-                )
-                if counter[2]:
+    while True:
+        d = depth
+        if mode == 0:
+            cd = f_code[d]
+            n = 0
+            a = 0
+            b3 = 0
+            for t in range(TILES):
+                v = (cd >> (2 * t)) & 3
+                if v > 0:
+                    n += 1
+                    if v == 2:
+                        a += 1
+                    elif v == 3:
+                        b3 += 1
+            may_quit = n > 0
+            key = (cd << 1) | (1 if may_quit else 0)
+            f_key[d] = key
+            f_n[d] = n
+            if key in memo_val:
+                value = memo_val[key]
+                mode = 2
+            else:
+                counter[0] += 1
+                if counter[0] > counter[1]:
+                    counter[2] = 1
                     return 0.0
-        if acc > best + eps:
-            best = acc
-            best_tile = t
-    memo_val[key] = best
-    memo_tile[key] = best_tile
-    return best
+                start = f_start[d]
+                k = f_k[d]
+                total = 0.0
+                for i in range(start, start + k):
+                    total += weights[pool[i]]
+                for t in range(TILES):
+                    v_mass[t] = 0.0
+                    nonzero[t] = False
+                for i in range(start, start + k):
+                    bi = pool[i]
+                    for t in range(TILES):
+                        if (cd >> (2 * t)) & 3:
+                            continue
+                        if boards[bi, t] == 0:
+                            v_mass[t] += weights[bi]
+                        else:
+                            nonzero[t] = True
+                ntiles = 0
+                for t in range(TILES):
+                    if nonzero[t]:
+                        tiles[ntiles] = t
+                        ntiles += 1
+                cand = tiles[:ntiles]
+                order = cand[np.argsort(v_mass[cand], kind="mergesort")]  # safest, then index
+                f_best[d] = -1.0
+                f_best_tile[d] = -1
+                if may_quit:
+                    f_best[d] = total * u_quit[n, a, b3]
+                if ntiles > 0 and monotone and v_mass[order[0]] <= 1e-15 * total:
+                    ntiles = 1
+                    f_best[d] = -1.0  # a safe tile is never worse than quitting (or anything)
+                for j in range(ntiles):
+                    f_order[d, j] = order[j]
+                    f_vm[d, j] = v_mass[order[j]]
+                f_norder[d] = ntiles
+                f_total[d] = total
+                f_eps[d] = 1e-12 * total
+                f_ceiling[d] = total * u_max
+                f_oi[d] = 0
+                f_v[d] = 1
+                f_acc[d] = 0.0
+                mode = 1
+        if mode == 1:
+            descended = False
+            start = f_start[d]
+            k = f_k[d]
+            n = f_n[d]
+            while f_oi[d] < f_norder[d]:
+                t = f_order[d, f_oi[d]]
+                if f_v[d] == 1:
+                    if f_best[d] >= f_ceiling[d] - f_eps[d]:
+                        f_oi[d] = f_norder[d]
+                        break
+                    vm = f_vm[d, f_oi[d]]
+                    # best case: every board not a Voltorb on t is worth the maximum
+                    if vm * u_loss[n] + (f_total[d] - vm) * u_max <= f_best[d] + f_eps[d]:
+                        f_oi[d] += 1
+                        continue
+                    f_acc[d] = vm * u_loss[n]
+                while f_v[d] <= 3:
+                    v = f_v[d]
+                    extra = 1 if v >= 2 else 0
+                    n_live = 0
+                    for i in range(start, start + k):
+                        bi = pool[i]
+                        if boards[bi, t] == v:
+                            if hm0[bi] - f_nrev[d] - extra > 0:
+                                n_live += 1
+                            else:
+                                # a won board shows all its multipliers: its own 2s and 3s
+                                twos = 0
+                                threes = 0
+                                for u in range(TILES):
+                                    if boards[bi, u] == 2:
+                                        twos += 1
+                                    elif boards[bi, u] == 3:
+                                        threes += 1
+                                f_acc[d] += weights[bi] * u_win[n + 1, twos, threes]
+                    if n_live > 0:
+                        if top + n_live > pool.size:
+                            grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
+                            grown[:top] = pool[:top]
+                            pool = grown
+                        j = top
+                        for i in range(start, start + k):
+                            bi = pool[i]
+                            if boards[bi, t] == v and hm0[bi] - f_nrev[d] - extra > 0:
+                                pool[j] = bi
+                                j += 1
+                        f_start[d + 1] = top
+                        f_k[d + 1] = n_live
+                        f_code[d + 1] = f_code[d] | (v << (2 * t))
+                        f_nrev[d + 1] = f_nrev[d] + extra
+                        top += n_live
+                        depth = d + 1
+                        descended = True
+                        break
+                    f_v[d] += 1
+                if descended:
+                    break
+                if f_acc[d] > f_best[d] + f_eps[d]:
+                    f_best[d] = f_acc[d]
+                    f_best_tile[d] = t
+                f_oi[d] += 1
+                f_v[d] = 1
+            if descended:
+                mode = 0
+                continue
+            memo_val[f_key[d]] = f_best[d]
+            memo_tile[f_key[d]] = f_best_tile[d]
+            value = f_best[d]
+            mode = 2
+        # mode 2: the frame at depth d returns `value` to its parent
+        if d == 0:
+            return value
+        top = f_start[d]
+        depth = d - 1
+        p = depth
+        f_acc[p] += value
+        f_v[p] += 1
+        mode = 1
 
 
 def objective_search_py(boards, weights, idx, revealed, u_quit, u_win, u_loss, monotone, memo):
