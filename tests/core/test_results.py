@@ -81,3 +81,31 @@ def test_4_a_row_of_another_shape_is_recomputed(tmp_path, capsys):
     with ResultStore(path) as store:
         assert store.finished("exp", {"x": 1}) == {0: {"games": 0}, 1: {"games": 1}}
     assert "1 their shape" in capsys.readouterr().err
+
+
+def test_call_key_is_the_full_canonical_text_of_a_call():
+    """One keying convention (issue 22 item 7): plain data keys as the store's canonical JSON;
+    arrays in full with dtype and shape, dataclasses with their type, functions by name."""
+    import dataclasses
+
+    import numpy as np
+
+    from gamelab.core.results import call_key, canonical_json, canonical_key
+
+    assert canonical_key({"b": [1, 2], "a": "x"}) == canonical_json({"b": [1, 2], "a": "x"})
+    big = np.zeros(5000)
+    other = big.copy()
+    other[2500] = 1
+    assert call_key(np.sum, (big,)) != call_key(np.sum, (other,))
+    assert call_key(np.sum, (big,)) == call_key(np.sum, (big.copy(),))
+    assert canonical_key(np.arange(3, dtype=np.int8)) != canonical_key(np.arange(3))
+
+    @dataclasses.dataclass(frozen=True)
+    class Setting:
+        name: str
+        size: int
+
+    assert call_key(len, (Setting("a", 1),)) != call_key(len, (Setting("a", 2),))
+    assert call_key(len, (1,)) != call_key(abs, (1,))
+    with pytest.raises(TypeError):
+        canonical_key(object())

@@ -320,3 +320,27 @@ def test_21_web_load_says_which_install_it_needs(tmp_path):
     assert done.returncode != 0
     assert done.stderr.strip().startswith("error: benchmarks/web_load.py needs the test extra")
     assert "Traceback" not in done.stderr
+
+
+def _total(values):
+    return float(values.sum())
+
+
+def test_the_memo_tells_apart_large_arguments_that_repr_abbreviates(pool):
+    """Issue 22 item 7 (one keying convention): the pool memoised answers by ``repr(args)``,
+    which abbreviates a large array ("[0. 0. 0. ... 0. 0. 0.]"), so a second table differing
+    in the middle got the first table's answer. The key is now the full canonical call key."""
+    import numpy as np
+
+    first = np.zeros(5000)
+    second = first.copy()
+    second[2500] = 1.0
+    assert repr(first) == repr(second)  # what the old key saw
+
+    async def scenario():
+        a = await pool.run(_total, (first,), timeout=60)
+        b = await pool.run(_total, (second,), timeout=60)
+        again = await pool.run(_total, (second.copy(),), timeout=60)  # equal: memoised
+        return a, b, again
+
+    assert _run(scenario()) == (0.0, 1.0, 1.0)

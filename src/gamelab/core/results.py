@@ -11,6 +11,7 @@ directory (``platformdirs.user_data_dir("gamelab")``).
 
 from __future__ import annotations
 
+import hashlib
 import json
 import os
 import sqlite3
@@ -85,6 +86,50 @@ def _plain(obj: Any) -> Any:
 def canonical_json(value: Any) -> str:
     """Deterministic JSON text (sorted keys, no spaces) used for keys and stored values."""
     return json.dumps(value, default=_plain, sort_keys=True, separators=(",", ":"), allow_nan=True)
+
+
+def _key_part(obj: Any) -> Any:
+    """JSON for the values a call may take, in full (never abbreviated, unlike ``repr`` of a
+    large array): arrays with dtype and shape, dataclasses with their type, functions and
+    partials by name, paths and enums as text."""
+    import dataclasses
+    import enum
+    import functools
+
+    if isinstance(obj, np.ndarray):
+        return {"array": obj.dtype.str, "shape": list(obj.shape), "data": obj.tolist()}
+    if isinstance(obj, np.generic):
+        return obj.item()
+    if isinstance(obj, (set, frozenset)):
+        return {"set": sorted(canonical_key(x) for x in obj)}
+    if dataclasses.is_dataclass(obj) and not isinstance(obj, type):
+        fields = {f.name: getattr(obj, f.name) for f in dataclasses.fields(obj)}
+        return {"type": f"{type(obj).__module__}.{type(obj).__qualname__}", "fields": fields}
+    if isinstance(obj, functools.partial):
+        return {"partial": obj.func, "args": obj.args, "keywords": obj.keywords}
+    if isinstance(obj, enum.Enum):
+        return f"{type(obj).__qualname__}.{obj.name}"
+    if isinstance(obj, Path):
+        return str(obj)
+    if callable(obj) and hasattr(obj, "__qualname__") and hasattr(obj, "__module__"):
+        return {"callable": f"{obj.__module__}:{obj.__qualname__}"}
+    raise TypeError(f"{type(obj).__name__} cannot be part of a key")
+
+
+def canonical_key(value: Any) -> str:
+    """Deterministic JSON text of any call's parameters (the one keying convention: the
+    results store's params, the web pool's memo and job ids). Plain JSON data gives the same
+    text as :func:`canonical_json`; TypeError for a value with no faithful text."""
+    return json.dumps(
+        value, default=_key_part, sort_keys=True, separators=(",", ":"), allow_nan=True
+    )
+
+
+def call_key(fn: Any, args: tuple) -> str:
+    """A digest of the call ``fn(*args)`` (:func:`canonical_key` of the function's name and
+    the arguments); TypeError when an argument has no faithful text."""
+    text = canonical_key([f"{fn.__module__}:{fn.__qualname__}", list(args)])
+    return hashlib.sha256(text.encode()).hexdigest()
 
 
 class ResultStoreError(ValueError):

@@ -43,6 +43,7 @@ import multiprocessing
 import os
 import signal
 import time
+import uuid
 from collections import OrderedDict
 from collections.abc import Callable, Sequence
 from concurrent.futures.process import BrokenProcessPool
@@ -152,6 +153,18 @@ def to_document(
     ):
         value = dataclasses.replace(value, **{note_field: note})
     return Document(to_json(value))
+
+
+def _memo_key(fn: Callable[..., Any], args: tuple) -> str | None:
+    """The memo key of ``fn(*args)``: :func:`gamelab.core.results.call_key` (the full
+    arguments; ``repr`` abbreviated a large array, so two different tables could share a key);
+    None (not memoised) for an argument with no faithful text."""
+    from gamelab.core.results import call_key
+
+    try:
+        return call_key(fn, args)
+    except TypeError:
+        return None
 
 
 def format_seconds(seconds: float) -> str:
@@ -300,9 +313,9 @@ class SolverPool:
         self.overrun_grace = overrun_grace
         self._finishing: set[asyncio.Future] = set()
         self.cache_size = cache_size
-        self._answers: OrderedDict[tuple, Any] = OrderedDict()  # (fn, args) -> answer
+        self._answers: OrderedDict[str, Any] = OrderedDict()  # call_key(fn, args) -> answer
         self._jobs: OrderedDict[str, _Job] = OrderedDict()  # background calls, by job id
-        self._overran: OrderedDict[tuple, float] = OrderedDict()  # (fn, args) -> budget it overran
+        self._overran: OrderedDict[str, float] = OrderedDict()  # (fn, args) -> budget it overran
 
     def _new_slot(self, niceness: int = WORKER_NICENESS) -> _Slot:
         return _Slot(self._context, self._preload, self._warmers, niceness)
@@ -333,10 +346,8 @@ class SolverPool:
         for the same call finds the same job (a page polls by asking again). A finished job's
         answer is memoised like :meth:`run`'s; a cancelled or failed job is started anew when
         asked again (a call that overran `limit` fails at once)."""
-        import hashlib
-
-        key = (fn.__module__, fn.__qualname__, repr(args))
-        job_id = hashlib.sha256(repr(key).encode()).hexdigest()[:16]
+        key = _memo_key(fn, args)
+        job_id = key[:16] if key is not None else uuid.uuid4().hex[:16]
         job = self._jobs.get(job_id)
         if job is None or job.state in ("cancelled", "failed"):
             job = _Job(job_id, limit)
@@ -381,7 +392,7 @@ class SolverPool:
         calls with a seed are), answers are memoised by (function, arguments), and a call that
         overran its budget before fails at once instead of occupying a process again.
         """
-        key = (fn.__module__, fn.__qualname__, repr(args)) if cache else None
+        key = _memo_key(fn, args) if cache else None
         if key is not None:
             hit = self._answers.get(key)
             if hit is not None:
@@ -436,7 +447,7 @@ class SolverPool:
         return value
 
     def _finish_or_kill(
-        self, slot: _Slot, waiter: asyncio.Future, key: tuple | None, timeout: float
+        self, slot: _Slot, waiter: asyncio.Future, key: str | None, timeout: float
     ) -> None:
         """A call that overran its deadline (its caller got the fallback): let it finish within
         the grace (a search with a state limit stops by itself; its answer is memoised), then
@@ -460,7 +471,7 @@ class SolverPool:
         self._finishing.add(task)
         task.add_done_callback(self._finishing.discard)
 
-    def _remember(self, table: OrderedDict, key: tuple, value: Any) -> None:
+    def _remember(self, table: OrderedDict, key: str, value: Any) -> None:
         table[key] = value
         table.move_to_end(key)
         while len(table) > self.cache_size:
@@ -548,7 +559,8 @@ class SolverPool:
                 note = f"server busy: {what} not started ({exc}); showing {fallback_name}"
         except WorkerDied:
             note = f"{what} failed (its process died); showing {fallback_name}"
-        key = (fn.__module__, fn.__qualname__, repr(args), "fallback", note) if cache else None
+        call = _memo_key(fn, args) if cache else None
+        key = f"{call} fallback {note}" if call is not None else None
         remembered = self._answers.get(key) if key is not None else None
         if remembered is None:
             answer: T = await self._fallback(fallback, note)
