@@ -240,3 +240,20 @@ def test_library_pipelines_behind_the_cli(tmp_path):
     assert fold.score == 1
     with pytest.raises(ValueError, match="too long to enumerate"):
         resolve_fold("H" * 30)
+
+
+@pytest.mark.parametrize(
+    ("argv", "what"),
+    [
+        (["lattice", "trials", "--trials", "1000000000", "--no-store"], "1,000,000,000 trials"),
+        (["lattice", "qd", "--iterations", "1000000000"], "1,000,000,000 MAP-Elites iterations"),
+    ],
+)
+def test_8_a_size_beyond_memory_is_refused_with_its_bound(argv, what, capsys):
+    """Issue 29 item 8: every lattice size option has an upper bound derived from memory (the GA's
+    population and generations: tests/core/test_limits.py); before, these ran on, holding ever
+    more memory."""
+    code, out, err = run_cli(argv, capsys)
+    assert code == 2 and out == "", err
+    line = err.strip()
+    assert line.startswith(f"error: {what} needs about ") and " fit in half of this machine" in line
