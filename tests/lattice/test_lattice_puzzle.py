@@ -71,8 +71,8 @@ def test_best_fold_reaches_the_best_score():
     expert = best_fold(s6.sequence)
     assert hh_score(s6.sequence, expert.conformation) == expert.score == s6.best_known
     assert expert.count is None  # the folds of a 50-mer are not counted
-    with pytest.raises(ValueError, match="no fold with the best known 48 contacts of S1-10"):
-        best_fold(get_benchmark("S1-10").sequence)
+    with pytest.raises(ValueError, match="no fold with the best known 50 contacts of S1-11"):
+        best_fold(get_benchmark("S1-11").sequence)
 
 
 def test_tutorial_level_one_star_per_contact():
