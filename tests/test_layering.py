@@ -98,7 +98,8 @@ def _is_shell(module: str) -> bool:
     if any(module == root or module.startswith(root + ".") for root in SHELL_ROOTS):
         return True
     parts = module.split(".")
-    return len(parts) == 3 and parts[1] in GAMES and parts[2] in GAME_SHELLS
+    # a game's shell module, or any module of a game's shell package (gamelab.wordle.cli.solver)
+    return len(parts) >= 3 and parts[1] in GAMES and parts[2] in GAME_SHELLS
 
 
 def _game_of(module: str) -> str | None:

@@ -39,7 +39,7 @@ from gamelab.core.parallel import Backend, run_tasks
 from gamelab.wordle import _kernels
 from gamelab.wordle.optimal import INF, OptimalSolver
 from gamelab.wordle.optimal_summary import mode_text, resolve_limit
-from gamelab.wordle.rules import WordList, check_hard_mode
+from gamelab.wordle.rules import GAME_HARD_NEEDS_STANDARD, WordList, check_hard_mode
 from gamelab.wordle.table import Game
 
 __all__ = ["EXPERIMENT", "OpeningProof", "OpeningRow", "prove_opening"]
@@ -174,10 +174,7 @@ def prove_opening(
     this many CPU seconds of openings (kept in `store`; call again to resume)."""
     hard = check_hard_mode(hard)
     if hard == "game" and game.rule != "standard":
-        raise ValueError(
-            "the game's hard mode is defined for the standard feedback rule; with "
-            "the blog rule use the strict hard mode"
-        )
+        raise ValueError(GAME_HARD_NEEDS_STANDARD)
     if margin < 0:
         raise ValueError(f"margin must be 0 or more, got {margin}")
     if chunk < 1:

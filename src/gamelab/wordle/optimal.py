@@ -33,7 +33,7 @@ import numpy as np
 
 from gamelab.wordle import _kernels
 from gamelab.wordle.kernel_search import INF, KernelSearch, SearchTimeout
-from gamelab.wordle.rules import check_hard_mode
+from gamelab.wordle.rules import GAME_HARD_NEEDS_STANDARD, check_hard_mode
 from gamelab.wordle.table import Game
 
 ENGINES = ("numba", "python")  # the kernel search, or its plain-Python twin (this class)
@@ -77,10 +77,7 @@ class OptimalSolver:
         self.game = game
         self.hard = check_hard_mode(hard)
         if self.hard == "game" and game.rule != "standard":
-            raise ValueError(
-                "the game's hard mode is defined for the standard feedback rule; with "
-                "--rule blog use --hard-rule strict"
-            )
+            raise ValueError(GAME_HARD_NEEDS_STANDARD)
         self.engine = engine
         self._kernel: KernelSearch | None = (
             KernelSearch(game, self.hard) if engine == "numba" else None
