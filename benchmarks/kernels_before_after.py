@@ -565,8 +565,8 @@ def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
     """The exact search from the root (a fresh memo each call): sum of totals and nodes."""
 
     def setup():
-        from gamelab.wordle.optimal import OptimalSolver
         from gamelab.wordle.rules import load_word_list, parse_names
+        from gamelab.wordle.solver.optimal import OptimalSolver
         from gamelab.wordle.table import Game
 
         game = (

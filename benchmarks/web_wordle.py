@@ -33,7 +33,7 @@ def games(names: str, rule: str, count: int) -> tuple[list[list[dict]], list[lis
     from gamelab.wordle.advice import advise
     from gamelab.wordle.practice import answer_of_seed
     from gamelab.wordle.rules import feedback, parse_names, parse_setting, pokemon_word_list
-    from gamelab.wordle.strategy import optimal_strategy
+    from gamelab.wordle.solver.strategy import optimal_strategy
 
     words = pokemon_word_list(parse_names(names))
     setting = parse_setting(names, rule)
@@ -84,8 +84,8 @@ def baseline(names: str, rule: str, histories: list[list[dict]]) -> list[float]:
     (empty memo) solving the node, as a one-shot `gamelab wordle next` does."""
     from gamelab.wordle.advice import parse_history
     from gamelab.wordle.assistant import Assistant
-    from gamelab.wordle.optimal import OptimalSolver
     from gamelab.wordle.rules import parse_names, pokemon_word_list
+    from gamelab.wordle.solver.optimal import OptimalSolver
     from gamelab.wordle.table import Game
 
     game = Game(pokemon_word_list(parse_names(names)), rule)
@@ -132,7 +132,7 @@ def main() -> None:
     from gamelab.web.app import create_app
     from gamelab.web.common import Settings
     from gamelab.wordle.rules import parse_setting
-    from gamelab.wordle.strategy import strategy_is_cached, strategy_summary
+    from gamelab.wordle.solver.strategy import strategy_is_cached, strategy_summary
 
     with TestClient(create_app(Settings(workers=1, budget=args.budget))) as client:
         for names in args.names:

@@ -41,9 +41,9 @@ import sys
 import time
 from pathlib import Path
 
-from gamelab.wordle.optimal import INF, OptimalSolver
-from gamelab.wordle.optimal_summary import solve_summary
 from gamelab.wordle.rules import load_word_list, parse_names
+from gamelab.wordle.solver.optimal import INF, OptimalSolver
+from gamelab.wordle.solver.summary import solve_summary
 from gamelab.wordle.table import Game
 
 PUBLISHED = {None: 7920, "game": 8122, "strict": 8125}
@@ -137,8 +137,8 @@ def prove_sub(data: Path, every: int) -> None:
     """``prove-opening`` on a sub-list (every `every`-th answer and guess; answers are added to
     the guesses), normal and the game's hard mode, at most 6 guesses, one worker."""
     from gamelab.core.parallel import Backend
-    from gamelab.wordle.opening import prove_opening
     from gamelab.wordle.rules import WordList, read_words
+    from gamelab.wordle.solver.opening import prove_opening
 
     answers = read_words(data / "answers.txt")[::every]
     guesses = read_words(data / "guesses.txt")[::every]
@@ -158,7 +158,7 @@ def prove_sub(data: Path, every: int) -> None:
 
 def refute(data: Path, words_to_refute: list[str], single_cpu: float) -> None:
     """Each opening refuted against the proof's budget, beside its exact single-opening search."""
-    from gamelab.wordle.kernel_search import SearchTimeout
+    from gamelab.wordle.solver.kernel_search import SearchTimeout
 
     words = load_word_list(guesses_file=data / "guesses.txt", answers_file=data / "answers.txt")
     game = Game(words, "standard")

@@ -13,9 +13,9 @@ import argparse
 import time
 
 from gamelab.wordle import entropy
-from gamelab.wordle.optimal import OptimalSolver
 from gamelab.wordle.pruned import PrunedSearch
 from gamelab.wordle.rules import load_word_list, parse_names
+from gamelab.wordle.solver.optimal import OptimalSolver
 from gamelab.wordle.table import Game
 
 

@@ -54,7 +54,7 @@ def test_twins_are_plain_python_and_named_by_the_convention(game):
         assert callable(twin) and not isinstance(twin, Dispatcher), (
             f"{entry.twin} is not plain Python"
         )
-        module, _, fn = name.partition(".")
+        module, _, fn = name.rpartition(".")  # module: "_kernels" or "solver._search_kernels"
         twin_module, _, twin_name = entry.twin.rpartition(".")
         stem = (entry.variant_of.rpartition(".")[2] if entry.variant_of else fn).removesuffix(
             "_kernel"
@@ -94,7 +94,7 @@ def test_each_pair_names_a_test_that_calls_the_kernel_or_the_twin(game):
         functions = _test_functions(path)
         assert test in functions, f"{game}.{name}: no {test} in {path}"
         body = functions[test]
-        words = {name.partition(".")[2], entry.twin.rpartition(".")[2]}
+        words = {name.rpartition(".")[2], entry.twin.rpartition(".")[2]}
         assert any(re.search(rf"\b{w}\b", body) for w in words) or entry.variant_of, (
             f"{game}.{name}: {entry.test} calls neither the kernel nor {entry.twin}"
         )
@@ -106,7 +106,7 @@ def test_helpers_are_called_from_other_kernels(game):
     sources = {n: inspect.getsource(d.py_func) for n, d in kernels.items()}
     for name, reason in HELPERS[game].items():
         assert reason.strip(), f"{game}.{name}: say why it has no twin"
-        fn = name.partition(".")[2]
+        fn = name.rpartition(".")[2]
         callers = [n for n, s in sources.items() if n != name and re.search(rf"\b{fn}\(", s)]
         assert callers, f"{game}.{name} is listed as a helper but no kernel calls it"
 
@@ -115,7 +115,7 @@ def test_helpers_are_called_from_other_kernels(game):
 
 
 def test_wordle_memo_kernels_match_twins():
-    from gamelab.wordle import _memo_kernels as M
+    from gamelab.wordle.solver import _memo_kernels as M
 
     rng = np.random.default_rng(5)
     hi = np.iinfo(np.uint64).max

@@ -2,7 +2,7 @@
 
     python tools/make_wordle_feasibility.py [--workers N]
 
-For each setting below, ``gamelab.wordle.feasible.depth_feasibility`` checks every first guess
+For each setting below, ``gamelab.wordle.solver.feasible.prove_feasible`` checks every first guess
 exactly (about 25 CPU-minutes per rule for ``all`` within 5 guesses). The run keeps its finished
 tasks in the results store ($GAMELAB_RESULTS), so an interrupted build resumes. The proofs let
 ``solve-optimal``'s depth limits say "infeasible (proven)" at once instead of searching until the
@@ -15,8 +15,8 @@ from pathlib import Path
 
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
-from gamelab.wordle.feasible import SHIPPED, depth_feasibility
 from gamelab.wordle.rules import parse_names, pokemon_word_list
+from gamelab.wordle.solver.feasible import SHIPPED, prove_feasible
 from gamelab.wordle.table import Game
 
 SETTINGS = [("all", "blog", 5), ("all", "standard", 5)]
@@ -28,7 +28,7 @@ if __name__ == "__main__":
     proofs = []
     for names, rule, limit in SETTINGS:
         game = Game(pokemon_word_list(parse_names(names)), rule)
-        result = depth_feasibility(
+        result = prove_feasible(
             game, limit, backend=Backend(workers=args.workers), store=ResultStore()
         )
         sizes = [len(o.refuting_class) for o in result.openings if not o.feasible]

@@ -7,7 +7,7 @@
 
 Each table comes from the exact solver (``gamelab wordle strategy``: proven optimal within the
 game's guess limit, else the build fails) and is replayed answer by answer with the rules' own
-feedback (:func:`gamelab.wordle.strategy.check_strategy`) before it is written. A table already
+feedback (:func:`gamelab.wordle.solver.strategy.check_strategy`) before it is written. A table already
 shipped is skipped unless ``--force``. Per setting it prints the total, worst case, the
 distribution of guesses over the answers, and the CPU seconds of the solve (``process_time``:
 what one core spent, whatever the machine's load).
@@ -17,7 +17,7 @@ import sys
 import time
 
 from gamelab.core.cache import save_arrays
-from gamelab.wordle.strategy import (
+from gamelab.wordle.solver.strategy import (
     PRECOMPUTED,
     check_strategy,
     optimal_strategy,

@@ -114,27 +114,27 @@ TWINS: dict[str, dict[str, Twin]] = {
         "_kernels.min_bound_kernel": _t(
             "gamelab.wordle._kernels.min_bound_python", WR + "test_min_bound_kernel_matches_twin"
         ),
-        "_memo_kernels.memo_key": _t(
-            "gamelab.wordle._memo_kernels.memo_key_python",
+        "solver._memo_kernels.memo_key": _t(
+            "gamelab.wordle.solver._memo_kernels.memo_key_python",
             TW + "test_wordle_memo_kernels_match_twins",
         ),
-        "_memo_kernels.memo_find": _t(
-            "gamelab.wordle._memo_kernels.memo_find_python",
+        "solver._memo_kernels.memo_find": _t(
+            "gamelab.wordle.solver._memo_kernels.memo_find_python",
             TW + "test_wordle_memo_kernels_match_twins",
         ),
-        "_memo_kernels.memo_rehash": _t(
-            "gamelab.wordle._memo_kernels.memo_rehash_python",
+        "solver._memo_kernels.memo_rehash": _t(
+            "gamelab.wordle.solver._memo_kernels.memo_rehash_python",
             TW + "test_wordle_memo_kernels_match_twins",
         ),
-        "_search_kernels.search_kernel": _t(
-            "gamelab.wordle.optimal.OptimalSolver", WS + "test_kernel_matches_twin"
+        "solver._search_kernels.search_kernel": _t(
+            "gamelab.wordle.solver.optimal.OptimalSolver", WS + "test_kernel_matches_twin"
         ),
-        "_feasible_kernels.feasible_kernel": _t(
-            "gamelab.wordle.feasible.feasible_python",
+        "solver._feasible_kernels.feasible_kernel": _t(
+            "gamelab.wordle.solver.feasible.feasible_python",
             WF + "test_feasible_kernel_matches_twin_on_random_sets",
         ),
-        "_feasible_kernels.pair_bits_kernel": _t(
-            "gamelab.wordle._feasible_kernels.pair_bits_python",
+        "solver._feasible_kernels.pair_bits_kernel": _t(
+            "gamelab.wordle.solver._feasible_kernels.pair_bits_python",
             WF + "test_pair_bits_kernel_matches_twin",
         ),
     },
@@ -335,25 +335,25 @@ HELPERS: dict[str, dict[str, str]] = {
     "wordle": {
         "_kernels.feedback_code": "one pattern: the cell of feedback_table_kernel (and of the "
         "strict pool grouping in search_kernel)",
-        "_memo_kernels._mix": "the bit mixer of memo_key",
-        "_feasible_kernels._set_hash": "a candidate set's memo key inside feasible_kernel",
-        "_feasible_kernels._separates": "the one-guess-left test of feasible_kernel (no pair bits)",
-        "_feasible_kernels._separable": "the one-guess-left test of feasible_kernel (pair bits)",
-        "_feasible_kernels._three": "the two-guesses-left search of feasible_kernel (pair bits)",
-        "_feasible_kernels._three_marked": "the loop of _three, inside feasible_kernel",
-        "_feasible_kernels._count_codes": "a set counted by pattern, inside feasible_kernel and _three",
-        "_memo_kernels.memo_record": "a memo write inside search_kernel",
-        "_scan_kernels.perfect_candidate": "the endgame check of search_kernel",
-        "_scan_kernels.scan_transposed": "search_kernel's node scan (byte-sized patterns)",
-        "_scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
+        "solver._memo_kernels._mix": "the bit mixer of memo_key",
+        "solver._feasible_kernels._set_hash": "a candidate set's memo key inside feasible_kernel",
+        "solver._feasible_kernels._separates": "the one-guess-left test of feasible_kernel (no pair bits)",
+        "solver._feasible_kernels._separable": "the one-guess-left test of feasible_kernel (pair bits)",
+        "solver._feasible_kernels._three": "the two-guesses-left search of feasible_kernel (pair bits)",
+        "solver._feasible_kernels._three_marked": "the loop of _three, inside feasible_kernel",
+        "solver._feasible_kernels._count_codes": "a set counted by pattern, inside feasible_kernel and _three",
+        "solver._memo_kernels.memo_record": "a memo write inside search_kernel",
+        "solver._scan_kernels.perfect_candidate": "the endgame check of search_kernel",
+        "solver._scan_kernels.scan_transposed": "search_kernel's node scan (byte-sized patterns)",
+        "solver._scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
         "twin test covers it)",
-        "_scan_kernels.sort_moves": "the move ordering inside search_kernel",
-        "_hard_kernels._decode_colours": "pattern digits inside the hard-mode helpers",
-        "_hard_kernels._shown_copies": "a letter's demanded copies inside the hard-mode helpers",
-        "_hard_kernels.first_positions": "hard-mode bookkeeping inside search_kernel",
-        "_hard_kernels.demand_delta": "hard-mode pool keys inside search_kernel",
-        "_hard_kernels.strict_groups": "strict hard-mode pools inside search_kernel",
-        "_hard_kernels.game_child_pool": "the game's hard-mode pools inside search_kernel",
+        "solver._scan_kernels.sort_moves": "the move ordering inside search_kernel",
+        "solver._hard_kernels._decode_colours": "pattern digits inside the hard-mode helpers",
+        "solver._hard_kernels._shown_copies": "a letter's demanded copies inside the hard-mode helpers",
+        "solver._hard_kernels.first_positions": "hard-mode bookkeeping inside search_kernel",
+        "solver._hard_kernels.demand_delta": "hard-mode pool keys inside search_kernel",
+        "solver._hard_kernels.strict_groups": "strict hard-mode pools inside search_kernel",
+        "solver._hard_kernels.game_child_pool": "the game's hard-mode pools inside search_kernel",
     },
     "lattice": {
         "_kernels.direction_offsets": "the move steps of enumerate_kernel and fold.perm_kernel",

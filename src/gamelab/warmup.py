@@ -42,15 +42,23 @@ def game_kernels(game: str) -> dict[str, Any]:
     """Every numba dispatcher defined in the game's modules, by ``module.function`` name."""
     from numba.core.dispatcher import Dispatcher
 
-    package = importlib.import_module(f"gamelab.{game}")
     found: dict[str, object] = {}
-    for info in pkgutil.iter_modules(package.__path__):
-        if info.name in ("cli", "report", "warmup") or info.name.startswith("test"):
-            continue
-        module = importlib.import_module(f"gamelab.{game}.{info.name}")
-        for name, obj in vars(module).items():
-            if isinstance(obj, Dispatcher) and obj.py_func.__module__ == module.__name__:
-                found[f"{info.name}.{name}"] = obj
+    # the game's modules and those of its packages (wordle.solver), never its shells
+    todo = [(f"gamelab.{game}", "")]
+    while todo:
+        package_name, rel = todo.pop()
+        package = importlib.import_module(package_name)
+        for info in pkgutil.iter_modules(package.__path__):
+            if info.name in ("cli", "report", "warmup") or info.name.startswith("test"):
+                continue
+            name = f"{package_name}.{info.name}"
+            if info.ispkg:
+                todo.append((name, f"{rel}{info.name}."))
+                continue
+            module = importlib.import_module(name)
+            for attr, obj in vars(module).items():
+                if isinstance(obj, Dispatcher) and obj.py_func.__module__ == module.__name__:
+                    found[f"{rel}{info.name}.{attr}"] = obj
     return found
 
 

@@ -8,11 +8,11 @@ import pytest
 from gamelab.core.serialise import to_plain
 from gamelab.wordle.advice import advise
 from gamelab.wordle.assistant import ContradictionError
-from gamelab.wordle.optimal import answer_depths
 from gamelab.wordle.practice import answer_of_seed, play_round
 from gamelab.wordle.review import review
 from gamelab.wordle.rules import feedback, parse_names, parse_setting, pokemon_word_list
-from gamelab.wordle.strategy import BackgroundBuilds, optimal_strategy, strategy_is_cached
+from gamelab.wordle.solver.optimal import answer_depths
+from gamelab.wordle.solver.strategy import BackgroundBuilds, optimal_strategy, strategy_is_cached
 
 
 def colours(guess, answer, rule):
@@ -230,7 +230,7 @@ def test_background_builds_report_status():
 
 
 def test_strategy_depths_match_the_solver_tree(blog_table):
-    from gamelab.wordle.optimal import OptimalSolver
+    from gamelab.wordle.solver.optimal import OptimalSolver
     from gamelab.wordle.table import Game
 
     game = Game(pokemon_word_list(parse_names("gen1")), "standard")

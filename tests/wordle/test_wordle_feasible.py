@@ -7,10 +7,10 @@ from test_wordle_search_kernel import clustered_words
 
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
-from gamelab.wordle import _feasible_kernels as fk
-from gamelab.wordle.feasible import FeasibleSearch, depth_feasibility, feasible_python
-from gamelab.wordle.optimal import OptimalSolver
 from gamelab.wordle.rules import parse_names, pokemon_word_list
+from gamelab.wordle.solver import _feasible_kernels as fk
+from gamelab.wordle.solver.feasible import FeasibleSearch, feasible_python, prove_feasible
+from gamelab.wordle.solver.optimal import OptimalSolver
 from gamelab.wordle.table import Game
 
 
@@ -56,7 +56,7 @@ def test_feasible_agrees_with_the_optimum_under_each_limit(seed):
         assert best.proven or best.total is None
         feasible = search.feasible(answers, limit)
         assert feasible == (best.total is not None)
-        job = depth_feasibility(game, limit, backend=Backend(workers=1, quiet=True), chunk=7)
+        job = prove_feasible(game, limit, backend=Backend(workers=1, quiet=True), chunk=7)
         assert job.feasible == feasible
         assert job.openings_checked == game.n_guesses
         # each first guess agrees with the optimal solver's exact value of that opening
@@ -86,15 +86,15 @@ def test_pokemon_gen1_4_needs_five_guesses():
 def test_the_job_resumes_from_the_store(tmp_path):
     game = Game(clustered_words(1), "standard")
     store = ResultStore(tmp_path / "r.sqlite")
-    first = depth_feasibility(game, 3, backend=Backend(workers=1, quiet=True), store=store)
-    again = depth_feasibility(game, 3, backend=Backend(workers=1, quiet=True), store=store)
+    first = prove_feasible(game, 3, backend=Backend(workers=1, quiet=True), store=store)
+    again = prove_feasible(game, 3, backend=Backend(workers=1, quiet=True), store=store)
     assert first.openings == again.openings
     assert first.statement == again.statement
     assert store.finished("wordle-feasible", _params(game, 3), None)
 
 
 def _params(game, limit):
-    from gamelab.wordle.feasible import VERSION
+    from gamelab.wordle.solver.feasible import VERSION
 
     return {
         "words": game.words.fingerprint(),
@@ -109,15 +109,15 @@ def _params(game, limit):
 def test_bad_limits_are_refused():
     game = Game(clustered_words(0), "standard")
     with pytest.raises(ValueError, match="max_guesses must be at least 1"):
-        depth_feasibility(game, 0)
+        prove_feasible(game, 0)
     with pytest.raises(ValueError, match="chunk must be at least 1"):
-        depth_feasibility(game, 3, chunk=0)
+        prove_feasible(game, 3, chunk=0)
 
 
 def test_solve_optimal_takes_a_proven_limit_from_a_stored_feasibility_run(tmp_path, monkeypatch):
-    import gamelab.wordle.optimal_summary as summary_module
-    from gamelab.wordle.feasible import stored_feasibility
-    from gamelab.wordle.optimal_summary import solve_summary
+    import gamelab.wordle.solver.summary as summary_module
+    from gamelab.wordle.solver.feasible import stored_feasibility
+    from gamelab.wordle.solver.summary import solve_summary
 
     game = Game(clustered_words(2), "standard")
     store = ResultStore(tmp_path / "r.sqlite")
@@ -126,7 +126,7 @@ def test_solve_optimal_takes_a_proven_limit_from_a_stored_feasibility_run(tmp_pa
     infeasible = min(rows)  # the tightest limit tried is the infeasible one
     assert rows[infeasible].total is None and rows[infeasible].proven
     assert stored_feasibility(game, infeasible, store) is None  # nothing run yet
-    job = depth_feasibility(game, infeasible, backend=Backend(workers=1, quiet=True), store=store)
+    job = prove_feasible(game, infeasible, backend=Backend(workers=1, quiet=True), store=store)
     assert not job.feasible
     kept = stored_feasibility(game, infeasible, store)
     assert kept is not None and kept.openings == job.openings
@@ -144,7 +144,7 @@ def test_solve_optimal_takes_a_proven_limit_from_a_stored_feasibility_run(tmp_pa
 
 
 def _sampled_openings_are_refuted(count: int, seed: int) -> None:
-    from gamelab.wordle.feasible import shipped_proofs
+    from gamelab.wordle.solver.feasible import shipped_proofs
 
     proofs = shipped_proofs()
     assert {(p["names"], p["rule"], p["max_guesses"]) for p in proofs} >= {

@@ -1,4 +1,4 @@
-"""The opening proof (`gamelab.wordle.opening`): every first guess evaluated exactly or refuted
+"""The opening proof (`gamelab.wordle.solver.opening`): every first guess evaluated exactly or refuted
 by a proven bound, checked against the exact value of each opening on its own."""
 
 import pytest
@@ -6,9 +6,9 @@ from test_wordle_optimal import random_words
 
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
-from gamelab.wordle.opening import EXPERIMENT, prove_opening
-from gamelab.wordle.optimal import INF, OptimalSolver
 from gamelab.wordle.rules import load_word_list, parse_names
+from gamelab.wordle.solver.opening import EXPERIMENT, prove_opening
+from gamelab.wordle.solver.optimal import INF, OptimalSolver
 from gamelab.wordle.table import Game
 
 ONE = Backend(workers=1, quiet=True)

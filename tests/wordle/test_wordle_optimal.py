@@ -7,7 +7,6 @@ from functools import cache
 import numpy as np
 import pytest
 
-from gamelab.wordle.optimal import INF, OptimalSolver, answer_depths
 from gamelab.wordle.rules import (
     WordList,
     feedback,
@@ -16,6 +15,7 @@ from gamelab.wordle.rules import (
     pattern_code,
     pattern_colours,
 )
+from gamelab.wordle.solver.optimal import INF, OptimalSolver, answer_depths
 from gamelab.wordle.table import Game
 
 
@@ -142,8 +142,8 @@ def test_gen1_4_hard_mode_optimum(rule):
 
 
 def test_unproven_summary_states_bounds():
-    from gamelab.wordle.optimal_summary import solve_summary
     from gamelab.wordle.rules import load_word_list
+    from gamelab.wordle.solver.summary import solve_summary
 
     game = Game(load_word_list(parse_names("gen1-4")), "standard")
     data = solve_summary(game, time_limit=1e-4, depth_limits=False)
@@ -156,8 +156,8 @@ def test_summary_is_a_dataclass_kept_in_the_store(tmp_path):
     from gamelab.core.results import ResultStore
     from gamelab.core.serialise import to_plain
     from gamelab.wordle.assistant import Assistant
-    from gamelab.wordle.optimal_summary import OptimalSummary, solve_summary, stored_optimum
     from gamelab.wordle.rules import load_word_list
+    from gamelab.wordle.solver.summary import OptimalSummary, solve_summary, stored_optimum
 
     game = Game(load_word_list(parse_names("gen1")), "standard")
     store = ResultStore(tmp_path / "results.sqlite")

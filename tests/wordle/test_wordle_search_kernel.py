@@ -5,8 +5,8 @@ first guesses, totals, optimal first guesses and the trees."""
 import numpy as np
 import pytest
 
-from gamelab.wordle.optimal import INF, OptimalSolver, answer_depths
 from gamelab.wordle.rules import WordList
+from gamelab.wordle.solver.optimal import INF, OptimalSolver, answer_depths
 from gamelab.wordle.table import Game
 
 

@@ -7,9 +7,9 @@ number of guesses from here and its worst case, and the top of the entropy ranki
 Where the answer comes from (``method``):
 
 * ``strategy`` -- the history follows the cached optimal strategy
-  (:func:`gamelab.wordle.strategy.optimal_strategy`): a table lookup;
+  (:func:`gamelab.wordle.solver.strategy.optimal_strategy`): a table lookup;
 * ``solved here`` -- a guess left the strategy: the node is solved exactly by
-  :class:`gamelab.wordle.optimal.OptimalSolver` (a subtree; its memo is kept per process, so
+  :class:`gamelab.wordle.solver.optimal.OptimalSolver` (a subtree; its memo is kept per process, so
   the next answer below it is quick);
 * ``entropy`` -- no exact answer (``exact=False``, used as the web page's fallback when the
   exact search overruns the time budget, or while the strategy of a large list is still being
@@ -29,13 +29,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
-from gamelab.core.interactive import QUIT_WORDS, Session
-from gamelab.wordle.assistant import Assistant, _entropy_choice, greedy_play
+from gamelab.wordle.assistant import Assistant, GuessSession, _entropy_choice, greedy_play
 from gamelab.wordle.names import resolve_name
-from gamelab.wordle.optimal import INF, OptimalSolver, SearchTimeout
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
     POST_SETTING,
@@ -44,6 +43,7 @@ from gamelab.wordle.rules import (
     pattern_text,
     pokemon_names,
 )
+from gamelab.wordle.solver.optimal import INF, OptimalSolver, SearchTimeout
 from gamelab.wordle.table import Game
 
 __all__ = ["Advice", "Candidate", "GuessOption", "advise", "parse_history", "warm_up", "worker"]
@@ -194,7 +194,7 @@ def advise(
     `time_limit`: seconds for an exact search off the strategy (None: no limit); past it the
     answer is the max-entropy guess, labelled in ``note`` (the CLI's limit; the web page's is
     its solver pool's budget, with the same fallback)."""
-    from gamelab.wordle.strategy import strategy_is_cached
+    from gamelab.wordle.solver.strategy import strategy_is_cached
 
     names = setting.names
     ctx = solver_context(setting)
@@ -281,7 +281,7 @@ def _exact(
     cached: bool,
 ) -> Advice:
     """`out` completed with the proven-optimal next guess (a strategy lookup, or solved here)."""
-    from gamelab.wordle.strategy import optimal_strategy
+    from gamelab.wordle.solver.strategy import optimal_strategy
 
     game = ctx.game
     node = None
@@ -341,7 +341,7 @@ def warm_up() -> None:
     daily game (shipped: milliseconds each), their games and the search kernel, so no request
     waits for them."""
     from gamelab.wordle.rules import parse_names
-    from gamelab.wordle.strategy import PRECOMPUTED, optimal_strategy
+    from gamelab.wordle.solver.strategy import PRECOMPUTED, optimal_strategy
 
     daily = parse_names("daily")
     for setting in PRECOMPUTED:
@@ -390,21 +390,19 @@ def format_advice(a: Advice) -> str:
     return "\n".join(lines)
 
 
-class AdviceSession(Session):
+class AdviceSession(GuessSession):
     """``gamelab wordle assist`` on a Pokémon setting: the page's assistant (:func:`advise`)
-    in a terminal (any script, romaji too); a guess joins the history only once its advice is
-    computed, so a typo or a contradiction leaves the history as it was."""
+    in a terminal (any script, romaji too)."""
 
     prompt = "guess and colours (e.g. rentoraa 00120), undo, reset, help or quit> "
+    example = "rentoraa 00120"
 
     def __init__(self, setting: Setting, time_limit: float | None = None) -> None:
         self.setting = setting
         self.time_limit = time_limit
+        self.help_text = SESSION_HELP
         self.history: list[tuple[str, str]] = []
         self.finished = False
-
-    def _advise(self, history: list[tuple[str, str]]) -> Advice:
-        return advise(self.setting, history, time_limit=self.time_limit)
 
     def intro(self) -> str:
         s = self.setting
@@ -412,34 +410,19 @@ class AdviceSession(Session):
             f"Wordle assistant: {s.names.name}, rule {s.rule}, {s.mode}, "
             f"at most {s.max_guesses} guesses."
         )
-        return "\n".join([head, SESSION_HELP, format_advice(self._advise(self.history))])
+        advice = advise(s, self.history, time_limit=self.time_limit)
+        return "\n".join([head, SESSION_HELP, format_advice(advice)])
 
-    def handle(self, line: str) -> str:
-        text = line.strip()
-        word = text.lower()
-        if word in QUIT_WORDS:
-            self.finished = True
-            return ""
-        if word in ("help", "h", "?"):
-            return SESSION_HELP
-        if not text:
-            return (
-                "type a guess and its colours, e.g. rentoraa 00120 ('help' explains, 'quit' leaves)"
-            )
-        if word in ("undo", "reset"):
-            if not self.history:
-                return "nothing to undo: no guess yet"
-            history = self.history[:-1] if word == "undo" else []
-        else:
-            parts = text.replace(":", " ").split()
-            if len(parts) < 2:
-                raise ValueError(f"{text!r} needs a guess and its colours, e.g. rentoraa 00120")
-            history = [*self.history, (parts[0], "".join(parts[1:]))]
-        advice = self._advise(history)  # raises (history kept) on a bad name or contradiction
-        self.history = [tuple(h.split(":", 1)) for h in advice.history]  # type: ignore[misc]
-        if advice.solved:
-            self.finished = True
-        return format_advice(advice)
+    def entry(self, text: str) -> tuple[str, str]:
+        parts = text.replace(":", " ").split()
+        if len(parts) < 2:
+            raise ValueError(f"{text!r} needs a guess and its colours, e.g. rentoraa 00120")
+        return parts[0], "".join(parts[1:])
+
+    def advise(self, history: list[Any]) -> tuple[str, bool]:
+        answer = advise(self.setting, history, time_limit=self.time_limit)  # raises: kept
+        self.history = [(h.split(":", 1)[0], h.split(":", 1)[1]) for h in answer.history]
+        return format_advice(answer), answer.solved
 
 
 SESSION_HELP = """Type each guess and the colours the game showed, e.g.

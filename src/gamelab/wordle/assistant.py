@@ -3,7 +3,7 @@
 Best next guess, in order of preference:
 
 1. ``optimal`` -- the proven-optimal move for the remaining candidates (the solver of
-   :mod:`gamelab.wordle.optimal` on that node, within `time_limit`; at the very start the stored
+   :mod:`gamelab.wordle.solver.optimal` on that node, within `time_limit`; at the very start the stored
    optimum from ``gamelab wordle solve-optimal`` is used when there is one);
 2. ``pruned`` -- the post's pruned search (top-10 entropy guesses per node), if the exact
    search runs out of time;
@@ -25,10 +25,10 @@ from typing import Any
 import numpy as np
 
 from gamelab.core.interactive import QUIT_WORDS, Session
-from gamelab.wordle.optimal import INF, OptimalSolver, SearchTimeout
-from gamelab.wordle.optimal_summary import stored_optimum
 from gamelab.wordle.pruned import PrunedSearch
 from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode, parse_pattern, pattern_text
+from gamelab.wordle.solver.optimal import INF, OptimalSolver, SearchTimeout
+from gamelab.wordle.solver.summary import stored_optimum
 from gamelab.wordle.table import Game
 
 LIST_LIMIT = 20
@@ -334,14 +334,52 @@ ASSIST_HELP = """Type each guess and the colours the game showed, e.g.
   q, quit leave"""
 
 
-class AssistSession(Session):
-    """``gamelab wordle assist`` as a :class:`gamelab.core.interactive.Session` (injectable I/O).
+class GuessSession(Session):
+    """The line handling both terminal assistants share: quit, help, undo, reset, or a guess and
+    its colours. A guess joins the history only once its advice is computed (:meth:`advise`
+    raises and the history is kept on a typo, a contradiction or an interrupted search)."""
 
-    A guess is added to the history only once its advice is computed, so a typo, a contradiction
-    or an interrupted search leaves the history as it was.
-    """
+    help_text = ""
+    example = "レントラー 00120"
+    history: list[Any]
+    finished: bool
+
+    def entry(self, text: str) -> Any:
+        """One typed guess and its colours as a history entry."""
+        raise NotImplementedError
+
+    def advise(self, history: list[Any]) -> tuple[str, bool]:
+        """(the advice as text, whether the game is solved) for `history`; sets the history."""
+        raise NotImplementedError
+
+    def handle(self, line: str) -> str:
+        text = line.strip()
+        word = text.lower()
+        if word in QUIT_WORDS:
+            self.finished = True
+            return ""
+        if word in ("help", "h", "?"):
+            return self.help_text
+        if not text:
+            return f"type a guess and its colours, e.g. {self.example} ('help' explains, 'quit' leaves)"
+        if word in ("undo", "reset"):
+            if not self.history:
+                return "nothing to undo: no guess yet"
+            history = self.history[:-1] if word == "undo" else []
+        else:
+            history = [*self.history, self.entry(text)]
+        shown, solved = self.advise(history)
+        if solved:
+            self.finished = True
+        return shown
+
+
+class AssistSession(GuessSession):
+    """``gamelab wordle assist`` on a custom word list as a
+    :class:`gamelab.core.interactive.Session` (injectable I/O)."""
 
     prompt = "guess and colours (e.g. レントラー 00120), undo, reset, help or quit> "
+    help_text = ASSIST_HELP
 
     def __init__(self, assistant: Assistant) -> None:
         self.assistant = assistant
@@ -357,24 +395,10 @@ class AssistSession(Session):
         )
         return "\n".join([head, ASSIST_HELP, format_advice(self.assistant.advice(self.history))])
 
-    def handle(self, line: str) -> str:
-        text = line.strip()
-        word = text.lower()
-        if word in QUIT_WORDS:
-            self.finished = True
-            return ""
-        if word in ("help", "h", "?"):
-            return ASSIST_HELP
-        if not text:
-            return "type a guess and its colours, e.g. レントラー 00120 ('help' explains, 'quit' leaves)"
-        if word in ("undo", "reset"):
-            if not self.history:
-                return "nothing to undo: no guess yet"
-            history = self.history[:-1] if word == "undo" else []
-        else:
-            history = self.history + [parse_entry(self.assistant.game, text)]
+    def entry(self, text: str) -> tuple[int, int]:
+        return parse_entry(self.assistant.game, text)
+
+    def advise(self, history: list[Any]) -> tuple[str, bool]:
         advice = self.assistant.advice(history)  # raises (history kept) on a contradiction
         self.history = history
-        if advice.next is None:
-            self.finished = True
-        return format_advice(advice)
+        return format_advice(advice), advice.next is None

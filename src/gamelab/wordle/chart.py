@@ -14,8 +14,8 @@ from pathlib import Path
 from typing import Any
 
 from gamelab.wordle import entropy
-from gamelab.wordle.optimal import answer_depths
 from gamelab.wordle.rules import pattern_text
+from gamelab.wordle.solver.optimal import answer_depths
 from gamelab.wordle.table import Game
 
 #: The post prints a total its own distribution does not add up to (docs/wordle.md).

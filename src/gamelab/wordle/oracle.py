@@ -1,6 +1,6 @@
 """Exact move values of a Pokémon Wordle state (:mod:`gamelab.core.oracle`) from the proven
 optimum: the fewest expected guesses that still solve every remaining candidate within the
-game's guess limit (:class:`gamelab.wordle.optimal.OptimalSolver`, whose memo the oracle keeps).
+game's guess limit (:class:`gamelab.wordle.solver.optimal.OptimalSolver`, whose memo the oracle keeps).
 
 Values are in the state's returns (minus the guesses of the whole game): at a state with
 ``u`` guesses made and candidates ``C``, the value is ``-(u + f(C) / |C|)`` with ``f`` the
@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from gamelab.wordle.kernel_search import INF
-from gamelab.wordle.optimal import OptimalSolver
+from gamelab.wordle.solver.kernel_search import INF
+from gamelab.wordle.solver.optimal import OptimalSolver
 from gamelab.wordle.state import WordleGame, WordleState
 
 

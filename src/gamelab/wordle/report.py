@@ -13,9 +13,9 @@ from typing import Any
 from gamelab.core.report import new_figure
 from gamelab.wordle import entropy
 from gamelab.wordle.chart import chart
-from gamelab.wordle.optimal_summary import OptimalSummary, solve_summary
 from gamelab.wordle.pruned import PrunedSearch
 from gamelab.wordle.rules import load_word_list, parse_names
+from gamelab.wordle.solver.summary import OptimalSummary, solve_summary
 from gamelab.wordle.table import Game
 
 TITLE = "Pokémon Wordle"

@@ -3,7 +3,7 @@
 For every guess of a history, with S the candidates before it, n = |S| and d the guesses the
 game still allows:
 
-* f(S) -- the optimal total guesses over S (:class:`gamelab.wordle.optimal.OptimalSolver`,
+* f(S) -- the optimal total guesses over S (:class:`gamelab.wordle.solver.optimal.OptimalSolver`,
   within the guess limit); f(S)/n is the expected number of guesses from here with optimal play;
 * cost(g) = n + sum of f over the classes g leaves (the answer found by g costs nothing more):
   the expected guesses when g is played and then optimal play follows is cost(g)/n;
@@ -32,8 +32,8 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from gamelab.wordle.advice import REMAINING_SHOWN, english_names, parse_history, solver_context
-from gamelab.wordle.optimal import INF
 from gamelab.wordle.rules import Setting, parse_names, pattern_text  # noqa: F401 (doctest)
+from gamelab.wordle.solver.optimal import INF
 
 __all__ = ["Review", "ReviewStep", "review"]
 
@@ -88,7 +88,7 @@ class Review:
 
 def _table(setting: Setting):
     """The cached optimal strategy, or None while it is not computed."""
-    from gamelab.wordle.strategy import optimal_strategy, strategy_is_cached
+    from gamelab.wordle.solver.strategy import optimal_strategy, strategy_is_cached
 
     if strategy_is_cached(setting):
         return optimal_strategy(setting)

@@ -11,9 +11,9 @@ def warm_up() -> None:
     from gamelab.wordle.assistant import Assistant, parse_history
     from gamelab.wordle.chart import chart
     from gamelab.wordle.entropy import ranking
-    from gamelab.wordle.kernel_search import warm_up as warm_scan
-    from gamelab.wordle.optimal_summary import solve_summary
     from gamelab.wordle.rules import load_word_list, parse_names
+    from gamelab.wordle.solver.kernel_search import warm_up as warm_scan
+    from gamelab.wordle.solver.summary import solve_summary
     from gamelab.wordle.table import Game
 
     words = load_word_list(parse_names("gen1-4"))

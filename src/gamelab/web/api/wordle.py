@@ -19,7 +19,7 @@ from gamelab.wordle.names import NameMatch, Suggestions, lookup_name, suggest
 from gamelab.wordle.practice import PlayRound, play_round
 from gamelab.wordle.review import Review, review
 from gamelab.wordle.rules import NAMES_HELP, Setting, parse_names, parse_setting, pokemon_word_list
-from gamelab.wordle.strategy import (
+from gamelab.wordle.solver.strategy import (
     BackgroundBuilds,
     SettingChoices,
     StrategyStatus,

@@ -209,7 +209,7 @@ def strategy_command(
     json_out: Json = False,
 ) -> None:
     """Compute (once) and cache the optimal strategy the web page's assistant looks up."""
-    from gamelab.wordle.strategy import strategy_summary
+    from gamelab.wordle.solver.strategy import strategy_summary
 
     s = strategy_summary(game_setting(names, answers_names, guesses_names, rule, hard, hard_rule))
     if json_out:

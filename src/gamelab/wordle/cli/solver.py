@@ -128,7 +128,7 @@ def solve_optimal_command(
     from gamelab.cli_common import to_json
     from gamelab.core.files import check_output_path
     from gamelab.core.report import write_text_atomic
-    from gamelab.wordle.optimal_summary import solve_summary
+    from gamelab.wordle.solver.summary import solve_summary
 
     if tree is not None:
         check_output_path(tree, (".json",), "--tree")
@@ -201,10 +201,10 @@ def feasible_command(
 ) -> None:
     """Settle whether ANY strategy finds every answer within --max-guesses (normal mode): each
     first guess is checked exactly, in parallel and resumable (much faster than the optimum)."""
-    from gamelab.wordle.feasible import depth_feasibility
+    from gamelab.wordle.solver.feasible import prove_feasible
 
     game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
-    data = depth_feasibility(
+    data = prove_feasible(
         game,
         max_guesses,
         backend=backend(workers, cluster, quiet or json_out),
@@ -272,7 +272,7 @@ def prove_opening_command(
 ) -> None:
     """Prove the best first guess: every opening evaluated exactly or refuted by a lower bound
     above the best (parallel, resumable; the ranking with exact totals and bounds)."""
-    from gamelab.wordle.opening import prove_opening
+    from gamelab.wordle.solver.opening import prove_opening
 
     game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
     show = None if quiet or json_out else (lambda m: err_console.print(m, highlight=False))

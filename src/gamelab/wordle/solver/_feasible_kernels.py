@@ -5,11 +5,11 @@ node is settled by the first guess all of whose classes are feasible one guess s
 the largest class usually refutes a guess at once. :func:`feasible_kernel` is that AND-OR
 search (normal mode: any guess is allowed), with an explicit stack of one frame per guess
 still to play (numba cannot cache recursion) and a memo of candidate sets keyed by two 64-bit
-sums of random words per candidate (the search's own convention, :mod:`gamelab.wordle._memo_kernels`):
+sums of random words per candidate (the search's own convention, :mod:`gamelab.wordle.solver._memo_kernels`):
 each entry keeps the deepest limit proven infeasible and the shallowest proven feasible, so a
 set answers for every limit at once (feasibility is monotone in the limit).
 
-Its plain-Python twin is :func:`gamelab.wordle.feasible.feasible_python` (compared by
+Its plain-Python twin is :func:`gamelab.wordle.solver.feasible.feasible_python` (compared by
 ``tests/wordle/test_wordle_feasible.py``).
 """
 
@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gamelab.wordle._memo_kernels import memo_find
+from gamelab.wordle.solver._memo_kernels import memo_find
 
 NO_FEASIBLE = 127  # memo: no limit proven feasible yet
 
@@ -248,7 +248,7 @@ def feasible_kernel(
     tab: guesses x answers feedback codes (uint8, below n_codes). guesses: the guess indices
     allowed. bits: :func:`pair_bits_kernel` of the same guesses (one guess left is then
     answered from them), or an empty (0, 0, 0) array to scan the guesses instead. The memo
-    (mk1, mk2, mflag as in :mod:`~gamelab.wordle._memo_kernels`; minf: deepest limit proven
+    (mk1, mk2, mflag as in :mod:`~gamelab.wordle.solver._memo_kernels`; minf: deepest limit proven
     infeasible, 0 if none; mfeas: shallowest proven feasible, NO_FEASIBLE if none) is read and
     written; it is never filled beyond 70 % (later sets are then not remembered). stats: nodes
     searched, memo hits, memo entries, guesses tried, candidates partitioned, pairs compared.

@@ -6,7 +6,7 @@ guess of an exact entry, for the tree), with a power-of-two capacity and linear 
 are canonical: a node's key is computed from two independent 64-bit sums of random words per
 candidate (and per allowed word, in hard mode) and its depth (:func:`memo_key`), so the same
 subproblem reached by different histories is found again, and a wrong hit needs a 128-bit
-collision. :func:`memo_record` writes an entry; the caller (:func:`gamelab.wordle._search_kernels.search_kernel`)
+collision. :func:`memo_record` writes an entry; the caller (:func:`gamelab.wordle.solver._search_kernels.search_kernel`)
 keeps the table under 70 % full and asks Python to grow it (:func:`memo_rehash`) otherwise.
 
 Plain-Python twins: :func:`memo_key_python`, :func:`memo_find_python`, :func:`memo_rehash_python`

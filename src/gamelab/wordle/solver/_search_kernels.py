@@ -1,6 +1,6 @@
 """The exact search as one numba kernel (explicit stack, no Python per node).
 
-:func:`search_kernel` computes the same recursion as :class:`gamelab.wordle.optimal.OptimalSolver`
+:func:`search_kernel` computes the same recursion as :class:`gamelab.wordle.solver.optimal.OptimalSolver`
 (its plain-Python twin; the tests compare them): f(S) = |S| + min over allowed guesses t of the
 sum of f over t's non-green classes, with a budget (a node's result is exact when below its
 budget, else a proven lower bound at least the budget), a depth limit and both hard modes.
@@ -9,25 +9,25 @@ What makes it fast, besides running without the interpreter:
 * **endgame shortcuts**: |S| <= 2 is closed form; for small S the candidates alone are tried
   first, and a candidate leaving only singletons proves the minimum 2|S| - 1 without scanning
   the other guesses; otherwise every node's value is at least 2|S|;
-* **one scan per node** gives every allowed guess's bound (:mod:`gamelab.wordle._scan_kernels`),
+* **one scan per node** gives every allowed guess's bound (:mod:`gamelab.wordle.solver._scan_kernels`),
   and only guesses whose bound beats the budget are kept, sorted by bound;
 * **cut-offs**: a guess is abandoned as soon as its partial sum plus the bounds of its other
   classes reaches the best total found (children largest first, each searched with the budget
   that is left);
-* **canonical memo** (:mod:`gamelab.wordle._memo_kernels`): exact values (with the best guess,
+* **canonical memo** (:mod:`gamelab.wordle.solver._memo_kernels`): exact values (with the best guess,
   for the tree) and proven lower bounds of every searched node, keyed by its candidate set, the
   guesses left and (hard mode) the set of allowed words, so the same subproblem reached by
   different histories is solved once; a class's key is summed while it is partitioned.
 
 Hard mode: ``hard`` 1 = the game's rule, 2 = strict (see
 :func:`gamelab.wordle.rules.hard_mode_allows`); the allowed words of a class are computed by
-:mod:`gamelab.wordle._hard_kernels`.
+:mod:`gamelab.wordle.solver._hard_kernels`.
 
 Large classes (at least `big_n`) without a memo entry get the best one-level bound over the
 guesses when their guess is expanded, scanned with the budget at which that guess would be cut.
 
 The kernel returns a status (0 done, 1 node limit, 2 memo full, 3 stack too deep) so the caller
-(:class:`gamelab.wordle.kernel_search.KernelSearch`) can check a time limit, grow the memo and
+(:class:`gamelab.wordle.solver.kernel_search.KernelSearch`) can check a time limit, grow the memo and
 call again; the memo keeps everything proven so far.
 """
 
@@ -36,13 +36,13 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gamelab.wordle._hard_kernels import (
+from gamelab.wordle.solver._hard_kernels import (
     demand_delta,
     first_positions,
     game_child_pool,
     strict_groups,
 )
-from gamelab.wordle._memo_kernels import (
+from gamelab.wordle.solver._memo_kernels import (
     EMPTY,
     EXACT,
     INF,
@@ -52,7 +52,12 @@ from gamelab.wordle._memo_kernels import (
     memo_key,
     memo_record,
 )
-from gamelab.wordle._scan_kernels import perfect_candidate, scan_table, scan_transposed, sort_moves
+from gamelab.wordle.solver._scan_kernels import (
+    perfect_candidate,
+    scan_table,
+    scan_transposed,
+    sort_moves,
+)
 
 MAX_FRAMES = 64
 

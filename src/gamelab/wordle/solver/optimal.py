@@ -32,8 +32,8 @@ from typing import Any
 import numpy as np
 
 from gamelab.wordle import _kernels
-from gamelab.wordle.kernel_search import INF, KernelSearch, SearchTimeout
 from gamelab.wordle.rules import GAME_HARD_NEEDS_STANDARD, check_hard_mode
+from gamelab.wordle.solver.kernel_search import INF, KernelSearch, SearchTimeout
 from gamelab.wordle.table import Game
 
 ENGINES = ("numba", "python")  # the kernel search, or its plain-Python twin (this class)

@@ -13,8 +13,8 @@ and can run anywhere. An opening is then settled by the cheapest of, in order:
 
 1. its one-level bound (``n + 2(n - hit) - classes``, one table pass for a whole chunk);
 2. its two-level bound (each class bounded by its best one-level bound,
-   :meth:`gamelab.wordle.optimal.OptimalSolver.opening_bound`);
-3. the exact search with the budget (:meth:`~gamelab.wordle.optimal.OptimalSolver.opening_cost`),
+   :meth:`gamelab.wordle.solver.optimal.OptimalSolver.opening_bound`);
+3. the exact search with the budget (:meth:`~gamelab.wordle.solver.optimal.OptimalSolver.opening_cost`),
    which stops as soon as the opening's bound reaches the budget.
 
 The job runs through :func:`gamelab.core.parallel.run_tasks` (local workers or a Dask
@@ -37,9 +37,9 @@ import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.wordle import _kernels
-from gamelab.wordle.optimal import INF, OptimalSolver
-from gamelab.wordle.optimal_summary import mode_text, resolve_limit
 from gamelab.wordle.rules import GAME_HARD_NEEDS_STANDARD, WordList, check_hard_mode
+from gamelab.wordle.solver.optimal import INF, OptimalSolver
+from gamelab.wordle.solver.summary import mode_text, resolve_limit
 from gamelab.wordle.table import Game
 
 __all__ = ["EXPERIMENT", "OpeningProof", "OpeningRow", "prove_opening"]

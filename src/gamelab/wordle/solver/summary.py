@@ -1,7 +1,7 @@
 """The proven optimum as a result: :func:`solve_summary` -> :class:`OptimalSummary`.
 
 What ``gamelab wordle solve-optimal``, the report and the assistant's first move use: the search
-of :class:`gamelab.wordle.optimal.OptimalSolver` from the full answer list, with the total, the
+of :class:`gamelab.wordle.solver.optimal.OptimalSolver` from the full answer list, with the total, the
 proven lower bound, the first guesses, the distribution, the optimum under each tighter guess
 limit and the decision tree. Proven results are kept in the results store (experiments
 ``wordle-optimal`` and ``wordle-optimal-first``) and read back with :meth:`OptimalSummary.from_plain`.
@@ -15,8 +15,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamelab.core.serialise import to_plain
-from gamelab.wordle.optimal import INF, OptimalSolver
 from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode
+from gamelab.wordle.solver.optimal import INF, OptimalSolver
 from gamelab.wordle.table import Game
 
 RESULT_VERSION = 2  # 2: hard mode by name (game / strict), the game's guess limit by default
@@ -254,7 +254,7 @@ def _depth_limited(
     A limit that a finished ``gamelab wordle feasible`` run in `store`, or a proof shipped with
     the package, shows infeasible (normal mode) is taken from it: that proof can take far
     longer than the optimum (``all`` within 5 guesses: about 25 CPU-minutes per rule)."""
-    from gamelab.wordle.feasible import shipped_feasibility, stored_feasibility
+    from gamelab.wordle.solver.feasible import shipped_feasibility, stored_feasibility
 
     rows = [
         DepthLimited(

@@ -11,8 +11,8 @@ indices); a frame's pool is a slice of one arena, a child's pool is written abov
   would show (:func:`strict_groups`); a class's pool is the group with its colours.
 
 Plain-Python twin: :meth:`gamelab.wordle.table.Game.hard_pool` (and ``hard_demands``), which
-:class:`gamelab.wordle.optimal.OptimalSolver`'s Python search uses; these helpers are compared
-through :func:`gamelab.wordle._search_kernels.search_kernel` against it
+:class:`gamelab.wordle.solver.optimal.OptimalSolver`'s Python search uses; these helpers are compared
+through :func:`gamelab.wordle.solver._search_kernels.search_kernel` against it
 (``tests/wordle/test_wordle_search_kernel.py``, every mode).
 """
 

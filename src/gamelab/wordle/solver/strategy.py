@@ -1,6 +1,6 @@
 """The proven-optimal strategy of a Pokémon list as a lookup table, computed once and cached.
 
-:class:`gamelab.wordle.optimal.OptimalSolver` proves the optimum (the fewest total guesses over
+:class:`gamelab.wordle.solver.optimal.OptimalSolver` proves the optimum (the fewest total guesses over
 all answers, under the game's guess limit) and returns its decision tree. This module flattens
 that tree into arrays kept by :func:`gamelab.core.cache.cached_arrays`, so an assistant that
 follows the strategy answers by walking the table: per node the guess, the number of
@@ -80,7 +80,7 @@ PRECOMPUTED = tuple(
 #: list costs minutes of CPU per setting, which a player's first visit should not pay. A file
 #: is found by the same key as the cache (word-list fingerprint, rule, hard mode, guess limit),
 #: so a changed list or version simply falls back to the cache and the solver.
-SHIPPED = Path(__file__).parent / "data"
+SHIPPED = Path(__file__).parent.parent / "data"
 
 
 def _params(words: WordList, rule: str, hard: str | None) -> dict[str, Any]:
@@ -191,7 +191,7 @@ def _flatten(game: Game, tree: dict[str, Any]) -> dict[str, np.ndarray]:
 
 
 def _solve(words: WordList, rule: str, hard: str | None) -> dict[str, np.ndarray]:
-    from gamelab.wordle.optimal import OptimalSolver
+    from gamelab.wordle.solver.optimal import OptimalSolver
 
     game = Game(words, rule)
     result = OptimalSolver(game, hard=hard, max_guesses=words.guess_limit).solve()

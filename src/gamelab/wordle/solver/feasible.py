@@ -1,10 +1,10 @@
 """Is there a strategy within a guess limit at all? Settled for every first guess, in parallel.
 
-``depth_feasibility(game, 5)`` answers "can every answer be found within 5 guesses?" exactly:
+``prove_feasible(game, 5)`` answers "can every answer be found within 5 guesses?" exactly:
 for each first guess, its classes are checked largest first with the feasibility search
-(:func:`gamelab.wordle._feasible_kernels.feasible_kernel`), and a first guess is refuted by the
+(:func:`gamelab.wordle.solver._feasible_kernels.feasible_kernel`), and a first guess is refuted by the
 first class that no strategy finds within the guesses left. This is far cheaper than the
-optimum under the limit (:class:`gamelab.wordle.optimal.OptimalSolver` with ``max_guesses``),
+optimum under the limit (:class:`gamelab.wordle.solver.optimal.OptimalSolver` with ``max_guesses``),
 which must also value every feasible node; that solver then gives the optimum over the feasible
 first guesses only (``solve-optimal --first``).
 
@@ -27,8 +27,8 @@ from typing import Any
 import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
-from gamelab.wordle import _feasible_kernels as fk
 from gamelab.wordle.rules import WordList
+from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.table import Game
 
 EXPERIMENT = "wordle-feasible"
@@ -187,7 +187,7 @@ def _openings_task(item: tuple[WordList, str, int, list[int]], rng: Any) -> list
     return out
 
 
-def depth_feasibility(
+def prove_feasible(
     game: Game,
     max_guesses: int,
     *,
@@ -239,7 +239,7 @@ def shipped_feasibility(game: Game, max_guesses: int) -> bool | None:
 def stored_feasibility(
     game: Game, max_guesses: int, store: Any, chunk: int = 16
 ) -> Feasibility | None:
-    """The answer of a finished :func:`depth_feasibility` run kept in `store`, else None."""
+    """The answer of a finished :func:`prove_feasible` run kept in `store`, else None."""
     if store is None:
         return None
     items, params = _job(game, max_guesses, chunk)

@@ -16,7 +16,7 @@ bounds, and the least bound over all guesses (a proven bound for the node).
 
 Plain-Python twin: ``OptimalSolver._ordered_moves`` (through
 :func:`gamelab.wordle._kernels.split_stats_kernel` and its twin); compared through
-:func:`gamelab.wordle._search_kernels.search_kernel` (``tests/wordle/test_wordle_search_kernel.py``,
+:func:`gamelab.wordle.solver._search_kernels.search_kernel` (``tests/wordle/test_wordle_search_kernel.py``,
 five-letter lists for the transposed scan, six-letter lists for :func:`scan_table`).
 """
 
@@ -25,7 +25,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gamelab.wordle._memo_kernels import INF
+from gamelab.wordle.solver._memo_kernels import INF
 
 
 @njit(cache=True)

@@ -1,12 +1,12 @@
 """The calling convention of the exact search kernel: its memo, hashes and restarts.
 
 :class:`KernelSearch` holds, for one game and hard mode, what
-:func:`gamelab.wordle._search_kernels.search_kernel` needs between calls: the transposed
+:func:`gamelab.wordle.solver._search_kernels.search_kernel` needs between calls: the transposed
 feedback table, the random words of the set hashes, and the memo
-(:mod:`gamelab.wordle._memo_kernels`), grown when the kernel reports it full. Its ``run`` calls
+(:mod:`gamelab.wordle.solver._memo_kernels`), grown when the kernel reports it full. Its ``run`` calls
 the kernel in chunks of nodes, so a time limit is checked between chunks
 (:class:`SearchTimeout`); ``lookup`` reads a solved node back (the tree, the assistant).
-:class:`gamelab.wordle.optimal.OptimalSolver` uses it as its ``numba`` engine.
+:class:`gamelab.wordle.solver.optimal.OptimalSolver` uses it as its ``numba`` engine.
 """
 
 from __future__ import annotations
@@ -16,9 +16,9 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from gamelab.wordle import _search_kernels as sk
 from gamelab.wordle._kernels import RULE_BLOG, RULE_STANDARD
-from gamelab.wordle._memo_kernels import EXACT, memo_find, memo_key, memo_rehash
+from gamelab.wordle.solver import _search_kernels as sk
+from gamelab.wordle.solver._memo_kernels import EXACT, memo_find, memo_key, memo_rehash
 from gamelab.wordle.table import Game
 
 INF = 10**9  # the value of an infeasible node as Python code sees it (the kernel's is sk.INF)
@@ -29,7 +29,7 @@ class SearchTimeout(Exception):
 
 
 class KernelSearch:
-    """The memo and calling convention of :func:`gamelab.wordle._search_kernels.search_kernel`
+    """The memo and calling convention of :func:`gamelab.wordle.solver._search_kernels.search_kernel`
     for one game and hard mode: ``run(cands, budget, depth, pool, forced, deadline)`` ->
     (value, guess), exact when value < budget (else a lower bound >= budget)."""
 
