@@ -160,3 +160,26 @@ def test_clue_errors_name_their_box_and_full_width_digits_are_read():
     assert err.value.field == "rows.2"
     full = clues_from_text("２，４　6,1 5,0 5,1 6,1", "6,1 5,1 3,2 7,1 3,2")
     assert full.key() == clues_from_text("2,4 6,1 5,0 5,1 6,1", "6,1 5,1 3,2 7,1 3,2").key()
+
+
+def test_v2_a_review_always_comes_back_exact_where_the_budget_allows_each_other_row_labelled():
+    """Issue 24 V2: within a state budget the review solves from the last flip back; the rows it
+    could finish are the exact review's rows, the others keep their quick figures, labelled."""
+    from gamelab.voltorb.review import review_practice
+
+    flips = [[1, 4], [1, 1], [3, 4], [4, 1], [3, 1], [5, 4]]
+    full = review_practice(6, 2, flips)
+    part = review_practice(6, 2, flips, state_limit=300)
+    marks = [m.exact for m in part.moves]
+    assert any(marks) and not all(marks) and marks == sorted(marks)  # exact from the end back
+    assert not part.exact and part.answer.startswith("fallback: labelled rows, because")
+    assert f"{sum(marks)} of {len(flips)} rows exact" in part.note
+    for got, want in zip(part.moves, full.moves, strict=True):
+        assert got.tile == want.tile and got.p_voltorb == pytest.approx(want.p_voltorb)
+        if got.exact:
+            assert got.p_before == pytest.approx(want.p_before, abs=1e-12)
+            assert got.p_choice == pytest.approx(want.p_choice, abs=1e-12)
+            assert got.p_after == pytest.approx(want.p_after, abs=1e-12)
+        else:
+            assert got.p_before is None and got.loss is None
+    assert full.exact and full.answer == "optimal" and part.outcome == full.outcome

@@ -157,3 +157,43 @@ def test_a_cut_short_search_is_labelled_and_keeps_the_odds(api):
         cut["p_voltorb"] == exact["p_voltorb"]
         and cut["consistent_boards"] == exact["consistent_boards"]
     )
+
+
+@pytest.mark.parametrize(
+    "path, body, message",
+    [
+        ("/api/voltorb/solve/exact", {"rows": "1,1", "cols": COLS}, "row"),
+        ("/api/voltorb/solve/exact", {"rows": ROWS, "cols": COLS, "level": 9}, "level"),
+        ("/api/voltorb/solve/exact", {"rows": ROWS, "cols": COLS, "policy": "x"}, "policy"),
+        ("/api/voltorb/review/exact", {"rows": ROWS, "cols": COLS, "flips": ["x"]}, "row,col"),
+        ("/api/voltorb/review/exact", {"rows": ROWS, "cols": COLS, "flips": []}, "no flips"),
+        ("/api/voltorb/practice/review/exact", {"level": 3, "seed": 1, "flips": []}, "no flips"),
+        (
+            "/api/voltorb/practice/review/exact",
+            {"level": 3, "seed": 1, "flips": [[6, 1]]},
+            "from 1 to 5",
+        ),
+    ],
+)
+def test_job_routes_refuse_a_malformed_body_before_starting_a_job(api, path, body, message):
+    """Issue 22: the three background-job routes check the body first (422, no job)."""
+    r = api.post(path, json=body)
+    assert r.status_code == 422, r.text
+    assert message in r.json()["detail"] and "job" not in r.json()
+
+
+def test_the_answer_says_optimal_or_which_fallback_and_why(api):
+    """Issue 22: the library decides the budget and says so in the typed answer."""
+    from fastapi.testclient import TestClient
+
+    from gamelab.web.app import create_app
+    from gamelab.web.common import Settings
+
+    body = {"rows": ROWS, "cols": COLS, "level": 2}
+    assert api.post("/api/voltorb/solve", json=body).json()["answer"] == "optimal"
+    deal = api.post("/api/voltorb/practice/new", json={"level": 8, "seed": 3}).json()
+    with TestClient(create_app(Settings(workers=1, budget=0.01))) as tiny:
+        cut = tiny.post(
+            "/api/voltorb/solve", json={"rows": deal["rows"], "cols": deal["cols"], "level": 8}
+        ).json()
+    assert cut["answer"].startswith("fallback: minrisk, because the exact search ")

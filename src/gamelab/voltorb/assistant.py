@@ -83,6 +83,9 @@ class BoardAnalysis:
     recommended: list[int] | None  # [row, col]; None once the round is lost
     policy: str = "optimal"  # whose flip `recommended` is
     note: str | None = None  # set by a front end that answered with less than asked (time budget)
+    # "optimal" (the exact search answered), "fallback: minrisk, because ..." (it did not), or
+    # the chosen policy's name when no exact search was asked for (gamelab.voltorb.budget)
+    answer: str = "optimal"
     outcome: str | None = None  # "lost" after a Voltorb, else None (the round goes on)
     post_mortem: PostMortem | None = None  # the lost round's last decision
 
@@ -144,6 +147,7 @@ def analyse_position(
     p_m = (probs[:, 2] + probs[:, 3]).reshape(SIZE, SIZE)
     hidden = [t for t in range(SIZE * SIZE) if t not in revealed]
     tile, value, note = -1, None, None
+    answer = "optimal" if optimal else policy
     if optimal:
         try:
             tile, value = OptimalSolver(post, state_limit=state_limit).decide(revealed)
@@ -152,6 +156,9 @@ def analyse_position(
             if policy == "optimal":
                 policy = "minrisk"
             note += "MinRisk" if policy == "minrisk" else f"{policy} without P(win)"
+            answer = (
+                f"fallback: {policy}, because the exact search stopped after {state_limit:,} states"
+            )
     if policy == "minrisk":
         tile = minrisk_tile(post)
     elif policy == "fom":
@@ -169,6 +176,7 @@ def analyse_position(
         recommended=[tile // SIZE + 1, tile % SIZE + 1],
         policy=policy,
         note=note,
+        answer=answer,
     )
 
 

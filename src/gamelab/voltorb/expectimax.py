@@ -163,6 +163,7 @@ class OptimalSolver(_Tree):
         state_limit: int | None = None,
         pair_bounds: bool = True,
         small_max: int = SMALL_MAX,
+        keep_memo: bool = False,
     ) -> None:
         if objective not in ("win", "coins"):
             raise ValueError(f"objective must be 'win' or 'coins', got {objective!r}")
@@ -190,6 +191,9 @@ class OptimalSolver(_Tree):
             if not 0 <= small_max <= SMALL_MAX:
                 raise ValueError(f"small_max must be from 0 to {SMALL_MAX}, got {small_max}")
             self._small_max = int(small_max)
+            # keep the win memo after a search stopped by the state limit (its entries are
+            # exact values or proven upper bounds), for a caller that tries several positions
+            self._keep_memo = bool(keep_memo)
 
     def _kernel_value(self, revealed: dict[int, int], idx: np.ndarray) -> tuple[float, int]:
         code = 0
@@ -242,6 +246,11 @@ class OptimalSolver(_Tree):
                 self._table = bigger
                 self._counter[2] = self._counter[4] = 0
         self.nodes = int(self._counter[0])
+        if self._counter[2] and self._keep_memo and self.objective == "win":
+            self._counter[2] = 0
+            raise SearchLimitError(
+                f"the optimal search gave up after {self.state_limit:,} states (state_limit)"
+            )
         if self._counter[2]:
             # drop the unfinished search's memo (its entries are valid, but a limited search
             # should leave the solver as it found it)

@@ -31,7 +31,7 @@ from dataclasses import dataclass, replace
 import numpy as np
 
 from gamelab.voltorb.assistant import playing_posterior
-from gamelab.voltorb.expectimax import OptimalSolver, choice_value
+from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError, choice_value
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import SIZE, Clues, Round, clues_from_text, parse_revealed
 
@@ -76,6 +76,8 @@ class RoundReview:
     optimal_would_win: bool | None  # would optimal play have cleared this very board (if known)
     note: str | None = None
     exact: bool = True  # False: the quick review (every row labelled), see quick_review
+    # "optimal" (every row exact) or "fallback: labelled rows, because ..." (gamelab.voltorb.budget)
+    answer: str = "optimal"
 
 
 def _state_mass(solver: OptimalSolver, revealed: dict[int, int]) -> float:
@@ -91,17 +93,23 @@ def _value(solver: OptimalSolver, revealed: dict[int, int]) -> tuple[int, float]
     return solver.decide(revealed)
 
 
-def optimal_outcome(board: np.ndarray, level: int, generator: str = "hgss") -> bool:
+def optimal_outcome(
+    board: np.ndarray, level: int, generator: str = "hgss", state_limit: int | None = None
+) -> bool | None:
     """Whether the win-maximising policy clears this board (it sees only clues and flips).
 
     Each decision is the assistant's (a fresh search from the position, as
     :func:`gamelab.voltorb.assistant.analyse_position` makes it): where several flips tie for
     the best P(win), that is the one the page recommended, so the answer matches it.
+    With a `state_limit` per decision, None if a search does not finish within it.
     """
     rnd = Round(board)
     while rnd.outcome is None:
         post = playing_posterior(rnd.clues, dict(rnd.revealed), level, generator)
-        tile, _ = OptimalSolver(post).decide(dict(rnd.revealed))
+        try:
+            tile, _ = OptimalSolver(post, state_limit=state_limit).decide(dict(rnd.revealed))
+        except SearchLimitError:
+            return None
         rnd.flip(tile)
     return rnd.outcome == "won"
 
@@ -112,72 +120,91 @@ def review_round(
     level: int = 8,
     generator: str = "hgss",
     board: np.ndarray | None = None,
+    state_limit: int | None = None,
 ) -> RoundReview:
     """Review `flips` (``[(tile, value), ...]`` in the order played) from `clues`.
 
     With the `board` (a practice round), the review also says whether optimal play would have
     cleared it. ValueError if a flip repeats a tile, follows the end of the round, or
     contradicts the clues.
+
+    With a `state_limit` (the searched states the whole review may spend) the review always
+    comes back: the rows are solved from the last flip back to the first (each later position
+    is a part of the earlier ones, so its solved states help them), each search capped at the
+    states left, and a row whose search does not finish keeps its quick figures (exact
+    P(Voltorb), MinRisk's flip) and ``exact=False``; ``note`` says how many rows are exact.
     """
-    if not flips:
-        raise ValueError("no flips to review: play at least one tile")
+    quick = quick_review(clues, flips, level, generator, board)
     post: Posterior = playing_posterior(clues, {}, level, generator)
-    solver = OptimalSolver(post)
-    rnd = Round(board) if board is not None else None
-    revealed: dict[int, int] = {}
-    moves: list[MoveReview] = []
-    outcome = "unfinished"
-    _, p_start = _value(solver, revealed)
-    p_before = p_start
-    for i, (tile, value) in enumerate(flips):
-        where = f"flip {i + 1} (row {tile // SIZE + 1}, column {tile % SIZE + 1})"
-        if outcome != "unfinished":
-            raise ValueError(f"{where}: the round was already over ({outcome})")
-        if tile in revealed:
-            raise ValueError(f"{where}: that tile is already revealed")
-        idx, _, _ = solver.state_for(revealed)
-        column = solver.boards[idx, tile]
-        mass = solver.weights[idx]
-        if not (column == value).any():
-            raise ValueError(
-                f"no board is consistent with these clues: {where} cannot be {value} "
-                "after the flips before it"
-            )
-        best, _ = _value(solver, revealed)
-        p_voltorb = float(mass[column == 0].sum() / mass.sum())
-        p_choice = choice_value(solver, revealed, tile)
-        after = {**revealed, tile: value}
-        if rnd is not None and rnd.flip(tile) != value:
-            raise ValueError(f"{where}: the board shows {rnd.revealed[tile]} there, not {value}")
-        if value == 0:
-            p_after, outcome = 0.0, "lost"
-        elif (rnd is not None and rnd.outcome == "won") or _state_mass(solver, after) <= 0.0:
-            p_after, outcome = 1.0, "won"  # the game ends as soon as every 2 and 3 is revealed
-        else:
-            _, p_after = _value(solver, after)
+    solver = OptimalSolver(post, keep_memo=True)
+    states = [dict(flips[:i]) for i in range(len(flips) + 1)]
+
+    def limited(call, *args):
+        if state_limit is not None:
+            left = state_limit - solver.nodes
+            if left <= 0:
+                raise SearchLimitError("the review's state budget is spent")
+            solver.state_limit = left
+        return call(*args)
+
+    rows: list[MoveReview | None] = [None] * len(flips)
+    after_value: float | None = None  # P(win) after the row's flip (the next row's p_before)
+    if quick.outcome == "won":
+        after_value = 1.0
+    elif quick.outcome == "lost":
+        after_value = 0.0
+    elif state_limit is None or state_limit > 0:
+        try:
+            after_value = limited(_value, solver, states[-1])[1]
+        except SearchLimitError:
+            after_value = None
+    for i in range(len(flips) - 1, -1, -1):
+        tile, value = flips[i]
+        q = quick.moves[i]
+        if after_value is None:
+            break  # no later row is exact: nor can this one be (its p_after is unknown)
+        try:
+            best, p_before = limited(_value, solver, states[i])
+            p_choice = limited(choice_value, solver, states[i], tile)
+        except SearchLimitError:
+            break
         loss = p_before - p_choice
-        moves.append(
-            MoveReview(
-                tile=[tile // SIZE + 1, tile % SIZE + 1],
-                value=int(value),
-                p_before=p_before,
-                p_choice=p_choice,
-                loss=loss if loss > _EPS else 0.0,
-                best=[best // SIZE + 1, best % SIZE + 1],
-                luck=p_after - p_choice,
-                p_after=p_after,
-                p_voltorb=p_voltorb,
-            )
+        rows[i] = replace(
+            q,
+            p_before=p_before,
+            p_choice=p_choice,
+            loss=loss if loss > _EPS else 0.0,
+            best=[best // SIZE + 1, best % SIZE + 1],
+            luck=after_value - p_choice,
+            p_after=after_value,
+            exact=True,
         )
-        revealed = after
-        p_before = p_after
+        after_value = p_before
+    moves = [r if r is not None else q for r, q in zip(rows, quick.moves, strict=True)]
+    exact = all(m.exact for m in moves)
+    n_exact = sum(m.exact for m in moves)
     return RoundReview(
         moves=moves,
-        p_start=p_start,
-        outcome=outcome,
-        total_loss=float(sum(m.loss or 0.0 for m in moves)),  # every row exact here
-        total_luck=float(sum(m.luck or 0.0 for m in moves)),
-        optimal_would_win=None if board is None else optimal_outcome(board, level, generator),
+        p_start=moves[0].p_before,
+        outcome=quick.outcome,
+        total_loss=float(sum(m.loss or 0.0 for m in moves)) if exact else None,
+        total_luck=float(sum(m.luck or 0.0 for m in moves)) if exact else None,
+        optimal_would_win=(
+            None
+            if board is None or not exact
+            else optimal_outcome(board, level, generator, state_limit=state_limit)
+        ),
+        note=None
+        if exact
+        else (
+            f"{n_exact} of {len(moves)} rows exact within the budget of {state_limit:,} "
+            "states; the others are labelled (P(Voltorb) exact, MinRisk's flip)"
+        ),
+        exact=exact,
+        answer="optimal"
+        if exact
+        else f"fallback: labelled rows, because {len(moves) - n_exact} row(s) needed more than "
+        f"the {state_limit:,} states of the budget",
     )
 
 
@@ -238,7 +265,9 @@ def quick_review(
             )
         )
         revealed = after
-    return RoundReview(moves, None, outcome, None, None, None, exact=False)
+    return RoundReview(
+        moves, None, outcome, None, None, None, exact=False, answer="fallback: labelled rows"
+    )
 
 
 def review_position(
@@ -248,6 +277,7 @@ def review_position(
     level: int = 8,
     generator: str = "hgss",
     exact: bool = True,
+    state_limit: int | None = None,
 ) -> RoundReview:
     """:func:`review_round` from the assistant's text forms: clues ``"S,V ..."`` and the flips
     in the order played as ``["row,col=value", ...]``."""
@@ -260,7 +290,7 @@ def review_position(
         played.extend(parsed.items())
     if not exact:
         return quick_review(clues, played, level, generator)
-    return review_round(clues, played, level, generator)
+    return review_round(clues, played, level, generator, state_limit=state_limit)
 
 
 def review_practice(
@@ -270,6 +300,7 @@ def review_practice(
     generator: str = "hgss",
     quit: bool = False,
     exact: bool = True,
+    state_limit: int | None = None,
 ) -> RoundReview:
     """:func:`review_round` of a practice round (:mod:`gamelab.voltorb.practice`) from its seed
     and flips ``[[row, col], ...]``; knowing the board, it also says whether optimal play
@@ -280,8 +311,11 @@ def review_practice(
     state = play_practice(level, seed, flips, generator=generator)
     board = practice_board(level, seed, generator)
     played = [((r - 1) * SIZE + (c - 1), v) for r, c, v in state.revealed]
-    review = review_round if exact else quick_review
-    out = review(Clues.from_board(board), played, level, generator, board=board)
+    clues = Clues.from_board(board)
+    if exact:
+        out = review_round(clues, played, level, generator, board=board, state_limit=state_limit)
+    else:
+        out = quick_review(clues, played, level, generator, board=board)
     if quit and out.outcome == "unfinished":
         out = replace(out, outcome="quit")
     return out

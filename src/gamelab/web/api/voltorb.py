@@ -7,13 +7,21 @@ revealed tiles), so the server keeps no state.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Annotated
 
 from fastapi import APIRouter, Request
 from pydantic import Field
 
 from gamelab.voltorb.assistant import BoardAnalysis, solve_position
+from gamelab.voltorb.budget import (
+    BudgetPlan,
+    check_position,
+    check_practice_review,
+    check_review,
+    practice_review_plan,
+    review_plan,
+    solve_plan,
+)
 from gamelab.voltorb.practice import PracticeRound, PracticeState, new_practice, play_practice
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
 from gamelab.web.common import ApiModel, GamePage, background, budgeted, reply, settings_of
@@ -29,12 +37,6 @@ PAGE = GamePage(
 )
 
 router = APIRouter()
-
-#: The optimal search may visit about this many states per second of the time budget (measured
-#: on a loaded 2-core machine: 7,000-33,000 states/s); past that it stops by itself with the
-#: labelled MinRisk answer, so a hard position does not cost a killed solver process. The
-#: budget's deadline still applies on a slower machine.
-STATES_PER_SECOND = 20_000
 
 Clue = Field(max_length=200, description='five "sum,voltorbs" pairs, e.g. "4,2 8,0 4,2 4,2 5,1"')
 
@@ -52,29 +54,24 @@ class SolveRequest(ApiModel):
 async def solve(body: SolveRequest, request: Request):
     """The assistant: P(Voltorb) and P(2 or 3) per tile, safe tiles, the policy's flip, P(win).
 
-    Same document as ``gamelab voltorb solve --json``. The optimal search runs under the
-    server's time budget (and a state limit in proportion); past it the answer is MinRisk's (or
-    the chosen policy's) without P(win), labelled in ``note``.
+    Same document as ``gamelab voltorb solve --json``. The library's plan for the server's time
+    budget (:func:`gamelab.voltorb.budget.solve_plan`): past it the answer is MinRisk's (or the
+    chosen policy's) without P(win), labelled in ``answer`` and ``note``.
     """
-    limit = int(STATES_PER_SECOND * settings_of(request).budget)
-    args = (
-        body.rows,
-        body.cols,
-        body.revealed,
-        body.level,
-        body.generator,
-        body.policy,
-        True,
-        limit,
-    )
-    cheap = "minrisk" if body.policy == "optimal" else body.policy
+    question = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy)
+    return await _planned(request, solve_plan(*question, settings_of(request).budget))
+
+
+async def _planned(request: Request, plan: BudgetPlan):
+    """The library's plan for the time budget: its capped call, or its fallback past the
+    deadline (the answer says which in ``answer``)."""
     result = await budgeted(
         request,
-        solve_position,
-        args,
-        fallback=partial(solve_position, *args[:5], policy=cheap, optimal=False),
-        what="exact optimal search",
-        fallback_name="MinRisk" if cheap == "minrisk" else f"{cheap} without P(win)",
+        plan.fn,
+        plan.args,
+        fallback=plan.fallback,
+        what=plan.what,
+        fallback_name=plan.fallback_name,
     )
     return reply(result)
 
@@ -84,8 +81,9 @@ async def solve_exact(body: SolveRequest, request: Request):
     """The exact search ("keep thinking") of ``/solve`` without its time budget or state limit,
     as a background job (see ``/api/jobs/{job}``). Asking again with the same body polls the
     same job; when ``state`` is ``done``, ``result`` is the document ``/solve`` gives."""
-    args = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy, True)
-    return background(request, solve_position, args)
+    question = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy)
+    check_position(*question)  # a malformed body is a 422 now, not a failed job later
+    return background(request, solve_position, (*question, True))
 
 
 Tile = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, col], from 1")]
@@ -138,29 +136,19 @@ class PracticeReviewRequest(ApiModel):
     quit: bool = False
 
 
-REVIEW_FALLBACK = "the quick review (P(Voltorb) and MinRisk's flip; the exact one follows)"
-
-
 @router.post("/practice/review", response_model=RoundReview)
 async def practice_review(body: PracticeReviewRequest, request: Request):
     """Every flip of a practice round against optimal play (exact), luck beside skill. Past
     the time budget: the quick review, every row labelled (``exact`` false); ask
     ``/practice/review/exact`` for the exact one in the background."""
     args = (body.level, body.seed, body.flips, body.generator, body.quit)
-    result = await budgeted(
-        request,
-        review_practice,
-        args,
-        fallback=partial(review_practice, *args, exact=False),
-        what="exact review",
-        fallback_name=REVIEW_FALLBACK,
-    )
-    return reply(result)
+    return await _planned(request, practice_review_plan(*args, settings_of(request).budget))
 
 
 @router.post("/practice/review/exact")
 async def practice_review_exact(body: PracticeReviewRequest, request: Request):
     """The exact review of ``/practice/review`` as a background job (polled by asking again)."""
+    check_practice_review(body.level, body.seed, body.flips, body.generator)
     args = (body.level, body.seed, body.flips, body.generator, body.quit)
     return background(request, review_practice, args)
 
@@ -180,19 +168,12 @@ async def review(body: ReviewRequest, request: Request):
     """The review of a round entered in the assistant (clues and flips with their values);
     past the time budget the quick review, as ``/practice/review``."""
     args = (body.rows, body.cols, body.flips, body.level, body.generator)
-    result = await budgeted(
-        request,
-        review_position,
-        args,
-        fallback=partial(review_position, *args, exact=False),
-        what="exact review",
-        fallback_name=REVIEW_FALLBACK,
-    )
-    return reply(result)
+    return await _planned(request, review_plan(*args, settings_of(request).budget))
 
 
 @router.post("/review/exact")
 async def review_exact(body: ReviewRequest, request: Request):
     """The exact review of ``/review`` as a background job (polled by asking again)."""
     args = (body.rows, body.cols, body.flips, body.level, body.generator)
+    check_review(*args)
     return background(request, review_position, args)

@@ -1,0 +1,159 @@
+"""How a Voltorb answer spends a time budget: the one policy every shell follows.
+
+A shell with a budget (the web page: 2 s) asks :func:`solve_plan`, :func:`review_plan` or
+:func:`practice_review_plan` for a :class:`BudgetPlan`: the exact call, capped at the states the
+search may visit in that time (:data:`STATES_PER_SECOND`), so a hard position stops by itself
+with a labelled answer, and the fallback that answers if the call still overruns its deadline
+(the shell kills it). Each answer says which it is in its ``answer`` field: ``"optimal"``, or
+``"fallback: minrisk, because …"`` (a review: ``"fallback: labelled rows, because …"``).
+The ``check_*`` functions validate a request before a background job starts (ValueError with
+the message both shells show).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import partial
+from typing import Any
+
+from gamelab.voltorb.assistant import POLICIES, BoardAnalysis, solve_position
+from gamelab.voltorb.review import RoundReview, review_position, review_practice
+from gamelab.voltorb.rules import check_generator, check_level, clues_from_text, parse_revealed
+
+#: The optimal search visits about this many states per second (measured on a loaded 2-core
+#: machine: 7,000-33,000 states/s, more for the small-state kernel); the state limit of a
+#: budget of s seconds is s times this.
+STATES_PER_SECOND = 20_000
+
+DEADLINE = "did not finish within the time budget"
+
+
+@dataclass(frozen=True)
+class BudgetPlan:
+    """The exact call ``fn(*args)`` (capped in states) and the fallback if it overruns."""
+
+    fn: Any
+    args: tuple
+    fallback: partial  # picklable: a partial of a module-level function
+    what: str  # what overran, in words ("exact optimal search")
+    fallback_name: str  # what answers instead, in words
+
+
+def state_budget(seconds: float) -> int:
+    """The states an exact search may visit in `seconds`."""
+    return max(1, int(STATES_PER_SECOND * seconds))
+
+
+def check_position(
+    rows: str, cols: str, revealed: list[str], level: int, generator: str, policy: str
+) -> None:
+    """ValueError (the shells' message) if the position's text or settings are malformed."""
+    clues_from_text(rows, cols)
+    parse_revealed(revealed)
+    _check_settings(level, generator)
+    if policy not in POLICIES:
+        raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
+
+
+def check_review(rows: str, cols: str, flips: list[str], level: int, generator: str) -> None:
+    """ValueError if the clues, flips or settings of a review are malformed."""
+    clues_from_text(rows, cols)
+    if not flips:
+        raise ValueError("no flips to review: play at least one tile")
+    for item in flips:
+        if len(parse_revealed([item])) != 1:
+            raise ValueError(f"each flip is one 'row,col=value', got {item!r}")
+    _check_settings(level, generator)
+
+
+def check_practice_review(level: int, seed: int, flips: list, generator: str) -> None:
+    """ValueError if a practice review's settings or flips are malformed."""
+    _check_settings(level, generator)
+    if not flips:
+        raise ValueError("no flips to review: play at least one tile")
+    for tile in flips:
+        if len(tile) != 2 or not all(1 <= int(x) <= 5 for x in tile):
+            raise ValueError(f"each flip is [row, col] with both from 1 to 5, got {tile!r}")
+
+
+def _check_settings(level: int, generator: str) -> None:
+    check_level(level)
+    check_generator(generator)
+
+
+def solve_fallback(
+    rows: str, cols: str, revealed: list[str], level: int, generator: str, policy: str
+) -> BoardAnalysis:
+    """The answer when the exact search overran its deadline: `policy`'s flip without P(win)."""
+    out = solve_position(rows, cols, revealed, level, generator, policy=policy, optimal=False)
+    return replace(out, answer=f"fallback: {policy}, because the exact search {DEADLINE}")
+
+
+def solve_plan(
+    rows: str,
+    cols: str,
+    revealed: list[str],
+    level: int,
+    generator: str,
+    policy: str,
+    seconds: float,
+) -> BudgetPlan:
+    """The assistant's answer within `seconds`: the optimal search capped in states; past the
+    cap MinRisk (or the chosen policy) without P(win), labelled in ``answer`` and ``note``."""
+    args = (rows, cols, revealed, level, generator, policy, True, state_budget(seconds))
+    cheap = "minrisk" if policy == "optimal" else policy
+    return BudgetPlan(
+        solve_position,
+        args,
+        partial(solve_fallback, rows, cols, revealed, level, generator, cheap),
+        "exact optimal search",
+        "MinRisk" if cheap == "minrisk" else f"{cheap} without P(win)",
+    )
+
+
+REVIEW_FALLBACK = "the quick review (P(Voltorb) and MinRisk's flip; the exact one follows)"
+
+
+def _quick(review: RoundReview) -> RoundReview:
+    return replace(review, answer=f"fallback: labelled rows, because the exact review {DEADLINE}")
+
+
+def quick_review_position(
+    rows: str, cols: str, flips: list[str], level: int, generator: str
+) -> RoundReview:
+    """The quick review of a round entered by hand (every row labelled)."""
+    return _quick(review_position(rows, cols, flips, level, generator, exact=False))
+
+
+def quick_review_practice(
+    level: int, seed: int, flips: list, generator: str, quit: bool
+) -> RoundReview:
+    """The quick review of a practice round (every row labelled)."""
+    return _quick(review_practice(level, seed, flips, generator, quit, exact=False))
+
+
+def review_plan(
+    rows: str, cols: str, flips: list[str], level: int, generator: str, seconds: float
+) -> BudgetPlan:
+    """A review within `seconds`: exact rows as far as the state budget goes (from the last
+    flip back), the others labelled; past the deadline the quick review."""
+    return BudgetPlan(
+        review_position,
+        (rows, cols, flips, level, generator, True, state_budget(seconds)),
+        partial(quick_review_position, rows, cols, flips, level, generator),
+        "exact review",
+        REVIEW_FALLBACK,
+    )
+
+
+def practice_review_plan(
+    level: int, seed: int, flips: list, generator: str, quit: bool, seconds: float
+) -> BudgetPlan:
+    """:func:`review_plan` for a practice round."""
+    return BudgetPlan(
+        review_practice,
+        (level, seed, flips, generator, quit, True, state_budget(seconds)),
+        partial(quick_review_practice, level, seed, flips, generator, quit),
+        "exact review",
+        REVIEW_FALLBACK,
+    )
