@@ -49,11 +49,33 @@ def test_impossible_flip_is_refused_and_the_game_kept():
 def test_winning_flip_is_a_win_and_a_voltorb_a_loss():
     s = AssistSession(level=1, optimal=False)
     text = play(s, [EASY_ROWS, EASY_COLS, "1,3=2", "1,4=3", "3,3=2", "5,4=2", "1,1=1"])
-    assert "Board cleared" in text and "error" not in text
-    assert s.finished and s.outcome == "won"  # the line after the win is never read
+    assert "Board cleared" in text and "error: the round is over (won); type undo" in text
+    assert s.outcome == "won" and not s.finished  # the session waits for undo or quit
     s = AssistSession(level=1, optimal=False)
     play(s, [EASY_ROWS, EASY_COLS, "1,2=0"])
-    assert s.finished and s.outcome == "lost"
+    assert s.outcome == "lost" and not s.finished
+
+
+def test_issue_29_item_20_a_mistyped_voltorb_can_be_undone_in_the_real_command():
+    """`gamelab voltorb assist` as a real process on a pipe: a typo 1,2=0 does not end the
+    session; undo takes it back and the round goes on."""
+    import subprocess
+    from pathlib import Path
+
+    lines = [EASY_ROWS, EASY_COLS, "1,2=0", "undo", "1,3=2", "quit"]
+    exe = Path(sys.executable).with_name("gamelab")
+    run = subprocess.run(
+        [str(exe), "voltorb", "assist", "--level", "1", "--no-optimal"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert run.returncode == 0, run.stderr
+    out = run.stdout
+    assert "mistyped? type undo" in out and "took back row 1, column 2 = 0" in out
+    # after the undo the flip 1,3=2 is analysed: the session did not end at the Voltorb
+    assert out.index("took back row 1, column 2 = 0") < out.rindex("consistent boards")
 
 
 def test_inconsistent_columns_are_refused_then_undo_goes_back():
@@ -120,6 +142,8 @@ def test_assist_in_a_pseudo_terminal():
     child.expect("recommended flip")
     child.sendline("5, 4=2")
     child.expect("Board cleared")
+    child.expect("undo, help or quit> ")  # the session waits: the last flip may be a typo
+    child.sendline("quit")
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0

@@ -460,6 +460,11 @@ class AssistSession(Session):
         return out
 
     def _flip(self, text: str) -> str:
+        if self.outcome is not None:
+            raise ValueError(
+                f"the round is over ({self.outcome}); type undo to take back the last flip "
+                "(a typo), or quit"
+            )
         new: list[tuple[int, int]] = []
         for piece in text.split(";"):
             if not piece.strip():
@@ -491,16 +496,20 @@ class AssistSession(Session):
         if any(v == 0 for _, v in new):
             lost = lost_position(clues, revealed, self.level, self.generator, self.optimal)
             self.flips += new
-            self.finished, self.outcome = True, "lost"
+            self.outcome = "lost"  # the session stays open: the flip may be a typo (undo)
             assert lost.post_mortem is not None
             lines = format_post_mortem(lost.post_mortem)
             lines[0] += " (the coins of this round are gone)"
+            lines.append("mistyped? type undo to take back the flip; quit to leave")
             return "\n".join(lines)
         won = post.won_mask()
         if won.all():
             self.flips += new
-            self.finished, self.outcome = True, "won"
-            return "Board cleared: every 2 and 3 is revealed, the round is won."
+            self.outcome = "won"
+            return (
+                "Board cleared: every 2 and 3 is revealed, the round is won. "
+                "(mistyped? type undo to take back the flip; quit to leave)"
+            )
         out = self._analysis(revealed)
         self.flips += new
         if won.any():
@@ -512,6 +521,7 @@ class AssistSession(Session):
         return out
 
     def _undo(self) -> str:
+        self.outcome = None
         if self.flips:
             tile, v = self.flips[-1]
             out = self._analysis(dict(self.flips[:-1]))
