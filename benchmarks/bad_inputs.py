@@ -116,11 +116,9 @@ def _kind(annotation: object) -> type:
 
 
 def _commands():
-    import typer
+    from gamelab.cli import root_command
 
-    from gamelab.cli import app
-
-    root = typer.main.get_command(app)
+    root = root_command(load_games=True)  # the games' real groups, not their lazy stand-ins
     stack = [((), root)]
     while stack:
         path, command = stack.pop()
@@ -164,6 +162,8 @@ def cases(folder: Path):
                 values = NUMBER_VALUES[kind]
             elif kind is Path and param.name in READ_FILES:
                 values = {**TEXT_VALUES, **files}
+            elif kind is Path:  # an output: "¿?" or "ﾃｽﾄ" are fine names for it, 100 KB is not
+                values = {"100 KB": BIG_STRING}
             else:
                 values = TEXT_VALUES
             for label, value in values.items():

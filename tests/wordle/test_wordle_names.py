@@ -95,3 +95,23 @@ def test_lookup_says_how_the_name_was_read(gen14):
     assert lookup_name(gen14, "Luxray").matched_by == "english"
     assert lookup_name(gen14, "れんとらー").matched_by == "kana"
     assert lookup_name(gen14, "Luxray").dex == 405
+
+
+def test_a_huge_name_is_refused_at_once(gen14, monkeypatch):
+    """Issue 29 (found by benchmarks/bad_inputs.py): `wordle review --history` with a 100 KB
+    name ran 69 s (15 CPU-s of edit distances for the suggestions) before refusing it; a text
+    longer than any spelling of any name is refused before any search."""
+    import gamelab.wordle.names as names
+
+    def no_search(*args, **kwargs):
+        raise AssertionError("searched for suggestions")
+
+    monkeypatch.setattr(names, "suggest", no_search)
+    monkeypatch.setattr(names, "read_romaji", no_search)
+    with pytest.raises(UnknownName, match="100,000 characters.*at most 40 characters"):
+        resolve_name(gen14, "x" * 100_000)
+    monkeypatch.undo()
+    # the longest real spellings still resolve
+    assert resolve_name(gen14, "Feraligatr") == "オーダイル"
+    with pytest.raises(UnknownName, match="not a Pokémon name in"):  # 40: searched as usual
+        resolve_name(gen14, "x" * 40)

@@ -182,6 +182,10 @@ def _describe(words: WordList) -> str:
     return f"word list {words.name!r}"
 
 
+#: The longest text read as a name (the longest English or romaji spelling is under 20).
+MAX_TYPED = 40
+
+
 def resolve_name(words: WordList, text: str, field: str = "guess") -> str:
     """The list's spelling of a name typed in katakana, hiragana, romaji or English.
 
@@ -191,6 +195,12 @@ def resolve_name(words: WordList, text: str, field: str = "guess") -> str:
     typed = text.strip()
     if not typed:
         raise UnknownName("type a Pokémon name (katakana, hiragana, romaji or English)", field)
+    if len(typed) > MAX_TYPED:  # (the suggestions' edit distances would take minutes)
+        raise UnknownName(
+            f"{typed[:12]!r}… ({len(typed):,} characters) is not a Pokémon name: a name is at "
+            f"most {MAX_TYPED} characters in any spelling",
+            field,
+        )
     index = _index(words)
     kana = _normalise(typed) if _has_kana(typed) else typed
     if kana in index.by_name:
