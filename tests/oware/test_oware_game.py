@@ -18,16 +18,17 @@ from gamelab.oware.game import (
     take_back,
 )
 from gamelab.oware.game_review import review_game
+from gamelab.oware.match import parse_player
 from gamelab.oware.play import parse_record
 from gamelab.oware.rules import Position, Rules
 from gamelab.oware.tablebase import exhaustive_board_value, load_tablebase
 
-ABAPA = ("no-capture", "own-row")
+ABAPA = (Rules(),)  # the rule variant, as the library functions take it
 
 
 def random_game(seed: int, rules=ABAPA) -> list[str]:
     rng = np.random.default_rng(seed)
-    p, letters = Position.initial(Rules(*rules)), []
+    p, letters = Position.initial(*rules), []
     while not p.is_over():
         m = int(rng.choice(p.legal_moves()))
         letters.append(move_letter(p.to_move, m))
@@ -79,7 +80,7 @@ def test_illegal_moves_say_why():
     # South's F (2 seeds) would take all of North's seeds (a and b hold 1 each): a grand slam
     slam = "1-0-0-0-0-2-1-1-0-0-0-0-22-21-S"
     with pytest.raises(ValueError, match="grand slam"):
-        play_move(slam, "forbidden", "own-row", [], "F")
+        play_move(slam, Rules(grand_slam="forbidden"), [], "F")
     view = play_move(slam, *ABAPA, [], "F")  # Abapa: legal, captures nothing
     assert view.last.grand_slam and view.last.captured == 0 and view.houses[6:8] == [2, 2]
     with pytest.raises(ValueError, match="move 2 \\(C\\)"):
@@ -119,30 +120,32 @@ def test_exact_verdict_is_the_tablebase_value():
 
 
 def test_engine_reply_and_analysis_are_legal_and_labelled():
-    r = engine_reply(START_TEXT, *ABAPA, ["C"], "engine:depth=4")
+    r = engine_reply(START_TEXT, *ABAPA, ["C"], parse_player("engine:depth=4"))
     assert r.move in game_view(START_TEXT, *ABAPA, ["C"]).legal and r.analysis.depth >= 4
     assert r.view.moves == ["C", r.move] and 0 <= r.evaluation.south <= 1
-    again = engine_reply(START_TEXT, *ABAPA, ["C"], "engine:depth=4")
+    again = engine_reply(START_TEXT, *ABAPA, ["C"], parse_player("engine:depth=4"))
     # a fixed-depth reply does not depend on earlier searches (only the timings differ)
     assert (again.move, again.analysis.score, again.analysis.pv) == (
         r.move,
         r.analysis.score,
         r.analysis.pv,
     )
-    assert engine_reply(START_TEXT, *ABAPA, [], "random", seed=5) == engine_reply(
-        START_TEXT, *ABAPA, [], "random", seed=5
+    assert engine_reply(START_TEXT, *ABAPA, [], parse_player("random"), seed=5) == engine_reply(
+        START_TEXT, *ABAPA, [], parse_player("random"), seed=5
     )
     with pytest.raises(ValueError, match="unknown player"):
-        engine_reply(START_TEXT, *ABAPA, [], "wizard")
+        engine_reply(START_TEXT, *ABAPA, [], parse_player("wizard"))
     with pytest.raises(ValueError, match="at most 10 s"):
-        engine_reply(START_TEXT, *ABAPA, [], "engine:time=60")
+        engine_reply(START_TEXT, *ABAPA, [], parse_player("engine:time=60"))
     with pytest.raises(ValueError, match="tablebase here is tb=12"):
-        engine_reply(START_TEXT, *ABAPA, [], "engine:depth=2,tb=16")  # would build a 30 MB table
+        engine_reply(
+            START_TEXT, *ABAPA, [], parse_player("engine:depth=2,tb=16")
+        )  # would build a 30 MB table
     # the page's own limit is below the player's general range (oware.match.LIMITS)
     with pytest.raises(ValueError, match="blog search depth is at most 10"):
-        engine_reply(START_TEXT, *ABAPA, [], "blog:depth=11")
+        engine_reply(START_TEXT, *ABAPA, [], parse_player("blog:depth=11"))
     with pytest.raises(ValueError, match="depth of player blog is 1 to 12, got 30"):
-        engine_reply(START_TEXT, *ABAPA, [], "blog:depth=30")
+        engine_reply(START_TEXT, *ABAPA, [], parse_player("blog:depth=30"))
     a = analyse_position("1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", depth=4)
     assert a.exact.outcome == "win" and a.evaluation.exact and a.evaluation.south == 1.0
     assert a.analysis.score > 0  # the engine agrees with the table
@@ -182,14 +185,19 @@ def test_oware_1_review_as_strong_as_the_engine_in_pieces_never_blaming_its_choi
     pieces that add up to the whole review, and a move the engine recommended is no loss."""
     from gamelab.oware.game_review import review_strength
 
-    assert review_strength("engine:time=0.5").text == "0.5 s a position, as the engine you played"
-    s = review_strength("engine:time=2")
+    assert (
+        review_strength(parse_player("engine:time=0.5")).text
+        == "0.5 s a position, as the engine you played"
+    )
+    s = review_strength(parse_player("engine:time=2"))
     assert (s.seconds, s.depth, s.per_piece) == (2.0, None, 1)
-    assert review_strength("engine:depth=12").depth == 12
-    assert review_strength("engine:depth=2").depth == 8  # never below the review's least depth
-    assert review_strength("greedy").seconds == 0.5
+    assert review_strength(parse_player("engine:depth=12")).depth == 12
+    assert (
+        review_strength(parse_player("engine:depth=2")).depth == 8
+    )  # never below the review's least depth
+    assert review_strength(parse_player("greedy")).seconds == 0.5
     with pytest.raises(ValueError):
-        review_strength("wizard")
+        review_strength(parse_player("wizard"))
     moves = random_game(4)[:8]
     whole = review_game(START_TEXT, *ABAPA, moves, depth=4)
     half = review_game(START_TEXT, *ABAPA, moves, depth=4, count=5)

@@ -202,3 +202,21 @@ def page(browser, live_server, request, tmp_path):
     context.close()
     if js_errors and not failed:
         pytest.fail(f"JavaScript errors in the page: {js_errors}")
+
+
+_NO_ARG = object()
+
+
+def wait_until(
+    page, expression: str, timeout: float = 30_000, poll: float = 0.05, arg=_NO_ARG
+) -> None:
+    """Wait until the JavaScript `expression` is truthy in `page` (ms `timeout`), polling it from
+    here: ``page.wait_for_function`` evaluates its predicate as a string inside the page, which
+    the pages' content security policy (no 'unsafe-eval') refuses; ``page.evaluate`` goes through
+    the browser's debugging protocol and is allowed. `arg` is passed to a function expression."""
+    deadline = time.monotonic() + timeout / 1000
+    args = () if arg is _NO_ARG else (arg,)
+    while not page.evaluate(expression, *args):
+        if time.monotonic() > deadline:
+            raise AssertionError(f"timed out after {timeout / 1000:g} s waiting for {expression}")
+        time.sleep(poll)

@@ -10,7 +10,9 @@ import pytest
 
 from gamelab.oware.game import engine_reply, game_record
 from gamelab.oware.game_review import review_game
+from gamelab.oware.match import parse_player
 from gamelab.oware.play import parse_record
+from gamelab.oware.rules import Rules
 
 START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S"
 
@@ -27,7 +29,7 @@ def test_a_move_and_a_legal_engine_reply(api):
     )
     assert reply["view"]["moves"] == ["C", reply["move"]]
     # the document is the library's
-    lib = engine_reply(START, "no-capture", "own-row", ["C"], "engine:depth=4")
+    lib = engine_reply(START, Rules(), ["C"], parse_player("engine:depth=4"))
     assert reply["move"] == lib.move and reply["analysis"]["score"] == lib.analysis.score
 
 
@@ -110,7 +112,7 @@ def test_review_record_and_bad_players(api):
     r = api.post("/api/oware/review", json={"moves": ["C", "f", "A"], "depth": 3}).json()
     assert [m["move"] for m in r["moves"]] == ["C", "f", "A"] and r["note"] is None
     assert r == api.post("/api/oware/review", json={"moves": ["C", "f", "A"], "depth": 3}).json()
-    lib = review_game(START, "no-capture", "own-row", ["C", "f", "A"], 3)
+    lib = review_game(START, Rules(), ["C", "f", "A"], 3)
     assert [m["loss"] for m in r["moves"]] == [m.loss for m in lib.moves]
     assert api.post("/api/oware/reply", json={"moves": [], "opponent": "wizard"}).status_code == 422
     assert (
@@ -118,7 +120,7 @@ def test_review_record_and_bad_players(api):
         == 422
     )
     rec = api.post("/api/oware/record", json={"moves": ["C"], "south": "me"}).json()
-    assert rec["text"] == game_record(START, "no-capture", "own-row", ["C"], "me", "?").text
+    assert rec["text"] == game_record(START, Rules(), ["C"], "me", "?").text
     bad = api.post("/api/oware/load", json={"text": rec["text"].replace("moves: C", "moves: a")})
     assert bad.status_code == 422 and "record move 1" in bad.json()["detail"]
     not_a_record = api.post("/api/oware/load", json={"text": "moves: a"})
@@ -166,3 +168,22 @@ def test_two_games_at_once_neither_blocks_the_other(live_server):
     )  # B played while A's engine thought
     assert result["a_seconds"] >= 0.5 and result["a"]["move"] in "abcdef"
     assert result["a"]["view"]["moves"] == ["C", result["a"]["move"]]
+
+
+def test_hint_and_review_are_the_cli_documents(api, gamelab_cli):
+    # issue 22: one document per question: `gamelab oware hint/review --json` are the page's
+    moves = ["C", "f", "A"]
+    hint = api.post("/api/oware/analyse", json={"position": START, "moves": moves, "depth": 6})
+    assert hint.status_code == 200, hint.text
+    args = [a for m in moves for a in ("--move", m)]
+    cli = gamelab_cli("oware", "hint", *args, "--depth", "6", "--json")
+    assert cli.returncode == 0, cli.stderr
+    doc, page = json.loads(cli.stdout), hint.json()
+    for d in (doc, page):  # the search's speed is this run's, not part of the answer
+        assert d["analysis"].pop("nps") > 0 and d["analysis"].pop("seconds") >= 0
+    assert doc == page and doc["analysis"]["depth"] == 6
+    review = api.post("/api/oware/review", json={"moves": moves, "depth": 3})
+    assert review.status_code == 200, review.text
+    cli = gamelab_cli("oware", "review", *args, "--depth", "3", "--json")
+    assert cli.returncode == 0, cli.stderr
+    assert json.loads(cli.stdout) == review.json()

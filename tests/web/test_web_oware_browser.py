@@ -2,7 +2,7 @@
 hint, the record downloaded and loaded again, the review; illegal clicks; a pasted position in
 the analysis view; the sowing animation skipped."""
 
-from conftest import save_screenshot
+from conftest import save_screenshot, wait_until
 
 from gamelab.oware.play import parse_record
 
@@ -24,7 +24,7 @@ def _ready(page, opponent="engine:depth=2", animate=False):
         page.uncheck("#animate")
     page.select_option("#opponent", opponent)
     page.click("#new-game")
-    page.wait_for_function(MY_TURN)
+    wait_until(page, MY_TURN)
 
 
 def _play(page, house=None):
@@ -36,9 +36,10 @@ def _play(page, house=None):
         else page.locator("#board .ow-house.playable").first
     )
     target.click()
-    page.wait_for_function(
+    wait_until(
+        page,
         f"document.querySelector('#board').dataset.moves.split(' ').filter(Boolean).length >= {n + 1}"
-        f" && ({MY_TURN})"
+        f" && ({MY_TURN})",
     )
 
 
@@ -48,9 +49,9 @@ def test_a_whole_game_by_clicking_with_take_back_hint_record_and_review(page, tm
     _play(page)
     assert len(_moves(page)) == 4
     page.click("#takeback")
-    page.wait_for_function("document.querySelector('#board').dataset.moves.split(' ').length === 2")
+    wait_until(page, "document.querySelector('#board').dataset.moves.split(' ').length === 2")
     page.click("#hint")
-    page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
+    wait_until(page, "document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
     hinted = page.locator("#board .ow-house.hinted").get_attribute("data-house")
     hint = page.request.post(
         "/api/oware/analyse", data={"position": "start", "moves": _moves(page), "time": 0.2}
@@ -82,14 +83,15 @@ def test_a_whole_game_by_clicking_with_take_back_hint_record_and_review(page, tm
     assert "Game over: " in status and f"Final score {p.result()[0]}-{p.result()[1]}." in status
     # the record loads again into a fresh game
     page.click("#new-game")
-    page.wait_for_function(MY_TURN + " && document.querySelector('#board').dataset.moves === ''")
+    wait_until(page, MY_TURN + " && document.querySelector('#board').dataset.moves === ''")
     page.locator("#load-box summary").click()
     page.fill("#record-in", text.read_text())
     page.click("#load-record")
-    page.wait_for_function("document.querySelector('#board').dataset.over === 'true'")
+    wait_until(page, "document.querySelector('#board').dataset.over === 'true'")
     assert _moves(page) == moves
     page.click("#to-review")
-    page.wait_for_function(
+    wait_until(
+        page,
         f"document.querySelectorAll('#review-table tbody tr').length === {len(moves)}"
         " && !document.querySelector('#review-progress')",
         timeout=120_000,
@@ -105,28 +107,27 @@ def test_a_whole_game_by_clicking_with_take_back_hint_record_and_review(page, tm
 def test_illegal_clicks_say_why_and_change_nothing(page):
     _ready(page, opponent="random")
     page.locator('#board .ow-house[data-house="a"]').click()  # North's house on South's move
-    page.wait_for_function(
-        "document.querySelector('#move-error').textContent.includes(\"it is South's move\")"
+    wait_until(
+        page, "document.querySelector('#move-error').textContent.includes(\"it is South's move\")"
     )
     assert _moves(page) == []
     # the feeding rule: North has no seeds, and South's A cannot reach North's row
     page.click("#tab-analysis")
     page.fill("#an-position", "1-0-0-0-0-1-0-0-0-0-0-0-23-23-S")
     page.click("#an-play")
-    page.wait_for_function(
-        f"{IDLE} && document.querySelector('#board .ow-house[data-house=\"F\"].playable') !== null"
+    wait_until(
+        page,
+        f"{IDLE} && document.querySelector('#board .ow-house[data-house=\"F\"].playable') !== null",
     )
     page.locator('#board .ow-house[data-house="A"]').click()
-    page.wait_for_function(
-        "document.querySelector('#move-error').textContent.includes('feeding rule')"
-    )
+    wait_until(page, "document.querySelector('#move-error').textContent.includes('feeding rule')")
     assert (
         _moves(page) == []
         and page.locator('#board .ow-house[data-house="A"]').get_attribute("data-seeds") == "1"
     )
     page.locator('#board .ow-house[data-house="B"]').click()
-    page.wait_for_function(
-        "document.querySelector('#move-error').textContent.includes('house B is empty')"
+    wait_until(
+        page, "document.querySelector('#move-error').textContent.includes('house B is empty')"
     )
     assert not page.locator("#exact").is_hidden()  # two seeds on the board: the tablebase's verdict
 
@@ -136,13 +137,15 @@ def test_a_pasted_position_is_analysed_and_a_bad_one_explained(page):
     page.click("#tab-analysis")
     page.fill("#an-position", "4-4-4")
     page.click("#an-go")
-    page.wait_for_function(
-        "document.querySelector('#an-position + .field-error')?.textContent.includes('12 houses')"
+    wait_until(
+        page,
+        "document.querySelector('#an-position + .field-error')?.textContent.includes('12 houses')",
     )
     page.fill("#an-position", "4-4-4-4-4-4-4-4-4-4-4-4-1-0-S")
     page.click("#an-go")
-    page.wait_for_function(
-        "document.querySelector('#an-position + .field-error')?.textContent.includes('48 seeds')"
+    wait_until(
+        page,
+        "document.querySelector('#an-position + .field-error')?.textContent.includes('48 seeds')",
     )
     position = "0-2-0-1-0-0-1-0-0-0-0-1-21-22-N"
     page.fill("#an-position", position)
@@ -168,11 +171,11 @@ def test_a_pasted_position_is_analysed_and_a_bad_one_explained(page):
 def test_the_sowing_animation_can_be_skipped_and_screenshot(page):
     _ready(page, opponent="engine:depth=2", animate=True)
     page.locator('#board .ow-house[data-house="F"]').click()
-    page.wait_for_function("document.querySelector('#board').dataset.state === 'animating'")
+    wait_until(page, "document.querySelector('#board').dataset.state === 'animating'")
     assert not page.locator("#skip").is_hidden()
     page.click("#skip")
-    page.wait_for_function(
-        f"{MY_TURN} && document.querySelector('#board').dataset.moves.split(' ').length === 2"
+    wait_until(
+        page, f"{MY_TURN} && document.querySelector('#board').dataset.moves.split(' ').length === 2"
     )
     view = page.request.post("/api/oware/state", data={"moves": _moves(page)}).json()
     shown = [
@@ -183,13 +186,14 @@ def test_the_sowing_animation_can_be_skipped_and_screenshot(page):
     page.uncheck("#animate")
     letter = page.locator("#board .ow-house.playable").first.get_attribute("data-house")
     page.locator("body").press(letter)  # the keyboard plays too
-    page.wait_for_function(
-        f"document.querySelector('#board').dataset.moves.split(' ').length === 4 && ({MY_TURN})"
+    wait_until(
+        page,
+        f"document.querySelector('#board').dataset.moves.split(' ').length === 4 && ({MY_TURN})",
     )
     assert _moves(page)[2] == letter
     _play(page)
     page.click("#hint")
-    page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
+    wait_until(page, "document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
     page.check("#show-pv")
     assert page.locator("#board .ow-house.hinted").count() == 1
     save_screenshot(page, "oware-page.png")
@@ -201,14 +205,12 @@ def test_oware_2_new_game_cancels_the_pending_reply(page):
     _ready(page, opponent="engine:time=2")
     with page.expect_response("**/api/oware/reply", timeout=60_000) as old:
         page.locator('#board .ow-house[data-house="C"]').click()
-        page.wait_for_function("document.querySelector('#board').dataset.state === 'thinking'")
+        wait_until(page, "document.querySelector('#board').dataset.state === 'thinking'")
         page.once("dialog", lambda dialog: dialog.accept())  # "discards the game in progress"
         page.click("#new-game")
-        page.wait_for_function(
-            MY_TURN + " && document.querySelector('#board').dataset.moves === ''"
-        )
+        wait_until(page, MY_TURN + " && document.querySelector('#board').dataset.moves === ''")
     assert old.value.ok  # the old game's reply came back after the new game started ...
-    page.wait_for_function("!document.body.classList.contains('is-busy')")
+    wait_until(page, "!document.body.classList.contains('is-busy')")
     # ... and changed nothing: a fresh board, South to move, nobody thinking
     assert _moves(page) == []
     assert page.locator("#board").get_attribute("data-state") == "idle"
@@ -222,7 +224,7 @@ def test_oware_1_review_is_as_strong_as_the_engine_and_never_blames_the_hint(pag
     in pieces with progress, states its depth, and a hinted (or engine) move is no loss."""
     _ready(page, opponent="engine:time=0.5")
     page.click("#hint")
-    page.wait_for_function("document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
+    wait_until(page, "document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
     hinted = page.locator("#board .ow-house.hinted").get_attribute("data-house")
     _play(page, hinted)
     _play(page)
@@ -231,9 +233,10 @@ def test_oware_1_review_is_as_strong_as_the_engine_and_never_blames_the_hint(pag
     page.click("#to-review")
     page.locator("#review-progress").wait_for()
     assert "of 4" in page.locator("#review-progress").inner_text()
-    page.wait_for_function(
+    wait_until(
+        page,
         "document.querySelectorAll('#review-table tbody tr').length === 4"
-        " && !document.querySelector('#review-progress')"
+        " && !document.querySelector('#review-progress')",
     )
     summary = page.locator("#review-summary").inner_text()
     assert "Searched 0.5 s a position, as the engine you played (depth " in summary, summary
@@ -253,26 +256,26 @@ def test_oware_3_the_game_survives_a_reload_and_is_not_discarded_unasked(page):
     moves = _moves(page)
     assert len(moves) == 2
     page.reload()
-    page.wait_for_function(f"{MY_TURN} && document.querySelector('#board').dataset.moves !== ''")
+    wait_until(page, f"{MY_TURN} && document.querySelector('#board').dataset.moves !== ''")
     assert _moves(page) == moves and page.locator("#opponent").input_value() == "engine:depth=2"
     # an empty record box says so and keeps the game
     page.locator("#load-box summary").click()
     page.fill("#record-in", "  ")
     page.click("#load-record")
-    page.wait_for_function(
-        "document.querySelector('#record-in + .field-error')?.textContent.includes('empty')"
+    wait_until(
+        page, "document.querySelector('#record-in + .field-error')?.textContent.includes('empty')"
     )
     assert _moves(page) == moves
     # New game asks first; declining keeps the game, accepting starts afresh
     asked = []
     page.once("dialog", lambda d: (asked.append(d.message), d.dismiss()))
     page.click("#new-game")
-    page.wait_for_function(IDLE)
+    wait_until(page, IDLE)
     assert asked and "discards the game in progress (2 moves)" in asked[0]
     assert _moves(page) == moves
     page.once("dialog", lambda d: d.accept())
     page.click("#new-game")
-    page.wait_for_function(MY_TURN + " && document.querySelector('#board').dataset.moves === ''")
+    wait_until(page, MY_TURN + " && document.querySelector('#board').dataset.moves === ''")
 
 
 def test_oware_5_the_stores_and_apart_the_rule_that_assigns_the_rest(page):
@@ -283,8 +286,122 @@ def test_oware_5_the_stores_and_apart_the_rule_that_assigns_the_rest(page):
     page.click("#tab-analysis")
     page.fill("#an-position", "0-0-0-0-0-1-0-0-0-0-0-0-23-24-N")  # North cannot move
     page.click("#an-play")
-    page.wait_for_function("document.querySelector('#board').dataset.over === 'true'")
+    wait_until(page, "document.querySelector('#board').dataset.over === 'true'")
     status = page.locator("#status").inner_text()
     assert "Stores: South 23, North 24." in status, status
     assert "the 1 seed left on the board goes to the side whose row it is on (South +1)" in status
     assert status.index("Stores") < status.index("Final score 24-24.")
+
+
+def _said(page, el: str) -> str:
+    """The plain sentence of #engine-text / #hint-text, without its expandable details."""
+    return page.locator(el).evaluate("el => el.firstChild ? el.firstChild.textContent : ''")
+
+
+def test_oware_4_plain_language_with_the_details_in_an_expandable_line(page):
+    """Issue 25, Owaré 4: "engine:time=0.5 played b (depth 14, 1,896,951 nodes/s)" and raw
+    scores in the play view. Now a player's sentence; the search's figures behind "details"."""
+    _ready(page, "engine:depth=2")
+    _play(page)
+    said = _said(page, "#engine-text")
+    assert said.startswith("The engine (depth 2) played "), said
+    assert "nodes" not in said and "engine:" not in said and "depth 2)" in said
+    details = page.locator("#engine-text details")
+    assert details.locator("summary").inner_text() == "details" and not details.get_attribute(
+        "open"
+    )
+    details.locator("summary").click()
+    assert "moves ahead" in details.inner_text() and "positions a second" in details.inner_text()
+    page.click("#hint")
+    wait_until(page, "document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
+    hint = _said(page, "#hint-text")
+    assert hint.startswith("Hint: play ") and "depth" not in hint
+    assert any(w in hint for w in ("about even", "ahead by about", "by force")), hint
+    assert "moves ahead" in page.locator("#hint-text details").text_content()
+    assert "engine:" not in page.locator("#status").inner_text()
+
+
+def test_oware_6_playing_north_turns_the_board_and_the_phone_fits(page, browser, live_server):
+    """Issue 25, Owaré 6: North's row stayed on top for a North player; on a phone the house
+    letters overlapped the rings and the review's "lost" column was off-screen."""
+    _ready(page, "random")
+    page.select_option("#side", "North")
+    wait_until(page, "document.querySelector('#board').classList.contains('turned')")
+    box = {x: page.locator(f'#board .ow-house[data-house="{x}"]').bounding_box() for x in "AFaf"}
+    assert box["a"]["y"] > box["A"]["y"]  # your row (North's) at the bottom
+    assert box["a"]["x"] < box["f"]["x"] and box["A"]["x"] > box["F"]["x"]  # turned round
+    south = page.locator('#board [data-store="South"]').bounding_box()
+    assert south["x"] < box["F"]["x"]  # South's store on the left now
+    save_screenshot(page, "oware-north.png")
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, base_url=live_server
+    )
+    context.set_default_timeout(15_000)
+    try:
+        phone = context.new_page()
+        _ready(phone, "random")
+        for house in phone.locator("#board .ow-house").all():
+            ring, letter = house.bounding_box(), house.locator(".lbl").bounding_box()
+            assert (
+                ring["y"] <= letter["y"]
+                and letter["y"] + letter["height"] <= ring["y"] + ring["height"]
+            )
+            assert (
+                ring["x"] <= letter["x"]
+                and letter["x"] + letter["width"] <= ring["x"] + ring["width"]
+            )
+        for _ in range(3):
+            _play(phone)
+        phone.click("#to-review")
+        wait_until(
+            phone,
+            "document.querySelectorAll('#review-table tbody tr').length === 6"
+            " && !document.querySelector('#review-progress')",
+            timeout=120_000,
+        )
+        lost = phone.locator("#review-table thead th").nth(6)
+        assert (
+            lost.inner_text() == "lost"
+            and lost.bounding_box()["x"] + lost.bounding_box()["width"] <= 390
+        )
+        assert phone.evaluate("document.scrollingElement.scrollWidth") <= 390
+        save_screenshot(phone, "oware-phone.png")
+    finally:
+        context.close()
+
+
+def test_oware_7_step_through_the_moves_and_continue_from_an_earlier_position(page):
+    """Issue 25, Owaré 7: as in the Aualé app, back and forward to any move of the game, and
+    play on from an earlier position."""
+    _ready(page, "random")
+    for _ in range(3):
+        _play(page)
+    moves = _moves(page)
+    assert len(moves) == 6
+    page.click('#move-list .ow-step[data-ply="2"]')
+    wait_until(page, "document.querySelector('#board').dataset.browsing === '2'")
+    assert _moves(page) == moves[:2] and page.locator("#board .ow-house.playable").count() == 0
+    then = page.request.post("/api/oware/state", data={"moves": moves[:2]}).json()
+    shown = [
+        int(x)
+        for x in page.locator("#board .ow-house").evaluate_all(
+            "els => els.sort((a, b) => 'ABCDEFabcdef'.indexOf(a.dataset.house)"
+            " - 'ABCDEFabcdef'.indexOf(b.dataset.house)).map((e) => e.dataset.seeds)"
+        )
+    ]
+    assert shown == then["houses"] and "Looking back" in page.locator("#status").inner_text()
+    page.keyboard.press("ArrowRight")
+    wait_until(page, "document.querySelector('#board').dataset.browsing === '3'")
+    page.click("#nav-back")
+    wait_until(page, "document.querySelector('#board').dataset.browsing === '2'")
+    page.click("#nav-last")  # back to the game itself
+    wait_until(page, f"{MY_TURN} && !document.querySelector('#board').dataset.browsing")
+    assert _moves(page) == moves
+    page.click('#move-list .ow-step[data-ply="2"]')
+    wait_until(page, "document.querySelector('#board').dataset.browsing === '2'")
+    page.once("dialog", lambda d: d.accept())
+    page.click("#nav-continue")
+    wait_until(page, f"{MY_TURN} && !document.querySelector('#board').dataset.browsing")
+    assert _moves(page) == moves[:2]
+    _play(page)  # the game goes on from there
+    assert _moves(page)[:2] == moves[:2] and len(_moves(page)) == 4

@@ -5,6 +5,7 @@ open) so each test takes a few seconds; all use the yatzy tables (in the test ca
 import json
 
 import pytest
+from conftest import wait_until
 
 from gamelab.yatzy.game import turn_faces
 from gamelab.yatzy.rules import RULES
@@ -51,9 +52,10 @@ def test_coach_at_the_start_of_a_yatzy_game_equals_the_cli(page, gamelab_cli):
     _ready(page)
     page.fill("#seed", str(seed))
     page.click("#new-game")
-    page.wait_for_function(
+    wait_until(
+        page,
         "[...document.querySelectorAll('#dice .die')].map((d) => d.dataset.face).sort().join('')"
-        " === '11114'"
+        " === '11114'",
     )
     page.check("#coach-on")
     page.locator("#coach tr.option.best").wait_for()
@@ -70,9 +72,10 @@ def test_coach_at_the_start_of_a_yatzy_game_equals_the_cli(page, gamelab_cli):
     # the address replays the game: opened afresh, it starts the same seed with the same roll
     assert f"seed={seed}" in page.url and "rules=yatzy" in page.url
     page.goto(page.url)
-    page.wait_for_function(
+    wait_until(
+        page,
         "[...document.querySelectorAll('#dice .die')].map((d) => d.dataset.face).sort().join('')"
-        " === '11114'"
+        " === '11114'",
     )
     assert page.locator("#seed").input_value() == str(seed)
 
@@ -103,8 +106,10 @@ def _take_the_coachs_advice_to_the_end(page, max_moves):
             page.click("#reroll")
         else:
             page.click(f'#card button.score-btn[data-box="{best}"]')
-        page.wait_for_function(
-            f"(b) => ({STATE_JS})() !== b || !document.querySelector('#result').hidden", arg=before
+        wait_until(
+            page,
+            f"(b) => ({STATE_JS})() !== b || !document.querySelector('#result').hidden",
+            arg=before,
         )
     page.locator("#result").wait_for()
     return max_moves
@@ -116,9 +121,7 @@ def test_play_a_game_to_the_end_by_clicking_dice_and_review_it(page, gamelab_cli
     for box, points in NEAR_END.items():
         page.fill(f'#assist-card input[data-box="{box}"]', str(points))
     page.click("#assist-play")
-    page.wait_for_function(
-        "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
-    )
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
     page.check("#coach-on")
     page.locator("#coach tr.option.best").wait_for()
     # the coach's best option for this state equals `gamelab yatzy advise --json`
@@ -165,8 +168,9 @@ def test_assistant_errors_show_the_library_message_and_the_bot_plays(page):
     assert "dice must be five digits 1-6 like 11114, got '1111'" in error.inner_text()
     page.fill("#assist-dice", "11117")
     page.press("#assist-dice", "Enter")
-    page.wait_for_function(
-        "document.querySelector('#assist-dice + .field-error').textContent.includes(\"'11117'\")"
+    wait_until(
+        page,
+        "document.querySelector('#assist-dice + .field-error').textContent.includes(\"'11117'\")",
     )
     page.fill("#assist-dice", "11114")
     page.fill('#assist-card input[data-box="fours"]', "5")
@@ -186,9 +190,7 @@ def test_assistant_errors_show_the_library_message_and_the_bot_plays(page):
     for box, points in NEAR_END.items():
         page.fill(f'#assist-card input[data-box="{box}"]', str(points))
     page.click("#assist-play")
-    page.wait_for_function(
-        "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
-    )
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
     page.click('#card button.score-btn[data-box="chance"]')
     page.locator("#bot-log li").wait_for()
     assert "plays for the expected score" in page.locator("#bot-log li").inner_text()
@@ -205,9 +207,7 @@ def test_assistant_errors_show_the_library_message_and_the_bot_plays(page):
     assert page.locator("#dice .die.held").count() == 1
     held = page.locator("#dice .die").nth(0).get_attribute("data-face")
     page.keyboard.press("r")
-    page.wait_for_function(
-        "document.querySelector('#turn-line').textContent.includes('1 reroll left')"
-    )
+    wait_until(page, "document.querySelector('#turn-line').textContent.includes('1 reroll left')")
     assert page.locator("#dice .die").nth(0).get_attribute("data-face") == held
 
 
@@ -259,9 +259,7 @@ def test_yatzy_1_win_play_bot_shows_win_draw_and_loss_apart(page):
 
 def _near_end(page, opponent="optimal"):
     page.goto(f"/yatzy?rules=yatzy&seed=3&opponent={opponent}&start={CARD_TEXT}")
-    page.wait_for_function(
-        "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
-    )
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
 
 
 def test_yatzy_2_undo_the_last_decision_and_the_review_marks_it(page):
@@ -272,9 +270,7 @@ def test_yatzy_2_undo_the_last_decision_and_the_review_marks_it(page):
     page.locator("#bot-log li").wait_for()
     assert page.locator("#turn-line").inner_text().startswith("Turn 14 of 15")
     page.click("#undo")
-    page.wait_for_function(
-        "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
-    )
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
     assert page.evaluate(STATE_JS) == dice  # the same roll again
     assert page.locator("#bot-log li").count() == 0 and page.locator("#bot-last").is_hidden()
     assert page.locator('#card tr[data-box="chance"] td').nth(1).inner_text() == ""
@@ -293,14 +289,10 @@ def test_yatzy_3_the_game_survives_a_reload_and_is_not_discarded_unasked(page):
     restarted the game."""
     _near_end(page)
     page.click("#reroll")
-    page.wait_for_function(
-        "document.querySelector('#turn-line').textContent.includes('1 reroll left')"
-    )
+    wait_until(page, "document.querySelector('#turn-line').textContent.includes('1 reroll left')")
     state = page.evaluate(STATE_JS)
     page.reload()
-    page.wait_for_function(
-        "document.querySelector('#turn-line').textContent.includes('1 reroll left')"
-    )
+    wait_until(page, "document.querySelector('#turn-line').textContent.includes('1 reroll left')")
     assert page.evaluate(STATE_JS) == state
     assert page.locator("#opponent").input_value() == "optimal"
     asked = []
@@ -311,9 +303,10 @@ def test_yatzy_3_the_game_survives_a_reload_and_is_not_discarded_unasked(page):
     assert page.evaluate(STATE_JS) == state
     page.once("dialog", lambda d: d.accept())
     page.select_option("#opponent", "none")
-    page.wait_for_function(
+    wait_until(
+        page,
         "document.querySelector('#turn-line').textContent.includes('2 rerolls left')"
-        " && !document.querySelector('#turn-line').textContent.includes('bot')"
+        " && !document.querySelector('#turn-line').textContent.includes('bot')",
     )
 
 

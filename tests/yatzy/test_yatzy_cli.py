@@ -157,3 +157,25 @@ def test_risk_json_small(run):
     rows = json.loads(p.stdout)["rows"]
     assert [r["deficit"] for r in rows] == list(range(10, 101, 10))[: len(rows)]
     assert all(r["games"] == 200 for r in rows)
+
+
+def test_29_18_comeback_is_readable_at_80_columns(monkeypatch):
+    """Issue 29 item 18: every cell of `yatzy comeback` read "0.2…" at 80 columns."""
+    import numpy as np
+    from typer.testing import CliRunner
+
+    from gamelab.yatzy import comeback
+    from gamelab.yatzy.cli import app
+
+    rounds, deficits = list(comeback.ROUNDS), list(comeback.DEFICITS)
+    rng = np.random.default_rng(1)
+    p = rng.random((len(rounds), len(deficits))) * 0.5
+    p[-1, -1] = np.nan  # a condition that never holds
+    table = comeback.ComebackTable("yahtzee", rounds, deficits, p, p, 1.0)
+    monkeypatch.setattr(comeback, "comeback_study", lambda rules: table)
+    monkeypatch.setenv("COLUMNS", "80")
+    out = CliRunner().invoke(app, ["comeback"], env={"COLUMNS": "80"}).output
+    lines = out.splitlines()
+    assert max(len(line) for line in lines) <= 80 and "…" not in out, out
+    row = next(line for line in lines if line.lstrip("│ ").startswith("7 "))
+    assert f"{100 * p[0, 0]:.1f}" in row and f"{100 * p[0, -1]:.1f}" in row

@@ -125,3 +125,34 @@ def test_advise_and_card_text_use_the_rule_sets_box_names(gamelab_cli):
     assert out["options"][0]["box"] == "yatzy" and out["options"][0]["points"] == 50
     assert Card.parse(RULES["yatzy"], "yatzy=50,ones=3").text() == "ones=3,yatzy=50"
     assert Card.parse(RULES["yahtzee"], "y=50").text() == "yahtzee=50"
+
+
+def test_29_20_undo_and_a_stray_y_at_the_box_prompt_never_scores_0_unasked():
+    """Issue 29 item 20: `yatzy play` had no undo, and `y` at the box prompt (the yatzy alias)
+    scored 0 in yatzy without asking."""
+    s = PlaySession(RULES["yatzy"], seed=3)
+    first = s.dice.copy()
+    play(s, ["-"])
+    rerolled = s.dice.copy()
+    text = play(s, ["undo"])
+    assert "undone" in text and s.rolls_left == 2 and (s.dice == first).all()
+    play(s, ["-"])
+    assert (s.dice == rerolled).all()  # the same dice follow a decision made again
+    play(s, ["all"])  # stop rolling: the box prompt
+    assert s.rolls_left == 0 and s.prompt.endswith("box? ")
+    points = {n: p + b for n, p, b in s.rules.placements(s.dice, s.you)}
+    assert points["yahtzee"] == 0 and any(points.values())  # these dice are no yatzy
+    bot_before = list(s.bot.entries)
+    text = play(s, ["y"])
+    assert "score 0 in yatzy" in text and s.you.filled_count == 0
+    assert s.prompt.endswith("score 0 in yatzy? (y/n) ")
+    text = play(s, ["n"])
+    assert "not scored" in text and s.you.filled_count == 0 and s.prompt.endswith("box? ")
+    play(s, ["y", "y"])  # asked, and confirmed
+    yb = s.rules.box_index("yatzy")
+    assert s.you.entries[yb] == 0 and s.turn == 2 and s.bot.filled_count == 1
+    text = play(s, ["undo"])  # the box and the bot's turn it led to are taken back
+    assert s.you.entries[yb] is None and list(s.bot.entries) == bot_before and s.turn == 1
+    assert s.rolls_left == 0 and "box? " in s.prompt
+    with pytest.raises(ValueError, match="no decision to undo"):
+        PlaySession(RULES["yatzy"], seed=3).handle("undo")

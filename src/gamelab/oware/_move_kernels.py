@@ -140,12 +140,13 @@ def _same_houses(a, c):
     return True
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def perft_kernel(board, side, depth, gs):
     """Move sequences of length `depth` (games that end earlier are not counted).
 
     Iterative depth-first walk (numba cannot cache recursive functions). A board repeating one
-    with the same side to move since the last capture ends the game (first-repetition rule)."""
+    with the same side to move since the last capture ends the game (first-repetition rule).
+    Runs without the GIL, so a Ctrl-C can stop it (:func:`gamelab.core.stoppable.run_stoppable`)."""
     if depth == 0:
         return 1
     if game_over_by_score(board):

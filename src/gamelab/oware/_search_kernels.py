@@ -109,7 +109,7 @@ def zobrist_key(b, side, zob):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def search_root(
     board,
     side,

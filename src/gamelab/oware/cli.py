@@ -1,4 +1,4 @@
-"""`gamelab oware ...`: perft, analyse, tablebase, match, play."""
+"""`gamelab oware ...`: perft, analyse, hint, review, tablebase, match, play."""
 
 from __future__ import annotations
 
@@ -99,6 +99,77 @@ def analyse(
         return
     console.print(pos.draw(), markup=False, highlight=False)
     console.print(format_analysis(result), markup=False, highlight=False, soft_wrap=True)
+
+
+Moves = Annotated[
+    list[str] | None,
+    typer.Option("--move", "-m", metavar="MOVE", help="A move of the game (A-F, a-f), in order."),
+]
+
+
+@app.command()
+def hint(
+    position: PositionText = "start",
+    move: Moves = None,
+    time_limit: Annotated[
+        float,
+        typer.Option("--time", "-t", metavar="SECONDS", help="Seconds of search (at most 10)."),
+    ] = 1.0,
+    depth: Annotated[
+        int | None, typer.Option("--depth", "-d", min=1, max=20, help="A fixed depth instead.")
+    ] = None,
+    grand_slam: GrandSlam = "no-capture",
+    cycle: Cycle = "own-row",
+    json_out: Json = False,
+) -> None:
+    """The page's hint and analysis: the engine's move, its line and the evaluation bar's
+    verdict (exact inside the tablebase) for the position after the moves."""
+    from gamelab.oware.game import analyse_position
+
+    res = analyse_position(position, _rules(grand_slam, cycle), time_limit, list(move or []), depth)
+    if json_out:
+        print_json(res)
+        return
+    a = res.analysis
+    console.print(f"play {a.best_move_text} (depth {a.depth}): {res.evaluation.text}")
+    console.print(f"line: {' '.join(a.pv_text)}", soft_wrap=True)
+
+
+@app.command()
+def review(
+    move: Moves = None,
+    start: PositionText = "start",
+    opponent: Annotated[
+        str,
+        typer.Option(
+            "--opponent",
+            metavar="PLAYER",
+            help="The opponent faced: the review searches at least as strongly.",
+        ),
+    ] = "engine:time=0.5",
+    depth: Annotated[
+        int | None, typer.Option("--depth", "-d", min=1, max=20, help="A fixed depth instead.")
+    ] = None,
+    grand_slam: GrandSlam = "no-capture",
+    cycle: Cycle = "own-row",
+    json_out: Json = False,
+) -> None:
+    """Every move of a game against the engine's best, as strong as the engine the player
+    faced (the page's Review: the same document, in one piece)."""
+    from gamelab.oware.game_review import review_piece, review_plan
+    from gamelab.oware.match import parse_player
+
+    moves = list(move or [])
+    plan = review_plan(parse_player(opponent), len(moves), depth, max(1, len(moves)))
+    res = review_piece(start, _rules(grand_slam, cycle), moves, plan)
+    if json_out:
+        print_json(res)
+        return
+    console.print(f"searched {res.strength} (depth {res.least_depth}-{res.depth})")
+    for m in res.moves:
+        mark = "  (costliest)" if m.worst else ""
+        console.print(f"{m.ply:>3} {m.side:<5} {m.move}  best {m.best}  {m.loss_text or '-'}{mark}")
+    console.print(f"lost: {', '.join(f'{s} {v:g} seeds' for s, v in res.total_loss_seeds.items())}")
 
 
 @app.command()

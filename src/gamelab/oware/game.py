@@ -7,15 +7,15 @@ The state is the start position (its text form), the rule variant and the moves 
 (``A``-``F`` South, ``a``-``f`` North, as in :mod:`gamelab.oware.play`'s records), so a page or
 any other shell holds the whole game and the library replays it on every call.
 
->>> view = game_view(START_TEXT, "no-capture", "own-row", ["C"])
+>>> view = game_view(START_TEXT, ABAPA, ["C"])
 >>> view.houses, view.to_move, view.legal
 ([4, 4, 0, 5, 5, 5, 5, 4, 4, 4, 4, 4], 'North', ['a', 'b', 'c', 'd', 'e', 'f'])
 >>> view.last.path
 [3, 4, 5, 6]
->>> play_move(START_TEXT, "no-capture", "own-row", ["C"], "C")
+>>> play_move(START_TEXT, ABAPA, ["C"], "C")
 Traceback (most recent call last):
 ...
-ValueError: it is North's move: play one of a-f (North's houses), not C
+ValueError: C is a South house, but it is North's move: play one of a-f (North's houses)
 >>> score_label(-60), score_label(10000 - 9 + 25 * 4)
 ('-2.4 seeds', 'a won game')
 
@@ -37,15 +37,23 @@ import numpy as np
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters
 from gamelab.oware.evaluation import SEED_UNIT
-from gamelab.oware.match import make_player, parse_player
-from gamelab.oware.notation import format_record, parse_record
+from gamelab.oware.match import (
+    BlogSpec,
+    EngineSpec,
+    GreedySpec,
+    MctsSpec,
+    PlayerSpec,
+    RandomSpec,
+    make_player,
+)
+from gamelab.oware.notation import format_record, parse_move, parse_record
 from gamelab.oware.rules import (
+    ABAPA,
     SEEDS,
     START_TEXT,
     TABLEBASE_SEEDS,
     Position,
     Rules,
-    apply_move,
     capture_run,
     sow,
 )
@@ -77,6 +85,10 @@ SIDES = ("South", "North")
 MAX_MOVES = 1000
 #: longest engine time per move / analysis offered (seconds)
 MAX_ENGINE_SECONDS = 10.0
+#: deepest fixed-depth search offered per player kind (the blog's search is full width)
+MAX_PAGE_DEPTH = {"engine": 20, "blog": 10}
+#: depth of the analysis's and the review's labelled fallbacks when the budget runs out
+FALLBACK_DEPTH = 4
 UNIT = SEED_UNIT["auale"]
 #: what the tablebase's verdicts assume (see gamelab.oware.tablebase and docs/oware.md)
 TABLEBASE_BASIS = (
@@ -210,57 +222,18 @@ class GameRecord:
     filename: str
 
 
-def _rules(grand_slam: str, cycle: str) -> Rules:
-    return Rules(grand_slam=grand_slam, cycle=cycle)
-
-
-def _offset(position: Position, letter: str) -> int:
-    """The offset of a house letter for the side to move, or a ValueError saying why not."""
-    text = letter.strip()
-    side = SIDES[position.to_move]
-    own = "ABCDEF" if position.to_move == 0 else "abcdef"
-    if position.is_over():
-        a, b = position.result()
-        raise ValueError(f"the game is over ({a}-{b}); no move can be played")
-    if len(text) != 1 or text not in "ABCDEFabcdef":
-        raise ValueError(f"move {letter!r} is not a house: A-F are South's houses, a-f North's")
-    if text not in own:
-        raise ValueError(
-            f"it is {side}'s move: play one of {own[0]}-{own[-1]} ({side}'s houses), not {text}"
-        )
-    offset = own.index(text)
-    house = offset + 6 * position.to_move
-    if position.houses[house] == 0:
-        raise ValueError(f"house {text} is empty")
-    if offset not in position.legal_moves():
-        theirs = position.houses[6:] if position.to_move == 0 else position.houses[:6]
-        if sum(theirs) == 0:
-            other = SIDES[1 - position.to_move]
-            raise ValueError(
-                f"{other} has no seeds left: a move must sow into {other}'s row "
-                f"(the feeding rule), and house {text} does not reach it"
-            )
-        raise ValueError(
-            f"house {text} would capture every seed of the opponent (a grand slam), "
-            f"which the {position.rules.grand_slam} rule forbids while another move exists"
-        )
-    return offset
-
-
-def replay(
-    start: str, grand_slam: str, cycle: str, moves: list[str]
-) -> tuple[list[Position], list[int]]:
+def replay(start: str, rules: Rules, moves: list[str]) -> tuple[list[Position], list[int]]:
     """The positions of the game (the start, then one after each move) and the moves as house
     offsets; an illegal move raises ValueError saying why."""
     if len(moves) > MAX_MOVES:
         raise ValueError(
             f"a game of {len(moves)} moves is longer than allowed (at most {MAX_MOVES})"
         )
-    p = Position.from_text(start, _rules(grand_slam, cycle))
+    p = Position.from_text(start, rules)
     positions, offsets = [p], []
     for i, m in enumerate(moves):
         try:
-            off = _offset(p, m)
+            off = parse_move(m, p, digits=False)
         except ValueError as exc:
             raise ValueError(f"move {i + 1} ({m}): {exc}") from None
         p = p.play(off)
@@ -374,35 +347,16 @@ def _sowing(before: Position, offset: int, letter: str) -> Sowing:
     )
 
 
-def _reason(before: Position, offset: int, after: Position) -> str:
-    """Why the game ended with this move."""
-    houses, stores = list(before.houses), list(before.stores)
-    captured = apply_move(houses, stores, before.to_move, offset, before.rules)
-    if max(stores) > SEEDS // 2 or stores[0] == stores[1] == SEEDS // 2:
-        return "score"
-    seen = before.history.count((tuple(houses), 1 - before.to_move))
-    if not captured and seen >= (1 if before.rules.cycle == "own-row" else 2):
-        return "repetition"
-    return "no moves"
-
-
 def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> GameView:
     start, p = positions[0], positions[-1]
     last = _sowing(positions[-2], offsets[-1], moves[-1]) if offsets else None
-    over = p.is_over()
-    reason = None
-    if over:
-        reason = (
-            _reason(positions[-2], offsets[-1], p)
-            if offsets
-            else ("score" if p.score_decided() else "no moves")
-        )
+    outcome = p.outcome()
+    over = outcome is not None
+    reason = outcome.reason if outcome is not None else None
     winner = p.winner() if over else None
     end_houses = end_stores = None
-    if over and offsets:
-        before = positions[-2]
-        end_houses, end_stores = list(before.houses), list(before.stores)
-        apply_move(end_houses, end_stores, before.to_move, offsets[-1], before.rules)
+    if outcome is not None and offsets:  # the board the last move left, before the rule's share
+        end_houses, end_stores = list(outcome.board), list(outcome.stores)
     return GameView(
         start=start.to_text(),
         grand_slam=start.rules.grand_slam,
@@ -427,23 +381,23 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
     )
 
 
-def game_view(start: str, grand_slam: str, cycle: str, moves: list[str]) -> GameView:
+def game_view(start: str, rules: Rules, moves: list[str]) -> GameView:
     """The game replayed from `start` through `moves` (house letters), checked move by move."""
-    positions, offsets = replay(start, grand_slam, cycle, [m.strip() for m in moves])
+    positions, offsets = replay(start, rules, [m.strip() for m in moves])
     return _view(positions, offsets, [m.strip() for m in moves])
 
 
-def play_move(start: str, grand_slam: str, cycle: str, moves: list[str], move: str) -> GameView:
+def play_move(start: str, rules: Rules, moves: list[str], move: str) -> GameView:
     """The game after the side to move plays `move`; a ValueError says why an illegal one is."""
     moves = [m.strip() for m in moves]
-    positions, offsets = replay(start, grand_slam, cycle, moves)
-    off = _offset(positions[-1], move)
+    positions, offsets = replay(start, rules, moves)
+    off = parse_move(move, positions[-1], digits=False)
     positions.append(positions[-1].play(off))
     offsets.append(off)
     return _view(positions, offsets, [*moves, move.strip()])
 
 
-def take_back(start: str, grand_slam: str, cycle: str, moves: list[str], side: str) -> GameView:
+def take_back(start: str, rules: Rules, moves: list[str], side: str) -> GameView:
     """The game back at `side`'s previous turn: the last move is taken back, and the moves before
     it too until `side` is to move again (the opponent's reply and your move)."""
     if side not in SIDES:
@@ -451,7 +405,7 @@ def take_back(start: str, grand_slam: str, cycle: str, moves: list[str], side: s
     moves = [m.strip() for m in moves]
     if not moves:
         raise ValueError("there is no move to take back")
-    positions, offsets = replay(start, grand_slam, cycle, moves)
+    positions, offsets = replay(start, rules, moves)
     n = len(moves) - 1
     while n > 0 and SIDES[positions[n].to_move] != side:
         n -= 1
@@ -486,52 +440,78 @@ def _analyse(
     )
 
 
-def check_opponent(opponent: str) -> Any:
-    """The player spec of an opponent offered here (not OpenSpiel's MCTS), validated."""
-    spec = parse_player(opponent)
-    if spec.kind == "mcts":
+def check_opponent(spec: PlayerSpec) -> PlayerSpec:
+    """`spec` if this page offers it (not OpenSpiel's MCTS; engine times, depths and the
+    tablebase within the page's limits), else a ValueError saying what is offered."""
+    if isinstance(spec, MctsSpec):
         raise ValueError(
             "the mcts opponent needs OpenSpiel and is not offered here; "
             "choose engine, blog, greedy or random"
         )
-    if spec.kind == "engine" and spec.options.get("time", 0) > MAX_ENGINE_SECONDS:
+    if isinstance(spec, EngineSpec) and (spec.time or 0) > MAX_ENGINE_SECONDS:
         raise ValueError(
-            f"engine time per move is at most {MAX_ENGINE_SECONDS:g} s here, "
-            f"got {spec.options['time']:g}"
+            f"engine time per move is at most {MAX_ENGINE_SECONDS:g} s here, got {spec.time:g}"
         )
-    most = {"engine": 20, "blog": 10}.get(spec.kind, 0)
-    if spec.options.get("depth", 0) > most:
-        raise ValueError(
-            f"{spec.kind} search depth is at most {most} here, got {spec.options['depth']}"
-        )
-    if spec.options.get("tb", TABLEBASE_SEEDS) not in (-1, TABLEBASE_SEEDS):
+    depth = spec.depth if isinstance(spec, EngineSpec | BlogSpec) else None
+    most = MAX_PAGE_DEPTH[spec.kind] if isinstance(spec, EngineSpec | BlogSpec) else 0
+    if depth is not None and depth > most:
+        raise ValueError(f"{spec.kind} search depth is at most {most} here, got {depth}")
+    if isinstance(spec, EngineSpec) and spec.tablebase not in (-1, TABLEBASE_SEEDS):
         raise ValueError(
             f"the engine's tablebase here is tb={TABLEBASE_SEEDS} (or -1 for none), "
-            f"got tb={spec.options['tb']}"
+            f"got tb={spec.tablebase}"
         )
     return spec
 
 
+@dataclass(frozen=True)
+class ReplyPlan:
+    """How a shell with a time budget runs an opponent's reply (the library's policy): in the
+    handler when instant (random, greedy), else in a solver process with the engine's own time
+    per move added to the budget (`allowance`), memoised unless the clock stops the search, and
+    `fallback`'s move (greedy: instant) if the budget runs out."""
+
+    instant: bool
+    allowance: float
+    cacheable: bool
+    what: str
+    fallback: PlayerSpec
+    fallback_name: str
+
+
+def reply_plan(spec: PlayerSpec) -> ReplyPlan:
+    """The plan for `spec`'s reply on the page (checked by :func:`check_opponent` first)."""
+    check_opponent(spec)
+    timed = isinstance(spec, EngineSpec) and spec.time is not None
+    return ReplyPlan(
+        instant=isinstance(spec, RandomSpec | GreedySpec),
+        allowance=float(spec.time or 0.0) if isinstance(spec, EngineSpec) else 0.0,
+        cacheable=not timed,
+        what=f"the {spec} search",
+        fallback=GreedySpec(),
+        fallback_name="the greedy move",
+    )
+
+
 def engine_reply(
-    start: str, grand_slam: str, cycle: str, moves: list[str], opponent: str, seed: int = 0
+    start: str, rules: Rules, moves: list[str], opponent: PlayerSpec, seed: int = 0
 ) -> EngineReply:
-    """The opponent's move (``engine:time=0.5``, ``engine:depth=8``, ``blog:depth=4``, ``greedy``,
-    ``random``); random choices are seeded by (seed, ply), so a game replays."""
+    """The opponent's move (an :class:`~gamelab.oware.match.EngineSpec`, a blog spec, greedy or
+    random); random choices are seeded by (seed, ply), so a game replays."""
     spec = check_opponent(opponent)
     moves = [m.strip() for m in moves]
-    positions, offsets = replay(start, grand_slam, cycle, moves)
+    positions, offsets = replay(start, rules, moves)
     p = positions[-1]
     if p.is_over():
         raise ValueError("the game is over; there is no move to reply")
     analysis, evaluation = None, None
-    if spec.kind == "engine":
-        o = spec.options
+    if isinstance(spec, EngineSpec):
         analysis = _analyse(
             p,
-            time_limit=o.get("time"),
-            depth=o.get("depth"),
-            evaluation=o.get("eval", "auale"),
-            tablebase_seeds=o.get("tb", TABLEBASE_SEEDS),
+            time_limit=spec.time,
+            depth=spec.depth,
+            evaluation=spec.eval,
+            tablebase_seeds=spec.tablebase,
         )
         off = analysis.best_move
     else:
@@ -553,8 +533,7 @@ def engine_reply(
 
 def analyse_position(
     position: str,
-    grand_slam: str = "no-capture",
-    cycle: str = "own-row",
+    rules: Rules = ABAPA,
     time_limit: float | None = 1.0,
     moves: list[str] | None = None,
     depth: int | None = None,
@@ -571,7 +550,7 @@ def analyse_position(
             f"analysis time must be more than 0 and at most {MAX_ENGINE_SECONDS:g} "
             f"seconds, got {time_limit}"
         )
-    positions, _ = replay(position, grand_slam, cycle, list(moves or []))
+    positions, _ = replay(position, rules, list(moves or []))
     p = positions[-1]
     a = _analyse(p, time_limit=time_limit, depth=depth)
     exact = exact_verdict(p)
@@ -585,7 +564,7 @@ def analyse_position(
 
 
 def game_record(
-    start: str, grand_slam: str, cycle: str, moves: list[str], south: str = "?", north: str = "?"
+    start: str, rules: Rules, moves: list[str], south: str = "?", north: str = "?"
 ) -> GameRecord:
     """The game's record (the text ``gamelab oware play`` saves and loads)."""
     for name in (south, north):
@@ -593,7 +572,7 @@ def game_record(
             raise ValueError(
                 f"a player name is one line of at most 60 characters without '#', got {name!r}"
             )
-    positions, offsets = replay(start, grand_slam, cycle, [m.strip() for m in moves])
+    positions, offsets = replay(start, rules, [m.strip() for m in moves])
     return GameRecord(
         format_record(positions[0], offsets, south or "?", north or "?"),
         f"oware-{len(offsets)}-moves.txt",
@@ -608,18 +587,18 @@ def load_record(text: str) -> GameView:
             f"a game of {len(offsets)} moves is longer than allowed (at most {MAX_MOVES})"
         )
     letters = pv_letters(start, offsets)
-    return game_view(start.to_text(), start.rules.grand_slam, start.rules.cycle, letters)
+    return game_view(start.to_text(), start.rules, letters)
 
 
 def warm_engine() -> None:
     """Load the engine's kernels and the tablebase (compiled once, then from numba's cache); the
     page's whole warm-up, with the review, is :func:`gamelab.oware.warmup.warm_page`."""
     _tablebase()
-    engine_reply(START_TEXT, "no-capture", "own-row", [], "engine:depth=2")
+    engine_reply(START_TEXT, ABAPA, [], EngineSpec(depth=2))
 
 
 def warm_view() -> None:
     """Import and run what a game view needs, without the engine. The tablebase is loaded on
     the first endgame (from the cache that :func:`warm_engine` fills in the solver pool: building
     it twice at once on a cold cache would only slow the start)."""
-    game_view(START_TEXT, "no-capture", "own-row", ["C"])
+    game_view(START_TEXT, ABAPA, ["C"])

@@ -9,7 +9,7 @@ preference in `remark`. The three costliest moves are marked, and moves that let
 (`first`, `count`, carrying the rows done so far as `previous`), so a page can show progress.
 The game is given as in :mod:`gamelab.oware.game` (start, rule variant, moves).
 
->>> r = review_game("start", "no-capture", "own-row", ["C", "a"], depth=2)
+>>> r = review_game("start", Rules(), ["C", "a"], depth=2)
 >>> [(m.ply, m.side, m.move, m.loss >= 0, m.depth) for m in r.moves]
 [(1, 'South', 'C', True, 2), (2, 'North', 'a', True, 2)]
 """
@@ -23,9 +23,11 @@ from typing import Any
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import move_letter
 from gamelab.oware.game import (
+    FALLBACK_DEPTH,
     SIDES,
     UNIT,
     Evaluation,
+    check_opponent,
     evaluation_of,
     exact_verdict,
     game_engine,
@@ -33,9 +35,19 @@ from gamelab.oware.game import (
     replay,
     score_label,
 )
-from gamelab.oware.rules import TABLEBASE_SEEDS, Position
+from gamelab.oware.match import EngineSpec, PlayerSpec
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
 
-__all__ = ["GameReview", "ReviewStrength", "ReviewedMove", "review_game", "review_strength"]
+__all__ = [
+    "GameReview",
+    "ReviewPlan",
+    "ReviewStrength",
+    "ReviewedMove",
+    "review_game",
+    "review_piece",
+    "review_plan",
+    "review_strength",
+]
 
 #: a loss below this (one seed, in evaluation units) is within the search's noise: not counted
 NOISE = UNIT
@@ -58,25 +70,22 @@ class ReviewStrength:
     per_piece: int
 
 
-def review_strength(opponent: str) -> ReviewStrength:
+def review_strength(opponent: PlayerSpec) -> ReviewStrength:
     """At least as strong as the engine the player faced: its time per move (``engine:time=T``),
     at least its depth (``engine:depth=D``, and never below :data:`REVIEW_DEPTH`), and the page's
     default engine's time for the weaker opponents (blog, greedy, random).
 
-    >>> review_strength("engine:time=2").text
+    >>> review_strength(EngineSpec(time=2)).text
     '2 s a position, as the engine you played'
     """
-    from gamelab.oware.game import check_opponent
-
     spec = check_opponent(opponent)
-    o = spec.options
-    if spec.kind == "engine" and "time" in o:
-        t = float(o["time"])
+    if isinstance(spec, EngineSpec) and spec.time is not None:
+        t = float(spec.time)
         return ReviewStrength(
             t, None, f"{t:g} s a position, as the engine you played", _per_piece(t)
         )
-    if spec.kind == "engine" and "depth" in o:
-        d = max(int(o["depth"]), REVIEW_DEPTH)
+    if isinstance(spec, EngineSpec) and spec.depth is not None:
+        d = max(int(spec.depth), REVIEW_DEPTH)
         return ReviewStrength(None, d, f"depth {d} at every position", 4)
     t = DEFAULT_SECONDS
     return ReviewStrength(
@@ -86,6 +95,72 @@ def review_strength(opponent: str) -> ReviewStrength:
 
 def _per_piece(seconds: float) -> int:
     return max(1, int(PIECE_SECONDS // (2 * seconds)))  # the root search and the played move
+
+
+@dataclass(frozen=True)
+class ReviewPlan:
+    """One piece of a review as a shell with a time budget runs it (the library's policy): the
+    search (`depth` or `seconds` per position, described by `strength`), the moves in the piece
+    (`count`), the seconds to add to the budget (`allowance`: two searches a position),
+    whether the answer may be memoised (not when the clock stops the search), and the labelled
+    fallback's depth and description."""
+
+    depth: int | None
+    seconds: float | None
+    strength: str
+    count: int
+    allowance: float
+    cacheable: bool
+    fallback_depth: int
+    fallback_strength: str
+
+    def fallback(self) -> ReviewPlan:
+        """The labelled shallower plan for the same moves, when the budget runs out."""
+        return dataclasses.replace(
+            self,
+            depth=self.fallback_depth,
+            seconds=None,
+            strength=self.fallback_strength,
+            allowance=0.0,
+            cacheable=True,
+        )
+
+
+def review_plan(
+    opponent: PlayerSpec, moves: int, depth: int | None = None, count: int | None = None
+) -> ReviewPlan:
+    """How to review `count` moves (default: a piece's worth) of a game of `moves` moves whose
+    player faced `opponent`: as strong as that engine (:func:`review_strength`), or to a fixed
+    `depth` at every position (then the whole game in one piece by default).
+
+    >>> review_plan(EngineSpec(time=0.5), 30).count, review_plan(EngineSpec(depth=6), 30, 3).count
+    (2, 30)
+    """
+    if depth is not None:
+        check_opponent(opponent)
+        n = count or moves
+        return ReviewPlan(
+            depth,
+            None,
+            f"depth {depth} at every position",
+            n,
+            0.0,
+            True,
+            FALLBACK_DEPTH,
+            f"depth {FALLBACK_DEPTH} (the time budget ran out)",
+        )
+    plan = review_strength(opponent)
+    n = count or plan.per_piece
+    return ReviewPlan(
+        plan.depth,
+        plan.seconds,
+        plan.text,
+        n,
+        2.0 * (plan.seconds or 0.0) * n,
+        plan.seconds is None,
+        FALLBACK_DEPTH,
+        f"depth {FALLBACK_DEPTH} (the time budget ran out)",
+    )
 
 
 @dataclass(frozen=True)
@@ -172,8 +247,7 @@ def _search_root(engine: Any, p: Position, depth: int | None, seconds: float | N
 
 def review_game(
     start: str,
-    grand_slam: str,
-    cycle: str,
+    rules: Rules,
     moves: list[str],
     depth: int | None = None,
     seconds: float | None = None,
@@ -209,7 +283,7 @@ def review_game(
     last = len(moves) if count is None else min(len(moves), first - 1 + count)
     if count is not None and count < 1 or first > len(moves):
         raise ValueError(f"nothing to review from move {first} (count {count})")
-    positions, offsets = replay(start, grand_slam, cycle, moves)
+    positions, offsets = replay(start, rules, moves)
     engine = game_engine("auale", TABLEBASE_SEEDS)
     rows = list(done)
     for ply in range(first - 1, last):
@@ -296,4 +370,29 @@ def review_game(
         plies=len(moves),
         strength=strength,
         least_depth=min(depths),
+    )
+
+
+def review_piece(
+    start: str,
+    rules: Rules,
+    moves: list[str],
+    plan: ReviewPlan,
+    first: int = 1,
+    previous: list[Any] | tuple[Any, ...] = (),
+    recommended: list[str] | tuple[str, ...] = (),
+) -> GameReview:
+    """The piece of the review that `plan` describes (:func:`review_plan`), from move `first`
+    after the rows `previous`: what ``gamelab oware review`` and the page's Review both run."""
+    return review_game(
+        start,
+        rules,
+        moves,
+        plan.depth,
+        plan.seconds,
+        first,
+        plan.count,
+        previous,
+        recommended,
+        plan.strength,
     )

@@ -33,6 +33,7 @@ KEYS = ("rules", "start", "south", "north", "moves", "result")
 #: Longest record read (the web API's limit too): a game of the longest allowed length is far
 #: shorter (a move is two characters).
 MAX_RECORD_CHARS = 50_000
+_SIDES = ("South", "North")
 
 
 def move_letter(side: int, offset: int) -> str:
@@ -40,26 +41,49 @@ def move_letter(side: int, offset: int) -> str:
     return ("ABCDEF" if side == 0 else "abcdef")[offset]
 
 
-def parse_move(token: str, position: Position) -> int:
-    """A move typed as a letter (A-F South, a-f North) or a digit 1-6 (mover's houses)."""
+def parse_move(token: str, position: Position, digits: bool = True) -> int:
+    """The house offset of a move typed as a letter (A-F South, a-f North) or, with `digits`, a
+    digit 1-6 (the mover's houses, as the terminal game accepts); a ValueError says why a move
+    cannot be played (whose move it is, an empty house, the feeding or grand-slam rule). The one
+    move parser of every shell (records, the terminal game, the page).
+
+    >>> parse_move("C", Position.initial()), parse_move("3", Position.initial())
+    (2, 2)
+    """
     t = token.strip()
-    if len(t) == 1 and t.isdigit() and 1 <= int(t) <= 6:
-        offset = int(t) - 1
-    elif len(t) == 1 and t in "ABCDEF":
-        if position.to_move != 0:
-            raise ValueError(f"{t} is a South house but North is to move; North's houses are a-f")
-        offset = "ABCDEF".index(t)
-    elif len(t) == 1 and t in "abcdef":
-        if position.to_move != 1:
-            raise ValueError(f"{t} is a North house but South is to move; South's houses are A-F")
-        offset = "abcdef".index(t)
-    else:
+    side = _SIDES[position.to_move]
+    own = "ABCDEF" if position.to_move == 0 else "abcdef"
+    if position.is_over():
+        a, b = position.result()
+        raise ValueError(f"the game is over ({a}-{b}); no move can be played")
+    if digits and len(t) == 1 and t in "123456":
+        t = own[int(t) - 1]
+    if len(t) != 1 or t not in "ABCDEFabcdef":
+        also = " or 1-6 (your houses)" if digits else ""
         raise ValueError(
-            f"a move is a house letter (A-F for South, a-f for North) or 1-6, got {_quote(token)}"
+            f"a move is a house letter (A-F for South, a-f for North){also}; "
+            f"{_quote(token)} is not a house"
         )
+    if t not in own:
+        raise ValueError(
+            f"{t} is a {_SIDES[1 - position.to_move]} house, but it is {side}'s move: play one "
+            f"of {own[0]}-{own[-1]} ({side}'s houses)"
+        )
+    offset = own.index(t)
+    if position.houses[offset + 6 * position.to_move] == 0:
+        raise ValueError(f"house {t} is empty")
     if offset not in position.legal_moves():
-        legal = " ".join(move_letter(position.to_move, m) for m in position.legal_moves())
-        raise ValueError(f"house {t} cannot be played now; legal: {legal or 'none'}")
+        theirs = position.houses[6:] if position.to_move == 0 else position.houses[:6]
+        if sum(theirs) == 0:
+            other = _SIDES[1 - position.to_move]
+            raise ValueError(
+                f"{other} has no seeds left: a move must sow into {other}'s row "
+                f"(the feeding rule), and house {t} does not reach it"
+            )
+        raise ValueError(
+            f"house {t} would capture every seed of the opponent (a grand slam), "
+            f"which the {position.rules.grand_slam} rule forbids while another move exists"
+        )
     return offset
 
 

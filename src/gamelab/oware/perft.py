@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gamelab.core.stoppable import run_stoppable
 from gamelab.oware import _move_kernels as K
 from gamelab.oware.rules import Position
 from gamelab.oware.rules import perft as perft_python
@@ -43,7 +44,10 @@ def perft_count(position: Position, depth: int) -> int:
     if position.is_over():
         return 1 if depth == 0 else 0
     board = np.array([*position.houses, *position.stores], dtype=np.int64)
-    return int(K.perft_kernel(board, position.to_move, depth, position.rules.gs_code))
+    # in a helper thread without the GIL: Ctrl-C and SIGTERM stop a deep count at once
+    return int(
+        run_stoppable(K.perft_kernel, board, position.to_move, depth, position.rules.gs_code)
+    )
 
 
 def timed_perft(position: Position, depth: int) -> PerftResult:

@@ -146,6 +146,21 @@ def parse_side(token: str) -> int:
     )
 
 
+#: Why a game ends: a side holds more than half the seeds (or both half); a position came back
+#: without a capture (the cycle rule); the side to move cannot move.
+END_REASONS = ("score", "repetition", "no moves")
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """How a game ended (:meth:`Position.outcome`), like python-chess's ``Board.outcome()``."""
+
+    reason: str  # one of END_REASONS
+    result: tuple[int, int]  # the final stores, the seeds left on the board assigned
+    board: tuple[int, ...]  # the houses before the seeds left were assigned
+    stores: tuple[int, int]  # the stores then
+
+
 @dataclass(frozen=True)
 class Position:
     """An Oware position plus what the repetition rule needs (boards seen since the last capture).
@@ -158,6 +173,11 @@ class Position:
     rules: Rules = ABAPA
     history: tuple[tuple[tuple[int, ...], int], ...] = field(default=(), compare=False, repr=False)
     ended: bool = False
+    #: how an ended game ended: the reason, the board and the stores before the seeds left on
+    #: the board were assigned (set by :meth:`play`; see :meth:`outcome`)
+    ending: tuple[str, tuple[int, ...], tuple[int, int]] | None = field(
+        default=None, compare=False, repr=False
+    )
 
     def __post_init__(self) -> None:
         houses = tuple(int(x) for x in self.houses)
@@ -264,30 +284,46 @@ class Position:
         if not captured:
             seen = self.history.count(key)
             if self.rules.cycle == "own-row" and seen >= 1:
-                return child._collected()
+                return child._collected("repetition")
             if self.rules.cycle == "split" and seen >= 2:
                 return child._split()
-        if child.score_decided() or not child.legal_moves():
-            return child._collected()
+        if child.score_decided():
+            return child._collected("score")
+        if not child.legal_moves():
+            return child._collected("no moves")
         return child
 
-    def _collected(self) -> Position:
+    def outcome(self) -> Outcome | None:
+        """Why and how the game ended (None while it goes on): the reason, the final stores, and
+        the board and stores before the rule assigned the seeds left on the board.
+
+        >>> p = Position((0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0), (23, 24), 0).play(5)
+        >>> p.outcome()
+        Outcome(reason='no moves', result=(23, 25), board=(0, 0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0), stores=(23, 24))
+        """
+        if not self.is_over():
+            return None
+        if self.ending is not None:
+            reason, board, stores = self.ending
+        else:  # a position given already over (not reached by a move)
+            reason = "score" if self.score_decided() else "no moves"
+            board, stores = self.houses, (self.stores[0], self.stores[1])
+        return Outcome(reason, self.result(), board, stores)
+
+    def _ended(self, stores: tuple[int, int], reason: str) -> Position:
+        ending = (reason, self.houses, (self.stores[0], self.stores[1]))
+        return Position((0,) * HOUSES, stores, self.to_move, self.rules, self.history, True, ending)
+
+    def _collected(self, reason: str) -> Position:
         a, b = self.stores[0] + sum(self.houses[:6]), self.stores[1] + sum(self.houses[6:])
-        return Position((0,) * HOUSES, (a, b), self.to_move, self.rules, self.history, ended=True)
+        return self._ended((a, b), reason)
 
     def _split(self) -> Position:
         n = sum(self.houses)
         half = n // 2
         stores = [self.stores[0] + half, self.stores[1] + half]
         stores[self.to_move] += n - 2 * half
-        return Position(
-            (0,) * HOUSES,
-            (stores[0], stores[1]),
-            self.to_move,
-            self.rules,
-            self.history,
-            ended=True,
-        )
+        return self._ended((stores[0], stores[1]), "repetition")
 
     # ------------------------------------------------------------------ display
 

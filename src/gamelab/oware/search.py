@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.core.stoppable import run_stoppable
 from gamelab.oware import _search_kernels as K
 from gamelab.oware._tablebase_kernels import binomial_table
 from gamelab.oware.evaluation import (
@@ -70,7 +71,8 @@ def blog_alphabeta(position: Position, depth: int) -> tuple[int, int, int]:
     empty = Tablebase.empty()
     tt = np.zeros(1, dtype=np.uint64)
     small = np.zeros(1, dtype=np.int32)
-    score = K.search_root(
+    score = run_stoppable(  # without the GIL: a signal stops it at once
+        K.search_root,
         board_array(position),
         position.to_move,
         depth,
@@ -89,6 +91,7 @@ def blog_alphabeta(position: Position, depth: int) -> tuple[int, int, int]:
         _binom(),
         False,
         True,
+        stop=lambda: counters.__setitem__(1, 0),  # the node limit: the search returns
     )
     return int(counters[3]), int(score), int(counters[0])
 
@@ -227,7 +230,8 @@ class Engine:
         counters = np.zeros(4, dtype=np.int64)
         counters[1] = node_limit
         values, offsets = self._tb_arrays(position)
-        score = K.search_root(
+        score = run_stoppable(  # without the GIL: a signal stops it at once
+            K.search_root,
             board_array(position),
             position.to_move,
             depth,
@@ -246,6 +250,7 @@ class Engine:
             _binom(),
             self.use_tt,
             False,
+            stop=lambda: counters.__setitem__(1, 0),
         )
         return int(score), int(counters[3]), int(counters[0]), counters[2] == 0
 

@@ -9,10 +9,10 @@ def warm_page() -> None:
     the review (one engine reply and a one-move review at depth 2)."""
     from gamelab.oware.game import warm_engine
     from gamelab.oware.game_review import review_game
-    from gamelab.oware.rules import START_TEXT
+    from gamelab.oware.rules import ABAPA, START_TEXT
 
     warm_engine()
-    review_game(START_TEXT, "no-capture", "own-row", ["C"], depth=2)
+    review_game(START_TEXT, ABAPA, ["C"], depth=2)
 
 
 def warm_up() -> None:

@@ -172,14 +172,18 @@ def comeback_command(rules: Rules = "yahtzee", json_out: Json = False) -> None:
     if json_out:
         print_json(table)
         return
+    # percentages with one decimal: eleven columns fit 80 (the JSON has the full probabilities)
     t = Table(
-        title=f"{table.rules}: P(trailing optimal player wins), behind by >= X after Y rounds"
+        title=f"{table.rules}: P(trailing optimal player wins) in %, behind by at least X "
+        "points after Y rounds",
+        padding=(0, 1),
+        pad_edge=False,
     )
-    t.add_column("Y \\ X")
+    t.add_column("Y\\X", justify="right")
     for x in table.deficits:
         t.add_column(str(x), justify="right")
     for i, y in enumerate(table.rounds):
-        t.add_row(str(y), *["-" if np.isnan(v) else f"{v:.4f}" for v in table.p_win[i]])
+        t.add_row(str(y), *["-" if np.isnan(v) else f"{100 * v:.1f}" for v in table.p_win[i]])
     console.print(t)
 
 
@@ -245,7 +249,6 @@ def risk_command(
 
 @app.command("review")
 def review_command(
-    seed: Annotated[int, typer.Option("--seed", metavar="N", help="The game's seed (its dice).")],
     move: Annotated[
         list[str] | None,
         typer.Option(
@@ -276,9 +279,10 @@ def review_command(
         ),
     ] = None,
     rules: Rules = "yatzy",
+    seed: Seed = 0,
     json_out: Json = False,
 ) -> None:
-    """Every decision of a seeded game with its loss; luck and percentile once the card is full
+    """Every decision of a seeded game (its dice come from --seed) with its loss; luck and percentile once the card is full
     (the page's Review: the same document)."""
     from gamelab.yatzy.review import review_game
 

@@ -39,6 +39,7 @@ HELP = """How to play: each turn you roll five dice up to three times, then scor
 {boxes}
   anywhere    h      the coach's ranking of your options by expected final score
               best   take the coach's choice
+              undo   take back your last decision (the dice that follow are the same)
               card   show the score card
               help   this text
               q      quit"""
@@ -119,7 +120,9 @@ class PlaySession(Session):
         self.bot = Card.empty(self.rules) if opponent else None
         self.turn = 0
         self.confirm_stop = False
+        self.confirm_zero: str | None = None  # a box that would score 0, asked about first
         self.finished = False
+        self._history: list[tuple] = []  # the state before each decision, for undo
         self._new_turn()
 
     # -- what is shown -----------------------------------------------------------------------
@@ -131,6 +134,9 @@ class PlaySession(Session):
     @property
     def prompt(self) -> str:
         head = f"turn {self.turn}/{self.rules.n_boxes} | dice {dice_text(self.dice)}"
+        if self.confirm_zero is not None:
+            label = self.rules.box_label(self.rules.box_index(self.confirm_zero))
+            return f"{head} | score 0 in {label}? (y/n) "
         if self.confirm_stop:
             return f"{head} | stop rolling and score these dice? (y/n) "
         if self.rolls_left == 0:
@@ -178,11 +184,18 @@ class PlaySession(Session):
         if text in QUIT_WORDS:
             self.finished = True
             return self.end_of_input()
+        if self.confirm_zero is not None:
+            box, self.confirm_zero = self.confirm_zero, None
+            if text in ("y", "yes"):
+                return self._score(box, confirmed=True)
+            return "not scored: choose a box ('card' shows what these dice score)"
         if self.confirm_stop:
             self.confirm_stop = False
             if text in ("y", "yes"):
                 return self._stop_rolling()
             return "rolling on: type the dice to keep"
+        if text == "undo":
+            return self._undo()
         if text in ("help", "?"):
             return self.help_text()
         if text == "card":
@@ -200,6 +213,7 @@ class PlaySession(Session):
             self.confirm_stop = True
             return ""
         keep = parse_keep(text, self.dice)
+        self._remember()
         if keep.sum() == 5:
             return self._stop_rolling()
         self.dice = _roll(keep, self.rng)
@@ -229,8 +243,45 @@ class PlaySession(Session):
             lines.append(f"{self._label(o):>16}  {o['expected_score']:20.2f}  {o['loss']:5.2f}")
         return "\n".join(lines)
 
-    def _score(self, box: str) -> str:
+    def _snapshot(self) -> tuple:
+        """The state before a decision (cards, dice, rolls, turn, the generator's state)."""
+
+        def copy(card: Card | None) -> Card | None:
+            return (
+                None if card is None else Card(self.rules, list(card.entries), card.yahtzee_bonuses)
+            )
+
+        state = self.rng.bit_generator.state
+        return (copy(self.you), copy(self.bot), self.dice.copy(), self.rolls_left, self.turn, state)
+
+    def _remember(self) -> None:
+        self._history.append(self._snapshot())
+
+    def _undo(self) -> str:
+        """Back to before your last decision: the same dice follow (the generator goes back
+        too), and the bot's turn that decision led to is taken back with it."""
+        if not self._history:
+            raise ValueError("there is no decision to undo")
+        you, bot, dice, rolls, turn, state = self._history.pop()
+        self.you, self.bot, self.dice, self.rolls_left, self.turn = you, bot, dice, rolls, turn
+        self.rng.bit_generator.state = state
+        return (
+            "undone: your last decision is taken back\n" + self._status() + "\n" + self.card_text()
+        )
+
+    def _score(self, box: str, confirmed: bool = False) -> str:
+        b = self.rules.box_index(box)  # raises on an unknown box
+        if self.you.entries[b] is not None:
+            raise ValueError(f"box {self.rules.box_label(b)} is already filled")
+        points = {
+            name: pts + bonus for name, pts, bonus in self.rules.placements(self.dice, self.you)
+        }
+        if not confirmed and points.get(self.rules.boxes[b], 0) == 0 and any(points.values()):
+            self.confirm_zero = box  # a slip (a 'y' answered to no question) must not cost a box
+            return f"these dice score 0 in {self.rules.box_label(b)}"
+        before = self._snapshot()
         gain = self.you.fill(box, self.dice)  # raises (card unchanged) on a bad or filled box
+        self._history.append(before)
         out = [f"you score {gain} in {self.rules.box_label(self.rules.box_index(box))}"]
         if self.bot is not None:
             out.append("bot: " + bot_turn(self.rules, self.E, self.bot, self.rng))

@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.yatzy.card import Card
-from gamelab.yatzy.game import Decision, game_view
+from gamelab.yatzy.game import OPPONENTS, Decision, game_view
 from gamelab.yatzy.rules import RuleSet
 from gamelab.yatzy.solver import state_index
 from gamelab.yatzy.tables import optimal_distribution, optimal_values
@@ -114,6 +114,8 @@ def review_game(
     The arguments are those of :func:`gamelab.yatzy.game.game_view`; a game whose bot turn is
     due is reviewed as far as you have played (the bot's turn is not needed). `undone` numbers
     the decisions (1-based) that were taken back and made again: the review marks them."""
+    if opponent not in OPPONENTS:
+        raise ValueError(f"unknown opponent {opponent!r}; allowed: {', '.join(OPPONENTS)}")
     for n in undone:
         if not 1 <= int(n) <= len(moves):
             raise ValueError(f"undone decision {n} is not one of the game's {len(moves)} decisions")

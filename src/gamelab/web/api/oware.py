@@ -18,21 +18,24 @@ from fastapi import APIRouter, Request
 from pydantic import Field
 
 from gamelab.oware.game import (
+    FALLBACK_DEPTH,
     START_TEXT,
     EngineReply,
     GameRecord,
     GameView,
     PositionAnalysis,
     analyse_position,
-    check_opponent,
     engine_reply,
     game_record,
     game_view,
     load_record,
     play_move,
+    reply_plan,
     take_back,
 )
-from gamelab.oware.game_review import GameReview, review_game, review_strength
+from gamelab.oware.game_review import GameReview, review_piece, review_plan
+from gamelab.oware.match import PlayerSpec, parse_player
+from gamelab.oware.rules import Rules
 from gamelab.web.common import ApiModel, GamePage, budgeted, reply
 
 PAGE = GamePage(
@@ -46,9 +49,6 @@ PAGE = GamePage(
 )
 
 router = APIRouter()
-
-#: depth of the analysis's and the review's labelled fallbacks when the budget runs out
-FALLBACK_DEPTH = 4
 
 Start = Field(
     default=START_TEXT,
@@ -64,10 +64,18 @@ Moves: Any = Field(
 )
 
 
-class GameRequest(ApiModel):
-    start: str = Start
+class RulesRequest(ApiModel):
     grand_slam: str = GrandSlam
     cycle: str = Cycle
+
+    @property
+    def rules(self) -> Rules:
+        """The rule variant, parsed once here (its constructor names what is allowed)."""
+        return Rules(grand_slam=self.grand_slam, cycle=self.cycle)
+
+
+class GameRequest(RulesRequest):
+    start: str = Start
     moves: list[str] = Moves
 
 
@@ -79,31 +87,35 @@ class TakeBackRequest(GameRequest):
     side: str = Field(default="South", max_length=10, description="your side: South or North")
 
 
-class ReplyRequest(GameRequest):
+class OpponentRequest(GameRequest):
     opponent: str = Field(
         default="engine:time=0.5",
         max_length=60,
         description="engine:time=T, engine:depth=D, blog:depth=D, greedy or random",
     )
+
+    @property
+    def player(self) -> PlayerSpec:
+        """The opponent's spec, parsed once here."""
+        return parse_player(self.opponent)
+
+
+class ReplyRequest(OpponentRequest):
     seed: int = Field(default=0, ge=0, le=2**31)
 
 
-class AnalyseRequest(ApiModel):
+class AnalyseRequest(RulesRequest):
     position: str = Field(
         max_length=100, description="the position's text form, or the game's start"
     )
-    grand_slam: str = GrandSlam
-    cycle: str = Cycle
     moves: list[str] = Moves
     time: float = Field(default=1.0, gt=0, le=10, description="seconds of search")
+    depth: int | None = Field(default=None, ge=1, le=20, description="a fixed depth instead")
 
 
-class ReviewRequest(GameRequest):
-    opponent: str = Field(
-        default="engine:time=0.5",
-        max_length=60,
-        description="the opponent the player faced: the review searches at least as strongly",
-    )
+class ReviewRequest(OpponentRequest):
+    """`opponent`: the one the player faced (the review searches at least as strongly)."""
+
     depth: int | None = Field(default=None, ge=1, le=20, description="a fixed depth instead")
     first: int = Field(default=1, ge=1, le=1000, description="the first move to review")
     count: int | None = Field(default=None, ge=1, le=1000, description="moves in this piece")
@@ -129,8 +141,8 @@ class LoadRequest(ApiModel):
     )
 
 
-def _game(b: GameRequest) -> tuple[str, str, str, list[str]]:
-    return (b.start, b.grand_slam, b.cycle, list(b.moves))
+def _game(b: GameRequest) -> tuple[str, Rules, list[str]]:
+    return (b.start, b.rules, list(b.moves))
 
 
 @router.post("/state", response_model=GameView)
@@ -153,64 +165,61 @@ async def takeback(body: TakeBackRequest):
 
 @router.post("/reply", response_model=EngineReply)
 async def opponent_reply(body: ReplyRequest, request: Request):
-    """The opponent's reply: searches in a solver process, within the budget plus the engine's
-    own time per move; greedy's move (labelled) if that runs out."""
-    spec = check_opponent(body.opponent)
-    args = (*_game(body), body.opponent, body.seed)
-    if spec.kind in ("random", "greedy"):
+    """The opponent's reply, run as the library's plan says (``reply_plan``): instant ones in
+    the handler, searches in a solver process within the budget plus the engine's own time per
+    move, the plan's labelled fallback if that runs out."""
+    spec = body.player
+    plan = reply_plan(spec)
+    args = (*_game(body), spec, body.seed)
+    if plan.instant:
         return reply(engine_reply(*args))
-    seconds = float(spec.options.get("time", 0.0))
     result = await budgeted(
         request,
         engine_reply,
         args,
-        fallback=partial(engine_reply, *_game(body), "greedy", body.seed),
-        what=f"the {spec} search",
-        fallback_name="the greedy move",
-        allowance=seconds,
-        cache="time" not in spec.options,
+        fallback=partial(engine_reply, *_game(body), plan.fallback, body.seed),
+        what=plan.what,
+        fallback_name=plan.fallback_name,
+        allowance=plan.allowance,
+        cache=plan.cacheable,
     )
     return reply(result)
 
 
 @router.post("/analyse", response_model=PositionAnalysis)
 async def analyse(body: AnalyseRequest, request: Request):
-    """The engine's analysis of a position (text form, then `moves` from it) within `time` s."""
-    args = (body.position, body.grand_slam, body.cycle, body.time, list(body.moves))
+    """The engine's analysis of a position (text form, then `moves` from it) within `time` s;
+    a depth-``FALLBACK_DEPTH`` search (labelled) if the budget runs out."""
+    args = (body.position, body.rules, body.time, list(body.moves), body.depth)
     result = await budgeted(
         request,
         analyse_position,
         args,
-        fallback=partial(analyse_position, *args[:4], list(body.moves), FALLBACK_DEPTH),
+        fallback=partial(analyse_position, *args[:3], list(body.moves), FALLBACK_DEPTH),
         what="the analysis",
         fallback_name=f"a depth-{FALLBACK_DEPTH} search",
-        allowance=body.time,
-        cache=False,
+        allowance=0.0 if body.depth else body.time,
+        cache=body.depth is not None,
     )
     return reply(result)
 
 
 @router.post("/review", response_model=GameReview)
 async def review(body: ReviewRequest, request: Request):
-    """One piece of the review (moves `first`.. of the game, after the rows `previous`), each
-    position searched as strongly as the engine the player faced (the library's
-    ``review_strength``; a fixed `depth` instead when given); a depth-4 piece if it overruns."""
-    plan = review_strength(body.opponent)
-    depth, seconds = (body.depth, None) if body.depth else (plan.depth, plan.seconds)
-    strength = f"depth {depth} at every position" if body.depth else plan.text
-    count = body.count or (len(body.moves) if body.depth else plan.per_piece)
-    rest = (body.first, count, body.previous, body.recommended)
-    args = (*_game(body), depth, seconds, *rest, strength)
-    fallback_text = f"depth {FALLBACK_DEPTH} (the time budget ran out)"
+    """One piece of the review (moves `first`.. of the game, after the rows `previous`), planned
+    by the library (``review_plan``: as strong as the engine the player faced, or a fixed
+    `depth`); its labelled shallower piece if it overruns."""
+    plan = review_plan(body.player, len(body.moves), body.depth, body.count)
+    rest = (body.first, body.previous, body.recommended)
     result = await budgeted(
         request,
-        review_game,
-        args,
-        fallback=partial(review_game, *_game(body), FALLBACK_DEPTH, None, *rest, fallback_text),
+        review_piece,
+        (*_game(body), plan, *rest),
+        fallback=partial(review_piece, *_game(body), plan.fallback(), *rest),
         what="the review",
-        fallback_name=f"a depth-{FALLBACK_DEPTH} review of these moves",
-        allowance=2.0 * (seconds or 0.0) * count,
-        cache=seconds is None,
+        fallback_name=f"a depth-{plan.fallback_depth} review of these moves",
+        allowance=plan.allowance,
+        cache=plan.cacheable,
     )
     return reply(result)
 

@@ -19,6 +19,32 @@ let generation = 0; // bumped by a new game (or a loaded one): answers for an ol
 let skipping = false;
 let opponentName = $("opponent").value;
 let playerSide = $("side").value;
+let browsing = null; // {ply, view}: an earlier position of the game shown (the move list's steps)
+
+/** An opponent as a player says it: "the engine (0.5 s a move)", "the blog's alpha-beta (depth 6)". */
+function opponentLabel(spec = opponentName) {
+  const [kind, opts = ""] = spec.split(":");
+  const o = Object.fromEntries(opts.split(",").filter(Boolean).map((kv) => kv.split("=")));
+  if (kind === "engine") return o.time ? `the engine (${Number(o.time)} s a move)` : `the engine (depth ${o.depth})`;
+  if (kind === "blog") return `the blog's alpha-beta (depth ${o.depth || 6})`;
+  return kind === "greedy" ? "the greedy player" : kind === "random" ? "the random player" : spec;
+}
+
+/** An evaluation in the player's words: "you are ahead by about 2.4 seeds", "it expects to win". */
+function plainVerdict(ev) {
+  if (!ev) return "";
+  if (ev.exact) return ev.text;
+  const ahead = /^(South|North) ahead by about ([\d.]+) seeds$/.exec(ev.text);
+  if (ahead) return ahead[1] === playerSide ? `you are ahead by about ${ahead[2]} seeds` : `it expects to be ahead by about ${ahead[2]} seeds`;
+  const wins = /^(South|North) wins by force/.exec(ev.text);
+  if (wins) return wins[1] === playerSide ? "you can win by force" : "it expects to win by force";
+  return ev.text;
+}
+
+/** `el` gets a plain sentence and, in an expandable line, the search's details. */
+function sayWithDetails(el, sentence, details) {
+  el.replaceChildren(sentence, details ? h("details", { class: "ow-details" }, h("summary", {}, "details"), details) : "");
+}
 
 const body = (extra = {}) => ({ ...game, ...extra });
 const setPhase = (p) => { phase = p; $("board").dataset.state = p; $("skip").hidden = p !== "animating"; };
@@ -58,10 +84,13 @@ function drawBoard(houses, stores, marks = {}) {
       "aria-label": `house ${letter}: ${houses[i]} seed${houses[i] === 1 ? "" : "s"}`,
       onclick: () => clickHouse(letter),
     }, h("span", { class: "n" }, String(houses[i])), seedDots(houses[i]), h("span", { class: "lbl" }, letter));
-    el.style.gridRow = i < 6 ? "2" : "1";
-    el.style.gridColumn = String(i < 6 ? i + 2 : 13 - i);
+    // your row at the bottom: playing North turns the board round (sowing still runs anticlockwise)
+    const turned = playerSide === "North";
+    el.style.gridRow = (i < 6) !== turned ? "2" : "1";
+    el.style.gridColumn = String(turned ? (i < 6 ? 7 - i : i - 4) : (i < 6 ? i + 2 : 13 - i));
     return el;
   };
+  b.classList.toggle("turned", playerSide === "North");
   b.append(h("div", { class: "ow-store north", "data-store": "North" }, h("small", {}, "North"), h("span", { class: "n" }, String(stores[1]))));
   for (let i = 0; i < 12; i++) b.append(cell(i));
   b.append(h("div", { class: "ow-store south", "data-store": "South" }, h("small", {}, "South"), h("span", { class: "n" }, String(stores[0]))));
@@ -69,6 +98,7 @@ function drawBoard(houses, stores, marks = {}) {
 
 function drawView() {
   if (!view) return;
+  if (browsing) { drawBrowsing(); return; }
   const mine = view.to_move === playerSide && !view.over && phase === "idle";
   const last = view.last;
   const ended = view.over && view.end_board; // the board as the last move left it
@@ -79,6 +109,7 @@ function drawView() {
     hint: mine ? hinted : null,
   });
   const b = $("board");
+  delete b.dataset.browsing;
   b.dataset.moves = view.moves.join(" ");
   b.dataset.over = String(view.over);
   b.dataset.toMove = view.to_move;
@@ -122,11 +153,11 @@ function drawStatus() {
     const verdict = !view.winner ? "a draw" : `${view.winner} wins (${view.winner === playerSide ? "you win" : "you lose"})`;
     text = `Game over: ${verdict} — ${why}. ${view.end_text || `Final score ${s}-${n}.`}`;
   } else if (phase === "thinking") {
-    text = `${opponentName} is thinking…`;
+    text = `${opponentLabel()} is thinking…`;
   } else if (view.to_move === playerSide) {
     text = `Your move (${playerSide}): click one of your houses.`;
   } else {
-    text = `${view.to_move} (${opponentName}) to move.`;
+    text = `${view.to_move} (${opponentLabel()}) to move.`;
   }
   const last = view.last;
   if (last && phase !== "thinking") {
@@ -162,15 +193,79 @@ function showEval(south, text, exact = false) {
 function drawMoves() {
   const list = $("move-list");
   list.replaceChildren();
-  const m = view.moves;
+  const m = game.moves;
   const firstNorth = game.start.trim().toUpperCase().endsWith("N");
-  const padded = firstNorth ? ["…", ...m] : m;
+  const shown = browsing ? browsing.ply : m.length;
+  const step = (k) => h("button", { type: "button", class: `ow-step${k === shown ? " current" : ""}`, "data-ply": String(k),
+    "aria-label": `the position after move ${k}, ${m[k - 1]}`, onclick: () => browseTo(k) }, m[k - 1]);
+  const plies = Array.from({ length: m.length }, (_, i) => i + 1);
+  const padded = firstNorth ? [0, ...plies] : plies;
   for (let i = 0; i < padded.length; i += 2) {
-    list.append(h("li", {}, h("span", { class: "no" }, `${i / 2 + 1}.`), " ", padded.slice(i, i + 2).join(" ")));
+    list.append(h("li", {}, h("span", { class: "no" }, `${i / 2 + 1}.`), " ",
+      ...padded.slice(i, i + 2).flatMap((k) => [k ? step(k) : "…", " "])));
   }
   if (!m.length) list.append(h("li", { class: "muted" }, "—"));
-  list.scrollTop = list.scrollHeight; // the latest move in sight
+  const current = list.querySelector(".current");
+  if (current && browsing) current.scrollIntoView({ block: "nearest" });
+  else list.scrollTop = list.scrollHeight; // the latest move in sight
+  $("nav-back").disabled = shown === 0;
+  $("nav-first").disabled = shown === 0;
+  $("nav-fwd").disabled = shown === m.length;
+  $("nav-last").disabled = shown === m.length;
+  $("nav-continue").hidden = !browsing;
 }
+
+// ------------------------------------------------------------------ stepping through the game
+
+/** Show the position after move `ply` (0 = the start); the last one is the game itself. */
+async function browseTo(ply) {
+  if (phase !== "idle" || !view) return;
+  const n = game.moves.length;
+  ply = Math.max(0, Math.min(n, ply));
+  if (ply === n) { browsing = null; drawView(); return; }
+  const mine = generation;
+  const res = await api("/api/oware/state", { ...game, moves: game.moves.slice(0, ply) }, { errorAt: $("board") });
+  if (mine !== generation || !res) return;
+  browsing = { ply, view: res };
+  drawView();
+}
+
+function drawBrowsing() {
+  const v = browsing.view;
+  const last = v.last;
+  drawBoard(v.houses, v.stores, { from: last ? last.house : null, captured: new Set(last ? last.captured_houses : []) });
+  const b = $("board");
+  b.dataset.moves = v.moves.join(" ");
+  b.dataset.browsing = String(browsing.ply);
+  const n = game.moves.length;
+  const after = browsing.ply ? `after move ${browsing.ply} (${last.side} played ${last.move})` : "at the start";
+  $("status").textContent = `Looking back: the position ${after}, ${v.to_move} to move; move ${browsing.ply} of ${n}. ` +
+    "Step on with ▶, or continue the game from here.";
+  drawMoves();
+}
+
+async function continueFromHere() {
+  if (!browsing || phase !== "idle") return;
+  const { ply, view: v } = browsing;
+  const dropped = game.moves.length - ply;
+  if (dropped && !window.confirm(`Continuing from move ${ply} discards the ${dropped} move${dropped === 1 ? "" : "s"} after it. Continue?`)) return;
+  generation += 1;
+  browsing = null;
+  game.moves = v.moves;
+  recommended.length = Math.min(recommended.length, ply);
+  hinted = null;
+  $("hint-text").textContent = "";
+  $("review-result").replaceChildren();
+  view = v;
+  delete $("board").dataset.browsing;
+  drawView();
+  await maybeReply(); // the opponent to move there: it plays
+}
+$("nav-first").addEventListener("click", () => browseTo(0));
+$("nav-back").addEventListener("click", () => browseTo((browsing ? browsing.ply : game.moves.length) - 1));
+$("nav-fwd").addEventListener("click", () => browseTo((browsing ? browsing.ply : game.moves.length) + 1));
+$("nav-last").addEventListener("click", () => browseTo(game.moves.length));
+$("nav-continue").addEventListener("click", continueFromHere);
 
 function drawPv() {
   const el = $("pv-text");
@@ -226,7 +321,7 @@ async function showNewView(res) {
 
 async function clickHouse(letter) {
   if (phase === "animating") { skip(); return; }
-  if (!view || phase !== "idle" || view.over || view.to_move !== playerSide) return;
+  if (!view || browsing || phase !== "idle" || view.over || view.to_move !== playerSide) return;
   setPhase("sending");
   const mine = generation;
   const res = await api("/api/oware/move", body({ move: letter }), { errorAt: $("board") });
@@ -254,13 +349,16 @@ async function maybeReply() {
   if (res.analysis) recommended[game.moves.length] = res.move;
   game.moves = res.view.moves;
   showNote($("reply-note"), res.note);
+  const who = opponentLabel(res.opponent);
   if (res.analysis) {
-    lastAnalysis = { pv_text: res.analysis.pv_text, who: `${res.opponent} expected` };
-    $("engine-text").textContent = `${res.opponent} played ${res.move} (depth ${res.analysis.depth}, ` +
-      `${Math.round(res.analysis.nps).toLocaleString("en")} nodes/s): ${res.evaluation ? res.evaluation.text : res.analysis.score_text}.`;
-    $("engine-text").title = `score for the engine: ${res.analysis.score_text}`;
+    lastAnalysis = { pv_text: res.analysis.pv_text, who: `${who} expected` };
+    const a = res.analysis;
+    const verdict = plainVerdict(res.evaluation);
+    sayWithDetails($("engine-text"), `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}${verdict ? `; ${verdict}` : ""}.`,
+      `searched ${a.depth} moves ahead (${Math.round(a.nps).toLocaleString("en")} positions a second); ` +
+      `its score: ${a.score_text}; its line: ${a.pv_text.join(" ")}`);
   } else {
-    $("engine-text").textContent = `${res.opponent} played ${res.move}.`;
+    sayWithDetails($("engine-text"), `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}.`, null);
   }
   if (res.evaluation) showEval(res.evaluation.south, `${res.evaluation.text} (${res.evaluation.source})`, res.evaluation.exact);
   drawPv();
@@ -281,6 +379,7 @@ async function startGame(start, rules, moves = [], rec = []) {
   if (mine !== generation) return false;
   if (!res) { drawView(); return false; }
   game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
+  browsing = null;
   recommended = [...rec];
   opponentName = $("opponent").value;
   playerSide = $("side").value;
@@ -308,6 +407,7 @@ $("opponent").addEventListener("change", () => { opponentName = $("opponent").va
 
 $("takeback").addEventListener("click", async () => {
   if (phase !== "idle") return;
+  browsing = null;
   if (!game.moves.length) { showError($("board"), "there is no move to take back"); return; }
   const res = await api("/api/oware/takeback", body({ side: playerSide }), { errorAt: $("board") });
   if (!res) return;
@@ -321,7 +421,7 @@ $("takeback").addEventListener("click", async () => {
 });
 
 $("hint").addEventListener("click", async () => {
-  if (!view || view.over || phase !== "idle") return;
+  if (!view || view.over || browsing || phase !== "idle") return;
   const res = await api("/api/oware/analyse", {
     position: game.start, moves: game.moves, grand_slam: game.grand_slam, cycle: game.cycle, time: Math.min(1, budget),
   }, { errorAt: $("board") });
@@ -330,8 +430,8 @@ $("hint").addEventListener("click", async () => {
   hinted = a.best_move_text;
   recommended[game.moves.length] = a.best_move_text;
   lastAnalysis = { pv_text: a.pv_text, who: "the hint's line" };
-  $("hint-text").textContent = `Hint: play ${a.best_move_text} (depth ${a.depth}) — ${res.evaluation.text}.` + (res.note ? ` (${res.note})` : "");
-  $("hint-text").title = `score for the side to move: ${a.score_text}`;
+  sayWithDetails($("hint-text"), `Hint: play ${a.best_move_text} — ${plainVerdict(res.evaluation)}.` + (res.note ? ` (${res.note})` : ""),
+    `searched ${a.depth} moves ahead; score for you: ${a.score_text}; the line: ${a.pv_text.join(" ")}`);
   showEval(res.evaluation.south, `${res.evaluation.text} (${res.evaluation.source})`, res.evaluation.exact);
   drawPv();
   drawView();
@@ -367,6 +467,7 @@ $("load-record").addEventListener("click", async () => {
   $("rules").value = `${res.grand_slam}|${res.cycle}`;
   generation += 1;
   game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
+  browsing = null;
   recommended = [];
   view = res;
   hinted = null;
@@ -444,7 +545,7 @@ function drawReview(res, partial) {
     h("td", {}, String(m.ply)), h("td", {}, m.side), h("td", { class: "mv" }, m.move),
     h("td", { class: "mv" }, m.best === m.move ? "=" : m.best),
     h("td", {}, m.before_text), h("td", {}, m.after_text),
-    h("td", { class: m.loss ? "lost" : "", title: m.remark || null }, m.loss_text || (m.within_noise ? "≈" : "—"),
+    h("td", { class: m.loss ? "lost" : "", title: [m.remark, `best's score ${m.before_text}, played's ${m.after_text}`].filter(Boolean).join("; ") }, m.loss_text || (m.within_noise ? "≈" : "—"),
       m.worst ? h("span", { class: "tag" }, " costliest") : null,
       m.exact ? h("span", { class: "tag exact", title: "scores exact from the endgame tablebase" }, " exact") : null),
     h("td", { class: "depth" }, String(m.depth))));
@@ -542,6 +643,11 @@ document.addEventListener("keydown", (ev) => {
   if ($("play").hidden || ev.ctrlKey || ev.metaKey || ev.altKey) return;
   if (ev.target.closest && ev.target.closest("input:not([type=checkbox]), textarea, select")) return;
   if (phase === "animating" && (ev.key === "Escape" || ev.key === " ")) { ev.preventDefault(); skip(); return; }
+  if (ev.key === "ArrowLeft" || ev.key === "ArrowRight") { // step back and forth through the game
+    ev.preventDefault();
+    browseTo((browsing ? browsing.ply : game.moves.length) + (ev.key === "ArrowLeft" ? -1 : 1));
+    return;
+  }
   const key = ev.key.toUpperCase();
   const offset = key.length === 1 ? "ABCDEF".indexOf(key) : -1;
   if (offset < 0) return;

@@ -1,0 +1,59 @@
+"""Issue 29 item 14: a long Owaré kernel stops at a signal. `oware perft --depth 14` ignored
+Ctrl-C for minutes and `oware match --a blog:depth=50 --b random --games 2` ignored SIGTERM: the
+kernel held the GIL in the main thread. Now each runs in a helper thread without the GIL
+(``gamelab.core.stoppable``) and the command exits 130 / 143 at once. Through real processes."""
+
+import os
+import signal
+import subprocess
+import sys
+import time
+
+
+def _default_sigint() -> None:
+    signal.signal(signal.SIGINT, signal.SIG_DFL)  # a background suite hands children an ignored one
+
+
+def _cpu_seconds(pid: int) -> float:
+    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def _stop_inside_the_kernel(args: list[str], sig: int) -> tuple[subprocess.CompletedProcess, float]:
+    """Start `gamelab ARGS`, send `sig` once it has spent 4 CPU-seconds (well inside a kernel
+    that runs for minutes), and return the finished process and the seconds it took to exit."""
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "gamelab.cli", *args],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_default_sigint,
+    )
+    try:
+        deadline = time.monotonic() + 120
+        while _cpu_seconds(proc.pid) < 4.0:
+            assert proc.poll() is None, proc.communicate()
+            assert time.monotonic() < deadline, "the command never got going"
+            time.sleep(0.1)
+        sent = time.monotonic()
+        proc.send_signal(sig)
+        out, err = proc.communicate(timeout=60)
+        took = time.monotonic() - sent
+    finally:
+        if proc.poll() is None:
+            proc.kill()
+            proc.wait()
+    return subprocess.CompletedProcess(args, proc.returncode, out, err), took
+
+
+def test_14_perft_depth_14_stops_at_ctrl_c():
+    done, took = _stop_inside_the_kernel(["oware", "perft", "--depth", "14"], signal.SIGINT)
+    assert done.returncode == 130 and "error: interrupted" in done.stderr, done.stderr
+    assert done.stdout == "" and took < 5, took  # was: minutes, until the count finished
+
+
+def test_14_a_match_of_deep_blog_searches_stops_at_sigterm():
+    args = ["oware", "match", "--a", "blog:depth=12", "--b", "random", "--games", "2", "--no-store"]
+    done, took = _stop_inside_the_kernel(args, signal.SIGTERM)
+    assert done.returncode == 143 and "error: terminated" in done.stderr, done.stderr
+    assert done.stdout == "" and took < 5, took
