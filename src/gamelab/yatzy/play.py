@@ -276,8 +276,10 @@ class PlaySession(Session):
         points = {
             name: pts + bonus for name, pts, bonus in self.rules.placements(self.dice, self.you)
         }
-        if not confirmed and points.get(self.rules.boxes[b], 0) == 0 and any(points.values()):
-            self.confirm_zero = box  # a slip (a 'y' answered to no question) must not cost a box
+        zero = points.get(self.rules.boxes[b], 0) == 0 and any(points.values())
+        if not confirmed and zero and box.strip().lower() in ("y", "yes"):
+            # 'y' is the yatzy box's alias and also a yes: a slip must not cost the box unasked
+            self.confirm_zero = box
             return f"these dice score 0 in {self.rules.box_label(b)}"
         before = self._snapshot()
         gain = self.you.fill(box, self.dice)  # raises (card unchanged) on a bad or filled box
