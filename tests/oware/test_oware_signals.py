@@ -22,6 +22,29 @@ def _cpu_seconds(pid: int) -> float:
 def _stop_inside_the_kernel(args: list[str], sig: int) -> tuple[subprocess.CompletedProcess, float]:
     """Start `gamelab ARGS`, send `sig` once it has spent 4 CPU-seconds (well inside a kernel
     that runs for minutes), and return the finished process and the seconds it took to exit."""
+    # numba compiles (or loads) the kernels first, holding the GIL: done beforehand, so the
+    # signal below arrives inside the running kernel, not inside the compiler
+    warm = ["oware", "perft", "--depth", "2"] if args[1] == "perft" else [*args[:2], "--help"]
+    subprocess.run([sys.executable, "-m", "gamelab.cli", *warm], capture_output=True, check=True)
+    if args[1] == "match":
+        subprocess.run(
+            [
+                sys.executable,
+                "-m",
+                "gamelab.cli",
+                "oware",
+                "match",
+                "--a",
+                "blog:depth=2",
+                "--b",
+                "random",
+                "--games",
+                "2",
+                "--no-store",
+            ],
+            capture_output=True,
+            check=True,
+        )
     proc = subprocess.Popen(
         [sys.executable, "-m", "gamelab.cli", *args],
         stdout=subprocess.PIPE,
