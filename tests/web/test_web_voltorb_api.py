@@ -197,3 +197,14 @@ def test_the_answer_says_optimal_or_which_fallback_and_why(api):
             "/api/voltorb/solve", json={"rows": deal["rows"], "cols": deal["cols"], "level": 8}
         ).json()
     assert cut["answer"].startswith("fallback: minrisk, because the exact search ")
+
+
+def test_objective_advice_in_words_and_a_bad_objective_is_refused(api, gamelab_cli):
+    body = {"rows": ROWS, "cols": COLS, "level": 2, "objective": "eight"}
+    r = api.post("/api/voltorb/objective", json=body)
+    assert r.status_code == 200, r.text
+    doc = r.json()
+    assert doc["answer"] == "optimal" and doc["advice"].startswith("objective eight (")
+    assert -1e-9 <= doc["value"] <= 1.0 + 1e-9
+    bad = api.post("/api/voltorb/objective", json={**body, "objective": "wins"})
+    assert bad.status_code == 422 and "unknown objective" in bad.json()["detail"]

@@ -524,3 +524,24 @@ def test_voltorb_2_a_review_always_comes_back_and_is_completed_in_the_background
     assert cells[4] == f"{100 * exact['moves'][0]['p_before']:.1f}%"  # ...then the exact one
     assert "Luck of the deal" in page.locator("#review-summary").inner_text()
     assert page.locator("#review-progress").is_hidden()
+
+
+def test_issue_26_item_2_the_assistant_offers_the_round_goals_in_words(page):
+    """The Goal menu: the best play for a round objective (here: keep my level), in words,
+    the library's advice (assistant.advise_objective through /api/voltorb/objective)."""
+    page.goto("/voltorb")
+    page.select_option("#assist-level", "2")
+    _type_clues(page)
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '198'")
+    box = page.locator("#assist-objective-advice")
+    assert box.is_hidden()  # no goal chosen: only the win-maximising advice
+    page.select_option("#assist-objective", "survive")
+    page.wait_for_function(
+        "document.querySelector('#assist-objective-advice').textContent.startsWith('Objective')"
+    )
+    body = {"rows": " ".join(ROWS), "cols": " ".join(COLS), "level": 2, "objective": "survive"}
+    expected = page.request.post("/api/voltorb/objective", data=body).json()
+    assert expected["answer"] == "optimal"
+    text = box.inner_text()
+    assert text == expected["advice"][0].upper() + expected["advice"][1:] + "."
+    assert "level 2" in text and ("flip row" in text or "quit now" in text)

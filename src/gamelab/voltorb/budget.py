@@ -16,7 +16,15 @@ from dataclasses import dataclass, replace
 from functools import partial
 from typing import Any
 
-from gamelab.voltorb.assistant import POLICIES, BoardAnalysis, solve_position
+from gamelab.voltorb.assistant import (
+    POLICIES,
+    BoardAnalysis,
+    advise_objective,
+    playing_posterior,
+    solve_position,
+)
+from gamelab.voltorb.expectimax import SearchLimitError
+from gamelab.voltorb.objectives import Objective, ObjectiveDecision
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
 from gamelab.voltorb.rules import check_generator, check_level, clues_from_text, parse_revealed
 
@@ -156,4 +164,53 @@ def practice_review_plan(
         partial(quick_review_practice, level, seed, flips, generator, quit),
         "exact review",
         REVIEW_FALLBACK,
+    )
+
+
+def objective_advice(
+    rows: str,
+    cols: str,
+    revealed: list[str],
+    level: int,
+    generator: str,
+    objective: Objective,
+    state_limit: int | None,
+) -> ObjectiveDecision:
+    """:func:`gamelab.voltorb.assistant.advise_objective` capped at `state_limit` states; past
+    it MinRisk's flip, labelled in ``answer`` and ``advice``."""
+    try:
+        return advise_objective(rows, cols, revealed, level, generator, objective, state_limit)
+    except SearchLimitError:
+        from gamelab.voltorb.strategies import minrisk_tile
+
+        clues = clues_from_text(rows, cols)
+        post = playing_posterior(clues, parse_revealed(revealed), level, generator)
+        return ObjectiveDecision(
+            objective.name,
+            objective.describe(level),
+            minrisk_tile(post),
+            0.0,
+            int(state_limit or 0),
+            answer=f"fallback: minrisk, because the exact search stopped after "
+            f"{state_limit:,} states",
+        )
+
+
+def objective_plan(
+    rows: str,
+    cols: str,
+    revealed: list[str],
+    level: int,
+    generator: str,
+    objective: Objective,
+    seconds: float,
+) -> BudgetPlan:
+    """The advice for a round objective within `seconds` (as :func:`solve_plan`)."""
+    question = (rows, cols, revealed, level, generator, objective)
+    return BudgetPlan(
+        objective_advice,
+        (*question, state_budget(seconds)),
+        partial(objective_advice, *question, 1),
+        "exact objective search",
+        "MinRisk",
     )

@@ -133,17 +133,26 @@ class ObjectiveDecision:
     value: float  # the optimal expected utility (a probability, or coins for "coins")
     states: int  # states the search visited
     recommended: list[int] | None = None  # [row, col] from 1, None = quit
+    # "optimal", or "fallback: minrisk, because ..." (the search stopped; `value` is then 0 and
+    # `tile` MinRisk's flip), as gamelab.voltorb.budget decides
+    answer: str = "optimal"
+    advice: str = ""  # the advice in words (:meth:`sentence`), for a page to show as it is
 
     def __post_init__(self) -> None:
         if self.recommended is None and self.tile >= 0:
             object.__setattr__(self, "recommended", [self.tile // 5 + 1, self.tile % 5 + 1])
+        if not self.advice:
+            object.__setattr__(self, "advice", self.sentence())
 
     def sentence(self) -> str:
         """The advice in words."""
         rc = self.recommended
         act = "quit now" if rc is None else f"flip row {rc[0]}, column {rc[1]}"
+        head = f"objective {self.objective} ({self.description})"
+        if self.answer != "optimal":
+            return f"{head}: the exact search did not finish in time; MinRisk: {act}"
         value = f"{self.value:.1f} coins" if self.objective == "coins" else f"{self.value:.4f}"
-        return f"objective {self.objective} ({self.description}): {act}; optimal value {value}"
+        return f"{head}: {act}; optimal value {value}"
 
 
 def objective_decision(

@@ -18,10 +18,12 @@ from gamelab.voltorb.budget import (
     check_position,
     check_practice_review,
     check_review,
+    objective_plan,
     practice_review_plan,
     review_plan,
     solve_plan,
 )
+from gamelab.voltorb.objectives import Objective, ObjectiveDecision
 from gamelab.voltorb.practice import PracticeRound, PracticeState, new_practice, play_practice
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
 from gamelab.web.common import ApiModel, GamePage, background, budgeted, reply, settings_of
@@ -84,6 +86,27 @@ async def solve_exact(body: SolveRequest, request: Request):
     question = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy)
     check_position(*question)  # a malformed body is a 422 now, not a failed job later
     return background(request, solve_position, (*question, True))
+
+
+class ObjectiveRequest(ApiModel):
+    rows: str = Clue
+    cols: str = Clue
+    revealed: list[str] = Field(default=[], max_length=25, description='["row,col=value", ...]')
+    level: int = 8
+    generator: str = "hgss"
+    objective: str = Field(
+        max_length=40, description="win, survive, eight, coins or coins>=X (X from 1 to 50000)"
+    )
+
+
+@router.post("/objective", response_model=ObjectiveDecision)
+async def objective(body: ObjectiveRequest, request: Request):
+    """The best action for a round objective, in words (``advice``): the tile to flip or quit,
+    and the optimal value; within the time budget, else MinRisk's flip labelled in ``answer``
+    (:func:`gamelab.voltorb.budget.objective_plan`)."""
+    goal = Objective.parse(body.objective)  # a bad objective is a 422 with the library's words
+    question = (body.rows, body.cols, body.revealed, body.level, body.generator, goal)
+    return await _planned(request, objective_plan(*question, settings_of(request).budget))
 
 
 Tile = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, col], from 1")]

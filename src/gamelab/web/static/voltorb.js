@@ -221,7 +221,31 @@ async function analyse(revealed = assist.revealed, order = assist.order) {
     status.className = "vf-status bad";
   }
   saveAssist();
+  adviseObjective(body, seq);
   return true;
+}
+
+/** The chosen round goal (survive, eight, coins, ...) in words, from /api/voltorb/objective. */
+async function adviseObjective(body, seq) {
+  const box = document.getElementById("assist-objective-advice");
+  const goal = document.getElementById("assist-objective").value;
+  const live = assist.analysis && !assist.analysis.outcome;
+  if (!goal || !live) {
+    box.hidden = true;
+    box.textContent = "";
+    return;
+  }
+  box.textContent = "working out the best play for this goal…";
+  box.hidden = false;
+  try {
+    const { policy, ...question } = body;
+    const advice = await api("/api/voltorb/objective", { ...question, objective: goal }, { quiet: true });
+    if (seq !== assist.seq) return;  // a newer position is on the board
+    box.textContent = advice.advice.charAt(0).toUpperCase() + advice.advice.slice(1) + ".";
+  } catch (err) {
+    if (seq !== assist.seq) return;
+    box.textContent = err.message;
+  }
 }
 
 /** What optimal play would have done at a lost round's last decision, in words. */
@@ -417,7 +441,7 @@ function setupAssist() {
   document.getElementById("assist-analyse").addEventListener("click", () => analyse());
   document.getElementById("assist-think").addEventListener("click", () => keepThinking());
   document.getElementById("assist-think-cancel").addEventListener("click", () => stopThinking());
-  for (const id of ["assist-level", "assist-policy"]) {
+  for (const id of ["assist-level", "assist-policy", "assist-objective"]) {
     document.getElementById(id).addEventListener("change", () => { saveAssist(); if (cluesComplete()) analyse(); });
   }
   document.getElementById("assist-clear").addEventListener("click", () => {
