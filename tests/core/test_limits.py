@@ -30,3 +30,15 @@ def test_8_a_population_beyond_memory_is_refused_with_its_bound(argv, gamelab_cl
         r"error: a population of [\d,]+ over [\d,]+ generations needs .*at most [\d,]+ genomes fit",
         line,
     ), line
+
+
+def test_one_out_of_budget_exception():
+    """Issue 22 item 7: a search stopped at its budget raises one exception type (each search
+    keeps its own name as a subclass), so a shell catches OutOfBudget whatever the game."""
+    from gamelab.core.limits import OutOfBudget
+    from gamelab.voltorb.expectimax import SearchLimitError
+    from gamelab.web.pool import BudgetExceeded
+    from gamelab.wordle.solver.kernel_search import SearchTimeout
+
+    for kind in (SearchTimeout, SearchLimitError, BudgetExceeded):
+        assert issubclass(kind, OutOfBudget), kind

@@ -42,3 +42,11 @@ def check_memory(n_bytes: float, what: str, units: int, unit_bytes: float, unit:
         f"{what} needs about {_gib(n_bytes)} of memory; at most {most:,} {unit} fit in half "
         f"of this machine's {_gib(physical_memory())} (got {units:,})"
     )
+
+
+class OutOfBudget(RuntimeError):
+    """A computation stopped at its budget (wall time, CPU time or a state count) before it
+    finished: the one exception type for that, whatever the game. Each search subclasses it
+    with its own name (``wordle``'s ``SearchTimeout``, ``voltorb``'s ``SearchLimitError``, the
+    web pool's ``BudgetExceeded``) and a message that says which budget ran out; a shell that
+    only needs to know "no exact answer in time" catches ``OutOfBudget``."""

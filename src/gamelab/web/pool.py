@@ -50,6 +50,8 @@ from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import Any, Generic, TypeVar
 
+from gamelab.core.limits import OutOfBudget
+
 T = TypeVar("T")
 
 __all__ = [
@@ -68,7 +70,7 @@ class WorkerDied(RuntimeError):
     """The process running a pooled call died (it has been replaced)."""
 
 
-class BudgetExceeded(RuntimeError):
+class BudgetExceeded(OutOfBudget):
     """A pooled call did not finish within its budget (its process has been replaced)."""
 
     def __init__(self, message: str, *, started: bool) -> None:

@@ -16,6 +16,7 @@ from collections.abc import Sequence
 
 import numpy as np
 
+from gamelab.core.limits import OutOfBudget
 from gamelab.wordle._kernels import RULE_BLOG, RULE_STANDARD
 from gamelab.wordle.solver import _search_kernels as sk
 from gamelab.wordle.solver._memo_kernels import EXACT, memo_find, memo_key, memo_rehash
@@ -24,7 +25,7 @@ from gamelab.wordle.table import Game
 INF = 10**9  # the value of an infeasible node as Python code sees it (the kernel's is sk.INF)
 
 
-class SearchTimeout(Exception):
+class SearchTimeout(OutOfBudget):
     """The time limit ran out (the solver then reports its proven bounds)."""
 
 
