@@ -50,6 +50,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from gamelab.core.limits import OutOfBudget
 from gamelab.voltorb._bounds_kernels import board_bits, flip_bounds
 from gamelab.voltorb._search_kernels import (
     coin_search,
@@ -86,7 +87,7 @@ def revealed_key(revealed: dict[int, int]) -> int:
     return key
 
 
-class SearchLimitError(RuntimeError):
+class SearchLimitError(OutOfBudget):
     """The exact search reached its state limit before finishing."""
 
 
