@@ -321,3 +321,50 @@ def test_yatzy_6_no_stale_advice_beside_an_error(page):
     page.click("#assist-go")
     page.locator("#assist-dice + .field-error").wait_for(state="visible")
     assert page.locator("#assist-options tr").count() == 0
+
+
+def test_screenshots_of_the_page_at_1280_and_on_a_phone(page, browser, live_server):
+    """The docs pictures (GAMELAB_SCREENSHOTS=docs): the coach beside a seeded game at 1280 x 900
+    and the same on a 390 x 844 phone; on both the five dice and the coach's ranking show."""
+    from conftest import save_screenshot
+
+    seed = _seed_with_first_roll("11114")
+    for view, name in ((page, "yatzy-page.png"), (None, "yatzy-phone.png")):
+        context = None
+        if view is None:
+            context = browser.new_context(
+                viewport={"width": 390, "height": 844},
+                is_mobile=True,
+                has_touch=True,
+                base_url=live_server,
+            )
+            view = context.new_page()
+        try:
+            _ready(view)
+            view.fill("#seed", str(seed))
+            view.click("#new-game")
+            view.check("#coach-on")
+            view.locator("#coach tr.option").first.wait_for()
+            assert view.locator("#dice .die").count() == 5
+            assert _coach_rows(view)[0][0]  # the best option is named
+            save_screenshot(view, name)
+        finally:
+            if context is not None:
+                context.close()
+
+
+def test_yatzy_5_wording_boxes_as_players_say_them_and_errors_in_the_pages_names(page):
+    """Issue 25, Yatzy 5: "three kind" / "four kind" on the card, and under Yatzy rules a bad
+    entry in the box labelled "yatzy" was reported as "yahtzee=30"."""
+    _ready(page)
+    card = " ".join(page.locator("#card").all_inner_texts())
+    assert "three of a kind" in card and "four of a kind" in card and "three kind" not in card
+    page.click("#tab-assist")
+    for face in "11114":
+        page.click(f'#assist-faces button[data-face="{face}"]')
+    page.fill('#assist-card input[data-box="yahtzee"]', "30")
+    page.click("#assist-go")
+    card_error = page.locator("#assist-card-error")
+    card_error.wait_for(state="visible")
+    assert "yatzy=30 is impossible" in card_error.inner_text()
+    assert "yahtzee" not in card_error.inner_text()

@@ -101,6 +101,9 @@ def analyse(
     console.print(format_analysis(result), markup=False, highlight=False, soft_wrap=True)
 
 
+FixedDepth = Annotated[
+    int | None, typer.Option("--depth", "-d", min=1, max=20, help="A fixed depth instead.")
+]
 Moves = Annotated[
     list[str] | None,
     typer.Option("--move", "-m", metavar="MOVE", help="A move of the game (A-F, a-f), in order."),
@@ -115,9 +118,7 @@ def hint(
         float,
         typer.Option("--time", "-t", metavar="SECONDS", help="Seconds of search (at most 10)."),
     ] = 1.0,
-    depth: Annotated[
-        int | None, typer.Option("--depth", "-d", min=1, max=20, help="A fixed depth instead.")
-    ] = None,
+    depth: FixedDepth = None,
     grand_slam: GrandSlam = "no-capture",
     cycle: Cycle = "own-row",
     json_out: Json = False,
@@ -147,9 +148,7 @@ def review(
             help="The opponent faced: the review searches at least as strongly.",
         ),
     ] = "engine:time=0.5",
-    depth: Annotated[
-        int | None, typer.Option("--depth", "-d", min=1, max=20, help="A fixed depth instead.")
-    ] = None,
+    depth: FixedDepth = None,
     grand_slam: GrandSlam = "no-capture",
     cycle: Cycle = "own-row",
     json_out: Json = False,

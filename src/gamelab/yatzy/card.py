@@ -69,7 +69,7 @@ class Card:
             if points not in _possible_points(rules, b):
                 allowed = sorted(_possible_points(rules, b))
                 raise ValueError(
-                    f"{rules.boxes[b]}={points} is impossible; possible points: {allowed}"
+                    f"{rules.box_label(b)}={points} is impossible; possible points: {allowed}"
                 )
             card.entries[b] = points
         if card.yahtzee_bonuses:

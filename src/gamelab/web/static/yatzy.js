@@ -315,7 +315,13 @@ function renderCoach(v) {
 }
 
 const SHOWN_OPTIONS = 10;
-const pretty = (label) => label.replace(/_/g, " ");
+/** A box or move label as a player says it: "three of a kind", "reroll all" for "keep -". */
+const pretty = (label) => label.replace(/_/g, " ").replace(/\b(three|four) kind\b/, "$1 of a kind")
+  .replace(/^keep -$/, "reroll all");
+/** A keep in words that cannot read as a count: "kept 1 die (5) from 11345". */
+const keptText = (choice, dice) => choice === "-" ? `rerolled all five (${dice})`
+  : choice === dice ? `kept all (${dice})`
+  : `kept ${choice.length} ${choice.length === 1 ? "die" : "dice"} (${choice}) from ${dice}`;
 
 function fillOptions(table, advice, onPick, showAll = false) {
   table.textContent = "";
@@ -361,7 +367,7 @@ function renderBotLog() {
   list.textContent = "";
   for (const turn of [...play.botLog].reverse()) {
     const steps = turn.decisions.map((d) => {
-      const what = d.kind === "keep" ? (d.choice === d.dice ? `kept all (${d.dice})` : `kept ${d.choice} of ${d.dice}`)
+      const what = d.kind === "keep" ? keptText(d.choice, d.dice)
         : `scored ${d.points} in ${pretty(d.label)}`;
       const loss = d.loss > 0 ? `, ${fmt(d.loss)} below the best` : "";
       return `${what} (expected final ${fmt(d.expected_score)}${loss})`;
