@@ -545,3 +545,9 @@ def test_issue_26_item_2_the_assistant_offers_the_round_goals_in_words(page):
     text = box.inner_text()
     assert text == expected["advice"][0].upper() + expected["advice"][1:] + "."
     assert "level 2" in text and ("flip row" in text or "quit now" in text)
+    from conftest import save_screenshot
+
+    save_screenshot(page, "voltorb-goal.png")  # only with $GAMELAB_SCREENSHOTS (a look by eye)
+    page.set_viewport_size({"width": 390, "height": 844})
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
+    save_screenshot(page, "voltorb-goal-phone.png")
