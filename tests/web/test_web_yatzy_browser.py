@@ -368,3 +368,24 @@ def test_yatzy_5_wording_boxes_as_players_say_them_and_errors_in_the_pages_names
     card_error.wait_for(state="visible")
     assert "yatzy=30 is impossible" in card_error.inner_text()
     assert "yahtzee" not in card_error.inner_text()
+
+
+def test_yatzy_4_on_a_phone_the_coach_is_next_to_the_dice(browser, live_server):
+    """Issue 25, Yatzy 4 (in part): on a 390 px phone the coach was two screens below the dice
+    (under the whole card). Now it follows the dice, and the page does not scroll sideways."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, base_url=live_server
+    )
+    try:
+        page = context.new_page()
+        _ready(page)
+        page.check("#coach-on")
+        page.locator("#coach tr.option").first.wait_for()
+        dice = page.locator("#dice").bounding_box()
+        coach = page.locator("#coach").bounding_box()
+        card = page.locator("#card").bounding_box()
+        assert dice["y"] < coach["y"] < card["y"]  # dice, the coach's advice, then the card
+        assert coach["y"] - (dice["y"] + dice["height"]) < 844 / 2  # within half a screen
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    finally:
+        context.close()
