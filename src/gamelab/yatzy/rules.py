@@ -22,6 +22,7 @@ This module is pure: no strategy and no I/O.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Sequence
@@ -64,6 +65,7 @@ def _count_vectors(total_max: int, exact: bool) -> list[tuple[int, ...]]:
 ROLLS: np.ndarray = np.array(_count_vectors(DICE, exact=True), dtype=np.int64)
 #: The 462 keeps (0..5 dice) as count vectors, ordered by size (empty keep first).
 KEEPS: np.ndarray = np.array(_count_vectors(DICE, exact=False), dtype=np.int64)
+_ROLL_TUPLES = [tuple(int(x) for x in r) for r in ROLLS]
 N_ROLLS = len(ROLLS)
 N_KEEPS = len(KEEPS)
 KEEP_SIZE: np.ndarray = KEEPS.sum(axis=1)
@@ -129,20 +131,20 @@ KEEP_MINUS_START: np.ndarray = np.array(
 KEEP_MINUS_INDEX: np.ndarray = np.array([k for s in _minus for k in s], dtype=np.int64)
 del _minus
 #: CSR lists keep -> (roll, probability) of rerolling the other dice (4368 entries).
-_rows: list[list[tuple[int, float]]] = []
-for _counts in KEEPS:
-    _pairs: list[tuple[int, float]] = []
-    for _r, _roll in enumerate(ROLLS):
-        _rest = _roll - _counts
-        if (_rest >= 0).all():
-            _pairs.append((_r, _multinomial_probability(_rest)))
-    _rows.append(_pairs)
-KEEP_ROLL_START: np.ndarray = np.array(
-    [0] + list(itertools.accumulate(len(s) for s in _rows)), dtype=np.int64
+# (vectorised: a loop over the 462 x 252 pairs cost a second of every import; the values are
+# the same, exact integer counts of ways over 6**n, one correctly rounded division each)
+_rest_all = ROLLS[None, :, :] - KEEPS[:, None, :]
+_fits = (_rest_all >= 0).all(axis=2)
+_keep_of, _roll_of = np.nonzero(_fits)  # row-major: by keep, then roll, as the loop was
+_rest = _rest_all[_keep_of, _roll_of]
+_factorial = np.array([math.factorial(n) for n in range(DICE + 1)], dtype=np.int64)
+_ways = _factorial[_rest.sum(axis=1)] // np.prod(_factorial[_rest], axis=1)
+KEEP_ROLL_START: np.ndarray = np.concatenate(([0], np.cumsum(_fits.sum(axis=1)))).astype(np.int64)
+KEEP_ROLL_INDEX: np.ndarray = _roll_of.astype(np.int64)
+KEEP_ROLL_PROB: np.ndarray = _ways.astype(np.float64) / (float(FACES) ** _rest.sum(axis=1)).astype(
+    np.float64
 )
-KEEP_ROLL_INDEX: np.ndarray = np.array([r for s in _rows for r, _ in s], dtype=np.int64)
-KEEP_ROLL_PROB: np.ndarray = np.array([p for s in _rows for _, p in s])
-del _rows
+del _rest_all, _fits, _keep_of, _roll_of, _rest, _ways
 #: Base-6 code of a count vector (sum c_f 6^f) -> keep index (-1 if not a keep).
 CODE_TO_KEEP: np.ndarray = np.full(FACES**FACES, -1, dtype=np.int64)
 for _k, _counts in enumerate(KEEPS):
@@ -284,6 +286,13 @@ def _base_score(kind: str, counts, scandinavian: bool, ls_two_pairs: bool) -> in
     raise ValueError(f"unknown box {kind!r}")
 
 
+@functools.cache
+def _base_row(kind: str, scandinavian: bool, ls_two_pairs: bool) -> tuple[int, ...]:
+    """A box's points for each of the 252 rolls (shared by the rule sets that have the box;
+    the rolls as plain tuples: numpy scalars made this a second of every import)."""
+    return tuple(_base_score(kind, r, scandinavian, ls_two_pairs) for r in _ROLL_TUPLES)
+
+
 #: Joker values of the fixed-score lower boxes (American rules).
 _JOKER_FIXED = {"full_house": 25, "small_straight": 30, "large_straight": 40}
 
@@ -362,10 +371,7 @@ class RuleSet:
         if (self.yahtzee_bonus or self.joker != JOKER_NONE) and "yahtzee" not in self.boxes:
             raise ValueError("a Yahtzee bonus or joker needs a yahtzee box")
         base = np.array(
-            [
-                [_base_score(b, r, self.scandinavian, self.ls_two_pairs) for r in ROLLS]
-                for b in self.boxes
-            ],
+            [_base_row(b, self.scandinavian, self.ls_two_pairs) for b in self.boxes],
             dtype=np.int64,
         )
         object.__setattr__(self, "_base", base)
