@@ -87,6 +87,8 @@ REQUIRED = {
 }
 #: Options that name a file the command reads (the rest of the Path options are outputs).
 READ_FILES = {"load", "guesses", "answers", "tree", "pack"}
+#: ... except where the same name is an output (`wordle solve-optimal --tree` writes the tree)
+WRITTEN_HERE = {(("wordle", "solve-optimal"), "tree")}
 NOT_HERE = {("serve",)}
 PYTHON_WORDING = re.compile(
     r"Traceback|Errno|codec can't|list indices|object has no attribute|unexpected keyword|"
@@ -160,7 +162,9 @@ def cases(folder: Path):
             kind = _kind(param.type_descriptor.annotation)
             if kind in NUMBER_VALUES:
                 values = NUMBER_VALUES[kind]
-            elif kind is Path and param.name in READ_FILES:
+            elif (
+                kind is Path and param.name in READ_FILES and (path, param.name) not in WRITTEN_HERE
+            ):
                 values = {**TEXT_VALUES, **files}
             elif kind is Path:  # an output: "¿?" or "ﾃｽﾄ" are fine names for it, 100 KB is not
                 values = {"100 KB": BIG_STRING}
