@@ -53,7 +53,7 @@ CASES: dict[str, dict] = {
         "set": {"--rounds": "2", "--campaigns": "4"}
     },
     "gamelab wordle rank --names gen1-4 --rule blog --top 15": {"text": "4.15443"},
-    "gamelab wordle chart --first レントラー": {"text": "1028"},
+    "gamelab wordle chart --first レントラー --rule blog": {"text": "1028"},
     "gamelab wordle prune-search --names gen1-4 --rule blog": {"text": "964", "slow": True},
     "gamelab wordle solve-optimal --names gen1-4 --rule blog --tree tree.json": {"text": "964"},
     "gamelab wordle feasible --names gen1-4 --max-guesses 4": {
