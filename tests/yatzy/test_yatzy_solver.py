@@ -93,3 +93,24 @@ def test_widget_kernel_matches_python_twin(name):
         assert e == pytest.approx(e2, rel=1e-12), (mask, m, f)
         assert w == pytest.approx(w2, rel=1e-12), (mask, m, f)
         assert state_index(rules, mask, m, f) < size
+
+
+def test_19_a_cached_solution_says_it_was_loaded(tmp_path, monkeypatch):
+    """Issue 29 item 19: `yatzy solve --json` said "seconds": 24.6 when it loaded the tables in
+    1.3 s (the stored solve time, printed as if current). A solution now says how long this
+    call took, whether it came from the cache, and apart, how long the solve took."""
+    from gamelab.yatzy.rules import RuleSet
+    from gamelab.yatzy.solver import solve
+
+    monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
+    mini = RuleSet("mini-timing", ("ones", "twos", "chance"), 35)
+    first = solve(mini)
+    assert first.from_cache is False and first.seconds >= first.solve_seconds > 0
+    assert first.timing().startswith("solved in")
+    again = solve(mini)
+    assert again.from_cache is True and again.solve_seconds == first.solve_seconds
+    assert again.timing().startswith("loaded from the cache in")
+    assert "solved earlier in" in again.timing()
+    doc = again.__json__()
+    assert doc["from_cache"] is True and doc["solve_seconds"] == first.solve_seconds
+    assert doc["expected_score"] == first.expected_score

@@ -52,7 +52,7 @@ def solve_command(rules: Rules = "yatzy", json_out: Json = False) -> None:
         return
     console.print(
         f"{sol.rules.name}: expected score {sol.expected_score:.7f}, SD {sol.std_dev:.4f} "
-        f"({sol.widgets} widgets, solved in {sol.seconds:.1f} s, cached)"
+        f"({sol.widgets} widgets; {sol.timing()})"
     )
 
 

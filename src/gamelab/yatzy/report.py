@@ -40,7 +40,7 @@ def build(section: Section, ctx: ReportContext) -> None:
                 f"{PUBLISHED[name]:.7f}",
                 f"{sol.std_dev:.4f}",
                 sol.widgets,
-                round(sol.seconds, 1),
+                round(sol.solve_seconds, 1),
                 round(time.perf_counter() - t0, 1),
             ]
         )

@@ -66,8 +66,10 @@ class Solution:
     rules: RuleSet
     E: np.ndarray  # expected remaining score per state index
     W: np.ndarray  # E[remaining^2] per state index
-    seconds: float  # solve time (0 when loaded from the cache: see `solve_seconds`)
+    solve_seconds: float  # how long the DP took when the tables were computed
     widgets: int
+    seconds: float = 0.0  # how long this call took (a load from the cache, or the solve)
+    from_cache: bool = False  # the tables were computed earlier and loaded
 
     @property
     def expected_score(self) -> float:
@@ -87,8 +89,19 @@ class Solution:
             "expected_score": self.expected_score,
             "std_dev": self.std_dev,
             "seconds": self.seconds,
+            "from_cache": self.from_cache,
+            "solve_seconds": self.solve_seconds,
             "widgets": self.widgets,
         }
+
+    def timing(self) -> str:
+        """How long this call took, in words: a load from the cache is not a solve."""
+        if self.from_cache:
+            return (
+                f"loaded from the cache in {self.seconds:.1f} s; solved earlier in "
+                f"{self.solve_seconds:.1f} s"
+            )
+        return f"solved in {self.solve_seconds:.1f} s"
 
 
 def solve_tables(rules: RuleSet, with_w: bool = True) -> tuple[np.ndarray, np.ndarray, int]:
@@ -107,7 +120,12 @@ def solve_tables(rules: RuleSet, with_w: bool = True) -> tuple[np.ndarray, np.nd
 def solve(rules: RuleSet, use_cache: bool = True) -> Solution:
     """The optimal-strategy tables of `rules` (cached on disk)."""
 
+    started = time.perf_counter()
+    computed = False
+
     def compute() -> dict[str, np.ndarray]:
+        nonlocal computed
+        computed = True
         t0 = time.perf_counter()
         E, W, widgets = solve_tables(rules)
         return {
@@ -122,7 +140,13 @@ def solve(rules: RuleSet, use_cache: bool = True) -> Solution:
     else:
         arrays = compute()
     return Solution(
-        rules, arrays["E"], arrays["W"], float(arrays["seconds"]), int(arrays["widgets"])
+        rules,
+        arrays["E"],
+        arrays["W"],
+        float(arrays["seconds"]),
+        int(arrays["widgets"]),
+        seconds=time.perf_counter() - started,
+        from_cache=not computed,
     )
 
 
