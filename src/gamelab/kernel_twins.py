@@ -114,6 +114,10 @@ TWINS: dict[str, dict[str, Twin]] = {
         "_kernels.min_bound_kernel": _t(
             "gamelab.wordle._kernels.min_bound_python", WR + "test_min_bound_kernel_matches_twin"
         ),
+        "solver._bound_kernels.class_bounds_kernel": _t(
+            "gamelab.wordle.solver._bound_kernels.class_bounds_python",
+            "tests/wordle/test_wordle_opening.py::test_class_bounds_kernel_matches_twin",
+        ),
         "solver._memo_kernels.memo_key": _t(
             "gamelab.wordle.solver._memo_kernels.memo_key_python",
             TW + "test_wordle_memo_kernels_match_twins",

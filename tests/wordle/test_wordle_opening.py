@@ -93,3 +93,35 @@ def test_bad_options_are_refused():
         prove_opening(game, "game")
     with pytest.raises(ValueError, match="margin"):
         prove_opening(Game(random_words(3), "standard"), None, margin=-1)
+
+
+@pytest.mark.parametrize("limit", [None, 2, 3, 4])
+def test_class_bounds_kernel_matches_twin(limit):
+    """The one-pass two-level bound (numba engine, normal mode) gives every opening the same
+    bound as the class-by-class one (the Python engine), with and without a guess limit; and
+    the kernel equals its twin on the classes of each opening."""
+    import numpy as np
+
+    from gamelab.wordle.solver._bound_kernels import class_bounds_kernel, class_bounds_python
+
+    for game in (
+        Game(load_word_list(parse_names("gen1")), "standard"),
+        Game(random_words(7, n_answers=40, n_extra=30), "standard"),
+    ):
+        fast = OptimalSolver(game, max_guesses=limit)
+        slow = OptimalSolver(game, max_guesses=limit, engine="python")
+        fast_b = [fast.opening_bound(g) for g in range(game.n_guesses)]
+        assert fast_b == [slow.opening_bound(g) for g in range(game.n_guesses)]
+        assert limit is not None or min(fast_b) < INF
+        rem = -1 if limit is None else limit - 2
+        for g in range(0, game.n_guesses, 7):
+            parts = [p for p in game.partition(g, game.all_answers()).values() if len(p) >= 3]
+            if not parts:
+                continue
+            sizes = np.array([len(p) for p in parts], dtype=np.int64)
+            members = np.concatenate(parts)
+            order = np.argsort(members, kind="stable")
+            cls = np.repeat(np.arange(len(parts)), sizes)[order]
+            args = (game.table, members[order], cls, sizes, fast._splitters_first())
+            rest = (game.n_codes, game.answer_of_guess, rem)
+            assert (class_bounds_kernel(*args, *rest) == class_bounds_python(*args, *rest)).all()

@@ -33,6 +33,7 @@ import numpy as np
 
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import GAME_HARD_NEEDS_STANDARD, check_hard_mode
+from gamelab.wordle.solver._bound_kernels import class_bounds_kernel
 from gamelab.wordle.solver.kernel_search import INF, KernelSearch, SearchTimeout
 from gamelab.wordle.table import Game
 
@@ -88,6 +89,7 @@ class OptimalSolver:
         self._cpu_deadline = float("inf")
         self.progress = progress
         self.all_guesses = np.arange(game.n_guesses, dtype=np.int32)
+        self._splitters: np.ndarray | None = None
         if self.hard:
             self.pool_guess = game.full_length_index
         self.exact: dict[bytes, tuple[int, int]] = {}
@@ -295,10 +297,57 @@ class OptimalSolver:
     def two_level_bound(
         self, g: int, cands: np.ndarray, sub_depth: int | None, pool: np.ndarray | None
     ) -> int:
-        """Lower bound for playing g here: n + the node bounds of its classes."""
+        """Lower bound for playing g here: n + the node bounds of its classes (in normal mode
+        the numba engine bounds every class in one pass over the table, the same bounds:
+        :mod:`gamelab.wordle.solver._bound_kernels`)."""
+        if self._kernel is not None and pool is None:
+            return self._two_level_one_pass(g, cands, sub_depth)
         total = len(cands)
         for _, part, cpool in self._children(g, cands, pool):
             total += self.node_bound(part, sub_depth, cpool)
+            if total >= INF:
+                return INF
+        return total
+
+    def _splitters_first(self) -> np.ndarray:
+        """Every guess, best one-level bound on all answers first (classes then reach their
+        floor early in :func:`class_bounds_kernel`; the bounds do not depend on the order)."""
+        if self._splitters is None:
+            guesses, _, _ = self._ordered_moves(self.game.all_answers(), None, None)
+            rest = np.setdiff1d(self.all_guesses, guesses)  # (guesses that split nothing)
+            self._splitters = np.concatenate([guesses, rest]).astype(np.int32)
+        return self._splitters
+
+    def _two_level_one_pass(self, g: int, cands: np.ndarray, sub_depth: int | None) -> int:
+        """:meth:`two_level_bound` in normal mode, every class of 3 or more in one kernel call."""
+        total = len(cands)
+        big: list[np.ndarray] = []
+        for _, part, _ in self._children(g, cands, None):
+            if len(part) <= 2:
+                total += self._child_lb(part, sub_depth, None)
+            else:
+                big.append(part)
+            if total >= INF:
+                return INF
+        if not big:
+            return total
+        sizes = np.array([len(p) for p in big], dtype=np.int64)
+        members = np.concatenate(big)
+        order = np.argsort(members, kind="stable")  # each guess's row read in order
+        cls = np.repeat(np.arange(len(big), dtype=np.int64), sizes)[order]
+        rem = -1 if sub_depth is None else sub_depth - 1
+        best = class_bounds_kernel(
+            self.game.table,
+            members[order],
+            cls,
+            sizes,
+            self._splitters_first(),
+            self.game.n_codes,
+            self.game.answer_of_guess,
+            rem,
+        )
+        for m, b in zip(sizes.tolist(), best.tolist(), strict=True):
+            total += min(max(int(b), 2 * m - 1), INF)
             if total >= INF:
                 return INF
         return total
