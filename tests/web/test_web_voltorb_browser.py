@@ -526,6 +526,84 @@ def test_voltorb_2_a_review_always_comes_back_and_is_completed_in_the_background
     assert page.locator("#review-progress").is_hidden()
 
 
+def _partly_exact_practice_review(route):
+    """The server's practice review under a budget of 300 states instead of its 30 s: the
+    library's own plan (``budget.practice_review_plan``) solves from the last flip back, so the
+    first flips of this round stay labelled (the real partly exact document, not a mock-up)."""
+    from gamelab.voltorb.budget import STATES_PER_SECOND, practice_review_plan
+    from gamelab.web.common import to_json
+
+    body = route.request.post_data_json
+    args = (body["level"], body["seed"], body["flips"], body["generator"], body["quit"])
+    plan = practice_review_plan(*args, 300 / STATES_PER_SECOND)
+    route.fulfill(body=to_json(plan.fn(*plan.args)), content_type="application/json")
+
+
+def test_voltorb_2_a_partly_exact_review_says_which_rows_are_exact_and_completes_the_rest(page):
+    """Issue 24 V2: a review whose last flips were solved within the budget shows them exact,
+    marks the others "not exact yet", says which is which, and completes them in the
+    background (the job is held until the partial review has been read)."""
+    from conftest import save_screenshot
+
+    page.route("**/api/voltorb/practice/review", _partly_exact_practice_review)
+    held: list = []
+    page.route("**/api/voltorb/practice/review/exact", lambda route: held.append(route))
+    page.goto("/voltorb")
+    page.click("#tab-practice")
+    page.select_option("#practice-level", "6")
+    page.fill("#practice-seed", "2")
+    page.press("#practice-seed", "Enter")
+    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    flips = [[1, 4], [1, 1], [3, 4], [4, 1], [3, 1], [5, 4]]
+    for n, (r, c) in enumerate(flips, 1):
+        page.locator(f'#practice-board .vf-tile[data-tile="{(r - 1) * 5 + c - 1}"]').click()
+        page.wait_for_function(
+            f"document.querySelectorAll('#practice-board .vf-tile.revealed').length === {n}"
+        )
+    page.click("#practice-quit")  # a player reviews a round that is over
+    page.locator("#practice-status").wait_for(state="visible")
+    page.click("#practice-review")
+    rows = page.locator("#review-table tbody tr")
+    page.wait_for_function("document.querySelectorAll('#review-table tbody tr').length === 6")
+    page.wait_for_function("document.querySelector('#review-progress').hidden === false")
+    exact = page.request.post(
+        "/api/voltorb/practice/review/exact",
+        data={"level": 6, "seed": 2, "generator": "hgss", "flips": flips, "quit": True},
+    ).json()
+    while exact["state"] != "done":  # the test's own request, not the page's (held)
+        page.wait_for_timeout(200)
+        exact = page.request.get(f"/api/jobs/{exact['job']}").json()
+    full = exact["result"]["moves"]
+    labelled = [rows.nth(i).get_attribute("class") == "inexact" for i in range(6)]
+    assert labelled == [True, True, True, True, False, False]  # exact from the last flip back
+    for i in range(4):
+        assert rows.nth(i).locator("td").nth(4).inner_text() == "not exact yet"
+    for i in (4, 5):  # the exact rows already show the exact review's figures
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[4] == f"{100 * full[i]['p_before']:.1f}%"
+        assert cells[5] == f"{100 * full[i]['p_choice']:.1f}%"
+    summary = page.locator("#review-summary").inner_text()
+    assert "Flips 5–6 are reviewed exactly" in summary
+    assert "the 4 flips marked “not exact yet” follow" in summary
+    assert "2 of 6 rows exact" in page.locator("#review-note").inner_text()
+    assert "being computed" in page.locator("#review-progress").inner_text()
+    save_screenshot(page, "voltorb-review-partly-exact.png")
+    page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing scrolls sideways
+    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+    save_screenshot(page, "voltorb-review-partly-exact-phone.png")
+    assert held  # the page asked for the exact review in the background: let it through
+    page.unroute("**/api/voltorb/practice/review/exact")
+    for route in held:
+        route.continue_()
+    page.wait_for_function("document.querySelectorAll('#review-table tbody tr.inexact').length === 0")
+    for i in range(6):
+        cells = rows.nth(i).locator("td").all_inner_texts()
+        assert cells[4] == f"{100 * full[i]['p_before']:.1f}%"
+    summary = page.locator("#review-summary").inner_text()
+    assert "not exact" not in summary and "Result: quit with the coins" in summary
+    assert page.locator("#review-progress").is_hidden()
+
+
 def test_issue_26_item_2_the_assistant_offers_the_round_goals_in_words(page):
     """The Goal menu: the best play for a round objective (here: keep my level), in words,
     the library's advice (assistant.advise_objective through /api/voltorb/objective)."""

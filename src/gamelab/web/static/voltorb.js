@@ -667,6 +667,18 @@ function points(p) {
   return `${p > 0 ? "+" : "−"}${shown.replace("-", "")}`;
 }
 
+/** "5", "5–6" or "2, 5–6": row numbers (ascending) as ranges. */
+function span(rows) {
+  const parts = [];
+  for (let i = 0; i < rows.length; i++) {
+    let j = i;
+    while (j + 1 < rows.length && rows[j + 1] === rows[j] + 1) j++;
+    parts.push(i === j ? String(rows[i]) : `${rows[i]}–${rows[j]}`);
+    i = j;
+  }
+  return parts.join(", ");
+}
+
 const reviewing = { seq: 0, job: null };
 
 async function reviewRound(path, body) {
@@ -681,6 +693,7 @@ async function reviewRound(path, body) {
   // the quick review came back within the budget; the exact one is completed in the background
   const progress = document.getElementById("review-progress");
   progress.hidden = false;
+  progress.textContent = "The exact review is being computed in the background…";
   const status = await followJob(`${path}/exact`, body, (st) => {
     reviewing.job = st.job;
     progress.textContent = `The exact review is being computed: ${Math.round(st.elapsed)} s so far (at most ${Math.round(st.limit)} s).`;
@@ -731,8 +744,14 @@ function renderReview(review) {
   const would = review.optimal_would_win === null ? ""
     : ` Optimal play would have ${review.optimal_would_win ? "cleared" : "lost"} this very board.`;
   if (!review.exact) {
+    // a partly exact review (the budget solved the last flips): say which rows are final
+    const exactRows = review.moves.map((m, i) => (m.exact ? i + 1 : 0)).filter((i) => i > 0);
+    const waiting = review.moves.length - exactRows.length;
+    const done = exactRows.length === 0 ? ""
+      : `${exactRows.length === 1 ? "Flip" : "Flips"} ${span(exactRows)} ${exactRows.length === 1 ? "is" : "are"} reviewed exactly. `;
     document.getElementById("review-summary").textContent =
-      `Result: ${result}. Each flip's P(Voltorb) is exact; P(win), loss and luck follow when the exact review is done.`;
+      `Result: ${result}. ${done}Each flip's P(Voltorb) is exact; P(win), loss and luck of the ` +
+      `${waiting === 1 ? "flip" : `${waiting} flips`} marked “not exact yet” follow when the exact review is done.`;
     return;
   }
   document.getElementById("review-summary").textContent =
