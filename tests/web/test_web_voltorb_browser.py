@@ -595,7 +595,9 @@ def test_voltorb_2_a_partly_exact_review_says_which_rows_are_exact_and_completes
     page.unroute("**/api/voltorb/practice/review/exact")
     for route in held:
         route.continue_()
-    page.wait_for_function("document.querySelectorAll('#review-table tbody tr.inexact').length === 0")
+    page.wait_for_function(
+        "document.querySelectorAll('#review-table tbody tr.inexact').length === 0"
+    )
     for i in range(6):
         cells = rows.nth(i).locator("td").all_inner_texts()
         assert cells[4] == f"{100 * full[i]['p_before']:.1f}%"
