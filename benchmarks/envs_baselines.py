@@ -117,7 +117,7 @@ def play_episode(item: tuple[str, str, int], rng: np.random.Generator) -> dict[s
 
     name, agent, seed = item
     env_id, kwargs = ENVS[name]
-    env = gymnasium.make(env_id, **kwargs).unwrapped
+    env = gymnasium.make(env_id, regret=True, **kwargs).unwrapped
     family = name.split()[0]
     if agent == "strong":
         agent = STRONG_IS.get(family, "strong")
@@ -155,7 +155,8 @@ def leaderboard(episodes: int, store: ResultStore | None, workers: int) -> list[
                 label=f"{name} {agent}",
                 store=store,
                 experiment="envs-baselines",
-                params={"env": name, "agent": agent, "episodes": episodes, "version": 2},
+                # version 3: Voltorb boards dealt by the batched dealer (voltorb/_deal_kernels)
+                params={"env": name, "agent": agent, "episodes": episodes, "version": 3},
             )
             rows.append(
                 {

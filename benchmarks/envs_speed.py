@@ -1,14 +1,19 @@
 """Stepping speed of the environments without the oracle, against a plain Python loop over the
-same rules, measured side by side in one process (one core).
+same rules, measured side by side in one process (one core), in steps per CPU-second.
 
-* VoltorbFlip (level 8): ``env.step`` with random legal flips (``regret=False``) against a loop
-  that deals with ``rules.generate_board`` and flips with ``rules.Round.flip``;
-* YatzySolitaire: ``env.step`` with random legal actions against a loop that rolls with numpy,
-  keeps random dice and fills a random legal box with ``Card.fill``;
-* Owaré (PettingZoo AEC): ``env.step`` with random legal moves against ``Position.play``.
+* VoltorbFlip: ``env.step`` (boards from the batched dealer, the lean round of
+  ``voltorb.stepper``) against a loop that deals with ``rules.generate_board`` and flips with
+  ``rules.Round.flip``;
+* YatzySolitaire: ``env.step`` (``yatzy.stepper``) against a loop that rolls with numpy and
+  fills a legal box with ``Card.fill`` (``RuleSet.placements``);
+* Owaré (PettingZoo AEC): ``env.step`` (``oware.stepper``) against ``Position.play``.
 
-Counted steps are agent decisions (the environment's chance draws are part of a step). Prints
-steps per second of both and their ratio; and, for Voltorb and Yatzy, the cost with the oracle.
+Both sides play the same cheap random agent: a legal action picked with one pre-drawn uniform
+(the plain loops ask the rules for the legal actions, the environments' agent reads the mask).
+Counted steps are agent decisions (chance draws are part of a step). Environments are seeded
+once and then reset without a seed, as Gymnasium recommends; one row shows Voltorb reseeded
+every episode (each reset then deals one board alone). The last rows are with the oracle
+(``regret=True``). Prints the load average, since the machine may be shared.
 
     nice -n 10 .venv/bin/python benchmarks/envs_speed.py --seconds 3
 """
@@ -16,6 +21,7 @@ steps per second of both and their ratio; and, for Voltorb and Yatzy, the cost w
 from __future__ import annotations
 
 import argparse
+import os
 import time
 from collections.abc import Callable
 
@@ -23,91 +29,106 @@ import numpy as np
 
 import gamelab.envs  # noqa: F401
 
-
-def _rate(run: Callable[[float], int], seconds: float) -> float:
-    start = time.perf_counter()
-    steps = run(seconds)
-    return steps / (time.perf_counter() - start)
+Run = Callable[[float], int]
 
 
-def gym_loop(env_id: str, skip: int | None = None, **kwargs) -> Callable[[float], int]:
+def _uniforms(n: int = 1 << 20) -> list[float]:
+    return np.random.default_rng(0).random(n).tolist()
+
+
+def gym_loop(env_id: str, skip: int | None = None, reseed: bool = False, **kwargs) -> Run:
     """Random legal actions through ``env.step`` (never `skip`, e.g. Voltorb's quit)."""
     import gymnasium
 
     env = gymnasium.make(env_id, **kwargs).unwrapped
-    rng = np.random.default_rng(0)
+    u = _uniforms()
 
     def run(seconds: float) -> int:
-        end = time.perf_counter() + seconds
-        steps, seed = 0, 0
-        while time.perf_counter() < end:
-            obs, info = env.reset(seed=seed)
-            seed += 1
+        end = time.process_time() + seconds
+        steps, k, episode = 0, 0, 0
+        obs, info = env.reset(seed=0)
+        while time.process_time() < end:
             done = False
             while not done:
                 mask = info["action_mask"]
                 if skip is not None:
                     mask[skip] = 0
-                legal = np.flatnonzero(mask)
-                obs, _, done, _, info = env.step(int(legal[rng.integers(len(legal))]))
+                legal = mask.nonzero()[0]
+                obs, _, done, _, info = env.step(legal[int(u[k & 0xFFFFF] * len(legal))])
+                k += 1
+                steps += 1
+            episode += 1
+            obs, info = env.reset(seed=episode) if reseed else env.reset()
+        return steps
+
+    return run
+
+
+def voltorb_plain(level: int) -> Run:
+    from gamelab.voltorb.rules import TILES, Round, generate_board
+
+    def run(seconds: float) -> int:
+        rng, u = np.random.default_rng(0), _uniforms()
+        end = time.process_time() + seconds
+        steps, k = 0, 0
+        while time.process_time() < end:
+            board, _ = generate_board("hgss", level, rng)
+            r = Round(board)
+            while r.outcome is None:
+                hidden = [t for t in range(TILES) if t not in r.revealed]
+                r.flip(hidden[int(u[k & 0xFFFFF] * len(hidden))])
+                k += 1
                 steps += 1
         return steps
 
     return run
 
 
-def voltorb_plain(seconds: float) -> int:
-    from gamelab.voltorb.rules import TILES, Round, generate_board
-
-    rng = np.random.default_rng(0)
-    end = time.perf_counter() + seconds
-    steps = 0
-    while time.perf_counter() < end:
-        board, _ = generate_board("hgss", 8, rng)
-        r = Round(board)
-        while r.outcome is None:
-            hidden = [t for t in range(TILES) if t not in r.revealed]
-            r.flip(hidden[int(rng.integers(len(hidden)))])
-            steps += 1
-    return steps
-
-
-def yatzy_plain(seconds: float) -> int:
+def yatzy_plain(name: str) -> Run:
     from gamelab.yatzy.card import Card
-    from gamelab.yatzy.rules import get_rules
+    from gamelab.yatzy.rules import KEEPS, SUBKEEP_INDEX, SUBKEEP_START, get_rules, roll_index
 
-    rules = get_rules("yatzy")
-    rng = np.random.default_rng(0)
-    end = time.perf_counter() + seconds
-    steps = 0
-    while time.perf_counter() < end:
-        card = Card.empty(rules)
-        while not card.done:
-            dice = rng.integers(1, 7, 5)
-            for _ in range(2):
-                keep = rng.random(5) < 0.5
-                dice = np.where(keep, dice, rng.integers(1, 7, 5))
+    rules = get_rules(name)
+
+    def run(seconds: float) -> int:
+        rng, u = np.random.default_rng(0), _uniforms()
+        end = time.process_time() + seconds
+        steps, k = 0, 0
+        while time.process_time() < end:
+            card = Card.empty(rules)
+            while not card.done:
+                counts = np.bincount(rng.integers(0, 6, 5), minlength=6)
+                for _ in range(2):
+                    r = roll_index(counts)
+                    keeps = SUBKEEP_INDEX[SUBKEEP_START[r] : SUBKEEP_START[r + 1]]
+                    keep = KEEPS[keeps[int(u[k & 0xFFFFF] * len(keeps))]]
+                    k += 1
+                    steps += 1
+                    rest = 5 - int(keep.sum())
+                    counts = keep + np.bincount(rng.integers(0, 6, rest), minlength=6)
+                boxes = rules.placements(counts, card)
+                card.fill(boxes[int(u[k & 0xFFFFF] * len(boxes))][0], counts)
+                k += 1
                 steps += 1
-            counts = np.bincount(dice - 1, minlength=6)
-            boxes = rules.placements(counts, card)
-            card.fill(boxes[int(rng.integers(len(boxes)))][0], counts)
-            steps += 1
-    return steps
+        return steps
+
+    return run
 
 
 def oware_env_loop(seconds: float) -> int:
     from gamelab.envs.multi import oware_env
 
     env = oware_env()
-    rng = np.random.default_rng(0)
-    end = time.perf_counter() + seconds
-    steps = 0
-    while time.perf_counter() < end:
-        env.reset(seed=steps)
-        while not env.state.is_terminal():
-            mask = env.observe(env.agent_selection)["action_mask"]
-            legal = np.flatnonzero(mask)
-            env.step(int(legal[rng.integers(len(legal))]))
+    u = _uniforms()
+    end = time.process_time() + seconds
+    steps, k = 0, 0
+    env.reset(seed=0)
+    while time.process_time() < end:
+        env.reset()
+        while not env.terminations[env.agent_selection]:
+            legal = env.observe(env.agent_selection)["action_mask"].nonzero()[0]
+            env.step(legal[int(u[k & 0xFFFFF] * len(legal))])
+            k += 1
             steps += 1
     return steps
 
@@ -115,45 +136,75 @@ def oware_env_loop(seconds: float) -> int:
 def oware_plain(seconds: float) -> int:
     from gamelab.oware.rules import Position
 
-    rng = np.random.default_rng(0)
-    end = time.perf_counter() + seconds
-    steps = 0
-    while time.perf_counter() < end:
+    u = _uniforms()
+    end = time.process_time() + seconds
+    steps, k = 0, 0
+    while time.process_time() < end:
         p = Position.initial()
         while not p.is_over():
             legal = p.legal_moves()
-            p = p.play(legal[int(rng.integers(len(legal)))])
+            p = p.play(legal[int(u[k & 0xFFFFF] * len(legal))])
+            k += 1
             steps += 1
     return steps
 
 
+def rate(run: Run, seconds: float, rounds: int = 3) -> float:
+    """Steps per CPU-second over `rounds` slices of `seconds` / `rounds`."""
+    steps, cpu = 0, 0.0
+    for _ in range(rounds):
+        start = time.process_time()
+        steps += run(seconds / rounds)
+        cpu += time.process_time() - start
+    return steps / cpu
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0)
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU-seconds per side and row")
     args = parser.parse_args()
-    rows = [
+    print(f"load average before: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    rows: list[tuple[str, Run, Run | None]] = [
         (
             "VoltorbFlip level 8",
-            gym_loop("gamelab/VoltorbFlip-v0", 25, level=8, regret=False),
-            voltorb_plain,
+            gym_loop("gamelab/VoltorbFlip-v0", 25, level=8),
+            voltorb_plain(8),
         ),
-        ("YatzySolitaire", gym_loop("gamelab/YatzySolitaire-v0", regret=False), yatzy_plain),
+        (
+            "VoltorbFlip level 1",
+            gym_loop("gamelab/VoltorbFlip-v0", 25, level=1),
+            voltorb_plain(1),
+        ),
+        (
+            "VoltorbFlip level 8, reseeded every episode",
+            gym_loop("gamelab/VoltorbFlip-v0", 25, reseed=True, level=8),
+            voltorb_plain(8),
+        ),
+        ("YatzySolitaire yatzy", gym_loop("gamelab/YatzySolitaire-v0"), yatzy_plain("yatzy")),
+        (
+            "YatzySolitaire yahtzee",
+            gym_loop("gamelab/YatzySolitaire-v0", rules="yahtzee"),
+            yatzy_plain("yahtzee"),
+        ),
         ("Owaré (AEC)", oware_env_loop, oware_plain),
+        (
+            "VoltorbFlip level 3, regret=True",
+            gym_loop("gamelab/VoltorbFlip-v0", 25, level=3, regret=True),
+            None,
+        ),
+        ("YatzySolitaire, regret=True", gym_loop("gamelab/YatzySolitaire-v0", regret=True), None),
     ]
-    print("| environment | env steps/s | plain loop steps/s | env / plain |")
+    print("| environment | env steps/CPU-s | plain loop steps/CPU-s | env / plain |")
     print("|---|---|---|---|")
     for name, env_run, plain_run in rows:
-        env_run(0.2)  # warm up (imports, first tables)
-        plain_run(0.2)
-        e, p = _rate(env_run, args.seconds), _rate(plain_run, args.seconds)
-        print(f"| {name} | {e:,.0f} | {p:,.0f} | {e / p:.2f} |")
-    with_oracle = [
-        ("VoltorbFlip level 3, regret on", gym_loop("gamelab/VoltorbFlip-v0", 25, level=3)),
-        ("YatzySolitaire, regret on", gym_loop("gamelab/YatzySolitaire-v0")),
-    ]
-    for name, run in with_oracle:
-        run(0.5)
-        print(f"| {name} | {_rate(run, args.seconds):,.0f} | | |")
+        env_run(0.3)  # warm up (imports, kernels, first tables)
+        if plain_run is None:
+            print(f"| {name} | {rate(env_run, args.seconds):,.0f} | | |", flush=True)
+            continue
+        plain_run(0.3)
+        e, p = rate(env_run, args.seconds), rate(plain_run, args.seconds)
+        print(f"| {name} | {e:,.0f} | {p:,.0f} | {e / p:.1f} |", flush=True)
+    print(f"load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
 
 
 if __name__ == "__main__":

@@ -21,7 +21,7 @@ import gamelab.envs  # noqa: F401
 
 
 def train(sequence: str, episodes: int, seed: int, block: int) -> list[float]:
-    env = gymnasium.make("gamelab/LatticeFold-v0", sequence=sequence).unwrapped
+    env = gymnasium.make("gamelab/LatticeFold-v0", sequence=sequence, regret=True).unwrapped
     rng = np.random.default_rng(seed)
     q: dict[str, np.ndarray] = {}
     alpha = 0.3

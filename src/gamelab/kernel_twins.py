@@ -94,6 +94,10 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb._search_kernels.memo_entry_python",
             VT + "test_memo_kernels_match_python_twins",
         ),
+        "_deal_kernels.deal_boards": _t(
+            "gamelab.voltorb._deal_kernels.deal_boards_python",
+            "tests/envs/test_envs_steppers.py::test_deal_kernel_matches_twin_and_the_rules",
+        ),
     },
     "wordle": {
         "_kernels.feedback_table_kernel": _t(
@@ -335,6 +339,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_bounds_kernels._line_key_equal": "a comparison inside symmetry_classes",
         "_bounds_kernels._inseparable": "the pair test inside pair_bound",
         "_posterior_kernels._features": "the board features inside enumerate_boards",
+        "_deal_kernels._free": "the free-multiplier test of a tile inside deal_boards",
     },
     "wordle": {
         "_kernels.feedback_code": "one pattern: the cell of feedback_table_kernel (and of the "

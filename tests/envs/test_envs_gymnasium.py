@@ -40,7 +40,7 @@ def test_check_env(env_id, mode):
 
 
 def _play(env_id, seed, choose):
-    env = gymnasium.make(env_id, optimal_action=True, **ENVS[env_id])
+    env = gymnasium.make(env_id, regret=True, optimal_action=True, **ENVS[env_id])
     obs, info = env.reset(seed=seed)
     flat_space = gymnasium.spaces.flatten_space(env.observation_space)
     total, regrets, done = 0.0, [], False
@@ -82,7 +82,7 @@ def test_regret_is_the_oracles_loss():
     """Yatzy: the regret of a box is the coach's loss for it (expected final score)."""
     from gamelab.yatzy.coach import advise
 
-    env = gymnasium.make("gamelab/YatzySolitaire-v0").unwrapped
+    env = gymnasium.make("gamelab/YatzySolitaire-v0", regret=True).unwrapped
     obs, info = env.reset(seed=4)
     env.step(int(np.flatnonzero(info["action_mask"])[-1]))  # keep all five: stop rolling
     state = env.state
@@ -95,7 +95,7 @@ def test_regret_is_the_oracles_loss():
 
 
 def test_seeded_resets_repeat():
-    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=3, regret=False)
+    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=3)
     a, _ = env.reset(seed=7)
     b, _ = env.reset(seed=7)
     c, _ = env.reset(seed=8)
@@ -104,7 +104,7 @@ def test_seeded_resets_repeat():
 
 
 def test_illegal_action_terminates_as_a_failed_game_or_raises():
-    env = gymnasium.make("gamelab/YatzySolitaire-v0").unwrapped
+    env = gymnasium.make("gamelab/YatzySolitaire-v0", regret=True).unwrapped
     obs, info = env.reset(seed=0)
     bad = int(np.flatnonzero(info["action_mask"] == 0)[0])
     obs, reward, done, truncated, info = env.step(bad)
@@ -144,7 +144,7 @@ def test_bad_settings(env_id, kwargs, message):
 def test_pack_level():
     from gamelab.lattice.puzzle import load_pack
 
-    env = gymnasium.make("gamelab/LatticeFold-v0", level=1, regret=False).unwrapped
+    env = gymnasium.make("gamelab/LatticeFold-v0", level=1).unwrapped
     assert env.game.sequence == load_pack().levels[0].sequence
 
 

@@ -9,7 +9,10 @@ oracle (``regret=True``): for Owaré in seeds, exact from the endgame tablebase 
 holds at most ``tablebase_seeds`` seeds and the engine's estimate at ``depth`` plies elsewhere
 (:class:`gamelab.oware.oracle.OwareOracle`, ``infos[agent]["regret_exact"]`` says which); for
 Yatzy in expected points of the agent's own final score (the expected-score optimum,
-:class:`gamelab.yatzy.oracle.YatzyOracle`).
+:class:`gamelab.yatzy.oracle.YatzyOracle`) and, in the agent's last ``win_turns`` turns (3 by
+default), ``infos[agent]["win_regret"]``: what the move cost in P(win) + P(tie)/2 against win
+play versus an expected-score opponent (:class:`gamelab.yatzy.win_oracle.WinPlayOracle`).
+Owaré is played on a lean stepper of its rules (:class:`gamelab.oware.stepper.GameStepper`).
 
 An illegal (masked) action raises :class:`gamelab.core.state.IllegalActionError` and changes
 nothing (PettingZoo agents sample from the mask).
@@ -55,7 +58,8 @@ class GameAEC(AECEnv):
         self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in agents}
         self._oracle: Any = None
         self._rng = np.random.default_rng()
-        self.state: Any = None
+        self._state: Any = None
+        self.stepper: Any = None  # a lean stepper of the rules (Owaré's), if the game has one
 
     # -- what each game says -------------------------------------------------------------
     def make_oracle(self) -> Any:
@@ -77,6 +81,18 @@ class GameAEC(AECEnv):
 
     # -- the PettingZoo API --------------------------------------------------------------
     @property
+    def state(self) -> Any:
+        """The game's state (protocol); with a stepper, built on first use in a game and kept
+        in step from then on."""
+        if self._state is None and self.stepper is not None:
+            self._state = self.stepper.state()
+        return self._state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state = value
+
+    @property
     def oracle(self) -> Any:
         if self._oracle is None:
             self._oracle = self.make_oracle()
@@ -94,48 +110,68 @@ class GameAEC(AECEnv):
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         player = self.possible_agents.index(agent)
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        if not self.state.is_terminal() and self.state.current_player() == player:
+        st = self.stepper
+        if st is not None:
+            if not st.done and st.to_move == player:
+                mask[st.legal] = 1
+        elif not self.state.is_terminal() and self.state.current_player() == player:
             mask[self.state.legal_actions()] = 1
         return {"observation": self.features(player), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        self.state = self.game.new_initial_state()
-        self._resolve_chance()
+        if self.stepper is not None:
+            self.stepper.reset()
+            self._state = None
+        else:
+            self.state = self.game.new_initial_state()
+            self._resolve_chance()
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[self.state.current_player()]
+        self.agent_selection = self.agents[self._player()]
+
+    def _player(self) -> int:
+        st = self.stepper
+        return st.to_move if st is not None else self.state.current_player()
 
     def step(self, action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
-        legal = state.legal_actions()
+        st = self.stepper
+        legal = st.legal if st is not None else self.state.legal_actions()
         if action is None or int(action) not in legal:
-            raise illegal(action, legal, f"{self.game.name} ({state.to_text()})")
+            raise illegal(action, legal, f"{self.game.name} ({self.state.to_text()})")
         action = int(action)
         self._cumulative_rewards[agent] = 0.0
         info: dict[str, Any] = {}
         if self.with_regret:
-            info = self.regret_info(state, action)
-        state.apply(action)
-        self._resolve_chance()
+            info = self.regret_info(self.state, action)
+        if st is not None:
+            st.step(action)
+            if self._state is not None:
+                self._state.apply(action)
+            over = st.done
+        else:
+            self.state.apply(action)
+            self._resolve_chance()
+            over = self.state.is_terminal()
         self.rewards = {a: 0.0 for a in self.agents}
         self.infos[agent] = info
-        if state.is_terminal():
-            for a, r in zip(self.possible_agents, state.returns(), strict=True):
+        if over:
+            returns = st.returns() if st is not None else self.state.returns()
+            for a, r in zip(self.possible_agents, returns, strict=True):
                 self.rewards[a] = float(r)
             self.terminations = {a: True for a in self.agents}
             self.agent_selection = self.possible_agents[1 - self.possible_agents.index(agent)]
         else:
-            self.agent_selection = self.possible_agents[state.current_player()]
+            self.agent_selection = self.possible_agents[self._player()]
         self._accumulate_rewards()
 
     def render(self):
@@ -169,6 +205,7 @@ class OwareEnv(GameAEC):
     ) -> None:
         from gamelab.oware.rules import Position, Rules
         from gamelab.oware.state import SIDES, OwareGame
+        from gamelab.oware.stepper import GameStepper
         from gamelab.oware.tablebase import MAX_SUPPORTED
 
         if not -1 <= tablebase_seeds <= MAX_SUPPORTED:
@@ -178,6 +215,7 @@ class OwareEnv(GameAEC):
         rules = Rules(grand_slam=grand_slam, cycle=cycle)
         game = OwareGame(rules, None if start is None else Position.from_text(start, rules))
         super().__init__(game, (SIDES[0], SIDES[1]), render_mode, regret)
+        self.stepper = GameStepper(game)
         self.tablebase_seeds = tablebase_seeds
         self.depth = depth
         if regret:
@@ -208,8 +246,8 @@ class OwareEnv(GameAEC):
         return str(self.state)
 
     def features(self, player: int) -> np.ndarray:
-        p = self.state.position
-        h, s = p.houses, p.stores
+        st = self.stepper
+        h, s = st.houses, st.stores
         own, other = (h[:6], h[6:]) if player == 0 else (h[6:], h[:6])
         return np.array([*own, *other, s[player], s[1 - player]], dtype=np.int64)
 
@@ -230,13 +268,20 @@ class YatzyDuelEnv(GameAEC):
     metadata = {**GameAEC.metadata, "name": "gamelab_yatzy_duel_v0"}
 
     def __init__(
-        self, rules: str = "yatzy", render_mode: str | None = None, regret: bool = False
+        self,
+        rules: str = "yatzy",
+        render_mode: str | None = None,
+        regret: bool = False,
+        win_turns: int = 3,
     ) -> None:
         from gamelab.yatzy.rules import get_rules
         from gamelab.yatzy.state import YatzyGame
+        from gamelab.yatzy.win_oracle import WinPlayOracle, check_turns
 
         game = YatzyGame(get_rules(rules), players=2)
         super().__init__(game, ("player_0", "player_1"), render_mode, regret)
+        self.win_turns = check_turns(game.rules, win_turns)
+        self._win = WinPlayOracle(game.rules, win_turns) if regret and win_turns else None
         n = game.rules.n_boxes
         self.observation_spaces = {
             a: spaces.Dict(
@@ -252,6 +297,13 @@ class YatzyDuelEnv(GameAEC):
         from gamelab.yatzy.oracle import YatzyOracle
 
         return YatzyOracle(self.game.rules)
+
+    def regret_info(self, state: Any, action: int) -> dict[str, Any]:
+        info = super().regret_info(state, action)
+        if self._win is not None and self._win.applies(state):
+            values = self._win.values(state)
+            info["win_regret"] = max(0.0, max(values.values()) - values[action])
+        return info
 
     def features(self, player: int) -> np.ndarray:
         s = self.state

@@ -8,12 +8,12 @@ from the environment's seeded generator, the agent takes every player decision.
 * observations: a ``Dict`` of integer ``Box`` spaces (``gymnasium.spaces.flatten`` gives a
   vector), described by each class;
 * ``info["regret"]``: what the last action cost against optimal play, in the game's unit
-  (:mod:`gamelab.core.oracle`; 0 for an optimal move), with ``regret=True`` (the default;
-  ``regret=False`` skips the oracle); ``info["optimal_action"]`` with ``optimal_action=True``
-  (off by default: it costs a solve);
+  (:mod:`gamelab.core.oracle`; 0 for an optimal move), with ``regret=True`` (off by default:
+  the oracle costs a solve, up to a minute for a hard level-8 Voltorb opening);
+  ``info["optimal_action"]`` with ``optimal_action=True`` (off by default, for the same reason);
 * at the end ``info["summary"]``: :class:`gamelab.core.oracle.EpisodeSummary` as a dict (the
-  return, the optimum expected at the start, the expected loss of the decisions, percent of
-  optimal);
+  return, and with ``regret=True`` the optimum expected at the start, the expected loss of the
+  decisions and percent of optimal; None without it);
 * ``render_mode="ansi"`` (text) or ``"rgb_array"`` (a picture of the board).
 
 **Illegal actions** (masked ones): with ``illegal_action="terminate"`` (the default, so that
@@ -28,7 +28,6 @@ messages as the command line (the games validate them).
 
 from __future__ import annotations
 
-from dataclasses import asdict
 from typing import Any
 
 import gymnasium as gym
@@ -43,15 +42,22 @@ ILLEGAL_ACTIONS = ("terminate", "raise")
 
 
 class GameEnv(gym.Env):
-    """A one-player game of the state protocol as a Gymnasium environment (see the module)."""
+    """A one-player game of the state protocol as a Gymnasium environment (see the module).
+
+    A game with a lean stepper of its rules (``stepper``: Voltorb's
+    :class:`~gamelab.voltorb.stepper.RoundStepper`, Yatzy's
+    :class:`~gamelab.yatzy.stepper.SolitaireStepper`) is played on it: ``state`` (the
+    protocol's state, for the oracle, the text and the picture) is then built only when asked
+    for and kept in step from then on."""
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
+    stepper: Any = None
 
     def __init__(
         self,
         game: Any,
         render_mode: str | None = None,
-        regret: bool = True,
+        regret: bool = False,
         optimal_action: bool = False,
         illegal_action: str = "terminate",
     ) -> None:
@@ -69,8 +75,10 @@ class GameEnv(gym.Env):
         self.with_optimal_action = bool(optimal_action)
         self.illegal_action = illegal_action
         self.action_space = spaces.Discrete(game.num_actions)
+        self._n_actions = int(game.num_actions)
         self._oracle: Oracle | None = None
-        self.state: Any = None
+        self._started = False
+        self._state: Any = None
         self._done = True
         self._legal: list[int] = []
 
@@ -97,6 +105,17 @@ class GameEnv(gym.Env):
 
     # -- the Gymnasium API ---------------------------------------------------------------
     @property
+    def state(self) -> Any:
+        """The game's state (protocol), built from the stepper on first use in an episode."""
+        if self._state is None and self.stepper is not None and self._started:
+            self._state = self.stepper.state()
+        return self._state
+
+    @state.setter
+    def state(self, value: Any) -> None:
+        self._state = value
+
+    @property
     def oracle(self) -> Oracle:
         if self._oracle is None:
             self._oracle = self.make_oracle()
@@ -106,10 +125,22 @@ class GameEnv(gym.Env):
         resolve_chance(self.state, self.np_random)
 
     def action_mask(self) -> np.ndarray:
+        if self.stepper is not None:
+            return self.stepper.mask.copy()
         mask = np.zeros(self.game.num_actions, dtype=np.int8)
         self._legal = [] if self.state.is_terminal() else self.state.legal_actions()
         mask[self._legal] = 1
         return mask
+
+    def _is_legal(self, action: int) -> bool:
+        if self.stepper is not None:
+            return 0 <= action < self._n_actions and bool(self.stepper.mask[action])
+        return action in self._legal
+
+    def _legal_actions(self) -> list[int]:
+        if self.stepper is not None:
+            return np.flatnonzero(self.stepper.mask).tolist()
+        return self._legal
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_mask()}
@@ -119,9 +150,15 @@ class GameEnv(gym.Env):
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
         super().reset(seed=seed)
-        self.state = self.game.new_initial_state()
-        self._resolve_chance()
-        self._done = self.state.is_terminal()
+        self._started = True
+        if self.stepper is not None:
+            self.stepper.reset(self.np_random)
+            self._state = None
+            self._done = self.stepper.done
+        else:
+            self.state = self.game.new_initial_state()
+            self._resolve_chance()
+            self._done = self.state.is_terminal()
         self._regrets: list[float] = []
         self._illegal = False
         self._return = 0.0
@@ -131,22 +168,34 @@ class GameEnv(gym.Env):
         return self.observe(), self._info()
 
     def step(self, action):
-        if self.state is None or self._done:
+        if not self._started or self._done:
             raise RuntimeError("the episode is over; call reset() first")
         action = int(action)
-        state = self.state
-        before = self.score(state)
-        legal = self._legal  # from the last observation's mask
+        stepper = self.stepper
         regret = None
-        if action not in legal:
+        if not self._is_legal(action):  # the last observation's mask
+            state = self.state
+            legal = self._legal_actions()
             if self.illegal_action == "raise":
                 raise illegal(action, legal, f"{self.game.name} ({state.to_text()})")
-            reward = self.failed_return(state) - before
+            reward = self.failed_return(state) - self.score(state)
             if self.with_regret:
                 regret = max(0.0, self.oracle.value(state) - self.failed_return(state))
             self._illegal = True
             self._done = True
+        elif stepper is not None:
+            if self.with_regret:
+                state = self.state
+                regret = max(
+                    0.0, self.oracle.value(state) - self.oracle.action_value(state, action)
+                )
+            reward = stepper.step(action)
+            if self._state is not None:
+                stepper.sync(self._state, action)
+            self._done = stepper.done
         else:
+            state = self.state
+            before = self.score(state)
             if self.with_regret:
                 regret = max(
                     0.0, self.oracle.value(state) - self.oracle.action_value(state, action)
@@ -159,7 +208,9 @@ class GameEnv(gym.Env):
         if regret is not None:
             self._regrets.append(regret)
         info = (
-            self._info() if not self._done else {"action_mask": np.zeros_like(self.action_mask())}
+            self._info()
+            if not self._done
+            else {"action_mask": np.zeros(self._n_actions, dtype=np.int8)}
         )
         if self._illegal:
             info["illegal_action"] = True
@@ -172,7 +223,7 @@ class GameEnv(gym.Env):
                 self._regrets if self.with_regret else [],
                 self._illegal,
             )
-            info["summary"] = asdict(summary)
+            info["summary"] = dict(vars(summary))  # plain fields (asdict copies deeply)
         obs = self.observe()
         return obs, float(reward), self._done, False, info
 
@@ -198,11 +249,13 @@ class VoltorbFlipEnv(GameEnv):
         self, level: int = 8, generator: str = "hgss", objective: str = "win", **kwargs: Any
     ) -> None:
         from gamelab.voltorb.state import VoltorbGame
+        from gamelab.voltorb.stepper import RoundStepper
 
         game = VoltorbGame(level, generator, objective)
-        if objective != "win" and kwargs.get("regret", True):
-            raise ValueError("regret is measured for objective 'win'; pass regret=False")
+        if objective != "win" and kwargs.get("regret", False):
+            raise ValueError("regret is measured for objective 'win'; leave regret off")
         super().__init__(game, **kwargs)
+        self.stepper = RoundStepper(game)
         self.observation_space = spaces.Dict(
             {
                 "clues": spaces.Box(0, 15, (4, 5), np.int64),
@@ -217,17 +270,11 @@ class VoltorbFlipEnv(GameEnv):
         return VoltorbOracle(self.game.generator, self.game.level)
 
     def observe(self) -> dict[str, np.ndarray]:
-        r = self.state.round
-        c = r.clues
-        revealed = np.full(25, -1, dtype=np.int64)
-        for tile, value in r.revealed.items():
-            revealed[tile] = value
+        st = self.stepper
         return {
-            "clues": np.stack([c.row_sums, c.row_voltorbs, c.col_sums, c.col_voltorbs]).astype(
-                np.int64
-            ),
-            "revealed": revealed,
-            "coins": np.array([r.coins], dtype=np.int64),
+            "clues": st.clues.copy(),
+            "revealed": st.revealed.copy(),
+            "coins": np.array([st.coins], dtype=np.int64),
         }
 
     def failed_return(self, state: Any) -> float:
@@ -270,9 +317,12 @@ class YatzySolitaireEnv(GameEnv):
     def __init__(self, rules: str = "yatzy", **kwargs: Any) -> None:
         from gamelab.yatzy.rules import get_rules
         from gamelab.yatzy.state import YatzyGame
+        from gamelab.yatzy.stepper import SolitaireStepper
 
         game = YatzyGame(get_rules(rules))
         super().__init__(game, **kwargs)
+        self.stepper = SolitaireStepper(game)
+        self._no_dice = np.zeros(6, dtype=np.int64)
         n = game.rules.n_boxes
         self.observation_space = spaces.Dict(
             {
@@ -295,14 +345,12 @@ class YatzySolitaireEnv(GameEnv):
         return float(state.cards[0].total)
 
     def observe(self) -> dict[str, np.ndarray]:
-        s = self.state
-        card = s.cards[0]
-        dice = s.dice if s.dice is not None else np.zeros(6, dtype=np.int64)
+        st = self.stepper
         return {
-            "dice": np.array(dice, dtype=np.int64),
-            "rolls_left": np.array([s.rolls_left], dtype=np.int64),
-            "card": np.array([-1 if v is None else v for v in card.entries], dtype=np.int64),
-            "bonuses": np.array([card.yahtzee_bonuses], dtype=np.int64),
+            "dice": (self._no_dice if st.done else st.dice()).copy(),
+            "rolls_left": np.array([st.rolls_left], dtype=np.int64),
+            "card": st.card.copy(),
+            "bonuses": np.array([st.bonuses], dtype=np.int64),
         }
 
     def text(self) -> str:

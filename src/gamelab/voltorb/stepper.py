@@ -1,0 +1,150 @@
+"""A lean Voltorb Flip round for the environments: the rules of :class:`gamelab.voltorb.rules.
+Round` on flat arrays, with boards dealt in batches (:mod:`gamelab.voltorb._deal_kernels`).
+
+:class:`RoundStepper` plays one round after another from a seeded generator: ``reset(rng)``
+takes the next dealt board, ``flip(tile)`` / ``quit()`` play it and keep ``revealed`` (-1
+hidden, else the card), ``mask`` (1 for a legal action: the hidden tiles and quitting),
+``coins`` and ``outcome`` up to date, as ``Round.flip`` does (a Voltorb loses with 0 coins, the
+last 2 or 3 wins, coins multiply up to 50,000). ``state()`` gives the same round as a
+:class:`gamelab.voltorb.state.VoltorbState` (for the oracle and the text form); the tests play
+both side by side.
+
+Boards come from a queue filled from the generator in batches that double from 1 to
+:data:`MAX_BATCH` after each new generator, so a reseeded round costs one board, and the
+sequence of boards depends only on the generator (the kernel consumes it board by board).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from gamelab.voltorb._deal_kernels import deal_boards, level_tables
+from gamelab.voltorb.rules import TILES, check_generator, check_level
+from gamelab.voltorb.state import QUIT, VoltorbGame, VoltorbState
+
+MAX_BATCH = 256
+MAX_COINS = 50_000
+
+
+class BoardQueue:
+    """Boards of one level and generator, dealt ahead from the generator last given."""
+
+    def __init__(self, generator: str, level: int) -> None:
+        check_generator(generator)
+        check_level(level)
+        self.generator, self.level = generator, level
+        self._tables = level_tables(generator, level)
+        self._rng: np.random.Generator | None = None
+        self._batch = 1
+        self._next = 0
+        self._boards = np.ones((MAX_BATCH, TILES), dtype=np.int8)
+        self._configs = np.zeros(MAX_BATCH, dtype=np.int64)
+        self._clues = np.zeros((MAX_BATCH, 4, 5), dtype=np.int64)
+        self._filled = 0
+
+    def take(self, rng: np.random.Generator) -> int:
+        """The slot of the next board dealt from `rng` (valid until the next call)."""
+        if rng is not self._rng:
+            self._rng, self._batch, self._next, self._filled = rng, 1, 0, 0
+        if self._next == self._filled:
+            mode, counts, limits, cumulative = self._tables
+            n = self._batch
+            deal_boards(
+                rng, n, mode, counts, limits, cumulative, self._boards, self._configs, self._clues
+            )
+            self._next, self._filled = 0, n
+            self._batch = min(2 * n, MAX_BATCH)
+        slot = self._next
+        self._next += 1
+        return slot
+
+    def config_id(self, slot: int) -> int:
+        c = int(self._configs[slot])
+        return -1 if c < 0 else 10 * (self.level - 1) + c
+
+
+class RoundStepper:
+    """Rounds of `game` (a :class:`VoltorbGame`) played on flat arrays (see the module)."""
+
+    def __init__(self, game: VoltorbGame) -> None:
+        self.game = game
+        self.queue = BoardQueue(game.generator, game.level)
+        self.board: list[int] = [1] * TILES
+        self.revealed = np.full(TILES, -1, dtype=np.int64)
+        self.mask = np.zeros(TILES + 1, dtype=np.int8)
+        self.clues = np.zeros((4, 5), dtype=np.int64)
+        self.coins = 0
+        self.outcome: str | None = None
+        self.config = -1
+        self.multipliers_left = 0
+        self.flips: list[int] = []
+
+    def reset(self, rng: np.random.Generator) -> None:
+        q = self.queue
+        slot = q.take(rng)
+        self.board = board = q._boards[slot].tolist()
+        self.clues = q._clues[slot]  # a view: the queue deals again only at a later reset
+        self.config = q.config_id(slot)
+        self.revealed.fill(-1)
+        self.mask.fill(1)
+        self.coins = 0
+        self.flips = []
+        self.multipliers_left = board.count(2) + board.count(3)
+        self.outcome = None if self.multipliers_left else "won"
+        if self.outcome is not None:
+            self.mask.fill(0)
+
+    def flip(self, tile: int) -> int:
+        value = self.board[tile]
+        self.revealed[tile] = value
+        self.mask[tile] = 0
+        self.flips.append(tile)
+        if value == 0:
+            self.coins = 0
+            self._end("lost")
+            return 0
+        self.coins = value if self.coins == 0 else min(self.coins * value, MAX_COINS)
+        if value >= 2:
+            self.multipliers_left -= 1
+            if self.multipliers_left == 0:
+                self._end("won")
+        return value
+
+    @property
+    def done(self) -> bool:
+        return self.outcome is not None
+
+    def step(self, action: int) -> float:
+        """Play a legal `action` (a tile, or :data:`QUIT`); the reward (the return at the end)."""
+        if action == QUIT:
+            self.quit()
+        else:
+            self.flip(action)
+        return self.returns()
+
+    def sync(self, state: VoltorbState, action: int) -> None:
+        """Apply to `state` the action just stepped."""
+        state.apply(action)
+
+    def quit(self) -> None:
+        self.flips.append(QUIT)
+        self._end("quit")
+
+    def _end(self, outcome: str) -> None:
+        self.outcome = outcome
+        self.mask.fill(0)
+
+    def returns(self) -> float:
+        """The return of the finished round (0 while it goes on), as the state protocol's."""
+        if self.outcome is None:
+            return 0.0
+        if self.game.objective == "win":
+            return 1.0 if self.outcome == "won" else 0.0
+        return float(self.coins)
+
+    def state(self) -> VoltorbState:
+        """This round as a state of the protocol (the deal, then the flips so far)."""
+        cells = "".join(str(v) for v in self.board)
+        flips = ",".join("quit" if t == QUIT else str(t) for t in self.flips) or "-"
+        text = f"config {self.config} tries 1 cells {cells} flips {flips}"
+        return self.game.state_from_text(text)

@@ -1,0 +1,216 @@
+"""The environments' lean steppers against the rules they stand for: the batched Voltorb
+dealer against its twin and the rules' free test and clues; each stepper played side by side
+with the game's state protocol (the same actions, the same chance), step by step; and the
+default that keeps the oracle out of an environment that did not ask for it."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from gamelab.core.state import resolve_chance
+
+
+# -- Voltorb --------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "generator, level",
+    [("hgss", 8), ("hgss", 1), ("bulbapedia", 5), ("iid", 4), ("iid-as-coded", 8)],
+)
+def test_deal_kernel_matches_twin_and_the_rules(generator, level):
+    from gamelab.voltorb._deal_kernels import deal_boards, deal_boards_python, level_tables
+    from gamelab.voltorb.rules import CONFIGS, passes_free_test
+
+    n = 60
+    mode, counts, limits, cumulative = level_tables(generator, level)
+    boards = np.zeros((n, 25), dtype=np.int8)
+    configs = np.zeros(n, dtype=np.int64)
+    clues = np.zeros((n, 4, 5), dtype=np.int64)
+    rng = np.random.default_rng(level)
+    deal_boards(rng, n, mode, counts, limits, cumulative, boards, configs, clues)
+    after_kernel = rng.random()
+    rng = np.random.default_rng(level)
+    twin = deal_boards_python(rng, n, generator, level)
+    assert rng.random() == after_kernel  # the same draws, consumed the same way
+    assert np.array_equal(boards, twin[0])
+    assert np.array_equal(configs, twin[1])
+    assert np.array_equal(clues, twin[2])  # Clues.from_board's
+    if generator in ("hgss", "bulbapedia"):
+        for board, c in zip(boards, configs, strict=True):
+            cfg = CONFIGS[10 * (level - 1) + c]
+            assert np.bincount(board, minlength=4)[[0, 2, 3]].tolist() == [
+                cfg.voltorbs,
+                cfg.twos,
+                cfg.threes,
+            ]
+            if generator == "hgss":
+                assert passes_free_test(board.reshape(5, 5), cfg)
+        assert len(set(configs.tolist())) > 5  # the ten configurations all come up
+    else:
+        assert (configs == -1).all()
+
+
+def test_deal_law_matches_the_generator():
+    """Tile frequencies of the batched dealer and of rules.generate_board agree (level 8)."""
+    from gamelab.voltorb.rules import generate_board
+    from gamelab.voltorb.stepper import BoardQueue
+
+    q, rng = BoardQueue("hgss", 8), np.random.default_rng(0)
+    ours = np.array([q._boards[q.take(rng)] for _ in range(3000)])
+    theirs = np.array([generate_board("hgss", 8, rng)[0].reshape(-1) for _ in range(3000)])
+    for v in range(4):
+        a, b = (ours == v).mean(), (theirs == v).mean()
+        assert abs(a - b) < 0.01, (v, a, b)
+
+
+def test_voltorb_stepper_plays_as_the_round():
+    from gamelab.voltorb.state import QUIT, VoltorbGame
+    from gamelab.voltorb.stepper import RoundStepper
+
+    for level, objective in ((1, "win"), (8, "coins"), (5, "win")):
+        game = VoltorbGame(level, "hgss", objective)
+        st, rng, pick = RoundStepper(game), np.random.default_rng(level), np.random.default_rng(1)
+        outcomes = set()
+        for _ in range(40):
+            st.reset(rng)
+            state = st.state()
+            while True:
+                r = state.round
+                assert np.flatnonzero(st.mask).tolist() == state.legal_actions()
+                assert st.coins == r.coins and st.outcome == r.outcome
+                assert st.revealed.tolist() == [r.revealed.get(t, -1) for t in range(25)]
+                assert st.clues.tolist() == [
+                    r.clues.row_sums.tolist(),
+                    r.clues.row_voltorbs.tolist(),
+                    r.clues.col_sums.tolist(),
+                    r.clues.col_voltorbs.tolist(),
+                ]
+                if st.done:
+                    break
+                legal = state.legal_actions()
+                action = legal[int(pick.integers(len(legal) - 1))] if pick.random() < 0.95 else QUIT
+                reward = st.step(action)
+                st.sync(state, action)
+                assert reward == state.returns()[0]
+                assert st.state().to_text() == state.to_text()
+            outcomes.add(st.outcome)
+        assert outcomes >= {"lost", "quit"}
+
+
+# -- Yatzy ----------------------------------------------------------------------------------
+def _keep_most(stepper, mask, rng):
+    """Keep the most common face (Yahtzees, and so the joker rules, come up often)."""
+    from gamelab.yatzy.rules import KEEPS, N_KEEPS, keep_index
+
+    legal = np.flatnonzero(mask)
+    if legal[0] >= N_KEEPS:  # the box that scores most (a Yahtzee goes in the Yahtzee box)
+        rules, card = stepper.rules, stepper.state().cards[0]
+        points = {rules.boxes.index(b): p for b, p, _ in rules.placements(stepper.dice(), card)}
+        return N_KEEPS + max(points, key=lambda b: (points[b], b))
+    if rng.random() < 0.2:
+        return int(legal[int(rng.integers(len(legal)))])
+    dice = stepper.dice()
+    keep = np.zeros(6, dtype=np.int64)
+    face = int(np.argmax(dice))
+    keep[face] = dice[face]
+    k = keep_index(keep)
+    assert KEEPS[k].sum() == dice[face]
+    return k
+
+
+@pytest.mark.parametrize("rules", ["yatzy", "yahtzee", "yahtzee-free-joker"])
+def test_yatzy_stepper_plays_as_the_state(rules):
+    """Same generator, same actions: the stepper rolls the dice the state protocol's chance
+    draws (sample_chance), and its masks, scores and rewards are the state's and the card's."""
+    from gamelab.yatzy.rules import get_rules
+    from gamelab.yatzy.state import YatzyGame
+    from gamelab.yatzy.stepper import SolitaireStepper
+
+    game = YatzyGame(get_rules(rules))
+    st = SolitaireStepper(game)
+    bonuses = 0
+    for seed in range(60):  # until an extra Yahtzee has scored (a few games in all)
+        if seed >= 3 and (bonuses or not rules.startswith("yahtzee")):
+            break
+        st.reset(np.random.default_rng(seed))
+        state, chance = game.new_initial_state(), np.random.default_rng(seed)
+        resolve_chance(state, chance)
+        pick = np.random.default_rng(100 + seed)
+        while True:
+            assert np.flatnonzero(st.mask).tolist() == state.legal_actions()
+            card = state.cards[0]
+            assert st.total == card.total and st.bonuses == card.yahtzee_bonuses
+            assert st.card.tolist() == [-1 if v is None else v for v in card.entries]
+            assert st.done == state.is_terminal()
+            if st.done:
+                break
+            assert st.rolls_left == state.rolls_left and st.dice().tolist() == state.dice.tolist()
+            assert st.state().legal_actions() == state.legal_actions()
+            action = _keep_most(st, st.mask, pick)
+            before = card.total
+            reward = st.step(action)
+            state.apply(action)
+            resolve_chance(state, chance)
+            assert reward == state.cards[0].total - before
+        bonuses += st.bonuses
+    if rules.startswith("yahtzee"):
+        assert bonuses > 0  # the extra-Yahtzee rules were exercised
+
+
+# -- Owaré ----------------------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "grand_slam, cycle",
+    [("no-capture", "own-row"), ("forbidden", "split"), ("capture-all", "own-row")],
+)
+def test_oware_stepper_plays_as_the_position(grand_slam, cycle):
+    from gamelab.oware.rules import Position, Rules
+    from gamelab.oware.state import OwareGame
+    from gamelab.oware.stepper import GameStepper
+
+    rules = Rules(grand_slam=grand_slam, cycle=cycle)
+    starts = [None, Position.from_text("0-0-0-1-0-2-1-0-0-0-1-0-20-23-S", rules)]
+    reasons = set()
+    for start in starts:
+        game = OwareGame(rules, start)
+        st, rng = GameStepper(game), np.random.default_rng(3)
+        for _ in range(25):
+            st.reset()
+            p = game.new_initial_state().position
+            while True:
+                assert st.legal == p.legal_moves() and st.done == p.is_over()
+                assert st.to_move == p.to_move
+                if st.done:
+                    assert tuple(st.stores) == p.result()
+                    wins = {None: (0.0, 0.0), 0: (1.0, -1.0), 1: (-1.0, 1.0)}
+                    assert st.returns() == wins[p.winner()]
+                    reasons.add(p.outcome().reason)
+                    break
+                assert (tuple(st.houses), tuple(st.stores)) == (p.houses, p.stores)
+                move = st.legal[int(rng.integers(len(st.legal)))]
+                st.step(move)
+                p = p.play(move)
+            assert st.state().position == p
+    assert "repetition" in reasons or cycle == "split"
+    assert reasons & {"score", "no moves"}
+
+
+# -- the oracle only on request -------------------------------------------------------------
+def test_level_8_voltorb_never_solves_without_regret():
+    """`regret` is off by default: a level-8 reset (whose exact opening solve can take a
+    minute) deals and plays without building the oracle or even the protocol's state."""
+    gymnasium = pytest.importorskip("gymnasium")
+    import gamelab.envs  # noqa: F401
+
+    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=8).unwrapped
+    obs, info = env.reset(seed=0)
+    for _ in range(3):
+        done = False
+        while not done:
+            obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
+            assert "regret" not in info
+        assert info["summary"]["optimal"] is None and info["summary"]["loss"] is None
+        obs, info = env.reset()
+    assert env._oracle is None and env._state is None
+    with_regret = gymnasium.make("gamelab/VoltorbFlip-v0", level=1, regret=True).unwrapped
+    _, info = with_regret.reset(seed=0)
+    _, _, _, _, info = with_regret.step(int(np.flatnonzero(info["action_mask"])[0]))
+    assert info["regret"] >= 0 and with_regret._oracle is not None
