@@ -11,8 +11,11 @@ reaches the best known value. Per benchmark: the best found over the seeds, the 
 (seeds reaching the best known value) and the median CPU time to reach it (a failed seed counts
 as never: the median is "> budget" unless more than half succeed), for both methods; the upper
 bound (best of free-face, matching and core, `gamelab.lattice.bounds`) and whether it proves the
-best known value optimal. Runs go through `core.parallel` (workers) and the results store, so an
-interrupted run resumes where it stopped (`--no-store` to recompute).
+best known value optimal. Runs go through `core.parallel` (workers) and the results store
+(``$GAMELAB_RESULTS``), each run under its own key (chain, method, budget, the method's settings
+and revision; the seed is the task index), so an interrupted run resumes where it stopped, a
+run with more seeds or other chains reuses the runs it shares with an earlier one, and a change
+of the 2D settings recomputes the 2D runs only (`--no-store` to recompute everything).
 """
 
 from __future__ import annotations
@@ -39,6 +42,29 @@ def run_one(item: tuple, rng: np.random.Generator) -> dict:
     }
 
 
+EXPERIMENT = "benchmarks/lattice_fold.py runs"
+
+
+def run_params(item: tuple) -> dict:
+    """The results-store key of one benchmark's runs (the seed is the task index): the chain, the
+    method, the budget and what the method's result depends on (replica exchange: the default
+    settings of the chain's lattice and the kernel's revision; PERM: its revision), so a change
+    of either recomputes exactly the runs it affects."""
+    from gamelab.lattice.fold import PERM_REVISION
+    from gamelab.lattice.instances import get_benchmark
+    from gamelab.lattice.replica import DEFAULT_SETTINGS, REMC_REVISION
+
+    name, method, _, seconds = item
+    if method == "remc":
+        s = DEFAULT_SETTINGS[get_benchmark(name).lattice]
+        algorithm = [REMC_REVISION, s.replicas, s.t_min, s.t_max, s.phi]
+        if s.patience:  # (runs without restarts keep the key they had before restarts existed)
+            algorithm.append(s.patience)
+    else:
+        algorithm = [PERM_REVISION]
+    return {"chain": name, "method": method, "seconds": seconds, "algorithm": algorithm}
+
+
 def _median_time(runs: list[dict], budget: float) -> str:
     times = sorted(r["cpu_to_best"] if r["reached"] else float("inf") for r in runs)
     m = statistics.median(times)
@@ -50,7 +76,7 @@ def main() -> None:
     parser.add_argument("--seeds", type=int, default=3, help="replica-exchange seeds per benchmark")
     parser.add_argument("--perm-seeds", type=int, default=1, help="PERM seeds per benchmark")
     parser.add_argument("--seconds", type=float, default=10.0, help="CPU budget of one run")
-    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--only", default="", help="comma-separated benchmark names")
     parser.add_argument("--no-store", action="store_true", help="recompute every run")
     parser.add_argument(
@@ -71,30 +97,44 @@ def main() -> None:
     # early (or resumed) has as many seeds of every benchmark as it could
     items = [
         (b.name, method, seed, args.seconds)
+        for seed in range(max(args.seeds, args.perm_seeds))
         for method, seeds in (("remc", args.seeds), ("perm", args.perm_seeds))
-        for seed in range(seeds)
+        if seed < seeds
         for b in chosen
     ]
     store = None if args.no_store else ResultStore()
-    experiment = "benchmarks/lattice_fold.py"
-    params = {"items": [list(i) for i in items], "version": 2, "seed": 0}
     started = time.perf_counter()
-    if args.report_only:
-        if store is None:
-            parser.error("--report-only reads the results store")
-        done = store.finished(experiment, params, len(items))
-        results = [done.get(k) for k in range(len(items))]
-    else:
-        results = run_tasks(
-            run_one,
-            items,
-            seed=0,
-            backend=Backend(workers=args.workers),
-            label="lattice benchmark runs",
-            store=store,
-            experiment=experiment,
-            params=params,
+    results: list[dict | None] = [None] * len(items)
+    if store is not None:
+        for k, item in enumerate(items):
+            results[k] = store.finished(EXPERIMENT, run_params(item), None).get(item[2])
+    pending = [k for k, r in enumerate(results) if r is None]
+    if args.report_only and store is None:
+        parser.error("--report-only reads the results store")
+    if pending and not args.report_only:
+        print(
+            f"{len(items) - len(pending)} of {len(items)} runs already in the store; "
+            f"running {len(pending)}",
+            flush=True,
         )
+        backend = Backend(workers=args.workers, quiet=True)
+        for start in range(0, len(pending), args.workers):
+            batch = pending[start : start + args.workers]
+            values = run_tasks(run_one, [items[k] for k in batch], seed=0, backend=backend)
+            for k, value in zip(batch, values, strict=True):
+                if store is not None:
+                    value = store.put(EXPERIMENT, run_params(items[k]), items[k][2], value)
+                results[k] = value
+                name, method, seed, _ = items[k]
+                print(
+                    f"  {name} {method} seed {seed}: {value['score']} contacts"
+                    + (
+                        f", best known at {value['cpu_to_best']:.1f} CPU s"
+                        if value["reached"]
+                        else ""
+                    ),
+                    flush=True,
+                )
     wall = time.perf_counter() - started
     by_key: dict[tuple[str, str], list[dict]] = {}
     for (name, method, _, _), res in zip(items, results, strict=True):
@@ -156,7 +196,7 @@ def _twin_speed() -> None:
         args = (np.zeros(2, np.int64), np.arange(2, dtype=np.int64), np.array([1], np.uint64))
         best, best_pos = np.zeros(1, np.int64), pos[0].copy()
         t = time.perf_counter()
-        fn(is_h, 2, temps, pos, grid, *args, 20, 500, 999, best_pos, best)
+        fn(is_h, 2, temps, pos, grid, *args, 20, 500, 999, best_pos, best, np.zeros(4, np.int64))
         timings.append((time.perf_counter() - t, int(best[0])))
     (fast, a), (slow, b) = timings[1], timings[2]
     assert a == b

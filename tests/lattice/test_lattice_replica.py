@@ -114,8 +114,9 @@ def test_detailed_balance_on_an_enumerable_chain():
     rounds = 20_000
     for k in range(rounds):
         remc_kernel(
-            is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos, best
-        )
+            is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos, best,
+            np.zeros(4, np.int64),
+        )  # fmt: skip
         seen[int(contacts[0])] += 1
         if k % 1000 == 0:
             assert hh_score(seq, conformation_of(pos[0], 2)) == contacts[0]
@@ -126,7 +127,7 @@ def test_detailed_balance_on_an_enumerable_chain():
 @pytest.mark.parametrize(("ndim", "length"), [(2, 12), (2, 25), (3, 10), (3, 16)])
 def test_remc_kernel_matches_python_twin(ndim, length):
     rng = np.random.default_rng(length + ndim)
-    for seed in range(2):
+    for seed, patience in [(0, 0), (1, 2)]:  # without restarts, and restarting after 2 idle rounds
         is_h = rng.random(length) < 0.5
         temps = np.array([0.3, 0.5, 0.9])
         runs = []
@@ -135,12 +136,15 @@ def test_remc_kernel_matches_python_twin(ndim, length):
             contacts, rep_at = np.zeros(3, np.int64), np.arange(3, dtype=np.int64)
             state = np.array([seed * 1000 + 17], np.uint64)
             best, best_pos = np.zeros(1, np.int64), pos[0].copy()
+            restart = np.array([patience, 0, 0, 0], np.int64)
             done = fn(
-                is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best
-            )
+                is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best,
+                restart,
+            )  # fmt: skip
             runs.append((done, pos.tolist(), contacts.tolist(), rep_at.tolist(), int(state[0]),
-                         int(best[0]), best_pos.tolist()))  # fmt: skip
+                         int(best[0]), best_pos.tolist(), restart.tolist()))  # fmt: skip
         assert runs[0] == runs[1]
+        assert (runs[0][7][3] > 0) == (patience > 0)  # restarts happened exactly when asked
         assert runs[0][5] == hh_score(
             "".join("H" if h else "P" for h in is_h), conformation_of(np.array(runs[0][6]), ndim),
             "square" if ndim == 2 else "cubic",
@@ -200,7 +204,7 @@ def test_bounds_hold_and_certify():
     proven = [
         b.name for b in STANDARD if contact_bounds(b.sequence, b.lattice).upper == b.best_known
     ]
-    assert proven == ["S1-3", "S1-4", "S1-5", "S1-9"]
+    assert proven == ["S1-3", "S1-4", "S1-5", "S1-9", "H48-2", "H48-10"]
     assert core_bound(get_benchmark("S1-9").sequence) == 53
 
 

@@ -244,14 +244,44 @@ def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old):
 
 
 @njit(cache=True)
+def _straighten(pos, grid, mask, shift):
+    """Put every replica back on the straight chain along +x (a restart)."""
+    n = pos.shape[1]
+    for r in range(pos.shape[0]):
+        _place(pos[r], grid[r], 0, n - 1, False, mask, shift)
+        for i in range(n):
+            pos[r, i, 0] = i
+            pos[r, i, 1] = 0
+            pos[r, i, 2] = 0
+        _place(pos[r], grid[r], 0, n - 1, True, mask, shift)
+
+
+@njit(cache=True)
 def remc_kernel(
-    is_h, ndim, temps, pos, grid, contacts, rep_at, rng, rounds, phi, target, best_pos, best
+    is_h,
+    ndim,
+    temps,
+    pos,
+    grid,
+    contacts,
+    rep_at,
+    rng,
+    rounds,
+    phi,
+    target,
+    best_pos,
+    best,
+    restart,
 ):
     """Run up to `rounds` rounds of replica exchange in place: each replica (the one at temperature
     index t is ``rep_at[t]``) makes `phi` Metropolis steps of uniformly drawn move slots at
     ``temps[t]``, then neighbouring temperatures try to swap their replicas. ``best[0]`` and
     ``best_pos`` keep the most contacts seen; stops after the round in which ``best[0] >= target``.
-    Returns the rounds run."""
+
+    ``restart`` = (patience, rounds since the current start's best last rose, that best, restarts
+    made): with patience > 0, after `patience` rounds in a row in which no replica beat the best
+    seen since the last (re)start, every replica goes back to the straight chain (the random
+    stream goes on). Returns the rounds run."""
     n = is_h.shape[0]
     nd = 2 * ndim
     shift = 1
@@ -265,6 +295,7 @@ def remc_kernel(
     done = 0
     while done < rounds and best[0] < target:
         done += 1
+        rose = False
         for t in range(nt):
             r = rep_at[t]
             beta = 1.0 / temps[t]
@@ -274,6 +305,9 @@ def remc_kernel(
                 )
                 if gain != 0:
                     contacts[r] += gain
+                    if contacts[r] > restart[2]:
+                        restart[2] = contacts[r]
+                        rose = True
                     if contacts[r] > best[0]:
                         best[0] = contacts[r]
                         for i in range(n):
@@ -287,6 +321,14 @@ def remc_kernel(
             if delta >= 0.0 or _uniform(rng) < math.exp(delta):
                 rep_at[t] = b
                 rep_at[t + 1] = a
+        if restart[0] > 0:
+            restart[1] = 0 if rose else restart[1] + 1
+            if restart[1] >= restart[0]:
+                _straighten(pos, grid, mask, shift)
+                contacts[:] = 0
+                restart[1] = 0
+                restart[2] = 0
+                restart[3] += 1
     return done
 
 
@@ -413,7 +455,20 @@ def apply_move_python(pos: np.ndarray, ndim: int, slot: int) -> tuple[bool, np.n
 
 
 def remc_python(
-    is_h, ndim, temps, pos, grid, contacts, rep_at, rng, rounds, phi, target, best_pos, best
+    is_h,
+    ndim,
+    temps,
+    pos,
+    grid,
+    contacts,
+    rep_at,
+    rng,
+    rounds,
+    phi,
+    target,
+    best_pos,
+    best,
+    restart,
 ) -> int:
     """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
     not read; the arrays are updated in place at the end, except `grid`)."""
@@ -428,6 +483,7 @@ def remc_python(
     order = [int(r) for r in rep_at]
     top = int(best[0])
     top_chain = [_site(row) for row in best_pos]
+    patience, stalled, since_start, restarts = (int(v) for v in restart)
 
     def uniform() -> float:
         return float(_next_python(state) >> 11) * (1.0 / 9007199254740992.0)
@@ -435,6 +491,7 @@ def remc_python(
     done = 0
     while done < rounds and top < target:
         done += 1
+        rose = False
         for t, temp in enumerate(temps):
             r = order[t]
             beta = 1.0 / temp
@@ -453,6 +510,8 @@ def remc_python(
                 gain = _hh_of(h, chain, where, nd) - before
                 if gain >= 0 or uniform() < math.exp(beta * gain):
                     scores[r] += gain
+                    if gain != 0 and scores[r] > since_start:
+                        since_start, rose = scores[r], True
                     if gain != 0 and scores[r] > top:
                         top = scores[r]
                         top_chain = list(chain)
@@ -467,6 +526,13 @@ def remc_python(
             delta = (1.0 / temps[t] - 1.0 / temps[t + 1]) * (scores[b] - scores[a])
             if delta >= 0.0 or uniform() < math.exp(delta):
                 order[t], order[t + 1] = b, a
+        if patience > 0:
+            stalled = 0 if rose else stalled + 1
+            if stalled >= patience:
+                chains = [[(i, 0, 0) for i in range(n)] for _ in chains]
+                wheres = [{site: i for i, site in enumerate(chain)} for chain in chains]
+                scores = [0] * len(chains)
+                stalled, since_start, restarts = 0, 0, restarts + 1
     for r, chain in enumerate(chains):
         pos[r] = chain
     contacts[:] = scores
@@ -474,4 +540,5 @@ def remc_python(
     rng[0] = np.uint64(state[0])
     best[0] = top
     best_pos[:] = top_chain
+    restart[:] = (patience, stalled, since_start, restarts)
     return done

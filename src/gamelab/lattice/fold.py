@@ -316,6 +316,8 @@ def contact_upper_bound(sequence: str, lattice: str = "square") -> int:
 
 
 METHODS = ("remc", "perm")
+#: Bumped whenever a change of PERM changes what a seed gives (see replica.REMC_REVISION).
+PERM_REVISION = 1
 
 
 @dataclass(frozen=True)
@@ -442,6 +444,7 @@ def replica_task(item: tuple, rng: np.random.Generator) -> dict:
         "contacts": run.contacts,
         "conformation": run.conformation,
         "steps": run.steps,
+        "restarts": run.restarts,
         "seconds_to_best": run.seconds_to_best,
         "cpu_seconds": run.seconds,
     }
@@ -507,7 +510,8 @@ def fold(
     goal = target if target is not None else (known if known is not None else bound)
     if method == "remc":
         s = settings or DEFAULT_SETTINGS[lattice]
-        item = (seq, lattice, (s.replicas, s.t_min, s.t_max, s.phi), goal, max_steps, seconds)
+        settings_ = (s.replicas, s.t_min, s.t_max, s.phi, s.patience)
+        item = (seq, lattice, settings_, goal, max_steps, seconds)
         runs = run_tasks(
             replica_task,
             [item] * sets,

@@ -38,15 +38,23 @@ _LETTER = {(1, 0, 0): "R", (0, 1, 0): "U", (-1, 0, 0): "L", (0, -1, 0): "D"} | {
 assert "".join(_LETTER.values()) == MOVE_LETTERS
 
 
+#: Bumped whenever a change of the kernels changes what a seed gives (the results store's key of
+#: the benchmark runs, benchmarks/lattice_fold.py).
+REMC_REVISION = 1
+
+
 @dataclass(frozen=True)
 class ReplicaSettings:
-    """Replica count, the temperature range (in units of one HH contact) and the Monte Carlo steps
-    per replica between exchange attempts."""
+    """Replica count, the temperature range (in units of one HH contact), the Monte Carlo steps
+    per replica between exchange attempts, and the restart patience: after this many steps per
+    replica without a new best since the last (re)start, every replica starts again from the
+    straight chain (0: never)."""
 
     replicas: int = 2
     t_min: float = 0.25
     t_max: float = 0.4
     phi: int = 500
+    patience: int = 0
 
     def __post_init__(self) -> None:
         if self.replicas < 1:
@@ -57,6 +65,8 @@ class ReplicaSettings:
             )
         if self.phi < 1:
             raise ValueError(f"phi must be at least 1, got {self.phi}")
+        if self.patience < 0:
+            raise ValueError(f"patience must be 0 (never restart) or more, got {self.patience}")
 
     def temperatures(self) -> np.ndarray:
         if self.replicas == 1:
@@ -84,6 +94,7 @@ class ReplicaRun:
     steps: int  # Monte Carlo steps per replica
     seconds: float  # CPU seconds (one core)
     seconds_to_best: float  # CPU seconds until the final best was first seen
+    restarts: int = 0  # restarts from the straight chain (settings.patience)
 
 
 def conformation_of(sites: np.ndarray, ndim: int) -> str:
@@ -134,8 +145,11 @@ def replica_fold(
     state = np.array([rng.integers(0, 2**63, dtype=np.uint64)], dtype=np.uint64)
     best = np.zeros(1, dtype=np.int64)
     best_pos = pos[0].copy()
+    restart = np.array([-(-s.patience // s.phi), 0, 0, 0], dtype=np.int64)
     # compile or load the kernel before the clock starts (numba's start-up is not the search's)
-    remc_kernel(is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best)
+    remc_kernel(
+        is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best, restart
+    )
     goal = target if target is not None else 10**9
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
     started = time.thread_time()
@@ -161,6 +175,7 @@ def replica_fold(
                 goal,
                 best_pos,
                 best,
+                restart,
             )
         )
         rounds += done
@@ -175,4 +190,6 @@ def replica_fold(
             chunk *= 2
     conf = conformation_of(best_pos, ndim)
     assert hh_score(seq, conf, lattice) == int(best[0])
-    return ReplicaRun(int(best[0]), conf, rounds * s.phi, time.thread_time() - started, found_at)
+    return ReplicaRun(
+        int(best[0]), conf, rounds * s.phi, time.thread_time() - started, found_at, int(restart[3])
+    )
