@@ -3,6 +3,7 @@
 import numpy as np
 import pytest
 
+from gamelab.core.serialise import to_plain
 from gamelab.yatzy._turn_kernels import new_workspace, upper_subset
 from gamelab.yatzy._widget_kernels import widget, widget_python
 from gamelab.yatzy.rules import get_rules
@@ -114,3 +115,44 @@ def test_19_a_cached_solution_says_it_was_loaded(tmp_path, monkeypatch):
     doc = again.__json__()
     assert doc["from_cache"] is True and doc["solve_seconds"] == first.solve_seconds
     assert doc["expected_score"] == first.expected_score
+
+
+def test_19_cached_distribution_comeback_and_target_say_they_were_loaded(tmp_path, monkeypatch):
+    """Issue 29 item 19, the rest: `yatzy distribution`, `comeback` and `target` printed their
+    stored "computed in" time as this run's. Each now says whether it computed or loaded its
+    table, and the document keeps the computation's time apart (`compute_seconds`)."""
+    from typer.testing import CliRunner
+
+    from gamelab.yatzy import comeback, distribution, target
+    from gamelab.yatzy.cli import app
+    from gamelab.yatzy.rules import RuleSet
+
+    monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
+    boxes = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
+    mini = RuleSet("mini-timing-2", boxes, 35)  # 7 boxes: the comeback table starts at round 7
+    calls = {
+        "distribution": lambda: distribution.score_distribution(mini),
+        "comeback": lambda: comeback.comeback_study(mini, cap=200),
+        "target": lambda: target.target_table(mini, (20, 40)),
+    }
+    loaded = {}
+    for name, call in calls.items():
+        first = call()
+        assert first.from_cache is False, name
+        assert first.timing().split(" in ")[0] in ("computed", "solved"), (name, first.timing())
+        again = call()
+        assert again.from_cache is True and again.compute_seconds == first.compute_seconds, name
+        assert again.timing().startswith("loaded from the cache in "), name
+        assert f"earlier in {first.compute_seconds:.1f} s" in again.timing(), name
+        doc = to_plain(again)
+        assert doc["from_cache"] is True and doc["compute_seconds"] == first.compute_seconds
+        assert doc["seconds"] == again.seconds
+        loaded[name] = again
+    # the commands print the timing line (the tables here are the mini ones, loaded)
+    monkeypatch.setattr(distribution, "score_distribution", lambda rules: loaded["distribution"])
+    monkeypatch.setattr(comeback, "comeback_study", lambda rules: loaded["comeback"])
+    monkeypatch.setattr(target, "target_table", lambda rules, chosen: loaded["target"])
+    for command in ("distribution", "comeback", "target"):
+        out = CliRunner().invoke(app, [command], env={"COLUMNS": "100"}).output
+        assert "loaded from the cache in " in out and "earlier in " in out, (command, out)
+        assert "computed in" not in out.replace("computed earlier in", ""), (command, out)

@@ -153,9 +153,9 @@ def distribution_command(
         print_json(d)
         return
     console.print(
-        f"{r.name}: mean {d.mean:.7f}, SD {d.std_dev:.4f}, P(> {d.cap}) = "
-        f"{d.tail_probability:.3g}, computed in {d.seconds:.1f} s"
+        f"{r.name}: mean {d.mean:.7f}, SD {d.std_dev:.4f}, P(> {d.cap}) = {d.tail_probability:.3g}"
     )
+    console.print(d.timing())
     console.print("quantiles: " + ", ".join(f"{q}: {d.quantile(q)}" for q in QUANTILES))
     console.print(
         "P(score >= T): "
@@ -185,6 +185,7 @@ def comeback_command(rules: Rules = "yahtzee", json_out: Json = False) -> None:
     for i, y in enumerate(table.rounds):
         t.add_row(str(y), *["-" if np.isnan(v) else f"{100 * v:.1f}" for v in table.p_win[i]])
     console.print(t)
+    console.print(table.timing())
 
 
 @app.command("risk")
@@ -351,6 +352,7 @@ def target_command(
             str(row.target), f"{row.max_probability:.6f}", f"{row.expected_score_strategy:.6f}"
         )
     console.print(t)
+    console.print(table.timing())
 
 
 @app.command("winplay")

@@ -31,12 +31,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gamelab.core.cache import cached_arrays
 from gamelab.yatzy._distribution_kernels import backward_layer
 from gamelab.yatzy._turn_kernels import state_index
 from gamelab.yatzy.distribution import forward_layers, layer_rows
 from gamelab.yatzy.rules import RULES, RuleSet
-from gamelab.yatzy.solver import masks_by_popcount, solve
+from gamelab.yatzy.solver import masks_by_popcount, solve, timed_cached_arrays, timing_text
 
 CACHE_VERSION = 2
 CAP = 600
@@ -109,8 +108,11 @@ def comeback_from_joint(J: np.ndarray, deficit: int) -> tuple[float, float, floa
     return win, loss, tie
 
 
-def comeback_table(rules: RuleSet = RULES["yahtzee"], cap: int = CAP) -> dict[str, np.ndarray]:
-    """Exact optimal-vs-optimal comeback table (cached): arrays win/loss/tie [len(ROUNDS), len(DEFICITS)]."""
+def comeback_table(
+    rules: RuleSet = RULES["yahtzee"], cap: int = CAP
+) -> tuple[dict[str, np.ndarray], bool, float]:
+    """Exact optimal-vs-optimal comeback table (cached): arrays win/loss/tie [len(ROUNDS),
+    len(DEFICITS)]; with whether it came from the cache and the seconds this call took."""
 
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
@@ -134,7 +136,7 @@ def comeback_table(rules: RuleSet = RULES["yahtzee"], cap: int = CAP) -> dict[st
             "clamp": np.array(clamp),
         }
 
-    return cached_arrays(
+    return timed_cached_arrays(
         "yatzy-comeback", {"rules": rules.name, "cap": cap}, CACHE_VERSION, compute
     )
 
@@ -156,12 +158,18 @@ class ComebackTable:
     deficits: list[int]
     p_win: np.ndarray
     p_condition: np.ndarray
-    seconds: float
+    compute_seconds: float  # how long the table took when it was computed
+    seconds: float = 0.0  # how long this call took (a load from the cache, or the computation)
+    from_cache: bool = False
+
+    def timing(self) -> str:
+        """How long this call took, in words (a load from the cache is not a computation)."""
+        return timing_text(self.seconds, self.from_cache, self.compute_seconds, "computed")
 
 
 def comeback_study(rules: RuleSet = RULES["yahtzee"], cap: int = CAP) -> ComebackTable:
     """The exact comeback table of `rules` (cached), as probabilities."""
-    table = comeback_table(rules, cap)
+    table, from_cache, seconds = comeback_table(rules, cap)
     return ComebackTable(
         rules.name,
         list(ROUNDS),
@@ -169,4 +177,6 @@ def comeback_study(rules: RuleSet = RULES["yahtzee"], cap: int = CAP) -> Comebac
         comeback_probability(table),
         table["win"] + table["loss"] + table["tie"],
         float(table["seconds"]),
+        seconds=seconds,
+        from_cache=from_cache,
     )

@@ -26,11 +26,17 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.core.cache import cached_arrays, is_cached
+from gamelab.core.cache import is_cached
 from gamelab.yatzy._distribution_kernels import forward_layer
 from gamelab.yatzy._turn_kernels import flag_values, state_index, upper_subset
 from gamelab.yatzy.rules import RuleSet
-from gamelab.yatzy.solver import masks_by_popcount, solve, upper_reach
+from gamelab.yatzy.solver import (
+    masks_by_popcount,
+    solve,
+    timed_cached_arrays,
+    timing_text,
+    upper_reach,
+)
 
 CACHE_VERSION = 2  # 2: the tail's second moment is stored (overflow[2])
 BONUS_CAP = 600
@@ -49,8 +55,14 @@ class ScoreDistribution:
     probability: np.ndarray  # P(final score = s), s = 0..cap
     tail_probability: float  # P(final score > cap)
     tail_mean_part: float  # E[score; score > cap] (exact)
-    seconds: float
+    compute_seconds: float  # how long the propagation took when the table was computed
     tail_square_part: float = 0.0  # E[score^2; score > cap] (exact)
+    seconds: float = 0.0  # how long this call took (a load from the cache, or the computation)
+    from_cache: bool = False  # the table was computed earlier and loaded
+
+    def timing(self) -> str:
+        """How long this call took, in words (a load from the cache is not a computation)."""
+        return timing_text(self.seconds, self.from_cache, self.compute_seconds, "computed")
 
     @property
     def cap(self) -> int:
@@ -87,6 +99,8 @@ class ScoreDistribution:
             "cap": self.cap,
             "tail_probability": self.tail_probability,
             "seconds": self.seconds,
+            "from_cache": self.from_cache,
+            "compute_seconds": self.compute_seconds,
             "quantiles": {str(q): self.quantile(q) for q in QUANTILES},
             "p_at_least": {str(t): self.at_least(t) for t in SCORE_TARGETS if t <= self.cap},
             "probability": self.probability,
@@ -180,12 +194,9 @@ def score_distribution(
         p[: len(final)] = final
         return {"p": p, "overflow": overflow, "seconds": np.array(time.perf_counter() - t0)}
 
-    if use_cache:
-        arrays = cached_arrays(
-            "yatzy-distribution", _cache_params(rules, cap), CACHE_VERSION, compute
-        )
-    else:
-        arrays = compute()
+    arrays, from_cache, seconds = timed_cached_arrays(
+        "yatzy-distribution", _cache_params(rules, cap), CACHE_VERSION, compute, use_cache
+    )
     overflow = arrays["overflow"]
     return ScoreDistribution(
         rules,
@@ -194,6 +205,8 @@ def score_distribution(
         float(overflow[1]),
         float(arrays["seconds"]),
         tail_square_part=float(overflow[2]),
+        seconds=seconds,
+        from_cache=from_cache,
     )
 
 

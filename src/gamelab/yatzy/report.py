@@ -80,7 +80,7 @@ def build(section: Section, ctx: ReportContext) -> None:
                 f"{d.std_dev:.4f}",
                 *[d.at_least(t) for t in targets],
                 d.quantile(0.5),
-                round(d.seconds, 1),
+                round(d.compute_seconds, 1),
             ]
             for d in dists
         ],
@@ -125,7 +125,7 @@ def build(section: Section, ctx: ReportContext) -> None:
                     row.target,
                     f"{row.max_probability:.6f}",
                     f"{row.expected_score_strategy:.6f}",
-                    round(tt.seconds),
+                    round(tt.compute_seconds),
                 ]
                 for row in tt.targets
             ]
@@ -230,7 +230,7 @@ def _comeback_tables(section: Section, ctx: ReportContext) -> None:
         rows,
         caption="Exact P(win) of an optimal player behind by at least X points after Y rounds "
         "against an optimal player (yahtzee rules; wins / (wins + losses) as in the thesis; "
-        f"computed in {table.seconds:.0f} s).",
+        f"computed in {table.compute_seconds:.0f} s).",
     )
     rounds = [y for y in ROUNDS if y < 13]
     est = risk_study(

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import time
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -32,6 +33,40 @@ from gamelab.yatzy._widget_kernels import solve_layer
 from gamelab.yatzy.rules import FACES, RuleSet
 
 CACHE_VERSION = 2
+
+
+def timing_text(seconds: float, from_cache: bool, computed_seconds: float, verb: str) -> str:
+    """How long a call took, in words (issue 29 item 19): a load from the cache is not a
+    computation, so its stored computation time is said apart ("computed earlier in ...")."""
+    if from_cache:
+        return (
+            f"loaded from the cache in {seconds:.1f} s; {verb} earlier in {computed_seconds:.1f} s"
+        )
+    return f"{verb} in {computed_seconds:.1f} s"
+
+
+def timed_cached_arrays(
+    name: str,
+    params: Mapping[str, Any],
+    version: int,
+    compute: Callable[[], Mapping[str, np.ndarray]],
+    use_cache: bool = True,
+) -> tuple[dict[str, np.ndarray], bool, float]:
+    """:func:`gamelab.core.cache.cached_arrays` (or `compute()` with ``use_cache=False``), with
+    whether the arrays came from the cache and the seconds this call took."""
+    started = time.perf_counter()
+    computed = False
+
+    def run() -> Mapping[str, np.ndarray]:
+        nonlocal computed
+        computed = True
+        return compute()
+
+    if use_cache:
+        arrays = cached_arrays(name, params, version, run)
+    else:
+        arrays = {k: np.asarray(v) for k, v in run().items()}
+    return arrays, not computed, time.perf_counter() - started
 
 
 @lru_cache(maxsize=1)
@@ -96,12 +131,7 @@ class Solution:
 
     def timing(self) -> str:
         """How long this call took, in words: a load from the cache is not a solve."""
-        if self.from_cache:
-            return (
-                f"loaded from the cache in {self.seconds:.1f} s; solved earlier in "
-                f"{self.solve_seconds:.1f} s"
-            )
-        return f"solved in {self.solve_seconds:.1f} s"
+        return timing_text(self.seconds, self.from_cache, self.solve_seconds, "solved")
 
 
 def solve_tables(rules: RuleSet, with_w: bool = True) -> tuple[np.ndarray, np.ndarray, int]:
@@ -120,12 +150,7 @@ def solve_tables(rules: RuleSet, with_w: bool = True) -> tuple[np.ndarray, np.nd
 def solve(rules: RuleSet, use_cache: bool = True) -> Solution:
     """The optimal-strategy tables of `rules` (cached on disk)."""
 
-    started = time.perf_counter()
-    computed = False
-
     def compute() -> dict[str, np.ndarray]:
-        nonlocal computed
-        computed = True
         t0 = time.perf_counter()
         E, W, widgets = solve_tables(rules)
         return {
@@ -135,18 +160,17 @@ def solve(rules: RuleSet, use_cache: bool = True) -> Solution:
             "widgets": np.array(widgets),
         }
 
-    if use_cache:
-        arrays = cached_arrays("yatzy-values", _cache_params(rules), CACHE_VERSION, compute)
-    else:
-        arrays = compute()
+    arrays, from_cache, seconds = timed_cached_arrays(
+        "yatzy-values", _cache_params(rules), CACHE_VERSION, compute, use_cache
+    )
     return Solution(
         rules,
         arrays["E"],
         arrays["W"],
         float(arrays["seconds"]),
         int(arrays["widgets"]),
-        seconds=time.perf_counter() - started,
-        from_cache=not computed,
+        seconds=seconds,
+        from_cache=from_cache,
     )
 
 

@@ -23,12 +23,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gamelab.core.cache import cached_arrays
 from gamelab.yatzy._turn_kernels import state_index
 from gamelab.yatzy._utility_kernels import utility_layer
 from gamelab.yatzy.distribution import layer_rows
 from gamelab.yatzy.rules import RuleSet
-from gamelab.yatzy.solver import masks_by_popcount
+from gamelab.yatzy.solver import masks_by_popcount, timed_cached_arrays, timing_text
 
 CACHE_VERSION = 1
 TARGETS = (200, 250, 300, 350)
@@ -38,6 +37,14 @@ def target_probabilities(
     rules: RuleSet, max_target: int = 350, use_cache: bool = True
 ) -> dict[str, np.ndarray]:
     """{'p': max P(final >= T) for T = 0..max_target, 'seconds': solve time} (cached)."""
+    return timed_target_probabilities(rules, max_target, use_cache)[0]
+
+
+def timed_target_probabilities(
+    rules: RuleSet, max_target: int = 350, use_cache: bool = True
+) -> tuple[dict[str, np.ndarray], bool, float]:
+    """:func:`target_probabilities`, with whether it came from the cache and this call's
+    seconds."""
     if max_target < 0:
         raise ValueError(f"max_target must be at least 0, got {max_target}")
     L = max_target + 1
@@ -64,9 +71,7 @@ def target_probabilities(
     params = {"rules": rules.name, "boxes": list(rules.boxes), "L": L}
     if rules.has_bonus_flag or rules.joker:  # (keys of the plain rule sets kept as they were)
         params.update(yahtzee_bonus=rules.yahtzee_bonus, joker=rules.joker)
-    if use_cache:
-        return cached_arrays("yatzy-target", params, CACHE_VERSION, compute)
-    return compute()
+    return timed_cached_arrays("yatzy-target", params, CACHE_VERSION, compute, use_cache)
 
 
 @dataclass(frozen=True)
@@ -84,7 +89,14 @@ class TargetTable:
 
     rules: str
     targets: list[TargetRow]
-    seconds: float
+    compute_seconds: float  # how long the target solve took when it was computed
+    seconds: float = 0.0  # how long this call's target table took (a load, or the solve)
+    from_cache: bool = False  # the target table was solved earlier and loaded
+
+    def timing(self) -> str:
+        """How long the target table took here, in words (a load from the cache is not a
+        solve)."""
+        return timing_text(self.seconds, self.from_cache, self.compute_seconds, "solved")
 
 
 def parse_targets(text: str, most: int = 1000) -> tuple[int, ...]:
@@ -106,10 +118,12 @@ def target_table(rules: RuleSet, targets: tuple[int, ...] = TARGETS) -> TargetTa
     """Target play for each of `targets` beside the expected-score strategy (both cached)."""
     from gamelab.yatzy.distribution import score_distribution
 
-    tp = target_probabilities(rules, max(targets))
+    tp, from_cache, seconds = timed_target_probabilities(rules, max(targets))
     ev = score_distribution(rules)
     return TargetTable(
         rules.name,
         [TargetRow(t, float(tp["p"][t]), ev.at_least(t)) for t in targets],
         float(tp["seconds"]),
+        seconds=seconds,
+        from_cache=from_cache,
     )
