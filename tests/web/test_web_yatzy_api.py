@@ -120,3 +120,15 @@ def test_review_returns_the_cli_document(api, gamelab_cli):
     assert cli.returncode == 0, cli.stderr
     assert r.json() == json.loads(cli.stdout)
     assert r.json()["finished"] and r.json()["undone"] == [2] and len(r.json()["decisions"]) == 4
+
+
+def test_review_chart_width_is_the_pages_and_bounded(api):
+    # issue 25 Yatzy 4: the page asks for a chart as wide as its box (labels keep their size)
+    moves = ["box chance", "box full_house", "box yatzy"]
+    body = {"rules": "yatzy", "seed": 3, "start": NEAR_END, "moves": moves}
+    narrow = api.post("/api/yatzy/review", json={**body, "chart_width": 350})
+    assert narrow.status_code == 200, narrow.text
+    assert 'viewBox="0 0 350 240"' in narrow.json()["svg"]
+    bad = api.post("/api/yatzy/review", json={**body, "chart_width": 20})
+    assert bad.status_code == 422
+    assert bad.json()["detail"] == "chart width must be 280..1200 pixels, got 20"

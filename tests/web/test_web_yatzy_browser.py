@@ -389,3 +389,94 @@ def test_yatzy_4_on_a_phone_the_coach_is_next_to_the_dice(browser, live_server):
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+def test_yatzy_5_the_reviews_best_says_reroll_all_and_the_bot_kept_1_die(page):
+    """Issue 25, Yatzy 5, the rest: the review's best column said "keep -" where the player's
+    column says "reroll all", and the bot's log said "kept 5 of 11345" (read as five dice)."""
+    # seed 15 from the near-end card: the first roll (11223) is best rerolled whole
+    want = page.request.post(
+        "/api/yatzy/review",
+        data={"rules": "yatzy", "seed": 15, "start": CARD_TEXT, "moves": ["box chance"]},
+    ).json()["decisions"][0]
+    assert want["best"] == "keep -" and want["dice"] == "11223"
+    page.goto(f"/yatzy?rules=yatzy&seed=15&opponent=none&start={CARD_TEXT}")
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
+    page.click('#card button.score-btn[data-box="chance"]')
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 14 of 15')")
+    page.click("#tab-review")
+    row = page.locator('#review-decisions tbody tr[data-decision="1"]')
+    row.wait_for()
+    headers = page.locator("#review-decisions thead th").all_inner_texts()
+    best = row.locator("td").nth(headers.index("best")).inner_text()
+    assert best == "reroll all", best
+    assert "keep -" not in page.locator("#review-decisions").inner_text()
+    # seed 1 against the optimal bot: its first keep is one die, a 5, from 13345
+    body = {"rules": "yatzy", "seed": 1, "start": CARD_TEXT, "opponent": "optimal",
+            "moves": ["box chance"]}  # fmt: skip
+    turn = page.request.post("/api/yatzy/game", data=body).json()["bot_turn"]
+    first = turn["decisions"][0]
+    assert (first["kind"], first["choice"], first["dice"]) == ("keep", "5", "13345")
+    page.goto(f"/yatzy?rules=yatzy&seed=1&opponent=optimal&start={CARD_TEXT}")
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
+    page.click('#card button.score-btn[data-box="chance"]')
+    page.locator("#bot-log li").wait_for()
+    log = page.locator("#bot-log li").inner_text()
+    assert "kept 1 die (5) from 13345" in log, log
+    assert "kept 5 of" not in log
+
+
+def _phone(browser, live_server):
+    return browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, base_url=live_server
+    )
+
+
+def test_yatzy_4_on_a_phone_the_reviews_loss_column_and_chart_labels_can_be_read(
+    browser, live_server
+):
+    """Issue 25, Yatzy 4, the rest: on a 390 px phone the review's loss column was off-screen (a
+    430 px table in a 371 px box) and the chart's labels were about 6 px high (a 640 px drawing
+    shrunk to the screen). Now the loss column is on screen without scrolling sideways, and
+    the chart's labels are drawn at least 10 px high."""
+    from conftest import save_screenshot
+
+    context = _phone(browser, live_server)
+    try:
+        page = context.new_page()
+        page.goto(f"/yatzy?rules=yatzy&seed=3&opponent=none&start={CARD_TEXT}")
+        wait_until(
+            page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
+        )
+        for turn in (14, 15):  # score the first open box each turn, then the last one
+            page.locator("#card button.score-btn").first.click()
+            wait_until(
+                page,
+                "(t) => document.querySelector('#turn-line').textContent.startsWith(`Turn ${t} `)",
+                arg=turn,
+            )
+        page.locator("#card button.score-btn").first.click()
+        page.locator("#open-review").click()
+        page.locator("#review-plot svg text").first.wait_for()
+        width = page.evaluate("document.documentElement.clientWidth")
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+        losses = page.locator("#review-decisions td.loss")
+        assert losses.count() == 3
+        for i in range(3):
+            box = losses.nth(i).bounding_box()
+            assert box["x"] >= 0 and box["x"] + box["width"] <= width, box
+            assert losses.nth(i).is_visible()
+        scroller = page.locator("#review-decisions").evaluate(
+            "(t) => [t.parentElement.scrollWidth, t.parentElement.clientWidth]"
+        )
+        assert scroller[0] <= scroller[1], scroller  # nothing hidden to the side
+        # the figures that left the table are in each loss cell's title
+        title = losses.first.get_attribute("title")
+        assert title and "expected final" in title and "best" in title, title
+        heights = page.locator("#review-plot svg text").evaluate_all(
+            "(ts) => ts.map((t) => t.getBoundingClientRect().height)"
+        )
+        assert min(heights) >= 10, heights
+        save_screenshot(page, "yatzy-phone-review.png")
+    finally:
+        context.close()

@@ -84,6 +84,11 @@ class Review:
     undone: list[int] = field(default_factory=list)
 
 
+#: The chart's default width in pixels (the CLI's), and the widths a page may ask for.
+CHART_WIDTH = 640
+CHART_WIDTHS = (280, 1200)
+
+
 def start_law(rules: RuleSet, start: str) -> ScoreLaw:
     """The exact final-score law of optimal play from the card `start`."""
     from gamelab.yatzy.winplay import final_score_law
@@ -108,12 +113,19 @@ def review_game(
     opponent: str = "none",
     bot_moves: Sequence[Sequence[str]] = (),
     undone: Sequence[int] = (),
+    chart_width: int = CHART_WIDTH,
 ) -> Review:
     """Every decision of a game with its loss; luck and percentile once the card is full.
 
     The arguments are those of :func:`gamelab.yatzy.game.game_view`; a game whose bot turn is
     due is reviewed as far as you have played (the bot's turn is not needed). `undone` numbers
-    the decisions (1-based) that were taken back and made again: the review marks them."""
+    the decisions (1-based) that were taken back and made again: the review marks them.
+    `chart_width` is the drawing's width in pixels (a page asks for its own, so that the
+    labels keep their size on a phone)."""
+    if not CHART_WIDTHS[0] <= chart_width <= CHART_WIDTHS[1]:
+        raise ValueError(
+            f"chart width must be {CHART_WIDTHS[0]}..{CHART_WIDTHS[1]} pixels, got {chart_width}"
+        )
     if opponent not in OPPONENTS:
         raise ValueError(f"unknown opponent {opponent!r}; allowed: {', '.join(OPPONENTS)}")
     for n in undone:
@@ -170,7 +182,7 @@ def review_game(
         p_below=below,
         p_equal=equal,
         distribution=law,
-        svg=distribution_svg(law, final),
+        svg=distribution_svg(law, final, width=chart_width),
         undone=marks,
     )
 
@@ -209,7 +221,8 @@ def distribution_svg(
         f"{'' if score is None else f'; your score {score}'}</title>",
         f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="#fbfbf8" stroke="#d9d9d2"/>',
     ]
-    step = 10 if hi - lo <= 120 else 25 if hi - lo <= 300 else 50
+    # ticks at least 48 px apart, whatever the width: their labels never crowd on a phone
+    step = next((st for st in (10, 25, 50, 100) if st * pw / (hi - lo) >= 48), 200)
     for s in range((lo + step - 1) // step * step, hi + 1, step):
         out.append(
             f'<line x1="{x(s):.1f}" y1="{top + ph}" x2="{x(s):.1f}" y2="{top + ph + 4}" '

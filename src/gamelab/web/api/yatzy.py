@@ -23,7 +23,7 @@ from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply
 from gamelab.web.pool import to_document
 from gamelab.yatzy.coach import coach
 from gamelab.yatzy.game import game_view, undo_view
-from gamelab.yatzy.review import review_game
+from gamelab.yatzy.review import CHART_WIDTH, review_game
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.tables import prepare, tables_status
 
@@ -84,6 +84,12 @@ class GameRequest(RulesRequest):
     )
 
 
+class ReviewRequest(GameRequest):
+    chart_width: int = Field(
+        default=CHART_WIDTH, description="the chart's width in pixels (the page's own width)"
+    )
+
+
 def _game_args(body: GameRequest) -> tuple[RuleSet, int, list[str], str, str, list[list[str]]]:
     return (body.rule_set, body.seed, body.moves, body.start, body.opponent, body.bot_moves)
 
@@ -133,12 +139,12 @@ def undo(body: GameRequest):
 
 
 @router.post("/review")
-async def review(body: GameRequest, request: Request):
+async def review(body: ReviewRequest, request: Request):
     """Every decision with its loss, the total loss, luck and the exact-distribution percentile
     (computed in a solver process: see the module's docstring)."""
     result = await pool_of(request).run(
         to_document,
-        (review_game, (*_game_args(body), body.undone)),
+        (review_game, (*_game_args(body), body.undone, body.chart_width)),
         timeout=REVIEW_TIMEOUT,
         cache=False,
     )  # not memoised: reviews are cheap once the distribution is on disk

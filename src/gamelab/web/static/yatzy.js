@@ -558,7 +558,11 @@ async function loadReview() {
   reviewAsked += 1;
   const mine = reviewAsked;
   $("review-body").classList.add("stale");  // the last review stays greyed until the new one comes
-  const r = await api("/api/yatzy/review", gameBody({ undone: play.undone }), { errorAt: null });
+  // the chart is drawn at the width it is shown at, so its labels keep their size on a phone
+  const box = $("review-plot").clientWidth || $("review").clientWidth || 640;
+  const chartWidth = Math.round(Math.min(680, Math.max(280, box)));
+  const r = await api("/api/yatzy/review", gameBody({ undone: play.undone, chart_width: chartWidth }),
+                      { errorAt: null });
   if (mine !== reviewAsked) return;  // a later review was asked for
   if (slow) showNote($("tables-note"), null);
   $("review-body").classList.remove("stale");
@@ -583,16 +587,25 @@ async function loadReview() {
   $("review-plot").innerHTML = r.svg || "";  // the library's SVG
   const table = $("review-decisions");
   table.textContent = "";
-  table.append(h("thead", {}, h("tr", {}, ...["turn", "dice", "rerolls left", "your choice", "expected final", "best", "best expected", "loss"].map((t) => h("th", {}, t)))));
+  // on a phone the two expected scores and the rerolls leave the table (wide-only) for the
+  // titles of the loss and dice cells, so the loss column stays on screen
+  const wide = new Set(["rerolls left", "expected final", "best expected"]);
+  table.append(h("thead", {}, h("tr", {}, ...["turn", "dice", "rerolls left", "your choice", "expected final", "best", "best expected", "loss"]
+    .map((t) => h("th", { class: wide.has(t) ? "wide-only" : null }, t)))));
   const body = h("tbody", {});
   const undone = new Set(r.undone || []);
   r.decisions.forEach((d, i) => {
     const again = undone.has(i + 1);
+    const rerolls = `${d.rolls_left} reroll${d.rolls_left === 1 ? "" : "s"} left`;
     body.append(h("tr", { class: [d.loss > 0.005 ? "lossy" : "", again ? "undone" : ""].join(" ").trim() || null,
-                          dataset: { decision: String(i + 1) } }, h("td", {}, String(d.turn)), h("td", {}, d.dice),
-                  h("td", {}, String(d.rolls_left)), h("td", {}, describe(d),
-                    again ? h("span", { class: "tag undone-tag", title: "taken back once and made again: you had seen what followed" }, "after an undo") : null), h("td", {}, fmt(d.expected_score, 3)),
-                  h("td", {}, pretty(d.best)), h("td", {}, fmt(d.best_expected_score, 3)), h("td", { class: "loss" }, fmt(d.loss, 3))));
+                          dataset: { decision: String(i + 1) } }, h("td", {}, String(d.turn)),
+                  h("td", { title: rerolls }, d.dice),
+                  h("td", { class: "wide-only" }, String(d.rolls_left)), h("td", {}, describe(d),
+                    again ? h("span", { class: "tag undone-tag", title: "taken back once and made again: you had seen what followed" }, "after an undo") : null),
+                  h("td", { class: "wide-only" }, fmt(d.expected_score, 3)),
+                  h("td", {}, pretty(d.best)), h("td", { class: "wide-only" }, fmt(d.best_expected_score, 3)),
+                  h("td", { class: "loss", title: `expected final ${fmt(d.expected_score, 3)}; best ${fmt(d.best_expected_score, 3)} (${rerolls})` },
+                    fmt(d.loss, 3))));
   });
   table.append(body);
   if (undone.size) add("Decisions made again after an undo", `${undone.size} (marked in the table)`, "review-undone");
