@@ -98,6 +98,11 @@ def test_win_play_bot_runs_in_the_pool_and_plays_for_the_win_near_the_end(api):
 def test_review_and_status(api):
     s = api.post("/api/yatzy/prepare", json={"rules": "yatzy"})
     assert s.status_code == 200 and s.json()["loaded"] and "yatzy" in s.json()["labels"]
+    # the page's way (issue 25 Yatzy 7): start in the background, answer at once
+    b = api.post("/api/yatzy/start-preparing", json={"rules": "yatzy"})
+    assert b.status_code == 200 and b.json()["loaded"] and not b.json()["building"]
+    bad = api.post("/api/yatzy/start-preparing", json={"rules": "yatzee"})
+    assert bad.status_code == 422 and bad.json()["field"] == "rules"
     r = api.post(
         "/api/yatzy/review",
         json={"rules": "yatzy", "seed": 3, "start": NEAR_END, "moves": ["keep -", "box chance"]},

@@ -480,3 +480,53 @@ def test_yatzy_4_on_a_phone_the_reviews_loss_column_and_chart_labels_can_be_read
         save_screenshot(page, "yatzy-phone-review.png")
     finally:
         context.close()
+
+
+def test_yatzy_7_the_page_is_usable_while_the_tables_warm(page, monkeypatch):
+    """Issue 25, Yatzy 7: on a cold cache the page showed nothing to play for up to a minute
+    while the rule set's tables were built. Now the first game starts at once (without the
+    coach), the build's progress is shown, the coach says it is getting ready, and comes by
+    itself when the tables are there. The build is held here by a gate in this (the live
+    server's) process, as a first build on a cold cache would be."""
+    import threading
+
+    from gamelab.yatzy import tables
+
+    gate = threading.Event()
+    real = tables.solve
+
+    def held_build(rules, progress=None):
+        progress("40 % done: cards with 9 boxes filled solved")
+        gate.wait(120)
+        return real(rules)
+
+    monkeypatch.setattr(tables, "solve", held_build)
+    monkeypatch.setattr(tables, "is_solved", lambda rules: False)
+    monkeypatch.delitem(tables._values, "yatzy", raising=False)
+    try:
+        page.goto("/yatzy")
+        page.locator("#dice .die").first.wait_for()  # the first game, before the tables
+        wait_until(page, "document.querySelector('#tables-note').textContent.includes('40 % done')")
+        note = page.locator("#tables-note").inner_text()
+        assert "building the yatzy decision tables" in note and "play meanwhile" in note, note
+        page.click("#reroll")  # playing goes on without the tables
+        wait_until(
+            page, "document.querySelector('#turn-line').textContent.includes('1 reroll left')"
+        )
+        page.click("#hint")
+        assert page.locator("#coach-panel").is_visible()
+        assert page.locator("#coach-what").inner_text() == "getting its tables ready…"
+        assert page.locator("#coach tr.option").count() == 0
+        assert not tables.tables_status(RULES["yatzy"]).loaded
+        gate.set()
+        page.locator("#coach tr.option.best").wait_for(timeout=60_000)
+        wait_until(page, "document.querySelector('#tables-note').hidden")
+        dice = "".join(
+            sorted(page.locator("#dice .die").nth(i).get_attribute("data-face") for i in range(5))
+        )
+        want = page.request.post(
+            "/api/yatzy/advise", data={"rules": "yatzy", "dice": dice, "rolls_left": 1}
+        ).json()["options"][0]["keep"]
+        assert page.locator("#coach tr.option.best").get_attribute("data-option") == want
+    finally:
+        gate.set()

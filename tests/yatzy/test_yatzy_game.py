@@ -174,3 +174,68 @@ def test_an_extra_yahtzee_offers_the_forced_joker_box_with_its_bonus():
     assert offered == {"fours": (120, 100)}
     after = game_view(RULES["yahtzee"], 226, ["box fours"], start="yahtzee=50")
     assert after.you.total == 170 and after.you.yahtzee_bonuses == 1
+
+
+def test_25_7_a_game_without_the_coach_or_a_bot_turn_needs_no_tables(monkeypatch):
+    """Issue 25, Yatzy 7: a page's first game waited for the rule set's tables (a first build
+    is a core-minute). The replay asks for them only for the coach, a review's values or the
+    bot's turn."""
+    from gamelab.yatzy import game
+
+    def refuse(rules):
+        raise LookupError("the tables were asked for")
+
+    monkeypatch.setattr(game, "optimal_values", refuse)
+    yatzy = RULES["yatzy"]
+    v = game.game_view(yatzy, 5, ["keep -", "keep -", "box chance"])
+    assert v.turn == 2 and v.you.filled == 1 and len(v.dice) == 5
+    assert game.game_view(yatzy, 5, [], "-", "optimal").bot_turn is None  # you move first
+    with pytest.raises(LookupError):
+        game.game_view(yatzy, 5, [], coach=True)
+    with pytest.raises(LookupError):  # the bot's turn is due
+        game.game_view(yatzy, 5, ["box chance"], "-", "optimal")
+
+
+def test_25_7_tables_are_built_in_the_background_and_say_how_far(monkeypatch):
+    """Issue 25, Yatzy 7: `start_preparing` answers at once; the status says a build is
+    running and how far it is; a second call starts no second build."""
+    import threading
+    import time
+
+    from gamelab.yatzy import tables
+    from gamelab.yatzy.solver import solve_tables
+
+    lines = []
+    solve_tables(
+        RULES["yatzy"].__class__("mini-progress", ("fives", "chance"), 35), False, lines.append
+    )
+    assert lines[-1].startswith("100 % done") and len(lines) == 2
+
+    gate, heard, builds = threading.Event(), threading.Event(), []
+    real = tables.solve
+
+    def slow(rules, progress=None):
+        builds.append(rules.name)
+        progress("40 % done: cards with 9 boxes filled solved")
+        heard.set()
+        gate.wait(30)
+        return real(rules)
+
+    monkeypatch.setattr(tables, "solve", slow)
+    monkeypatch.setattr(tables, "_values", {})
+    monkeypatch.setattr(tables, "is_solved", lambda rules: False)
+    yahtzee = RULES["yahtzee"]
+    first = tables.start_preparing(yahtzee)
+    assert first.building and not first.loaded
+    assert heard.wait(10)
+    now = tables.tables_status(yahtzee)
+    assert now.progress == "40 % done: cards with 9 boxes filled solved"
+    assert now.message.startswith("building the yahtzee decision tables")
+    assert tables.start_preparing(yahtzee).building and builds == ["yahtzee"]
+    gate.set()
+    deadline = time.monotonic() + 60
+    while not tables.tables_status(yahtzee).loaded:
+        assert time.monotonic() < deadline
+        time.sleep(0.02)
+    done = tables.tables_status(yahtzee)
+    assert done.progress is None and not done.building and builds == ["yahtzee"]

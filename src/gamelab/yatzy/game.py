@@ -435,7 +435,8 @@ def game_view(
     `start` is the card both players begin from (CARD syntax), `opponent` one of
     :data:`OPPONENTS`; `bot_moves` the bot's earlier turns as returned by earlier calls.
     `coach` adds the coach's ranking of your options; `evaluate_moves` values every decision
-    of yours (for the review). ``win_solve=False`` makes the win-play bot play this turn for the
+    of yours (for the review). Only these and the bot's turn need the rule set's value table
+    (:func:`gamelab.yatzy.tables.optimal_values`): a game without them never waits for it. ``win_solve=False`` makes the win-play bot play this turn for the
     expected score (the fallback when its solve overruns the time budget).
     """
     from gamelab.yatzy.coach import coach as coach_advice
@@ -448,7 +449,15 @@ def game_view(
     start_card = Card.parse(rules, start)
     if start_card.done:
         raise ValueError("the start card is full: there is nothing left to play")
-    E = optimal_values(rules)
+    # the value table only when it is used (the coach, a review's values, the bot's turn): a
+    # game without them is replayed before the tables are loaded (a page's first game)
+    table: list[np.ndarray] = []
+
+    def values() -> np.ndarray:
+        if not table:
+            table.append(optimal_values(rules))
+        return table[0]
+
     you = _Player(rules, Card.parse(rules, start), seed, 0)
     bot = _Player(rules, Card.parse(rules, start), seed, 1) if opponent != "none" else None
     if bot is None and bot_moves:
@@ -487,7 +496,9 @@ def game_view(
         try:
             if evaluate_moves:
                 kind, choice = you.choice(move)
-                decision = evaluate(rules, E, you.card, you.counts, you.rolls_left, kind, choice)
+                decision = evaluate(
+                    rules, values(), you.card, you.counts, you.rolls_left, kind, choice
+                )
             you.play(move)
         except ValueError as exc:
             raise ValueError(f"move {n} ({move!r}): {exc}") from None
@@ -504,7 +515,7 @@ def game_view(
                 f"{len(bot_turns)} bot turns were given but you have played only {you.turns_done}"
             )
         if bot_done < you.turns_done and not bot.card.done:
-            bot_turn, note = _bot_turn(rules, E, bot, you, opponent, win_solve)
+            bot_turn, note = _bot_turn(rules, values(), bot, you, opponent, win_solve)
             bot_turns.append(bot_turn.moves)
     finished = you.card.done and (bot is None or bot.card.done)
     would: dict[str, tuple[int, int]] = {}
@@ -538,7 +549,7 @@ def game_view(
             )
     advice = None
     if coach and not you.card.done:
-        advice = coach_advice(rules, you.card, you.counts, you.rolls_left, E)
+        advice = coach_advice(rules, you.card, you.counts, you.rolls_left, values())
     return GameView(
         rules=rules.name,
         seed=seed,

@@ -134,25 +134,35 @@ class Solution:
         return timing_text(self.seconds, self.from_cache, self.solve_seconds, "solved")
 
 
-def solve_tables(rules: RuleSet, with_w: bool = True) -> tuple[np.ndarray, np.ndarray, int]:
-    """Run the DP (no cache): (E, W, widgets solved)."""
+def solve_tables(
+    rules: RuleSet, with_w: bool = True, progress: Callable[[str], None] | None = None
+) -> tuple[np.ndarray, np.ndarray, int]:
+    """Run the DP (no cache): (E, W, widgets solved). `progress` is told after each layer how
+    far the solve is, in words ("40 % done: 10 of 15 boxes to go")."""
     bundle = rules.kernel_rules()
     E = np.zeros(rules.n_states)
     W = np.zeros(rules.n_states)
     reach = upper_reach()
     widgets = 0
     layers = masks_by_popcount(rules.n_boxes)
+    done, total = 0, sum(len(layer) for layer in layers[:-1])
     for k in range(rules.n_boxes - 1, -1, -1):
         widgets += int(solve_layer(E, W, with_w, layers[k], reach, bundle))
+        done += len(layers[k])
+        if progress is not None:
+            progress(f"{100 * done // total} % done: cards with {k} boxes filled solved")
     return E, W, widgets
 
 
-def solve(rules: RuleSet, use_cache: bool = True) -> Solution:
-    """The optimal-strategy tables of `rules` (cached on disk)."""
+def solve(
+    rules: RuleSet, use_cache: bool = True, progress: Callable[[str], None] | None = None
+) -> Solution:
+    """The optimal-strategy tables of `rules` (cached on disk); `progress` hears of a solve's
+    layers (nothing when the tables are loaded)."""
 
     def compute() -> dict[str, np.ndarray]:
         t0 = time.perf_counter()
-        E, W, widgets = solve_tables(rules)
+        E, W, widgets = solve_tables(rules, progress=progress)
         return {
             "E": E,
             "W": W,

@@ -5,7 +5,9 @@ expected-remaining-score table E of a rule set: the first call loads it from the
 (:func:`gamelab.yatzy.solver.solve`; a fraction of a second) or, the very first time on a
 machine, builds it (about 10-15 core-seconds per rule set); later calls return the same array.
 :func:`tables_status` says which of these a call would do, so a page can tell its user that a
-first build is running. Threads asking for the same rule set wait for one build.
+first build is running, and how far it is (`progress`). Threads asking for the same rule set
+wait for one build; :func:`start_preparing` starts it in a background thread and returns at
+once, so a page can let its player play (without the coach) while the tables are built.
 
 >>> tables_status(RULES["yatzy"]).rules
 'yatzy'
@@ -34,6 +36,8 @@ BUILD_SECONDS = {
 }
 
 _values: dict[str, np.ndarray] = {}
+_progress: dict[str, str] = {}  # the last progress line of a build running in this process
+_failures: dict[str, str] = {}  # why the last background build of a rule set failed
 _distributions: dict[str, ScoreDistribution] = {}
 _locks = {name: threading.Lock() for name in RULES}
 _distribution_locks = {name: threading.Lock() for name in RULES}
@@ -53,6 +57,9 @@ class TablesStatus:
     upper_bonus: int
     yahtzee_bonus: int  # per extra Yahtzee, 0 = none
     description: str
+    building: bool = False  # a build or load is running in this process
+    progress: str | None = None  # how far a running build is, in words
+    failed: str | None = None  # why the last background build failed (it can be retried)
 
 
 def _named(rules: RuleSet) -> str:
@@ -89,6 +96,9 @@ def tables_status(rules: RuleSet) -> TablesStatus:
         r.upper_bonus,
         r.yahtzee_bonus,
         r.description,
+        building=not loaded and _locks[name].locked(),
+        progress=None if loaded else _progress.get(name),
+        failed=None if loaded else _failures.get(name),
     )
 
 
@@ -100,7 +110,15 @@ def optimal_values(rules: RuleSet) -> np.ndarray:
         return found
     with _locks[name]:
         if name not in _values:
-            _values[name] = solve(rules).E
+            _progress[name] = "starting"
+
+            def heard(line: str) -> None:
+                _progress[name] = line
+
+            try:
+                _values[name] = solve(rules, progress=heard).E
+            finally:
+                _progress.pop(name, None)
         return _values[name]
 
 
@@ -108,6 +126,33 @@ def prepare(rules: RuleSet) -> TablesStatus:
     """Load (or build) the tables of `rules`; returns the status afterwards."""
     optimal_values(rules)
     return tables_status(rules)
+
+
+def start_preparing(rules: RuleSet) -> TablesStatus:
+    """Start loading (or building) the tables of `rules` in a background thread, unless they
+    are loaded or on their way; returns the status at once (poll :func:`tables_status`)."""
+    name = _named(rules)
+    if name not in _values and not _locks[name].locked():
+
+        def build() -> None:
+            try:
+                optimal_values(rules)
+                _failures.pop(name, None)
+            except Exception as exc:  # told to the page through the status, never lost
+                _failures[name] = f"building the {name} tables failed: {exc}"
+
+        threading.Thread(target=build, name=f"yatzy-tables-{name}", daemon=True).start()
+        _wait_until_started(name)
+    return tables_status(rules)
+
+
+def _wait_until_started(name: str, seconds: float = 1.0) -> None:
+    """Give a new build thread a moment to take its lock, so the status says 'building'."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not _locks[name].locked() and name not in _values and time.monotonic() < deadline:
+        time.sleep(0.005)
 
 
 def optimal_distribution(rules: RuleSet) -> ScoreDistribution:

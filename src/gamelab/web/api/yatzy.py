@@ -25,7 +25,7 @@ from gamelab.yatzy.coach import coach
 from gamelab.yatzy.game import game_view, undo_view
 from gamelab.yatzy.review import CHART_WIDTH, review_game
 from gamelab.yatzy.rules import RuleSet, get_rules
-from gamelab.yatzy.tables import prepare, tables_status
+from gamelab.yatzy.tables import prepare, start_preparing, tables_status
 
 PAGE = GamePage(
     game="yatzy",
@@ -104,6 +104,13 @@ def status(body: RulesRequest):
 def prepare_tables(body: RulesRequest):
     """Load the rule set's tables (building them the first time on this server)."""
     return reply(prepare(body.rule_set))
+
+
+@router.post("/start-preparing")
+def start_preparing_tables(body: RulesRequest):
+    """Start loading (or building) the rule set's tables in the background and answer at once
+    with their status (`building`, `progress`): the page polls it and plays meanwhile."""
+    return reply(start_preparing(body.rule_set))
 
 
 @router.post("/advise")

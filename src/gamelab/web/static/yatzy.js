@@ -31,23 +31,56 @@ const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------- rule set and tables
 
-const rulesState = { name: "yatzy", info: null, ready: null };
+const rulesState = { name: "yatzy", info: null, ready: {}, preparing: {} };
 
-/** Make sure the rule set's tables are loaded on the server, saying so while a build runs. */
-async function ensureTables(name) {
-  const status = await api("/api/yatzy/status", { rules: name }, { errorAt: $("rules") });
-  if (!status) return false;
-  rulesState.info = status;
-  $("rules-info").textContent = `${status.description}; upper bonus ${status.upper_bonus} at 63`;
-  if (!status.loaded) {
-    showNote($("tables-note"), `${status.message}…`);
-    const done = await api("/api/yatzy/prepare", { rules: name }, { errorAt: $("rules") });
-    showNote($("tables-note"), null);
-    if (!done) return false;
-    rulesState.info = done;
-  }
-  return true;
+/** Show what the page is waiting for while the tables of the current rule set are built. */
+function tablesNote(status) {
+  const how = status.progress ? ` (${status.progress})` : "";
+  return `${status.message}${how}. You can play meanwhile: the coach, the bot and the review `
+    + "join as soon as the tables are ready.";
 }
+
+const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
+
+/** Resolves true once the rule set's tables are loaded on the server (false: refused). The
+ *  server builds them in the background; meanwhile the page shows how far the build is and
+ *  stays usable (a game without the coach needs no tables). One wait per rule set. */
+function tablesReady(name) {
+  if (rulesState.ready[name]) return Promise.resolve(true);
+  if (!rulesState.preparing[name]) {
+    rulesState.preparing[name] = (async () => {
+      let status = null;
+      for (;;) {
+        try {
+          status = await api("/api/yatzy/start-preparing", { rules: name }, { quiet: true });
+        } catch (err) {
+          if (err.status !== 0 && err.status !== 503) {  // refused: say so, try again on demand
+            showError($("rules"), err.message);
+            break;
+          }
+          status = null;  // the server is busy or restarting: ask again
+        }
+        if (status && status.loaded) break;
+        if (status && status.failed) { showError($("rules"), status.failed); status = null; break; }
+        if (status && name === rulesState.name) showNote($("tables-note"), tablesNote(status));
+        await sleep(1000);
+      }
+      if (name === rulesState.name) showNote($("tables-note"), null);
+      delete rulesState.preparing[name];
+      if (!status || !status.loaded) return false;
+      rulesState.ready[name] = true;
+      if (name === rulesState.name) {
+        rulesState.info = status;
+        if (play.view) renderPlay();  // the coach's buttons come alive
+        if ($("coach-on").checked && play.view && !play.view.finished) askCoach();
+      }
+      return true;
+    })();
+  }
+  return rulesState.preparing[name];
+}
+
+const tablesLoaded = () => Boolean(rulesState.ready[rulesState.name]);
 
 // ---------------------------------------------------------------- play
 
@@ -69,7 +102,7 @@ function ask() {
 async function undo() {
   if (!play.view || !play.moves.length) return;
   const current = ask();
-  const view = await api("/api/yatzy/undo", gameBody({ coach: $("coach-on").checked }), { errorAt: $("undo") });
+  const view = await api("/api/yatzy/undo", gameBody({ coach: coachNow() }), { errorAt: $("undo") });
   if (!view || !current()) return;
   const n = play.moves.length;  // this decision will be made again
   if (!play.undone.includes(n)) play.undone.push(n);
@@ -87,6 +120,10 @@ function gameBody(extra = {}) {
 function coachWanted() {
   return $("coach-on").checked || play.askCoach;
 }
+
+/** Ask for the coach's ranking only once the tables are there (before, the game goes on
+ *  without it). */
+const coachNow = () => $("coach-on").checked && tablesLoaded();
 
 // ---------------------------------------------------------------- the game across a reload
 
@@ -121,7 +158,7 @@ function setLink(seed, opponent, start) {
 async function resumeGame(s) {
   const current = ask();
   const body = { rules: s.rules, seed: s.seed, start: s.start, moves: s.moves, opponent: s.opponent,
-                 bot_moves: s.botMoves, coach: $("coach-on").checked };
+                 bot_moves: s.botMoves, coach: coachNow() };
   let view;
   try {
     view = await api("/api/yatzy/game", body, { quiet: true });
@@ -147,9 +184,8 @@ async function newGame(start = play.start, onError = null) {
   const seed = Number($("seed").value);
   const opponent = $("opponent").value;
   const current = ask();
-  if (!(await ensureTables(rulesState.name))) return false;
   const body = { rules: rulesState.name, seed, start, moves: [], opponent, bot_moves: [],
-                 coach: $("coach-on").checked };
+                 coach: coachNow() };
   let view;
   try {
     view = await api("/api/yatzy/game", body, { quiet: true });
@@ -173,7 +209,15 @@ async function move(text) {
   if (!play.view || play.view.finished) return;
   const moves = [...play.moves, text];
   const current = ask();
-  const view = await api("/api/yatzy/game", gameBody({ moves, coach: $("coach-on").checked }),
+  if (play.opponent !== "none" && text.startsWith("box ") && !tablesLoaded()) {
+    // the bot's turn follows and the bot plays by the tables: wait for them, saying so
+    $("turn-line").textContent = "The bot plays its turn as soon as the tables are ready…";
+    for (const id of ["reroll", "hint", "take-best", "undo"]) $(id).disabled = true;
+    const ready = await tablesReady(rulesState.name);
+    if (!current()) return;
+    if (!ready) { renderPlay(); return; }
+  }
+  const view = await api("/api/yatzy/game", gameBody({ moves, coach: coachNow() }),
                          { errorAt: $("reroll") });
   if (!view || !current()) return;
   play.moves = moves;
@@ -192,6 +236,13 @@ function accept(view) {
 
 async function askCoach() {
   if (!play.view || play.view.finished) return;
+  if (!tablesLoaded()) {
+    // the coach needs the tables: say so where its advice will come, and come when they are
+    $("coach-panel").hidden = false;
+    $("coach-what").textContent = "getting its tables ready…";
+    $("coach").textContent = "";
+    if (!(await tablesReady(rulesState.name)) || !play.view || play.view.finished) return;
+  }
   const current = ask();
   const view = await api("/api/yatzy/game", gameBody({ coach: true }), { errorAt: $("hint") });
   if (!view || !current()) return;
@@ -308,7 +359,12 @@ function upperSummary(v, withBot) {
 
 function renderCoach(v) {
   const panel = $("coach-panel");
-  panel.hidden = !v.coach;
+  const waiting = !v.coach && !v.finished && !tablesLoaded() && coachWanted();
+  panel.hidden = !v.coach && !waiting;
+  if (waiting) {
+    $("coach-what").textContent = "getting its tables ready…";
+    $("coach").textContent = "";
+  }
   if (!v.coach) return;
   $("coach-what").textContent = v.coach.rolls_left ? `keeps with ${v.coach.rolls_left} reroll${v.coach.rolls_left === 1 ? "" : "s"} left` : "boxes";
   fillOptions($("coach"), v.coach, (o) => move(optionMove(o)));
@@ -484,7 +540,7 @@ async function advise() {
   const root = $("assist");
   const body = { rules: rulesState.name, card: assistCardText(), dice: $("assist-dice").value,
                  rolls_left: Number($("assist-rolls").value) };
-  if (!(await ensureTables(rulesState.name))) return;
+  if (!(await tablesReady(rulesState.name))) return;
   let result;
   try {
     result = await api("/api/yatzy/advise", body, { quiet: true });
@@ -552,17 +608,27 @@ async function loadReview() {
     $("review-body").hidden = true;
     return;
   }
-  const info = rulesState.info;
-  const slow = play.view.finished && play.start === "-" && info && !info.distribution_cached;
-  if (slow) showNote($("tables-note"), `computing the exact final-score distribution of ${rulesState.name} (first time on this server, about a core-minute; cached afterwards)…`);
   reviewAsked += 1;
   const mine = reviewAsked;
   $("review-body").classList.add("stale");  // the last review stays greyed until the new one comes
+  if (!tablesLoaded()) {
+    $("review-empty").hidden = false;
+    $("review-empty").textContent = "The review values every decision by the tables, which are still being built: it comes as soon as they are ready.";
+    if (!(await tablesReady(rulesState.name)) || mine !== reviewAsked) return;
+    $("review-empty").textContent = "Play a game on the Play tab first.";
+  }
+  const info = rulesState.info;
+  const slow = play.view.finished && play.start === "-" && info && !info.distribution_cached;
+  const began = Date.now();
+  const say = () => showNote($("tables-note"), `computing the exact final-score distribution of ${rulesState.name} for the review (first time on this server, about a core-minute; cached afterwards): ${Math.round((Date.now() - began) / 1000)} s so far…`);
+  let ticking = null;
+  if (slow) { say(); ticking = setInterval(() => { if (mine === reviewAsked) say(); }, 1000); }
   // the chart is drawn at the width it is shown at, so its labels keep their size on a phone
   const box = $("review-plot").clientWidth || $("review").clientWidth || 640;
   const chartWidth = Math.round(Math.min(680, Math.max(280, box)));
   const r = await api("/api/yatzy/review", gameBody({ undone: play.undone, chart_width: chartWidth }),
                       { errorAt: null });
+  if (ticking) clearInterval(ticking);
   if (mine !== reviewAsked) return;  // a later review was asked for
   if (slow) showNote($("tables-note"), null);
   $("review-body").classList.remove("stale");
@@ -645,7 +711,12 @@ async function setRules(name, start = "-", saved = null) {
   $("result").hidden = true;
   $("bot-last").hidden = true;
   for (const id of ["reroll", "hint", "take-best", "undo"]) $(id).disabled = true;
-  if (!(await ensureTables(name))) return;
+  const status = await api("/api/yatzy/status", { rules: name }, { errorAt: $("rules") });
+  if (!status || name !== rulesState.name) return;
+  rulesState.info = status;
+  $("rules-info").textContent = `${status.description}; upper bonus ${status.upper_bonus} at 63`;
+  if (status.loaded) rulesState.ready[name] = true;
+  else tablesReady(name);  // built in the background; the game starts now, without the coach
   buildAssistCard();
   $("assist-options").textContent = "";
   if (saved && (await resumeGame(saved))) return;
