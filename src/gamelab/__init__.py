@@ -2,6 +2,18 @@
 
 from typing import Any
 
+from gamelab import numba_hook
+
+
+def _stamp_kernels() -> None:
+    from gamelab import kernel_cache
+
+    kernel_cache.install()
+
+
+# Before any kernel is decorated: cached kernels notice changes in the files they depend on.
+numba_hook.when_imported(_stamp_kernels)
+
 
 def __getattr__(name: str) -> Any:
     """``__version__``, read from the installed metadata on first use (importlib.metadata costs

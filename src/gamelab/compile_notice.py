@@ -11,10 +11,10 @@ never needs numba (``gamelab --help``) does not pay for importing it.
 
 from __future__ import annotations
 
-import importlib.abc
-import importlib.util
 import sys
 from typing import Any, TextIO
+
+from gamelab import numba_hook
 
 #: CPU seconds to compile every kernel of a game from an empty numba cache, measured with
 #: ``NUMBA_CACHE_DIR=<empty> gamelab warmup GAME`` (CPU of that process) on the shared 2-core
@@ -78,35 +78,6 @@ class _Notice:
         event.register("numba:compile", self.listener())
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs `then()` right after the module `name` has been imported (once)."""
-
-    def __init__(self, name: str, then: Any) -> None:
-        self.name = name
-        self.then = then
-
-    def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != self.name:
-            return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
-        if spec is None or spec.loader is None:
-            return spec
-        loader = spec.loader
-        then = self.then
-
-        class Loader(importlib.abc.Loader):
-            def create_module(self, spec: Any) -> Any:
-                return loader.create_module(spec)
-
-            def exec_module(self, module: Any) -> None:
-                loader.exec_module(module)
-                then()
-
-        spec.loader = Loader()
-        return spec
-
-
 _installed: _Notice | None = None
 
 
@@ -117,8 +88,5 @@ def install(stream: TextIO | None = None) -> _Notice:
     if _installed is not None:
         return _installed
     notice = _installed = _Notice(stream)
-    if "numba.core.event" in sys.modules or "numba" in sys.modules:
-        notice.register()
-    else:
-        sys.meta_path.insert(0, _AfterImport("numba", notice.register))
+    numba_hook.when_imported(notice.register)
     return notice
