@@ -103,8 +103,9 @@ def test_analyse_cli_text_and_json(gamelab_cli):
     line = next(x for x in r.stdout.splitlines() if x.startswith("principal variation (5 plies): "))
     best = next(x for x in r.stdout.splitlines() if x.startswith("best move "))
     assert line.split(": ")[1].split()[0] == best.split()[2]  # the PV starts with the best move
+    assert "verdict: " in r.stdout
     j = gamelab_cli("oware", "analyse", "--depth", "5", "--tablebase", "-1", "--json")
-    data = json.loads(j.stdout)
+    data = json.loads(j.stdout)["analysis"]  # the page's document (issue 22)
     assert data["pv_text"][0] == data["best_move_text"] and len(data["pv_text"]) == 5
     assert set(data) >= {"best_move", "score", "score_unit", "pv", "depth", "nodes", "nps"}
 

@@ -10,9 +10,8 @@ import pytest
 
 from gamelab.core.interactive import run_scripted
 from gamelab.oware.match import parse_player
-from gamelab.oware.notation import HEADER, MAX_RECORD_CHARS, format_record, parse_record
 from gamelab.oware.play import PlaySession
-from gamelab.oware.rules import Position
+from gamelab.oware.rules import HEADER, MAX_RECORD_CHARS, Position, format_record, parse_record
 
 PASSWD = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
 
@@ -78,3 +77,34 @@ def test_3_the_web_api_refuses_a_non_record_as_the_cli_does():
     r = client.post("/api/oware/load", json={"text": PASSWD})
     assert r.status_code == 422
     assert r.json()["detail"].startswith("not a game record: line 1 is 'root:x:0:0")
+
+
+def test_22_the_record_format_is_the_rules_own(tmp_path):
+    """Issue 22: the record format lived in notation.py, a grab-bag beside the rules. It is
+    defined with the rules now (one parser and one formatter for each notation there); only
+    reading and writing the file is the terminal game's (`play.load_record`)."""
+    import importlib.util
+    import inspect
+
+    from gamelab.oware import play, rules
+    from gamelab.oware.rules import Rules, random_positions
+
+    assert importlib.util.find_spec("gamelab.oware.notation") is None
+    source = inspect.getsource(rules)
+    assert "import pathlib" not in source and "read_text_file" not in source  # no I/O
+    variant = Rules(grand_slam="forbidden", cycle="split")
+    start = random_positions(1, seed=4, max_plies=12)[0]
+    start = rules.Position.from_text(start.to_text(), variant)
+    p, moves = start, []
+    while not p.is_over():  # play the game out by the first legal move
+        moves.append(p.legal_moves()[0])
+        p = p.play(moves[-1])
+    text = rules.format_record(start, moves, "human", "engine:time=1")
+    assert "rules: grand-slam=forbidden cycle=split" in text and "result: " in text
+    again, parsed, headers = rules.parse_record(text)
+    assert again == start and parsed == moves and headers["north"] == "engine:time=1"
+    path = tmp_path / "game.txt"
+    path.write_text(text)
+    assert play.load_record(path)[1] == moves
+    letter = rules.move_letter(start.to_move, moves[0])
+    assert rules.parse_move(letter, start, digits=False) == moves[0]

@@ -117,7 +117,7 @@ def test_cli_analyse_json():
         text=True,
         check=True,
     )
-    data = json.loads(out.stdout)
+    data = json.loads(out.stdout)["analysis"]
     assert set(data) >= {"best_move", "score", "pv", "depth", "nodes", "nps"}
     assert data["best_move"] in range(6) and data["pv"][0] == data["best_move"]
     assert data["depth"] >= 1 and data["nodes"] > 0

@@ -187,3 +187,26 @@ def test_hint_and_review_are_the_cli_documents(api, gamelab_cli):
     cli = gamelab_cli("oware", "review", *args, "--depth", "3", "--json")
     assert cli.returncode == 0, cli.stderr
     assert json.loads(cli.stdout) == review.json()
+
+
+def test_analyse_is_the_cli_document(api, gamelab_cli):
+    # issue 22: `gamelab oware analyse --json` kept a document of its own (the bare Analysis);
+    # it is now the page's analysis, with the same options (eval, tablebase) on both sides
+    moves = ["C", "f"]
+    for options in ({"depth": 5}, {"depth": 4, "eval": "blog", "tablebase": -1}):
+        page = api.post("/api/oware/analyse", json={"position": START, "moves": moves, **options})
+        assert page.status_code == 200, page.text
+        args = [a for m in moves for a in ("--move", m)]
+        args += [a for k, v in options.items() for a in (f"--{k}", str(v))]
+        cli = gamelab_cli("oware", "analyse", *args, "--json")
+        assert cli.returncode == 0, cli.stderr
+        doc, web = json.loads(cli.stdout), page.json()
+        for d in (doc, web):  # the search's speed is this run's, not part of the answer
+            assert d["analysis"].pop("nps") > 0 and d["analysis"].pop("seconds") >= 0
+        assert doc == web and doc["analysis"]["depth"] == options["depth"]
+    blog = json.loads(cli.stdout)
+    assert blog["analysis"]["score_unit"].startswith("blog")
+    bad = api.post("/api/oware/analyse", json={"position": START, "eval": "chess", "depth": 2})
+    assert bad.status_code == 422 and "evaluation must be one of blog, auale" in bad.text
+    cli = gamelab_cli("oware", "analyse", "--eval", "chess", "--depth", "2")
+    assert cli.returncode == 2 and "evaluation must be one of blog, auale" in cli.stderr

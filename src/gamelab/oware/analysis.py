@@ -6,7 +6,6 @@ North, as in game records), and the score with its unit. Scores are for the side
 evaluation's units: ``auale`` counts 25 per seed of store difference (plus its house terms),
 ``blog`` 2 per seed; a decided game scores ``±(10000 − plies) + unit × final margin``.
 
->>> from gamelab.oware.notation import move_letter
 >>> from gamelab.oware.rules import Position
 >>> describe_score(75, "auale")
 '+75 (auale evaluation units, 25 = one seed; about +3.0 seeds for the side to move)'
@@ -23,8 +22,7 @@ from typing import Any
 
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.evaluation import SEED_UNIT, evaluation_code
-from gamelab.oware.notation import move_letter
-from gamelab.oware.rules import TABLEBASE_SEEDS, Position
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position, move_letter
 
 
 def pv_letters(position: Position, pv: list[int]) -> list[str]:

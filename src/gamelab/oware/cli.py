@@ -72,11 +72,24 @@ def perft(
         console.print(f"perft({depth}) = {result.nodes:,}  ({result.seconds:.2f} s)")
 
 
+FixedDepth = Annotated[
+    int | None, typer.Option("--depth", "-d", min=1, max=20, help="A fixed depth instead.")
+]
+Moves = Annotated[
+    list[str] | None,
+    typer.Option("--move", "-m", metavar="MOVE", help="A move of the game (A-F, a-f), in order."),
+]
+
+
 @app.command()
 def analyse(
     position: PositionText = "start",
-    time_limit: Annotated[float | None, typer.Option("--time", "-t", help="Seconds.")] = None,
-    depth: Annotated[int | None, typer.Option("--depth", "-d", help="Fixed depth instead.")] = None,
+    move: Moves = None,
+    time_limit: Annotated[
+        float,
+        typer.Option("--time", "-t", metavar="SECONDS", help="Seconds of search (at most 10)."),
+    ] = 2.0,
+    depth: FixedDepth = None,
     evaluation: Annotated[str, typer.Option("--eval", help="auale or blog.")] = "auale",
     tablebase: Annotated[
         int, typer.Option("--tablebase", min=-1, max=16, help="Tablebase seeds (-1: none).")
@@ -85,29 +98,28 @@ def analyse(
     cycle: Cycle = "own-row",
     json_out: Json = False,
 ) -> None:
-    """Best move, score (with its unit), the whole principal variation, depth, nodes and speed."""
-    from gamelab.oware.analysis import analyse as run_analysis
+    """Best move, score (with its unit), the whole principal variation, depth, nodes and speed,
+    with the evaluation bar's verdict (exact inside the tablebase): the page's analysis."""
     from gamelab.oware.analysis import format_analysis
+    from gamelab.oware.game import analyse_position
     from gamelab.oware.rules import Position
 
-    pos = Position.from_text(position, _rules(grand_slam, cycle))
-    result = run_analysis(
-        pos, time_limit=time_limit, depth=depth, evaluation=evaluation, tablebase_seeds=tablebase
+    res = analyse_position(
+        position,
+        _rules(grand_slam, cycle),
+        time_limit,
+        list(move or []),
+        depth,
+        evaluation,
+        tablebase,
     )
     if json_out:
-        print_json(result)
+        print_json(res)
         return
-    console.print(pos.draw(), markup=False, highlight=False)
-    console.print(format_analysis(result), markup=False, highlight=False, soft_wrap=True)
-
-
-FixedDepth = Annotated[
-    int | None, typer.Option("--depth", "-d", min=1, max=20, help="A fixed depth instead.")
-]
-Moves = Annotated[
-    list[str] | None,
-    typer.Option("--move", "-m", metavar="MOVE", help="A move of the game (A-F, a-f), in order."),
-]
+    board = Position.from_text(res.analysis.position, _rules(grand_slam, cycle))
+    console.print(board.draw(), markup=False, highlight=False)
+    console.print(format_analysis(res.analysis), markup=False, highlight=False, soft_wrap=True)
+    console.print(f"verdict: {res.evaluation.text}", markup=False, highlight=False)
 
 
 @app.command()

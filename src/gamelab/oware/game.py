@@ -38,6 +38,7 @@ from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters
 from gamelab.oware.evaluation import SEED_UNIT
 from gamelab.oware.match import (
+    LIMITS,
     BlogSpec,
     EngineSpec,
     GreedySpec,
@@ -46,7 +47,6 @@ from gamelab.oware.match import (
     RandomSpec,
     make_player,
 )
-from gamelab.oware.notation import format_record, parse_move, parse_record
 from gamelab.oware.rules import (
     ABAPA,
     SEEDS,
@@ -55,6 +55,9 @@ from gamelab.oware.rules import (
     Position,
     Rules,
     capture_run,
+    format_record,
+    parse_move,
+    parse_record,
     sow,
 )
 from gamelab.oware.tablebase import Tablebase, load_tablebase
@@ -299,8 +302,11 @@ def loss_label(best: int, played: int, unit: int = UNIT) -> str:
     return f"{(played - best) / unit:+.1f} seeds"
 
 
-def evaluation_of(score: int, side: int, source: str, exact: Exact | None = None) -> Evaluation:
-    """`score` (for `side`, engine units) as an evaluation bar; an exact verdict overrides it."""
+def evaluation_of(
+    score: int, side: int, source: str, exact: Exact | None = None, unit: int = UNIT
+) -> Evaluation:
+    """`score` (for `side`, engine units: `unit` per seed) as an evaluation bar; an exact
+    verdict overrides it."""
     if exact is not None:
         return Evaluation(score, SIDES[side], True, exact.south, exact.text, "endgame tablebase")
     south = score if side == 0 else -score
@@ -308,7 +314,7 @@ def evaluation_of(score: int, side: int, source: str, exact: Exact | None = None
         share = 1.0 if south > 0 else 0.0
         text = f"{SIDES[0] if south > 0 else SIDES[1]} wins by force (the engine sees the end)"
     else:
-        seeds = south / UNIT
+        seeds = south / unit
         share = 1 / (1 + math.exp(-seeds / 3))  # a 3-seed lead fills about three quarters
         if abs(seeds) < 0.5:
             text = "about even"
@@ -537,10 +543,21 @@ def analyse_position(
     time_limit: float | None = 1.0,
     moves: list[str] | None = None,
     depth: int | None = None,
+    evaluation: str = "auale",
+    tablebase_seeds: int = TABLEBASE_SEEDS,
 ) -> PositionAnalysis:
     """The engine's analysis of a position given in its text form (or of the game from it
     through `moves`, so the repetition history counts), within `time_limit` seconds or to
-    `depth` plies (a depth wins when both are given)."""
+    `depth` plies (a depth wins when both are given), with the engine's `evaluation`
+    (``auale`` or ``blog``) and endgame tablebase (seeds, -1 for none). The document of
+    ``gamelab oware analyse --json``, ``oware hint --json`` and ``/api/oware/analyse``."""
+    if evaluation not in SEED_UNIT:
+        raise ValueError(f"evaluation must be one of {', '.join(SEED_UNIT)}, got {evaluation!r}")
+    low, high = LIMITS["engine", "tb"]
+    if not low <= tablebase_seeds <= high:
+        raise ValueError(
+            f"tablebase must be {low:g} (none) to {high:g} seeds, got {tablebase_seeds}"
+        )
     if depth is not None:
         if not 1 <= depth <= 20:
             raise ValueError(f"analysis depth must be 1-20, got {depth}")
@@ -552,11 +569,17 @@ def analyse_position(
         )
     positions, _ = replay(position, rules, list(moves or []))
     p = positions[-1]
-    a = _analyse(p, time_limit=time_limit, depth=depth)
+    a = _analyse(
+        p,
+        time_limit=time_limit,
+        depth=depth,
+        evaluation=evaluation,
+        tablebase_seeds=tablebase_seeds,
+    )
     exact = exact_verdict(p)
     return PositionAnalysis(
         a,
-        evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact),
+        evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact, SEED_UNIT[evaluation]),
         exact,
         list(p.houses),
         list(p.stores),

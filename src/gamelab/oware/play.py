@@ -5,7 +5,8 @@ the same session with its own ``read_line`` / ``write`` (see :mod:`gamelab.core.
 A failed command (a typo, an illegal move, a ``save`` to a path that cannot be written, a record
 that cannot be read) shows one ``error:`` line and the game goes on unchanged.
 
-Game records and house letters are defined in :mod:`gamelab.oware.notation`.
+Game records and house letters are defined with the rules (:mod:`gamelab.oware.rules`);
+this module reads and writes record files.
 """
 
 from __future__ import annotations
@@ -15,17 +16,18 @@ from pathlib import Path
 
 import numpy as np
 
-from gamelab.core.files import write_text_atomic
+from gamelab.core.files import read_text_file, write_text_atomic
 from gamelab.core.interactive import QUIT_WORDS, Session, run_session
 from gamelab.oware.analysis import analyse, move_letter, pv_letters
 from gamelab.oware.match import EngineSpec, PlayerSpec
-from gamelab.oware.notation import (
+from gamelab.oware.rules import (
+    MAX_RECORD_CHARS,
+    TABLEBASE_SEEDS,
+    Position,
     format_record,
     parse_move,
     parse_record,
-    read_record,
 )
-from gamelab.oware.rules import TABLEBASE_SEEDS, Position
 
 
 def save_record(path: Path, start: Position, moves: list[int], south: str, north: str) -> None:
@@ -43,8 +45,13 @@ def save_record(path: Path, start: Position, moves: list[int], south: str, north
 
 
 def load_record(path: Path) -> tuple[Position, list[int], dict[str, str]]:
-    """The record in the file `path` (see :func:`gamelab.oware.notation.read_record`)."""
-    return read_record(path)
+    """:func:`parse_record` of the file `path` (a regular file of at most
+    :data:`MAX_RECORD_CHARS` bytes); a ValueError naming `path` otherwise."""
+    text = read_text_file(path, "game record", max_bytes=MAX_RECORD_CHARS)
+    try:
+        return parse_record(text)
+    except ValueError as exc:
+        raise ValueError(f"{path}: {exc}") from None
 
 
 HELP = """commands:

@@ -97,7 +97,7 @@ class OwareState:
         return f"{self.start.to_text()}: {moves}" if moves else f"{self.start.to_text()}:"
 
     def action_to_string(self, action: int) -> str:
-        from gamelab.oware.notation import move_letter
+        from gamelab.oware.rules import move_letter
 
         return move_letter(self.position.to_move, int(action))
 

@@ -35,7 +35,7 @@ from gamelab.oware.game import (
 )
 from gamelab.oware.game_review import GameReview, review_piece, review_plan
 from gamelab.oware.match import PlayerSpec, parse_player
-from gamelab.oware.rules import Rules
+from gamelab.oware.rules import MAX_RECORD_CHARS, TABLEBASE_SEEDS, Rules
 from gamelab.web.common import ApiModel, GamePage, budgeted, reply
 
 PAGE = GamePage(
@@ -111,6 +111,10 @@ class AnalyseRequest(RulesRequest):
     moves: list[str] = Moves
     time: float = Field(default=1.0, gt=0, le=10, description="seconds of search")
     depth: int | None = Field(default=None, ge=1, le=20, description="a fixed depth instead")
+    eval: str = Field(default="auale", max_length=10, description="auale or blog")
+    tablebase: int = Field(
+        default=TABLEBASE_SEEDS, description="endgame tablebase seeds (-1: none)"
+    )
 
 
 class ReviewRequest(OpponentRequest):
@@ -137,7 +141,7 @@ class RecordRequest(GameRequest):
 
 class LoadRequest(ApiModel):
     text: str = Field(
-        max_length=50_000, description="a game record as `gamelab oware play` saves it"
+        max_length=MAX_RECORD_CHARS, description="a game record as `gamelab oware play` saves it"
     )
 
 
@@ -190,12 +194,13 @@ async def opponent_reply(body: ReplyRequest, request: Request):
 async def analyse(body: AnalyseRequest, request: Request):
     """The engine's analysis of a position (text form, then `moves` from it) within `time` s;
     a depth-``FALLBACK_DEPTH`` search (labelled) if the budget runs out."""
-    args = (body.position, body.rules, body.time, list(body.moves), body.depth)
+    args = (body.position, body.rules, body.time, list(body.moves), body.depth, body.eval)
+    args += (body.tablebase,)
     result = await budgeted(
         request,
         analyse_position,
         args,
-        fallback=partial(analyse_position, *args[:3], list(body.moves), FALLBACK_DEPTH),
+        fallback=partial(analyse_position, *args[:4], FALLBACK_DEPTH, body.eval, body.tablebase),
         what="the analysis",
         fallback_name=f"a depth-{FALLBACK_DEPTH} search",
         allowance=0.0 if body.depth else body.time,
