@@ -194,8 +194,8 @@ async def opponent_reply(body: ReplyRequest, request: Request):
 async def analyse(body: AnalyseRequest, request: Request):
     """The engine's analysis of a position (text form, then `moves` from it) within `time` s;
     a depth-``FALLBACK_DEPTH`` search (labelled) if the budget runs out."""
-    args = (body.position, body.rules, body.time, list(body.moves), body.depth, body.eval)
-    args += (body.tablebase,)
+    moves = list(body.moves)
+    args = (body.position, body.rules, body.time, moves, body.depth, body.eval, body.tablebase)
     result = await budgeted(
         request,
         analyse_position,
