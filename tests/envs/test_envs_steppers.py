@@ -22,18 +22,16 @@ def test_deal_kernel_matches_twin_and_the_rules(generator, level):
 
     n = 60
     mode, counts, limits, cumulative = level_tables(generator, level)
+    u = np.random.default_rng(level).random(40 * n)
     boards = np.zeros((n, 25), dtype=np.int8)
     configs = np.zeros(n, dtype=np.int64)
     clues = np.zeros((n, 4, 5), dtype=np.int64)
-    rng = np.random.default_rng(level)
-    deal_boards(rng, n, mode, counts, limits, cumulative, boards, configs, clues)
-    after_kernel = rng.random()
-    rng = np.random.default_rng(level)
-    twin = deal_boards_python(rng, n, generator, level)
-    assert rng.random() == after_kernel  # the same draws, consumed the same way
-    assert np.array_equal(boards, twin[0])
-    assert np.array_equal(configs, twin[1])
-    assert np.array_equal(clues, twin[2])  # Clues.from_board's
+    dealt, pos = deal_boards(u, 3, n, mode, counts, limits, cumulative, boards, configs, clues)
+    twin = deal_boards_python(u, 3, n, generator, level)
+    assert (dealt, pos) == twin[:2] == (n, pos) and pos > n
+    assert np.array_equal(boards, twin[2])
+    assert np.array_equal(configs, twin[3])
+    assert np.array_equal(clues, twin[4])  # Clues.from_board's
     if generator in ("hgss", "bulbapedia"):
         for board, c in zip(boards, configs, strict=True):
             cfg = CONFIGS[10 * (level - 1) + c]
@@ -47,6 +45,25 @@ def test_deal_kernel_matches_twin_and_the_rules(generator, level):
         assert len(set(configs.tolist())) > 5  # the ten configurations all come up
     else:
         assert (configs == -1).all()
+    # too few uniforms: both stop before the board they cannot finish, at the same place
+    short = u[: pos // 2]
+    dealt, at = deal_boards(short, 0, n, mode, counts, limits, cumulative, boards, configs, clues)
+    assert 0 < dealt < n and (dealt, at) == deal_boards_python(short, 0, n, generator, level)[:2]
+
+
+def test_dealt_boards_do_not_depend_on_the_batches():
+    """The queue (batches of 1, 2, 4, ... from blocks of uniforms) deals what one call over the
+    generator's uniforms in order deals."""
+    from gamelab.voltorb._deal_kernels import deal_boards_python
+    from gamelab.voltorb.stepper import BoardQueue
+
+    q = BoardQueue("hgss", 8)
+    rng = np.random.default_rng(11)
+    ours = np.array([q._boards[q.take(rng)].copy() for _ in range(40)])
+    dealt, _, theirs, _, _ = deal_boards_python(
+        np.random.default_rng(11).random(4000), 0, 40, "hgss", 8
+    )
+    assert dealt == 40 and np.array_equal(ours, theirs)
 
 
 def test_deal_law_matches_the_generator():

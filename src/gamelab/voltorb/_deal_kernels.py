@@ -1,6 +1,6 @@
-"""Batched board dealing for the environments: many boards per call, drawn from the caller's
-``numpy.random.Generator`` (numba reads the same bit stream as numpy: ``rng.random()`` here
-and in the twin give the same doubles, so kernel and twin deal the same boards).
+"""Batched board dealing for the environments: many boards per call, from a buffer of uniform
+draws (``rng.random(n)`` of the caller's generator) consumed in order, so the boards dealt
+depend only on the uniforms, never on how many boards one call deals.
 
 The law is :func:`gamelab.voltorb.rules.generate_board`'s: a configuration uniformly among the
 level's ten, its cards placed uniformly (a partial Fisher-Yates shuffle picks the Voltorb, 2 and
@@ -31,35 +31,48 @@ PLACED, PLACED_FREE_TEST, IID = 0, 1, 2
 
 
 @njit(cache=True)
-def deal_boards(rng, n, mode, counts, limits, iid_cumulative, boards, configs, clues):
-    """Deal `n` boards into ``boards[:n]`` (int8, 25 per board), their configuration index
-    among the level's ten (``configs``; -1 for i.i.d.) and clues (``clues[k]``: row sums, row
-    Voltorbs, column sums, column Voltorbs). `counts` (10 x 3): Voltorbs, 2s, 3s of each
-    configuration; `limits` (10 x 2): its free limits per line and in total."""
+def deal_boards(u, pos, n, mode, counts, limits, iid_cumulative, boards, configs, clues):
+    """Deal up to `n` boards into ``boards`` (int8, 25 per board) from the uniforms ``u[pos:]``,
+    with their configuration index among the level's ten (``configs``; -1 for i.i.d.) and clues
+    (``clues[k]``: row sums, row Voltorbs, column sums, column Voltorbs). `counts` (10 x 3):
+    Voltorbs, 2s, 3s of each configuration; `limits` (10 x 2): its free limits per line and in
+    total. Returns (boards dealt, position after the last one): a board the uniforms left
+    cannot finish is not dealt (call again with more)."""
     cells = np.empty(TILES, dtype=np.int64)
+    end = u.shape[0]
     for k in range(n):
+        start = pos
         board = boards[k]
         if mode == IID:
+            if pos + TILES > end:
+                return k, start
             configs[k] = -1
             for t in range(TILES):
-                u = rng.random()
+                x = u[pos]
+                pos += 1
                 v = 0
-                while v < 3 and u >= iid_cumulative[v]:
+                while v < 3 and x >= iid_cumulative[v]:
                     v += 1
                 board[t] = v
         else:
-            c = int(rng.random() * 10.0)
+            if pos >= end:
+                return k, start
+            c = int(u[pos] * 10.0)
+            pos += 1
             configs[k] = c
             nv, n2, n3 = counts[c, 0], counts[c, 1], counts[c, 2]
             m = nv + n2 + n3
             tries = 0
             while True:
                 tries += 1
+                if pos + m > end:
+                    return k, start
                 for t in range(TILES):
                     cells[t] = t
                     board[t] = 1
                 for i in range(m):
-                    j = i + int(rng.random() * (TILES - i))
+                    j = i + int(u[pos] * (TILES - i))
+                    pos += 1
                     cells[i], cells[j] = cells[j], cells[i]
                     board[cells[i]] = 0 if i < nv else (2 if i < nv + n2 else 3)
                 if mode != PLACED_FREE_TEST or tries >= MAX_GENERATION_TRIES:
@@ -96,6 +109,7 @@ def deal_boards(rng, n, mode, counts, limits, iid_cumulative, boards, configs, c
             clues[k, 1, line] = rv
             clues[k, 2, line] = cs
             clues[k, 3, line] = cv
+    return n, pos
 
 
 @njit(cache=True, inline="always")
@@ -124,42 +138,56 @@ def level_tables(generator: str, level: int) -> tuple[int, np.ndarray, np.ndarra
 
 
 def deal_boards_python(
-    rng: np.random.Generator, n: int, generator: str, level: int
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """The readable twin of :func:`deal_boards`: (boards n x 25, configuration ids n, clues n x
-    4 x 5), with the rules module's free test and clues and the kernel's draws."""
+    u: np.ndarray, pos: int, n: int, generator: str, level: int
+) -> tuple[int, int, np.ndarray, np.ndarray, np.ndarray]:
+    """The readable twin of :func:`deal_boards`: (boards dealt, position after them, boards
+    n x 25, configuration ids n, clues n x 4 x 5), with the rules module's free test and clues
+    and the kernel's use of the uniforms."""
     mode, _counts, _limits, cumulative = level_tables(generator, level)
     cfgs = CONFIGS[10 * (level - 1) : 10 * level]
     boards = np.ones((n, TILES), dtype=np.int8)
     configs = np.full(n, -1, dtype=np.int64)
     clues = np.zeros((n, 4, SIZE), dtype=np.int64)
+    draws = [float(x) for x in u]
     for k in range(n):
-        if mode == IID:
-            for t in range(TILES):
-                u = rng.random()
-                boards[k, t] = min(int(np.searchsorted(cumulative[:3], u, side="right")), 3)
-        else:
-            c = int(rng.random() * 10.0)
-            configs[k] = c
-            cfg = cfgs[c]
-            tries = 0
-            while True:
-                tries += 1
-                cells = list(range(TILES))
-                flat = [1] * TILES
-                order = [0] * cfg.voltorbs + [2] * cfg.twos + [3] * cfg.threes
-                for i, value in enumerate(order):
-                    j = i + int(rng.random() * (TILES - i))
-                    cells[i], cells[j] = cells[j], cells[i]
-                    flat[cells[i]] = value
-                board = np.array(flat, dtype=np.int8)
-                if (
-                    mode != PLACED_FREE_TEST
-                    or tries >= MAX_GENERATION_TRIES
-                    or passes_free_test(board, cfg)
-                ):
-                    break
-            boards[k] = board
+        start = pos
+        try:
+            if mode == IID:
+                if pos + TILES > len(draws):
+                    raise IndexError
+                for t in range(TILES):
+                    x = draws[pos]
+                    pos += 1
+                    boards[k, t] = min(int(np.searchsorted(cumulative[:3], x, side="right")), 3)
+            else:
+                c = int(draws[pos] * 10.0)
+                pos += 1
+                configs[k] = c
+                cfg = cfgs[c]
+                tries = 0
+                while True:
+                    tries += 1
+                    order = [0] * cfg.voltorbs + [2] * cfg.twos + [3] * cfg.threes
+                    if pos + len(order) > len(draws):
+                        raise IndexError
+                    cells = list(range(TILES))
+                    flat = [1] * TILES
+                    for i, value in enumerate(order):
+                        j = i + int(draws[pos] * (TILES - i))
+                        pos += 1
+                        cells[i], cells[j] = cells[j], cells[i]
+                        flat[cells[i]] = value
+                    board = np.array(flat, dtype=np.int8)
+                    if (
+                        mode != PLACED_FREE_TEST
+                        or tries >= MAX_GENERATION_TRIES
+                        or passes_free_test(board, cfg)
+                    ):
+                        break
+                boards[k] = board
+        except IndexError:  # the uniforms ran out inside this board
+            configs[k] = -1
+            return k, start, boards, configs, clues
         cl = Clues.from_board(boards[k])
         clues[k] = np.stack([cl.row_sums, cl.row_voltorbs, cl.col_sums, cl.col_voltorbs])
-    return boards, configs, clues
+    return n, pos, boards, configs, clues

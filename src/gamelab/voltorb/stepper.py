@@ -9,9 +9,10 @@ last 2 or 3 wins, coins multiply up to 50,000). ``state()`` gives the same round
 :class:`gamelab.voltorb.state.VoltorbState` (for the oracle and the text form); the tests play
 both side by side.
 
-Boards come from a queue filled from the generator in batches that double from 1 to
-:data:`MAX_BATCH` after each new generator, so a reseeded round costs one board, and the
-sequence of boards depends only on the generator (the kernel consumes it board by board).
+Boards come from a queue dealt in batches that double from 1 to :data:`MAX_BATCH` after each
+new generator (a reseeded round costs one board), from the generator's uniforms taken in order
+(``rng.random``, a block at a time, the rest kept for the next batch), so the sequence of
+boards depends only on the generator, not on the batches.
 """
 
 from __future__ import annotations
@@ -23,6 +24,9 @@ from gamelab.voltorb.rules import TILES, check_generator, check_level
 from gamelab.voltorb.state import QUIT, VoltorbGame, VoltorbState
 
 MAX_BATCH = 256
+#: uniforms drawn per board wanted (a level-8 hgss board takes about 22: a configuration, up to
+#: 18 cards, about 1.2 tries)
+UNIFORMS_PER_BOARD = 32
 MAX_COINS = 50_000
 
 
@@ -41,18 +45,36 @@ class BoardQueue:
         self._configs = np.zeros(MAX_BATCH, dtype=np.int64)
         self._clues = np.zeros((MAX_BATCH, 4, 5), dtype=np.int64)
         self._filled = 0
+        self._u = np.zeros(0)
+        self._pos = 0
 
     def take(self, rng: np.random.Generator) -> int:
         """The slot of the next board dealt from `rng` (valid until the next call)."""
         if rng is not self._rng:
             self._rng, self._batch, self._next, self._filled = rng, 1, 0, 0
+            self._u, self._pos = rng.random(UNIFORMS_PER_BOARD), 0
         if self._next == self._filled:
             mode, counts, limits, cumulative = self._tables
             n = self._batch
-            deal_boards(
-                rng, n, mode, counts, limits, cumulative, self._boards, self._configs, self._clues
-            )
-            self._next, self._filled = 0, n
+            while True:
+                dealt, self._pos = deal_boards(
+                    self._u,
+                    self._pos,
+                    n,
+                    mode,
+                    counts,
+                    limits,
+                    cumulative,
+                    self._boards,
+                    self._configs,
+                    self._clues,
+                )
+                if dealt:
+                    break
+                # the uniforms left cannot finish a board: keep them, draw the next ones
+                more = rng.random(UNIFORMS_PER_BOARD * n)
+                self._u, self._pos = np.concatenate((self._u[self._pos :], more)), 0
+            self._next, self._filled = 0, dealt
             self._batch = min(2 * n, MAX_BATCH)
         slot = self._next
         self._next += 1
