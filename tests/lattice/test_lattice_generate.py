@@ -257,3 +257,19 @@ def test_8_a_size_beyond_memory_is_refused_with_its_bound(argv, what, capsys):
     assert code == 2 and out == "", err
     line = err.strip()
     assert line.startswith(f"error: {what} needs about ") and " fit in half of this machine" in line
+
+
+def test_8_a_pack_of_a_billion_ga_runs_is_refused_with_its_bound(tmp_path, capsys):
+    """Issue 29 item 8: `lattice pack --runs 1000000000` ran on silently (each GA run up to about
+    a CPU-second); now the CLI and the library refuse it at once, naming the bound, and write
+    nothing."""
+    from gamelab.lattice.pack import MAX_RUNS, make_pack
+
+    out_file = tmp_path / "levels.db"
+    code, out, err = run_cli(
+        ["lattice", "pack", "--runs", "1000000000", "--out", str(out_file)], capsys
+    )
+    assert code == 2 and out == "" and "--runs" in err and f"1–{MAX_RUNS}" in err, err
+    with pytest.raises(ValueError, match=f"at most {MAX_RUNS:,}"):
+        make_pack(out_file, runs=MAX_RUNS + 1)
+    assert not out_file.exists()

@@ -281,7 +281,9 @@ def pack_command(
     out: Annotated[Path, typer.Option("--out", help="SQLite file to write.")] = Path("levels.db"),
     seed: Seed = 0,
     lattice: Lattice = "square",
-    runs: Annotated[int, typer.Option(help="GA runs that supply candidates.")] = 4,
+    runs: Annotated[
+        int, typer.Option(min=1, max=1000, help="GA runs that supply candidates (each ≤ ~1 CPU-s).")
+    ] = 4,
     json_out: Json = False,
 ) -> None:
     """Generate a level pack: GA runs supply candidates, the best by the objective are kept."""

@@ -146,6 +146,11 @@ class PackResult:
         }
 
 
+#: The most GA runs one pack asks for: each takes up to about a CPU-second at the default
+#: length, so this bounds a pack to minutes (issue 29 item 8: a billion runs was a silent hang).
+MAX_RUNS = 1_000
+
+
 def make_pack(
     out: Path,
     length: int = 16,
@@ -163,6 +168,10 @@ def make_pack(
 
     if count < 1 or runs < 1:
         raise ValueError(f"count and runs must be at least 1, got {count} and {runs}")
+    if runs > MAX_RUNS:
+        raise ValueError(
+            f"runs must be at most {MAX_RUNS:,} (each GA run takes up to a CPU-second), got {runs:,}"
+        )
     fitness = PuzzleFitness(length, objective, lattice)
     rng = np.random.default_rng(seed)
     for _ in range(runs):
