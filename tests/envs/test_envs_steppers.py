@@ -231,3 +231,56 @@ def test_level_8_voltorb_never_solves_without_regret():
     _, info = with_regret.reset(seed=0)
     _, _, _, _, info = with_regret.step(int(np.flatnonzero(info["action_mask"])[0]))
     assert info["regret"] >= 0 and with_regret._oracle is not None
+
+
+# -- the environments: the stepper's observation is the state's -----------------------------
+def _state_observation(env_id, state):
+    """The observation as the state protocol says it (the environments' earlier formula)."""
+    if "Voltorb" in env_id:
+        r, c = state.round, state.round.clues
+        return {
+            "clues": np.stack([c.row_sums, c.row_voltorbs, c.col_sums, c.col_voltorbs]),
+            "revealed": np.array([r.revealed.get(t, -1) for t in range(25)]),
+            "coins": np.array([r.coins]),
+        }
+    card = state.cards[0]
+    return {
+        "dice": np.array(state.dice if state.dice is not None else np.zeros(6, dtype=np.int64)),
+        "rolls_left": np.array([state.rolls_left]),
+        "card": np.array([-1 if v is None else v for v in card.entries]),
+        "bonuses": np.array([card.yahtzee_bonuses]),
+    }
+
+
+@pytest.mark.parametrize(
+    "env_id, kwargs",
+    [("gamelab/VoltorbFlip-v0", {"level": 4}), ("gamelab/YatzySolitaire-v0", {"rules": "yahtzee"})],
+)
+def test_env_observations_are_the_states_once_it_is_built(env_id, kwargs):
+    """Rendering mid-episode builds the protocol's state; from then on the stepper keeps it in
+    step (the dice it rolled included): observations, masks and returns agree to the end."""
+    gymnasium = pytest.importorskip("gymnasium")
+    import gamelab.envs  # noqa: F401
+
+    env = gymnasium.make(env_id, render_mode="ansi", **kwargs).unwrapped
+    rng = np.random.default_rng(0)
+    obs, info = env.reset(seed=5)
+    for episode in range(6):
+        done, steps, total = False, 0, 0.0
+        while not done:
+            if steps == episode % 3:  # build the state at different points of the episodes
+                assert isinstance(env.render(), str)
+            if env._state is not None:
+                state = env.state
+                want = _state_observation(env_id, state)
+                assert all(np.array_equal(obs[k], want[k]) for k in obs)
+                assert np.flatnonzero(info["action_mask"]).tolist() == state.legal_actions()
+            legal = np.flatnonzero(info["action_mask"])
+            obs, reward, done, _, info = env.step(int(legal[int(rng.integers(len(legal)))]))
+            total += reward
+            steps += 1
+        if env._state is not None:
+            assert env.state.is_terminal()
+            want = env.state.returns()[0] if "Voltorb" in env_id else env.state.cards[0].total
+            assert total == want
+        obs, info = env.reset()
