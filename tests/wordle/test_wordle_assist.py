@@ -146,3 +146,34 @@ def test_advice_respects_the_guess_limit(blog):
     text10 = text + f",{misses[0]}:{''.join(map(str, feedback(misses[0], answer, 'blog')))}"
     with pytest.raises(ValueError, match="all 10 guesses"):
         assistant.advice(parse_history(blog, text10))
+
+
+def test_next_and_assist_on_custom_lists_are_the_pages_assistant(tmp_path, capsys, monkeypatch):
+    """On --guesses/--answers files `next --json` is advise()'s document (the one the page's
+    /api/wordle/advice returns for a Pokémon list), checked against the feedback of each answer;
+    `assist` is the same assistant in a terminal; bad words are one `error:` line."""
+    from gamelab.core.serialise import to_json
+    from gamelab.wordle.advice import advise
+    from gamelab.wordle.rules import parse_setting
+
+    answers = ["cigar", "rebut", "sissy", "humph", "awake", "blush", "focal", "evade", "naval"]
+    (tmp_path / "a.txt").write_text("\n".join(answers) + "\n")
+    (tmp_path / "g.txt").write_text("salet\ncrane\n")
+    files = ["--guesses", str(tmp_path / "g.txt"), "--answers", str(tmp_path / "a.txt")]
+    shown = feedback("crane", "sissy")  # all grey: sissy, humph and blush fit
+    colours = "".join(map(str, shown))
+    main(["wordle", "next", *files, "--history", f"crane:{colours}", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    fits = [a for a in answers if feedback("crane", a) == shown]
+    assert [c["name"] for c in doc["remaining"]] == fits and doc["candidates"] == len(fits) > 1
+    assert doc["guess_limit"] == 6 and doc["method"] == "solved here" and doc["next"]["name"]
+    words = load_word_list(guesses_file=tmp_path / "g.txt", answers_file=tmp_path / "a.txt")
+    same = advise(parse_setting(words, "standard"), [("crane", colours)], time_limit=20.0)
+    assert doc == json.loads(to_json(same))
+    with pytest.raises(SystemExit) as exc:
+        main(["wordle", "next", *files, "--history", "zzzzz:00000"])
+    assert exc.value.code == 2 and "'zzzzz' is not an allowed guess" in capsys.readouterr().err
+    monkeypatch.setattr(sys, "stdin", io.StringIO("salet 00000\nhumph 22222\n"))
+    main(["wordle", "assist", *files])
+    out = capsys.readouterr().out
+    assert "1 candidate(s) left" in out and "humph" in out and out.rstrip().endswith("solved")

@@ -125,13 +125,20 @@ def solver_context(setting: Setting) -> SolverContext:
     return SolverContext(setting)
 
 
-def parse_history(game: Game, entries: Sequence[tuple[str, str]]) -> list[tuple[int, int]]:
-    """[(name as typed, colours)] -> [(guess index, pattern code)]; names in any script."""
+def parse_history(
+    game: Game, entries: Sequence[tuple[str, str]], pokemon: bool = True
+) -> list[tuple[int, int]]:
+    """[(name as typed, colours)] -> [(guess index, pattern code)]; Pokémon names in any
+    script, the words of a custom list (`pokemon` False) as listed."""
     if len(entries) > MAX_HISTORY:
         raise ValueError(f"at most {MAX_HISTORY} guesses, got {len(entries)}")
     out = []
     for k, (typed, colours) in enumerate(entries, 1):
-        name = resolve_name(game.words, typed, field="history")
+        if pokemon:
+            name = resolve_name(game.words, typed, field="history")
+        else:
+            name = typed.strip()
+            game.words.check_guess(name)
         g = game.words.guess_index[name]
         try:
             code = parse_pattern(colours, len(name))
@@ -199,7 +206,7 @@ def advise(
     names = setting.names
     ctx = solver_context(setting)
     game = ctx.game
-    steps = parse_history(game, history)
+    steps = parse_history(game, history, setting.pokemon)
     for k, (g, code) in enumerate(steps[:-1], 1):
         if code == game.green and len(game.words.guesses[g]) == game.words.length:
             raise ValueError(
@@ -391,8 +398,8 @@ def format_advice(a: Advice) -> str:
 
 
 class AdviceSession(GuessSession):
-    """``gamelab wordle assist`` on a Pokémon setting: the page's assistant (:func:`advise`)
-    in a terminal (any script, romaji too)."""
+    """``gamelab wordle assist``: the page's assistant (:func:`advise`) in a terminal (Pokémon
+    names in any script, romaji too; a custom list's words as listed)."""
 
     prompt = "guess and colours (e.g. rentoraa 00120), undo, reset, help or quit> "
     example = "rentoraa 00120"
@@ -401,6 +408,11 @@ class AdviceSession(GuessSession):
         self.setting = setting
         self.time_limit = time_limit
         self.help_text = SESSION_HELP
+        if not setting.pokemon:
+            word = setting.words.answers[0]
+            self.example = f"{word} {'0' * len(word)}"
+            self.prompt = f"guess and colours (e.g. {self.example}), undo, reset, help or quit> "
+            self.help_text = CUSTOM_HELP.format(example=self.example)
         self.history: list[tuple[str, str]] = []
         self.finished = False
 
@@ -411,7 +423,7 @@ class AdviceSession(GuessSession):
             f"at most {s.max_guesses} guesses."
         )
         advice = advise(s, self.history, time_limit=self.time_limit)
-        return "\n".join([head, SESSION_HELP, format_advice(advice)])
+        return "\n".join([head, self.help_text, format_advice(advice)])
 
     def entry(self, text: str) -> tuple[str, str]:
         parts = text.replace(":", " ").split()
@@ -428,6 +440,13 @@ class AdviceSession(GuessSession):
 SESSION_HELP = """Type each guess and the colours the game showed, e.g.
   rentoraa 00120       0 grey, 1 yellow, 2 green (or ⬛🟨🟩, 灰黄緑, b/y/g)
   the guess in katakana, hiragana, romaji or English (レントラー, れんとらー, rentoraa, Luxray)
+  undo    take back the last guess
+  reset   start again
+  help    this text
+  q, quit leave"""
+
+CUSTOM_HELP = """Type each guess and the colours the game showed, e.g.
+  {example}    0 grey, 1 yellow, 2 green (or ⬛🟨🟩, 灰黄緑, b/y/g)
   undo    take back the last guess
   reset   start again
   help    this text

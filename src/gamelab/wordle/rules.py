@@ -511,15 +511,16 @@ class Setting:
         ValueError: the game's hard mode is defined for the standard feedback rule; with the blog rule use the strict hard mode
     """
 
-    names: NameSetting
+    names: NameSetting | WordList  # a Pokémon setting, or a custom list (read from files)
     rule: str = "standard"
     hard: str | None = None
     max_guesses: int = POKEMON_GUESS_LIMIT
 
     def __post_init__(self) -> None:
-        if not isinstance(self.names, NameSetting):
+        if not isinstance(self.names, NameSetting | WordList):
             raise TypeError(
-                f"a NameSetting is needed (parse_names), not {type(self.names).__name__}"
+                "a NameSetting (parse_names) or a custom WordList (load_word_list) is needed, "
+                f"not {type(self.names).__name__}"
             )
         if self.rule not in RULES:
             raise ValueError(f"unknown feedback rule {self.rule!r}; allowed: {', '.join(RULES)}")
@@ -541,9 +542,15 @@ class Setting:
         return HARD_MODE_TEXT[self.hard]
 
     @property
+    def pokemon(self) -> bool:
+        """A Pokémon setting (names in any script, English names and dex numbers), not a
+        custom word list."""
+        return isinstance(self.names, NameSetting)
+
+    @property
     def words(self) -> WordList:
         """The setting's word list, with its guess limit."""
-        words = pokemon_word_list(self.names)
+        words = self.names if isinstance(self.names, WordList) else pokemon_word_list(self.names)
         if words.guess_limit == self.max_guesses:
             return words
         return _limited(words, self.max_guesses)
@@ -557,13 +564,15 @@ def _limited(words: WordList, limit: int) -> WordList:
 
 
 def parse_setting(
-    names: str | NameSetting = POST_SETTING,
+    names: str | NameSetting | WordList = POST_SETTING,
     rule: str = "standard",
     hard: str | bool | None = None,
     max_guesses: int | None = None,
 ) -> Setting:
-    """A shell's text as a :class:`Setting`: `names` a spec for :func:`parse_names` (or parsed),
-    `hard` ``off``/``normal``/``""``/False (normal), True or ``game``, or ``strict``."""
+    """A shell's text as a :class:`Setting`: `names` a spec for :func:`parse_names` (or parsed,
+    or a custom list from :func:`load_word_list`), `hard` ``off``/``normal``/``""``/False
+    (normal), True or ``game``, or ``strict``; `max_guesses` None: the list's own limit
+    (Pokémon Wordle 10, a custom list 6)."""
     setting = parse_names(names) if isinstance(names, str) else names
     if hard in (None, False, "", "off", "normal"):
         mode = None
@@ -571,8 +580,9 @@ def parse_setting(
         mode = "game"
     else:
         mode = str(hard)
-    limit = POKEMON_GUESS_LIMIT if max_guesses is None else max_guesses
-    return Setting(setting, rule, mode, limit)
+    if max_guesses is None:
+        max_guesses = setting.guess_limit if isinstance(setting, WordList) else POKEMON_GUESS_LIMIT
+    return Setting(setting, rule, mode, max_guesses)
 
 
 #: Largest word file read: a million words of a few characters.

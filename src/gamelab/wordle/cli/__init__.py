@@ -10,7 +10,7 @@ from typing import Annotated
 import typer
 from rich.table import Table
 
-from gamelab.cli_common import Json, Seed, console, print_json, result_store
+from gamelab.cli_common import Json, Seed, console, print_json
 from gamelab.wordle import entropy as entropy_mod
 from gamelab.wordle.cli.options import (
     AdviceTimeLimit,
@@ -24,7 +24,7 @@ from gamelab.wordle.cli.options import (
     Rule,
     app,
     game_setting,
-    hard_mode,
+    list_setting,
     make_game,
     name_setting,
 )
@@ -143,29 +143,19 @@ def next_command(
     time_limit: AdviceTimeLimit = 20.0,
     json_out: Json = False,
 ) -> None:
-    """Candidates left by a history and the best next guess (one shot). On a Pokémon list this
-    is the web page's assistant: ``--json`` prints the document ``/api/wordle/advice`` returns."""
-    if guesses is None and answers is None:
-        from gamelab.wordle.advice import advise, format_advice, split_history
+    """Candidates left by a history and the best next guess (one shot): the web page's
+    assistant (``--json`` prints the document ``/api/wordle/advice`` returns), on a Pokémon
+    list or a custom one (--guesses/--answers)."""
+    from gamelab.wordle.advice import advise, format_advice, split_history
 
-        setting = game_setting(names, answers_names, guesses_names, rule, hard, hard_rule)
-        answer = advise(setting, split_history(history), time_limit=time_limit)
-        if json_out:
-            print_json(answer)
-            return
-        console.print(format_advice(answer), markup=False, highlight=False, soft_wrap=True)
-        return
-    from gamelab.wordle.assistant import Assistant, parse_history
-    from gamelab.wordle.assistant import format_advice as format_next
-
-    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
-    advice = Assistant(
-        game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True)
-    ).advice(parse_history(game, history))
+    setting = list_setting(
+        names, answers_names, guesses_names, guesses, answers, rule, hard, hard_rule
+    )
+    answer = advise(setting, split_history(history), time_limit=time_limit)
     if json_out:
-        print_json(advice)
+        print_json(answer)
         return
-    console.print(format_next(advice), markup=False, highlight=False, soft_wrap=True)
+    console.print(format_advice(answer), markup=False, highlight=False, soft_wrap=True)
 
 
 @app.command("assist")
@@ -182,20 +172,12 @@ def assist_command(
 ) -> None:
     """Interactive: type a guess and its colours (rentoraa 00120 or ⬛⬛🟨🟩⬛); undo, reset, help, quit."""
     from gamelab.core.interactive import run_in_terminal
+    from gamelab.wordle.advice import AdviceSession
 
-    if guesses is None and answers is None:
-        from gamelab.wordle.advice import AdviceSession
-
-        setting = game_setting(names, answers_names, guesses_names, rule, hard, hard_rule)
-        run_in_terminal(AdviceSession(setting, time_limit))
-        return
-    from gamelab.wordle.assistant import Assistant, AssistSession
-
-    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
-    assistant = Assistant(
-        game, hard=hard_mode(hard, hard_rule), time_limit=time_limit, store=result_store(True)
+    setting = list_setting(
+        names, answers_names, guesses_names, guesses, answers, rule, hard, hard_rule
     )
-    run_in_terminal(AssistSession(assistant))
+    run_in_terminal(AdviceSession(setting, time_limit))
 
 
 @app.command("strategy")

@@ -103,5 +103,23 @@ def game_setting(
     )
 
 
+def list_setting(
+    names: str,
+    answers_names: str | None,
+    guesses_names: str | None,
+    guesses: Path | None,
+    answers: Path | None,
+    rule: str,
+    hard: bool,
+    hard_rule: str | None,
+) -> Setting:
+    """:func:`game_setting`, or with --guesses/--answers the custom list's setting (its guess
+    limit: 6): the one typed value `next`, `assist` and the page's assistant take."""
+    if guesses is None and answers is None:
+        return game_setting(names, answers_names, guesses_names, rule, hard, hard_rule)
+    words = load_word_list(name_setting(names, answers_names, guesses_names), guesses, answers)
+    return parse_setting(words, rule, hard_mode(hard, hard_rule))
+
+
 def make_game(names: NameSetting, guesses: Path | None, answers: Path | None, rule: str) -> Game:
     return Game(load_word_list(names, guesses, answers), rule)
