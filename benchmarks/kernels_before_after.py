@@ -584,6 +584,35 @@ def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
     return setup
 
 
+ENGLISH = Path("/work/shared/data/wordle-english")  # benchmark data, not in the repository
+
+
+def w_wordle_english(first: str):
+    """English Wordle (12,972 guesses, 2,315 answers, at most 6 guesses): one opening searched
+    exactly with a fresh memo, then the two-level bound of every 64th opening."""
+
+    def setup():
+        from gamelab.wordle.rules import load_word_list
+        from gamelab.wordle.solver.optimal import OptimalSolver
+        from gamelab.wordle.table import Game
+
+        words = load_word_list(
+            guesses_file=ENGLISH / "guesses.txt", answers_file=ENGLISH / "answers.txt"
+        )
+        game = Game(words, "standard")
+        g = words.check_guess(first)
+
+        def run():
+            solver = OptimalSolver(game, max_guesses=6)
+            total = solver.solve_first(g).total or -1
+            bounds = sum(solver.opening_bound(h) for h in range(0, game.n_guesses, 64))
+            return float(total + solver.nodes + bounds)
+
+        return run
+
+    return setup
+
+
 WORKLOADS = {
     "yatzy.widget (E)": w_yatzy_widget(False),
     "yatzy.widget (E, W)": w_yatzy_widget(True),
@@ -606,6 +635,9 @@ WORKLOADS = {
     "wordle.search (gen1-4, strict)": w_wordle_search("gen1-4", "strict"),
     "wordle.search (six letters, game hard, 5)": w_wordle_search("six", "game", 5),
     "wordle.search (six letters, strict)": w_wordle_search("six", "strict"),
+    **(
+        {"wordle.search (English, salet, 6)": w_wordle_english("salet")} if ENGLISH.is_dir() else {}
+    ),
 }
 
 

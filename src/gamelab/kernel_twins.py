@@ -353,6 +353,10 @@ HELPERS: dict[str, dict[str, str]] = {
         "solver._feasible_kernels._count_codes": "a set counted by pattern, inside feasible_kernel and _three",
         "solver._memo_kernels.memo_record": "a memo write inside search_kernel",
         "solver._scan_kernels.perfect_candidate": "the endgame check of search_kernel",
+        "solver._node_kernels.partition_node": "a guess's classes at a node of search_kernel",
+        "solver._node_kernels.child_bounds": "the classes' bounds at a node of search_kernel",
+        "solver._node_kernels.big_class_bounds": "large classes' one-level bounds in search_kernel",
+        "solver._node_kernels.sort_children": "the order of a guess's classes in search_kernel",
         "solver._scan_kernels.scan_transposed": "search_kernel's node scan (byte-sized patterns)",
         "solver._scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
         "twin test covers it)",

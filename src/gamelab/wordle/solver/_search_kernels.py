@@ -23,8 +23,10 @@ Hard mode: ``hard`` 1 = the game's rule, 2 = strict (see
 :func:`gamelab.wordle.rules.hard_mode_allows`); the allowed words of a class are computed by
 :mod:`gamelab.wordle.solver._hard_kernels`.
 
-Large classes (at least `big_n`) without a memo entry get the best one-level bound over the
-guesses when their guess is expanded, scanned with the budget at which that guess would be cut.
+One guess expanded at a node (its classes, their bounds, their order) is in
+:mod:`gamelab.wordle.solver._node_kernels`. Large classes (at least `big_n`) without a memo
+entry get the best one-level bound over the guesses when their guess is expanded, scanned with
+the budget at which that guess would be cut.
 
 The kernel returns a status (0 done, 1 node limit, 2 memo full, 3 stack too deep) so the caller
 (:class:`gamelab.wordle.solver.kernel_search.KernelSearch`) can check a time limit, grow the memo and
@@ -43,7 +45,6 @@ from gamelab.wordle.solver._hard_kernels import (
     strict_groups,
 )
 from gamelab.wordle.solver._memo_kernels import (
-    EMPTY,
     EXACT,
     INF,
     LOWER,
@@ -51,6 +52,12 @@ from gamelab.wordle.solver._memo_kernels import (
     memo_find,
     memo_key,
     memo_record,
+)
+from gamelab.wordle.solver._node_kernels import (
+    big_class_bounds,
+    child_bounds,
+    partition_node,
+    sort_children,
 )
 from gamelab.wordle.solver._scan_kernels import (
     perfect_candidate,
@@ -423,52 +430,12 @@ def search_kernel(
                     break
                 # partition the candidates by g (counting sort), with each class's key
                 parts += 1
-                top = f_top[f]
-                for j in range(n):
-                    c = table[g, cand[off + j]]
-                    counts[c] += 1
-                nc = 0
                 cb = f * max_cls
-                pos = top
-                for j in range(n):
-                    c = table[g, cand[off + j]]
-                    if counts[c] > 0:
-                        cls_code[cb + nc] = c
-                        cls_start[cb + nc] = pos
-                        cls_size[cb + nc] = counts[c]
-                        offs[c] = pos
-                        seen[c] = nc + 1
-                        pos += counts[c]
-                        counts[c] = 0
-                        nc += 1
-                h1s = ch1
-                h2s = ch2
-                for j in range(n):
-                    b = cand[off + j]
-                    c = table[g, b]
-                    cand[offs[c]] = b
-                    offs[c] += 1
-                    h1s[c] += rnd_a1[b]
-                    h2s[c] += rnd_a2[b]
-                aog = answer_of_guess[g]
-                w = 0
-                for j in range(nc):
-                    c = cls_code[cb + j]
-                    seen[c] = 0
-                    cls_h1[cb + j] = h1s[c]
-                    cls_h2[cb + j] = h2s[c]
-                    h1s[c] = 0
-                    h2s[c] = 0
-                    if cls_size[cb + j] == 1 and cand[cls_start[cb + j]] == aog:
-                        continue  # the green class: solved
-                    if w != j:
-                        cls_code[cb + w] = cls_code[cb + j]
-                        cls_start[cb + w] = cls_start[cb + j]
-                        cls_size[cb + w] = cls_size[cb + j]
-                        cls_h1[cb + w] = cls_h1[cb + j]
-                        cls_h2[cb + w] = cls_h2[cb + j]
-                    w += 1
-                nc = w
+                part_cls = (cls_code, cls_start, cls_size, cls_h1, cls_h2)
+                nc = partition_node(
+                    table, g, cand, off, n, f_top[f], cb, counts, offs, seen, ch1, ch2,
+                    rnd_a1, rnd_a2, answer_of_guess[g], part_cls,
+                )  # fmt: skip
                 # strict hard mode: group the pool by the colours each word would show; a
                 # class's pool is its own group
                 if hard == 2:
@@ -527,123 +494,34 @@ def search_kernel(
                         cls_p1[cb + j] = f_p1[f] + d1
                         cls_p2[cb + j] = f_p2[f] + d2
                 # child bounds
-                rest = 0
-                nb = 0
-                for j in range(nc):
-                    m = cls_size[cb + j]
-                    if m == 1:
-                        lbc = 1 if rem >= 1 else INF
-                    elif m == 2:
-                        lbc = 3 if rem >= 2 else INF
-                    elif rem <= 1:
-                        lbc = INF
-                    else:
-                        lbc = 2 * m - 1
-                        ck1, ck2 = memo_key(
-                            cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem
-                        )
-                        slot = memo_find(mk1, mk2, mflag, ck1, ck2)
-                        if mflag[slot] != EMPTY and mval[slot] > lbc:
-                            lbc = mval[slot]
-                        elif mflag[slot] == EMPTY and m >= big_n and use_tt and rem >= 3:
-                            need_bound[nb] = j  # one-level bound below, if the sum leaves room
-                            nb += 1
-                        elif mflag[slot] == EMPTY and m <= child_n and entries * 10 < cap * 7:
-                            # endgame check for the class now: its value is 2m - 1 if a candidate
-                            # leaves only singletons, else at least 2m (a tighter sum to cut on)
-                            found = perfect_candidate(
-                                table, guess_of_answer, cand, cls_start[cb + j], m, seen
-                            )
-                            if found < 0:
-                                lbc = 2 * m
-                            entries += memo_record(
-                                mk1,
-                                mk2,
-                                mflag,
-                                mval,
-                                mguess,
-                                slot,
-                                ck1,
-                                ck2,
-                                found >= 0,
-                                lbc,
-                                found,
-                            )
-                    cls_lb[cb + j] = lbc
-                    rest += lbc
+                cls = (cls_size, cls_start, cls_h1, cls_h2, cls_p1, cls_p2, cls_lb)
+                memo = (mk1, mk2, mflag, mval, mguess)
+                rest, nb, entries = child_bounds(
+                    cb, nc, rem, cls, memo, entries, (need_bound, big_n, use_tt, child_n),
+                    table, guess_of_answer, cand, seen,
+                )  # fmt: skip
                 if n + rest >= f_best[f]:
                     continue
-                # large classes without a memo entry: the best one-level bound over the guesses
-                # (the frame's pool is a superset of the class's, so it is still a bound), scanned
-                # with the budget at which this guess would be cut, so a cut is found cheaply
-                cut = False
-                for t in range(nb):
-                    j = need_bound[t]
-                    m = cls_size[cb + j]
-                    if entries * 10 >= cap * 7:
-                        break
-                    room = f_best[f] - n - (rest - cls_lb[cb + j])
-                    n_b = f_pn[f] if hard else n_g
-                    for q in range(n_b):
-                        alive[q] = pool_guess[pool[f_poff[f] + q]] if hard else q
-                    st0 = cls_start[cb + j]
-                    for i in range(m):
-                        goa_mark[guess_of_answer[cand[st0 + i]]] = 1
-                    _, one_level, steps = scan_transposed(
-                        tt,
-                        cand,
-                        st0,
-                        m,
-                        alive,
-                        n_b,
-                        goa_mark,
-                        answer_of_guess,
-                        n_codes - 1,
-                        room - (2 * m - 1),
-                        UNLIMITED,
-                        bits,
-                        scan_state,
-                        moves_g,
-                        moves_lb,
-                        moves_ex,
-                        mo + f_nm[f],
-                        room,
-                        False,
+                # large classes without a memo entry: their one-level bounds, if still needed
+                if nb > 0:
+                    guesses = (need_bound, hard, n_g, pool_guess, pool, f_poff[f], f_pn[f])
+                    scan = (
+                        tt, alive, goa_mark, guess_of_answer, answer_of_guess, n_codes - 1,
+                        bits, scan_state, moves_g, moves_lb, moves_ex, mo + f_nm[f],
+                    )  # fmt: skip
+                    rest, entries, steps, cut = big_class_bounds(
+                        cb, n, nb, rest, f_best[f], rem, cls, memo, entries, guesses, scan, cand
                     )
                     work += steps
-                    for i in range(m):
-                        goa_mark[guess_of_answer[cand[st0 + i]]] = 0
-                    lbc = cls_lb[cb + j]
-                    if one_level > lbc:
-                        rest += one_level - lbc
-                        lbc = one_level
-                        cls_lb[cb + j] = lbc
-                    ck1, ck2 = memo_key(
-                        cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], rem
-                    )
-                    slot = memo_find(mk1, mk2, mflag, ck1, ck2)
-                    if mflag[slot] == EMPTY:
-                        entries += memo_record(
-                            mk1, mk2, mflag, mval, mguess, slot, ck1, ck2, False, lbc, -1
-                        )
-                    if n + rest >= f_best[f]:
-                        cut = True
-                        break
-                if cut:
-                    continue
-                # children largest first (insertion sort; few classes)
-                for j in range(1, nc):
-                    t = j
-                    while t > 0 and cls_size[cb + t - 1] < cls_size[cb + t]:
-                        for arr in (cls_start, cls_size, cls_code, cls_lb):
-                            tmp = arr[cb + t]
-                            arr[cb + t] = arr[cb + t - 1]
-                            arr[cb + t - 1] = tmp
-                        for arr in (cls_h1, cls_h2, cls_p1, cls_p2):
-                            tmpu = arr[cb + t]
-                            arr[cb + t] = arr[cb + t - 1]
-                            arr[cb + t - 1] = tmpu
-                        t -= 1
+                    if cut:
+                        continue
+                # children largest first
+                sort_children(
+                    cb,
+                    nc,
+                    (cls_start, cls_size, cls_code, cls_lb),
+                    (cls_h1, cls_h2, cls_p1, cls_p2),
+                )
                 f_g[f] = g
                 f_nc[f] = nc
                 f_ci[f] = 0
