@@ -70,6 +70,13 @@ def main() -> None:
         "--refute-words", nargs="+", default=["reast", "least", "qajaq", "xylyl", "immix", "fuzzy"]
     )
     parser.add_argument("--single-cpu", type=float, default=60.0)
+    parser.add_argument(
+        "--bounds",
+        nargs="*",
+        metavar="WORD",
+        help="Only the two-level bound of these openings (default list when empty): the one-pass "
+        "kernel against the class-by-class bound, side by side.",
+    )
     parser.add_argument("--only-refute", action="store_true", help="Only the refutation cases.")
     parser.add_argument(
         "--prove-sub",
@@ -79,6 +86,9 @@ def main() -> None:
     )
     args = parser.parse_args()
     warm_up()
+    if args.bounds is not None:
+        bounds(args.data, args.bounds or ["salet", "reast", "cigar", "qajaq", "fuzzy", "xylyl"])
+        return
     if args.prove_sub:
         prove_sub(args.data, args.prove_sub)
         return
@@ -154,6 +164,39 @@ def prove_sub(data: Path, every: int) -> None:
             f"{proof.settled}; {proof.cpu_seconds:.1f} s CPU",
             flush=True,
         )
+
+
+def bounds(data: Path, openings: list[str]) -> None:
+    """The two-level bound of each opening (normal mode, at most 6 guesses): every class in one
+    pass over the table (``solver/_bound_kernels.py``, what ``prove-opening`` runs) against each
+    class bounded on its own (``min_bound_kernel`` per class, the Python engine's path and the
+    proof's before this session), CPU seconds of each and their ratio; the bounds must agree."""
+    words = load_word_list(guesses_file=data / "guesses.txt", answers_file=data / "answers.txt")
+    game = Game(words, "standard")
+    fast = OptimalSolver(game, max_guesses=6)
+    slow = OptimalSolver(game, max_guesses=6, engine="python")
+    fast.opening_bound(0), slow.opening_bound(0)  # kernels loaded, the guess order computed
+    total = [0.0, 0.0]
+    for word in openings:
+        g = words.check_guess(word)
+        cpu = time.process_time()
+        one = fast.opening_bound(g)
+        one_cpu = time.process_time() - cpu
+        cpu = time.process_time()
+        each = slow.opening_bound(g)
+        each_cpu = time.process_time() - cpu
+        assert one == each, (word, one, each)
+        total[0] += one_cpu
+        total[1] += each_cpu
+        print(
+            f"two-level bound {word}: {one}; one pass {one_cpu:.3f} s CPU, class by class "
+            f"{each_cpu:.3f} s ({each_cpu / max(one_cpu, 1e-9):.1f}x)",
+            flush=True,
+        )
+    print(
+        f"two-level bound, {len(openings)} openings: one pass {total[0]:.2f} s CPU, class by "
+        f"class {total[1]:.2f} s ({total[1] / max(total[0], 1e-9):.1f}x)"
+    )
 
 
 def refute(data: Path, words_to_refute: list[str], single_cpu: float) -> None:

@@ -19,7 +19,13 @@ import numpy as np
 from gamelab.core.limits import OutOfBudget
 from gamelab.wordle._kernels import RULE_BLOG, RULE_STANDARD
 from gamelab.wordle.solver import _search_kernels as sk
-from gamelab.wordle.solver._memo_kernels import EXACT, memo_find, memo_key, memo_rehash
+from gamelab.wordle.solver._memo_kernels import (
+    EXACT,
+    memo_find,
+    memo_key,
+    memo_record,
+    memo_rehash,
+)
 from gamelab.wordle.table import Game
 
 INF = 10**9  # the value of an infeasible node as Python code sees it (the kernel's is sk.INF)
@@ -208,7 +214,39 @@ class KernelSearch:
         history: Sequence[tuple[int, int]] = (),
     ) -> tuple[int, int] | None:
         """(exact value, best guess) of a node from the memo, or None if not solved exactly."""
-        sk = self.sk
+        slot = self._slot(cands, depth, pool, history)[0]
+        if self.mflag[slot] != EXACT:
+            return None
+        value = int(self.mval[slot])
+        return (INF if value >= self.sk.INF else value), int(self.mguess[slot])
+
+    def record_lower(
+        self,
+        cands: np.ndarray,
+        depth: int | None,
+        pool: np.ndarray | None,
+        history: Sequence[tuple[int, int]],
+        bound: int,
+    ) -> None:
+        """Keep a proven lower bound of a node in the memo (as the search keeps its own), so a
+        search that reaches the node starts from it: e.g. the one-level bounds of a first
+        guess's classes, which give that guess's budgeted search tight child budgets."""
+        if (self.entries + 1) * 10 >= len(self.mk1) * 7:
+            self._grow()
+        slot, k1, k2 = self._slot(cands, depth, pool, history)
+        self.stats[1] += memo_record(
+            self.mk1, self.mk2, self.mflag, self.mval, self.mguess, slot, k1, k2, False,
+            min(int(bound), self.sk.INF), -1,
+        )  # fmt: skip
+
+    def _slot(
+        self,
+        cands: np.ndarray,
+        depth: int | None,
+        pool: np.ndarray | None,
+        history: Sequence[tuple[int, int]],
+    ) -> tuple[int, np.uint64, np.uint64]:
+        """The memo slot of a node (found, or where it would go) and its key."""
         cands = np.asarray(cands, dtype=np.int32)
         pool_arr = self._pool(pool)
         h1 = self.rnd_a[0][cands].sum(dtype=np.uint64)
@@ -239,11 +277,8 @@ class KernelSearch:
         k1, k2 = memo_key(
             np.uint64(h1), np.uint64(h2), np.uint64(p1), np.uint64(p2), self._depth(depth)
         )
-        slot = memo_find(self.mk1, self.mk2, self.mflag, np.uint64(k1), np.uint64(k2))
-        if self.mflag[slot] != EXACT:
-            return None
-        value = int(self.mval[slot])
-        return (INF if value >= sk.INF else value), int(self.mguess[slot])
+        k1, k2 = np.uint64(k1), np.uint64(k2)
+        return int(memo_find(self.mk1, self.mk2, self.mflag, k1, k2)), k1, k2
 
 
 def warm_up() -> None:

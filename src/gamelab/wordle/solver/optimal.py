@@ -90,6 +90,8 @@ class OptimalSolver:
         self.progress = progress
         self.all_guesses = np.arange(game.n_guesses, dtype=np.int32)
         self._splitters: np.ndarray | None = None
+        # the last one-pass two-level bound: (first guess, guesses left, classes, their bounds)
+        self._class_bounds: tuple[int, int | None, list[np.ndarray], list[int]] | None = None
         if self.hard:
             self.pool_guess = game.full_length_index
         self.exact: dict[bytes, tuple[int, int]] = {}
@@ -322,6 +324,7 @@ class OptimalSolver:
         """:meth:`two_level_bound` in normal mode, every class of 3 or more in one kernel call."""
         total = len(cands)
         big: list[np.ndarray] = []
+        self._class_bounds = (g, sub_depth, [], [])
         for _, part, _ in self._children(g, cands, None):
             if len(part) <= 2:
                 total += self._child_lb(part, sub_depth, None)
@@ -346,11 +349,26 @@ class OptimalSolver:
             self.game.answer_of_guess,
             rem,
         )
-        for m, b in zip(sizes.tolist(), best.tolist(), strict=True):
-            total += min(max(int(b), 2 * m - 1), INF)
-            if total >= INF:
-                return INF
-        return total
+        pairs = zip(sizes.tolist(), best.tolist(), strict=True)
+        bounds = [min(max(int(b), 2 * m - 1), INF) for m, b in pairs]
+        self._class_bounds = (g, sub_depth, big, bounds)
+        return min(total + sum(bounds), INF)
+
+    def _seed_class_bounds(self, first: int, cands: np.ndarray, sub_depth: int | None) -> None:
+        """Keep the one-level bounds of `first`'s classes (normal mode) in the kernel's memo, so
+        its budgeted search gives each class a budget of its bound plus the slack the other
+        bounds leave, and a refutation stops at the first class that exceeds it (instead of
+        solving the classes before it exactly)."""
+        assert self._kernel is not None
+        known = self._class_bounds
+        if known is None or known[0] != first or known[1] != sub_depth:
+            self._two_level_one_pass(first, cands, sub_depth)
+            known = self._class_bounds
+        assert known is not None
+        _, _, parts, bounds = known
+        for part, bound in zip(parts, bounds, strict=True):
+            if bound > 2 * len(part) - 1:  # (the search knows 2m - 1 itself)
+                self._kernel.record_lower(part, sub_depth, None, (), bound)
 
     # -- the root and the report -----------------------------------------------------------
     def _start(self) -> tuple[float, np.ndarray, np.ndarray | None, int | None]:
@@ -374,6 +392,8 @@ class OptimalSolver:
         """The exact total of opening with `first` then playing optimally, if it is below
         `budget`; else a proven lower bound >= `budget` (the search stops as soon as it knows)."""
         _, cands, pool, sub_depth = self._start()
+        if self._kernel is not None and pool is None and budget < INF:
+            self._seed_class_bounds(first, cands, sub_depth)
         return self._guess_cost(first, cands, budget, sub_depth, pool)
 
     def solve(self, upper_bound: int | None = None) -> OptimalResult:
