@@ -127,6 +127,11 @@ def test_illegal_action_terminates_as_a_failed_game_or_raises():
     [
         ("gamelab/VoltorbFlip-v0", {"level": 9}, "level must be an integer from 1 to 8"),
         ("gamelab/VoltorbFlip-v0", {"generator": "x"}, "unknown generator 'x'; allowed"),
+        (
+            "gamelab/VoltorbFlip-v0",
+            {"objective": "coins", "regret": True},
+            "regret is measured for objective 'win'",
+        ),
         ("gamelab/YatzySolitaire-v0", {"rules": "poker"}, "unknown rules 'poker'; allowed"),
         ("gamelab/PokemonWordle-v0", {"names": "gen12"}, "unknown word list 'gen12'"),
         ("gamelab/PokemonWordle-v0", {"rule": "loose"}, "unknown feedback rule 'loose'"),
@@ -139,6 +144,18 @@ def test_illegal_action_terminates_as_a_failed_game_or_raises():
 def test_bad_settings(env_id, kwargs, message):
     with pytest.raises(ValueError, match=message):
         gymnasium.make(env_id, **kwargs)
+
+
+def test_coins_objective_pays_the_coins_kept():
+    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=1, objective="coins").unwrapped
+    obs, info = env.reset(seed=2)
+    coins, done = 0, False
+    while not done:
+        safe = [t for t in range(25) if env.stepper.board[t] == 1 and info["action_mask"][t]]
+        action = safe[0] if safe and coins < 1 else 25  # flip a 1 (1 coin), then quit
+        obs, reward, done, _, info = env.step(action)
+        coins = int(obs["coins"][0])
+    assert reward == coins == 1 and env.stepper.outcome == "quit"
 
 
 def test_pack_level():
