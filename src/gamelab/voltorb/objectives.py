@@ -200,54 +200,108 @@ class ObjectiveSolver:
         self.nodes = 0
 
     def decide(self, revealed: dict[int, int]) -> tuple[int, float]:
-        from gamelab.voltorb.expectimax import SearchLimitError, _Tree
+        from gamelab.voltorb.expectimax import _Tree
 
         tree = _Tree(self.post)
-        idx, _, hm = tree.state_for(revealed)
-        w = tree.weights
+        idx, _, _ = tree.state_for(revealed)
         if idx.size == 0:
             return -1, 1.0
-        total = float(w[idx].sum())
-        u_quit, u_win, u_loss, top = self.tables
+        total = float(tree.weights[idx].sum())
         if self.python:
             memo: dict = {}
             value, tile = _objective_search_py(tree, idx, revealed, self.tables, memo)
             self.nodes = len(memo)
             return tile, value / total
-        from gamelab.voltorb._objective_kernels import objective_search
-        from gamelab.voltorb._search_kernels import memo_entry, new_memos
+        search = utility_search(
+            tree, idx, revealed, self.tables, MONOTONE, self.state_limit, self.objective.name
+        )
+        self.nodes = search.nodes
+        return search.tile_at(revealed), search.value / total
 
-        memo_val, memo_tile, _ = new_memos()
-        limit = self.state_limit if self.state_limit is not None else 2**62
-        counter = np.array([0, limit, 0], dtype=np.int64)
+
+@dataclass
+class UtilitySearch:
+    """A finished run of the general kernel: the value (unnormalised: prior mass times expected
+    utility) and the memo, whose best tile answers every state the optimal policy reaches."""
+
+    value: float
+    nodes: int
+    memo_val: object
+    memo_tile: object
+
+    def tile_at(self, revealed: dict[int, int]) -> int:
+        """The optimal policy's action (a tile, or -1 = quit) at a state it reaches."""
+        from gamelab.voltorb._search_kernels import memo_entry
+
         code = 0
         for t, v in revealed.items():
             code |= v << (2 * t)
-        nrev = sum(1 for t, v in revealed.items() if t not in tree.root_revealed and v >= 2)
-        value = objective_search(
-            np.ascontiguousarray(tree.boards, dtype=np.int8),
-            np.ascontiguousarray(w, dtype=np.float64),
-            np.ascontiguousarray(tree.hidden_mult, dtype=np.int64),
-            np.ascontiguousarray(idx, dtype=np.int64),
-            np.int64(code),
-            np.int64(nrev),
-            u_quit,
-            u_win,
-            u_loss,
-            top,
-            MONOTONE,
-            memo_val,
-            memo_tile,
-            counter,
-        )
-        self.nodes = int(counter[0])
-        if counter[2]:
-            raise SearchLimitError(
-                f"the {self.objective.name} search gave up after {self.state_limit:,} states "
-                "(state_limit)"
-            )
         key = (code << 1) | int(any(v > 0 for v in revealed.values()))
-        return int(memo_entry(memo_val, memo_tile, np.int64(key))[1]), float(value) / total
+        return int(memo_entry(self.memo_val, self.memo_tile, np.int64(key))[1])
+
+
+def utility_search(
+    tree,
+    idx: np.ndarray,
+    revealed: dict[int, int],
+    tables: tuple[np.ndarray, np.ndarray, np.ndarray, float],
+    monotone: bool,
+    state_limit: int | None = None,
+    what: str = "objective",
+) -> UtilitySearch:
+    """The general kernel on the live boards `idx` of `tree` (an ``expectimax._Tree``) at
+    `revealed`, for the utility `tables` (``u_quit, u_win, u_loss, max u``; see
+    :meth:`Objective.utility_tables`). Pass `monotone` only for a utility that satisfies the
+    kernel's condition (:func:`is_monotone`). :class:`SearchLimitError` past `state_limit`."""
+    from gamelab.voltorb._objective_kernels import objective_search
+    from gamelab.voltorb._search_kernels import new_memos
+    from gamelab.voltorb.expectimax import SearchLimitError
+
+    u_quit, u_win, u_loss, top = tables
+    memo_val, memo_tile, _ = new_memos()
+    limit = state_limit if state_limit is not None else 2**62
+    counter = np.array([0, limit, 0], dtype=np.int64)
+    code = 0
+    for t, v in revealed.items():
+        code |= v << (2 * t)
+    nrev = sum(1 for t, v in revealed.items() if t not in tree.root_revealed and v >= 2)
+    value = objective_search(
+        np.ascontiguousarray(tree.boards, dtype=np.int8),
+        np.ascontiguousarray(tree.weights, dtype=np.float64),
+        np.ascontiguousarray(tree.hidden_mult, dtype=np.int64),
+        np.ascontiguousarray(idx, dtype=np.int64),
+        np.int64(code),
+        np.int64(nrev),
+        u_quit,
+        u_win,
+        u_loss,
+        top,
+        monotone,
+        memo_val,
+        memo_tile,
+        counter,
+    )
+    if counter[2]:
+        raise SearchLimitError(
+            f"the {what} search gave up after {state_limit:,} states (state_limit)"
+        )
+    return UtilitySearch(float(value), int(counter[0]), memo_val, memo_tile)
+
+
+def is_monotone(tables: tuple[np.ndarray, np.ndarray, np.ndarray, float]) -> bool:
+    """The kernel's condition for flipping a tile that is a Voltorb on no board at once: a win
+    worth the same whatever the cards (n), quitting and losing worth no less with more cards
+    and coins, and a win no less than quitting with as many 2s and 3s."""
+    u_quit, u_win, u_loss, _ = tables
+    tol = 1e-12 * max(1.0, float(np.abs(u_win).max()))
+    return bool(
+        np.all(np.abs(u_win - u_win[-1:, :, :]) <= tol)
+        and np.all(np.diff(u_loss) >= -tol)
+        and np.all(np.diff(u_quit[1:], axis=0) >= -tol)
+        and np.all(np.diff(u_quit, axis=1) >= -tol)
+        and np.all(np.diff(u_quit, axis=2) >= -tol)
+        and np.all(u_win[1:] >= u_quit[:-1] - tol)
+    )
 
 
 def _objective_search_py(tree, idx, revealed, tables, memo):

@@ -446,6 +446,15 @@ class Round:
             self.outcome = "quit"
 
 
+#: rounds in a row that :func:`counts_toward_eight` needs for level 8 (from level 5 or more)
+EIGHT_STREAK = 5
+
+
+def counts_toward_eight(outcome: str, cards_flipped: int) -> bool:
+    """A round on the road to level 8: no Voltorb, and at least 8 cards flipped (1s count)."""
+    return outcome != "lost" and cards_flipped >= 8
+
+
 def next_level(level: int, outcome: str, cards_flipped: int, history: list[tuple[str, int]]) -> int:
     """The game's ``CalcNextLevel``: the level of the next round.
 
@@ -455,8 +464,12 @@ def next_level(level: int, outcome: str, cards_flipped: int, history: list[tuple
     check_level(level)
     if outcome == "won" and level == 8:
         return 8
-    recent = history[-5:]
-    if level >= 5 and len(recent) == 5 and all(o != "lost" and n >= 8 for o, n in recent):
+    recent = history[-EIGHT_STREAK:]
+    if (
+        level >= 5
+        and len(recent) == EIGHT_STREAK
+        and all(counts_toward_eight(o, n) for o, n in recent)
+    ):
         return 8
     if outcome == "won":
         return min(level + 1, 7)
