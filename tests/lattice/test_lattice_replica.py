@@ -25,7 +25,7 @@ from gamelab.lattice.bounds import contact_bounds, core_bound, max_core_edges
 from gamelab.lattice.enumeration import contact_sets, enumerate_timed
 from gamelab.lattice.fold import fold, resolve_chain
 from gamelab.lattice.instances import STANDARD, get_benchmark
-from gamelab.lattice.replica import conformation_of, new_state
+from gamelab.lattice.replica import ReplicaSettings, conformation_of, new_state, replica_fold
 from gamelab.lattice.rules import MOVES, coordinates, hh_score
 
 
@@ -258,3 +258,19 @@ def test_cli_fold_by_name_says_proven_or_gap(capsys):
     assert code == 2 and err.startswith("error: unknown benchmark 'S1-99'; known: S1-1,")
     code, _, err = run_cli(["lattice", "fold", "HPPH", "--dim", "3", "--lattice", "square"], capsys)
     assert code == 2 and "contradicts" in err
+
+
+def test_restarts_are_part_of_the_seeded_run():
+    # after `patience` steps per replica without a new best since the last start, every replica
+    # starts again from the straight chain; a step-limited run stays a pure function of its seed
+    s = ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=50, patience=500)
+    seq = get_benchmark("S1-4").sequence
+    runs = [replica_fold(seq, seed=3, settings=s, max_steps=100_000) for _ in range(2)]
+    assert runs[0].restarts > 0
+    assert [(r.contacts, r.conformation, r.restarts) for r in runs] == [
+        (runs[0].contacts, runs[0].conformation, runs[0].restarts)
+    ] * 2
+    assert hh_score(seq, runs[0].conformation) == runs[0].contacts
+    assert ReplicaSettings(patience=0).patience == 0
+    with pytest.raises(ValueError, match="patience"):
+        ReplicaSettings(patience=-1)

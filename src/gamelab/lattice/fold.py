@@ -338,6 +338,7 @@ class FoldResult:
     sets: int = 1  # independent replica sets run
     seconds_to_best: float = 0.0  # CPU seconds until the best was first found (in its set)
     cpu_seconds: float = 0.0  # CPU seconds of the search, summed over the sets (no start-up)
+    restarts: int = 0  # restarts from the straight chain, summed over the sets (ReplicaSettings)
 
     @property
     def gap(self) -> int:
@@ -380,8 +381,14 @@ class FoldResult:
         if self.method == "remc":
             lines.append(
                 f"replica exchange with pull moves: {self.sets} set{'s' if self.sets > 1 else ''}, "
-                f"{self.steps:,} steps per replica in all, {self.cpu_seconds:.2f} CPU s "
-                f"(best after {self.seconds_to_best:.2f}; {self.seconds:.1f} s wall with start-up)"
+                f"{self.steps:,} steps per replica in all"
+                + (
+                    f", {self.restarts} restart{'s' if self.restarts != 1 else ''}"
+                    if self.restarts
+                    else ""
+                )
+                + f", {self.cpu_seconds:.2f} CPU s (best after {self.seconds_to_best:.2f}; "
+                f"{self.seconds:.1f} s wall with start-up)"
             )
         elif self.method == "perm":
             lines.append(f"PERM: {self.tours:,} tours in {self.cpu_seconds:.2f} CPU s")
@@ -526,13 +533,14 @@ def fold(
             0,
         )
         cpu = sum(float(r["cpu_seconds"]) for r in runs)
+        restarts = sum(int(r["restarts"]) for r in runs)
     else:
         cpu = time.thread_time()
         best_score, best_conf, tours = _perm_search(
             seq, lattice, seed, seconds, goal, betas, tours_per_run, c_plus
         )
         steps, sets, to_best = 0, 1, time.thread_time() - cpu
-        cpu = to_best
+        cpu, restarts = to_best, 0
     status = "proven (bound)" if best_score == bound else "found"
     assert hh_score(seq, best_conf, lattice) == best_score
     return FoldResult(
@@ -552,6 +560,7 @@ def fold(
         sets,
         to_best,
         cpu,
+        restarts,
     )
 
 

@@ -80,7 +80,7 @@ class ReplicaSettings:
 #: S1-10: at 0.30-0.45 every seed stalled one contact short (47 of 48), at 0.25-0.40 one of two
 #: seeds reached 48 in 4.3 CPU s; more replicas or a wider ladder did not help (docs/lattice.md).
 DEFAULT_SETTINGS = {
-    "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500),
+    "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500, patience=12_000_000),
     "cubic": ReplicaSettings(replicas=5, t_min=0.28, t_max=0.65, phi=500),
 }
 
@@ -95,6 +95,9 @@ class ReplicaRun:
     seconds: float  # CPU seconds (one core)
     seconds_to_best: float  # CPU seconds until the final best was first seen
     restarts: int = 0  # restarts from the straight chain (settings.patience)
+    # (contacts, CPU seconds) each time the best rose, as seen between the kernel's chunks of
+    # rounds (chunks take up to about 0.05-0.1 CPU s)
+    improvements: tuple[tuple[int, float], ...] = ()
 
 
 def conformation_of(sites: np.ndarray, ndim: int) -> str:
@@ -154,6 +157,7 @@ def replica_fold(
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
     started = time.thread_time()
     found_at = 0.0
+    improvements: list[tuple[int, float]] = []
     rounds = 0
     chunk = 1
     while best[0] < goal and (rounds_left is None or rounds_left > 0):
@@ -184,6 +188,7 @@ def replica_fold(
         now = time.thread_time()
         if best[0] > before:
             found_at = now - started
+            improvements.append((int(best[0]), found_at))
         if seconds is not None and now - started >= seconds:
             break
         if now - t0 < 0.05:
@@ -191,5 +196,11 @@ def replica_fold(
     conf = conformation_of(best_pos, ndim)
     assert hh_score(seq, conf, lattice) == int(best[0])
     return ReplicaRun(
-        int(best[0]), conf, rounds * s.phi, time.thread_time() - started, found_at, int(restart[3])
+        int(best[0]),
+        conf,
+        rounds * s.phi,
+        time.thread_time() - started,
+        found_at,
+        int(restart[3]),
+        tuple(improvements),
     )
