@@ -79,6 +79,9 @@ class ReplicaSettings:
 #: ladder was then made colder (0.30-0.45 -> 0.25-0.40) after benchmarks/lattice_tune.py on
 #: S1-10: at 0.30-0.45 every seed stalled one contact short (47 of 48), at 0.25-0.40 one of two
 #: seeds reached 48 in 4.3 CPU s; more replicas or a wider ladder did not help (docs/lattice.md).
+#: 2D restarts after 12M steps per replica without a new best (about 4 CPU s on a 100-mer): a
+#: S1-10 run reaches 48 within seconds or settles at 47 for good (benchmarks/lattice_tune.py
+#: --restarts); 3D keeps one run (not studied).
 DEFAULT_SETTINGS = {
     "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500, patience=12_000_000),
     "cubic": ReplicaSettings(replicas=5, t_min=0.28, t_max=0.65, phi=500),
