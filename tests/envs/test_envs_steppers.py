@@ -161,7 +161,8 @@ def test_yatzy_stepper_plays_as_the_state(rules):
             if st.done:
                 break
             assert st.rolls_left == state.rolls_left and st.dice().tolist() == state.dice.tolist()
-            assert st.state().legal_actions() == state.legal_actions()
+            if st.filled % 4 == 0 and st.rolls_left == 2:  # state() parses a card: not every step
+                assert st.state().legal_actions() == state.legal_actions()
             action = _keep_most(st, st.mask, pick)
             before = card.total
             reward = st.step(action)
