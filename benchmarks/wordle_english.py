@@ -71,6 +71,15 @@ def main() -> None:
     )
     parser.add_argument("--single-cpu", type=float, default=60.0)
     parser.add_argument(
+        "--ship",
+        nargs=2,
+        type=Path,
+        metavar=("PROOF_JSON", "OUT"),
+        help="Write the top 100 of a finished prove-opening --json output (the ranking, the "
+        "command's figures) to OUT (docs/wordle-english-normal.json), checked against the "
+        "published figures first.",
+    )
+    parser.add_argument(
         "--bounds",
         nargs="*",
         metavar="WORD",
@@ -85,6 +94,9 @@ def main() -> None:
         help="Only prove-opening on every N-th answer and guess (a sub-list), both modes.",
     )
     args = parser.parse_args()
+    if args.ship:
+        ship(*args.ship)
+        return
     warm_up()
     if args.bounds is not None:
         bounds(args.data, args.bounds or ["salet", "reast", "cigar", "qajaq", "fuzzy", "xylyl"])
@@ -166,6 +178,47 @@ def prove_sub(data: Path, every: int) -> None:
         )
 
 
+#: Selby's proven totals (data README: ``normal.top105.proven``, ``hard.top101.proven``)
+PUBLISHED_TOP = {
+    None: {
+        "salet": 7920,
+        "reast": 7923,
+        "crate": 7926,
+        "trace": 7926,
+        "slate": 7928,
+        "crane": 7930,
+    },
+    "game": {"salet": 8122, "least": 8127, "reast": 8134},
+}
+
+
+def ship(proof_json: Path, out: Path, top: int = 100) -> None:
+    """The top `top` rows of a complete, proven ``prove-opening --json`` document, with its
+    figures, to `out`; refuses one that is unfinished or disagrees with the published totals."""
+    doc = json.loads(proof_json.read_text())
+    if not (doc["complete"] and doc["proven"]):
+        raise SystemExit(f"{proof_json}: the proof is not complete ({doc['statement']})")
+    hard = None if doc["hard_mode"] == "off" else doc["hard_mode"]
+    exact = {r["guess"]: r["value"] for r in doc["rows"] if r["exact"]}
+    for word, total in PUBLISHED_TOP[hard].items():
+        if total < doc["budget"] and exact.get(word) != total:
+            raise SystemExit(f"{word}: {exact.get(word)} differs from the published {total}")
+    keep = {
+        k: doc[k]
+        for k in ("mode", "answers", "guesses", "margin", "budget", "best", "best_guesses")
+        + ("openings_done", "settled", "cpu_seconds", "statement")
+    }
+    keep["rows"] = doc["rows"][:top]
+    keep["source"] = (
+        "gamelab wordle prove-opening --guesses guesses.txt --answers answers.txt --rule "
+        "standard --max-guesses 6 --seed-word salet --margin 10 --json"
+        + (" --hard" if hard else "")
+        + " (Selby's original lists, /work/shared/data/wordle-english)"
+    )
+    out.write_text(json.dumps(keep, indent=1, ensure_ascii=False) + "\n")
+    print(f"{out}: {keep['statement']}; {keep['cpu_seconds']:.0f} s CPU")
+
+
 def bounds(data: Path, openings: list[str]) -> None:
     """The two-level bound of each opening (normal mode, at most 6 guesses): every class in one
     pass over the table (``solver/_bound_kernels.py``, what ``prove-opening`` runs) against each
@@ -217,6 +270,18 @@ def refute(data: Path, words_to_refute: list[str], single_cpu: float) -> None:
             if bound < budget:
                 bound, how = max(bound, solver.opening_cost(g, budget)), "search"
             refuted = time.process_time() - cpu
+            unseeded = ""
+            if how == "search":  # the same search from 2m - 1 per class
+                plain = OptimalSolver(game, hard=hard, max_guesses=6)
+                plain.seed_class_bounds = False
+                plain.load_kernels()
+                cpu = time.process_time()
+                plain.opening_cost(g, budget)
+                before = time.process_time() - cpu
+                unseeded = (
+                    f" (from 2m - 1 per class, as before: {before:.2f} s, "
+                    f"{before / max(refuted, 1e-9):.1f}x)"
+                )
             single = OptimalSolver(game, hard=hard, max_guesses=6, cpu_limit=single_cpu)
             single.load_kernels()
             cpu = time.process_time()
@@ -229,7 +294,7 @@ def refute(data: Path, words_to_refute: list[str], single_cpu: float) -> None:
             verdict = "refuted" if bound >= budget else "NOT refuted"
             print(
                 f"refute {word} {LABEL[hard]:<19} {verdict}: >= {bound} (budget {budget}) by "
-                f"{how} in {refuted:.2f} s CPU; single-opening search: {exact} in "
+                f"{how} in {refuted:.2f} s CPU{unseeded}; single-opening search: {exact} in "
                 f"{single_time:.2f} s CPU ({single_time / max(refuted, 1e-9):.0f}x)",
                 flush=True,
             )

@@ -90,6 +90,9 @@ class OptimalSolver:
         self.progress = progress
         self.all_guesses = np.arange(game.n_guesses, dtype=np.int32)
         self._splitters: np.ndarray | None = None
+        # a budgeted opening search starts from its classes' one-level bounds (False: from
+        # 2m - 1, as before session 8, kept for the side-by-side benchmark)
+        self.seed_class_bounds = True
         # the last one-pass two-level bound: (first guess, guesses left, classes, their bounds)
         self._class_bounds: tuple[int, int | None, list[np.ndarray], list[int]] | None = None
         if self.hard:
@@ -354,21 +357,31 @@ class OptimalSolver:
         self._class_bounds = (g, sub_depth, big, bounds)
         return min(total + sum(bounds), INF)
 
-    def _seed_class_bounds(self, first: int, cands: np.ndarray, sub_depth: int | None) -> None:
-        """Keep the one-level bounds of `first`'s classes (normal mode) in the kernel's memo, so
-        its budgeted search gives each class a budget of its bound plus the slack the other
-        bounds leave, and a refutation stops at the first class that exceeds it (instead of
-        solving the classes before it exactly)."""
+    def _seed_class_bounds(
+        self, first: int, cands: np.ndarray, pool: np.ndarray | None, sub_depth: int | None
+    ) -> None:
+        """Keep the one-level bounds of `first`'s classes in the kernel's memo, so its budgeted
+        search gives each class a budget of its bound plus the slack the other bounds leave,
+        and a refutation stops at the first class that exceeds it (instead of solving the
+        classes before it exactly). Normal mode: the bounds of the last one-pass two-level
+        bound; hard mode: each class's node bound over its own pool (memoised by
+        :meth:`two_level_bound`), keyed by the class's history."""
         assert self._kernel is not None
-        known = self._class_bounds
-        if known is None or known[0] != first or known[1] != sub_depth:
-            self._two_level_one_pass(first, cands, sub_depth)
+        if pool is None:
             known = self._class_bounds
-        assert known is not None
-        _, _, parts, bounds = known
-        for part, bound in zip(parts, bounds, strict=True):
-            if bound > 2 * len(part) - 1:  # (the search knows 2m - 1 itself)
-                self._kernel.record_lower(part, sub_depth, None, (), bound)
+            if known is None or known[0] != first or known[1] != sub_depth:
+                self._two_level_one_pass(first, cands, sub_depth)
+                known = self._class_bounds
+            assert known is not None
+            for part, bound in zip(known[2], known[3], strict=True):
+                if bound > 2 * len(part) - 1:  # (the search knows 2m - 1 itself)
+                    self._kernel.record_lower(part, sub_depth, None, (), bound)
+            return
+        for code, part, cpool in self._children(first, cands, pool):
+            if len(part) >= 3:
+                bound = self.node_bound(part, sub_depth, cpool)
+                if bound > 2 * len(part) - 1:
+                    self._kernel.record_lower(part, sub_depth, cpool, [(first, code)], bound)
 
     # -- the root and the report -----------------------------------------------------------
     def _start(self) -> tuple[float, np.ndarray, np.ndarray | None, int | None]:
@@ -392,8 +405,8 @@ class OptimalSolver:
         """The exact total of opening with `first` then playing optimally, if it is below
         `budget`; else a proven lower bound >= `budget` (the search stops as soon as it knows)."""
         _, cands, pool, sub_depth = self._start()
-        if self._kernel is not None and pool is None and budget < INF:
-            self._seed_class_bounds(first, cands, sub_depth)
+        if self._kernel is not None and budget < INF and self.seed_class_bounds:
+            self._seed_class_bounds(first, cands, pool, sub_depth)
         return self._guess_cost(first, cands, budget, sub_depth, pool)
 
     def solve(self, upper_bound: int | None = None) -> OptimalResult:
