@@ -251,8 +251,10 @@ def utility_search(
 ) -> UtilitySearch:
     """The general kernel on the live boards `idx` of `tree` (an ``expectimax._Tree``) at
     `revealed`, for the utility `tables` (``u_quit, u_win, u_loss, max u``; see
-    :meth:`Objective.utility_tables`). Pass `monotone` only for a utility that satisfies the
-    kernel's condition (:func:`is_monotone`). :class:`SearchLimitError` past `state_limit`."""
+    :meth:`Objective.utility_tables`). `monotone` flips a tile that is a Voltorb on no board at
+    once: optimal for a utility that meets the condition in
+    :mod:`gamelab.voltorb._objective_kernels`, otherwise the best policy of that restricted
+    class. SearchLimitError past `state_limit`."""
     from gamelab.voltorb._objective_kernels import objective_search
     from gamelab.voltorb._search_kernels import new_memos
     from gamelab.voltorb.expectimax import SearchLimitError
@@ -286,22 +288,6 @@ def utility_search(
             f"the {what} search gave up after {state_limit:,} states (state_limit)"
         )
     return UtilitySearch(float(value), int(counter[0]), memo_val, memo_tile)
-
-
-def is_monotone(tables: tuple[np.ndarray, np.ndarray, np.ndarray, float]) -> bool:
-    """The kernel's condition for flipping a tile that is a Voltorb on no board at once: a win
-    worth the same whatever the cards (n), quitting and losing worth no less with more cards
-    and coins, and a win no less than quitting with as many 2s and 3s."""
-    u_quit, u_win, u_loss, _ = tables
-    tol = 1e-12 * max(1.0, float(np.abs(u_win).max()))
-    return bool(
-        np.all(np.abs(u_win - u_win[-1:, :, :]) <= tol)
-        and np.all(np.diff(u_loss) >= -tol)
-        and np.all(np.diff(u_quit[1:], axis=0) >= -tol)
-        and np.all(np.diff(u_quit, axis=1) >= -tol)
-        and np.all(np.diff(u_quit, axis=2) >= -tol)
-        and np.all(u_win[1:] >= u_quit[:-1] - tol)
-    )
 
 
 def _objective_search_py(tree, idx, revealed, tables, memo):
