@@ -212,3 +212,24 @@ def test_all_names_optima(rule, hard, total, firsts):
     ).solve()
     assert result.proven and result.total == result.lower_bound == total
     assert result.first_guesses == firsts
+
+
+def test_a_cpu_limit_stops_the_search_with_proven_bounds(capsys, monkeypatch):
+    """`solve-optimal --cpu-limit S` counts this process's CPU, not wall time (issue 30.2): the
+    search stops soon after S with bounds that hold. (The kernel looks at the clocks between
+    chunks of nodes; small chunks here, so a one-second solve is stopped.)"""
+    import json
+
+    from gamelab.cli import main
+    from gamelab.wordle.rules import parse_setting
+    from gamelab.wordle.solver.kernel_search import KernelSearch
+    from gamelab.wordle.solver.strategy import optimal_strategy
+
+    monkeypatch.setattr(KernelSearch, "NODE_CHUNK", 5)
+    args = ["wordle", "solve-optimal", "--names", "gen1-4", "--rule", "blog", "--no-store"]
+    main([*args, "--cpu-limit", "0.1", "--no-depth-limits", "--json"])
+    doc = json.loads(capsys.readouterr().out)
+    assert not doc["proven"] and "not proven within the time or CPU limit" in doc["statement"]
+    optimum = int(optimal_strategy(parse_setting("gen1-4", "blog")).total[0])  # shipped, proven
+    assert optimum == 964  # the post's setting (docs/wordle.md)
+    assert 0 < doc["lower_bound"] <= optimum <= doc["total"]

@@ -117,6 +117,15 @@ def solve_optimal_command(
     time_limit: Annotated[
         float, typer.Option("--time-limit", min=1, help="Seconds; then proven bounds are reported.")
     ] = 600.0,
+    cpu_limit: Annotated[
+        float | None,
+        typer.Option(
+            "--cpu-limit",
+            min=0.1,
+            metavar="SECONDS",
+            help="CPU seconds of this process, whatever the machine's load; then proven bounds are reported.",
+        ),
+    ] = None,
     tree: Annotated[
         Path | None, typer.Option("--tree", help="Write the optimal decision tree (JSON) here.")
     ] = None,
@@ -152,6 +161,7 @@ def solve_optimal_command(
             store=result_store(store),
             progress=progress,
             first=first,
+            cpu_limit=cpu_limit,
         )
     if tree is not None:
         if data.tree is None:

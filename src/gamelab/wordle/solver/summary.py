@@ -141,6 +141,7 @@ def solve_summary(
     store: Any = None,
     progress: Callable[[str], None] | None = None,
     first: str | None = None,
+    cpu_limit: float | None = None,
 ) -> OptimalSummary:
     """The optimum: total, proven lower bound, first guesses, distribution, worst case, the
     optimum under each tighter depth limit (until infeasible), and the tree.
@@ -149,6 +150,9 @@ def solve_summary(
     still be the answer). `max_guesses`: "game" (default: the list's own limit, Pokémon
     Wordle 10), a number, or None for no limit. The result names both (``hard_mode``,
     ``max_guesses``, ``mode``).
+
+    `time_limit` is wall seconds, `cpu_limit` seconds of this process's CPU (whatever the
+    machine's load); past either the proven bounds are reported.
 
     `first`: evaluate only this first guess exactly (its total and tree; ``scope`` is then
     "first guess", and no other opening is compared).
@@ -160,7 +164,7 @@ def solve_summary(
     max_guesses = resolve_limit(game, max_guesses)
     if first is not None:
         return _first_summary(
-            game, game.words.check_guess(first), hard, max_guesses, time_limit, store
+            game, game.words.check_guess(first), hard, max_guesses, time_limit, store, cpu_limit
         )
     known = stored_optimum(game, hard, max_guesses, store)
     if known is not None and (not depth_limits or known.depth_limited is not None):
@@ -176,7 +180,12 @@ def solve_summary(
         if max_guesses is None or max(counts.values()) <= max_guesses:
             upper = sum(counts.values())
     solver = OptimalSolver(
-        game, hard=hard, max_guesses=max_guesses, time_limit=time_limit, progress=progress
+        game,
+        hard=hard,
+        max_guesses=max_guesses,
+        time_limit=time_limit,
+        progress=progress,
+        cpu_limit=cpu_limit,
     )
     startup = solver.load_kernels()
     res = solver.solve(upper_bound=upper)
@@ -187,7 +196,7 @@ def solve_summary(
         statement = f"infeasible: no strategy meets the guess limit ({mode})"
     else:
         statement = (
-            f"not proven within the time limit: {res.lower_bound} <= optimum <= "
+            f"not proven within the time or CPU limit: {res.lower_bound} <= optimum <= "
             f"{res.total} ({mode})"
         )
     out = OptimalSummary(
@@ -229,6 +238,7 @@ def solve_summary(
             time_limit,
             start,
             store,
+            None if cpu_limit is None else (cpu_limit, cpu),
         )
     out.seconds = time.monotonic() - start
     out.cpu_seconds = time.process_time() - cpu - startup
@@ -248,12 +258,14 @@ def _depth_limited(
     time_limit: float | None,
     start: float,
     store: Any = None,
+    cpu: tuple[float, float] | None = None,
 ) -> list[DepthLimited]:
     """The optimum at `worst` guesses (given) and under each tighter limit, until infeasible.
 
     A limit that a finished ``gamelab wordle feasible`` run in `store`, or a proof shipped with
     the package, shows infeasible (normal mode) is taken from it: that proof can take far
-    longer than the optimum (``all`` within 5 guesses: about 25 CPU-minutes per rule)."""
+    longer than the optimum (``all`` within 5 guesses: about 25 CPU-minutes per rule). `cpu`:
+    (the CPU limit, the ``process_time`` it counts from), shared with the main search."""
     from gamelab.wordle.solver.feasible import shipped_feasibility, stored_feasibility
 
     rows = [
@@ -276,7 +288,10 @@ def _depth_limited(
         remaining = (
             None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
         )
-        sub = OptimalSolver(game, hard=hard, max_guesses=k, time_limit=remaining).solve()
+        cpu_left = None if cpu is None else max(1.0, cpu[0] - (time.process_time() - cpu[1]))
+        sub = OptimalSolver(
+            game, hard=hard, max_guesses=k, time_limit=remaining, cpu_limit=cpu_left
+        ).solve()
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
         rows.append(
             DepthLimited(
@@ -300,6 +315,7 @@ def _first_summary(
     max_guesses: int | None,
     time_limit: float | None,
     store: Any,
+    cpu_limit: float | None = None,
 ) -> OptimalSummary:
     """solve_summary(..., first=WORD): one opening evaluated exactly."""
     params = {**summary_params(game, hard, max_guesses), "first": game.words.guesses[first]}
@@ -308,7 +324,9 @@ def _first_summary(
         if 0 in done:
             return OptimalSummary.from_plain(done[0])
     cpu = time.process_time()
-    solver = OptimalSolver(game, hard=hard, max_guesses=max_guesses, time_limit=time_limit)
+    solver = OptimalSolver(
+        game, hard=hard, max_guesses=max_guesses, time_limit=time_limit, cpu_limit=cpu_limit
+    )
     startup = solver.load_kernels()
     res = solver.solve_first(first)
     name = game.words.guesses[first]
@@ -321,7 +339,7 @@ def _first_summary(
     elif res.proven:
         statement = f"infeasible: after {name} no strategy meets the guess limit ({mode})"
     else:
-        statement = f"not finished within the time limit: first guess {name} ({mode})"
+        statement = f"not finished within the time or CPU limit: first guess {name} ({mode})"
     out = OptimalSummary(
         names=game.words.name,
         rule=game.rule,
