@@ -71,6 +71,13 @@ def main() -> None:
     )
     parser.add_argument("--single-cpu", type=float, default=60.0)
     parser.add_argument(
+        "--progress",
+        type=Path,
+        metavar="STORE",
+        help="Only the progress of the prove-opening runs kept in this results store (chunks, "
+        "openings, CPU per step), read without disturbing a running proof.",
+    )
+    parser.add_argument(
         "--ship",
         nargs=2,
         type=Path,
@@ -94,6 +101,9 @@ def main() -> None:
         help="Only prove-opening on every N-th answer and guess (a sub-list), both modes.",
     )
     args = parser.parse_args()
+    if args.progress:
+        progress(args.progress)
+        return
     if args.ship:
         ship(*args.ship)
         return
@@ -190,6 +200,35 @@ PUBLISHED_TOP = {
     },
     "game": {"salet": 8122, "least": 8127, "reast": 8134},
 }
+
+
+def progress(store: Path) -> None:
+    """Per run of ``prove-opening`` in `store` (its key: mode and budget): chunks and openings
+    done, and per settling step the openings and their CPU seconds (read only)."""
+    import sqlite3
+
+    from gamelab.wordle.solver.opening import EXPERIMENT, SETTLED_BY
+
+    con = sqlite3.connect(f"file:{store}?mode=ro", uri=True)
+    runs: dict[str, list[list]] = {}
+    for params, value in con.execute(
+        "select params, value from results where experiment = ?", (EXPERIMENT,)
+    ):
+        runs.setdefault(params, []).append(json.loads(value))
+    for params, chunks in runs.items():
+        key = json.loads(params)
+        rows = [r for chunk in chunks for r in chunk]
+        steps = {name: [r[4] for r in rows if r[3] == k] for k, name in enumerate(SETTLED_BY)}
+        exact = sorted((r[1], r[0]) for r in rows if r[2])
+        print(
+            f"hard {key['hard'] or 'off'}, budget {key['budget']}: {len(chunks)} chunks, "
+            f"{len(rows)} openings, {sum(r[4] for r in rows):.0f} s CPU; "
+            + "; ".join(
+                f"{name} {len(cpu)} ({sum(cpu):.0f} s, {sum(cpu) / max(1, len(cpu)):.3f} s each)"
+                for name, cpu in steps.items()
+            )
+            + f"; {len(exact)} exact so far"
+        )
 
 
 def ship(proof_json: Path, out: Path, top: int = 100) -> None:
