@@ -9,7 +9,6 @@ already imported, else from an import hook when it is.
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.util
 import sys
 from collections.abc import Callable
@@ -18,8 +17,9 @@ from typing import Any
 _pending: list[Callable[[], None]] = []
 
 
-class _AfterImport(importlib.abc.MetaPathFinder):
-    """Runs the pending callbacks right after ``numba`` has been imported (once)."""
+class _AfterImport:
+    """A meta path finder (plain: ``importlib.abc`` costs an import of importlib.resources) that
+    runs the pending callbacks right after ``numba`` has been imported (once)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
         if fullname != "numba":
@@ -30,7 +30,7 @@ class _AfterImport(importlib.abc.MetaPathFinder):
             return spec
         loader = spec.loader
 
-        class Loader(importlib.abc.Loader):
+        class Loader:
             def create_module(self, spec: Any) -> Any:
                 return loader.create_module(spec)
 
