@@ -38,7 +38,7 @@ class _AfterImport:
                 loader.exec_module(module)
                 _run_pending()
 
-        spec.loader = Loader()
+        spec.loader = Loader()  # type: ignore[assignment]  # a plain loader, see the class doc
         return spec
 
 
