@@ -530,3 +530,25 @@ def test_yatzy_7_the_page_is_usable_while_the_tables_warm(page, monkeypatch):
         assert page.locator("#coach tr.option.best").get_attribute("data-option") == want
     finally:
         gate.set()
+
+
+def test_yatzy_1_on_a_phone_the_win_bots_chances_fit_the_screen(browser, live_server):
+    """Issue 25, Yatzy 1, re-checked on a 390 px phone: the win-play bot's "P(bot wins) …,
+    P(draw) …, P(bot loses) …" was one unbreakable tag 466 px wide, so the whole page scrolled
+    sideways. It wraps now; the page is no wider than the phone."""
+    context = _phone(browser, live_server)
+    try:
+        page = context.new_page()
+        page.goto(f"/yatzy?rules=yatzy&seed=12&opponent=win&start={CARD_TEXT}")
+        wait_until(
+            page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')"
+        )
+        page.click('#card button.score-btn[data-box="chance"]')
+        page.locator("#bot-log li .tag.win").wait_for()
+        assert "P(bot loses)" in page.locator("#bot-log li .tag.win").inner_text()
+        width = page.evaluate("document.documentElement.clientWidth")
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= width
+        tag = page.locator("#bot-log li .tag.win").bounding_box()
+        assert tag["x"] >= 0 and tag["x"] + tag["width"] <= width, tag
+    finally:
+        context.close()
