@@ -79,16 +79,17 @@ Moves = Annotated[
     list[str] | None,
     typer.Option("--move", "-m", metavar="MOVE", help="A move of the game (A-F, a-f), in order."),
 ]
+SearchSeconds = Annotated[
+    float,
+    typer.Option("--time", "-t", metavar="SECONDS", help="Seconds of search (at most 10)."),
+]
 
 
 @app.command()
 def analyse(
     position: PositionText = "start",
     move: Moves = None,
-    time_limit: Annotated[
-        float,
-        typer.Option("--time", "-t", metavar="SECONDS", help="Seconds of search (at most 10)."),
-    ] = 2.0,
+    time_limit: SearchSeconds = 2.0,
     depth: FixedDepth = None,
     evaluation: Annotated[str, typer.Option("--eval", help="auale or blog.")] = "auale",
     tablebase: Annotated[
@@ -126,10 +127,7 @@ def analyse(
 def hint(
     position: PositionText = "start",
     move: Moves = None,
-    time_limit: Annotated[
-        float,
-        typer.Option("--time", "-t", metavar="SECONDS", help="Seconds of search (at most 10)."),
-    ] = 1.0,
+    time_limit: SearchSeconds = 1.0,
     depth: FixedDepth = None,
     grand_slam: GrandSlam = "no-capture",
     cycle: Cycle = "own-row",
