@@ -81,7 +81,8 @@ class ReplicaSettings:
 #: seeds reached 48 in 4.3 CPU s; more replicas or a wider ladder did not help (docs/lattice.md).
 #: 2D restarts after 12M steps per replica without a new best (about 4 CPU s on a 100-mer): a
 #: S1-10 run reaches 48 within seconds or settles at 47 for good (benchmarks/lattice_tune.py
-#: --restarts); 3D keeps one run (not studied).
+#: --restarts); 3D keeps one run (not studied). On trial: 60-s runs with it reached S1-10's 48
+#: in 3 of 7 seeds, as many as without (docs/lattice.md, session 8).
 DEFAULT_SETTINGS = {
     "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500, patience=12_000_000),
     "cubic": ReplicaSettings(replicas=5, t_min=0.28, t_max=0.65, phi=500),
