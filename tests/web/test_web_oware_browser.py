@@ -340,16 +340,22 @@ def test_oware_6_playing_north_turns_the_board_and_the_phone_fits(page, browser,
     try:
         phone = context.new_page()
         _ready(phone, "random")
-        for house in phone.locator("#board .ow-house").all():
-            ring, letter = house.bounding_box(), house.locator(".lbl").bounding_box()
-            assert (
-                ring["y"] <= letter["y"]
-                and letter["y"] + letter["height"] <= ring["y"] + ring["height"]
-            )
-            assert (
-                ring["x"] <= letter["x"]
-                and letter["x"] + letter["width"] <= ring["x"] + ring["width"]
-            )
+        # every house letter inside its ring, once the page's fonts and layout have settled (a
+        # single reading right after the board is drawn can catch the layout mid-way)
+        phone.evaluate("document.fonts.ready.then(() => true)")
+        wait_until(
+            phone,
+            """() => {
+                const houses = [...document.querySelectorAll('#board .ow-house')];
+                return houses.length === 12 && houses.every(h => {
+                    const r = h.getBoundingClientRect();
+                    const l = h.querySelector('.lbl').getBoundingClientRect();
+                    return r.top <= l.top && l.bottom <= r.bottom
+                        && r.left <= l.left && l.right <= r.right;
+                });
+            }""",
+            timeout=10_000,
+        )
         for _ in range(3):
             _play(phone)
         phone.click("#to-review")
