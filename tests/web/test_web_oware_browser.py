@@ -326,12 +326,28 @@ def test_oware_6_playing_north_turns_the_board_and_the_phone_fits(page, browser,
     letters overlapped the rings and the review's "lost" column was off-screen."""
     _ready(page, "random")
     page.select_option("#side", "North")
-    wait_until(page, "document.querySelector('#board').classList.contains('turned')")
-    box = {x: page.locator(f'#board .ow-house[data-house="{x}"]').bounding_box() for x in "AFaf"}
-    assert box["a"]["y"] > box["A"]["y"]  # your row (North's) at the bottom
-    assert box["a"]["x"] < box["f"]["x"] and box["A"]["x"] > box["F"]["x"]  # turned round
-    south = page.locator('#board [data-store="South"]').bounding_box()
-    assert south["x"] < box["F"]["x"]  # South's store on the left now
+    # South (the bot) moves first now; wait for its reply, then read the whole board in one go
+    # (the board is redrawn after the bot's move, so reading house by house could catch a house
+    # between two drawings)
+    wait_until(
+        page, f"document.querySelector('#board').classList.contains('turned') && ({MY_TURN})"
+    )
+    page.evaluate("document.fonts.ready.then(() => true)")
+    box = page.evaluate(
+        """() => {
+            const at = (sel) => {
+                const r = document.querySelector('#board ' + sel).getBoundingClientRect();
+                return {x: r.x, y: r.y};
+            };
+            const out = {};
+            for (const x of 'AFaf') out[x] = at(`.ow-house[data-house="${x}"]`);
+            out.south = at('[data-store="South"]');
+            return out;
+        }"""
+    )
+    assert box["a"]["y"] > box["A"]["y"], box  # your row (North's) at the bottom
+    assert box["a"]["x"] < box["f"]["x"] and box["A"]["x"] > box["F"]["x"], box  # turned round
+    assert box["south"]["x"] < box["F"]["x"], box  # South's store on the left now
     save_screenshot(page, "oware-north.png")
     context = browser.new_context(
         viewport={"width": 390, "height": 844}, has_touch=True, is_mobile=True, base_url=live_server
