@@ -163,6 +163,16 @@ def browser():
         chromium.close()
 
 
+def pytest_collection_modifyitems(config, items):
+    """A browser test gets one rerun after a failure (pytest-rerunfailures; the summary counts it
+    as "rerun"): Chromium on a loaded 2-core machine can miss a frame that a player never would,
+    and one such miss must not hide a whole suite's result. A test that needs its rerun more
+    than once in a while has a real race: fix the test or the page (DEVELOPERS.md)."""
+    for item in items:
+        if item.path.name.endswith("_browser.py"):
+            item.add_marker(pytest.mark.flaky(reruns=1, reruns_delay=2))
+
+
 @pytest.hookimpl(wrapper=True, tryfirst=True)
 def pytest_runtest_makereport(item, call):
     report = yield
