@@ -68,10 +68,11 @@ def kernel_sources(root: Path, package: Path) -> list[Path]:
     """The files whose change must recompile `package`'s kernels: each file of the package
     defining a cached kernel, and each module of the same package that such a file imports."""
     files = [package] if package.is_file() else sorted(package.rglob("*.py"))
-    kernels = [f for f in files if "cache=True" in f.read_text(encoding="utf-8")]
+    texts = {f: f.read_text(encoding="utf-8") for f in files}
+    kernels = [f for f in files if "cache=True" in texts[f]]
     found = set(kernels)
     for kernel in kernels:
-        for match in _IMPORT.finditer(kernel.read_text(encoding="utf-8")):
+        for match in _IMPORT.finditer(texts[kernel]):
             dotted = match.group(1) or match.group(2)
             target = _module_file(root, dotted)
             if target is not None and (target == package or package in target.parents):

@@ -31,6 +31,25 @@ class Oracle(Protocol):
     def best_action(self, state: Any) -> int: ...
 
 
+class TableOracle:
+    """An oracle that computes every legal action's value at once (:meth:`values`); the value of
+    the state is the best of them and the best action the lowest-numbered one reaching it."""
+
+    def values(self, state: Any) -> dict[int, float]:
+        """{action: value} of every legal action of the player to move."""
+        raise NotImplementedError
+
+    def value(self, state: Any) -> float:
+        return max(self.values(state).values())
+
+    def action_value(self, state: Any, action: int) -> float:
+        return self.values(state)[int(action)]
+
+    def best_action(self, state: Any) -> int:
+        values = self.values(state)
+        return max(values, key=lambda a: (values[a], -a))
+
+
 def regret(oracle: Oracle, state: Any, action: int) -> float:
     """What `action` costs against optimal play at `state` (>= 0 up to rounding)."""
     return max(0.0, oracle.value(state) - oracle.action_value(state, action))

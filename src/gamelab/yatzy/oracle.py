@@ -5,7 +5,8 @@ solved state values of :func:`gamelab.yatzy.solver.solve`). In a two-player game
 measured on their own card (the expected-score optimum, not the win-play one).
 
 >>> from gamelab.yatzy.state import YatzyGame
->>> from gamelab.yatzy.rules import get_rules
+>>> from gamelab.core.oracle import TableOracle
+from gamelab.yatzy.rules import get_rules
 >>> o = YatzyOracle(get_rules("yatzy")); round(o.start_value(), 2)  # doctest: +SKIP
 248.63
 """
@@ -16,13 +17,14 @@ from functools import cached_property
 
 import numpy as np
 
+from gamelab.core.oracle import TableOracle
 from gamelab.yatzy.coach import advise
 from gamelab.yatzy.rules import N_KEEPS, RuleSet, keep_index
 from gamelab.yatzy.solver import solve
 from gamelab.yatzy.state import YatzyState
 
 
-class YatzyOracle:
+class YatzyOracle(TableOracle):
     """Expected final score of every decision, for the player to move."""
 
     def __init__(self, rules: RuleSet) -> None:
@@ -54,16 +56,6 @@ class YatzyOracle:
                 self._memo.clear()
             self._memo[key] = hit
         return hit
-
-    def value(self, state: YatzyState) -> float:
-        return max(self.values(state).values())
-
-    def action_value(self, state: YatzyState, action: int) -> float:
-        return self.values(state)[int(action)]
-
-    def best_action(self, state: YatzyState) -> int:
-        values = self.values(state)
-        return max(values, key=lambda a: (values[a], -a))
 
 
 def _digits(text: str) -> np.ndarray:

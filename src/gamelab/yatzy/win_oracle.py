@@ -25,6 +25,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+from gamelab.core.oracle import TableOracle
 from gamelab.yatzy.rules import DICE, KEEP_SIZE, N_KEEPS, SUBKEEP_INDEX, SUBKEEP_START, RuleSet
 from gamelab.yatzy.state import YatzyState
 
@@ -47,7 +48,7 @@ def card_state(card: Any) -> tuple[int, int, int, int]:
     return card.mask, card.capped_upper, card.bonus_flag, card.total
 
 
-class WinPlayOracle:
+class WinPlayOracle(TableOracle):
     """P(win) + 1/2 P(tie) of every action of the mover in its last `turns` turns (two players)."""
 
     def __init__(self, rules: RuleSet, turns: int = WIN_TURNS) -> None:
@@ -116,13 +117,3 @@ class WinPlayOracle:
             }
         self._memo[memo_key] = out
         return out
-
-    def value(self, state: YatzyState) -> float:
-        return max(self.values(state).values())
-
-    def action_value(self, state: YatzyState, action: int) -> float:
-        return self.values(state)[int(action)]
-
-    def best_action(self, state: YatzyState) -> int:
-        values = self.values(state)
-        return max(values, key=lambda a: (values[a], -a))
