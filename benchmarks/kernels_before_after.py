@@ -561,12 +561,25 @@ def _six_letter_game():
     return Game(WordList("six", tuple(guesses), tuple(answers)), "standard")
 
 
+def _wordle_solver(game, hard: str | None, limit: int | None):
+    """The tree's OptimalSolver for a game, a hard mode and a limit: a rules.Setting since
+    session 9, before that the game and the two options (so both trees run the same call)."""
+    import inspect
+
+    from gamelab.wordle.solver.optimal import OptimalSolver
+
+    if "setting" in inspect.signature(OptimalSolver).parameters:
+        from gamelab.wordle.rules import Setting
+
+        return OptimalSolver(Setting(game.words, game.rule, hard, limit))
+    return OptimalSolver(game, hard=hard, max_guesses=limit)
+
+
 def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
     """The exact search from the root (a fresh memo each call): sum of totals and nodes."""
 
     def setup():
         from gamelab.wordle.rules import load_word_list, parse_names
-        from gamelab.wordle.solver.optimal import OptimalSolver
         from gamelab.wordle.table import Game
 
         game = (
@@ -576,7 +589,7 @@ def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
         )
 
         def run():
-            res = OptimalSolver(game, hard=hard, max_guesses=limit).solve()
+            res = _wordle_solver(game, hard, limit).solve()
             return float((res.total or -1) + res.nodes)
 
         return run
@@ -593,7 +606,6 @@ def w_wordle_english(first: str):
 
     def setup():
         from gamelab.wordle.rules import load_word_list
-        from gamelab.wordle.solver.optimal import OptimalSolver
         from gamelab.wordle.table import Game
 
         words = load_word_list(
@@ -603,7 +615,7 @@ def w_wordle_english(first: str):
         g = words.check_guess(first)
 
         def run():
-            solver = OptimalSolver(game, max_guesses=6)
+            solver = _wordle_solver(game, None, 6)
             total = solver.solve_first(g).total or -1
             bounds = sum(solver.opening_bound(h) for h in range(0, game.n_guesses, 64))
             return float(total + solver.nodes + bounds)

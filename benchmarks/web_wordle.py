@@ -84,17 +84,19 @@ def baseline(names: str, rule: str, histories: list[list[dict]]) -> list[float]:
     (empty memo) solving the node, as a one-shot `gamelab wordle next` does."""
     from gamelab.wordle.advice import parse_history
     from gamelab.wordle.assistant import Assistant
-    from gamelab.wordle.rules import parse_names, pokemon_word_list
+    from gamelab.wordle.rules import parse_setting
     from gamelab.wordle.solver.optimal import OptimalSolver
     from gamelab.wordle.table import Game
 
-    game = Game(pokemon_word_list(parse_names(names)), rule)
+    setting = parse_setting(names, rule)
+    game = Game.of(setting)
     times = []
     for h in histories:
         start = time.perf_counter()
         steps = parse_history(game, [(e["guess"], e["colours"]) for e in h])
-        cands, pool = Assistant(game).candidates(steps)
-        OptimalSolver(game).best_guess(cands, game.words.guess_limit - len(steps), pool)
+        cands, pool = Assistant(setting).candidates(steps)
+        left = setting.max_guesses - len(steps)
+        OptimalSolver(setting.with_limit(None)).best_guess(cands, left, pool)
         times.append(time.perf_counter() - start)
     return times
 

@@ -41,7 +41,7 @@ import sys
 import time
 from pathlib import Path
 
-from gamelab.wordle.rules import load_word_list, parse_names
+from gamelab.wordle.rules import Setting, load_word_list, parse_names, parse_setting
 from gamelab.wordle.solver.optimal import INF, OptimalSolver
 from gamelab.wordle.solver.summary import solve_summary
 from gamelab.wordle.table import Game
@@ -56,7 +56,7 @@ def warm_up() -> None:
     """Load every kernel specialisation the timed runs use (uint8 table, all modes)."""
     game = Game(load_word_list(parse_names("gen1-4")), "standard")
     for hard in (None, "game", "strict"):
-        solve_summary(game, hard=hard, first="ジーランス")
+        solve_summary(parse_setting(game.words, game.rule, hard), first="ジーランス")
 
 
 def main() -> None:
@@ -124,7 +124,7 @@ def main() -> None:
             guesses_file=args.data / "guesses.txt", answers_file=args.data / "answers.txt"
         )
         game = Game(words, "standard")
-        solver = OptimalSolver(game, hard=hard, max_guesses=6)
+        solver = OptimalSolver(Setting(game.words, game.rule, hard, 6))
         first = words.check_guess(args.first)
         search = time.process_time()
         total = solver._guess_cost(
@@ -136,7 +136,7 @@ def main() -> None:
         assert result.total == total
         twin = None
         if not args.no_baseline:
-            slow = OptimalSolver(game, hard=hard, max_guesses=6, engine="python")
+            slow = OptimalSolver(Setting(game.words, game.rule, hard, 6), engine="python")
             twin = time.process_time()
             twin_total = slow._guess_cost(
                 first, game.all_answers(), INF, 5, game.full_pool() if hard else None
@@ -178,7 +178,11 @@ def prove_sub(data: Path, every: int) -> None:
     words = WordList(f"english/{every}", tuple(guesses + extra), tuple(answers))
     game = Game(words, "standard")
     for hard in (None, "game"):
-        proof = prove_opening(game, hard, 6, margin=5, backend=Backend(workers=1, quiet=True))
+        proof = prove_opening(
+            Setting(game.words, game.rule, hard, 6),
+            margin=5,
+            backend=Backend(workers=1, quiet=True),
+        )
         top = ", ".join(f"{r.guess} {r.value}" for r in proof.rows[:5])
         print(
             f"prove-opening sub-list 1/{every} ({len(answers)} answers, {len(words.guesses)} "
@@ -265,8 +269,8 @@ def bounds(data: Path, openings: list[str]) -> None:
     proof's before this session), CPU seconds of each and their ratio; the bounds must agree."""
     words = load_word_list(guesses_file=data / "guesses.txt", answers_file=data / "answers.txt")
     game = Game(words, "standard")
-    fast = OptimalSolver(game, max_guesses=6)
-    slow = OptimalSolver(game, max_guesses=6, engine="python")
+    fast = OptimalSolver(Setting(game.words, game.rule, None, 6))
+    slow = OptimalSolver(Setting(game.words, game.rule, None, 6), engine="python")
     fast.opening_bound(0), slow.opening_bound(0)  # kernels loaded, the guess order computed
     total = [0.0, 0.0]
     for word in openings:
@@ -301,7 +305,7 @@ def refute(data: Path, words_to_refute: list[str], single_cpu: float) -> None:
         budget = PUBLISHED[hard] + 1
         for word in words_to_refute:
             g = words.check_guess(word)
-            solver = OptimalSolver(game, hard=hard, max_guesses=6)
+            solver = OptimalSolver(Setting(game.words, game.rule, hard, 6))
             solver.load_kernels()
             cpu = time.process_time()
             bound = solver.opening_bound(g)
@@ -311,7 +315,7 @@ def refute(data: Path, words_to_refute: list[str], single_cpu: float) -> None:
             refuted = time.process_time() - cpu
             unseeded = ""
             if how == "search":  # the same search from 2m - 1 per class
-                plain = OptimalSolver(game, hard=hard, max_guesses=6)
+                plain = OptimalSolver(Setting(game.words, game.rule, hard, 6))
                 plain.seed_class_bounds = False
                 plain.load_kernels()
                 cpu = time.process_time()
@@ -321,7 +325,7 @@ def refute(data: Path, words_to_refute: list[str], single_cpu: float) -> None:
                     f" (from 2m - 1 per class, as before: {before:.2f} s, "
                     f"{before / max(refuted, 1e-9):.1f}x)"
                 )
-            single = OptimalSolver(game, hard=hard, max_guesses=6, cpu_limit=single_cpu)
+            single = OptimalSolver(Setting(game.words, game.rule, hard, 6), cpu_limit=single_cpu)
             single.load_kernels()
             cpu = time.process_time()
             try:

@@ -14,7 +14,7 @@ import time
 
 from gamelab.wordle import entropy
 from gamelab.wordle.pruned import PrunedSearch
-from gamelab.wordle.rules import load_word_list, parse_names
+from gamelab.wordle.rules import Setting, load_word_list, parse_names
 from gamelab.wordle.solver.optimal import OptimalSolver
 from gamelab.wordle.table import Game
 
@@ -35,7 +35,10 @@ def main() -> None:
         pruned = min((search.total(g), words.guesses[g]) for g, _ in entropy.rank(game, 10))
         t_pruned, c_pruned = time.perf_counter() - t, time.process_time() - c
         t, c = time.perf_counter(), time.process_time()
-        res = OptimalSolver(game, hard=args.hard, time_limit=args.time_limit).solve()
+        res = OptimalSolver(
+            Setting(game.words, game.rule, "game" if args.hard else None, None),
+            time_limit=args.time_limit,
+        ).solve()
         t_opt, c_opt = time.perf_counter() - t, time.process_time() - c
         print(
             f"{args.names} {rule}{' hard' if args.hard else ''}: pruned {pruned[0]} ({pruned[1]}) "

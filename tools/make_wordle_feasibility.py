@@ -15,7 +15,7 @@ from pathlib import Path
 
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
-from gamelab.wordle.rules import parse_names, pokemon_word_list
+from gamelab.wordle.rules import Setting, parse_names
 from gamelab.wordle.solver.feasible import SHIPPED, prove_feasible
 from gamelab.wordle.table import Game
 
@@ -27,10 +27,9 @@ if __name__ == "__main__":
     args = parser.parse_args()
     proofs = []
     for names, rule, limit in SETTINGS:
-        game = Game(pokemon_word_list(parse_names(names)), rule)
-        result = prove_feasible(
-            game, limit, backend=Backend(workers=args.workers), store=ResultStore()
-        )
+        setting = Setting(parse_names(names), rule, None, limit)
+        game = Game.of(setting)
+        result = prove_feasible(setting, backend=Backend(workers=args.workers), store=ResultStore())
         sizes = [len(o.refuting_class) for o in result.openings if not o.feasible]
         proofs.append(
             {

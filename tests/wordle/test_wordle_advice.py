@@ -10,7 +10,7 @@ from gamelab.wordle.advice import advise
 from gamelab.wordle.assistant import ContradictionError
 from gamelab.wordle.practice import answer_of_seed, play_round
 from gamelab.wordle.review import review
-from gamelab.wordle.rules import feedback, parse_names, parse_setting, pokemon_word_list
+from gamelab.wordle.rules import Setting, feedback, parse_names, parse_setting, pokemon_word_list
 from gamelab.wordle.solver.optimal import answer_depths
 from gamelab.wordle.solver.strategy import BackgroundBuilds, optimal_strategy, strategy_is_cached
 
@@ -234,7 +234,7 @@ def test_strategy_depths_match_the_solver_tree(blog_table):
     from gamelab.wordle.table import Game
 
     game = Game(pokemon_word_list(parse_names("gen1")), "standard")
-    result = OptimalSolver(game, max_guesses=10).solve()
+    result = OptimalSolver(Setting(game.words, game.rule, None, 10)).solve()
     t = optimal_strategy(parse_setting("gen1", "standard"))
     assert int(t.total[0]) == result.total
     assert int(t.worst[0]) == max(answer_depths(result.tree).values())

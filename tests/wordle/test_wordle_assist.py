@@ -11,7 +11,7 @@ from gamelab.cli import main
 from gamelab.wordle import _kernels
 from gamelab.wordle.assistant import Assistant, ContradictionError, parse_history
 from gamelab.wordle.hillclimb import climb, entropy_of_row, feedback_row, made_up_first_total
-from gamelab.wordle.rules import feedback, load_word_list, parse_names, pattern_code
+from gamelab.wordle.rules import Setting, feedback, load_word_list, parse_names, pattern_code
 from gamelab.wordle.table import Game
 
 
@@ -24,7 +24,7 @@ def test_history_filters_like_the_rules(blog):
     answer = "ピカチュウ"
     history = [(w, pattern_code(feedback(w, answer, "blog"))) for w in ("レントラー", "ゴルダック")]
     text = ",".join(f"{w}:{''.join(map(str, feedback(w, answer, 'blog')))}" for w, _ in history)
-    assistant = Assistant(blog)
+    assistant = Assistant(Setting(blog.words, "blog"))
     cands, _ = assistant.candidates(parse_history(blog, text))
     assert answer in [blog.words.answers[a] for a in cands]
     advice = assistant.advice(parse_history(blog, text))
@@ -33,7 +33,7 @@ def test_history_filters_like_the_rules(blog):
 
 
 def test_contradiction_names_first_bad_guess(blog):
-    assistant = Assistant(blog)
+    assistant = Assistant(Setting(blog.words, "blog"))
     with pytest.raises(ContradictionError, match=r"guess 2 \(ゴルダック 00120\)"):
         assistant.candidates(
             parse_history(blog, "レントラー:00000,ゴルダック:00120,ピカチュウ:22222")
@@ -45,9 +45,9 @@ def test_contradiction_names_first_bad_guess(blog):
 
 
 def test_solved_and_hard_mode(blog):
-    advice = Assistant(blog).advice(parse_history(blog, "レントラー:22222"))
+    advice = Assistant(Setting(blog.words, "blog")).advice(parse_history(blog, "レントラー:22222"))
     assert advice.next is None and advice.method == "solved"
-    strict = Assistant(blog, hard="strict")
+    strict = Assistant(Setting(blog.words, "blog", "strict"))
     cands, pool = strict.candidates(parse_history(blog, "レントラー:00002"))
     advice = strict.advice(parse_history(blog, "レントラー:00002"))
     # gen1-4: every 5-character guess is an answer, so strict hard mode guesses from the candidates
@@ -55,7 +55,7 @@ def test_solved_and_hard_mode(blog):
     assert len(pool) == len(cands) and advice.hard_mode == "strict" and advice.within_limit
     # the game's rule (--hard): only the green ー must stay, so more words are allowed
     standard = Game(blog.words, "standard")
-    game = Assistant(standard, hard=True)
+    game = Assistant(Setting(standard.words, "standard", "game"))
     cands, game_pool = game.candidates(parse_history(standard, "レントラー:00002"))
     words = [standard.full_length_guesses[p] for p in game_pool]
     assert set(cands.tolist()) <= {standard.words.answer_index[w] for w in words} and len(
@@ -64,7 +64,7 @@ def test_solved_and_hard_mode(blog):
     assert all(w[-1] == "ー" for w in words)
     assert game.advice(parse_history(standard, "レントラー:00002")).hard_mode == "game"
     with pytest.raises(ValueError, match="standard feedback rule"):
-        Assistant(blog, hard=True)
+        Assistant(Setting(blog.words, "blog", "game"))
 
 
 def test_next_cli_error_exit(capsys):
@@ -133,7 +133,7 @@ def test_row_kernel_consistent_with_table(blog):
 
 
 def test_advice_respects_the_guess_limit(blog):
-    assistant = Assistant(blog)
+    assistant = Assistant(Setting(blog.words, "blog"))
     advice = assistant.advice(parse_history(blog, "レントラー:00000"))
     assert advice.max_guesses == 10 and advice.guesses_left == 9 and advice.within_limit
     # nine misses leave one guess: the advice must finish every candidate with it, or say it cannot

@@ -10,7 +10,7 @@ import typer
 
 from gamelab.core.interactive import run_scripted
 from gamelab.wordle.assistant import Assistant, AssistSession, normalise_kana, parse_entry
-from gamelab.wordle.rules import load_word_list, parse_names
+from gamelab.wordle.rules import load_word_list, parse_names, parse_setting
 from gamelab.wordle.table import Game
 
 
@@ -23,7 +23,7 @@ play = run_scripted  # the session driven by scripted lines, what it showed as t
 
 
 def test_session_keeps_the_history_on_every_failed_line(standard):
-    s = AssistSession(Assistant(standard))
+    s = AssistSession(Assistant(parse_setting(standard.words, standard.rule, None)))
     text = play(
         s,
         [
@@ -50,12 +50,12 @@ def test_session_keeps_the_history_on_every_failed_line(standard):
 
 
 def test_every_advice_states_the_rule(standard):
-    s = AssistSession(Assistant(standard))
+    s = AssistSession(Assistant(parse_setting(standard.words, standard.rule, None)))
     intro = s.intro()
     assert "rule standard (colours as the real game shows them)" in intro
     out = s.handle("レントラー 00000")
     assert out.splitlines()[0].startswith("67 candidate(s) left (rule standard:")
-    blog = AssistSession(Assistant(Game(standard.words, "blog")))
+    blog = AssistSession(Assistant(parse_setting(standard.words, "blog", None)))
     assert "rule blog (colours as the post's code computes them)" in blog.intro()
 
 
@@ -73,7 +73,7 @@ def test_hiragana_and_half_width_katakana_are_normalised(standard):
 
 
 def test_solved_ends_the_session(standard):
-    s = AssistSession(Assistant(standard))
+    s = AssistSession(Assistant(parse_setting(standard.words, standard.rule, None)))
     text = play(s, ["レントラー 22222", "never read"])
     assert s.finished and text.rstrip().endswith("solved")
 

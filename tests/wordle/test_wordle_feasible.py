@@ -7,7 +7,7 @@ from test_wordle_search_kernel import clustered_words
 
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
-from gamelab.wordle.rules import parse_names, pokemon_word_list
+from gamelab.wordle.rules import Setting, parse_names, pokemon_word_list
 from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.solver.feasible import FeasibleSearch, feasible_python, prove_feasible
 from gamelab.wordle.solver.optimal import OptimalSolver
@@ -52,17 +52,21 @@ def test_feasible_agrees_with_the_optimum_under_each_limit(seed):
     answers = game.all_answers()
     seen = set()
     for limit in (2, 3, 4, 5):
-        best = OptimalSolver(game, max_guesses=limit).solve()
+        best = OptimalSolver(Setting(game.words, game.rule, None, limit)).solve()
         assert best.proven or best.total is None
         feasible = search.feasible(answers, limit)
         assert feasible == (best.total is not None)
-        job = prove_feasible(game, limit, backend=Backend(workers=1, quiet=True), chunk=7)
+        job = prove_feasible(
+            Setting(game.words, game.rule, None, limit),
+            backend=Backend(workers=1, quiet=True),
+            chunk=7,
+        )
         assert job.feasible == feasible
         assert job.openings_checked == game.n_guesses
         # each first guess agrees with the optimal solver's exact value of that opening
         for row in job.openings[:: max(1, game.n_guesses // 12)]:
             g = game.words.guesses.index(row.guess)
-            one = OptimalSolver(game, max_guesses=limit).solve_first(g)
+            one = OptimalSolver(Setting(game.words, game.rule, None, limit)).solve_first(g)
             assert row.feasible == (one.total is not None)
             if not row.feasible:
                 sub = np.array([game.words.answers.index(a) for a in row.refuting_class])
@@ -86,8 +90,12 @@ def test_pokemon_gen1_4_needs_five_guesses():
 def test_the_job_resumes_from_the_store(tmp_path):
     game = Game(clustered_words(1), "standard")
     store = ResultStore(tmp_path / "r.sqlite")
-    first = prove_feasible(game, 3, backend=Backend(workers=1, quiet=True), store=store)
-    again = prove_feasible(game, 3, backend=Backend(workers=1, quiet=True), store=store)
+    first = prove_feasible(
+        Setting(game.words, game.rule, None, 3), backend=Backend(workers=1, quiet=True), store=store
+    )
+    again = prove_feasible(
+        Setting(game.words, game.rule, None, 3), backend=Backend(workers=1, quiet=True), store=store
+    )
     assert first.openings == again.openings
     assert first.statement == again.statement
     assert store.finished("wordle-feasible", _params(game, 3), None)
@@ -108,10 +116,14 @@ def _params(game, limit):
 
 def test_bad_limits_are_refused():
     game = Game(clustered_words(0), "standard")
-    with pytest.raises(ValueError, match="max_guesses must be at least 1"):
-        prove_feasible(game, 0)
+    with pytest.raises(ValueError, match=r"the guess limit must be 1\.\.20"):
+        Setting(game.words, game.rule, None, 0)  # (the setting refuses it, for every shell)
+    with pytest.raises(ValueError, match="needs a guess limit"):
+        prove_feasible(Setting(game.words, game.rule, None, None))
+    with pytest.raises(ValueError, match="normal mode"):
+        prove_feasible(Setting(game.words, game.rule, "strict", 3))
     with pytest.raises(ValueError, match="chunk must be at least 1"):
-        prove_feasible(game, 3, chunk=0)
+        prove_feasible(Setting(game.words, game.rule, None, 3), chunk=0)
 
 
 def test_solve_optimal_takes_a_proven_limit_from_a_stored_feasibility_run(tmp_path, monkeypatch):
@@ -121,14 +133,20 @@ def test_solve_optimal_takes_a_proven_limit_from_a_stored_feasibility_run(tmp_pa
 
     game = Game(clustered_words(2), "standard")
     store = ResultStore(tmp_path / "r.sqlite")
-    plain = solve_summary(game, max_guesses=None, store=None)
+    plain = solve_summary(Setting(game.words, game.rule, None, None), store=None)
     rows = {r.max_guesses: r for r in plain.depth_limited}
     infeasible = min(rows)  # the tightest limit tried is the infeasible one
     assert rows[infeasible].total is None and rows[infeasible].proven
-    assert stored_feasibility(game, infeasible, store) is None  # nothing run yet
-    job = prove_feasible(game, infeasible, backend=Backend(workers=1, quiet=True), store=store)
+    assert (
+        stored_feasibility(Setting(game.words, game.rule, None, infeasible), store) is None
+    )  # nothing run yet
+    job = prove_feasible(
+        Setting(game.words, game.rule, None, infeasible),
+        backend=Backend(workers=1, quiet=True),
+        store=store,
+    )
     assert not job.feasible
-    kept = stored_feasibility(game, infeasible, store)
+    kept = stored_feasibility(Setting(game.words, game.rule, None, infeasible), store)
     assert kept is not None and kept.openings == job.openings
     limits = []
 
@@ -138,7 +156,7 @@ def test_solve_optimal_takes_a_proven_limit_from_a_stored_feasibility_run(tmp_pa
             super().__init__(*args, **kwargs)
 
     monkeypatch.setattr(summary_module, "OptimalSolver", Counting)
-    again = solve_summary(game, max_guesses=None, store=store)
+    again = solve_summary(Setting(game.words, game.rule, None, None), store=store)
     assert again.depth_limited == plain.depth_limited
     assert infeasible not in limits  # that limit was not searched again
 

@@ -6,7 +6,7 @@ from test_wordle_optimal import random_words
 
 from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
-from gamelab.wordle.rules import load_word_list, parse_names
+from gamelab.wordle.rules import Setting, load_word_list, parse_names, parse_setting
 from gamelab.wordle.solver.opening import EXPERIMENT, prove_opening
 from gamelab.wordle.solver.optimal import INF, OptimalSolver
 from gamelab.wordle.table import Game
@@ -18,7 +18,7 @@ def opening_values(game, hard, limit):
     """Each first guess's exact total, opening by opening (``solve-optimal --first``)."""
     out = {}
     for g, word in enumerate(game.words.guesses):
-        res = OptimalSolver(game, hard=hard, max_guesses=limit).solve_first(g)
+        res = OptimalSolver(Setting(game.words, game.rule, hard, limit)).solve_first(g)
         out[word] = INF if res.total is None else res.total
     return out
 
@@ -28,7 +28,7 @@ def opening_values(game, hard, limit):
 def test_every_row_is_exact_or_a_valid_refutation(seed, hard):
     game = Game(random_words(200 + seed, n_answers=14, n_extra=10), "standard")
     truth = opening_values(game, hard, 4)
-    proof = prove_opening(game, hard, 4, chunk=5, backend=ONE)
+    proof = prove_opening(Setting(game.words, game.rule, hard, 4), chunk=5, backend=ONE)
     best = min(truth.values())
     assert proof.complete and proof.openings_done == game.n_guesses
     if best >= INF:
@@ -45,7 +45,7 @@ def test_every_row_is_exact_or_a_valid_refutation(seed, hard):
             assert (INF if row.value is None else row.value) <= true
             assert (INF if row.value is None else row.value) >= proof.budget
     # a margin makes the top of the table exact
-    wide = prove_opening(game, hard, 4, margin=3, chunk=5, backend=ONE)
+    wide = prove_opening(Setting(game.words, game.rule, hard, 4), margin=3, chunk=5, backend=ONE)
     assert [r.guess for r in wide.rows if r.exact] == sorted(
         (w for w, v in truth.items() if v <= wide.budget - 1), key=lambda w: (truth[w], w)
     )
@@ -53,8 +53,8 @@ def test_every_row_is_exact_or_a_valid_refutation(seed, hard):
 
 def test_gen1_opening_agrees_with_the_optimal_solver():
     game = Game(load_word_list(parse_names("gen1")), "standard")
-    proof = prove_opening(game, None, backend=ONE)
-    whole = OptimalSolver(game, max_guesses=10).solve()
+    proof = prove_opening(parse_setting(game.words, game.rule, None), backend=ONE)
+    whole = OptimalSolver(Setting(game.words, game.rule, None, 10)).solve()
     assert proof.proven and proof.best == whole.total
     assert proof.best_guesses == whole.first_guesses == ["ワンリキー"]  # (review.py's doctest)
 
@@ -64,7 +64,7 @@ def test_gen1_4_blog_opening_is_proven_and_the_post_ranks_below():
     # the post's setting: ジーランス 964 is the only best opening (docs/wordle.md), and its
     # pruned-search runner-up レントラー is exactly 968 (the post's pruned figure, here optimal)
     game = Game(load_word_list(parse_names("gen1-4")), "blog")
-    proof = prove_opening(game, None, margin=4, backend=ONE)
+    proof = prove_opening(parse_setting(game.words, game.rule, None), margin=4, backend=ONE)
     assert proof.proven and proof.best == 964 and proof.best_guesses == ["ジーランス"]
     exact = {r.guess: r.value for r in proof.rows if r.exact}
     assert exact["レントラー"] == 968 and all(v < proof.budget for v in exact.values())
@@ -75,12 +75,16 @@ def test_gen1_4_blog_opening_is_proven_and_the_post_ranks_below():
 def test_a_cpu_budget_stops_and_the_store_resumes(tmp_path):
     game = Game(random_words(7, n_answers=16, n_extra=12), "standard")
     store = ResultStore(tmp_path / "r.sqlite")
-    first = prove_opening(game, None, 5, chunk=2, backend=ONE, store=store, cpu_budget=1e-9)
+    first = prove_opening(
+        Setting(game.words, game.rule, None, 5), chunk=2, backend=ONE, store=store, cpu_budget=1e-9
+    )
     assert not first.complete and 0 < first.openings_done < game.n_guesses
     assert first.cpu_seconds_left is not None and "run again to resume" in first.statement
-    again = prove_opening(game, None, 5, chunk=2, backend=ONE, store=store)
+    again = prove_opening(
+        Setting(game.words, game.rule, None, 5), chunk=2, backend=ONE, store=store
+    )
     assert again.complete and again.proven
-    whole = prove_opening(game, None, 5, chunk=2, backend=ONE)
+    whole = prove_opening(Setting(game.words, game.rule, None, 5), chunk=2, backend=ONE)
     assert again.rows == whole.rows or [(r.guess, r.value, r.exact) for r in again.rows] == [
         (r.guess, r.value, r.exact) for r in whole.rows
     ]
@@ -90,9 +94,9 @@ def test_a_cpu_budget_stops_and_the_store_resumes(tmp_path):
 def test_bad_options_are_refused():
     game = Game(random_words(3), "blog")
     with pytest.raises(ValueError, match="standard feedback rule"):
-        prove_opening(game, "game")
+        prove_opening(parse_setting(game.words, game.rule, "game"))
     with pytest.raises(ValueError, match="margin"):
-        prove_opening(Game(random_words(3), "standard"), None, margin=-1)
+        prove_opening(parse_setting(random_words(3), "standard", None), margin=-1)
 
 
 @pytest.mark.parametrize("limit", [None, 2, 3, 4])
@@ -108,8 +112,8 @@ def test_class_bounds_kernel_matches_twin(limit):
         Game(load_word_list(parse_names("gen1")), "standard"),
         Game(random_words(7, n_answers=40, n_extra=30), "standard"),
     ):
-        fast = OptimalSolver(game, max_guesses=limit)
-        slow = OptimalSolver(game, max_guesses=limit, engine="python")
+        fast = OptimalSolver(Setting(game.words, game.rule, None, limit))
+        slow = OptimalSolver(Setting(game.words, game.rule, None, limit), engine="python")
         fast_b = [fast.opening_bound(g) for g in range(game.n_guesses)]
         assert fast_b == [slow.opening_bound(g) for g in range(game.n_guesses)]
         assert limit is not None or min(fast_b) < INF

@@ -8,10 +8,12 @@ import numpy as np
 import pytest
 
 from gamelab.wordle.rules import (
+    Setting,
     WordList,
     feedback,
     hard_mode_allows,
     parse_names,
+    parse_setting,
     pattern_code,
     pattern_colours,
 )
@@ -79,14 +81,14 @@ def random_words(
 def test_optimum_matches_naive(seed, rule):
     words = random_words(seed)
     game = Game(words, rule)
-    result = OptimalSolver(game).solve()
+    result = OptimalSolver(Setting(game.words, game.rule, None, None)).solve()
     assert result.proven and result.lower_bound == result.total
     assert result.total == naive_optimum(words, rule)
     depths = answer_depths(result.tree)
     assert sorted(depths) == sorted(words.answers) and sum(depths.values()) == result.total
     # every listed first guess is optimal on its own
     for first in result.first_guesses:
-        solver = OptimalSolver(game)
+        solver = OptimalSolver(Setting(game.words, game.rule, None, None))
         g = words.guess_index[first]
         assert solver._guess_cost(g, game.all_answers(), INF, None, None) == result.total
 
@@ -95,18 +97,18 @@ def test_optimum_matches_naive(seed, rule):
 def test_depth_limit_and_hard_mode_match_naive(seed):
     words = random_words(100 + seed, n_answers=12, alphabet="abcde")
     game = Game(words, "standard")
-    free = OptimalSolver(game).solve()
+    free = OptimalSolver(Setting(game.words, game.rule, None, None)).solve()
     for k in range(1, (free.worst or 1) + 1):
-        limited = OptimalSolver(game, max_guesses=k).solve()
+        limited = OptimalSolver(Setting(game.words, game.rule, None, k)).solve()
         expected = naive_optimum(words, "standard", max_guesses=k)
         assert (limited.total if limited.total is not None else INF) == expected
         if limited.total is not None:
             assert max(answer_depths(limited.tree).values()) <= k
     for mode in ("game", "strict"):
-        hard = OptimalSolver(game, hard=mode).solve()
+        hard = OptimalSolver(Setting(game.words, game.rule, mode, None)).solve()
         assert hard.total == naive_optimum(words, "standard", hard=mode)
         assert hard.total >= free.total
-        limited = OptimalSolver(game, hard=mode, max_guesses=free.worst).solve()
+        limited = OptimalSolver(Setting(game.words, game.rule, mode, free.worst)).solve()
         expected = naive_optimum(words, "standard", hard=mode, max_guesses=free.worst)
         assert (limited.total if limited.total is not None else INF) == expected
 
@@ -115,7 +117,9 @@ def test_time_limit_reports_bounds():
     from gamelab.wordle.rules import load_word_list
 
     game = Game(load_word_list(parse_names("gen1-4")), "blog")
-    result = OptimalSolver(game, time_limit=0.5).solve(upper_bound=964)
+    result = OptimalSolver(Setting(game.words, game.rule, None, None), time_limit=0.5).solve(
+        upper_bound=964
+    )
     assert not result.proven or result.total == 964  # a fast machine may finish
     assert result.lower_bound <= 964
     assert result.total == 964  # the given bound is kept as the upper bound
@@ -127,7 +131,7 @@ def test_gen1_4_optimum(rule):
     # without proof): the exact search shows 964 is optimal and ジーランス the only best opener.
     from gamelab.wordle.rules import load_word_list
 
-    result = OptimalSolver(Game(load_word_list(parse_names("gen1-4")), rule)).solve()
+    result = OptimalSolver(Setting(load_word_list(parse_names("gen1-4")), rule, None, None)).solve()
     assert result.proven and result.total == result.lower_bound == 964
     assert result.first_guesses == ["ジーランス"]
     assert result.distribution == {1: 1, 2: 39, 3: 128, 4: 84, 5: 33}
@@ -137,7 +141,9 @@ def test_gen1_4_optimum(rule):
 def test_gen1_4_hard_mode_optimum(rule):
     from gamelab.wordle.rules import load_word_list
 
-    result = OptimalSolver(Game(load_word_list(parse_names("gen1-4")), rule), hard="strict").solve()
+    result = OptimalSolver(
+        Setting(load_word_list(parse_names("gen1-4")), rule, "strict", None)
+    ).solve()
     assert result.proven and result.total == 972 and "ジーランス" in result.first_guesses
 
 
@@ -146,7 +152,9 @@ def test_unproven_summary_states_bounds():
     from gamelab.wordle.solver.summary import solve_summary
 
     game = Game(load_word_list(parse_names("gen1-4")), "standard")
-    data = solve_summary(game, time_limit=1e-4, depth_limits=False)
+    data = solve_summary(
+        parse_setting(game.words, game.rule, None), time_limit=1e-4, depth_limits=False
+    )
     if not data.proven:  # a very fast machine could finish before the first check
         assert data.first_guesses == [] and "not proven" in data.statement
         assert data.lower_bound <= 964 <= data.total
@@ -161,21 +169,21 @@ def test_summary_is_a_dataclass_kept_in_the_store(tmp_path):
 
     game = Game(load_word_list(parse_names("gen1")), "standard")
     store = ResultStore(tmp_path / "results.sqlite")
-    fresh = solve_summary(game, store=store)
+    fresh = solve_summary(parse_setting(game.words, game.rule, None), store=store)
     assert isinstance(fresh, OptimalSummary) and fresh.proven and fresh.tree is not None
     assert fresh.depth_limited is not None and fresh.depth_limited[0].total == fresh.total
     # read back from the store, tree and depth limits included
-    again = solve_summary(game, store=store)
+    again = solve_summary(parse_setting(game.words, game.rule, None), store=store)
     assert not fresh.from_store and again.from_store  # says the times are of the earlier run
     assert dataclasses.replace(again, from_store=False) == fresh
-    assert stored_optimum(game, None, 10, store) == again
+    assert stored_optimum(Setting(game.words, game.rule, None, 10), store) == again
     doc = to_plain(fresh)
     assert "tree" not in doc and doc["distribution"] == {
         str(k): v for k, v in fresh.distribution.items()
     }
     assert OptimalSummary.from_plain(fresh.stored()) == again
     # the assistant's first move is the stored optimum's first guess
-    first = Assistant(game, store=store).advice([])
+    first = Assistant(parse_setting(game.words, game.rule, None), store=store).advice([])
     assert (first.method, first.next, first.expected_total) == (
         "optimal",
         fresh.first_guesses[0],
@@ -188,7 +196,7 @@ def test_gen1_4_game_hard_mode_optimum():
     from gamelab.wordle.rules import load_word_list
 
     result = OptimalSolver(
-        Game(load_word_list(parse_names("gen1-4")), "standard"), hard="game"
+        Setting(load_word_list(parse_names("gen1-4")), "standard", "game", None)
     ).solve()
     assert result.proven and result.total == 972 and result.first_guesses == ["ジーランス"]
 
@@ -207,9 +215,7 @@ ALL_FIGURES = [  # docs/wordle.md, `--names all` (931 guesses, 565 answers), 10-
 def test_all_names_optima(rule, hard, total, firsts):
     from gamelab.wordle.rules import load_word_list
 
-    result = OptimalSolver(
-        Game(load_word_list(parse_names("all")), rule), hard=hard, max_guesses=10
-    ).solve()
+    result = OptimalSolver(Setting(load_word_list(parse_names("all")), rule, hard, 10)).solve()
     assert result.proven and result.total == result.lower_bound == total
     assert result.first_guesses == firsts
 

@@ -5,7 +5,7 @@ first guesses, totals, optimal first guesses and the trees."""
 import numpy as np
 import pytest
 
-from gamelab.wordle.rules import WordList
+from gamelab.wordle.rules import Setting, WordList
 from gamelab.wordle.solver.optimal import INF, OptimalSolver, answer_depths
 from gamelab.wordle.table import Game
 
@@ -41,8 +41,8 @@ def clustered_words(
 def test_kernel_matches_twin(seed, hard):
     game = Game(clustered_words(seed), "standard")
     for limit in (None, 5, 4):
-        fast = OptimalSolver(game, hard=hard, max_guesses=limit, engine="numba").solve()
-        slow = OptimalSolver(game, hard=hard, max_guesses=limit, engine="python").solve()
+        fast = OptimalSolver(Setting(game.words, game.rule, hard, limit), engine="numba").solve()
+        slow = OptimalSolver(Setting(game.words, game.rule, hard, limit), engine="python").solve()
         assert (fast.total, fast.lower_bound, fast.proven) == (
             slow.total,
             slow.lower_bound,
@@ -63,8 +63,8 @@ def test_kernel_matches_twin_beyond_a_byte_of_patterns(hard):
     game = Game(clustered_words(11, per=6, n_extra=30, length=6), "standard")
     assert game.n_codes > 256
     for limit in (None, 4):
-        fast = OptimalSolver(game, hard=hard, max_guesses=limit, engine="numba").solve()
-        slow = OptimalSolver(game, hard=hard, max_guesses=limit, engine="python").solve()
+        fast = OptimalSolver(Setting(game.words, game.rule, hard, limit), engine="numba").solve()
+        slow = OptimalSolver(Setting(game.words, game.rule, hard, limit), engine="python").solve()
         assert (fast.total, fast.lower_bound, fast.first_guesses) == (
             slow.total,
             slow.lower_bound,
@@ -78,7 +78,10 @@ def test_modes_differ_and_order():
     totals = {}
     for seed in range(3):
         game = Game(clustered_words(seed), "standard")
-        totals[seed] = [OptimalSolver(game, hard=h).solve().total for h in (None, "game", "strict")]
+        totals[seed] = [
+            OptimalSolver(Setting(game.words, game.rule, h, None)).solve().total
+            for h in (None, "game", "strict")
+        ]
         assert totals[seed][0] <= totals[seed][1] <= totals[seed][2]
     assert any(t[1] < t[2] for t in totals.values()) and any(t[0] < t[1] for t in totals.values())
 
@@ -88,8 +91,8 @@ def test_forced_first_guess_and_budgets(hard):
     game = Game(clustered_words(7, per=5), "standard")
     cands = game.all_answers()
     pool = game.full_pool() if hard else None
-    fast = OptimalSolver(game, hard=hard, engine="numba")
-    slow = OptimalSolver(game, hard=hard, engine="python")
+    fast = OptimalSolver(Setting(game.words, game.rule, hard, None), engine="numba")
+    slow = OptimalSolver(Setting(game.words, game.rule, hard, None), engine="python")
     for g in range(0, game.n_guesses, 9):
         exact = slow._guess_cost(g, cands, INF, None, pool)
         assert fast._guess_cost(g, cands, INF, None, pool) == exact
@@ -102,6 +105,6 @@ def test_forced_first_guess_and_budgets(hard):
 def test_game_hard_mode_needs_the_standard_rule():
     game = Game(clustered_words(0, per=2), "blog")
     with pytest.raises(ValueError, match="standard feedback rule"):
-        OptimalSolver(game, hard="game")
+        OptimalSolver(Setting(game.words, game.rule, "game", None))
     with pytest.raises(ValueError, match="engine"):
-        OptimalSolver(Game(game.words, "standard"), engine="c++")
+        OptimalSolver(Setting(game.words, "standard", None, None), engine="c++")

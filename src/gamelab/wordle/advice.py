@@ -112,11 +112,11 @@ class SolverContext:
     """Per process and setting: the game, the history checker and the solver's memo."""
 
     def __init__(self, setting: Setting) -> None:
-        hard = setting.hard
-        self.game = Game(setting.words, setting.rule)  # once per process and setting
-        self.hard = hard
-        self.checker = Assistant(self.game, hard=hard)
-        self.solver = OptimalSolver(self.game, hard=hard)
+        self.game = Game.of(setting)  # once per process and setting
+        self.hard = setting.hard
+        self.checker = Assistant(setting)
+        # no limit of its own: each search is given the guesses left
+        self.solver = OptimalSolver(setting.with_limit(None))
 
 
 @lru_cache(maxsize=16)

@@ -26,7 +26,7 @@ import numpy as np
 
 from gamelab.core.interactive import QUIT_WORDS, Session
 from gamelab.wordle.pruned import PrunedSearch
-from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode, parse_pattern, pattern_text
+from gamelab.wordle.rules import HARD_MODE_TEXT, Setting, parse_pattern, pattern_text
 from gamelab.wordle.solver.optimal import INF, OptimalSolver, SearchTimeout
 from gamelab.wordle.solver.summary import stored_optimum
 from gamelab.wordle.table import Game
@@ -100,27 +100,26 @@ class NextGuess:
 
 
 class Assistant:
-    """Advice for one word list, rule and mode; keeps the solver's memo between calls.
+    """Advice for one :class:`~gamelab.wordle.rules.Setting` (word list, rule, hard mode, guess
+    limit); keeps the solver's memo between calls.
 
-    `hard`: None, "game" or "strict" (see :func:`gamelab.wordle.rules.hard_mode_allows`); True
-    means "game". Every recommendation comes with a strategy that finishes every remaining
-    candidate within the game's guess limit (``game.words.guess_limit``) counting the guesses
-    already made; when none is known, ``within_limit`` is False and the output says so.
+    The hard mode is None, "game" or "strict" (see
+    :func:`gamelab.wordle.rules.hard_mode_allows`). Every recommendation comes with a strategy
+    that finishes every remaining candidate within the setting's guess limit counting the
+    guesses already made; when none is known, ``within_limit`` is False and the output says so.
     """
 
-    def __init__(
-        self,
-        game: Game,
-        hard: str | bool | None = None,
-        time_limit: float = 20.0,
-        store: Any = None,
-    ) -> None:
-        self.game = game
-        self.hard = check_hard_mode(hard)
-        self.max_guesses = game.words.guess_limit
+    def __init__(self, setting: Setting, time_limit: float = 20.0, store: Any = None) -> None:
+        if setting.max_guesses is None:
+            raise ValueError("the assistant plays a game with a guess limit")
+        self.setting = setting
+        self.game = game = Game.of(setting)
+        self.hard = setting.hard
+        self.max_guesses = setting.max_guesses
         self.time_limit = time_limit
         self.store = store
-        self._solver = OptimalSolver(game, hard=self.hard)
+        # no limit of its own: each search is given the guesses left
+        self._solver = OptimalSolver(setting.with_limit(None))
         self._pruned = PrunedSearch(game, max_depth=self.max_guesses)
 
     def candidates(
@@ -216,7 +215,7 @@ class Assistant:
         """(guess, total guesses over the candidates, method, sure to finish within `left`)."""
         game = self.game
         first = not history
-        known = stored_optimum(game, self.hard, self.max_guesses, self.store) if first else None
+        known = stored_optimum(self.setting, self.store) if first else None
         if known is not None and known.proven and known.first_guesses:
             return game.words.check_guess(known.first_guesses[0]), known.total, "optimal", True
         if not first:

@@ -24,7 +24,8 @@ class WordleOracle:
 
     def __init__(self, game: WordleGame) -> None:
         self.game = game
-        self.solver = OptimalSolver(game.table)
+        # no limit of its own: each search is given the guesses left
+        self.solver = OptimalSolver(game.setting.with_limit(None))
 
     def _candidates(self, state: WordleState) -> np.ndarray:
         table = self.game.table

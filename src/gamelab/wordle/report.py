@@ -14,7 +14,7 @@ from gamelab.core.report import new_figure
 from gamelab.wordle import entropy
 from gamelab.wordle.chart import chart
 from gamelab.wordle.pruned import PrunedSearch
-from gamelab.wordle.rules import load_word_list, parse_names
+from gamelab.wordle.rules import POST_SETTING, Setting, load_word_list, parse_names
 from gamelab.wordle.solver.summary import OptimalSummary, solve_summary
 from gamelab.wordle.table import Game
 
@@ -29,12 +29,15 @@ def _optimum(game: Game, ctx: Any) -> OptimalSummary | None:
     if not SOLVE_OPTIMUM:
         return None
     return solve_summary(
-        game, time_limit=120 if ctx.quick else 900, depth_limits=not ctx.quick, store=ctx.store
+        Setting(POST_SETTING, game.rule),
+        time_limit=120 if ctx.quick else 900,
+        depth_limits=not ctx.quick,
+        store=ctx.store,
     )
 
 
 def build(section: Any, ctx: Any) -> None:
-    words = load_word_list(parse_names("gen1-4"))
+    words = load_word_list(POST_SETTING)
     games = {rule: Game(words, rule) for rule in RULES}
     blog, std = games["blog"], games["standard"]
 
@@ -146,7 +149,10 @@ def build(section: Any, ctx: Any) -> None:
         rows = []
         for rule in RULES:
             o = solve_summary(
-                Game(all_words, rule), time_limit=1800, depth_limits=False, store=ctx.store
+                Setting(parse_names("all"), rule),
+                time_limit=1800,
+                depth_limits=False,
+                store=ctx.store,
             )
             rows.append(
                 [

@@ -26,7 +26,7 @@ import csv
 import hashlib
 import re
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
@@ -42,6 +42,7 @@ HARD_MODE_TEXT = {
 }
 POKEMON_GUESS_LIMIT = 10  # Pokémon Wordle (seed post): 10 guesses
 WORDLE_GUESS_LIMIT = 6  # English Wordle, and the default for custom word lists
+MAX_GUESS_LIMIT = 20  # the largest guess limit a setting takes
 GREY, YELLOW, GREEN = 0, 1, 2
 MAX_LENGTH = 10  # 3**10 patterns still fit in uint16
 GENERATION_DEX = {
@@ -106,7 +107,9 @@ def check_hard_mode(hard: str | bool | None) -> str | None:
     return hard
 
 
-def hard_mode_allows(guess: str, colours: Sequence[int], word: str, hard: str, rule: str) -> bool:
+def hard_mode_allows(
+    guess: str, colours: Sequence[int], word: str, hard: str | None, rule: str
+) -> bool:
     """May `word` be guessed after `guess` showed `colours`, in hard mode `hard`?
 
     * ``game`` (the game's own hard mode): every green letter stays in its place and every
@@ -121,9 +124,11 @@ def hard_mode_allows(guess: str, colours: Sequence[int], word: str, hard: str, r
         >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "sheep", "strict", "standard")
         False
     """
-    mode = check_hard_mode(hard)
+    mode = hard  # a Setting's hard mode: None, "game" or "strict"
     if mode is None:
         return True
+    if mode not in HARD_MODES:
+        raise ValueError(_hard_mode_error(mode))
     if len(word) < len(guess):
         return False
     if mode == "strict":
@@ -499,7 +504,8 @@ GAME_HARD_NEEDS_STANDARD = (
 class Setting:
     """One Pokémon Wordle setting, the value every shell builds once and the library takes:
     the word lists (:class:`NameSetting`: answers and guesses), the colour rule, the hard mode
-    in one spelling (None normal, ``"game"`` or ``"strict"``) and the guess limit. The
+    in one spelling (None normal, ``"game"`` or ``"strict"``) and the guess limit (None: no
+    limit, for the analysis API: ``solve_summary``, ``OptimalSolver``, ``prove_opening``). The
     constructor validates (one message for every shell); shells build it with
     :func:`parse_setting` from their text.
 
@@ -514,7 +520,7 @@ class Setting:
     names: NameSetting | WordList  # a Pokémon setting, or a custom list (read from files)
     rule: str = "standard"
     hard: str | None = None
-    max_guesses: int = POKEMON_GUESS_LIMIT
+    max_guesses: int | None = POKEMON_GUESS_LIMIT  # None: no limit
 
     def __post_init__(self) -> None:
         if not isinstance(self.names, NameSetting | WordList):
@@ -528,8 +534,10 @@ class Setting:
             raise ValueError(_hard_mode_error(self.hard))
         if self.hard == "game" and self.rule != "standard":
             raise ValueError(GAME_HARD_NEEDS_STANDARD)
-        if not 1 <= self.max_guesses <= 20:
-            raise ValueError(f"the guess limit must be 1..20, got {self.max_guesses}")
+        if self.max_guesses is not None and not 1 <= self.max_guesses <= MAX_GUESS_LIMIT:
+            raise ValueError(
+                f"the guess limit must be 1..{MAX_GUESS_LIMIT} (or none), got {self.max_guesses}"
+            )
 
     @property
     def hard_mode(self) -> str:
@@ -549,17 +557,27 @@ class Setting:
 
     @property
     def words(self) -> WordList:
-        """The setting's word list, with its guess limit."""
+        """The setting's word list, with its guess limit (no limit: the list's own, which
+        the analysis does not use)."""
         words = self.names if isinstance(self.names, WordList) else pokemon_word_list(self.names)
-        if words.guess_limit == self.max_guesses:
+        if self.max_guesses is None or words.guess_limit == self.max_guesses:
             return words
         return _limited(words, self.max_guesses)
+
+    @property
+    def limit_text(self) -> str:
+        """``at most 10 guesses`` or ``no guess limit``."""
+        return (
+            "no guess limit" if self.max_guesses is None else f"at most {self.max_guesses} guesses"
+        )
+
+    def with_limit(self, max_guesses: int | None) -> Setting:
+        """This setting under another guess limit (None: no limit)."""
+        return replace(self, max_guesses=max_guesses)
 
 
 @lru_cache(maxsize=16)
 def _limited(words: WordList, limit: int) -> WordList:
-    from dataclasses import replace
-
     return replace(words, guess_limit=limit)
 
 
@@ -572,7 +590,7 @@ def parse_setting(
     """A shell's text as a :class:`Setting`: `names` a spec for :func:`parse_names` (or parsed,
     or a custom list from :func:`load_word_list`), `hard` ``off``/``normal``/``""``/False
     (normal), True or ``game``, or ``strict``; `max_guesses` None: the list's own limit
-    (Pokémon Wordle 10, a custom list 6)."""
+    (Pokémon Wordle 10, a custom list 6), 0 no limit."""
     setting = parse_names(names) if isinstance(names, str) else names
     if hard in (None, False, "", "off", "normal"):
         mode = None
@@ -582,7 +600,7 @@ def parse_setting(
         mode = str(hard)
     if max_guesses is None:
         max_guesses = setting.guess_limit if isinstance(setting, WordList) else POKEMON_GUESS_LIMIT
-    return Setting(setting, rule, mode, max_guesses)
+    return Setting(setting, rule, mode, max_guesses or None)
 
 
 #: Largest word file read: a million words of a few characters.

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from functools import cached_property
 
 from gamelab.core.state import CHANCE, TERMINAL, illegal
-from gamelab.wordle.rules import parse_names, pattern_text, pokemon_word_list
+from gamelab.wordle.rules import Setting, parse_setting, pattern_text
 from gamelab.wordle.table import Game
 
 
@@ -35,8 +35,13 @@ class WordleGame:
         _ = self.table  # validates the names and the rule (ValueError with the CLI's message)
 
     @cached_property
+    def setting(self) -> Setting:
+        """The protocol's parameters (spec strings, as OpenSpiel's) parsed once, here."""
+        return parse_setting(self.names, self.rule)
+
+    @cached_property
     def table(self) -> Game:
-        return Game(pokemon_word_list(parse_names(self.names)), self.rule)  # the spec, parsed
+        return Game.of(self.setting)
 
     @property
     def num_actions(self) -> int:

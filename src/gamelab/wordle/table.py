@@ -12,13 +12,19 @@ milliseconds for 493 x 285 and kept in the gamelab cache.
 
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, lru_cache
 
 import numpy as np
 
 from gamelab.core.cache import cached_arrays
 from gamelab.wordle import _kernels
-from gamelab.wordle.rules import WordList, check_rule, load_word_list, pattern_colours  # noqa: F401 (doctest)
+from gamelab.wordle.rules import (  # noqa: F401 (load_word_list: doctest)
+    Setting,
+    WordList,
+    check_rule,
+    load_word_list,
+    pattern_colours,
+)
 
 TABLE_VERSION = 2  # 2: uint8 when the patterns fit
 
@@ -44,6 +50,13 @@ class Game:
         self.green = self.n_codes - 1
         self.answer_of_guess = words.answer_of_guess
         self.guess_of_answer = words.guess_of_answer
+
+    @staticmethod
+    def of(setting: Setting) -> Game:
+        """The setting's game (its word list and rule), one per process: the analysis API's
+        way from a :class:`~gamelab.wordle.rules.Setting` to the table."""
+        words = setting.words
+        return _game(words, words.guess_limit, setting.rule)
 
     @cached_property
     def table(self) -> np.ndarray:
@@ -195,3 +208,9 @@ class Game:
     def filter(self, subset: np.ndarray, guess: int, code: int) -> np.ndarray:
         subset = np.asarray(subset, dtype=np.int32)
         return subset[self.table[guess, subset] == code]
+
+
+@lru_cache(maxsize=8)
+def _game(words: WordList, guess_limit: int, rule: str) -> Game:
+    """One game per list (and its guess limit, which word-list equality ignores) and rule."""
+    return Game(words, rule)

@@ -11,17 +11,17 @@ def warm_up() -> None:
     from gamelab.wordle.assistant import Assistant, parse_history
     from gamelab.wordle.chart import chart
     from gamelab.wordle.entropy import ranking
-    from gamelab.wordle.rules import load_word_list, parse_names
+    from gamelab.wordle.rules import POST_SETTING, Setting, load_word_list, parse_names
     from gamelab.wordle.solver.kernel_search import warm_up as warm_scan
     from gamelab.wordle.solver.summary import solve_summary
     from gamelab.wordle.table import Game
 
-    words = load_word_list(parse_names("gen1-4"))
+    words = load_word_list(POST_SETTING)
     blog = Game(words, "blog")
     ranking(blog, 3)
     chart(blog, "レントラー")
-    standard = Game(words, "standard")
-    Assistant(standard).advice(parse_history(standard, "レントラー:00000"))
-    solve_summary(Game(load_word_list(parse_names("gen1")), "blog"), store=None)
+    assistant = Assistant(Setting(POST_SETTING, "standard"))
+    assistant.advice(parse_history(assistant.game, "レントラー:00000"))
+    solve_summary(Setting(parse_names("gen1"), "blog"), store=None)
     warm_page()
     warm_scan()

@@ -96,10 +96,15 @@ def game_setting(
     rule: str,
     hard: bool,
     hard_rule: str | None,
+    max_guesses: int | None = None,
 ) -> Setting:
-    """The options of a Pokémon setting as the library's one typed value (parsed here, once)."""
+    """The options of a Pokémon setting as the library's one typed value (parsed here, once);
+    `max_guesses` None: the game's limit, 0: no limit."""
     return parse_setting(
-        name_setting(names, answers_names, guesses_names), rule, hard_mode(hard, hard_rule)
+        name_setting(names, answers_names, guesses_names),
+        rule,
+        hard_mode(hard, hard_rule),
+        max_guesses,
     )
 
 
@@ -112,13 +117,16 @@ def list_setting(
     rule: str,
     hard: bool,
     hard_rule: str | None,
+    max_guesses: int | None = None,
 ) -> Setting:
     """:func:`game_setting`, or with --guesses/--answers the custom list's setting (its guess
-    limit: 6): the one typed value `next`, `assist` and the page's assistant take."""
+    limit: 6): the one typed value the assistant (`next`, `assist`, the page) and the analysis
+    (`solve-optimal`, `feasible`, `prove-opening`) take. `max_guesses` None: the game's limit,
+    0: no limit."""
     if guesses is None and answers is None:
-        return game_setting(names, answers_names, guesses_names, rule, hard, hard_rule)
+        return game_setting(names, answers_names, guesses_names, rule, hard, hard_rule, max_guesses)
     words = load_word_list(name_setting(names, answers_names, guesses_names), guesses, answers)
-    return parse_setting(words, rule, hard_mode(hard, hard_rule))
+    return parse_setting(words, rule, hard_mode(hard, hard_rule), max_guesses)
 
 
 def make_game(names: NameSetting, guesses: Path | None, answers: Path | None, rule: str) -> Game:

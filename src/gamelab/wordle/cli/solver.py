@@ -33,7 +33,7 @@ from gamelab.wordle.cli.options import (
     Names,
     Rule,
     app,
-    hard_mode,
+    list_setting,
     make_game,
     name_setting,
 )
@@ -141,7 +141,9 @@ def solve_optimal_command(
 
     if tree is not None:
         check_output_path(tree, (".json",), "--tree")
-    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
+    setting = list_setting(
+        names, answers_names, guesses_names, guesses, answers, rule, hard, hard_rule, max_guesses
+    )
     # One live status line on a terminal; a plain log line per step when stderr is a file.
     with contextlib.ExitStack() as stack:
         progress: Callable[[str], None] | None
@@ -153,9 +155,7 @@ def solve_optimal_command(
         else:
             progress = lambda m: err_console.print(m, highlight=False)  # noqa: E731
         data = solve_summary(
-            game,
-            hard=hard_mode(hard, hard_rule),
-            max_guesses="game" if max_guesses is None else max_guesses,
+            setting,
             time_limit=time_limit,
             depth_limits=depth_limits,
             store=result_store(store),
@@ -213,10 +213,11 @@ def feasible_command(
     first guess is checked exactly, in parallel and resumable (much faster than the optimum)."""
     from gamelab.wordle.solver.feasible import prove_feasible
 
-    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
+    setting = list_setting(
+        names, answers_names, guesses_names, guesses, answers, rule, False, None, max_guesses
+    )
     data = prove_feasible(
-        game,
-        max_guesses,
+        setting,
         backend=backend(workers, cluster, quiet or json_out),
         store=result_store(store),
     )
@@ -284,12 +285,12 @@ def prove_opening_command(
     above the best (parallel, resumable; the ranking with exact totals and bounds)."""
     from gamelab.wordle.solver.opening import prove_opening
 
-    game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
+    setting = list_setting(
+        names, answers_names, guesses_names, guesses, answers, rule, hard, hard_rule, max_guesses
+    )
     show = None if quiet or json_out else (lambda m: err_console.print(m, highlight=False))
     data = prove_opening(
-        game,
-        hard_mode(hard, hard_rule),
-        "game" if max_guesses is None else max_guesses,
+        setting,
         margin=margin,
         seed=seed_words,
         chunk=chunk,

@@ -16,10 +16,13 @@ Also here: :mod:`.summary` (``gamelab wordle solve-optimal``'s result: the optim
 limits, kept in the results store) and :mod:`.opening` (every first guess of a large list
 evaluated or refuted: ``prove-opening``).
 
+Each takes the setting as one typed value, :class:`~gamelab.wordle.rules.Setting` (a Pokémon
+setting or a custom :class:`~gamelab.wordle.rules.WordList`, the rule, the hard mode and the
+guess limit, None for no limit), built once by the shell:
+
     >>> from gamelab.wordle.solver import OptimalSolver
-    >>> from gamelab.wordle.rules import parse_names, pokemon_word_list
-    >>> from gamelab.wordle.table import Game
-    >>> OptimalSolver(Game(pokemon_word_list(parse_names("gen1")), "standard")).solve().total
+    >>> from gamelab.wordle.rules import Setting, parse_names
+    >>> OptimalSolver(Setting(parse_names("gen1"), "standard", max_guesses=None)).solve().total
     248
 """
 

@@ -1,7 +1,8 @@
 """Is there a strategy within a guess limit at all? Settled for every first guess, in parallel.
 
-``prove_feasible(game, 5)`` answers "can every answer be found within 5 guesses?" exactly:
-for each first guess, its classes are checked largest first with the feasibility search
+``prove_feasible(setting)`` (a normal-mode :class:`~gamelab.wordle.rules.Setting` with
+``max_guesses`` 5, say) answers "can every answer be found within 5 guesses?" exactly: for each
+first guess, its classes are checked largest first with the feasibility search
 (:func:`gamelab.wordle.solver._feasible_kernels.feasible_kernel`), and a first guess is refuted by the
 first class that no strategy finds within the guesses left. This is far cheaper than the
 optimum under the limit (:class:`gamelab.wordle.solver.optimal.OptimalSolver` with ``max_guesses``),
@@ -27,7 +28,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
-from gamelab.wordle.rules import WordList
+from gamelab.wordle.rules import Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.table import Game
 
@@ -187,21 +188,30 @@ def _openings_task(item: tuple[WordList, str, int, list[int]], rng: Any) -> list
     return out
 
 
+def _limit(setting: Setting) -> int:
+    """The guess limit `setting` asks about (normal mode, a limit)."""
+    if setting.hard is not None:
+        raise ValueError("the feasibility proof is for normal mode (any guess allowed)")
+    if setting.max_guesses is None:
+        raise ValueError("the feasibility proof needs a guess limit")
+    return setting.max_guesses
+
+
 def prove_feasible(
-    game: Game,
-    max_guesses: int,
+    setting: Setting,
     *,
     backend: Backend | None = None,
     store: Any = None,
     chunk: int = 16,
 ) -> Feasibility:
-    """Settle whether a strategy within `max_guesses` guesses exists: every first guess is
-    checked (in tasks of `chunk` first guesses, on `backend`, kept in `store` if given)."""
-    if max_guesses < 1:
-        raise ValueError(f"max_guesses must be at least 1, got {max_guesses}")
+    """Settle whether a strategy within the setting's guess limit exists (normal mode): every
+    first guess is checked (in tasks of `chunk` first guesses, on `backend`, kept in `store` if
+    given)."""
+    max_guesses = _limit(setting)
     if chunk < 1:
         raise ValueError(f"chunk must be at least 1, got {chunk}")
     start = time.monotonic()
+    game = Game.of(setting)
     items, params = _job(game, max_guesses, chunk)
     rows = run_tasks(
         _openings_task,
@@ -222,26 +232,27 @@ def shipped_proofs() -> list[dict[str, Any]]:
     return list(json.loads(text)["proofs"])
 
 
-def shipped_feasibility(game: Game, max_guesses: int) -> bool | None:
-    """Whether a strategy within `max_guesses` exists, if a shipped proof settles it (normal
-    mode, this word list and rule), else None."""
-    words = game.words.fingerprint()
+def shipped_feasibility(setting: Setting) -> bool | None:
+    """Whether a strategy within the setting's guess limit exists, if a shipped proof settles
+    it (normal mode, this word list and rule), else None."""
+    max_guesses = _limit(setting)
+    words = setting.words.fingerprint()
     for proof in shipped_proofs():
         if (proof["words"], proof["rule"], proof["max_guesses"]) == (
             words,
-            game.rule,
+            setting.rule,
             max_guesses,
         ):
             return bool(proof["feasible"])
     return None
 
 
-def stored_feasibility(
-    game: Game, max_guesses: int, store: Any, chunk: int = 16
-) -> Feasibility | None:
+def stored_feasibility(setting: Setting, store: Any, chunk: int = 16) -> Feasibility | None:
     """The answer of a finished :func:`prove_feasible` run kept in `store`, else None."""
     if store is None:
         return None
+    max_guesses = _limit(setting)
+    game = Game.of(setting)
     items, params = _job(game, max_guesses, chunk)
     done = store.finished(EXPERIMENT, {**params, "seed": 0}, len(items))
     if len(done) < len(items):

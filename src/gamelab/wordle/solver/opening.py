@@ -1,7 +1,7 @@
 """The best first guess, proven: every opening evaluated exactly or refuted by a bound.
 
-``prove_opening(game, hard, max_guesses)`` -> :class:`OpeningProof`: the ranking of every
-first guess by its total over all answers when it opens and optimal play follows. Each opening
+``prove_opening(setting)`` -> :class:`OpeningProof`: the ranking of every first guess of a
+:class:`~gamelab.wordle.rules.Setting` (its list, rule, hard mode and guess limit) by its total over all answers when it opens and optimal play follows. Each opening
 is **evaluated exactly** when its total is below the *budget*, else **refuted** by a proven lower
 bound at or above the budget; as the budget is one more than the best total found (plus an
 optional `margin`, which makes the top of the table exact), the best opening is proven.
@@ -37,9 +37,9 @@ import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.wordle import _kernels
-from gamelab.wordle.rules import GAME_HARD_NEEDS_STANDARD, WordList, check_hard_mode
+from gamelab.wordle.rules import Setting
 from gamelab.wordle.solver.optimal import INF, OptimalSolver
-from gamelab.wordle.solver.summary import mode_text, resolve_limit
+from gamelab.wordle.solver.summary import mode_text
 from gamelab.wordle.table import Game
 
 __all__ = ["EXPERIMENT", "OpeningProof", "OpeningRow", "prove_opening"]
@@ -88,15 +88,15 @@ class OpeningProof:
 
 
 @lru_cache(maxsize=4)
-def _solver_for(words: WordList, rule: str, hard: str | None, max_guesses: int | None):
+def _solver_for(setting: Setting) -> OptimalSolver:
     """One solver (its memo kept across openings) per worker process and setting."""
-    return OptimalSolver(Game(words, rule), hard=hard, max_guesses=max_guesses)
+    return OptimalSolver(setting)
 
 
 def _chunk_task(item: tuple, rng: Any) -> list[list[Any]]:
     """[[guess index, value (INF: infeasible), exact, step, cpu seconds]] for a chunk."""
-    words, rule, hard, max_guesses, budget, chunk = item
-    solver = _solver_for(words, rule, hard, max_guesses)
+    setting, budget, chunk = item
+    solver = _solver_for(setting)
     game = solver.game
     cands = game.all_answers()
     n = len(cands)
@@ -155,9 +155,7 @@ def _seed_guesses(game: Game, seed: Sequence[str] | None) -> list[int]:
 
 
 def prove_opening(
-    game: Game,
-    hard: str | bool | None = None,
-    max_guesses: int | str | None = "game",
+    setting: Setting,
     *,
     margin: int = 0,
     seed: Sequence[str] | None = None,
@@ -167,14 +165,11 @@ def prove_opening(
     cpu_budget: float | None = None,
     progress: Callable[[str], None] | None = None,
 ) -> OpeningProof:
-    """Rank every first guess of `game` (see the module doc). `margin`: every opening within
+    """Rank every first guess of `setting` (see the module doc). `margin`: every opening within
     `margin` of the best is evaluated exactly too (the budget is the seeds' best + margin + 1,
     so perhaps a few more). `seed`: the openings that set the budget
     (default: the best :data:`SEEDS` by the one-level bound). `cpu_budget`: stop after about
     this many CPU seconds of openings (kept in `store`; call again to resume)."""
-    hard = check_hard_mode(hard)
-    if hard == "game" and game.rule != "standard":
-        raise ValueError(GAME_HARD_NEEDS_STANDARD)
     if margin < 0:
         raise ValueError(f"margin must be 0 or more, got {margin}")
     if chunk < 1:
@@ -182,13 +177,14 @@ def prove_opening(
     if cpu_budget is not None and cpu_budget <= 0:
         raise ValueError(f"the CPU budget must be positive, got {cpu_budget}")
     t0 = time.monotonic()
-    limit = resolve_limit(game, max_guesses)
+    game = Game.of(setting)
+    hard, limit = setting.hard, setting.max_guesses
     words = game.words
-    solver = _solver_for(words, game.rule, hard, limit)
+    solver = _solver_for(setting)
     budget, seed_cpu = _seed_budget(solver, _seed_guesses(solver.game, seed), margin, progress)
     order = list(range(game.n_guesses))
     chunks = [order[i : i + chunk] for i in range(0, len(order), chunk)]
-    items = [(words, game.rule, hard, limit, budget, c) for c in chunks]
+    items = [(setting, budget, c) for c in chunks]
     params = {
         "words": words.fingerprint(),
         "rule": game.rule,
@@ -234,10 +230,11 @@ def prove_opening(
             spent += sum(r[4] for r in value)
         if cpu_budget is not None and spent >= cpu_budget:
             break
-    return _assemble(game, hard, limit, margin, budget, items, results, seed_cpu, t0)
+    return _assemble(setting, margin, budget, items, results, seed_cpu, t0)
 
 
-def _assemble(game, hard, limit, margin, budget, items, results, seed_cpu, t0) -> OpeningProof:
+def _assemble(setting, margin, budget, items, results, seed_cpu, t0) -> OpeningProof:
+    game = Game.of(setting)
     words = game.words
     rows: list[OpeningRow] = []
     settled = dict.fromkeys(SETTLED_BY, 0)
@@ -262,7 +259,7 @@ def _assemble(game, hard, limit, margin, budget, items, results, seed_cpu, t0) -
     left = None
     if not complete and rows:
         left = cpu / len(rows) * (game.n_guesses - len(rows))
-    mode = mode_text(game, hard, limit)
+    mode = mode_text(setting)
     if proven:
         firsts = [r.guess for r in exact if r.value == best]
         statement = (
@@ -281,9 +278,9 @@ def _assemble(game, hard, limit, margin, budget, items, results, seed_cpu, t0) -
     return OpeningProof(
         names=words.name,
         rule=game.rule,
-        hard_mode=hard or "off",
+        hard_mode=setting.hard_mode,
         mode=mode,
-        max_guesses=limit,
+        max_guesses=setting.max_guesses,
         answers=game.n_answers,
         guesses=game.n_guesses,
         margin=margin,

@@ -32,7 +32,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.wordle import _kernels
-from gamelab.wordle.rules import GAME_HARD_NEEDS_STANDARD, check_hard_mode
+from gamelab.wordle.rules import Setting
 from gamelab.wordle.solver._bound_kernels import class_bounds_kernel
 from gamelab.wordle.solver.kernel_search import INF, KernelSearch, SearchTimeout
 from gamelab.wordle.table import Game
@@ -55,35 +55,35 @@ class OptimalResult:
 
 
 class OptimalSolver:
-    """``OptimalSolver(game).solve()`` -> :class:`OptimalResult`."""
+    """``OptimalSolver(setting).solve()`` -> :class:`OptimalResult`: the optimum of a
+    :class:`~gamelab.wordle.rules.Setting` (its word list, rule, hard mode and guess limit;
+    ``max_guesses`` None: no limit)."""
 
     def __init__(
         self,
-        game: Game,
-        hard: str | bool | None = None,
-        max_guesses: int | None = None,
+        setting: Setting,
+        *,
         time_limit: float | None = None,
         progress: Callable[[str], None] | None = None,
         engine: str = "numba",
         cpu_limit: float | None = None,
     ) -> None:
-        if max_guesses is not None and max_guesses < 1:
-            raise ValueError(f"max_guesses must be at least 1, got {max_guesses}")
+        if not isinstance(setting, Setting):
+            raise TypeError(f"a rules.Setting is needed, not {type(setting).__name__}")
         if time_limit is not None and time_limit <= 0:
             raise ValueError(f"time_limit must be positive, got {time_limit}")
         if cpu_limit is not None and cpu_limit <= 0:
             raise ValueError(f"cpu_limit must be positive, got {cpu_limit}")
         if engine not in ENGINES:
             raise ValueError(f"unknown engine {engine!r}; allowed: {', '.join(ENGINES)}")
-        self.game = game
-        self.hard = check_hard_mode(hard)
-        if self.hard == "game" and game.rule != "standard":
-            raise ValueError(GAME_HARD_NEEDS_STANDARD)
+        self.setting = setting
+        self.game = game = Game.of(setting)
+        self.hard = setting.hard  # (the Setting checked it against the rule)
         self.engine = engine
         self._kernel: KernelSearch | None = (
             KernelSearch(game, self.hard) if engine == "numba" else None
         )
-        self.max_guesses = max_guesses
+        self.max_guesses = setting.max_guesses
         self.time_limit = time_limit
         self.cpu_limit = cpu_limit
         self._cpu_deadline = float("inf")

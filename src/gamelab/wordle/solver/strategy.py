@@ -190,11 +190,12 @@ def _flatten(game: Game, tree: dict[str, Any]) -> dict[str, np.ndarray]:
     }
 
 
-def _solve(words: WordList, rule: str, hard: str | None) -> dict[str, np.ndarray]:
+def _solve(setting: Setting) -> dict[str, np.ndarray]:
     from gamelab.wordle.solver.optimal import OptimalSolver
 
-    game = Game(words, rule)
-    result = OptimalSolver(game, hard=hard, max_guesses=words.guess_limit).solve()
+    words = setting.words
+    game = Game.of(setting)
+    result = OptimalSolver(setting).solve()
     if not result.proven or result.tree is None:
         raise ValueError(
             f"no strategy finishes every answer of {words.name!r} within "
@@ -226,6 +227,8 @@ def optimal_strategy(setting: Setting) -> Strategy:
     """The optimal strategy of a Pokémon setting (``daily``, ``gen1-4``, ``all``...; its rule
     and hard mode) within its guess limit: from the package or the cache, else solved and
     stored (seconds for gen1-4, minutes for ``all``)."""
+    if setting.max_guesses is None:
+        raise ValueError("a strategy table is for a game with a guess limit")
     words, rule, hard = setting.words, setting.rule, setting.hard
     arrays = load_arrays(shipped_strategy_path(setting))
     if arrays is None:
@@ -233,7 +236,7 @@ def optimal_strategy(setting: Setting) -> Strategy:
             "wordle-strategy",
             _params(words, rule, hard),
             STRATEGY_VERSION,
-            lambda: _solve(words, rule, hard),
+            lambda: _solve(setting),
         )
     return Strategy(setting, words, **arrays)
 

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from gamelab.core.serialise import to_plain
-from gamelab.wordle.rules import HARD_MODE_TEXT, check_hard_mode
+from gamelab.wordle.rules import Setting
 from gamelab.wordle.solver.optimal import INF, OptimalSolver
 from gamelab.wordle.table import Game
 
@@ -90,52 +90,35 @@ class OptimalSummary:
         return cls(**values)
 
 
-def resolve_limit(game: Game, max_guesses: int | str | None) -> int | None:
-    """ "game" -> the word list's own guess limit (Pokémon Wordle 10, English Wordle 6);
-    0 or None -> no limit; else the number, which must be at least 1."""
-    if max_guesses == "game":
-        return game.words.guess_limit
-    if max_guesses is None or max_guesses == 0:
-        return None
-    if not isinstance(max_guesses, int) or max_guesses < 0:
-        raise ValueError(
-            f"max_guesses must be a positive number, 0 (no limit) or 'game', got {max_guesses!r}"
-        )
-    return max_guesses
-
-
-def mode_text(game: Game, hard: str | None, max_guesses: int | None) -> str:
+def mode_text(setting: Setting) -> str:
     """'gen1-4, rule standard, hard mode (the game's rule: ...), at most 10 guesses'."""
-    limit = "no guess limit" if max_guesses is None else f"at most {max_guesses} guesses"
-    return f"{game.words.name}, rule {game.rule}, {HARD_MODE_TEXT[hard]}, {limit}"
+    return f"{setting.words.name}, rule {setting.rule}, {setting.mode}, {setting.limit_text}"
 
 
-def summary_params(game: Game, hard: str | bool | None, max_guesses: int | None) -> dict[str, Any]:
+def summary_params(setting: Setting) -> dict[str, Any]:
     """The results-store parameters of a summary (the store's key, not a result)."""
+    words = setting.words
     return {
-        "words": game.words.fingerprint(),
-        "names": game.words.name,
-        "rule": game.rule,
-        "hard": check_hard_mode(hard),
-        "max_guesses": max_guesses,
+        "words": words.fingerprint(),
+        "names": words.name,
+        "rule": setting.rule,
+        "hard": setting.hard,
+        "max_guesses": setting.max_guesses,
         "version": RESULT_VERSION,
     }
 
 
-def stored_optimum(
-    game: Game, hard: str | bool | None, max_guesses: int | None, store: Any
-) -> OptimalSummary | None:
-    """The summary over all first guesses kept in `store` for these settings, or None."""
+def stored_optimum(setting: Setting, store: Any) -> OptimalSummary | None:
+    """The summary over all first guesses kept in `store` for this setting, or None."""
     if store is None:
         return None
-    done = store.finished("wordle-optimal", summary_params(game, hard, max_guesses))
+    done = store.finished("wordle-optimal", summary_params(setting))
     return OptimalSummary.from_plain(done[0]) if 0 in done else None
 
 
 def solve_summary(
-    game: Game,
-    hard: str | bool | None = None,
-    max_guesses: int | str | None = "game",
+    setting: Setting,
+    *,
     time_limit: float | None = 600.0,
     depth_limits: bool = True,
     store: Any = None,
@@ -143,12 +126,11 @@ def solve_summary(
     first: str | None = None,
     cpu_limit: float | None = None,
 ) -> OptimalSummary:
-    """The optimum: total, proven lower bound, first guesses, distribution, worst case, the
-    optimum under each tighter depth limit (until infeasible), and the tree.
+    """The optimum of `setting`: total, proven lower bound, first guesses, distribution, worst
+    case, the optimum under each tighter depth limit (until infeasible), and the tree.
 
-    `hard`: None (normal), "game" (the game's hard mode) or "strict" (every later guess could
-    still be the answer). `max_guesses`: "game" (default: the list's own limit, Pokémon
-    Wordle 10), a number, or None for no limit. The result names both (``hard_mode``,
+    The setting's hard mode (None normal, "game", "strict") and guess limit
+    (``max_guesses``; None: no limit) are named in the result (``hard_mode``,
     ``max_guesses``, ``mode``).
 
     `time_limit` is wall seconds, `cpu_limit` seconds of this process's CPU (whatever the
@@ -160,13 +142,11 @@ def solve_summary(
     Proven results are kept in `store` (a :class:`gamelab.core.results.ResultStore`) under the
     experiment ``wordle-optimal`` and reused; unproven ones (time limit hit) are not stored.
     """
-    hard = check_hard_mode(hard)
-    max_guesses = resolve_limit(game, max_guesses)
+    game = Game.of(setting)
+    hard, max_guesses = setting.hard, setting.max_guesses
     if first is not None:
-        return _first_summary(
-            game, game.words.check_guess(first), hard, max_guesses, time_limit, store, cpu_limit
-        )
-    known = stored_optimum(game, hard, max_guesses, store)
+        return _first_summary(setting, game.words.check_guess(first), time_limit, store, cpu_limit)
+    known = stored_optimum(setting, store)
     if known is not None and (not depth_limits or known.depth_limited is not None):
         return known
     start = time.monotonic()
@@ -179,17 +159,10 @@ def solve_summary(
         counts = guess_counts(game, greedy_tree(game, opening))
         if max_guesses is None or max(counts.values()) <= max_guesses:
             upper = sum(counts.values())
-    solver = OptimalSolver(
-        game,
-        hard=hard,
-        max_guesses=max_guesses,
-        time_limit=time_limit,
-        progress=progress,
-        cpu_limit=cpu_limit,
-    )
+    solver = OptimalSolver(setting, time_limit=time_limit, progress=progress, cpu_limit=cpu_limit)
     startup = solver.load_kernels()
     res = solver.solve(upper_bound=upper)
-    mode = mode_text(game, hard, max_guesses)
+    mode = mode_text(setting)
     if res.proven:
         statement = f"proven optimal: lower bound {res.lower_bound} == total {res.total} ({mode})"
     elif res.total is None and res.lower_bound >= INF:
@@ -229,8 +202,7 @@ def solve_summary(
     )
     if depth_limits and res.proven and res.worst is not None:
         out.depth_limited = _depth_limited(
-            game,
-            hard,
+            setting,
             res.worst,
             res.total,
             res.lower_bound,
@@ -244,13 +216,12 @@ def solve_summary(
     out.cpu_seconds = time.process_time() - cpu - startup
     out.startup_cpu_seconds = startup
     if store is not None and res.proven:
-        store.put("wordle-optimal", summary_params(game, hard, max_guesses), 0, out.stored())
+        store.put("wordle-optimal", summary_params(setting), 0, out.stored())
     return out
 
 
 def _depth_limited(
-    game: Game,
-    hard: str | None,
+    setting: Setting,
     worst: int,
     total: int | None,
     lower: int,
@@ -268,6 +239,7 @@ def _depth_limited(
     (the CPU limit, the ``process_time`` it counts from), shared with the main search."""
     from gamelab.wordle.solver.feasible import shipped_feasibility, stored_feasibility
 
+    hard = setting.hard
     rows = [
         DepthLimited(
             max_guesses=worst, total=total, proven=True, lower_bound=lower, first_guesses=firsts
@@ -275,9 +247,10 @@ def _depth_limited(
     ]
     k = worst - 1
     while k >= 1:
-        known = None if hard else stored_feasibility(game, k, store)
+        limited = setting.with_limit(k)
+        known = None if hard else stored_feasibility(limited, store)
         if not hard and (
-            (known is not None and not known.feasible) or shipped_feasibility(game, k) is False
+            (known is not None and not known.feasible) or shipped_feasibility(limited) is False
         ):
             rows.append(
                 DepthLimited(
@@ -289,9 +262,7 @@ def _depth_limited(
             None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
         )
         cpu_left = None if cpu is None else max(1.0, cpu[0] - (time.process_time() - cpu[1]))
-        sub = OptimalSolver(
-            game, hard=hard, max_guesses=k, time_limit=remaining, cpu_limit=cpu_left
-        ).solve()
+        sub = OptimalSolver(limited, time_limit=remaining, cpu_limit=cpu_left).solve()
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
         rows.append(
             DepthLimited(
@@ -309,28 +280,26 @@ def _depth_limited(
 
 
 def _first_summary(
-    game: Game,
+    setting: Setting,
     first: int,
-    hard: str | None,
-    max_guesses: int | None,
     time_limit: float | None,
     store: Any,
     cpu_limit: float | None = None,
 ) -> OptimalSummary:
     """solve_summary(..., first=WORD): one opening evaluated exactly."""
-    params = {**summary_params(game, hard, max_guesses), "first": game.words.guesses[first]}
+    game = Game.of(setting)
+    hard, max_guesses = setting.hard, setting.max_guesses
+    params = {**summary_params(setting), "first": game.words.guesses[first]}
     if store is not None:
         done = store.finished("wordle-optimal-first", params)
         if 0 in done:
             return OptimalSummary.from_plain(done[0])
     cpu = time.process_time()
-    solver = OptimalSolver(
-        game, hard=hard, max_guesses=max_guesses, time_limit=time_limit, cpu_limit=cpu_limit
-    )
+    solver = OptimalSolver(setting, time_limit=time_limit, cpu_limit=cpu_limit)
     startup = solver.load_kernels()
     res = solver.solve_first(first)
     name = game.words.guesses[first]
-    mode = mode_text(game, hard, max_guesses)
+    mode = mode_text(setting)
     if res.total is not None:
         statement = (
             f"exact: first guess {name} needs {res.total} guesses in total, then "
