@@ -1,9 +1,11 @@
 """The optimal strategies shipped with the package (tools/make_wordle_strategies.py): one per
 setting the page precomputes, each replayed answer by answer with the rules' own feedback."""
 
+from pathlib import Path
+
 import pytest
 
-from gamelab.wordle.rules import parse_setting
+from gamelab.wordle.rules import Setting, feedback, parse_names, parse_setting, pattern_code
 from gamelab.wordle.solver.strategy import (
     PRECOMPUTED,
     SHIPPED,
@@ -63,3 +65,56 @@ def test_a_damaged_table_is_refused_by_the_check():
     wrong[1] = wrong[2]
     with pytest.raises(ValueError):
         check_strategy(dataclasses.replace(table, guess=np.asarray(wrong)))
+
+
+DOCS = Path(__file__).resolve().parents[2] / "docs" / "wordle.md"
+MODES = {"normal": None, "game's hard": "game", "strict hard": "strict"}
+
+
+def _docs_live_rows() -> list[list[str]]:
+    """The rows of docs/wordle.md's table "Their proven optima (10 guesses)"."""
+    text = DOCS.read_text(encoding="utf-8")
+    section = text.split("### Their proven optima (10 guesses)", 1)[1].split("\n#", 1)[0]
+    rows = [
+        [c.strip() for c in line.strip().strip("|").split("|")]
+        for line in section.splitlines()
+        if line.startswith("| `")
+    ]
+    return rows
+
+
+def _depths(table) -> dict[int, int]:
+    """Guesses needed -> answers, each answer played through the table with the rules'
+    feedback."""
+    words, out = table.words, {}
+    for answer in words.answers:
+        node, n = 0, 1
+        while words.guesses[int(table.guess[node])] != answer:
+            colours = feedback(words.guesses[int(table.guess[node])], answer, table.rule)
+            node, n = table.child(node, pattern_code(colours)), n + 1
+        out[n] = out.get(n, 0) + 1
+    return dict(sorted(out.items()))
+
+
+def test_the_docs_table_of_the_live_settings_is_the_shipped_tables():
+    # issue 30.1: every live setting's proven optimum (docs/wordle.md, "Their proven optima")
+    # is the shipped table's: total, average, first guess, distribution and worst case
+    rows = _docs_live_rows()
+    specs = {r[0].split("`")[1] for r in rows}
+    assert specs == {"daily", "daily-2022", *(f"upto-gen{n}" for n in (1, 2, 3, 5, 6, 7, 8))}
+    assert len(rows) == 5 * len(specs)  # standard x 3 modes, blog x 2 (no game hard on blog)
+    for row in rows:
+        spec, rule, mode, total, average, first, dist, worst = (
+            row[0].split("`")[1],
+            *row[1:8],
+        )
+        setting = Setting(parse_names(spec), rule, MODES[mode])
+        assert shipped_strategy_path(setting).is_file(), row
+        table = optimal_strategy(setting)
+        n = len(table.words.answers)
+        assert f"({n} answers, {len(table.words.guesses)} guesses)" in row[0]
+        assert int(table.total[0]) == int(total) and f"{int(total) / n:.4f}" == average, row
+        assert table.words.guesses[int(table.guess[0])] == first, row
+        assert int(table.worst[0]) == int(worst), row
+        shown = " ".join(f"{k}:{v}" for k, v in _depths(table).items())
+        assert shown == dist, row
