@@ -19,13 +19,16 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.wordle.chart.tree_chart` - the same from a decision tree file
 * :func:`gamelab.wordle.pruned.pruned_totals` - the post's pruned search per first guess
 * :func:`gamelab.wordle.hillclimb.made_up_first_guess` - the best made-up first guess
-* :class:`gamelab.wordle.assistant.AssistSession` - the interactive assistant (injectable I/O)
-* :func:`gamelab.wordle.advice.advise` - the web assistant: candidates, optimal next guess,
-  entropy ranking (from :func:`gamelab.wordle.solver.strategy.optimal_strategy`, the cached optimum)
+* :func:`gamelab.wordle.advice.advise` - the assistant of the page, ``next`` and ``assist``
+  (:class:`gamelab.wordle.advice.AdviceSession`, injectable I/O): candidates, optimal next
+  guess, entropy ranking (from :func:`gamelab.wordle.solver.strategy.optimal_strategy`, the
+  cached optimum)
 * :func:`gamelab.wordle.review.review` - each guess against the optimum: guesses lost, luck
 * :func:`gamelab.wordle.practice.play_round` - a seeded practice game replayed from its guesses
 * :func:`gamelab.wordle.names.suggest` / :func:`gamelab.wordle.names.lookup_name` - names typed
   in romaji, kana or English
-* :func:`gamelab.wordle.solver.summary.solve_summary` - the proven optimum (``solve-optimal``)
-* :meth:`gamelab.wordle.assistant.Assistant.advice` - the next guess (``next``, ``assist``)
+* :func:`gamelab.wordle.solver.summary.solve_summary` - the proven optimum (``solve-optimal``),
+  :func:`gamelab.wordle.solver.opening.prove_opening` (``prove-opening``) and
+  :func:`gamelab.wordle.solver.feasible.prove_feasible` (``feasible``); the analysis takes one
+  :class:`gamelab.wordle.rules.Setting` (a custom word list too; ``max_guesses`` None: no limit)
 """

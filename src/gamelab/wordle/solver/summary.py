@@ -175,7 +175,7 @@ def solve_summary(
     out = OptimalSummary(
         names=game.words.name,
         rule=game.rule,
-        hard_mode=hard or "off",
+        hard_mode=setting.hard_mode,
         max_guesses=max_guesses,
         mode=mode,
         scope=SCOPE_ALL,
@@ -288,7 +288,7 @@ def _first_summary(
 ) -> OptimalSummary:
     """solve_summary(..., first=WORD): one opening evaluated exactly."""
     game = Game.of(setting)
-    hard, max_guesses = setting.hard, setting.max_guesses
+    max_guesses = setting.max_guesses
     params = {**summary_params(setting), "first": game.words.guesses[first]}
     if store is not None:
         done = store.finished("wordle-optimal-first", params)
@@ -312,7 +312,7 @@ def _first_summary(
     out = OptimalSummary(
         names=game.words.name,
         rule=game.rule,
-        hard_mode=hard or "off",
+        hard_mode=setting.hard_mode,
         max_guesses=max_guesses,
         mode=mode,
         scope=SCOPE_FIRST,
