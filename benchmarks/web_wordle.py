@@ -83,7 +83,7 @@ def baseline(names: str, rule: str, histories: list[list[dict]]) -> list[float]:
     """Seconds per history for the exact answer without the cached strategy: a fresh solver
     (empty memo) solving the node, as a one-shot `gamelab wordle next` does."""
     from gamelab.wordle.advice import parse_history
-    from gamelab.wordle.assistant import Assistant
+    from gamelab.wordle.assistant import HistoryChecker
     from gamelab.wordle.rules import parse_setting
     from gamelab.wordle.solver.optimal import OptimalSolver
     from gamelab.wordle.table import Game
@@ -94,7 +94,7 @@ def baseline(names: str, rule: str, histories: list[list[dict]]) -> list[float]:
     for h in histories:
         start = time.perf_counter()
         steps = parse_history(game, [(e["guess"], e["colours"]) for e in h])
-        cands, pool = Assistant(setting).candidates(steps)
+        cands, pool = HistoryChecker(setting).candidates(steps)
         left = setting.max_guesses - len(steps)
         OptimalSolver(setting.with_limit(None)).best_guess(cands, left, pool)
         times.append(time.perf_counter() - start)

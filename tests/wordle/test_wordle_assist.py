@@ -1,4 +1,5 @@
-"""Assistant, `next`, and the hill climbing of made-up first guesses."""
+"""The assistant (`advise`, its history checker), `next`, and the hill climbing of made-up
+first guesses."""
 
 import io
 import json
@@ -9,9 +10,17 @@ import pytest
 
 from gamelab.cli import main
 from gamelab.wordle import _kernels
-from gamelab.wordle.assistant import Assistant, ContradictionError, parse_history
+from gamelab.wordle.advice import advise, split_history
+from gamelab.wordle.assistant import ContradictionError, HistoryChecker, parse_history
 from gamelab.wordle.hillclimb import climb, entropy_of_row, feedback_row, made_up_first_total
-from gamelab.wordle.rules import Setting, feedback, load_word_list, parse_names, pattern_code
+from gamelab.wordle.rules import (
+    POST_SETTING,
+    Setting,
+    feedback,
+    load_word_list,
+    parse_names,
+    pattern_code,
+)
 from gamelab.wordle.table import Game
 
 
@@ -24,18 +33,19 @@ def test_history_filters_like_the_rules(blog):
     answer = "ピカチュウ"
     history = [(w, pattern_code(feedback(w, answer, "blog"))) for w in ("レントラー", "ゴルダック")]
     text = ",".join(f"{w}:{''.join(map(str, feedback(w, answer, 'blog')))}" for w, _ in history)
-    assistant = Assistant(Setting(blog.words, "blog"))
-    cands, _ = assistant.candidates(parse_history(blog, text))
+    checker = HistoryChecker(Setting(blog.words, "blog"))
+    cands, _ = checker.candidates(parse_history(blog, text))
     assert answer in [blog.words.answers[a] for a in cands]
-    advice = assistant.advice(parse_history(blog, text))
-    assert advice.candidates == len(cands) == 28  # chart: 67 all grey -> 28 all grey again
-    assert advice.method == "optimal" and advice.next == "オニスズメ"
+    assert len(cands) == 28  # chart: 67 all grey -> 28 all grey again
+    advice = advise(Setting(POST_SETTING, "blog"), split_history(text), time_limit=20.0)
+    assert advice.candidates == 28 and advice.next.name == "オニスズメ"
+    assert advice.method in ("strategy", "solved here") and advice.within_limit
 
 
 def test_contradiction_names_first_bad_guess(blog):
-    assistant = Assistant(Setting(blog.words, "blog"))
+    checker = HistoryChecker(Setting(blog.words, "blog"))
     with pytest.raises(ContradictionError, match=r"guess 2 \(ゴルダック 00120\)"):
-        assistant.candidates(
+        checker.candidates(
             parse_history(blog, "レントラー:00000,ゴルダック:00120,ピカチュウ:22222")
         )
     with pytest.raises(ValueError, match="not an allowed guess"):
@@ -45,26 +55,29 @@ def test_contradiction_names_first_bad_guess(blog):
 
 
 def test_solved_and_hard_mode(blog):
-    advice = Assistant(Setting(blog.words, "blog")).advice(parse_history(blog, "レントラー:22222"))
-    assert advice.next is None and advice.method == "solved"
-    strict = Assistant(Setting(blog.words, "blog", "strict"))
-    cands, pool = strict.candidates(parse_history(blog, "レントラー:00002"))
-    advice = strict.advice(parse_history(blog, "レントラー:00002"))
+    advice = advise(Setting(POST_SETTING, "blog"), [("レントラー", "22222")])
+    assert advice.solved and advice.next is None and advice.method is None
+    strict = Setting(blog.words, "blog", "strict")
+    cands, pool = HistoryChecker(strict).candidates(parse_history(blog, "レントラー:00002"))
+    advice = advise(
+        Setting(POST_SETTING, "blog", "strict"), [("レントラー", "00002")], time_limit=20.0
+    )
     # gen1-4: every 5-character guess is an answer, so strict hard mode guesses from the candidates
-    assert advice.next in [blog.words.answers[a] for a in cands]
+    assert advice.next.name in [blog.words.answers[a] for a in cands] and advice.next.is_candidate
     assert len(pool) == len(cands) and advice.hard_mode == "strict" and advice.within_limit
     # the game's rule (--hard): only the green ー must stay, so more words are allowed
     standard = Game(blog.words, "standard")
-    game = Assistant(Setting(standard.words, "standard", "game"))
+    game = HistoryChecker(Setting(standard.words, "standard", "game"))
     cands, game_pool = game.candidates(parse_history(standard, "レントラー:00002"))
     words = [standard.full_length_guesses[p] for p in game_pool]
     assert set(cands.tolist()) <= {standard.words.answer_index[w] for w in words} and len(
         words
     ) > len(cands)
     assert all(w[-1] == "ー" for w in words)
-    assert game.advice(parse_history(standard, "レントラー:00002")).hard_mode == "game"
+    game_advice = advise(Setting(POST_SETTING, "standard", "game"), [("レントラー", "00002")])
+    assert game_advice.hard_mode == "game" and game_advice.next.name in words
     with pytest.raises(ValueError, match="standard feedback rule"):
-        Assistant(Setting(blog.words, "blog", "game"))
+        Setting(blog.words, "blog", "game")
 
 
 def test_next_cli_error_exit(capsys):
@@ -133,19 +146,18 @@ def test_row_kernel_consistent_with_table(blog):
 
 
 def test_advice_respects_the_guess_limit(blog):
-    assistant = Assistant(Setting(blog.words, "blog"))
-    advice = assistant.advice(parse_history(blog, "レントラー:00000"))
-    assert advice.max_guesses == 10 and advice.guesses_left == 9 and advice.within_limit
+    setting = Setting(POST_SETTING, "blog")
+    advice = advise(setting, [("レントラー", "00000")])
+    assert (advice.guess_limit, advice.guesses_used) == (10, 1) and advice.within_limit
     # nine misses leave one guess: the advice must finish every candidate with it, or say it cannot
     answer = "ピカチュウ"
     misses = [w for w in blog.words.guesses if w != answer and len(w) == 5][:9]
-    text = ",".join(f"{w}:{''.join(map(str, feedback(w, answer, 'blog')))}" for w in misses)
-    advice = assistant.advice(parse_history(blog, text))
-    assert advice.guesses_left == 1
+    history = [(w, "".join(map(str, feedback(w, answer, "blog")))) for w in misses]
+    advice = advise(setting, history, time_limit=20.0)
+    assert advice.guess_limit - advice.guesses_used == 1
     assert advice.within_limit == (advice.candidates == 1)
-    text10 = text + f",{misses[0]}:{''.join(map(str, feedback(misses[0], answer, 'blog')))}"
-    with pytest.raises(ValueError, match="all 10 guesses"):
-        assistant.advice(parse_history(blog, text10))
+    if not advice.within_limit:
+        assert advice.warning
 
 
 def test_next_and_assist_on_custom_lists_are_the_pages_assistant(tmp_path, capsys, monkeypatch):

@@ -1,4 +1,5 @@
-"""Assistant answers for the web page: what a history leaves and the proven-optimal next guess.
+"""The assistant (the web page, ``next`` and ``assist``): what a history leaves and the
+proven-optimal next guess.
 
 ``advise(setting, history)`` -> :class:`Advice`: the remaining candidates (with English
 names and dex numbers), the next guess of the proven-optimal strategy with its exact expected
@@ -33,7 +34,7 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.wordle.assistant import Assistant, GuessSession, _entropy_choice, greedy_play
+from gamelab.wordle.assistant import GuessSession, HistoryChecker, _entropy_choice, greedy_play
 from gamelab.wordle.names import resolve_name
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
@@ -114,7 +115,7 @@ class SolverContext:
     def __init__(self, setting: Setting) -> None:
         self.game = Game.of(setting)  # once per process and setting
         self.hard = setting.hard
-        self.checker = Assistant(setting)
+        self.checker = HistoryChecker(setting)
         # no limit of its own: each search is given the guesses left
         self.solver = OptimalSolver(setting.with_limit(None))
 

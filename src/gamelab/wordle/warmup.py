@@ -5,10 +5,9 @@ from __future__ import annotations
 
 
 def warm_up() -> None:
-    """Rank and chart gen1-4 (blog rule), advise after one guess (standard rule), solve gen1
-    exactly, the page's advice and the kernels only larger lists reach."""
+    """Rank and chart gen1-4 (blog rule), solve gen1 exactly, the assistant's advice after one
+    guess (the page's, ``next``'s and ``assist``'s) and the kernels only larger lists reach."""
     from gamelab.wordle.advice import warm_up as warm_page
-    from gamelab.wordle.assistant import Assistant, parse_history
     from gamelab.wordle.chart import chart
     from gamelab.wordle.entropy import ranking
     from gamelab.wordle.rules import POST_SETTING, Setting, load_word_list, parse_names
@@ -20,8 +19,6 @@ def warm_up() -> None:
     blog = Game(words, "blog")
     ranking(blog, 3)
     chart(blog, "レントラー")
-    assistant = Assistant(Setting(POST_SETTING, "standard"))
-    assistant.advice(parse_history(assistant.game, "レントラー:00000"))
     solve_summary(Setting(parse_names("gen1"), "blog"), store=None)
     warm_page()
     warm_scan()
