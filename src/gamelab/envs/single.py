@@ -37,6 +37,7 @@ from gymnasium import spaces
 from gamelab.core.oracle import EpisodeSummary, Oracle
 from gamelab.core.state import illegal, resolve_chance
 from gamelab.envs.render import picture
+from gamelab.envs.seeding import first_uniforms, fits, generator_after, np_random
 
 ILLEGAL_ACTIONS = ("terminate", "raise")
 
@@ -104,6 +105,28 @@ class GameEnv(gym.Env):
         return str(self.state.to_text())
 
     # -- the Gymnasium API ---------------------------------------------------------------
+    # A stepper that deals from a stream of uniforms (``fresh_uniforms``: Voltorb's) starts a
+    # reseeded episode from the seed's first uniforms alone (gamelab.envs.seeding): the
+    # generator itself, the same as ``seeding.np_random(seed)`` would give and positioned after
+    # those draws, is built only when something reads it (``_np_random``: the stepper's next
+    # batch, an unseeded reset, Gymnasium's checker, the agent).
+    _generator: np.random.Generator | None = None
+    _pending: tuple[int, np.ndarray] | None = None
+
+    @property
+    def _np_random(self) -> np.random.Generator | None:
+        if self._generator is None and self._pending is not None:
+            self._generator = generator_after(*self._pending)
+            self._pending = None
+        return self._generator
+
+    @_np_random.setter
+    def _np_random(self, value: np.random.Generator | None) -> None:
+        self._generator, self._pending = value, None
+
+    def _continuation(self) -> np.random.Generator:
+        return self.np_random
+
     @property
     def state(self) -> Any:
         """The game's state (protocol), built from the stepper on first use in an episode."""
@@ -149,10 +172,22 @@ class GameEnv(gym.Env):
         return info
 
     def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        super().reset(seed=seed)
+        stepper = self.stepper
+        fresh = None
+        if seed is not None:  # gymnasium.Env.reset's seeding, the same generator made faster
+            uniforms = getattr(stepper, "fresh_uniforms", 0)
+            if uniforms and fits(seed):
+                fresh, state = first_uniforms(seed, uniforms)
+                self._generator, self._pending = None, (seed, state)
+                self._np_random_seed = seed
+            else:
+                self._np_random, self._np_random_seed = np_random(seed)
         self._started = True
-        if self.stepper is not None:
-            self.stepper.reset(self.np_random)
+        if stepper is not None:
+            if fresh is not None:
+                stepper.reset_fresh(fresh, self._continuation)
+            else:
+                stepper.reset(self.np_random)
             self._state = None
             self._done = self.stepper.done
         else:

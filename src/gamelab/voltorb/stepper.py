@@ -17,6 +17,8 @@ boards depends only on the generator, not on the batches.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 
 from gamelab.voltorb._deal_kernels import deal_boards, level_tables
@@ -27,11 +29,19 @@ MAX_BATCH = 256
 #: uniforms drawn per board wanted (a level-8 hgss board takes about 22: a configuration, up to
 #: 18 cards, about 1.2 tries)
 UNIFORMS_PER_BOARD = 32
+#: uniforms drawn from a new generator for its first board: enough for three level-8 tries, so
+#: a reseeded round (one board per generator) almost never needs a second draw and kernel call
+FIRST_UNIFORMS = 64
 MAX_COINS = 50_000
 
 
 class BoardQueue:
-    """Boards of one level and generator, dealt ahead from the generator last given."""
+    """Boards of one level and generator, dealt ahead from the generator last given.
+
+    A stream may also start from its first uniforms alone (:meth:`take_fresh`: a reseeded
+    environment computes them from the seed without building the generator); the generator
+    that continues it is asked for (``source()``) only when the queue needs more, or when
+    :meth:`take` is next called with it."""
 
     def __init__(self, generator: str, level: int) -> None:
         check_generator(generator)
@@ -39,6 +49,7 @@ class BoardQueue:
         self.generator, self.level = generator, level
         self._tables = level_tables(generator, level)
         self._rng: np.random.Generator | None = None
+        self._source: Callable[[], np.random.Generator] | None = None
         self._batch = 1
         self._next = 0
         self._boards = np.ones((MAX_BATCH, TILES), dtype=np.int8)
@@ -51,34 +62,62 @@ class BoardQueue:
     def take(self, rng: np.random.Generator) -> int:
         """The slot of the next board dealt from `rng` (valid until the next call)."""
         if rng is not self._rng:
-            self._rng, self._batch, self._next, self._filled = rng, 1, 0, 0
-            self._u, self._pos = rng.random(UNIFORMS_PER_BOARD), 0
+            if self._source is not None and rng is self._source():  # the fresh stream goes on
+                self._rng, self._source = rng, None
+            else:
+                self._restart(rng, None, rng.random(FIRST_UNIFORMS))
         if self._next == self._filled:
-            mode, counts, limits, cumulative = self._tables
-            n = self._batch
-            while True:
-                dealt, self._pos = deal_boards(
-                    self._u,
-                    self._pos,
-                    n,
-                    mode,
-                    counts,
-                    limits,
-                    cumulative,
-                    self._boards,
-                    self._configs,
-                    self._clues,
-                )
-                if dealt:
-                    break
-                # the uniforms left cannot finish a board: keep them, draw the next ones
-                more = rng.random(UNIFORMS_PER_BOARD * n)
-                self._u, self._pos = np.concatenate((self._u[self._pos :], more)), 0
-            self._next, self._filled = 0, dealt
-            self._batch = min(2 * n, MAX_BATCH)
+            self._deal()
         slot = self._next
         self._next += 1
         return slot
+
+    def take_fresh(self, first: np.ndarray, source: Callable[[], np.random.Generator]) -> int:
+        """The slot of the first board of a new stream: a generator whose first
+        :data:`FIRST_UNIFORMS` draws of ``random`` are `first`; ``source()`` returns that
+        generator positioned after them, and is called only if the queue needs more."""
+        self._restart(None, source, first)
+        self._deal()
+        self._next = 1
+        return 0
+
+    def _restart(
+        self,
+        rng: np.random.Generator | None,
+        source: Callable[[], np.random.Generator] | None,
+        first: np.ndarray,
+    ) -> None:
+        self._rng, self._source = rng, source
+        self._batch, self._next, self._filled = 1, 0, 0
+        self._u, self._pos = first, 0
+
+    def _deal(self) -> None:
+        """Deal the next batch of boards from the uniforms left, drawing more as needed."""
+        mode, counts, limits, cumulative = self._tables
+        n = self._batch
+        while True:
+            dealt, self._pos = deal_boards(
+                self._u,
+                self._pos,
+                n,
+                mode,
+                counts,
+                limits,
+                cumulative,
+                self._boards,
+                self._configs,
+                self._clues,
+            )
+            if dealt:
+                break
+            # the uniforms left cannot finish a board: keep them, draw the next ones
+            if self._rng is None:
+                assert self._source is not None
+                self._rng, self._source = self._source(), None
+            more = self._rng.random(UNIFORMS_PER_BOARD * n)
+            self._u, self._pos = np.concatenate((self._u[self._pos :], more)), 0
+        self._next, self._filled = 0, dealt
+        self._batch = min(2 * n, MAX_BATCH)
 
     def config_id(self, slot: int) -> int:
         c = int(self._configs[slot])
@@ -87,6 +126,9 @@ class BoardQueue:
 
 class RoundStepper:
     """Rounds of `game` (a :class:`VoltorbGame`) played on flat arrays (see the module)."""
+
+    #: uniforms a new generator's first board is dealt from (:meth:`reset_fresh`)
+    fresh_uniforms = FIRST_UNIFORMS
 
     def __init__(self, game: VoltorbGame) -> None:
         self.game = game
@@ -102,8 +144,16 @@ class RoundStepper:
         self.flips: list[int] = []
 
     def reset(self, rng: np.random.Generator) -> None:
+        """Start the next round, on the next board dealt from `rng`."""
+        self._start(self.queue.take(rng))
+
+    def reset_fresh(self, first: np.ndarray, source: Callable[[], np.random.Generator]) -> None:
+        """Start a round on the first board of a new generator, given its first uniforms (see
+        :meth:`BoardQueue.take_fresh`)."""
+        self._start(self.queue.take_fresh(first, source))
+
+    def _start(self, slot: int) -> None:
         q = self.queue
-        slot = q.take(rng)
         self.board = board = q._boards[slot].tolist()
         self.clues = q._clues[slot]  # a view: the queue deals again only at a later reset
         self.config = q.config_id(slot)
