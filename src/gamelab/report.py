@@ -1,8 +1,9 @@
 """`gamelab report`: run every game's report section and write the report folder.
 
 A game contributes a section by having a module ``gamelab.<game>.report`` with a ``TITLE``
-string and ``build(section: Section, ctx: ReportContext) -> None``. A section that raises is
-recorded as failed (with its error) and the report still completes.
+string and ``build(section: Section, ctx: ReportContext) -> None``; so does each entry of
+:data:`SECTIONS` after the games (the environments' leaderboard, ``gamelab.envs.report``). A
+section that raises is recorded as failed (with its error) and the report still completes.
 """
 
 from __future__ import annotations
@@ -25,6 +26,9 @@ from gamelab.core.parallel import Backend
 from gamelab.core.report import INCOMPLETE, Report, ReportContext, publish, staging_folder
 from gamelab.core.results import ResultStore
 
+#: the report's sections in order: each game's, then the environments' leaderboard
+SECTIONS = (*GAMES, "envs")
+
 
 @dataclass
 class SectionSummary:
@@ -45,9 +49,9 @@ class ReportSummary:
 
 
 def section_modules() -> dict[str, ModuleType]:
-    """The games that have a report section, in the standard order."""
+    """The games (and other sections) that have a report section, in the standard order."""
     found = {}
-    for game in GAMES:
+    for game in SECTIONS:
         name = f"gamelab.{game}.report"
         try:
             found[game] = importlib.import_module(name)
@@ -71,14 +75,16 @@ def run_report(
 ) -> ReportSummary:
     # the options first (cheap), then the sections (importing every game takes seconds)
     backend = Backend(workers=workers, cluster=cluster, quiet=quiet or json_out)
-    wanted = list(GAMES)
+    wanted = list(SECTIONS)
     if only is not None:
         wanted = [g.strip() for g in only.split(",") if g.strip()]
         if not wanted:
-            raise ValueError(f"--only names no game; give some of {', '.join(GAMES)}")
-        unknown = [g for g in wanted if g not in GAMES]
+            raise ValueError(f"--only names no game; give some of {', '.join(SECTIONS)}")
+        unknown = [g for g in wanted if g not in SECTIONS]
         if unknown:
-            raise ValueError(f"unknown game(s) {', '.join(unknown)}; allowed: {', '.join(GAMES)}")
+            raise ValueError(
+                f"unknown game(s) {', '.join(unknown)}; allowed: {', '.join(SECTIONS)}"
+            )
     backend.check_reachable()  # a missing scheduler fails now, not once per section
     modules = section_modules()
     missing = [g for g in wanted if g not in modules]

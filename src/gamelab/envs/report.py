@@ -1,0 +1,73 @@
+"""The environments' section of `gamelab report`: the leaderboard of baseline agents against
+the exact optimum (:func:`gamelab.envs.baselines.leaderboard`).
+
+It plays 40 seeded episodes per environment and agent, resumable from the report's results
+store (a few CPU-minutes the first time, seconds once stored). The quick report leaves it out
+(it would solve Voltorb boards, the Yatzy table and Wordle's optimum) and says how to get it.
+"""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from gamelab.core.report import ReportContext, Section
+
+if TYPE_CHECKING:
+    from gamelab.envs.baselines import LeaderboardSetting
+
+TITLE = "Environments: baseline agents against the exact optimum"
+EPISODES = 40
+
+
+def setting_of(ctx: ReportContext) -> LeaderboardSetting:
+    """The report's leaderboard: every environment and agent, :data:`EPISODES` episodes."""
+    from gamelab.envs.baselines import LeaderboardSetting
+
+    return LeaderboardSetting(episodes=EPISODES, seed=ctx.seed)
+
+
+def build(section: Section, ctx: ReportContext) -> None:
+    if ctx.quick:
+        section.text(
+            "The leaderboard of the environments' baseline agents is in the full report "
+            "(`gamelab report`), or `python benchmarks/envs_baselines.py`; the quick report "
+            "leaves it out, since it solves every episode's positions exactly."
+        )
+        section.set_headline("in the full report (left out of --quick)")
+        return
+    try:
+        import gymnasium  # noqa: F401
+    except ImportError:
+        section.text(
+            'The environments need Gymnasium: `pip install "gamelab[envs]"`, then run the '
+            "report again."
+        )
+        section.set_headline('skipped: needs pip install "gamelab[envs]"')
+        return
+    from gamelab.envs.baselines import TABLE_COLUMNS, leaderboard, table_cells
+
+    setting = setting_of(ctx)
+    board = leaderboard(setting, backend=ctx.backend, store=ctx.store)
+    section.text(
+        "Each agent plays the same seeded episodes (episode k starts with env.reset(seed=k)) "
+        "with regret=True. Percent of optimal is the mean over episodes of (V0 - loss) / V0: V0 "
+        "the optimum expected at the start, loss the sum of the decisions' regrets, so it "
+        "measures the decisions, not the luck of the draw. Regret per decision is the mean of "
+        "the episodes' loss / decisions, in the game's unit. Intervals are 95% (t; a bootstrap "
+        "for the regret, which cannot go below 0). 'strong' is gamelab's published policy "
+        "(Voltorb MinRisk, Wordle best entropy); Yatzy's is the optimum and the lattice has "
+        "none move by move, so those rows play as shown."
+    )
+    section.table(
+        "leaderboard",
+        TABLE_COLUMNS,
+        [table_cells(row) for row in board.rows],
+        caption=f"{setting.episodes} seeded episodes per row; {board.episodes_computed} played in this "
+        f"run, the rest from the results store.",
+    )
+    heuristic = [
+        f"{r.environment.split()[0]} {r.percent_of_optimal.value:.0f}%"
+        for r in board.rows
+        if r.agent == "heuristic"
+    ]
+    section.set_headline("heuristic agents' % of optimal: " + ", ".join(heuristic))
