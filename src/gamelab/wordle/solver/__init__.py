@@ -8,7 +8,9 @@ The public face is small:
   drives :mod:`._search_kernels`, with the memo, scan and hard-mode kernels beside it);
 * :class:`Strategy` (:mod:`.strategy`) -- a proven strategy as arrays (per node the guess, the
   candidates, the exact total, the worst case and the children), shipped or cached per
-  :class:`~gamelab.wordle.rules.Setting` (:func:`~.strategy.optimal_strategy`);
+  :class:`~gamelab.wordle.rules.Setting` (:func:`~.strategy.optimal_strategy`); the solver
+  returns these arrays (``OptimalResult.strategy``, :mod:`.tree`) and the JSON tree is their
+  rendering;
 * :func:`prove_feasible` (:mod:`.feasible`) -- whether any strategy finds every answer within a
   guess limit (much cheaper than the optimum), every first guess settled, resumable.
 

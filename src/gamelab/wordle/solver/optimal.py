@@ -35,6 +35,7 @@ from gamelab.wordle import _kernels
 from gamelab.wordle.rules import Setting
 from gamelab.wordle.solver._bound_kernels import class_bounds_kernel
 from gamelab.wordle.solver.kernel_search import INF, KernelSearch, SearchTimeout
+from gamelab.wordle.solver.tree import render_tree, strategy_arrays
 from gamelab.wordle.table import Game
 
 ENGINES = ("numba", "python")  # the kernel search, or its plain-Python twin (this class)
@@ -51,7 +52,8 @@ class OptimalResult:
     seconds: float = 0.0
     nodes: int = 0
     root_bounds: dict[str, tuple[int, int | None]] = field(default_factory=dict)
-    tree: dict[str, Any] | None = None
+    tree: dict[str, Any] | None = None  # the strategy's JSON document (a rendering of `strategy`)
+    strategy: dict[str, np.ndarray] | None = None  # the Strategy arrays (solver/tree.py)
 
 
 class OptimalSolver:
@@ -488,8 +490,8 @@ class OptimalSolver:
         return result
 
     def _attach_tree(self, result: OptimalResult, first: int) -> None:
-        tree = self.tree(first)
-        result.tree = tree
+        result.strategy = strategy_arrays(self, first)
+        tree = result.tree = render_tree(self.game.words, result.strategy)
         depths = answer_depths(tree)
         dist: dict[int, int] = {}
         for d in depths.values():
@@ -577,37 +579,9 @@ class OptimalSolver:
         return value, guess
 
     def tree(self, first: int) -> dict[str, Any]:
-        """The strategy below `first` as nested dicts (JSON-ready)."""
-        game = self.game
-        length = game.words.length
-
-        def node(cands, guess, depth, pool, history) -> dict[str, Any]:
-            out: dict[str, Any] = {"guess": game.words.guesses[guess], "candidates": len(cands)}
-            kids = {}
-            sub = None if depth is None else depth - 1
-            for code, part, cpool in sorted(self._children(guess, cands, pool), key=lambda x: x[0]):
-                key = "".join(str(c) for c in _digits(code, len(game.words.guesses[guess])))
-                if len(part) == 1:
-                    kids[key] = {"guess": game.words.answers[part[0]], "candidates": 1}
-                    continue
-                path = history + [(guess, code)]
-                _, g = self.best_guess(part, sub, cpool, path)
-                kids[key] = node(part, g, sub, cpool, path)
-            if kids:
-                out["next"] = kids
-            return out
-
-        del length
-        pool = game.full_pool() if self.hard else None
-        return node(game.all_answers(), first, self.max_guesses, pool, [])
-
-
-def _digits(code: int, length: int) -> list[int]:
-    out = []
-    for _ in range(length):
-        out.append(code % 3)
-        code //= 3
-    return out[::-1]
+        """The strategy below `first` as nested dicts (JSON-ready): the rendering of its arrays
+        (:func:`gamelab.wordle.solver.tree.strategy_arrays`)."""
+        return render_tree(self.game.words, strategy_arrays(self, first))
 
 
 def answer_depths(tree: dict[str, Any], depth: int = 1) -> dict[str, int]:

@@ -37,7 +37,6 @@ from gamelab.wordle.rules import (
     parse_names,
     pattern_code,
 )
-from gamelab.wordle.table import Game
 
 __all__ = [
     "LIVE_SETTINGS",
@@ -156,54 +155,19 @@ class Strategy:
         return node
 
 
-def _flatten(game: Game, tree: dict[str, Any]) -> dict[str, np.ndarray]:
-    """The nested tree of :meth:`OptimalSolver.tree` as arrays (breadth first)."""
-    guess_index = game.words.guess_index
-    nodes: list[dict[str, Any]] = [tree]
-    kids: list[list[tuple[int, int]]] = []
-    i = 0
-    while i < len(nodes):
-        row = []
-        for key, child in sorted(nodes[i].get("next", {}).items()):
-            row.append((int(key, 3), len(nodes)))
-            nodes.append(child)
-        kids.append(row)
-        i += 1
-    n = len(nodes)
-    total = np.zeros(n, dtype=np.int64)
-    worst = np.zeros(n, dtype=np.int32)
-    for i in range(n - 1, -1, -1):  # children come after their parent
-        total[i] = nodes[i]["candidates"] + sum(total[c] for _, c in kids[i])
-        worst[i] = 1 + max((worst[c] for _, c in kids[i]), default=0)
-    counts = np.array([len(k) for k in kids], dtype=np.int32)
-    starts = np.concatenate([[0], np.cumsum(counts)[:-1]]).astype(np.int32)
-    flat = [pair for row in kids for pair in row]
-    return {
-        "guess": np.array([guess_index[nd["guess"]] for nd in nodes], dtype=np.int32),
-        "candidates": np.array([nd["candidates"] for nd in nodes], dtype=np.int32),
-        "total": total,
-        "worst": worst,
-        "child_start": starts,
-        "child_count": counts,
-        "child_code": np.array([c for c, _ in flat], dtype=np.int32),
-        "child_node": np.array([k for _, k in flat], dtype=np.int32),
-    }
-
-
 def _solve(setting: Setting) -> dict[str, np.ndarray]:
     from gamelab.wordle.solver.optimal import OptimalSolver
 
     words = setting.words
-    game = Game.of(setting)
     result = OptimalSolver(setting).solve()
-    if not result.proven or result.tree is None:
+    if not result.proven or result.strategy is None:
         raise ValueError(
             f"no strategy finishes every answer of {words.name!r} within "
             f"{words.guess_limit} guesses"
         )
-    arrays = _flatten(game, result.tree)
+    arrays = result.strategy
     if int(arrays["total"][0]) != result.total:
-        raise AssertionError("flattened tree total differs from the solver's")
+        raise AssertionError("the strategy's total differs from the solver's")
     return arrays
 
 
