@@ -13,6 +13,8 @@ def _stamp_kernels() -> None:
 
 # Before any kernel is decorated: cached kernels notice changes in the files they depend on.
 numba_hook.when_imported(_stamp_kernels)
+# Loading a cached kernel need not import scipy.linalg (no kernel uses BLAS): see the function.
+numba_hook.defer_scipy_linalg()
 
 
 def __getattr__(name: str) -> Any:

@@ -1,31 +1,39 @@
-"""Run code right after numba is first imported, without importing it here.
+"""Run code right after numba (or one of its modules) is first imported, without importing it.
 
 Two things must happen before gamelab's first kernel is decorated, and neither may cost a
 command that never needs numba (``gamelab --help``): the kernel cache's freshness stamps
 (:mod:`gamelab.kernel_cache`) and, for the CLI, the "compiling fast kernels" notice
 (:mod:`gamelab.compile_notice`). :func:`when_imported` runs a callback at once if numba is
 already imported, else from an import hook when it is.
+
+:func:`defer_scipy_linalg` uses the same hook on ``numba.np.linalg``: see its docstring.
 """
 
 from __future__ import annotations
 
 import importlib.util
+import os
 import sys
 from collections.abc import Callable
 from typing import Any
 
-_pending: list[Callable[[], None]] = []
+_pending: dict[str, list[Callable[[], None]]] = {}
 
 
 class _AfterImport:
     """A meta path finder (plain: ``importlib.abc`` costs an import of importlib.resources) that
-    runs the pending callbacks right after ``numba`` has been imported (once)."""
+    runs the callbacks pending for a module right after that module has been imported (once)."""
 
     def find_spec(self, fullname: str, path: Any, target: Any = None) -> Any:
-        if fullname != "numba":
+        if fullname not in _pending:
             return None
-        sys.meta_path.remove(self)
-        spec = importlib.util.find_spec(fullname)
+        callbacks = _pending.pop(fullname)
+        sys.meta_path.remove(self)  # find the real spec (and stay out of the way when done)
+        try:
+            spec = importlib.util.find_spec(fullname)
+        finally:
+            if _pending:
+                sys.meta_path.insert(0, self)
         if spec is None or spec.loader is None:
             return spec
         loader = spec.loader
@@ -36,7 +44,8 @@ class _AfterImport:
 
             def exec_module(self, module: Any) -> None:
                 loader.exec_module(module)
-                _run_pending()
+                for callback in callbacks:
+                    callback()
 
         spec.loader = Loader()  # type: ignore[assignment]  # a plain loader, see the class doc
         return spec
@@ -45,16 +54,55 @@ class _AfterImport:
 _hook = _AfterImport()
 
 
-def _run_pending() -> None:
-    while _pending:
-        _pending.pop(0)()
-
-
-def when_imported(callback: Callable[[], None]) -> None:
-    """Call `callback` now if numba is imported, else right after its import."""
-    if "numba" in sys.modules:
+def when_imported(callback: Callable[[], None], module: str = "numba") -> None:
+    """Call `callback` now if `module` is imported, else right after its import."""
+    if module in sys.modules:
         callback()
         return
-    _pending.append(callback)
+    _pending.setdefault(module, []).append(callback)
     if _hook not in sys.meta_path:
         sys.meta_path.insert(0, _hook)
+
+
+def _cython_blas_installed() -> bool:
+    """Whether scipy ships ``scipy.linalg.cython_blas``, found on disk without importing it."""
+    spec = importlib.util.find_spec("scipy")
+    if spec is None or not spec.submodule_search_locations:
+        return False
+    for folder in spec.submodule_search_locations:
+        try:
+            names = os.listdir(os.path.join(folder, "linalg"))
+        except OSError:
+            continue
+        if any(n.startswith("cython_blas.") and not n.endswith((".pxd", ".pyx")) for n in names):
+            return True
+    return False
+
+
+def defer_scipy_linalg() -> None:
+    """Spare every process that loads a cached kernel the import of ``scipy.linalg``.
+
+    Loading the first cached kernel makes numba import ``numba.np.arraymath``, which asks once,
+    at import, whether BLAS is available by importing ``scipy.linalg.cython_blas``: that runs
+    ``scipy.linalg/__init__`` (about 1 CPU-s, half of a warm ``gamelab voltorb solve``) although
+    no gamelab kernel calls BLAS. Here that first question is answered from the file system
+    (the same answer: is the module there); every later call (numba typing ``np.dot``, say) is
+    numba's own full check, and numba's BLAS wrappers import scipy's functions on first use.
+    """
+
+    def patch() -> None:
+        linalg = sys.modules["numba.np.linalg"]
+        original = getattr(linalg, "ensure_blas", None)
+        if original is None:  # another numba: leave it alone (the test above says so)
+            return
+
+        def ensure_blas() -> None:
+            probe = sys._getframe(1).f_globals.get("__name__") == "numba.np.arraymath"
+            if not probe or "scipy.linalg" in sys.modules:
+                original()
+            elif not _cython_blas_installed():
+                raise ImportError("scipy 0.16+ is required for linear algebra")
+
+        linalg.ensure_blas = ensure_blas  # type: ignore[attr-defined]
+
+    when_imported(patch, "numba.np.linalg")

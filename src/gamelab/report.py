@@ -4,26 +4,43 @@ A game contributes a section by having a module ``gamelab.<game>.report`` with a
 string and ``build(section: Section, ctx: ReportContext) -> None``; so does each entry of
 :data:`SECTIONS` after the games (the environments' leaderboard, ``gamelab.envs.report``). A
 section that raises is recorded as failed (with its error) and the report still completes.
+
+The report is written aside and replaces the previous one when it is complete. When the output
+folder holds no complete report yet (a first run), each finished section is published at once:
+``index.html`` shows the sections done and lists those still computing, so the first figures
+can be read while the slower sections (numba compiling their kernels) are still running.
 """
 
 from __future__ import annotations
 
 import datetime as dt
 import importlib
+import importlib.util
+import json
 import os
+import re
 import shutil
 import time
 import traceback
 from dataclasses import dataclass
 from pathlib import Path
 from types import ModuleType
+from typing import Any
 
 from rich.table import Table
 
 from gamelab import GAMES, __version__
 from gamelab.cli_common import console, err_console, print_json
 from gamelab.core.parallel import Backend
-from gamelab.core.report import INCOMPLETE, Report, ReportContext, publish, staging_folder
+from gamelab.core.report import (
+    INCOMPLETE,
+    STAGING,
+    Report,
+    ReportContext,
+    Section,
+    publish,
+    staging_folder,
+)
 from gamelab.core.results import ResultStore
 
 #: the report's sections in order: each game's, then the environments' leaderboard
@@ -48,17 +65,40 @@ class ReportSummary:
     sections: list[SectionSummary]
 
 
-def section_modules() -> dict[str, ModuleType]:
-    """The games (and other sections) that have a report section, in the standard order."""
+class _LazySection:
+    """A game's report module, imported only when its section runs (importing every game's
+    libraries first cost seconds before the first section could start). TITLE is read from the
+    module's source (a plain string assignment), else from the imported module."""
+
+    def __init__(self, name: str, origin: str | None) -> None:
+        self.name = name
+        found = None
+        if origin:
+            try:
+                found = _TITLE.search(Path(origin).read_text(encoding="utf-8"))
+            except OSError:
+                found = None
+        self.TITLE = found.group(1) if found else getattr(self._module(), "TITLE", name)
+
+    def _module(self) -> ModuleType:
+        return importlib.import_module(self.name)
+
+    def build(self, section: Section, ctx: ReportContext) -> None:
+        self._module().build(section, ctx)
+
+
+_TITLE = re.compile(r"""^TITLE\s*=\s*"([^"\\]*)"\s*$""", re.MULTILINE)
+
+
+def section_modules() -> dict[str, Any]:
+    """The games (and other sections) that have a report section, in the standard order (each
+    a module-like object with ``TITLE`` and ``build``, imported when its section runs)."""
     found = {}
     for game in SECTIONS:
         name = f"gamelab.{game}.report"
-        try:
-            found[game] = importlib.import_module(name)
-        except ModuleNotFoundError as exc:
-            if exc.name in (name, f"gamelab.{game}"):
-                continue
-            raise
+        spec = importlib.util.find_spec(name)
+        if spec is not None:
+            found[game] = _LazySection(name, spec.origin)
     return found
 
 
@@ -111,7 +151,7 @@ def run_report(
 def _write_report(
     staged: Path,
     out: Path,
-    modules: dict[str, ModuleType],
+    modules: dict[str, Any],
     quick: bool,
     seed: int,
     backend: Backend,
@@ -119,6 +159,7 @@ def _write_report(
     quiet: bool,
 ) -> ReportSummary:
     started = time.monotonic()
+    progressive = not _has_complete_report(out)
     report = Report(
         staged,
         title="gamelab report" + (" (quick)" if quick else ""),
@@ -130,12 +171,13 @@ def _write_report(
             "backend": backend.describe(),
         },
     )
+    titles = {game: getattr(module, "TITLE", game) for game, module in modules.items()}
     with ResultStore() as store:
         ctx = ReportContext(quick=quick, seed=seed, backend=backend, store=store)
-        for game, module in modules.items():
-            section = report.section(game, getattr(module, "TITLE", game))
+        for n, (game, module) in enumerate(modules.items(), 1):
+            section = report.section(game, titles[game])
             if not (quiet or json_out):
-                err_console.print(f"[bold]{section.title}[/bold] …")
+                err_console.print(f"[bold]{section.title}[/bold] ({n} of {len(modules)}) …")
             t0 = time.monotonic()
             try:
                 module.build(section, ctx)
@@ -143,10 +185,26 @@ def _write_report(
                 section.status = "failed"
                 section.headline = f"{type(exc).__name__}: {exc}"
                 section.text("This section failed:\n\n" + traceback.format_exc())
+            except BaseException:  # interrupted: a published partial report says so
+                if progressive and n > 1:
+                    report.sections.pop()
+                    report.pending, report.stopped = list(titles.values())[n - 1 :], "interrupted"
+                    report.write(out)
+                raise
             section.seconds = time.monotonic() - t0
+            if progressive and n < len(modules):
+                report.pending = list(titles.values())[n:]
+                index = _publish_section(report, section, out)
+                if n == 1 and not (quiet or json_out):
+                    err_console.print(
+                        f"{index}: {section.title} is ready to read; the page is written "
+                        "again as each section finishes"
+                    )
+    report.pending = []
     report.meta["seconds"] = round(time.monotonic() - started, 1)
     report.write()
-    index, kept = _publish(staged, out, failed=any(s.status != "ok" for s in report.sections))
+    failed = any(s.status != "ok" for s in report.sections)
+    index, kept = _publish(staged, out, failed=failed and not progressive)
     summary = ReportSummary(
         index=str(index),
         results=str(index.parent / "results.json"),
@@ -176,6 +234,30 @@ def _write_report(
             f"some sections failed: the previous report {kept} is kept; this run's is {index}"
         )
     return summary
+
+
+def _has_complete_report(out: Path) -> bool:
+    """Whether `out` holds a report that a run's partial pages must not replace."""
+    try:
+        results = json.loads((out / "results.json").read_text())
+    except (OSError, ValueError):
+        return (out / "index.html").exists()
+    return not (isinstance(results, dict) and results.get("meta", {}).get("pending"))
+
+
+def _publish_section(report: Report, section: Section, out: Path) -> Path:
+    """Put one finished section (its folder in the staging folder) into `out`, and out's
+    index.html and results.json with the sections so far; returns out/index.html."""
+    target = out / section.key
+    old = out / f"{STAGING}-old-{section.key}"
+    if old.exists():
+        shutil.rmtree(old)
+    if target.exists():
+        os.replace(target, old)
+    shutil.copytree(section.folder, target)
+    if old.exists():
+        shutil.rmtree(old)
+    return report.write(out)
 
 
 def _publish(staged: Path, out: Path, failed: bool) -> tuple[Path, Path | None]:

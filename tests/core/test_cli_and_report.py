@@ -218,3 +218,64 @@ def test_13_an_empty_only_is_an_error(only, gamelab_cli, tmp_path):
     r = gamelab_cli("report", "--only", only, "--out", str(tmp_path / "r"))
     assert r.returncode == 2 and r.stderr.startswith("error: --only names no game"), r.stderr
     assert not (tmp_path / "r").exists()
+
+
+def _watching_section(title: str, out: Path, seen: list[str], interrupt: bool = False):
+    """A section that records what out/index.html says while it runs."""
+    module = types.ModuleType("watching")
+    module.TITLE = title
+
+    def build(section, ctx):
+        index = out / "index.html"
+        seen.append(index.read_text() if index.exists() else "")
+        if interrupt:
+            raise KeyboardInterrupt
+        section.table("waited", ["x"], [[1]])
+
+    module.build = build
+    return module
+
+
+def test_23_a_first_report_can_be_read_while_later_sections_compute(tmp_path, monkeypatch):
+    out, seen = tmp_path / "r", []
+    first = _fake_section_module()
+    sections = {
+        "voltorb": first,
+        "wordle": _watching_section("Slow game", out, seen),
+        "lattice": _watching_section("Slower game", out, seen),
+    }
+    monkeypatch.setattr(report_runner, "section_modules", lambda: sections)
+    _report(out)
+    # while the second section ran, the first could be read, and the page named the rest
+    assert "<td>2.25</td>" in seen[0] and "voltorb/line.png" in seen[0]
+    assert "Still computing:</b> Slow game, Slower game" in seen[0]
+    assert "http-equiv='refresh'" in seen[0]
+    assert "Still computing:</b> Slower game" in seen[1] and "Slow game</a>" in seen[1]
+    html = (out / "index.html").read_text()
+    assert "Still computing" not in html and "refresh" not in html and "<td>2.25</td>" in html
+    results = json.loads((out / "results.json").read_text())
+    assert "pending" not in results["meta"] and set(results["sections"]) == set(sections)
+    assert not any(p.name.startswith(".") for p in out.iterdir())
+
+    # a complete report is replaced only at the end: the sections see it unchanged
+    seen.clear()
+    _report(out)
+    assert seen == [html, html]
+
+
+def test_23_an_interrupted_first_report_says_what_was_not_computed(tmp_path, monkeypatch):
+    out, seen = tmp_path / "r", []
+    sections = {
+        "voltorb": _fake_section_module(),
+        "wordle": _watching_section("Slow game", out, seen, interrupt=True),
+    }
+    monkeypatch.setattr(report_runner, "section_modules", lambda: sections)
+    with pytest.raises(KeyboardInterrupt):
+        _report(out)
+    html = (out / "index.html").read_text()
+    assert "Not computed (interrupted):</b> Slow game" in html and "refresh" not in html
+    assert "<td>2.25</td>" in html
+    # the next run is a first run again: it publishes as it goes and completes the report
+    sections["wordle"] = _fake_section_module()
+    _report(out)
+    assert "Not computed" not in (out / "index.html").read_text()

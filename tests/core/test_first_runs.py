@@ -164,3 +164,25 @@ def test_the_games_listed_help_is_each_groups_own():
         group = game_group(game)
         assert group is not None and group.help == text, game
         assert root.get_command(ctx, game).help == text
+
+
+def test_loading_kernels_does_not_import_scipy_linalg_and_blas_still_works():
+    """numba's first kernel made it import scipy.linalg (about 1 CPU-s of every warm command,
+    issue 23) to ask whether BLAS exists; gamelab answers that from the file system. A kernel
+    that does use BLAS (np.dot) still compiles and gives the right answer."""
+    import subprocess
+    import sys
+
+    script = (
+        "import sys, gamelab, numba, numpy as np\n"
+        "inc = numba.njit(lambda x: x + 1)\n"
+        "assert inc(1) == 2\n"
+        "import numba.np.arraymath as am\n"
+        "print('linalg' if 'scipy.linalg' in sys.modules else 'no-linalg', am._HAVE_BLAS)\n"
+        "dot = numba.njit(lambda a, b: np.dot(a, b))\n"
+        "a = np.arange(6.0).reshape(2, 3)\n"
+        "print(np.array_equal(dot(a, a.T), a @ a.T))\n"
+    )
+    r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
+    assert r.returncode == 0, r.stderr
+    assert r.stdout.split() == ["no-linalg", "True", "True"], r.stdout

@@ -10,6 +10,8 @@ from gamelab.voltorb import report
 
 def test_report_section_tables(tmp_path: Path, monkeypatch):
     tiny = {
+        "strategies": report.HEURISTICS,
+        "campaign_strategies": ("greedy-coins", "minrisk", "fom"),
         "heuristic": 8,
         "blog": 10,
         "optimal": 5,
@@ -40,3 +42,20 @@ def test_report_section_tables(tmp_path: Path, monkeypatch):
     assert pooled and pooled[0][2] == 10 and pooled[0][4] <= pooled[0][3] <= pooled[0][5]
     opt = tables["optimal_by_level"]["rows"]
     assert [r[0] for r in opt] == [1, 2] and all(r[6] <= r[5] <= r[7] for r in opt)
+
+
+def test_23_the_quick_section_plays_only_strategies_that_compile_nothing(tmp_path: Path):
+    """The README's first command: no exact posterior (its numba kernels take a minute to
+    compile), one task per run (no worker start-up) and samples large enough to read the blog's
+    50-point gap (a Wilson interval of at most 12.4 points)."""
+    from gamelab.core.stats import wilson_interval
+    from gamelab.voltorb.simulate import CHUNK
+    from gamelab.voltorb.strategies import make_strategy
+
+    quick = report._sizes(True)
+    used = {*quick["strategies"], *(row[0] for row in report.BLOG_ROWS)}
+    assert not any(make_strategy(s).needs_posterior for s in used)
+    assert not quick["posterior_levels"]
+    assert not quick["optimal_levels"] and not quick["campaign_strategies"]
+    worst = wilson_interval(quick["blog"] // 2, quick["blog"])
+    assert quick["heuristic"] == quick["blog"] == CHUNK and worst.hi - worst.lo <= 0.124

@@ -182,6 +182,10 @@ class Report:
         self.title = title
         self.meta = dict(meta or {})
         self.sections: list[Section] = []
+        #: titles of the sections still being computed (a partial report lists them and reloads
+        #: itself); `stopped` says why they will not come (e.g. "interrupted")
+        self.pending: list[str] = []
+        self.stopped = ""
 
     def section(self, key: str, title: str) -> Section:
         sec = Section(key=key, title=title, folder=self.out / key)
@@ -192,7 +196,7 @@ class Report:
     def results(self) -> dict[str, Any]:
         return {
             "title": self.title,
-            "meta": self.meta,
+            "meta": {**self.meta, **({"pending": self.pending} if self.pending else {})},
             "sections": {
                 s.key: {
                     "title": s.title,
@@ -205,11 +209,13 @@ class Report:
             },
         }
 
-    def write(self) -> Path:
-        """Write results.json and index.html; returns the path of index.html."""
-        self.out.mkdir(parents=True, exist_ok=True)
-        write_text_atomic(self.out / "results.json", json_text(self.results()))
-        index = self.out / "index.html"
+    def write(self, folder: Path | None = None) -> Path:
+        """Write results.json and index.html (into `folder`, default the report's own; the
+        section folders must be there); returns the path of index.html."""
+        folder = self.out if folder is None else Path(folder)
+        folder.mkdir(parents=True, exist_ok=True)
+        write_text_atomic(folder / "results.json", json_text(self.results()))
+        index = folder / "index.html"
         write_text_atomic(index, self._html())
         return index
 
@@ -219,12 +225,18 @@ class Report:
             "<!doctype html>",
             "<html lang='en'><head><meta charset='utf-8'>",
             "<meta name='viewport' content='width=device-width, initial-scale=1'>",
+            *(
+                ["<meta http-equiv='refresh' content='15'>"]
+                if self.pending and not self.stopped
+                else []
+            ),
             f"<title>{e(self.title)}</title>",
             "<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;"
             "line-height:1.45}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;"
             "padding:.25rem .6rem;text-align:right}th{background:#eee}td:first-child,th:first-child"
             "{text-align:left}figure{margin:1rem 0}img{max-width:100%}.meta{color:#555}"
-            ".wide{overflow-x:auto;max-width:100%}code{background:#f3f3f3;padding:0 .2em}</style>",
+            ".wide{overflow-x:auto;max-width:100%}code{background:#f3f3f3;padding:0 .2em}"
+            ".pending{background:#fff6d5;padding:.5rem .8rem}</style>",
             "</head><body>",
             f"<h1>{e(self.title)}</h1>",
         ]
@@ -235,6 +247,14 @@ class Report:
             f"{e(str(k))}: {e(str(v))}" for k, v in self.meta.items() if k != "generated"
         ]
         parts.append(f"<p class='meta'>{'; '.join(meta_bits)}</p>")
+        if self.pending:
+            names = ", ".join(self.pending)
+            parts.append(
+                f"<p class='pending'><b>Not computed ({e(self.stopped)}):</b> {e(names)}.</p>"
+                if self.stopped
+                else f"<p class='pending'><b>Still computing:</b> {e(names)}. This page is "
+                "written again as each section finishes (it reloads itself every 15 s).</p>"
+            )
         if not self.sections:
             parts.append(
                 "<p>No game sections are installed yet, so this report has nothing to show.</p>"

@@ -1,9 +1,13 @@
 """Report section: win rates per level on the real generator, the blog's numbers reproduced on its
 buggy generator, the optimal policy, and campaign coins.
 
-Quick mode keeps every sample small (about a minute from a cold cache on 2 cores); the full
-report plays 2000 games per (strategy, level) and 1000 per level for ``optimal``. Every run goes
-through the results store, so an interrupted full report resumes.
+Quick mode (the README's first command, a newcomer's first figures) plays only strategies that
+need no exact posterior, so numba compiles nothing: the blog's fom on its buggy generator and on
+the real one, 250 games each (one task each, played in-process: a few seconds; Wilson intervals
+of at most +-6.2 points, enough to read the blog's 50-point gap). The full
+report adds the posterior strategies, the optimal policy and campaigns: 2000 games per
+(strategy, level) and 1000 per level for ``optimal``. Every run goes through the results store,
+so an interrupted full report resumes.
 """
 
 from __future__ import annotations
@@ -15,7 +19,7 @@ import numpy as np
 
 from gamelab.core.report import new_figure
 from gamelab.core.stats import paired_difference
-from gamelab.voltorb.simulate import campaign, compare, simulate
+from gamelab.voltorb.simulate import CHUNK, campaign, compare, simulate
 
 TITLE = "Voltorb Flip (HGSS)"
 
@@ -32,17 +36,23 @@ BLOG_ROWS = (
 
 def _sizes(quick: bool) -> dict:
     if quick:
-        # one task per run (in-process, no worker start-up); posterior strategies on 2 levels
+        # no posterior strategy (numba would compile its kernels); one task per run (CHUNK
+        # games: no worker start-up); equal sizes, so the blog table's real-generator cells are
+        # the level table's runs, read from the results store
         return {
-            "heuristic": 40,
-            "blog": 250,
-            "optimal": 30,
-            "optimal_levels": (1,),
-            "campaigns": 5,
-            "rounds": 8,
-            "posterior_levels": (2, 8),
+            "strategies": ("fom", "fom-r"),
+            "heuristic": CHUNK,
+            "blog": CHUNK,
+            "optimal": 0,
+            "optimal_levels": (),
+            "campaign_strategies": (),
+            "campaigns": 0,
+            "rounds": 0,
+            "posterior_levels": (),
         }
     return {
+        "strategies": HEURISTICS,
+        "campaign_strategies": ("greedy-coins", "minrisk", "fom"),
         "heuristic": 2000,
         "blog": 20000,
         "optimal": 1000,
@@ -77,7 +87,7 @@ def build(section, ctx) -> None:
     # 1. win rate per level and strategy on hgss
     rows: list[list[Any]] = []
     fig_data: dict[str, Any] = {}
-    for strategy in HEURISTICS:
+    for strategy in size["strategies"]:
         levels = (
             size["posterior_levels"] if strategy not in ("random", "fom", "fom-r") else range(1, 9)
         )
@@ -220,40 +230,48 @@ def build(section, ctx) -> None:
                 d.hi,
             ]
         )
-    section.table(
-        "optimal_by_level",
-        [
-            "level",
-            "games",
-            "optimal win rate",
-            "ci95 lo",
-            "ci95 hi",
-            "exact P(win) mean",
-            "exact lo",
-            "exact hi",
-            "minrisk (same boards)",
-            "difference",
-            "diff lo",
-            "diff hi",
-            "compute s",
-            "slowest game s",
-        ],
-        opt_rows,
-        caption=f"Exact P(win)-maximising policy on hgss: games won (Wilson interval) and the "
-        f"mean of its exact P(win) from each game's clues (t interval; same boards, less "
-        f"variance); total compute {compute:.0f} s (wall {time.monotonic() - started:.0f} s, "
-        f"results store reused when present)",
-    )
-    section.table(
-        "paired_differences",
-        ["comparison", "level", "games", "difference", "ci95 lo", "ci95 hi"],
-        paired_rows,
-        caption="Paired differences of win rate on the same boards (t intervals)",
-    )
+    if not opt_rows:
+        section.text(
+            "The quick report leaves out the strategies that use the exact posterior (minrisk, "
+            "scorefirst, cutoff:8, optimal) and campaigns: `gamelab report --only voltorb` "
+            "adds them (numba compiles their kernels once, about a minute)."
+        )
+    if opt_rows:
+        section.table(
+            "optimal_by_level",
+            [
+                "level",
+                "games",
+                "optimal win rate",
+                "ci95 lo",
+                "ci95 hi",
+                "exact P(win) mean",
+                "exact lo",
+                "exact hi",
+                "minrisk (same boards)",
+                "difference",
+                "diff lo",
+                "diff hi",
+                "compute s",
+                "slowest game s",
+            ],
+            opt_rows,
+            caption=f"Exact P(win)-maximising policy on hgss: games won (Wilson interval) and the "
+            f"mean of its exact P(win) from each game's clues (t interval; same boards, less "
+            f"variance); total compute {compute:.0f} s (wall {time.monotonic() - started:.0f} s, "
+            f"results store reused when present)",
+        )
+    if paired_rows:
+        section.table(
+            "paired_differences",
+            ["comparison", "level", "games", "difference", "ci95 lo", "ci95 hi"],
+            paired_rows,
+            caption="Paired differences of win rate on the same boards (t intervals)",
+        )
 
     # 4. campaign play under the level progression
     camp_rows = []
-    for strategy in ("greedy-coins", "minrisk", "fom"):
+    for strategy in size["campaign_strategies"]:
         out = campaign("hgss", strategy, size["rounds"], size["campaigns"], **run)
         dist = out.level_distribution
         camp_rows.append(
@@ -268,18 +286,19 @@ def build(section, ctx) -> None:
             ]
             + [dist[lv] for lv in range(1, 9)]
         )
-    section.table(
-        "campaign",
-        ["strategy", "campaigns", "rounds", "coins/round", "lo", "hi", "rounds won"]
-        + [f"L{lv}" for lv in range(1, 9)],
-        camp_rows,
-        caption="Consecutive rounds from level 1 under the game's level progression; "
-        "greedy-coins quits when no flip is worth it, the others never quit; level columns = "
-        "share of rounds played at that level",
-    )
+    if camp_rows:
+        section.table(
+            "campaign",
+            ["strategy", "campaigns", "rounds", "coins/round", "lo", "hi", "rounds won"]
+            + [f"L{lv}" for lv in range(1, 9)],
+            camp_rows,
+            caption="Consecutive rounds from level 1 under the game's level progression; "
+            "greedy-coins quits when no flip is worth it, the others never quit; level columns = "
+            "share of rounds played at that level",
+        )
     best_fom = blog_rows[0]
     section.set_headline(
         f"fom L8: {best_fom[4]:.3f} on the blog's buggy boards vs {best_fom[8]:.3f} on the real "
-        f"generator; optimal L{opt_rows[-1][0]} {opt_rows[-1][2]:.3f}"
+        "generator" + (f"; optimal L{opt_rows[-1][0]} {opt_rows[-1][2]:.3f}" if opt_rows else "")
     )
     section.data["sizes"] = {k: list(v) if isinstance(v, tuple) else v for k, v in size.items()}
