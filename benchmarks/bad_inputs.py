@@ -22,6 +22,11 @@ cost seconds of imports). Run::
 
     nice -n 10 .venv/bin/python benchmarks/bad_inputs.py            # a table, unclean cases listed
     nice -n 10 .venv/bin/python benchmarks/bad_inputs.py --json     # the counts as JSON
+    nice -n 19 .venv/bin/python benchmarks/bad_inputs.py --resume /work/stores/bad-inputs/outcomes.jsonl
+
+``--resume FILE`` appends each outcome to FILE as it is known (one JSON line) and skips the
+cases FILE already holds, so a run stopped at any point continues where it was; the counts
+cover every case in FILE that the command tree still generates.
 
 A few minutes on 2 cores once the kernels are compiled.
 """
@@ -234,8 +239,20 @@ def main() -> None:
     parser.add_argument("--json", action="store_true", help="print the counts as JSON")
     parser.add_argument("--verbose", action="store_true", help="one line per case on stderr")
     parser.add_argument("--only", help="commands starting with this (e.g. 'wordle chart')")
+    parser.add_argument("--resume", type=Path, help="a JSON-lines file of outcomes to extend")
     ns = parser.parse_args()
     started = time.monotonic()
+    known: dict[tuple[str, str, str], Outcome] = {}
+    if ns.resume is not None:
+        ns.resume = ns.resume.resolve()
+        ns.resume.parent.mkdir(parents=True, exist_ok=True)
+        if ns.resume.exists():
+            for line in ns.resume.read_text(encoding="utf-8").splitlines():
+                try:
+                    o = Outcome(**json.loads(line))
+                except (ValueError, TypeError):
+                    continue  # a line cut short by a stop: that case runs again
+                known[(o.command, o.parameter, o.kind)] = o
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(tmp)
         inputs, work, store = root / "inputs", root / "work", root / "results.sqlite"
@@ -248,11 +265,17 @@ def main() -> None:
         for path, args, name, label in cases(inputs):
             if ns.only and not " ".join(path).startswith(ns.only):
                 continue
+            if (" ".join(path), name, label) in known:
+                outcomes.append(known[(" ".join(path), name, label)])
+                continue
             t0 = time.monotonic()
             clean, why = run_case(args, work, store)
             outcomes.append(
                 Outcome(" ".join(path), name, label, clean, why, round(time.monotonic() - t0, 2))
             )
+            if ns.resume is not None:
+                with ns.resume.open("a", encoding="utf-8") as f:
+                    f.write(json.dumps(asdict(outcomes[-1]), ensure_ascii=False) + "\n")
             if ns.verbose:
                 shown = "clean" if clean else "UNCLEAN"
                 print(

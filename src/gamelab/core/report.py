@@ -63,11 +63,16 @@ def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str
 
 def new_figure(width: float = 7.0, height: float = 4.0) -> tuple[Any, Any]:
     """A matplotlib (figure, axes) pair on the Agg backend, whatever the display."""
+    import logging
+
     import matplotlib
 
     matplotlib.use("Agg", force=True)
     import matplotlib.pyplot as plt
 
+    # mathtext's first use looks up every font set it knows ("findfont: Font family ['cmr10']
+    # not found", twenty lines on a fresh install) and falls back to DejaVu Sans: not news
+    logging.getLogger("matplotlib.font_manager").setLevel(logging.ERROR)
     _japanese_font()
     return plt.subplots(figsize=(width, height), layout="constrained")
 
