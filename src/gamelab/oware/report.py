@@ -104,7 +104,9 @@ def build(section, ctx) -> None:
     data.update(tablebase_seeds=seeds, tablebase_seconds=total)
 
     # ---- matches
-    backend = Backend(workers=ctx.backend.workers, cluster=ctx.backend.cluster, quiet=True)
+    # quick: a few small matches in-process (starting workers that load the kernels costs more)
+    workers = 1 if quick else ctx.backend.workers
+    backend = Backend(workers=workers, cluster=None if quick else ctx.backend.cluster, quiet=True)
     if quick:
         pairs = [
             ("greedy", "random", 10),
