@@ -16,6 +16,9 @@ every episode (each reset then deals one board alone). The last rows are with th
 (``regret=True``). Prints the load average, since the machine may be shared.
 
     nice -n 10 .venv/bin/python benchmarks/envs_speed.py --seconds 3
+
+``--only reseeded`` runs one row, e.g. side by side with an older tree:
+``PYTHONPATH=<old checkout>/src python benchmarks/envs_speed.py --only reseeded``.
 """
 
 from __future__ import annotations
@@ -163,41 +166,56 @@ def rate(run: Run, seconds: float, rounds: int = 3) -> float:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("--seconds", type=float, default=3.0, help="CPU-seconds per side and row")
+    parser.add_argument(
+        "--only", help="run only the rows whose name contains this text (e.g. reseeded)"
+    )
     args = parser.parse_args()
     print(f"load average before: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
-    rows: list[tuple[str, Run, Run | None]] = [
+    # each row's two sides, built only for the rows run (an environment is made at once)
+    rows: list[tuple[str, Callable[[], Run], Callable[[], Run | None]]] = [
         (
             "VoltorbFlip level 8",
-            gym_loop("gamelab/VoltorbFlip-v0", 25, level=8),
-            voltorb_plain(8),
+            lambda: gym_loop("gamelab/VoltorbFlip-v0", 25, level=8),
+            lambda: voltorb_plain(8),
         ),
         (
             "VoltorbFlip level 1",
-            gym_loop("gamelab/VoltorbFlip-v0", 25, level=1),
-            voltorb_plain(1),
+            lambda: gym_loop("gamelab/VoltorbFlip-v0", 25, level=1),
+            lambda: voltorb_plain(1),
         ),
         (
             "VoltorbFlip level 8, reseeded every episode",
-            gym_loop("gamelab/VoltorbFlip-v0", 25, reseed=True, level=8),
-            voltorb_plain(8),
+            lambda: gym_loop("gamelab/VoltorbFlip-v0", 25, reseed=True, level=8),
+            lambda: voltorb_plain(8),
         ),
-        ("YatzySolitaire yatzy", gym_loop("gamelab/YatzySolitaire-v0"), yatzy_plain("yatzy")),
+        (
+            "YatzySolitaire yatzy",
+            lambda: gym_loop("gamelab/YatzySolitaire-v0"),
+            lambda: yatzy_plain("yatzy"),
+        ),
         (
             "YatzySolitaire yahtzee",
-            gym_loop("gamelab/YatzySolitaire-v0", rules="yahtzee"),
-            yatzy_plain("yahtzee"),
+            lambda: gym_loop("gamelab/YatzySolitaire-v0", rules="yahtzee"),
+            lambda: yatzy_plain("yahtzee"),
         ),
-        ("Owaré (AEC)", oware_env_loop, oware_plain),
+        ("Owaré (AEC)", lambda: oware_env_loop, lambda: oware_plain),
         (
             "VoltorbFlip level 3, regret=True",
-            gym_loop("gamelab/VoltorbFlip-v0", 25, level=3, regret=True),
-            None,
+            lambda: gym_loop("gamelab/VoltorbFlip-v0", 25, level=3, regret=True),
+            lambda: None,
         ),
-        ("YatzySolitaire, regret=True", gym_loop("gamelab/YatzySolitaire-v0", regret=True), None),
+        (
+            "YatzySolitaire, regret=True",
+            lambda: gym_loop("gamelab/YatzySolitaire-v0", regret=True),
+            lambda: None,
+        ),
     ]
+    if args.only:
+        rows = [row for row in rows if args.only in row[0]]
     print("| environment | env steps/CPU-s | plain loop steps/CPU-s | env / plain |")
     print("|---|---|---|---|")
-    for name, env_run, plain_run in rows:
+    for name, make_env_run, make_plain_run in rows:
+        env_run, plain_run = make_env_run(), make_plain_run()
         # warm up (imports, loading the kernels, first tables; the oracle's solver takes seconds)
         env_run(0.3 if plain_run is not None else args.seconds)
         if plain_run is None:
