@@ -62,10 +62,10 @@ def test_generator_after_goes_on_where_the_first_uniforms_stopped():
     assert generator_after(99, state).random(10).tolist() == reference.random(10).tolist()
 
 
-@pytest.mark.parametrize("level", [1, 8])
-def test_reseeded_voltorb_deals_the_boards_of_gymnasiums_generator(level):
-    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=level).unwrapped
-    queue = BoardQueue("hgss", level)
+@pytest.mark.parametrize(("generator", "level"), [("hgss", 1), ("hgss", 8), ("iid", 5)])
+def test_reseeded_voltorb_deals_the_boards_of_gymnasiums_generator(generator, level):
+    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=level, generator=generator).unwrapped
+    queue = BoardQueue(generator, level)
     for seed in range(120):
         env.reset(seed=seed)
         reference = seeding.np_random(seed)[0]
