@@ -90,6 +90,8 @@ def test_report_section_shows_the_leaderboard_and_the_quick_report_leaves_it_out
     ]
     assert table["rows"][3][3] == "100.0 [100.0, 100.0]"
     assert section.headline.startswith("heuristic agents' % of optimal: LatticeFold ")
+    figure = section.data["figures"]["percent_of_optimal"]
+    assert (tmp_path / "out" / figure["file"]).stat().st_size > 1000
     report.write()
     written = json.loads((tmp_path / "out" / "results.json").read_text())
     assert "envs" in json.dumps(written)

@@ -8,12 +8,12 @@ store (a few CPU-minutes the first time, seconds once stored). The quick report 
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from gamelab.core.report import ReportContext, Section
 
 if TYPE_CHECKING:
-    from gamelab.envs.baselines import LeaderboardSetting
+    from gamelab.envs.baselines import Leaderboard, LeaderboardSetting
 
 TITLE = "Environments: baseline agents against the exact optimum"
 EPISODES = 40
@@ -65,9 +65,40 @@ def build(section: Section, ctx: ReportContext) -> None:
         caption=f"{setting.episodes} seeded episodes per row; {board.episodes_computed} played in this "
         f"run, the rest from the results store.",
     )
+    section.figure(
+        "percent_of_optimal",
+        percent_figure(board),
+        caption="Percent of optimal per agent with its 95% interval (the optimum is 100 by "
+        "definition; an episode's percent can leave 0-100 after a lucky or unlucky draw).",
+    )
     heuristic = [
         f"{r.environment.split()[0]} {r.percent_of_optimal.value:.0f}%"
         for r in board.rows
         if r.agent == "heuristic"
     ]
     section.set_headline("heuristic agents' % of optimal: " + ", ".join(heuristic))
+
+
+def percent_figure(board: Leaderboard) -> Any:
+    """Each environment's agents' percent of optimal, with their intervals, side by side."""
+    import numpy as np
+
+    from gamelab.core.report import new_figure
+
+    environments = board.setting.environments
+    agents = board.setting.agents
+    fig, ax = new_figure(7.0, 1.2 + 0.9 * len(environments))
+    height = 0.8 / len(agents)
+    rows = {(r.environment, r.agent): r for r in board.rows}
+    for a, agent in enumerate(agents):
+        y = np.arange(len(environments)) + (a - (len(agents) - 1) / 2) * height
+        cells = [rows[(e, agent)].percent_of_optimal for e in environments]
+        values = np.array([c.value for c in cells])
+        errors = np.array([[c.value - c.lo for c in cells], [c.hi - c.value for c in cells]])
+        ax.barh(y, values, height=height * 0.9, xerr=errors, capsize=2, label=agent)
+    ax.set_yticks(np.arange(len(environments)), [e.split()[0] for e in environments])
+    ax.invert_yaxis()
+    ax.axvline(100, color="black", linewidth=0.8)
+    ax.set_xlabel("% of optimal (mean over episodes, 95% interval)")
+    ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(agents), frameon=False)
+    return fig
