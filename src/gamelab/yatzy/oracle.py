@@ -5,8 +5,7 @@ solved state values of :func:`gamelab.yatzy.solver.solve`). In a two-player game
 measured on their own card (the expected-score optimum, not the win-play one).
 
 >>> from gamelab.yatzy.state import YatzyGame
->>> from gamelab.core.oracle import TableOracle
-from gamelab.yatzy.rules import get_rules
+>>> from gamelab.yatzy.rules import get_rules
 >>> o = YatzyOracle(get_rules("yatzy")); round(o.start_value(), 2)  # doctest: +SKIP
 248.63
 """
