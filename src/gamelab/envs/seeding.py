@@ -1,12 +1,13 @@
 """Gymnasium's seeded generator, built without NumPy's slow seed hashing.
 
 :func:`np_random` returns the generator ``gymnasium.utils.seeding.np_random(seed)`` returns (a
-``PCG64`` seeded from ``SeedSequence(seed)``: the same stream, draw for draw), about four times
-faster for a seed below 2**64: the PCG64 state words come from one kernel call
+``PCG64`` seeded from ``SeedSequence(seed)``: the same stream, draw for draw), faster for a
+seed below 2**64: the PCG64 state words come from one kernel call
 (:mod:`gamelab.envs._seed_kernels`) through :class:`FastSeedSequence`, which stands in for the
 ``SeedSequence`` and hands everything else (``spawn``, ``entropy``, other state sizes) to a real
-one built on first use. A reset with a new seed is then a kernel call, not 20 µs of hashing,
-which is what an agent that reseeds every episode pays.
+one built on first use. A reset with a new seed then skips NumPy's ``SeedSequence`` (building
+and hashing it cost more than the rest of a Voltorb reset), which is what an agent that
+reseeds every episode pays.
 
 An environment whose chance is a stream of uniforms (Voltorb's dealer) needs no generator at
 all to start a reseeded episode: :func:`first_uniforms` gives the generator's first draws of
