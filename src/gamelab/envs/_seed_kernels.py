@@ -2,7 +2,7 @@
 
 ``gymnasium.utils.seeding.np_random(seed)`` builds ``Generator(PCG64(SeedSequence(seed)))``;
 PCG64 takes its 128-bit state and increment from ``generate_state(4, uint64)``. Building and
-hashing NumPy's ``SeedSequence`` cost more than the rest of a reseeded Voltorb reset; this
+hashing NumPy's ``SeedSequence`` was about half of a reseeded Voltorb reset under cProfile; this
 kernel computes the same words for a seed below 2**64 (one or two 32-bit entropy words, a pool of
 four). The algorithm is O'Neill's ``seed_seq`` design as NumPy documents it: hash each entropy
 word into the pool with a multiplicative hash whose constant advances at every use, mix every
