@@ -89,13 +89,13 @@ class PlaySession(Session):
             raise ValueError(f"human_side must be 0 (South) or 1 (North), got {human_side}")
         self.opponent = str(opponent)
         self.human_side = human_side
+        self.start, self.moves = Position.initial(), list[int]()
+        if load is not None:  # a bad record is refused before the engine is built
+            self.start, self.moves, _ = load_record(load)
         self.bot = make_player(opponent, seed)
         self.rng = np.random.default_rng(seed)
         self.analysis_time = analysis_time
         self.tablebase_seeds = tablebase_seeds
-        self.start, self.moves = Position.initial(), list[int]()
-        if load is not None:
-            self.start, self.moves, _ = load_record(load)
         self.finished = False
 
     @property
