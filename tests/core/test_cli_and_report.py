@@ -248,7 +248,7 @@ def test_23_a_first_report_can_be_read_while_later_sections_compute(tmp_path, mo
     _report(out)
     # while the second section ran, the first could be read, and the page named the rest
     assert "<td>2.25</td>" in seen[0] and "voltorb/line.png" in seen[0]
-    assert "Still computing:</b> Slow game, Slower game" in seen[0]
+    assert "Still computing:</b> Slow game; Slower game" in seen[0]
     assert "http-equiv='refresh'" in seen[0]
     assert "Still computing:</b> Slower game" in seen[1] and "Slow game</a>" in seen[1]
     html = (out / "index.html").read_text()

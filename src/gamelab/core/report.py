@@ -253,7 +253,7 @@ class Report:
         ]
         parts.append(f"<p class='meta'>{'; '.join(meta_bits)}</p>")
         if self.pending:
-            names = ", ".join(self.pending)
+            names = "; ".join(self.pending)
             parts.append(
                 f"<p class='pending'><b>Not computed ({e(self.stopped)}):</b> {e(names)}.</p>"
                 if self.stopped
