@@ -113,6 +113,14 @@ def build(section: Section, ctx) -> None:
     if not quick:
         _landscape(section, 18)
 
+    section.text(
+        "Objectives (a sequence's fitness from its exact score histogram): distinct-scores = "
+        "the paper's, the number of distinct positive scores (for L <= 16 it equals the best "
+        "score); best-then-rarity = the best score plus a term below 1 that grows as the share "
+        "of conformations reaching it shrinks (the highest optimum first, then the hardest top "
+        "band). GA = the paper's genetic algorithm; random = uniform random sequences with the "
+        "same number of evaluations."
+    )
     trials = 10 if quick else 25
     ga_rows = []
     comparisons = {}

@@ -121,6 +121,15 @@ def build(section, ctx) -> None:
             ("blog:depth=6", "blog:depth=4", 100),
             ("engine:depth=6", "blog:depth=6", 100),
         ]
+    section.text(
+        "Players: random = a uniformly random legal move; greedy = the move capturing the most "
+        "seeds now; blog:depth=D = the seed blog's plain alpha-beta to depth D with its "
+        "evaluation; engine:depth=D (or time=T s per move), tb=N = gamelab's engine (principal "
+        "variation search, transposition table, move ordering) with the endgame tablebase up "
+        "to N seeds; mcts:sims=N = OpenSpiel's MCTS bot with N simulations. Columns: games "
+        "(half with each colour), W-D-L from A's side, score rate = (wins + draws/2) / games "
+        "with its Wilson 95% interval, Elo = that rate (and interval) on the logistic curve."
+    )
     match_rows = []
     for a, b, n in pairs:
         s = run_match(

@@ -107,6 +107,12 @@ def build(section: Section, ctx: ReportContext) -> None:
                 res.std_dev,
             ]
         )
+    section.text(
+        "Strategies: optimal = each decision maximises the expected final score (the DP tables "
+        "above); greedy = each turn maximises that turn's expected points (future turns worth "
+        "0); random = a uniformly random keep at each reroll, then a random legal box. Columns: "
+        "games simulated, mean final score with its 95% interval, SD of the final score."
+    )
     section.table(
         "strategies",
         ["strategy", "games", "mean", "95% CI", "SD"],
