@@ -37,6 +37,7 @@ WS = "tests/wordle/test_wordle_search_kernel.py::"
 WF = "tests/wordle/test_wordle_feasible.py::"
 LE = "tests/lattice/test_lattice_enumeration.py::"
 OR = "tests/oware/test_oware_rules.py::"
+VW = "tests/voltorb/test_voltorb_wide.py::"
 OS = "tests/oware/test_oware_search.py::"
 OT = "tests/oware/test_oware_tablebase.py::"
 YT = "tests/yatzy/test_yatzy_turn_kernels.py::"
@@ -77,6 +78,19 @@ TWINS: dict[str, dict[str, Twin]] = {
         "_small_kernels.small_solve": _t(
             "gamelab.voltorb._small_kernels.small_solve_py",
             VT + "test_small_solve_matches_twin_and_keeps_the_alpha_contract",
+        ),
+        "_wide_kernels.wide_solve": _t(
+            "gamelab.voltorb._small_kernels.small_solve_py",
+            VW + "test_wide_solve_matches_twin_and_keeps_the_alpha_contract",
+        ),
+        "_bounds_kernels.inseparable_lists": _t(
+            "gamelab.voltorb._bounds_kernels.inseparable_lists_py",
+            VW + "test_inseparable_lists_and_their_pair_bound_match_twins",
+        ),
+        "_bounds_kernels.pair_bound_lists": _t(
+            "gamelab.voltorb._bounds_kernels.pair_bound_py",
+            VW + "test_inseparable_lists_and_their_pair_bound_match_twins",
+            variant_of="_bounds_kernels.pair_bound",
         ),
         "_objective_kernels.objective_search": _t(
             "gamelab.voltorb.objectives.ObjectiveSolver",
@@ -336,6 +350,12 @@ HELPERS: dict[str, dict[str, str]] = {
         "_small_kernels._mass": "a set's prior mass inside small_solve",
         "_small_kernels._cover": "the inseparable-boards ceiling inside small_solve",
         "_small_kernels._state_tile": "the stored best tile of a state inside small_solve",
+        "_wide_kernels._wmass": "a set's prior mass inside wide_solve",
+        "_wide_kernels._wcount": "a set's size (up to a few) inside wide_solve",
+        "_wide_kernels._wcover": "the inseparable-boards ceiling inside wide_solve",
+        "_wide_kernels._whash": "a memo slot inside wide_solve",
+        "_wide_kernels._wstate_tile": "the stored best tile of a state inside wide_solve",
+        "_search_kernels._pair_ceiling": "pair_bound or pair_bound_lists inside win_search",
         "_bounds_kernels._line_key_equal": "a comparison inside symmetry_classes",
         "_bounds_kernels._inseparable": "the pair test inside pair_bound",
         "_posterior_kernels._features": "the board features inside enumerate_boards",

@@ -12,9 +12,16 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
-from gamelab.voltorb._bounds_kernels import bounds_on, pair_bound, symmetry_classes
+from gamelab.voltorb._bounds_kernels import (
+    _inseparable,
+    bounds_on,
+    pair_bound,
+    pair_bound_lists,
+    symmetry_classes,
+)
 from gamelab.voltorb._small_kernels import small_solve
 from gamelab.voltorb._table_kernels import table_slot, table_store
+from gamelab.voltorb._wide_kernels import wide_solve
 from gamelab.voltorb.rules import TILES
 
 #: states with more live boards than this skip the O(k^2) pair bound (only the search's root
@@ -92,6 +99,14 @@ def drop_dominated_py(boards, idx, tiles) -> list[int]:
     ]
 
 
+@njit(cache=True, inline="always")
+def _pair_ceiling(bits, weights, idx, adj_start, adj, mark):
+    """pair_bound of `idx`, from the adjacency lists when the solver made them."""
+    if adj_start.size > 1:
+        return pair_bound_lists(bits, weights, idx, adj_start, adj, mark)
+    return pair_bound(bits, weights, idx)
+
+
 @njit(cache=True)
 def win_search(
     boards,
@@ -108,6 +123,11 @@ def win_search(
     bits,
     use_pairs,
     small_max,
+    adj_start,
+    adj,
+    mark,
+    wide_max,
+    pos,
 ):
     """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
     else the value shown). Same recursion and pruning as the Python twin
@@ -142,12 +162,37 @@ def win_search(
                 break
         table_store(table, counter, code, total, True, tile)
         return total
+    if idx.size == 2:
+        # two live boards: both are cleared unless they are inseparable (see pair_bound), then
+        # the heavier one; a safe useful tile (there is one unless they are inseparable) or the
+        # heavier board's first hidden multiplier is an optimal flip
+        a = idx[0]
+        b = idx[1]
+        tile = -1
+        if _inseparable(bits, a, b):
+            if weights[b] > weights[a]:
+                a = b
+            value = weights[a]
+            for t in range(TILES):
+                if boards[a, t] >= 2 and not revealed_mask[t]:
+                    tile = t
+                    break
+        else:
+            value = total
+            for t in range(TILES):
+                x = boards[a, t]
+                y = boards[b, t]
+                if not revealed_mask[t] and x != 0 and y != 0 and (x >= 2 or y >= 2):
+                    tile = t
+                    break
+        table_store(table, counter, code, value, True, tile)
+        return value
     eps = 1e-12 * total
     # the inseparable-pairs bound: fail low at once, or stop as soon as a tile reaches it
     if known_ceiling >= 0.0:
         ceiling = known_ceiling
     elif use_pairs and idx.size <= PAIR_BOUND_MAX:
-        ceiling = pair_bound(bits, weights, idx)
+        ceiling = _pair_ceiling(bits, weights, idx, adj_start, adj, mark)
     else:
         ceiling = total
     if alpha >= 0.0 and ceiling <= alpha + eps:
@@ -233,6 +278,11 @@ def win_search(
                     bits,
                     use_pairs,
                     small_max,
+                    adj_start,
+                    adj,
+                    mark,
+                    wide_max,
+                    pos,
                 )
                 if counter[2]:
                     return 0.0
@@ -248,18 +298,12 @@ def win_search(
         # a small state: the bit-mask search of _small_kernels (exact, memoised by live set)
         value, tile = small_solve(boards, weights, bits, idx, code, alpha, table, counter)
         return 0.0 if counter[2] else value  # small_solve stored the state
-    if idx.size == 2:
-        # two live boards and no safe useful tile: every useful tile is a Voltorb on one of them,
-        # so the first flip loses one board and clears the other (it is then known): the value
-        # is the heavier board's weight, by flipping one of its hidden multipliers
-        b = idx[0] if weights[idx[0]] >= weights[idx[1]] else idx[1]
-        tile = -1
-        for t in range(TILES):
-            if boards[b, t] >= 2 and not revealed_mask[t]:
-                tile = t
-                break
-        table_store(table, counter, code, weights[b], True, tile)
-        return weights[b]
+    if idx.size <= wide_max:
+        # a mid-size state: the same search on multi-word masks (_wide_kernels)
+        value, tile = wide_solve(
+            boards, weights, bits, idx, code, alpha, table, counter, adj_start, adj, pos
+        )
+        return 0.0 if counter[2] else value
     mass, won, bound = bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask)
     ntiles = 0
     tiles = np.empty(TILES, np.int64)
@@ -322,7 +366,9 @@ def win_search(
                     continue
                 if not use_pairs or stop[v] - start[v] > PAIR_BOUND_MAX:
                     continue
-                cb = pair_bound(bits, weights, live_all[start[v] : stop[v]])
+                cb = _pair_ceiling(
+                    bits, weights, live_all[start[v] : stop[v]], adj_start, adj, mark
+                )
                 if cb < bound[t, v]:
                     running -= bound[t, v] - cb
                     bound[t, v] = cb
@@ -357,6 +403,11 @@ def win_search(
                     bits,
                     use_pairs,
                     small_max,
+                    adj_start,
+                    adj,
+                    mark,
+                    wide_max,
+                    pos,
                 )
                 if counter[2]:
                     return 0.0

@@ -325,6 +325,13 @@ def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
                             continue
                     while f_v[d] <= 3:
                         child = masks[t, f_v[d]] & live
+                        two = child & (child - 1)
+                        if child != 0 and (two & (two - 1)) == 0:
+                            # one or two boards: the ceiling is the value (one board is cleared,
+                            # two both unless they are inseparable, then the heavier one)
+                            f_acc[d] += f_cb[d, f_v[d]]
+                            f_v[d] += 1
+                            continue
                         if child != 0:
                             cm = f_cb[d, f_v[d]]
                             f_set[d + 1] = child

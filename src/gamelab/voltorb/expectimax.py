@@ -29,9 +29,14 @@ set (transpositions merge). Pruning that keeps the result exact:
     board. It is often exactly the optimum; a state whose bound cannot beat the best sibling is
     cut at once, and a state stops trying tiles as soon as one reaches its bound.
 
-States with at most 62 live boards (most of a hard search) go to the bit-mask search of
-:mod:`gamelab.voltorb._small_kernels` (same value, memoised by the set of live boards as well as by
-the revealed code; ``small_max=0`` turns it off).
+States with at most 62 live boards go to the bit-mask search of
+:mod:`gamelab.voltorb._small_kernels`, and states with at most 512 to its multi-word version
+:mod:`gamelab.voltorb._wide_kernels` (same value, memoised by the set of live boards as well as by
+the revealed code; ``small_max=0, wide_max=0`` turn them off). A state of two live boards is
+solved in closed form (both are cleared unless they are inseparable, then the heavier one). The
+kernels number the boards heaviest first, and the inseparable pairs are listed once per solver
+(:func:`gamelab.voltorb._bounds_kernels.inseparable_lists`), so a large state's pair bound walks
+each group leader's partners instead of testing every pair.
 
 The Python twin (``python=True``) keeps the plain recursion (first-flip bound, one safe tile at a
 time, no symmetry, no pair bound), so the tests compare two independent routes to the same value.
@@ -51,7 +56,12 @@ from collections.abc import Callable
 import numpy as np
 
 from gamelab.core.limits import OutOfBudget
-from gamelab.voltorb._bounds_kernels import board_bits, flip_bounds
+from gamelab.voltorb._bounds_kernels import (
+    LISTS_MAX,
+    board_bits,
+    flip_bounds,
+    inseparable_lists,
+)
 from gamelab.voltorb._search_kernels import (
     coin_search,
     memo_entry,
@@ -60,6 +70,7 @@ from gamelab.voltorb._search_kernels import (
 )
 from gamelab.voltorb._small_kernels import SMALL_MAX
 from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
+from gamelab.voltorb._wide_kernels import WIDE_MAX
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import TILES, Clues
 
@@ -165,6 +176,7 @@ class OptimalSolver(_Tree):
         pair_bounds: bool = True,
         small_max: int = SMALL_MAX,
         keep_memo: bool = False,
+        wide_max: int = WIDE_MAX,
     ) -> None:
         if objective not in ("win", "coins"):
             raise ValueError(f"objective must be 'win' or 'coins', got {objective!r}")
@@ -182,16 +194,26 @@ class OptimalSolver(_Tree):
             # memo's entries, the "win memo full" flag
             self._counter = np.zeros(5, dtype=np.int64)
             self.state_limit = state_limit
-            self._boards = np.ascontiguousarray(self.boards, dtype=np.int8)
-            self._weights = np.ascontiguousarray(self.weights, dtype=np.float64)
-            self._hm0 = np.ascontiguousarray(self.hidden_mult, dtype=np.int64)
+            # the kernels number the boards heaviest first (ties in their order here), the order
+            # in which the pair bound's greedy cover takes them (inseparable_lists)
+            self._perm = np.argsort(-self.weights, kind="stable")
+            self._rank = np.empty(self._perm.size, dtype=np.int64)
+            self._rank[self._perm] = np.arange(self._perm.size)
+            self._boards = np.ascontiguousarray(self.boards[self._perm], dtype=np.int8)
+            self._weights = np.ascontiguousarray(self.weights[self._perm], dtype=np.float64)
+            self._hm0 = np.ascontiguousarray(self.hidden_mult[self._perm], dtype=np.int64)
             self._clue = _clue_rows(posterior.clues)
             self._bits = board_bits(self._boards)
+            # the inseparable-boards lists, made by the first win search (None: not yet)
+            self._lists: tuple[np.ndarray, np.ndarray] | None = None
             self._symmetry = bool(symmetry)
             self._pairs = bool(pair_bounds)
             if not 0 <= small_max <= SMALL_MAX:
                 raise ValueError(f"small_max must be from 0 to {SMALL_MAX}, got {small_max}")
             self._small_max = int(small_max)
+            if not 0 <= wide_max <= WIDE_MAX:
+                raise ValueError(f"wide_max must be from 0 to {WIDE_MAX}, got {wide_max}")
+            self._wide_max = int(wide_max)
             # keep the win memo after a search stopped by the state limit (its entries are
             # exact values or proven upper bounds), for a caller that tries several positions
             self._keep_memo = bool(keep_memo)
@@ -204,7 +226,7 @@ class OptimalSolver(_Tree):
         nrev = sum(1 for t, v in revealed.items() if t not in self.root_revealed and v >= 2)
         limit = self.state_limit if self.state_limit is not None else 2**62
         self._counter[1] = self._counter[0] + min(limit, 2**62)
-        live = np.ascontiguousarray(idx, dtype=np.int64)
+        live = np.ascontiguousarray(np.sort(self._rank[idx]), dtype=np.int64)
         if self.objective == "coins":
             may_quit = any(v > 0 for v in revealed.values())
             code_key = (code << 1) | int(may_quit)
@@ -221,6 +243,9 @@ class OptimalSolver(_Tree):
                 self._counter,
             )
         else:
+            adj_start, adj = self._inseparable_lists()
+            mark = np.zeros(self._boards.shape[0] + 1, dtype=np.int64)
+            pos = np.full(self._boards.shape[0], -1, dtype=np.int64)
             while True:
                 value = win_search(
                     self._boards,
@@ -237,6 +262,11 @@ class OptimalSolver(_Tree):
                     self._bits,
                     self._pairs,
                     np.int64(self._small_max),
+                    adj_start,
+                    adj,
+                    mark,
+                    np.int64(self._wide_max),
+                    pos,
                 )
                 if not self._counter[4]:
                     break
@@ -268,6 +298,18 @@ class OptimalSolver(_Tree):
         entry = table_entry(self._table, code)
         assert entry is not None and entry[1]
         return float(value), entry[2]
+
+    def _inseparable_lists(self) -> tuple[np.ndarray, np.ndarray]:
+        """The inseparable-boards lists of the kernel's boards, made once per solver (about
+        0.2 s at 14,000 boards); above LISTS_MAX boards (or without the pair bound) an empty
+        pair, and the kernels test the pairs directly."""
+        if self._lists is None:
+            n = self._boards.shape[0]
+            if self._pairs and n <= LISTS_MAX:
+                self._lists = inseparable_lists(self._bits, np.int64(n))
+            else:
+                self._lists = (np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64))
+        return self._lists
 
     def _value(self, idx: np.ndarray, key: int, hm: np.ndarray, may_quit: bool) -> float:
         """U (win) or H (coins) of a live state; stores the best tile (-1 = quit) in the memo."""

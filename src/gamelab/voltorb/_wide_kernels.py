@@ -1,0 +1,493 @@
+"""The exact win search on a state of up to 512 live boards, on multi-word bit masks (a kernel).
+
+:mod:`gamelab.voltorb._small_kernels` solves states of at most 62 boards on one int64 mask; this
+kernel is the same search on K = ceil(k / 64) words per set of boards, for the mid-size states
+(63 to :data:`WIDE_MAX` boards) that used to go through the general search
+(:func:`gamelab.voltorb._search_kernels.win_search`). There each state cost a 25 x 4 mass table
+(:func:`gamelab.voltorb._bounds_kernels.bounds_on`) and a pair bound per child computed pair by
+pair; on seed 1005's level-8 opening those states were 1 in 30 of the states searched but more
+than half of the time. Here a child is K ANDs, its mass a walk over its bits, and its
+inseparable-boards ceiling a greedy cover on the masks (the same cover as ``pair_bound``).
+
+The recursion, the pruning, the fail-low contract and the memo (by live set, and by revealed
+code in the win search's table) are those of :func:`gamelab.voltorb._small_kernels.small_solve`;
+its module doc has the proof that the value depends only on the set of live boards. The twin is
+:func:`gamelab.voltorb._small_kernels.small_solve_py` (plain recursion over frozensets).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from numba import njit
+
+from gamelab.voltorb._bounds_kernels import _inseparable
+from gamelab.voltorb._small_kernels import _low_index
+from gamelab.voltorb._table_kernels import table_slot, table_store
+from gamelab.voltorb.rules import TILES
+
+#: the most live boards a state may have for this kernel (8 words of 64 boards)
+WIDE_MAX = 512
+
+_HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
+
+
+@njit(cache=True, inline="always")
+def _wmass(w, m, nw):
+    """Prior mass of the boards of the nw-word set `m`."""
+    s = 0.0
+    for j in range(nw):
+        x = m[j]
+        while x:
+            low = x & -x
+            s += w[j * 64 + _low_index(low)]
+            x ^= low
+    return s
+
+
+@njit(cache=True, inline="always")
+def _wcount(m, nw, most):
+    """The number of boards in `m`, counted up to `most`."""
+    c = 0
+    for j in range(nw):
+        x = m[j]
+        while x:
+            x &= x - 1
+            c += 1
+            if c >= most:
+                return c
+    return c
+
+
+@njit(cache=True)
+def _wcover(w, insep, live, nw, rem, common):
+    """The inseparable-boards ceiling of `live` (the greedy cover of pair_bound, heaviest
+    first); `rem` and `common` are nw-word scratch."""
+    for j in range(nw):
+        rem[j] = live[j]
+    ceil = 0.0
+    j = 0
+    while j < nw:
+        if rem[j] == 0:
+            j += 1
+            continue
+        low = rem[j] & -rem[j]
+        a = j * 64 + _low_index(low)
+        ceil += w[a]
+        rem[j] ^= low
+        for q in range(nw):
+            common[q] = rem[q] & insep[a, q]
+        q = 0
+        while q < nw:
+            if common[q] == 0:
+                q += 1
+                continue
+            lb = common[q] & -common[q]
+            b = q * 64 + _low_index(lb)
+            rem[q] ^= lb
+            for r in range(nw):
+                common[r] &= insep[b, r]
+    return ceil
+
+
+@njit(cache=True, inline="always")
+def _whash(keys, row, m, nw, cap):
+    """Slot of set `m` in the memo (keys (cap, nw), row[i] true when slot i is used)."""
+    h = np.int64(0)
+    for j in range(nw):
+        h = (h ^ m[j]) * _HASH
+    i = (h >> 20) & (cap - 1)
+    while row[i]:
+        same = True
+        for j in range(nw):
+            if keys[i, j] != m[j]:
+                same = False
+                break
+        if same:
+            return i
+        i = (i + 1) & (cap - 1)
+    return i
+
+
+@njit(cache=True)
+def _wstate_tile(masks, mult, lset, nw, code, tile, play):
+    """The best tile to store for state `code` whose boards are `lset` (see small_solve's
+    _state_tile): a safe useful tile on the boards not yet won if there is one, else `tile`."""
+    hidden = np.int64(0)
+    for t in range(TILES):
+        if ((code >> (2 * t)) & 3) == 0:
+            hidden |= np.int64(1) << t
+    for j in range(nw):
+        play[j] = 0
+        m = lset[j]
+        while m:
+            low = m & -m
+            if (mult[j * 64 + _low_index(low)] & hidden) != 0:
+                play[j] |= low
+            m ^= low
+    for t in range(TILES):
+        if not (hidden >> t) & 1:
+            continue
+        safe = True
+        useful = False
+        for j in range(nw):
+            if (masks[t, 0, j] & play[j]) != 0:
+                safe = False
+                break
+            if ((masks[t, 2, j] | masks[t, 3, j]) & play[j]) != 0:
+                useful = True
+        if safe and useful:
+            return t
+    return tile
+
+
+@njit(cache=True)
+def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_start, adj, pos):
+    """(value, best tile) of the live boards `idx` (at most :data:`WIDE_MAX`), with the contract
+    of :func:`gamelab.voltorb._small_kernels.small_solve` (exact above `alpha`, else an upper
+    bound no more than `alpha`; each state stored in `table` under its revealed code; `counter`
+    counts the states and stops the search past its limit).
+
+    `adj_start`, `adj`: the inseparable-boards lists of
+    :func:`gamelab.voltorb._bounds_kernels.inseparable_lists` (or a one-entry `adj_start` to test
+    the pairs directly); `pos`: n int64 scratch, -1 everywhere (left so)."""
+    k = idx.size
+    nw = (k + 63) // 64
+    order = np.argsort(-weights[idx], kind="mergesort")
+    loc = idx[order]
+    w = np.empty(nw * 64)
+    w[:] = 0.0
+    for i in range(k):
+        w[i] = weights[loc[i]]
+    masks = np.zeros((TILES, 4, nw), np.int64)
+    mult = np.zeros(nw * 64, np.int64)  # tiles with a 2 or 3, per board (25-bit)
+    for i in range(k):
+        bit = np.int64(1) << (i & 63)
+        word = i >> 6
+        for t in range(TILES):
+            x = boards[loc[i], t]
+            masks[t, x, word] |= bit
+            if x >= 2:
+                mult[i] |= np.int64(1) << t
+    insep = np.zeros((k, nw), np.int64)
+    if adj_start.size > 1:
+        for i in range(k):
+            pos[loc[i]] = i
+        for i in range(k):
+            a = loc[i]
+            for j in range(adj_start[a], adj_start[a + 1]):
+                p = pos[adj[j]]
+                if p >= 0:
+                    insep[i, p >> 6] |= np.int64(1) << (p & 63)
+        for i in range(k):
+            pos[loc[i]] = -1
+    else:
+        for a in range(k):
+            for b in range(a + 1, k):
+                if _inseparable(bits, loc[a], loc[b]):
+                    insep[a, b >> 6] |= np.int64(1) << (b & 63)
+                    insep[b, a >> 6] |= np.int64(1) << (a & 63)
+    # the memo by live set
+    cap = 1 << 10
+    keys = np.zeros((cap, nw), np.int64)
+    row = np.zeros(cap, np.bool_)
+    vals = np.zeros(cap)
+    exact = np.zeros(cap, np.bool_)
+    used = 0
+    depth_max = TILES + 2
+    f_set = np.zeros((depth_max, nw), np.int64)
+    f_code = np.zeros(depth_max, np.int64)
+    f_alpha = np.zeros(depth_max)
+    f_la = np.zeros(depth_max)
+    f_live = np.zeros((depth_max, nw), np.int64)
+    f_won = np.zeros(depth_max)
+    f_order = np.zeros((depth_max, TILES), np.int64)
+    f_tb = np.zeros((depth_max, TILES))
+    f_n = np.zeros(depth_max, np.int64)
+    f_oi = np.zeros(depth_max, np.int64)
+    f_v = np.zeros(depth_max, np.int64)
+    f_cb = np.zeros((depth_max, 4))
+    f_acc = np.zeros(depth_max)
+    f_run = np.zeros(depth_max)
+    f_best = np.zeros(depth_max)
+    f_tile = np.zeros(depth_max, np.int64)
+    f_ceil = np.zeros(depth_max)
+    f_eps = np.zeros(depth_max)
+    f_done = np.zeros(depth_max, np.bool_)
+    f_cut = np.zeros(depth_max, np.bool_)
+    for i in range(k):
+        f_set[0, i >> 6] |= np.int64(1) << (i & 63)
+    f_alpha[0] = alpha
+    f_code[0] = code
+    live = np.zeros(nw, np.int64)
+    gone = np.zeros(nw, np.int64)
+    child = np.zeros(nw, np.int64)
+    rem = np.zeros(nw, np.int64)
+    common = np.zeros(nw, np.int64)
+    tmp_b = np.zeros(TILES)
+    depth = 0
+    mode = 0
+    value = 0.0
+    while True:
+        d = depth
+        if mode == 0:
+            h = _whash(keys, row, f_set[d], nw, cap)
+            known = -1.0
+            if row[h]:
+                if exact[h] or vals[h] <= f_alpha[d]:
+                    value = vals[h]
+                    mode = 2
+                else:
+                    known = vals[h]
+            if mode == 0:
+                slot = table_slot(table, f_code[d])
+                if table[slot, 0] == f_code[d]:
+                    if (np.int64(table[slot, 2]) & 1) or table[slot, 1] <= f_alpha[d]:
+                        value = table[slot, 1]
+                        mode = 2
+                    elif known < 0.0 or table[slot, 1] < known:
+                        known = table[slot, 1]
+            if mode == 0:
+                counter[0] += 1
+                if counter[0] > counter[1]:
+                    counter[2] = 1
+                    return 0.0, -1
+                for j in range(nw):
+                    live[j] = f_set[d, j]
+                won = 0.0
+                agreed = np.int64(0)
+                while True:
+                    agreed = np.int64(0)
+                    for t in range(TILES):
+                        for x in range(4):
+                            inside = True
+                            for j in range(nw):
+                                if (masks[t, x, j] & live[j]) != live[j]:
+                                    inside = False
+                                    break
+                            if inside:
+                                agreed |= np.int64(1) << t
+                                break
+                    any_gone = False
+                    for j in range(nw):
+                        gone[j] = 0
+                        m = live[j]
+                        while m:
+                            low = m & -m
+                            if (mult[j * 64 + _low_index(low)] & ~agreed) == 0:
+                                gone[j] |= low
+                            m ^= low
+                        if gone[j] != 0:
+                            any_gone = True
+                    if not any_gone:
+                        break
+                    won += _wmass(w, gone, nw)
+                    empty = True
+                    for j in range(nw):
+                        live[j] ^= gone[j]
+                        if live[j] != 0:
+                            empty = False
+                    if empty:
+                        break
+                f_won[d] = won
+                for j in range(nw):
+                    f_live[d, j] = live[j]
+                la = f_alpha[d] - won
+                if f_alpha[d] < 0.0 or la < 0.0:
+                    la = -1.0
+                f_la[d] = la
+                f_best[d] = 0.0
+                f_tile[d] = -1
+                f_oi[d] = 0
+                f_n[d] = 0
+                f_done[d] = True
+                f_cut[d] = False
+                count = _wcount(live, nw, 3)
+                if count == 1:
+                    f_best[d] = _wmass(w, live, nw)
+                elif count >= 2:
+                    total = _wmass(w, live, nw)
+                    eps = 1e-12 * total
+                    f_eps[d] = eps
+                    n = 0
+                    safe_tile = -1
+                    for t in range(TILES):
+                        if (agreed >> t) & 1:
+                            continue
+                        useful = False
+                        safe = True
+                        for j in range(nw):
+                            if ((masks[t, 2, j] | masks[t, 3, j]) & live[j]) != 0:
+                                useful = True
+                            if (masks[t, 0, j] & live[j]) != 0:
+                                safe = False
+                        if not useful:
+                            continue
+                        if safe:
+                            safe_tile = t
+                            break
+                        f_order[d, n] = t
+                        for j in range(nw):
+                            child[j] = masks[t, 0, j] & live[j]
+                        tmp_b[n] = total - _wmass(w, child, nw)
+                        n += 1
+                    if safe_tile < 0 and count == 2:
+                        # two boards, no safe useful tile: the heavier one
+                        a = -1
+                        b = -1
+                        for j in range(nw):
+                            m = live[j]
+                            while m:
+                                low = m & -m
+                                if a < 0:
+                                    a = j * 64 + _low_index(low)
+                                else:
+                                    b = j * 64 + _low_index(low)
+                                m ^= low
+                        heavy = a if w[a] >= w[b] else b
+                        f_best[d] = w[heavy]
+                        for t in range(TILES):
+                            if (mult[heavy] >> t) & 1 and not (agreed >> t) & 1:
+                                f_tile[d] = t
+                                break
+                    else:
+                        f_done[d] = False
+                        f_best[d] = -1.0
+                        if safe_tile >= 0:
+                            f_order[d, 0] = safe_tile
+                            f_tb[d, 0] = total
+                            f_n[d] = 1
+                            f_tile[d] = safe_tile
+                            ceil = total
+                        else:
+                            srt = np.argsort(-tmp_b[:n], kind="mergesort")
+                            cand = f_order[d, :n].copy()
+                            bnd = tmp_b[:n].copy()
+                            for j in range(n):
+                                f_order[d, j] = cand[srt[j]]
+                                f_tb[d, j] = bnd[srt[j]]
+                            f_n[d] = n
+                            f_tile[d] = f_order[d, 0]
+                            ceil = _wcover(w, insep, live, nw, rem, common)
+                        if known >= 0.0 and known - won < ceil:
+                            ceil = known - won
+                        f_ceil[d] = ceil
+                        if la >= 0.0 and ceil <= la + eps:
+                            f_done[d] = True
+                            f_cut[d] = True
+                            f_la[d] = ceil
+                f_v[d] = 1
+                f_acc[d] = 0.0
+                mode = 1
+        if mode == 1:
+            descended = False
+            if not f_done[d]:
+                while f_oi[d] < f_n[d]:
+                    t = f_order[d, f_oi[d]]
+                    threshold = max(f_best[d], f_la[d])
+                    if f_v[d] == 1:
+                        if f_tb[d, f_oi[d]] <= threshold + f_eps[d]:
+                            f_oi[d] = f_n[d]
+                            break
+                        run = 0.0
+                        for v in range(1, 4):
+                            nonempty = False
+                            for j in range(nw):
+                                child[j] = masks[t, v, j] & f_live[d, j]
+                                if child[j] != 0:
+                                    nonempty = True
+                            cb = _wcover(w, insep, child, nw, rem, common) if nonempty else 0.0
+                            f_cb[d, v] = cb
+                            run += cb
+                        f_run[d] = run
+                        if run <= threshold + f_eps[d]:
+                            f_oi[d] += 1
+                            continue
+                    while f_v[d] <= 3:
+                        for j in range(nw):
+                            child[j] = masks[t, f_v[d], j] & f_live[d, j]
+                        count = _wcount(child, nw, 3)
+                        if count == 0:
+                            f_v[d] += 1
+                            continue
+                        if count <= 2:
+                            # one or two boards: the ceiling is the value
+                            f_acc[d] += f_cb[d, f_v[d]]
+                            f_v[d] += 1
+                            continue
+                        cm = f_cb[d, f_v[d]]
+                        for j in range(nw):
+                            f_set[d + 1, j] = child[j]
+                        f_code[d + 1] = f_code[d] | (f_v[d] << (2 * t))
+                        f_alpha[d + 1] = -1.0 if threshold < 0.0 else threshold - (f_run[d] - cm)
+                        depth = d + 1
+                        descended = True
+                        break
+                    if descended:
+                        break
+                    if f_acc[d] > f_best[d] + f_eps[d]:
+                        f_best[d] = f_acc[d]
+                        f_tile[d] = t
+                    f_oi[d] += 1
+                    f_v[d] = 1
+                    f_acc[d] = 0.0
+                    if f_best[d] >= f_ceil[d] - f_eps[d]:
+                        f_oi[d] = f_n[d]
+            if descended:
+                mode = 0
+                continue
+            la = f_la[d]
+            if f_done[d]:
+                is_exact = not f_cut[d]
+            else:
+                is_exact = la < 0.0 or f_best[d] > la + f_eps[d]
+            if is_exact:
+                value = f_won[d] + f_best[d]
+            else:
+                value = f_won[d] + la
+            if used * 2 >= cap:
+                ncap = cap * 4
+                nkeys = np.zeros((ncap, nw), np.int64)
+                nrow = np.zeros(ncap, np.bool_)
+                nvals = np.zeros(ncap)
+                nexact = np.zeros(ncap, np.bool_)
+                for i in range(cap):
+                    if row[i]:
+                        hh = _whash(nkeys, nrow, keys[i], nw, ncap)
+                        nrow[hh] = True
+                        nkeys[hh] = keys[i]
+                        nvals[hh] = vals[i]
+                        nexact[hh] = exact[i]
+                keys = nkeys
+                row = nrow
+                vals = nvals
+                exact = nexact
+                cap = ncap
+            h = _whash(keys, row, f_set[d], nw, cap)
+            if not row[h]:
+                used += 1
+                row[h] = True
+                for j in range(nw):
+                    keys[h, j] = f_set[d, j]
+            vals[h] = value
+            exact[h] = is_exact
+            tile = -1
+            if is_exact:
+                tile = _wstate_tile(masks, mult, f_set[d], nw, f_code[d], f_tile[d], gone)
+            table_store(table, counter, f_code[d], value, is_exact, tile)
+            if counter[2]:
+                return 0.0, -1
+            if d == 0:
+                f_tile[0] = tile
+            mode = 2
+        if d == 0:
+            return value, f_tile[0]
+        depth = d - 1
+        p = depth
+        f_acc[p] += value
+        f_run[p] -= f_cb[p, f_v[p]] - value
+        f_v[p] += 1
+        if f_run[p] <= max(f_best[p], f_la[p]) + f_eps[p]:
+            f_oi[p] += 1
+            f_v[p] = 1
+            f_acc[p] = 0.0
+        mode = 1
