@@ -15,8 +15,24 @@ def _default_sigint() -> None:
 
 
 def _cpu_seconds(pid: int) -> float:
-    fields = open(f"/proc/{pid}/stat").read().rsplit(")", 1)[1].split()
-    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    """CPU seconds of `pid` and of its live descendants (a match plays in worker processes)."""
+    stats: dict[int, tuple[int, int]] = {}  # pid -> (parent, clock ticks)
+    for entry in os.listdir("/proc"):
+        if entry.isdigit():
+            try:
+                fields = open(f"/proc/{entry}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            stats[int(entry)] = (int(fields[1]), int(fields[11]) + int(fields[12]))
+    tree, ticks, grew = {pid}, 0, True
+    while grew:
+        grew = False
+        for p, (parent, _) in stats.items():
+            if parent in tree and p not in tree:
+                tree.add(p)
+                grew = True
+    ticks = sum(stats[p][1] for p in tree if p in stats)
+    return ticks / os.sysconf("SC_CLK_TCK")
 
 
 def _stop_inside_the_kernel(args: list[str], sig: int) -> tuple[subprocess.CompletedProcess, float]:
@@ -76,7 +92,21 @@ def test_14_perft_depth_14_stops_at_ctrl_c():
 
 
 def test_14_a_match_of_deep_blog_searches_stops_at_sigterm():
-    args = ["oware", "match", "--a", "blog:depth=12", "--b", "random", "--games", "2", "--no-store"]
+    # enough games that the match cannot end before the signal (2 games ended within 4 CPU-s
+    # once the first run's imports got cheaper)
+    args = [
+        "oware",
+        "match",
+        "--a",
+        "blog:depth=12",
+        "--b",
+        "random",
+        "--games",
+        "200",
+        "--workers",
+        "1",
+        "--no-store",
+    ]
     done, took = _stop_inside_the_kernel(args, signal.SIGTERM)
     assert done.returncode == 143 and "error: terminated" in done.stderr, done.stderr
     assert done.stdout == "" and took < 5, took

@@ -142,7 +142,9 @@ def test_a_cut_short_search_is_labelled_and_keeps_the_odds(api):
     from gamelab.web.app import create_app
     from gamelab.web.common import Settings
 
-    deal = api.post("/api/voltorb/practice/new", json={"level": 8, "seed": 3}).json()
+    # practice level 8, seed 1005: the hardest opening known (about 14 CPU-s exact), so a 0.01 s
+    # budget cuts it short however fast the solver gets (seed 3 became solvable within it)
+    deal = api.post("/api/voltorb/practice/new", json={"level": 8, "seed": 1005}).json()
     body = {"rows": deal["rows"], "cols": deal["cols"], "level": 8}
     exact = api.post("/api/voltorb/solve", json=body).json()
     with TestClient(create_app(Settings(workers=1, budget=0.01))) as tiny:
@@ -191,7 +193,9 @@ def test_the_answer_says_optimal_or_which_fallback_and_why(api):
 
     body = {"rows": ROWS, "cols": COLS, "level": 2}
     assert api.post("/api/voltorb/solve", json=body).json()["answer"] == "optimal"
-    deal = api.post("/api/voltorb/practice/new", json={"level": 8, "seed": 3}).json()
+    # practice level 8, seed 1005: the hardest opening known (about 14 CPU-s exact), so a 0.01 s
+    # budget cuts it short however fast the solver gets (seed 3 became solvable within it)
+    deal = api.post("/api/voltorb/practice/new", json={"level": 8, "seed": 1005}).json()
     with TestClient(create_app(Settings(workers=1, budget=0.01))) as tiny:
         cut = tiny.post(
             "/api/voltorb/solve", json={"rows": deal["rows"], "cols": deal["cols"], "level": 8}
