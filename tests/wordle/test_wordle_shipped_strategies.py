@@ -72,15 +72,18 @@ MODES = {"normal": None, "game's hard": "game", "strict hard": "strict"}
 
 
 def _docs_live_rows() -> list[list[str]]:
-    """The rows of docs/wordle.md's table "Their proven optima (10 guesses)"."""
+    """The rows of docs/wordle.md's table "Their proven optima (10 guesses)" (the section's
+    first table)."""
     text = DOCS.read_text(encoding="utf-8")
-    section = text.split("### Their proven optima (10 guesses)", 1)[1].split("\n#", 1)[0]
-    rows = [
-        [c.strip() for c in line.strip().strip("|").split("|")]
-        for line in section.splitlines()
-        if line.startswith("| `")
-    ]
-    return rows
+    section = text.split("### Their proven optima (10 guesses)", 1)[1]
+    lines = section.splitlines()
+    first = next(i for i, line in enumerate(lines) if line.startswith("| Setting"))
+    table = []
+    for line in lines[first + 2 :]:
+        if not line.startswith("|"):
+            break
+        table.append([c.strip() for c in line.strip().strip("|").split("|")])
+    return table
 
 
 def _depths(table) -> dict[int, int]:
