@@ -6,7 +6,17 @@ import time
 
 from gamelab.core.parallel import Backend
 from gamelab.core.stats import format_elo, format_estimate
-from gamelab.oware.match import MatchSummary, parse_player, run_match, stored_match
+from gamelab.oware.match import (
+    BlogSpec,
+    EngineSpec,
+    GreedySpec,
+    MatchSummary,
+    MctsSpec,
+    PlayerSpec,
+    RandomSpec,
+    run_match,
+    stored_match,
+)
 from gamelab.oware.perft import START_PERFT, perft_count
 from gamelab.oware.rules import TABLEBASE_SEEDS, Position, random_positions
 from gamelab.oware.search import Engine, twin_negamax
@@ -17,10 +27,10 @@ TITLE = "Oware Abapa: rules, engine, tablebases, strength"
 #: The acceptance matches of issue 7 (a, b, games, seed), run in the background with the
 #: commands in docs/oware.md; shown here when the results store holds them complete.
 ACCEPTANCE = (
-    ("engine:time=0.5", "blog:depth=6", 100, 1),
-    ("engine:time=0.5", "mcts:sims=1000", 100, 2),
-    ("engine:time=0.5", "blog:depth=6", 200, 11),
-    ("engine:time=0.5", "mcts:sims=1000", 200, 12),
+    (EngineSpec(time=0.5), BlogSpec(depth=6), 100, 1),
+    (EngineSpec(time=0.5), MctsSpec(sims=1000), 100, 2),
+    (EngineSpec(time=0.5), BlogSpec(depth=6), 200, 11),
+    (EngineSpec(time=0.5), MctsSpec(sims=1000), 200, 12),
 )
 
 
@@ -109,17 +119,17 @@ def build(section, ctx) -> None:
     backend = Backend(workers=workers, cluster=None if quick else ctx.backend.cluster, quiet=True)
     if quick:
         # 20 games: a clean sweep reads "at least 84 %" (Wilson), not 6 games' "at least 61 %"
-        pairs = [
-            ("greedy", "random", 20),
-            ("blog:depth=4", "greedy", 20),
-            ("engine:depth=4,tb=8", "blog:depth=4", 20),
+        pairs: list[tuple[PlayerSpec, PlayerSpec, int]] = [
+            (GreedySpec(), RandomSpec(), 20),
+            (BlogSpec(depth=4), GreedySpec(), 20),
+            (EngineSpec(depth=4, tablebase=8), BlogSpec(depth=4), 20),
         ]
     else:
         pairs = [
-            ("greedy", "random", 100),
-            ("blog:depth=4", "greedy", 100),
-            ("blog:depth=6", "blog:depth=4", 100),
-            ("engine:depth=6", "blog:depth=6", 100),
+            (GreedySpec(), RandomSpec(), 100),
+            (BlogSpec(depth=4), GreedySpec(), 100),
+            (BlogSpec(depth=6), BlogSpec(depth=4), 100),
+            (EngineSpec(depth=6), BlogSpec(depth=6), 100),
         ]
     section.text(
         "Players: random = a uniformly random legal move; greedy = the move capturing the most "
@@ -133,8 +143,8 @@ def build(section, ctx) -> None:
     match_rows = []
     for a, b, n in pairs:
         s = run_match(
-            parse_player(a),
-            parse_player(b),
+            a,
+            b,
             games=n,
             seed=ctx.seed,
             backend=backend,
@@ -142,11 +152,7 @@ def build(section, ctx) -> None:
         )
         match_rows.append(_match_row(s))
     for a, b, n, seed in ACCEPTANCE:
-        stored = (
-            stored_match(ctx.store, parse_player(a), parse_player(b), n, seed)
-            if ctx.store is not None
-            else None
-        )
+        stored = stored_match(ctx.store, a, b, n, seed) if ctx.store is not None else None
         if stored is not None:
             match_rows.append(_match_row(stored))
     section.table(
