@@ -22,7 +22,7 @@ play = run_scripted  # the session driven by scripted lines, what it showed as t
 def test_rows_are_checked_as_typed_and_blank_lines_do_not_quit():
     s = AssistSession(level=2, optimal=False)
     text = play(s, ["4,2 8,0 4,2 4,2", "", "4,2 8,0 4,2 4,2 16,4", ROWS, "help", COLS])
-    assert "error: row clues needs 5 entries" in text  # reported before the columns are asked
+    assert "error: the row clues need 5 entries" in text  # reported before the columns are asked
     assert "row 5 has sum 16 with 4 Voltorbs" in text
     assert "type the row clues" in text  # the blank line asks again
     assert "S = sum of the row's cards, V = its Voltorbs" in text  # the prompt explains S,V

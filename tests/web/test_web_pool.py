@@ -229,7 +229,7 @@ def test_load_is_shed_beyond_the_waiting_limit():
         # not a timing bound, which a loaded CI machine could miss)
         assert not busy.done() and shed.value == "cheap"
         assert shed.note == (
-            "server busy: exact optimal search not started (1 already waiting for a solver); "
+            "server busy: exact optimal search not started (1 other request already waiting for a solver); "
             "showing MinRisk"
         )
         assert await busy == 2.0 and await waiting == 0.01

@@ -266,6 +266,15 @@ def check_line_clues(kind: str, sums, volts) -> None:
             )
 
 
+#: each clue array of :class:`Clues` in words, for its errors
+_CLUE_WORDS = {
+    "row_sums": "row sums",
+    "row_voltorbs": "row Voltorb counts",
+    "col_sums": "column sums",
+    "col_voltorbs": "column Voltorb counts",
+}
+
+
 @dataclass(frozen=True)
 class Clues:
     """Per-line sums and Voltorb counts: rows top to bottom, columns left to right."""
@@ -276,15 +285,15 @@ class Clues:
     col_voltorbs: np.ndarray
 
     def __post_init__(self) -> None:
-        for name in ("row_sums", "row_voltorbs", "col_sums", "col_voltorbs"):
+        for name, words in _CLUE_WORDS.items():
             try:
                 arr = np.asarray(getattr(self, name), dtype=np.int64).reshape(-1)
             except OverflowError:
                 raise ValueError(
-                    f"{name}: a clue is a small whole number (a line's sum is 0-15)"
+                    f"{words}: a clue is a small whole number (a line's sum is 0-15)"
                 ) from None
             if arr.size != SIZE:
-                raise ValueError(f"{name} needs {SIZE} numbers, got {arr.size}")
+                raise ValueError(f"the {words} need {SIZE} numbers, got {arr.size}")
             object.__setattr__(self, name, arr)
         check_line_clues("row", self.row_sums, self.row_voltorbs)
         check_line_clues("column", self.col_sums, self.col_voltorbs)
@@ -349,7 +358,7 @@ def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[in
     parts = unicodedata.normalize("NFKC", text).replace(";", " ").split()
     if len(parts) != SIZE:
         raise ClueError(
-            f"{label} needs 5 entries 'sum,Voltorbs' separated by spaces, got {text!r}", what
+            f"the {label} need 5 entries 'sum,Voltorbs' separated by spaces, got {text!r}", what
         )
     sums, volts = [], []
     for i, part in enumerate(parts, 1):

@@ -408,7 +408,11 @@ class SolverPool:
         idle = self._queue()
         if idle.empty() and self._waiting >= self.max_waiting:
             # shed load: this many callers already wait for a process; answer cheaply at once
-            raise BudgetExceeded(f"{self.max_waiting} already waiting for a solver", started=False)
+            n = self.max_waiting
+            raise BudgetExceeded(
+                f"{n} other request{'s' if n != 1 else ''} already waiting for a solver",
+                started=False,
+            )
         self._waiting += 1
         try:
             slot = await asyncio.wait_for(idle.get(), timeout)
