@@ -235,3 +235,56 @@ def test_a_cpu_limit_stops_the_search_with_proven_bounds(capsys, monkeypatch):
     optimum = int(optimal_strategy(parse_setting("gen1-4", "blog")).total[0])  # shipped, proven
     assert optimum == 964  # the post's setting (docs/wordle.md)
     assert 0 < doc["lower_bound"] <= optimum <= doc["total"]
+
+
+# CPU seconds a search may run past its --cpu-limit: the kernel's chunks aim at 0.2 s, and the
+# Python work between calls is checked too. Before session 10 the limit was looked at only when a
+# kernel call ran out of its 200,000 nodes, so a search of many shorter calls ran on: 1.0 s
+# limits below used 3.96 s (the depth-limited search) on the same machine.
+CPU_MARGIN = 1.0
+
+
+def test_a_depth_limited_search_stops_within_a_margin_of_its_cpu_limit():
+    """The issue-30 case: `upto-gen5`, the game's hard mode, at most 5 guesses (not settled in
+    minutes), stopped by a 1 s CPU limit; the CPU used is counted with ``process_time``, so the
+    bound holds on a loaded machine."""
+    import time
+
+    from gamelab.wordle.rules import parse_setting
+
+    setting = parse_setting("upto-gen5", "standard", "game").with_limit(5)
+    solver = OptimalSolver(setting, cpu_limit=1.0)
+    solver.load_kernels()
+    start = time.process_time()
+    result = solver.solve()
+    used = time.process_time() - start
+    assert not result.proven and result.total is None
+    assert 2 * 384 - 1 < result.lower_bound < 10**9  # a proven bound, not "infeasible"
+    assert used <= 1.0 + CPU_MARGIN, used
+
+
+def test_the_depth_limits_share_the_cpu_limit_and_keep_their_bounds(tmp_path):
+    """`solve_summary(cpu_limit=S)`: the optimum and then its depth limits within S (plus the
+    margin) together; an unsettled depth limit reports a bound at least the looser limit's
+    optimum (a tighter limit cannot do better), and the summary is not stored."""
+    import time
+
+    from gamelab.core.results import ResultStore
+    from gamelab.wordle.rules import parse_setting
+    from gamelab.wordle.solver.summary import solve_summary, stored_optimum
+
+    setting = parse_setting("upto-gen3", "standard", "game")
+    OptimalSolver(setting).load_kernels()
+    store = ResultStore(tmp_path / "results.sqlite")
+    start = time.process_time()
+    out = solve_summary(setting, cpu_limit=2.0, store=store)
+    used = time.process_time() - start
+    assert used <= 2.0 + CPU_MARGIN, used
+    assert out.proven and out.total == 682  # docs/wordle.md (session 7)
+    assert out.depth_limited is not None
+    assert out.depth_limited[0].max_guesses == 6 and out.depth_limited[0].total == 682
+    # (the optimum takes about 1 s of CPU, at most 5 guesses about 6 s more)
+    for row in out.depth_limited[1:]:
+        assert row.proven or (row.total is None and row.lower_bound >= 682)
+    if not all(row.proven for row in out.depth_limited):
+        assert stored_optimum(setting, store) is None

@@ -40,7 +40,13 @@ class KernelSearch:
     for one game and hard mode: ``run(cands, budget, depth, pool, forced, deadline)`` ->
     (value, guess), exact when value < budget (else a lower bound >= budget)."""
 
-    NODE_CHUNK = 200_000  # nodes between two looks at the clock
+    NODE_CHUNK = 200_000  # most nodes between two looks at the clocks
+    # under a time or CPU limit a call is cut into chunks of about this many seconds (CPU or
+    # wall, whichever is larger; the chunk of nodes follows the rate of the last call), so a
+    # limit is overrun by about one chunk (a hard-mode node can cost 20 microseconds, and
+    # 200,000 of them seconds)
+    CHUNK_SECONDS = 0.2
+    MIN_CHUNK = 500
     SMALL_N = 64  # sets up to this size first try the candidates alone (endgame check)
     ASPIRATION = 0  # first budget tried above a node's proven bound (0: none, measured slower)
     CHILD_N = 64  # classes up to this size get the endgame check when their guess is expanded
@@ -80,6 +86,7 @@ class KernelSearch:
         for r in self.rn:
             r[:, 0] = 0  # "no demand" adds nothing to a key
         self._alloc(capacity)
+        self.chunk = 10_000  # nodes per call under a limit (then adapted by `run`)
         self.stats = np.zeros(4, dtype=np.int64)  # nodes, memo entries, scan steps, partitions
 
     def _alloc(self, capacity: int) -> None:
@@ -123,13 +130,22 @@ class KernelSearch:
         cpu_deadline: float = float("inf"),
     ) -> tuple[int, int]:
         """`deadline` is on the wall clock (``time.monotonic``), `cpu_deadline` on this
-        process's CPU clock (``time.process_time``). `history` (guesses and colours that led to this node) fixes the game's hard-mode
+        process's CPU clock (``time.process_time``); both are looked at before every call of
+        the kernel and between its chunks of nodes (:attr:`CHUNK_SECONDS`), so a search stops
+        within about a chunk of its limit, however many calls it makes. `history` (guesses and colours that led to this node) fixes the game's hard-mode
         demands, the key of its pool; `pool` must be the words that meet them."""
         sk = self.sk
         cands = np.asarray(cands, dtype=np.int32)
         green, need = self._demands(history)
         budget = min(budget, sk.INF)
+        limited = deadline < float("inf") or cpu_deadline < float("inf")
         while True:
+            if limited:
+                wall, cpu = time.monotonic(), time.process_time()
+                if wall > deadline or cpu > cpu_deadline:
+                    raise SearchTimeout
+            chunk = min(self.chunk, self.NODE_CHUNK) if limited else self.NODE_CHUNK
+            start_nodes = self.nodes
             status, value, guess = sk.search_kernel(
                 self.table,
                 self.tt,
@@ -162,13 +178,21 @@ class KernelSearch:
                 self.mval,
                 self.mguess,
                 self.entries,
-                self.NODE_CHUNK,
+                chunk,
                 self.stats,
                 self.SMALL_N,
                 self.ASPIRATION,
                 self.CHILD_N,
                 self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF,
             )
+            if limited and status in (sk.DONE, sk.NODE_LIMIT):
+                # the next chunk: about CHUNK_SECONDS at this call's rate
+                spent = max(time.monotonic() - wall, time.process_time() - cpu)
+                nodes = self.nodes - start_nodes
+                if spent > 0.01 and nodes > 0:
+                    self.chunk = int(max(nodes / spent * self.CHUNK_SECONDS, self.MIN_CHUNK))
+                elif status == sk.NODE_LIMIT:
+                    self.chunk = 2 * chunk
             if status == sk.DONE:
                 value = int(value)
                 return (INF if value >= sk.INF else value), int(guess)
@@ -179,8 +203,6 @@ class KernelSearch:
                     f"the search went deeper than {sk.MAX_FRAMES} guesses; "
                     "set a guess limit (--max-guesses)"
                 )
-            if time.monotonic() > deadline or time.process_time() > cpu_deadline:
-                raise SearchTimeout
 
     def load(self) -> float:
         """Load the compiled kernels without searching (in a new process numba's first call

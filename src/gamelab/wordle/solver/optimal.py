@@ -420,14 +420,21 @@ class OptimalSolver:
         game = self.game
         # the first guess is free in hard mode too: the pool only constrains later guesses
         guesses, lbs, _ = self._ordered_moves(cands, self.max_guesses, None)
-        lbs = np.array([self.two_level_bound(int(g), cands, sub_depth, pool) for g in guesses])
+        lbs = lbs.astype(np.int64)  # the one-level bounds, raised to the two-level ones
+        timed_out = False
+        try:
+            for i, g in enumerate(guesses.tolist()):
+                if i % 16 == 0 and self._out_of_time():  # (931 hard-mode bounds: seconds)
+                    raise SearchTimeout
+                lbs[i] = max(int(lbs[i]), self.two_level_bound(g, cands, sub_depth, pool))
+        except SearchTimeout:
+            timed_out = True
         order = np.lexsort((np.arange(len(guesses)), lbs))
         guesses, lbs = guesses[order], lbs[order]
         bounds: dict[int, list] = {
             int(g): [int(b), None] for g, b in zip(guesses, lbs, strict=True)
         }
         best = INF if upper_bound is None else upper_bound + 1
-        timed_out = False
         # Best first over the first guesses: always raise the lowest bound a little (budget =
         # bound + step), so the proven lower bound climbs steadily if the time limit stops the
         # search; a guess whose cost is found below its budget is settled exactly.
@@ -437,7 +444,7 @@ class OptimalSolver:
         heapq.heapify(heap)
         settled = settled_exact = visits = 0
         try:
-            while heap and heap[0][0] <= best:
+            while not timed_out and heap and heap[0][0] <= best:
                 b, k, g = heapq.heappop(heap)
                 # the most promising first guesses are settled fully: strategies of our own, far
                 # better upper bounds than a heuristic's
@@ -490,6 +497,16 @@ class OptimalSolver:
         return result
 
     def _attach_tree(self, result: OptimalResult, first: int) -> None:
+        """The proven strategy below `first` (settled exactly, so its nodes are in the memo:
+        no search, hence no time or CPU limit) with its distribution and worst case."""
+        limits = self._deadline, self._cpu_deadline
+        self._deadline = self._cpu_deadline = float("inf")
+        try:
+            self._tree_of(result, first)
+        finally:
+            self._deadline, self._cpu_deadline = limits
+
+    def _tree_of(self, result: OptimalResult, first: int) -> None:
         result.strategy = strategy_arrays(self, first)
         tree = result.tree = render_tree(self.game.words, result.strategy)
         depths = answer_depths(tree)

@@ -140,7 +140,8 @@ def solve_summary(
     "first guess", and no other opening is compared).
 
     Proven results are kept in `store` (a :class:`gamelab.core.results.ResultStore`) under the
-    experiment ``wordle-optimal`` and reused; unproven ones (time limit hit) are not stored.
+    experiment ``wordle-optimal`` and reused; unproven ones (time limit hit, in the
+    search or one of its depth limits) are not stored.
     """
     game = Game.of(setting)
     hard, max_guesses = setting.hard, setting.max_guesses
@@ -215,7 +216,8 @@ def solve_summary(
     out.seconds = time.monotonic() - start
     out.cpu_seconds = time.process_time() - cpu - startup
     out.startup_cpu_seconds = startup
-    if store is not None and res.proven:
+    settled = all(row.proven for row in out.depth_limited or [])
+    if store is not None and res.proven and settled:  # (else a later run tries the rest again)
         store.put("wordle-optimal", summary_params(setting), 0, out.stored())
     return out
 
@@ -258,10 +260,17 @@ def _depth_limited(
                 )
             )
             break
-        remaining = (
-            None if time_limit is None else max(1.0, time_limit - (time.monotonic() - start))
-        )
-        cpu_left = None if cpu is None else max(1.0, cpu[0] - (time.process_time() - cpu[1]))
+        # (a tighter limit cannot do better than the looser one: its optimum is a lower bound)
+        floor = rows[-1].total or 0
+        remaining = None if time_limit is None else time_limit - (time.monotonic() - start)
+        cpu_left = None if cpu is None else cpu[0] - (time.process_time() - cpu[1])
+        if (remaining is not None and remaining <= 0) or (cpu_left is not None and cpu_left <= 0):
+            rows.append(  # the limits are spent: not settled, the bound known so far
+                DepthLimited(
+                    max_guesses=k, total=None, proven=False, lower_bound=floor, first_guesses=[]
+                )
+            )
+            break
         sub = OptimalSolver(limited, time_limit=remaining, cpu_limit=cpu_left).solve()
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
         rows.append(
@@ -269,7 +278,7 @@ def _depth_limited(
                 max_guesses=k,
                 total=sub.total,
                 proven=sub.proven or sub.lower_bound >= INF,
-                lower_bound=None if sub.lower_bound >= INF else sub.lower_bound,
+                lower_bound=None if sub.lower_bound >= INF else max(sub.lower_bound, floor),
                 first_guesses=sub.first_guesses,
             )
         )
