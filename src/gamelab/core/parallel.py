@@ -22,6 +22,7 @@ of overhead per task on Dask and less locally, so give each task a chunk of work
 
 from __future__ import annotations
 
+import importlib.util
 import logging
 import multiprocessing
 import multiprocessing.context
@@ -121,6 +122,8 @@ class Backend:
         """Refuse (ValueError) a remote cluster whose scheduler does not answer within
         `timeout` seconds, before any work is started (see :func:`check_scheduler`)."""
         cluster = self.resolved_cluster()
+        if cluster is not None:
+            check_dask_installed(cluster)
         if cluster is not None and not _LOCAL_CLUSTER.match(cluster):
             check_scheduler(cluster, timeout)
 
@@ -372,7 +375,18 @@ def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
         remaining = [i for i in remaining if i not in finished]
 
 
+def check_dask_installed(cluster: str) -> None:
+    """Refuse (ValueError) a cluster when Dask is not installed: it is the optional extra
+    ``gamelab[cluster]``, left out of the base install (issue 23)."""
+    if importlib.util.find_spec("distributed") is None:
+        raise ValueError(
+            f"--cluster {cluster} needs Dask, which is not installed: "
+            'pip install "gamelab[cluster]" (or run without --cluster and $GAMELAB_CLUSTER)'
+        )
+
+
 def _run_dask(fn, items, pending, seed, cluster, record, progress) -> None:
+    check_dask_installed(cluster)
     from distributed import Client, LocalCluster, as_completed
 
     m = _LOCAL_CLUSTER.match(cluster)

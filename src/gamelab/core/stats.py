@@ -28,7 +28,6 @@ from dataclasses import asdict, dataclass
 from typing import Any, Literal
 
 import numpy as np
-from scipy import stats as _sps
 
 
 @dataclass(frozen=True)
@@ -129,10 +128,18 @@ def format_elo(elo: Elo) -> str:
     return f"{signed(elo.value)} [{signed(elo.lo)}, {signed(elo.hi)}]"
 
 
+def _scipy_stats() -> Any:
+    """scipy.stats, imported on first use: importing it cost about a CPU-second of every
+    command, most of which never computes an interval (issue 23)."""
+    from scipy import stats
+
+    return stats
+
+
 def _z(confidence: float) -> float:
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
-    return float(_sps.norm.ppf(0.5 + confidence / 2))
+    return float(_scipy_stats().norm.ppf(0.5 + confidence / 2))
 
 
 def wilson_interval(successes: float, trials: int, confidence: float = 0.95) -> Estimate:
@@ -162,7 +169,11 @@ def mean_interval(values: Sequence[float] | np.ndarray, confidence: float = 0.95
     if n == 1:
         return Estimate(mean, -math.inf, math.inf, 1, confidence)
     sem = float(x.std(ddof=1)) / math.sqrt(n)
-    t = float(_sps.t.ppf(0.5 + confidence / 2, df=n - 1)) if 0 < confidence < 1 else _z(confidence)
+    t = (
+        float(_scipy_stats().t.ppf(0.5 + confidence / 2, df=n - 1))
+        if 0 < confidence < 1
+        else _z(confidence)
+    )
     return Estimate(mean, mean - t * sem, mean + t * sem, n, confidence)
 
 
@@ -203,7 +214,7 @@ def mean_interval_from_moments(
     mean = total / n
     var = max(0.0, (total_sq - n * mean * mean) / (n - 1))
     sem = math.sqrt(var / n)
-    t = float(_sps.t.ppf(0.5 + confidence / 2, df=n - 1))
+    t = float(_scipy_stats().t.ppf(0.5 + confidence / 2, df=n - 1))
     return Estimate(mean, mean - t * sem, mean + t * sem, n, confidence)
 
 
