@@ -350,6 +350,13 @@ HELPERS: dict[str, dict[str, str]] = {
         "_small_kernels._mass": "a set's prior mass inside small_solve",
         "_small_kernels._cover": "the inseparable-boards ceiling inside small_solve",
         "_small_kernels._state_tile": "the stored best tile of a state inside small_solve",
+        "_small_kernels._pmass": "a set's prior mass by popcounts inside small_solve",
+        "_small_kernels.small_search": "the search of small_solve (and of wide_solve's small "
+        "states) on prepared masks",
+        "_small_kernels.weight_classes": "the weight classes of small_solve and wide_solve",
+        "_wide_kernels._wpmass": "a set's prior mass by popcounts inside wide_solve",
+        "_wide_kernels._wpop": "a set's size inside wide_solve",
+        "_wide_kernels._compact": "a small child renumbered into one word inside wide_solve",
         "_wide_kernels._wmass": "a set's prior mass inside wide_solve",
         "_wide_kernels._wcount": "a set's size (up to a few) inside wide_solve",
         "_wide_kernels._wcover": "the inseparable-boards ceiling inside wide_solve",

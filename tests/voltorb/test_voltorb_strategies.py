@@ -342,7 +342,8 @@ def test_memo_table_grows_and_keeps_its_entries():
         assert table_entry(bigger, c) == (0.25 * i, bool(i % 2), i)
     assert table_entry(bigger, 7) is None
     # a search that outgrows the starting table still finds the same value
-    post = max(_posteriors(3, [7], 4000, seed=26), key=lambda p: p.count)
+    # (240 boards, about 500 states: enough to outgrow a 16-row table)
+    post = max(_posteriors(2, [7, 8], 1500, seed=27), key=lambda p: p.count)
     for small_max in (0, 62):  # the general search alone, and with the small-state kernel
         small = OptimalSolver(post, small_max=small_max)
         small._table = table_new(16)

@@ -23,6 +23,12 @@ which bounds their value, a tile is dropped as soon as its children so far prove
 the best, and the search of a state stops when a tile reaches the inseparable-boards bound
 (:func:`gamelab.voltorb._bounds_kernels.pair_bound`, here on masks).
 
+Two cheap facts cut further: a state's *floor* (flip t, then play for the heaviest board of each
+child: a policy, so its value is at most the optimum) starts the search's best, so tiles that
+cannot beat it are skipped, and a floor at the ceiling solves the state at once; and a set's mass
+is a popcount per weight class (the prior gives few distinct board weights: 2 on seed 1005's
+level-8 opening), not one add per board.
+
 The recursion runs on an explicit stack (a second cached recursive kernel can crash numba on
 load, DEVELOPERS.md). The twin is :func:`small_solve_py` (plain recursion over frozensets).
 """
@@ -30,7 +36,8 @@ load, DEVELOPERS.md). The twin is :func:`small_solve_py` (plain recursion over f
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, types
+from numba.extending import intrinsic
 
 from gamelab.voltorb._bounds_kernels import _inseparable
 from gamelab.voltorb._table_kernels import table_slot, table_store
@@ -52,6 +59,22 @@ def _low_index(low):
     return _BIT_INDEX[((low * _DEBRUIJN_SIGNED) >> 58) & 63]
 
 
+#: the most distinct board weights for which a set's mass is counted by popcounts per weight
+#: class (the hgss prior has 1 to 4 on the positions measured; more: one add per board)
+WEIGHT_CLASSES_MAX = 8
+
+
+@intrinsic
+def _ctpop(typingctx, x):
+    """The number of set bits of an int64 (LLVM's ctpop: one popcnt instruction)."""
+    sig = types.int64(types.int64)
+
+    def codegen(context, builder, signature, args):
+        return builder.ctpop(args[0])
+
+    return sig, codegen
+
+
 @njit(cache=True, inline="always")
 def _mass(w, m):
     s = 0.0
@@ -60,6 +83,36 @@ def _mass(w, m):
         s += w[_low_index(low)]
         m ^= low
     return s
+
+
+@njit(cache=True, inline="always")
+def _pmass(w, m, cls_w, cls_m, ncls):
+    """Prior mass of the boards of `m`: per weight class, the class weight times a popcount
+    (boards numbered heaviest first, so a class is a run of bits); ncls = 0: one add per board."""
+    if ncls == 0:
+        return _mass(w, m)
+    s = 0.0
+    for c in range(ncls):
+        s += cls_w[c] * _ctpop(m & cls_m[c])
+    return s
+
+
+@njit(cache=True)
+def weight_classes(w, k, cls_w, cls_m, nw):
+    """Fill the weight classes of the k boards of weights `w` (descending): class c has weight
+    cls_w[c] and the boards of the nw-word mask cls_m[c]; returns their number, or 0 if there
+    are more than WEIGHT_CLASSES_MAX (then masses are summed board by board)."""
+    ncls = 0
+    for i in range(k):
+        if ncls == 0 or w[i] != cls_w[ncls - 1]:
+            if ncls == WEIGHT_CLASSES_MAX:
+                return 0
+            cls_w[ncls] = w[i]
+            for j in range(nw):
+                cls_m[ncls, j] = 0
+            ncls += 1
+        cls_m[ncls - 1, i >> 6] |= np.int64(1) << (i & 63)
+    return ncls
 
 
 @njit(cache=True, inline="always")
@@ -141,6 +194,22 @@ def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
             if _inseparable(bits, loc[a], loc[b]):
                 insep[a] |= np.int64(1) << b
                 insep[b] |= np.int64(1) << a
+    cls_w = np.zeros(WEIGHT_CLASSES_MAX)
+    cls_m = np.zeros((WEIGHT_CLASSES_MAX, 1), np.int64)
+    ncls = weight_classes(w, k, cls_w, cls_m, 1)
+    return small_search(
+        w, masks, mult, insep, k, cls_w, cls_m[:, 0].copy(), ncls, code, alpha, table, counter
+    )
+
+
+@njit(cache=True)
+def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, table, counter):
+    """The search of :func:`small_solve` on boards already set up: `w` their weights (heaviest
+    first), `masks[t, x]` the boards with value x on tile t, `mult` each board's multiplier tiles,
+    `insep` each board's inseparable partners, `cls_w`, `cls_m`, `ncls` the weight classes
+    (:func:`weight_classes`), all as bits 0 .. k - 1 of one int64. The multi-word search
+    (:func:`gamelab.voltorb._wide_kernels.wide_solve`) hands its states of at most
+    :data:`SMALL_MAX` boards here."""
     # the memo: open addressing on the mask (0 = empty); a value, and whether it is exact (else
     # it is an upper bound)
     cap = 1 << 10
@@ -171,6 +240,10 @@ def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
     f_safe = np.zeros(depth_max, np.bool_)
     f_done = np.zeros(depth_max, np.bool_)  # solved at its opening
     f_cut = np.zeros(depth_max, np.bool_)  # failed low at its opening (the ceiling)
+    # boards with a 2 or 3 on each tile (won boards: no multiplier left off the agreed tiles)
+    tmult = np.zeros(TILES, np.int64)
+    for t in range(TILES):
+        tmult[t] = masks[t, 2] | masks[t, 3]
     f_set[0] = (np.int64(1) << k) - 1
     f_alpha[0] = alpha
     f_code[0] = code
@@ -216,16 +289,14 @@ def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
                             if (masks[t, x] & live) == live:
                                 agreed |= np.int64(1) << t
                                 break
-                    gone = 0
-                    m = live
-                    while m:
-                        low = m & -m
-                        if (mult[_low_index(low)] & ~agreed) == 0:
-                            gone |= low
-                        m ^= low
+                    playing = np.int64(0)
+                    for t in range(TILES):
+                        if not (agreed >> t) & 1:
+                            playing |= tmult[t]
+                    gone = live & ~playing
                     if gone == 0:
                         break
-                    won += _mass(w, gone)
+                    won += _pmass(w, gone, cls_w, cls_m, ncls)
                     live ^= gone
                     if live == 0:
                         break
@@ -242,9 +313,9 @@ def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
                 f_done[d] = True
                 f_cut[d] = False
                 if live != 0 and (live & (live - 1)) == 0:
-                    f_best[d] = _mass(w, live)  # one board: cleared
+                    f_best[d] = _pmass(w, live, cls_w, cls_m, ncls)  # one board: cleared
                 elif live != 0:
-                    total = _mass(w, live)
+                    total = _pmass(w, live, cls_w, cls_m, ncls)
                     eps = 1e-12 * total
                     f_eps[d] = eps
                     n = 0
@@ -256,7 +327,7 @@ def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
                             safe_tile = t
                             break
                         f_order[d, n] = t
-                        tmp_b[n] = total - _mass(w, masks[t, 0] & live)
+                        tmp_b[n] = total - _pmass(w, masks[t, 0] & live, cls_w, cls_m, ncls)
                         n += 1
                     two = live & (live - 1)
                     if safe_tile < 0 and (two & (two - 1)) == 0:
@@ -298,6 +369,22 @@ def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
                             f_done[d] = True
                             f_cut[d] = True
                             f_la[d] = ceil  # reported as the upper bound (see the finish)
+                        elif safe_tile < 0:
+                            # a floor: flip t, then play for the heaviest board of each child
+                            # (bit order is weight order); the best tile starts there, and a
+                            # floor at the ceiling solves the state
+                            for j in range(n):
+                                t = f_order[d, j]
+                                floor = 0.0
+                                for v in range(1, 4):
+                                    cm = masks[t, v] & live
+                                    if cm != 0:
+                                        floor += w[_low_index(cm & -cm)]
+                                if floor > f_best[d]:
+                                    f_best[d] = floor
+                                    f_tile[d] = t
+                            if f_best[d] >= ceil - eps:
+                                f_done[d] = True
                 f_v[d] = 1
                 f_acc[d] = 0.0
                 mode = 1

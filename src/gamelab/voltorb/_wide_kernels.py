@@ -11,7 +11,11 @@ inseparable-boards ceiling a greedy cover on the masks (the same cover as ``pair
 
 The recursion, the pruning, the fail-low contract and the memo (by live set, and by revealed
 code in the win search's table) are those of :func:`gamelab.voltorb._small_kernels.small_solve`;
-its module doc has the proof that the value depends only on the set of live boards. The twin is
+its module doc has the proof that the value depends only on the set of live boards. A child of
+at most :data:`gamelab.voltorb._small_kernels.SMALL_MAX` boards is renumbered into one word
+(:func:`_compact`, from this kernel's masks and inseparable rows) and searched by
+:func:`gamelab.voltorb._small_kernels.small_search`: on seed 1005's opening 9 in 10 states have
+fewer than 32 boards, and every step on them cost nw words here. The twin is
 :func:`gamelab.voltorb._small_kernels.small_solve_py` (plain recursion over frozensets).
 """
 
@@ -21,7 +25,14 @@ import numpy as np
 from numba import njit
 
 from gamelab.voltorb._bounds_kernels import _inseparable
-from gamelab.voltorb._small_kernels import _low_index
+from gamelab.voltorb._small_kernels import (
+    SMALL_MAX,
+    WEIGHT_CLASSES_MAX,
+    _ctpop,
+    _low_index,
+    small_search,
+    weight_classes,
+)
 from gamelab.voltorb._table_kernels import table_slot, table_store
 from gamelab.voltorb.rules import TILES
 
@@ -42,6 +53,81 @@ def _wmass(w, m, nw):
             s += w[j * 64 + _low_index(low)]
             x ^= low
     return s
+
+
+@njit(cache=True, inline="always")
+def _wpmass(w, m, nw, cls_w, cls_m, ncls):
+    """Prior mass of the boards of `m` by popcounts per weight class (see _small_kernels._pmass);
+    ncls = 0: one add per board."""
+    if ncls == 0:
+        return _wmass(w, m, nw)
+    s = 0.0
+    for c in range(ncls):
+        n = 0
+        for j in range(nw):
+            n += _ctpop(m[j] & cls_m[c, j])
+        s += cls_w[c] * n
+    return s
+
+
+@njit(cache=True, inline="always")
+def _wpop(m, nw):
+    """The number of boards in `m`."""
+    c = 0
+    for j in range(nw):
+        c += _ctpop(m[j])
+    return c
+
+
+@njit(cache=True)
+def _compact(boards, loc, w, insep, child, nw, cpos, s_w, s_masks, s_mult, s_insep):
+    """Renumber the boards of the nw-word set `child` (at most SMALL_MAX) as bits 0 .. c - 1 of
+    one word, in the same (heaviest-first) order, for small_search; returns c. `cpos` is
+    nw * 64 scratch, -1 everywhere (left so)."""
+    c = 0
+    for j in range(nw):
+        m = child[j]
+        while m:
+            low = m & -m
+            p = j * 64 + _low_index(low)
+            cpos[p] = c
+            s_w[c] = w[p]
+            c += 1
+            m ^= low
+    for t in range(TILES):
+        for x in range(4):
+            s_masks[t, x] = 0
+    i = 0
+    for j in range(nw):
+        m = child[j]
+        while m:
+            low = m & -m
+            p = j * 64 + _low_index(low)
+            bit = np.int64(1) << i
+            mb = np.int64(0)
+            for t in range(TILES):
+                x = boards[loc[p], t]
+                s_masks[t, x] |= bit
+                if x >= 2:
+                    mb |= np.int64(1) << t
+            s_mult[i] = mb
+            ins = np.int64(0)
+            for q in range(nw):
+                r = insep[p, q] & child[q]
+                while r:
+                    lb = r & -r
+                    ins |= np.int64(1) << cpos[q * 64 + _low_index(lb)]
+                    r ^= lb
+            s_insep[i] = ins
+            i += 1
+            m ^= low
+    for j in range(nw):
+        m = child[j]
+        while m:
+            low = m & -m
+            cpos[j * 64 + _low_index(low)] = -1
+            m ^= low
+    return c
 
 
 @njit(cache=True, inline="always")
@@ -186,6 +272,23 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                 if _inseparable(bits, loc[a], loc[b]):
                     insep[a, b >> 6] |= np.int64(1) << (b & 63)
                     insep[b, a >> 6] |= np.int64(1) << (a & 63)
+    cls_w = np.zeros(WEIGHT_CLASSES_MAX)
+    cls_m = np.zeros((WEIGHT_CLASSES_MAX, nw), np.int64)
+    ncls = weight_classes(w, k, cls_w, cls_m, nw)
+    # boards with a 2 or 3 on each tile
+    tmult = np.zeros((TILES, nw), np.int64)
+    for t in range(TILES):
+        for j in range(nw):
+            tmult[t, j] = masks[t, 2, j] | masks[t, 3, j]
+    # a child of at most SMALL_MAX boards is renumbered into one word for small_search
+    cpos = np.full(nw * 64, -1, np.int64)
+    s_w = np.zeros(SMALL_MAX)
+    s_masks = np.zeros((TILES, 4), np.int64)
+    s_mult = np.zeros(SMALL_MAX, np.int64)
+    s_insep = np.zeros(SMALL_MAX, np.int64)
+    s_cls_w = np.zeros(WEIGHT_CLASSES_MAX)
+    s_cls_m = np.zeros((WEIGHT_CLASSES_MAX, 1), np.int64)
+    s_cls_m1 = np.zeros(WEIGHT_CLASSES_MAX, np.int64)
     # the memo by live set
     cap = 1 << 10
     keys = np.zeros((cap, nw), np.int64)
@@ -269,18 +372,16 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                                 break
                     any_gone = False
                     for j in range(nw):
-                        gone[j] = 0
-                        m = live[j]
-                        while m:
-                            low = m & -m
-                            if (mult[j * 64 + _low_index(low)] & ~agreed) == 0:
-                                gone[j] |= low
-                            m ^= low
+                        playing = np.int64(0)
+                        for t in range(TILES):
+                            if not (agreed >> t) & 1:
+                                playing |= tmult[t, j]
+                        gone[j] = live[j] & ~playing
                         if gone[j] != 0:
                             any_gone = True
                     if not any_gone:
                         break
-                    won += _wmass(w, gone, nw)
+                    won += _wpmass(w, gone, nw, cls_w, cls_m, ncls)
                     empty = True
                     for j in range(nw):
                         live[j] ^= gone[j]
@@ -303,9 +404,9 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                 f_cut[d] = False
                 count = _wcount(live, nw, 3)
                 if count == 1:
-                    f_best[d] = _wmass(w, live, nw)
+                    f_best[d] = _wpmass(w, live, nw, cls_w, cls_m, ncls)
                 elif count >= 2:
-                    total = _wmass(w, live, nw)
+                    total = _wpmass(w, live, nw, cls_w, cls_m, ncls)
                     eps = 1e-12 * total
                     f_eps[d] = eps
                     n = 0
@@ -328,7 +429,7 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                         f_order[d, n] = t
                         for j in range(nw):
                             child[j] = masks[t, 0, j] & live[j]
-                        tmp_b[n] = total - _wmass(w, child, nw)
+                        tmp_b[n] = total - _wpmass(w, child, nw, cls_w, cls_m, ncls)
                         n += 1
                     if safe_tile < 0 and count == 2:
                         # two boards, no safe useful tile: the heavier one
@@ -375,6 +476,23 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                             f_done[d] = True
                             f_cut[d] = True
                             f_la[d] = ceil
+                        elif safe_tile < 0:
+                            # a floor (see small_search): flip t, then play for the heaviest
+                            # board of each child
+                            for jt in range(n):
+                                t = f_order[d, jt]
+                                floor = 0.0
+                                for v in range(1, 4):
+                                    for j in range(nw):
+                                        cm = masks[t, v, j] & live[j]
+                                        if cm != 0:
+                                            floor += w[j * 64 + _low_index(cm & -cm)]
+                                            break
+                                if floor > f_best[d]:
+                                    f_best[d] = floor
+                                    f_tile[d] = t
+                            if f_best[d] >= ceil - eps:
+                                f_done[d] = True
                 f_v[d] = 1
                 f_acc[d] = 0.0
                 mode = 1
@@ -402,10 +520,11 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                         if run <= threshold + f_eps[d]:
                             f_oi[d] += 1
                             continue
+                    small_cut = False
                     while f_v[d] <= 3:
                         for j in range(nw):
                             child[j] = masks[t, f_v[d], j] & f_live[d, j]
-                        count = _wcount(child, nw, 3)
+                        count = _wpop(child, nw)
                         if count == 0:
                             f_v[d] += 1
                             continue
@@ -415,6 +534,55 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                             f_v[d] += 1
                             continue
                         cm = f_cb[d, f_v[d]]
+                        if count <= SMALL_MAX:
+                            # a small child: renumbered into one word and searched there
+                            ccode = f_code[d] | (f_v[d] << (2 * t))
+                            calpha = -1.0 if threshold < 0.0 else threshold - (f_run[d] - cm)
+                            slot = table_slot(table, ccode)
+                            if table[slot, 0] == ccode and (
+                                (np.int64(table[slot, 2]) & 1) or table[slot, 1] <= calpha
+                            ):
+                                value = table[slot, 1]
+                            else:
+                                c = _compact(
+                                    boards,
+                                    loc,
+                                    w,
+                                    insep,
+                                    child,
+                                    nw,
+                                    cpos,
+                                    s_w,
+                                    s_masks,
+                                    s_mult,
+                                    s_insep,
+                                )
+                                sn = weight_classes(s_w, c, s_cls_w, s_cls_m, 1)
+                                for q in range(WEIGHT_CLASSES_MAX):
+                                    s_cls_m1[q] = s_cls_m[q, 0]
+                                value, _tile = small_search(
+                                    s_w,
+                                    s_masks,
+                                    s_mult,
+                                    s_insep,
+                                    c,
+                                    s_cls_w,
+                                    s_cls_m1,
+                                    sn,
+                                    ccode,
+                                    calpha,
+                                    table,
+                                    counter,
+                                )
+                                if counter[2]:
+                                    return 0.0, -1
+                            f_acc[d] += value
+                            f_run[d] -= cm - value
+                            f_v[d] += 1
+                            if f_run[d] <= threshold + f_eps[d]:
+                                small_cut = True
+                                break
+                            continue
                         for j in range(nw):
                             f_set[d + 1, j] = child[j]
                         f_code[d + 1] = f_code[d] | (f_v[d] << (2 * t))
@@ -424,6 +592,12 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                         break
                     if descended:
                         break
+                    if small_cut:
+                        # this tile cannot beat the best (or alpha) any more
+                        f_oi[d] += 1
+                        f_v[d] = 1
+                        f_acc[d] = 0.0
+                        continue
                     if f_acc[d] > f_best[d] + f_eps[d]:
                         f_best[d] = f_acc[d]
                         f_tile[d] = t
