@@ -271,7 +271,9 @@ def _depth_limited(
                 )
             )
             break
-        sub = OptimalSolver(limited, time_limit=remaining, cpu_limit=cpu_left).solve()
+        sub = OptimalSolver(limited, time_limit=remaining, cpu_limit=cpu_left).solve(
+            lower_bound=floor or None
+        )
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
         rows.append(
             DepthLimited(
