@@ -61,7 +61,10 @@ class OptimalSolver:
     :class:`~gamelab.wordle.rules.Setting` (its word list, rule, hard mode and guess limit;
     ``max_guesses`` None: no limit)."""
 
-    ROOT_STEP = 8  # a first guess's first budget above a given lower bound (solve)
+    # a first guess's first budget above a given lower bound (solve), doubled at each visit up
+    # to ROOT_STEP_MAX, then none (an infeasible guess is proven so at last)
+    ROOT_STEP = 8
+    ROOT_STEP_MAX = 64
 
     def __init__(
         self,
@@ -422,8 +425,9 @@ class OptimalSolver:
         constraints (it only speeds up the search). `lower_bound`, if given, must be proven
         (e.g. the optimum under a looser guess limit): then, until a strategy is found, each
         first guess is searched with a budget a little above it, doubled for that guess at
-        every visit (``ROOT_STEP``), instead of without a budget (a depth-limited search
-        without one explores strategies far worse than the optimum)."""
+        every visit (``ROOT_STEP`` .. ``ROOT_STEP_MAX``, then without a budget, as without
+        `lower_bound`): a depth-limited search without a budget explores strategies far worse
+        than the optimum."""
         start, cands, pool, sub_depth = self._start()
         floor = 0 if lower_bound is None else lower_bound
         game = self.game
@@ -457,7 +461,7 @@ class OptimalSolver:
         try:
             while not timed_out and heap and heap[0][0] <= best:
                 b, k, g = heapq.heappop(heap)
-                if lower_bound is not None and best >= INF:
+                if lower_bound is not None and best >= INF and step[g] <= self.ROOT_STEP_MAX:
                     budget = min(b + step[g], best + 1)
                     step[g] *= 2
                 else:
