@@ -9,7 +9,12 @@ from gamelab.core.parallel import Backend
 from gamelab.core.results import ResultStore
 from gamelab.wordle.rules import Setting, parse_names, pokemon_word_list
 from gamelab.wordle.solver import _feasible_kernels as fk
-from gamelab.wordle.solver.feasible import FeasibleSearch, feasible_python, prove_feasible
+from gamelab.wordle.solver.feasible import (
+    FeasibleSearch,
+    feasible_python,
+    feasible_within,
+    prove_feasible,
+)
 from gamelab.wordle.solver.optimal import OptimalSolver
 from gamelab.wordle.table import Game
 
@@ -74,6 +79,21 @@ def test_feasible_agrees_with_the_optimum_under_each_limit(seed):
         if best.total is not None:
             assert best.first_guesses[0] in job.feasible_first_guesses
         seen.add(feasible)
+    assert seen == {True, False}
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_feasible_within_agrees_with_the_optimum_and_stops_when_told(seed):
+    """`feasible_within` (the depth limits' first question in solve-optimal) answers as the
+    optimal solver under each limit, and None when its clock says stop."""
+    game = Game(clustered_words(seed), "standard")
+    seen = set()
+    for limit in (2, 3, 4, 5):
+        setting = Setting(game.words, game.rule, None, limit)
+        best = OptimalSolver(setting).solve()
+        assert feasible_within(setting, lambda: False) == (best.total is not None)
+        assert feasible_within(setting, lambda: True) is None
+        seen.add(best.total is not None)
     assert seen == {True, False}
 
 

@@ -113,6 +113,29 @@ def test_depth_limit_and_hard_mode_match_naive(seed):
         assert (limited.total if limited.total is not None else INF) == expected
 
 
+@pytest.mark.parametrize("seed", range(4))
+@pytest.mark.parametrize("engine", ["numba", "python"])
+def test_a_depth_limit_searched_up_from_the_looser_limits_optimum(seed, engine):
+    """`solve(lower_bound=...)` (the depth limits of solve_summary: each tighter limit starts
+    from the looser one's optimum, budgets doubling per first guess) finds the same optimum and
+    the same first guesses as the search without it, and the infeasible limits too."""
+    words = random_words(200 + seed, n_answers=12, alphabet="abcde")
+    for hard in (None, "game", "strict"):
+        looser = OptimalSolver(Setting(words, "standard", hard, None)).solve()
+        floor = looser.total
+        for k in range(looser.worst or 1, 0, -1):
+            setting = Setting(words, "standard", hard, k)
+            plain = OptimalSolver(setting, engine=engine).solve()
+            seeded = OptimalSolver(setting, engine=engine).solve(lower_bound=floor)
+            expected = naive_optimum(words, "standard", hard=hard, max_guesses=k)
+            assert (seeded.total if seeded.total is not None else INF) == expected
+            assert (seeded.total, seeded.first_guesses) == (plain.total, plain.first_guesses)
+            assert seeded.proven == plain.proven
+            if seeded.total is None:
+                break
+            floor = seeded.total
+
+
 def test_time_limit_reports_bounds():
     from gamelab.wordle.rules import load_word_list
 

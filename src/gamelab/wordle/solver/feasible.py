@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -28,6 +29,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
+from gamelab.wordle import _kernels
 from gamelab.wordle.rules import Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.table import Game
@@ -186,6 +188,32 @@ def _openings_task(item: tuple[WordList, str, int, list[int]], rng: Any) -> list
         ok, part = search.opening(g, depth)
         out.append([g, ok, [] if part is None else [int(a) for a in part]])
     return out
+
+
+def feasible_within(setting: Setting, out_of_time: Callable[[], bool]) -> bool | None:
+    """Whether a strategy within the setting's guess limit exists (normal mode), in this
+    process: the first guesses are tried most classes first (a feasible one is usually found
+    at once), each by :meth:`FeasibleSearch.opening`; `out_of_time` is asked before each, and
+    True stops the proof (None: not settled). What ``solve-optimal``'s depth limits ask first:
+    proving a limit infeasible this way is far cheaper than by the optimal search (upto-gen3
+    within 4 guesses: 1.7 s of CPU against 85 s)."""
+    max_guesses = _limit(setting)
+    game = Game.of(setting)
+    search = FeasibleSearch(game)
+    classes, _, _ = _kernels.split_stats_kernel(
+        game.table,
+        game.all_answers(),
+        search.guesses,
+        game.green,
+        game.n_codes,
+        game.answer_of_guess,
+    )
+    for g in np.argsort(-classes, kind="stable").tolist():
+        if out_of_time():
+            return None
+        if search.opening(int(search.guesses[g]), max_guesses)[0]:
+            return True
+    return False
 
 
 def _limit(setting: Setting) -> int:

@@ -61,6 +61,11 @@ class OptimalSolver:
     :class:`~gamelab.wordle.rules.Setting` (its word list, rule, hard mode and guess limit;
     ``max_guesses`` None: no limit)."""
 
+    # a first guess's first budget above a given lower bound (solve), doubled at each visit up
+    # to ROOT_STEP_MAX, then none (an infeasible guess is proven so at last)
+    ROOT_STEP = 8
+    ROOT_STEP_MAX = 64
+
     def __init__(
         self,
         setting: Setting,
@@ -411,12 +416,20 @@ class OptimalSolver:
             self._seed_class_bounds(first, cands, pool, sub_depth)
         return self._guess_cost(first, cands, budget, sub_depth, pool)
 
-    def solve(self, upper_bound: int | None = None) -> OptimalResult:
+    def solve(
+        self, upper_bound: int | None = None, lower_bound: int | None = None
+    ) -> OptimalResult:
         """Solve from the full answer list; every optimal first guess is identified.
 
         `upper_bound`, if given, must be the total of a known strategy satisfying the same
-        constraints (it only speeds up the search)."""
+        constraints (it only speeds up the search). `lower_bound`, if given, must be proven
+        (e.g. the optimum under a looser guess limit): then, until a strategy is found, each
+        first guess is searched with a budget a little above it, doubled for that guess at
+        every visit (``ROOT_STEP`` .. ``ROOT_STEP_MAX``, then without a budget, as without
+        `lower_bound`): a depth-limited search without a budget explores strategies far worse
+        than the optimum."""
         start, cands, pool, sub_depth = self._start()
+        floor = 0 if lower_bound is None else lower_bound
         game = self.game
         # the first guess is free in hard mode too: the pool only constrains later guesses
         guesses, lbs, _ = self._ordered_moves(cands, self.max_guesses, None)
@@ -439,17 +452,23 @@ class OptimalSolver:
         # bound + step), so the proven lower bound climbs steadily if the time limit stops the
         # search; a guess whose cost is found below its budget is settled exactly.
         heap = [
-            (b, k, g) for k, (g, b) in enumerate(zip(guesses.tolist(), lbs.tolist(), strict=True))
+            (max(b, floor), k, g)
+            for k, (g, b) in enumerate(zip(guesses.tolist(), lbs.tolist(), strict=True))
         ]
         heapq.heapify(heap)
         settled = settled_exact = visits = 0
+        step = dict.fromkeys(guesses.tolist(), self.ROOT_STEP)  # (with a lower bound)
         try:
             while not timed_out and heap and heap[0][0] <= best:
                 b, k, g = heapq.heappop(heap)
-                # the most promising first guesses are settled fully: strategies of our own, far
-                # better upper bounds than a heuristic's
-                full = settled_exact < 1 or visits < self.root_full
-                budget = best + 1 if full else min(b + self.root_step, best + 1)
+                if lower_bound is not None and best >= INF and step[g] <= self.ROOT_STEP_MAX:
+                    budget = min(b + step[g], best + 1)
+                    step[g] *= 2
+                else:
+                    # the most promising first guesses are settled fully: strategies of our
+                    # own, far better upper bounds than a heuristic's
+                    full = settled_exact < 1 or visits < self.root_full
+                    budget = best + 1 if full else min(b + self.root_step, best + 1)
                 visits += 1
                 cost = self._guess_cost(g, cands, budget, sub_depth, pool)
                 if cost < budget:
@@ -476,7 +495,7 @@ class OptimalSolver:
         total = min(exact_totals) if exact_totals else None
         if total is None and upper_bound is not None:
             total = upper_bound
-        lower = min(v[0] for v in bounds.values()) if bounds else INF
+        lower = max(min(v[0] for v in bounds.values()) if bounds else INF, floor)
         if total is not None:
             lower = min(lower, total)
         if total is None and not timed_out:

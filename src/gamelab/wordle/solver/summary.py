@@ -222,6 +222,13 @@ def solve_summary(
     return out
 
 
+def not_settled(max_guesses: int, bound: int) -> DepthLimited:
+    """A depth limit the time or CPU limit left unsettled: the lower bound known."""
+    return DepthLimited(
+        max_guesses=max_guesses, total=None, proven=False, lower_bound=bound, first_guesses=[]
+    )
+
+
 def _depth_limited(
     setting: Setting,
     worst: int,
@@ -239,7 +246,11 @@ def _depth_limited(
     the package, shows infeasible (normal mode) is taken from it: that proof can take far
     longer than the optimum (``all`` within 5 guesses: about 25 CPU-minutes per rule). `cpu`:
     (the CPU limit, the ``process_time`` it counts from), shared with the main search."""
-    from gamelab.wordle.solver.feasible import shipped_feasibility, stored_feasibility
+    from gamelab.wordle.solver.feasible import (
+        feasible_within,
+        shipped_feasibility,
+        stored_feasibility,
+    )
 
     hard = setting.hard
     rows = [
@@ -265,13 +276,39 @@ def _depth_limited(
         remaining = None if time_limit is None else time_limit - (time.monotonic() - start)
         cpu_left = None if cpu is None else cpu[0] - (time.process_time() - cpu[1])
         if (remaining is not None and remaining <= 0) or (cpu_left is not None and cpu_left <= 0):
-            rows.append(  # the limits are spent: not settled, the bound known so far
-                DepthLimited(
-                    max_guesses=k, total=None, proven=False, lower_bound=floor, first_guesses=[]
-                )
-            )
+            rows.append(not_settled(k, floor))  # the limits are spent: the bound so far
             break
-        sub = OptimalSolver(limited, time_limit=remaining, cpu_limit=cpu_left).solve()
+        if not hard:  # bounds first: is any strategy within k guesses at all?
+            wall_end = time.monotonic() + (float("inf") if remaining is None else remaining)
+            cpu_end = time.process_time() + (float("inf") if cpu_left is None else cpu_left)
+
+            def out_of_time(wall_end: float = wall_end, cpu_end: float = cpu_end) -> bool:
+                return time.monotonic() > wall_end or time.process_time() > cpu_end
+
+            exists = feasible_within(limited, out_of_time)
+            if exists is not True:
+                rows.append(
+                    DepthLimited(
+                        max_guesses=k,
+                        total=None,
+                        proven=exists is False,
+                        lower_bound=None if exists is False else floor,  # None: infeasible
+                        first_guesses=[],
+                    )
+                )
+                break
+            if remaining is not None:
+                remaining = wall_end - time.monotonic()
+            if cpu_left is not None:
+                cpu_left = cpu_end - time.process_time()
+            if (remaining is not None and remaining <= 0) or (
+                cpu_left is not None and cpu_left <= 0
+            ):
+                rows.append(not_settled(k, floor))
+                break
+        sub = OptimalSolver(limited, time_limit=remaining, cpu_limit=cpu_left).solve(
+            lower_bound=floor or None
+        )
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
         rows.append(
             DepthLimited(
