@@ -176,3 +176,22 @@ def test_backend_rejects_bad_settings(monkeypatch):
     monkeypatch.setenv("GAMELAB_CLUSTER", "local:3")
     assert Backend().resolved_cluster() == "local:3"
     assert Backend().describe() == "dask local:3"
+
+
+def test_a_cluster_without_dask_installed_says_how_to_install_it(monkeypatch):
+    # Dask is the optional extra gamelab[cluster] (issue 23): its absence is one clear error,
+    # before any work, not an ImportError from inside a run
+    import importlib.util
+
+    from gamelab.core import parallel
+
+    real = importlib.util.find_spec
+    monkeypatch.setattr(
+        parallel.importlib.util,
+        "find_spec",
+        lambda name, *a: None if name == "distributed" else real(name, *a),
+    )
+    with pytest.raises(ValueError, match=r'pip install "gamelab\[cluster\]"'):
+        Backend(cluster="local:2", quiet=True).check_reachable()
+    with pytest.raises(ValueError, match="needs Dask"):
+        run_tasks(draw, [1, 2], seed=0, backend=Backend(cluster="local:2", quiet=True))

@@ -194,7 +194,6 @@ def test_cli_as_subprocess():
     assert json.loads(proc.stdout)["counts"] == {"0": 4, "1": 1}
 
 
-@pytest.mark.slow
 def test_quick_report_section(tmp_path):
     from gamelab.core.report import Report, ReportContext
     from gamelab.core.results import ResultStore
@@ -207,10 +206,13 @@ def test_quick_report_section(tmp_path):
             section,
             ReportContext(quick=True, seed=0, backend=Backend(workers=1, quiet=True), store=store),
         )
-    tables = section.data["tables"]
-    assert tables["benchmarks"]["rows"][2][3] == 14  # S1-36 optimum, research notes
-    assert section.data["landscape_16"].distinct_equals_best == 65_536
-    assert "ms per GA generation" in section.headline
+    from gamelab.lattice.landscape import landscape_histograms, landscape_summary
+
+    rows = section.data["tables"]["enumeration"]["rows"]
+    assert [r[2] for r in rows if r[0] == "square"][:3] == [272, 740, 2034]  # OEIS A046171
+    kernels = landscape_summary(landscape_histograms(12))  # the numba path, the same figure
+    assert section.data["landscape_12"].distinct_equals_best == kernels.distinct_equals_best
+    assert "15,037 conformations" in section.headline
 
 
 def test_library_pipelines_behind_the_cli(tmp_path):
