@@ -7,7 +7,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from gamelab.lattice.bounds import core_bound
+from gamelab.core.serialise import to_plain
+from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.cores import (
     canonical,
     colour_counts,
@@ -16,6 +17,7 @@ from gamelab.lattice.cores import (
     must_be_connected,
 )
 from gamelab.lattice.enumeration import contact_sets
+from gamelab.lattice.fold import fold
 from gamelab.lattice.instances import get_benchmark
 from gamelab.lattice.replica import replica_fold
 from gamelab.lattice.rules import coordinates, hh_score
@@ -110,8 +112,8 @@ def test_the_certificate_is_never_below_the_exact_optimum(lattice, length, count
         best = hh_score(seq, sets.best_conformation(seq), lattice)
         cert = core_threading_bound(seq, lattice)
         assert cert.upper >= best, (seq, cert, best)
-        assert cert.upper <= core_bound(seq, lattice)
-        proved += cert.upper < core_bound(seq, lattice)
+        assert cert.upper <= contact_bounds(seq, lattice).upper
+        proved += cert.upper < contact_bounds(seq, lattice).upper
     assert proved > 0  # the certificate does improve on the core bound somewhere
 
 
@@ -135,3 +137,24 @@ def test_the_certificate_proves_h48_9_and_s1_8():
     assert cert.upper == 34 and cert.refuted == [36, 35]
     cert = core_threading_bound(get_benchmark("S1-8").sequence, "square", floor=42)
     assert cert.upper == 42 and cert.refuted == [43] and cert.cores == [1]
+
+
+def test_fold_says_proven_by_the_certificate():
+    # a 16-mer with optimum 8 by enumeration, bounds 10; the certificate refutes 10 and 9
+    seq = "HHHHPHHPHPHHPHHH"
+    sets = contact_sets(16, "square")
+    assert hh_score(seq, sets.best_conformation(seq), "square") == 8
+    assert contact_bounds(seq, "square").upper == 10
+    r = fold(seq, "square", seconds=None, max_steps=200_000, exhaustive=False)
+    assert (r.score, r.status, r.upper_bound, r.verdict) == (
+        8,
+        "proven (cores)",
+        8,
+        "optimal (proven)",
+    )
+    assert r.certificate is not None and r.certificate.refuted == [10, 9]
+    assert "optimal (proven by H-core threading)" in r.summary()
+    assert "no fold has 10 contacts (1 core" in r.summary()
+    assert to_plain(r)["certificate"]["upper"] == 8
+    r = fold(seq, "square", seconds=None, max_steps=200_000, exhaustive=False, certify=False)
+    assert (r.status, r.upper_bound, r.certificate) == ("found", 10, None)

@@ -34,6 +34,7 @@ with at most the optimum's edges minus one: seconds (measured in the tests and
 from __future__ import annotations
 
 import itertools
+import time
 from dataclasses import dataclass
 from functools import cache, lru_cache
 from math import isqrt
@@ -192,9 +193,14 @@ def colour_counts(sites: list[Site] | tuple[Site, ...]) -> tuple[int, int]:
     return even, len(sites) - even
 
 
-def list_cores(counts: tuple[int, int], min_edges: int, ndim: int) -> list[tuple[Site, ...]]:
+def list_cores(
+    counts: tuple[int, int], min_edges: int, ndim: int, seconds: float | None = None
+) -> list[tuple[Site, ...]]:
     """Every set of sum(counts) sites of Z^ndim with colour counts `counts` (unordered) and at
-    least `min_edges` edges, one per shape (:func:`canonical`), sorted (module docstring)."""
+    least `min_edges` edges, one per shape (:func:`canonical`), sorted (module docstring).
+    A ValueError when the search would visit more than :data:`NODE_LIMIT` partial cores or take
+    more than `seconds` CPU seconds."""
+    started = time.process_time()
     if ndim not in (2, 3):
         raise ValueError(f"cores are listed in 2 or 3 dimensions, not {ndim}")
     k = counts[0] + counts[1]
@@ -232,6 +238,9 @@ def list_cores(counts: tuple[int, int], min_edges: int, ndim: int) -> list[tuple
         x: int, used: int, cost: int, colour0: int, prev: int, prev_size: int, union: int
     ) -> None:
         visited[0] += 1
+        if seconds is not None and visited[0] % 256 == 0:
+            if time.process_time() - started > seconds:
+                raise ValueError(f"the core listing ran out of time ({seconds:g} CPU s)")
         if visited[0] > NODE_LIMIT:
             raise ValueError(
                 f"more than {NODE_LIMIT:,} partial cores: the listing is limited to near-optimal "

@@ -36,7 +36,7 @@ import time
 from collections import deque
 from dataclasses import dataclass
 
-from gamelab.lattice.bounds import core_bound
+from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.cores import Site, colour_counts, list_cores
 from gamelab.lattice.rules import dimensions, parse_sequence
 
@@ -192,25 +192,30 @@ class CoreCertificate:
         }
 
 
-def core_threading_bound(sequence: str, lattice: str = "square", floor: int = 0) -> CoreCertificate:
-    """An upper bound on the HH contacts of `sequence`: from the core bound
-    (:func:`gamelab.lattice.bounds.core_bound`) down, each value c is refuted while no core with
+def core_threading_bound(
+    sequence: str, lattice: str = "square", floor: int = 0, seconds: float | None = None
+) -> CoreCertificate:
+    """An upper bound on the HH contacts of `sequence`: from the best of the bounds of
+    :mod:`.bounds` (:func:`gamelab.lattice.bounds.contact_bounds`) down, each value c is refuted while no core with
     c + (HH bonds) edges admits a threading (module docstring); stops at the first value some
-    core admits, at `floor` (a value known to be reached: no need to go lower), or when the
-    cores are too many to list."""
+    core admits, at `floor` (a value known to be reached: no need to go lower), when the cores
+    are too many to list, or after `seconds` of CPU time (checked between cores: a value not
+    refuted in time stays; so a limited run may give a weaker bound on a slower machine, never
+    a wrong one)."""
     seq = parse_sequence(sequence)
     ndim = dimensions(lattice)
     started = time.process_time()
     bonds = sum(1 for a, b in zip(seq, seq[1:], strict=False) if a == b == "H")
     even = sum(1 for i, c in enumerate(seq) if c == "H" and i % 2 == 0)
     odd = seq.count("H") - even
-    upper = core_bound(seq, lattice)
+    upper = contact_bounds(seq, lattice).upper
     refuted: list[int] = []
     counts: list[int] = []
     stopped = f"reached the floor {floor}"
     while upper > floor:
         try:
-            cores = list_cores((even, odd), upper + bonds, ndim)
+            left = None if seconds is None else max(0.0, seconds - (time.process_time() - started))
+            cores = list_cores((even, odd), upper + bonds, ndim, seconds=left)
         except ValueError as err:
             stopped = f"{upper} contacts not refuted: {err}"
             break
