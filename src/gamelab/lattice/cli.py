@@ -414,6 +414,13 @@ def fold_command(
     method: Annotated[
         str, typer.Option("--method", help="remc (replica exchange, pull moves) or perm.")
     ] = "remc",
+    certify: Annotated[
+        bool,
+        typer.Option(
+            "--certify/--no-certify",
+            help="Where the bounds leave a gap, try the H-core certificate (up to 60 CPU s).",
+        ),
+    ] = True,
     out: Annotated[Path | None, typer.Option("--out", help="Also draw the fold (PNG).")] = None,
     workers: Workers = None,
     cluster: Cluster = None,
@@ -438,6 +445,7 @@ def fold_command(
         sets=sets,
         method=method,
         backend=backend(workers, cluster, quiet or json_out),
+        certify=certify,
     )
     if out is not None:
         save_figure(draw_fold(Fold(result.sequence, result.conformation, result.lattice)), out)

@@ -3,8 +3,9 @@
 These chains are far too long to enumerate, so a level's stars come from the best *known* number
 of HH contacts (the paper's banding of :func:`gamelab.lattice.stars.paper_thresholds` with the
 best known value as the best), and the level says whether that value is proven optimal here:
-by our upper bound (:mod:`.bounds`: S1-3, S1-4, S1-5, S1-9), by exhaustive enumeration (S1-1, 20
-residues) or not at all (then a fold with more contacts might exist, up to ``upper_bound``).
+by our upper bound (:mod:`.bounds`: S1-3, S1-4, S1-5, S1-9), by the H-core certificate
+(:mod:`.threading`: S1-8), by exhaustive enumeration (S1-1, 20 residues) or not at all (then a
+fold with more contacts might exist, up to ``upper_bound``).
 
 The shipped file ``data/expert.json`` is made by ``python tools/make_expert_pack.py`` from the
 library's own folder (:func:`gamelab.lattice.fold.fold`): for each benchmark, a fold reaching the
@@ -39,7 +40,7 @@ class ExpertLevel:
     sequence: str
     best_known: int
     upper_bound: int
-    proven_by: str | None  # "bound", "enumeration" or None (not proven here)
+    proven_by: str | None  # "bound", "cores", "enumeration" or None (not proven here)
     thresholds: tuple[int, int, int]
 
     @property
@@ -101,21 +102,45 @@ def load_expert_pack(path: Path | None = None) -> ExpertPack:
     return ExpertPack(levels, solutions)
 
 
+def certify_level(b: Benchmark, seconds: float) -> tuple[int, str | None]:
+    """(upper bound, "bound" / "cores" / None): the bounds of :mod:`.bounds`, then the H-core
+    certificate (:mod:`.threading`, at most `seconds` CPU s) where they leave a gap."""
+    from gamelab.lattice.threading import core_threading_bound
+
+    bound = contact_bounds(b.sequence).upper
+    if bound == b.best_known:
+        return bound, "bound"
+    cert = core_threading_bound(b.sequence, "square", floor=b.best_known, seconds=seconds)
+    return cert.upper, ("cores" if cert.upper == b.best_known else None)
+
+
+def recertify_records(records: list[dict[str, Any]], seconds: float) -> list[dict[str, Any]]:
+    """The records with their bounds and proofs made again (:func:`certify_level`), folds kept."""
+    out = []
+    for record in records:
+        check_record(record)
+        b = next(b for b in expert_levels() if b.name == record["name"])
+        bound, proven_by = certify_level(b, seconds)
+        if record.get("proven_by") == "enumeration" and proven_by is None:
+            proven_by = "enumeration"
+        out.append({**record, "upper_bound": bound, "proven_by": proven_by})
+    return out
+
+
 def build_expert_records(
-    *, seconds: float, seed: int = 0, enumerate_up_to: int = 20
+    *, seconds: float, seed: int = 0, enumerate_up_to: int = 20, certify_seconds: float = 60.0
 ) -> list[dict[str, Any]]:
     """The pack's records: each 2D benchmark folded by :func:`fold` (at most `seconds` CPU
-    seconds) and certified; chains up to `enumerate_up_to` residues are proven by enumeration
-    (minutes at 20)."""
+    seconds) and certified (:func:`certify_level`); chains up to `enumerate_up_to` residues are
+    proven by enumeration (minutes at 20)."""
     from gamelab.lattice.enumeration import contact_sets
     from gamelab.lattice.fold import fold
 
     records = []
     for b in expert_levels():
-        bound = contact_bounds(b.sequence).upper
-        r = fold(b.name, seed=seed, seconds=seconds, exhaustive=False)
+        r = fold(b.name, seed=seed, seconds=seconds, exhaustive=False, certify=False)
         solution = r.conformation if r.score >= b.best_known else None
-        proven_by = "bound" if bound == b.best_known else None
+        bound, proven_by = certify_level(b, certify_seconds)
         if proven_by is None and len(b.sequence) <= enumerate_up_to:
             exact = len(contact_sets(len(b.sequence)).histogram(b.sequence)) - 1
             if exact != b.best_known:

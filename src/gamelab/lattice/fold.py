@@ -21,6 +21,8 @@ H48-10 in 3D). A result says how its score is known:
   the best score is the exact maximum;
 * ``proven (bound)`` - the score equals the upper bound of :mod:`.bounds` (free-face, matching
   and core bounds); ``verdict`` says ``optimal (proven)``;
+* ``proven (cores)`` - the score equals the H-core certificate's bound (:mod:`.threading`: no
+  core with more edges admits the chain);
 * ``found`` - the best found; ``verdict`` gives the gap to the bound.
 
 The PERM kernel :func:`perm_kernel` has a plain-Python twin :func:`perm_python` that draws the
@@ -45,6 +47,7 @@ from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
 from gamelab.lattice.instances import find_benchmark, get_benchmark, looks_like_name
 from gamelab.lattice.replica import DEFAULT_SETTINGS, ReplicaSettings, replica_fold
 from gamelab.lattice.rules import check_lattice, dimensions, hh_score, parse_sequence
+from gamelab.lattice.threading import CoreCertificate, core_threading_bound
 
 #: The earlier 2D benchmark names (by length) and their best known HH contacts; the full set,
 #: 2D and 3D, with sources, is :data:`gamelab.lattice.instances.STANDARD`.
@@ -326,7 +329,7 @@ class FoldResult:
     lattice: str
     conformation: str
     score: int
-    status: str  # "proven (exhaustive)", "proven (bound)" or "found"
+    status: str  # "proven (exhaustive)", "proven (bound)", "proven (cores)" or "found"
     upper_bound: int
     tours: int  # PERM tours (0 for replica exchange)
     seconds: float
@@ -339,6 +342,8 @@ class FoldResult:
     seconds_to_best: float = 0.0  # CPU seconds until the best was first found (in its set)
     cpu_seconds: float = 0.0  # CPU seconds of the search, summed over the sets (no start-up)
     restarts: int = 0  # restarts from the straight chain, summed over the sets (ReplicaSettings)
+    # the H-core certificate (:mod:`.threading`), run when the bounds leave a gap
+    certificate: CoreCertificate | None = None
 
     @property
     def gap(self) -> int:
@@ -363,7 +368,9 @@ class FoldResult:
         dim = "2D" if self.lattice == "square" else "3D"
         head = f"{self.name} " if self.name else ""
         known = "" if self.known_optimum is None else f" (best known {self.known_optimum})"
-        how = "enumeration" if self.status == "proven (exhaustive)" else "bound"
+        how = {"proven (exhaustive)": "enumeration", "proven (cores)": "H-core threading"}.get(
+            self.status, "bound"
+        )
         verdict = (
             f"optimal (proven by {how})"
             if self.status.startswith("proven")
@@ -377,6 +384,22 @@ class FoldResult:
             b = self.bounds
             lines.append(
                 f"upper bounds: free-face {b.free_face}, matching {b.matching}, core {b.core}"
+            )
+        c = self.certificate
+        if c is not None:
+            lines.append(
+                (
+                    "H-core certificate: no fold has "
+                    + ", ".join(
+                        f"{n} contacts ({cores} core{'s' if cores != 1 else ''}, none admits the "
+                        "chain)"
+                        for n, cores in zip(c.refuted, c.cores, strict=True)
+                    )
+                    + f"; {c.upper} or fewer"
+                    if c.refuted
+                    else "H-core certificate: nothing refuted"
+                )
+                + f" ({c.seconds:.2f} CPU s; {c.stopped})"
             )
         if self.method == "remc":
             lines.append(
@@ -473,6 +496,8 @@ def fold(
     tours_per_run: int = 20_000,
     c_plus: float = 1.0,
     exhaustive: bool = True,
+    certify: bool = True,
+    certify_seconds: float = 60.0,
 ) -> FoldResult:
     """Best fold found for `sequence` (an HP string, or a benchmark name like ``S1-7`` or
     ``H48-1``, see :func:`resolve_chain`) within `seconds` (None: no time limit).
@@ -483,7 +508,9 @@ def fold(
     one worker, many, or Dask); the best is kept. ``method="perm"``: the earlier PERM search
     (module docstring), alternating the growth end and beta. Both stop at `target` (default:
     the best known value of a benchmark, else the upper bound). Chains short enough to
-    enumerate are solved exactly first when `exhaustive` is set.
+    enumerate are solved exactly first when `exhaustive` is set. When `certify` is set and the
+    best found is below the bounds, the H-core certificate (:mod:`.threading`, at most
+    `certify_seconds` CPU s) tries to lower the bound to it: status ``proven (cores)``.
     """
     seq, lattice, name, known = resolve_chain(sequence, lattice)
     if method not in METHODS:
@@ -541,7 +568,17 @@ def fold(
         )
         steps, sets, to_best = 0, 1, time.thread_time() - cpu
         cpu, restarts = to_best, 0
-    status = "proven (bound)" if best_score == bound else "found"
+    certificate = None
+    if certify and best_score < bound:
+        certificate = core_threading_bound(seq, lattice, floor=best_score, seconds=certify_seconds)
+        bound = min(bound, certificate.upper)
+    status = (
+        "proven (bound)"
+        if best_score == bounds.upper
+        else "proven (cores)"
+        if best_score == bound
+        else "found"
+    )
     assert hh_score(seq, best_conf, lattice) == best_score
     return FoldResult(
         seq,
@@ -561,6 +598,7 @@ def fold(
         to_best,
         cpu,
         restarts,
+        certificate,
     )
 
 
