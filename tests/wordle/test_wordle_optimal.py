@@ -239,6 +239,24 @@ def test_all_names_optima(rule, hard, total, firsts):
     assert result.first_guesses == firsts
 
 
+DEPTH_FIGURES = [  # docs/wordle.md, the depth-limit table (standard rule): (k, total or None)
+    ("daily", None, [(6, 953), (5, 953), (4, None)]),  # session 8
+    ("upto-gen6", None, [(6, 1526), (5, 1548), (4, None)]),  # session 10
+]
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("names,hard,rows", DEPTH_FIGURES)
+def test_the_depth_limits_of_the_live_settings(names, hard, rows):
+    from gamelab.wordle.rules import parse_setting
+    from gamelab.wordle.solver.summary import solve_summary
+
+    out = solve_summary(parse_setting(names, "standard", hard), time_limit=None)
+    assert out.depth_limited is not None
+    got = [(r.max_guesses, r.total) for r in out.depth_limited]
+    assert got == rows and all(r.proven for r in out.depth_limited)
+
+
 def test_a_cpu_limit_stops_the_search_with_proven_bounds(capsys, monkeypatch):
     """`solve-optimal --cpu-limit S` counts this process's CPU, not wall time (issue 30.2): the
     search stops soon after S with bounds that hold. (The kernel looks at the clocks between
