@@ -25,7 +25,8 @@ a contact joins residues i, j with j - i odd and at least 3):
   and with them it is lower for unbalanced cores: a Harvard 48-mer core of 24 H splits 12/12
   (46 edges) or 13/11 (45). It proves H48-2 (34) and H48-10 (33) optimal. CPSP goes further: it
   threads the chain through every optimal core and falls back to the next-best cores when none
-  fits, which is what proves the other Harvard optima; we stop at the bound.
+  fits, which is what proves the other Harvard optima: :mod:`.threading` does that (the
+  H-core certificate, run by :func:`gamelab.lattice.fold.fold` where these bounds leave a gap).
   :func:`max_core_edges` is the earlier isoperimetric (Loomis-Whitney) bound, never stronger.
 
 A fold whose contacts equal :func:`contact_bounds`'s ``upper`` is optimal (proven).
