@@ -112,7 +112,7 @@ def deal_boards(u, pos, n, mode, counts, limits, iid_cumulative, boards, configs
     return n, pos
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _free(board, row, col):
     """Whether tile (row, col)'s row or column holds no Voltorb."""
     row_clear = True

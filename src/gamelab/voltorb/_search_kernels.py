@@ -99,7 +99,7 @@ def drop_dominated_py(boards, idx, tiles) -> list[int]:
     ]
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pair_ceiling(bits, weights, idx, adj_start, adj, mark):
     """pair_bound of `idx`, from the adjacency lists when the solver made them."""
     if adj_start.size > 1:

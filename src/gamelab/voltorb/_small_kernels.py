@@ -53,7 +53,7 @@ for _i in range(64):
 _DEBRUIJN_SIGNED = _DEBRUIJN  # < 2**63: also a valid int64
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _low_index(low):
     """Index of the single set bit of `low` (a power of two below 2**62)."""
     return _BIT_INDEX[((low * _DEBRUIJN_SIGNED) >> 58) & 63]
@@ -75,7 +75,7 @@ def _ctpop(typingctx, x):
     return sig, codegen
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _mass(w, m):
     s = 0.0
     while m:
@@ -85,7 +85,7 @@ def _mass(w, m):
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _pmass(w, m, cls_w, cls_m, ncls):
     """Prior mass of the boards of `m`: per weight class, the class weight times a popcount
     (boards numbered heaviest first, so a class is a run of bits); ncls = 0: one add per board."""
@@ -115,7 +115,7 @@ def weight_classes(w, k, cls_w, cls_m, nw):
     return ncls
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _cover(w, insep, live):
     """The inseparable-boards ceiling of `live` (greedy cover, heaviest first; see pair_bound)."""
     rem = live

@@ -15,7 +15,7 @@ TABLE_START = 1 << 16
 _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def table_slot(table, code):
     """Row of state `code` in the memo `table`, or the empty row where it would go.
 
@@ -31,7 +31,7 @@ def table_slot(table, code):
     return i
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def table_store(table, counter, code, value, exact, tile):
     """Write state `code` (value, exact flag, best tile); past 70 % full, ask Python to grow the
     table (counter[2] = counter[4] = 1: the search unwinds, keeps the memo, and is run again)."""

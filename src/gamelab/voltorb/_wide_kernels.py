@@ -42,7 +42,7 @@ WIDE_MAX = 512
 _HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _wmass(w, m, nw):
     """Prior mass of the boards of the nw-word set `m`."""
     s = 0.0
@@ -55,7 +55,7 @@ def _wmass(w, m, nw):
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _wpmass(w, m, nw, cls_w, cls_m, ncls):
     """Prior mass of the boards of `m` by popcounts per weight class (see _small_kernels._pmass);
     ncls = 0: one add per board."""
@@ -70,7 +70,7 @@ def _wpmass(w, m, nw, cls_w, cls_m, ncls):
     return s
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _wpop(m, nw):
     """The number of boards in `m`."""
     c = 0
@@ -130,7 +130,7 @@ def _compact(boards, loc, w, insep, child, nw, cpos, s_w, s_masks, s_mult, s_ins
     return c
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _wcount(m, nw, most):
     """The number of boards in `m`, counted up to `most`."""
     c = 0
@@ -175,7 +175,7 @@ def _wcover(w, insep, live, nw, rem, common):
     return ceil
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _whash(keys, row, m, nw, cap):
     """Slot of set `m` in the memo (keys (cap, nw), row[i] true when slot i is used)."""
     h = np.int64(0)
