@@ -271,8 +271,8 @@ def _depth_limited(
                 )
             )
             break
-        # (a tighter limit cannot do better than the looser one: its optimum is a lower bound)
-        floor = rows[-1].total or 0
+        # (a tighter limit cannot do better than the looser one: its proven bound is one)
+        floor = rows[-1].lower_bound or 0
         remaining = None if time_limit is None else time_limit - (time.monotonic() - start)
         cpu_left = None if cpu is None else cpu[0] - (time.process_time() - cpu[1])
         if (remaining is not None and remaining <= 0) or (cpu_left is not None and cpu_left <= 0):
@@ -319,7 +319,7 @@ def _depth_limited(
                 first_guesses=sub.first_guesses,
             )
         )
-        if not feasible or sub.total is None:
+        if not feasible or sub.total is None or not sub.proven:
             break
         k -= 1
     return rows
