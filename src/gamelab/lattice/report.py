@@ -29,15 +29,15 @@ from gamelab.lattice.rules import Fold
 TITLE = "Lattice protein folding puzzles (HP model)"
 
 
-def _enumeration(section: Section, quick: bool) -> dict:
+def _enumeration_table(
+    section: Section, lengths: dict[str, range], enumerate_fn, timing: str, caption: str
+) -> dict:
+    """The enumeration table over `lengths` per lattice, each chain enumerated by
+    `enumerate_fn(length, lattice)`; returns the square rows by length."""
     rows = []
-    # quick (the README's first command) stops at L=16, the landscape's length: each further
-    # square length costs about 2.6x the one before (the walks' growth rate)
-    square = range(8, 17 if quick else 21)
-    cubic = range(6, 11 if quick else 14)
-    for lattice, lengths in (("square", square), ("cubic", cubic)):
-        for length in lengths:
-            e = enumerate_timed(length, lattice)
+    for lattice, lattice_lengths in lengths.items():
+        for length in lattice_lengths:
+            e = enumerate_fn(length, lattice)
             rows.append(
                 [
                     lattice,
@@ -58,13 +58,23 @@ def _enumeration(section: Section, quick: bool) -> dict:
             "contact sets",
             "walks per set",
             "max contacts",
-            "enumerate + dedup (s)",
+            timing,
         ],
         rows,
         caption="Symmetry-distinct conformations (square: OEIS A046171) and distinct contact sets, "
-        "enumerated once with dedup during the walk. 'cache' = loaded from the disk cache.",
+        + caption,
     )
     return {r[1]: r for r in rows if r[0] == "square"}
+
+
+def _enumeration(section: Section) -> dict:
+    return _enumeration_table(
+        section,
+        {"square": range(8, 21), "cubic": range(6, 14)},
+        enumerate_timed,
+        "enumerate + dedup (s)",
+        "enumerated once with dedup during the walk. 'cache' = loaded from the disk cache.",
+    )
 
 
 def _landscape(section: Section, length: int, quick: bool = False) -> LandscapeSummary:
@@ -120,34 +130,11 @@ def _quick(section: Section) -> None:
     """The quick report's section (the README's first command): enumeration and the exhaustive
     landscape of short chains in plain Python and numpy (:mod:`gamelab.lattice.array_landscape`),
     since the full section's kernels take numba tens of CPU-seconds to compile."""
-    rows = []
-    for lattice, lengths in (("square", range(8, 14)), ("cubic", range(6, 10))):
-        for length in lengths:
-            e = enumerate_by_arrays(length, lattice)
-            rows.append(
-                [
-                    lattice,
-                    length,
-                    e.conformations,
-                    e.contact_sets,
-                    round(e.conformations / e.contact_sets, 1),
-                    e.max_contacts,
-                    f"{e.seconds:.3f}",
-                ]
-            )
-    section.table(
-        "enumeration",
-        [
-            "lattice",
-            "L",
-            "conformations",
-            "contact sets",
-            "walks per set",
-            "max contacts",
-            "enumerate in Python (s)",
-        ],
-        rows,
-        caption="Symmetry-distinct conformations (square: OEIS A046171) and distinct contact sets, "
+    enum = _enumeration_table(
+        section,
+        {"square": range(8, 14), "cubic": range(6, 10)},
+        enumerate_by_arrays,
+        "enumerate in Python (s)",
         "enumerated once by the plain-Python walk (the full report goes to L=20 square and 13 "
         "cubic with the numba kernel).",
     )
@@ -161,7 +148,7 @@ def _quick(section: Section) -> None:
         "paper's genetic algorithm against random sampling, MAP-Elites, a level pack and folds "
         "of the standard benchmarks."
     )
-    row = next(r for r in rows if r[0] == "square" and r[1] == length)
+    row = enum[length]
     section.set_headline(
         f"L={length}: {row[2]:,} conformations -> {row[3]:,} contact sets; paper fitness = "
         f"best score for {land.distinct_equals_best:,} of all {land.sequences:,} {length}-mers"
@@ -169,15 +156,13 @@ def _quick(section: Section) -> None:
 
 
 def build(section: Section, ctx) -> None:
-    quick = ctx.quick
-    if quick:
+    if ctx.quick:
         _quick(section)
         return
     started = time.perf_counter()
-    enum = _enumeration(section, quick)
+    enum = _enumeration(section)
     land16 = _landscape(section, 16)
-    if not quick:
-        _landscape(section, 18)
+    _landscape(section, 18)
 
     section.text(
         "Objectives (a sequence's fitness from its exact score histogram): distinct-scores = "
@@ -187,7 +172,7 @@ def build(section: Section, ctx) -> None:
         "band). GA = the paper's genetic algorithm; random = uniform random sequences with the "
         "same number of evaluations."
     )
-    trials = 10 if quick else 25
+    trials = 25
     ga_rows = []
     comparisons = {}
     for objective in ("distinct-scores", "best-then-rarity"):
@@ -237,7 +222,7 @@ def build(section: Section, ctx) -> None:
     )
     section.data["ga_vs_random"] = comparisons
 
-    qd = qd_search(16, seed=ctx.seed, iterations=60 if quick else 400)
+    qd = qd_search(16, seed=ctx.seed, iterations=400)
     perfect = qd_optimum(16)
     section.data["map_elites_optimum"] = perfect
     section.figure(
@@ -254,7 +239,7 @@ def build(section: Section, ctx) -> None:
             for e, c, q, m in zip(
                 qd.evaluations, qd.coverage, qd.qd_score, qd.max_fitness, strict=True
             )
-        ][:: 10 if quick else 50],
+        ][::50],
         caption="MAP-Elites progress (every 10th/50th batch of 30 offspring). The exhaustive "
         f"landscape allows {perfect.cells} cells and a perfect QD-score of "
         f"{perfect.qd_score:.0f}.",
@@ -304,11 +289,11 @@ def build(section: Section, ctx) -> None:
             caption="An optimal fold of the first level (the paper's Figure 2 style).",
         )
 
-    names = ["S1-2", "S1-3", "S1-4"] + ([] if quick else ["S1-5", "S1-6", "H48-1"])
+    names = ["S1-2", "S1-3", "S1-4", "S1-5", "S1-6", "H48-1"]
     fold_rows = []
     folded_3d = None
     for name in names:
-        r = fold(name, seed=ctx.seed, seconds=10 if quick else 60)
+        r = fold(name, seed=ctx.seed, seconds=60)
         if r.lattice == "cubic":
             folded_3d = r
         fold_rows.append(
