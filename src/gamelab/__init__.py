@@ -15,6 +15,8 @@ def _stamp_kernels() -> None:
 numba_hook.when_imported(_stamp_kernels)
 # Loading a cached kernel need not import scipy.linalg (no kernel uses BLAS): see the function.
 numba_hook.defer_scipy_linalg()
+# Nor need it build numba's typing and lowering registries: only a compilation does.
+numba_hook.defer_registries()
 
 
 def __getattr__(name: str) -> Any:

@@ -6,7 +6,8 @@ command that never needs numba (``gamelab --help``): the kernel cache's freshnes
 (:mod:`gamelab.compile_notice`). :func:`when_imported` runs a callback at once if numba is
 already imported, else from an import hook when it is.
 
-:func:`defer_scipy_linalg` uses the same hook on ``numba.np.linalg``: see its docstring.
+:func:`defer_scipy_linalg` uses the same hook on ``numba.np.linalg``, :func:`defer_registries` on
+``numba.core.caching``: see their docstrings.
 """
 
 from __future__ import annotations
@@ -106,3 +107,33 @@ def defer_scipy_linalg() -> None:
         linalg.ensure_blas = ensure_blas  # type: ignore[attr-defined]
 
     when_imported(patch, "numba.np.linalg")
+
+
+def defer_registries() -> None:
+    """Load a cached kernel without first building numba's whole compiler.
+
+    Numba's ``Cache.load_overload`` refreshes the target context before every load: on the
+    first one that imports some forty modules of typing and lowering registries (numpy's
+    functions, typed containers, random, datetime...) and installs thousands of templates,
+    about 0.15 CPU-s of every warm command, although running object code that is already
+    compiled needs none of it, only the runtime (NRT) whose symbols it links against. Here a
+    load initialises the runtime alone; a real compilation (a cache miss) still refreshes both
+    contexts first (``numba.core.compiler`` does so itself), and so does numba's lowering when
+    it meets a function it does not know yet.
+    """
+
+    def patch() -> None:
+        cache: Any = getattr(sys.modules["numba.core.caching"], "Cache", None)
+        if not hasattr(cache, "load_overload") or not hasattr(cache, "_load_overload"):
+            return  # another numba: leave it alone
+
+        def load_overload(self: Any, sig: Any, target_context: Any) -> Any:
+            from numba.core.runtime import nrt  # (numba is still importing when this is set)
+
+            nrt.rtsys.initialize(target_context)
+            with self._guard_against_spurious_io_errors():
+                return self._load_overload(sig, target_context)
+
+        cache.load_overload = load_overload
+
+    when_imported(patch, "numba.core.caching")

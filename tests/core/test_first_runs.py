@@ -186,3 +186,43 @@ def test_loading_kernels_does_not_import_scipy_linalg_and_blas_still_works():
     r = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True)
     assert r.returncode == 0, r.stderr
     assert r.stdout.split() == ["no-linalg", "True", "True"], r.stdout
+
+
+def test_loading_a_cached_kernel_builds_no_registries_and_compiling_still_works(tmp_path):
+    """Loading a cached kernel used to make numba build its whole typing and lowering
+    registries first (about 0.15 CPU-s of every warm command, issue 23); gamelab loads with the
+    runtime alone. The loaded kernel gives the right answer (it allocates, so it needs the
+    runtime), and a kernel compiled afterwards in the same process (which needs the registries
+    for np.sum and np.empty) still compiles and is right."""
+    import os
+    import subprocess
+    import sys
+
+    (tmp_path / "kern.py").write_text(
+        "import numba, numpy as np\n"
+        "@numba.njit(cache=True)\n"
+        "def squares(n):\n"
+        "    out = np.empty(n, np.int64)\n"
+        "    for i in range(n):\n"
+        "        out[i] = i * i\n"
+        "    return out\n"
+    )
+    script = (
+        "import sys, gamelab, numpy as np\n"
+        "from kern import squares\n"
+        "print(squares(5).tolist())\n"
+        "print('registries' if 'numba.np.arraymath' in sys.modules else 'none')\n"
+        "import numba\n"
+        "total = numba.njit(lambda n: np.sum(np.arange(n)))\n"
+        "print(total(10))\n"
+    )
+    env = {**os.environ, "PYTHONPATH": str(tmp_path), "NUMBA_CACHE_DIR": str(tmp_path / "nc")}
+    runs = [
+        subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, env=env)
+        for _ in range(2)
+    ]
+    for r in runs:
+        assert r.returncode == 0, r.stderr
+    # the first run compiles `squares` (the registries are built), the second loads it
+    assert runs[0].stdout.split("\n")[:3] == ["[0, 1, 4, 9, 16]", "registries", "45"]
+    assert runs[1].stdout.split("\n")[:3] == ["[0, 1, 4, 9, 16]", "none", "45"], runs[1].stdout

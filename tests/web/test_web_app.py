@@ -227,3 +227,60 @@ def test_serve_listens_while_the_web_app_loads():
         assert lifespan == ["lifespan.startup", "lifespan.shutdown"]
 
     asyncio.run(scenario())
+
+
+def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch):
+    """Issue 23: the solver pool used to start only after every game had warmed, so the first
+    exact answer of the cheapest game waited for the dearest game's compilation too. Now the
+    games warm one by one and each serves as soon as its own warm-up is done: here the second
+    game's warm-up is held back, and the first game answers from the pool meanwhile while the
+    second still says it is warming up (503) and /api/health lists only it."""
+    import os
+    import threading
+    import time
+
+    from fastapi import APIRouter, Request
+    from fastapi.testclient import TestClient
+
+    from gamelab.web import app as app_module
+    from gamelab.web.common import GamePage, Settings, pool_of
+
+    def game(name: str, warm: str) -> tuple[GamePage, APIRouter]:
+        router = APIRouter()
+
+        @router.post("/ping")
+        async def ping(request: Request) -> dict:
+            return {"pid": await pool_of(request).run(os.getpid, (), timeout=60, cache=False)}
+
+        return GamePage(game=name, title=name.title(), summary="", warm=(warm,)), router
+
+    pages = [game("alpha", "os:getpid"), game("beta", "os:getppid")]
+    gates = {"os:getpid": threading.Event(), "os:getppid": threading.Event()}
+    monkeypatch.setattr(app_module, "discover_games", lambda: pages)
+    monkeypatch.setattr(
+        app_module, "_warm_in_a_process", lambda specs, stopping: gates[specs[0]].wait(60)
+    )
+
+    def wait_for(predicate, seconds=120.0):
+        deadline = time.monotonic() + seconds
+        while not predicate():
+            assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.1)
+
+    app = app_module.create_app(Settings(workers=1, background_warmup=True))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        health = client.get("/api/health").json()
+        assert health["ready"] is False and health["warming"] == ["Alpha", "Beta"]
+        early = client.post("/api/alpha/ping")
+        assert early.status_code == 503 and "warming up (Alpha, Beta)" in early.json()["detail"]
+        gates["os:getpid"].set()
+        wait_for(lambda: client.get("/api/health").json()["warming"] == ["Beta"])
+        alpha = client.post("/api/alpha/ping")
+        assert alpha.status_code == 200 and alpha.json()["pid"] != os.getpid()  # from the pool
+        beta = client.post("/api/beta/ping")
+        assert beta.status_code == 503 and "warming up (Beta)" in beta.json()["detail"]
+        assert client.get("/api/health").json()["ready"] is False
+        gates["os:getppid"].set()
+        wait_for(lambda: client.get("/api/health").json()["ready"])
+        assert client.get("/api/health").json()["warming"] == []
+        assert client.post("/api/beta/ping").status_code == 200

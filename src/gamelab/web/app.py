@@ -22,6 +22,7 @@ from __future__ import annotations
 import asyncio
 import importlib
 import logging
+import os
 import subprocess
 import sys
 import threading
@@ -39,7 +40,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path
 
 from gamelab import GAMES, __version__
-from gamelab.web.common import GamePage, Settings, job_reply, pool_of
+from gamelab.web.common import GamePage, Settings, job_reply, pool_of, warm_lanes
 from gamelab.web.headers import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
 from gamelab.web.pool import BudgetExceeded, SolverPool, WorkerDied, call_by_name
 
@@ -228,42 +229,83 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or Settings()
     games = discover_games()
     preload = sorted({m for page, _ in games for m in page.preload})
-    warmers = [w for page, _ in games for w in page.warm]
-    prefork = [w for page, _ in games for w in page.prefork_warm]
 
     @asynccontextmanager
     async def lifespan(app: FastAPI):
-        # warm the kernels first in one process of their own (a cold numba cache is compiled
-        # once there, game by game), then start the pool, whose processes load them
+        # Warm the games one by one, each in a process of its own (a cold numba cache is
+        # compiled there once), in `warm_lanes` side by side, cheapest first. The solver pool
+        # starts as soon as the first game is warm and takes each next game's warm-up as it
+        # comes, so every game serves exact answers as soon as its own kernels are ready.
         stopping = threading.Event()
+        # two lanes at most (the server and its solver processes need the other cores), and
+        # one when the app warms before it serves (tests: in this process, one at a time)
+        n = min(2, os.cpu_count() or 1) if settings.background_warmup else 1
+        lanes = warm_lanes([page for page, _ in games], n)
+        lock = threading.Lock()  # one game at a time joins the pool
 
-        def warm_up() -> SolverPool:
-            for page, _ in games:
+        def join_pool(page: GamePage) -> None:
+            specs = [*page.prefork_warm, *page.warm]
+            with lock:
+                pool: SolverPool | None = app.state.starting_pool
+                if pool is None:
+                    pool = SolverPool(
+                        settings.workers,
+                        preload=preload,
+                        warmers=page.warm,
+                        prefork_warmers=page.prefork_warm,
+                    )
+                    app.state.starting_pool = pool
+                    pool.wait_ready(timeout=600.0)
+                else:
+                    pool.add_warmers(specs)
+                if stopping.is_set():  # the server stopped meanwhile
+                    raise asyncio.CancelledError()
+                app.state.cold = app.state.cold - {page.game}
+                app.state.warming = [g for g in app.state.warming if g != page.title]
+                app.state.pool = pool  # this game (and those before) now served exactly
+
+        def warm_lane(lane: list[GamePage]) -> None:
+            for page in lane:
                 if stopping.is_set():
                     raise asyncio.CancelledError()
                 specs = [*page.prefork_warm, *page.warm]
                 if specs and settings.background_warmup:
-                    _warm_in_a_process(
-                        specs, stopping
-                    )  # the server's own thread keeps the GIL free
+                    # in a child process: the server's own threads keep the GIL free
+                    _warm_in_a_process(specs, stopping)
                 elif specs:
                     for spec in specs:
                         call_by_name(spec)
-                app.state.warming = [g for g in app.state.warming if g != page.title]
-            pool = SolverPool(
-                settings.workers, preload=preload, warmers=warmers, prefork_warmers=prefork
-            )
-            try:
+                join_pool(page)
+
+        def warm_up() -> SolverPool:
+            failures: list[BaseException] = []
+
+            def run(lane: list[GamePage]) -> None:
+                try:
+                    warm_lane(lane)
+                except BaseException as exc:  # noqa: BLE001 - raised below, in this thread
+                    failures.append(exc)
+                    stopping.set()  # the other lanes stop too
+
+            threads = [threading.Thread(target=run, args=(lane,)) for lane in lanes[1:]]
+            for thread in threads:
+                thread.start()
+            run(lanes[0] if lanes else [])
+            for thread in threads:
+                thread.join()
+            pool = app.state.starting_pool
+            if failures:
+                if pool is not None and app.state.pool is not pool:
+                    pool.close()
+                raise failures[0]
+            if pool is None:  # no game at all
+                pool = app.state.starting_pool = SolverPool(settings.workers)
                 pool.wait_ready(timeout=600.0)
-                if stopping.is_set():  # the server stopped while the pool warmed up
-                    raise asyncio.CancelledError()
-            except BaseException:
-                pool.close()
-                raise
             return pool
 
-        app.state.pool = None
+        app.state.pool = app.state.starting_pool = None
         app.state.warming = [page.title for page, _ in games]
+        app.state.cold = frozenset(page.game for page, _ in games)  # not served exactly yet
         if settings.background_warmup:
             if settings.ready_message:
                 print(settings.ready_message, file=sys.stderr, flush=True)
@@ -340,7 +382,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lists the games whose solvers are still warming up (just after ``gamelab serve``
         started: their exact answers follow; the pages say so), `ready` is true once none is."""
         warming = list(getattr(app.state, "warming", []))
-        ready = getattr(app.state, "pool", None) is not None
+        ready = getattr(app.state, "pool", None) is not None and not warming
         return {"status": "ok", "version": __version__, "ready": ready, "warming": warming}
 
     for page, router in games:

@@ -209,6 +209,11 @@ def _warm(modules: Sequence[str], warmers: Sequence[str], niceness: int = WORKER
     return os.getpid()
 
 
+def _call_all(warmers: Sequence[str]) -> None:
+    for spec in warmers:
+        call_by_name(spec)
+
+
 class _Slot:
     """One worker process (a one-process executor) that can be killed and replaced."""
 
@@ -326,6 +331,31 @@ class SolverPool:
         """Block until every worker (and spare) has started and warmed up (raises if one failed)."""
         for slot in [*self._slots, *self._spare_slots, *self._fallback_slots]:
             slot.wait_ready(timeout)
+
+    def add_warmers(self, warmers: Sequence[str], timeout: float = 600.0) -> None:
+        """Warm every process for `warmers` as well, and every process started from now on: for
+        a game whose kernels were compiled after the pool started (``gamelab serve`` warms the
+        games one by one and serves each as soon as it is warm). Returns once every process has
+        run them; each runs them before any call submitted to it afterwards. A process killed
+        meanwhile is replaced by one that runs them when it starts."""
+        new = tuple(w for w in warmers if w not in self._warmers)
+        if not new:
+            return
+        self._warmers = (*self._warmers, *new)
+        futures = []
+        for slot in [*self._slots, *self._spare_slots, *self._fallback_slots]:
+            try:
+                futures.append(slot.submit(_call_all, (new,)))
+            except RuntimeError:  # its executor was shut down: the slot is being replaced
+                continue
+        for future in futures:
+            try:
+                future.result(timeout=timeout)
+            except (
+                concurrent.futures.process.BrokenProcessPool,
+                concurrent.futures.CancelledError,
+            ):
+                continue  # killed meanwhile (an overrunning call): its replacement warms itself
 
     def _queue(self) -> asyncio.Queue[_Slot]:
         # created lazily inside the running event loop

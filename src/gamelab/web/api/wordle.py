@@ -35,6 +35,7 @@ PAGE = GamePage(
     "the optimum.",
     preload=("gamelab.wordle.advice", "gamelab.wordle.review"),
     warm=("gamelab.wordle.advice:warm_up",),
+    warm_seconds=18.0,  # benchmarks/page_warm.py (session 11, load 5-7)
 )
 
 router = APIRouter()

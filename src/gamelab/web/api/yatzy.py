@@ -34,6 +34,7 @@ PAGE = GamePage(
     "for advice, play the optimal bot, and review your game: skill and luck apart.",
     preload=("gamelab.yatzy.game", "gamelab.yatzy.winplay"),
     warm=("gamelab.yatzy.game:warm_up",),
+    warm_seconds=17.8,  # benchmarks/page_warm.py (session 11, load 5-7)
 )
 
 router = APIRouter()
