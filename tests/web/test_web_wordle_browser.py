@@ -353,7 +353,12 @@ def test_wordle_everywhere_the_game_survives_a_reload(page):
     page.goto("/wordle")
     _add_guess(page, "レントラー")
     page.click("#assist-check")
-    page.wait_for_function("() => document.querySelector('#assist-count').textContent !== '—'")
+    # the checked answer, not the count the page showed before the guess (kept, marked stale,
+    # until the check answers: reading it then made this test fail once under CI's load)
+    page.wait_for_function(
+        "() => !document.querySelector('#assist-result').classList.contains('pw-stale')"
+        " && document.querySelector('#assist-count').textContent !== '—'"
+    )
     count = page.locator("#assist-count").inner_text()
     page.reload()
     page.wait_for_function(
