@@ -387,6 +387,34 @@ def test_voltorb_7_phone_advice_above_the_board_readable_odds_no_sideways_scroll
         context.close()
 
 
+#: the widest text of each empty clue field (its placeholder, in its own font) against the
+#: room inside the field
+CLUE_FIT_JS = """() => {
+  const ctx = document.createElement('canvas').getContext('2d');
+  return [...document.querySelectorAll('#assist-board input.vf-clue')].map((el) => {
+    const ph = getComputedStyle(el, '::placeholder'), st = getComputedStyle(el);
+    ctx.font = `${ph.fontWeight} ${ph.fontSize} ${ph.fontFamily}`;
+    const room = el.clientWidth - parseFloat(st.paddingLeft) - parseFloat(st.paddingRight);
+    return [ctx.measureText(el.placeholder).width, room];
+  });
+}"""
+
+
+def test_voltorb_10_every_empty_clue_shows_its_whole_hint_on_a_phone(browser, live_server):
+    """The empty clue fields say "sum,V"; on a 390 px phone they showed "sum" cut off (the
+    phone's smaller clue font lost to a more specific rule; session 10's look at the page)."""
+    context = _phone(browser, live_server)
+    try:
+        page = context.new_page()
+        page.goto("/voltorb")
+        fits = page.evaluate(CLUE_FIT_JS)
+        assert len(fits) == 10
+        for text, room in fits:
+            assert text <= room, f"the hint needs {text:.1f} px in a field of {room:.1f} px"
+    finally:
+        context.close()
+
+
 def test_voltorb_9_keyboard_starts_at_the_first_clue_and_arrows_move_in_the_grid(page):
     page.goto("/voltorb")
     first = page.locator('#assist-board input[data-kind="row"][data-index="0"]')
