@@ -121,6 +121,10 @@ def test_serve_answers_before_its_solvers_are_warm():
         assert health["ready"] is False and "Voltorb Flip" in health["warming"]
         page = client.get("/voltorb")
         assert page.status_code == 200 and 'id="warming"' in page.text
+        # a heavy call answered in the server's own process waits for its game's warm-up too
+        # (it compiled the kernels in the server itself, beside the warm-up process)
+        advise = client.post("/api/yatzy/advise", json={"rules": "yatzy", "dice": "11114"})
+        assert advise.status_code == 503 and "warming up" in advise.json()["detail"], advise.text
 
 
 @pytest.mark.slow

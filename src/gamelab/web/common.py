@@ -35,6 +35,7 @@ __all__ = [
     "Settings",
     "budgeted",
     "pool_of",
+    "require_warm",
     "reply",
     "settings_of",
 ]
@@ -119,6 +120,17 @@ def reply(result: Any, status_code: int = 200) -> Response:
     :class:`~gamelab.web.pool.Document` (serialised by the process that computed it) as it is."""
     text = result.json if isinstance(result, Document) else to_json(result)
     return Response(text, status_code=status_code, media_type="application/json")
+
+
+def require_warm(request: Request) -> None:
+    """A route dependency for heavy calls a game answers in the server's own process (not in
+    the pool): while that game is still warming up (``gamelab serve`` just started) they say
+    so, as the pool's calls do, instead of compiling its kernels in the server itself, beside
+    the warm-up process that compiles the same kernels, with the server's threads held up."""
+    parts = request.url.path.split("/")
+    if len(parts) > 2 and parts[2] in getattr(request.app.state, "cold", ()):
+        warming = ", ".join(getattr(request.app.state, "warming", ())) or "the solvers"
+        raise BudgetExceeded(f"is not ready: still warming up ({warming})", started=False)
 
 
 def pool_of(request: Request) -> SolverPool:

@@ -16,10 +16,10 @@ from __future__ import annotations
 from functools import partial
 from typing import Any
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
-from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply
+from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply, require_warm
 from gamelab.web.pool import to_document
 from gamelab.yatzy.coach import coach
 from gamelab.yatzy.game import game_view, undo_view
@@ -101,20 +101,20 @@ def status(body: RulesRequest):
     return reply(tables_status(body.rule_set))
 
 
-@router.post("/prepare")
+@router.post("/prepare", dependencies=[Depends(require_warm)])
 def prepare_tables(body: RulesRequest):
     """Load the rule set's tables (building them the first time on this server)."""
     return reply(prepare(body.rule_set))
 
 
-@router.post("/start-preparing")
+@router.post("/start-preparing", dependencies=[Depends(require_warm)])
 def start_preparing_tables(body: RulesRequest):
     """Start loading (or building) the rule set's tables in the background and answer at once
     with their status (`building`, `progress`): the page polls it and plays meanwhile."""
     return reply(start_preparing(body.rule_set))
 
 
-@router.post("/advise")
+@router.post("/advise", dependencies=[Depends(require_warm)])
 def advise(body: AdviseRequest):
     """Every keep (or box with no rolls left) with its expected final score and loss, best
     first: the document of ``gamelab yatzy advise --json``."""
