@@ -1,11 +1,13 @@
-"""Warm start of the README's quick commands (issue 23, goal 2): CPU seconds per command, with
-and without gamelab's deferral of numba's scipy.linalg probe, alternating runs side by side.
+"""Warm start of the README's quick commands (issue 23, goal 2): CPU seconds per command with
+and without gamelab's two deferrals of numba's start-up work, alternating runs side by side.
 
 Each command runs as the ``gamelab`` program would (``gamelab.cli.main`` in a fresh
-interpreter) once to fill the caches, then ``--repeats`` times in each mode, alternating
-(``off`` drops the ``numba.np.linalg`` hook that ``import gamelab`` registers, so numba imports
-scipy.linalg as it does on its own). CPU seconds (user + system of the child) are what to
-compare on a shared machine; the load average is printed beside them.
+interpreter) once to fill the caches, then ``--repeats`` times in each mode, alternating:
+``none`` drops both hooks that ``import gamelab`` registers (numba as it is on its own),
+``scipy`` keeps only the ``numba.np.linalg`` one (no scipy.linalg import for numba's BLAS
+probe: session 9), ``both`` also keeps the ``numba.core.caching`` one (a cached kernel loads
+without numba's typing and lowering registries: session 11). CPU seconds (user + system of the
+child) are what to compare on a shared machine; the load average is printed beside them.
 
     python benchmarks/warm_start.py --repeats 3
 """
@@ -26,8 +28,10 @@ from first_run import QUICK_COMMANDS  # noqa: E402
 RUNNER = (
     "import sys\n"
     "import gamelab, gamelab.numba_hook as hook\n"
-    "if sys.argv[1] == 'off':\n"
+    "if sys.argv[1] == 'none':\n"
     "    hook._pending.pop('numba.np.linalg', None)\n"
+    "if sys.argv[1] in ('none', 'scipy'):\n"
+    "    hook._pending.pop('numba.core.caching', None)\n"
     "from gamelab.cli import main\n"
     "sys.argv = ['gamelab', *sys.argv[2:]]\n"
     "main()\n"
@@ -54,17 +58,17 @@ def main() -> None:
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
-    print(f"{'command':22s} {'off CPU-s':>10s} {'on CPU-s':>10s} {'on wall s':>10s}")
+    modes = ("none", "scipy", "both")
+    print(f"{'command':22s} " + " ".join(f"{m + ' CPU-s':>11s}" for m in modes) + "  both wall s")
     for argv in QUICK_COMMANDS:
-        _cpu("on", argv)  # fill the caches
-        runs: dict[str, list[tuple[float, float]]] = {"off": [], "on": []}
+        _cpu("both", argv)  # fill the caches
+        runs: dict[str, list[tuple[float, float]]] = {m: [] for m in modes}
         for _ in range(args.repeats):
-            for mode in ("off", "on"):
+            for mode in modes:
                 runs[mode].append(_cpu(mode, argv))
-        off = statistics.mean(c for c, _ in runs["off"])
-        on = statistics.mean(c for c, _ in runs["on"])
-        wall = statistics.mean(w for _, w in runs["on"])
-        print(f"{' '.join(argv[:2]):22s} {off:10.2f} {on:10.2f} {wall:10.2f}")
+        cpu = " ".join(f"{statistics.mean(c for c, _ in runs[m]):11.2f}" for m in modes)
+        wall = statistics.mean(w for _, w in runs["both"])
+        print(f"{' '.join(argv[:2]):22s} {cpu} {wall:12.2f}")
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 
