@@ -1,6 +1,6 @@
 """CPU seconds of each game page's warm-up (``GamePage.prefork_warm`` + ``warm``), each on an
-empty numba cache in a process of its own, as ``gamelab serve`` runs them; then the same again
-on the now warm cache. ``GamePage.warm_seconds`` (which orders the server's warm-up) comes
+empty numba cache and an empty gamelab cache (its tables: a fresh install) in a process of its
+own, as ``gamelab serve`` runs them; then the same again on the now warm caches. ``GamePage.warm_seconds`` (which orders the server's warm-up) comes
 from here.
 
     python benchmarks/page_warm.py            # every page
@@ -51,7 +51,11 @@ def main() -> None:
             continue
         specs = [*page.prefork_warm, *page.warm]
         with tempfile.TemporaryDirectory(prefix="gamelab-page-warm-") as cache:
-            env = {**os.environ, "NUMBA_CACHE_DIR": cache}
+            env = {
+                **os.environ,
+                "NUMBA_CACHE_DIR": os.path.join(cache, "numba"),
+                "GAMELAB_CACHE": os.path.join(cache, "gamelab"),
+            }
             cold, wall = _run(specs, env)
             warm, _ = _run(specs, env)
         print(f"{page.game:10s} {cold:11.1f} {wall:12.1f} {warm:11.2f} {page.warm_seconds:8.1f}")

@@ -34,7 +34,7 @@ PAGE = GamePage(
     "for advice, play the optimal bot, and review your game: skill and luck apart.",
     preload=("gamelab.yatzy.game", "gamelab.yatzy.winplay"),
     warm=("gamelab.yatzy.game:warm_up",),
-    warm_seconds=17.8,  # benchmarks/page_warm.py (session 11, load 5-7)
+    warm_seconds=26.5,  # benchmarks/page_warm.py (session 11, load 5-6: CPU-s on empty caches)
 )
 
 router = APIRouter()
