@@ -1,4 +1,4 @@
-"""CPU seconds of each game page's warm-up (``GamePage.prefork_warm`` + ``warm``), each on an
+"""CPU seconds of each game page's warm-up (``GamePage.prefork_warm`` + ``warm`` + ``build``), each on an
 empty numba cache and an empty gamelab cache (its tables: a fresh install) in a process of its
 own, as ``gamelab serve`` runs them; then the same again on the now warm caches. ``GamePage.warm_seconds`` (which orders the server's warm-up) comes
 from here.
@@ -49,7 +49,7 @@ def main() -> None:
     for page, _ in discover_games():
         if only and page.game not in only:
             continue
-        specs = [*page.prefork_warm, *page.warm]
+        specs = [*page.prefork_warm, *page.warm, *page.build]
         with tempfile.TemporaryDirectory(prefix="gamelab-page-warm-") as cache:
             env = {
                 **os.environ,

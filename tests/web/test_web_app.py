@@ -256,14 +256,19 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
         async def ping(request: Request) -> dict:
             return {"pid": await pool_of(request).run(os.getpid, (), timeout=60, cache=False)}
 
-        return GamePage(game=name, title=name.title(), summary="", warm=(warm,)), router
+        page = GamePage(name, name.title(), "", warm=(warm,), build=("os:getcwd",))
+        return page, router
 
     pages = [game("alpha", "os:getpid"), game("beta", "os:getppid")]
     gates = {"os:getpid": threading.Event(), "os:getppid": threading.Event()}
+    asked: list[list[str]] = []
+
+    def warm_in_a_process(specs: list[str], stopping: threading.Event) -> None:
+        asked.append(specs)
+        gates[specs[0]].wait(60)
+
     monkeypatch.setattr(app_module, "discover_games", lambda: pages)
-    monkeypatch.setattr(
-        app_module, "_warm_in_a_process", lambda specs, stopping: gates[specs[0]].wait(60)
-    )
+    monkeypatch.setattr(app_module, "_warm_in_a_process", warm_in_a_process)
 
     def wait_for(predicate, seconds=120.0):
         deadline = time.monotonic() + seconds
@@ -288,3 +293,5 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
         wait_for(lambda: client.get("/api/health").json()["ready"])
         assert client.get("/api/health").json()["warming"] == []
         assert client.post("/api/beta/ping").status_code == 200
+    # the warm-up process builds the tables (`build`); the solver processes only load kernels
+    assert asked == [["os:getpid", "os:getcwd"], ["os:getppid", "os:getcwd"]]

@@ -271,7 +271,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 specs = [*page.prefork_warm, *page.warm]
                 if specs and settings.background_warmup:
                     # in a child process: the server's own threads keep the GIL free
-                    _warm_in_a_process(specs, stopping)
+                    _warm_in_a_process([*specs, *page.build], stopping)
                 elif specs:
                     for spec in specs:
                         call_by_name(spec)

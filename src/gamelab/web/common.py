@@ -82,8 +82,13 @@ class GamePage:
     preload: tuple[str, ...] = ()
     warm: tuple[str, ...] = ()
     prefork_warm: tuple[str, ...] = ()
-    #: CPU seconds of `prefork_warm` + `warm` on an empty numba cache (measured: the module
-    #: says how): orders ``gamelab serve``'s warm-up, cheapest first
+    #: functions ``gamelab serve``'s warm-up process alone calls after `warm` (the solver
+    #: processes do not): they fill the gamelab cache on disk with tables the server then only
+    #: loads (Yatzy's exact solve), so that no request waits for them and no server thread
+    #: computes them
+    build: tuple[str, ...] = ()
+    #: CPU seconds of `prefork_warm` + `warm` + `build` on empty numba and gamelab caches
+    #: (``benchmarks/page_warm.py``): orders ``gamelab serve``'s warm-up, cheapest first
     warm_seconds: float = 0.0
 
     @property

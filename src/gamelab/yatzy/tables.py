@@ -166,3 +166,10 @@ def optimal_distribution(rules: RuleSet) -> ScoreDistribution:
         if name not in _distributions:
             _distributions[name] = score_distribution(rules)
         return _distributions[name]
+
+
+def build_page_tables() -> None:
+    """Build (or load) the tables of the rule set the web page opens with, Yatzy's: run by
+    ``gamelab serve``'s warm-up process, so that the page's first exact answer only loads them
+    (their exact solve is about 15 CPU-s the first time on a machine)."""
+    optimal_values(RULES["yatzy"])

@@ -34,7 +34,8 @@ PAGE = GamePage(
     "for advice, play the optimal bot, and review your game: skill and luck apart.",
     preload=("gamelab.yatzy.game", "gamelab.yatzy.winplay"),
     warm=("gamelab.yatzy.game:warm_up",),
-    warm_seconds=26.5,  # benchmarks/page_warm.py (session 11, load 5-6: CPU-s on empty caches)
+    build=("gamelab.yatzy.tables:build_page_tables",),
+    warm_seconds=42.9,  # benchmarks/page_warm.py (session 11, load 5-6: CPU-s on empty caches)
 )
 
 router = APIRouter()
