@@ -281,13 +281,14 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
         health = client.get("/api/health").json()
         assert health["ready"] is False and health["warming"] == ["Alpha", "Beta"]
         early = client.post("/api/alpha/ping")
-        assert early.status_code == 503 and "warming up (Alpha, Beta)" in early.json()["detail"]
+        assert early.status_code == 503 and "Alpha is still warming up" in early.json()["detail"]
+        assert early.json()["warming"] == "Alpha" and early.headers["retry-after"] == "2"
         gates["os:getpid"].set()
         wait_for(lambda: client.get("/api/health").json()["warming"] == ["Beta"])
         alpha = client.post("/api/alpha/ping")
         assert alpha.status_code == 200 and alpha.json()["pid"] != os.getpid()  # from the pool
         beta = client.post("/api/beta/ping")
-        assert beta.status_code == 503 and "warming up (Beta)" in beta.json()["detail"]
+        assert beta.status_code == 503 and "Beta is still warming up" in beta.json()["detail"]
         assert client.get("/api/health").json()["ready"] is False
         gates["os:getppid"].set()
         wait_for(lambda: client.get("/api/health").json()["ready"])

@@ -415,6 +415,44 @@ def test_voltorb_10_every_empty_clue_shows_its_whole_hint_on_a_phone(browser, li
         context.close()
 
 
+def test_a_question_asked_while_the_game_warms_up_is_answered_when_it_is_warm(page):
+    """Issue 23, seen on a cold `gamelab serve`: a question asked while Voltorb's solvers were
+    still warming up showed "not ready: still warming up" and kept showing it after they were
+    warm, beside a header that no longer listed Voltorb. The server now names the game in its
+    503 (`warming`) and the page says so, waits for /api/health to stop listing the game, and
+    asks again by itself. (The warm-up is simulated: the first answer is such a 503 and
+    /api/health lists Voltorb for its next three answers.)"""
+    import json
+
+    refused = {"solve": 0, "health": 0}
+
+    def solve(route):
+        if refused["solve"] == 0:
+            refused["solve"] += 1
+            body = {"detail": "the computation is not ready", "warming": "Voltorb Flip"}
+            route.fulfill(status=503, content_type="application/json", body=json.dumps(body))
+        else:
+            route.fallback()
+
+    def health(route):
+        if refused["solve"] == 1 and refused["health"] < 3:
+            refused["health"] += 1
+            body = {"status": "ok", "version": "x", "ready": False, "warming": ["Voltorb Flip"]}
+            route.fulfill(status=200, content_type="application/json", body=json.dumps(body))
+        else:
+            route.fallback()
+
+    page.route("**/api/voltorb/solve", solve)
+    page.route("**/api/health", health)
+    page.goto("/voltorb")
+    page.select_option("#assist-level", "2")
+    _type_clues(page)
+    page.locator("#warming", has_text="Voltorb Flip is still warming up").wait_for()
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '198'")
+    assert page.locator("#warming").is_hidden()  # the message went with the wait
+    assert refused == {"solve": 1, "health": 3}
+
+
 def test_voltorb_9_keyboard_starts_at_the_first_clue_and_arrows_move_in_the_grid(page):
     page.goto("/voltorb")
     first = page.locator('#assist-board input[data-kind="row"][data-index="0"]')

@@ -42,7 +42,7 @@ from swagger_ui_bundle import swagger_ui_path
 from gamelab import GAMES, __version__
 from gamelab.web.common import GamePage, Settings, job_reply, pool_of, warm_lanes
 from gamelab.web.headers import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
-from gamelab.web.pool import BudgetExceeded, SolverPool, WorkerDied, call_by_name
+from gamelab.web.pool import BudgetExceeded, SolverPool, StillWarming, WorkerDied, call_by_name
 
 log = logging.getLogger("gamelab.web")
 
@@ -306,6 +306,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.pool = app.state.starting_pool = None
         app.state.warming = [page.title for page, _ in games]
         app.state.cold = frozenset(page.game for page, _ in games)  # not served exactly yet
+        app.state.titles = {page.game: page.title for page, _ in games}
         if settings.background_warmup:
             if settings.ready_message:
                 print(settings.ready_message, file=sys.stderr, flush=True)
@@ -417,7 +418,12 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(BudgetExceeded)
     async def over_budget(request: Request, exc: BudgetExceeded) -> JSONResponse:
-        return JSONResponse({"detail": f"the computation {_message(exc)}"}, status_code=503)
+        body: dict[str, Any] = {"detail": f"the computation {_message(exc)}"}
+        headers = None
+        if isinstance(exc, StillWarming):  # kit.js waits for the game's warm-up, then asks again
+            body["warming"] = exc.title
+            headers = {"retry-after": "2"}
+        return JSONResponse(body, status_code=503, headers=headers)
 
     @app.exception_handler(WorkerDied)
     async def worker_died(request: Request, exc: WorkerDied) -> JSONResponse:

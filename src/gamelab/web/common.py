@@ -20,10 +20,10 @@ from pydantic import BaseModel, ConfigDict
 from gamelab.core.serialise import to_json
 from gamelab.web.pool import (
     Budgeted,
-    BudgetExceeded,
     Document,
     JobStatus,
     SolverPool,
+    StillWarming,
     to_document,
 )
 
@@ -127,6 +127,19 @@ def reply(result: Any, status_code: int = 200) -> Response:
     return Response(text, status_code=status_code, media_type="application/json")
 
 
+def _cold_title(request: Request) -> str | None:
+    """The title of the request's game while it is still warming up (the whole list while no
+    game is warm yet, for a request that names no cold game), else None."""
+    state = request.app.state
+    parts = request.url.path.split("/")
+    game = parts[2] if len(parts) > 2 and parts[1] == "api" else None
+    if game is not None and game in getattr(state, "cold", ()):
+        return str(getattr(state, "titles", {}).get(game, game))
+    if getattr(state, "pool", None) is None:
+        return ", ".join(getattr(state, "warming", ())) or "the solvers"
+    return None
+
+
 def require_warm(request: Request) -> None:
     """A route dependency for heavy calls a game answers in the server's own process (not in
     the pool): while that game is still warming up (``gamelab serve`` just started) they say
@@ -134,22 +147,17 @@ def require_warm(request: Request) -> None:
     the warm-up process that compiles the same kernels, with the server's threads held up."""
     parts = request.url.path.split("/")
     if len(parts) > 2 and parts[2] in getattr(request.app.state, "cold", ()):
-        warming = ", ".join(getattr(request.app.state, "warming", ())) or "the solvers"
-        raise BudgetExceeded(f"is not ready: still warming up ({warming})", started=False)
+        raise StillWarming(_cold_title(request) or parts[2])
 
 
 def pool_of(request: Request) -> SolverPool:
-    """The server's solver pool; while it is still warming up (``gamelab serve`` just started),
-    :class:`~gamelab.web.pool.BudgetExceeded` saying so (503 with the reason, or the labelled
-    fallback of :func:`budgeted`)."""
-    state = request.app.state
-    pool = getattr(state, "pool", None)
-    parts = request.url.path.split("/")
-    game = parts[2] if len(parts) > 2 and parts[1] == "api" else None
-    if pool is None or game in getattr(state, "cold", ()):
-        # the games warm one by one: this game's solvers (or the pool itself) are not ready yet
-        warming = ", ".join(getattr(state, "warming", ())) or "the solvers"
-        raise BudgetExceeded(f"is not ready: still warming up ({warming})", started=False)
+    """The server's solver pool; while the request's game (or the pool itself) is still
+    warming up (``gamelab serve`` just started), :class:`~gamelab.web.pool.StillWarming` (503
+    naming the game; the page asks again once it is warm)."""
+    title = _cold_title(request)
+    if title is not None:
+        raise StillWarming(title)
+    pool: SolverPool = request.app.state.pool
     return pool
 
 

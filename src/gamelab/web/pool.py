@@ -78,6 +78,19 @@ class BudgetExceeded(OutOfBudget):
         self.started = started
 
 
+class StillWarming(BudgetExceeded):
+    """A heavy call for a game whose solvers are still warming up (``gamelab serve`` just
+    started): answered 503 with the game (`title`), and the page asks again once it is warm."""
+
+    def __init__(self, title: str) -> None:
+        super().__init__(
+            f"is not ready: {title} is still warming up (once, after the server starts); "
+            "the answer follows when it is ready",
+            started=False,
+        )
+        self.title = title
+
+
 @dataclass
 class JobStatus:
     """A background call (:meth:`SolverPool.background`): ``running`` (for `elapsed` seconds of

@@ -32,6 +32,20 @@ async function watchWarming() {
 }
 if (typeof document !== "undefined") watchWarming();
 
+/** Resolves once /api/health no longer lists `title` among the games warming up (polled every
+ *  2 s; also when the server cannot be asked: the request itself then says what is wrong). */
+async function untilWarm(title) {
+  for (;;) {
+    await new Promise((resolve) => { setTimeout(resolve, 2000); });
+    try {
+      const health = await (await fetch("/api/health")).json();
+      if (!(health.warming || []).some((game) => title.split(", ").includes(game))) return;
+    } catch {
+      return;
+    }
+  }
+}
+
 /** Show the header's busy indicator while `promise` runs (nested calls are counted). */
 export async function whileBusy(promise) {
   const el = document.getElementById("busy");
@@ -105,11 +119,27 @@ export async function api(path, body, options = {}) {
     : { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) };
   let response;
   let data = null;
-  try {
-    response = await whileBusy(fetch(path, init));
-    data = await response.json().catch(() => null);
-  } catch (err) {
-    return fail(new ApiError(0, `cannot reach the server (${err.message})`, null));
+  for (let waited = 0; ; waited += 1) {
+    try {
+      response = await whileBusy(fetch(path, init));
+      data = await response.json().catch(() => null);
+    } catch (err) {
+      return fail(new ApiError(0, `cannot reach the server (${err.message})`, null));
+    }
+    // the game's solvers are still warming up (the server just started): say so, wait until
+    // /api/health no longer lists the game, and ask again (at most about ten minutes)
+    if (response.status !== 503 || !data || typeof data.warming !== "string" || waited >= 300) break;
+    const waiting = `${data.warming} is still warming up (once, after the server starts): `
+      + "the answer follows by itself when it is ready";
+    const header = document.getElementById("warming");
+    if (header) { header.textContent = waiting; header.hidden = false; }
+    if (!quiet) {
+      clearErrors(root);
+      showError(errorAt, waiting);
+    }
+    await whileBusy(untilWarm(data.warming));
+    if (header && header.textContent === waiting) { header.hidden = true; header.textContent = ""; }
+    watchWarming();  // the header says again what is still warming (if anything)
   }
   if (response.ok) {
     if (!quiet) clearErrors(root);
