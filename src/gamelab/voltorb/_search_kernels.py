@@ -289,8 +289,10 @@ def win_search(
             acc += group_mass - live_mass + child
             running -= live_mass - child
             if alpha >= 0.0 and running <= alpha + eps:
-                table_store(table, counter, code, alpha, False, -1)
-                return alpha
+                # fail soft: `running` bounds the state (never report more than alpha)
+                bound_value = min(running, alpha)
+                table_store(table, counter, code, bound_value, False, -1)
+                return bound_value
             start = stop
         table_store(table, counter, code, acc, True, safe[0])
         return acc
@@ -339,6 +341,7 @@ def win_search(
     live_all = np.empty(idx.size, np.int64)
     start = np.zeros(4, np.int64)
     stop = np.zeros(4, np.int64)
+    soft = -1.0  # the largest upper bound a tile was left with (for a fail-soft result)
     for oi in range(order.size):
         t = order[oi]
         threshold = max(best, alpha)
@@ -346,6 +349,7 @@ def win_search(
         for v in range(1, 4):
             running += won[t, v] + bound[t, v]
         if running <= threshold + eps:
+            soft = max(soft, running)
             break  # tiles are in decreasing order of this bound
         # the live boards of each child, then the children's own ceilings tighten the bound
         j = 0
@@ -375,6 +379,7 @@ def win_search(
                 if not known or cb < table[cs, 1]:
                     table_store(table, counter, child_code, cb, False, -1)
         if running <= threshold + eps:
+            soft = max(soft, running)
             continue
         acc = 0.0
         pruned = False
@@ -415,7 +420,10 @@ def win_search(
             running -= bound[t, v] - child
             if running <= threshold + eps:
                 pruned = True
+                soft = max(soft, running)
                 break
+        if not pruned:
+            soft = max(soft, acc)
         if not pruned and acc > best:
             best = acc
             best_tile = t
@@ -424,8 +432,12 @@ def win_search(
     if best > alpha + eps or alpha < 0.0:
         table_store(table, counter, code, best, True, best_tile)
         return best
-    table_store(table, counter, code, alpha, False, -1)
-    return alpha
+    # fail soft: every tile is worth at most `soft` (never report more than alpha)
+    bound_value = min(max(soft, best), alpha, ceiling)
+    if bound_value < 0.0:
+        bound_value = alpha
+    table_store(table, counter, code, bound_value, False, -1)
+    return bound_value
 
 
 @njit(cache=True)

@@ -408,6 +408,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
                             run += cb
                         f_run[d] = run
                         if run <= threshold + f_eps[d]:
+                            f_tb[d, f_oi[d]] = min(f_tb[d, f_oi[d]], run)
                             f_oi[d] += 1
                             continue
                     while f_v[d] <= 3:
@@ -432,6 +433,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
                         f_v[d] += 1
                     if descended:
                         break
+                    f_tb[d, f_oi[d]] = f_acc[d]  # the tile's exact value
                     if f_acc[d] > f_best[d] + f_eps[d]:
                         f_best[d] = f_acc[d]
                         f_tile[d] = t
@@ -450,8 +452,15 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
                 is_exact = la < 0.0 or f_best[d] > la + f_eps[d]
             if is_exact:
                 value = f_won[d] + f_best[d]
-            else:
+            elif f_done[d]:
                 value = f_won[d] + la
+            else:
+                # fail soft: the largest bound any tile was left with (each tile's is what its
+                # covers or its searched children proved), never above alpha
+                soft = f_best[d]
+                for j in range(f_n[d]):
+                    soft = max(soft, f_tb[d, j])
+                value = f_won[d] + min(soft, la)
             # memoise L (grow the table at half full)
             if used * 2 >= cap:
                 ncap = cap * 4
@@ -498,6 +507,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
         f_v[p] += 1
         if f_run[p] <= max(f_best[p], f_la[p]) + f_eps[p]:
             # this tile cannot beat the best (or alpha) any more: go to the next one
+            f_tb[p, f_oi[p]] = min(f_tb[p, f_oi[p]], f_run[p])
             f_oi[p] += 1
             f_v[p] = 1
             f_acc[p] = 0.0

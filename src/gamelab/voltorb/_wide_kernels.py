@@ -518,6 +518,7 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                             run += cb
                         f_run[d] = run
                         if run <= threshold + f_eps[d]:
+                            f_tb[d, f_oi[d]] = min(f_tb[d, f_oi[d]], run)
                             f_oi[d] += 1
                             continue
                     small_cut = False
@@ -594,10 +595,12 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                         break
                     if small_cut:
                         # this tile cannot beat the best (or alpha) any more
+                        f_tb[d, f_oi[d]] = min(f_tb[d, f_oi[d]], f_run[d])
                         f_oi[d] += 1
                         f_v[d] = 1
                         f_acc[d] = 0.0
                         continue
+                    f_tb[d, f_oi[d]] = f_acc[d]  # the tile's exact value
                     if f_acc[d] > f_best[d] + f_eps[d]:
                         f_best[d] = f_acc[d]
                         f_tile[d] = t
@@ -616,8 +619,14 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                 is_exact = la < 0.0 or f_best[d] > la + f_eps[d]
             if is_exact:
                 value = f_won[d] + f_best[d]
-            else:
+            elif f_done[d]:
                 value = f_won[d] + la
+            else:
+                # fail soft (see small_search): the largest bound a tile was left with
+                soft = f_best[d]
+                for j in range(f_n[d]):
+                    soft = max(soft, f_tb[d, j])
+                value = f_won[d] + min(soft, la)
             if used * 2 >= cap:
                 ncap = cap * 4
                 nkeys = np.zeros((ncap, nw), np.int64)
@@ -661,6 +670,7 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
         f_run[p] -= f_cb[p, f_v[p]] - value
         f_v[p] += 1
         if f_run[p] <= max(f_best[p], f_la[p]) + f_eps[p]:
+            f_tb[p, f_oi[p]] = min(f_tb[p, f_oi[p]], f_run[p])
             f_oi[p] += 1
             f_v[p] = 1
             f_acc[p] = 0.0
