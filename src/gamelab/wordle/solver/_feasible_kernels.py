@@ -726,7 +726,9 @@ def hard_feasible_kernel(
     of ``fl_guess``. allow: :func:`allow_masks_kernel`. Every candidate must be allowed in its
     pool (an answer is always allowed: it shows every demand met). The memo is
     :func:`feasible_kernel`'s, keyed by the candidates and the pool (salt1, salt2: the pool
-    hash's salts per mask word). Plain-Python twin:
+    hash's salts per mask word). A guess's classes are searched smallest first (largest
+    first in normal mode): a small class that no hard-mode strategy finds in time is common
+    and costs almost nothing to refute. Plain-Python twin:
     :func:`gamelab.wordle.solver.feasible.hard_feasible_python`.
     """
     n_ans = tab.shape[1]
@@ -904,10 +906,12 @@ def hard_feasible_kernel(
                     pos[c] = 1
                     cl_codes[k] = c
                     k += 1
+            # classes by size, smallest first: in hard mode a small class is often the one
+            # that refutes a guess, at almost no cost (upto-gen5 within 5: 148 -> 54 CPU-s)
             for a in range(1, k):
                 c = cl_codes[a]
                 b = a - 1
-                while b >= 0 and cnt[cl_codes[b]] < cnt[c]:
+                while b >= 0 and cnt[cl_codes[b]] > cnt[c]:
                     cl_codes[b + 1] = cl_codes[b]
                     b -= 1
                 cl_codes[b + 1] = c

@@ -260,12 +260,16 @@ class HardFeasibleSearch:
 
     def opening(self, guess: int, depth: int) -> tuple[bool, np.ndarray | None]:
         """(feasible?, the class that refutes it) for first guess `guess` (any guess: the
-        first is free) and `depth` guesses in all."""
+        first is free) and `depth` guesses in all. Its classes are tried smallest first: the
+        small ones are settled in microseconds and often refute it (upto-gen5 in the game's
+        hard mode within 5 guesses, all 931 first guesses refuted: 148 CPU-s this way against
+        about 233 s largest first, scratch runs at load 6-9; then 54 s with the kernel's own
+        classes smallest first too)."""
         game = self.game
         cands = game.all_answers()
         if depth < 1:
             return False, cands
-        parts = sorted(game.partition(guess, cands).items(), key=lambda kv: -len(kv[1]))
+        parts = sorted(game.partition(guess, cands).items(), key=lambda kv: len(kv[1]))
         for code, part in parts:
             if len(part) == 1 and game.is_answer(guess, int(part[0])):
                 continue
