@@ -11,8 +11,13 @@ from gamelab.wordle.rules import Setting, parse_names, pokemon_word_list
 from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.solver.feasible import (
     FeasibleSearch,
+    HardFeasibleSearch,
+    allow_masks_python,
     feasible_python,
     feasible_within,
+    hard_feasibility_fits,
+    hard_feasible_python,
+    pool_mask,
     prove_feasible,
 )
 from gamelab.wordle.solver.optimal import OptimalSolver
@@ -95,6 +100,65 @@ def test_feasible_within_agrees_with_the_optimum_and_stops_when_told(seed):
         assert feasible_within(setting, lambda: True) is None
         seen.add(best.total is not None)
     assert seen == {True, False}
+
+
+@pytest.mark.parametrize("hard", ["game", "strict"])
+def test_hard_feasible_kernel_matches_twin_on_random_sets(hard):
+    """The hard-mode feasibility kernel against its plain twin (which narrows pools by
+    Game.hard_pool) on random sets, pools and limits, several questions per memo; its
+    allowed-word masks against theirs."""
+    checked = {True: 0, False: 0}
+    for seed in range(2):
+        game = Game(clustered_words(seed), "standard")
+        search = HardFeasibleSearch(game, hard)
+        assert np.array_equal(search.allow, allow_masks_python(game, hard))
+        rng = np.random.default_rng(seed)
+        memo: dict = {}
+        n_full = len(game.full_length_guesses)
+        for _ in range(30):
+            n = int(rng.integers(2, 12))
+            cands = np.sort(rng.choice(game.n_answers, n, replace=False)).astype(np.int32)
+            pool = rng.choice(n_full, int(rng.integers(5, 40)), replace=False)
+            # (an answer is always allowed: its own colours meet every demand)
+            own = np.searchsorted(game.full_length_index, game.guess_of_answer[cands])
+            pool = np.union1d(pool, own).astype(np.int32)
+            depth = int(rng.integers(1, 5))
+            fast = search.feasible(cands, depth, pool_mask(pool, search.n_words))
+            assert fast == hard_feasible_python(game, cands, depth, pool, hard, memo)
+            checked[fast] += 1
+    assert checked[True] > 10 and checked[False] > 10  # both answers were exercised
+
+
+@pytest.mark.parametrize("hard", ["game", "strict"])
+def test_hard_feasible_within_agrees_with_the_optimum_under_each_limit(hard):
+    """`feasible_within` in hard mode answers as the optimal solver's worst case under each
+    limit, and each sampled opening as that opening's exact value."""
+    seen = set()
+    for seed in range(2):
+        game = Game(clustered_words(seed), "standard")
+        search = HardFeasibleSearch(game, hard)
+        for limit in (3, 4, 5):
+            setting = Setting(game.words, game.rule, hard, limit)
+            best = OptimalSolver(setting).solve()
+            assert best.proven or best.total is None
+            assert feasible_within(setting, lambda: False) == (best.total is not None)
+            assert feasible_within(setting, lambda: True) is None
+            for g in range(0, game.n_guesses, 9):
+                one = OptimalSolver(setting).solve_first(g)
+                assert search.opening(g, limit)[0] == (one.total is not None)
+            seen.add(best.total is not None)
+    assert seen == {True, False}
+
+
+def test_hard_feasibility_needs_small_tables(monkeypatch):
+    game = Game(clustered_words(0), "standard")
+    assert hard_feasibility_fits(game)
+    with pytest.raises(ValueError, match="hard mode must be game or strict"):
+        HardFeasibleSearch(game, "easy")
+    monkeypatch.setattr(HardFeasibleSearch, "MAX_BYTES", 1000)
+    assert not hard_feasibility_fits(game)
+    with pytest.raises(ValueError, match="tables of at most 0 MB"):
+        HardFeasibleSearch(game, "game")
 
 
 def test_pokemon_gen1_4_needs_five_guesses():

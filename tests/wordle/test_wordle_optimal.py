@@ -329,3 +329,35 @@ def test_the_depth_limits_share_the_cpu_limit_and_keep_their_bounds(tmp_path):
         assert row.proven or (row.total is None and row.lower_bound >= 682)
     if not all(row.proven for row in out.depth_limited):
         assert stored_optimum(setting, store) is None
+
+
+def test_a_depth_limit_stopped_by_its_cpu_limit_keeps_the_looser_bound_and_is_not_stored(
+    tmp_path, monkeypatch
+):
+    """A depth limit whose proof the CPU limit stops (here: its feasibility question answers
+    "not settled", as when its clock runs out) is reported with the looser limit's optimum as
+    its lower bound, and the summary is not stored; the next run settles it and stores it."""
+    from gamelab.core.results import ResultStore
+    from gamelab.wordle.rules import parse_setting
+    from gamelab.wordle.solver import feasible
+    from gamelab.wordle.solver.summary import solve_summary, stored_optimum
+
+    setting = parse_setting("upto-gen1", "standard", None)
+    store = ResultStore(tmp_path / "results.sqlite")
+    real = feasible.feasible_within
+    monkeypatch.setattr(feasible, "feasible_within", lambda s, out_of_time: real(s, lambda: True))
+    out = solve_summary(setting, cpu_limit=60.0, store=store)
+    assert out.proven and out.total == 245 and out.worst == 5  # docs/wordle.md
+    assert out.depth_limited is not None and len(out.depth_limited) == 2
+    stopped = out.depth_limited[1]
+    assert (stopped.max_guesses, stopped.total, stopped.proven) == (4, None, False)
+    assert stopped.lower_bound == 245  # the optimum within 5 guesses bounds the one within 4
+    assert stored_optimum(setting, store) is None
+    monkeypatch.setattr(feasible, "feasible_within", real)
+    again = solve_summary(setting, cpu_limit=60.0, store=store)
+    assert [(r.max_guesses, r.total, r.proven) for r in again.depth_limited or []] == [
+        (5, 245, True),
+        (4, 245, True),
+        (3, None, True),
+    ]
+    assert stored_optimum(setting, store) is not None

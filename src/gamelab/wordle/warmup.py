@@ -6,11 +6,13 @@ from __future__ import annotations
 
 def warm_up() -> None:
     """Rank and chart gen1-4 (blog rule), solve gen1 exactly, the assistant's advice after one
-    guess (the page's, ``next``'s and ``assist``'s) and the kernels only larger lists reach."""
+    guess (the page's, ``next``'s and ``assist``'s), the hard-mode feasibility search (the
+    depth limits of ``solve-optimal --hard``) and the kernels only larger lists reach."""
     from gamelab.wordle.advice import warm_up as warm_page
     from gamelab.wordle.chart import chart
     from gamelab.wordle.entropy import ranking
     from gamelab.wordle.rules import POST_SETTING, Setting, load_word_list, parse_names
+    from gamelab.wordle.solver.feasible import feasible_within
     from gamelab.wordle.solver.kernel_search import warm_up as warm_scan
     from gamelab.wordle.solver.summary import solve_summary
     from gamelab.wordle.table import Game
@@ -20,5 +22,6 @@ def warm_up() -> None:
     ranking(blog, 3)
     chart(blog, "レントラー")
     solve_summary(Setting(parse_names("gen1"), "blog"), store=None)
+    feasible_within(Setting(parse_names("gen1"), "standard", "game", 3), lambda: False)
     warm_page()
     warm_scan()

@@ -11,7 +11,10 @@ first guesses only (``solve-optimal --first``).
 
 The first guesses are split into tasks run by :func:`gamelab.core.parallel.run_tasks`, locally or
 on Dask; with a result store each finished task is kept, so an interrupted run continues where
-it stopped. Normal mode only (any guess allowed).
+it stopped. Normal mode only (any guess allowed); :class:`HardFeasibleSearch` (its kernel
+:func:`gamelab.wordle.solver._feasible_kernels.hard_feasible_kernel`, twin
+:func:`hard_feasible_python`) answers the same question in both hard modes, for
+:func:`feasible_within` (the depth limits of ``solve-optimal``).
 
 :func:`feasible_python` is the plain-Python twin of the kernel.
 """
@@ -146,6 +149,181 @@ def feasible_python(
     return result
 
 
+HARD_IDS = {"game": fk.HARD_GAME, "strict": fk.HARD_STRICT}
+
+
+def present_codes(game: Game) -> np.ndarray:
+    """present[g, c]: some answer shows colours c to guess g (the classes that can occur)."""
+    present = np.zeros((game.n_guesses, game.n_codes), dtype=np.bool_)
+    present[np.arange(game.n_guesses)[:, None], game.table] = True
+    return present
+
+
+def allow_masks_python(game: Game, hard: str) -> np.ndarray:
+    """Twin of :func:`~gamelab.wordle.solver._feasible_kernels.allow_masks_kernel`, from the
+    readable hard-mode rule (:meth:`Game.hard_pool`), one guess and colours at a time."""
+    n_f = len(game.full_length_guesses)
+    allow = np.zeros((game.n_guesses, game.n_codes, (n_f + 63) // 64), dtype=np.uint64)
+    present = present_codes(game)
+    for g in range(game.n_guesses):
+        for c in np.flatnonzero(present[g]).tolist():
+            for p in game.hard_pool(g, c, game.full_pool(), hard).tolist():
+                allow[g, c, p // 64] |= np.uint64(1 << (p % 64))
+    return allow
+
+
+def pool_mask(pool: np.ndarray, n_words: int) -> np.ndarray:
+    """Positions in the full-length guesses as a bit mask of `n_words` uint64 words."""
+    mask = np.zeros(n_words, dtype=np.uint64)
+    for p in np.asarray(pool).tolist():
+        mask[p // 64] |= np.uint64(1 << (p % 64))
+    return mask
+
+
+def hard_feasibility_fits(game: Game) -> bool:
+    """Whether :class:`HardFeasibleSearch` can be built for `game` (its tables' size; every
+    answer is a full-length guess, as :class:`~gamelab.wordle.rules.WordList` checks)."""
+    n_w = (len(game.full_length_guesses) + 63) // 64
+    size = (game.n_answers**2 + game.n_guesses * game.n_codes) * n_w * 8
+    return game.n_codes <= 256 and size <= HardFeasibleSearch.MAX_BYTES
+
+
+class HardFeasibleSearch:
+    """``feasible(cands, depth, pool)`` in hard mode (the game's rule or strict): every guess
+    from the pool the colours so far allow (:func:`fk.hard_feasible_kernel`)."""
+
+    #: largest tables built (bytes): the pair bits and the allowed-word masks
+    MAX_BYTES = 1 << 28
+
+    def __init__(self, game: Game, hard: str, capacity: int = 1 << 21) -> None:
+        if hard not in HARD_IDS:
+            raise ValueError(f"hard mode must be game or strict, got {hard!r}")
+        if not hard_feasibility_fits(game):
+            raise ValueError(
+                "the hard-mode feasibility search needs words of at most 5 letters and "
+                f"tables of at most {self.MAX_BYTES >> 20} MB: these lists are too large"
+            )
+        fl = game.full_length_index
+        n_w = (len(fl) + 63) // 64
+        self.game, self.hard = game, hard
+        self.tab = np.ascontiguousarray(game.table)
+        self.fl_guess = np.ascontiguousarray(fl, dtype=np.int32)
+        self.n_words = n_w
+        self.bits = fk.pair_bits_kernel(self.tab, self.fl_guess)
+        gcodes, glens = game.guess_codes
+        fcodes, flens = gcodes[fl], glens[fl]
+        rule_id = _kernels.RULE_STANDARD if game.rule == "standard" else _kernels.RULE_BLOG
+        self.allow = fk.allow_masks_kernel(
+            gcodes, glens, fcodes, flens, present_codes(game), HARD_IDS[hard], rule_id, game.n_codes
+        )
+        rng = np.random.default_rng(20261202)  # fixed: hashes belong to the memo, not results
+        hi = np.iinfo(np.uint64).max
+        self.rnd1 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
+        self.rnd2 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
+        self.salt1 = rng.integers(0, hi, n_w, dtype=np.uint64, endpoint=True)
+        self.salt2 = rng.integers(0, hi, n_w, dtype=np.uint64, endpoint=True)
+        self.mk1 = np.zeros(capacity, dtype=np.uint64)
+        self.mk2 = np.zeros(capacity, dtype=np.uint64)
+        self.mflag = np.zeros(capacity, dtype=np.uint8)
+        self.minf = np.zeros(capacity, dtype=np.int8)
+        self.mfeas = np.full(capacity, fk.NO_FEASIBLE, dtype=np.int8)
+        self.stats = np.zeros(6, dtype=np.int64)
+        self.full = pool_mask(game.full_pool(), n_w)
+
+    def feasible(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None) -> bool:
+        """Can every candidate be found within `depth` guesses, each from the pool and the
+        pools its colours leave? `pool`: a mask (:func:`pool_mask`); None: every word."""
+        if depth > 100:
+            raise ValueError(f"depth must be at most 100, got {depth}")
+        return bool(
+            fk.hard_feasible_kernel(
+                self.tab,
+                self.fl_guess,
+                np.ascontiguousarray(cands, dtype=np.int32),
+                depth,
+                self.full if pool is None else np.ascontiguousarray(pool, dtype=np.uint64),
+                self.game.n_codes,
+                self.bits,
+                self.allow,
+                self.rnd1,
+                self.rnd2,
+                self.salt1,
+                self.salt2,
+                self.mk1,
+                self.mk2,
+                self.mflag,
+                self.minf,
+                self.mfeas,
+                self.stats,
+            )
+        )
+
+    def opening(self, guess: int, depth: int) -> tuple[bool, np.ndarray | None]:
+        """(feasible?, the class that refutes it) for first guess `guess` (any guess: the
+        first is free) and `depth` guesses in all. Its classes are tried smallest first: the
+        small ones are settled in microseconds and often refute it (upto-gen5 in the game's
+        hard mode within 5 guesses, all 931 first guesses refuted: 148 CPU-s this way against
+        about 233 s largest first, scratch runs at load 6-9; then 54 s with the kernel's own
+        classes smallest first too)."""
+        game = self.game
+        cands = game.all_answers()
+        if depth < 1:
+            return False, cands
+        parts = sorted(game.partition(guess, cands).items(), key=lambda kv: len(kv[1]))
+        for code, part in parts:
+            if len(part) == 1 and game.is_answer(guess, int(part[0])):
+                continue
+            if not self.feasible(part, depth - 1, self.full & self.allow[guess, code]):
+                return False, part
+        return True, None
+
+
+def hard_feasible_python(
+    game: Game,
+    cands: np.ndarray,
+    depth: int,
+    pool: np.ndarray,
+    hard: str,
+    memo: dict | None = None,
+) -> bool:
+    """Twin of :func:`~gamelab.wordle.solver._feasible_kernels.hard_feasible_kernel`, written
+    plainly: some guess of `pool` (positions in the full-length guesses) splits the set into
+    classes that are all feasible with one guess fewer, each from the pool its colours leave
+    (:meth:`Game.hard_pool`)."""
+    memo = {} if memo is None else memo
+    n = len(cands)
+    if n <= 1:
+        return n == 0 or depth >= 1
+    if depth <= 1:
+        return False
+    key = (depth, tuple(sorted(int(c) for c in cands)), tuple(sorted(int(p) for p in pool)))
+    if key in memo:
+        return memo[key]
+    result = False
+    for g in game.full_length_index[pool].tolist():
+        classes: dict[int, list[int]] = {}
+        for a in cands:
+            classes.setdefault(int(game.table[g, a]), []).append(int(a))
+        if len(classes) < 2:
+            continue
+        if all(
+            len(part) == 1
+            or hard_feasible_python(
+                game,
+                np.array(part),
+                depth - 1,
+                game.hard_pool(g, code, pool, hard),
+                hard,
+                memo,
+            )
+            for code, part in classes.items()
+        ):
+            result = True
+            break
+    memo[key] = result
+    return result
+
+
 @dataclass
 class OpeningResult:
     """One first guess under the limit: feasible, or refuted by the class named."""
@@ -191,19 +369,28 @@ def _openings_task(item: tuple[WordList, str, int, list[int]], rng: Any) -> list
 
 
 def feasible_within(setting: Setting, out_of_time: Callable[[], bool]) -> bool | None:
-    """Whether a strategy within the setting's guess limit exists (normal mode), in this
-    process: the first guesses are tried most classes first (a feasible one is usually found
-    at once), each by :meth:`FeasibleSearch.opening`; `out_of_time` is asked before each, and
-    True stops the proof (None: not settled). What ``solve-optimal``'s depth limits ask first:
-    proving a limit infeasible this way is far cheaper than by the optimal search (upto-gen3
-    within 4 guesses: 1.7 s of CPU; docs/wordle.md)."""
-    max_guesses = _limit(setting)
+    """Whether a strategy within the setting's guess limit exists (normal mode, or either hard
+    mode), in this process: the first guesses are tried most classes first (a feasible one is
+    usually found at once), each by :meth:`FeasibleSearch.opening` (hard mode:
+    :meth:`HardFeasibleSearch.opening`); `out_of_time` is asked before each, and True stops
+    the proof (None: not settled). What ``solve-optimal``'s depth limits ask first: proving a
+    limit infeasible this way is far cheaper than by the optimal search (upto-gen3 within 4
+    guesses: 1.7 s of CPU; docs/wordle.md). Hard mode on lists too large for its tables
+    (:attr:`HardFeasibleSearch.MAX_BYTES`) raises ValueError."""
+    if setting.max_guesses is None:
+        raise ValueError("the feasibility proof needs a guess limit")
+    max_guesses = setting.max_guesses
     game = Game.of(setting)
-    search = FeasibleSearch(game)
+    search: FeasibleSearch | HardFeasibleSearch
+    if setting.hard is None:
+        search = FeasibleSearch(game)
+    else:
+        search = HardFeasibleSearch(game, setting.hard)
+    guesses = np.arange(game.n_guesses, dtype=np.int32)  # (the first guess is free)
     classes, _, _ = _kernels.split_stats_kernel(
         game.table,
         game.all_answers(),
-        search.guesses,
+        guesses,
         game.green,
         game.n_codes,
         game.answer_of_guess,
@@ -211,7 +398,7 @@ def feasible_within(setting: Setting, out_of_time: Callable[[], bool]) -> bool |
     for g in np.argsort(-classes, kind="stable").tolist():
         if out_of_time():
             return None
-        if search.opening(int(search.guesses[g]), max_guesses)[0]:
+        if search.opening(int(guesses[g]), max_guesses)[0]:
             return True
     return False
 

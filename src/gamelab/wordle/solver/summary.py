@@ -244,10 +244,13 @@ def _depth_limited(
 
     A limit that a finished ``gamelab wordle feasible`` run in `store`, or a proof shipped with
     the package, shows infeasible (normal mode) is taken from it: that proof can take far
-    longer than the optimum (``all`` within 5 guesses: about 25 CPU-minutes per rule). `cpu`:
+    longer than the optimum (``all`` within 5 guesses: about 25 CPU-minutes per rule). Else
+    the limit's feasibility is asked first (:func:`feasible_within`, both hard modes too): an
+    infeasible limit is proven so, a feasible one solved from the looser limit's bound. `cpu`:
     (the CPU limit, the ``process_time`` it counts from), shared with the main search."""
     from gamelab.wordle.solver.feasible import (
         feasible_within,
+        hard_feasibility_fits,
         shipped_feasibility,
         stored_feasibility,
     )
@@ -278,7 +281,8 @@ def _depth_limited(
         if (remaining is not None and remaining <= 0) or (cpu_left is not None and cpu_left <= 0):
             rows.append(not_settled(k, floor))  # the limits are spent: the bound so far
             break
-        if not hard:  # bounds first: is any strategy within k guesses at all?
+        # bounds first: is any strategy within k guesses at all? (hard mode: if its tables fit)
+        if not hard or hard_feasibility_fits(Game.of(limited)):
             wall_end = time.monotonic() + (float("inf") if remaining is None else remaining)
             cpu_end = time.process_time() + (float("inf") if cpu_left is None else cpu_left)
 
