@@ -3,7 +3,8 @@ replica-exchange Monte Carlo with pull moves, side by side with the earlier PERM
 budget; then the kernels' speed-up over their plain-Python twins.
 
     nice -n 10 .venv/bin/python benchmarks/lattice_fold.py [--seeds 3] [--seconds 10]
-        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1]
+        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1] [--settings 2,0.25,0.4,500,0]
+        [--export-json docs/lattice-runs.json] [--import-json docs/lattice-runs.json]
 
 Each run is one replica set (`gamelab.lattice.fold`, method ``remc``) or one PERM search
 (method ``perm``) with a budget of `--seconds` CPU seconds on one core, stopped as soon as it
@@ -17,11 +18,18 @@ the best known value optimal. Runs go through `core.parallel` (workers) and the 
 and revision; the seed is the task index), so an interrupted run resumes where it stopped, a
 run with more seeds or other chains reuses the runs it shares with an earlier one, and a change
 of the 2D settings recomputes the 2D runs only (`--no-store` to recompute everything).
+
+`--settings R,T_MIN,T_MAX,PHI,PATIENCE` runs replica exchange with other settings than the
+lattice's defaults (for a side-by-side study on the same seeds and budget; their own store key).
+`--export-json FILE` writes every stored run of the chosen table (key and value) to a small JSON
+file (merged with the runs already in it), `--import-json FILE` puts such a file's runs back into the store (the machine may be wiped
+between sessions; docs/lattice-runs.json is the committed copy).
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import statistics
 import tempfile
@@ -33,9 +41,19 @@ import numpy as np
 def run_one(item: tuple, rng: np.random.Generator) -> dict:
     """One benchmark run (a run_tasks task): plain JSON."""
     from gamelab.lattice.fold import fold
+    from gamelab.lattice.replica import ReplicaSettings
 
-    name, method, seed, seconds = item
-    r = fold(name, seed=seed, seconds=seconds, method=method, exhaustive=False, certify=False)
+    name, method, seed, seconds, *override = item
+    settings = ReplicaSettings(*override[0]) if override and override[0] else None
+    r = fold(
+        name,
+        seed=seed,
+        seconds=seconds,
+        method=method,
+        exhaustive=False,
+        certify=False,
+        settings=settings,
+    )
     return {
         "score": r.score,
         "cpu_to_best": r.seconds_to_best,
@@ -53,11 +71,13 @@ def run_params(item: tuple) -> dict:
     of either recomputes exactly the runs it affects."""
     from gamelab.lattice.fold import PERM_REVISION
     from gamelab.lattice.instances import get_benchmark
-    from gamelab.lattice.replica import DEFAULT_SETTINGS, REMC_REVISION
+    from gamelab.lattice.replica import DEFAULT_SETTINGS, REMC_REVISION, ReplicaSettings
 
-    name, method, _, seconds = item
+    name, method, _, seconds, *override = item
     if method == "remc":
         s = DEFAULT_SETTINGS[get_benchmark(name).lattice]
+        if override and override[0]:
+            s = ReplicaSettings(*override[0])
         algorithm = [REMC_REVISION, s.replicas, s.t_min, s.t_max, s.phi]
         if s.patience:  # (runs without restarts keep the key they had before restarts existed)
             algorithm.append(s.patience)
@@ -91,7 +111,24 @@ def main() -> None:
         action="store_true",
         help="print the table from the runs already in the results store (no new runs)",
     )
+    parser.add_argument(
+        "--settings",
+        default="",
+        help="replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE instead of the defaults",
+    )
+    parser.add_argument("--export-json", default="", help="write the stored runs to this file")
+    parser.add_argument("--import-json", default="", help="put this file's runs into the store")
     args = parser.parse_args()
+    from gamelab.lattice.replica import ReplicaSettings
+
+    override: tuple = ()
+    if args.settings:
+        try:
+            r, t0, t1, phi, patience = args.settings.split(",")
+            override = (int(r), float(t0), float(t1), int(phi), int(patience))
+            ReplicaSettings(*override)
+        except ValueError as exc:
+            parser.error(f"--settings R,T_MIN,T_MAX,PHI,PATIENCE: {exc}")
     os.environ.setdefault("GAMELAB_CACHE", tempfile.mkdtemp(prefix="lattice-bench-"))
 
     from gamelab.core.parallel import Backend, run_tasks
@@ -104,13 +141,21 @@ def main() -> None:
     # seed by seed over the benchmarks (replica exchange first, then PERM), so that a run stopped
     # early (or resumed) has as many seeds of every benchmark as it could
     items = [
-        (b.name, method, seed, args.seconds)
+        (b.name, method, seed, args.seconds, override if method == "remc" else ())
         for seed in range(max(args.seeds, args.perm_seeds))
         for method, seeds in (("remc", args.seeds), ("perm", args.perm_seeds))
         if seed < seeds
         for b in chosen
     ]
     store = None if args.no_store else ResultStore()
+    if args.import_json:
+        if store is None:
+            parser.error("--import-json writes to the results store")
+        with open(args.import_json, encoding="utf-8") as f:
+            rows = json.load(f)["runs"]
+        for row in rows:
+            store.put(EXPERIMENT, row["params"], row["seed"], row["value"])
+        print(f"{len(rows)} runs imported from {args.import_json}")
     started = time.perf_counter()
     results: list[dict | None] = [None] * len(items)
     if store is not None:
@@ -133,7 +178,7 @@ def main() -> None:
                 if store is not None:
                     value = store.put(EXPERIMENT, run_params(items[k]), items[k][2], value)
                 results[k] = value
-                name, method, seed, _ = items[k]
+                name, method, seed, *_ = items[k]
                 print(
                     f"  {name} {method} seed {seed}: {value['score']} contacts"
                     + (
@@ -144,8 +189,26 @@ def main() -> None:
                     flush=True,
                 )
     wall = time.perf_counter() - started
+    if args.export_json:
+        rows = [
+            {"params": run_params(item), "seed": item[2], "value": res}
+            for item, res in zip(items, results, strict=True)
+            if res is not None
+        ]
+        if os.path.exists(args.export_json):  # merged with the runs already in the file
+            with open(args.export_json, encoding="utf-8") as f:
+                old = json.load(f)["runs"]
+            ours = {(json.dumps(r["params"], sort_keys=True), r["seed"]) for r in rows}
+            rows = [
+                r for r in old if (json.dumps(r["params"], sort_keys=True), r["seed"]) not in ours
+            ] + rows
+        with open(args.export_json, "w", encoding="utf-8") as f:  # one run a line
+            f.write(f'{{"experiment": {json.dumps(EXPERIMENT)}, "runs": [\n')
+            f.write(",\n".join(json.dumps(row, sort_keys=True) for row in rows))
+            f.write("\n]}\n")
+        print(f"{len(rows)} stored runs written to {args.export_json}")
     by_key: dict[tuple[str, str], list[dict]] = {}
-    for (name, method, _, _), res in zip(items, results, strict=True):
+    for (name, method, *_), res in zip(items, results, strict=True):
         if res is not None:
             by_key.setdefault((name, method), []).append(res)
     missing = sum(r is None for r in results)
@@ -153,6 +216,7 @@ def main() -> None:
     print(
         f"budget: {args.seconds:g} CPU s per run; replica exchange {args.seeds} seeds, "
         f"PERM {args.perm_seeds}; {len(items) - missing} of {len(items)} runs done"
+        + (f"; replica exchange settings {args.settings}" if override else "")
         + ("" if args.report_only else f" in {wall:.0f} s wall on {args.workers} workers")
     )
     head = (

@@ -111,3 +111,16 @@ def test_bad_input_is_422_with_the_message(api, path, body, message):
     res = api.post(path, json=body)
     assert res.status_code == 422, res.text
     assert message in res.json()["detail"]
+
+
+def test_folds3d_are_the_shipped_3d_folds(api):
+    """Issue 27.4: the 3D view's data: the shipped Harvard 48-mer folds with sites and contacts."""
+    from gamelab.core.serialise import to_plain
+    from gamelab.lattice.folds3d import load_folds3d
+
+    doc = api.post("/api/lattice/folds3d", json={}).json()
+    assert doc == to_plain(load_folds3d())
+    assert [f["name"] for f in doc["folds"]] == [f"H48-{k}" for k in range(1, 11)]
+    for f in doc["folds"]:
+        assert hh_score(f["sequence"], f["conformation"], "cubic") == f["contacts"]
+        assert len(f["pairs"]) == f["contacts"] and len(f["sites"]) == 48

@@ -3,6 +3,7 @@ issue 25's lattice items (each test named after its item), the reload, the exper
 
 import re
 
+import pytest
 from playwright.sync_api import expect
 
 from gamelab.lattice.puzzle import GENERATE_LENGTHS, PLAY_LENGTHS
@@ -357,5 +358,121 @@ def test_lattice_phone_tables_fit_390px_screenshots(page, browser, live_server):
         assert phone.locator("#board").evaluate("b => getComputedStyle(b).touchAction") == "none"
         phone.evaluate("window.scrollTo(0, 0)")
         save_screenshot(phone, "lattice-phone.png")
+    finally:
+        context.close()
+
+
+_PROJECTED = """() => [...document.querySelectorAll('#fold3d circle')].map((c) =>
+  [Number(c.dataset.i), Number(c.getAttribute('cx')), Number(c.getAttribute('cy'))])"""
+
+
+def _projection(sites, yaw: float, pitch: float):
+    """The page's view (static/lattice3d.js) recomputed: the sites centred, turned by yaw about
+    the vertical axis and pitch about the horizontal one, seen from +z (SVG y points down)."""
+    import numpy as np
+
+    p = np.array(sites, dtype=float)
+    p -= p.mean(axis=0)
+    ca, sa, cb, sb = np.cos(yaw), np.sin(yaw), np.cos(pitch), np.sin(pitch)
+    x1, z1 = ca * p[:, 0] + sa * p[:, 2], -sa * p[:, 0] + ca * p[:, 2]
+    return np.stack([x1, -(cb * p[:, 1] - sb * z1)], axis=1)
+
+
+def _check_view(page, fold) -> tuple[float, float]:
+    import numpy as np
+
+    board = page.locator("#fold3d")
+    yaw, pitch = float(board.get_attribute("data-yaw")), float(board.get_attribute("data-pitch"))
+    drawn = sorted(page.evaluate(_PROJECTED))
+    assert [i for i, _, _ in drawn] == list(range(48))
+    want = _projection(fold.sites, yaw, pitch)
+    # data-yaw/pitch are rounded to 1e-4 rad; a site is at most ~6 lattice units from the centre
+    assert np.abs(np.array([[x, y] for _, x, y in drawn]) - want).max() < 2e-3
+    return yaw, pitch
+
+
+def test_lattice_3d_view_turns_the_shipped_folds(page, browser, live_server):
+    """Issue 27.4: the 3D results shown in 3D: each Harvard 48-mer's shipped fold, projected
+    onto the SVG exactly as the library's sites turned by the view's angles, turned by keys and
+    by dragging, with its contacts and proof status; screenshots at 1280 x 900 and 390 x 844."""
+    import math
+
+    from conftest import save_screenshot
+
+    from gamelab.lattice.folds3d import load_folds3d
+
+    shipped = {f.name: f for f in load_folds3d().folds}
+    page.goto("/lattice")
+    board = page.locator("#fold3d")
+    expect(board).to_have_attribute("data-name", "H48-1", timeout=30_000)
+    first = shipped["H48-1"]
+    assert page.locator("#fold3d-pick option").count() == 10
+    assert page.locator("#fold3d line.contact").count() == first.contacts
+    assert page.locator("#fold3d line.bond").count() == 47
+    assert page.locator("#fold3d circle.res-h").count() == first.sequence.count("H") == 24
+    info = page.locator("#fold3d-info").inner_text()
+    assert f"H48-1: {first.contacts} HH contacts" in info
+    assert "proven optimal by H-core threading" in info  # H48-1 = 32 (docs/lattice.md)
+    yaw, pitch = _check_view(page, first)
+    board.focus()
+    page.keyboard.press("ArrowRight")
+    page.keyboard.press("ArrowDown")
+    yaw2, pitch2 = _check_view(page, first)
+    assert abs(yaw2 - yaw - math.pi / 12) < 1e-3 and abs(pitch2 - pitch - math.pi / 12) < 1e-3
+    box = board.bounding_box()
+    cx, cy = box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+    page.mouse.move(cx, cy)
+    page.mouse.down()
+    page.mouse.move(cx - 100, cy, steps=4)
+    page.mouse.up()
+    yaw3, pitch3 = _check_view(page, first)
+    assert abs(yaw3 - (yaw2 - 1.0)) < 1e-3 and pitch3 == pitch2  # 0.01 rad per pixel
+    for _ in range(12):  # the pitch stops at a quarter turn: up stays up
+        page.keyboard.press("ArrowDown")
+    assert float(board.get_attribute("data-pitch")) == pytest.approx(math.pi / 2, abs=1e-3)
+    page.locator("#fold3d-pick").select_option("H48-4")
+    expect(board).to_have_attribute("data-name", "H48-4")
+    four = shipped["H48-4"]
+    _check_view(page, four)
+    info = page.locator("#fold3d-info").inner_text()
+    assert f"{four.contacts} HH contacts" in info and f"up to {four.upper_bound}" in info
+    page.goto("/lattice")  # the page's first view, for the screenshot
+    expect(board).to_have_attribute("data-name", "H48-1", timeout=30_000)
+    save_screenshot(page, "lattice-3d.png")
+    context = _phone(browser, live_server)
+    try:
+        phone = context.new_page()
+        phone.goto("/lattice")
+        expect(phone.locator("#fold3d")).to_have_attribute("data-name", "H48-1", timeout=30_000)
+        assert phone.evaluate(_NO_SIDEWAYS) == [390, []]
+        assert phone.locator("#fold3d").evaluate("b => getComputedStyle(b).touchAction") == "none"
+        # a finger drag turns the fold (pointer events from touch)
+        before = phone.locator("#fold3d").get_attribute("data-yaw")
+        b = phone.locator("#fold3d").bounding_box()
+        phone.locator("#fold3d").dispatch_event(
+            "pointerdown",
+            {
+                "clientX": b["x"] + 100,
+                "clientY": b["y"] + 100,
+                "pointerId": 1,
+                "pointerType": "touch",
+            },
+        )
+        phone.locator("#fold3d").dispatch_event(
+            "pointermove",
+            {
+                "clientX": b["x"] + 150,
+                "clientY": b["y"] + 100,
+                "pointerId": 1,
+                "pointerType": "touch",
+            },
+        )
+        phone.locator("#fold3d").dispatch_event(
+            "pointerup", {"pointerId": 1, "pointerType": "touch"}
+        )
+        after = phone.locator("#fold3d").get_attribute("data-yaw")
+        assert float(after) == pytest.approx(float(before) + 0.5, abs=1e-3)
+        phone.locator("#card-3d").scroll_into_view_if_needed()
+        save_screenshot(phone, "lattice-3d-phone.png")
     finally:
         context.close()

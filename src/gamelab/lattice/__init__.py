@@ -28,3 +28,7 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.lattice.puzzle.score_level_fold` - a fold starred by its level's exact thresholds
 * :func:`gamelab.lattice.puzzle.best_fold` - a best fold (the game's spoiler)
 """
+
+#: CPU seconds :func:`gamelab.lattice.fold.fold` gives the H-core certificate by default (here,
+#: not in fold.py, so that the command line's help can say it without importing numba).
+CERTIFY_SECONDS = 60.0

@@ -20,6 +20,7 @@ from gamelab.cli_common import (
     result_store,
 )
 from gamelab.core.files import FIGURE_SUFFIXES, check_output_path
+from gamelab.lattice import CERTIFY_SECONDS
 
 app = typer.Typer(
     help="HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / MAP-Elites "
@@ -418,7 +419,8 @@ def fold_command(
         bool,
         typer.Option(
             "--certify/--no-certify",
-            help="Where the bounds leave a gap, try the H-core certificate (up to 60 CPU s).",
+            help="Where the bounds leave a gap, try the H-core certificate (up to "
+            f"{CERTIFY_SECONDS:g} CPU s).",
         ),
     ] = True,
     out: Annotated[Path | None, typer.Option("--out", help="Also draw the fold (PNG).")] = None,

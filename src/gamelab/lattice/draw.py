@@ -35,6 +35,14 @@ def draw_fold(fold: Fold, title: str | None = None):
             edgecolors="k",
             depthshade=False,
         )
+        # a cube of the fold's largest extent on each axis, so that lattice steps look equal
+        centre = (sites.max(axis=0) + sites.min(axis=0)) / 2
+        half = max(1.0, float(np.ptp(sites, axis=0).max()) / 2 + 0.5)
+        ax.set_xlim(centre[0] - half, centre[0] + half)
+        ax.set_ylim(centre[1] - half, centre[1] + half)
+        ax.set_zlim(centre[2] - half, centre[2] + half)
+        ax.set_box_aspect((1, 1, 1))
+        ax.view_init(elev=22, azim=35)
     else:
         size = max(4.0, 0.6 * (np.ptp(sites[:, 0]) + 2))
         fig, ax = new_figure(size, max(4.0, 0.6 * (np.ptp(sites[:, 1]) + 2)))

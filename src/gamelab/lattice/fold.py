@@ -40,6 +40,7 @@ import numpy as np
 from numba import njit
 
 from gamelab.core.parallel import Backend, run_tasks
+from gamelab.lattice import CERTIFY_SECONDS
 from gamelab.lattice._kernels import MOVE_LETTERS, direction_offsets
 from gamelab.lattice._replica_kernels import _next_python, _uniform
 from gamelab.lattice.bounds import ContactBounds, contact_bounds, free_face_bound
@@ -497,7 +498,7 @@ def fold(
     c_plus: float = 1.0,
     exhaustive: bool = True,
     certify: bool = True,
-    certify_seconds: float = 60.0,
+    certify_seconds: float = CERTIFY_SECONDS,
 ) -> FoldResult:
     """Best fold found for `sequence` (an HP string, or a benchmark name like ``S1-7`` or
     ``H48-1``, see :func:`resolve_chain`) within `seconds` (None: no time limit).

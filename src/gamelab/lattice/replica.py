@@ -79,12 +79,13 @@ class ReplicaSettings:
 #: ladder was then made colder (0.30-0.45 -> 0.25-0.40) after benchmarks/lattice_tune.py on
 #: S1-10: at 0.30-0.45 every seed stalled one contact short (47 of 48), at 0.25-0.40 one of two
 #: seeds reached 48 in 4.3 CPU s; more replicas or a wider ladder did not help (docs/lattice.md).
-#: 2D restarts after 12M steps per replica without a new best (about 4 CPU s on a 100-mer): a
-#: S1-10 run reaches 48 within seconds or settles at 47 for good (benchmarks/lattice_tune.py
-#: --restarts); 3D keeps one run (not studied). On trial: 60-s runs with it reached S1-10's 48
-#: in 3 of 7 seeds, as many as without (docs/lattice.md, session 8).
+#: No restarts by default (patience 0): restarts after 12M idle steps per replica were on trial
+#: since session 8 and, measured side by side on the same 10 seeds at 60 CPU s (session 11,
+#: benchmarks/lattice_fold.py --settings 2,0.25,0.4,500,12000000), gained nothing: S1-10 3/10
+#: with and without, S1-11 1/10 with vs 2/10 without, and lower final contacts on 5 of 10
+#: S1-11 seeds (higher on 1). ``patience`` stays available.
 DEFAULT_SETTINGS = {
-    "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500, patience=12_000_000),
+    "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500),
     "cubic": ReplicaSettings(replicas=5, t_min=0.28, t_max=0.65, phi=500),
 }
 

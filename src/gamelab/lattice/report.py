@@ -155,6 +155,31 @@ def _quick(section: Section) -> None:
     )
 
 
+def _folds3d(section: Section) -> None:
+    """One 3D figure per 3D benchmark: the shipped best folds (gamelab.lattice.folds3d), made by
+    tools/make_3d_folds.py with the library's replica exchange; nothing is folded here."""
+    from gamelab.lattice.folds3d import load_folds3d
+
+    shipped = load_folds3d()
+    for f in shipped.folds:
+        proof = (
+            f"proven optimal here ({f.proven_by})"
+            if f.proven_by and f.contacts == f.best_known
+            else f"upper bound {f.upper_bound}"
+        )
+        section.figure(
+            f"fold3d_{f.name}",
+            draw_fold(
+                Fold(f.sequence, f.conformation, "cubic"),
+                title=f"{f.name}: {f.contacts} HH contacts (best known {f.best_known})",
+            ),
+            caption=f"The Harvard 48-mer {f.name} (Yue et al. 1995) on the cubic lattice: the "
+            f"shipped best fold, {f.contacts} HH contacts (dotted; best known {f.best_known}, "
+            f"{proof}), found by replica exchange in {f.cpu_seconds:.1f} CPU s (seed {f.seed}; "
+            f"{shipped.command}). H orange, P blue.",
+        )
+
+
 def build(section: Section, ctx) -> None:
     if ctx.quick:
         _quick(section)
@@ -335,6 +360,8 @@ def build(section: Section, ctx) -> None:
             caption=f"The best fold found for the Harvard 48-mer {folded_3d.name} on the cubic "
             f"lattice: {folded_3d.score} HH contacts (best known {folded_3d.known_optimum}).",
         )
+
+    _folds3d(section)
 
     row16 = enum.get(16)
     paper, better = comparisons["distinct-scores"], comparisons["best-then-rarity"]

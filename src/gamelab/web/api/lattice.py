@@ -17,6 +17,7 @@ from fastapi import APIRouter, Request
 from pydantic import Field
 
 from gamelab.lattice.expert import ExpertPack, load_expert_pack
+from gamelab.lattice.folds3d import Folds3D, load_folds3d
 from gamelab.lattice.puzzle import (
     BestFold,
     FoldScore,
@@ -90,6 +91,15 @@ async def expert():
     """The expert pack: the standard 2D benchmarks S1-1 ... S1-11 with stars from the best known
     value (the paper's banding), the upper bound and whether the value is proven optimal."""
     return reply(load_expert_pack())
+
+
+@router.post("/folds3d", response_model=Folds3D)
+async def folds3d():
+    """The best folds found here for the ten 3D benchmarks (the Harvard 48-mers, cubic lattice):
+    moves, sites, HH contacts, the best known value, the upper bound and whether it is proven;
+    made by tools/make_3d_folds.py with the library's replica exchange. The folding page draws
+    them rotatable."""
+    return reply(load_folds3d())
 
 
 class DailyRequest(ApiModel):
