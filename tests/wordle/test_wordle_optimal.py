@@ -311,11 +311,15 @@ def test_the_depth_limits_share_the_cpu_limit_and_keep_their_bounds(tmp_path):
     import time
 
     from gamelab.core.results import ResultStore
-    from gamelab.wordle.rules import parse_setting
+    from gamelab.wordle.rules import Setting, parse_names, parse_setting
+    from gamelab.wordle.solver.feasible import feasible_within
     from gamelab.wordle.solver.summary import solve_summary, stored_optimum
 
     setting = parse_setting("upto-gen3", "standard", "game")
     OptimalSolver(setting).load_kernels()
+    # the hard-mode feasibility kernels too (the depth limits ask them first): compiling them
+    # on a fresh clone took 5 CPU-s inside the timed call (CI, session 11)
+    feasible_within(Setting(parse_names("gen1"), "standard", "game", 3), lambda: False)
     store = ResultStore(tmp_path / "results.sqlite")
     start = time.process_time()
     out = solve_summary(setting, cpu_limit=2.0, store=store)
