@@ -40,7 +40,14 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path
 
 from gamelab import GAMES, __version__
-from gamelab.web.common import GamePage, Settings, job_reply, pool_of, warm_lanes
+from gamelab.web.common import (
+    GamePage,
+    Settings,
+    job_reply,
+    pool_of,
+    warm_lanes,
+    warming_titles,
+)
 from gamelab.web.headers import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
 from gamelab.web.pool import BudgetExceeded, SolverPool, StillWarming, WorkerDied, call_by_name
 
@@ -243,8 +250,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lanes = warm_lanes([page for page, _ in games], n)
         lock = threading.Lock()  # one game at a time joins the pool
 
-        def join_pool(page: GamePage) -> None:
-            specs = [*page.prefork_warm, *page.warm]
+        def join_pool(page: GamePage, specs: list[str]) -> None:
             with lock:
                 pool: SolverPool | None = app.state.starting_pool
                 if pool is None:
@@ -261,7 +267,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 if stopping.is_set():  # the server stopped meanwhile
                     raise asyncio.CancelledError()
                 app.state.cold = app.state.cold - {page.game}
-                app.state.warming = [g for g in app.state.warming if g != page.title]
                 app.state.pool = pool  # this game (and those before) now served exactly
 
         def warm_lane(lane: list[GamePage]) -> None:
@@ -275,7 +280,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 elif specs:
                     for spec in specs:
                         call_by_name(spec)
-                join_pool(page)
+                join_pool(page, specs)
 
         def warm_up() -> SolverPool:
             failures: list[BaseException] = []
@@ -304,7 +309,6 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return pool
 
         app.state.pool = app.state.starting_pool = None
-        app.state.warming = [page.title for page, _ in games]
         app.state.cold = frozenset(page.game for page, _ in games)  # not served exactly yet
         app.state.titles = {page.game: page.title for page, _ in games}
         if settings.background_warmup:
@@ -314,7 +318,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             async def warm_in_background() -> None:
                 try:
                     pool = await anyio.to_thread.run_sync(warm_up, abandon_on_cancel=True)
-                    app.state.pool, app.state.warming = pool, []
+                    app.state.pool, app.state.cold = pool, frozenset()
                     print("gamelab web app: every solver is warm", file=sys.stderr, flush=True)
                 except Exception:  # noqa: BLE001 - logged; heavy calls keep answering 503
                     log.exception("warming up the solvers failed")
@@ -322,7 +326,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             task = asyncio.ensure_future(warm_in_background())
         else:
             app.state.pool = await anyio.to_thread.run_sync(warm_up)
-            app.state.warming = []
+            app.state.cold = frozenset()
             if settings.ready_message:
                 print(settings.ready_message, file=sys.stderr, flush=True)
         try:
@@ -382,7 +386,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         """A trivial answer (no computation): for monitoring and the load benchmark. `warming`
         lists the games whose solvers are still warming up (just after ``gamelab serve``
         started: their exact answers follow; the pages say so), `ready` is true once none is."""
-        warming = list(getattr(app.state, "warming", []))
+        warming = warming_titles(app.state)
         ready = getattr(app.state, "pool", None) is not None and not warming
         return {"status": "ok", "version": __version__, "ready": ready, "warming": warming}
 

@@ -127,17 +127,17 @@ def reply(result: Any, status_code: int = 200) -> Response:
     return Response(text, status_code=status_code, media_type="application/json")
 
 
-def _cold_title(request: Request) -> str | None:
-    """The title of the request's game while it is still warming up (the whole list while no
-    game is warm yet, for a request that names no cold game), else None."""
-    state = request.app.state
+def warming_titles(state: Any) -> list[str]:
+    """The titles of the games still warming up (``app.state.cold``), in the pages' order."""
+    cold: frozenset[str] = getattr(state, "cold", frozenset())
+    return [title for game, title in getattr(state, "titles", {}).items() if game in cold]
+
+
+def _cold_game(request: Request) -> str | None:
+    """The request's game (``/api/<game>/...``) while it is still warming up, else None."""
     parts = request.url.path.split("/")
     game = parts[2] if len(parts) > 2 and parts[1] == "api" else None
-    if game is not None and game in getattr(state, "cold", ()):
-        return str(getattr(state, "titles", {}).get(game, game))
-    if getattr(state, "pool", None) is None:
-        return ", ".join(getattr(state, "warming", ())) or "the solvers"
-    return None
+    return game if game is not None and game in getattr(request.app.state, "cold", ()) else None
 
 
 def require_warm(request: Request) -> None:
@@ -145,19 +145,19 @@ def require_warm(request: Request) -> None:
     the pool): while that game is still warming up (``gamelab serve`` just started) they say
     so, as the pool's calls do, instead of compiling its kernels in the server itself, beside
     the warm-up process that compiles the same kernels, with the server's threads held up."""
-    parts = request.url.path.split("/")
-    if len(parts) > 2 and parts[2] in getattr(request.app.state, "cold", ()):
-        raise StillWarming(_cold_title(request) or parts[2])
+    game = _cold_game(request)
+    if game is not None:
+        raise StillWarming(request.app.state.titles.get(game, game))
 
 
 def pool_of(request: Request) -> SolverPool:
     """The server's solver pool; while the request's game (or the pool itself) is still
     warming up (``gamelab serve`` just started), :class:`~gamelab.web.pool.StillWarming` (503
     naming the game; the page asks again once it is warm)."""
-    title = _cold_title(request)
-    if title is not None:
-        raise StillWarming(title)
-    pool: SolverPool = request.app.state.pool
+    require_warm(request)
+    pool: SolverPool | None = getattr(request.app.state, "pool", None)
+    if pool is None:  # no game is warm yet (a request that names none)
+        raise StillWarming(", ".join(warming_titles(request.app.state)) or "the solvers")
     return pool
 
 
