@@ -6,8 +6,11 @@ interpreter) once to fill the caches, then ``--repeats`` times in each mode, alt
 ``none`` drops both hooks that ``import gamelab`` registers (numba as it is on its own),
 ``scipy`` keeps only the ``numba.np.linalg`` one (no scipy.linalg import for numba's BLAS
 probe: session 9), ``both`` also keeps the ``numba.core.caching`` one (a cached kernel loads
-without numba's typing and lowering registries: session 11). CPU seconds (user + system of the
-child) are what to compare on a shared machine; the load average is printed beside them.
+without numba's typing and lowering registries: session 11). These three end through the
+interpreter's own teardown; ``exit`` is ``both`` ending as the ``gamelab`` program does since
+session 12 (``cli._exit_now``: at once, after the exit handlers and a flush). CPU seconds (user +
+system of the child) are what to compare on a shared machine; the load average is printed
+beside them, and the wall seconds of ``both`` and ``exit``.
 
     python benchmarks/warm_start.py --repeats 3
 """
@@ -32,6 +35,9 @@ RUNNER = (
     "    hook._pending.pop('numba.np.linalg', None)\n"
     "if sys.argv[1] in ('none', 'scipy'):\n"
     "    hook._pending.pop('numba.core.caching', None)\n"
+    "import gamelab.cli as cli\n"
+    "if sys.argv[1] != 'exit':\n"
+    "    cli._exit_now = lambda code: None\n"
     "from gamelab.cli import main\n"
     "sys.argv = ['gamelab', *sys.argv[2:]]\n"
     "main()\n"
@@ -58,8 +64,11 @@ def main() -> None:
     args = parser.parse_args()
     load = os.getloadavg()
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
-    modes = ("none", "scipy", "both")
-    print(f"{'command':22s} " + " ".join(f"{m + ' CPU-s':>11s}" for m in modes) + "  both wall s")
+    modes = ("none", "scipy", "both", "exit")
+    print(
+        f"{'command':22s} " + " ".join(f"{m + ' CPU-s':>11s}" for m in modes)
+        + "  both wall s  exit wall s"
+    )
     for argv in QUICK_COMMANDS:
         _cpu("both", argv)  # fill the caches
         runs: dict[str, list[tuple[float, float]]] = {m: [] for m in modes}
@@ -67,8 +76,8 @@ def main() -> None:
             for mode in modes:
                 runs[mode].append(_cpu(mode, argv))
         cpu = " ".join(f"{statistics.mean(c for c, _ in runs[m]):11.2f}" for m in modes)
-        wall = statistics.mean(w for _, w in runs["both"])
-        print(f"{' '.join(argv[:2]):22s} {cpu} {wall:12.2f}")
+        wall = " ".join(f"{statistics.mean(w for _, w in runs[m]):12.2f}" for m in ("both", "exit"))
+        print(f"{' '.join(argv[:2]):22s} {cpu} {wall}")
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 
