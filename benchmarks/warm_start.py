@@ -66,7 +66,8 @@ def main() -> None:
     print(f"load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
     modes = ("none", "scipy", "both", "exit")
     print(
-        f"{'command':22s} " + " ".join(f"{m + ' CPU-s':>11s}" for m in modes)
+        f"{'command':22s} "
+        + " ".join(f"{m + ' CPU-s':>11s}" for m in modes)
         + "  both wall s  exit wall s"
     )
     for argv in QUICK_COMMANDS:
