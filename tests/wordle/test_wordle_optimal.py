@@ -365,3 +365,48 @@ def test_a_depth_limit_stopped_by_its_cpu_limit_keeps_the_looser_bound_and_is_no
         (3, None, True),
     ]
     assert stored_optimum(setting, store) is not None
+
+
+def test_a_depth_limit_row_labels_what_is_proven():
+    """Each depth limit says whether it is feasible and whether its optimum is exact or only
+    bounded (issue 30.1: "whether fewer guesses are feasible" first); records stored before
+    the labels existed get them when read back."""
+    from gamelab.wordle.solver.summary import DepthLimited, OptimalSummary
+
+    exact = DepthLimited(5, 953, True, 953, ["x"])
+    assert (exact.status, exact.feasible) == ("exact", True)
+    none = DepthLimited(4, None, True, None, [])
+    assert (none.status, none.feasible) == ("infeasible", False)
+    bounds = DepthLimited(5, 1763, False, 1751, [], feasible=True)
+    assert bounds.status == "bounds" and "1751 <= optimum <= 1763" in bounds.statement
+    open_ = DepthLimited(5, None, False, 1884, [], feasible=True)
+    assert open_.status == "bounds" and "feasible (proven)" in open_.statement
+    unknown = DepthLimited(5, None, False, 1884, [])
+    assert (unknown.status, unknown.feasible) == ("unknown", None)
+    old = {"max_guesses": 4, "total": None, "proven": True, "lower_bound": None}
+    doc = {"depth_limited": [{**old, "first_guesses": []}], "distribution": {}}
+    fields = {f: None for f in OptimalSummary.__dataclass_fields__ if f not in doc}
+    read = OptimalSummary.from_plain({**fields, **doc})
+    assert read.depth_limited is not None and read.depth_limited[0].status == "infeasible"
+
+
+def test_a_feasible_limit_whose_optimum_is_cut_short_is_labelled_feasible(monkeypatch):
+    """`upto-gen1`, at most 4 guesses (feasible, 245; docs/wordle.md): the feasibility is
+    settled first, so when the optimal search under the limit is stopped by its CPU limit the
+    row still says "feasible (proven)" with its bounds."""
+    from gamelab.wordle.rules import parse_setting
+    from gamelab.wordle.solver import summary
+
+    class Tight(OptimalSolver):
+        def __init__(self, setting, **kw):
+            if setting.max_guesses == 4:
+                kw["cpu_limit"] = 1e-6
+            super().__init__(setting, **kw)
+
+    monkeypatch.setattr(summary, "OptimalSolver", Tight)
+    out = summary.solve_summary(parse_setting("upto-gen1", "standard", None), time_limit=None)
+    assert out.total == 245 and out.depth_limited is not None
+    row = out.depth_limited[1]
+    assert row.max_guesses == 4 and row.feasible is True and row.status == "bounds"
+    assert row.lower_bound >= 245 and not row.proven
+    assert row.statement.startswith("at most 4 guesses: feasible (proven)")

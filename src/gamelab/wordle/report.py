@@ -17,7 +17,7 @@ from gamelab.wordle import entropy
 from gamelab.wordle.chart import chart
 from gamelab.wordle.pruned import PrunedSearch
 from gamelab.wordle.rules import POST_SETTING, Setting, load_word_list, parse_names
-from gamelab.wordle.solver.summary import OptimalSummary, solve_summary
+from gamelab.wordle.solver.summary import DepthLimited, OptimalSummary, solve_summary
 from gamelab.wordle.table import Game
 
 TITLE = "Pokémon Wordle"
@@ -119,8 +119,7 @@ def build(section: Any, ctx: Any) -> None:
             continue
         dists[f"optimal ({rule})"] = o.distribution
         limits = ", ".join(
-            f"<={r.max_guesses}: {r.total if r.total is not None else 'infeasible'}"
-            for r in (o.depth_limited or [])[1:]
+            f"<={r.max_guesses}: {_limit_value(r)}" for r in (o.depth_limited or [])[1:]
         )
         opt_rows.append(
             [
@@ -199,3 +198,16 @@ def build(section: Any, ctx: Any) -> None:
             f"the post's top 15, chart and {len(pruned_rows)} pruned totals reproduced"
         )
     section.data["optimal"] = optimum  # serialised without the trees
+
+
+def _limit_value(row: DepthLimited) -> str:
+    """One depth limit's cell: its optimum, 'infeasible', or its proven bounds."""
+    if row.status == "exact":
+        return str(row.total)
+    if row.status == "infeasible":
+        return "infeasible"
+    if row.status == "bounds" and row.total is not None:
+        return f"{row.lower_bound}..{row.total} (feasible)"
+    if row.status == "bounds":
+        return f">= {row.lower_bound} (feasible)"
+    return f">= {row.lower_bound}"

@@ -181,12 +181,7 @@ def solve_optimal_command(
     if not data.proven and data.total is not None:
         console.print(f"{data.root_guesses_settled} of {data.root_guesses} first guesses settled")
     for row in data.depth_limited or []:
-        if row.total is None and not row.proven:
-            value = f"not settled within the limits (at least {row.lower_bound})"
-        else:
-            value = str(row.total if row.total is not None else "infeasible")
-            value += "" if row.proven else f" (not proven; at least {row.lower_bound})"
-        console.print(f"  at most {row.max_guesses} guesses: {value}")
+        console.print(f"  {row.statement}", highlight=False)
     console.print(
         f"searched {data.nodes} nodes in {data.seconds:.1f} s ({data.cpu_seconds:.2f} s CPU, "
         f"and {data.startup_cpu_seconds:.2f} s loading the compiled kernels)"

@@ -29,10 +29,38 @@ class DepthLimited:
     """The optimum when no answer may need more than `max_guesses` guesses."""
 
     max_guesses: int
-    total: int | None  # None: infeasible, or not found within the time limit
+    total: int | None  # None: infeasible, or not found within the time limit (else an upper bound)
     proven: bool  # the total is optimal, or the limit is proven infeasible
     lower_bound: int | None  # None: infeasible
     first_guesses: list[str]
+    # is any strategy within the limit? True / False proven, None not settled within the limits
+    feasible: bool | None = None
+    # "exact" (the optimum), "bounds" (feasible, lower <= optimum <= upper), "infeasible",
+    # "unknown" (feasibility not settled); derived from the fields above
+    status: str = ""
+    statement: str = ""  # the row in words, as the CLI prints it
+
+    def __post_init__(self) -> None:
+        if self.total is not None:
+            self.feasible = True  # (a strategy was found)
+        elif self.proven and self.lower_bound is None:
+            self.feasible = False
+        k, lo, up = self.max_guesses, self.lower_bound, self.total
+        if self.feasible is False:
+            self.status, text = "infeasible", "infeasible (proven: no strategy)"
+        elif self.proven and up is not None:
+            self.status, text = "exact", f"optimum {up} (proven)"
+        elif self.feasible:
+            self.status = "bounds"
+            text = "feasible (proven); optimum not settled within the limits: " + (
+                f"{lo} <= optimum <= {up} (a strategy with total {up} found)"
+                if up is not None
+                else f"optimum >= {lo} (no strategy's total found yet)"
+            )
+        else:
+            self.status = "unknown"
+            text = f"feasibility not settled within the limits; optimum >= {lo}"
+        self.statement = f"at most {k} guesses: {text}"
 
 
 @dataclass
@@ -222,10 +250,16 @@ def solve_summary(
     return out
 
 
-def not_settled(max_guesses: int, bound: int) -> DepthLimited:
-    """A depth limit the time or CPU limit left unsettled: the lower bound known."""
+def not_settled(max_guesses: int, bound: int, feasible: bool | None = None) -> DepthLimited:
+    """A depth limit the time or CPU limit left unsettled: the lower bound known (and whether
+    a strategy within it exists, if that was settled)."""
     return DepthLimited(
-        max_guesses=max_guesses, total=None, proven=False, lower_bound=bound, first_guesses=[]
+        max_guesses=max_guesses,
+        total=None,
+        proven=False,
+        lower_bound=bound,
+        first_guesses=[],
+        feasible=feasible,
     )
 
 
@@ -308,8 +342,11 @@ def _depth_limited(
             if (remaining is not None and remaining <= 0) or (
                 cpu_left is not None and cpu_left <= 0
             ):
-                rows.append(not_settled(k, floor))
+                rows.append(not_settled(k, floor, feasible=True))
                 break
+            known_feasible: bool | None = True
+        else:
+            known_feasible = None
         sub = OptimalSolver(limited, time_limit=remaining, cpu_limit=cpu_left).solve(
             lower_bound=floor or None
         )
@@ -321,6 +358,7 @@ def _depth_limited(
                 proven=sub.proven or sub.lower_bound >= INF,
                 lower_bound=None if sub.lower_bound >= INF else max(sub.lower_bound, floor),
                 first_guesses=sub.first_guesses,
+                feasible=known_feasible,
             )
         )
         if not feasible or sub.total is None or not sub.proven:
