@@ -296,3 +296,99 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
         assert client.post("/api/beta/ping").status_code == 200
     # the warm-up process builds the tables (`build`); the solver processes only load kernels
     assert asked == [["os:getpid", "os:getcwd"], ["os:getppid", "os:getcwd"]]
+
+
+def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkeypatch):
+    """Issue 23 goal 3: on a cold `gamelab serve`, Yatzy's first exact advice (answered in the
+    server itself, from the coach's kernels and the tables) waited until the win-play bot's
+    kernels had compiled for the pool too (60.3 s after start on an idle machine, goal 60).
+    A page's `server_warm` and `build` now come first in its warm-up process, which says when
+    they are done: from then on its in-server calls are answered while the pool's calls still
+    say the game is warming up (503), and /api/health lists the game until the pool has it."""
+    import os
+    import threading
+    import time
+
+    from fastapi import APIRouter, Depends, Request
+    from fastapi.testclient import TestClient
+
+    from gamelab.web import app as app_module
+    from gamelab.web.common import GamePage, Settings, pool_of, require_warm
+
+    router = APIRouter()
+
+    @router.post("/coach", dependencies=[Depends(require_warm)])
+    def coach() -> dict:
+        return {"answer": 42}
+
+    @router.post("/bot")
+    async def bot(request: Request) -> dict:
+        return {"pid": await pool_of(request).run(os.getpid, (), timeout=60, cache=False)}
+
+    page = GamePage(
+        "alpha", "Alpha", "", warm=("os:getpid",), build=("os:getcwd",), server_warm=("os:times",)
+    )
+    server_part, pool_part = threading.Event(), threading.Event()
+    asked: list[list[str]] = []
+
+    def warm_in_a_process(specs, stopping, reached=None):
+        asked.append(specs)
+        server_part.wait(60)
+        reached()  # the child says: the functions before the mark are done
+        pool_part.wait(60)
+
+    monkeypatch.setattr(app_module, "discover_games", lambda: [(page, router)])
+    monkeypatch.setattr(app_module, "_warm_in_a_process", warm_in_a_process)
+
+    def wait_for(predicate, seconds=120.0):
+        deadline = time.monotonic() + seconds
+        while not predicate():
+            assert time.monotonic() < deadline, "timed out"
+            time.sleep(0.05)
+
+    app = app_module.create_app(Settings(workers=1, background_warmup=True))
+    with TestClient(app, raise_server_exceptions=False) as client:
+        assert client.post("/api/alpha/coach").status_code == 503
+        server_part.set()
+        wait_for(lambda: client.post("/api/alpha/coach").status_code == 200)
+        assert client.post("/api/alpha/coach").json() == {"answer": 42}
+        early = client.post("/api/alpha/bot")
+        assert early.status_code == 503 and early.json()["warming"] == "Alpha"
+        assert client.get("/api/health").json()["warming"] == ["Alpha"]
+        pool_part.set()
+        wait_for(lambda: client.get("/api/health").json()["ready"])
+        assert client.post("/api/alpha/bot").status_code == 200
+    # the server's part and the tables first, then the mark, then the pool's warm-up
+    assert asked == [["os:times", "os:getcwd", app_module.REACHED, "os:getpid"]]
+
+
+def test_the_warm_up_process_says_when_its_first_part_is_done(tmp_path, monkeypatch):
+    """The real child process: `reached` is called once the functions before the mark are
+    done, while the child is still running the ones after it (here: a wait for a file that
+    only `reached` writes); a failing warm-up is one error naming its functions."""
+    import os
+    import threading
+
+    from gamelab.web import app as app_module
+
+    gate = tmp_path / "go"
+    marks: list[bool] = []
+
+    def reached() -> None:
+        marks.append(gate.exists())  # the child is still waiting: the file is not there yet
+        gate.write_text("")
+
+    (tmp_path / "waiting_warm.py").write_text(
+        "import pathlib, time\n"
+        f"def wait():\n    p = pathlib.Path({str(gate)!r})\n"
+        "    for _ in range(1200):\n        if p.exists(): return\n        time.sleep(0.05)\n"
+        "    raise SystemExit('never reached')\n"
+    )
+    path = os.environ.get("PYTHONPATH")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(tmp_path), path])))
+    app_module._warm_in_a_process(
+        ["os:getpid", app_module.REACHED, "waiting_warm:wait"], threading.Event(), reached
+    )
+    assert marks == [False]
+    with pytest.raises(RuntimeError, match="warm-up os:getpid, os:nope failed"):
+        app_module._warm_in_a_process(["os:getpid", "os:nope"], threading.Event())

@@ -378,8 +378,9 @@ def inseparable_lists(bits, n):
                 cap *= 2
                 ea2 = np.empty(cap, np.int64)
                 eb2 = np.empty(cap, np.int64)
-                ea2[:m] = ea[:m]
-                eb2[:m] = eb[:m]
+                for i in range(m):  # not a slice assignment: see enumerate_boards
+                    ea2[i] = ea[i]
+                    eb2[i] = eb[i]
                 ea = ea2
                 eb = eb2
             ea[m] = a
@@ -442,7 +443,8 @@ def pair_bound_lists(bits, weights, idx, start, nbr, mark):
             if ok:
                 if nm == members.size:
                     grown = np.empty(2 * nm, np.int64)
-                    grown[:nm] = members
+                    for i in range(nm):  # not a slice assignment: see enumerate_boards
+                        grown[i] = members[i]
                     members = grown
                 members[nm] = b
                 nm += 1

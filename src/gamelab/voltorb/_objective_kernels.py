@@ -74,7 +74,8 @@ def objective_search(
     f_v = np.zeros(depth_max, np.int64)  # the value of that tile whose child is being searched
     f_acc = np.zeros(depth_max)
     pool = np.empty(max(64, 4 * idx.size), np.int64)
-    pool[: idx.size] = idx
+    for i in range(idx.size):  # no slice assignments here: see enumerate_boards
+        pool[i] = idx[i]
     top = idx.size
     f_k[0] = idx.size
     f_code[0] = code
@@ -193,7 +194,8 @@ def objective_search(
                     if n_live > 0:
                         if top + n_live > pool.size:
                             grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
-                            grown[:top] = pool[:top]
+                            for i in range(top):
+                                grown[i] = pool[i]
                             pool = grown
                         j = top
                         for i in range(start, start + k):

@@ -134,11 +134,18 @@ def enumerate_boards(patterns, row_sums, row_volts, col_sums, col_volts, known):
             cap *= 2
             nb = np.empty((cap, TILES), np.int8)
             nf = np.empty((cap, 3), np.int64)
-            nb[:n] = boards[:n]
-            nf[:n] = feats[:n]
+            # element by element: a slice assignment makes numba compile its shape check and
+            # that check's error message (string formatting), about 3 of this kernel's 4.5
+            # CPU-s of compiling (``gamelab serve``'s cold start waits for it)
+            for i in range(n):
+                for j in range(TILES):
+                    nb[i, j] = boards[i, j]
+                for j in range(3):
+                    nf[i, j] = feats[i, j]
             boards = nb
             feats = nf
-        boards[n] = board
+        for j in range(TILES):
+            boards[n, j] = board[j]
         t3, ft, fb = _features(board, free_row, free_col)
         feats[n, 0] = t3
         feats[n, 1] = ft

@@ -475,7 +475,8 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
     f_acc = np.zeros(depth_max)
     f_won = np.zeros(depth_max)  # mass won outright by the child being searched
     pool = np.empty(max(64, 4 * idx.size), np.int64)
-    pool[: idx.size] = idx
+    for i in range(idx.size):  # no slice assignments here: see enumerate_boards
+        pool[i] = idx[i]
     top = idx.size
     f_k[0] = idx.size
     f_code[0] = code
@@ -549,7 +550,8 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                     f_use_bound[d] = False
                 else:
                     order = cand[np.argsort(-f_bound[d, cand], kind="mergesort")]
-                    f_order[d, :ntiles] = order
+                    for i in range(ntiles):
+                        f_order[d, i] = order[i]
                     f_norder[d] = ntiles
                     f_use_bound[d] = True
                 f_oi[d] = 0
@@ -579,7 +581,8 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                     if n_live > 0:
                         if top + n_live > pool.size:
                             grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
-                            grown[:top] = pool[:top]
+                            for i in range(top):
+                                grown[i] = pool[i]
                             pool = grown
                         j = top
                         for i in range(start, start + k):

@@ -20,12 +20,15 @@ fallback that overruns the budget -> 503; anything else -> 500 ``{"detail": "int
 from __future__ import annotations
 
 import asyncio
+import collections
+import functools
 import importlib
 import logging
 import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
 from typing import Any
@@ -73,29 +76,66 @@ def discover_games() -> list[tuple[GamePage, Any]]:
     return found
 
 
-def _warm_in_a_process(specs: list[str], stopping: threading.Event) -> None:
+#: in the specs of :func:`_warm_in_a_process`: the functions before it are done (the child
+#: says so on its stdout, and the parent calls `reached`)
+REACHED = "--reached"
+
+_WARM_CHILD = f"""import sys
+from gamelab.web.pool import call_by_name
+for s in sys.argv[1:]:
+    if s == {REACHED!r}:
+        sys.stdout.write("\\n" + {REACHED!r} + "\\n")
+        sys.stdout.flush()
+    else:
+        call_by_name(s)
+"""
+
+
+def _warm_in_a_process(
+    specs: list[str],
+    stopping: threading.Event,
+    reached: Callable[[], None] | None = None,
+) -> None:
     """Call the warm-up functions `specs` (``"module:function"``) in a child process: numba
     compiles (or loads) there and writes its cache, and the server's threads stay free. The
-    child is killed when the server stops (`stopping`) first."""
-    code = "import sys\nfrom gamelab.web.pool import call_by_name\nfor s in sys.argv[1:]: call_by_name(s)"
+    child is killed when the server stops (`stopping`) first. Where `specs` holds
+    :data:`REACHED`, `reached()` is called (in a thread of this process) as soon as the
+    functions before it are done, while the child goes on with the rest."""
     child = subprocess.Popen(
-        [sys.executable, "-c", code, *specs],
-        stdout=subprocess.DEVNULL,
+        [sys.executable, "-c", _WARM_CHILD, *specs],
+        stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,
         text=True,
     )
+
+    def listen() -> None:  # the child's stdout: the marks, and anything a warm-up printed
+        assert child.stdout is not None
+        for line in child.stdout:
+            if line.rstrip("\n") == REACHED and reached is not None and not stopping.is_set():
+                reached()
+
+    listener = threading.Thread(target=listen, daemon=True)
+    listener.start()
+    stderr = child.stderr
+    assert stderr is not None
+    errors: collections.deque[str] = collections.deque(maxlen=20)  # the last lines
+    drain = threading.Thread(target=lambda: errors.extend(stderr), daemon=True)
+    drain.start()
     while True:
         try:
-            _, err = child.communicate(timeout=0.5)
+            child.wait(timeout=0.5)
             break
         except subprocess.TimeoutExpired:
             if stopping.is_set():
                 child.kill()
-                child.communicate()
+                child.wait()
                 raise asyncio.CancelledError() from None
+    listener.join()
+    drain.join()
     if child.returncode != 0:
-        last = (err.strip().splitlines() or ["?"])[-1]
-        raise RuntimeError(f"warm-up {', '.join(specs)} failed: {last}")
+        last = ("".join(errors).strip().splitlines() or ["?"])[-1]
+        shown = ", ".join(s for s in specs if s != REACHED)
+        raise RuntimeError(f"warm-up {shown} failed: {last}")
 
 
 def _message(exc: BaseException) -> str:
@@ -249,6 +289,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         n = min(2, os.cpu_count() or 1) if settings.background_warmup else 1
         lanes = warm_lanes([page for page, _ in games], n)
         lock = threading.Lock()  # one game at a time joins the pool
+        marking = threading.Lock()  # the sets of cold games change one game at a time
 
         def join_pool(page: GamePage, specs: list[str]) -> None:
             with lock:
@@ -266,8 +307,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     pool.add_warmers(specs)
                 if stopping.is_set():  # the server stopped meanwhile
                     raise asyncio.CancelledError()
-                app.state.cold = app.state.cold - {page.game}
+                with marking:
+                    app.state.cold = app.state.cold - {page.game}
+                    app.state.server_cold = app.state.server_cold - {page.game}
                 app.state.pool = pool  # this game (and those before) now served exactly
+
+        def serve_in_server(page: GamePage) -> None:
+            # the page's in-server calls have what they need (its `server_warm` and `build`)
+            with marking:
+                app.state.server_cold = app.state.server_cold - {page.game}
 
         def warm_lane(lane: list[GamePage]) -> None:
             for page in lane:
@@ -276,9 +324,17 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 specs = [*page.prefork_warm, *page.warm]
                 if specs and settings.background_warmup:
                     # in a child process: the server's own threads keep the GIL free
-                    _warm_in_a_process([*specs, *page.build], stopping)
+                    if page.server_warm:
+                        first = [*page.server_warm, *page.build, REACHED]
+                        _warm_in_a_process(
+                            [*first, *specs],
+                            stopping,
+                            reached=functools.partial(serve_in_server, page),
+                        )
+                    else:
+                        _warm_in_a_process([*specs, *page.build], stopping)
                 elif specs:
-                    for spec in specs:
+                    for spec in dict.fromkeys([*page.server_warm, *specs]):
                         call_by_name(spec)
                 join_pool(page, specs)
 
@@ -310,6 +366,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         app.state.pool = app.state.starting_pool = None
         app.state.cold = frozenset(page.game for page, _ in games)  # not served exactly yet
+        app.state.server_cold = app.state.cold  # their in-server calls neither
         app.state.titles = {page.game: page.title for page, _ in games}
         if settings.background_warmup:
             if settings.ready_message:
@@ -319,6 +376,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                 try:
                     pool = await anyio.to_thread.run_sync(warm_up, abandon_on_cancel=True)
                     app.state.pool, app.state.cold = pool, frozenset()
+                    app.state.server_cold = frozenset()
                     print("gamelab web app: every solver is warm", file=sys.stderr, flush=True)
                 except Exception:  # noqa: BLE001 - logged; heavy calls keep answering 503
                     log.exception("warming up the solvers failed")
@@ -326,7 +384,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             task = asyncio.ensure_future(warm_in_background())
         else:
             app.state.pool = await anyio.to_thread.run_sync(warm_up)
-            app.state.cold = frozenset()
+            app.state.cold = app.state.server_cold = frozenset()
             if settings.ready_message:
                 print(settings.ready_message, file=sys.stderr, flush=True)
         try:

@@ -87,6 +87,12 @@ class GamePage:
     #: loads (Yatzy's exact solve), so that no request waits for them and no server thread
     #: computes them
     build: tuple[str, ...] = ()
+    #: what the game's calls answered in the server's own process (:func:`require_warm`) need,
+    #: when that is less than the pool's `warm`: ``gamelab serve``'s warm-up process calls these
+    #: and `build` first, and those calls are answered from then on, while it goes on compiling
+    #: `warm` for the pool's calls (Yatzy: the coach's kernels and tables first, the win-play
+    #: bot's after). Empty: those calls wait for the pool, as the pool's calls do.
+    server_warm: tuple[str, ...] = ()
     #: CPU seconds of `prefork_warm` + `warm` + `build` on empty numba and gamelab caches
     #: (``benchmarks/page_warm.py``): orders ``gamelab serve``'s warm-up, cheapest first
     warm_seconds: float = 0.0
@@ -133,28 +139,29 @@ def warming_titles(state: Any) -> list[str]:
     return [title for game, title in getattr(state, "titles", {}).items() if game in cold]
 
 
-def _cold_game(request: Request) -> str | None:
-    """The request's game (``/api/<game>/...``) while it is still warming up, else None."""
+def _refuse_while_cold(request: Request, cold: str) -> None:
+    """:class:`~gamelab.web.pool.StillWarming` if the request's game (``/api/<game>/...``) is
+    in ``app.state.<cold>`` (``cold``: the pool's calls; ``server_cold``: the server's own)."""
     parts = request.url.path.split("/")
     game = parts[2] if len(parts) > 2 and parts[1] == "api" else None
-    return game if game is not None and game in getattr(request.app.state, "cold", ()) else None
+    if game is not None and game in getattr(request.app.state, cold, ()):
+        raise StillWarming(request.app.state.titles.get(game, game))
 
 
 def require_warm(request: Request) -> None:
     """A route dependency for heavy calls a game answers in the server's own process (not in
-    the pool): while that game is still warming up (``gamelab serve`` just started) they say
-    so, as the pool's calls do, instead of compiling its kernels in the server itself, beside
-    the warm-up process that compiles the same kernels, with the server's threads held up."""
-    game = _cold_game(request)
-    if game is not None:
-        raise StillWarming(request.app.state.titles.get(game, game))
+    the pool): while what they need is still warming up (``gamelab serve`` just started: the
+    page's `server_warm` and `build`, or else its whole warm-up) they say so, as the pool's
+    calls do, instead of compiling its kernels in the server itself, beside the warm-up
+    process that compiles the same kernels, with the server's threads held up."""
+    _refuse_while_cold(request, "server_cold")
 
 
 def pool_of(request: Request) -> SolverPool:
     """The server's solver pool; while the request's game (or the pool itself) is still
     warming up (``gamelab serve`` just started), :class:`~gamelab.web.pool.StillWarming` (503
     naming the game; the page asks again once it is warm)."""
-    require_warm(request)
+    _refuse_while_cold(request, "cold")
     pool: SolverPool | None = getattr(request.app.state, "pool", None)
     if pool is None:  # no game is warm yet (a request that names none)
         raise StillWarming(", ".join(warming_titles(request.app.state)) or "the solvers")

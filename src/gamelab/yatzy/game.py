@@ -594,17 +594,30 @@ def undo_view(
     return game_view(rules, seed, kept, start, opponent, bots, coach)
 
 
+def _warm_position() -> tuple[RuleSet, np.ndarray, Card]:
+    """A one-turn position of Yatzy (only Chance open) and a zero value table."""
+    rules = RULES["yatzy"]
+    E = np.zeros((1 << rules.n_boxes) * 64)
+    return rules, E, Card.parse(rules, ",".join(f"{b}=0" for b in rules.boxes if b != "chance"))
+
+
+def warm_coach() -> None:
+    """Load (or compile, once) the kernels of a game's turn and the coach's advice: what the
+    page's calls answered in the server itself need (about 3 CPU-s to compile, a fraction of a
+    second to load); the win-play bot's kernels are :func:`warm_up`'s."""
+    rules, E, card = _warm_position()
+    decision_tables(rules, E, card)
+    advise(rules, card, "11114", 0, E)
+
+
 def warm_up() -> None:
     """Load (or compile, once) the kernels a game, its coach, review and win-play bot use, on a
     one-turn position with a zero table: a fraction of a second once numba's cache is warm."""
     from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win
 
-    rules = RULES["yatzy"]
-    E = np.zeros((1 << rules.n_boxes) * 64)
-    card = Card.parse(rules, ",".join(f"{b}=0" for b in rules.boxes if b != "chance"))
+    warm_coach()
+    rules, E, card = _warm_position()
     state = (card.mask, card.capped_upper, card.bonus_flag, 0)
-    decision_tables(rules, E, card)
-    advise(rules, card, "11114", 0, E)
     law = final_score_law(rules, state, E)
     solve_win(rules, state, law).decisions(0, *state, decision_scratch())
     # the bot's win / draw / loss split runs the paired utility kernels too

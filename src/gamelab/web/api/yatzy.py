@@ -35,6 +35,9 @@ PAGE = GamePage(
     preload=("gamelab.yatzy.game", "gamelab.yatzy.winplay"),
     warm=("gamelab.yatzy.game:warm_up",),
     build=("gamelab.yatzy.tables:build_page_tables",),
+    # the coach (advise, prepare) is answered in the server as soon as its kernels and the
+    # tables are there; the win-play bot's kernels compile after, for the pool
+    server_warm=("gamelab.yatzy.game:warm_coach",),
     warm_seconds=42.9,  # benchmarks/page_warm.py (session 11, load 5-6: CPU-s on empty caches)
 )
 
