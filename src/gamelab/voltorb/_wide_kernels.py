@@ -637,7 +637,8 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                     if row[i]:
                         hh = _whash(nkeys, nrow, keys[i], nw, ncap)
                         nrow[hh] = True
-                        nkeys[hh] = keys[i]
+                        for j in range(nw):  # not a row assignment (see enumerate_boards)
+                            nkeys[hh, j] = keys[i, j]
                         nvals[hh] = vals[i]
                         nexact[hh] = exact[i]
                 keys = nkeys
