@@ -12,6 +12,7 @@ import numpy as np
 from numba import njit
 
 from gamelab.oware._move_kernels import (
+    copy_board,
     final_difference,
     game_over_by_score,
     legal_mask,
@@ -157,7 +158,7 @@ def search_root(
     tt_mask = np.uint64(tt_keys.shape[0] - 1)
     counters[2] = 0
     counters[3] = -1
-    boards[0, 6] = board
+    copy_board(boards[0, 6], board)
     alpha_s[0] = -INF
     beta_s[0] = INF
     depth_s[0] = depth
@@ -229,7 +230,7 @@ def search_root(
                 if not (mask >> o) & 1:
                     continue
                 c = boards[ply + 1, o]
-                c[:] = b
+                copy_board(c, b)
                 captured = sow_and_capture(c, mover, o, gs)
                 if plain:
                     sc[o] = 6 - o
@@ -257,7 +258,7 @@ def search_root(
             ):
                 # the null-window probe failed high: search again with the full window
                 research_s[ply] = 1
-                boards[ply + 1, 6] = boards[ply + 1, o]
+                copy_board(boards[ply + 1, 6], boards[ply + 1, o])
                 alpha_s[ply + 1] = -beta_s[ply]
                 beta_s[ply + 1] = -v
                 depth_s[ply + 1] = depth_s[ply] - 1
@@ -287,7 +288,7 @@ def search_root(
         if o >= 0:
             sc[o] = -INF
             cur_s[ply] = o
-            boards[ply + 1, 6] = boards[ply + 1, o]
+            copy_board(boards[ply + 1, 6], boards[ply + 1, o])
             depth_s[ply + 1] = depth_s[ply] - 1
             if searched_s[ply] == 0 or plain:
                 alpha_s[ply + 1] = -beta_s[ply]

@@ -14,7 +14,12 @@ import math
 import numpy as np
 from numba import njit
 
-from gamelab.oware._move_kernels import GS_NO_CAPTURE, legal_mask, sow_and_capture
+from gamelab.oware._move_kernels import (
+    GS_NO_CAPTURE,
+    copy_board,
+    legal_mask,
+    sow_and_capture,
+)
 
 # --------------------------------------------------------------------------- tablebase indexing
 
@@ -112,7 +117,7 @@ def build_level(n, values, offsets, binom):
         for o in range(6):
             if not (mask >> o) & 1:
                 continue
-            child[:] = board
+            copy_board(child, board)
             c = sow_and_capture(child, 0, o, GS_NO_CAPTURE)
             if c > 0:
                 v = c - values[offsets[n - c] + rank_board(child, 1, binom)]
