@@ -433,8 +433,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "_move_kernels.game_over_by_score": "the end by score inside perft_kernel and search_root",
         "_move_kernels.final_difference": "the end-of-game count inside search_root",
         "_move_kernels._same_houses": "the repetition test inside perft_kernel",
-        "_move_kernels.copy_board": "a board copied into a child's row inside search_root and "
-        "build_level",
+        "_move_kernels.copy_board": "a board copied into a child's row inside perft_kernel, "
+        "search_root and build_level",
         "_search_kernels.evaluate": "dispatches to blog_eval / auale_eval inside search_root",
         "_tablebase_kernels.rank_board": "board index inside build_level, tb_board_value and "
         "search_root (round trip: test_rank_unrank_round_trip)",

@@ -178,7 +178,7 @@ def perft_kernel(board, side, depth, gs):
         next_move[ply] = o + 1
         mover = side ^ (ply & 1)
         c = stack[ply + 1]
-        c[:] = stack[ply]
+        copy_board(c, stack[ply])
         captured = sow_and_capture(c, mover, o, gs)
         if ply + 1 == depth:
             total += 1
