@@ -298,7 +298,7 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
     assert asked == [["os:getpid", "os:getcwd"], ["os:getppid", "os:getcwd"]]
 
 
-def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkeypatch):
+def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkeypatch, capsys):
     """Issue 23 goal 3: on a cold `gamelab serve`, Yatzy's first exact advice (answered in the
     server itself, from the coach's kernels and the tables) waited until the win-play bot's
     kernels had compiled for the pool too (60.3 s after start on an idle machine, goal 60).
@@ -360,6 +360,10 @@ def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkey
         assert client.post("/api/alpha/bot").status_code == 200
     # the server's part and the tables first, then the mark, then the pool's warm-up
     assert asked == [["os:times", "os:getcwd", app_module.REACHED, "os:getpid"]]
+    # and the console says how far the warm-up is
+    err = capsys.readouterr().err
+    assert "Alpha is partly warm after" in err and "still warming: Alpha" in err, err
+    assert "every solver is warm after" in err, err
 
 
 def test_the_warm_up_process_says_when_its_first_part_is_done(tmp_path, monkeypatch):

@@ -28,6 +28,7 @@ import os
 import subprocess
 import sys
 import threading
+import time
 from collections.abc import Callable
 from contextlib import asynccontextmanager
 from importlib.resources import files
@@ -290,6 +291,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lanes = warm_lanes([page for page, _ in games], n)
         lock = threading.Lock()  # one game at a time joins the pool
         marking = threading.Lock()  # the sets of cold games change one game at a time
+        started = time.monotonic()
+
+        def say(what: str, how: str = "") -> None:  # `gamelab serve`'s console: how far it is
+            if settings.background_warmup:
+                still = warming_titles(app.state)
+                rest = f"; still warming: {', '.join(still)}" if still else ""
+                elapsed = time.monotonic() - started
+                line = f"gamelab web app: {what} after {elapsed:.0f} s{how}{rest}"
+                print(line, file=sys.stderr, flush=True)
 
         def join_pool(page: GamePage, specs: list[str]) -> None:
             with lock:
@@ -311,11 +321,14 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     app.state.cold = app.state.cold - {page.game}
                     app.state.server_cold = app.state.server_cold - {page.game}
                 app.state.pool = pool  # this game (and those before) now served exactly
+                if app.state.cold:  # the last game's line is "every solver is warm"
+                    say(f"{page.title} is warm")
 
         def serve_in_server(page: GamePage) -> None:
             # the page's in-server calls have what they need (its `server_warm` and `build`)
             with marking:
                 app.state.server_cold = app.state.server_cold - {page.game}
+            say(f"{page.title} is partly warm", " (what the server answers itself)")
 
         def warm_lane(lane: list[GamePage]) -> None:
             for page in lane:
@@ -377,7 +390,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     pool = await anyio.to_thread.run_sync(warm_up, abandon_on_cancel=True)
                     app.state.pool, app.state.cold = pool, frozenset()
                     app.state.server_cold = frozenset()
-                    print("gamelab web app: every solver is warm", file=sys.stderr, flush=True)
+                    say("every solver is warm")
                 except Exception:  # noqa: BLE001 - logged; heavy calls keep answering 503
                     log.exception("warming up the solvers failed")
 
