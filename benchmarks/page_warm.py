@@ -1,7 +1,9 @@
 """CPU seconds of each game page's warm-up (``GamePage.prefork_warm`` + ``warm`` + ``build``), each on an
 empty numba cache and an empty gamelab cache (its tables: a fresh install) in a process of its
-own, as ``gamelab serve`` runs them; then the same again on the now warm caches. ``GamePage.warm_seconds`` (which orders the server's warm-up) comes
-from here.
+own, as ``gamelab serve`` runs them; then the same again on the now warm caches.
+``GamePage.warm_seconds`` (which orders the server's warm-up) comes from here, and for a page
+with ``server_warm`` also ``GamePage.serve_seconds``: the CPU of its first part
+(``server_warm`` + ``build``, run first), after which its in-server calls are answered.
 
     python benchmarks/page_warm.py            # every page
     python benchmarks/page_warm.py --only voltorb,yatzy
@@ -17,19 +19,29 @@ import sys
 import tempfile
 import time
 
-CODE = (
-    "import sys\nfrom gamelab.web.pool import call_by_name\nfor s in sys.argv[1:]: call_by_name(s)"
-)
+MARK = "--mark"
+CODE = f"""import sys, time
+from gamelab.web.pool import call_by_name
+for s in sys.argv[1:]:
+    if s == {MARK!r}:
+        print(time.process_time(), flush=True)
+    else:
+        call_by_name(s)
+"""
 
 
-def _run(specs: list[str], env: dict) -> tuple[float, float]:
-    """(CPU s, wall s) of one process calling `specs`."""
+def _run(specs: list[str], env: dict) -> tuple[float, float, float | None]:
+    """(CPU s, wall s, CPU s at the mark or None) of one process calling `specs`."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    subprocess.run([sys.executable, "-c", CODE, *specs], env=env, check=True)
+    done = subprocess.run(
+        [sys.executable, "-c", CODE, *specs], env=env, check=True, capture_output=True, text=True
+    )
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime), wall
+    marks = [float(line) for line in done.stdout.split() if line.replace(".", "", 1).isdigit()]
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return cpu, wall, (marks[0] if marks else None)
 
 
 def main() -> None:
@@ -45,20 +57,28 @@ def main() -> None:
     )
     print(
         f"{'page':10s} {'cold CPU s':>11s} {'cold wall s':>12s} {'warm CPU s':>11s} {'shipped':>8s}"
+        f" {'served CPU s':>13s} {'shipped':>8s}"
     )
     for page, _ in discover_games():
         if only and page.game not in only:
             continue
-        specs = [*page.prefork_warm, *page.warm, *page.build]
+        if page.server_warm:  # as the server runs it: its first part, then the pool's
+            specs = [*page.server_warm, *page.build, MARK, *page.prefork_warm, *page.warm]
+        else:
+            specs = [*page.prefork_warm, *page.warm, *page.build]
         with tempfile.TemporaryDirectory(prefix="gamelab-page-warm-") as cache:
             env = {
                 **os.environ,
                 "NUMBA_CACHE_DIR": os.path.join(cache, "numba"),
                 "GAMELAB_CACHE": os.path.join(cache, "gamelab"),
             }
-            cold, wall = _run(specs, env)
-            warm, _ = _run(specs, env)
-        print(f"{page.game:10s} {cold:11.1f} {wall:12.1f} {warm:11.2f} {page.warm_seconds:8.1f}")
+            cold, wall, served = _run(specs, env)
+            warm, _, _ = _run(specs, env)
+        print(
+            f"{page.game:10s} {cold:11.1f} {wall:12.1f} {warm:11.2f} {page.warm_seconds:8.1f}"
+            f" {'-' if served is None else f'{served:.1f}':>13s}"
+            f" {'-' if page.serve_seconds is None else f'{page.serve_seconds:.1f}':>8s}"
+        )
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")
 

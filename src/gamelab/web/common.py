@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import itertools
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -94,8 +95,19 @@ class GamePage:
     #: bot's after). Empty: those calls wait for the pool, as the pool's calls do.
     server_warm: tuple[str, ...] = ()
     #: CPU seconds of `prefork_warm` + `warm` + `build` on empty numba and gamelab caches
-    #: (``benchmarks/page_warm.py``): orders ``gamelab serve``'s warm-up, cheapest first
+    #: (``benchmarks/page_warm.py``): orders ``gamelab serve``'s warm-up (:func:`warm_lanes`)
     warm_seconds: float = 0.0
+    #: with `server_warm`: the CPU seconds of its first part alone (`server_warm` + `build`),
+    #: after which its in-server calls are answered (``benchmarks/page_warm.py``)
+    serve_seconds: float | None = None
+
+    @property
+    def first_answer_seconds(self) -> float:
+        """CPU seconds of its warm-up until its first exact answers (`serve_seconds` when its
+        in-server calls come first, else all of `warm_seconds`)."""
+        if self.server_warm and self.serve_seconds is not None:
+            return min(self.serve_seconds, self.warm_seconds)
+        return self.warm_seconds
 
     @property
     def path(self) -> str:
@@ -104,20 +116,58 @@ class GamePage:
 
 def warm_lanes(pages: list[GamePage], n: int) -> list[list[GamePage]]:
     """The order in which ``gamelab serve`` warms the pages: in at most `n` lanes that run side
-    by side, each lane cheapest first. Dearest first into the lane that is done soonest (so the
-    last game is ready about as early as it can be), then each lane sorted cheapest first (so
-    most games are ready sooner still).
+    by side, one page after another in each. The goal is each game's first exact answer soon
+    (issue 23: every game's within a minute of a cold start), so the lanes are chosen to make
+    the last game's first answer (its lane's warm-ups before it, plus its own
+    :attr:`GamePage.first_answer_seconds`) as early as possible, then the sum of them, then
+    the last lane's end. In a lane the pages whose first answers come before the end of their
+    own warm-up (Yatzy: the coach before the bot) go last, the others cheapest first (this
+    order is the best of each lane for both). Every assignment is tried for up to 8 pages; for
+    more, dearest first into the lane done soonest.
 
     >>> pages = [GamePage(g, g, "", warm_seconds=s) for g, s in [("a", 7), ("b", 39), ("c", 18)]]
     >>> [[p.game for p in lane] for lane in warm_lanes(pages, 2)]
     [['b'], ['a', 'c']]
     >>> [[p.game for p in lane] for lane in warm_lanes(pages, 1)]
     [['a', 'c', 'b']]
+    >>> y = GamePage("y", "y", "", warm_seconds=43, serve_seconds=22, server_warm=("m:f",))
+    >>> pages = [GamePage(g, g, "", warm_seconds=s) for g, s in [("v", 52), ("w", 24), ("o", 16), ("l", 9)]]
+    >>> [[p.game for p in lane] for lane in warm_lanes([*pages, y], 2)]
+    [['o', 'w', 'y'], ['l', 'v']]
     """
-    lanes: list[list[GamePage]] = [[] for _ in range(max(1, n))]
-    for page in sorted(pages, key=lambda p: -p.warm_seconds):
-        min(lanes, key=lambda lane: sum(p.warm_seconds for p in lane)).append(page)
-    return [sorted(lane, key=lambda p: p.warm_seconds) for lane in lanes if lane]
+
+    def order(lane: list[GamePage]) -> list[GamePage]:
+        return sorted(lane, key=lambda p: (p.warm_seconds - p.first_answer_seconds, p.warm_seconds))
+
+    def score(lanes: list[list[GamePage]]) -> tuple[float, float, float]:
+        firsts, ends = [], []
+        for lane in lanes:
+            done = 0.0
+            for page in lane:
+                firsts.append(done + page.first_answer_seconds)
+                done += page.warm_seconds
+            ends.append(done)
+        return max(firsts, default=0.0), sum(firsts), max(ends, default=0.0)
+
+    n = max(1, n)
+    if n == 1 or len(pages) > 8:
+        greedy: list[list[GamePage]] = [[] for _ in range(n)]
+        for page in sorted(pages, key=lambda p: -p.warm_seconds):
+            min(greedy, key=lambda lane: sum(p.warm_seconds for p in lane)).append(page)
+        best = [order(lane) for lane in greedy if lane]
+    else:
+        best, best_score = [], (float("inf"),) * 3
+        for choice in itertools.product(range(n), repeat=len(pages)):
+            if choice and choice[0] != 0:
+                continue  # the lanes are interchangeable: the first page in the first lane
+            lanes = [
+                order([p for p, c in zip(pages, choice, strict=True) if c == k]) for k in range(n)
+            ]
+            lanes = [lane for lane in lanes if lane]
+            if (now := score(lanes)) < best_score:
+                best, best_score = lanes, now
+    # the dearest lane first (run in the calling thread)
+    return sorted(best, key=lambda lane: -sum(p.warm_seconds for p in lane))
 
 
 class ApiModel(BaseModel):
