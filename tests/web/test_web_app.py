@@ -117,7 +117,13 @@ def test_serve_answers_before_its_solvers_are_warm():
     app = create_app(Settings(workers=1, background_warmup=True))
     with TestClient(app, raise_server_exceptions=False) as client:
         health = client.get("/api/health").json()
-        assert health["status"] == "ok" and set(health) == {"status", "version", "ready", "warming"}
+        assert health["status"] == "ok" and set(health) == {
+            "status",
+            "version",
+            "ready",
+            "warming",
+            "warming_now",
+        }
         assert health["ready"] is False and "Voltorb Flip" in health["warming"]
         page = client.get("/voltorb")
         assert page.status_code == 200 and 'id="warming"' in page.text
@@ -326,7 +332,13 @@ def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkey
         return {"pid": await pool_of(request).run(os.getpid, (), timeout=60, cache=False)}
 
     page = GamePage(
-        "alpha", "Alpha", "", warm=("os:getpid",), build=("os:getcwd",), server_warm=("os:times",)
+        "alpha",
+        "Alpha",
+        "",
+        warm=("os:getpid",),
+        build=("os:getcwd",),
+        server_warm=("os:times",),
+        warm_rest="its bot",
     )
     server_part, pool_part = threading.Event(), threading.Event()
     asked: list[list[str]] = []
@@ -349,12 +361,14 @@ def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkey
     app = app_module.create_app(Settings(workers=1, background_warmup=True))
     with TestClient(app, raise_server_exceptions=False) as client:
         assert client.post("/api/alpha/coach").status_code == 503
+        assert client.get("/api/health").json()["warming_now"] == ["Alpha"]
         server_part.set()
         wait_for(lambda: client.post("/api/alpha/coach").status_code == 200)
         assert client.post("/api/alpha/coach").json() == {"answer": 42}
         early = client.post("/api/alpha/bot")
         assert early.status_code == 503 and early.json()["warming"] == "Alpha"
-        assert client.get("/api/health").json()["warming"] == ["Alpha"]
+        health = client.get("/api/health").json()
+        assert health["warming"] == ["Alpha"] and health["warming_now"] == ["Alpha (its bot)"]
         pool_part.set()
         wait_for(lambda: client.get("/api/health").json()["ready"])
         assert client.post("/api/alpha/bot").status_code == 200

@@ -552,3 +552,32 @@ def test_yatzy_1_on_a_phone_the_win_bots_chances_fit_the_screen(browser, live_se
         assert tag["x"] >= 0 and tag["x"] + tag["width"] <= width, tag
     finally:
         context.close()
+
+
+def test_while_only_the_bot_warms_the_header_says_so_and_the_coach_answers(page):
+    """Issue 23 goal 3: on a cold `gamelab serve`, Yatzy's coach is answered before its win-play
+    bot has warmed (GamePage.server_warm); the header said only "warming up: Yatzy; exact
+    answers follow" beside the coach's exact advice. It now names what is still warming, from
+    /api/health's `warming_now` (simulated here: the live server is warm)."""
+    body = {
+        "status": "ok",
+        "version": "x",
+        "ready": False,
+        "warming": ["Yatzy"],
+        "warming_now": ["Yatzy (the win-play bot and the review)"],
+    }
+    page.route(
+        "**/api/health",
+        lambda route: route.fulfill(
+            status=200, content_type="application/json", body=json.dumps(body)
+        ),
+    )
+    page.goto("/yatzy")
+    header = page.locator("#warming", has_text="Yatzy (the win-play bot and the review)")
+    header.wait_for()
+    assert header.inner_text() == (
+        "warming up: Yatzy (the win-play bot and the review); exact answers follow"
+    )
+    page.locator("#dice .die").first.wait_for()
+    page.click("#hint")
+    page.locator("#coach tr.option.best").wait_for()  # the coach answers meanwhile

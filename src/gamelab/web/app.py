@@ -50,6 +50,7 @@ from gamelab.web.common import (
     job_reply,
     pool_of,
     warm_lanes,
+    warming_now,
     warming_titles,
 )
 from gamelab.web.headers import CONTENT_SECURITY_POLICY, SECURITY_HEADERS
@@ -381,6 +382,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.cold = frozenset(page.game for page, _ in games)  # not served exactly yet
         app.state.server_cold = app.state.cold  # their in-server calls neither
         app.state.titles = {page.game: page.title for page, _ in games}
+        app.state.rests = {page.game: page.warm_rest for page, _ in games if page.server_warm}
         if settings.background_warmup:
             if settings.ready_message:
                 print(settings.ready_message, file=sys.stderr, flush=True)
@@ -456,10 +458,18 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     async def health() -> dict:
         """A trivial answer (no computation): for monitoring and the load benchmark. `warming`
         lists the games whose solvers are still warming up (just after ``gamelab serve``
-        started: their exact answers follow; the pages say so), `ready` is true once none is."""
+        started: their exact answers follow; the pages say so), `warming_now` the same in
+        words (a game partly warm says what it is still warming), `ready` is true once none
+        is."""
         warming = warming_titles(app.state)
         ready = getattr(app.state, "pool", None) is not None and not warming
-        return {"status": "ok", "version": __version__, "ready": ready, "warming": warming}
+        return {
+            "status": "ok",
+            "version": __version__,
+            "ready": ready,
+            "warming": warming,
+            "warming_now": warming_now(app.state),
+        }
 
     for page, router in games:
         app.include_router(router, prefix=f"/api/{page.game}", tags=[page.game])

@@ -94,6 +94,9 @@ class GamePage:
     #: `warm` for the pool's calls (Yatzy: the coach's kernels and tables first, the win-play
     #: bot's after). Empty: those calls wait for the pool, as the pool's calls do.
     server_warm: tuple[str, ...] = ()
+    #: with `server_warm`: what is still warming after its first part, in the page's words
+    #: (/api/health's `warming_now` and the pages' header say it)
+    warm_rest: str = ""
     #: CPU seconds of `prefork_warm` + `warm` + `build` on empty numba and gamelab caches
     #: (``benchmarks/page_warm.py``): orders ``gamelab serve``'s warm-up (:func:`warm_lanes`)
     warm_seconds: float = 0.0
@@ -187,6 +190,20 @@ def warming_titles(state: Any) -> list[str]:
     """The titles of the games still warming up (``app.state.cold``), in the pages' order."""
     cold: frozenset[str] = getattr(state, "cold", frozenset())
     return [title for game, title in getattr(state, "titles", {}).items() if game in cold]
+
+
+def warming_now(state: Any) -> list[str]:
+    """What is still warming up, in words: each cold game's title, or for a game whose
+    in-server calls are answered already, its title and what it is still warming
+    (``"Yatzy (the win-play bot and the review)"``)."""
+    cold: frozenset[str] = getattr(state, "cold", frozenset())
+    server_cold: frozenset[str] = getattr(state, "server_cold", cold)
+    rests: dict[str, str] = getattr(state, "rests", {})
+    return [
+        f"{title} ({rests[game]})" if game not in server_cold and rests.get(game) else title
+        for game, title in getattr(state, "titles", {}).items()
+        if game in cold
+    ]
 
 
 def _refuse_while_cold(request: Request, cold: str) -> None:

@@ -38,6 +38,7 @@ PAGE = GamePage(
     # the coach (advise, prepare) is answered in the server as soon as its kernels and the
     # tables are there; the win-play bot's kernels compile after, for the pool
     server_warm=("gamelab.yatzy.game:warm_coach",),
+    warm_rest="the win-play bot and the review",
     warm_seconds=29.7,  # benchmarks/page_warm.py (session 14, load 4-6: CPU-s on empty caches)
     serve_seconds=20.7,  # the same: the coach and the tables, before the win-play bot
 )

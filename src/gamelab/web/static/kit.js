@@ -11,22 +11,25 @@
 
 let busyCount = 0;
 
-/** The solvers still warming up just after `gamelab serve` started (/api/health's `warming`),
- *  shown in the header's #warming element until none is; pages can read it too. */
-export const warming = { games: [], ready: true };
+/** The solvers still warming up just after `gamelab serve` started (/api/health's `warming`;
+ *  `what`: its `warming_now`, the same in words, e.g. "Yatzy (the win-play bot and the review)"
+ *  once Yatzy's coach answers), shown in the header's #warming element until none is; pages
+ *  can read it too. */
+export const warming = { games: [], what: [], ready: true };
 
 async function watchWarming() {
   const el = document.getElementById("warming");
   try {
     const health = await (await fetch("/api/health")).json();
     warming.games = health.warming || [];
+    warming.what = health.warming_now || warming.games;
     warming.ready = health.ready !== false;
   } catch {
     return;
   }
   if (el) {
     el.hidden = warming.ready;
-    el.textContent = warming.ready ? "" : `warming up: ${warming.games.join(", ") || "solvers"}; exact answers follow`;
+    el.textContent = warming.ready ? "" : `warming up: ${warming.what.join(", ") || "solvers"}; exact answers follow`;
   }
   if (!warming.ready) setTimeout(watchWarming, 2000);
 }
