@@ -17,8 +17,9 @@ scratch worktree of an older commit, run in a subprocess) with the ratio of tota
 check that every uncapped value agrees to 1e-9.
 
 Resumable: each deal is one ``core.parallel`` task stored in the results store (experiment
-``voltorb-optimal-speed``, keyed by the solver's tag, level, deals, seed and state limit), so
-running the same command again skips finished deals (``--store PATH``; ``--no-store`` to
+``voltorb-optimal-speed``, keyed by the solver's tag, level, seed, state limit and the deal's
+index, not by the number of deals), so running the same command again, or one with more deals,
+skips finished deals (``--store PATH``; ``--no-store`` to
 recompute). The full sample of the issue is ``--deals 2000``; a session can run part of it and a
 later one resume.
 
@@ -92,13 +93,9 @@ def run(levels, deals, seed, generator, limit, tag, store_path, workers) -> dict
     # compile / load the kernels before timing anything
     bench_deal((1, generator, 1000), np.random.default_rng(0))
     for level in levels:
-        params = {
-            "tag": tag,
-            "level": level,
-            "deals": deals,
-            "generator": generator,
-            "state_limit": limit,
-        }
+        # keyed without the number of deals: deal i of a level is the same task in every run
+        # (task_rng(seed, i)), so a larger sample reuses the deals of a smaller one
+        params = {"tag": tag, "level": level, "generator": generator, "state_limit": limit}
         out[level] = run_tasks(
             bench_deal,
             [(level, generator, limit)] * deals,
