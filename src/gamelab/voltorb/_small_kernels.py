@@ -394,12 +394,18 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
                             f_tile[d] = safe_tile
                             ceil = total
                         else:
-                            srt = np.argsort(-tmp_b[:n], kind="mergesort")
-                            cand = f_order[d, :n].copy()
-                            bnd = tmp_b[:n].copy()
+                            # decreasing bound, ties in tile order (an insertion sort in
+                            # place: a state has at most 25 tiles)
                             for j in range(n):
-                                f_order[d, j] = cand[srt[j]]
-                                f_tb[d, j] = bnd[srt[j]]
+                                tj = f_order[d, j]
+                                bj = tmp_b[j]
+                                i = j
+                                while i > 0 and f_tb[d, i - 1] < bj:
+                                    f_order[d, i] = f_order[d, i - 1]
+                                    f_tb[d, i] = f_tb[d, i - 1]
+                                    i -= 1
+                                f_order[d, i] = tj
+                                f_tb[d, i] = bj
                             f_n[d] = n
                             f_tile[d] = f_order[d, 0]
                             ceil = _cover(w, insep, live)
