@@ -17,13 +17,18 @@ scratch worktree of an older commit, run in a subprocess) with the ratio of tota
 check that every uncapped value agrees to 1e-9.
 
 Resumable: each deal is one ``core.parallel`` task stored in the results store (experiment
-``voltorb-optimal-speed``, keyed by the solver's tag, level, deals, seed and state limit), so
-running the same command again skips finished deals (``--store PATH``; ``--no-store`` to
+``voltorb-optimal-speed``, keyed by the solver's tag, level, seed, state limit and the deal's
+index, not by the number of deals), so running the same command again, or one with more deals,
+skips finished deals (``--store PATH``; ``--no-store`` to
 recompute). The full sample of the issue is ``--deals 2000``; a session can run part of it and a
 later one resume.
 
     python benchmarks/voltorb_optimal.py [--levels 1-8] [--deals 10] [--seed 26]
         [--state-limit 2000000] [--baseline-src /tmp/voltorb-baseline/src] [--workers 1]
+        [--store PATH [--stored]]
+
+``--stored`` prints the same figures for the deals of a run already in the store (the first
+ones of each level, up to the first missing deal) and computes nothing: the state of a long run.
 
 The baseline of issue 26 is main before the speed-ups:
     git worktree add --detach /tmp/voltorb-baseline ad79911
@@ -83,6 +88,24 @@ def bench_deal(item, rng: np.random.Generator) -> dict:
     return {"decisions": decisions, "peak_bytes": peak}
 
 
+def stored(levels, deals, seed, generator, limit, tag, store_path) -> dict[int, list]:
+    """The first deals of each level already in the store, in order, up to the first missing
+    one (`--stored`: a summary of an unfinished run, computing nothing)."""
+    from gamelab.core.results import ResultStore
+
+    store = ResultStore(store_path)
+    out = {}
+    for level in levels:
+        params = {"tag": tag, "level": level, "generator": generator, "state_limit": limit}
+        done = store.finished(EXPERIMENT, {**params, "seed": seed * 100 + level}, deals)
+        n = 0
+        while n in done:
+            n += 1
+        if n:
+            out[level] = [done[i] for i in range(n)]
+    return out
+
+
 def run(levels, deals, seed, generator, limit, tag, store_path, workers) -> dict[int, list]:
     from gamelab.core.parallel import Backend, run_tasks
     from gamelab.core.results import ResultStore
@@ -92,13 +115,9 @@ def run(levels, deals, seed, generator, limit, tag, store_path, workers) -> dict
     # compile / load the kernels before timing anything
     bench_deal((1, generator, 1000), np.random.default_rng(0))
     for level in levels:
-        params = {
-            "tag": tag,
-            "level": level,
-            "deals": deals,
-            "generator": generator,
-            "state_limit": limit,
-        }
+        # keyed without the number of deals: deal i of a level is the same task in every run
+        # (task_rng(seed, i)), so a larger sample reuses the deals of a smaller one
+        params = {"tag": tag, "level": level, "generator": generator, "state_limit": limit}
         out[level] = run_tasks(
             bench_deal,
             [(level, generator, limit)] * deals,
@@ -140,10 +159,34 @@ def main() -> None:
     ap.add_argument("--store", default=None, help="results store path ('none' = do not store)")
     ap.add_argument("--no-store", action="store_true")
     ap.add_argument("--workers", type=int, default=1)
+    ap.add_argument(
+        "--stored",
+        action="store_true",
+        help="summarise the deals already in --store (the first ones of each level), compute none",
+    )
     ap.add_argument("--json-out", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
     levels = _levels(args.levels)
     store_path = "none" if args.no_store else args.store
+    if args.stored:
+        if not store_path or store_path == "none":
+            ap.error("--stored needs --store PATH")
+        got = stored(
+            levels, args.deals, args.seed, args.generator, args.state_limit, args.tag, store_path
+        )
+        print(
+            f"{args.generator}, stored deals of run {args.tag!r} (seed {args.seed}, state limit "
+            f"{args.state_limit:,}), CPU s; goal <= {GOAL_SECONDS:g} s and <= 1 GB"
+        )
+        print("level deals decisions   p50 s   p99 s   max s  >2s capped peak MB  max states")
+        for level, res in got.items():
+            sm = _summary(res)
+            print(
+                f"{level:5d} {len(res):5d} {sm['decisions']:9d} {sm['p50']:7.3f} {sm['p99']:7.2f} "
+                f"{sm['max']:7.2f} {sm['over']:4d} {sm['capped']:6d} {sm['peak'] / 2**20:7.0f} "
+                f"{sm['states']:11,d}"
+            )
+        return
     if args.json_out:
         # the baseline subprocess: its src directory is first on sys.path (set by the parent)
         res = run(

@@ -362,6 +362,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "_small_kernels.small_search": "the search of small_solve (and of wide_solve's small "
         "states) on prepared masks",
         "_small_kernels.weight_classes": "the weight classes of small_solve and wide_solve",
+        "_small_kernels.small_workspace": "small_search's scratch space, made by small_solve and "
+        "once per wide_solve",
         "_wide_kernels._wpmass": "a set's prior mass by popcounts inside wide_solve",
         "_wide_kernels._wpop": "a set's size inside wide_solve",
         "_wide_kernels._compact": "a small child renumbered into one word inside wide_solve",

@@ -31,6 +31,7 @@ from gamelab.voltorb._small_kernels import (
     _ctpop,
     _low_index,
     small_search,
+    small_workspace,
     weight_classes,
 )
 from gamelab.voltorb._table_kernels import table_slot, table_store
@@ -285,6 +286,7 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
     s_w = np.zeros(SMALL_MAX)
     s_masks = np.zeros((TILES, 4), np.int64)
     s_mult = np.zeros(SMALL_MAX, np.int64)
+    s_ws = small_workspace()
     s_insep = np.zeros(SMALL_MAX, np.int64)
     s_cls_w = np.zeros(WEIGHT_CLASSES_MAX)
     s_cls_m = np.zeros((WEIGHT_CLASSES_MAX, 1), np.int64)
@@ -574,6 +576,7 @@ def wide_solve(boards, weights, bits, idx, code, alpha, table, counter, adj_star
                                     calpha,
                                     table,
                                     counter,
+                                    s_ws,
                                 )
                                 if counter[2]:
                                     return 0.0, -1
