@@ -116,7 +116,7 @@ def test_detailed_balance_on_an_enumerable_chain():
     for k in range(rounds):
         remc_kernel(
             is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos, best,
-            np.zeros(4, np.int64),
+            np.zeros(5, np.int64), 0.0,
         )  # fmt: skip
         seen[int(contacts[0])] += 1
         if k % 1000 == 0:
@@ -128,8 +128,10 @@ def test_detailed_balance_on_an_enumerable_chain():
 @pytest.mark.parametrize(("ndim", "length"), [(2, 12), (2, 25), (3, 10), (3, 16)])
 def test_remc_kernel_matches_python_twin(ndim, length):
     rng = np.random.default_rng(length + ndim)
-    # without restarts, restarting straight after 2 idle rounds, and from the best kicked 30 steps
-    for seed, patience, kick in [(0, 0, 0), (1, 2, 0), (2, 2, 30)]:
+    # without restarts, restarting straight after 2 idle rounds, from the best kicked 30 steps,
+    # and with 30 % of the steps at the chain's ends
+    for seed, patience, kick, end_share in [(0, 0, 0, 0.0), (1, 2, 0, 0.0), (2, 2, 30, 0.0),
+                                            (3, 0, 0, 0.3)]:  # fmt: skip
         is_h = rng.random(length) < 0.5
         temps = np.array([0.3, 0.5, 0.9])
         runs = []
@@ -141,7 +143,7 @@ def test_remc_kernel_matches_python_twin(ndim, length):
             restart = np.array([patience, 0, 0, 0, kick], np.int64)
             done = fn(
                 is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best,
-                restart,
+                restart, end_share,
             )  # fmt: skip
             runs.append((done, pos.tolist(), contacts.tolist(), rep_at.tolist(), int(state[0]),
                          int(best[0]), best_pos.tolist(), restart.tolist()))  # fmt: skip

@@ -301,11 +301,16 @@ def remc_kernel(
     best_pos,
     best,
     restart,
+    end_share,
 ):
     """Run up to `rounds` rounds of replica exchange in place: each replica (the one at temperature
     index t is ``rep_at[t]``) makes `phi` Metropolis steps of uniformly drawn move slots at
     ``temps[t]``, then neighbouring temperatures try to swap their replicas. ``best[0]`` and
     ``best_pos`` keep the most contacts seen; stops after the round in which ``best[0] >= target``.
+
+    With ``end_share`` > 0, that share of the steps draws its slot among the end-pull and end-move
+    slots only (a larger share of moves at the chain's ends; the proposal is then no longer
+    symmetric for every move, so the sampling is not exactly Boltzmann's).
 
     ``restart`` = (patience, rounds since the current start's best last rose, that best, restarts
     made, kick): with patience > 0, after `patience` rounds in a row in which no replica beat the
@@ -318,7 +323,8 @@ def remc_kernel(
     while (1 << shift) <= n:
         shift += 1
     mask = (1 << shift) - 1
-    slots = 2 * n * nd + 2 * nd * nd + 2 * nd
+    pulls = 2 * n * nd
+    slots = pulls + 2 * nd * nd + 2 * nd
     new = np.zeros((n, 3), dtype=np.int64)
     old = np.zeros((n, 3), dtype=np.int64)
     nt = temps.shape[0]
@@ -330,9 +336,11 @@ def remc_kernel(
             r = rep_at[t]
             beta = 1.0 / temps[t]
             for _ in range(phi):
-                gain = _try_move(
-                    is_h, pos[r], grid[r], nd, _below(rng, slots), beta, rng, mask, shift, new, old
-                )
+                if end_share > 0.0 and _uniform(rng) < end_share:
+                    slot = pulls + _below(rng, slots - pulls)
+                else:
+                    slot = _below(rng, slots)
+                gain = _try_move(is_h, pos[r], grid[r], nd, slot, beta, rng, mask, shift, new, old)
                 if gain != 0:
                     contacts[r] += gain
                     if contacts[r] > restart[2]:
@@ -505,6 +513,7 @@ def remc_python(
     best_pos,
     best,
     restart,
+    end_share,
 ) -> int:
     """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
     not read; the arrays are updated in place at the end, except `grid`)."""
@@ -524,10 +533,12 @@ def remc_python(
     def uniform() -> float:
         return float(_next_python(state) >> 11) * (1.0 / 9007199254740992.0)
 
-    def metropolis(chain: list[Site], where: dict[Site, int], beta: float) -> int:
-        """One step of a uniformly drawn slot at inverse temperature beta: the gain (0 if
-        rejected or illegal), `chain` and `where` updated."""
-        moved = _move_python(chain, where, nd, _next_python(state) % slots)
+    pulls = 2 * n * nd
+
+    def metropolis(chain: list[Site], where: dict[Site, int], beta: float, slot: int) -> int:
+        """One step of move `slot` at inverse temperature beta: the gain (0 if rejected or
+        illegal), `chain` and `where` updated."""
+        moved = _move_python(chain, where, nd, slot)
         if not moved:
             return 0
         before = _hh_of(h, chain, where, nd)
@@ -556,7 +567,11 @@ def remc_python(
             beta = 1.0 / temp
             chain, where = chains[r], wheres[r]
             for _ in range(phi):
-                gain = metropolis(chain, where, beta)
+                if end_share > 0.0 and uniform() < end_share:
+                    slot = pulls + _next_python(state) % (slots - pulls)
+                else:
+                    slot = _next_python(state) % slots
+                gain = metropolis(chain, where, beta, slot)
                 scores[r] += gain
                 if gain != 0 and scores[r] > since_start:
                     since_start, rose = scores[r], True
@@ -576,7 +591,7 @@ def remc_python(
                     wheres[r] = where = {site: i for i, site in enumerate(chain)}
                     scores[r] = top
                     for _ in range(kick):
-                        gain = metropolis(chain, where, 0.0)
+                        gain = metropolis(chain, where, 0.0, _next_python(state) % slots)
                         scores[r] += gain
                         if gain != 0 and scores[r] > top:
                             top = scores[r]

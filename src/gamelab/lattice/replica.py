@@ -50,7 +50,9 @@ class ReplicaSettings:
     replica without a new best since the last (re)start, every replica starts again (0: never),
     from the straight chain (kick 0) or from the best fold of the run so far, each replica
     perturbed by `kick` uniformly drawn move slots at infinite temperature (every legal move
-    accepted; an iterated local search around the best)."""
+    accepted; an iterated local search around the best). `end_share`: the share of steps whose
+    move is drawn among the end-pull and end-move slots only (0: every slot uniform, which makes
+    the proposal symmetric and the sampling exactly Boltzmann's)."""
 
     replicas: int = 2
     t_min: float = 0.25
@@ -58,6 +60,7 @@ class ReplicaSettings:
     phi: int = 500
     patience: int = 0
     kick: int = 0
+    end_share: float = 0.0
 
     def __post_init__(self) -> None:
         if self.replicas < 1:
@@ -74,6 +77,8 @@ class ReplicaSettings:
             raise ValueError(f"kick must be 0 (restart straight) or more, got {self.kick}")
         if self.kick and not self.patience:
             raise ValueError(f"kick {self.kick} needs restarts: give a patience above 0")
+        if not 0 <= self.end_share < 1:
+            raise ValueError(f"end_share must be in [0, 1), got {self.end_share}")
 
     def temperatures(self) -> np.ndarray:
         if self.replicas == 1:
@@ -163,8 +168,9 @@ def replica_fold(
     restart = np.array([-(-s.patience // s.phi), 0, 0, 0, s.kick], dtype=np.int64)
     # compile or load the kernel before the clock starts (numba's start-up is not the search's)
     remc_kernel(
-        is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best, restart
-    )
+        is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best, restart,
+        s.end_share,
+    )  # fmt: skip
     goal = target if target is not None else 10**9
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
     started = time.thread_time()
@@ -192,6 +198,7 @@ def replica_fold(
                 best_pos,
                 best,
                 restart,
+                s.end_share,
             )
         )
         rounds += done
