@@ -95,7 +95,9 @@ class ReplicaSettings:
 #: since session 8 and, measured side by side on the same 10 seeds at 60 CPU s (session 11,
 #: benchmarks/lattice_fold.py --settings 2,0.25,0.4,500,12000000), gained nothing: S1-10 3/10
 #: with and without, S1-11 1/10 with vs 2/10 without, and lower final contacts on 5 of 10
-#: S1-11 seeds (higher on 1). ``patience`` stays available.
+#: S1-11 seeds (higher on 1). ``patience`` stays available. Session 14 measured three more arms
+#: the same way (docs/lattice.md): 4 replicas over 0.25-0.55, restarts from the best fold kicked
+#: 50 steps (``kick``), 15 % end moves (``end_share``); none beat these defaults on S1-10/S1-11.
 DEFAULT_SETTINGS = {
     "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500),
     "cubic": ReplicaSettings(replicas=5, t_min=0.28, t_max=0.65, phi=500),
