@@ -427,6 +427,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_replica_kernels._place": "grid updates inside _try_move and apply_move_kernel",
         "_replica_kernels._try_move": "one Metropolis step inside remc_kernel",
         "_replica_kernels._straighten": "a restart (every replica straight again) inside remc_kernel",
+        "_replica_kernels._kick": "a restart from the best fold, perturbed, inside remc_kernel",
     },
     "oware": {
         "_move_kernels._sow": "the sowing of sow_and_capture and _is_grand_slam",

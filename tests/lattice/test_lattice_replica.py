@@ -3,6 +3,7 @@ standard benchmarks and their bounds."""
 
 from __future__ import annotations
 
+import dataclasses
 import itertools
 import json
 import math
@@ -115,7 +116,7 @@ def test_detailed_balance_on_an_enumerable_chain():
     for k in range(rounds):
         remc_kernel(
             is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos, best,
-            np.zeros(4, np.int64),
+            np.zeros(5, np.int64), 0.0,
         )  # fmt: skip
         seen[int(contacts[0])] += 1
         if k % 1000 == 0:
@@ -127,7 +128,10 @@ def test_detailed_balance_on_an_enumerable_chain():
 @pytest.mark.parametrize(("ndim", "length"), [(2, 12), (2, 25), (3, 10), (3, 16)])
 def test_remc_kernel_matches_python_twin(ndim, length):
     rng = np.random.default_rng(length + ndim)
-    for seed, patience in [(0, 0), (1, 2)]:  # without restarts, and restarting after 2 idle rounds
+    # without restarts, restarting straight after 2 idle rounds, from the best kicked 30 steps,
+    # and with 30 % of the steps at the chain's ends
+    for seed, patience, kick, end_share in [(0, 0, 0, 0.0), (1, 2, 0, 0.0), (2, 2, 30, 0.0),
+                                            (3, 0, 0, 0.3)]:  # fmt: skip
         is_h = rng.random(length) < 0.5
         temps = np.array([0.3, 0.5, 0.9])
         runs = []
@@ -136,10 +140,10 @@ def test_remc_kernel_matches_python_twin(ndim, length):
             contacts, rep_at = np.zeros(3, np.int64), np.arange(3, dtype=np.int64)
             state = np.array([seed * 1000 + 17], np.uint64)
             best, best_pos = np.zeros(1, np.int64), pos[0].copy()
-            restart = np.array([patience, 0, 0, 0], np.int64)
+            restart = np.array([patience, 0, 0, 0, kick], np.int64)
             done = fn(
                 is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best,
-                restart,
+                restart, end_share,
             )  # fmt: skip
             runs.append((done, pos.tolist(), contacts.tolist(), rep_at.tolist(), int(state[0]),
                          int(best[0]), best_pos.tolist(), restart.tolist()))  # fmt: skip
@@ -274,3 +278,19 @@ def test_restarts_are_part_of_the_seeded_run():
     assert ReplicaSettings(patience=0).patience == 0
     with pytest.raises(ValueError, match="patience"):
         ReplicaSettings(patience=-1)
+
+
+def test_kicked_restarts_start_from_the_best_fold():
+    # with a kick, a restart puts every replica on the run's best fold perturbed by `kick` steps
+    # at infinite temperature: still a pure function of the seed, never losing the best
+    s = ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=50, patience=500, kick=40)
+    seq = get_benchmark("S1-4").sequence
+    runs = [replica_fold(seq, seed=3, settings=s, max_steps=100_000) for _ in range(2)]
+    assert runs[0].restarts > 0
+    assert runs[0] == dataclasses.replace(runs[1], seconds=runs[0].seconds,
+        seconds_to_best=runs[0].seconds_to_best, improvements=runs[0].improvements)  # fmt: skip
+    assert hh_score(seq, runs[0].conformation) == runs[0].contacts
+    with pytest.raises(ValueError, match="kick 5 needs restarts"):
+        ReplicaSettings(kick=5)
+    with pytest.raises(ValueError, match="kick must be 0"):
+        ReplicaSettings(patience=10, kick=-1)

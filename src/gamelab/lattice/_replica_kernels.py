@@ -257,6 +257,35 @@ def _straighten(pos, grid, mask, shift):
 
 
 @njit(cache=True)
+def _kick(is_h, pos, grid, contacts, best_pos, best, steps, nd, rng, mask, shift, new, old):
+    """Put every replica on the best fold so far, then make `steps` uniformly drawn move slots
+    at infinite temperature (every legal move accepted; a restart from a perturbed best). Keeps
+    ``best`` should a kick beat it; returns the most contacts of the kicked replicas."""
+    n = pos.shape[1]
+    slots = 2 * n * nd + 2 * nd * nd + 2 * nd
+    top = 0
+    for r in range(pos.shape[0]):
+        _place(pos[r], grid[r], 0, n - 1, False, mask, shift)
+        for i in range(n):
+            for c in range(3):
+                pos[r, i, c] = best_pos[i, c]
+        _place(pos[r], grid[r], 0, n - 1, True, mask, shift)
+        contacts[r] = best[0]
+        for _ in range(steps):
+            gain = _try_move(
+                is_h, pos[r], grid[r], nd, _below(rng, slots), 0.0, rng, mask, shift, new, old
+            )
+            contacts[r] += gain
+            if gain != 0 and contacts[r] > best[0]:
+                best[0] = contacts[r]
+                for i in range(n):
+                    for c in range(3):
+                        best_pos[i, c] = pos[r, i, c]
+        top = max(top, contacts[r])
+    return top
+
+
+@njit(cache=True)
 def remc_kernel(
     is_h,
     ndim,
@@ -272,15 +301,21 @@ def remc_kernel(
     best_pos,
     best,
     restart,
+    end_share,
 ):
     """Run up to `rounds` rounds of replica exchange in place: each replica (the one at temperature
     index t is ``rep_at[t]``) makes `phi` Metropolis steps of uniformly drawn move slots at
     ``temps[t]``, then neighbouring temperatures try to swap their replicas. ``best[0]`` and
     ``best_pos`` keep the most contacts seen; stops after the round in which ``best[0] >= target``.
 
+    With ``end_share`` > 0, that share of the steps draws its slot among the end-pull and end-move
+    slots only (a larger share of moves at the chain's ends; the proposal is then no longer
+    symmetric for every move, so the sampling is not exactly Boltzmann's).
+
     ``restart`` = (patience, rounds since the current start's best last rose, that best, restarts
-    made): with patience > 0, after `patience` rounds in a row in which no replica beat the best
-    seen since the last (re)start, every replica goes back to the straight chain (the random
+    made, kick): with patience > 0, after `patience` rounds in a row in which no replica beat the
+    best seen since the last (re)start, every replica goes back to the straight chain (kick 0)
+    or to the best fold so far perturbed by `kick` steps at infinite temperature (the random
     stream goes on). Returns the rounds run."""
     n = is_h.shape[0]
     nd = 2 * ndim
@@ -288,7 +323,8 @@ def remc_kernel(
     while (1 << shift) <= n:
         shift += 1
     mask = (1 << shift) - 1
-    slots = 2 * n * nd + 2 * nd * nd + 2 * nd
+    pulls = 2 * n * nd
+    slots = pulls + 2 * nd * nd + 2 * nd
     new = np.zeros((n, 3), dtype=np.int64)
     old = np.zeros((n, 3), dtype=np.int64)
     nt = temps.shape[0]
@@ -300,9 +336,11 @@ def remc_kernel(
             r = rep_at[t]
             beta = 1.0 / temps[t]
             for _ in range(phi):
-                gain = _try_move(
-                    is_h, pos[r], grid[r], nd, _below(rng, slots), beta, rng, mask, shift, new, old
-                )
+                if end_share > 0.0 and _uniform(rng) < end_share:
+                    slot = pulls + _below(rng, slots - pulls)
+                else:
+                    slot = _below(rng, slots)
+                gain = _try_move(is_h, pos[r], grid[r], nd, slot, beta, rng, mask, shift, new, old)
                 if gain != 0:
                     contacts[r] += gain
                     if contacts[r] > restart[2]:
@@ -324,10 +362,16 @@ def remc_kernel(
         if restart[0] > 0:
             restart[1] = 0 if rose else restart[1] + 1
             if restart[1] >= restart[0]:
-                _straighten(pos, grid, mask, shift)
-                contacts[:] = 0
+                if restart[4] > 0:
+                    restart[2] = _kick(
+                        is_h, pos, grid, contacts, best_pos, best, restart[4], nd, rng, mask,
+                        shift, new, old,
+                    )  # fmt: skip
+                else:
+                    _straighten(pos, grid, mask, shift)
+                    contacts[:] = 0
+                    restart[2] = 0
                 restart[1] = 0
-                restart[2] = 0
                 restart[3] += 1
     return done
 
@@ -469,6 +513,7 @@ def remc_python(
     best_pos,
     best,
     restart,
+    end_share,
 ) -> int:
     """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
     not read; the arrays are updated in place at the end, except `grid`)."""
@@ -483,10 +528,35 @@ def remc_python(
     order = [int(r) for r in rep_at]
     top = int(best[0])
     top_chain = [_site(row) for row in best_pos]
-    patience, stalled, since_start, restarts = (int(v) for v in restart)
+    patience, stalled, since_start, restarts, kick = (int(v) for v in restart)
 
     def uniform() -> float:
         return float(_next_python(state) >> 11) * (1.0 / 9007199254740992.0)
+
+    pulls = 2 * n * nd
+
+    def metropolis(chain: list[Site], where: dict[Site, int], beta: float, slot: int) -> int:
+        """One step of move `slot` at inverse temperature beta: the gain (0 if rejected or
+        illegal), `chain` and `where` updated."""
+        moved = _move_python(chain, where, nd, slot)
+        if not moved:
+            return 0
+        before = _hh_of(h, chain, where, nd)
+        saved = {i: chain[i] for i in moved}
+        for i in moved:
+            del where[chain[i]]
+        for i, site in moved.items():
+            chain[i] = site
+            where[site] = i
+        gain = _hh_of(h, chain, where, nd) - before
+        if gain >= 0 or uniform() < math.exp(beta * gain):
+            return gain
+        for i in moved:
+            del where[chain[i]]
+        for i, site in saved.items():
+            chain[i] = site
+            where[site] = i
+        return 0
 
     done = 0
     while done < rounds and top < target:
@@ -497,30 +567,17 @@ def remc_python(
             beta = 1.0 / temp
             chain, where = chains[r], wheres[r]
             for _ in range(phi):
-                moved = _move_python(chain, where, nd, _next_python(state) % slots)
-                if not moved:
-                    continue
-                before = _hh_of(h, chain, where, nd)
-                saved = {i: chain[i] for i in moved}
-                for i in moved:
-                    del where[chain[i]]
-                for i, site in moved.items():
-                    chain[i] = site
-                    where[site] = i
-                gain = _hh_of(h, chain, where, nd) - before
-                if gain >= 0 or uniform() < math.exp(beta * gain):
-                    scores[r] += gain
-                    if gain != 0 and scores[r] > since_start:
-                        since_start, rose = scores[r], True
-                    if gain != 0 and scores[r] > top:
-                        top = scores[r]
-                        top_chain = list(chain)
+                if end_share > 0.0 and uniform() < end_share:
+                    slot = pulls + _next_python(state) % (slots - pulls)
                 else:
-                    for i in moved:
-                        del where[chain[i]]
-                    for i, site in saved.items():
-                        chain[i] = site
-                        where[site] = i
+                    slot = _next_python(state) % slots
+                gain = metropolis(chain, where, beta, slot)
+                scores[r] += gain
+                if gain != 0 and scores[r] > since_start:
+                    since_start, rose = scores[r], True
+                if gain != 0 and scores[r] > top:
+                    top = scores[r]
+                    top_chain = list(chain)
         for t in range(len(temps) - 1):
             a, b = order[t], order[t + 1]
             delta = (1.0 / temps[t] - 1.0 / temps[t + 1]) * (scores[b] - scores[a])
@@ -528,7 +585,19 @@ def remc_python(
                 order[t], order[t + 1] = b, a
         if patience > 0:
             stalled = 0 if rose else stalled + 1
-            if stalled >= patience:
+            if stalled >= patience and kick > 0:  # from the best so far, perturbed
+                for r in range(len(chains)):
+                    chains[r] = chain = list(top_chain)
+                    wheres[r] = where = {site: i for i, site in enumerate(chain)}
+                    scores[r] = top
+                    for _ in range(kick):
+                        gain = metropolis(chain, where, 0.0, _next_python(state) % slots)
+                        scores[r] += gain
+                        if gain != 0 and scores[r] > top:
+                            top = scores[r]
+                            top_chain = list(chain)
+                stalled, since_start, restarts = 0, max(scores), restarts + 1
+            elif stalled >= patience:  # from the straight chain
                 chains = [[(i, 0, 0) for i in range(n)] for _ in chains]
                 wheres = [{site: i for i, site in enumerate(chain)} for chain in chains]
                 scores = [0] * len(chains)
@@ -540,5 +609,5 @@ def remc_python(
     rng[0] = np.uint64(state[0])
     best[0] = top
     best_pos[:] = top_chain
-    restart[:] = (patience, stalled, since_start, restarts)
+    restart[:] = (patience, stalled, since_start, restarts, kick)
     return done

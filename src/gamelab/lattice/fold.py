@@ -34,7 +34,7 @@ from __future__ import annotations
 
 import math
 import time
-from dataclasses import dataclass
+from dataclasses import astuple, dataclass
 
 import numpy as np
 from numba import njit
@@ -342,7 +342,7 @@ class FoldResult:
     sets: int = 1  # independent replica sets run
     seconds_to_best: float = 0.0  # CPU seconds until the best was first found (in its set)
     cpu_seconds: float = 0.0  # CPU seconds of the search, summed over the sets (no start-up)
-    restarts: int = 0  # restarts from the straight chain, summed over the sets (ReplicaSettings)
+    restarts: int = 0  # restarts (straight or kicked), summed over the sets (ReplicaSettings)
     # the H-core certificate (:mod:`.threading`), run when the bounds leave a gap
     certificate: CoreCertificate | None = None
 
@@ -545,7 +545,7 @@ def fold(
     goal = target if target is not None else (known if known is not None else bound)
     if method == "remc":
         s = settings or DEFAULT_SETTINGS[lattice]
-        settings_ = (s.replicas, s.t_min, s.t_max, s.phi, s.patience)
+        settings_ = astuple(s)
         item = (seq, lattice, settings_, goal, max_steps, seconds)
         runs = run_tasks(
             replica_task,

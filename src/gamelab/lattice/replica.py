@@ -47,14 +47,20 @@ REMC_REVISION = 1
 class ReplicaSettings:
     """Replica count, the temperature range (in units of one HH contact), the Monte Carlo steps
     per replica between exchange attempts, and the restart patience: after this many steps per
-    replica without a new best since the last (re)start, every replica starts again from the
-    straight chain (0: never)."""
+    replica without a new best since the last (re)start, every replica starts again (0: never),
+    from the straight chain (kick 0) or from the best fold of the run so far, each replica
+    perturbed by `kick` uniformly drawn move slots at infinite temperature (every legal move
+    accepted; an iterated local search around the best). `end_share`: the share of steps whose
+    move is drawn among the end-pull and end-move slots only (0: every slot uniform, which makes
+    the proposal symmetric and the sampling exactly Boltzmann's)."""
 
     replicas: int = 2
     t_min: float = 0.25
     t_max: float = 0.4
     phi: int = 500
     patience: int = 0
+    kick: int = 0
+    end_share: float = 0.0
 
     def __post_init__(self) -> None:
         if self.replicas < 1:
@@ -67,6 +73,12 @@ class ReplicaSettings:
             raise ValueError(f"phi must be at least 1, got {self.phi}")
         if self.patience < 0:
             raise ValueError(f"patience must be 0 (never restart) or more, got {self.patience}")
+        if self.kick < 0:
+            raise ValueError(f"kick must be 0 (restart straight) or more, got {self.kick}")
+        if self.kick and not self.patience:
+            raise ValueError(f"kick {self.kick} needs restarts: give a patience above 0")
+        if not 0 <= self.end_share < 1:
+            raise ValueError(f"end_share must be in [0, 1), got {self.end_share}")
 
     def temperatures(self) -> np.ndarray:
         if self.replicas == 1:
@@ -83,7 +95,9 @@ class ReplicaSettings:
 #: since session 8 and, measured side by side on the same 10 seeds at 60 CPU s (session 11,
 #: benchmarks/lattice_fold.py --settings 2,0.25,0.4,500,12000000), gained nothing: S1-10 3/10
 #: with and without, S1-11 1/10 with vs 2/10 without, and lower final contacts on 5 of 10
-#: S1-11 seeds (higher on 1). ``patience`` stays available.
+#: S1-11 seeds (higher on 1). ``patience`` stays available. Session 14 measured three more arms
+#: the same way (docs/lattice.md): 4 replicas over 0.25-0.55, restarts from the best fold kicked
+#: 50 steps (``kick``), 15 % end moves (``end_share``); none beat these defaults on S1-10/S1-11.
 DEFAULT_SETTINGS = {
     "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500),
     "cubic": ReplicaSettings(replicas=5, t_min=0.28, t_max=0.65, phi=500),
@@ -99,7 +113,7 @@ class ReplicaRun:
     steps: int  # Monte Carlo steps per replica
     seconds: float  # CPU seconds (one core)
     seconds_to_best: float  # CPU seconds until the final best was first seen
-    restarts: int = 0  # restarts from the straight chain (settings.patience)
+    restarts: int = 0  # restarts (settings.patience), straight or kicked (settings.kick)
     # (contacts, CPU seconds) each time the best rose, as seen between the kernel's chunks of
     # rounds (chunks take up to about 0.05-0.1 CPU s)
     improvements: tuple[tuple[int, float], ...] = ()
@@ -153,11 +167,12 @@ def replica_fold(
     state = np.array([rng.integers(0, 2**63, dtype=np.uint64)], dtype=np.uint64)
     best = np.zeros(1, dtype=np.int64)
     best_pos = pos[0].copy()
-    restart = np.array([-(-s.patience // s.phi), 0, 0, 0], dtype=np.int64)
+    restart = np.array([-(-s.patience // s.phi), 0, 0, 0, s.kick], dtype=np.int64)
     # compile or load the kernel before the clock starts (numba's start-up is not the search's)
     remc_kernel(
-        is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best, restart
-    )
+        is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best, restart,
+        s.end_share,
+    )  # fmt: skip
     goal = target if target is not None else 10**9
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
     started = time.thread_time()
@@ -185,6 +200,7 @@ def replica_fold(
                 best_pos,
                 best,
                 restart,
+                s.end_share,
             )
         )
         rounds += done
