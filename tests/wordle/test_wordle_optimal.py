@@ -136,6 +136,62 @@ def test_a_depth_limit_searched_up_from_the_looser_limits_optimum(seed, engine):
             floor = seeded.total
 
 
+def replayed_depths(solver: OptimalSolver, looser: dict, limit: int) -> dict[str, int]:
+    """Answer -> guesses, playing each answer through the repaired strategy with the rules'
+    feedback: the looser strategy's guesses down to a node the repair solved
+    (``solver.resolved``), then the solver's own best guesses under the guesses left."""
+    game, words = solver.game, solver.game.words
+    out = {}
+    for answer in words.answers:
+        node: int | None = 0
+        cands, left, used = game.all_answers(), limit, 0
+        while True:
+            if node is not None and node in solver.resolved:
+                node = None
+            if node is not None:
+                g = int(looser["guess"][node])
+            else:
+                g = solver.best_guess(cands, left)[1]
+            used += 1
+            if words.guesses[g] == answer:
+                break
+            code = pattern_code(feedback(words.guesses[g], answer, game.rule))
+            cands = np.array(
+                [c for c in cands.tolist() if game.table[g, c] == code], dtype=np.int32
+            )
+            if node is not None:
+                start = int(looser["child_start"][node])
+                kids = range(start, start + int(looser["child_count"][node]))
+                node = next(
+                    int(looser["child_node"][j]) for j in kids if looser["child_code"][j] == code
+                )
+            left -= 1
+        out[answer] = used
+    return out
+
+
+@pytest.mark.parametrize("names,limit,total", [("upto-gen1", 4, 245), ("upto-gen2", 4, 417)])
+def test_a_looser_strategy_repaired_under_a_limit_is_a_strategy_of_that_total(names, limit, total):
+    """`repaired_total` (the upper bound a tighter depth limit's search starts from): the
+    optimum without a limit (worst 5) made to meet at most 4 guesses, replayed answer by answer,
+    meets the limit and has the total returned, here the limit's optimum (docs/wordle.md:
+    upto-gen1 245, upto-gen2 417, standard rule); the search given it (`solve(looser=...)`)
+    finds the same optimum and first guesses as without it."""
+    setting = parse_setting(names, "standard", None, 0)
+    looser = OptimalSolver(setting).solve()
+    assert looser.strategy is not None and looser.worst == 5
+    solver = OptimalSolver(setting.with_limit(limit))
+    assert solver.repaired_total(looser.strategy) == total
+    depths = replayed_depths(solver, looser.strategy, limit)
+    assert max(depths.values()) <= limit and sum(depths.values()) == total
+    plain = OptimalSolver(setting.with_limit(limit)).solve()
+    seeded = OptimalSolver(setting.with_limit(limit)).solve(
+        lower_bound=looser.total, looser=looser.strategy
+    )
+    assert (seeded.total, seeded.proven) == (plain.total, plain.proven) == (total, True)
+    assert seeded.first_guesses == plain.first_guesses
+
+
 def test_time_limit_reports_bounds():
     from gamelab.wordle.rules import load_word_list
 

@@ -113,6 +113,7 @@ class OptimalSolver:
         self.root_step = 8 if engine == "python" else INF
         self.root_full = 5  # first guesses (by bound) searched to the end before that
         self._deadline = float("inf")
+        self.repaired: int | None = None  # the last solve's repaired upper bound (looser)
 
     @contextmanager
     def deadline(self, seconds: float | None) -> Iterator[None]:
@@ -417,7 +418,10 @@ class OptimalSolver:
         return self._guess_cost(first, cands, budget, sub_depth, pool)
 
     def solve(
-        self, upper_bound: int | None = None, lower_bound: int | None = None
+        self,
+        upper_bound: int | None = None,
+        lower_bound: int | None = None,
+        looser: dict[str, np.ndarray] | None = None,
     ) -> OptimalResult:
         """Solve from the full answer list; every optimal first guess is identified.
 
@@ -427,9 +431,20 @@ class OptimalSolver:
         first guess is searched with a budget a little above it, doubled for that guess at
         every visit (``ROOT_STEP`` .. ``ROOT_STEP_MAX``, then without a budget, as without
         `lower_bound`): a depth-limited search without a budget explores strategies far worse
-        than the optimum."""
+        than the optimum. `looser`, the Strategy arrays of a proven strategy under a looser
+        guess limit (same words, rule and hard mode), is first made to meet this limit
+        (:meth:`repaired_total`), and the total of that strategy is an upper bound too."""
         start, cands, pool, sub_depth = self._start()
         floor = 0 if lower_bound is None else lower_bound
+        self.repaired = None
+        if looser is not None:
+            try:
+                repaired = self.repaired_total(looser)
+            except SearchTimeout:
+                repaired = INF
+            if repaired < INF:
+                self.repaired = repaired
+                upper_bound = repaired if upper_bound is None else min(upper_bound, repaired)
         game = self.game
         # the first guess is free in hard mode too: the pool only constrains later guesses
         guesses, lbs, _ = self._ordered_moves(cands, self.max_guesses, None)
@@ -447,7 +462,8 @@ class OptimalSolver:
         bounds: dict[int, list] = {
             int(g): [int(b), None] for g, b in zip(guesses, lbs, strict=True)
         }
-        best = INF if upper_bound is None else upper_bound + 1
+        # (a strategy with total upper_bound exists: a first guess bounded above it is out)
+        best = INF if upper_bound is None else upper_bound
         # Best first over the first guesses: always raise the lowest bound a little (budget =
         # bound + step), so the proven lower bound climbs steadily if the time limit stops the
         # search; a guess whose cost is found below its budget is settled exactly.
@@ -514,6 +530,57 @@ class OptimalSolver:
         if firsts:
             self._attach_tree(result, sorted(firsts)[0])
         return result
+
+    def repaired_total(self, looser: dict[str, np.ndarray]) -> int:
+        """The total of a strategy within this solver's guess limit made from `looser` (the
+        Strategy arrays of a strategy under a looser limit, or none): bottom up, a subtree
+        that meets the limit is kept, and one that breaks it keeps its guess over its repaired
+        classes unless the node solved under the limit, with that sum as its budget, does
+        better (its value is then exact). The root keeps its guess (the search compares the
+        first guesses). INF if no repair meets the limit. The nodes solved here stay in the
+        memo, for the search that follows (and :attr:`resolved` names them: looser node ->
+        its value under the limit); the clocks are those of the current search."""
+        self.resolved: dict[int, int] = {}
+        cands = self.game.all_answers()
+        pool = self.game.full_pool() if self.hard else None
+        return self._repair(looser, 0, cands, self.max_guesses, pool, [])
+
+    def _repair(
+        self,
+        looser: dict[str, np.ndarray],
+        node: int,
+        cands: np.ndarray,
+        depth: int | None,
+        pool: np.ndarray | None,
+        history: list[tuple[int, int]],
+    ) -> int:
+        if depth is None or int(looser["worst"][node]) <= depth:
+            return int(looser["total"][node])  # (a leaf: a single answer, worst 1)
+        if depth <= 1:
+            return INF
+        g = int(looser["guess"][node])
+        parts = self.game.partition(g, cands)
+        alt = len(cands)
+        start = int(looser["child_start"][node])
+        for k in range(start, start + int(looser["child_count"][node])):
+            code = int(looser["child_code"][k])
+            part = parts[code]
+            cpool = None
+            if pool is not None and len(part) > 1:
+                cpool = self.game.hard_pool(g, code, pool, self.hard)
+            alt += self._repair(
+                looser, int(looser["child_node"][k]), part, depth - 1, cpool, [*history, (g, code)]
+            )
+            if alt >= INF:
+                break
+        alt = min(alt, INF)
+        if node == 0:
+            return alt
+        value = self.value(cands, alt, depth, pool, history)
+        if value >= alt:
+            return alt
+        self.resolved[node] = value
+        return value
 
     def _attach_tree(self, result: OptimalResult, first: int) -> None:
         """The proven strategy below `first` (settled exactly, so its nodes are in the memo:

@@ -240,6 +240,7 @@ def solve_summary(
             start,
             store,
             None if cpu_limit is None else (cpu_limit, cpu),
+            res.strategy,
         )
     out.seconds = time.monotonic() - start
     out.cpu_seconds = time.process_time() - cpu - startup
@@ -273,6 +274,7 @@ def _depth_limited(
     start: float,
     store: Any = None,
     cpu: tuple[float, float] | None = None,
+    looser: dict[str, Any] | None = None,
 ) -> list[DepthLimited]:
     """The optimum at `worst` guesses (given) and under each tighter limit, until infeasible.
 
@@ -281,7 +283,10 @@ def _depth_limited(
     longer than the optimum (``all`` within 5 guesses: about 25 CPU-minutes per rule). Else
     the limit's feasibility is asked first (:func:`feasible_within`, both hard modes too): an
     infeasible limit is proven so, a feasible one solved from the looser limit's bound. `cpu`:
-    (the CPU limit, the ``process_time`` it counts from), shared with the main search."""
+    (the CPU limit, the ``process_time`` it counts from), shared with the main search.
+    `looser`: the proven strategy at `worst` guesses (Strategy arrays); each limit's search
+    starts from it made to meet the limit (``OptimalSolver.solve(looser=...)``: its total is an
+    upper bound), then from the strategy it proved."""
     from gamelab.wordle.solver.feasible import (
         feasible_within,
         hard_feasibility_fits,
@@ -348,8 +353,9 @@ def _depth_limited(
         else:
             known_feasible = None
         sub = OptimalSolver(limited, time_limit=remaining, cpu_limit=cpu_left).solve(
-            lower_bound=floor or None
+            lower_bound=floor or None, looser=looser
         )
+        looser = sub.strategy
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
         rows.append(
             DepthLimited(
