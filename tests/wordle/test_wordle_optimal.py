@@ -136,22 +136,17 @@ def test_a_depth_limit_searched_up_from_the_looser_limits_optimum(seed, engine):
             floor = seeded.total
 
 
-def replayed_depths(solver: OptimalSolver, looser: dict, limit: int) -> dict[str, int]:
-    """Answer -> guesses, playing each answer through the repaired strategy with the rules'
-    feedback: the looser strategy's guesses down to a node the repair solved
-    (``solver.resolved``), then the solver's own best guesses under the guesses left."""
+def replayed_depths(
+    solver: OptimalSolver, looser: OptimalSolver, first: int, limit: int
+) -> dict[str, int]:
+    """Answer -> guesses, playing each answer with the rules' feedback through the strategy
+    `repaired_opening(first, looser)` describes: `looser`'s best guesses, down to a node the
+    repair solved under the limit (``solver.resolved``), then `solver`'s best guesses."""
     game, words = solver.game, solver.game.words
     out = {}
     for answer in words.answers:
-        node: int | None = 0
-        cands, left, used = game.all_answers(), limit, 0
+        cands, used, g, mine = game.all_answers(), 0, first, False
         while True:
-            if node is not None and node in solver.resolved:
-                node = None
-            if node is not None:
-                g = int(looser["guess"][node])
-            else:
-                g = solver.best_guess(cands, left)[1]
             used += 1
             if words.guesses[g] == answer:
                 break
@@ -159,34 +154,41 @@ def replayed_depths(solver: OptimalSolver, looser: dict, limit: int) -> dict[str
             cands = np.array(
                 [c for c in cands.tolist() if game.table[g, c] == code], dtype=np.int32
             )
-            if node is not None:
-                start = int(looser["child_start"][node])
-                kids = range(start, start + int(looser["child_count"][node]))
-                node = next(
-                    int(looser["child_node"][j]) for j in kids if looser["child_code"][j] == code
-                )
-            left -= 1
+            mine = mine or tuple(cands.tolist()) in solver.resolved
+            if mine:
+                g = solver.best_guess(cands, limit - used)[1]
+            else:
+                g = looser.best_guess(cands, None)[1]
         out[answer] = used
     return out
 
 
 @pytest.mark.parametrize("names,limit,total", [("upto-gen1", 4, 245), ("upto-gen2", 4, 417)])
-def test_a_looser_strategy_repaired_under_a_limit_is_a_strategy_of_that_total(names, limit, total):
-    """`repaired_total` (the upper bound a tighter depth limit's search starts from): the
-    optimum without a limit (worst 5) made to meet at most 4 guesses, replayed answer by answer,
-    meets the limit and has the total returned, here the limit's optimum (docs/wordle.md:
-    upto-gen1 245, upto-gen2 417, standard rule); the search given it (`solve(looser=...)`)
-    finds the same optimum and first guesses as without it."""
+def test_an_opening_repaired_under_a_limit_is_a_strategy_of_that_total(names, limit, total):
+    """`repaired_opening` (the upper bounds a tighter depth limit's search starts from): the
+    optimum without a limit (worst 5) made to meet at most 4 guesses, and the feasibility
+    search's opening likewise, each replayed answer by answer, meet the limit and have the
+    totals returned, here the limit's optimum for the first (docs/wordle.md: upto-gen1 245,
+    upto-gen2 417, standard rule); the search given them (`solve(looser=..., openings=...)`)
+    finds the same optimum and first guesses as without them."""
+    from gamelab.wordle.solver.feasible import feasible_opening
+
     setting = parse_setting(names, "standard", None, 0)
-    looser = OptimalSolver(setting).solve()
-    assert looser.strategy is not None and looser.worst == 5
-    solver = OptimalSolver(setting.with_limit(limit))
-    assert solver.repaired_total(looser.strategy) == total
-    depths = replayed_depths(solver, looser.strategy, limit)
-    assert max(depths.values()) <= limit and sum(depths.values()) == total
+    free = OptimalSolver(setting)
+    looser = free.solve()
+    assert looser.worst == 5
+    first = free.game.words.guess_index[looser.first_guesses[0]]
+    exists, opening = feasible_opening(setting.with_limit(limit), lambda: False)
+    assert exists and opening is not None
+    for g, expected in ((first, total), (opening, None)):
+        solver = OptimalSolver(setting.with_limit(limit), memo_from=free)
+        got = solver.repaired_opening(g, free)
+        assert got == expected if expected is not None else total <= got < INF
+        depths = replayed_depths(solver, free, g, limit)
+        assert max(depths.values()) <= limit and sum(depths.values()) == got
     plain = OptimalSolver(setting.with_limit(limit)).solve()
-    seeded = OptimalSolver(setting.with_limit(limit)).solve(
-        lower_bound=looser.total, looser=looser.strategy
+    seeded = OptimalSolver(setting.with_limit(limit), memo_from=free).solve(
+        lower_bound=looser.total, looser=free, openings=[first, opening]
     )
     assert (seeded.total, seeded.proven) == (plain.total, plain.proven) == (total, True)
     assert seeded.first_guesses == plain.first_guesses

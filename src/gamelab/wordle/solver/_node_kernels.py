@@ -19,6 +19,7 @@ from numba import njit
 
 from gamelab.wordle.solver._memo_kernels import (
     EMPTY,
+    EXACT,
     INF,
     UNLIMITED,
     memo_find,
@@ -116,6 +117,14 @@ def child_bounds(cb, nc, rem, cls, memo, entries, big, table, guess_of_answer, c
                 entries += memo_record(
                     mk1, mk2, mflag, mval, mguess, slot, ck1, ck2, found >= 0, lbc, found
                 )
+            if rem < UNLIMITED and mflag[slot] != EXACT:
+                # the class without a guess limit (a shared memo): a bound under any limit
+                u1, u2 = memo_key(
+                    cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], UNLIMITED
+                )
+                us = memo_find(mk1, mk2, mflag, u1, u2)
+                if mflag[us] != EMPTY and mval[us] > lbc:
+                    lbc = mval[us]
         cls_lb[cb + j] = lbc
         rest += lbc
     return rest, nb, entries

@@ -45,6 +45,7 @@ from gamelab.wordle.solver._hard_kernels import (
     strict_groups,
 )
 from gamelab.wordle.solver._memo_kernels import (
+    EMPTY,
     EXACT,
     INF,
     LOWER,
@@ -276,6 +277,12 @@ def search_kernel(
                 if mflag[slot] == LOWER:
                     if mval[slot] > lower:
                         lower = mval[slot]
+                if d < UNLIMITED:
+                    # the node without a guess limit (a shared memo): a bound under any limit
+                    u1, u2 = memo_key(f_h1[f], f_h2[f], f_p1[f], f_p2[f], UNLIMITED)
+                    us = memo_find(mk1, mk2, mflag, u1, u2)
+                    if mflag[us] != EMPTY and mval[us] > lower:
+                        lower = mval[us]
                 if lower >= budget:
                     ret = lower
                     sp -= 1

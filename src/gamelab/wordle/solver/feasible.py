@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -369,7 +369,15 @@ def _openings_task(item: tuple[WordList, str, int, list[int]], rng: Any) -> list
 
 
 def feasible_within(setting: Setting, out_of_time: Callable[[], bool]) -> bool | None:
-    """Whether a strategy within the setting's guess limit exists (normal mode, or either hard
+    """:func:`feasible_opening`'s answer alone."""
+    return feasible_opening(setting, out_of_time)[0]
+
+
+def feasible_opening(
+    setting: Setting, out_of_time: Callable[[], bool], prefer: Sequence[int] = ()
+) -> tuple[bool | None, int | None]:
+    """(whether a strategy within the setting's guess limit exists, the first guess of one if
+    so: the first of `prefer` that has one, else as below). Whether a strategy within the setting's guess limit exists (normal mode, or either hard
     mode), in this process: the first guesses are tried most classes first (a feasible one is
     usually found at once), each by :meth:`FeasibleSearch.opening` (hard mode:
     :meth:`HardFeasibleSearch.opening`); `out_of_time` is asked before each, and True stops
@@ -395,12 +403,13 @@ def feasible_within(setting: Setting, out_of_time: Callable[[], bool]) -> bool |
         game.n_codes,
         game.answer_of_guess,
     )
-    for g in np.argsort(-classes, kind="stable").tolist():
+    order = [int(g) for g in prefer] + np.argsort(-classes, kind="stable").tolist()
+    for g in dict.fromkeys(order):
         if out_of_time():
-            return None
+            return None, None
         if search.opening(int(guesses[g]), max_guesses)[0]:
-            return True
-    return False
+            return True, int(guesses[g])
+    return False, None
 
 
 def _limit(setting: Setting) -> int:

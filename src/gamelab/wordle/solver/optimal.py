@@ -74,6 +74,7 @@ class OptimalSolver:
         progress: Callable[[str], None] | None = None,
         engine: str = "numba",
         cpu_limit: float | None = None,
+        memo_from: OptimalSolver | None = None,
     ) -> None:
         if not isinstance(setting, Setting):
             raise TypeError(f"a rules.Setting is needed, not {type(setting).__name__}")
@@ -90,6 +91,16 @@ class OptimalSolver:
         self._kernel: KernelSearch | None = (
             KernelSearch(game, self.hard) if engine == "numba" else None
         )
+        if memo_from is not None:
+            # one memo for the limits of one game: a node's entries are keyed by its guess
+            # limit, and the optimum without a limit bounds every limit's from below
+            if (memo_from.game.words.fingerprint(), memo_from.game.rule, memo_from.hard) != (
+                game.words.fingerprint(),
+                game.rule,
+                self.hard,
+            ) or memo_from.engine != engine:
+                raise ValueError("memo_from must solve the same words, rule, mode and engine")
+            self._kernel = memo_from._kernel
         self.max_guesses = setting.max_guesses
         self.time_limit = time_limit
         self.cpu_limit = cpu_limit
@@ -104,8 +115,8 @@ class OptimalSolver:
         self._class_bounds: tuple[int, int | None, list[np.ndarray], list[int]] | None = None
         if self.hard:
             self.pool_guess = game.full_length_index
-        self.exact: dict[bytes, tuple[int, int]] = {}
-        self.lower: dict[bytes, int] = {}
+        self.exact: dict[bytes, tuple[int, int]] = {} if memo_from is None else memo_from.exact
+        self.lower: dict[bytes, int] = {} if memo_from is None else memo_from.lower
         self.nodes = 0
         self.bound_min_size = 20
         # how far one visit raises a first guess's bound (the kernel settles each first guess
@@ -163,7 +174,18 @@ class OptimalSolver:
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
-        return max(self.lower.get(key, 0), 2 * m - 1)
+        return max(self.lower.get(key, 0), 2 * m - 1, self._unlimited_floor(part, depth, pool))
+
+    def _unlimited_floor(
+        self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None
+    ) -> int:
+        """What the memo proves of the node without a guess limit: a lower bound under any
+        limit (a strategy within a limit is a strategy), 0 if nothing (the kernel's twin)."""
+        if depth is None:
+            return 0
+        key = self._key(cands, None, pool)
+        hit = self.exact.get(key)
+        return hit[0] if hit is not None else self.lower.get(key, 0)
 
     def _children(self, guess: int, cands: np.ndarray, pool: np.ndarray | None):
         """[(code, candidates, pool)] of the non-green classes, largest first."""
@@ -227,7 +249,7 @@ class OptimalSolver:
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
-        lower = max(self.lower.get(key, 0), 2 * n - 1)
+        lower = max(self.lower.get(key, 0), 2 * n - 1, self._unlimited_floor(cands, depth, pool))
         if lower >= budget:
             return lower
         self.nodes += 1
@@ -421,7 +443,8 @@ class OptimalSolver:
         self,
         upper_bound: int | None = None,
         lower_bound: int | None = None,
-        looser: dict[str, np.ndarray] | None = None,
+        looser: OptimalSolver | None = None,
+        openings: Sequence[int] = (),
     ) -> OptimalResult:
         """Solve from the full answer list; every optimal first guess is identified.
 
@@ -431,17 +454,20 @@ class OptimalSolver:
         first guess is searched with a budget a little above it, doubled for that guess at
         every visit (``ROOT_STEP`` .. ``ROOT_STEP_MAX``, then without a budget, as without
         `lower_bound`): a depth-limited search without a budget explores strategies far worse
-        than the optimum. `looser`, the Strategy arrays of a proven strategy under a looser
-        guess limit (same words, rule and hard mode), is first made to meet this limit
-        (:meth:`repaired_total`), and the total of that strategy is an upper bound too."""
+        than the optimum. `looser`, a solver of the same game under a looser guess limit (or
+        none), with `openings`, some first guesses: each opening played as `looser` plays, made
+        to meet this limit (:meth:`repaired_opening`), is a strategy whose total is an upper
+        bound too."""
         start, cands, pool, sub_depth = self._start()
         floor = 0 if lower_bound is None else lower_bound
         self.repaired = None
         if looser is not None:
+            repaired = INF
             try:
-                repaired = self.repaired_total(looser)
+                for first in dict.fromkeys(openings):
+                    repaired = min(repaired, self.repaired_opening(first, looser))
             except SearchTimeout:
-                repaired = INF
+                pass
             if repaired < INF:
                 self.repaired = repaired
                 upper_bound = repaired if upper_bound is None else min(upper_bound, repaired)
@@ -531,55 +557,69 @@ class OptimalSolver:
             self._attach_tree(result, sorted(firsts)[0])
         return result
 
-    def repaired_total(self, looser: dict[str, np.ndarray]) -> int:
-        """The total of a strategy within this solver's guess limit made from `looser` (the
-        Strategy arrays of a strategy under a looser limit, or none): bottom up, a subtree
-        that meets the limit is kept, and one that breaks it keeps its guess over its repaired
-        classes unless the node solved under the limit, with that sum as its budget, does
-        better (its value is then exact). The root keeps its guess (the search compares the
-        first guesses). INF if no repair meets the limit. The nodes solved here stay in the
-        memo, for the search that follows (and :attr:`resolved` names them: looser node ->
-        its value under the limit); the clocks are those of the current search."""
-        self.resolved: dict[int, int] = {}
-        cands = self.game.all_answers()
-        pool = self.game.full_pool() if self.hard else None
-        return self._repair(looser, 0, cands, self.max_guesses, pool, [])
+    def repaired_opening(self, first: int, looser: OptimalSolver) -> int:
+        """The total of a strategy within this solver's guess limit that opens with `first`
+        and then plays as `looser` (a solver of the same game under a looser limit, or none)
+        plays optimally, made to meet this limit bottom up: a node keeps `looser`'s guess over
+        its repaired classes unless the node solved under this limit, with that sum as its
+        budget, does better (its value is then exact; :attr:`resolved` lists these nodes:
+        candidates -> value). INF if no repair meets the limit. Every node solved here stays in
+        the memo for the search that follows; the clocks are those of the current search."""
+        self.resolved: dict[tuple[int, ...], int] = {}
+        clocks = looser._deadline, looser._cpu_deadline
+        looser._deadline, looser._cpu_deadline = self._deadline, self._cpu_deadline
+        try:
+            cands = self.game.all_answers()
+            pool = self.game.full_pool() if self.hard else None
+            total = len(cands)
+            for code, part, cpool in self._children(first, cands, pool):
+                total += self._repair(looser, part, 1, cpool, [(first, code)])
+                if total >= INF:
+                    return INF
+            return total
+        finally:
+            looser._deadline, looser._cpu_deadline = clocks
 
     def _repair(
         self,
-        looser: dict[str, np.ndarray],
-        node: int,
+        looser: OptimalSolver,
         cands: np.ndarray,
+        level: int,
+        pool: np.ndarray | None,
+        history: list[tuple[int, int]],
+    ) -> int:
+        """:meth:`repaired_opening` at a node after `level` guesses."""
+        n = len(cands)
+        depth = None if self.max_guesses is None else self.max_guesses - level
+        if depth is not None and depth < min(n, 2):
+            return INF
+        if n <= 2:
+            return 2 * n - 1
+        loose_depth = None if looser.max_guesses is None else looser.max_guesses - level
+        loose, g = looser.best_guess(cands, loose_depth, pool, history)
+        if loose >= INF:
+            return INF  # (nor can a tighter limit do it)
+        alt = n
+        for code, part, cpool in self._children(g, cands, pool):
+            alt += self._repair(looser, part, level + 1, cpool, [*history, (g, code)])
+            if alt >= INF:
+                return INF if depth is None else self._resolve(cands, INF, depth, pool, history)
+        if alt == loose:
+            return alt  # looser's play meets this limit below here
+        return self._resolve(cands, alt, depth, pool, history)
+
+    def _resolve(
+        self,
+        cands: np.ndarray,
+        alt: int,
         depth: int | None,
         pool: np.ndarray | None,
         history: list[tuple[int, int]],
     ) -> int:
-        if depth is None or int(looser["worst"][node]) <= depth:
-            return int(looser["total"][node])  # (a leaf: a single answer, worst 1)
-        if depth <= 1:
-            return INF
-        g = int(looser["guess"][node])
-        parts = self.game.partition(g, cands)
-        alt = len(cands)
-        start = int(looser["child_start"][node])
-        for k in range(start, start + int(looser["child_count"][node])):
-            code = int(looser["child_code"][k])
-            part = parts[code]
-            cpool = None
-            if pool is not None and len(part) > 1:
-                cpool = self.game.hard_pool(g, code, pool, self.hard)
-            alt += self._repair(
-                looser, int(looser["child_node"][k]), part, depth - 1, cpool, [*history, (g, code)]
-            )
-            if alt >= INF:
-                break
-        alt = min(alt, INF)
-        if node == 0:
-            return alt
         value = self.value(cands, alt, depth, pool, history)
         if value >= alt:
             return alt
-        self.resolved[node] = value
+        self.resolved[tuple(cands.tolist())] = value
         return value
 
     def _attach_tree(self, result: OptimalResult, first: int) -> None:
