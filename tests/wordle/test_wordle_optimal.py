@@ -406,8 +406,12 @@ def test_a_depth_limit_stopped_by_its_cpu_limit_keeps_the_looser_bound_and_is_no
 
     setting = parse_setting("upto-gen1", "standard", None)
     store = ResultStore(tmp_path / "results.sqlite")
-    real = feasible.feasible_within
-    monkeypatch.setattr(feasible, "feasible_within", lambda s, out_of_time: real(s, lambda: True))
+    real = feasible.feasible_opening
+    monkeypatch.setattr(
+        feasible,
+        "feasible_opening",
+        lambda s, out_of_time, prefer=(): real(s, lambda: True, prefer),
+    )
     out = solve_summary(setting, cpu_limit=60.0, store=store)
     assert out.proven and out.total == 245 and out.worst == 5  # docs/wordle.md
     assert out.depth_limited is not None and len(out.depth_limited) == 2
@@ -415,7 +419,7 @@ def test_a_depth_limit_stopped_by_its_cpu_limit_keeps_the_looser_bound_and_is_no
     assert (stopped.max_guesses, stopped.total, stopped.proven) == (4, None, False)
     assert stopped.lower_bound == 245  # the optimum within 5 guesses bounds the one within 4
     assert stored_optimum(setting, store) is None
-    monkeypatch.setattr(feasible, "feasible_within", real)
+    monkeypatch.setattr(feasible, "feasible_opening", real)
     again = solve_summary(setting, cpu_limit=60.0, store=store)
     assert [(r.max_guesses, r.total, r.proven) for r in again.depth_limited or []] == [
         (5, 245, True),

@@ -356,11 +356,11 @@ def _depth_limited(
                 break
             known_feasible: bool | None = True
         else:
-            known_feasible, opening = None, None
+            known_feasible, opening, prefer = None, None, []
         sub_solver = OptimalSolver(
             limited, time_limit=remaining, cpu_limit=cpu_left, memo_from=looser
         )
-        openings = [] if opening is None else [opening]
+        openings = [*prefer, *([] if opening is None else [opening])]
         sub = sub_solver.solve(lower_bound=floor or None, looser=looser, openings=openings)
         looser = sub_solver
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
