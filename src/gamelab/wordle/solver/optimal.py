@@ -34,6 +34,7 @@ import numpy as np
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import Setting
 from gamelab.wordle.solver._bound_kernels import class_bounds_kernel
+from gamelab.wordle.solver._memo_kernels import UNLIMITED
 from gamelab.wordle.solver.kernel_search import INF, KernelSearch, SearchTimeout
 from gamelab.wordle.solver.tree import render_tree, strategy_arrays
 from gamelab.wordle.table import Game
@@ -91,6 +92,7 @@ class OptimalSolver:
         self._kernel: KernelSearch | None = (
             KernelSearch(game, self.hard) if engine == "numba" else None
         )
+        self.floor_shift = 0  # (memo_from: how many guesses looser its limit is)
         if memo_from is not None:
             # one memo for the limits of one game: a node's entries are keyed by its guess
             # limit, and the optimum without a limit bounds every limit's from below
@@ -101,6 +103,14 @@ class OptimalSolver:
             ) or memo_from.engine != engine:
                 raise ValueError("memo_from must solve the same words, rule, mode and engine")
             self._kernel = memo_from._kernel
+            mine, theirs = setting.max_guesses, memo_from.setting.max_guesses
+            if theirs is None or mine is None:
+                shift = UNLIMITED if mine is not None else 0
+            else:
+                shift = max(theirs - mine, 0)
+            self.floor_shift = shift
+            if self._kernel is not None:
+                self._kernel.floor_shift = shift  # (any looser limit's entry is a bound)
         self.max_guesses = setting.max_guesses
         self.time_limit = time_limit
         self.cpu_limit = cpu_limit
@@ -181,9 +191,10 @@ class OptimalSolver:
     ) -> int:
         """What the memo proves of the node without a guess limit: a lower bound under any
         limit (a strategy within a limit is a strategy), 0 if nothing (the kernel's twin)."""
-        if depth is None:
+        if depth is None or not self.floor_shift:
             return 0
-        key = self._key(cands, None, pool)
+        looser = None if self.floor_shift >= UNLIMITED else depth + self.floor_shift
+        key = self._key(cands, looser, pool)
         hit = self.exact.get(key)
         return hit[0] if hit is not None else self.lower.get(key, 0)
 
