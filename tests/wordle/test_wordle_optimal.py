@@ -117,23 +117,29 @@ def test_depth_limit_and_hard_mode_match_naive(seed):
 @pytest.mark.parametrize("engine", ["numba", "python"])
 def test_a_depth_limit_searched_up_from_the_looser_limits_optimum(seed, engine):
     """`solve(lower_bound=...)` (the depth limits of solve_summary: each tighter limit starts
-    from the looser one's optimum, budgets doubling per first guess) finds the same optimum and
-    the same first guesses as the search without it, and the infeasible limits too."""
+    from the looser one's optimum, budgets doubling per first guess, sharing the looser
+    search's memo as floors and starting from its repaired opening; the looser limit is the
+    game's 10 guesses or none) finds the same optimum and the same first guesses as the search
+    without it, and the infeasible limits too."""
     words = random_words(200 + seed, n_answers=12, alphabet="abcde")
     for hard in (None, "game", "strict"):
-        looser = OptimalSolver(Setting(words, "standard", hard, None)).solve()
-        floor = looser.total
-        for k in range(looser.worst or 1, 0, -1):
-            setting = Setting(words, "standard", hard, k)
-            plain = OptimalSolver(setting, engine=engine).solve()
-            seeded = OptimalSolver(setting, engine=engine).solve(lower_bound=floor)
-            expected = naive_optimum(words, "standard", hard=hard, max_guesses=k)
-            assert (seeded.total if seeded.total is not None else INF) == expected
-            assert (seeded.total, seeded.first_guesses) == (plain.total, plain.first_guesses)
-            assert seeded.proven == plain.proven
-            if seeded.total is None:
-                break
-            floor = seeded.total
+        for top in (None, 10):
+            prev = OptimalSolver(Setting(words, "standard", hard, top), engine=engine)
+            looser = prev.solve()
+            floor, first = looser.total, looser.first_guesses[:1]
+            for k in range(looser.worst or 1, 0, -1):
+                setting = Setting(words, "standard", hard, k)
+                plain = OptimalSolver(setting, engine=engine).solve()
+                solver = OptimalSolver(setting, engine=engine, memo_from=prev)
+                openings = [words.guess_index[w] for w in first]
+                seeded = solver.solve(lower_bound=floor, looser=prev, openings=openings)
+                expected = naive_optimum(words, "standard", hard=hard, max_guesses=k)
+                assert (seeded.total if seeded.total is not None else INF) == expected
+                assert (seeded.total, seeded.first_guesses) == (plain.total, plain.first_guesses)
+                assert seeded.proven == plain.proven
+                if seeded.total is None:
+                    break
+                floor, first, prev = seeded.total, seeded.first_guesses[:1], solver
 
 
 def replayed_depths(
