@@ -416,7 +416,7 @@ def test_a_depth_limit_stopped_by_its_cpu_limit_keeps_the_looser_bound_and_is_no
     monkeypatch.setattr(
         feasible,
         "feasible_opening",
-        lambda s, out_of_time, prefer=(): real(s, lambda: True, prefer),
+        lambda s, out_of_time: real(s, lambda: True),
     )
     out = solve_summary(setting, cpu_limit=60.0, store=store)
     assert out.proven and out.total == 245 and out.worst == 5  # docs/wordle.md

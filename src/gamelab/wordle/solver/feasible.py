@@ -23,7 +23,7 @@ from __future__ import annotations
 
 import json
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -374,10 +374,10 @@ def feasible_within(setting: Setting, out_of_time: Callable[[], bool]) -> bool |
 
 
 def feasible_opening(
-    setting: Setting, out_of_time: Callable[[], bool], prefer: Sequence[int] = ()
+    setting: Setting, out_of_time: Callable[[], bool]
 ) -> tuple[bool | None, int | None]:
     """(whether a strategy within the setting's guess limit exists, the first guess of one if
-    so: the first of `prefer` that has one, else as below). Whether a strategy within the setting's guess limit exists (normal mode, or either hard
+    so). Whether a strategy within the setting's guess limit exists (normal mode, or either hard
     mode), in this process: the first guesses are tried most classes first (a feasible one is
     usually found at once), each by :meth:`FeasibleSearch.opening` (hard mode:
     :meth:`HardFeasibleSearch.opening`); `out_of_time` is asked before each, and True stops
@@ -403,8 +403,7 @@ def feasible_opening(
         game.n_codes,
         game.answer_of_guess,
     )
-    order = [int(g) for g in prefer] + np.argsort(-classes, kind="stable").tolist()
-    for g in dict.fromkeys(order):
+    for g in np.argsort(-classes, kind="stable").tolist():
         if out_of_time():
             return None, None
         if search.opening(int(guesses[g]), max_guesses)[0]:

@@ -286,9 +286,9 @@ def _depth_limited(
     (the CPU limit, the ``process_time`` it counts from), shared with the main search.
     `looser`: the solver that proved the optimum at `worst` guesses. Each limit's search shares
     its memo (a node's optimum without a limit bounds its optimum under one from below) and
-    starts from upper bounds: the looser limit's first guess and the feasibility search's
-    first guess, each played as the looser limit's solver plays, made to meet the limit
-    (``OptimalSolver.solve(looser=..., openings=...)``); then the next limit from this one."""
+    starts from an upper bound: the feasibility search's first guess played as the looser
+    limit's solver plays, made to meet the limit (``OptimalSolver.solve(looser=...,
+    openings=...)``); then the next limit from this one."""
     from gamelab.wordle.solver.feasible import (
         feasible_opening,
         hard_feasibility_fits,
@@ -330,10 +330,9 @@ def _depth_limited(
             def out_of_time(wall_end: float = wall_end, cpu_end: float = cpu_end) -> bool:
                 return time.monotonic() > wall_end or time.process_time() > cpu_end
 
-            # (the looser limit's first guess tried first: it is kept if the limit allows it)
-            index = Game.of(setting).words.guess_index
-            prefer = [index[w] for w in rows[-1].first_guesses[:1]]
-            exists, opening = feasible_opening(limited, out_of_time, prefer)
+            # (most classes first: the looser limit's first guess may be costly to refute,
+            # as upto-gen8's ランドロス within 5 guesses, session 14)
+            exists, opening = feasible_opening(limited, out_of_time)
             if exists is not True:
                 rows.append(
                     DepthLimited(
@@ -356,11 +355,11 @@ def _depth_limited(
                 break
             known_feasible: bool | None = True
         else:
-            known_feasible, opening, prefer = None, None, []
+            known_feasible, opening = None, None
         sub_solver = OptimalSolver(
             limited, time_limit=remaining, cpu_limit=cpu_left, memo_from=looser
         )
-        openings = [*prefer, *([] if opening is None else [opening])]
+        openings = [] if opening is None else [opening]
         sub = sub_solver.solve(lower_bound=floor or None, looser=looser, openings=openings)
         looser = sub_solver
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
