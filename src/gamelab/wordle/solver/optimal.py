@@ -94,8 +94,8 @@ class OptimalSolver:
         )
         self.floor_shift = 0  # (memo_from: how many guesses looser its limit is)
         if memo_from is not None:
-            # one memo for the limits of one game: a node's entries are keyed by its guess
-            # limit, and the optimum without a limit bounds every limit's from below
+            # one memo for the limits of one game: a node's entries are keyed by the guesses
+            # left, and a looser limit's entry bounds this limit's from below
             if (memo_from.game.words.fingerprint(), memo_from.game.rule, memo_from.hard) != (
                 game.words.fingerprint(),
                 game.rule,
@@ -189,8 +189,10 @@ class OptimalSolver:
     def _unlimited_floor(
         self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None
     ) -> int:
-        """What the memo proves of the node without a guess limit: a lower bound under any
-        limit (a strategy within a limit is a strategy), 0 if nothing (the kernel's twin)."""
+        """What the shared memo proves of the node under `memo_from`'s looser limit, at the
+        same level (``floor_shift`` guesses more left): a lower bound here, as a strategy
+        within this limit is one within the looser; 0 if nothing (twin of the kernel's
+        ``floor_shift``)."""
         if depth is None or not self.floor_shift:
             return 0
         looser = None if self.floor_shift >= UNLIMITED else depth + self.floor_shift
