@@ -117,23 +117,87 @@ def test_depth_limit_and_hard_mode_match_naive(seed):
 @pytest.mark.parametrize("engine", ["numba", "python"])
 def test_a_depth_limit_searched_up_from_the_looser_limits_optimum(seed, engine):
     """`solve(lower_bound=...)` (the depth limits of solve_summary: each tighter limit starts
-    from the looser one's optimum, budgets doubling per first guess) finds the same optimum and
-    the same first guesses as the search without it, and the infeasible limits too."""
+    from the looser one's optimum, budgets doubling per first guess, sharing the looser
+    search's memo as floors and starting from its repaired opening; the looser limit is the
+    game's 10 guesses or none) finds the same optimum and the same first guesses as the search
+    without it, and the infeasible limits too."""
     words = random_words(200 + seed, n_answers=12, alphabet="abcde")
     for hard in (None, "game", "strict"):
-        looser = OptimalSolver(Setting(words, "standard", hard, None)).solve()
-        floor = looser.total
-        for k in range(looser.worst or 1, 0, -1):
-            setting = Setting(words, "standard", hard, k)
-            plain = OptimalSolver(setting, engine=engine).solve()
-            seeded = OptimalSolver(setting, engine=engine).solve(lower_bound=floor)
-            expected = naive_optimum(words, "standard", hard=hard, max_guesses=k)
-            assert (seeded.total if seeded.total is not None else INF) == expected
-            assert (seeded.total, seeded.first_guesses) == (plain.total, plain.first_guesses)
-            assert seeded.proven == plain.proven
-            if seeded.total is None:
+        for top in (None, 10):
+            prev = OptimalSolver(Setting(words, "standard", hard, top), engine=engine)
+            looser = prev.solve()
+            floor, first = looser.total, looser.first_guesses[:1]
+            for k in range(looser.worst or 1, 0, -1):
+                setting = Setting(words, "standard", hard, k)
+                plain = OptimalSolver(setting, engine=engine).solve()
+                solver = OptimalSolver(setting, engine=engine, memo_from=prev)
+                openings = [words.guess_index[w] for w in first]
+                seeded = solver.solve(lower_bound=floor, looser=prev, openings=openings)
+                expected = naive_optimum(words, "standard", hard=hard, max_guesses=k)
+                assert (seeded.total if seeded.total is not None else INF) == expected
+                assert (seeded.total, seeded.first_guesses) == (plain.total, plain.first_guesses)
+                assert seeded.proven == plain.proven
+                if seeded.total is None:
+                    break
+                floor, first, prev = seeded.total, seeded.first_guesses[:1], solver
+
+
+def replayed_depths(
+    solver: OptimalSolver, looser: OptimalSolver, first: int, limit: int
+) -> dict[str, int]:
+    """Answer -> guesses, playing each answer with the rules' feedback through the strategy
+    `repaired_opening(first, looser)` describes: `looser`'s best guesses, down to a node the
+    repair solved under the limit (``solver.resolved``), then `solver`'s best guesses."""
+    game, words = solver.game, solver.game.words
+    out = {}
+    for answer in words.answers:
+        cands, used, g, mine = game.all_answers(), 0, first, False
+        while True:
+            used += 1
+            if words.guesses[g] == answer:
                 break
-            floor = seeded.total
+            code = pattern_code(feedback(words.guesses[g], answer, game.rule))
+            cands = np.array(
+                [c for c in cands.tolist() if game.table[g, c] == code], dtype=np.int32
+            )
+            mine = mine or tuple(cands.tolist()) in solver.resolved
+            if mine:
+                g = solver.best_guess(cands, limit - used)[1]
+            else:
+                g = looser.best_guess(cands, None)[1]
+        out[answer] = used
+    return out
+
+
+@pytest.mark.parametrize("names,limit,total", [("upto-gen1", 4, 245), ("upto-gen2", 4, 417)])
+def test_an_opening_repaired_under_a_limit_is_a_strategy_of_that_total(names, limit, total):
+    """`repaired_opening` (the upper bounds a tighter depth limit's search starts from): the
+    optimum without a limit (worst 5) made to meet at most 4 guesses, and the feasibility
+    search's opening likewise, each replayed answer by answer, meet the limit and have the
+    totals returned, here the limit's optimum for the first (docs/wordle.md: upto-gen1 245,
+    upto-gen2 417, standard rule); the search given them (`solve(looser=..., openings=...)`)
+    finds the same optimum and first guesses as without them."""
+    from gamelab.wordle.solver.feasible import feasible_opening
+
+    setting = parse_setting(names, "standard", None, 0)
+    free = OptimalSolver(setting)
+    looser = free.solve()
+    assert looser.worst == 5
+    first = free.game.words.guess_index[looser.first_guesses[0]]
+    exists, opening = feasible_opening(setting.with_limit(limit), lambda: False)
+    assert exists and opening is not None
+    for g, expected in ((first, total), (opening, None)):
+        solver = OptimalSolver(setting.with_limit(limit), memo_from=free)
+        got = solver.repaired_opening(g, free)
+        assert got == expected if expected is not None else total <= got < INF
+        depths = replayed_depths(solver, free, g, limit)
+        assert max(depths.values()) <= limit and sum(depths.values()) == got
+    plain = OptimalSolver(setting.with_limit(limit)).solve()
+    seeded = OptimalSolver(setting.with_limit(limit), memo_from=free).solve(
+        lower_bound=looser.total, looser=free, openings=[first, opening]
+    )
+    assert (seeded.total, seeded.proven) == (plain.total, plain.proven) == (total, True)
+    assert seeded.first_guesses == plain.first_guesses
 
 
 def test_time_limit_reports_bounds():
@@ -348,8 +412,12 @@ def test_a_depth_limit_stopped_by_its_cpu_limit_keeps_the_looser_bound_and_is_no
 
     setting = parse_setting("upto-gen1", "standard", None)
     store = ResultStore(tmp_path / "results.sqlite")
-    real = feasible.feasible_within
-    monkeypatch.setattr(feasible, "feasible_within", lambda s, out_of_time: real(s, lambda: True))
+    real = feasible.feasible_opening
+    monkeypatch.setattr(
+        feasible,
+        "feasible_opening",
+        lambda s, out_of_time: real(s, lambda: True),
+    )
     out = solve_summary(setting, cpu_limit=60.0, store=store)
     assert out.proven and out.total == 245 and out.worst == 5  # docs/wordle.md
     assert out.depth_limited is not None and len(out.depth_limited) == 2
@@ -357,7 +425,7 @@ def test_a_depth_limit_stopped_by_its_cpu_limit_keeps_the_looser_bound_and_is_no
     assert (stopped.max_guesses, stopped.total, stopped.proven) == (4, None, False)
     assert stopped.lower_bound == 245  # the optimum within 5 guesses bounds the one within 4
     assert stored_optimum(setting, store) is None
-    monkeypatch.setattr(feasible, "feasible_within", real)
+    monkeypatch.setattr(feasible, "feasible_opening", real)
     again = solve_summary(setting, cpu_limit=60.0, store=store)
     assert [(r.max_guesses, r.total, r.proven) for r in again.depth_limited or []] == [
         (5, 245, True),

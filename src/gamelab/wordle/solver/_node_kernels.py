@@ -19,6 +19,7 @@ from numba import njit
 
 from gamelab.wordle.solver._memo_kernels import (
     EMPTY,
+    EXACT,
     INF,
     UNLIMITED,
     memo_find,
@@ -82,11 +83,11 @@ def partition_node(
 def child_bounds(cb, nc, rem, cls, memo, entries, big, table, guess_of_answer, cand, seen):
     """Each class's bound into ``cls_lb`` (`cls` = size, start, hash 1, hash 2, pool hash 1,
     pool hash 2, lb; `memo` = keys 1 and 2, flags, values, guesses; `big` = (need_bound, big_n,
-    use_tt, child_n)). Returns (sum of the bounds, classes listed in need_bound, memo
+    use_tt, child_n, floor_shift: see the search kernel)). Returns (sum of the bounds, classes listed in need_bound, memo
     entries)."""
     cls_size, cls_start, cls_h1, cls_h2, cls_p1, cls_p2, cls_lb = cls
     mk1, mk2, mflag, mval, mguess = memo
-    need_bound, big_n, use_tt, child_n = big
+    need_bound, big_n, use_tt, child_n, floor_shift = big
     cap = mk1.shape[0]
     rest = 0
     nb = 0
@@ -116,6 +117,15 @@ def child_bounds(cb, nc, rem, cls, memo, entries, big, table, guess_of_answer, c
                 entries += memo_record(
                     mk1, mk2, mflag, mval, mguess, slot, ck1, ck2, found >= 0, lbc, found
                 )
+            if floor_shift > 0 and rem < UNLIMITED and mflag[slot] != EXACT:
+                # the class under a looser limit (a shared memo): a bound under this one
+                fd = rem + floor_shift if rem + floor_shift < UNLIMITED else UNLIMITED
+                u1, u2 = memo_key(
+                    cls_h1[cb + j], cls_h2[cb + j], cls_p1[cb + j], cls_p2[cb + j], fd
+                )
+                us = memo_find(mk1, mk2, mflag, u1, u2)
+                if mflag[us] != EMPTY and mval[us] > lbc:
+                    lbc = mval[us]
         cls_lb[cb + j] = lbc
         rest += lbc
     return rest, nb, entries

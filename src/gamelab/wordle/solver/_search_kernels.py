@@ -45,6 +45,7 @@ from gamelab.wordle.solver._hard_kernels import (
     strict_groups,
 )
 from gamelab.wordle.solver._memo_kernels import (
+    EMPTY,
     EXACT,
     INF,
     LOWER,
@@ -113,9 +114,12 @@ def search_kernel(
     delta0,
     child_n,
     big_n,
+    floor_shift=0,
 ):
     """Exact value of the root node (or of playing `forced` there): returns (status, value,
-    best guess). See the module docstring; `stats` = [nodes, memo entries] (updated)."""
+    best guess). See the module docstring; `stats` = [nodes, memo entries] (updated).
+    `floor_shift` > 0: the memo also holds a search under a limit that many guesses looser
+    (UNLIMITED: none), whose entry for a node bounds the node's value here from below."""
     n_g = table.shape[0]
     n_a = table.shape[1]
     cap = mk1.shape[0]
@@ -276,6 +280,13 @@ def search_kernel(
                 if mflag[slot] == LOWER:
                     if mval[slot] > lower:
                         lower = mval[slot]
+                if floor_shift > 0 and d < UNLIMITED:
+                    # the node under a looser limit (a shared memo): a bound under this one
+                    fd = d + floor_shift if d + floor_shift < UNLIMITED else UNLIMITED
+                    u1, u2 = memo_key(f_h1[f], f_h2[f], f_p1[f], f_p2[f], fd)
+                    us = memo_find(mk1, mk2, mflag, u1, u2)
+                    if mflag[us] != EMPTY and mval[us] > lower:
+                        lower = mval[us]
                 if lower >= budget:
                     ret = lower
                     sp -= 1
@@ -497,7 +508,8 @@ def search_kernel(
                 cls = (cls_size, cls_start, cls_h1, cls_h2, cls_p1, cls_p2, cls_lb)
                 memo = (mk1, mk2, mflag, mval, mguess)
                 rest, nb, entries = child_bounds(
-                    cb, nc, rem, cls, memo, entries, (need_bound, big_n, use_tt, child_n),
+                    cb, nc, rem, cls, memo, entries,
+                    (need_bound, big_n, use_tt, child_n, floor_shift),
                     table, guess_of_answer, cand, seen,
                 )  # fmt: skip
                 if n + rest >= f_best[f]:

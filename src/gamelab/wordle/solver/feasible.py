@@ -369,7 +369,15 @@ def _openings_task(item: tuple[WordList, str, int, list[int]], rng: Any) -> list
 
 
 def feasible_within(setting: Setting, out_of_time: Callable[[], bool]) -> bool | None:
-    """Whether a strategy within the setting's guess limit exists (normal mode, or either hard
+    """:func:`feasible_opening`'s answer alone."""
+    return feasible_opening(setting, out_of_time)[0]
+
+
+def feasible_opening(
+    setting: Setting, out_of_time: Callable[[], bool]
+) -> tuple[bool | None, int | None]:
+    """(whether a strategy within the setting's guess limit exists, the first guess of one if
+    so). Whether a strategy within the setting's guess limit exists (normal mode, or either hard
     mode), in this process: the first guesses are tried most classes first (a feasible one is
     usually found at once), each by :meth:`FeasibleSearch.opening` (hard mode:
     :meth:`HardFeasibleSearch.opening`); `out_of_time` is asked before each, and True stops
@@ -397,10 +405,10 @@ def feasible_within(setting: Setting, out_of_time: Callable[[], bool]) -> bool |
     )
     for g in np.argsort(-classes, kind="stable").tolist():
         if out_of_time():
-            return None
+            return None, None
         if search.opening(int(guesses[g]), max_guesses)[0]:
-            return True
-    return False
+            return True, int(guesses[g])
+    return False, None
 
 
 def _limit(setting: Setting) -> int:

@@ -87,6 +87,9 @@ class KernelSearch:
             r[:, 0] = 0  # "no demand" adds nothing to a key
         self._alloc(capacity)
         self.chunk = 10_000  # nodes per call under a limit (then adapted by `run`)
+        # > 0: the memo also holds a search under a limit this many guesses looser (its
+        # entries bound this search's nodes from below; sk.UNLIMITED: no limit); 0: none
+        self.floor_shift = 0
         self.stats = np.zeros(4, dtype=np.int64)  # nodes, memo entries, scan steps, partitions
 
     def _alloc(self, capacity: int) -> None:
@@ -184,6 +187,7 @@ class KernelSearch:
                 self.ASPIRATION,
                 self.CHILD_N,
                 self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF,
+                self.floor_shift,
             )
             if limited and status in (sk.DONE, sk.NODE_LIMIT):
                 # the next chunk: about CHUNK_SECONDS at this call's rate

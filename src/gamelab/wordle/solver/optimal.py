@@ -34,6 +34,7 @@ import numpy as np
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import Setting
 from gamelab.wordle.solver._bound_kernels import class_bounds_kernel
+from gamelab.wordle.solver._memo_kernels import UNLIMITED
 from gamelab.wordle.solver.kernel_search import INF, KernelSearch, SearchTimeout
 from gamelab.wordle.solver.tree import render_tree, strategy_arrays
 from gamelab.wordle.table import Game
@@ -74,6 +75,7 @@ class OptimalSolver:
         progress: Callable[[str], None] | None = None,
         engine: str = "numba",
         cpu_limit: float | None = None,
+        memo_from: OptimalSolver | None = None,
     ) -> None:
         if not isinstance(setting, Setting):
             raise TypeError(f"a rules.Setting is needed, not {type(setting).__name__}")
@@ -90,6 +92,25 @@ class OptimalSolver:
         self._kernel: KernelSearch | None = (
             KernelSearch(game, self.hard) if engine == "numba" else None
         )
+        self.floor_shift = 0  # (memo_from: how many guesses looser its limit is)
+        if memo_from is not None:
+            # one memo for the limits of one game: a node's entries are keyed by the guesses
+            # left, and a looser limit's entry bounds this limit's from below
+            if (memo_from.game.words.fingerprint(), memo_from.game.rule, memo_from.hard) != (
+                game.words.fingerprint(),
+                game.rule,
+                self.hard,
+            ) or memo_from.engine != engine:
+                raise ValueError("memo_from must solve the same words, rule, mode and engine")
+            self._kernel = memo_from._kernel
+            mine, theirs = setting.max_guesses, memo_from.setting.max_guesses
+            if theirs is None or mine is None:
+                shift = UNLIMITED if mine is not None else 0
+            else:
+                shift = max(theirs - mine, 0)
+            self.floor_shift = shift
+            if self._kernel is not None:
+                self._kernel.floor_shift = shift  # (any looser limit's entry is a bound)
         self.max_guesses = setting.max_guesses
         self.time_limit = time_limit
         self.cpu_limit = cpu_limit
@@ -104,8 +125,8 @@ class OptimalSolver:
         self._class_bounds: tuple[int, int | None, list[np.ndarray], list[int]] | None = None
         if self.hard:
             self.pool_guess = game.full_length_index
-        self.exact: dict[bytes, tuple[int, int]] = {}
-        self.lower: dict[bytes, int] = {}
+        self.exact: dict[bytes, tuple[int, int]] = {} if memo_from is None else memo_from.exact
+        self.lower: dict[bytes, int] = {} if memo_from is None else memo_from.lower
         self.nodes = 0
         self.bound_min_size = 20
         # how far one visit raises a first guess's bound (the kernel settles each first guess
@@ -113,6 +134,7 @@ class OptimalSolver:
         self.root_step = 8 if engine == "python" else INF
         self.root_full = 5  # first guesses (by bound) searched to the end before that
         self._deadline = float("inf")
+        self.repaired: int | None = None  # the last solve's repaired upper bound (looser)
 
     @contextmanager
     def deadline(self, seconds: float | None) -> Iterator[None]:
@@ -162,7 +184,21 @@ class OptimalSolver:
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
-        return max(self.lower.get(key, 0), 2 * m - 1)
+        return max(self.lower.get(key, 0), 2 * m - 1, self._unlimited_floor(part, depth, pool))
+
+    def _unlimited_floor(
+        self, cands: np.ndarray, depth: int | None, pool: np.ndarray | None
+    ) -> int:
+        """What the shared memo proves of the node under `memo_from`'s looser limit, at the
+        same level (``floor_shift`` guesses more left): a lower bound here, as a strategy
+        within this limit is one within the looser; 0 if nothing (twin of the kernel's
+        ``floor_shift``)."""
+        if depth is None or not self.floor_shift:
+            return 0
+        looser = None if self.floor_shift >= UNLIMITED else depth + self.floor_shift
+        key = self._key(cands, looser, pool)
+        hit = self.exact.get(key)
+        return hit[0] if hit is not None else self.lower.get(key, 0)
 
     def _children(self, guess: int, cands: np.ndarray, pool: np.ndarray | None):
         """[(code, candidates, pool)] of the non-green classes, largest first."""
@@ -226,7 +262,7 @@ class OptimalSolver:
         hit = self.exact.get(key)
         if hit is not None:
             return hit[0]
-        lower = max(self.lower.get(key, 0), 2 * n - 1)
+        lower = max(self.lower.get(key, 0), 2 * n - 1, self._unlimited_floor(cands, depth, pool))
         if lower >= budget:
             return lower
         self.nodes += 1
@@ -417,7 +453,11 @@ class OptimalSolver:
         return self._guess_cost(first, cands, budget, sub_depth, pool)
 
     def solve(
-        self, upper_bound: int | None = None, lower_bound: int | None = None
+        self,
+        upper_bound: int | None = None,
+        lower_bound: int | None = None,
+        looser: OptimalSolver | None = None,
+        openings: Sequence[int] = (),
     ) -> OptimalResult:
         """Solve from the full answer list; every optimal first guess is identified.
 
@@ -427,9 +467,23 @@ class OptimalSolver:
         first guess is searched with a budget a little above it, doubled for that guess at
         every visit (``ROOT_STEP`` .. ``ROOT_STEP_MAX``, then without a budget, as without
         `lower_bound`): a depth-limited search without a budget explores strategies far worse
-        than the optimum."""
+        than the optimum. `looser`, a solver of the same game under a looser guess limit (or
+        none), with `openings`, some first guesses: each opening played as `looser` plays, made
+        to meet this limit (:meth:`repaired_opening`), is a strategy whose total is an upper
+        bound too."""
         start, cands, pool, sub_depth = self._start()
         floor = 0 if lower_bound is None else lower_bound
+        self.repaired = None
+        if looser is not None:
+            repaired = INF
+            try:
+                for first in dict.fromkeys(openings):
+                    repaired = min(repaired, self.repaired_opening(first, looser))
+            except SearchTimeout:
+                pass
+            if repaired < INF:
+                self.repaired = repaired
+                upper_bound = repaired if upper_bound is None else min(upper_bound, repaired)
         game = self.game
         # the first guess is free in hard mode too: the pool only constrains later guesses
         guesses, lbs, _ = self._ordered_moves(cands, self.max_guesses, None)
@@ -447,7 +501,8 @@ class OptimalSolver:
         bounds: dict[int, list] = {
             int(g): [int(b), None] for g, b in zip(guesses, lbs, strict=True)
         }
-        best = INF if upper_bound is None else upper_bound + 1
+        # (a strategy with total upper_bound exists: a first guess bounded above it is out)
+        best = INF if upper_bound is None else upper_bound
         # Best first over the first guesses: always raise the lowest bound a little (budget =
         # bound + step), so the proven lower bound climbs steadily if the time limit stops the
         # search; a guess whose cost is found below its budget is settled exactly.
@@ -514,6 +569,71 @@ class OptimalSolver:
         if firsts:
             self._attach_tree(result, sorted(firsts)[0])
         return result
+
+    def repaired_opening(self, first: int, looser: OptimalSolver) -> int:
+        """The total of a strategy within this solver's guess limit that opens with `first`
+        and then plays as `looser` (a solver of the same game under a looser limit, or none)
+        plays optimally, made to meet this limit bottom up: a node keeps `looser`'s guess over
+        its repaired classes unless the node solved under this limit, with that sum as its
+        budget, does better (its value is then exact; :attr:`resolved` lists these nodes:
+        candidates -> value). INF if no repair meets the limit. Every node solved here stays in
+        the memo for the search that follows; the clocks are those of the current search."""
+        self.resolved: dict[tuple[int, ...], int] = {}
+        clocks = looser._deadline, looser._cpu_deadline
+        looser._deadline, looser._cpu_deadline = self._deadline, self._cpu_deadline
+        try:
+            cands = self.game.all_answers()
+            pool = self.game.full_pool() if self.hard else None
+            total = len(cands)
+            for code, part, cpool in self._children(first, cands, pool):
+                total += self._repair(looser, part, 1, cpool, [(first, code)])
+                if total >= INF:
+                    return INF
+            return total
+        finally:
+            looser._deadline, looser._cpu_deadline = clocks
+
+    def _repair(
+        self,
+        looser: OptimalSolver,
+        cands: np.ndarray,
+        level: int,
+        pool: np.ndarray | None,
+        history: list[tuple[int, int]],
+    ) -> int:
+        """:meth:`repaired_opening` at a node after `level` guesses."""
+        n = len(cands)
+        depth = None if self.max_guesses is None else self.max_guesses - level
+        if depth is not None and depth < min(n, 2):
+            return INF
+        if n <= 2:
+            return 2 * n - 1
+        loose_depth = None if looser.max_guesses is None else looser.max_guesses - level
+        loose, g = looser.best_guess(cands, loose_depth, pool, history)
+        if loose >= INF:
+            return INF  # (nor can a tighter limit do it)
+        alt = n
+        for code, part, cpool in self._children(g, cands, pool):
+            alt += self._repair(looser, part, level + 1, cpool, [*history, (g, code)])
+            if alt >= INF:
+                return INF if depth is None else self._resolve(cands, INF, depth, pool, history)
+        if alt == loose:
+            return alt  # looser's play meets this limit below here
+        return self._resolve(cands, alt, depth, pool, history)
+
+    def _resolve(
+        self,
+        cands: np.ndarray,
+        alt: int,
+        depth: int | None,
+        pool: np.ndarray | None,
+        history: list[tuple[int, int]],
+    ) -> int:
+        value = self.value(cands, alt, depth, pool, history)
+        if value >= alt:
+            return alt
+        self.resolved[tuple(cands.tolist())] = value
+        return value
 
     def _attach_tree(self, result: OptimalResult, first: int) -> None:
         """The proven strategy below `first` (settled exactly, so its nodes are in the memo:

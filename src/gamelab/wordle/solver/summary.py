@@ -240,6 +240,7 @@ def solve_summary(
             start,
             store,
             None if cpu_limit is None else (cpu_limit, cpu),
+            solver,
         )
     out.seconds = time.monotonic() - start
     out.cpu_seconds = time.process_time() - cpu - startup
@@ -273,6 +274,7 @@ def _depth_limited(
     start: float,
     store: Any = None,
     cpu: tuple[float, float] | None = None,
+    looser: OptimalSolver | None = None,
 ) -> list[DepthLimited]:
     """The optimum at `worst` guesses (given) and under each tighter limit, until infeasible.
 
@@ -281,9 +283,14 @@ def _depth_limited(
     longer than the optimum (``all`` within 5 guesses: about 25 CPU-minutes per rule). Else
     the limit's feasibility is asked first (:func:`feasible_within`, both hard modes too): an
     infeasible limit is proven so, a feasible one solved from the looser limit's bound. `cpu`:
-    (the CPU limit, the ``process_time`` it counts from), shared with the main search."""
+    (the CPU limit, the ``process_time`` it counts from), shared with the main search.
+    `looser`: the solver that proved the optimum at `worst` guesses. Each limit's search shares
+    its memo (a node's optimum without a limit bounds its optimum under one from below) and
+    starts from an upper bound: the feasibility search's first guess played as the looser
+    limit's solver plays, made to meet the limit (``OptimalSolver.solve(looser=...,
+    openings=...)``); then the next limit from this one."""
     from gamelab.wordle.solver.feasible import (
-        feasible_within,
+        feasible_opening,
         hard_feasibility_fits,
         shipped_feasibility,
         stored_feasibility,
@@ -323,7 +330,9 @@ def _depth_limited(
             def out_of_time(wall_end: float = wall_end, cpu_end: float = cpu_end) -> bool:
                 return time.monotonic() > wall_end or time.process_time() > cpu_end
 
-            exists = feasible_within(limited, out_of_time)
+            # (most classes first: the looser limit's first guess may be costly to refute,
+            # as upto-gen8's ランドロス within 5 guesses, session 14)
+            exists, opening = feasible_opening(limited, out_of_time)
             if exists is not True:
                 rows.append(
                     DepthLimited(
@@ -346,10 +355,13 @@ def _depth_limited(
                 break
             known_feasible: bool | None = True
         else:
-            known_feasible = None
-        sub = OptimalSolver(limited, time_limit=remaining, cpu_limit=cpu_left).solve(
-            lower_bound=floor or None
+            known_feasible, opening = None, None
+        sub_solver = OptimalSolver(
+            limited, time_limit=remaining, cpu_limit=cpu_left, memo_from=looser
         )
+        openings = [] if opening is None else [opening]
+        sub = sub_solver.solve(lower_bound=floor or None, looser=looser, openings=openings)
+        looser = sub_solver
         feasible = sub.total is not None or not sub.proven and sub.lower_bound < INF
         rows.append(
             DepthLimited(
