@@ -239,6 +239,16 @@ def test_serve_listens_while_the_web_app_loads():
     asyncio.run(scenario())
 
 
+def _wait_for(predicate, seconds=120.0):
+    """Poll `predicate` until it holds (a timed-out wait fails the test)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not predicate():
+        assert time.monotonic() < deadline, "timed out"
+        time.sleep(0.05)
+
+
 def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch):
     """Issue 23: the solver pool used to start only after every game had warmed, so the first
     exact answer of the cheapest game waited for the dearest game's compilation too. Now the
@@ -247,7 +257,6 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
     second still says it is warming up (503) and /api/health lists only it."""
     import os
     import threading
-    import time
 
     from fastapi import APIRouter, Request
     from fastapi.testclient import TestClient
@@ -276,12 +285,6 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
     monkeypatch.setattr(app_module, "discover_games", lambda: pages)
     monkeypatch.setattr(app_module, "_warm_in_a_process", warm_in_a_process)
 
-    def wait_for(predicate, seconds=120.0):
-        deadline = time.monotonic() + seconds
-        while not predicate():
-            assert time.monotonic() < deadline, "timed out"
-            time.sleep(0.1)
-
     app = app_module.create_app(Settings(workers=1, background_warmup=True))
     with TestClient(app, raise_server_exceptions=False) as client:
         health = client.get("/api/health").json()
@@ -290,14 +293,14 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
         assert early.status_code == 503 and "Alpha is still warming up" in early.json()["detail"]
         assert early.json()["warming"] == "Alpha" and early.headers["retry-after"] == "2"
         gates["os:getpid"].set()
-        wait_for(lambda: client.get("/api/health").json()["warming"] == ["Beta"])
+        _wait_for(lambda: client.get("/api/health").json()["warming"] == ["Beta"])
         alpha = client.post("/api/alpha/ping")
         assert alpha.status_code == 200 and alpha.json()["pid"] != os.getpid()  # from the pool
         beta = client.post("/api/beta/ping")
         assert beta.status_code == 503 and "Beta is still warming up" in beta.json()["detail"]
         assert client.get("/api/health").json()["ready"] is False
         gates["os:getppid"].set()
-        wait_for(lambda: client.get("/api/health").json()["ready"])
+        _wait_for(lambda: client.get("/api/health").json()["ready"])
         assert client.get("/api/health").json()["warming"] == []
         assert client.post("/api/beta/ping").status_code == 200
     # the warm-up process builds the tables (`build`); the solver processes only load kernels
@@ -313,7 +316,6 @@ def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkey
     say the game is warming up (503), and /api/health lists the game until the pool has it."""
     import os
     import threading
-    import time
 
     from fastapi import APIRouter, Depends, Request
     from fastapi.testclient import TestClient
@@ -352,25 +354,19 @@ def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkey
     monkeypatch.setattr(app_module, "discover_games", lambda: [(page, router)])
     monkeypatch.setattr(app_module, "_warm_in_a_process", warm_in_a_process)
 
-    def wait_for(predicate, seconds=120.0):
-        deadline = time.monotonic() + seconds
-        while not predicate():
-            assert time.monotonic() < deadline, "timed out"
-            time.sleep(0.05)
-
     app = app_module.create_app(Settings(workers=1, background_warmup=True))
     with TestClient(app, raise_server_exceptions=False) as client:
         assert client.post("/api/alpha/coach").status_code == 503
         assert client.get("/api/health").json()["warming_now"] == ["Alpha"]
         server_part.set()
-        wait_for(lambda: client.post("/api/alpha/coach").status_code == 200)
+        _wait_for(lambda: client.post("/api/alpha/coach").status_code == 200)
         assert client.post("/api/alpha/coach").json() == {"answer": 42}
         early = client.post("/api/alpha/bot")
         assert early.status_code == 503 and early.json()["warming"] == "Alpha"
         health = client.get("/api/health").json()
         assert health["warming"] == ["Alpha"] and health["warming_now"] == ["Alpha (its bot)"]
         pool_part.set()
-        wait_for(lambda: client.get("/api/health").json()["ready"])
+        _wait_for(lambda: client.get("/api/health").json()["ready"])
         assert client.post("/api/alpha/bot").status_code == 200
     # the server's part and the tables first, then the mark, then the pool's warm-up
     assert asked == [["os:times", "os:getcwd", app_module.REACHED, "os:getpid"]]
