@@ -372,7 +372,7 @@ def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkey
     assert asked == [["os:times", "os:getcwd", app_module.REACHED, "os:getpid"]]
     # and the console says how far the warm-up is
     err = capsys.readouterr().err
-    assert "Alpha is partly warm after" in err and "still warming: Alpha" in err, err
+    assert "Alpha is partly warm after" in err and "still warming: Alpha (its bot)" in err, err
     assert "every solver is warm after" in err, err
 
 

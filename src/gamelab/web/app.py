@@ -296,7 +296,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
         def say(what: str, how: str = "") -> None:  # `gamelab serve`'s console: how far it is
             if settings.background_warmup:
-                still = warming_titles(app.state)
+                still = warming_now(app.state)
                 rest = f"; still warming: {', '.join(still)}" if still else ""
                 elapsed = time.monotonic() - started
                 line = f"gamelab web app: {what} after {elapsed:.0f} s{how}{rest}"
