@@ -15,7 +15,7 @@ from gamelab.voltorb._bounds_kernels import (
 from gamelab.voltorb._small_kernels import small_solve, small_solve_py
 from gamelab.voltorb._table_kernels import table_new
 from gamelab.voltorb._wide_kernels import wide_solve
-from gamelab.voltorb.expectimax import OptimalSolver, choice_value
+from gamelab.voltorb.expectimax import OptimalSolver, _clue_rows, choice_value
 from gamelab.voltorb.posterior import posterior_for
 from gamelab.voltorb.rules import Clues, generate_board
 
@@ -65,7 +65,8 @@ def test_inseparable_lists_and_their_pair_bound_match_twins():
 def test_wide_solve_matches_twin_and_keeps_the_alpha_contract():
     """The multi-word search equals its twin (plain recursion over sets of boards), the one-word
     search where both apply, and keeps the fail-low contract: exact above alpha, else an upper
-    bound no more than alpha; with or without the inseparable lists."""
+    bound no more than alpha; with or without the inseparable lists, and with or without the
+    symmetries of the clues (one tile of each class tried)."""
     rng = np.random.default_rng(42)
     cases = _posteriors(3, [5, 7, 8], 63, 110, seed=43) + _posteriors(3, [3, 6], 8, 40, seed=44)
     for post in cases:
@@ -76,13 +77,25 @@ def test_wide_solve_matches_twin_and_keeps_the_alpha_contract():
         pos = np.full(n, -1, np.int64)
         no_lists = (np.zeros(1, np.int64), np.zeros(0, np.int64))
 
-        def solve(alpha, table, lists=(start, nbr), idx=idx, args0=(boards, w, bits), pos=pos):
+        clue = _clue_rows(post.clues)
+
+        def solve(
+            alpha,
+            table,
+            lists=(start, nbr),
+            sym=True,
+            idx=idx,
+            args0=(boards, w, bits),
+            pos=pos,
+            clue=clue,
+        ):
             args = (*args0, idx, np.int64(0), alpha, table, _counter())
-            return wide_solve(*args, *lists, pos)[0]
+            return wide_solve(*args, *lists, pos, clue, sym)[0]
 
         exact = solve(-1.0, table_new())
         assert exact == pytest.approx(small_solve_py(boards, w, idx), abs=1e-12)
         assert solve(-1.0, table_new(), no_lists) == pytest.approx(exact, abs=1e-12)
+        assert solve(-1.0, table_new(), sym=False) == pytest.approx(exact, abs=1e-12)
         assert (pos == -1).all()
         if n <= 62:
             one_word = small_solve(boards, w, bits, idx, np.int64(0), -1.0, table_new(), _counter())
@@ -106,3 +119,35 @@ def test_the_solver_value_is_the_same_with_every_state_kernel():
             assert value == pytest.approx(twin, abs=1e-12)
             # the tile it names is optimal: flipping it first, then playing on, is worth it
             assert choice_value(OptimalSolver(post), {}, tile) == pytest.approx(twin, abs=1e-12)
+
+
+def test_symmetry_in_the_state_kernels_keeps_the_value_mid_round():
+    """One tile of each symmetry class in the multi-word search (its states are reached after
+    flips, so their codes have revealed tiles): the same optimum as without symmetry and as the
+    Python twin, on mid-round positions whose clues have equal lines."""
+    from gamelab.voltorb._bounds_kernels import symmetry_classes
+
+    rng = np.random.default_rng(46)
+    checked = 0
+    for level in (5, 6, 7, 8, 8, 8):
+        while True:
+            board, _ = generate_board("hgss", level, rng)
+            clues = Clues.from_board(board)
+            clue = _clue_rows(clues)
+            if (symmetry_classes(clue, np.int64(0)) != np.arange(25)).any():
+                break
+        flat = np.asarray(board).reshape(-1)
+        safe = [t for t in range(25) if flat[t] != 0]
+        for n_shown in (0, 1, 2):
+            shown = {int(t): int(flat[t]) for t in rng.choice(safe, n_shown, replace=False)}
+            post = posterior_for(clues, "hgss", level, shown)
+            if not 20 <= post.count <= 1500:
+                continue
+            twin = OptimalSolver(post, python=True).decide(shown)[1] if post.count <= 400 else None
+            plain = OptimalSolver(post, symmetry=False).decide(shown)[1]
+            value = OptimalSolver(post).decide(shown)[1]
+            assert value == pytest.approx(plain, abs=1e-12)
+            if twin is not None:
+                assert value == pytest.approx(twin, abs=1e-12)
+            checked += 1
+    assert checked >= 6

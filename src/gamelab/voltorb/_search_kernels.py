@@ -303,7 +303,19 @@ def win_search(
     if idx.size <= wide_max:
         # a mid-size state: the same search on multi-word masks (_wide_kernels)
         value, tile = wide_solve(
-            boards, weights, bits, idx, code, alpha, table, counter, adj_start, adj, pos
+            boards,
+            weights,
+            bits,
+            idx,
+            code,
+            alpha,
+            table,
+            counter,
+            adj_start,
+            adj,
+            pos,
+            clue,
+            use_symmetry,
         )
         return 0.0 if counter[2] else value
     mass, won, bound = bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask)

@@ -18,7 +18,9 @@ set (transpositions merge). Pruning that keeps the result exact:
 * symmetry: two rows (or columns) with the same Voltorb count, the same hidden cells, the same sum
   still hidden and as many revealed multipliers on free cells can swap their hidden cells without
   changing any board's prior weight, so only one tile of each class is tried
-  (:func:`gamelab.voltorb._bounds_kernels.symmetry_classes`; Tobs40's solver skips such squares too);
+  (:func:`gamelab.voltorb._bounds_kernels.symmetry_classes`; Tobs40's solver skips such squares too),
+  in the general search and in the mid-size-state kernel below (not in the small-state one:
+  there the test costs about what it saves);
 * branch and bound with fail-low cut-offs, from two upper bounds on a state's value:
   - first flip: flipping t can win at most W(S) - W(t is a Voltorb), and after it each child at
     most its mass less its own least risky flip;
