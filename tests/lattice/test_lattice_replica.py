@@ -116,7 +116,7 @@ def test_detailed_balance_on_an_enumerable_chain():
     for k in range(rounds):
         remc_kernel(
             is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos, best,
-            np.zeros(5, np.int64), 0.0,
+            np.zeros(5, np.int64), 0.0, np.zeros((1, n + 1)), 0.0,
         )  # fmt: skip
         seen[int(contacts[0])] += 1
         if k % 1000 == 0:
@@ -129,9 +129,11 @@ def test_detailed_balance_on_an_enumerable_chain():
 def test_remc_kernel_matches_python_twin(ndim, length):
     rng = np.random.default_rng(length + ndim)
     # without restarts, restarting straight after 2 idle rounds, from the best kicked 30 steps,
-    # and with 30 % of the steps at the chain's ends
-    for seed, patience, kick, end_share in [(0, 0, 0, 0.0), (1, 2, 0, 0.0), (2, 2, 30, 0.0),
-                                            (3, 0, 0, 0.3)]:  # fmt: skip
+    # with 30 % of the steps at the chain's ends, and with the flat-histogram penalty
+    for seed, patience, kick, end_share, flat in [
+        (0, 0, 0, 0.0, 0.0), (1, 2, 0, 0.0, 0.0), (2, 2, 30, 0.0, 0.0), (3, 0, 0, 0.3, 0.0),
+        (4, 0, 0, 0.0, 0.01), (5, 2, 30, 0.0, 0.003),
+    ]:  # fmt: skip
         is_h = rng.random(length) < 0.5
         temps = np.array([0.3, 0.5, 0.9])
         runs = []
@@ -141,13 +143,16 @@ def test_remc_kernel_matches_python_twin(ndim, length):
             state = np.array([seed * 1000 + 17], np.uint64)
             best, best_pos = np.zeros(1, np.int64), pos[0].copy()
             restart = np.array([patience, 0, 0, 0, kick], np.int64)
+            bias = np.zeros((3, length + 1))
             done = fn(
                 is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best,
-                restart, end_share,
+                restart, end_share, bias, flat,
             )  # fmt: skip
             runs.append((done, pos.tolist(), contacts.tolist(), rep_at.tolist(), int(state[0]),
-                         int(best[0]), best_pos.tolist(), restart.tolist()))  # fmt: skip
+                         int(best[0]), best_pos.tolist(), restart.tolist(), bias.tolist()))  # fmt: skip
         assert runs[0] == runs[1]
+        # the penalty grows by `flat` a step, at the contact count each step ends on
+        assert sum(map(sum, runs[0][8])) == pytest.approx(flat * 15 * 60 * 3)
         assert (runs[0][7][3] > 0) == (patience > 0)  # restarts happened exactly when asked
         assert runs[0][5] == hh_score(
             "".join("H" if h else "P" for h in is_h), conformation_of(np.array(runs[0][6]), ndim),

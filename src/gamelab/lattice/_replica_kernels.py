@@ -217,9 +217,11 @@ def _place(pos, grid, lo, hi, value, mask, shift):
 
 
 @njit(cache=True)
-def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old):
+def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias, now):
     """Propose slot, accept by Metropolis at inverse temperature beta; the change in contacts
-    (0 if rejected or illegal). pos/grid updated in place."""
+    (0 if rejected or illegal). pos/grid updated in place. With a non-empty `bias` (indexed by
+    contacts; `now` the contacts before the move) the weight of a fold of c contacts is
+    exp(beta c - bias[c]) (the flat-histogram penalty, see :func:`remc_kernel`)."""
     n = is_h.shape[0]
     lo, hi = _propose(pos, grid, n, nd, slot, mask, shift, new)
     if lo < 0:
@@ -233,8 +235,13 @@ def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old):
     _place(pos, grid, lo, hi, True, mask, shift)
     after = _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
     gain = (after - before) // 2
-    if gain >= 0 or _uniform(rng) < math.exp(beta * gain):
-        return gain
+    if bias.shape[0] == 0:
+        if gain >= 0 or _uniform(rng) < math.exp(beta * gain):
+            return gain
+    else:
+        x = beta * gain - bias[now + gain] + bias[now]
+        if x >= 0.0 or _uniform(rng) < math.exp(x):
+            return gain
     _place(pos, grid, lo, hi, False, mask, shift)
     for i in range(lo, hi + 1):
         for c in range(3):
@@ -273,8 +280,9 @@ def _kick(is_h, pos, grid, contacts, best_pos, best, steps, nd, rng, mask, shift
         contacts[r] = best[0]
         for _ in range(steps):
             gain = _try_move(
-                is_h, pos[r], grid[r], nd, _below(rng, slots), 0.0, rng, mask, shift, new, old
-            )
+                is_h, pos[r], grid[r], nd, _below(rng, slots), 0.0, rng, mask, shift, new, old,
+                np.zeros(0), 0,
+            )  # fmt: skip
             contacts[r] += gain
             if gain != 0 and contacts[r] > best[0]:
                 best[0] = contacts[r]
@@ -302,6 +310,8 @@ def remc_kernel(
     best,
     restart,
     end_share,
+    bias,
+    flat,
 ):
     """Run up to `rounds` rounds of replica exchange in place: each replica (the one at temperature
     index t is ``rep_at[t]``) makes `phi` Metropolis steps of uniformly drawn move slots at
@@ -316,7 +326,16 @@ def remc_kernel(
     made, kick): with patience > 0, after `patience` rounds in a row in which no replica beat the
     best seen since the last (re)start, every replica goes back to the straight chain (kick 0)
     or to the best fold so far perturbed by `kick` steps at infinite temperature (the random
-    stream goes on). Returns the rounds run."""
+    stream goes on).
+
+    With ``flat`` > 0 (a flat-histogram penalty in the manner of energy-landscape paving, Hansmann
+    & Wille, PRL 88:068105, 2002, and Wang-Landau sampling): ``bias[t, c]`` (t a temperature
+    index, c a contact count) grows by `flat` at every step that the replica at temperature t
+    ends with c contacts, and that replica weighs a fold of c contacts by exp(c / temps[t] -
+    bias[t, c]), so a contact count it sits on (a basin it is stuck in) becomes ever less
+    attractive and the replica is pushed out of it; exchanges use the same weights. The bias is
+    never lowered, so the sampling is no longer Boltzmann's: a search heuristic. Returns the
+    rounds run."""
     n = is_h.shape[0]
     nd = 2 * ndim
     shift = 1
@@ -328,6 +347,7 @@ def remc_kernel(
     new = np.zeros((n, 3), dtype=np.int64)
     old = np.zeros((n, 3), dtype=np.int64)
     nt = temps.shape[0]
+    nobias = np.zeros(0)
     done = 0
     while done < rounds and best[0] < target:
         done += 1
@@ -335,12 +355,18 @@ def remc_kernel(
         for t in range(nt):
             r = rep_at[t]
             beta = 1.0 / temps[t]
+            row = bias[t] if flat > 0.0 else nobias
             for _ in range(phi):
                 if end_share > 0.0 and _uniform(rng) < end_share:
                     slot = pulls + _below(rng, slots - pulls)
                 else:
                     slot = _below(rng, slots)
-                gain = _try_move(is_h, pos[r], grid[r], nd, slot, beta, rng, mask, shift, new, old)
+                gain = _try_move(
+                    is_h, pos[r], grid[r], nd, slot, beta, rng, mask, shift, new, old, row,
+                    contacts[r],
+                )  # fmt: skip
+                if flat > 0.0:
+                    row[contacts[r] + gain] += flat
                 if gain != 0:
                     contacts[r] += gain
                     if contacts[r] > restart[2]:
@@ -356,6 +382,9 @@ def remc_kernel(
             b = rep_at[t + 1]
             # energies are -contacts: accept with min(1, exp((beta_t - beta_t+1)(E_a - E_b)))
             delta = (1.0 / temps[t] - 1.0 / temps[t + 1]) * (contacts[b] - contacts[a])
+            if flat > 0.0:  # the swap's change of the penalties
+                delta += bias[t, contacts[a]] - bias[t, contacts[b]]
+                delta += bias[t + 1, contacts[b]] - bias[t + 1, contacts[a]]
             if delta >= 0.0 or _uniform(rng) < math.exp(delta):
                 rep_at[t] = b
                 rep_at[t + 1] = a
@@ -514,6 +543,8 @@ def remc_python(
     best,
     restart,
     end_share,
+    bias,
+    flat,
 ) -> int:
     """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
     not read; the arrays are updated in place at the end, except `grid`)."""
@@ -535,9 +566,19 @@ def remc_python(
 
     pulls = 2 * n * nd
 
-    def metropolis(chain: list[Site], where: dict[Site, int], beta: float, slot: int) -> int:
-        """One step of move `slot` at inverse temperature beta: the gain (0 if rejected or
-        illegal), `chain` and `where` updated."""
+    penalty = [[float(v) for v in row] for row in bias]
+
+    def metropolis(
+        chain: list[Site],
+        where: dict[Site, int],
+        beta: float,
+        slot: int,
+        row: list[float] | None = None,
+        now: int = 0,
+    ) -> int:
+        """One step of move `slot` at inverse temperature beta (and the penalty `row` of a fold
+        of `now` contacts, if given): the gain (0 if rejected or illegal), `chain` and `where`
+        updated."""
         moved = _move_python(chain, where, nd, slot)
         if not moved:
             return 0
@@ -549,8 +590,13 @@ def remc_python(
             chain[i] = site
             where[site] = i
         gain = _hh_of(h, chain, where, nd) - before
-        if gain >= 0 or uniform() < math.exp(beta * gain):
-            return gain
+        if row is None:
+            if gain >= 0 or uniform() < math.exp(beta * gain):
+                return gain
+        else:
+            x = beta * gain - row[now + gain] + row[now]
+            if x >= 0.0 or uniform() < math.exp(x):
+                return gain
         for i in moved:
             del where[chain[i]]
         for i, site in saved.items():
@@ -566,13 +612,16 @@ def remc_python(
             r = order[t]
             beta = 1.0 / temp
             chain, where = chains[r], wheres[r]
+            row = penalty[t] if flat > 0.0 else None
             for _ in range(phi):
                 if end_share > 0.0 and uniform() < end_share:
                     slot = pulls + _next_python(state) % (slots - pulls)
                 else:
                     slot = _next_python(state) % slots
-                gain = metropolis(chain, where, beta, slot)
+                gain = metropolis(chain, where, beta, slot, row, scores[r])
                 scores[r] += gain
+                if row is not None:
+                    row[scores[r]] += flat
                 if gain != 0 and scores[r] > since_start:
                     since_start, rose = scores[r], True
                 if gain != 0 and scores[r] > top:
@@ -581,6 +630,9 @@ def remc_python(
         for t in range(len(temps) - 1):
             a, b = order[t], order[t + 1]
             delta = (1.0 / temps[t] - 1.0 / temps[t + 1]) * (scores[b] - scores[a])
+            if flat > 0.0:
+                delta += penalty[t][scores[a]] - penalty[t][scores[b]]
+                delta += penalty[t + 1][scores[b]] - penalty[t + 1][scores[a]]
             if delta >= 0.0 or uniform() < math.exp(delta):
                 order[t], order[t + 1] = b, a
         if patience > 0:
@@ -610,4 +662,6 @@ def remc_python(
     best[0] = top
     best_pos[:] = top_chain
     restart[:] = (patience, stalled, since_start, restarts, kick)
+    if flat > 0.0:
+        bias[:] = penalty
     return done

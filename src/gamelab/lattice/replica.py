@@ -52,7 +52,9 @@ class ReplicaSettings:
     perturbed by `kick` uniformly drawn move slots at infinite temperature (every legal move
     accepted; an iterated local search around the best). `end_share`: the share of steps whose
     move is drawn among the end-pull and end-move slots only (0: every slot uniform, which makes
-    the proposal symmetric and the sampling exactly Boltzmann's)."""
+    the proposal symmetric and the sampling exactly Boltzmann's). `flat`: the flat-histogram
+    penalty added, per step, to the contact count a temperature's replica is at (0: none; a search
+    heuristic that pushes replicas out of the basins they sit in, :func:`remc_kernel`)."""
 
     replicas: int = 2
     t_min: float = 0.25
@@ -61,6 +63,7 @@ class ReplicaSettings:
     patience: int = 0
     kick: int = 0
     end_share: float = 0.0
+    flat: float = 0.0
 
     def __post_init__(self) -> None:
         if self.replicas < 1:
@@ -79,6 +82,21 @@ class ReplicaSettings:
             raise ValueError(f"kick {self.kick} needs restarts: give a patience above 0")
         if not 0 <= self.end_share < 1:
             raise ValueError(f"end_share must be in [0, 1), got {self.end_share}")
+        if not self.flat >= 0:
+            raise ValueError(f"flat must be 0 (no penalty) or more, got {self.flat}")
+
+    #: The fields of :meth:`parse`, in order.
+    FIELDS = "R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT]]]"
+
+    @classmethod
+    def parse(cls, text: str) -> ReplicaSettings:
+        """Settings from ``R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT]]]`` (the command lines'
+        ``--settings``); ValueError naming the problem otherwise."""
+        fields = [f.strip() for f in text.split(",")]
+        if not 5 <= len(fields) <= 8:
+            raise ValueError(f"5 to 8 comma-separated values, got {len(fields)}")
+        kinds = (int, float, float, int, int, int, float, float)
+        return cls(*(kind(v) for kind, v in zip(kinds, fields, strict=False)))
 
     def temperatures(self) -> np.ndarray:
         if self.replicas == 1:
@@ -168,10 +186,11 @@ def replica_fold(
     best = np.zeros(1, dtype=np.int64)
     best_pos = pos[0].copy()
     restart = np.array([-(-s.patience // s.phi), 0, 0, 0, s.kick], dtype=np.int64)
+    bias = np.zeros((s.replicas, n + 1))  # the flat-histogram penalties (settings.flat)
     # compile or load the kernel before the clock starts (numba's start-up is not the search's)
     remc_kernel(
         is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best, restart,
-        s.end_share,
+        s.end_share, bias, s.flat,
     )  # fmt: skip
     goal = target if target is not None else 10**9
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
@@ -201,6 +220,8 @@ def replica_fold(
                 best,
                 restart,
                 s.end_share,
+                bias,
+                s.flat,
             )
         )
         rounds += done
