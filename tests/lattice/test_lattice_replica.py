@@ -269,6 +269,24 @@ def test_cli_fold_by_name_says_proven_or_gap(capsys):
     assert code == 2 and "contradicts" in err
 
 
+def test_settings_parse_and_the_cli_takes_them(capsys):
+    s = ReplicaSettings.parse("3, 0.2,0.5,100,0,0,0,1e-6")
+    assert s == ReplicaSettings(replicas=3, t_min=0.2, t_max=0.5, phi=100, flat=1e-6)
+    assert ReplicaSettings.parse("2,0.25,0.4,500,0") == ReplicaSettings()
+    for bad, says in [("2,0.25", "5 to 8"), ("2,0.5,0.4,500,0", "t_min <= t_max"),
+                      ("2,0.25,0.4,500,0,0,0,-1", "flat must be"), ("x,0.25,0.4,500,0", "int")]:  # fmt: skip
+        with pytest.raises(ValueError, match=says):
+            ReplicaSettings.parse(bad)
+    argv = ["lattice", "fold", "S1-2", "--steps", "2000", "--json", "--no-certify"]
+    code, out, _ = run_cli([*argv, "--settings", "3,0.3,0.6,300,0,0,0,0.001"], capsys)
+    doc = json.loads(out)
+    # phi 300: whole rounds of 300 steps, so 2000 steps per replica become 2100
+    assert code == 0 and doc["steps"] == 2100
+    assert hh_score(doc["sequence"], doc["conformation"]) == doc["score"]
+    code, _, err = run_cli([*argv, "--settings", "2,0.25"], capsys)
+    assert code == 2 and err.startswith("error: --settings R,T_MIN,T_MAX,PHI,PATIENCE")
+
+
 def test_restarts_are_part_of_the_seeded_run():
     # after `patience` steps per replica without a new best since the last start, every replica
     # starts again from the straight chain; a step-limited run stays a pure function of its seed
