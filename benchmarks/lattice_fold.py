@@ -3,7 +3,7 @@ replica-exchange Monte Carlo with pull moves, side by side with the earlier PERM
 budget; then the kernels' speed-up over their plain-Python twins.
 
     nice -n 10 .venv/bin/python benchmarks/lattice_fold.py [--seeds 3] [--seconds 10]
-        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1] [--settings 2,0.25,0.4,500,0[,KICK[,END[,FLAT]]]]
+        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1] [--settings 2,0.25,0.4,500,0[,KICK[,END[,FLAT[,REBRIDGE]]]]]
         [--export-json docs/lattice-runs.json] [--import-json docs/lattice-runs.json]
 
 Each run is one replica set (`gamelab.lattice.fold`, method ``remc``) or one PERM search
@@ -19,11 +19,12 @@ and revision; the seed is the task index), so an interrupted run resumes where i
 run with more seeds or other chains reuses the runs it shares with an earlier one, and a change
 of the 2D settings recomputes the 2D runs only (`--no-store` to recompute everything).
 
-`--settings R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT]]]` runs replica exchange with other
+`--settings R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE]]]]` runs replica exchange with other
 settings than the lattice's defaults (for a side-by-side study on the same seeds and budget; their
 own store key; KICK > 0 restarts from the best fold so far perturbed by KICK steps,
 `ReplicaSettings.kick`; END the share of steps drawn among the end moves,
-`ReplicaSettings.end_share`; FLAT the flat-histogram penalty per step, `ReplicaSettings.flat`).
+`ReplicaSettings.end_share`; FLAT the flat-histogram penalty per step, `ReplicaSettings.flat`;
+REBRIDGE the share of bond-rebridging moves, `ReplicaSettings.rebridge`).
 `--export-json FILE` writes every stored run of the chosen table (key and value) to a small JSON
 file (merged with the runs already in it), `--import-json FILE` puts such a file's runs back into the store (the machine may be wiped
 between sessions; docs/lattice-runs.json is the committed copy).
@@ -91,6 +92,8 @@ def run_params(item: tuple) -> dict:
             algorithm.append({"end_share": s.end_share})
         if s.flat:  # (and runs without the flat-histogram penalty)
             algorithm.append({"flat": s.flat})
+        if s.rebridge:  # (and pull moves only)
+            algorithm.append({"rebridge": s.rebridge})
     else:
         algorithm = [PERM_REVISION]
     return {"chain": name, "method": method, "seconds": seconds, "algorithm": algorithm}
@@ -124,7 +127,7 @@ def main() -> None:
     parser.add_argument(
         "--settings",
         default="",
-        help="replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT]]] instead of the "
+        help="replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE]]]] instead of the "
         "defaults",
     )
     parser.add_argument("--export-json", default="", help="write the stored runs to this file")
@@ -286,7 +289,24 @@ def _twin_speed() -> None:
         t = time.perf_counter()
         restart = np.zeros(5, np.int64)
         bias = np.zeros((2, len(seq) + 1))
-        fn(is_h, 2, temps, pos, grid, *args, 20, 500, 999, best_pos, best, restart, 0.0, bias, 0.0)
+        fn(
+            is_h,
+            2,
+            temps,
+            pos,
+            grid,
+            *args,
+            20,
+            500,
+            999,
+            best_pos,
+            best,
+            restart,
+            0.0,
+            bias,
+            0.0,
+            0.0,
+        )
         timings.append((time.perf_counter() - t, int(best[0])))
     (fast, a), (slow, b) = timings[1], timings[2]
     assert a == b

@@ -25,6 +25,23 @@ a symmetric proposal and Metropolis acceptance gives detailed balance):
   next to the residue after the neighbour), and the chain follows as above;
 * the last ``2 nd`` slots: end move, the end residue to a free site next to its neighbour.
 
+Bond-rebridging moves (Deutsch, J. Chem. Phys. 106:8849, 1997; with pull moves in Wang-Landau
+sampling of HP chains by Wüst & Landau, J. Chem. Phys. 137:064903, 2012) have their own
+:func:`rebridge_slots` numbered slots after those (drawn in a share of the steps,
+``ReplicaSettings.rebridge``). They keep the set of occupied sites and reverse a stretch of the
+chain, so compact folds change their topology without unfolding:
+
+* ``(i, e)``: residue j sits at x_i + e with j > i + 1, j + 1 < n, and x_{i+1} is next to
+  x_{j+1}: the bonds (i, i + 1), (j, j + 1) become (i, j), (i + 1, j + 1) (residues i + 1 ... j
+  take the sites of j ... i + 1);
+* ``e`` at the last residue: residue j < n - 2 sits at x_{n-1} + e: the bond (j, j + 1) becomes
+  (j, n - 1) (residues j + 1 ... n - 1 reversed);
+* ``e`` at the first residue: residue j > 1 sits at x_0 + e: (j - 1, j) becomes (0, j)
+  (residues 0 ... j - 1 reversed).
+
+Each is its own kind's inverse through exactly one slot, so drawing a rebridging slot uniformly
+is a symmetric proposal too (tested like the pull moves).
+
 Every move's inverse is one move of the same probability (tests: the move graph is symmetric and
 connected on every fold of small chains, 2D and 3D), so pull moves are complete and reversible.
 """
@@ -113,11 +130,44 @@ def _pull(pos, grid, n, i, step, lx, ly, lz, cx, cy, cz, need_c, mask, shift, ne
 
 
 @njit(cache=True)
+def _rebridge(pos, grid, n, nd, t, mask, shift, new):
+    """(lo, hi) of bond-rebridging move t (module docstring) and the new sites in new[lo..hi];
+    (-1, -1) if it is not a move of this conformation."""
+    if t < n * nd:
+        i = t // nd
+        e = t % nd
+    else:
+        e = (t - n * nd) % nd
+        i = n - 1 if t - n * nd < nd else 0
+    r = grid[_cell(pos[i, 0] + _DX[e], pos[i, 1] + _DY[e], pos[i, 2] + _DZ[e], mask, shift)] - 1
+    if r < 0:
+        return -1, -1
+    if t < n * nd:  # (i, e): reverse i + 1 ... r
+        if r <= i + 1 or r + 1 >= n or not _adjacent(pos, i + 1, pos, r + 1):
+            return -1, -1
+        lo, hi = i + 1, r
+    elif i == n - 1:  # at the last residue: reverse r + 1 ... n - 1
+        if r >= n - 2:
+            return -1, -1
+        lo, hi = r + 1, n - 1
+    else:  # at the first residue: reverse 0 ... r - 1
+        if r <= 1:
+            return -1, -1
+        lo, hi = 0, r - 1
+    for k in range(lo, hi + 1):
+        for c in range(3):
+            new[k, c] = pos[lo + hi - k, c]
+    return lo, hi
+
+
+@njit(cache=True)
 def _propose(pos, grid, n, nd, slot, mask, shift, new):
     """(lo, hi) of the residues move `slot` changes, their new sites in new[lo..hi]; lo = -1 if
     the slot is not a legal move of this conformation."""
     p = 2 * n * nd
     q = p + 2 * nd * nd
+    if slot >= q + 2 * nd:
+        return _rebridge(pos, grid, n, nd, slot - q - 2 * nd, mask, shift, new)
     if slot < p:
         toward_end = slot // (n * nd)
         rest = slot % (n * nd)
@@ -312,6 +362,7 @@ def remc_kernel(
     end_share,
     bias,
     flat,
+    rebridge,
 ):
     """Run up to `rounds` rounds of replica exchange in place: each replica (the one at temperature
     index t is ``rep_at[t]``) makes `phi` Metropolis steps of uniformly drawn move slots at
@@ -334,8 +385,11 @@ def remc_kernel(
     ends with c contacts, and that replica weighs a fold of c contacts by exp(c / temps[t] -
     bias[t, c]), so a contact count it sits on (a basin it is stuck in) becomes ever less
     attractive and the replica is pushed out of it; exchanges use the same weights. The bias is
-    never lowered, so the sampling is no longer Boltzmann's: a search heuristic. Returns the
-    rounds run."""
+    never lowered, so the sampling is no longer Boltzmann's: a search heuristic.
+
+    With ``rebridge`` > 0, that share of the steps draws a bond-rebridging slot (uniformly among
+    :func:`rebridge_slots`), the others as above; a mixture of symmetric proposals, so the
+    sampling stays exact. Returns the rounds run."""
     n = is_h.shape[0]
     nd = 2 * ndim
     shift = 1
@@ -344,6 +398,7 @@ def remc_kernel(
     mask = (1 << shift) - 1
     pulls = 2 * n * nd
     slots = pulls + 2 * nd * nd + 2 * nd
+    bridges = n * nd + 2 * nd
     new = np.zeros((n, 3), dtype=np.int64)
     old = np.zeros((n, 3), dtype=np.int64)
     nt = temps.shape[0]
@@ -357,7 +412,9 @@ def remc_kernel(
             beta = 1.0 / temps[t]
             row = bias[t] if flat > 0.0 else nobias
             for _ in range(phi):
-                if end_share > 0.0 and _uniform(rng) < end_share:
+                if rebridge > 0.0 and _uniform(rng) < rebridge:
+                    slot = slots + _below(rng, bridges)
+                elif end_share > 0.0 and _uniform(rng) < end_share:
                     slot = pulls + _below(rng, slots - pulls)
                 else:
                     slot = _below(rng, slots)
@@ -433,6 +490,11 @@ def move_slots(n: int, ndim: int) -> int:
     return 2 * n * nd + 2 * nd * nd + 2 * nd
 
 
+def rebridge_slots(n: int, ndim: int) -> int:
+    """How many bond-rebridging slots follow the :func:`move_slots` (legal or not)."""
+    return (n + 2) * 2 * ndim
+
+
 # ---------------------------------------------------------------- plain-Python twins
 
 Site = tuple[int, int, int]
@@ -482,6 +544,28 @@ def _move_python(chain: list[Site], where: dict[Site, int], nd: int, slot: int) 
 
     pulls = 2 * n * nd
     ends = pulls + 2 * nd * nd
+    if slot >= ends + 2 * nd:  # bond rebridging: a stretch of the chain reversed
+        t = slot - ends - 2 * nd
+        if t < n * nd:
+            i, e = divmod(t, nd)
+        else:
+            i, e = (n - 1 if t - n * nd < nd else 0), (t - n * nd) % nd
+        r = where.get(_step(chain[i], e))
+        if r is None:
+            return {}
+        if t < n * nd:
+            if r <= i + 1 or r + 1 >= n or not _touch(chain[i + 1], chain[r + 1]):
+                return {}
+            lo, hi = i + 1, r
+        elif i == n - 1:
+            if r >= n - 2:
+                return {}
+            lo, hi = r + 1, n - 1
+        else:
+            if r <= 1:
+                return {}
+            lo, hi = 0, r - 1
+        return {k: chain[lo + hi - k] for k in range(lo, hi + 1)}
     if slot < pulls:
         toward_end, rest = divmod(slot, n * nd)
         i, e = divmod(rest, nd)
@@ -545,6 +629,7 @@ def remc_python(
     end_share,
     bias,
     flat,
+    rebridge,
 ) -> int:
     """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
     not read; the arrays are updated in place at the end, except `grid`)."""
@@ -553,6 +638,7 @@ def remc_python(
     h = [bool(v) for v in is_h]
     state = [int(rng[0])]
     slots = move_slots(n, ndim)
+    bridges = rebridge_slots(n, ndim)
     chains: list[list[Site]] = [[_site(row) for row in replica] for replica in pos]
     wheres = [{site: i for i, site in enumerate(chain)} for chain in chains]
     scores = [int(c) for c in contacts]
@@ -614,7 +700,9 @@ def remc_python(
             chain, where = chains[r], wheres[r]
             row = penalty[t] if flat > 0.0 else None
             for _ in range(phi):
-                if end_share > 0.0 and uniform() < end_share:
+                if rebridge > 0.0 and uniform() < rebridge:
+                    slot = slots + _next_python(state) % bridges
+                elif end_share > 0.0 and uniform() < end_share:
                     slot = pulls + _next_python(state) % (slots - pulls)
                 else:
                     slot = _next_python(state) % slots

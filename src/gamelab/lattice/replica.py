@@ -54,7 +54,9 @@ class ReplicaSettings:
     move is drawn among the end-pull and end-move slots only (0: every slot uniform, which makes
     the proposal symmetric and the sampling exactly Boltzmann's). `flat`: the flat-histogram
     penalty added, per step, to the contact count a temperature's replica is at (0: none; a search
-    heuristic that pushes replicas out of the basins they sit in, :func:`remc_kernel`)."""
+    heuristic that pushes replicas out of the basins they sit in, :func:`remc_kernel`).
+    `rebridge`: the share of steps that propose a bond-rebridging move (a stretch of the chain
+    reversed on the same sites; 0: pull moves only; the sampling stays exact)."""
 
     replicas: int = 2
     t_min: float = 0.25
@@ -64,6 +66,7 @@ class ReplicaSettings:
     kick: int = 0
     end_share: float = 0.0
     flat: float = 0.0
+    rebridge: float = 0.0
 
     def __post_init__(self) -> None:
         if self.replicas < 1:
@@ -84,18 +87,20 @@ class ReplicaSettings:
             raise ValueError(f"end_share must be in [0, 1), got {self.end_share}")
         if not self.flat >= 0:
             raise ValueError(f"flat must be 0 (no penalty) or more, got {self.flat}")
+        if not 0 <= self.rebridge < 1:
+            raise ValueError(f"rebridge must be in [0, 1), got {self.rebridge}")
 
     #: The fields of :meth:`parse`, in order.
-    FIELDS = "R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT]]]"
+    FIELDS = "R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE]]]]"
 
     @classmethod
     def parse(cls, text: str) -> ReplicaSettings:
-        """Settings from ``R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT]]]`` (the command lines'
-        ``--settings``); ValueError naming the problem otherwise."""
+        """Settings from ``R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE]]]]`` (the
+        command lines' ``--settings``); ValueError naming the problem otherwise."""
         fields = [f.strip() for f in text.split(",")]
-        if not 5 <= len(fields) <= 8:
-            raise ValueError(f"5 to 8 comma-separated values, got {len(fields)}")
-        kinds = (int, float, float, int, int, int, float, float)
+        if not 5 <= len(fields) <= 9:
+            raise ValueError(f"5 to 9 comma-separated values, got {len(fields)}")
+        kinds = (int, float, float, int, int, int, float, float, float)
         return cls(*(kind(v) for kind, v in zip(kinds, fields, strict=False)))
 
     def temperatures(self) -> np.ndarray:
@@ -190,7 +195,7 @@ def replica_fold(
     # compile or load the kernel before the clock starts (numba's start-up is not the search's)
     remc_kernel(
         is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best, restart,
-        s.end_share, bias, s.flat,
+        s.end_share, bias, s.flat, s.rebridge,
     )  # fmt: skip
     goal = target if target is not None else 10**9
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
@@ -222,6 +227,7 @@ def replica_fold(
                 s.end_share,
                 bias,
                 s.flat,
+                s.rebridge,
             )
         )
         rounds += done
