@@ -3,7 +3,7 @@ replica-exchange Monte Carlo with pull moves, side by side with the earlier PERM
 budget; then the kernels' speed-up over their plain-Python twins.
 
     nice -n 10 .venv/bin/python benchmarks/lattice_fold.py [--seeds 3] [--seconds 10]
-        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1] [--settings 2,0.25,0.4,500,0[,KICK[,END[,FLAT[,REBRIDGE]]]]]
+        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1] [--settings 2,0.25,0.4,500,0[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]]
         [--export-json docs/lattice-runs.json] [--import-json docs/lattice-runs.json]
 
 Each run is one replica set (`gamelab.lattice.fold`, method ``remc``) or one PERM search
@@ -19,12 +19,13 @@ and revision; the seed is the task index), so an interrupted run resumes where i
 run with more seeds or other chains reuses the runs it shares with an earlier one, and a change
 of the 2D settings recomputes the 2D runs only (`--no-store` to recompute everything).
 
-`--settings R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE]]]]` runs replica exchange with other
+`--settings R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]` runs replica exchange with other
 settings than the lattice's defaults (for a side-by-side study on the same seeds and budget; their
 own store key; KICK > 0 restarts from the best fold so far perturbed by KICK steps,
 `ReplicaSettings.kick`; END the share of steps drawn among the end moves,
 `ReplicaSettings.end_share`; FLAT the flat-histogram penalty per step, `ReplicaSettings.flat`;
-REBRIDGE the share of bond-rebridging moves, `ReplicaSettings.rebridge`).
+REBRIDGE the share of bond-rebridging moves, `ReplicaSettings.rebridge`; EPOCH the steps per
+replica of each fresh attempt, `ReplicaSettings.epoch`).
 `--export-json FILE` writes every stored run of the chosen table (key and value) to a small JSON
 file (merged with the runs already in it), `--import-json FILE` puts such a file's runs back into the store (the machine may be wiped
 between sessions; docs/lattice-runs.json is the committed copy).
@@ -94,6 +95,8 @@ def run_params(item: tuple) -> dict:
             algorithm.append({"flat": s.flat})
         if s.rebridge:  # (and pull moves only)
             algorithm.append({"rebridge": s.rebridge})
+        if s.epoch:  # (and one attempt)
+            algorithm.append({"epoch": s.epoch})
     else:
         algorithm = [PERM_REVISION]
     return {"chain": name, "method": method, "seconds": seconds, "algorithm": algorithm}
@@ -127,7 +130,7 @@ def main() -> None:
     parser.add_argument(
         "--settings",
         default="",
-        help="replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE]]]] instead of the "
+        help="replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]] instead of the "
         "defaults",
     )
     parser.add_argument("--export-json", default="", help="write the stored runs to this file")

@@ -330,7 +330,7 @@ def test_settings_parse_and_the_cli_takes_them(capsys):
     assert s == ReplicaSettings(replicas=3, t_min=0.2, t_max=0.5, phi=100, flat=1e-6)
     assert ReplicaSettings.parse("2,0.25,0.4,500,0") == ReplicaSettings()
     assert ReplicaSettings.parse("2,0.25,0.4,500,0,0,0,0,0.1").rebridge == 0.1
-    for bad, says in [("2,0.25", "5 to 9"), ("2,0.5,0.4,500,0", "t_min <= t_max"),
+    for bad, says in [("2,0.25", "5 to 10"), ("2,0.5,0.4,500,0", "t_min <= t_max"),
                       ("2,0.25,0.4,500,0,0,0,-1", "flat must be"), ("x,0.25,0.4,500,0", "int")]:  # fmt: skip
         with pytest.raises(ValueError, match=says):
             ReplicaSettings.parse(bad)
@@ -374,3 +374,23 @@ def test_kicked_restarts_start_from_the_best_fold():
         ReplicaSettings(kick=5)
     with pytest.raises(ValueError, match="kick must be 0"):
         ReplicaSettings(patience=10, kick=-1)
+
+
+def test_epochs_restart_from_the_straight_chain_at_fixed_steps():
+    # every `epoch` steps per replica the replicas start again straight, the stream going on: a
+    # step-limited run stays a pure function of its seed, and its first attempt is the plain run
+    seq = get_benchmark("S1-4").sequence
+    s = ReplicaSettings(replicas=2, t_min=0.3, t_max=0.5, phi=50, epoch=1000)
+    a, b = (replica_fold(seq, seed=3, settings=s, max_steps=4000) for _ in range(2))
+    assert (a.contacts, a.conformation, a.restarts, a.steps) == (
+        b.contacts, b.conformation, b.restarts, b.steps,
+    )  # fmt: skip
+    assert a.restarts == 3 and a.steps == 4000
+    plain = replica_fold(seq, seed=3, settings=dataclasses.replace(s, epoch=0), max_steps=1000)
+    first = replica_fold(seq, seed=3, settings=s, max_steps=1000)
+    assert (first.contacts, first.conformation, first.restarts) == (
+        plain.contacts, plain.conformation, 0,
+    )  # fmt: skip
+    assert a.contacts >= first.contacts
+    with pytest.raises(ValueError, match="epoch must be"):
+        ReplicaSettings(epoch=-1)

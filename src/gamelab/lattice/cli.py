@@ -428,7 +428,7 @@ def fold_command(
         str | None,
         typer.Option(
             "--settings",
-            help="Replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE]]]] "
+            help="Replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]] "
             "instead of the chain's defaults (gamelab.lattice.replica.ReplicaSettings).",
         ),
     ] = None,

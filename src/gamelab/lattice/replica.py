@@ -56,7 +56,10 @@ class ReplicaSettings:
     penalty added, per step, to the contact count a temperature's replica is at (0: none; a search
     heuristic that pushes replicas out of the basins they sit in, :func:`remc_kernel`).
     `rebridge`: the share of steps that propose a bond-rebridging move (a stretch of the chain
-    reversed on the same sites; 0: pull moves only; the sampling stays exact)."""
+    reversed on the same sites; 0: pull moves only; the sampling stays exact). `epoch`: after
+    this many steps per replica since the last (re)start, every replica starts again from the
+    straight chain whatever the progress (0: never; fixed-length independent attempts, the random
+    stream going on; unlike `patience`, which waits for a pause of the best)."""
 
     replicas: int = 2
     t_min: float = 0.25
@@ -67,6 +70,7 @@ class ReplicaSettings:
     end_share: float = 0.0
     flat: float = 0.0
     rebridge: float = 0.0
+    epoch: int = 0
 
     def __post_init__(self) -> None:
         if self.replicas < 1:
@@ -89,18 +93,21 @@ class ReplicaSettings:
             raise ValueError(f"flat must be 0 (no penalty) or more, got {self.flat}")
         if not 0 <= self.rebridge < 1:
             raise ValueError(f"rebridge must be in [0, 1), got {self.rebridge}")
+        if self.epoch < 0:
+            raise ValueError(f"epoch must be 0 (never restart) or more, got {self.epoch}")
 
     #: The fields of :meth:`parse`, in order.
-    FIELDS = "R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE]]]]"
+    FIELDS = "R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]"
 
     @classmethod
     def parse(cls, text: str) -> ReplicaSettings:
-        """Settings from ``R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE]]]]`` (the
-        command lines' ``--settings``); ValueError naming the problem otherwise."""
+        """Settings from ``R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]``
+        (the command lines' ``--settings``; the fields in order); ValueError naming the problem
+        otherwise."""
         fields = [f.strip() for f in text.split(",")]
-        if not 5 <= len(fields) <= 9:
-            raise ValueError(f"5 to 9 comma-separated values, got {len(fields)}")
-        kinds = (int, float, float, int, int, int, float, float, float)
+        if not 5 <= len(fields) <= 10:
+            raise ValueError(f"5 to 10 comma-separated values, got {len(fields)}")
+        kinds = (int, float, float, int, int, int, float, float, float, int)
         return cls(*(kind(v) for kind, v in zip(kinds, fields, strict=False)))
 
     def temperatures(self) -> np.ndarray:
@@ -136,7 +143,7 @@ class ReplicaRun:
     steps: int  # Monte Carlo steps per replica
     seconds: float  # CPU seconds (one core)
     seconds_to_best: float  # CPU seconds until the final best was first seen
-    restarts: int = 0  # restarts (settings.patience), straight or kicked (settings.kick)
+    restarts: int = 0  # restarts (settings.patience, straight or kicked; settings.epoch)
     # (contacts, CPU seconds) each time the best rose, as seen between the kernel's chunks of
     # rounds (chunks take up to about 0.05-0.1 CPU s)
     improvements: tuple[tuple[int, float], ...] = ()
@@ -204,8 +211,17 @@ def replica_fold(
     improvements: list[tuple[int, float]] = []
     rounds = 0
     chunk = 1
+    epoch = -(-s.epoch // s.phi)  # rounds per attempt (settings.epoch; 0: one attempt)
+    since_start, epochs = 0, 0
     while best[0] < goal and (rounds_left is None or rounds_left > 0):
+        if epoch and since_start >= epoch:  # a new attempt from the straight chain
+            pos[:], grid[:] = new_state(n, ndim, s.replicas)
+            contacts[:] = 0
+            restart[1:3] = 0
+            since_start, epochs = 0, epochs + 1
         ask = chunk if rounds_left is None else min(chunk, rounds_left)
+        if epoch:
+            ask = min(ask, epoch - since_start)
         before = int(best[0])
         t0 = time.thread_time()
         done = int(
@@ -231,6 +247,7 @@ def replica_fold(
             )
         )
         rounds += done
+        since_start += done
         if rounds_left is not None:
             rounds_left -= done
         now = time.thread_time()
@@ -249,6 +266,6 @@ def replica_fold(
         rounds * s.phi,
         time.thread_time() - started,
         found_at,
-        int(restart[3]),
+        int(restart[3]) + epochs,
         tuple(improvements),
     )
