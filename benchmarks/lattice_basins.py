@@ -10,6 +10,9 @@ value shipped in the expert pack (`gamelab.lattice.expert`): how many HH contact
 pairs) the two share, and which H residues have no contact. Folds of the same basin share most
 contacts; folds of different global shapes share few.
 
+Then, per fold, how many of the move slots (`gamelab.lattice._replica_kernels`) are legal moves of
+it, and how many of those keep or raise its contacts (how much of a step's draw is wasted).
+
 Temperatures (``--temperatures``): one replica set over that ladder (seed 0) runs 2000 rounds of
 500 steps to settle, then 400 x 20 rounds; printed per temperature: the mean and standard
 deviation of the contacts of the replica there (how compact each temperature keeps the chain,
@@ -52,6 +55,36 @@ def basins(chain: str, seeds: list[int], seconds: float) -> None:
     for name, pairs in sets.items():
         touched = {i for pair in pairs for i in pair}
         print(f"{name}: H residues without a contact: {[i for i in h if i not in touched]}")
+    slots(b.sequence, folds)
+
+
+def slots(sequence: str, folds: dict[str, str]) -> None:
+    """How many of the move slots are legal moves of each fold (pull, end pull and end moves;
+    bond-rebridging), and how many of the legal ones keep or raise the contacts."""
+    from gamelab.lattice._replica_kernels import apply_move_kernel, move_slots, rebridge_slots
+    from gamelab.lattice.replica import conformation_of
+    from gamelab.lattice.rules import coordinates, hh_score
+
+    n = len(sequence)
+    total, extra = move_slots(n, 2), rebridge_slots(n, 2)
+    print(f"\nlegal move slots of each fold ({total} pull / end slots, {extra} rebridging slots)")
+    for name, conf in folds.items():
+        pos = np.array(coordinates(conf), dtype=np.int64)
+        score = hh_score(sequence, conf)
+        legal, kept, bridges = 0, 0, 0
+        for slot in range(total + extra):
+            ok, new = apply_move_kernel(pos, 2, slot)
+            if not ok:
+                continue
+            if slot >= total:
+                bridges += 1
+                continue
+            legal += 1
+            kept += hh_score(sequence, conformation_of(new, 2)) >= score
+        print(
+            f"{name}: {legal} legal pull / end moves ({kept} of them keep or raise the "
+            f"contacts), {bridges} legal rebridging moves"
+        )
 
 
 def temperatures(chain: str, temps: list[float]) -> None:
