@@ -130,7 +130,7 @@ class ReplicaSettings:
 #: 50 steps (``kick``), 15 % end moves (``end_share``); none beat these defaults on S1-10/S1-11.
 #: Session 15 neither: the flat-histogram penalty (``flat``), 8 replicas over 0.25-0.65 exchanging
 #: every 100 steps, 20 % bond-rebridging moves (``rebridge``), fresh attempts every 30 M steps
-#: (``epoch``) and the cold replica alone (docs/lattice.md).
+#: (``epoch``), the cold replica alone, and 4 replicas over 0.25-0.40 (docs/lattice.md).
 DEFAULT_SETTINGS = {
     "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500),
     "cubic": ReplicaSettings(replicas=5, t_min=0.28, t_max=0.65, phi=500),
