@@ -3,7 +3,7 @@ replica-exchange Monte Carlo with pull moves, side by side with the earlier PERM
 budget; then the kernels' speed-up over their plain-Python twins.
 
     nice -n 10 .venv/bin/python benchmarks/lattice_fold.py [--seeds 3] [--seconds 10]
-        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1] [--settings 2,0.25,0.4,500,0[,KICK[,END]]]
+        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1] [--settings 2,0.25,0.4,500,0[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]]
         [--export-json docs/lattice-runs.json] [--import-json docs/lattice-runs.json]
 
 Each run is one replica set (`gamelab.lattice.fold`, method ``remc``) or one PERM search
@@ -19,10 +19,13 @@ and revision; the seed is the task index), so an interrupted run resumes where i
 run with more seeds or other chains reuses the runs it shares with an earlier one, and a change
 of the 2D settings recomputes the 2D runs only (`--no-store` to recompute everything).
 
-`--settings R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END]]` runs replica exchange with other settings than the
-lattice's defaults (for a side-by-side study on the same seeds and budget; their own store key;
-KICK > 0 restarts from the best fold so far perturbed by KICK steps, `ReplicaSettings.kick`; END
-the share of steps drawn among the end moves, `ReplicaSettings.end_share`).
+`--settings R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]` runs replica exchange with other
+settings than the lattice's defaults (for a side-by-side study on the same seeds and budget; their
+own store key; KICK > 0 restarts from the best fold so far perturbed by KICK steps,
+`ReplicaSettings.kick`; END the share of steps drawn among the end moves,
+`ReplicaSettings.end_share`; FLAT the flat-histogram penalty per step, `ReplicaSettings.flat`;
+REBRIDGE the share of bond-rebridging moves, `ReplicaSettings.rebridge`; EPOCH the steps per
+replica of each fresh attempt, `ReplicaSettings.epoch`).
 `--export-json FILE` writes every stored run of the chosen table (key and value) to a small JSON
 file (merged with the runs already in it), `--import-json FILE` puts such a file's runs back into the store (the machine may be wiped
 between sessions; docs/lattice-runs.json is the committed copy).
@@ -31,6 +34,7 @@ between sessions; docs/lattice-runs.json is the committed copy).
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import json
 import os
 import statistics
@@ -60,6 +64,10 @@ def run_one(item: tuple, rng: np.random.Generator) -> dict:
         "score": r.score,
         "cpu_to_best": r.seconds_to_best,
         "reached": r.known_optimum is not None and r.score >= r.known_optimum,
+        # (since session 15: the run's steps per replica and CPU s, so that the step rate of
+        # runs at different loads can be compared; earlier stored runs lack them)
+        "steps": r.steps,
+        "cpu": r.cpu_seconds,
     }
 
 
@@ -87,6 +95,12 @@ def run_params(item: tuple) -> dict:
             algorithm.append(s.kick)
         if s.end_share:  # (and uniform slots)
             algorithm.append({"end_share": s.end_share})
+        if s.flat:  # (and runs without the flat-histogram penalty)
+            algorithm.append({"flat": s.flat})
+        if s.rebridge:  # (and pull moves only)
+            algorithm.append({"rebridge": s.rebridge})
+        if s.epoch:  # (and one attempt)
+            algorithm.append({"epoch": s.epoch})
     else:
         algorithm = [PERM_REVISION]
     return {"chain": name, "method": method, "seconds": seconds, "algorithm": algorithm}
@@ -120,7 +134,8 @@ def main() -> None:
     parser.add_argument(
         "--settings",
         default="",
-        help="replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END]] instead of the defaults",
+        help="replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]] instead of the "
+        "defaults",
     )
     parser.add_argument("--export-json", default="", help="write the stored runs to this file")
     parser.add_argument("--import-json", default="", help="put this file's runs into the store")
@@ -130,15 +145,9 @@ def main() -> None:
     override: tuple = ()
     if args.settings:
         try:
-            fields = args.settings.split(",")
-            if len(fields) not in (5, 6, 7):
-                raise ValueError(f"5 to 7 comma-separated values, got {len(fields)}")
-            r, t0, t1, phi, patience, *more = fields
-            override = (int(r), float(t0), float(t1), int(phi), int(patience))
-            override += tuple(t(v) for t, v in zip((int, float), more, strict=False))
-            ReplicaSettings(*override)
+            override = dataclasses.astuple(ReplicaSettings.parse(args.settings))
         except ValueError as exc:
-            parser.error(f"--settings R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END]]: {exc}")
+            parser.error(f"--settings {ReplicaSettings.FIELDS}: {exc}")
     os.environ.setdefault("GAMELAB_CACHE", tempfile.mkdtemp(prefix="lattice-bench-"))
 
     from gamelab.core.parallel import Backend, run_tasks
@@ -286,7 +295,25 @@ def _twin_speed() -> None:
         best, best_pos = np.zeros(1, np.int64), pos[0].copy()
         t = time.perf_counter()
         restart = np.zeros(5, np.int64)
-        fn(is_h, 2, temps, pos, grid, *args, 20, 500, 999, best_pos, best, restart, 0.0)
+        bias = np.zeros((2, len(seq) + 1))
+        fn(
+            is_h,
+            2,
+            temps,
+            pos,
+            grid,
+            *args,
+            20,
+            500,
+            999,
+            best_pos,
+            best,
+            restart,
+            0.0,
+            bias,
+            0.0,
+            0.0,
+        )
         timings.append((time.perf_counter() - t, int(best[0])))
     (fast, a), (slow, b) = timings[1], timings[2]
     assert a == b

@@ -422,6 +422,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_replica_kernels._adjacent": "the stop test of a pull inside _pull",
         "_replica_kernels._free": "the free-site tests of _pull and _propose",
         "_replica_kernels._pull": "one pull move inside _propose",
+        "_replica_kernels._rebridge": "a bond-rebridging move inside _propose",
         "_replica_kernels._propose": "a numbered move inside _try_move and apply_move_kernel",
         "_replica_kernels._range_contacts2": "the contact change of a move inside _try_move",
         "_replica_kernels._place": "grid updates inside _try_move and apply_move_kernel",

@@ -19,6 +19,7 @@ from gamelab.lattice._replica_kernels import (
     apply_move_kernel,
     apply_move_python,
     move_slots,
+    rebridge_slots,
     remc_kernel,
     remc_python,
 )
@@ -89,6 +90,58 @@ def test_pull_moves_are_complete_and_reversible(n, lattice, walks):
         assert enumerate_timed(n, lattice).conformations == (walks + 4) // 8  # A046171
 
 
+def _rebridge_graph(n: int, lattice: str) -> tuple[dict[str, Counter], Counter]:
+    """For every walk, how many bond-rebridging slots lead to each other walk (up to
+    translation), and how many legal moves of each kind (inner, at the last, at the first
+    residue) there are in all."""
+    ndim = 2 if lattice == "square" else 3
+    first, inner = move_slots(n, ndim), n * 2 * ndim
+    graph, kinds = {}, Counter()
+    for conf in _all_walks(n, lattice):
+        pos = np.array(coordinates(conf, lattice), dtype=np.int64)
+        out: Counter = Counter()
+        for t in range(rebridge_slots(n, ndim)):
+            legal, new = apply_move_kernel(pos, ndim, first + t)
+            twin = apply_move_python(pos, ndim, first + t)
+            assert twin[0] == legal and np.array_equal(twin[1], new)  # kernel == twin
+            if legal:  # the same sites, in another order
+                assert sorted(map(tuple, new.tolist())) == sorted(map(tuple, pos.tolist()))
+                out[conformation_of(new, ndim)] += 1
+                kinds["inner" if t < inner else "last" if t < inner + 2 * ndim else "first"] += 1
+        graph[conf] = out
+    return graph, kinds
+
+
+@pytest.mark.parametrize(("n", "lattice"), [(6, "square"), (5, "cubic")])
+def test_rebridging_moves_are_reversible_and_keep_the_sites(n, lattice):
+    graph, kinds = _rebridge_graph(n, lattice)
+    for x, out in graph.items():
+        for y, count in out.items():
+            assert y != x and y in graph  # a real change, still a self-avoiding walk
+            assert graph[y][x] == count  # the inverse is one rebridging move, as many ways
+    # stretches reversed at the last or the first residue (as often: the walks are closed under
+    # reversal); an inner stretch needs a longer chain (a loop of at least 5 residues between
+    # the two parallel bonds; below)
+    assert kinds["last"] == kinds["first"] > 0 and kinds["inner"] == 0
+
+
+def test_an_inner_rebridging_move_in_2d():
+    # the 9-residue spiral RRUULLDR: residue 7 at (0, 1) is next to residue 0, and residue 1 at
+    # (1, 0) next to residue 8 at (1, 1), so the bonds (0, 1), (7, 8) become (0, 7), (1, 8):
+    # residues 1 ... 7 run the other way round, which is the spiral UURRDDLU, and back
+    slot = move_slots(9, 2) + 0 * 4 + 1  # (i = 0, e = up)
+    pos = np.array(coordinates("RRUULLDR"), dtype=np.int64)
+    legal, new = apply_move_kernel(pos, 2, slot)
+    assert legal and conformation_of(new, 2) == "UURRDDLU"
+    assert (
+        apply_move_python(pos, 2, slot)[0]
+        and conformation_of(apply_move_python(pos, 2, slot)[1], 2) == "UURRDDLU"
+    )
+    back = move_slots(9, 2) + 0 * 4 + 0  # (i = 0, e = right: residue 7 is now at (1, 0))
+    legal, again = apply_move_kernel(new, 2, back)
+    assert legal and np.array_equal(again, pos)
+
+
 def test_detailed_balance_on_an_enumerable_chain():
     """The exact transition matrix of one replica (uniform slots, Metropolis) satisfies detailed
     balance for the Boltzmann distribution, and the kernel's samples follow it."""
@@ -111,27 +164,32 @@ def test_detailed_balance_on_an_enumerable_chain():
     pos, grid = new_state(n, 2, 1)
     contacts, rep_at = np.zeros(1, np.int64), np.zeros(1, np.int64)
     rng, best, best_pos = np.array([7], np.uint64), np.zeros(1, np.int64), pos[0].copy()
-    seen = Counter()
     rounds = 20_000
-    for k in range(rounds):
-        remc_kernel(
-            is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos, best,
-            np.zeros(5, np.int64), 0.0,
-        )  # fmt: skip
-        seen[int(contacts[0])] += 1
-        if k % 1000 == 0:
-            assert hh_score(seq, conformation_of(pos[0], 2)) == contacts[0]
-    for s, p in exact.items():
-        assert seen[s] / rounds == pytest.approx(p, abs=0.02)
+    for rebridge in (0.0, 0.3):  # pull moves only, and with 30 % bond-rebridging moves
+        seen: Counter = Counter()
+        for k in range(rounds):
+            remc_kernel(
+                is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos,
+                best, np.zeros(5, np.int64), 0.0, np.zeros((1, n + 1)), 0.0, rebridge,
+            )  # fmt: skip
+            seen[int(contacts[0])] += 1
+            if k % 1000 == 0:
+                assert hh_score(seq, conformation_of(pos[0], 2)) == contacts[0]
+        for s, p in exact.items():
+            assert seen[s] / rounds == pytest.approx(p, abs=0.02)
 
 
 @pytest.mark.parametrize(("ndim", "length"), [(2, 12), (2, 25), (3, 10), (3, 16)])
 def test_remc_kernel_matches_python_twin(ndim, length):
     rng = np.random.default_rng(length + ndim)
     # without restarts, restarting straight after 2 idle rounds, from the best kicked 30 steps,
-    # and with 30 % of the steps at the chain's ends
-    for seed, patience, kick, end_share in [(0, 0, 0, 0.0), (1, 2, 0, 0.0), (2, 2, 30, 0.0),
-                                            (3, 0, 0, 0.3)]:  # fmt: skip
+    # with 30 % of the steps at the chain's ends, with the flat-histogram penalty, and with 30 %
+    # bond-rebridging moves
+    for seed, patience, kick, end_share, flat, rebridge in [
+        (0, 0, 0, 0.0, 0.0, 0.0), (1, 2, 0, 0.0, 0.0, 0.0), (2, 2, 30, 0.0, 0.0, 0.0),
+        (3, 0, 0, 0.3, 0.0, 0.0), (4, 0, 0, 0.0, 0.01, 0.0), (5, 2, 30, 0.0, 0.003, 0.0),
+        (6, 0, 0, 0.0, 0.0, 0.3), (7, 2, 30, 0.2, 0.003, 0.3),
+    ]:  # fmt: skip
         is_h = rng.random(length) < 0.5
         temps = np.array([0.3, 0.5, 0.9])
         runs = []
@@ -141,13 +199,16 @@ def test_remc_kernel_matches_python_twin(ndim, length):
             state = np.array([seed * 1000 + 17], np.uint64)
             best, best_pos = np.zeros(1, np.int64), pos[0].copy()
             restart = np.array([patience, 0, 0, 0, kick], np.int64)
+            bias = np.zeros((3, length + 1))
             done = fn(
                 is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best,
-                restart, end_share,
+                restart, end_share, bias, flat, rebridge,
             )  # fmt: skip
             runs.append((done, pos.tolist(), contacts.tolist(), rep_at.tolist(), int(state[0]),
-                         int(best[0]), best_pos.tolist(), restart.tolist()))  # fmt: skip
+                         int(best[0]), best_pos.tolist(), restart.tolist(), bias.tolist()))  # fmt: skip
         assert runs[0] == runs[1]
+        # the penalty grows by `flat` a step, at the contact count each step ends on
+        assert sum(map(sum, runs[0][8])) == pytest.approx(flat * 15 * 60 * 3)
         assert (runs[0][7][3] > 0) == (patience > 0)  # restarts happened exactly when asked
         assert runs[0][5] == hh_score(
             "".join("H" if h else "P" for h in is_h), conformation_of(np.array(runs[0][6]), ndim),
@@ -264,6 +325,25 @@ def test_cli_fold_by_name_says_proven_or_gap(capsys):
     assert code == 2 and "contradicts" in err
 
 
+def test_settings_parse_and_the_cli_takes_them(capsys):
+    s = ReplicaSettings.parse("3, 0.2,0.5,100,0,0,0,1e-6")
+    assert s == ReplicaSettings(replicas=3, t_min=0.2, t_max=0.5, phi=100, flat=1e-6)
+    assert ReplicaSettings.parse("2,0.25,0.4,500,0") == ReplicaSettings()
+    assert ReplicaSettings.parse("2,0.25,0.4,500,0,0,0,0,0.1").rebridge == 0.1
+    for bad, says in [("2,0.25", "5 to 10"), ("2,0.5,0.4,500,0", "t_min <= t_max"),
+                      ("2,0.25,0.4,500,0,0,0,-1", "flat must be"), ("x,0.25,0.4,500,0", "int")]:  # fmt: skip
+        with pytest.raises(ValueError, match=says):
+            ReplicaSettings.parse(bad)
+    argv = ["lattice", "fold", "S1-2", "--steps", "2000", "--json", "--no-certify"]
+    code, out, _ = run_cli([*argv, "--settings", "3,0.3,0.6,300,0,0,0,0.001"], capsys)
+    doc = json.loads(out)
+    # phi 300: whole rounds of 300 steps, so 2000 steps per replica become 2100
+    assert code == 0 and doc["steps"] == 2100
+    assert hh_score(doc["sequence"], doc["conformation"]) == doc["score"]
+    code, _, err = run_cli([*argv, "--settings", "2,0.25"], capsys)
+    assert code == 2 and err.startswith("error: --settings R,T_MIN,T_MAX,PHI,PATIENCE")
+
+
 def test_restarts_are_part_of_the_seeded_run():
     # after `patience` steps per replica without a new best since the last start, every replica
     # starts again from the straight chain; a step-limited run stays a pure function of its seed
@@ -294,3 +374,23 @@ def test_kicked_restarts_start_from_the_best_fold():
         ReplicaSettings(kick=5)
     with pytest.raises(ValueError, match="kick must be 0"):
         ReplicaSettings(patience=10, kick=-1)
+
+
+def test_epochs_restart_from_the_straight_chain_at_fixed_steps():
+    # every `epoch` steps per replica the replicas start again straight, the stream going on: a
+    # step-limited run stays a pure function of its seed, and its first attempt is the plain run
+    seq = get_benchmark("S1-4").sequence
+    s = ReplicaSettings(replicas=2, t_min=0.3, t_max=0.5, phi=50, epoch=1000)
+    a, b = (replica_fold(seq, seed=3, settings=s, max_steps=4000) for _ in range(2))
+    assert (a.contacts, a.conformation, a.restarts, a.steps) == (
+        b.contacts, b.conformation, b.restarts, b.steps,
+    )  # fmt: skip
+    assert a.restarts == 3 and a.steps == 4000
+    plain = replica_fold(seq, seed=3, settings=dataclasses.replace(s, epoch=0), max_steps=1000)
+    first = replica_fold(seq, seed=3, settings=s, max_steps=1000)
+    assert (first.contacts, first.conformation, first.restarts) == (
+        plain.contacts, plain.conformation, 0,
+    )  # fmt: skip
+    assert a.contacts >= first.contacts
+    with pytest.raises(ValueError, match="epoch must be"):
+        ReplicaSettings(epoch=-1)

@@ -25,6 +25,23 @@ a symmetric proposal and Metropolis acceptance gives detailed balance):
   next to the residue after the neighbour), and the chain follows as above;
 * the last ``2 nd`` slots: end move, the end residue to a free site next to its neighbour.
 
+Bond-rebridging moves (Deutsch, J. Chem. Phys. 106:8849, 1997; with pull moves in Wang-Landau
+sampling of HP chains by Wüst & Landau, J. Chem. Phys. 137:064903, 2012) have their own
+:func:`rebridge_slots` numbered slots after those (drawn in a share of the steps,
+``ReplicaSettings.rebridge``). They keep the set of occupied sites and reverse a stretch of the
+chain, so compact folds change their topology without unfolding:
+
+* ``(i, e)``: residue j sits at x_i + e with j > i + 1, j + 1 < n, and x_{i+1} is next to
+  x_{j+1}: the bonds (i, i + 1), (j, j + 1) become (i, j), (i + 1, j + 1) (residues i + 1 ... j
+  take the sites of j ... i + 1);
+* ``e`` at the last residue: residue j < n - 2 sits at x_{n-1} + e: the bond (j, j + 1) becomes
+  (j, n - 1) (residues j + 1 ... n - 1 reversed);
+* ``e`` at the first residue: residue j > 1 sits at x_0 + e: (j - 1, j) becomes (0, j)
+  (residues 0 ... j - 1 reversed).
+
+Each is its own kind's inverse through exactly one slot, so drawing a rebridging slot uniformly
+is a symmetric proposal too (tested like the pull moves).
+
 Every move's inverse is one move of the same probability (tests: the move graph is symmetric and
 connected on every fold of small chains, 2D and 3D), so pull moves are complete and reversible.
 """
@@ -113,11 +130,44 @@ def _pull(pos, grid, n, i, step, lx, ly, lz, cx, cy, cz, need_c, mask, shift, ne
 
 
 @njit(cache=True)
+def _rebridge(pos, grid, n, nd, t, mask, shift, new):
+    """(lo, hi) of bond-rebridging move t (module docstring) and the new sites in new[lo..hi];
+    (-1, -1) if it is not a move of this conformation."""
+    if t < n * nd:
+        i = t // nd
+        e = t % nd
+    else:
+        e = (t - n * nd) % nd
+        i = n - 1 if t - n * nd < nd else 0
+    r = grid[_cell(pos[i, 0] + _DX[e], pos[i, 1] + _DY[e], pos[i, 2] + _DZ[e], mask, shift)] - 1
+    if r < 0:
+        return -1, -1
+    if t < n * nd:  # (i, e): reverse i + 1 ... r
+        if r <= i + 1 or r + 1 >= n or not _adjacent(pos, i + 1, pos, r + 1):
+            return -1, -1
+        lo, hi = i + 1, r
+    elif i == n - 1:  # at the last residue: reverse r + 1 ... n - 1
+        if r >= n - 2:
+            return -1, -1
+        lo, hi = r + 1, n - 1
+    else:  # at the first residue: reverse 0 ... r - 1
+        if r <= 1:
+            return -1, -1
+        lo, hi = 0, r - 1
+    for k in range(lo, hi + 1):
+        for c in range(3):
+            new[k, c] = pos[lo + hi - k, c]
+    return lo, hi
+
+
+@njit(cache=True)
 def _propose(pos, grid, n, nd, slot, mask, shift, new):
     """(lo, hi) of the residues move `slot` changes, their new sites in new[lo..hi]; lo = -1 if
     the slot is not a legal move of this conformation."""
     p = 2 * n * nd
     q = p + 2 * nd * nd
+    if slot >= q + 2 * nd:
+        return _rebridge(pos, grid, n, nd, slot - q - 2 * nd, mask, shift, new)
     if slot < p:
         toward_end = slot // (n * nd)
         rest = slot % (n * nd)
@@ -217,9 +267,11 @@ def _place(pos, grid, lo, hi, value, mask, shift):
 
 
 @njit(cache=True)
-def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old):
+def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias, now):
     """Propose slot, accept by Metropolis at inverse temperature beta; the change in contacts
-    (0 if rejected or illegal). pos/grid updated in place."""
+    (0 if rejected or illegal). pos/grid updated in place. With a non-empty `bias` (indexed by
+    contacts; `now` the contacts before the move) the weight of a fold of c contacts is
+    exp(beta c - bias[c]) (the flat-histogram penalty, see :func:`remc_kernel`)."""
     n = is_h.shape[0]
     lo, hi = _propose(pos, grid, n, nd, slot, mask, shift, new)
     if lo < 0:
@@ -233,8 +285,13 @@ def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old):
     _place(pos, grid, lo, hi, True, mask, shift)
     after = _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
     gain = (after - before) // 2
-    if gain >= 0 or _uniform(rng) < math.exp(beta * gain):
-        return gain
+    if bias.shape[0] == 0:
+        if gain >= 0 or _uniform(rng) < math.exp(beta * gain):
+            return gain
+    else:
+        x = beta * gain - bias[now + gain] + bias[now]
+        if x >= 0.0 or _uniform(rng) < math.exp(x):
+            return gain
     _place(pos, grid, lo, hi, False, mask, shift)
     for i in range(lo, hi + 1):
         for c in range(3):
@@ -273,8 +330,9 @@ def _kick(is_h, pos, grid, contacts, best_pos, best, steps, nd, rng, mask, shift
         contacts[r] = best[0]
         for _ in range(steps):
             gain = _try_move(
-                is_h, pos[r], grid[r], nd, _below(rng, slots), 0.0, rng, mask, shift, new, old
-            )
+                is_h, pos[r], grid[r], nd, _below(rng, slots), 0.0, rng, mask, shift, new, old,
+                np.zeros(0), 0,
+            )  # fmt: skip
             contacts[r] += gain
             if gain != 0 and contacts[r] > best[0]:
                 best[0] = contacts[r]
@@ -302,6 +360,9 @@ def remc_kernel(
     best,
     restart,
     end_share,
+    bias,
+    flat,
+    rebridge,
 ):
     """Run up to `rounds` rounds of replica exchange in place: each replica (the one at temperature
     index t is ``rep_at[t]``) makes `phi` Metropolis steps of uniformly drawn move slots at
@@ -316,7 +377,19 @@ def remc_kernel(
     made, kick): with patience > 0, after `patience` rounds in a row in which no replica beat the
     best seen since the last (re)start, every replica goes back to the straight chain (kick 0)
     or to the best fold so far perturbed by `kick` steps at infinite temperature (the random
-    stream goes on). Returns the rounds run."""
+    stream goes on).
+
+    With ``flat`` > 0 (a flat-histogram penalty in the manner of energy-landscape paving, Hansmann
+    & Wille, PRL 88:068105, 2002, and Wang-Landau sampling): ``bias[t, c]`` (t a temperature
+    index, c a contact count) grows by `flat` at every step that the replica at temperature t
+    ends with c contacts, and that replica weighs a fold of c contacts by exp(c / temps[t] -
+    bias[t, c]), so a contact count it sits on (a basin it is stuck in) becomes ever less
+    attractive and the replica is pushed out of it; exchanges use the same weights. The bias is
+    never lowered, so the sampling is no longer Boltzmann's: a search heuristic.
+
+    With ``rebridge`` > 0, that share of the steps draws a bond-rebridging slot (uniformly among
+    :func:`rebridge_slots`), the others as above; a mixture of symmetric proposals, so the
+    sampling stays exact. Returns the rounds run."""
     n = is_h.shape[0]
     nd = 2 * ndim
     shift = 1
@@ -325,9 +398,11 @@ def remc_kernel(
     mask = (1 << shift) - 1
     pulls = 2 * n * nd
     slots = pulls + 2 * nd * nd + 2 * nd
+    bridges = n * nd + 2 * nd
     new = np.zeros((n, 3), dtype=np.int64)
     old = np.zeros((n, 3), dtype=np.int64)
     nt = temps.shape[0]
+    nobias = np.zeros(0)
     done = 0
     while done < rounds and best[0] < target:
         done += 1
@@ -335,12 +410,20 @@ def remc_kernel(
         for t in range(nt):
             r = rep_at[t]
             beta = 1.0 / temps[t]
+            row = bias[t] if flat > 0.0 else nobias
             for _ in range(phi):
-                if end_share > 0.0 and _uniform(rng) < end_share:
+                if rebridge > 0.0 and _uniform(rng) < rebridge:
+                    slot = slots + _below(rng, bridges)
+                elif end_share > 0.0 and _uniform(rng) < end_share:
                     slot = pulls + _below(rng, slots - pulls)
                 else:
                     slot = _below(rng, slots)
-                gain = _try_move(is_h, pos[r], grid[r], nd, slot, beta, rng, mask, shift, new, old)
+                gain = _try_move(
+                    is_h, pos[r], grid[r], nd, slot, beta, rng, mask, shift, new, old, row,
+                    contacts[r],
+                )  # fmt: skip
+                if flat > 0.0:
+                    row[contacts[r] + gain] += flat
                 if gain != 0:
                     contacts[r] += gain
                     if contacts[r] > restart[2]:
@@ -356,6 +439,9 @@ def remc_kernel(
             b = rep_at[t + 1]
             # energies are -contacts: accept with min(1, exp((beta_t - beta_t+1)(E_a - E_b)))
             delta = (1.0 / temps[t] - 1.0 / temps[t + 1]) * (contacts[b] - contacts[a])
+            if flat > 0.0:  # the swap's change of the penalties
+                delta += bias[t, contacts[a]] - bias[t, contacts[b]]
+                delta += bias[t + 1, contacts[b]] - bias[t + 1, contacts[a]]
             if delta >= 0.0 or _uniform(rng) < math.exp(delta):
                 rep_at[t] = b
                 rep_at[t + 1] = a
@@ -402,6 +488,11 @@ def move_slots(n: int, ndim: int) -> int:
     """How many numbered move slots a chain of n residues has (legal or not)."""
     nd = 2 * ndim
     return 2 * n * nd + 2 * nd * nd + 2 * nd
+
+
+def rebridge_slots(n: int, ndim: int) -> int:
+    """How many bond-rebridging slots follow the :func:`move_slots` (legal or not)."""
+    return (n + 2) * 2 * ndim
 
 
 # ---------------------------------------------------------------- plain-Python twins
@@ -453,6 +544,28 @@ def _move_python(chain: list[Site], where: dict[Site, int], nd: int, slot: int) 
 
     pulls = 2 * n * nd
     ends = pulls + 2 * nd * nd
+    if slot >= ends + 2 * nd:  # bond rebridging: a stretch of the chain reversed
+        t = slot - ends - 2 * nd
+        if t < n * nd:
+            i, e = divmod(t, nd)
+        else:
+            i, e = (n - 1 if t - n * nd < nd else 0), (t - n * nd) % nd
+        r = where.get(_step(chain[i], e))
+        if r is None:
+            return {}
+        if t < n * nd:
+            if r <= i + 1 or r + 1 >= n or not _touch(chain[i + 1], chain[r + 1]):
+                return {}
+            lo, hi = i + 1, r
+        elif i == n - 1:
+            if r >= n - 2:
+                return {}
+            lo, hi = r + 1, n - 1
+        else:
+            if r <= 1:
+                return {}
+            lo, hi = 0, r - 1
+        return {k: chain[lo + hi - k] for k in range(lo, hi + 1)}
     if slot < pulls:
         toward_end, rest = divmod(slot, n * nd)
         i, e = divmod(rest, nd)
@@ -514,6 +627,9 @@ def remc_python(
     best,
     restart,
     end_share,
+    bias,
+    flat,
+    rebridge,
 ) -> int:
     """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
     not read; the arrays are updated in place at the end, except `grid`)."""
@@ -522,6 +638,7 @@ def remc_python(
     h = [bool(v) for v in is_h]
     state = [int(rng[0])]
     slots = move_slots(n, ndim)
+    bridges = rebridge_slots(n, ndim)
     chains: list[list[Site]] = [[_site(row) for row in replica] for replica in pos]
     wheres = [{site: i for i, site in enumerate(chain)} for chain in chains]
     scores = [int(c) for c in contacts]
@@ -535,9 +652,19 @@ def remc_python(
 
     pulls = 2 * n * nd
 
-    def metropolis(chain: list[Site], where: dict[Site, int], beta: float, slot: int) -> int:
-        """One step of move `slot` at inverse temperature beta: the gain (0 if rejected or
-        illegal), `chain` and `where` updated."""
+    penalty = [[float(v) for v in row] for row in bias]
+
+    def metropolis(
+        chain: list[Site],
+        where: dict[Site, int],
+        beta: float,
+        slot: int,
+        row: list[float] | None = None,
+        now: int = 0,
+    ) -> int:
+        """One step of move `slot` at inverse temperature beta (and the penalty `row` of a fold
+        of `now` contacts, if given): the gain (0 if rejected or illegal), `chain` and `where`
+        updated."""
         moved = _move_python(chain, where, nd, slot)
         if not moved:
             return 0
@@ -549,8 +676,13 @@ def remc_python(
             chain[i] = site
             where[site] = i
         gain = _hh_of(h, chain, where, nd) - before
-        if gain >= 0 or uniform() < math.exp(beta * gain):
-            return gain
+        if row is None:
+            if gain >= 0 or uniform() < math.exp(beta * gain):
+                return gain
+        else:
+            x = beta * gain - row[now + gain] + row[now]
+            if x >= 0.0 or uniform() < math.exp(x):
+                return gain
         for i in moved:
             del where[chain[i]]
         for i, site in saved.items():
@@ -566,13 +698,18 @@ def remc_python(
             r = order[t]
             beta = 1.0 / temp
             chain, where = chains[r], wheres[r]
+            row = penalty[t] if flat > 0.0 else None
             for _ in range(phi):
-                if end_share > 0.0 and uniform() < end_share:
+                if rebridge > 0.0 and uniform() < rebridge:
+                    slot = slots + _next_python(state) % bridges
+                elif end_share > 0.0 and uniform() < end_share:
                     slot = pulls + _next_python(state) % (slots - pulls)
                 else:
                     slot = _next_python(state) % slots
-                gain = metropolis(chain, where, beta, slot)
+                gain = metropolis(chain, where, beta, slot, row, scores[r])
                 scores[r] += gain
+                if row is not None:
+                    row[scores[r]] += flat
                 if gain != 0 and scores[r] > since_start:
                     since_start, rose = scores[r], True
                 if gain != 0 and scores[r] > top:
@@ -581,6 +718,9 @@ def remc_python(
         for t in range(len(temps) - 1):
             a, b = order[t], order[t + 1]
             delta = (1.0 / temps[t] - 1.0 / temps[t + 1]) * (scores[b] - scores[a])
+            if flat > 0.0:
+                delta += penalty[t][scores[a]] - penalty[t][scores[b]]
+                delta += penalty[t + 1][scores[b]] - penalty[t + 1][scores[a]]
             if delta >= 0.0 or uniform() < math.exp(delta):
                 order[t], order[t + 1] = b, a
         if patience > 0:
@@ -610,4 +750,6 @@ def remc_python(
     best[0] = top
     best_pos[:] = top_chain
     restart[:] = (patience, stalled, since_start, restarts, kick)
+    if flat > 0.0:
+        bias[:] = penalty
     return done

@@ -424,6 +424,14 @@ def fold_command(
         ),
     ] = True,
     out: Annotated[Path | None, typer.Option("--out", help="Also draw the fold (PNG).")] = None,
+    settings: Annotated[
+        str | None,
+        typer.Option(
+            "--settings",
+            help="Replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]] "
+            "instead of the chain's defaults (gamelab.lattice.replica.ReplicaSettings).",
+        ),
+    ] = None,
     workers: Workers = None,
     cluster: Cluster = None,
     quiet: Quiet = False,
@@ -434,10 +442,17 @@ def fold_command(
     from gamelab.core.report import save_figure
     from gamelab.lattice.draw import draw_fold
     from gamelab.lattice.fold import fold, lattice_option
+    from gamelab.lattice.replica import ReplicaSettings
     from gamelab.lattice.rules import Fold
 
     if out is not None:
         check_output_path(out, FIGURE_SUFFIXES)
+    chosen = None
+    if settings is not None:
+        try:
+            chosen = ReplicaSettings.parse(settings)
+        except ValueError as exc:
+            raise ValueError(f"--settings {ReplicaSettings.FIELDS}: {exc}") from None
     result = fold(
         sequence,
         lattice_option(lattice, dim),
@@ -448,6 +463,7 @@ def fold_command(
         method=method,
         backend=backend(workers, cluster, quiet or json_out),
         certify=certify,
+        settings=chosen,
     )
     if out is not None:
         save_figure(draw_fold(Fold(result.sequence, result.conformation, result.lattice)), out)

@@ -52,7 +52,14 @@ class ReplicaSettings:
     perturbed by `kick` uniformly drawn move slots at infinite temperature (every legal move
     accepted; an iterated local search around the best). `end_share`: the share of steps whose
     move is drawn among the end-pull and end-move slots only (0: every slot uniform, which makes
-    the proposal symmetric and the sampling exactly Boltzmann's)."""
+    the proposal symmetric and the sampling exactly Boltzmann's). `flat`: the flat-histogram
+    penalty added, per step, to the contact count a temperature's replica is at (0: none; a search
+    heuristic that pushes replicas out of the basins they sit in, :func:`remc_kernel`).
+    `rebridge`: the share of steps that propose a bond-rebridging move (a stretch of the chain
+    reversed on the same sites; 0: pull moves only; the sampling stays exact). `epoch`: after
+    this many steps per replica since the last (re)start, every replica starts again from the
+    straight chain whatever the progress (0: never; fixed-length independent attempts, the random
+    stream going on; unlike `patience`, which waits for a pause of the best)."""
 
     replicas: int = 2
     t_min: float = 0.25
@@ -61,6 +68,9 @@ class ReplicaSettings:
     patience: int = 0
     kick: int = 0
     end_share: float = 0.0
+    flat: float = 0.0
+    rebridge: float = 0.0
+    epoch: int = 0
 
     def __post_init__(self) -> None:
         if self.replicas < 1:
@@ -79,6 +89,26 @@ class ReplicaSettings:
             raise ValueError(f"kick {self.kick} needs restarts: give a patience above 0")
         if not 0 <= self.end_share < 1:
             raise ValueError(f"end_share must be in [0, 1), got {self.end_share}")
+        if not self.flat >= 0:
+            raise ValueError(f"flat must be 0 (no penalty) or more, got {self.flat}")
+        if not 0 <= self.rebridge < 1:
+            raise ValueError(f"rebridge must be in [0, 1), got {self.rebridge}")
+        if self.epoch < 0:
+            raise ValueError(f"epoch must be 0 (never restart) or more, got {self.epoch}")
+
+    #: The fields of :meth:`parse`, in order.
+    FIELDS = "R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]"
+
+    @classmethod
+    def parse(cls, text: str) -> ReplicaSettings:
+        """Settings from ``R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]``
+        (the command lines' ``--settings``; the fields in order); ValueError naming the problem
+        otherwise."""
+        fields = [f.strip() for f in text.split(",")]
+        if not 5 <= len(fields) <= 10:
+            raise ValueError(f"5 to 10 comma-separated values, got {len(fields)}")
+        kinds = (int, float, float, int, int, int, float, float, float, int)
+        return cls(*(kind(v) for kind, v in zip(kinds, fields, strict=False)))
 
     def temperatures(self) -> np.ndarray:
         if self.replicas == 1:
@@ -98,6 +128,9 @@ class ReplicaSettings:
 #: S1-11 seeds (higher on 1). ``patience`` stays available. Session 14 measured three more arms
 #: the same way (docs/lattice.md): 4 replicas over 0.25-0.55, restarts from the best fold kicked
 #: 50 steps (``kick``), 15 % end moves (``end_share``); none beat these defaults on S1-10/S1-11.
+#: Session 15 neither: the flat-histogram penalty (``flat``), 8 replicas over 0.25-0.65 exchanging
+#: every 100 steps, 20 % bond-rebridging moves (``rebridge``), fresh attempts every 30 M steps
+#: (``epoch``), the cold replica alone, and 4 replicas over 0.25-0.40 (docs/lattice.md).
 DEFAULT_SETTINGS = {
     "square": ReplicaSettings(replicas=2, t_min=0.25, t_max=0.4, phi=500),
     "cubic": ReplicaSettings(replicas=5, t_min=0.28, t_max=0.65, phi=500),
@@ -113,7 +146,7 @@ class ReplicaRun:
     steps: int  # Monte Carlo steps per replica
     seconds: float  # CPU seconds (one core)
     seconds_to_best: float  # CPU seconds until the final best was first seen
-    restarts: int = 0  # restarts (settings.patience), straight or kicked (settings.kick)
+    restarts: int = 0  # restarts (settings.patience, straight or kicked; settings.epoch)
     # (contacts, CPU seconds) each time the best rose, as seen between the kernel's chunks of
     # rounds (chunks take up to about 0.05-0.1 CPU s)
     improvements: tuple[tuple[int, float], ...] = ()
@@ -168,10 +201,11 @@ def replica_fold(
     best = np.zeros(1, dtype=np.int64)
     best_pos = pos[0].copy()
     restart = np.array([-(-s.patience // s.phi), 0, 0, 0, s.kick], dtype=np.int64)
+    bias = np.zeros((s.replicas, n + 1))  # the flat-histogram penalties (settings.flat)
     # compile or load the kernel before the clock starts (numba's start-up is not the search's)
     remc_kernel(
         is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best, restart,
-        s.end_share,
+        s.end_share, bias, s.flat, s.rebridge,
     )  # fmt: skip
     goal = target if target is not None else 10**9
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
@@ -180,8 +214,17 @@ def replica_fold(
     improvements: list[tuple[int, float]] = []
     rounds = 0
     chunk = 1
+    epoch = -(-s.epoch // s.phi)  # rounds per attempt (settings.epoch; 0: one attempt)
+    since_start, epochs = 0, 0
     while best[0] < goal and (rounds_left is None or rounds_left > 0):
+        if epoch and since_start >= epoch:  # a new attempt from the straight chain
+            pos[:], grid[:] = new_state(n, ndim, s.replicas)
+            contacts[:] = 0
+            restart[1:3] = 0
+            since_start, epochs = 0, epochs + 1
         ask = chunk if rounds_left is None else min(chunk, rounds_left)
+        if epoch:
+            ask = min(ask, epoch - since_start)
         before = int(best[0])
         t0 = time.thread_time()
         done = int(
@@ -201,9 +244,13 @@ def replica_fold(
                 best,
                 restart,
                 s.end_share,
+                bias,
+                s.flat,
+                s.rebridge,
             )
         )
         rounds += done
+        since_start += done
         if rounds_left is not None:
             rounds_left -= done
         now = time.thread_time()
@@ -222,6 +269,6 @@ def replica_fold(
         rounds * s.phi,
         time.thread_time() - started,
         found_at,
-        int(restart[3]),
+        int(restart[3]) + epochs,
         tuple(improvements),
     )
