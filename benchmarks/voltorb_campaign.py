@@ -34,6 +34,12 @@ def main() -> None:
     ap.add_argument("--state-limit", type=int, default=5_000_000)
     ap.add_argument("--search-limit", type=int, default=300_000)
     ap.add_argument("--bootstrap", type=int, default=1000)
+    ap.add_argument(
+        "--min-share",
+        type=float,
+        default=0.005,
+        help="search only where the menu plays at least this share of its rounds",
+    )
     ap.add_argument("--store", default="/tmp/voltorb_campaign.sqlite")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", default=None)
@@ -48,6 +54,7 @@ def main() -> None:
         args.search_limit,
         args.iterations,
         args.bootstrap,
+        args.min_share,
     )
     res = campaign_study(
         settings,

@@ -19,7 +19,7 @@ def test_the_blocks_deal_the_same_deals_and_a_search_for_coins_alone_earns_the_c
     seed = sample_seed(0, 1, "choose")
     base = baseline_block((1, "hgss", 1, 1_000_000), task_rng(seed, 0))
     h0 = tuple([0.0] * len(STATES))
-    found = search_block((1, "hgss", 1, 1_000_000, h0, 1.0), task_rng(seed, 0))
+    found = search_block((1, "hgss", 1, 1_000_000, h0, 1.0, (0, 1, 2, 3, 4)), task_rng(seed, 0))
     rng = task_rng(seed, 0)
     for j in range(1):
         post = _deal("hgss", 1, rng)

@@ -13,7 +13,9 @@ given h at each streak of the level (:func:`search_block`).
 policy (counted: ``dropped``). A round search past `search_limit` plays, at that state and
 deal, the round policy the policy it improves on plays there (counted: ``fallbacks``); that
 rule is part of the policy's definition, so the policy evaluated on sample B is exactly the one
-described, with no deal dropped.
+described, with no deal dropped. Likewise the round search runs only at the states where the
+menu (on A) plays at least `min_share` of its rounds; elsewhere the policy plays the menu's
+round.
 
 **Goal 1, coins per round.** On sample A: the menu policy (win- or coins-play per state, policy
 iteration), then `iterations` improvement steps with the round search for coins + h. The chosen
@@ -89,20 +91,25 @@ def baseline_block(item: tuple[int, str, int, int], rng: np.random.Generator) ->
 
 
 def search_block(
-    item: tuple[int, str, int, int, tuple[float, ...], float], rng: np.random.Generator
+    item: tuple[int, str, int, int, tuple[float, ...], float, tuple[int, ...]],
+    rng: np.random.Generator,
 ) -> dict[str, Any]:
-    """Per deal and streak k = 0..4 of the level, the exact profile of the round search for
-    coin_weight x coins + h(next state) (None past the search limit)."""
+    """Per deal and each streak k in `ks` of the level, the exact profile of the round search
+    for coin_weight x coins + h(next state) (None past the search limit; streaks not in `ks`
+    are not searched and are None too)."""
     from gamelab.voltorb.expectimax import SearchLimitError
 
-    level, generator, block, limit, h, coin_weight = item
+    level, generator, block, limit, h, coin_weight, ks = item
     harr = np.asarray(h, dtype=np.float64)
     t0 = time.process_time()
     rows = []
     for _ in range(block):
         post = _deal(generator, level, rng)
-        row = []
+        row: list[list | None] = []
         for k in range(STREAK_CAP + 1):
+            if k not in ks:
+                row.append(None)
+                continue
             try:
                 prof = campaign_profile(post, state_index(level, k), harr, limit, coin_weight)
                 row.append(prof.tolist())
@@ -125,6 +132,7 @@ class StudySettings:
     search_limit: int = 300_000
     iterations: int = 1
     bootstrap: int = 1000
+    min_share: float = 0.005
 
     def __post_init__(self) -> None:
         check_generator(self.generator)
@@ -193,24 +201,26 @@ class _Runner:
         coin_weight: float,
         kept: dict[int, np.ndarray],
         fallback: dict[int, np.ndarray],
-        levels: tuple[int, ...] = LEVELS,
+        states: set[int],
     ) -> tuple[dict[int, np.ndarray], int]:
-        """Per level the searched profiles (n x 5 x 2 x 3 x 26) for h, a search past the limit
-        replaced by `fallback` (same shape); the count of those replacements."""
+        """Per level the searched profiles (n x 5 x 2 x 3 x 26) for h at the state indices
+        `states`, elsewhere and for a search past the limit `fallback` (same shape); the count
+        of searches past the limit."""
         st = self.st
         hkey = tuple(round(float(x), 9) for x in h)
         out: dict[int, np.ndarray] = {}
         fallbacks = 0
         for level in LEVELS:
-            if level not in levels:
+            ks = tuple(k for k in range(STREAK_CAP + 1) if state_index(level, k) in states)
+            if not ks:
                 out[level] = fallback[level]
                 continue
-            item = (level, st.generator, st.block, st.search_limit, hkey, coin_weight)
+            item = (level, st.generator, st.block, st.search_limit, hkey, coin_weight, ks)
             res = self.run(search_block, sample, level, item, "search")
             rows = [r for b in res for r in b["profiles"]]
             arr = fallback[level].copy()
             for i, j in enumerate(kept[level]):
-                for k in range(STREAK_CAP + 1):
+                for k in ks:
                     if rows[j][k] is None:
                         fallbacks += 1
                     else:
@@ -260,7 +270,7 @@ def _menu(base: dict[str, np.ndarray], goal: str) -> tuple[list[str], np.ndarray
             value, score = chain.h, chain.gain
         else:
             value = -rounds_to_eight(prof)
-            score = -value[0]
+            score = float(-value[0])
         better = []
         for s in range(len(STATES)):
             q = {}
@@ -273,6 +283,21 @@ def _menu(base: dict[str, np.ndarray], goal: str) -> tuple[list[str], np.ndarray
             break
         choice = better
     return choice, value, score
+
+
+def occupancy(goal: str, means: np.ndarray) -> np.ndarray:
+    """The share of rounds at each state: long-run (``gain``), or of the rounds before the
+    first round at level 8, from (1, 0) (``rounds``; 0 at level 8)."""
+    if goal == "gain":
+        return solve_chain(means).share
+    _, P = chain_of(means)
+    live = np.array([lv < 8 for lv, _ in STATES])
+    start = np.zeros(int(live.sum()))
+    start[0] = 1.0
+    visits = np.zeros(len(STATES))
+    A = np.eye(int(live.sum())) - P[np.ix_(live, live)]
+    visits[live] = np.linalg.solve(A.T, start)
+    return visits / visits.sum()
 
 
 def _score(goal: str, means: np.ndarray) -> float:
@@ -317,6 +342,7 @@ def campaign_study(
             "search_limit": st.search_limit,
             "iterations": st.iterations,
             "bootstrap": st.bootstrap,
+            "min_share": st.min_share,
         },
         "dropped": {"choose": dropped_a, "evaluate": dropped_b},
         "goals": {},
@@ -335,11 +361,14 @@ def campaign_study(
 
         policy_a = menu_of(pa)
         weight = 1.0 if goal == "gain" else 0.0
-        levels = LEVELS if goal == "gain" else tuple(lv for lv in LEVELS if lv < 8)
+        # the round search runs at the states where the menu plays at least `min_share` of its
+        # rounds (on A); elsewhere the policy plays the menu's round (part of its definition)
+        occ = occupancy(goal, _means(policy_a))
+        states = {s for s in range(len(STATES)) if occ[s] >= st.min_share}
         steps: list[tuple[float, np.ndarray | None, int]] = [(score, None, 0)]
         current = policy_a
         for it in range(st.iterations):
-            nxt, fb = run.searched("choose", value, weight, kept_a, current, levels)
+            nxt, fb = run.searched("choose", value, weight, kept_a, current, states)
             m = _means(nxt)
             sc = _score(goal, m)
             steps.append((sc, value.copy(), fb))
@@ -354,7 +383,7 @@ def campaign_study(
         fallbacks_b = 0
         if best_h is not None:
             policies_b["campaign"], fallbacks_b = run.searched(
-                "evaluate", best_h, weight, kept_b, policies_b["menu"], levels
+                "evaluate", best_h, weight, kept_b, policies_b["menu"], states
             )
         names = list(policies_b)
         point = {n: _score(goal, _means(policies_b[n])) for n in names}
@@ -385,6 +414,7 @@ def campaign_study(
             "steps_on_choose": [s for s, _, _ in steps],
             "fallbacks_choose": [f for _, _, f in steps],
             "chosen_step": best,
+            "searched_states": [f"{STATES[i][0]},{STATES[i][1]}" for i in sorted(states)],
             "h": None if best_h is None else [float(x) for x in best_h],
             "fallbacks_evaluate": fallbacks_b,
             "evaluate": rows,
