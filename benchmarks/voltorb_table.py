@@ -33,6 +33,14 @@ def _run(fn, item, blocks, level, phase, args, store):
 
     params = {"level": level, "generator": args.generator, "item": list(item), "phase": phase}
     seed = phase_seed(args.seed, level, phase)
+    if args.stored:  # the stored blocks 0, 1, ... up to the first missing one; nothing computed
+        done = store.finished("voltorb-optimal-table-2phase", {**params, "seed": seed})
+        prefix = []
+        while len(prefix) in done:
+            prefix.append(done[len(prefix)])
+        if not prefix:
+            raise SystemExit(f"--stored: no block of level {level} {phase} in the store")
+        return prefix
     return run_tasks(
         fn,
         [item] * blocks,
@@ -73,6 +81,9 @@ def main() -> None:
     ap.add_argument("--store", default="/tmp/voltorb_table.sqlite")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--write", action="store_true", help="write data/optimal_table.json")
+    ap.add_argument(
+        "--stored", action="store_true", help="use the blocks in the store only (no plan)"
+    )
     args = ap.parse_args()
     store = ResultStore(args.store)
     citem = (0, args.generator, args.control_block)
@@ -97,13 +108,15 @@ def main() -> None:
         k = (sx * math.sqrt(c1) + sd * math.sqrt(c2)) / var
         nc = max(nc, math.ceil(k * sx / math.sqrt(c1) / args.control_block))
         ng = max(ng, math.ceil(k * sd / math.sqrt(c2) / args.gap_block))
-        for _ in range(args.rounds + 1):
+        for _ in range(0 if args.stored else args.rounds + 1):
             control = _run(control_block, citem, nc, level, "control", args, store)
             gap = _run(gap_block, gitem, ng, level, "gap", args, store)
             est = level_estimate(control, gap)
             if est["half_width"] <= args.target:
                 break
             nc, ng = math.ceil(1.3 * nc), math.ceil(1.3 * ng)
+        if args.stored:
+            nc, ng = len(control), len(gap)
         cpu = sum(b["cpu"] for b in control) + sum(b["cpu"] for b in gap)
         states = [s for b in gap for s in b["states"]]
         entry = {
@@ -112,8 +125,9 @@ def main() -> None:
             "blocks": {"control": [nc, args.control_block], "gap": [ng, args.gap_block]},
             "cpu_seconds": round(cpu, 1),
             "max_states": max(states),
+            "complete": est["half_width"] <= args.target,
             "command": "python benchmarks/voltorb_table.py "
-            + " ".join(shlex.quote(a) for a in sys.argv[1:] if a != "--write"),
+            + " ".join(shlex.quote(a) for a in sys.argv[1:] if a not in ("--write", "--stored")),
             "check": {
                 "control_block_0_sum": control[0]["sum"],
                 "gap_block_0_values": gap[0]["values"],
@@ -162,7 +176,7 @@ def main() -> None:
             "state_limit": args.state_limit,
             "target_half_width": args.target,
             "command": "python benchmarks/voltorb_table.py "
-            + " ".join(shlex.quote(a) for a in sys.argv[1:] if a != "--write"),
+            + " ".join(shlex.quote(a) for a in sys.argv[1:] if a not in ("--write", "--stored")),
             "levels": sorted(keep + entries, key=lambda e: e["level"]),
         }
         TABLE.mkdir(parents=True, exist_ok=True)
