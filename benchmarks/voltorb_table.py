@@ -5,7 +5,7 @@
 
 Per level: a first stage of `--control-blocks` blocks of `--control-block` deals (the bound
 only) and `--gap-blocks` blocks of `--gap-block` deals (exact search and bound); from its
-spreads and CPU cost per deal the sizes that reach `--target` (less 10 %) at least cost
+spreads and CPU cost per deal the sizes that reach `--margin` x `--target` (default 0.9) at least cost
 (n1 / n2 = (s_X / s_D) sqrt(c2 / c1)); then rounds of 30 % more blocks of both phases until the
 half-width is at most `--target`. Every block is a ``core.parallel`` task in the results store
 (resumable: the same command computes only what is missing). `--direct N` (level 1: the check)
@@ -73,6 +73,7 @@ def main() -> None:
     ap.add_argument("--control-block", type=int, default=500)
     ap.add_argument("--gap-blocks", type=int, default=10)
     ap.add_argument("--gap-block", type=int, default=20)
+    ap.add_argument("--margin", type=float, default=0.9, help="plan for margin x target")
     ap.add_argument("--rounds", type=int, default=4, help="extension rounds after the plan")
     ap.add_argument("--state-limit", type=int, default=20_000_000)
     ap.add_argument("--seed", type=int, default=26)
@@ -104,7 +105,7 @@ def main() -> None:
         c1 = sum(b["cpu"] for b in control) / est["control"]["n"]
         c2 = sum(b["cpu"] for b in gap) / est["gap"]["n"]
         sx, sd = est["control"]["sd"], max(est["gap"]["sd"], 1e-6)
-        var = (0.9 * args.target / 1.96) ** 2
+        var = (args.margin * args.target / 1.96) ** 2
         k = (sx * math.sqrt(c1) + sd * math.sqrt(c2)) / var
         nc = max(nc, math.ceil(k * sx / math.sqrt(c1) / args.control_block))
         ng = max(ng, math.ceil(k * sd / math.sqrt(c2) / args.gap_block))
