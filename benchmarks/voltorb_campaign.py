@@ -1,13 +1,13 @@
-"""The campaign-optimal policy of issue 26 item 3 against always-win and always-coins play:
-long-run coins per round under the game's level rule, on the same seeded deals
-(:mod:`gamelab.voltorb.campaign`: the chain over (level, streak toward level 8), policy
-iteration whose round choices are the exact round search for coins + the chain's values).
+"""The campaign-optimal policy of issue 26 item 3, chosen on one sample of deals and evaluated
+on a fresh one (:mod:`gamelab.voltorb.campaign_study`): long-run coins per round and expected
+rounds to reach level 8 from level 1, against always-win and always-coins play, with paired
+bootstrap intervals over the evaluation deals.
 
-    nice -n 10 python benchmarks/voltorb_campaign.py --deals 24 24 24 24 6 6 6 6 \\
-        --iterations 1 --state-limit 200000 [--json out.json]
+    nice -n 19 python benchmarks/voltorb_campaign.py --choose 40 --evaluate 40 \\
+        --store /work/stores/vstats/campaign.sqlite [--json out.json]
 
-prints each policy's coins per round with a 95 % bootstrap interval over the deals, the
-long-run share of rounds at each level, and the campaign policy's gain after each iteration.
+Every block of deals is a ``core.parallel`` task in the results store: the same command with
+more deals computes only the new blocks.
 """
 
 from __future__ import annotations
@@ -15,35 +15,76 @@ from __future__ import annotations
 import argparse
 
 
+def _counts(values: list[int]) -> tuple[int, ...]:
+    return tuple(values) * 8 if len(values) == 1 else tuple(values)
+
+
 def main() -> None:
+    from gamelab.core.parallel import Backend
+    from gamelab.core.results import ResultStore
     from gamelab.core.serialise import to_json
-    from gamelab.voltorb.campaign import CampaignSettings, campaign_policy
+    from gamelab.voltorb.campaign_study import StudySettings, campaign_study
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    ap.add_argument("--deals", type=int, nargs=8, default=[24, 24, 24, 24, 6, 6, 6, 6])
+    ap.add_argument("--choose", type=int, nargs="+", default=[20], help="deals per level (A)")
+    ap.add_argument("--evaluate", type=int, nargs="+", default=[20], help="deals per level (B)")
+    ap.add_argument("--block", type=int, default=5)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--iterations", type=int, default=1)
-    ap.add_argument("--state-limit", type=int, default=200_000)
-    ap.add_argument("--bootstrap", type=int, default=400)
+    ap.add_argument("--state-limit", type=int, default=5_000_000)
+    ap.add_argument("--search-limit", type=int, default=300_000)
+    ap.add_argument("--bootstrap", type=int, default=1000)
+    ap.add_argument(
+        "--min-share",
+        type=float,
+        default=0.005,
+        help="search only where the menu plays at least this share of its rounds",
+    )
+    ap.add_argument("--store", default="/tmp/voltorb_campaign.sqlite")
+    ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", default=None)
     args = ap.parse_args()
-    settings = CampaignSettings(
-        tuple(args.deals), args.seed, "hgss", args.state_limit, args.iterations, args.bootstrap
+    settings = StudySettings(
+        _counts(args.choose),
+        _counts(args.evaluate),
+        args.block,
+        args.seed,
+        "hgss",
+        args.state_limit,
+        args.search_limit,
+        args.iterations,
+        args.bootstrap,
+        args.min_share,
     )
-    res = campaign_policy(settings, progress=lambda line: print(line, flush=True))
-    print(f"deals used per level: {res.deals_used} (past the state limit: {res.deals_dropped})")
-    print("policy      coins/round   95% bootstrap   share of rounds at level 1..8")
-    for p in res.policies:
-        share = " ".join(f"{100 * p.level_share[lv]:4.1f}" for lv in range(1, 9))
+    res = campaign_study(
+        settings,
+        Backend(workers=args.workers, quiet=True),
+        ResultStore(args.store),
+        progress=lambda line: print(line, flush=True),
+    )
+    print(f"deals dropped (baseline search past the state limit): {res['dropped']}")
+    for goal, unit in (("gain", "coins per round"), ("rounds", "rounds to level 8")):
+        g = res["goals"][goal]
         print(
-            f"{p.name:9s} {p.coins_per_round:11.1f}   [{p.ci95[0]:.1f}, {p.ci95[1]:.1f}]   {share}"
+            f"\n{goal}: {unit} on the evaluation sample; chosen on the other (steps there "
+            f"{[round(x, 2) for x in g['steps_on_choose']]}, chosen step {g['chosen_step']}, "
+            f"fallbacks {g['fallbacks_choose']} / {g['fallbacks_evaluate']} on B)"
         )
-    d, lo, hi = res.gain_over_coins
-    print(f"campaign - coins: {d:+.1f} coins per round [{lo:+.1f}, {hi:+.1f}] (paired bootstrap)")
-    print(
-        f"campaign gain by iteration: {[round(g, 2) for g in res.gains]}; searches past the "
-        f"limit that kept the previous policy: {res.kept_previous}; {res.seconds:.0f} CPU-s"
-    )
+        print(
+            "policy      value     95% bootstrap       - win (95%)              - coins (95%)"
+            "             share of rounds at level 1..8 (%)"
+        )
+        for r in g["evaluate"]:
+            diffs = "  ".join(
+                f"{r[k][0]:+8.1f} [{r[k][1]:+.1f}, {r[k][2]:+.1f}]" if k in r else " " * 24
+                for k in ("minus_win", "minus_coins")
+            )
+            share = " ".join(f"{100 * x:4.1f}" for x in r["level_share"])
+            print(
+                f"{r['policy']:9s} {r['value']:8.1f}   [{r['ci95'][0]:.1f}, {r['ci95'][1]:.1f}]"
+                f"   {diffs}   {share}"
+            )
+    print(f"\n{res['seconds']:.0f} s wall")
     if args.json:
         with open(args.json, "w") as fh:
             fh.write(to_json(res))

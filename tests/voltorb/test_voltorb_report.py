@@ -32,6 +32,7 @@ def test_report_section_tables(tmp_path: Path, monkeypatch):
         "optimal_by_level",
         "paired_differences",
         "campaign",
+        "optimal_table",
     ):
         assert tables[name]["rows"], name
     blog = tables["blog_reproduction"]["rows"]
@@ -42,6 +43,12 @@ def test_report_section_tables(tmp_path: Path, monkeypatch):
     assert pooled and pooled[0][2] == 10 and pooled[0][4] <= pooled[0][3] <= pooled[0][5]
     opt = tables["optimal_by_level"]["rows"]
     assert [r[0] for r in opt] == [1, 2] and all(r[6] <= r[5] <= r[7] for r in opt)
+    # the shipped per-level table (issue 26 item 4), as the library reads it
+    from gamelab.voltorb.optimal_table import optimal_win_rates
+
+    shipped = tables["optimal_table"]["rows"]
+    assert [r[0] for r in shipped] == list(range(1, 9))
+    assert [r[1] for r in shipped] == [e.value for e in optimal_win_rates().values()]
 
 
 def test_23_the_quick_section_plays_only_strategies_that_compile_nothing(tmp_path: Path):

@@ -212,3 +212,15 @@ def test_objective_advice_in_words_and_a_bad_objective_is_refused(api, gamelab_c
     assert -1e-9 <= doc["value"] <= 1.0 + 1e-9
     bad = api.post("/api/voltorb/objective", json={**body, "objective": "wins"})
     assert bad.status_code == 422 and "unknown objective" in bad.json()["detail"]
+
+
+def test_issue_26_item_4_levels_is_the_librarys_shipped_table(api):
+    from dataclasses import asdict
+
+    from gamelab.voltorb.optimal_table import level_win_rates
+
+    r = api.get("/api/voltorb/levels")
+    assert r.status_code == 200, r.text
+    assert r.json() == [asdict(x) for x in level_win_rates()]
+    assert [x["level"] for x in r.json()] == list(range(1, 9))
+    assert all(x["lo"] <= x["win_rate"] <= x["hi"] for x in r.json())

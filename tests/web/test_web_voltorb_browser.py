@@ -701,3 +701,21 @@ def test_issue_26_item_2_the_assistant_offers_the_round_goals_in_words(page):
     page.set_viewport_size({"width": 390, "height": 844})
     assert page.evaluate("document.documentElement.scrollWidth") <= 390  # no sideways scroll
     save_screenshot(page, "voltorb-goal-phone.png")
+
+
+def test_issue_26_item_4_the_page_shows_the_levels_optimal_win_rate(page):
+    """The chosen level's line is the library's shipped table (through /api/voltorb/levels),
+    in the assistant and in practice, and follows the level selects."""
+    from gamelab.voltorb.optimal_table import level_win_rates
+
+    texts = {r.level: r.text for r in level_win_rates()}
+    page.goto("/voltorb")
+    line = page.locator("#assist-level-rate")
+    page.wait_for_function("document.querySelector('#assist-level-rate').textContent !== ''")
+    assert line.inner_text() == texts[1]  # level 1 is the assistant's default
+    page.select_option("#assist-level", "8")
+    assert line.inner_text() == texts[8]
+    assert "optimal play clears" in texts[8] and "%" in texts[8]
+    page.locator("#tab-practice").click()
+    page.select_option("#practice-level", "5")
+    assert page.locator("#practice-level-rate").inner_text() == texts[5]

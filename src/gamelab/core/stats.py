@@ -270,3 +270,29 @@ def score_rate_interval(points: Sequence[float] | np.ndarray, confidence: float 
     """Score rate of per-game points (1 win, 0.5 draw, 0 loss) with a t interval clipped to [0, 1]."""
     est = mean_interval(points, confidence)
     return Estimate(est.value, max(0.0, est.lo), min(1.0, est.hi), est.n, confidence)
+
+
+def two_phase_difference(
+    control_sum: float,
+    control_sumsq: float,
+    n1: int,
+    differences: Sequence[float] | np.ndarray,
+    confidence: float = 0.95,
+) -> Estimate:
+    """Mean of an expensive y by two-phase sampling with a cheap control x (difference estimator).
+
+    Phase 1 measures x alone on n1 units (given as the sum and the sum of squares); phase 2
+    measures d = y - x on n2 *other* units, drawn independently of phase 1. The estimate
+    mean_1(x) + mean_2(d) is unbiased for E[y] (the coefficient of x is fixed at 1, not
+    fitted), and since the samples are independent its variance is exactly
+    Var(x) / n1 + Var(d) / n2; the interval is the normal one with the sample variances.
+    Worth it when x is cheap and y - x varies much less than y. ``n`` of the result is n1 + n2.
+    """
+    d = np.asarray(differences, dtype=float)
+    if n1 < 2 or d.size < 2:
+        raise ValueError(f"need at least two units in each phase, got {n1} and {d.size}")
+    mean_x = control_sum / n1
+    var_x = max(0.0, (control_sumsq - n1 * mean_x * mean_x) / (n1 - 1))
+    value = mean_x + float(d.mean())
+    half = _z(confidence) * math.sqrt(var_x / n1 + float(d.var(ddof=1)) / d.size)
+    return Estimate(value, value - half, value + half, n1 + int(d.size), confidence)

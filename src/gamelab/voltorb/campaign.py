@@ -94,14 +94,17 @@ STEP = np.array(
 )
 
 
-def round_tables(s: int, h: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
+def round_tables(
+    s: int, h: np.ndarray, coin_weight: float = 1.0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
     """The general kernel's utility tables (u_quit[n, a, b], u_win[n, a, b], u_loss[n], max) of a
-    round at state index `s`: coins + h(next state), h shifted so that its least value is 0."""
+    round at state index `s`: coin_weight x coins + h(next state), h shifted so that its least
+    value is 0 (`coin_weight` 0: the rounds-to-level-8 goal, h = -T)."""
     size = TILES + 1
     hs = np.asarray(h, dtype=np.float64) - float(np.min(h))
     a = np.arange(size)[None, :, None]
     b = np.arange(size)[None, None, :]
-    coins = np.minimum(2.0**a * 3.0**b, COIN_CAP) * np.ones((size, 1, 1))
+    coins = coin_weight * np.minimum(2.0**a * 3.0**b, COIN_CAP) * np.ones((size, 1, 1))
     n = np.arange(size)
     won = hs[STEP[s, 0]][:, None, None] + coins
     quit = (hs[STEP[s, 1]][:, None, None] + coins) * (n >= 1)[:, None, None]
@@ -158,14 +161,16 @@ def baseline_profile(post: Posterior, objective: str, state_limit: int | None) -
     return round_profile(post, lambda revealed: solver.decide(revealed)[0])
 
 
-def campaign_profile(post: Posterior, s: int, h: np.ndarray, state_limit: int | None) -> np.ndarray:
-    """:func:`round_profile` of the best round policy at state index `s` for coins + h(next);
-    SearchLimitError past `state_limit`."""
+def campaign_profile(
+    post: Posterior, s: int, h: np.ndarray, state_limit: int | None, coin_weight: float = 1.0
+) -> np.ndarray:
+    """:func:`round_profile` of the best round policy at state index `s` for
+    coin_weight x coins + h(next); SearchLimitError past `state_limit`."""
     from gamelab.voltorb.expectimax import _Tree
 
     tree = _Tree(post)
     idx, _, _ = tree.state_for(dict(post.revealed))
-    tables = round_tables(s, h)
+    tables = round_tables(s, h, coin_weight)
     # monotone=True: flip a tile that is a Voltorb on no remaining board at once (module doc)
     search = utility_search(tree, idx, dict(post.revealed), tables, True, state_limit, "campaign")
     return round_profile(post, search.tile_at)

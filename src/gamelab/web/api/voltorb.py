@@ -24,6 +24,7 @@ from gamelab.voltorb.budget import (
     solve_plan,
 )
 from gamelab.voltorb.objectives import Objective, ObjectiveDecision
+from gamelab.voltorb.optimal_table import LevelWinRate, level_win_rates
 from gamelab.voltorb.practice import PracticeRound, PracticeState, new_practice, play_practice
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
 from gamelab.web.common import ApiModel, GamePage, background, budgeted, reply, settings_of
@@ -111,6 +112,13 @@ async def objective(body: ObjectiveRequest, request: Request):
 
 
 Tile = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, col], from 1")]
+
+
+@router.get("/levels", response_model=list[LevelWinRate])
+async def levels():
+    """The optimal policy's P(win) per level (hgss), from the library's shipped table: the
+    two-phase estimate with its 95 % interval (docs/voltorb.md, the tight per-level table)."""
+    return reply(level_win_rates())
 
 
 class PracticeNewRequest(ApiModel):

@@ -528,6 +528,7 @@ async function playPractice(quit, extraFlip = null) {
     save();
     // the level the round earned: the next round and "Play this seed" start there
     document.getElementById("practice-level").value = String(state.next_level);
+    showLevelRates();
   }
   await renderPractice();
 }
@@ -613,6 +614,7 @@ function setupPractice() {
   document.getElementById("practice-quit").addEventListener("click", () => playPractice(true));
   document.getElementById("practice-next").addEventListener("click", () => {
     document.getElementById("practice-level").value = String(practice.saved.level);
+    showLevelRates();
     startRound(randomSeed());
   });
   document.getElementById("practice-review").addEventListener("click", () => {
@@ -776,6 +778,32 @@ function setupTabs() {
   }
 }
 
+// ---------------------------------------------------------------- the level's optimal win rate
+
+/** The library's per-level table (/api/voltorb/levels), by level; null until it came. */
+let levelRates = null;
+
+/** Each element with data-level-rate="<select id>" shows the library's sentence for the level
+ *  chosen there; called on every change of those selects (also when the page sets them). */
+function showLevelRates() {
+  if (!levelRates) return;
+  for (const el of document.querySelectorAll("[data-level-rate]")) {
+    const r = levelRates.get(Number(document.getElementById(el.dataset.levelRate).value));
+    el.textContent = r ? r.text : "—";
+  }
+}
+
+async function setupLevelRates() {
+  for (const el of document.querySelectorAll("[data-level-rate]")) {
+    document.getElementById(el.dataset.levelRate).addEventListener("change", showLevelRates);
+  }
+  const rates = await api("/api/voltorb/levels", undefined, { quiet: true }).catch(() => null);
+  if (!rates) return;
+  levelRates = new Map(rates.map((r) => [r.level, r]));
+  showLevelRates();
+}
+
 setupTabs();
 setupAssist();
 setupPractice();
+setupLevelRates();
