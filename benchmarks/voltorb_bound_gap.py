@@ -78,6 +78,20 @@ def heaviest(w: np.ndarray, ok_pair: np.ndarray, bad_triples: set) -> float:
     return best
 
 
+def greedy_groups(ok: np.ndarray) -> list[list[int]]:
+    """Boards 0..k-1 (heaviest first) grouped greedily: each group takes every later board that
+    no member can be cleared together with (ok[a, b] False for every member a)."""
+    groups, rem = [], list(range(len(ok)))
+    while rem:
+        group = [rem.pop(0)]
+        for b in list(rem):
+            if all(not ok[a, b] for a in group):
+                group.append(b)
+                rem.remove(b)
+        groups.append(group)
+    return groups
+
+
 def triple_covers(w: np.ndarray, ok: np.ndarray, bad: set) -> tuple[float, float]:
     """Two covers by groups with no clearable triple (a triple is clearable when its pairs are
     and it is not in `bad`): each group contributes its heaviest clearable subset, at most a pair.
@@ -105,14 +119,7 @@ def triple_covers(w: np.ndarray, ok: np.ndarray, bad: set) -> tuple[float, float
                 group.append(c)
                 rem.remove(c)
         grown += worth(group)
-    cliques, rem = [], list(range(k))
-    while rem:
-        group = [rem.pop(0)]
-        for b in list(rem):
-            if all(not ok[a, b] for a in group):
-                group.append(b)
-                rem.remove(b)
-        cliques.append(group)
+    cliques = greedy_groups(ok)
     merged, taken = 0.0, [False] * len(cliques)
     for i, first in enumerate(cliques):
         if taken[i]:
@@ -173,14 +180,8 @@ def main() -> None:
                 for a in range(k)
             ]
         )
-        cover, rem = 0.0, list(range(k))  # the greedy cover, heaviest first (as pair_bound)
-        while rem:
-            group = [rem.pop(0)]
-            for b in list(rem):
-                if all(not ok[a, b] for a in group):
-                    group.append(b)
-                    rem.remove(b)
-            cover += w[group[0]]
+        # the greedy cover, heaviest first (as pair_bound)
+        cover = sum(w[group[0]] for group in greedy_groups(ok))
         pairwise = heaviest(w, ok, set())
         triples = grown = merged = np.nan
         if k <= args.triples_max:
