@@ -147,6 +147,26 @@ def _summary(results: list) -> dict:
     }
 
 
+def print_caps(got: dict[int, list], caps: list[int]) -> None:
+    """What a page's state cap (``budget.STATES_PER_SECOND`` x its seconds) does on these
+    decisions: per cap, the decisions past it (the page's fallbacks) per level and the most CPU
+    seconds any decision within it took; and the search's states per CPU-second on the decisions
+    of 10,000 states or more (percentiles): the figures ``STATES_PER_SECOND`` is set from."""
+    decs = [(lv, d) for lv, res in got.items() for r in res for d in r["decisions"]]
+    rate = np.array([d["states"] / d["seconds"] for _, d in decs if d["states"] >= 10_000])
+    if rate.size:
+        p1, p10, p50 = np.percentile(rate, [1, 10, 50])
+        print(
+            f"\nstates per CPU-second on the {rate.size} decisions of >= 10,000 states: "
+            f"p1 {p1:,.0f}, p10 {p10:,.0f}, p50 {p50:,.0f}"
+        )
+    print("state cap  past it (levels " + ",".join(str(lv) for lv in got) + ")  max CPU s within")
+    for cap in caps:
+        past = [sum(d["states"] > cap for lv2, d in decs if lv2 == lv) for lv in got]
+        within = [d["seconds"] for _, d in decs if d["states"] <= cap]
+        print(f"{cap:9,d}  {sum(past):7d} {past}  {max(within, default=0.0):.2f}")
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--levels", default="1-8")
@@ -163,6 +183,11 @@ def main() -> None:
         "--stored",
         action="store_true",
         help="summarise the deals already in --store (the first ones of each level), compute none",
+    )
+    ap.add_argument(
+        "--caps",
+        default="",
+        help="comma-separated state caps: the page's fallbacks and times under each (print_caps)",
     )
     ap.add_argument("--json-out", default=None, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -186,6 +211,8 @@ def main() -> None:
                 f"{sm['max']:7.2f} {sm['over']:4d} {sm['capped']:6d} {sm['peak'] / 2**20:7.0f} "
                 f"{sm['states']:11,d}"
             )
+        if args.caps:
+            print_caps(got, [int(c) for c in args.caps.split(",")])
         return
     if args.json_out:
         # the baseline subprocess: its src directory is first on sys.path (set by the parent)
@@ -254,6 +281,8 @@ def main() -> None:
                 f"{agree}/{total}"
             )
         print(line)
+    if args.caps:
+        print_caps(this, [int(c) for c in args.caps.split(",")])
 
 
 if __name__ == "__main__":

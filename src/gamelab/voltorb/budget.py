@@ -28,10 +28,15 @@ from gamelab.voltorb.objectives import Objective, ObjectiveDecision
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
 from gamelab.voltorb.rules import check_generator, check_level, clues_from_text, parse_revealed
 
-#: The optimal search visits about this many states per second (measured on a loaded 2-core
-#: machine: 7,000-33,000 states/s, more for the small-state kernel); the state limit of a
-#: budget of s seconds is s times this.
-STATES_PER_SECOND = 20_000
+#: The state limit of a budget of s seconds is s times this. Measured (session 16) on the
+#: shared 2-core machine at load 4-5 over the 515 decisions of 10,000 states or more among
+#: benchmarks/voltorb_optimal.py's 19,667 (400 deals per level): the search ran 49,000 / 77,000
+#: / 139,000 states per CPU-second at its 1st / 10th / 50th percentile, and every decision that
+#: needed at most 80,000 states took at most 1.19 CPU-s, so 40,000 leaves the board enumeration
+#: and a loaded machine their share of the 2 s (it was 20,000, set for older, slower kernels:
+#: the page gave up after about 0.3 s of search). benchmarks/voltorb_page_budget.py measures
+#: the page's plan at several rates side by side (docs/voltorb.md).
+STATES_PER_SECOND = 40_000
 
 DEADLINE = "did not finish within the time budget"
 
