@@ -4,7 +4,10 @@ rounds to reach level 8 from level 1, against always-win and always-coins play, 
 bootstrap intervals over the evaluation deals.
 
     nice -n 19 python benchmarks/voltorb_campaign.py --choose 40 --evaluate 40 \\
-        --store /work/stores/vstats/campaign.sqlite [--json out.json]
+        --store /work/stores/vstats/campaign.sqlite [--json out.json] [--write]
+
+``--write`` ships the summary as ``src/gamelab/voltorb/data/campaign_study.json`` (the report's
+table; rerun the same command on the same store to write it again without computing).
 
 Every block of deals is a ``core.parallel`` task in the results store: the same command with
 more deals computes only the new blocks.
@@ -43,6 +46,11 @@ def main() -> None:
     ap.add_argument("--store", default="/tmp/voltorb_campaign.sqlite")
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", default=None)
+    ap.add_argument(
+        "--write",
+        action="store_true",
+        help="ship the summary as src/gamelab/voltorb/data/campaign_study.json (with the command)",
+    )
     args = ap.parse_args()
     settings = StudySettings(
         _counts(args.choose),
@@ -88,6 +96,24 @@ def main() -> None:
     if args.json:
         with open(args.json, "w") as fh:
             fh.write(to_json(res))
+    if args.write:
+        import json
+        import shlex
+        import sys
+        from pathlib import Path
+
+        from gamelab.voltorb.campaign_study import STUDY_FILE
+
+        keep = ("--write",)
+        res["command"] = "python benchmarks/voltorb_campaign.py " + " ".join(
+            shlex.quote(a) for a in sys.argv[1:] if a not in keep
+        )
+        res.pop("seconds", None)  # wall time of this run (mostly store reads on a rerun)
+        path = Path(__file__).resolve().parent.parent / "src/gamelab/voltorb/data" / STUDY_FILE
+        tmp = path.with_suffix(".tmp")
+        tmp.write_text(json.dumps(json.loads(to_json(res)), indent=1) + "\n", "utf-8")
+        tmp.replace(path)
+        print(f"wrote {path}")
 
 
 if __name__ == "__main__":

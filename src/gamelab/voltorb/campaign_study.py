@@ -32,9 +32,11 @@ iteration over win/coins per state), then one improvement step with the round se
 
 from __future__ import annotations
 
+import json
 import time
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
 from typing import Any
 
 import numpy as np
@@ -422,3 +424,35 @@ def campaign_study(
         say(f"{goal}: on B " + ", ".join(f"{r['policy']} {r['value']:.2f}" for r in rows))
     summary["seconds"] = time.monotonic() - t0
     return summary
+
+
+#: The shipped result (``data/campaign_study.json``), written by
+#: ``benchmarks/voltorb_campaign.py --write``: :func:`campaign_study`'s summary plus the command.
+STUDY_FILE = "campaign_study.json"
+
+GOAL_WORDS = {"gain": "coins per round", "rounds": "rounds to reach level 8"}
+
+
+@cache
+def shipped_study() -> dict[str, Any] | None:
+    """The shipped study (:data:`STUDY_FILE`), or None when none has been shipped."""
+    from importlib import resources
+
+    path = resources.files("gamelab.voltorb").joinpath("data", STUDY_FILE)
+    if not path.is_file():
+        return None
+    return json.loads(path.read_text("utf-8"))
+
+
+def study_rows(study: dict[str, Any]) -> list[list[Any]]:
+    """One row per goal and policy of a study's evaluation sample: goal, policy, value, its 95 %
+    bootstrap interval, and the paired differences against always-win and always-coins (value,
+    95 % interval; None for the policy itself)."""
+    rows = []
+    for goal, g in study["goals"].items():
+        for r in g["evaluate"]:
+            row = [GOAL_WORDS[goal], r["policy"], r["value"], *r["ci95"]]
+            for ref in ("minus_win", "minus_coins"):
+                row += r.get(ref, [None, None, None])
+            rows.append(row)
+    return rows

@@ -19,6 +19,7 @@ import numpy as np
 
 from gamelab.core.report import new_figure
 from gamelab.core.stats import paired_difference
+from gamelab.voltorb.campaign_study import STUDY_FILE, shipped_study, study_rows
 from gamelab.voltorb.optimal_table import TABLE_FILE, optimal_table
 from gamelab.voltorb.simulate import CHUNK, campaign, compare, simulate
 
@@ -305,6 +306,22 @@ def build(section, ctx) -> None:
         "(independent samples, 95 % normal interval); shipped in gamelab/voltorb/data/"
         f"{TABLE_FILE}, made by `{table['command']}`",
     )
+
+    # 3c. the shipped campaign study (issue 26 item 3): read, not computed (quick mode too)
+    study = shipped_study()
+    if study is not None:
+        st = study["settings"]
+        section.table(
+            "campaign_study",
+            ["goal", "policy", "value", "ci95 lo", "ci95 hi"]
+            + ["- win", "lo", "hi", "- coins", "lo", "hi"],
+            study_rows(study),
+            caption="The campaign-optimal policy (round search for coins + h, h from the chain "
+            "on sample A) against always-win, always-coins and the per-state menu, evaluated on "
+            f"an independent sample B ({st['evaluate'][0]} deals per level; chosen on "
+            f"{st['choose'][0]} others), with paired bootstrap intervals over B's deals; "
+            f"shipped in gamelab/voltorb/data/{STUDY_FILE}, made by `{study['command']}`",
+        )
 
     # 4. campaign play under the level progression
     camp_rows = []
