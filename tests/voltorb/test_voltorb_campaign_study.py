@@ -52,3 +52,26 @@ def test_rounds_to_eight_is_the_expected_hitting_time_of_the_chain():
         runs.append(n)
     mean, se = np.mean(runs), np.std(runs) / np.sqrt(len(runs))
     assert abs(T[state_index(1, 0)] - mean) < 4 * se
+
+
+def test_the_shipped_study_is_whole_and_its_differences_are_its_own_values():
+    """data/campaign_study.json (issue 26 item 3), written by benchmarks/voltorb_campaign.py
+    --write from the session-16 run: both goals, every policy evaluated on sample B, each point
+    inside its bootstrap interval and each paired difference the difference of the two points."""
+    from gamelab.voltorb.campaign_study import shipped_study
+
+    study = shipped_study()
+    assert study is not None and study["command"].startswith("python benchmarks/voltorb_campaign")
+    assert min(study["settings"]["evaluate"]) >= 40 and min(study["settings"]["choose"]) >= 40
+    for goal in ("gain", "rounds"):
+        rows = {r["policy"]: r for r in study["goals"][goal]["evaluate"]}
+        assert set(rows) == {"win", "coins", "menu", "campaign"}
+        for name, r in rows.items():
+            lo, hi = r["ci95"]
+            assert lo <= r["value"] <= hi, (goal, name)
+            assert abs(sum(r["level_share"]) - 1) < 1e-9
+            for ref in ("win", "coins"):
+                if name != ref:
+                    d, dlo, dhi = r[f"minus_{ref}"]
+                    assert d == pytest.approx(r["value"] - rows[ref]["value"])
+                    assert dlo <= dhi

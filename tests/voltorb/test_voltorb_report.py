@@ -33,6 +33,7 @@ def test_report_section_tables(tmp_path: Path, monkeypatch):
         "paired_differences",
         "campaign",
         "optimal_table",
+        "campaign_study",
     ):
         assert tables[name]["rows"], name
     blog = tables["blog_reproduction"]["rows"]
@@ -49,6 +50,12 @@ def test_report_section_tables(tmp_path: Path, monkeypatch):
     shipped = tables["optimal_table"]["rows"]
     assert [r[0] for r in shipped] == list(range(1, 9))
     assert [r[1] for r in shipped] == [e.value for e in optimal_win_rates().values()]
+    # the shipped campaign study (issue 26 item 3), as the library reads it
+    from gamelab.voltorb.campaign_study import shipped_study, study_rows
+
+    study = shipped_study()
+    assert study is not None
+    assert tables["campaign_study"]["rows"] == study_rows(study)
 
 
 def test_23_the_quick_section_plays_only_strategies_that_compile_nothing(tmp_path: Path):
