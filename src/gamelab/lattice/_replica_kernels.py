@@ -59,7 +59,7 @@ _DZ = (0, 0, 0, 0, 1, -1)
 _MASK64 = (1 << 64) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_random(rng):
     """The next splitmix64 output of the state ``rng[0]`` (a uint64 array), advancing it."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -69,32 +69,32 @@ def next_random(rng):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _uniform(rng):
     return np.float64(next_random(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _below(rng, m):
     return np.int64(next_random(rng) % np.uint64(m))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cell(x, y, z, mask, shift):
     return (x & mask) | ((y & mask) << shift) | ((z & mask) << (2 * shift))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _adjacent(p, a, q, b):
     return abs(p[a, 0] - q[b, 0]) + abs(p[a, 1] - q[b, 1]) + abs(p[a, 2] - q[b, 2]) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _free(grid, x, y, z, mask, shift):
     return grid[_cell(x, y, z, mask, shift)] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pull(pos, grid, n, i, step, lx, ly, lz, cx, cy, cz, need_c, mask, shift, new):
     """Residue i to L, its neighbour on the pulled side (i + step) to C unless it is already next
     to L (not allowed when `need_c`), the rest following; returns the last residue moved, or -2
@@ -160,7 +160,7 @@ def _rebridge(pos, grid, n, nd, t, mask, shift, new):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _propose(pos, grid, n, nd, slot, mask, shift, new):
     """(lo, hi) of the residues move `slot` changes, their new sites in new[lo..hi]; lo = -1 if
     the slot is not a legal move of this conformation."""
@@ -245,7 +245,7 @@ def _propose(pos, grid, n, nd, slot, mask, shift, new):
     return min(i, last), max(i, last)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift):
     """Twice the HH contacts touching residues lo..hi (a pair inside the range counts 2 once)."""
     total = 0
@@ -260,13 +260,13 @@ def _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(pos, grid, lo, hi, value, mask, shift):
     for i in range(lo, hi + 1):
         grid[_cell(pos[i, 0], pos[i, 1], pos[i, 2], mask, shift)] = (i + 1) if value else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias, now):
     """Propose slot, accept by Metropolis at inverse temperature beta; the change in contacts
     (0 if rejected or illegal). pos/grid updated in place. With a non-empty `bias` (indexed by
