@@ -139,8 +139,24 @@ def main() -> None:
     bias = np.zeros((s.replicas, n + 1))
     warm = _timed(
         lambda: K.remc_kernel(
-            is_h, 2, temps, pos, grid, contacts, rep_at, rng, args.warm // s.phi, s.phi, 10**9,
-            best_pos, best, restart, 0.0, 0.0 * bias, 0.0, 0.0,
+            is_h,
+            2,
+            temps,
+            pos,
+            grid,
+            contacts,
+            rep_at,
+            rng,
+            args.warm // s.phi,
+            s.phi,
+            10**9,
+            best_pos,
+            best,
+            restart,
+            0.0,
+            0.0 * bias,
+            0.0,
+            0.0,
         )  # fmt: skip
     )
     print(
@@ -182,18 +198,16 @@ def main() -> None:
         t_full = _timed(lambda: _full(is_h, p, g, nd, beta, walk, per, mask, shift, new, old))
         t_stage = [
             _timed(
-                lambda st=st: _stages(
-                    is_h, p, g, nd, rng.copy(), per, mask, shift, new, old, st
-                )
+                lambda st=st: _stages(is_h, p, g, nd, rng.copy(), per, mask, shift, new, old, st)
             )
             for st in range(3)
         ]
         if k == 0:  # the first round compiles
             continue
         times += [t_full, *t_stage]
-        legal_share += sum(
-            K._propose(p, g, n, nd, t, mask, shift, new)[0] >= 0 for t in range(slots)
-        ) / slots
+        legal_share += (
+            sum(K._propose(p, g, n, nd, t, mask, shift, new)[0] >= 0 for t in range(slots)) / slots
+        )
     ns = 1e9 / (per * args.snapshots)
     c_full, c_draw, c_prop, c_rej = times * ns
     print(
@@ -202,7 +216,9 @@ def main() -> None:
     )
     print(f"full step (trajectory): {c_full:.1f} ns ({1e3 / c_full:.2f} M steps/CPU s)")
     print(f"  slot draw (splitmix64 + modulo): {c_draw:.1f} ns ({c_draw / c_full:.0%})")
-    print(f"  proposal of the slot, legal or not: {c_prop - c_draw:.1f} ns ({(c_prop - c_draw) / c_full:.0%})")
+    print(
+        f"  proposal of the slot, legal or not: {c_prop - c_draw:.1f} ns ({(c_prop - c_draw) / c_full:.0%})"
+    )
     print(
         f"  legal moves counted, applied, counted, reverted (all as if rejected): "
         f"{c_rej - c_prop:.1f} ns per step ({(c_rej - c_prop) / c_full:.0%})"
@@ -211,6 +227,7 @@ def main() -> None:
         f"  the rest (Metropolis draws, accepted moves kept, bookkeeping): {c_full - c_rej:.1f} ns "
         f"({(c_full - c_rej) / c_full:.0%})"
     )
+
 
 if __name__ == "__main__":
     main()
