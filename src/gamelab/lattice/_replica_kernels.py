@@ -316,25 +316,22 @@ def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias,
     if lo < 0:
         return 0
     before = _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
+    # the grid as after the move, the contacts counted at the new sites; `pos` changes only if
+    # the move is accepted (a rejected move puts the grid back and copies nothing)
     _place(pos, grid, lo, hi, False, mask, shift)
-    for i in range(lo, hi + 1):
-        for c in range(3):
-            old[i, c] = pos[i, c]
-            pos[i, c] = new[i, c]
-    _place(pos, grid, lo, hi, True, mask, shift)
-    after = _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
-    gain = (after - before) // 2
+    _place(new, grid, lo, hi, True, mask, shift)
+    gain = (_range_contacts2(is_h, new, grid, lo, hi, nd, mask, shift) - before) // 2
     if bias.shape[0] == 0:
-        if gain >= 0 or _uniform(rng) < math.exp(beta * gain):
-            return gain
+        ok = gain >= 0 or _uniform(rng) < math.exp(beta * gain)
     else:
         x = beta * gain - bias[now + gain] + bias[now]
-        if x >= 0.0 or _uniform(rng) < math.exp(x):
-            return gain
-    _place(pos, grid, lo, hi, False, mask, shift)
-    for i in range(lo, hi + 1):
-        for c in range(3):
-            pos[i, c] = old[i, c]
+        ok = x >= 0.0 or _uniform(rng) < math.exp(x)
+    if ok:
+        for i in range(lo, hi + 1):
+            for c in range(3):
+                pos[i, c] = new[i, c]
+        return gain
+    _place(new, grid, lo, hi, False, mask, shift)
     _place(pos, grid, lo, hi, True, mask, shift)
     return 0
 
