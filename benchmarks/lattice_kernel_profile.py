@@ -44,7 +44,7 @@ def _classify(is_h, pos, grid, nd, beta, rng, steps, mask, shift, new, old, out,
     """`steps` Metropolis steps; out = [illegal, rejected, accepted], sizes = [moved residues of
     rejected, of accepted]."""
     n = is_h.shape[0]
-    slots = 2 * n * nd + 2 * nd * nd + 2 * nd
+    slots = K._slot_count(n, nd)
     nobias = np.zeros(0)
     for _ in range(steps):
         slot = K._below(rng, slots)
@@ -52,10 +52,11 @@ def _classify(is_h, pos, grid, nd, beta, rng, steps, mask, shift, new, old, out,
         if lo < 0:
             out[0] += 1
             continue
-        gain = K._try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, nobias, 0)
-        moved = pos[lo, 0] != old[lo, 0] or pos[lo, 1] != old[lo, 1]
-        # _try_move leaves `old` as the sites before the move; accepted iff pos changed
-        if gain != 0 or moved:
+        x0 = pos[lo, 0]
+        y0 = pos[lo, 1]
+        K._try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, nobias, 0)
+        moved = pos[lo, 0] != x0 or pos[lo, 1] != y0  # (every legal move moves residue lo)
+        if moved:
             out[2] += 1
             sizes[1] += hi - lo + 1
         else:
@@ -66,7 +67,7 @@ def _classify(is_h, pos, grid, nd, beta, rng, steps, mask, shift, new, old, out,
 @njit(cache=False)
 def _full(is_h, pos, grid, nd, beta, rng, steps, mask, shift, new, old):
     n = is_h.shape[0]
-    slots = 2 * n * nd + 2 * nd * nd + 2 * nd
+    slots = K._slot_count(n, nd)
     nobias = np.zeros(0)
     total = 0
     for _ in range(steps):
@@ -82,7 +83,7 @@ def _stages(is_h, pos, grid, nd, rng, steps, mask, shift, new, old, stage):
     only, 1 and its proposal, 2 and for a legal move its contacts counted, applied, counted again
     and reverted (what a rejected move costs); the fold is unchanged at the end."""
     n = pos.shape[0]
-    slots = 2 * n * nd + 2 * nd * nd + 2 * nd
+    slots = K._slot_count(n, nd)
     total = 0
     for _ in range(steps):
         slot = K._below(rng, slots)
