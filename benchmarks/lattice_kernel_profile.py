@@ -1,22 +1,28 @@
-"""Where a replica-exchange step's time goes (issue 27, session 16): illegal slot draws, legal
-moves rejected by Metropolis, accepted moves.
+"""Where a replica-exchange step's time goes (issue 27, session 16): slot draws, proposals
+(illegal slots and legal moves), the contacts of legal moves, accepted moves.
 
     nice -n 19 python benchmarks/lattice_kernel_profile.py [--chain S1-10] [--seed 0]
-        [--warm 20000000] [--steps 20000000]
+        [--warm 20000000] [--steps 10000000] [--snapshots 10] [--baseline REV]
 
-First the default replica set (:data:`replica.DEFAULT_SETTINGS`) runs `--warm` steps per
+First the default 2D replica set (:data:`replica.DEFAULT_SETTINGS`) runs `--warm` steps per
 replica from the straight chain, so the replicas are compact (the folds a long run spends its
 time in). Then, from the cold replica's fold (T = 0.25):
 
-* the step mix: `--steps` Metropolis steps of the kernel's own `_try_move` at T = 0.25, each
-  classed as an illegal slot, a legal move rejected, a legal move accepted (and the residues
-  each legal move changes);
-* the cost of each class, by timing loops over the same steps: the full step loop; the slot
-  draws and proposals alone on the frozen fold, over its illegal slots and over its legal ones;
-  the legal proposals applied and always reverted (a rejected move's cost) and applied and
-  never reverted (an accepted one's, alternating two folds);
+* the step mix: `--steps` Metropolis steps of the kernel's own step (`_try_move`) at T = 0.25,
+  each classed as an illegal slot, a legal move rejected, a legal move accepted, with the
+  residues each legal move changes;
+* the cost of each stage, at `--snapshots` folds along that cold walk (between snapshots the
+  walk goes on by the kernel's own steps, timed: the full step's cost): on each frozen fold, the
+  same number of uniformly drawn slots taken only as far as (0) the draw, (1) and its proposal,
+  (2) and, for a legal move, its contacts counted before, the move applied on the grid and
+  positions, the contacts counted again and the move reverted (session 15's kernel's path of a
+  rejected move). The differences split a step's time: draws, proposals, the legal moves'
+  evaluation, and the rest (Metropolis draws, accepted moves, the kernel's own bookkeeping; for
+  a kernel whose rejected moves cost less than stage 2, negative).
 
-and prints the time per step split by class. CPU time of this thread (time.thread_time).
+`--baseline REV` profiles the kernels module of a git revision instead (read with ``git show``,
+compiled without numba's disk cache), e.g. ``--baseline e631701`` for session 15's kernel. CPU
+time of this thread (time.thread_time).
 """
 
 from __future__ import annotations
@@ -25,9 +31,10 @@ import argparse
 import time
 
 import numpy as np
+from lattice_kernel_speed import load_baseline
 from numba import njit
 
-from gamelab.lattice import _replica_kernels as K
+from gamelab.lattice import _replica_kernels as current
 from gamelab.lattice.instances import get_benchmark
 from gamelab.lattice.replica import DEFAULT_SETTINGS, new_state
 
@@ -39,75 +46,74 @@ def _geometry(n: int) -> tuple[int, int]:
     return (1 << shift) - 1, shift
 
 
-@njit(cache=False)
-def _classify(is_h, pos, grid, nd, beta, rng, steps, mask, shift, new, old, out, sizes):
-    """`steps` Metropolis steps; out = [illegal, rejected, accepted], sizes = [moved residues of
-    rejected, of accepted]."""
-    n = is_h.shape[0]
-    slots = K._slot_count(n, nd)
-    nobias = np.zeros(0)
-    for _ in range(steps):
-        slot = K._below(rng, slots)
-        lo, hi = K._propose(pos, grid, n, nd, slot, mask, shift, new)
-        if lo < 0:
-            out[0] += 1
-            continue
-        x0 = pos[lo, 0]
-        y0 = pos[lo, 1]
-        K._try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, nobias, 0)
-        moved = pos[lo, 0] != x0 or pos[lo, 1] != y0  # (every legal move moves residue lo)
-        if moved:
-            out[2] += 1
-            sizes[1] += hi - lo + 1
-        else:
-            out[1] += 1
-            sizes[0] += hi - lo + 1
+def make_loops(K):
+    """The timing loops over kernels module K's own functions."""
+    below, propose, try_move = K._below, K._propose, K._try_move
+    count, place = K._range_contacts2, K._place
 
+    @njit
+    def classify(is_h, pos, grid, nd, slots, beta, rng, steps, mask, shift, new, old, out, sizes):
+        """`steps` Metropolis steps; out = [illegal, rejected, accepted], sizes = [moved residues
+        of rejected, of accepted]."""
+        n = is_h.shape[0]
+        nobias = np.zeros(0)
+        for _ in range(steps):
+            slot = below(rng, slots)
+            lo, hi = propose(pos, grid, n, nd, slot, mask, shift, new)
+            if lo < 0:
+                out[0] += 1
+                continue
+            x0 = pos[lo, 0]
+            y0 = pos[lo, 1]
+            try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, nobias, 0)
+            if pos[lo, 0] != x0 or pos[lo, 1] != y0:  # (every legal move moves residue lo)
+                out[2] += 1
+                sizes[1] += hi - lo + 1
+            else:
+                out[1] += 1
+                sizes[0] += hi - lo + 1
 
-@njit(cache=False)
-def _full(is_h, pos, grid, nd, beta, rng, steps, mask, shift, new, old):
-    n = is_h.shape[0]
-    slots = K._slot_count(n, nd)
-    nobias = np.zeros(0)
-    total = 0
-    for _ in range(steps):
-        total += K._try_move(
-            is_h, pos, grid, nd, K._below(rng, slots), beta, rng, mask, shift, new, old, nobias, 0
-        )
-    return total
+    @njit
+    def full(is_h, pos, grid, nd, slots, beta, rng, steps, mask, shift, new, old):
+        nobias = np.zeros(0)
+        total = 0
+        for _ in range(steps):
+            total += try_move(
+                is_h, pos, grid, nd, below(rng, slots), beta, rng, mask, shift, new, old, nobias, 0
+            )
+        return total
 
+    @njit
+    def stages(is_h, pos, grid, nd, slots, rng, steps, mask, shift, new, old, stage):
+        """`steps` uniformly drawn slots on the frozen fold, taken as far as `stage` (module
+        docstring); the fold is unchanged at the end."""
+        n = pos.shape[0]
+        total = 0
+        for _ in range(steps):
+            slot = below(rng, slots)
+            if stage == 0:
+                total += slot
+                continue
+            lo, hi = propose(pos, grid, n, nd, slot, mask, shift, new)
+            if lo < 0 or stage == 1:
+                total += lo
+                continue
+            before = count(is_h, pos, grid, lo, hi, nd, mask, shift)
+            place(pos, grid, lo, hi, False, mask, shift)
+            for i in range(lo, hi + 1):
+                for c in range(3):
+                    old[i, c] = pos[i, c]
+                    pos[i, c] = new[i, c]
+            place(pos, grid, lo, hi, True, mask, shift)
+            total += count(is_h, pos, grid, lo, hi, nd, mask, shift) - before
+            place(pos, grid, lo, hi, False, mask, shift)
+            for i in range(lo, hi + 1):
+                for c in range(3):
+                    pos[i, c] = old[i, c]
+            place(pos, grid, lo, hi, True, mask, shift)
+        return total
 
-@njit(cache=False)
-def _stages(is_h, pos, grid, nd, rng, steps, mask, shift, new, old, stage):
-    """`steps` uniformly drawn slots on the frozen fold, taken as far as `stage`: 0 the slot draw
-    only, 1 and its proposal, 2 and for a legal move its contacts counted, applied, counted again
-    and reverted (what a rejected move costs); the fold is unchanged at the end."""
-    n = pos.shape[0]
-    slots = K._slot_count(n, nd)
-    total = 0
-    for _ in range(steps):
-        slot = K._below(rng, slots)
-        if stage == 0:
-            total += slot
-            continue
-        lo, hi = K._propose(pos, grid, n, nd, slot, mask, shift, new)
-        if lo < 0 or stage == 1:
-            total += lo
-            continue
-        before = K._range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
-        K._place(pos, grid, lo, hi, False, mask, shift)
-        for i in range(lo, hi + 1):
-            for c in range(3):
-                old[i, c] = pos[i, c]
-                pos[i, c] = new[i, c]
-        K._place(pos, grid, lo, hi, True, mask, shift)
-        total += K._range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift) - before
-        K._place(pos, grid, lo, hi, False, mask, shift)
-        for i in range(lo, hi + 1):
-            for c in range(3):
-                pos[i, c] = old[i, c]
-        K._place(pos, grid, lo, hi, True, mask, shift)
-    return total
+    return classify, full, stages
 
 
 def _timed(fn) -> float:
@@ -121,9 +127,12 @@ def main() -> None:
     parser.add_argument("--chain", default="S1-10")
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--warm", type=int, default=20_000_000, help="steps per replica")
-    parser.add_argument("--steps", type=int, default=20_000_000)
-    parser.add_argument("--snapshots", type=int, default=20)
+    parser.add_argument("--steps", type=int, default=10_000_000)
+    parser.add_argument("--snapshots", type=int, default=10)
+    parser.add_argument("--baseline", default=None, help="git revision of the kernels to profile")
     args = parser.parse_args()
+    K = load_baseline(args.baseline) if args.baseline else current
+    classify, full, stages = make_loops(K)
 
     b = get_benchmark(args.chain)
     s = DEFAULT_SETTINGS["square"]
@@ -136,33 +145,19 @@ def main() -> None:
     rng = np.array([np.random.default_rng(args.seed).integers(0, 2**63)], dtype=np.uint64)
     best = np.zeros(1, dtype=np.int64)
     best_pos = pos[0].copy()
-    restart = np.zeros(5, dtype=np.int64)
-    bias = np.zeros((s.replicas, n + 1))
-    warm = _timed(
-        lambda: K.remc_kernel(
-            is_h,
-            2,
-            temps,
-            pos,
-            grid,
-            contacts,
-            rep_at,
-            rng,
-            args.warm // s.phi,
-            s.phi,
-            10**9,
-            best_pos,
-            best,
-            restart,
-            0.0,
-            0.0 * bias,
-            0.0,
-            0.0,
+
+    def warm(rounds: int) -> None:
+        K.remc_kernel(
+            is_h, 2, temps, pos, grid, contacts, rep_at, rng, rounds, s.phi, 10**9, best_pos,
+            best, np.zeros(5, dtype=np.int64), 0.0, np.zeros((s.replicas, n + 1)), 0.0, 0.0,
         )  # fmt: skip
-    )
+
+    warm(0)  # compile
+    t_warm = _timed(lambda: warm(args.warm // s.phi))
     print(
-        f"{args.chain}: warm-up {args.warm:,} steps per replica ({2 * args.warm / warm / 1e6:.2f} "
-        f"M steps/CPU s in the kernel), contacts {contacts.tolist()}, best {int(best[0])}"
+        f"{args.chain} ({args.baseline or 'current'} kernels): warm-up {args.warm:,} steps per "
+        f"replica ({2 * args.warm / t_warm / 1e6:.2f} M steps/CPU s in the kernel), contacts "
+        f"{contacts.tolist()}, best {int(best[0])}"
     )
     r = int(rep_at[0])
     mask, shift = _geometry(n)
@@ -172,15 +167,12 @@ def main() -> None:
     old = np.zeros((n, 3), dtype=np.int64)
     slots = K.move_slots(n, 2)
 
-    def frozen():
-        return pos[r].copy(), grid[r].copy()
-
-    # the step mix (compiles the helpers on a throw-away copy first)
+    # the step mix (compiles on a few steps first)
     for steps in (10, args.steps):
-        p, g = frozen()
+        p, g = pos[r].copy(), grid[r].copy()
         out = np.zeros(3, dtype=np.int64)
         sizes = np.zeros(2, dtype=np.int64)
-        _classify(is_h, p, g, nd, beta, rng.copy(), steps, mask, shift, new, old, out, sizes)
+        classify(is_h, p, g, nd, slots, beta, rng.copy(), steps, mask, shift, new, old, out, sizes)
     ill, rej, acc = (int(v) for v in out)
     total = ill + rej + acc
     print(
@@ -189,17 +181,19 @@ def main() -> None:
         f"rejected {sizes[0] / max(rej, 1):.1f}, accepted {sizes[1] / max(acc, 1):.1f}"
     )
 
-    # the cost of each stage, on `--snapshots` folds along the same cold trajectory
-    p, g = frozen()
+    # the cost of each stage, on `--snapshots` folds along the same cold walk
+    p, g = pos[r].copy(), grid[r].copy()
     walk = rng.copy()
-    times = np.zeros(4)  # full steps, draw only, draw + propose, + apply/count/revert
+    times = np.zeros(4)  # full steps, draw only, draw + propose, + evaluate and revert
     per = args.steps // args.snapshots
     legal_share = 0.0
     for k in range(args.snapshots + 1):
-        t_full = _timed(lambda: _full(is_h, p, g, nd, beta, walk, per, mask, shift, new, old))
+        t_full = _timed(lambda: full(is_h, p, g, nd, slots, beta, walk, per, mask, shift, new, old))
         t_stage = [
             _timed(
-                lambda st=st: _stages(is_h, p, g, nd, rng.copy(), per, mask, shift, new, old, st)
+                lambda st=st: stages(
+                    is_h, p, g, nd, slots, rng.copy(), per, mask, shift, new, old, st
+                )
             )
             for st in range(3)
         ]
@@ -210,24 +204,20 @@ def main() -> None:
             sum(K._propose(p, g, n, nd, t, mask, shift, new)[0] >= 0 for t in range(slots)) / slots
         )
     ns = 1e9 / (per * args.snapshots)
-    c_full, c_draw, c_prop, c_rej = times * ns
+    c_full, c_draw, c_prop, c_eval = times * ns
     print(
         f"frozen folds: {legal_share / args.snapshots:.1%} of the {slots} slots legal (mean of "
         f"{args.snapshots})"
     )
-    print(f"full step (trajectory): {c_full:.1f} ns ({1e3 / c_full:.2f} M steps/CPU s)")
-    print(f"  slot draw (splitmix64 + modulo): {c_draw:.1f} ns ({c_draw / c_full:.0%})")
-    print(
-        f"  proposal of the slot, legal or not: {c_prop - c_draw:.1f} ns ({(c_prop - c_draw) / c_full:.0%})"
-    )
-    print(
-        f"  legal moves counted, applied, counted, reverted (all as if rejected): "
-        f"{c_rej - c_prop:.1f} ns per step ({(c_rej - c_prop) / c_full:.0%})"
-    )
-    print(
-        f"  the rest (Metropolis draws, accepted moves kept, bookkeeping): {c_full - c_rej:.1f} ns "
-        f"({(c_full - c_rej) / c_full:.0%})"
-    )
+    print(f"full step (the walk): {c_full:.1f} ns ({1e3 / c_full:.2f} M steps/CPU s)")
+    parts = [
+        ("slot draw (splitmix64 + modulo)", c_draw),
+        ("proposal of the slot, legal or not", c_prop - c_draw),
+        ("legal moves counted, applied, counted, reverted", c_eval - c_prop),
+        ("the rest (Metropolis draws, accepted moves, the kernel's own step)", c_full - c_eval),
+    ]
+    for label, cost in parts:
+        print(f"  {label}: {cost:.1f} ns per step ({cost / c_full:.0%})")
 
 
 if __name__ == "__main__":
