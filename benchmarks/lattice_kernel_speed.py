@@ -5,7 +5,8 @@
 
 The baseline is ``src/gamelab/lattice/_replica_kernels.py`` as of the git revision `--baseline`
 (read with ``git show``, compiled without numba's disk cache so that it leaves nothing behind);
-the current one is the installed :mod:`gamelab.lattice._replica_kernels`. For each chain and
+the current one is the installed :mod:`gamelab.lattice._replica_kernels`, or that file as of
+`--current` (the same way). For each chain and
 seed both run the lattice's default replica set (:data:`replica.DEFAULT_SETTINGS`) for `--steps`
 steps per replica from the straight chain, alternately (baseline, current, baseline, ...), each
 timed by the CPU time of this thread. Printed per run: steps per CPU second, the best contacts,
@@ -34,16 +35,16 @@ from gamelab.lattice.rules import dimensions
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_baseline(revision: str):
-    """The kernels module of `revision`, compiled afresh (no disk cache)."""
+def load_baseline(revision: str, name: str = "replica_kernels_baseline"):
+    """The kernels module of `revision`, compiled afresh (no disk cache), as module `name`."""
     path = "src/gamelab/lattice/_replica_kernels.py"
     source = subprocess.run(
         ["git", "show", f"{revision}:{path}"], cwd=ROOT, check=True, capture_output=True, text=True
     ).stdout
     folder = Path(tempfile.mkdtemp(prefix="lattice-kernel-"))
-    file = folder / "replica_kernels_baseline.py"
+    file = folder / f"{name}.py"
     file.write_text(source.replace("cache=True", "cache=False"))
-    spec = importlib.util.spec_from_file_location("replica_kernels_baseline", file)
+    spec = importlib.util.spec_from_file_location(name, file)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
     spec.loader.exec_module(module)
@@ -97,15 +98,19 @@ def run(K, sequence: str, lattice: str, seed: int, steps: int) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--baseline", default="main", help="git revision of the baseline kernel")
+    parser.add_argument(
+        "--current", default=None, help="git revision to compare instead of the installed kernel"
+    )
     parser.add_argument("--chains", default="S1-10,S1-11")
     parser.add_argument("--seeds", default="0,1,2")
     parser.add_argument("--steps", type=int, default=10_000_000, help="steps per replica")
     args = parser.parse_args()
     base = load_baseline(args.baseline)
-    kernels = {f"{args.baseline}": base, "current": current}
+    mine = load_baseline(args.current, "replica_kernels_current") if args.current else current
+    kernels = {f"{args.baseline}": base, "current": mine}
     print(
         f"move slots of a 100-mer in 2D: {args.baseline} {base.move_slots(100, 2)}, current "
-        f"{current.move_slots(100, 2)}"
+        f"{mine.move_slots(100, 2)}"
     )
     rows: dict[str, list[dict]] = {name: [] for name in kernels}
     for chain in args.chains.split(","):
