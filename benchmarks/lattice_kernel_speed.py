@@ -1,17 +1,17 @@
 """The replica-exchange kernel against an earlier revision's, side by side (issue 27, session 16).
 
-    nice -n 19 python benchmarks/lattice_kernel_speed.py [--baseline main] [--chains S1-10,S1-11]
-        [--seeds 0,1,2] [--steps 10000000]
+    nice -n 19 python benchmarks/lattice_kernel_speed.py [--baseline main] [--current REV]
+        [--chains S1-10,S1-11] [--seeds 0,1,2] [--steps 10000000]
 
 The baseline is ``src/gamelab/lattice/_replica_kernels.py`` as of the git revision `--baseline`
 (read with ``git show``, compiled without numba's disk cache so that it leaves nothing behind);
 the current one is the installed :mod:`gamelab.lattice._replica_kernels`, or that file as of
-`--current` (the same way). For each chain and
-seed both run the lattice's default replica set (:data:`replica.DEFAULT_SETTINGS`) for `--steps`
-steps per replica from the straight chain, alternately (baseline, current, baseline, ...), each
-timed by the CPU time of this thread. Printed per run: steps per CPU second, the best contacts,
-the share of the move slots that are legal moves of the final folds (mean over the replicas),
-and their product, the legal moves proposed per CPU second; then the medians' ratios.
+`--current` (read the same way). For each chain and seed both run the lattice's default replica
+set (:data:`replica.DEFAULT_SETTINGS`) for `--steps` steps per replica from the straight chain,
+alternately (baseline, current, baseline, ...), each timed by the CPU time of this thread.
+Printed per run: steps per CPU second, the best contacts, the share of the move slots that are
+legal moves of the final folds (mean over the replicas), and their product, the legal moves
+proposed per CPU second; then the medians' ratios.
 """
 
 from __future__ import annotations

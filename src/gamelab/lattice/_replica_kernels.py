@@ -183,7 +183,7 @@ def _slot_count(n, nd):
 
 @njit(cache=True, inline="always")
 def _axis(dx, dy):
-    """The axis (0 x, 1 y, 2 z) of a unit step (dx, dy, dz)."""
+    """The axis (0 x, 1 y, 2 z) of a unit step whose first two components are dx, dy."""
     return 0 if dx != 0 else (1 if dy != 0 else 2)
 
 
@@ -310,7 +310,8 @@ def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias,
     """Propose slot, accept by Metropolis at inverse temperature beta; the change in contacts
     (0 if rejected or illegal). pos/grid updated in place. With a non-empty `bias` (indexed by
     contacts; `now` the contacts before the move) the weight of a fold of c contacts is
-    exp(beta c - bias[c]) (the flat-histogram penalty, see :func:`remc_kernel`)."""
+    exp(beta c - bias[c]) (the flat-histogram penalty, see :func:`remc_kernel`). `old` is not
+    read (since session 16 a rejected move leaves `pos` untouched; kept for the callers)."""
     n = is_h.shape[0]
     lo, hi = _propose(pos, grid, n, nd, slot, mask, shift, new)
     if lo < 0:
