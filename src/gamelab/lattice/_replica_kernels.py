@@ -15,15 +15,26 @@ two residues can share a torus cell only if they share a site. Coordinates drift
 Moves (numbered slots, the same count for every conformation, so that proposing a uniform slot is
 a symmetric proposal and Metropolis acceptance gives detailed balance):
 
-* ``0 <= s < 2 n nd``: pull move (Lesh, Mitzenmacher & Whitesides, RECOMB 2003) of residue i
-  towards the start (anchor i + 1) or the end (anchor i - 1) along direction e: residue i goes to
-  the free site L = anchor + e diagonal to it, its neighbour on the pulled side to C = x_i + e
-  (unless it already sits there: a corner flip), and every further residue moves two places up
-  the chain until one is already next to its neighbour's new site;
-* ``2 n nd <= s < 2 n nd + 2 nd^2``: end pull at either end: the end residue goes to a free site
-  A, its neighbour to a free site B next to the end's old site (A = B + e2, B = end + e1, A not
-  next to the residue after the neighbour), and the chain follows as above;
-* the last ``2 nd`` slots: end move, the end residue to a free site next to its neighbour.
+* ``0 <= s < 2 n (nd - 2)``: pull move (Lesh, Mitzenmacher & Whitesides, RECOMB 2003) of
+  residue i = s // (2 (nd - 2)) towards the start (anchor i + 1) or the end (anchor i - 1) along
+  the k-th direction e perpendicular to the bond (anchor, i) (in the order of _DX; a direction
+  along the bond is never a move, so it has no slot): residue i goes to the free site
+  L = anchor + e diagonal to it, its neighbour on the pulled side to C = x_i + e (unless it
+  already sits there: a corner flip), and every further residue moves two places up the chain
+  until one is already next to its neighbour's new site;
+* the next ``2 nd (nd - 1)`` slots: end pull at either end: the end residue goes to a free site
+  A, its neighbour to a free site B next to the end's old site (A = B + e2, B = end + e1, e2 the
+  k-th direction other than -e1, A not next to the residue after the neighbour), and the chain
+  follows as above;
+* the next ``2 (nd - 1)``: end move, the end residue to a free site next to its neighbour (the
+  k-th direction from the neighbour other than the end's own).
+
+Numbering a state's directions relative to its bonds keeps the proposal symmetric: in every
+conformation the slots map one to one onto the moves that the plain numbering (every residue,
+side and direction: ``2 n nd + 2 nd^2 + 2 nd`` slots, session 15's) could make legal, so each
+pair of conformations is joined by as many slots either way as before, out of a constant total;
+only slots that are never legal are gone (430 of 840 remain for a 100-mer in 2D, so a drawn
+slot is a legal move about twice as often). Session 16 (docs/lattice.md).
 
 Bond-rebridging moves (Deutsch, J. Chem. Phys. 106:8849, 1997; with pull moves in Wang-Landau
 sampling of HP chains by Wüst & Landau, J. Chem. Phys. 137:064903, 2012) have their own
@@ -56,10 +67,14 @@ from numba import njit
 _DX = (1, 0, -1, 0, 0, 0)
 _DY = (0, 1, 0, -1, 0, 0)
 _DZ = (0, 0, 0, 0, 1, -1)
+_OPPOSITE = (2, 3, 0, 1, 5, 4)
+#: The directions perpendicular to an axis (x, y, z), four a row; in 2D the first two of x's
+#: and y's rows.
+_PERP = (1, 3, 4, 5, 0, 2, 4, 5, 0, 1, 2, 3)
 _MASK64 = (1 << 64) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def next_random(rng):
     """The next splitmix64 output of the state ``rng[0]`` (a uint64 array), advancing it."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -69,32 +84,32 @@ def next_random(rng):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _uniform(rng):
     return np.float64(next_random(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _below(rng, m):
     return np.int64(next_random(rng) % np.uint64(m))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _cell(x, y, z, mask, shift):
     return (x & mask) | ((y & mask) << shift) | ((z & mask) << (2 * shift))
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _adjacent(p, a, q, b):
     return abs(p[a, 0] - q[b, 0]) + abs(p[a, 1] - q[b, 1]) + abs(p[a, 2] - q[b, 2]) == 1
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _free(grid, x, y, z, mask, shift):
     return grid[_cell(x, y, z, mask, shift)] == 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _pull(pos, grid, n, i, step, lx, ly, lz, cx, cy, cz, need_c, mask, shift, new):
     """Residue i to L, its neighbour on the pulled side (i + step) to C unless it is already next
     to L (not allowed when `need_c`), the rest following; returns the last residue moved, or -2
@@ -160,28 +175,47 @@ def _rebridge(pos, grid, n, nd, t, mask, shift, new):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _slot_count(n, nd):
+    """The move slots of a chain of n residues (module docstring; :func:`move_slots`)."""
+    return 2 * n * (nd - 2) + 2 * nd * (nd - 1) + 2 * (nd - 1)
+
+
+@njit(cache=True, inline="always")
+def _axis(dx, dy):
+    """The axis (0 x, 1 y, 2 z) of a unit step whose first two components are dx, dy."""
+    return 0 if dx != 0 else (1 if dy != 0 else 2)
+
+
+@njit(cache=True, inline="always")
+def _direction(dx, dy, dz):
+    """The index e of the unit step (dx, dy, dz) in _DX, _DY, _DZ."""
+    if dx != 0:
+        return 0 if dx > 0 else 2
+    if dy != 0:
+        return 1 if dy > 0 else 3
+    return 4 if dz > 0 else 5
+
+
+@njit(cache=True, inline="always")
 def _propose(pos, grid, n, nd, slot, mask, shift, new):
     """(lo, hi) of the residues move `slot` changes, their new sites in new[lo..hi]; lo = -1 if
-    the slot is not a legal move of this conformation."""
-    p = 2 * n * nd
-    q = p + 2 * nd * nd
-    if slot >= q + 2 * nd:
-        return _rebridge(pos, grid, n, nd, slot - q - 2 * nd, mask, shift, new)
+    the slot is not a legal move of this conformation (slot numbering: the module docstring)."""
+    b = 2 if nd == 4 else 3  # a residue's pull slots: 2 (nd - 2) = 2**b
+    p = n << b
+    q = p + 2 * nd * (nd - 1)
+    if slot >= q + 2 * (nd - 1):
+        return _rebridge(pos, grid, n, nd, slot - q - 2 * (nd - 1), mask, shift, new)
     if slot < p:
-        toward_end = slot // (n * nd)
-        rest = slot % (n * nd)
-        i = rest // nd
-        e = rest % nd
-        step = 1 if toward_end == 1 else -1
+        i = slot >> b
+        step = 1 if (slot >> (b - 1)) & 1 == 1 else -1
         a = i - step  # the anchor
         if a < 0 or a >= n:
             return -1, -1
-        bx = pos[a, 0] - pos[i, 0]
-        by = pos[a, 1] - pos[i, 1]
-        bz = pos[a, 2] - pos[i, 2]
-        if bx * _DX[e] + by * _DY[e] + bz * _DZ[e] != 0:
-            return -1, -1
+        # the k-th direction perpendicular to the bond (a, i)
+        e = _PERP[
+            4 * _axis(pos[a, 0] - pos[i, 0], pos[a, 1] - pos[i, 1]) + (slot & ((1 << (b - 1)) - 1))
+        ]
         last = _pull(
             pos,
             grid,
@@ -201,9 +235,11 @@ def _propose(pos, grid, n, nd, slot, mask, shift, new):
         )
     elif slot < q:
         t = slot - p
-        at_end = t // (nd * nd)
-        e1 = (t // nd) % nd
-        e2 = t % nd
+        at_end = t // (nd * (nd - 1))
+        e1 = (t // (nd - 1)) % nd
+        e2 = t % (nd - 1)  # the e2-th direction other than -e1
+        if e2 >= _OPPOSITE[e1]:
+            e2 += 1
         i = n - 1 if at_end == 1 else 0
         step = -1 if at_end == 1 else 1
         bx = pos[i, 0] + _DX[e1]
@@ -228,9 +264,12 @@ def _propose(pos, grid, n, nd, slot, mask, shift, new):
         )
     else:
         t = slot - q
-        i = n - 1 if t // nd == 1 else 0
-        e = t % nd
+        i = n - 1 if t // (nd - 1) == 1 else 0
         k = i - 1 if i == n - 1 else 1
+        # the e-th direction other than the bond's (k, i)
+        e = t % (nd - 1)
+        if e >= _direction(pos[i, 0] - pos[k, 0], pos[i, 1] - pos[k, 1], pos[i, 2] - pos[k, 2]):
+            e += 1
         x = pos[k, 0] + _DX[e]
         y = pos[k, 1] + _DY[e]
         z = pos[k, 2] + _DZ[e]
@@ -245,7 +284,7 @@ def _propose(pos, grid, n, nd, slot, mask, shift, new):
     return min(i, last), max(i, last)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift):
     """Twice the HH contacts touching residues lo..hi (a pair inside the range counts 2 once)."""
     total = 0
@@ -260,42 +299,40 @@ def _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _place(pos, grid, lo, hi, value, mask, shift):
     for i in range(lo, hi + 1):
         grid[_cell(pos[i, 0], pos[i, 1], pos[i, 2], mask, shift)] = (i + 1) if value else 0
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias, now):
     """Propose slot, accept by Metropolis at inverse temperature beta; the change in contacts
     (0 if rejected or illegal). pos/grid updated in place. With a non-empty `bias` (indexed by
     contacts; `now` the contacts before the move) the weight of a fold of c contacts is
-    exp(beta c - bias[c]) (the flat-histogram penalty, see :func:`remc_kernel`)."""
+    exp(beta c - bias[c]) (the flat-histogram penalty, see :func:`remc_kernel`). `old` is not
+    read (since session 16 a rejected move leaves `pos` untouched; kept for the callers)."""
     n = is_h.shape[0]
     lo, hi = _propose(pos, grid, n, nd, slot, mask, shift, new)
     if lo < 0:
         return 0
     before = _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
+    # the grid as after the move, the contacts counted at the new sites; `pos` changes only if
+    # the move is accepted (a rejected move puts the grid back and copies nothing)
     _place(pos, grid, lo, hi, False, mask, shift)
-    for i in range(lo, hi + 1):
-        for c in range(3):
-            old[i, c] = pos[i, c]
-            pos[i, c] = new[i, c]
-    _place(pos, grid, lo, hi, True, mask, shift)
-    after = _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
-    gain = (after - before) // 2
+    _place(new, grid, lo, hi, True, mask, shift)
+    gain = (_range_contacts2(is_h, new, grid, lo, hi, nd, mask, shift) - before) // 2
     if bias.shape[0] == 0:
-        if gain >= 0 or _uniform(rng) < math.exp(beta * gain):
-            return gain
+        ok = gain >= 0 or _uniform(rng) < math.exp(beta * gain)
     else:
         x = beta * gain - bias[now + gain] + bias[now]
-        if x >= 0.0 or _uniform(rng) < math.exp(x):
-            return gain
-    _place(pos, grid, lo, hi, False, mask, shift)
-    for i in range(lo, hi + 1):
-        for c in range(3):
-            pos[i, c] = old[i, c]
+        ok = x >= 0.0 or _uniform(rng) < math.exp(x)
+    if ok:
+        for i in range(lo, hi + 1):
+            for c in range(3):
+                pos[i, c] = new[i, c]
+        return gain
+    _place(new, grid, lo, hi, False, mask, shift)
     _place(pos, grid, lo, hi, True, mask, shift)
     return 0
 
@@ -319,7 +356,7 @@ def _kick(is_h, pos, grid, contacts, best_pos, best, steps, nd, rng, mask, shift
     at infinite temperature (every legal move accepted; a restart from a perturbed best). Keeps
     ``best`` should a kick beat it; returns the most contacts of the kicked replicas."""
     n = pos.shape[1]
-    slots = 2 * n * nd + 2 * nd * nd + 2 * nd
+    slots = _slot_count(n, nd)
     top = 0
     for r in range(pos.shape[0]):
         _place(pos[r], grid[r], 0, n - 1, False, mask, shift)
@@ -396,8 +433,8 @@ def remc_kernel(
     while (1 << shift) <= n:
         shift += 1
     mask = (1 << shift) - 1
-    pulls = 2 * n * nd
-    slots = pulls + 2 * nd * nd + 2 * nd
+    pulls = 2 * n * (nd - 2)
+    slots = _slot_count(n, nd)
     bridges = n * nd + 2 * nd
     new = np.zeros((n, 3), dtype=np.int64)
     old = np.zeros((n, 3), dtype=np.int64)
@@ -487,7 +524,7 @@ def apply_move_kernel(pos, ndim, slot):
 def move_slots(n: int, ndim: int) -> int:
     """How many numbered move slots a chain of n residues has (legal or not)."""
     nd = 2 * ndim
-    return 2 * n * nd + 2 * nd * nd + 2 * nd
+    return 2 * n * (nd - 2) + 2 * nd * (nd - 1) + 2 * (nd - 1)
 
 
 def rebridge_slots(n: int, ndim: int) -> int:
@@ -542,10 +579,10 @@ def _move_python(chain: list[Site], where: dict[Site, int], nd: int, slot: int) 
             j += step
         return moved
 
-    pulls = 2 * n * nd
-    ends = pulls + 2 * nd * nd
-    if slot >= ends + 2 * nd:  # bond rebridging: a stretch of the chain reversed
-        t = slot - ends - 2 * nd
+    pulls = 2 * n * (nd - 2)
+    ends = pulls + 2 * nd * (nd - 1)
+    if slot >= ends + 2 * (nd - 1):  # bond rebridging: a stretch of the chain reversed
+        t = slot - ends - 2 * (nd - 1)
         if t < n * nd:
             i, e = divmod(t, nd)
         else:
@@ -566,26 +603,31 @@ def _move_python(chain: list[Site], where: dict[Site, int], nd: int, slot: int) 
                 return {}
             lo, hi = 0, r - 1
         return {k: chain[lo + hi - k] for k in range(lo, hi + 1)}
-    if slot < pulls:
-        toward_end, rest = divmod(slot, n * nd)
-        i, e = divmod(rest, nd)
+    if slot < pulls:  # (residue, side, k-th direction perpendicular to the anchor's bond)
+        i, rest = divmod(slot, 2 * (nd - 2))
+        toward_end, k = divmod(rest, nd - 2)
         step = 1 if toward_end else -1
         anchor = i - step
         if not 0 <= anchor < n:
             return {}
         bond = tuple(a - b for a, b in zip(chain[anchor], chain[i], strict=True))
-        if bond[0] * _DX[e] + bond[1] * _DY[e] + bond[2] * _DZ[e] != 0:
-            return {}
+        across = [
+            e for e in range(nd) if bond[0] * _DX[e] + bond[1] * _DY[e] + bond[2] * _DZ[e] == 0
+        ]
+        e = across[k]
         return pull(i, step, _step(chain[anchor], e), _step(chain[i], e), False)
-    if slot < ends:
-        at_end, rest = divmod(slot - pulls, nd * nd)
-        e1, e2 = divmod(rest, nd)
+    if slot < ends:  # (end, e1, k-th direction other than -e1)
+        at_end, rest = divmod(slot - pulls, nd * (nd - 1))
+        e1, k = divmod(rest, nd - 1)
+        e2 = [e for e in range(nd) if e != _OPPOSITE[e1]][k]
         i, step = (n - 1, -1) if at_end else (0, 1)
         site_b = _step(chain[i], e1)
         return pull(i, step, _step(site_b, e2), site_b, True)
-    at_end, e = divmod(slot - ends, nd)
+    at_end, k = divmod(slot - ends, nd - 1)  # (end, k-th direction other than its bond's)
     i = n - 1 if at_end else 0
-    site = _step(chain[i - 1 if at_end else 1], e)
+    neighbour = chain[i - 1 if at_end else 1]
+    e = [e for e in range(nd) if _step(neighbour, e) != chain[i]][k]
+    site = _step(neighbour, e)
     return {} if site in where else {i: site}
 
 
@@ -650,7 +692,7 @@ def remc_python(
     def uniform() -> float:
         return float(_next_python(state) >> 11) * (1.0 / 9007199254740992.0)
 
-    pulls = 2 * n * nd
+    pulls = 2 * n * (nd - 2)
 
     penalty = [[float(v) for v in row] for row in bias]
 

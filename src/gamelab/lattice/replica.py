@@ -16,8 +16,9 @@ that a budget means the same on a loaded machine; the kernel runs on one core). 
 the task's generator: a run limited by steps (or stopped by the target) is a pure function of its
 seed; one stopped by the clock depends on how far it got.
 
-Cost: one step is O(moved residues) (a pull usually moves a few); about 2-5 million steps per
-second on one core here for the 48- to 100-mers.
+Cost: one step is O(moved residues) (a pull usually moves a few); for the 100-mers about 6.5-7.5
+million steps per CPU second under load here and 10-11 million on a quiet core, two to three times
+session 15's rate of legal moves (benchmarks/lattice_kernel_speed.py, docs/lattice.md).
 """
 
 from __future__ import annotations
@@ -40,7 +41,9 @@ assert "".join(_LETTER.values()) == MOVE_LETTERS
 
 #: Bumped whenever a change of the kernels changes what a seed gives (the results store's key of
 #: the benchmark runs, benchmarks/lattice_fold.py).
-REMC_REVISION = 1
+#: 2: slots only for moves that can be legal; 3: the same stream as 2, faster, so a run with a
+#: CPU-time budget gets further (session 16).
+REMC_REVISION = 3
 
 
 @dataclass(frozen=True)
