@@ -59,8 +59,9 @@ def answer(rows, cols, shown, level, generator, rate, seconds) -> tuple[bool, fl
     """(exact?, wall s, CPU s) of the page's plan for this position at `rate` states/s."""
     from gamelab.voltorb import budget
 
-    budget.STATES_PER_SECOND = rate
-    plan = budget.solve_plan(rows, cols, shown, level, generator, "optimal", seconds)
+    # the same cap as a page whose STATES_PER_SECOND were `rate` (state_budget is rate x seconds)
+    scaled = seconds * rate / budget.STATES_PER_SECOND
+    plan = budget.solve_plan(rows, cols, shown, level, generator, "optimal", scaled)
     w0, c0 = time.perf_counter(), time.process_time()
     out = plan.fn(*plan.args)
     return out.answer == "optimal", time.perf_counter() - w0, time.process_time() - c0
