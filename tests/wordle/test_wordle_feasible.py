@@ -245,7 +245,9 @@ def test_solve_optimal_takes_a_proven_limit_from_a_stored_feasibility_run(tmp_pa
     assert infeasible not in limits  # that limit was not searched again
 
 
-def _sampled_openings_are_refuted(count: int, seed: int) -> None:
+def _sampled_openings_are_refuted(count: int, seed: int, proofs_refuted: int | None = None) -> None:
+    """Every shipped proof matches today's lists; `count` sampled first guesses of each of the
+    first `proofs_refuted` proofs (None: all) are refuted again (about 5 CPU s per opening)."""
     from gamelab.wordle.solver.feasible import shipped_proofs
 
     proofs = shipped_proofs()
@@ -254,12 +256,14 @@ def _sampled_openings_are_refuted(count: int, seed: int) -> None:
         ("all", "standard", 5),
     }
     rng = np.random.default_rng(seed)
-    for proof in proofs:
+    for k, proof in enumerate(proofs):
         game = Game(pokemon_word_list(parse_names(proof["names"])), proof["rule"])
         assert proof["words"] == game.words.fingerprint(), (
             "stale: run tools/make_wordle_feasibility.py"
         )
         assert proof["first_guesses_checked"] == game.n_guesses
+        if proofs_refuted is not None and k >= proofs_refuted:
+            continue
         search = FeasibleSearch(game)
         for g in rng.choice(game.n_guesses, count, replace=False):
             ok, part = search.opening(int(g), proof["max_guesses"])
@@ -267,8 +271,10 @@ def _sampled_openings_are_refuted(count: int, seed: int) -> None:
 
 
 def test_shipped_proofs_match_the_lists_and_sampled_first_guesses():
-    """docs/wordle.md: `all` cannot be solved within 5 guesses (every first guess refuted)."""
-    _sampled_openings_are_refuted(count=1, seed=3)
+    """docs/wordle.md: `all` cannot be solved within 5 guesses (every first guess refuted). The
+    default suite re-refutes one sampled opening of the first proof (the slow test below: 40 of
+    each)."""
+    _sampled_openings_are_refuted(count=1, seed=3, proofs_refuted=1)
 
 
 @pytest.mark.slow
