@@ -3,7 +3,7 @@ replica-exchange Monte Carlo with pull moves, side by side with the earlier PERM
 budget; then the kernels' speed-up over their plain-Python twins.
 
     nice -n 10 .venv/bin/python benchmarks/lattice_fold.py [--seeds 3] [--seconds 10]
-        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1] [--settings 2,0.25,0.4,500,0[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]]
+        [--perm-seeds 1] [--workers 2] [--only S1-7,H48-1] [--settings 2,0.25,0.4,500,0[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH[,REGROW[,REGROW_MAX[,REGROW_BIAS]]]]]]]]]
         [--export-json docs/lattice-runs.json] [--import-json docs/lattice-runs.json]
 
 Each run is one replica set (`gamelab.lattice.fold`, method ``remc``) or one PERM search
@@ -19,13 +19,15 @@ and revision; the seed is the task index), so an interrupted run resumes where i
 run with more seeds or other chains reuses the runs it shares with an earlier one, and a change
 of the 2D settings recomputes the 2D runs only (`--no-store` to recompute everything).
 
-`--settings R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]]` runs replica exchange with other
+`--settings R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH[,REGROW[,REGROW_MAX[,REGROW_BIAS]]]]]]]]]` runs replica exchange with other
 settings than the lattice's defaults (for a side-by-side study on the same seeds and budget; their
 own store key; KICK > 0 restarts from the best fold so far perturbed by KICK steps,
 `ReplicaSettings.kick`; END the share of steps drawn among the end moves,
 `ReplicaSettings.end_share`; FLAT the flat-histogram penalty per step, `ReplicaSettings.flat`;
 REBRIDGE the share of bond-rebridging moves, `ReplicaSettings.rebridge`; EPOCH the steps per
-replica of each fresh attempt, `ReplicaSettings.epoch`).
+replica of each fresh attempt, `ReplicaSettings.epoch`; REGROW the share of fragment-regrowth
+steps, REGROW_MAX their longest stretch and REGROW_BIAS the growth's inverse temperature as a
+multiple of the replica's, `ReplicaSettings.regrow`, `regrow_max`, `regrow_bias`).
 `--export-json FILE` writes every stored run of the chosen table (key and value) to a small JSON
 file (merged with the runs already in it), `--import-json FILE` puts such a file's runs back into the store (the machine may be wiped
 between sessions; docs/lattice-runs.json is the committed copy).
@@ -101,6 +103,11 @@ def run_params(item: tuple) -> dict:
             algorithm.append({"rebridge": s.rebridge})
         if s.epoch:  # (and one attempt)
             algorithm.append({"epoch": s.epoch})
+        if s.regrow:  # (and no fragment regrowth)
+            grown = {"regrow": s.regrow, "regrow_max": s.regrow_max}
+            if s.regrow_bias != 1.0:  # (and growth at the replica's temperature)
+                grown["regrow_bias"] = s.regrow_bias
+            algorithm.append(grown)
     else:
         algorithm = [PERM_REVISION]
     return {"chain": name, "method": method, "seconds": seconds, "algorithm": algorithm}
@@ -134,8 +141,8 @@ def main() -> None:
     parser.add_argument(
         "--settings",
         default="",
-        help="replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH]]]]] instead of the "
-        "defaults",
+        help="replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE[,EPOCH"
+        "[,REGROW[,REGROW_MAX[,REGROW_BIAS]]]]]]]] instead of the defaults",
     )
     parser.add_argument("--export-json", default="", help="write the stored runs to this file")
     parser.add_argument("--import-json", default="", help="put this file's runs into the store")
@@ -283,8 +290,9 @@ def main() -> None:
 def _twin_speed() -> None:
     from gamelab.lattice._replica_kernels import remc_kernel, remc_python
     from gamelab.lattice.instances import get_benchmark
-    from gamelab.lattice.replica import new_state
+    from gamelab.lattice.replica import DEFAULT_SETTINGS, new_state
 
+    square = DEFAULT_SETTINGS["square"]
     seq = get_benchmark("S1-4").sequence
     is_h = np.array([c == "H" for c in seq], dtype=np.bool_)
     temps = np.array([0.3, 0.45])
@@ -313,6 +321,9 @@ def _twin_speed() -> None:
             bias,
             0.0,
             0.0,
+            square.regrow,
+            square.regrow_max,
+            square.regrow_bias,
         )
         timings.append((time.perf_counter() - t, int(best[0])))
     (fast, a), (slow, b) = timings[1], timings[2]

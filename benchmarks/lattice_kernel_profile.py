@@ -31,7 +31,7 @@ import argparse
 import time
 
 import numpy as np
-from lattice_kernel_speed import load_baseline
+from lattice_kernel_speed import _no_regrowth, load_baseline
 from numba import njit
 
 from gamelab.lattice import _replica_kernels as current
@@ -150,6 +150,7 @@ def main() -> None:
         K.remc_kernel(
             is_h, 2, temps, pos, grid, contacts, rep_at, rng, rounds, s.phi, 10**9, best_pos,
             best, np.zeros(5, dtype=np.int64), 0.0, np.zeros((s.replicas, n + 1)), 0.0, 0.0,
+            *_no_regrowth(K),
         )  # fmt: skip
 
     warm(0)  # compile

@@ -51,6 +51,15 @@ def load_baseline(revision: str, name: str = "replica_kernels_baseline"):
     return module
 
 
+def _no_regrowth(K) -> tuple:
+    """The trailing arguments that switch fragment regrowth off in K's remc_kernel (session 17
+    added them; earlier revisions have none): both kernels run pull moves only."""
+    import inspect
+
+    params = inspect.signature(K.remc_kernel.py_func).parameters
+    return (0.0, 2, 1.0) if "regrow" in params else ()
+
+
 def legal_share(K, pos: np.ndarray, grid: np.ndarray, ndim: int) -> float:
     """The share of K's move slots (no rebridging) that are legal moves of the folds `pos`."""
     n = pos.shape[1]
@@ -83,7 +92,7 @@ def run(K, sequence: str, lattice: str, seed: int, steps: int) -> dict:
     def kernel(rounds: int) -> None:
         K.remc_kernel(
             is_h, ndim, s.temperatures(), pos, grid, contacts, rep_at, state, rounds, s.phi, 10**9,
-            best_pos, best, np.zeros(5, dtype=np.int64), 0.0, bias, 0.0, 0.0,
+            best_pos, best, np.zeros(5, dtype=np.int64), 0.0, bias, 0.0, 0.0, *_no_regrowth(K),
         )  # fmt: skip
 
     kernel(0)  # compile

@@ -432,6 +432,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_replica_kernels._slot_count": "the move-slot total inside remc_kernel and _kick",
         "_replica_kernels._axis": "a bond's axis when _propose numbers the directions across it",
         "_replica_kernels._direction": "an end move's direction index inside _propose",
+        "_replica_kernels._regrow": "a fragment-regrowth step inside remc_kernel",
     },
     "oware": {
         "_move_kernels._sow": "the sowing of sow_and_capture and _is_grand_slam",

@@ -61,7 +61,7 @@ def test_typed_level_has_the_exact_thresholds():
         level_from_sequence("PPPPPP")
 
 
-def test_best_fold_reaches_the_best_score():
+def test_best_fold_reaches_the_best_score(monkeypatch):
     fold = best_fold("HPHHHHHHPHHPHHPH")
     assert hh_score(fold.sequence, fold.conformation) == fold.score == 9 and fold.count == 2
     # beyond the typed lengths only a pack's or the expert pack's stored fold is given
@@ -71,8 +71,20 @@ def test_best_fold_reaches_the_best_score():
     expert = best_fold(s6.sequence)
     assert hh_score(s6.sequence, expert.conformation) == expert.score == s6.best_known
     assert expert.count is None  # the folds of a 50-mer are not counted
+    # since session 17 every expert level ships its fold, S1-11's 50 contacts among them
+    s11 = get_benchmark("S1-11")
+    top = best_fold(s11.sequence)
+    assert hh_score(s11.sequence, top.conformation) == top.score == 50
+    # an expert level whose fold does not ship is one clear error
+    from gamelab.lattice import expert
+
+    shipped = expert.load_expert_pack()
+    without = replace(
+        shipped, solutions={k: v for k, v in shipped.solutions.items() if k != s11.sequence}
+    )
+    monkeypatch.setattr(expert, "load_expert_pack", lambda: without)
     with pytest.raises(ValueError, match="no fold with the best known 50 contacts of S1-11"):
-        best_fold(get_benchmark("S1-11").sequence)
+        best_fold(s11.sequence)
 
 
 def test_tutorial_level_one_star_per_contact():

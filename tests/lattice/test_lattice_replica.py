@@ -170,7 +170,7 @@ def test_detailed_balance_on_an_enumerable_chain():
         for k in range(rounds):
             remc_kernel(
                 is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos,
-                best, np.zeros(5, np.int64), 0.0, np.zeros((1, n + 1)), 0.0, rebridge,
+                best, np.zeros(5, np.int64), 0.0, np.zeros((1, n + 1)), 0.0, rebridge, 0.0, 2, 1.0,
             )  # fmt: skip
             seen[int(contacts[0])] += 1
             if k % 1000 == 0:
@@ -183,12 +183,15 @@ def test_detailed_balance_on_an_enumerable_chain():
 def test_remc_kernel_matches_python_twin(ndim, length):
     rng = np.random.default_rng(length + ndim)
     # without restarts, restarting straight after 2 idle rounds, from the best kicked 30 steps,
-    # with 30 % of the steps at the chain's ends, with the flat-histogram penalty, and with 30 %
-    # bond-rebridging moves
-    for seed, patience, kick, end_share, flat, rebridge in [
-        (0, 0, 0, 0.0, 0.0, 0.0), (1, 2, 0, 0.0, 0.0, 0.0), (2, 2, 30, 0.0, 0.0, 0.0),
-        (3, 0, 0, 0.3, 0.0, 0.0), (4, 0, 0, 0.0, 0.01, 0.0), (5, 2, 30, 0.0, 0.003, 0.0),
-        (6, 0, 0, 0.0, 0.0, 0.3), (7, 2, 30, 0.2, 0.003, 0.3),
+    # with 30 % of the steps at the chain's ends, with the flat-histogram penalty, with 30 %
+    # bond-rebridging moves, and with fragment regrowth (alone, and with everything else)
+    for seed, patience, kick, end_share, flat, rebridge, regrow, longest, grow_bias in [
+        (0, 0, 0, 0.0, 0.0, 0.0, 0.0, 2, 1.0), (1, 2, 0, 0.0, 0.0, 0.0, 0.0, 2, 1.0),
+        (2, 2, 30, 0.0, 0.0, 0.0, 0.0, 2, 1.0), (3, 0, 0, 0.3, 0.0, 0.0, 0.0, 2, 1.0),
+        (4, 0, 0, 0.0, 0.01, 0.0, 0.0, 2, 1.0), (5, 2, 30, 0.0, 0.003, 0.0, 0.0, 2, 1.0),
+        (6, 0, 0, 0.0, 0.0, 0.3, 0.0, 2, 1.0), (7, 2, 30, 0.2, 0.003, 0.3, 0.0, 2, 1.0),
+        (8, 0, 0, 0.0, 0.0, 0.0, 0.3, 8, 1.0), (9, 2, 30, 0.2, 0.003, 0.3, 0.2, 5, 2.0),
+        (10, 0, 0, 0.0, 0.0, 0.0, 0.5, 40, 0.0), (11, 0, 0, 0.0, 0.0, 0.0, 0.3, 10, 2.0),
     ]:  # fmt: skip
         is_h = rng.random(length) < 0.5
         temps = np.array([0.3, 0.5, 0.9])
@@ -202,7 +205,7 @@ def test_remc_kernel_matches_python_twin(ndim, length):
             bias = np.zeros((3, length + 1))
             done = fn(
                 is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best,
-                restart, end_share, bias, flat, rebridge,
+                restart, end_share, bias, flat, rebridge, regrow, longest, grow_bias,
             )  # fmt: skip
             runs.append((done, pos.tolist(), contacts.tolist(), rep_at.tolist(), int(state[0]),
                          int(best[0]), best_pos.tolist(), restart.tolist(), bias.tolist()))  # fmt: skip
@@ -330,8 +333,12 @@ def test_settings_parse_and_the_cli_takes_them(capsys):
     assert s == ReplicaSettings(replicas=3, t_min=0.2, t_max=0.5, phi=100, flat=1e-6)
     assert ReplicaSettings.parse("2,0.25,0.4,500,0") == ReplicaSettings()
     assert ReplicaSettings.parse("2,0.25,0.4,500,0,0,0,0,0.1").rebridge == 0.1
-    for bad, says in [("2,0.25", "5 to 10"), ("2,0.5,0.4,500,0", "t_min <= t_max"),
-                      ("2,0.25,0.4,500,0,0,0,-1", "flat must be"), ("x,0.25,0.4,500,0", "int")]:  # fmt: skip
+    s = ReplicaSettings.parse("2,0.25,0.4,500,0,0,0,0,0,0,0.02,12,2")
+    assert (s.regrow, s.regrow_max, s.regrow_bias) == (0.02, 12, 2.0)
+    for bad, says in [("2,0.25", "5 to 13"), ("2,0.5,0.4,500,0", "t_min <= t_max"),
+                      ("2,0.25,0.4,500,0,0,0,-1", "flat must be"), ("x,0.25,0.4,500,0", "int"),
+                      ("2,0.25,0.4,500,0,0,0,0,0,0,1.5", "regrow must be"),
+                      ("2,0.25,0.4,500,0,0,0,0,0,0,0.1,1", "regrow_max must be")]:  # fmt: skip
         with pytest.raises(ValueError, match=says):
             ReplicaSettings.parse(bad)
     argv = ["lattice", "fold", "S1-2", "--steps", "2000", "--json", "--no-certify"]

@@ -381,6 +381,86 @@ def _kick(is_h, pos, grid, contacts, best_pos, best, steps, nd, rng, mask, shift
 
 
 @njit(cache=True)
+def _regrow(is_h, pos, grid, nd, beta, grow, rng, mask, shift, longest, new, weight, cells):
+    """One fragment-regrowth step (module docstring): a stretch of 2 ... `longest` residues is
+    taken off and grown again site by site, each site drawn among the free ones with weight
+    exp(grow x the HH contacts it makes), then the new stretch is accepted by Metropolis at
+    inverse temperature beta. Returns the change in contacts (0 if rejected or stuck); `pos` and
+    `grid` are updated in place. `weight` (nd floats) and `cells` (nd x 3) are scratch."""
+    n = is_h.shape[0]
+    length = 2 + _below(rng, longest - 1)
+    if length > n - 1:
+        length = n - 1
+    a = _below(rng, n - length + 1)
+    b = a + length - 1
+    before = _range_contacts2(is_h, pos, grid, a, b, nd, mask, shift)
+    _place(pos, grid, a, b, False, mask, shift)
+    if a == 0:  # the stretch holds the first residue: grown from b + 1 down to 0
+        first, stop, step, anchor, tail = b, -1, -1, b + 1, -1
+    else:  # grown from a - 1 up to b; it must end next to b + 1 unless b is the last residue
+        first, stop, step, anchor = a, b + 1, 1, a - 1
+        tail = b + 1 if b + 1 < n else -1
+    px = pos[anchor, 0]
+    py = pos[anchor, 1]
+    pz = pos[anchor, 2]
+    k = first
+    while k != stop:
+        m = 0
+        total = 0.0
+        for e in range(nd):
+            x = px + _DX[e]
+            y = py + _DY[e]
+            z = pz + _DZ[e]
+            if grid[_cell(x, y, z, mask, shift)] != 0:
+                continue
+            if tail >= 0:  # the residues left must still reach the tail's neighbour
+                d = abs(x - pos[tail, 0]) + abs(y - pos[tail, 1]) + abs(z - pos[tail, 2])
+                if d == 0 or d > tail - k:
+                    continue
+            c = 0
+            if is_h[k]:
+                for f in range(nd):
+                    r = grid[_cell(x + _DX[f], y + _DY[f], z + _DZ[f], mask, shift)] - 1
+                    if r >= 0 and is_h[r] and (r < k - 1 or r > k + 1):
+                        c += 1
+            cells[m, 0] = x
+            cells[m, 1] = y
+            cells[m, 2] = z
+            weight[m] = math.exp(grow * c)
+            total += weight[m]
+            m += 1
+        if m == 0:  # stuck: take the grown part off, put the stretch back
+            j = first
+            while j != k:
+                grid[_cell(new[j, 0], new[j, 1], new[j, 2], mask, shift)] = 0
+                j += step
+            _place(pos, grid, a, b, True, mask, shift)
+            return 0
+        u = _uniform(rng) * total
+        j = 0
+        while j < m - 1 and u >= weight[j]:
+            u -= weight[j]
+            j += 1
+        px = cells[j, 0]
+        py = cells[j, 1]
+        pz = cells[j, 2]
+        new[k, 0] = px
+        new[k, 1] = py
+        new[k, 2] = pz
+        grid[_cell(px, py, pz, mask, shift)] = k + 1
+        k += step
+    gain = (_range_contacts2(is_h, new, grid, a, b, nd, mask, shift) - before) // 2
+    if gain >= 0 or _uniform(rng) < math.exp(beta * gain):
+        for i in range(a, b + 1):
+            for c in range(3):
+                pos[i, c] = new[i, c]
+        return gain
+    _place(new, grid, a, b, False, mask, shift)
+    _place(pos, grid, a, b, True, mask, shift)
+    return 0
+
+
+@njit(cache=True)
 def remc_kernel(
     is_h,
     ndim,
@@ -400,6 +480,9 @@ def remc_kernel(
     bias,
     flat,
     rebridge,
+    regrow,
+    longest,
+    grow_bias,
 ):
     """Run up to `rounds` rounds of replica exchange in place: each replica (the one at temperature
     index t is ``rep_at[t]``) makes `phi` Metropolis steps of uniformly drawn move slots at
@@ -426,7 +509,12 @@ def remc_kernel(
 
     With ``rebridge`` > 0, that share of the steps draws a bond-rebridging slot (uniformly among
     :func:`rebridge_slots`), the others as above; a mixture of symmetric proposals, so the
-    sampling stays exact. Returns the rounds run."""
+    sampling stays exact.
+
+    With ``regrow`` > 0, that share of the steps (drawn first) is a fragment regrowth of 2 ...
+    `longest` residues (:func:`_regrow`, sites weighed at inverse temperature `grow_bias` / T;
+    energy-guided, so the proposal is not symmetric and the
+    sampling is no longer exactly Boltzmann's: a search heuristic). Returns the rounds run."""
     n = is_h.shape[0]
     nd = 2 * ndim
     shift = 1
@@ -440,6 +528,8 @@ def remc_kernel(
     old = np.zeros((n, 3), dtype=np.int64)
     nt = temps.shape[0]
     nobias = np.zeros(0)
+    weight = np.zeros(nd)
+    cells = np.zeros((nd, 3), dtype=np.int64)
     done = 0
     while done < rounds and best[0] < target:
         done += 1
@@ -449,16 +539,22 @@ def remc_kernel(
             beta = 1.0 / temps[t]
             row = bias[t] if flat > 0.0 else nobias
             for _ in range(phi):
-                if rebridge > 0.0 and _uniform(rng) < rebridge:
-                    slot = slots + _below(rng, bridges)
-                elif end_share > 0.0 and _uniform(rng) < end_share:
-                    slot = pulls + _below(rng, slots - pulls)
+                if regrow > 0.0 and _uniform(rng) < regrow:
+                    gain = _regrow(
+                        is_h, pos[r], grid[r], nd, beta, grow_bias * beta, rng, mask, shift,
+                        longest, new, weight, cells,
+                    )  # fmt: skip
                 else:
-                    slot = _below(rng, slots)
-                gain = _try_move(
-                    is_h, pos[r], grid[r], nd, slot, beta, rng, mask, shift, new, old, row,
-                    contacts[r],
-                )  # fmt: skip
+                    if rebridge > 0.0 and _uniform(rng) < rebridge:
+                        slot = slots + _below(rng, bridges)
+                    elif end_share > 0.0 and _uniform(rng) < end_share:
+                        slot = pulls + _below(rng, slots - pulls)
+                    else:
+                        slot = _below(rng, slots)
+                    gain = _try_move(
+                        is_h, pos[r], grid[r], nd, slot, beta, rng, mask, shift, new, old, row,
+                        contacts[r],
+                    )  # fmt: skip
                 if flat > 0.0:
                     row[contacts[r] + gain] += flat
                 if gain != 0:
@@ -672,6 +768,9 @@ def remc_python(
     bias,
     flat,
     rebridge,
+    regrow=0.0,
+    longest=2,
+    grow_bias=1.0,
 ) -> int:
     """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
     not read; the arrays are updated in place at the end, except `grid`)."""
@@ -732,6 +831,66 @@ def remc_python(
             where[site] = i
         return 0
 
+    def regrown(chain: list[Site], where: dict[Site, int], beta: float, grow: float) -> int:
+        """Twin of :func:`_regrow`: a stretch taken off and grown again, then Metropolis."""
+        length = min(2 + _next_python(state) % (longest - 1), n - 1)
+        a = _next_python(state) % (n - length + 1)
+        b = a + length - 1
+        before = _hh_of(h, chain, where, nd)
+        old = chain[a : b + 1]
+        for site in old:
+            del where[site]
+        if a == 0:
+            order, prev, tail = range(b, -1, -1), chain[b + 1], None
+        else:
+            order, prev, tail = range(a, b + 1), chain[a - 1], (b + 1 if b + 1 < n else None)
+        grown: dict[int, Site] = {}
+        for k in order:
+            options: list[tuple[Site, float]] = []
+            for e in range(nd):
+                site = _step(prev, e)
+                if site in where:
+                    continue
+                if tail is not None:
+                    d = sum(abs(u - v) for u, v in zip(site, chain[tail], strict=True))
+                    if d == 0 or d > tail - k:
+                        continue
+                c = 0
+                if h[k]:
+                    for f in range(nd):
+                        r = where.get(_step(site, f))
+                        if r is not None and h[r] and (r < k - 1 or r > k + 1):
+                            c += 1
+                options.append((site, math.exp(grow * c)))
+            if not options:
+                for site in grown.values():
+                    del where[site]
+                for i, site in enumerate(old, start=a):
+                    where[site] = i
+                return 0
+            total = 0.0
+            for _, w in options:
+                total += w
+            u = uniform() * total
+            j = 0
+            while j < len(options) - 1 and u >= options[j][1]:
+                u -= options[j][1]
+                j += 1
+            prev = options[j][0]
+            grown[k] = prev
+            where[prev] = k
+        for k, site in grown.items():
+            chain[k] = site
+        gain = _hh_of(h, chain, where, nd) - before
+        if gain >= 0 or uniform() < math.exp(beta * gain):
+            return gain
+        for site in grown.values():
+            del where[site]
+        for i, site in enumerate(old, start=a):
+            chain[i] = site
+            where[site] = i
+        return 0
+
     done = 0
     while done < rounds and top < target:
         done += 1
@@ -742,13 +901,16 @@ def remc_python(
             chain, where = chains[r], wheres[r]
             row = penalty[t] if flat > 0.0 else None
             for _ in range(phi):
-                if rebridge > 0.0 and uniform() < rebridge:
-                    slot = slots + _next_python(state) % bridges
-                elif end_share > 0.0 and uniform() < end_share:
-                    slot = pulls + _next_python(state) % (slots - pulls)
+                if regrow > 0.0 and uniform() < regrow:
+                    gain = regrown(chain, where, beta, grow_bias * beta)
                 else:
-                    slot = _next_python(state) % slots
-                gain = metropolis(chain, where, beta, slot, row, scores[r])
+                    if rebridge > 0.0 and uniform() < rebridge:
+                        slot = slots + _next_python(state) % bridges
+                    elif end_share > 0.0 and uniform() < end_share:
+                        slot = pulls + _next_python(state) % (slots - pulls)
+                    else:
+                        slot = _next_python(state) % slots
+                    gain = metropolis(chain, where, beta, slot, row, scores[r])
                 scores[r] += gain
                 if row is not None:
                     row[scores[r]] += flat
