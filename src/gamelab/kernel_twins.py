@@ -433,6 +433,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_replica_kernels._axis": "a bond's axis when _propose numbers the directions across it",
         "_replica_kernels._direction": "an end move's direction index inside _propose",
         "_replica_kernels._regrow": "a fragment-regrowth step inside remc_kernel",
+        "_replica_kernels._keep_or_undo": "the accept-or-undo end of _try_move and _regrow",
     },
     "oware": {
         "_move_kernels._sow": "the sowing of sow_and_capture and _is_grand_slam",

@@ -306,6 +306,20 @@ def _place(pos, grid, lo, hi, value, mask, shift):
 
 
 @njit(cache=True, inline="always")
+def _keep_or_undo(ok, gain, pos, grid, new, lo, hi, mask, shift):
+    """The end of a Metropolis step whose proposed sites new[lo..hi] are on the grid: if `ok`,
+    copy them into `pos` and return `gain`; else put `pos` back on the grid and return 0."""
+    if ok:
+        for i in range(lo, hi + 1):
+            for c in range(3):
+                pos[i, c] = new[i, c]
+        return gain
+    _place(new, grid, lo, hi, False, mask, shift)
+    _place(pos, grid, lo, hi, True, mask, shift)
+    return 0
+
+
+@njit(cache=True, inline="always")
 def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias, now):
     """Propose slot, accept by Metropolis at inverse temperature beta; the change in contacts
     (0 if rejected or illegal). pos/grid updated in place. With a non-empty `bias` (indexed by
@@ -327,14 +341,7 @@ def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias,
     else:
         x = beta * gain - bias[now + gain] + bias[now]
         ok = x >= 0.0 or _uniform(rng) < math.exp(x)
-    if ok:
-        for i in range(lo, hi + 1):
-            for c in range(3):
-                pos[i, c] = new[i, c]
-        return gain
-    _place(new, grid, lo, hi, False, mask, shift)
-    _place(pos, grid, lo, hi, True, mask, shift)
-    return 0
+    return _keep_or_undo(ok, gain, pos, grid, new, lo, hi, mask, shift)
 
 
 @njit(cache=True)
@@ -450,14 +457,8 @@ def _regrow(is_h, pos, grid, nd, beta, grow, rng, mask, shift, longest, new, wei
         grid[_cell(px, py, pz, mask, shift)] = k + 1
         k += step
     gain = (_range_contacts2(is_h, new, grid, a, b, nd, mask, shift) - before) // 2
-    if gain >= 0 or _uniform(rng) < math.exp(beta * gain):
-        for i in range(a, b + 1):
-            for c in range(3):
-                pos[i, c] = new[i, c]
-        return gain
-    _place(new, grid, a, b, False, mask, shift)
-    _place(pos, grid, a, b, True, mask, shift)
-    return 0
+    ok = gain >= 0 or _uniform(rng) < math.exp(beta * gain)
+    return _keep_or_undo(ok, gain, pos, grid, new, a, b, mask, shift)
 
 
 @njit(cache=True)
