@@ -420,9 +420,10 @@ def _regrow(is_h, pos, grid, nd, beta, grow, rng, mask, shift, longest, new, wei
             z = pz + _DZ[e]
             if grid[_cell(x, y, z, mask, shift)] != 0:
                 continue
-            if tail >= 0:  # the residues left must still reach the tail's neighbour
+            if tail >= 0:  # the residues left must still reach the tail's neighbour (its own
+                # site is occupied, so never chosen)
                 d = abs(x - pos[tail, 0]) + abs(y - pos[tail, 1]) + abs(z - pos[tail, 2])
-                if d == 0 or d > tail - k:
+                if d > tail - k:
                     continue
             c = 0
             if is_h[k]:
@@ -854,7 +855,7 @@ def remc_python(
                     continue
                 if tail is not None:
                     d = sum(abs(u - v) for u, v in zip(site, chain[tail], strict=True))
-                    if d == 0 or d > tail - k:
+                    if d > tail - k:
                         continue
                 c = 0
                 if h[k]:

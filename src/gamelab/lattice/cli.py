@@ -429,7 +429,8 @@ def fold_command(
         typer.Option(
             "--settings",
             help="Replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE"
-            "[,EPOCH[,REGROW[,REGROW_MAX[,REGROW_BIAS]]]]]]]] instead of the chain's defaults (gamelab.lattice.replica.ReplicaSettings).",
+            "[,EPOCH[,REGROW[,REGROW_MAX[,REGROW_BIAS]]]]]]]] instead of the chain's defaults "
+            "(gamelab.lattice.replica.ReplicaSettings).",
         ),
     ] = None,
     workers: Workers = None,

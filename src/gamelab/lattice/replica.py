@@ -65,9 +65,9 @@ class ReplicaSettings:
     stream going on; unlike `patience`, which waits for a pause of the best). `regrow`: the share
     of steps that take off a stretch of 2 ... `regrow_max` residues and grow it again site by
     site, each site drawn with weight exp(`regrow_bias` x contacts it makes / T), accepted by
-    Metropolis at T (the
-    energy-guided fragment regrowth of Zhang, Kou & Liu's FRESS, J. Chem. Phys. 2007; 0: none;
-    the proposal is not symmetric, so the sampling is no longer exactly Boltzmann's)."""
+    Metropolis at T (the energy-guided fragment regrowth of Zhang, Kou & Liu's FRESS, J. Chem.
+    Phys. 2007; 0: none; the proposal is not symmetric, so the sampling is no longer exactly
+    Boltzmann's)."""
 
     replicas: int = 2
     t_min: float = 0.25
