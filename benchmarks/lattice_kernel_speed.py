@@ -1,12 +1,13 @@
 """The replica-exchange kernel against an earlier revision's, side by side (issue 27, session 16).
 
     nice -n 19 python benchmarks/lattice_kernel_speed.py [--baseline main] [--current REV]
-        [--chains S1-10,S1-11] [--seeds 0,1,2] [--steps 10000000]
+        [--patch FILE] [--chains S1-10,S1-11] [--seeds 0,1,2] [--steps 10000000]
 
 The baseline is ``src/gamelab/lattice/_replica_kernels.py`` as of the git revision `--baseline`
 (read with ``git show``, compiled without numba's disk cache so that it leaves nothing behind);
 the current one is the installed :mod:`gamelab.lattice._replica_kernels`, or that file as of
-`--current` (read the same way). For each chain and seed both run the lattice's default replica
+`--current` (read the same way), with `--patch` a prototype's diff applied to it (HEAD's file
+if no `--current`; benchmarks/lattice_prototypes/). For each chain and seed both run the lattice's default replica
 set (:data:`replica.DEFAULT_SETTINGS`) for `--steps` steps per replica from the straight chain,
 alternately (baseline, current, baseline, ...), each timed by the CPU time of this thread.
 Printed per run: steps per CPU second, the best contacts, the share of the move slots that are
@@ -35,15 +36,26 @@ from gamelab.lattice.rules import dimensions
 ROOT = Path(__file__).resolve().parent.parent
 
 
-def load_baseline(revision: str, name: str = "replica_kernels_baseline"):
-    """The kernels module of `revision`, compiled afresh (no disk cache), as module `name`."""
-    path = "src/gamelab/lattice/_replica_kernels.py"
+KERNELS = "src/gamelab/lattice/_replica_kernels.py"
+
+
+def load_baseline(revision: str, name: str = "replica_kernels_baseline", patch: Path | None = None):
+    """The kernels module of `revision`, compiled afresh (no disk cache), as module `name`; with
+    `patch`, a unified diff of that file applied first (the prototypes of
+    benchmarks/lattice_prototypes/, run by benchmarks/lattice_prototype.py)."""
     source = subprocess.run(
-        ["git", "show", f"{revision}:{path}"], cwd=ROOT, check=True, capture_output=True, text=True
-    ).stdout
+        ["git", "show", f"{revision}:{KERNELS}"], cwd=ROOT, check=True, capture_output=True,
+        text=True,
+    ).stdout  # fmt: skip
     folder = Path(tempfile.mkdtemp(prefix="lattice-kernel-"))
     file = folder / f"{name}.py"
-    file.write_text(source.replace("cache=True", "cache=False"))
+    file.write_text(source)
+    if patch is not None:
+        subprocess.run(
+            ["patch", "--quiet", "--no-backup-if-mismatch", str(file), str(Path(patch).resolve())],
+            check=True,
+        )
+    file.write_text(file.read_text().replace("cache=True", "cache=False"))
     spec = importlib.util.spec_from_file_location(name, file)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module
@@ -110,12 +122,21 @@ def main() -> None:
     parser.add_argument(
         "--current", default=None, help="git revision to compare instead of the installed kernel"
     )
+    parser.add_argument(
+        "--patch",
+        type=Path,
+        default=None,
+        help="a prototype (benchmarks/lattice_prototypes/*.patch) applied to the current kernel",
+    )
     parser.add_argument("--chains", default="S1-10,S1-11")
     parser.add_argument("--seeds", default="0,1,2")
     parser.add_argument("--steps", type=int, default=10_000_000, help="steps per replica")
     args = parser.parse_args()
     base = load_baseline(args.baseline)
-    mine = load_baseline(args.current, "replica_kernels_current") if args.current else current
+    if args.current or args.patch:
+        mine = load_baseline(args.current or "HEAD", "replica_kernels_current", args.patch)
+    else:
+        mine = current
     kernels = {f"{args.baseline}": base, "current": mine}
     print(
         f"move slots of a 100-mer in 2D: {args.baseline} {base.move_slots(100, 2)}, current "

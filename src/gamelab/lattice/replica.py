@@ -154,7 +154,10 @@ class ReplicaSettings:
 #: Session 17: in 2D, 2 % of the steps are fragment regrowths (``regrow``) of up to 10 residues
 #: grown at half the replica's temperature (``regrow_bias`` 2): on the same 10 seeds at 60 CPU s
 #: S1-10 reached 48 on 8 (6 without; median 15.5 CPU s from 42.8) and S1-11 50 on 5 (3 without);
-#: population annealing did not help (docs/lattice.md).
+#: population annealing did not help (docs/lattice.md). Session 18: S1-11 reaches 50 on 10 of
+#: 30 seeds within 60 CPU s at these defaults; seven more arms (hotter or cooler hot replica,
+#: look-ahead regrowth, uneven CPU between the replicas, a colder top, more regrowth in the hot
+#: replica) did no better (docs/lattice.md).
 DEFAULT_SETTINGS = {
     "square": ReplicaSettings(
         replicas=2, t_min=0.25, t_max=0.4, phi=500, regrow=0.02, regrow_max=10, regrow_bias=2.0
