@@ -11,8 +11,8 @@ temperature and, if it has at least `--floor` contacts, records its set of HH co
 pairs: two folds with the same set are counted as one fold). Such samples less than `--gap` CPU
 seconds apart form an *episode*. Printed per seed: the share of samples at or above the floor,
 the distinct folds, and per episode its start, length, samples, distinct folds, how many of
-them an earlier episode had already visited, and the most contacts sampled (a tabu on visited folds or contact sets could only
-help if that count were large).
+them an earlier episode had already visited (a tabu on visited folds or contact sets could only
+help if that count were large), and the most contacts sampled.
 """
 
 from __future__ import annotations
@@ -25,22 +25,8 @@ import numpy as np
 from gamelab.core.parallel import task_rng
 from gamelab.lattice._replica_kernels import remc_kernel
 from gamelab.lattice.instances import get_benchmark
-from gamelab.lattice.replica import DEFAULT_SETTINGS, new_state
-from gamelab.lattice.rules import dimensions
-
-
-def contact_set(sites: np.ndarray, is_h: np.ndarray) -> frozenset[tuple[int, int]]:
-    """The HH contacts (i, j), i < j - 1, of a fold given by its sites (n x 3)."""
-    where = {tuple(int(v) for v in row): i for i, row in enumerate(sites)}
-    out = set()
-    for i, row in enumerate(sites):
-        if not is_h[i]:
-            continue
-        for d in ((1, 0, 0), (0, 1, 0), (0, 0, 1)):
-            j = where.get((int(row[0]) + d[0], int(row[1]) + d[1], int(row[2]) + d[2]))
-            if j is not None and is_h[j] and abs(i - j) > 1:
-                out.add((min(i, j), max(i, j)))
-    return frozenset(out)
+from gamelab.lattice.replica import DEFAULT_SETTINGS, conformation_of, new_state
+from gamelab.lattice.rules import dimensions, hh_contacts
 
 
 def watch(chain: str, seed: int, seconds: float, every: int, floor: int, gap: float) -> None:
@@ -87,7 +73,7 @@ def watch(chain: str, seed: int, seconds: float, every: int, floor: int, gap: fl
         last_high = ep["end"] = now
         ep["samples"] += 1
         ep["top"] = max(ep["top"], int(contacts[cold]))
-        fold = contact_set(pos[cold], is_h)
+        fold = frozenset(hh_contacts(b.sequence, conformation_of(pos[cold], ndim), b.lattice))
         if fold not in ep["folds"]:
             ep["folds"].add(fold)
             if fold in folds:
@@ -96,7 +82,8 @@ def watch(chain: str, seed: int, seconds: float, every: int, floor: int, gap: fl
                 folds[fold] = len(episodes) - 1
     print(
         f"{chain} seed {seed}: best {int(best[0])} in {seconds:g} CPU s; {high} of {samples} "
-        f"samples (every {every} rounds) at >= {floor} contacts; {len(folds)} distinct folds there; "
+        f"samples (every {every} rounds) at >= {floor} contacts; {len(folds)} distinct folds "
+        "there; "
         f"{len(episodes)} episodes; folds an earlier episode had visited: "
         f"{sum(e['seen'] for e in episodes)}"
     )
@@ -117,7 +104,12 @@ def main() -> None:
     parser.add_argument("--floor", type=int, default=48, help="contacts a sample must have")
     parser.add_argument("--gap", type=float, default=0.5, help="CPU s that end an episode")
     args = parser.parse_args()
-    for seed in (int(v) for v in args.seeds.split(",")):
+    try:  # bad input: one error line, exit 2
+        get_benchmark(args.chain)
+        seeds = [int(v) for v in args.seeds.split(",")]
+    except ValueError as e:
+        parser.error(str(e))
+    for seed in seeds:
         watch(args.chain, seed, args.seconds, args.every, args.floor, args.gap)
 
 

@@ -7,9 +7,10 @@ The baseline is ``src/gamelab/lattice/_replica_kernels.py`` as of the git revisi
 (read with ``git show``, compiled without numba's disk cache so that it leaves nothing behind);
 the current one is the installed :mod:`gamelab.lattice._replica_kernels`, or that file as of
 `--current` (read the same way), with `--patch` a prototype's diff applied to it (HEAD's file
-if no `--current`; benchmarks/lattice_prototypes/). For each chain and seed both run the lattice's default replica
-set (:data:`replica.DEFAULT_SETTINGS`) for `--steps` steps per replica from the straight chain,
-alternately (baseline, current, baseline, ...), each timed by the CPU time of this thread.
+if no `--current`; benchmarks/lattice_prototypes/). For each chain and seed both run the
+lattice's default replica set (:data:`replica.DEFAULT_SETTINGS`) for `--steps` steps per replica
+from the straight chain, alternately (baseline, current, baseline, ...), each timed by the CPU
+time of this thread.
 Printed per run: steps per CPU second, the best contacts, the share of the move slots that are
 legal moves of the final folds (mean over the replicas), and their product, the legal moves
 proposed per CPU second; then the medians' ratios.
@@ -51,10 +52,16 @@ def load_baseline(revision: str, name: str = "replica_kernels_baseline", patch: 
     file = folder / f"{name}.py"
     file.write_text(source)
     if patch is not None:
-        subprocess.run(
+        if not Path(patch).is_file():
+            raise ValueError(f"no patch file {patch}")
+        done = subprocess.run(
             ["patch", "--quiet", "--no-backup-if-mismatch", str(file), str(Path(patch).resolve())],
-            check=True,
+            capture_output=True,
+            text=True,
         )
+        if done.returncode != 0:
+            why = ((done.stdout + done.stderr).strip().splitlines() or ["patch failed"])[-1]
+            raise ValueError(f"{patch} does not apply to the kernel of {revision}: {why}")
     file.write_text(file.read_text().replace("cache=True", "cache=False"))
     spec = importlib.util.spec_from_file_location(name, file)
     module = importlib.util.module_from_spec(spec)
@@ -134,7 +141,10 @@ def main() -> None:
     args = parser.parse_args()
     base = load_baseline(args.baseline)
     if args.current or args.patch:
-        mine = load_baseline(args.current or "HEAD", "replica_kernels_current", args.patch)
+        try:
+            mine = load_baseline(args.current or "HEAD", "replica_kernels_current", args.patch)
+        except ValueError as e:
+            parser.error(str(e))
     else:
         mine = current
     kernels = {f"{args.baseline}": base, "current": mine}

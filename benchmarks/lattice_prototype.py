@@ -31,11 +31,14 @@ from gamelab.lattice.replica import ReplicaSettings
 
 
 def seed_list(text: str) -> list[int]:
-    """Seeds from ``a-b`` (inclusive) or ``a,b,c``."""
-    if "-" in text:
-        lo, hi = (int(v) for v in text.split("-"))
-        return list(range(lo, hi + 1))
-    return [int(v) for v in text.split(",")]
+    """Seeds from ``a-b`` (inclusive) or ``a,b,c``; ValueError otherwise."""
+    try:
+        if "-" in text:
+            lo, hi = (int(v) for v in text.split("-"))
+            return list(range(lo, hi + 1))
+        return [int(v) for v in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--seeds: a range a-b or a list a,b,c, got {text!r}") from None
 
 
 def main() -> None:
@@ -47,13 +50,18 @@ def main() -> None:
     parser.add_argument("--revision", default="HEAD", help="the kernel file the patch applies to")
     parser.add_argument("--settings", default=None, help=ReplicaSettings.FIELDS)
     args = parser.parse_args()
-    kernels = load_baseline(args.revision, "replica_kernels_prototype", args.patch)
+    try:  # bad input: one error line, exit 2
+        b = get_benchmark(args.chain)
+        seeds = seed_list(args.seeds)
+        settings = ReplicaSettings.parse(args.settings) if args.settings else None
+        if args.seconds <= 0:
+            raise ValueError(f"--seconds must be positive, got {args.seconds:g}")
+        kernels = load_baseline(args.revision, "replica_kernels_prototype", args.patch)
+    except ValueError as e:
+        parser.error(str(e))
     replica.remc_kernel = kernels.remc_kernel  # replica_fold looks it up at call time
-    settings = ReplicaSettings.parse(args.settings) if args.settings else None
-    b = get_benchmark(args.chain)
     times: list[float] = []
     spent = 0.0
-    seeds = seed_list(args.seeds)
     for seed in seeds:
         r = fold(
             b.name,
