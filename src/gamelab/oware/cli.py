@@ -16,6 +16,7 @@ from gamelab.cli_common import (
     Workers,
     backend,
     console,
+    err_console,
     print_json,
 )
 from gamelab.oware.rules import TABLEBASE_SEEDS
@@ -184,13 +185,40 @@ def review(
 @app.command()
 def tablebase(
     seeds: Annotated[
-        int, typer.Option("--seeds", "-n", min=0, max=16, help="Largest seed count.")
+        int,
+        typer.Option(
+            "--seeds",
+            "-n",
+            min=0,
+            max=48,
+            help="Largest seed count (past 16: the endgame database on disk, resumable).",
+        ),
     ] = TABLEBASE_SEEDS,
+    on_disk: Annotated[
+        bool,
+        typer.Option("--on-disk", help="Build the database on disk even for 16 seeds or fewer."),
+    ] = False,
+    workers: Workers = None,
+    cluster: Cluster = None,
     json_out: Json = False,
+    quiet: Quiet = False,
 ) -> None:
     """Build (or load from the cache) the endgame tablebase and print its size."""
-    from gamelab.oware.tablebase import tablebase_summary
+    from gamelab.oware.tablebase import MAX_SUPPORTED, tablebase_summary
 
+    if seeds > MAX_SUPPORTED or on_disk:
+        from gamelab.oware.tablebase_disk import build_database
+
+        say = None if quiet or json_out else (lambda line: err_console.print(line))
+        db = build_database(seeds, backend=backend(workers, cluster, quiet), progress=say)
+        if json_out:
+            print_json(db)
+        else:
+            console.print(
+                f"endgame database to {db.reached} seeds: {db.boards:,} boards, "
+                f"{db.bytes:,} bytes, {db.cpu_seconds / 3600:.2f} CPU-hours, in {db.path}"
+            )
+        return
     tb = tablebase_summary(seeds)
     if json_out:
         print_json(tb)
