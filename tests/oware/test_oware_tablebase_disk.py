@@ -99,34 +99,44 @@ def _level_bytes(root):
     return (folder / "values.i8").read_bytes(), [r["sha256"] for r in index]
 
 
+def _rebuild_level(tmp_path, built, name, n, chunk, **kwargs):
+    """Level n of `built` again, in chunks of `chunk` boards, with build_database's `kwargs`."""
+    root = tmp_path / name
+    shutil.copytree(built[0], root)
+    folder = D.database_dir(root)
+    with open(folder / "values.i8", "r+b") as f:
+        f.truncate(sum(level_size(k) for k in range(n)))  # keep the levels below n
+    index = json.loads((folder / "index.json").read_text())
+    index["levels"] = index["levels"][:n]
+    (folder / "index.json").write_text(json.dumps(index))
+    D.build_database(n, chunk=chunk, root=root, **kwargs)
+    return _level_bytes(root)
+
+
+def test_shared_and_merged_bounds_give_the_same_bytes(tmp_path, built):
+    """Level 7 in 11 chunks: bounds shared in one file, or merged after each round (a remote
+    cluster's way), give the table built in one piece."""
+    shared = _rebuild_level(tmp_path, built, "shared", 7, 3000, backend=ONE)
+    merged = _rebuild_level(tmp_path, built, "merged", 7, 3000, backend=ONE, share_memory=False)
+    whole = _level_bytes(built[0])
+    assert shared == merged and shared[0] == whole[0][: len(shared[0])]
+    assert shared[1] == whole[1][:8]
+
+
+@pytest.mark.slow
 def test_one_worker_two_workers_and_dask_give_the_same_bytes(tmp_path, built):
-    """Level 7 in chunks of 3,000 boards (11 tasks a round) on three backends, and with the
-    chunks' bounds merged after each round (a remote cluster's way)."""
-    runs = {}
-    for name, backend, shared in (
-        ("one", ONE, None),
-        ("two", Backend(workers=2, quiet=True), None),
-        ("dask", Backend(cluster="local:2", quiet=True), None),
-        ("merged", ONE, False),
-    ):
-        root = tmp_path / name
-        shutil.copytree(built[0], root)
-        folder = D.database_dir(root)
-        end = sum(level_size(n) for n in range(7))
-        with open(folder / "values.i8", "r+b") as f:
-            f.truncate(end)  # keep levels 0-6
-        index = json.loads((folder / "index.json").read_text())
-        index["levels"] = index["levels"][:7]
-        (folder / "index.json").write_text(json.dumps(index))
-        D.build_database(
-            7, backend=backend, chunk=3000, root=root, share_memory=shared, local_sweeps=1000
+    """Level 5 in 4 chunks on three backends (each round starts the workers: about 1 s a
+    round locally and 10 s on a local Dask cluster, so this is a slow test)."""
+    runs = [
+        _rebuild_level(tmp_path, built, name, 5, 1200, backend=backend, local_sweeps=1000)
+        for name, backend in (
+            ("one", ONE),
+            ("two", Backend(workers=2, quiet=True)),
+            ("dask", Backend(cluster="local:2", quiet=True)),
         )
-        runs[name] = _level_bytes(root)
-    assert runs["one"] == runs["two"] == runs["dask"] == runs["merged"]
-    assert (
-        runs["one"][0]
-        == (D.database_dir(built[0]) / "values.i8").read_bytes()[: len(runs["one"][0])]
-    )
+    ]
+    assert runs[0] == runs[1] == runs[2]
+    assert runs[0][0] == _level_bytes(built[0])[0][: len(runs[0][0])]
 
 
 def test_damaged_level_is_detected_and_rebuilt(tmp_path, built):

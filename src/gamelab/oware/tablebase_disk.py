@@ -43,6 +43,7 @@ import fcntl
 import hashlib
 import json
 import os
+import resource
 import shutil
 import time
 from collections.abc import Callable, Iterator
@@ -129,6 +130,8 @@ class LevelRecord:
     wall_seconds: float
     mover_wins_share: float
     runner: str = ""
+    #: all CPU of the level, the workers' start-up and the merges included
+    total_cpu_seconds: float = 0.0
 
 
 @dataclass(frozen=True)
@@ -463,6 +466,15 @@ def _build_level(
     return values, int(state["rounds"]), int(state["sweeps"]), float(state["cpu"])
 
 
+def _cpu_so_far() -> float:
+    """CPU seconds of this process and of its finished children (the local workers)."""
+    me, children = (
+        resource.getrusage(resource.RUSAGE_SELF),
+        resource.getrusage(resource.RUSAGE_CHILDREN),
+    )
+    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+
+
 def build_database(
     max_seeds: int,
     *,
@@ -512,6 +524,7 @@ def build_database(
             _write_index(folder, good)
         for n in range(len(good), max_seeds + 1):
             t0 = time.perf_counter()
+            cpu0 = _cpu_so_far()
             values, rounds, sweeps, cpu = _build_level(
                 folder, n, backend, chunk, shared, local_sweeps, say
             )
@@ -529,6 +542,7 @@ def build_database(
                 wall_seconds=round(time.perf_counter() - t0, 2),
                 mover_wins_share=round(float(np.mean(values > 0)), 4),
                 runner=backend.describe(),
+                total_cpu_seconds=round(_cpu_so_far() - cpu0, 2),
             )
             good.append(record)
             _write_index(folder, good)
