@@ -4,7 +4,8 @@ measured side by side in one run; the machine may be shared, so read the ratios.
 Three tables:
 
 * **oracle**: each environment with ``regret=False`` and with ``regret=True`` (the exact regret
-  of every move), and CartPole-v1 in the same run as the yardstick: on / off and on / CartPole.
+  of every move), and CartPole-v1 in the same run as the yardstick: on / off and on / CartPole
+  (all as ``gymnasium.make`` returns them, with Gymnasium's wrappers, as a user steps them).
   The oracle's memos persist across steps and episodes (that is the design), so a warm-up of
   ``--warmup`` CPU-seconds runs first with the oracle on and the rate is the next ``--seconds``;
   VoltorbFlip level 3 and 8, YatzySolitaire, PokemonWordle gen1, LatticeFold at 12, 18 and
@@ -49,11 +50,17 @@ def _uniforms(n: int = 1 << 20) -> list[float]:
     return np.random.default_rng(0).random(n).tolist()
 
 
-def gym_loop(env_id: str, skip: int | None = None, reseed: bool = False, **kwargs) -> Run:
-    """Random legal actions through ``env.step`` (never `skip`, e.g. Voltorb's quit)."""
+def gym_loop(
+    env_id: str, skip: int | None = None, reseed: bool = False, wrapped: bool = False, **kwargs
+) -> Run:
+    """Random legal actions through ``env.step`` (never `skip`, e.g. Voltorb's quit); the
+    environment as ``gymnasium.make`` gives it (`wrapped`, with Gymnasium's checker and order
+    wrappers, as CartPole is measured) or unwrapped."""
     import gymnasium
 
-    env = gymnasium.make(env_id, **kwargs).unwrapped
+    env = gymnasium.make(env_id, **kwargs)
+    if not wrapped:
+        env = env.unwrapped
     u = _uniforms()
     at = {"info": env.reset(seed=0)[1], "k": 0, "episode": 0}  # episodes go on across calls
 
@@ -221,9 +228,9 @@ def oracle_table(seconds: float, warmup: float, only: str | None) -> None:
     for name, env_id, skip, kwargs in ORACLE_ROWS:
         if only and only not in name:
             continue
-        off = gym_loop(env_id, skip, **kwargs)
+        off = gym_loop(env_id, skip, wrapped=True, **kwargs)
         off(0.3)
-        on = gym_loop(env_id, skip, regret=True, **kwargs)
+        on = gym_loop(env_id, skip, wrapped=True, regret=True, **kwargs)
         on(warmup)  # the oracle's tables and memos (a solve, the first widgets)
         r_off, r_on = rate(off, seconds), rate(on, seconds)
         print(
