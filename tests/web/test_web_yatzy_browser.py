@@ -581,3 +581,44 @@ def test_while_only_the_bot_warms_the_header_says_so_and_the_coach_answers(page)
     page.locator("#dice .die").first.wait_for()
     page.click("#hint")
     page.locator("#coach tr.option.best").wait_for()  # the coach answers meanwhile
+
+
+DICE_JS = "() => [...document.querySelectorAll('#dice .die')].map((d) => d.dataset.face).join('')"
+
+
+def test_yatzy_47_1_an_undone_roll_is_drawn_afresh_and_the_review_says_so(page):
+    """Issue 47, item 1: Undo showed the future dice (seed 31: R -> 51335; Undo; hold die 1,
+    R -> 41335; Undo; R -> 51335 again), so any score could be improved. A roll made again
+    after a take-back is drawn afresh, and the review says the game had take-backs."""
+    page.goto("/yatzy?rules=yatzy&seed=31&opponent=none")
+    wait_until(page, "document.querySelector('#turn-line').textContent.includes('2 rerolls left')")
+    first = page.evaluate(DICE_JS)
+
+    def roll_then_undo(hold_first=False):
+        if hold_first:
+            page.click("#dice .die >> nth=0")
+        page.keyboard.press("r")
+        wait_until(page, "document.querySelector('#turn-line').textContent.includes('1 reroll')")
+        seen = page.evaluate(DICE_JS)
+        page.click("#undo")
+        wait_until(page, "document.querySelector('#turn-line').textContent.includes('2 rerolls')")
+        assert page.evaluate(DICE_JS) == first  # the position before the roll, as it was
+        return seen
+
+    rolls = [roll_then_undo(), roll_then_undo(hold_first=True), roll_then_undo()]
+    assert rolls[0] == "51335"  # the seed's own roll, as the issue saw it
+    # no later roll repeats what an earlier one showed in the slots it rerolled
+    assert rolls[1][1:] != rolls[0][1:] and rolls[2] != rolls[0] and rolls[2] != rolls[1]
+    page.keyboard.press("r")
+    wait_until(page, "document.querySelector('#turn-line').textContent.includes('1 reroll')")
+    page.click("#tab-review")
+    page.locator("#review-takebacks").wait_for()
+    assert "taken back 3 times" in page.locator("#review-takebacks").inner_text()
+    first_row = page.locator('#review-decisions tbody tr[data-decision="1"]')
+    assert "after an undo" in first_row.inner_text()
+    # the server agrees: the same record replays the same dice, and says so in its review
+    saved = json.loads(page.evaluate("() => localStorage.getItem('gamelab.yatzy.game')"))
+    assert saved["takebacks"] == 3 and saved["draws"] == [3]
+    body = {"rules": "yatzy", "seed": 31, "moves": saved["moves"], "draws": [3], "takebacks": 3}
+    view = page.request.post("/api/yatzy/game", data=body).json()
+    assert "".join(map(str, view["dice"])) == page.evaluate(DICE_JS) != rolls[2]
