@@ -193,7 +193,7 @@ def test_assistant_errors_show_the_library_message_and_the_bot_plays(page):
     wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
     page.click('#card button.score-btn[data-box="chance"]')
     page.locator("#bot-log li").wait_for()
-    assert "plays for the expected score" in page.locator("#bot-log li").inner_text()
+    assert "played for the expected score" in page.locator("#bot-log li").inner_text()
     assert "expected final" in page.locator("#bot-log li").inner_text()
     # its turn is said next to your dice, numbered as on the card (turn 13; it said 14)
     assert page.locator("#bot-last").inner_text().startswith("The bot's turn 13: rolled ")
@@ -622,3 +622,21 @@ def test_yatzy_47_1_an_undone_roll_is_drawn_afresh_and_the_review_says_so(page):
     body = {"rules": "yatzy", "seed": 31, "moves": saved["moves"], "draws": [3], "takebacks": 3}
     view = page.request.post("/api/yatzy/game", data=body).json()
     assert "".join(map(str, view["dice"])) == page.evaluate(DICE_JS) != rolls[2]
+
+
+def test_yatzy_47_2_a_sure_win_still_scores_the_most_it_can(page):
+    """Issue 47, item 2: once its P(win) was 100 % the win-play bot rerolled all five and gave
+    points away (the first of many tied options). Seed 1 from a card with only Yatzy and
+    Chance open: you score 0 in Yatzy and then Chance, and the bot's last turn is a sure win
+    (before the fix: 'keep -' twice, 4.04 and 0.19 points below the best)."""
+    start = CARD_TEXT + ",full_house=20"
+    page.goto(f"/yatzy?rules=yatzy&seed=1&opponent=win&start={start}")
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 14 of 15')")
+    page.click('#card button.score-btn[data-box="yatzy"]')
+    wait_until(page, "document.querySelectorAll('#bot-log li').length === 1")
+    page.click('#card button.score-btn[data-box="chance"]')
+    wait_until(page, "document.querySelectorAll('#bot-log li').length === 2")
+    last = page.locator("#bot-log li").first.inner_text()  # newest first
+    assert "P(bot wins) 100.0%" in last, last
+    assert "below the best" not in last, last
+    assert "rerolled all five" not in last, last

@@ -265,3 +265,21 @@ def test_47_1_a_move_made_again_after_a_take_back_rolls_fresh_dice_and_the_bots_
     assert "taken back once" in review.takebacks_note
     with pytest.raises(ValueError, match="move 2.s take-back count 0 must be between"):
         game_view(rules, 31, ["keep -", "keep -"], draws=[1, 0], takebacks=1)
+
+
+def test_47_2_the_win_bot_breaks_ties_by_the_expected_score_and_says_why_it_fell_back():
+    """Issue 47, item 2: with its win sure the bot took the first of the tied options
+    ('keep -' twice); between equal win chances it now takes the best expected score. A turn
+    played for the expected score says why."""
+    rules = RULES["yatzy"]
+    start = NEAR_END + ",full_house=20"
+    first = game_view(rules, 1, ["box yahtzee"], start, "win")
+    last = game_view(rules, 1, ["box yahtzee", "box chance"], start, "win", first.bot_moves)
+    turn = last.bot_turn
+    assert turn.policy == "win play" and turn.win_probability == 1.0
+    assert all(d.loss == 0.0 for d in turn.decisions), turn.decisions
+    fallback = game_view(rules, 1, ["box yahtzee"], start, "win", win_solve=False)
+    assert fallback.bot_turn.policy == "expected score"
+    assert fallback.bot_turn.reason == "its solve for the win did not finish within the time budget"
+    early = game_view(rules, 1, ["box chance"], "-", "win").bot_turn
+    assert early.reason == "it plays for the win in its last 8 turns"

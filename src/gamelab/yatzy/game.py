@@ -130,6 +130,8 @@ class BotTurn:
     win_probability: float | None = None
     draw_probability: float | None = None
     loss_probability: float | None = None
+    #: why the win-play bot played this turn for the expected score, in words (None otherwise)
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -368,7 +370,7 @@ def _play_tables(me: _Player, box3, keep2, keep1) -> list[str]:
 def _bot_turn(
     rules: RuleSet, E: np.ndarray, bot: _Player, you: _Player, opponent: str, win_solve: bool
 ) -> tuple[BotTurn, str | None]:
-    from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win
+    from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win, win_play_move
 
     card = bot.card
     turns_left = rules.n_boxes - card.filled_count
@@ -377,27 +379,38 @@ def _bot_turn(
     note = None
     outcomes: tuple[float | None, ...] = (None, None, None)
     policy = "expected score"
+    reason = None
     if opponent == "win" and win_solve and turns_left <= WIN_PLAY_TURNS:
         law = final_score_law(
             rules, (you.card.mask, you.card.capped_upper, you.card.bonus_flag, you.card.total), E
         )
         state = (card.mask, card.capped_upper, card.bonus_flag, card.total)
         sol = solve_win(rules, state, law, outcomes=True)
-        box3, keep2, keep1 = sol.decisions(0, *state, decision_scratch())
+        scratch = decision_scratch()
         outcomes = sol.outcomes()
         policy = "win play"
     else:
         if opponent == "win" and turns_left > WIN_PLAY_TURNS:
+            reason = f"it plays for the win in its last {WIN_PLAY_TURNS} turns"
             note = (
                 f"the win-play bot plays for the win in its last {WIN_PLAY_TURNS} turns (a "
                 f"solve with {turns_left} turns left takes longer than the time budget); "
                 "this turn it played for the expected score"
             )
+        elif opponent == "win":
+            reason = "its solve for the win did not finish within the time budget"
         tables = decision_tables(rules, E, card)
         box3, keep2, keep1 = tables.box3, tables.keep2, tables.keep1
     # replay the turn on a copy to value each decision
     shadow = _Player(rules, before, bot.seed, bot.player, bot.draws)
-    moves = _play_tables(bot, box3, keep2, keep1)
+    if policy == "win play":
+        moves = []
+        while not moves or not moves[-1].startswith("box "):
+            # one decision at a time: win play, its ties broken by the expected final score
+            moves.append(win_play_move(sol, bot.card, bot.counts, bot.rolls_left, E, scratch))
+            bot.play(moves[-1])
+    else:
+        moves = _play_tables(bot, box3, keep2, keep1)
     decisions = []
     rolls: list[str] = []
     for move in moves:
@@ -421,6 +434,7 @@ def _bot_turn(
         int(last.points or 0),
         policy,
         *outcomes,
+        reason=reason,
     )
     return turn, note
 

@@ -432,8 +432,8 @@ function renderBotLog() {
       return `${what} (expected final ${fmt(d.expected_score)}${loss})`;
     });
     const policy = turn.policy === "win play"
-      ? h("span", { class: "tag win" }, `plays for the win: ${winChances(turn)}`)
-      : h("span", { class: "tag" }, "plays for the expected score");
+      ? h("span", { class: "tag win" }, `played for the win: ${winChances(turn)}`)
+      : h("span", { class: "tag" }, `played for the expected score${turn.reason ? `: ${turn.reason}` : ""}`);
     list.append(h("li", {}, h("strong", {}, `Turn ${turn.turn}: `),
                   `rolled ${turn.rolls.join(" → ")}; ${steps.join("; ")} `, policy));
   }
