@@ -743,7 +743,9 @@ def test_issue_47_item_7_practice_rounds_are_kept_with_the_review_s_verdict(page
     _lose_a_practice_round(page)
     page.click("#tab-history")
     panel = page.locator("#history-panel")
-    assert "1 game · 0 wins (0 %) · current streak 0" in panel.locator(".history-stats").inner_text()
+    assert (
+        "1 game · 0 wins (0 %) · current streak 0" in panel.locator(".history-stats").inner_text()
+    )
     row = panel.locator("tbody tr")
     assert row.count() == 1
     assert "level 1, seed 12345" in row.inner_text() and "Voltorb" in row.inner_text()
