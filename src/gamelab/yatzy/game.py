@@ -377,7 +377,7 @@ def _bot_turn(
     turn_number = card.filled_count + 1  # the shadow replay below fills `before` too
     before = Card(rules, list(card.entries), card.yahtzee_bonuses)
     note = None
-    outcomes: tuple[float | None, ...] = (None, None, None)
+    outcomes: tuple[float | None, float | None, float | None] = (None, None, None)
     policy = "expected score"
     reason = None
     if opponent == "win" and win_solve and turns_left <= WIN_PLAY_TURNS:
@@ -404,7 +404,7 @@ def _bot_turn(
     # replay the turn on a copy to value each decision
     shadow = _Player(rules, before, bot.seed, bot.player, bot.draws)
     if policy == "win play":
-        moves = []
+        moves: list[str] = []
         while not moves or not moves[-1].startswith("box "):
             # one decision at a time: win play, its ties broken by the expected final score
             moves.append(win_play_move(sol, bot.card, bot.counts, bot.rolls_left, E, scratch))

@@ -68,7 +68,15 @@ from gamelab.yatzy._turn_kernels import (
 )
 from gamelab.yatzy._utility_kernels import utility_decisions, utility_layer, utility_pair_layer
 from gamelab.yatzy.card import Card
-from gamelab.yatzy.rules import KEEPS, RULES, SUBKEEP_INDEX, SUBKEEP_START, RuleSet, dice_text, roll_index
+from gamelab.yatzy.rules import (
+    KEEPS,
+    RULES,
+    SUBKEEP_INDEX,
+    SUBKEEP_START,
+    RuleSet,
+    dice_text,
+    roll_index,
+)
 from gamelab.yatzy.simulate import strategy_values
 from gamelab.yatzy.solver import solve, upper_reach
 
