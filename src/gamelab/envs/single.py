@@ -4,7 +4,9 @@ Each environment is a thin shell over a game's state protocol adapter (``gamelab
 and its oracle (``gamelab.<game>.oracle``): chance (the deal, the answer, the dice) is drawn
 from the environment's seeded generator, the agent takes every player decision.
 
-* actions: ``Discrete(game.num_actions)``; ``info["action_mask"]`` (int8) marks the legal ones;
+* actions: ``Discrete(game.num_actions)``; ``info["action_mask"]`` (int8) marks the legal ones,
+  and so does the method ``action_masks()`` (sb3-contrib's ``MaskablePPO`` finds it through any
+  wrapper);
 * observations: a ``Dict`` of integer ``Box`` spaces (``gymnasium.spaces.flatten`` gives a
   vector), described by each class;
 * ``info["regret"]``: what the last action cost against optimal play, in the game's unit
@@ -22,7 +24,11 @@ the episode ends at once as a failed game: its return becomes the game's failure
 round lost, 0; Wordle: not solved, ``-(limit + 1)``; lattice: trapped, -1; Yatzy: the boxes
 left stay empty) and ``info["illegal_action"]`` is True. With ``illegal_action="raise"`` the
 step raises :class:`gamelab.core.state.IllegalActionError` and changes nothing. Stepping a
-finished episode raises ``RuntimeError``. Bad settings raise ``ValueError`` with the same
+finished episode raises ``RuntimeError``.
+
+**Copies**: ``pickle`` and ``copy.deepcopy`` work mid-episode with every option on, and the
+copy continues as the original would (the same chance draws, the same regrets); the oracle's
+caches are not copied, the copy solves again what it needs (:meth:`GameEnv.__getstate__`). Bad settings raise ``ValueError`` with the same
 messages as the command line (the games validate them).
 """
 
@@ -147,6 +153,16 @@ class GameEnv(gym.Env):
     def _resolve_chance(self) -> None:
         resolve_chance(self.state, self.np_random)
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the current state, 1 for legal (int8, one per action): the
+        method sb3-contrib's ``MaskablePPO`` looks for (``is_masking_supported``); the same
+        vector as ``info["action_mask"]``."""
+        if not self._started:
+            raise RuntimeError("no episode yet; call reset() first")
+        if self._done:
+            return np.zeros(self._n_actions, dtype=np.int8)
+        return self.action_mask()
+
     def action_mask(self) -> np.ndarray:
         if self.stepper is not None:
             return self.stepper.mask.copy()
@@ -268,6 +284,16 @@ class GameEnv(gym.Env):
             info["summary"] = dict(vars(summary))  # plain fields (asdict copies deeply)
         obs = self.observe()
         return obs, float(reward), self._done, False, info
+
+    # -- copies ------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the oracle, which is a cache of exact values (numba dictionaries, a
+        solver's memo): a copy (``pickle``, ``copy.deepcopy``) builds its own when it first needs
+        one, and since the values are exact it reports the same regrets. The generator, the
+        stepper and the episode so far are copied, so the copy's future is the original's."""
+        state = self.__dict__.copy()
+        state["_oracle"] = None
+        return state
 
     def render(self):
         if self.render_mode == "ansi":
