@@ -18,7 +18,6 @@ from gamelab.wordle.solver.kernel_search import INF
 from gamelab.wordle.solver.optimal import OptimalSolver
 from gamelab.wordle.state import WordleGame, WordleState
 
-
 #: entries the oracle's memos keep before they are cleared (candidate sets of the states met,
 #: and the optimal totals of the candidate sets the partitions made)
 MEMO_ENTRIES = 200_000

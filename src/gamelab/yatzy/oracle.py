@@ -76,9 +76,7 @@ class YatzyOracle(TableOracle):
         boxes, gains, after = self._box_buffers
         n = box_options(self.E, *key, stepper.roll, self._bundle, boxes, gains, after)
         base = stepper.total
-        return {
-            N_KEEPS + int(boxes[i]): base + float(gains[i]) + float(after[i]) for i in range(n)
-        }
+        return {N_KEEPS + int(boxes[i]): base + float(gains[i]) + float(after[i]) for i in range(n)}
 
     def stepper_value(self, stepper) -> float:
         """:meth:`value` of the position a :class:`~gamelab.yatzy.stepper.SolitaireStepper`
