@@ -660,7 +660,7 @@ class LatticeFoldEnv(GameEnv):
             labels[(0, p * width)] = str(z)
             for i, y in enumerate(ys):
                 for j, x in enumerate(xs):
-                    k = at.get((x, y, z))
-                    if k is not None:
-                        grid[1 + i, p * width + j] = H_RESIDUE if seq[k] == "H" else P_RESIDUE
+                    residue = at.get((x, y, z))
+                    if residue is not None:
+                        grid[1 + i, p * width + j] = H_RESIDUE if seq[residue] == "H" else P_RESIDUE
         return grid, labels
