@@ -198,11 +198,11 @@ TWINS: dict[str, dict[str, Twin]] = {
             "tests/lattice/test_lattice_fold.py::test_perm_kernel_matches_python_twin",
         ),
         "_replica_kernels.remc_kernel": _t(
-            "gamelab.lattice._replica_kernels.remc_python",
+            "gamelab.lattice._replica_twins.remc_python",
             "tests/lattice/test_lattice_replica.py::test_remc_kernel_matches_python_twin",
         ),
         "_replica_kernels.apply_move_kernel": _t(
-            "gamelab.lattice._replica_kernels.apply_move_python",
+            "gamelab.lattice._replica_twins.apply_move_python",
             "tests/lattice/test_lattice_replica.py::test_apply_move_kernel_matches_python_twin",
         ),
     },
