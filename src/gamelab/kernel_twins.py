@@ -159,11 +159,11 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.wordle.solver._feasible_kernels.pair_bits_python",
             WF + "test_pair_bits_kernel_matches_twin",
         ),
-        "solver._feasible_kernels.hard_feasible_kernel": _t(
+        "solver._hard_feasible_kernels.hard_feasible_kernel": _t(
             "gamelab.wordle.solver.feasible.hard_feasible_python",
             WF + "test_hard_feasible_kernel_matches_twin_on_random_sets",
         ),
-        "solver._feasible_kernels.allow_masks_kernel": _t(
+        "solver._hard_feasible_kernels.allow_masks_kernel": _t(
             "gamelab.wordle.solver.feasible.allow_masks_python",
             WF + "test_hard_feasible_kernel_matches_twin_on_random_sets",
         ),
@@ -382,15 +382,15 @@ HELPERS: dict[str, dict[str, str]] = {
         "_kernels.feedback_code": "one pattern: the cell of feedback_table_kernel (and of the "
         "strict pool grouping in search_kernel)",
         "solver._memo_kernels._mix": "the bit mixer of memo_key",
-        "solver._feasible_kernels._set_hash": "a candidate set's memo key inside feasible_kernel",
+        "solver._feasible_kernels.set_hash": "a candidate set's memo key inside feasible_kernel and hard_feasible_kernel",
         "solver._feasible_kernels._separates": "the one-guess-left test of feasible_kernel (no pair bits)",
         "solver._feasible_kernels._separable": "the one-guess-left test of feasible_kernel (pair bits)",
         "solver._feasible_kernels._three": "the two-guesses-left search of feasible_kernel (pair bits)",
         "solver._feasible_kernels._three_marked": "the loop of _three, inside feasible_kernel",
-        "solver._feasible_kernels._count_codes": "a set counted by pattern, inside feasible_kernel and _three",
-        "solver._feasible_kernels._pool_hash": "a pool's memo key inside hard_feasible_kernel",
-        "solver._feasible_kernels._separable_in": "the one-guess-left test of hard_feasible_kernel",
-        "solver._feasible_kernels._three_in": "the two-guesses-left search of hard_feasible_kernel",
+        "solver._feasible_kernels.count_codes": "a set counted by pattern, inside the feasibility searches",
+        "solver._hard_feasible_kernels._pool_hash": "a pool's memo key inside hard_feasible_kernel",
+        "solver._hard_feasible_kernels._separable_in": "the one-guess-left test of hard_feasible_kernel",
+        "solver._hard_feasible_kernels._three_in": "the two-guesses-left search of hard_feasible_kernel",
         "solver._memo_kernels.memo_record": "a memo write inside search_kernel",
         "solver._scan_kernels.perfect_candidate": "the endgame check of search_kernel",
         "solver._node_kernels.partition_node": "a guess's classes at a node of search_kernel",
