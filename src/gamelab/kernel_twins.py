@@ -96,16 +96,16 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb.objectives.ObjectiveSolver",
             "tests/voltorb/test_voltorb_objectives.py::test_kernel_matches_twin_for_every_objective",
         ),
-        "_search_kernels.coin_search": _t(
+        "_coin_kernels.coin_search": _t(
             "gamelab.voltorb.expectimax.OptimalSolver",
             VT + "test_coin_search_kernel_matches_python_twin",
         ),
-        "_search_kernels.new_memos": _t(
-            "gamelab.voltorb._search_kernels.new_memos_python",
+        "_coin_kernels.new_memos": _t(
+            "gamelab.voltorb._coin_kernels.new_memos_python",
             VT + "test_memo_kernels_match_python_twins",
         ),
-        "_search_kernels.memo_entry": _t(
-            "gamelab.voltorb._search_kernels.memo_entry_python",
+        "_coin_kernels.memo_entry": _t(
+            "gamelab.voltorb._coin_kernels.memo_entry_python",
             VT + "test_memo_kernels_match_python_twins",
         ),
         "_deal_kernels.deal_boards": _t(
@@ -364,14 +364,14 @@ HELPERS: dict[str, dict[str, str]] = {
         "_small_kernels.weight_classes": "the weight classes of small_solve and wide_solve",
         "_small_kernels.small_workspace": "small_search's scratch space, made by small_solve and "
         "once per wide_solve",
-        "_wide_kernels._wpmass": "a set's prior mass by popcounts inside wide_solve",
-        "_wide_kernels._wpop": "a set's size inside wide_solve",
-        "_wide_kernels._compact": "a small child renumbered into one word inside wide_solve",
-        "_wide_kernels._wmass": "a set's prior mass inside wide_solve",
-        "_wide_kernels._wcount": "a set's size (up to a few) inside wide_solve",
-        "_wide_kernels._wcover": "the inseparable-boards ceiling inside wide_solve",
-        "_wide_kernels._whash": "a memo slot inside wide_solve",
-        "_wide_kernels._wstate_tile": "the stored best tile of a state inside wide_solve",
+        "_wide_set_kernels.wide_class_mass": "a set's prior mass by popcounts inside wide_solve",
+        "_wide_set_kernels.wide_popcount": "a set's size inside wide_solve",
+        "_wide_set_kernels.compact_child": "a small child renumbered into one word inside wide_solve",
+        "_wide_set_kernels.wide_mass": "a set's prior mass inside wide_solve",
+        "_wide_set_kernels.wide_count": "a set's size (up to a few) inside wide_solve",
+        "_wide_set_kernels.wide_cover": "the inseparable-boards ceiling inside wide_solve",
+        "_wide_set_kernels.wide_hash": "a memo slot inside wide_solve",
+        "_wide_set_kernels.wide_state_tile": "the stored best tile of a state inside wide_solve",
         "_search_kernels._pair_ceiling": "pair_bound or pair_bound_lists inside win_search",
         "_bounds_kernels._line_key_equal": "a comparison inside symmetry_classes",
         "_bounds_kernels._inseparable": "the pair test inside pair_bound",

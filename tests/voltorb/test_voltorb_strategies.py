@@ -257,7 +257,7 @@ def test_coin_search_kernel_matches_python_twin():
 
 
 def test_memo_kernels_match_python_twins():
-    from gamelab.voltorb._search_kernels import (
+    from gamelab.voltorb._coin_kernels import (
         memo_entry,
         memo_entry_python,
         new_memos,

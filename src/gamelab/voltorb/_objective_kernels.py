@@ -50,7 +50,7 @@ def objective_search(
 ):
     """V of the live boards `idx` at the revealed state `code` (2 bits per tile, 0 = hidden).
     The best tile (-1 = quit) of each state goes to `memo_tile`. `counter` as in
-    :func:`gamelab.voltorb._search_kernels.coin_search`.
+    :func:`gamelab.voltorb._coin_kernels.coin_search`.
 
     The recursion of the module doc runs on an explicit stack (one frame per revealed tile, at
     most 25 deep; each frame's live boards are a slice of one growing pool), so the kernel is
