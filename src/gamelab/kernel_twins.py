@@ -397,6 +397,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "solver._node_kernels.child_bounds": "the classes' bounds at a node of search_kernel",
         "solver._node_kernels.big_class_bounds": "large classes' one-level bounds in search_kernel",
         "solver._node_kernels.sort_children": "the order of a guess's classes in search_kernel",
+        "solver._node_kernels.enter_root": "the root node's arenas and key in search_kernel",
         "solver._scan_kernels.scan_transposed": "search_kernel's node scan (byte-sized patterns)",
         "solver._scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
         "twin test covers it)",
