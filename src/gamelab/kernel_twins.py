@@ -8,7 +8,7 @@ lists cover every kernel exactly, that every twin is plain Python and named by t
 ``DEVELOPERS.md``, that every comparing test exists, and that every helper is called by a kernel.
 
 The naming convention: a twin in the kernel's own module is named after it with ``_python`` in
-place of ``_kernel`` (or ``_python`` appended; older twins end in ``_py``). A twin elsewhere is
+place of ``_kernel`` (or ``_python`` appended). A twin elsewhere is
 readable code of the game (``gamelab.oware.rules.perft``) or a search written in Python
 (``OptimalSolver`` with its Python engine), and the kernel's docstring, or its module's, names it.
 A kernel that computes what another one does (a serial variant, a whole layer of widgets)
@@ -48,19 +48,19 @@ TW = "tests/test_kernel_twins.py::"
 TWINS: dict[str, dict[str, Twin]] = {
     "voltorb": {
         "_bounds_kernels.flip_bounds": _t(
-            "gamelab.voltorb._bounds_kernels.flip_bounds_py",
+            "gamelab.voltorb._bounds_kernels.flip_bounds_python",
             VT + "test_flip_bounds_kernel_matches_python_twin",
         ),
         "_bounds_kernels.symmetry_classes": _t(
-            "gamelab.voltorb._bounds_kernels.symmetry_classes_py",
+            "gamelab.voltorb._bounds_kernels.symmetry_classes_python",
             VT + "test_symmetry_classes_match_twin_and_keep_the_value",
         ),
         "_bounds_kernels.pair_bound": _t(
-            "gamelab.voltorb._bounds_kernels.pair_bound_py",
+            "gamelab.voltorb._bounds_kernels.pair_bound_python",
             VT + "test_pair_bound_kernel_matches_twin_and_bounds_the_optimum",
         ),
         "_posterior_kernels.enumerate_boards": _t(
-            "gamelab.voltorb._posterior_kernels.enumerate_boards_py",
+            "gamelab.voltorb._posterior_kernels.enumerate_boards_python",
             "tests/voltorb/test_voltorb_posterior.py::test_kernel_matches_python_twin_on_random_inputs",
         ),
         "_search_kernels.win_search": _t(
@@ -68,27 +68,27 @@ TWINS: dict[str, dict[str, Twin]] = {
             VT + "test_win_search_kernel_matches_python_twin",
         ),
         "_search_kernels.drop_dominated": _t(
-            "gamelab.voltorb._search_kernels.drop_dominated_py",
+            "gamelab.voltorb._search_kernels.drop_dominated_python",
             VT + "test_drop_dominated_matches_twin_and_keeps_the_value",
         ),
         "_table_kernels.table_rehash": _t(
-            "gamelab.voltorb._table_kernels.table_rehash_py",
+            "gamelab.voltorb._table_kernels.table_rehash_python",
             VT + "test_memo_table_grows_and_keeps_its_entries",
         ),
         "_small_kernels.small_solve": _t(
-            "gamelab.voltorb._small_kernels.small_solve_py",
+            "gamelab.voltorb._small_kernels.small_solve_python",
             VT + "test_small_solve_matches_twin_and_keeps_the_alpha_contract",
         ),
         "_wide_kernels.wide_solve": _t(
-            "gamelab.voltorb._small_kernels.small_solve_py",
+            "gamelab.voltorb._small_kernels.small_solve_python",
             VW + "test_wide_solve_matches_twin_and_keeps_the_alpha_contract",
         ),
         "_bounds_kernels.inseparable_lists": _t(
-            "gamelab.voltorb._bounds_kernels.inseparable_lists_py",
+            "gamelab.voltorb._bounds_kernels.inseparable_lists_python",
             VW + "test_inseparable_lists_and_their_pair_bound_match_twins",
         ),
         "_bounds_kernels.pair_bound_lists": _t(
-            "gamelab.voltorb._bounds_kernels.pair_bound_py",
+            "gamelab.voltorb._bounds_kernels.pair_bound_python",
             VW + "test_inseparable_lists_and_their_pair_bound_match_twins",
             variant_of="_bounds_kernels.pair_bound",
         ),
@@ -354,7 +354,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_bounds_kernels.bounds_on": "the per-tile bounds of flip_bounds and win_search",
         "_table_kernels.table_slot": "a memo look-up inside win_search (table_entry reads it)",
         "_table_kernels.table_store": "a memo write inside win_search and small_solve",
-        "_small_kernels._low_index": "a bit's index inside small_solve",
+        "_small_kernels.low_index": "a bit's index inside small_solve",
         "_small_kernels._mass": "a set's prior mass inside small_solve",
         "_small_kernels._cover": "the inseparable-boards ceiling inside small_solve",
         "_small_kernels._state_tile": "the stored best tile of a state inside small_solve",

@@ -628,3 +628,10 @@ def move_slots(n: int, ndim: int) -> int:
 def rebridge_slots(n: int, ndim: int) -> int:
     """How many bond-rebridging slots follow the :func:`move_slots` (legal or not)."""
     return (n + 2) * 2 * ndim
+
+
+#: The direction steps (x, y, z), each direction's opposite and the stream's 64-bit mask, for the
+#: plain-Python twins (:mod:`gamelab.lattice._replica_twins`).
+STEPS = (_DX, _DY, _DZ)
+OPPOSITE = _OPPOSITE
+MASK64 = _MASK64

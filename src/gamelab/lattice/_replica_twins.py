@@ -13,23 +13,23 @@ import math
 import numpy as np
 
 from gamelab.lattice._replica_kernels import (
-    _DX,
-    _DY,
-    _DZ,
-    _MASK64,
-    _OPPOSITE,
+    MASK64,
+    OPPOSITE,
+    STEPS,
     move_slots,
     rebridge_slots,
 )
+
+_DX, _DY, _DZ = STEPS
 
 Site = tuple[int, int, int]
 
 
 def next_random_python(state: list[int]) -> int:
-    state[0] = (state[0] + 0x9E3779B97F4A7C15) & _MASK64
+    state[0] = (state[0] + 0x9E3779B97F4A7C15) & MASK64
     z = state[0]
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _MASK64
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _MASK64
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & MASK64
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & MASK64
     return z ^ (z >> 31)
 
 
@@ -107,7 +107,7 @@ def _move_python(chain: list[Site], where: dict[Site, int], nd: int, slot: int) 
     if slot < ends:  # (end, e1, k-th direction other than -e1)
         at_end, rest = divmod(slot - pulls, nd * (nd - 1))
         e1, k = divmod(rest, nd - 1)
-        e2 = [e for e in range(nd) if e != _OPPOSITE[e1]][k]
+        e2 = [e for e in range(nd) if e != OPPOSITE[e1]][k]
         i, step = (n - 1, -1) if at_end else (0, 1)
         site_b = _step(chain[i], e1)
         return pull(i, step, _step(site_b, e2), site_b, True)

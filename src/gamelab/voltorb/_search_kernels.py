@@ -81,7 +81,7 @@ def drop_dominated(boards, idx, tiles, tile_bound, ntiles):
     return n
 
 
-def drop_dominated_py(boards, idx, tiles) -> list[int]:
+def drop_dominated_python(boards, idx, tiles) -> list[int]:
     """Plain-Python twin of :func:`drop_dominated`: the kept tiles, from the board values."""
     rows = [[int(x) for x in boards[i]] for i in idx]
 

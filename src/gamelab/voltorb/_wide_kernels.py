@@ -16,7 +16,7 @@ at most :data:`gamelab.voltorb._small_kernels.SMALL_MAX` boards is renumbered in
 (:func:`gamelab.voltorb._wide_set_kernels.compact_child`, from this kernel's masks and inseparable rows) and searched by
 :func:`gamelab.voltorb._small_kernels.small_search`: on seed 1005's opening 9 in 10 states have
 fewer than 32 boards, and every step on them cost nw words here. The twin is
-:func:`gamelab.voltorb._small_kernels.small_solve_py` (plain recursion over frozensets).
+:func:`gamelab.voltorb._small_kernels.small_solve_python` (plain recursion over frozensets).
 """
 
 from __future__ import annotations
@@ -28,7 +28,7 @@ from gamelab.voltorb._bounds_kernels import _inseparable, symmetry_classes
 from gamelab.voltorb._small_kernels import (
     SMALL_MAX,
     WEIGHT_CLASSES_MAX,
-    _low_index,
+    low_index,
     small_search,
     small_workspace,
     weight_classes,
@@ -281,9 +281,9 @@ def wide_solve(
                             while m:
                                 low = m & -m
                                 if a < 0:
-                                    a = j * 64 + _low_index(low)
+                                    a = j * 64 + low_index(low)
                                 else:
-                                    b = j * 64 + _low_index(low)
+                                    b = j * 64 + low_index(low)
                                 m ^= low
                         heavy = a if w[a] >= w[b] else b
                         f_best[d] = w[heavy]
@@ -327,7 +327,7 @@ def wide_solve(
                                     for j in range(nw):
                                         cm = masks[t, v, j] & live[j]
                                         if cm != 0:
-                                            floor += w[j * 64 + _low_index(cm & -cm)]
+                                            floor += w[j * 64 + low_index(cm & -cm)]
                                             break
                                 if floor > f_best[d]:
                                     f_best[d] = floor

@@ -12,7 +12,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
-from gamelab.voltorb._small_kernels import _ctpop, _low_index
+from gamelab.voltorb._small_kernels import ctpop, low_index
 from gamelab.voltorb.rules import TILES
 
 _HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
@@ -26,7 +26,7 @@ def wide_mass(w, m, nw):
         x = m[j]
         while x:
             low = x & -x
-            s += w[j * 64 + _low_index(low)]
+            s += w[j * 64 + low_index(low)]
             x ^= low
     return s
 
@@ -41,7 +41,7 @@ def wide_class_mass(w, m, nw, cls_w, cls_m, ncls):
     for c in range(ncls):
         n = 0
         for j in range(nw):
-            n += _ctpop(m[j] & cls_m[c, j])
+            n += ctpop(m[j] & cls_m[c, j])
         s += cls_w[c] * n
     return s
 
@@ -51,7 +51,7 @@ def wide_popcount(m, nw):
     """The number of boards in `m`."""
     c = 0
     for j in range(nw):
-        c += _ctpop(m[j])
+        c += ctpop(m[j])
     return c
 
 
@@ -65,7 +65,7 @@ def compact_child(boards, loc, w, insep, child, nw, cpos, s_w, s_masks, s_mult, 
         m = child[j]
         while m:
             low = m & -m
-            p = j * 64 + _low_index(low)
+            p = j * 64 + low_index(low)
             cpos[p] = c
             s_w[c] = w[p]
             c += 1
@@ -78,7 +78,7 @@ def compact_child(boards, loc, w, insep, child, nw, cpos, s_w, s_masks, s_mult, 
         m = child[j]
         while m:
             low = m & -m
-            p = j * 64 + _low_index(low)
+            p = j * 64 + low_index(low)
             bit = np.int64(1) << i
             mb = np.int64(0)
             for t in range(TILES):
@@ -92,7 +92,7 @@ def compact_child(boards, loc, w, insep, child, nw, cpos, s_w, s_masks, s_mult, 
                 r = insep[p, q] & child[q]
                 while r:
                     lb = r & -r
-                    ins |= np.int64(1) << cpos[q * 64 + _low_index(lb)]
+                    ins |= np.int64(1) << cpos[q * 64 + low_index(lb)]
                     r ^= lb
             s_insep[i] = ins
             i += 1
@@ -101,7 +101,7 @@ def compact_child(boards, loc, w, insep, child, nw, cpos, s_w, s_masks, s_mult, 
         m = child[j]
         while m:
             low = m & -m
-            cpos[j * 64 + _low_index(low)] = -1
+            cpos[j * 64 + low_index(low)] = -1
             m ^= low
     return c
 
@@ -133,7 +133,7 @@ def wide_cover(w, insep, live, nw, rem, common):
             j += 1
             continue
         low = rem[j] & -rem[j]
-        a = j * 64 + _low_index(low)
+        a = j * 64 + low_index(low)
         ceil += w[a]
         rem[j] ^= low
         for q in range(nw):
@@ -144,7 +144,7 @@ def wide_cover(w, insep, live, nw, rem, common):
                 q += 1
                 continue
             lb = common[q] & -common[q]
-            b = q * 64 + _low_index(lb)
+            b = q * 64 + low_index(lb)
             rem[q] ^= lb
             for r in range(nw):
                 common[r] &= insep[b, r]
@@ -183,7 +183,7 @@ def wide_state_tile(masks, mult, lset, nw, code, tile, play):
         m = lset[j]
         while m:
             low = m & -m
-            if (mult[j * 64 + _low_index(low)] & hidden) != 0:
+            if (mult[j * 64 + low_index(low)] & hidden) != 0:
                 play[j] |= low
             m ^= low
     for t in range(TILES):
