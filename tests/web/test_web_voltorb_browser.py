@@ -719,3 +719,90 @@ def test_issue_26_item_4_the_page_shows_the_levels_optimal_win_rate(page):
     page.locator("#tab-practice").click()
     page.select_option("#practice-level", "5")
     assert page.locator("#practice-level-rate").inner_text() == texts[5]
+
+
+def _lose_a_practice_round(page, level=1, seed=12345):
+    """Start practice round (level, seed) and flip one of its Voltorbs (the board comes from
+    the server's own answer for the round quit at once)."""
+    page.click("#tab-practice")
+    page.select_option("#practice-level", str(level))
+    page.fill("#practice-seed", str(seed))
+    page.press("#practice-seed", "Enter")
+    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    ended = page.request.post(
+        "/api/voltorb/practice/play", data={"level": level, "seed": seed, "quit": True}
+    ).json()
+    voltorb = next(r * 5 + c for r in range(5) for c in range(5) if ended["board"][r][c] == 0)
+    page.locator(f'#practice-board .vf-tile[data-tile="{voltorb}"]').click()
+    page.locator("#practice-status").wait_for(state="visible")
+    return voltorb
+
+
+def test_issue_47_item_7_practice_rounds_are_kept_with_the_review_s_verdict(page):
+    page.goto("/voltorb")
+    _lose_a_practice_round(page)
+    page.click("#tab-history")
+    panel = page.locator("#history-panel")
+    assert (
+        "1 game · 0 wins (0 %) · current streak 0" in panel.locator(".history-stats").inner_text()
+    )
+    row = panel.locator("tbody tr")
+    assert row.count() == 1
+    assert "level 1, seed 12345" in row.inner_text() and "Voltorb" in row.inner_text()
+    # not reviewed yet: its Review button reviews it and keeps the verdict in words
+    row.locator(".history-review").click()
+    page.locator("#review-body").wait_for(state="visible")
+    page.click("#tab-history")
+    page.wait_for_function("!document.querySelector('#history-panel .history-review')")
+    skill = panel.locator("td.history-skill").inner_text()
+    luck = panel.locator("td.history-luck").inner_text()
+    assert skill == "every flip optimal" or skill.startswith("gave away ")
+    assert luck.startswith(("lucky", "unlucky", "even"))
+    # kept over a reload; cleared on request (after a question)
+    page.reload()
+    page.click("#tab-history")
+    assert panel.locator("tbody tr").count() == 1
+    page.once("dialog", lambda dialog: dialog.accept())
+    panel.locator(".history-clear").click()
+    panel.locator(".history-empty").wait_for()
+    page.reload()
+    page.click("#tab-history")
+    assert panel.locator(".history-empty").count() == 1
+
+
+def test_issue_47_items_6_15_back_returns_to_the_tab_before_and_arrows_switch_tabs(page):
+    page.goto("/")
+    page.goto("/voltorb")
+    page.click("#tab-practice")
+    page.click("#tab-review")
+    page.go_back()
+    page.locator("#practice").wait_for(state="visible")
+    assert page.locator("#tab-practice").get_attribute("aria-selected") == "true"
+    page.go_back()
+    page.locator("#assist").wait_for(state="visible")
+    assert page.url.endswith("/voltorb")
+    page.go_forward()
+    page.locator("#practice").wait_for(state="visible")
+    page.reload()  # a reload keeps the tab
+    page.locator("#practice").wait_for(state="visible")
+    # the arrow keys move between the tabs (WAI-ARIA tabs)
+    page.locator("#tab-practice").focus()
+    page.keyboard.press("ArrowRight")
+    page.locator("#review").wait_for(state="visible")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.locator("#assist").wait_for(state="visible")
+    assert page.evaluate("document.activeElement.id") == "tab-assist"
+    page.keyboard.press("End")
+    page.locator("#history").wait_for(state="visible")
+
+
+def test_issue_47_unreadable_storage_does_not_break_the_page(page):
+    page.goto("/voltorb")
+    page.evaluate(
+        """() => { for (const k of ['gamelab.voltorb.history', 'gamelab.voltorb.practice',
+                                    'gamelab.voltorb.assist']) localStorage.setItem(k, '{not json'); }"""
+    )
+    page.reload()
+    page.click("#tab-history")
+    page.locator("#history-panel .history-empty").wait_for()

@@ -1,6 +1,9 @@
 // Voltorb Flip page: the assistant (clues typed, flips recorded), practice rounds, review.
 // Every number shown comes from /api/voltorb/...; this file only draws and collects input.
-import { api, clearErrors, h, heat, pct, randomSeed, showError, showNote } from "/static/kit.js";
+import {
+  api, cancelJob, clearErrors, gameHistory, h, heat, historyPanel, pct, pollJob, randomSeed, setupTabs, showError,
+  showNote, store,
+} from "/static/kit.js";
 
 const SIZE = 5;
 const VALUE_LABEL = { 0: "V", 1: "1", 2: "2", 3: "3" };
@@ -265,29 +268,6 @@ function postMortemText(pm) {
 
 // ---------------------------------------------------------------- background jobs
 
-/** Poll a background job (`path` with `body` starts it or finds it again) until it is done,
- *  failed or cancelled; `onTick(status)` after each answer. Returns the final status, or null
- *  when `stillWanted()` says the page moved on. */
-async function followJob(path, body, onTick, stillWanted) {
-  for (;;) {
-    let status;
-    try {
-      status = await api(path, body, { quiet: true });
-    } catch (err) {
-      return { state: "failed", detail: err.message };
-    }
-    if (!stillWanted()) return null;
-    onTick(status);
-    if (status.state !== "running") return status;
-    await new Promise((resolve) => { setTimeout(resolve, 1000); });
-    if (!stillWanted()) return null;
-  }
-}
-
-async function cancelJob(job) {
-  if (job) await api(`/api/jobs/${job}/cancel`, {}, { quiet: true }).catch(() => null);
-}
-
 const thinking = { seq: 0, job: null };
 
 /** "Keep thinking": the exact search without the time budget, in the background; the optimum
@@ -300,10 +280,13 @@ async function keepThinking() {
   const text = box.querySelector(".what");
   document.getElementById("assist-think").hidden = true;
   box.hidden = false;
-  const status = await followJob("/api/voltorb/solve/exact", body, (st) => {
-    thinking.job = st.job;
-    text.textContent = `thinking… ${Math.round(st.elapsed)} s (at most ${Math.round(st.limit)} s)`;
-  }, () => seq === thinking.seq && analysisSeq === assist.seq);
+  const status = await pollJob("/api/voltorb/solve/exact", body, {
+    onTick: (st) => {
+      thinking.job = st.job;
+      text.textContent = `thinking… ${Math.round(st.elapsed)} s (at most ${Math.round(st.limit)} s)`;
+    },
+    stillWanted: () => seq === thinking.seq && analysisSeq === assist.seq,
+  });
   if (status === null) return;
   box.hidden = true;
   if (status.state === "done") {
@@ -475,6 +458,7 @@ const practice = {
   board: null,
   round: null,  // {level, seed, rows, cols}
   state: null,  // the server's PracticeState
+  roundId: null,  // this round's entry in the history of your games
   flips: [],  // [[row, col], ...]
   memo: {},  // tile -> Set of marks (0 = Voltorb)
   memoTile: null,
@@ -502,12 +486,44 @@ function practiceRevealed() {
   return out;
 }
 
+// ---------------------------------------------------------------- your games (history)
+
+const games = gameHistory("voltorb");
+
+/** A practice round's entry in the history, recorded when it ends. */
+function recordRound(state) {
+  const r = practice.round;
+  games.record({
+    id: practice.roundId,
+    label: `level ${r.level}, seed ${r.seed}`,
+    result: { won: "cleared", lost: "Voltorb", quit: "quit" }[state.outcome],
+    won: state.outcome === "quit" ? null : state.outcome === "won",
+    score: state.coins,
+    replay: { level: r.level, seed: r.seed, generator: r.generator, flips: practice.flips, quit: state.outcome === "quit" },
+  });
+}
+
+/** The review's verdict in words: one skill figure and one luck figure (points of P(win)). */
+function verdictOf(review) {
+  const lost = 100 * review.total_loss;
+  return {
+    skill: lost < 0.05 ? "every flip optimal" : `gave away ${lost.toFixed(1)} points of win chance`,
+    luck: Math.abs(100 * review.total_luck) < 0.05 ? "even: the tiles neither helped nor hurt"
+      : `${review.total_luck > 0 ? "lucky" : "unlucky"}: the tiles moved the win chance by ${points(review.total_luck)} points`,
+  };
+}
+
+function reviewFromHistory(entry) {
+  reviewRound("/api/voltorb/practice/review", entry.replay, entry.id);
+}
+
 async function startRound(seed) {
   const level = Number(document.getElementById("practice-level").value);
   const seedInput = document.getElementById("practice-seed");
   const round = await api("/api/voltorb/practice/new", { level, seed }, { errorAt: seedInput, fields: { seed: seedInput, level: document.getElementById("practice-level") } });
   if (!round) return;
   practice.round = round;
+  practice.roundId = `practice:${round.level}:${round.seed}:${Date.now()}`;
   practice.flips = [];
   practice.memo = {};
   seedInput.value = String(round.seed);
@@ -526,6 +542,7 @@ async function playPractice(quit, extraFlip = null) {
   if (state.outcome) {
     practice.saved = { level: state.next_level, bank: state.bank, history: state.history };
     save();
+    recordRound(state);
     // the level the round earned: the next round and "Play this seed" start there
     document.getElementById("practice-level").value = String(state.next_level);
     showLevelRates();
@@ -620,7 +637,8 @@ function setupPractice() {
   document.getElementById("practice-review").addEventListener("click", () => {
     const r = practice.round;
     reviewRound("/api/voltorb/practice/review", { level: r.level, seed: r.seed, generator: r.generator, flips: practice.flips,
-                                                   quit: Boolean(practice.state && practice.state.outcome === "quit") });
+                                                   quit: Boolean(practice.state && practice.state.outcome === "quit") },
+                practice.state && practice.state.outcome ? practice.roundId : null);
   });
   document.getElementById("practice-overlay").addEventListener("change", () => renderPractice());
   const memoMode = document.getElementById("practice-memo");
@@ -683,7 +701,8 @@ function span(rows) {
 
 const reviewing = { seq: 0, job: null };
 
-async function reviewRound(path, body) {
+/** Review a round (its verdict goes into the history entry `historyId`, if any). */
+async function reviewRound(path, body, historyId = null) {
   selectTab("review");
   const seq = ++reviewing.seq;
   cancelJob(reviewing.job);
@@ -691,20 +710,25 @@ async function reviewRound(path, body) {
   const review = await api(path, body, { errorAt: errorBox.previousElementSibling, quiet: false });
   if (!review || seq !== reviewing.seq) return;
   renderReview(review);
-  if (review.exact) return;
+  const keepVerdict = (done) => { if (historyId && games.find(historyId)) games.record({ id: historyId, ...verdictOf(done) }); };
+  if (review.exact) { keepVerdict(review); return; }
   // the quick review came back within the budget; the exact one is completed in the background
   const progress = document.getElementById("review-progress");
   progress.hidden = false;
   progress.textContent = "The exact review is being computed in the background…";
-  const status = await followJob(`${path}/exact`, body, (st) => {
-    reviewing.job = st.job;
-    progress.textContent = `The exact review is being computed: ${Math.round(st.elapsed)} s so far (at most ${Math.round(st.limit)} s).`;
-  }, () => seq === reviewing.seq);
+  const status = await pollJob(`${path}/exact`, body, {
+    onTick: (st) => {
+      reviewing.job = st.job;
+      progress.textContent = `The exact review is being computed: ${Math.round(st.elapsed)} s so far (at most ${Math.round(st.limit)} s).`;
+    },
+    stillWanted: () => seq === reviewing.seq,
+  });
   if (status === null) return;
   reviewing.job = null;
   if (status.state === "done") {
     progress.hidden = true;
     renderReview(status.result);
+    keepVerdict(status.result);
   } else {
     progress.textContent = `The exact review did not finish (${status.detail || status.state}); the rows marked “not exact” stay so.`;
   }
@@ -764,19 +788,8 @@ function renderReview(review) {
 
 // ---------------------------------------------------------------- tabs
 
-function selectTab(name) {
-  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
-    const selected = tab.getAttribute("aria-controls") === name;
-    tab.setAttribute("aria-selected", String(selected));
-    document.getElementById(tab.getAttribute("aria-controls")).hidden = !selected;
-  }
-}
-
-function setupTabs() {
-  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
-    tab.addEventListener("click", () => selectTab(tab.getAttribute("aria-controls")));
-  }
-}
+/** Select a tab (a step for the Back button); set up at the end of this file. */
+let selectTab = () => {};
 
 // ---------------------------------------------------------------- the level's optimal win rate
 
@@ -803,7 +816,8 @@ async function setupLevelRates() {
   showLevelRates();
 }
 
-setupTabs();
+selectTab = setupTabs();
 setupAssist();
 setupPractice();
 setupLevelRates();
+historyPanel(document.getElementById("history-panel"), games, { score: { label: "coins" }, onReview: reviewFromHistory });
