@@ -118,7 +118,9 @@ class ArrayVectorEnv(gym.vector.VectorEnv):
             return [None if seed is None else seed + i for i in range(self.num_envs)]
         seeds = list(seed)
         if len(seeds) != self.num_envs:
-            raise ValueError(f"give one seed per sub-environment ({self.num_envs}), got {len(seeds)}")
+            raise ValueError(
+                f"give one seed per sub-environment ({self.num_envs}), got {len(seeds)}"
+            )
         return seeds
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
@@ -261,4 +263,80 @@ class VoltorbFlipVectorEnv(ArrayVectorEnv):
             "clues": self.clues.copy(),
             "revealed": self.revealed.copy(),
             "coins": self.state[:, :1].copy(),
+        }
+
+
+class YatzySolitaireVectorEnv(ArrayVectorEnv):
+    """N games of Yatzy alone (:class:`gamelab.envs.single.YatzySolitaireEnv`'s settings,
+    observations, actions and rewards), stepped by
+    :func:`gamelab.yatzy._vector_kernels.step_games`."""
+
+    def __init__(self, num_envs: int = 1, rules: str = "yatzy", **kwargs: Any) -> None:
+        from gamelab.envs.single import YatzySolitaireEnv
+        from gamelab.yatzy._vector_kernels import G_COLUMNS, chance_arrays
+        from gamelab.yatzy.stepper import chance_tables, keep_masks
+
+        _refuse_oracle(kwargs)
+        single = YatzySolitaireEnv(rules)  # validates the rule set's name
+        super().__init__(num_envs, single)
+        stepper = single.stepper
+        self.rules = stepper.rules
+        self._bundle = self.rules.kernel_rules()
+        self._keep_masks = keep_masks(stepper.n_actions)
+        self._chance = chance_arrays(*chance_tables())
+        n, boxes = num_envs, self.rules.n_boxes
+        self.game = np.zeros((n, G_COLUMNS), dtype=np.int64)
+        self.card = np.full((n, boxes), -1, dtype=np.int64)
+        self.masks = np.zeros((n, stepper.n_actions), dtype=np.int8)
+        self._boxes = np.zeros(boxes, dtype=np.int64)
+
+    def _ensure_uniforms(self) -> None:
+        """Every row has a uniform ahead (a step draws at most one)."""
+        s = self.streams
+        for i in np.flatnonzero(s.pos >= s.end).tolist():
+            s.refill(i)
+
+    def _deal(self, envs: np.ndarray) -> None:
+        from gamelab.yatzy._vector_kernels import start_games
+
+        self._ensure_uniforms()
+        s = self.streams
+        start_games(
+            envs, self.game, self.card, self.masks, self._keep_masks, s.u, s.pos, *self._chance
+        )
+        self._pending[envs] = 0
+
+    def _step(self, actions: np.ndarray) -> int:
+        from gamelab.yatzy._vector_kernels import step_games
+
+        self._ensure_uniforms()
+        s = self.streams
+        step_games(
+            actions,
+            self._bundle,
+            self.game,
+            self.card,
+            self.masks,
+            self._keep_masks,
+            s.u,
+            s.pos,
+            *self._chance,
+            self._boxes,
+            self._rewards,
+            self._terminated,
+            self._illegal,
+        )
+        return 0
+
+    def _observe(self) -> dict[str, np.ndarray]:
+        from gamelab.yatzy._vector_kernels import G_BONUSES, G_OVER, G_ROLL, G_ROLLS_LEFT
+        from gamelab.yatzy.rules import ROLLS
+
+        dice = ROLLS[self.game[:, G_ROLL]]
+        dice[self.game[:, G_OVER] == 1] = 0
+        return {
+            "dice": dice,
+            "rolls_left": self.game[:, G_ROLLS_LEFT : G_ROLLS_LEFT + 1].copy(),
+            "card": self.card.copy(),
+            "bonuses": self.game[:, G_BONUSES : G_BONUSES + 1].copy(),
         }

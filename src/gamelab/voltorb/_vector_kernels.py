@@ -29,7 +29,20 @@ MAX_COINS = 50_000
 
 @njit(cache=True)
 def deal_rounds(
-    envs, u, pos, end, mode, counts, limits, cumulative, boards, clues, state, mask, revealed, pending
+    envs,
+    u,
+    pos,
+    end,
+    mode,
+    counts,
+    limits,
+    cumulative,
+    boards,
+    clues,
+    state,
+    mask,
+    revealed,
+    pending,
 ):
     """Deal a new round to each sub-environment listed in `envs`; returns how many could not be
     dealt for want of uniforms (``pending[i] = 1``; the others get 0). A board with no 2 or 3
@@ -165,7 +178,18 @@ def step_rounds(
 
 
 def step_rounds_python(
-    actions, win: bool, generator: str, level: int, u, pos, end, boards, clues, state, mask, revealed
+    actions,
+    win: bool,
+    generator: str,
+    level: int,
+    u,
+    pos,
+    end,
+    boards,
+    clues,
+    state,
+    mask,
+    revealed,
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Plain-Python twin of :func:`step_rounds` (same arrays, changed in place): (rewards,
     terminated, illegal, pending)."""
