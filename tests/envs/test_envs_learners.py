@@ -212,3 +212,91 @@ def test_yatzy_faces_have_six_colours_and_voltorb_shows_its_clues():
     frame = env.render()
     assert frame.shape == (6 * env.cell, 6 * env.cell, 3)
     assert len(_colours(frame, env.cell, 0, 5)) == 2  # the clue's colour and its digits
+
+
+# -- observation options ------------------------------------------------------------------------
+OPTIONS = [
+    ("gamelab/VoltorbFlip-v0", {"level": 3}, "lines", {"lines": (10, 6)}),
+    ("gamelab/VoltorbFlip-v0", {"level": 3}, "posterior", {"lines": (10, 6), "posterior": (25, 4)}),
+    ("gamelab/PokemonWordle-v0", {}, "planes", {"planes": (10, 3, 5, 76)}),
+    ("gamelab/LatticeFold-v0", {"sequence": "HPHPH"}, "grid", {"grid": (3, 9, 9)}),
+    (
+        "gamelab/LatticeFold-v0",
+        {"sequence": "HPHPH", "lattice": "cubic"},
+        "grid",
+        {"grid": (3, 9, 9, 9)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("env_id", "kwargs", "option", "shapes"), OPTIONS)
+def test_observation_options_pass_the_checker(env_id, kwargs, option, shapes):
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(env_id, observation=option, **kwargs)
+    for name, shape in shapes.items():
+        assert env.observation_space[name].shape == shape
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    done = False
+    while not done:
+        assert env.observation_space.contains(obs)
+        obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert env.observation_space.contains(obs)
+
+
+@pytest.mark.parametrize("env_id", list(ENVS))
+def test_an_unknown_observation_says_which_exist(env_id):
+    with pytest.raises(
+        ValueError, match=r"unknown observation 'pixels' for \w+Env; allowed: default"
+    ):
+        gymnasium.make(env_id, observation="pixels", **ENVS[env_id])
+
+
+def test_observation_options_hold_what_they_say():
+    from gamelab.voltorb.posterior import posterior_for
+    from gamelab.wordle.rules import pattern_colours
+
+    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=3, observation="posterior").unwrapped
+    obs, info = env.reset(seed=4)
+    safe = next(t for t in range(25) if env.stepper.board[t] > 0)
+    obs, *_ = env.step(safe)
+    r = env.state.round
+    expected = posterior_for(r.clues, "hgss", 3, r.revealed).tile_probabilities()
+    assert np.allclose(obs["posterior"], expected, atol=1e-6)
+    assert obs["posterior"][safe, env.stepper.board[safe]] == pytest.approx(1.0)
+    row = safe // 5
+    assert obs["lines"][row, :4].tolist() == [
+        r.clues.row_sums[row],
+        r.clues.row_voltorbs[row],
+        4,
+        r.clues.row_sums[row] - env.stepper.board[safe],
+    ]
+    assert obs["lines"][row, 4] == (r.clues.row_voltorbs[row] == 0)
+
+    env = gymnasium.make("gamelab/PokemonWordle-v0", observation="planes").unwrapped
+    obs, info = env.reset(seed=0)
+    obs, *_ = env.step(7)
+    name = env.game.table.words.guesses[7]
+    colours = pattern_colours(env.state.codes[0], len(name))
+    on = {
+        (int(c), int(i), env.alphabet[int(a)])
+        for c, i, a in zip(*np.nonzero(obs["planes"][0]), strict=True)
+    }
+    assert on == {(colours[i], i, ch) for i, ch in enumerate(name)}
+    assert not obs["planes"][1:].any()
+
+    env = gymnasium.make("gamelab/LatticeFold-v0", sequence="HPHPH", observation="grid").unwrapped
+    obs, info = env.reset(seed=0)
+    for move in "RUL":
+        obs, *_ = env.step("RULD".index(move))
+    grid = obs["grid"]
+    # n = 5: row n-1-y, column n-1+x; H at (0,0) and (1,1), P at (1,0) and (0,1), the end (0,1)
+    assert {tuple(p) for p in np.argwhere(grid[0])} == {(4, 4), (3, 5)}
+    assert {tuple(p) for p in np.argwhere(grid[1])} == {(4, 5), (3, 4)}
+    assert {tuple(p) for p in np.argwhere(grid[2])} == {(3, 4)}
