@@ -8,7 +8,7 @@ with its 95% interval over seeds x episodes, and each seed's mean) and the learn
 leaderboard; runs are kept in the results store (``GAMELAB_RESULTS``), so a second run reads
 them back and more seeds only train the new ones.
 
-    nice -n 10 .venv/bin/python benchmarks/envs_learners.py --seeds 3 --checkpoints 0,5000,10000,20000,40000
+    nice -n 10 .venv/bin/python benchmarks/envs_learners.py --seeds 2 --checkpoints 0,4096,8192,16384
 """
 
 from __future__ import annotations
@@ -26,10 +26,10 @@ from gamelab.envs.learners import LearnerSetting, learners_table, learning_curve
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seeds", type=int, default=3, help="training seeds per environment")
+    parser.add_argument("--seeds", type=int, default=2, help="training seeds per environment")
     parser.add_argument(
         "--checkpoints",
-        default="0,5000,10000,20000,40000",
+        default="0,4096,8192,16384",
         help="environment steps at which to evaluate, comma-separated (the last is the budget)",
     )
     parser.add_argument("--episodes", type=int, default=40, help="evaluation episodes")

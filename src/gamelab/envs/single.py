@@ -703,8 +703,8 @@ class LatticeFoldEnv(GameEnv):
         """Channels H, P and the chain's end on the (2n - 1)-wide square (or cube) around the
         first residue: 1 where a residue of the kind lies."""
         n = self.game.length
-        space = self.observation_space["grid"]
-        grid = np.zeros(space.shape, dtype=np.int8)
+        side = (2 * n - 1,) * (2 if self.game.lattice == "square" else 3)
+        grid = np.zeros((3, *side), dtype=np.int8)
         sites = self._sites()
         square = self.game.lattice == "square"
         for k, (x, y, z) in enumerate(sites):
