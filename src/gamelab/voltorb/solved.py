@@ -79,7 +79,8 @@ def deal_solver(clues: Clues, level: int, generator: str) -> OptimalSolver:
         solver = OptimalSolver(playing_posterior(clues, {}, level, generator), keep_memo=True)
         stored = load_arrays(cache_path(TABLE, _params(key), VERSION))
         states = 0
-        if stored is not None and np.array_equal(stored.get("check"), _check(solver)):
+        check = None if stored is None else stored.get("check")
+        if stored is not None and check is not None and np.array_equal(check, _check(solver)):
             solver.add_solved_states(stored["codes"], stored["values"], stored["tiles"])
             states = int(stored["codes"].size)
         deal = _Deal(key, solver, states)
