@@ -23,6 +23,7 @@ stored state is one the search would have found exact.
 from __future__ import annotations
 
 from collections import OrderedDict
+from pathlib import Path
 
 import numpy as np
 
@@ -77,7 +78,7 @@ def deal_solver(clues: Clues, level: int, generator: str) -> OptimalSolver:
         from gamelab.voltorb.assistant import playing_posterior
 
         solver = OptimalSolver(playing_posterior(clues, {}, level, generator), keep_memo=True)
-        stored = load_arrays(cache_path(TABLE, _params(key), VERSION))
+        stored = load_arrays(stored_path(clues, level, generator))
         states = 0
         check = None if stored is None else stored.get("check")
         if stored is not None and check is not None and np.array_equal(check, _check(solver)):
@@ -135,6 +136,11 @@ def store(deal: _Deal) -> None:
     except OSError:
         return  # a cache that cannot be written: the deal is still kept in this process
     deal.stored_nodes = int(codes.size)
+
+
+def stored_path(clues: Clues, level: int, generator: str) -> Path:
+    """Where the deal is stored once its searches were costly (the file may not exist)."""
+    return cache_path(TABLE, _params(_deal_key(clues, level, generator)), VERSION)
 
 
 def forget() -> None:
