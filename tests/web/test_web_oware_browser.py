@@ -427,3 +427,48 @@ def test_oware_7_step_through_the_moves_and_continue_from_an_earlier_position(pa
     assert _moves(page) == moves[:2]
     _play(page)  # the game goes on from there
     assert _moves(page)[:2] == moves[:2] and len(_moves(page)) == 4
+
+
+def _engine_game(page, plies, opponent="engine:depth=2"):
+    """A game of `plies` moves: South the first legal house, North the engine's reply (by the
+    API, so the test spends its time on what it checks)."""
+    moves: list[str] = []
+    while len(moves) < plies:
+        state = page.request.post("/api/oware/state", data={"moves": moves}).json()
+        if state["to_move"] == "South":
+            moves.append(state["legal"][0])
+        else:
+            body = {"moves": moves, "opponent": opponent}
+            moves = page.request.post("/api/oware/reply", data=body).json()["view"]["moves"]
+    return moves
+
+
+def test_oware_47_3_a_loaded_record_says_who_played_and_the_review_honours_it(page):
+    """Issue 47, item 3: after loading a record the review called the engine's own moves
+    losses (it no longer knew who had played North). The record names the players; loading it
+    takes your side and your opponent from it, and the review counts North's moves as the
+    engine's own choices. Reviewing again gives the same rows."""
+    _ready(page, opponent="greedy")
+    moves = _engine_game(page, 12)
+    record = page.request.post(
+        "/api/oware/record", data={"moves": moves, "south": "human", "north": "engine:depth=2"}
+    ).json()["text"]
+    page.click("#load-box summary")
+    page.fill("#record-in", record)
+    page.click("#load-record")
+    wait_until(page, f"document.querySelector('#board').dataset.moves === '{' '.join(moves)}'")
+    assert page.locator("#opponent").input_value() == "engine:depth=2"
+    assert page.locator("#side").input_value() == "South"
+    page.click("#to-review")
+    wait_until(page, "document.querySelectorAll('#review-table tbody tr').length === 12")
+    wait_until(page, "!document.querySelector('#review-progress')")
+    rows = page.locator("#review-table tbody tr")
+    for ply in range(2, 13, 2):  # North: the engine's own replies
+        lost = rows.nth(ply - 1).locator("td").nth(6)
+        assert "lost" not in (lost.get_attribute("class") or ""), (ply, lost.inner_text())
+    first = page.locator("#review-summary").inner_text()
+    assert "North 0" in first, first
+    page.click("#review-go")
+    wait_until(page, "document.querySelectorAll('#review-table tbody tr').length === 12")
+    wait_until(page, "!document.querySelector('#review-progress')")
+    assert page.locator("#review-summary").inner_text() == first

@@ -27,6 +27,7 @@ exact for the game of the board seeds played out (a capture-free cycle valued as
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -170,6 +171,8 @@ class GameView:
     #: once over, in words: the stores, then apart the rule that gave the seeds left on the
     #: board, then the final score ("Stores 20-18. The 10 seeds left on the board ...")
     end_text: str | None = None
+    #: who played South and North, as a loaded record names them ("human", "engine:time=0.5")
+    players: list[str] | None = None
 
 
 def _end_text(stores: list[int], result: list[int], reason: str | None) -> str:
@@ -603,14 +606,16 @@ def game_record(
 
 
 def load_record(text: str) -> GameView:
-    """A game record (the text ``gamelab oware play`` saves) opened as a game."""
-    start, offsets, _ = parse_record(text)
+    """A game record (the text ``gamelab oware play`` saves) opened as a game, with the players
+    it names (its `players`: South's, North's; "?" where it names none)."""
+    start, offsets, headers = parse_record(text)
     if len(offsets) > MAX_MOVES:
         raise ValueError(
             f"a game of {len(offsets)} moves is longer than allowed (at most {MAX_MOVES})"
         )
     letters = pv_letters(start, offsets)
-    return game_view(start.to_text(), start.rules, letters)
+    players = [headers.get("south", "?") or "?", headers.get("north", "?") or "?"]
+    return dataclasses.replace(game_view(start.to_text(), start.rules, letters), players=players)
 
 
 def warm_engine() -> None:

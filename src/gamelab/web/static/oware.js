@@ -20,6 +20,13 @@ let skipping = false;
 let opponentName = $("opponent").value;
 let playerSide = $("side").value;
 let browsing = null; // {ply, view}: an earlier position of the game shown (the move list's steps)
+let recordPlayers = null; // [South's, North's] as a loaded record names them, when not you vs an opponent here
+
+/** Who plays South and North, as a record says it ("human", "engine:time=0.5"). */
+function players() {
+  if (recordPlayers) return recordPlayers;
+  return [playerSide === "South" ? "human" : opponentName, playerSide === "North" ? "human" : opponentName];
+}
 
 /** An opponent as a player says it: "the engine (0.5 s a move)", "the blog's alpha-beta (depth 6)". */
 function opponentLabel(spec = opponentName) {
@@ -127,7 +134,8 @@ const SAVED = "gamelab.oware.game";
  *  browser, so a reload continues it. */
 function saveGame() {
   try {
-    localStorage.setItem(SAVED, JSON.stringify({ game, opponent: opponentName, side: playerSide, recommended }));
+    localStorage.setItem(SAVED, JSON.stringify({ game, opponent: opponentName, side: playerSide, recommended,
+                                                 players: recordPlayers }));
   } catch { /* storage full or off: the game just does not survive a reload */ }
 }
 
@@ -381,6 +389,7 @@ async function startGame(start, rules, moves = [], rec = []) {
   game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
   browsing = null;
   recommended = [...rec];
+  recordPlayers = null;
   opponentName = $("opponent").value;
   playerSide = $("side").value;
   lastAnalysis = null;
@@ -439,10 +448,8 @@ $("hint").addEventListener("click", async () => {
 
 async function download() {
   if (!view) return;
-  const human = "human";
-  const res = await api("/api/oware/record", body({
-    south: playerSide === "South" ? human : opponentName, north: playerSide === "North" ? human : opponentName,
-  }), { errorAt: $("board") });
+  const [south, north] = players();
+  const res = await api("/api/oware/record", body({ south, north }), { errorAt: $("board") });
   if (!res) return;
   const a = h("a", { href: URL.createObjectURL(new Blob([res.text], { type: "text/plain" })), download: res.filename });
   document.body.append(a);
@@ -469,12 +476,32 @@ $("load-record").addEventListener("click", async () => {
   game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
   browsing = null;
   recommended = [];
+  takePlayers(res.players || ["?", "?"]);
   view = res;
   hinted = null;
   drawView();
   await maybeReply();
 });
 $("to-review").addEventListener("click", () => { tab("review"); review(); });
+
+/** Take the sides a record names: "human" is you, the other your opponent (added to the list
+ *  when it is not one of its entries); without a "human" the record's names stay as they are,
+ *  for the review (an engine's moves are its own choices). */
+function takePlayers(names) {
+  const you = names.indexOf("human");
+  recordPlayers = null;
+  if (you < 0) { recordPlayers = names; drawView(); return; }
+  const other = names[1 - you];
+  playerSide = you === 0 ? "South" : "North";
+  $("side").value = playerSide;
+  if (other !== "?") {
+    if (![...$("opponent").options].some((o) => o.value === other)) {
+      $("opponent").append(h("option", { value: other }, opponentLabel(other)));
+    }
+    $("opponent").value = other;
+    opponentName = other;
+  }
+}
 
 // ------------------------------------------------------------------ review
 
@@ -530,7 +557,8 @@ async function review() {
   out.replaceChildren(h("p", { class: "muted", id: "review-progress" }, `Reviewing move 1 of ${moves.length}…`));
   while (rows.length < moves.length) {
     res = await api("/api/oware/review", body({ moves, opponent: opponentName, first: rows.length + 1,
-                                                previous: rows, recommended: rec }), { errorAt: $("review-go") });
+                                                previous: rows, recommended: rec, players: players() }),
+                    { errorAt: $("review-go") });
     if (run !== reviewRun) return; // another review (or game) took over
     if (!res) { reviewed = null; out.replaceChildren(); return; }
     rows = res.moves;
@@ -669,7 +697,10 @@ setPhase("idle");
     pick("rules", `${saved.game.grand_slam}|${saved.game.cycle}`);
     const keep = Array.isArray(saved.recommended) ? saved.recommended : [];
     startGame(saved.game.start, { grand_slam: saved.game.grand_slam, cycle: saved.game.cycle }, saved.game.moves, keep)
-      .then((ok) => { if (!ok) startGame(START, rulesOf($("rules"))); });
+      .then((ok) => {
+        if (!ok) { startGame(START, rulesOf($("rules"))); return; }
+        if (Array.isArray(saved.players) && saved.players.length === 2) { recordPlayers = saved.players; saveGame(); }
+      });
   } else {
     startGame(START, rulesOf($("rules")));
   }
