@@ -281,8 +281,23 @@ def exact_verdict(position: Position) -> Exact | None:
     return Exact(position.seeds_on_board(), outcome, side, final, share, text)
 
 
-def score_label(score: int, unit: int = UNIT) -> str:
-    """A score for the side to move in words: ``-2.4 seeds``, ``a won game``, ``a lost game``."""
+def score_label(score: int, unit: int = UNIT, side: str | None = None) -> str:
+    """A score for the side to move in words: ``-2.4 seeds``, ``a won game``, ``a lost game``;
+    with that side's name, whose advantage it is: ``North ahead by 2.4 seeds``, ``South wins``.
+
+    >>> score_label(-60, side="South"), score_label(10091, side="North"), score_label(1, side="South")
+    ('North ahead by 2.4 seeds', 'North wins', 'even')
+    """
+    if side is not None:
+        other = SIDES[1 - SIDES.index(side)]
+        if score >= K.DECIDED:
+            return f"{side} wins"
+        if score <= -K.DECIDED:
+            return f"{other} wins"
+        seeds = score / unit
+        if abs(seeds) < 0.05:
+            return "even"
+        return f"{side if seeds > 0 else other} ahead by {abs(seeds):.1f} seeds"
     if score >= K.DECIDED:
         return "a won game"
     if score <= -K.DECIDED:
@@ -290,14 +305,23 @@ def score_label(score: int, unit: int = UNIT) -> str:
     return f"{score / unit:+.1f} seeds"
 
 
-def loss_label(best: int, played: int, unit: int = UNIT) -> str:
-    """What a move lost against the best one, both scores for the mover.
+def loss_label(best: int, played: int, unit: int = UNIT, side: str | None = None) -> str:
+    """What a move lost against the best one, both scores for the mover; with the mover's name,
+    as a sentence about that side.
 
     >>> loss_label(30, 30), loss_label(30, -45), loss_label(10050, 20), loss_label(40, -10030)
     ('', '-3.0 seeds', 'lets a won game go', 'walks into a lost game')
+    >>> loss_label(30, -45, side="South"), loss_label(10050, 20, side="North")
+    ('South gave away 3.0 seeds', 'North let a won game go')
     """
     if played >= best:
         return ""
+    if side is not None:
+        if best >= K.DECIDED > played:
+            return f"{side} let a won game go"
+        if played <= -K.DECIDED < best:
+            return f"{side} walked into a lost game"
+        return f"{side} gave away {(best - played) / unit:.1f} seeds"
     if best >= K.DECIDED > played:
         return "lets a won game go"
     if played <= -K.DECIDED < best:

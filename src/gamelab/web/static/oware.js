@@ -37,14 +37,31 @@ function opponentLabel(spec = opponentName) {
   return kind === "greedy" ? "the greedy player" : kind === "random" ? "the random player" : spec;
 }
 
-/** An evaluation in the player's words: "you are ahead by about 2.4 seeds", "it expects to win". */
+/** Who plays `side`, in words: "you", "the engine (0.5 s a move)", or a record's name. */
+function role(side) {
+  const name = players()[side === "South" ? 0 : 1];
+  if (!recordPlayers && side === playerSide) return "you";
+  if (name === "human") return "a person";
+  if (name === "?") return "";
+  return opponentLabel(name).replace(/ \(.*\)$/, "");
+}
+
+/** A side named with who plays it: "North (the engine)", "South (you)". */
+function whose(side) {
+  const who = role(side);
+  return who ? `${side} (${who})` : side;
+}
+
+/** An evaluation in words that name whose advantage it is: "North (the engine) is ahead by
+ *  about 4.9 seeds", "South (you) can win by force"; the same sentence on the bar and in the
+ *  hint. */
 function plainVerdict(ev) {
   if (!ev) return "";
-  if (ev.exact) return ev.text;
+  if (ev.exact) return ev.text.replace(/\b(South|North) wins\b/, (_, side) => `${whose(side)} wins`);
   const ahead = /^(South|North) ahead by about ([\d.]+) seeds$/.exec(ev.text);
-  if (ahead) return ahead[1] === playerSide ? `you are ahead by about ${ahead[2]} seeds` : `it expects to be ahead by about ${ahead[2]} seeds`;
+  if (ahead) return `${whose(ahead[1])} is ahead by about ${ahead[2]} seeds`;
   const wins = /^(South|North) wins by force/.exec(ev.text);
-  if (wins) return wins[1] === playerSide ? "you can win by force" : "it expects to win by force";
+  if (wins) return `${whose(wins[1])} can win by force`;
   return ev.text;
 }
 
@@ -187,7 +204,7 @@ function drawExact() {
   if (view.exact) {
     el.textContent = `${view.exact.text} (${view.exact.seeds} seeds left on the board).`;
     el.title = `exact under: ${view.exact.basis}`;
-    showEval(view.exact.south, view.exact.text, true);
+    showEval(view.exact.south, plainVerdict({ exact: true, text: view.exact.text }), true);
   }
 }
 
@@ -368,7 +385,7 @@ async function maybeReply() {
   } else {
     sayWithDetails($("engine-text"), `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}.`, null);
   }
-  if (res.evaluation) showEval(res.evaluation.south, `${res.evaluation.text} (${res.evaluation.source})`, res.evaluation.exact);
+  if (res.evaluation) showEval(res.evaluation.south, plainVerdict(res.evaluation), res.evaluation.exact);
   drawPv();
   await showNewView(res.view);
 }
@@ -441,7 +458,7 @@ $("hint").addEventListener("click", async () => {
   lastAnalysis = { pv_text: a.pv_text, who: "the hint's line" };
   sayWithDetails($("hint-text"), `Hint: play ${a.best_move_text} — ${plainVerdict(res.evaluation)}.` + (res.note ? ` (${res.note})` : ""),
     `searched ${a.depth} moves ahead; score for you: ${a.score_text}; the line: ${a.pv_text.join(" ")}`);
-  showEval(res.evaluation.south, `${res.evaluation.text} (${res.evaluation.source})`, res.evaluation.exact);
+  showEval(res.evaluation.south, plainVerdict(res.evaluation), res.evaluation.exact);
   drawPv();
   drawView();
 });
@@ -573,7 +590,7 @@ function drawReview(res, partial) {
     h("td", {}, String(m.ply)), h("td", {}, m.side), h("td", { class: "mv" }, m.move),
     h("td", { class: "mv" }, m.best === m.move ? "=" : m.best),
     h("td", {}, m.before_text), h("td", {}, m.after_text),
-    h("td", { class: m.loss ? "lost" : "", title: [m.remark, `best's score ${m.before_text}, played's ${m.after_text}`].filter(Boolean).join("; ") }, m.loss_text || (m.within_noise ? "≈" : "—"),
+    h("td", { class: m.loss ? "lost" : "", title: [m.remark, `after the best move: ${m.before_text}; after the move played: ${m.after_text}`].filter(Boolean).join("; ") }, m.loss_text || (m.within_noise ? "≈" : "—"),
       m.worst ? h("span", { class: "tag" }, " costliest") : null,
       m.exact ? h("span", { class: "tag exact", title: "scores exact from the endgame tablebase" }, " exact") : null),
     h("td", { class: "depth" }, String(m.depth))));
@@ -586,14 +603,14 @@ function drawReview(res, partial) {
     ...(progress ? [progress] : []),
     h("p", { id: "review-summary" }, res.result ? `Final score ${res.result[0]}-${res.result[1]}. ` : partial ? "" : "The game is not over. ",
       `Searched ${res.strength} (${depths}). `,
-      `Seeds lost against the engine's best: South ${ls}, North ${ln}. `,
+      `Seeds given away against the engine's best: ${whose("South")} ${ls}, ${whose("North")} ${ln}. `,
       (res.turning_moves.South || res.turning_moves.North)
-        ? `Moves that let a won game go or walked into a lost one: South ${res.turning_moves.South}, North ${res.turning_moves.North}. ` : "",
+        ? `Moves that let a won game go or walked into a lost one: ${whose("South")} ${res.turning_moves.South}, ${whose("North")} ${res.turning_moves.North}. ` : "",
       res.worst.length ? `Costliest moves: ${res.worst.map((p) => `#${p} ${res.moves[p - 1].move}`).join(", ")}.` : "No move lost more than the search's noise."),
     evalGraph(res.moves),
     h("p", { class: "muted small" }, "≈: the best move scores less than a seed more (within the search's noise), or the engine itself chose the move in the game."),
     h("div", { class: "ow-table-wrap" }, h("table", { class: "data", id: "review-table" },
-      h("thead", {}, h("tr", {}, ...["#", "side", "played", "best", "best's score", "played's score", "lost", "depth"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ...["#", "side", "played", "best", "after the best move", "after the move played", "lost", "depth"].map((t) => h("th", {}, t)))),
       h("tbody", {}, ...rows))));
 }
 $("review-go").addEventListener("click", () => { reviewed = null; review(); });
