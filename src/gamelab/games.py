@@ -76,16 +76,6 @@ def _yatzy_oracle(game: Any) -> Any:
     return YatzyOracle(game.rules)
 
 
-def _shells(name: str, page: bool = True) -> dict[str, str]:
-    """Where a game of this package keeps its command line, page, warm-up and report."""
-    return {
-        "cli": f"gamelab.{name}.cli:app",
-        "page": f"gamelab.web.api.{name}" if page else "",
-        "warmup": f"gamelab.{name}.warmup:warm_up",
-        "report": f"gamelab.{name}.report",
-    }
-
-
 # CPU seconds to compile every kernel of a game from an empty numba cache, measured with
 # ``NUMBA_CACHE_DIR=<empty> gamelab warmup GAME`` (CPU of that process) on the shared 2-core
 # machine under load 20-27: voltorb 50.0 + 20.2 (the coin search, added to its warm-up
@@ -105,7 +95,10 @@ VOLTORB = register_game(
         kernels=True,
         compile_seconds=70.0,
         envs=("gamelab/VoltorbFlip-v0",),
-        **_shells("voltorb"),
+        cli="gamelab.voltorb.cli:app",
+        page="gamelab.web.api.voltorb",
+        warmup="gamelab.voltorb.warmup:warm_up",
+        report="gamelab.voltorb.report",
     )
 )
 WORDLE = register_game(
@@ -123,7 +116,10 @@ WORDLE = register_game(
         kernels=True,
         compile_seconds=30.0,
         envs=("gamelab/PokemonWordle-v0",),
-        **_shells("wordle"),
+        cli="gamelab.wordle.cli:app",
+        page="gamelab.web.api.wordle",
+        warmup="gamelab.wordle.warmup:warm_up",
+        report="gamelab.wordle.report",
     )
 )
 LATTICE = register_game(
@@ -138,7 +134,10 @@ LATTICE = register_game(
         kernels=True,
         compile_seconds=31.0,
         envs=("gamelab/LatticeFold-v0",),
-        **_shells("lattice"),
+        cli="gamelab.lattice.cli:app",
+        page="gamelab.web.api.lattice",
+        warmup="gamelab.lattice.warmup:warm_up",
+        report="gamelab.lattice.report",
     )
 )
 OWARE = register_game(
@@ -154,7 +153,10 @@ OWARE = register_game(
         players=(2, 2),
         kernels=True,
         compile_seconds=31.0,
-        **_shells("oware"),
+        cli="gamelab.oware.cli:app",
+        page="gamelab.web.api.oware",
+        warmup="gamelab.oware.warmup:warm_up",
+        report="gamelab.oware.report",
     )
 )
 YATZY = register_game(
@@ -172,7 +174,10 @@ YATZY = register_game(
         kernels=True,
         compile_seconds=45.0,
         envs=("gamelab/YatzySolitaire-v0",),
-        **_shells("yatzy"),
+        cli="gamelab.yatzy.cli:app",
+        page="gamelab.web.api.yatzy",
+        warmup="gamelab.yatzy.warmup:warm_up",
+        report="gamelab.yatzy.report",
     )
 )
 
