@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -70,9 +71,11 @@ def _keep_masks(n_actions: int) -> np.ndarray:
 class SolitaireStepper:
     """Games of `game` (one player) on plain integers (see the module)."""
 
+    PLAYERS = 1
+
     def __init__(self, game: YatzyGame) -> None:
-        if game.players != 1:
-            raise ValueError("the solitaire stepper plays one player")
+        if game.players != self.PLAYERS:
+            raise ValueError(f"this stepper plays {self.PLAYERS} player(s), not {game.players}")
         self.game = game
         rules: RuleSet = game.rules
         self.rules = rules
@@ -174,13 +177,17 @@ class SolitaireStepper:
             self.bonuses += 1
             gained += self.rules.yahtzee_bonus
         self.total = before + gained
+        self._end_turn()
+        return float(gained)
+
+    def _end_turn(self) -> None:
+        """After a box: the next turn's roll, or the end of the game."""
         if self.filled == self.n_boxes:
             self.done = True
             self.last_roll = -1
             self.mask.fill(0)
         else:
             self._new_turn()
-        return float(gained)
 
     def _box_mask(self) -> None:
         r = self.roll
@@ -211,3 +218,103 @@ class SolitaireStepper:
         state.apply(action)
         if self.last_roll >= 0 and not state.is_terminal():
             state.apply(self.last_roll)
+
+
+class DuelStepper(SolitaireStepper):
+    """Games of `game` for two players, who take turns (player 0 first), each on a card of its
+    own: the solitaire's turn on the card of the player to move (``to_move``), the other card
+    kept aside. The dice come from the same stream in the same order as the state protocol
+    draws them (a turn's first roll as soon as the previous turn's box is filled)."""
+
+    PLAYERS = 2
+
+    def __init__(self, game: YatzyGame) -> None:
+        super().__init__(game)
+        self.to_move = 0
+        self._aside = self._blank_card()
+
+    def _blank_card(self) -> list[Any]:
+        """A card's fields, in the order of :meth:`_card`."""
+        open_mask = np.zeros(self.n_actions, dtype=np.int8)
+        open_mask[N_KEEPS:] = 1
+        return [
+            np.full(self.n_boxes, -1, dtype=np.int64),
+            [None] * self.n_boxes,
+            open_mask,
+            0,
+            0,
+            0,
+            0,
+        ]
+
+    def _card(self) -> list[Any]:
+        return [
+            self.card,
+            self.entries,
+            self._open_mask,
+            self.bonuses,
+            self.total,
+            self.upper_total,
+            self.filled,
+        ]
+
+    def _swap(self) -> None:
+        mine = self._card()
+        (
+            self.card,
+            self.entries,
+            self._open_mask,
+            self.bonuses,
+            self.total,
+            self.upper_total,
+            self.filled,
+        ) = self._aside
+        self._aside = mine
+        self.to_move = 1 - self.to_move
+
+    def reset(self, rng: np.random.Generator) -> None:
+        self.to_move = 0
+        self._aside = self._blank_card()
+        super().reset(rng)
+
+    def _end_turn(self) -> None:
+        self._swap()
+        if self.filled == self.n_boxes:  # both cards full: player 1 filled the last box
+            self.done = True
+            self.last_roll = -1
+            self.mask.fill(0)
+        else:
+            self._new_turn()
+
+    def card_of(self, player: int) -> np.ndarray:
+        """The card of `player`: points per box, -1 open."""
+        return self.card if player == self.to_move else self._aside[0]
+
+    def totals(self) -> tuple[int, int]:
+        mine, other = self.total, self._aside[4]
+        return (mine, other) if self.to_move == 0 else (other, mine)
+
+    def returns(self) -> tuple[float, float]:
+        """(+1, -1), (-1, +1) or (0, 0) at the end, as the state protocol's returns."""
+        if not self.done:
+            return (0.0, 0.0)
+        a, b = self.totals()
+        if a == b:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if a > b else (-1.0, 1.0)
+
+    def state(self) -> YatzyState:
+        """This position as a state of the protocol."""
+        cards = [
+            Card(self.rules, list(self.entries), self.bonuses),
+            Card(self.rules, list(self._aside[1]), self._aside[3]),
+        ]
+        if self.to_move == 1:
+            cards.reverse()
+        if self.done:
+            return YatzyState(self.game, cards)
+        text = (
+            f"player {self.to_move} rolls {self.rolls_left} kept none "
+            f"dice {dice_text(ROLLS[self.roll])} cards {'|'.join(c.text() for c in cards)}"
+        )
+        return self.game.state_from_text(text)
