@@ -141,3 +141,74 @@ def test_maskable_ppo_trains_on_the_environment_as_it_is(env_id):
         assert info["action_mask"][int(action)] == 1
         obs, _, done, _, info = env.step(int(action))
     assert "illegal_action" not in info
+
+
+# -- defaults and pictures ---------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", list(ENVS))
+def test_every_registered_id_makes_with_no_arguments(env_id):
+    env = gymnasium.make(env_id)
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs) and info["action_mask"].any()
+
+
+def test_the_lattice_defaults_to_the_stated_pack_level():
+    from gamelab.envs.single import DEFAULT_LEVEL
+    from gamelab.lattice.puzzle import load_pack
+
+    env = gymnasium.make("gamelab/LatticeFold-v0").unwrapped
+    assert env.game.sequence == load_pack().levels[DEFAULT_LEVEL - 1].sequence == "HHPHPPHPPH"
+
+
+def _colours(frame, cell, row, col):
+    """The distinct colours inside a cell of a picture (its border left out)."""
+    block = frame[row * cell + 1 : (row + 1) * cell, col * cell + 1 : (col + 1) * cell]
+    return {tuple(c) for c in block.reshape(-1, 3)}
+
+
+def test_the_cubic_lattice_is_drawn_as_labelled_layers():
+    from gamelab.envs.render import PALETTE
+
+    env = gymnasium.make(
+        "gamelab/LatticeFold-v0", sequence="HPHH", lattice="cubic", render_mode="rgb_array"
+    ).unwrapped
+    env.reset(seed=0)
+    for move in "FRB":  # F and B leave the plane: layers z = 0 and z = 1
+        env.step("RULDFB".index(move))
+    env.render_mode = "ansi"
+    # residue 0 at the origin, F: z + 1, R: x + 1, B: z - 1
+    assert env.render() == "z = 0\nHH\nz = 1\nPH\nmoves FRB"
+    env.render_mode = "rgb_array"
+    frame = env.render()
+    grid, labels = env.grid()
+    assert labels == {(0, 0): "0", (0, 3): "1"}  # a header cell over each 1 x 2 panel
+    assert grid.shape == (2, 5) and frame.shape == (2 * env.cell, 5 * env.cell, 3)
+    h, p = (tuple(PALETTE[i]) for i in (7, 15))
+    assert _colours(frame, env.cell, 1, 0) == {h} and _colours(frame, env.cell, 1, 3) == {p}
+    assert len(_colours(frame, env.cell, 0, 0)) == 2  # the header's colour and its digit
+
+
+def test_yatzy_faces_have_six_colours_and_voltorb_shows_its_clues():
+    from gamelab.envs.render import FACES, PALETTE
+
+    assert len({tuple(PALETTE[f]) for f in FACES}) == 6
+    env = gymnasium.make("gamelab/YatzySolitaire-v0", render_mode="rgb_array").unwrapped
+    env.reset(seed=0)
+    grid, labels = env.grid()
+    dice = env.state.dice
+    faces = [f for f in range(6) for _ in range(int(dice[f]))]
+    assert [labels[(0, k)] for k in range(5)] == [str(f + 1) for f in faces]
+    assert grid[0, :5].tolist() == [FACES[f] for f in faces]
+
+    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=1, render_mode="rgb_array").unwrapped
+    env.reset(seed=0)
+    clues = env.state.round.clues
+    grid, labels = env.grid()
+    assert [labels[(k, 5)] for k in range(5)] == [
+        f"{s}\n{v}" for s, v in zip(clues.row_sums, clues.row_voltorbs, strict=True)
+    ]
+    assert [labels[(5, k)] for k in range(5)] == [
+        f"{s}\n{v}" for s, v in zip(clues.col_sums, clues.col_voltorbs, strict=True)
+    ]
+    frame = env.render()
+    assert frame.shape == (6 * env.cell, 6 * env.cell, 3)
+    assert len(_colours(frame, env.cell, 0, 5)) == 2  # the clue's colour and its digits

@@ -64,12 +64,8 @@ from gamelab.voltorb._bounds_kernels import (
     flip_bounds,
     inseparable_lists,
 )
-from gamelab.voltorb._search_kernels import (
-    coin_search,
-    memo_entry,
-    new_memos,
-    win_search,
-)
+from gamelab.voltorb._coin_kernels import coin_search, memo_entry, new_memos
+from gamelab.voltorb._search_kernels import win_search
 from gamelab.voltorb._small_kernels import SMALL_MAX
 from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
 from gamelab.voltorb._wide_kernels import WIDE_MAX
