@@ -169,6 +169,10 @@ TWINS: dict[str, dict[str, Twin]] = {
         ),
     },
     "lattice": {
+        "_completion_kernels.completion_search": _t(
+            "gamelab.lattice.completion.best_completion",
+            "tests/lattice/test_lattice_completion.py::test_completion_kernel_matches_python_twin",
+        ),
         "_kernels.enumerate_kernel": _t(
             "gamelab.lattice._kernels.enumerate_python", LE + "test_kernel_matches_python_twin"
         ),
@@ -253,6 +257,14 @@ TWINS: dict[str, dict[str, Twin]] = {
         ),
     },
     "yatzy": {
+        "_oracle_kernels.turn_tables": _t(
+            "gamelab.yatzy._oracle_kernels.turn_tables_python",
+            "tests/envs/test_envs_fast_oracles.py::test_yatzy_turn_kernels_match_twins",
+        ),
+        "_oracle_kernels.box_options": _t(
+            "gamelab.yatzy._oracle_kernels.box_options_python",
+            "tests/envs/test_envs_fast_oracles.py::test_yatzy_turn_kernels_match_twins",
+        ),
         "_distribution_kernels.turn_outcomes": _t(
             "gamelab.yatzy._distribution_kernels.turn_outcomes_python",
             YT + "test_turn_outcomes_match_twin",

@@ -192,6 +192,18 @@ class GameEnv(gym.Env):
             return np.flatnonzero(self.stepper.mask).tolist()
         return self._legal
 
+    # An oracle that reads a game's stepper (``stepper_value``, ``stepper_action_value``:
+    # Yatzy's, Voltorb's) answers without the protocol's state being built or kept in step.
+    def _oracle_value(self) -> float:
+        if self.stepper is not None and hasattr(self.oracle, "stepper_value"):
+            return float(self.oracle.stepper_value(self.stepper))
+        return self.oracle.value(self.state)
+
+    def _oracle_action_value(self, action: int) -> float:
+        if self.stepper is not None and hasattr(self.oracle, "stepper_action_value"):
+            return float(self.oracle.stepper_action_value(self.stepper, action))
+        return self.oracle.action_value(self.state, action)
+
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_mask()}
         if self.with_optimal_action and not self.state.is_terminal():
@@ -225,9 +237,7 @@ class GameEnv(gym.Env):
         self._shares: list[float] = []
         self._illegal = False
         self._return = 0.0
-        self._start_value = (
-            self.oracle.value(self.state) if self.with_regret and not self._done else None
-        )
+        self._start_value = self._oracle_value() if self.with_regret and not self._done else None
         return self.observe(), self._info()
 
     def step(self, action):
@@ -243,15 +253,13 @@ class GameEnv(gym.Env):
                 raise illegal(action, legal, f"{self.game.name} ({state.to_text()})")
             reward = self.failed_return(state) - self.score(state)
             if self.with_regret:
-                regret = self._judge(state, self.oracle.value(state), self.failed_return(state))
+                regret = self._judge(state, self._oracle_value(), self.failed_return(state))
             self._illegal = True
             self._done = True
         elif stepper is not None:
             if self.with_regret:
-                state = self.state
-                regret = self._judge(
-                    state, self.oracle.value(state), self.oracle.action_value(state, action)
-                )
+                # the stepper's oracle path: no protocol state is built
+                regret = self._judge(None, self._oracle_value(), self._oracle_action_value(action))
             reward = stepper.step(action)
             if self._state is not None:
                 stepper.sync(self._state, action)

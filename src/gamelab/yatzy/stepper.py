@@ -102,6 +102,8 @@ class SolitaireStepper:
         self.total = 0
         self.upper_total = 0
         self.filled = 0
+        self.filled_mask = 0  # the filled boxes as bits (the solver's state index)
+        self.flag = 0  # 1 when the Yahtzee box holds 50 under a Yahtzee bonus
         self.done = True
         self.last_roll = -1
 
@@ -131,6 +133,7 @@ class SolitaireStepper:
         self._open_mask.fill(0)
         self._open_mask[N_KEEPS:] = 1
         self.bonuses = self.total = self.upper_total = self.filled = 0
+        self.filled_mask = self.flag = 0
         self.done = False
         self._new_turn()
 
@@ -168,6 +171,9 @@ class SolitaireStepper:
         self.card[b] = points
         self._open_mask[action] = 0
         self.filled += 1
+        self.filled_mask |= 1 << b
+        if b == self._ybox and points == 50 and self.rules.has_bonus_flag:
+            self.flag = 1
         gained = points
         if self._upper[b]:
             if self.upper_total < UPPER_CAP <= self.upper_total + points:
