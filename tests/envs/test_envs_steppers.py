@@ -203,6 +203,7 @@ def test_yatzy_duel_stepper_plays_as_the_state(rules):
                 results.add(tuple(st.returns()))
                 break
             assert st.to_move == state.player and st.rolls_left == state.rolls_left
+            assert st.filled_mask == state.cards[st.to_move].mask  # every card field is the mover's
             assert np.flatnonzero(st.mask).tolist() == state.legal_actions()
             if steps % 25 == 0:  # state() parses the cards: not every step
                 assert _position(st.state()) == _position(state)

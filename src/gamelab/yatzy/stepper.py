@@ -72,6 +72,19 @@ class SolitaireStepper:
     """Games of `game` (one player) on plain integers (see the module)."""
 
     PLAYERS = 1
+    #: the attributes that describe the card (a two-player stepper keeps one set per player:
+    #: a new card attribute is listed here)
+    CARD_FIELDS = (
+        "card",
+        "entries",
+        "_open_mask",
+        "bonuses",
+        "total",
+        "upper_total",
+        "filled",
+        "filled_mask",
+        "flag",
+    )
 
     def __init__(self, game: YatzyGame) -> None:
         if game.players != self.PLAYERS:
@@ -240,41 +253,22 @@ class DuelStepper(SolitaireStepper):
         self._aside = self._blank_card()
 
     def _blank_card(self) -> list[Any]:
-        """A card's fields, in the order of :meth:`_card`."""
+        """A fresh card's fields (:data:`CARD_FIELDS`), as ``reset`` leaves them."""
         open_mask = np.zeros(self.n_actions, dtype=np.int8)
         open_mask[N_KEEPS:] = 1
-        return [
-            np.full(self.n_boxes, -1, dtype=np.int64),
-            [None] * self.n_boxes,
-            open_mask,
-            0,
-            0,
-            0,
-            0,
-        ]
-
-    def _card(self) -> list[Any]:
-        return [
-            self.card,
-            self.entries,
-            self._open_mask,
-            self.bonuses,
-            self.total,
-            self.upper_total,
-            self.filled,
-        ]
+        blank = {
+            "card": np.full(self.n_boxes, -1, dtype=np.int64),
+            "entries": [None] * self.n_boxes,
+        }
+        blank["_open_mask"] = open_mask
+        return [blank.get(name, 0) for name in self.CARD_FIELDS]
 
     def _swap(self) -> None:
-        mine = self._card()
-        (
-            self.card,
-            self.entries,
-            self._open_mask,
-            self.bonuses,
-            self.total,
-            self.upper_total,
-            self.filled,
-        ) = self._aside
+        """Put the mover's card aside and take the other player's."""
+        fields = self.CARD_FIELDS
+        mine = [getattr(self, name) for name in fields]
+        for name, value in zip(fields, self._aside, strict=True):
+            setattr(self, name, value)
         self._aside = mine
         self.to_move = 1 - self.to_move
 
@@ -294,10 +288,10 @@ class DuelStepper(SolitaireStepper):
 
     def card_of(self, player: int) -> np.ndarray:
         """The card of `player`: points per box, -1 open."""
-        return self.card if player == self.to_move else self._aside[0]
+        return self.card if player == self.to_move else self._aside[self.CARD_FIELDS.index("card")]
 
     def totals(self) -> tuple[int, int]:
-        mine, other = self.total, self._aside[4]
+        mine, other = self.total, self._aside[self.CARD_FIELDS.index("total")]
         return (mine, other) if self.to_move == 0 else (other, mine)
 
     def returns(self) -> tuple[float, float]:
@@ -311,9 +305,14 @@ class DuelStepper(SolitaireStepper):
 
     def state(self) -> YatzyState:
         """This position as a state of the protocol."""
+        fields = self.CARD_FIELDS
         cards = [
             Card(self.rules, list(self.entries), self.bonuses),
-            Card(self.rules, list(self._aside[1]), self._aside[3]),
+            Card(
+                self.rules,
+                list(self._aside[fields.index("entries")]),
+                self._aside[fields.index("bonuses")],
+            ),
         ]
         if self.to_move == 1:
             cards.reverse()
