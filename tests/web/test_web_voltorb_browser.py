@@ -526,21 +526,29 @@ def _as_budget_fallback(route):
     route.fulfill(json=doc)
 
 
-def test_voltorb_1_keep_thinking_shows_the_optimum_when_it_exists(page):
+_WATCH_PROGRESS = """() => {
+  window.progressSeen = [];
+  for (const el of document.querySelectorAll('.vf-thinking')) {
+    new MutationObserver(() => { if (!el.hidden) window.progressSeen.push(el.textContent.trim()); })
+      .observe(el, { attributes: true, childList: true, subtree: true, characterData: true });
+  }
+}"""
+
+
+def test_issue_47_item_5_the_exact_answer_replaces_the_quick_one_by_itself(page):
+    """The server's quick answer (its fallback) is followed by the exact one without a click,
+    in the assistant and in practice, with the search's progress shown meanwhile."""
     page.route("**/api/voltorb/solve", _as_budget_fallback)
     page.goto("/voltorb")
+    page.evaluate(_WATCH_PROGRESS)
     page.select_option("#assist-level", "2")
     _type_clues(page)
-    think = page.locator("#assist-think")
-    think.wait_for(state="visible")
-    assert page.locator("#assist-pwin").inner_text() == "—"
-    think.click()
-    # the exact search runs as a background job of the server's pool; the page polls it
     page.wait_for_function("document.querySelector('#assist-pwin').textContent !== '—'")
     expected = _solve(page, [])
     assert page.locator("#assist-pwin").inner_text() == f"{100 * expected['win_probability']:.2f}%"
     assert page.locator("#assist-recommended").inner_text().startswith("row 2, column 1 (optimal)")
-    assert page.locator("#assist-note").is_hidden() and think.is_hidden()
+    assert page.locator("#assist-note").is_hidden() and page.locator("#assist-think").is_hidden()
+    assert any(t.startswith("Working out the exact answer") for t in page.evaluate("progressSeen"))
     # a job is cancelled by its id; asking again for the same call finds the same job
     body = {"rows": " ".join(ROWS), "cols": " ".join(COLS), "level": 2}
     job = page.request.post("/api/voltorb/solve/exact", data=body).json()
@@ -549,6 +557,20 @@ def test_voltorb_1_keep_thinking_shows_the_optimum_when_it_exists(page):
     )
     assert page.request.get(f"/api/jobs/{job['job']}").json()["state"] == "done"
     assert page.request.get("/api/jobs/nosuchjob").status == 404
+    # practice: the overlay's quick answer is replaced the same way
+    page.click("#tab-practice")
+    page.select_option("#practice-level", "2")
+    page.fill("#practice-seed", "4")
+    page.press("#practice-seed", "Enter")
+    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    page.check("#practice-overlay")
+    page.wait_for_function("document.querySelector('#practice-pwin').textContent !== '—'")
+    deal = page.request.post("/api/voltorb/practice/new", data={"level": 2, "seed": 4}).json()
+    exact = page.request.post(
+        "/api/voltorb/solve/exact", data={"rows": deal["rows"], "cols": deal["cols"], "level": 2}
+    ).json()["result"]
+    assert page.locator("#practice-pwin").inner_text() == f"{100 * exact['win_probability']:.2f}%"
+    assert page.locator("#practice-note").is_hidden()
 
 
 def _as_quick_review(route):

@@ -188,7 +188,7 @@ async function analyse(revealed = assist.revealed, order = assist.order) {
   let result;
   const seq = ++assist.seq;
   assist.lastTried = body;
-  if (!document.getElementById("assist-thinking").hidden) stopThinking();  // a new position
+  if (assistExact.running() && assistExact.dealOf(body) !== assistExact.dealOf(assist.lastBody || {})) assistExact.stop();
   try {
     result = await api("/api/voltorb/solve", body, { quiet: true });
     assist.lastBody = body;
@@ -224,6 +224,7 @@ async function analyse(revealed = assist.revealed, order = assist.order) {
     status.className = "vf-status bad";
   }
   saveAssist();
+  assistExact.answered(body, result);
   adviseObjective(body, seq);
   return true;
 }
@@ -268,49 +269,84 @@ function postMortemText(pm) {
 
 // ---------------------------------------------------------------- background jobs
 
-const thinking = { seq: 0, job: null };
-
-/** "Keep thinking": the exact search without the time budget, in the background; the optimum
- *  replaces the quick answer as soon as it exists (unless the position changed meanwhile). */
-async function keepThinking() {
-  const body = assist.lastBody;
-  const seq = ++thinking.seq;
-  const analysisSeq = assist.seq;
-  const box = document.getElementById("assist-thinking");
+/** The exact answer follows a quick one by itself. When /api/voltorb/solve answered with its
+ *  fallback (MinRisk: the exact search needs more than the time budget), the exact search runs
+ *  as a background job, its progress shown in #<prefix>-thinking, and replaces the quick answer
+ *  when it is done. A flip does not stop it: what it solves answers every later position of the
+ *  same deal, so when it is done the page asks again for the position shown then. A new deal
+ *  (other clues or level) stops it; Stop stops it, and #<prefix>-think starts it again.
+ *  `shown()`: the request of the answer on the board; `replace(result)`: show the exact one;
+ *  `askAgain()`: ask again for the position on the board. */
+function exactFollower(prefix, { shown, replace, askAgain, noteEl }) {
+  const box = document.getElementById(`${prefix}-thinking`);
   const text = box.querySelector(".what");
-  document.getElementById("assist-think").hidden = true;
-  box.hidden = false;
-  const status = await pollJob("/api/voltorb/solve/exact", body, {
-    onTick: (st) => {
-      thinking.job = st.job;
-      text.textContent = `thinking… ${Math.round(st.elapsed)} s (at most ${Math.round(st.limit)} s)`;
-    },
-    stillWanted: () => seq === thinking.seq && analysisSeq === assist.seq,
-  });
-  if (status === null) return;
-  box.hidden = true;
-  if (status.state === "done") {
-    assist.analysis = status.result;
-    renderAssist();
-  } else if (status.state === "failed") {
-    showNote(document.getElementById("assist-note"), `${assist.analysis.note}; the exact search did not finish: ${status.detail}`);
-  } else {
-    document.getElementById("assist-think").hidden = false;
+  const button = document.getElementById(`${prefix}-think`);
+  const st = { seq: 0, job: null, deal: null, running: false };
+  const dealOf = (b) => JSON.stringify([b.rows, b.cols, b.level, b.generator || "hgss", b.policy || "optimal"]);
+  const same = (a, b) => Boolean(a && b) && JSON.stringify(a) === JSON.stringify(b);
+
+  async function follow(body) {
+    if (st.running && st.deal === dealOf(body)) return;  // its end asks again for this position
+    stop();
+    const seq = ++st.seq;
+    st.deal = dealOf(body);
+    st.running = true;
+    button.hidden = true;
+    box.hidden = false;
+    text.textContent = "Working out the exact answer…";
+    const status = await pollJob("/api/voltorb/solve/exact", body, {
+      onTick: (job) => {
+        st.job = job.job;
+        if (job.state === "running") {
+          text.textContent = `Working out the exact answer: ${Math.round(job.elapsed)} s so far ` +
+            "(the hardest openings take about 10 s); it replaces the quick answer by itself.";
+        }
+      },
+      stillWanted: () => seq === st.seq,
+    });
+    if (status === null) return;
+    st.running = false;
+    st.job = null;
+    box.hidden = true;
+    const now = shown();
+    if (status.state === "done") {
+      if (same(now, body)) replace(status.result);
+      else if (now && dealOf(now) === st.deal) askAgain();  // a later position: solved now
+    } else if (status.state === "failed") {
+      if (same(now, body)) showNote(noteEl, `${noteEl.textContent}; the exact search did not finish: ${status.detail}`);
+      button.hidden = false;
+    } else {
+      button.hidden = false;
+    }
   }
+
+  /** Stop the search (a new deal, or the player's Stop). */
+  function stop() {
+    if (st.running) {
+      st.seq += 1;
+      cancelJob(st.job);
+    }
+    st.running = false;
+    st.job = null;
+    box.hidden = true;
+  }
+
+  /** A new answer is on the board: follow it if it is a quick one, stop a search of another deal. */
+  function answered(body, result) {
+    if (st.running && st.deal !== dealOf(body)) stop();
+    button.hidden = true;
+    if (result && result.note && !result.outcome) follow(body);
+  }
+
+  button.addEventListener("click", () => { const b = shown(); if (b) follow(b); });
+  box.querySelector("button").addEventListener("click", () => { stop(); button.hidden = false; });
+  return { follow, stop, answered, running: () => st.running, dealOf };
 }
 
-function stopThinking() {
-  thinking.seq += 1;
-  cancelJob(thinking.job);
-  thinking.job = null;
-  document.getElementById("assist-thinking").hidden = true;
-  document.getElementById("assist-think").hidden = !(assist.analysis && assist.analysis.note);
-}
+let assistExact = null;  // set up in setupAssist
 
 function renderAssist() {
   const a = assist.analysis;
-  // the quick answer came instead of the exact one: the player may ask for the exact one
-  document.getElementById("assist-think").hidden = !(a && a.note) || !document.getElementById("assist-thinking").hidden;
   paintAnalysis(assist.board.tiles, assist.revealed, a, document.getElementById("assist-tileinfo"));
   showNote(document.getElementById("assist-note"), a && a.note);
   const live = a && !a.outcome;  // a lost round has no recommendation and no P(win)
@@ -394,7 +430,7 @@ function setupAssist() {
     input.addEventListener("change", () => {
       input.value = normaliseClue(input.value);
       // analysed again only if the clues differ from the analysis shown (leaving a box after
-      // Enter changes nothing, and must not stop a "keep thinking" search)
+      // Enter changes nothing, and must not restart the exact search)
       const last = assist.lastTried;
       const clues = assistClues();
       if (cluesComplete() && !(last && last.rows === clues.rows && last.cols === clues.cols)) analyse();
@@ -422,8 +458,12 @@ function setupAssist() {
     record(assist.chosen, v === "clear" ? null : Number(v));
   });
   document.getElementById("assist-analyse").addEventListener("click", () => analyse());
-  document.getElementById("assist-think").addEventListener("click", () => keepThinking());
-  document.getElementById("assist-think-cancel").addEventListener("click", () => stopThinking());
+  assistExact = exactFollower("assist", {
+    shown: () => assist.lastBody,
+    replace: (result) => { assist.analysis = result; renderAssist(); },
+    askAgain: () => analyse(assist.revealed, assist.order),
+    noteEl: document.getElementById("assist-note"),
+  });
   for (const id of ["assist-level", "assist-policy", "assist-objective"]) {
     document.getElementById(id).addEventListener("change", () => { saveAssist(); if (cluesComplete()) analyse(); });
   }
@@ -432,6 +472,8 @@ function setupAssist() {
     assist.revealed = {};
     assist.order = [];
     assist.analysis = null;
+    assist.lastBody = null;
+    assistExact.stop();
     clearErrors(document.getElementById("assist"));
     document.getElementById("assist-status").hidden = true;
     hideChooser();
@@ -459,6 +501,8 @@ const practice = {
   round: null,  // {level, seed, rows, cols}
   state: null,  // the server's PracticeState
   roundId: null,  // this round's entry in the history of your games
+  shownBody: null,  // the request of the overlay's answer on the board
+  exact: null,  // {body, result}: the exact answer that replaced a quick one
   flips: [],  // [[row, col], ...]
   memo: {},  // tile -> Set of marks (0 = Voltorb)
   memoTile: null,
@@ -564,12 +608,22 @@ async function renderPractice() {
   document.getElementById("practice-pwin").textContent = "—";
   showNote(document.getElementById("practice-note"), null);
   if (overlay && !st.outcome) {
-    analysis = await api("/api/voltorb/solve", { rows: st.rows, cols: st.cols, level: st.level,
-      generator: st.generator, revealed: revealedList(revealed) }, { errorAt: document.getElementById("practice-board") });
+    const body = { rows: st.rows, cols: st.cols, level: st.level, generator: st.generator,
+                   revealed: revealedList(revealed), policy: "optimal" };
+    const known = practice.exact && JSON.stringify(practice.exact.body) === JSON.stringify(body);
+    analysis = known ? practice.exact.result
+      : await api("/api/voltorb/solve", body, { errorAt: document.getElementById("practice-board") });
+    if (practice.state !== st) return;  // a newer flip is being drawn
     if (analysis) {
+      practice.shownBody = body;
       document.getElementById("practice-pwin").textContent = pct(analysis.win_probability, 2);
       showNote(document.getElementById("practice-note"), analysis.note);
+      practiceExact.answered(body, analysis);
     }
+  } else {
+    practice.shownBody = null;
+    practiceExact.stop();
+    document.getElementById("practice-think").hidden = true;
   }
   paintAnalysis(tiles, revealed, analysis, document.getElementById("practice-tileinfo"));
   tiles.forEach((tile, t) => {
@@ -609,8 +663,16 @@ async function renderPractice() {
   }
 }
 
+let practiceExact = null;  // set up in setupPractice
+
 function setupPractice() {
   loadSaved();
+  practiceExact = exactFollower("practice", {
+    shown: () => practice.shownBody,
+    replace: (result) => { practice.exact = { body: practice.shownBody, result }; renderPractice(); },
+    askAgain: () => renderPractice(),
+    noteEl: document.getElementById("practice-note"),
+  });
   practice.board = buildBoard(document.getElementById("practice-board"), { editable: false });
   document.getElementById("practice-level").value = String(practice.saved.level);
   document.getElementById("practice-bank").textContent = String(practice.saved.bank);
