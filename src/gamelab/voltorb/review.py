@@ -9,7 +9,8 @@ For each flip, with S the information state before it (the clues and the flips s
 * ``loss = p_before - p_choice`` (0 for an optimal move) and the best alternative;
 * ``p_after`` — P(win) of optimal play once the value was seen.
 
-Skill and luck then add up exactly: the round's result (1 won, 0 otherwise) minus the optimal
+These are :class:`gamelab.core.review.Decision`'s values in P(win) (``before``, ``chosen``,
+``after``; loss and luck as there). Skill and luck then add up exactly: the round's result (1 won, 0 otherwise) minus the optimal
 P(win) from the clues equals the total luck ``sum (p_after - p_choice)`` minus the total loss
 ``sum (p_before - p_choice)``, because each flip's ``p_after`` is the next flip's ``p_before``.
 ``p_start`` — how likely optimal play was to win this deal — is the round's luck of the deal.
@@ -30,6 +31,8 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from gamelab.core.review import Decision
+from gamelab.voltorb import solved
 from gamelab.voltorb.assistant import playing_posterior
 from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError, choice_value
 from gamelab.voltorb.posterior import Posterior
@@ -44,8 +47,6 @@ __all__ = [
     "review_practice",
     "review_round",
 ]
-
-_EPS = 1e-12
 
 
 @dataclass(frozen=True)
@@ -105,9 +106,8 @@ def optimal_outcome(
     """
     rnd = Round(board)
     while rnd.outcome is None:
-        post = playing_posterior(rnd.clues, dict(rnd.revealed), level, generator)
         try:
-            tile, _ = OptimalSolver(post, state_limit=state_limit).decide(dict(rnd.revealed))
+            tile, _ = solved.decide(rnd.clues, level, generator, dict(rnd.revealed), state_limit)
         except SearchLimitError:
             return None
         rnd.flip(tile)
@@ -135,17 +135,22 @@ def review_round(
     P(Voltorb), MinRisk's flip) and ``exact=False``; ``note`` says how many rows are exact.
     """
     quick = quick_review(clues, flips, level, generator, board)
-    post: Posterior = playing_posterior(clues, {}, level, generator)
-    solver = OptimalSolver(post, keep_memo=True)
+    solver = solved.deal_solver(clues, level, generator)  # what the page's searches solved
+    start = solver.nodes
     states = [dict(flips[:i]) for i in range(len(flips) + 1)]
 
     def limited(call, *args):
+        solver.state_limit = None
         if state_limit is not None:
-            left = state_limit - solver.nodes
+            left = state_limit - (solver.nodes - start)
             if left <= 0:
                 raise SearchLimitError("the review's state budget is spent")
             solver.state_limit = left
-        return call(*args)
+        before = solver.nodes
+        try:
+            return call(*args)
+        finally:
+            solved.searched(solver, solver.nodes - before)
 
     rows: list[MoveReview | None] = [None] * len(flips)
     after_value: float | None = None  # P(win) after the row's flip (the next row's p_before)
@@ -168,14 +173,14 @@ def review_round(
             p_choice = limited(choice_value, solver, states[i], tile)
         except SearchLimitError:
             break
-        loss = p_before - p_choice
+        decision = Decision.of(p_before, p_choice, after_value)  # in P(win)
         rows[i] = replace(
             q,
             p_before=p_before,
             p_choice=p_choice,
-            loss=loss if loss > _EPS else 0.0,
+            loss=decision.loss,
             best=[best // SIZE + 1, best % SIZE + 1],
-            luck=after_value - p_choice,
+            luck=decision.luck,
             p_after=after_value,
             exact=True,
         )
