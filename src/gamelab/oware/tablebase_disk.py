@@ -50,7 +50,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import asdict, dataclass, field
 from functools import lru_cache
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
@@ -291,7 +291,7 @@ def _chunks(n: int, chunk: int) -> list[tuple[int, int]]:
     return [(s, min(chunk, size - s)) for s in range(0, size, chunk)] or [(0, 0)]
 
 
-def _mapped(path: Path, dtype: Any, count: int, mode: str) -> np.ndarray:
+def _mapped(path: Path, dtype: Any, count: int, mode: Literal["r", "r+", "c"]) -> np.ndarray:
     if count == 0:
         return np.zeros(0, dtype=dtype)
     return np.asarray(np.memmap(path, dtype=dtype, mode=mode, shape=(count,)))
@@ -340,7 +340,7 @@ def level_task(item: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]
         size = level_boards(n)
         # shared: updated in place, seen by the other tasks at once (one machine); else
         # copy-on-write, this chunk's bounds written to files the coordinator merges
-        mode = "r+" if item["shared"] else "c"
+        mode: Literal["r+", "c"] = "r+" if item["shared"] else "c"
         lo = _mapped(work / "lo", np.int8, size, mode)
         hi = _mapped(work / "hi", np.int8, size, mode)
         fixed = np.fromfile(work / f"fixed.c{i}", dtype=np.int8)
