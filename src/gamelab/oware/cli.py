@@ -212,11 +212,12 @@ def tablebase(
     """Build (or load from the cache) the endgame tablebase and print its size."""
     from gamelab.oware.tablebase import MAX_SUPPORTED, tablebase_summary
 
+    runner = backend(workers, cluster, quiet)  # checked even where the table needs none
     if seeds > MAX_SUPPORTED or on_disk:
         from gamelab.oware.tablebase_disk import build_database
 
         say = None if quiet or json_out else (lambda line: err_console.print(line))
-        db = build_database(seeds, backend=backend(workers, cluster, quiet), progress=say)
+        db = build_database(seeds, backend=runner, progress=say)
         if json_out:
             print_json(db)
         else:
