@@ -908,4 +908,6 @@ def test_issue_47_item_9_no_stale_review_no_wrong_red_clue_and_a_long_error_keep
     held[0].continue_()
     page.unroute("**/api/voltorb/review")
     page.wait_for_function("document.querySelectorAll('#review-table tbody tr').length === 2")
-    assert page.locator("#review-waiting").is_hidden() and page.locator("#review-progress").is_hidden()
+    assert (
+        page.locator("#review-waiting").is_hidden() and page.locator("#review-progress").is_hidden()
+    )

@@ -885,7 +885,7 @@ function renderReview(review) {
       h("td", {}, optimal ? "same" : `r${m.best[0]}c${m.best[1]}`),
       h("td", { class: optimal ? "good" : "bad" }, optimal ? "0" : `${(100 * m.loss).toFixed(1)} pts`),
       h("td", {}, pct(m.p_after)),
-      h("td", { class: m.luck >= 0 ? "good" : "bad" }, points(m.luck))));
+      h("td", { class: points(m.luck) === "0.0" ? "" : (m.luck > 0 ? "good" : "bad") }, points(m.luck))));
   });
   const result = { won: "won", lost: "lost", quit: "quit with the coins", unfinished: "not finished" }[review.outcome];
   const would = review.optimal_would_win === null ? ""
