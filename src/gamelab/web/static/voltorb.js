@@ -629,7 +629,7 @@ async function playPractice(quit, extraFlip = null, replay = null) {
   if (state.outcome) {
     practice.saved = { level: state.next_level, bank: state.bank, history: state.history };
     save();
-    recordRound(state);
+    if (!replay) recordRound(state);  // (a reload replays a finished round: it is kept already)
     // the level the round earned: the next round and "Play this seed" start there
     document.getElementById("practice-level").value = String(state.next_level);
     showLevelRates();
