@@ -125,10 +125,10 @@ def test_shared_and_merged_bounds_give_the_same_bytes(tmp_path, built):
 
 @pytest.mark.slow
 def test_one_worker_two_workers_and_dask_give_the_same_bytes(tmp_path, built):
-    """Level 5 in 4 chunks on three backends (each round starts the workers: about 1 s a
-    round locally and 10 s on a local Dask cluster, so this is a slow test)."""
+    """Level 3 in 2 chunks on three backends (each of its 8 rounds starts the workers: about
+    1 s a round locally and 10-20 s on a local Dask cluster, so this is a slow test)."""
     runs = [
-        _rebuild_level(tmp_path, built, name, 5, 1200, backend=backend, local_sweeps=1000)
+        _rebuild_level(tmp_path, built, name, 3, 200, backend=backend, local_sweeps=1000)
         for name, backend in (
             ("one", ONE),
             ("two", Backend(workers=2, quiet=True)),
