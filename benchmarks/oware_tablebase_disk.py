@@ -21,8 +21,8 @@ import sys
 
 import numpy as np
 
-from gamelab.oware.tablebase import MAX_SUPPORTED, compute_tablebase
-from gamelab.oware.tablebase_disk import database_levels, level_boards, open_database
+from gamelab.oware.tablebase import MAX_SUPPORTED, compute_tablebase, open_database
+from gamelab.oware.tablebase_disk import database_levels, level_boards
 
 
 def main() -> None:

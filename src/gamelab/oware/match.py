@@ -213,7 +213,7 @@ def parse_player(text: str) -> PlayerSpec:
     parser of a player's text form, called where a shell reads its input.
 
     >>> parse_player("engine:depth=8,tb=-1")
-    EngineSpec(time=None, depth=8, eval='auale', tablebase=-1)
+    EngineSpec(time=None, depth=8, eval='auale', tablebase=-1, book=False)
     >>> str(parse_player("blog"))
     'blog:depth=6'
     """

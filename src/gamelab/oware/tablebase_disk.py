@@ -59,7 +59,6 @@ from gamelab.core.cache import cache_dir
 from gamelab.core.files import write_text_atomic
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.oware import _tablebase_kernels as K
-from gamelab.oware.tablebase import Tablebase
 
 VERSION = 1
 NAME = "oware-endgame"
@@ -229,9 +228,13 @@ def database_reach(root: Path | None = None) -> int:
     return len(database_levels(root)[0]) - 1
 
 
-def open_database(max_seeds: int, root: Path | None = None) -> Tablebase:
-    """The table of every board with at most `max_seeds` seeds, memory-mapped from the database
-    (a ValueError saying how to build it when it does not reach that far or is damaged)."""
+def open_levels(
+    max_seeds: int, root: Path | None = None
+) -> tuple[np.ndarray, np.ndarray, tuple[float, ...]]:
+    """(values, level offsets, CPU seconds per level) of every board with at most `max_seeds`
+    seeds, the values memory-mapped from the database (a ValueError saying how to build it when
+    it does not reach that far or is damaged); :func:`gamelab.oware.tablebase.open_database`
+    makes them a Tablebase."""
     good, damaged = database_levels(root)
     if len(good) <= max_seeds:
         why = f"level {damaged[0]} is damaged" if damaged else f"it reaches {len(good) - 1}"
@@ -242,9 +245,7 @@ def open_database(max_seeds: int, root: Path | None = None) -> Tablebase:
     offsets = K.level_offsets(max_seeds, _binom())
     path = database_dir(root) / "values.i8"
     values = np.asarray(np.memmap(path, dtype=np.int8, mode="r", shape=(int(offsets[-1]),)))
-    return Tablebase(
-        max_seeds, values, offsets, tuple(r.cpu_seconds for r in good[: max_seeds + 1])
-    )
+    return values, offsets, tuple(r.cpu_seconds for r in good[: max_seeds + 1])
 
 
 def database_summary(max_seeds: int, root: Path | None = None) -> DatabaseSummary:
