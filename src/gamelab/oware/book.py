@@ -115,7 +115,9 @@ def build_book(
         label="opening book",
         store=store,
         experiment="oware-book" if store is not None else None,
-        params={"plies": plies, "depth": depth, "version": BOOK_VERSION},
+        # the positions of fewer plies are a prefix of these (in the same order), so a row is
+        # keyed by the depth and its index alone: a deeper book reuses a shallower one's rows
+        params={"depth": depth, "version": BOOK_VERSION},
     )
     entries = [BookEntry(**row) for row in rows]
     return Book(
