@@ -30,7 +30,8 @@ def _voltorb_oracle(game: Any) -> Any:
 def _voltorb_bounds(game: Any) -> tuple[float, float, int]:
     from gamelab.voltorb.rules import MAX_GENERATION_TRIES
 
-    return 0.0, 1.0, 26 * MAX_GENERATION_TRIES + 26  # (a deal may be drawn again)
+    high = 1.0 if game.objective == "win" else 50_000.0  # P(win), or coins
+    return 0.0, high, 26 * MAX_GENERATION_TRIES + 26  # (a deal may be drawn again)
 
 
 def _wordle(names: str = "gen1", rule: str = "standard") -> Any:
@@ -112,7 +113,7 @@ VOLTORB = register_game(
         "Voltorb Flip",
         "Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
         _voltorb,
-        {"level": 1, "generator": "hgss"},
+        {"level": 1, "generator": "hgss", "objective": "win"},
         _voltorb_oracle,
         information="imperfect",
         chance=True,
