@@ -151,7 +151,7 @@ def test_a_pasted_position_is_analysed_and_a_bad_one_explained(page):
     page.fill("#an-position", position)
     page.fill("#an-time", "0.2")
     page.click("#an-go")
-    page.locator("#an-result td[data-key='principal variation']").wait_for()
+    page.locator("#an-result td[data-key='the expected line']").wait_for()
     api = page.request.post("/api/oware/analyse", data={"position": position, "time": 0.2}).json()
     assert (
         page.locator("#an-result td[data-key='best move']").inner_text()
