@@ -193,8 +193,11 @@ def _q_learner_run(
     here by `seed`."""
     import gymnasium
     import pyspiel
-    from open_spiel.python import rl_environment, rl_tools
-    from open_spiel.python.algorithms import tabular_qlearner
+
+    # open_spiel's Python modules carry no type information: imported by name
+    rl_environment = importlib.import_module("open_spiel.python.rl_environment")
+    rl_tools = importlib.import_module("open_spiel.python.rl_tools")
+    tabular_qlearner = importlib.import_module("open_spiel.python.algorithms.tabular_qlearner")
 
     import gamelab.envs  # noqa: F401  (registers the environments)
     from gamelab.envs.openspiel import register
