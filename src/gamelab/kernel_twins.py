@@ -40,6 +40,7 @@ OR = "tests/oware/test_oware_rules.py::"
 VW = "tests/voltorb/test_voltorb_wide.py::"
 OS = "tests/oware/test_oware_search.py::"
 OT = "tests/oware/test_oware_tablebase.py::"
+OD = "tests/oware/test_oware_tablebase_disk.py::"
 YT = "tests/yatzy/test_yatzy_turn_kernels.py::"
 YP = "tests/yatzy/test_yatzy_play.py::"
 TW = "tests/test_kernel_twins.py::"
@@ -47,6 +48,15 @@ TW = "tests/test_kernel_twins.py::"
 #: game -> "module.kernel" -> its twin and the test comparing them
 TWINS: dict[str, dict[str, Twin]] = {
     "voltorb": {
+        "_vector_kernels.step_rounds": _t(
+            "gamelab.voltorb._vector_kernels.step_rounds_python",
+            "tests/envs/test_envs_vector.py::test_voltorb_vector_kernel_matches_twin",
+        ),
+        "_vector_kernels.deal_rounds": _t(
+            "gamelab.voltorb._vector_kernels.step_rounds_python",
+            "tests/envs/test_envs_vector.py::test_voltorb_vector_kernel_matches_twin",
+            variant_of="_vector_kernels.step_rounds",
+        ),
         "_bounds_kernels.flip_bounds": _t(
             "gamelab.voltorb._bounds_kernels.flip_bounds_python",
             VT + "test_flip_bounds_kernel_matches_python_twin",
@@ -255,8 +265,29 @@ TWINS: dict[str, dict[str, Twin]] = {
             OT + "test_tablebase_matches_exhaustive_search",
             variant_of="_tablebase_kernels.tb_board_value",
         ),
+        "_tablebase_kernels.next_board": _t(
+            "gamelab.oware._tablebase_kernels.next_board_python",
+            OD + "test_next_board_walks_the_rank_order",
+        ),
+        "_tablebase_kernels.level_captures_kernel": _t(
+            "gamelab.oware._tablebase_kernels.level_captures_python",
+            OD + "test_level_kernels_match_twins",
+        ),
+        "_tablebase_kernels.level_sweep_kernel": _t(
+            "gamelab.oware._tablebase_kernels.level_sweep_python",
+            OD + "test_level_kernels_match_twins",
+        ),
     },
     "yatzy": {
+        "_vector_kernels.step_games": _t(
+            "gamelab.yatzy._vector_kernels.step_games_python",
+            "tests/envs/test_envs_vector.py::test_yatzy_vector_kernel_matches_twin",
+        ),
+        "_vector_kernels.start_games": _t(
+            "gamelab.yatzy._vector_kernels.step_games_python",
+            "tests/envs/test_envs_vector.py::test_yatzy_vector_kernel_matches_twin",
+            variant_of="_vector_kernels.step_games",
+        ),
         "_oracle_kernels.turn_tables": _t(
             "gamelab.yatzy._oracle_kernels.turn_tables_python",
             "tests/envs/test_envs_fast_oracles.py::test_yatzy_turn_kernels_match_twins",
@@ -459,10 +490,13 @@ HELPERS: dict[str, dict[str, str]] = {
         "search_root and build_level",
         "_search_kernels.evaluate": "dispatches to blog_eval / auale_eval inside search_root",
         "_tablebase_kernels.rank_board": "board index inside build_level, tb_board_value and "
-        "search_root (round trip: test_rank_unrank_round_trip)",
+        "search_root (round trip: test_rank_unrank_round_trip; its readable twin rank_board_python "
+        "is compared in test_next_board_walks_the_rank_order)",
         "_tablebase_kernels.unrank_board": "board from its index inside build_level",
     },
     "yatzy": {
+        "_vector_kernels.draw_roll": "one roll from a chance table inside step_games",
+        "_vector_kernels._new_turn": "a turn's first roll inside step_games and start_games",
         "_distribution_kernels.policy_turn_outcomes": "the turn law inside the layer kernels",
         "_distribution_kernels.take_outcome": "one outcome's bookkeeping inside the layer kernels",
         "_play_kernels.cached_decisions": "the decision cache inside the game kernels",
