@@ -19,6 +19,7 @@ SETTINGS = {
     "python_gamelab_lattice": "python_gamelab_lattice(sequence=HPPHPPHH)",
     "python_gamelab_voltorb": "python_gamelab_voltorb(level=2)",
     "python_gamelab_wordle": "python_gamelab_wordle(names=gen1)",
+    "python_gamelab_nim": "python_gamelab_nim(heap=9)",  # the toy of tests/toy_nim.py
 }
 #: the observation tensor's shape, per game at its test setting (docs/envs.md lists the pieces)
 SHAPES = {
@@ -27,6 +28,7 @@ SHAPES = {
     "python_gamelab_lattice": [8 + 7 * 4],
     "python_gamelab_voltorb": [20 + 125],
     "python_gamelab_wordle": [10 * 5 * (76 + 3)],
+    "python_gamelab_nim": [10 + 2],
 }
 HIDDEN = ("python_gamelab_voltorb", "python_gamelab_wordle")
 
