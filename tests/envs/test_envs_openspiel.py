@@ -19,6 +19,7 @@ SETTINGS = {
     "python_gamelab_lattice": "python_gamelab_lattice(sequence=HPPHPPHH)",
     "python_gamelab_voltorb": "python_gamelab_voltorb(level=2)",
     "python_gamelab_wordle": "python_gamelab_wordle(names=gen1)",
+    "python_gamelab_nim": "python_gamelab_nim(heap=9)",  # the toy of tests/toy_nim.py
 }
 #: the observation tensor's shape, per game at its test setting (docs/envs.md lists the pieces)
 SHAPES = {
@@ -27,6 +28,7 @@ SHAPES = {
     "python_gamelab_lattice": [8 + 7 * 4],
     "python_gamelab_voltorb": [20 + 125],
     "python_gamelab_wordle": [10 * 5 * (76 + 3)],
+    "python_gamelab_nim": [10 + 2],
 }
 HIDDEN = ("python_gamelab_voltorb", "python_gamelab_wordle")
 
@@ -181,6 +183,21 @@ def test_rl_environment_steps_every_game(name):
             step = env.step([int(rng.choice(legal))])
             steps += 1
         assert steps >= 1 and len(step.rewards) == game.num_players()
+
+
+def test_rl_environment_loads_the_games_by_name():
+    """As a researcher writes it: the short name and the settings as keywords."""
+    from open_spiel.python import rl_environment
+
+    for name, settings, size in (
+        ("python_gamelab_lattice", {}, 10 + 9 * 4),
+        ("python_gamelab_yatzy", {"players": 2}, 75),
+        ("python_gamelab_voltorb", {"level": 2}, 800),  # the information state, offered
+    ):
+        env = rl_environment.Environment(name, **settings)
+        assert env.observation_spec()["info_state"] == (size,)
+        step = env.reset()
+        assert len(step.observations["info_state"][0]) == size
 
 
 def _chance(rl_environment, seed):
