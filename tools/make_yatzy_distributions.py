@@ -18,8 +18,8 @@ from gamelab.core.cache import save_arrays
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.distribution import (
     CACHE_VERSION,
-    shipped_distribution_path,
     score_distribution,
+    shipped_distribution_path,
 )
 from gamelab.yatzy.rules import RULES
 from gamelab.yatzy.solver import solve, state_index

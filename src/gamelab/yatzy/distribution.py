@@ -25,11 +25,10 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
-
-from pathlib import Path
 
 from gamelab.core.cache import cache_key, is_cached, load_arrays
 from gamelab.yatzy._distribution_kernels import forward_layer
