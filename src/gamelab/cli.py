@@ -278,7 +278,40 @@ class Terminated(KeyboardInterrupt):
 
 
 def _raise_terminated(signum: int, frame: object) -> None:
+    # Once: a second SIGTERM during the clean-up that the first started (workers stopped,
+    # results committed) would otherwise interrupt that clean-up with a traceback.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise Terminated()
+
+
+#: Narrower than this (or ``COLUMNS=0``, or not a number), the output is laid out for
+#: :data:`FALLBACK_COLUMNS` instead: rich would print nothing at 0 and cut values short ("4…")
+#: in a few columns; a terminal narrower than the layout wraps its lines, and nothing is lost.
+MIN_COLUMNS = 40
+FALLBACK_COLUMNS = 80
+
+
+def readable_columns() -> None:
+    """Replace an unreadable ``COLUMNS`` (see :data:`MIN_COLUMNS`) for this process."""
+    value = os.environ.get("COLUMNS")
+    if value is None:
+        return
+    try:
+        width = int(value)
+    except ValueError:
+        width = 0
+    if width < MIN_COLUMNS:
+        os.environ["COLUMNS"] = str(FALLBACK_COLUMNS)
+
+
+def _quiet_broken_pipe() -> None:
+    """The reader of stdout went away (``gamelab ... | head -1``): stop quietly with exit 0, as
+    ``head`` expects; what is still buffered goes nowhere instead of raising again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -287,12 +320,20 @@ def main(argv: list[str] | None = None) -> None:
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    readable_columns()
     if argv is None:  # the `gamelab` program itself (in-process callers keep their stderr)
         _install_compile_notice(args)
         global _heartbeat_wanted
         _heartbeat_wanted = "--quiet" not in args
     try:
-        _run(args)
+        try:
+            _run(args)
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+            raise SystemExit(0) from None
+        except Terminated:  # arrived outside a command (while its module loaded, say)
+            print("error: terminated", file=sys.stderr)
+            raise SystemExit(143) from None
     except SystemExit as exc:
         if argv is None:
             _exit_now(_exit_code(exc.code))
@@ -443,6 +484,8 @@ def _run(args: list[str]) -> None:
             raise
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         sys.exit(2)
+    except BrokenPipeError:
+        raise  # the reader of stdout left: main() ends quietly
     except OSError as exc:  # a file or folder the user named cannot be read or written
         if os.environ.get("GAMELAB_DEBUG"):
             raise

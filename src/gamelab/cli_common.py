@@ -66,11 +66,28 @@ _consoles: dict[str, Console] = {}
 def __getattr__(name: str) -> Any:
     if name in ("console", "err_console"):
         if name not in _consoles:
-            from rich.console import Console
-
-            _consoles[name] = Console(stderr=name == "err_console")
+            _consoles[name] = _whole_console(stderr=name == "err_console")
         return _consoles[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _whole_console(stderr: bool) -> Console:
+    """A rich console that never cuts a table's values short: a cell too wide for its column
+    wraps inside the cell (``overflow="fold"``) instead of ending in "…" (rich's default), so a
+    narrow terminal shows every value whole."""
+    from rich.console import Console
+    from rich.table import Table
+
+    class WholeConsole(Console):
+        def print(self, *objects: Any, **kwargs: Any) -> None:
+            for table in objects:
+                if isinstance(table, Table):
+                    for column in table.columns:
+                        if column.overflow == "ellipsis":
+                            column.overflow = "fold"
+            super().print(*objects, **kwargs)
+
+    return WholeConsole(stderr=stderr)
 
 
 def backend(workers: int | None, cluster: str | None, quiet: bool) -> Backend:
