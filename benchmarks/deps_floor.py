@@ -105,7 +105,7 @@ def run(extras: list[str], keep: Path | None) -> int:
         print(f"  {name:24} {version:12} installed {got}")
     # Run from a folder outside the checkout so the installed wheel, not src/, is imported;
     # the tests' conftest keeps caches in the checkout's .test-cache as usual.
-    command = [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider", "-x"]
+    command = [str(python), "-m", "pytest", "-q", "-p", "no:cacheprovider"]
     command += ["--rootdir", str(REPO), "-c", str(REPO / "pyproject.toml")]
     command += [str(REPO / test) for test in SMOKE_TESTS]
     print("+ pytest (smoke subset) " + " ".join(SMOKE_TESTS), flush=True)

@@ -42,7 +42,7 @@ GAME_COMMANDS: list[tuple[list[str], str]] = [
     (["voltorb", "campaign", "--strategy", "greedy-coins", "--rounds", "1", "--campaigns", "2",
       "--seed", "1", "--json"], '"campaigns": 2'),
     (["wordle", "rank", "--names", "gen1-4", "--rule", "blog", "--top", "3"], "4.15443"),
-    (["lattice", "score", "HPPHHP", "RDLDR"], "HH contacts"),
+    (["lattice", "score", "HPPHHP", "RDLDR"], "1 HH contact"),
     (["oware", "perft", "--depth", "3"], "190"),
     (["yatzy", "simulate", "--rules", "yatzy", "--strategy", "greedy", "--games", "20",
       "--seed", "1", "--json"], '"games": 20'),

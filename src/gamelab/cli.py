@@ -84,23 +84,51 @@ class _LazyGame(TyperGroup):
         return real.get_command(ctx, name) if isinstance(real, TyperGroup) else None
 
 
+def _panel(title: str, rows: list[tuple[str, str]], width: int) -> list[str]:
+    """A titled box of (name, text) rows, drawn as typer's rich help draws its panels, in plain
+    text (see :class:`_Gamelab`); the text column wraps at word boundaries."""
+    import textwrap
+
+    name_width = max(len(name) for name, _ in rows)
+    inner = width - 4  # "│ " and " │"
+    text_width = max(inner - name_width - 2, 20)
+    lines = ["╭─ " + title + " " + "─" * max(width - len(title) - 5, 0) + "╮"]
+    for name, text in rows:
+        wrapped = textwrap.wrap(text, text_width) or [""]
+        for i, part in enumerate(wrapped):
+            cell = f"{name if i == 0 else '':{name_width}}  {part}"
+            lines.append(f"│ {cell:{inner}} │")
+    lines.append("╰" + "─" * (width - 2) + "╯")
+    return lines
+
+
 class _Gamelab(TyperGroup):
     """The root group: `report`, `serve`, `warmup`, then one lazily loaded group per game.
 
-    Its help is click's plain text (``rich_markup_mode=None``): typer's rich help imports
-    rich's markdown and traceback machinery, which alone cost more than the 0.3 s that
-    ``gamelab --help`` may take (issue 23); every group below keeps rich help."""
+    Its own help (``gamelab --help``) is drawn in plain text in the same layout as the rich
+    help of every command below it: typer's rich help imports rich's markdown and traceback
+    machinery, which alone cost more than the 0.3 s that ``gamelab --help`` may take."""
 
-    def format_commands(self, ctx: Any, formatter: Any) -> None:
-        rows = []
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        import shutil
+
+        width = max(min(shutil.get_terminal_size((80, 24)).columns, 100), 40)
+        options = [
+            (" ".join(param.opts), str(getattr(param, "help", "") or ""))
+            for param in self.get_params(ctx)
+        ]
+        commands = []
         for name in self.list_commands(ctx):
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
                 text = command.short_help or (command.help or "").split("\n\n")[0]
-                rows.append((name, " ".join(text.split())))
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+                commands.append((name, " ".join(text.split())))
+        lines = ["", f" Usage: {ctx.command_path} [OPTIONS] COMMAND [ARGS]...", ""]
+        lines += [f" {line}" for line in _wrap(self.help or "", width - 2)] + [""]
+        lines += _panel("Options", options, width)
+        if commands:
+            lines += _panel("Commands", commands, width)
+        formatter.write("\n".join(lines) + "\n")
 
     def list_commands(self, ctx: Any) -> list[str]:
         own = super().list_commands(ctx)
@@ -111,6 +139,12 @@ class _Gamelab(TyperGroup):
         if found is None and name in GAMES and _has_cli(name):
             found = _LazyGame(name)
         return found
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(" ".join(text.split()), width)
 
 
 def _has_cli(game: str) -> bool:
@@ -127,6 +161,9 @@ def root_command(load_games: bool = False) -> TyperGroup:
     place of its lazy stand-in (for tests that walk the whole tree)."""
     root = typer.main.get_command(app)
     assert isinstance(root, TyperGroup)
+    for command in root.commands.values():  # report, serve, warmup: rich help like the games
+        if hasattr(command, "rich_markup_mode"):
+            command.rich_markup_mode = "rich"
     if load_games:
         for game in GAMES:
             group = game_group(game)
@@ -172,7 +209,10 @@ def report_command(
         bool, typer.Option("--quick", help="Small sample sizes: a few minutes on 2 cores.")
     ] = False,
     out: Annotated[
-        Path, typer.Option("--out", help="Directory for index.html, results.json and plots.")
+        Path,
+        typer.Option(
+            "--out", metavar="FOLDER", help="Folder for index.html, results.json and plots."
+        ),
     ] = Path("report"),
     only: Annotated[
         str | None, typer.Option("--only", help="Comma-separated games to include (default: all).")
