@@ -20,8 +20,10 @@ Steps, each printed as it starts; the first that fails ends the run with exit 1:
 from __future__ import annotations
 
 import argparse
+import html
 import json
 import os
+import re
 import shutil
 import signal
 import socket
@@ -167,6 +169,24 @@ def check_serve(gamelab: Path, cwd: Path, env: dict[str, str]) -> None:
         raise CheckFailed(f"gamelab serve ended with exit {code} after Ctrl-C")
 
 
+#: What an analyst must not meet in the report: a machine's absolute path, Python's None or a
+#: float's nan (a cell without a value shows a dash and a note says why).
+REPORT_LEAKS = {
+    "an absolute path": re.compile(r"(?<![\w.:/])/(?:home|root|tmp|work|usr|opt|var|srv)/"),
+    "None": re.compile(r"\bNone\b"),
+    "nan": re.compile(r"\bnan\b", re.IGNORECASE),
+}
+
+
+def check_report_text(page: str) -> None:
+    visible = html.unescape(re.sub(r"<[^>]+>", " ", page))
+    for what, pattern in REPORT_LEAKS.items():
+        found = pattern.search(visible)
+        if found:
+            around = visible[max(found.start() - 60, 0) : found.end() + 60]
+            raise CheckFailed(f"the quick report shows {what}: ...{' '.join(around.split())}...")
+
+
 def check_installed(wheel: Path, version: str, work: Path) -> None:
     venv = work / "venv"
     step(f"a new venv outside the checkout installs {wheel.name}")
@@ -203,6 +223,7 @@ def check_installed(wheel: Path, version: str, work: Path) -> None:
     for name in ("index.html", "results.json"):
         if not (home / "report" / name).is_file():
             raise CheckFailed(f"gamelab report --quick wrote no report/{name}")
+    check_report_text((home / "report" / "index.html").read_text(encoding="utf-8"))
     check_serve(gamelab, home, env)
     for argv, expected in GAME_COMMANDS:
         step("gamelab " + " ".join(argv))

@@ -181,8 +181,9 @@ def _readable(
     if err.get("type") == "missing" and not loc:  # no body at all
         required = _required_fields(request)
         wanted = (
-            f"a JSON object with {', '.join(required)}" if required else "a JSON object ({} "
-            "for the defaults)"
+            f"a JSON object with {', '.join(required)}"
+            if required
+            else "a JSON object ({} for the defaults)"
         )
         return f"the request body is empty: {wanted} is expected", None
     where = ".".join(loc)
