@@ -5,8 +5,7 @@ measures are described there; `gamelab report` shows the same table): it prints 
 Markdown, and with --markdown also writes it to a file. Episodes are kept in the results store
 (``GAMELAB_RESULTS``), so a second run, or the report, reuses them; --no-store recomputes.
 
-    GAMELAB_RESULTS=/work/stores/envs-baselines/results.sqlite \\
-        nice -n 10 .venv/bin/python benchmarks/envs_baselines.py --episodes 40
+    nice -n 10 .venv/bin/python benchmarks/envs_baselines.py --episodes 40
 """
 
 from __future__ import annotations
@@ -35,6 +34,11 @@ def main() -> None:
         f"\n{setting.episodes} seeded episodes per row (episode k: `env.reset(seed=k)`); "
         f"{board.episodes_computed} played in this run in {board.seconds:.0f} s.\n"
     )
+    outside = [
+        f"{r.environment} {r.agent} {r.shares_outside}" for r in board.rows if r.shares_outside
+    ]
+    text += f"Episodes whose return share left 0-100: {', '.join(outside) or 'none'}.\n"
+
     print(text)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as fh:

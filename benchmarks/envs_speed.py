@@ -1,24 +1,35 @@
-"""Stepping speed of the environments without the oracle, against a plain Python loop over the
-same rules, measured side by side in one process (one core), in steps per CPU-second.
+"""Stepping speed of the environments, in steps per CPU-second of one process (one core),
+measured side by side in one run; the machine may be shared, so read the ratios.
 
-* VoltorbFlip: ``env.step`` (boards from the batched dealer, the lean round of
-  ``voltorb.stepper``) against a loop that deals with ``rules.generate_board`` and flips with
-  ``rules.Round.flip``;
-* YatzySolitaire: ``env.step`` (``yatzy.stepper``) against a loop that rolls with numpy and
-  fills a legal box with ``Card.fill`` (``RuleSet.placements``);
-* Owaré (PettingZoo AEC): ``env.step`` (``oware.stepper``) against ``Position.play``.
+Three tables:
 
-Both sides play the same cheap random agent: a legal action picked with one pre-drawn uniform
-(the plain loops ask the rules for the legal actions, the environments' agent reads the mask).
-Counted steps are agent decisions (chance draws are part of a step). Environments are seeded
-once and then reset without a seed, as Gymnasium recommends; one row shows Voltorb reseeded
-every episode (each reset then deals one board alone). The last rows are with the oracle
-(``regret=True``). Prints the load average, since the machine may be shared.
+* **oracle**: each environment with ``regret=False`` and with ``regret=True`` (the exact regret
+  of every move), and CartPole-v1 in the same run as the yardstick: on / off and on / CartPole
+  (all as ``gymnasium.make`` returns them, with Gymnasium's wrappers, as a user steps them).
+  The oracle's memos persist across steps and episodes (that is the design), so a warm-up of
+  ``--warmup`` CPU-seconds runs first with the oracle on and the rate is the next ``--seconds``;
+  VoltorbFlip level 3 and 8, YatzySolitaire, PokemonWordle gen1, LatticeFold at 12, 18 and
+  20 residues (pack levels 5, 17, 21);
+* **vector**: the native vector environments (``gymnasium.make_vec(...,
+  vectorization_mode="vector_entry_point")``, :mod:`gamelab.envs.vector`) against Gymnasium's
+  ``SyncVectorEnv`` of the same environment at the same number of sub-environments, without
+  the oracle, random legal actions from the action-mask array (drawn by the same numpy code on
+  both sides);
+* **plain**: each environment without the oracle against a plain Python loop over the same
+  rules and the same agent (Voltorb: ``generate_board`` + ``Round.flip``; Yatzy: numpy dice +
+  ``Card.fill``; Owaré: ``Position.play``).
+
+The single-environment agent is a cheap random one: a legal action picked with one pre-drawn
+uniform (the plain loops ask the rules for the legal actions, the environments' agent reads the
+mask); Voltorb's agent never quits. Counted steps are agent decisions (chance draws are part of a
+step). Environments are seeded once and then reset without a seed, as Gymnasium recommends; one
+plain row shows Voltorb reseeded every episode. Prints the load average before and after.
 
     nice -n 10 .venv/bin/python benchmarks/envs_speed.py --seconds 3
 
-``--only reseeded`` runs one row, e.g. side by side with an older tree:
-``PYTHONPATH=<old checkout>/src python benchmarks/envs_speed.py --only reseeded``.
+``--tables oracle`` (or ``vector``, ``plain``; comma-separated) runs some tables, ``--only TEXT``
+the rows whose name contains TEXT, e.g. side by side with an older tree:
+``PYTHONPATH=<old checkout>/src python benchmarks/envs_speed.py --tables plain --only reseeded``.
 """
 
 from __future__ import annotations
@@ -39,11 +50,17 @@ def _uniforms(n: int = 1 << 20) -> list[float]:
     return np.random.default_rng(0).random(n).tolist()
 
 
-def gym_loop(env_id: str, skip: int | None = None, reseed: bool = False, **kwargs) -> Run:
-    """Random legal actions through ``env.step`` (never `skip`, e.g. Voltorb's quit)."""
+def gym_loop(
+    env_id: str, skip: int | None = None, reseed: bool = False, wrapped: bool = False, **kwargs
+) -> Run:
+    """Random legal actions through ``env.step`` (never `skip`, e.g. Voltorb's quit); the
+    environment as ``gymnasium.make`` gives it (`wrapped`, with Gymnasium's checker and order
+    wrappers, as CartPole is measured) or unwrapped."""
     import gymnasium
 
-    env = gymnasium.make(env_id, **kwargs).unwrapped
+    env = gymnasium.make(env_id, **kwargs)
+    if not wrapped:
+        env = env.unwrapped
     u = _uniforms()
     at = {"info": env.reset(seed=0)[1], "k": 0, "episode": 0}  # episodes go on across calls
 
@@ -153,6 +170,32 @@ def oware_plain(seconds: float) -> int:
     return steps
 
 
+def cartpole_loop() -> Run:
+    """CartPole-v1 (``gymnasium.make``, with its wrappers) under a random agent."""
+    import gymnasium
+
+    env = gymnasium.make("CartPole-v1")
+    u = _uniforms()
+    env.reset(seed=0)
+    at = {"k": 0}
+
+    def run(seconds: float) -> int:
+        end = time.process_time() + seconds
+        steps, k = 0, at["k"]
+        while time.process_time() < end:
+            done = False
+            while not done:
+                _, _, term, trunc, _ = env.step(int(u[k & 0xFFFFF] * 2))
+                done = term or trunc
+                k += 1
+                steps += 1
+            env.reset()
+        at["k"] = k
+        return steps
+
+    return run
+
+
 def rate(run: Run, seconds: float, rounds: int = 3) -> float:
     """Steps per CPU-second over `rounds` slices of `seconds` / `rounds`."""
     steps, cpu = 0, 0.0
@@ -163,16 +206,42 @@ def rate(run: Run, seconds: float, rounds: int = 3) -> float:
     return steps / cpu
 
 
-def main() -> None:
-    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--seconds", type=float, default=3.0, help="CPU-seconds per side and row")
-    parser.add_argument(
-        "--only", help="run only the rows whose name contains this text (e.g. reseeded)"
-    )
-    args = parser.parse_args()
-    print(f"load average before: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+#: the oracle table: name, environment id, skip (an action the agent never takes), settings
+ORACLE_ROWS: list[tuple[str, str, int | None, dict]] = [
+    ("VoltorbFlip level 3", "gamelab/VoltorbFlip-v0", 25, {"level": 3}),
+    ("VoltorbFlip level 8", "gamelab/VoltorbFlip-v0", 25, {"level": 8}),
+    ("YatzySolitaire yatzy", "gamelab/YatzySolitaire-v0", None, {}),
+    ("PokemonWordle gen1", "gamelab/PokemonWordle-v0", None, {}),
+    ("LatticeFold 12 residues (level 5)", "gamelab/LatticeFold-v0", None, {"level": 5}),
+    ("LatticeFold 18 residues (level 17)", "gamelab/LatticeFold-v0", None, {"level": 17}),
+    ("LatticeFold 20 residues (level 21)", "gamelab/LatticeFold-v0", None, {"level": 21}),
+]
+
+
+def oracle_table(seconds: float, warmup: float, only: str | None) -> None:
+    cartpole = cartpole_loop()
+    cartpole(0.3)
+    base = rate(cartpole, seconds)
+    print("| environment | steps/CPU-s, regret=False | regret=True | on / off | on / CartPole |")
+    print("|---|---|---|---|---|")
+    print(f"| CartPole-v1 | {base:,.0f} | | | |", flush=True)
+    for name, env_id, skip, kwargs in ORACLE_ROWS:
+        if only and only not in name:
+            continue
+        off = gym_loop(env_id, skip, wrapped=True, **kwargs)
+        off(0.3)
+        on = gym_loop(env_id, skip, wrapped=True, regret=True, **kwargs)
+        on(warmup)  # the oracle's tables and memos (a solve, the first widgets)
+        r_off, r_on = rate(off, seconds), rate(on, seconds)
+        print(
+            f"| {name} | {r_off:,.0f} | {r_on:,.0f} | {r_on / r_off:.2f} | {r_on / base:.3f} |",
+            flush=True,
+        )
+
+
+def plain_table(seconds: float, only: str | None) -> None:
     # each row's two sides, built only for the rows run (an environment is made at once)
-    rows: list[tuple[str, Callable[[], Run], Callable[[], Run | None]]] = [
+    rows: list[tuple[str, Callable[[], Run], Callable[[], Run]]] = [
         (
             "VoltorbFlip level 8",
             lambda: gym_loop("gamelab/VoltorbFlip-v0", 25, level=8),
@@ -199,32 +268,56 @@ def main() -> None:
             lambda: yatzy_plain("yahtzee"),
         ),
         ("Owaré (AEC)", lambda: oware_env_loop, lambda: oware_plain),
-        (
-            "VoltorbFlip level 3, regret=True",
-            lambda: gym_loop("gamelab/VoltorbFlip-v0", 25, level=3, regret=True),
-            lambda: None,
-        ),
-        (
-            "YatzySolitaire, regret=True",
-            lambda: gym_loop("gamelab/YatzySolitaire-v0", regret=True),
-            lambda: None,
-        ),
     ]
-    if args.only:
-        rows = [row for row in rows if args.only in row[0]]
     print("| environment | env steps/CPU-s | plain loop steps/CPU-s | env / plain |")
     print("|---|---|---|---|")
     for name, make_env_run, make_plain_run in rows:
-        env_run, plain_run = make_env_run(), make_plain_run()
-        # warm up (imports, loading the kernels, first tables; the oracle's solver takes seconds)
-        env_run(0.3 if plain_run is not None else args.seconds)
-        if plain_run is None:
-            print(f"| {name} | {rate(env_run, args.seconds):,.0f} | | |", flush=True)
+        if only and only not in name:
             continue
+        env_run, plain_run = make_env_run(), make_plain_run()
+        env_run(0.3)  # warm up (imports, loading the kernels)
         plain_run(0.3)
-        e, p = rate(env_run, args.seconds), rate(plain_run, args.seconds)
+        e, p = rate(env_run, seconds), rate(plain_run, seconds)
         print(f"| {name} | {e:,.0f} | {p:,.0f} | {e / p:.1f} |", flush=True)
-    print(f"load average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+TABLES = ("oracle", "vector", "plain")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("--seconds", type=float, default=3.0, help="CPU-seconds per side and row")
+    parser.add_argument(
+        "--warmup",
+        type=float,
+        default=None,
+        help="CPU-seconds of warm-up with the oracle on before measuring (default: --seconds)",
+    )
+    parser.add_argument("--tables", default=",".join(TABLES), help="tables to run, comma-separated")
+    parser.add_argument("--only", help="run only the rows whose name contains this text")
+    parser.add_argument(
+        "--envs", type=int, default=1024, help="sub-environments of the vector table"
+    )
+    args = parser.parse_args()
+    tables = [t.strip() for t in args.tables.split(",") if t.strip()]
+    unknown = [t for t in tables if t not in TABLES]
+    if unknown or args.seconds <= 0 or args.envs < 1:
+        parser.error(f"--tables takes {', '.join(TABLES)}; --seconds and --envs must be positive")
+    warmup = args.seconds if args.warmup is None else args.warmup
+    print(f"load average before: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+    for table in tables:
+        print(f"\n{table}:\n")
+        if table == "oracle":
+            oracle_table(args.seconds, warmup, args.only)
+        elif table == "vector":
+            vector_table(args.seconds, args.envs, args.only)
+        else:
+            plain_table(args.seconds, args.only)
+    print(f"\nload average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
+
+
+def vector_table(seconds: float, n_envs: int, only: str | None) -> None:
+    print("(no native vector environment yet)")
 
 
 if __name__ == "__main__":

@@ -288,7 +288,8 @@ def main() -> None:
 
 
 def _twin_speed() -> None:
-    from gamelab.lattice._replica_kernels import remc_kernel, remc_python
+    from gamelab.lattice._replica_kernels import remc_kernel
+    from gamelab.lattice._replica_twins import remc_python
     from gamelab.lattice.instances import get_benchmark
     from gamelab.lattice.replica import DEFAULT_SETTINGS, new_state
 

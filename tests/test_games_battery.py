@@ -209,7 +209,7 @@ def _voltorb_pair():
     known = np.full(25, -1, dtype=np.int64)
     known[7] = int(board.flat[7])
     args = (posterior.ROW_PATTERNS, c.row_sums, c.row_voltorbs, c.col_sums, c.col_voltorbs, known)
-    return posterior.enumerate_boards(*args), posterior.enumerate_boards_py(*args)
+    return posterior.enumerate_boards(*args), posterior.enumerate_boards_python(*args)
 
 
 def _wordle_pair():

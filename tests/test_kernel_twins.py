@@ -60,7 +60,7 @@ def test_twins_are_plain_python_and_named_by_the_convention(game):
             "_kernel"
         )
         if twin_module == f"gamelab.{game}.{module}":
-            assert twin_name in (f"{stem}_python", f"{stem}_py"), (
+            assert twin_name == f"{stem}_python", (
                 f"{game}.{name}: a twin beside its kernel is named {stem}_python, not {twin_name}"
             )
         else:  # readable code elsewhere: the kernel's docstring or its module's names it

@@ -8,7 +8,7 @@ lists cover every kernel exactly, that every twin is plain Python and named by t
 ``DEVELOPERS.md``, that every comparing test exists, and that every helper is called by a kernel.
 
 The naming convention: a twin in the kernel's own module is named after it with ``_python`` in
-place of ``_kernel`` (or ``_python`` appended; older twins end in ``_py``). A twin elsewhere is
+place of ``_kernel`` (or ``_python`` appended). A twin elsewhere is
 readable code of the game (``gamelab.oware.rules.perft``) or a search written in Python
 (``OptimalSolver`` with its Python engine), and the kernel's docstring, or its module's, names it.
 A kernel that computes what another one does (a serial variant, a whole layer of widgets)
@@ -48,19 +48,19 @@ TW = "tests/test_kernel_twins.py::"
 TWINS: dict[str, dict[str, Twin]] = {
     "voltorb": {
         "_bounds_kernels.flip_bounds": _t(
-            "gamelab.voltorb._bounds_kernels.flip_bounds_py",
+            "gamelab.voltorb._bounds_kernels.flip_bounds_python",
             VT + "test_flip_bounds_kernel_matches_python_twin",
         ),
         "_bounds_kernels.symmetry_classes": _t(
-            "gamelab.voltorb._bounds_kernels.symmetry_classes_py",
+            "gamelab.voltorb._bounds_kernels.symmetry_classes_python",
             VT + "test_symmetry_classes_match_twin_and_keep_the_value",
         ),
         "_bounds_kernels.pair_bound": _t(
-            "gamelab.voltorb._bounds_kernels.pair_bound_py",
+            "gamelab.voltorb._bounds_kernels.pair_bound_python",
             VT + "test_pair_bound_kernel_matches_twin_and_bounds_the_optimum",
         ),
         "_posterior_kernels.enumerate_boards": _t(
-            "gamelab.voltorb._posterior_kernels.enumerate_boards_py",
+            "gamelab.voltorb._posterior_kernels.enumerate_boards_python",
             "tests/voltorb/test_voltorb_posterior.py::test_kernel_matches_python_twin_on_random_inputs",
         ),
         "_search_kernels.win_search": _t(
@@ -68,27 +68,27 @@ TWINS: dict[str, dict[str, Twin]] = {
             VT + "test_win_search_kernel_matches_python_twin",
         ),
         "_search_kernels.drop_dominated": _t(
-            "gamelab.voltorb._search_kernels.drop_dominated_py",
+            "gamelab.voltorb._search_kernels.drop_dominated_python",
             VT + "test_drop_dominated_matches_twin_and_keeps_the_value",
         ),
         "_table_kernels.table_rehash": _t(
-            "gamelab.voltorb._table_kernels.table_rehash_py",
+            "gamelab.voltorb._table_kernels.table_rehash_python",
             VT + "test_memo_table_grows_and_keeps_its_entries",
         ),
         "_small_kernels.small_solve": _t(
-            "gamelab.voltorb._small_kernels.small_solve_py",
+            "gamelab.voltorb._small_kernels.small_solve_python",
             VT + "test_small_solve_matches_twin_and_keeps_the_alpha_contract",
         ),
         "_wide_kernels.wide_solve": _t(
-            "gamelab.voltorb._small_kernels.small_solve_py",
+            "gamelab.voltorb._small_kernels.small_solve_python",
             VW + "test_wide_solve_matches_twin_and_keeps_the_alpha_contract",
         ),
         "_bounds_kernels.inseparable_lists": _t(
-            "gamelab.voltorb._bounds_kernels.inseparable_lists_py",
+            "gamelab.voltorb._bounds_kernels.inseparable_lists_python",
             VW + "test_inseparable_lists_and_their_pair_bound_match_twins",
         ),
         "_bounds_kernels.pair_bound_lists": _t(
-            "gamelab.voltorb._bounds_kernels.pair_bound_py",
+            "gamelab.voltorb._bounds_kernels.pair_bound_python",
             VW + "test_inseparable_lists_and_their_pair_bound_match_twins",
             variant_of="_bounds_kernels.pair_bound",
         ),
@@ -96,16 +96,16 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb.objectives.ObjectiveSolver",
             "tests/voltorb/test_voltorb_objectives.py::test_kernel_matches_twin_for_every_objective",
         ),
-        "_search_kernels.coin_search": _t(
+        "_coin_kernels.coin_search": _t(
             "gamelab.voltorb.expectimax.OptimalSolver",
             VT + "test_coin_search_kernel_matches_python_twin",
         ),
-        "_search_kernels.new_memos": _t(
-            "gamelab.voltorb._search_kernels.new_memos_python",
+        "_coin_kernels.new_memos": _t(
+            "gamelab.voltorb._coin_kernels.new_memos_python",
             VT + "test_memo_kernels_match_python_twins",
         ),
-        "_search_kernels.memo_entry": _t(
-            "gamelab.voltorb._search_kernels.memo_entry_python",
+        "_coin_kernels.memo_entry": _t(
+            "gamelab.voltorb._coin_kernels.memo_entry_python",
             VT + "test_memo_kernels_match_python_twins",
         ),
         "_deal_kernels.deal_boards": _t(
@@ -159,16 +159,20 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.wordle.solver._feasible_kernels.pair_bits_python",
             WF + "test_pair_bits_kernel_matches_twin",
         ),
-        "solver._feasible_kernels.hard_feasible_kernel": _t(
+        "solver._hard_feasible_kernels.hard_feasible_kernel": _t(
             "gamelab.wordle.solver.feasible.hard_feasible_python",
             WF + "test_hard_feasible_kernel_matches_twin_on_random_sets",
         ),
-        "solver._feasible_kernels.allow_masks_kernel": _t(
+        "solver._hard_feasible_kernels.allow_masks_kernel": _t(
             "gamelab.wordle.solver.feasible.allow_masks_python",
             WF + "test_hard_feasible_kernel_matches_twin_on_random_sets",
         ),
     },
     "lattice": {
+        "_completion_kernels.completion_search": _t(
+            "gamelab.lattice.completion.best_completion",
+            "tests/lattice/test_lattice_completion.py::test_completion_kernel_matches_python_twin",
+        ),
         "_kernels.enumerate_kernel": _t(
             "gamelab.lattice._kernels.enumerate_python", LE + "test_kernel_matches_python_twin"
         ),
@@ -198,11 +202,11 @@ TWINS: dict[str, dict[str, Twin]] = {
             "tests/lattice/test_lattice_fold.py::test_perm_kernel_matches_python_twin",
         ),
         "_replica_kernels.remc_kernel": _t(
-            "gamelab.lattice._replica_kernels.remc_python",
+            "gamelab.lattice._replica_twins.remc_python",
             "tests/lattice/test_lattice_replica.py::test_remc_kernel_matches_python_twin",
         ),
         "_replica_kernels.apply_move_kernel": _t(
-            "gamelab.lattice._replica_kernels.apply_move_python",
+            "gamelab.lattice._replica_twins.apply_move_python",
             "tests/lattice/test_lattice_replica.py::test_apply_move_kernel_matches_python_twin",
         ),
     },
@@ -253,6 +257,14 @@ TWINS: dict[str, dict[str, Twin]] = {
         ),
     },
     "yatzy": {
+        "_oracle_kernels.turn_tables": _t(
+            "gamelab.yatzy._oracle_kernels.turn_tables_python",
+            "tests/envs/test_envs_fast_oracles.py::test_yatzy_turn_kernels_match_twins",
+        ),
+        "_oracle_kernels.box_options": _t(
+            "gamelab.yatzy._oracle_kernels.box_options_python",
+            "tests/envs/test_envs_fast_oracles.py::test_yatzy_turn_kernels_match_twins",
+        ),
         "_distribution_kernels.turn_outcomes": _t(
             "gamelab.yatzy._distribution_kernels.turn_outcomes_python",
             YT + "test_turn_outcomes_match_twin",
@@ -354,7 +366,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_bounds_kernels.bounds_on": "the per-tile bounds of flip_bounds and win_search",
         "_table_kernels.table_slot": "a memo look-up inside win_search (table_entry reads it)",
         "_table_kernels.table_store": "a memo write inside win_search and small_solve",
-        "_small_kernels._low_index": "a bit's index inside small_solve",
+        "_small_kernels.low_index": "a bit's index inside small_solve",
         "_small_kernels._mass": "a set's prior mass inside small_solve",
         "_small_kernels._cover": "the inseparable-boards ceiling inside small_solve",
         "_small_kernels._state_tile": "the stored best tile of a state inside small_solve",
@@ -364,14 +376,14 @@ HELPERS: dict[str, dict[str, str]] = {
         "_small_kernels.weight_classes": "the weight classes of small_solve and wide_solve",
         "_small_kernels.small_workspace": "small_search's scratch space, made by small_solve and "
         "once per wide_solve",
-        "_wide_kernels._wpmass": "a set's prior mass by popcounts inside wide_solve",
-        "_wide_kernels._wpop": "a set's size inside wide_solve",
-        "_wide_kernels._compact": "a small child renumbered into one word inside wide_solve",
-        "_wide_kernels._wmass": "a set's prior mass inside wide_solve",
-        "_wide_kernels._wcount": "a set's size (up to a few) inside wide_solve",
-        "_wide_kernels._wcover": "the inseparable-boards ceiling inside wide_solve",
-        "_wide_kernels._whash": "a memo slot inside wide_solve",
-        "_wide_kernels._wstate_tile": "the stored best tile of a state inside wide_solve",
+        "_wide_set_kernels.wide_class_mass": "a set's prior mass by popcounts inside wide_solve",
+        "_wide_set_kernels.wide_popcount": "a set's size inside wide_solve",
+        "_wide_set_kernels.compact_child": "a small child renumbered into one word inside wide_solve",
+        "_wide_set_kernels.wide_mass": "a set's prior mass inside wide_solve",
+        "_wide_set_kernels.wide_count": "a set's size (up to a few) inside wide_solve",
+        "_wide_set_kernels.wide_cover": "the inseparable-boards ceiling inside wide_solve",
+        "_wide_set_kernels.wide_hash": "a memo slot inside wide_solve",
+        "_wide_set_kernels.wide_state_tile": "the stored best tile of a state inside wide_solve",
         "_search_kernels._pair_ceiling": "pair_bound or pair_bound_lists inside win_search",
         "_bounds_kernels._line_key_equal": "a comparison inside symmetry_classes",
         "_bounds_kernels._inseparable": "the pair test inside pair_bound",
@@ -382,21 +394,22 @@ HELPERS: dict[str, dict[str, str]] = {
         "_kernels.feedback_code": "one pattern: the cell of feedback_table_kernel (and of the "
         "strict pool grouping in search_kernel)",
         "solver._memo_kernels._mix": "the bit mixer of memo_key",
-        "solver._feasible_kernels._set_hash": "a candidate set's memo key inside feasible_kernel",
+        "solver._feasible_kernels.set_hash": "a candidate set's memo key inside feasible_kernel and hard_feasible_kernel",
         "solver._feasible_kernels._separates": "the one-guess-left test of feasible_kernel (no pair bits)",
         "solver._feasible_kernels._separable": "the one-guess-left test of feasible_kernel (pair bits)",
         "solver._feasible_kernels._three": "the two-guesses-left search of feasible_kernel (pair bits)",
         "solver._feasible_kernels._three_marked": "the loop of _three, inside feasible_kernel",
-        "solver._feasible_kernels._count_codes": "a set counted by pattern, inside feasible_kernel and _three",
-        "solver._feasible_kernels._pool_hash": "a pool's memo key inside hard_feasible_kernel",
-        "solver._feasible_kernels._separable_in": "the one-guess-left test of hard_feasible_kernel",
-        "solver._feasible_kernels._three_in": "the two-guesses-left search of hard_feasible_kernel",
+        "solver._feasible_kernels.count_codes": "a set counted by pattern, inside the feasibility searches",
+        "solver._hard_feasible_kernels._pool_hash": "a pool's memo key inside hard_feasible_kernel",
+        "solver._hard_feasible_kernels._separable_in": "the one-guess-left test of hard_feasible_kernel",
+        "solver._hard_feasible_kernels._three_in": "the two-guesses-left search of hard_feasible_kernel",
         "solver._memo_kernels.memo_record": "a memo write inside search_kernel",
         "solver._scan_kernels.perfect_candidate": "the endgame check of search_kernel",
         "solver._node_kernels.partition_node": "a guess's classes at a node of search_kernel",
         "solver._node_kernels.child_bounds": "the classes' bounds at a node of search_kernel",
         "solver._node_kernels.big_class_bounds": "large classes' one-level bounds in search_kernel",
         "solver._node_kernels.sort_children": "the order of a guess's classes in search_kernel",
+        "solver._node_kernels.enter_root": "the root node's arenas and key in search_kernel",
         "solver._scan_kernels.scan_transposed": "search_kernel's node scan (byte-sized patterns)",
         "solver._scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
         "twin test covers it)",

@@ -54,6 +54,8 @@ def test_the_optimum_scores_100_and_the_others_lose_and_the_store_resumes(tmp_pa
             rows["random"].loss_per_episode / 11
         )
         assert rows["random"].regret_per_decision.lo >= 0
+        for row in board.rows:  # every interval inside its natural bounds
+            assert_inside_bounds(row, baselines.ENVIRONMENTS[3])
         # the same run again comes from the store
         again = leaderboard(setting, store=store)
         assert again.episodes_computed == 0 and again.rows == board.rows
@@ -62,6 +64,39 @@ def test_the_optimum_scores_100_and_the_others_lose_and_the_store_resumes(tmp_pa
         stored = store.finished(baselines.EXPERIMENT, baselines.run_params(setting), 8)
     assert baselines.play_episode((LATTICE, "random", 1, 0)) == stored[1]
     assert baselines.play_episode((LATTICE, "strong", 1, 0)) == stored[5]  # agents in order
+
+
+def assert_inside_bounds(row, environment, highest=None):
+    for est, lo, hi in (
+        (row.percent_of_optimal, 0.0, 100.0),
+        (row.return_share, 0.0, 100.0),
+        (row.mean_return, environment.lowest_return, highest),
+        (row.regret_per_decision, 0.0, None),
+    ):
+        assert lo <= est.lo <= est.hi and (hi is None or est.hi <= hi), (est, lo, hi)
+
+
+@pytest.mark.parametrize("name", baselines.ENVIRONMENT_NAMES)
+def test_intervals_stay_inside_their_bounds_at_the_extremes(name):
+    """Few episodes at the edges, where a t interval leaves the range (the issue's case: a
+    0/1 return's interval [-0.08, 1.28], a percent's [72.8, 110.9])."""
+    environment = {e.name: e for e in baselines.ENVIRONMENTS}[name]
+    low, high = environment.lowest_return, 1.0 if environment.binary_return else 9.0
+    for returns, percents, shares in (
+        ([low, high, high], [100.0, 100.0, 40.0], [-300.0, 150.0, 110.0]),
+        ([high, high], [100.0, 0.0], [500.0, 100.0]),
+        ([low] * 40, [0.0] * 39 + [100.0], [-679.0] + [5.0] * 39),
+        ([high] * 3, [100.0] * 3, [120.0] * 3),  # a share's interval wholly above 100
+    ):
+        results = [
+            {"return": r, "percent": p, "return_share": sh, "loss": 0.1, "decisions": 1}
+            for r, p, sh in zip(returns, percents, shares, strict=True)
+        ]
+        row = baselines._row(environment, "random", results)
+        assert_inside_bounds(row, environment, high)
+    if environment.binary_return:
+        with pytest.raises(ValueError, match="returns must be 0 or 1"):
+            baselines.return_interval(environment, [0.5, 1.0])
 
 
 def test_report_section_shows_the_leaderboard_and_the_quick_report_leaves_it_out(
@@ -89,8 +124,8 @@ def test_report_section_shows_the_leaderboard_and_the_quick_report_leaves_it_out
         "strong (= heuristic)",
         "optimal",
     ]
-    assert table["rows"][3][3] == "100.0 [100.0, 100.0]"
-    assert section.headline.startswith("heuristic agents' % of optimal: LatticeFold ")
+    assert table["rows"][3][2] == "100.0 [100.0, 100.0]"
+    assert section.headline.startswith("heuristic agents' score: LatticeFold ")
     figure = section.data["figures"]["percent_of_optimal"]
     assert (tmp_path / "out" / figure["file"]).stat().st_size > 1000
     report.write()

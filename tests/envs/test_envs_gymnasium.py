@@ -137,7 +137,7 @@ def test_illegal_action_terminates_as_a_failed_game_or_raises():
         ("gamelab/PokemonWordle-v0", {"rule": "loose"}, "unknown feedback rule 'loose'"),
         ("gamelab/LatticeFold-v0", {"sequence": "HXH"}, "only H and P are allowed"),
         ("gamelab/LatticeFold-v0", {"level": 0}, "level must be 1 to"),
-        ("gamelab/LatticeFold-v0", {}, "either a sequence or a pack level"),
+        ("gamelab/LatticeFold-v0", {"sequence": "HPH", "level": 1}, "not both"),
         ("gamelab/YatzySolitaire-v0", {"illegal_action": "ignore"}, "illegal_action must be"),
     ],
 )

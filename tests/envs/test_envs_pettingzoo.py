@@ -106,3 +106,65 @@ def test_bad_settings():
         oware_env(regret=True, depth=0)
     with pytest.raises(ValueError, match="48 seeds"):
         oware_env(start="1-1-1-1-1-1-1-1-1-1-1-1-0-0-S")
+
+
+def test_masks_in_the_observation_and_the_info():
+    """PettingZoo's convention: ``observation["action_mask"]`` for every agent (zeros when it is
+    not the agent's turn) and ``info["action_mask"]`` for the agent to move."""
+    for env in (oware_env(), yatzy_duel_env()):
+        env.reset(seed=4)
+        rng = np.random.default_rng(4)
+        for agent in env.agent_iter():
+            obs, _, term, trunc, info = env.last()
+            if term or trunc:
+                assert not obs["action_mask"].any()
+                env.step(None)
+                continue
+            assert obs["action_mask"].dtype == np.int8
+            assert np.array_equal(info["action_mask"], obs["action_mask"])
+            assert env.observation_space(agent).contains(obs)
+            env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+
+
+def _future(env, rng, steps):
+    """What the next `steps` moves (random legal, from `rng`) show: observations, rewards,
+    infos (regrets included), until the game ends."""
+    seen = []
+    for _ in range(steps):
+        agent = env.agent_selection
+        if env.terminations[agent]:
+            break
+        obs = env.observe(agent)
+        env.step(int(rng.choice(np.flatnonzero(obs["action_mask"]))))
+        info = {
+            k: v.tolist() if isinstance(v, np.ndarray) else v for k, v in env.infos[agent].items()
+        }
+        seen.append((agent, obs["observation"].tolist(), dict(env.rewards), info))
+    return seen
+
+
+@pytest.mark.parametrize(
+    "make, kwargs, before, after",
+    [
+        (oware_env, {"regret": True, "depth": 2}, 30, 200),  # to the end: the tablebase's regrets
+        (yatzy_duel_env, {"regret": True, "win_turns": 1}, 40, 200),  # and win play at the end
+    ],
+)
+def test_pickle_and_deepcopy_mid_game_with_the_oracle_continue_identically(
+    make, kwargs, before, after
+):
+    import copy
+    import pickle
+
+    env = make(**kwargs)
+    env.reset(seed=11)
+    _future(env, np.random.default_rng(3), before)
+    assert env._oracle is not None  # the oracle is on and has been used
+    copies = [pickle.loads(pickle.dumps(env)), copy.deepcopy(env)]
+    assert all(c._oracle is None for c in copies)  # not copied: rebuilt on first use
+    futures = [_future(e, np.random.default_rng(7), after) for e in (env, *copies)]
+    assert futures[0] == futures[1] == futures[2]
+    assert all(env.terminations.values())  # played to the end
+    assert any("regret" in info for *_, info in futures[0])
+    late = "win_regret" if make is yatzy_duel_env else "regret_exact"
+    assert any(info.get(late) for *_, info in futures[0])

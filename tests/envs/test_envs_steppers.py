@@ -120,7 +120,8 @@ def _keep_most(stepper, mask, rng):
 
     legal = np.flatnonzero(mask)
     if legal[0] >= N_KEEPS:  # the box that scores most (a Yahtzee goes in the Yahtzee box)
-        rules, card = stepper.rules, stepper.state().cards[0]
+        state = stepper.state()
+        rules, card = stepper.rules, state.cards[state.player]
         points = {rules.boxes.index(b): p for b, p, _ in rules.placements(stepper.dice(), card)}
         return N_KEEPS + max(points, key=lambda b: (points[b], b))
     if rng.random() < 0.2:
@@ -172,6 +173,53 @@ def test_yatzy_stepper_plays_as_the_state(rules):
         bonuses += st.bonuses
     if rules.startswith("yahtzee"):
         assert bonuses > 0  # the extra-Yahtzee rules were exercised
+
+
+@pytest.mark.parametrize("rules", ["yatzy", "yahtzee"])
+def test_yatzy_duel_stepper_plays_as_the_state(rules):
+    """Two players on one stream of dice: the duel stepper rolls what the protocol's chance
+    nodes draw with the same generator, and keeps each player's card, the turn and the result."""
+    from gamelab.yatzy.rules import get_rules
+    from gamelab.yatzy.state import YatzyGame
+    from gamelab.yatzy.stepper import DuelStepper
+
+    game = YatzyGame(get_rules(rules), players=2)
+    st = DuelStepper(game)
+    results = set()
+    for seed in range(4):
+        st.reset(np.random.default_rng(seed))
+        state, chance = game.new_initial_state(), np.random.default_rng(seed)
+        resolve_chance(state, chance)
+        pick = np.random.default_rng(200 + seed)
+        steps = 0
+        while True:
+            assert st.done == state.is_terminal()
+            for player in (0, 1):
+                entries = state.cards[player].entries
+                assert st.card_of(player).tolist() == [-1 if v is None else v for v in entries]
+            assert list(st.totals()) == state.scores()
+            if st.done:
+                assert list(st.returns()) == state.returns()
+                results.add(tuple(st.returns()))
+                break
+            assert st.to_move == state.player and st.rolls_left == state.rolls_left
+            assert st.filled_mask == state.cards[st.to_move].mask  # every card field is the mover's
+            assert np.flatnonzero(st.mask).tolist() == state.legal_actions()
+            if steps % 25 == 0:  # state() parses the cards: not every step
+                assert _position(st.state()) == _position(state)
+            action = _keep_most(st, st.mask, pick)
+            st.step(action)
+            state.apply(action)
+            resolve_chance(state, chance)
+            steps += 1
+        assert _position(st.state()) == _position(state)
+    assert len(results) >= 2  # both players won a game
+
+
+def _position(state):
+    """What decides a Yatzy state's future (not the dice kept before the roll shown)."""
+    cards = "|".join(card.text() for card in state.cards)
+    return state.player, state.rolls_left, state.roll, cards, state.legal_actions()
 
 
 # -- Owaré ----------------------------------------------------------------------------------

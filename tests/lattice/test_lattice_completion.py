@@ -50,3 +50,26 @@ def test_trapped_prefixes_and_the_enumeration_bound():
         assert (
             best_completion(seq, p, cap=best) == best_completion(seq, p) == _brute(seq, p, "square")
         )
+
+
+def test_completion_kernel_matches_python_twin():
+    """The kernel against the plain recursion, on random sequences and random self-avoiding
+    prefixes of both lattices, with and without a cap."""
+    rng = np.random.default_rng(1)
+    checked = 0
+    for lattice, longest in (("square", 14), ("cubic", 9)):
+        for _ in range(15):
+            n = int(rng.integers(3, longest))
+            seq = "".join(rng.choice(list("HP"), n))
+            prefix = ""
+            for _ in range(int(rng.integers(0, n))):
+                steps = [m for m in MOVES[lattice] if is_self_avoiding(prefix + m, lattice)]
+                if not steps:
+                    break
+                prefix += steps[int(rng.integers(len(steps)))]
+            for cap in (None, 2):
+                assert best_completion(seq, prefix, lattice, cap) == best_completion(
+                    seq, prefix, lattice, cap, python=True
+                )
+                checked += 1
+    assert checked == 60

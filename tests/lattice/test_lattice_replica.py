@@ -17,12 +17,11 @@ from test_lattice_generate import run_cli
 from gamelab.core.parallel import Backend
 from gamelab.lattice._replica_kernels import (
     apply_move_kernel,
-    apply_move_python,
     move_slots,
     rebridge_slots,
     remc_kernel,
-    remc_python,
 )
+from gamelab.lattice._replica_twins import apply_move_python, remc_python
 from gamelab.lattice.bounds import contact_bounds, core_bound, max_core_edges
 from gamelab.lattice.enumeration import contact_sets, enumerate_timed
 from gamelab.lattice.fold import fold, resolve_chain

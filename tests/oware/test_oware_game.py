@@ -240,3 +240,24 @@ def test_record_round_trip():
         load_record("moves: a")
     with pytest.raises(ValueError, match="one line"):
         game_record(START_TEXT, *ABAPA, [], "a\nb")
+
+
+def test_47_3_a_review_is_the_same_twice_and_honours_the_players_a_record_names():
+    """Issue 47, item 3: a review searched by the clock (17.4 then 17.1 seeds for one game),
+    and after a record was loaded it called the engine's own moves losses. "T seconds a
+    position" is now a budget of nodes, and a side the players name as the engine is the
+    engine's own choice at every move."""
+    from gamelab.oware.game_review import engine_sides, node_budget
+
+    moves = ["C", "a", "D", "b", "E", "c"]
+    once = review_game(START_TEXT, *ABAPA, moves, seconds=0.02)
+    twice = review_game(START_TEXT, *ABAPA, moves, seconds=0.02)
+    assert once == twice and node_budget(0.02) == 20_000
+    assert engine_sides(["human", "engine:time=0.5"]) == {1}
+    assert engine_sides(["blog:depth=6", "Ann"]) == set()
+    judged = review_game(START_TEXT, *ABAPA, moves, depth=4, players=["human", "engine:depth=2"])
+    assert all(r.loss == 0 for r in judged.moves if r.side == "North")
+    text = game_record(START_TEXT, *ABAPA, moves, "human", "engine:depth=2").text
+    assert load_record(text).players == ["human", "engine:depth=2"]
+    with pytest.raises(ValueError, match="players are two names"):
+        review_game(START_TEXT, *ABAPA, moves, depth=2, players=["human"])

@@ -3,7 +3,11 @@
 import numpy as np
 import pytest
 
-from gamelab.voltorb._posterior_kernels import ROW_PATTERNS, enumerate_boards, enumerate_boards_py
+from gamelab.voltorb._posterior_kernels import (
+    ROW_PATTERNS,
+    enumerate_boards,
+    enumerate_boards_python,
+)
 from gamelab.voltorb.deduction import label_board, safe_tiles
 from gamelab.voltorb.posterior import InconsistentCluesError, Posterior, posterior_for
 from gamelab.voltorb.prior import valid_board_count
@@ -37,7 +41,7 @@ def test_kernel_matches_python_twin_on_random_inputs():
             known,
         )
         b1, f1 = enumerate_boards(*args)
-        b2, f2 = enumerate_boards_py(*args)
+        b2, f2 = enumerate_boards_python(*args)
         assert b1.shape == b2.shape and (b1 == b2).all() and (f1 == f2).all()
         # the true board is among them, every board fits the clues
         assert (b1 == board.ravel()).all(axis=1).any()

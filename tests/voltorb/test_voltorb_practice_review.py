@@ -162,14 +162,21 @@ def test_clue_errors_name_their_box_and_full_width_digits_are_read():
     assert full.key() == clues_from_text("2,4 6,1 5,0 5,1 6,1", "6,1 5,1 3,2 7,1 3,2").key()
 
 
-def test_v2_a_review_always_comes_back_exact_where_the_budget_allows_each_other_row_labelled():
+def test_v2_a_review_always_comes_back_exact_where_the_budget_allows_each_other_row_labelled(
+    monkeypatch, tmp_path
+):
     """Issue 24 V2: within a state budget the review solves from the last flip back; the rows it
     could finish are the exact review's rows, the others keep their quick figures, labelled."""
+    from gamelab.voltorb import solved
     from gamelab.voltorb.review import review_practice
 
     flips = [[1, 4], [1, 1], [3, 4], [4, 1], [3, 1], [5, 4]]
-    full = review_practice(6, 2, flips)
+    monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
+    solved.forget()  # no earlier search of this deal in this process (nor on disk)
     part = review_practice(6, 2, flips, state_limit=300)
+    full = review_practice(6, 2, flips)
+    # the deal's search is kept: the same budget now reviews every row exactly (issue 47)
+    assert review_practice(6, 2, flips, state_limit=300).exact
     marks = [m.exact for m in part.moves]
     assert any(marks) and not all(marks) and marks == sorted(marks)  # exact from the end back
     assert not part.exact and part.answer.startswith("fallback: labelled rows, because")

@@ -133,13 +133,13 @@ def test_win_search_kernel_matches_python_twin():
 
 
 def test_flip_bounds_kernel_matches_python_twin():
-    from gamelab.voltorb._bounds_kernels import flip_bounds, flip_bounds_py
+    from gamelab.voltorb._bounds_kernels import flip_bounds, flip_bounds_python
 
     for post in _small_posteriors(4, seed=13):
         hm = (post.boards >= 2).sum(axis=1)
         mask = np.zeros(25, dtype=bool)
         a = flip_bounds(post.boards, post.weights, hm, mask)
-        b = flip_bounds_py(post.boards, post.weights, hm, mask)
+        b = flip_bounds_python(post.boards, post.weights, hm, mask)
         for x, y in zip(a, b, strict=True):
             assert x == pytest.approx(y, abs=1e-12)
         # the bound never exceeds the mass left to win
@@ -179,13 +179,13 @@ def _posteriors(n, levels, max_count, seed, symmetric=False):
 
 
 def test_pair_bound_kernel_matches_twin_and_bounds_the_optimum():
-    from gamelab.voltorb._bounds_kernels import board_bits, pair_bound, pair_bound_py
+    from gamelab.voltorb._bounds_kernels import board_bits, pair_bound, pair_bound_python
 
     tight = 0
     for post in _posteriors(10, [3, 5, 6, 7, 8], 300, seed=21):
         idx = np.arange(post.count)
         bound = pair_bound(board_bits(post.boards), post.weights, idx)
-        assert bound == pytest.approx(pair_bound_py(post.boards, post.weights, idx), abs=1e-12)
+        assert bound == pytest.approx(pair_bound_python(post.boards, post.weights, idx), abs=1e-12)
         best = OptimalSolver(post).win_probability()
         assert best <= bound + 1e-12  # a valid upper bound ...
         tight += best > bound - 1e-9
@@ -193,7 +193,7 @@ def test_pair_bound_kernel_matches_twin_and_bounds_the_optimum():
 
 
 def test_symmetry_classes_match_twin_and_keep_the_value():
-    from gamelab.voltorb._bounds_kernels import symmetry_classes, symmetry_classes_py
+    from gamelab.voltorb._bounds_kernels import symmetry_classes, symmetry_classes_python
     from gamelab.voltorb.expectimax import clue_array
 
     rng = np.random.default_rng(5)
@@ -205,7 +205,7 @@ def test_symmetry_classes_match_twin_and_keep_the_value():
             tiles = rng.choice(np.flatnonzero(board > 0), size=flips, replace=False)
             code = sum(int(board[t]) << (2 * int(t)) for t in tiles)
             fast = list(symmetry_classes(clue, np.int64(code)))
-            assert fast == symmetry_classes_py(clue.tolist(), code)
+            assert fast == symmetry_classes_python(clue.tolist(), code)
             merged += sum(1 for t, r in enumerate(fast) if r != t)
         with_sym = OptimalSolver(post).win_probability()
         without = OptimalSolver(post, symmetry=False).win_probability()
@@ -257,7 +257,7 @@ def test_coin_search_kernel_matches_python_twin():
 
 
 def test_memo_kernels_match_python_twins():
-    from gamelab.voltorb._search_kernels import (
+    from gamelab.voltorb._coin_kernels import (
         memo_entry,
         memo_entry_python,
         new_memos,
@@ -296,7 +296,7 @@ def test_optimal_values_equal_the_pinned_reference():
 
 
 def test_drop_dominated_matches_twin_and_keeps_the_value():
-    from gamelab.voltorb._search_kernels import drop_dominated, drop_dominated_py
+    from gamelab.voltorb._search_kernels import drop_dominated, drop_dominated_python
 
     rng = np.random.default_rng(31)
     dropped = 0
@@ -310,7 +310,7 @@ def test_drop_dominated_matches_twin_and_keeps_the_value():
             )
             kept = tiles.copy()
             n = drop_dominated(post.boards, sub, kept, np.zeros(kept.size), kept.size)
-            assert kept[:n].tolist() == drop_dominated_py(post.boards, sub, tiles)
+            assert kept[:n].tolist() == drop_dominated_python(post.boards, sub, tiles)
             dropped += kept.size - n
         # the search with the pruning finds the plain recursion's value
         assert OptimalSolver(post).win_probability() == pytest.approx(
@@ -324,7 +324,7 @@ def test_memo_table_grows_and_keeps_its_entries():
         table_entry,
         table_new,
         table_rehash,
-        table_rehash_py,
+        table_rehash_python,
         table_slot,
     )
 
@@ -336,7 +336,7 @@ def test_memo_table_grows_and_keeps_its_entries():
     bigger = table_new(64)
     table_rehash(table, bigger)
     twin = table_new(64)
-    table_rehash_py(table, twin)
+    table_rehash_python(table, twin)
     assert (twin == bigger).all()
     for i, c in enumerate(codes):
         assert table_entry(bigger, c) == (0.25 * i, bool(i % 2), i)
@@ -357,7 +357,7 @@ def test_small_solve_matches_twin_and_keeps_the_alpha_contract():
     """The bit-mask search of small states equals its twin (plain recursion over sets of boards)
     and the Python solver; with an alpha it is exact above alpha, else an upper bound <= alpha."""
     from gamelab.voltorb._bounds_kernels import board_bits
-    from gamelab.voltorb._small_kernels import small_solve, small_solve_py
+    from gamelab.voltorb._small_kernels import small_solve, small_solve_python
     from gamelab.voltorb._table_kernels import table_new
 
     rng = np.random.default_rng(4)
@@ -372,7 +372,7 @@ def test_small_solve_matches_twin_and_keeps_the_alpha_contract():
             return small_solve(*args, alpha, table, counter)[0]
 
         exact = solve(-1.0, table_new())
-        assert exact == pytest.approx(small_solve_py(boards, post.weights, idx), abs=1e-12)
+        assert exact == pytest.approx(small_solve_python(boards, post.weights, idx), abs=1e-12)
         assert exact == pytest.approx(OptimalSolver(post, python=True).win_probability(), abs=1e-12)
         table = table_new()
         for alpha in rng.uniform(0.0, 1.0, 4):

@@ -7,12 +7,12 @@ import pytest
 from gamelab.voltorb._bounds_kernels import (
     board_bits,
     inseparable_lists,
-    inseparable_lists_py,
+    inseparable_lists_python,
     pair_bound,
     pair_bound_lists,
-    pair_bound_py,
+    pair_bound_python,
 )
-from gamelab.voltorb._small_kernels import small_solve, small_solve_py
+from gamelab.voltorb._small_kernels import small_solve, small_solve_python
 from gamelab.voltorb._table_kernels import table_new
 from gamelab.voltorb._wide_kernels import wide_solve
 from gamelab.voltorb.expectimax import OptimalSolver, _clue_rows, choice_value
@@ -50,7 +50,7 @@ def test_inseparable_lists_and_their_pair_bound_match_twins():
         n = len(boards)
         start, nbr = inseparable_lists(bits, np.int64(n))
         lists = [[int(x) for x in nbr[start[b] : start[b + 1]]] for b in range(n)]
-        assert lists == inseparable_lists_py(boards)
+        assert lists == inseparable_lists_python(boards)
         mark = np.zeros(n + 1, np.int64)
         for _ in range(12):
             idx = np.flatnonzero(rng.random(n) < rng.uniform(0.05, 1.0)).astype(np.int64)
@@ -59,7 +59,7 @@ def test_inseparable_lists_and_their_pair_bound_match_twins():
             got = pair_bound_lists(bits, w, idx, start, nbr, mark)
             # the same greedy cover, summed in the same order: equal to the last bit
             assert got == pair_bound(bits, w, idx)
-            assert got == pytest.approx(pair_bound_py(boards, w, idx), abs=1e-12)
+            assert got == pytest.approx(pair_bound_python(boards, w, idx), abs=1e-12)
 
 
 def test_wide_solve_matches_twin_and_keeps_the_alpha_contract():
@@ -93,7 +93,7 @@ def test_wide_solve_matches_twin_and_keeps_the_alpha_contract():
             return wide_solve(*args, *lists, pos, clue, sym)[0]
 
         exact = solve(-1.0, table_new())
-        assert exact == pytest.approx(small_solve_py(boards, w, idx), abs=1e-12)
+        assert exact == pytest.approx(small_solve_python(boards, w, idx), abs=1e-12)
         assert solve(-1.0, table_new(), no_lists) == pytest.approx(exact, abs=1e-12)
         assert solve(-1.0, table_new(), sym=False) == pytest.approx(exact, abs=1e-12)
         assert (pos == -1).all()

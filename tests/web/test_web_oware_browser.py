@@ -427,3 +427,84 @@ def test_oware_7_step_through_the_moves_and_continue_from_an_earlier_position(pa
     assert _moves(page) == moves[:2]
     _play(page)  # the game goes on from there
     assert _moves(page)[:2] == moves[:2] and len(_moves(page)) == 4
+
+
+def _engine_game(page, plies, opponent="engine:depth=2"):
+    """A game of `plies` moves: South the first legal house, North the engine's reply (by the
+    API, so the test spends its time on what it checks)."""
+    moves: list[str] = []
+    while len(moves) < plies:
+        state = page.request.post("/api/oware/state", data={"moves": moves}).json()
+        if state["to_move"] == "South":
+            moves.append(state["legal"][0])
+        else:
+            body = {"moves": moves, "opponent": opponent}
+            moves = page.request.post("/api/oware/reply", data=body).json()["view"]["moves"]
+    return moves
+
+
+def test_oware_47_3_a_loaded_record_says_who_played_and_the_review_honours_it(page):
+    """Issue 47, item 3: after loading a record the review called the engine's own moves
+    losses (it no longer knew who had played North). The record names the players; loading it
+    takes your side and your opponent from it, and the review counts North's moves as the
+    engine's own choices. Reviewing again gives the same rows."""
+    _ready(page, opponent="greedy")
+    moves = _engine_game(page, 12)
+    record = page.request.post(
+        "/api/oware/record", data={"moves": moves, "south": "human", "north": "engine:depth=2"}
+    ).json()["text"]
+    page.click("#load-box summary")
+    page.fill("#record-in", record)
+    page.click("#load-record")
+    wait_until(page, f"document.querySelector('#board').dataset.moves === '{' '.join(moves)}'")
+    assert page.locator("#opponent").input_value() == "engine:depth=2"
+    assert page.locator("#side").input_value() == "South"
+    page.click("#to-review")
+    wait_until(page, "document.querySelectorAll('#review-table tbody tr').length === 12")
+    wait_until(page, "!document.querySelector('#review-progress')")
+    rows = page.locator("#review-table tbody tr")
+    for ply in range(2, 13, 2):  # North: the engine's own replies
+        lost = rows.nth(ply - 1).locator("td").nth(6)
+        assert "lost" not in (lost.get_attribute("class") or ""), (ply, lost.inner_text())
+    first = page.locator("#review-summary").inner_text()
+    assert "North (the engine) 0" in first, first
+    page.click("#review-go")
+    wait_until(page, "document.querySelectorAll('#review-table tbody tr').length === 12")
+    wait_until(page, "!document.querySelector('#review-progress')")
+    assert page.locator("#review-summary").inner_text() == first
+
+
+def test_oware_47_4_every_verdict_names_whose_advantage_it_is(page):
+    """Issue 47, item 4: the hint said "it expects to be ahead by about 4.9 seeds" while the bar
+    said "North ahead by about 4.9"; a review row said "a lost game" twice and "-14.2 seeds".
+    Each now names the side and who plays it, the hint and the bar in the same words."""
+    import re
+
+    _ready(page)
+    page.click("#tab-analysis")
+    page.fill("#an-position", "1-0-0-0-0-1-4-4-4-4-4-4-7-15-S")
+    page.click("#an-play")
+    wait_until(page, MY_TURN)
+    page.click("#hint")
+    wait_until(page, "document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
+    hint = page.locator("#hint-text").inner_text()
+    verdict = re.search(
+        r"North \(the engine\) (is ahead by about [\d.]+ seeds|can win by force)", hint
+    )
+    assert verdict, hint
+    assert verdict.group(0) in page.locator("#eval-text").inner_text()
+    _play(page)
+    page.click("#to-review")
+    wait_until(page, "document.querySelectorAll('#review-table tbody tr').length === 2")
+    wait_until(page, "!document.querySelector('#review-progress')")
+    summary = page.locator("#review-summary").inner_text()
+    assert "South (you)" in summary and "North (the engine)" in summary, summary
+    cells = page.locator("#review-table tbody td:nth-child(5), #review-table tbody td:nth-child(6)")
+    outlook = re.compile(r"^(even|(South|North) (wins|ahead by [\d.]+ seeds))$")
+    texts = [cells.nth(i).inner_text() for i in range(cells.count())]
+    assert texts and all(outlook.match(t) for t in texts), texts
+    lost = page.locator("#review-table tbody td.lost")
+    for i in range(lost.count()):
+        assert re.match(
+            r"^(South|North) (gave away|let a won|walked into)", lost.nth(i).inner_text()
+        )

@@ -526,21 +526,29 @@ def _as_budget_fallback(route):
     route.fulfill(json=doc)
 
 
-def test_voltorb_1_keep_thinking_shows_the_optimum_when_it_exists(page):
+_WATCH_PROGRESS = """() => {
+  window.progressSeen = [];
+  for (const el of document.querySelectorAll('.vf-thinking')) {
+    new MutationObserver(() => { if (!el.hidden) window.progressSeen.push(el.textContent.trim()); })
+      .observe(el, { attributes: true, childList: true, subtree: true, characterData: true });
+  }
+}"""
+
+
+def test_issue_47_item_5_the_exact_answer_replaces_the_quick_one_by_itself(page):
+    """The server's quick answer (its fallback) is followed by the exact one without a click,
+    in the assistant and in practice, with the search's progress shown meanwhile."""
     page.route("**/api/voltorb/solve", _as_budget_fallback)
     page.goto("/voltorb")
+    page.evaluate(_WATCH_PROGRESS)
     page.select_option("#assist-level", "2")
     _type_clues(page)
-    think = page.locator("#assist-think")
-    think.wait_for(state="visible")
-    assert page.locator("#assist-pwin").inner_text() == "—"
-    think.click()
-    # the exact search runs as a background job of the server's pool; the page polls it
     page.wait_for_function("document.querySelector('#assist-pwin').textContent !== '—'")
     expected = _solve(page, [])
     assert page.locator("#assist-pwin").inner_text() == f"{100 * expected['win_probability']:.2f}%"
     assert page.locator("#assist-recommended").inner_text().startswith("row 2, column 1 (optimal)")
-    assert page.locator("#assist-note").is_hidden() and think.is_hidden()
+    assert page.locator("#assist-note").is_hidden() and page.locator("#assist-think").is_hidden()
+    assert any(t.startswith("Working out the exact answer") for t in page.evaluate("progressSeen"))
     # a job is cancelled by its id; asking again for the same call finds the same job
     body = {"rows": " ".join(ROWS), "cols": " ".join(COLS), "level": 2}
     job = page.request.post("/api/voltorb/solve/exact", data=body).json()
@@ -549,6 +557,20 @@ def test_voltorb_1_keep_thinking_shows_the_optimum_when_it_exists(page):
     )
     assert page.request.get(f"/api/jobs/{job['job']}").json()["state"] == "done"
     assert page.request.get("/api/jobs/nosuchjob").status == 404
+    # practice: the overlay's quick answer is replaced the same way
+    page.click("#tab-practice")
+    page.select_option("#practice-level", "2")
+    page.fill("#practice-seed", "4")
+    page.press("#practice-seed", "Enter")
+    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    page.check("#practice-overlay")
+    page.wait_for_function("document.querySelector('#practice-pwin').textContent !== '—'")
+    deal = page.request.post("/api/voltorb/practice/new", data={"level": 2, "seed": 4}).json()
+    exact = page.request.post(
+        "/api/voltorb/solve/exact", data={"rows": deal["rows"], "cols": deal["cols"], "level": 2}
+    ).json()["result"]
+    assert page.locator("#practice-pwin").inner_text() == f"{100 * exact['win_probability']:.2f}%"
+    assert page.locator("#practice-note").is_hidden()
 
 
 def _as_quick_review(route):
@@ -719,3 +741,90 @@ def test_issue_26_item_4_the_page_shows_the_levels_optimal_win_rate(page):
     page.locator("#tab-practice").click()
     page.select_option("#practice-level", "5")
     assert page.locator("#practice-level-rate").inner_text() == texts[5]
+
+
+def _lose_a_practice_round(page, level=1, seed=12345):
+    """Start practice round (level, seed) and flip one of its Voltorbs (the board comes from
+    the server's own answer for the round quit at once)."""
+    page.click("#tab-practice")
+    page.select_option("#practice-level", str(level))
+    page.fill("#practice-seed", str(seed))
+    page.press("#practice-seed", "Enter")
+    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    ended = page.request.post(
+        "/api/voltorb/practice/play", data={"level": level, "seed": seed, "quit": True}
+    ).json()
+    voltorb = next(r * 5 + c for r in range(5) for c in range(5) if ended["board"][r][c] == 0)
+    page.locator(f'#practice-board .vf-tile[data-tile="{voltorb}"]').click()
+    page.locator("#practice-status").wait_for(state="visible")
+    return voltorb
+
+
+def test_issue_47_item_7_practice_rounds_are_kept_with_the_review_s_verdict(page):
+    page.goto("/voltorb")
+    _lose_a_practice_round(page)
+    page.click("#tab-history")
+    panel = page.locator("#history-panel")
+    assert (
+        "1 game · 0 wins (0 %) · current streak 0" in panel.locator(".history-stats").inner_text()
+    )
+    row = panel.locator("tbody tr")
+    assert row.count() == 1
+    assert "level 1, seed 12345" in row.inner_text() and "Voltorb" in row.inner_text()
+    # not reviewed yet: its Review button reviews it and keeps the verdict in words
+    row.locator(".history-review").click()
+    page.locator("#review-body").wait_for(state="visible")
+    page.click("#tab-history")
+    page.wait_for_function("!document.querySelector('#history-panel .history-review')")
+    skill = panel.locator("td.history-skill").inner_text()
+    luck = panel.locator("td.history-luck").inner_text()
+    assert skill == "every flip optimal" or skill.startswith("gave away ")
+    assert luck.startswith(("lucky", "unlucky", "even"))
+    # kept over a reload; cleared on request (after a question)
+    page.reload()
+    page.click("#tab-history")
+    assert panel.locator("tbody tr").count() == 1
+    page.once("dialog", lambda dialog: dialog.accept())
+    panel.locator(".history-clear").click()
+    panel.locator(".history-empty").wait_for()
+    page.reload()
+    page.click("#tab-history")
+    assert panel.locator(".history-empty").count() == 1
+
+
+def test_issue_47_items_6_15_back_returns_to_the_tab_before_and_arrows_switch_tabs(page):
+    page.goto("/")
+    page.goto("/voltorb")
+    page.click("#tab-practice")
+    page.click("#tab-review")
+    page.go_back()
+    page.locator("#practice").wait_for(state="visible")
+    assert page.locator("#tab-practice").get_attribute("aria-selected") == "true"
+    page.go_back()
+    page.locator("#assist").wait_for(state="visible")
+    assert page.url.endswith("/voltorb")
+    page.go_forward()
+    page.locator("#practice").wait_for(state="visible")
+    page.reload()  # a reload keeps the tab
+    page.locator("#practice").wait_for(state="visible")
+    # the arrow keys move between the tabs (WAI-ARIA tabs)
+    page.locator("#tab-practice").focus()
+    page.keyboard.press("ArrowRight")
+    page.locator("#review").wait_for(state="visible")
+    page.keyboard.press("ArrowLeft")
+    page.keyboard.press("ArrowLeft")
+    page.locator("#assist").wait_for(state="visible")
+    assert page.evaluate("document.activeElement.id") == "tab-assist"
+    page.keyboard.press("End")
+    page.locator("#history").wait_for(state="visible")
+
+
+def test_issue_47_unreadable_storage_does_not_break_the_page(page):
+    page.goto("/voltorb")
+    page.evaluate(
+        """() => { for (const k of ['gamelab.voltorb.history', 'gamelab.voltorb.practice',
+                                    'gamelab.voltorb.assist']) localStorage.setItem(k, '{not json'); }"""
+    )
+    page.reload()
+    page.click("#tab-history")
+    page.locator("#history-panel .history-empty").wait_for()

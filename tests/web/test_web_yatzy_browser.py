@@ -193,7 +193,7 @@ def test_assistant_errors_show_the_library_message_and_the_bot_plays(page):
     wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
     page.click('#card button.score-btn[data-box="chance"]')
     page.locator("#bot-log li").wait_for()
-    assert "plays for the expected score" in page.locator("#bot-log li").inner_text()
+    assert "played for the expected score" in page.locator("#bot-log li").inner_text()
     assert "expected final" in page.locator("#bot-log li").inner_text()
     # its turn is said next to your dice, numbered as on the card (turn 13; it said 14)
     assert page.locator("#bot-last").inner_text().startswith("The bot's turn 13: rolled ")
@@ -581,3 +581,62 @@ def test_while_only_the_bot_warms_the_header_says_so_and_the_coach_answers(page)
     page.locator("#dice .die").first.wait_for()
     page.click("#hint")
     page.locator("#coach tr.option.best").wait_for()  # the coach answers meanwhile
+
+
+DICE_JS = "() => [...document.querySelectorAll('#dice .die')].map((d) => d.dataset.face).join('')"
+
+
+def test_yatzy_47_1_an_undone_roll_is_drawn_afresh_and_the_review_says_so(page):
+    """Issue 47, item 1: Undo showed the future dice (seed 31: R -> 51335; Undo; hold die 1,
+    R -> 41335; Undo; R -> 51335 again), so any score could be improved. A roll made again
+    after a take-back is drawn afresh, and the review says the game had take-backs."""
+    page.goto("/yatzy?rules=yatzy&seed=31&opponent=none")
+    wait_until(page, "document.querySelector('#turn-line').textContent.includes('2 rerolls left')")
+    first = page.evaluate(DICE_JS)
+
+    def roll_then_undo(hold_first=False):
+        if hold_first:
+            page.click("#dice .die >> nth=0")
+        page.keyboard.press("r")
+        wait_until(page, "document.querySelector('#turn-line').textContent.includes('1 reroll')")
+        seen = page.evaluate(DICE_JS)
+        page.click("#undo")
+        wait_until(page, "document.querySelector('#turn-line').textContent.includes('2 rerolls')")
+        assert page.evaluate(DICE_JS) == first  # the position before the roll, as it was
+        return seen
+
+    rolls = [roll_then_undo(), roll_then_undo(hold_first=True), roll_then_undo()]
+    assert rolls[0] == "51335"  # the seed's own roll, as the issue saw it
+    # no later roll repeats what an earlier one showed in the slots it rerolled
+    assert rolls[1][1:] != rolls[0][1:] and rolls[2] != rolls[0] and rolls[2] != rolls[1]
+    page.keyboard.press("r")
+    wait_until(page, "document.querySelector('#turn-line').textContent.includes('1 reroll')")
+    page.click("#tab-review")
+    page.locator("#review-takebacks").wait_for()
+    assert "taken back 3 times" in page.locator("#review-takebacks").inner_text()
+    first_row = page.locator('#review-decisions tbody tr[data-decision="1"]')
+    assert "after an undo" in first_row.inner_text()
+    # the server agrees: the same record replays the same dice, and says so in its review
+    saved = json.loads(page.evaluate("() => localStorage.getItem('gamelab.yatzy.game')"))
+    assert saved["takebacks"] == 3 and saved["draws"] == [3]
+    body = {"rules": "yatzy", "seed": 31, "moves": saved["moves"], "draws": [3], "takebacks": 3}
+    view = page.request.post("/api/yatzy/game", data=body).json()
+    assert "".join(map(str, view["dice"])) == page.evaluate(DICE_JS) != rolls[2]
+
+
+def test_yatzy_47_2_a_sure_win_still_scores_the_most_it_can(page):
+    """Issue 47, item 2: once its P(win) was 100 % the win-play bot rerolled all five and gave
+    points away (the first of many tied options). Seed 1 from a card with only Yatzy and
+    Chance open: you score 0 in Yatzy and then Chance, and the bot's last turn is a sure win
+    (before the fix: 'keep -' twice, 4.04 and 0.19 points below the best)."""
+    start = CARD_TEXT + ",full_house=20"
+    page.goto(f"/yatzy?rules=yatzy&seed=1&opponent=win&start={start}")
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 14 of 15')")
+    page.click('#card button.score-btn[data-box="yatzy"]')
+    wait_until(page, "document.querySelectorAll('#bot-log li').length === 1")
+    page.click('#card button.score-btn[data-box="chance"]')
+    wait_until(page, "document.querySelectorAll('#bot-log li').length === 2")
+    last = page.locator("#bot-log li").first.inner_text()  # newest first
+    assert "P(bot wins) 100.0%" in last, last
+    assert "below the best" not in last, last
+    assert "rerolled all five" not in last, last

@@ -239,3 +239,47 @@ def test_25_7_tables_are_built_in_the_background_and_say_how_far(monkeypatch):
         time.sleep(0.02)
     done = tables.tables_status(yahtzee)
     assert done.progress is None and not done.building and builds == ["yahtzee"]
+
+
+def test_47_1_a_move_made_again_after_a_take_back_rolls_fresh_dice_and_the_bots_too():
+    """Issue 47, item 1: an undone roll came back the same, so a player could look ahead."""
+    from gamelab.yatzy.game import undo_view
+
+    rules = RULES["yatzy"]
+    straight = game_view(rules, 31, ["keep -"])
+    back = undo_view(rules, 31, ["keep -"])
+    assert back.takebacks == 1 and back.moves == [] and back.dice == game_view(rules, 31).dice
+    again = game_view(rules, 31, ["keep -"], draws=back.draws, takebacks=back.takebacks)
+    assert again.draws == [1] and again.dice != straight.dice
+    # a move made after the take-back replays the same from the record
+    assert game_view(rules, 31, ["keep -"], draws=[1], takebacks=1).dice == again.dice
+    # the bot's turn after a box taken back and chosen again is drawn afresh too
+    bot = game_view(rules, 3, ["box chance"], start=NEAR_END, opponent="optimal")
+    undone = undo_view(rules, 3, ["box chance"], NEAR_END, "optimal", bot.bot_moves)
+    assert undone.bot_moves == []
+    bot2 = game_view(rules, 3, ["box chance"], NEAR_END, "optimal", draws=[], takebacks=1)
+    assert bot2.bot_turn.rolls != bot.bot_turn.rolls and bot2.dice != bot.dice
+    review = review_game(rules, 3, ["box chance"], NEAR_END, "optimal", bot2.bot_moves,
+                         draws=[1], takebacks=1)  # fmt: skip
+    assert review.undone == [1] and review.takebacks == 1
+    assert "taken back once" in review.takebacks_note
+    with pytest.raises(ValueError, match="move 2.s take-back count 0 must be between"):
+        game_view(rules, 31, ["keep -", "keep -"], draws=[1, 0], takebacks=1)
+
+
+def test_47_2_the_win_bot_breaks_ties_by_the_expected_score_and_says_why_it_fell_back():
+    """Issue 47, item 2: with its win sure the bot took the first of the tied options
+    ('keep -' twice); between equal win chances it now takes the best expected score. A turn
+    played for the expected score says why."""
+    rules = RULES["yatzy"]
+    start = NEAR_END + ",full_house=20"
+    first = game_view(rules, 1, ["box yahtzee"], start, "win")
+    last = game_view(rules, 1, ["box yahtzee", "box chance"], start, "win", first.bot_moves)
+    turn = last.bot_turn
+    assert turn.policy == "win play" and turn.win_probability == 1.0
+    assert all(d.loss == 0.0 for d in turn.decisions), turn.decisions
+    fallback = game_view(rules, 1, ["box yahtzee"], start, "win", win_solve=False)
+    assert fallback.bot_turn.policy == "expected score"
+    assert fallback.bot_turn.reason == "its solve for the win did not finish within the time budget"
+    early = game_view(rules, 1, ["box chance"], "-", "win").bot_turn
+    assert early.reason == "it plays for the win in its last 8 turns"

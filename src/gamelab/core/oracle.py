@@ -6,13 +6,17 @@ move), the value of each action followed by optimal play (:meth:`Oracle.action_v
 optimal action. The regret of an action is ``value - action_value``: 0 for an optimal move,
 otherwise what the move costs in expectation, in the game's own unit (probability of winning,
 points, guesses, contacts). Summed over a game, the regrets are the expected loss against
-optimal play, free of the luck of the dice or the deal (:func:`percent_of_optimal`).
+optimal play, free of the luck of the dice or the deal (:func:`percent_of_optimal`); each
+decision's kept share of the value (:func:`kept_share`), compounded over the episode, is its
+score in [0, 100] (:func:`compounded_percent`; docs/envs.md, "Scores").
 
 Each game's oracle lives with the game (``gamelab.<game>.oracle``) over its exact solver;
 nothing here knows a game.
 
 >>> percent_of_optimal(250.0, 10.0), percent_of_optimal(-3.0, 1.0)
 (96.0, 75.0)
+>>> compounded_percent([kept_share(0.5, 0.25, 0.0), kept_share(-3.0, -4.0, -11.0)])
+43.75
 """
 
 from __future__ import annotations
@@ -65,16 +69,49 @@ def percent_of_optimal(optimal: float, loss: float) -> float:
     return 100.0 if loss == 0 else 0.0
 
 
+def kept_share(value: float, action_value: float, floor: float) -> float:
+    """The share of the state's value above the game's lowest return that a decision keeps:
+    ``(Q - L) / (V - L)`` for a state of value ``V``, an action of value ``Q`` and the lowest
+    return ``L``; in [0, 1] (rounding clipped), 1 where nothing is left to lose (``V <= L``)."""
+    if value - floor <= 1e-12:
+        return 1.0
+    return min(1.0, max(0.0, (action_value - floor) / (value - floor)))
+
+
+def compounded_percent(shares: list[float]) -> float:
+    """An episode's score: 100 times the product of its decisions' kept shares
+    (:func:`kept_share`), in [0, 100]; 100 for an episode without a decision. See docs/envs.md
+    ("Scores") for what its mean estimates."""
+    product = 1.0
+    for share in shares:
+        product *= share
+    return 100.0 * product
+
+
+def return_share_percent(optimal: float, loss: float, floor: float) -> float:
+    """``100 (V0 - loss - L) / (V0 - L)``: the return expected from the decisions taken, as a
+    percent of the optimum's, both above the lowest return ``L``. ``V0 - loss`` is an unbiased
+    estimate of the agent's expected return, so the mean over episodes is unbiased; one episode
+    can leave 0-100 (a lucky draw after a poor move)."""
+    if optimal - floor <= 1e-12:
+        return 100.0
+    return 100.0 * (optimal - loss - floor) / (optimal - floor)
+
+
 @dataclass
 class EpisodeSummary:
     """One episode against the oracle: its return, the optimum expected at the start, the
-    expected loss of the decisions taken (the sum of their regrets) and the share kept."""
+    expected loss of the decisions taken (the sum of their regrets), the episode's score
+    (``percent_of_optimal``: the decisions' kept shares compounded, always in [0, 100]) and the
+    unbiased return share (``return_percent_estimate``, :func:`return_share_percent`, which one
+    episode can push outside 0-100)."""
 
     episode_return: float
     optimal: float | None  # the start state's value (None without an oracle)
     loss: float | None  # sum of the regrets of the decisions
     decisions: int
-    percent_of_optimal: float | None
+    percent_of_optimal: float | None  # compounded_percent of the kept shares, in [0, 100]
+    return_percent_estimate: float | None  # return_share_percent: unbounded per episode
     illegal_action: bool = False
 
     @classmethod
@@ -83,16 +120,21 @@ class EpisodeSummary:
         episode_return: float,
         optimal: float | None,
         regrets: list[float],
+        shares: list[float],
+        floor: float,
         illegal_action: bool = False,
     ) -> EpisodeSummary:
+        """The summary of an episode whose decisions had `regrets` and kept `shares`
+        (:func:`kept_share`) of the value above the game's lowest return `floor`."""
         if optimal is None:
-            return cls(episode_return, None, None, len(regrets), None, illegal_action)
+            return cls(episode_return, None, None, len(regrets), None, None, illegal_action)
         loss = float(sum(regrets))
         return cls(
             episode_return,
             optimal,
             loss,
             len(regrets),
-            percent_of_optimal(optimal, loss),
+            compounded_percent(shares),
+            return_share_percent(optimal, loss, floor),
             illegal_action,
         )

@@ -182,9 +182,11 @@ def bounded_mean_interval(
     lower: float = 0.0,
     confidence: float = 0.95,
     resamples: int = 4000,
+    upper: float = math.inf,
 ) -> Estimate:
-    """Mean of values that cannot go below `lower` (coins, counts), with an interval that
-    cannot either: a percentile bootstrap (seeded, so the same data give the same interval).
+    """Mean of values that cannot go below `lower` (coins, counts) nor above `upper` (a
+    percent), with an interval that cannot either: a percentile bootstrap (seeded, so the same
+    data give the same interval).
 
     The t interval of skewed data near its bound (most campaigns win few coins, a few win
     many) reaches below the bound; every bootstrap mean is a mean of the data, so it cannot.
@@ -194,15 +196,19 @@ def bounded_mean_interval(
         raise ValueError("need at least one value for a mean")
     if (x < lower).any():
         raise ValueError(f"values must be at least {lower}, got {x.min()}")
+    if (x > upper).any():
+        raise ValueError(f"values must be at most {upper}, got {x.max()}")
     if not 0 < confidence < 1:
         raise ValueError(f"confidence must be strictly between 0 and 1, got {confidence}")
     mean = float(x.mean())
     if x.size == 1:
-        return Estimate(mean, lower, math.inf, 1, confidence)
+        return Estimate(mean, lower, upper, 1, confidence)
     rng = np.random.default_rng(np.random.SeedSequence(0))
     means = x[rng.integers(0, x.size, size=(resamples, x.size))].mean(axis=1)
     lo, hi = np.quantile(means, [(1 - confidence) / 2, (1 + confidence) / 2])
-    return Estimate(mean, max(lower, float(lo)), float(hi), int(x.size), confidence)
+    # a mean of the data lies between its extremes; min/max only absorb rounding
+    lo, hi = max(lower, min(mean, float(lo))), min(upper, max(mean, float(hi)))
+    return Estimate(mean, lo, hi, int(x.size), confidence)
 
 
 def mean_interval_from_moments(

@@ -10,12 +10,16 @@ action). The environments run with ``regret=True``, so each episode's summary gi
 measures: the optimum expected at the start V0, the loss (the sum of the decisions' regrets)
 and the decisions taken.
 
-Per agent, :func:`leaderboard` reports, each with a 95% interval over the episodes
-(:mod:`gamelab.core.stats`):
+Per agent, :func:`leaderboard` reports, each with a 95% interval over the episodes inside its
+natural bounds (:mod:`gamelab.core.stats`; docs/envs.md, "Scores"):
 
-* the mean return (t interval);
-* percent of optimal, the mean of the episodes' ``(V0 - loss) / V0`` (t interval; for Wordle's
-  negative returns ``V0 / (V0 - loss)``, see :class:`gamelab.core.oracle.EpisodeSummary`);
+* the score: the mean of the episodes' ``percent_of_optimal``, 100 times the product of the
+  decisions' kept shares ``(Q - L) / (V - L)`` (``L`` the game's lowest return), always in
+  [0, 100] (a percentile bootstrap, which stays inside);
+* the mean return (Wilson for Voltorb's 0/1 return, else a bootstrap above the lowest return);
+* the return share: the mean of the episodes' ``(V0 - loss - L) / (V0 - L)``, an unbiased
+  estimate of the expected return's share of the optimum, which one episode can push outside
+  0-100 (a t interval cut to [0, 100], where the share lies);
 * the regret per decision, the mean of the episodes' ``loss / decisions``, in the game's unit
   (a percentile bootstrap that stays at or above 0, as a regret does).
 
@@ -41,7 +45,13 @@ from typing import Any
 import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
-from gamelab.core.stats import Estimate, bounded_mean_interval, format_estimate, mean_interval
+from gamelab.core.stats import (
+    Estimate,
+    bounded_mean_interval,
+    format_estimate,
+    mean_interval,
+    wilson_interval,
+)
 
 AGENTS = ("random", "heuristic", "strong", "optimal")
 #: at most this many episodes per row (each is a task of the store)
@@ -59,6 +69,10 @@ class Environment:
     settings: tuple[tuple[str, Any], ...]
     version: int
     unit: str  # the unit of its regret
+    #: the lowest return of the game (the floor of the scores; the bound of the returns)
+    lowest_return: float
+    #: a return of 0 or 1 (a win): its mean gets a Wilson interval
+    binary_return: bool = False
     #: agents without a policy of their own in the library play as this one
     strong_is: str = "strong"
 
@@ -68,25 +82,41 @@ class Environment:
 
 
 ENVIRONMENTS: tuple[Environment, ...] = (
-    # version 4: episodes record their decisions (3: boards from the batched dealer)
-    Environment("VoltorbFlip level 3", "gamelab/VoltorbFlip-v0", (("level", 3),), 4, "P(win)"),
+    # version 5: episodes record the score in [0, 100] and the return share (4: their
+    # decisions; 3: boards from the batched dealer)
+    Environment(
+        "VoltorbFlip level 3",
+        "gamelab/VoltorbFlip-v0",
+        (("level", 3),),
+        5,
+        "P(win)",
+        lowest_return=0.0,
+        binary_return=True,
+    ),
     Environment(
         "YatzySolitaire yatzy",
         "gamelab/YatzySolitaire-v0",
         (("rules", "yatzy"),),
-        4,
+        5,
         "points",
+        lowest_return=0.0,
         strong_is="optimal",
     ),
     Environment(
-        "PokemonWordle gen1", "gamelab/PokemonWordle-v0", (("names", "gen1"),), 4, "guesses"
+        "PokemonWordle gen1",
+        "gamelab/PokemonWordle-v0",
+        (("names", "gen1"),),
+        5,
+        "guesses",
+        lowest_return=-11.0,  # the guess limit (10) used up unsolved
     ),
     Environment(
         "LatticeFold HPHPPHHPHPPH",
         "gamelab/LatticeFold-v0",
         (("sequence", "HPHPPHHPHPPH"),),
-        4,
+        5,
         "contacts",
+        lowest_return=-1.0,  # trapped
         strong_is="heuristic",
     ),
 )
@@ -131,11 +161,13 @@ class LeaderboardRow:
     agent: str
     plays_as: str  # the policy it played (``strong`` may play as ``optimal`` or ``heuristic``)
     episodes: int
-    mean_return: Estimate
-    percent_of_optimal: Estimate
+    mean_return: Estimate  # Wilson for a 0/1 return, else a bootstrap above the lowest return
+    percent_of_optimal: Estimate  # the mean score, a bootstrap inside [0, 100]
+    return_share: Estimate  # the mean return share, a t interval cut to [0, 100]
     regret_per_decision: Estimate  # in `unit`
     unit: str
     loss_per_episode: float  # the mean expected loss of an episode's decisions
+    shares_outside: int  # episodes whose return share left 0-100
     decisions_per_episode: float
 
 
@@ -251,6 +283,7 @@ def play_episode(item: tuple[str, str, int, int], _rng: Any = None) -> dict[str,
     return {
         "return": summary["episode_return"],
         "percent": summary["percent_of_optimal"],
+        "return_share": summary["return_percent_estimate"],
         "loss": summary["loss"],
         "optimal": summary["optimal"],
         "decisions": summary["decisions"],
@@ -314,21 +347,48 @@ def _row(environment: Environment, agent: str, results: list[dict[str, Any]]) ->
         agent=agent,
         plays_as=plays_as(environment, agent),
         episodes=len(results),
-        mean_return=mean_interval([r["return"] for r in results]),
-        percent_of_optimal=mean_interval([r["percent"] for r in results]),
+        mean_return=return_interval(environment, [r["return"] for r in results]),
+        percent_of_optimal=bounded_mean_interval(
+            [r["percent"] for r in results], lower=0.0, upper=100.0
+        ),
+        return_share=share_interval([r["return_share"] for r in results]),
         regret_per_decision=bounded_mean_interval(regrets, lower=0.0),
         unit=environment.unit,
         loss_per_episode=float(np.mean([r["loss"] for r in results])),
+        shares_outside=sum(not -1e-9 <= r["return_share"] <= 100 + 1e-9 for r in results),
         decisions_per_episode=float(np.mean([r["decisions"] for r in results])),
     )
+
+
+def return_interval(environment: Environment, returns: list[float]) -> Estimate:
+    """The mean return with an interval inside the game's returns: Wilson for a 0/1 return
+    (a win), else a percentile bootstrap (a mean of returns lies between the lowest and the
+    highest)."""
+    if environment.binary_return:
+        wins = sum(returns)
+        if not all(r in (0.0, 1.0) for r in returns):
+            raise ValueError(f"{environment.name}: returns must be 0 or 1")
+        return wilson_interval(wins, len(returns))
+    return bounded_mean_interval(returns, lower=environment.lowest_return)
+
+
+def share_interval(shares: list[float]) -> Estimate:
+    """The mean of the episodes' return shares (unbiased, but one episode can leave 0-100) with
+    a t interval intersected with [0, 100], where the share it estimates lies: an interval that
+    covers the true share keeps covering it once cut, so the cut loses no coverage (an
+    interval wholly outside, which covers nothing, becomes the nearest bound)."""
+    est = mean_interval(shares)
+    lo, hi = (min(100.0, max(0.0, x)) for x in (est.lo, est.hi))
+    return Estimate(est.value, lo, hi, est.n, est.confidence)
 
 
 #: the leaderboard as a table (:func:`table_cells` gives a row's cells), for every shell
 TABLE_COLUMNS = (
     "environment",
     "agent",
+    "score % (95% CI)",
     "mean return (95% CI)",
-    "% of optimal (95% CI)",
+    "return share % (95% CI)",
     "regret per decision (95% CI)",
     "decisions per episode",
 )
@@ -340,8 +400,9 @@ def table_cells(row: LeaderboardRow) -> list[str]:
     return [
         row.environment,
         agent,
-        format_estimate(row.mean_return, ".3f"),
         format_estimate(row.percent_of_optimal, ".1f"),
+        format_estimate(row.mean_return, ".3f"),
+        format_estimate(row.return_share, ".1f"),
         f"{format_estimate(row.regret_per_decision, '.4f')} {row.unit}",
         f"{row.decisions_per_episode:.1f}",
     ]

@@ -3,7 +3,8 @@
 A thin shell over the state protocol (``gamelab.oware.state``, ``gamelab.yatzy.state``) and the
 oracles: agents take turns as the game says (chance, the Yatzy dice, is drawn from the
 environment's seeded generator), each observation is ``{"observation": ..., "action_mask": ...}``
-(the mask is all zeros when it is not the agent's turn), rewards come at the end (+1 win, -1
+(the mask is all zeros when it is not the agent's turn) and the agent to move also finds its
+mask in ``infos[agent]["action_mask"]`` (PettingZoo's two conventions), rewards come at the end (+1 win, -1
 loss, 0 draw) and ``infos[agent]["regret"]`` holds what the agent's last move cost against the
 oracle (``regret=True``): for Owaré in seeds, exact from the endgame tablebase where the board
 holds at most ``tablebase_seeds`` seeds and the engine's estimate at ``depth`` plies elsewhere
@@ -12,7 +13,10 @@ Yatzy in expected points of the agent's own final score (the expected-score opti
 :class:`gamelab.yatzy.oracle.YatzyOracle`) and, in the agent's last ``win_turns`` turns (3 by
 default), ``infos[agent]["win_regret"]``: what the move cost in P(win) + P(tie)/2 against win
 play versus an expected-score opponent (:class:`gamelab.yatzy.win_oracle.WinPlayOracle`).
-Owaré is played on a lean stepper of its rules (:class:`gamelab.oware.stepper.GameStepper`).
+Both are played on lean steppers of their rules (:class:`gamelab.oware.stepper.GameStepper`,
+:class:`gamelab.yatzy.stepper.DuelStepper`); the protocol's state is built only for the oracle,
+the text and the picture. ``pickle`` and ``copy.deepcopy`` work mid-game with the oracle on and
+the copy goes on as the original would (the oracle, a cache of exact values, is rebuilt).
 
 An illegal (masked) action raises :class:`gamelab.core.state.IllegalActionError` and changes
 nothing (PettingZoo agents sample from the mask).
@@ -29,13 +33,17 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from gamelab.core.state import illegal, resolve_chance
+from gamelab.core.state import illegal
 from gamelab.envs.render import picture
 from gamelab.oware.rules import TABLEBASE_SEEDS
+from gamelab.yatzy.rules import ROLLS
 
 
 class GameAEC(AECEnv):
-    """A two-player game of the state protocol as a PettingZoo AEC environment."""
+    """A two-player game as a PettingZoo AEC environment, played on a lean stepper of its rules
+    (``stepper``: ``reset``, ``step``, ``to_move``, ``done``, ``returns``, ``state``); the
+    protocol's state is built from it only when something asks (the oracle, the text, the
+    picture) and kept in step from then on."""
 
     metadata: dict[str, Any] = {
         "render_modes": ["ansi", "rgb_array"],
@@ -55,11 +63,12 @@ class GameAEC(AECEnv):
         self.render_mode = render_mode
         self.with_regret = bool(regret)
         self.possible_agents = list(agents)
+        self._player = {a: k for k, a in enumerate(agents)}
         self.action_spaces = {a: spaces.Discrete(game.num_actions) for a in agents}
         self._oracle: Any = None
         self._rng = np.random.default_rng()
         self._state: Any = None
-        self.stepper: Any = None  # a lean stepper of the rules (Owaré's), if the game has one
+        self.stepper: Any = None
 
     # -- what each game says -------------------------------------------------------------
     def make_oracle(self) -> Any:
@@ -67,6 +76,21 @@ class GameAEC(AECEnv):
 
     def features(self, player: int) -> np.ndarray:
         raise NotImplementedError
+
+    def mover_mask(self) -> np.ndarray:
+        """The legal actions of the player to move (int8, a new array)."""
+        raise NotImplementedError
+
+    def is_legal(self, action: int) -> bool:
+        raise NotImplementedError
+
+    def restart(self) -> None:
+        """A new game on the stepper (chance from ``self._rng``)."""
+        raise NotImplementedError
+
+    def sync(self, action: int) -> None:
+        """Apply to the protocol's state the action just stepped (and the chance it drew)."""
+        self._state.apply(action)
 
     def grid(self) -> np.ndarray:
         raise NotImplementedError
@@ -82,15 +106,10 @@ class GameAEC(AECEnv):
     # -- the PettingZoo API --------------------------------------------------------------
     @property
     def state(self) -> Any:
-        """The game's state (protocol); with a stepper, built on first use in a game and kept
-        in step from then on."""
-        if self._state is None and self.stepper is not None:
+        """The game's state (protocol), built on first use in a game and kept in step."""
+        if self._state is None:
             self._state = self.stepper.state()
         return self._state
-
-    @state.setter
-    def state(self, value: Any) -> None:
-        self._state = value
 
     @property
     def oracle(self) -> Any:
@@ -104,74 +123,54 @@ class GameAEC(AECEnv):
     def action_space(self, agent: str) -> spaces.Space:
         return self.action_spaces[agent]
 
-    def _resolve_chance(self) -> None:
-        resolve_chance(self.state, self._rng)
-
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        player = self.possible_agents.index(agent)
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        player = self._player[agent]
         st = self.stepper
-        if st is not None:
-            if not st.done and st.to_move == player:
-                mask[st.legal] = 1
-        elif not self.state.is_terminal() and self.state.current_player() == player:
-            mask[self.state.legal_actions()] = 1
+        if not st.done and st.to_move == player:
+            mask = self.mover_mask()
+        else:
+            mask = np.zeros(self.game.num_actions, dtype=np.int8)
         return {"observation": self.features(player), "action_mask": mask}
 
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         if seed is not None:
             self._rng = np.random.default_rng(seed)
-        if self.stepper is not None:
-            self.stepper.reset()
-            self._state = None
-        else:
-            self.state = self.game.new_initial_state()
-            self._resolve_chance()
+        self.restart()
+        self._state = None
         self.agents = list(self.possible_agents)
         self.rewards = {a: 0.0 for a in self.agents}
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
         self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
-        self.agent_selection = self.agents[self._player()]
-
-    def _player(self) -> int:
-        st = self.stepper
-        return st.to_move if st is not None else self.state.current_player()
+        self.agent_selection = self.possible_agents[self.stepper.to_move]
+        if not self.stepper.done:
+            self.infos[self.agent_selection]["action_mask"] = self.mover_mask()
 
     def step(self, action) -> None:
         agent = self.agent_selection
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        st = self.stepper
-        legal = st.legal if st is not None else self.state.legal_actions()
-        if action is None or int(action) not in legal:
+        if action is None or not self.is_legal(int(action)):
+            legal = np.flatnonzero(self.mover_mask()).tolist()
             raise illegal(action, legal, f"{self.game.name} ({self.state.to_text()})")
         action = int(action)
         self._cumulative_rewards[agent] = 0.0
-        info: dict[str, Any] = {}
-        if self.with_regret:
-            info = self.regret_info(self.state, action)
-        if st is not None:
-            st.step(action)
-            if self._state is not None:
-                self._state.apply(action)
-            over = st.done
-        else:
-            self.state.apply(action)
-            self._resolve_chance()
-            over = self.state.is_terminal()
-        self.rewards = {a: 0.0 for a in self.agents}
+        info: dict[str, Any] = self.regret_info(self.state, action) if self.with_regret else {}
+        st = self.stepper
+        st.step(action)
+        if self._state is not None:
+            self.sync(action)
         self.infos[agent] = info
-        if over:
-            returns = st.returns() if st is not None else self.state.returns()
-            for a, r in zip(self.possible_agents, returns, strict=True):
-                self.rewards[a] = float(r)
+        if st.done:
+            self.rewards = dict(zip(self.possible_agents, map(float, st.returns()), strict=True))
             self.terminations = {a: True for a in self.agents}
-            self.agent_selection = self.possible_agents[1 - self.possible_agents.index(agent)]
+            self.agent_selection = self.possible_agents[1 - self._player[agent]]
         else:
-            self.agent_selection = self.possible_agents[self._player()]
+            self.rewards = {a: 0.0 for a in self.agents}
+            self.agent_selection = following = self.possible_agents[st.to_move]
+            self.infos[following]["action_mask"] = self.mover_mask()
         self._accumulate_rewards()
 
     def render(self):
@@ -183,6 +182,16 @@ class GameAEC(AECEnv):
 
     def close(self) -> None:
         pass
+
+    # -- copies ----------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the oracle, a cache of exact values: a copy (``pickle``,
+        ``copy.deepcopy``) builds its own when it first needs one and, the values being exact,
+        reports the same regrets. The generator, the stepper and the game so far are copied, so
+        the copy's future is the original's."""
+        state = self.__dict__.copy()
+        state["_oracle"] = None
+        return state
 
 
 class OwareEnv(GameAEC):
@@ -245,6 +254,17 @@ class OwareEnv(GameAEC):
     def text(self) -> str:
         return str(self.state)
 
+    def mover_mask(self) -> np.ndarray:
+        mask = np.zeros(6, dtype=np.int8)
+        mask[self.stepper.legal] = 1
+        return mask
+
+    def is_legal(self, action: int) -> bool:
+        return action in self.stepper.legal
+
+    def restart(self) -> None:
+        self.stepper.reset()
+
     def features(self, player: int) -> np.ndarray:
         st = self.stepper
         h, s = st.houses, st.stores
@@ -263,7 +283,9 @@ class YatzyDuelEnv(GameAEC):
     """Two-player Yatzy (:class:`gamelab.yatzy.state.YatzyGame` with ``players=2``) under
     `rules`; agents ``player_0`` (starts every round) and ``player_1``. Actions as in
     :class:`gamelab.envs.single.YatzySolitaireEnv`. Observation (integers): the dice (count per
-    face), the rolls left, the agent's card (points per box, -1 open) then the opponent's."""
+    face), the rolls left, the agent's card (points per box, -1 open) then the opponent's.
+    Played on :class:`gamelab.yatzy.stepper.DuelStepper` (the dice drawn as the protocol's
+    chance nodes would be, from the environment's generator)."""
 
     metadata = {**GameAEC.metadata, "name": "gamelab_yatzy_duel_v0"}
 
@@ -276,13 +298,17 @@ class YatzyDuelEnv(GameAEC):
     ) -> None:
         from gamelab.yatzy.rules import get_rules
         from gamelab.yatzy.state import YatzyGame
-        from gamelab.yatzy.win_oracle import WinPlayOracle, check_turns
+        from gamelab.yatzy.stepper import DuelStepper
+        from gamelab.yatzy.win_oracle import check_turns
 
         game = YatzyGame(get_rules(rules), players=2)
         super().__init__(game, ("player_0", "player_1"), render_mode, regret)
+        self.stepper = DuelStepper(game)
         self.win_turns = check_turns(game.rules, win_turns)
-        self._win = WinPlayOracle(game.rules, win_turns) if regret and win_turns else None
+        self._win: Any = None
+        self._make_win()
         n = game.rules.n_boxes
+        self._no_dice = np.zeros(6, dtype=np.int64)
         self.observation_spaces = {
             a: spaces.Dict(
                 {
@@ -292,6 +318,12 @@ class YatzyDuelEnv(GameAEC):
             )
             for a in self.possible_agents
         }
+
+    def _make_win(self) -> None:
+        from gamelab.yatzy.win_oracle import WinPlayOracle
+
+        if self.with_regret and self.win_turns:
+            self._win = WinPlayOracle(self.game.rules, self.win_turns)
 
     def make_oracle(self) -> Any:
         from gamelab.yatzy.oracle import YatzyOracle
@@ -305,12 +337,26 @@ class YatzyDuelEnv(GameAEC):
             info["win_regret"] = max(0.0, max(values.values()) - values[action])
         return info
 
+    def mover_mask(self) -> np.ndarray:
+        return self.stepper.mask.copy()
+
+    def is_legal(self, action: int) -> bool:
+        return 0 <= action < self.game.num_actions and bool(self.stepper.mask[action])
+
+    def restart(self) -> None:
+        self.stepper.reset(self._rng)
+
+    def sync(self, action: int) -> None:
+        self.stepper.sync(self._state, action)
+
     def features(self, player: int) -> np.ndarray:
-        s = self.state
-        dice = s.dice if s.dice is not None else np.zeros(6, dtype=np.int64)
-        cards = [s.cards[player], s.cards[1 - player]]
-        entries = [-1 if v is None else v for c in cards for v in c.entries]
-        return np.array([*dice, s.rolls_left, *entries], dtype=np.int64)
+        st = self.stepper
+        if st.done:
+            dice, rolls = self._no_dice, 0
+        else:
+            dice, rolls = ROLLS[st.roll], st.rolls_left
+        own, other = st.card_of(player), st.card_of(1 - player)
+        return np.concatenate((dice, (rolls,), own, other))
 
     def grid(self) -> np.ndarray:
         s = self.state
@@ -324,6 +370,15 @@ class YatzyDuelEnv(GameAEC):
             for k, f in enumerate(faces):
                 grid[0, k] = 3 + (f % 5)
         return grid
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = super().__getstate__()
+        state["_win"] = None  # a cache too (one solve per turn): the copy makes its own
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        self.__dict__.update(state)
+        self._make_win()
 
 
 def oware_env(**kwargs: Any) -> OwareEnv:

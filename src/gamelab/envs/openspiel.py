@@ -13,8 +13,14 @@ run on them. :func:`register` adds, once per process:
 =============================  =====================================  ==========================
 
 Each is a thin wrapper over the game's state protocol adapter (``gamelab.<game>.state``):
-actions, chance outcomes, returns and the text of a state are the adapter's. OpenSpiel's state
-``clone()`` copies the adapter's state (``clone()``), not the game's tables.
+actions, chance outcomes, returns and the text of a state are the adapter's (Owaré's, played on
+the lean stepper of its rules for speed, :class:`gamelab.oware.stepper.GameStepper`). OpenSpiel's
+state ``clone()`` copies the adapter's state (``clone()``), not the game's tables; serialisation
+is OpenSpiel's (the Python state pickled). Observations come from the game's ``make_py_observer``
+(:mod:`gamelab.envs.observers`): ``observation_tensor`` / ``observation_string`` on every game
+and player, ``information_state_string`` on every game, ``information_state_tensor`` on the
+hidden-information games (Voltorb, Wordle), so ``rl_environment.Environment`` and OpenSpiel's
+learners run on all five.
 
 >>> import pyspiel; register()  # doctest: +SKIP
 >>> pyspiel.load_game("python_gamelab_yatzy(players=2)").num_players()  # doctest: +SKIP
@@ -26,6 +32,10 @@ from __future__ import annotations
 from typing import Any
 
 import pyspiel
+
+from gamelab.core.state import TERMINAL, illegal
+from gamelab.envs.observers import GameObserver, view_for
+from gamelab.oware.rules import Position
 
 _REGISTERED: set[str] = set()
 
@@ -80,64 +90,107 @@ def _bounds(kind: str, game: Any) -> tuple[float, float, int]:
     return -float(game.guess_limit + 1), -1.0, game.guess_limit + 1
 
 
+class _Held:
+    """A game's state inside an OpenSpiel state. OpenSpiel's ``clone`` deep-copies a Python
+    state's attributes; this one copies itself with the state's own ``clone()``, which shares
+    the game's tables instead of copying them."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: Any) -> None:
+        self.value = value
+
+    def __deepcopy__(self, memo: dict) -> _Held:
+        return _Held(self.value.clone())
+
+
 class ProtocolState(pyspiel.State):
-    """An OpenSpiel state over a state of gamelab's protocol."""
+    """An OpenSpiel state over a state of gamelab's protocol (``inner``)."""
 
     def __init__(self, game: Any, inner: Any) -> None:
         super().__init__(game)
-        self.inner = inner
+        self.held = _Held(inner)
+
+    @property
+    def inner(self) -> Any:
+        return self.held.value
 
     def current_player(self) -> int:
-        return int(self.inner.current_player())  # CHANCE = -1, TERMINAL = -4 as in OpenSpiel
+        return int(self.held.value.current_player())  # CHANCE -1, TERMINAL -4 as OpenSpiel's
 
     def _legal_actions(self, player: int) -> list[int]:
-        return [int(a) for a in self.inner.legal_actions()]
+        return [int(a) for a in self.held.value.legal_actions()]
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
-        return [(int(a), float(p)) for a, p in self.inner.chance_outcomes()]
+        return [(int(a), float(p)) for a, p in self.held.value.chance_outcomes()]
 
     def _apply_action(self, action: int) -> None:
-        self.inner.apply(int(action))
+        self.held.value.apply(int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
-        return str(self.inner.action_to_string(int(action)))
+        return str(self.held.value.action_to_string(int(action)))
 
     def is_terminal(self) -> bool:
-        return bool(self.inner.is_terminal())
+        return bool(self.held.value.is_terminal())
 
     def returns(self) -> list[float]:
-        return [float(r) for r in self.inner.returns()]
+        return [float(r) for r in self.held.value.returns()]
 
     def __str__(self) -> str:
-        return str(self.inner.to_text())
+        return str(self.held.value.to_text())
 
-    def __deepcopy__(self, memo: dict) -> ProtocolState:
-        out = ProtocolState(self.get_game(), self.inner.clone())
-        for action in self.history():  # OpenSpiel keeps the history on its side
-            out._history_only(action)
-        return out
-
-    def _history_only(self, action: int) -> None:
-        """Record `action` in OpenSpiel's history without applying it (used by clone)."""
-        inner, self.inner = self.inner, _NoOp()
-        try:
-            self.apply_action(action)
-        finally:
-            self.inner = inner
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self.clone()
 
 
-class _NoOp:
-    def apply(self, action: int) -> None:
-        pass
+class OwareSpielState(pyspiel.State):
+    """Owaré on the lean stepper of its rules (:class:`gamelab.oware.stepper.GameStepper`,
+    played side by side with the protocol's state in the tests): a random playout calls the
+    state several times per move through OpenSpiel's C++ layer, so each call does as little as
+    it can. The text is the protocol's (start position, then the moves)."""
+
+    def __init__(self, game: Any, stepper: Any) -> None:
+        super().__init__(game)
+        self.held = _Held(stepper)
+
+    @property
+    def inner(self) -> Any:
+        return self.held.value
 
     def current_player(self) -> int:
-        return 0
+        st = self.held.value
+        return TERMINAL if st.done else st.to_move
 
-    def legal_actions(self) -> list[int]:
-        return []
+    def _legal_actions(self, player: int) -> list[int]:
+        return self.held.value.legal
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         return []
+
+    def _apply_action(self, action: int) -> None:
+        st = self.held.value
+        if action not in st.legal:
+            raise illegal(action, st.legal, f"Owaré ({self})")
+        st.step(action)
+
+    def _action_to_string(self, player: int, action: int) -> str:
+        from gamelab.oware.rules import move_letter
+
+        return move_letter(player, int(action))
+
+    def is_terminal(self) -> bool:
+        return bool(self.held.value.done)
+
+    def returns(self) -> list[float]:
+        return list(self.held.value.returns())
+
+    def __str__(self) -> str:
+        st = self.held.value
+        start = st.game.start or Position.initial(st.rules)
+        return f"{start.to_text()}: {' '.join(map(str, st.moves))}".rstrip()
+
+    def __deepcopy__(self, memo: dict) -> Any:
+        return self.clone()
 
 
 def _game_class(kind: str, game_type: Any) -> type:
@@ -145,6 +198,7 @@ def _game_class(kind: str, game_type: Any) -> type:
         def __init__(self, params: dict[str, Any] | None = None) -> None:
             merged = {**_SPECS[kind][0], **(params or {})}
             self.inner = _make_game(merged, kind)
+            self.view = view_for(kind, self.inner)
             low, high, length = _bounds(kind, self.inner)
             info = pyspiel.GameInfo(
                 num_distinct_actions=int(self.inner.num_actions),
@@ -157,8 +211,18 @@ def _game_class(kind: str, game_type: Any) -> type:
             )
             super().__init__(game_type, info, merged)
 
-        def new_initial_state(self) -> ProtocolState:
+        def new_initial_state(self) -> Any:
+            if kind == "oware":
+                from gamelab.oware.stepper import GameStepper
+
+                stepper = GameStepper(self.inner)
+                stepper.reset()
+                return OwareSpielState(self, stepper)
             return ProtocolState(self, self.inner.new_initial_state())
+
+        def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> GameObserver:
+            """The observer OpenSpiel asks for (:mod:`gamelab.envs.observers`)."""
+            return GameObserver(self.view, iig_obs_type, params)
 
     ProtocolGame.__name__ = f"Gamelab{kind.capitalize()}Game"
     return ProtocolGame
@@ -195,10 +259,10 @@ def register() -> list[str]:
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
             max_num_players=players[1],
             min_num_players=players[0],
-            provides_information_state_string=False,
-            provides_information_state_tensor=False,
-            provides_observation_string=False,
-            provides_observation_tensor=False,
+            provides_information_state_string=True,
+            provides_information_state_tensor=information != "perfect",
+            provides_observation_string=True,
+            provides_observation_tensor=True,
             parameter_specification=params,
         )
         pyspiel.register_game(game_type, _game_class(kind, game_type))

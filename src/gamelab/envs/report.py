@@ -50,13 +50,18 @@ def build(section: Section, ctx: ReportContext) -> None:
     board = leaderboard(setting, backend=ctx.backend, store=ctx.store)
     section.text(
         "Each agent plays the same seeded episodes (episode k starts with env.reset(seed=k)) "
-        "with regret=True. Percent of optimal is the mean over episodes of (V0 - loss) / V0: V0 "
-        "the optimum expected at the start, loss the sum of the decisions' regrets, so it "
-        "measures the decisions, not the luck of the draw. Regret per decision is the mean of "
-        "the episodes' loss / decisions, in the game's unit. Intervals are 95% (t; a bootstrap "
-        "for the regret, which cannot go below 0). 'strong' is gamelab's published policy "
-        "(Voltorb MinRisk, Wordle best entropy); Yatzy's is the optimum and the lattice has "
-        "none move by move, so those rows play as shown."
+        "with regret=True. The score of an episode is 100 times the product, over its "
+        "decisions, of the share (Q - L) / (V - L) of the state's value each decision kept "
+        "(V the optimal value, Q the value of the action taken, L the game's lowest return): "
+        "it lies in [0, 100], is 100 for optimal play and holds no luck of the draw but which "
+        "positions were reached. The return share is the mean of (V0 - loss - L) / (V0 - L) "
+        "(V0 the optimum at the start, loss the sum of the regrets): unbiased for the expected "
+        "return's share of the optimum, but one episode can leave 0-100. Regret per decision "
+        "is the mean of the episodes' loss / decisions, in the game's unit. Intervals are 95% "
+        "and inside their bounds: a bootstrap for the score and the regret, Wilson for a 0/1 "
+        "return, a t interval cut to [0, 100] for the share. 'strong' is gamelab's published "
+        "policy (Voltorb MinRisk, Wordle best entropy); Yatzy's is the optimum and the lattice "
+        "has none move by move, so those rows play as shown."
     )
     section.table(
         "leaderboard",
@@ -68,15 +73,15 @@ def build(section: Section, ctx: ReportContext) -> None:
     section.figure(
         "percent_of_optimal",
         percent_figure(board),
-        caption="Percent of optimal per agent with its 95% interval (the optimum is 100 by "
-        "definition; an episode's percent can leave 0-100 after a lucky or unlucky draw).",
+        caption="Each agent's score (percent of optimal, compounded over its decisions) with "
+        "its 95% interval; the optimum scores 100 by definition.",
     )
     heuristic = [
         f"{r.environment.split()[0]} {r.percent_of_optimal.value:.0f}%"
         for r in board.rows
         if r.agent == "heuristic"
     ]
-    section.set_headline("heuristic agents' % of optimal: " + ", ".join(heuristic))
+    section.set_headline("heuristic agents' score: " + ", ".join(heuristic))
 
 
 def percent_figure(board: Leaderboard) -> Any:
@@ -99,6 +104,6 @@ def percent_figure(board: Leaderboard) -> Any:
     ax.set_yticks(np.arange(len(environments)), [e.split()[0] for e in environments])
     ax.invert_yaxis()
     ax.axvline(100, color="black", linewidth=0.8)
-    ax.set_xlabel("% of optimal (mean over episodes, 95% interval)")
+    ax.set_xlabel("score, % of optimal (mean over episodes, 95% interval)")
     ax.legend(loc="lower center", bbox_to_anchor=(0.5, 1.0), ncol=len(agents), frameon=False)
     return fig

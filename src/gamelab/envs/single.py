@@ -4,7 +4,9 @@ Each environment is a thin shell over a game's state protocol adapter (``gamelab
 and its oracle (``gamelab.<game>.oracle``): chance (the deal, the answer, the dice) is drawn
 from the environment's seeded generator, the agent takes every player decision.
 
-* actions: ``Discrete(game.num_actions)``; ``info["action_mask"]`` (int8) marks the legal ones;
+* actions: ``Discrete(game.num_actions)``; ``info["action_mask"]`` (int8) marks the legal ones,
+  and so does the method ``action_masks()`` (sb3-contrib's ``MaskablePPO`` finds it through any
+  wrapper);
 * observations: a ``Dict`` of integer ``Box`` spaces (``gymnasium.spaces.flatten`` gives a
   vector), described by each class;
 * ``info["regret"]``: what the last action cost against optimal play, in the game's unit
@@ -13,7 +15,8 @@ from the environment's seeded generator, the agent takes every player decision.
   ``info["optimal_action"]`` with ``optimal_action=True`` (off by default, for the same reason);
 * at the end ``info["summary"]``: :class:`gamelab.core.oracle.EpisodeSummary` as a dict (the
   return, and with ``regret=True`` the optimum expected at the start, the expected loss of the
-  decisions and percent of optimal; None without it);
+  decisions, the episode's score ``percent_of_optimal`` in [0, 100] and the unbiased but
+  unbounded ``return_percent_estimate``: docs/envs.md, "Scores"; None without it);
 * ``render_mode="ansi"`` (text) or ``"rgb_array"`` (a picture of the board).
 
 **Illegal actions** (masked ones): with ``illegal_action="terminate"`` (the default, so that
@@ -22,7 +25,11 @@ the episode ends at once as a failed game: its return becomes the game's failure
 round lost, 0; Wordle: not solved, ``-(limit + 1)``; lattice: trapped, -1; Yatzy: the boxes
 left stay empty) and ``info["illegal_action"]`` is True. With ``illegal_action="raise"`` the
 step raises :class:`gamelab.core.state.IllegalActionError` and changes nothing. Stepping a
-finished episode raises ``RuntimeError``. Bad settings raise ``ValueError`` with the same
+finished episode raises ``RuntimeError``.
+
+**Copies**: ``pickle`` and ``copy.deepcopy`` work mid-episode with every option on, and the
+copy continues as the original would (the same chance draws, the same regrets); the oracle's
+caches are not copied, the copy solves again what it needs (:meth:`GameEnv.__getstate__`). Bad settings raise ``ValueError`` with the same
 messages as the command line (the games validate them).
 """
 
@@ -34,12 +41,14 @@ import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from gamelab.core.oracle import EpisodeSummary, Oracle
+from gamelab.core.oracle import EpisodeSummary, Oracle, kept_share
 from gamelab.core.state import illegal, resolve_chance
-from gamelab.envs.render import picture
+from gamelab.envs.render import CLUE, FACES, H_RESIDUE, P_RESIDUE, picture
 from gamelab.envs.seeding import first_uniforms, fits, generator_after, np_random
 
 ILLEGAL_ACTIONS = ("terminate", "raise")
+#: the pack level ``LatticeFold-v0`` plays when given no sequence and no level
+DEFAULT_LEVEL = 1
 
 
 class GameEnv(gym.Env):
@@ -98,7 +107,15 @@ class GameEnv(gym.Env):
         """The return of a game that fails at `state` (an illegal action)."""
         raise NotImplementedError
 
-    def grid(self) -> np.ndarray:
+    def lowest_return(self) -> float:
+        """The lowest return the game can give (the floor of the episode's score)."""
+        raise NotImplementedError
+
+    #: the side of a cell of the picture, in pixels
+    cell = 16
+
+    def grid(self) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
+        """The picture as palette indices (:mod:`gamelab.envs.render`) and cell labels."""
         raise NotImplementedError
 
     def text(self) -> str:
@@ -147,6 +164,16 @@ class GameEnv(gym.Env):
     def _resolve_chance(self) -> None:
         resolve_chance(self.state, self.np_random)
 
+    def action_masks(self) -> np.ndarray:
+        """The legal actions of the current state, 1 for legal (int8, one per action): the
+        method sb3-contrib's ``MaskablePPO`` looks for (``is_masking_supported``); the same
+        vector as ``info["action_mask"]``."""
+        if not self._started:
+            raise RuntimeError("no episode yet; call reset() first")
+        if self._done:
+            return np.zeros(self._n_actions, dtype=np.int8)
+        return self.action_mask()
+
     def action_mask(self) -> np.ndarray:
         if self.stepper is not None:
             return self.stepper.mask.copy()
@@ -164,6 +191,18 @@ class GameEnv(gym.Env):
         if self.stepper is not None:
             return np.flatnonzero(self.stepper.mask).tolist()
         return self._legal
+
+    # An oracle that reads a game's stepper (``stepper_value``, ``stepper_action_value``:
+    # Yatzy's, Voltorb's) answers without the protocol's state being built or kept in step.
+    def _oracle_value(self) -> float:
+        if self.stepper is not None and hasattr(self.oracle, "stepper_value"):
+            return float(self.oracle.stepper_value(self.stepper))
+        return self.oracle.value(self.state)
+
+    def _oracle_action_value(self, action: int) -> float:
+        if self.stepper is not None and hasattr(self.oracle, "stepper_action_value"):
+            return float(self.oracle.stepper_action_value(self.stepper, action))
+        return self.oracle.action_value(self.state, action)
 
     def _info(self) -> dict[str, Any]:
         info: dict[str, Any] = {"action_mask": self.action_mask()}
@@ -195,11 +234,10 @@ class GameEnv(gym.Env):
             self._resolve_chance()
             self._done = self.state.is_terminal()
         self._regrets: list[float] = []
+        self._shares: list[float] = []
         self._illegal = False
         self._return = 0.0
-        self._start_value = (
-            self.oracle.value(self.state) if self.with_regret and not self._done else None
-        )
+        self._start_value = self._oracle_value() if self.with_regret and not self._done else None
         return self.observe(), self._info()
 
     def step(self, action):
@@ -215,15 +253,13 @@ class GameEnv(gym.Env):
                 raise illegal(action, legal, f"{self.game.name} ({state.to_text()})")
             reward = self.failed_return(state) - self.score(state)
             if self.with_regret:
-                regret = max(0.0, self.oracle.value(state) - self.failed_return(state))
+                regret = self._judge(state, self._oracle_value(), self.failed_return(state))
             self._illegal = True
             self._done = True
         elif stepper is not None:
             if self.with_regret:
-                state = self.state
-                regret = max(
-                    0.0, self.oracle.value(state) - self.oracle.action_value(state, action)
-                )
+                # the stepper's oracle path: no protocol state is built
+                regret = self._judge(None, self._oracle_value(), self._oracle_action_value(action))
             reward = stepper.step(action)
             if self._state is not None:
                 stepper.sync(self._state, action)
@@ -232,8 +268,8 @@ class GameEnv(gym.Env):
             state = self.state
             before = self.score(state)
             if self.with_regret:
-                regret = max(
-                    0.0, self.oracle.value(state) - self.oracle.action_value(state, action)
+                regret = self._judge(
+                    state, self.oracle.value(state), self.oracle.action_value(state, action)
                 )
             state.apply(action)
             self._resolve_chance()
@@ -256,17 +292,35 @@ class GameEnv(gym.Env):
                 self._return,
                 self._start_value,
                 self._regrets if self.with_regret else [],
+                self._shares,
+                self.lowest_return(),
                 self._illegal,
             )
             info["summary"] = dict(vars(summary))  # plain fields (asdict copies deeply)
         obs = self.observe()
         return obs, float(reward), self._done, False, info
 
+    def _judge(self, state: Any, value: float, action_value: float) -> float:
+        """A decision's regret; its kept share of the value goes to the episode's score."""
+        self._shares.append(kept_share(value, action_value, self.lowest_return()))
+        return max(0.0, value - action_value)
+
+    # -- copies ------------------------------------------------------------------------------
+    def __getstate__(self) -> dict[str, Any]:
+        """Everything but the oracle, which is a cache of exact values (numba dictionaries, a
+        solver's memo): a copy (``pickle``, ``copy.deepcopy``) builds its own when it first needs
+        one, and since the values are exact it reports the same regrets. The generator, the
+        stepper and the episode so far are copied, so the copy's future is the original's."""
+        state = self.__dict__.copy()
+        state["_oracle"] = None
+        return state
+
     def render(self):
         if self.render_mode == "ansi":
             return self.text()
         if self.render_mode == "rgb_array":
-            return picture(self.grid())
+            grid, labels = self.grid()
+            return picture(grid, self.cell, labels)
         return None
 
 
@@ -315,6 +369,9 @@ class VoltorbFlipEnv(GameEnv):
     def failed_return(self, state: Any) -> float:
         return 0.0
 
+    def lowest_return(self) -> float:
+        return 0.0
+
     def text(self) -> str:
         r = self.state.round
         c = r.clues
@@ -330,12 +387,25 @@ class VoltorbFlipEnv(GameEnv):
         lines.append(f"coins {r.coins}" + (f" ({r.outcome})" if r.outcome else ""))
         return "\n".join(lines)
 
-    def grid(self) -> np.ndarray:
+    cell = 32
+
+    def grid(self) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
+        """The 5 x 5 tiles (grey hidden; a flipped one its card: V red, 1 white, 2 green,
+        3 blue) and the clues: each row's sum over its Voltorbs to its right, each column's
+        below it."""
         r = self.state.round
-        grid = np.ones((5, 5), dtype=np.int64)
+        c = r.clues
+        grid = np.ones((6, 6), dtype=np.int64)
+        grid[5, 5] = 0
+        labels = {}
         for tile, value in r.revealed.items():
             grid[divmod(tile, 5)] = (2, 3, 4, 5)[value]
-        return grid
+            labels[divmod(tile, 5)] = "V" if value == 0 else str(value)
+        for k in range(5):
+            grid[k, 5] = grid[5, k] = CLUE
+            labels[(k, 5)] = f"{c.row_sums[k]}\n{c.row_voltorbs[k]}"
+            labels[(5, k)] = f"{c.col_sums[k]}\n{c.col_voltorbs[k]}"
+        return grid, labels
 
 
 class YatzySolitaireEnv(GameEnv):
@@ -379,6 +449,9 @@ class YatzySolitaireEnv(GameEnv):
     def failed_return(self, state: Any) -> float:
         return float(state.cards[0].total)
 
+    def lowest_return(self) -> float:
+        return 0.0
+
     def observe(self) -> dict[str, np.ndarray]:
         st = self.stepper
         return {
@@ -395,17 +468,25 @@ class YatzySolitaireEnv(GameEnv):
         dice = dice_text(s.dice) if s.dice is not None else "-"
         return f"dice {dice}, rolls left {s.rolls_left}\ncard {s.cards[0].text()}\nscore {s.cards[0].total}"
 
-    def grid(self) -> np.ndarray:
+    def grid(self) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
+        """Row 0: the dice, each face its own colour and number, then the rolls left; row 2:
+        the card, box by box (grey open, green filled with its points)."""
         s = self.state
         n = self.game.rules.n_boxes
-        grid = np.zeros((3, max(n, 6)), dtype=np.int64)
+        grid = np.zeros((3, max(n, 7)), dtype=np.int64)
+        labels = {}
         if s.dice is not None:
             faces = [f for f in range(6) for _ in range(int(s.dice[f]))]
             for k, f in enumerate(faces):
-                grid[0, k] = 3 + (f % 5)
+                grid[0, k] = FACES[f]
+                labels[(0, k)] = str(f + 1)
+            grid[0, 6] = CLUE
+            labels[(0, 6)] = str(s.rolls_left)
         for b, v in enumerate(s.cards[0].entries):
             grid[2, b] = 1 if v is None else 4
-        return grid
+            if v is not None:
+                labels[(2, b)] = str(v)
+        return grid, labels
 
 
 class PokemonWordleEnv(GameEnv):
@@ -442,6 +523,9 @@ class PokemonWordleEnv(GameEnv):
     def failed_return(self, state: Any) -> float:
         return -float(self.game.guess_limit + 1)
 
+    def lowest_return(self) -> float:
+        return -float(self.game.guess_limit + 1)
+
     def observe(self) -> dict[str, np.ndarray]:
         limit = self.game.guess_limit
         guesses = np.full(limit, -1, dtype=np.int64)
@@ -455,7 +539,7 @@ class PokemonWordleEnv(GameEnv):
         rows = [self.state.row_text(k) for k in range(len(self.state.guesses))]
         return "\n".join(rows) if rows else "(no guess yet)"
 
-    def grid(self) -> np.ndarray:
+    def grid(self) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
         from gamelab.wordle.rules import pattern_colours
 
         length = self.game.table.words.length
@@ -464,12 +548,13 @@ class PokemonWordleEnv(GameEnv):
             name = self.game.table.words.guesses[self.state.guesses[k]]
             for j, c in enumerate(pattern_colours(code, len(name))):
                 grid[k, j] = (1, 6, 4)[c]
-        return grid
+        return grid, {}
 
 
 class LatticeFoldEnv(GameEnv):
     """Fold an HP chain move by move (:class:`gamelab.lattice.state.LatticeGame`): a typed
-    `sequence` or level `level` (1-based) of the default pack, on `lattice`.
+    `sequence` or level `level` (1-based) of the default pack, on `lattice`; with neither, pack
+    level :data:`DEFAULT_LEVEL` (HHPHPPHPPH, 10 residues).
 
     Action k appends move letter k (``R U L D``, then ``F B`` on the cubic lattice).
     Observation: ``sequence`` (1 for H), ``moves`` (the move indices so far, -1 after). Reward
@@ -486,8 +571,10 @@ class LatticeFoldEnv(GameEnv):
     ) -> None:
         from gamelab.lattice.state import LatticeGame
 
-        if (sequence is None) == (level is None):
-            raise ValueError("give either a sequence or a pack level")
+        if sequence is not None and level is not None:
+            raise ValueError("give either a sequence or a pack level, not both")
+        if sequence is None and level is None:
+            level = DEFAULT_LEVEL
         if level is not None:
             from gamelab.lattice.puzzle import load_pack
 
@@ -514,6 +601,9 @@ class LatticeFoldEnv(GameEnv):
         return LatticeOracle(self.game)
 
     def failed_return(self, state: Any) -> float:
+        return self.lowest_return()
+
+    def lowest_return(self) -> float:
         from gamelab.lattice.state import TRAPPED
 
         return TRAPPED
@@ -534,24 +624,51 @@ class LatticeFoldEnv(GameEnv):
 
         return coordinates(self.state.conformation, self.game.lattice)
 
-    def text(self) -> str:
+    def _layers(self) -> tuple[list[int], list[int], list[int], dict[tuple[int, int, int], int]]:
+        """The fold's x, y and z ranges (y downwards from the top) and {site: residue}."""
         sites = self._sites()
-        xs = [s[0] for s in sites]
-        ys = [s[1] for s in sites]
-        at = {(s[0], s[1]): k for k, s in enumerate(sites)}
-        rows = []
-        for y in range(max(ys), min(ys) - 1, -1):
-            row = ""
-            for x in range(min(xs), max(xs) + 1):
-                k = at.get((x, y))
-                row += "." if k is None else self.game.sequence[k]
-            rows.append(row)
-        return "\n".join(rows) + f"\nmoves {self.state.conformation or '-'}"
+        xs, ys, zs = ([s[i] for s in sites] for i in range(3))
+        at = {s: k for k, s in enumerate(sites)}
+        return (
+            list(range(min(xs), max(xs) + 1)),
+            list(range(max(ys), min(ys) - 1, -1)),
+            list(range(min(zs), max(zs) + 1)),
+            at,
+        )
 
-    def grid(self) -> np.ndarray:
+    def text(self) -> str:
+        """The fold, H and P on their sites (on the cubic lattice one labelled layer a z)."""
+        xs, ys, zs, at = self._layers()
+        seq = self.game.sequence
+        blocks = []
+        for z in zs:
+            rows = ["".join(seq[at[(x, y, z)]] if (x, y, z) in at else "." for x in xs) for y in ys]
+            if self.game.lattice != "square":
+                rows.insert(0, f"z = {z}")
+            blocks.append("\n".join(rows))
+        return "\n".join(blocks) + f"\nmoves {self.state.conformation or '-'}"
+
+    def grid(self) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
+        """Square lattice: the fold on a fixed (2n - 1)-square frame around the first residue
+        (H dark, P light). Cubic: one panel a layer z, side by side over the fold's extent, each
+        under a header cell that shows its z."""
         n = self.game.length
-        sites = self._sites()
-        grid = np.zeros((2 * n - 1, 2 * n - 1), dtype=np.int64)
-        for k, (x, y, _z) in enumerate(sites):
-            grid[n - 1 - y, n - 1 + x] = 7 if self.game.sequence[k] == "H" else 3
-        return grid
+        seq = self.game.sequence
+        if self.game.lattice == "square":
+            grid = np.zeros((2 * n - 1, 2 * n - 1), dtype=np.int64)
+            for k, (x, y, _z) in enumerate(self._sites()):
+                grid[n - 1 - y, n - 1 + x] = H_RESIDUE if seq[k] == "H" else P_RESIDUE
+            return grid, {}
+        xs, ys, zs, at = self._layers()
+        width = len(xs) + 1
+        grid = np.zeros((len(ys) + 1, width * len(zs) - 1), dtype=np.int64)
+        labels = {}
+        for p, z in enumerate(zs):
+            grid[0, p * width] = CLUE
+            labels[(0, p * width)] = str(z)
+            for i, y in enumerate(ys):
+                for j, x in enumerate(xs):
+                    residue = at.get((x, y, z))
+                    if residue is not None:
+                        grid[1 + i, p * width + j] = H_RESIDUE if seq[residue] == "H" else P_RESIDUE
+        return grid, labels

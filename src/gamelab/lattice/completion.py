@@ -10,8 +10,11 @@ residue still to place can add (at most its free neighbour sites, ``2 * dims - 2
 residue and one more for the last, and only with earlier H residues of the other parity: on the
 square and cubic lattices neighbouring sites differ in parity).
 
-Cost: the number of completions visited; a few milliseconds for 10 residues, up to seconds for
-the 16-18 residues of the pack's hardest levels from an empty start.
+Cost: the number of completions visited. The search runs in one numba kernel
+(:func:`gamelab.lattice._completion_kernels.completion_search`); ``python=True`` runs this
+module's plain recursion instead, its twin (a few milliseconds for 10 residues, up to seconds
+for the 16-18 residues of the pack's hardest levels from an empty start; the kernel is about a
+hundred times faster).
 
 >>> best_completion("HPPHPPH", "RU")
 2
@@ -19,6 +22,11 @@ the 16-18 residues of the pack's hardest levels from an empty start.
 
 from __future__ import annotations
 
+from functools import lru_cache
+
+import numpy as np
+
+from gamelab.lattice._completion_kernels import completion_search
 from gamelab.lattice.rules import MOVES, coordinates, dimensions, hh_score, parse_sequence
 
 
@@ -36,12 +44,32 @@ def _caps(seq: str, dims: int) -> list[int]:
     return out
 
 
+@lru_cache(maxsize=64)
+def completion_tables(sequence: str, lattice: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The kernel's tables of a sequence on a lattice, made once: H marks (int8), the unit
+    steps (moves x 3) and ``rest[k]``, what residues k.. can still add (:func:`_caps`)."""
+    seq = parse_sequence(sequence)
+    vectors = [coordinates(m, lattice)[1] for m in MOVES[lattice]]
+    caps = _caps(seq, dimensions(lattice))
+    rest = np.zeros(len(seq) + 1, dtype=np.int64)
+    for k in range(len(seq) - 1, -1, -1):
+        rest[k] = rest[k + 1] + caps[k]
+    is_h = np.array([c == "H" for c in seq], dtype=np.int8)
+    return is_h, np.array(vectors, dtype=np.int64), rest
+
+
 def best_completion(
-    sequence: str, prefix: str, lattice: str = "square", cap: int | None = None
+    sequence: str,
+    prefix: str,
+    lattice: str = "square",
+    cap: int | None = None,
+    *,
+    python: bool = False,
 ) -> int | None:
     """The most HH contacts of a complete fold starting with the moves `prefix` (None: trapped).
 
-    `cap` is an upper bound known beforehand (the sequence's best score over all folds)."""
+    `cap` is an upper bound known beforehand (the sequence's best score over all folds);
+    ``python=True`` searches in plain Python (the kernel's twin)."""
     seq = parse_sequence(sequence)
     n = len(seq)
     sites = coordinates(prefix, lattice)
@@ -49,6 +77,17 @@ def best_completion(
         raise ValueError(f"{prefix!r} has more moves than a chain of {n} allows")
     if len(set(sites)) != len(sites):
         raise ValueError(f"{prefix!r} is not self-avoiding")
+    if not python:
+        is_h, steps, left = completion_tables(seq, lattice)
+        found = completion_search(
+            is_h,
+            np.array(sites, dtype=np.int64),
+            steps,
+            left,
+            np.int64(cap if cap is not None else left[0]),
+            dimensions(lattice) == 3,
+        )
+        return None if found < 0 else int(found)
     if len(sites) == n:
         return hh_score(seq, prefix, lattice)
     dims = dimensions(lattice)

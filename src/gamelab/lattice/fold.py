@@ -42,7 +42,8 @@ from numba import njit
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.lattice import CERTIFY_SECONDS
 from gamelab.lattice._kernels import MOVE_LETTERS, direction_offsets
-from gamelab.lattice._replica_kernels import _next_python, _uniform
+from gamelab.lattice._replica_kernels import _uniform
+from gamelab.lattice._replica_twins import next_random_python
 from gamelab.lattice.bounds import ContactBounds, contact_bounds, free_face_bound
 from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
 from gamelab.lattice.instances import find_benchmark, get_benchmark, looks_like_name
@@ -201,7 +202,7 @@ def perm_python(is_h, ndim, beta, tours, rng, c_plus, target, zsum, run, best_di
     stream = [int(rng[0])]
 
     def uniform() -> float:
-        return (_next_python(stream) >> 11) * (1.0 / 9007199254740992.0)
+        return (next_random_python(stream) >> 11) * (1.0 / 9007199254740992.0)
 
     state = {"best": int(run[1]), "best_dirs": [int(d) for d in best_dirs]}
     sites: dict[tuple[int, int, int], int] = {}

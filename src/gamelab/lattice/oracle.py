@@ -3,6 +3,11 @@ complete fold can still reach from it (:func:`gamelab.lattice.completion.best_co
 bounded by the sequence's best score over all folds from the exact enumeration,
 :func:`gamelab.lattice.enumeration.histogram`); a move after which the chain is always trapped
 is worth :data:`gamelab.lattice.state.TRAPPED`.
+
+Each search is one kernel call (:func:`gamelab.lattice._completion_kernels.completion_search`),
+and the value of every fold prefix met is memoised (up to :data:`MEMO_ENTRIES`, then the memo
+starts again): a move's value is the value of the state it leads to, so the next step's value
+is a lookup, and the short prefixes every episode starts with are searched once.
 """
 
 from __future__ import annotations
@@ -13,6 +18,9 @@ from gamelab.lattice.completion import best_completion
 from gamelab.lattice.enumeration import histogram
 from gamelab.lattice.rules import MOVES
 from gamelab.lattice.state import TRAPPED, LatticeGame, LatticeState
+
+#: prefix values the oracle keeps before its memo starts again
+MEMO_ENTRIES = 1_000_000
 
 
 class LatticeOracle:
@@ -37,6 +45,8 @@ class LatticeOracle:
                     self.game.sequence, conformation, self.game.lattice, cap=self.best
                 )
                 hit = TRAPPED if found is None else float(found)
+            if len(self._memo) >= MEMO_ENTRIES:
+                self._memo.clear()
             self._memo[conformation] = hit
         return hit
 

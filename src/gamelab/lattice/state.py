@@ -73,6 +73,10 @@ class LatticeGame:
         return state
 
 
+#: the unit step of each move letter, per lattice
+_STEPS = {lattice: [coordinates(m, lattice)[1] for m in MOVES[lattice]] for lattice in MOVES}
+
+
 class LatticeState:
     """The moves made so far (a self-avoiding prefix of a conformation)."""
 
@@ -86,12 +90,11 @@ class LatticeState:
     def _free_moves(self) -> list[int]:
         x, y, z = self._sites[-1]
         taken = set(self._sites)
-        out = []
-        for k, letter in enumerate(MOVES[self.game.lattice]):
-            dx, dy, dz = coordinates(letter, self.game.lattice)[1]
-            if (x + dx, y + dy, z + dz) not in taken:
-                out.append(k)
-        return out
+        return [
+            k
+            for k, (dx, dy, dz) in enumerate(_STEPS[self.game.lattice])
+            if (x + dx, y + dy, z + dz) not in taken
+        ]
 
     def complete(self) -> bool:
         return len(self.conformation) == self.game.length - 1

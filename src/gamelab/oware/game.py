@@ -27,6 +27,7 @@ exact for the game of the board seeds played out (a capture-free cycle valued as
 
 from __future__ import annotations
 
+import dataclasses
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -170,6 +171,8 @@ class GameView:
     #: once over, in words: the stores, then apart the rule that gave the seeds left on the
     #: board, then the final score ("Stores 20-18. The 10 seeds left on the board ...")
     end_text: str | None = None
+    #: who played South and North, as a loaded record names them ("human", "engine:time=0.5")
+    players: list[str] | None = None
 
 
 def _end_text(stores: list[int], result: list[int], reason: str | None) -> str:
@@ -278,8 +281,23 @@ def exact_verdict(position: Position) -> Exact | None:
     return Exact(position.seeds_on_board(), outcome, side, final, share, text)
 
 
-def score_label(score: int, unit: int = UNIT) -> str:
-    """A score for the side to move in words: ``-2.4 seeds``, ``a won game``, ``a lost game``."""
+def score_label(score: int, unit: int = UNIT, side: str | None = None) -> str:
+    """A score for the side to move in words: ``-2.4 seeds``, ``a won game``, ``a lost game``;
+    with that side's name, whose advantage it is: ``North ahead by 2.4 seeds``, ``South wins``.
+
+    >>> score_label(-60, side="South"), score_label(10091, side="North"), score_label(1, side="South")
+    ('North ahead by 2.4 seeds', 'North wins', 'even')
+    """
+    if side is not None:
+        other = SIDES[1 - SIDES.index(side)]
+        if score >= K.DECIDED:
+            return f"{side} wins"
+        if score <= -K.DECIDED:
+            return f"{other} wins"
+        seeds = score / unit
+        if abs(seeds) < 0.05:
+            return "even"
+        return f"{side if seeds > 0 else other} ahead by {abs(seeds):.1f} seeds"
     if score >= K.DECIDED:
         return "a won game"
     if score <= -K.DECIDED:
@@ -287,14 +305,23 @@ def score_label(score: int, unit: int = UNIT) -> str:
     return f"{score / unit:+.1f} seeds"
 
 
-def loss_label(best: int, played: int, unit: int = UNIT) -> str:
-    """What a move lost against the best one, both scores for the mover.
+def loss_label(best: int, played: int, unit: int = UNIT, side: str | None = None) -> str:
+    """What a move lost against the best one, both scores for the mover; with the mover's name,
+    as a sentence about that side.
 
     >>> loss_label(30, 30), loss_label(30, -45), loss_label(10050, 20), loss_label(40, -10030)
     ('', '-3.0 seeds', 'lets a won game go', 'walks into a lost game')
+    >>> loss_label(30, -45, side="South"), loss_label(10050, 20, side="North")
+    ('South gave away 3.0 seeds', 'North let a won game go')
     """
     if played >= best:
         return ""
+    if side is not None:
+        if best >= K.DECIDED > played:
+            return f"{side} let a won game go"
+        if played <= -K.DECIDED < best:
+            return f"{side} walked into a lost game"
+        return f"{side} gave away {(best - played) / unit:.1f} seeds"
     if best >= K.DECIDED > played:
         return "lets a won game go"
     if played <= -K.DECIDED < best:
@@ -603,14 +630,16 @@ def game_record(
 
 
 def load_record(text: str) -> GameView:
-    """A game record (the text ``gamelab oware play`` saves) opened as a game."""
-    start, offsets, _ = parse_record(text)
+    """A game record (the text ``gamelab oware play`` saves) opened as a game, with the players
+    it names (its `players`: South's, North's; "?" where it names none)."""
+    start, offsets, headers = parse_record(text)
     if len(offsets) > MAX_MOVES:
         raise ValueError(
             f"a game of {len(offsets)} moves is longer than allowed (at most {MAX_MOVES})"
         )
     letters = pv_letters(start, offsets)
-    return game_view(start.to_text(), start.rules, letters)
+    players = [headers.get("south", "?") or "?", headers.get("north", "?") or "?"]
+    return dataclasses.replace(game_view(start.to_text(), start.rules, letters), players=players)
 
 
 def warm_engine() -> None:

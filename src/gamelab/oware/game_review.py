@@ -1,9 +1,11 @@
 """The engine's review of a whole game of Owaré (the page's Review view, and any other shell):
-every position searched as strongly as the engine the player faced (the same time per move, or
-at least its depth: :func:`review_strength`), the played move scored at the depth the root
+every position searched as strongly as the engine the player faced (its time per move as a
+budget of nodes, so a review of the same game always gives the same rows, or at least its depth:
+:func:`review_strength`), the played move scored at the depth the root
 search reached, so a loss is never negative. Losses below :data:`NOISE` (one seed) are within
 the search's noise and not counted, and a move the engine itself recommended in the game (its
-own reply, or the hint shown) is never called a loss: the review then notes the deeper or other
+own reply, or the hint shown, or any move of a side a loaded record names as the engine) is
+never called a loss: the review then notes the deeper or other
 preference in `remark`. The three costliest moves are marked, and moves that let a won game go
 (or walk into a lost one) are counted apart from the seed losses. A long review runs in pieces
 (`first`, `count`, carrying the rows done so far as `previous`), so a page can show progress.
@@ -17,6 +19,7 @@ The game is given as in :mod:`gamelab.oware.game` (start, rule variant, moves).
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,7 +38,7 @@ from gamelab.oware.game import (
     replay,
     score_label,
 )
-from gamelab.oware.match import EngineSpec, PlayerSpec
+from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
 from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
 
 __all__ = [
@@ -57,6 +60,15 @@ REVIEW_DEPTH = 8
 DEFAULT_SECONDS = 0.5
 #: seconds of search one piece of a long review may take (a page's request)
 PIECE_SECONDS = 2.0
+#: A review searches "T seconds a position" as a budget of nodes, never of time, so the same
+#: game reviewed twice (or on another machine, under any load) gives the same rows: about the
+#: engine's speed on one core (1.2-1.6 million nodes a second measured on the opening, loaded).
+NODES_PER_SECOND = 1_000_000
+
+
+def node_budget(seconds: float) -> int:
+    """The nodes a review searches for "`seconds` a position" (:data:`NODES_PER_SECOND`)."""
+    return max(1000, round(seconds * NODES_PER_SECOND))
 
 
 @dataclass(frozen=True)
@@ -156,8 +168,8 @@ def review_plan(
         plan.seconds,
         plan.text,
         n,
-        2.0 * (plan.seconds or 0.0) * n,
-        plan.seconds is None,
+        4.0 * (plan.seconds or 0.0) * n,  # two searches a position, with room for a busy server
+        True,  # nodes, not the clock, stop its searches: a pure function of the request
         FALLBACK_DEPTH,
         f"depth {FALLBACK_DEPTH} (the time budget ran out)",
     )
@@ -240,9 +252,23 @@ def _row_of(d: dict[str, Any]) -> ReviewedMove:
 
 
 def _search_root(engine: Any, p: Position, depth: int | None, seconds: float | None):
-    if seconds is not None:
-        return engine.search(p, time_limit=seconds)
+    if seconds is not None:  # a budget of nodes: the same rows on every run
+        return engine.search(p, node_limit=node_budget(seconds))
     return engine.search(p, depth=depth)
+
+
+def engine_sides(players: Sequence[str]) -> set[int]:
+    """The sides (0 South, 1 North) that `players` (South's, North's names, as a record holds
+    them) name as the engine: their moves are the engine's own choices."""
+    sides = set()
+    for side, name in enumerate(players):
+        try:
+            spec = parse_player(name)
+        except ValueError:
+            continue  # "human", "?", a person's name
+        if isinstance(spec, EngineSpec):
+            sides.add(side)
+    return sides
 
 
 def review_game(
@@ -256,14 +282,17 @@ def review_game(
     previous: list[Any] | tuple[Any, ...] = (),
     recommended: list[str] | tuple[str, ...] = (),
     strength: str = "",
+    players: Sequence[str] = (),
 ) -> GameReview:
     """The game's moves `first`..`first + count - 1` (all by default) against the engine's
     best, after the rows `previous` (the review so far, moves 1..first-1, as returned before).
 
-    Each position is searched for `seconds` (the engine's time per move) or to `depth` plies
-    (default :data:`REVIEW_DEPTH`); the played move is scored at the depth the root search
-    reached, so its loss is never negative. `recommended[i]` is the move the engine recommended
-    at move i + 1 in the game ("" for none): that move is never called a loss."""
+    Each position is searched for `seconds` (the engine's time per move, as a budget of nodes:
+    :func:`node_budget`) or to `depth` plies (default :data:`REVIEW_DEPTH`); the played move is
+    scored at the depth the root search reached, so its loss is never negative.
+    `recommended[i]` is the move the engine recommended at move i + 1 in the game ("" for
+    none): that move is never called a loss; nor is any move of a side that `players` (South's
+    and North's names, as in a record) names as the engine (:func:`engine_sides`)."""
     if depth is not None and not 1 <= depth <= 20:
         raise ValueError(f"review depth must be 1-20, got {depth}")
     if seconds is not None and not 0 < seconds <= 10:
@@ -283,6 +312,9 @@ def review_game(
     last = len(moves) if count is None else min(len(moves), first - 1 + count)
     if count is not None and count < 1 or first > len(moves):
         raise ValueError(f"nothing to review from move {first} (count {count})")
+    if len(players) not in (0, 2):
+        raise ValueError("players are two names, South's and North's")
+    by_engine = engine_sides(players)
     positions, offsets = replay(start, rules, moves)
     engine = game_engine("auale", TABLEBASE_SEEDS)
     rows = list(done)
@@ -298,6 +330,8 @@ def review_game(
         played = scores[off]
         raw = scores[best] - played
         rec = recommended[ply].strip() if ply < len(recommended) else ""
+        if p.to_move in by_engine:
+            rec = moves[ply]  # the engine played it: its own choice
         remark = ""
         noise = 0 < raw < NOISE and abs(scores[best]) < K.DECIDED and abs(played) < K.DECIDED
         if raw > 0 and rec == moves[ply]:
@@ -335,9 +369,9 @@ def review_game(
                 score_after=played,
                 loss=loss,
                 loss_seeds=round(loss / UNIT, 1) if abs(raw) < K.DECIDED else None,
-                loss_text=loss_label(scores[best], played) if loss else "",
-                before_text=score_label(scores[best]),
-                after_text=score_label(played),
+                loss_text=loss_label(scores[best], played, side=SIDES[p.to_move]) if loss else "",
+                before_text=score_label(scores[best], side=SIDES[p.to_move]),
+                after_text=score_label(played, side=SIDES[p.to_move]),
                 south_after=after.south,
                 exact=exact_verdict(p) is not None,
                 depth=d,
@@ -381,6 +415,7 @@ def review_piece(
     first: int = 1,
     previous: list[Any] | tuple[Any, ...] = (),
     recommended: list[str] | tuple[str, ...] = (),
+    players: Sequence[str] = (),
 ) -> GameReview:
     """The piece of the review that `plan` describes (:func:`review_plan`), from move `first`
     after the rows `previous`: what ``gamelab oware review`` and the page's Review both run."""
@@ -395,4 +430,5 @@ def review_piece(
         previous,
         recommended,
         plan.strength,
+        players,
     )

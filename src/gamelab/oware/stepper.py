@@ -14,6 +14,8 @@ both side by side.
 
 from __future__ import annotations
 
+import copy
+
 from gamelab.oware.rules import HOUSES, SEEDS, Position, apply_move, legal_offsets
 from gamelab.oware.state import OwareGame, OwareState
 
@@ -91,6 +93,13 @@ class GameStepper:
         if s0 == s1:
             return (0.0, 0.0)
         return (1.0, -1.0) if s0 > s1 else (-1.0, 1.0)
+
+    def clone(self) -> GameStepper:
+        """An independent copy of this game (the game and its rules shared)."""
+        out = copy.copy(self)
+        out.houses, out.stores, out.legal = list(self.houses), list(self.stores), list(self.legal)
+        out.moves, out._seen = list(self.moves), dict(self._seen)
+        return out
 
     def state(self) -> OwareState:
         """This game as a state of the protocol (the start and the moves, replayed)."""

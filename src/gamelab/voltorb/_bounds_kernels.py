@@ -32,7 +32,7 @@ def flip_bounds(boards, weights, hidden_mult, revealed_mask):
     return bounds_on(boards, weights, np.arange(boards.shape[0]), hidden_mult, 0, revealed_mask)
 
 
-def flip_bounds_py(boards, weights, hidden_mult, revealed_mask):
+def flip_bounds_python(boards, weights, hidden_mult, revealed_mask):
     """Plain-Python twin of :func:`flip_bounds`."""
     mass = np.zeros((TILES, 4))
     won = np.zeros((TILES, 4))
@@ -205,7 +205,7 @@ def symmetry_classes(clue, code):
     return rep
 
 
-def symmetry_classes_py(clue, code: int) -> list[int]:
+def symmetry_classes_python(clue, code: int) -> list[int]:
     """Plain-Python twin of :func:`symmetry_classes`: classes by explicit closure."""
 
     def val(t: int) -> int:
@@ -318,7 +318,7 @@ def pair_bound(bits, weights, idx):
     return ub
 
 
-def pair_bound_py(boards, weights, idx) -> float:
+def pair_bound_python(boards, weights, idx) -> float:
     """Plain-Python twin of :func:`pair_bound` (same greedy cover, from the board values)."""
 
     def inseparable(a: int, b: int) -> bool:
@@ -452,9 +452,9 @@ def pair_bound_lists(bits, weights, idx, start, nbr, mark):
     return ub
 
 
-def inseparable_lists_py(boards) -> list[list[int]]:
+def inseparable_lists_python(boards) -> list[list[int]]:
     """Plain-Python twin of :func:`inseparable_lists`: each board's inseparable partners
-    (ascending), from the board values (the test of :func:`pair_bound_py`)."""
+    (ascending), from the board values (the test of :func:`pair_bound_python`)."""
     rows = [[int(x) for x in b] for b in boards]
 
     def inseparable(a: list[int], b: list[int]) -> bool:

@@ -1,5 +1,5 @@
 """The exact round search for any terminal utility u(outcome, cards flipped, 2s, 3s), as a numba
-kernel (:func:`objective_search`) with its plain-Python twin (:func:`objective_search_py`).
+kernel (:func:`objective_search`) with its plain-Python twin (:func:`objective_search_python`).
 
 The objective, its utility tables and the solver around them are in
 :mod:`gamelab.voltorb.objectives`. The tables (float64) are indexed by the number n of cards
@@ -50,7 +50,7 @@ def objective_search(
 ):
     """V of the live boards `idx` at the revealed state `code` (2 bits per tile, 0 = hidden).
     The best tile (-1 = quit) of each state goes to `memo_tile`. `counter` as in
-    :func:`gamelab.voltorb._search_kernels.coin_search`.
+    :func:`gamelab.voltorb._coin_kernels.coin_search`.
 
     The recursion of the module doc runs on an explicit stack (one frame per revealed tile, at
     most 25 deep; each frame's live boards are a slice of one growing pool), so the kernel is
@@ -237,7 +237,7 @@ def objective_search(
         mode = 1
 
 
-def objective_search_py(boards, weights, idx, revealed, u_quit, u_win, u_loss, monotone, memo):
+def objective_search_python(boards, weights, idx, revealed, u_quit, u_win, u_loss, monotone, memo):
     """Plain-Python twin of :func:`objective_search`: (value, best tile) of the live boards `idx`
     (a list) with `revealed` {tile: value}; the plain recursion (no best-case skip, no early stop),
     the same safe-tile rule and tie-breaking."""
@@ -271,7 +271,7 @@ def objective_search_py(boards, weights, idx, revealed, u_quit, u_win, u_loss, m
                     row = list(boards[i])
                     acc += weights[i] * float(u_win[n + 1, row.count(2), row.count(3)])
             if live:
-                acc += objective_search_py(
+                acc += objective_search_python(
                     boards, weights, live, shown, u_quit, u_win, u_loss, monotone, memo
                 )[0]
         if acc > best + 1e-12 * total:

@@ -6,7 +6,7 @@ forced by the column clues. For each board the features that decide its prior we
 number of 3s, free-multiplier total (capped at 6) and the busiest line's free count (see
 :mod:`gamelab.voltorb.prior`). Used by :mod:`gamelab.voltorb.posterior`.
 
-``enumerate_boards`` is the numba kernel; ``enumerate_boards_py`` is its plain-Python twin (same
+``enumerate_boards`` is the numba kernel; ``enumerate_boards_python`` is its plain-Python twin (same
 order, same output) used by the tests and the benchmark.
 """
 
@@ -154,7 +154,7 @@ def enumerate_boards(patterns, row_sums, row_volts, col_sums, col_volts, known):
     return boards[:n].copy(), feats[:n].copy()
 
 
-def enumerate_boards_py(patterns, row_sums, row_volts, col_sums, col_volts, known):
+def enumerate_boards_python(patterns, row_sums, row_volts, col_sums, col_volts, known):
     """Plain-Python twin of :func:`enumerate_boards` (recursive, same output order)."""
     patterns = [tuple(int(x) for x in p) for p in np.asarray(patterns)]
     row_sums = [int(x) for x in row_sums]

@@ -1,16 +1,15 @@
-"""The exact Voltorb Flip searches as numba kernels: win probability and coins.
+"""The exact Voltorb Flip win-probability search as a numba kernel.
 
-:func:`win_search` maximises the prior mass of the boards a policy clears, :func:`coin_search`
-the expected coins with quitting; the algorithms, their bounds and their Python twins are
-described in :mod:`gamelab.voltorb.expectimax`, which calls these kernels (the twins are
+:func:`win_search` maximises the prior mass of the boards a policy clears (the coin search is
+:mod:`gamelab.voltorb._coin_kernels`); the algorithm, its bounds and its Python twin are
+described in :mod:`gamelab.voltorb.expectimax`, which calls this kernel (the twin is
 ``OptimalSolver(..., python=True)``). The bounds come from :mod:`gamelab.voltorb._bounds_kernels`.
 """
 
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, types
-from numba.typed import Dict
+from numba import njit
 
 from gamelab.voltorb._bounds_kernels import (
     _inseparable,
@@ -82,7 +81,7 @@ def drop_dominated(boards, idx, tiles, tile_bound, ntiles):
     return n
 
 
-def drop_dominated_py(boards, idx, tiles) -> list[int]:
+def drop_dominated_python(boards, idx, tiles) -> list[int]:
     """Plain-Python twin of :func:`drop_dominated`: the kept tiles, from the board values."""
     rows = [[int(x) for x in boards[i]] for i in idx]
 
@@ -450,218 +449,3 @@ def win_search(
         bound_value = alpha
     table_store(table, counter, code, bound_value, False, -1)
     return bound_value
-
-
-@njit(cache=True)
-def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, memo_tile, counter):
-    """Coin objective: H = the live boards' mass times the expected multiplier of the current coins
-    under the best policy that may quit (`may_quit`, false only before the first card).
-
-    Same recursion, bound and tie-breaking as the Python twin
-    (:class:`gamelab.voltorb.expectimax.OptimalSolver` with ``objective="coins"``):
-    ``H(S) = max(W(S) if may_quit, max_t sum_v v * [W(won_v) + H(rest_v)])``, a safe useful tile
-    flipped at once, tiles tried in decreasing order of the perfect-information payout bound
-    (sum over boards where t is safe of weight x product of the board's hidden multipliers).
-    The best tile (-1 = quit) of each state goes to `memo_tile`.
-
-    The recursion runs on an explicit stack (one frame per revealed tile, at most 25 deep; each
-    frame's live boards are a slice of one growing pool), so numba can cache the kernel: a
-    cached recursive kernel can crash numba 0.68 on load (DEVELOPERS.md).
-    """
-    depth_max = TILES + 2
-    f_start = np.zeros(depth_max, np.int64)  # the frame's live boards: pool[start : start + k]
-    f_k = np.zeros(depth_max, np.int64)
-    f_code = np.zeros(depth_max, np.int64)
-    f_nrev = np.zeros(depth_max, np.int64)
-    f_quit = np.zeros(depth_max, np.bool_)
-    f_key = np.zeros(depth_max, np.int64)
-    f_eps = np.zeros(depth_max)
-    f_order = np.zeros((depth_max, TILES), np.int64)  # tiles to try, in order
-    f_norder = np.zeros(depth_max, np.int64)
-    f_bound = np.zeros((depth_max, TILES))  # the payout bound of each tile
-    f_use_bound = np.zeros(depth_max, np.bool_)
-    f_best = np.zeros(depth_max)
-    f_best_tile = np.zeros(depth_max, np.int64)
-    f_oi = np.zeros(depth_max, np.int64)  # position in the order of the tile being tried
-    f_v = np.zeros(depth_max, np.int64)  # value of that tile whose child is being searched
-    f_acc = np.zeros(depth_max)
-    f_won = np.zeros(depth_max)  # mass won outright by the child being searched
-    pool = np.empty(max(64, 4 * idx.size), np.int64)
-    for i in range(idx.size):  # no slice assignments here: see enumerate_boards
-        pool[i] = idx[i]
-    top = idx.size
-    f_k[0] = idx.size
-    f_code[0] = code
-    f_nrev[0] = nrev_mult
-    f_quit[0] = may_quit
-    depth = 0
-    mode = 0  # 0: open the frame at `depth`, 1: go on with it, 2: it returns `value`
-    value = 0.0
-    revealed = np.zeros(TILES, np.bool_)
-    v_mass = np.zeros(TILES)
-    can_mult = np.zeros(TILES, np.bool_)
-    tiles = np.empty(TILES, np.int64)
-    while True:
-        d = depth
-        if mode == 0:
-            key = (f_code[d] << 1) | (1 if f_quit[d] else 0)
-            f_key[d] = key
-            if key in memo_val:
-                value = memo_val[key]
-                mode = 2
-            else:
-                counter[0] += 1
-                if counter[0] > counter[1]:
-                    counter[2] = 1
-                    return 0.0
-                start = f_start[d]
-                k = f_k[d]
-                total = 0.0
-                for i in range(start, start + k):
-                    total += weights[pool[i]]
-                for t in range(TILES):
-                    revealed[t] = ((f_code[d] >> (2 * t)) & 3) != 0
-                    v_mass[t] = 0.0
-                    can_mult[t] = False
-                    f_bound[d, t] = 0.0
-                for i in range(start, start + k):
-                    b = pool[i]
-                    prod = 1.0
-                    for u in range(TILES):
-                        if not revealed[u] and boards[b, u] >= 2:
-                            prod *= boards[b, u]
-                    for t in range(TILES):
-                        if revealed[t]:
-                            continue
-                        x = boards[b, t]
-                        if x == 0:
-                            v_mass[t] += weights[b]
-                        else:
-                            f_bound[d, t] += weights[b] * prod
-                            if x >= 2:
-                                can_mult[t] = True
-                ntiles = 0
-                for t in range(TILES):
-                    if can_mult[t]:
-                        tiles[ntiles] = t
-                        ntiles += 1
-                cand = tiles[:ntiles]
-                # safest first, then lowest index (the twin's candidate order)
-                safest = cand[np.argsort(v_mass[cand], kind="mergesort")]
-                f_best[d] = -1.0
-                f_best_tile[d] = safest[0]
-                if f_quit[d]:
-                    f_best[d] = total
-                    f_best_tile[d] = -1
-                f_eps[d] = 1e-12 * total
-                if v_mass[safest[0]] <= 1e-15 * total:
-                    f_order[d, 0] = safest[0]
-                    f_norder[d] = 1
-                    f_best[d] = -1.0  # a safe flip beats quitting: the multiplier is at least 1
-                    f_best_tile[d] = safest[0]
-                    f_use_bound[d] = False
-                else:
-                    order = cand[np.argsort(-f_bound[d, cand], kind="mergesort")]
-                    for i in range(ntiles):
-                        f_order[d, i] = order[i]
-                    f_norder[d] = ntiles
-                    f_use_bound[d] = True
-                f_oi[d] = 0
-                f_v[d] = 1
-                f_acc[d] = 0.0
-                mode = 1
-        if mode == 1:
-            descended = False
-            start = f_start[d]
-            k = f_k[d]
-            while f_oi[d] < f_norder[d]:
-                t = f_order[d, f_oi[d]]
-                if f_v[d] == 1 and f_use_bound[d] and f_bound[d, t] <= f_best[d] + f_eps[d]:
-                    break  # tiles are in decreasing order of this bound
-                while f_v[d] <= 3:
-                    v = f_v[d]
-                    extra = 1 if v >= 2 else 0
-                    n_live = 0
-                    won = 0.0
-                    for i in range(start, start + k):
-                        b = pool[i]
-                        if boards[b, t] == v:
-                            if hm0[b] - f_nrev[d] - extra > 0:
-                                n_live += 1
-                            else:
-                                won += weights[b]
-                    if n_live > 0:
-                        if top + n_live > pool.size:
-                            grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
-                            for i in range(top):
-                                grown[i] = pool[i]
-                            pool = grown
-                        j = top
-                        for i in range(start, start + k):
-                            b = pool[i]
-                            if boards[b, t] == v and hm0[b] - f_nrev[d] - extra > 0:
-                                pool[j] = b
-                                j += 1
-                        f_won[d] = won
-                        f_start[d + 1] = top
-                        f_k[d + 1] = n_live
-                        f_code[d + 1] = f_code[d] | (v << (2 * t))
-                        f_nrev[d + 1] = f_nrev[d] + extra
-                        f_quit[d + 1] = True
-                        top += n_live
-                        depth = d + 1
-                        descended = True
-                        break
-                    f_acc[d] += v * won
-                    f_v[d] += 1
-                if descended:
-                    break
-                if not f_use_bound[d] or f_acc[d] > f_best[d] + f_eps[d]:
-                    f_best[d] = f_acc[d]
-                    f_best_tile[d] = t
-                f_oi[d] += 1
-                f_v[d] = 1
-                f_acc[d] = 0.0
-            if descended:
-                mode = 0
-                continue
-            memo_val[f_key[d]] = f_best[d]
-            memo_tile[f_key[d]] = f_best_tile[d]
-            value = f_best[d]
-            mode = 2
-        # mode 2: the frame at depth d returns `value` to its parent
-        if d == 0:
-            return value
-        top = f_start[d]
-        depth = d - 1
-        p = depth
-        f_acc[p] += f_v[p] * (f_won[p] + value)
-        f_v[p] += 1
-        mode = 1
-
-
-@njit(cache=True)
-def new_memos():
-    """The search's three memo tables (state -> value, best tile, exact?), made in compiled code:
-    numba compiles ``numba.typed.Dict.empty`` (and every item access from Python) afresh in each
-    process, so the shells would say "compiling" on every run (issue 23)."""
-    memo_val = Dict.empty(key_type=types.int64, value_type=types.float64)
-    memo_tile = Dict.empty(key_type=types.int64, value_type=types.int64)
-    memo_exact = Dict.empty(key_type=types.int64, value_type=types.boolean)
-    return memo_val, memo_tile, memo_exact
-
-
-def new_memos_python():
-    """Twin of :func:`new_memos`: three empty dicts."""
-    return {}, {}, {}
-
-
-@njit(cache=True)
-def memo_entry(memo_val, memo_tile, key):
-    """(value, best tile) of the memoised state `key` (read in compiled code, see new_memos)."""
-    return memo_val[key], memo_tile[key]
-
-
-def memo_entry_python(memo_val, memo_tile, key):
-    """Twin of :func:`memo_entry`."""
-    return memo_val[key], memo_tile[key]

@@ -30,7 +30,7 @@ is a popcount per weight class (the prior gives few distinct board weights: 2 on
 level-8 opening), not one add per board.
 
 The recursion runs on an explicit stack (a second cached recursive kernel can crash numba on
-load, DEVELOPERS.md). The twin is :func:`small_solve_py` (plain recursion over frozensets).
+load, DEVELOPERS.md). The twin is :func:`small_solve_python` (plain recursion over frozensets).
 """
 
 from __future__ import annotations
@@ -54,7 +54,7 @@ _DEBRUIJN_SIGNED = _DEBRUIJN  # < 2**63: also a valid int64
 
 
 @njit(cache=True)
-def _low_index(low):
+def low_index(low):
     """Index of the single set bit of `low` (a power of two below 2**62)."""
     return _BIT_INDEX[((low * _DEBRUIJN_SIGNED) >> 58) & 63]
 
@@ -65,7 +65,7 @@ WEIGHT_CLASSES_MAX = 8
 
 
 @intrinsic
-def _ctpop(typingctx, x):
+def ctpop(typingctx, x):
     """The number of set bits of an int64 (LLVM's ctpop: one popcnt instruction)."""
     sig = types.int64(types.int64)
 
@@ -80,7 +80,7 @@ def _mass(w, m):
     s = 0.0
     while m:
         low = m & -m
-        s += w[_low_index(low)]
+        s += w[low_index(low)]
         m ^= low
     return s
 
@@ -93,7 +93,7 @@ def _pmass(w, m, cls_w, cls_m, ncls):
         return _mass(w, m)
     s = 0.0
     for c in range(ncls):
-        s += cls_w[c] * _ctpop(m & cls_m[c])
+        s += cls_w[c] * ctpop(m & cls_m[c])
     return s
 
 
@@ -122,14 +122,14 @@ def _cover(w, insep, live):
     ceil = 0.0
     while rem:
         low = rem & -rem
-        a = _low_index(low)
+        a = low_index(low)
         ceil += w[a]
         rem ^= low
         common = rem & insep[a]
         while common:
             lb = common & -common
             rem ^= lb
-            common &= insep[_low_index(lb)]
+            common &= insep[low_index(lb)]
     return ceil
 
 
@@ -147,7 +147,7 @@ def _state_tile(masks, mult, lset, code, tile):
     m = lset
     while m:
         low = m & -m
-        if (mult[_low_index(low)] & hidden) != 0:
+        if (mult[low_index(low)] & hidden) != 0:
             playing |= low
         m ^= low
     for t in range(TILES):
@@ -376,8 +376,8 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
                     two = live & (live - 1)
                     if safe_tile < 0 and (two & (two - 1)) == 0:
                         # two boards, no safe useful tile: the heavier one
-                        a = _low_index(live & -live)
-                        b = _low_index(two)
+                        a = low_index(live & -live)
+                        b = low_index(two)
                         heavy = a if w[a] >= w[b] else b
                         f_best[d] = w[heavy]
                         for t in range(TILES):
@@ -427,7 +427,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
                                 for v in range(1, 4):
                                     cm = masks[t, v] & live
                                     if cm != 0:
-                                        floor += w[_low_index(cm & -cm)]
+                                        floor += w[low_index(cm & -cm)]
                                 if floor > f_best[d]:
                                     f_best[d] = floor
                                     f_tile[d] = t
@@ -566,7 +566,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
         mode = 1
 
 
-def small_solve_py(boards, weights, idx) -> float:
+def small_solve_python(boards, weights, idx) -> float:
     """Plain-Python twin of :func:`small_solve`'s value: the recursion of the module doc over
     frozensets of board indices, with no pruning."""
     rows = {int(b): [int(x) for x in boards[b]] for b in idx}

@@ -57,7 +57,7 @@ def table_rehash(table, bigger):
             bigger[j, 2] = table[i, 2]
 
 
-def table_rehash_py(table: np.ndarray, bigger: np.ndarray) -> None:
+def table_rehash_python(table: np.ndarray, bigger: np.ndarray) -> None:
     """Plain-Python twin of :func:`table_rehash` (its own probing, from the same hash)."""
     mask = bigger.shape[0] - 1
     for row in table:

@@ -13,10 +13,10 @@ The recursion, the pruning, the fail-low contract and the memo (by live set, and
 code in the win search's table) are those of :func:`gamelab.voltorb._small_kernels.small_solve`;
 its module doc has the proof that the value depends only on the set of live boards. A child of
 at most :data:`gamelab.voltorb._small_kernels.SMALL_MAX` boards is renumbered into one word
-(:func:`_compact`, from this kernel's masks and inseparable rows) and searched by
+(:func:`gamelab.voltorb._wide_set_kernels.compact_child`, from this kernel's masks and inseparable rows) and searched by
 :func:`gamelab.voltorb._small_kernels.small_search`: on seed 1005's opening 9 in 10 states have
 fewer than 32 boards, and every step on them cost nw words here. The twin is
-:func:`gamelab.voltorb._small_kernels.small_solve_py` (plain recursion over frozensets).
+:func:`gamelab.voltorb._small_kernels.small_solve_python` (plain recursion over frozensets).
 """
 
 from __future__ import annotations
@@ -28,203 +28,25 @@ from gamelab.voltorb._bounds_kernels import _inseparable, symmetry_classes
 from gamelab.voltorb._small_kernels import (
     SMALL_MAX,
     WEIGHT_CLASSES_MAX,
-    _ctpop,
-    _low_index,
+    low_index,
     small_search,
     small_workspace,
     weight_classes,
 )
 from gamelab.voltorb._table_kernels import table_slot, table_store
+from gamelab.voltorb._wide_set_kernels import (
+    compact_child,
+    wide_class_mass,
+    wide_count,
+    wide_cover,
+    wide_hash,
+    wide_popcount,
+    wide_state_tile,
+)
 from gamelab.voltorb.rules import TILES
 
 #: the most live boards a state may have for this kernel (8 words of 64 boards)
 WIDE_MAX = 512
-
-_HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
-
-
-@njit(cache=True)
-def _wmass(w, m, nw):
-    """Prior mass of the boards of the nw-word set `m`."""
-    s = 0.0
-    for j in range(nw):
-        x = m[j]
-        while x:
-            low = x & -x
-            s += w[j * 64 + _low_index(low)]
-            x ^= low
-    return s
-
-
-@njit(cache=True)
-def _wpmass(w, m, nw, cls_w, cls_m, ncls):
-    """Prior mass of the boards of `m` by popcounts per weight class (see _small_kernels._pmass);
-    ncls = 0: one add per board."""
-    if ncls == 0:
-        return _wmass(w, m, nw)
-    s = 0.0
-    for c in range(ncls):
-        n = 0
-        for j in range(nw):
-            n += _ctpop(m[j] & cls_m[c, j])
-        s += cls_w[c] * n
-    return s
-
-
-@njit(cache=True)
-def _wpop(m, nw):
-    """The number of boards in `m`."""
-    c = 0
-    for j in range(nw):
-        c += _ctpop(m[j])
-    return c
-
-
-@njit(cache=True)
-def _compact(boards, loc, w, insep, child, nw, cpos, s_w, s_masks, s_mult, s_insep):
-    """Renumber the boards of the nw-word set `child` (at most SMALL_MAX) as bits 0 .. c - 1 of
-    one word, in the same (heaviest-first) order, for small_search; returns c. `cpos` is
-    nw * 64 scratch, -1 everywhere (left so)."""
-    c = 0
-    for j in range(nw):
-        m = child[j]
-        while m:
-            low = m & -m
-            p = j * 64 + _low_index(low)
-            cpos[p] = c
-            s_w[c] = w[p]
-            c += 1
-            m ^= low
-    for t in range(TILES):
-        for x in range(4):
-            s_masks[t, x] = 0
-    i = 0
-    for j in range(nw):
-        m = child[j]
-        while m:
-            low = m & -m
-            p = j * 64 + _low_index(low)
-            bit = np.int64(1) << i
-            mb = np.int64(0)
-            for t in range(TILES):
-                x = boards[loc[p], t]
-                s_masks[t, x] |= bit
-                if x >= 2:
-                    mb |= np.int64(1) << t
-            s_mult[i] = mb
-            ins = np.int64(0)
-            for q in range(nw):
-                r = insep[p, q] & child[q]
-                while r:
-                    lb = r & -r
-                    ins |= np.int64(1) << cpos[q * 64 + _low_index(lb)]
-                    r ^= lb
-            s_insep[i] = ins
-            i += 1
-            m ^= low
-    for j in range(nw):
-        m = child[j]
-        while m:
-            low = m & -m
-            cpos[j * 64 + _low_index(low)] = -1
-            m ^= low
-    return c
-
-
-@njit(cache=True)
-def _wcount(m, nw, most):
-    """The number of boards in `m`, counted up to `most`."""
-    c = 0
-    for j in range(nw):
-        x = m[j]
-        while x:
-            x &= x - 1
-            c += 1
-            if c >= most:
-                return c
-    return c
-
-
-@njit(cache=True)
-def _wcover(w, insep, live, nw, rem, common):
-    """The inseparable-boards ceiling of `live` (the greedy cover of pair_bound, heaviest
-    first); `rem` and `common` are nw-word scratch."""
-    for j in range(nw):
-        rem[j] = live[j]
-    ceil = 0.0
-    j = 0
-    while j < nw:
-        if rem[j] == 0:
-            j += 1
-            continue
-        low = rem[j] & -rem[j]
-        a = j * 64 + _low_index(low)
-        ceil += w[a]
-        rem[j] ^= low
-        for q in range(nw):
-            common[q] = rem[q] & insep[a, q]
-        q = 0
-        while q < nw:
-            if common[q] == 0:
-                q += 1
-                continue
-            lb = common[q] & -common[q]
-            b = q * 64 + _low_index(lb)
-            rem[q] ^= lb
-            for r in range(nw):
-                common[r] &= insep[b, r]
-    return ceil
-
-
-@njit(cache=True)
-def _whash(keys, row, m, nw, cap):
-    """Slot of set `m` in the memo (keys (cap, nw), row[i] true when slot i is used)."""
-    h = np.int64(0)
-    for j in range(nw):
-        h = (h ^ m[j]) * _HASH
-    i = (h >> 20) & (cap - 1)
-    while row[i]:
-        same = True
-        for j in range(nw):
-            if keys[i, j] != m[j]:
-                same = False
-                break
-        if same:
-            return i
-        i = (i + 1) & (cap - 1)
-    return i
-
-
-@njit(cache=True)
-def _wstate_tile(masks, mult, lset, nw, code, tile, play):
-    """The best tile to store for state `code` whose boards are `lset` (see small_solve's
-    _state_tile): a safe useful tile on the boards not yet won if there is one, else `tile`."""
-    hidden = np.int64(0)
-    for t in range(TILES):
-        if ((code >> (2 * t)) & 3) == 0:
-            hidden |= np.int64(1) << t
-    for j in range(nw):
-        play[j] = 0
-        m = lset[j]
-        while m:
-            low = m & -m
-            if (mult[j * 64 + _low_index(low)] & hidden) != 0:
-                play[j] |= low
-            m ^= low
-    for t in range(TILES):
-        if not (hidden >> t) & 1:
-            continue
-        safe = True
-        useful = False
-        for j in range(nw):
-            if (masks[t, 0, j] & play[j]) != 0:
-                safe = False
-                break
-            if ((masks[t, 2, j] | masks[t, 3, j]) & play[j]) != 0:
-                useful = True
-        if safe and useful:
-            return t
-    return tile
 
 
 @njit(cache=True)
@@ -348,7 +170,7 @@ def wide_solve(
     while True:
         d = depth
         if mode == 0:
-            h = _whash(keys, row, f_set[d], nw, cap)
+            h = wide_hash(keys, row, f_set[d], nw, cap)
             known = -1.0
             if row[h]:
                 if exact[h] or vals[h] <= f_alpha[d]:
@@ -396,7 +218,7 @@ def wide_solve(
                             any_gone = True
                     if not any_gone:
                         break
-                    won += _wpmass(w, gone, nw, cls_w, cls_m, ncls)
+                    won += wide_class_mass(w, gone, nw, cls_w, cls_m, ncls)
                     empty = True
                     for j in range(nw):
                         live[j] ^= gone[j]
@@ -417,11 +239,11 @@ def wide_solve(
                 f_n[d] = 0
                 f_done[d] = True
                 f_cut[d] = False
-                count = _wcount(live, nw, 3)
+                count = wide_count(live, nw, 3)
                 if count == 1:
-                    f_best[d] = _wpmass(w, live, nw, cls_w, cls_m, ncls)
+                    f_best[d] = wide_class_mass(w, live, nw, cls_w, cls_m, ncls)
                 elif count >= 2:
-                    total = _wpmass(w, live, nw, cls_w, cls_m, ncls)
+                    total = wide_class_mass(w, live, nw, cls_w, cls_m, ncls)
                     eps = 1e-12 * total
                     f_eps[d] = eps
                     n = 0
@@ -448,7 +270,7 @@ def wide_solve(
                         f_order[d, n] = t
                         for j in range(nw):
                             child[j] = masks[t, 0, j] & live[j]
-                        tmp_b[n] = total - _wpmass(w, child, nw, cls_w, cls_m, ncls)
+                        tmp_b[n] = total - wide_class_mass(w, child, nw, cls_w, cls_m, ncls)
                         n += 1
                     if safe_tile < 0 and count == 2:
                         # two boards, no safe useful tile: the heavier one
@@ -459,9 +281,9 @@ def wide_solve(
                             while m:
                                 low = m & -m
                                 if a < 0:
-                                    a = j * 64 + _low_index(low)
+                                    a = j * 64 + low_index(low)
                                 else:
-                                    b = j * 64 + _low_index(low)
+                                    b = j * 64 + low_index(low)
                                 m ^= low
                         heavy = a if w[a] >= w[b] else b
                         f_best[d] = w[heavy]
@@ -487,7 +309,7 @@ def wide_solve(
                                 f_tb[d, j] = bnd[srt[j]]
                             f_n[d] = n
                             f_tile[d] = f_order[d, 0]
-                            ceil = _wcover(w, insep, live, nw, rem, common)
+                            ceil = wide_cover(w, insep, live, nw, rem, common)
                         if known >= 0.0 and known - won < ceil:
                             ceil = known - won
                         f_ceil[d] = ceil
@@ -505,7 +327,7 @@ def wide_solve(
                                     for j in range(nw):
                                         cm = masks[t, v, j] & live[j]
                                         if cm != 0:
-                                            floor += w[j * 64 + _low_index(cm & -cm)]
+                                            floor += w[j * 64 + low_index(cm & -cm)]
                                             break
                                 if floor > f_best[d]:
                                     f_best[d] = floor
@@ -532,7 +354,7 @@ def wide_solve(
                                 child[j] = masks[t, v, j] & f_live[d, j]
                                 if child[j] != 0:
                                     nonempty = True
-                            cb = _wcover(w, insep, child, nw, rem, common) if nonempty else 0.0
+                            cb = wide_cover(w, insep, child, nw, rem, common) if nonempty else 0.0
                             f_cb[d, v] = cb
                             run += cb
                         f_run[d] = run
@@ -544,7 +366,7 @@ def wide_solve(
                     while f_v[d] <= 3:
                         for j in range(nw):
                             child[j] = masks[t, f_v[d], j] & f_live[d, j]
-                        count = _wpop(child, nw)
+                        count = wide_popcount(child, nw)
                         if count == 0:
                             f_v[d] += 1
                             continue
@@ -564,7 +386,7 @@ def wide_solve(
                             ):
                                 value = table[slot, 1]
                             else:
-                                c = _compact(
+                                c = compact_child(
                                     boards,
                                     loc,
                                     w,
@@ -655,7 +477,7 @@ def wide_solve(
                 nexact = np.zeros(ncap, np.bool_)
                 for i in range(cap):
                     if row[i]:
-                        hh = _whash(nkeys, nrow, keys[i], nw, ncap)
+                        hh = wide_hash(nkeys, nrow, keys[i], nw, ncap)
                         nrow[hh] = True
                         for j in range(nw):  # not a row assignment (see enumerate_boards)
                             nkeys[hh, j] = keys[i, j]
@@ -666,7 +488,7 @@ def wide_solve(
                 vals = nvals
                 exact = nexact
                 cap = ncap
-            h = _whash(keys, row, f_set[d], nw, cap)
+            h = wide_hash(keys, row, f_set[d], nw, cap)
             if not row[h]:
                 used += 1
                 row[h] = True
@@ -676,7 +498,7 @@ def wide_solve(
             exact[h] = is_exact
             tile = -1
             if is_exact:
-                tile = _wstate_tile(masks, mult, f_set[d], nw, f_code[d], f_tile[d], gone)
+                tile = wide_state_tile(masks, mult, f_set[d], nw, f_code[d], f_tile[d], gone)
             table_store(table, counter, f_code[d], value, is_exact, tile)
             if counter[2]:
                 return 0.0, -1

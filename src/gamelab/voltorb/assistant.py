@@ -124,13 +124,17 @@ def analyse_position(
     optimal: bool = True,
     policy: str | None = None,
     state_limit: int | None = None,
+    deal: tuple[int, str] | None = None,
 ) -> BoardAnalysis:
     """Probabilities, safe tiles, labels and the recommended flip for `post` (see the module doc).
 
     `policy` defaults to ``optimal``, or ``minrisk`` when ``optimal=False``. With a
     `state_limit`, an optimal search that needs more states stops there and the answer is
-    minrisk's (or the chosen policy's) without P(win), saying so in ``note``.
+    minrisk's (or the chosen policy's) without P(win), saying so in ``note``. With `deal`
+    (level, generator) the search is the deal's (:mod:`gamelab.voltorb.solved`): what it
+    solved for an earlier position of the round answers this one.
     """
+    from gamelab.voltorb import solved
     from gamelab.voltorb.deduction import label_board
     from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError
     from gamelab.voltorb.strategies import fom_tile, minrisk_tile
@@ -150,7 +154,10 @@ def analyse_position(
     answer = "optimal" if optimal else policy
     if optimal:
         try:
-            tile, value = OptimalSolver(post, state_limit=state_limit).decide(revealed)
+            if deal is None:
+                tile, value = OptimalSolver(post, state_limit=state_limit).decide(revealed)
+            else:
+                tile, value = solved.decide(clues, *deal, revealed, state_limit)
         except SearchLimitError:
             note = f"exact optimal search stopped after {state_limit:,} states; showing "
             if policy == "optimal":
@@ -198,7 +205,13 @@ def solve_position(
         return lost_position(clues, shown, level, generator, optimal, state_limit)
     post = playing_posterior(clues, shown, level, generator)
     return analyse_position(
-        clues, shown, post, optimal=optimal, policy=policy, state_limit=state_limit
+        clues,
+        shown,
+        post,
+        optimal=optimal,
+        policy=policy,
+        state_limit=state_limit,
+        deal=(level, generator),
     )
 
 
@@ -215,6 +228,7 @@ def lost_position(
 
     The flips' order is not needed: the round ends at its first Voltorb, so every other flip
     came before it. More than one Voltorb is an error."""
+    from gamelab.voltorb import solved
     from gamelab.voltorb.deduction import label_board
     from gamelab.voltorb.expectimax import SearchLimitError, choice_value
     from gamelab.voltorb.strategies import minrisk_tile
@@ -233,15 +247,17 @@ def lost_position(
     hidden = [t for t in range(SIZE * SIZE) if t not in before]
     best, policy, p_before, p_choice, note = minrisk_tile(post), "minrisk", None, None, None
     if optimal:
-        from gamelab.voltorb.expectimax import OptimalSolver
-
+        solver = solved.deal_solver(clues, level, generator)
+        solver.state_limit = state_limit
+        nodes = solver.nodes
         try:
-            solver = OptimalSolver(post, state_limit=state_limit)
             best, p_before = solver.decide(before)
             p_choice = choice_value(solver, before, tile)
             policy = "optimal"
         except SearchLimitError:
             note = f"exact optimal search stopped after {state_limit:,} states; showing MinRisk"
+        finally:
+            solved.searched(solver, solver.nodes - nodes)
     p_m = (probs[:, 2] + probs[:, 3]).reshape(SIZE, SIZE)
     return BoardAnalysis(
         p_voltorb=np.round(probs[:, 0].reshape(SIZE, SIZE), 6).tolist(),

@@ -124,6 +124,17 @@ def solve_plan(
     )
 
 
+def exact_call(
+    rows: str, cols: str, revealed: list[str], level: int, generator: str, policy: str
+) -> tuple[Any, tuple]:
+    """The exact search :func:`solve_plan` caps, without a cap: ``(fn, args)`` for a background
+    job. What it solves is kept for the deal (:mod:`gamelab.voltorb.solved`), so once it is
+    done the rest of the round is answered exactly within the budget. ValueError first if the
+    position is malformed."""
+    check_position(rows, cols, revealed, level, generator, policy)
+    return solve_position, (rows, cols, revealed, level, generator, policy, True)
+
+
 REVIEW_FALLBACK = "the quick review (P(Voltorb) and MinRisk's flip; the exact one follows)"
 
 

@@ -64,12 +64,8 @@ from gamelab.voltorb._bounds_kernels import (
     flip_bounds,
     inseparable_lists,
 )
-from gamelab.voltorb._search_kernels import (
-    coin_search,
-    memo_entry,
-    new_memos,
-    win_search,
-)
+from gamelab.voltorb._coin_kernels import coin_search, memo_entry, new_memos
+from gamelab.voltorb._search_kernels import win_search
 from gamelab.voltorb._small_kernels import SMALL_MAX
 from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
 from gamelab.voltorb._wide_kernels import WIDE_MAX
@@ -300,6 +296,39 @@ class OptimalSolver(_Tree):
         entry = table_entry(self._table, code)
         assert entry is not None and entry[1]
         return float(value), entry[2]
+
+    def solved_states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The states the win search has solved exactly: (revealed codes, values, best tiles).
+
+        Values are unnormalised, in this solver's prior weights (see the module doc), so they
+        serve a solver of the same posterior (:meth:`add_solved_states`)."""
+        if not self.use_kernel or self.objective != "win":
+            raise ValueError("solved states are kept by the win objective's kernel search")
+        rows = self._table[(self._table[:, 0] >= 0.0) & (self._table[:, 2] % 2 == 1)]
+        tiles = (rows[:, 2].astype(np.int64) >> 1) - 1
+        return rows[:, 0].astype(np.int64), rows[:, 1].copy(), tiles.astype(np.int8)
+
+    def add_solved_states(self, codes: np.ndarray, values: np.ndarray, tiles: np.ndarray) -> None:
+        """Add states solved exactly by a solver of the same posterior (:meth:`solved_states`):
+        a later search finds them at once, and a decision at one of them costs no search."""
+        if not self.use_kernel or self.objective != "win":
+            raise ValueError("solved states are kept by the win objective's kernel search")
+        n = int(codes.size)
+        if not (values.size == n and tiles.size == n):
+            raise ValueError("codes, values and tiles must have the same length")
+        rows = np.empty((n, 3))
+        rows[:, 0] = codes
+        rows[:, 1] = values
+        rows[:, 2] = 2.0 * (tiles.astype(np.int64) + 1) + 1.0
+        used = int(self._counter[3])
+        capacity = self._table.shape[0]
+        while (used + n) * 10 > capacity * 6:
+            capacity *= 2
+        bigger = table_new(capacity)
+        table_rehash(self._table, bigger)
+        table_rehash(rows, bigger)  # (rows need not be a hash table: every row is inserted)
+        self._table = bigger
+        self._counter[3] = int((bigger[:, 0] >= 0.0).sum())
 
     def _inseparable_lists(self) -> tuple[np.ndarray, np.ndarray]:
         """The inseparable-boards lists of the kernel's boards, made once per solver (about

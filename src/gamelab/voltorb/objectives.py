@@ -209,7 +209,7 @@ class ObjectiveSolver:
         total = float(tree.weights[idx].sum())
         if self.python:
             memo: dict = {}
-            value, tile = _objective_search_py(tree, idx, revealed, self.tables, memo)
+            value, tile = _objective_search_python(tree, idx, revealed, self.tables, memo)
             self.nodes = len(memo)
             return tile, value / total
         search = utility_search(
@@ -231,7 +231,7 @@ class UtilitySearch:
 
     def tile_at(self, revealed: dict[int, int]) -> int:
         """The optimal policy's action (a tile, or -1 = quit) at a state it reaches."""
-        from gamelab.voltorb._search_kernels import memo_entry
+        from gamelab.voltorb._coin_kernels import memo_entry
 
         code = 0
         for t, v in revealed.items():
@@ -255,8 +255,8 @@ def utility_search(
     once: optimal for a utility that meets the condition in
     :mod:`gamelab.voltorb._objective_kernels`, otherwise the best policy of that restricted
     class. SearchLimitError past `state_limit`."""
+    from gamelab.voltorb._coin_kernels import new_memos
     from gamelab.voltorb._objective_kernels import objective_search
-    from gamelab.voltorb._search_kernels import new_memos
     from gamelab.voltorb.expectimax import SearchLimitError
 
     u_quit, u_win, u_loss, top = tables
@@ -290,12 +290,12 @@ def utility_search(
     return UtilitySearch(float(value), int(counter[0]), memo_val, memo_tile)
 
 
-def _objective_search_py(tree, idx, revealed, tables, memo):
-    from gamelab.voltorb._objective_kernels import objective_search_py
+def _objective_search_python(tree, idx, revealed, tables, memo):
+    from gamelab.voltorb._objective_kernels import objective_search_python
 
     boards = [[int(x) for x in row] for row in tree.boards]
     u_quit, u_win, u_loss, _ = tables
-    return objective_search_py(
+    return objective_search_python(
         boards,
         tree.weights,
         [int(i) for i in idx],

@@ -5,17 +5,34 @@ posterior_for`), for the player who sees the clues and the flipped tiles only.
 
 The value of flipping tile t is the chance, over the values t can show, that the round is won
 from there: ``sum_v P(t = v) * P(win | t = v)`` (a Voltorb loses; a flip that reveals the last
-multiplier wins). Quitting wins nothing. One solver is kept per round (its memo makes every later
-decision of the round a lookup); the first decision costs the exact solve (milliseconds at level
-1, up to minutes for the hardest level-8 openings: see docs/voltorb.md).
+multiplier wins; :func:`gamelab.voltorb.expectimax.choice_value`). Quitting wins nothing.
+
+One solver is kept per deal's clues, the :data:`SOLVERS` most recently used (a deal seen again,
+as a seeded evaluation episode deals it, is a lookup): its memo holds every state the search
+proved, so the value of the state a flip leads to, already summed into the flip's value, is a
+lookup on the next step. The first decision of a new deal costs the exact solve: a median of
+about 1.5 ms at level 3, but a heavy tail (the slowest tenth of the deals take nine tenths of
+the time, seconds for the worst), and up to minutes for the hardest level-8 openings (see
+docs/voltorb.md and docs/envs.md, Speed).
+
+On the environment's fast path the oracle reads the round from the stepper
+(:class:`gamelab.voltorb.stepper.RoundStepper`: clues and revealed tiles), so no protocol state
+is built (:meth:`VoltorbOracle.stepper_value`, :meth:`VoltorbOracle.stepper_action_value`).
 """
 
 from __future__ import annotations
 
-from gamelab.voltorb.expectimax import OptimalSolver
-from gamelab.voltorb.posterior import Posterior, posterior_for
-from gamelab.voltorb.rules import TILES
+from collections import OrderedDict
+
+import numpy as np
+
+from gamelab.voltorb.expectimax import OptimalSolver, choice_value
+from gamelab.voltorb.posterior import posterior_for
+from gamelab.voltorb.rules import TILES, Clues
 from gamelab.voltorb.state import QUIT, VoltorbState
+
+#: solvers (one per deal's clues) kept, most recently used first
+SOLVERS = 16
 
 
 class VoltorbOracle:
@@ -24,56 +41,65 @@ class VoltorbOracle:
     def __init__(self, generator: str, level: int) -> None:
         self.generator = generator
         self.level = level
-        self._key: tuple | None = None
-        self._solver: OptimalSolver | None = None
-        self._root: Posterior | None = None  # the round's boards before any flip
+        self._solvers: OrderedDict[tuple, OptimalSolver] = OrderedDict()
+
+    def _solver(self, key: tuple, clues: Clues) -> OptimalSolver:
+        solver = self._solvers.get(key)
+        if solver is None:
+            solver = OptimalSolver(posterior_for(clues, self.generator, self.level), "win")
+            self._solvers[key] = solver
+            if len(self._solvers) > SOLVERS:
+                self._solvers.popitem(last=False)
+        else:
+            self._solvers.move_to_end(key)
+        return solver
 
     def _solver_for(self, state: VoltorbState) -> OptimalSolver:
         assert state.round is not None, "the board is not dealt yet"
-        key = state.round.clues.key()
-        if self._solver is None or key != self._key:
-            self._root = Posterior.from_clues(state.round.clues, self.generator, self.level)
-            root = posterior_for(state.round.clues, self.generator, self.level)
-            self._solver, self._key = OptimalSolver(root, "win"), key
-        return self._solver
+        clues = state.round.clues
+        return self._solver(clues.key(), clues)
 
-    def _posterior(self, state: VoltorbState) -> Posterior:
-        """The boards still possible (the round's boards filtered by the flips, not yet won):
-        what :func:`posterior_for` enumerates, without enumerating again."""
-        assert state.round is not None
-        self._solver_for(state)
-        post = self._root
-        assert post is not None
-        for tile, value in state.round.revealed.items():
-            post = post.observe(tile, value)
-        return post.still_playing()
-
-    def _win_after(self, solver: OptimalSolver, post: Posterior) -> float:
-        won = post.won_mask()
-        p = float(post.weights[won].sum())
-        if not won.all():
-            p += float(post.weights[~won].sum()) * solver.decide(post.revealed)[1]
-        return p
+    @staticmethod
+    def _flip_value(solver: OptimalSolver, revealed: dict[int, int], action: int) -> float:
+        if action == QUIT:
+            return 0.0
+        if not 0 <= action < TILES:
+            raise ValueError(f"tile must be 0..24, got {action}")
+        return choice_value(solver, revealed, action)
 
     def value(self, state: VoltorbState) -> float:
         assert state.round is not None
         return self._solver_for(state).decide(dict(state.round.revealed))[1]
 
     def action_value(self, state: VoltorbState, action: int) -> float:
-        if action == QUIT:
-            return 0.0
-        if not 0 <= action < TILES:
-            raise ValueError(f"tile must be 0..24, got {action}")
-        solver = self._solver_for(state)
-        post = self._posterior(state)
-        probs = post.tile_probabilities()[action]
-        return sum(
-            float(probs[v]) * self._win_after(solver, post.observe(action, v))
-            for v in (1, 2, 3)
-            if probs[v] > 0
-        )
+        assert state.round is not None
+        return self._flip_value(self._solver_for(state), dict(state.round.revealed), int(action))
 
     def best_action(self, state: VoltorbState) -> int:
         assert state.round is not None
         tile = self._solver_for(state).decide(dict(state.round.revealed))[0]
         return QUIT if tile < 0 else int(tile)
+
+    # -- the environment's fast path: the stepper's arrays ------------------------------------
+    def _stepper_solver(self, stepper) -> tuple[OptimalSolver, dict[int, int]]:
+        c = stepper.clues
+        key = tuple(c.reshape(-1).tolist())
+        solver = self._solvers.get(key)
+        if solver is None:
+            clues = Clues(c[0].copy(), c[1].copy(), c[2].copy(), c[3].copy())
+            solver = self._solver(key, clues)
+        else:
+            self._solvers.move_to_end(key)
+        shown = stepper.revealed
+        revealed = {int(t): int(shown[t]) for t in np.flatnonzero(shown >= 0)}
+        return solver, revealed
+
+    def stepper_value(self, stepper) -> float:
+        """:meth:`value` of the round a :class:`~gamelab.voltorb.stepper.RoundStepper` plays."""
+        solver, revealed = self._stepper_solver(stepper)
+        return solver.decide(revealed)[1]
+
+    def stepper_action_value(self, stepper, action: int) -> float:
+        """:meth:`action_value` of `action` in the stepper's round."""
+        solver, revealed = self._stepper_solver(stepper)
+        return self._flip_value(solver, revealed, int(action))

@@ -24,7 +24,11 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gamelab.voltorb._posterior_kernels import ROW_PATTERNS, enumerate_boards, enumerate_boards_py
+from gamelab.voltorb._posterior_kernels import (
+    ROW_PATTERNS,
+    enumerate_boards,
+    enumerate_boards_python,
+)
 from gamelab.voltorb.prior import weight_table
 from gamelab.voltorb.rules import SIZE, TILES, Clues, check_generator, check_level
 
@@ -113,7 +117,7 @@ class Posterior:
         known = np.full(TILES, -1, dtype=np.int64)
         for tile, value in revealed.items():
             known[tile] = value
-        enum = enumerate_boards_py if python else enumerate_boards
+        enum = enumerate_boards_python if python else enumerate_boards
         boards, feats = enum(
             ROW_PATTERNS,
             clues.row_sums,

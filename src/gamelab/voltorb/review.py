@@ -30,6 +30,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from gamelab.voltorb import solved
 from gamelab.voltorb.assistant import playing_posterior
 from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError, choice_value
 from gamelab.voltorb.posterior import Posterior
@@ -105,9 +106,8 @@ def optimal_outcome(
     """
     rnd = Round(board)
     while rnd.outcome is None:
-        post = playing_posterior(rnd.clues, dict(rnd.revealed), level, generator)
         try:
-            tile, _ = OptimalSolver(post, state_limit=state_limit).decide(dict(rnd.revealed))
+            tile, _ = solved.decide(rnd.clues, level, generator, dict(rnd.revealed), state_limit)
         except SearchLimitError:
             return None
         rnd.flip(tile)
@@ -135,17 +135,22 @@ def review_round(
     P(Voltorb), MinRisk's flip) and ``exact=False``; ``note`` says how many rows are exact.
     """
     quick = quick_review(clues, flips, level, generator, board)
-    post: Posterior = playing_posterior(clues, {}, level, generator)
-    solver = OptimalSolver(post, keep_memo=True)
+    solver = solved.deal_solver(clues, level, generator)  # what the page's searches solved
+    start = solver.nodes
     states = [dict(flips[:i]) for i in range(len(flips) + 1)]
 
     def limited(call, *args):
+        solver.state_limit = None
         if state_limit is not None:
-            left = state_limit - solver.nodes
+            left = state_limit - (solver.nodes - start)
             if left <= 0:
                 raise SearchLimitError("the review's state budget is spent")
             solver.state_limit = left
-        return call(*args)
+        before = solver.nodes
+        try:
+            return call(*args)
+        finally:
+            solved.searched(solver, solver.nodes - before)
 
     rows: list[MoveReview | None] = [None] * len(flips)
     after_value: float | None = None  # P(win) after the row's flip (the next row's p_before)

@@ -18,21 +18,41 @@ from gamelab.wordle.solver.kernel_search import INF
 from gamelab.wordle.solver.optimal import OptimalSolver
 from gamelab.wordle.state import WordleGame, WordleState
 
+#: entries the oracle's memos keep before they are cleared (candidate sets of the states met,
+#: and the optimal totals of the candidate sets the partitions made)
+MEMO_ENTRIES = 200_000
+
 
 class WordleOracle:
-    """Expected total guesses under optimal play, as (negative) returns."""
+    """Expected total guesses under optimal play, as (negative) returns.
+
+    The candidates of a state are found from its parent's (one filter per step, memoised by the
+    history), and every total the search proves is memoised by (candidate set, guesses left):
+    the classes a move's value sums are the states of the next step, so the next step's value
+    is a lookup, and the first guesses of later episodes meet the same sets again."""
 
     def __init__(self, game: WordleGame) -> None:
         self.game = game
         # no limit of its own: each search is given the guesses left
         self.solver = OptimalSolver(game.setting.with_limit(None))
+        self._cands: dict[tuple[tuple[int, int], ...], np.ndarray] = {}
+        self._totals: dict[tuple[bytes, int], int] = {}
 
     def _candidates(self, state: WordleState) -> np.ndarray:
-        table = self.game.table
-        cands = table.all_answers()
-        for g, code in state.history():
-            cands = table.filter(cands, g, code)
-        return cands
+        return self._candidates_after(tuple(state.history()))
+
+    def _candidates_after(self, history: tuple[tuple[int, int], ...]) -> np.ndarray:
+        hit = self._cands.get(history)
+        if hit is None:
+            if not history:
+                hit = self.game.table.all_answers()
+            else:
+                g, code = history[-1]
+                hit = self.game.table.filter(self._candidates_after(history[:-1]), g, code)
+            if len(self._cands) >= MEMO_ENTRIES:
+                self._cands.clear()
+            self._cands[history] = hit
+        return hit
 
     def _total(self, cands: np.ndarray, depth: int) -> int:
         """f(cands) within `depth` guesses (INF when impossible)."""
@@ -43,7 +63,14 @@ class WordleOracle:
             return 1
         if n == 2:
             return 3 if depth >= 2 else INF
-        return int(self.solver.best_guess(cands, depth)[0])
+        key = (cands.tobytes(), depth)
+        hit = self._totals.get(key)
+        if hit is None:
+            hit = int(self.solver.best_guess(cands, depth)[0])
+            if len(self._totals) >= MEMO_ENTRIES:
+                self._totals.clear()
+            self._totals[key] = hit
+        return hit
 
     def _failed(self) -> float:
         return -float(self.game.guess_limit + 1)

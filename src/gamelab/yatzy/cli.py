@@ -279,6 +279,18 @@ def review_command(
             "--undone", metavar="N", help="A decision (1-based) taken back and made again."
         ),
     ] = None,
+    draws: Annotated[
+        str,
+        typer.Option(
+            "--draws",
+            metavar="COUNTS",
+            help="For each move, the take-backs made before it, comma-separated ('0,0,1'); "
+            "moves beyond the list count --takebacks.",
+        ),
+    ] = "",
+    takebacks: Annotated[
+        int, typer.Option("--takebacks", metavar="N", help="Moves taken back in the game.")
+    ] = 0,
     rules: Rules = "yatzy",
     seed: Seed = 0,
     json_out: Json = False,
@@ -288,8 +300,19 @@ def review_command(
     from gamelab.yatzy.review import review_game
 
     bots = [[m.strip() for m in t.split(";") if m.strip()] for t in bot_turn or []]
+    counts = [c.strip() for c in draws.split(",") if c.strip()]
+    if any(not c.isdigit() for c in counts):
+        raise ValueError(f"--draws must be counts separated by commas, e.g. 0,0,1; got {draws!r}")
     rev = review_game(
-        _rules(rules), seed, list(move or []), start, opponent, bots, list(undone or [])
+        _rules(rules),
+        seed,
+        list(move or []),
+        start,
+        opponent,
+        bots,
+        list(undone or []),
+        draws=[int(c) for c in counts],
+        takebacks=takebacks,
     )
     if json_out:
         print_json(rev)
@@ -302,6 +325,8 @@ def review_command(
         t.add_row(str(i), str(d.turn), d.dice, f"{d.kind} {d.label}{mark}", d.best, f"{d.loss:.2f}")
     console.print(t)
     console.print(f"total loss {rev.total_loss:.2f} expected points")
+    if rev.takebacks_note:
+        console.print(rev.takebacks_note)
     if rev.finished and rev.luck is not None:
         console.print(
             f"final score {rev.final_score}; luck {rev.luck:+.2f}; percentile "

@@ -12,6 +12,13 @@ roll). The dice depend only on the seed, the turn and which slots are rerolled: 
 same moves gives the same game, and another choice does not change any later turn's first roll.
 Kept dice stay in their slots (a keep given as digits holds the leftmost matching slots).
 
+**Take-backs draw fresh dice.** A move taken back (:func:`undo_view`) must not let the player
+choose again knowing what it rolled: each move carries the number of take-backs the game had
+when it was made (`draws`), and a roll that a move causes (a reroll, or the next turn's first
+roll after a box) comes from the stream seeded with (seed, player, turn, draws) instead -- so a
+move made again after a take-back sees dice never shown before, and the bot's turn after it too.
+A game without take-backs is the seed's game above. The review marks every move made again.
+
 **Moves** (:data:`MOVE_HELP`): ``keep 1114`` keeps those dice and rerolls the others (``keep -``
 rerolls all five; keeping all five stops rolling), ``hold 10110`` keeps the dice of the slots
 marked 1 (what clicking dice does), ``box fours`` scores the dice in a box (allowed after any
@@ -123,6 +130,8 @@ class BotTurn:
     win_probability: float | None = None
     draw_probability: float | None = None
     loss_probability: float | None = None
+    #: why the win-play bot played this turn for the expected score, in words (None otherwise)
+    reason: str | None = None
 
 
 @dataclass(frozen=True)
@@ -148,15 +157,20 @@ class GameView:
     coach: object | None = None  # gamelab.yatzy.coach.Advice for your position, when asked
     note: str | None = None
     decisions: list[Decision] = field(default_factory=list)  # only with evaluate=True
+    #: for each of your moves, the take-backs the game had when it was made (send them back)
+    draws: list[int] = field(default_factory=list)
+    takebacks: int = 0  # moves taken back so far in this game (a new move is made after them)
 
 
 # ---------------------------------------------------------------------------------------------
 # dice and moves
 
 
-def turn_faces(seed: int, player: int, turn: int) -> np.ndarray:
-    """[3, 5] faces 1..6: what each slot shows when rolled at roll r of this turn."""
-    return np.random.default_rng([seed, player, turn]).integers(1, FACES + 1, size=(3, DICE))
+def turn_faces(seed: int, player: int, turn: int, draws: int = 0) -> np.ndarray:
+    """[3, 5] faces 1..6: what each slot shows when rolled at roll r of this turn, for a roll
+    made after `draws` take-backs (0: the seed's own dice)."""
+    key = [seed, player, turn] if draws == 0 else [seed, player, turn, draws]
+    return np.random.default_rng(key).integers(1, FACES + 1, size=(3, DICE))
 
 
 def counts_of(slots) -> np.ndarray:
@@ -188,19 +202,31 @@ def parse_move(text: str) -> tuple[str, str]:
 class _Player:
     """One player's card and current turn during a replay."""
 
-    def __init__(self, rules: RuleSet, card: Card, seed: int, player: int) -> None:
+    def __init__(self, rules: RuleSet, card: Card, seed: int, player: int, draws: int = 0) -> None:
         self.rules, self.card, self.seed, self.player = rules, card, seed, player
+        #: take-backs before the move being played: which stream the dice it rolls come from
+        self.draws = draws
         self.turns_done = 0
         self.moves_in_turn = 0
         if not card.done:
             self._start_turn()
 
+    def _faces(self, draws: int) -> np.ndarray:
+        return turn_faces(self.seed, self.player, self.card.filled_count, draws)
+
     def _start_turn(self) -> None:
-        self.faces = turn_faces(self.seed, self.player, self.card.filled_count)
-        self.slots = [int(x) for x in self.faces[0]]
+        self.turn_draws = self.draws
+        self.slots = [int(x) for x in self._faces(self.draws)[0]]
         self.rolls_left = 2
         self.rolls = [dice_text(self.counts)]
         self.moves_in_turn = 0
+
+    def redraw_turn(self, draws: int) -> None:
+        """Roll this turn's first dice again from the stream of `draws` take-backs (the bot's
+        turn follows your move that ended yours: its dice are drawn with that move's)."""
+        self.draws = draws
+        if not self.card.done and self.moves_in_turn == 0 and self.turn_draws != draws:
+            self._start_turn()
 
     @property
     def counts(self) -> np.ndarray:
@@ -228,9 +254,10 @@ class _Player:
         else:
             roll = 3 - self.rolls_left
             held = held_slots(self.slots, keep) if held is None else held
+            faces = self._faces(self.draws)
             for i, hold in enumerate(held):
                 if not hold:
-                    self.slots[i] = int(self.faces[roll][i])
+                    self.slots[i] = int(faces[roll][i])
             self.rolls_left -= 1
             self.rolls.append(dice_text(self.counts))
         self.moves_in_turn += 1
@@ -343,36 +370,47 @@ def _play_tables(me: _Player, box3, keep2, keep1) -> list[str]:
 def _bot_turn(
     rules: RuleSet, E: np.ndarray, bot: _Player, you: _Player, opponent: str, win_solve: bool
 ) -> tuple[BotTurn, str | None]:
-    from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win
+    from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win, win_play_move
 
     card = bot.card
     turns_left = rules.n_boxes - card.filled_count
     turn_number = card.filled_count + 1  # the shadow replay below fills `before` too
     before = Card(rules, list(card.entries), card.yahtzee_bonuses)
     note = None
-    outcomes: tuple[float | None, ...] = (None, None, None)
+    outcomes: tuple[float | None, float | None, float | None] = (None, None, None)
     policy = "expected score"
+    reason = None
     if opponent == "win" and win_solve and turns_left <= WIN_PLAY_TURNS:
         law = final_score_law(
             rules, (you.card.mask, you.card.capped_upper, you.card.bonus_flag, you.card.total), E
         )
         state = (card.mask, card.capped_upper, card.bonus_flag, card.total)
         sol = solve_win(rules, state, law, outcomes=True)
-        box3, keep2, keep1 = sol.decisions(0, *state, decision_scratch())
+        scratch = decision_scratch()
         outcomes = sol.outcomes()
         policy = "win play"
     else:
         if opponent == "win" and turns_left > WIN_PLAY_TURNS:
+            reason = f"it plays for the win in its last {WIN_PLAY_TURNS} turns"
             note = (
                 f"the win-play bot plays for the win in its last {WIN_PLAY_TURNS} turns (a "
                 f"solve with {turns_left} turns left takes longer than the time budget); "
                 "this turn it played for the expected score"
             )
+        elif opponent == "win":
+            reason = "its solve for the win did not finish within the time budget"
         tables = decision_tables(rules, E, card)
         box3, keep2, keep1 = tables.box3, tables.keep2, tables.keep1
     # replay the turn on a copy to value each decision
-    shadow = _Player(rules, before, bot.seed, bot.player)
-    moves = _play_tables(bot, box3, keep2, keep1)
+    shadow = _Player(rules, before, bot.seed, bot.player, bot.draws)
+    if policy == "win play":
+        moves: list[str] = []
+        while not moves or not moves[-1].startswith("box "):
+            # one decision at a time: win play, its ties broken by the expected final score
+            moves.append(win_play_move(sol, bot.card, bot.counts, bot.rolls_left, E, scratch))
+            bot.play(moves[-1])
+    else:
+        moves = _play_tables(bot, box3, keep2, keep1)
     decisions = []
     rolls: list[str] = []
     for move in moves:
@@ -396,12 +434,35 @@ def _bot_turn(
         int(last.points or 0),
         policy,
         *outcomes,
+        reason=reason,
     )
     return turn, note
 
 
 # ---------------------------------------------------------------------------------------------
 # the game
+
+#: At most this many take-backs in one game (a request's sanity bound, far above any real game).
+MAX_TAKEBACKS = 10_000
+
+
+def move_draws(moves: Sequence[str], draws: Sequence[int], takebacks: int) -> list[int]:
+    """Each move's take-backs count: `draws` as recorded for the first moves, `takebacks` for
+    the moves after them (made since the last take-back); checked to be a possible history."""
+    if not isinstance(takebacks, (int, np.integer)) or not 0 <= takebacks <= MAX_TAKEBACKS:
+        raise ValueError(f"take-backs must be an integer 0..{MAX_TAKEBACKS}, got {takebacks!r}")
+    if len(draws) > len(moves):
+        raise ValueError(f"{len(draws)} take-back counts were given for {len(moves)} moves")
+    full = [int(d) for d in draws] + [int(takebacks)] * (len(moves) - len(draws))
+    previous = 0
+    for n, d in enumerate(full, start=1):
+        if not previous <= d <= takebacks:
+            raise ValueError(
+                f"move {n}'s take-back count {d} must be between the previous move's "
+                f"({previous}) and the game's take-backs ({takebacks})"
+            )
+        previous = d
+    return full
 
 
 def _summary(card: Card) -> CardSummary:
@@ -429,6 +490,8 @@ def game_view(
     coach: bool = False,
     win_solve: bool = True,
     evaluate_moves: bool = False,
+    draws: Sequence[int] = (),
+    takebacks: int = 0,
 ) -> GameView:
     """Replay a game and return its position; plays the bot's turn when it is due.
 
@@ -437,7 +500,9 @@ def game_view(
     `coach` adds the coach's ranking of your options; `evaluate_moves` values every decision
     of yours (for the review). Only these and the bot's turn need the rule set's value table
     (:func:`gamelab.yatzy.tables.optimal_values`): a game without them never waits for it. ``win_solve=False`` makes the win-play bot play this turn for the
-    expected score (the fallback when its solve overruns the time budget).
+    expected score (the fallback when its solve overruns the time budget). `draws` and
+    `takebacks` record the take-backs (:func:`move_draws`; the module's docstring): empty and 0
+    for a game without any.
     """
     from gamelab.yatzy.coach import coach as coach_advice
 
@@ -447,6 +512,7 @@ def game_view(
         raise ValueError(f"seed must be an integer 0..{MAX_SEED}, got {seed!r}")
     seed = int(seed)
     start_card = Card.parse(rules, start)
+    moves_draws = move_draws(moves, draws, takebacks)
     if start_card.done:
         raise ValueError("the start card is full: there is nothing left to play")
     # the value table only when it is used (the coach, a review's values, the bot's turn): a
@@ -465,9 +531,11 @@ def game_view(
     decisions: list[Decision] = []
     bot_done = 0
     bot_turns = [list(t) for t in bot_moves]
+    turn_end_draws: list[int] = []  # the take-backs count of the move that ended each your turns
 
     def replay_bot_turn(i: int) -> None:
         assert bot is not None
+        bot.redraw_turn(turn_end_draws[i])
         turn = bot_turns[i]
         if (
             not turn
@@ -499,7 +567,11 @@ def game_view(
                 decision = evaluate(
                     rules, values(), you.card, you.counts, you.rolls_left, kind, choice
                 )
+            you.draws = moves_draws[n - 1]
+            done = you.turns_done
             you.play(move)
+            if you.turns_done > done:
+                turn_end_draws.append(you.draws)
         except ValueError as exc:
             raise ValueError(f"move {n} ({move!r}): {exc}") from None
         if evaluate_moves:
@@ -515,6 +587,7 @@ def game_view(
                 f"{len(bot_turns)} bot turns were given but you have played only {you.turns_done}"
             )
         if bot_done < you.turns_done and not bot.card.done:
+            bot.redraw_turn(turn_end_draws[bot_done])
             bot_turn, note = _bot_turn(rules, values(), bot, you, opponent, win_solve)
             bot_turns.append(bot_turn.moves)
     finished = you.card.done and (bot is None or bot.card.done)
@@ -570,6 +643,8 @@ def game_view(
         coach=advice,
         note=note,
         decisions=decisions,
+        draws=moves_draws,
+        takebacks=int(takebacks),
     )
 
 
@@ -581,17 +656,23 @@ def undo_view(
     opponent: str = "none",
     bot_moves: Sequence[Sequence[str]] = (),
     coach: bool = False,
+    draws: Sequence[int] = (),
+    takebacks: int = 0,
 ) -> GameView:
     """The game with your last decision taken back: the bot's turns after your last finished
-    turn go too (it plays again once you choose anew). The dice are the seed's, so a decision
-    made again sees the same roll; the review marks such decisions (its `undone`)."""
+    turn go too (it plays again once you choose anew). The take-back counts: whatever the move
+    made again rolls (and the bot's turn after it) is drawn afresh, so seeing what the first
+    choice rolled tells nothing about the next; the review marks the move made again."""
     if not moves:
         raise ValueError("there is no decision to undo")
     kept = list(moves[:-1])
-    solo = game_view(rules, seed, kept, start, "none")
+    kept_draws = move_draws(moves, draws, takebacks)[:-1]
+    solo = game_view(rules, seed, kept, start, "none", draws=kept_draws, takebacks=takebacks)
     finished = solo.you.filled - Card.parse(rules, start).filled_count
     bots = [list(t) for t in bot_moves][:finished] if opponent != "none" else []
-    return game_view(rules, seed, kept, start, opponent, bots, coach)
+    return game_view(
+        rules, seed, kept, start, opponent, bots, coach, draws=kept_draws, takebacks=takebacks + 1
+    )
 
 
 def _warm_position() -> tuple[RuleSet, np.ndarray, Card]:

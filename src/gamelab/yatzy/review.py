@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.yatzy.card import Card
-from gamelab.yatzy.game import OPPONENTS, Decision, game_view
+from gamelab.yatzy.game import OPPONENTS, Decision, game_view, move_draws
 from gamelab.yatzy.rules import RuleSet
 from gamelab.yatzy.solver import state_index
 from gamelab.yatzy.tables import optimal_distribution, optimal_values
@@ -82,6 +82,21 @@ class Review:
     #: decisions (1-based, as numbered in `decisions`) made again after an undo: the player saw
     #: the dice that followed the first choice, so luck and skill there are not a first try
     undone: list[int] = field(default_factory=list)
+    #: moves taken back in the game (each drew fresh dice for the move made again), and what
+    #: that means for the luck and percentile in words; None for a game played straight
+    takebacks: int = 0
+    takebacks_note: str | None = None
+
+
+def takebacks_note(takebacks: int) -> str | None:
+    """What take-backs mean for a review, in words (None without any)."""
+    if not takebacks:
+        return None
+    times = "once" if takebacks == 1 else f"{takebacks} times"
+    return (
+        f"a move was taken back {times}: the dice after each were drawn afresh, so the "
+        "luck and percentile are not those of a game played straight"
+    )
 
 
 #: The chart's default width in pixels (the CLI's), and the widths a page may ask for.
@@ -114,12 +129,16 @@ def review_game(
     bot_moves: Sequence[Sequence[str]] = (),
     undone: Sequence[int] = (),
     chart_width: int = CHART_WIDTH,
+    draws: Sequence[int] = (),
+    takebacks: int = 0,
 ) -> Review:
     """Every decision of a game with its loss; luck and percentile once the card is full.
 
     The arguments are those of :func:`gamelab.yatzy.game.game_view`; a game whose bot turn is
     due is reviewed as far as you have played (the bot's turn is not needed). `undone` numbers
-    the decisions (1-based) that were taken back and made again: the review marks them.
+    the decisions (1-based) that were taken back and made again: the review marks them, and
+    every move whose take-back count (`draws`, `takebacks`: as for ``game_view``) is above the
+    previous move's, since a take-back came just before it.
     `chart_width` is the drawing's width in pixels (a page asks for its own, so that the
     labels keep their size on a phone)."""
     if not CHART_WIDTHS[0] <= chart_width <= CHART_WIDTHS[1]:
@@ -131,7 +150,10 @@ def review_game(
     for n in undone:
         if not 1 <= int(n) <= len(moves):
             raise ValueError(f"undone decision {n} is not one of the game's {len(moves)} decisions")
-    marks = sorted({int(n) for n in undone})
+    full_draws = move_draws(moves, draws, takebacks)
+    again = {k for k in range(1, len(moves) + 1) if full_draws[k - 1] > ([0, *full_draws][k - 1])}
+    marks = sorted({int(n) for n in undone} | again)
+    note_of_takebacks = takebacks_note(int(takebacks))
     # the bot's policy does not matter here: its recorded moves are replayed, never re-solved
     view = game_view(
         rules,
@@ -141,6 +163,8 @@ def review_game(
         "none" if opponent == "none" else "optimal",
         bot_moves,
         evaluate_moves=True,
+        draws=full_draws,
+        takebacks=takebacks,
     )
     E = optimal_values(rules)
     card = Card.parse(rules, start)
@@ -163,6 +187,8 @@ def review_game(
             start_expected,
             note="the game is not finished: luck and percentile come once your card is full",
             undone=marks,
+            takebacks=int(takebacks),
+            takebacks_note=note_of_takebacks,
         )
     final = view.you.total
     law = start_law(rules, start)
@@ -184,6 +210,8 @@ def review_game(
         distribution=law,
         svg=distribution_svg(law, final, width=chart_width),
         undone=marks,
+        takebacks=int(takebacks),
+        takebacks_note=note_of_takebacks,
     )
 
 

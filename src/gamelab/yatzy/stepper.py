@@ -18,6 +18,7 @@ from __future__ import annotations
 
 from bisect import bisect_right
 from functools import lru_cache
+from typing import Any
 
 import numpy as np
 
@@ -70,9 +71,24 @@ def _keep_masks(n_actions: int) -> np.ndarray:
 class SolitaireStepper:
     """Games of `game` (one player) on plain integers (see the module)."""
 
+    PLAYERS = 1
+    #: the attributes that describe the card (a two-player stepper keeps one set per player:
+    #: a new card attribute is listed here)
+    CARD_FIELDS = (
+        "card",
+        "entries",
+        "_open_mask",
+        "bonuses",
+        "total",
+        "upper_total",
+        "filled",
+        "filled_mask",
+        "flag",
+    )
+
     def __init__(self, game: YatzyGame) -> None:
-        if game.players != 1:
-            raise ValueError("the solitaire stepper plays one player")
+        if game.players != self.PLAYERS:
+            raise ValueError(f"this stepper plays {self.PLAYERS} player(s), not {game.players}")
         self.game = game
         rules: RuleSet = game.rules
         self.rules = rules
@@ -99,6 +115,8 @@ class SolitaireStepper:
         self.total = 0
         self.upper_total = 0
         self.filled = 0
+        self.filled_mask = 0  # the filled boxes as bits (the solver's state index)
+        self.flag = 0  # 1 when the Yahtzee box holds 50 under a Yahtzee bonus
         self.done = True
         self.last_roll = -1
 
@@ -128,6 +146,7 @@ class SolitaireStepper:
         self._open_mask.fill(0)
         self._open_mask[N_KEEPS:] = 1
         self.bonuses = self.total = self.upper_total = self.filled = 0
+        self.filled_mask = self.flag = 0
         self.done = False
         self._new_turn()
 
@@ -165,6 +184,9 @@ class SolitaireStepper:
         self.card[b] = points
         self._open_mask[action] = 0
         self.filled += 1
+        self.filled_mask |= 1 << b
+        if b == self._ybox and points == 50 and self.rules.has_bonus_flag:
+            self.flag = 1
         gained = points
         if self._upper[b]:
             if self.upper_total < UPPER_CAP <= self.upper_total + points:
@@ -174,13 +196,17 @@ class SolitaireStepper:
             self.bonuses += 1
             gained += self.rules.yahtzee_bonus
         self.total = before + gained
+        self._end_turn()
+        return float(gained)
+
+    def _end_turn(self) -> None:
+        """After a box: the next turn's roll, or the end of the game."""
         if self.filled == self.n_boxes:
             self.done = True
             self.last_roll = -1
             self.mask.fill(0)
         else:
             self._new_turn()
-        return float(gained)
 
     def _box_mask(self) -> None:
         r = self.roll
@@ -211,3 +237,89 @@ class SolitaireStepper:
         state.apply(action)
         if self.last_roll >= 0 and not state.is_terminal():
             state.apply(self.last_roll)
+
+
+class DuelStepper(SolitaireStepper):
+    """Games of `game` for two players, who take turns (player 0 first), each on a card of its
+    own: the solitaire's turn on the card of the player to move (``to_move``), the other card
+    kept aside. The dice come from the same stream in the same order as the state protocol
+    draws them (a turn's first roll as soon as the previous turn's box is filled)."""
+
+    PLAYERS = 2
+
+    def __init__(self, game: YatzyGame) -> None:
+        super().__init__(game)
+        self.to_move = 0
+        self._aside = self._blank_card()
+
+    def _blank_card(self) -> list[Any]:
+        """A fresh card's fields (:data:`CARD_FIELDS`), as ``reset`` leaves them."""
+        open_mask = np.zeros(self.n_actions, dtype=np.int8)
+        open_mask[N_KEEPS:] = 1
+        blank = {
+            "card": np.full(self.n_boxes, -1, dtype=np.int64),
+            "entries": [None] * self.n_boxes,
+        }
+        blank["_open_mask"] = open_mask
+        return [blank.get(name, 0) for name in self.CARD_FIELDS]
+
+    def _swap(self) -> None:
+        """Put the mover's card aside and take the other player's."""
+        fields = self.CARD_FIELDS
+        mine = [getattr(self, name) for name in fields]
+        for name, value in zip(fields, self._aside, strict=True):
+            setattr(self, name, value)
+        self._aside = mine
+        self.to_move = 1 - self.to_move
+
+    def reset(self, rng: np.random.Generator) -> None:
+        self.to_move = 0
+        self._aside = self._blank_card()
+        super().reset(rng)
+
+    def _end_turn(self) -> None:
+        self._swap()
+        if self.filled == self.n_boxes:  # both cards full: player 1 filled the last box
+            self.done = True
+            self.last_roll = -1
+            self.mask.fill(0)
+        else:
+            self._new_turn()
+
+    def card_of(self, player: int) -> np.ndarray:
+        """The card of `player`: points per box, -1 open."""
+        return self.card if player == self.to_move else self._aside[self.CARD_FIELDS.index("card")]
+
+    def totals(self) -> tuple[int, int]:
+        mine, other = self.total, self._aside[self.CARD_FIELDS.index("total")]
+        return (mine, other) if self.to_move == 0 else (other, mine)
+
+    def returns(self) -> tuple[float, float]:
+        """(+1, -1), (-1, +1) or (0, 0) at the end, as the state protocol's returns."""
+        if not self.done:
+            return (0.0, 0.0)
+        a, b = self.totals()
+        if a == b:
+            return (0.0, 0.0)
+        return (1.0, -1.0) if a > b else (-1.0, 1.0)
+
+    def state(self) -> YatzyState:
+        """This position as a state of the protocol."""
+        fields = self.CARD_FIELDS
+        cards = [
+            Card(self.rules, list(self.entries), self.bonuses),
+            Card(
+                self.rules,
+                list(self._aside[fields.index("entries")]),
+                self._aside[fields.index("bonuses")],
+            ),
+        ]
+        if self.to_move == 1:
+            cards.reverse()
+        if self.done:
+            return YatzyState(self.game, cards)
+        text = (
+            f"player {self.to_move} rolls {self.rolls_left} kept none "
+            f"dice {dice_text(ROLLS[self.roll])} cards {'|'.join(c.text() for c in cards)}"
+        )
+        return self.game.state_from_text(text)

@@ -56,14 +56,27 @@ from gamelab.yatzy._play_kernels import (
     play_to_round,
 )
 from gamelab.yatzy._turn_kernels import (
+    KF_K1,
+    KF_K2,
+    W_KEEP_F,
     new_workspace,
+    placement,
     split_state,
     state_index,
     upper_subset,
     workspace_decisions,
 )
 from gamelab.yatzy._utility_kernels import utility_decisions, utility_layer, utility_pair_layer
-from gamelab.yatzy.rules import RULES, RuleSet
+from gamelab.yatzy.card import Card
+from gamelab.yatzy.rules import (
+    KEEPS,
+    RULES,
+    SUBKEEP_INDEX,
+    SUBKEEP_START,
+    RuleSet,
+    dice_text,
+    roll_index,
+)
 from gamelab.yatzy.simulate import strategy_values
 from gamelab.yatzy.solver import solve, upper_reach
 
@@ -239,6 +252,48 @@ class WinSolution:
             scratch,
         )
         return workspace_decisions(scratch)
+
+
+#: Win values closer than this count as equal; the expected final score then decides.
+WIN_TIE = 1e-9
+
+
+def win_play_move(
+    sol: WinSolution, card: Card, counts: np.ndarray, rolls_left: int, E: np.ndarray, scratch
+) -> str:
+    """The win-play move at A's actual dice (card `card` as solved by `sol`, `rolls_left`
+    rerolls left): among the options whose win value is within :data:`WIN_TIE` of the best,
+    the one with the best expected final score under the table `E` (the coach's values), then
+    the first box / smallest keep. So a player whose win is already sure (or equally likely
+    either way) still scores the most it can, instead of taking the first option of a tie."""
+    from gamelab.yatzy.coach import decision_tables
+
+    rules = sol.rules
+    state = (card.mask, card.capped_upper, card.bonus_flag)
+    score = card.total  # as solved: the card changes only when the turn's box is filled
+    sol.decisions(0, *state, score, scratch)  # leaves the keeps' win values in the scratch
+    r = roll_index(counts)
+    options: list[tuple[float, float, str]] = []  # (win value, expected score, move)
+    if rolls_left:
+        wins = scratch[W_KEEP_F][KF_K2 if rolls_left == 1 else KF_K1]
+        tables = decision_tables(rules, E, card)
+        expected = tables.keep_value_1 if rolls_left == 1 else tables.keep_value_2
+        for i in range(SUBKEEP_START[r], SUBKEEP_START[r + 1]):
+            k = int(SUBKEEP_INDEX[i])
+            options.append((float(wins[k]), float(expected[k]), f"keep {dice_text(KEEPS[k])}"))
+    else:
+        after = sol.vectors[1]
+        t = sol.t_of(score)
+        bundle = rules.kernel_rules()
+        for name, _points, _bonus in rules.placements(counts, card):
+            b = rules.boxes.index(name)
+            gain, j = placement(card.mask, card.capped_upper, card.bonus_flag, b, r, bundle)
+            win = float(after[sol.reach.row_of[j], max(0, t - int(gain))])
+            options.append((win, float(gain) + float(E[j]), f"box {name}"))
+    best_win = max(o[0] for o in options)
+    tied = [o for o in options if o[0] >= best_win - WIN_TIE]
+    best_expected = max(o[1] for o in tied)
+    return next(o[2] for o in tied if o[1] >= best_expected - WIN_TIE)
 
 
 def decision_scratch(n_boxes: int = 13) -> tuple:

@@ -12,7 +12,7 @@ handler. A search that overruns gets a labelled cheaper answer.
 from __future__ import annotations
 
 from functools import partial
-from typing import Any
+from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import Field
@@ -133,6 +133,12 @@ class ReviewRequest(OpponentRequest):
         description="per move, the house the engine recommended in the game (hint or its own "
         "reply), '' for none",
     )
+    players: list[Annotated[str, Field(max_length=60)]] = Field(
+        default=[],
+        max_length=2,
+        description="who played South and North, as a record names them (an engine's moves "
+        "are its own choices)",
+    )
 
 
 class RecordRequest(GameRequest):
@@ -216,12 +222,20 @@ async def review(body: ReviewRequest, request: Request):
     by the library (``review_plan``: as strong as the engine the player faced, or a fixed
     `depth`); its labelled shallower piece if it overruns."""
     plan = review_plan(body.player, len(body.moves), body.depth, body.count)
-    rest = (body.first, body.previous, body.recommended)
+    rest = (body.first, body.previous, body.recommended, body.players)
     result = await budgeted(
         request,
         review_piece,
         (*_game(body), plan, *rest),
-        fallback=partial(review_piece, *_game(body), plan.fallback(), *rest),
+        fallback=partial(
+            review_piece,
+            *_game(body),
+            plan.fallback(),
+            body.first,
+            body.previous,
+            body.recommended,
+            body.players,
+        ),
         what="the review",
         fallback_name=f"a depth-{plan.fallback_depth} review of these moves",
         allowance=plan.allowance,

@@ -12,12 +12,12 @@ from typing import Annotated
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from gamelab.voltorb.assistant import BoardAnalysis, solve_position
+from gamelab.voltorb.assistant import BoardAnalysis
 from gamelab.voltorb.budget import (
     BudgetPlan,
-    check_position,
     check_practice_review,
     check_review,
+    exact_call,
     objective_plan,
     practice_review_plan,
     review_plan,
@@ -82,12 +82,13 @@ async def _planned(request: Request, plan: BudgetPlan):
 
 @router.post("/solve/exact")
 async def solve_exact(body: SolveRequest, request: Request):
-    """The exact search ("keep thinking") of ``/solve`` without its time budget or state limit,
-    as a background job (see ``/api/jobs/{job}``). Asking again with the same body polls the
-    same job; when ``state`` is ``done``, ``result`` is the document ``/solve`` gives."""
+    """The exact search of ``/solve`` without its time budget or state limit, as a background
+    job (see ``/api/jobs/{job}``); the page asks for it by itself when ``/solve`` answered with
+    its fallback. Asking again with the same body polls the same job; when ``state`` is
+    ``done``, ``result`` is the document ``/solve`` gives, and what the search solved answers
+    the rest of the round's positions within the budget (:mod:`gamelab.voltorb.solved`)."""
     question = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy)
-    check_position(*question)  # a malformed body is a 422 now, not a failed job later
-    return background(request, solve_position, (*question, True))
+    return background(request, *exact_call(*question))  # a malformed body: a 422, no job
 
 
 class ObjectiveRequest(ApiModel):

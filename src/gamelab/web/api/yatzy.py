@@ -89,6 +89,13 @@ class GameRequest(RulesRequest):
     undone: list[int] = Field(
         default=[], max_length=60, description="decisions (1-based) taken back and made again"
     )
+    draws: list[int] = Field(
+        default=[],
+        max_length=60,
+        description="for each of your moves, the take-backs the game had when it was made "
+        "(the game's `draws`; moves beyond the list were made after all `takebacks`)",
+    )
+    takebacks: int = Field(default=0, description="moves taken back so far in this game")
 
 
 class ReviewRequest(GameRequest):
@@ -130,7 +137,8 @@ def advise(body: AdviseRequest):
 @router.post("/game")
 async def game(body: GameRequest, request: Request):
     """The position of a seeded game after its moves (and the bot's turn when it is due)."""
-    args = _game_args(body) + (body.coach,)
+    # game_view's arguments in order: ..., coach, win_solve, evaluate_moves, draws, takebacks
+    args = (*_game_args(body), body.coach, True, False, body.draws, body.takebacks)
     if body.opponent != "win":
         from anyio.to_thread import run_sync
 
@@ -139,7 +147,7 @@ async def game(body: GameRequest, request: Request):
         request,
         game_view,
         args,
-        fallback=partial(game_view, *args, win_solve=False),
+        fallback=partial(game_view, *args[:7], False, False, body.draws, body.takebacks),
         what="the win-play bot's solve",
         fallback_name="the expected-score bot's turn",
     )
@@ -149,7 +157,7 @@ async def game(body: GameRequest, request: Request):
 @router.post("/undo")
 def undo(body: GameRequest):
     """The game with your last decision taken back (and the bot's turn it led to)."""
-    return reply(undo_view(*_game_args(body), body.coach))
+    return reply(undo_view(*_game_args(body), body.coach, body.draws, body.takebacks))
 
 
 @router.post("/review")
@@ -158,7 +166,10 @@ async def review(body: ReviewRequest, request: Request):
     (computed in a solver process: see the module's docstring)."""
     result = await pool_of(request).run(
         to_document,
-        (review_game, (*_game_args(body), body.undone, body.chart_width)),
+        (
+            review_game,
+            (*_game_args(body), body.undone, body.chart_width, body.draws, body.takebacks),
+        ),
         timeout=REVIEW_TIMEOUT,
         cache=False,
     )  # not memoised: reviews are cheap once the distribution is on disk

@@ -212,3 +212,284 @@ export function enterMovesOn(inputs, onLast) {
 export function randomSeed() {
   return Math.floor(Math.random() * 2 ** 31);
 }
+
+// ---------------------------------------------------------------- kept in the browser
+
+/** A value kept in the browser under `key` (localStorage, JSON). Nothing here ever throws:
+ *  storage that is off, full or holds something unreadable loads as `fallback`, and a save that
+ *  cannot be written returns false. `check(value)` (optional) says whether a loaded value is
+ *  still usable (an older page's format is then dropped, not half-used).
+ *
+ *    const saved = store("gamelab.voltorb.practice", { check: (v) => Number.isInteger(v.level) });
+ *    saved.save({ level: 2 }); saved.load(null); saved.clear();
+ */
+export function store(key, { check = null } = {}) {
+  return {
+    key,
+    load(fallback = null) {
+      let value;
+      try {
+        const text = localStorage.getItem(key);
+        if (text === null) return fallback;
+        value = JSON.parse(text);
+      } catch {
+        return fallback;
+      }
+      if (value === null || value === undefined) return fallback;
+      if (check) {
+        let ok = false;
+        try { ok = Boolean(check(value)); } catch { ok = false; }
+        if (!ok) return fallback;
+      }
+      return value;
+    },
+    save(value) {
+      try {
+        localStorage.setItem(key, JSON.stringify(value));
+        return true;
+      } catch {
+        return false;
+      }
+    },
+    clear() {
+      try { localStorage.removeItem(key); } catch { /* storage off */ }
+    },
+  };
+}
+
+// ---------------------------------------------------------------- background jobs
+
+/** Follow a background job (`POST path` with `body` starts it, or finds the same job again)
+ *  until it is done, failed or cancelled, asking every `every` ms; `onTick(status)` after each
+ *  answer (status: {job, state, elapsed, limit, progress?, result?, detail?}). Returns the final
+ *  status, a `{state: "failed", detail}` when the server refused, or null as soon as
+ *  `stillWanted()` says the page moved on (then nothing more is drawn). */
+export async function pollJob(path, body, { onTick = () => {}, stillWanted = () => true, every = 1000 } = {}) {
+  for (;;) {
+    let status;
+    try {
+      status = await api(path, body, { quiet: true });
+    } catch (err) {
+      if (!stillWanted()) return null;
+      return { state: "failed", detail: err.message };
+    }
+    if (!stillWanted()) return null;
+    onTick(status);
+    if (status.state !== "running") return status;
+    await new Promise((resolve) => { setTimeout(resolve, every); });
+    if (!stillWanted()) return null;
+  }
+}
+
+/** Cancel a background job by its id (a job already gone is fine). */
+export async function cancelJob(job) {
+  if (job) await api(`/api/jobs/${job}/cancel`, {}, { quiet: true }).catch(() => null);
+}
+
+// ---------------------------------------------------------------- tabs and the Back button
+
+/** The page's place (tab, level, ...) in the browser's history: every `push` is one step the
+ *  Back button undoes, and `apply(place)` is called with the place to show again (also on a
+ *  reload, from the place the history entry kept). A place is a small plain object, e.g.
+ *  {tab: "practice"}; `push` merges its argument into the current place, and a push that
+ *  changes nothing adds no step. The address is left alone unless `url` is given.
+ *
+ *    const nav = pageNav((place) => showTab(place.tab), { tab: "assist" });
+ *    nav.push({ tab: "review" });
+ */
+export function pageNav(apply, initial = {}) {
+  const current = () => ({ ...initial, ...((history.state && history.state.place) || {}) });
+  const same = (a, b) => JSON.stringify(a) === JSON.stringify(b);
+  const write = (method, place, url) => {
+    history[method]({ ...(history.state || {}), place }, "", url === undefined ? location.href : url);
+  };
+  window.addEventListener("popstate", () => apply(current()));
+  return {
+    current,
+    /** One step for the Back button (nothing when the place does not change). */
+    push(change, url) {
+      const place = { ...current(), ...change };
+      if (same(place, current()) && url === undefined) return;
+      write("pushState", place, url);
+    },
+    /** Change the place (or only the address) without a step for the Back button. */
+    replace(change = {}, url) {
+      write("replaceState", { ...current(), ...change }, url);
+    },
+  };
+}
+
+/** The page's tabs (`.tabs [role=tab]` with aria-controls naming their panel): a click or the
+ *  arrow keys (Left/Right, Home/End, as the WAI-ARIA tabs pattern) select a tab, the Back button
+ *  returns to the tab before, and a reload keeps the tab. `onSelect(name)` after every change.
+ *  Returns `select(name, {push})`: push false changes the tab without a Back step. */
+export function setupTabs({ onSelect = () => {}, initial = null } = {}) {
+  const tabs = [...document.querySelectorAll('.tabs [role="tab"]')];
+  const names = tabs.map((tab) => tab.getAttribute("aria-controls"));
+  const first = initial || (tabs.find((tab) => tab.getAttribute("aria-selected") === "true") || tabs[0]).getAttribute("aria-controls");
+  function show(name) {
+    if (!names.includes(name)) name = first;
+    for (const tab of tabs) {
+      const selected = tab.getAttribute("aria-controls") === name;
+      tab.setAttribute("aria-selected", String(selected));
+      tab.tabIndex = selected ? 0 : -1;
+      const panel = document.getElementById(tab.getAttribute("aria-controls"));
+      if (panel) panel.hidden = !selected;
+    }
+    onSelect(name);
+  }
+  const nav = pageNav((place) => show(place.tab), { tab: first });
+  function select(name, { push = true } = {}) {
+    if (push) nav.push({ tab: name });
+    else nav.replace({ tab: name });
+    show(name);
+  }
+  tabs.forEach((tab, i) => {
+    tab.addEventListener("click", () => select(names[i]));
+    tab.addEventListener("keydown", (ev) => {
+      const to = { ArrowRight: i + 1, ArrowLeft: i - 1, Home: 0, End: tabs.length - 1 }[ev.key];
+      if (to === undefined) return;
+      ev.preventDefault();
+      const j = (to + tabs.length) % tabs.length;
+      tabs[j].focus();
+      select(names[j]);
+    });
+  });
+  show(nav.current().tab);
+  select.nav = nav;
+  select.current = () => nav.current().tab;
+  return select;
+}
+
+// ---------------------------------------------------------------- a history of your games
+
+/** The games played on a page, kept in the browser (newest first, at most `limit`), with the
+ *  stats a player keeps: games played, wins and streaks, scores. One entry per game:
+ *
+ *    { id, when (ms), label ("level 3, seed 12345"), result ("won", "lost", ...),
+ *      won (true/false/null: a game without a winner), score (number or null),
+ *      skill, luck (the review's verdict, each one figure in words, or null until reviewed),
+ *      marks (e.g. ["take-backs"]: shown beside the result) }
+ *
+ *  `replay` (optional, any JSON) is what the page needs to review the game again: a history panel
+ *  given `onReview` offers a Review button for each game not reviewed yet.
+ *  `record(entry)` adds a game or updates the one with the same id (a review's verdict comes
+ *  after the game). `onChange(fn)` redraws whatever shows it. */
+export function gameHistory(game, { limit = 200 } = {}) {
+  const kept = store(`gamelab.${game}.history`, { check: Array.isArray });
+  const listeners = [];
+  const changed = () => listeners.forEach((fn) => fn());
+  return {
+    games() {
+      return kept.load([]).filter((g) => g && typeof g.id === "string");
+    },
+    record(entry) {
+      const games = this.games();
+      const at = games.findIndex((g) => g.id === entry.id);
+      if (at >= 0) games[at] = { ...games[at], ...entry };
+      else games.unshift({ when: Date.now(), won: null, score: null, skill: null, luck: null, marks: [], ...entry });
+      kept.save(games.slice(0, limit));
+      changed();
+    },
+    find(id) {
+      return this.games().find((g) => g.id === id) || null;
+    },
+    clear() {
+      kept.clear();
+      changed();
+    },
+    stats() {
+      return historyStats(this.games());
+    },
+    onChange(fn) {
+      listeners.push(fn);
+    },
+  };
+}
+
+/** Games played, wins, the current and best winning streak, and the mean and best score of a
+ *  list of history entries (newest first). */
+export function historyStats(games) {
+  const decided = games.filter((g) => g.won === true || g.won === false);
+  const wins = decided.filter((g) => g.won).length;
+  let current = 0;
+  while (current < decided.length && decided[current].won) current += 1;
+  let best = 0;
+  let run = 0;
+  for (const g of decided) {
+    run = g.won ? run + 1 : 0;
+    best = Math.max(best, run);
+  }
+  const scores = games.map((g) => g.score).filter((s) => typeof s === "number");
+  return {
+    played: games.length,
+    decided: decided.length,
+    wins,
+    currentStreak: current,
+    bestStreak: best,
+    scores: scores.length,
+    meanScore: scores.length ? scores.reduce((a, b) => a + b, 0) / scores.length : null,
+    bestScore: scores.length ? Math.max(...scores) : null,
+    lowestScore: scores.length ? Math.min(...scores) : null,
+  };
+}
+
+/** "1 game", "2 games": a count with its noun in the right number. */
+export function plural(n, one, many = `${one}s`) {
+  return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
+}
+
+/** Draw a game history into `el` (a stats line, a table of the games, a Clear button) and
+ *  keep it current. Options: `score` ({label, lowerIsBetter, digits}) when the page's games
+ *  have a score; `wins` false for a page whose games have no winner; `onReview(entry)` to review
+ *  a game not reviewed yet (from its `replay`); `empty` (text). */
+export function historyPanel(el, hist, { score = null, wins = true, onReview = null,
+  empty = "No games yet: the games you finish here are listed, with their review's verdict." } = {}) {
+  const unreviewed = (g) => {
+    if (!onReview || !g.replay) return h("span", { class: "muted" }, "not reviewed");
+    const button = h("button", { type: "button", class: "secondary history-review" }, "Review");
+    button.addEventListener("click", () => onReview(g));
+    return button;
+  };
+  function draw() {
+    const games = hist.games();
+    const s = historyStats(games);
+    el.textContent = "";
+    el.classList.add("game-history");
+    if (!games.length) {
+      el.append(h("p", { class: "muted small history-empty" }, empty));
+      return;
+    }
+    const facts = [plural(s.played, "game")];
+    if (wins && s.decided) {
+      facts.push(`${plural(s.wins, "win")} (${Math.round((100 * s.wins) / s.decided)} %)`,
+        `current streak ${s.currentStreak}`, `best streak ${s.bestStreak}`);
+    }
+    if (score && s.scores) {
+      const digits = score.digits ?? 0;
+      const best = score.lowerIsBetter ? s.lowestScore : s.bestScore;
+      facts.push(`average ${score.label} ${s.meanScore.toFixed(digits === 0 ? 1 : digits)}`, `best ${best.toFixed(digits)}`);
+    }
+    el.append(h("p", { class: "history-stats" }, facts.join(" · ")));
+    const rows = games.map((g) => h("tr", { dataset: { id: g.id } },
+      h("td", {}, new Date(g.when).toLocaleDateString(undefined, { month: "short", day: "numeric" })),
+      h("td", {}, g.label || ""),
+      h("td", { class: g.won === true ? "good" : (g.won === false ? "bad" : "") },
+        g.result || "", (g.marks || []).length ? h("span", { class: "history-mark small" }, ` (${g.marks.join(", ")})`) : null),
+      score ? h("td", {}, typeof g.score === "number" ? g.score.toFixed(score.digits ?? 0) : "—") : null,
+      h("td", { class: "history-skill" }, g.skill || unreviewed(g)),
+      h("td", { class: "history-luck" }, g.luck || "—")));
+    el.append(h("div", { class: "history-scroll" }, h("table", { class: "data history-table" },
+      h("thead", {}, h("tr", {}, h("th", {}, "date"), h("th", {}, "game"), h("th", {}, "result"),
+        score ? h("th", {}, score.label) : null, h("th", {}, "skill"), h("th", {}, "luck"))),
+      h("tbody", {}, rows))));
+    const clear = h("button", { type: "button", class: "secondary history-clear" }, "Clear history");
+    clear.addEventListener("click", () => {
+      if (confirm(`Forget all ${plural(s.played, "game")} and their stats? This cannot be undone.`)) hist.clear();
+    });
+    el.append(h("div", { class: "controls-row" }, clear));
+  }
+  hist.onChange(draw);
+  draw();
+  return draw;
+}

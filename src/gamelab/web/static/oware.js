@@ -20,6 +20,13 @@ let skipping = false;
 let opponentName = $("opponent").value;
 let playerSide = $("side").value;
 let browsing = null; // {ply, view}: an earlier position of the game shown (the move list's steps)
+let recordPlayers = null; // [South's, North's] as a loaded record names them, when not you vs an opponent here
+
+/** Who plays South and North, as a record says it ("human", "engine:time=0.5"). */
+function players() {
+  if (recordPlayers) return recordPlayers;
+  return [playerSide === "South" ? "human" : opponentName, playerSide === "North" ? "human" : opponentName];
+}
 
 /** An opponent as a player says it: "the engine (0.5 s a move)", "the blog's alpha-beta (depth 6)". */
 function opponentLabel(spec = opponentName) {
@@ -30,14 +37,31 @@ function opponentLabel(spec = opponentName) {
   return kind === "greedy" ? "the greedy player" : kind === "random" ? "the random player" : spec;
 }
 
-/** An evaluation in the player's words: "you are ahead by about 2.4 seeds", "it expects to win". */
+/** Who plays `side`, in words: "you", "the engine (0.5 s a move)", or a record's name. */
+function role(side) {
+  const name = players()[side === "South" ? 0 : 1];
+  if (!recordPlayers && side === playerSide) return "you";
+  if (name === "human") return "a person";
+  if (name === "?") return "";
+  return opponentLabel(name).replace(/ \(.*\)$/, "");
+}
+
+/** A side named with who plays it: "North (the engine)", "South (you)". */
+function whose(side) {
+  const who = role(side);
+  return who ? `${side} (${who})` : side;
+}
+
+/** An evaluation in words that name whose advantage it is: "North (the engine) is ahead by
+ *  about 4.9 seeds", "South (you) can win by force"; the same sentence on the bar and in the
+ *  hint. */
 function plainVerdict(ev) {
   if (!ev) return "";
-  if (ev.exact) return ev.text;
+  if (ev.exact) return ev.text.replace(/\b(South|North) wins\b/, (_, side) => `${whose(side)} wins`);
   const ahead = /^(South|North) ahead by about ([\d.]+) seeds$/.exec(ev.text);
-  if (ahead) return ahead[1] === playerSide ? `you are ahead by about ${ahead[2]} seeds` : `it expects to be ahead by about ${ahead[2]} seeds`;
+  if (ahead) return `${whose(ahead[1])} is ahead by about ${ahead[2]} seeds`;
   const wins = /^(South|North) wins by force/.exec(ev.text);
-  if (wins) return wins[1] === playerSide ? "you can win by force" : "it expects to win by force";
+  if (wins) return `${whose(wins[1])} can win by force`;
   return ev.text;
 }
 
@@ -127,7 +151,8 @@ const SAVED = "gamelab.oware.game";
  *  browser, so a reload continues it. */
 function saveGame() {
   try {
-    localStorage.setItem(SAVED, JSON.stringify({ game, opponent: opponentName, side: playerSide, recommended }));
+    localStorage.setItem(SAVED, JSON.stringify({ game, opponent: opponentName, side: playerSide, recommended,
+                                                 players: recordPlayers }));
   } catch { /* storage full or off: the game just does not survive a reload */ }
 }
 
@@ -179,7 +204,7 @@ function drawExact() {
   if (view.exact) {
     el.textContent = `${view.exact.text} (${view.exact.seeds} seeds left on the board).`;
     el.title = `exact under: ${view.exact.basis}`;
-    showEval(view.exact.south, view.exact.text, true);
+    showEval(view.exact.south, plainVerdict({ exact: true, text: view.exact.text }), true);
   }
 }
 
@@ -360,7 +385,7 @@ async function maybeReply() {
   } else {
     sayWithDetails($("engine-text"), `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}.`, null);
   }
-  if (res.evaluation) showEval(res.evaluation.south, `${res.evaluation.text} (${res.evaluation.source})`, res.evaluation.exact);
+  if (res.evaluation) showEval(res.evaluation.south, plainVerdict(res.evaluation), res.evaluation.exact);
   drawPv();
   await showNewView(res.view);
 }
@@ -381,6 +406,7 @@ async function startGame(start, rules, moves = [], rec = []) {
   game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
   browsing = null;
   recommended = [...rec];
+  recordPlayers = null;
   opponentName = $("opponent").value;
   playerSide = $("side").value;
   lastAnalysis = null;
@@ -432,17 +458,15 @@ $("hint").addEventListener("click", async () => {
   lastAnalysis = { pv_text: a.pv_text, who: "the hint's line" };
   sayWithDetails($("hint-text"), `Hint: play ${a.best_move_text} — ${plainVerdict(res.evaluation)}.` + (res.note ? ` (${res.note})` : ""),
     `searched ${a.depth} moves ahead; score for you: ${a.score_text}; the line: ${a.pv_text.join(" ")}`);
-  showEval(res.evaluation.south, `${res.evaluation.text} (${res.evaluation.source})`, res.evaluation.exact);
+  showEval(res.evaluation.south, plainVerdict(res.evaluation), res.evaluation.exact);
   drawPv();
   drawView();
 });
 
 async function download() {
   if (!view) return;
-  const human = "human";
-  const res = await api("/api/oware/record", body({
-    south: playerSide === "South" ? human : opponentName, north: playerSide === "North" ? human : opponentName,
-  }), { errorAt: $("board") });
+  const [south, north] = players();
+  const res = await api("/api/oware/record", body({ south, north }), { errorAt: $("board") });
   if (!res) return;
   const a = h("a", { href: URL.createObjectURL(new Blob([res.text], { type: "text/plain" })), download: res.filename });
   document.body.append(a);
@@ -469,12 +493,32 @@ $("load-record").addEventListener("click", async () => {
   game = { start: res.start, grand_slam: res.grand_slam, cycle: res.cycle, moves: res.moves };
   browsing = null;
   recommended = [];
+  takePlayers(res.players || ["?", "?"]);
   view = res;
   hinted = null;
   drawView();
   await maybeReply();
 });
 $("to-review").addEventListener("click", () => { tab("review"); review(); });
+
+/** Take the sides a record names: "human" is you, the other your opponent (added to the list
+ *  when it is not one of its entries); without a "human" the record's names stay as they are,
+ *  for the review (an engine's moves are its own choices). */
+function takePlayers(names) {
+  const you = names.indexOf("human");
+  recordPlayers = null;
+  if (you < 0) { recordPlayers = names; drawView(); return; }
+  const other = names[1 - you];
+  playerSide = you === 0 ? "South" : "North";
+  $("side").value = playerSide;
+  if (other !== "?") {
+    if (![...$("opponent").options].some((o) => o.value === other)) {
+      $("opponent").append(h("option", { value: other }, opponentLabel(other)));
+    }
+    $("opponent").value = other;
+    opponentName = other;
+  }
+}
 
 // ------------------------------------------------------------------ review
 
@@ -530,7 +574,8 @@ async function review() {
   out.replaceChildren(h("p", { class: "muted", id: "review-progress" }, `Reviewing move 1 of ${moves.length}…`));
   while (rows.length < moves.length) {
     res = await api("/api/oware/review", body({ moves, opponent: opponentName, first: rows.length + 1,
-                                                previous: rows, recommended: rec }), { errorAt: $("review-go") });
+                                                previous: rows, recommended: rec, players: players() }),
+                    { errorAt: $("review-go") });
     if (run !== reviewRun) return; // another review (or game) took over
     if (!res) { reviewed = null; out.replaceChildren(); return; }
     rows = res.moves;
@@ -545,7 +590,7 @@ function drawReview(res, partial) {
     h("td", {}, String(m.ply)), h("td", {}, m.side), h("td", { class: "mv" }, m.move),
     h("td", { class: "mv" }, m.best === m.move ? "=" : m.best),
     h("td", {}, m.before_text), h("td", {}, m.after_text),
-    h("td", { class: m.loss ? "lost" : "", title: [m.remark, `best's score ${m.before_text}, played's ${m.after_text}`].filter(Boolean).join("; ") }, m.loss_text || (m.within_noise ? "≈" : "—"),
+    h("td", { class: m.loss ? "lost" : "", title: [m.remark, `after the best move: ${m.before_text}; after the move played: ${m.after_text}`].filter(Boolean).join("; ") }, m.loss_text || (m.within_noise ? "≈" : "—"),
       m.worst ? h("span", { class: "tag" }, " costliest") : null,
       m.exact ? h("span", { class: "tag exact", title: "scores exact from the endgame tablebase" }, " exact") : null),
     h("td", { class: "depth" }, String(m.depth))));
@@ -558,14 +603,14 @@ function drawReview(res, partial) {
     ...(progress ? [progress] : []),
     h("p", { id: "review-summary" }, res.result ? `Final score ${res.result[0]}-${res.result[1]}. ` : partial ? "" : "The game is not over. ",
       `Searched ${res.strength} (${depths}). `,
-      `Seeds lost against the engine's best: South ${ls}, North ${ln}. `,
+      `Seeds given away against the engine's best: ${whose("South")} ${ls}, ${whose("North")} ${ln}. `,
       (res.turning_moves.South || res.turning_moves.North)
-        ? `Moves that let a won game go or walked into a lost one: South ${res.turning_moves.South}, North ${res.turning_moves.North}. ` : "",
+        ? `Moves that let a won game go or walked into a lost one: ${whose("South")} ${res.turning_moves.South}, ${whose("North")} ${res.turning_moves.North}. ` : "",
       res.worst.length ? `Costliest moves: ${res.worst.map((p) => `#${p} ${res.moves[p - 1].move}`).join(", ")}.` : "No move lost more than the search's noise."),
     evalGraph(res.moves),
     h("p", { class: "muted small" }, "≈: the best move scores less than a seed more (within the search's noise), or the engine itself chose the move in the game."),
     h("div", { class: "ow-table-wrap" }, h("table", { class: "data", id: "review-table" },
-      h("thead", {}, h("tr", {}, ...["#", "side", "played", "best", "best's score", "played's score", "lost", "depth"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ...["#", "side", "played", "best", "after the best move", "after the move played", "lost", "depth"].map((t) => h("th", {}, t)))),
       h("tbody", {}, ...rows))));
 }
 $("review-go").addEventListener("click", () => { reviewed = null; review(); });
@@ -669,7 +714,10 @@ setPhase("idle");
     pick("rules", `${saved.game.grand_slam}|${saved.game.cycle}`);
     const keep = Array.isArray(saved.recommended) ? saved.recommended : [];
     startGame(saved.game.start, { grand_slam: saved.game.grand_slam, cycle: saved.game.cycle }, saved.game.moves, keep)
-      .then((ok) => { if (!ok) startGame(START, rulesOf($("rules"))); });
+      .then((ok) => {
+        if (!ok) { startGame(START, rulesOf($("rules"))); return; }
+        if (Array.isArray(saved.players) && saved.players.length === 2) { recordPlayers = saved.players; saveGame(); }
+      });
   } else {
     startGame(START, rulesOf($("rules")));
   }

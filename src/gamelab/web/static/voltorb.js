@@ -1,6 +1,9 @@
 // Voltorb Flip page: the assistant (clues typed, flips recorded), practice rounds, review.
 // Every number shown comes from /api/voltorb/...; this file only draws and collects input.
-import { api, clearErrors, h, heat, pct, randomSeed, showError, showNote } from "/static/kit.js";
+import {
+  api, cancelJob, clearErrors, gameHistory, h, heat, historyPanel, pct, pollJob, randomSeed, setupTabs, showError,
+  showNote, store,
+} from "/static/kit.js";
 
 const SIZE = 5;
 const VALUE_LABEL = { 0: "V", 1: "1", 2: "2", 3: "3" };
@@ -185,7 +188,7 @@ async function analyse(revealed = assist.revealed, order = assist.order) {
   let result;
   const seq = ++assist.seq;
   assist.lastTried = body;
-  if (!document.getElementById("assist-thinking").hidden) stopThinking();  // a new position
+  if (assistExact.running() && assistExact.dealOf(body) !== assistExact.dealOf(assist.lastBody || {})) assistExact.stop();
   try {
     result = await api("/api/voltorb/solve", body, { quiet: true });
     assist.lastBody = body;
@@ -221,6 +224,7 @@ async function analyse(revealed = assist.revealed, order = assist.order) {
     status.className = "vf-status bad";
   }
   saveAssist();
+  assistExact.answered(body, result);
   adviseObjective(body, seq);
   return true;
 }
@@ -265,69 +269,84 @@ function postMortemText(pm) {
 
 // ---------------------------------------------------------------- background jobs
 
-/** Poll a background job (`path` with `body` starts it or finds it again) until it is done,
- *  failed or cancelled; `onTick(status)` after each answer. Returns the final status, or null
- *  when `stillWanted()` says the page moved on. */
-async function followJob(path, body, onTick, stillWanted) {
-  for (;;) {
-    let status;
-    try {
-      status = await api(path, body, { quiet: true });
-    } catch (err) {
-      return { state: "failed", detail: err.message };
-    }
-    if (!stillWanted()) return null;
-    onTick(status);
-    if (status.state !== "running") return status;
-    await new Promise((resolve) => { setTimeout(resolve, 1000); });
-    if (!stillWanted()) return null;
-  }
-}
-
-async function cancelJob(job) {
-  if (job) await api(`/api/jobs/${job}/cancel`, {}, { quiet: true }).catch(() => null);
-}
-
-const thinking = { seq: 0, job: null };
-
-/** "Keep thinking": the exact search without the time budget, in the background; the optimum
- *  replaces the quick answer as soon as it exists (unless the position changed meanwhile). */
-async function keepThinking() {
-  const body = assist.lastBody;
-  const seq = ++thinking.seq;
-  const analysisSeq = assist.seq;
-  const box = document.getElementById("assist-thinking");
+/** The exact answer follows a quick one by itself. When /api/voltorb/solve answered with its
+ *  fallback (MinRisk: the exact search needs more than the time budget), the exact search runs
+ *  as a background job, its progress shown in #<prefix>-thinking, and replaces the quick answer
+ *  when it is done. A flip does not stop it: what it solves answers every later position of the
+ *  same deal, so when it is done the page asks again for the position shown then. A new deal
+ *  (other clues or level) stops it; Stop stops it, and #<prefix>-think starts it again.
+ *  `shown()`: the request of the answer on the board; `replace(result)`: show the exact one;
+ *  `askAgain()`: ask again for the position on the board. */
+function exactFollower(prefix, { shown, replace, askAgain, noteEl }) {
+  const box = document.getElementById(`${prefix}-thinking`);
   const text = box.querySelector(".what");
-  document.getElementById("assist-think").hidden = true;
-  box.hidden = false;
-  const status = await followJob("/api/voltorb/solve/exact", body, (st) => {
-    thinking.job = st.job;
-    text.textContent = `thinking… ${Math.round(st.elapsed)} s (at most ${Math.round(st.limit)} s)`;
-  }, () => seq === thinking.seq && analysisSeq === assist.seq);
-  if (status === null) return;
-  box.hidden = true;
-  if (status.state === "done") {
-    assist.analysis = status.result;
-    renderAssist();
-  } else if (status.state === "failed") {
-    showNote(document.getElementById("assist-note"), `${assist.analysis.note}; the exact search did not finish: ${status.detail}`);
-  } else {
-    document.getElementById("assist-think").hidden = false;
+  const button = document.getElementById(`${prefix}-think`);
+  const st = { seq: 0, job: null, deal: null, running: false };
+  const dealOf = (b) => JSON.stringify([b.rows, b.cols, b.level, b.generator || "hgss", b.policy || "optimal"]);
+  const same = (a, b) => Boolean(a && b) && JSON.stringify(a) === JSON.stringify(b);
+
+  async function follow(body) {
+    if (st.running && st.deal === dealOf(body)) return;  // its end asks again for this position
+    stop();
+    const seq = ++st.seq;
+    st.deal = dealOf(body);
+    st.running = true;
+    button.hidden = true;
+    box.hidden = false;
+    text.textContent = "Working out the exact answer…";
+    const status = await pollJob("/api/voltorb/solve/exact", body, {
+      onTick: (job) => {
+        st.job = job.job;
+        if (job.state === "running") {
+          text.textContent = `Working out the exact answer: ${Math.round(job.elapsed)} s so far ` +
+            "(the hardest openings take about 10 s); it replaces the quick answer by itself.";
+        }
+      },
+      stillWanted: () => seq === st.seq,
+    });
+    if (status === null) return;
+    st.running = false;
+    st.job = null;
+    box.hidden = true;
+    const now = shown();
+    if (status.state === "done") {
+      if (same(now, body)) replace(status.result);
+      else if (now && dealOf(now) === st.deal) askAgain();  // a later position: solved now
+    } else if (status.state === "failed") {
+      if (same(now, body)) showNote(noteEl, `${noteEl.textContent}; the exact search did not finish: ${status.detail}`);
+      button.hidden = false;
+    } else {
+      button.hidden = false;
+    }
   }
+
+  /** Stop the search (a new deal, or the player's Stop). */
+  function stop() {
+    if (st.running) {
+      st.seq += 1;
+      cancelJob(st.job);
+    }
+    st.running = false;
+    st.job = null;
+    box.hidden = true;
+  }
+
+  /** A new answer is on the board: follow it if it is a quick one, stop a search of another deal. */
+  function answered(body, result) {
+    if (st.running && st.deal !== dealOf(body)) stop();
+    button.hidden = true;
+    if (result && result.note && !result.outcome) follow(body);
+  }
+
+  button.addEventListener("click", () => { const b = shown(); if (b) follow(b); });
+  box.querySelector("button").addEventListener("click", () => { stop(); button.hidden = false; });
+  return { follow, stop, answered, running: () => st.running, dealOf };
 }
 
-function stopThinking() {
-  thinking.seq += 1;
-  cancelJob(thinking.job);
-  thinking.job = null;
-  document.getElementById("assist-thinking").hidden = true;
-  document.getElementById("assist-think").hidden = !(assist.analysis && assist.analysis.note);
-}
+let assistExact = null;  // set up in setupAssist
 
 function renderAssist() {
   const a = assist.analysis;
-  // the quick answer came instead of the exact one: the player may ask for the exact one
-  document.getElementById("assist-think").hidden = !(a && a.note) || !document.getElementById("assist-thinking").hidden;
   paintAnalysis(assist.board.tiles, assist.revealed, a, document.getElementById("assist-tileinfo"));
   showNote(document.getElementById("assist-note"), a && a.note);
   const live = a && !a.outcome;  // a lost round has no recommendation and no P(win)
@@ -411,7 +430,7 @@ function setupAssist() {
     input.addEventListener("change", () => {
       input.value = normaliseClue(input.value);
       // analysed again only if the clues differ from the analysis shown (leaving a box after
-      // Enter changes nothing, and must not stop a "keep thinking" search)
+      // Enter changes nothing, and must not restart the exact search)
       const last = assist.lastTried;
       const clues = assistClues();
       if (cluesComplete() && !(last && last.rows === clues.rows && last.cols === clues.cols)) analyse();
@@ -439,8 +458,12 @@ function setupAssist() {
     record(assist.chosen, v === "clear" ? null : Number(v));
   });
   document.getElementById("assist-analyse").addEventListener("click", () => analyse());
-  document.getElementById("assist-think").addEventListener("click", () => keepThinking());
-  document.getElementById("assist-think-cancel").addEventListener("click", () => stopThinking());
+  assistExact = exactFollower("assist", {
+    shown: () => assist.lastBody,
+    replace: (result) => { assist.analysis = result; renderAssist(); },
+    askAgain: () => analyse(assist.revealed, assist.order),
+    noteEl: document.getElementById("assist-note"),
+  });
   for (const id of ["assist-level", "assist-policy", "assist-objective"]) {
     document.getElementById(id).addEventListener("change", () => { saveAssist(); if (cluesComplete()) analyse(); });
   }
@@ -449,6 +472,8 @@ function setupAssist() {
     assist.revealed = {};
     assist.order = [];
     assist.analysis = null;
+    assist.lastBody = null;
+    assistExact.stop();
     clearErrors(document.getElementById("assist"));
     document.getElementById("assist-status").hidden = true;
     hideChooser();
@@ -475,6 +500,9 @@ const practice = {
   board: null,
   round: null,  // {level, seed, rows, cols}
   state: null,  // the server's PracticeState
+  roundId: null,  // this round's entry in the history of your games
+  shownBody: null,  // the request of the overlay's answer on the board
+  exact: null,  // {body, result}: the exact answer that replaced a quick one
   flips: [],  // [[row, col], ...]
   memo: {},  // tile -> Set of marks (0 = Voltorb)
   memoTile: null,
@@ -502,12 +530,44 @@ function practiceRevealed() {
   return out;
 }
 
+// ---------------------------------------------------------------- your games (history)
+
+const games = gameHistory("voltorb");
+
+/** A practice round's entry in the history, recorded when it ends. */
+function recordRound(state) {
+  const r = practice.round;
+  games.record({
+    id: practice.roundId,
+    label: `level ${r.level}, seed ${r.seed}`,
+    result: { won: "cleared", lost: "Voltorb", quit: "quit" }[state.outcome],
+    won: state.outcome === "quit" ? null : state.outcome === "won",
+    score: state.coins,
+    replay: { level: r.level, seed: r.seed, generator: r.generator, flips: practice.flips, quit: state.outcome === "quit" },
+  });
+}
+
+/** The review's verdict in words: one skill figure and one luck figure (points of P(win)). */
+function verdictOf(review) {
+  const lost = 100 * review.total_loss;
+  return {
+    skill: lost < 0.05 ? "every flip optimal" : `gave away ${lost.toFixed(1)} points of win chance`,
+    luck: Math.abs(100 * review.total_luck) < 0.05 ? "even: the tiles neither helped nor hurt"
+      : `${review.total_luck > 0 ? "lucky" : "unlucky"}: the tiles moved the win chance by ${points(review.total_luck)} points`,
+  };
+}
+
+function reviewFromHistory(entry) {
+  reviewRound("/api/voltorb/practice/review", entry.replay, entry.id);
+}
+
 async function startRound(seed) {
   const level = Number(document.getElementById("practice-level").value);
   const seedInput = document.getElementById("practice-seed");
   const round = await api("/api/voltorb/practice/new", { level, seed }, { errorAt: seedInput, fields: { seed: seedInput, level: document.getElementById("practice-level") } });
   if (!round) return;
   practice.round = round;
+  practice.roundId = `practice:${round.level}:${round.seed}:${Date.now()}`;
   practice.flips = [];
   practice.memo = {};
   seedInput.value = String(round.seed);
@@ -526,6 +586,7 @@ async function playPractice(quit, extraFlip = null) {
   if (state.outcome) {
     practice.saved = { level: state.next_level, bank: state.bank, history: state.history };
     save();
+    recordRound(state);
     // the level the round earned: the next round and "Play this seed" start there
     document.getElementById("practice-level").value = String(state.next_level);
     showLevelRates();
@@ -547,12 +608,22 @@ async function renderPractice() {
   document.getElementById("practice-pwin").textContent = "—";
   showNote(document.getElementById("practice-note"), null);
   if (overlay && !st.outcome) {
-    analysis = await api("/api/voltorb/solve", { rows: st.rows, cols: st.cols, level: st.level,
-      generator: st.generator, revealed: revealedList(revealed) }, { errorAt: document.getElementById("practice-board") });
+    const body = { rows: st.rows, cols: st.cols, level: st.level, generator: st.generator,
+                   revealed: revealedList(revealed), policy: "optimal" };
+    const known = practice.exact && JSON.stringify(practice.exact.body) === JSON.stringify(body);
+    analysis = known ? practice.exact.result
+      : await api("/api/voltorb/solve", body, { errorAt: document.getElementById("practice-board") });
+    if (practice.state !== st) return;  // a newer flip is being drawn
     if (analysis) {
+      practice.shownBody = body;
       document.getElementById("practice-pwin").textContent = pct(analysis.win_probability, 2);
       showNote(document.getElementById("practice-note"), analysis.note);
+      practiceExact.answered(body, analysis);
     }
+  } else {
+    practice.shownBody = null;
+    practiceExact.stop();
+    document.getElementById("practice-think").hidden = true;
   }
   paintAnalysis(tiles, revealed, analysis, document.getElementById("practice-tileinfo"));
   tiles.forEach((tile, t) => {
@@ -592,8 +663,16 @@ async function renderPractice() {
   }
 }
 
+let practiceExact = null;  // set up in setupPractice
+
 function setupPractice() {
   loadSaved();
+  practiceExact = exactFollower("practice", {
+    shown: () => practice.shownBody,
+    replace: (result) => { practice.exact = { body: practice.shownBody, result }; renderPractice(); },
+    askAgain: () => renderPractice(),
+    noteEl: document.getElementById("practice-note"),
+  });
   practice.board = buildBoard(document.getElementById("practice-board"), { editable: false });
   document.getElementById("practice-level").value = String(practice.saved.level);
   document.getElementById("practice-bank").textContent = String(practice.saved.bank);
@@ -620,7 +699,8 @@ function setupPractice() {
   document.getElementById("practice-review").addEventListener("click", () => {
     const r = practice.round;
     reviewRound("/api/voltorb/practice/review", { level: r.level, seed: r.seed, generator: r.generator, flips: practice.flips,
-                                                   quit: Boolean(practice.state && practice.state.outcome === "quit") });
+                                                   quit: Boolean(practice.state && practice.state.outcome === "quit") },
+                practice.state && practice.state.outcome ? practice.roundId : null);
   });
   document.getElementById("practice-overlay").addEventListener("change", () => renderPractice());
   const memoMode = document.getElementById("practice-memo");
@@ -683,7 +763,8 @@ function span(rows) {
 
 const reviewing = { seq: 0, job: null };
 
-async function reviewRound(path, body) {
+/** Review a round (its verdict goes into the history entry `historyId`, if any). */
+async function reviewRound(path, body, historyId = null) {
   selectTab("review");
   const seq = ++reviewing.seq;
   cancelJob(reviewing.job);
@@ -691,20 +772,25 @@ async function reviewRound(path, body) {
   const review = await api(path, body, { errorAt: errorBox.previousElementSibling, quiet: false });
   if (!review || seq !== reviewing.seq) return;
   renderReview(review);
-  if (review.exact) return;
+  const keepVerdict = (done) => { if (historyId && games.find(historyId)) games.record({ id: historyId, ...verdictOf(done) }); };
+  if (review.exact) { keepVerdict(review); return; }
   // the quick review came back within the budget; the exact one is completed in the background
   const progress = document.getElementById("review-progress");
   progress.hidden = false;
   progress.textContent = "The exact review is being computed in the background…";
-  const status = await followJob(`${path}/exact`, body, (st) => {
-    reviewing.job = st.job;
-    progress.textContent = `The exact review is being computed: ${Math.round(st.elapsed)} s so far (at most ${Math.round(st.limit)} s).`;
-  }, () => seq === reviewing.seq);
+  const status = await pollJob(`${path}/exact`, body, {
+    onTick: (st) => {
+      reviewing.job = st.job;
+      progress.textContent = `The exact review is being computed: ${Math.round(st.elapsed)} s so far (at most ${Math.round(st.limit)} s).`;
+    },
+    stillWanted: () => seq === reviewing.seq,
+  });
   if (status === null) return;
   reviewing.job = null;
   if (status.state === "done") {
     progress.hidden = true;
     renderReview(status.result);
+    keepVerdict(status.result);
   } else {
     progress.textContent = `The exact review did not finish (${status.detail || status.state}); the rows marked “not exact” stay so.`;
   }
@@ -764,19 +850,8 @@ function renderReview(review) {
 
 // ---------------------------------------------------------------- tabs
 
-function selectTab(name) {
-  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
-    const selected = tab.getAttribute("aria-controls") === name;
-    tab.setAttribute("aria-selected", String(selected));
-    document.getElementById(tab.getAttribute("aria-controls")).hidden = !selected;
-  }
-}
-
-function setupTabs() {
-  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
-    tab.addEventListener("click", () => selectTab(tab.getAttribute("aria-controls")));
-  }
-}
+/** Select a tab (a step for the Back button); set up at the end of this file. */
+let selectTab = () => {};
 
 // ---------------------------------------------------------------- the level's optimal win rate
 
@@ -803,7 +878,8 @@ async function setupLevelRates() {
   showLevelRates();
 }
 
-setupTabs();
+selectTab = setupTabs();
 setupAssist();
 setupPractice();
 setupLevelRates();
+historyPanel(document.getElementById("history-panel"), games, { score: { label: "coins" }, onReview: reviewFromHistory });

@@ -87,7 +87,9 @@ const tablesLoaded = () => Boolean(rulesState.ready[rulesState.name]);
 const play = {
   seed: 1, start: "-", opponent: "none", moves: [], botMoves: [], view: null,
   held: [false, false, false, false, false], botLog: [], askCoach: false, asked: 0,
-  undone: [], // decisions (1-based) taken back and made again: the review marks them
+  // take-backs: for each move the take-backs made before it, and their number (the library's
+  // record: whatever a move made again rolls is drawn afresh; the review marks such a game)
+  draws: [], takebacks: 0,
 };
 
 /** Number the game requests: an answer that arrives after a later request was sent (a slow
@@ -104,8 +106,6 @@ async function undo() {
   const current = ask();
   const view = await api("/api/yatzy/undo", gameBody({ coach: coachNow() }), { errorAt: $("undo") });
   if (!view || !current()) return;
-  const n = play.moves.length;  // this decision will be made again
-  if (!play.undone.includes(n)) play.undone.push(n);
   play.moves = view.moves;
   play.botLog = play.botLog.slice(0, view.bot_moves.length);
   play.askCoach = false;
@@ -114,7 +114,8 @@ async function undo() {
 
 function gameBody(extra = {}) {
   return { rules: rulesState.name, seed: play.seed, start: play.start, moves: play.moves,
-           opponent: play.opponent, bot_moves: play.botMoves, ...extra };
+           opponent: play.opponent, bot_moves: play.botMoves, draws: play.draws,
+           takebacks: play.takebacks, ...extra };
 }
 
 function coachWanted() {
@@ -136,7 +137,7 @@ function saveGame() {
   try {
     localStorage.setItem(SAVED, JSON.stringify({ rules: rulesState.name, seed: play.seed, start: play.start,
       opponent: play.opponent, moves: play.moves, botMoves: play.botMoves, botLog: play.botLog,
-      undone: play.undone }));
+      draws: play.draws, takebacks: play.takebacks }));
   } catch { /* storage full or off: the game just does not survive a reload */ }
 }
 
@@ -158,7 +159,8 @@ function setLink(seed, opponent, start) {
 async function resumeGame(s) {
   const current = ask();
   const body = { rules: s.rules, seed: s.seed, start: s.start, moves: s.moves, opponent: s.opponent,
-                 bot_moves: s.botMoves, coach: coachNow() };
+                 bot_moves: s.botMoves, draws: Array.isArray(s.draws) ? s.draws : [],
+                 takebacks: Number(s.takebacks) || 0, coach: coachNow() };
   let view;
   try {
     view = await api("/api/yatzy/game", body, { quiet: true });
@@ -166,7 +168,6 @@ async function resumeGame(s) {
   if (!current()) return false;
   play.seed = s.seed; play.start = s.start; play.opponent = s.opponent; play.moves = s.moves;
   play.botLog = Array.isArray(s.botLog) ? s.botLog : []; play.askCoach = false;
-  play.undone = Array.isArray(s.undone) ? s.undone : [];
   setLink(s.seed, s.opponent, s.start);
   accept(view);
   return true;
@@ -185,7 +186,7 @@ async function newGame(start = play.start, onError = null) {
   const opponent = $("opponent").value;
   const current = ask();
   const body = { rules: rulesState.name, seed, start, moves: [], opponent, bot_moves: [],
-                 coach: coachNow() };
+                 draws: [], takebacks: 0, coach: coachNow() };
   let view;
   try {
     view = await api("/api/yatzy/game", body, { quiet: true });
@@ -199,7 +200,7 @@ async function newGame(start = play.start, onError = null) {
   clearErrors($("play"));
   play.seed = seed; play.start = start; play.opponent = opponent;
   setLink(seed, opponent, start);
-  play.moves = []; play.botMoves = []; play.botLog = []; play.askCoach = false; play.undone = [];
+  play.moves = []; play.botMoves = []; play.botLog = []; play.askCoach = false;
   accept(view);
   return true;
 }
@@ -228,6 +229,8 @@ async function move(text) {
 function accept(view) {
   play.view = view;
   play.botMoves = view.bot_moves;
+  play.draws = view.draws;
+  play.takebacks = view.takebacks;
   if (view.bot_turn) play.botLog.push(view.bot_turn);
   play.held = [false, false, false, false, false];
   renderPlay();
@@ -429,8 +432,8 @@ function renderBotLog() {
       return `${what} (expected final ${fmt(d.expected_score)}${loss})`;
     });
     const policy = turn.policy === "win play"
-      ? h("span", { class: "tag win" }, `plays for the win: ${winChances(turn)}`)
-      : h("span", { class: "tag" }, "plays for the expected score");
+      ? h("span", { class: "tag win" }, `played for the win: ${winChances(turn)}`)
+      : h("span", { class: "tag" }, `played for the expected score${turn.reason ? `: ${turn.reason}` : ""}`);
     list.append(h("li", {}, h("strong", {}, `Turn ${turn.turn}: `),
                   `rolled ${turn.rolls.join(" → ")}; ${steps.join("; ")} `, policy));
   }
@@ -626,7 +629,7 @@ async function loadReview() {
   // the chart is drawn at the width it is shown at, so its labels keep their size on a phone
   const box = $("review-plot").clientWidth || $("review").clientWidth || 640;
   const chartWidth = Math.round(Math.min(680, Math.max(280, box)));
-  const r = await api("/api/yatzy/review", gameBody({ undone: play.undone, chart_width: chartWidth }),
+  const r = await api("/api/yatzy/review", gameBody({ chart_width: chartWidth }),
                       { errorAt: null });
   if (ticking) clearInterval(ticking);
   if (mine !== reviewAsked) return;  // a later review was asked for
@@ -667,7 +670,7 @@ async function loadReview() {
                           dataset: { decision: String(i + 1) } }, h("td", {}, String(d.turn)),
                   h("td", { title: rerolls }, d.dice),
                   h("td", { class: "wide-only" }, String(d.rolls_left)), h("td", {}, describe(d),
-                    again ? h("span", { class: "tag undone-tag", title: "taken back once and made again: you had seen what followed" }, "after an undo") : null),
+                    again ? h("span", { class: "tag undone-tag", title: "taken back and made again: the dice that followed were drawn afresh" }, "after an undo") : null),
                   h("td", { class: "wide-only" }, fmt(d.expected_score, 3)),
                   h("td", {}, pretty(d.best)), h("td", { class: "wide-only" }, fmt(d.best_expected_score, 3)),
                   h("td", { class: "loss", title: `expected final ${fmt(d.expected_score, 3)}; best ${fmt(d.best_expected_score, 3)} (${rerolls})` },
@@ -675,6 +678,7 @@ async function loadReview() {
   });
   table.append(body);
   if (undone.size) add("Decisions made again after an undo", `${undone.size} (marked in the table)`, "review-undone");
+  if (r.takebacks_note) add("Take-backs", r.takebacks_note, "review-takebacks");
 }
 
 function describe(d) {

@@ -11,10 +11,13 @@ of expanding guess g at a node:
 * :func:`big_class_bounds`: those one-level bounds, scanned with the budget at which the guess
   would be cut, until the guess is cut or every such class is bounded;
 * :func:`sort_children`: the classes largest first (the order they are searched in).
+
+and :func:`enter_root` sets up the root node (its candidates, pool and memo key sums).
 """
 
 from __future__ import annotations
 
+import numpy as np
 from numba import njit
 
 from gamelab.wordle.solver._memo_kernels import (
@@ -214,3 +217,38 @@ def sort_children(cb, nc, signed, unsigned):
                 arr[cb + t] = arr[cb + t - 1]
                 arr[cb + t - 1] = tmpu
             t -= 1
+
+
+@njit(cache=True)
+def enter_root(root, hard, keys, cand, pool, st_green, st_need):
+    """Copy the root's candidates and (hard mode) pool into the arenas, its demands (the game's
+    rule) into row 0 of `st_green`/`st_need`, and return its key sums (h1, h2, p1, p2).
+    ``root`` = (candidates, pool, greens, least copies), ``keys`` = the random words of answers,
+    pool words, greens and copies (a1, a2, p1, p2, g1, g2, n1, n2)."""
+    root_cands, root_pool, root_green, root_need = root
+    rnd_a1, rnd_a2, rnd_p1, rnd_p2, rg1, rg2, rn1, rn2 = keys
+    h1 = np.uint64(0)
+    h2 = np.uint64(0)
+    for i in range(root_cands.shape[0]):
+        cand[i] = root_cands[i]
+        h1 += rnd_a1[root_cands[i]]
+        h2 += rnd_a2[root_cands[i]]
+    p1 = np.uint64(0)
+    p2 = np.uint64(0)
+    for i in range(root_pool.shape[0] if hard else 0):
+        pool[i] = root_pool[i]
+        if hard == 2:
+            p1 += rnd_p1[root_pool[i]]
+            p2 += rnd_p2[root_pool[i]]
+    if hard == 1:
+        # the game's rule: the pool is fixed by the demands, so they are its key
+        for t in range(root_green.shape[0]):
+            st_green[0, t] = root_green[t]
+            if root_green[t] >= 0:
+                p1 += rg1[t, root_green[t]]
+                p2 += rg2[t, root_green[t]]
+        for t in range(root_need.shape[0]):
+            st_need[0, t] = root_need[t]
+            p1 += rn1[t, root_need[t]]
+            p2 += rn2[t, root_need[t]]
+    return h1, h2, p1, p2

@@ -57,6 +57,7 @@ from gamelab.wordle.solver._memo_kernels import (
 from gamelab.wordle.solver._node_kernels import (
     big_class_bounds,
     child_bounds,
+    enter_root,
     partition_node,
     sort_children,
 )
@@ -204,31 +205,10 @@ def search_kernel(
 
     # root frame
     n0 = root_cands.shape[0]
-    h1 = np.uint64(0)
-    h2 = np.uint64(0)
-    for i in range(n0):
-        cand[i] = root_cands[i]
-        h1 += rnd_a1[root_cands[i]]
-        h2 += rnd_a2[root_cands[i]]
-    p1 = np.uint64(0)
-    p2 = np.uint64(0)
     pn0 = root_pool.shape[0] if hard else 0
-    for i in range(pn0):
-        pool[i] = root_pool[i]
-        if hard == 2:
-            p1 += rnd_p1[root_pool[i]]
-            p2 += rnd_p2[root_pool[i]]
-    if hard == 1:
-        # the game's rule: the pool is fixed by the demands, so they are its key
-        for t in range(root_green.shape[0]):
-            st_green[0, t] = root_green[t]
-            if root_green[t] >= 0:
-                p1 += rg1[t, root_green[t]]
-                p2 += rg2[t, root_green[t]]
-        for t in range(root_need.shape[0]):
-            st_need[0, t] = root_need[t]
-            p1 += rn1[t, root_need[t]]
-            p2 += rn2[t, root_need[t]]
+    root = (root_cands, root_pool, root_green, root_need)
+    keys = (rnd_a1, rnd_a2, rnd_p1, rnd_p2, rg1, rg2, rn1, rn2)
+    h1, h2, p1, p2 = enter_root(root, hard, keys, cand, pool, st_green, st_need)
     sp = 0
     f_off[0] = 0
     f_n[0] = n0

@@ -12,7 +12,7 @@ first guesses only (``solve-optimal --first``).
 The first guesses are split into tasks run by :func:`gamelab.core.parallel.run_tasks`, locally or
 on Dask; with a result store each finished task is kept, so an interrupted run continues where
 it stopped. Normal mode only (any guess allowed); :class:`HardFeasibleSearch` (its kernel
-:func:`gamelab.wordle.solver._feasible_kernels.hard_feasible_kernel`, twin
+:func:`gamelab.wordle.solver._hard_feasible_kernels.hard_feasible_kernel`, twin
 :func:`hard_feasible_python`) answers the same question in both hard modes, for
 :func:`feasible_within` (the depth limits of ``solve-optimal``).
 
@@ -35,6 +35,7 @@ from gamelab.core.parallel import Backend, run_tasks
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
+from gamelab.wordle.solver import _hard_feasible_kernels as hk
 from gamelab.wordle.table import Game
 
 EXPERIMENT = "wordle-feasible"
@@ -149,7 +150,7 @@ def feasible_python(
     return result
 
 
-HARD_IDS = {"game": fk.HARD_GAME, "strict": fk.HARD_STRICT}
+HARD_IDS = {"game": hk.HARD_GAME, "strict": hk.HARD_STRICT}
 
 
 def present_codes(game: Game) -> np.ndarray:
@@ -160,7 +161,7 @@ def present_codes(game: Game) -> np.ndarray:
 
 
 def allow_masks_python(game: Game, hard: str) -> np.ndarray:
-    """Twin of :func:`~gamelab.wordle.solver._feasible_kernels.allow_masks_kernel`, from the
+    """Twin of :func:`~gamelab.wordle.solver._hard_feasible_kernels.allow_masks_kernel`, from the
     readable hard-mode rule (:meth:`Game.hard_pool`), one guess and colours at a time."""
     n_f = len(game.full_length_guesses)
     allow = np.zeros((game.n_guesses, game.n_codes, (n_f + 63) // 64), dtype=np.uint64)
@@ -190,7 +191,7 @@ def hard_feasibility_fits(game: Game) -> bool:
 
 class HardFeasibleSearch:
     """``feasible(cands, depth, pool)`` in hard mode (the game's rule or strict): every guess
-    from the pool the colours so far allow (:func:`fk.hard_feasible_kernel`)."""
+    from the pool the colours so far allow (:func:`._hard_feasible_kernels.hard_feasible_kernel`)."""
 
     #: largest tables built (bytes): the pair bits and the allowed-word masks
     MAX_BYTES = 1 << 28
@@ -213,7 +214,7 @@ class HardFeasibleSearch:
         gcodes, glens = game.guess_codes
         fcodes, flens = gcodes[fl], glens[fl]
         rule_id = _kernels.RULE_STANDARD if game.rule == "standard" else _kernels.RULE_BLOG
-        self.allow = fk.allow_masks_kernel(
+        self.allow = hk.allow_masks_kernel(
             gcodes, glens, fcodes, flens, present_codes(game), HARD_IDS[hard], rule_id, game.n_codes
         )
         rng = np.random.default_rng(20261202)  # fixed: hashes belong to the memo, not results
@@ -236,7 +237,7 @@ class HardFeasibleSearch:
         if depth > 100:
             raise ValueError(f"depth must be at most 100, got {depth}")
         return bool(
-            fk.hard_feasible_kernel(
+            hk.hard_feasible_kernel(
                 self.tab,
                 self.fl_guess,
                 np.ascontiguousarray(cands, dtype=np.int32),
@@ -286,7 +287,7 @@ def hard_feasible_python(
     hard: str,
     memo: dict | None = None,
 ) -> bool:
-    """Twin of :func:`~gamelab.wordle.solver._feasible_kernels.hard_feasible_kernel`, written
+    """Twin of :func:`~gamelab.wordle.solver._hard_feasible_kernels.hard_feasible_kernel`, written
     plainly: some guess of `pool` (positions in the full-length guesses) splits the set into
     classes that are all feasible with one guess fewer, each from the pool its colours leave
     (:meth:`Game.hard_pool`)."""

@@ -1,0 +1,148 @@
+"""Solved deals: one exact search per deal serves the rest of its round.
+
+The exact win search (:class:`gamelab.voltorb.expectimax.OptimalSolver`) memoises every state it
+solves by its revealed tiles, and every position later in the same round is such a state: after
+the recommended flip, whatever it shows, the next decision is already solved (the search had to
+solve it to value the flip), and after another flip the search goes on from what it knows. So
+one solver is kept per deal (its clues, level and generator), searched from the deal's first
+position whatever position asked first, and every decision, post-mortem and review of the deal
+asks it (:func:`decide`, :func:`deal_solver`):
+
+* in this process, for the last :data:`KEPT_DEALS` deals;
+* on disk, for a deal whose searches cost at least :data:`STORE_MIN_STATES` states (the hard
+  openings, about 1-10 CPU-s): the exact states of its table (a few MB) in the gamelab cache
+  (:mod:`gamelab.core.cache`), so that any process (the web server's solver pool has several)
+  answers the rest of the round at once; the last :data:`STORED_DEALS` deals are kept.
+
+A state's value is a sum of the deal's prior weights, the same in every process (the posterior
+of the same clues is computed the same way), and the file is checked against the deal (board
+count and total weight) before use. Answers are the same with or without a stored deal: a
+stored state is one the search would have found exact.
+"""
+
+from __future__ import annotations
+
+from collections import OrderedDict
+from pathlib import Path
+
+import numpy as np
+
+from gamelab.core.cache import cache_path, load_arrays, save_arrays
+from gamelab.voltorb.expectimax import OptimalSolver
+from gamelab.voltorb.rules import Clues
+
+#: deals whose solver this process keeps (a level-8 deal's table is up to about 100 MB)
+KEPT_DEALS = 2
+#: a deal is stored on disk once its searches cost this many states (about half a CPU-s)
+STORE_MIN_STATES = 50_000
+#: deals kept on disk (the oldest file is removed beyond it)
+STORED_DEALS = 12
+#: the stored table's format and meaning; bump when either changes
+VERSION = 1
+TABLE = "voltorb-solved"
+
+_deals: OrderedDict[tuple, _Deal] = OrderedDict()
+
+
+class _Deal:
+    """A deal's solver and how much of its search is already on disk."""
+
+    def __init__(self, key: tuple, solver: OptimalSolver, stored_nodes: int) -> None:
+        self.key = key
+        self.solver = solver
+        self.searched = 0  # states searched in this process since the deal was last stored
+        self.stored_nodes = stored_nodes
+
+
+def _params(key: tuple) -> dict:
+    clues, level, generator = key
+    return {"clues": clues, "level": level, "generator": generator}
+
+
+def _deal_key(clues: Clues, level: int, generator: str) -> tuple:
+    parts = (clues.row_sums, clues.row_voltorbs, clues.col_sums, clues.col_voltorbs)
+    text = " ".join(",".join(str(int(x)) for x in part) for part in parts)
+    return text, int(level), str(generator)
+
+
+def _check(solver: OptimalSolver) -> np.ndarray:
+    """What a stored table must match: the deal's board count and total prior weight."""
+    return np.array([float(solver.boards.shape[0]), float(solver.weights.sum())])
+
+
+def deal_solver(clues: Clues, level: int, generator: str) -> OptimalSolver:
+    """The deal's solver (kept: see the module doc), with the states stored on disk if any."""
+    key = _deal_key(clues, level, generator)
+    deal = _deals.get(key)
+    if deal is None:
+        from gamelab.voltorb.assistant import playing_posterior
+
+        solver = OptimalSolver(playing_posterior(clues, {}, level, generator), keep_memo=True)
+        stored = load_arrays(stored_path(clues, level, generator))
+        states = 0
+        check = None if stored is None else stored.get("check")
+        if stored is not None and check is not None and np.array_equal(check, _check(solver)):
+            solver.add_solved_states(stored["codes"], stored["values"], stored["tiles"])
+            states = int(stored["codes"].size)
+        deal = _Deal(key, solver, states)
+        _deals[key] = deal
+        while len(_deals) > KEPT_DEALS:
+            _deals.popitem(last=False)
+    _deals.move_to_end(key)
+    return deal.solver
+
+
+def decide(
+    clues: Clues,
+    level: int,
+    generator: str,
+    revealed: dict[int, int],
+    state_limit: int | None = None,
+) -> tuple[int, float]:
+    """(best tile, optimal P(win)) at `revealed`, from the deal's solver; a search that needs
+    more than `state_limit` new states raises SearchLimitError (what it solved is kept)."""
+    solver = deal_solver(clues, level, generator)
+    solver.state_limit = state_limit
+    before = solver.nodes
+    try:
+        return solver.decide(revealed)
+    finally:
+        searched(solver, solver.nodes - before)
+
+
+def searched(solver: OptimalSolver, states: int) -> None:
+    """Count `states` searched by the deal's solver; store the deal once they are worth it."""
+    deal = next((d for d in _deals.values() if d.solver is solver), None)
+    if deal is None:
+        return
+    deal.searched += max(0, states)
+    if deal.searched >= STORE_MIN_STATES:
+        deal.searched = 0
+        store(deal)
+
+
+def store(deal: _Deal) -> None:
+    """Write the deal's exact states to the cache (atomic), and keep the folder small."""
+    codes, values, tiles = deal.solver.solved_states()
+    path = cache_path(TABLE, _params(deal.key), VERSION)
+    try:
+        save_arrays(
+            path,
+            {"codes": codes, "values": values, "tiles": tiles, "check": _check(deal.solver)},
+        )
+        files = sorted(path.parent.glob("*.npz"), key=lambda p: p.stat().st_mtime)
+        for old in files[:-STORED_DEALS]:
+            old.unlink(missing_ok=True)
+    except OSError:
+        return  # a cache that cannot be written: the deal is still kept in this process
+    deal.stored_nodes = int(codes.size)
+
+
+def stored_path(clues: Clues, level: int, generator: str) -> Path:
+    """Where the deal is stored once its searches were costly (the file may not exist)."""
+    return cache_path(TABLE, _params(_deal_key(clues, level, generator)), VERSION)
+
+
+def forget() -> None:
+    """Drop the deals kept in this process (tests; the stored files stay)."""
+    _deals.clear()

@@ -1,0 +1,214 @@
+"""The Gymnasium environments under the conventions learners rely on: sb3-contrib's
+``action_masks()``, and copies (``pickle``, ``copy.deepcopy``, subprocess vector environments)
+mid-episode with the oracle on, which continue exactly as the original does."""
+
+from __future__ import annotations
+
+import copy
+import pickle
+
+import numpy as np
+import pytest
+
+gymnasium = pytest.importorskip("gymnasium")
+
+import gamelab.envs  # noqa: E402, F401  (registers the environments)
+
+# small settings: the oracle's solves are cheap
+ENVS = {
+    "gamelab/VoltorbFlip-v0": {"level": 1},
+    "gamelab/YatzySolitaire-v0": {"rules": "yatzy"},
+    "gamelab/PokemonWordle-v0": {"names": "gen1"},
+    "gamelab/LatticeFold-v0": {"sequence": "HPHPPHHPHH"},
+}
+
+
+def test_every_registered_id_is_covered():
+    assert set(ENVS) == set(gamelab.envs.ENV_IDS)
+
+
+@pytest.mark.parametrize("env_id", list(ENVS))
+def test_action_masks_is_the_info_mask(env_id):
+    env = gymnasium.make(env_id, **ENVS[env_id])
+    with pytest.raises(RuntimeError, match="call reset"):
+        env.unwrapped.action_masks()
+    obs, info = env.reset(seed=2)
+    rng = np.random.default_rng(2)
+    done = False
+    while not done:
+        # through the wrappers, as sb3-contrib reaches it
+        mask = env.get_wrapper_attr("action_masks")()
+        assert mask.dtype == np.int8 and mask.shape == (env.action_space.n,)
+        assert np.array_equal(mask, info["action_mask"]) and mask.any()
+        obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+    assert not env.unwrapped.action_masks().any()  # nothing is legal after the end
+
+
+@pytest.mark.parametrize("env_id", list(ENVS))
+def test_sb3_contrib_sees_the_masks(env_id):
+    utils = pytest.importorskip("sb3_contrib.common.maskable.utils")
+    env = gymnasium.make(env_id, **ENVS[env_id])
+    assert utils.is_masking_supported(env)
+    _, info = env.reset(seed=0)
+    assert np.array_equal(utils.get_action_masks(env), info["action_mask"])
+
+
+def _future(env, rng, steps):
+    """`steps` random legal steps (a reset without a seed after each episode): everything the
+    agent sees, regrets and optimal actions included."""
+    seen = []
+    mask = env.unwrapped.action_masks()
+    for _ in range(steps):
+        obs, reward, done, _, info = env.step(int(rng.choice(np.flatnonzero(mask))))
+        seen.append((obs, reward, done, info))
+        if done:
+            obs, info = env.reset()
+            seen.append((obs, info))
+        mask = info["action_mask"]
+    return seen
+
+
+def _same(a, b):
+    if isinstance(a, dict):
+        return a.keys() == b.keys() and all(_same(a[k], b[k]) for k in a)
+    if isinstance(a, tuple | list):
+        return len(a) == len(b) and all(_same(x, y) for x, y in zip(a, b, strict=True))
+    if isinstance(a, np.ndarray):
+        return np.array_equal(a, b)
+    return a == b
+
+
+@pytest.mark.parametrize("env_id", list(ENVS))
+def test_a_copy_mid_episode_with_the_oracle_on_has_the_same_future(env_id):
+    env = gymnasium.make(env_id, regret=True, optimal_action=True, **ENVS[env_id])
+    obs, info = env.reset(seed=5)
+    env.step(info["optimal_action"])  # the oracle has solved something by now
+    pickled = pickle.loads(pickle.dumps(env))
+    deep = copy.deepcopy(env)
+    # enough steps to reach the next episode
+    steps = 70 if "Yatzy" in env_id else 14 if "Wordle" in env_id else 25
+    futures = [_future(e, np.random.default_rng(9), steps) for e in (env, pickled, deep)]
+    assert sum(1 for s in futures[0] if len(s) == 2) >= 1  # a reset happened
+    assert any("regret" in s[3] and s[3]["regret"] > 0 for s in futures[0] if len(s) == 4)
+    assert _same(futures[0], futures[1]) and _same(futures[0], futures[2])
+
+
+def test_async_vector_env_with_the_oracle_on():
+    envs = gymnasium.make_vec(
+        "gamelab/VoltorbFlip-v0",
+        num_envs=2,
+        vectorization_mode="async",
+        level=1,
+        regret=True,
+        optimal_action=True,
+    )
+    single = [
+        gymnasium.make("gamelab/VoltorbFlip-v0", level=1, regret=True, optimal_action=True)
+        for _ in range(2)
+    ]
+    try:
+        _, info = envs.reset(seed=[3, 4])
+        first = [e.reset(seed=s)[0] for e, s in zip(single, (3, 4), strict=True)]
+        actions = info["optimal_action"]
+        _, rewards, _, _, info = envs.step(actions)
+        for i, e in enumerate(single):
+            assert first[i]["clues"].tolist() == e.unwrapped.observe()["clues"].tolist()
+            _, reward, _, _, single_info = e.step(int(actions[i]))
+            assert info["regret"][i] == single_info["regret"] == 0.0
+            assert rewards[i] == reward
+        # each sub-environment, sent back through its pipe (pickled), goes on as the original
+        remote = envs.get_attr("unwrapped")
+        for i, e in enumerate(single):
+            assert remote[i] is not e.unwrapped
+            futures = [_future(x, np.random.default_rng(i), 6) for x in (e, remote[i])]
+            assert _same(*futures)
+    finally:
+        envs.close()
+
+
+@pytest.mark.parametrize("env_id", list(ENVS))
+def test_maskable_ppo_trains_on_the_environment_as_it_is(env_id):
+    ppo_mask = pytest.importorskip("sb3_contrib.ppo_mask")
+    env = gymnasium.make(env_id, **ENVS[env_id])
+    model = ppo_mask.MaskablePPO(
+        "MultiInputPolicy", env, n_steps=32, batch_size=16, n_epochs=1, seed=0, device="cpu"
+    )
+    model.learn(64)
+    obs, info = env.reset(seed=1)
+    done = False
+    while not done:  # a greedy episode: the policy's actions are always legal
+        action, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
+        assert info["action_mask"][int(action)] == 1
+        obs, _, done, _, info = env.step(int(action))
+    assert "illegal_action" not in info
+
+
+# -- defaults and pictures ---------------------------------------------------------------------
+@pytest.mark.parametrize("env_id", list(ENVS))
+def test_every_registered_id_makes_with_no_arguments(env_id):
+    env = gymnasium.make(env_id)
+    obs, info = env.reset(seed=0)
+    assert env.observation_space.contains(obs) and info["action_mask"].any()
+
+
+def test_the_lattice_defaults_to_the_stated_pack_level():
+    from gamelab.envs.single import DEFAULT_LEVEL
+    from gamelab.lattice.puzzle import load_pack
+
+    env = gymnasium.make("gamelab/LatticeFold-v0").unwrapped
+    assert env.game.sequence == load_pack().levels[DEFAULT_LEVEL - 1].sequence == "HHPHPPHPPH"
+
+
+def _colours(frame, cell, row, col):
+    """The distinct colours inside a cell of a picture (its border left out)."""
+    block = frame[row * cell + 1 : (row + 1) * cell, col * cell + 1 : (col + 1) * cell]
+    return {tuple(c) for c in block.reshape(-1, 3)}
+
+
+def test_the_cubic_lattice_is_drawn_as_labelled_layers():
+    from gamelab.envs.render import PALETTE
+
+    env = gymnasium.make(
+        "gamelab/LatticeFold-v0", sequence="HPHH", lattice="cubic", render_mode="rgb_array"
+    ).unwrapped
+    env.reset(seed=0)
+    for move in "FRB":  # F and B leave the plane: layers z = 0 and z = 1
+        env.step("RULDFB".index(move))
+    env.render_mode = "ansi"
+    # residue 0 at the origin, F: z + 1, R: x + 1, B: z - 1
+    assert env.render() == "z = 0\nHH\nz = 1\nPH\nmoves FRB"
+    env.render_mode = "rgb_array"
+    frame = env.render()
+    grid, labels = env.grid()
+    assert labels == {(0, 0): "0", (0, 3): "1"}  # a header cell over each 1 x 2 panel
+    assert grid.shape == (2, 5) and frame.shape == (2 * env.cell, 5 * env.cell, 3)
+    h, p = (tuple(PALETTE[i]) for i in (7, 15))
+    assert _colours(frame, env.cell, 1, 0) == {h} and _colours(frame, env.cell, 1, 3) == {p}
+    assert len(_colours(frame, env.cell, 0, 0)) == 2  # the header's colour and its digit
+
+
+def test_yatzy_faces_have_six_colours_and_voltorb_shows_its_clues():
+    from gamelab.envs.render import FACES, PALETTE
+
+    assert len({tuple(PALETTE[f]) for f in FACES}) == 6
+    env = gymnasium.make("gamelab/YatzySolitaire-v0", render_mode="rgb_array").unwrapped
+    env.reset(seed=0)
+    grid, labels = env.grid()
+    dice = env.state.dice
+    faces = [f for f in range(6) for _ in range(int(dice[f]))]
+    assert [labels[(0, k)] for k in range(5)] == [str(f + 1) for f in faces]
+    assert grid[0, :5].tolist() == [FACES[f] for f in faces]
+
+    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=1, render_mode="rgb_array").unwrapped
+    env.reset(seed=0)
+    clues = env.state.round.clues
+    grid, labels = env.grid()
+    assert [labels[(k, 5)] for k in range(5)] == [
+        f"{s}\n{v}" for s, v in zip(clues.row_sums, clues.row_voltorbs, strict=True)
+    ]
+    assert [labels[(5, k)] for k in range(5)] == [
+        f"{s}\n{v}" for s, v in zip(clues.col_sums, clues.col_voltorbs, strict=True)
+    ]
+    frame = env.render()
+    assert frame.shape == (6 * env.cell, 6 * env.cell, 3)
+    assert len(_colours(frame, env.cell, 0, 5)) == 2  # the clue's colour and its digits
