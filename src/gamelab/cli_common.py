@@ -229,7 +229,7 @@ def _compact_options_panel(
     from rich.text import Text
     from typer import rich_utils as ru
 
-    rows = []
+    rows: list[list[Any]] = []
     for param in params:
         if param.param_type_name == "argument":
             label = str(param.metavar or (param.name or "").upper())
