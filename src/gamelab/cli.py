@@ -470,6 +470,10 @@ class _Stopped(Exception):
         self.interrupt = interrupt
 
 
+class _PipeClosed(Exception):
+    """The reader of stdout left, carried past click (which would exit 1 on it)."""
+
+
 def _keep_interrupts(command: typer.core.TyperGroup) -> None:
     invoke = command.invoke
 
@@ -478,6 +482,8 @@ def _keep_interrupts(command: typer.core.TyperGroup) -> None:
             return invoke(ctx)
         except KeyboardInterrupt as exc:
             raise _Stopped(exc) from exc
+        except BrokenPipeError as exc:
+            raise _PipeClosed() from exc
 
     command.invoke = invoke_keeping_interrupts  # type: ignore[method-assign,assignment]
 
@@ -495,6 +501,8 @@ def _run(args: list[str]) -> None:
                 command.main(args=args, prog_name="gamelab", standalone_mode=False)
         except _Stopped as stopped:
             raise stopped.interrupt from None
+        except _PipeClosed:
+            raise BrokenPipeError() from None
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:

@@ -72,6 +72,14 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def _pipe_closed(console: Console) -> None:
+    """A rich console's answer to a closed stdout (`gamelab ... | head -1`): stop printing and
+    let `gamelab.cli.main` end the command quietly with exit 0, as `head` expects (rich's own
+    answer exits 1). The error carries no errno, so click passes it on instead of exiting 1."""
+    console.quiet = True
+    raise BrokenPipeError()
+
+
 def _whole_console(stderr: bool) -> Console:
     """A rich console that never cuts a table's values short: a cell too wide for its column
     wraps inside the cell (``overflow="fold"``) instead of ending in "…" (rich's default), so a
@@ -87,6 +95,9 @@ def _whole_console(stderr: bool) -> Console:
                         if column.overflow == "ellipsis":
                             column.overflow = "fold"
             super().print(*objects, **kwargs)
+
+        def on_broken_pipe(self) -> None:
+            _pipe_closed(self)
 
     return WholeConsole(stderr=stderr)
 
@@ -273,9 +284,11 @@ def _compact_help(command: Any) -> None:
     format_help = command.format_help
 
     def format_compact_help(ctx: Any, formatter: Any) -> Any:
+        from rich.console import Console
         from typer import rich_utils
 
         rich_utils._print_options_panel = _compact_options_panel
+        Console.on_broken_pipe = _pipe_closed  # type: ignore[method-assign,assignment]
         return format_help(ctx, formatter)
 
     command.format_help = format_compact_help
