@@ -29,6 +29,8 @@ from gamelab.core.state import (
 
 
 def _games() -> dict[str, object]:
+    """Every registered game with its default settings (under its name), and variants."""
+    from gamelab.core.state import registered_games
     from gamelab.lattice.state import LatticeGame
     from gamelab.oware.rules import Rules
     from gamelab.oware.state import OwareGame
@@ -38,22 +40,19 @@ def _games() -> dict[str, object]:
     from gamelab.yatzy.state import YatzyGame
 
     return {
+        **{info.name: info.make() for info in registered_games()},
         "voltorb-hgss-8": VoltorbGame(level=8),
         "voltorb-bulbapedia-1-coins": VoltorbGame(1, "bulbapedia", "coins"),
         "voltorb-iid-as-coded-5": VoltorbGame(5, "iid-as-coded"),
-        "wordle-gen1": WordleGame("gen1"),
         "wordle-gen1-blog": WordleGame("gen1", "blog"),
-        "lattice-square": LatticeGame("HPHPPHHPHH"),
         "lattice-cubic": LatticeGame("HHPPHH", "cubic"),
-        "oware-abapa": OwareGame(),
         "oware-split": OwareGame(Rules(grand_slam="capture-all", cycle="split")),
-        "yatzy-1": YatzyGame(get_rules("yatzy")),
         "yatzy-2-yahtzee": YatzyGame(get_rules("yahtzee"), players=2),
     }
 
 
 GAMES = _games()
-SEEDS = {"wordle-gen1": 3, "wordle-gen1-blog": 2, "yatzy-2-yahtzee": 1}
+SEEDS = {"wordle": 3, "wordle-gen1-blog": 2, "yatzy-2-yahtzee": 1}
 
 
 def _check_state(game, state, round_trip: bool = True) -> None:
@@ -154,7 +153,7 @@ def test_returns_follow_the_rules():
     from gamelab.lattice.rules import hh_score
 
     rng = np.random.default_rng(5)
-    lattice = GAMES["lattice-square"]
+    lattice = GAMES["lattice"]
     for _ in range(20):
         state = lattice.new_initial_state()
         while not state.is_terminal():
@@ -164,7 +163,7 @@ def test_returns_follow_the_rules():
             assert state.returns() == [hh_score(lattice.sequence, state.conformation)]
         else:
             assert state.returns() == [-1.0]
-    yatzy = GAMES["yatzy-1"]
+    yatzy = GAMES["yatzy"]
     state = yatzy.new_initial_state()
     while not state.is_terminal():
         if state.current_player() == CHANCE:

@@ -34,5 +34,8 @@ def __getattr__(name: str) -> Any:
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
-#: The game packages, in the order the command line and the report list them.
-GAMES = ("voltorb", "wordle", "lattice", "oware", "yatzy")
+#: The game packages, in the order the command line and the report list them (each described
+#: once in :mod:`gamelab.games`).
+from gamelab.games import GAMES  # noqa: E402
+
+__all__ = ["GAMES"]

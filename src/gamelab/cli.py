@@ -6,7 +6,6 @@ called ``app``; games without one are simply absent (no empty placeholder groups
 
 from __future__ import annotations
 
-import importlib
 import os
 import re
 import signal
@@ -18,36 +17,29 @@ from typing import Annotated, Any
 import typer
 from typer.core import TyperGroup
 
-from gamelab import GAMES
 from gamelab.cli_common import Cluster, Json, Quiet, Seed, Workers, guard_commands, heartbeat
-
-#: Each game's one-line help, shown by ``gamelab --help`` without importing the game (its
-#: group is loaded only when a command of it runs; a test checks these equal the groups' help).
-GAME_HELP = {
-    "voltorb": "Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
-    "wordle": "Pokémon Wordle (or any word list): rank, chart, search, solve, assist.",
-    "lattice": "HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / "
-    "MAP-Elites generation, star thresholds, level packs and a folding optimiser.",
-    "oware": "Oware Abapa: rules, engine, tablebases, matches, play.",
-    "yatzy": "Optimal solitaire Yahtzee / Scandinavian Yatzy: solver, coach, simulation, studies.",
-}
+from gamelab.core.state import game_info, load, registered_games
 
 
 def game_group(game: str) -> Any:
-    """The command group of `game` (imports ``gamelab.<game>.cli``), its numeric options
-    guarded; None for a game without a command line."""
+    """The command group of `game` (imports the module its record names,
+    :attr:`gamelab.core.state.GameInfo.cli`), its numeric options guarded; None for a game
+    without a command line."""
     if game not in _loaded:
-        module_name = f"gamelab.{game}.cli"
+        spec = game_info(game).cli
+        module_name = spec.partition(":")[0]
         try:
-            module = importlib.import_module(module_name)
+            app_of_game = load(spec) if spec else None
         except ModuleNotFoundError as exc:
             if exc.name not in (module_name, f"gamelab.{game}"):
                 raise
-            _loaded[game] = None  # this game has no command line yet
+            app_of_game = None  # this game has no command line yet
+        if app_of_game is None:
+            _loaded[game] = None
         else:
             # built as a sub-group of a root, exactly as `add_typer` on the root builds it
             holder = typer.Typer(add_completion=False)
-            holder.add_typer(module.app, name=game)
+            holder.add_typer(app_of_game, name=game)
             root = typer.main.get_command(holder)
             assert isinstance(root, TyperGroup)
             group = root.commands[game]
@@ -64,7 +56,9 @@ class _LazyGame(TyperGroup):
     for a command, it hands over to the real group (:func:`game_group`)."""
 
     def __init__(self, game: str) -> None:
-        super().__init__(name=game, help=GAME_HELP.get(game), no_args_is_help=True)
+        # the record's summary: `gamelab --help` imports no game (a test checks it equals the
+        # group's own help)
+        super().__init__(name=game, help=game_info(game).summary, no_args_is_help=True)
 
     def _real(self) -> Any:
         group = game_group(str(self.name))
@@ -132,11 +126,12 @@ class _Gamelab(TyperGroup):
 
     def list_commands(self, ctx: Any) -> list[str]:
         own = super().list_commands(ctx)
-        return [*own, *(g for g in GAMES if g not in own and _has_cli(g))]
+        games = [info.name for info in registered_games()]
+        return [*own, *(g for g in games if g not in own and _has_cli(g))]
 
     def get_command(self, ctx: Any, name: str) -> Any:
         found = super().get_command(ctx, name)
-        if found is None and name in GAMES and _has_cli(name):
+        if found is None and name in _game_names() and _has_cli(name):
             found = _LazyGame(name)
         return found
 
@@ -147,11 +142,16 @@ def _wrap(text: str, width: int) -> list[str]:
     return textwrap.wrap(" ".join(text.split()), width)
 
 
+def _game_names() -> list[str]:
+    return [info.name for info in registered_games()]
+
+
 def _has_cli(game: str) -> bool:
     from importlib.util import find_spec
 
+    module = game_info(game).cli.partition(":")[0]
     try:
-        return find_spec(f"gamelab.{game}.cli") is not None
+        return bool(module) and find_spec(module) is not None
     except ModuleNotFoundError:
         return False
 
@@ -165,7 +165,7 @@ def root_command(load_games: bool = False) -> TyperGroup:
         if hasattr(command, "rich_markup_mode"):
             command.rich_markup_mode = "rich"
     if load_games:
-        for game in GAMES:
+        for game in _game_names():
             group = game_group(game)
             if group is not None:
                 root.add_command(group, game)

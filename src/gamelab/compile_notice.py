@@ -16,28 +16,23 @@ from typing import Any, TextIO
 
 from gamelab import numba_hook
 
-#: CPU seconds to compile every kernel of a game from an empty numba cache, measured with
-#: ``NUMBA_CACHE_DIR=<empty> gamelab warmup GAME`` (CPU of that process) on the shared 2-core
-#: machine under load 20-27 (session 5): voltorb 50.0 + 20.2 (the coin search, added to its
-#: warm-up afterwards), lattice 31.1, oware 30.7; wordle and yatzy are estimates (the README's
-#: 205 CPU-s for all five, less those). A command compiles only the kernels it calls, so this
-#: is an upper bound for one command.
-COMPILE_SECONDS: dict[str, float] = {
-    "voltorb": 70.0,
-    "wordle": 30.0,
-    "lattice": 31.0,
-    "oware": 31.0,
-    "yatzy": 45.0,
-}
+
+def compile_seconds(game: str) -> float:
+    """CPU seconds to compile every kernel of `game` from an empty numba cache (its record's
+    :attr:`~gamelab.core.state.GameInfo.compile_seconds`; 0 for an unknown name)."""
+    from gamelab.core.state import registered_games
+
+    return next((i.compile_seconds for i in registered_games() if i.name == game), 0.0)
 
 
 def notice_text(module: str) -> str:
     """What is said when a kernel of `module` (a dotted module name) starts compiling."""
     parts = module.split(".")
-    game = parts[1] if len(parts) > 1 and parts[0] == "gamelab" else None
-    if game in COMPILE_SECONDS:
+    game = parts[1] if len(parts) > 1 and parts[0] == "gamelab" else ""
+    seconds = compile_seconds(game)
+    if seconds:
         return (
-            f"compiling {game}'s fast kernels, once: up to about {COMPILE_SECONDS[game]:.0f} s "
+            f"compiling {game}'s fast kernels, once: up to about {seconds:.0f} s "
             f"of CPU (later runs load them at once; 'gamelab warmup' compiles every game ahead)"
         )
     return "compiling fast kernels, once: a few seconds (later runs load them at once)"

@@ -47,6 +47,15 @@ TW = "tests/test_kernel_twins.py::"
 #: game -> "module.kernel" -> its twin and the test comparing them
 TWINS: dict[str, dict[str, Twin]] = {
     "voltorb": {
+        "_vector_kernels.step_rounds": _t(
+            "gamelab.voltorb._vector_kernels.step_rounds_python",
+            "tests/envs/test_envs_vector.py::test_voltorb_vector_kernel_matches_twin",
+        ),
+        "_vector_kernels.deal_rounds": _t(
+            "gamelab.voltorb._vector_kernels.step_rounds_python",
+            "tests/envs/test_envs_vector.py::test_voltorb_vector_kernel_matches_twin",
+            variant_of="_vector_kernels.step_rounds",
+        ),
         "_bounds_kernels.flip_bounds": _t(
             "gamelab.voltorb._bounds_kernels.flip_bounds_python",
             VT + "test_flip_bounds_kernel_matches_python_twin",
@@ -257,6 +266,15 @@ TWINS: dict[str, dict[str, Twin]] = {
         ),
     },
     "yatzy": {
+        "_vector_kernels.step_games": _t(
+            "gamelab.yatzy._vector_kernels.step_games_python",
+            "tests/envs/test_envs_vector.py::test_yatzy_vector_kernel_matches_twin",
+        ),
+        "_vector_kernels.start_games": _t(
+            "gamelab.yatzy._vector_kernels.step_games_python",
+            "tests/envs/test_envs_vector.py::test_yatzy_vector_kernel_matches_twin",
+            variant_of="_vector_kernels.step_games",
+        ),
         "_oracle_kernels.turn_tables": _t(
             "gamelab.yatzy._oracle_kernels.turn_tables_python",
             "tests/envs/test_envs_fast_oracles.py::test_yatzy_turn_kernels_match_twins",
@@ -463,6 +481,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "_tablebase_kernels.unrank_board": "board from its index inside build_level",
     },
     "yatzy": {
+        "_vector_kernels.draw_roll": "one roll from a chance table inside step_games",
+        "_vector_kernels._new_turn": "a turn's first roll inside step_games and start_games",
         "_distribution_kernels.policy_turn_outcomes": "the turn law inside the layer kernels",
         "_distribution_kernels.take_outcome": "one outcome's bookkeeping inside the layer kernels",
         "_play_kernels.cached_decisions": "the decision cache inside the game kernels",

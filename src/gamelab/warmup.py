@@ -20,7 +20,7 @@ import time
 from dataclasses import dataclass, field
 from typing import Any
 
-from gamelab import GAMES
+from gamelab.core.state import game_info, load, registered_games
 
 
 @dataclass
@@ -75,16 +75,18 @@ def _index_path(dispatcher: Any) -> str | None:
 
 
 def warm_game(game: str) -> None:
-    """Run ``gamelab.<game>.warmup.warm_up()``: every kernel of `game` compiled or loaded."""
-    importlib.import_module(f"gamelab.{game}.warmup").warm_up()
+    """Run the game's warm-up (its record's ``warmup``, ``gamelab.<game>.warmup:warm_up``):
+    every kernel of `game` compiled or loaded."""
+    load(game_info(game).warmup)()
 
 
 def warm_up(games: list[str] | None = None) -> list[GameWarmup]:
     """Run each chosen game's warm-up (:func:`warm_game`) and report its kernels' state."""
-    chosen = list(games) if games else list(GAMES)
-    unknown = [g for g in chosen if g not in GAMES]
+    known = [info.name for info in registered_games() if info.warmup]
+    chosen = list(games) if games else known
+    unknown = [g for g in chosen if g not in known]
     if unknown:
-        raise ValueError(f"unknown game {unknown[0]!r}; choose from {', '.join(GAMES)}")
+        raise ValueError(f"unknown game {unknown[0]!r}; choose from {', '.join(known)}")
     done = []
     for game in chosen:
         start, cpu = time.perf_counter(), time.process_time()

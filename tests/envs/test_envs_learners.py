@@ -212,3 +212,195 @@ def test_yatzy_faces_have_six_colours_and_voltorb_shows_its_clues():
     frame = env.render()
     assert frame.shape == (6 * env.cell, 6 * env.cell, 3)
     assert len(_colours(frame, env.cell, 0, 5)) == 2  # the clue's colour and its digits
+
+
+# -- observation options ------------------------------------------------------------------------
+OPTIONS = [
+    ("gamelab/VoltorbFlip-v0", {"level": 3}, "lines", {"lines": (10, 6)}),
+    ("gamelab/VoltorbFlip-v0", {"level": 3}, "posterior", {"lines": (10, 6), "posterior": (25, 4)}),
+    ("gamelab/PokemonWordle-v0", {}, "planes", {"planes": (10, 3, 5, 76)}),
+    ("gamelab/LatticeFold-v0", {"sequence": "HPHPH"}, "grid", {"grid": (3, 9, 9)}),
+    (
+        "gamelab/LatticeFold-v0",
+        {"sequence": "HPHPH", "lattice": "cubic"},
+        "grid",
+        {"grid": (3, 9, 9, 9)},
+    ),
+]
+
+
+@pytest.mark.parametrize(("env_id", "kwargs", "option", "shapes"), OPTIONS)
+def test_observation_options_pass_the_checker(env_id, kwargs, option, shapes):
+    import warnings
+
+    from gymnasium.utils.env_checker import check_env
+
+    env = gymnasium.make(env_id, observation=option, **kwargs)
+    for name, shape in shapes.items():
+        assert env.observation_space[name].shape == shape
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        check_env(env.unwrapped)
+    obs, info = env.reset(seed=1)
+    rng = np.random.default_rng(1)
+    done = False
+    while not done:
+        assert env.observation_space.contains(obs)
+        obs, _, done, _, info = env.step(int(rng.choice(np.flatnonzero(info["action_mask"]))))
+    assert env.observation_space.contains(obs)
+
+
+@pytest.mark.parametrize("env_id", list(ENVS))
+def test_an_unknown_observation_says_which_exist(env_id):
+    with pytest.raises(
+        ValueError, match=r"unknown observation 'pixels' for \w+Env; allowed: default"
+    ):
+        gymnasium.make(env_id, observation="pixels", **ENVS[env_id])
+
+
+def test_observation_options_hold_what_they_say():
+    from gamelab.voltorb.posterior import posterior_for
+    from gamelab.wordle.rules import pattern_colours
+
+    env = gymnasium.make("gamelab/VoltorbFlip-v0", level=3, observation="posterior").unwrapped
+    obs, info = env.reset(seed=4)
+    safe = next(t for t in range(25) if env.stepper.board[t] > 0)
+    obs, *_ = env.step(safe)
+    r = env.state.round
+    expected = posterior_for(r.clues, "hgss", 3, r.revealed).tile_probabilities()
+    assert np.allclose(obs["posterior"], expected, atol=1e-6)
+    assert obs["posterior"][safe, env.stepper.board[safe]] == pytest.approx(1.0)
+    row = safe // 5
+    assert obs["lines"][row, :4].tolist() == [
+        r.clues.row_sums[row],
+        r.clues.row_voltorbs[row],
+        4,
+        r.clues.row_sums[row] - env.stepper.board[safe],
+    ]
+    assert obs["lines"][row, 4] == (r.clues.row_voltorbs[row] == 0)
+
+    env = gymnasium.make("gamelab/PokemonWordle-v0", observation="planes").unwrapped
+    obs, info = env.reset(seed=0)
+    obs, *_ = env.step(7)
+    name = env.game.table.words.guesses[7]
+    colours = pattern_colours(env.state.codes[0], len(name))
+    on = {
+        (int(c), int(i), env.alphabet[int(a)])
+        for c, i, a in zip(*np.nonzero(obs["planes"][0]), strict=True)
+    }
+    assert on == {(colours[i], i, ch) for i, ch in enumerate(name)}
+    assert not obs["planes"][1:].any()
+
+    env = gymnasium.make("gamelab/LatticeFold-v0", sequence="HPHPH", observation="grid").unwrapped
+    obs, info = env.reset(seed=0)
+    for move in "RUL":
+        obs, *_ = env.step("RULD".index(move))
+    grid = obs["grid"]
+    # n = 5: row n-1-y, column n-1+x; H at (0,0) and (1,1), P at (1,0) and (0,1), the end (0,1)
+    assert {tuple(p) for p in np.argwhere(grid[0])} == {(4, 4), (3, 5)}
+    assert {tuple(p) for p in np.argwhere(grid[1])} == {(4, 5), (3, 4)}
+    assert {tuple(p) for p in np.argwhere(grid[2])} == {(3, 4)}
+
+
+# -- the learners' curves and leaderboard -------------------------------------------------------
+LATTICE = "LatticeFold HPHPPHHPHPPH"
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "message"),
+    [
+        ({"environments": ("Chess",)}, r"unknown environment\(s\) 'Chess'; allowed: VoltorbFlip"),
+        ({"checkpoints": (0, 100, 50)}, "checkpoints must be increasing step counts"),
+        ({"checkpoints": ()}, "checkpoints must be increasing step counts"),
+        ({"seeds": 0}, "seeds must be 1 to 100"),
+        ({"episodes": 0}, "episodes must be 1 to 10,000"),
+        ({"learner": "DQN"}, "unknown learner 'DQN'; allowed: MaskablePPO"),
+    ],
+)
+def test_bad_learner_settings_say_what_is_allowed(kwargs, message):
+    from gamelab.envs.learners import LearnerSetting
+
+    with pytest.raises(ValueError, match=message):
+        LearnerSetting(**kwargs)
+
+
+def test_learning_curves_are_stored_and_read_back(tmp_path):
+    pytest.importorskip("sb3_contrib")
+    from gamelab.core.results import ResultStore
+    from gamelab.envs import learners
+    from gamelab.envs.baselines import LeaderboardSetting, leaderboard
+
+    setting = learners.LearnerSetting(
+        environments=(LATTICE,), checkpoints=(0, 64), seeds=1, episodes=2
+    )
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        assert learners.stored_curves(setting, store) is None
+        curves = learners.learning_curves(setting, store=store)
+        assert curves.runs_computed == 1 and [p.steps for p in curves.points] == [0, 64]
+        for p in curves.points:
+            assert 0 <= p.score.lo <= p.score.value <= p.score.hi <= 100
+        again = learners.learning_curves(setting, store=store)
+        assert again.runs_computed == 0 and again.points == curves.points
+        assert learners.stored_curves(setting, store).points == curves.points
+        board = leaderboard(LeaderboardSetting(episodes=2, environments=(LATTICE,)), store=store)
+    columns, rows = learners.learners_table(curves, board)
+    assert [r[1] for r in rows] == [
+        "optimal",
+        "strong (= heuristic)",
+        "heuristic",
+        "random",
+        "MaskablePPO",
+    ]
+    assert rows[0][3] == "100.0 [100.0, 100.0]" and rows[-1][2] == "64 steps x 1 seeds"
+
+
+def test_the_report_reads_the_learners_from_the_store_without_training(tmp_path, monkeypatch):
+    """Runs stored by benchmarks/envs_learners.py (here: made-up episodes of the stored shape)
+    appear in the report's Environments section; nothing is trained (no torch needed)."""
+    from gamelab.core.parallel import Backend
+    from gamelab.core.report import Report, ReportContext
+    from gamelab.core.results import ResultStore
+    from gamelab.envs import learners
+    from gamelab.envs import report as envs_report
+    from gamelab.envs.baselines import LeaderboardSetting
+
+    setting = learners.LearnerSetting(environments=(LATTICE,), seeds=2, episodes=2)
+    monkeypatch.setattr(learners, "LearnerSetting", lambda: setting)
+    monkeypatch.setattr(
+        envs_report,
+        "setting_of",
+        lambda ctx: LeaderboardSetting(episodes=2, environments=(LATTICE,), seed=ctx.seed),
+    )
+
+    def episode(score):
+        return {
+            "return": 1.0,
+            "percent": score,
+            "return_share": score,
+            "loss": 1.0,
+            "optimal": 5.0,
+            "decisions": 11,
+        }
+
+    report = Report(tmp_path / "out", title="t")
+    with ResultStore(tmp_path / "r.sqlite") as store:
+        ctx = ReportContext(False, 0, Backend(workers=1, quiet=True), store)
+        before = report.section("before", envs_report.TITLE)
+        envs_report.build(before, ctx)
+        assert "learners" not in before.data["tables"]
+        params = learners.run_params(setting, learners._BY_NAME[LATTICE])
+        for seed in range(2):
+            run = [
+                [steps, [episode(10.0 * (c + 1) + seed)] * 2]
+                for c, steps in enumerate(setting.checkpoints)
+            ]
+            store.put(learners.EXPERIMENT, params, seed, run)
+        section = report.section("envs", envs_report.TITLE)
+        envs_report.build(section, ctx)
+    table = section.data["tables"]["learners"]
+    last = table["rows"][-1]
+    assert last[1] == "MaskablePPO" and last[2] == "16,384 steps x 2 seeds"
+    assert last[3].startswith("40.5 [")  # the last checkpoint: seeds' 40 and 41
+    assert (
+        tmp_path / "out" / section.data["figures"]["learning_curves"]["file"]
+    ).stat().st_size > 1000

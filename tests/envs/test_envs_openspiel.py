@@ -223,6 +223,66 @@ def test_tabular_q_learning_folds_better_than_random(seeded_numpy):
     assert optimum - 1 <= learned_return <= optimum  # often the optimum, depending on the seed
 
 
+def test_tabular_q_learning_beats_random_in_a_yatzy_endgame(seeded_numpy):
+    """One open box (sixes): 756 information states, learnable in a few thousand decisions."""
+    from open_spiel.python import rl_environment, rl_tools
+    from open_spiel.python.algorithms import random_agent, tabular_qlearner
+
+    from gamelab.yatzy.rules import get_rules
+    from gamelab.yatzy.solver import solve, state_index
+
+    game = pyspiel.load_game("python_gamelab_yatzy(open=sixes)")
+    env = rl_environment.Environment(game, seed=0)
+    n = game.num_distinct_actions()
+    random_score = _play(env, [random_agent.RandomAgent(0, n)], 300, learn=False)
+    schedule = rl_tools.LinearSchedule(1.0, 0.05, 1500 * 3)
+    learner = tabular_qlearner.QLearner(0, n, 0.2, schedule)
+    _play(env, [learner], 1500, learn=True)
+    learned_score = _play(env, [learner], 400, learn=False)
+    rules = get_rules("yatzy")
+    filled = sum(1 << b for b, name in enumerate(rules.boxes) if name != "sixes")
+    optimum = float(solve(rules).E[state_index(rules, filled, 0, 0)])  # 12.64 points
+    assert random_score + 0.5 <= learned_score <= optimum + 0.5  # 9.86 and 11.47 here
+
+
+def test_tabular_q_learning_beats_random_on_fixed_voltorb_clues(seeded_numpy):
+    """Level 1, every round dealt to the clues of one board (``deal``), scored in coins: the
+    learner finds safe flips and quits, far from what the exact solver gets."""
+    from open_spiel.python import rl_environment, rl_tools
+    from open_spiel.python.algorithms import random_agent, tabular_qlearner
+
+    from gamelab.voltorb.expectimax import OptimalSolver
+
+    game = pyspiel.load_game("python_gamelab_voltorb(deal=0,objective=coins)")
+    seen = rl_environment.ObservationType.OBSERVATION  # clues and tiles, not the flip order
+    env = rl_environment.Environment(game, seed=0, observation_type=seen)
+    random_coins = _play(env, [random_agent.RandomAgent(0, 26)], 300, learn=False)
+    learner = tabular_qlearner.QLearner(0, 26, 0.1, rl_tools.LinearSchedule(1.0, 0.05, 4500))
+    _play(env, [learner], 1500, learn=True)
+    learned_coins = _play(env, [learner], 300, learn=False)
+    optimum = OptimalSolver(game.start.posterior, "coins").decide({})[1]  # 39.6 coins
+    # random 0.31 coins, learned 1.0 here
+    assert random_coins < 0.5 and random_coins + 0.5 <= learned_coins < optimum / 4
+
+
+def test_small_settings_and_their_errors():
+    for setting in (
+        "python_gamelab_yatzy(open=sixes+chance,players=2)",
+        "python_gamelab_voltorb(deal=3)",
+    ):
+        pyspiel.random_sim_test(
+            pyspiel.load_game(setting), num_sims=2, serialize=True, verbose=False
+        )
+    state = pyspiel.load_game("python_gamelab_yatzy(open=sixes+chance)").new_initial_state()
+    assert str(state).startswith("player 0 rolls 0 kept none dice - cards ones=0,")
+    with pytest.raises(ValueError, match="open must name distinct boxes of yatzy.*boxes: ones"):
+        pyspiel.load_game("python_gamelab_yatzy(open=sixes+poker)")
+    with pytest.raises(ValueError, match="deal must be -1"):
+        pyspiel.load_game("python_gamelab_voltorb(deal=-2)")
+    with pytest.raises(ValueError, match="objective must be 'win' or 'coins'"):
+        pyspiel.load_game("python_gamelab_voltorb(objective=cash)")
+
+
 def test_mcts_beats_random_at_oware():
     from open_spiel.python.algorithms import mcts
 

@@ -15,6 +15,13 @@ The games adapt their own rules to this protocol (``gamelab.<game>.state``); not
 a game. Shells that play games (the environments of ``gamelab.envs``, the playout battery) drive
 every game through it alone.
 
+Each game is described once by a :class:`GameInfo` record (its name, title, how to make its
+:class:`GameDef` and oracle, its settings type and parser, and where its command line, page,
+warm-up and report live), registered with :func:`register_game`; the command line, the web
+app, the compile notice, the kernel registry's test and the batteries read the records
+(:func:`registered_games`, :func:`game_info`). gamelab's own games register in
+:mod:`gamelab.games`; DEVELOPERS.md has the recipe for another one.
+
 >>> class Coin:  # a one-flip game: chance, then terminal
 ...     def __init__(self): self.face = None
 ...     def current_player(self): return CHANCE if self.face is None else TERMINAL
@@ -29,10 +36,12 @@ every game through it alone.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import Any, Protocol, runtime_checkable
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
-import numpy as np
+if TYPE_CHECKING:  # (numpy is imported where a chance node is drawn: the registry stays light)
+    import numpy as np
 
 #: `current_player()` at a chance node (OpenSpiel's kChancePlayerId).
 CHANCE = -1
@@ -97,6 +106,8 @@ def sample_chance(state: Any, rng: np.random.Generator) -> int:
 
     A state may offer ``resolve_chance(rng)`` to draw a whole run of chance nodes at once with
     the same law (Voltorb's deal, by the game's own generator); :func:`resolve_chance` uses it."""
+    import numpy as np
+
     outcomes = state.chance_outcomes()
     cumulative = np.cumsum([p for _, p in outcomes])
     k = int(np.searchsorted(cumulative, rng.random() * cumulative[-1], side="right"))
@@ -126,3 +137,85 @@ def play_random(state: Any, rng: np.random.Generator, max_steps: int = 100_000) 
         state.apply(action)
         steps += 1
     return steps
+
+
+# ------------------------------------------------------------------------------ the registry
+
+
+@dataclass(frozen=True, eq=False)
+class GameInfo:
+    """One game, as every tool finds it (OpenSpiel's ``GameType`` plus ``load_game``).
+
+    ``new_game(**params)`` makes the game's :class:`GameDef` (keyword settings; ``params`` are
+    the defaults, a small game the batteries and environments start from) and
+    ``new_oracle(game)`` its exact move values (:mod:`gamelab.core.oracle`). The other places
+    are ``"module:attribute"`` (or module) names, imported only when used, so reading the
+    registry costs nothing: an empty name means the game has no such thing (no command line,
+    no page), never an empty one."""
+
+    name: str  # the package, command group and page name: lower-case letters
+    title: str  # what a user calls it
+    summary: str  # one line: the command group's help and the home page
+    new_game: Callable[..., Any]
+    params: Mapping[str, Any] = field(default_factory=dict)
+    new_oracle: Callable[[Any], Any] | None = None
+    settings: str = ""  # the settings value type ("module:Type")
+    parse_settings: str = ""  # its parser at the edge ("module:function": text -> value)
+    information: str = "perfect"  # or "imperfect" (hidden cards, an answer not yet seen)
+    zero_sum: bool = False
+    chance: bool = False  # chance nodes (dice, a deal)
+    players: tuple[int, int] = (1, 1)  # fewest and most players
+    kernels: bool = False  # numba kernels, each with a twin in gamelab.kernel_twins
+    compile_seconds: float = 0.0  # CPU seconds to compile them all from an empty cache
+    cli: str = ""  # the typer app ("module:app")
+    page: str = ""  # the web module with PAGE and router
+    warmup: str = ""  # reaches every kernel ("module:function")
+    report: str = ""  # the report section's module (TITLE, build)
+    envs: tuple[str, ...] = ()  # Gymnasium ids of its environments
+
+    def __post_init__(self) -> None:
+        if not (self.name.isascii() and self.name.isalpha() and self.name.islower()):
+            raise ValueError(f"a game's name is lower-case letters, not {self.name!r}")
+        if self.information not in ("perfect", "imperfect"):
+            raise ValueError(f"information is perfect or imperfect, not {self.information!r}")
+        if not 1 <= self.players[0] <= self.players[1]:
+            raise ValueError(f"players must be (fewest, most) from 1, got {self.players}")
+
+    def make(self, **params: Any) -> Any:
+        """The game with these settings over the defaults."""
+        return self.new_game(**{**self.params, **params})
+
+
+_REGISTRY: dict[str, GameInfo] = {}
+
+
+def register_game(info: GameInfo) -> GameInfo:
+    """Add a game to the registry (again with the same record: nothing happens)."""
+    known = _REGISTRY.get(info.name)
+    if known is not None and known is not info:
+        raise ValueError(f"a game named {info.name!r} is registered already")
+    _REGISTRY[info.name] = info
+    return info
+
+
+def registered_games() -> tuple[GameInfo, ...]:
+    """Every registered game, in the order of registration (gamelab's own first: ``import
+    gamelab`` registers them, :mod:`gamelab.games`)."""
+    return tuple(_REGISTRY.values())
+
+
+def game_info(name: str) -> GameInfo:
+    """The registered game `name`; a ValueError naming the games there are otherwise."""
+    games = {info.name: info for info in registered_games()}
+    if name not in games:
+        raise ValueError(f"unknown game {name!r}; choose from {', '.join(games)}")
+    return games[name]
+
+
+def load(spec: str) -> Any:
+    """The attribute a ``"module:attribute"`` name gives (a bare module name: the module)."""
+    import importlib
+
+    module, _, attribute = spec.partition(":")
+    loaded = importlib.import_module(module)
+    return getattr(loaded, attribute) if attribute else loaded

@@ -8,6 +8,10 @@ imported; ``pip install "gamelab[envs]"``):
 * ``gamelab/PokemonWordle-v0`` (``names=``, ``rule=``) - :class:`~gamelab.envs.single.PokemonWordleEnv`
 * ``gamelab/LatticeFold-v0`` (``sequence=`` or ``level=``) - :class:`~gamelab.envs.single.LatticeFoldEnv`
 
+Native vector environments (N games in one numba call, Gymnasium's ``VectorEnv``) for Voltorb
+and Yatzy: ``gymnasium.make_vec("gamelab/VoltorbFlip-v0", num_envs=N,
+vectorization_mode="vector_entry_point")`` - :mod:`gamelab.envs.vector`.
+
 PettingZoo (two players, AEC): :func:`gamelab.envs.multi.oware_env` and
 :func:`gamelab.envs.multi.yatzy_duel_env`.
 
@@ -30,13 +34,23 @@ ENV_IDS = {
 }
 
 
+#: the native vector environments (``gymnasium.make_vec(..., vectorization_mode=
+#: "vector_entry_point")``; :mod:`gamelab.envs.vector`)
+VECTOR_ENTRY_POINTS = {
+    "gamelab/VoltorbFlip-v0": "gamelab.envs.vector:VoltorbFlipVectorEnv",
+    "gamelab/YatzySolitaire-v0": "gamelab.envs.vector:YatzySolitaireVectorEnv",
+}
+
+
 def register() -> None:
     """Register the Gymnasium environments (done on import when gymnasium is installed)."""
     import gymnasium
 
     for env_id, entry in ENV_IDS.items():
         if env_id not in gymnasium.registry:
-            gymnasium.register(id=env_id, entry_point=entry)
+            gymnasium.register(
+                id=env_id, entry_point=entry, vector_entry_point=VECTOR_ENTRY_POINTS.get(env_id)
+            )
 
 
 try:  # gymnasium is an optional extra

@@ -279,7 +279,11 @@ def play_episode(item: tuple[str, str, int, int], _rng: Any = None) -> dict[str,
         else:
             action = POLICIES[environment.family](env, policy, rng)
         obs, _reward, done, _, info = env.step(action)
-    summary = info["summary"]
+    return episode_result(info["summary"])
+
+
+def episode_result(summary: dict[str, Any]) -> dict[str, Any]:
+    """What the leaderboard keeps of an episode's summary (``info["summary"]``)."""
     return {
         "return": summary["episode_return"],
         "percent": summary["percent_of_optimal"],

@@ -6,11 +6,17 @@ run on them. :func:`register` adds, once per process:
 ``pyspiel.load_game(...)``     parameters (defaults)                  information
 =============================  =====================================  ==========================
 ``python_gamelab_oware``       none (Abapa rules)                     perfect, zero-sum
-``python_gamelab_yatzy``       ``rules`` ("yatzy"), ``players`` (1)   perfect, chance (dice)
+``python_gamelab_yatzy``       ``rules`` ("yatzy"), ``players`` (1),  perfect, chance (dice)
+                               ``open`` ("": all boxes)
 ``python_gamelab_lattice``     ``sequence`` ("HPHPPHHPHH")            perfect, one player
-``python_gamelab_voltorb``     ``level`` (1), ``generator`` ("hgss")  imperfect (hidden board)
+``python_gamelab_voltorb``     ``level`` (1), ``generator`` ("hgss"), imperfect (hidden board)
+                               ``objective`` ("win"), ``deal`` (-1)
 ``python_gamelab_wordle``      ``names`` ("gen1"), ``rule``           imperfect (hidden answer)
 =============================  =====================================  ==========================
+
+``open`` (Yatzy: the boxes left open, e.g. ``sixes+chance``; :func:`yatzy_start`) and ``deal``
+(Voltorb: every round dealt to the clues of one board; :func:`voltorb_deal`) make small settings
+on which tabular learners meet the same information states again.
 
 Each is a thin wrapper over the game's state protocol adapter (``gamelab.<game>.state``):
 actions, chance outcomes, returns and the text of a state are the adapter's (Owaré's, played on
@@ -33,7 +39,7 @@ from typing import Any
 
 import pyspiel
 
-from gamelab.core.state import TERMINAL, illegal
+from gamelab.core.state import CHANCE, TERMINAL, illegal
 from gamelab.envs.observers import GameObserver, view_for
 from gamelab.oware.rules import Position
 
@@ -57,7 +63,7 @@ def _make_game(params: dict[str, Any], kind: str) -> Any:
     if kind == "voltorb":
         from gamelab.voltorb.state import VoltorbGame
 
-        return VoltorbGame(int(params["level"]), str(params["generator"]))
+        return VoltorbGame(int(params["level"]), str(params["generator"]), str(params["objective"]))
     from gamelab.wordle.state import WordleGame
 
     return WordleGame(str(params["names"]), str(params["rule"]))
@@ -66,11 +72,118 @@ def _make_game(params: dict[str, Any], kind: str) -> Any:
 #: kind -> (parameters, information, utility, chance)
 _SPECS: dict[str, tuple[dict[str, Any], str, str, bool]] = {
     "oware": ({}, "perfect", "zero_sum", False),
-    "yatzy": ({"rules": "yatzy", "players": 1}, "perfect", "general", True),
+    "yatzy": ({"rules": "yatzy", "players": 1, "open": ""}, "perfect", "general", True),
     "lattice": ({"sequence": "HPHPPHHPHH"}, "perfect", "general", False),
-    "voltorb": ({"level": 1, "generator": "hgss"}, "imperfect", "general", True),
+    "voltorb": (
+        {"level": 1, "generator": "hgss", "objective": "win", "deal": -1},
+        "imperfect",
+        "general",
+        True,
+    ),
     "wordle": ({"names": "gen1", "rule": "standard"}, "imperfect", "general", True),
 }
+
+
+def yatzy_start(game: Any, open_boxes: str) -> str | None:
+    """The text of a game of `game` (a ``YatzyGame``) that starts with only `open_boxes` open
+    (box names joined by ``+``; every other box holds its lowest score, 0 for all but Yatzy's
+    chance): small endgames for tabular learners.
+    ``""`` is a whole game (None: the game's own start)."""
+    if not open_boxes:
+        return None
+    boxes = game.rules.boxes
+    wanted = open_boxes.split("+")
+    unknown = [b for b in wanted if b not in boxes]
+    if unknown or len(set(wanted)) != len(wanted):
+        raise ValueError(
+            f"open must name distinct boxes of {game.rules.name} joined by '+', got "
+            f"{open_boxes!r}; boxes: {', '.join(boxes)}"
+        )
+    lowest = game.rules.base_scores.min(axis=1)  # [box]
+    card = ",".join(f"{b}={lowest[k]}" for k, b in enumerate(boxes) if b not in wanted) or "-"
+    cards = "|".join([card] * game.players)
+    return f"player 0 rolls 0 kept none dice - cards {cards}"
+
+
+class CluesDeal:
+    """A round of Voltorb dealt to fixed clues: one chance node draws one of the boards that
+    fit them (:class:`gamelab.voltorb.posterior.Posterior`: every consistent board with the
+    generator's probability given the clues), then the round is the adapter's
+    (:class:`gamelab.voltorb.state.VoltorbState`). What a learner sees is then the same at
+    every start, which makes tabular learning possible."""
+
+    __slots__ = ("game", "posterior", "dealt")
+
+    def __init__(self, game: Any, posterior: Any, dealt: Any = None) -> None:
+        self.game = game
+        self.posterior = posterior
+        self.dealt = dealt
+
+    @property
+    def round(self) -> Any:
+        return None if self.dealt is None else self.dealt.round
+
+    @property
+    def flips(self) -> list[int]:
+        return [] if self.dealt is None else list(self.dealt.flips)
+
+    def current_player(self) -> int:
+        return CHANCE if self.dealt is None else int(self.dealt.current_player())
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        if self.dealt is not None:
+            return []
+        return [(k, float(w)) for k, w in enumerate(self.posterior.weights)]
+
+    def legal_actions(self) -> list[int]:
+        if self.dealt is None:
+            return list(range(len(self.posterior.weights)))
+        return list(self.dealt.legal_actions())
+
+    def apply(self, action: int) -> None:
+        if self.dealt is not None:
+            self.dealt.apply(action)
+            return
+        if not 0 <= action < len(self.posterior.weights):
+            raise illegal(action, self.legal_actions(), "the deal")
+        cells = "".join(str(int(v)) for v in self.posterior.boards[action])
+        self.dealt = self.game.state_from_text(f"config -1 tries 1 cells {cells}")
+
+    def is_terminal(self) -> bool:
+        return self.dealt is not None and bool(self.dealt.is_terminal())
+
+    def returns(self) -> list[float]:
+        return [0.0] if self.dealt is None else list(self.dealt.returns())
+
+    def clone(self) -> CluesDeal:
+        return CluesDeal(
+            self.game, self.posterior, None if self.dealt is None else self.dealt.clone()
+        )
+
+    def to_text(self) -> str:
+        return "dealing to fixed clues" if self.dealt is None else str(self.dealt.to_text())
+
+    def action_to_string(self, action: int) -> str:
+        if self.dealt is None:
+            return f"board {action}"
+        return str(self.dealt.action_to_string(action))
+
+
+def voltorb_deal(game: Any, deal: int) -> CluesDeal | None:
+    """The start of every round of `game` (a ``VoltorbGame``) at the clues of the board that
+    the generator deals from seed `deal` (-1: None, every round dealt afresh)."""
+    if deal == -1:
+        return None
+    if not 0 <= deal < 2**63:
+        raise ValueError(f"deal must be -1 (a new board every round) or a seed >= 0, got {deal}")
+    import numpy as np
+
+    from gamelab.voltorb.posterior import Posterior
+    from gamelab.voltorb.rules import Clues, generate_board
+
+    board, _ = generate_board(game.generator, game.level, np.random.default_rng(deal))
+    clues = Clues.from_board(board)
+    return CluesDeal(game, Posterior.from_clues(clues, game.generator, game.level))
 
 
 def _bounds(kind: str, game: Any) -> tuple[float, float, int]:
@@ -86,7 +199,7 @@ def _bounds(kind: str, game: Any) -> tuple[float, float, int]:
     if kind == "voltorb":
         from gamelab.voltorb.rules import MAX_GENERATION_TRIES
 
-        return 0.0, 1.0, 26 * MAX_GENERATION_TRIES + 26
+        return 0.0, 1.0 if game.objective == "win" else 50_000.0, 26 * MAX_GENERATION_TRIES + 26
     return -float(game.guess_limit + 1), -1.0, game.guess_limit + 1
 
 
@@ -199,10 +312,19 @@ def _game_class(kind: str, game_type: Any) -> type:
             merged = {**_SPECS[kind][0], **(params or {})}
             self.inner = _make_game(merged, kind)
             self.view = view_for(kind, self.inner)
+            self.start: Any = None  # a state every game starts from (a small setting), if any
+            chance = int(self.inner.num_chance_outcomes)
+            if kind == "yatzy":
+                text = yatzy_start(self.inner, str(merged["open"]))
+                self.start = None if text is None else self.inner.state_from_text(text)
+            elif kind == "voltorb":
+                self.start = voltorb_deal(self.inner, int(merged["deal"]))
+                if self.start is not None:
+                    chance = max(chance, len(self.start.legal_actions()))
             low, high, length = _bounds(kind, self.inner)
             info = pyspiel.GameInfo(
                 num_distinct_actions=int(self.inner.num_actions),
-                max_chance_outcomes=int(self.inner.num_chance_outcomes),
+                max_chance_outcomes=chance,
                 num_players=int(self.inner.num_players),
                 min_utility=low,
                 max_utility=high,
@@ -218,6 +340,8 @@ def _game_class(kind: str, game_type: Any) -> type:
                 stepper = GameStepper(self.inner)
                 stepper.reset()
                 return OwareSpielState(self, stepper)
+            if self.start is not None:
+                return ProtocolState(self, self.start.clone())
             return ProtocolState(self, self.inner.new_initial_state())
 
         def make_py_observer(self, iig_obs_type: Any = None, params: Any = None) -> GameObserver:

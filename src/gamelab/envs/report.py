@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
+import numpy as np
+
 from gamelab.core.report import ReportContext, Section
 
 if TYPE_CHECKING:
@@ -82,6 +84,79 @@ def build(section: Section, ctx: ReportContext) -> None:
         if r.agent == "heuristic"
     ]
     section.set_headline("heuristic agents' score: " + ", ".join(heuristic))
+    learners_part(section, ctx, board)
+
+
+def learners_part(section: Section, ctx: ReportContext, board: Leaderboard) -> None:
+    """The learners' leaderboard and curves, read from the results store (training needs the
+    rl extra and CPU-minutes: benchmarks/envs_learners.py computes them; the report never does)."""
+    from gamelab.envs.learners import LearnerSetting, learners_table, stored_curves
+
+    setting = LearnerSetting()
+    curves = stored_curves(setting, ctx.store) if ctx.store is not None else None
+    if curves is None or board.setting.episodes != setting.episodes:
+        section.text(
+            f"The learners' leaderboard ({setting.learner} trained for {setting.steps:,} steps, "
+            f"{setting.seeds} seeds) is not in the results store yet: run "
+            '`python benchmarks/envs_learners.py` (needs `pip install "gamelab[rl]"`) with the '
+            "same results store, then the report again."
+        )
+        return
+    columns, rows = learners_table(curves, board)
+    section.table(
+        "learners",
+        columns,
+        rows,
+        caption=f"{setting.learner} (sb3-contrib, no wrapper, default hyperparameters) trained "
+        f"for {setting.steps:,} environment steps with {setting.seeds} seeds, greedy masked "
+        f"policy on the leaderboard's {setting.episodes} episodes (score interval over seeds x "
+        "episodes); from the results store.",
+    )
+    section.figure(
+        "learning_curves",
+        curves_figure(curves, board),
+        caption=f"{setting.learner}'s score against training steps (95% interval over seeds x "
+        "episodes), with the baseline agents' scores on the same episodes as lines.",
+    )
+
+
+def curves_figure(curves: Any, board: Leaderboard) -> Any:
+    """One panel per environment: the learner's score against steps, the baselines as lines."""
+    from gamelab.core.report import new_figure
+
+    names = curves.setting.environments
+    fig, first = new_figure(3.2 * len(names), 3.2)
+    fig.delaxes(first)
+    axes = np.atleast_1d(fig.subplots(1, len(names)))
+    for ax, name in zip(axes, names, strict=True):
+        points = [p for p in curves.points if p.environment == name]
+        steps = [p.steps for p in points]
+        ax.errorbar(
+            steps,
+            [p.score.value for p in points],
+            yerr=[
+                [p.score.value - p.score.lo for p in points],
+                [p.score.hi - p.score.value for p in points],
+            ],
+            marker="o",
+            capsize=2,
+            label=curves.setting.learner,
+        )
+        for r in board.rows:
+            if r.environment == name and r.agent in ("random", "heuristic", "optimal"):
+                ax.axhline(r.percent_of_optimal.value, linestyle=":", linewidth=1)
+                ax.annotate(
+                    r.agent,
+                    (steps[-1], r.percent_of_optimal.value),
+                    fontsize=7,
+                    ha="right",
+                    va="bottom",
+                )
+        ax.set_title(name, fontsize=8)
+        ax.set_ylim(0, 105)
+        ax.set_xlabel("environment steps")
+    axes[0].set_ylabel("score, % of optimal")
+    return fig
 
 
 def percent_figure(board: Leaderboard) -> Any:

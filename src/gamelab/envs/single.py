@@ -8,7 +8,9 @@ from the environment's seeded generator, the agent takes every player decision.
   and so does the method ``action_masks()`` (sb3-contrib's ``MaskablePPO`` finds it through any
   wrapper);
 * observations: a ``Dict`` of integer ``Box`` spaces (``gymnasium.spaces.flatten`` gives a
-  vector), described by each class;
+  vector), described by each class; ``observation=`` picks a richer one where the game has it
+  (:attr:`GameEnv.OBSERVATIONS`: Voltorb ``lines`` and ``posterior``, Wordle ``planes``, the
+  lattice ``grid``; docs/envs.md), an unknown one is a ``ValueError`` naming those it has;
 * ``info["regret"]``: what the last action cost against optimal play, in the game's unit
   (:mod:`gamelab.core.oracle`; 0 for an optimal move), with ``regret=True`` (off by default:
   the oracle costs a solve, up to a minute for a hard level-8 Voltorb opening);
@@ -62,6 +64,8 @@ class GameEnv(gym.Env):
 
     metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
     stepper: Any = None
+    #: the observation options (``observation=``) the game offers; "default" is today's Dict
+    OBSERVATIONS: tuple[str, ...] = ("default",)
 
     def __init__(
         self,
@@ -70,7 +74,13 @@ class GameEnv(gym.Env):
         regret: bool = False,
         optimal_action: bool = False,
         illegal_action: str = "terminate",
+        observation: str = "default",
     ) -> None:
+        if observation not in self.OBSERVATIONS:
+            raise ValueError(
+                f"unknown observation {observation!r} for {type(self).__name__}; "
+                f"allowed: {', '.join(self.OBSERVATIONS)}"
+            )
         if render_mode is not None and render_mode not in self.metadata["render_modes"]:
             raise ValueError(
                 f"render_mode must be 'ansi', 'rgb_array' or None, got {render_mode!r}"
@@ -84,6 +94,7 @@ class GameEnv(gym.Env):
         self.with_regret = bool(regret)
         self.with_optimal_action = bool(optimal_action)
         self.illegal_action = illegal_action
+        self.observation = observation
         self.action_space = spaces.Discrete(game.num_actions)
         self._n_actions = int(game.num_actions)
         self._oracle: Oracle | None = None
@@ -325,6 +336,30 @@ class GameEnv(gym.Env):
 
 
 # ------------------------------------------------------------------------------------------
+def line_features(clues: np.ndarray, revealed: np.ndarray) -> np.ndarray:
+    """(10, 6): for each row, then each column, of a Voltorb board: its clue's sum and
+    Voltorbs, the tiles still hidden, the points still hidden (the sum less the cards shown),
+    whether it is safe (no hidden Voltorb) and whether it has nothing left to gain (every hidden
+    tile that is not a Voltorb is a 1)."""
+    cards = revealed.reshape(5, 5)
+    lines = [(clues[0, k], clues[1, k], cards[k]) for k in range(5)]
+    lines += [(clues[2, k], clues[3, k], cards[:, k]) for k in range(5)]
+    out = np.zeros((10, 6), dtype=np.int64)
+    for k, (total, voltorbs, shown) in enumerate(lines):
+        hidden = int((shown < 0).sum())
+        points = int(total - shown[shown > 0].sum())
+        voltorbs_hidden = int(voltorbs - (shown == 0).sum())
+        out[k] = (
+            total,
+            voltorbs,
+            hidden,
+            points,
+            voltorbs_hidden == 0,
+            points == hidden - voltorbs_hidden,
+        )
+    return out
+
+
 class VoltorbFlipEnv(GameEnv):
     """One round of Voltorb Flip (:class:`gamelab.voltorb.state.VoltorbGame`).
 
@@ -345,26 +380,53 @@ class VoltorbFlipEnv(GameEnv):
             raise ValueError("regret is measured for objective 'win'; leave regret off")
         super().__init__(game, **kwargs)
         self.stepper = RoundStepper(game)
-        self.observation_space = spaces.Dict(
-            {
-                "clues": spaces.Box(0, 15, (4, 5), np.int64),
-                "revealed": spaces.Box(-1, 3, (25,), np.int64),
-                "coins": spaces.Box(0, 50_000, (1,), np.int64),
-            }
-        )
+        parts: dict[str, spaces.Space] = {
+            "clues": spaces.Box(0, 15, (4, 5), np.int64),
+            "revealed": spaces.Box(-1, 3, (25,), np.int64),
+            "coins": spaces.Box(0, 50_000, (1,), np.int64),
+        }
+        if self.observation in ("lines", "posterior"):
+            parts["lines"] = spaces.Box(0, 15, (10, 6), np.int64)
+        if self.observation == "posterior":
+            parts["posterior"] = spaces.Box(0.0, 1.0, (25, 4), np.float32)
+        self.observation_space = spaces.Dict(parts)
+        self._root: Any = None  # the posterior of the round's clues (observation="posterior")
 
     def make_oracle(self) -> Oracle:
         from gamelab.voltorb.oracle import VoltorbOracle
 
         return VoltorbOracle(self.game.generator, self.game.level)
 
+    OBSERVATIONS = ("default", "lines", "posterior")
+
     def observe(self) -> dict[str, np.ndarray]:
         st = self.stepper
-        return {
+        obs = {
             "clues": st.clues.copy(),
             "revealed": st.revealed.copy(),
             "coins": np.array([st.coins], dtype=np.int64),
         }
+        if self.observation != "default":
+            obs["lines"] = line_features(st.clues, st.revealed)
+        if self.observation == "posterior":
+            obs["posterior"] = self._tile_posterior()
+        return obs
+
+    def _tile_posterior(self) -> np.ndarray:
+        """P(tile = Voltorb, 1, 2, 3) for every tile, exact under the generator's law given the
+        clues and the flips (:mod:`gamelab.voltorb.posterior`); zeros once the round is over."""
+        from gamelab.voltorb.posterior import Posterior
+
+        if self.stepper.done:
+            return np.zeros((25, 4), dtype=np.float32)
+        r = self.state.round
+        key = r.clues.key()
+        if self._root is None or self._root[0] != key:
+            self._root = (key, Posterior.from_clues(r.clues, self.game.generator, self.game.level))
+        post = self._root[1]
+        for tile, value in r.revealed.items():
+            post = post.observe(tile, value)
+        return post.still_playing().tile_probabilities().astype(np.float32)
 
     def failed_return(self, state: Any) -> float:
         return 0.0
@@ -505,12 +567,21 @@ class PokemonWordleEnv(GameEnv):
         game = WordleGame(names, rule)
         super().__init__(game, **kwargs)
         limit = game.guess_limit
-        self.observation_space = spaces.Dict(
-            {
-                "guesses": spaces.Box(-1, game.num_actions - 1, (limit,), np.int64),
-                "colours": spaces.Box(-1, game.table.n_codes - 1, (limit,), np.int64),
-            }
-        )
+        parts: dict[str, spaces.Space] = {
+            "guesses": spaces.Box(-1, game.num_actions - 1, (limit,), np.int64),
+            "colours": spaces.Box(-1, game.table.n_codes - 1, (limit,), np.int64),
+        }
+        if self.observation == "planes":
+            from gamelab.envs.observers import WordleView
+
+            self._view = WordleView(game)
+            #: the letters of the word list, in the planes' order
+            self.alphabet = tuple(self._view.alphabet)
+            shape = (limit, 3, self._view.letters, len(self.alphabet))
+            parts["planes"] = spaces.Box(0, 1, shape, np.int8)
+        self.observation_space = spaces.Dict(parts)
+
+    OBSERVATIONS = ("default", "planes")
 
     def make_oracle(self) -> Oracle:
         from gamelab.wordle.oracle import WordleOracle
@@ -533,7 +604,17 @@ class PokemonWordleEnv(GameEnv):
         k = len(self.state.guesses)
         guesses[:k] = self.state.guesses
         colours[:k] = self.state.codes
-        return {"guesses": guesses, "colours": colours}
+        obs = {"guesses": guesses, "colours": colours}
+        if self.observation == "planes":
+            view = self._view
+            pieces = {
+                name: np.zeros(shape, np.float32) for name, shape in view.pieces("observation")
+            }
+            view.fill("observation", self.state, 0, pieces)
+            # planes[g, c, i, a]: guess g's letter i is letter a and shows colour c
+            planes = np.einsum("gia,gic->gcia", pieces["letters"], pieces["colours"])
+            obs["planes"] = planes.astype(np.int8)
+        return obs
 
     def text(self) -> str:
         rows = [self.state.row_text(k) for k in range(len(self.state.guesses))]
@@ -588,12 +669,14 @@ class LatticeFoldEnv(GameEnv):
         game = LatticeGame(sequence, lattice)
         super().__init__(game, **kwargs)
         n = game.length
-        self.observation_space = spaces.Dict(
-            {
-                "sequence": spaces.Box(0, 1, (n,), np.int64),
-                "moves": spaces.Box(-1, game.num_actions - 1, (n - 1,), np.int64),
-            }
-        )
+        parts: dict[str, spaces.Space] = {
+            "sequence": spaces.Box(0, 1, (n,), np.int64),
+            "moves": spaces.Box(-1, game.num_actions - 1, (n - 1,), np.int64),
+        }
+        if self.observation == "grid":
+            side = (2 * n - 1,) * (2 if game.lattice == "square" else 3)
+            parts["grid"] = spaces.Box(0, 1, (3, *side), np.int8)
+        self.observation_space = spaces.Dict(parts)
 
     def make_oracle(self) -> Oracle:
         from gamelab.lattice.oracle import LatticeOracle
@@ -617,7 +700,27 @@ class LatticeFoldEnv(GameEnv):
         conf = self.state.conformation
         moves[: len(conf)] = [letters.index(m) for m in conf]
         seq = np.array([c == "H" for c in self.game.sequence], dtype=np.int64)
-        return {"sequence": seq, "moves": moves}
+        obs = {"sequence": seq, "moves": moves}
+        if self.observation == "grid":
+            obs["grid"] = self._occupancy()
+        return obs
+
+    OBSERVATIONS = ("default", "grid")
+
+    def _occupancy(self) -> np.ndarray:
+        """Channels H, P and the chain's end on the (2n - 1)-wide square (or cube) around the
+        first residue: 1 where a residue of the kind lies."""
+        n = self.game.length
+        side = (2 * n - 1,) * (2 if self.game.lattice == "square" else 3)
+        grid = np.zeros((3, *side), dtype=np.int8)
+        sites = self._sites()
+        square = self.game.lattice == "square"
+        for k, (x, y, z) in enumerate(sites):
+            at = (n - 1 - y, n - 1 + x) if square else (n - 1 - y, n - 1 + x, n - 1 + z)
+            grid[(0 if self.game.sequence[k] == "H" else 1, *at)] = 1
+            if k == len(sites) - 1:
+                grid[(2, *at)] = 1
+        return grid
 
     def _sites(self) -> list[tuple[int, int, int]]:
         from gamelab.lattice.rules import coordinates

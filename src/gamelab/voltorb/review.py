@@ -9,7 +9,8 @@ For each flip, with S the information state before it (the clues and the flips s
 * ``loss = p_before - p_choice`` (0 for an optimal move) and the best alternative;
 * ``p_after`` — P(win) of optimal play once the value was seen.
 
-Skill and luck then add up exactly: the round's result (1 won, 0 otherwise) minus the optimal
+These are :class:`gamelab.core.review.Decision`'s values in P(win) (``before``, ``chosen``,
+``after``; loss and luck as there). Skill and luck then add up exactly: the round's result (1 won, 0 otherwise) minus the optimal
 P(win) from the clues equals the total luck ``sum (p_after - p_choice)`` minus the total loss
 ``sum (p_before - p_choice)``, because each flip's ``p_after`` is the next flip's ``p_before``.
 ``p_start`` — how likely optimal play was to win this deal — is the round's luck of the deal.
@@ -30,6 +31,7 @@ from dataclasses import dataclass, replace
 
 import numpy as np
 
+from gamelab.core.review import Decision
 from gamelab.voltorb import solved
 from gamelab.voltorb.assistant import playing_posterior
 from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError, choice_value
@@ -45,8 +47,6 @@ __all__ = [
     "review_practice",
     "review_round",
 ]
-
-_EPS = 1e-12
 
 
 @dataclass(frozen=True)
@@ -173,14 +173,14 @@ def review_round(
             p_choice = limited(choice_value, solver, states[i], tile)
         except SearchLimitError:
             break
-        loss = p_before - p_choice
+        decision = Decision.of(p_before, p_choice, after_value)  # in P(win)
         rows[i] = replace(
             q,
             p_before=p_before,
             p_choice=p_choice,
-            loss=loss if loss > _EPS else 0.0,
+            loss=decision.loss,
             best=[best // SIZE + 1, best % SIZE + 1],
-            luck=after_value - p_choice,
+            luck=decision.luck,
             p_after=after_value,
             exact=True,
         )

@@ -44,7 +44,8 @@ from fastapi.templating import Jinja2Templates
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from swagger_ui_bundle import swagger_ui_path
 
-from gamelab import GAMES, __version__
+from gamelab import __version__
+from gamelab.core.state import registered_games
 from gamelab.web.common import (
     GamePage,
     Settings,
@@ -65,10 +66,13 @@ _HERE = files("gamelab.web")
 
 
 def discover_games() -> list[tuple[GamePage, Any]]:
-    """(page, router) of every game that has a web module, in the order of ``gamelab.GAMES``."""
+    """(page, router) of every registered game that has a web module (its record's ``page``),
+    in the order of the registry (:func:`gamelab.core.state.registered_games`)."""
     found = []
-    for game in GAMES:
-        name = f"gamelab.web.api.{game}"
+    for info in registered_games():
+        name = info.page
+        if not name:
+            continue
         try:
             module = importlib.import_module(name)
         except ModuleNotFoundError as exc:

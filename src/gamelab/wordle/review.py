@@ -12,7 +12,8 @@ game still allows:
   actually fell into needs than g's classes need on average (S' the candidates left, f = 0
   once solved).
 
-These add up exactly: a solved game took ``f(S0)/n0 + sum(lost) - sum(luck)`` guesses. Like
+These are :class:`gamelab.core.review.Decision`'s loss and luck, its values in guesses counted
+negative. They add up exactly: a solved game took ``f(S0)/n0 + sum(lost) - sum(luck)`` guesses. Like
 NYT's WordleBot in spirit (skill and luck per guess), but from the exact optimum instead of a
 heuristic. ``expected_left`` (sum over g's unsolved classes of |c|^2/n) is the average number of
 candidates g leaves, shown beside the optimal guess's.
@@ -31,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from gamelab.core.review import Decision
 from gamelab.wordle.advice import REMAINING_SHOWN, english_names, parse_history, solver_context
 from gamelab.wordle.rules import Setting, parse_names, pattern_text  # noqa: F401 (doctest)
 from gamelab.wordle.solver.optimal import INF
@@ -191,8 +193,13 @@ def review(setting: Setting, history: Sequence[tuple[str, str]]) -> Review:
         else:
             after_value = None
         exp = None if cost >= INF else cost / n
-        lost = None if exp is None else max(0.0, exp - best_total / n)
-        luck = None if exp is None or after_value is None else (exp - 1) - after_value
+        # core.review's values in guesses as a negative count: optimal from here, this guess
+        # then optimal, and (the guess spent) optimal from the class the answer fell into
+        lost = luck = None
+        if exp is not None:
+            after = -(1 + after_value) if after_value is not None else -exp
+            decision = Decision.of(-best_total / n, -exp, after)
+            lost, luck = decision.loss, decision.luck if after_value is not None else None
         lost_sum = None if lost is None or lost_sum is None else lost_sum + lost
         luck_sum = None if luck is None or luck_sum is None else luck_sum + luck
         name = game.words.guesses[g]

@@ -46,7 +46,7 @@ UNIFORMS = 1024
 
 
 @lru_cache(maxsize=1)
-def _chance_tables() -> tuple[list[list[float]], list[list[int]]]:
+def chance_tables() -> tuple[list[list[float]], list[list[int]]]:
     """Per keep (and last, the fresh roll): the cumulative probabilities and the rolls, in the
     order of the state's chance outcomes."""
     cumulative, rolls = [], []
@@ -60,7 +60,7 @@ def _chance_tables() -> tuple[list[list[float]], list[list[int]]]:
 
 
 @lru_cache(maxsize=8)
-def _keep_masks(n_actions: int) -> np.ndarray:
+def keep_masks(n_actions: int) -> np.ndarray:
     """int8 [roll, action]: 1 for the roll's sub-keeps."""
     masks = np.zeros((N_ROLLS, n_actions), dtype=np.int8)
     for r in range(N_ROLLS):
@@ -98,10 +98,10 @@ class SolitaireStepper:
         self._upper = [rules.upper_face(b) > 0 for b in range(self.n_boxes)]
         self._ybox = rules.boxes.index("yahtzee") if "yahtzee" in rules.boxes else -1
         self._special = self._ybox >= 0 and (rules.joker != 0 or rules.yahtzee_bonus > 0)
-        self._keep_masks = _keep_masks(self.n_actions)
+        self._keep_masks = keep_masks(self.n_actions)
         self._keep_size = KEEP_SIZE.tolist()
         self._yahtzee_face = ROLL_YAHTZEE_FACE.tolist()
-        self._cumulative, self._rolls = _chance_tables()
+        self._cumulative, self._rolls = chance_tables()
         self._rng: np.random.Generator | None = None
         self._u: list[float] = []
         self._ui = 0

@@ -1,0 +1,141 @@
+"""One review for every game: each decision's loss against optimal play, its luck, and the totals.
+
+A decision is reviewed by three values for the player who made it, each the expected return
+(in the game's own unit: probability of winning, points, guesses as a negative count) under
+optimal play from there, as the game's oracle (:mod:`gamelab.core.oracle`) defines it:
+
+* ``before`` -- optimal play from the position the decision was made in;
+* ``chosen`` -- the action taken, then optimal play;
+* ``after`` -- optimal play once chance has shown what it shows after the action (the deal, the
+  dice, the colours of a guess); at the end of the game, the player's return.
+
+The **loss** is ``before - chosen`` (the regret, >= 0: zero exactly for an optimal action) and
+the **luck** ``after - chosen`` (what chance gave or took). In a one-player game each decision's
+``after`` is the next one's ``before``, so skill and luck add up exactly::
+
+    result = start - total loss + total luck
+
+and in a two-player zero-sum game each player's result is its start value less its own losses
+plus its opponent's (and its luck). A game's review is an adapter: it turns its
+notation into actions, or its solver's figures into these three values, and shows them in its
+own units; :func:`review_play` reviews any registered game through its state protocol and oracle.
+
+>>> d = Decision.of(before=0.5, chosen=0.25, after=1.0)
+>>> d.loss, d.luck
+(0.25, 0.75)
+>>> totals([d, Decision.of(1.0, 1.0, 1.0)])
+(0.25, 0.75)
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from gamelab.core.state import CHANCE, TERMINAL
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One decision's three values (for the player who made it) and what they give."""
+
+    before: float  # optimal play from the position
+    chosen: float  # the action taken, then optimal play
+    after: float  # optimal play once chance has shown its outcome (the return at the end)
+    loss: float  # before - chosen: the regret (0 for an optimal action)
+    luck: float  # after - chosen: what chance gave (negative: took)
+
+    @classmethod
+    def of(cls, before: float, chosen: float, after: float) -> Decision:
+        """The decision with these values; a loss within rounding of 0 (or below) is 0."""
+        loss = before - chosen
+        return cls(before, chosen, after, loss if loss > 1e-12 else 0.0, after - chosen)
+
+
+def totals(decisions: Iterable[Decision]) -> tuple[float, float]:
+    """(total loss, total luck) of the decisions."""
+    rows = list(decisions)
+    return sum(d.loss for d in rows), sum(d.luck for d in rows)
+
+
+@dataclass(frozen=True)
+class Move:
+    """One reviewed move of :func:`review_play`: who, what, the best action there, the values."""
+
+    player: int
+    action: int
+    move: str  # the game's notation (``action_to_string``)
+    best: int  # an optimal action (the oracle's)
+    best_move: str
+    decision: Decision
+
+
+@dataclass(frozen=True)
+class PlayReview:
+    """A played game reviewed move by move: per player its start value, loss, luck and result
+    (``result`` None while the game is not over)."""
+
+    moves: list[Move]
+    start: list[float]  # each player's optimal value from the start
+    total_loss: list[float]
+    total_luck: list[float]
+    result: list[float] | None
+
+
+def review_play(game: Any, oracle: Any, actions: Sequence[int]) -> PlayReview:
+    """Review `actions` (players' and chance's, in the order played) from the game's initial
+    state: every player's decision against `oracle`. For a one-player game, or a two-player
+    zero-sum game (the value of a position for one player is minus the other's); ValueError
+    for another game or an illegal action (the state protocol's message). A last decision whose
+    chance outcome is not among `actions` yet is not reviewed (its luck is not known)."""
+    players = int(game.num_players)
+    if players not in (1, 2) or (players == 2 and not game.zero_sum):
+        raise ValueError("a review needs a one-player game or a two-player zero-sum game")
+    state = game.new_initial_state()
+    moves: list[Move] = []
+    start: list[float] | None = None
+    pending: tuple[int, int, float, float] | None = None  # (player, action, before, chosen)
+
+    def value_for(player: int) -> float:
+        """The value of the current state for `player` (its return at the end)."""
+        if state.is_terminal():
+            return float(state.returns()[player])
+        mover = state.current_player()
+        value = float(oracle.value(state))
+        return value if mover == player else -value
+
+    def settle() -> None:
+        nonlocal pending
+        if pending is None or state.current_player() == CHANCE:
+            return
+        player, action, before, chosen = pending
+        best = int(oracle.best_action(previous[0]))
+        decision = Decision.of(before, chosen, value_for(player))
+        text = previous[0].action_to_string
+        moves.append(Move(player, action, text(action), best, text(best), decision))
+        pending = None
+
+    previous: list[Any] = [None]
+    for action in actions:
+        player = state.current_player()
+        if player == TERMINAL:
+            raise ValueError(f"action {action} comes after the end of the game")
+        if player != CHANCE:
+            if start is None:
+                start = [value_for(p) for p in range(players)]
+            previous[0] = state.clone()
+            state.apply(int(action))  # (an illegal action raises here, before any search)
+            before = float(oracle.value(previous[0]))
+            chosen = float(oracle.action_value(previous[0], int(action)))
+            pending = (player, int(action), before, chosen)
+        else:
+            state.apply(int(action))
+        settle()
+    settle()
+    if start is None:
+        start = [value_for(p) for p in range(players)] if not state.is_terminal() else []
+    loss = [sum(m.decision.loss for m in moves if m.player == p) for p in range(players)]
+    luck = [sum(m.decision.luck for m in moves if m.player == p) for p in range(players)]
+    result = [float(r) for r in state.returns()] if state.is_terminal() else None
+    return PlayReview(moves, start, loss, luck, result)

@@ -1,0 +1,273 @@
+"""Learners on the environments, scored against the exact optimum along their training.
+
+MaskablePPO (sb3-contrib, ``pip install "gamelab[rl]"``) trains on each one-player environment
+of the leaderboard (:data:`gamelab.envs.baselines.ENVIRONMENTS`) as it is: the environment's
+``Dict`` observation with ``MultiInputPolicy``, its ``action_masks()``, no wrapper, sb3-contrib's
+default hyperparameters (2,048 steps a rollout, minibatches of 64, 10 epochs, learning rate
+3e-4), one torch thread. At each checkpoint of its budget (:attr:`LearnerSetting.checkpoints`,
+in environment steps) the greedy masked policy plays the leaderboard's own evaluation episodes
+(episode k starts with ``reset(seed=k)``, with ``regret=True``), so its scores sit beside the
+random, heuristic, strong and optimal rows of :func:`gamelab.envs.baselines.leaderboard`, episode
+for episode.
+
+One training run (an environment, a seed) is one task of :func:`~gamelab.core.parallel.run_tasks`;
+the run of an environment is stored under everything its result depends on (the environment
+and its version, the budget, the checkpoints, the episodes, :data:`REVISION`), with the seed
+as the task index, so more seeds extend a stored run and a second call reads it back
+(:func:`stored_curves` only reads, for the report, which need not have torch). Training is
+seeded (``MaskablePPO(seed=s)``, one thread): the same seed gives the same curve on the same
+machine and library versions; torch does not promise it across them.
+
+Cost: about 1,000 environment steps a CPU-second for training on this project's machines, and
+each checkpoint's evaluation solves its episodes exactly (as the leaderboard's rows do).
+"""
+
+from __future__ import annotations
+
+import importlib
+import time
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from gamelab.core.parallel import Backend, run_tasks
+from gamelab.core.stats import Estimate, bounded_mean_interval
+from gamelab.envs.baselines import ENVIRONMENT_NAMES, ENVIRONMENTS, Environment, episode_result
+
+EXPERIMENT = "envs-learners"
+#: bumped when the training or the evaluation changes (a stored run then no longer applies)
+REVISION = 1
+LEARNERS = ("MaskablePPO",)
+MAX_STEPS = 10_000_000
+_BY_NAME = {e.name: e for e in ENVIRONMENTS}
+
+
+@dataclass(frozen=True)
+class LearnerSetting:
+    """Which runs: `seeds` training seeds (0..seeds-1) per environment, each trained for the
+    last of `checkpoints` environment steps and evaluated at every checkpoint on `episodes`
+    seeded episodes. Validated here, so every shell says the same."""
+
+    environments: tuple[str, ...] = ENVIRONMENT_NAMES
+    checkpoints: tuple[int, ...] = (0, 4_096, 8_192, 16_384)  # 2, 4 and 8 rollouts
+    seeds: int = 2
+    episodes: int = 40
+    learner: str = "MaskablePPO"
+
+    def __post_init__(self) -> None:
+        unknown = [e for e in self.environments if e not in ENVIRONMENT_NAMES]
+        if unknown or not self.environments:
+            raise ValueError(
+                f"unknown environment(s) {', '.join(map(repr, unknown)) or '(none given)'}; "
+                f"allowed: {', '.join(ENVIRONMENT_NAMES)}"
+            )
+        if self.learner not in LEARNERS:
+            raise ValueError(f"unknown learner {self.learner!r}; allowed: {', '.join(LEARNERS)}")
+        points = list(self.checkpoints)
+        if not points or points != sorted(set(points)) or points[0] < 0 or points[-1] > MAX_STEPS:
+            raise ValueError(
+                f"checkpoints must be increasing step counts from 0 to {MAX_STEPS:,}, "
+                f"got {self.checkpoints!r}"
+            )
+        for name, value, top in (("seeds", self.seeds, 100), ("episodes", self.episodes, 10_000)):
+            if not isinstance(value, int) or not 1 <= value <= top:
+                raise ValueError(f"{name} must be 1 to {top:,}, got {value!r}")
+
+    @property
+    def steps(self) -> int:
+        """The training budget of each run, in environment steps."""
+        return self.checkpoints[-1]
+
+
+@dataclass(frozen=True)
+class CurvePoint:
+    """One environment's learner after `steps` environment steps, over every seed's evaluation
+    episodes (seeds x episodes scores)."""
+
+    environment: str
+    steps: int
+    score: Estimate  # percent of optimal (docs/envs.md, Scores), bootstrap inside [0, 100]
+    mean_return: float
+    return_share: float  # the unbiased return share (mean), percent
+    seed_scores: tuple[float, ...]  # each seed's mean score
+
+
+@dataclass(frozen=True)
+class LearningCurves:
+    """:func:`learning_curves`' result: each environment's points, in checkpoint order."""
+
+    setting: LearnerSetting
+    points: tuple[CurvePoint, ...]
+    seconds: float
+    runs_computed: int  # training runs made by this call (the rest came from the store)
+
+
+def run_params(setting: LearnerSetting, environment: Environment) -> dict[str, Any]:
+    """What identifies an environment's runs in the results store (the seed is the task)."""
+    return {
+        "learner": setting.learner,
+        "environment": environment.name,
+        "version": environment.version,
+        "checkpoints": list(setting.checkpoints),
+        "episodes": setting.episodes,
+        "revision": REVISION,
+        "seed": 0,  # run_tasks' seed (unused: each run is seeded by its task index)
+    }
+
+
+def _policy_episodes(model: Any, environment: Environment, episodes: int) -> list[dict[str, Any]]:
+    """The greedy masked policy of `model` on the leaderboard's episodes 0..episodes-1."""
+    import gymnasium
+
+    import gamelab.envs  # noqa: F401  (registers the environments)
+
+    env: Any = gymnasium.make(
+        environment.env_id, regret=True, **dict(environment.settings)
+    ).unwrapped
+    results = []
+    for k in range(episodes):
+        obs, info = env.reset(seed=k)
+        done = False
+        while not done:
+            action, _ = model.predict(obs, action_masks=info["action_mask"], deterministic=True)
+            obs, _reward, done, _, info = env.step(int(action))
+        results.append(episode_result(info["summary"]))
+    return results
+
+
+def train_run(item: tuple[str, int, tuple[int, ...], int], _rng: Any = None) -> list[Any]:
+    """Train MaskablePPO with seed `seed` on environment `name` and evaluate it at every
+    checkpoint: ``[[steps, [episode results]], ...]`` (for :func:`run_tasks`; its generator is
+    not used: the seed is the run's)."""
+    import gymnasium
+
+    import gamelab.envs  # noqa: F401  (registers the environments)
+
+    name, seed, checkpoints, episodes = item
+    environment = _BY_NAME[name]
+    # the rl extra is optional: imported by name, so that type checks pass without it
+    importlib.import_module("torch").set_num_threads(1)
+    maskable = importlib.import_module("sb3_contrib").MaskablePPO
+    env = gymnasium.make(environment.env_id, **dict(environment.settings))
+    model = maskable("MultiInputPolicy", env, seed=seed, device="cpu", verbose=0)
+    out: list[Any] = []
+    done_steps = 0
+    for steps in checkpoints:
+        if steps > done_steps:
+            model.learn(steps - done_steps, reset_num_timesteps=False)
+            done_steps = steps
+        out.append([steps, _policy_episodes(model, environment, episodes)])
+    return out
+
+
+def learning_curves(
+    setting: LearnerSetting, *, backend: Backend | None = None, store: Any = None
+) -> LearningCurves:
+    """Train and evaluate the setting's runs (resumable from `store`, a
+    :class:`~gamelab.core.results.ResultStore`; on `backend`, one process by default) and
+    gather each checkpoint's scores."""
+    backend = backend or Backend(workers=1, quiet=True)
+    start = time.perf_counter()
+    computed = 0
+    points: list[CurvePoint] = []
+    for name in setting.environments:
+        environment = _BY_NAME[name]
+        params = run_params(setting, environment)
+        items = [(name, s, setting.checkpoints, setting.episodes) for s in range(setting.seeds)]
+        stored = store.finished(EXPERIMENT, params, len(items)) if store is not None else {}
+        computed += len(items) - len(stored)
+        runs = run_tasks(
+            train_run,
+            items,
+            seed=0,
+            backend=backend,
+            label=f"{setting.learner} on {name}",
+            store=store,
+            experiment=EXPERIMENT,
+            params=params,
+        )
+        points.extend(_points(name, runs))
+    return LearningCurves(setting, tuple(points), time.perf_counter() - start, computed)
+
+
+def stored_curves(setting: LearnerSetting, store: Any) -> LearningCurves | None:
+    """The setting's curves if every run is in `store`, else None (nothing is computed)."""
+    start = time.perf_counter()
+    points: list[CurvePoint] = []
+    for name in setting.environments:
+        params = run_params(setting, _BY_NAME[name])
+        stored = store.finished(EXPERIMENT, params, setting.seeds)
+        if len(stored) < setting.seeds:
+            return None
+        points.extend(_points(name, [stored[s] for s in range(setting.seeds)]))
+    return LearningCurves(setting, tuple(points), time.perf_counter() - start, 0)
+
+
+def _points(name: str, runs: list[Any]) -> list[CurvePoint]:
+    points = []
+    for c, (steps, _) in enumerate(runs[0]):
+        per_seed = [run[c][1] for run in runs]
+        scores = [r["percent"] for episodes in per_seed for r in episodes]
+        points.append(
+            CurvePoint(
+                environment=name,
+                steps=int(steps),
+                score=bounded_mean_interval(scores, lower=0.0, upper=100.0),
+                mean_return=float(np.mean([r["return"] for e in per_seed for r in e])),
+                return_share=float(np.mean([r["return_share"] for e in per_seed for r in e])),
+                seed_scores=tuple(float(np.mean([r["percent"] for r in e])) for e in per_seed),
+            )
+        )
+    return points
+
+
+#: the learners' leaderboard (:func:`learners_table`)
+LEARNERS_COLUMNS = (
+    "environment",
+    "agent",
+    "training",
+    "score % (95% CI)",
+    "return share %",
+    "mean return",
+)
+
+
+def learners_table(curves: LearningCurves, board: Any) -> tuple[tuple[str, ...], list[list[str]]]:
+    """The learners' leaderboard: per environment, the optimum, the strong policy, the heuristic
+    and random (rows of `board`, a :class:`~gamelab.envs.baselines.Leaderboard` on the same
+    episodes) and the learner at the end of its budget."""
+    from gamelab.core.stats import format_estimate
+
+    final = {p.environment: p for p in curves.points if p.steps == curves.setting.steps}
+    rows = []
+    for name in curves.setting.environments:
+        by_agent = {r.agent: r for r in board.rows if r.environment == name}
+        for agent in ("optimal", "strong", "heuristic", "random"):
+            r = by_agent.get(agent)
+            if r is None:
+                continue
+            label = agent if r.plays_as == agent else f"{agent} (= {r.plays_as})"
+            rows.append(
+                [
+                    name,
+                    label,
+                    "-",
+                    format_estimate(r.percent_of_optimal, ".1f"),
+                    f"{r.return_share.value:.1f}",
+                    f"{r.mean_return.value:.3f}",
+                ]
+            )
+        p = final[name]
+        s = curves.setting
+        rows.append(
+            [
+                name,
+                s.learner,
+                f"{s.steps:,} steps x {s.seeds} seeds",
+                format_estimate(p.score, ".1f"),
+                f"{p.return_share:.1f}",
+                f"{p.mean_return:.3f}",
+            ]
+        )
+    return LEARNERS_COLUMNS, rows

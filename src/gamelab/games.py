@@ -1,0 +1,185 @@
+"""gamelab's five games, each described once (:class:`gamelab.core.state.GameInfo`).
+
+Every tool reads these records: the command line (its groups and their help), the web app (the
+pages), ``gamelab warmup`` and the compile notice, the kernel registry's test and the
+batteries. The factories import their game only when called, so importing this module (done by
+``import gamelab``) costs nothing. A sixth game adds one record (DEVELOPERS.md, "Adding a
+game"); a game outside the package registers its own with
+:func:`gamelab.core.state.register_game`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from gamelab.core.state import GameInfo, register_game
+
+
+def _voltorb(level: int = 1, generator: str = "hgss", objective: str = "win") -> Any:
+    from gamelab.voltorb.state import VoltorbGame
+
+    return VoltorbGame(int(level), str(generator), str(objective))
+
+
+def _voltorb_oracle(game: Any) -> Any:
+    from gamelab.voltorb.oracle import VoltorbOracle
+
+    return VoltorbOracle(game.generator, game.level)
+
+
+def _wordle(names: str = "gen1", rule: str = "standard") -> Any:
+    from gamelab.wordle.state import WordleGame
+
+    return WordleGame(str(names), str(rule))
+
+
+def _wordle_oracle(game: Any) -> Any:
+    from gamelab.wordle.oracle import WordleOracle
+
+    return WordleOracle(game)
+
+
+def _lattice(sequence: str = "HPHPPHHPHH", lattice: str = "square") -> Any:
+    from gamelab.lattice.state import LatticeGame
+
+    return LatticeGame(str(sequence), str(lattice))
+
+
+def _lattice_oracle(game: Any) -> Any:
+    from gamelab.lattice.oracle import LatticeOracle
+
+    return LatticeOracle(game)
+
+
+def _oware() -> Any:
+    from gamelab.oware.state import OwareGame
+
+    return OwareGame()
+
+
+def _oware_oracle(game: Any) -> Any:
+    from gamelab.oware.oracle import OwareOracle
+
+    return OwareOracle()
+
+
+def _yatzy(rules: str = "yatzy", players: int = 1) -> Any:
+    from gamelab.yatzy.rules import get_rules
+    from gamelab.yatzy.state import YatzyGame
+
+    return YatzyGame(get_rules(str(rules)), int(players))
+
+
+def _yatzy_oracle(game: Any) -> Any:
+    from gamelab.yatzy.oracle import YatzyOracle
+
+    return YatzyOracle(game.rules)
+
+
+# CPU seconds to compile every kernel of a game from an empty numba cache, measured with
+# ``NUMBA_CACHE_DIR=<empty> gamelab warmup GAME`` (CPU of that process) on the shared 2-core
+# machine under load 20-27: voltorb 50.0 + 20.2 (the coin search, added to its warm-up
+# afterwards), lattice 31.1, oware 30.7; wordle and yatzy are estimates (the README's 205 CPU-s
+# for all five, less those). A command compiles only the kernels it calls, so this is an upper
+# bound for one command.
+VOLTORB = register_game(
+    GameInfo(
+        "voltorb",
+        "Voltorb Flip",
+        "Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
+        _voltorb,
+        {"level": 1, "generator": "hgss"},
+        _voltorb_oracle,
+        information="imperfect",
+        chance=True,
+        kernels=True,
+        compile_seconds=70.0,
+        envs=("gamelab/VoltorbFlip-v0",),
+        cli="gamelab.voltorb.cli:app",
+        page="gamelab.web.api.voltorb",
+        warmup="gamelab.voltorb.warmup:warm_up",
+        report="gamelab.voltorb.report",
+    )
+)
+WORDLE = register_game(
+    GameInfo(
+        "wordle",
+        "Pokémon Wordle",
+        "Pokémon Wordle (or any word list): rank, chart, search, solve, assist.",
+        _wordle,
+        {"names": "gen1", "rule": "standard"},
+        _wordle_oracle,
+        settings="gamelab.wordle.rules:Setting",
+        parse_settings="gamelab.wordle.rules:parse_setting",
+        information="imperfect",
+        chance=True,
+        kernels=True,
+        compile_seconds=30.0,
+        envs=("gamelab/PokemonWordle-v0",),
+        cli="gamelab.wordle.cli:app",
+        page="gamelab.web.api.wordle",
+        warmup="gamelab.wordle.warmup:warm_up",
+        report="gamelab.wordle.report",
+    )
+)
+LATTICE = register_game(
+    GameInfo(
+        "lattice",
+        "HP lattice folding",
+        "HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / "
+        "MAP-Elites generation, star thresholds, level packs and a folding optimiser.",
+        _lattice,
+        {"sequence": "HPHPPHHPHH"},
+        _lattice_oracle,
+        kernels=True,
+        compile_seconds=31.0,
+        envs=("gamelab/LatticeFold-v0",),
+        cli="gamelab.lattice.cli:app",
+        page="gamelab.web.api.lattice",
+        warmup="gamelab.lattice.warmup:warm_up",
+        report="gamelab.lattice.report",
+    )
+)
+OWARE = register_game(
+    GameInfo(
+        "oware",
+        "Owaré",
+        "Oware Abapa: rules, engine, tablebases, matches, play.",
+        _oware,
+        {},
+        _oware_oracle,
+        settings="gamelab.oware.rules:Rules",
+        zero_sum=True,
+        players=(2, 2),
+        kernels=True,
+        compile_seconds=31.0,
+        cli="gamelab.oware.cli:app",
+        page="gamelab.web.api.oware",
+        warmup="gamelab.oware.warmup:warm_up",
+        report="gamelab.oware.report",
+    )
+)
+YATZY = register_game(
+    GameInfo(
+        "yatzy",
+        "Yatzy",
+        "Optimal solitaire Yahtzee / Scandinavian Yatzy: solver, coach, simulation, studies.",
+        _yatzy,
+        {"rules": "yatzy", "players": 1},
+        _yatzy_oracle,
+        settings="gamelab.yatzy.rules:RuleSet",
+        parse_settings="gamelab.yatzy.rules:get_rules",
+        chance=True,
+        players=(1, 2),
+        kernels=True,
+        compile_seconds=45.0,
+        envs=("gamelab/YatzySolitaire-v0",),
+        cli="gamelab.yatzy.cli:app",
+        page="gamelab.web.api.yatzy",
+        warmup="gamelab.yatzy.warmup:warm_up",
+        report="gamelab.yatzy.report",
+    )
+)
+
+#: The package's games, in the order the command line and the report list them.
+GAMES = tuple(info.name for info in (VOLTORB, WORDLE, LATTICE, OWARE, YATZY))
