@@ -101,7 +101,11 @@ class _Gamelab(TyperGroup):
 
     Its own help (``gamelab --help``) is drawn in plain text in the same layout as the rich
     help of every command below it: typer's rich help imports rich's markdown and traceback
-    machinery, which alone cost more than the 0.3 s that ``gamelab --help`` may take."""
+    machinery, which alone cost more than the 0.3 s that ``gamelab --help`` may take (the
+    commands below draw typer's rich help when their own help is asked for:
+    :func:`gamelab.cli_common.humane_help`)."""
+
+    plain_help = True
 
     def format_help(self, ctx: Any, formatter: Any) -> None:
         import shutil
@@ -161,9 +165,6 @@ def root_command(load_games: bool = False) -> TyperGroup:
     place of its lazy stand-in (for tests that walk the whole tree)."""
     root = typer.main.get_command(app)
     assert isinstance(root, TyperGroup)
-    for command in root.commands.values():  # report, serve, warmup: rich help like the games
-        if hasattr(command, "rich_markup_mode"):
-            command.rich_markup_mode = "rich"
     if load_games:
         for game in _game_names():
             group = game_group(game)

@@ -281,11 +281,17 @@ def _compact_options_panel(
 def _compact_help(command: Any) -> None:
     """Draw `command`'s rich help with :func:`_compact_options_panel` (installed in typer's
     help module when a help is shown: importing it costs a tenth of a second)."""
+
+    if getattr(command, "plain_help", False):  # `gamelab --help` draws its own, cheaply
+        return
     format_help = command.format_help
 
     def format_compact_help(ctx: Any, formatter: Any) -> Any:
         from rich.console import Console
         from typer import rich_utils
+
+        if hasattr(command, "rich_markup_mode") and command.rich_markup_mode is None:
+            command.rich_markup_mode = "rich"  # a command of the root (report, serve, warmup)
 
         rich_utils._print_options_panel = _compact_options_panel
         Console.on_broken_pipe = _pipe_closed  # type: ignore[method-assign,assignment]
