@@ -828,3 +828,86 @@ def test_issue_47_unreadable_storage_does_not_break_the_page(page):
     page.reload()
     page.click("#tab-history")
     page.locator("#history-panel .history-empty").wait_for()
+
+
+def test_issue_47_item_6_a_practice_round_survives_a_reload(page):
+    """Board, seed, flips, memo marks and the switches come back after a reload, on the tab
+    the player was on."""
+    page.goto("/voltorb")
+    page.click("#tab-practice")
+    page.select_option("#practice-level", "3")
+    page.fill("#practice-seed", "12345")
+    page.press("#practice-seed", "Enter")
+    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    board = page.request.post(
+        "/api/voltorb/practice/play", data={"level": 3, "seed": 12345, "quit": True}
+    ).json()["board"]
+    one = next(t for t in range(1, 25) if board[t // 5][t % 5] == 1)  # a safe flip
+    page.locator(f'#practice-board .vf-tile[data-tile="{one}"]').click()
+    page.wait_for_function("document.querySelectorAll('#practice-board .vf-tile.revealed').length")
+    page.check("#practice-memo")
+    page.locator('#practice-board .vf-tile[data-tile="0"]').click()
+    page.locator("#memo-chooser button[data-memo='0']").click()
+    page.locator("#memo-chooser button[data-memo='2']").click()
+    clues = page.locator("#practice-board .vf-clue-shown").all_inner_texts()
+    page.reload()
+    page.locator("#practice").wait_for(state="visible")
+    page.wait_for_function("document.querySelectorAll('#practice-board .vf-tile.revealed').length")
+    assert page.locator("#practice-board .vf-clue-shown").all_inner_texts() == clues
+    assert page.locator(f'#practice-board .vf-tile[data-tile="{one}"]').inner_text() == "1"
+    assert page.locator('#practice-board .vf-tile[data-tile="0"] .vf-memo').inner_text() == "V2"
+    assert page.locator("#practice-seed").input_value() == "12345"
+    assert page.locator("#practice-memo").is_checked()
+    assert page.locator("#practice-shown-level").inner_text() == "3"
+
+
+def test_issue_47_item_9_no_stale_review_no_wrong_red_clue_and_a_long_error_keeps_the_layout(
+    page,
+):
+    page.goto("/voltorb")
+    page.select_option("#assist-level", "2")
+    _type_clues(page)
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '198'")
+    # a flip that contradicts the clues: the flip is wrong, not the (accepted) row clue
+    page.locator('#assist-board .vf-tile[data-tile="0"]').focus()
+    page.keyboard.press("3")
+    error = page.locator("#assist-clue-error")
+    error.wait_for(state="visible")
+    assert error.inner_text().startswith("row 1, column 1 cannot show a 3 with these clues")
+    assert page.locator("#assist-board input.vf-clue[aria-invalid=true]").count() == 0
+    assert page.locator('#assist-board .vf-tile[data-tile="0"]').get_attribute("aria-invalid")
+    # a long message wraps under the board: the advice stays beside it at 1280 px
+    layout = page.evaluate(
+        """() => { const b = document.querySelector('#assist-board').getBoundingClientRect();
+                   const s = document.querySelector('#assist .vf-side').getBoundingClientRect();
+                   return [s.left >= b.right, s.top < b.bottom]; }"""
+    )
+    assert layout == [True, True]
+    # a review: while the next one is computed, the previous one's table is not on show
+    _flip_by_keyboard(page, 5, "1")
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '138'")
+    page.click("#assist-review")
+    page.wait_for_function("document.querySelectorAll('#review-table tbody tr').length === 1")
+    held = []
+    page.route("**/api/voltorb/review", lambda route: held.append(route))
+    page.click("#tab-assist")
+    _flip_by_keyboard(page, 7, "2")
+    page.wait_for_function(
+        "document.querySelector('#assist-board .vf-tile[data-tile=\"7\"]').classList.contains('revealed')"
+    )
+    with page.expect_request("**/api/voltorb/review"):
+        page.click("#assist-review")
+    page.locator("#review-waiting").wait_for(state="visible")
+    assert page.locator("#review-body").is_hidden()
+    assert page.locator("#review-table tbody tr").count() == 0
+    for _ in range(200):  # each call lets Playwright hand the held request to the handler
+        if held:
+            break
+        page.evaluate("1")
+    assert held
+    held[0].continue_()
+    page.unroute("**/api/voltorb/review")
+    page.wait_for_function("document.querySelectorAll('#review-table tbody tr').length === 2")
+    assert (
+        page.locator("#review-waiting").is_hidden() and page.locator("#review-progress").is_hidden()
+    )

@@ -206,9 +206,16 @@ async function analyse(revealed = assist.revealed, order = assist.order) {
       saveAssist();
       return true;
     }
-    const input = inputForField(err.field) || clueInputFor(err.message);
+    // the clues were accepted before and only a flip changed: the flip does not fit, not a clue
+    const last = assist.lastBody;
+    const flipOnly = last && last.rows === body.rows && last.cols === body.cols && last.level === body.level;
+    const flipped = Object.keys(revealed).map(Number).filter((t) => assist.revealed[t] !== revealed[t]);
+    const input = flipOnly ? (flipped.length === 1 ? assist.board.tiles[flipped[0]] : null)
+      : (inputForField(err.field) || clueInputFor(err.message));
     if (input) input.setAttribute("aria-invalid", "true");
-    errorBox.textContent = err.message;
+    errorBox.textContent = flipOnly && flipped.length === 1
+      ? `${tileName([Math.floor(flipped[0] / SIZE) + 1, (flipped[0] % SIZE) + 1])} cannot show ${VALUE_LABEL[revealed[flipped[0]]] === "V" ? "a Voltorb" : `a ${revealed[flipped[0]]}`} with these clues (${err.message})`
+      : err.message;
     errorBox.hidden = false;
     return false;
   }
@@ -501,6 +508,7 @@ const practice = {
   round: null,  // {level, seed, rows, cols}
   state: null,  // the server's PracticeState
   roundId: null,  // this round's entry in the history of your games
+  before: null,  // {history, bank}: the case when this round started
   shownBody: null,  // the request of the overlay's answer on the board
   exact: null,  // {body, result}: the exact answer that replaced a quick one
   flips: [],  // [[row, col], ...]
@@ -509,19 +517,50 @@ const practice = {
   saved: { level: 1, bank: 0, history: [] },  // carried from round to round (local storage)
 };
 
+const savedCase = store(STORAGE, {
+  check: (v) => Number.isInteger(v.level) && Number.isInteger(v.bank) && Array.isArray(v.history),
+});
+/** The round in progress (level, seed, flips, memo marks, overlay and memo switches): a reload
+ *  continues it. */
+const savedRound = store("gamelab.voltorb.practice-round", {
+  check: (v) => v.round && Number.isInteger(v.round.seed) && Array.isArray(v.flips),
+});
+
 function loadSaved() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORAGE) || "null");
-    if (saved && Number.isInteger(saved.level) && Number.isInteger(saved.bank) && Array.isArray(saved.history)) {
-      practice.saved = saved;
-    }
-  } catch (err) {
-    localStorage.removeItem(STORAGE);
-  }
+  practice.saved = savedCase.load(practice.saved);
 }
 
 function save() {
-  localStorage.setItem(STORAGE, JSON.stringify(practice.saved));
+  savedCase.save(practice.saved);
+}
+
+function saveRound() {
+  if (!practice.round) return;
+  const memo = Object.fromEntries(Object.entries(practice.memo).map(([t, marks]) => [t, [...marks]]));
+  savedRound.save({ round: practice.round, roundId: practice.roundId, flips: practice.flips, memo, before: practice.before,
+                    overlay: document.getElementById("practice-overlay").checked,
+                    memoMode: document.getElementById("practice-memo").checked });
+}
+
+/** Continue the round kept by saveRound (after a reload); false when there is none. */
+async function loadRound() {
+  const kept = savedRound.load(null);
+  if (!kept) return false;
+  document.getElementById("practice-overlay").checked = Boolean(kept.overlay);
+  document.getElementById("practice-memo").checked = Boolean(kept.memoMode);
+  practice.round = kept.round;
+  practice.roundId = typeof kept.roundId === "string" ? kept.roundId : `practice:${kept.round.level}:${kept.round.seed}:${Date.now()}`;
+  practice.memo = {};
+  for (const [t, marks] of Object.entries(kept.memo || {})) {
+    if (Array.isArray(marks)) practice.memo[Number(t)] = new Set(marks.filter((m) => [0, 1, 2, 3].includes(m)));
+  }
+  document.getElementById("practice-seed").value = String(kept.round.seed);
+  const before = kept.before;
+  practice.before = before && Array.isArray(before.history) && Number.isInteger(before.bank) ? before : null;
+  practice.flips = [];
+  const flips = kept.flips.filter((f) => Array.isArray(f) && f.length === 2);
+  await playPractice(false, null, flips);
+  return true;
 }
 
 function practiceRevealed() {
@@ -568,25 +607,29 @@ async function startRound(seed) {
   if (!round) return;
   practice.round = round;
   practice.roundId = `practice:${round.level}:${round.seed}:${Date.now()}`;
+  practice.before = { history: practice.saved.history, bank: practice.saved.bank };
   practice.flips = [];
   practice.memo = {};
   seedInput.value = String(round.seed);
   await playPractice(false);
 }
 
-async function playPractice(quit, extraFlip = null) {
+async function playPractice(quit, extraFlip = null, replay = null) {
   const r = practice.round;
-  const flips = extraFlip ? [...practice.flips, extraFlip] : practice.flips;
+  const flips = replay || (extraFlip ? [...practice.flips, extraFlip] : practice.flips);
+  // the case as it was when the round started: replaying the round (a reload) gives the same end
+  const before = practice.before || practice.saved;
   const body = { level: r.level, seed: r.seed, generator: r.generator, flips, quit,
-                 history: practice.saved.history, bank: practice.saved.bank };
+                 history: before.history, bank: before.bank };
   const state = await api("/api/voltorb/practice/play", body, { errorAt: document.getElementById("practice-board") });
   if (!state) return;
   practice.flips = flips;
   practice.state = state;
+  saveRound();
   if (state.outcome) {
     practice.saved = { level: state.next_level, bank: state.bank, history: state.history };
     save();
-    recordRound(state);
+    if (!replay) recordRound(state);  // (a reload replays a finished round: it is kept already)
     // the level the round earned: the next round and "Play this seed" start there
     document.getElementById("practice-level").value = String(state.next_level);
     showLevelRates();
@@ -702,7 +745,7 @@ function setupPractice() {
                                                    quit: Boolean(practice.state && practice.state.outcome === "quit") },
                 practice.state && practice.state.outcome ? practice.roundId : null);
   });
-  document.getElementById("practice-overlay").addEventListener("change", () => renderPractice());
+  document.getElementById("practice-overlay").addEventListener("change", () => { saveRound(); renderPractice(); });
   const memoMode = document.getElementById("practice-memo");
   const chooser = document.getElementById("memo-chooser");
   practice.board.tiles.forEach((tile, t) => {
@@ -730,7 +773,8 @@ function setupPractice() {
     const button = ev.target.closest("button");
     if (button && practice.memoTile !== null) toggleMemo(practice.memoTile, Number(button.dataset.memo));
   });
-  memoMode.addEventListener("change", () => { chooser.hidden = true; });
+  memoMode.addEventListener("change", () => { chooser.hidden = true; saveRound(); });
+  loadRound();
 }
 
 function toggleMemo(tile, mark) {
@@ -738,6 +782,7 @@ function toggleMemo(tile, mark) {
   if (marks.has(mark)) marks.delete(mark);
   else marks.add(mark);
   practice.memo[tile] = marks;
+  saveRound();
   renderPractice();
 }
 
@@ -768,14 +813,28 @@ async function reviewRound(path, body, historyId = null) {
   selectTab("review");
   const seq = ++reviewing.seq;
   cancelJob(reviewing.job);
+  reviewing.job = null;
+  // nothing of an earlier review stays on show while this one is computed
+  const progress = document.getElementById("review-progress");
+  document.getElementById("review-body").hidden = true;
+  document.getElementById("review-empty").hidden = true;
+  document.querySelector("#review-table tbody").textContent = "";
+  const waiting = document.getElementById("review-waiting");
+  waiting.textContent = "Reviewing this round…";
+  waiting.hidden = false;
   const errorBox = document.getElementById("review-error");
   const review = await api(path, body, { errorAt: errorBox.previousElementSibling, quiet: false });
-  if (!review || seq !== reviewing.seq) return;
+  if (seq !== reviewing.seq) return;
+  waiting.hidden = true;
+  if (!review) {
+    document.getElementById("review-empty").hidden = false;
+    return;
+  }
+  progress.hidden = true;
   renderReview(review);
   const keepVerdict = (done) => { if (historyId && games.find(historyId)) games.record({ id: historyId, ...verdictOf(done) }); };
   if (review.exact) { keepVerdict(review); return; }
   // the quick review came back within the budget; the exact one is completed in the background
-  const progress = document.getElementById("review-progress");
   progress.hidden = false;
   progress.textContent = "The exact review is being computed in the background…";
   const status = await pollJob(`${path}/exact`, body, {
@@ -826,7 +885,7 @@ function renderReview(review) {
       h("td", {}, optimal ? "same" : `r${m.best[0]}c${m.best[1]}`),
       h("td", { class: optimal ? "good" : "bad" }, optimal ? "0" : `${(100 * m.loss).toFixed(1)} pts`),
       h("td", {}, pct(m.p_after)),
-      h("td", { class: m.luck >= 0 ? "good" : "bad" }, points(m.luck))));
+      h("td", { class: points(m.luck) === "0.0" ? "" : (m.luck > 0 ? "good" : "bad") }, points(m.luck))));
   });
   const result = { won: "won", lost: "lost", quit: "quit with the coins", unfinished: "not finished" }[review.outcome];
   const would = review.optimal_would_win === null ? ""
