@@ -165,7 +165,7 @@ def curves_figure(curves: list[Any], board: Leaderboard) -> Any:
         ax.set_title(name, fontsize=8)
         ax.set_ylim(0, 105)
         ax.set_xlabel("environment steps")
-        ax.legend(fontsize=7, loc="center right")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, 0.93))
     axes[0].set_ylabel("score, % of optimal")
     return fig
 
