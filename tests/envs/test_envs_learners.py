@@ -437,3 +437,17 @@ def test_openspiels_q_learner_learns_to_fold():
     assert last.score.value > first.score.value  # (seed 0: 33.3 against 25.0)
     run = learners.train_run(("QLearner", LATTICE, 0, (0, 3000), 2))
     assert run == learners.train_run(("QLearner", LATTICE, 0, (0, 3000), 2))
+
+
+@pytest.mark.slow  # a full rollout of 2,048 steps and its training (skipped without the extra)
+def test_the_docs_recipe_runs():
+    """docs/envs.md's recipe, with 64 steps for 16,384 (its learner needs the rl extra)."""
+    pytest.importorskip("sb3_contrib")
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "envs.md").read_text(encoding="utf-8")
+    block = text.split("**The recipe**", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    assert len(block.strip().splitlines()) <= 14 and ".learn(16_384)" in block
+    scope: dict = {"print": lambda *a: scope.setdefault("printed", a)}
+    exec(compile(block.replace(".learn(16_384)", ".learn(64)"), "docs/envs.md", "exec"), scope)
+    assert 0.0 <= scope["printed"][0] <= 100.0
