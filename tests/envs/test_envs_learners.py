@@ -437,3 +437,31 @@ def test_openspiels_q_learner_learns_to_fold():
     assert last.score.value > first.score.value  # (seed 0: 33.3 against 25.0)
     run = learners.train_run(("QLearner", LATTICE, 0, (0, 3000), 2))
     assert run == learners.train_run(("QLearner", LATTICE, 0, (0, 3000), 2))
+
+
+@pytest.mark.slow  # a full rollout of 2,048 steps and its training (skipped without the extra)
+def test_the_docs_recipe_runs():
+    """docs/envs.md's recipe, with 64 steps for 16,384 (its learner needs the rl extra)."""
+    pytest.importorskip("sb3_contrib")
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "envs.md").read_text(encoding="utf-8")
+    block = text.split("**The recipe**", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    assert len(block.strip().splitlines()) <= 14 and ".learn(16_384)" in block
+    scope: dict = {"print": lambda *a: scope.setdefault("printed", a)}
+    exec(compile(block.replace(".learn(16_384)", ".learn(64)"), "docs/envs.md", "exec"), scope)
+    assert 0.0 <= scope["printed"][0] <= 100.0
+
+
+def test_a_learner_observation_option_is_checked_and_keyed():
+    from gamelab.envs import learners
+
+    with pytest.raises(ValueError, match="unknown observation 'grid' for VoltorbFlip level 3"):
+        learners.LearnerSetting(observation="grid")
+    with pytest.raises(ValueError, match="QLearner observes OpenSpiel's tensor"):
+        learners.LearnerSetting(learner="QLearner", observation="grid")
+    lattice = learners._BY_NAME[LATTICE]
+    plain = learners.LearnerSetting(environments=(LATTICE,))
+    grid = learners.LearnerSetting(environments=(LATTICE,), observation="grid")
+    assert "observation" not in learners.run_params(plain, lattice)  # older runs keep their key
+    assert learners.run_params(grid, lattice)["observation"] == "grid"

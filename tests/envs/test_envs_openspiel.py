@@ -185,6 +185,21 @@ def test_rl_environment_steps_every_game(name):
         assert steps >= 1 and len(step.rewards) == game.num_players()
 
 
+def test_rl_environment_loads_the_games_by_name():
+    """As a researcher writes it: the short name and the settings as keywords."""
+    from open_spiel.python import rl_environment
+
+    for name, settings, size in (
+        ("python_gamelab_lattice", {}, 10 + 9 * 4),
+        ("python_gamelab_yatzy", {"players": 2}, 75),
+        ("python_gamelab_voltorb", {"level": 2}, 800),  # the information state, offered
+    ):
+        env = rl_environment.Environment(name, **settings)
+        assert env.observation_spec()["info_state"] == (size,)
+        step = env.reset()
+        assert len(step.observations["info_state"][0]) == size
+
+
 def _chance(rl_environment, seed):
     """rl_environment's chance sampler, seeded (its ``seed=`` keyword is a game setting)."""
     return rl_environment.ChanceEventSampler(seed=seed)

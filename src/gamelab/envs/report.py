@@ -35,7 +35,7 @@ def build(section: Section, ctx: ReportContext) -> None:
             "(`gamelab report`), or `python benchmarks/envs_baselines.py`; the quick report "
             "leaves it out, since it solves every episode's positions exactly."
         )
-        section.set_headline("in the full report (left out of --quick)")
+        section.leave_out("not computed in the quick report", "in the full report (gamelab report)")
         return
     try:
         import gymnasium  # noqa: F401
@@ -44,7 +44,7 @@ def build(section: Section, ctx: ReportContext) -> None:
             'The environments need Gymnasium: `pip install "gamelab[envs]"`, then run the '
             "report again."
         )
-        section.set_headline('skipped: needs pip install "gamelab[envs]"')
+        section.leave_out("not computed: needs Gymnasium", 'pip install "gamelab[envs]"')
         return
     from gamelab.envs.baselines import TABLE_COLUMNS, leaderboard, table_cells
 
@@ -165,7 +165,7 @@ def curves_figure(curves: list[Any], board: Leaderboard) -> Any:
         ax.set_title(name, fontsize=8)
         ax.set_ylim(0, 105)
         ax.set_xlabel("environment steps")
-        ax.legend(fontsize=7, loc="center right")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, 0.93))
     axes[0].set_ylabel("score, % of optimal")
     return fig
 
