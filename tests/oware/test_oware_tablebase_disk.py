@@ -221,3 +221,26 @@ def test_exact_reach_is_the_default_table_without_a_database(tmp_path, monkeypat
 
     monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
     assert exact_reach() == TABLEBASE_SEEDS and D.database_reach() == -1
+
+
+def test_engine_probes_the_database_memory_mapped(tmp_path, monkeypatch, built):
+    """Past MAX_SUPPORTED the engine's table is the database on disk (here made to start at
+    7 seeds): the same search as with the in-memory table."""
+    from gamelab.oware import tablebase as T
+    from gamelab.oware.search import Engine
+
+    position = Position((1, 2, 0, 2, 0, 2, 0, 1, 0, 0, 0, 0), (20, 20), 0)  # South wins 28-20
+    in_memory = Engine(tablebase_seeds=8).search(position, depth=3)
+    shutil.copytree(D.database_dir(built[0]), D.database_dir(tmp_path))
+    monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
+    monkeypatch.setattr(T, "MAX_SUPPORTED", 6)
+    engine = Engine(tablebase_seeds=8)
+    assert isinstance(engine.tablebase.values.base, np.memmap | memoryview) or not (
+        engine.tablebase.values.flags.owndata
+    )
+    on_disk = engine.search(position, depth=3)
+    assert (on_disk.best_move, on_disk.score) == (in_memory.best_move, in_memory.score)
+    assert abs(on_disk.score) > 5000  # decided: the table answered
+    monkeypatch.setattr(T, "MAX_SUPPORTED", 4)
+    with pytest.raises(ValueError, match="has no level 9"):
+        Engine(tablebase_seeds=9)
