@@ -27,6 +27,13 @@ def _voltorb_oracle(game: Any) -> Any:
     return VoltorbOracle(game.generator, game.level)
 
 
+def _voltorb_bounds(game: Any) -> tuple[float, float, int]:
+    from gamelab.voltorb.rules import MAX_GENERATION_TRIES
+
+    high = 1.0 if game.objective == "win" else 50_000.0  # P(win), or coins
+    return 0.0, high, 26 * MAX_GENERATION_TRIES + 26  # (a deal may be drawn again)
+
+
 def _wordle(names: str = "gen1", rule: str = "standard") -> Any:
     from gamelab.wordle.state import WordleGame
 
@@ -37,6 +44,10 @@ def _wordle_oracle(game: Any) -> Any:
     from gamelab.wordle.oracle import WordleOracle
 
     return WordleOracle(game)
+
+
+def _wordle_bounds(game: Any) -> tuple[float, float, int]:
+    return -float(game.guess_limit + 1), -1.0, game.guess_limit + 1
 
 
 def _lattice(sequence: str = "HPHPPHHPHH", lattice: str = "square") -> Any:
@@ -51,6 +62,10 @@ def _lattice_oracle(game: Any) -> Any:
     return LatticeOracle(game)
 
 
+def _lattice_bounds(game: Any) -> tuple[float, float, int]:
+    return -1.0, float(game.length), game.length
+
+
 def _oware() -> Any:
     from gamelab.oware.state import OwareGame
 
@@ -63,11 +78,21 @@ def _oware_oracle(game: Any) -> Any:
     return OwareOracle()
 
 
+def _oware_bounds(game: Any) -> tuple[float, float, int]:
+    return -1.0, 1.0, 10_000
+
+
 def _yatzy(rules: str = "yatzy", players: int = 1) -> Any:
     from gamelab.yatzy.rules import get_rules
     from gamelab.yatzy.state import YatzyGame
 
     return YatzyGame(get_rules(str(rules)), int(players))
+
+
+def _yatzy_bounds(game: Any) -> tuple[float, float, int]:
+    if game.players == 2:
+        return -1.0, 1.0, 6 * 2 * game.rules.n_boxes
+    return 0.0, float(game.rules.max_score), 6 * game.rules.n_boxes
 
 
 def _yatzy_oracle(game: Any) -> Any:
@@ -88,7 +113,7 @@ VOLTORB = register_game(
         "Voltorb Flip",
         "Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
         _voltorb,
-        {"level": 1, "generator": "hgss"},
+        {"level": 1, "generator": "hgss", "objective": "win"},
         _voltorb_oracle,
         information="imperfect",
         chance=True,
@@ -99,6 +124,7 @@ VOLTORB = register_game(
         page="gamelab.web.api.voltorb",
         warmup="gamelab.voltorb.warmup:warm_up",
         report="gamelab.voltorb.report",
+        bounds=_voltorb_bounds,
     )
 )
 WORDLE = register_game(
@@ -120,6 +146,7 @@ WORDLE = register_game(
         page="gamelab.web.api.wordle",
         warmup="gamelab.wordle.warmup:warm_up",
         report="gamelab.wordle.report",
+        bounds=_wordle_bounds,
     )
 )
 LATTICE = register_game(
@@ -138,6 +165,7 @@ LATTICE = register_game(
         page="gamelab.web.api.lattice",
         warmup="gamelab.lattice.warmup:warm_up",
         report="gamelab.lattice.report",
+        bounds=_lattice_bounds,
     )
 )
 OWARE = register_game(
@@ -157,6 +185,7 @@ OWARE = register_game(
         page="gamelab.web.api.oware",
         warmup="gamelab.oware.warmup:warm_up",
         report="gamelab.oware.report",
+        bounds=_oware_bounds,
     )
 )
 YATZY = register_game(
@@ -178,6 +207,7 @@ YATZY = register_game(
         page="gamelab.web.api.yatzy",
         warmup="gamelab.yatzy.warmup:warm_up",
         report="gamelab.yatzy.report",
+        bounds=_yatzy_bounds,
     )
 )
 

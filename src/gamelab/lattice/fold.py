@@ -368,7 +368,13 @@ class FoldResult:
     def summary(self) -> str:
         """The result as the CLI prints it."""
         dim = "2D" if self.lattice == "square" else "3D"
-        head = f"{self.name} " if self.name else ""
+        head = ""
+        if self.name:
+            from gamelab.lattice.instances import get_benchmark
+
+            aliases = get_benchmark(self.name).aliases
+            also = f" (by length: {', '.join(aliases)})" if aliases else ""
+            head = f"benchmark {self.name}{also}: "
         known = "" if self.known_optimum is None else f" (best known {self.known_optimum})"
         how = {"proven (exhaustive)": "enumeration", "proven (cores)": "H-core threading"}.get(
             self.status, "bound"
