@@ -1,12 +1,13 @@
-"""MaskablePPO on every one-player environment: percent of optimal against training steps.
+"""Learners on the one-player environments: percent of optimal against training steps.
 
-A thin shell over :func:`gamelab.envs.learners.learning_curves` (the training, the evaluation
-and the store are described there) and :func:`gamelab.envs.baselines.leaderboard` (the random,
-heuristic, strong and optimal rows on the same evaluation episodes). Needs the ``rl`` extra
-(``pip install "gamelab[rl]"``). It prints the learning curves (the score at each checkpoint,
-with its 95% interval over seeds x episodes, and each seed's mean) and the learners'
-leaderboard; runs are kept in the results store (``GAMELAB_RESULTS``), so a second run reads
-them back and more seeds only train the new ones.
+A thin shell over :func:`gamelab.envs.learners.learning_curves` (the learners, the training,
+the evaluation and the store are described there) and :func:`gamelab.envs.baselines.leaderboard`
+(the random, heuristic, strong and optimal rows on the same evaluation episodes): MaskablePPO
+(sb3-contrib, no wrapper) on every environment, OpenSpiel's tabular Q-learner on the lattice.
+MaskablePPO needs the ``rl`` extra (``pip install "gamelab[rl]"``). It prints the learning
+curves (the score at each checkpoint, with its 95% interval over seeds x episodes, and each
+seed's mean) and the learners' leaderboard; runs are kept in the results store
+(``GAMELAB_RESULTS``), so a second run reads them back, and more seeds only train the new ones.
 
     nice -n 10 .venv/bin/python benchmarks/envs_learners.py --seeds 2 --checkpoints 0,4096,8192,16384
 """
@@ -20,8 +21,14 @@ from gamelab.core.parallel import Backend
 from gamelab.core.report import markdown_table
 from gamelab.core.results import ResultStore
 from gamelab.core.stats import format_estimate
-from gamelab.envs.baselines import LeaderboardSetting, leaderboard
-from gamelab.envs.learners import LearnerSetting, learners_table, learning_curves
+from gamelab.envs.baselines import ENVIRONMENT_NAMES, LeaderboardSetting, leaderboard
+from gamelab.envs.learners import (
+    LEARNER_ENVIRONMENTS,
+    LEARNERS,
+    LearnerSetting,
+    learners_table,
+    learning_curves,
+)
 
 
 def main() -> None:
@@ -34,55 +41,93 @@ def main() -> None:
     )
     parser.add_argument("--episodes", type=int, default=40, help="evaluation episodes")
     parser.add_argument("--only", help="one environment (a name of the leaderboard)")
+    parser.add_argument("--learner", choices=LEARNERS, help="one learner (default: both)")
+    parser.add_argument(
+        "--observation", default="default", help="MaskablePPO's observation option (docs/envs.md)"
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--no-store", action="store_true")
     parser.add_argument("--markdown", help="also write the tables to this file")
+    parser.add_argument("--plot", help="also draw the curves to this PNG file")
     args = parser.parse_args()
     try:
         checkpoints = tuple(int(c) for c in args.checkpoints.split(","))
-        setting = LearnerSetting(
-            environments=(args.only,) if args.only else LearnerSetting().environments,
-            checkpoints=checkpoints,
-            seeds=args.seeds,
-            episodes=args.episodes,
+        settings = [
+            LearnerSetting(
+                learner=learner,
+                environments=(args.only,) if args.only else (),
+                checkpoints=checkpoints,
+                seeds=args.seeds,
+                episodes=args.episodes,
+                observation=args.observation,
+            )
+            for learner in ([args.learner] if args.learner else LEARNERS)
+            if not args.only or args.only in LEARNER_ENVIRONMENTS[learner]
+            if args.learner or args.observation == "default" or learner == "MaskablePPO"
+        ]
+        if not settings:
+            raise ValueError(f"no learner trains on {args.only!r}")
+        environments = tuple(
+            n for n in ENVIRONMENT_NAMES if any(n in s.environments for s in settings)
         )
-        baselines = LeaderboardSetting(episodes=args.episodes, environments=setting.environments)
+        baselines = LeaderboardSetting(episodes=args.episodes, environments=environments)
     except ValueError as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    try:
-        import sb3_contrib  # noqa: F401
-    except ImportError:
-        print('error: the learners need the rl extra: pip install "gamelab[rl]"', file=sys.stderr)
-        raise SystemExit(2) from None
+    if any(s.learner == "MaskablePPO" for s in settings):
+        try:
+            import sb3_contrib  # noqa: F401
+        except ImportError:
+            print(
+                'error: MaskablePPO needs the rl extra: pip install "gamelab[rl]" '
+                "(or --learner QLearner)",
+                file=sys.stderr,
+            )
+            raise SystemExit(2) from None
     store = None if args.no_store else ResultStore()
     backend = Backend(workers=args.workers, quiet=True)
-    curves = learning_curves(setting, backend=backend, store=store)
+    all_curves = [learning_curves(s, backend=backend, store=store) for s in settings]
     board = leaderboard(baselines, backend=backend, store=store)
-    text = markdown_table(
-        ("environment", "steps", "score % (95% CI)", "each seed's score %", "mean return"),
-        [
+    text = ""
+    for curves in all_curves:
+        setting = curves.setting
+        text += markdown_table(
+            (
+                "environment",
+                "learner",
+                "steps",
+                "score % (95% CI)",
+                "each seed's score %",
+                "mean return",
+            ),
             [
-                p.environment,
-                f"{p.steps:,}",
-                format_estimate(p.score, ".1f"),
-                ", ".join(f"{s:.1f}" for s in p.seed_scores),
-                f"{p.mean_return:.3f}",
-            ]
-            for p in curves.points
-        ],
-    )
-    text += (
-        f"\n{setting.learner}, {setting.seeds} seeds, evaluated on episodes 0-{setting.episodes - 1}"
-        f" (greedy, masked); {curves.runs_computed} runs trained in this call, "
-        f"{curves.seconds:.0f} s.\n\n"
-    )
-    columns, rows = learners_table(curves, board)
+                [
+                    p.environment,
+                    setting.learner,
+                    f"{p.steps:,}",
+                    format_estimate(p.score, ".1f"),
+                    ", ".join(f"{s:.1f}" for s in p.seed_scores),
+                    f"{p.mean_return:.3f}",
+                ]
+                for p in curves.points
+            ],
+        )
+        text += (
+            f"\n{setting.learner} (observation {setting.observation!r}), {setting.seeds} seeds, "
+            f"evaluated on episodes "
+            f"0-{setting.episodes - 1} (greedy, masked); {curves.runs_computed} runs trained in "
+            f"this call, {curves.seconds:.0f} s.\n\n"
+        )
+    columns, rows = learners_table(all_curves, board)
     text += markdown_table(columns, rows)
     print(text)
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as fh:
             fh.write(text)
+    if args.plot:
+        from gamelab.envs.report import curves_figure
+
+        curves_figure(all_curves, board).savefig(args.plot, dpi=110)
 
 
 if __name__ == "__main__":

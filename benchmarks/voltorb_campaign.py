@@ -106,7 +106,10 @@ def main() -> None:
 
         keep = ("--write",)
         res["command"] = "python benchmarks/voltorb_campaign.py " + " ".join(
-            shlex.quote(a) for a in sys.argv[1:] if a not in keep
+            # a file by its name, not this machine's path
+            shlex.quote(Path(a).name if Path(a).is_absolute() else a)
+            for a in sys.argv[1:]
+            if a not in keep
         )
         res.pop("seconds", None)  # wall time of this run (mostly store reads on a rerun)
         path = Path(__file__).resolve().parent.parent / "src/gamelab/voltorb/data" / STUDY_FILE

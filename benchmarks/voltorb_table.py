@@ -27,6 +27,11 @@ from pathlib import Path
 TABLE = Path(__file__).resolve().parent.parent / "src" / "gamelab" / "voltorb" / "data"
 
 
+def _as_typed(arg: str) -> str:
+    """An argument as the recorded command shows it: a file by its name, not this machine's path."""
+    return Path(arg).name if Path(arg).is_absolute() else arg
+
+
 def _run(fn, item, blocks, level, phase, args, store):
     from gamelab.core.parallel import Backend, run_tasks
     from gamelab.voltorb.optimal_table import phase_seed
@@ -128,7 +133,9 @@ def main() -> None:
             "max_states": max(states),
             "complete": est["half_width"] <= args.target,
             "command": "python benchmarks/voltorb_table.py "
-            + " ".join(shlex.quote(a) for a in sys.argv[1:] if a not in ("--write", "--stored")),
+            + " ".join(
+                shlex.quote(_as_typed(a)) for a in sys.argv[1:] if a not in ("--write", "--stored")
+            ),
             "check": {
                 "control_block_0_sum": control[0]["sum"],
                 "gap_block_0_values": gap[0]["values"],
@@ -177,7 +184,9 @@ def main() -> None:
             "state_limit": args.state_limit,
             "target_half_width": args.target,
             "command": "python benchmarks/voltorb_table.py "
-            + " ".join(shlex.quote(a) for a in sys.argv[1:] if a not in ("--write", "--stored")),
+            + " ".join(
+                shlex.quote(_as_typed(a)) for a in sys.argv[1:] if a not in ("--write", "--stored")
+            ),
             "levels": sorted(keep + entries, key=lambda e: e["level"]),
         }
         TABLE.mkdir(parents=True, exist_ok=True)

@@ -7,8 +7,10 @@ the heap is a multiple of 4 (the oracle's values say so, and a test checks them 
 search of the whole game).
 
 ``tests/conftest.py`` imports this module, so :func:`register_game` below puts Nim beside the
-package's five games for the whole test run: the playout battery, the kernel registry's test
-and the environment checkers find it like any other game, with no line of theirs naming it.
+package's five games for the whole test run: the playout battery, the review, the kernel
+registry's test and OpenSpiel's registration (:func:`gamelab.envs.openspiel.register`, with
+OpenSpiel's own API checks in ``tests/envs/test_envs_openspiel.py``) find it like any other
+game; only that test's table of settings and shapes names it.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from functools import cache
 
 from gamelab.core.oracle import TableOracle
 from gamelab.core.state import TERMINAL, GameInfo, illegal, register_game
+from gamelab.envs.observers import GameView
 
 MAX_TAKE = 3
 
@@ -104,6 +107,25 @@ class NimOracle(TableOracle):
         return {a: -_value(state.heap - a - 1) for a in state.legal_actions()}
 
 
+class NimView(GameView):
+    """What a player sees (OpenSpiel's observers, :mod:`gamelab.envs.observers`): the heap, one
+    counter count one-hot, and whether it is this player's turn."""
+
+    def __init__(self, game: NimGame) -> None:
+        self.game = game
+
+    def pieces(self, mode: str) -> list[tuple[str, tuple[int, ...]]]:
+        return [("heap", (self.game.heap + 1,)), ("to_move", (2,))]
+
+    def fill(self, mode: str, inner: NimState, player: int, out: dict) -> None:
+        out["heap"][inner.heap] = 1.0
+        if not inner.is_terminal():
+            out["to_move"][(inner.player - player) % 2] = 1.0
+
+    def text(self, mode: str, inner: NimState, player: int) -> str:
+        return inner.to_text()
+
+
 def new_nim(heap: int = 7) -> NimGame:
     return NimGame(int(heap))
 
@@ -118,5 +140,7 @@ NIM = register_game(
         lambda game: NimOracle(),
         zero_sum=True,
         players=(2, 2),
+        bounds=lambda game: (-1.0, 1.0, game.heap),
+        view="toy_nim:NimView",
     )
 )

@@ -78,23 +78,55 @@ class _LazyGame(TyperGroup):
         return real.get_command(ctx, name) if isinstance(real, TyperGroup) else None
 
 
+def _panel(title: str, rows: list[tuple[str, str]], width: int) -> list[str]:
+    """A titled box of (name, text) rows, drawn as typer's rich help draws its panels, in plain
+    text (see :class:`_Gamelab`); the text column wraps at word boundaries."""
+    import textwrap
+
+    name_width = max(len(name) for name, _ in rows)
+    inner = width - 4  # "│ " and " │"
+    text_width = max(inner - name_width - 2, 20)
+    lines = ["╭─ " + title + " " + "─" * max(width - len(title) - 5, 0) + "╮"]
+    for name, text in rows:
+        wrapped = textwrap.wrap(text, text_width) or [""]
+        for i, part in enumerate(wrapped):
+            cell = f"{name if i == 0 else '':{name_width}}  {part}"
+            lines.append(f"│ {cell:{inner}} │")
+    lines.append("╰" + "─" * (width - 2) + "╯")
+    return lines
+
+
 class _Gamelab(TyperGroup):
     """The root group: `report`, `serve`, `warmup`, then one lazily loaded group per game.
 
-    Its help is click's plain text (``rich_markup_mode=None``): typer's rich help imports
-    rich's markdown and traceback machinery, which alone cost more than the 0.3 s that
-    ``gamelab --help`` may take (issue 23); every group below keeps rich help."""
+    Its own help (``gamelab --help``) is drawn in plain text in the same layout as the rich
+    help of every command below it: typer's rich help imports rich's markdown and traceback
+    machinery, which alone cost more than the 0.3 s that ``gamelab --help`` may take (the
+    commands below draw typer's rich help when their own help is asked for:
+    :func:`gamelab.cli_common.humane_help`)."""
 
-    def format_commands(self, ctx: Any, formatter: Any) -> None:
-        rows = []
+    plain_help = True
+
+    def format_help(self, ctx: Any, formatter: Any) -> None:
+        import shutil
+
+        width = max(min(shutil.get_terminal_size((80, 24)).columns, 100), 40)
+        options = [
+            (" ".join(param.opts), str(getattr(param, "help", "") or ""))
+            for param in self.get_params(ctx)
+        ]
+        commands = []
         for name in self.list_commands(ctx):
             command = self.get_command(ctx, name)
             if command is not None and not command.hidden:
                 text = command.short_help or (command.help or "").split("\n\n")[0]
-                rows.append((name, " ".join(text.split())))
-        if rows:
-            with formatter.section("Commands"):
-                formatter.write_dl(rows)
+                commands.append((name, " ".join(text.split())))
+        lines = ["", f" Usage: {ctx.command_path} [OPTIONS] COMMAND [ARGS]...", ""]
+        lines += [f" {line}" for line in _wrap(self.help or "", width - 2)] + [""]
+        lines += _panel("Options", options, width)
+        if commands:
+            lines += _panel("Commands", commands, width)
+        formatter.write("\n".join(lines) + "\n")
 
     def list_commands(self, ctx: Any) -> list[str]:
         own = super().list_commands(ctx)
@@ -106,6 +138,12 @@ class _Gamelab(TyperGroup):
         if found is None and name in _game_names() and _has_cli(name):
             found = _LazyGame(name)
         return found
+
+
+def _wrap(text: str, width: int) -> list[str]:
+    import textwrap
+
+    return textwrap.wrap(" ".join(text.split()), width)
 
 
 def _game_names() -> list[str]:
@@ -172,7 +210,10 @@ def report_command(
         bool, typer.Option("--quick", help="Small sample sizes: a few minutes on 2 cores.")
     ] = False,
     out: Annotated[
-        Path, typer.Option("--out", help="Directory for index.html, results.json and plots.")
+        Path,
+        typer.Option(
+            "--out", metavar="FOLDER", help="Folder for index.html, results.json and plots."
+        ),
     ] = Path("report"),
     only: Annotated[
         str | None, typer.Option("--only", help="Comma-separated games to include (default: all).")
@@ -278,7 +319,40 @@ class Terminated(KeyboardInterrupt):
 
 
 def _raise_terminated(signum: int, frame: object) -> None:
+    # Once: a second SIGTERM during the clean-up that the first started (workers stopped,
+    # results committed) would otherwise interrupt that clean-up with a traceback.
+    signal.signal(signal.SIGTERM, signal.SIG_IGN)
     raise Terminated()
+
+
+#: Narrower than this (or ``COLUMNS=0``, or not a number), the output is laid out for
+#: :data:`FALLBACK_COLUMNS` instead: rich would print nothing at 0 and cut values short ("4…")
+#: in a few columns; a terminal narrower than the layout wraps its lines, and nothing is lost.
+MIN_COLUMNS = 40
+FALLBACK_COLUMNS = 80
+
+
+def readable_columns() -> None:
+    """Replace an unreadable ``COLUMNS`` (see :data:`MIN_COLUMNS`) for this process."""
+    value = os.environ.get("COLUMNS")
+    if value is None:
+        return
+    try:
+        width = int(value)
+    except ValueError:
+        width = 0
+    if width < MIN_COLUMNS:
+        os.environ["COLUMNS"] = str(FALLBACK_COLUMNS)
+
+
+def _quiet_broken_pipe() -> None:
+    """The reader of stdout went away (``gamelab ... | head -1``): stop quietly with exit 0, as
+    ``head`` expects; what is still buffered goes nowhere instead of raising again at exit."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
 
 
 def main(argv: list[str] | None = None) -> None:
@@ -287,12 +361,20 @@ def main(argv: list[str] | None = None) -> None:
     previous = None
     if threading.current_thread() is threading.main_thread():
         previous = signal.signal(signal.SIGTERM, _raise_terminated)
+    readable_columns()
     if argv is None:  # the `gamelab` program itself (in-process callers keep their stderr)
         _install_compile_notice(args)
         global _heartbeat_wanted
         _heartbeat_wanted = "--quiet" not in args
     try:
-        _run(args)
+        try:
+            _run(args)
+        except BrokenPipeError:
+            _quiet_broken_pipe()
+            raise SystemExit(0) from None
+        except Terminated:  # arrived outside a command (while its module loaded, say)
+            print("error: terminated", file=sys.stderr)
+            raise SystemExit(143) from None
     except SystemExit as exc:
         if argv is None:
             _exit_now(_exit_code(exc.code))
@@ -389,6 +471,10 @@ class _Stopped(Exception):
         self.interrupt = interrupt
 
 
+class _PipeClosed(Exception):
+    """The reader of stdout left, carried past click (which would exit 1 on it)."""
+
+
 def _keep_interrupts(command: typer.core.TyperGroup) -> None:
     invoke = command.invoke
 
@@ -397,6 +483,8 @@ def _keep_interrupts(command: typer.core.TyperGroup) -> None:
             return invoke(ctx)
         except KeyboardInterrupt as exc:
             raise _Stopped(exc) from exc
+        except BrokenPipeError as exc:
+            raise _PipeClosed() from exc
 
     command.invoke = invoke_keeping_interrupts  # type: ignore[method-assign,assignment]
 
@@ -414,6 +502,8 @@ def _run(args: list[str]) -> None:
                 command.main(args=args, prog_name="gamelab", standalone_mode=False)
         except _Stopped as stopped:
             raise stopped.interrupt from None
+        except _PipeClosed:
+            raise BrokenPipeError() from None
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
     except typer.Abort:
@@ -443,6 +533,8 @@ def _run(args: list[str]) -> None:
             raise
         print(f"error: {_one_line(str(exc))}", file=sys.stderr)
         sys.exit(2)
+    except BrokenPipeError:
+        raise  # the reader of stdout left: main() ends quietly
     except OSError as exc:  # a file or folder the user named cannot be read or written
         if os.environ.get("GAMELAB_DEBUG"):
             raise

@@ -42,6 +42,7 @@ Cluster = Annotated[
     typer.Option(
         "--cluster",
         envvar="GAMELAB_CLUSTER",
+        metavar="ADDRESS",
         help="Dask scheduler address (tcp://host:8786) or local:N for an in-process LocalCluster "
         "with N worker processes. Default: $GAMELAB_CLUSTER, else local processes.",
     ),
@@ -66,11 +67,39 @@ _consoles: dict[str, Console] = {}
 def __getattr__(name: str) -> Any:
     if name in ("console", "err_console"):
         if name not in _consoles:
-            from rich.console import Console
-
-            _consoles[name] = Console(stderr=name == "err_console")
+            _consoles[name] = _whole_console(stderr=name == "err_console")
         return _consoles[name]
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def _pipe_closed(console: Console) -> None:
+    """A rich console's answer to a closed stdout (`gamelab ... | head -1`): stop printing and
+    let `gamelab.cli.main` end the command quietly with exit 0, as `head` expects (rich's own
+    answer exits 1). The error carries no errno, so click passes it on instead of exiting 1."""
+    console.quiet = True
+    raise BrokenPipeError()
+
+
+def _whole_console(stderr: bool) -> Console:
+    """A rich console that never cuts a table's values short: a cell too wide for its column
+    wraps inside the cell (``overflow="fold"``) instead of ending in "…" (rich's default), so a
+    narrow terminal shows every value whole."""
+    from rich.console import Console
+    from rich.table import Table
+
+    class WholeConsole(Console):
+        def print(self, *objects: Any, **kwargs: Any) -> None:
+            for table in objects:
+                if isinstance(table, Table):
+                    for column in table.columns:
+                        if column.overflow == "ellipsis":
+                            column.overflow = "fold"
+            super().print(*objects, **kwargs)
+
+        def on_broken_pipe(self) -> None:
+            _pipe_closed(self)
+
+    return WholeConsole(stderr=stderr)
 
 
 def backend(workers: int | None, cluster: str | None, quiet: bool) -> Backend:
@@ -130,6 +159,11 @@ def check_number_options(ctx: typer.Context) -> None:
         if kind is float and not math.isfinite(value):
             raise typer.BadParameter(f"{value} is not a finite number", ctx=ctx, param=param)
         limit = MAX_INT_OPTION if kind is int else MAX_FLOAT_OPTION
+        if kind is float and param.min is None and _metavar(param) == "SECONDS" and value <= 0:
+            # a duration without a declared minimum: 0 is no time at all
+            raise typer.BadParameter(
+                f"{value:g} is not allowed: more than 0 seconds", ctx=ctx, param=param
+            )
         lo = 0 if param.min is None else param.min
         hi = limit if param.max is None else param.max
         if not lo <= value <= hi:  # the bound that was crossed, not an internal range
@@ -141,8 +175,9 @@ def check_number_options(ctx: typer.Context) -> None:
 
 
 def _metavar(param: Any) -> str | None:
-    """What the help shows for a parameter's value: a word a person understands (``N``,
-    ``SECONDS``, ``FILE``, ``TEXT``), never a Python type tag; nothing for a flag."""
+    """What the help shows for a parameter's value: a word only where the option's name does not
+    say it all (``SECONDS`` for a time, ``FILE`` for a path, the option's own ``metavar=``);
+    never a type tag (``TEXT``, ``N``, ``INTEGER``): a number's range is shown on its own."""
     if getattr(param, "is_flag", False) or getattr(param, "count", False):
         return None
     if param.metavar:
@@ -151,15 +186,24 @@ def _metavar(param: Any) -> str | None:
     annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
     text = str(annotation)
     name = param.name or ""
-    if kind is int:
-        word = "N"
-    elif kind is float:
-        word = "SECONDS" if any(t in name for t in ("time", "seconds", "budget")) else "X"
+    if kind is float and any(t in name for t in ("time", "seconds", "budget")):
+        word = "SECONDS"
     elif "Path" in text:
-        word = "FOLDER" if name == "out" and "report" in text else "FILE"
+        word = "FILE"
     else:
-        word = "TEXT"
+        return None
     return word + ("..." if "list" in text else "")
+
+
+def _reflow(text: str | None) -> str | None:
+    """Help text with each paragraph on one line (rich help would keep the docstring's line
+    breaks and print ragged lines); a paragraph marked ``\b`` keeps its lines."""
+    if not text:
+        return text
+    import inspect
+
+    paragraphs = inspect.cleandoc(text).split("\n\n")
+    return "\n\n".join(p if p.startswith("\b") else " ".join(p.split()) for p in paragraphs)
 
 
 def _range(param: Any) -> str | None:
@@ -177,9 +221,96 @@ def _range(param: Any) -> str | None:
     return f"{lo:,}–{hi:,}"
 
 
+def _usage_name(param: Any) -> str:
+    """An argument in the usage line as help texts write it (``SEQUENCE``, ``[GAMES]...``),
+    not typer's ``{SEQUENCE}``."""
+    name = str(param.metavar or (param.name or "value").upper())
+    name = name if param.required else f"[{name}]"
+    return name + ("..." if param.nargs != 1 else "")
+
+
+def _compact_options_panel(
+    *, name: str, params: list[Any], ctx: Any, markup_mode: Any, console: Any
+) -> None:
+    """typer's options panel in three columns (the option with its short and negative forms,
+    its value, its help), so that the help gets the width at 80 columns: typer's own gives
+    the short and the ``--no-`` forms a column each and leaves the text a fifth of the line."""
+    from rich.panel import Panel
+    from rich.table import Table
+    from rich.text import Text
+    from typer import rich_utils as ru
+
+    rows: list[list[Any]] = []
+    for param in params:
+        if param.param_type_name == "argument":
+            label = str(param.metavar or (param.name or "").upper())
+        else:
+            opts = sorted(param.opts, key=lambda o: not o.startswith("--"))
+            label = ", ".join(opts)
+            if param.secondary_opts:
+                label += "\n" + ", ".join(param.secondary_opts)
+        value = Text(style=ru.STYLE_TYPES, overflow="fold")
+        shown = param.display_type_rich(ctx=ctx)
+        if shown is not None:
+            value.append(shown)
+        range_text = param._get_number_range_help_str()
+        if range_text:
+            value.append(f"{' ' if shown else ''}[{range_text}]")
+        if param.required:
+            value.append(f"{' ' if value.plain else ''}{ru.REQUIRED_SHORT_STRING}")
+        help_text = ru._get_parameter_help(param=param, ctx=ctx, markup_mode=markup_mode)
+        for item in getattr(help_text, "renderables", []):
+            if isinstance(item, Text):
+                item.overflow = "fold"  # a long token wraps; it is never cut with "…"
+        rows.append([ru.highlighter(label), ru.types_highlighter(value), help_text])
+    if not rows:
+        return
+    table = Table(
+        highlight=True, show_header=False, expand=True, box=None, pad_edge=False, padding=(0, 1)
+    )
+    table.add_column(no_wrap=True)
+    table.add_column(no_wrap=True)
+    table.add_column(ratio=1, overflow="fold")
+    for row in rows:
+        table.add_row(*row)
+    console.print(
+        Panel(table, border_style=ru.STYLE_OPTIONS_PANEL_BORDER, title=name, title_align="left")
+    )
+
+
+def _compact_help(command: Any) -> None:
+    """Draw `command`'s rich help with :func:`_compact_options_panel` (installed in typer's
+    help module when a help is shown: importing it costs a tenth of a second)."""
+
+    if getattr(command, "plain_help", False):  # `gamelab --help` draws its own, cheaply
+        return
+    format_help = command.format_help
+
+    def format_compact_help(ctx: Any, formatter: Any) -> Any:
+        from rich.console import Console
+        from typer import rich_utils
+
+        if hasattr(command, "rich_markup_mode") and command.rich_markup_mode is None:
+            command.rich_markup_mode = "rich"  # a command of the root (report, serve, warmup)
+
+        rich_utils._print_options_panel = _compact_options_panel
+        Console.on_broken_pipe = _pipe_closed  # type: ignore[method-assign,assignment]
+        return format_help(ctx, formatter)
+
+    command.format_help = format_compact_help
+
+
 def humane_help(command: Any) -> None:
-    """Metavars and ranges in `command`'s help a person understands (see :func:`_metavar`)."""
+    """Metavars and ranges in `command`'s help a person understands (see :func:`_metavar`),
+    its text reflowed (see :func:`_reflow`)."""
+    command.help = _reflow(command.help)
+    command.short_help = _reflow(command.short_help)
+    _compact_help(command)
     for param in command.params:
+        if getattr(param, "help", None):
+            param.help = _reflow(param.help)
+        if param.param_type_name == "argument" and hasattr(param, "_usage_display_name"):
+            param._usage_display_name = lambda param=param: _usage_name(param)
         label = _metavar(param)
         param.display_type_rich = lambda ctx, label=label: label
         if _number_kind(param) is not None:

@@ -40,6 +40,7 @@ OR = "tests/oware/test_oware_rules.py::"
 VW = "tests/voltorb/test_voltorb_wide.py::"
 OS = "tests/oware/test_oware_search.py::"
 OT = "tests/oware/test_oware_tablebase.py::"
+OD = "tests/oware/test_oware_tablebase_disk.py::"
 YT = "tests/yatzy/test_yatzy_turn_kernels.py::"
 YP = "tests/yatzy/test_yatzy_play.py::"
 TW = "tests/test_kernel_twins.py::"
@@ -264,6 +265,18 @@ TWINS: dict[str, dict[str, Twin]] = {
             OT + "test_tablebase_matches_exhaustive_search",
             variant_of="_tablebase_kernels.tb_board_value",
         ),
+        "_tablebase_kernels.next_board": _t(
+            "gamelab.oware._tablebase_kernels.next_board_python",
+            OD + "test_next_board_walks_the_rank_order",
+        ),
+        "_tablebase_kernels.level_captures_kernel": _t(
+            "gamelab.oware._tablebase_kernels.level_captures_python",
+            OD + "test_level_kernels_match_twins",
+        ),
+        "_tablebase_kernels.level_sweep_kernel": _t(
+            "gamelab.oware._tablebase_kernels.level_sweep_python",
+            OD + "test_level_kernels_match_twins",
+        ),
     },
     "yatzy": {
         "_vector_kernels.step_games": _t(
@@ -477,7 +490,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "search_root and build_level",
         "_search_kernels.evaluate": "dispatches to blog_eval / auale_eval inside search_root",
         "_tablebase_kernels.rank_board": "board index inside build_level, tb_board_value and "
-        "search_root (round trip: test_rank_unrank_round_trip)",
+        "search_root (round trip: test_rank_unrank_round_trip; its readable twin rank_board_python "
+        "is compared in test_next_board_walks_the_rank_order)",
         "_tablebase_kernels.unrank_board": "board from its index inside build_level",
     },
     "yatzy": {

@@ -50,7 +50,7 @@ SECTIONS = (*GAMES, "envs")
 @dataclass
 class SectionSummary:
     game: str
-    status: str  # ok or failed
+    status: str  # ok, failed, or why nothing was computed ("not computed in the quick report")
     seconds: float
     headline: str
 
@@ -143,7 +143,7 @@ def run_report(
     finally:
         if staged.exists():  # interrupted, or a report that was not published
             shutil.rmtree(staged, ignore_errors=True)
-    if any(s.status != "ok" for s in summary.sections):
+    if any(s.status == "failed" for s in summary.sections):
         raise SystemExit(1)
     return summary
 
@@ -203,7 +203,7 @@ def _write_report(
     report.pending = []
     report.meta["seconds"] = round(time.monotonic() - started, 1)
     report.write()
-    failed = any(s.status != "ok" for s in report.sections)
+    failed = any(s.status == "failed" for s in report.sections)
     index, kept = _publish(staged, out, failed=failed and not progressive)
     summary = ReportSummary(
         index=str(index),
@@ -221,7 +221,7 @@ def _write_report(
         for col in ("game", "status", "seconds", "headline"):
             table.add_column(col)
         for s in report.sections:
-            table.add_row(s.title, s.status, f"{s.seconds:.1f}", s.headline)
+            table.add_row(s.title, s.status, f"{s.seconds:.1f}" if s.computed else "—", s.headline)
         if not report.sections:
             console.print("No game sections are installed yet; the report says so.")
         else:

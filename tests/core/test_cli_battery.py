@@ -10,6 +10,7 @@ other option keeps its default, or a valid value where it is required.
 from __future__ import annotations
 
 import os
+import re
 import sqlite3
 import types
 import typing
@@ -131,6 +132,18 @@ def test_help(path, gamelab_cli):
         "9223372036854775807",
     ):
         assert tag not in r.stdout, f"{' '.join(path)} --help shows {tag!r}"
+    # issue 50: no type tag where the name says it all, no internal names, no markup leaks
+    for leak in (" TEXT ", " INTEGER", " FLOAT", "``", "gamelab.", "{", "…"):
+        assert leak not in r.stdout, f"{' '.join(path)} --help shows {leak!r}"
+    assert not re.search(r"`[a-z]+_[a-z_]+`", r.stdout), f"{' '.join(path)}: a Python name"
+
+
+def test_root_help_is_drawn_like_the_groups(gamelab_cli):
+    r = gamelab_cli("--help")
+    assert r.returncode == 0
+    for panel in ("╭─ Options", "╭─ Commands"):
+        assert panel in r.stdout
+    assert " TEXT" not in r.stdout and "report" in r.stdout and "yatzy" in r.stdout
 
 
 @pytest.mark.parametrize(

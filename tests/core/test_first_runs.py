@@ -150,7 +150,7 @@ def test_help_loads_no_game_and_no_heavy_library():
     assert r.returncode == 0, r.stderr
     assert r.stdout.strip().splitlines()[-1] == "[]"
     for game in ("voltorb", "wordle", "lattice", "oware", "yatzy"):
-        assert f"\n  {game} " in r.stdout  # listed all the same
+        assert f"│ {game} " in r.stdout  # listed all the same
 
 
 def test_the_games_listed_help_is_each_groups_own():

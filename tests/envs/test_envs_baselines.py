@@ -107,6 +107,7 @@ def test_report_section_shows_the_leaderboard_and_the_quick_report_leaves_it_out
         quick = report.section("envs-quick", envs_report.TITLE)
         envs_report.build(quick, ReportContext(True, 0, Backend(workers=1, quiet=True), store))
         assert quick.headline.startswith("in the full report")
+        assert quick.status == "not computed in the quick report" and not quick.computed
         assert "tables" not in quick.data
         monkeypatch.setattr(
             envs_report,

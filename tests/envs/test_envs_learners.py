@@ -309,12 +309,16 @@ LATTICE = "LatticeFold HPHPPHHPHPPH"
 @pytest.mark.parametrize(
     ("kwargs", "message"),
     [
-        ({"environments": ("Chess",)}, r"unknown environment\(s\) 'Chess'; allowed: VoltorbFlip"),
+        ({"environments": ("Chess",)}, r"'Chess' for MaskablePPO; allowed: VoltorbFlip"),
+        (
+            {"environments": ("VoltorbFlip level 3",), "learner": "QLearner"},
+            r"'VoltorbFlip level 3' for QLearner; allowed: LatticeFold HPHPPHHPHPPH$",
+        ),
         ({"checkpoints": (0, 100, 50)}, "checkpoints must be increasing step counts"),
         ({"checkpoints": ()}, "checkpoints must be increasing step counts"),
         ({"seeds": 0}, "seeds must be 1 to 100"),
         ({"episodes": 0}, "episodes must be 1 to 10,000"),
-        ({"learner": "DQN"}, "unknown learner 'DQN'; allowed: MaskablePPO"),
+        ({"learner": "DQN"}, "unknown learner 'DQN'; allowed: MaskablePPO, QLearner"),
     ],
 )
 def test_bad_learner_settings_say_what_is_allowed(kwargs, message):
@@ -343,7 +347,7 @@ def test_learning_curves_are_stored_and_read_back(tmp_path):
         assert again.runs_computed == 0 and again.points == curves.points
         assert learners.stored_curves(setting, store).points == curves.points
         board = leaderboard(LeaderboardSetting(episodes=2, environments=(LATTICE,)), store=store)
-    columns, rows = learners.learners_table(curves, board)
+    columns, rows = learners.learners_table([curves], board)
     assert [r[1] for r in rows] == [
         "optimal",
         "strong (= heuristic)",
@@ -364,8 +368,12 @@ def test_the_report_reads_the_learners_from_the_store_without_training(tmp_path,
     from gamelab.envs import report as envs_report
     from gamelab.envs.baselines import LeaderboardSetting
 
-    setting = learners.LearnerSetting(environments=(LATTICE,), seeds=2, episodes=2)
-    monkeypatch.setattr(learners, "LearnerSetting", lambda: setting)
+    real = learners.LearnerSetting
+
+    def setting_of(learner):
+        return real(learner=learner, environments=(LATTICE,), seeds=2, episodes=2)
+
+    monkeypatch.setattr(learners, "LearnerSetting", setting_of)
     monkeypatch.setattr(
         envs_report,
         "setting_of",
@@ -388,19 +396,72 @@ def test_the_report_reads_the_learners_from_the_store_without_training(tmp_path,
         before = report.section("before", envs_report.TITLE)
         envs_report.build(before, ctx)
         assert "learners" not in before.data["tables"]
-        params = learners.run_params(setting, learners._BY_NAME[LATTICE])
-        for seed in range(2):
-            run = [
-                [steps, [episode(10.0 * (c + 1) + seed)] * 2]
-                for c, steps in enumerate(setting.checkpoints)
-            ]
-            store.put(learners.EXPERIMENT, params, seed, run)
+        for learner, offset in (("MaskablePPO", 0.0), ("QLearner", 50.0)):
+            setting = setting_of(learner)
+            params = learners.run_params(setting, learners._BY_NAME[LATTICE])
+            for seed in range(2):
+                run = [
+                    [steps, [episode(offset + 10.0 * (c + 1) + seed)] * 2]
+                    for c, steps in enumerate(setting.checkpoints)
+                ]
+                store.put(learners.EXPERIMENT, params, seed, run)
+            if learner == "MaskablePPO":  # one learner stored: its rows, and a note on the other
+                partial = report.section("partial", envs_report.TITLE)
+                envs_report.build(partial, ctx)
+                assert [r[1] for r in partial.data["tables"]["learners"]["rows"]][-1] == learner
         section = report.section("envs", envs_report.TITLE)
         envs_report.build(section, ctx)
     table = section.data["tables"]["learners"]
-    last = table["rows"][-1]
-    assert last[1] == "MaskablePPO" and last[2] == "16,384 steps x 2 seeds"
-    assert last[3].startswith("40.5 [")  # the last checkpoint: seeds' 40 and 41
+    ppo, q = table["rows"][-2:]
+    assert ppo[1] == "MaskablePPO" and ppo[2] == "16,384 steps x 2 seeds"
+    assert ppo[3].startswith("40.5 [")  # the last checkpoint: seeds' 40 and 41
+    assert q[1] == "QLearner" and q[3].startswith("90.5 [")
     assert (
         tmp_path / "out" / section.data["figures"]["learning_curves"]["file"]
     ).stat().st_size > 1000
+
+
+def test_openspiels_q_learner_learns_to_fold():
+    """OpenSpiel's tabular Q-learner on the registered lattice game, evaluated on the Gymnasium
+    environment's episodes: a short budget already beats the untrained table, and a run is a
+    function of its seed."""
+    pytest.importorskip("pyspiel")
+    from gamelab.envs import learners
+
+    setting = learners.LearnerSetting(
+        learner="QLearner", checkpoints=(0, 3000), seeds=1, episodes=2
+    )
+    curves = learners.learning_curves(setting)
+    first, last = curves.points
+    assert first.steps == 0 and last.steps == 3000
+    assert last.score.value > first.score.value  # (seed 0: 33.3 against 25.0)
+    run = learners.train_run(("QLearner", LATTICE, 0, (0, 3000), 2))
+    assert run == learners.train_run(("QLearner", LATTICE, 0, (0, 3000), 2))
+
+
+@pytest.mark.slow  # a full rollout of 2,048 steps and its training (skipped without the extra)
+def test_the_docs_recipe_runs():
+    """docs/envs.md's recipe, with 64 steps for 16,384 (its learner needs the rl extra)."""
+    pytest.importorskip("sb3_contrib")
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "docs" / "envs.md").read_text(encoding="utf-8")
+    block = text.split("**The recipe**", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    assert len(block.strip().splitlines()) <= 14 and ".learn(16_384)" in block
+    scope: dict = {"print": lambda *a: scope.setdefault("printed", a)}
+    exec(compile(block.replace(".learn(16_384)", ".learn(64)"), "docs/envs.md", "exec"), scope)
+    assert 0.0 <= scope["printed"][0] <= 100.0
+
+
+def test_a_learner_observation_option_is_checked_and_keyed():
+    from gamelab.envs import learners
+
+    with pytest.raises(ValueError, match="unknown observation 'grid' for VoltorbFlip level 3"):
+        learners.LearnerSetting(observation="grid")
+    with pytest.raises(ValueError, match="QLearner observes OpenSpiel's tensor"):
+        learners.LearnerSetting(learner="QLearner", observation="grid")
+    lattice = learners._BY_NAME[LATTICE]
+    plain = learners.LearnerSetting(environments=(LATTICE,))
+    grid = learners.LearnerSetting(environments=(LATTICE,), observation="grid")
+    assert "observation" not in learners.run_params(plain, lattice)  # older runs keep their key
+    assert learners.run_params(grid, lattice)["observation"] == "grid"

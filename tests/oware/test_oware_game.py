@@ -261,3 +261,22 @@ def test_47_3_a_review_is_the_same_twice_and_honours_the_players_a_record_names(
     assert load_record(text).players == ["human", "engine:depth=2"]
     with pytest.raises(ValueError, match="players are two names"):
         review_game(START_TEXT, *ABAPA, moves, depth=2, players=["human"])
+
+
+def test_47_10_every_legal_move_ranked_exact_in_the_tablebase_best_first():
+    """Issue 47, item 10: the analysis ranks every legal move, exact where the tablebase (or
+    the end of the game) decides it."""
+    endgame = "1-0-2-0-0-1-2-1-0-3-0-1-20-17-S"
+    a = analyse_position(endgame, depth=4, rank=True)
+    p = Position.from_text(endgame, Rules())
+    assert sorted(v.move for v in a.ranking) == [move_letter(0, m) for m in p.legal_moves()]
+    assert all(v.exact for v in a.ranking)
+    scores = [v.score for v in a.ranking]
+    assert scores == sorted(scores, reverse=True)
+    for v in a.ranking:  # each value is the tablebase's verdict after the move
+        child = p.play("ABCDEF".index(v.move))
+        final = exact_verdict(child).final if not child.is_over() else list(child.result())
+        assert f"{final[0]}-{final[1]}" in v.text
+    opening = analyse_position("start", depth=3, rank=True)
+    assert len(opening.ranking) == 6 and opening.ranking[0].move == opening.analysis.best_move_text
+    assert analyse_position("start", depth=2).ranking is None

@@ -151,7 +151,7 @@ def test_a_pasted_position_is_analysed_and_a_bad_one_explained(page):
     page.fill("#an-position", position)
     page.fill("#an-time", "0.2")
     page.click("#an-go")
-    page.locator("#an-result td[data-key='principal variation']").wait_for()
+    page.locator("#an-result td[data-key='the expected line']").wait_for()
     api = page.request.post("/api/oware/analyse", data={"position": position, "time": 0.2}).json()
     assert (
         page.locator("#an-result td[data-key='best move']").inner_text()
@@ -508,3 +508,47 @@ def test_oware_47_4_every_verdict_names_whose_advantage_it_is(page):
         assert re.match(
             r"^(South|North) (gave away|let a won|walked into)", lost.nth(i).inner_text()
         )
+
+
+def test_oware_47_10_analysis_ranks_every_move_and_drops_an_old_result_on_error(page):
+    """Issue 47, item 10: Analysis kept the old result under an "invalid position" error and
+    showed only the best move. It now ranks every legal move (exact from the tablebase where
+    it applies), as the API does, and an error leaves no result beside it."""
+    _ready(page)
+    page.click("#tab-analysis")
+    endgame = "1-0-2-0-0-1-2-1-0-3-0-1-20-17-S"  # 11 seeds on the board: in the tablebase
+    page.fill("#an-position", endgame)
+    page.locator("#an-board input").first.press("Enter")  # Enter in a house of the editor
+    page.locator("#an-ranking tbody tr").first.wait_for()
+    want = page.request.post(
+        "/api/oware/analyse", data={"position": endgame, "depth": 4, "rank": True}
+    ).json()["ranking"]
+    rows = page.locator("#an-ranking tbody tr")
+    shown = [(rows.nth(i).get_attribute("data-move"), rows.nth(i).locator("td").nth(1).inner_text())
+             for i in range(rows.count())]  # fmt: skip
+    assert shown == [(v["move"], v["text"]) for v in want]  # exact values: the same at any depth
+    assert all(v["exact"] for v in want) and len(want) == 3
+    assert page.evaluate("document.activeElement.matches('#an-board input')")  # focus kept
+    assert "nodes/s" not in page.locator("#an-result").inner_text()  # behind "details"
+    page.fill("#an-position", "4-4-4-4-4-4-4-4-4-4-4-4-0-S")
+    page.click("#an-go")
+    page.locator("#an-position + .field-error").wait_for(state="visible")
+    wait_until(page, "!document.querySelector('#an-result').textContent")
+
+
+def test_oware_47_10_keyboard_focus_stays_on_the_board_and_the_ranking_follows_the_game(page):
+    """Issue 47, item 10: Enter on a house sowed it but the board was drawn anew and the
+    keyboard's place was lost; the ranking is also offered beside a game in progress."""
+    _ready(page)
+    page.check("#rank-live")
+    page.locator("#live-table tbody tr").first.wait_for()
+    assert page.locator("#live-table tbody tr").count() == 6
+    page.locator('#board .ow-house[data-house="C"]').focus()
+    page.keyboard.press("Enter")
+    wait_until(
+        page, f"document.querySelector('#board').dataset.moves.split(' ').length === 2 && {MY_TURN}"
+    )
+    assert page.evaluate("document.activeElement.closest('#board') !== null")
+    wait_until(page, "document.querySelectorAll('#live-table tbody tr').length > 0")
+    legal = page.locator("#board .ow-house.playable").count()
+    assert page.locator("#live-table tbody tr").count() == legal

@@ -222,7 +222,7 @@ def test_wordle_5_the_live_game_s_word_lists_by_name_answered_from_shipped_strat
             f"() => document.querySelector('#assist-count').textContent === '{api['candidates']}'"
         )
         assert page.locator("#assist-next").inner_text().startswith(api["next"]["name"])
-        assert "cached table" in page.locator("#assist-method").inner_text()
+        assert "looked up" in page.locator("#assist-method").inner_text()
         page.click("#assist-reset")
     # the analysis settings: the blog colours allow only the strict hard mode (daily's
     # blog strict table is shipped too: no background build is started)
@@ -475,3 +475,211 @@ def test_screenshot_wordle_page(page):
     expected = _advice_of(page, "daily", "off", [{"guess": "レントラー", "colours": "00100"}])
     assert page.locator("#assist-count").inner_text() == str(expected["candidates"])
     save_screenshot(page, "wordle-page.png")
+
+
+# ---------------------------------------------------------------- issue 47, Wordle
+
+
+def test_issue_47_item_8_no_double_guess_no_unchecked_colours_no_stale_review(page):
+    page.goto("/wordle")
+    # Enter twice at once adds the guess once
+    page.locator("#assist-name").fill("レントラー")
+    page.locator("#assist-name").press("Enter")
+    page.locator("#assist-name").press("Enter")
+    page.locator("#assist-rows .pw-row").first.wait_for()
+    page.wait_for_function("document.querySelector('#assist-name').value === ''")
+    assert page.locator("#assist-rows .pw-row").count() == 1
+    # the same name again: refused, with the reason
+    page.locator("#assist-name").fill("rentoraa")
+    page.locator("#assist-add").click()
+    page.locator("#assist .field-error", has_text="is already guess 1").wait_for()
+    assert page.locator("#assist-rows .pw-row").count() == 1
+    # colours clicked in but not checked: "Add this guess" is gone, and a new guess checks them
+    # first (00120 fits no answer of the default game: refused, nothing added on top of it)
+    page.locator("#assist-rows .pw-digits").first.fill("00120")
+    page.locator("#assist-rows .pw-digits").first.dispatch_event("change")
+    assert page.locator("#assist-use").is_hidden()
+    page.locator("#assist-name").fill("pikachuu")
+    page.locator("#assist-add").click()
+    page.wait_for_function("document.querySelector('#assist-error').hidden === false")
+    assert page.locator("#assist-rows .pw-row").count() == 1
+    # "nidoran f" is a name
+    r = page.request.post("/api/wordle/resolve", data={"names": "daily", "text": "nidoran f"})
+    assert r.ok and r.json()["name"] == "ニドラン♀"
+    # the Review tab: the page's own example fits the default game; a bad text hides the table
+    page.click("#tab-review")
+    example = page.locator("#review p.muted code").first.inner_text()
+    page.locator("#review-text").fill(example)
+    page.click("#review-run")
+    page.locator("#review-table").wait_for(state="visible")
+    page.locator("#review-text").fill("rentoraa 00120")  # fits no answer of this game
+    page.click("#review-run")
+    page.locator("#review .field-error:visible").first.wait_for()
+    assert page.locator("#review-table").is_hidden() and page.locator("#review-summary").is_hidden()
+
+
+def row_colours(page, k):
+    """The colours of Play row k as digits, read from its tiles' labels."""
+    labels = page.locator(f'#play-board [data-row="{k}"] .pw-tile').evaluate_all(
+        "tiles => tiles.map(t => t.className)"
+    )
+    return "".join(str(["grey", "yellow", "green"].index(c.split()[-1])) for c in labels)
+
+
+def test_issue_47_items_6_7_15_tabs_back_arrows_and_the_history_of_games(page):
+    answer = answer_of_seed(pokemon_word_list(parse_names("gen1-4")), 11)
+    page.goto(f"{POST_PAGE}&tab=play&seed=11")
+    page.locator("#play-board .pw-row").first.wait_for()
+    for k, guess in enumerate(("jiiransu", answer)):
+        page.locator("#play-name").fill(guess)
+        page.locator("#play-name").press("Enter")
+        page.locator("#play-name").press("Enter")  # twice: one guess
+        page.locator(f'#play-board [data-row="{k}"] .pw-en').wait_for()
+    page.locator("#play-status").wait_for(state="visible")
+    assert page.locator("#play-board .pw-row .pw-en").count() == 2
+    page.click("#tab-history")
+    panel = page.locator("#history-panel")
+    page.wait_for_function(
+        "document.querySelector('#history-panel td.history-luck')?.textContent !== '—'"
+    )
+    assert panel.locator(".history-stats").inner_text().startswith("1 game · 1 win (100 %)")
+    row = panel.locator("tbody tr")
+    assert "seed 11" in row.inner_text() and "found in 2" in row.inner_text()
+    review = page.request.post(
+        "/api/wordle/review",
+        data={
+            "names": "gen1-4",
+            "history": [
+                {"guess": "ジーランス", "colours": row_colours(page, 0)},
+                {"guess": answer, "colours": "22222"},
+            ],
+        },
+    ).json()
+    lost = f"{review['total_lost']:.2f}".rstrip("0").rstrip(".")
+    assert panel.locator("td.history-skill").inner_text() == (
+        "every guess optimal" if lost == "0" else f"{lost} guesses lost to the best play"
+    )
+    assert panel.locator("td.history-luck").inner_text().startswith(("lucky", "unlucky", "even"))
+    # Back: to the Play tab, still the same game; the arrow keys switch tabs
+    page.go_back()
+    page.locator("#play").wait_for(state="visible")
+    assert page.locator("#play-board .pw-row .pw-en").count() == 2
+    page.locator("#tab-play").focus()
+    page.keyboard.press("ArrowLeft")
+    page.locator("#assist").wait_for(state="visible")
+    page.keyboard.press("End")
+    page.locator("#history").wait_for(state="visible")
+
+
+def test_issue_47_item_15_one_candidate_and_a_luck_of_nothing_in_plain_words(page):
+    """A luck that rounds to nothing is shown plain (never a red "-0.000"), and one candidate is
+    singular; the server's answers are changed only in those two figures."""
+
+    def tiny_luck(route):
+        doc = route.fetch().json()
+        doc["steps"][0]["luck"] = -0.00004
+        route.fulfill(json=doc)
+
+    def one_left(route):
+        doc = route.fetch().json()
+        doc["candidates"] = 1
+        route.fulfill(json=doc)
+
+    page.route("**/api/wordle/review", tiny_luck)
+    page.route("**/api/wordle/advice", one_left)
+    page.goto(f"{POST_PAGE}&tab=play&seed=11")
+    page.locator("#play-board .pw-row").first.wait_for()
+    page.click("#play-hint")
+    page.locator("#play-hint-text").wait_for(state="visible")
+    assert " 1 candidate left" in page.locator("#play-hint-text").inner_text()
+    page.click("#tab-review")
+    page.locator("#review-text").fill("rentoraa 01001")
+    page.click("#review-run")
+    cell = page.locator("#review-table tbody tr").first.locator("td").nth(7)
+    cell.wait_for()
+    assert cell.inner_text() == "0.000" and cell.get_attribute("class") is None
+
+
+def _contrast(fg, bg):
+    """WCAG contrast ratio of two CSS rgb() colours."""
+
+    def luminance(css):
+        r, g, b = (int(x) / 255 for x in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+#: each text's colour, the first opaque background behind it, and the opacity it is drawn with
+TEXT_COLOURS_JS = """(selectors) => selectors.map((s) => {
+  const el = document.querySelector(s);
+  let bg = 'rgb(255, 255, 255)', opacity = 1;
+  for (let e = el; e; e = e.parentElement) {
+    const st = getComputedStyle(e);
+    opacity *= parseFloat(st.opacity);
+    if (bg === 'rgb(255, 255, 255)' && st.backgroundColor !== 'rgba(0, 0, 0, 0)') bg = st.backgroundColor;
+  }
+  return [getComputedStyle(el).color, bg, opacity];
+})"""
+
+
+def test_issue_47_item_13_phone_keyboard_and_advice_on_one_screen_and_readable_stale_advice(
+    browser, live_server
+):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=1,
+        base_url=live_server,
+    )
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        page.goto("/wordle")
+        page.locator("#assist-name").fill("rentoraa")
+        page.locator("#assist-add").click()
+        page.locator("#assist-rows .pw-row").first.wait_for()
+        page.locator("#assist-rows .pw-digits").first.fill("01001")
+        page.locator("#assist-rows .pw-digits").first.press("Enter")
+        page.wait_for_function("document.querySelector('#assist-count').textContent === '12'")
+        bottom = page.evaluate(
+            """() => Math.max(...['#assist-rows', '#assist-name', '#assist-next', '#kana-keyboard']
+                 .map((s) => document.querySelector(s).getBoundingClientRect().bottom + scrollY))"""
+        )
+        assert bottom <= 844, f"guesses, advice and keyboard end at {bottom} px"
+        order = page.evaluate(
+            """() => ['#assist-name', '#assist-next', '#kana-keyboard']
+                 .map((s) => document.querySelector(s).getBoundingClientRect().top)"""
+        )
+        assert order == sorted(order)  # the advice between the name box and the keyboard
+        # recoloured but not checked: the advice is marked out of date, and still readable
+        page.locator("#assist-rows .pw-tile").first.click()
+        page.locator("#assist-stale").wait_for(state="visible")
+        for fg, bg, opacity in page.evaluate(
+            TEXT_COLOURS_JS, ["#assist-count", "#assist-stats dt", "#assist-stale"]
+        ):
+            assert opacity == 1 and _contrast(fg, bg) >= 4.5, (fg, bg, opacity)
+    finally:
+        context.close()
+
+
+def test_issue_47_item_12_the_wordle_page_speaks_the_game_s_words(page):
+    page.goto("/wordle")
+    page.locator("#assist-name").fill("rentoraa")
+    page.locator("#assist-add").click()
+    page.locator("#assist-rows .pw-row").first.wait_for()
+    page.locator("#assist-rows .pw-digits").first.fill("01001")
+    page.locator("#assist-rows .pw-digits").first.press("Enter")
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '12'")
+    assert page.locator("#assist-entropy tbody tr").first.is_visible()  # the ranking is shown
+    page.click("#tab-review")
+    text = page.evaluate("() => document.querySelector('main').innerText")
+    page.click("#tab-assist")
+    text += page.evaluate("() => document.querySelector('main').innerText")
+    for jargon in ("ntropy", "classes", "cached table", "optimal's"):
+        assert jargon not in text, jargon
+    page.locator("#glossary summary").click()
+    assert "entropy" in page.locator("#glossary").inner_text()

@@ -38,6 +38,9 @@ def gen14():
         ("Porygon-Z", "ポリゴンＺ"),
         ("ポリゴン2", "ポリゴン２"),
         ("  gorudakku ", "ゴルダック"),
+        ("nidoran f", "ニドラン♀"),  # issue 47: the sex symbols as players type them
+        ("Nidoran-M", "ニドラン♂"),
+        ("nidoran female", "ニドラン♀"),
     ],
 )
 def test_every_script_reads_as_the_list_spelling(gen14, typed, name):

@@ -36,19 +36,37 @@ def json_text(obj: Any) -> str:
     return to_json(obj, indent=2)
 
 
+#: A table cell without a value (None, NaN, an empty string) shows this, explained by a note
+#: under its table (:meth:`Section.table`'s `missing`).
+MISSING = "—"
+#: The note when a section gives none.
+MISSING_NOTE = "no value for this row"
+
+
+def is_missing(value: Any) -> bool:
+    """Whether a table cell has no value to show."""
+    if value is None:
+        return True
+    if isinstance(value, (float, np.floating)):
+        return math.isnan(float(value))
+    return isinstance(value, str) and not value.strip()
+
+
 def format_cell(value: Any) -> str:
+    if is_missing(value):
+        return MISSING
     if isinstance(value, (float, np.floating)):
         v = float(value)
         if not math.isfinite(v):
-            return str(v)
+            return "∞" if v > 0 else "−∞"
         if v != 0 and (abs(v) >= 1e6 or abs(v) < 1e-3):
             return f"{v:.4g}"
         return f"{v:.6g}" if abs(v) >= 100 else f"{v:.4g}"
     return str(value)
 
 
-def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str:
-    """A GitHub-flavoured Markdown table."""
+def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]], missing: str = "") -> str:
+    """A GitHub-flavoured Markdown table; a note under it explains its dashes, if any."""
 
     def esc(s: str) -> str:
         return s.replace("|", "\\|")
@@ -58,6 +76,8 @@ def markdown_table(columns: Sequence[str], rows: Sequence[Sequence[Any]]) -> str
         if len(row) != len(columns):
             raise ValueError(f"table row has {len(row)} cells, the header {len(columns)}: {row!r}")
         lines.append("| " + " | ".join(esc(format_cell(c)) for c in row) + " |")
+    if any(is_missing(c) for row in rows for c in row):
+        lines.append(f"\n{MISSING} {missing or MISSING_NOTE}")
     return "\n".join(lines) + "\n"
 
 
@@ -114,9 +134,10 @@ def write_table(
     columns: Sequence[str],
     rows: Sequence[Sequence[Any]],
     caption: str = "",
+    missing: str = "",
 ) -> tuple[Path, Path]:
     """Write `name`.md and `name`.json for a table; returns both paths."""
-    md = (f"{caption}\n\n" if caption else "") + markdown_table(columns, rows)
+    md = (f"{caption}\n\n" if caption else "") + markdown_table(columns, rows, missing)
     data = {"caption": caption, "columns": list(columns), "rows": [list(r) for r in rows]}
     md_path, json_path = folder / f"{name}.md", folder / f"{name}.json"
     write_text_atomic(md_path, md)
@@ -130,6 +151,7 @@ class _Table:
     columns: list[str]
     rows: list[list[Any]]
     caption: str
+    missing: str = ""
 
 
 @dataclass
@@ -150,12 +172,18 @@ class Section:
         self.blocks.append(("text", markdownish))
 
     def table(
-        self, name: str, columns: Sequence[str], rows: Sequence[Sequence[Any]], caption: str = ""
+        self,
+        name: str,
+        columns: Sequence[str],
+        rows: Sequence[Sequence[Any]],
+        caption: str = "",
+        missing: str = "",
     ) -> None:
-        """A table, also written as Markdown and JSON and put in results.json."""
+        """A table, also written as Markdown and JSON and put in results.json. A cell without a
+        value (None, NaN, "") shows a dash; `missing` says why, in a note under the table."""
         plain_rows = [list(r) for r in rows]
-        write_table(self.folder, name, columns, plain_rows, caption)
-        self.blocks.append(("table", _Table(name, list(columns), plain_rows, caption)))
+        write_table(self.folder, name, columns, plain_rows, caption, missing)
+        self.blocks.append(("table", _Table(name, list(columns), plain_rows, caption, missing)))
         self.data.setdefault("tables", {})[name] = {
             "caption": caption,
             "columns": list(columns),
@@ -175,6 +203,17 @@ class Section:
     def set_headline(self, text: str) -> None:
         """The one line this section contributes to the summary table."""
         self.headline = text
+
+    def leave_out(self, status: str, headline: str) -> None:
+        """Nothing is computed in this section on this run: the summary shows `status` (e.g.
+        "not computed in the quick report") instead of "ok", no time, and `headline`."""
+        self.status = status
+        self.headline = headline
+
+    @property
+    def computed(self) -> bool:
+        """Whether this section ran its computations (succeeded or failed)."""
+        return self.status in ("ok", "failed")
 
 
 class Report:
@@ -236,11 +275,16 @@ class Report:
                 else []
             ),
             f"<title>{e(self.title)}</title>",
+            # Phones: a wide table scrolls inside its box, prose wraps a long token rather
+            # than widen the page; katakana names wrap between words, never inside one.
             "<style>body{font-family:system-ui,sans-serif;max-width:70rem;margin:2rem auto;padding:0 1rem;"
-            "line-height:1.45}table{border-collapse:collapse;margin:1rem 0}td,th{border:1px solid #bbb;"
-            "padding:.25rem .6rem;text-align:right}th{background:#eee}td:first-child,th:first-child"
-            "{text-align:left}figure{margin:1rem 0}img{max-width:100%}.meta{color:#555}"
-            ".wide{overflow-x:auto;max-width:100%}code{background:#f3f3f3;padding:0 .2em}"
+            "line-height:1.45;word-break:keep-all}table{border-collapse:collapse;margin:1rem 0}"
+            "td,th{border:1px solid #bbb;padding:.25rem .6rem;text-align:right}th{background:#eee}"
+            "td:first-child,th:first-child{text-align:left}figure{margin:1rem 0}img{max-width:100%}"
+            "p,figcaption,h1,h2{overflow-wrap:anywhere}.meta{color:#555}.note{color:#555;"
+            "font-size:.9em;margin-top:-.5rem}"
+            ".wide{overflow-x:auto;max-width:100%}.wide table{margin:.5rem 0}"
+            "code{background:#f3f3f3;padding:0 .2em}"
             ".pending{background:#fff6d5;padding:.5rem .8rem}</style>",
             "</head><body>",
             f"<h1>{e(self.title)}</h1>",
@@ -266,14 +310,16 @@ class Report:
             )
         else:
             parts.append(
-                "<h2>Summary</h2><table><tr><th>game</th><th>status</th><th>seconds</th><th>headline</th></tr>"
+                "<h2>Summary</h2><div class='wide'><table><tr><th>game</th><th>status</th>"
+                "<th>seconds</th><th>headline</th></tr>"
             )
             for s in self.sections:
+                seconds = f"{s.seconds:.1f}" if s.computed else MISSING
                 parts.append(
                     f"<tr><td><a href='#{html.escape(s.key)}'>{e(s.title)}</a></td><td>{e(s.status)}</td>"
-                    f"<td>{s.seconds:.1f}</td><td style='text-align:left'>{e(s.headline)}</td></tr>"
+                    f"<td>{seconds}</td><td style='text-align:left'>{e(s.headline)}</td></tr>"
                 )
-            parts.append("</table>")
+            parts.append("</table></div>")
         for s in self.sections:
             parts.append(f"<h2 id='{html.escape(s.key)}'>{e(s.title)}</h2>")
             for kind, payload in s.blocks:
@@ -294,6 +340,10 @@ class Report:
                             "<tr>" + "".join(f"<td>{e(format_cell(c))}</td>" for c in row) + "</tr>"
                         )
                     parts.append("</table></div>")
+                    if any(is_missing(c) for row in t.rows for c in row):
+                        parts.append(
+                            f"<p class='note'>{MISSING} {e(t.missing or MISSING_NOTE)}</p>"
+                        )
                 elif kind == "figure":
                     file, caption = payload
                     parts.append(

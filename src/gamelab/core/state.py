@@ -172,6 +172,10 @@ class GameInfo:
     warmup: str = ""  # reaches every kernel ("module:function")
     report: str = ""  # the report section's module (TITLE, build)
     envs: tuple[str, ...] = ()  # Gymnasium ids of its environments
+    # OpenSpiel's facts of a game (gamelab.envs.openspiel registers every game that has them):
+    # (lowest return, highest return, longest game in actions) of a game value
+    bounds: Callable[[Any], tuple[float, float, int]] | None = None
+    view: str = ""  # its observation ("module:factory": game -> envs.observers.GameView)
 
     def __post_init__(self) -> None:
         if not (self.name.isascii() and self.name.isalpha() and self.name.islower()):

@@ -1,5 +1,8 @@
 """Learners on the environments, scored against the exact optimum along their training.
 
+Two learners: MaskablePPO (sb3-contrib) on every one-player environment, and OpenSpiel's
+tabular Q-learner on the lattice (:func:`_q_learner_run`).
+
 MaskablePPO (sb3-contrib, ``pip install "gamelab[rl]"``) trains on each one-player environment
 of the leaderboard (:data:`gamelab.envs.baselines.ENVIRONMENTS`) as it is: the environment's
 ``Dict`` observation with ``MultiInputPolicy``, its ``action_masks()``, no wrapper, sb3-contrib's
@@ -38,38 +41,60 @@ from gamelab.envs.baselines import ENVIRONMENT_NAMES, ENVIRONMENTS, Environment,
 EXPERIMENT = "envs-learners"
 #: bumped when the training or the evaluation changes (a stored run then no longer applies)
 REVISION = 1
-LEARNERS = ("MaskablePPO",)
+LEARNERS = ("MaskablePPO", "QLearner")
+#: the environments each learner trains on (OpenSpiel's tabular Q-learner: the lattice, whose
+#: states a table can hold; the other games' are too many for the budget)
+LEARNER_ENVIRONMENTS = {
+    "MaskablePPO": ENVIRONMENT_NAMES,
+    "QLearner": ("LatticeFold HPHPPHHPHPPH",),
+}
 MAX_STEPS = 10_000_000
 _BY_NAME = {e.name: e for e in ENVIRONMENTS}
 
 
 @dataclass(frozen=True)
 class LearnerSetting:
-    """Which runs: `seeds` training seeds (0..seeds-1) per environment, each trained for the
-    last of `checkpoints` environment steps and evaluated at every checkpoint on `episodes`
-    seeded episodes. Validated here, so every shell says the same."""
+    """Which runs: `seeds` training seeds (0..seeds-1) per environment (by default every one
+    the learner trains on, :data:`LEARNER_ENVIRONMENTS`), each trained for the last of
+    `checkpoints` environment steps and evaluated at every checkpoint on `episodes` seeded
+    episodes. Validated here, so every shell says the same."""
 
-    environments: tuple[str, ...] = ENVIRONMENT_NAMES
+    environments: tuple[str, ...] = ()
     checkpoints: tuple[int, ...] = (0, 4_096, 8_192, 16_384)  # 2, 4 and 8 rollouts
     seeds: int = 2
     episodes: int = 40
     learner: str = "MaskablePPO"
+    #: the environments' ``observation=`` option (MaskablePPO; docs/envs.md)
+    observation: str = "default"
 
     def __post_init__(self) -> None:
-        unknown = [e for e in self.environments if e not in ENVIRONMENT_NAMES]
-        if unknown or not self.environments:
-            raise ValueError(
-                f"unknown environment(s) {', '.join(map(repr, unknown)) or '(none given)'}; "
-                f"allowed: {', '.join(ENVIRONMENT_NAMES)}"
-            )
         if self.learner not in LEARNERS:
             raise ValueError(f"unknown learner {self.learner!r}; allowed: {', '.join(LEARNERS)}")
+        allowed = LEARNER_ENVIRONMENTS[self.learner]
+        if not self.environments:
+            object.__setattr__(self, "environments", allowed)
+        unknown = [e for e in self.environments if e not in allowed]
+        if unknown:
+            raise ValueError(
+                f"unknown environment(s) {', '.join(map(repr, unknown))} for {self.learner}; "
+                f"allowed: {', '.join(allowed)}"
+            )
         points = list(self.checkpoints)
         if not points or points != sorted(set(points)) or points[0] < 0 or points[-1] > MAX_STEPS:
             raise ValueError(
                 f"checkpoints must be increasing step counts from 0 to {MAX_STEPS:,}, "
                 f"got {self.checkpoints!r}"
             )
+        if self.observation != "default":
+            if self.learner != "MaskablePPO":
+                raise ValueError(f"{self.learner} observes OpenSpiel's tensor; leave observation")
+            for name in self.environments:
+                offered = _observations(_BY_NAME[name])
+                if self.observation not in offered:
+                    raise ValueError(
+                        f"unknown observation {self.observation!r} for {name}; "
+                        f"allowed: {', '.join(offered)}"
+                    )
         for name, value, top in (("seeds", self.seeds, 100), ("episodes", self.episodes, 10_000)):
             if not isinstance(value, int) or not 1 <= value <= top:
                 raise ValueError(f"{name} must be 1 to {top:,}, got {value!r}")
@@ -103,9 +128,19 @@ class LearningCurves:
     runs_computed: int  # training runs made by this call (the rest came from the store)
 
 
+def _observations(environment: Environment) -> tuple[str, ...]:
+    """The observation options of `environment`'s class."""
+    from gamelab.envs import ENV_IDS
+
+    module, name = ENV_IDS[environment.env_id].split(":")
+    return tuple(getattr(importlib.import_module(module), name).OBSERVATIONS)
+
+
 def run_params(setting: LearnerSetting, environment: Environment) -> dict[str, Any]:
-    """What identifies an environment's runs in the results store (the seed is the task)."""
-    return {
+    """What identifies an environment's runs in the results store (the seed is the task; the
+    observation only when it is not the default, so that earlier runs keep their key)."""
+    extra = {"observation": setting.observation} if setting.observation != "default" else {}
+    return extra | {
         "learner": setting.learner,
         "environment": environment.name,
         "version": environment.version,
@@ -116,14 +151,16 @@ def run_params(setting: LearnerSetting, environment: Environment) -> dict[str, A
     }
 
 
-def _policy_episodes(model: Any, environment: Environment, episodes: int) -> list[dict[str, Any]]:
+def _policy_episodes(
+    model: Any, environment: Environment, episodes: int, observation: str = "default"
+) -> list[dict[str, Any]]:
     """The greedy masked policy of `model` on the leaderboard's episodes 0..episodes-1."""
     import gymnasium
 
     import gamelab.envs  # noqa: F401  (registers the environments)
 
     env: Any = gymnasium.make(
-        environment.env_id, regret=True, **dict(environment.settings)
+        environment.env_id, regret=True, observation=observation, **dict(environment.settings)
     ).unwrapped
     results = []
     for k in range(episodes):
@@ -136,20 +173,33 @@ def _policy_episodes(model: Any, environment: Environment, episodes: int) -> lis
     return results
 
 
-def train_run(item: tuple[str, int, tuple[int, ...], int], _rng: Any = None) -> list[Any]:
-    """Train MaskablePPO with seed `seed` on environment `name` and evaluate it at every
-    checkpoint: ``[[steps, [episode results]], ...]`` (for :func:`run_tasks`; its generator is
-    not used: the seed is the run's)."""
+def train_run(item: tuple[Any, ...], _rng: Any = None) -> list[Any]:
+    """Train `learner` with seed `seed` on environment `name` (with observation option
+    `observation`, when given) and evaluate it at every checkpoint: ``[[steps, [episode
+    results]], ...]`` (for :func:`run_tasks`; its generator is not used: the seed is the
+    run's)."""
+    learner, name, seed, checkpoints, episodes, *rest = item
+    if learner == "QLearner":
+        return _q_learner_run(_BY_NAME[name], seed, checkpoints, episodes)
+    observation = rest[0] if rest else "default"
+    return _ppo_run(_BY_NAME[name], seed, checkpoints, episodes, observation)
+
+
+def _ppo_run(
+    environment: Environment,
+    seed: int,
+    checkpoints: tuple[int, ...],
+    episodes: int,
+    observation: str = "default",
+) -> list[Any]:
     import gymnasium
 
     import gamelab.envs  # noqa: F401  (registers the environments)
 
-    name, seed, checkpoints, episodes = item
-    environment = _BY_NAME[name]
     # the rl extra is optional: imported by name, so that type checks pass without it
     importlib.import_module("torch").set_num_threads(1)
     maskable = importlib.import_module("sb3_contrib").MaskablePPO
-    env = gymnasium.make(environment.env_id, **dict(environment.settings))
+    env = gymnasium.make(environment.env_id, observation=observation, **dict(environment.settings))
     model = maskable("MultiInputPolicy", env, seed=seed, device="cpu", verbose=0)
     out: list[Any] = []
     done_steps = 0
@@ -157,7 +207,64 @@ def train_run(item: tuple[str, int, tuple[int, ...], int], _rng: Any = None) -> 
         if steps > done_steps:
             model.learn(steps - done_steps, reset_num_timesteps=False)
             done_steps = steps
-        out.append([steps, _policy_episodes(model, environment, episodes)])
+        out.append([steps, _policy_episodes(model, environment, episodes, observation)])
+    return out
+
+
+def _q_learner_run(
+    environment: Environment, seed: int, checkpoints: tuple[int, ...], episodes: int
+) -> list[Any]:
+    """OpenSpiel's tabular Q-learner (``open_spiel.python.algorithms.tabular_qlearner``) on the
+    registered OpenSpiel lattice game (:mod:`gamelab.envs.openspiel`, its observation tensor as
+    the table's key) through ``rl_environment``: step size 1 (the fold has no chance),
+    exploration falling linearly from 1 to 0.05 over the budget. Evaluated greedily on the
+    Gymnasium environment's episodes, the same actions played in both (the lattice has no
+    chance, so the two games stay in step). OpenSpiel's agent draws with ``np.random``: seeded
+    here by `seed`."""
+    import gymnasium
+    import pyspiel
+
+    # open_spiel's Python modules carry no type information: imported by name
+    rl_environment = importlib.import_module("open_spiel.python.rl_environment")
+    rl_tools = importlib.import_module("open_spiel.python.rl_tools")
+    tabular_qlearner = importlib.import_module("open_spiel.python.algorithms.tabular_qlearner")
+
+    import gamelab.envs  # noqa: F401  (registers the environments)
+    from gamelab.envs.openspiel import register
+
+    register()
+    settings = dict(environment.settings)
+    game = pyspiel.load_game(f"python_gamelab_lattice(sequence={settings['sequence']})")
+    np.random.seed(seed)
+    spiel_env = rl_environment.Environment(game, seed=seed)
+    n = spiel_env.action_spec()["num_actions"]
+    schedule = rl_tools.LinearSchedule(1.0, 0.05, max(1, checkpoints[-1]))
+    agent = tabular_qlearner.QLearner(0, n, step_size=1.0, epsilon_schedule=schedule)
+    gym_env: Any = gymnasium.make(environment.env_id, regret=True, **settings).unwrapped
+
+    def evaluate() -> list[dict[str, Any]]:
+        results = []
+        for k in range(episodes):
+            _, info = gym_env.reset(seed=k)
+            step = spiel_env.reset()
+            done = False
+            while not done:
+                action = int(agent.step(step, is_evaluation=True).action)
+                _, _, done, _, info = gym_env.step(action)
+                step = spiel_env.step([action])
+            results.append(episode_result(info["summary"]))
+        return results
+
+    out: list[Any] = []
+    steps = 0
+    for checkpoint in checkpoints:
+        while steps < checkpoint:
+            step = spiel_env.reset()
+            while not step.last():
+                step = spiel_env.step([agent.step(step).action])
+                steps += 1
+            agent.step(step)  # the episode's last update
+        out.append([checkpoint, evaluate()])
     return out
 
 
@@ -174,7 +281,10 @@ def learning_curves(
     for name in setting.environments:
         environment = _BY_NAME[name]
         params = run_params(setting, environment)
-        items = [(name, s, setting.checkpoints, setting.episodes) for s in range(setting.seeds)]
+        items = [
+            (setting.learner, name, s, setting.checkpoints, setting.episodes, setting.observation)
+            for s in range(setting.seeds)
+        ]
         stored = store.finished(EXPERIMENT, params, len(items)) if store is not None else {}
         computed += len(items) - len(stored)
         runs = run_tasks(
@@ -233,15 +343,16 @@ LEARNERS_COLUMNS = (
 )
 
 
-def learners_table(curves: LearningCurves, board: Any) -> tuple[tuple[str, ...], list[list[str]]]:
+def learners_table(
+    curves: list[LearningCurves], board: Any
+) -> tuple[tuple[str, ...], list[list[str]]]:
     """The learners' leaderboard: per environment, the optimum, the strong policy, the heuristic
     and random (rows of `board`, a :class:`~gamelab.envs.baselines.Leaderboard` on the same
-    episodes) and the learner at the end of its budget."""
+    episodes), then each learner of `curves` that trained on it, at the end of its budget."""
     from gamelab.core.stats import format_estimate
 
-    final = {p.environment: p for p in curves.points if p.steps == curves.setting.steps}
     rows = []
-    for name in curves.setting.environments:
+    for name in board.setting.environments:
         by_agent = {r.agent: r for r in board.rows if r.environment == name}
         for agent in ("optimal", "strong", "heuristic", "random"):
             r = by_agent.get(agent)
@@ -258,16 +369,23 @@ def learners_table(curves: LearningCurves, board: Any) -> tuple[tuple[str, ...],
                     f"{r.mean_return.value:.3f}",
                 ]
             )
-        p = final[name]
-        s = curves.setting
-        rows.append(
-            [
-                name,
-                s.learner,
-                f"{s.steps:,} steps x {s.seeds} seeds",
-                format_estimate(p.score, ".1f"),
-                f"{p.return_share:.1f}",
-                f"{p.mean_return:.3f}",
-            ]
-        )
+        for c in curves:
+            s = c.setting
+            for p in c.points:
+                if p.environment == name and p.steps == s.steps:
+                    label = (
+                        s.learner
+                        if s.observation == "default"
+                        else f"{s.learner} ({s.observation})"
+                    )
+                    rows.append(
+                        [
+                            name,
+                            label,
+                            f"{s.steps:,} steps x {s.seeds} seeds",
+                            format_estimate(p.score, ".1f"),
+                            f"{p.return_share:.1f}",
+                            f"{p.mean_return:.3f}",
+                        ]
+                    )
     return LEARNERS_COLUMNS, rows

@@ -14,9 +14,14 @@ run on them. :func:`register` adds, once per process:
 ``python_gamelab_wordle``      ``names`` ("gen1"), ``rule``           imperfect (hidden answer)
 =============================  =====================================  ==========================
 
+and every other registered game whose record (:class:`gamelab.core.state.GameInfo`) gives
+OpenSpiel's facts, ``bounds`` and ``view``, as ``python_gamelab_<name>``: the records' factories,
+defaults, players and type facts are read here (``tests/toy_nim.py``).
+
 ``open`` (Yatzy: the boxes left open, e.g. ``sixes+chance``; :func:`yatzy_start`) and ``deal``
 (Voltorb: every round dealt to the clues of one board; :func:`voltorb_deal`) make small settings
-on which tabular learners meet the same information states again.
+on which tabular learners meet the same information states again (:data:`START_PARAMS`: the
+parameters of this shell, beside the game's own).
 
 Each is a thin wrapper over the game's state protocol adapter (``gamelab.<game>.state``):
 actions, chance outcomes, returns and the text of a state are the adapter's (Owaré's, played on
@@ -39,49 +44,28 @@ from typing import Any
 
 import pyspiel
 
-from gamelab.core.state import CHANCE, TERMINAL, illegal
+from gamelab.core.state import CHANCE, TERMINAL, game_info, illegal, load, registered_games
 from gamelab.envs.observers import GameObserver, view_for
 from gamelab.oware.rules import Position
 
 _REGISTERED: set[str] = set()
 
 
+#: kind -> the parameters of a game's start that this shell adds to the game's own (defaults)
+START_PARAMS: dict[str, dict[str, Any]] = {"yatzy": {"open": ""}, "voltorb": {"deal": -1}}
+
+
 def _make_game(params: dict[str, Any], kind: str) -> Any:
-    if kind == "oware":
-        from gamelab.oware.state import OwareGame
-
-        return OwareGame()
-    if kind == "yatzy":
-        from gamelab.yatzy.rules import get_rules
-        from gamelab.yatzy.state import YatzyGame
-
-        return YatzyGame(get_rules(str(params["rules"])), int(params["players"]))
-    if kind == "lattice":
-        from gamelab.lattice.state import LatticeGame
-
-        return LatticeGame(str(params["sequence"]))
-    if kind == "voltorb":
-        from gamelab.voltorb.state import VoltorbGame
-
-        return VoltorbGame(int(params["level"]), str(params["generator"]), str(params["objective"]))
-    from gamelab.wordle.state import WordleGame
-
-    return WordleGame(str(params["names"]), str(params["rule"]))
+    """The game `kind` with `params` (its record's factory, :mod:`gamelab.games`; the start
+    parameters of :data:`START_PARAMS` are this shell's)."""
+    own = {k: v for k, v in params.items() if k not in START_PARAMS.get(kind, {})}
+    return game_info(kind).make(**own)
 
 
-#: kind -> (parameters, information, utility, chance)
-_SPECS: dict[str, tuple[dict[str, Any], str, str, bool]] = {
-    "oware": ({}, "perfect", "zero_sum", False),
-    "yatzy": ({"rules": "yatzy", "players": 1, "open": ""}, "perfect", "general", True),
-    "lattice": ({"sequence": "HPHPPHHPHH"}, "perfect", "general", False),
-    "voltorb": (
-        {"level": 1, "generator": "hgss", "objective": "win", "deal": -1},
-        "imperfect",
-        "general",
-        True,
-    ),
-    "wordle": ({"names": "gen1", "rule": "standard"}, "imperfect", "general", True),
-}
+def _view(kind: str, game: Any) -> Any:
+    """The game's observation: its record's ``view``, else the package's views."""
+    spec = game_info(kind).view
+    return load(spec)(game) if spec else view_for(kind, game)
 
 
 def yatzy_start(game: Any, open_boxes: str) -> str | None:
@@ -187,20 +171,10 @@ def voltorb_deal(game: Any, deal: int) -> CluesDeal | None:
 
 
 def _bounds(kind: str, game: Any) -> tuple[float, float, int]:
-    """(min utility, max utility, max game length) of a game."""
-    if kind == "oware":
-        return -1.0, 1.0, 10_000
-    if kind == "yatzy":
-        if game.players == 2:
-            return -1.0, 1.0, 6 * 2 * game.rules.n_boxes
-        return 0.0, float(game.rules.max_score), 6 * game.rules.n_boxes
-    if kind == "lattice":
-        return -1.0, float(game.length), game.length
-    if kind == "voltorb":
-        from gamelab.voltorb.rules import MAX_GENERATION_TRIES
-
-        return 0.0, 1.0 if game.objective == "win" else 50_000.0, 26 * MAX_GENERATION_TRIES + 26
-    return -float(game.guess_limit + 1), -1.0, game.guess_limit + 1
+    """(min utility, max utility, max game length) of a game (its record's ``bounds``)."""
+    bounds = game_info(kind).bounds
+    assert bounds is not None  # (only games with bounds are registered here)
+    return bounds(game)
 
 
 class _Held:
@@ -309,9 +283,10 @@ class OwareSpielState(pyspiel.State):
 def _game_class(kind: str, game_type: Any) -> type:
     class ProtocolGame(pyspiel.Game):
         def __init__(self, params: dict[str, Any] | None = None) -> None:
-            merged = {**_SPECS[kind][0], **(params or {})}
+            info = game_info(kind)
+            merged = {**info.params, **START_PARAMS.get(kind, {}), **(params or {})}
             self.inner = _make_game(merged, kind)
-            self.view = view_for(kind, self.inner)
+            self.view = _view(kind, self.inner)
             self.start: Any = None  # a state every game starts from (a small setting), if any
             chance = int(self.inner.num_chance_outcomes)
             if kind == "yatzy":
@@ -322,16 +297,16 @@ def _game_class(kind: str, game_type: Any) -> type:
                 if self.start is not None:
                     chance = max(chance, len(self.start.legal_actions()))
             low, high, length = _bounds(kind, self.inner)
-            info = pyspiel.GameInfo(
+            spiel_info = pyspiel.GameInfo(
                 num_distinct_actions=int(self.inner.num_actions),
                 max_chance_outcomes=chance,
                 num_players=int(self.inner.num_players),
                 min_utility=low,
                 max_utility=high,
-                utility_sum=0.0 if _SPECS[kind][2] == "zero_sum" else None,
+                utility_sum=0.0 if info.zero_sum else None,
                 max_game_length=length,
             )
-            super().__init__(game_type, info, merged)
+            super().__init__(game_type, spiel_info, merged)
 
         def new_initial_state(self) -> Any:
             if kind == "oware":
@@ -355,36 +330,39 @@ def _game_class(kind: str, game_type: Any) -> type:
 def register() -> list[str]:
     """Register every game with OpenSpiel (idempotent); their short names."""
     names = []
-    for kind, (params, information, utility, chance) in _SPECS.items():
+    for info in registered_games():
+        if info.bounds is None:
+            continue  # (a game without OpenSpiel's facts)
+        kind, players = info.name, info.players
+        params = {**info.params, **START_PARAMS.get(kind, {})}
         name = f"python_gamelab_{kind}"
         names.append(name)
         if name in _REGISTERED:
             continue
-        players = (1, 2) if kind == "yatzy" else ((2, 2) if kind == "oware" else (1, 1))
         game_type = pyspiel.GameType(
             short_name=name,
             long_name=f"gamelab {kind}",
             dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
             chance_mode=(
                 pyspiel.GameType.ChanceMode.EXPLICIT_STOCHASTIC
-                if chance
+                if info.chance
                 else pyspiel.GameType.ChanceMode.DETERMINISTIC
             ),
             information=(
                 pyspiel.GameType.Information.PERFECT_INFORMATION
-                if information == "perfect"
+                if info.information == "perfect"
                 else pyspiel.GameType.Information.IMPERFECT_INFORMATION
             ),
             utility=(
                 pyspiel.GameType.Utility.ZERO_SUM
-                if utility == "zero_sum"
+                if info.zero_sum
                 else pyspiel.GameType.Utility.GENERAL_SUM
             ),
             reward_model=pyspiel.GameType.RewardModel.TERMINAL,
             max_num_players=players[1],
             min_num_players=players[0],
             provides_information_state_string=True,
-            provides_information_state_tensor=information != "perfect",
+            provides_information_state_tensor=info.information != "perfect",
             provides_observation_string=True,
             provides_observation_tensor=True,
             parameter_specification=params,

@@ -35,7 +35,7 @@ def build(section: Section, ctx: ReportContext) -> None:
             "(`gamelab report`), or `python benchmarks/envs_baselines.py`; the quick report "
             "leaves it out, since it solves every episode's positions exactly."
         )
-        section.set_headline("in the full report (left out of --quick)")
+        section.leave_out("not computed in the quick report", "in the full report (gamelab report)")
         return
     try:
         import gymnasium  # noqa: F401
@@ -44,7 +44,7 @@ def build(section: Section, ctx: ReportContext) -> None:
             'The environments need Gymnasium: `pip install "gamelab[envs]"`, then run the '
             "report again."
         )
-        section.set_headline('skipped: needs pip install "gamelab[envs]"')
+        section.leave_out("not computed: needs Gymnasium", 'pip install "gamelab[envs]"')
         return
     from gamelab.envs.baselines import TABLE_COLUMNS, leaderboard, table_cells
 
@@ -88,73 +88,84 @@ def build(section: Section, ctx: ReportContext) -> None:
 
 
 def learners_part(section: Section, ctx: ReportContext, board: Leaderboard) -> None:
-    """The learners' leaderboard and curves, read from the results store (training needs the
-    rl extra and CPU-minutes: benchmarks/envs_learners.py computes them; the report never does)."""
-    from gamelab.envs.learners import LearnerSetting, learners_table, stored_curves
+    """The learners' leaderboard and curves, read from the results store (training needs
+    CPU-minutes and, for MaskablePPO, the rl extra: benchmarks/envs_learners.py computes them;
+    the report never does)."""
+    from gamelab.envs.learners import LEARNERS, LearnerSetting, learners_table, stored_curves
 
-    setting = LearnerSetting()
-    curves = stored_curves(setting, ctx.store) if ctx.store is not None else None
-    if curves is None or board.setting.episodes != setting.episodes:
+    settings = [LearnerSetting(learner=name) for name in LEARNERS]
+    found = [stored_curves(s, ctx.store) if ctx.store is not None else None for s in settings]
+    curves = [c for c in found if c is not None]
+    missing = [s.learner for s, c in zip(settings, found, strict=True) if c is None]
+    if missing or board.setting.episodes != settings[0].episodes:
         section.text(
-            f"The learners' leaderboard ({setting.learner} trained for {setting.steps:,} steps, "
-            f"{setting.seeds} seeds) is not in the results store yet: run "
-            '`python benchmarks/envs_learners.py` (needs `pip install "gamelab[rl]"`) with the '
-            "same results store, then the report again."
+            f"Learners not in the results store yet ({', '.join(missing) or 'other episodes'}): "
+            "run `python benchmarks/envs_learners.py` (MaskablePPO needs "
+            '`pip install "gamelab[rl]"`) with the same results store, then the report again.'
         )
+    if not curves or board.setting.episodes != settings[0].episodes:
         return
     columns, rows = learners_table(curves, board)
+    budgets = "; ".join(
+        f"{c.setting.learner}: {c.setting.steps:,} environment steps x {c.setting.seeds} seeds"
+        for c in curves
+    )
     section.table(
         "learners",
         columns,
         rows,
-        caption=f"{setting.learner} (sb3-contrib, no wrapper, default hyperparameters) trained "
-        f"for {setting.steps:,} environment steps with {setting.seeds} seeds, greedy masked "
-        f"policy on the leaderboard's {setting.episodes} episodes (score interval over seeds x "
-        "episodes); from the results store.",
+        caption=f"Learners against the optimum ({budgets}): the greedy policy on the "
+        f"leaderboard's {settings[0].episodes} episodes (score interval over seeds x episodes); "
+        "MaskablePPO from sb3-contrib with no wrapper and its default hyperparameters, "
+        "OpenSpiel's tabular Q-learner on the lattice; read from the results store.",
     )
     section.figure(
         "learning_curves",
         curves_figure(curves, board),
-        caption=f"{setting.learner}'s score against training steps (95% interval over seeds x "
-        "episodes), with the baseline agents' scores on the same episodes as lines.",
+        caption="Each learner's score against training steps (95% interval over seeds x "
+        "episodes), with the baseline agents' scores on the same episodes as dotted lines.",
     )
 
 
-def curves_figure(curves: Any, board: Leaderboard) -> Any:
-    """One panel per environment: the learner's score against steps, the baselines as lines."""
+def curves_figure(curves: list[Any], board: Leaderboard) -> Any:
+    """One panel per environment: each learner's score against steps, the baselines as lines."""
     from gamelab.core.report import new_figure
 
-    names = curves.setting.environments
+    names = [
+        n for n in board.setting.environments if any(n in c.setting.environments for c in curves)
+    ]
     fig, first = new_figure(3.2 * len(names), 3.2)
     fig.delaxes(first)
     axes = np.atleast_1d(fig.subplots(1, len(names)))
     for ax, name in zip(axes, names, strict=True):
-        points = [p for p in curves.points if p.environment == name]
-        steps = [p.steps for p in points]
-        ax.errorbar(
-            steps,
-            [p.score.value for p in points],
-            yerr=[
-                [p.score.value - p.score.lo for p in points],
-                [p.score.hi - p.score.value for p in points],
-            ],
-            marker="o",
-            capsize=2,
-            label=curves.setting.learner,
-        )
+        last = 1
+        for c in curves:
+            points = [p for p in c.points if p.environment == name]
+            if not points:
+                continue
+            steps = [p.steps for p in points]
+            last = max(last, steps[-1])
+            ax.errorbar(
+                steps,
+                [p.score.value for p in points],
+                yerr=[
+                    [p.score.value - p.score.lo for p in points],
+                    [p.score.hi - p.score.value for p in points],
+                ],
+                marker="o",
+                capsize=2,
+                label=c.setting.learner,
+            )
         for r in board.rows:
             if r.environment == name and r.agent in ("random", "heuristic", "optimal"):
-                ax.axhline(r.percent_of_optimal.value, linestyle=":", linewidth=1)
+                ax.axhline(r.percent_of_optimal.value, linestyle=":", linewidth=1, color="grey")
                 ax.annotate(
-                    r.agent,
-                    (steps[-1], r.percent_of_optimal.value),
-                    fontsize=7,
-                    ha="right",
-                    va="bottom",
+                    r.agent, (last, r.percent_of_optimal.value), fontsize=7, ha="right", va="bottom"
                 )
         ax.set_title(name, fontsize=8)
         ax.set_ylim(0, 105)
         ax.set_xlabel("environment steps")
+        ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(0.0, 0.93))
     axes[0].set_ylabel("score, % of optimal")
     return fig
 

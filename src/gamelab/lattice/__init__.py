@@ -23,7 +23,7 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.lattice.expert.load_expert_pack` - the 2D benchmarks as expert levels
 * :func:`gamelab.lattice.puzzle.load_pack` - the game's levels (the shipped pack or a pack file)
 * :func:`gamelab.lattice.puzzle.level_from_sequence` - a typed sequence as a playable level
-* :func:`gamelab.lattice.puzzle.generate_level` - a new level from one seeded GA run
+* :func:`gamelab.lattice.puzzle.generate_level` - a new level dealt by a seed (consecutive seeds differ)
 * :func:`gamelab.lattice.puzzle.score_fold` - a player's fold checked, scored and starred
 * :func:`gamelab.lattice.puzzle.score_level_fold` - a fold starred by its level's exact thresholds
 * :func:`gamelab.lattice.puzzle.best_fold` - a best fold (the game's spoiler)

@@ -109,7 +109,11 @@ def matching_bound(sequence: str, lattice: str = "square") -> int:
         caps.append(faces[j])
     size = 2 + len(node)
     graph = csr_array(
-        (np.array(caps, dtype=np.int32), (np.array(rows), np.array(cols))), shape=(size, size)
+        (
+            np.array(caps, dtype=np.int32),
+            (np.array(rows, dtype=np.int32), np.array(cols, dtype=np.int32)),
+        ),
+        shape=(size, size),
     )
     return int(maximum_flow(graph, 0, 1).flow_value)
 

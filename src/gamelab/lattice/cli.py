@@ -430,7 +430,7 @@ def fold_command(
             "--settings",
             help="Replica exchange with R,T_MIN,T_MAX,PHI,PATIENCE[,KICK[,END[,FLAT[,REBRIDGE"
             "[,EPOCH[,REGROW[,REGROW_MAX[,REGROW_BIAS]]]]]]]] instead of the chain's defaults "
-            "(gamelab.lattice.replica.ReplicaSettings).",
+            "(docs/lattice.md explains each).",
         ),
     ] = None,
     workers: Workers = None,

@@ -12,7 +12,7 @@ same function the CLI uses.
 Levels come from a pack (:func:`load_pack`: the default pack shipped in ``data/levels.db``, made
 by :func:`build_default_pack` with the GA and the best-then-rarity objective, lengths 10-20,
 easiest first; or any file written by ``gamelab lattice pack``), from a typed sequence
-(:func:`level_from_sequence`), from one seeded GA run (:func:`generate_level`), or from a date
+(:func:`level_from_sequence`), dealt by a seed (:func:`generate_level`), or from a date
 (:func:`daily_level`); :func:`tutorial_level` is the short first level that teaches the game.
 :func:`score_level_fold` scores a fold against the level's own
 thresholds (``gamelab lattice score``: what the page shows for the same fold).
@@ -28,6 +28,7 @@ from __future__ import annotations
 import datetime as _dt
 import tempfile
 from dataclasses import dataclass, field, replace
+from functools import lru_cache
 from importlib import resources
 from pathlib import Path
 from typing import Any
@@ -38,7 +39,6 @@ from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
 from gamelab.lattice.pack import (
     Level,
     analyse_level,
-    choose_levels,
     make_pack,
     read_pack,
     write_pack,
@@ -74,12 +74,11 @@ __all__ = [
 #: every fold, which is cached per length (L=18: about 6 M folds, seconds once; L=20: 42 M folds,
 #: about 9 CPU s and 300 MB the first time). The default pack's levels have 10 to 20.
 PLAY_LENGTHS = (4, 20)
-#: Chain lengths of "generate a level" (one GA run scores ~1,500 sequences against the length's
-#: cached contact sets: under a second once the enumeration is cached). At 20 residues one level
-#: took 13.8 CPU s here (``generate_level(20, 1)``), too slow for a button: the pack's 19- and
-#: 20-residue levels are made offline, and a typed sequence may have up to 20 residues.
+#: Chain lengths of "generate a level" (the exact histograms of a sample of sequences against
+#: the length's cached contact sets: about 1.5 s at 18 residues the first time in a process).
+#: 19 and 20 residues cost 4 and 25 times more: the pack's 19- and 20-residue levels are made
+#: offline, and a typed sequence may have up to 20 residues.
 GENERATE_LENGTHS = (10, 18)
-GENERATE_OBJECTIVE = "best-then-rarity"
 #: The default pack's lengths and size per length.
 DEFAULT_LENGTHS = tuple(range(10, 21))
 DEFAULT_PER_LENGTH = 2
@@ -144,6 +143,103 @@ class FoldScore:
     sites: list[tuple[int, int]]
     stars: int | None
     thresholds: tuple[int, int, int] | None
+    #: a fold in progress whose rest cannot fit any more, and why in words (:func:`dead_end`)
+    dead_end: str | None = None
+
+
+#: Pockets up to this many free cells are searched for a walk of the chain's rest (a bounded
+#: depth-first search); larger ones are judged by their size and colours only.
+POCKET_SEARCH_CELLS = 24
+POCKET_SEARCH_NODES = 200_000
+
+_STEPS = ((1, 0), (-1, 0), (0, 1), (0, -1))
+
+
+def dead_end(sites: list[tuple[int, int]], remaining: int) -> str | None:
+    """Why the chain placed at `sites` (residue 0 first) cannot be finished with `remaining`
+    more residues, in words, or None when it still can (as far as these checks see).
+
+    The free cells the chain's end can reach are flood-filled inside the chain's bounding box
+    grown by one cell: reaching that ring means the end is outside, where there is always room.
+    Otherwise the end is closed in a pocket: its rest must fit in the pocket's cells
+    (reachability), and since each step on the square grid changes a cell's colour (as on a
+    chessboard) it needs ceil(r/2) cells of the colour other than the end's and floor(r/2) of
+    the end's own (parity); a pocket of at most :data:`POCKET_SEARCH_CELLS` cells is searched
+    for a walk of the whole rest.
+
+    >>> dead_end([(0, 0), (1, 0)], 5) is None
+    True
+    >>> spiral = [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (3, 2), (2, 2), (1, 2), (0, 2), (0, 1), (1, 1)]
+    >>> dead_end(spiral, 2)
+    "the chain's end is closed in with 1 free cell, but 2 residues remain"
+    """
+    if remaining <= 0:
+        return None
+    taken = set(sites)
+    end = sites[-1]
+    xs, ys = [x for x, _ in sites], [y for _, y in sites]
+    lo_x, hi_x, lo_y, hi_y = min(xs) - 1, max(xs) + 1, min(ys) - 1, max(ys) + 1
+    pocket: set[tuple[int, int]] = set()
+    todo = [end]
+    while todo:
+        x, y = todo.pop()
+        for dx, dy in _STEPS:
+            cell = (x + dx, y + dy)
+            if cell in taken or cell in pocket:
+                continue
+            if not (lo_x < cell[0] < hi_x and lo_y < cell[1] < hi_y):
+                return None  # out in the open
+            pocket.add(cell)
+            todo.append(cell)
+    if not pocket:
+        return "the chain's end has no free cell beside it, so the rest cannot be placed"
+    if len(pocket) < remaining:
+        cells = f"{len(pocket)} free cell{'s' if len(pocket) != 1 else ''}"
+        residues = f"{remaining} residue{'s' if remaining != 1 else ''} remain"
+        return f"the chain's end is closed in with {cells}, but {residues}"
+    colour = (end[0] + end[1]) % 2
+    other = sum(1 for x, y in pocket if (x + y) % 2 != colour)
+    own = len(pocket) - other
+    need_other, need_own = (remaining + 1) // 2, remaining // 2
+    if other < need_other or own < need_own:
+        return (
+            f"the chain's end is closed in with {len(pocket)} free cells, but each step "
+            f"changes colour as on a chessboard: the {remaining} residues left need "
+            f"{need_other} cells of one colour and {need_own} of the other, and the pocket has "
+            f"{other} and {own}"
+        )
+    if len(pocket) <= POCKET_SEARCH_CELLS and not _walk_fits(end, pocket, remaining):
+        return (
+            f"the chain's end is closed in with {len(pocket)} free cells, and no path through "
+            f"them is {remaining} cells long"
+        )
+    return None
+
+
+def _walk_fits(end: tuple[int, int], pocket: set[tuple[int, int]], length: int) -> bool:
+    """Whether a self-avoiding walk of `length` steps from `end` fits in `pocket` (a bounded
+    depth-first search with an explicit stack; True when the bound is reached undecided)."""
+    path, used = [end], {end}
+    stack = [iter(_STEPS)]
+    nodes = 0
+    while stack:
+        if len(path) - 1 >= length:
+            return True
+        x, y = path[-1]
+        for dx, dy in stack[-1]:
+            nxt = (x + dx, y + dy)
+            if nxt in pocket and nxt not in used:
+                nodes += 1
+                if nodes > POCKET_SEARCH_NODES:
+                    return True  # undecided: not called a dead end
+                path.append(nxt)
+                used.add(nxt)
+                stack.append(iter(_STEPS))
+                break
+        else:
+            stack.pop()
+            used.discard(path.pop())
+    return False
 
 
 @dataclass(frozen=True)
@@ -246,20 +342,57 @@ def level_from_sequence(text: str) -> PuzzleLevel:
 
 
 #: a generated level is drawn (by its seed) from this many of the GA's best new sequences
-GENERATE_CHOICES = 3
+#: "Generate" draws from a fixed sample of this many random sequences per length (the same on
+#: every server: seeded by the length), keeps the playable ones that are no level of the pack,
+#: and deals them out in an order mixing easy, medium and hard ones.
+GENERATE_SAMPLE = 3000
+#: A generated level's best fold has at least this many contacts.
+GENERATE_MIN_BEST = 3
+DIFFICULTY_WORDS = ("easy", "medium", "hard")
+
+
+@lru_cache(maxsize=16)
+def generated_levels(length: int, avoid: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """The levels "generate" deals out at `length`, in order: (sequence, difficulty word).
+
+    :data:`GENERATE_SAMPLE` random HP sequences drawn with the generator seeded by the length
+    (written with the smaller of itself and its reverse, duplicates dropped), keeping those whose
+    best fold has at least :data:`GENERATE_MIN_BEST` contacts and that are not in `avoid`
+    (as written or reversed); each gets a difficulty by the share of its folds reaching the best
+    (the thirds of the sample: the common third easy, the rarest hard), and the order takes one
+    of each in turn, each third shuffled by the same generator. Cost: one batch of exact
+    histograms (about 1.5 s at 18 residues, cached per process)."""
+    rng = np.random.default_rng([length, 47])
+    codes = np.unique(rng.integers(0, 2**length, size=GENERATE_SAMPLE))
+    seqs = ["".join("H" if (int(c) >> i) & 1 else "P" for i in range(length)) for c in codes]
+    canon = sorted({min(q, q[::-1]) for q in seqs} - avoid)
+    if not canon:
+        return ()
+    hists = contact_sets(length, "square").histograms(canon)
+    best = np.array([int(np.flatnonzero(row)[-1]) for row in hists])
+    share = np.array([row[b] / row.sum() for row, b in zip(hists, best, strict=True)])
+    keep = [k for k in range(len(canon)) if best[k] >= GENERATE_MIN_BEST]
+    if not keep:
+        return ()
+    order = sorted(keep, key=lambda k: (-share[k], canon[k]))  # easiest first
+    thirds = [order[t * len(order) // 3 : (t + 1) * len(order) // 3] for t in range(3)]
+    for part in thirds:
+        rng.shuffle(part)
+    dealt: list[tuple[str, str]] = []
+    for n in range(max(len(part) for part in thirds)):
+        for word, part in zip(DIFFICULTY_WORDS, thirds, strict=True):
+            if n < len(part):
+                dealt.append((canon[part[n]], word))
+    return tuple(dealt)
 
 
 def generate_level(
     length: int, seed: int, avoid: tuple[str, ...] | list[str] | None = None
 ) -> PuzzleLevel:
-    """A new level of `length` residues: one seeded run of the paper's GA with the
-    best-then-rarity objective (as the default pack's levels are made); of its best sequences
-    (ties as in :func:`.pack.choose_levels`) that are no level of the pack (`avoid`: the
-    sequences of the pack the player plays; default: the default pack's), neither as written nor
-    reversed, one of the :data:`GENERATE_CHOICES` best drawn by the seed, analysed exactly."""
-    from gamelab.core.evolve import GAConfig, genetic_algorithm
-    from gamelab.lattice.generate import ALPHABET, PuzzleFitness
-
+    """A new level of `length` residues: number `seed` (modulo their count) of the levels
+    :func:`generated_levels` deals out, so consecutive seeds give distinct levels, easy, medium
+    and hard in turn, of varied shapes; never a level of the pack the player plays (`avoid`:
+    its sequences; default: the default pack's), analysed exactly."""
     lo, hi = GENERATE_LENGTHS
     if not lo <= length <= hi:
         raise ValueError(f"a generated level has {lo} to {hi} residues, got {length}")
@@ -267,16 +400,13 @@ def generate_level(
         raise ValueError(f"seed must be a non-negative integer below 2**63, got {seed}")
     if avoid is None:
         avoid = [lv.sequence for lv in load_pack(None).levels]
-    known = {min(s.upper(), s.upper()[::-1]) for s in avoid}
-    rng = np.random.default_rng(seed)
-    fitness = PuzzleFitness(length, GENERATE_OBJECTIVE, "square")
-    genetic_algorithm(fitness, length, ALPHABET, rng=rng, config=GAConfig())
-    fresh = [s for s in fitness.seen if min(s, s[::-1]) not in known]
-    levels = choose_levels(fresh, GENERATE_OBJECTIVE, GENERATE_CHOICES, "square")
+    known = frozenset(min(q.upper(), q.upper()[::-1]) for q in avoid)
+    levels = generated_levels(length, known)
     if not levels:
-        raise ValueError(f"the GA found no new playable level of {length} residues; try a seed")
-    level = levels[int(rng.integers(len(levels)))]
-    return _level_from_analysis(level, f"generated (GA seed {seed})")
+        raise ValueError(f"no new playable level of {length} residues; try another length")
+    sequence, word = levels[seed % len(levels)]
+    level = analyse_level(sequence, "square")
+    return _level_from_analysis(level, f"generated (seed {seed}, {word})")
 
 
 def parse_date(text: str) -> _dt.date:
@@ -326,6 +456,7 @@ def score_fold(
         sites,
         stars,
         tuple(thresholds) if thresholds else None,  # type: ignore[arg-type]
+        dead_end(sites, len(seq) - len(sites)),
     )
 
 

@@ -1,4 +1,4 @@
-"""`gamelab oware ...`: perft, analyse, hint, review, tablebase, match, play."""
+"""`gamelab oware ...`: perft, analyse, hint, review, tablebase, solve, match, play."""
 
 from __future__ import annotations
 
@@ -16,6 +16,7 @@ from gamelab.cli_common import (
     Workers,
     backend,
     console,
+    err_console,
     print_json,
 )
 from gamelab.oware.rules import TABLEBASE_SEEDS
@@ -93,7 +94,13 @@ def analyse(
     depth: FixedDepth = None,
     evaluation: Annotated[str, typer.Option("--eval", help="auale or blog.")] = "auale",
     tablebase: Annotated[
-        int, typer.Option("--tablebase", min=-1, max=16, help="Tablebase seeds (-1: none).")
+        int,
+        typer.Option(
+            "--tablebase",
+            min=-1,
+            max=48,
+            help="Tablebase seeds (-1: none; past 16: the database built by `tablebase`).",
+        ),
     ] = TABLEBASE_SEEDS,
     grand_slam: GrandSlam = "no-capture",
     cycle: Cycle = "own-row",
@@ -184,13 +191,41 @@ def review(
 @app.command()
 def tablebase(
     seeds: Annotated[
-        int, typer.Option("--seeds", "-n", min=0, max=16, help="Largest seed count.")
+        int,
+        typer.Option(
+            "--seeds",
+            "-n",
+            min=0,
+            max=48,
+            help="Largest seed count (past 16: the endgame database on disk, resumable).",
+        ),
     ] = TABLEBASE_SEEDS,
+    on_disk: Annotated[
+        bool,
+        typer.Option("--on-disk", help="Build the database on disk even for 16 seeds or fewer."),
+    ] = False,
+    workers: Workers = None,
+    cluster: Cluster = None,
     json_out: Json = False,
+    quiet: Quiet = False,
 ) -> None:
     """Build (or load from the cache) the endgame tablebase and print its size."""
-    from gamelab.oware.tablebase import tablebase_summary
+    from gamelab.oware.tablebase import MAX_SUPPORTED, tablebase_summary
 
+    runner = backend(workers, cluster, quiet)  # checked even where the table needs none
+    if seeds > MAX_SUPPORTED or on_disk:
+        from gamelab.oware.tablebase_disk import build_database
+
+        say = None if quiet or json_out else (lambda line: err_console.print(line))
+        db = build_database(seeds, backend=runner, progress=say)
+        if json_out:
+            print_json(db)
+        else:
+            console.print(
+                f"endgame database to {db.reached} seeds: {db.boards:,} boards, "
+                f"{db.bytes:,} bytes, {db.cpu_seconds / 3600:.2f} CPU-hours, in {db.path}"
+            )
+        return
     tb = tablebase_summary(seeds)
     if json_out:
         print_json(tb)
@@ -199,6 +234,33 @@ def tablebase(
             f"tablebase to {seeds} seeds: {tb.boards:,} boards, {tb.bytes:,} bytes, "
             f"built in {tb.build_seconds:.1f} s (this call {tb.load_seconds:.1f} s)"
         )
+
+
+@app.command()
+def solve(
+    seeds_per_house: Annotated[
+        int,
+        typer.Option(
+            "--seeds-per-house", min=1, max=4, help="Seeds in each house at the start (1-4)."
+        ),
+    ] = 1,
+    json_out: Json = False,
+) -> None:
+    """The exact value of the game started with N seeds in every house, from the tables:
+    who wins, by how many seeds, the best first moves and a principal variation."""
+    from gamelab.oware.solve import solve_start
+
+    r = solve_start(seeds_per_house)
+    if json_out:
+        print_json(r)
+        return
+    console.print(f"{r.seeds_per_house} seeds per house ({r.board_seeds} seeds): {r.verdict}")
+    console.print(
+        "first moves (South's final difference): "
+        + ", ".join(f"{m.move} {m.value:+d}" for m in r.moves)
+    )
+    console.print(f"best: {' '.join(r.best_moves)}")
+    console.print(f"line: {' '.join(r.principal_variation)} ({r.line_end})")
 
 
 @app.command()

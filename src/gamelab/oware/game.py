@@ -208,9 +208,23 @@ class EngineReply:
 
 
 @dataclass(frozen=True)
+class MoveValue:
+    """One legal move of an analysed position with its value for the mover: the engine's score
+    (searched one ply less deep than the root, whose own best move keeps the root's score), or
+    exact when the game ends with it or the tablebase covers the position after it."""
+
+    move: str  # the house letter
+    score: int  # for the mover, engine units (exact: ±(WIN − 1) + unit × the final margin)
+    text: str  # whose advantage after it, in words: "South ahead by 2.4 seeds", "North wins 26-22"
+    exact: bool
+    depth: int  # plies searched after the move (0: exact)
+
+
+@dataclass(frozen=True)
 class PositionAnalysis:
     """The engine's analysis of a position (hint or analysis view), with the exact verdict when
-    the tablebase covers it, and what the evaluation bar shows."""
+    the tablebase covers it, and what the evaluation bar shows; with `ranking` asked for, every
+    legal move with its value, best first."""
 
     analysis: Analysis
     evaluation: Evaluation
@@ -218,6 +232,55 @@ class PositionAnalysis:
     houses: list[int]
     stores: list[int]
     note: str | None = None
+    ranking: list[MoveValue] | None = None
+
+
+def _exact_value(child: Position, mover: int, unit: int) -> tuple[int, str] | None:
+    """The mover's exact score and its words after a move into `child` (the game over, or the
+    tablebase's verdict), None when neither applies."""
+    if child.is_over():
+        final = list(child.result())
+        how = "the game ends"
+    else:
+        exact = exact_verdict(child)
+        if exact is None:
+            return None
+        final = list(exact.final)
+        how = "with perfect play"
+    margin = final[mover] - final[1 - mover]
+    if margin == 0:
+        return 0, f"a draw {final[0]}-{final[1]} ({how})"
+    winner = SIDES[0] if final[0] > final[1] else SIDES[1]
+    score = (K.WIN - 1 + unit * margin) if margin > 0 else (-K.WIN + 1 + unit * margin)
+    return score, f"{winner} wins {final[0]}-{final[1]} ({how})"
+
+
+def rank_moves(position: Position, analysis: Analysis, engine: Any, unit: int) -> list[MoveValue]:
+    """Every legal move of `position` with its value for the mover, best first (ties: the
+    analysis's best move, then house order): exact where the game ends or the tablebase
+    covers the position after the move, else the engine's search one ply less deep than
+    `analysis` (its best move keeps the analysis's score). Cost: one such search a move, with
+    the engine's table still warm from the analysis."""
+    mover = position.to_move
+    side = SIDES[mover]
+    values = []
+    for m in position.legal_moves():
+        child = position.play(m)
+        exact = _exact_value(child, mover, unit)
+        if exact is not None:
+            score, text = exact
+            values.append(MoveValue(move_letter(mover, m), score, text, True, 0))
+            continue
+        depth = max(1, analysis.depth - 1)
+        if m == analysis.best_move:
+            score = analysis.score
+        else:
+            score = -engine.search(child, depth=depth).score
+        values.append(
+            MoveValue(move_letter(mover, m), score, score_label(score, unit, side), False, depth)
+        )
+    best = analysis.best_move_text
+    return sorted(values, key=lambda v: (-v.score, v.move != best, v.move.upper()))
 
 
 @dataclass(frozen=True)
@@ -572,12 +635,14 @@ def analyse_position(
     depth: int | None = None,
     evaluation: str = "auale",
     tablebase_seeds: int = TABLEBASE_SEEDS,
+    rank: bool = False,
 ) -> PositionAnalysis:
     """The engine's analysis of a position given in its text form (or of the game from it
     through `moves`, so the repetition history counts), within `time_limit` seconds or to
     `depth` plies (a depth wins when both are given), with the engine's `evaluation`
-    (``auale`` or ``blog``) and endgame tablebase (seeds, -1 for none). The document of
-    ``gamelab oware analyse --json``, ``oware hint --json`` and ``/api/oware/analyse``."""
+    (``auale`` or ``blog``) and endgame tablebase (seeds, -1 for none); `rank` adds every legal
+    move with its value (:func:`rank_moves`). The document of ``gamelab oware analyse --json``,
+    ``oware hint --json`` and ``/api/oware/analyse``."""
     if evaluation not in SEED_UNIT:
         raise ValueError(f"evaluation must be one of {', '.join(SEED_UNIT)}, got {evaluation!r}")
     low, high = LIMITS["engine", "tb"]
@@ -604,12 +669,15 @@ def analyse_position(
         tablebase_seeds=tablebase_seeds,
     )
     exact = exact_verdict(p)
+    unit = SEED_UNIT[evaluation]
+    ranking = rank_moves(p, a, game_engine(evaluation, tablebase_seeds), unit) if rank else None
     return PositionAnalysis(
         a,
-        evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact, SEED_UNIT[evaluation]),
+        evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact, unit),
         exact,
         list(p.houses),
         list(p.stores),
+        ranking=ranking,
     )
 
 

@@ -47,7 +47,7 @@ LIMITS: dict[tuple[str, str], tuple[float, float]] = {
     ("blog", "depth"): (1, 12),
     ("engine", "time"): (0.001, 3600),
     ("engine", "depth"): (1, 60),
-    ("engine", "tb"): (-1, 16),
+    ("engine", "tb"): (-1, 48),  # past 16: the endgame database on disk, where built
     ("mcts", "sims"): (1, 10_000_000),
     ("mcts", "rollouts"): (1, 10_000),
     ("mcts", "uct"): (0.001, 100),

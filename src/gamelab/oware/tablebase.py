@@ -98,9 +98,15 @@ def compute_tablebase(max_seeds: int) -> dict[str, np.ndarray]:
 
 
 def load_tablebase(max_seeds: int = TABLEBASE_SEEDS) -> Tablebase:
-    """The tablebase to `max_seeds`, from the cache or built (and cached) now."""
+    """The tablebase to `max_seeds`, from the cache or built (and cached) now; past
+    MAX_SUPPORTED seeds, memory-mapped from the endgame database on disk
+    (:mod:`gamelab.oware.tablebase_disk`), which must have been built that far."""
     if max_seeds < 0:
         return Tablebase.empty()
+    if max_seeds > MAX_SUPPORTED:
+        from gamelab.oware.tablebase_disk import open_database
+
+        return open_database(max_seeds)
     arrays = cached_arrays(
         "oware-tablebase",
         {"max_seeds": max_seeds, "rules": "abapa"},

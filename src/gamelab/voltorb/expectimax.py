@@ -69,7 +69,7 @@ from gamelab.voltorb._search_kernels import win_search
 from gamelab.voltorb._small_kernels import SMALL_MAX
 from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
 from gamelab.voltorb._wide_kernels import WIDE_MAX
-from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.posterior import Posterior, weighted_tile_sums
 from gamelab.voltorb.rules import TILES, Clues
 
 _MASS_EPS = 1e-15
@@ -156,7 +156,7 @@ class _Tree:
         revealed_tiles = [t for t in range(TILES) if (key >> (3 * t)) & 7]
         can_mult[revealed_tiles] = False
         tiles = np.flatnonzero(can_mult)
-        v_mass = w @ (sub[:, tiles] == 0)
+        v_mass = weighted_tile_sums(w, sub[:, tiles] == 0)
         order = np.lexsort((tiles, v_mass))
         return tiles[order], v_mass[order]
 
@@ -373,7 +373,7 @@ class OptimalSolver(_Tree):
             hidden = np.array([not (key >> (3 * t)) & 7 for t in range(TILES)])
             best_product = np.where((sub >= 2) & hidden, sub, 1).astype(float).prod(axis=1)
             w = self.weights[idx]
-            flip_bound = (w * best_product) @ (sub[:, tiles] != 0)
+            flip_bound = weighted_tile_sums(w * best_product, sub[:, tiles] != 0)
             for i in np.lexsort((tiles, -flip_bound)):
                 if flip_bound[i] <= best + 1e-12 * total:
                     break

@@ -35,6 +35,16 @@ from gamelab.voltorb.rules import SIZE, TILES, Clues, check_generator, check_lev
 NO_BOARD = "no board is consistent with these clues"
 
 
+def weighted_tile_sums(weights: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """``weights @ mask`` for a (n,) float vector and an (n, k) boolean mask, summed the same way on
+    every machine: each column by numpy's own (pairwise) summation, never by a BLAS call, whose
+    summation order depends on the number of BLAS threads. A strategy's choice between tiles of
+    equal odds then never depends on the machine (the same seed gives the same game)."""
+    columns = np.ascontiguousarray(np.asarray(mask, dtype=bool).T)
+    weights = np.asarray(weights, dtype=np.float64)
+    return np.array([np.where(column, weights, 0.0).sum() for column in columns], dtype=np.float64)
+
+
 class InconsistentCluesError(ValueError):
     """No board fits the clues and revealed tiles (or none has positive prior weight)."""
 
@@ -142,15 +152,15 @@ class Posterior:
         """(25, 4): P(value) per tile, value 0 = Voltorb."""
         out = np.empty((TILES, 4))
         for v in range(4):
-            out[:, v] = self.weights @ (self.boards == v)
+            out[:, v] = weighted_tile_sums(self.weights, self.boards == v)
         return out
 
     def p_voltorb(self) -> np.ndarray:
-        return self.weights @ (self.boards == 0)
+        return weighted_tile_sums(self.weights, self.boards == 0)
 
     def p_multiplier(self) -> np.ndarray:
         """P(tile is a 2 or a 3)."""
-        return self.weights @ (self.boards >= 2)
+        return weighted_tile_sums(self.weights, self.boards >= 2)
 
     def observe(self, tile: int, value: int) -> Posterior:
         """The posterior after `tile` showed `value` (raises if impossible)."""

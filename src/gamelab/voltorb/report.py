@@ -321,6 +321,7 @@ def build(section, ctx) -> None:
             f"an independent sample B ({st['evaluate'][0]} deals per level; chosen on "
             f"{st['choose'][0]} others), with paired bootstrap intervals over B's deals; "
             f"shipped in gamelab/voltorb/data/{STUDY_FILE}, made by `{study['command']}`",
+            missing="a policy is not compared with itself",
         )
 
     # 4. campaign play under the level progression

@@ -59,10 +59,20 @@ class View:
     posterior: Posterior | None
 
 
+#: Probabilities closer than this are equal for a choice between tiles (they are sums of the
+#: same exact ratios in another order, or differ by rounding): the next criterion decides, then
+#: the lowest tile index. The sums themselves are machine-independent
+#: (:func:`~gamelab.voltorb.posterior.weighted_tile_sums`).
+TIE_TOLERANCE = 1e-12
+
+
 def _argbest(primary: np.ndarray, secondary: np.ndarray, tiles: np.ndarray) -> int:
-    """Tile minimising (primary, secondary, tile index)."""
-    order = np.lexsort((tiles, secondary, primary))
-    return int(tiles[order[0]])
+    """Tile minimising (primary, secondary, tile index), values within :data:`TIE_TOLERANCE`
+    of the best counting as equal."""
+    keep = primary <= primary.min() + TIE_TOLERANCE
+    secondary, tiles = secondary[keep], tiles[keep]
+    keep = secondary <= secondary.min() + TIE_TOLERANCE
+    return int(tiles[keep].min())
 
 
 def minrisk_tile(post: Posterior) -> int:

@@ -24,6 +24,7 @@ import collections
 import functools
 import importlib
 import logging
+import math
 import os
 import subprocess
 import sys
@@ -148,7 +149,31 @@ def _message(exc: BaseException) -> str:
     return " ".join(str(exc).split())
 
 
-def _readable(exc: RequestValidationError) -> tuple[str, str | None]:
+def _required_fields(request: Request | None) -> list[str]:
+    """The fields a route's JSON body must have (none when the route has no body model)."""
+    route = request.scope.get("route") if request is not None else None
+    field = getattr(route, "body_field", None)
+    model = getattr(getattr(field, "field_info", None), "annotation", None)
+    fields = getattr(model, "model_fields", None) or {}
+    return [name for name, info in fields.items() if info.is_required()]
+
+
+def _unreadable_body(cause: BaseException | None) -> str:
+    """Why a request body could not be read, when the JSON parser gave up on it: JSON within
+    the syntax but beyond the reader's limits is not called invalid."""
+    if isinstance(cause, RecursionError):
+        return (
+            "the request body is nested too deeply to read (no request needs more than a few "
+            "levels of nesting)"
+        )
+    if isinstance(cause, ValueError) and "digits" in str(cause):
+        return "the request body has a number with more digits than can be read (at most 4,300)"
+    return "the request body is not valid JSON (UTF-8 text expected)"
+
+
+def _readable(
+    exc: RequestValidationError, request: Request | None = None
+) -> tuple[str, str | None]:
     """One line for the first problem of a request, and the field it concerns."""
     errors = exc.errors()
     if not errors:
@@ -157,9 +182,20 @@ def _readable(exc: RequestValidationError) -> tuple[str, str | None]:
     loc = [str(part) for part in err.get("loc", ()) if part != "body"]
     if err.get("type") == "json_invalid":
         return "the request body is not valid JSON", None
+    if err.get("type") == "missing" and not loc:  # no body at all
+        required = _required_fields(request)
+        wanted = (
+            f"a JSON object with {', '.join(required)}"
+            if required
+            else "a JSON object ({} for the defaults)"
+        )
+        return f"the request body is empty: {wanted} is expected", None
     where = ".".join(loc)
     msg = err.get("msg", "invalid value")
-    if err.get("type") == "missing":
+    value = err.get("input")
+    if isinstance(value, float) and not math.isfinite(value):
+        msg = "NaN is not a number" if math.isnan(value) else "only finite numbers are allowed"
+    elif err.get("type") == "missing":
         msg = "this field is required"
     elif err.get("type") == "extra_forbidden":
         msg = "unknown field"
@@ -499,7 +535,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(RequestValidationError)
     async def invalid_request(request: Request, exc: RequestValidationError) -> JSONResponse:
-        detail, field = _readable(exc)
+        detail, field = _readable(exc, request)
         body: dict[str, Any] = {"detail": detail}
         if field:
             body["field"] = field
@@ -507,7 +543,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     @app.exception_handler(BudgetExceeded)
     async def over_budget(request: Request, exc: BudgetExceeded) -> JSONResponse:
-        body: dict[str, Any] = {"detail": f"the computation {_message(exc)}"}
+        # a computation that ran out of time, or one that could not start: the server is busy
+        busy = not exc.started and not isinstance(exc, StillWarming)
+        subject = "the server is busy:" if busy else "the computation"
+        body: dict[str, Any] = {"detail": f"{subject} {_message(exc)}"}
         headers = None
         if isinstance(exc, StillWarming):  # kit.js waits for the game's warm-up, then asks again
             body["warming"] = exc.title
@@ -527,7 +566,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             return response
         detail = exc.detail
         if exc.status_code == 400 and "parsing the body" in str(detail):
-            detail = "the request body is not valid JSON (UTF-8 text expected)"
+            detail = _unreadable_body(exc.__cause__)
         return JSONResponse({"detail": detail}, status_code=exc.status_code, headers=exc.headers)
 
     @app.exception_handler(Exception)

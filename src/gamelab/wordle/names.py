@@ -152,12 +152,26 @@ def _build_index(rows: tuple[NameMatch, ...]) -> _Index:
     folded: dict[str, list[NameMatch]] = {}
     for r in rows:
         folded.setdefault(fold_long_vowels(r.name), []).append(r)
-    return _Index(
-        rows,
-        {r.name: r for r in rows},
-        folded,
-        {_english_key(r.english): r for r in rows if r.english},
-    )
+    english: dict[str, NameMatch] = {}
+    for r in rows:
+        if r.english:
+            for key in _english_keys(r.english):
+                english.setdefault(key, r)
+    return _Index(rows, {r.name: r for r in rows}, folded, english)
+
+
+#: How players type the sex symbols of Nidoran♀ and Nidoran♂ ("nidoran f", "Nidoran-M").
+_SEX_SPELLINGS = {"♀": ("f", "female"), "♂": ("m", "male")}
+
+
+def _english_keys(english: str) -> list[str]:
+    """The keys an English name is found by: itself, and with ♀/♂ typed as f/female, m/male."""
+    key = _english_key(english)
+    keys = [key]
+    for symbol, spellings in _SEX_SPELLINGS.items():
+        if key.endswith(symbol):
+            keys += [key[: -len(symbol)] + s for s in spellings]
+    return keys
 
 
 def _has_kana(text: str) -> bool:
@@ -255,7 +269,7 @@ def lookup_name(words: WordList, text: str, field: str = "text") -> NameMatch:
     how = (
         "kana"
         if _has_kana(text) or name == text.strip()
-        else ("english" if _english_key(text) == _english_key(found.english) else "romaji")
+        else ("english" if _english_key(text) in _english_keys(found.english) else "romaji")
     )
     return NameMatch(found.name, found.english, found.dex, how)
 

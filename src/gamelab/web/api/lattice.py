@@ -133,7 +133,7 @@ class GenerateRequest(ApiModel):
 
 @router.post("/generate", response_model=PuzzleLevel)
 async def generate(body: GenerateRequest, request: Request):
-    """A new level from one seeded GA run (best-then-rarity), never one of the server's pack,
+    """A new level dealt by its seed (consecutive seeds: distinct levels), never one of the server's pack,
     analysed exactly."""
     avoid = tuple(lv.sequence for lv in pack_of(request).levels)
     result = await pool_of(request).run(

@@ -116,6 +116,7 @@ class AnalyseRequest(RulesRequest):
     tablebase: int = Field(
         default=TABLEBASE_SEEDS, description="endgame tablebase seeds (-1: none)"
     )
+    rank: bool = Field(default=False, description="also every legal move with its value")
 
 
 class ReviewRequest(OpponentRequest):
@@ -202,15 +203,26 @@ async def analyse(body: AnalyseRequest, request: Request):
     """The engine's analysis of a position (text form, then `moves` from it) within `time` s;
     a depth-``FALLBACK_DEPTH`` search (labelled) if the budget runs out."""
     moves = list(body.moves)
-    args = (body.position, body.rules, body.time, moves, body.depth, body.eval, body.tablebase)
+    args = (
+        body.position,
+        body.rules,
+        body.time,
+        moves,
+        body.depth,
+        body.eval,
+        body.tablebase,
+        body.rank,
+    )
     result = await budgeted(
         request,
         analyse_position,
         args,
-        fallback=partial(analyse_position, *args[:4], FALLBACK_DEPTH, body.eval, body.tablebase),
+        fallback=partial(
+            analyse_position, *args[:4], FALLBACK_DEPTH, body.eval, body.tablebase, body.rank
+        ),
         what="the analysis",
         fallback_name=f"a depth-{FALLBACK_DEPTH} search",
-        allowance=0.0 if body.depth else body.time,
+        allowance=0.0 if body.depth else body.time * (2 if body.rank else 1),
         cache=body.depth is not None,
     )
     return reply(result)

@@ -184,15 +184,21 @@ function changed() {
   $("result").replaceChildren();
   $("next-level").hidden = true;
   if (complete()) submit();
-  else if (level && !freeBesideEnd().length) {
-    $("result").replaceChildren(
-      h("strong", {}, "Boxed in: "),
-      "the chain's end has no free cell beside it, so the rest of the chain cannot be placed. ",
-      h("button", { class: "secondary", id: "dead-end-undo", onclick: undo }, "Undo"),
-      " the last move, or drag a residue to open a way.",
-    );
-  }
+  else if (level && sites.length > 1) checkDeadEnd();
   tutorialStep();
+}
+
+/** Ask whether the rest of the chain can still fit (the library's reachability and parity
+ *  checks) and, when it cannot, say why at once. */
+async function checkDeadEnd() {
+  const sent = movesOf(sites);
+  const res = await api("/api/lattice/score", { sequence: level.sequence, moves: sent }, { errorAt: board });
+  if (!res || sent !== movesOf(sites) || !res.dead_end) return; // the fold changed meanwhile
+  $("result").replaceChildren(
+    h("strong", {}, "Dead end: "), `${res.dead_end}. `,
+    h("button", { class: "secondary", id: "dead-end-undo", onclick: undo }, "Undo"),
+    " the last move, or drag a residue to open a way.",
+  );
 }
 
 function nextOf(lv) {
@@ -452,7 +458,16 @@ async function analyse(path, body, errorAt) {
   $("make-play").disabled = false;
 }
 const analyseTyped = () => analyse("/api/lattice/level", { sequence: $("make-seq").value }, $("make-seq"));
-const generate = () => analyse("/api/lattice/generate", { length: Number($("make-length").value), seed: randomSeed() }, $("make-length"));
+/** Generate's seeds: consecutive from a random start kept in this browser, so each click gives
+ *  a level not generated before (the library deals distinct levels to consecutive seeds). */
+function nextGenerateSeed() {
+  const KEY = "gamelab.lattice.generate-seed";
+  let next = Number(localStorage.getItem(KEY));
+  if (!Number.isSafeInteger(next) || next <= 0) next = randomSeed();
+  try { localStorage.setItem(KEY, String(next + 1)); } catch { /* storage off: random next time */ }
+  return next;
+}
+const generate = () => analyse("/api/lattice/generate", { length: Number($("make-length").value), seed: nextGenerateSeed() }, $("make-length"));
 
 $("make-analyse").addEventListener("click", analyseTyped);
 $("make-seq").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); analyseTyped(); } });

@@ -95,6 +95,7 @@ function seedDots(n) {
 /** Draw `houses` and `stores`; marks: {playable:Set, from, sowing, captured:Set, hint}. */
 function drawBoard(houses, stores, marks = {}) {
   const b = $("board");
+  const focused = b.contains(document.activeElement) ? document.activeElement.dataset.house : null;
   b.replaceChildren();
   const cell = (i) => {
     const letter = LETTERS[i];
@@ -118,6 +119,7 @@ function drawBoard(houses, stores, marks = {}) {
   b.append(h("div", { class: "ow-store north", "data-store": "North" }, h("small", {}, "North"), h("span", { class: "n" }, String(stores[1]))));
   for (let i = 0; i < 12; i++) b.append(cell(i));
   b.append(h("div", { class: "ow-store south", "data-store": "South" }, h("small", {}, "South"), h("span", { class: "n" }, String(stores[0]))));
+  if (focused) b.querySelector(`[data-house="${focused}"]`).focus({ preventScroll: true }); // a redraw keeps the keyboard's place
 }
 
 function drawView() {
@@ -141,6 +143,23 @@ function drawView() {
   drawStatus();
   drawExact();
   saveGame();
+  liveRanking();
+}
+
+let rankedFor = null; // the moves the live ranking was asked for
+/** With "every move's value" on, the engine ranks your moves whenever it is your turn. */
+async function liveRanking() {
+  const out = $("live-ranking");
+  const mine = view && view.to_move === playerSide && !view.over && phase === "idle" && !browsing;
+  if (!$("rank-live").checked || !mine) { out.replaceChildren(); rankedFor = null; return; }
+  const key = `${generation}:${game.moves.join(" ")}`;
+  if (rankedFor === key) return;
+  rankedFor = key;
+  out.replaceChildren(h("p", { class: "small muted" }, "ranking your moves…"));
+  const res = await api("/api/oware/analyse", { position: game.start, moves: game.moves, grand_slam: game.grand_slam,
+    cycle: game.cycle, time: Math.min(1, budget), rank: true }, { errorAt: out });
+  if (rankedFor !== key) return; // the game moved on meanwhile
+  out.replaceChildren(...(res ? [rankingTable(res.ranking || [], "live-table")] : []));
 }
 
 // ------------------------------------------------------------------ the game across a reload
@@ -152,7 +171,7 @@ const SAVED = "gamelab.oware.game";
 function saveGame() {
   try {
     localStorage.setItem(SAVED, JSON.stringify({ game, opponent: opponentName, side: playerSide, recommended,
-                                                 players: recordPlayers }));
+                                                 players: recordPlayers, rankLive: $("rank-live").checked }));
   } catch { /* storage full or off: the game just does not survive a reload */ }
 }
 
@@ -298,6 +317,7 @@ function drawPv() {
   el.textContent = lastAnalysis ? `${lastAnalysis.who}: ${lastAnalysis.pv_text.join(" ")}` : "No search yet: ask for a hint, or let the engine move.";
 }
 $("show-pv").addEventListener("change", drawPv);
+$("rank-live").addEventListener("change", liveRanking);
 
 // ------------------------------------------------------------------ sowing animation
 
@@ -623,6 +643,7 @@ function buildEditor() {
   const input = (label, i) => {
     const el = h("input", { type: "number", min: "0", max: "48", value: "4", "aria-label": label, "data-index": String(i) });
     el.addEventListener("input", editorToText);
+    el.addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); $("an-go").click(); } });
     editInputs[i] = el;
     return h("label", { class: "ow-edit-cell" }, h("span", {}, label.split(" ").pop()), el);
   };
@@ -647,23 +668,42 @@ function textToEditor(houses, stores, side) {
   $("an-side").value = side === "North" ? "N" : "S";
 }
 
+/** Every legal move with its value, best first (the library's ranking): a table. */
+function rankingTable(ranking, id) {
+  return h("table", { class: "data ow-ranking", id },
+    h("thead", {}, h("tr", {}, h("th", {}, "move"), h("th", {}, "after it"), h("th", {}, ""))),
+    h("tbody", {}, ...ranking.map((v, i) => h("tr", { "data-move": v.move, class: i === 0 ? "best" : null },
+      h("td", { class: "mv" }, v.move), h("td", {}, v.text),
+      h("td", { class: "small muted" }, v.exact ? h("span", { class: "tag exact" }, "exact") : `${v.depth} moves ahead`)))));
+}
+
+let analysisRun = 0; // bumped by every Analyse: an older answer is dropped
 $("an-go").addEventListener("click", async () => {
   const input = $("an-position");
+  analysisRun += 1;
+  const run = analysisRun;
+  $("an-result").classList.add("stale"); // greyed until the answer for this input comes
   const res = await api("/api/oware/analyse", {
-    position: input.value, ...rulesOf($("an-rules")), time: Number($("an-time").value),
+    position: input.value, ...rulesOf($("an-rules")), time: Number($("an-time").value), rank: true,
   }, { errorAt: input, fields: { position: input, time: $("an-time") } });
-  if (!res) return;
+  if (run !== analysisRun) return;
+  $("an-result").classList.remove("stale");
+  if (!res) { $("an-result").replaceChildren(); showNote($("an-note"), null); return; } // never an old answer beside an error
   const a = res.analysis;
   textToEditor(res.houses, res.stores, a.to_move);
   input.value = a.position;
   showNote($("an-note"), res.note);
-  const rows = [["to move", a.to_move], ["best move", a.best_move_text], ["score", a.score_text],
-    ["evaluation", res.exact ? "exact, see below" : `${res.evaluation.text} (${res.evaluation.source})`],
+  const rows = [["to move", a.to_move], ["best move", a.best_move_text],
+    ["evaluation", res.exact ? "exact, see below" : res.evaluation.text],
     ["exact", res.exact ? res.exact.text : "outside the endgame tablebase (more than 12 seeds on the board, or not Abapa)"],
-    ["depth", a.depth], ["nodes", a.nodes.toLocaleString("en")], ["nodes/s", Math.round(a.nps).toLocaleString("en")],
-    ["seconds", a.seconds], ["principal variation", a.pv_text.join(" ")]];
-  $("an-result").replaceChildren(h("table", { class: "data ow-analysis" },
-    ...rows.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", { "data-key": k }, String(v))))));
+    ["the expected line", a.pv_text.join(" ")]];
+  const details = [["score", a.score_text], ["depth", a.depth], ["nodes", a.nodes.toLocaleString("en")],
+    ["nodes/s", Math.round(a.nps).toLocaleString("en")], ["seconds", a.seconds]];
+  const table = (pairs) => h("table", { class: "data ow-analysis" },
+    ...pairs.map(([k, v]) => h("tr", {}, h("th", {}, k), h("td", { "data-key": k }, String(v)))));
+  $("an-result").replaceChildren(table(rows),
+    h("h3", {}, "Every move"), rankingTable(res.ranking || [], "an-ranking"),
+    h("details", { class: "ow-details" }, h("summary", {}, "details of the search"), table(details)));
 });
 $("an-current").addEventListener("click", () => {
   if (!view) return;
@@ -709,6 +749,10 @@ setPhase("idle");
     if (value && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
   };
   if (saved) {
+    $("rank-live").checked = saved.rankLive === true;
+    if (saved.opponent && ![...$("opponent").options].some((o) => o.value === saved.opponent)) {
+      $("opponent").append(h("option", { value: saved.opponent }, opponentLabel(saved.opponent))); // a record's opponent
+    }
     pick("opponent", saved.opponent);
     pick("side", saved.side);
     pick("rules", `${saved.game.grand_slam}|${saved.game.cycle}`);

@@ -7,6 +7,17 @@ import {
 
 const SIZE = 5;
 const VALUE_LABEL = { 0: "V", 1: "1", 2: "2", 3: "3" };
+/** The policies in the game's words (their technical names are in the page's glossary). */
+const POLICY_WORDS = { optimal: "best chance to clear", minrisk: "safest flip", fom: "rule of thumb" };
+/** A quick answer's label in the game's words (the server's own label stays behind "details"). */
+const QUICK_WORDS = "Quick answer for now: the safest flip (least likely to be a Voltorb), without a win chance. " +
+  "The exact answer takes longer to work out and replaces it by itself.";
+
+/** What a tile may still hold, in words: "V123" -> "a Voltorb, 1, 2 or 3". */
+function mayHold(label) {
+  const words = [...label.replace("0", "V")].map((ch) => (ch === "V" ? "a Voltorb" : ch));
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0];
+}
 
 // ---------------------------------------------------------------- board drawing (shared)
 
@@ -104,7 +115,7 @@ function paintAnalysis(tiles, revealed, analysis, info) {
       if (t in revealed) return `row ${r + 1}, column ${c + 1}: revealed ${revealed[t] === 0 ? "Voltorb" : revealed[t]}`;
       if (!analysis) return `row ${r + 1}, column ${c + 1}`;
       return `row ${r + 1}, column ${c + 1}: P(Voltorb) ${pct(analysis.p_voltorb[r][c])}, ` +
-        `P(2 or 3) ${pct(analysis.p_two_or_three[r][c])}; may hold ${analysis.labels[r][c].replace("0", "V")}`;
+        `P(2 or 3) ${pct(analysis.p_two_or_three[r][c])}; could be ${mayHold(analysis.labels[r][c])}`;
     };
     const show = (t) => { info.dataset.tile = String(t); info.textContent = describe(t); };
     tiles.forEach((tile, t) => {
@@ -206,9 +217,16 @@ async function analyse(revealed = assist.revealed, order = assist.order) {
       saveAssist();
       return true;
     }
-    const input = inputForField(err.field) || clueInputFor(err.message);
+    // the clues were accepted before and only a flip changed: the flip does not fit, not a clue
+    const last = assist.lastBody;
+    const flipOnly = last && last.rows === body.rows && last.cols === body.cols && last.level === body.level;
+    const flipped = Object.keys(revealed).map(Number).filter((t) => assist.revealed[t] !== revealed[t]);
+    const input = flipOnly ? (flipped.length === 1 ? assist.board.tiles[flipped[0]] : null)
+      : (inputForField(err.field) || clueInputFor(err.message));
     if (input) input.setAttribute("aria-invalid", "true");
-    errorBox.textContent = err.message;
+    errorBox.textContent = flipOnly && flipped.length === 1
+      ? `${tileName([Math.floor(flipped[0] / SIZE) + 1, (flipped[0] % SIZE) + 1])} cannot show ${VALUE_LABEL[revealed[flipped[0]]] === "V" ? "a Voltorb" : `a ${revealed[flipped[0]]}`} with these clues (${err.message})`
+      : err.message;
     errorBox.hidden = false;
     return false;
   }
@@ -255,7 +273,7 @@ async function adviseObjective(body, seq) {
 /** What optimal play would have done at a lost round's last decision, in words. */
 function postMortemText(pm) {
   const tile = ([r, c]) => `r${r}c${c}`;
-  const who = pm.best_policy === "optimal" ? "Optimal play" : "MinRisk (the exact search did not finish)";
+  const who = pm.best_policy === "optimal" ? "Optimal play" : "The safest flip (the exact search did not finish)";
   const same = pm.best[0] === pm.flipped[0] && pm.best[1] === pm.flipped[1];
   let text = `Post-mortem of the last flip: ${tile(pm.flipped)} was a Voltorb with P = ${pct(pm.p_voltorb)}. ` +
     (same ? `${who} would have flipped the same tile.` :
@@ -313,7 +331,10 @@ function exactFollower(prefix, { shown, replace, askAgain, noteEl }) {
       if (same(now, body)) replace(status.result);
       else if (now && dealOf(now) === st.deal) askAgain();  // a later position: solved now
     } else if (status.state === "failed") {
-      if (same(now, body)) showNote(noteEl, `${noteEl.textContent}; the exact search did not finish: ${status.detail}`);
+      if (same(now, body)) {
+        showNote(noteEl, `the exact search did not finish: ${status.detail}`,
+          { plain: "The exact answer could not be worked out this time: the safest flip stays." });
+      }
       button.hidden = false;
     } else {
       button.hidden = false;
@@ -348,9 +369,9 @@ let assistExact = null;  // set up in setupAssist
 function renderAssist() {
   const a = assist.analysis;
   paintAnalysis(assist.board.tiles, assist.revealed, a, document.getElementById("assist-tileinfo"));
-  showNote(document.getElementById("assist-note"), a && a.note);
+  showNote(document.getElementById("assist-note"), a && a.note, { plain: QUICK_WORDS });
   const live = a && !a.outcome;  // a lost round has no recommendation and no P(win)
-  document.getElementById("assist-recommended").textContent = live ? tileName(a.recommended) + ` (${a.policy})` : "—";
+  document.getElementById("assist-recommended").textContent = live ? tileName(a.recommended) + ` (${POLICY_WORDS[a.policy] || a.policy})` : "—";
   document.getElementById("assist-pwin").textContent = live ? pct(a.win_probability, 2) : "—";
   document.getElementById("assist-count").textContent = a ? a.consistent_boards.toLocaleString("en") : "—";
   document.getElementById("assist-review").disabled = assist.order.length === 0;
@@ -501,6 +522,7 @@ const practice = {
   round: null,  // {level, seed, rows, cols}
   state: null,  // the server's PracticeState
   roundId: null,  // this round's entry in the history of your games
+  before: null,  // {history, bank}: the case when this round started
   shownBody: null,  // the request of the overlay's answer on the board
   exact: null,  // {body, result}: the exact answer that replaced a quick one
   flips: [],  // [[row, col], ...]
@@ -509,19 +531,50 @@ const practice = {
   saved: { level: 1, bank: 0, history: [] },  // carried from round to round (local storage)
 };
 
+const savedCase = store(STORAGE, {
+  check: (v) => Number.isInteger(v.level) && Number.isInteger(v.bank) && Array.isArray(v.history),
+});
+/** The round in progress (level, seed, flips, memo marks, overlay and memo switches): a reload
+ *  continues it. */
+const savedRound = store("gamelab.voltorb.practice-round", {
+  check: (v) => v.round && Number.isInteger(v.round.seed) && Array.isArray(v.flips),
+});
+
 function loadSaved() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(STORAGE) || "null");
-    if (saved && Number.isInteger(saved.level) && Number.isInteger(saved.bank) && Array.isArray(saved.history)) {
-      practice.saved = saved;
-    }
-  } catch (err) {
-    localStorage.removeItem(STORAGE);
-  }
+  practice.saved = savedCase.load(practice.saved);
 }
 
 function save() {
-  localStorage.setItem(STORAGE, JSON.stringify(practice.saved));
+  savedCase.save(practice.saved);
+}
+
+function saveRound() {
+  if (!practice.round) return;
+  const memo = Object.fromEntries(Object.entries(practice.memo).map(([t, marks]) => [t, [...marks]]));
+  savedRound.save({ round: practice.round, roundId: practice.roundId, flips: practice.flips, memo, before: practice.before,
+                    overlay: document.getElementById("practice-overlay").checked,
+                    memoMode: document.getElementById("practice-memo").checked });
+}
+
+/** Continue the round kept by saveRound (after a reload); false when there is none. */
+async function loadRound() {
+  const kept = savedRound.load(null);
+  if (!kept) return false;
+  document.getElementById("practice-overlay").checked = Boolean(kept.overlay);
+  document.getElementById("practice-memo").checked = Boolean(kept.memoMode);
+  practice.round = kept.round;
+  practice.roundId = typeof kept.roundId === "string" ? kept.roundId : `practice:${kept.round.level}:${kept.round.seed}:${Date.now()}`;
+  practice.memo = {};
+  for (const [t, marks] of Object.entries(kept.memo || {})) {
+    if (Array.isArray(marks)) practice.memo[Number(t)] = new Set(marks.filter((m) => [0, 1, 2, 3].includes(m)));
+  }
+  document.getElementById("practice-seed").value = String(kept.round.seed);
+  const before = kept.before;
+  practice.before = before && Array.isArray(before.history) && Number.isInteger(before.bank) ? before : null;
+  practice.flips = [];
+  const flips = kept.flips.filter((f) => Array.isArray(f) && f.length === 2);
+  await playPractice(false, null, flips);
+  return true;
 }
 
 function practiceRevealed() {
@@ -568,25 +621,29 @@ async function startRound(seed) {
   if (!round) return;
   practice.round = round;
   practice.roundId = `practice:${round.level}:${round.seed}:${Date.now()}`;
+  practice.before = { history: practice.saved.history, bank: practice.saved.bank };
   practice.flips = [];
   practice.memo = {};
   seedInput.value = String(round.seed);
   await playPractice(false);
 }
 
-async function playPractice(quit, extraFlip = null) {
+async function playPractice(quit, extraFlip = null, replay = null) {
   const r = practice.round;
-  const flips = extraFlip ? [...practice.flips, extraFlip] : practice.flips;
+  const flips = replay || (extraFlip ? [...practice.flips, extraFlip] : practice.flips);
+  // the case as it was when the round started: replaying the round (a reload) gives the same end
+  const before = practice.before || practice.saved;
   const body = { level: r.level, seed: r.seed, generator: r.generator, flips, quit,
-                 history: practice.saved.history, bank: practice.saved.bank };
+                 history: before.history, bank: before.bank };
   const state = await api("/api/voltorb/practice/play", body, { errorAt: document.getElementById("practice-board") });
   if (!state) return;
   practice.flips = flips;
   practice.state = state;
+  saveRound();
   if (state.outcome) {
     practice.saved = { level: state.next_level, bank: state.bank, history: state.history };
     save();
-    recordRound(state);
+    if (!replay) recordRound(state);  // (a reload replays a finished round: it is kept already)
     // the level the round earned: the next round and "Play this seed" start there
     document.getElementById("practice-level").value = String(state.next_level);
     showLevelRates();
@@ -617,7 +674,7 @@ async function renderPractice() {
     if (analysis) {
       practice.shownBody = body;
       document.getElementById("practice-pwin").textContent = pct(analysis.win_probability, 2);
-      showNote(document.getElementById("practice-note"), analysis.note);
+      showNote(document.getElementById("practice-note"), analysis.note, { plain: QUICK_WORDS });
       practiceExact.answered(body, analysis);
     }
   } else {
@@ -702,7 +759,7 @@ function setupPractice() {
                                                    quit: Boolean(practice.state && practice.state.outcome === "quit") },
                 practice.state && practice.state.outcome ? practice.roundId : null);
   });
-  document.getElementById("practice-overlay").addEventListener("change", () => renderPractice());
+  document.getElementById("practice-overlay").addEventListener("change", () => { saveRound(); renderPractice(); });
   const memoMode = document.getElementById("practice-memo");
   const chooser = document.getElementById("memo-chooser");
   practice.board.tiles.forEach((tile, t) => {
@@ -730,7 +787,8 @@ function setupPractice() {
     const button = ev.target.closest("button");
     if (button && practice.memoTile !== null) toggleMemo(practice.memoTile, Number(button.dataset.memo));
   });
-  memoMode.addEventListener("change", () => { chooser.hidden = true; });
+  memoMode.addEventListener("change", () => { chooser.hidden = true; saveRound(); });
+  loadRound();
 }
 
 function toggleMemo(tile, mark) {
@@ -738,6 +796,7 @@ function toggleMemo(tile, mark) {
   if (marks.has(mark)) marks.delete(mark);
   else marks.add(mark);
   practice.memo[tile] = marks;
+  saveRound();
   renderPractice();
 }
 
@@ -768,14 +827,28 @@ async function reviewRound(path, body, historyId = null) {
   selectTab("review");
   const seq = ++reviewing.seq;
   cancelJob(reviewing.job);
+  reviewing.job = null;
+  // nothing of an earlier review stays on show while this one is computed
+  const progress = document.getElementById("review-progress");
+  document.getElementById("review-body").hidden = true;
+  document.getElementById("review-empty").hidden = true;
+  document.querySelector("#review-table tbody").textContent = "";
+  const waiting = document.getElementById("review-waiting");
+  waiting.textContent = "Reviewing this round…";
+  waiting.hidden = false;
   const errorBox = document.getElementById("review-error");
   const review = await api(path, body, { errorAt: errorBox.previousElementSibling, quiet: false });
-  if (!review || seq !== reviewing.seq) return;
+  if (seq !== reviewing.seq) return;
+  waiting.hidden = true;
+  if (!review) {
+    document.getElementById("review-empty").hidden = false;
+    return;
+  }
+  progress.hidden = true;
   renderReview(review);
   const keepVerdict = (done) => { if (historyId && games.find(historyId)) games.record({ id: historyId, ...verdictOf(done) }); };
   if (review.exact) { keepVerdict(review); return; }
   // the quick review came back within the budget; the exact one is completed in the background
-  const progress = document.getElementById("review-progress");
   progress.hidden = false;
   progress.textContent = "The exact review is being computed in the background…";
   const status = await pollJob(`${path}/exact`, body, {
@@ -797,7 +870,8 @@ async function reviewRound(path, body, historyId = null) {
 }
 
 function renderReview(review) {
-  showNote(document.getElementById("review-note"), review.note);
+  showNote(document.getElementById("review-note"), review.note, {
+    plain: "The rows marked “not exact yet” are completed by themselves when the exact review is done." });
   document.getElementById("review-empty").hidden = true;
   document.getElementById("review-body").hidden = false;
   const tbody = document.querySelector("#review-table tbody");
@@ -811,7 +885,7 @@ function renderReview(review) {
         h("td", {}, m.value === 0 ? "Voltorb" : String(m.value)),
         h("td", {}, pct(m.p_voltorb)),
         h("td", { colspan: "2", class: "muted" }, "not exact yet"),
-        h("td", {}, same ? "same (MinRisk)" : `r${m.best[0]}c${m.best[1]} (MinRisk)`),
+        h("td", {}, same ? "same (safest flip)" : `r${m.best[0]}c${m.best[1]} (safest flip)`),
         h("td", { colspan: "3", class: "muted" }, "not exact yet")));
       return;
     }
@@ -826,7 +900,7 @@ function renderReview(review) {
       h("td", {}, optimal ? "same" : `r${m.best[0]}c${m.best[1]}`),
       h("td", { class: optimal ? "good" : "bad" }, optimal ? "0" : `${(100 * m.loss).toFixed(1)} pts`),
       h("td", {}, pct(m.p_after)),
-      h("td", { class: m.luck >= 0 ? "good" : "bad" }, points(m.luck))));
+      h("td", { class: points(m.luck) === "0.0" ? "" : (m.luck > 0 ? "good" : "bad") }, points(m.luck))));
   });
   const result = { won: "won", lost: "lost", quit: "quit with the coins", unfinished: "not finished" }[review.outcome];
   const would = review.optimal_would_win === null ? ""
@@ -879,6 +953,10 @@ async function setupLevelRates() {
 }
 
 selectTab = setupTabs();
+// on a phone the help folds away (its summary stays): the board and the advice fit one screen
+if (window.matchMedia("(max-width: 600px)").matches) {
+  for (const id of ["assist-help", "practice-help"]) document.getElementById(id).open = false;
+}
 setupAssist();
 setupPractice();
 setupLevelRates();

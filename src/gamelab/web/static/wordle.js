@@ -1,6 +1,8 @@
 // Pokémon Wordle page: assistant, practice games, review. Every number shown comes from
 // /api/wordle/...; this file only draws and collects input.
-import { api, clearErrors, h, randomSeed, showError, showNote } from "/static/kit.js";
+import {
+  api, clearErrors, gameHistory, h, historyPanel, plural, randomSeed, setupTabs, showError, showNote, store,
+} from "/static/kit.js";
 
 const $ = (id) => document.getElementById(id);
 const COLOUR_CLASS = ["grey", "yellow", "green"];
@@ -248,6 +250,7 @@ function markUnchecked() {
   $("assist-check").hidden = assist.rows.length === 0;
   $("assist-result").classList.add("pw-stale");
   $("assist-pending").hidden = assist.rows.length === 0;
+  $("assist-use").hidden = true;  // the advice is for the colours checked before, not these
   saveAssist();
 }
 
@@ -322,25 +325,19 @@ async function refreshAssist() {
   return true;
 }
 
-const ASSIST_STORAGE = "gamelab.wordle.assist";
-
 /** The assistant's guesses and the setting survive a reload (local storage). */
+const savedAssist = store("gamelab.wordle.assist", { check: (v) => Array.isArray(v.rows) });
+
 function saveAssist() {
-  try {
-    localStorage.setItem(ASSIST_STORAGE, JSON.stringify({ setting: setting(), rows: assist.rows }));
-  } catch { /* storage full or disabled: nothing to keep */ }
+  savedAssist.save({ setting: setting(), rows: assist.rows });
 }
 
 function loadAssist() {
-  try {
-    const saved = JSON.parse(localStorage.getItem(ASSIST_STORAGE) || "null");
-    if (saved && Array.isArray(saved.rows)) {
-      assist.rows = saved.rows.filter((r) => r && typeof r.name === "string" && typeof r.colours === "string")
-        .map((r) => ({ name: r.name, english: r.english || "", colours: r.colours }));
-      return saved.setting || null;
-    }
-  } catch { localStorage.removeItem(ASSIST_STORAGE); }
-  return null;
+  const saved = savedAssist.load(null);
+  if (!saved) return null;
+  assist.rows = saved.rows.filter((r) => r && typeof r.name === "string" && typeof r.colours === "string")
+    .map((r) => ({ name: r.name, english: r.english || "", colours: r.colours }));
+  return saved.setting || null;
 }
 
 function renderAdvice(a) {
@@ -358,7 +355,8 @@ function renderAdvice(a) {
     $("assist-cands").textContent = "";
     return;
   }
-  showNote($("assist-note"), a.note);
+  showNote($("assist-note"), a.note, a.method === "entropy"
+    ? { plain: "Quick answer: the guess that splits the answers best; the proven-best guess did not come in time." } : {});
   $("assist-count").textContent = String(a.candidates);
   const next = $("assist-next");
   next.textContent = "";
@@ -370,9 +368,9 @@ function renderAdvice(a) {
   $("assist-worst").textContent = a.worst_case === null ? "—" :
     (a.solved ? "0" : `${a.worst_case} more guess${a.worst_case === 1 ? "" : "es"} (${a.guesses_used + a.worst_case} of ${a.guess_limit} allowed)`);
   const method = {
-    strategy: "the proven-optimal strategy (cached table)",
-    "solved here": "proven optimal for this position (solved now)",
-    entropy: "max entropy (no exact answer in time)",
+    strategy: "the proven-best strategy, looked up",
+    "solved here": "proven best for this position, worked out now",
+    entropy: "the best split of the answers (no proven answer in time)",
   };
   $("assist-method").textContent = a.method ? `${method[a.method] || a.method}; ${a.mode}, rule ${a.rule}` : "—";
   $("assist-use").hidden = !a.next || a.solved;
@@ -389,13 +387,35 @@ function renderAdvice(a) {
   if (a.remaining.length < a.candidates) cands.append(h("li", { class: "muted" }, `… and ${a.candidates - a.remaining.length} more`));
 }
 
+let adding = false;  // a guess being added (a second Enter or click meanwhile adds nothing)
+
 async function addAssistGuess(name) {
+  if (adding) return;
+  adding = true;
+  try {
+    await addGuessNow(name);
+  } finally {
+    adding = false;
+  }
+}
+
+async function addGuessNow(name) {
   const input = $("assist-name");
   const typed = (name || input.value).trim();
   if (!typed) { clearErrors($("assist")); showError(input, "type a guess first"); return; }
+  // colours clicked in but not checked yet are checked first: a guess never builds on them
+  if (!assist.checked && assist.rows.length && !(await refreshAssist())) {
+    showError(input, "check the colours of the guesses above first (they do not fit yet)");
+    return;
+  }
   // the server reads the name (romaji, English, hiragana...); the tiles need its katakana
   const m = await api("/api/wordle/resolve", { names: setting().names, text: typed }, { errorAt: input, root: $("assist") });
   if (!m) return;
+  const again = assist.rows.findIndex((r) => r.name === m.name);
+  if (again >= 0) {
+    showError(input, `${m.name} (${m.english}) is already guess ${again + 1}: a guess made twice tells nothing new`);
+    return;
+  }
   // recorded at once; its colours are checked when the player submits them
   assist.rows = [...assist.rows, { name: m.name, english: m.english, colours: "0".repeat([...m.name].length) }];
   input.value = "";
@@ -412,14 +432,14 @@ function setupAssist() {
   $("assist-reset").addEventListener("click", () => { assist.rows = []; renderAssistRows(); refreshAssist(); });
   $("assist-check").addEventListener("click", () => refreshAssist());
   $("assist-use").addEventListener("click", () => {
-    if (assist.advice && assist.advice.next) addAssistGuess(assist.advice.next.name);
+    if (assist.checked && assist.advice && assist.advice.next) addAssistGuess(assist.advice.next.name);
   });
   $("assist-name").addEventListener("focus", () => { kbdTarget = $("assist-name"); });
 }
 
 // ---------------------------------------------------------------- play
 
-const play = { seed: 1, guesses: [], round: null };
+const play = { seed: 1, guesses: [], round: null, starting: false };
 
 async function playRequest(guesses, errorAt) {
   return api("/api/wordle/play", { ...setting(), seed: play.seed, guesses }, { errorAt, root: $("play") });
@@ -459,7 +479,7 @@ function renderPlay(r) {
   $("play-link").href = `${location.pathname}?${params}`;
   // the address carries the game so far: a reload (or the link) continues it
   if (r.rows.length) params.set("guesses", r.rows.map((x) => x.name).join(","));
-  history.replaceState(null, "", `${location.pathname}?${params}`);
+  history.replaceState(history.state, "", `${location.pathname}?${params}`);
 }
 
 async function startPlay(seed, guesses = []) {
@@ -474,17 +494,39 @@ async function startPlay(seed, guesses = []) {
   renderPlay(r);
 }
 
+let guessing = false;  // a guess on its way (Enter twice sends it once)
+
 async function playGuess() {
+  if (guessing || !play.round) return;
+  guessing = true;
+  try {
+    await playGuessNow();
+  } finally {
+    guessing = false;
+  }
+}
+
+async function playGuessNow() {
   const input = $("play-name");
   const typed = input.value.trim();
   if (!typed) { showError(input, "type a guess first"); return; }
-  const r = await playRequest([...play.round.rows.map((x) => x.name), typed], input);
+  const m = await api("/api/wordle/resolve", { names: setting().names, text: typed }, { errorAt: input, root: $("play") });
+  if (!m) return;
+  const again = play.round.rows.findIndex((x) => x.name === m.name);
+  if (again >= 0) {
+    showError(input, `${m.name} (${m.english}) is already guess ${again + 1}: try another name`);
+    return;
+  }
+  const r = await playRequest([...play.round.rows.map((x) => x.name), m.name], input);
   if (!r) return;
   play.round = r;
   input.value = "";
   $("play-hint-text").hidden = true;
   renderPlay(r);
-  if (r.finished) syncReviewText(r.history.map(([name, colours]) => ({ name, colours })));
+  if (r.finished) {
+    syncReviewText(r.history.map(([name, colours]) => ({ name, colours })));
+    recordGame(r);
+  }
 }
 
 async function playHint() {
@@ -494,10 +536,38 @@ async function playHint() {
   const el = $("play-hint-text");
   el.hidden = false;
   el.textContent = a.next
-    ? `hint: ${a.next.name} (${a.next.english}) — ${a.candidates} candidates left` +
+    ? `hint: ${a.next.name} (${a.next.english}) — ${plural(a.candidates, "candidate")} left` +
       (a.expected_guesses !== null ? `, ${fmt(a.expected_guesses)} guesses expected from here` : "") + (a.note ? ` (${a.note})` : "") +
       (a.warning ? ` — ${a.warning}` : "")
     : "solved";
+}
+
+// ---------------------------------------------------------------- your games (history)
+
+const games = gameHistory("wordle");
+
+/** A finished Play game in the history, with its review's verdict (asked for quietly). */
+async function recordGame(r) {
+  const id = `play:${JSON.stringify(setting())}:${play.seed}`;
+  const n = r.rows.length;
+  games.record({
+    id,
+    label: `seed ${play.seed}${setting().names === (choices && choices.default) ? "" : ` (${setting().names})`}`,
+    result: r.won ? `found in ${n}` : "not found",
+    won: Boolean(r.won),
+    score: r.won ? n : null,
+  });
+  const history = r.history.map(([guess, colours]) => ({ guess, colours }));
+  const review = await api("/api/wordle/review", { ...setting(), history }, { quiet: true }).catch(() => null);
+  if (!review || review.total_lost === null || review.total_luck === null) return;
+  const lost = Number(review.total_lost.toFixed(2));
+  const luck = Number(review.total_luck.toFixed(2));
+  games.record({
+    id,
+    skill: lost === 0 ? "every guess optimal" : `${plural(lost, "guess", "guesses")} lost to the best play`,
+    luck: luck === 0 ? "even: the colours neither helped nor hurt"
+      : `${luck > 0 ? "lucky" : "unlucky"}: the colours ${luck > 0 ? "saved" : "cost"} ${plural(Math.abs(luck), "guess", "guesses")}`,
+  });
 }
 
 function setupPlay() {
@@ -528,10 +598,23 @@ function parseReviewText() {
   });
 }
 
+/** A luck figure as shown (3 decimals): green when it helped, red when it hurt, plain when it
+ *  rounds to nothing (never a red "0.000" or a "−0.000"). */
+function luckCell(luck) {
+  if (luck === null) return h("td", {}, "—");
+  const shown = Number(luck.toFixed(3));
+  if (shown === 0) return h("td", {}, "0.000");
+  return h("td", { class: shown > 0 ? "good" : "bad" }, `${shown > 0 ? "+" : "−"}${Math.abs(shown).toFixed(3)}`);
+}
+
 async function runReview() {
   const r = await api("/api/wordle/review", { ...setting(), history: parseReviewText() },
     { errorAt: $("review-text"), root: $("review") });
-  if (!r) return;
+  if (!r) {  // the table and verdict of an earlier review are not this text's
+    $("review-table").hidden = true;
+    $("review-summary").hidden = true;
+    return null;
+  }
   const body = $("review-table").querySelector("tbody");
   body.textContent = "";
   const range = (xs) => (xs.length ? (xs.length === 1 ? String(xs[0]) : `${xs[0]}–${xs[xs.length - 1]}`) : "—");
@@ -553,7 +636,7 @@ async function runReview() {
       h("td", { class: "pw-left-optimal" }, s.is_optimal ? String(s.candidates_after) : range(s.optimal_candidates_after)),
       h("td", {}, `${fmt(s.expected_guesses)} / ${fmt(s.optimal_expected_guesses)}`),
       h("td", { class: "pw-lost" }, fmt(s.guesses_lost)),
-      h("td", { class: s.luck > 0 ? "good" : (s.luck < 0 ? "bad" : "") }, s.luck === null ? "—" : (s.luck >= 0 ? "+" : "") + fmt(s.luck)),
+      luckCell(s.luck),
       h("td", {}, `${fmt(s.expected_left, 1)} / ${fmt(s.optimal_expected_left, 1)}`)));
   }
   $("review-table").hidden = false;
@@ -561,6 +644,7 @@ async function runReview() {
   summary.hidden = false;
   summary.textContent = `${r.summary}${r.total_lost !== null ? ` — skill: ${fmt(r.total_lost)} guesses lost in total` : ""}`;
   summary.className = `pw-status ${r.solved ? "good" : ""}`;
+  return r;
 }
 
 // ---------------------------------------------------------------- settings, tabs, start
@@ -573,29 +657,30 @@ async function strategyStatus() {
   if (s.building) setTimeout(strategyStatus, 15000);
 }
 
-function selectTab(name) {
-  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
-    const selected = tab.getAttribute("aria-controls") === name;
-    tab.setAttribute("aria-selected", String(selected));
-    $(tab.getAttribute("aria-controls")).hidden = !selected;
-  }
-  if (name !== "play" && location.search) history.replaceState(null, "", location.pathname);
+/** Select a tab (a step for the Back button; the arrow keys move between tabs): set up by the
+ *  page kit at the start (setupTabs). */
+let selectTab = () => {};
+
+function onTab(name) {
+  // the address carries a Play game only (history.state keeps the tab for the Back button)
+  if (name !== "play" && location.search) history.replaceState(history.state, "", location.pathname);
   kbdTarget = name === "play" ? $("play-name") : $("assist-name");
   const left = $(name).querySelector(".pw-left");
   if (left) left.append($("kana-keyboard"));  // the keyboard sits under the name input
   $("kana-keyboard").hidden = !left;
   colourKeyboard(name === "play" && play.round ? play.round.keyboard : null);
+  if (name === "play" && !play.round && !play.starting) startPlay(Number($("play-seed").value) || 1);
 }
 
-const CONTRAST_STORAGE = "gamelab.wordle.contrast";
+const contrast = store("gamelab.wordle.contrast");
 
 function setupContrast() {
   const box = $("pw-contrast");
-  box.checked = localStorage.getItem(CONTRAST_STORAGE) === "high";
+  box.checked = contrast.load("standard") === "high";
   document.body.classList.toggle("pw-hc", box.checked);
   box.addEventListener("change", () => {
     document.body.classList.toggle("pw-hc", box.checked);
-    try { localStorage.setItem(CONTRAST_STORAGE, box.checked ? "high" : "standard"); } catch { /* storage off */ }
+    contrast.save(box.checked ? "high" : "standard");
   });
 }
 
@@ -624,8 +709,11 @@ function applySetting(value) {
 }
 
 function setupSettings(saved) {
-  // on a phone the settings fold away (their summary stays), so the game comes first
-  if (window.matchMedia("(max-width: 600px)").matches) $("pw-settings-box").open = false;
+  // on a phone the settings and the help fold away (their summaries stay), so the game comes first
+  if (window.matchMedia("(max-width: 600px)").matches) {
+    $("pw-settings-box").open = false;
+    $("assist-help").open = false;
+  }
   const params = new URLSearchParams(location.search);
   const fromUrl = Object.fromEntries(["names", "rule", "hard"].map((k) => [k, params.get(k)]).filter(([, v]) => v));
   applySetting({ ...(saved || {}), ...fromUrl });
@@ -643,12 +731,6 @@ function setupSettings(saved) {
   for (const id of ["pw-names", "pw-rule", "pw-hard", "pw-hard-rule"]) $(id).addEventListener("change", onChange);
   hardGame.disabled = $("pw-rule").value === "blog";
   summariseSettings();
-  for (const tab of document.querySelectorAll('.tabs [role="tab"]')) {
-    tab.addEventListener("click", () => {
-      selectTab(tab.getAttribute("aria-controls"));
-      if (tab.getAttribute("aria-controls") === "play" && !play.round) startPlay(Number($("play-seed").value) || 1);
-    });
-  }
   return params;
 }
 
@@ -659,12 +741,14 @@ setupReview();
 setupContrast();
 await loadChoices();
 const params = setupSettings(loadAssist());
-selectTab("assist");
+if (params.get("tab") === "play") {
+  // a link to a game (or a reload of one): that game, on the Play tab
+  play.starting = true;
+  const guesses = (params.get("guesses") || "").split(",").filter(Boolean);
+  startPlay(Number(params.get("seed")) || 1, guesses).finally(() => { play.starting = false; });
+}
+selectTab = setupTabs({ onSelect: onTab, initial: params.get("tab") === "play" ? "play" : null });
 strategyStatus();
 renderAssistRows();
 refreshAssist();
-if (params.get("tab") === "play") {
-  selectTab("play");
-  const guesses = (params.get("guesses") || "").split(",").filter(Boolean);
-  startPlay(Number(params.get("seed")) || 1, guesses);
-}
+historyPanel($("history-panel"), games, { score: { label: "guesses", lowerIsBetter: true } });

@@ -144,7 +144,7 @@ def next_command(
     json_out: Json = False,
 ) -> None:
     """Candidates left by a history and the best next guess (one shot): the web page's
-    assistant (``--json`` prints the document ``/api/wordle/advice`` returns), on a Pokémon
+    assistant (--json prints the document the page's API, /api/wordle/advice, returns), on a Pokémon
     list or a custom one (--guesses/--answers)."""
     from gamelab.wordle.advice import advise, format_advice, split_history
 

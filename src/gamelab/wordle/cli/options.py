@@ -33,13 +33,15 @@ Names = Annotated[
 AnswersNames = Annotated[
     str | None,
     typer.Option(
-        "--answers-names", help="The answers of this list (e.g. gen1-4); overrides --names'."
+        "--answers-names",
+        help="The answers of this list (e.g. gen1-4); overrides the answers of --names.",
     ),
 ]
 GuessesNames = Annotated[
     str | None,
     typer.Option(
-        "--guesses-names", help="The guesses of this list (e.g. all); overrides --names'."
+        "--guesses-names",
+        help="The guesses of this list (e.g. all); overrides the guesses of --names.",
     ),
 ]
 GuessFile = Annotated[

@@ -60,7 +60,8 @@ def prune_search_command(
     json_out: Json = False,
     quiet: Quiet = False,
 ) -> None:
-    """The post's pruned search: top-`width` entropy guesses per node, depth <= `max_depth`."""
+    """The post's pruned search: the --width best guesses by entropy at each node, at most
+    --max-depth guesses per answer."""
     from gamelab.wordle.pruned import PrunedTotal, pruned_totals
 
     def show(row: PrunedTotal) -> None:

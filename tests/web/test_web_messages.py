@@ -1,0 +1,63 @@
+"""The API's words for requests it cannot use (issue 50): valid JSON beyond the reader's limits
+is not called invalid, NaN is named, an empty body names what is missing, and a busy server
+says so in a sentence."""
+
+from __future__ import annotations
+
+import pytest
+
+JSON = {"content-type": "application/json"}
+SOLVE = "/api/voltorb/solve"
+ANALYSE = "/api/oware/analyse"
+
+
+def test_valid_json_beyond_the_readers_limits_is_not_called_invalid(api):
+    clues = '"rows":"4,2 8,0 4,2 4,2 5,1","cols":"6,1 5,0 5,2 4,3 5,1"'
+    huge = "{" + clues + ',"level":' + "9" * 5000 + "}"
+    r = api.post(SOLVE, content=huge.encode(), headers=JSON)
+    assert 400 <= r.status_code < 500
+    assert "not valid JSON" not in r.json()["detail"] and "digits" in r.json()["detail"]
+    deep = '{"rows":' + "[" * 30000 + "]" * 30000 + "}"
+    r = api.post(SOLVE, content=deep.encode(), headers=JSON)
+    assert 400 <= r.status_code < 500
+    assert "not valid JSON" not in r.json()["detail"] and "nested" in r.json()["detail"]
+
+
+@pytest.mark.parametrize(
+    "value,words", [("NaN", "NaN is not a number"), ("Infinity", "only finite numbers")]
+)
+def test_a_number_that_is_not_finite_is_named_as_such(api, value, words):
+    body = '{"position":"start","time":' + value + "}"
+    r = api.post(ANALYSE, content=body.encode(), headers=JSON)
+    assert r.status_code == 422
+    assert r.json() == {"detail": f"time: {words}" + ("" if value == "NaN" else " are allowed"),
+                        "field": "time"}  # fmt: skip
+
+
+def test_an_empty_body_names_the_fields_it_needs(api):
+    r = api.post(ANALYSE, content=b"", headers=JSON)
+    assert r.status_code == 422
+    assert (
+        r.json()["detail"] == "the request body is empty: a JSON object with position is expected"
+    )
+
+
+def test_the_busy_answer_reads_as_a_sentence(api):
+    from gamelab.web.pool import BudgetExceeded
+
+    app = api.app
+    handler = app.exception_handlers[BudgetExceeded]
+    import asyncio
+
+    for started, expected in (
+        (False, "the server is busy: 8 other requests already waiting for a solver"),
+        (True, "the computation timed out after 2 s"),
+    ):
+        message = (
+            "8 other requests already waiting for a solver"
+            if not started
+            else "timed out after 2 s"
+        )
+        response = asyncio.run(handler(None, BudgetExceeded(message, started=started)))
+        assert response.status_code == 503
+        assert expected.encode() in response.body
