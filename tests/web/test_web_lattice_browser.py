@@ -510,3 +510,34 @@ def test_lattice_47_11_a_dead_end_is_announced_as_soon_as_the_rest_cannot_fit(pa
     assert page.locator("#board").get_attribute("data-moves") == "RRRUULLLDR"
     _contains(page, "#result", "closed in with 1 free cell, but 2 residues remain")
     assert "Dead end" in page.locator("#result").inner_text()
+
+
+def test_lattice_47_6_7_back_returns_to_the_level_before_and_finished_folds_are_kept(page):
+    """Issue 47, items 6, 7 and 15: the Back button left the page instead of returning to the
+    level before; no list of your games; "1 contacts"."""
+    first = page.request.post("/api/lattice/levels", data={}).json()["levels"][0]
+    best = page.request.post("/api/lattice/best", data={"sequence": first["sequence"]}).json()
+    page.goto("/lattice?level=1")
+    _title_starts(page, "Level 1")
+    page.locator('#levels button[data-level="2"]').click()
+    _title_starts(page, "Level 2")
+    assert page.url.endswith("?level=2")
+    page.go_back()
+    _title_starts(page, "Level 1")
+    assert page.url.endswith("?level=1")
+    page.go_forward()
+    _title_starts(page, "Level 2")
+    page.go_back()
+    _title_starts(page, "Level 1")
+    _keys(page, best["conformation"])
+    _contains(page, "#result", "Solved")
+    rows = page.locator("#folds-panel tbody tr")
+    expect(rows).to_have_count(1)
+    text = rows.first.inner_text()
+    assert "Level 1" in text and "★★★" in text and str(best["score"]) in text, text
+    # "1 contact", never "1 contacts"
+    page.goto("/lattice?seq=HPPH")
+    _title_starts(page, "Your level")
+    _keys(page, "RUL")
+    _contains(page, "#result", "1 contact")
+    assert "1 contacts" not in page.locator("#result").inner_text()
