@@ -306,7 +306,7 @@ function draw() {
     const end = i === sites.length - 1 && !done;
     const held = drag && drag.index === i;
     board.append(svg("circle", { class: `res-${seq[i].toLowerCase()}${end ? " end" : ""}${held ? " held" : ""}`, cx: x, cy: -y, r: 0.3, "data-index": i }));
-    const t = svg("text", { class: "res-label", x, y: -y });
+    const t = svg("text", { class: `res-label ${seq[i].toLowerCase()}`, x, y: -y });
     t.textContent = seq[i];
     board.append(t);
   });
