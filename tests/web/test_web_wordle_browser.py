@@ -664,3 +664,22 @@ def test_issue_47_item_13_phone_keyboard_and_advice_on_one_screen_and_readable_s
             assert opacity == 1 and _contrast(fg, bg) >= 4.5, (fg, bg, opacity)
     finally:
         context.close()
+
+
+def test_issue_47_item_12_the_wordle_page_speaks_the_game_s_words(page):
+    page.goto("/wordle")
+    page.locator("#assist-name").fill("rentoraa")
+    page.locator("#assist-add").click()
+    page.locator("#assist-rows .pw-row").first.wait_for()
+    page.locator("#assist-rows .pw-digits").first.fill("01001")
+    page.locator("#assist-rows .pw-digits").first.press("Enter")
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '12'")
+    assert page.locator("#assist-entropy tbody tr").first.is_visible()  # the ranking is shown
+    page.click("#tab-review")
+    text = page.evaluate("() => document.querySelector('main').innerText")
+    page.click("#tab-assist")
+    text += page.evaluate("() => document.querySelector('main').innerText")
+    for jargon in ("ntropy", "classes", "cached table", "optimal's"):
+        assert jargon not in text, jargon
+    page.locator("#glossary summary").click()
+    assert "entropy" in page.locator("#glossary").inner_text()
