@@ -42,6 +42,9 @@ def main() -> None:
     parser.add_argument("--episodes", type=int, default=40, help="evaluation episodes")
     parser.add_argument("--only", help="one environment (a name of the leaderboard)")
     parser.add_argument("--learner", choices=LEARNERS, help="one learner (default: both)")
+    parser.add_argument(
+        "--observation", default="default", help="MaskablePPO's observation option (docs/envs.md)"
+    )
     parser.add_argument("--workers", type=int, default=1)
     parser.add_argument("--no-store", action="store_true")
     parser.add_argument("--markdown", help="also write the tables to this file")
@@ -56,9 +59,11 @@ def main() -> None:
                 checkpoints=checkpoints,
                 seeds=args.seeds,
                 episodes=args.episodes,
+                observation=args.observation,
             )
             for learner in ([args.learner] if args.learner else LEARNERS)
             if not args.only or args.only in LEARNER_ENVIRONMENTS[learner]
+            if args.learner or args.observation == "default" or learner == "MaskablePPO"
         ]
         if not settings:
             raise ValueError(f"no learner trains on {args.only!r}")
@@ -108,7 +113,8 @@ def main() -> None:
             ],
         )
         text += (
-            f"\n{setting.learner}, {setting.seeds} seeds, evaluated on episodes "
+            f"\n{setting.learner} (observation {setting.observation!r}), {setting.seeds} seeds, "
+            f"evaluated on episodes "
             f"0-{setting.episodes - 1} (greedy, masked); {curves.runs_computed} runs trained in "
             f"this call, {curves.seconds:.0f} s.\n\n"
         )

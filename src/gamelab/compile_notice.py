@@ -3,7 +3,7 @@
 numba compiles a kernel on its first call and keeps the machine code in its on-disk cache
 (``cache=True``); loading from the cache is silent and fires no compile event. So a command
 whose kernels are all cached prints nothing, and a first run says, once, which game's kernels
-are compiling and about how long that takes (:data:`COMPILE_SECONDS`).
+are compiling and about how long that takes (:func:`compile_seconds`, from the game's record).
 
 The listener is registered when numba is first imported (an import hook), so a command that
 never needs numba (``gamelab --help``) does not pay for importing it.

@@ -10,6 +10,7 @@ game"); a game outside the package registers its own with
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from gamelab.core.state import GameInfo, register_game
@@ -101,114 +102,112 @@ def _yatzy_oracle(game: Any) -> Any:
     return YatzyOracle(game.rules)
 
 
+def _package_game(
+    name: str,
+    title: str,
+    summary: str,
+    new_game: Callable[..., Any],
+    params: dict[str, Any],
+    new_oracle: Callable[[Any], Any],
+    **facts: Any,
+) -> GameInfo:
+    """A game of this package, registered: its shells where the house keeps them
+    (``gamelab.<name>.cli:app``, ``gamelab.web.api.<name>``, ``gamelab.<name>.warmup:warm_up``,
+    ``gamelab.<name>.report``) and numba kernels."""
+    info = GameInfo(
+        name,
+        title,
+        summary,
+        new_game,
+        params,
+        new_oracle,
+        kernels=True,
+        cli=f"gamelab.{name}.cli:app",
+        page=f"gamelab.web.api.{name}",
+        warmup=f"gamelab.{name}.warmup:warm_up",
+        report=f"gamelab.{name}.report",
+        **facts,
+    )
+    return register_game(info)
+
+
 # CPU seconds to compile every kernel of a game from an empty numba cache, measured with
 # ``NUMBA_CACHE_DIR=<empty> gamelab warmup GAME`` (CPU of that process) on the shared 2-core
 # machine under load 20-27: voltorb 50.0 + 20.2 (the coin search, added to its warm-up
 # afterwards), lattice 31.1, oware 30.7; wordle and yatzy are estimates (the README's 205 CPU-s
 # for all five, less those). A command compiles only the kernels it calls, so this is an upper
 # bound for one command.
-VOLTORB = register_game(
-    GameInfo(
-        "voltorb",
-        "Voltorb Flip",
-        "Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
-        _voltorb,
-        {"level": 1, "generator": "hgss", "objective": "win"},
-        _voltorb_oracle,
-        information="imperfect",
-        chance=True,
-        kernels=True,
-        compile_seconds=70.0,
-        envs=("gamelab/VoltorbFlip-v0",),
-        cli="gamelab.voltorb.cli:app",
-        page="gamelab.web.api.voltorb",
-        warmup="gamelab.voltorb.warmup:warm_up",
-        report="gamelab.voltorb.report",
-        bounds=_voltorb_bounds,
-    )
+VOLTORB = _package_game(
+    "voltorb",
+    "Voltorb Flip",
+    "Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
+    _voltorb,
+    {"level": 1, "generator": "hgss", "objective": "win"},
+    _voltorb_oracle,
+    information="imperfect",
+    chance=True,
+    compile_seconds=70.0,
+    envs=("gamelab/VoltorbFlip-v0",),
+    bounds=_voltorb_bounds,
 )
-WORDLE = register_game(
-    GameInfo(
-        "wordle",
-        "Pokémon Wordle",
-        "Pokémon Wordle (or any word list): rank, chart, search, solve, assist.",
-        _wordle,
-        {"names": "gen1", "rule": "standard"},
-        _wordle_oracle,
-        settings="gamelab.wordle.rules:Setting",
-        parse_settings="gamelab.wordle.rules:parse_setting",
-        information="imperfect",
-        chance=True,
-        kernels=True,
-        compile_seconds=30.0,
-        envs=("gamelab/PokemonWordle-v0",),
-        cli="gamelab.wordle.cli:app",
-        page="gamelab.web.api.wordle",
-        warmup="gamelab.wordle.warmup:warm_up",
-        report="gamelab.wordle.report",
-        bounds=_wordle_bounds,
-    )
+
+WORDLE = _package_game(
+    "wordle",
+    "Pokémon Wordle",
+    "Pokémon Wordle (or any word list): rank, chart, search, solve, assist.",
+    _wordle,
+    {"names": "gen1", "rule": "standard"},
+    _wordle_oracle,
+    settings="gamelab.wordle.rules:Setting",
+    parse_settings="gamelab.wordle.rules:parse_setting",
+    information="imperfect",
+    chance=True,
+    compile_seconds=30.0,
+    envs=("gamelab/PokemonWordle-v0",),
+    bounds=_wordle_bounds,
 )
-LATTICE = register_game(
-    GameInfo(
-        "lattice",
-        "HP lattice folding",
-        "HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / "
-        "MAP-Elites generation, star thresholds, level packs and a folding optimiser.",
-        _lattice,
-        {"sequence": "HPHPPHHPHH"},
-        _lattice_oracle,
-        kernels=True,
-        compile_seconds=31.0,
-        envs=("gamelab/LatticeFold-v0",),
-        cli="gamelab.lattice.cli:app",
-        page="gamelab.web.api.lattice",
-        warmup="gamelab.lattice.warmup:warm_up",
-        report="gamelab.lattice.report",
-        bounds=_lattice_bounds,
-    )
+
+LATTICE = _package_game(
+    "lattice",
+    "HP lattice folding",
+    "HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / "
+    "MAP-Elites generation, star thresholds, level packs and a folding optimiser.",
+    _lattice,
+    {"sequence": "HPHPPHHPHH"},
+    _lattice_oracle,
+    compile_seconds=31.0,
+    envs=("gamelab/LatticeFold-v0",),
+    bounds=_lattice_bounds,
 )
-OWARE = register_game(
-    GameInfo(
-        "oware",
-        "Owaré",
-        "Oware Abapa: rules, engine, tablebases, matches, play.",
-        _oware,
-        {},
-        _oware_oracle,
-        settings="gamelab.oware.rules:Rules",
-        zero_sum=True,
-        players=(2, 2),
-        kernels=True,
-        compile_seconds=31.0,
-        cli="gamelab.oware.cli:app",
-        page="gamelab.web.api.oware",
-        warmup="gamelab.oware.warmup:warm_up",
-        report="gamelab.oware.report",
-        bounds=_oware_bounds,
-    )
+
+OWARE = _package_game(
+    "oware",
+    "Owaré",
+    "Oware Abapa: rules, engine, tablebases, matches, play.",
+    _oware,
+    {},
+    _oware_oracle,
+    settings="gamelab.oware.rules:Rules",
+    zero_sum=True,
+    players=(2, 2),
+    compile_seconds=31.0,
+    bounds=_oware_bounds,
 )
-YATZY = register_game(
-    GameInfo(
-        "yatzy",
-        "Yatzy",
-        "Optimal solitaire Yahtzee / Scandinavian Yatzy: solver, coach, simulation, studies.",
-        _yatzy,
-        {"rules": "yatzy", "players": 1},
-        _yatzy_oracle,
-        settings="gamelab.yatzy.rules:RuleSet",
-        parse_settings="gamelab.yatzy.rules:get_rules",
-        chance=True,
-        players=(1, 2),
-        kernels=True,
-        compile_seconds=45.0,
-        envs=("gamelab/YatzySolitaire-v0",),
-        cli="gamelab.yatzy.cli:app",
-        page="gamelab.web.api.yatzy",
-        warmup="gamelab.yatzy.warmup:warm_up",
-        report="gamelab.yatzy.report",
-        bounds=_yatzy_bounds,
-    )
+
+YATZY = _package_game(
+    "yatzy",
+    "Yatzy",
+    "Optimal solitaire Yahtzee / Scandinavian Yatzy: solver, coach, simulation, studies.",
+    _yatzy,
+    {"rules": "yatzy", "players": 1},
+    _yatzy_oracle,
+    settings="gamelab.yatzy.rules:RuleSet",
+    parse_settings="gamelab.yatzy.rules:get_rules",
+    chance=True,
+    players=(1, 2),
+    compile_seconds=45.0,
+    envs=("gamelab/YatzySolitaire-v0",),
+    bounds=_yatzy_bounds,
 )
 
 #: The package's games, in the order the command line and the report list them.

@@ -451,3 +451,17 @@ def test_the_docs_recipe_runs():
     scope: dict = {"print": lambda *a: scope.setdefault("printed", a)}
     exec(compile(block.replace(".learn(16_384)", ".learn(64)"), "docs/envs.md", "exec"), scope)
     assert 0.0 <= scope["printed"][0] <= 100.0
+
+
+def test_a_learner_observation_option_is_checked_and_keyed():
+    from gamelab.envs import learners
+
+    with pytest.raises(ValueError, match="unknown observation 'grid' for VoltorbFlip level 3"):
+        learners.LearnerSetting(observation="grid")
+    with pytest.raises(ValueError, match="QLearner observes OpenSpiel's tensor"):
+        learners.LearnerSetting(learner="QLearner", observation="grid")
+    lattice = learners._BY_NAME[LATTICE]
+    plain = learners.LearnerSetting(environments=(LATTICE,))
+    grid = learners.LearnerSetting(environments=(LATTICE,), observation="grid")
+    assert "observation" not in learners.run_params(plain, lattice)  # older runs keep their key
+    assert learners.run_params(grid, lattice)["observation"] == "grid"

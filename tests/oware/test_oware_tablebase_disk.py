@@ -10,7 +10,12 @@ from gamelab.core.parallel import Backend
 from gamelab.oware import _tablebase_kernels as K
 from gamelab.oware import tablebase_disk as D
 from gamelab.oware.rules import Position
-from gamelab.oware.tablebase import compute_tablebase, exhaustive_board_value, level_size
+from gamelab.oware.tablebase import (
+    compute_tablebase,
+    exhaustive_board_value,
+    level_size,
+    open_database,
+)
 
 ONE = Backend(workers=1, quiet=True)
 
@@ -26,7 +31,7 @@ def built(tmp_path_factory):
 def test_database_equals_the_memory_table(built):
     root, summary = built
     reference = compute_tablebase(8)
-    tb = D.open_database(8, root)
+    tb = open_database(8, root)
     assert np.array_equal(tb.values, reference["values"])
     assert np.array_equal(tb.offsets, reference["offsets"])
     assert summary.complete and summary.reached == 8 and D.database_reach(root) == 8
@@ -35,7 +40,7 @@ def test_database_equals_the_memory_table(built):
 
 
 def test_database_matches_exhaustive_search_on_random_boards(built):
-    tb = D.open_database(8, built[0])
+    tb = open_database(8, built[0])
     rng = np.random.default_rng(7)
     checked = 0
     for n in range(1, 7):
@@ -125,10 +130,10 @@ def test_shared_and_merged_bounds_give_the_same_bytes(tmp_path, built):
 
 @pytest.mark.slow
 def test_one_worker_two_workers_and_dask_give_the_same_bytes(tmp_path, built):
-    """Level 5 in 4 chunks on three backends (each round starts the workers: about 1 s a
-    round locally and 10 s on a local Dask cluster, so this is a slow test)."""
+    """Level 3 in 2 chunks on three backends (each of its 8 rounds starts the workers: about
+    1 s a round locally and 10-20 s on a local Dask cluster, so this is a slow test)."""
     runs = [
-        _rebuild_level(tmp_path, built, name, 5, 1200, backend=backend, local_sweeps=1000)
+        _rebuild_level(tmp_path, built, name, 3, 200, backend=backend, local_sweeps=1000)
         for name, backend in (
             ("one", ONE),
             ("two", Backend(workers=2, quiet=True)),
@@ -151,7 +156,7 @@ def test_damaged_level_is_detected_and_rebuilt(tmp_path, built):
     levels, damaged = D.database_levels(root)
     assert len(levels) == 6 and damaged == [6] and D.database_reach(root) == 5
     with pytest.raises(ValueError, match="level 6 is damaged"):
-        D.open_database(8, root)
+        open_database(8, root)
     lines = []
     D.build_database(8, backend=ONE, chunk=5000, root=root, progress=lines.append)
     assert path.read_bytes() == good
@@ -208,3 +213,34 @@ def test_cli_builds_the_database_on_disk(gamelab_cli, tmp_path, monkeypatch):
     assert r.returncode == 0 and doc["reached"] == 4 and doc["complete"]
     assert doc["boards"] == sum(level_size(n) for n in range(5))
     assert [lv["seeds"] for lv in doc["levels"]] == [0, 1, 2, 3, 4]
+
+
+def test_exact_reach_is_the_default_table_without_a_database(tmp_path, monkeypatch):
+    from gamelab.oware.rules import TABLEBASE_SEEDS
+    from gamelab.oware.tablebase import exact_reach
+
+    monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
+    assert exact_reach() == TABLEBASE_SEEDS and D.database_reach() == -1
+
+
+def test_engine_probes_the_database_memory_mapped(tmp_path, monkeypatch, built):
+    """Past MAX_SUPPORTED the engine's table is the database on disk (here made to start at
+    7 seeds): the same search as with the in-memory table."""
+    from gamelab.oware import tablebase as T
+    from gamelab.oware.search import Engine
+
+    position = Position((1, 2, 0, 2, 0, 2, 0, 1, 0, 0, 0, 0), (20, 20), 0)  # South wins 28-20
+    in_memory = Engine(tablebase_seeds=8).search(position, depth=3)
+    shutil.copytree(D.database_dir(built[0]), D.database_dir(tmp_path))
+    monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
+    monkeypatch.setattr(T, "MAX_SUPPORTED", 6)
+    engine = Engine(tablebase_seeds=8)
+    assert isinstance(engine.tablebase.values.base, np.memmap | memoryview) or not (
+        engine.tablebase.values.flags.owndata
+    )
+    on_disk = engine.search(position, depth=3)
+    assert (on_disk.best_move, on_disk.score) == (in_memory.best_move, in_memory.score)
+    assert abs(on_disk.score) > 5000  # decided: the table answered
+    monkeypatch.setattr(T, "MAX_SUPPORTED", 4)
+    with pytest.raises(ValueError, match="has no level 9"):
+        Engine(tablebase_seeds=9)

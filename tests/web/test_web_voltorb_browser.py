@@ -546,7 +546,11 @@ def test_issue_47_item_5_the_exact_answer_replaces_the_quick_one_by_itself(page)
     page.wait_for_function("document.querySelector('#assist-pwin').textContent !== '—'")
     expected = _solve(page, [])
     assert page.locator("#assist-pwin").inner_text() == f"{100 * expected['win_probability']:.2f}%"
-    assert page.locator("#assist-recommended").inner_text().startswith("row 2, column 1 (optimal)")
+    assert (
+        page.locator("#assist-recommended")
+        .inner_text()
+        .startswith("row 2, column 1 (best chance to clear)")
+    )
     assert page.locator("#assist-note").is_hidden() and page.locator("#assist-think").is_hidden()
     assert any(t.startswith("Working out the exact answer") for t in page.evaluate("progressSeen"))
     # a job is cancelled by its id; asking again for the same call finds the same job
@@ -677,7 +681,7 @@ def test_voltorb_2_a_partly_exact_review_says_which_rows_are_exact_and_completes
     summary = page.locator("#review-summary").inner_text()
     assert "Flips 5–6 are reviewed exactly" in summary
     assert "the 4 flips marked “not exact yet” follow" in summary
-    assert "2 of 6 rows exact" in page.locator("#review-note").inner_text()
+    assert "2 of 6 rows exact" in page.locator("#review-note").text_content()  # under "details"
     assert "being computed" in page.locator("#review-progress").inner_text()
     save_screenshot(page, "voltorb-review-partly-exact.png")
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing scrolls sideways
@@ -911,3 +915,57 @@ def test_issue_47_item_9_no_stale_review_no_wrong_red_clue_and_a_long_error_keep
     assert (
         page.locator("#review-waiting").is_hidden() and page.locator("#review-progress").is_hidden()
     )
+
+
+#: the page's visible words (closed <details>, e.g. the glossary and a note's details, are
+#: not rendered, so not in innerText)
+VISIBLE_TEXT = "() => document.querySelector('main').innerText"
+
+#: the lowest bottom of the elements named, in page coordinates: at most the screen's height
+#: means the player sees them all on the page's first screen, without scrolling
+SPAN_JS = """(selectors) => Math.max(...selectors.map(
+  (s) => document.querySelector(s).getBoundingClientRect().bottom + window.scrollY))"""
+
+
+def test_issue_47_item_12_the_page_speaks_the_game_s_words(page):
+    page.route("**/api/voltorb/solve", _as_budget_fallback)
+    held = []  # the exact search never answers here: the quick answer stays on show
+    page.route("**/api/voltorb/solve/exact", lambda route: held.append(route))
+    page.goto("/voltorb")
+    page.select_option("#assist-level", "2")
+    _type_clues(page)
+    page.locator("#assist-note").wait_for(state="visible")
+    page.locator('#assist-board .vf-tile[data-tile="0"]').hover()
+    text = page.evaluate(VISIBLE_TEXT)
+    for jargon in ("MinRisk", "states", "figure of merit", "hgss", "may hold", "V123", "blog"):
+        assert jargon not in text, jargon
+    assert "could be a Voltorb, 1 or 2" in page.locator("#assist-tileinfo").inner_text()
+    assert "safest flip" in page.locator("#assist-note").inner_text()
+    # the technical names stay at hand: the note's details and the glossary
+    page.locator("#assist-note summary").click()
+    assert "showing MinRisk" in page.locator("#assist-note").inner_text()
+    page.locator("#glossary summary").click()
+    assert "MinRisk" in page.locator("#glossary").inner_text()
+
+
+def test_issue_47_item_13_on_a_phone_the_board_and_the_advice_fit_one_screen(browser, live_server):
+    context = _phone(browser, live_server)
+    try:
+        page = context.new_page()
+        page.goto("/voltorb")
+        page.select_option("#assist-level", "2")
+        _type_clues(page)
+        page.wait_for_function("document.querySelector('#assist-count').textContent === '198'")
+        span = page.evaluate(SPAN_JS, ["#assist-board", "#assist-recommended", "#assist-pwin"])
+        assert span <= 844, f"board and advice end at {span} px"
+        page.click("#tab-practice")
+        page.fill("#practice-seed", "12345")
+        page.press("#practice-seed", "Enter")
+        page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+        page.check("#practice-overlay")
+        page.wait_for_function("document.querySelector('#practice-pwin').textContent !== '—'")
+        span = page.evaluate(SPAN_JS, ["#practice-board", "#practice-pwin", "#practice-coins"])
+        assert span <= 844, f"board and advice end at {span} px"
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    finally:
+        context.close()

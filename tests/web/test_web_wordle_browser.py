@@ -222,7 +222,7 @@ def test_wordle_5_the_live_game_s_word_lists_by_name_answered_from_shipped_strat
             f"() => document.querySelector('#assist-count').textContent === '{api['candidates']}'"
         )
         assert page.locator("#assist-next").inner_text().startswith(api["next"]["name"])
-        assert "cached table" in page.locator("#assist-method").inner_text()
+        assert "looked up" in page.locator("#assist-method").inner_text()
         page.click("#assist-reset")
     # the analysis settings: the blog colours allow only the strict hard mode (daily's
     # blog strict table is shipped too: no background build is started)
@@ -598,3 +598,88 @@ def test_issue_47_item_15_one_candidate_and_a_luck_of_nothing_in_plain_words(pag
     cell = page.locator("#review-table tbody tr").first.locator("td").nth(7)
     cell.wait_for()
     assert cell.inner_text() == "0.000" and cell.get_attribute("class") is None
+
+
+def _contrast(fg, bg):
+    """WCAG contrast ratio of two CSS rgb() colours."""
+
+    def luminance(css):
+        r, g, b = (int(x) / 255 for x in css[css.index("(") + 1 : css.index(")")].split(",")[:3])
+        lin = [c / 12.92 if c <= 0.03928 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+        return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+    hi, lo = sorted((luminance(fg), luminance(bg)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+#: each text's colour, the first opaque background behind it, and the opacity it is drawn with
+TEXT_COLOURS_JS = """(selectors) => selectors.map((s) => {
+  const el = document.querySelector(s);
+  let bg = 'rgb(255, 255, 255)', opacity = 1;
+  for (let e = el; e; e = e.parentElement) {
+    const st = getComputedStyle(e);
+    opacity *= parseFloat(st.opacity);
+    if (bg === 'rgb(255, 255, 255)' && st.backgroundColor !== 'rgba(0, 0, 0, 0)') bg = st.backgroundColor;
+  }
+  return [getComputedStyle(el).color, bg, opacity];
+})"""
+
+
+def test_issue_47_item_13_phone_keyboard_and_advice_on_one_screen_and_readable_stale_advice(
+    browser, live_server
+):
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844},
+        has_touch=True,
+        is_mobile=True,
+        device_scale_factor=1,
+        base_url=live_server,
+    )
+    context.set_default_timeout(15_000)
+    try:
+        page = context.new_page()
+        page.goto("/wordle")
+        page.locator("#assist-name").fill("rentoraa")
+        page.locator("#assist-add").click()
+        page.locator("#assist-rows .pw-row").first.wait_for()
+        page.locator("#assist-rows .pw-digits").first.fill("01001")
+        page.locator("#assist-rows .pw-digits").first.press("Enter")
+        page.wait_for_function("document.querySelector('#assist-count').textContent === '12'")
+        bottom = page.evaluate(
+            """() => Math.max(...['#assist-rows', '#assist-name', '#assist-next', '#kana-keyboard']
+                 .map((s) => document.querySelector(s).getBoundingClientRect().bottom + scrollY))"""
+        )
+        assert bottom <= 844, f"guesses, advice and keyboard end at {bottom} px"
+        order = page.evaluate(
+            """() => ['#assist-name', '#assist-next', '#kana-keyboard']
+                 .map((s) => document.querySelector(s).getBoundingClientRect().top)"""
+        )
+        assert order == sorted(order)  # the advice between the name box and the keyboard
+        # recoloured but not checked: the advice is marked out of date, and still readable
+        page.locator("#assist-rows .pw-tile").first.click()
+        page.locator("#assist-stale").wait_for(state="visible")
+        for fg, bg, opacity in page.evaluate(
+            TEXT_COLOURS_JS, ["#assist-count", "#assist-stats dt", "#assist-stale"]
+        ):
+            assert opacity == 1 and _contrast(fg, bg) >= 4.5, (fg, bg, opacity)
+    finally:
+        context.close()
+
+
+def test_issue_47_item_12_the_wordle_page_speaks_the_game_s_words(page):
+    page.goto("/wordle")
+    page.locator("#assist-name").fill("rentoraa")
+    page.locator("#assist-add").click()
+    page.locator("#assist-rows .pw-row").first.wait_for()
+    page.locator("#assist-rows .pw-digits").first.fill("01001")
+    page.locator("#assist-rows .pw-digits").first.press("Enter")
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '12'")
+    assert page.locator("#assist-entropy tbody tr").first.is_visible()  # the ranking is shown
+    page.click("#tab-review")
+    text = page.evaluate("() => document.querySelector('main').innerText")
+    page.click("#tab-assist")
+    text += page.evaluate("() => document.querySelector('main').innerText")
+    for jargon in ("ntropy", "classes", "cached table", "optimal's"):
+        assert jargon not in text, jargon
+    page.locator("#glossary summary").click()
+    assert "entropy" in page.locator("#glossary").inner_text()

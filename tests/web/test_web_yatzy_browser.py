@@ -640,3 +640,116 @@ def test_yatzy_47_2_a_sure_win_still_scores_the_most_it_can(page):
     assert "P(bot wins) 100.0%" in last, last
     assert "below the best" not in last, last
     assert "rerolled all five" not in last, last
+
+
+def test_yatzy_47_6_coach_on_and_the_tab_survive_a_reload_and_back_and_arrows_move_tabs(page):
+    """Issue 47, items 6 and 15: "coach always on" was cleared by a reload, the Back button
+    left the page, and the arrow keys did not move between the tabs."""
+    _near_end(page, opponent="none")
+    page.check("#coach-on")
+    page.locator("#coach tr.option").first.wait_for()
+    page.click("#tab-review")
+    page.locator("#tab-review").press("ArrowRight")  # to "Your games"
+    assert page.locator("#tab-history").get_attribute("aria-selected") == "true"
+    assert page.locator("#history").is_visible()
+    page.locator("#tab-history").press("ArrowLeft")
+    assert page.locator("#review").is_visible()
+    page.go_back()  # Back: the tab before, still on the page
+    wait_until(page, "document.querySelector('#history').hidden === false")
+    assert "/yatzy" in page.url
+    page.reload()
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 13 of 15')")
+    assert page.locator("#coach-on").is_checked()
+    assert page.locator("#history").is_visible()  # the tab it was on
+    page.click("#tab-play")
+    page.locator("#coach tr.option").first.wait_for()  # the coach is on without asking
+
+
+def test_yatzy_47_7_a_finished_game_joins_your_games_with_its_reviews_verdict(page):
+    """Issue 47, item 7: no history of games. A finished game is kept with its score; its
+    review's verdict (skill, luck) joins it; take-backs are marked; the history clears."""
+    _near_end(page, opponent="none")
+    for _ in range(3):  # score three boxes: the game ends
+        page.locator("#card button.score-btn").first.click()
+        wait_until(
+            page,
+            "document.querySelector('#turn-line').textContent.startsWith('Game over') || "
+            "document.querySelector('#turn-line').textContent.includes('2 rerolls left')",
+        )
+    wait_until(page, "document.querySelector('#turn-line').textContent === 'Game over'")
+    page.click("#undo")  # a take-back at the very end, then finish again
+    wait_until(page, "document.querySelector('#turn-line').textContent.startsWith('Turn 15')")
+    page.locator("#card button.score-btn").first.click()
+    wait_until(page, "document.querySelector('#turn-line').textContent === 'Game over'")
+    page.click("#tab-history")
+    rows = page.locator("#history-panel tbody tr")
+    # one game: the take-back continued it, and its entry says so
+    wait_until(page, "document.querySelectorAll('#history-panel tbody tr').length === 1")
+    newest = rows.first.inner_text()
+    assert "seed 3" in newest and "1 take-back" in newest, newest
+    total = page.evaluate("JSON.parse(localStorage.getItem('gamelab.yatzy.game')).moves.length")
+    assert total == 3
+    assert "1 game" in page.locator("#history-panel .history-stats").inner_text()
+    page.click("#tab-review")
+    page.locator("#review-luck").wait_for()
+    page.click("#tab-history")
+    wait_until(page, "!document.querySelector('#history-panel tbody tr .history-review')"
+                     " || document.querySelector('#history-panel tbody tr').textContent.includes('gave away')"
+                     " || document.querySelector('#history-panel tbody tr').textContent.includes('every decision')")  # fmt: skip
+    skill = rows.first.locator(".history-skill").inner_text()
+    assert "gave away" in skill or "every decision optimal" in skill, skill
+    assert "(with take-backs)" in rows.first.locator(".history-luck").inner_text()
+    page.once("dialog", lambda d: d.accept())
+    page.click("#history-panel .history-clear")
+    page.locator("#history-panel .history-empty").wait_for()
+
+
+def test_yatzy_47_14_the_first_review_from_the_empty_card_comes_at_once(page):
+    """Issue 47, item 14: the first review of a rule set took 27-39 s (the exact final-score
+    distribution, a core-minute), saying "Play a game on the Play tab first" meanwhile. The
+    distributions ship with the package: the review of a whole game answers within 5 s."""
+    from gamelab.yatzy.game import game_view
+
+    rules = RULES["yahtzee"]
+    moves: list[str] = []
+    while True:  # a whole solitaire game: each turn's first roll in the first open box
+        view = game_view(rules, 5, moves)
+        if view.finished:
+            break
+        moves.append("box " + next(r.box for r in view.rows if r.would_score is not None))
+    saved = {"rules": "yahtzee", "seed": 5, "start": "-", "opponent": "none", "moves": moves,
+             "botMoves": [], "botLog": [], "draws": [], "takebacks": 0}  # fmt: skip
+    page.goto("/yatzy?rules=yahtzee")
+    page.evaluate("(s) => localStorage.setItem('gamelab.yatzy.game', s)", json.dumps(saved))
+    page.goto("/yatzy")
+    wait_until(page, "document.querySelector('#turn-line').textContent === 'Game over'")
+    wait_until(
+        page,
+        "!document.querySelector('#tables-note') || document.querySelector('#tables-note').hidden",
+    )
+    page.click("#tab-review")
+    assert "Play a game" not in page.locator("#review-empty").inner_text()
+    page.locator("#review-percentile").wait_for(timeout=5_000)
+    assert page.locator("#review-final").inner_text() == str(view.you.total)
+
+
+def test_yatzy_47_13_on_a_phone_dice_advice_and_card_fit_one_screen(browser, live_server):
+    """Issue 47, item 13: on a 390 x 844 phone the dice were at 460-527 px and the card at
+    1336-2005 px: a player scrolled ~900 px every turn. From the dice to the card's last row,
+    with the coach's best choices between, the page now fits one screen."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, base_url=live_server
+    )
+    try:
+        page = context.new_page()
+        _ready(page)
+        page.check("#coach-on")
+        page.locator("#coach tr.option").first.wait_for()
+        top = page.locator("#dice").bounding_box()["y"]
+        best = page.locator("#coach tr.option.best").bounding_box()
+        card = page.locator("#card").bounding_box()
+        assert best["y"] + best["height"] - top <= 844, (top, best)
+        assert card["y"] + card["height"] - top <= 844, (top, card)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    finally:
+        context.close()

@@ -64,6 +64,8 @@ class LearnerSetting:
     seeds: int = 2
     episodes: int = 40
     learner: str = "MaskablePPO"
+    #: the environments' ``observation=`` option (MaskablePPO; docs/envs.md)
+    observation: str = "default"
 
     def __post_init__(self) -> None:
         if self.learner not in LEARNERS:
@@ -83,6 +85,16 @@ class LearnerSetting:
                 f"checkpoints must be increasing step counts from 0 to {MAX_STEPS:,}, "
                 f"got {self.checkpoints!r}"
             )
+        if self.observation != "default":
+            if self.learner != "MaskablePPO":
+                raise ValueError(f"{self.learner} observes OpenSpiel's tensor; leave observation")
+            for name in self.environments:
+                offered = _observations(_BY_NAME[name])
+                if self.observation not in offered:
+                    raise ValueError(
+                        f"unknown observation {self.observation!r} for {name}; "
+                        f"allowed: {', '.join(offered)}"
+                    )
         for name, value, top in (("seeds", self.seeds, 100), ("episodes", self.episodes, 10_000)):
             if not isinstance(value, int) or not 1 <= value <= top:
                 raise ValueError(f"{name} must be 1 to {top:,}, got {value!r}")
@@ -116,9 +128,19 @@ class LearningCurves:
     runs_computed: int  # training runs made by this call (the rest came from the store)
 
 
+def _observations(environment: Environment) -> tuple[str, ...]:
+    """The observation options of `environment`'s class."""
+    from gamelab.envs import ENV_IDS
+
+    module, name = ENV_IDS[environment.env_id].split(":")
+    return tuple(getattr(importlib.import_module(module), name).OBSERVATIONS)
+
+
 def run_params(setting: LearnerSetting, environment: Environment) -> dict[str, Any]:
-    """What identifies an environment's runs in the results store (the seed is the task)."""
-    return {
+    """What identifies an environment's runs in the results store (the seed is the task; the
+    observation only when it is not the default, so that earlier runs keep their key)."""
+    extra = {"observation": setting.observation} if setting.observation != "default" else {}
+    return extra | {
         "learner": setting.learner,
         "environment": environment.name,
         "version": environment.version,
@@ -129,14 +151,16 @@ def run_params(setting: LearnerSetting, environment: Environment) -> dict[str, A
     }
 
 
-def _policy_episodes(model: Any, environment: Environment, episodes: int) -> list[dict[str, Any]]:
+def _policy_episodes(
+    model: Any, environment: Environment, episodes: int, observation: str = "default"
+) -> list[dict[str, Any]]:
     """The greedy masked policy of `model` on the leaderboard's episodes 0..episodes-1."""
     import gymnasium
 
     import gamelab.envs  # noqa: F401  (registers the environments)
 
     env: Any = gymnasium.make(
-        environment.env_id, regret=True, **dict(environment.settings)
+        environment.env_id, regret=True, observation=observation, **dict(environment.settings)
     ).unwrapped
     results = []
     for k in range(episodes):
@@ -149,18 +173,24 @@ def _policy_episodes(model: Any, environment: Environment, episodes: int) -> lis
     return results
 
 
-def train_run(item: tuple[str, str, int, tuple[int, ...], int], _rng: Any = None) -> list[Any]:
-    """Train `learner` with seed `seed` on environment `name` and evaluate it at every
-    checkpoint: ``[[steps, [episode results]], ...]`` (for :func:`run_tasks`; its generator is
-    not used: the seed is the run's)."""
-    learner, name, seed, checkpoints, episodes = item
+def train_run(item: tuple[Any, ...], _rng: Any = None) -> list[Any]:
+    """Train `learner` with seed `seed` on environment `name` (with observation option
+    `observation`, when given) and evaluate it at every checkpoint: ``[[steps, [episode
+    results]], ...]`` (for :func:`run_tasks`; its generator is not used: the seed is the
+    run's)."""
+    learner, name, seed, checkpoints, episodes, *rest = item
     if learner == "QLearner":
         return _q_learner_run(_BY_NAME[name], seed, checkpoints, episodes)
-    return _ppo_run(_BY_NAME[name], seed, checkpoints, episodes)
+    observation = rest[0] if rest else "default"
+    return _ppo_run(_BY_NAME[name], seed, checkpoints, episodes, observation)
 
 
 def _ppo_run(
-    environment: Environment, seed: int, checkpoints: tuple[int, ...], episodes: int
+    environment: Environment,
+    seed: int,
+    checkpoints: tuple[int, ...],
+    episodes: int,
+    observation: str = "default",
 ) -> list[Any]:
     import gymnasium
 
@@ -169,7 +199,7 @@ def _ppo_run(
     # the rl extra is optional: imported by name, so that type checks pass without it
     importlib.import_module("torch").set_num_threads(1)
     maskable = importlib.import_module("sb3_contrib").MaskablePPO
-    env = gymnasium.make(environment.env_id, **dict(environment.settings))
+    env = gymnasium.make(environment.env_id, observation=observation, **dict(environment.settings))
     model = maskable("MultiInputPolicy", env, seed=seed, device="cpu", verbose=0)
     out: list[Any] = []
     done_steps = 0
@@ -177,7 +207,7 @@ def _ppo_run(
         if steps > done_steps:
             model.learn(steps - done_steps, reset_num_timesteps=False)
             done_steps = steps
-        out.append([steps, _policy_episodes(model, environment, episodes)])
+        out.append([steps, _policy_episodes(model, environment, episodes, observation)])
     return out
 
 
@@ -252,7 +282,7 @@ def learning_curves(
         environment = _BY_NAME[name]
         params = run_params(setting, environment)
         items = [
-            (setting.learner, name, s, setting.checkpoints, setting.episodes)
+            (setting.learner, name, s, setting.checkpoints, setting.episodes, setting.observation)
             for s in range(setting.seeds)
         ]
         stored = store.finished(EXPERIMENT, params, len(items)) if store is not None else {}
@@ -343,10 +373,15 @@ def learners_table(
             s = c.setting
             for p in c.points:
                 if p.environment == name and p.steps == s.steps:
+                    label = (
+                        s.learner
+                        if s.observation == "default"
+                        else f"{s.learner} ({s.observation})"
+                    )
                     rows.append(
                         [
                             name,
-                            s.learner,
+                            label,
                             f"{s.steps:,} steps x {s.seeds} seeds",
                             format_estimate(p.score, ".1f"),
                             f"{p.return_share:.1f}",

@@ -264,13 +264,13 @@ class GameEnv(gym.Env):
                 raise illegal(action, legal, f"{self.game.name} ({state.to_text()})")
             reward = self.failed_return(state) - self.score(state)
             if self.with_regret:
-                regret = self._judge(state, self._oracle_value(), self.failed_return(state))
+                regret = self._judge(self._oracle_value(), self.failed_return(state))
             self._illegal = True
             self._done = True
         elif stepper is not None:
             if self.with_regret:
                 # the stepper's oracle path: no protocol state is built
-                regret = self._judge(None, self._oracle_value(), self._oracle_action_value(action))
+                regret = self._judge(self._oracle_value(), self._oracle_action_value(action))
             reward = stepper.step(action)
             if self._state is not None:
                 stepper.sync(self._state, action)
@@ -280,7 +280,7 @@ class GameEnv(gym.Env):
             before = self.score(state)
             if self.with_regret:
                 regret = self._judge(
-                    state, self.oracle.value(state), self.oracle.action_value(state, action)
+                    self.oracle.value(state), self.oracle.action_value(state, action)
                 )
             state.apply(action)
             self._resolve_chance()
@@ -311,7 +311,7 @@ class GameEnv(gym.Env):
         obs = self.observe()
         return obs, float(reward), self._done, False, info
 
-    def _judge(self, state: Any, value: float, action_value: float) -> float:
+    def _judge(self, value: float, action_value: float) -> float:
         """A decision's regret; its kept share of the value goes to the episode's score."""
         self._shares.append(kept_share(value, action_value, self.lowest_return()))
         return max(0.0, value - action_value)

@@ -33,6 +33,12 @@ def next_random_python(state: list[int]) -> int:
     return z ^ (z >> 31)
 
 
+def uniform_python(state: list[int]) -> float:
+    """The next uniform draw in [0, 1) of the stream `state` (53 bits, as the kernels'
+    ``_uniform``)."""
+    return float(next_random_python(state) >> 11) * (1.0 / 9007199254740992.0)
+
+
 def _site(row: np.ndarray) -> Site:
     return (int(row[0]), int(row[1]), int(row[2]))
 
@@ -181,7 +187,7 @@ def remc_python(
     patience, stalled, since_start, restarts, kick = (int(v) for v in restart)
 
     def uniform() -> float:
-        return float(next_random_python(state) >> 11) * (1.0 / 9007199254740992.0)
+        return uniform_python(state)
 
     pulls = 2 * n * (nd - 2)
 

@@ -43,7 +43,7 @@ from gamelab.core.parallel import Backend, run_tasks
 from gamelab.lattice import CERTIFY_SECONDS
 from gamelab.lattice._kernels import MOVE_LETTERS, direction_offsets
 from gamelab.lattice._replica_kernels import _uniform
-from gamelab.lattice._replica_twins import next_random_python
+from gamelab.lattice._replica_twins import uniform_python
 from gamelab.lattice.bounds import ContactBounds, contact_bounds, free_face_bound
 from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
 from gamelab.lattice.instances import find_benchmark, get_benchmark, looks_like_name
@@ -201,9 +201,6 @@ def perm_python(is_h, ndim, beta, tours, rng, c_plus, target, zsum, run, best_di
     vectors = [(1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1)][: 2 * ndim]
     stream = [int(rng[0])]
 
-    def uniform() -> float:
-        return (next_random_python(stream) >> 11) * (1.0 / 9007199254740992.0)
-
     state = {"best": int(run[1]), "best_dirs": [int(d) for d in best_dirs]}
     sites: dict[tuple[int, int, int], int] = {}
     chain: list[tuple[int, int, int]] = []
@@ -243,13 +240,13 @@ def perm_python(is_h, ndim, beta, tours, rng, c_plus, target, zsum, run, best_di
             if w_pred > upper:
                 copies = min(len(cands), math.ceil(w_pred / upper))
             elif w_pred < 0.2 * upper:
-                if uniform() < 0.5:
+                if uniform_python(stream) < 0.5:
                     return
                 base *= 2.0
         q_total = qsum
         chosen = []
         for _ in range(copies):
-            u = uniform() * qsum
+            u = uniform_python(stream) * qsum
             acc, pick = 0.0, -1
             for m, c in enumerate(cands):
                 if c[3] > 0.0:

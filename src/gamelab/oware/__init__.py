@@ -8,6 +8,10 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.oware.perft.timed_perft` - move sequences of a given length, timed
 * :func:`gamelab.oware.analysis.analyse` - the engine's best move, score and principal variation
 * :func:`gamelab.oware.tablebase.tablebase_summary` - endgame tablebase sizes and build times
+* :func:`gamelab.oware.tablebase_disk.build_database` - the endgame database past 16 seeds,
+  level by level on disk (resumable, local cores or Dask)
+* :func:`gamelab.oware.solve.solve_start` - the start with k seeds a house, solved exactly
+* :func:`gamelab.oware.book.build_book` - the opening book: the first plies searched deeply
 * :func:`gamelab.oware.match.run_match` - a paired-colour match: W-D-L, score rate, Elo
 * :func:`gamelab.oware.game.game_view` - a game replayed from its start and moves (house letters),
   each move checked with the reason it is illegal, the last sowing, the tablebase's exact verdict

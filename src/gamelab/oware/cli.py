@@ -1,4 +1,5 @@
-"""`gamelab oware ...`: perft, analyse, hint, review, tablebase, solve, match, play."""
+"""`gamelab oware ...`: perft, analyse, hint, review, tablebase, solve, book, match,
+play."""
 
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from gamelab.cli_common import (
     console,
     err_console,
     print_json,
+    to_json,
 )
 from gamelab.oware.rules import TABLEBASE_SEEDS
 
@@ -261,6 +263,45 @@ def solve(
     )
     console.print(f"best: {' '.join(r.best_moves)}")
     console.print(f"line: {' '.join(r.principal_variation)} ({r.line_end})")
+
+
+@app.command()
+def book(
+    plies: Annotated[
+        int, typer.Option("--plies", min=1, max=6, help="Book positions: fewer plies than this.")
+    ] = 4,
+    depth: Annotated[
+        int, typer.Option("--depth", min=1, max=30, help="Search depth of each position.")
+    ] = 18,
+    out: Annotated[
+        Path | None, typer.Option("--out", help="Write the book's JSON document here.")
+    ] = None,
+    workers: Workers = None,
+    cluster: Cluster = None,
+    store: Store = True,
+    json_out: Json = False,
+    quiet: Quiet = False,
+) -> None:
+    """Build the opening book: every position of the first plies searched to a fixed depth
+    (resumable through the results store)."""
+    from gamelab.cli_common import result_store
+    from gamelab.core.files import check_output_path, write_text_atomic
+    from gamelab.oware.book import book_document, build_book
+
+    target = check_output_path(out, (".json",)) if out is not None else None
+    result = build_book(
+        plies, depth, backend=backend(workers, cluster, quiet), store=result_store(store)
+    )
+    if target is not None:
+        write_text_atomic(target, to_json(book_document(result)) + "\n")
+    if json_out:
+        print_json(result)
+        return
+    console.print(
+        f"opening book: {result.positions} positions (fewer than {plies} plies) at depth "
+        f"{depth}, {result.cpu_seconds:.0f} CPU-s"
+        + (f"; written to {target}" if target is not None else "")
+    )
 
 
 @app.command()

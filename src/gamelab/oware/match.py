@@ -114,6 +114,7 @@ class EngineSpec(_Spec):
     depth: int | None = None
     eval: str = "auale"
     tablebase: int = TABLEBASE_SEEDS
+    book: bool = False  # play the shipped opening book's move where it has one
     kind = "engine"
 
     def __post_init__(self) -> None:
@@ -138,6 +139,8 @@ class EngineSpec(_Spec):
             out["eval"] = self.eval
         if self.tablebase != TABLEBASE_SEEDS:
             out["tb"] = self.tablebase
+        if self.book:
+            out["book"] = 1
         return out
 
     @property
@@ -173,6 +176,16 @@ class MctsSpec(_Spec):
 #: A player, typed: what the shells parse once (:func:`parse_player`) and the library takes.
 PlayerSpec = RandomSpec | GreedySpec | BlogSpec | EngineSpec | MctsSpec
 
+
+def _flag(text: str) -> bool:
+    if text not in ("0", "1"):
+        raise ValueError(f"engine option book is 0 or 1, got {text!r}")
+    return text == "1"
+
+
+_flag.__name__ = "0 or 1"
+
+
 _ALLOWED: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
     "random": {},
     "greedy": {},
@@ -182,6 +195,7 @@ _ALLOWED: dict[str, dict[str, tuple[str, Callable[[str], Any]]]] = {
         "depth": ("depth", int),
         "eval": ("eval", str),
         "tb": ("tablebase", int),
+        "book": ("book", _flag),
     },
     "mcts": {"sims": ("sims", int), "rollouts": ("rollouts", int), "uct": ("uct", float)},
 }
@@ -199,7 +213,7 @@ def parse_player(text: str) -> PlayerSpec:
     parser of a player's text form, called where a shell reads its input.
 
     >>> parse_player("engine:depth=8,tb=-1")
-    EngineSpec(time=None, depth=8, eval='auale', tablebase=-1)
+    EngineSpec(time=None, depth=8, eval='auale', tablebase=-1, book=False)
     >>> str(parse_player("blog"))
     'blog:depth=6'
     """
@@ -275,13 +289,20 @@ class EnginePlayer(Player):
     def __init__(self, spec: EngineSpec) -> None:
         from gamelab.oware.search import Engine
 
-        self.time, self.depth = spec.time, spec.depth
+        self.time, self.depth, self.book = spec.time, spec.depth, spec.book
         self.engine = Engine(evaluation=spec.eval, tablebase_seeds=spec.tablebase)
 
     def new_game(self) -> None:
         self.engine.clear()
 
     def choose(self, position, moves, rng):
+        if self.book:
+            from gamelab.oware.book import book_move
+            from gamelab.oware.rules import parse_move
+
+            letter = book_move(position)
+            if letter is not None:
+                return parse_move(letter, position)
         return self.engine.search(position, time_limit=self.time, depth=self.depth).best_move
 
 

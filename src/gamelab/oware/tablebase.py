@@ -25,6 +25,7 @@ from __future__ import annotations
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 
 import numpy as np
 
@@ -104,8 +105,6 @@ def load_tablebase(max_seeds: int = TABLEBASE_SEEDS) -> Tablebase:
     if max_seeds < 0:
         return Tablebase.empty()
     if max_seeds > MAX_SUPPORTED:
-        from gamelab.oware.tablebase_disk import open_database
-
         return open_database(max_seeds)
     arrays = cached_arrays(
         "oware-tablebase",
@@ -116,6 +115,25 @@ def load_tablebase(max_seeds: int = TABLEBASE_SEEDS) -> Tablebase:
     return Tablebase(
         max_seeds, arrays["values"], arrays["offsets"], tuple(float(x) for x in arrays["seconds"])
     )
+
+
+def open_database(max_seeds: int, root: Path | None = None) -> Tablebase:
+    """The table to `max_seeds` memory-mapped from the endgame database on disk (under the
+    gamelab cache, or `root`): a ValueError saying how to build it when it does not reach."""
+    from gamelab.oware.tablebase_disk import open_levels
+
+    values, offsets, seconds = open_levels(max_seeds, root)
+    return Tablebase(max_seeds, values, offsets, seconds)
+
+
+def exact_reach() -> int:
+    """The most seeds on the board for which this machine has exact values at hand: the
+    endgame database's reach where it has been built past the default table (``gamelab oware
+    tablebase --seeds N``), else the default table's TABLEBASE_SEEDS. What a page can announce
+    as "exact endgames from N seeds down"; ``load_tablebase(exact_reach())`` is that table."""
+    from gamelab.oware.tablebase_disk import database_reach
+
+    return max(TABLEBASE_SEEDS, database_reach())
 
 
 def warm_up() -> None:

@@ -59,12 +59,13 @@ from gamelab.core.cache import cache_dir
 from gamelab.core.files import write_text_atomic
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.oware import _tablebase_kernels as K
-from gamelab.oware.tablebase import Tablebase
 
 VERSION = 1
 NAME = "oware-endgame"
-#: Boards per task: the split of a level depends on its size only (never on the workers).
-CHUNK = 1 << 24
+#: Most boards per task: the split of a level depends on its size only (never on the workers).
+#: Each round starts the workers again (seconds on a loaded machine), so levels up to 21 seeds
+#: are one task (one process, and the fewest sweeps); 22-24 are 2-4 tasks of 100-130 million.
+CHUNK = 1 << 27
 #: Values are int8 (-n..n), so 48 seeds, the whole game, is the format's limit.
 MAX_DISK_SEEDS = 48
 #: Sweeps a task makes over its chunk in a round. More make fewer rounds (each starts the
@@ -227,9 +228,13 @@ def database_reach(root: Path | None = None) -> int:
     return len(database_levels(root)[0]) - 1
 
 
-def open_database(max_seeds: int, root: Path | None = None) -> Tablebase:
-    """The table of every board with at most `max_seeds` seeds, memory-mapped from the database
-    (a ValueError saying how to build it when it does not reach that far or is damaged)."""
+def open_levels(
+    max_seeds: int, root: Path | None = None
+) -> tuple[np.ndarray, np.ndarray, tuple[float, ...]]:
+    """(values, level offsets, CPU seconds per level) of every board with at most `max_seeds`
+    seeds, the values memory-mapped from the database (a ValueError saying how to build it when
+    it does not reach that far or is damaged); :func:`gamelab.oware.tablebase.open_database`
+    makes them a Tablebase."""
     good, damaged = database_levels(root)
     if len(good) <= max_seeds:
         why = f"level {damaged[0]} is damaged" if damaged else f"it reaches {len(good) - 1}"
@@ -240,9 +245,7 @@ def open_database(max_seeds: int, root: Path | None = None) -> Tablebase:
     offsets = K.level_offsets(max_seeds, _binom())
     path = database_dir(root) / "values.i8"
     values = np.asarray(np.memmap(path, dtype=np.int8, mode="r", shape=(int(offsets[-1]),)))
-    return Tablebase(
-        max_seeds, values, offsets, tuple(r.cpu_seconds for r in good[: max_seeds + 1])
-    )
+    return values, offsets, tuple(r.cpu_seconds for r in good[: max_seeds + 1])
 
 
 def database_summary(max_seeds: int, root: Path | None = None) -> DatabaseSummary:
@@ -287,8 +290,11 @@ def _build_lock(folder: Path) -> Iterator[None]:
 
 
 def _chunks(n: int, chunk: int) -> list[tuple[int, int]]:
+    """(start, count) of each task's boards: the level in equal parts of at most `chunk`."""
     size = level_boards(n)
-    return [(s, min(chunk, size - s)) for s in range(0, size, chunk)] or [(0, 0)]
+    parts = max(1, -(-size // chunk))
+    step = -(-size // parts)
+    return [(s, min(step, size - s)) for s in range(0, size, step)] or [(0, 0)]
 
 
 def _mapped(path: Path, dtype: Any, count: int, mode: Literal["r", "r+", "c"]) -> np.ndarray:
@@ -355,7 +361,12 @@ def level_task(item: dict[str, Any], rng: np.random.Generator) -> dict[str, Any]
             s = item["sweep"]
             _save(work / f"lo.c{i}.s{s}", lo[start : start + count].tobytes())
             _save(work / f"hi.c{i}.s{s}", hi[start : start + count].tobytes())
-    result = {"changed": changed, "open": still_open, "cpu": time.process_time() - t0}
+    result = {
+        "changed": changed,
+        "open": still_open,
+        "cpu": time.process_time() - t0,
+        "pid": os.getpid(),
+    }
     if item["kind"] != "captures":
         result["sweeps"] = sweeps
     _save_json(done, result)
@@ -370,6 +381,16 @@ def _estimate(rate: float, levels: list[int]) -> str:
     return f"{seconds / 3600:.1f} CPU-h" if seconds >= 3600 else f"{seconds / 60:.0f} CPU-min"
 
 
+def _own_cpu() -> float:
+    usage = resource.getrusage(resource.RUSAGE_SELF)
+    return usage.ru_utime + usage.ru_stime
+
+
+def _elsewhere(results: list[dict[str, Any]]) -> float:
+    """CPU of the tasks that ran in other processes (workers, or an earlier run)."""
+    return sum(r["cpu"] for r in results if r.get("pid") != os.getpid())
+
+
 def _build_level(
     folder: Path,
     n: int,
@@ -378,8 +399,9 @@ def _build_level(
     shared: bool,
     local_sweeps: int,
     say: Callable[[str], None],
-) -> tuple[np.ndarray, int, int, float]:
-    """Solve level n into an int8 array; (values, rounds, sweeps, CPU seconds of the tasks)."""
+) -> tuple[np.ndarray, int, int, float, float]:
+    """Solve level n into an int8 array; (values, rounds, sweeps, CPU seconds of the tasks,
+    CPU seconds in all: the coordinator's too, the workers' start-up not counted)."""
     work = folder / f"work-{n:02d}"
     work.mkdir(exist_ok=True)
     size = level_boards(n)
@@ -389,8 +411,16 @@ def _build_level(
     if state_path.exists():
         with contextlib.suppress(ValueError):
             state = json.loads(state_path.read_text())
-    if state.get("chunk") != chunk or state.get("boards") != size:
-        state = {"chunk": chunk, "boards": size, "rounds": -1, "sweeps": 0, "cpu": 0.0, "open": []}
+    if state.get("chunks") != len(chunks) or state.get("boards") != size:
+        state = {
+            "chunks": len(chunks),
+            "boards": size,
+            "rounds": -1,
+            "sweeps": 0,
+            "cpu": 0.0,
+            "total": 0.0,
+            "open": [],
+        }
     base = {"work": str(work), "n": n, "values": str(folder / "values.i8")}
 
     label = f"level {n}"
@@ -399,6 +429,7 @@ def _build_level(
             {**base, "kind": "captures", "index": i, "start": s, "count": c}
             for i, (s, c) in enumerate(chunks)
         ]
+        c0 = _own_cpu()
         results = run_tasks(level_task, items, backend=backend, label=f"{label}: captures")
         for name in ("lo", "hi"):
             with open(work / f"{name}.tmp", "wb") as f:
@@ -407,6 +438,7 @@ def _build_level(
             os.replace(work / f"{name}.tmp", work / name)
         state.update(
             rounds=0,
+            total=state.get("total", 0.0) + _own_cpu() - c0 + _elsewhere(results),
             cpu=state["cpu"] + sum(r["cpu"] for r in results),
             open=[r["open"] for r in results],
         )
@@ -431,6 +463,7 @@ def _build_level(
             }
             for i in todo
         ]
+        c0 = _own_cpu()
         results = run_tasks(level_task, items, backend=backend, label=f"{label}: round {s}")
         if not shared:
             lo = _mapped(work / "lo", np.int8, size, "r+")
@@ -447,6 +480,7 @@ def _build_level(
         state.update(
             rounds=s,
             sweeps=state["sweeps"] + max(r["sweeps"] for r in results),
+            total=state.get("total", 0.0) + _own_cpu() - c0 + _elsewhere(results),
             cpu=state["cpu"] + sum(r["cpu"] for r in results),
             open=opened,
             settled=changed == 0,
@@ -463,16 +497,8 @@ def _build_level(
     lo = _mapped(work / "lo", np.int8, size, "r")
     hi = _mapped(work / "hi", np.int8, size, "r")
     values = np.where(lo > 0, lo, np.where(hi < 0, hi, 0)).astype(np.int8)
-    return values, int(state["rounds"]), int(state["sweeps"]), float(state["cpu"])
-
-
-def _cpu_so_far() -> float:
-    """CPU seconds of this process and of its finished children (the local workers)."""
-    me, children = (
-        resource.getrusage(resource.RUSAGE_SELF),
-        resource.getrusage(resource.RUSAGE_CHILDREN),
-    )
-    return me.ru_utime + me.ru_stime + children.ru_utime + children.ru_stime
+    total = float(state.get("total", 0.0))
+    return values, int(state["rounds"]), int(state["sweeps"]), float(state["cpu"]), total
 
 
 def build_database(
@@ -524,8 +550,7 @@ def build_database(
             _write_index(folder, good)
         for n in range(len(good), max_seeds + 1):
             t0 = time.perf_counter()
-            cpu0 = _cpu_so_far()
-            values, rounds, sweeps, cpu = _build_level(
+            values, rounds, sweeps, cpu, total = _build_level(
                 folder, n, backend, chunk, shared, local_sweeps, say
             )
             with open(path, "ab") as f:
@@ -542,7 +567,7 @@ def build_database(
                 wall_seconds=round(time.perf_counter() - t0, 2),
                 mover_wins_share=round(float(np.mean(values > 0)), 4),
                 runner=backend.describe(),
-                total_cpu_seconds=round(_cpu_so_far() - cpu0, 2),
+                total_cpu_seconds=round(total, 2),
             )
             good.append(record)
             _write_index(folder, good)

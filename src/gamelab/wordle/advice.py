@@ -89,11 +89,12 @@ class Advice:
     candidates: int
     remaining: list[Candidate]  # the first REMAINING_SHOWN of them, in dex order
     solved: bool
-    method: str | None  # "strategy", "solved here", "entropy" or None when solved
-    next: GuessOption | None
-    expected_total: int | None  # exact total guesses over the candidates (optimal play)
-    expected_guesses: float | None  # expected_total / candidates: guesses from here, next included
-    worst_case: int | None  # most guesses any candidate needs from here (optimal play)
+    method: str | None = None  # "strategy", "solved here", "entropy" or None when solved
+    next: GuessOption | None = None
+    expected_total: int | None = None  # exact total guesses over the candidates (optimal play)
+    expected_guesses: float | None = None  # expected_total / candidates: guesses from here,
+    # next included
+    worst_case: int | None = None  # most guesses any candidate needs from here (optimal play)
     entropy_top: list[GuessOption] = field(default_factory=list)
     strategy_cached: bool = False
     note: str | None = None
@@ -226,28 +227,24 @@ def advise(
         Candidate(game.words.answers[a], *english_names().get(game.words.answers[a], ("", 0)))
         for a in cands[:REMAINING_SHOWN].tolist()
     ]
-    cached = strategy_is_cached(setting) if use_strategy is None else use_strategy
-    if cached and not strategy_is_cached(setting):
+    is_cached = strategy_is_cached(setting)  # (asked once: it reads the cache's index)
+    cached = is_cached if use_strategy is None else use_strategy
+    if cached and not is_cached:
         raise ValueError(f"the optimal strategy for {names.name} is not computed yet")
     out = Advice(
-        names.name,
-        setting.rule,
-        setting.hard_mode,
-        setting.mode,
-        limit,
-        len(steps),
-        [
+        names=names.name,
+        rule=setting.rule,
+        hard_mode=setting.hard_mode,
+        mode=setting.mode,
+        guess_limit=limit,
+        guesses_used=len(steps),
+        history=[
             f"{game.words.guesses[g]}:{pattern_text(c, len(game.words.guesses[g]))}"
             for g, c in steps
         ],
-        int(len(cands)),
-        rows,
-        solved,
-        None,
-        None,
-        None,
-        None,
-        None,
+        candidates=int(len(cands)),
+        remaining=rows,
+        solved=solved,
         strategy_cached=cached,
     )
     if solved:

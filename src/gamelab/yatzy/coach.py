@@ -183,4 +183,10 @@ def coach(
         )
         for o in advise(rules, card, counts, rolls_left, E)
     ]
-    return Advice(rules.name, card.text(), dice_text(counts), rolls_left, options[:top])
+    return Advice(
+        rules=rules.name,
+        card=card.text(),
+        dice=dice_text(counts),
+        rolls_left=rolls_left,
+        options=options[:top],
+    )

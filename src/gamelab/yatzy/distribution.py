@@ -15,18 +15,22 @@ P(final > cap) is reported.
 
 Cost: about one widget solve per reachable state plus (outcomes x score width) additions per
 state; memory two layers of float64 [states, width] (about 0.5 GB for Scandinavian Yatzy).
-Tables are cached with :func:`gamelab.core.cache.cached_arrays`.
+Tables are cached with :func:`gamelab.core.cache.cached_arrays`. The distributions of the named
+rule sets from the empty card ship with the package (``data/distribution-<key>.bin``, made and
+checked by ``tools/make_yatzy_distributions.py``), found by the same key as the cache, so a
+page's first review of a rule set never waits the core-minute of their propagation.
 """
 
 from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
 
-from gamelab.core.cache import is_cached
+from gamelab.core.cache import cache_key, is_cached, load_arrays
 from gamelab.yatzy._distribution_kernels import forward_layer
 from gamelab.yatzy._turn_kernels import flag_values, state_index, upper_subset
 from gamelab.yatzy.rules import RuleSet
@@ -194,9 +198,13 @@ def score_distribution(
         p[: len(final)] = final
         return {"p": p, "overflow": overflow, "seconds": np.array(time.perf_counter() - t0)}
 
-    arrays, from_cache, seconds = timed_cached_arrays(
-        "yatzy-distribution", _cache_params(rules, cap), CACHE_VERSION, compute, use_cache
-    )
+    shipped = load_arrays(shipped_distribution_path(rules, cap)) if use_cache else None
+    if shipped is not None:
+        arrays, from_cache, seconds = shipped, True, 0.0
+    else:
+        arrays, from_cache, seconds = timed_cached_arrays(
+            "yatzy-distribution", _cache_params(rules, cap), CACHE_VERSION, compute, use_cache
+        )
     overflow = arrays["overflow"]
     return ScoreDistribution(
         rules,
@@ -218,9 +226,24 @@ def _cache_params(rules: RuleSet, cap: int) -> dict[str, Any]:
     return {"rules": rules.name, "boxes": list(rules.boxes), "cap": cap}
 
 
+#: Where the package ships the distributions of the named rule sets.
+SHIPPED = Path(__file__).parent / "data"
+
+
+def shipped_distribution_path(rules: RuleSet, cap: int | None = None) -> Path:
+    """Where the package ships (or would ship) :func:`score_distribution` of `rules`: named by
+    the cache's key, so a changed rule set, cap or format finds none and computes it."""
+    cap = _default_cap(rules) if cap is None else cap
+    key = cache_key("yatzy-distribution", _cache_params(rules, cap), CACHE_VERSION)
+    return SHIPPED / f"distribution-{key}.bin"
+
+
 def is_distribution_cached(rules: RuleSet) -> bool:
-    """Whether :func:`score_distribution` of `rules` (default cap) is on disk already."""
-    return is_cached("yatzy-distribution", _cache_params(rules, _default_cap(rules)), CACHE_VERSION)
+    """Whether :func:`score_distribution` of `rules` (default cap) is shipped or on disk."""
+    cap = _default_cap(rules)
+    return shipped_distribution_path(rules, cap).is_file() or is_cached(
+        "yatzy-distribution", _cache_params(rules, cap), CACHE_VERSION
+    )
 
 
 def plot_distributions(dists: list[ScoreDistribution], fig_ax=None):

@@ -160,10 +160,17 @@ export async function api(path, body, options = {}) {
 }
 
 /** Show the fallback label of a budgeted answer (e.g. "exact optimal search timed out after
- *  2 s; showing MinRisk") in `el`, or hide it when `note` is empty. */
-export function showNote(el, note) {
+ *  2 s; showing MinRisk") in `el`, or hide it when `note` is empty. With `plain` (the same in
+ *  the game's words) that is shown, and the label stays behind a "details" disclosure. */
+export function showNote(el, note, { plain = null } = {}) {
   if (!el) return;
-  el.textContent = note || "";
+  el.textContent = "";
+  if (note && plain) {
+    // the player's words first; the server's own label behind "details"
+    el.append(plain, " ", h("details", { class: "note-details" }, h("summary", {}, "details"), note));
+  } else {
+    el.textContent = note || "";
+  }
   el.hidden = !note;
   el.classList.toggle("budget-note", Boolean(note));
 }

@@ -7,6 +7,17 @@ import {
 
 const SIZE = 5;
 const VALUE_LABEL = { 0: "V", 1: "1", 2: "2", 3: "3" };
+/** The policies in the game's words (their technical names are in the page's glossary). */
+const POLICY_WORDS = { optimal: "best chance to clear", minrisk: "safest flip", fom: "rule of thumb" };
+/** A quick answer's label in the game's words (the server's own label stays behind "details"). */
+const QUICK_WORDS = "Quick answer for now: the safest flip (least likely to be a Voltorb), without a win chance. " +
+  "The exact answer takes longer to work out and replaces it by itself.";
+
+/** What a tile may still hold, in words: "V123" -> "a Voltorb, 1, 2 or 3". */
+function mayHold(label) {
+  const words = [...label.replace("0", "V")].map((ch) => (ch === "V" ? "a Voltorb" : ch));
+  return words.length > 1 ? `${words.slice(0, -1).join(", ")} or ${words[words.length - 1]}` : words[0];
+}
 
 // ---------------------------------------------------------------- board drawing (shared)
 
@@ -104,7 +115,7 @@ function paintAnalysis(tiles, revealed, analysis, info) {
       if (t in revealed) return `row ${r + 1}, column ${c + 1}: revealed ${revealed[t] === 0 ? "Voltorb" : revealed[t]}`;
       if (!analysis) return `row ${r + 1}, column ${c + 1}`;
       return `row ${r + 1}, column ${c + 1}: P(Voltorb) ${pct(analysis.p_voltorb[r][c])}, ` +
-        `P(2 or 3) ${pct(analysis.p_two_or_three[r][c])}; may hold ${analysis.labels[r][c].replace("0", "V")}`;
+        `P(2 or 3) ${pct(analysis.p_two_or_three[r][c])}; could be ${mayHold(analysis.labels[r][c])}`;
     };
     const show = (t) => { info.dataset.tile = String(t); info.textContent = describe(t); };
     tiles.forEach((tile, t) => {
@@ -262,7 +273,7 @@ async function adviseObjective(body, seq) {
 /** What optimal play would have done at a lost round's last decision, in words. */
 function postMortemText(pm) {
   const tile = ([r, c]) => `r${r}c${c}`;
-  const who = pm.best_policy === "optimal" ? "Optimal play" : "MinRisk (the exact search did not finish)";
+  const who = pm.best_policy === "optimal" ? "Optimal play" : "The safest flip (the exact search did not finish)";
   const same = pm.best[0] === pm.flipped[0] && pm.best[1] === pm.flipped[1];
   let text = `Post-mortem of the last flip: ${tile(pm.flipped)} was a Voltorb with P = ${pct(pm.p_voltorb)}. ` +
     (same ? `${who} would have flipped the same tile.` :
@@ -320,7 +331,10 @@ function exactFollower(prefix, { shown, replace, askAgain, noteEl }) {
       if (same(now, body)) replace(status.result);
       else if (now && dealOf(now) === st.deal) askAgain();  // a later position: solved now
     } else if (status.state === "failed") {
-      if (same(now, body)) showNote(noteEl, `${noteEl.textContent}; the exact search did not finish: ${status.detail}`);
+      if (same(now, body)) {
+        showNote(noteEl, `the exact search did not finish: ${status.detail}`,
+          { plain: "The exact answer could not be worked out this time: the safest flip stays." });
+      }
       button.hidden = false;
     } else {
       button.hidden = false;
@@ -355,9 +369,9 @@ let assistExact = null;  // set up in setupAssist
 function renderAssist() {
   const a = assist.analysis;
   paintAnalysis(assist.board.tiles, assist.revealed, a, document.getElementById("assist-tileinfo"));
-  showNote(document.getElementById("assist-note"), a && a.note);
+  showNote(document.getElementById("assist-note"), a && a.note, { plain: QUICK_WORDS });
   const live = a && !a.outcome;  // a lost round has no recommendation and no P(win)
-  document.getElementById("assist-recommended").textContent = live ? tileName(a.recommended) + ` (${a.policy})` : "—";
+  document.getElementById("assist-recommended").textContent = live ? tileName(a.recommended) + ` (${POLICY_WORDS[a.policy] || a.policy})` : "—";
   document.getElementById("assist-pwin").textContent = live ? pct(a.win_probability, 2) : "—";
   document.getElementById("assist-count").textContent = a ? a.consistent_boards.toLocaleString("en") : "—";
   document.getElementById("assist-review").disabled = assist.order.length === 0;
@@ -660,7 +674,7 @@ async function renderPractice() {
     if (analysis) {
       practice.shownBody = body;
       document.getElementById("practice-pwin").textContent = pct(analysis.win_probability, 2);
-      showNote(document.getElementById("practice-note"), analysis.note);
+      showNote(document.getElementById("practice-note"), analysis.note, { plain: QUICK_WORDS });
       practiceExact.answered(body, analysis);
     }
   } else {
@@ -856,7 +870,8 @@ async function reviewRound(path, body, historyId = null) {
 }
 
 function renderReview(review) {
-  showNote(document.getElementById("review-note"), review.note);
+  showNote(document.getElementById("review-note"), review.note, {
+    plain: "The rows marked “not exact yet” are completed by themselves when the exact review is done." });
   document.getElementById("review-empty").hidden = true;
   document.getElementById("review-body").hidden = false;
   const tbody = document.querySelector("#review-table tbody");
@@ -870,7 +885,7 @@ function renderReview(review) {
         h("td", {}, m.value === 0 ? "Voltorb" : String(m.value)),
         h("td", {}, pct(m.p_voltorb)),
         h("td", { colspan: "2", class: "muted" }, "not exact yet"),
-        h("td", {}, same ? "same (MinRisk)" : `r${m.best[0]}c${m.best[1]} (MinRisk)`),
+        h("td", {}, same ? "same (safest flip)" : `r${m.best[0]}c${m.best[1]} (safest flip)`),
         h("td", { colspan: "3", class: "muted" }, "not exact yet")));
       return;
     }
@@ -938,6 +953,10 @@ async function setupLevelRates() {
 }
 
 selectTab = setupTabs();
+// on a phone the help folds away (its summary stays): the board and the advice fit one screen
+if (window.matchMedia("(max-width: 600px)").matches) {
+  for (const id of ["assist-help", "practice-help"]) document.getElementById(id).open = false;
+}
 setupAssist();
 setupPractice();
 setupLevelRates();

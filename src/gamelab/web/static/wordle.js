@@ -355,7 +355,8 @@ function renderAdvice(a) {
     $("assist-cands").textContent = "";
     return;
   }
-  showNote($("assist-note"), a.note);
+  showNote($("assist-note"), a.note, a.method === "entropy"
+    ? { plain: "Quick answer: the guess that splits the answers best; the proven-best guess did not come in time." } : {});
   $("assist-count").textContent = String(a.candidates);
   const next = $("assist-next");
   next.textContent = "";
@@ -367,9 +368,9 @@ function renderAdvice(a) {
   $("assist-worst").textContent = a.worst_case === null ? "—" :
     (a.solved ? "0" : `${a.worst_case} more guess${a.worst_case === 1 ? "" : "es"} (${a.guesses_used + a.worst_case} of ${a.guess_limit} allowed)`);
   const method = {
-    strategy: "the proven-optimal strategy (cached table)",
-    "solved here": "proven optimal for this position (solved now)",
-    entropy: "max entropy (no exact answer in time)",
+    strategy: "the proven-best strategy, looked up",
+    "solved here": "proven best for this position, worked out now",
+    entropy: "the best split of the answers (no proven answer in time)",
   };
   $("assist-method").textContent = a.method ? `${method[a.method] || a.method}; ${a.mode}, rule ${a.rule}` : "—";
   $("assist-use").hidden = !a.next || a.solved;
@@ -708,8 +709,11 @@ function applySetting(value) {
 }
 
 function setupSettings(saved) {
-  // on a phone the settings fold away (their summary stays), so the game comes first
-  if (window.matchMedia("(max-width: 600px)").matches) $("pw-settings-box").open = false;
+  // on a phone the settings and the help fold away (their summaries stay), so the game comes first
+  if (window.matchMedia("(max-width: 600px)").matches) {
+    $("pw-settings-box").open = false;
+    $("assist-help").open = false;
+  }
   const params = new URLSearchParams(location.search);
   const fromUrl = Object.fromEntries(["names", "rule", "hard"].map((k) => [k, params.get(k)]).filter(([, v]) => v));
   applySetting({ ...(saved || {}), ...fromUrl });

@@ -2,7 +2,9 @@
 // Every number shown comes from /api/yatzy/...; this file only draws and collects input. The
 // game lives here (rule set, seed, start card, moves, the bot's moves) and is sent whole with
 // every request; the server replays it.
-import { api, clearErrors, h, pct, randomSeed, showError, showNote } from "/static/kit.js";
+import {
+  api, clearErrors, gameHistory, h, historyPanel, pct, randomSeed, setupTabs, showError, showNote, store,
+} from "/static/kit.js";
 
 const PIPS = {
   1: [[50, 50]], 2: [[27, 27], [73, 73]], 3: [[27, 27], [50, 50], [73, 73]],
@@ -90,6 +92,7 @@ const play = {
   // take-backs: for each move the take-backs made before it, and their number (the library's
   // record: whatever a move made again rolls is drawn afresh; the review marks such a game)
   draws: [], takebacks: 0,
+  began: 0, // when this game began (ms): with its seed, its name in your history
 };
 
 /** Number the game requests: an answer that arrives after a later request was sent (a slow
@@ -129,6 +132,9 @@ const coachNow = () => $("coach-on").checked && tablesLoaded();
 // ---------------------------------------------------------------- the game across a reload
 
 const SAVED = "gamelab.yatzy.game";
+// the page's settings kept across a reload (the rules and the opponent travel with the game)
+const settings = store("gamelab.yatzy.settings", { check: (v) => typeof v === "object" });
+$("coach-on").checked = settings.load({}).coachOn === true;
 
 /** Keep the game in this browser (its rules, seed, start, opponent, moves, the bot's moves and
  *  turns as the server described them), so a reload continues it. */
@@ -137,7 +143,7 @@ function saveGame() {
   try {
     localStorage.setItem(SAVED, JSON.stringify({ rules: rulesState.name, seed: play.seed, start: play.start,
       opponent: play.opponent, moves: play.moves, botMoves: play.botMoves, botLog: play.botLog,
-      draws: play.draws, takebacks: play.takebacks }));
+      draws: play.draws, takebacks: play.takebacks, began: play.began }));
   } catch { /* storage full or off: the game just does not survive a reload */ }
 }
 
@@ -168,6 +174,7 @@ async function resumeGame(s) {
   if (!current()) return false;
   play.seed = s.seed; play.start = s.start; play.opponent = s.opponent; play.moves = s.moves;
   play.botLog = Array.isArray(s.botLog) ? s.botLog : []; play.askCoach = false;
+  play.began = Number(s.began) || 0;
   setLink(s.seed, s.opponent, s.start);
   accept(view);
   return true;
@@ -200,7 +207,7 @@ async function newGame(start = play.start, onError = null) {
   clearErrors($("play"));
   play.seed = seed; play.start = start; play.opponent = opponent;
   setLink(seed, opponent, start);
-  play.moves = []; play.botMoves = []; play.botLog = []; play.askCoach = false;
+  play.moves = []; play.botMoves = []; play.botLog = []; play.askCoach = false; play.began = Date.now();
   accept(view);
   return true;
 }
@@ -227,6 +234,7 @@ async function move(text) {
 }
 
 function accept(view) {
+  if (view.finished && !(play.view && play.view.finished)) recordGame(view);
   play.view = view;
   play.botMoves = view.bot_moves;
   play.draws = view.draws;
@@ -373,7 +381,9 @@ function renderCoach(v) {
   fillOptions($("coach"), v.coach, (o) => move(optionMove(o)));
 }
 
-const SHOWN_OPTIONS = 10;
+/** Options shown before "show all": a phone shows the top three, so that the dice, the advice
+ *  and the card fit one screen. */
+const shownOptions = () => (window.matchMedia("(max-width: 600px)").matches ? 3 : 10);
 /** A box or move label as a player says it: "three of a kind", "reroll all" for "keep -". */
 const pretty = (label) => label.replace(/_/g, " ").replace(/\b(three|four) kind\b/, "$1 of a kind")
   .replace(/^keep -$/, "reroll all");
@@ -388,7 +398,7 @@ function fillOptions(table, advice, onPick, showAll = false) {
   table.append(h("thead", {}, h("tr", {}, h("th", {}, kind), kind === "box" ? h("th", {}, "points") : null,
                                 h("th", {}, "expected final score"), h("th", {}, "loss"))));
   const body = h("tbody", {});
-  const shown = showAll ? advice.options : advice.options.slice(0, SHOWN_OPTIONS);
+  const shown = showAll ? advice.options : advice.options.slice(0, shownOptions());
   shown.forEach((o, i) => {
     const label = o.keep !== undefined
       ? (o.keep === "-" ? "reroll all" : o.keep.length === 5 ? `${o.keep} (keep all: score now)` : o.keep)
@@ -458,6 +468,7 @@ function setupPlay() {
     if (c && c.options.length) move(optionMove(c.options[0]));
   });
   $("coach-on").addEventListener("change", () => {
+    settings.save({ ...settings.load({}), coachOn: $("coach-on").checked });
     if ($("coach-on").checked) askCoach();
     else if (play.view) { play.view.coach = null; play.askCoach = false; renderPlay(); }
   });
@@ -614,11 +625,15 @@ async function loadReview() {
   reviewAsked += 1;
   const mine = reviewAsked;
   $("review-body").classList.add("stale");  // the last review stays greyed until the new one comes
+  const empty = $("review-empty");
   if (!tablesLoaded()) {
-    $("review-empty").hidden = false;
-    $("review-empty").textContent = "The review values every decision by the tables, which are still being built: it comes as soon as they are ready.";
+    empty.hidden = false;
+    empty.textContent = "The review values every decision by the tables, which are still being built: it comes as soon as they are ready.";
     if (!(await tablesReady(rulesState.name)) || mine !== reviewAsked) return;
-    $("review-empty").textContent = "Play a game on the Play tab first.";
+  }
+  if ($("review-body").hidden) { // nothing shown yet: say what is coming, never "play a game first"
+    empty.hidden = false;
+    empty.textContent = "Reviewing your game…";
   }
   const info = rulesState.info;
   const slow = play.view.finished && play.start === "-" && info && !info.distribution_cached;
@@ -635,9 +650,13 @@ async function loadReview() {
   if (mine !== reviewAsked) return;  // a later review was asked for
   if (slow) showNote($("tables-note"), null);
   $("review-body").classList.remove("stale");
-  if (!r) return;
+  if (!r) { empty.hidden = true; empty.textContent = "Play a game on the Play tab first."; return; }
   if (slow && info) info.distribution_cached = true;
-  $("review-empty").hidden = true;
+  if (r.finished && play.view && play.view.finished && games.find(gameId(play.view))) {
+    games.record({ id: gameId(play.view), ...verdictOf(r) });
+  }
+  empty.hidden = true;
+  empty.textContent = "Play a game on the Play tab first.";
   $("review-body").hidden = false;
   const stats = $("review-stats");
   stats.textContent = "";
@@ -688,19 +707,48 @@ function describe(d) {
 
 // ---------------------------------------------------------------- tabs, rules
 
-function openTab(name) {
-  for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
-    const selected = tab.getAttribute("aria-controls") === name;
-    tab.setAttribute("aria-selected", String(selected));
-    $(tab.getAttribute("aria-controls")).hidden = !selected;
-  }
-  if (name === "review") loadReview();
+// the kit's tabs: arrow keys move between them, Back returns to the tab before, a reload keeps it
+let openTab = () => {};
+
+// ---------------------------------------------------------------- your games (history)
+
+const games = gameHistory("yatzy");
+const OPPONENT_WORDS = { none: "solitaire", optimal: "vs the optimal bot", win: "vs the win-play bot" };
+
+/** The history's name of the game on show: its rules, seed, start, opponent and when it began
+ *  (a take-back continues the same game; the same seed played again is another). */
+const gameId = (view) => `${view.rules}:${view.seed}:${view.start}:${view.opponent}:${play.began}`;
+
+/** A finished game's entry in the history (its review's verdict joins it when reviewed). */
+function recordGame(view) {
+  const you = view.you.total;
+  const bot = view.bot ? view.bot.total : null;
+  games.record({
+    id: gameId(view),
+    label: `${view.rules}, seed ${view.seed}, ${OPPONENT_WORDS[view.opponent] || view.opponent}`,
+    result: bot === null ? `${you} points` : you > bot ? `won ${you}-${bot}` : you < bot ? `lost ${you}-${bot}` : `draw ${you}-${bot}`,
+    won: bot === null ? null : you > bot ? true : you < bot ? false : null,
+    score: you,
+    marks: view.takebacks ? [`${view.takebacks} take-back${view.takebacks === 1 ? "" : "s"}`] : [],
+    replay: { rules: view.rules, seed: view.seed, start: view.start, moves: view.moves, opponent: view.opponent,
+              bot_moves: view.bot_moves, draws: view.draws, takebacks: view.takebacks },
+  });
 }
 
-function setupTabs() {
-  for (const tab of document.querySelectorAll(".tabs [role=tab]")) {
-    tab.addEventListener("click", () => openTab(tab.getAttribute("aria-controls")));
-  }
+/** The review's verdict in words: one skill figure, one luck figure (expected points). */
+function verdictOf(r) {
+  const luck = r.luck === null || r.luck === undefined ? null
+    : Math.abs(r.luck) < 0.05 ? "even: the dice gave what was expected"
+      : `${r.luck > 0 ? "lucky" : "unlucky"}: the dice gave ${Math.abs(r.luck).toFixed(1)} points ${r.luck > 0 ? "more" : "less"} than expected`;
+  return {
+    skill: r.total_loss < 0.005 ? "every decision optimal" : `gave away ${r.total_loss.toFixed(1)} expected points`,
+    luck: r.takebacks ? `${luck} (with take-backs)` : luck,
+  };
+}
+
+async function reviewFromHistory(entry) {
+  const r = await api("/api/yatzy/review", { ...entry.replay, chart_width: 640 }, { errorAt: $("history-panel") });
+  if (r) games.record({ id: entry.id, ...verdictOf(r) });
 }
 
 async function setRules(name, start = "-", saved = null) {
@@ -723,13 +771,14 @@ async function setRules(name, start = "-", saved = null) {
   else tablesReady(name);  // built in the background; the game starts now, without the coach
   buildAssistCard();
   $("assist-options").textContent = "";
-  if (saved && (await resumeGame(saved))) return;
-  await newGame(start);
+  if (!(saved && (await resumeGame(saved)))) await newGame(start);
+  if (!$("review").hidden) loadReview(); // a reload on the Review tab reviews the game it restored
 }
 
-setupTabs();
+openTab = setupTabs({ onSelect: (name) => { if (name === "review") loadReview(); } });
 setupPlay();
 setupAssist();
+historyPanel($("history-panel"), games, { score: { label: "score" }, onReview: reviewFromHistory });
 $("rules").addEventListener("change", () => {
   if (mayDiscard("Changing the rules")) setRules($("rules").value);
   else $("rules").value = rulesState.name;
