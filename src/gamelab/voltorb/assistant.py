@@ -36,7 +36,7 @@ import numpy as np
 
 from gamelab.core.interactive import QUIT_WORDS, Session
 from gamelab.voltorb.objectives import Objective, ObjectiveDecision, objective_decision
-from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.posterior import Posterior, playing_posterior
 from gamelab.voltorb.rules import (
     SIZE,
     Clues,
@@ -109,18 +109,6 @@ def position_from_text(
     clues = clues_from_text(rows, cols)
     shown = parse_revealed(revealed)
     return clues, shown, playing_posterior(clues, shown, level, generator)
-
-
-def playing_posterior(
-    clues: Clues, revealed: dict[int, int], level: int, generator: str
-) -> Posterior:
-    """The posterior given the clues, the flips and that the round is not won yet."""
-    post = Posterior.from_clues(clues, generator, level, revealed)
-    if post.won_mask().all():
-        raise ValueError(
-            "every 2 and 3 is already revealed on every consistent board: the round is won"
-        )
-    return post.still_playing()
 
 
 def analyse_position(
