@@ -510,3 +510,85 @@ def test_lattice_47_11_a_dead_end_is_announced_as_soon_as_the_rest_cannot_fit(pa
     assert page.locator("#board").get_attribute("data-moves") == "RRRUULLLDR"
     _contains(page, "#result", "closed in with 1 free cell, but 2 residues remain")
     assert "Dead end" in page.locator("#result").inner_text()
+
+
+def test_lattice_47_6_7_back_returns_to_the_level_before_and_finished_folds_are_kept(page):
+    """Issue 47, items 6, 7 and 15: the Back button left the page instead of returning to the
+    level before; no list of your games; "1 contacts"."""
+    first = page.request.post("/api/lattice/levels", data={}).json()["levels"][0]
+    best = page.request.post("/api/lattice/best", data={"sequence": first["sequence"]}).json()
+    page.goto("/lattice?level=1")
+    _title_starts(page, "Level 1")
+    page.locator('#levels button[data-level="2"]').click()
+    _title_starts(page, "Level 2")
+    assert page.url.endswith("?level=2")
+    page.go_back()
+    _title_starts(page, "Level 1")
+    assert page.url.endswith("?level=1")
+    page.go_forward()
+    _title_starts(page, "Level 2")
+    page.go_back()
+    _title_starts(page, "Level 1")
+    _keys(page, best["conformation"])
+    _contains(page, "#result", "Solved")
+    rows = page.locator("#folds-panel tbody tr")
+    expect(rows).to_have_count(1)
+    text = rows.first.inner_text()
+    assert "Level 1" in text and "★★★" in text and str(best["score"]) in text, text
+    # "1 contact", never "1 contacts"
+    page.goto("/lattice?seq=HPPH")
+    _title_starts(page, "Your level")
+    _keys(page, "RUL")
+    _contains(page, "#result", "1 contact")
+    assert "1 contacts" not in page.locator("#result").inner_text()
+
+
+def test_lattice_47_13_the_tutorials_board_is_above_the_fold_at_1280x900(page):
+    """Issue 47, item 13: at 1280 x 900 the tutorial's board was half below the fold."""
+    page.set_viewport_size({"width": 1280, "height": 900})
+    page.goto("/lattice?tutorial=1")
+    _title_starts(page, "Tutorial")
+    page.evaluate("window.scrollTo(0, 0)")
+    box = page.locator("#board").bounding_box()
+    assert box["height"] > 200 and box["y"] + box["height"] <= 900, box
+
+
+def _luminance(rgb: str) -> float:
+    r, g, b = (int(v) / 255 for v in re.findall(r"\d+", rgb)[:3])
+    lin = [c / 12.92 if c <= 0.04045 else ((c + 0.055) / 1.055) ** 2.4 for c in (r, g, b)]
+    return 0.2126 * lin[0] + 0.7152 * lin[1] + 0.0722 * lin[2]
+
+
+def _contrast(a: str, b: str) -> float:
+    la, lb = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (la + 0.05) / (lb + 0.05)
+
+
+def test_lattice_47_13_residue_letters_have_a_contrast_of_4_5(page):
+    """Issue 47, item 13: white H on orange was 2.45:1; every text needs at least 4.5:1."""
+    page.goto("/lattice?seq=HPPH")
+    _title_starts(page, "Your level")
+    _keys(page, "R")
+    pairs = page.evaluate(
+        """() => {
+        const fill = (el) => getComputedStyle(el).fill;
+        const out = [];
+        const circles = [...document.querySelectorAll('#board circle')];
+        const labels = [...document.querySelectorAll('#board text.res-label')];
+        labels.forEach((t, i) => out.push([t.textContent, fill(t), fill(circles[i])]));
+        const bgOf = (el) => {  // the first painted background behind el
+          for (; el; el = el.parentElement) {
+            const c = getComputedStyle(el).backgroundColor;
+            if (c !== 'rgba(0, 0, 0, 0)' && c !== 'transparent') return c;
+          }
+          return 'rgb(255, 255, 255)';
+        };
+        for (const chip of document.querySelectorAll('#chain .hp')) {
+          out.push([chip.textContent, getComputedStyle(chip).color, bgOf(chip)]);
+        }
+        return out;
+    }"""
+    )
+    assert len(pairs) >= 6, pairs
+    for letter, fg, bg in pairs:
+        assert _contrast(fg, bg) >= 4.5, (letter, fg, bg, _contrast(fg, bg))

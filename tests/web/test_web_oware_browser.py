@@ -3,6 +3,7 @@ hint, the record downloaded and loaded again, the review; illegal clicks; a past
 the analysis view; the sowing animation skipped."""
 
 from conftest import save_screenshot, wait_until
+from playwright.sync_api import expect
 
 from gamelab.oware.play import parse_record
 
@@ -552,3 +553,33 @@ def test_oware_47_10_keyboard_focus_stays_on_the_board_and_the_ranking_follows_t
     wait_until(page, "document.querySelectorAll('#live-table tbody tr').length > 0")
     legal = page.locator("#board .ow-house.playable").count()
     assert page.locator("#live-table tbody tr").count() == legal
+
+
+def test_oware_47_6_7_tabs_settings_and_your_games(page):
+    """Issue 47, items 6, 7 and 15: the arrow keys did not move between the tabs, Back left the
+    page, the check boxes were forgotten on a reload, and no list of your games was kept."""
+    _ready(page)
+    page.uncheck("#animate")
+    page.check("#show-pv")
+    page.click("#tab-analysis")
+    page.fill("#an-position", "0-0-0-0-0-1-1-1-0-0-0-0-24-21-S")  # F captures 2: South has 26
+    page.click("#an-play")
+    wait_until(page, MY_TURN)
+    page.click('#board .ow-house[data-house="F"]')
+    wait_until(page, "document.querySelector('#board').dataset.over === 'true'")
+    page.locator("#tab-play").press("ArrowRight")
+    page.locator("#tab-analysis").press("ArrowRight")
+    page.locator("#tab-review").press("ArrowRight")
+    assert page.locator("#history").is_visible()
+    rows = page.locator("#history-panel tbody tr")
+    expect(rows).to_have_count(1)
+    assert "won 26-" in rows.first.inner_text() and "you South" in rows.first.inner_text()
+    page.go_back()
+    wait_until(page, "document.querySelector('#review').hidden === false")
+    assert "/oware" in page.url
+    page.reload()
+    page.locator("#board .ow-house").first.wait_for(state="attached")
+    assert page.locator("#review").is_visible()
+    assert not page.locator("#animate").is_checked() and page.locator("#show-pv").is_checked()
+    page.click("#tab-history")
+    expect(rows).to_have_count(1)  # the finished game is not counted twice after a reload

@@ -731,3 +731,25 @@ def test_yatzy_47_14_the_first_review_from_the_empty_card_comes_at_once(page):
     assert "Play a game" not in page.locator("#review-empty").inner_text()
     page.locator("#review-percentile").wait_for(timeout=5_000)
     assert page.locator("#review-final").inner_text() == str(view.you.total)
+
+
+def test_yatzy_47_13_on_a_phone_dice_advice_and_card_fit_one_screen(browser, live_server):
+    """Issue 47, item 13: on a 390 x 844 phone the dice were at 460-527 px and the card at
+    1336-2005 px: a player scrolled ~900 px every turn. From the dice to the card's last row,
+    with the coach's best choices between, the page now fits one screen."""
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, base_url=live_server
+    )
+    try:
+        page = context.new_page()
+        _ready(page)
+        page.check("#coach-on")
+        page.locator("#coach tr.option").first.wait_for()
+        top = page.locator("#dice").bounding_box()["y"]
+        best = page.locator("#coach tr.option.best").bounding_box()
+        card = page.locator("#card").bounding_box()
+        assert best["y"] + best["height"] - top <= 844, (top, best)
+        assert card["y"] + card["height"] - top <= 844, (top, card)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+    finally:
+        context.close()

@@ -4,7 +4,7 @@ import numpy as np
 import pytest
 
 from gamelab.yatzy.distribution import score_distribution
-from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RuleSet, get_rules
+from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RULES, RuleSet, get_rules
 from gamelab.yatzy.solver import solve
 
 # Reduced games (7 boxes, 128 masks) keep the test fast while exercising the upper bonus, the
@@ -81,3 +81,28 @@ def test_yahtzee_sd_agrees_between_solve_and_distribution(gamelab_cli):
 )
 def test_every_rule_set_sd_agrees_between_solve_and_distribution(name, gamelab_cli):
     _sd_agrees_with_solve(name, gamelab_cli)
+
+
+def test_47_14_every_rule_sets_distribution_ships_and_is_fresh():
+    """Issue 47, item 14: the first review of a rule set computed its exact distribution (a
+    core-minute). Each named rule set's ships (tools/make_yatzy_distributions.py), under the
+    cache's key of today's rule set and format, adds up to 1, and is what score_distribution
+    returns; Yahtzee's mean is its value table's E(start) (the tool checks every one)."""
+    from gamelab.core.cache import load_arrays
+    from gamelab.yatzy.card import Card
+    from gamelab.yatzy.distribution import shipped_distribution_path
+    from gamelab.yatzy.solver import state_index
+
+    for name, rules in RULES.items():
+        path = shipped_distribution_path(rules)
+        arrays = load_arrays(path)
+        assert arrays is not None, f"{name}: {path.name} is missing or damaged"
+        d = score_distribution(rules)
+        assert d.from_cache and d.probability.sum() + d.tail_probability == pytest.approx(
+            1, abs=1e-9
+        )
+        assert (arrays["p"] == d.probability).all()
+    rules = RULES["yahtzee"]
+    card = Card.parse(rules, "-")
+    e = solve(rules).E[state_index(rules, card.mask, card.capped_upper, card.bonus_flag)]
+    assert score_distribution(rules).mean == pytest.approx(float(e), abs=1e-6)

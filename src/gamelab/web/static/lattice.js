@@ -2,7 +2,9 @@
 // The page folds and draws; the server checks and scores a finished fold (the library's
 // hh_contacts) and knows each level's exact thresholds. Progress (stars) and the game in play
 // live in localStorage, so a reload continues the same fold.
-import { api, clearErrors, h, pct, randomSeed, showError } from "/static/kit.js";
+import {
+  api, clearErrors, gameHistory, h, historyPanel, pageNav, pct, plural, randomSeed, showError,
+} from "/static/kit.js";
 
 const STEP = { R: [1, 0], L: [-1, 0], U: [0, 1], D: [0, -1] };
 const KEYS = { ArrowRight: "R", ArrowLeft: "L", ArrowUp: "U", ArrowDown: "D", d: "R", a: "L", w: "U", s: "D" };
@@ -201,6 +203,20 @@ async function checkDeadEnd() {
   );
 }
 
+// ---- your folds (history): one entry per level, its best fold ----
+const folds = gameHistory("lattice");
+
+function recordFold(score, stars) {
+  const id = `${level.source}:${level.sequence}`;
+  const before = folds.find(id);
+  if (before && typeof before.score === "number" && before.score > score) return; // keep the best
+  folds.record({
+    id, when: Date.now(), label: `${titleOf(level)}, ${level.sequence.length} residues`,
+    result: `${"★".repeat(stars) || "no star"}`, won: stars === 3, score,
+    skill: `${plural(score, "contact")} of the best ${level.best}`,
+  });
+}
+
 function nextOf(lv) {
   if (lv.source === "tutorial") return pack[0] || null;
   const list = lv.source === "expert" ? expert : pack;
@@ -216,20 +232,21 @@ async function submit() {
   const stars = res.stars;
   $("stars").textContent = starText(revealed ? 0 : stars);
   if (revealed) {
-    $("result").textContent = `The best fold: ${res.score} contacts (shown, so no stars this time; Restart to fold it yourself).`;
+    $("result").textContent = `The best fold: ${plural(res.score, "contact")} (shown, so no stars this time; Restart to fold it yourself).`;
     return;
   }
   saveStars(level.sequence, stars);
+  recordFold(res.score, stars);
   renderLevels();
   const share = beaten(res.score);
   const better = beatenText(share);
   const t = level.thresholds;
   let msg;
   if (stars === 3) {
-    msg = `Solved: ${res.score} contacts, three stars${level.best_share && level.best_share < 0.01 ? ` — only ${rarity(level.best_share)} of all folds do that` : ""}.`;
+    msg = `Solved: ${plural(res.score, "contact")}, three stars${level.best_share && level.best_share < 0.01 ? ` — only ${rarity(level.best_share)} of all folds do that` : ""}.`;
   } else {
     const need = t[stars] - res.score;
-    msg = `Folded: ${res.score} contacts, ${stars} star${stars === 1 ? "" : "s"}${better ? ` (${better})` : ""}. `
+    msg = `Folded: ${plural(res.score, "contact")}, ${stars} star${stars === 1 ? "" : "s"}${better ? ` (${better})` : ""}. `
       + `${need} more contact${need === 1 ? "" : "s"} for ${"★".repeat(stars + 1)}; ${t[2]} for three stars.`;
   }
   $("result").textContent = msg;
@@ -289,7 +306,7 @@ function draw() {
     const end = i === sites.length - 1 && !done;
     const held = drag && drag.index === i;
     board.append(svg("circle", { class: `res-${seq[i].toLowerCase()}${end ? " end" : ""}${held ? " held" : ""}`, cx: x, cy: -y, r: 0.3, "data-index": i }));
-    const t = svg("text", { class: "res-label", x, y: -y });
+    const t = svg("text", { class: `res-label ${seq[i].toLowerCase()}`, x, y: -y });
     t.textContent = seq[i];
     board.append(t);
   });
@@ -390,7 +407,11 @@ function addressOf(lv) {
   return lv.number ? `?level=${lv.number}` : `?seq=${lv.sequence}`;
 }
 
-function play(lv, restore = null) {
+// the level is the page's place: playing another one is a step the Back button takes back
+const nav = pageNav(() => { openAddress().catch((err) => showError(null, String(err))); });
+
+function play(lv, restore = null, { push = true } = {}) {
+  const moved = level !== null && level !== undefined && addressOf(level) !== addressOf(lv);
   level = lv;
   sites = restore ? restore.sites : [[0, 0]];
   past = [];
@@ -405,7 +426,8 @@ function play(lv, restore = null) {
   // level by name, any other by its sequence
   const url = new URL(location.href);
   url.search = addressOf(lv);
-  history.replaceState(null, "", url);
+  if (push && moved) nav.push({ level: addressOf(lv) }, url.href);
+  else nav.replace({ level: addressOf(lv) }, url.href);
   changed();
   renderLevels();
   // bring the level into view when it was chosen further down the page (Play it, a tile)
@@ -452,7 +474,7 @@ async function analyse(path, body, errorAt) {
   }
   const from = res.source === "typed" ? "" : `${res.source.replace(/^generated/, "Generated")}: ${res.sequence}. `;
   $("make-result").replaceChildren(
-    h("p", { class: "small" }, from, `Best ${res.best} contacts; stars at ${res.thresholds.join(" / ")}. `,
+    h("p", { class: "small" }, from, `Best ${plural(res.best, "contact")}; stars at ${res.thresholds.join(" / ")}. `,
       `${res.counts[res.best].toLocaleString()} of ${res.total.toLocaleString()} folds (${rarity(res.best_share)}) reach the best.`),
     h("div", { class: "lat-hist", "aria-label": "folds per score" }, h("strong", {}, "score"), h("span"), h("span", { class: "muted" }, "log scale"), h("strong", {}, "folds"), ...rows));
   $("make-play").disabled = false;
@@ -490,9 +512,9 @@ function today() {
   const d = new Date();
   return `${d.getFullYear()}-${String(d.getMonth() + 1).padStart(2, "0")}-${String(d.getDate()).padStart(2, "0")}`;
 }
-async function playDaily(date, restore) {
+async function playDaily(date, restore, push = true) {
   const res = await api("/api/lattice/daily", { date }, { errorAt: $("daily") });
-  if (res) play(res, restore && restore.level.sequence === res.sequence ? restore : null);
+  if (res) play(res, restore && restore.level.sequence === res.sequence ? restore : null, { push });
   return res;
 }
 $("daily").addEventListener("click", () => playDaily(today()));
@@ -516,18 +538,25 @@ async function start() {
   tutorial = tut;
   expert = exp ? exp.levels.map((lv) => ({ ...lv, best: lv.best_known, counts: null, best_share: null, source: "expert" })) : [];
   $("pack-name").textContent = `${res.name}: ${pack.length} levels, easiest first. Your stars and the fold in play stay in this browser.`;
+  historyPanel($("folds-panel"), folds, { score: { label: "contacts" }, wins: false,
+    empty: "No folds yet: each level you finish is listed here with its stars and contacts." });
+  await openAddress();
+}
+
+/** Play the level the address names (on load, and when Back or Forward changes it). */
+async function openAddress() {
   const saved = savedGame();
   const q = new URLSearchParams(location.search);
-  const resume = (lv) => play(lv, saved && restoreOf(saved, lv.sequence));
+  const resume = (lv) => play(lv, saved && restoreOf(saved, lv.sequence), { push: false });
   if (q.get("seq")) {
     const seq = q.get("seq").toUpperCase();
     if (saved && saved.level.sequence === seq && saved.level.counts) { resume(saved.level); return; }
     $("make-seq").value = q.get("seq");
     await analyseTyped(); // a bad link keeps its message beside the sequence
-    if (made) resume(made); else play(pack[0]);
+    if (made) resume(made); else play(pack[0], null, { push: false });
     return;
   }
-  if (q.get("daily") && await playDaily(q.get("daily"), saved && restoreOf(saved, saved.level.sequence))) return;
+  if (q.get("daily") && await playDaily(q.get("daily"), saved && restoreOf(saved, saved.level.sequence), false)) return;
   if (q.get("tutorial") && tutorial) { resume(tutorial); return; }
   const name = q.get("expert");
   const ex = name && expert.find((lv) => lv.name === name.toUpperCase());
@@ -543,6 +572,6 @@ async function start() {
   const got = progress();
   const first = pack.find((l) => !got[l.sequence]) || pack[0];
   // a new player starts with the tutorial
-  play(tutorial && !Object.keys(got).length ? tutorial : first);
+  play(tutorial && !Object.keys(got).length ? tutorial : first, null, { push: false });
 }
 start().catch((err) => showError(null, String(err)));

@@ -2,7 +2,9 @@
 // The page holds the game (start, rules, moves); the server replays and checks it on every call
 // and returns the board, the last sowing (animated here), the exact tablebase verdict, and the
 // engine's answers. Nothing is computed here beyond drawing.
-import { api, clearErrors, h, showError, showNote } from "/static/kit.js";
+import {
+  api, clearErrors, gameHistory, h, historyPanel, setupTabs, showError, showNote, store,
+} from "/static/kit.js";
 
 const $ = (id) => document.getElementById(id);
 const START = "4-4-4-4-4-4-4-4-4-4-4-4-0-0-S";
@@ -20,6 +22,8 @@ let skipping = false;
 let opponentName = $("opponent").value;
 let playerSide = $("side").value;
 let browsing = null; // {ply, view}: an earlier position of the game shown (the move list's steps)
+let began = 0; // when this game began (ms): its name in your history
+let takebacks = 0; // moves taken back in this game (its history entry says so)
 let recordPlayers = null; // [South's, North's] as a loaded record names them, when not you vs an opponent here
 
 /** Who plays South and North, as a record says it ("human", "engine:time=0.5"). */
@@ -75,15 +79,8 @@ const setPhase = (p) => { phase = p; $("board").dataset.state = p; $("skip").hid
 
 // ------------------------------------------------------------------ tabs
 
-function tab(name) {
-  for (const t of ["play", "analysis", "review"]) {
-    $(t).hidden = t !== name;
-    $(`tab-${t}`).setAttribute("aria-selected", String(t === name));
-  }
-}
-$("tab-play").addEventListener("click", () => tab("play"));
-$("tab-analysis").addEventListener("click", () => tab("analysis"));
-$("tab-review").addEventListener("click", () => { tab("review"); review(); });
+// the kit's tabs: arrow keys move between them, Back returns to the tab before, a reload keeps it
+let tab = () => {};
 
 // ------------------------------------------------------------------ board
 
@@ -122,8 +119,31 @@ function drawBoard(houses, stores, marks = {}) {
   if (focused) b.querySelector(`[data-house="${focused}"]`).focus({ preventScroll: true }); // a redraw keeps the keyboard's place
 }
 
+// ------------------------------------------------------------------ your games (history)
+
+const games = gameHistory("oware");
+const gameKey = () => `${game.start}:${game.grand_slam}:${game.cycle}:${began}`;
+
+/** A finished game's entry (the review's verdict joins it when the game is reviewed). */
+function recordGame() {
+  const [south, north] = view.result;
+  const mine = playerSide === "South" ? south : north;
+  const theirs = playerSide === "South" ? north : south;
+  games.record({
+    id: gameKey(),
+    label: `you ${playerSide} vs ${opponentLabel()}`,
+    result: !view.winner ? `draw ${mine}-${theirs}` : view.winner === playerSide ? `won ${mine}-${theirs}` : `lost ${mine}-${theirs}`,
+    won: !view.winner ? null : view.winner === playerSide,
+    score: mine,
+    marks: takebacks ? [`${takebacks} take-back${takebacks === 1 ? "" : "s"}`] : [],
+  });
+}
+let recordedOver = false; // the game on show was over when last drawn
+
 function drawView() {
   if (!view) return;
+  if (view.over && !recordedOver && game.moves.length && !recordPlayers) recordGame();
+  recordedOver = view.over;
   if (browsing) { drawBrowsing(); return; }
   const mine = view.to_move === playerSide && !view.over && phase === "idle";
   const last = view.last;
@@ -171,7 +191,7 @@ const SAVED = "gamelab.oware.game";
 function saveGame() {
   try {
     localStorage.setItem(SAVED, JSON.stringify({ game, opponent: opponentName, side: playerSide, recommended,
-                                                 players: recordPlayers, rankLive: $("rank-live").checked }));
+                                                 players: recordPlayers, began, takebacks }));
   } catch { /* storage full or off: the game just does not survive a reload */ }
 }
 
@@ -316,8 +336,21 @@ function drawPv() {
   el.hidden = !$("show-pv").checked;
   el.textContent = lastAnalysis ? `${lastAnalysis.who}: ${lastAnalysis.pv_text.join(" ")}` : "No search yet: ask for a hint, or let the engine move.";
 }
-$("show-pv").addEventListener("change", drawPv);
-$("rank-live").addEventListener("change", liveRanking);
+$("show-pv").addEventListener("change", () => { keepSettings(); drawPv(); });
+$("animate").addEventListener("change", keepSettings);
+$("rank-live").addEventListener("change", () => { keepSettings(); liveRanking(); });
+
+// the page's check boxes kept across a reload (the game keeps its opponent, side and rules)
+const settings = store("gamelab.oware.settings", { check: (v) => typeof v === "object" });
+function keepSettings() {
+  settings.save({ animate: $("animate").checked, showPv: $("show-pv").checked, rankLive: $("rank-live").checked });
+}
+{
+  const s = settings.load({});
+  if (typeof s.animate === "boolean") $("animate").checked = s.animate;
+  if (typeof s.showPv === "boolean") $("show-pv").checked = s.showPv;
+  if (typeof s.rankLive === "boolean") $("rank-live").checked = s.rankLive;
+}
 
 // ------------------------------------------------------------------ sowing animation
 
@@ -415,7 +448,7 @@ function rulesOf(select) {
   return { grand_slam: gs, cycle: cy };
 }
 
-async function startGame(start, rules, moves = [], rec = []) {
+async function startGame(start, rules, moves = [], rec = [], keep = null) {
   generation += 1; // pending replies of the old game are dropped when they come
   const mine = generation;
   if (phase === "animating") skip();
@@ -427,6 +460,9 @@ async function startGame(start, rules, moves = [], rec = []) {
   browsing = null;
   recommended = [...rec];
   recordPlayers = null;
+  began = keep ? keep.began : Date.now();
+  takebacks = keep ? keep.takebacks : 0;
+  recordedOver = Boolean(keep); // a game resumed after a reload was recorded when it ended
   opponentName = $("opponent").value;
   playerSide = $("side").value;
   lastAnalysis = null;
@@ -459,6 +495,7 @@ $("takeback").addEventListener("click", async () => {
   if (!res) return;
   game.moves = res.moves;
   recommended.length = Math.min(recommended.length, game.moves.length);
+  takebacks += 1;
   hinted = null;
   $("hint-text").textContent = "";
   view = res;
@@ -514,12 +551,15 @@ $("load-record").addEventListener("click", async () => {
   browsing = null;
   recommended = [];
   takePlayers(res.players || ["?", "?"]);
+  began = Date.now();
+  takebacks = 0;
+  recordedOver = res.over; // a loaded game is not one played here
   view = res;
   hinted = null;
   drawView();
   await maybeReply();
 });
-$("to-review").addEventListener("click", () => { tab("review"); review(); });
+$("to-review").addEventListener("click", () => tab("review"));
 
 /** Take the sides a record names: "human" is you, the other your opponent (added to the list
  *  when it is not one of its entries); without a "human" the record's names stay as they are,
@@ -601,6 +641,12 @@ async function review() {
     rows = res.moves;
     if (res.note) showNote($("review-note"), res.note);
     drawReview(res, rows.length < moves.length);
+  }
+  if (res && games.find(gameKey())) {
+    const lost = res.total_loss_seeds[playerSide];
+    const turned = res.turning_moves[playerSide];
+    games.record({ id: gameKey(), skill: (lost ? `gave away ${lost} seeds` : "no seed given away")
+      + (turned ? `, ${turned} turning move${turned === 1 ? "" : "s"}` : "") });
   }
 }
 
@@ -742,6 +788,9 @@ document.addEventListener("keydown", (ev) => {
 
 buildEditor();
 setPhase("idle");
+tab = setupTabs({ onSelect: (name) => { if (name === "review") review(); } });
+historyPanel($("history-panel"), games, { score: { label: "seeds" },
+  empty: "No games yet: each game you finish here is listed, with its review's verdict once reviewed." });
 {
   // a reload continues the game kept in this browser
   const saved = savedGame();
@@ -749,7 +798,6 @@ setPhase("idle");
     if (value && [...$(id).options].some((o) => o.value === value)) $(id).value = value;
   };
   if (saved) {
-    $("rank-live").checked = saved.rankLive === true;
     if (saved.opponent && ![...$("opponent").options].some((o) => o.value === saved.opponent)) {
       $("opponent").append(h("option", { value: saved.opponent }, opponentLabel(saved.opponent))); // a record's opponent
     }
@@ -757,10 +805,12 @@ setPhase("idle");
     pick("side", saved.side);
     pick("rules", `${saved.game.grand_slam}|${saved.game.cycle}`);
     const keep = Array.isArray(saved.recommended) ? saved.recommended : [];
-    startGame(saved.game.start, { grand_slam: saved.game.grand_slam, cycle: saved.game.cycle }, saved.game.moves, keep)
+    const kept = { began: Number(saved.began) || 0, takebacks: Number(saved.takebacks) || 0 };
+    startGame(saved.game.start, { grand_slam: saved.game.grand_slam, cycle: saved.game.cycle }, saved.game.moves, keep, kept)
       .then((ok) => {
         if (!ok) { startGame(START, rulesOf($("rules"))); return; }
-        if (Array.isArray(saved.players) && saved.players.length === 2) { recordPlayers = saved.players; saveGame(); }
+        if (Array.isArray(saved.players) && saved.players.length === 2) recordPlayers = saved.players;
+        saveGame();
       });
   } else {
     startGame(START, rulesOf($("rules")));

@@ -381,7 +381,9 @@ function renderCoach(v) {
   fillOptions($("coach"), v.coach, (o) => move(optionMove(o)));
 }
 
-const SHOWN_OPTIONS = 10;
+/** Options shown before "show all": a phone shows the top three, so that the dice, the advice
+ *  and the card fit one screen. */
+const shownOptions = () => (window.matchMedia("(max-width: 600px)").matches ? 3 : 10);
 /** A box or move label as a player says it: "three of a kind", "reroll all" for "keep -". */
 const pretty = (label) => label.replace(/_/g, " ").replace(/\b(three|four) kind\b/, "$1 of a kind")
   .replace(/^keep -$/, "reroll all");
@@ -396,7 +398,7 @@ function fillOptions(table, advice, onPick, showAll = false) {
   table.append(h("thead", {}, h("tr", {}, h("th", {}, kind), kind === "box" ? h("th", {}, "points") : null,
                                 h("th", {}, "expected final score"), h("th", {}, "loss"))));
   const body = h("tbody", {});
-  const shown = showAll ? advice.options : advice.options.slice(0, SHOWN_OPTIONS);
+  const shown = showAll ? advice.options : advice.options.slice(0, shownOptions());
   shown.forEach((o, i) => {
     const label = o.keep !== undefined
       ? (o.keep === "-" ? "reroll all" : o.keep.length === 5 ? `${o.keep} (keep all: score now)` : o.keep)
