@@ -89,6 +89,12 @@ class BoardAnalysis:
     outcome: str | None = None  # "lost" after a Voltorb, else None (the round goes on)
     post_mortem: PostMortem | None = None  # the lost round's last decision
 
+    def _repr_svg_(self) -> str:
+        """Every tile's P(Voltorb) and the recommended flip, in a notebook."""
+        from gamelab.voltorb.pictures import analysis_svg
+
+        return analysis_svg(self.p_voltorb, self.recommended)
+
 
 POLICIES = ("optimal", "minrisk", "fom")
 
