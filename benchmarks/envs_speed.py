@@ -17,7 +17,10 @@ Three tables:
   sides: the legal action of highest priority, from tables of random priorities drawn once);
 * **plain**: each environment without the oracle against a plain Python loop over the same
   rules and the same agent (Voltorb: ``generate_board`` + ``Round.flip``; Yatzy: numpy dice +
-  ``Card.fill``; Owaré: ``Position.play``).
+  ``Card.fill``; Owaré: ``Position.play``);
+* **openings**: what a new Voltorb deal costs the oracle, the exact solve of its opening, over
+  ``--deals`` random level-3 deals (median, mean, tail): the floor of the Voltorb rows of the
+  oracle table, since a random agent plays only a few flips per deal.
 
 The single-environment agent is a cheap random one: a legal action picked with one pre-drawn
 uniform (the plain loops ask the rules for the legal actions, the environments' agent reads the
@@ -281,7 +284,39 @@ def plain_table(seconds: float, only: str | None) -> None:
         print(f"| {name} | {e:,.0f} | {p:,.0f} | {e / p:.1f} |", flush=True)
 
 
-TABLES = ("oracle", "vector", "plain")
+def openings_table(deals: int, only: str | None) -> None:
+    """What a new Voltorb deal costs the oracle: the exact opening solve (posterior and
+    search, as the oracle makes them) of `deals` random level-3 deals, timed one by one."""
+    from gamelab.voltorb.expectimax import OptimalSolver
+    from gamelab.voltorb.posterior import posterior_for
+    from gamelab.voltorb.rules import Clues, generate_board
+
+    print(
+        "| level | deals | median ms | mean ms | 90th percentile ms | slowest ms | "
+        "share of the time in the slowest tenth |"
+    )
+    print("|---|---|---|---|---|---|---|")
+    for level in (3,):
+        if only and only not in f"VoltorbFlip level {level}":
+            continue
+        rng = np.random.default_rng(7)
+        times = []
+        for _ in range(deals):
+            board, _ = generate_board("hgss", level, rng)
+            start = time.process_time()
+            solver = OptimalSolver(posterior_for(Clues.from_board(board), "hgss", level), "win")
+            solver.decide({})
+            times.append(1000 * (time.process_time() - start))
+        t = np.sort(np.array(times))
+        top = t[-max(1, deals // 10) :].sum() / t.sum()
+        print(
+            f"| {level} | {deals} | {np.median(t):.1f} | {t.mean():.1f} | "
+            f"{np.quantile(t, 0.9):.1f} | {t[-1]:,.0f} | {100 * top:.0f} % |",
+            flush=True,
+        )
+
+
+TABLES = ("oracle", "vector", "plain", "openings")
 
 
 def main() -> None:
@@ -298,6 +333,9 @@ def main() -> None:
     parser.add_argument(
         "--envs", type=int, default=1024, help="sub-environments of the vector table"
     )
+    parser.add_argument(
+        "--deals", type=int, default=300, help="Voltorb deals of the openings table"
+    )
     args = parser.parse_args()
     tables = [t.strip() for t in args.tables.split(",") if t.strip()]
     unknown = [t for t in tables if t not in TABLES]
@@ -311,6 +349,8 @@ def main() -> None:
             oracle_table(args.seconds, warmup, args.only)
         elif table == "vector":
             vector_table(args.seconds, args.envs, args.only)
+        elif table == "openings":
+            openings_table(args.deals, args.only)
         else:
             plain_table(args.seconds, args.only)
     print(f"\nload average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")

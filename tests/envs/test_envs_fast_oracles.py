@@ -67,27 +67,55 @@ def test_yatzy_turn_kernels_match_twins():
 
 
 # -- Wordle ------------------------------------------------------------------------------------
-def test_wordle_memoised_oracle_equals_a_fresh_one_on_random_states():
-    """States of random games (two episodes through one oracle, so its memos of candidate sets
-    and totals are used): every value equals a fresh oracle's."""
+def test_wordle_memoised_oracle_equals_a_plain_solve_on_random_states():
+    """States of random games (several episodes through one oracle, so its memos of candidate
+    sets and totals are used): every value equals the module's formula evaluated afresh, with
+    the table's own partition and a new solver for every class."""
     from gamelab.wordle.oracle import WordleOracle
+    from gamelab.wordle.solver.kernel_search import INF
+    from gamelab.wordle.solver.optimal import OptimalSolver
     from gamelab.wordle.state import WordleGame
 
     game = WordleGame("gen1")
+    table, limit = game.table, game.guess_limit
     memo = WordleOracle(game)
+
+    def plain_total(cands, depth):
+        if depth < 1:
+            return INF
+        if len(cands) <= 2:
+            return 1 if len(cands) == 1 else (3 if depth >= 2 else INF)
+        solver = OptimalSolver(game.setting.with_limit(None))
+        return min(int(solver.best_guess(cands, depth)[0]), INF)
+
+    def plain_action_value(cands, used, action):
+        total = len(cands)
+        for code, part in table.partition(action, cands).items():
+            if code == table.green and table.is_answer(action, int(part[0])):
+                continue
+            total += plain_total(part, limit - used - 1)
+            if total >= INF:
+                return -float(limit + 1)
+        return -(used + total / len(cands))
+
     rng = np.random.default_rng(5)
     checked = 0
-    for answer in (3, 77):
+    for answer in (3, 77, 3, 50):
         state = game.new_initial_state()
         state.apply(answer)
+        cands = table.all_answers()
         while not state.is_terminal():
+            used = len(state.guesses)
+            total = plain_total(cands, limit - used)
+            plain = -float(limit + 1) if total >= INF else -(used + total / len(cands))
+            assert memo.value(state) == plain
+            for action in rng.integers(game.num_actions, size=3).tolist():
+                assert memo.action_value(state, action) == plain_action_value(cands, used, action)
+                checked += 1
             action = int(rng.integers(game.num_actions))
-            fresh = WordleOracle(game)
-            assert memo.value(state) == fresh.value(state)
-            assert memo.action_value(state, action) == fresh.action_value(state, action)
             state.apply(action)
-            checked += 1
-    assert checked >= 4
+            cands = table.filter(cands, action, state.codes[-1])
+    assert checked >= 20
 
 
 # -- Voltorb -----------------------------------------------------------------------------------

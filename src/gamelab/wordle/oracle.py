@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.wordle._kernels import partition_kernel
 from gamelab.wordle.solver.kernel_search import INF
 from gamelab.wordle.solver.optimal import OptimalSolver
 from gamelab.wordle.state import WordleGame, WordleState
@@ -39,7 +40,7 @@ class WordleOracle:
         self._totals: dict[tuple[bytes, int], int] = {}
 
     def _candidates(self, state: WordleState) -> np.ndarray:
-        return self._candidates_after(tuple(state.history()))
+        return self._candidates_after(tuple(zip(state.guesses, state.codes, strict=True)))
 
     def _candidates_after(self, history: tuple[tuple[int, int], ...]) -> np.ndarray:
         hit = self._cands.get(history)
@@ -66,7 +67,8 @@ class WordleOracle:
         key = (cands.tobytes(), depth)
         hit = self._totals.get(key)
         if hit is None:
-            hit = int(self.solver.best_guess(cands, depth)[0])
+            # the search's value alone (no guess wanted): f, or INF when the limit cannot hold
+            hit = min(int(self.solver.value(cands, INF, depth)), INF)
             if len(self._totals) >= MEMO_ENTRIES:
                 self._totals.clear()
             self._totals[key] = hit
@@ -87,10 +89,18 @@ class WordleOracle:
         used = len(state.guesses)
         left = self.game.guess_limit - used - 1
         total = len(cands)
-        for code, part in table.partition(int(action), cands).items():
-            if code == table.green and table.is_answer(int(action), int(part[0])):
-                continue
-            total += self._total(part, left)
+        codes, starts, members = partition_kernel(table.table, int(action), cands, table.n_codes)
+        bounds = starts.tolist()
+        for j, code in enumerate(codes.tolist()):
+            lo, hi = bounds[j], bounds[j + 1]
+            if code == table.green and table.is_answer(int(action), int(members[lo])):
+                continue  # the guess was the answer
+            if left < 1:
+                total = INF
+            elif hi - lo <= 2:  # one guess finds one candidate; two take 1 + 2
+                total += 1 if hi - lo == 1 else (3 if left >= 2 else INF)
+            else:
+                total += self._total(members[lo:hi], left)
             if total >= INF:
                 return self._failed()
         return -(used + total / len(cands))

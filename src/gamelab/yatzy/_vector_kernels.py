@@ -64,12 +64,14 @@ def draw_roll(table, x, start, cumulative, rolls):
     lo = start[table]
     hi = start[table + 1]
     target = x * cumulative[hi - 1]
-    k = lo
-    while k < hi and cumulative[k] <= target:
-        k += 1
-    if k >= hi:
-        k = hi - 1
-    return rolls[k]
+    a, b = lo, hi  # the first k in [lo, hi) with cumulative[k] > target (hi if none)
+    while a < b:
+        mid = (a + b) // 2
+        if cumulative[mid] <= target:
+            a = mid + 1
+        else:
+            b = mid
+    return rolls[min(a, hi - 1)]
 
 
 @njit(cache=True)
