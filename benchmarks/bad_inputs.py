@@ -22,7 +22,7 @@ cost seconds of imports). Run::
 
     nice -n 10 .venv/bin/python benchmarks/bad_inputs.py            # a table, unclean cases listed
     nice -n 10 .venv/bin/python benchmarks/bad_inputs.py --json     # the counts as JSON
-    nice -n 19 .venv/bin/python benchmarks/bad_inputs.py --resume /work/stores/bad-inputs/outcomes.jsonl
+    nice -n 19 .venv/bin/python benchmarks/bad_inputs.py --resume stores/bad-inputs/outcomes.jsonl
 
 ``--resume FILE`` appends each outcome to FILE as it is known (one JSON line) and skips the
 cases FILE already holds, so a run stopped at any point continues where it was; the counts

@@ -563,7 +563,7 @@ def _six_letter_game():
 
 def _wordle_solver(game, hard: str | None, limit: int | None):
     """The tree's OptimalSolver for a game, a hard mode and a limit: a rules.Setting since
-    session 9, before that the game and the two options (so both trees run the same call)."""
+    an earlier run, before that the game and the two options (so both trees run the same call)."""
     import inspect
 
     from gamelab.wordle.solver.optimal import OptimalSolver
@@ -597,7 +597,9 @@ def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
     return setup
 
 
-ENGLISH = Path("/work/shared/data/wordle-english")  # benchmark data, not in the repository
+ENGLISH = (
+    Path(__file__).resolve().parents[2] / "shared/data/wordle-english"
+)  # benchmark data beside the repository, not in it
 
 
 def w_wordle_english(first: str):

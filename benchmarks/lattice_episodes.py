@@ -1,5 +1,5 @@
 """When does the cold replica sit near the best known value, and does it come back to the same
-folds? (issue 27, session 18: whether a tabu on visited folds could help S1-11).
+folds? (issue 27: whether a tabu on visited folds could help S1-11).
 
     nice -n 5 python benchmarks/lattice_episodes.py [--chain S1-11] [--seeds 2,6] [--seconds 30]
         [--every 20] [--floor 48] [--gap 0.5]

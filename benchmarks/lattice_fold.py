@@ -66,7 +66,7 @@ def run_one(item: tuple, rng: np.random.Generator) -> dict:
         "score": r.score,
         "cpu_to_best": r.seconds_to_best,
         "reached": r.known_optimum is not None and r.score >= r.known_optimum,
-        # (since session 15: the run's steps per replica and CPU s, so that the step rate of
+        # (the run's steps per replica and CPU s, so that the step rate of
         # runs at different loads can be compared; earlier stored runs lack them)
         "steps": r.steps,
         "cpu": r.cpu_seconds,

@@ -1,4 +1,4 @@
-"""Where a replica-exchange step's time goes (issue 27, session 16): slot draws, proposals
+"""Where a replica-exchange step's time goes (issue 27): slot draws, proposals
 (illegal slots and legal moves), the contacts of legal moves, accepted moves.
 
     nice -n 19 python benchmarks/lattice_kernel_profile.py [--chain S1-10] [--seed 0]
@@ -15,13 +15,13 @@ time in). Then, from the cold replica's fold (T = 0.25):
   walk goes on by the kernel's own steps, timed: the full step's cost): on each frozen fold, the
   same number of uniformly drawn slots taken only as far as (0) the draw, (1) and its proposal,
   (2) and, for a legal move, its contacts counted before, the move applied on the grid and
-  positions, the contacts counted again and the move reverted (session 15's kernel's path of a
+  positions, the contacts counted again and the move reverted (the earlier kernel's path of a
   rejected move). The differences split a step's time: draws, proposals, the legal moves'
   evaluation, and the rest (Metropolis draws, accepted moves, the kernel's own bookkeeping; for
   a kernel whose rejected moves cost less than stage 2, negative).
 
 `--baseline REV` profiles the kernels module of a git revision instead (read with ``git show``,
-compiled without numba's disk cache), e.g. ``--baseline e631701`` for session 15's kernel. CPU
+compiled without numba's disk cache), e.g. ``--baseline e631701`` for the earlier kernel. CPU
 time of this thread (time.thread_time).
 """
 

@@ -1,4 +1,4 @@
-"""The replica-exchange kernel against an earlier revision's, side by side (issue 27, session 16).
+"""The replica-exchange kernel against an earlier revision's, side by side (issue 27).
 
     nice -n 19 python benchmarks/lattice_kernel_speed.py [--baseline main] [--current REV]
         [--patch FILE] [--chains S1-10,S1-11] [--seeds 0,1,2] [--steps 10000000]
@@ -71,7 +71,7 @@ def load_baseline(revision: str, name: str = "replica_kernels_baseline", patch: 
 
 
 def _no_regrowth(K) -> tuple:
-    """The trailing arguments that switch fragment regrowth off in K's remc_kernel (session 17
+    """The trailing arguments that switch fragment regrowth off in K's remc_kernel (an earlier run
     added them; earlier revisions have none): both kernels run pull moves only."""
     import inspect
 

@@ -1,4 +1,4 @@
-"""Population annealing on the 2D benchmarks, an arm tried for S1-11 (issue 27, session 17).
+"""Population annealing on the 2D benchmarks, an arm tried for S1-11 (issue 27).
 
     nice -n 19 python benchmarks/lattice_population.py S1-11 [--members 100] [--temperatures 50]
         [--t-hot 0.7] [--t-cold 0.25] [--rounds 64] [--seeds 0,1,...,9] [--seconds 60]

@@ -1,4 +1,4 @@
-"""A prototype kernel on the benchmark's protocol (issue 27, session 18): one chain, one replica
+"""A prototype kernel on the benchmark's protocol (issue 27): one chain, one replica
 set per seed, a CPU budget per run, exactly as `benchmarks/lattice_fold.py` runs it.
 
     nice -n 5 python benchmarks/lattice_prototype.py benchmarks/lattice_prototypes/ahead.patch \\

@@ -1,6 +1,6 @@
 """Lattice speed: enumerate-once vs the paper's per-sequence re-enumeration, measured side by side.
 
-    /work/venv/bin/python benchmarks/lattice_speed.py [--quick]
+    .venv/bin/python benchmarks/lattice_speed.py [--quick]
 
 Prints ratios (ours vs baseline, numba vs the plain-Python twin) measured in this run:
 * enumeration + dedup time per length (numba) and the Python twin at small L;

@@ -3,7 +3,7 @@
 After every ply the side to move, both stores, the 12 houses and the legal moves must agree;
 at the end the final scores and the returns. Also counts how games ended, so the rare rules
 (grand slams, repetitions, no-feed endings) are known to have been exercised.
-Run: /work/venv/bin/python benchmarks/oware_openspiel_check.py [--games 5000] [--seed 0]
+Run: .venv/bin/python benchmarks/oware_openspiel_check.py [--games 5000] [--seed 0]
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Perft: numba kernel against the plain-Python rules, and the depth-10 count.
 
-Run: /work/venv/bin/python benchmarks/oware_perft.py [--depth 10] [--twin-depth 6]
+Run: .venv/bin/python benchmarks/oware_perft.py [--depth 10] [--twin-depth 6]
 """
 
 from __future__ import annotations

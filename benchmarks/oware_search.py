@@ -3,7 +3,7 @@
 Both search the same positions (random game positions, seeded): the twin at a fixed depth, the
 numba kernel (a) at the same fixed depth without the table (same value; its history-heuristic
 ordering prunes a slightly different tree) and (b) as the engine plays (iterative deepening, table, ordering) for `--time` seconds.
-Run: /work/venv/bin/python benchmarks/oware_search.py [--positions 8] [--depth 5] [--time 1]
+Run: .venv/bin/python benchmarks/oware_search.py [--positions 8] [--depth 5] [--time 1]
 """
 
 from __future__ import annotations

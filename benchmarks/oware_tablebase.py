@@ -1,7 +1,7 @@
 """Tablebase build: seconds and sizes per seed count (numba retrograde analysis).
 
 Builds without the cache (numba compiled first on a tiny table), so the times are real builds.
-Run: /work/venv/bin/python benchmarks/oware_tablebase.py [--seeds 12]
+Run: .venv/bin/python benchmarks/oware_tablebase.py [--seeds 12]
 """
 
 from __future__ import annotations

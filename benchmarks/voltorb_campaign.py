@@ -4,7 +4,7 @@ rounds to reach level 8 from level 1, against always-win and always-coins play, 
 bootstrap intervals over the evaluation deals.
 
     nice -n 19 python benchmarks/voltorb_campaign.py --choose 40 --evaluate 40 \\
-        --store /work/stores/vstats/campaign.sqlite [--json out.json] [--write]
+        --store stores/vstats/campaign.sqlite [--json out.json] [--write]
 
 ``--write`` ships the summary as ``src/gamelab/voltorb/data/campaign_study.json`` (the report's
 table; rerun the same command on the same store to write it again without computing).
@@ -16,6 +16,8 @@ more deals computes only the new blocks.
 from __future__ import annotations
 
 import argparse
+import os
+import tempfile
 
 
 def _counts(values: list[int]) -> tuple[int, ...]:
@@ -43,7 +45,9 @@ def main() -> None:
         default=0.005,
         help="search only where the menu plays at least this share of its rounds",
     )
-    ap.add_argument("--store", default="/tmp/voltorb_campaign.sqlite")
+    ap.add_argument(
+        "--store", default=os.path.join(tempfile.gettempdir(), "voltorb_campaign.sqlite")
+    )
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--json", default=None)
     ap.add_argument(

@@ -24,14 +24,14 @@ recompute). The full sample of the issue is ``--deals 2000``; a session can run 
 later one resume.
 
     python benchmarks/voltorb_optimal.py [--levels 1-8] [--deals 10] [--seed 26]
-        [--state-limit 2000000] [--baseline-src /tmp/voltorb-baseline/src] [--workers 1]
+        [--state-limit 2000000] [--baseline-src $TMPDIR/voltorb-baseline/src] [--workers 1]
         [--store PATH [--stored]]
 
 ``--stored`` prints the same figures for the deals of a run already in the store (the first
 ones of each level, up to the first missing deal) and computes nothing: the state of a long run.
 
 The baseline of issue 26 is main before the speed-ups:
-    git worktree add --detach /tmp/voltorb-baseline ad79911
+    git worktree add --detach $TMPDIR/voltorb-baseline ad79911
 """
 
 from __future__ import annotations

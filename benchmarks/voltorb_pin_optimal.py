@@ -1,6 +1,6 @@
 """Pin the exact optimal values of sampled Voltorb Flip states (tests/voltorb/data/optimal_values.json).
 
-Run once with a trusted solver (it was run with session 3's search, main at ad79911, before the
+Run once with a trusted solver (it was run with the earlier search, main at ad79911, before the
 speed-ups of issue 26): the test `test_optimal_values_equal_the_pinned_reference` then checks that
 every later search finds the same optimal P(win) (and optimal-coins value) on the same states.
 

@@ -12,7 +12,7 @@ half-width is at most `--target`. Every block is a ``core.parallel`` task in the
 also solves N deals of a third stream exactly and prints their plain mean, to compare.
 
     nice -n 19 python benchmarks/voltorb_table.py --levels 1-8 \\
-        --store /work/stores/vstats/table.sqlite --write [--direct 20000]
+        --store stores/vstats/table.sqlite --write [--direct 20000]
 """
 
 from __future__ import annotations
@@ -22,6 +22,7 @@ import json
 import math
 import shlex
 import sys
+import tempfile
 from pathlib import Path
 
 TABLE = Path(__file__).resolve().parent.parent / "src" / "gamelab" / "voltorb" / "data"
@@ -84,7 +85,7 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=26)
     ap.add_argument("--generator", default="hgss")
     ap.add_argument("--direct", type=int, default=0, help="deals of the plain-mean check")
-    ap.add_argument("--store", default="/tmp/voltorb_table.sqlite")
+    ap.add_argument("--store", default=str(Path(tempfile.gettempdir()) / "voltorb_table.sqlite"))
     ap.add_argument("--workers", type=int, default=1)
     ap.add_argument("--write", action="store_true", help="write data/optimal_table.json")
     ap.add_argument(

@@ -5,10 +5,10 @@ Each command runs as the ``gamelab`` program would (``gamelab.cli.main`` in a fr
 interpreter) once to fill the caches, then ``--repeats`` times in each mode, alternating:
 ``none`` drops both hooks that ``import gamelab`` registers (numba as it is on its own),
 ``scipy`` keeps only the ``numba.np.linalg`` one (no scipy.linalg import for numba's BLAS
-probe: session 9), ``both`` also keeps the ``numba.core.caching`` one (a cached kernel loads
-without numba's typing and lowering registries: session 11). These three end through the
+probe: an earlier run), ``both`` also keeps the ``numba.core.caching`` one (a cached kernel loads
+without numba's typing and lowering registries: an earlier run). These three end through the
 interpreter's own teardown; ``exit`` is ``both`` ending as the ``gamelab`` program does since
-session 12 (``cli._exit_now``: at once, after the exit handlers and a flush). CPU seconds (user +
+An earlier run (``cli._exit_now``: at once, after the exit handlers and a flush). CPU seconds (user +
 system of the child) are what to compare on a shared machine; the load average is printed
 beside them, and the wall seconds of ``both`` and ``exit``.
 

@@ -4,7 +4,7 @@ the CPU goals of issue 18, with the session-1 search (the plain-Python twin) sid
     python benchmarks/wordle_english.py [--data DIR] [--first salet] [--no-baseline]
 
 Word lists: Alex Selby's copies of the original lists (2,315 answers, 12,972 guesses), in
-``/work/shared/data/wordle-english`` (benchmark data only; not shipped). Each answer must be
+``shared/data/wordle-english`` beside the repository (benchmark data only; not shipped). Each answer must be
 found within 6 guesses. Published (Selby, "The best strategies for Wordle", 2022, and his
 solver's ``-U -w salet``): normal 7,920; the game's hard mode 8,122; strict ("ultrahard") 8,125.
 
@@ -61,7 +61,11 @@ def warm_up() -> None:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--data", type=Path, default=Path("/work/shared/data/wordle-english"))
+    parser.add_argument(
+        "--data",
+        type=Path,
+        default=Path(__file__).resolve().parents[2] / "shared/data/wordle-english",
+    )
     parser.add_argument("--first", default="salet")
     parser.add_argument("--no-baseline", action="store_true", help="Skip the Python twin.")
     parser.add_argument("--no-cli", action="store_true", help="Skip the CLI commands.")
@@ -256,7 +260,7 @@ def ship(proof_json: Path, out: Path, top: int = 100) -> None:
         "gamelab wordle prove-opening --guesses guesses.txt --answers answers.txt --rule "
         "standard --max-guesses 6 --seed-word salet --margin 10 --json"
         + (" --hard" if hard else "")
-        + " (Selby's original lists, /work/shared/data/wordle-english)"
+        + " (Selby's original lists, shared/data/wordle-english)"
     )
     out.write_text(json.dumps(keep, indent=1, ensure_ascii=False) + "\n")
     print(f"{out}: {keep['statement']}; {keep['cpu_seconds']:.0f} s CPU")
@@ -266,7 +270,7 @@ def bounds(data: Path, openings: list[str]) -> None:
     """The two-level bound of each opening (normal mode, at most 6 guesses): every class in one
     pass over the table (``solver/_bound_kernels.py``, what ``prove-opening`` runs) against each
     class bounded on its own (``min_bound_kernel`` per class, the Python engine's path and the
-    proof's before this session), CPU seconds of each and their ratio; the bounds must agree."""
+    proof's before here), CPU seconds of each and their ratio; the bounds must agree."""
     words = load_word_list(guesses_file=data / "guesses.txt", answers_file=data / "answers.txt")
     game = Game(words, "standard")
     fast = OptimalSolver(Setting(game.words, game.rule, None, 6))

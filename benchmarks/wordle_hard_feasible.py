@@ -7,10 +7,10 @@ For each row SPEC:K (the live game's lists, at most K guesses): the optimum unde
 guesses first (the looser limit's proven bound, untimed), then in one process, one after the
 other, the two ways ``solve-optimal``'s depth limits can settle the limit K:
 
-* ``feasible``: :func:`gamelab.wordle.solver.feasible.feasible_within` (session 11: the AND-OR
+* ``feasible``: :func:`gamelab.wordle.solver.feasible.feasible_within` (the AND-OR
   search of :class:`~gamelab.wordle.solver.feasible.HardFeasibleSearch`);
 * ``optimal``: the optimal search under the limit from the looser limit's bound (what the
-  depth limits ran in hard mode before session 11), stopped after `--cap` CPU seconds.
+  depth limits ran in hard mode earlier), stopped after `--cap` CPU seconds.
 
 Prints each one's answer and CPU seconds and their ratio (``>=`` when the optimal search was
 stopped by the cap). Kernels are loaded before the timings.

@@ -8,7 +8,7 @@ The run keeps its finished tasks in the results store ($GAMELAB_RESULTS), so an 
 build resumes; a proof already shipped for the same word lists is kept (``--again`` proves it
 anew). The proofs let ``solve-optimal``'s depth limits say "infeasible (proven)" at once instead
 of searching until the time limit (``upto-gen8`` within 5: its feasibility search alone did not
-finish within the 3-minute goal, session 14).
+finish within the 3-minute goal).
 """
 
 import argparse

@@ -240,14 +240,15 @@ def test_oware_1_review_is_as_strong_as_the_engine_and_never_blames_the_hint(pag
         " && !document.querySelector('#review-progress')",
     )
     summary = page.locator("#review-summary").inner_text()
-    assert "Searched 0.5 s a position, as the engine you played (depth " in summary, summary
+    assert "Searched 0.5 s a position, as the engine you played (" in summary, summary
     rows = page.locator("#review-table tbody tr")
     for ply in (1, 2, 4):  # the hinted move and the engine's own replies
         lost = rows.nth(ply - 1).locator("td").nth(6)
         assert "lost" not in (lost.get_attribute("class") or ""), (ply, lost.inner_text())
         assert "costliest" not in lost.inner_text()
     depths = [int(rows.nth(i).locator("td").nth(7).inner_text()) for i in range(4)]
-    assert all(d >= 1 for d in depths) and f"depth {min(depths)}" in summary, (depths, summary)
+    assert all(d >= 1 for d in depths) and f"{min(depths)}" in summary, (depths, summary)
+    assert "moves ahead" in summary and "depth" not in summary, summary
 
 
 def test_oware_3_the_game_survives_a_reload_and_is_not_discarded_unasked(page):
@@ -305,8 +306,8 @@ def test_oware_4_plain_language_with_the_details_in_an_expandable_line(page):
     _ready(page, "engine:depth=2")
     _play(page)
     said = _said(page, "#engine-text")
-    assert said.startswith("The engine (depth 2) played "), said
-    assert "nodes" not in said and "engine:" not in said and "depth 2)" in said
+    assert said.startswith("The engine (2 moves ahead) played "), said
+    assert "nodes" not in said and "engine:" not in said and "depth" not in said
     details = page.locator("#engine-text details")
     assert details.locator("summary").inner_text() == "details" and not details.get_attribute(
         "open"
@@ -583,3 +584,23 @@ def test_oware_47_6_7_tabs_settings_and_your_games(page):
     assert not page.locator("#animate").is_checked() and page.locator("#show-pv").is_checked()
     page.click("#tab-history")
     expect(rows).to_have_count(1)  # the finished game is not counted twice after a reload
+
+
+def test_oware_47_12_the_page_speaks_the_games_words(page):
+    """Issue 47, item 12: "auale evaluation units", nodes/s, "alpha-beta", "depth", "principal
+    variation" on the page. Each is now said in the game's words, the search's figures behind
+    a closed "details"."""
+    _ready(page)
+    _play(page)
+    page.click("#hint")
+    wait_until(page, "document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
+    page.click("#tab-analysis")
+    page.fill("#an-time", "0.3")
+    page.click("#an-go")
+    page.locator("#an-ranking tbody tr").first.wait_for()
+    for tab in ("#tab-play", "#tab-analysis"):
+        page.click(tab)
+        shown = page.evaluate("document.querySelector('main, body').innerText").lower()
+        for word in ("auale", "evaluation units", "nodes", "alpha-beta", "principal variation",
+                     "depth"):  # fmt: skip
+            assert word not in shown, (tab, word)

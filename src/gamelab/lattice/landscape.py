@@ -50,7 +50,7 @@ def landscape_histograms(
     lattice: str = "square",
     *,
     chunk: int = 8192,
-    progress: Callable[[int, int], None] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> np.ndarray:
     """Histograms of all 2^length sequences (row = sequence code), cached on disk."""
     if not 2 <= length <= MAX_LANDSCAPE_LENGTH:
@@ -74,7 +74,8 @@ def landscape_histograms(
             out[part] = hists
             out[reverse[part]] = hists
             if progress is not None:
-                progress(min(canonical.size, start + chunk), canonical.size)
+                done = min(canonical.size, start + chunk)
+                progress(f"{done:,} of {canonical.size:,} conformations scored")
         return {"hists": out}
 
     return cached_arrays(

@@ -18,7 +18,7 @@ seed; one stopped by the clock depends on how far it got.
 
 Cost: one step is O(moved residues) (a pull usually moves a few); for the 100-mers about 6.5-7.5
 million steps per CPU second under load here and 10-11 million on a quiet core, two to three times
-session 15's rate of legal moves (benchmarks/lattice_kernel_speed.py, docs/lattice.md).
+The earlier rate of legal moves (benchmarks/lattice_kernel_speed.py, docs/lattice.md).
 """
 
 from __future__ import annotations
@@ -42,7 +42,7 @@ assert "".join(_LETTER.values()) == MOVE_LETTERS
 #: Bumped whenever a change of the kernels changes what a seed gives (the results store's key of
 #: the benchmark runs, benchmarks/lattice_fold.py).
 #: 2: slots only for moves that can be legal; 3: the same stream as 2, faster, so a run with a
-#: CPU-time budget gets further (session 16).
+#: CPU-time budget gets further.
 REMC_REVISION = 3
 
 
@@ -142,19 +142,19 @@ class ReplicaSettings:
 #: S1-10: at 0.30-0.45 every seed stalled one contact short (47 of 48), at 0.25-0.40 one of two
 #: seeds reached 48 in 4.3 CPU s; more replicas or a wider ladder did not help (docs/lattice.md).
 #: No restarts by default (patience 0): restarts after 12M idle steps per replica were on trial
-#: since session 8 and, measured side by side on the same 10 seeds at 60 CPU s (session 11,
+#: earlier and, measured side by side on the same 10 seeds at 60 CPU s (an earlier run,
 #: benchmarks/lattice_fold.py --settings 2,0.25,0.4,500,12000000), gained nothing: S1-10 3/10
 #: with and without, S1-11 1/10 with vs 2/10 without, and lower final contacts on 5 of 10
-#: S1-11 seeds (higher on 1). ``patience`` stays available. Session 14 measured three more arms
+#: S1-11 seeds (higher on 1). ``patience`` stays available. An earlier run measured three more arms
 #: the same way (docs/lattice.md): 4 replicas over 0.25-0.55, restarts from the best fold kicked
 #: 50 steps (``kick``), 15 % end moves (``end_share``); none beat these defaults on S1-10/S1-11.
-#: Session 15 neither: the flat-histogram penalty (``flat``), 8 replicas over 0.25-0.65 exchanging
+#: An earlier run neither: the flat-histogram penalty (``flat``), 8 replicas over 0.25-0.65 exchanging
 #: every 100 steps, 20 % bond-rebridging moves (``rebridge``), fresh attempts every 30 M steps
 #: (``epoch``), the cold replica alone, and 4 replicas over 0.25-0.40 (docs/lattice.md).
-#: Session 17: in 2D, 2 % of the steps are fragment regrowths (``regrow``) of up to 10 residues
+#: An earlier run: in 2D, 2 % of the steps are fragment regrowths (``regrow``) of up to 10 residues
 #: grown at half the replica's temperature (``regrow_bias`` 2): on the same 10 seeds at 60 CPU s
 #: S1-10 reached 48 on 8 (6 without; median 15.5 CPU s from 42.8) and S1-11 50 on 5 (3 without);
-#: population annealing did not help (docs/lattice.md). Session 18: S1-11 reaches 50 on 10 of
+#: population annealing did not help (docs/lattice.md). An earlier run: S1-11 reaches 50 on 10 of
 #: 30 seeds within 60 CPU s at these defaults; seven more arms (hotter or cooler hot replica,
 #: look-ahead regrowth, uneven CPU between the replicas, a colder top, more regrowth in the hot
 #: replica) did no better (docs/lattice.md).

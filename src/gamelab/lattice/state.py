@@ -126,6 +126,13 @@ class LatticeState:
     def clone(self) -> LatticeState:
         return LatticeState(self.game, self.conformation)
 
+    def _repr_svg_(self) -> str:
+        """The chain folded so far in a notebook (:mod:`gamelab.lattice.pictures`)."""
+        from gamelab.lattice.pictures import fold_svg
+
+        placed = self.game.sequence[: len(self._sites)]
+        return fold_svg(placed, self._sites, f"{len(self._sites)} of {self.game.length} placed")
+
     def to_text(self) -> str:
         return f"{self.game.sequence} {self.game.lattice} {self.conformation or '-'}"
 

@@ -21,8 +21,8 @@ ValueError: C is a South house, but it is North's move: play one of a-f (North's
 
 Scores are the engine's (:mod:`gamelab.oware.analysis`): for the side to move, 25 units per
 seed, ``±(10000 − plies) + 25 × margin`` for a decided game. Boards with at most 12 seeds under
-Abapa are looked up in the endgame tablebase (:mod:`gamelab.oware.tablebase`): the verdict is
-exact for the game of the board seeds played out (a capture-free cycle valued as an even split).
+Abapa (or up to the endgame database's reach where it is built: ``tablebase.exact_reach``) are
+looked up in the endgame tablebase (:mod:`gamelab.oware.tablebase`): the verdict is exact for the game of the board seeds played out (a capture-free cycle valued as an even split).
 """
 
 from __future__ import annotations
@@ -61,7 +61,7 @@ from gamelab.oware.rules import (
     parse_record,
     sow,
 )
-from gamelab.oware.tablebase import Tablebase, load_tablebase
+from gamelab.oware.tablebase import Tablebase, exact_reach, load_tablebase
 
 __all__ = [
     "START_TEXT",
@@ -313,14 +313,15 @@ def replay(start: str, rules: Rules, moves: list[str]) -> tuple[list[Position], 
 
 @lru_cache(maxsize=1)
 def _tablebase() -> Tablebase:
-    return load_tablebase(TABLEBASE_SEEDS)
+    # the endgame database where this machine has built it past the default table
+    return load_tablebase(exact_reach())
 
 
 def exact_verdict(position: Position) -> Exact | None:
     """The tablebase's result of `position` under perfect play, or None outside it."""
     if (
         position.is_over()
-        or position.seeds_on_board() > TABLEBASE_SEEDS
+        or position.seeds_on_board() > exact_reach()
         or not position.rules.is_abapa
     ):
         return None  # decided without loading the table

@@ -92,6 +92,13 @@ class OwareState:
     def clone(self) -> OwareState:
         return OwareState(self.game, self.start, self.position, list(self.moves))
 
+    def _repr_svg_(self) -> str:
+        """The board in a notebook (:mod:`gamelab.oware.pictures`)."""
+        from gamelab.oware.pictures import board_svg
+
+        p = self.position
+        return board_svg(p.houses, p.stores, p.to_move)
+
     def to_text(self) -> str:
         moves = " ".join(str(m) for m in self.moves)
         return f"{self.start.to_text()}: {moves}" if moves else f"{self.start.to_text()}:"

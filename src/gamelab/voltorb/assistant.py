@@ -36,7 +36,7 @@ import numpy as np
 
 from gamelab.core.interactive import QUIT_WORDS, Session
 from gamelab.voltorb.objectives import Objective, ObjectiveDecision, objective_decision
-from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.posterior import Posterior, playing_posterior
 from gamelab.voltorb.rules import (
     SIZE,
     Clues,
@@ -89,6 +89,12 @@ class BoardAnalysis:
     outcome: str | None = None  # "lost" after a Voltorb, else None (the round goes on)
     post_mortem: PostMortem | None = None  # the lost round's last decision
 
+    def _repr_svg_(self) -> str:
+        """Every tile's P(Voltorb) and the recommended flip, in a notebook."""
+        from gamelab.voltorb.pictures import analysis_svg
+
+        return analysis_svg(self.p_voltorb, self.recommended)
+
 
 POLICIES = ("optimal", "minrisk", "fom")
 
@@ -103,18 +109,6 @@ def position_from_text(
     clues = clues_from_text(rows, cols)
     shown = parse_revealed(revealed)
     return clues, shown, playing_posterior(clues, shown, level, generator)
-
-
-def playing_posterior(
-    clues: Clues, revealed: dict[int, int], level: int, generator: str
-) -> Posterior:
-    """The posterior given the clues, the flips and that the round is not won yet."""
-    post = Posterior.from_clues(clues, generator, level, revealed)
-    if post.won_mask().all():
-        raise ValueError(
-            "every 2 and 3 is already revealed on every consistent board: the round is won"
-        )
-    return post.still_playing()
 
 
 def analyse_position(

@@ -28,7 +28,7 @@ from gamelab.voltorb.objectives import Objective, ObjectiveDecision
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
 from gamelab.voltorb.rules import check_generator, check_level, clues_from_text, parse_revealed
 
-#: The state limit of a budget of s seconds is s times this. Measured (session 16) on the
+#: The state limit of a budget of s seconds is s times this. Measured on the
 #: shared 2-core machine at load 4-5 over the 515 decisions of 10,000 states or more among
 #: benchmarks/voltorb_optimal.py's 19,667 (400 deals per level): the search ran 49,000 / 77,000
 #: / 139,000 states per CPU-second at its 1st / 10th / 50th percentile, and every decision that

@@ -199,3 +199,15 @@ def posterior_for(
 ) -> Posterior:
     """Posterior for an ongoing round (not yet won)."""
     return Posterior.from_clues(clues, generator, level, revealed).still_playing()
+
+
+def playing_posterior(
+    clues: Clues, revealed: dict[int, int], level: int, generator: str
+) -> Posterior:
+    """The posterior given the clues, the flips and that the round is not won yet."""
+    post = Posterior.from_clues(clues, generator, level, revealed)
+    if post.won_mask().all():
+        raise ValueError(
+            "every 2 and 3 is already revealed on every consistent board: the round is won"
+        )
+    return post.still_playing()

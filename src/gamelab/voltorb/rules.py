@@ -347,6 +347,16 @@ class ClueError(ValueError):
         self.field = field
 
 
+def _typed(text: str) -> str:
+    """Text as typed on any keyboard (NFKC: full-width digits and commas read as ASCII, as
+    ``int`` reads such digits everywhere else), refusing superscript, circled and other
+    digit-like signs that are not decimal digits (NFKC would read "²" as 2)."""
+    odd = [ch for ch in text if unicodedata.category(ch) == "No"]
+    if odd:
+        raise ValueError(f"{odd[0]!r} is not a digit: type the digits 0-9, got {text!r}")
+    return unicodedata.normalize("NFKC", text)
+
+
 def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[int], list[int]]:
     """Parse ``"S,V S,V S,V S,V S,V"`` (sum, Voltorbs per line; full-width digits too) into
     two lists. `what` is ``rows`` or ``cols``; errors (:class:`ClueError`) name the line in
@@ -355,7 +365,10 @@ def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[in
     """
     kind = "row" if what == "rows" else "column"
     label = label or f"{kind} clues"
-    parts = unicodedata.normalize("NFKC", text).replace(";", " ").split()
+    try:
+        parts = _typed(text).replace(";", " ").split()
+    except ValueError as exc:
+        raise ClueError(f"{label}: {exc}", what) from None
     if len(parts) != SIZE:
         raise ClueError(
             f"the {label} need 5 entries 'sum,Voltorbs' separated by spaces, got {text!r}", what
@@ -383,7 +396,7 @@ def parse_revealed(items: list[str] | None) -> dict[int, int]:
     """Parse ``["r,c=v", ...]`` (rows and columns from 1) into {tile: value}."""
     out: dict[int, int] = {}
     for item in items or []:
-        for piece in unicodedata.normalize("NFKC", item).replace(";", " ").split():
+        for piece in _typed(item).replace(";", " ").split():
             try:
                 rc, val = piece.split("=")
                 r, c = (int(x) for x in rc.split(","))

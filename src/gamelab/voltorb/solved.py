@@ -75,7 +75,7 @@ def deal_solver(clues: Clues, level: int, generator: str) -> OptimalSolver:
     key = _deal_key(clues, level, generator)
     deal = _deals.get(key)
     if deal is None:
-        from gamelab.voltorb.assistant import playing_posterior
+        from gamelab.voltorb.posterior import playing_posterior
 
         solver = OptimalSolver(playing_posterior(clues, {}, level, generator), keep_memo=True)
         stored = load_arrays(stored_path(clues, level, generator))

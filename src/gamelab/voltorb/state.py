@@ -188,6 +188,13 @@ class VoltorbState:
             return [1.0 if self.round.outcome == "won" else 0.0]
         return [float(self.round.coins)]
 
+    def _repr_svg_(self) -> str:
+        """The board in a notebook: clues and flipped tiles (:mod:`gamelab.voltorb.pictures`)."""
+        from gamelab.voltorb.pictures import state_svg
+
+        revealed = dict(self.round.revealed) if self.round is not None else {}
+        return state_svg(self.round.clues if self.round else None, revealed, len(self.cells))
+
     def clone(self) -> VoltorbState:
         out = VoltorbState(self.game)
         out.config, out.tries, out.cells, out.flips = (

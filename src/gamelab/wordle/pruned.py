@@ -103,9 +103,10 @@ def pruned_totals(
     firsts: list[str] | None = None,
     width: int = 10,
     max_depth: int = 6,
-    progress: Callable[[PrunedTotal], None] | None = None,
+    progress: Callable[[str], None] | None = None,
 ) -> list[PrunedTotal]:
-    """The pruned search's total for each first guess (default: the top 10 by entropy)."""
+    """The pruned search's total for each first guess (default: the top 10 by entropy);
+    `progress` hears a line per first guess done (its total, or that it is infeasible)."""
     from gamelab.wordle.entropy import rank
 
     search = PrunedSearch(game, width=width, max_depth=max_depth)
@@ -123,6 +124,6 @@ def pruned_totals(
             max_depth,
         )
         if progress is not None:
-            progress(row)
+            progress(f"{row.first}: {row.total if row.total is not None else 'infeasible'}")
         out.append(row)
     return out

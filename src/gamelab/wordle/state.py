@@ -145,6 +145,14 @@ class WordleState:
         out.answer, out.guesses, out.codes = self.answer, list(self.guesses), list(self.codes)
         return out
 
+    def _repr_svg_(self) -> str:
+        """The guesses as coloured tiles in a notebook (:mod:`gamelab.wordle.pictures`)."""
+        from gamelab.wordle.pictures import history_svg
+
+        rows = [self.row_text(k).rsplit(":", 1) for k in range(len(self.guesses))]
+        note = "" if rows else "no guess yet"
+        return history_svg([(word, colours) for word, colours in rows], note)
+
     def to_text(self) -> str:
         words = self.game.table.words
         answer = words.answers[self.answer] if self.answer >= 0 else "-"

@@ -196,6 +196,20 @@ class YatzyState:
         )
         return out
 
+    def _repr_html_(self) -> str:
+        """The player's card, the dice and the rolls left in a notebook
+        (:mod:`gamelab.yatzy.pictures`)."""
+        from gamelab.yatzy.pictures import card_html
+
+        card = self.cards[self.player]
+        boxes = list(zip(self.game.rules.boxes, card.entries, strict=True))
+        dice = (
+            None
+            if self.dice is None
+            else [f + 1 for f, n in enumerate(self.dice) for _ in range(n)]
+        )
+        return card_html(boxes, dice, self.rolls_left)
+
     def to_text(self) -> str:
         kept = "none" if self.kept == FRESH else dice_text(KEEPS[self.kept])
         dice = "-" if self.roll < 0 else dice_text(ROLLS[self.roll])

@@ -40,7 +40,7 @@ PAGE = GamePage(
     "daily level, and levels made from any sequence with their exact star thresholds.",
     preload=("gamelab.lattice.puzzle",),
     warm=("gamelab.lattice.enumeration:warm_up",),
-    warm_seconds=4.9,  # benchmarks/page_warm.py (session 14, load 4-6: CPU-s on empty caches)
+    warm_seconds=4.9,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
 )
 
 router = APIRouter()

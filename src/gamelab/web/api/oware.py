@@ -46,7 +46,7 @@ PAGE = GamePage(
     preload=("gamelab.oware.game", "gamelab.oware.search"),
     warm=("gamelab.oware.game:warm_view",),
     prefork_warm=("gamelab.oware.warmup:warm_page",),
-    warm_seconds=6.4,  # benchmarks/page_warm.py (session 14, load 4-6: CPU-s on empty caches)
+    warm_seconds=6.4,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
 )
 
 router = APIRouter()

@@ -37,7 +37,7 @@ PAGE = GamePage(
     preload=("gamelab.voltorb.assistant", "gamelab.voltorb.expectimax", "gamelab.voltorb.review"),
     # voltorb's kernels start no threads: warmed once in the forkserver, every solver starts warm
     prefork_warm=("gamelab.voltorb.assistant:warm_up",),
-    warm_seconds=25.0,  # benchmarks/page_warm.py (session 14, load 4-6: CPU-s on empty caches)
+    warm_seconds=25.0,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
 )
 
 router = APIRouter()

@@ -35,7 +35,7 @@ PAGE = GamePage(
     "the optimum.",
     preload=("gamelab.wordle.advice", "gamelab.wordle.review"),
     warm=("gamelab.wordle.advice:warm_up",),
-    warm_seconds=13.8,  # benchmarks/page_warm.py (session 14, load 4-6: CPU-s on empty caches)
+    warm_seconds=13.8,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
 )
 
 router = APIRouter()

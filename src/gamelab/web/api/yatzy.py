@@ -39,7 +39,7 @@ PAGE = GamePage(
     # tables are there; the win-play bot's kernels compile after, for the pool
     server_warm=("gamelab.yatzy.game:warm_coach",),
     warm_rest="the win-play bot and the review",
-    warm_seconds=29.7,  # benchmarks/page_warm.py (session 14, load 4-6: CPU-s on empty caches)
+    warm_seconds=29.7,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
     serve_seconds=20.7,  # the same: the coach and the tables, before the win-play bot
 )
 

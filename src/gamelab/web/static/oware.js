@@ -36,8 +36,8 @@ function players() {
 function opponentLabel(spec = opponentName) {
   const [kind, opts = ""] = spec.split(":");
   const o = Object.fromEntries(opts.split(",").filter(Boolean).map((kv) => kv.split("=")));
-  if (kind === "engine") return o.time ? `the engine (${Number(o.time)} s a move)` : `the engine (depth ${o.depth})`;
-  if (kind === "blog") return `the blog's alpha-beta (depth ${o.depth || 6})`;
+  if (kind === "engine") return o.time ? `the engine (${Number(o.time)} s a move)` : `the engine (${o.depth} moves ahead)`;
+  if (kind === "blog") return `the blog's simpler engine (${o.depth || 6} moves ahead)`;
   return kind === "greedy" ? "the greedy player" : kind === "random" ? "the random player" : spec;
 }
 
@@ -661,7 +661,7 @@ function drawReview(res, partial) {
       m.exact ? h("span", { class: "tag exact", title: "scores exact from the endgame tablebase" }, " exact") : null),
     h("td", { class: "depth" }, String(m.depth))));
   const [ls, ln] = [res.total_loss_seeds.South, res.total_loss_seeds.North];
-  const depths = res.least_depth === res.depth ? `depth ${res.depth}` : `depth ${res.least_depth}–${res.depth}`;
+  const depths = res.least_depth === res.depth ? `${res.depth} moves ahead` : `${res.least_depth}–${res.depth} moves ahead`;
   const progress = partial
     ? h("p", { class: "muted", id: "review-progress" }, `Reviewing move ${res.moves.length + 1} of ${res.plies}… (${res.strength})`)
     : null;
@@ -676,7 +676,7 @@ function drawReview(res, partial) {
     evalGraph(res.moves),
     h("p", { class: "muted small" }, "≈: the best move scores less than a seed more (within the search's noise), or the engine itself chose the move in the game."),
     h("div", { class: "ow-table-wrap" }, h("table", { class: "data", id: "review-table" },
-      h("thead", {}, h("tr", {}, ...["#", "side", "played", "best", "after the best move", "after the move played", "lost", "depth"].map((t) => h("th", {}, t)))),
+      h("thead", {}, h("tr", {}, ...["#", "side", "played", "best", "after the best move", "after the move played", "lost", "moves ahead"].map((t) => h("th", {}, t)))),
       h("tbody", {}, ...rows))));
 }
 $("review-go").addEventListener("click", () => { reviewed = null; review(); });

@@ -662,12 +662,14 @@ async function loadReview() {
   stats.textContent = "";
   const add = (dt, dd, id) => stats.append(h("dt", {}, dt), h("dd", { id }, dd));
   add("Decisions", String(r.decisions.length), "review-count");
-  add("Total loss (skill)", `${fmt(r.total_loss, 3)} expected points`, "review-loss");
-  add("Expected score at the start (optimal play)", fmt(r.start_expected), "review-start");
+  add("Points your choices gave away (skill)", `${fmt(r.total_loss, 3)} expected points`, "review-loss");
+  add("Expected score with perfect play from the start", fmt(r.start_expected), "review-start");
   if (r.finished) {
     add("Final score", String(r.final_score), "review-final");
     add("Luck", `${r.luck >= 0 ? "+" : ""}${fmt(r.luck)} points`, "review-luck");
-    add("Percentile among optimal play's scores", `${fmt(r.percentile, 1)} (P(below) ${pct(r.p_below, 1)}, P(equal) ${pct(r.p_equal, 1)})`, "review-percentile");
+    add("Your place among perfect play's scores (percentile)",
+        `${fmt(r.percentile, 1)} (a perfect player scores less ${pct(r.p_below, 1)} of the time, the same ${pct(r.p_equal, 1)})`,
+        "review-percentile");
   } else {
     add("Status", r.note, "review-note");
   }

@@ -62,13 +62,11 @@ def prune_search_command(
 ) -> None:
     """The post's pruned search: the --width best guesses by entropy at each node, at most
     --max-depth guesses per answer."""
-    from gamelab.wordle.pruned import PrunedTotal, pruned_totals
+    from gamelab.wordle.pruned import pruned_totals
 
-    def show(row: PrunedTotal) -> None:
+    def show(line: str) -> None:
         if not quiet and not json_out:
-            err_console.print(
-                f"{row.first}: {row.total if row.total is not None else 'infeasible'}"
-            )
+            err_console.print(line)
 
     game = make_game(name_setting(names, answers_names, guesses_names), guesses, answers, rule)
     results = pruned_totals(game, first, width, max_depth, progress=show)

@@ -85,7 +85,7 @@ class NodeSearch:
         self.all_guesses = np.arange(game.n_guesses, dtype=np.int32)
         self._splitters: np.ndarray | None = None
         # a budgeted opening search starts from its classes' one-level bounds (False: from
-        # 2m - 1, as before session 8, kept for the side-by-side benchmark)
+        # 2m - 1, as earlier, kept for the side-by-side benchmark)
         self.seed_class_bounds = True
         # the last one-pass two-level bound: (first guess, guesses left, classes, their bounds)
         self._class_bounds: tuple[int, int | None, list[np.ndarray], list[int]] | None = None

@@ -331,7 +331,7 @@ def _depth_limited(
                 return time.monotonic() > wall_end or time.process_time() > cpu_end
 
             # (most classes first: the looser limit's first guess may be costly to refute,
-            # as upto-gen8's ランドロス within 5 guesses, session 14)
+            # as upto-gen8's ランドロス within 5 guesses)
             exists, opening = feasible_opening(limited, out_of_time)
             if exists is not True:
                 rows.append(

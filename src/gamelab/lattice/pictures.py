@@ -1,0 +1,49 @@
+"""Lattice folding pictures: a chain on the grid, H black and P white, HH contacts dotted.
+
+>>> svg = fold_svg("HPPH", [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)])
+>>> svg.count("<circle") == 4 and "stroke-dasharray" in svg
+True
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from gamelab.core.pictures import circle, line, svg_document, text
+
+STEP = 36
+
+
+def fold_svg(sequence: str, sites: Sequence[Sequence[int]], title: str = "") -> str:
+    """Residues at `sites` ((x, y) or (x, y, z); a cubic fold is drawn with z as a shift to the
+    lower right), bonds as lines, H-H contacts between non-neighbours dotted."""
+    points = [(s[0] + 0.35 * (s[2] if len(s) > 2 else 0), -s[1] + 0.35 * (s[2] if len(s) > 2 else 0))
+              for s in sites]  # fmt: skip
+    if not points:
+        return svg_document(STEP * 2, STEP, [text(STEP, STEP / 2, "empty", 12)])
+    xs, ys = [p[0] for p in points], [p[1] for p in points]
+    x0, y0 = min(xs), min(ys)
+
+    def at(i: int) -> tuple[float, float]:
+        return (points[i][0] - x0 + 1) * STEP, (points[i][1] - y0 + 1) * STEP
+
+    parts = []
+    where = {tuple(s): i for i, s in enumerate(sites)}
+    for i, s in enumerate(sites):
+        if sequence[i] != "H":
+            continue
+        for d in range(len(s)):
+            other = list(s)
+            other[d] += 1
+            j = where.get(tuple(other))
+            if j is not None and sequence[j] == "H" and abs(i - j) > 1:
+                parts.append(line(*at(i), *at(j), "#c01c28", "4 4"))
+    for i in range(len(points) - 1):
+        parts.append(line(*at(i), *at(i + 1)))
+    for i in range(len(points)):
+        parts.append(circle(*at(i), STEP / 4, "#222" if sequence[i] == "H" else "#fff"))
+    width = (max(xs) - x0 + 2) * STEP
+    height = (max(ys) - y0 + 2) * STEP + (18 if title else 0)
+    if title:
+        parts.append(text(width / 2, height - 6, title, 12))
+    return svg_document(width, height, parts)

@@ -1,0 +1,22 @@
+"""docs/examples.ipynb runs from top to bottom (nbclient), so its pictures and its checked
+numbers (one of each seed analysis) stay true."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+NOTEBOOK = Path(__file__).resolve().parents[2] / "docs" / "examples.ipynb"
+
+
+def test_the_example_notebook_runs_and_draws_every_game():
+    nbformat = pytest.importorskip("nbformat")
+    nbclient = pytest.importorskip("nbclient")
+    notebook = nbformat.read(NOTEBOOK, as_version=4)
+    # the kernel inherits this process's environment: the suite's cache (GAMELAB_CACHE)
+    nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
+    outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
+    assert not [o for o in outputs if o.output_type == "error"]
+    pictures = [o for o in outputs if {"image/svg+xml", "text/html"} & set(o.get("data", {}))]
+    assert len(pictures) >= 5  # a board, a history, a fold, a board and a card
