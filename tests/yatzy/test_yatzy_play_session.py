@@ -137,7 +137,8 @@ def test_29_20_undo_and_a_stray_y_at_the_box_prompt_never_scores_0_unasked():
     text = play(s, ["undo"])
     assert "undone" in text and s.rolls_left == 2 and (s.dice == first).all()
     play(s, ["-"])
-    assert (s.dice == rerolled).all()  # the same dice follow a decision made again
+    # issue 47, item 1: a decision made again meets fresh dice, not the ones it saw
+    assert not (s.dice == rerolled).all() and s.takebacks == 1
     play(s, ["all"])  # stop rolling: the box prompt
     assert s.rolls_left == 0 and s.prompt.endswith("box? ")
     points = {n: p + b for n, p, b in s.rules.placements(s.dice, s.you)}

@@ -9,7 +9,10 @@ alias. ``h`` ranks the options by expected final score, ``best`` takes the coach
 ``card`` shows the score card, ``q`` / ``quit`` leave.
 
 The bot plays the optimal expected-score strategy (:func:`bot_turn`); the same seed deals the
-same dice to the same sequence of choices.
+same dice to the same sequence of choices. ``undo`` takes a decision back but not the dice it
+rolled: the generator goes on, so a decision made again meets fresh dice (seeing a roll and
+then choosing again with that knowledge is not possible), and the final line counts the
+take-backs.
 """
 
 from __future__ import annotations
@@ -39,7 +42,7 @@ HELP = """How to play: each turn you roll five dice up to three times, then scor
 {boxes}
   anywhere    h      the coach's ranking of your options by expected final score
               best   take the coach's choice
-              undo   take back your last decision (the dice that follow are the same)
+              undo   take back your last decision (the dice that follow are drawn afresh)
               card   show the score card
               help   this text
               q      quit"""
@@ -123,6 +126,7 @@ class PlaySession(Session):
         self.confirm_zero: str | None = None  # a box that would score 0, asked about first
         self.finished = False
         self._history: list[tuple] = []  # the state before each decision, for undo
+        self.takebacks = 0  # decisions taken back (the final line says so)
         self._new_turn()
 
     # -- what is shown -----------------------------------------------------------------------
@@ -258,15 +262,18 @@ class PlaySession(Session):
         self._history.append(self._snapshot())
 
     def _undo(self) -> str:
-        """Back to before your last decision: the same dice follow (the generator goes back
-        too), and the bot's turn that decision led to is taken back with it."""
+        """Back to before your last decision, and the bot's turn that decision led to with it;
+        the generator does not go back, so the dice that follow are fresh ones."""
         if not self._history:
             raise ValueError("there is no decision to undo")
-        you, bot, dice, rolls, turn, state = self._history.pop()
+        you, bot, dice, rolls, turn, _state = self._history.pop()
         self.you, self.bot, self.dice, self.rolls_left, self.turn = you, bot, dice, rolls, turn
-        self.rng.bit_generator.state = state
+        self.takebacks += 1
         return (
-            "undone: your last decision is taken back\n" + self._status() + "\n" + self.card_text()
+            "undone: your last decision is taken back (the dice that follow are drawn afresh)\n"
+            + self._status()
+            + "\n"
+            + self.card_text()
         )
 
     def _score(self, box: str, confirmed: bool = False) -> str:
@@ -296,6 +303,8 @@ class PlaySession(Session):
                 final += f", bot {b}: " + (
                     "you win" if a > b else "draw" if a == b else "the bot wins"
                 )
+            if self.takebacks:
+                final += f" (with {self.takebacks} take-back{'s' if self.takebacks != 1 else ''})"
             out.append(final)
             return "\n".join(out)
         self._new_turn()
