@@ -11,6 +11,7 @@ def warm_up() -> None:
 
     from gamelab.core.evolve import GAConfig
     from gamelab.lattice._replica_kernels import apply_move_kernel
+    from gamelab.lattice.completion import best_completion
     from gamelab.lattice.enumeration import enumerate_timed
     from gamelab.lattice.enumeration import warm_up as warm_histograms
     from gamelab.lattice.fold import METHODS, fold
@@ -25,3 +26,4 @@ def warm_up() -> None:
     warm_histograms()
     straight = np.array([[i, 0, 0] for i in range(4)], dtype=np.int64)
     apply_move_kernel(straight, 2, 0)
+    best_completion("HPPHPH", "RU")  # the environment's oracle (its completion kernel)

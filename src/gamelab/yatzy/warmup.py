@@ -57,6 +57,50 @@ def compile_kernels() -> None:
     ws = new_workspace(nb)
     expectation_turn(E, 0, 0, 0, u[0, 0], bundle, ws)
     decided_turn(*workspace_decisions(ws), u[0, 0], 0, 0, 0, bundle)
+    compile_environment_kernels(E)
+
+
+def compile_environment_kernels(E: np.ndarray) -> None:
+    """The environments' kernels: the oracle's turn tables and box options, the native vector
+    environment's games (the argument types of :mod:`gamelab.yatzy.oracle` and
+    :mod:`gamelab.envs.vector`)."""
+    from gamelab.yatzy._oracle_kernels import box_options, new_turn_table, turn_tables
+    from gamelab.yatzy._vector_kernels import (
+        G_COLUMNS,
+        chance_arrays,
+        start_games,
+        step_games,
+    )
+    from gamelab.yatzy.rules import N_KEEPS
+    from gamelab.yatzy.stepper import chance_tables, keep_masks
+
+    rules = RULES["yatzy"]
+    nb, bundle = rules.n_boxes, rules.kernel_rules()
+    turn_tables(E, 0, 0, 0, bundle, new_workspace(nb), new_turn_table())
+    boxes = np.zeros(nb, dtype=np.int64)
+    box_options(E, 0, 0, 0, 0, bundle, boxes, np.zeros(nb, dtype=np.int64), np.zeros(nb))
+    game = np.zeros((1, G_COLUMNS), dtype=np.int64)
+    card = np.full((1, nb), -1, dtype=np.int64)
+    masks = np.zeros((1, N_KEEPS + nb), dtype=np.int8)
+    rows = keep_masks(N_KEEPS + nb)
+    chance = chance_arrays(*chance_tables())
+    u, pos = np.random.default_rng(0).random((1, 4)), np.zeros(1, dtype=np.int64)
+    start_games(np.zeros(1, dtype=np.int64), game, card, masks, rows, u, pos, *chance)
+    step_games(
+        np.zeros(1, dtype=np.int64),
+        bundle,
+        game,
+        card,
+        masks,
+        rows,
+        u,
+        pos,
+        *chance,
+        boxes,
+        np.zeros(1),
+        np.zeros(1, dtype=bool),
+        np.zeros(1, dtype=bool),
+    )
 
 
 def warm_up() -> None:
