@@ -242,3 +242,16 @@ def test_47_11_a_dead_end_is_found_by_reachability_parity_or_search():
                 (1, -1), (2, -1), (2, 0), (2, 1), (1, 1), (0, 1), (0, 0)]  # fmt: skip
     assert "colour" in dead_end(t_pocket, 2)
     assert dead_end(t_pocket, 1) is None
+
+
+def test_47_14_serves_warm_up_enumerates_every_playable_length(monkeypatch):
+    """Issue 47, item 14: the first level of a new length (20 residues: ~9 CPU-s) waited for its
+    enumeration after the server said it was warm; serve's warm-up now builds every length."""
+    import gamelab.lattice.puzzle as puzzle
+    from gamelab.web.api.lattice import PAGE
+
+    asked = []
+    monkeypatch.setattr(puzzle, "contact_sets", lambda length, lattice: asked.append(length))
+    assert "gamelab.lattice.puzzle:build_page_tables" in PAGE.build
+    puzzle.build_page_tables()
+    assert asked == list(range(puzzle.PLAY_LENGTHS[0], puzzle.PLAY_LENGTHS[1] + 1))

@@ -40,6 +40,9 @@ PAGE = GamePage(
     "daily level, and levels made from any sequence with their exact star thresholds.",
     preload=("gamelab.lattice.puzzle",),
     warm=("gamelab.lattice.enumeration:warm_up",),
+    # serve's warm-up enumerates every playable length once per machine (the first level of a
+    # length then loads its table instead of computing it)
+    build=("gamelab.lattice.puzzle:build_page_tables",),
     warm_seconds=4.9,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
 )
 
