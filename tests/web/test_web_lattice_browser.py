@@ -525,6 +525,10 @@ def test_lattice_47_6_7_back_returns_to_the_level_before_and_finished_folds_are_
     page.go_back()
     _title_starts(page, "Level 1")
     assert page.url.endswith("?level=1")
+    page.select_option("#make-length", "12")
+    page.reload()  # the setting stays
+    _title_starts(page, "Level 1")
+    assert page.locator("#make-length").input_value() == "12"
     page.go_forward()
     _title_starts(page, "Level 2")
     page.go_back()

@@ -284,6 +284,8 @@ class Report:
             "p,figcaption,h1,h2{overflow-wrap:anywhere}.meta{color:#555}.note{color:#555;"
             "font-size:.9em;margin-top:-.5rem}"
             ".wide{overflow-x:auto;max-width:100%}.wide table{margin:.5rem 0}"
+            # the headline stays readable on a phone: the summary scrolls sideways instead
+            ".summary td:last-child{min-width:15rem}"
             "code{background:#f3f3f3;padding:0 .2em}"
             ".pending{background:#fff6d5;padding:.5rem .8rem}</style>",
             "</head><body>",
@@ -310,7 +312,7 @@ class Report:
             )
         else:
             parts.append(
-                "<h2>Summary</h2><div class='wide'><table><tr><th>game</th><th>status</th>"
+                "<h2>Summary</h2><div class='wide'><table class='summary'><tr><th>game</th><th>status</th>"
                 "<th>seconds</th><th>headline</th></tr>"
             )
             for s in self.sections:

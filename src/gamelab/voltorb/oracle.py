@@ -7,11 +7,11 @@ The value of flipping tile t is the chance, over the values t can show, that the
 from there: ``sum_v P(t = v) * P(win | t = v)`` (a Voltorb loses; a flip that reveals the last
 multiplier wins; :func:`gamelab.voltorb.expectimax.choice_value`). Quitting wins nothing.
 
-One solver is kept per deal's clues, the :data:`SOLVERS` most recently used (a deal seen again,
-as a seeded evaluation episode deals it, is a lookup): its memo holds every state the search
+One solver is kept per deal's clues, the :data:`SOLVERS` most recently used (a deal seen again
+soon, as a repeated seeded reset deals it, is a lookup): its memo holds every state the search
 proved, so the value of the state a flip leads to, already summed into the flip's value, is a
 lookup on the next step. The first decision of a new deal costs the exact solve: a median of
-about 1.5 ms at level 3, but a heavy tail (the slowest tenth of the deals take nine tenths of
+under 2 ms at level 3, but a heavy tail (the slowest tenth of the deals take nine tenths of
 the time, seconds for the worst), and up to minutes for the hardest level-8 openings (see
 docs/voltorb.md and docs/envs.md, Speed).
 
@@ -31,8 +31,9 @@ from gamelab.voltorb.posterior import posterior_for
 from gamelab.voltorb.rules import TILES, Clues
 from gamelab.voltorb.state import QUIT, VoltorbState
 
-#: solvers (one per deal's clues) kept, most recently used first
-SOLVERS = 16
+#: solvers (one per deal's clues) kept, most recently used first (few: the memo of a hard
+#: opening's search grows with it)
+SOLVERS = 4
 
 
 class VoltorbOracle:

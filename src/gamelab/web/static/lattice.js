@@ -3,7 +3,7 @@
 // hh_contacts) and knows each level's exact thresholds. Progress (stars) and the game in play
 // live in localStorage, so a reload continues the same fold.
 import {
-  api, clearErrors, gameHistory, h, historyPanel, pageNav, pct, plural, randomSeed, showError,
+  api, clearErrors, gameHistory, h, historyPanel, pageNav, pct, plural, randomSeed, showError, store,
 } from "/static/kit.js";
 
 const STEP = { R: [1, 0], L: [-1, 0], U: [0, 1], D: [0, -1] };
@@ -494,6 +494,13 @@ const generate = () => analyse("/api/lattice/generate", { length: Number($("make
 $("make-analyse").addEventListener("click", analyseTyped);
 $("make-seq").addEventListener("keydown", (ev) => { if (ev.key === "Enter") { ev.preventDefault(); analyseTyped(); } });
 $("make-generate").addEventListener("click", generate);
+// the length to generate is a setting kept across a reload
+const lengthKept = store("gamelab.lattice.settings", { check: (v) => typeof v === "object" });
+{
+  const kept = String(lengthKept.load({}).length || "");
+  if ([...$("make-length").options].some((o) => o.value === kept)) $("make-length").value = kept;
+}
+$("make-length").addEventListener("change", () => lengthKept.save({ length: Number($("make-length").value) }));
 $("make-play").addEventListener("click", () => { if (made) play(made); });
 $("undo").addEventListener("click", undo);
 $("restart").addEventListener("click", restart);
