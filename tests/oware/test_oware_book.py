@@ -59,7 +59,9 @@ def test_the_page_answers_book_positions_from_the_book_and_says_so():
     assert reply.analysis.score == shipped_book()["moves"][START_TEXT][1]
     assert not engine_reply(START_TEXT, ABAPA, [], parse_player("engine:depth=2")).book
     hint = analyse_position("start", ABAPA, None, [first], depth=2, book=True)
-    assert hint.book and hint.analysis.best_move_text == book_move(start.play(parse_move(first, start, digits=False)))
+    assert hint.book and hint.analysis.best_move_text == book_move(
+        start.play(parse_move(first, start, digits=False))
+    )
     assert hint.evaluation.source.startswith("opening book")
     searched = analyse_position("start", ABAPA, None, [first], depth=2)
     assert not searched.book and searched.analysis.depth == 2

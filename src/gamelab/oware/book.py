@@ -155,7 +155,9 @@ def shipped_book() -> dict[str, Any]:
 def book_analysis(position: Position) -> Analysis | None:
     """The book's entry for `position` as the engine's analysis (its move, its score at the
     book's depth, a line of that one move), or None when the position is not in the book."""
-    entry = shipped_book().get("moves", {}).get(position.to_text()) if position.rules.is_abapa else None
+    entry = (
+        shipped_book().get("moves", {}).get(position.to_text()) if position.rules.is_abapa else None
+    )
     if entry is None:
         return None
     move, score = str(entry[0]), int(entry[1])
