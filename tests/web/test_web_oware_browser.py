@@ -23,6 +23,13 @@ def _ready(page, opponent="engine:depth=2", animate=False):
     page.locator("#board .ow-house.playable").first.wait_for()
     if not animate:
         page.uncheck("#animate")
+    # an opponent the list does not offer (a plain engine: no book, so it searches) is added
+    # as a loaded record's opponent is
+    page.evaluate(
+        """(spec) => { const s = document.querySelector('#opponent');
+            if (![...s.options].some((o) => o.value === spec)) s.add(new Option(spec, spec)); }""",
+        opponent,
+    )
     page.select_option("#opponent", opponent)
     page.click("#new-game")
     wait_until(page, MY_TURN)
