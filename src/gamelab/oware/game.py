@@ -42,10 +42,8 @@ from gamelab.oware.match import (
     LIMITS,
     BlogSpec,
     EngineSpec,
-    GreedySpec,
     MctsSpec,
     PlayerSpec,
-    RandomSpec,
     make_player,
 )
 from gamelab.oware.rules import (
@@ -559,35 +557,6 @@ def check_opponent(spec: PlayerSpec) -> PlayerSpec:
             f"got tb={spec.tablebase}"
         )
     return spec
-
-
-@dataclass(frozen=True)
-class ReplyPlan:
-    """How a shell with a time budget runs an opponent's reply (the library's policy): in the
-    handler when instant (random, greedy), else in a solver process with the engine's own time
-    per move added to the budget (`allowance`), memoised unless the clock stops the search, and
-    `fallback`'s move (greedy: instant) if the budget runs out."""
-
-    instant: bool
-    allowance: float
-    cacheable: bool
-    what: str
-    fallback: PlayerSpec
-    fallback_name: str
-
-
-def reply_plan(spec: PlayerSpec) -> ReplyPlan:
-    """The plan for `spec`'s reply on the page (checked by :func:`check_opponent` first)."""
-    check_opponent(spec)
-    timed = isinstance(spec, EngineSpec) and spec.time is not None
-    return ReplyPlan(
-        instant=isinstance(spec, RandomSpec | GreedySpec),
-        allowance=float(spec.time or 0.0) if isinstance(spec, EngineSpec) else 0.0,
-        cacheable=not timed,
-        what=f"the {spec} search",
-        fallback=GreedySpec(),
-        fallback_name="the greedy move",
-    )
 
 
 def engine_reply(

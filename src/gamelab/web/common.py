@@ -18,6 +18,7 @@ from fastapi import Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
+from gamelab.core.budget import Plan
 from gamelab.core.serialise import to_json
 from gamelab.web.pool import (
     Budgeted,
@@ -34,7 +35,8 @@ __all__ = [
     "job_reply",
     "GamePage",
     "Settings",
-    "budgeted",
+    "budget_of",
+    "planned",
     "pool_of",
     "require_warm",
     "reply",
@@ -239,40 +241,36 @@ def settings_of(request: Request) -> Settings:
     return request.app.state.settings
 
 
-async def budgeted(
-    request: Request,
-    fn: Callable[..., Any],
-    args: tuple,
-    *,
-    fallback: Callable[[], Any],
-    what: str,
-    fallback_name: str,
-    note_field: str | None = "note",
-    allowance: float = 0.0,
-    cache: bool = True,
-) -> Document:
-    """``fn(*args)`` in the pool within the server's budget; on timeout ``fallback()``; both
-    in processes of the pool, which also serialise the result: pass it to :func:`reply`.
+async def planned(request: Request, plan: Plan) -> Response:
+    """Carry out the library's plan (:class:`gamelab.core.budget.Plan`) and reply: an instant
+    call in a thread of the server; else in the pool within the plan's seconds, where past them
+    the plan's labelled fallback answers (or, without one, 503 with the reason)."""
+    if plan.instant:
+        from anyio.to_thread import run_sync
 
-    `fallback` must be picklable: a ``functools.partial`` of a module-level function. When the
-    fallback answers and the result is a dataclass with a field `note_field`, the label ("exact
-    optimal search timed out after 2 s; showing MinRisk") is written into it, so the page shows
-    it beside the answer.
-
-    `allowance` adds seconds to the budget for a call whose own time limit is part of the
-    request (an engine's time per move); `cache=False` for a call that is not a pure function
-    of its arguments (a search stopped by the clock).
-    """
+        return reply(await run_sync(plan.run))
+    assert plan.seconds is not None
+    if plan.fallback is None:
+        document = await pool_of(request).run(
+            to_document, (plan.fn, plan.args), timeout=plan.seconds, cache=plan.cacheable
+        )
+        return reply(document)
     answer: Budgeted[Document] = await pool_of(request).budgeted(
         to_document,
-        (fn, args),
-        budget=settings_of(request).budget + allowance,
-        fallback=functools.partial(to_document, fallback, (), note_field),
-        what=what,
-        fallback_name=fallback_name,
-        cache=cache,
+        (plan.fn, plan.args),
+        budget=plan.seconds,
+        fallback=functools.partial(to_document, plan.fallback, (), "note"),
+        what=plan.what,
+        fallback_name=plan.fallback_name,
+        cache=plan.cacheable,
     )
-    return answer.value
+    return reply(answer.value)
+
+
+def budget_of(request: Request) -> float:
+    """The server's time budget in seconds (``gamelab serve --budget``): what a route passes
+    to the library's ``*_plan`` functions."""
+    return settings_of(request).budget
 
 
 def background(request: Request, fn: Callable[..., Any], args: tuple) -> Response:

@@ -29,11 +29,12 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
 
+from gamelab.core.budget import Plan
 from gamelab.wordle.assistant import GuessSession, HistoryChecker, _entropy_choice, greedy_play
 from gamelab.wordle.names import resolve_name
 from gamelab.wordle.rules import (
@@ -339,6 +340,22 @@ def worker(setting: Setting, history: list[tuple[str, str]], use_strategy: bool)
     """:func:`advise` with exact answers (what the web page runs in its solver pool; the answer
     is a pure function of the arguments, which the pool memoises)."""
     return advise(setting, history, exact=True, use_strategy=use_strategy)
+
+
+def advice_plan(setting: Setting, history: list[tuple[str, str]], seconds: float) -> Plan:
+    """The advice within a budget of `seconds` (:class:`gamelab.core.budget.Plan`): the exact
+    answer (:func:`worker`), past the budget the max-entropy guess, labelled. Whether the
+    strategy is ready is part of the question, so a kept answer is never stale."""
+    from gamelab.wordle.solver.strategy import strategy_is_cached
+
+    return Plan(
+        worker,
+        (setting, history, strategy_is_cached(setting)),
+        seconds,
+        partial(advise, setting, history, exact=False),
+        "exact optimal search",
+        "the max-entropy guess",
+    )
 
 
 def warm_up() -> None:
