@@ -29,21 +29,17 @@ from typing import Any
 from gamelab.core import review
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import move_letter
-from gamelab.oware.game import (
-    FALLBACK_DEPTH,
+from gamelab.oware.game import FALLBACK_DEPTH, check_opponent, exact_verdict, game_engine, replay
+from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
+from gamelab.oware.verdicts import (
     SIDES,
     UNIT,
     Evaluation,
-    check_opponent,
     evaluation_of,
-    exact_verdict,
-    game_engine,
     loss_label,
-    replay,
     score_label,
 )
-from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
-from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
 
 __all__ = [
     "GameReview",

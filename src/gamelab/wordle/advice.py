@@ -39,7 +39,7 @@ from gamelab.wordle.assistant import GuessSession, HistoryChecker, _entropy_choi
 from gamelab.wordle.names import resolve_name
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
-    POST_SETTING,
+    POST_SETTING,  # noqa: F401 (the doctest)
     Setting,
     parse_pattern,
     pattern_text,
@@ -48,7 +48,7 @@ from gamelab.wordle.rules import (
 from gamelab.wordle.solver.optimal import INF, OptimalSolver, SearchTimeout
 from gamelab.wordle.table import Game
 
-__all__ = ["Advice", "Candidate", "GuessOption", "advise", "parse_history", "warm_up", "worker"]
+__all__ = ["Advice", "Candidate", "GuessOption", "advice_plan", "advise", "parse_history", "worker"]
 
 REMAINING_SHOWN = 120
 ENTROPY_TOP = 5
@@ -356,21 +356,6 @@ def advice_plan(setting: Setting, history: list[tuple[str, str]], seconds: float
         "exact optimal search",
         "the max-entropy guess",
     )
-
-
-def warm_up() -> None:
-    """Load the optimal strategies of the post's lists and of the page's default, the live
-    daily game (shipped: milliseconds each), their games and the search kernel, so no request
-    waits for them."""
-    from gamelab.wordle.rules import parse_names
-    from gamelab.wordle.solver.strategy import PRECOMPUTED, optimal_strategy
-
-    daily = parse_names("daily")
-    for setting in PRECOMPUTED:
-        if setting.names in (POST_SETTING, daily):
-            optimal_strategy(setting)
-    for names in (POST_SETTING, daily):
-        advise(Setting(names), [("レントラー", "00000")])
 
 
 def split_history(text: str) -> list[tuple[str, str]]:

@@ -29,6 +29,7 @@ from gamelab.lattice.puzzle import (
     score_fold,
     tutorial_level,
 )
+from gamelab.lattice.warmup import PAGE_WARMUP
 from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply, settings_of
 
 PAGE = GamePage(
@@ -37,11 +38,7 @@ PAGE = GamePage(
     summary="Fold an HP chain on the grid for H-H contacts and three stars: generated levels, a "
     "daily level, and levels made from any sequence with their exact star thresholds.",
     preload=("gamelab.lattice.puzzle",),
-    warm=("gamelab.lattice.enumeration:warm_up",),
-    # serve's warm-up enumerates every playable length once per machine (the first level of a
-    # length then loads its table instead of computing it)
-    build=("gamelab.lattice.puzzle:build_page_tables",),
-    warm_seconds=4.9,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()

@@ -32,6 +32,7 @@ from gamelab.oware.game import (
 from gamelab.oware.game_review import GameReview
 from gamelab.oware.match import PlayerSpec, parse_player
 from gamelab.oware.rules import MAX_RECORD_CHARS, TABLEBASE_SEEDS, Rules
+from gamelab.oware.warmup import PAGE_WARMUP
 from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply
 
 PAGE = GamePage(
@@ -40,9 +41,7 @@ PAGE = GamePage(
     summary="Play the alpha-beta engine (or weaker opponents) on a board you click, with hints, "
     "take-backs, the evaluation and exact tablebase endgames; analyse any position; review a game.",
     preload=("gamelab.oware.game", "gamelab.oware.search"),
-    warm=("gamelab.oware.game:warm_view",),
-    prefork_warm=("gamelab.oware.warmup:warm_page",),
-    warm_seconds=6.4,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()

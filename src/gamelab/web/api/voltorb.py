@@ -26,6 +26,7 @@ from gamelab.voltorb.objectives import Objective, ObjectiveDecision
 from gamelab.voltorb.optimal_table import LevelWinRate, level_win_rates
 from gamelab.voltorb.practice import PracticeRound, PracticeState, new_practice, play_practice
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
+from gamelab.voltorb.warmup import PAGE_WARMUP
 from gamelab.web.common import ApiModel, GamePage, background, budget_of, planned, reply
 
 PAGE = GamePage(
@@ -34,9 +35,7 @@ PAGE = GamePage(
     summary="Tile odds, safe tiles and the win-maximising flip for a real game; practice rounds "
     "from the game's own generator, and a review of every flip.",
     preload=("gamelab.voltorb.assistant", "gamelab.voltorb.expectimax", "gamelab.voltorb.review"),
-    # voltorb's kernels start no threads: warmed once in the forkserver, every solver starts warm
-    prefork_warm=("gamelab.voltorb.assistant:warm_up",),
-    warm_seconds=25.0,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()

@@ -23,6 +23,7 @@ from gamelab.wordle.solver.strategy import (
     StrategyStatus,
     setting_choices,
 )
+from gamelab.wordle.warmup import PAGE_WARMUP
 
 PAGE = GamePage(
     game="wordle",
@@ -31,8 +32,7 @@ PAGE = GamePage(
     "expected guesses, practice games from a shareable seed, and a review of every guess against "
     "the optimum.",
     preload=("gamelab.wordle.advice", "gamelab.wordle.review"),
-    warm=("gamelab.wordle.advice:warm_up",),
-    warm_seconds=13.8,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()

@@ -25,6 +25,7 @@ from gamelab.yatzy.game import undo_view
 from gamelab.yatzy.review import CHART_WIDTH
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.tables import prepare, start_preparing, tables_status
+from gamelab.yatzy.warmup import PAGE_WARMUP
 
 PAGE = GamePage(
     game="yatzy",
@@ -32,17 +33,7 @@ PAGE = GamePage(
     summary="Play Yatzy or Yahtzee (five rule sets) with an exact coach, enter a real game's card "
     "for advice, play the optimal bot, and review your game: skill and luck apart.",
     preload=("gamelab.yatzy.game", "gamelab.yatzy.winplay"),
-    warm=("gamelab.yatzy.game:warm_up",),
-    build=("gamelab.yatzy.tables:build_page_tables",),
-    # the coach (advise, prepare) is answered in the server as soon as its kernels and the
-    # tables are there; the win-play bot's kernels compile after, for the pool
-    server_warm=("gamelab.yatzy.game:warm_coach",),
-    warm_rest="the win-play bot and the review",
-    # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches), measured when the build solved
-    # Yatzy's tables alone; it now solves all five rule sets, tables.BUILD_SECONDS more (about
-    # 30 CPU-s on an idle core, once per machine): not measured again yet
-    warm_seconds=29.7,
-    serve_seconds=20.7,  # the same: the coach and the tables, before the win-play bot
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()

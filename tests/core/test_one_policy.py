@@ -1,5 +1,6 @@
-"""One plan type for a time budget (gamelab.core.budget.Plan): every game's plans are Plans, the
-routes only carry them out, and a plan refuses what a shell could not run."""
+"""One policy for each recurring job (issue 48, "the house, step 3"): one plan type for a time
+budget (gamelab.core.budget.Plan) that every page's routes carry out, a page's warm-up declared
+once in its game's warmup.py, and every source file at most 650 lines."""
 
 from __future__ import annotations
 
@@ -48,3 +49,39 @@ def test_a_plan_refuses_what_a_shell_could_not_run():
         Plan(max, (1, 2), 1.0, partial(min, 1, 2))
     plan = Plan(max, (1, 2), 1.0, partial(min, 1, 2), "the maximum", "the minimum")
     assert (plan.run(), plan.fallback(), plan.instant) == (2, 1, False)
+
+
+def test_every_page_declares_its_warm_up_once_in_its_games_warmup_module():
+    import dataclasses
+
+    from gamelab.core.warm import PageWarmup
+    from gamelab.web.app import discover_games
+    from gamelab.web.common import GamePage
+
+    warm_fields = [f.name for f in dataclasses.fields(GamePage) if "warm" in f.name]
+    assert len(warm_fields) <= 2, warm_fields
+    pages = [page for page, _ in discover_games()]
+    assert {p.game for p in pages} >= {"voltorb", "wordle", "lattice", "oware", "yatzy"}
+    for page in pages:
+        module = __import__(f"gamelab.{page.game}.warmup", fromlist=["PAGE_WARMUP"])
+        assert page.warmup is module.PAGE_WARMUP and isinstance(page.warmup, PageWarmup)
+        w = page.warmup
+        called = [*w.pool, *w.prefork, *w.server]
+        assert called and all(s.startswith(f"gamelab.{page.game}.warmup:") for s in called)
+
+
+#: The most lines a source file may have (issue 48, item 5).
+MOST_LINES = 650
+#: Files still longer, each with what replaces it; the list only shrinks.
+LONGER_FOR_NOW = {
+    "envs/single.py": "the environments built from the registry (issue 48, the envs' part)",
+}
+
+
+def test_every_source_file_is_at_most_650_lines():
+    long = {
+        str(path.relative_to(SRC)): n
+        for path in SRC.rglob("*.py")
+        if (n := len(path.read_text(encoding="utf-8").splitlines())) > MOST_LINES
+    }
+    assert set(long) <= set(LONGER_FOR_NOW), long
