@@ -52,16 +52,18 @@ def analysis_plan(
     evaluation: str,
     tablebase: int,
     rank: bool,
+    book: bool,
     seconds: float,
 ) -> Plan:
     """An analysis (:func:`~gamelab.oware.game.analyse_position`) within `seconds` plus its own
     time (twice when every move is ranked); past it a labelled shallow search."""
-    args = (position, rules, time, moves, depth, evaluation, tablebase, rank)
+    args = (position, rules, time, moves, depth, evaluation, tablebase, rank, book)
+    shallow = (FALLBACK_DEPTH, evaluation, tablebase, rank, book)
     return Plan(
         analyse_position,
         args,
         seconds + (0.0 if depth else time * (2 if rank else 1)),
-        partial(analyse_position, *args[:4], FALLBACK_DEPTH, evaluation, tablebase, rank),
+        partial(analyse_position, *args[:4], *shallow),
         "the analysis",
         f"a depth-{FALLBACK_DEPTH} search",
         cacheable=depth is not None,  # the clock stops a timed search

@@ -112,6 +112,9 @@ class AnalyseRequest(RulesRequest):
         default=TABLEBASE_SEEDS, description="endgame tablebase seeds (-1: none)"
     )
     rank: bool = Field(default=False, description="also every legal move with its value")
+    book: bool = Field(
+        default=False, description="the opening book's move where it has one (the hint)"
+    )
 
 
 class ReviewRequest(OpponentRequest):
@@ -184,7 +187,7 @@ async def analyse(body: AnalyseRequest, request: Request):
     """The engine's analysis of a position (text form, then `moves` from it) within `time` s;
     a depth-``FALLBACK_DEPTH`` search (labelled) if the budget runs out."""
     question = (body.position, body.rules, body.time, list(body.moves), body.depth, body.eval)
-    plan = analysis_plan(*question, body.tablebase, body.rank, budget_of(request))
+    plan = analysis_plan(*question, body.tablebase, body.rank, body.book, budget_of(request))
     return await planned(request, plan)
 
 
