@@ -58,12 +58,14 @@ def analysis_plan(
     """An analysis (:func:`~gamelab.oware.game.analyse_position`) within `seconds` plus its own
     time (twice when every move is ranked); past it a labelled shallow search."""
     args = (position, rules, time, moves, depth, evaluation, tablebase, rank, book)
-    shallow = (FALLBACK_DEPTH, evaluation, tablebase, rank, book)
+    shallow = partial(
+        analyse_position, position, rules, time, moves, FALLBACK_DEPTH, evaluation, tablebase
+    )
     return Plan(
         analyse_position,
         args,
         seconds + (0.0 if depth else time * (2 if rank else 1)),
-        partial(analyse_position, *args[:4], *shallow),
+        partial(shallow, rank, book),
         "the analysis",
         f"a depth-{FALLBACK_DEPTH} search",
         cacheable=depth is not None,  # the clock stops a timed search
