@@ -156,14 +156,13 @@ class EpisodeSummary:
         """The summary of an episode of one player's decisions, each given by its two values
         (:class:`gamelab.core.review.Decision`: ``before``, optimal play from its position, and
         ``chosen``, the action taken then optimal play), in order; each one's ``after`` is the
-        next one's ``before`` and the last one's the return, so the loss and the luck are
-        :func:`gamelab.core.review.totals` of the episode's decisions."""
-        from gamelab.core.review import Decision, totals
+        next one's ``before`` and the last one's the return (:func:`gamelab.core.review.chain`),
+        so the loss and the luck are :func:`gamelab.core.review.totals` of them."""
+        from gamelab.core.review import chain, totals
 
         if optimal is None:
             return cls(episode_return, None, None, len(befores), None, None, illegal_action)
-        afters = [*befores[1:], episode_return]
-        decisions = [Decision.of(*values) for values in zip(befores, chosen, afters, strict=True)]
+        decisions = chain(list(zip(befores, chosen, strict=True)), episode_return)
         loss, luck = totals(decisions)
         return cls(
             episode_return,
