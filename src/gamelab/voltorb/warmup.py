@@ -3,6 +3,16 @@ into its cache) or loads every kernel the commands, the report and the web page 
 
 from __future__ import annotations
 
+from gamelab.core.warm import PageWarmup
+
+#: What the page needs warm (``gamelab serve``): voltorb's kernels start no threads, so they are
+#: warmed once in the forkserver and every solver starts warm.
+PAGE_WARMUP = PageWarmup(
+    prefork=("gamelab.voltorb.warmup:warm_page",),
+    seconds=25.0,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+)
+
+
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
 
@@ -72,3 +82,11 @@ def compile_environment_kernels() -> None:
         np.zeros(1, dtype=bool),
         pending,
     )
+
+
+def warm_page() -> None:
+    """Load the numba kernels the page's assistant uses (enumeration and optimal search) once,
+    e.g. in a server process."""
+    from gamelab.voltorb.assistant import solve_position
+
+    solve_position(ROWS, COLS, level=2)
