@@ -210,6 +210,18 @@ class PositionAnalysis:
     book: bool = False  # the best move is the opening book's (the analysis is its entry)
     exact_scope: str = ""  # how far exact verdicts reach on this server (:func:`exact_scope`)
 
+    def _repr_svg_(self) -> str:
+        """The board, the best move outlined and every move's value, in a notebook
+        (:func:`gamelab.oware.pictures.analysis_svg`)."""
+        from gamelab.oware.pictures import analysis_svg
+
+        a = self.analysis
+        moves = [(v.move, v.text + (" (exact)" if v.exact else "")) for v in self.ranking or []]
+        to_move = 0 if a.to_move == "South" else 1
+        return analysis_svg(
+            self.houses, self.stores, to_move, a.best_move_text, moves, self.evaluation.text
+        )
+
 
 def _exact_value(child: Position, mover: int, unit: int) -> tuple[int, str] | None:
     """The mover's exact score and its words after a move into `child` (the game over, or the

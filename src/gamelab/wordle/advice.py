@@ -104,6 +104,24 @@ class Advice:
     within_limit: bool = True
     warning: str | None = None
 
+    def _repr_svg_(self) -> str:
+        """The guesses as tiles and the advice under them, in a notebook
+        (:func:`gamelab.wordle.pictures.advice_svg`)."""
+        from gamelab.wordle.pictures import advice_svg
+
+        expected = self.expected_guesses
+        if expected is None and self.next is not None:
+            expected = self.next.expected_guesses
+        return advice_svg(
+            self.history,
+            self.candidates,
+            [c.name for c in self.remaining],
+            None if self.next is None else self.next.name,
+            expected,
+            self.mode,
+            self.warning,
+        )
+
 
 @lru_cache(maxsize=1)
 def english_names() -> dict[str, tuple[str, int]]:
