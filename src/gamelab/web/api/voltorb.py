@@ -36,7 +36,7 @@ PAGE = GamePage(
     "from the game's own generator, and a review of every flip.",
     preload=("gamelab.voltorb.assistant", "gamelab.voltorb.expectimax", "gamelab.voltorb.review"),
     # voltorb's kernels start no threads: warmed once in the forkserver, every solver starts warm
-    prefork_warm=("gamelab.voltorb.assistant:warm_up",),
+    prefork_warm=("gamelab.voltorb.warmup:warm_page",),
     warm_seconds=25.0,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
 )
 
