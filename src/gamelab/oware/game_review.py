@@ -98,7 +98,7 @@ def review_strength(opponent: PlayerSpec) -> ReviewStrength:
         )
     if isinstance(spec, EngineSpec) and spec.depth is not None:
         d = max(int(spec.depth), REVIEW_DEPTH)
-        return ReviewStrength(None, d, f"depth {d} at every position", 4)
+        return ReviewStrength(None, d, f"{d} moves ahead at every position", 4)
     t = DEFAULT_SECONDS
     return ReviewStrength(
         t, None, f"{t:g} s a position, as the page's default engine", _per_piece(t)
@@ -154,7 +154,7 @@ def review_plan(
         return ReviewPlan(
             depth,
             None,
-            f"depth {depth} at every position",
+            f"{depth} moves ahead at every position",
             n,
             0.0,
             True,
