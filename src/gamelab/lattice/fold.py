@@ -344,10 +344,26 @@ class FoldResult:
     # the H-core certificate (:mod:`.threading`), run when the bounds leave a gap
     certificate: CoreCertificate | None = None
 
+    def _repr_svg_(self) -> str:
+        """The fold, its contacts and its proof status, in a notebook
+        (:func:`gamelab.lattice.pictures.result_svg`)."""
+        from gamelab.lattice.pictures import result_svg
+
+        return result_svg(
+            self.sequence,
+            self.conformation,
+            self.lattice,
+            self.score,
+            self.name,
+            self.verdict,
+            self.score + self.gap,
+        )
+
     @property
     def gap(self) -> int:
-        """Upper bound minus contacts found (0: optimal, proven)."""
-        return self.upper_bound - self.score
+        """Upper bound minus contacts found (0: optimal, proven; an enumerated chain's optimum is
+        known, whatever the bounds say)."""
+        return 0 if self.status.startswith("proven") else self.upper_bound - self.score
 
     @property
     def verdict(self) -> str:

@@ -3,13 +3,16 @@
 >>> svg = fold_svg("HPPH", [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)])
 >>> svg.count("<circle") == 4 and "stroke-dasharray" in svg
 True
+>>> "S1-1: 9 contacts" in result_svg("HPPH", "RUL", "square", 9, "S1-1", "optimal (proven)", 0)
+True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 
-from gamelab.core.pictures import circle, line, svg_document, text
+from gamelab.core.pictures import circle, line, svg_document, text, text_width
+from gamelab.lattice.rules import coordinates
 
 STEP = 36
 
@@ -42,8 +45,26 @@ def fold_svg(sequence: str, sites: Sequence[Sequence[int]], title: str = "") -> 
         parts.append(line(*at(i), *at(i + 1)))
     for i in range(len(points)):
         parts.append(circle(*at(i), STEP / 4, "#222" if sequence[i] == "H" else "#fff"))
-    width = (max(xs) - x0 + 2) * STEP
+    width = max((max(xs) - x0 + 2) * STEP, text_width(title, 12) + 12)
     height = (max(ys) - y0 + 2) * STEP + (18 if title else 0)
     if title:
         parts.append(text(width / 2, height - 6, title, 12))
     return svg_document(width, height, parts)
+
+
+def result_svg(
+    sequence: str,
+    conformation: str,
+    lattice: str,
+    score: int,
+    name: str | None,
+    verdict: str,
+    upper_bound: int,
+) -> str:
+    """A fold of :func:`gamelab.lattice.fold.fold` (:class:`~gamelab.lattice.fold.FoldResult`):
+    the chain as :func:`fold_svg` draws it, titled with the contacts and whether they are
+    proven optimal or how far the upper bound is."""
+    label = f"{name}: " if name else ""
+    bound = "" if upper_bound <= score else f", upper bound {upper_bound}"
+    title = f"{label}{score} contact{'' if score == 1 else 's'}, {verdict}{bound}"
+    return fold_svg(sequence, coordinates(conformation, lattice), title)

@@ -3,6 +3,16 @@ into its cache) or loads every kernel the commands, the report and the web page 
 
 from __future__ import annotations
 
+from gamelab.core.warm import PageWarmup
+
+#: What the page needs warm (``gamelab serve``): voltorb's kernels start no threads, so they are
+#: warmed once in the forkserver and every solver starts warm.
+PAGE_WARMUP = PageWarmup(
+    prefork=("gamelab.voltorb.warmup:warm_page",),
+    seconds=25.0,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+)
+
+
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
 
