@@ -191,3 +191,21 @@ def test_the_solver_summaries_draw_their_figures():
     assert "first guess: ランクルス" in texts and "optimum 953 (proven)" in texts
     page = solution_html("yatzy", 248.43998938, 38.49643, 1_430_464, 8.7)
     assert "<td>248.4399894</td>" in page and "<td>38.4964</td>" in page and "1,430,464" in page
+
+
+def test_the_yatzy_score_law_and_review_draw_the_pages_chart():
+    # one function draws the review's chart for the page (sent as SVG) and for a notebook
+    from gamelab.yatzy.game import Decision
+    from gamelab.yatzy.pictures import distribution_svg
+    from gamelab.yatzy.review import Review, ScoreLaw
+
+    law = ScoreLaw(10, np.array([0.25, 0.5, 0.25]), mean=11.0)
+    assert law._repr_svg_() == distribution_svg(law)
+    chart = distribution_svg(law, 12)
+    d = Decision("you", 1, 2, "11114", "keep", "-", "-", 250.0, "keep 1111", 256.27, 6.27)
+    review = Review("yatzy", 3, "-", True, [d], 6.27, d, 248.44, final_score=12, luck=0.0,
+                    percentile=87.5, distribution=law, svg=chart)  # fmt: skip
+    page = review._repr_html_()
+    assert "yatzy, seed 3: 6.27 expected points lost; final score 12, percentile 87.5" in page
+    assert "<td>11114</td><td style='text-align:left'>keep -</td>" in page
+    assert "keep 1111</td><td>6.27</td>" in page and chart in page
