@@ -116,7 +116,7 @@ def takebacks_note(takebacks: int) -> str | None:
     times = "once" if takebacks == 1 else f"{takebacks} times"
     return (
         f"a move was taken back {times}: the dice after each were drawn afresh, so the "
-        "luck and percentile are not those of a game played straight"
+        "luck and your place among perfect play's scores are not those of a game played straight"
     )
 
 
@@ -214,7 +214,8 @@ def review_game(
             total,
             worst,
             start_expected,
-            note="the game is not finished: luck and percentile come once your card is full",
+            note="the game is not finished: luck and your place among perfect play's scores come once "
+            "your card is full",
             undone=marks,
             takebacks=int(takebacks),
             takebacks_note=note_of_takebacks,
