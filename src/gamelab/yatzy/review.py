@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
@@ -53,14 +52,6 @@ class ScoreLaw:
     def at(self, score: int) -> float:
         i = score - self.offset
         return float(self.probability[i]) if 0 <= i < len(self.probability) else 0.0
-
-    def __json__(self) -> dict[str, Any]:
-        return {
-            "offset": self.offset,
-            "probability": self.probability,
-            "tail": self.tail,
-            "mean": self.mean,
-        }
 
 
 @dataclass(frozen=True)
