@@ -79,12 +79,10 @@ class VoltorbOracle:
     def _stepper_solver(self, stepper) -> tuple[OptimalSolver, dict[int, int]]:
         c = stepper.clues
         key = tuple(c.reshape(-1).tolist())
-        solver = self._solvers.get(key)
+        solver = self._solvers.get(key)  # (now the most recently used)
         if solver is None:
             clues = Clues(c[0].copy(), c[1].copy(), c[2].copy(), c[3].copy())
             solver = self._solver(key, clues)
-        else:
-            self._solvers.move_to_end(key)
         shown = stepper.revealed
         revealed = {int(t): int(shown[t]) for t in np.flatnonzero(shown >= 0)}
         return solver, revealed
