@@ -191,3 +191,39 @@ def test_the_solver_summaries_draw_their_figures():
     assert "first guess: ランクルス" in texts and "optimum 953 (proven)" in texts
     page = solution_html("yatzy", 248.43998938, 38.49643, 1_430_464, 8.7)
     assert "<td>248.4399894</td>" in page and "<td>38.4964</td>" in page and "1,430,464" in page
+
+
+def test_the_yatzy_score_law_and_review_draw_the_pages_chart():
+    # one function draws the review's chart for the page (sent as SVG) and for a notebook
+    from gamelab.yatzy.game import Decision
+    from gamelab.yatzy.pictures import distribution_svg
+    from gamelab.yatzy.review import Review, ScoreLaw
+
+    law = ScoreLaw(10, np.array([0.25, 0.5, 0.25]), mean=11.0)
+    assert law._repr_svg_() == distribution_svg(law)
+    chart = distribution_svg(law, 12)
+    d = Decision("you", 1, 2, "11114", "keep", "-", "-", 250.0, "keep 1111", 256.27, 6.27)
+    review = Review("yatzy", 3, "-", True, [d], 6.27, d, 248.44, final_score=12, luck=0.0,
+                    percentile=87.5, distribution=law, svg=chart)  # fmt: skip
+    page = review._repr_html_()
+    assert "yatzy, seed 3: 6.27 expected points lost; final score 12, percentile 87.5" in page
+    assert "<td>11114</td><td style='text-align:left'>keep -</td>" in page
+    assert "keep 1111</td><td>6.27</td>" in page and chart in page
+
+
+def test_a_voltorb_simulation_draws_both_win_rates_and_their_paired_difference():
+    from gamelab.core.stats import paired_difference
+    from gamelab.voltorb.simulate import Simulation, SimulationStudy
+
+    def run(strategy: str, wins: list[int]) -> Simulation:
+        w = np.array(wins, dtype=bool)
+        return Simulation("hgss", 8, strategy, 0, w, np.full(w.size, 7), np.zeros(w.size, int),
+                          0.0, 0.0)  # fmt: skip
+
+    a, b = run("minrisk", [1, 1, 0, 1]), run("scorefirst", [1, 0, 0, 0])
+    study = SimulationStudy(a, b, paired_difference(a.wins.astype(float), b.wins.astype(float)))
+    page = study._repr_html_()
+    assert "Voltorb Flip level 8, hgss boards" in page
+    assert "<td style='text-align:left'>minrisk</td><td>4</td><td>75.0% [" in page
+    assert "<td style='text-align:left'>scorefirst</td><td>4</td><td>25.0% [" in page
+    assert "paired difference of the win rates: +50.0% [" in page

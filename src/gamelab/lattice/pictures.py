@@ -3,16 +3,18 @@
 >>> svg = fold_svg("HPPH", [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)])
 >>> svg.count("<circle") == 4 and "stroke-dasharray" in svg
 True
->>> "S1-1: 9 contacts" in result_svg("HPPH", "RUL", "square", 9, "S1-1", "optimal (proven)", 0)
-True
 """
 
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from gamelab.core.pictures import circle, line, svg_document, text, text_width
 from gamelab.lattice.rules import coordinates
+
+if TYPE_CHECKING:
+    from gamelab.lattice.fold import FoldResult
 
 STEP = 36
 
@@ -52,19 +54,12 @@ def fold_svg(sequence: str, sites: Sequence[Sequence[int]], title: str = "") -> 
     return svg_document(width, height, parts)
 
 
-def result_svg(
-    sequence: str,
-    conformation: str,
-    lattice: str,
-    score: int,
-    name: str | None,
-    verdict: str,
-    upper_bound: int,
-) -> str:
-    """A fold of :func:`gamelab.lattice.fold.fold` (:class:`~gamelab.lattice.fold.FoldResult`):
-    the chain as :func:`fold_svg` draws it, titled with the contacts and whether they are
-    proven optimal or how far the upper bound is."""
-    label = f"{name}: " if name else ""
-    bound = "" if upper_bound <= score else f", upper bound {upper_bound}"
-    title = f"{label}{score} contact{'' if score == 1 else 's'}, {verdict}{bound}"
-    return fold_svg(sequence, coordinates(conformation, lattice), title)
+def result_svg(result: FoldResult) -> str:
+    """A fold of :func:`gamelab.lattice.fold.fold`: the chain as :func:`fold_svg` draws it,
+    titled with the contacts and whether they are proven optimal or how far the upper bound
+    is."""
+    label = f"{result.name}: " if result.name else ""
+    score = result.score
+    bound = f", upper bound {score + result.gap}" if result.gap else ""
+    title = f"{label}{score} contact{'' if score == 1 else 's'}, {result.verdict}{bound}"
+    return fold_svg(result.sequence, coordinates(result.conformation, result.lattice), title)

@@ -98,7 +98,7 @@ def review_strength(opponent: PlayerSpec) -> ReviewStrength:
         )
     if isinstance(spec, EngineSpec) and spec.depth is not None:
         d = max(int(spec.depth), REVIEW_DEPTH)
-        return ReviewStrength(None, d, f"depth {d} at every position", 4)
+        return ReviewStrength(None, d, f"{d} moves ahead at every position", 4)
     t = DEFAULT_SECONDS
     return ReviewStrength(
         t, None, f"{t:g} s a position, as the page's default engine", _per_piece(t)
@@ -145,7 +145,7 @@ def review_limits(
         check_opponent(opponent)
         n = count or moves
         return ReviewLimits(
-            depth, None, f"depth {depth} at every position", n, FALLBACK_DEPTH, fallback
+            depth, None, f"{depth} moves ahead at every position", n, FALLBACK_DEPTH, fallback
         )
     plan = review_strength(opponent)
     n = count or plan.per_piece

@@ -36,7 +36,7 @@ from gamelab.voltorb.rules import check_generator, check_level, clues_from_text,
 #: needed at most 80,000 states took at most 1.19 CPU-s, so 40,000 leaves the board enumeration
 #: and a loaded machine their share of the 2 s (it was 20,000, set for older, slower kernels:
 #: the page gave up after about 0.3 s of search). benchmarks/voltorb_page_budget.py measures
-#: the page's plan at several rates side by side (docs/voltorb.md).
+#: the page's plan at several rates side by side (docs/experiments/voltorb.md, "The page gave up too early").
 STATES_PER_SECOND = 40_000
 
 DEADLINE = "did not finish within the time budget"

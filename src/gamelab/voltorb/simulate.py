@@ -258,6 +258,16 @@ class SimulationStudy:
     other: Simulation | None = None
     difference: Difference | None = None
 
+    def _repr_html_(self) -> str:
+        """The win rates and the paired difference, in a notebook
+        (:func:`gamelab.voltorb.pictures.simulation_html`)."""
+        from gamelab.voltorb.pictures import simulation_html
+
+        runs = [r for r in (self.simulation, self.other) if r is not None]
+        rows = [(r.strategy, r.games, r.win_rate, r.mean_flips) for r in runs]
+        sim = self.simulation
+        return simulation_html(sim.generator, sim.level, rows, self.difference)
+
     def __json__(self) -> dict[str, Any]:
         out = self.simulation.summary()
         if self.other is not None and self.difference is not None:

@@ -16,6 +16,25 @@ PAGE_WARMUP = PageWarmup(
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
 
+def warm_page() -> None:
+    """What the web page's solver processes load before serving (``gamelab serve`` runs it
+    once in the pool's forkserver): the advice on a level-2 position, the searches of the
+    round goals (the general objective search on ``survive``, and the coin search), and the
+    review of a practice round. Without the goals' kernels a first goal waited for numba to
+    compile them (11-16 s on a loaded machine, ``benchmarks/web_first_answers.py
+    --fresh-install``), then got MinRisk. None of these kernels starts a thread."""
+    from gamelab.voltorb.assistant import position_from_text, solve_position
+    from gamelab.voltorb.expectimax import OptimalSolver
+    from gamelab.voltorb.objectives import Objective, objective_decision
+    from gamelab.voltorb.review import review_practice
+
+    solve_position(ROWS, COLS, None, 2)
+    post = position_from_text(ROWS, COLS, None, 2, "hgss")[2]
+    objective_decision(post, {}, Objective.parse("survive"), 2)
+    OptimalSolver(post, "coins").decide({})
+    review_practice(1, 0, [[3, 3]])
+
+
 def warm_up() -> None:
     """Solve and evaluate a level-2 position (its coin-maximising policy, and the general
     objective search on ``survive``), simulate a few
@@ -82,11 +101,3 @@ def compile_environment_kernels() -> None:
         np.zeros(1, dtype=bool),
         pending,
     )
-
-
-def warm_page() -> None:
-    """Load the numba kernels the page's assistant uses (enumeration and optimal search) once,
-    e.g. in a server process."""
-    from gamelab.voltorb.assistant import solve_position
-
-    solve_position(ROWS, COLS, level=2)
