@@ -227,3 +227,15 @@ def test_a_voltorb_simulation_draws_both_win_rates_and_their_paired_difference()
     assert "<td style='text-align:left'>minrisk</td><td>4</td><td>75.0% [" in page
     assert "<td style='text-align:left'>scorefirst</td><td>4</td><td>25.0% [" in page
     assert "paired difference of the win rates: +50.0% [" in page
+
+
+def test_the_readmes_notebook_example_draws_what_it_says():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = text.split("## In a notebook", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    *setup, last = [line for line in block.strip().splitlines() if line.strip()]
+    scope: dict = {}
+    exec("\n".join(setup), scope)
+    advice = eval(last.split("  #", 1)[0], scope)
+    assert "67 candidates left" in advice._repr_svg_() and advice.next is not None
