@@ -17,6 +17,7 @@ import numpy as np
 
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.results import ResultStore
+from gamelab.core.serialise import attributes
 from gamelab.core.stats import (
     Difference,
     Estimate,
@@ -345,11 +346,7 @@ class CampaignSummary:
 
     def __json__(self) -> dict[str, Any]:
         return {
-            "generator": self.generator,
-            "strategy": self.strategy,
-            "rounds": self.rounds,
-            "campaigns": self.campaigns,
-            "seed": self.seed,
+            **attributes(self, "generator", "strategy", "rounds", "campaigns", "seed"),
             "coins_per_round": self.coins.value,
             "ci95": [self.coins.lo, self.coins.hi],
             "win_rate": self.win_rate,
