@@ -209,3 +209,33 @@ def test_the_yatzy_score_law_and_review_draw_the_pages_chart():
     assert "yatzy, seed 3: 6.27 expected points lost; final score 12, percentile 87.5" in page
     assert "<td>11114</td><td style='text-align:left'>keep -</td>" in page
     assert "keep 1111</td><td>6.27</td>" in page and chart in page
+
+
+def test_a_voltorb_simulation_draws_both_win_rates_and_their_paired_difference():
+    from gamelab.core.stats import paired_difference
+    from gamelab.voltorb.simulate import Simulation, SimulationStudy
+
+    def run(strategy: str, wins: list[int]) -> Simulation:
+        w = np.array(wins, dtype=bool)
+        return Simulation("hgss", 8, strategy, 0, w, np.full(w.size, 7), np.zeros(w.size, int),
+                          0.0, 0.0)  # fmt: skip
+
+    a, b = run("minrisk", [1, 1, 0, 1]), run("scorefirst", [1, 0, 0, 0])
+    study = SimulationStudy(a, b, paired_difference(a.wins.astype(float), b.wins.astype(float)))
+    page = study._repr_html_()
+    assert "Voltorb Flip level 8, hgss boards" in page
+    assert "<td style='text-align:left'>minrisk</td><td>4</td><td>75.0% [" in page
+    assert "<td style='text-align:left'>scorefirst</td><td>4</td><td>25.0% [" in page
+    assert "paired difference of the win rates: +50.0% [" in page
+
+
+def test_the_readmes_notebook_example_draws_what_it_says():
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parents[2] / "README.md").read_text(encoding="utf-8")
+    block = text.split("## In a notebook", 1)[1].split("```python", 1)[1].split("```", 1)[0]
+    *setup, last = [line for line in block.strip().splitlines() if line.strip()]
+    scope: dict = {}
+    exec("\n".join(setup), scope)
+    advice = eval(last.split("  #", 1)[0], scope)
+    assert "67 candidates left" in advice._repr_svg_() and advice.next is not None

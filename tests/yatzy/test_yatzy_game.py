@@ -223,7 +223,7 @@ def test_25_7_tables_are_built_in_the_background_and_say_how_far(monkeypatch):
         return real(rules)
 
     monkeypatch.setattr(tables, "solve", slow)
-    monkeypatch.setattr(tables, "_values", {})
+    monkeypatch.setattr(tables, "VALUES", type(tables.VALUES)())  # nothing loaded yet
     monkeypatch.setattr(tables, "is_solved", lambda rules: False)
     yahtzee = RULES["yahtzee"]
     first = tables.start_preparing(yahtzee)

@@ -36,7 +36,7 @@ from gamelab.voltorb.rules import check_generator, check_level, clues_from_text,
 #: needed at most 80,000 states took at most 1.19 CPU-s, so 40,000 leaves the board enumeration
 #: and a loaded machine their share of the 2 s (it was 20,000, set for older, slower kernels:
 #: the page gave up after about 0.3 s of search). benchmarks/voltorb_page_budget.py measures
-#: the page's plan at several rates side by side (docs/voltorb.md).
+#: the page's plan at several rates side by side (docs/experiments/voltorb.md, "The page gave up too early").
 STATES_PER_SECOND = 40_000
 
 DEADLINE = "did not finish within the time budget"
@@ -152,28 +152,23 @@ def review_plan(
 ) -> Plan:
     """A review within `seconds`: exact rows as far as the state budget goes (from the last
     flip back), the others labelled; past the deadline the quick review."""
-    return Plan(
-        review_position,
-        (rows, cols, flips, level, generator, True, state_budget(seconds)),
-        seconds,
-        partial(quick_review_position, rows, cols, flips, level, generator),
-        "exact review",
-        REVIEW_FALLBACK,
-    )
+    round_ = (rows, cols, flips, level, generator)
+    return _review(review_position, quick_review_position, round_, seconds)
 
 
 def practice_review_plan(
     level: int, seed: int, flips: list, generator: str, quit: bool, seconds: float
 ) -> Plan:
     """:func:`review_plan` for a practice round."""
-    return Plan(
-        review_practice,
-        (level, seed, flips, generator, quit, True, state_budget(seconds)),
-        seconds,
-        partial(quick_review_practice, level, seed, flips, generator, quit),
-        "exact review",
-        REVIEW_FALLBACK,
+    return _review(
+        review_practice, quick_review_practice, (level, seed, flips, generator, quit), seconds
     )
+
+
+def _review(exact: Any, quick: Any, round_: tuple, seconds: float) -> Plan:
+    """``exact(*round_, True, states)`` within `seconds`, ``quick(*round_)`` past them."""
+    args = (*round_, True, state_budget(seconds))
+    return Plan(exact, args, seconds, partial(quick, *round_), "exact review", REVIEW_FALLBACK)
 
 
 def objective_advice(

@@ -25,7 +25,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
@@ -58,14 +57,6 @@ class ScoreLaw:
     def _repr_svg_(self) -> str:
         """The law as the review's chart, in a notebook (:func:`distribution_svg`)."""
         return distribution_svg(self)
-
-    def __json__(self) -> dict[str, Any]:
-        return {
-            "offset": self.offset,
-            "probability": self.probability,
-            "tail": self.tail,
-            "mean": self.mean,
-        }
 
 
 @dataclass(frozen=True)
