@@ -152,28 +152,23 @@ def review_plan(
 ) -> Plan:
     """A review within `seconds`: exact rows as far as the state budget goes (from the last
     flip back), the others labelled; past the deadline the quick review."""
-    return Plan(
-        review_position,
-        (rows, cols, flips, level, generator, True, state_budget(seconds)),
-        seconds,
-        partial(quick_review_position, rows, cols, flips, level, generator),
-        "exact review",
-        REVIEW_FALLBACK,
-    )
+    round_ = (rows, cols, flips, level, generator)
+    return _review(review_position, quick_review_position, round_, seconds)
 
 
 def practice_review_plan(
     level: int, seed: int, flips: list, generator: str, quit: bool, seconds: float
 ) -> Plan:
     """:func:`review_plan` for a practice round."""
-    return Plan(
-        review_practice,
-        (level, seed, flips, generator, quit, True, state_budget(seconds)),
-        seconds,
-        partial(quick_review_practice, level, seed, flips, generator, quit),
-        "exact review",
-        REVIEW_FALLBACK,
+    return _review(
+        review_practice, quick_review_practice, (level, seed, flips, generator, quit), seconds
     )
+
+
+def _review(exact: Any, quick: Any, round_: tuple, seconds: float) -> Plan:
+    """``exact(*round_, True, states)`` within `seconds`, ``quick(*round_)`` past them."""
+    args = (*round_, True, state_budget(seconds))
+    return Plan(exact, args, seconds, partial(quick, *round_), "exact review", REVIEW_FALLBACK)
 
 
 def objective_advice(
