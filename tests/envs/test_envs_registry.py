@@ -141,6 +141,6 @@ def test_a_records_own_classes_and_refusals():
         gymnasium.make("gamelab/Nim-v0", player=2)
     with pytest.raises(ValueError, match="heap must be"):
         gymnasium.make("gamelab/Nim-v0", heap=0)
-    with pytest.raises(ValueError, match="render_mode"):
-        gymnasium.make("gamelab/Nim-v0", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode"), pytest.warns(UserWarning, match="ansi"):
+        gymnasium.make("gamelab/Nim-v0", render_mode="rgb_array")  # (Gymnasium warns first)
     assert game_info("nim").envs == ("gamelab/Nim-v0",)

@@ -114,6 +114,17 @@ def test_issue_47_item_13_lattice_is_readable_in_every_state_on_desktop_and_phon
     page.set_viewport_size(PHONE)
     audit("the same on a phone")
     assert _screen_span(page, ["#level-title", "#board", "#result"]) <= PHONE["height"]
+    # the level finished (its best fold, played on the phone): stars, and "Your folds" listed
+    best = page.request.post("/api/lattice/best", data={"sequence": "HHPHPPHPPH"}).json()
+    page.click("#restart")
+    page.locator("#board").focus()
+    for move in best["conformation"]:
+        page.keyboard.press(
+            {"R": "ArrowRight", "L": "ArrowLeft", "U": "ArrowUp", "D": "ArrowDown"}[move]
+        )
+    page.locator("#folds-panel table").wait_for()
+    audit("a level finished on a phone: stars, your folds")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
     assert not audit.failures, described(audit.failures)
 
 
