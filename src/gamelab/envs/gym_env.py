@@ -412,12 +412,7 @@ class ProtocolEnv(GameEnv):
             raise ValueError(f"player must be 0 to {value.num_players - 1}, got {player!r}")
         if info.bounds is None:
             raise ValueError(f"{info.title}'s record gives no bounds: the environment needs them")
-        try:
-            view = view_of(game, value)
-        except ValueError:
-            raise ValueError(
-                f"{info.title}'s record gives no view: the environment needs one"
-            ) from None
+        view = view_of(game, value)  # (a ValueError when the record gives none)
         self.player, self.opponent = int(player), opponent
         super().__init__(value, render_mode, regret, optimal_action, illegal_action, observation)
         self.view = view

@@ -433,12 +433,7 @@ class ProtocolAEC(GameAEC):
         value = info.make(**settings)
         if value.num_players != 2:
             raise ValueError(f"{info.title} has {value.num_players} players, not 2")
-        try:
-            view = view_of(game, value)
-        except ValueError:
-            raise ValueError(
-                f"{info.title}'s record gives no view: the environment needs one"
-            ) from None
+        view = view_of(game, value)  # (a ValueError when the record gives none)
         super().__init__(value, ("player_0", "player_1"), render_mode, regret)
         self.metadata = {**self.metadata, "name": f"gamelab_{game}_v0"}
         self.stepper = ProtocolStepper(value)
