@@ -413,15 +413,17 @@ class ProtocolEnv(GameEnv):
             raise ValueError(f"opponent must be 'random' or 'optimal', got {opponent!r}")
         if player not in range(value.num_players):
             raise ValueError(f"player must be 0 to {value.num_players - 1}, got {player!r}")
-        missing = [name for name in ("view", "bounds") if not getattr(info, name)]
-        if missing:
+        if info.bounds is None:
+            raise ValueError(f"{info.title}'s record gives no bounds: the environment needs them")
+        try:
+            view = view_of(game, value)
+        except ValueError:
             raise ValueError(
-                f"{info.title}'s record gives no {' and no '.join(missing)}: "
-                "the generic environment needs both"
-            )
+                f"{info.title}'s record gives no view: the environment needs one"
+            ) from None
         self.player, self.opponent = int(player), opponent
         super().__init__(value, render_mode, regret, optimal_action, illegal_action, observation)
-        self.view = view_of(game, value)
+        self.view = view
         self._pieces = self.view.pieces(OBSERVATION)
         self.observation_space = spaces.Dict(
             {name: spaces.Box(0.0, 1.0, shape, np.float32) for name, shape in self._pieces}

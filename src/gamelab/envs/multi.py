@@ -436,12 +436,16 @@ class ProtocolAEC(GameAEC):
         value = info.make(**settings)
         if value.num_players != 2:
             raise ValueError(f"{info.title} has {value.num_players} players, not 2")
-        if not info.view:
-            raise ValueError(f"{info.title}'s record gives no view: the generic one needs it")
+        try:
+            view = view_of(game, value)
+        except ValueError:
+            raise ValueError(
+                f"{info.title}'s record gives no view: the environment needs one"
+            ) from None
         super().__init__(value, ("player_0", "player_1"), render_mode, regret)
         self.metadata = {**self.metadata, "name": f"gamelab_{game}_v0"}
         self.stepper = ProtocolStepper(value)
-        self.view = view_of(game, value)
+        self.view = view
         self._pieces = self.view.pieces(OBSERVATION)
         size = sum(int(np.prod(shape)) for _, shape in self._pieces)
         self.observation_spaces = {
