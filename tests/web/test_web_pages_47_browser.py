@@ -94,6 +94,9 @@ def test_issue_47_item_13_owaré_is_readable_in_every_state_on_desktop_and_phone
     page.click("#review-go")
     page.locator("#review-table tbody tr").nth(1).wait_for()
     audit("the review: best and costliest rows, tags")
+    # item 12: the review's strength in the game's words ("depth 8" was shown)
+    assert "8 moves ahead at every position" in shown_text(page, "#review-summary")
+    assert "depth" not in shown_text(page, "#review").lower()
     page.set_viewport_size(PHONE)
     audit("the review on a phone")
     assert not audit.failures, described(audit.failures)
@@ -125,6 +128,13 @@ def test_issue_47_item_13_lattice_is_readable_in_every_state_on_desktop_and_phon
     page.locator("#folds-panel table").wait_for()
     audit("a level finished on a phone: stars, your folds")
     assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # and at 1280 the levels stay beside the board (the folds' table pushed them below it)
+    page.set_viewport_size(DESKTOP)
+    beside = page.evaluate(
+        """() => [document.querySelector('#play-card'), document.querySelector('.lat-side')]
+             .map((el) => el.getBoundingClientRect().top)"""
+    )
+    assert abs(beside[0] - beside[1]) < 2, beside
     assert not audit.failures, described(audit.failures)
 
 
