@@ -94,6 +94,9 @@ def test_issue_47_item_13_owaré_is_readable_in_every_state_on_desktop_and_phone
     page.click("#review-go")
     page.locator("#review-table tbody tr").nth(1).wait_for()
     audit("the review: best and costliest rows, tags")
+    # item 12: the review's strength in the game's words ("depth 8" was shown)
+    assert "8 moves ahead at every position" in shown_text(page, "#review-summary")
+    assert "depth" not in shown_text(page, "#review").lower()
     page.set_viewport_size(PHONE)
     audit("the review on a phone")
     assert not audit.failures, described(audit.failures)
@@ -114,6 +117,24 @@ def test_issue_47_item_13_lattice_is_readable_in_every_state_on_desktop_and_phon
     page.set_viewport_size(PHONE)
     audit("the same on a phone")
     assert _screen_span(page, ["#level-title", "#board", "#result"]) <= PHONE["height"]
+    # the level finished (its best fold, played on the phone): stars, and "Your folds" listed
+    best = page.request.post("/api/lattice/best", data={"sequence": "HHPHPPHPPH"}).json()
+    page.click("#restart")
+    page.locator("#board").focus()
+    for move in best["conformation"]:
+        page.keyboard.press(
+            {"R": "ArrowRight", "L": "ArrowLeft", "U": "ArrowUp", "D": "ArrowDown"}[move]
+        )
+    page.locator("#folds-panel table").wait_for()
+    audit("a level finished on a phone: stars, your folds")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # and at 1280 the levels stay beside the board (the folds' table pushed them below it)
+    page.set_viewport_size(DESKTOP)
+    beside = page.evaluate(
+        """() => [document.querySelector('#play-card'), document.querySelector('.lat-side')]
+             .map((el) => el.getBoundingClientRect().top)"""
+    )
+    assert abs(beside[0] - beside[1]) < 2, beside
     assert not audit.failures, described(audit.failures)
 
 
