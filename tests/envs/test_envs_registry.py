@@ -156,4 +156,6 @@ def test_a_records_own_classes_and_refusals():
         gymnasium.make("gamelab/Nim-v0", heap=0)
     with pytest.raises(ValueError, match="render_mode"), pytest.warns(UserWarning, match="ansi"):
         gymnasium.make("gamelab/Nim-v0", render_mode="rgb_array")  # (Gymnasium warns first)
+    with pytest.raises(ValueError, match="render_mode must be 'ansi' or None"):
+        aec_env("nim", render_mode="rgb_array")  # (no picture of a game without its class)
     assert game_info("nim").envs == ("gamelab/Nim-v0",)
