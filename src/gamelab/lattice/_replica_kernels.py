@@ -73,8 +73,12 @@ _OPPOSITE = (2, 3, 0, 1, 5, 4)
 _PERP = (1, 3, 4, 5, 0, 2, 4, 5, 0, 1, 2, 3)
 _MASK64 = (1 << 64) - 1
 
+# numba inlines an ``inline="always"`` helper before typing, so each use is typed and compiled
+# again: only the move's own steps and the grid look-ups are inlined (calls to them cost 6 % of
+# the steps, benchmarks/lattice_kernel_speed.py); LLVM inlines the small ones left as calls.
 
-@njit(cache=True, inline="always")
+
+@njit(cache=True)
 def next_random(rng):
     """The next splitmix64 output of the state ``rng[0]`` (a uint64 array), advancing it."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -84,12 +88,12 @@ def next_random(rng):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _uniform(rng):
     return np.float64(next_random(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _below(rng, m):
     return np.int64(next_random(rng) % np.uint64(m))
 
@@ -175,19 +179,19 @@ def _rebridge(pos, grid, n, nd, t, mask, shift, new):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _slot_count(n, nd):
     """The move slots of a chain of n residues (module docstring; :func:`move_slots`)."""
     return 2 * n * (nd - 2) + 2 * nd * (nd - 1) + 2 * (nd - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _axis(dx, dy):
     """The axis (0 x, 1 y, 2 z) of a unit step whose first two components are dx, dy."""
     return 0 if dx != 0 else (1 if dy != 0 else 2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _direction(dx, dy, dz):
     """The index e of the unit step (dx, dy, dz) in _DX, _DY, _DZ."""
     if dx != 0:
