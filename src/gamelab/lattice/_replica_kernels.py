@@ -503,7 +503,10 @@ def remc_kernel(
     made, kick): with patience > 0, after `patience` rounds in a row in which no replica beat the
     best seen since the last (re)start, every replica goes back to the straight chain (kick 0)
     or to the best fold so far perturbed by `kick` steps at infinite temperature (the random
-    stream goes on).
+    stream goes on). A kick is :func:`kick_kernel`'s: this kernel stops after the round that
+    makes one due, with ``restart[1] = -1`` (:func:`gamelab.lattice.replica.remc_rounds` makes
+    the kick and goes on), so that a search without kicks never compiles a second copy of the
+    Metropolis step (half of this kernel's compile time).
 
     With ``flat`` > 0 (a flat-histogram penalty in the manner of energy-landscape paving, Hansmann
     & Wille, PRL 88:068105, 2002, and Wang-Landau sampling): ``bias[t, c]`` (t a temperature
@@ -587,18 +590,39 @@ def remc_kernel(
         if restart[0] > 0:
             restart[1] = 0 if rose else restart[1] + 1
             if restart[1] >= restart[0]:
-                if restart[4] > 0:
-                    restart[2] = _kick(
-                        is_h, pos, grid, contacts, best_pos, best, restart[4], nd, rng, mask,
-                        shift, new, old,
-                    )  # fmt: skip
-                else:
-                    _straighten(pos, grid, mask, shift)
-                    contacts[:] = 0
-                    restart[2] = 0
+                if restart[4] > 0:  # kick_kernel's (see the docstring)
+                    restart[1] = -1
+                    return done
+                _straighten(pos, grid, mask, shift)
+                contacts[:] = 0
+                restart[2] = 0
                 restart[1] = 0
                 restart[3] += 1
     return done
+
+
+@njit(cache=True)
+def kick_kernel(is_h, ndim, pos, grid, contacts, best_pos, best, restart, rng):
+    """Make the kick that :func:`remc_kernel` left due (``restart[1] == -1``; otherwise do
+    nothing): every replica from the best fold so far, perturbed by ``restart[4]`` steps at
+    infinite temperature; ``restart`` then counts it as :func:`remc_kernel` counts a restart.
+    Compared with the twin :func:`gamelab.lattice._replica_twins.remc_python` through
+    :func:`gamelab.lattice.replica.remc_rounds`."""
+    if restart[1] != -1:
+        return
+    n = is_h.shape[0]
+    nd = 2 * ndim
+    shift = 1
+    while (1 << shift) <= n:
+        shift += 1
+    mask = (1 << shift) - 1
+    new = np.zeros((n, 3), dtype=np.int64)
+    old = np.zeros((n, 3), dtype=np.int64)
+    restart[2] = _kick(
+        is_h, pos, grid, contacts, best_pos, best, restart[4], nd, rng, mask, shift, new, old
+    )
+    restart[1] = 0
+    restart[3] += 1
 
 
 @njit(cache=True)
