@@ -28,7 +28,6 @@ looked up in the endgame tablebase (:mod:`gamelab.oware.tablebase`): the verdict
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -37,15 +36,14 @@ import numpy as np
 
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters
+from gamelab.oware.book import book_analysis
 from gamelab.oware.evaluation import SEED_UNIT
 from gamelab.oware.match import (
     LIMITS,
     BlogSpec,
     EngineSpec,
-    GreedySpec,
     MctsSpec,
     PlayerSpec,
-    RandomSpec,
     make_player,
 )
 from gamelab.oware.rules import (
@@ -62,6 +60,14 @@ from gamelab.oware.rules import (
     sow,
 )
 from gamelab.oware.tablebase import Tablebase, exact_reach, load_tablebase
+from gamelab.oware.verdicts import (
+    SIDES,
+    Evaluation,
+    Exact,
+    evaluation_of,
+    loss_label,
+    score_label,
+)
 
 __all__ = [
     "START_TEXT",
@@ -81,10 +87,8 @@ __all__ = [
     "load_record",
     "score_label",
     "loss_label",
-    "warm_engine",
 ]
 
-SIDES = ("South", "North")
 #: the longest game a request may carry (the repetition rule ends real games far sooner)
 MAX_MOVES = 1000
 #: longest engine time per move / analysis offered (seconds)
@@ -93,12 +97,6 @@ MAX_ENGINE_SECONDS = 10.0
 MAX_PAGE_DEPTH = {"engine": 20, "blog": 10}
 #: depth of the analysis's and the review's labelled fallbacks when the budget runs out
 FALLBACK_DEPTH = 4
-UNIT = SEED_UNIT["auale"]
-#: what the tablebase's verdicts assume (see gamelab.oware.tablebase and docs/oware.md)
-TABLEBASE_BASIS = (
-    "perfect play of the seeds on the board until nobody can move (the winner is the "
-    "one Abapa's stop at 25 gives); a capture-free cycle counts as an even split"
-)
 
 
 @dataclass(frozen=True)
@@ -115,33 +113,6 @@ class Sowing:
     captured: int
     captured_houses: list[int]
     grand_slam: bool  # the move would take every opponent seed (Abapa: it then captures nothing)
-
-
-@dataclass(frozen=True)
-class Exact:
-    """The tablebase's verdict on a position (Abapa, at most 12 seeds on the board): the result
-    under perfect play by both sides, for the side to move and as the final split."""
-
-    seeds: int  # seeds on the board
-    outcome: str  # "win", "draw" or "loss" for the side to move
-    side: str  # the side to move
-    final: list[int]  # South's and North's seeds at the end
-    south: float  # what an evaluation bar shows: 1 South wins, 0.5 a draw, 0 North wins
-    text: str
-    basis: str = TABLEBASE_BASIS
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """A score turned into what an evaluation bar shows: `south` is the bar's share for South
-    (0.5 even, 1 South wins), `text` says who is ahead and by how much."""
-
-    score: int  # for `side`
-    side: str
-    exact: bool
-    south: float
-    text: str
-    source: str
 
 
 @dataclass(frozen=True)
@@ -173,6 +144,8 @@ class GameView:
     end_text: str | None = None
     #: who played South and North, as a loaded record names them ("human", "engine:time=0.5")
     players: list[str] | None = None
+    #: how far exact verdicts reach on this server, in words (:func:`exact_scope`)
+    exact_scope: str = ""
 
 
 def _end_text(stores: list[int], result: list[int], reason: str | None) -> str:
@@ -205,6 +178,7 @@ class EngineReply:
     evaluation: Evaluation | None
     view: GameView
     note: str | None = None
+    book: bool = False  # the move is the opening book's (the analysis is the book's entry)
 
 
 @dataclass(frozen=True)
@@ -233,6 +207,20 @@ class PositionAnalysis:
     stores: list[int]
     note: str | None = None
     ranking: list[MoveValue] | None = None
+    book: bool = False  # the best move is the opening book's (the analysis is its entry)
+    exact_scope: str = ""  # how far exact verdicts reach on this server (:func:`exact_scope`)
+
+    def _repr_svg_(self) -> str:
+        """The board, the best move outlined and every move's value, in a notebook
+        (:func:`gamelab.oware.pictures.analysis_svg`)."""
+        from gamelab.oware.pictures import analysis_svg
+
+        a = self.analysis
+        moves = [(v.move, v.text + (" (exact)" if v.exact else "")) for v in self.ranking or []]
+        to_move = 0 if a.to_move == "South" else 1
+        return analysis_svg(
+            self.houses, self.stores, to_move, a.best_move_text, moves, self.evaluation.text
+        )
 
 
 def _exact_value(child: Position, mover: int, unit: int) -> tuple[int, str] | None:
@@ -317,6 +305,14 @@ def _tablebase() -> Tablebase:
     return load_tablebase(exact_reach())
 
 
+def exact_scope(rules: Rules) -> str:
+    """How far this server's exact verdicts reach under `rules`, in words: "exact endgames
+    from 24 seeds down" where the endgame database is built to 24 (``tablebase.exact_reach``)."""
+    if not rules.is_abapa:
+        return "no exact endgames under this rule variant (the tables are Abapa's)"
+    return f"exact endgames from {exact_reach()} seeds down"
+
+
 def exact_verdict(position: Position) -> Exact | None:
     """The tablebase's result of `position` under perfect play, or None outside it."""
     if (
@@ -343,75 +339,6 @@ def exact_verdict(position: Position) -> Exact | None:
         )
     share = 0.5 if final[0] == final[1] else float(final[0] > final[1])
     return Exact(position.seeds_on_board(), outcome, side, final, share, text)
-
-
-def score_label(score: int, unit: int = UNIT, side: str | None = None) -> str:
-    """A score for the side to move in words: ``-2.4 seeds``, ``a won game``, ``a lost game``;
-    with that side's name, whose advantage it is: ``North ahead by 2.4 seeds``, ``South wins``.
-
-    >>> score_label(-60, side="South"), score_label(10091, side="North"), score_label(1, side="South")
-    ('North ahead by 2.4 seeds', 'North wins', 'even')
-    """
-    if side is not None:
-        other = SIDES[1 - SIDES.index(side)]
-        if score >= K.DECIDED:
-            return f"{side} wins"
-        if score <= -K.DECIDED:
-            return f"{other} wins"
-        seeds = score / unit
-        if abs(seeds) < 0.05:
-            return "even"
-        return f"{side if seeds > 0 else other} ahead by {abs(seeds):.1f} seeds"
-    if score >= K.DECIDED:
-        return "a won game"
-    if score <= -K.DECIDED:
-        return "a lost game"
-    return f"{score / unit:+.1f} seeds"
-
-
-def loss_label(best: int, played: int, unit: int = UNIT, side: str | None = None) -> str:
-    """What a move lost against the best one, both scores for the mover; with the mover's name,
-    as a sentence about that side.
-
-    >>> loss_label(30, 30), loss_label(30, -45), loss_label(10050, 20), loss_label(40, -10030)
-    ('', '-3.0 seeds', 'lets a won game go', 'walks into a lost game')
-    >>> loss_label(30, -45, side="South"), loss_label(10050, 20, side="North")
-    ('South gave away 3.0 seeds', 'North let a won game go')
-    """
-    if played >= best:
-        return ""
-    if side is not None:
-        if best >= K.DECIDED > played:
-            return f"{side} let a won game go"
-        if played <= -K.DECIDED < best:
-            return f"{side} walked into a lost game"
-        return f"{side} gave away {(best - played) / unit:.1f} seeds"
-    if best >= K.DECIDED > played:
-        return "lets a won game go"
-    if played <= -K.DECIDED < best:
-        return "walks into a lost game"
-    return f"{(played - best) / unit:+.1f} seeds"
-
-
-def evaluation_of(
-    score: int, side: int, source: str, exact: Exact | None = None, unit: int = UNIT
-) -> Evaluation:
-    """`score` (for `side`, engine units: `unit` per seed) as an evaluation bar; an exact
-    verdict overrides it."""
-    if exact is not None:
-        return Evaluation(score, SIDES[side], True, exact.south, exact.text, "endgame tablebase")
-    south = score if side == 0 else -score
-    if abs(south) >= K.DECIDED:
-        share = 1.0 if south > 0 else 0.0
-        text = f"{SIDES[0] if south > 0 else SIDES[1]} wins by force (the engine sees the end)"
-    else:
-        seeds = south / unit
-        share = 1 / (1 + math.exp(-seeds / 3))  # a 3-seed lead fills about three quarters
-        if abs(seeds) < 0.5:
-            text = "about even"
-        else:
-            text = f"{SIDES[0] if seeds > 0 else SIDES[1]} ahead by about {abs(seeds):.1f} seeds"
-    return Evaluation(score, SIDES[side], False, round(share, 4), text, source)
 
 
 def _sowing(before: Position, offset: int, letter: str) -> Sowing:
@@ -475,6 +402,7 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
         end_text=_end_text(end_stores or list(p.stores), list(p.result()), reason)
         if over
         else None,
+        exact_scope=exact_scope(start.rules),
     )
 
 
@@ -561,35 +489,6 @@ def check_opponent(spec: PlayerSpec) -> PlayerSpec:
     return spec
 
 
-@dataclass(frozen=True)
-class ReplyPlan:
-    """How a shell with a time budget runs an opponent's reply (the library's policy): in the
-    handler when instant (random, greedy), else in a solver process with the engine's own time
-    per move added to the budget (`allowance`), memoised unless the clock stops the search, and
-    `fallback`'s move (greedy: instant) if the budget runs out."""
-
-    instant: bool
-    allowance: float
-    cacheable: bool
-    what: str
-    fallback: PlayerSpec
-    fallback_name: str
-
-
-def reply_plan(spec: PlayerSpec) -> ReplyPlan:
-    """The plan for `spec`'s reply on the page (checked by :func:`check_opponent` first)."""
-    check_opponent(spec)
-    timed = isinstance(spec, EngineSpec) and spec.time is not None
-    return ReplyPlan(
-        instant=isinstance(spec, RandomSpec | GreedySpec),
-        allowance=float(spec.time or 0.0) if isinstance(spec, EngineSpec) else 0.0,
-        cacheable=not timed,
-        what=f"the {spec} search",
-        fallback=GreedySpec(),
-        fallback_name="the greedy move",
-    )
-
-
 def engine_reply(
     start: str, rules: Rules, moves: list[str], opponent: PlayerSpec, seed: int = 0
 ) -> EngineReply:
@@ -601,9 +500,10 @@ def engine_reply(
     p = positions[-1]
     if p.is_over():
         raise ValueError("the game is over; there is no move to reply")
-    analysis, evaluation = None, None
+    analysis, evaluation, book = None, None, None
     if isinstance(spec, EngineSpec):
-        analysis = _analyse(
+        book = book_analysis(p) if spec.book else None
+        analysis = book or _analyse(
             p,
             time_limit=spec.time,
             depth=spec.depth,
@@ -622,10 +522,16 @@ def engine_reply(
         evaluation = evaluation_of(
             analysis.score,
             p.to_move,
-            f"engine, depth {analysis.depth}",
+            _source(analysis, book is not None),
             None if positions[-1].is_over() else exact_verdict(positions[-1]),
         )
-    return EngineReply(str(spec), letter, analysis, evaluation, view)
+    return EngineReply(str(spec), letter, analysis, evaluation, view, book=book is not None)
+
+
+def _source(analysis: Analysis, book: bool) -> str:
+    if book:
+        return f"opening book, depth {analysis.depth}"
+    return f"engine, depth {analysis.depth}"
 
 
 def analyse_position(
@@ -637,12 +543,14 @@ def analyse_position(
     evaluation: str = "auale",
     tablebase_seeds: int = TABLEBASE_SEEDS,
     rank: bool = False,
+    book: bool = False,
 ) -> PositionAnalysis:
     """The engine's analysis of a position given in its text form (or of the game from it
     through `moves`, so the repetition history counts), within `time_limit` seconds or to
     `depth` plies (a depth wins when both are given), with the engine's `evaluation`
     (``auale`` or ``blog``) and endgame tablebase (seeds, -1 for none); `rank` adds every legal
-    move with its value (:func:`rank_moves`). The document of ``gamelab oware analyse --json``,
+    move with its value (:func:`rank_moves`); `book` answers a position of the opening book with
+    the book's entry instead of a search (the hint: the book searched deeper). The document of ``gamelab oware analyse --json``,
     ``oware hint --json`` and ``/api/oware/analyse``."""
     if evaluation not in SEED_UNIT:
         raise ValueError(f"evaluation must be one of {', '.join(SEED_UNIT)}, got {evaluation!r}")
@@ -662,7 +570,8 @@ def analyse_position(
         )
     positions, _ = replay(position, rules, list(moves or []))
     p = positions[-1]
-    a = _analyse(
+    entry = book_analysis(p) if book and not rank and evaluation == "auale" else None
+    a = entry or _analyse(
         p,
         time_limit=time_limit,
         depth=depth,
@@ -674,11 +583,13 @@ def analyse_position(
     ranking = rank_moves(p, a, game_engine(evaluation, tablebase_seeds), unit) if rank else None
     return PositionAnalysis(
         a,
-        evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact, unit),
+        evaluation_of(a.score, p.to_move, _source(a, entry is not None), exact, unit),
         exact,
         list(p.houses),
         list(p.stores),
         ranking=ranking,
+        book=entry is not None,
+        exact_scope=exact_scope(rules),
     )
 
 
@@ -709,17 +620,3 @@ def load_record(text: str) -> GameView:
     letters = pv_letters(start, offsets)
     players = [headers.get("south", "?") or "?", headers.get("north", "?") or "?"]
     return dataclasses.replace(game_view(start.to_text(), start.rules, letters), players=players)
-
-
-def warm_engine() -> None:
-    """Load the engine's kernels and the tablebase (compiled once, then from numba's cache); the
-    page's whole warm-up, with the review, is :func:`gamelab.oware.warmup.warm_page`."""
-    _tablebase()
-    engine_reply(START_TEXT, ABAPA, [], EngineSpec(depth=2))
-
-
-def warm_view() -> None:
-    """Import and run what a game view needs, without the engine. The tablebase is loaded on
-    the first endgame (from the cache that :func:`warm_engine` fills in the solver pool: building
-    it twice at once on a cold cache would only slow the start)."""
-    game_view(START_TEXT, ABAPA, ["C"])

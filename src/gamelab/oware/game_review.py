@@ -9,6 +9,9 @@ never called a loss: the review then notes the deeper or other
 preference in `remark`. The three costliest moves are marked, and moves that let a won game go
 (or walk into a lost one) are counted apart from the seed losses. A long review runs in pieces
 (`first`, `count`, carrying the rows done so far as `previous`), so a page can show progress.
+Each move is a decision of :mod:`gamelab.core.review` in evaluation units for the mover (the
+best move's score, the played move's; no chance, so no luck): its loss, the totals and the
+costliest moves come from there.
 The game is given as in :mod:`gamelab.oware.game` (start, rule variant, moves).
 
 >>> r = review_game("start", Rules(), ["C", "a"], depth=2)
@@ -23,32 +26,29 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gamelab.core import review
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import move_letter
-from gamelab.oware.game import (
-    FALLBACK_DEPTH,
+from gamelab.oware.game import FALLBACK_DEPTH, check_opponent, exact_verdict, game_engine, replay
+from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
+from gamelab.oware.verdicts import (
     SIDES,
     UNIT,
     Evaluation,
-    check_opponent,
     evaluation_of,
-    exact_verdict,
-    game_engine,
     loss_label,
-    replay,
     score_label,
 )
-from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
-from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
 
 __all__ = [
     "GameReview",
-    "ReviewPlan",
+    "ReviewLimits",
     "ReviewStrength",
     "ReviewedMove",
     "review_game",
     "review_piece",
-    "review_plan",
+    "review_limits",
     "review_strength",
 ]
 
@@ -98,7 +98,7 @@ def review_strength(opponent: PlayerSpec) -> ReviewStrength:
         )
     if isinstance(spec, EngineSpec) and spec.depth is not None:
         d = max(int(spec.depth), REVIEW_DEPTH)
-        return ReviewStrength(None, d, f"depth {d} at every position", 4)
+        return ReviewStrength(None, d, f"{d} moves ahead at every position", 4)
     t = DEFAULT_SECONDS
     return ReviewStrength(
         t, None, f"{t:g} s a position, as the page's default engine", _per_piece(t)
@@ -110,69 +110,46 @@ def _per_piece(seconds: float) -> int:
 
 
 @dataclass(frozen=True)
-class ReviewPlan:
-    """One piece of a review as a shell with a time budget runs it (the library's policy): the
-    search (`depth` or `seconds` per position, described by `strength`), the moves in the piece
-    (`count`), the seconds to add to the budget (`allowance`: two searches a position),
-    whether the answer may be memoised (not when the clock stops the search), and the labelled
-    fallback's depth and description."""
+class ReviewLimits:
+    """How one piece of a review searches (the library's policy): `depth` or `seconds` per
+    position (described by `strength`), the moves in the piece (`count`), and the labelled
+    shallower fallback's depth and description (:func:`gamelab.oware.budget.review_plan`
+    runs it when a time budget runs out)."""
 
     depth: int | None
     seconds: float | None
     strength: str
     count: int
-    allowance: float
-    cacheable: bool
     fallback_depth: int
     fallback_strength: str
 
-    def fallback(self) -> ReviewPlan:
-        """The labelled shallower plan for the same moves, when the budget runs out."""
+    def fallback(self) -> ReviewLimits:
+        """The labelled shallower limits for the same moves, when the budget runs out."""
         return dataclasses.replace(
-            self,
-            depth=self.fallback_depth,
-            seconds=None,
-            strength=self.fallback_strength,
-            allowance=0.0,
-            cacheable=True,
+            self, depth=self.fallback_depth, seconds=None, strength=self.fallback_strength
         )
 
 
-def review_plan(
+def review_limits(
     opponent: PlayerSpec, moves: int, depth: int | None = None, count: int | None = None
-) -> ReviewPlan:
+) -> ReviewLimits:
     """How to review `count` moves (default: a piece's worth) of a game of `moves` moves whose
     player faced `opponent`: as strong as that engine (:func:`review_strength`), or to a fixed
     `depth` at every position (then the whole game in one piece by default).
 
-    >>> review_plan(EngineSpec(time=0.5), 30).count, review_plan(EngineSpec(depth=6), 30, 3).count
+    >>> review_limits(EngineSpec(time=0.5), 30).count, review_limits(EngineSpec(depth=6), 30, 3).count
     (2, 30)
     """
+    fallback = f"depth {FALLBACK_DEPTH} (the time budget ran out)"
     if depth is not None:
         check_opponent(opponent)
         n = count or moves
-        return ReviewPlan(
-            depth,
-            None,
-            f"depth {depth} at every position",
-            n,
-            0.0,
-            True,
-            FALLBACK_DEPTH,
-            f"depth {FALLBACK_DEPTH} (the time budget ran out)",
+        return ReviewLimits(
+            depth, None, f"{depth} moves ahead at every position", n, FALLBACK_DEPTH, fallback
         )
     plan = review_strength(opponent)
     n = count or plan.per_piece
-    return ReviewPlan(
-        plan.depth,
-        plan.seconds,
-        plan.text,
-        n,
-        4.0 * (plan.seconds or 0.0) * n,  # two searches a position, with room for a busy server
-        True,  # nodes, not the clock, stop its searches: a pure function of the request
-        FALLBACK_DEPTH,
-        f"depth {FALLBACK_DEPTH} (the time budget ran out)",
-    )
+    return ReviewLimits(plan.depth, plan.seconds, plan.text, n, FALLBACK_DEPTH, fallback)
 
 
 @dataclass(frozen=True)
@@ -271,6 +248,15 @@ def engine_sides(players: Sequence[str]) -> set[int]:
     return sides
 
 
+def side_totals(rows: Sequence[ReviewedMove], side: str) -> tuple[float, float]:
+    """(total loss, total luck) of `side`'s moves whose loss is counted in seeds (a move that
+    decides an open game is counted apart), in evaluation units (:func:`gamelab.core.review.totals`)."""
+    counted = [r for r in rows if r.side == side and r.loss_seeds is not None]
+    return review.totals(
+        review.Decision.of(r.score_after + r.loss, r.score_after, r.score_after) for r in counted
+    )
+
+
 def review_game(
     start: str,
     rules: Rules,
@@ -328,7 +314,8 @@ def review_game(
             scores[off] = _child_score(engine, p.play(off), d)[0]
         best = max(scores, key=lambda m: (scores[m], m == off))
         played = scores[off]
-        raw = scores[best] - played
+        # core.review's values in evaluation units for the mover: no chance, so no luck
+        raw = round(review.Decision.of(scores[best], played, played).loss)
         rec = recommended[ply].strip() if ply < len(recommended) else ""
         if p.to_move in by_engine:
             rec = moves[ply]  # the engine played it: its own choice
@@ -379,12 +366,9 @@ def review_game(
                 remark=remark,
             )
         )
-    ranked = sorted((r for r in rows if r.loss > 0), key=lambda r: (-r.loss, r.ply))[:3]
-    worst = sorted(r.ply for r in ranked)
+    worst = sorted(rows[i].ply for i in review.costliest([r.loss for r in rows], 3))
     rows = [dataclasses.replace(r, worst=r.ply in worst) for r in rows]
-    totals = {
-        s: sum(r.loss for r in rows if r.side == s and r.loss_seeds is not None) for s in SIDES
-    }
+    totals = {s: round(side_totals(rows, s)[0]) for s in SIDES}
     turning = {
         s: sum(1 for r in rows if r.side == s and r.loss_seeds is None and r.loss) for s in SIDES
     }
@@ -411,24 +395,24 @@ def review_piece(
     start: str,
     rules: Rules,
     moves: list[str],
-    plan: ReviewPlan,
+    limits: ReviewLimits,
     first: int = 1,
     previous: list[Any] | tuple[Any, ...] = (),
     recommended: list[str] | tuple[str, ...] = (),
     players: Sequence[str] = (),
 ) -> GameReview:
-    """The piece of the review that `plan` describes (:func:`review_plan`), from move `first`
+    """The piece of the review that `limits` describes (:func:`review_limits`), from move `first`
     after the rows `previous`: what ``gamelab oware review`` and the page's Review both run."""
     return review_game(
         start,
         rules,
         moves,
-        plan.depth,
-        plan.seconds,
+        limits.depth,
+        limits.seconds,
         first,
-        plan.count,
+        limits.count,
         previous,
         recommended,
-        plan.strength,
+        limits.strength,
         players,
     )

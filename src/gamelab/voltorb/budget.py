@@ -1,7 +1,7 @@
 """How a Voltorb answer spends a time budget: the one policy every shell follows.
 
 A shell with a budget (the web page: 2 s) asks :func:`solve_plan`, :func:`review_plan` or
-:func:`practice_review_plan` for a :class:`BudgetPlan`: the exact call, capped at the states the
+:func:`practice_review_plan` for a :class:`gamelab.core.budget.Plan`: the exact call, capped at the states the
 search may visit in that time (:data:`STATES_PER_SECOND`), so a hard position stops by itself
 with a labelled answer, and the fallback that answers if the call still overruns its deadline
 (the shell kills it). Each answer says which it is in its ``answer`` field: ``"optimal"``, or
@@ -12,10 +12,11 @@ the message both shells show).
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from gamelab.core.budget import Plan
 from gamelab.voltorb.assistant import (
     POLICIES,
     BoardAnalysis,
@@ -35,21 +36,10 @@ from gamelab.voltorb.rules import check_generator, check_level, clues_from_text,
 #: needed at most 80,000 states took at most 1.19 CPU-s, so 40,000 leaves the board enumeration
 #: and a loaded machine their share of the 2 s (it was 20,000, set for older, slower kernels:
 #: the page gave up after about 0.3 s of search). benchmarks/voltorb_page_budget.py measures
-#: the page's plan at several rates side by side (docs/voltorb.md).
+#: the page's plan at several rates side by side (docs/experiments/voltorb.md, "The page gave up too early").
 STATES_PER_SECOND = 40_000
 
 DEADLINE = "did not finish within the time budget"
-
-
-@dataclass(frozen=True)
-class BudgetPlan:
-    """The exact call ``fn(*args)`` (capped in states) and the fallback if it overruns."""
-
-    fn: Any
-    args: tuple
-    fallback: partial  # picklable: a partial of a module-level function
-    what: str  # what overran, in words ("exact optimal search")
-    fallback_name: str  # what answers instead, in words
 
 
 def state_budget(seconds: float) -> int:
@@ -110,14 +100,15 @@ def solve_plan(
     generator: str,
     policy: str,
     seconds: float,
-) -> BudgetPlan:
+) -> Plan:
     """The assistant's answer within `seconds`: the optimal search capped in states; past the
     cap MinRisk (or the chosen policy) without P(win), labelled in ``answer`` and ``note``."""
     args = (rows, cols, revealed, level, generator, policy, True, state_budget(seconds))
     cheap = "minrisk" if policy == "optimal" else policy
-    return BudgetPlan(
+    return Plan(
         solve_position,
         args,
+        seconds,
         partial(solve_fallback, rows, cols, revealed, level, generator, cheap),
         "exact optimal search",
         "MinRisk" if cheap == "minrisk" else f"{cheap} without P(win)",
@@ -158,29 +149,26 @@ def quick_review_practice(
 
 def review_plan(
     rows: str, cols: str, flips: list[str], level: int, generator: str, seconds: float
-) -> BudgetPlan:
+) -> Plan:
     """A review within `seconds`: exact rows as far as the state budget goes (from the last
     flip back), the others labelled; past the deadline the quick review."""
-    return BudgetPlan(
-        review_position,
-        (rows, cols, flips, level, generator, True, state_budget(seconds)),
-        partial(quick_review_position, rows, cols, flips, level, generator),
-        "exact review",
-        REVIEW_FALLBACK,
-    )
+    round_ = (rows, cols, flips, level, generator)
+    return _review(review_position, quick_review_position, round_, seconds)
 
 
 def practice_review_plan(
     level: int, seed: int, flips: list, generator: str, quit: bool, seconds: float
-) -> BudgetPlan:
+) -> Plan:
     """:func:`review_plan` for a practice round."""
-    return BudgetPlan(
-        review_practice,
-        (level, seed, flips, generator, quit, True, state_budget(seconds)),
-        partial(quick_review_practice, level, seed, flips, generator, quit),
-        "exact review",
-        REVIEW_FALLBACK,
+    return _review(
+        review_practice, quick_review_practice, (level, seed, flips, generator, quit), seconds
     )
+
+
+def _review(exact: Any, quick: Any, round_: tuple, seconds: float) -> Plan:
+    """``exact(*round_, True, states)`` within `seconds`, ``quick(*round_)`` past them."""
+    args = (*round_, True, state_budget(seconds))
+    return Plan(exact, args, seconds, partial(quick, *round_), "exact review", REVIEW_FALLBACK)
 
 
 def objective_advice(
@@ -220,12 +208,13 @@ def objective_plan(
     generator: str,
     objective: Objective,
     seconds: float,
-) -> BudgetPlan:
+) -> Plan:
     """The advice for a round objective within `seconds` (as :func:`solve_plan`)."""
     question = (rows, cols, revealed, level, generator, objective)
-    return BudgetPlan(
+    return Plan(
         objective_advice,
         (*question, state_budget(seconds)),
+        seconds,
         partial(objective_advice, *question, 1),
         "exact objective search",
         "MinRisk",

@@ -225,33 +225,20 @@ class OptimalSolver(_Tree):
         limit = self.state_limit if self.state_limit is not None else 2**62
         self._counter[1] = self._counter[0] + min(limit, 2**62)
         live = np.ascontiguousarray(np.sort(self._rank[idx]), dtype=np.int64)
+        # both searches start from the deal (boards, weights, multipliers) and this state
+        state = (self._boards, self._weights, self._hm0, live, np.int64(code), np.int64(nrev))
         if self.objective == "coins":
             may_quit = any(v > 0 for v in revealed.values())
             code_key = (code << 1) | int(may_quit)
-            value = coin_search(
-                self._boards,
-                self._weights,
-                self._hm0,
-                live,
-                np.int64(code),
-                np.int64(nrev),
-                may_quit,
-                self._memo_val,
-                self._memo_tile,
-                self._counter,
-            )
+            memo = (self._memo_val, self._memo_tile, self._counter)
+            value = coin_search(*state, may_quit, *memo)
         else:
             adj_start, adj = self._inseparable_lists()
             mark = np.zeros(self._boards.shape[0] + 1, dtype=np.int64)
             pos = np.full(self._boards.shape[0], -1, dtype=np.int64)
             while True:
                 value = win_search(
-                    self._boards,
-                    self._weights,
-                    self._hm0,
-                    live,
-                    np.int64(code),
-                    np.int64(nrev),
+                    *state,
                     -1.0,
                     self._table,
                     self._counter,

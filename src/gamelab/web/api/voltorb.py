@@ -14,7 +14,6 @@ from pydantic import Field
 
 from gamelab.voltorb.assistant import BoardAnalysis
 from gamelab.voltorb.budget import (
-    BudgetPlan,
     check_practice_review,
     check_review,
     exact_call,
@@ -27,7 +26,8 @@ from gamelab.voltorb.objectives import Objective, ObjectiveDecision
 from gamelab.voltorb.optimal_table import LevelWinRate, level_win_rates
 from gamelab.voltorb.practice import PracticeRound, PracticeState, new_practice, play_practice
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
-from gamelab.web.common import ApiModel, GamePage, background, budgeted, reply, settings_of
+from gamelab.voltorb.warmup import PAGE_WARMUP
+from gamelab.web.common import ApiModel, GamePage, background, budget_of, planned, reply
 
 PAGE = GamePage(
     game="voltorb",
@@ -35,9 +35,7 @@ PAGE = GamePage(
     summary="Tile odds, safe tiles and the win-maximising flip for a real game; practice rounds "
     "from the game's own generator, and a review of every flip.",
     preload=("gamelab.voltorb.assistant", "gamelab.voltorb.expectimax", "gamelab.voltorb.review"),
-    # voltorb's kernels start no threads: warmed once in the forkserver, every solver starts warm
-    prefork_warm=("gamelab.voltorb.assistant:warm_up",),
-    warm_seconds=25.0,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()
@@ -63,21 +61,7 @@ async def solve(body: SolveRequest, request: Request):
     chosen policy's) without P(win), labelled in ``answer`` and ``note``.
     """
     question = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy)
-    return await _planned(request, solve_plan(*question, settings_of(request).budget))
-
-
-async def _planned(request: Request, plan: BudgetPlan):
-    """The library's plan for the time budget: its capped call, or its fallback past the
-    deadline (the answer says which in ``answer``)."""
-    result = await budgeted(
-        request,
-        plan.fn,
-        plan.args,
-        fallback=plan.fallback,
-        what=plan.what,
-        fallback_name=plan.fallback_name,
-    )
-    return reply(result)
+    return await planned(request, solve_plan(*question, budget_of(request)))
 
 
 @router.post("/solve/exact")
@@ -109,7 +93,7 @@ async def objective(body: ObjectiveRequest, request: Request):
     (:func:`gamelab.voltorb.budget.objective_plan`)."""
     goal = Objective.parse(body.objective)  # a bad objective is a 422 with the library's words
     question = (body.rows, body.cols, body.revealed, body.level, body.generator, goal)
-    return await _planned(request, objective_plan(*question, settings_of(request).budget))
+    return await planned(request, objective_plan(*question, budget_of(request)))
 
 
 Tile = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, col], from 1")]
@@ -175,7 +159,7 @@ async def practice_review(body: PracticeReviewRequest, request: Request):
     the time budget: the quick review, every row labelled (``exact`` false); ask
     ``/practice/review/exact`` for the exact one in the background."""
     args = (body.level, body.seed, body.flips, body.generator, body.quit)
-    return await _planned(request, practice_review_plan(*args, settings_of(request).budget))
+    return await planned(request, practice_review_plan(*args, budget_of(request)))
 
 
 @router.post("/practice/review/exact")
@@ -201,7 +185,7 @@ async def review(body: ReviewRequest, request: Request):
     """The review of a round entered in the assistant (clues and flips with their values);
     past the time budget the quick review, as ``/practice/review``."""
     args = (body.rows, body.cols, body.flips, body.level, body.generator)
-    return await _planned(request, review_plan(*args, settings_of(request).budget))
+    return await planned(request, review_plan(*args, budget_of(request)))
 
 
 @router.post("/review/exact")

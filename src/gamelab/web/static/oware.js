@@ -215,7 +215,9 @@ function drawStatus() {
     const why = { score: "a side has more than 24 seeds", repetition: "the position repeated; each side keeps the seeds on its row",
       "no moves": "the side to move cannot play (or feed); each side keeps the seeds on its row" }[view.end_reason] || "";
     const verdict = !view.winner ? "a draw" : `${view.winner} wins (${view.winner === playerSide ? "you win" : "you lose"})`;
-    text = `Game over: ${verdict} — ${why}. ${view.end_text || `Final score ${s}-${n}.`}`;
+    // the library's end text says the reason itself when it assigns the seeds left: once
+    const said = view.end_text && view.end_text.includes(", so the ");
+    text = `Game over: ${verdict}${said ? "" : ` — ${why}`}. ${view.end_text || `Final score ${s}-${n}.`}`;
   } else if (phase === "thinking") {
     text = `${opponentLabel()} is thinking…`;
   } else if (view.to_move === playerSide) {
@@ -240,6 +242,8 @@ function drawExact() {
     showEval(share, `final score ${view.result[0]}-${view.result[1]}`, true);
   }
   el.hidden = !view.exact;
+  const scope = view.exact_scope || "";
+  $("exact-scope").textContent = view.exact ? "" : `${scope.charAt(0).toUpperCase()}${scope.slice(1)}.`;
   if (view.exact) {
     el.textContent = `${view.exact.text} (${view.exact.seeds} seeds left on the board).`;
     el.title = `exact under: ${view.exact.basis}`;
@@ -426,15 +430,17 @@ async function maybeReply() {
   if (!res) { drawView(); return; }
   if (res.analysis) recommended[game.moves.length] = res.move;
   game.moves = res.view.moves;
-  showNote($("reply-note"), res.note);
+  showNote($("reply-note"), res.note, { plain: "The engine ran out of time on this busy server and played a quicker move." });
   const who = opponentLabel(res.opponent);
   if (res.analysis) {
     lastAnalysis = { pv_text: res.analysis.pv_text, who: `${who} expected` };
     const a = res.analysis;
     const verdict = plainVerdict(res.evaluation);
-    sayWithDetails($("engine-text"), `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}${verdict ? `; ${verdict}` : ""}.`,
-      `searched ${a.depth} moves ahead (${Math.round(a.nps).toLocaleString("en")} positions a second); ` +
-      `its score: ${a.score_text}; its line: ${a.pv_text.join(" ")}`);
+    const said = `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}${res.book ? " (book move)" : ""}${verdict ? `; ${verdict}` : ""}.`;
+    sayWithDetails($("engine-text"), said, res.book
+      ? `from the opening book: searched ${a.depth} moves ahead when the book was made; its score: ${a.score_text}`
+      : `searched ${a.depth} moves ahead (${Math.round(a.nps).toLocaleString("en")} positions a second); ` +
+        `its score: ${a.score_text}; its line: ${a.pv_text.join(" ")}`);
   } else {
     sayWithDetails($("engine-text"), `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}.`, null);
   }
@@ -506,15 +512,16 @@ $("takeback").addEventListener("click", async () => {
 $("hint").addEventListener("click", async () => {
   if (!view || view.over || browsing || phase !== "idle") return;
   const res = await api("/api/oware/analyse", {
-    position: game.start, moves: game.moves, grand_slam: game.grand_slam, cycle: game.cycle, time: Math.min(1, budget),
+    position: game.start, moves: game.moves, grand_slam: game.grand_slam, cycle: game.cycle, time: Math.min(1, budget), book: true,
   }, { errorAt: $("board") });
   if (!res) return;
   const a = res.analysis;
   hinted = a.best_move_text;
   recommended[game.moves.length] = a.best_move_text;
   lastAnalysis = { pv_text: a.pv_text, who: "the hint's line" };
-  sayWithDetails($("hint-text"), `Hint: play ${a.best_move_text} — ${plainVerdict(res.evaluation)}.` + (res.note ? ` (${res.note})` : ""),
-    `searched ${a.depth} moves ahead; score for you: ${a.score_text}; the line: ${a.pv_text.join(" ")}`);
+  sayWithDetails($("hint-text"), `Hint: play ${a.best_move_text}${res.book ? " (book move)" : ""} — ${plainVerdict(res.evaluation)}.` + (res.note ? ` (${res.note})` : ""),
+    res.book ? `from the opening book: searched ${a.depth} moves ahead when the book was made; score for you: ${a.score_text}`
+      : `searched ${a.depth} moves ahead; score for you: ${a.score_text}; the line: ${a.pv_text.join(" ")}`);
   showEval(res.evaluation.south, plainVerdict(res.evaluation), res.evaluation.exact);
   drawPv();
   drawView();
@@ -639,7 +646,7 @@ async function review() {
     if (run !== reviewRun) return; // another review (or game) took over
     if (!res) { reviewed = null; out.replaceChildren(); return; }
     rows = res.moves;
-    if (res.note) showNote($("review-note"), res.note);
+    if (res.note) showNote($("review-note"), res.note, { plain: "The server was busy: some moves were checked fewer moves ahead than the engine you played." });
     drawReview(res, rows.length < moves.length);
   }
   if (res && games.find(gameKey())) {
@@ -668,7 +675,7 @@ function drawReview(res, partial) {
   out.replaceChildren(
     ...(progress ? [progress] : []),
     h("p", { id: "review-summary" }, res.result ? `Final score ${res.result[0]}-${res.result[1]}. ` : partial ? "" : "The game is not over. ",
-      `Searched ${res.strength} (${depths}). `,
+      `Searched ${res.strength}${res.strength.includes("moves ahead") ? "" : ` (${depths})`}. `,
       `Seeds given away against the engine's best: ${whose("South")} ${ls}, ${whose("North")} ${ln}. `,
       (res.turning_moves.South || res.turning_moves.North)
         ? `Moves that let a won game go or walked into a lost one: ${whose("South")} ${res.turning_moves.South}, ${whose("North")} ${res.turning_moves.North}. ` : "",
@@ -738,10 +745,10 @@ $("an-go").addEventListener("click", async () => {
   const a = res.analysis;
   textToEditor(res.houses, res.stores, a.to_move);
   input.value = a.position;
-  showNote($("an-note"), res.note);
+  showNote($("an-note"), res.note, { plain: "The server was busy: a quicker search, fewer moves ahead, answered." });
   const rows = [["to move", a.to_move], ["best move", a.best_move_text],
     ["evaluation", res.exact ? "exact, see below" : res.evaluation.text],
-    ["exact", res.exact ? res.exact.text : "outside the endgame tablebase (more than 12 seeds on the board, or not Abapa)"],
+    ["exact", res.exact ? res.exact.text : `outside the endgame tablebase (${res.exact_scope})`],
     ["the expected line", a.pv_text.join(" ")]];
   const details = [["score", a.score_text], ["depth", a.depth], ["nodes", a.nodes.toLocaleString("en")],
     ["nodes/s", Math.round(a.nps).toLocaleString("en")], ["seconds", a.seconds]];
