@@ -161,10 +161,12 @@ def share_specialisations(package: str = "gamelab.") -> None:
             return
         from numba.core import errors, types
 
+        unliteral = types.unliteral  # type: ignore[attr-defined]
+
         def get_call_template(self: Any, args: Any, kws: Any) -> Any:
             if self._can_compile and self.py_func.__module__.startswith(package):
-                plain = tuple(types.unliteral(a) for a in args)
-                plain_kws = {k: types.unliteral(v) for k, v in kws.items()}
+                plain = tuple(unliteral(a) for a in args)
+                plain_kws = {k: unliteral(v) for k, v in kws.items()}
                 if plain != tuple(args) or plain_kws != kws:
                     try:
                         return original(self, plain, plain_kws)

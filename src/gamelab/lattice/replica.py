@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
@@ -202,7 +203,7 @@ def remc_rounds(
     best_pos: np.ndarray,
     best: np.ndarray,
     restart: np.ndarray,
-    *rest: float,
+    *rest: Any,
 ) -> int:
     """Up to `rounds` rounds of :func:`remc_kernel` (the same arguments), with the kicks it
     leaves due made by :func:`kick_kernel` in between: the rounds its twin
