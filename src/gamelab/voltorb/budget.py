@@ -116,14 +116,46 @@ def solve_plan(
 
 
 def exact_call(
-    rows: str, cols: str, revealed: list[str], level: int, generator: str, policy: str
+    rows: str,
+    cols: str,
+    revealed: list[str],
+    level: int,
+    generator: str,
+    policy: str,
+    processes: int = 1,
 ) -> tuple[Any, tuple]:
     """The exact search :func:`solve_plan` caps, without a cap: ``(fn, args)`` for a background
     job. What it solves is kept for the deal (:mod:`gamelab.voltorb.solved`), so once it is
-    done the rest of the round is answered exactly within the budget. ValueError first if the
-    position is malformed."""
+    done the rest of the round is answered exactly within the budget. With `processes` > 1 (a
+    server's solver processes) a long search shares its first flips among that many processes
+    (:func:`exact_split_position`). ValueError first if the position is malformed."""
     check_position(rows, cols, revealed, level, generator, policy)
+    if processes < 1:
+        raise ValueError(f"processes must be at least 1, got {processes}")
+    if processes > 1:
+        return exact_split_position, (rows, cols, revealed, level, generator, policy, processes)
     return solve_position, (rows, cols, revealed, level, generator, policy, True)
+
+
+def exact_split_position(
+    rows: str,
+    cols: str,
+    revealed: list[str],
+    level: int,
+    generator: str,
+    policy: str,
+    processes: int,
+) -> BoardAnalysis:
+    """:func:`solve_position`'s exact answer, its search split across `processes` local
+    processes when it is long (:func:`gamelab.voltorb.solved.split_decide`: the same tile and
+    P(win) as one search); the answer then reads the deal's solver, which holds the result."""
+    from gamelab.voltorb import solved
+
+    clues = clues_from_text(rows, cols)
+    shown = parse_revealed(revealed)
+    if not any(v == 0 for v in shown.values()):  # (a lost round has nothing to search)
+        solved.split_decide(clues, level, generator, shown, processes)
+    return solve_position(rows, cols, revealed, level, generator, policy, True)
 
 
 REVIEW_FALLBACK = "the quick review (P(Voltorb) and MinRisk's flip; the exact one follows)"

@@ -27,7 +27,15 @@ from gamelab.voltorb.optimal_table import LevelWinRate, level_win_rates
 from gamelab.voltorb.practice import PracticeRound, PracticeState, new_practice, play_practice
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
 from gamelab.voltorb.warmup import PAGE_WARMUP
-from gamelab.web.common import ApiModel, GamePage, background, budget_of, planned, reply
+from gamelab.web.common import (
+    ApiModel,
+    GamePage,
+    background,
+    budget_of,
+    planned,
+    pool_of,
+    reply,
+)
 
 PAGE = GamePage(
     game="voltorb",
@@ -70,9 +78,12 @@ async def solve_exact(body: SolveRequest, request: Request):
     job (see ``/api/jobs/{job}``); the page asks for it by itself when ``/solve`` answered with
     its fallback. Asking again with the same body polls the same job; when ``state`` is
     ``done``, ``result`` is the document ``/solve`` gives, and what the search solved answers
-    the rest of the round's positions within the budget (:mod:`gamelab.voltorb.solved`)."""
+    the rest of the round's positions within the budget (:mod:`gamelab.voltorb.solved`). A
+    long search shares its first flips among as many processes as the server has solver
+    processes (the library decides when it is worth it)."""
     question = (body.rows, body.cols, body.revealed, body.level, body.generator, body.policy)
-    return background(request, *exact_call(*question))  # a malformed body: a 422, no job
+    call = exact_call(*question, processes=pool_of(request).workers)  # malformed: a 422
+    return background(request, *call)
 
 
 class ObjectiveRequest(ApiModel):
