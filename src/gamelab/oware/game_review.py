@@ -198,6 +198,10 @@ class GameReview:
     least_depth: int = 0  # the shallowest search of a position (plies)
     #: the endgame table the searches probed (``tablebase.ready_reach``: the best at hand)
     tablebase_seeds: int = TABLEBASE_SEEDS
+    #: each side's figures in the vocabulary every game's review shares (core.review.Totals), in
+    #: seeds over the moves counted in seeds (a move that decides an open game is counted apart,
+    #: in `turning_moves`); no chance, so no luck
+    totals: dict[str, review.Totals] = dataclasses.field(default_factory=dict)
 
     @property
     def done(self) -> bool:
@@ -371,11 +375,19 @@ def review_game(
         )
     worst = sorted(rows[i].ply for i in review.costliest([r.loss for r in rows], 3))
     rows = [dataclasses.replace(r, worst=r.ply in worst) for r in rows]
-    totals = {s: round(side_totals(rows, s)[0]) for s in SIDES}
+    side_loss = {s: round(side_totals(rows, s)[0]) for s in SIDES}
     turning = {
         s: sum(1 for r in rows if r.side == s and r.loss_seeds is None and r.loss) for s in SIDES
     }
     final = positions[-1]
+    ending = list(final.result()) if final.is_over() else None
+    by_side = {}
+    for i, s in enumerate(SIDES):
+        counted = [r for r in rows if r.side == s and r.loss_seeds is not None]
+        losses = [r.loss / UNIT for r in counted]
+        result = None if ending is None else float(ending[i])
+        numbers = [r.ply for r in counted]
+        by_side[s] = review.Totals.of("seeds", None, losses, [0.0] * len(counted), result, numbers)
     depths = [r.depth for r in rows] or [0]
     if not strength:
         strength = f"{seconds:g} s a position" if seconds is not None else f"depth {depth}"
@@ -384,14 +396,15 @@ def review_game(
         f"auale evaluation units for the mover, {UNIT} per seed",
         rows,
         worst,
-        totals,
-        {s: round(t / UNIT, 1) for s, t in totals.items()},
+        side_loss,
+        {s: round(t / UNIT, 1) for s, t in side_loss.items()},
         turning,
-        list(final.result()) if final.is_over() else None,
+        ending,
         plies=len(moves),
         strength=strength,
         least_depth=min(depths),
         tablebase_seeds=engine.tablebase.max_seeds,
+        totals=by_side,
     )
 
 
