@@ -68,6 +68,10 @@ def test_every_page_declares_its_warm_up_once_in_its_games_warmup_module():
         w = page.warmup
         called = [*w.pool, *w.prefork, *w.server]
         assert called and all(s.startswith(f"gamelab.{page.game}.warmup:") for s in called)
+        # every name `gamelab serve` calls exists (a missing build left Yatzy cold for good)
+        for spec in [*called, *w.build]:
+            module, _, name = spec.partition(":")
+            assert callable(getattr(__import__(module, fromlist=[name]), name, None)), spec
 
 
 #: The most lines a source file may have (issue 48, item 5).
