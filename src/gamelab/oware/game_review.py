@@ -32,6 +32,7 @@ from gamelab.oware.analysis import move_letter
 from gamelab.oware.game import FALLBACK_DEPTH, check_opponent, exact_verdict, game_engine, replay
 from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
 from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
+from gamelab.oware.tablebase import ready_reach
 from gamelab.oware.verdicts import (
     SIDES,
     UNIT,
@@ -195,6 +196,12 @@ class GameReview:
     plies: int = 0  # the game's moves; the review covers moves 1..len(moves) of them
     strength: str = ""  # how each position was searched, in words
     least_depth: int = 0  # the shallowest search of a position (plies)
+    #: the endgame table the searches probed (``tablebase.ready_reach``: the best at hand)
+    tablebase_seeds: int = TABLEBASE_SEEDS
+    #: each side's figures in the vocabulary every game's review shares (core.review.Totals), in
+    #: seeds over the moves counted in seeds (a move that decides an open game is counted apart,
+    #: in `turning_moves`); no chance, so no luck
+    totals: dict[str, review.Totals] = dataclasses.field(default_factory=dict)
 
     @property
     def done(self) -> bool:
@@ -302,7 +309,7 @@ def review_game(
         raise ValueError("players are two names, South's and North's")
     by_engine = engine_sides(players)
     positions, offsets = replay(start, rules, moves)
-    engine = game_engine("auale", TABLEBASE_SEEDS)
+    engine = game_engine("auale", ready_reach())
     rows = list(done)
     for ply in range(first - 1, last):
         p, off = positions[ply], offsets[ply]
@@ -368,11 +375,19 @@ def review_game(
         )
     worst = sorted(rows[i].ply for i in review.costliest([r.loss for r in rows], 3))
     rows = [dataclasses.replace(r, worst=r.ply in worst) for r in rows]
-    totals = {s: round(side_totals(rows, s)[0]) for s in SIDES}
+    side_loss = {s: round(side_totals(rows, s)[0]) for s in SIDES}
     turning = {
         s: sum(1 for r in rows if r.side == s and r.loss_seeds is None and r.loss) for s in SIDES
     }
     final = positions[-1]
+    ending = list(final.result()) if final.is_over() else None
+    by_side = {}
+    for i, s in enumerate(SIDES):
+        counted = [r for r in rows if r.side == s and r.loss_seeds is not None]
+        losses = [r.loss / UNIT for r in counted]
+        result = None if ending is None else float(ending[i])
+        numbers = [r.ply for r in counted]
+        by_side[s] = review.Totals.of("seeds", None, losses, [0.0] * len(counted), result, numbers)
     depths = [r.depth for r in rows] or [0]
     if not strength:
         strength = f"{seconds:g} s a position" if seconds is not None else f"depth {depth}"
@@ -381,13 +396,15 @@ def review_game(
         f"auale evaluation units for the mover, {UNIT} per seed",
         rows,
         worst,
-        totals,
-        {s: round(t / UNIT, 1) for s, t in totals.items()},
+        side_loss,
+        {s: round(t / UNIT, 1) for s, t in side_loss.items()},
         turning,
-        list(final.result()) if final.is_over() else None,
+        ending,
         plies=len(moves),
         strength=strength,
         least_depth=min(depths),
+        tablebase_seeds=engine.tablebase.max_seeds,
+        totals=by_side,
     )
 
 
