@@ -137,7 +137,7 @@ def test_engine_reply_and_analysis_are_legal_and_labelled():
         engine_reply(START_TEXT, *ABAPA, [], parse_player("wizard"))
     with pytest.raises(ValueError, match="at most 10 s"):
         engine_reply(START_TEXT, *ABAPA, [], parse_player("engine:time=60"))
-    with pytest.raises(ValueError, match="tablebase here is tb=12"):
+    with pytest.raises(ValueError, match="best endgame table this server has"):
         engine_reply(
             START_TEXT, *ABAPA, [], parse_player("engine:depth=2,tb=16")
         )  # would build a 30 MB table

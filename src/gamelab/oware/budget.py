@@ -20,6 +20,7 @@ from gamelab.oware.game import FALLBACK_DEPTH, analyse_position, check_opponent,
 from gamelab.oware.game_review import review_limits, review_piece
 from gamelab.oware.match import EngineSpec, GreedySpec, PlayerSpec, RandomSpec
 from gamelab.oware.rules import Rules
+from gamelab.oware.tablebase import reach_settled
 
 
 def reply_plan(
@@ -39,7 +40,8 @@ def reply_plan(
         partial(engine_reply, start, rules, moves, GreedySpec(), seed),
         f"the {spec} search",
         "the greedy move",
-        cacheable=not (isinstance(spec, EngineSpec) and spec.time is not None),
+        # the clock stops a timed search; the table may still rise to the database's reach
+        cacheable=not (isinstance(spec, EngineSpec) and spec.time is not None) and reach_settled(),
     )
 
 
@@ -50,7 +52,7 @@ def analysis_plan(
     moves: list[str],
     depth: int | None,
     evaluation: str,
-    tablebase: int,
+    tablebase: int | None,
     rank: bool,
     book: bool,
     seconds: float,
@@ -68,7 +70,8 @@ def analysis_plan(
         partial(shallow, rank, book),
         "the analysis",
         f"a depth-{FALLBACK_DEPTH} search",
-        cacheable=depth is not None,  # the clock stops a timed search
+        # the clock stops a timed search; the table may still rise to the database's reach
+        cacheable=depth is not None and reach_settled(),
     )
 
 
@@ -97,5 +100,7 @@ def review_plan(
         partial(review_piece, start, rules, moves, limits.fallback(), *rest),
         "the review",
         f"a depth-{limits.fallback_depth} review of these moves",
-        cacheable=True,  # nodes, not the clock, stop its searches: a pure function of the request
+        # nodes, not the clock, stop its searches: a pure function of the request and the
+        # table at hand (which may still rise to the database's reach)
+        cacheable=reach_settled(),
     )

@@ -32,6 +32,7 @@ from gamelab.oware.analysis import move_letter
 from gamelab.oware.game import FALLBACK_DEPTH, check_opponent, exact_verdict, game_engine, replay
 from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
 from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
+from gamelab.oware.tablebase import ready_reach
 from gamelab.oware.verdicts import (
     SIDES,
     UNIT,
@@ -195,6 +196,8 @@ class GameReview:
     plies: int = 0  # the game's moves; the review covers moves 1..len(moves) of them
     strength: str = ""  # how each position was searched, in words
     least_depth: int = 0  # the shallowest search of a position (plies)
+    #: the endgame table the searches probed (``tablebase.ready_reach``: the best at hand)
+    tablebase_seeds: int = TABLEBASE_SEEDS
     #: each side's figures in the vocabulary every game's review shares (core.review.Totals), in
     #: seeds over the moves counted in seeds (a move that decides an open game is counted apart,
     #: in `turning_moves`); no chance, so no luck
@@ -306,7 +309,7 @@ def review_game(
         raise ValueError("players are two names, South's and North's")
     by_engine = engine_sides(players)
     positions, offsets = replay(start, rules, moves)
-    engine = game_engine("auale", TABLEBASE_SEEDS)
+    engine = game_engine("auale", ready_reach())
     rows = list(done)
     for ply in range(first - 1, last):
         p, off = positions[ply], offsets[ply]
@@ -400,6 +403,7 @@ def review_game(
         plies=len(moves),
         strength=strength,
         least_depth=min(depths),
+        tablebase_seeds=engine.tablebase.max_seeds,
         totals=by_side,
     )
 
