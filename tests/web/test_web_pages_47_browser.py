@@ -156,3 +156,23 @@ def test_issue_47_item_12_the_lattice_page_speaks_the_games_words(page):
     glossary = page.locator("#glossary").inner_text()
     for name in ("HH contact", "H-core threading", "replica exchange", "Thachuk"):
         assert name in glossary, name
+
+
+def test_issue_47_a_wordle_game_at_1280x900_keeps_the_board_guess_box_and_keyboard_in_view(page):
+    """A whole game at 1280 x 900 (issue 47's play-through): the 10-row board pushed the guess
+    box and the kana keyboard below the screen, so each guess scrolled the rows played out of
+    view. The guess box and the keyboard now sit beside the board."""
+    page.goto("/wordle?tab=play&seed=5")
+    page.locator("#play-board .pw-row").first.wait_for()
+    page.fill("#play-name", "rentoraa")
+    page.click("#play-guess")
+    page.locator(
+        "#play-board .pw-tile.grey, #play-board .pw-tile.yellow, #play-board .pw-tile.green"
+    ).first.wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    boxes = page.evaluate(
+        """() => ['#play-board .pw-row', '#play-name', '#kana-keyboard']
+             .map((s) => document.querySelector(s).getBoundingClientRect())
+             .map((r) => [r.top, r.bottom])"""
+    )
+    assert all(0 <= top and bottom <= DESKTOP["height"] for top, bottom in boxes), boxes
