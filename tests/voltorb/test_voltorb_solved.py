@@ -94,7 +94,7 @@ def _split_in_process(post, groups, shared_position):
     for tiles in groups(order):
         if not shared_position:
             shared[1] = 0.0
-        parts.append(OptimalSolver(post, **kw).search_part(revealed, tiles, shared))
+        parts.append(OptimalSolver(post, **kw).search_part(revealed, tiles, shared, order))
     tile, value = combine_parts(order, parts)
     solver = OptimalSolver(post, **kw)
     code = np.array([revealed_code(revealed)])
