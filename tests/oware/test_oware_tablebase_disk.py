@@ -295,9 +295,11 @@ def test_a_corrupted_level_is_refused_even_with_its_old_times(tmp_path, built, m
 
 def test_verification_runs_in_a_background_process(tmp_path, built):
     root, _ = _copy(built, tmp_path)
-    assert D.verify_in_background(root)
-    D._verifier[0].wait(timeout=120)
-    assert D.verified_reach(root) == 8 and not D.verify_in_background(root)
+    from gamelab.oware import tablebase_verify as V
+
+    assert V.verify_in_background(root)
+    V._verifier[0].wait(timeout=120)
+    assert D.verified_reach(root) == 8 and not V.verify_in_background(root)
 
 
 def test_the_page_engine_probes_the_verified_database_and_says_so(tmp_path, built, monkeypatch):
@@ -305,6 +307,7 @@ def test_the_page_engine_probes_the_verified_database_and_says_so(tmp_path, buil
     default table at 8 seeds): the default table while it is being verified, then the
     database, with the same answer as an engine given that table."""
     from gamelab.oware import tablebase as T
+    from gamelab.oware import tablebase_verify as V
     from gamelab.oware.game import analyse_position
     from gamelab.oware.search import Engine
 
@@ -314,7 +317,7 @@ def test_the_page_engine_probes_the_verified_database_and_says_so(tmp_path, buil
     monkeypatch.setattr(T, "TABLEBASE_SEEDS", 6)
     monkeypatch.setattr(T, "MAX_SUPPORTED", 6)
     started = []
-    monkeypatch.setattr(D, "verify_in_background", lambda root=None: started.append(root))
+    monkeypatch.setattr(V, "verify_in_background", lambda root=None: started.append(root))
     text = "1-2-0-2-0-2-0-1-0-0-0-0-20-20-S"  # 8 seeds on the board: South wins 28-20
     before = analyse_position(text, depth=3, tablebase_seeds=None)
     assert before.analysis.tablebase_seeds == 6 and before.exact is None

@@ -144,7 +144,8 @@ def ready_reach() -> int:
     TABLEBASE_SEEDS while a background process verifies it (started here, once). What the web
     page's engine and exact verdicts use, and the engine's default everywhere a player asks:
     ``load_tablebase(ready_reach())``. A damaged level is never used: the reach stops below it."""
-    from gamelab.oware.tablebase_disk import verified_reach, verify_in_background
+    from gamelab.oware.tablebase_disk import verified_reach
+    from gamelab.oware.tablebase_verify import verify_in_background
 
     reach = verified_reach()
     if reach is None:

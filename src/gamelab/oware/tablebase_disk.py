@@ -59,6 +59,7 @@ from gamelab.core.cache import cache_dir
 from gamelab.core.files import write_text_atomic
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.oware import _tablebase_kernels as K
+from gamelab.oware.tablebase_verify import STAMP, file_key, read_stamp, write_stamp
 
 VERSION = 1
 NAME = "oware-endgame"
@@ -201,53 +202,11 @@ def _verified_levels(folder: Path) -> tuple[list[LevelRecord], list[int]]:
     return good, []
 
 
-#: The record of a verification beside the database: later processes trust it (without reading
-#: 1.25 GB again) while the file is the one verified (the same size, modification and change
-#: times, inode) and the index lists the same levels and checksums.
-STAMP = "verified.json"
-
-
-def _file_key(folder: Path) -> dict[str, Any] | None:
-    """What identifies the verified bytes: the values file's size, inode, modification and
-    change times (any write changes the change time, which no program can set back) and the
-    SHA-256 of the index (its levels and their checksums); None without a database."""
-    path, index = folder / "values.i8", folder / "index.json"
-    try:
-        st = path.stat()
-        index_bytes = index.read_bytes()
-    except OSError:
-        return None
-    return {
-        "size": st.st_size,
-        "inode": st.st_ino,
-        "mtime_ns": st.st_mtime_ns,
-        "ctime_ns": st.st_ctime_ns,
-        "index_sha256": hashlib.sha256(index_bytes).hexdigest(),
-    }
-
-
-def _write_stamp(folder: Path, key: dict[str, Any], good: int, damaged: list[int]) -> None:
-    doc = {"version": VERSION, "file": key, "levels": good, "damaged": damaged}
-    with contextlib.suppress(OSError):  # a read-only cache: every process verifies again
-        write_text_atomic(folder / STAMP, json.dumps(doc, indent=1) + "\n")
-
-
-def _read_stamp(folder: Path, key: dict[str, Any]) -> tuple[int, list[int]] | None:
-    """(levels verified, the damaged level if any) from a stamp made for these bytes, or None."""
-    try:
-        doc = json.loads((folder / STAMP).read_text())
-        if doc["version"] != VERSION or doc["file"] != key:
-            return None
-        return int(doc["levels"]), [int(n) for n in doc["damaged"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
 def _levels_of(folder: Path, verify: bool) -> tuple[list[LevelRecord], list[int]] | None:
-    key = _file_key(folder)
+    key = file_key(folder)
     if key is None:
         return [], []
-    stamped = _read_stamp(folder, key)
+    stamped = read_stamp(folder, key)
     if stamped is not None:
         count, damaged = stamped
         levels = _read_index(folder)
@@ -255,8 +214,8 @@ def _levels_of(folder: Path, verify: bool) -> tuple[list[LevelRecord], list[int]
     if not verify:
         return None
     good, damaged = _verified_levels(folder)
-    if _file_key(folder) == key:  # nobody wrote meanwhile: what was read is what is stamped
-        _write_stamp(folder, key, len(good), damaged)
+    if file_key(folder) == key:  # nobody wrote meanwhile: what was read is what is stamped
+        write_stamp(folder, key, len(good), damaged)
     return good, damaged
 
 
@@ -307,58 +266,12 @@ def database_reach(root: Path | None = None) -> int:
     return len(database_levels(root)[0]) - 1
 
 
-#: this process's background verification (a subprocess) and the file state it started for
-_verifier: tuple[Any, str] | None = None
-
-
-def verify_in_background(root: Path | None = None) -> bool:
-    """Start verifying the database's checksums in a separate process (at most one per
-    process; a second process finds the lock taken and leaves) unless a stamp already covers
-    it; True while that check is under way. The caller goes on with what it has: the stamp it
-    writes is seen by :func:`verified_reach` in every process. A process, not a thread: solver
-    processes forked from a warm server must start no threads."""
-    import subprocess
-    import sys
-
-    global _verifier
-    state = _cache_key(database_dir(root))
-    if _verifier is not None and _verifier[0].poll() is None:
-        return True
-    if verified_reach(root) is not None:
-        return False
-    if _verifier is not None and _verifier[1] == state:
-        return False  # it ended without a stamp (a read-only cache): do not start it again
-    args = [sys.executable, "-m", "gamelab.oware.tablebase_disk", "--verify"]
-    if root is not None:
-        args.append(str(root))
-    process = subprocess.Popen(
-        args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    _verifier = (process, state)
-    return True
-
-
 def _stamp_as_built(folder: Path, good: list[LevelRecord]) -> None:
     # the builder wrote and synced these levels from the bytes it hashed (and checked the older
     # ones when it started): later processes need not read them again
-    key = _file_key(folder)
+    key = file_key(folder)
     if key is not None:
-        _write_stamp(folder, key, len(good), [])
-
-
-def _verify_once(root: Path | None) -> int:
-    """Verify and stamp the database unless another process is doing it (its lock taken)."""
-    folder = database_dir(root)
-    if not folder.exists():
-        return -1
-    with open(folder / "verify.lock", "a+") as f:
-        try:
-            fcntl.flock(f.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            return -1  # another process verifies it now
-        with contextlib.suppress(OSError):
-            os.nice(10)  # a background check yields to the answers being computed
-        return database_reach(root)
+        write_stamp(folder, key, len(good), [])
 
 
 def open_levels(
@@ -719,10 +632,3 @@ def build_database(
             )
         _stamp_as_built(folder, good)
     return database_summary(max_seeds, root)
-
-
-if __name__ == "__main__":  # the background check of `verify_in_background`
-    import sys
-
-    if sys.argv[1:2] == ["--verify"]:
-        _verify_once(Path(sys.argv[2]) if len(sys.argv) > 2 else None)
