@@ -186,7 +186,7 @@ def test_oware_1_review_as_strong_as_the_engine_in_pieces_never_blaming_its_choi
     """Issue 25, Owaré 1: the review searched 8 plies against a 14-ply engine and called the
     hint's move the costliest. Now: the engine's time (or at least its depth) per position, in
     pieces that add up to the whole review, and a move the engine recommended is no loss."""
-    from gamelab.oware.game_review import review_strength
+    from gamelab.oware.budget import review_strength
 
     assert (
         review_strength(parse_player("engine:time=0.5")).text

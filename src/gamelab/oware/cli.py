@@ -185,7 +185,7 @@ def review(
 ) -> None:
     """Every move of a game against the engine's best, as strong as the engine the player
     faced (the page's Review: the same document, in one piece)."""
-    from gamelab.oware.game_review import review_limits, review_piece
+    from gamelab.oware.budget import review_limits, review_piece
     from gamelab.oware.match import parse_player
 
     moves = list(move or [])
