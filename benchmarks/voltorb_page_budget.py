@@ -22,6 +22,8 @@ import time
 
 import numpy as np
 
+from gamelab.voltorb.rules import VoltorbSetting
+
 
 def _levels(text: str) -> list[int]:
     if "-" in text:
@@ -42,7 +44,7 @@ def positions(level: int, deals: int, seed: int, generator: str, path: bool):
     from gamelab.voltorb.strategies import minrisk_tile
 
     for i in range(deals):
-        board, _ = generate_board(generator, level, task_rng(seed * 100 + level, i))
+        board, _ = generate_board(VoltorbSetting(level, generator), task_rng(seed * 100 + level, i))
         rnd = Round(board)
         c = rnd.clues
         rows = _text(c.row_sums, c.row_voltorbs)
@@ -52,7 +54,11 @@ def positions(level: int, deals: int, seed: int, generator: str, path: bool):
             yield rows, cols, shown
             if not path:
                 break
-            rnd.flip(minrisk_tile(posterior_for(rnd.clues, generator, level, dict(rnd.revealed))))
+            rnd.flip(
+                minrisk_tile(
+                    posterior_for(rnd.clues, VoltorbSetting(level, generator), dict(rnd.revealed))
+                )
+            )
 
 
 def answer(rows, cols, shown, level, generator, rate, seconds) -> tuple[bool, float, float]:

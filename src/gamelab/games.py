@@ -17,15 +17,16 @@ from gamelab.core.state import GameInfo, register_game
 
 
 def _voltorb(level: int = 1, generator: str = "hgss", objective: str = "win") -> Any:
+    from gamelab.voltorb.rules import VoltorbSetting
     from gamelab.voltorb.state import VoltorbGame
 
-    return VoltorbGame(int(level), str(generator), str(objective))
+    return VoltorbGame(VoltorbSetting(int(level), str(generator)), str(objective))
 
 
 def _voltorb_oracle(game: Any) -> Any:
     from gamelab.voltorb.oracle import VoltorbOracle
 
-    return VoltorbOracle(game.generator, game.level)
+    return VoltorbOracle(game.setting)
 
 
 def _voltorb_bounds(game: Any) -> tuple[float, float, int]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gamelab.voltorb.rules import VoltorbSetting
 from gamelab.yatzy.rules import get_rules
 
 
@@ -129,8 +130,8 @@ def test_voltorb_cached_solver_equals_a_fresh_solve_of_each_state():
     from gamelab.voltorb.state import VoltorbGame
     from gamelab.voltorb.stepper import RoundStepper
 
-    game = VoltorbGame(3, "hgss", "win")
-    stepper, oracle = RoundStepper(game), VoltorbOracle("hgss", 3)
+    game = VoltorbGame(VoltorbSetting(3), "win")
+    stepper, oracle = RoundStepper(game), VoltorbOracle(VoltorbSetting(3))
     agent = np.random.default_rng(1)
     checked = 0
     for seed in (0, 1, 0):
@@ -138,7 +139,9 @@ def test_voltorb_cached_solver_equals_a_fresh_solve_of_each_state():
         while not stepper.done:
             state = stepper.state()
             revealed = dict(state.round.revealed)
-            fresh = OptimalSolver(posterior_for(state.round.clues, "hgss", 3, revealed), "win")
+            fresh = OptimalSolver(
+                posterior_for(state.round.clues, VoltorbSetting(3), revealed), "win"
+            )
             assert oracle.stepper_value(stepper) == pytest.approx(fresh.decide(revealed)[1])
             assert oracle.value(state) == oracle.stepper_value(stepper)
             hidden = np.flatnonzero(stepper.revealed < 0)

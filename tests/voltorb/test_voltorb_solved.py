@@ -8,7 +8,7 @@ from gamelab.voltorb import solved
 from gamelab.voltorb.assistant import playing_posterior, solve_position
 from gamelab.voltorb.expectimax import OptimalSolver
 from gamelab.voltorb.practice import new_practice, play_practice
-from gamelab.voltorb.rules import clues_from_text
+from gamelab.voltorb.rules import Position, VoltorbSetting, clues_from_text
 
 
 @pytest.fixture
@@ -20,24 +20,24 @@ def fresh(monkeypatch, tmp_path):
 
 
 def _deal(level=5, seed=7):
-    deal = new_practice(level, seed, "hgss")
+    deal = new_practice(VoltorbSetting(level), seed)
     return deal.rows, deal.cols, clues_from_text(deal.rows, deal.cols)
 
 
 def test_after_the_recommended_flip_the_next_decision_needs_no_search(fresh):
     level, seed = 5, 7
     rows, cols, clues = _deal(level, seed)
-    first = solve_position(rows, cols, [], level)
-    solver = solved.deal_solver(clues, level, "hgss")
+    first = solve_position(Position.parse(rows, cols, []), VoltorbSetting(level))
+    solver = solved.deal_solver(clues, VoltorbSetting(level))
     nodes = solver.nodes
     assert nodes > 0
     r, c = first.recommended
-    shown = play_practice(level, seed, [[r, c]]).revealed[0][2]
+    shown = play_practice(VoltorbSetting(level), seed, [[r, c]]).revealed[0][2]
     revealed = [f"{r},{c}={shown}"]
-    later = solve_position(rows, cols, revealed, level)
+    later = solve_position(Position.parse(rows, cols, revealed), VoltorbSetting(level))
     assert solver.nodes == nodes  # answered from what the first search solved
     # the same answer as a search of that position alone
-    post = playing_posterior(clues, {(r - 1) * 5 + c - 1: shown}, level, "hgss")
+    post = playing_posterior(clues, {(r - 1) * 5 + c - 1: shown}, VoltorbSetting(level))
     tile, p = OptimalSolver(post).decide(dict(post.revealed))
     assert later.win_probability == pytest.approx(p, abs=1e-12)
     assert later.recommended == [tile // 5 + 1, tile % 5 + 1]
@@ -47,10 +47,12 @@ def test_a_stored_deal_answers_in_another_process_without_a_search(fresh, monkey
     level = 5
     rows, cols, clues = _deal(level)
     monkeypatch.setattr(solved, "STORE_MIN_STATES", 1)
-    first = solve_position(rows, cols, [], level)
+    first = solve_position(Position.parse(rows, cols, []), VoltorbSetting(level))
     assert list((fresh / solved.TABLE).glob("*.npz"))
     solved.forget()  # as a new process would start
-    again = solve_position(rows, cols, [], level, state_limit=1)  # no room for a search
+    again = solve_position(
+        Position.parse(rows, cols, []), VoltorbSetting(level), state_limit=1
+    )  # no room for a search
     assert again.answer == "optimal" and again.win_probability == first.win_probability
     assert again.recommended == first.recommended
     # a stored table that does not match the deal's weights is not used
@@ -61,12 +63,14 @@ def test_a_stored_deal_answers_in_another_process_without_a_search(fresh, monkey
     arrays["check"] = arrays["check"] + 1.0
     save_arrays(path, arrays)
     solved.forget()
-    assert solve_position(rows, cols, [], level, state_limit=1).answer.startswith("fallback")
+    assert solve_position(
+        Position.parse(rows, cols, []), VoltorbSetting(level), state_limit=1
+    ).answer.startswith("fallback")
 
 
 def test_solved_states_carry_over_to_a_solver_of_the_same_deal(fresh):
     rows, cols, clues = _deal(4, 11)
-    post = playing_posterior(clues, {}, 4, "hgss")
+    post = playing_posterior(clues, {}, VoltorbSetting(4))
     one = OptimalSolver(post)
     tile, p = one.decide({})
     other = OptimalSolver(post, state_limit=1, keep_memo=True)

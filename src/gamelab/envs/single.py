@@ -372,10 +372,11 @@ class VoltorbFlipEnv(GameEnv):
     def __init__(
         self, level: int = 8, generator: str = "hgss", objective: str = "win", **kwargs: Any
     ) -> None:
+        from gamelab.voltorb.rules import VoltorbSetting
         from gamelab.voltorb.state import VoltorbGame
         from gamelab.voltorb.stepper import RoundStepper
 
-        game = VoltorbGame(level, generator, objective)
+        game = VoltorbGame(VoltorbSetting(level, generator), objective)  # the kwargs, parsed
         if objective != "win" and kwargs.get("regret", False):
             raise ValueError("regret is measured for objective 'win'; leave regret off")
         super().__init__(game, **kwargs)
@@ -395,7 +396,7 @@ class VoltorbFlipEnv(GameEnv):
     def make_oracle(self) -> Oracle:
         from gamelab.voltorb.oracle import VoltorbOracle
 
-        return VoltorbOracle(self.game.generator, self.game.level)
+        return VoltorbOracle(self.game.setting)
 
     OBSERVATIONS = ("default", "lines", "posterior")
 
@@ -422,7 +423,7 @@ class VoltorbFlipEnv(GameEnv):
         r = self.state.round
         key = r.clues.key()
         if self._root is None or self._root[0] != key:
-            self._root = (key, Posterior.from_clues(r.clues, self.game.generator, self.game.level))
+            self._root = (key, Posterior.from_clues(r.clues, self.game.setting))
         post = self._root[1]
         for tile, value in r.revealed.items():
             post = post.observe(tile, value)

@@ -6,8 +6,10 @@ search may visit in that time (:data:`STATES_PER_SECOND`), so a hard position st
 with a labelled answer, and the fallback that answers if the call still overruns its deadline
 (the shell kills it). Each answer says which it is in its ``answer`` field: ``"optimal"``, or
 ``"fallback: minrisk, because …"`` (a review: ``"fallback: labelled rows, because …"``).
-The ``check_*`` functions validate a request before a background job starts (ValueError with
-the message both shells show).
+Positions, rounds and settings arrive parsed (:class:`~gamelab.voltorb.rules.Position`,
+:class:`~gamelab.voltorb.rules.RoundRecord`, :class:`~gamelab.voltorb.rules.VoltorbSetting`,
+:class:`~gamelab.voltorb.assistant.Policy`): a shell's malformed input is refused when it parses
+it, before any job starts.
 """
 
 from __future__ import annotations
@@ -17,16 +19,16 @@ from functools import partial
 from typing import Any
 
 from gamelab.voltorb.assistant import (
-    POLICIES,
     BoardAnalysis,
+    Policy,
     advise_objective,
-    playing_posterior,
+    position_posterior,
     solve_position,
 )
 from gamelab.voltorb.expectimax import SearchLimitError
 from gamelab.voltorb.objectives import Objective, ObjectiveDecision
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
-from gamelab.voltorb.rules import check_generator, check_level, clues_from_text, parse_revealed
+from gamelab.voltorb.rules import Position, RoundRecord, VoltorbSetting
 
 #: The state limit of a budget of s seconds is s times this. Measured on the
 #: shared 2-core machine at load 4-5 over the 515 decisions of 10,000 states or more among
@@ -57,82 +59,34 @@ def state_budget(seconds: float) -> int:
     return max(1, int(STATES_PER_SECOND * seconds))
 
 
-def check_position(
-    rows: str, cols: str, revealed: list[str], level: int, generator: str, policy: str
-) -> None:
-    """ValueError (the shells' message) if the position's text or settings are malformed."""
-    clues_from_text(rows, cols)
-    parse_revealed(revealed)
-    _check_settings(level, generator)
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
-
-
-def check_review(rows: str, cols: str, flips: list[str], level: int, generator: str) -> None:
-    """ValueError if the clues, flips or settings of a review are malformed."""
-    clues_from_text(rows, cols)
-    if not flips:
-        raise ValueError("no flips to review: play at least one tile")
-    for item in flips:
-        if len(parse_revealed([item])) != 1:
-            raise ValueError(f"each flip is one 'row,col=value', got {item!r}")
-    _check_settings(level, generator)
-
-
-def check_practice_review(level: int, seed: int, flips: list, generator: str) -> None:
-    """ValueError if a practice review's settings or flips are malformed."""
-    _check_settings(level, generator)
-    if not flips:
-        raise ValueError("no flips to review: play at least one tile")
-    for tile in flips:
-        if len(tile) != 2 or not all(1 <= int(x) <= 5 for x in tile):
-            raise ValueError(f"each flip is [row, col] with both from 1 to 5, got {tile!r}")
-
-
-def _check_settings(level: int, generator: str) -> None:
-    check_level(level)
-    check_generator(generator)
-
-
-def solve_fallback(
-    rows: str, cols: str, revealed: list[str], level: int, generator: str, policy: str
-) -> BoardAnalysis:
-    """The answer when the exact search overran its deadline: `policy`'s flip without P(win)."""
-    out = solve_position(rows, cols, revealed, level, generator, policy=policy, optimal=False)
-    return replace(out, answer=f"fallback: {policy}, because the exact search {DEADLINE}")
+def solve_fallback(position: Position, setting: VoltorbSetting, policy: Policy) -> BoardAnalysis:
+    """The answer when the exact search overran its deadline: `policy`'s flip without P(win)
+    (`policy` is without its search: :meth:`Policy.without_search`)."""
+    out = solve_position(position, setting, policy)
+    return replace(out, answer=f"fallback: {policy.name}, because the exact search {DEADLINE}")
 
 
 def solve_plan(
-    rows: str,
-    cols: str,
-    revealed: list[str],
-    level: int,
-    generator: str,
-    policy: str,
-    seconds: float,
+    position: Position, setting: VoltorbSetting, policy: Policy, seconds: float
 ) -> BudgetPlan:
     """The assistant's answer within `seconds`: the optimal search capped in states; past the
     cap MinRisk (or the chosen policy) without P(win), labelled in ``answer`` and ``note``."""
-    args = (rows, cols, revealed, level, generator, policy, True, state_budget(seconds))
-    cheap = "minrisk" if policy == "optimal" else policy
+    args = (position, setting, policy, state_budget(seconds))
+    cheap = policy.without_search()
     return BudgetPlan(
         solve_position,
         args,
-        partial(solve_fallback, rows, cols, revealed, level, generator, cheap),
+        partial(solve_fallback, position, setting, cheap),
         "exact optimal search",
-        "MinRisk" if cheap == "minrisk" else f"{cheap} without P(win)",
+        "MinRisk" if cheap.name == "minrisk" else f"{cheap.name} without P(win)",
     )
 
 
-def exact_call(
-    rows: str, cols: str, revealed: list[str], level: int, generator: str, policy: str
-) -> tuple[Any, tuple]:
+def exact_call(position: Position, setting: VoltorbSetting, policy: Policy) -> tuple[Any, tuple]:
     """The exact search :func:`solve_plan` caps, without a cap: ``(fn, args)`` for a background
     job. What it solves is kept for the deal (:mod:`gamelab.voltorb.solved`), so once it is
-    done the rest of the round is answered exactly within the budget. ValueError first if the
-    position is malformed."""
-    check_position(rows, cols, revealed, level, generator, policy)
-    return solve_position, (rows, cols, revealed, level, generator, policy, True)
+    done the rest of the round is answered exactly within the budget."""
+    return solve_position, (position, setting, policy)
 
 
 REVIEW_FALLBACK = "the quick review (P(Voltorb) and MinRisk's flip; the exact one follows)"
@@ -142,68 +96,61 @@ def _quick(review: RoundReview) -> RoundReview:
     return replace(review, answer=f"fallback: labelled rows, because the exact review {DEADLINE}")
 
 
-def quick_review_position(
-    rows: str, cols: str, flips: list[str], level: int, generator: str
-) -> RoundReview:
+def quick_review_position(record: RoundRecord, setting: VoltorbSetting) -> RoundReview:
     """The quick review of a round entered by hand (every row labelled)."""
-    return _quick(review_position(rows, cols, flips, level, generator, exact=False))
+    return _quick(review_position(record, setting, exact=False))
 
 
 def quick_review_practice(
-    level: int, seed: int, flips: list, generator: str, quit: bool
+    setting: VoltorbSetting, seed: int, flips: tuple, quit: bool
 ) -> RoundReview:
     """The quick review of a practice round (every row labelled)."""
-    return _quick(review_practice(level, seed, flips, generator, quit, exact=False))
+    return _quick(review_practice(setting, seed, list(flips), quit, exact=False))
 
 
-def review_plan(
-    rows: str, cols: str, flips: list[str], level: int, generator: str, seconds: float
-) -> BudgetPlan:
+def review_plan(record: RoundRecord, setting: VoltorbSetting, seconds: float) -> BudgetPlan:
     """A review within `seconds`: exact rows as far as the state budget goes (from the last
     flip back), the others labelled; past the deadline the quick review."""
     return BudgetPlan(
         review_position,
-        (rows, cols, flips, level, generator, True, state_budget(seconds)),
-        partial(quick_review_position, rows, cols, flips, level, generator),
+        (record, setting, True, state_budget(seconds)),
+        partial(quick_review_position, record, setting),
         "exact review",
         REVIEW_FALLBACK,
     )
 
 
 def practice_review_plan(
-    level: int, seed: int, flips: list, generator: str, quit: bool, seconds: float
+    setting: VoltorbSetting, seed: int, flips: tuple, quit: bool, seconds: float
 ) -> BudgetPlan:
-    """:func:`review_plan` for a practice round."""
+    """:func:`review_plan` for a practice round (`flips` from
+    :func:`~gamelab.voltorb.practice.practice_flips`)."""
     return BudgetPlan(
         review_practice,
-        (level, seed, flips, generator, quit, True, state_budget(seconds)),
-        partial(quick_review_practice, level, seed, flips, generator, quit),
+        (setting, seed, list(flips), quit, True, state_budget(seconds)),
+        partial(quick_review_practice, setting, seed, flips, quit),
         "exact review",
         REVIEW_FALLBACK,
     )
 
 
 def objective_advice(
-    rows: str,
-    cols: str,
-    revealed: list[str],
-    level: int,
-    generator: str,
+    position: Position,
+    setting: VoltorbSetting,
     objective: Objective,
     state_limit: int | None,
 ) -> ObjectiveDecision:
     """:func:`gamelab.voltorb.assistant.advise_objective` capped at `state_limit` states; past
     it MinRisk's flip, labelled in ``answer`` and ``advice``."""
     try:
-        return advise_objective(rows, cols, revealed, level, generator, objective, state_limit)
+        return advise_objective(position, setting, objective, state_limit)
     except SearchLimitError:
         from gamelab.voltorb.strategies import minrisk_tile
 
-        clues = clues_from_text(rows, cols)
-        post = playing_posterior(clues, parse_revealed(revealed), level, generator)
+        post = position_posterior(position, setting)
         return ObjectiveDecision(
             objective.name,
-            objective.describe(level),
+            objective.describe(setting.level),
             minrisk_tile(post),
             0.0,
             int(state_limit or 0),
@@ -213,16 +160,10 @@ def objective_advice(
 
 
 def objective_plan(
-    rows: str,
-    cols: str,
-    revealed: list[str],
-    level: int,
-    generator: str,
-    objective: Objective,
-    seconds: float,
+    position: Position, setting: VoltorbSetting, objective: Objective, seconds: float
 ) -> BudgetPlan:
     """The advice for a round objective within `seconds` (as :func:`solve_plan`)."""
-    question = (rows, cols, revealed, level, generator, objective)
+    question = (position, setting, objective)
     return BudgetPlan(
         objective_advice,
         (*question, state_budget(seconds)),

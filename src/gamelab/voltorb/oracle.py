@@ -28,7 +28,7 @@ import numpy as np
 
 from gamelab.voltorb.expectimax import OptimalSolver, choice_value
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import TILES, Clues
+from gamelab.voltorb.rules import TILES, Clues, VoltorbSetting
 from gamelab.voltorb.state import QUIT, VoltorbState
 
 #: solvers (one per deal's clues) kept, most recently used first (few: the memo of a hard
@@ -39,15 +39,14 @@ SOLVERS = 4
 class VoltorbOracle:
     """P(win) of every flip of the round being played (objective "win")."""
 
-    def __init__(self, generator: str, level: int) -> None:
-        self.generator = generator
-        self.level = level
+    def __init__(self, setting: VoltorbSetting) -> None:
+        self.setting = setting
         self._solvers: OrderedDict[tuple, OptimalSolver] = OrderedDict()
 
     def _solver(self, key: tuple, clues: Clues) -> OptimalSolver:
         solver = self._solvers.get(key)
         if solver is None:
-            solver = OptimalSolver(posterior_for(clues, self.generator, self.level), "win")
+            solver = OptimalSolver(posterior_for(clues, self.setting), "win")
             self._solvers[key] = solver
             if len(self._solvers) > SOLVERS:
                 self._solvers.popitem(last=False)

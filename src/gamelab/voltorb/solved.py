@@ -29,7 +29,7 @@ import numpy as np
 
 from gamelab.core.cache import cache_path, load_arrays, save_arrays
 from gamelab.voltorb.expectimax import OptimalSolver
-from gamelab.voltorb.rules import Clues
+from gamelab.voltorb.rules import Clues, VoltorbSetting
 
 #: deals whose solver this process keeps (a level-8 deal's table is up to about 100 MB)
 KEPT_DEALS = 2
@@ -59,10 +59,10 @@ def _params(key: tuple) -> dict:
     return {"clues": clues, "level": level, "generator": generator}
 
 
-def _deal_key(clues: Clues, level: int, generator: str) -> tuple:
+def _deal_key(clues: Clues, setting: VoltorbSetting) -> tuple:
     parts = (clues.row_sums, clues.row_voltorbs, clues.col_sums, clues.col_voltorbs)
     text = " ".join(",".join(str(int(x)) for x in part) for part in parts)
-    return text, int(level), str(generator)
+    return text, setting.level, str(setting.generator)
 
 
 def _check(solver: OptimalSolver) -> np.ndarray:
@@ -70,15 +70,15 @@ def _check(solver: OptimalSolver) -> np.ndarray:
     return np.array([float(solver.boards.shape[0]), float(solver.weights.sum())])
 
 
-def deal_solver(clues: Clues, level: int, generator: str) -> OptimalSolver:
+def deal_solver(clues: Clues, setting: VoltorbSetting) -> OptimalSolver:
     """The deal's solver (kept: see the module doc), with the states stored on disk if any."""
-    key = _deal_key(clues, level, generator)
+    key = _deal_key(clues, setting)
     deal = _deals.get(key)
     if deal is None:
         from gamelab.voltorb.posterior import playing_posterior
 
-        solver = OptimalSolver(playing_posterior(clues, {}, level, generator), keep_memo=True)
-        stored = load_arrays(stored_path(clues, level, generator))
+        solver = OptimalSolver(playing_posterior(clues, {}, setting), keep_memo=True)
+        stored = load_arrays(stored_path(clues, setting))
         states = 0
         check = None if stored is None else stored.get("check")
         if stored is not None and check is not None and np.array_equal(check, _check(solver)):
@@ -94,14 +94,13 @@ def deal_solver(clues: Clues, level: int, generator: str) -> OptimalSolver:
 
 def decide(
     clues: Clues,
-    level: int,
-    generator: str,
+    setting: VoltorbSetting,
     revealed: dict[int, int],
     state_limit: int | None = None,
 ) -> tuple[int, float]:
     """(best tile, optimal P(win)) at `revealed`, from the deal's solver; a search that needs
     more than `state_limit` new states raises SearchLimitError (what it solved is kept)."""
-    solver = deal_solver(clues, level, generator)
+    solver = deal_solver(clues, setting)
     solver.state_limit = state_limit
     before = solver.nodes
     try:
@@ -138,9 +137,9 @@ def store(deal: _Deal) -> None:
     deal.stored_nodes = int(codes.size)
 
 
-def stored_path(clues: Clues, level: int, generator: str) -> Path:
+def stored_path(clues: Clues, setting: VoltorbSetting) -> Path:
     """Where the deal is stored once its searches were costly (the file may not exist)."""
-    return cache_path(TABLE, _params(_deal_key(clues, level, generator)), VERSION)
+    return cache_path(TABLE, _params(_deal_key(clues, setting)), VERSION)
 
 
 def forget() -> None:
