@@ -24,7 +24,7 @@ trace cannot decide (a pause still open when its run ended) are left out and cou
 a patience; the benchmark (benchmarks/lattice_fold.py) then measures the chosen one for real.
 
 Side by side at the full budget: ``benchmarks/lattice_fold.py --settings R,T_MIN,T_MAX,PHI,
-PATIENCE`` runs other settings on the benchmark's own seeds and budget, each run stored (an earlier run compared restarts on and off that way, docs/lattice.md).
+PATIENCE`` runs other settings on the benchmark's own seeds and budget, each run stored (an earlier run compared restarts on and off that way, docs/experiments/lattice.md).
 """
 
 from __future__ import annotations

@@ -42,3 +42,29 @@ def test_engine_option_book():
     assert not parse_player("engine:time=0.1").book
     with pytest.raises(ValueError, match="0 or 1"):
         parse_player("engine:book=yes")
+
+
+def test_the_page_answers_book_positions_from_the_book_and_says_so():
+    # issue 49: the hint and an engine with book=1 take the book's entry instead of a search
+    from gamelab.oware.game import START_TEXT, analyse_position, engine_reply, exact_scope
+    from gamelab.oware.rules import ABAPA, Position, Rules, parse_move
+    from gamelab.oware.tablebase import exact_reach
+
+    start = Position.initial()
+    first = book_move(start)
+    assert first is not None
+    reply = engine_reply(START_TEXT, ABAPA, [], parse_player("engine:depth=2,book=1"))
+    assert reply.book and reply.move == first and reply.analysis is not None
+    assert reply.analysis.depth == shipped_book()["depth"]
+    assert reply.analysis.score == shipped_book()["moves"][START_TEXT][1]
+    assert not engine_reply(START_TEXT, ABAPA, [], parse_player("engine:depth=2")).book
+    hint = analyse_position("start", ABAPA, None, [first], depth=2, book=True)
+    assert hint.book and hint.analysis.best_move_text == book_move(
+        start.play(parse_move(first, start, digits=False))
+    )
+    assert hint.evaluation.source.startswith("opening book")
+    searched = analyse_position("start", ABAPA, None, [first], depth=2)
+    assert not searched.book and searched.analysis.depth == 2
+    assert hint.exact_scope == reply.view.exact_scope == exact_scope(ABAPA)
+    assert exact_scope(ABAPA) == f"exact endgames from {exact_reach()} seeds down"
+    assert "no exact endgames" in exact_scope(Rules(grand_slam="forbidden"))

@@ -1,7 +1,9 @@
 """The small starts solved from the tables (`gamelab oware solve`)."""
 
 import json
+from pathlib import Path
 
+import platformdirs
 import pytest
 
 from gamelab.oware.solve import solve_start
@@ -35,3 +37,36 @@ def test_cli_solve_json(gamelab_cli):
     r = gamelab_cli("oware", "solve", "--seeds-per-house", "1", "--json")
     doc = json.loads(r.stdout)
     assert r.returncode == 0 and doc["value"] == 0 and doc["best_moves"] == ["F"]
+
+
+def _user_cache() -> Path:
+    # the tests' own cache (tests/conftest.py) holds no database: the one a user built lives
+    # in the per-user cache, where `gamelab oware tablebase --seeds 24` writes it
+    return Path(platformdirs.user_cache_dir("gamelab"))
+
+
+@pytest.mark.slow
+def test_two_seed_game_is_a_draw_kept_by_a_e_and_f(monkeypatch):
+    # our own figure (docs/oware.md, "Small starts solved": `gamelab oware solve
+    # --seeds-per-house 2 --json` on the 24-seed endgame database, 1.25 GB, 1.3 CPU-hours)
+    from gamelab.oware.tablebase_disk import database_reach
+
+    if database_reach(_user_cache()) < 24:
+        pytest.skip(
+            "the endgame database to 24 seeds is not built on this machine "
+            "(gamelab oware tablebase --seeds 24: 1.25 GB, about 1.3 CPU-hours)"
+        )
+    monkeypatch.setenv("GAMELAB_CACHE", str(_user_cache()))
+    r = solve_start(2)
+    assert (r.board_seeds, r.value, r.south, r.north) == (24, 0, 12, 12)
+    assert r.best_moves == ["A", "E", "F"] and r.verdict == "a draw, 12-12"
+    assert [(m.move, m.captured, m.value) for m in r.moves] == [
+        ("A", 0, 0),
+        ("B", 0, -3),
+        ("C", 0, -6),
+        ("D", 0, -2),
+        ("E", 3, 0),
+        ("F", 6, 0),
+    ]
+    assert len(r.principal_variation) == 124 and r.principal_variation[:4] == ["A", "a", "E", "a"]
+    assert r.line_end.startswith("South cannot move")

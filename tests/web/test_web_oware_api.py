@@ -182,6 +182,13 @@ def test_hint_and_review_are_the_cli_documents(api, gamelab_cli):
     for d in (doc, page):  # the search's speed is this run's, not part of the answer
         assert d["analysis"].pop("nps") > 0 and d["analysis"].pop("seconds") >= 0
     assert doc == page and doc["analysis"]["depth"] == 6
+    # the page's hint takes the opening book's move where it has one (issue 49): the same
+    book = {"position": START, "moves": moves[:2], "depth": 6, "book": True}
+    page = api.post("/api/oware/analyse", json=book).json()
+    cli = gamelab_cli(
+        "oware", "hint", "--move", "C", "--move", "f", "--depth", "6", "--book", "--json"
+    )
+    assert json.loads(cli.stdout) == page and page["book"] and page["analysis"]["nodes"] == 0
     review = api.post("/api/oware/review", json={"moves": moves, "depth": 3})
     assert review.status_code == 200, review.text
     cli = gamelab_cli("oware", "review", *args, "--depth", "3", "--json")

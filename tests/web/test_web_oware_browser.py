@@ -23,6 +23,13 @@ def _ready(page, opponent="engine:depth=2", animate=False):
     page.locator("#board .ow-house.playable").first.wait_for()
     if not animate:
         page.uncheck("#animate")
+    # an opponent the list does not offer (a plain engine: no book, so it searches) is added
+    # as a loaded record's opponent is
+    page.evaluate(
+        """(spec) => { const s = document.querySelector('#opponent');
+            if (![...s.options].some((o) => o.value === spec)) s.add(new Option(spec, spec)); }""",
+        opponent,
+    )
     page.select_option("#opponent", opponent)
     page.click("#new-game")
     wait_until(page, MY_TURN)
@@ -604,3 +611,36 @@ def test_oware_47_12_the_page_speaks_the_games_words(page):
         for word in ("auale", "evaluation units", "nodes", "alpha-beta", "principal variation",
                      "depth"):  # fmt: skip
             assert word not in shown, (tab, word)
+
+
+def test_oware_49_book_moves_are_labelled_and_the_exact_reach_is_the_servers(page):
+    """Issue 49: the page said nothing when a move came from the opening book, and its analysis
+    hard-coded "more than 12 seeds" whatever the endgame database on the server reaches."""
+    from gamelab.oware.book import book_move
+    from gamelab.oware.rules import Position
+    from gamelab.oware.tablebase import exact_reach
+
+    reach = f"exact endgames from {exact_reach()} seeds down"
+    first = book_move(Position.initial())
+    assert first is not None  # the shipped book has the start
+    _ready(page, "engine:time=0.5,book=1")
+    assert reach in page.locator("#exact-scope").inner_text().lower()
+    page.click("#hint")
+    wait_until(page, "document.querySelector('#hint-text').textContent.startsWith('Hint: ')")
+    assert "book move" in page.locator("#hint-text").inner_text()
+    assert page.locator("#board .ow-house.hinted").get_attribute("data-house") == first
+    # playing North: the engine's first move as South is its book move, and says so
+    page.select_option("#side", "North")
+    wait_until(page, f"document.querySelector('#board').dataset.moves.trim() !== '' && ({MY_TURN})")
+    assert _moves(page) == [first]
+    assert "book move" in page.locator("#engine-text").inner_text()
+    # the analysis names the server's reach for a position outside it
+    page.click("#tab-analysis")
+    page.fill("#an-position", "start")
+    page.fill("#an-time", "0.2")
+    page.click("#an-go")
+    cell = page.locator("#an-result td[data-key='exact']")
+    cell.wait_for()
+    assert reach in cell.inner_text() and "12 seeds" not in cell.inner_text().replace(
+        f"{exact_reach()} seeds", ""
+    )

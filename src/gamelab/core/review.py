@@ -25,6 +25,10 @@ own units; :func:`review_play` reviews any registered game through its state pro
 (0.25, 0.75)
 >>> totals([d, Decision.of(1.0, 1.0, 1.0)])
 (0.25, 0.75)
+>>> [d.luck for d in chain([(2.0, 2.0), (3.0, 2.5)], end=4.0)]  # after = the next before
+[1.0, 1.5]
+>>> costliest([0.0, 0.5, 0.25, 0.5], 2)
+[1, 3]
 """
 
 from __future__ import annotations
@@ -47,16 +51,43 @@ class Decision:
     luck: float  # after - chosen: what chance gave (negative: took)
 
     @classmethod
-    def of(cls, before: float, chosen: float, after: float) -> Decision:
-        """The decision with these values; a loss within rounding of 0 (or below) is 0."""
+    def of(
+        cls, before: float, chosen: float, after: float, *, tolerance: float = 1e-12
+    ) -> Decision:
+        """The decision with these values; a loss within `tolerance` of 0 (rounding, in the
+        game's unit) or below is 0."""
         loss = before - chosen
-        return cls(before, chosen, after, loss if loss > 1e-12 else 0.0, after - chosen)
+        return cls(before, chosen, after, loss if loss > tolerance else 0.0, after - chosen)
 
 
 def totals(decisions: Iterable[Decision]) -> tuple[float, float]:
     """(total loss, total luck) of the decisions."""
     rows = list(decisions)
     return sum(d.loss for d in rows), sum(d.luck for d in rows)
+
+
+def chain(
+    values: Sequence[tuple[float, float]], end: float | None, *, tolerance: float = 1e-12
+) -> list[Decision]:
+    """One player's decisions, in the order made, from their ``(before, chosen)`` values: in a
+    one-player game each decision's ``after`` is the next one's ``before``, the last one's the
+    result `end` (None while the game goes on: the last luck is then not known and counted 0,
+    its ``after`` being its ``chosen``)."""
+    out = []
+    for i, (before, chosen) in enumerate(values):
+        if i + 1 < len(values):
+            after = values[i + 1][0]
+        else:
+            after = chosen if end is None else end
+        out.append(Decision.of(before, chosen, after, tolerance=tolerance))
+    return out
+
+
+def costliest(losses: Sequence[float], n: int = 1) -> list[int]:
+    """The indices of the `n` largest losses above 0, costliest first (the earlier first among
+    equal losses): the decisions a review marks."""
+    ranked = sorted((i for i, loss in enumerate(losses) if loss > 0), key=lambda i: (-losses[i], i))
+    return ranked[:n]
 
 
 @dataclass(frozen=True)

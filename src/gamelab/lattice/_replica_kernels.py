@@ -31,10 +31,10 @@ a symmetric proposal and Metropolis acceptance gives detailed balance):
 
 Numbering a state's directions relative to its bonds keeps the proposal symmetric: in every
 conformation the slots map one to one onto the moves that the plain numbering (every residue,
-side and direction: ``2 n nd + 2 nd^2 + 2 nd`` slots, session 15's) could make legal, so each
+side and direction: ``2 n nd + 2 nd^2 + 2 nd`` slots, REMC_REVISION 1) could make legal, so each
 pair of conformations is joined by as many slots either way as before, out of a constant total;
 only slots that are never legal are gone (430 of 840 remain for a 100-mer in 2D, so a drawn
-slot is a legal move about twice as often). Session 16 (docs/lattice.md).
+slot is a legal move about twice as often; docs/experiments/lattice.md, "A faster kernel").
 
 Bond-rebridging moves (Deutsch, J. Chem. Phys. 106:8849, 1997; with pull moves in Wang-Landau
 sampling of HP chains by Wüst & Landau, J. Chem. Phys. 137:064903, 2012) have their own
@@ -325,7 +325,7 @@ def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias,
     (0 if rejected or illegal). pos/grid updated in place. With a non-empty `bias` (indexed by
     contacts; `now` the contacts before the move) the weight of a fold of c contacts is
     exp(beta c - bias[c]) (the flat-histogram penalty, see :func:`remc_kernel`). `old` is not
-    read (since session 16 a rejected move leaves `pos` untouched; kept for the callers)."""
+    read (since REMC_REVISION 3 a rejected move leaves `pos` untouched; kept for the callers)."""
     n = is_h.shape[0]
     lo, hi = _propose(pos, grid, n, nd, slot, mask, shift, new)
     if lo < 0:

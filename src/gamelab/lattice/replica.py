@@ -17,8 +17,9 @@ the task's generator: a run limited by steps (or stopped by the target) is a pur
 seed; one stopped by the clock depends on how far it got.
 
 Cost: one step is O(moved residues) (a pull usually moves a few); for the 100-mers about 6.5-7.5
-million steps per CPU second under load here and 10-11 million on a quiet core, two to three times
-The earlier rate of legal moves (benchmarks/lattice_kernel_speed.py, docs/lattice.md).
+million steps per CPU second under load here and 10-11 million on a quiet core, with two to three
+times the legal moves per CPU second of the first kernel (benchmarks/lattice_kernel_speed.py,
+docs/experiments/lattice.md).
 """
 
 from __future__ import annotations
@@ -137,27 +138,14 @@ class ReplicaSettings:
 
 
 #: Defaults per lattice: Thachuk et al.'s replica counts (2 in 2D, 5 in 3D) and phi = 500, with
-#: temperatures tuned here on S1-4 ... S1-8 and H48-1, H48-2 (a few seeds, 20-30 s each); the 2D
-#: ladder was then made colder (0.30-0.45 -> 0.25-0.40) after benchmarks/lattice_tune.py on
-#: S1-10: at 0.30-0.45 every seed stalled one contact short (47 of 48), at 0.25-0.40 one of two
-#: seeds reached 48 in 4.3 CPU s; more replicas or a wider ladder did not help (docs/lattice.md).
-#: No restarts by default (patience 0): restarts after 12M idle steps per replica were on trial
-#: earlier and, measured side by side on the same 10 seeds at 60 CPU s (an earlier run,
-#: benchmarks/lattice_fold.py --settings 2,0.25,0.4,500,12000000), gained nothing: S1-10 3/10
-#: with and without, S1-11 1/10 with vs 2/10 without, and lower final contacts on 5 of 10
-#: S1-11 seeds (higher on 1). ``patience`` stays available. An earlier run measured three more arms
-#: the same way (docs/lattice.md): 4 replicas over 0.25-0.55, restarts from the best fold kicked
-#: 50 steps (``kick``), 15 % end moves (``end_share``); none beat these defaults on S1-10/S1-11.
-#: An earlier run neither: the flat-histogram penalty (``flat``), 8 replicas over 0.25-0.65 exchanging
-#: every 100 steps, 20 % bond-rebridging moves (``rebridge``), fresh attempts every 30 M steps
-#: (``epoch``), the cold replica alone, and 4 replicas over 0.25-0.40 (docs/lattice.md).
-#: An earlier run: in 2D, 2 % of the steps are fragment regrowths (``regrow``) of up to 10 residues
-#: grown at half the replica's temperature (``regrow_bias`` 2): on the same 10 seeds at 60 CPU s
-#: S1-10 reached 48 on 8 (6 without; median 15.5 CPU s from 42.8) and S1-11 50 on 5 (3 without);
-#: population annealing did not help (docs/lattice.md). An earlier run: S1-11 reaches 50 on 10 of
-#: 30 seeds within 60 CPU s at these defaults; seven more arms (hotter or cooler hot replica,
-#: look-ahead regrowth, uneven CPU between the replicas, a colder top, more regrowth in the hot
-#: replica) did no better (docs/lattice.md).
+#: temperatures tuned on S1-4 ... S1-8 and H48-1, H48-2, and the 2D ladder made colder
+#: (0.30-0.45 -> 0.25-0.40) for S1-10, where every seed stalled at 47 of 48 with the warmer one.
+#: In 2D, 2 % of the steps are fragment regrowths of up to 10 residues grown at half the
+#: replica's temperature: on the same 10 seeds at 60 CPU s, S1-10 reached 48 on 8 (6 without)
+#: and S1-11 50 on 5 (3 without). Restarts, kicks, end moves, bond rebridging, the
+#: flat-histogram penalty, epochs, 1-8 replicas, other ladders and population annealing were
+#: measured the same way and did no better, so they stay options, off
+#: (docs/experiments/lattice.md).
 DEFAULT_SETTINGS = {
     "square": ReplicaSettings(
         replicas=2, t_min=0.25, t_max=0.4, phi=500, regrow=0.02, regrow_max=10, regrow_bias=2.0

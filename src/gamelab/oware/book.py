@@ -28,7 +28,9 @@ import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.core.results import ResultStore
-from gamelab.oware.rules import Position, move_letter
+from gamelab.oware.analysis import Analysis, describe_score
+from gamelab.oware.evaluation import SEED_UNIT
+from gamelab.oware.rules import Position, move_letter, parse_move
 
 #: What the shipped book was built with (the page and the engine read only these)
 BOOK_FILE = "book.json"
@@ -148,6 +150,34 @@ def shipped_book() -> dict[str, Any]:
         return {}
     doc = json.loads(path.read_text())
     return doc if doc.get("version") == BOOK_VERSION else {}
+
+
+def book_analysis(position: Position) -> Analysis | None:
+    """The book's entry for `position` as the engine's analysis (its move, its score at the
+    book's depth, a line of that one move), or None when the position is not in the book."""
+    entry = (
+        shipped_book().get("moves", {}).get(position.to_text()) if position.rules.is_abapa else None
+    )
+    if entry is None:
+        return None
+    move, score = str(entry[0]), int(entry[1])
+    offset = parse_move(move, position, digits=False)
+    unit = SEED_UNIT["auale"]
+    return Analysis(
+        position=position.to_text(),
+        to_move="South" if position.to_move == 0 else "North",
+        best_move=offset,
+        best_move_text=move,
+        score=score,
+        score_unit=f"auale evaluation units for the side to move, {unit} per seed",
+        score_text=describe_score(score, "auale"),
+        pv=[offset],
+        pv_text=[move],
+        depth=int(shipped_book().get("depth", 0)),
+        nodes=0,
+        nps=0.0,
+        seconds=0.0,
+    )
 
 
 def book_move(position: Position) -> str | None:

@@ -140,18 +140,27 @@ def hint(
     depth: FixedDepth = None,
     grand_slam: GrandSlam = "no-capture",
     cycle: Cycle = "own-row",
+    book: Annotated[
+        bool,
+        typer.Option(
+            "--book/--no-book",
+            help="The opening book's move where it has one, as the page's hint gives it.",
+        ),
+    ] = False,
     json_out: Json = False,
 ) -> None:
     """The page's hint and analysis: the engine's move, its line and the evaluation bar's
     verdict (exact inside the tablebase) for the position after the moves."""
     from gamelab.oware.game import analyse_position
 
-    res = analyse_position(position, _rules(grand_slam, cycle), time_limit, list(move or []), depth)
+    rules = _rules(grand_slam, cycle)
+    res = analyse_position(position, rules, time_limit, list(move or []), depth, book=book)
     if json_out:
         print_json(res)
         return
     a = res.analysis
-    console.print(f"play {a.best_move_text} (depth {a.depth}): {res.evaluation.text}")
+    source = "book move, searched to depth" if res.book else "depth"
+    console.print(f"play {a.best_move_text} ({source} {a.depth}): {res.evaluation.text}")
     console.print(f"line: {' '.join(a.pv_text)}", soft_wrap=True)
 
 

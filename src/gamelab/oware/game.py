@@ -37,6 +37,7 @@ import numpy as np
 
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters
+from gamelab.oware.book import book_analysis
 from gamelab.oware.evaluation import SEED_UNIT
 from gamelab.oware.match import (
     LIMITS,
@@ -173,6 +174,8 @@ class GameView:
     end_text: str | None = None
     #: who played South and North, as a loaded record names them ("human", "engine:time=0.5")
     players: list[str] | None = None
+    #: how far exact verdicts reach on this server, in words (:func:`exact_scope`)
+    exact_scope: str = ""
 
 
 def _end_text(stores: list[int], result: list[int], reason: str | None) -> str:
@@ -205,6 +208,7 @@ class EngineReply:
     evaluation: Evaluation | None
     view: GameView
     note: str | None = None
+    book: bool = False  # the move is the opening book's (the analysis is the book's entry)
 
 
 @dataclass(frozen=True)
@@ -233,6 +237,8 @@ class PositionAnalysis:
     stores: list[int]
     note: str | None = None
     ranking: list[MoveValue] | None = None
+    book: bool = False  # the best move is the opening book's (the analysis is its entry)
+    exact_scope: str = ""  # how far exact verdicts reach on this server (:func:`exact_scope`)
 
 
 def _exact_value(child: Position, mover: int, unit: int) -> tuple[int, str] | None:
@@ -315,6 +321,14 @@ def replay(start: str, rules: Rules, moves: list[str]) -> tuple[list[Position], 
 def _tablebase() -> Tablebase:
     # the endgame database where this machine has built it past the default table
     return load_tablebase(exact_reach())
+
+
+def exact_scope(rules: Rules) -> str:
+    """How far this server's exact verdicts reach under `rules`, in words: "exact endgames
+    from 24 seeds down" where the endgame database is built to 24 (``tablebase.exact_reach``)."""
+    if not rules.is_abapa:
+        return "no exact endgames under this rule variant (the tables are Abapa's)"
+    return f"exact endgames from {exact_reach()} seeds down"
 
 
 def exact_verdict(position: Position) -> Exact | None:
@@ -475,6 +489,7 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
         end_text=_end_text(end_stores or list(p.stores), list(p.result()), reason)
         if over
         else None,
+        exact_scope=exact_scope(start.rules),
     )
 
 
@@ -601,9 +616,10 @@ def engine_reply(
     p = positions[-1]
     if p.is_over():
         raise ValueError("the game is over; there is no move to reply")
-    analysis, evaluation = None, None
+    analysis, evaluation, book = None, None, None
     if isinstance(spec, EngineSpec):
-        analysis = _analyse(
+        book = book_analysis(p) if spec.book else None
+        analysis = book or _analyse(
             p,
             time_limit=spec.time,
             depth=spec.depth,
@@ -622,10 +638,16 @@ def engine_reply(
         evaluation = evaluation_of(
             analysis.score,
             p.to_move,
-            f"engine, depth {analysis.depth}",
+            _source(analysis, book is not None),
             None if positions[-1].is_over() else exact_verdict(positions[-1]),
         )
-    return EngineReply(str(spec), letter, analysis, evaluation, view)
+    return EngineReply(str(spec), letter, analysis, evaluation, view, book=book is not None)
+
+
+def _source(analysis: Analysis, book: bool) -> str:
+    if book:
+        return f"opening book, depth {analysis.depth}"
+    return f"engine, depth {analysis.depth}"
 
 
 def analyse_position(
@@ -637,12 +659,14 @@ def analyse_position(
     evaluation: str = "auale",
     tablebase_seeds: int = TABLEBASE_SEEDS,
     rank: bool = False,
+    book: bool = False,
 ) -> PositionAnalysis:
     """The engine's analysis of a position given in its text form (or of the game from it
     through `moves`, so the repetition history counts), within `time_limit` seconds or to
     `depth` plies (a depth wins when both are given), with the engine's `evaluation`
     (``auale`` or ``blog``) and endgame tablebase (seeds, -1 for none); `rank` adds every legal
-    move with its value (:func:`rank_moves`). The document of ``gamelab oware analyse --json``,
+    move with its value (:func:`rank_moves`); `book` answers a position of the opening book with
+    the book's entry instead of a search (the hint: the book searched deeper). The document of ``gamelab oware analyse --json``,
     ``oware hint --json`` and ``/api/oware/analyse``."""
     if evaluation not in SEED_UNIT:
         raise ValueError(f"evaluation must be one of {', '.join(SEED_UNIT)}, got {evaluation!r}")
@@ -662,7 +686,8 @@ def analyse_position(
         )
     positions, _ = replay(position, rules, list(moves or []))
     p = positions[-1]
-    a = _analyse(
+    entry = book_analysis(p) if book and not rank and evaluation == "auale" else None
+    a = entry or _analyse(
         p,
         time_limit=time_limit,
         depth=depth,
@@ -674,11 +699,13 @@ def analyse_position(
     ranking = rank_moves(p, a, game_engine(evaluation, tablebase_seeds), unit) if rank else None
     return PositionAnalysis(
         a,
-        evaluation_of(a.score, p.to_move, f"engine, depth {a.depth}", exact, unit),
+        evaluation_of(a.score, p.to_move, _source(a, entry is not None), exact, unit),
         exact,
         list(p.houses),
         list(p.stores),
         ranking=ranking,
+        book=entry is not None,
+        exact_scope=exact_scope(rules),
     )
 
 

@@ -9,6 +9,9 @@ never called a loss: the review then notes the deeper or other
 preference in `remark`. The three costliest moves are marked, and moves that let a won game go
 (or walk into a lost one) are counted apart from the seed losses. A long review runs in pieces
 (`first`, `count`, carrying the rows done so far as `previous`), so a page can show progress.
+Each move is a decision of :mod:`gamelab.core.review` in evaluation units for the mover (the
+best move's score, the played move's; no chance, so no luck): its loss, the totals and the
+costliest moves come from there.
 The game is given as in :mod:`gamelab.oware.game` (start, rule variant, moves).
 
 >>> r = review_game("start", Rules(), ["C", "a"], depth=2)
@@ -23,6 +26,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from gamelab.core import review
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import move_letter
 from gamelab.oware.game import (
@@ -271,6 +275,15 @@ def engine_sides(players: Sequence[str]) -> set[int]:
     return sides
 
 
+def side_totals(rows: Sequence[ReviewedMove], side: str) -> tuple[float, float]:
+    """(total loss, total luck) of `side`'s moves whose loss is counted in seeds (a move that
+    decides an open game is counted apart), in evaluation units (:func:`gamelab.core.review.totals`)."""
+    counted = [r for r in rows if r.side == side and r.loss_seeds is not None]
+    return review.totals(
+        review.Decision.of(r.score_after + r.loss, r.score_after, r.score_after) for r in counted
+    )
+
+
 def review_game(
     start: str,
     rules: Rules,
@@ -328,7 +341,8 @@ def review_game(
             scores[off] = _child_score(engine, p.play(off), d)[0]
         best = max(scores, key=lambda m: (scores[m], m == off))
         played = scores[off]
-        raw = scores[best] - played
+        # core.review's values in evaluation units for the mover: no chance, so no luck
+        raw = round(review.Decision.of(scores[best], played, played).loss)
         rec = recommended[ply].strip() if ply < len(recommended) else ""
         if p.to_move in by_engine:
             rec = moves[ply]  # the engine played it: its own choice
@@ -379,12 +393,9 @@ def review_game(
                 remark=remark,
             )
         )
-    ranked = sorted((r for r in rows if r.loss > 0), key=lambda r: (-r.loss, r.ply))[:3]
-    worst = sorted(r.ply for r in ranked)
+    worst = sorted(rows[i].ply for i in review.costliest([r.loss for r in rows], 3))
     rows = [dataclasses.replace(r, worst=r.ply in worst) for r in rows]
-    totals = {
-        s: sum(r.loss for r in rows if r.side == s and r.loss_seeds is not None) for s in SIDES
-    }
+    totals = {s: round(side_totals(rows, s)[0]) for s in SIDES}
     turning = {
         s: sum(1 for r in rows if r.side == s and r.loss_seeds is None and r.loss) for s in SIDES
     }

@@ -41,6 +41,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
+from gamelab.core import review
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, decision_tables
 from gamelab.yatzy.rules import (
@@ -61,6 +62,8 @@ OPPONENTS = ("none", "optimal", "win")
 #: about 1.3 s, each earlier turn about three times longer: docs/yatzy.md).
 WIN_PLAY_TURNS = 8
 MAX_SEED = 2**63 - 1
+#: a difference of expected scores below this (in points) is rounding, not a loss
+LOSS_TOLERANCE = 1e-9
 MOVE_HELP = (
     "a move is 'keep 1114' (the dice to keep; 'keep -' rerolls all five), 'hold 10110' "
     "(keep the dice of the slots marked 1) or 'box fours' (score the dice in that box)"
@@ -84,6 +87,9 @@ class Decision:
     best_expected_score: float
     loss: float
     points: int | None = None  # points scored (box choices; Yahtzee bonus included)
+    #: what the dice that followed gave beyond the choice's expectation (a review's figure,
+    #: :mod:`gamelab.core.review`; None elsewhere, and for the last decision of a game going on)
+    luck: float | None = None
 
 
 @dataclass(frozen=True)
@@ -328,9 +334,8 @@ def evaluate(
         text, label = name, rules.box_label(name)
         bonus = next(b for n, _p, b in rules.placements(dice, card) if n == name)
         points = int(chosen["points"]) + int(bonus)
-    loss = max(0.0, top["expected_score"] - chosen["expected_score"])
-    if loss < 1e-9:
-        loss = 0.0
+    value = float(chosen["expected_score"])
+    loss = review.Decision.of(float(top["expected_score"]), value, value, tolerance=LOSS_TOLERANCE)
     return Decision(
         player,
         card.filled_count + 1,
@@ -342,7 +347,7 @@ def evaluate(
         float(chosen["expected_score"]),
         best_label,
         float(top["expected_score"]),
-        loss,
+        loss.loss,
         points,
     )
 

@@ -2,12 +2,15 @@
 
 For each of your decisions the expected final score of your choice and of the best one under
 optimal play from then on (:func:`gamelab.yatzy.game.evaluate`); their difference is the loss,
-in the spirit of Verhoeff's proficiency test for Yahtzee. Your final score then splits exactly as
+in the spirit of Verhoeff's proficiency test for Yahtzee. These are the ``before`` and ``chosen``
+values of :mod:`gamelab.core.review` in expected points (a decision's ``after`` is the next
+one's ``before``, the last one's the final score): each decision's loss and luck, the totals and
+the costliest decision come from there. Your final score then splits exactly as
 
     final = E(start) - total loss + luck
 
 where E(start) is the optimal strategy's expected final score from the game's start card, so
-``luck`` is what the dice gave beyond expectation. The final score is also placed in the exact
+``luck`` (the first roll's, then each decision's) is what the dice gave beyond expectation. The final score is also placed in the exact
 final-score distribution of the optimal strategy from the same start (forward propagation:
 :func:`gamelab.yatzy.distribution.score_distribution` from the empty card, cached on disk, or
 :func:`gamelab.yatzy.winplay.final_score_law` from a later card): its percentile counts half
@@ -21,13 +24,14 @@ later card in milliseconds to seconds.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 import numpy as np
 
+from gamelab.core import review
 from gamelab.yatzy.card import Card
-from gamelab.yatzy.game import OPPONENTS, Decision, game_view, move_draws
+from gamelab.yatzy.game import LOSS_TOLERANCE, OPPONENTS, Decision, game_view, move_draws
 from gamelab.yatzy.rules import RuleSet
 from gamelab.yatzy.solver import state_index
 from gamelab.yatzy.tables import optimal_distribution, optimal_values
@@ -171,10 +175,18 @@ def review_game(
     start_expected = card.total + float(
         E[state_index(rules, card.mask, card.capped_upper, card.bonus_flag)]
     )
-    decisions = view.decisions
-    total = float(sum(d.loss for d in decisions))
-    worst = max(decisions, key=lambda d: d.loss) if decisions and total > 0 else None
     you_done = view.you.filled == view.you.boxes
+    final = view.you.total
+    # core.review's values in expected points: best option's, the choice's, the next decision's
+    values = [(d.best_expected_score, d.expected_score) for d in view.decisions]
+    judged = review.chain(values, final if you_done else None, tolerance=LOSS_TOLERANCE)
+    known = len(judged) if you_done else len(judged) - 1  # the last luck comes with the dice
+    decisions = [
+        replace(d, loss=j.loss, luck=j.luck if i < known else None)
+        for i, (d, j) in enumerate(zip(view.decisions, judged, strict=True))
+    ]
+    total, luck = review.totals(judged)
+    worst = next((decisions[i] for i in review.costliest([d.loss for d in decisions])), None)
     if not you_done:
         return Review(
             rules.name,
@@ -190,7 +202,6 @@ def review_game(
             takebacks=int(takebacks),
             takebacks_note=note_of_takebacks,
         )
-    final = view.you.total
     law = start_law(rules, start)
     below, equal = law.below(final), law.at(final)
     return Review(
@@ -203,7 +214,8 @@ def review_game(
         worst,
         start_expected,
         final_score=final,
-        luck=final - (start_expected - total),
+        # the first roll's luck (before any decision), then every decision's
+        luck=(values[0][0] - start_expected if values else 0.0) + luck,
         percentile=100.0 * (below + equal / 2),
         p_below=below,
         p_equal=equal,

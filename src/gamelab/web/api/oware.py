@@ -117,6 +117,9 @@ class AnalyseRequest(RulesRequest):
         default=TABLEBASE_SEEDS, description="endgame tablebase seeds (-1: none)"
     )
     rank: bool = Field(default=False, description="also every legal move with its value")
+    book: bool = Field(
+        default=False, description="the opening book's move where it has one (the hint)"
+    )
 
 
 class ReviewRequest(OpponentRequest):
@@ -212,13 +215,20 @@ async def analyse(body: AnalyseRequest, request: Request):
         body.eval,
         body.tablebase,
         body.rank,
+        body.book,
     )
     result = await budgeted(
         request,
         analyse_position,
         args,
         fallback=partial(
-            analyse_position, *args[:4], FALLBACK_DEPTH, body.eval, body.tablebase, body.rank
+            analyse_position,
+            *args[:4],
+            FALLBACK_DEPTH,
+            body.eval,
+            body.tablebase,
+            body.rank,
+            body.book,
         ),
         what="the analysis",
         fallback_name=f"a depth-{FALLBACK_DEPTH} search",

@@ -240,6 +240,8 @@ function drawExact() {
     showEval(share, `final score ${view.result[0]}-${view.result[1]}`, true);
   }
   el.hidden = !view.exact;
+  const scope = view.exact_scope || "";
+  $("exact-scope").textContent = view.exact ? "" : `${scope.charAt(0).toUpperCase()}${scope.slice(1)}.`;
   if (view.exact) {
     el.textContent = `${view.exact.text} (${view.exact.seeds} seeds left on the board).`;
     el.title = `exact under: ${view.exact.basis}`;
@@ -432,9 +434,11 @@ async function maybeReply() {
     lastAnalysis = { pv_text: res.analysis.pv_text, who: `${who} expected` };
     const a = res.analysis;
     const verdict = plainVerdict(res.evaluation);
-    sayWithDetails($("engine-text"), `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}${verdict ? `; ${verdict}` : ""}.`,
-      `searched ${a.depth} moves ahead (${Math.round(a.nps).toLocaleString("en")} positions a second); ` +
-      `its score: ${a.score_text}; its line: ${a.pv_text.join(" ")}`);
+    const said = `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}${res.book ? " (book move)" : ""}${verdict ? `; ${verdict}` : ""}.`;
+    sayWithDetails($("engine-text"), said, res.book
+      ? `from the opening book: searched ${a.depth} moves ahead when the book was made; its score: ${a.score_text}`
+      : `searched ${a.depth} moves ahead (${Math.round(a.nps).toLocaleString("en")} positions a second); ` +
+        `its score: ${a.score_text}; its line: ${a.pv_text.join(" ")}`);
   } else {
     sayWithDetails($("engine-text"), `${who[0].toUpperCase()}${who.slice(1)} played ${res.move}.`, null);
   }
@@ -506,15 +510,16 @@ $("takeback").addEventListener("click", async () => {
 $("hint").addEventListener("click", async () => {
   if (!view || view.over || browsing || phase !== "idle") return;
   const res = await api("/api/oware/analyse", {
-    position: game.start, moves: game.moves, grand_slam: game.grand_slam, cycle: game.cycle, time: Math.min(1, budget),
+    position: game.start, moves: game.moves, grand_slam: game.grand_slam, cycle: game.cycle, time: Math.min(1, budget), book: true,
   }, { errorAt: $("board") });
   if (!res) return;
   const a = res.analysis;
   hinted = a.best_move_text;
   recommended[game.moves.length] = a.best_move_text;
   lastAnalysis = { pv_text: a.pv_text, who: "the hint's line" };
-  sayWithDetails($("hint-text"), `Hint: play ${a.best_move_text} — ${plainVerdict(res.evaluation)}.` + (res.note ? ` (${res.note})` : ""),
-    `searched ${a.depth} moves ahead; score for you: ${a.score_text}; the line: ${a.pv_text.join(" ")}`);
+  sayWithDetails($("hint-text"), `Hint: play ${a.best_move_text}${res.book ? " (book move)" : ""} — ${plainVerdict(res.evaluation)}.` + (res.note ? ` (${res.note})` : ""),
+    res.book ? `from the opening book: searched ${a.depth} moves ahead when the book was made; score for you: ${a.score_text}`
+      : `searched ${a.depth} moves ahead; score for you: ${a.score_text}; the line: ${a.pv_text.join(" ")}`);
   showEval(res.evaluation.south, plainVerdict(res.evaluation), res.evaluation.exact);
   drawPv();
   drawView();
@@ -741,7 +746,7 @@ $("an-go").addEventListener("click", async () => {
   showNote($("an-note"), res.note);
   const rows = [["to move", a.to_move], ["best move", a.best_move_text],
     ["evaluation", res.exact ? "exact, see below" : res.evaluation.text],
-    ["exact", res.exact ? res.exact.text : "outside the endgame tablebase (more than 12 seeds on the board, or not Abapa)"],
+    ["exact", res.exact ? res.exact.text : `outside the endgame tablebase (${res.exact_scope})`],
     ["the expected line", a.pv_text.join(" ")]];
   const details = [["score", a.score_text], ["depth", a.depth], ["nodes", a.nodes.toLocaleString("en")],
     ["nodes/s", Math.round(a.nps).toLocaleString("en")], ["seconds", a.seconds]];
