@@ -50,6 +50,7 @@ from gamelab.envs.seeding import first_uniforms, fits, generator_after, np_rando
 
 ILLEGAL_ACTIONS = ("terminate", "raise")
 #: the pack level ``LatticeFold-v0`` plays when given no sequence and no level
+#: (``gamelab.lattice.state.DEFAULT_LEVEL``, the default of ``LatticeGame.of``)
 DEFAULT_LEVEL = 1
 
 
@@ -653,21 +654,7 @@ class LatticeFoldEnv(GameEnv):
     ) -> None:
         from gamelab.lattice.state import LatticeGame
 
-        if sequence is not None and level is not None:
-            raise ValueError("give either a sequence or a pack level, not both")
-        if sequence is None and level is None:
-            level = DEFAULT_LEVEL
-        if level is not None:
-            from gamelab.lattice.puzzle import load_pack
-
-            levels = load_pack().levels
-            if not isinstance(level, int) or not 1 <= level <= len(levels):
-                raise ValueError(
-                    f"level must be 1 to {len(levels)} (the default pack), got {level!r}"
-                )
-            sequence = levels[level - 1].sequence
-        assert sequence is not None
-        game = LatticeGame(sequence, lattice)
+        game = LatticeGame.of(sequence, level, lattice)  # the keywords, parsed once
         super().__init__(game, **kwargs)
         n = game.length
         parts: dict[str, spaces.Space] = {
