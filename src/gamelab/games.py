@@ -53,10 +53,9 @@ def _wordle_bounds(game: Any) -> tuple[float, float, int]:
 
 
 def _lattice(sequence: str = "HPHPPHHPHH", lattice: str = "square") -> Any:
-    from gamelab.lattice.rules import Lattice
     from gamelab.lattice.state import LatticeGame
 
-    return LatticeGame(str(sequence), Lattice(str(lattice)))
+    return LatticeGame.of(str(sequence), None, str(lattice))
 
 
 def _lattice_oracle(game: Any) -> Any:

@@ -61,7 +61,7 @@ class Lattice(StrEnum):
 
 def dimensions(lattice: Lattice) -> int:
     """2 for the square lattice, 3 for the cubic one."""
-    return lattice.dimensions
+    return 2 if lattice == Lattice.SQUARE else 3
 
 
 def parse_sequence(text: str, *, min_length: int = 1) -> str:
