@@ -1,9 +1,9 @@
-"""CPU seconds of each game page's warm-up (``GamePage.prefork_warm`` + ``warm`` + ``build``), each on an
+"""CPU seconds of each game page's warm-up (``PageWarmup.prefork`` + ``pool`` + ``build``), each on an
 empty numba cache and an empty gamelab cache (its tables: a fresh install) in a process of its
 own, as ``gamelab serve`` runs them; then the same again on the now warm caches.
-``GamePage.warm_seconds`` (which orders the server's warm-up) comes from here, and for a page
-with ``server_warm`` also ``GamePage.serve_seconds``: the CPU of its first part
-(``server_warm`` + ``build``, run first), after which its in-server calls are answered.
+``PageWarmup.seconds`` (which orders the server's warm-up) comes from here, and for a page
+with ``server`` also ``PageWarmup.serve_seconds``: the CPU of its first part
+(``server`` + ``build``, run first), after which its in-server calls are answered.
 
     python benchmarks/page_warm.py            # every page
     python benchmarks/page_warm.py --only voltorb,yatzy
@@ -62,10 +62,11 @@ def main() -> None:
     for page, _ in discover_games():
         if only and page.game not in only:
             continue
-        if page.server_warm:  # as the server runs it: its first part, then the pool's
-            specs = [*page.server_warm, *page.build, MARK, *page.prefork_warm, *page.warm]
+        w = page.warmup  # the game's declaration (its warmup.py's PAGE_WARMUP)
+        if w.server:  # as the server runs it: its first part, then the pool's
+            specs = [*w.server, *w.build, MARK, *w.prefork, *w.pool]
         else:
-            specs = [*page.prefork_warm, *page.warm, *page.build]
+            specs = [*w.prefork, *w.pool, *w.build]
         with tempfile.TemporaryDirectory(prefix="gamelab-page-warm-") as cache:
             env = {
                 **os.environ,
@@ -75,9 +76,9 @@ def main() -> None:
             cold, wall, served = _run(specs, env)
             warm, _, _ = _run(specs, env)
         print(
-            f"{page.game:10s} {cold:11.1f} {wall:12.1f} {warm:11.2f} {page.warm_seconds:8.1f}"
+            f"{page.game:10s} {cold:11.1f} {wall:12.1f} {warm:11.2f} {w.seconds:8.1f}"
             f" {'-' if served is None else f'{served:.1f}':>13s}"
-            f" {'-' if page.serve_seconds is None else f'{page.serve_seconds:.1f}':>8s}"
+            f" {'-' if w.serve_seconds is None else f'{w.serve_seconds:.1f}':>8s}"
         )
     load = os.getloadavg()
     print(f"load average at the end {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}")

@@ -64,10 +64,13 @@ def positions(level: int, deals: int, seed: int, generator: str, path: bool):
 def answer(rows, cols, shown, level, generator, rate, seconds) -> tuple[bool, float, float]:
     """(exact?, wall s, CPU s) of the page's plan for this position at `rate` states/s."""
     from gamelab.voltorb import budget
+    from gamelab.voltorb.assistant import Policy
+    from gamelab.voltorb.rules import Position
 
     # the same cap as a page whose STATES_PER_SECOND were `rate` (state_budget is rate x seconds)
     scaled = seconds * rate / budget.STATES_PER_SECOND
-    plan = budget.solve_plan(rows, cols, shown, level, generator, "optimal", scaled)
+    position, setting = Position.parse(rows, cols, shown), VoltorbSetting(level, generator)
+    plan = budget.solve_plan(position, setting, Policy("optimal"), scaled)
     w0, c0 = time.perf_counter(), time.process_time()
     out = plan.fn(*plan.args)
     return out.answer == "optimal", time.perf_counter() - w0, time.process_time() - c0

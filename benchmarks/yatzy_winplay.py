@@ -21,6 +21,7 @@ import time
 import numpy as np
 
 from gamelab.yatzy import winplay as wp
+from gamelab.yatzy import winplay_study as study
 from gamelab.yatzy._play_kernels import UNIFORMS_PER_TURN
 from gamelab.yatzy._turn_kernels import upper_subset
 from gamelab.yatzy._utility_kernels import (
@@ -67,14 +68,14 @@ def widget_speed(rules, L: int, n: int) -> None:
 
 
 def solve_costs(rules, turns: list[int], positions: int) -> None:
-    E = wp._expected_values(rules)
+    E = wp.expected_values(rules)
     print(f"win-play solves, {rules.name}, {positions} switch positions per K (seed 0):")
     print("   K   s/solve (mean)   s (max)   states   L (mean)   vectors MB   peak RSS MB")
     for K in turns:
         rng = np.random.default_rng(0)
         ua = rng.random((positions, rules.n_boxes, UNIFORMS_PER_TURN))
         ub = rng.random((positions, rules.n_boxes, UNIFORMS_PER_TURN))
-        sa, sb = wp.switch_states(rules, K, ua, ub)
+        sa, sb = study.switch_states(rules, K, ua, ub)
         secs, states, lens, mb = [], [], [], []
         for g in range(positions):
             law = wp.final_score_law(rules, sb[g], E)

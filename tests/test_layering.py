@@ -27,6 +27,7 @@ PACKAGE = SRC / "gamelab"
 SHELL_ROOTS = (
     "gamelab.cli",
     "gamelab.cli_common",
+    "gamelab.entry",  # the console script: a SIGTERM handler, then the command line
     "gamelab.report",
     "gamelab.warmup",
     "gamelab.web",

@@ -8,9 +8,12 @@ search of the whole game).
 
 ``tests/conftest.py`` imports this module, so :func:`register_game` below puts Nim beside the
 package's five games for the whole test run: the playout battery, the review, the kernel
-registry's test and OpenSpiel's registration (:func:`gamelab.envs.openspiel.register`, with
-OpenSpiel's own API checks in ``tests/envs/test_envs_openspiel.py``) find it like any other
-game; only that test's table of settings and shapes names it.
+registry's test, the environments (Gymnasium's ``gamelab/Nim-v0`` against a random or
+optimal opponent and a PettingZoo AEC environment, both built from the record and its view:
+``tests/envs/test_envs_registry.py``) and OpenSpiel's registration
+(:func:`gamelab.envs.openspiel.register`, with OpenSpiel's own API checks in
+``tests/envs/test_envs_openspiel.py``) find it like any other game; only those tests' tables of
+settings and shapes name it.
 """
 
 from __future__ import annotations
@@ -142,5 +145,6 @@ NIM = register_game(
         players=(2, 2),
         bounds=lambda game: (-1.0, 1.0, game.heap),
         view="toy_nim:NimView",
+        envs=("gamelab/Nim-v0",),
     )
 )

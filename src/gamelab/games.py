@@ -149,6 +149,8 @@ VOLTORB = _package_game(
     chance=True,
     compile_seconds=70.0,
     envs=("gamelab/VoltorbFlip-v0",),
+    gym_env="gamelab.envs.single:VoltorbFlipEnv",
+    vector_env="gamelab.envs.vector:VoltorbFlipVectorEnv",
     bounds=_voltorb_bounds,
 )
 
@@ -165,6 +167,7 @@ WORDLE = _package_game(
     chance=True,
     compile_seconds=30.0,
     envs=("gamelab/PokemonWordle-v0",),
+    gym_env="gamelab.envs.single:PokemonWordleEnv",
     bounds=_wordle_bounds,
 )
 
@@ -178,6 +181,7 @@ LATTICE = _package_game(
     _lattice_oracle,
     compile_seconds=31.0,
     envs=("gamelab/LatticeFold-v0",),
+    gym_env="gamelab.envs.single:LatticeFoldEnv",
     bounds=_lattice_bounds,
 )
 
@@ -192,6 +196,7 @@ OWARE = _package_game(
     zero_sum=True,
     players=(2, 2),
     compile_seconds=31.0,
+    aec_env="gamelab.envs.multi:OwareEnv",
     bounds=_oware_bounds,
 )
 
@@ -208,6 +213,9 @@ YATZY = _package_game(
     players=(1, 2),
     compile_seconds=45.0,
     envs=("gamelab/YatzySolitaire-v0",),
+    gym_env="gamelab.envs.single:YatzySolitaireEnv",
+    vector_env="gamelab.envs.vector:YatzySolitaireVectorEnv",
+    aec_env="gamelab.envs.multi:YatzyDuelEnv",
     bounds=_yatzy_bounds,
 )
 

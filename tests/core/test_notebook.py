@@ -18,5 +18,12 @@ def test_the_example_notebook_runs_and_draws_every_game():
     nbclient.NotebookClient(notebook, timeout=600, kernel_name="python3").execute()
     outputs = [o for cell in notebook.cells if cell.cell_type == "code" for o in cell.outputs]
     assert not [o for o in outputs if o.output_type == "error"]
-    pictures = [o for o in outputs if {"image/svg+xml", "text/html"} & set(o.get("data", {}))]
-    assert len(pictures) >= 5  # a board, a history, a fold, a board and a card
+    svg = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
+    html = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
+    # the states (a board, a history, a fold, a board, a card) and the main results
+    assert len(svg) + len(html) >= 12
+    assert any("ゴルダック" in s and "67 candidates left" in s for s in svg)  # the advice
+    assert any("9 contacts, optimal (proven)" in s for s in svg)  # the fold
+    assert any("best move" in s for s in svg)  # the Owaré analysis
+    assert any("expected final score" in h and "1111" in h for h in html)  # the coach
+    assert any("PokemonWordle gen1" in h for h in html)  # the leaderboard

@@ -9,8 +9,10 @@ import pytest
 
 gymnasium = pytest.importorskip("gymnasium")
 
-import gamelab.envs  # noqa: E402, F401  (registers the environments)
+import gamelab.envs  # noqa: E402  (registers the environments)
 from gamelab.core.oracle import compounded_percent, kept_share  # noqa: E402
+
+gamelab.envs.register()  # again: the toy game (tests/toy_nim.py) registered after the import
 
 # the case: Voltorb level 3, where 15 of 40 random episodes left 0-100 before
 SETTINGS = {
@@ -18,6 +20,7 @@ SETTINGS = {
     "gamelab/YatzySolitaire-v0": {"rules": "yatzy"},
     "gamelab/PokemonWordle-v0": {"names": "gen1"},
     "gamelab/LatticeFold-v0": {"sequence": "HPHPPHHPHPPH"},
+    "gamelab/Nim-v0": {"heap": 9},  # the generic environment of a registered toy, two players
 }
 
 
@@ -46,6 +49,9 @@ def test_forty_random_episodes_score_inside_0_100(env_id):
             action = rng.integers(env.action_space.n) if anything else rng.choice(legal)
             obs, _, done, _, info = env.step(int(action))
         summary = info["summary"]
+        # core.review's words: the return is the optimum less the loss plus the luck
+        expected = summary["optimal"] - summary["loss"] + summary["luck"]
+        assert summary["episode_return"] == pytest.approx(expected, abs=1e-9)
         scores.append(summary["percent_of_optimal"])
         estimates.append(summary["return_percent_estimate"])
     assert all(0.0 <= s <= 100.0 for s in scores)

@@ -158,3 +158,10 @@ def test_fold_says_proven_by_the_certificate():
     assert to_plain(r)["certificate"]["upper"] == 8
     r = fold(seq, "square", seconds=None, max_steps=200_000, exhaustive=False, certify=False)
     assert (r.status, r.upper_bound, r.certificate) == ("found", 10, None)
+
+
+def test_an_enumerated_chain_is_optimal_whatever_its_bounds_say():
+    # the paper's level: 9 contacts by enumeration, while the best upper bound is 10
+    r = fold("HPHHHHHHPHHPHHPH", "square")
+    assert (r.status, r.score, r.upper_bound) == ("proven (exhaustive)", 9, 10)
+    assert (r.gap, r.verdict) == (0, "optimal (proven)")

@@ -252,6 +252,6 @@ def test_47_14_serves_warm_up_enumerates_every_playable_length(monkeypatch):
 
     asked = []
     monkeypatch.setattr(puzzle, "contact_sets", lambda length, lattice: asked.append(length))
-    assert "gamelab.lattice.puzzle:build_page_tables" in PAGE.build
+    assert "gamelab.lattice.puzzle:build_page_tables" in PAGE.warmup.build
     puzzle.build_page_tables()
     assert asked == list(range(puzzle.PLAY_LENGTHS[0], puzzle.PLAY_LENGTHS[1] + 1))

@@ -7,7 +7,6 @@ from gamelab.core.serialise import to_plain
 from gamelab.oware.analysis import move_letter
 from gamelab.oware.game import (
     START_TEXT,
-    UNIT,
     analyse_position,
     engine_reply,
     exact_verdict,
@@ -22,6 +21,7 @@ from gamelab.oware.match import parse_player
 from gamelab.oware.play import parse_record
 from gamelab.oware.rules import Position, Rules
 from gamelab.oware.tablebase import exhaustive_board_value, load_tablebase
+from gamelab.oware.verdicts import UNIT
 
 ABAPA = (Rules(),)  # the rule variant, as the library functions take it
 

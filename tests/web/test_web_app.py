@@ -261,6 +261,7 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
     from fastapi import APIRouter, Request
     from fastapi.testclient import TestClient
 
+    from gamelab.core.warm import PageWarmup
     from gamelab.web import app as app_module
     from gamelab.web.common import GamePage, Settings, pool_of
 
@@ -271,7 +272,9 @@ def test_each_game_serves_exactly_as_soon_as_its_own_warm_up_is_done(monkeypatch
         async def ping(request: Request) -> dict:
             return {"pid": await pool_of(request).run(os.getpid, (), timeout=60, cache=False)}
 
-        page = GamePage(name, name.title(), "", warm=(warm,), build=("os:getcwd",))
+        page = GamePage(
+            name, name.title(), "", warmup=PageWarmup(pool=(warm,), build=("os:getcwd",))
+        )
         return page, router
 
     pages = [game("alpha", "os:getpid"), game("beta", "os:getppid")]
@@ -320,6 +323,7 @@ def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkey
     from fastapi import APIRouter, Depends, Request
     from fastapi.testclient import TestClient
 
+    from gamelab.core.warm import PageWarmup
     from gamelab.web import app as app_module
     from gamelab.web.common import GamePage, Settings, pool_of, require_warm
 
@@ -337,10 +341,9 @@ def test_a_games_calls_in_the_server_are_answered_before_its_pool_is_warm(monkey
         "alpha",
         "Alpha",
         "",
-        warm=("os:getpid",),
-        build=("os:getcwd",),
-        server_warm=("os:times",),
-        warm_rest="its bot",
+        warmup=PageWarmup(
+            pool=("os:getpid",), build=("os:getcwd",), server=("os:times",), rest="its bot"
+        ),
     )
     server_part, pool_part = threading.Event(), threading.Event()
     asked: list[list[str]] = []

@@ -412,8 +412,9 @@ def test_lattice_3d_view_turns_the_shipped_folds(page, browser, live_server):
     assert page.locator("#fold3d line.bond").count() == 47
     assert page.locator("#fold3d circle.res-h").count() == first.sequence.count("H") == 24
     info = page.locator("#fold3d-info").inner_text()
-    assert f"H48-1: {first.contacts} HH contacts" in info
-    assert "proven optimal by H-core threading" in info  # H48-1 = 32 (docs/lattice.md)
+    assert f"H48-1: {first.contacts} contacts" in info and "no fold can have more" in info
+    # H48-1 = 32, proven by H-core threading (docs/lattice.md), said under "details"
+    assert "H-core threading" in page.locator("#fold3d-how").text_content()
     yaw, pitch = _check_view(page, first)
     board.focus()
     page.keyboard.press("ArrowRight")
@@ -436,7 +437,7 @@ def test_lattice_3d_view_turns_the_shipped_folds(page, browser, live_server):
     four = shipped["H48-4"]
     _check_view(page, four)
     info = page.locator("#fold3d-info").inner_text()
-    assert f"{four.contacts} HH contacts" in info and f"up to {four.upper_bound}" in info
+    assert f"{four.contacts} contacts" in info and f"up to {four.upper_bound}" in info
     page.goto("/lattice")  # the page's first view, for the screenshot
     expect(board).to_have_attribute("data-name", "H48-1", timeout=30_000)
     save_screenshot(page, "lattice-3d.png")

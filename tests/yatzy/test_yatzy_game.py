@@ -7,7 +7,8 @@ import pytest
 from gamelab.core.serialise import to_plain
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, coach
-from gamelab.yatzy.game import game_view, held_slots, turn_faces
+from gamelab.yatzy.game import game_view
+from gamelab.yatzy.player import held_slots, turn_faces
 from gamelab.yatzy.review import review_game
 from gamelab.yatzy.rules import RULES, get_rules, parse_dice
 from gamelab.yatzy.tables import optimal_values, tables_status
@@ -222,7 +223,7 @@ def test_25_7_tables_are_built_in_the_background_and_say_how_far(monkeypatch):
         return real(rules)
 
     monkeypatch.setattr(tables, "solve", slow)
-    monkeypatch.setattr(tables, "_values", {})
+    monkeypatch.setattr(tables, "VALUES", type(tables.VALUES)())  # nothing loaded yet
     monkeypatch.setattr(tables, "is_solved", lambda rules: False)
     yahtzee = RULES["yahtzee"]
     first = tables.start_preparing(yahtzee)

@@ -6,6 +6,7 @@ import pytest
 from gamelab.core.parallel import Backend
 from gamelab.core.serialise import to_plain
 from gamelab.yatzy import winplay as wp
+from gamelab.yatzy import winplay_study as study
 from gamelab.yatzy._distribution_kernels import turn_outcomes
 from gamelab.yatzy._play_kernels import UNIFORMS_PER_TURN
 from gamelab.yatzy._turn_kernels import RI_OUT_B, RI_OUT_J, RI_OUT_S, W_ACC, W_ROLL_I, split_state
@@ -132,18 +133,20 @@ def test_utility_pair_widget_matches_twin(rules):
 
 
 def test_study_records_and_pairing():
-    res = wp.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3, backend=Backend(workers=1))
+    res = study.winplay_study(
+        MINI, turns_left=3, games=6, seed=3, chunk=3, backend=Backend(workers=1)
+    )
     assert res.games == 6
     assert res.single_minus_expectation.value >= -1e-12
     for key in ("expectation_exact", "single_exact", "retarget_simulated"):
         assert 0.0 <= getattr(res, key).value <= 1.0
     # one A turn left, A first: re-targeting sees nothing new, so it plays the single solve
-    res1 = wp.winplay_study(
+    res1 = study.winplay_study(
         MINI, turns_left=1, games=4, seed=1, chunk=4, backend=Backend(workers=1)
     )
     assert res1.retarget_minus_single.value == 0.0
     # exact-only: the same switch positions and exact values, no simulations
-    ex = wp.winplay_study(
+    ex = study.winplay_study(
         MINI, turns_left=3, games=6, seed=3, chunk=3, backend=Backend(workers=1), simulate=False
     )
     assert ex.single_exact == res.single_exact and ex.retarget_simulated is None
@@ -155,27 +158,27 @@ def test_b_ignores_a():
     ua = rng.random((8, MINI.n_boxes, UNIFORMS_PER_TURN))
     ub = rng.random((8, MINI.n_boxes, UNIFORMS_PER_TURN))
     E = solve(MINI).E
-    sa, sb = wp.switch_states(MINI, 2, ua, ub)
+    sa, sb = study.switch_states(MINI, 2, ua, ub)
     for g in range(8):
         law = wp.final_score_law(MINI, sb[g], E)
         single = wp.solve_win(MINI, sa[g], law)
-        r1 = wp.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "single", True, single, E)
-        r2 = wp.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "retarget", True, single, E)
+        r1 = study.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "single", True, single, E)
+        r2 = study.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "retarget", True, single, E)
         assert r1["b"] == r2["b"]  # B ignores A
-        r3 = wp.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "expectation", True, single, E)
+        r3 = study.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "expectation", True, single, E)
         assert r3["b"] == r1["b"]
 
 
 def test_bad_input():
     with pytest.raises(ValueError, match="turns_left"):
-        wp.winplay_study(MINI, turns_left=0, games=4)
+        study.winplay_study(MINI, turns_left=0, games=4)
     with pytest.raises(ValueError, match="bonus flag"):
         wp.reachable_states(MINI_FORCED, 0, 0, 1)
     with pytest.raises(ValueError, match="policy"):
-        wp.play_endgame(MINI, (0, 0, 0, 0), (0, 0, 0, 0), None, None, "bold", True)
+        study.play_endgame(MINI, (0, 0, 0, 0), (0, 0, 0, 0), None, None, "bold", True)
 
 
 def test_win_from_start_mini():
-    res = wp.win_from_start(MINI, use_cache=False)
+    res = study.win_from_start(MINI, use_cache=False)
     assert res.expectation == pytest.approx(0.5, abs=1e-12)  # symmetric players
     assert res.single > 0.5

@@ -33,6 +33,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.core.limits import check_memory
+from gamelab.core.serialise import attributes
 
 BatchFitness = Callable[[list[str]], Sequence[float] | np.ndarray]
 BatchEvaluation = Callable[[list[str]], tuple[Sequence[float], np.ndarray]]
@@ -113,15 +114,8 @@ class GenerationStats:
         return self.as_dict()
 
     def as_dict(self) -> dict[str, Any]:
-        return {
-            "generation": self.generation,
-            "max": self.max,
-            "mean": self.mean,
-            "median": self.median,
-            "at_max": self.at_max,
-            "evaluations": self.evaluations,
-            "seconds": self.seconds,
-        }
+        names = ("generation", "max", "mean", "median", "at_max", "evaluations", "seconds")
+        return attributes(self, *names)
 
 
 @dataclass

@@ -113,6 +113,9 @@ class EpisodeSummary:
     percent_of_optimal: float | None  # compounded_percent of the kept shares, in [0, 100]
     return_percent_estimate: float | None  # return_share_percent: unbounded per episode
     illegal_action: bool = False
+    # what chance (and an opponent) gave the decisions in all (core.review's luck): the return
+    # is ``optimal - loss + luck``
+    luck: float | None = None
 
     @classmethod
     def of(
@@ -137,4 +140,37 @@ class EpisodeSummary:
             compounded_percent(shares),
             return_share_percent(optimal, loss, floor),
             illegal_action,
+        )
+
+    @classmethod
+    def of_decisions(
+        cls,
+        episode_return: float,
+        optimal: float | None,
+        befores: list[float],
+        chosen: list[float],
+        shares: list[float],
+        floor: float,
+        illegal_action: bool = False,
+    ) -> EpisodeSummary:
+        """The summary of an episode of one player's decisions, each given by its two values
+        (:class:`gamelab.core.review.Decision`: ``before``, optimal play from its position, and
+        ``chosen``, the action taken then optimal play), in order; each one's ``after`` is the
+        next one's ``before`` and the last one's the return (:func:`gamelab.core.review.chain`),
+        so the loss and the luck are :func:`gamelab.core.review.totals` of them."""
+        from gamelab.core.review import chain, totals
+
+        if optimal is None:
+            return cls(episode_return, None, None, len(befores), None, None, illegal_action)
+        decisions = chain(list(zip(befores, chosen, strict=True)), episode_return)
+        loss, luck = totals(decisions)
+        return cls(
+            episode_return,
+            optimal,
+            loss,
+            len(decisions),
+            compounded_percent(shares),
+            return_share_percent(optimal, loss, floor),
+            illegal_action,
+            luck,
         )

@@ -35,8 +35,11 @@ def rect(
     )
 
 
-def circle(x: float, y: float, r: float, fill: str, stroke: str = "#222") -> str:
-    return f"<circle cx='{x:g}' cy='{y:g}' r='{r:g}' fill='{fill}' stroke='{stroke}'/>"
+def circle(x: float, y: float, r: float, fill: str, stroke: str = "#222", width: float = 1) -> str:
+    return (
+        f"<circle cx='{x:g}' cy='{y:g}' r='{r:g}' fill='{fill}' stroke='{stroke}' "
+        f"stroke-width='{width:g}'/>"
+    )
 
 
 def line(x1: float, y1: float, x2: float, y2: float, stroke: str = "#222", dash: str = "") -> str:
@@ -52,6 +55,20 @@ def text(x: float, y: float, words: object, size: float = 14, fill: str = "#111"
         f"<text x='{x:g}' y='{y:g}' font-size='{size:g}' text-anchor='middle' "
         f"fill='{fill}'>{html.escape(str(words))}</text>"
     )
+
+
+def text_left(x: float, y: float, words: object, size: float = 13, fill: str = "#111") -> str:
+    """Text starting at x (a line of a caption or a list)."""
+    return (
+        f"<text x='{x:g}' y='{y:g}' font-size='{size:g}' fill='{fill}'>"
+        f"{html.escape(str(words))}</text>"
+    )
+
+
+def text_width(words: str, size: float = 13) -> float:
+    """About how wide `words` is drawn at `size` (a wide character, kana or kanji, counts as a
+    full em, any other as about half of one), to size a picture around its captions."""
+    return sum(size if ord(c) > 0x2E7F else 0.58 * size for c in words)
 
 
 def mix(low: str, high: str, t: float) -> str:

@@ -37,7 +37,7 @@ from typing import Any
 
 import numpy as np
 
-__all__ = ["to_plain", "to_json"]
+__all__ = ["attributes", "to_plain", "to_json"]
 
 
 def to_plain(obj: Any) -> Any:
@@ -72,6 +72,17 @@ def to_plain(obj: Any) -> Any:
     if isinstance(obj, PurePath):
         return str(obj)
     raise TypeError(f"not JSON serialisable: {type(obj).__name__}")
+
+
+def attributes(obj: Any, *names: str) -> dict[str, Any]:
+    """The named attributes of `obj` (fields or properties), in that order: the start of a
+    ``__json__`` whose document keeps some fields and adds derived values.
+
+    >>> from types import SimpleNamespace
+    >>> attributes(SimpleNamespace(a=1, b=2), "b", "a")
+    {'b': 2, 'a': 1}
+    """
+    return {name: getattr(obj, name) for name in names}
 
 
 def to_json(obj: Any, indent: int | None = None) -> str:

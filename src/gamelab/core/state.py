@@ -171,7 +171,14 @@ class GameInfo:
     page: str = ""  # the web module with PAGE and router
     warmup: str = ""  # reaches every kernel ("module:function")
     report: str = ""  # the report section's module (TITLE, build)
-    envs: tuple[str, ...] = ()  # Gymnasium ids of its environments
+    # The environments (gamelab.envs builds them from these): Gymnasium ids, their class
+    # ("module:Class"; empty: the generic one over the state protocol, observed through `view`),
+    # a native vector class (make_vec's "vector_entry_point"), and for a game of two players
+    # its PettingZoo class (empty: the generic one, again through `view`)
+    envs: tuple[str, ...] = ()
+    gym_env: str = ""
+    vector_env: str = ""
+    aec_env: str = ""
     # OpenSpiel's facts of a game (gamelab.envs.openspiel registers every game that has them):
     # (lowest return, highest return, longest game in actions) of a game value
     bounds: Callable[[Any], tuple[float, float, int]] | None = None

@@ -29,6 +29,8 @@ from typing import Any, Literal
 
 import numpy as np
 
+from gamelab.core.serialise import attributes
+
 
 @dataclass(frozen=True)
 class Estimate:
@@ -91,12 +93,7 @@ class Elo:
 
     def __json__(self) -> dict[str, Any]:
         return {
-            "value": self.value,
-            "lo": self.lo,
-            "hi": self.hi,
-            "n": self.n,
-            "sweep": self.sweep,
-            "confidence": self.confidence,
+            **attributes(self, "value", "lo", "hi", "n", "sweep", "confidence"),
             "ci95" if self.confidence == 0.95 else "ci": [self.lo, self.hi],
         }
 

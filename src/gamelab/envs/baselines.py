@@ -180,6 +180,24 @@ class Leaderboard:
     seconds: float
     episodes_computed: int  # episodes played by this call (the rest came from the store)
 
+    def _repr_html_(self) -> str:
+        """The rows with each score as a bar, in a notebook
+        (:func:`gamelab.envs.pictures.leaderboard_html`)."""
+        from gamelab.envs.pictures import leaderboard_html
+
+        return leaderboard_html(
+            [
+                (
+                    r.environment,
+                    r.agent if r.plays_as == r.agent else f"{r.agent} (as {r.plays_as})",
+                    r.episodes,
+                    r.percent_of_optimal,
+                    f"{format_estimate(r.regret_per_decision, '.3g')} {r.unit}",
+                )
+                for r in self.rows
+            ]
+        )
+
 
 # -- the agents -------------------------------------------------------------------------------
 def _voltorb(env: Any, agent: str, rng: np.random.Generator) -> int:

@@ -33,7 +33,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 
-from gamelab.core.state import illegal
+from gamelab.core.state import illegal, resolve_chance
 from gamelab.envs.render import picture
 from gamelab.oware.rules import TABLEBASE_SEEDS
 from gamelab.yatzy.rules import ROLLS
@@ -379,6 +379,110 @@ class YatzyDuelEnv(GameAEC):
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._make_win()
+
+
+class ProtocolStepper:
+    """The stepper interface :class:`GameAEC` plays on, over the protocol's state itself (for a
+    game without a lean stepper of its own): chance is drawn from the environment's generator
+    as soon as it is to move."""
+
+    def __init__(self, game: Any) -> None:
+        self.game = game
+        self.live: Any = None
+        self.rng = np.random.default_rng()
+
+    def reset(self, rng: np.random.Generator) -> None:
+        self.rng = rng
+        self.live = self.game.new_initial_state()
+        resolve_chance(self.live, rng)
+
+    def step(self, action: int) -> None:
+        self.live.apply(action)
+        resolve_chance(self.live, self.rng)
+
+    @property
+    def to_move(self) -> int:
+        return 0 if self.live.is_terminal() else int(self.live.current_player())
+
+    @property
+    def done(self) -> bool:
+        return bool(self.live.is_terminal())
+
+    def returns(self) -> list[float]:
+        return [float(r) for r in self.live.returns()]
+
+    def state(self) -> Any:
+        return self.live
+
+
+class ProtocolAEC(GameAEC):
+    """Any registered game of two players through its record alone: ``game`` names it (its
+    settings as keyword arguments over the record's defaults), agents ``player_0`` and
+    ``player_1``, and each agent's ``observation`` is the record's ``view`` as OpenSpiel's
+    observer shows it to that player, flattened (float32 in 0..1). Rewards are the game's
+    returns at the end; ``infos[agent]["regret"]`` with ``regret=True`` (the record's oracle,
+    for the player to move). :func:`gamelab.envs.aec_env` makes it for a record that names no
+    PettingZoo class of its own (``aec_env``)."""
+
+    metadata = {**GameAEC.metadata, "render_modes": ["ansi"], "name": "gamelab_protocol_v0"}
+
+    def __init__(
+        self, game: str, render_mode: str | None = None, regret: bool = False, **settings: Any
+    ) -> None:
+        from gamelab.core.state import game_info
+        from gamelab.envs.observers import OBSERVATION, view_of
+
+        info = game_info(game)
+        value = info.make(**settings)
+        if value.num_players != 2:
+            raise ValueError(f"{info.title} has {value.num_players} players, not 2")
+        if not info.view:
+            raise ValueError(f"{info.title}'s record gives no view: the generic one needs it")
+        super().__init__(value, ("player_0", "player_1"), render_mode, regret)
+        self.metadata = {**self.metadata, "name": f"gamelab_{game}_v0"}
+        self.stepper = ProtocolStepper(value)
+        self.view = view_of(game, value)
+        self._pieces = self.view.pieces(OBSERVATION)
+        size = sum(int(np.prod(shape)) for _, shape in self._pieces)
+        self.observation_spaces = {
+            a: spaces.Dict(
+                {
+                    "observation": spaces.Box(0.0, 1.0, (size,), np.float32),
+                    "action_mask": spaces.Box(0, 1, (value.num_actions,), np.int8),
+                }
+            )
+            for a in self.possible_agents
+        }
+
+    def make_oracle(self) -> Any:
+        from gamelab.core.state import game_info
+
+        info = game_info(self.game.name)  # (a record need not pickle: looked up, not kept)
+        if info.new_oracle is None:
+            raise ValueError(f"{info.title} has no oracle; leave regret off")
+        return info.new_oracle(self.game)
+
+    def features(self, player: int) -> np.ndarray:
+        from gamelab.envs.observers import OBSERVATION
+
+        out = {name: np.zeros(shape, np.float32) for name, shape in self._pieces}
+        self.view.fill(OBSERVATION, self.stepper.live, player, out)
+        return np.concatenate([piece.ravel() for piece in out.values()])
+
+    def mover_mask(self) -> np.ndarray:
+        mask = np.zeros(self.game.num_actions, dtype=np.int8)
+        if not self.stepper.done:
+            mask[self.stepper.live.legal_actions()] = 1
+        return mask
+
+    def is_legal(self, action: int) -> bool:
+        return not self.stepper.done and action in self.stepper.live.legal_actions()
+
+    def restart(self) -> None:
+        self.stepper.reset(self._rng)
+
+    def sync(self, action: int) -> None:
+        """Nothing to do: the protocol's state is the stepper's."""
 
 
 def oware_env(**kwargs: Any) -> OwareEnv:

@@ -302,6 +302,15 @@ class WordleView(GameView):
         return " ".join(inner.row_text(k) for k in range(len(inner.guesses)))
 
 
+def view_of(kind: str, game: Any) -> GameView:
+    """The observation of the registered game `kind`: its record's ``view``
+    (:class:`gamelab.core.state.GameInfo`), else the package's own (:func:`view_for`)."""
+    from gamelab.core.state import game_info, load
+
+    spec = game_info(kind).view
+    return load(spec)(game) if spec else view_for(kind, game)
+
+
 def view_for(kind: str, game: Any) -> GameView:
     """The view of a registered game (`kind` as in :mod:`gamelab.envs.openspiel`)."""
     if kind == "oware":

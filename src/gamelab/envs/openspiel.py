@@ -44,8 +44,8 @@ from typing import Any
 
 import pyspiel
 
-from gamelab.core.state import CHANCE, TERMINAL, game_info, illegal, load, registered_games
-from gamelab.envs.observers import GameObserver, view_for
+from gamelab.core.state import CHANCE, TERMINAL, game_info, illegal, registered_games
+from gamelab.envs.observers import GameObserver, view_of
 from gamelab.oware.rules import Position
 
 _REGISTERED: set[str] = set()
@@ -60,12 +60,6 @@ def _make_game(params: dict[str, Any], kind: str) -> Any:
     parameters of :data:`START_PARAMS` are this shell's)."""
     own = {k: v for k, v in params.items() if k not in START_PARAMS.get(kind, {})}
     return game_info(kind).make(**own)
-
-
-def _view(kind: str, game: Any) -> Any:
-    """The game's observation: its record's ``view``, else the package's views."""
-    spec = game_info(kind).view
-    return load(spec)(game) if spec else view_for(kind, game)
 
 
 def yatzy_start(game: Any, open_boxes: str) -> str | None:
@@ -286,7 +280,7 @@ def _game_class(kind: str, game_type: Any) -> type:
             info = game_info(kind)
             merged = {**info.params, **START_PARAMS.get(kind, {}), **(params or {})}
             self.inner = _make_game(merged, kind)
-            self.view = _view(kind, self.inner)
+            self.view = view_of(kind, self.inner)
             self.start: Any = None  # a state every game starts from (a small setting), if any
             chance = int(self.inner.num_chance_outcomes)
             if kind == "yatzy":

@@ -1,339 +1,35 @@
-"""Gymnasium environments of the one-player games, scored against the exact optimum.
+"""The Gymnasium environments of gamelab's one-player games: what each game shows and draws.
 
-Each environment is a thin shell over a game's state protocol adapter (``gamelab.<game>.state``)
-and its oracle (``gamelab.<game>.oracle``): chance (the deal, the answer, the dice) is drawn
-from the environment's seeded generator, the agent takes every player decision.
-
-* actions: ``Discrete(game.num_actions)``; ``info["action_mask"]`` (int8) marks the legal ones,
-  and so does the method ``action_masks()`` (sb3-contrib's ``MaskablePPO`` finds it through any
-  wrapper);
-* observations: a ``Dict`` of integer ``Box`` spaces (``gymnasium.spaces.flatten`` gives a
-  vector), described by each class; ``observation=`` picks a richer one where the game has it
-  (:attr:`GameEnv.OBSERVATIONS`: Voltorb ``lines`` and ``posterior``, Wordle ``planes``, the
-  lattice ``grid``; docs/envs.md), an unknown one is a ``ValueError`` naming those it has;
-* ``info["regret"]``: what the last action cost against optimal play, in the game's unit
-  (:mod:`gamelab.core.oracle`; 0 for an optimal move), with ``regret=True`` (off by default:
-  the oracle costs a solve, up to a minute for a hard level-8 Voltorb opening);
-  ``info["optimal_action"]`` with ``optimal_action=True`` (off by default, for the same reason);
-* at the end ``info["summary"]``: :class:`gamelab.core.oracle.EpisodeSummary` as a dict (the
-  return, and with ``regret=True`` the optimum expected at the start, the expected loss of the
-  decisions, the episode's score ``percent_of_optimal`` in [0, 100] and the unbiased but
-  unbounded ``return_percent_estimate``: docs/envs.md, "Scores"; None without it);
-* ``render_mode="ansi"`` (text) or ``"rgb_array"`` (a picture of the board).
-
-**Illegal actions** (masked ones): with ``illegal_action="terminate"`` (the default, so that
-agents that sample the whole action space, as ``gymnasium.utils.env_checker`` does, can run)
-the episode ends at once as a failed game: its return becomes the game's failure (Voltorb: the
-round lost, 0; Wordle: not solved, ``-(limit + 1)``; lattice: trapped, -1; Yatzy: the boxes
-left stay empty) and ``info["illegal_action"]`` is True. With ``illegal_action="raise"`` the
-step raises :class:`gamelab.core.state.IllegalActionError` and changes nothing. Stepping a
-finished episode raises ``RuntimeError``.
-
-**Copies**: ``pickle`` and ``copy.deepcopy`` work mid-episode with every option on, and the
-copy continues as the original would (the same chance draws, the same regrets); the oracle's
-caches are not copied, the copy solves again what it needs (:meth:`GameEnv.__getstate__`). Bad settings raise ``ValueError`` with the same
-messages as the command line (the games validate them).
+Each class is the shell of :mod:`gamelab.envs.gym_env` (:class:`~gamelab.envs.gym_env.GameEnv`:
+masks, regret, the episode summary, seeding, copies; the oracle and the lowest return from the
+game's record) over one game's protocol adapter (``gamelab.<game>.state``), with what only that
+game knows: its settings, its integer ``Dict`` observation (and richer ``observation=``
+options), its lean stepper where it has one, its text and its picture. The records name them
+(``gym_env``: :mod:`gamelab.games`), so ``gamelab.envs`` registers them under their ids.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-import gymnasium as gym
 import numpy as np
 from gymnasium import spaces
 
-from gamelab.core.oracle import EpisodeSummary, Oracle, kept_share
-from gamelab.core.state import illegal, resolve_chance
-from gamelab.envs.render import CLUE, FACES, H_RESIDUE, P_RESIDUE, picture
-from gamelab.envs.seeding import first_uniforms, fits, generator_after, np_random
+from gamelab.envs.gym_env import ILLEGAL_ACTIONS, GameEnv
+from gamelab.envs.render import CLUE, FACES, H_RESIDUE, P_RESIDUE
 
-ILLEGAL_ACTIONS = ("terminate", "raise")
+__all__ = [
+    "ILLEGAL_ACTIONS",
+    "GameEnv",
+    "VoltorbFlipEnv",
+    "YatzySolitaireEnv",
+    "PokemonWordleEnv",
+    "LatticeFoldEnv",
+]
+
 #: the pack level ``LatticeFold-v0`` plays when given no sequence and no level
 #: (``gamelab.lattice.state.DEFAULT_LEVEL``, the default of ``LatticeGame.of``)
 DEFAULT_LEVEL = 1
-
-
-class GameEnv(gym.Env):
-    """A one-player game of the state protocol as a Gymnasium environment (see the module).
-
-    A game with a lean stepper of its rules (``stepper``: Voltorb's
-    :class:`~gamelab.voltorb.stepper.RoundStepper`, Yatzy's
-    :class:`~gamelab.yatzy.stepper.SolitaireStepper`) is played on it: ``state`` (the
-    protocol's state, for the oracle, the text and the picture) is then built only when asked
-    for and kept in step from then on."""
-
-    metadata: dict[str, Any] = {"render_modes": ["ansi", "rgb_array"], "render_fps": 4}
-    stepper: Any = None
-    #: the observation options (``observation=``) the game offers; "default" is today's Dict
-    OBSERVATIONS: tuple[str, ...] = ("default",)
-
-    def __init__(
-        self,
-        game: Any,
-        render_mode: str | None = None,
-        regret: bool = False,
-        optimal_action: bool = False,
-        illegal_action: str = "terminate",
-        observation: str = "default",
-    ) -> None:
-        if observation not in self.OBSERVATIONS:
-            raise ValueError(
-                f"unknown observation {observation!r} for {type(self).__name__}; "
-                f"allowed: {', '.join(self.OBSERVATIONS)}"
-            )
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be 'ansi', 'rgb_array' or None, got {render_mode!r}"
-            )
-        if illegal_action not in ILLEGAL_ACTIONS:
-            raise ValueError(
-                f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
-            )
-        self.game = game
-        self.render_mode = render_mode
-        self.with_regret = bool(regret)
-        self.with_optimal_action = bool(optimal_action)
-        self.illegal_action = illegal_action
-        self.observation = observation
-        self.action_space = spaces.Discrete(game.num_actions)
-        self._n_actions = int(game.num_actions)
-        self._oracle: Oracle | None = None
-        self._started = False
-        self._state: Any = None
-        self._done = True
-        self._legal: list[int] = []
-
-    # -- what each game says -------------------------------------------------------------
-    def make_oracle(self) -> Oracle:
-        raise NotImplementedError
-
-    def observe(self) -> dict[str, np.ndarray]:
-        raise NotImplementedError
-
-    def score(self, state: Any) -> float:
-        """The return collected so far (rewards are its changes)."""
-        return state.returns()[0] if state.is_terminal() else 0.0
-
-    def failed_return(self, state: Any) -> float:
-        """The return of a game that fails at `state` (an illegal action)."""
-        raise NotImplementedError
-
-    def lowest_return(self) -> float:
-        """The lowest return the game can give (the floor of the episode's score)."""
-        raise NotImplementedError
-
-    #: the side of a cell of the picture, in pixels
-    cell = 16
-
-    def grid(self) -> tuple[np.ndarray, dict[tuple[int, int], str]]:
-        """The picture as palette indices (:mod:`gamelab.envs.render`) and cell labels."""
-        raise NotImplementedError
-
-    def text(self) -> str:
-        return str(self.state.to_text())
-
-    # -- the Gymnasium API ---------------------------------------------------------------
-    # A stepper that deals from a stream of uniforms (``fresh_uniforms``: Voltorb's) starts a
-    # reseeded episode from the seed's first uniforms alone (gamelab.envs.seeding): the
-    # generator itself, the same as ``seeding.np_random(seed)`` would give and positioned after
-    # those draws, is built only when something reads it (``_np_random``: the stepper's next
-    # batch, an unseeded reset, Gymnasium's checker, the agent).
-    _generator: np.random.Generator | None = None
-    _pending: tuple[int, np.ndarray] | None = None
-
-    @property
-    def _np_random(self) -> np.random.Generator | None:
-        if self._generator is None and self._pending is not None:
-            self._generator = generator_after(*self._pending)
-            self._pending = None
-        return self._generator
-
-    @_np_random.setter
-    def _np_random(self, value: np.random.Generator | None) -> None:
-        self._generator, self._pending = value, None
-
-    def _continuation(self) -> np.random.Generator:
-        return self.np_random
-
-    @property
-    def state(self) -> Any:
-        """The game's state (protocol), built from the stepper on first use in an episode."""
-        if self._state is None and self.stepper is not None and self._started:
-            self._state = self.stepper.state()
-        return self._state
-
-    @state.setter
-    def state(self, value: Any) -> None:
-        self._state = value
-
-    @property
-    def oracle(self) -> Oracle:
-        if self._oracle is None:
-            self._oracle = self.make_oracle()
-        return self._oracle
-
-    def _resolve_chance(self) -> None:
-        resolve_chance(self.state, self.np_random)
-
-    def action_masks(self) -> np.ndarray:
-        """The legal actions of the current state, 1 for legal (int8, one per action): the
-        method sb3-contrib's ``MaskablePPO`` looks for (``is_masking_supported``); the same
-        vector as ``info["action_mask"]``."""
-        if not self._started:
-            raise RuntimeError("no episode yet; call reset() first")
-        if self._done:
-            return np.zeros(self._n_actions, dtype=np.int8)
-        return self.action_mask()
-
-    def action_mask(self) -> np.ndarray:
-        if self.stepper is not None:
-            return self.stepper.mask.copy()
-        mask = np.zeros(self.game.num_actions, dtype=np.int8)
-        self._legal = [] if self.state.is_terminal() else self.state.legal_actions()
-        mask[self._legal] = 1
-        return mask
-
-    def _is_legal(self, action: int) -> bool:
-        if self.stepper is not None:
-            return 0 <= action < self._n_actions and bool(self.stepper.mask[action])
-        return action in self._legal
-
-    def _legal_actions(self) -> list[int]:
-        if self.stepper is not None:
-            return np.flatnonzero(self.stepper.mask).tolist()
-        return self._legal
-
-    # An oracle that reads a game's stepper (``stepper_value``, ``stepper_action_value``:
-    # Yatzy's, Voltorb's) answers without the protocol's state being built or kept in step.
-    def _oracle_value(self) -> float:
-        if self.stepper is not None and hasattr(self.oracle, "stepper_value"):
-            return float(self.oracle.stepper_value(self.stepper))
-        return self.oracle.value(self.state)
-
-    def _oracle_action_value(self, action: int) -> float:
-        if self.stepper is not None and hasattr(self.oracle, "stepper_action_value"):
-            return float(self.oracle.stepper_action_value(self.stepper, action))
-        return self.oracle.action_value(self.state, action)
-
-    def _info(self) -> dict[str, Any]:
-        info: dict[str, Any] = {"action_mask": self.action_mask()}
-        if self.with_optimal_action and not self.state.is_terminal():
-            info["optimal_action"] = int(self.oracle.best_action(self.state))
-        return info
-
-    def reset(self, *, seed: int | None = None, options: dict[str, Any] | None = None):
-        stepper = self.stepper
-        fresh = None
-        if seed is not None:  # gymnasium.Env.reset's seeding, the same generator made faster
-            uniforms = getattr(stepper, "fresh_uniforms", 0)
-            if uniforms and fits(seed):
-                fresh, state = first_uniforms(seed, uniforms)
-                self._generator, self._pending = None, (seed, state)
-                self._np_random_seed = seed
-            else:
-                self._np_random, self._np_random_seed = np_random(seed)
-        self._started = True
-        if stepper is not None:
-            if fresh is not None:
-                stepper.reset_fresh(fresh, self._continuation)
-            else:
-                stepper.reset(self.np_random)
-            self._state = None
-            self._done = self.stepper.done
-        else:
-            self.state = self.game.new_initial_state()
-            self._resolve_chance()
-            self._done = self.state.is_terminal()
-        self._regrets: list[float] = []
-        self._shares: list[float] = []
-        self._illegal = False
-        self._return = 0.0
-        self._start_value = self._oracle_value() if self.with_regret and not self._done else None
-        return self.observe(), self._info()
-
-    def step(self, action):
-        if not self._started or self._done:
-            raise RuntimeError("the episode is over; call reset() first")
-        action = int(action)
-        stepper = self.stepper
-        regret = None
-        if not self._is_legal(action):  # the last observation's mask
-            state = self.state
-            legal = self._legal_actions()
-            if self.illegal_action == "raise":
-                raise illegal(action, legal, f"{self.game.name} ({state.to_text()})")
-            reward = self.failed_return(state) - self.score(state)
-            if self.with_regret:
-                regret = self._judge(self._oracle_value(), self.failed_return(state))
-            self._illegal = True
-            self._done = True
-        elif stepper is not None:
-            if self.with_regret:
-                # the stepper's oracle path: no protocol state is built
-                regret = self._judge(self._oracle_value(), self._oracle_action_value(action))
-            reward = stepper.step(action)
-            if self._state is not None:
-                stepper.sync(self._state, action)
-            self._done = stepper.done
-        else:
-            state = self.state
-            before = self.score(state)
-            if self.with_regret:
-                regret = self._judge(
-                    self.oracle.value(state), self.oracle.action_value(state, action)
-                )
-            state.apply(action)
-            self._resolve_chance()
-            reward = self.score(state) - before
-            self._done = state.is_terminal()
-        self._return += reward
-        if regret is not None:
-            self._regrets.append(regret)
-        info = (
-            self._info()
-            if not self._done
-            else {"action_mask": np.zeros(self._n_actions, dtype=np.int8)}
-        )
-        if self._illegal:
-            info["illegal_action"] = True
-        if self.with_regret:
-            info["regret"] = float(regret) if regret is not None else 0.0
-        if self._done:
-            summary = EpisodeSummary.of(
-                self._return,
-                self._start_value,
-                self._regrets if self.with_regret else [],
-                self._shares,
-                self.lowest_return(),
-                self._illegal,
-            )
-            info["summary"] = dict(vars(summary))  # plain fields (asdict copies deeply)
-        obs = self.observe()
-        return obs, float(reward), self._done, False, info
-
-    def _judge(self, value: float, action_value: float) -> float:
-        """A decision's regret; its kept share of the value goes to the episode's score."""
-        self._shares.append(kept_share(value, action_value, self.lowest_return()))
-        return max(0.0, value - action_value)
-
-    # -- copies ------------------------------------------------------------------------------
-    def __getstate__(self) -> dict[str, Any]:
-        """Everything but the oracle, which is a cache of exact values (numba dictionaries, a
-        solver's memo): a copy (``pickle``, ``copy.deepcopy``) builds its own when it first needs
-        one, and since the values are exact it reports the same regrets. The generator, the
-        stepper and the episode so far are copied, so the copy's future is the original's."""
-        state = self.__dict__.copy()
-        state["_oracle"] = None
-        return state
-
-    def render(self):
-        if self.render_mode == "ansi":
-            return self.text()
-        if self.render_mode == "rgb_array":
-            grid, labels = self.grid()
-            return picture(grid, self.cell, labels)
-        return None
 
 
 # ------------------------------------------------------------------------------------------
@@ -394,11 +90,6 @@ class VoltorbFlipEnv(GameEnv):
         self.observation_space = spaces.Dict(parts)
         self._root: Any = None  # the posterior of the round's clues (observation="posterior")
 
-    def make_oracle(self) -> Oracle:
-        from gamelab.voltorb.oracle import VoltorbOracle
-
-        return VoltorbOracle(self.game.setting)
-
     OBSERVATIONS = ("default", "lines", "posterior")
 
     def observe(self) -> dict[str, np.ndarray]:
@@ -429,12 +120,6 @@ class VoltorbFlipEnv(GameEnv):
         for tile, value in r.revealed.items():
             post = post.observe(tile, value)
         return post.still_playing().tile_probabilities().astype(np.float32)
-
-    def failed_return(self, state: Any) -> float:
-        return 0.0
-
-    def lowest_return(self) -> float:
-        return 0.0
 
     def text(self) -> str:
         r = self.state.round
@@ -502,19 +187,11 @@ class YatzySolitaireEnv(GameEnv):
             }
         )
 
-    def make_oracle(self) -> Oracle:
-        from gamelab.yatzy.oracle import YatzyOracle
-
-        return YatzyOracle(self.game.rules)
-
     def score(self, state: Any) -> float:
         return float(state.cards[0].total)
 
     def failed_return(self, state: Any) -> float:
         return float(state.cards[0].total)
-
-    def lowest_return(self) -> float:
-        return 0.0
 
     def observe(self) -> dict[str, np.ndarray]:
         st = self.stepper
@@ -585,19 +262,8 @@ class PokemonWordleEnv(GameEnv):
 
     OBSERVATIONS = ("default", "planes")
 
-    def make_oracle(self) -> Oracle:
-        from gamelab.wordle.oracle import WordleOracle
-
-        return WordleOracle(self.game)
-
     def score(self, state: Any) -> float:
         return state.returns()[0] if state.is_terminal() else -float(len(state.guesses))
-
-    def failed_return(self, state: Any) -> float:
-        return -float(self.game.guess_limit + 1)
-
-    def lowest_return(self) -> float:
-        return -float(self.game.guess_limit + 1)
 
     def observe(self) -> dict[str, np.ndarray]:
         limit = self.game.guess_limit
@@ -665,19 +331,6 @@ class LatticeFoldEnv(GameEnv):
             side = (2 * n - 1,) * (2 if game.lattice == "square" else 3)
             parts["grid"] = spaces.Box(0, 1, (3, *side), np.int8)
         self.observation_space = spaces.Dict(parts)
-
-    def make_oracle(self) -> Oracle:
-        from gamelab.lattice.oracle import LatticeOracle
-
-        return LatticeOracle(self.game)
-
-    def failed_return(self, state: Any) -> float:
-        return self.lowest_return()
-
-    def lowest_return(self) -> float:
-        from gamelab.lattice.state import TRAPPED
-
-        return TRAPPED
 
     def observe(self) -> dict[str, np.ndarray]:
         from gamelab.lattice.rules import MOVES

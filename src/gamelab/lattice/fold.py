@@ -1,7 +1,6 @@
 """Folding chains too long to enumerate, with a certificate where one is available.
 
-:func:`fold` searches for a conformation with as many HH contacts as possible by one of two
-methods:
+:func:`fold` searches for a fold with as many HH contacts as possible by one of two methods:
 
 * ``remc`` (default): replica-exchange Monte Carlo with pull moves (:mod:`.replica`; Thachuk,
   Shmygelska & Hoos 2007), several independent replica sets through ``core.parallel``;
@@ -14,20 +13,17 @@ methods:
   sites (enrichment), one far below it is dropped with probability 1/2 (pruning, the survivor's
   weight doubled). Low temperature (beta around 3) concentrates the search on compact folds.
 
-A sequence may be given by a benchmark name (:mod:`.instances`: S1-1 ... S1-11 in 2D, H48-1 ...
-H48-10 in 3D). A result says how its score is known:
+A sequence may be a benchmark's name (:mod:`.instances`: S1-1 ... S1-11, H48-1 ... H48-10).
+A result says how its score is known:
 
-* ``proven (exhaustive)`` - the chain is short enough to enumerate (:mod:`.enumeration`), and
-  the best score is the exact maximum;
+* ``proven (exhaustive)`` - the chain is short enough to enumerate (:mod:`.enumeration`);
 * ``proven (bound)`` - the score equals the upper bound of :mod:`.bounds` (free-face, matching
   and core bounds); ``verdict`` says ``optimal (proven)``;
-* ``proven (cores)`` - the score equals the H-core certificate's bound (:mod:`.threading`: no
-  core with more edges admits the chain);
+* ``proven (cores)`` - no H core with more edges admits the chain (:mod:`.threading`);
 * ``found`` - the best found; ``verdict`` gives the gap to the bound.
 
-The PERM kernel :func:`perm_kernel` has a plain-Python twin :func:`perm_python` that draws the
-same random numbers (numba's np.random matches NumPy's legacy Mersenne Twister) and is compared
-against it in the tests.
+The PERM kernel :func:`perm_kernel` has a plain-Python twin :func:`perm_python` drawing the same
+random numbers (numba's np.random matches NumPy's legacy Mersenne Twister; compared in tests).
 """
 
 from __future__ import annotations
@@ -344,10 +340,16 @@ class FoldResult:
     # the H-core certificate (:mod:`.threading`), run when the bounds leave a gap
     certificate: CoreCertificate | None = None
 
+    def _repr_svg_(self) -> str:
+        """The fold, its contacts and its proof, in a notebook (:mod:`.pictures`)."""
+        from gamelab.lattice.pictures import result_svg
+
+        return result_svg(self)
+
     @property
     def gap(self) -> int:
-        """Upper bound minus contacts found (0: optimal, proven)."""
-        return self.upper_bound - self.score
+        """Upper bound minus contacts found (0: optimal, proven, also by enumeration)."""
+        return 0 if self.status.startswith("proven") else self.upper_bound - self.score
 
     @property
     def verdict(self) -> str:

@@ -8,8 +8,13 @@ True
 from __future__ import annotations
 
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
-from gamelab.core.pictures import circle, line, svg_document, text
+from gamelab.core.pictures import circle, line, svg_document, text, text_width
+from gamelab.lattice.rules import coordinates
+
+if TYPE_CHECKING:
+    from gamelab.lattice.fold import FoldResult
 
 STEP = 36
 
@@ -42,8 +47,19 @@ def fold_svg(sequence: str, sites: Sequence[Sequence[int]], title: str = "") -> 
         parts.append(line(*at(i), *at(i + 1)))
     for i in range(len(points)):
         parts.append(circle(*at(i), STEP / 4, "#222" if sequence[i] == "H" else "#fff"))
-    width = (max(xs) - x0 + 2) * STEP
+    width = max((max(xs) - x0 + 2) * STEP, text_width(title, 12) + 12)
     height = (max(ys) - y0 + 2) * STEP + (18 if title else 0)
     if title:
         parts.append(text(width / 2, height - 6, title, 12))
     return svg_document(width, height, parts)
+
+
+def result_svg(result: FoldResult) -> str:
+    """A fold of :func:`gamelab.lattice.fold.fold`: the chain as :func:`fold_svg` draws it,
+    titled with the contacts and whether they are proven optimal or how far the upper bound
+    is."""
+    label = f"{result.name}: " if result.name else ""
+    score = result.score
+    bound = f", upper bound {score + result.gap}" if result.gap else ""
+    title = f"{label}{score} contact{'' if score == 1 else 's'}, {result.verdict}{bound}"
+    return fold_svg(result.sequence, coordinates(result.conformation, result.lattice), title)

@@ -3,6 +3,16 @@ compiles (once, into its cache) or loads every kernel the commands and the web p
 
 from __future__ import annotations
 
+from gamelab.core.warm import PageWarmup
+
+#: What the page needs warm (``gamelab serve``): its kernels, and once per machine every playable
+#: length enumerated (the first level of a length then loads its table instead of computing it).
+PAGE_WARMUP = PageWarmup(
+    pool=("gamelab.lattice.warmup:warm_page",),
+    build=("gamelab.lattice.puzzle:build_page_tables",),
+    seconds=4.9,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+)
+
 
 def warm_up() -> None:
     """Enumerate length 10, score a level, run two GA generations, both folding searches and
@@ -27,3 +37,10 @@ def warm_up() -> None:
     straight = np.array([[i, 0, 0] for i in range(4)], dtype=np.int64)
     apply_move_kernel(straight, 2, 0)
     best_completion("HPPHPH", "RU")  # the environment's oracle (its completion kernel)
+
+
+def warm_page() -> None:
+    """Load (or compile) the enumeration's kernels the page's exact levels use."""
+    from gamelab.lattice.enumeration import warm_up as warm_histograms
+
+    warm_histograms()

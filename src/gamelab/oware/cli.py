@@ -183,12 +183,12 @@ def review(
 ) -> None:
     """Every move of a game against the engine's best, as strong as the engine the player
     faced (the page's Review: the same document, in one piece)."""
-    from gamelab.oware.game_review import review_piece, review_plan
+    from gamelab.oware.game_review import review_limits, review_piece
     from gamelab.oware.match import parse_player
 
     moves = list(move or [])
-    plan = review_plan(parse_player(opponent), len(moves), depth, max(1, len(moves)))
-    res = review_piece(start, _rules(grand_slam, cycle), moves, plan)
+    limits = review_limits(parse_player(opponent), len(moves), depth, max(1, len(moves)))
+    res = review_piece(start, _rules(grand_slam, cycle), moves, limits)
     if json_out:
         print_json(res)
         return

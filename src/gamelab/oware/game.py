@@ -28,7 +28,6 @@ looked up in the endgame tablebase (:mod:`gamelab.oware.tablebase`): the verdict
 from __future__ import annotations
 
 import dataclasses
-import math
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -43,10 +42,8 @@ from gamelab.oware.match import (
     LIMITS,
     BlogSpec,
     EngineSpec,
-    GreedySpec,
     MctsSpec,
     PlayerSpec,
-    RandomSpec,
     make_player,
 )
 from gamelab.oware.rules import (
@@ -63,6 +60,14 @@ from gamelab.oware.rules import (
     sow,
 )
 from gamelab.oware.tablebase import Tablebase, exact_reach, load_tablebase
+from gamelab.oware.verdicts import (
+    SIDES,
+    Evaluation,
+    Exact,
+    evaluation_of,
+    loss_label,
+    score_label,
+)
 
 __all__ = [
     "START_TEXT",
@@ -82,10 +87,8 @@ __all__ = [
     "load_record",
     "score_label",
     "loss_label",
-    "warm_engine",
 ]
 
-SIDES = ("South", "North")
 #: the longest game a request may carry (the repetition rule ends real games far sooner)
 MAX_MOVES = 1000
 #: longest engine time per move / analysis offered (seconds)
@@ -94,12 +97,6 @@ MAX_ENGINE_SECONDS = 10.0
 MAX_PAGE_DEPTH = {"engine": 20, "blog": 10}
 #: depth of the analysis's and the review's labelled fallbacks when the budget runs out
 FALLBACK_DEPTH = 4
-UNIT = SEED_UNIT["auale"]
-#: what the tablebase's verdicts assume (see gamelab.oware.tablebase and docs/oware.md)
-TABLEBASE_BASIS = (
-    "perfect play of the seeds on the board until nobody can move (the winner is the "
-    "one Abapa's stop at 25 gives); a capture-free cycle counts as an even split"
-)
 
 
 @dataclass(frozen=True)
@@ -116,33 +113,6 @@ class Sowing:
     captured: int
     captured_houses: list[int]
     grand_slam: bool  # the move would take every opponent seed (Abapa: it then captures nothing)
-
-
-@dataclass(frozen=True)
-class Exact:
-    """The tablebase's verdict on a position (Abapa, at most 12 seeds on the board): the result
-    under perfect play by both sides, for the side to move and as the final split."""
-
-    seeds: int  # seeds on the board
-    outcome: str  # "win", "draw" or "loss" for the side to move
-    side: str  # the side to move
-    final: list[int]  # South's and North's seeds at the end
-    south: float  # what an evaluation bar shows: 1 South wins, 0.5 a draw, 0 North wins
-    text: str
-    basis: str = TABLEBASE_BASIS
-
-
-@dataclass(frozen=True)
-class Evaluation:
-    """A score turned into what an evaluation bar shows: `south` is the bar's share for South
-    (0.5 even, 1 South wins), `text` says who is ahead and by how much."""
-
-    score: int  # for `side`
-    side: str
-    exact: bool
-    south: float
-    text: str
-    source: str
 
 
 @dataclass(frozen=True)
@@ -239,6 +209,18 @@ class PositionAnalysis:
     ranking: list[MoveValue] | None = None
     book: bool = False  # the best move is the opening book's (the analysis is its entry)
     exact_scope: str = ""  # how far exact verdicts reach on this server (:func:`exact_scope`)
+
+    def _repr_svg_(self) -> str:
+        """The board, the best move outlined and every move's value, in a notebook
+        (:func:`gamelab.oware.pictures.analysis_svg`)."""
+        from gamelab.oware.pictures import analysis_svg
+
+        a = self.analysis
+        moves = [(v.move, v.text + (" (exact)" if v.exact else "")) for v in self.ranking or []]
+        to_move = 0 if a.to_move == "South" else 1
+        return analysis_svg(
+            self.houses, self.stores, to_move, a.best_move_text, moves, self.evaluation.text
+        )
 
 
 def _exact_value(child: Position, mover: int, unit: int) -> tuple[int, str] | None:
@@ -357,75 +339,6 @@ def exact_verdict(position: Position) -> Exact | None:
         )
     share = 0.5 if final[0] == final[1] else float(final[0] > final[1])
     return Exact(position.seeds_on_board(), outcome, side, final, share, text)
-
-
-def score_label(score: int, unit: int = UNIT, side: str | None = None) -> str:
-    """A score for the side to move in words: ``-2.4 seeds``, ``a won game``, ``a lost game``;
-    with that side's name, whose advantage it is: ``North ahead by 2.4 seeds``, ``South wins``.
-
-    >>> score_label(-60, side="South"), score_label(10091, side="North"), score_label(1, side="South")
-    ('North ahead by 2.4 seeds', 'North wins', 'even')
-    """
-    if side is not None:
-        other = SIDES[1 - SIDES.index(side)]
-        if score >= K.DECIDED:
-            return f"{side} wins"
-        if score <= -K.DECIDED:
-            return f"{other} wins"
-        seeds = score / unit
-        if abs(seeds) < 0.05:
-            return "even"
-        return f"{side if seeds > 0 else other} ahead by {abs(seeds):.1f} seeds"
-    if score >= K.DECIDED:
-        return "a won game"
-    if score <= -K.DECIDED:
-        return "a lost game"
-    return f"{score / unit:+.1f} seeds"
-
-
-def loss_label(best: int, played: int, unit: int = UNIT, side: str | None = None) -> str:
-    """What a move lost against the best one, both scores for the mover; with the mover's name,
-    as a sentence about that side.
-
-    >>> loss_label(30, 30), loss_label(30, -45), loss_label(10050, 20), loss_label(40, -10030)
-    ('', '-3.0 seeds', 'lets a won game go', 'walks into a lost game')
-    >>> loss_label(30, -45, side="South"), loss_label(10050, 20, side="North")
-    ('South gave away 3.0 seeds', 'North let a won game go')
-    """
-    if played >= best:
-        return ""
-    if side is not None:
-        if best >= K.DECIDED > played:
-            return f"{side} let a won game go"
-        if played <= -K.DECIDED < best:
-            return f"{side} walked into a lost game"
-        return f"{side} gave away {(best - played) / unit:.1f} seeds"
-    if best >= K.DECIDED > played:
-        return "lets a won game go"
-    if played <= -K.DECIDED < best:
-        return "walks into a lost game"
-    return f"{(played - best) / unit:+.1f} seeds"
-
-
-def evaluation_of(
-    score: int, side: int, source: str, exact: Exact | None = None, unit: int = UNIT
-) -> Evaluation:
-    """`score` (for `side`, engine units: `unit` per seed) as an evaluation bar; an exact
-    verdict overrides it."""
-    if exact is not None:
-        return Evaluation(score, SIDES[side], True, exact.south, exact.text, "endgame tablebase")
-    south = score if side == 0 else -score
-    if abs(south) >= K.DECIDED:
-        share = 1.0 if south > 0 else 0.0
-        text = f"{SIDES[0] if south > 0 else SIDES[1]} wins by force (the engine sees the end)"
-    else:
-        seeds = south / unit
-        share = 1 / (1 + math.exp(-seeds / 3))  # a 3-seed lead fills about three quarters
-        if abs(seeds) < 0.5:
-            text = "about even"
-        else:
-            text = f"{SIDES[0] if seeds > 0 else SIDES[1]} ahead by about {abs(seeds):.1f} seeds"
-    return Evaluation(score, SIDES[side], False, round(share, 4), text, source)
 
 
 def _sowing(before: Position, offset: int, letter: str) -> Sowing:
@@ -576,35 +489,6 @@ def check_opponent(spec: PlayerSpec) -> PlayerSpec:
     return spec
 
 
-@dataclass(frozen=True)
-class ReplyPlan:
-    """How a shell with a time budget runs an opponent's reply (the library's policy): in the
-    handler when instant (random, greedy), else in a solver process with the engine's own time
-    per move added to the budget (`allowance`), memoised unless the clock stops the search, and
-    `fallback`'s move (greedy: instant) if the budget runs out."""
-
-    instant: bool
-    allowance: float
-    cacheable: bool
-    what: str
-    fallback: PlayerSpec
-    fallback_name: str
-
-
-def reply_plan(spec: PlayerSpec) -> ReplyPlan:
-    """The plan for `spec`'s reply on the page (checked by :func:`check_opponent` first)."""
-    check_opponent(spec)
-    timed = isinstance(spec, EngineSpec) and spec.time is not None
-    return ReplyPlan(
-        instant=isinstance(spec, RandomSpec | GreedySpec),
-        allowance=float(spec.time or 0.0) if isinstance(spec, EngineSpec) else 0.0,
-        cacheable=not timed,
-        what=f"the {spec} search",
-        fallback=GreedySpec(),
-        fallback_name="the greedy move",
-    )
-
-
 def engine_reply(
     start: str, rules: Rules, moves: list[str], opponent: PlayerSpec, seed: int = 0
 ) -> EngineReply:
@@ -736,17 +620,3 @@ def load_record(text: str) -> GameView:
     letters = pv_letters(start, offsets)
     players = [headers.get("south", "?") or "?", headers.get("north", "?") or "?"]
     return dataclasses.replace(game_view(start.to_text(), start.rules, letters), players=players)
-
-
-def warm_engine() -> None:
-    """Load the engine's kernels and the tablebase (compiled once, then from numba's cache); the
-    page's whole warm-up, with the review, is :func:`gamelab.oware.warmup.warm_page`."""
-    _tablebase()
-    engine_reply(START_TEXT, ABAPA, [], EngineSpec(depth=2))
-
-
-def warm_view() -> None:
-    """Import and run what a game view needs, without the engine. The tablebase is loaded on
-    the first endgame (from the cache that :func:`warm_engine` fills in the solver pool: building
-    it twice at once on a cold cache would only slow the start)."""
-    game_view(START_TEXT, ABAPA, ["C"])

@@ -29,30 +29,26 @@ from typing import Any
 from gamelab.core import review
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import move_letter
-from gamelab.oware.game import (
-    FALLBACK_DEPTH,
+from gamelab.oware.game import FALLBACK_DEPTH, check_opponent, exact_verdict, game_engine, replay
+from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
+from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
+from gamelab.oware.verdicts import (
     SIDES,
     UNIT,
     Evaluation,
-    check_opponent,
     evaluation_of,
-    exact_verdict,
-    game_engine,
     loss_label,
-    replay,
     score_label,
 )
-from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
-from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
 
 __all__ = [
     "GameReview",
-    "ReviewPlan",
+    "ReviewLimits",
     "ReviewStrength",
     "ReviewedMove",
     "review_game",
     "review_piece",
-    "review_plan",
+    "review_limits",
     "review_strength",
 ]
 
@@ -102,7 +98,7 @@ def review_strength(opponent: PlayerSpec) -> ReviewStrength:
         )
     if isinstance(spec, EngineSpec) and spec.depth is not None:
         d = max(int(spec.depth), REVIEW_DEPTH)
-        return ReviewStrength(None, d, f"depth {d} at every position", 4)
+        return ReviewStrength(None, d, f"{d} moves ahead at every position", 4)
     t = DEFAULT_SECONDS
     return ReviewStrength(
         t, None, f"{t:g} s a position, as the page's default engine", _per_piece(t)
@@ -114,69 +110,46 @@ def _per_piece(seconds: float) -> int:
 
 
 @dataclass(frozen=True)
-class ReviewPlan:
-    """One piece of a review as a shell with a time budget runs it (the library's policy): the
-    search (`depth` or `seconds` per position, described by `strength`), the moves in the piece
-    (`count`), the seconds to add to the budget (`allowance`: two searches a position),
-    whether the answer may be memoised (not when the clock stops the search), and the labelled
-    fallback's depth and description."""
+class ReviewLimits:
+    """How one piece of a review searches (the library's policy): `depth` or `seconds` per
+    position (described by `strength`), the moves in the piece (`count`), and the labelled
+    shallower fallback's depth and description (:func:`gamelab.oware.budget.review_plan`
+    runs it when a time budget runs out)."""
 
     depth: int | None
     seconds: float | None
     strength: str
     count: int
-    allowance: float
-    cacheable: bool
     fallback_depth: int
     fallback_strength: str
 
-    def fallback(self) -> ReviewPlan:
-        """The labelled shallower plan for the same moves, when the budget runs out."""
+    def fallback(self) -> ReviewLimits:
+        """The labelled shallower limits for the same moves, when the budget runs out."""
         return dataclasses.replace(
-            self,
-            depth=self.fallback_depth,
-            seconds=None,
-            strength=self.fallback_strength,
-            allowance=0.0,
-            cacheable=True,
+            self, depth=self.fallback_depth, seconds=None, strength=self.fallback_strength
         )
 
 
-def review_plan(
+def review_limits(
     opponent: PlayerSpec, moves: int, depth: int | None = None, count: int | None = None
-) -> ReviewPlan:
+) -> ReviewLimits:
     """How to review `count` moves (default: a piece's worth) of a game of `moves` moves whose
     player faced `opponent`: as strong as that engine (:func:`review_strength`), or to a fixed
     `depth` at every position (then the whole game in one piece by default).
 
-    >>> review_plan(EngineSpec(time=0.5), 30).count, review_plan(EngineSpec(depth=6), 30, 3).count
+    >>> review_limits(EngineSpec(time=0.5), 30).count, review_limits(EngineSpec(depth=6), 30, 3).count
     (2, 30)
     """
+    fallback = f"depth {FALLBACK_DEPTH} (the time budget ran out)"
     if depth is not None:
         check_opponent(opponent)
         n = count or moves
-        return ReviewPlan(
-            depth,
-            None,
-            f"depth {depth} at every position",
-            n,
-            0.0,
-            True,
-            FALLBACK_DEPTH,
-            f"depth {FALLBACK_DEPTH} (the time budget ran out)",
+        return ReviewLimits(
+            depth, None, f"{depth} moves ahead at every position", n, FALLBACK_DEPTH, fallback
         )
     plan = review_strength(opponent)
     n = count or plan.per_piece
-    return ReviewPlan(
-        plan.depth,
-        plan.seconds,
-        plan.text,
-        n,
-        4.0 * (plan.seconds or 0.0) * n,  # two searches a position, with room for a busy server
-        True,  # nodes, not the clock, stop its searches: a pure function of the request
-        FALLBACK_DEPTH,
-        f"depth {FALLBACK_DEPTH} (the time budget ran out)",
-    )
+    return ReviewLimits(plan.depth, plan.seconds, plan.text, n, FALLBACK_DEPTH, fallback)
 
 
 @dataclass(frozen=True)
@@ -422,24 +395,24 @@ def review_piece(
     start: str,
     rules: Rules,
     moves: list[str],
-    plan: ReviewPlan,
+    limits: ReviewLimits,
     first: int = 1,
     previous: list[Any] | tuple[Any, ...] = (),
     recommended: list[str] | tuple[str, ...] = (),
     players: Sequence[str] = (),
 ) -> GameReview:
-    """The piece of the review that `plan` describes (:func:`review_plan`), from move `first`
+    """The piece of the review that `limits` describes (:func:`review_limits`), from move `first`
     after the rows `previous`: what ``gamelab oware review`` and the page's Review both run."""
     return review_game(
         start,
         rules,
         moves,
-        plan.depth,
-        plan.seconds,
+        limits.depth,
+        limits.seconds,
         first,
-        plan.count,
+        limits.count,
         previous,
         recommended,
-        plan.strength,
+        limits.strength,
         players,
     )

@@ -24,6 +24,7 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.core.serialise import attributes
 from gamelab.core.stoppable import run_stoppable
 from gamelab.oware import _search_kernels as K
 from gamelab.oware._tablebase_kernels import binomial_table
@@ -167,11 +168,7 @@ class SearchResult:
 
     def __json__(self) -> dict[str, Any]:
         return {
-            "best_move": self.best_move,
-            "score": self.score,
-            "pv": self.pv,
-            "depth": self.depth,
-            "nodes": self.nodes,
+            **attributes(self, "best_move", "score", "pv", "depth", "nodes"),
             "nps": round(self.nps, 1),
             "seconds": round(self.seconds, 4),
         }

@@ -301,11 +301,6 @@ def advise_objective(
     return objective_decision(post, position.shown, objective, setting.level, state_limit)
 
 
-def warm_up() -> None:
-    """Load the numba kernels (enumeration and optimal search) once, e.g. in a server process."""
-    solve_position(Position.parse("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"), VoltorbSetting(2))
-
-
 def compile_reference_kernels() -> None:
     """Compile (``gamelab warmup voltorb``) the kernel only the plain-Python reference search
     calls (``OptimalSolver(..., python=True)``: :func:`gamelab.voltorb._bounds_kernels.flip_bounds`),

@@ -1,7 +1,7 @@
 """How a Voltorb answer spends a time budget: the one policy every shell follows.
 
 A shell with a budget (the web page: 2 s) asks :func:`solve_plan`, :func:`review_plan` or
-:func:`practice_review_plan` for a :class:`BudgetPlan`: the exact call, capped at the states the
+:func:`practice_review_plan` for a :class:`gamelab.core.budget.Plan`: the exact call, capped at the states the
 search may visit in that time (:data:`STATES_PER_SECOND`), so a hard position stops by itself
 with a labelled answer, and the fallback that answers if the call still overruns its deadline
 (the shell kills it). Each answer says which it is in its ``answer`` field: ``"optimal"``, or
@@ -14,10 +14,11 @@ it, before any job starts.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import partial
 from typing import Any
 
+from gamelab.core.budget import Plan
 from gamelab.voltorb.assistant import (
     BoardAnalysis,
     Policy,
@@ -37,21 +38,10 @@ from gamelab.voltorb.rules import Position, RoundRecord, VoltorbSetting
 #: needed at most 80,000 states took at most 1.19 CPU-s, so 40,000 leaves the board enumeration
 #: and a loaded machine their share of the 2 s (it was 20,000, set for older, slower kernels:
 #: the page gave up after about 0.3 s of search). benchmarks/voltorb_page_budget.py measures
-#: the page's plan at several rates side by side (docs/voltorb.md).
+#: the page's plan at several rates side by side (docs/experiments/voltorb.md, "The page gave up too early").
 STATES_PER_SECOND = 40_000
 
 DEADLINE = "did not finish within the time budget"
-
-
-@dataclass(frozen=True)
-class BudgetPlan:
-    """The exact call ``fn(*args)`` (capped in states) and the fallback if it overruns."""
-
-    fn: Any
-    args: tuple
-    fallback: partial  # picklable: a partial of a module-level function
-    what: str  # what overran, in words ("exact optimal search")
-    fallback_name: str  # what answers instead, in words
 
 
 def state_budget(seconds: float) -> int:
@@ -66,16 +56,15 @@ def solve_fallback(position: Position, setting: VoltorbSetting, policy: Policy) 
     return replace(out, answer=f"fallback: {policy.name}, because the exact search {DEADLINE}")
 
 
-def solve_plan(
-    position: Position, setting: VoltorbSetting, policy: Policy, seconds: float
-) -> BudgetPlan:
+def solve_plan(position: Position, setting: VoltorbSetting, policy: Policy, seconds: float) -> Plan:
     """The assistant's answer within `seconds`: the optimal search capped in states; past the
     cap MinRisk (or the chosen policy) without P(win), labelled in ``answer`` and ``note``."""
     args = (position, setting, policy, state_budget(seconds))
     cheap = policy.without_search()
-    return BudgetPlan(
+    return Plan(
         solve_position,
         args,
+        seconds,
         partial(solve_fallback, position, setting, cheap),
         "exact optimal search",
         "MinRisk" if cheap.name == "minrisk" else f"{cheap.name} without P(win)",
@@ -108,12 +97,13 @@ def quick_review_practice(
     return _quick(review_practice(setting, seed, list(flips), quit, exact=False))
 
 
-def review_plan(record: RoundRecord, setting: VoltorbSetting, seconds: float) -> BudgetPlan:
+def review_plan(record: RoundRecord, setting: VoltorbSetting, seconds: float) -> Plan:
     """A review within `seconds`: exact rows as far as the state budget goes (from the last
     flip back), the others labelled; past the deadline the quick review."""
-    return BudgetPlan(
+    return Plan(
         review_position,
         (record, setting, True, state_budget(seconds)),
+        seconds,
         partial(quick_review_position, record, setting),
         "exact review",
         REVIEW_FALLBACK,
@@ -122,12 +112,13 @@ def review_plan(record: RoundRecord, setting: VoltorbSetting, seconds: float) ->
 
 def practice_review_plan(
     setting: VoltorbSetting, seed: int, flips: tuple, quit: bool, seconds: float
-) -> BudgetPlan:
+) -> Plan:
     """:func:`review_plan` for a practice round (`flips` from
     :func:`~gamelab.voltorb.practice.practice_flips`)."""
-    return BudgetPlan(
+    return Plan(
         review_practice,
         (setting, seed, list(flips), quit, True, state_budget(seconds)),
+        seconds,
         partial(quick_review_practice, setting, seed, flips, quit),
         "exact review",
         REVIEW_FALLBACK,
@@ -161,12 +152,13 @@ def objective_advice(
 
 def objective_plan(
     position: Position, setting: VoltorbSetting, objective: Objective, seconds: float
-) -> BudgetPlan:
+) -> Plan:
     """The advice for a round objective within `seconds` (as :func:`solve_plan`)."""
     question = (position, setting, objective)
-    return BudgetPlan(
+    return Plan(
         objective_advice,
         (*question, state_budget(seconds)),
+        seconds,
         partial(objective_advice, *question, 1),
         "exact objective search",
         "MinRisk",

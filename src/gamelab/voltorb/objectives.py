@@ -145,14 +145,20 @@ class ObjectiveDecision:
             object.__setattr__(self, "advice", self.sentence())
 
     def sentence(self) -> str:
-        """The advice in words."""
+        """The advice in the game's words (a page shows it as it is; `answer` keeps the label).
+
+        >>> ObjectiveDecision("survive", "the chance of not dropping below level 2", 6, 0.75, 9).sentence()
+        'flip row 2, column 2. With the best play from here, the chance of not dropping below level 2: 75.00 %'
+        """
         rc = self.recommended
         act = "quit now" if rc is None else f"flip row {rc[0]}, column {rc[1]}"
-        head = f"objective {self.objective} ({self.description})"
         if self.answer != "optimal":
-            return f"{head}: the exact search did not finish in time; MinRisk: {act}"
-        value = f"{self.value:.1f} coins" if self.objective == "coins" else f"{self.value:.4f}"
-        return f"{head}: {act}; optimal value {value}"
+            return (
+                f"{act}: the safest flip, for now (the best play for {self.description} takes "
+                "longer to work out)"
+            )
+        value = f"{self.value:.1f}" if self.objective == "coins" else f"{100 * self.value:.2f} %"
+        return f"{act}. With the best play from here, {self.description}: {value}"
 
 
 def objective_decision(

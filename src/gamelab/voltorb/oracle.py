@@ -22,10 +22,9 @@ is built (:meth:`VoltorbOracle.stepper_value`, :meth:`VoltorbOracle.stepper_acti
 
 from __future__ import annotations
 
-from collections import OrderedDict
-
 import numpy as np
 
+from gamelab.core.memo import Kept
 from gamelab.voltorb.expectimax import OptimalSolver, choice_value
 from gamelab.voltorb.posterior import posterior_for
 from gamelab.voltorb.rules import TILES, Clues, VoltorbSetting
@@ -41,18 +40,13 @@ class VoltorbOracle:
 
     def __init__(self, setting: VoltorbSetting) -> None:
         self.setting = setting
-        self._solvers: OrderedDict[tuple, OptimalSolver] = OrderedDict()
+        self._solvers: Kept[tuple, OptimalSolver] = Kept(keep=SOLVERS)
 
     def _solver(self, key: tuple, clues: Clues) -> OptimalSolver:
-        solver = self._solvers.get(key)
-        if solver is None:
-            solver = OptimalSolver(posterior_for(clues, self.setting), "win")
-            self._solvers[key] = solver
-            if len(self._solvers) > SOLVERS:
-                self._solvers.popitem(last=False)
-        else:
-            self._solvers.move_to_end(key)
-        return solver
+        return self._solvers.get_or_build(key, lambda progress: self._new_solver(clues))
+
+    def _new_solver(self, clues: Clues) -> OptimalSolver:
+        return OptimalSolver(posterior_for(clues, self.setting), "win")
 
     def _solver_for(self, state: VoltorbState) -> OptimalSolver:
         assert state.round is not None, "the board is not dealt yet"
@@ -84,12 +78,10 @@ class VoltorbOracle:
     def _stepper_solver(self, stepper) -> tuple[OptimalSolver, dict[int, int]]:
         c = stepper.clues
         key = tuple(c.reshape(-1).tolist())
-        solver = self._solvers.get(key)
+        solver = self._solvers.get(key)  # (now the most recently used)
         if solver is None:
             clues = Clues(c[0].copy(), c[1].copy(), c[2].copy(), c[3].copy())
             solver = self._solver(key, clues)
-        else:
-            self._solvers.move_to_end(key)
         shown = stepper.revealed
         revealed = {int(t): int(shown[t]) for t in np.flatnonzero(shown >= 0)}
         return solver, revealed

@@ -3,13 +3,18 @@
 >>> svg = board_svg([(4, 2)] * 5, [(4, 2)] * 5, {0: 1, 6: 0}, [0.5] * 25)
 >>> svg.count("<rect") == 25 and "0.50" in svg
 True
+>>> from gamelab.core.stats import wilson_interval
+>>> "41.0%" in simulation_html("hgss", 8, [("minrisk", 100, wilson_interval(41, 100), 7.2)])
+True
 """
 
 from __future__ import annotations
 
+import html
 from collections.abc import Mapping, Sequence
 
 from gamelab.core.pictures import mix, rect, svg_document, text
+from gamelab.core.stats import Estimate, format_difference, format_estimate
 
 CELL = 46
 SAFE, RISKY, HIDDEN = "#e6f4e6", "#f4b5a8", "#d9dde3"
@@ -68,3 +73,29 @@ def analysis_svg(p_voltorb: Sequence[Sequence[float]], recommended: Sequence[int
     flat = [float(p) for row in p_voltorb for p in row]
     tile = None if recommended is None else (recommended[0] - 1) * 5 + recommended[1] - 1
     return board_svg(None, None, {}, flat, tile)
+
+
+def simulation_html(
+    generator: str,
+    level: int,
+    rows: Sequence[tuple[str, int, Estimate, float]],
+    difference: Estimate | None = None,
+) -> str:
+    """A simulation (:class:`gamelab.voltorb.simulate.SimulationStudy`): per strategy, the
+    rounds played, the win rate with its 95% interval and the mean flips; with a second
+    strategy on the same boards, the paired difference of the win rates (first minus second)."""
+    body = "".join(
+        f"<tr><td style='text-align:left'>{html.escape(name)}</td><td>{games:,}</td>"
+        f"<td>{html.escape(format_estimate(rate, '.1%'))}</td><td>{flips:.2f}</td></tr>"
+        for name, games, rate, flips in rows
+    )
+    caption = f"Voltorb Flip level {level}, {html.escape(generator)} boards"
+    paired = (
+        ""
+        if difference is None
+        else f"<p>paired difference of the win rates: {format_difference(difference, '+.1%')}</p>"
+    )
+    return (
+        f"<div><table><caption>{caption}</caption><tr><th>strategy</th><th>rounds</th>"
+        f"<th>win rate (95% interval)</th><th>mean flips</th></tr>{body}</table>{paired}</div>"
+    )

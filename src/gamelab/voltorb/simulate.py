@@ -18,6 +18,7 @@ import numpy as np
 
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.results import ResultStore
+from gamelab.core.serialise import attributes
 from gamelab.core.stats import (
     Difference,
     Estimate,
@@ -255,6 +256,16 @@ class SimulationStudy:
     other: Simulation | None = None
     difference: Difference | None = None
 
+    def _repr_html_(self) -> str:
+        """The win rates and the paired difference, in a notebook
+        (:func:`gamelab.voltorb.pictures.simulation_html`)."""
+        from gamelab.voltorb.pictures import simulation_html
+
+        runs = [r for r in (self.simulation, self.other) if r is not None]
+        rows = [(r.strategy, r.games, r.win_rate, r.mean_flips) for r in runs]
+        sim = self.simulation
+        return simulation_html(sim.generator, sim.level, rows, self.difference)
+
     def __json__(self) -> dict[str, Any]:
         out = self.simulation.summary()
         if self.other is not None and self.difference is not None:
@@ -333,11 +344,7 @@ class CampaignSummary:
 
     def __json__(self) -> dict[str, Any]:
         return {
-            "generator": self.generator,
-            "strategy": self.strategy,
-            "rounds": self.rounds,
-            "campaigns": self.campaigns,
-            "seed": self.seed,
+            **attributes(self, "generator", "strategy", "rounds", "campaigns", "seed"),
             "coins_per_round": self.coins.value,
             "ci95": [self.coins.lo, self.coins.hi],
             "win_rate": self.win_rate,

@@ -22,12 +22,12 @@ stored state is one the search would have found exact.
 
 from __future__ import annotations
 
-from collections import OrderedDict
 from pathlib import Path
 
 import numpy as np
 
 from gamelab.core.cache import cache_path, load_arrays, save_arrays
+from gamelab.core.memo import Kept
 from gamelab.voltorb.expectimax import OptimalSolver
 from gamelab.voltorb.rules import Clues, VoltorbSetting
 
@@ -41,7 +41,8 @@ STORED_DEALS = 12
 VERSION = 1
 TABLE = "voltorb-solved"
 
-_deals: OrderedDict[tuple, _Deal] = OrderedDict()
+#: the deals this process keeps (:class:`gamelab.core.memo.Kept`)
+DEALS: Kept[tuple, _Deal] = Kept(keep=KEPT_DEALS)
 
 
 class _Deal:
@@ -73,23 +74,21 @@ def _check(solver: OptimalSolver) -> np.ndarray:
 def deal_solver(clues: Clues, setting: VoltorbSetting) -> OptimalSolver:
     """The deal's solver (kept: see the module doc), with the states stored on disk if any."""
     key = _deal_key(clues, setting)
-    deal = _deals.get(key)
-    if deal is None:
-        from gamelab.voltorb.posterior import playing_posterior
+    return DEALS.get_or_build(key, lambda progress: _new_deal(key, clues, setting)).solver
 
-        solver = OptimalSolver(playing_posterior(clues, {}, setting), keep_memo=True)
-        stored = load_arrays(stored_path(clues, setting))
-        states = 0
-        check = None if stored is None else stored.get("check")
-        if stored is not None and check is not None and np.array_equal(check, _check(solver)):
-            solver.add_solved_states(stored["codes"], stored["values"], stored["tiles"])
-            states = int(stored["codes"].size)
-        deal = _Deal(key, solver, states)
-        _deals[key] = deal
-        while len(_deals) > KEPT_DEALS:
-            _deals.popitem(last=False)
-    _deals.move_to_end(key)
-    return deal.solver
+
+def _new_deal(key: tuple, clues: Clues, setting: VoltorbSetting) -> _Deal:
+    """The deal's solver, with the states stored on disk if any."""
+    from gamelab.voltorb.posterior import playing_posterior
+
+    solver = OptimalSolver(playing_posterior(clues, {}, setting), keep_memo=True)
+    stored = load_arrays(stored_path(clues, setting))
+    states = 0
+    check = None if stored is None else stored.get("check")
+    if stored is not None and check is not None and np.array_equal(check, _check(solver)):
+        solver.add_solved_states(stored["codes"], stored["values"], stored["tiles"])
+        states = int(stored["codes"].size)
+    return _Deal(key, solver, states)
 
 
 def decide(
@@ -111,7 +110,7 @@ def decide(
 
 def searched(solver: OptimalSolver, states: int) -> None:
     """Count `states` searched by the deal's solver; store the deal once they are worth it."""
-    deal = next((d for d in _deals.values() if d.solver is solver), None)
+    deal = next((d for d in DEALS.values() if d.solver is solver), None)
     if deal is None:
         return
     deal.searched += max(0, states)
@@ -144,4 +143,4 @@ def stored_path(clues: Clues, setting: VoltorbSetting) -> Path:
 
 def forget() -> None:
     """Drop the deals kept in this process (tests; the stored files stay)."""
-    _deals.clear()
+    DEALS.clear()

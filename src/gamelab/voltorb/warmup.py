@@ -3,7 +3,38 @@ into its cache) or loads every kernel the commands, the report and the web page 
 
 from __future__ import annotations
 
+from gamelab.core.warm import PageWarmup
+
+#: What the page needs warm (``gamelab serve``): voltorb's kernels start no threads, so they are
+#: warmed once in the forkserver and every solver starts warm.
+PAGE_WARMUP = PageWarmup(
+    prefork=("gamelab.voltorb.warmup:warm_page",),
+    seconds=25.0,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+)
+
+
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
+
+
+def warm_page() -> None:
+    """What the web page's solver processes load before serving (``gamelab serve`` runs it
+    once in the pool's forkserver): the advice on a level-2 position, the searches of the
+    round goals (the general objective search on ``survive``, and the coin search), and the
+    review of a practice round. Without the goals' kernels a first goal waited for numba to
+    compile them (11-16 s on a loaded machine, ``benchmarks/web_first_answers.py
+    --fresh-install``), then got MinRisk. None of these kernels starts a thread."""
+    from gamelab.voltorb.assistant import position_posterior, solve_position
+    from gamelab.voltorb.expectimax import OptimalSolver
+    from gamelab.voltorb.objectives import Objective, objective_decision
+    from gamelab.voltorb.review import review_practice
+    from gamelab.voltorb.rules import Position, VoltorbSetting
+
+    position, level_2 = Position.parse(ROWS, COLS), VoltorbSetting(2)
+    solve_position(position, level_2)
+    post = position_posterior(position, level_2)
+    objective_decision(post, {}, Objective.parse("survive"), 2)
+    OptimalSolver(post, "coins").decide({})
+    review_practice(VoltorbSetting(1), 0, [[3, 3]])
 
 
 def warm_up() -> None:

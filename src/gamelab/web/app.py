@@ -349,8 +349,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     pool = SolverPool(
                         settings.workers,
                         preload=preload,
-                        warmers=page.warm,
-                        prefork_warmers=page.prefork_warm,
+                        warmers=page.warmup.pool,
+                        prefork_warmers=page.warmup.prefork,
                     )
                     app.state.starting_pool = pool
                     pool.wait_ready(timeout=600.0)
@@ -366,7 +366,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
                     say(f"{page.title} is warm")
 
         def serve_in_server(page: GamePage) -> None:
-            # the page's in-server calls have what they need (its `server_warm` and `build`)
+            # the page's in-server calls have what they need (its warm-up's `server` and `build`)
             with marking:
                 app.state.server_cold = app.state.server_cold - {page.game}
             say(f"{page.title} is partly warm", " (what the server answers itself)")
@@ -375,20 +375,20 @@ def create_app(settings: Settings | None = None) -> FastAPI:
             for page in lane:
                 if stopping.is_set():
                     raise asyncio.CancelledError()
-                specs = [*page.prefork_warm, *page.warm]
+                specs = [*page.warmup.prefork, *page.warmup.pool]
                 if specs and settings.background_warmup:
                     # in a child process: the server's own threads keep the GIL free
-                    if page.server_warm:
-                        first = [*page.server_warm, *page.build, REACHED]
+                    if page.warmup.server:
+                        first = [*page.warmup.server, *page.warmup.build, REACHED]
                         _warm_in_a_process(
                             [*first, *specs],
                             stopping,
                             reached=functools.partial(serve_in_server, page),
                         )
                     else:
-                        _warm_in_a_process([*specs, *page.build], stopping)
+                        _warm_in_a_process([*specs, *page.warmup.build], stopping)
                 elif specs:
-                    for spec in dict.fromkeys([*page.server_warm, *specs]):
+                    for spec in dict.fromkeys([*page.warmup.server, *specs]):
                         call_by_name(spec)
                 join_pool(page, specs)
 
@@ -422,7 +422,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         app.state.cold = frozenset(page.game for page, _ in games)  # not served exactly yet
         app.state.server_cold = app.state.cold  # their in-server calls neither
         app.state.titles = {page.game: page.title for page, _ in games}
-        app.state.rests = {page.game: page.warm_rest for page, _ in games if page.server_warm}
+        app.state.rests = {page.game: page.warmup.rest for page, _ in games if page.warmup.server}
         if settings.background_warmup:
             if settings.ready_message:
                 print(settings.ready_message, file=sys.stderr, flush=True)

@@ -18,7 +18,9 @@ from fastapi import Request
 from fastapi.responses import Response
 from pydantic import BaseModel, ConfigDict
 
+from gamelab.core.budget import Plan
 from gamelab.core.serialise import to_json
+from gamelab.core.warm import PageWarmup
 from gamelab.web.pool import (
     Budgeted,
     Document,
@@ -34,7 +36,8 @@ __all__ = [
     "job_reply",
     "GamePage",
     "Settings",
-    "budgeted",
+    "budget_of",
+    "planned",
     "pool_of",
     "require_warm",
     "reply",
@@ -70,47 +73,25 @@ class GamePage:
     """A game's page: served at ``/<game>`` from ``templates/<game>.html``, linked from home.
 
     `preload` lists modules the solver processes import at start (the game's heavy library);
-    `warm` names functions (``"module:function"``, no arguments) that the server and every
-    solver process call once at start, e.g. to load numba kernels, so no request waits for it.
-    `prefork_warm` functions are called once in the solver pool's forkserver instead, so every
-    solver process (and every replacement of a killed one) starts warm at once; they must start
-    no threads (no numba ``parallel=True`` kernel may run in them).
+    `warmup` is what the page needs warm, declared in the game's ``warmup.py``
+    (:class:`gamelab.core.warm.PageWarmup`).
     """
 
     game: str
     title: str
     summary: str
     preload: tuple[str, ...] = ()
-    warm: tuple[str, ...] = ()
-    prefork_warm: tuple[str, ...] = ()
-    #: functions ``gamelab serve``'s warm-up process alone calls after `warm` (the solver
-    #: processes do not): they fill the gamelab cache on disk with tables the server then only
-    #: loads (Yatzy's exact solve), so that no request waits for them and no server thread
-    #: computes them
-    build: tuple[str, ...] = ()
-    #: what the game's calls answered in the server's own process (:func:`require_warm`) need,
-    #: when that is less than the pool's `warm`: ``gamelab serve``'s warm-up process calls these
-    #: and `build` first, and those calls are answered from then on, while it goes on compiling
-    #: `warm` for the pool's calls (Yatzy: the coach's kernels and tables first, the win-play
-    #: bot's after). Empty: those calls wait for the pool, as the pool's calls do.
-    server_warm: tuple[str, ...] = ()
-    #: with `server_warm`: what is still warming after its first part, in the page's words
-    #: (/api/health's `warming_now` and the pages' header say it)
-    warm_rest: str = ""
-    #: CPU seconds of `prefork_warm` + `warm` + `build` on empty numba and gamelab caches
-    #: (``benchmarks/page_warm.py``): orders ``gamelab serve``'s warm-up (:func:`warm_lanes`)
-    warm_seconds: float = 0.0
-    #: with `server_warm`: the CPU seconds of its first part alone (`server_warm` + `build`),
-    #: after which its in-server calls are answered (``benchmarks/page_warm.py``)
-    serve_seconds: float | None = None
+    warmup: PageWarmup = PageWarmup()
+
+    @property
+    def warm_seconds(self) -> float:
+        """CPU seconds of the page's whole warm-up (:attr:`PageWarmup.seconds`)."""
+        return self.warmup.seconds
 
     @property
     def first_answer_seconds(self) -> float:
-        """CPU seconds of its warm-up until its first exact answers (`serve_seconds` when its
-        in-server calls come first, else all of `warm_seconds`)."""
-        if self.server_warm and self.serve_seconds is not None:
-            return min(self.serve_seconds, self.warm_seconds)
-        return self.warm_seconds
+        """CPU seconds of its warm-up until its first exact answers."""
+        return self.warmup.first_answer_seconds
 
     @property
     def path(self) -> str:
@@ -128,13 +109,15 @@ def warm_lanes(pages: list[GamePage], n: int) -> list[list[GamePage]]:
     order is the best of each lane for both). Every assignment is tried for up to 8 pages; for
     more, dearest first into the lane done soonest.
 
-    >>> pages = [GamePage(g, g, "", warm_seconds=s) for g, s in [("a", 7), ("b", 39), ("c", 18)]]
+    >>> def page(g, s, **more):
+    ...     return GamePage(g, g, "", warmup=PageWarmup(seconds=s, **more))
+    >>> pages = [page(g, s) for g, s in [("a", 7), ("b", 39), ("c", 18)]]
     >>> [[p.game for p in lane] for lane in warm_lanes(pages, 2)]
     [['b'], ['a', 'c']]
     >>> [[p.game for p in lane] for lane in warm_lanes(pages, 1)]
     [['a', 'c', 'b']]
-    >>> y = GamePage("y", "y", "", warm_seconds=43, serve_seconds=22, server_warm=("m:f",))
-    >>> pages = [GamePage(g, g, "", warm_seconds=s) for g, s in [("v", 52), ("w", 24), ("o", 16), ("l", 9)]]
+    >>> y = page("y", 43, serve_seconds=22, server=("m:f",))
+    >>> pages = [page(g, s) for g, s in [("v", 52), ("w", 24), ("o", 16), ("l", 9)]]
     >>> [[p.game for p in lane] for lane in warm_lanes([*pages, y], 2)]
     [['o', 'w', 'y'], ['l', 'v']]
     """
@@ -239,40 +222,36 @@ def settings_of(request: Request) -> Settings:
     return request.app.state.settings
 
 
-async def budgeted(
-    request: Request,
-    fn: Callable[..., Any],
-    args: tuple,
-    *,
-    fallback: Callable[[], Any],
-    what: str,
-    fallback_name: str,
-    note_field: str | None = "note",
-    allowance: float = 0.0,
-    cache: bool = True,
-) -> Document:
-    """``fn(*args)`` in the pool within the server's budget; on timeout ``fallback()``; both
-    in processes of the pool, which also serialise the result: pass it to :func:`reply`.
+async def planned(request: Request, plan: Plan) -> Response:
+    """Carry out the library's plan (:class:`gamelab.core.budget.Plan`) and reply: an instant
+    call in a thread of the server; else in the pool within the plan's seconds, where past them
+    the plan's labelled fallback answers (or, without one, 503 with the reason)."""
+    if plan.instant:
+        from anyio.to_thread import run_sync
 
-    `fallback` must be picklable: a ``functools.partial`` of a module-level function. When the
-    fallback answers and the result is a dataclass with a field `note_field`, the label ("exact
-    optimal search timed out after 2 s; showing MinRisk") is written into it, so the page shows
-    it beside the answer.
-
-    `allowance` adds seconds to the budget for a call whose own time limit is part of the
-    request (an engine's time per move); `cache=False` for a call that is not a pure function
-    of its arguments (a search stopped by the clock).
-    """
+        return reply(await run_sync(plan.run))
+    assert plan.seconds is not None
+    if plan.fallback is None:
+        document = await pool_of(request).run(
+            to_document, (plan.fn, plan.args), timeout=plan.seconds, cache=plan.cacheable
+        )
+        return reply(document)
     answer: Budgeted[Document] = await pool_of(request).budgeted(
         to_document,
-        (fn, args),
-        budget=settings_of(request).budget + allowance,
-        fallback=functools.partial(to_document, fallback, (), note_field),
-        what=what,
-        fallback_name=fallback_name,
-        cache=cache,
+        (plan.fn, plan.args),
+        budget=plan.seconds,
+        fallback=functools.partial(to_document, plan.fallback, (), "note"),
+        what=plan.what,
+        fallback_name=plan.fallback_name,
+        cache=plan.cacheable,
     )
-    return answer.value
+    return reply(answer.value)
+
+
+def budget_of(request: Request) -> float:
+    """The server's time budget in seconds (``gamelab serve --budget``): what a route passes
+    to the library's ``*_plan`` functions."""
+    return settings_of(request).budget
 
 
 def background(request: Request, fn: Callable[..., Any], args: tuple) -> Response:

@@ -29,16 +29,17 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
 import numpy as np
 
+from gamelab.core.budget import Plan
 from gamelab.wordle.assistant import GuessSession, HistoryChecker, _entropy_choice, greedy_play
 from gamelab.wordle.names import resolve_name
 from gamelab.wordle.rules import (
     HARD_MODE_TEXT,
-    POST_SETTING,
+    POST_SETTING,  # noqa: F401 (the doctest)
     Setting,
     parse_pattern,
     pattern_text,
@@ -47,7 +48,7 @@ from gamelab.wordle.rules import (
 from gamelab.wordle.solver.optimal import INF, OptimalSolver, SearchTimeout
 from gamelab.wordle.table import Game
 
-__all__ = ["Advice", "Candidate", "GuessOption", "advise", "parse_history", "warm_up", "worker"]
+__all__ = ["Advice", "Candidate", "GuessOption", "advice_plan", "advise", "parse_history", "worker"]
 
 REMAINING_SHOWN = 120
 ENTROPY_TOP = 5
@@ -102,6 +103,24 @@ class Advice:
     # `next` is then the max-entropy guess, the best bet anyway, and `warning` says so
     within_limit: bool = True
     warning: str | None = None
+
+    def _repr_svg_(self) -> str:
+        """The guesses as tiles and the advice under them, in a notebook
+        (:func:`gamelab.wordle.pictures.advice_svg`)."""
+        from gamelab.wordle.pictures import advice_svg
+
+        expected = self.expected_guesses
+        if expected is None and self.next is not None:
+            expected = self.next.expected_guesses
+        return advice_svg(
+            self.history,
+            self.candidates,
+            [c.name for c in self.remaining],
+            None if self.next is None else self.next.name,
+            expected,
+            self.mode,
+            self.warning,
+        )
 
 
 @lru_cache(maxsize=1)
@@ -341,19 +360,20 @@ def worker(setting: Setting, history: list[tuple[str, str]], use_strategy: bool)
     return advise(setting, history, exact=True, use_strategy=use_strategy)
 
 
-def warm_up() -> None:
-    """Load the optimal strategies of the post's lists and of the page's default, the live
-    daily game (shipped: milliseconds each), their games and the search kernel, so no request
-    waits for them."""
-    from gamelab.wordle.rules import parse_names
-    from gamelab.wordle.solver.strategy import PRECOMPUTED, optimal_strategy
+def advice_plan(setting: Setting, history: list[tuple[str, str]], seconds: float) -> Plan:
+    """The advice within a budget of `seconds` (:class:`gamelab.core.budget.Plan`): the exact
+    answer (:func:`worker`), past the budget the max-entropy guess, labelled. Whether the
+    strategy is ready is part of the question, so a kept answer is never stale."""
+    from gamelab.wordle.solver.strategy import strategy_is_cached
 
-    daily = parse_names("daily")
-    for setting in PRECOMPUTED:
-        if setting.names in (POST_SETTING, daily):
-            optimal_strategy(setting)
-    for names in (POST_SETTING, daily):
-        advise(Setting(names), [("レントラー", "00000")])
+    return Plan(
+        worker,
+        (setting, history, strategy_is_cached(setting)),
+        seconds,
+        partial(advise, setting, history, exact=False),
+        "exact optimal search",
+        "the max-entropy guess",
+    )
 
 
 def split_history(text: str) -> list[tuple[str, str]]:

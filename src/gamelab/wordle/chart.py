@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from gamelab.core.serialise import attributes
 from gamelab.wordle import entropy
 from gamelab.wordle.rules import pattern_text
 from gamelab.wordle.solver.optimal import answer_depths
@@ -68,15 +69,9 @@ class Chart:
         return next((p for p in self.patterns if int(p.pattern, 3) == 0), None)
 
     def __json__(self) -> dict[str, Any]:
-        return {
-            "first": self.first,
-            "rule": self.rule,
-            "names": self.names,
-            "n_patterns": self.n_patterns,
-            "patterns": self.patterns,
-            "greedy": self.greedy,
-            "note": self.note,
-        }
+        return attributes(
+            self, "first", "rule", "names", "n_patterns", "patterns", "greedy", "note"
+        )
 
 
 def chart(game: Game, first: str | None = None) -> Chart:

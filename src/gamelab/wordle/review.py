@@ -32,6 +32,7 @@ from dataclasses import dataclass, field, replace
 
 import numpy as np
 
+from gamelab.core.budget import Plan
 from gamelab.core.review import Decision
 from gamelab.wordle.advice import REMAINING_SHOWN, english_names, parse_history, solver_context
 from gamelab.wordle.rules import Setting, parse_names, pattern_text  # noqa: F401 (doctest)
@@ -265,3 +266,14 @@ def review(setting: Setting, history: Sequence[tuple[str, str]]) -> Review:
         )
         out.notes.append("the last guess did not find the answer, so the review stops there")
     return out
+
+
+#: A review solves one node per guess: it may take a few budgets.
+REVIEW_BUDGETS = 4
+
+
+def review_plan(setting: Setting, history: Sequence[tuple[str, str]], seconds: float) -> Plan:
+    """A review within :data:`REVIEW_BUDGETS` budgets of `seconds`, refused past them (no
+    fallback: a review is exact or not shown); never kept, since one that overran while a
+    strategy was being built may fit later."""
+    return Plan(review, (setting, list(history)), REVIEW_BUDGETS * seconds, cacheable=False)

@@ -3,12 +3,19 @@
 
 from __future__ import annotations
 
+from gamelab.core.warm import PageWarmup
+
+#: What the page needs warm (``gamelab serve``).
+PAGE_WARMUP = PageWarmup(
+    pool=("gamelab.wordle.warmup:warm_page",),
+    seconds=13.8,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+)
+
 
 def warm_up() -> None:
     """Rank and chart gen1-4 (blog rule), solve gen1 exactly, the assistant's advice after one
     guess (the page's, ``next``'s and ``assist``'s), the hard-mode feasibility search (the
     depth limits of ``solve-optimal --hard``) and the kernels only larger lists reach."""
-    from gamelab.wordle.advice import warm_up as warm_page
     from gamelab.wordle.chart import chart
     from gamelab.wordle.entropy import ranking
     from gamelab.wordle.rules import POST_SETTING, Setting, load_word_list, parse_names
@@ -25,3 +32,19 @@ def warm_up() -> None:
     feasible_within(Setting(parse_names("gen1"), "standard", "game", 3), lambda: False)
     warm_page()
     warm_scan()
+
+
+def warm_page() -> None:
+    """Load the optimal strategies of the post's lists and of the page's default, the live
+    daily game (shipped: milliseconds each), their games and the search kernel, so no request
+    waits for them."""
+    from gamelab.wordle.advice import advise
+    from gamelab.wordle.rules import POST_SETTING, Setting, parse_names
+    from gamelab.wordle.solver.strategy import PRECOMPUTED, optimal_strategy
+
+    daily = parse_names("daily")
+    for setting in PRECOMPUTED:
+        if setting.names in (POST_SETTING, daily):
+            optimal_strategy(setting)
+    for names in (POST_SETTING, daily):
+        advise(Setting(names), [("レントラー", "00000")])

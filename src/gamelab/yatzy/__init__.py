@@ -12,8 +12,8 @@ Entry points (what the command line, the report and the web app call; each retur
 * :func:`gamelab.yatzy.target.target_table` - max P(score >= T) beside expected-score play
 * :func:`gamelab.yatzy.comeback.comeback_study` - exact P(win) of the trailing player
 * :func:`gamelab.yatzy.risk.risk_study` - the thesis' risk-taker against optimal play
-* :func:`gamelab.yatzy.winplay.winplay_study` - playing for the win in the last K turns
-* :func:`gamelab.yatzy.winplay.win_from_start` - playing for the win from the empty card
+* :func:`gamelab.yatzy.winplay_study.winplay_study` - playing for the win in the last K turns
+* :func:`gamelab.yatzy.winplay_study.win_from_start` - playing for the win from the empty card
 * :func:`gamelab.yatzy.coach.coach` - every keep or box of a position with its expected score
 * :func:`gamelab.yatzy.game.game_view` - a seeded game replayed from its moves (solo or against
   the optimal or win-play bot), with the coach; what the web page shows

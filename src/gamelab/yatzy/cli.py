@@ -419,7 +419,7 @@ def winplay_command(
     one exact solve, nothing sampled.
     """
     from gamelab.core.stats import Difference, format_difference, format_estimate
-    from gamelab.yatzy.winplay import win_from_start, winplay_study
+    from gamelab.yatzy.winplay_study import win_from_start, winplay_study
 
     r = _rules(rules)
     if turns_left == r.n_boxes:

@@ -152,6 +152,18 @@ class Advice:
     def best(self) -> Option:
         return self.options[0]
 
+    def _repr_html_(self) -> str:
+        """The card, the dice and the coach's table, in a notebook
+        (:func:`gamelab.yatzy.pictures.coach_html`)."""
+        from gamelab.yatzy.pictures import coach_html
+
+        rules = RULES[self.rules]
+        card = Card.parse(rules, self.card)
+        boxes = [(rules.box_label(b), v) for b, v in enumerate(card.entries)]
+        dice = [int(d) for d in self.dice]
+        options = [(o.label, o.expected_score, o.loss) for o in self.options]
+        return coach_html(boxes, dice, self.rolls_left, options)
+
 
 def coach(
     rules: RuleSet,

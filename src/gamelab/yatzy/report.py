@@ -219,7 +219,7 @@ def _value(e: Estimate | None) -> str:
 
 def _winplay_tables(section: Section, ctx: ReportContext) -> None:
     """The win-play tables (the REPORT_STUDY runs, resumed from the results store)."""
-    from gamelab.yatzy.winplay import (
+    from gamelab.yatzy.winplay_study import (
         REPORT_EXACT_STUDIES,
         REPORT_STUDY,
         win_from_start,

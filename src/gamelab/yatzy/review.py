@@ -25,13 +25,13 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from typing import Any
 
 import numpy as np
 
 from gamelab.core import review
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.game import LOSS_TOLERANCE, OPPONENTS, Decision, game_view, move_draws
+from gamelab.yatzy.pictures import distribution_svg
 from gamelab.yatzy.rules import RuleSet
 from gamelab.yatzy.solver import state_index
 from gamelab.yatzy.tables import optimal_distribution, optimal_values
@@ -54,13 +54,9 @@ class ScoreLaw:
         i = score - self.offset
         return float(self.probability[i]) if 0 <= i < len(self.probability) else 0.0
 
-    def __json__(self) -> dict[str, Any]:
-        return {
-            "offset": self.offset,
-            "probability": self.probability,
-            "tail": self.tail,
-            "mean": self.mean,
-        }
+    def _repr_svg_(self) -> str:
+        """The law as the review's chart, in a notebook (:func:`distribution_svg`)."""
+        return distribution_svg(self)
 
 
 @dataclass(frozen=True)
@@ -91,6 +87,18 @@ class Review:
     takebacks: int = 0
     takebacks_note: str | None = None
 
+    def _repr_html_(self) -> str:
+        """Your decisions with their losses and, once finished, the chart of your score among
+        optimal play's, in a notebook (:func:`gamelab.yatzy.pictures.review_html`)."""
+        from gamelab.yatzy.pictures import review_html
+
+        rows = [(d.turn, d.dice, f"{d.kind} {d.label}", d.best, d.loss)
+                for d in self.decisions if d.player == "you"]  # fmt: skip
+        summary = f"{self.rules}, seed {self.seed}: {self.total_loss:.2f} expected points lost"
+        if self.final_score is not None and self.percentile is not None:
+            summary += f"; final score {self.final_score}, percentile {self.percentile:.1f}"
+        return review_html(summary, rows, self.svg)
+
 
 def takebacks_note(takebacks: int) -> str | None:
     """What take-backs mean for a review, in words (None without any)."""
@@ -99,7 +107,7 @@ def takebacks_note(takebacks: int) -> str | None:
     times = "once" if takebacks == 1 else f"{takebacks} times"
     return (
         f"a move was taken back {times}: the dice after each were drawn afresh, so the "
-        "luck and percentile are not those of a game played straight"
+        "luck and your place among perfect play's scores are not those of a game played straight"
     )
 
 
@@ -197,7 +205,8 @@ def review_game(
             total,
             worst,
             start_expected,
-            note="the game is not finished: luck and percentile come once your card is full",
+            note="the game is not finished: luck and your place among perfect play's scores come once "
+            "your card is full",
             undone=marks,
             takebacks=int(takebacks),
             takebacks_note=note_of_takebacks,
@@ -225,82 +234,3 @@ def review_game(
         takebacks=int(takebacks),
         takebacks_note=note_of_takebacks,
     )
-
-
-def distribution_svg(
-    law: ScoreLaw, score: int | None = None, width: int = 640, height: int = 240
-) -> str:
-    """An SVG line plot of the law (the central 99.98 %), the mean dashed and labelled (on the
-    side away from `score`), `score` marked."""
-    p = np.asarray(law.probability, dtype=float)
-    c = np.cumsum(p)
-    lo_i = int(np.searchsorted(c, 1e-4))
-    hi_i = int(min(len(p) - 1, np.searchsorted(c, c[-1] - 1e-4)))
-    lo, hi = law.offset + lo_i, law.offset + hi_i
-    if score is not None:
-        lo, hi = min(lo, score), max(hi, score)
-    hi = max(hi, lo + 1)
-    left, right, top, bottom = 48, 12, 12, 34
-    pw, ph = width - left - right, height - top - bottom
-    peak = float(p.max()) or 1.0
-
-    def x(s: float) -> float:
-        return left + (s - lo) / (hi - lo) * pw
-
-    def y(q: float) -> float:
-        return top + ph - q / peak * ph
-
-    pts = " ".join(
-        f"{x(law.offset + i):.1f},{y(float(p[i])):.1f}"
-        for i in range(len(p))
-        if lo <= law.offset + i <= hi
-    )
-    out = [
-        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {width} {height}" '
-        f'role="img" class="score-law"><title>Exact final-score distribution of optimal play'
-        f"{'' if score is None else f'; your score {score}'}</title>",
-        f'<rect x="{left}" y="{top}" width="{pw}" height="{ph}" fill="#fbfbf8" stroke="#d9d9d2"/>',
-    ]
-    # ticks at least 48 px apart, whatever the width: their labels never crowd on a phone
-    step = next((st for st in (10, 25, 50, 100) if st * pw / (hi - lo) >= 48), 200)
-    for s in range((lo + step - 1) // step * step, hi + 1, step):
-        out.append(
-            f'<line x1="{x(s):.1f}" y1="{top + ph}" x2="{x(s):.1f}" y2="{top + ph + 4}" '
-            f'stroke="#66665f"/><text x="{x(s):.1f}" y="{top + ph + 16}" font-size="11" '
-            f'text-anchor="middle" fill="#66665f">{s}</text>'
-        )
-    out.append(
-        f'<text x="{left + pw / 2:.1f}" y="{height - 2}" font-size="11" '
-        f'text-anchor="middle" fill="#66665f">final score</text>'
-    )
-    out.append(
-        f'<text x="12" y="{top + ph / 2:.1f}" font-size="11" text-anchor="middle" '
-        f'fill="#66665f" transform="rotate(-90 12 {top + ph / 2:.1f})">probability</text>'
-    )
-    out.append(
-        f'<text x="{left - 4}" y="{top + 10}" font-size="10" text-anchor="end" '
-        f'fill="#66665f">{peak:.3f}</text>'
-    )
-    out.append(f'<polyline fill="none" stroke="#2f6db5" stroke-width="1.5" points="{pts}"/>')
-    if lo <= law.mean <= hi:
-        out.append(
-            f'<line x1="{x(law.mean):.1f}" y1="{top}" x2="{x(law.mean):.1f}" '
-            f'y2="{top + ph}" stroke="#2f6db5" stroke-dasharray="4 3"/>'
-        )
-        side = "end" if score is not None and score > law.mean else "start"
-        out.append(
-            f'<text class="mean" x="{x(law.mean) + (-4 if side == "end" else 4):.1f}" '
-            f'y="{top + ph - 6}" font-size="11" fill="#2f6db5" text-anchor="{side}">'
-            f"mean {law.mean:.1f}</text>"
-        )
-    if score is not None:
-        anchor = "end" if x(score) > left + pw * 0.7 else "start"
-        dx = -4 if anchor == "end" else 4
-        out.append(
-            f'<line class="your-score" x1="{x(score):.1f}" y1="{top}" x2="{x(score):.1f}" '
-            f'y2="{top + ph}" stroke="#c62828" stroke-width="2"/>'
-            f'<text x="{x(score) + dx:.1f}" y="{top + 14}" font-size="12" fill="#c62828" '
-            f'text-anchor="{anchor}">you: {score}</text>'
-        )
-    out.append("</svg>")
-    return "".join(out)

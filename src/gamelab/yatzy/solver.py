@@ -117,6 +117,14 @@ class Solution:
     def value(self, mask: int, m: int, f: int) -> float:
         return float(self.E[state_index(self.rules, mask, m, f)])
 
+    def _repr_html_(self) -> str:
+        """The summary as a table, in a notebook (:func:`gamelab.yatzy.pictures.solution_html`)."""
+        from gamelab.yatzy.pictures import solution_html
+
+        return solution_html(
+            self.rules.name, self.expected_score, self.std_dev, self.widgets, self.solve_seconds
+        )
+
     def __json__(self) -> dict[str, Any]:
         """The summary `gamelab yatzy solve --json` prints (not the tables)."""
         return {

@@ -15,11 +15,13 @@ once, so a page can let its player play (without the coach) while the tables are
 
 from __future__ import annotations
 
-import threading
+from collections.abc import Callable
 from dataclasses import dataclass
+from functools import partial
 
 import numpy as np
 
+from gamelab.core.memo import Kept
 from gamelab.yatzy.distribution import ScoreDistribution, is_distribution_cached, score_distribution
 from gamelab.yatzy.rules import RULES, RuleSet
 from gamelab.yatzy.solver import is_solved, solve
@@ -35,12 +37,10 @@ BUILD_SECONDS = {
     "yatzy-ls2012": 16,
 }
 
-_values: dict[str, np.ndarray] = {}
-_progress: dict[str, str] = {}  # the last progress line of a build running in this process
-_failures: dict[str, str] = {}  # why the last background build of a rule set failed
-_distributions: dict[str, ScoreDistribution] = {}
-_locks = {name: threading.Lock() for name in RULES}
-_distribution_locks = {name: threading.Lock() for name in RULES}
+#: E of each named rule set and its exact final-score distribution from the empty card, kept in
+#: this process once loaded or built (:class:`gamelab.core.memo.Kept`)
+VALUES: Kept[str, np.ndarray] = Kept()
+DISTRIBUTIONS: Kept[str, ScoreDistribution] = Kept()
 
 
 @dataclass(frozen=True)
@@ -73,7 +73,8 @@ def _named(rules: RuleSet) -> str:
 def tables_status(rules: RuleSet) -> TablesStatus:
     """What :func:`optimal_values` would do for `rules` now."""
     name = _named(rules)
-    loaded = name in _values
+    status = VALUES.status(name)
+    loaded = status.kept
     cached = loaded or is_solved(rules)
     if loaded:
         message = ""
@@ -96,30 +97,19 @@ def tables_status(rules: RuleSet) -> TablesStatus:
         r.upper_bonus,
         r.yahtzee_bonus,
         r.description,
-        building=not loaded and _locks[name].locked(),
-        progress=None if loaded else _progress.get(name),
-        failed=None if loaded else _failures.get(name),
+        building=status.building,
+        progress=status.progress,
+        failed=status.failed,
     )
 
 
 def optimal_values(rules: RuleSet) -> np.ndarray:
     """E of the optimal strategy of `rules` (a named rule set), loaded or built once."""
-    name = _named(rules)
-    found = _values.get(name)
-    if found is not None:
-        return found
-    with _locks[name]:
-        if name not in _values:
-            _progress[name] = "starting"
+    return VALUES.get_or_build(_named(rules), partial(_solved_values, rules))
 
-            def heard(line: str) -> None:
-                _progress[name] = line
 
-            try:
-                _values[name] = solve(rules, progress=heard).E
-            finally:
-                _progress.pop(name, None)
-        return _values[name]
+def _solved_values(rules: RuleSet, progress: Callable[[str], None]) -> np.ndarray:
+    return solve(rules, progress=progress).E
 
 
 def prepare(rules: RuleSet) -> TablesStatus:
@@ -132,47 +122,22 @@ def start_preparing(rules: RuleSet) -> TablesStatus:
     """Start loading (or building) the tables of `rules` in a background thread, unless they
     are loaded or on their way; returns the status at once (poll :func:`tables_status`)."""
     name = _named(rules)
-    if name not in _values and not _locks[name].locked():
-
-        def build() -> None:
-            try:
-                optimal_values(rules)
-                _failures.pop(name, None)
-            except Exception as exc:  # told to the page through the status, never lost
-                _failures[name] = f"building the {name} tables failed: {exc}"
-
-        threading.Thread(target=build, name=f"yatzy-tables-{name}", daemon=True).start()
+    if name not in VALUES and not VALUES.building(name):
+        VALUES.start(name, partial(_solved_values, rules), what=f"building the {name} tables")
         _wait_until_started(name)
     return tables_status(rules)
 
 
 def _wait_until_started(name: str, seconds: float = 1.0) -> None:
-    """Give a new build thread a moment to take its lock, so the status says 'building'."""
+    """Give a new build thread a moment to start, so the status says 'building'."""
     import time
 
     deadline = time.monotonic() + seconds
-    while not _locks[name].locked() and name not in _values and time.monotonic() < deadline:
+    while not VALUES.building(name) and name not in VALUES and time.monotonic() < deadline:
         time.sleep(0.005)
 
 
 def optimal_distribution(rules: RuleSet) -> ScoreDistribution:
     """The exact final-score distribution of optimal play from the empty card (cached on disk;
     the first computation takes about a core-minute for Yatzy)."""
-    name = _named(rules)
-    found = _distributions.get(name)
-    if found is not None:
-        return found
-    with _distribution_locks[name]:
-        if name not in _distributions:
-            _distributions[name] = score_distribution(rules)
-        return _distributions[name]
-
-
-def build_page_tables() -> None:
-    """Build (or load) the tables of every rule set the web page offers, the one it opens with
-    (Yatzy's) first: run by ``gamelab serve``'s warm-up process, so that the page's first exact
-    answer for any rule set only loads them from the disk (a fraction of a second) instead of
-    solving them (4-16 CPU-s each the first time on a machine, about 50 for all five). The
-    reviews' distributions ship with the package (:mod:`gamelab.yatzy.distribution`)."""
-    for name in sorted(RULES, key=lambda n: n != "yatzy"):
-        solve(RULES[name])  # on disk afterwards; the server loads it when first asked
+    return DISTRIBUTIONS.get_or_build(_named(rules), lambda progress: score_distribution(rules))

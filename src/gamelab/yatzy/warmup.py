@@ -1,4 +1,6 @@
-"""Compile every Yatzy kernel ahead (``gamelab warmup yatzy``) on inputs of a few states.
+"""Compile every Yatzy kernel ahead (``gamelab warmup yatzy``) on inputs of a few states; the
+page's warm-up (:func:`warm_coach` for the coach answered in the server, :func:`warm_page` for
+the solver processes) is a part of it.
 
 The warm-up workload's commands (solve, advise, simulate) reach the decision-table kernels; the
 layer kernels (distribution, comeback, win play), the two-player and play-to-round kernels (risk,
@@ -12,6 +14,7 @@ from __future__ import annotations
 
 import numpy as np
 
+from gamelab.core.warm import PageWarmup
 from gamelab.yatzy._distribution_kernels import backward_layer, forward_layer
 from gamelab.yatzy._play_kernels import (
     UNIFORMS_PER_TURN,
@@ -22,16 +25,61 @@ from gamelab.yatzy._play_kernels import (
     play_to_round,
 )
 from gamelab.yatzy._turn_kernels import new_workspace, state_index, workspace_decisions
+from gamelab.yatzy.card import Card
+from gamelab.yatzy.coach import advise, decision_tables
 from gamelab.yatzy.distribution import layer_rows
-from gamelab.yatzy.rules import RULES
+from gamelab.yatzy.rules import RULES, RuleSet
 from gamelab.yatzy.solver import masks_by_popcount
+
+#: What the page needs warm (``gamelab serve``): the coach (advise, prepare) is answered in the
+#: server as soon as its kernels and the tables are there; the win-play bot's kernels compile
+#: after, for the pool.
+PAGE_WARMUP = PageWarmup(
+    pool=("gamelab.yatzy.warmup:warm_page",),
+    build=("gamelab.yatzy.tables:build_page_tables",),
+    server=("gamelab.yatzy.warmup:warm_coach",),
+    rest="the win-play bot and the review",
+    # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches), measured when the build solved
+    # Yatzy's tables alone; it now solves all five rule sets, tables.BUILD_SECONDS more (about
+    # 30 CPU-s on an idle core, once per machine): not measured again yet
+    seconds=29.7,
+    serve_seconds=20.7,  # the same: the coach and the tables, before the win-play bot
+)
+
+
+def warm_position() -> tuple[RuleSet, np.ndarray, Card]:
+    """A one-turn position of Yatzy (only Chance open) and a zero value table."""
+    rules = RULES["yatzy"]
+    E = np.zeros((1 << rules.n_boxes) * 64)
+    return rules, E, Card.parse(rules, ",".join(f"{b}=0" for b in rules.boxes if b != "chance"))
+
+
+def warm_coach() -> None:
+    """Load (or compile, once) the kernels of a game's turn and the coach's advice: what the
+    page's calls answered in the server itself need (about 3 CPU-s to compile, a fraction of a
+    second to load); the win-play bot's kernels are :func:`warm_page`'s."""
+    rules, E, card = warm_position()
+    decision_tables(rules, E, card)
+    advise(rules, card, "11114", 0, E)
+
+
+def warm_page() -> None:
+    """Load (or compile, once) the kernels a game, its coach, review and win-play bot use, on a
+    one-turn position with a zero table: a fraction of a second once numba's cache is warm."""
+    from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win
+
+    warm_coach()
+    rules, E, card = warm_position()
+    state = (card.mask, card.capped_upper, card.bonus_flag, 0)
+    law = final_score_law(rules, state, E)
+    solve_win(rules, state, law).decisions(0, *state, decision_scratch())
+    # the bot's win / draw / loss split runs the paired utility kernels too
+    solve_win(rules, state, law, outcomes=True).outcomes()
 
 
 def compile_kernels() -> None:
     """Call every kernel that the commands of the warm-up workload do not reach (see above)."""
-    from gamelab.yatzy.game import warm_up as warm_up_page  # win play: forward and utility kernels
-
-    warm_up_page()
+    warm_page()  # win play: forward and utility kernels
     rules = RULES["yatzy"]
     nb = rules.n_boxes
     bundle = rules.kernel_rules()

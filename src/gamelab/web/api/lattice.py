@@ -16,6 +16,7 @@ from pathlib import Path
 from fastapi import APIRouter, Request
 from pydantic import Field
 
+from gamelab.lattice.budget import best_plan, generate_plan, level_plan
 from gamelab.lattice.expert import ExpertPack, load_expert_pack
 from gamelab.lattice.folds3d import Folds3D, load_folds3d
 from gamelab.lattice.puzzle import (
@@ -23,15 +24,13 @@ from gamelab.lattice.puzzle import (
     FoldScore,
     LevelPack,
     PuzzleLevel,
-    best_fold,
     daily_level,
-    generate_level,
-    level_from_sequence,
     load_pack,
     score_fold,
     tutorial_level,
 )
-from gamelab.web.common import ApiModel, GamePage, pool_of, reply, settings_of
+from gamelab.lattice.warmup import PAGE_WARMUP
+from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply, settings_of
 
 PAGE = GamePage(
     game="lattice",
@@ -39,11 +38,7 @@ PAGE = GamePage(
     summary="Fold an HP chain on the grid for H-H contacts and three stars: generated levels, a "
     "daily level, and levels made from any sequence with their exact star thresholds.",
     preload=("gamelab.lattice.puzzle",),
-    warm=("gamelab.lattice.enumeration:warm_up",),
-    # serve's warm-up enumerates every playable length once per machine (the first level of a
-    # length then loads its table instead of computing it)
-    build=("gamelab.lattice.puzzle:build_page_tables",),
-    warm_seconds=4.9,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()
@@ -52,19 +47,8 @@ router = APIRouter()
 LONGEST = 100
 Sequence = Field(min_length=1, max_length=LONGEST, description="an HP sequence, e.g. HPHHPPHH")
 Moves = Field(
-    default="", max_length=LONGEST, description="the fold as moves R L U D (may be partial)"
+    default="", max_length=LONGEST, description="the fold as moves R L U D (may be unfinished)"
 )
-
-
-#: Seconds an exact analysis may take before it is refused (503 with the reason). There is no
-#: cheaper answer to fall back on: a level's thresholds are exact or wrong. Measured by
-#: benchmarks/web_lattice.py: well under a second once a length's enumeration is cached, about
-#: 2-5 s the first time for 18 residues.
-EXACT_SECONDS = 30.0
-
-
-def exact_timeout(request: Request) -> float:
-    return max(EXACT_SECONDS, settings_of(request).budget)
 
 
 @lru_cache(maxsize=4)
@@ -123,10 +107,7 @@ class LevelRequest(ApiModel):
 async def level(body: LevelRequest, request: Request):
     """A level made from a typed sequence: exact histogram and thresholds (enumerated once per
     length in a solver process, then cached)."""
-    result = await pool_of(request).run(
-        level_from_sequence, (body.sequence,), timeout=exact_timeout(request)
-    )
-    return reply(result)
+    return await planned(request, level_plan(body.sequence, budget_of(request)))
 
 
 class GenerateRequest(ApiModel):
@@ -138,11 +119,8 @@ class GenerateRequest(ApiModel):
 async def generate(body: GenerateRequest, request: Request):
     """A new level dealt by its seed (consecutive seeds: distinct levels), never one of the server's pack,
     analysed exactly."""
-    avoid = tuple(lv.sequence for lv in pack_of(request).levels)
-    result = await pool_of(request).run(
-        generate_level, (body.length, body.seed, avoid), timeout=exact_timeout(request)
-    )
-    return reply(result)
+    plan = generate_plan(body.length, body.seed, pack_of(request), budget_of(request))
+    return await planned(request, plan)
 
 
 class FoldRequest(ApiModel):
@@ -161,8 +139,4 @@ async def score(body: FoldRequest):
 @router.post("/best", response_model=BestFold)
 async def best(body: LevelRequest, request: Request):
     """A best fold of the sequence (a spoiler: the page asks before showing it)."""
-    pack = pack_of(request)
-    if body.sequence.upper() in pack.solutions:  # stored in the pack: a lookup
-        return reply(best_fold(body.sequence, pack))
-    result = await pool_of(request).run(best_fold, (body.sequence,), timeout=exact_timeout(request))
-    return reply(result)
+    return await planned(request, best_plan(body.sequence, pack_of(request), budget_of(request)))

@@ -11,32 +11,29 @@ handler. A search that overruns gets a labelled cheaper answer.
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Request
 from pydantic import Field
 
+from gamelab.oware.budget import analysis_plan, reply_plan, review_plan
 from gamelab.oware.game import (
-    FALLBACK_DEPTH,
     START_TEXT,
     EngineReply,
     GameRecord,
     GameView,
     PositionAnalysis,
-    analyse_position,
-    engine_reply,
     game_record,
     game_view,
     load_record,
     play_move,
-    reply_plan,
     take_back,
 )
-from gamelab.oware.game_review import GameReview, review_piece, review_plan
+from gamelab.oware.game_review import GameReview
 from gamelab.oware.match import PlayerSpec, parse_player
 from gamelab.oware.rules import MAX_RECORD_CHARS, TABLEBASE_SEEDS, Rules
-from gamelab.web.common import ApiModel, GamePage, budgeted, reply
+from gamelab.oware.warmup import PAGE_WARMUP
+from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply
 
 PAGE = GamePage(
     game="oware",
@@ -44,9 +41,7 @@ PAGE = GamePage(
     summary="Play the alpha-beta engine (or weaker opponents) on a board you click, with hints, "
     "take-backs, the evaluation and exact tablebase endgames; analyse any position; review a game.",
     preload=("gamelab.oware.game", "gamelab.oware.search"),
-    warm=("gamelab.oware.game:warm_view",),
-    prefork_warm=("gamelab.oware.warmup:warm_page",),
-    warm_seconds=6.4,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()
@@ -180,62 +175,20 @@ async def takeback(body: TakeBackRequest):
 
 @router.post("/reply", response_model=EngineReply)
 async def opponent_reply(body: ReplyRequest, request: Request):
-    """The opponent's reply, run as the library's plan says (``reply_plan``): instant ones in
-    the handler, searches in a solver process within the budget plus the engine's own time per
-    move, the plan's labelled fallback if that runs out."""
-    spec = body.player
-    plan = reply_plan(spec)
-    args = (*_game(body), spec, body.seed)
-    if plan.instant:
-        return reply(engine_reply(*args))
-    result = await budgeted(
-        request,
-        engine_reply,
-        args,
-        fallback=partial(engine_reply, *_game(body), plan.fallback, body.seed),
-        what=plan.what,
-        fallback_name=plan.fallback_name,
-        allowance=plan.allowance,
-        cache=plan.cacheable,
-    )
-    return reply(result)
+    """The opponent's reply, run as the library's plan says (``reply_plan``): instant ones at
+    once, searches in a solver process within the budget plus the engine's own time per move,
+    the plan's labelled fallback if that runs out."""
+    plan = reply_plan(*_game(body), body.player, body.seed, budget_of(request))
+    return await planned(request, plan)
 
 
 @router.post("/analyse", response_model=PositionAnalysis)
 async def analyse(body: AnalyseRequest, request: Request):
     """The engine's analysis of a position (text form, then `moves` from it) within `time` s;
     a depth-``FALLBACK_DEPTH`` search (labelled) if the budget runs out."""
-    moves = list(body.moves)
-    args = (
-        body.position,
-        body.rules,
-        body.time,
-        moves,
-        body.depth,
-        body.eval,
-        body.tablebase,
-        body.rank,
-        body.book,
-    )
-    result = await budgeted(
-        request,
-        analyse_position,
-        args,
-        fallback=partial(
-            analyse_position,
-            *args[:4],
-            FALLBACK_DEPTH,
-            body.eval,
-            body.tablebase,
-            body.rank,
-            body.book,
-        ),
-        what="the analysis",
-        fallback_name=f"a depth-{FALLBACK_DEPTH} search",
-        allowance=0.0 if body.depth else body.time * (2 if body.rank else 1),
-        cache=body.depth is not None,
-    )
-    return reply(result)
+    question = (body.position, body.rules, body.time, list(body.moves), body.depth, body.eval)
+    plan = analysis_plan(*question, body.tablebase, body.rank, body.book, budget_of(request))
+    return await planned(request, plan)
 
 
 @router.post("/review", response_model=GameReview)
@@ -243,27 +196,18 @@ async def review(body: ReviewRequest, request: Request):
     """One piece of the review (moves `first`.. of the game, after the rows `previous`), planned
     by the library (``review_plan``: as strong as the engine the player faced, or a fixed
     `depth`); its labelled shallower piece if it overruns."""
-    plan = review_plan(body.player, len(body.moves), body.depth, body.count)
-    rest = (body.first, body.previous, body.recommended, body.players)
-    result = await budgeted(
-        request,
-        review_piece,
-        (*_game(body), plan, *rest),
-        fallback=partial(
-            review_piece,
-            *_game(body),
-            plan.fallback(),
-            body.first,
-            body.previous,
-            body.recommended,
-            body.players,
-        ),
-        what="the review",
-        fallback_name=f"a depth-{plan.fallback_depth} review of these moves",
-        allowance=plan.allowance,
-        cache=plan.cacheable,
+    plan = review_plan(
+        *_game(body),
+        body.player,
+        budget_of(request),
+        body.depth,
+        body.count,
+        body.first,
+        body.previous,
+        body.recommended,
+        body.players,
     )
-    return reply(result)
+    return await planned(request, plan)
 
 
 @router.post("/record", response_model=GameRecord)

@@ -16,7 +16,6 @@ from pydantic import Field
 
 from gamelab.voltorb.assistant import BoardAnalysis, Policy
 from gamelab.voltorb.budget import (
-    BudgetPlan,
     exact_call,
     objective_plan,
     practice_review_plan,
@@ -34,7 +33,8 @@ from gamelab.voltorb.practice import (
 )
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
 from gamelab.voltorb.rules import Position, RoundRecord, VoltorbSetting
-from gamelab.web.common import ApiModel, GamePage, background, budgeted, reply, settings_of
+from gamelab.voltorb.warmup import PAGE_WARMUP
+from gamelab.web.common import ApiModel, GamePage, background, budget_of, planned, reply
 
 PAGE = GamePage(
     game="voltorb",
@@ -42,9 +42,7 @@ PAGE = GamePage(
     summary="Tile odds, safe tiles and the win-maximising flip for a real game; practice rounds "
     "from the game's own generator, and a review of every flip.",
     preload=("gamelab.voltorb.assistant", "gamelab.voltorb.expectimax", "gamelab.voltorb.review"),
-    # voltorb's kernels start no threads: warmed once in the forkserver, every solver starts warm
-    prefork_warm=("gamelab.voltorb.assistant:warm_up",),
-    warm_seconds=25.0,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()
@@ -82,21 +80,7 @@ async def solve(body: SolveRequest, request: Request):
     budget (:func:`gamelab.voltorb.budget.solve_plan`): past it the answer is MinRisk's (or the
     chosen policy's) without P(win), labelled in ``answer`` and ``note``.
     """
-    return await _planned(request, solve_plan(*body.question(), settings_of(request).budget))
-
-
-async def _planned(request: Request, plan: BudgetPlan):
-    """The library's plan for the time budget: its capped call, or its fallback past the
-    deadline (the answer says which in ``answer``)."""
-    result = await budgeted(
-        request,
-        plan.fn,
-        plan.args,
-        fallback=plan.fallback,
-        what=plan.what,
-        fallback_name=plan.fallback_name,
-    )
-    return reply(result)
+    return await planned(request, solve_plan(*body.question(), budget_of(request)))
 
 
 @router.post("/solve/exact")
@@ -126,8 +110,8 @@ async def objective(body: ObjectiveRequest, request: Request):
     position = Position.parse(body.rows, body.cols, body.revealed)
     setting = body.setting()
     goal = Objective.parse(body.objective)  # a bad objective is a 422 with the library's words
-    budget = settings_of(request).budget
-    return await _planned(request, objective_plan(position, setting, goal, budget))
+    budget = budget_of(request)
+    return await planned(request, objective_plan(position, setting, goal, budget))
 
 
 Tile = Annotated[list[int], Field(min_length=2, max_length=2, description="[row, col], from 1")]
@@ -191,8 +175,8 @@ async def practice_review(body: PracticeReviewRequest, request: Request):
     """Every flip of a practice round against optimal play (exact), luck beside skill. Past
     the time budget: the quick review, every row labelled (``exact`` false); ask
     ``/practice/review/exact`` for the exact one in the background."""
-    plan = practice_review_plan(*body.question(), settings_of(request).budget)
-    return await _planned(request, plan)
+    plan = practice_review_plan(*body.question(), budget_of(request))
+    return await planned(request, plan)
 
 
 @router.post("/practice/review/exact")
@@ -217,7 +201,7 @@ class ReviewRequest(DealRequest):
 async def review(body: ReviewRequest, request: Request):
     """The review of a round entered in the assistant (clues and flips with their values);
     past the time budget the quick review, as ``/practice/review``."""
-    return await _planned(request, review_plan(*body.question(), settings_of(request).budget))
+    return await planned(request, review_plan(*body.question(), budget_of(request)))
 
 
 @router.post("/review/exact")

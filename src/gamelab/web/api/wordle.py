@@ -8,24 +8,22 @@ keeps only the solver's memo per process and the background builds of missing st
 
 from __future__ import annotations
 
-from functools import partial
-
 from fastapi import APIRouter, Request
 from pydantic import Field
 
-from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply, settings_of
+from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply
 from gamelab.wordle import advice as advice_mod
 from gamelab.wordle.names import NameMatch, Suggestions, lookup_name, suggest
 from gamelab.wordle.practice import PlayRound, play_round
-from gamelab.wordle.review import Review, review
+from gamelab.wordle.review import review_plan
 from gamelab.wordle.rules import NAMES_HELP, Setting, parse_names, parse_setting, pokemon_word_list
 from gamelab.wordle.solver.strategy import (
     BackgroundBuilds,
     SettingChoices,
     StrategyStatus,
     setting_choices,
-    strategy_is_cached,
 )
+from gamelab.wordle.warmup import PAGE_WARMUP
 
 PAGE = GamePage(
     game="wordle",
@@ -34,13 +32,11 @@ PAGE = GamePage(
     "expected guesses, practice games from a shareable seed, and a review of every guess against "
     "the optimum.",
     preload=("gamelab.wordle.advice", "gamelab.wordle.review"),
-    warm=("gamelab.wordle.advice:warm_up",),
-    warm_seconds=13.8,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()
 _builds = BackgroundBuilds()
-REVIEW_BUDGET_FACTOR = 4  # a review solves one node per guess: a few budgets
 
 
 class SettingRequest(ApiModel):
@@ -110,18 +106,8 @@ async def resolve(body: ResolveRequest):
 async def advice(body: HistoryRequest, request: Request):
     """Candidates left, the optimal next guess (exact expected guesses, worst case) and the
     entropy ranking's top. Past the time budget: the max-entropy guess, labelled in ``note``."""
-    setting, history = body.setting(), _pairs(body)
-    # whether the strategy is ready is part of the question (the pool memoises answers by it)
-    ready = strategy_is_cached(setting)
-    result = await budgeted(
-        request,
-        advice_mod.worker,
-        (setting, history, ready),
-        fallback=partial(advice_mod.advise, setting, history, exact=False),
-        what="exact optimal search",
-        fallback_name="the max-entropy guess",
-    )
-    return reply(result)
+    plan = advice_mod.advice_plan(body.setting(), _pairs(body), budget_of(request))
+    return await planned(request, plan)
 
 
 @router.post("/play", response_model=PlayRound)
@@ -133,14 +119,7 @@ async def play(body: PlayRequest):
 @router.post("/review")
 async def review_game(body: HistoryRequest, request: Request):
     """Each guess against the optimal one: expected guesses lost (skill) and luck, exactly."""
-    timeout = REVIEW_BUDGET_FACTOR * settings_of(request).budget
-    result: Review = await pool_of(request).run(
-        review,
-        (body.setting(), _pairs(body)),
-        timeout=timeout,
-        cache=False,
-    )  # not memoised: one that overran while a strategy was being built may fit now
-    return reply(result)
+    return await planned(request, review_plan(body.setting(), _pairs(body), budget_of(request)))
 
 
 @router.post("/strategy", response_model=StrategyStatus)

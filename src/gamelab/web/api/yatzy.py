@@ -13,19 +13,19 @@ seconds at a time (every request of every page waited up to 6 s while it ran).
 
 from __future__ import annotations
 
-from functools import partial
 from typing import Any
 
 from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
-from gamelab.web.common import ApiModel, GamePage, budgeted, pool_of, reply, require_warm
-from gamelab.web.pool import to_document
+from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply, require_warm
+from gamelab.yatzy.budget import game_plan, review_plan
 from gamelab.yatzy.coach import coach
-from gamelab.yatzy.game import game_view, undo_view
-from gamelab.yatzy.review import CHART_WIDTH, review_game
+from gamelab.yatzy.game import undo_view
+from gamelab.yatzy.review import CHART_WIDTH
 from gamelab.yatzy.rules import RuleSet, get_rules
 from gamelab.yatzy.tables import prepare, start_preparing, tables_status
+from gamelab.yatzy.warmup import PAGE_WARMUP
 
 PAGE = GamePage(
     game="yatzy",
@@ -33,25 +33,10 @@ PAGE = GamePage(
     summary="Play Yatzy or Yahtzee (five rule sets) with an exact coach, enter a real game's card "
     "for advice, play the optimal bot, and review your game: skill and luck apart.",
     preload=("gamelab.yatzy.game", "gamelab.yatzy.winplay"),
-    warm=("gamelab.yatzy.game:warm_up",),
-    build=("gamelab.yatzy.tables:build_page_tables",),
-    # the coach (advise, prepare) is answered in the server as soon as its kernels and the
-    # tables are there; the win-play bot's kernels compile after, for the pool
-    server_warm=("gamelab.yatzy.game:warm_coach",),
-    warm_rest="the win-play bot and the review",
-    # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches), measured when the build solved
-    # Yatzy's tables alone; it now solves all five rule sets, tables.BUILD_SECONDS more (about
-    # 30 CPU-s on an idle core, once per machine): not measured again yet
-    warm_seconds=29.7,
-    serve_seconds=20.7,  # the same: the coach and the tables, before the win-play bot
+    warmup=PAGE_WARMUP,
 )
 
 router = APIRouter()
-
-#: Seconds a review may take in its solver process: generous, since the first review of a game
-#: from the empty card computes the rule set's exact distribution (30 s wall for yatzy at load 6
-#: on 2 cores); a review killed at this limit would leave it uncomputed for the next one.
-REVIEW_TIMEOUT = 900.0
 
 Rules = Field(
     default="yatzy",
@@ -140,21 +125,8 @@ def advise(body: AdviseRequest):
 @router.post("/game")
 async def game(body: GameRequest, request: Request):
     """The position of a seeded game after its moves (and the bot's turn when it is due)."""
-    # game_view's arguments in order: ..., coach, win_solve, evaluate_moves, draws, takebacks
-    args = (*_game_args(body), body.coach, True, False, body.draws, body.takebacks)
-    if body.opponent != "win":
-        from anyio.to_thread import run_sync
-
-        return reply(await run_sync(lambda: game_view(*args)))
-    result = await budgeted(
-        request,
-        game_view,
-        args,
-        fallback=partial(game_view, *args[:7], False, False, body.draws, body.takebacks),
-        what="the win-play bot's solve",
-        fallback_name="the expected-score bot's turn",
-    )
-    return reply(result)
+    rest = (body.coach, body.draws, body.takebacks, budget_of(request))
+    return await planned(request, game_plan(*_game_args(body), *rest))
 
 
 @router.post("/undo")
@@ -167,13 +139,5 @@ def undo(body: GameRequest):
 async def review(body: ReviewRequest, request: Request):
     """Every decision with its loss, the total loss, luck and the exact-distribution percentile
     (computed in a solver process: see the module's docstring)."""
-    result = await pool_of(request).run(
-        to_document,
-        (
-            review_game,
-            (*_game_args(body), body.undone, body.chart_width, body.draws, body.takebacks),
-        ),
-        timeout=REVIEW_TIMEOUT,
-        cache=False,
-    )  # not memoised: reviews are cheap once the distribution is on disk
-    return reply(result)
+    rest = (body.undone, body.chart_width, body.draws, body.takebacks)
+    return await planned(request, review_plan(*_game_args(body), *rest))

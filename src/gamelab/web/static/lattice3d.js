@@ -12,7 +12,8 @@ const SVGNS = "http://www.w3.org/2000/svg";
 const STEP = Math.PI / 12; // one arrow key press
 const DRAG = 0.01; // radians per CSS pixel dragged
 const LIMIT = Math.PI / 2; // |pitch| at most a quarter turn: up stays up
-const PROOF = { bound: "proven optimal by our upper bound", cores: "proven optimal by H-core threading" };
+// in the game's words; the methods' names go under "details"
+const PROOF = { bound: "an upper bound", cores: "H-core threading" };
 
 const $ = (id) => document.getElementById(id);
 const svg = $("fold3d");
@@ -79,12 +80,13 @@ function show(name) {
   const radius = Math.max(...centred.map((s) => Math.hypot(...s))) + 0.6; // any turn fits
   fold = { ...f, centred, radius };
   $("fold3d-pick").value = f.name;
-  const proof = f.proven_by ? PROOF[f.proven_by] : `a fold may have up to ${f.upper_bound}`;
+  const most = f.proven_by ? "no fold can have more" : `a fold may have up to ${f.upper_bound}`;
   const reached = f.contacts >= f.best_known
-    ? `the best known value; ${proof}`
-    : `best known ${f.best_known} (${proof}), not reached by this run`;
-  $("fold3d-info").textContent =
-    `${f.name}: ${f.contacts} HH contacts (dotted), ${reached}. Found in ${f.cpu_seconds.toFixed(1)} CPU s (seed ${f.seed}).`;
+    ? `the most anyone has found; ${most}`
+    : `${f.best_known} is the most anyone has found (${most})`;
+  $("fold3d-info").textContent = `${f.name}: ${f.contacts} contacts (dotted), ${reached}.`;
+  $("fold3d-how").textContent = `Found by replica exchange in ${f.cpu_seconds.toFixed(1)} CPU-seconds (seed ${f.seed}).`
+    + (f.proven_by ? ` Proof that no fold has more: ${PROOF[f.proven_by]}.` : ` The bound ${f.upper_bound} is an upper bound on the contacts.`);
   draw();
 }
 

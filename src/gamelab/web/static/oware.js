@@ -428,7 +428,7 @@ async function maybeReply() {
   if (!res) { drawView(); return; }
   if (res.analysis) recommended[game.moves.length] = res.move;
   game.moves = res.view.moves;
-  showNote($("reply-note"), res.note);
+  showNote($("reply-note"), res.note, { plain: "The engine ran out of time on this busy server and played a quicker move." });
   const who = opponentLabel(res.opponent);
   if (res.analysis) {
     lastAnalysis = { pv_text: res.analysis.pv_text, who: `${who} expected` };
@@ -644,7 +644,7 @@ async function review() {
     if (run !== reviewRun) return; // another review (or game) took over
     if (!res) { reviewed = null; out.replaceChildren(); return; }
     rows = res.moves;
-    if (res.note) showNote($("review-note"), res.note);
+    if (res.note) showNote($("review-note"), res.note, { plain: "The server was busy: some moves were checked fewer moves ahead than the engine you played." });
     drawReview(res, rows.length < moves.length);
   }
   if (res && games.find(gameKey())) {
@@ -673,7 +673,7 @@ function drawReview(res, partial) {
   out.replaceChildren(
     ...(progress ? [progress] : []),
     h("p", { id: "review-summary" }, res.result ? `Final score ${res.result[0]}-${res.result[1]}. ` : partial ? "" : "The game is not over. ",
-      `Searched ${res.strength} (${depths}). `,
+      `Searched ${res.strength}${res.strength.includes("moves ahead") ? "" : ` (${depths})`}. `,
       `Seeds given away against the engine's best: ${whose("South")} ${ls}, ${whose("North")} ${ln}. `,
       (res.turning_moves.South || res.turning_moves.North)
         ? `Moves that let a won game go or walked into a lost one: ${whose("South")} ${res.turning_moves.South}, ${whose("North")} ${res.turning_moves.North}. ` : "",
@@ -743,7 +743,7 @@ $("an-go").addEventListener("click", async () => {
   const a = res.analysis;
   textToEditor(res.houses, res.stores, a.to_move);
   input.value = a.position;
-  showNote($("an-note"), res.note);
+  showNote($("an-note"), res.note, { plain: "The server was busy: a quicker search, fewer moves ahead, answered." });
   const rows = [["to move", a.to_move], ["best move", a.best_move_text],
     ["evaluation", res.exact ? "exact, see below" : res.evaluation.text],
     ["exact", res.exact ? res.exact.text : `outside the endgame tablebase (${res.exact_scope})`],

@@ -302,7 +302,11 @@ function renderPlay() {
   $("hint").disabled = v.finished;
   $("take-best").disabled = v.finished || !v.coach;
   $("undo").disabled = !play.moves.length;
-  showNote($("game-note"), v.note);
+  // the server's label behind "details"; the player reads why the bot played as it did
+  const busy = v.note && v.note.includes("timed out");
+  showNote($("game-note"), v.note, { plain: busy
+    ? "The server was busy: the bot played this turn for its best average score instead of working out how to win."
+    : "Before its last turns the win-play bot plays for its best average score, as the optimal bot does." });
   const last = play.botLog.length ? play.botLog[play.botLog.length - 1] : null;
   const botLast = $("bot-last");
   botLast.hidden = !last;
@@ -363,7 +367,7 @@ function upperSummary(v, withBot) {
   };
   const text = (s) => (s.upper_bonus_earned ? `${s.upper_total} ✓ +${s.upper_bonus}` : `${s.upper_total} / ${s.upper_target}`);
   return h("tr", { class: "sum upper-sum" },
-           h("td", {}, `upper (bonus ${v.you.upper_bonus} at ${v.you.upper_target})`),
+           h("td", {}, "upper", h("span", { class: "upper-rule" }, ` (bonus ${v.you.upper_bonus} at ${v.you.upper_target})`)),
            h("td", { id: "upper-you" }, text(v.you), progress(v.you)),
            withBot ? h("td", {}, text(v.bot), progress(v.bot)) : null, h("td", {}));
 }
@@ -743,7 +747,7 @@ function verdictOf(r) {
     : Math.abs(r.luck) < 0.05 ? "even: the dice gave what was expected"
       : `${r.luck > 0 ? "lucky" : "unlucky"}: the dice gave ${Math.abs(r.luck).toFixed(1)} points ${r.luck > 0 ? "more" : "less"} than expected`;
   return {
-    skill: r.total_loss < 0.005 ? "every decision optimal" : `gave away ${r.total_loss.toFixed(1)} expected points`,
+    skill: r.total_loss < 0.005 ? "every decision the best one" : `gave away ${r.total_loss.toFixed(1)} expected points`,
     luck: r.takebacks ? `${luck} (with take-backs)` : luck,
   };
 }

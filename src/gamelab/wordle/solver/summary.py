@@ -102,6 +102,16 @@ class OptimalSummary:
     depth_limited: list[DepthLimited] | None = None  # None: not computed
     tree: dict[str, Any] | None = field(default=None, metadata={"json": False})
 
+    def _repr_svg_(self) -> str:
+        """The distribution of guesses as bars, with what is proven, in a notebook
+        (:func:`gamelab.wordle.pictures.summary_svg`)."""
+        from gamelab.wordle.pictures import summary_svg
+
+        title = f"{self.names}, {self.mode}: total {self.total}, average " + (
+            "—" if self.average is None else f"{self.average:.4f}"
+        )
+        return summary_svg(title, self.distribution, self.first_guesses, self.statement)
+
     def stored(self) -> dict[str, Any]:
         """The record kept in the results store: the document and the tree."""
         return {**to_plain(self), "tree": self.tree}
