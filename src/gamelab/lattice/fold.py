@@ -453,8 +453,7 @@ def resolve_chain(
 
 
 def lattice_option(lattice: str | None, dim: int | None) -> Lattice | None:
-    """The lattice named by ``--lattice`` and/or ``--dim`` (None: neither given): the shells'
-    parser of the two options."""
+    """The lattice that ``--lattice`` and/or ``--dim`` name, parsed (None: neither given)."""
     from_dim = None if dim is None else {2: Lattice.SQUARE, 3: Lattice.CUBIC}.get(dim)
     if dim is not None and from_dim is None:
         raise ValueError(f"dim must be 2 or 3, got {dim}")

@@ -460,7 +460,7 @@ def parse_revealed(items: list[str] | None) -> dict[int, int]:
 @dataclass(frozen=True)
 class Position:
     """A round as the player sees it: the clues and the tiles revealed so far (``(tile,
-    value)`` pairs in tile order; 0 = Voltorb). Parsed once from the text forms the CLI and the
+    value)`` pairs in the order given; 0 = Voltorb). Parsed once from the text forms the CLI and the
     web take (:meth:`parse`), then passed on; a malformed text is a ValueError (a
     :class:`ClueError` naming the line for a clue).
 
@@ -475,7 +475,7 @@ class Position:
     @classmethod
     def parse(cls, rows: str, cols: str, revealed: list[str] | None = None) -> Position:
         clues = clues_from_text(rows, cols)
-        return cls(clues, tuple(sorted(parse_revealed(revealed).items())))
+        return cls(clues, tuple(parse_revealed(revealed).items()))
 
     @property
     def shown(self) -> dict[int, int]:
