@@ -10,11 +10,20 @@ seed's mean) and the learners' leaderboard; runs are kept in the results store
 (``GAMELAB_RESULTS``), so a second run reads them back, and more seeds only train the new ones.
 
     nice -n 10 .venv/bin/python benchmarks/envs_learners.py --seeds 2 --checkpoints 0,4096,8192,16384
+
+A results store lives on one machine. ``--export-json FILE`` writes the stored runs this command
+reads (every training run and the baselines' episodes) to a JSON file, merged with the runs
+already in it; ``--import-json FILE`` puts such a file's runs into the store first, so that the
+command prints its tables without training (docs/envs-learners-runs.json is the committed copy
+of the runs docs/envs.md quotes):
+
+    .venv/bin/python benchmarks/envs_learners.py --import-json docs/envs-learners-runs.json
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 
 from gamelab.core.parallel import Backend
@@ -26,8 +35,12 @@ from gamelab.envs.learners import (
     LEARNER_ENVIRONMENTS,
     LEARNERS,
     LearnerSetting,
+    import_runs,
     learners_table,
     learning_curves,
+    runs_document,
+    stored_curves,
+    stored_runs,
 )
 
 
@@ -49,6 +62,8 @@ def main() -> None:
     parser.add_argument("--no-store", action="store_true")
     parser.add_argument("--markdown", help="also write the tables to this file")
     parser.add_argument("--plot", help="also draw the curves to this PNG file")
+    parser.add_argument("--export-json", help="write the stored runs read to this file")
+    parser.add_argument("--import-json", help="put this file's runs into the store first")
     args = parser.parse_args()
     try:
         checkpoints = tuple(int(c) for c in args.checkpoints.split(","))
@@ -71,10 +86,23 @@ def main() -> None:
             n for n in ENVIRONMENT_NAMES if any(n in s.environments for s in settings)
         )
         baselines = LeaderboardSetting(episodes=args.episodes, environments=environments)
-    except ValueError as error:
+        if args.no_store and (args.import_json or args.export_json):
+            raise ValueError("--import-json and --export-json need the results store")
+        store = None if args.no_store else ResultStore()
+        if args.import_json:
+            with open(args.import_json, encoding="utf-8") as fh:
+                imported = import_runs(fh.read(), store)
+            print(f"{imported} stored runs imported from {args.import_json}", file=sys.stderr)
+    except (ValueError, OSError) as error:
         print(f"error: {error}", file=sys.stderr)
         raise SystemExit(2) from None
-    if any(s.learner == "MaskablePPO" for s in settings):
+    missing = [
+        s
+        for s in settings
+        if store is None or stored_curves(s, store) is None
+        if s.learner == "MaskablePPO"
+    ]
+    if missing:
         try:
             import sb3_contrib  # noqa: F401
         except ImportError:
@@ -84,7 +112,6 @@ def main() -> None:
                 file=sys.stderr,
             )
             raise SystemExit(2) from None
-    store = None if args.no_store else ResultStore()
     backend = Backend(workers=args.workers, quiet=True)
     all_curves = [learning_curves(s, backend=backend, store=store) for s in settings]
     board = leaderboard(baselines, backend=backend, store=store)
@@ -124,6 +151,20 @@ def main() -> None:
     if args.markdown:
         with open(args.markdown, "w", encoding="utf-8") as fh:
             fh.write(text)
+    if args.export_json:
+        assert store is not None
+        earlier = None
+        try:
+            with open(args.export_json, encoding="utf-8") as fh:
+                earlier = fh.read()
+        except FileNotFoundError:
+            pass
+        rows = stored_runs(settings, baselines, store)
+        text = runs_document(rows, earlier)
+        with open(args.export_json + ".tmp", "w", encoding="utf-8") as fh:
+            fh.write(text)
+        os.replace(args.export_json + ".tmp", args.export_json)
+        print(f"{len(rows)} stored runs written to {args.export_json}", file=sys.stderr)
     if args.plot:
         from gamelab.envs.report import curves_figure
 

@@ -1,5 +1,5 @@
 """English Wordle: SALET evaluated exactly in three modes, against the published figures and
-the CPU goals of issue 18, with the session-1 search (the plain-Python twin) side by side.
+the CPU goals of issue 18, with the first search (the plain-Python twin) side by side.
 
     python benchmarks/wordle_english.py [--data DIR] [--first salet] [--no-baseline]
 

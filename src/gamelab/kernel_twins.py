@@ -81,6 +81,10 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb._search_kernels.drop_dominated_python",
             VT + "test_drop_dominated_matches_twin_and_keeps_the_value",
         ),
+        "_table_kernels.spread": _t(
+            "gamelab.voltorb._table_kernels.spread_python",
+            VT + "test_memo_table_grows_and_keeps_its_entries",
+        ),
         "_table_kernels.table_rehash": _t(
             "gamelab.voltorb._table_kernels.table_rehash_python",
             VT + "test_memo_table_grows_and_keeps_its_entries",

@@ -21,9 +21,10 @@ def test_the_example_notebook_runs_and_draws_every_game():
     svg = [o["data"]["image/svg+xml"] for o in outputs if "image/svg+xml" in o.get("data", {})]
     html = [o["data"]["text/html"] for o in outputs if "text/html" in o.get("data", {})]
     # the states (a board, a history, a fold, a board, a card) and the main results
-    assert len(svg) + len(html) >= 12
+    assert len(svg) + len(html) >= 13
     assert any("ゴルダック" in s and "67 candidates left" in s for s in svg)  # the advice
     assert any("9 contacts, optimal (proven)" in s for s in svg)  # the fold
+    assert any("802,075 folds by contacts" in s for s in svg)  # the puzzle's histogram
     assert any("best move" in s for s in svg)  # the Owaré analysis
     assert any("expected final score" in h and "1111" in h for h in html)  # the coach
     assert any("PokemonWordle gen1" in h for h in html)  # the leaderboard

@@ -245,3 +245,22 @@ def test_the_readmes_notebook_example_draws_what_it_says():
     exec("\n".join(setup), scope)
     advice = eval(last.split("  #", 1)[0], scope)
     assert "67 candidates left" in advice._repr_svg_() and advice.next is not None
+
+
+def test_a_puzzle_draws_its_best_fold_and_its_histogram_by_stars():
+    from gamelab.lattice.pack import Level
+    from gamelab.lattice.pictures import BAND_COLOURS
+    from gamelab.lattice.stars import StarBands
+
+    bands = StarBands("paper", (1, 2, 2), (6, 3, 1))
+    level = Level("HPPH", "square", [6, 3, 1], "RUL", {"paper": bands}, {})
+    root = _svg(level._repr_svg_())
+    assert len([c for c in _all(root, "circle")]) == 4  # the fold's residues
+    bars = [g for g in _all(root, "g") if any(t.tag.endswith("title") for t in g)]
+    titles = [next(t for t in g if t.tag.endswith("title")).text for g in bars]
+    assert titles == ["0 contacts: 6 folds", "1 contact: 3 folds", "2 contacts: 1 fold"]
+    fills = [next(r for r in g if r.tag.endswith("rect")).get("fill") for g in bars]
+    assert fills == [BAND_COLOURS[0], BAND_COLOURS[1], BAND_COLOURS[3]]
+    widths = [float(next(r for r in g if r.tag.endswith("rect")).get("width")) for g in bars]
+    assert widths[0] > widths[1] > widths[2]  # log scale, still in order
+    assert "10 folds by contacts (log scale)" in _texts(root)

@@ -76,6 +76,7 @@ def test_wordle_memoised_oracle_equals_a_plain_solve_on_random_states():
     from gamelab.wordle.solver.kernel_search import INF
     from gamelab.wordle.solver.optimal import OptimalSolver
     from gamelab.wordle.state import WordleGame
+    from gamelab.wordle.stepper import GuessStepper
 
     game = WordleGame("gen1")
     table, limit = game.table, game.guess_limit
@@ -101,20 +102,26 @@ def test_wordle_memoised_oracle_equals_a_plain_solve_on_random_states():
 
     rng = np.random.default_rng(5)
     checked = 0
+    stepper = GuessStepper(game)  # the environment's path, beside the state's
     for answer in (3, 77, 3, 50):
         state = game.new_initial_state()
         state.apply(answer)
+        stepper.reset(np.random.default_rng(0))
+        stepper.answer = answer
         cands = table.all_answers()
         while not state.is_terminal():
             used = len(state.guesses)
             total = plain_total(cands, limit - used)
             plain = -float(limit + 1) if total >= INF else -(used + total / len(cands))
-            assert memo.value(state) == plain
+            assert memo.value(state) == plain == memo.stepper_value(stepper)
             for action in rng.integers(game.num_actions, size=3).tolist():
-                assert memo.action_value(state, action) == plain_action_value(cands, used, action)
+                want = plain_action_value(cands, used, action)
+                assert memo.action_value(state, action) == want
+                assert memo.stepper_action_value(stepper, action) == want
                 checked += 1
             action = int(rng.integers(game.num_actions))
             state.apply(action)
+            stepper.step(action)
             cands = table.filter(cands, action, state.codes[-1])
     assert checked >= 20
 

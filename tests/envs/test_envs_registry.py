@@ -55,6 +55,19 @@ def test_the_toy_passes_gymnasiums_checker(options):
         assert env.render() == env.unwrapped.state.to_text()
 
 
+def test_a_package_game_without_an_id_plays_through_the_generic_class():
+    """Owaré names no Gymnasium id; the generic class still plays it against a random opponent,
+    observed through the package's view."""
+    from gymnasium.utils.env_checker import check_env
+
+    env = ProtocolEnv("oware")
+    assert set(env.observation_space) == {"houses", "stores", "to_move"}
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        warnings.filterwarnings("ignore", message=".*not having a spec")  # (made directly)
+        check_env(env)
+
+
 def test_the_toys_optimal_agent_wins_with_no_regret_and_no_luck():
     env = gymnasium.make("gamelab/Nim-v0", heap=9, regret=True, optimal_action=True)
     for seed in range(5):
@@ -141,6 +154,8 @@ def test_a_records_own_classes_and_refusals():
         gymnasium.make("gamelab/Nim-v0", player=2)
     with pytest.raises(ValueError, match="heap must be"):
         gymnasium.make("gamelab/Nim-v0", heap=0)
-    with pytest.raises(ValueError, match="render_mode"):
-        gymnasium.make("gamelab/Nim-v0", render_mode="rgb_array")
+    with pytest.raises(ValueError, match="render_mode"), pytest.warns(UserWarning, match="ansi"):
+        gymnasium.make("gamelab/Nim-v0", render_mode="rgb_array")  # (Gymnasium warns first)
+    with pytest.raises(ValueError, match="render_mode must be 'ansi' or None"):
+        aec_env("nim", render_mode="rgb_array")  # (no picture of a game without its class)
     assert game_info("nim").envs == ("gamelab/Nim-v0",)

@@ -176,6 +176,46 @@ def test_yatzy_stepper_plays_as_the_state(rules):
         assert bonuses > 0  # the extra-Yahtzee rules were exercised
 
 
+@pytest.mark.parametrize("names", ["gen1", "gen1-2"])
+def test_wordle_stepper_plays_as_the_state(names):
+    """Same generator, same guesses: the stepper draws the answer the protocol's chance node
+    draws (sample_chance), and its colours, rewards, masks and ends are the state's."""
+    from gamelab.wordle.state import WordleGame
+    from gamelab.wordle.stepper import GuessStepper
+
+    game = WordleGame(names)
+    st, pick = GuessStepper(game), np.random.default_rng(9)
+    solved = unsolved = 0
+    for seed in range(40):
+        st.reset(np.random.default_rng(seed))
+        state = game.new_initial_state()
+        resolve_chance(state, np.random.default_rng(seed))
+        assert st.answer == state.answer
+        total = 0.0
+        while True:
+            assert st.done == state.is_terminal()
+            assert np.flatnonzero(st.mask).tolist() == state.legal_actions()
+            assert st.state().to_text() == state.to_text()
+            if st.done:
+                break
+            # in odd games guesses among the candidates left (mostly solved), else any guess
+            cands = game.table.all_answers()
+            for g, code in st.history:
+                cands = game.table.filter(cands, g, code)
+            if seed % 2:
+                action = int(game.table.guess_of_answer[pick.choice(cands)])
+            else:
+                action = int(pick.integers(game.num_actions))
+            total += st.step(action)
+            state.apply(action)
+            assert (st.guesses, st.codes) == (state.guesses, state.codes)
+            assert st.history == tuple(zip(state.guesses, state.codes, strict=True))
+        assert total == state.returns()[0]
+        solved += st.solved
+        unsolved += not st.solved
+    assert solved and unsolved  # both ends were played
+
+
 @pytest.mark.parametrize("rules", ["yatzy", "yahtzee"])
 def test_yatzy_duel_stepper_plays_as_the_state(rules):
     """Two players on one stream of dice: the duel stepper rolls what the protocol's chance
@@ -293,6 +333,9 @@ def _state_observation(env_id, state):
             "revealed": np.array([r.revealed.get(t, -1) for t in range(25)]),
             "coins": np.array([r.coins]),
         }
+    if "Wordle" in env_id:
+        pad = [-1] * (state.game.guess_limit - len(state.guesses))
+        return {"guesses": np.array(state.guesses + pad), "colours": np.array(state.codes + pad)}
     card = state.cards[0]
     return {
         "dice": np.array(state.dice if state.dice is not None else np.zeros(6, dtype=np.int64)),
@@ -304,7 +347,11 @@ def _state_observation(env_id, state):
 
 @pytest.mark.parametrize(
     "env_id, kwargs",
-    [("gamelab/VoltorbFlip-v0", {"level": 4}), ("gamelab/YatzySolitaire-v0", {"rules": "yahtzee"})],
+    [
+        ("gamelab/VoltorbFlip-v0", {"level": 4}),
+        ("gamelab/YatzySolitaire-v0", {"rules": "yahtzee"}),
+        ("gamelab/PokemonWordle-v0", {"names": "gen1"}),
+    ],
 )
 def test_env_observations_are_the_states_once_it_is_built(env_id, kwargs):
     """Rendering mid-episode builds the protocol's state; from then on the stepper keeps it in
@@ -331,6 +378,6 @@ def test_env_observations_are_the_states_once_it_is_built(env_id, kwargs):
             steps += 1
         if env._state is not None:
             assert env.state.is_terminal()
-            want = env.state.returns()[0] if "Voltorb" in env_id else env.state.cards[0].total
+            want = env.state.cards[0].total if "Yatzy" in env_id else env.state.returns()[0]
             assert total == want
         obs, info = env.reset()

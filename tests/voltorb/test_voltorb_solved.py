@@ -5,7 +5,7 @@ import numpy as np
 import pytest
 
 from gamelab.voltorb import solved
-from gamelab.voltorb.assistant import playing_posterior, solve_position
+from gamelab.voltorb.assistant import Policy, playing_posterior, solve_position
 from gamelab.voltorb.expectimax import OptimalSolver
 from gamelab.voltorb.practice import new_practice, play_practice
 from gamelab.voltorb.rules import Position, VoltorbSetting, clues_from_text
@@ -78,3 +78,95 @@ def test_solved_states_carry_over_to_a_solver_of_the_same_deal(fresh):
     assert other.decide({}) == (tile, p)
     with pytest.raises(ValueError, match="same length"):
         other.add_solved_states(np.zeros(2, np.int64), np.zeros(1), np.zeros(2, np.int8))
+
+
+# -- a search split across processes (issue 47, item 5) ---------------------------------------
+def _split_in_process(post, groups, shared_position):
+    """(first tiles, decision) of a split search whose parts run one after another in this
+    process, each with its own solver (as separate processes would): with `shared_position`
+    every part may take every tile from one position counter, else each part has its own group
+    of tiles. The combination is stored in a new solver, which then decides."""
+    from gamelab.voltorb.expectimax import combine_parts, revealed_code
+
+    kw = {"small_max": 0, "wide_max": 0}  # the general search at every size (splittable)
+    revealed = dict(post.revealed)
+    order = OptimalSolver(post, **kw).first_tiles(revealed)
+    if len(order) < 2:
+        return order, None
+    shared = np.array([-1.0, 0.0, 25.0])
+    parts = []
+    for tiles in groups(order):
+        if not shared_position:
+            shared[1] = 0.0
+        parts.append(OptimalSolver(post, **kw).search_part(revealed, tiles, shared))
+    tile, value = combine_parts(order, parts)
+    solver = OptimalSolver(post, **kw)
+    code = np.array([revealed_code(revealed)])
+    solver.add_solved_states(code, np.array([value]), np.array([tile], dtype=np.int8))
+    return order, solver.decide(revealed)
+
+
+def _random_posteriors(n, levels, max_count, seed):
+    from gamelab.voltorb.posterior import posterior_for
+    from gamelab.voltorb.rules import Clues, generate_board
+
+    rng = np.random.default_rng(seed)
+    out = []
+    while len(out) < n:
+        level = levels[len(out) % len(levels)]
+        board, _ = generate_board(VoltorbSetting(level), rng)
+        post = posterior_for(Clues.from_board(board), VoltorbSetting(level))
+        if 3 <= post.count <= max_count:
+            out.append(post)
+    return out
+
+
+def test_a_split_search_gives_the_whole_search_tile_and_value():
+    """Parts of the first flips (disjoint halves; or two parts taking tiles as they come, the
+    second seeing the first's bound) combine to exactly the whole search's tile and value, on
+    random states of levels 1-8."""
+    checked = 0
+    for post in _random_posteriors(40, [1, 3, 5, 8], 800, seed=5):
+        whole = OptimalSolver(post, small_max=0, wide_max=0).decide(dict(post.revealed))
+        for shared_position, groups in (
+            (False, lambda o: [o[0::2], o[1::2]]),
+            (False, lambda o: [o[:1], o[1:]]),
+            (True, lambda o: [o, o]),
+        ):
+            order, split = _split_in_process(post, groups, shared_position)
+            if split is not None:
+                assert split == whole
+                checked += 1
+    assert checked >= 30, checked
+
+
+def test_split_decide_in_two_processes_equals_one_search(fresh, monkeypatch):
+    """The library's split (two worker processes sharing a bound), as the web's exact job runs
+    it (budget.exact_call with the server's solver processes), answers what one search does,
+    and keeps the deal's solved states: the next decision is a lookup."""
+    from gamelab.voltorb.budget import exact_call, exact_split_position
+
+    level = 3
+    rows, cols = "5,1 5,2 3,2 7,1 5,2", "3,2 6,1 7,2 5,1 4,2"  # 1,969 boards, no safe tile
+    clues = clues_from_text(rows, cols)
+    monkeypatch.setattr(solved, "SPLIT_MIN_BOARDS", 1000)
+    fn, args = exact_call(
+        Position.parse(rows, cols, []), VoltorbSetting(level), Policy("optimal"), processes=2
+    )
+    assert fn is exact_split_position
+    answer = fn(*args)
+    assert len(solved.LAST_SPLIT) == 2
+    solver = solved.deal_solver(clues, VoltorbSetting(level))
+    nodes = solver.nodes
+    tile, value = solver.decide({})
+    assert solver.nodes == nodes  # the root and its children are in the memo
+    post = playing_posterior(clues, {}, VoltorbSetting(level))
+    assert OptimalSolver(post).decide({}) == (tile, value)
+    assert answer.win_probability == pytest.approx(value, abs=1e-6)  # (rounded for display)
+    assert answer.recommended == [tile // 5 + 1, tile % 5 + 1]
+    with pytest.raises(ValueError, match="at least 1"):
+        solved.split_decide(clues, VoltorbSetting(level), {}, 0)
+    with pytest.raises(ValueError, match="at least 1"):
+        exact_call(
+            Position.parse(rows, cols, []), VoltorbSetting(level), Policy("optimal"), processes=0
+        )

@@ -323,6 +323,8 @@ def test_drop_dominated_matches_twin_and_keeps_the_value():
 
 def test_memo_table_grows_and_keeps_its_entries():
     from gamelab.voltorb._table_kernels import (
+        spread,
+        spread_python,
         table_entry,
         table_new,
         table_rehash,
@@ -330,6 +332,12 @@ def test_memo_table_grows_and_keeps_its_entries():
         table_slot,
     )
 
+    # the hash's low bits depend on every bit of the key (a code's last row included)
+    keys = [0, 1, -1, 1 << 48, (1 << 50) + 3, -(2**63), 2**63 - 1, 123456789]
+    keys += np.random.default_rng(3).integers(-(2**63), 2**63 - 1, 50).tolist()
+    for key in keys:
+        assert int(spread(np.int64(key))) == spread_python(int(key))
+    assert len({int(spread(np.int64(v << 48))) & 15 for v in range(4)}) > 1
     table = table_new(16)
     codes = [0, 5, 1 << 40, 123456789, (1 << 50) + 3]
     for i, c in enumerate(codes):

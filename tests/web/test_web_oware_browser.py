@@ -2,6 +2,8 @@
 hint, the record downloaded and loaded again, the review; illegal clicks; a pasted position in
 the analysis view; the sowing animation skipped."""
 
+import re
+
 from conftest import save_screenshot, wait_until
 from playwright.sync_api import expect
 
@@ -300,6 +302,8 @@ def test_oware_5_the_stores_and_apart_the_rule_that_assigns_the_rest(page):
     assert "Stores: South 23, North 24." in status, status
     assert "the 1 seed left on the board goes to the side whose row it is on (South +1)" in status
     assert status.index("Stores") < status.index("Final score 24-24.")
+    # issue 47's whole game: the reason the game ended is said once, not before and after
+    assert len(re.findall(r"(cannot|could not) play", status)) == 1, status
 
 
 def _said(page, el: str) -> str:

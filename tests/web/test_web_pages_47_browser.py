@@ -94,6 +94,9 @@ def test_issue_47_item_13_owaré_is_readable_in_every_state_on_desktop_and_phone
     page.click("#review-go")
     page.locator("#review-table tbody tr").nth(1).wait_for()
     audit("the review: best and costliest rows, tags")
+    # item 12: the review's strength in the game's words ("depth 8" was shown)
+    assert "8 moves ahead at every position" in shown_text(page, "#review-summary")
+    assert "depth" not in shown_text(page, "#review").lower()
     page.set_viewport_size(PHONE)
     audit("the review on a phone")
     assert not audit.failures, described(audit.failures)
@@ -114,6 +117,24 @@ def test_issue_47_item_13_lattice_is_readable_in_every_state_on_desktop_and_phon
     page.set_viewport_size(PHONE)
     audit("the same on a phone")
     assert _screen_span(page, ["#level-title", "#board", "#result"]) <= PHONE["height"]
+    # the level finished (its best fold, played on the phone): stars, and "Your folds" listed
+    best = page.request.post("/api/lattice/best", data={"sequence": "HHPHPPHPPH"}).json()
+    page.click("#restart")
+    page.locator("#board").focus()
+    for move in best["conformation"]:
+        page.keyboard.press(
+            {"R": "ArrowRight", "L": "ArrowLeft", "U": "ArrowUp", "D": "ArrowDown"}[move]
+        )
+    page.locator("#folds-panel table").wait_for()
+    audit("a level finished on a phone: stars, your folds")
+    assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+    # and at 1280 the levels stay beside the board (the folds' table pushed them below it)
+    page.set_viewport_size(DESKTOP)
+    beside = page.evaluate(
+        """() => [document.querySelector('#play-card'), document.querySelector('.lat-side')]
+             .map((el) => el.getBoundingClientRect().top)"""
+    )
+    assert abs(beside[0] - beside[1]) < 2, beside
     assert not audit.failures, described(audit.failures)
 
 
@@ -135,3 +156,23 @@ def test_issue_47_item_12_the_lattice_page_speaks_the_games_words(page):
     glossary = page.locator("#glossary").inner_text()
     for name in ("HH contact", "H-core threading", "replica exchange", "Thachuk"):
         assert name in glossary, name
+
+
+def test_issue_47_a_wordle_game_at_1280x900_keeps_the_board_guess_box_and_keyboard_in_view(page):
+    """A whole game at 1280 x 900 (issue 47's play-through): the 10-row board pushed the guess
+    box and the kana keyboard below the screen, so each guess scrolled the rows played out of
+    view. The guess box and the keyboard now sit beside the board."""
+    page.goto("/wordle?tab=play&seed=5")
+    page.locator("#play-board .pw-row").first.wait_for()
+    page.fill("#play-name", "rentoraa")
+    page.click("#play-guess")
+    page.locator(
+        "#play-board .pw-tile.grey, #play-board .pw-tile.yellow, #play-board .pw-tile.green"
+    ).first.wait_for()
+    page.evaluate("window.scrollTo(0, 0)")
+    boxes = page.evaluate(
+        """() => ['#play-board .pw-row', '#play-name', '#kana-keyboard']
+             .map((s) => document.querySelector(s).getBoundingClientRect())
+             .map((r) => [r.top, r.bottom])"""
+    )
+    assert all(0 <= top and bottom <= DESKTOP["height"] for top, bottom in boxes), boxes

@@ -223,7 +223,7 @@ def test_practice_hard_mode_refuses_what_the_mode_forbids():
 def test_background_builds_report_status():
     builds = BackgroundBuilds()
     s = builds.status(parse_setting("gen1-4", "blog", None), start=False)
-    assert s.cached and not s.building and "ready" in s.message
+    assert s.cached and not s.building and "every answer is instant" in s.message
     with pytest.raises(ValueError, match="unknown word list"):
         builds.status(parse_setting("gen10", "blog", None))
     builds.close()

@@ -101,7 +101,8 @@ def return_share_percent(optimal: float, loss: float, floor: float) -> float:
 @dataclass
 class EpisodeSummary:
     """One episode against the oracle: its return, the optimum expected at the start, the
-    expected loss of the decisions taken (the sum of their regrets), the episode's score
+    expected loss of the decisions taken (the sum of their regrets) and what chance gave them
+    (the luck, :mod:`gamelab.core.review`'s words), the episode's score
     (``percent_of_optimal``: the decisions' kept shares compounded, always in [0, 100]) and the
     unbiased return share (``return_percent_estimate``, :func:`return_share_percent`, which one
     episode can push outside 0-100)."""
@@ -116,31 +117,6 @@ class EpisodeSummary:
     # what chance (and an opponent) gave the decisions in all (core.review's luck): the return
     # is ``optimal - loss + luck``
     luck: float | None = None
-
-    @classmethod
-    def of(
-        cls,
-        episode_return: float,
-        optimal: float | None,
-        regrets: list[float],
-        shares: list[float],
-        floor: float,
-        illegal_action: bool = False,
-    ) -> EpisodeSummary:
-        """The summary of an episode whose decisions had `regrets` and kept `shares`
-        (:func:`kept_share`) of the value above the game's lowest return `floor`."""
-        if optimal is None:
-            return cls(episode_return, None, None, len(regrets), None, None, illegal_action)
-        loss = float(sum(regrets))
-        return cls(
-            episode_return,
-            optimal,
-            loss,
-            len(regrets),
-            compounded_percent(shares),
-            return_share_percent(optimal, loss, floor),
-            illegal_action,
-        )
 
     @classmethod
     def of_decisions(

@@ -58,7 +58,7 @@ from gamelab.core.state import (
     resolve_chance,
     sample_chance,
 )
-from gamelab.envs.render import picture
+from gamelab.envs.render import check_render_mode, picture
 from gamelab.envs.seeding import first_uniforms, fits, generator_after, np_random
 
 ILLEGAL_ACTIONS = ("terminate", "raise")
@@ -97,10 +97,7 @@ class GameEnv(gym.Env):
                 f"unknown observation {observation!r} for {type(self).__name__}; "
                 f"allowed: {', '.join(self.OBSERVATIONS)}"
             )
-        modes = self.metadata["render_modes"]
-        if render_mode is not None and render_mode not in modes:
-            allowed = ", ".join(repr(m) for m in modes)
-            raise ValueError(f"render_mode must be {allowed} or None, got {render_mode!r}")
+        check_render_mode(render_mode, self.metadata["render_modes"])
         if illegal_action not in ILLEGAL_ACTIONS:
             raise ValueError(
                 f"illegal_action must be 'terminate' or 'raise', got {illegal_action!r}"
@@ -413,15 +410,12 @@ class ProtocolEnv(GameEnv):
             raise ValueError(f"opponent must be 'random' or 'optimal', got {opponent!r}")
         if player not in range(value.num_players):
             raise ValueError(f"player must be 0 to {value.num_players - 1}, got {player!r}")
-        missing = [name for name in ("view", "bounds") if not getattr(info, name)]
-        if missing:
-            raise ValueError(
-                f"{info.title}'s record gives no {' and no '.join(missing)}: "
-                "the generic environment needs both"
-            )
+        if info.bounds is None:
+            raise ValueError(f"{info.title}'s record gives no bounds: the environment needs them")
+        view = view_of(game, value)  # (a ValueError when the record gives none)
         self.player, self.opponent = int(player), opponent
         super().__init__(value, render_mode, regret, optimal_action, illegal_action, observation)
-        self.view = view_of(game, value)
+        self.view = view
         self._pieces = self.view.pieces(OBSERVATION)
         self.observation_space = spaces.Dict(
             {name: spaces.Box(0.0, 1.0, shape, np.float32) for name, shape in self._pieces}

@@ -314,6 +314,81 @@ def stored_curves(setting: LearnerSetting, store: Any) -> LearningCurves | None:
     return LearningCurves(setting, tuple(points), time.perf_counter() - start, 0)
 
 
+#: the stored runs' document (:func:`runs_document`): its ``format`` field
+RUNS_FORMAT = "gamelab envs-learners runs 1"
+
+
+def stored_runs(settings: list[LearnerSetting], baselines: Any, store: Any) -> list[dict[str, Any]]:
+    """Every stored run the learners' leaderboard of `settings` and `baselines` (a
+    :class:`~gamelab.envs.baselines.LeaderboardSetting`) reads: each training run (a seed) and
+    each baseline episode, as ``{"experiment", "params", "task", "value"}`` rows of `store`
+    (nothing is computed; what is missing is left out)."""
+    from gamelab.envs import baselines as board
+
+    rows = []
+    for setting in settings:
+        for name in setting.environments:
+            params = run_params(setting, _BY_NAME[name])
+            for task, value in sorted(store.finished(EXPERIMENT, params, setting.seeds).items()):
+                rows.append(
+                    {"experiment": EXPERIMENT, "params": params, "task": task, "value": value}
+                )
+    params = board.run_params(baselines)
+    for task, value in sorted(store.finished(board.EXPERIMENT, params).items()):
+        rows.append(
+            {"experiment": board.EXPERIMENT, "params": params, "task": task, "value": value}
+        )
+    return rows
+
+
+def _row_key(row: dict[str, Any]) -> tuple[str, str, int]:
+    from gamelab.core.results import canonical_json
+
+    return row["experiment"], canonical_json(row["params"]), int(row["task"])
+
+
+def runs_document(rows: list[dict[str, Any]], earlier: str | None = None) -> str:
+    """The JSON text of `rows` (:func:`stored_runs`) merged into the document `earlier` (its
+    rows of the same run and task replaced): one row a line, sorted, so that a committed copy
+    changes by the lines of the runs that changed."""
+    import json
+
+    merged = {}
+    if earlier:
+        document = json.loads(earlier)
+        if document.get("format") != RUNS_FORMAT:
+            raise ValueError(f"not a runs document of this version ({RUNS_FORMAT!r})")
+        merged = {_row_key(r): r for r in document["runs"]}
+    merged.update({_row_key(r): r for r in rows})
+    lines = [json.dumps(merged[k], sort_keys=True) for k in sorted(merged)]
+    return f'{{"format": {json.dumps(RUNS_FORMAT)}, "runs": [\n' + ",\n".join(lines) + "\n]}\n"
+
+
+def import_runs(text: str, store: Any) -> int:
+    """Put the rows of a runs document (:func:`runs_document`) into `store`; how many. A row
+    that is not one of the learners' or the baselines' runs is refused, and nothing is put."""
+    import json
+
+    from gamelab.envs import baselines as board
+
+    try:
+        document = json.loads(text)
+    except ValueError as error:
+        raise ValueError(f"not a runs document: {error}") from None
+    if not isinstance(document, dict) or document.get("format") != RUNS_FORMAT:
+        raise ValueError(f"not a runs document of this version ({RUNS_FORMAT!r})")
+    rows = document.get("runs", [])
+    fields = {"experiment", "params", "task", "value"}
+    for row in rows:
+        if not isinstance(row, dict) or set(row) != fields:
+            raise ValueError(f"a run must have the fields {', '.join(sorted(fields))}")
+        if row["experiment"] not in (EXPERIMENT, board.EXPERIMENT):
+            raise ValueError(f"unknown experiment {row['experiment']!r} in the runs document")
+    for row in rows:
+        store.put(row["experiment"], row["params"], int(row["task"]), row["value"])
+    return len(rows)
+
+
 def _points(name: str, runs: list[Any]) -> list[CurvePoint]:
     points = []
     for c, (steps, _) in enumerate(runs[0]):

@@ -34,7 +34,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 
 from gamelab.core.state import illegal, resolve_chance
-from gamelab.envs.render import picture
+from gamelab.envs.render import check_render_mode, picture
 from gamelab.oware.rules import TABLEBASE_SEEDS
 from gamelab.yatzy.rules import ROLLS
 
@@ -55,10 +55,7 @@ class GameAEC(AECEnv):
         self, game: Any, agents: tuple[str, str], render_mode: str | None, regret: bool
     ) -> None:
         super().__init__()
-        if render_mode is not None and render_mode not in self.metadata["render_modes"]:
-            raise ValueError(
-                f"render_mode must be 'ansi', 'rgb_array' or None, got {render_mode!r}"
-            )
+        check_render_mode(render_mode, self.metadata["render_modes"])
         self.game = game
         self.render_mode = render_mode
         self.with_regret = bool(regret)
@@ -436,12 +433,11 @@ class ProtocolAEC(GameAEC):
         value = info.make(**settings)
         if value.num_players != 2:
             raise ValueError(f"{info.title} has {value.num_players} players, not 2")
-        if not info.view:
-            raise ValueError(f"{info.title}'s record gives no view: the generic one needs it")
+        view = view_of(game, value)  # (a ValueError when the record gives none)
         super().__init__(value, ("player_0", "player_1"), render_mode, regret)
         self.metadata = {**self.metadata, "name": f"gamelab_{game}_v0"}
         self.stepper = ProtocolStepper(value)
-        self.view = view_of(game, value)
+        self.view = view
         self._pieces = self.view.pieces(OBSERVATION)
         size = sum(int(np.prod(shape)) for _, shape in self._pieces)
         self.observation_spaces = {

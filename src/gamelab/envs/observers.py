@@ -307,8 +307,13 @@ def view_of(kind: str, game: Any) -> GameView:
     (:class:`gamelab.core.state.GameInfo`), else the package's own (:func:`view_for`)."""
     from gamelab.core.state import game_info, load
 
-    spec = game_info(kind).view
-    return load(spec)(game) if spec else view_for(kind, game)
+    info = game_info(kind)
+    if info.view:
+        return load(info.view)(game)
+    try:
+        return view_for(kind, game)
+    except ValueError:
+        raise ValueError(f"{info.title}'s record gives no view (its observation)") from None
 
 
 def view_for(kind: str, game: Any) -> GameView:

@@ -11,6 +11,14 @@ from __future__ import annotations
 
 import numpy as np
 
+
+def check_render_mode(render_mode: str | None, modes: list[str]) -> None:
+    """A ValueError naming the render modes an environment has, for one it has not."""
+    if render_mode is not None and render_mode not in modes:
+        allowed = ", ".join(repr(m) for m in modes)
+        raise ValueError(f"render_mode must be {allowed} or None, got {render_mode!r}")
+
+
 #: The colours cells are painted with, by index: background, the pages' colours, dice faces.
 PALETTE = np.array(
     [

@@ -242,10 +242,13 @@ class PokemonWordleEnv(GameEnv):
 
     def __init__(self, names: str = "gen1", rule: str = "standard", **kwargs: Any) -> None:
         from gamelab.wordle.state import WordleGame
+        from gamelab.wordle.stepper import GuessStepper
 
         game = WordleGame(names, rule)
         super().__init__(game, **kwargs)
+        self.stepper = GuessStepper(game)
         limit = game.guess_limit
+        self._none = np.full(limit, -1, dtype=np.int64)
         parts: dict[str, spaces.Space] = {
             "guesses": spaces.Box(-1, game.num_actions - 1, (limit,), np.int64),
             "colours": spaces.Box(-1, game.table.n_codes - 1, (limit,), np.int64),
@@ -266,12 +269,12 @@ class PokemonWordleEnv(GameEnv):
         return state.returns()[0] if state.is_terminal() else -float(len(state.guesses))
 
     def observe(self) -> dict[str, np.ndarray]:
-        limit = self.game.guess_limit
-        guesses = np.full(limit, -1, dtype=np.int64)
-        colours = np.full(limit, -1, dtype=np.int64)
-        k = len(self.state.guesses)
-        guesses[:k] = self.state.guesses
-        colours[:k] = self.state.codes
+        st = self.stepper
+        guesses, colours = self._none.copy(), self._none.copy()
+        k = len(st.guesses)
+        if k:
+            guesses[:k] = st.guesses
+            colours[:k] = st.codes
         obs = {"guesses": guesses, "colours": colours}
         if self.observation == "planes":
             view = self._view

@@ -71,6 +71,14 @@ class Level:
         """Symmetry-distinct conformations (the histogram's sum)."""
         return sum(self.counts)
 
+    def _repr_svg_(self) -> str:
+        """A best fold and the histogram by stars (paper's banding), in a notebook
+        (:func:`gamelab.lattice.pictures.level_svg`)."""
+        from gamelab.lattice.pictures import level_svg
+
+        bands = self.stars["paper"].thresholds
+        return level_svg(self.sequence, self.best_conformation, self.lattice, self.counts, bands)
+
     def __json__(self) -> dict[str, Any]:
         out: dict[str, Any] = {
             "sequence": self.sequence,

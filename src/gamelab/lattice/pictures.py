@@ -3,15 +3,19 @@
 >>> svg = fold_svg("HPPH", [(0, 0, 0), (1, 0, 0), (1, 1, 0), (0, 1, 0)])
 >>> svg.count("<circle") == 4 and "stroke-dasharray" in svg
 True
+>>> svg = level_svg("HPPH", "RUL", "square", [5, 1], (1, 1, 1))
+>>> "1 contact: 1 fold" in svg
+True
 """
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from gamelab.core.pictures import circle, line, svg_document, text, text_width
-from gamelab.lattice.rules import coordinates
+from gamelab.core.pictures import circle, line, rect, svg_document, text, text_left, text_width
+from gamelab.lattice.rules import Lattice, coordinates
 
 if TYPE_CHECKING:
     from gamelab.lattice.fold import FoldResult
@@ -63,3 +67,41 @@ def result_svg(result: FoldResult) -> str:
     bound = f", upper bound {score + result.gap}" if result.gap else ""
     title = f"{label}{score} contact{'' if score == 1 else 's'}, {result.verdict}{bound}"
     return fold_svg(result.sequence, coordinates(result.conformation, result.lattice), title)
+
+
+#: a band's colour: no star, then one, two and three stars
+BAND_COLOURS = ("#c0c4c8", "#e5c07b", "#d19a66", "#c01c28")
+
+
+def level_svg(
+    sequence: str,
+    conformation: str,
+    lattice: Lattice,
+    counts: Sequence[int],
+    thresholds: tuple[int, int, int],
+) -> str:
+    """A puzzle analysed exactly (:class:`gamelab.lattice.pack.Level`): a best fold beside the
+    histogram of every fold's contacts (``counts[k]`` folds make k contacts, bars on a log
+    scale as in the paper's Figure 4), each bar coloured by the stars its folds earn under
+    `thresholds` (the contacts for one, two and three stars)."""
+    fold = fold_svg(sequence, coordinates(conformation, lattice), "a best fold")
+    fold_w = float(fold.split("width='", 1)[1].split("'", 1)[0])
+    top = max(math.log10(n + 1) for n in counts) or 1.0
+    left, bar_h, scale_w = fold_w + 20, 20, 260
+    parts = [fold.replace("<svg ", "<svg x='0' y='0' ", 1)]
+    parts.append(text_left(left, 16, f"{sum(counts):,} folds by contacts (log scale)", 13))
+    for k, n in enumerate(counts):
+        y = 26 + k * bar_h
+        stars = sum(1 for t in thresholds if k >= t)
+        w = scale_w * math.log10(n + 1) / top
+        bar = rect(left + 70, y + 2, max(w, 1), bar_h - 4, BAND_COLOURS[stars], "#555")
+        label = f"{k} contact{'' if k == 1 else 's'}: {n:,} fold{'' if n == 1 else 's'}"
+        parts.append(f"<g><title>{label}</title>{bar}</g>")
+        parts.append(text_left(left, y + 15, k, 12))
+        parts.append(text_left(left + 76 + w, y + 15, f"{n:,}", 12))
+    parts.append(text_left(left, 26 + len(counts) * bar_h + 16,
+                           "stars at " + ", ".join(str(t) for t in thresholds) + " contacts", 12))  # fmt: skip
+    height = max(
+        float(fold.split("height='", 1)[1].split("'", 1)[0]), 26 + len(counts) * bar_h + 28
+    )
+    return svg_document(left + 70 + scale_w + 110, height, parts)

@@ -219,11 +219,12 @@ def replica_fold(
     best_pos = pos[0].copy()
     restart = np.array([-(-s.patience // s.phi), 0, 0, 0, s.kick], dtype=np.int64)
     bias = np.zeros((s.replicas, n + 1))  # the flat-histogram penalties (settings.flat)
+    # the kernel's arguments before and after a call's own: the replicas (changed in place, never
+    # rebound) and the move set
+    replicas = (is_h, ndim, temps, pos, grid, contacts, rep_at, state)
+    move_set = (s.end_share, bias, s.flat, s.rebridge, s.regrow, s.regrow_max, s.regrow_bias)
     # compile or load the kernel before the clock starts (numba's start-up is not the search's)
-    remc_kernel(
-        is_h, ndim, temps, pos, grid, contacts, rep_at, state, 0, s.phi, 0, best_pos, best, restart,
-        s.end_share, bias, s.flat, s.rebridge, s.regrow, s.regrow_max, s.regrow_bias,
-    )  # fmt: skip
+    remc_kernel(*replicas, 0, s.phi, 0, best_pos, best, restart, *move_set)
     goal = target if target is not None else 10**9
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
     started = time.thread_time()
@@ -244,31 +245,7 @@ def replica_fold(
             ask = min(ask, epoch - since_start)
         before = int(best[0])
         t0 = time.thread_time()
-        done = int(
-            remc_kernel(
-                is_h,
-                ndim,
-                temps,
-                pos,
-                grid,
-                contacts,
-                rep_at,
-                state,
-                ask,
-                s.phi,
-                goal,
-                best_pos,
-                best,
-                restart,
-                s.end_share,
-                bias,
-                s.flat,
-                s.rebridge,
-                s.regrow,
-                s.regrow_max,
-                s.regrow_bias,
-            )
-        )
+        done = int(remc_kernel(*replicas, ask, s.phi, goal, best_pos, best, restart, *move_set))
         rounds += done
         since_start += done
         if rounds_left is not None:

@@ -309,7 +309,7 @@ def exact_scope(rules: Rules) -> str:
     """How far this server's exact verdicts reach under `rules`, in words: "exact endgames
     from 24 seeds down" where the endgame database is built to 24 (``tablebase.exact_reach``)."""
     if not rules.is_abapa:
-        return "no exact endgames under this rule variant (the tables are Abapa's)"
+        return "no exact endgames under this rule variant: the tables are Abapa's"
     return f"exact endgames from {exact_reach()} seeds down"
 
 

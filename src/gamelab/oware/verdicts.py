@@ -28,8 +28,9 @@ TABLEBASE_BASIS = (
 
 @dataclass(frozen=True)
 class Exact:
-    """The tablebase's verdict on a position (Abapa, at most 12 seeds on the board): the result
-    under perfect play by both sides, for the side to move and as the final split."""
+    """The tablebase's verdict on a position (Abapa, at most ``exact_reach()`` seeds on the
+    board): the result under perfect play by both sides, for the side to move and as the final
+    split."""
 
     seeds: int  # seeds on the board
     outcome: str  # "win", "draw" or "loss" for the side to move

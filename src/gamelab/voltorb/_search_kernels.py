@@ -30,6 +30,9 @@ PAIR_BOUND_MAX = 100000
 #: states with at most this many live boards drop dominated tiles (a bit mask per tile and value)
 DOMINANCE_MAX = 62
 
+#: `first_tiles` of a whole search (not a part; a part's mask has bit t for tile t)
+ALL_TILES = -1
+
 
 @njit(cache=True)
 def drop_dominated(boards, idx, tiles, tile_bound, ntiles):
@@ -127,17 +130,42 @@ def win_search(
     mark,
     wide_max,
     pos,
+    first_tiles,
+    shared,
+    root_out,
 ):
     """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
     else the value shown). Same recursion and pruning as the Python twin
     :class:`gamelab.voltorb.expectimax.OptimalSolver`, plus fail-low cut-offs: the result is exact
     when it exceeds `alpha`, otherwise it is `alpha`, an upper bound (pass alpha < 0 for an exact
-    value). Every state goes to the memo `table` (see :func:`table_slot`) with its best tile."""
+    value). Every state goes to the memo `table` (see :func:`table_slot`) with its best tile.
+
+    A *part* of a search (:meth:`gamelab.voltorb.expectimax.OptimalSolver.search_part`):
+    `first_tiles` other than :data:`ALL_TILES` (a bit mask of tiles) restricts this state's first
+    flip to those tiles, and this state is then not stored (its value is the best of some tiles
+    only). `shared` is [a lower bound on the state's value, the next position of the order to
+    take, the first position known to hold a tile worth the state's ceiling (25: none)], in
+    memory that parts running in other processes may share: a part takes positions one by one
+    (parts with the same tiles share the work tile by tile; parts with disjoint tiles each need
+    their own next position), raises the bound whenever a tile it searched to the end beats it,
+    cuts off a tile that cannot beat the bound by a margin (not the optimum, nor tied with it),
+    and takes no position past a tile worth the ceiling (no later tile can be the pick).
+    `root_out` (3 x 25, -1 everywhere at the start) receives in row 0 the order in which the
+    whole search tries its first tiles (-1 after the last), in row 1 the exact value of each
+    first tile this part searched to the end (-2: cut off), in row 2 a 1 for each tile it took.
+    The state must take the general search (more than `wide_max` live boards and no safe tile),
+    else `root_out[0, 0]` stays -1 and nothing is searched. Recursive calls pass ALL_TILES."""
+    part = first_tiles != ALL_TILES
+    # (root_out starts at -1: a search run again after its memo grew keeps the order of its
+    # first run and the values found so far)
+    # ALL_TILES as an int64 like `first_tiles` (a literal would type the recursive call apart:
+    # two specialisations calling each other, which numba's cache cannot load)
+    every_tile = first_tiles | ALL_TILES
     if counter[2]:
         return 0.0  # the search is stopping (state limit, or the memo is full)
     known_ceiling = -1.0
     slot = table_slot(table, code)
-    if table[slot, 0] == code:
+    if table[slot, 0] == code and not part:
         if (np.int64(table[slot, 2]) & 1) or table[slot, 1] <= alpha:
             return table[slot, 1]
         # an inexact entry is an upper bound no looser than this state's pair bound
@@ -153,6 +181,8 @@ def win_search(
     revealed_mask = np.zeros(TILES, np.bool_)
     for t in range(TILES):
         revealed_mask[t] = ((code >> (2 * t)) & 3) != 0
+    if part and (idx.size <= max(2, small_max, wide_max)):
+        return 0.0  # not a state of the general search: no part of it (root_out[0, 0] = -1)
     if idx.size == 1:
         tile = -1
         for t in range(TILES):
@@ -216,6 +246,8 @@ def win_search(
         if mult and vol <= 1e-15 * total:
             safe[nsafe] = t
             nsafe += 1
+    if nsafe > 0 and part:
+        return 0.0  # a safe tile is flipped with no alternative: no part of it
     if nsafe > 0:
         n = idx.size
         keys = np.empty(n, np.int64)
@@ -282,6 +314,9 @@ def win_search(
                     mark,
                     wide_max,
                     pos,
+                    every_tile,
+                    shared,
+                    root_out,
                 )
                 if counter[2]:
                     return 0.0
@@ -347,20 +382,70 @@ def win_search(
             table_store(table, counter, code, ceiling, False, -1)
             return ceiling
     order = tiles[:ntiles][np.argsort(-tile_bound[:ntiles], kind="mergesort")]
+    if part:
+        if root_out[0, 0] < 0.0:
+            for oi in range(order.size):
+                root_out[0, oi] = order[oi]
+        else:
+            # run again after the memo grew: the first run's order (parts share positions)
+            n_first = 0
+            while n_first < TILES and root_out[0, n_first] >= 0.0:
+                n_first += 1
+            order = np.empty(n_first, np.int64)
+            for oi in range(n_first):
+                order[oi] = np.int64(root_out[0, oi])
     best = -1.0
-    best_tile = order[0]
+    best_tile = order[0] if order.size > 0 else -1
     live_all = np.empty(idx.size, np.int64)
     start = np.zeros(4, np.int64)
     stop = np.zeros(4, np.int64)
     soft = -1.0  # the largest upper bound a tile was left with (for a fail-soft result)
-    for oi in range(order.size):
-        t = order[oi]
+    oi = 0
+    redo = 0
+    t_pos = 0
+    while True:
+        if part:
+            # first the tiles this part took in an earlier run and did not finish, then the
+            # next position of the order not taken yet (shared[1], shared by the parts with
+            # the same tiles; two parts may take one position at once: searched twice, never
+            # skipped), if it is one of this part's tiles
+            t = -1
+            while redo < order.size:
+                u = order[redo]
+                redo += 1
+                if root_out[2, u] > 0.0 and root_out[1, u] == -1.0:
+                    t = u
+                    t_pos = redo - 1
+                    break
+            if t < 0:
+                taken = np.int64(shared[1])
+                if taken >= order.size or taken > shared[2]:
+                    # (past a tile worth the state's ceiling no tile can be the pick)
+                    break
+                shared[1] = taken + 1.0
+                t = order[taken]
+                t_pos = taken
+                if not (first_tiles >> t) & 1:
+                    continue
+                root_out[2, t] = 1.0
+        else:
+            if oi >= order.size:
+                break
+            t = order[oi]
+            oi += 1
         threshold = max(best, alpha)
+        if part and shared[0] >= 0.0:
+            # another part's tile is worth shared[0]: a tile that cannot beat it by a margin is
+            # not the optimum (the margin keeps ties, which the parts' combination resolves)
+            threshold = max(threshold, shared[0] - 4.0 * eps)
         running = 0.0
         for v in range(1, 4):
             running += won[t, v] + bound[t, v]
         if running <= threshold + eps:
             soft = max(soft, running)
+            if part:
+                root_out[1, t] = -2.0  # cut off
+                continue  # (other parts' tiles may come between this part's)
             break  # tiles are in decreasing order of this bound
         # the live boards of each child, then the children's own ceilings tighten the bound
         j = 0
@@ -391,6 +476,8 @@ def win_search(
                     table_store(table, counter, child_code, cb, False, -1)
         if running <= threshold + eps:
             soft = max(soft, running)
+            if part:
+                root_out[1, t] = -2.0
             continue
         acc = 0.0
         pruned = False
@@ -424,6 +511,9 @@ def win_search(
                     mark,
                     wide_max,
                     pos,
+                    every_tile,
+                    shared,
+                    root_out,
                 )
                 if counter[2]:
                     return 0.0
@@ -433,13 +523,23 @@ def win_search(
                 pruned = True
                 soft = max(soft, running)
                 break
+        if pruned and part:
+            root_out[1, t] = -2.0
         if not pruned:
             soft = max(soft, acc)
+            if part:
+                root_out[1, t] = acc
+                if acc > shared[0]:
+                    shared[0] = acc
+                if acc >= ceiling - eps and t_pos < shared[2]:
+                    shared[2] = t_pos
         if not pruned and acc > best:
             best = acc
             best_tile = t
             if best >= ceiling - eps:
                 break
+    if part:
+        return best  # the best tile searched to the end (root_out), not stored
     if best > alpha + eps or alpha < 0.0:
         table_store(table, counter, code, best, True, best_tile)
         return best

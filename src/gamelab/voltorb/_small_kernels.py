@@ -40,7 +40,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from gamelab.voltorb._bounds_kernels import _inseparable
-from gamelab.voltorb._table_kernels import table_slot, table_store
+from gamelab.voltorb._table_kernels import spread, table_slot, table_store
 from gamelab.voltorb.rules import TILES
 
 #: the most live boards a state may have for this kernel (one int64 bit per board, sign bit free)
@@ -299,7 +299,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
         d = depth
         if mode == 0:
             lset = f_set[d]
-            h = ((lset * -7046029254386353131) >> 20) & (cap - 1)
+            h = spread(lset) & (cap - 1)
             while stamp[h] == gen and keys[h] != lset:
                 h = (h + 1) & (cap - 1)
             known = -1.0
@@ -518,7 +518,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
                 nstamp = np.zeros(ncap, np.int64)
                 for i in range(cap):
                     if stamp[i] == gen:
-                        h = ((keys[i] * -7046029254386353131) >> 20) & (ncap - 1)
+                        h = spread(keys[i]) & (ncap - 1)
                         while nstamp[h] == gen:
                             h = (h + 1) & (ncap - 1)
                         nkeys[h] = keys[i]
@@ -531,7 +531,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
                 stamp = nstamp
                 cap = ncap
             lset = f_set[d]
-            h = ((lset * -7046029254386353131) >> 20) & (cap - 1)
+            h = spread(lset) & (cap - 1)
             while stamp[h] == gen and keys[h] != lset:
                 h = (h + 1) & (cap - 1)
             if stamp[h] != gen:

@@ -13,6 +13,35 @@ from numba import njit
 #: the memo's starting capacity (rows); Python grows it 4x when the search reports it 70 % full
 TABLE_START = 1 << 16
 _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
+_HASH_MULT2 = -4658895280553007687  # 0xBF58476D1CE4E5B9 (splitmix64's second multiplier)
+_LOW32 = 0xFFFFFFFF
+
+
+@njit(cache=True)
+def spread(key):
+    """A hash of an int64 `key` whose low bits depend on every bit of it (multiply, fold the
+    high half into the low half, twice), so `spread(key) & (capacity - 1)` spreads keys that
+    differ only in their high bits: a code's last row, a set's heaviest-numbered boards. (Bits
+    20 and up of one product ignored a code's last tiles: the states differing there shared a
+    slot, and a miss in the win search's memo probed about 20 rows on a hard opening.)"""
+    h = key * _HASH_MULT
+    h ^= (h >> 32) & _LOW32
+    h *= _HASH_MULT2
+    h ^= (h >> 32) & _LOW32
+    return h
+
+
+def spread_python(key: int) -> int:
+    """Plain-Python twin of :func:`spread` (64-bit wrap-around arithmetic on Python ints)."""
+
+    def wrap(x: int) -> int:
+        return (x + 2**63) % 2**64 - 2**63
+
+    h = wrap(key * _HASH_MULT)
+    h ^= (h >> 32) & _LOW32
+    h = wrap(h * _HASH_MULT2)
+    h ^= (h >> 32) & _LOW32
+    return h
 
 
 @njit(cache=True)
@@ -24,7 +53,7 @@ def table_slot(table, code):
     2 * (best tile + 1) + exact]; an empty row has code -1. One row is one cache line's half,
     so a look-up costs one memory access (numba's typed dicts cost three arrays and ~0.4 us)."""
     mask = table.shape[0] - 1
-    i = ((code * _HASH_MULT) >> 20) & mask
+    i = spread(code) & mask
     key = float(code)
     while table[i, 0] != key and table[i, 0] >= 0.0:
         i = (i + 1) & mask
@@ -64,7 +93,7 @@ def table_rehash_python(table: np.ndarray, bigger: np.ndarray) -> None:
         if row[0] < 0.0:
             continue
         code = int(row[0])
-        i = (((code * _HASH_MULT + 2**63) % 2**64 - 2**63) >> 20) & mask
+        i = spread_python(code) & mask
         while bigger[i, 0] >= 0.0 and bigger[i, 0] != row[0]:
             i = (i + 1) & mask
         bigger[i] = row

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit
 
 from gamelab.voltorb._small_kernels import ctpop, low_index
+from gamelab.voltorb._table_kernels import spread
 from gamelab.voltorb.rules import TILES
 
 _HASH = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
@@ -157,7 +158,7 @@ def wide_hash(keys, row, m, nw, cap):
     h = np.int64(0)
     for j in range(nw):
         h = (h ^ m[j]) * _HASH
-    i = (h >> 20) & (cap - 1)
+    i = spread(h) & (cap - 1)
     while row[i]:
         same = True
         for j in range(nw):

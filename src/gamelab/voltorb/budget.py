@@ -71,11 +71,32 @@ def solve_plan(position: Position, setting: VoltorbSetting, policy: Policy, seco
     )
 
 
-def exact_call(position: Position, setting: VoltorbSetting, policy: Policy) -> tuple[Any, tuple]:
+def exact_call(
+    position: Position, setting: VoltorbSetting, policy: Policy, processes: int = 1
+) -> tuple[Any, tuple]:
     """The exact search :func:`solve_plan` caps, without a cap: ``(fn, args)`` for a background
     job. What it solves is kept for the deal (:mod:`gamelab.voltorb.solved`), so once it is
-    done the rest of the round is answered exactly within the budget."""
+    done the rest of the round is answered exactly within the budget. With `processes` > 1 (a
+    server's solver processes) a long search shares its first flips among that many processes
+    (:func:`exact_split_position`)."""
+    if processes < 1:
+        raise ValueError(f"processes must be at least 1, got {processes}")
+    if processes > 1:
+        return exact_split_position, (position, setting, policy, processes)
     return solve_position, (position, setting, policy)
+
+
+def exact_split_position(
+    position: Position, setting: VoltorbSetting, policy: Policy, processes: int
+) -> BoardAnalysis:
+    """:func:`solve_position`'s exact answer, its search split across `processes` local
+    processes when it is long (:func:`gamelab.voltorb.solved.split_decide`: the same tile and
+    P(win) as one search); the answer then reads the deal's solver, which holds the result."""
+    from gamelab.voltorb import solved
+
+    if not position.lost:  # (a lost round has nothing to search)
+        solved.split_decide(position.clues, setting, position.shown, processes)
+    return solve_position(position, setting, policy)
 
 
 REVIEW_FALLBACK = "the quick review (P(Voltorb) and MinRisk's flip; the exact one follows)"
@@ -100,14 +121,7 @@ def quick_review_practice(
 def review_plan(record: RoundRecord, setting: VoltorbSetting, seconds: float) -> Plan:
     """A review within `seconds`: exact rows as far as the state budget goes (from the last
     flip back), the others labelled; past the deadline the quick review."""
-    return Plan(
-        review_position,
-        (record, setting, True, state_budget(seconds)),
-        seconds,
-        partial(quick_review_position, record, setting),
-        "exact review",
-        REVIEW_FALLBACK,
-    )
+    return _review(review_position, quick_review_position, (record, setting), seconds)
 
 
 def practice_review_plan(
@@ -115,14 +129,15 @@ def practice_review_plan(
 ) -> Plan:
     """:func:`review_plan` for a practice round (`flips` from
     :func:`~gamelab.voltorb.practice.practice_flips`)."""
-    return Plan(
-        review_practice,
-        (setting, seed, list(flips), quit, True, state_budget(seconds)),
-        seconds,
-        partial(quick_review_practice, setting, seed, flips, quit),
-        "exact review",
-        REVIEW_FALLBACK,
+    return _review(
+        review_practice, quick_review_practice, (setting, seed, list(flips), quit), seconds
     )
+
+
+def _review(exact: Any, quick: Any, round_: tuple, seconds: float) -> Plan:
+    """``exact(*round_, True, states)`` within `seconds`, ``quick(*round_)`` past them."""
+    args = (*round_, True, state_budget(seconds))
+    return Plan(exact, args, seconds, partial(quick, *round_), "exact review", REVIEW_FALLBACK)
 
 
 def objective_advice(

@@ -54,6 +54,7 @@ generator); blog.khyman.dev (quit-or-continue analysis of expected coins).
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 import numpy as np
 
@@ -65,7 +66,7 @@ from gamelab.voltorb._bounds_kernels import (
     inseparable_lists,
 )
 from gamelab.voltorb._coin_kernels import coin_search, memo_entry, new_memos
-from gamelab.voltorb._search_kernels import win_search
+from gamelab.voltorb._search_kernels import ALL_TILES, win_search
 from gamelab.voltorb._small_kernels import SMALL_MAX
 from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
 from gamelab.voltorb._wide_kernels import WIDE_MAX
@@ -87,6 +88,16 @@ def _clue_rows(clues: Clues) -> np.ndarray:
 
 def _key_add(key: int, tile: int, value: int) -> int:
     return key | ((value + 1) << (3 * tile))
+
+
+def revealed_code(revealed: dict[int, int]) -> int:
+    """The win search's key of a state: 2 bits per tile, 0 hidden, else the value shown (a
+    Voltorb shows as hidden: a state with one is over)."""
+    code = 0
+    for tile, value in revealed.items():
+        if value > 0:
+            code |= value << (2 * tile)
+    return code
 
 
 def revealed_key(revealed: dict[int, int]) -> int:
@@ -161,6 +172,41 @@ class _Tree:
         return tiles[order], v_mass[order]
 
 
+@dataclass(frozen=True)
+class SearchPart:
+    """What a part of a split search proved (:meth:`OptimalSolver.search_part`): the whole
+    search's order of first tiles, and the exact value (prior mass cleared) of each first tile
+    the part searched to the end; `total` is the live mass of the state (for its tolerance)."""
+
+    order: tuple[int, ...]
+    values: dict[int, float]
+    total: float
+
+
+def combine_parts(order: list[int], parts: list[SearchPart]) -> tuple[int, float]:
+    """(best first tile, value) of a search split into `parts` (all of one state, their tiles
+    disjoint and covering its first tiles `order`, as :meth:`OptimalSolver.first_tiles` gives
+    them): the tile the whole search picks, by its own rule (the first in its order whose value
+    beats the best so far by more than its tolerance), and its value. A tile some part cut off
+    is worth less than another part's tile by more than that tolerance, so it is never the
+    pick. ValueError if no part searched a tile to the end."""
+    if not parts:
+        raise ValueError("no parts of a split search to combine")
+    total = parts[0].total
+    values: dict[int, float] = {}
+    for part in parts:
+        values.update(part.values)
+    eps = 1e-12 * total
+    best, best_tile = -1.0, -1
+    for tile in order:
+        value = values.get(tile)
+        if value is not None and value > best + eps:
+            best, best_tile = value, tile
+    if best_tile < 0:
+        raise ValueError("no part searched a first tile to the end")
+    return best_tile, best
+
+
 class OptimalSolver(_Tree):
     """Exact P(win)-maximising (``objective="win"``) or coin-maximising (``"coins"``) policy."""
 
@@ -216,42 +262,37 @@ class OptimalSolver(_Tree):
             # exact values or proven upper bounds), for a caller that tries several positions
             self._keep_memo = bool(keep_memo)
 
-    def _kernel_value(self, revealed: dict[int, int], idx: np.ndarray) -> tuple[float, int]:
-        code = 0
-        for tile, value in revealed.items():
-            if value > 0:
-                code |= value << (2 * tile)
+    def _kernel_value(
+        self,
+        revealed: dict[int, int],
+        idx: np.ndarray,
+        first_tiles: int = ALL_TILES,
+        shared: np.ndarray | None = None,
+        root_out: np.ndarray | None = None,
+    ) -> tuple[float, int]:
+        code = revealed_code(revealed)
         nrev = sum(1 for t, v in revealed.items() if t not in self.root_revealed and v >= 2)
         limit = self.state_limit if self.state_limit is not None else 2**62
         self._counter[1] = self._counter[0] + min(limit, 2**62)
         live = np.ascontiguousarray(np.sort(self._rank[idx]), dtype=np.int64)
+        # both searches start from the deal (boards, weights, multipliers) and this state
+        state = (self._boards, self._weights, self._hm0, live, np.int64(code), np.int64(nrev))
         if self.objective == "coins":
             may_quit = any(v > 0 for v in revealed.values())
             code_key = (code << 1) | int(may_quit)
-            value = coin_search(
-                self._boards,
-                self._weights,
-                self._hm0,
-                live,
-                np.int64(code),
-                np.int64(nrev),
-                may_quit,
-                self._memo_val,
-                self._memo_tile,
-                self._counter,
-            )
+            memo = (self._memo_val, self._memo_tile, self._counter)
+            value = coin_search(*state, may_quit, *memo)
         else:
             adj_start, adj = self._inseparable_lists()
+            if shared is None:
+                shared = np.array([-1.0, 0.0, 25.0])
+            if root_out is None:
+                root_out = np.full((3, TILES), -1.0)
             mark = np.zeros(self._boards.shape[0] + 1, dtype=np.int64)
             pos = np.full(self._boards.shape[0], -1, dtype=np.int64)
             while True:
                 value = win_search(
-                    self._boards,
-                    self._weights,
-                    self._hm0,
-                    live,
-                    np.int64(code),
-                    np.int64(nrev),
+                    *state,
                     -1.0,
                     self._table,
                     self._counter,
@@ -265,6 +306,9 @@ class OptimalSolver(_Tree):
                     mark,
                     np.int64(self._wide_max),
                     pos,
+                    np.int64(first_tiles),
+                    shared,
+                    root_out,
                 )
                 if not self._counter[4]:
                     break
@@ -293,9 +337,51 @@ class OptimalSolver(_Tree):
         if self.objective == "coins":
             _, tile = memo_entry(self._memo_val, self._memo_tile, np.int64(code_key))
             return float(value), int(tile)
+        if first_tiles != ALL_TILES:
+            return float(value), -1  # a part: the root is not stored (see search_part)
         entry = table_entry(self._table, code)
         assert entry is not None and entry[1]
         return float(value), entry[2]
+
+    def first_tiles(self, revealed: dict[int, int]) -> list[int]:
+        """The first tiles the exact search of `revealed` tries, in its order (one of each
+        symmetry class, useful ones only), or [] when the state is not one the search can be
+        split at (already solved, a safe tile to flip, or a state small enough for the
+        bit-mask searches): the tiles to share among :meth:`search_part` calls."""
+        return list(self.search_part(revealed, []).order)
+
+    def search_part(
+        self, revealed: dict[int, int], tiles: list[int], shared: np.ndarray | None = None
+    ) -> SearchPart:
+        """Part of the exact search at `revealed`: the first flip restricted to `tiles`.
+
+        Parts can run in separate processes, each with a solver of the same posterior, and
+        :func:`combine_parts` gives the exact value and tile of the whole search from them:
+        parts over disjoint tiles that together cover :meth:`first_tiles`, each with its own
+        `shared`, or parts with the same tiles and one `shared` (they then take the tiles one
+        by one as each is free). `shared` is three floats, in memory the parts share (None: a
+        part alone): a lower bound on the state's value (-1: none yet), which each part raises
+        to the best tile it has searched to the end and which cuts off the tiles that cannot
+        beat another part's best (so the parts together search about what one search would),
+        the next position of the order to take (0 at the start), and the first position of a
+        tile found worth the state's ceiling (25 at the start). The children's values
+        stay in this solver's memo (:meth:`solved_states`); the state itself is not stored
+        (:meth:`add_solved_states` with the combination stores it)."""
+        if not self.use_kernel or self.objective != "win":
+            raise ValueError("a search is split by the win objective's kernel search")
+        idx, _, _ = self.state_for(revealed)
+        mask = 0
+        for t in tiles:
+            mask |= 1 << int(t)
+        root_out = np.full((3, TILES), -1.0)  # (see win_search)
+        if idx.size == 0:
+            return SearchPart((), {}, 0.0)
+        if shared is None:
+            shared = np.array([-1.0, 0.0, 25.0])
+        self._kernel_value(revealed, idx, mask, shared, root_out)
+        order = tuple(int(t) for t in root_out[0] if t >= 0)
+        values = {t: float(root_out[1, t]) for t in order if root_out[1, t] >= 0.0}
+        return SearchPart(order, values, float(self._weights[np.sort(self._rank[idx])].sum()))
 
     def solved_states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The states the win search has solved exactly: (revealed codes, values, best tiles).

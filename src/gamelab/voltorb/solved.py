@@ -14,6 +14,13 @@ asks it (:func:`decide`, :func:`deal_solver`):
   (:mod:`gamelab.core.cache`), so that any process (the web server's solver pool has several)
   answers the rest of the round at once; the last :data:`STORED_DEALS` deals are kept.
 
+A search too long for one process is split (:func:`split_decide`): the first flips of the
+position are shared among processes (each with its own solver of the deal), the parts raise a
+lower bound they share so that each cuts off what another part's best tile already beats, and the
+combination (:func:`gamelab.voltorb.expectimax.combine_parts`) picks the tile and value the whole
+search picks; the parts' solved states join the deal's solver and its stored file, so the rest of
+the round is answered as after a search in one process.
+
 A state's value is a sum of the deal's prior weights, the same in every process (the posterior
 of the same clues is computed the same way), and the file is checked against the deal (board
 count and total weight) before use. Answers are the same with or without a stored deal: a
@@ -22,13 +29,15 @@ stored state is one the search would have found exact.
 
 from __future__ import annotations
 
+import time
+from multiprocessing import shared_memory
 from pathlib import Path
 
 import numpy as np
 
 from gamelab.core.cache import cache_path, load_arrays, save_arrays
 from gamelab.core.memo import Kept
-from gamelab.voltorb.expectimax import OptimalSolver
+from gamelab.voltorb.expectimax import OptimalSolver, SearchPart, combine_parts, revealed_code
 from gamelab.voltorb.rules import Clues, VoltorbSetting
 
 #: deals whose solver this process keeps (a level-8 deal's table is up to about 100 MB)
@@ -106,6 +115,74 @@ def decide(
         return solver.decide(revealed)
     finally:
         searched(solver, solver.nodes - before)
+
+
+#: what the parts of the last split search did: (first tiles searched through, states searched,
+#: CPU seconds with the deal's posterior), one per part (benchmarks/voltorb_hard_openings.py)
+LAST_SPLIT: list[tuple[int, int, float]] = []
+
+#: a position is split only when its search is worth more than this many processes' start (each
+#: loads the kernels and the deal's posterior: about 1 CPU-s at level 8)
+SPLIT_MIN_BOARDS = 2_000
+
+
+def split_decide(
+    clues: Clues, setting: VoltorbSetting, revealed: dict[int, int], processes: int
+) -> tuple[int, float]:
+    """:func:`decide` without a state limit, the search's first flips shared among `processes`
+    local processes (:func:`gamelab.core.parallel.run_tasks`): the same tile and value, sooner
+    on a machine with that many free cores. A position that is already solved, small (under
+    :data:`SPLIT_MIN_BOARDS` live boards) or whose first flip is forced runs in this process."""
+    from gamelab.core.parallel import Backend, run_tasks
+
+    if processes < 1:
+        raise ValueError(f"processes must be at least 1, got {processes}")
+    solver = deal_solver(clues, setting)
+    solver.state_limit = None
+    idx, _, _ = solver.state_for(revealed)
+    order = solver.first_tiles(revealed) if idx.size >= SPLIT_MIN_BOARDS else []
+    if processes == 1 or len(order) < 2:
+        return decide(clues, setting, revealed)
+    LAST_SPLIT.clear()
+    n = min(processes, len(order))
+    bound = shared_memory.SharedMemory(create=True, size=24)
+    try:
+        start = np.ndarray(3, dtype=np.float64, buffer=bound.buf)
+        start[0], start[1], start[2] = -1.0, 0.0, 25.0  # no bound, no tile taken (search_part)
+        del start
+        # every part may take every tile: each takes the next free one (see search_part)
+        items = [(clues, setting, revealed, order, bound.name)] * n
+        results = run_tasks(_search_part, items, backend=Backend(workers=n, quiet=True))
+    finally:
+        bound.close()
+        bound.unlink()
+    parts = []
+    for part, (codes, values, tiles), states, cpu in results:
+        solver.add_solved_states(codes, values, tiles)
+        parts.append(part)
+        searched(solver, states)
+        LAST_SPLIT.append((len(part.values), states, cpu))
+    tile, value = combine_parts(order, parts)
+    code = np.array([revealed_code(revealed)], dtype=np.int64)
+    solver.add_solved_states(code, np.array([value]), np.array([tile], dtype=np.int8))
+    return decide(clues, setting, revealed)
+
+
+def _search_part(item: tuple, _rng: np.random.Generator) -> tuple:
+    """One part of :func:`split_decide`, in a worker process: its SearchPart, the exact states
+    its solver holds, and the states it searched."""
+    clues, setting, revealed, tiles, bound_name = item
+    cpu = time.process_time()
+    solver = deal_solver(clues, setting)
+    bound = shared_memory.SharedMemory(name=bound_name)
+    try:
+        shared = np.ndarray(3, dtype=np.float64, buffer=bound.buf)
+        before = solver.nodes
+        part: SearchPart = solver.search_part(revealed, tiles, shared)
+        del shared  # (the buffer is released before the memory is closed)
+    finally:
+        bound.close()
+    return part, solver.solved_states(), solver.nodes - before, time.process_time() - cpu
 
 
 def searched(solver: OptimalSolver, states: int) -> None:

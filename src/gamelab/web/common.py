@@ -84,16 +84,6 @@ class GamePage:
     warmup: PageWarmup = PageWarmup()
 
     @property
-    def warm_seconds(self) -> float:
-        """CPU seconds of the page's whole warm-up (:attr:`PageWarmup.seconds`)."""
-        return self.warmup.seconds
-
-    @property
-    def first_answer_seconds(self) -> float:
-        """CPU seconds of its warm-up until its first exact answers."""
-        return self.warmup.first_answer_seconds
-
-    @property
     def path(self) -> str:
         return f"/{self.game}"
 
@@ -103,7 +93,7 @@ def warm_lanes(pages: list[GamePage], n: int) -> list[list[GamePage]]:
     by side, one page after another in each. The goal is each game's first exact answer soon
     (issue 23: every game's within a minute of a cold start), so the lanes are chosen to make
     the last game's first answer (its lane's warm-ups before it, plus its own
-    :attr:`GamePage.first_answer_seconds`) as early as possible, then the sum of them, then
+    :attr:`PageWarmup.first_answer_seconds`) as early as possible, then the sum of them, then
     the last lane's end. In a lane the pages whose first answers come before the end of their
     own warm-up (Yatzy: the coach before the bot) go last, the others cheapest first (this
     order is the best of each lane for both). Every assignment is tried for up to 8 pages; for
@@ -123,23 +113,25 @@ def warm_lanes(pages: list[GamePage], n: int) -> list[list[GamePage]]:
     """
 
     def order(lane: list[GamePage]) -> list[GamePage]:
-        return sorted(lane, key=lambda p: (p.warm_seconds - p.first_answer_seconds, p.warm_seconds))
+        return sorted(
+            lane, key=lambda p: (p.warmup.seconds - p.warmup.first_answer_seconds, p.warmup.seconds)
+        )
 
     def score(lanes: list[list[GamePage]]) -> tuple[float, float, float]:
         firsts, ends = [], []
         for lane in lanes:
             done = 0.0
             for page in lane:
-                firsts.append(done + page.first_answer_seconds)
-                done += page.warm_seconds
+                firsts.append(done + page.warmup.first_answer_seconds)
+                done += page.warmup.seconds
             ends.append(done)
         return max(firsts, default=0.0), sum(firsts), max(ends, default=0.0)
 
     n = max(1, n)
     if n == 1 or len(pages) > 8:
         greedy: list[list[GamePage]] = [[] for _ in range(n)]
-        for page in sorted(pages, key=lambda p: -p.warm_seconds):
-            min(greedy, key=lambda lane: sum(p.warm_seconds for p in lane)).append(page)
+        for page in sorted(pages, key=lambda p: -p.warmup.seconds):
+            min(greedy, key=lambda lane: sum(p.warmup.seconds for p in lane)).append(page)
         best = [order(lane) for lane in greedy if lane]
     else:
         best, best_score = [], (float("inf"),) * 3
@@ -153,7 +145,7 @@ def warm_lanes(pages: list[GamePage], n: int) -> list[list[GamePage]]:
             if (now := score(lanes)) < best_score:
                 best, best_score = lanes, now
     # the dearest lane first (run in the calling thread)
-    return sorted(best, key=lambda lane: -sum(p.warm_seconds for p in lane))
+    return sorted(best, key=lambda lane: -sum(p.warmup.seconds for p in lane))
 
 
 class ApiModel(BaseModel):

@@ -18,6 +18,7 @@ from gamelab.wordle._kernels import partition_kernel
 from gamelab.wordle.solver.kernel_search import INF
 from gamelab.wordle.solver.optimal import OptimalSolver
 from gamelab.wordle.state import WordleGame, WordleState
+from gamelab.wordle.stepper import GuessStepper
 
 #: entries the oracle's memos keep before they are cleared (candidate sets of the states met,
 #: and the optimal totals of the candidate sets the partitions made)
@@ -78,15 +79,40 @@ class WordleOracle:
         return -float(self.game.guess_limit + 1)
 
     def value(self, state: WordleState) -> float:
-        cands = self._candidates(state)
-        used = len(state.guesses)
+        return self._value(self._candidates(state), len(state.guesses))
+
+    def action_value(self, state: WordleState, action: int) -> float:
+        return self._action_value(self._candidates(state), len(state.guesses), action)
+
+    # The environments' lean game (gamelab.wordle.stepper.GuessStepper) carries its history as
+    # the memo's key: no protocol state is built or read.
+    def stepper_value(self, stepper: GuessStepper) -> float:
+        """:meth:`value` of the game a stepper holds (not over)."""
+        return self._value(self._stepper_candidates(stepper), len(stepper.guesses))
+
+    def stepper_action_value(self, stepper: GuessStepper, action: int) -> float:
+        """:meth:`action_value` of `action` in the game a stepper holds."""
+        cands = self._stepper_candidates(stepper)
+        return self._action_value(cands, len(stepper.guesses), action)
+
+    _last: tuple[tuple, np.ndarray] | None = None
+
+    def _stepper_candidates(self, stepper: GuessStepper) -> np.ndarray:
+        # a step asks twice for the same history (the state's value, the guess's): the second
+        # time the very same tuple, so no hashing of the history
+        last = self._last
+        if last is not None and last[0] is stepper.history:
+            return last[1]
+        cands = self._candidates_after(stepper.history)
+        self._last = (stepper.history, cands)
+        return cands
+
+    def _value(self, cands: np.ndarray, used: int) -> float:
         total = self._total(cands, self.game.guess_limit - used)
         return self._failed() if total >= INF else -(used + total / len(cands))
 
-    def action_value(self, state: WordleState, action: int) -> float:
+    def _action_value(self, cands: np.ndarray, used: int, action: int) -> float:
         table = self.game.table
-        cands = self._candidates(state)
-        used = len(state.guesses)
         left = self.game.guess_limit - used - 1
         total = len(cands)
         codes, starts, members = partition_kernel(table.table, int(action), cands, table.n_codes)

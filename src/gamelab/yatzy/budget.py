@@ -22,47 +22,34 @@ from gamelab.yatzy.rules import RuleSet
 REVIEW_SECONDS = 900.0
 
 
+#: A game as it travels with every request, :func:`~gamelab.yatzy.game.game_view`'s first
+#: arguments: rule set, seed, your moves, start card, opponent, the bot's moves.
+Game = tuple[RuleSet, int, list[str], str, str, Sequence[Sequence[str]]]
+
+
 def game_plan(
-    rules: RuleSet,
-    seed: int,
-    moves: list[str],
-    start: str,
-    opponent: str,
-    bot_moves: Sequence[Sequence[str]],
-    coach: bool,
-    draws: Sequence[int],
-    takebacks: int,
-    seconds: float,
+    game: Game, coach: bool, draws: Sequence[int], takebacks: int, seconds: float
 ) -> Plan:
     """The game's position (:func:`~gamelab.yatzy.game.game_view`) within a budget of
     `seconds`: instant but for the win-play bot's solve."""
-    game = (rules, seed, moves, start, opponent, bot_moves, coach)
-    args = (*game, True, False, draws, takebacks)  # ..., win_solve, evaluate_moves, ...
-    if opponent != "win":
+    asked = (*game, coach)
+    args = (*asked, True, False, draws, takebacks)  # ..., win_solve, evaluate_moves, ...
+    if game[4] != "win":
         return Plan(game_view, args, None)
     return Plan(
         game_view,
         args,
         seconds,
-        partial(game_view, *game, False, False, draws, takebacks),
+        partial(game_view, *asked, False, False, draws, takebacks),
         "the win-play bot's solve",
         "the expected-score bot's turn",
     )
 
 
 def review_plan(
-    rules: RuleSet,
-    seed: int,
-    moves: list[str],
-    start: str,
-    opponent: str,
-    bot_moves: Sequence[Sequence[str]],
-    undone: Sequence[int],
-    chart_width: int,
-    draws: Sequence[int],
-    takebacks: int,
+    game: Game, undone: Sequence[int], chart_width: int, draws: Sequence[int], takebacks: int
 ) -> Plan:
     """A review (:func:`~gamelab.yatzy.review.review_game`) within :data:`REVIEW_SECONDS`;
     never kept: reviews are cheap once the distribution is on disk."""
-    args = (rules, seed, moves, start, opponent, bot_moves, undone, chart_width, draws, takebacks)
+    args = (*game, undone, chart_width, draws, takebacks)
     return Plan(review_game, args, REVIEW_SECONDS, cacheable=False)

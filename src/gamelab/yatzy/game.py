@@ -269,7 +269,7 @@ def _bot_turn(
                 "this turn it played for the expected score"
             )
         elif opponent == "win":
-            reason = "its solve for the win did not finish within the time budget"
+            reason = "working out how to win took too long this turn (the server was busy)"
         tables = decision_tables(rules, E, card)
         box3, keep2, keep1 = tables.box3, tables.keep2, tables.keep1
     # replay the turn on a copy to value each decision

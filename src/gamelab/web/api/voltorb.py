@@ -34,7 +34,15 @@ from gamelab.voltorb.practice import (
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
 from gamelab.voltorb.rules import Position, RoundRecord, VoltorbSetting
 from gamelab.voltorb.warmup import PAGE_WARMUP
-from gamelab.web.common import ApiModel, GamePage, background, budget_of, planned, reply
+from gamelab.web.common import (
+    ApiModel,
+    GamePage,
+    background,
+    budget_of,
+    planned,
+    pool_of,
+    reply,
+)
 
 PAGE = GamePage(
     game="voltorb",
@@ -89,8 +97,11 @@ async def solve_exact(body: SolveRequest, request: Request):
     job (see ``/api/jobs/{job}``); the page asks for it by itself when ``/solve`` answered with
     its fallback. Asking again with the same body polls the same job; when ``state`` is
     ``done``, ``result`` is the document ``/solve`` gives, and what the search solved answers
-    the rest of the round's positions within the budget (:mod:`gamelab.voltorb.solved`)."""
-    return background(request, *exact_call(*body.question()))  # a malformed body: a 422, no job
+    the rest of the round's positions within the budget (:mod:`gamelab.voltorb.solved`). A
+    long search shares its first flips among as many processes as the server has solver
+    processes (the library decides when it is worth it)."""
+    call = exact_call(*body.question(), processes=pool_of(request).workers)  # malformed: a 422
+    return background(request, *call)
 
 
 class ObjectiveRequest(DealRequest):

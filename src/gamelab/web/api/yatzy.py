@@ -19,7 +19,7 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import Field
 
 from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply, require_warm
-from gamelab.yatzy.budget import game_plan, review_plan
+from gamelab.yatzy.budget import Game, game_plan, review_plan
 from gamelab.yatzy.coach import coach
 from gamelab.yatzy.game import undo_view
 from gamelab.yatzy.review import CHART_WIDTH
@@ -92,7 +92,7 @@ class ReviewRequest(GameRequest):
     )
 
 
-def _game_args(body: GameRequest) -> tuple[RuleSet, int, list[str], str, str, list[list[str]]]:
+def _game_args(body: GameRequest) -> Game:
     return (body.rule_set, body.seed, body.moves, body.start, body.opponent, body.bot_moves)
 
 
@@ -126,7 +126,7 @@ def advise(body: AdviseRequest):
 async def game(body: GameRequest, request: Request):
     """The position of a seeded game after its moves (and the bot's turn when it is due)."""
     rest = (body.coach, body.draws, body.takebacks, budget_of(request))
-    return await planned(request, game_plan(*_game_args(body), *rest))
+    return await planned(request, game_plan(_game_args(body), *rest))
 
 
 @router.post("/undo")
@@ -140,4 +140,4 @@ async def review(body: ReviewRequest, request: Request):
     """Every decision with its loss, the total loss, luck and the exact-distribution percentile
     (computed in a solver process: see the module's docstring)."""
     rest = (body.undone, body.chart_width, body.draws, body.takebacks)
-    return await planned(request, review_plan(*_game_args(body), *rest))
+    return await planned(request, review_plan(_game_args(body), *rest))

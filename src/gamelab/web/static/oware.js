@@ -215,7 +215,9 @@ function drawStatus() {
     const why = { score: "a side has more than 24 seeds", repetition: "the position repeated; each side keeps the seeds on its row",
       "no moves": "the side to move cannot play (or feed); each side keeps the seeds on its row" }[view.end_reason] || "";
     const verdict = !view.winner ? "a draw" : `${view.winner} wins (${view.winner === playerSide ? "you win" : "you lose"})`;
-    text = `Game over: ${verdict} — ${why}. ${view.end_text || `Final score ${s}-${n}.`}`;
+    // the library's end text says the reason itself when it assigns the seeds left: once
+    const said = view.end_text && view.end_text.includes(", so the ");
+    text = `Game over: ${verdict}${said ? "" : ` — ${why}`}. ${view.end_text || `Final score ${s}-${n}.`}`;
   } else if (phase === "thinking") {
     text = `${opponentLabel()} is thinking…`;
   } else if (view.to_move === playerSide) {

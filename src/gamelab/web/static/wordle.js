@@ -36,7 +36,7 @@ function describeChoice() {
   const c = choices && choices.choices.find((x) => x.spec === $("pw-names").value);
   $("pw-names-info").textContent = c ? `${c.answers} possible answers; ${c.guesses} names may be guessed` +
     (c.spec === choices.post ? " (the post's setting)" : "") +
-    (c.instant ? "; proven-optimal strategies shipped: every answer is instant" : "") : "";
+    (c.instant ? "; the best guesses come worked out with gamelab: every answer is instant" : "") : "";
 }
 
 function fmt(x, digits = 3) {

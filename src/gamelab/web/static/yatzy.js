@@ -302,11 +302,11 @@ function renderPlay() {
   $("hint").disabled = v.finished;
   $("take-best").disabled = v.finished || !v.coach;
   $("undo").disabled = !play.moves.length;
-  // the server's label behind "details"; the player reads why the bot played as it did
+  // only news is shown (the opponent's name and the bot's turns already say that it plays
+  // for the win in its last turns); the server's label stays behind "details"
   const busy = v.note && v.note.includes("timed out");
-  showNote($("game-note"), v.note, { plain: busy
-    ? "The server was busy: the bot played this turn for its best average score instead of working out how to win."
-    : "Before its last turns the win-play bot plays for its best average score, as the optimal bot does." });
+  showNote($("game-note"), busy ? v.note : null, {
+    plain: "The server was busy: the bot played this turn for its best average score instead of working out how to win." });
   const last = play.botLog.length ? play.botLog[play.botLog.length - 1] : null;
   const botLast = $("bot-last");
   botLast.hidden = !last;

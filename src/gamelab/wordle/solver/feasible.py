@@ -45,6 +45,30 @@ VERSION = 1  # of the stored per-first-guess results
 SHIPPED = "data/feasibility.json"
 
 
+def settled(n: int, depth: int) -> bool | None:
+    """Whether `n` candidates are feasible within `depth` guesses when no search is needed:
+    none or one candidate (one guess finds it), or a single guess left for several; else None."""
+    if n <= 1:
+        return n == 0 or depth >= 1
+    if depth <= 1:
+        return False
+    return None
+
+
+def new_memo(capacity: int) -> tuple[np.ndarray, ...]:
+    """A feasibility search's memo, the kernels' last six arguments: the two halves of each
+    entry's key, its flags, the depth known infeasible, the depth known feasible, and the counters
+    (nodes, memo hits, entries, guesses, candidates, pairs)."""
+    return (
+        np.zeros(capacity, dtype=np.uint64),
+        np.zeros(capacity, dtype=np.uint64),
+        np.zeros(capacity, dtype=np.uint8),
+        np.zeros(capacity, dtype=np.int8),
+        np.full(capacity, fk.NO_FEASIBLE, dtype=np.int8),
+        np.zeros(6, dtype=np.int64),
+    )
+
+
 class FeasibleSearch:
     """The kernel's tables and memo for one game: ``feasible(cands, depth) -> bool``."""
 
@@ -60,12 +84,8 @@ class FeasibleSearch:
         hi = np.iinfo(np.uint64).max
         self.rnd1 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
         self.rnd2 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
-        self.mk1 = np.zeros(capacity, dtype=np.uint64)
-        self.mk2 = np.zeros(capacity, dtype=np.uint64)
-        self.mflag = np.zeros(capacity, dtype=np.uint8)
-        self.minf = np.zeros(capacity, dtype=np.int8)
-        self.mfeas = np.full(capacity, fk.NO_FEASIBLE, dtype=np.int8)
-        self.stats = np.zeros(6, dtype=np.int64)  # nodes, memo hits, entries, guesses, cands, pairs
+        self.memo = new_memo(capacity)
+        self.mk1, self.mk2, self.mflag, self.minf, self.mfeas, self.stats = self.memo
 
     #: largest table of pair bits built (bytes): answers^2 x guesses / 8
     MAX_PAIR_BYTES = 1 << 29
@@ -95,12 +115,7 @@ class FeasibleSearch:
                 self.bits,
                 self.rnd1,
                 self.rnd2,
-                self.mk1,
-                self.mk2,
-                self.mflag,
-                self.minf,
-                self.mfeas,
-                self.stats,
+                *self.memo,
             )
         )
 
@@ -125,11 +140,9 @@ def feasible_python(
     """The kernel's twin, written plainly: some guess splits the set into classes that are all
     feasible with one guess fewer. `table` is guesses x answers."""
     memo = {} if memo is None else memo
-    n = len(cands)
-    if n <= 1:
-        return n == 0 or depth >= 1
-    if depth <= 1:
-        return False
+    known = settled(len(cands), depth)
+    if known is not None:
+        return known
     key = (depth, tuple(sorted(int(c) for c in cands)))
     if key in memo:
         return memo[key]
@@ -223,12 +236,8 @@ class HardFeasibleSearch:
         self.rnd2 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
         self.salt1 = rng.integers(0, hi, n_w, dtype=np.uint64, endpoint=True)
         self.salt2 = rng.integers(0, hi, n_w, dtype=np.uint64, endpoint=True)
-        self.mk1 = np.zeros(capacity, dtype=np.uint64)
-        self.mk2 = np.zeros(capacity, dtype=np.uint64)
-        self.mflag = np.zeros(capacity, dtype=np.uint8)
-        self.minf = np.zeros(capacity, dtype=np.int8)
-        self.mfeas = np.full(capacity, fk.NO_FEASIBLE, dtype=np.int8)
-        self.stats = np.zeros(6, dtype=np.int64)
+        self.memo = new_memo(capacity)
+        self.mk1, self.mk2, self.mflag, self.minf, self.mfeas, self.stats = self.memo
         self.full = pool_mask(game.full_pool(), n_w)
 
     def feasible(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None) -> bool:
@@ -250,12 +259,7 @@ class HardFeasibleSearch:
                 self.rnd2,
                 self.salt1,
                 self.salt2,
-                self.mk1,
-                self.mk2,
-                self.mflag,
-                self.minf,
-                self.mfeas,
-                self.stats,
+                *self.memo,
             )
         )
 
@@ -292,11 +296,9 @@ def hard_feasible_python(
     classes that are all feasible with one guess fewer, each from the pool its colours leave
     (:meth:`Game.hard_pool`)."""
     memo = {} if memo is None else memo
-    n = len(cands)
-    if n <= 1:
-        return n == 0 or depth >= 1
-    if depth <= 1:
-        return False
+    known = settled(len(cands), depth)
+    if known is not None:
+        return known
     key = (depth, tuple(sorted(int(c) for c in cands)), tuple(sorted(int(p) for p in pool)))
     if key in memo:
         return memo[key]

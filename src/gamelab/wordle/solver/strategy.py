@@ -274,16 +274,17 @@ class BackgroundBuilds:
             self._queue.append(key)
             self._reap()
         building = key in self._running or key in self._queue
+        # in the game's words: a page shows the message as it is
         if cached:
-            message = "optimal strategy ready: answers on it are table lookups"
+            message = "the best guesses of this game are worked out: every answer is instant"
         elif building:
             message = (
-                f"the optimal strategy for {names.name} ({setting.rule} rule, {setting.mode}) is "
-                "being computed in the background (once; minutes for large lists); until "
-                "then each answer is solved on the spot within the time budget"
+                f"the best guesses for {names.name} ({setting.rule} colours, {setting.mode}) are "
+                "being worked out in the background (once; minutes for a long list); until "
+                "then each answer is worked out when asked, or a quick one if that takes long"
             )
         else:
-            message = f"the optimal strategy for {names.name} is not computed yet"
+            message = f"the best guesses for {names.name} are not worked out yet"
         return StrategyStatus(
             names.name, setting.rule, setting.hard_mode, cached, building, message
         )
