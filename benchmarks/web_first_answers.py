@@ -204,9 +204,11 @@ def wait_until_warm(base: str, server: subprocess.Popen | None, log: Any) -> flo
                 return time.monotonic() - t0
         except OSError:
             pass
-        if server is not None and server.poll() is not None:
+        if server is not None:
             log.seek(0)
-            raise RuntimeError("the server stopped:\n" + log.read().decode())
+            said = log.read().decode()
+            if server.poll() is not None or "warming up the solvers failed" in said:
+                raise RuntimeError("the server stopped warming up:\n" + said)
         if time.monotonic() - t0 > 1800:
             raise RuntimeError("the server was not warm after 30 minutes")
         time.sleep(0.5)

@@ -219,6 +219,11 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.lattice._replica_twins.remc_python",
             "tests/lattice/test_lattice_replica.py::test_remc_kernel_matches_python_twin",
         ),
+        "_replica_kernels.kick_kernel": _t(
+            "gamelab.lattice._replica_twins.remc_python",
+            "tests/lattice/test_lattice_replica.py::test_remc_kernel_matches_python_twin",
+            variant_of="_replica_kernels.remc_kernel",
+        ),
         "_replica_kernels.apply_move_kernel": _t(
             "gamelab.lattice._replica_twins.apply_move_python",
             "tests/lattice/test_lattice_replica.py::test_apply_move_kernel_matches_python_twin",
@@ -476,7 +481,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_replica_kernels._place": "grid updates inside _try_move and apply_move_kernel",
         "_replica_kernels._try_move": "one Metropolis step inside remc_kernel",
         "_replica_kernels._straighten": "a restart (every replica straight again) inside remc_kernel",
-        "_replica_kernels._kick": "a restart from the best fold, perturbed, inside remc_kernel",
+        "_replica_kernels._kick": "a restart from the best fold, perturbed, inside kick_kernel",
         "_replica_kernels._slot_count": "the move-slot total inside remc_kernel and _kick",
         "_replica_kernels._axis": "a bond's axis when _propose numbers the directions across it",
         "_replica_kernels._direction": "an end move's direction index inside _propose",

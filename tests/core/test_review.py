@@ -135,3 +135,20 @@ def test_refusals():
 
     with pytest.raises(ValueError, match="one-player game or a two-player zero-sum"):
         review_play(ThreePlayers(), None, [])
+
+
+def test_every_games_review_has_the_shared_totals_by_player():
+    """One result shape: each game's review carries its figures as core.review.Totals by player
+    (the identities per game are checked by each game's review tests)."""
+    from typing import get_type_hints
+
+    from gamelab.core.review import Totals
+    from gamelab.oware.game_review import GameReview
+    from gamelab.voltorb.review import RoundReview
+    from gamelab.wordle.review import Review as WordleReview
+    from gamelab.yatzy.review import Review as YatzyReview
+
+    for result in (RoundReview, WordleReview, YatzyReview, GameReview):
+        assert get_type_hints(result)["totals"] == dict[str, Totals], result
+    t = Totals.of("points", 10.0, [0.0, 2.0, None], [1.0, -1.0, 0.5], None)
+    assert (t.loss, t.luck, t.costliest) == (None, 0.5, [2])

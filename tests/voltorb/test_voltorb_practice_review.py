@@ -104,6 +104,14 @@ def test_review_losses_and_luck_add_up_and_optimal_moves_lose_nothing():
     assert rv.outcome == rnd.outcome
     result = 1.0 if rv.outcome == "won" else 0.0
     assert result - rv.p_start == pytest.approx(rv.total_luck - rv.total_loss, abs=1e-9)
+    t = rv.totals["you"]  # the shared vocabulary, in P(win)
+    assert (t.unit, t.start, t.loss, t.luck, t.result) == (
+        "P(win)",
+        rv.p_start,
+        rv.total_loss,
+        rv.total_luck,
+        result,
+    )
     for before, after in zip(rv.moves, rv.moves[1:], strict=False):
         assert after.p_before == pytest.approx(before.p_after, abs=1e-12)
 

@@ -142,6 +142,14 @@ def test_review_of_an_optimal_game_loses_nothing(blog_table):
     assert r.optimal_expected == pytest.approx(964 / 285)
     # exact bookkeeping: guesses = expected + lost - luck
     assert r.guesses == pytest.approx(r.optimal_expected + r.total_lost - r.total_luck)
+    mine = r.totals["you"]  # the shared vocabulary, in guesses (fewer is better)
+    assert (mine.start, mine.loss, mine.luck, mine.result, mine.costliest) == (
+        r.optimal_expected,
+        r.total_lost,
+        r.total_luck,
+        r.guesses,
+        [],  # no guess lost anything
+    )
 
 
 def test_review_of_a_worse_game_counts_what_each_guess_lost(blog_table):
@@ -158,6 +166,8 @@ def test_review_of_a_worse_game_counts_what_each_guess_lost(blog_table):
     assert second.is_optimal and second.guesses_lost == 0.0  # ゴルダック is optimal there
     assert third.candidates_after == 0 and r.solved
     assert r.guesses == pytest.approx(r.optimal_expected + r.total_lost - r.total_luck)
+    lost = {s.number: s.guesses_lost for s in r.steps if s.guesses_lost}
+    assert r.totals["you"].costliest == sorted(lost, key=lambda n: -lost[n])  # costliest first
     # the off-table solve gives the same numbers as the table where both apply
     assert second.optimal_expected_guesses == pytest.approx(
         advise(parse_setting("gen1-4", "blog", None), history[:1]).expected_guesses

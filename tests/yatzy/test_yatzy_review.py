@@ -17,6 +17,9 @@ def test_coach_game_has_zero_loss_and_luck_closes_the_books():
     assert len(r.decisions) == len(v.moves) and r.final_score == v.you.total
     assert r.luck == pytest.approx(r.final_score - r.start_expected)
     assert 0 <= r.percentile <= 100 and "your-score" in r.svg
+    t = r.totals["you"]  # the shared vocabulary: result = start - loss + luck
+    assert (t.start, t.loss, t.result, t.costliest) == (r.start_expected, 0.0, r.final_score, [])
+    assert t.luck == pytest.approx(r.luck) == pytest.approx(t.result - t.start + t.loss)
 
 
 def test_start_law_is_exact_its_mean_is_the_dp_value():

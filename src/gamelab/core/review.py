@@ -91,6 +91,54 @@ def costliest(losses: Sequence[float], n: int = 1) -> list[int]:
 
 
 @dataclass(frozen=True)
+class Totals:
+    """One player's review in the one vocabulary every game's review shares (its ``totals``,
+    by player), in the game's `unit`: optimal play's value from the start, the total loss
+    (skill), the total luck, the result, and the costliest decisions (numbered from 1, costliest
+    first). None where a figure is not known (a game going on, a row not solved exactly)."""
+
+    unit: str
+    start: float | None
+    loss: float | None
+    luck: float | None
+    result: float | None
+    costliest: list[int]
+
+    @classmethod
+    def of(
+        cls,
+        unit: str,
+        start: float | None,
+        losses: Sequence[float | None],
+        lucks: Sequence[float | None] | None,
+        result: float | None,
+        numbers: Sequence[int] | None = None,
+    ) -> Totals:
+        """The totals of decisions with these losses and lucks (a sum is None if any term is;
+        `lucks` None: luck not known yet); `numbers` are the decisions' numbers (1, 2, ... by
+        default) for the three costliest.
+
+        >>> Totals.of("points", 10.0, [0.0, 2.0, 0.5], [1.0, -1.0, 0.0], 8.5).costliest
+        [2, 3]
+        """
+        numbers = list(numbers) if numbers is not None else list(range(1, len(losses) + 1))
+        known = [x if x is not None else 0.0 for x in losses]
+        lucky = [x for x in lucks or () if x is not None]
+        return cls(
+            unit,
+            start,
+            None if len(known) != sum(x is not None for x in losses) else float(sum(known)),
+            None if lucks is None or len(lucky) != len(lucks) else float(sum(lucky)),
+            result,
+            [numbers[i] for i in costliest(known, COSTLIEST)],
+        )
+
+
+#: How many of the costliest decisions a review's totals name.
+COSTLIEST = 3
+
+
+@dataclass(frozen=True)
 class Move:
     """One reviewed move of :func:`review_play`: who, what, the best action there, the values."""
 

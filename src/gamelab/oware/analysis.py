@@ -70,6 +70,8 @@ class Analysis:
     nodes: int
     nps: float
     seconds: float
+    #: the endgame table the search probed: boards of at most this many seeds (-1: none)
+    tablebase_seeds: int = TABLEBASE_SEEDS
 
 
 def complete_pv(engine, position: Position, pv: list[int], depth: int) -> list[int]:
@@ -139,6 +141,7 @@ def analyse(
         nodes=r.nodes,
         nps=round(r.nps, 1),
         seconds=round(r.seconds, 4),
+        tablebase_seeds=engine.tablebase.max_seeds,
     )
 
 

@@ -230,9 +230,11 @@ class OptimalSolver(_Tree):
         # both objectives run in numba kernels unless python=True (the twins)
         self.use_kernel = not python
         if self.use_kernel:
-            # the coin search's memo (typed dicts made in compiled code); the win search's is a
-            # hash table in one array (table_slot)
-            self._memo_val, self._memo_tile, self._memo_exact = new_memos()
+            # the coin search's memo (typed dicts made in compiled code; made for that objective
+            # only: a kernel fewer to compile); the win search's is a hash table in one array
+            # (table_slot)
+            if objective == "coins":
+                self._memo_val, self._memo_tile, self._memo_exact = new_memos()
             self._table = table_new()
             # searched states, the limit for the current search, the "stopped" flag, the win
             # memo's entries, the "win memo full" flag
@@ -329,7 +331,8 @@ class OptimalSolver(_Tree):
             # should leave the solver as it found it)
             self._counter[2] = 0
             self._counter[3] = 0
-            self._memo_val, self._memo_tile, self._memo_exact = new_memos()
+            if self.objective == "coins":
+                self._memo_val, self._memo_tile, self._memo_exact = new_memos()
             self._table = table_new()
             raise SearchLimitError(
                 f"the optimal search gave up after {self.state_limit:,} states (state_limit)"

@@ -27,11 +27,11 @@ the cost of the assistant's answers during the round.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 
 import numpy as np
 
-from gamelab.core.review import Decision
+from gamelab.core.review import Decision, Totals
 from gamelab.voltorb import solved
 from gamelab.voltorb.assistant import playing_posterior
 from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError, choice_value
@@ -79,6 +79,8 @@ class RoundReview:
     exact: bool = True  # False: the quick review (every row labelled), see quick_review
     # "optimal" (every row exact) or "fallback: labelled rows, because ..." (gamelab.voltorb.budget)
     answer: str = "optimal"
+    #: the figures above in the vocabulary every game's review shares (core.review.Totals)
+    totals: dict[str, Totals] = field(default_factory=dict)
 
 
 def _state_mass(solver: OptimalSolver, revealed: dict[int, int]) -> float:
@@ -92,6 +94,14 @@ def _value(solver: OptimalSolver, revealed: dict[int, int]) -> tuple[int, float]
     if idx.size == 0:
         return -1, 1.0
     return solver.decide(revealed)
+
+
+def round_totals(moves: list[MoveReview], outcome: str) -> Totals:
+    """A round's review in the shared vocabulary, in P(win): the result is 1 for a cleared
+    board, 0 for a lost or quit round, None for one still going on."""
+    result = {"won": 1.0, "lost": 0.0, "quit": 0.0}.get(outcome)
+    start = moves[0].p_before if moves else None
+    return Totals.of("P(win)", start, [m.loss for m in moves], [m.luck for m in moves], result)
 
 
 def optimal_outcome(
@@ -209,6 +219,7 @@ def review_round(
         if exact
         else f"fallback: labelled rows, because {len(moves) - n_exact} row(s) needed more than "
         f"the {state_limit:,} states of the budget",
+        totals={"you": round_totals(moves, quick.outcome)},
     )
 
 
@@ -269,7 +280,15 @@ def quick_review(
         )
         revealed = after
     return RoundReview(
-        moves, None, outcome, None, None, None, exact=False, answer="fallback: labelled rows"
+        moves,
+        None,
+        outcome,
+        None,
+        None,
+        None,
+        exact=False,
+        answer="fallback: labelled rows",
+        totals={"you": round_totals(moves, outcome)},
     )
 
 
@@ -310,5 +329,5 @@ def review_practice(
     else:
         out = quick_review(clues, played, setting, board=board)
     if quit and out.outcome == "unfinished":
-        out = replace(out, outcome="quit")
+        out = replace(out, outcome="quit", totals={"you": round_totals(out.moves, "quit")})
     return out

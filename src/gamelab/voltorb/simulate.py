@@ -227,7 +227,7 @@ def simulate(
         backend=backend or Backend(workers=1, quiet=True),
         label=f"voltorb {strategy} L{level} {generator}",
         store=store,
-        experiment="voltorb-simulate" if store is not None else None,
+        experiment="voltorb-simulate",
         params=params,
     )
     return Simulation(
@@ -374,7 +374,7 @@ def campaign(
         backend=backend or Backend(workers=1, quiet=True),
         label=f"voltorb campaign {strategy}",
         store=store,
-        experiment="voltorb-campaign" if store is not None else None,
+        experiment="voltorb-campaign",
         params={
             "generator": generator,
             "strategy": strategy,

@@ -33,7 +33,7 @@ from dataclasses import dataclass, field, replace
 import numpy as np
 
 from gamelab.core.budget import Plan
-from gamelab.core.review import Decision
+from gamelab.core.review import Decision, Totals
 from gamelab.wordle.advice import REMAINING_SHOWN, english_names, parse_history, solver_context
 from gamelab.wordle.rules import Setting, parse_names, pattern_text  # noqa: F401 (doctest)
 from gamelab.wordle.solver.optimal import INF
@@ -87,6 +87,8 @@ class Review:
     summary: str = ""
     notes: list[str] = field(default_factory=list)
     remaining: list[str] = field(default_factory=list)  # answers still possible (unsolved game)
+    #: the figures above in the vocabulary every game's review shares (core.review.Totals)
+    totals: dict[str, Totals] = field(default_factory=dict)
 
 
 def _table(setting: Setting):
@@ -250,6 +252,15 @@ def review(setting: Setting, history: Sequence[tuple[str, str]]) -> Review:
         lost_sum,
         luck_sum,
     )
+    out.totals = {
+        "you": Totals.of(
+            "guesses (fewer is better: result = start + loss - luck)",
+            out.optimal_expected,
+            [r.guesses_lost for r in rows],
+            [r.luck for r in rows],
+            float(len(rows)) if solved else None,
+        )
+    }
     if solved and lost_sum is not None and luck_sum is not None:
         out.summary = (
             f"solved in {len(rows)} guesses: {out.optimal_expected:.3f} expected with "

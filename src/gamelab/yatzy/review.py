@@ -86,6 +86,8 @@ class Review:
     #: that means for the luck and percentile in words; None for a game played straight
     takebacks: int = 0
     takebacks_note: str | None = None
+    #: the figures above in the vocabulary every game's review shares (core.review.Totals)
+    totals: dict[str, review.Totals] = field(default_factory=dict)
 
     def _repr_html_(self) -> str:
         """Your decisions with their losses and, once finished, the chart of your score among
@@ -195,6 +197,14 @@ def review_game(
     ]
     total, luck = review.totals(judged)
     worst = next((decisions[i] for i in review.costliest([d.loss for d in decisions])), None)
+    first_roll = values[0][0] - start_expected if values else 0.0  # the dice before any choice
+    mine = review.Totals.of(
+        "expected points",
+        start_expected,
+        [d.loss for d in decisions],
+        [first_roll, *(d.luck for d in decisions)] if you_done else None,
+        float(final) if you_done else None,
+    )
     if not you_done:
         return Review(
             rules.name,
@@ -210,6 +220,7 @@ def review_game(
             undone=marks,
             takebacks=int(takebacks),
             takebacks_note=note_of_takebacks,
+            totals={"you": mine},
         )
     law = start_law(rules, start)
     below, equal = law.below(final), law.at(final)
@@ -223,8 +234,7 @@ def review_game(
         worst,
         start_expected,
         final_score=final,
-        # the first roll's luck (before any decision), then every decision's
-        luck=(values[0][0] - start_expected if values else 0.0) + luck,
+        luck=first_roll + luck,  # the first roll's luck, then every decision's
         percentile=100.0 * (below + equal / 2),
         p_below=below,
         p_equal=equal,
@@ -233,4 +243,5 @@ def review_game(
         undone=marks,
         takebacks=int(takebacks),
         takebacks_note=note_of_takebacks,
+        totals={"you": mine},
     )
