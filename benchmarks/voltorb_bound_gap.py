@@ -194,7 +194,10 @@ def main() -> None:
             grown, merged = triple_covers(w, ok, bad)
         counter = np.array([0, 2**62, 0, 0, 0], np.int64)
         live = np.ascontiguousarray(np.sort(idx), dtype=np.int64)
-        value = small_solve(boards, weights, bits, live, np.int64(0), -1.0, table_new(), counter)[0]
+        no_symmetry = np.arange(25, dtype=np.int64).reshape(1, 25)
+        value = small_solve(
+            boards, weights, bits, live, np.int64(0), -1.0, table_new(), counter, no_symmetry
+        )[0]
         rows.append((k, cover, pairwise, triples, grown, merged, value))
     a = np.array(rows)
     k, cover, pairwise, triples, grown, merged, value = a.T

@@ -85,6 +85,10 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb._table_kernels.spread_python",
             VT + "test_memo_table_grows_and_keeps_its_entries",
         ),
+        "_table_kernels.canonical_code": _t(
+            "gamelab.voltorb._table_kernels.canonical_code_python",
+            VT + "test_symmetric_memo_finds_mirror_images_and_keeps_the_values",
+        ),
         "_table_kernels.table_rehash": _t(
             "gamelab.voltorb._table_kernels.table_rehash_python",
             VT + "test_memo_table_grows_and_keeps_its_entries",
@@ -406,6 +410,10 @@ HELPERS: dict[str, dict[str, str]] = {
         "_bounds_kernels.bounds_on": "the per-tile bounds of flip_bounds and win_search",
         "_table_kernels.table_slot": "a memo look-up inside win_search (table_entry reads it)",
         "_table_kernels.table_store": "a memo write inside win_search and small_solve",
+        "_table_kernels.memo_find": "a memo look-up with the deal's symmetries inside win_search, "
+        "small_solve and wide_solve",
+        "_table_kernels.memo_store": "a memo write with the deal's symmetries inside win_search, "
+        "small_solve and wide_solve",
         "_small_kernels.low_index": "a bit's index inside small_solve",
         "_small_kernels._mass": "a set's prior mass inside small_solve",
         "_small_kernels._cover": "the inseparable-boards ceiling inside small_solve",

@@ -163,6 +163,53 @@ def test_voltorb_cached_solver_equals_a_fresh_solve_of_each_state():
     assert len(oracle._solvers) == 2  # the repeated deal reused its solver
 
 
+def _voltorb_hard_deal_check(deals: tuple[int, ...]) -> int:
+    """Deals of `benchmarks/envs_speed.py --tables openings` (level 3, numpy seed 7; the index
+    is the deal's place in that sequence), played by random flips through one oracle: every
+    state's value and several flips' values equal a solve started afresh from that state's own
+    posterior. Returns the states checked."""
+    from gamelab.voltorb.expectimax import OptimalSolver, choice_value
+    from gamelab.voltorb.oracle import VoltorbOracle
+    from gamelab.voltorb.posterior import posterior_for
+    from gamelab.voltorb.rules import generate_board
+    from gamelab.voltorb.state import VoltorbGame
+
+    game, oracle = VoltorbGame(VoltorbSetting(3), "win"), VoltorbOracle(VoltorbSetting(3))
+    agent = np.random.default_rng(3)
+    checked = 0
+    for deal in deals:
+        rng = np.random.default_rng(7)
+        for _ in range(deal):
+            generate_board(VoltorbSetting(3), rng)
+        state = game.new_initial_state()
+        state.resolve_chance(rng)
+        while not state.is_terminal():
+            revealed = dict(state.round.revealed)
+            fresh = OptimalSolver(
+                posterior_for(state.round.clues, VoltorbSetting(3), revealed), "win"
+            )
+            assert oracle.value(state) == pytest.approx(fresh.decide(revealed)[1], abs=1e-12)
+            hidden = [t for t in range(25) if t not in revealed]
+            for tile in hidden[:3]:
+                assert oracle.action_value(state, tile) == pytest.approx(
+                    choice_value(fresh, revealed, tile), abs=1e-12
+                )
+            state.apply(int(agent.choice(hidden)))
+            checked += 1
+    return checked
+
+
+def test_voltorb_oracle_equals_a_fresh_solve_on_harder_openings():
+    """One of the slower tenth of level-3 openings (about 0.13 CPU-s to solve)."""
+    assert _voltorb_hard_deal_check((47,)) >= 1
+
+
+@pytest.mark.slow
+def test_voltorb_oracle_equals_a_fresh_solve_on_the_hardest_openings():
+    """The three slowest of the 300 level-3 openings (2-4 CPU-s each, twice)."""
+    assert _voltorb_hard_deal_check((69, 211, 66)) >= 3
+
+
 # -- lattice -----------------------------------------------------------------------------------
 def test_lattice_memoised_oracle_equals_the_plain_search_on_random_folds():
     """Random folds of a 12-residue pack chain through one oracle (kernel search, memo kept

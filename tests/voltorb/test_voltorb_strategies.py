@@ -5,9 +5,9 @@ import pytest
 
 from gamelab.core.parallel import task_rng
 from gamelab.voltorb.evaluate import exact_win_probability
-from gamelab.voltorb.expectimax import OptimalSolver
+from gamelab.voltorb.expectimax import OptimalSolver, choice_value
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import Clues, VoltorbSetting, generate_board
+from gamelab.voltorb.rules import Clues, VoltorbSetting, clues_from_text, generate_board
 from gamelab.voltorb.simulate import CHUNK, compare, simulate, simulate_chunk
 from gamelab.voltorb.strategies import fom_scores, fom_tile, make_strategy
 
@@ -363,6 +363,43 @@ def test_memo_table_grows_and_keeps_its_entries():
         assert small._table.shape[0] > 16
 
 
+def test_symmetric_memo_finds_mirror_images_and_keeps_the_values():
+    """The deal's symmetries (rows with equal clues, columns with equal clues): the canonical
+    image equals its twin's, states found through a mirror image keep every value and tile
+    (against the search without symmetries and the plain recursion), and fewer states are
+    searched on a symmetric deal."""
+    from gamelab.voltorb._table_kernels import canonical_code, canonical_code_python
+    from gamelab.voltorb.expectimax import clue_symmetries
+
+    clues = clues_from_text("4,2 6,1 7,1 4,2 4,2", "5,2 5,1 6,2 4,2 5,1")
+    perms = clue_symmetries(clues)
+    assert perms.shape == (12, 25) and (perms[0] == np.arange(25)).all()
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        code = 0
+        for t in rng.choice(25, int(rng.integers(0, 9)), replace=False):
+            code |= int(rng.integers(1, 4)) << (2 * int(t))
+        fast = canonical_code(np.int64(code), perms)
+        assert (int(fast[0]), int(fast[1])) == canonical_code_python(code, perms)
+    checked, fewer = 0, 0
+    for post in _posteriors(10, [1, 3, 5], 400, seed=31):
+        if clue_symmetries(post.clues).shape[0] < 2:
+            continue
+        sym, plain = OptimalSolver(post), OptimalSolver(post, symmetry=False)
+        assert sym.decide({}) == plain.decide({})
+        fewer += sym.nodes < plain.nodes
+        if post.count <= 120:  # (the plain recursion is slow on more boards)
+            assert sym.win_probability() == pytest.approx(
+                OptimalSolver(post, python=True).win_probability(), abs=1e-12
+            )
+        for tile in range(25):  # every first flip's value, read through the memo
+            assert choice_value(sym, {}, tile) == pytest.approx(
+                choice_value(plain, {}, tile), abs=1e-12
+            )
+        checked += 1
+    assert checked >= 3 and fewer >= 1
+
+
 def test_small_solve_matches_twin_and_keeps_the_alpha_contract():
     """The bit-mask search of small states equals its twin (plain recursion over sets of boards)
     and the Python solver; with an alpha it is exact above alpha, else an upper bound <= alpha."""
@@ -379,7 +416,9 @@ def test_small_solve_matches_twin_and_keeps_the_alpha_contract():
 
         def solve(alpha, table, args=args):
             counter = np.array([0, 2**62, 0, 0, 0], np.int64)
-            return small_solve(*args, alpha, table, counter)[0]
+            return small_solve(
+                *args, alpha, table, counter, np.arange(25, dtype=np.int64).reshape(1, 25)
+            )[0]
 
         exact = solve(-1.0, table_new())
         assert exact == pytest.approx(small_solve_python(boards, post.weights, idx), abs=1e-12)

@@ -19,6 +19,9 @@ from gamelab.voltorb.expectimax import OptimalSolver, _clue_rows, choice_value
 from gamelab.voltorb.posterior import posterior_for
 from gamelab.voltorb.rules import Clues, VoltorbSetting, generate_board
 
+#: the memo's symmetries of a search without any (the identity alone)
+NO_SYMMETRY = np.arange(25, dtype=np.int64).reshape(1, 25)
+
 
 def _posteriors(n, levels, lo, hi, seed):
     rng = np.random.default_rng(seed)
@@ -90,7 +93,7 @@ def test_wide_solve_matches_twin_and_keeps_the_alpha_contract():
             clue=clue,
         ):
             args = (*args0, idx, np.int64(0), alpha, table, _counter())
-            return wide_solve(*args, *lists, pos, clue, sym)[0]
+            return wide_solve(*args, *lists, pos, clue, sym, NO_SYMMETRY)[0]
 
         exact = solve(-1.0, table_new())
         assert exact == pytest.approx(small_solve_python(boards, w, idx), abs=1e-12)
@@ -98,7 +101,9 @@ def test_wide_solve_matches_twin_and_keeps_the_alpha_contract():
         assert solve(-1.0, table_new(), sym=False) == pytest.approx(exact, abs=1e-12)
         assert (pos == -1).all()
         if n <= 62:
-            one_word = small_solve(boards, w, bits, idx, np.int64(0), -1.0, table_new(), _counter())
+            one_word = small_solve(
+                boards, w, bits, idx, np.int64(0), -1.0, table_new(), _counter(), NO_SYMMETRY
+            )
             assert one_word[0] == pytest.approx(exact, abs=1e-12)
         table = table_new()
         for alpha in rng.uniform(0.0, 1.0, 4):
