@@ -7,8 +7,9 @@ This test reads the source (no import) and counts the calls of the settings look
 string checks below. They are allowed only in the shells, which parse their input (the
 command line, the web request models, the environments' keyword arguments, the registry's
 factories in ``games.py``, the report sections), and in the constructors that validate a
-setting value (``PARSERS``). On the tree before the settings values (issue 48) it counted 39:
-check_generator 12, check_level 11, check_lattice 12, check_rule 3, check_position 1.
+setting value (``PARSERS``). On the tree before the settings values (issue 48, commit
+68a8290) it counted 38: check_generator 12, check_level 11, check_lattice 12, check_rule 2
+(a third, in the Wordle ``Game`` constructor, is a value's own check), check_position 1.
 """
 
 from __future__ import annotations
