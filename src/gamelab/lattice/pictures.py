@@ -15,7 +15,7 @@ from collections.abc import Sequence
 from typing import Protocol
 
 from gamelab.core.pictures import circle, line, rect, svg_document, text, text_left, text_width
-from gamelab.lattice.rules import coordinates
+from gamelab.lattice.rules import Lattice, coordinates
 
 
 class FoldLike(Protocol):
@@ -35,7 +35,7 @@ class FoldLike(Protocol):
     @property
     def conformation(self) -> str: ...
     @property
-    def lattice(self) -> str: ...
+    def lattice(self) -> Lattice: ...
 
 
 STEP = 36
@@ -94,7 +94,7 @@ BAND_COLOURS = ("#c0c4c8", "#e5c07b", "#d19a66", "#c01c28")
 def level_svg(
     sequence: str,
     conformation: str,
-    lattice: str,
+    lattice: Lattice,
     counts: Sequence[int],
     thresholds: tuple[int, int, int],
 ) -> str:

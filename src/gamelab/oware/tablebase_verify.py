@@ -69,33 +69,32 @@ def read_stamp(folder: Path, key: dict[str, Any]) -> tuple[int, list[int]] | Non
         return None
 
 
-#: this process's background verification (a subprocess) and the file state it started for
-_verifier: tuple[Any, str] | None = None
+#: the state of the file (sizes, inodes, times) this process last started a verification for
+_started_for: str | None = None
 
 
 def verify_in_background(root: Path | None = None) -> bool:
-    """Start verifying the database's checksums in a separate process (at most one per
-    process; a second process finds the lock taken and leaves) unless a stamp already covers
-    it; True while that check is under way. The caller goes on with what it has: the stamp it
-    writes is seen by :func:`verified_reach` in every process. A process, not a thread: solver
-    processes forked from a warm server must start no threads."""
+    """Start verifying the database's checksums in a process of its own, unless a stamp covers
+    the file as it is or this process already started one for it; True when a check was
+    started now or before for this state of the file. The caller goes on with what it has: the
+    stamp the check writes is seen by ``verified_reach`` in every process, and a second check
+    finds the first one's lock taken and leaves. Detached (started by ``sh`` in the
+    background, so it is nobody's child here): it starts no thread and leaves no child to reap,
+    as the solver processes' forkserver requires."""
     from gamelab.oware.tablebase_disk import _cache_key, database_dir, verified_reach
 
-    global _verifier
-    state = _cache_key(database_dir(root))
-    if _verifier is not None and _verifier[0].poll() is None:
-        return True
+    global _started_for
     if verified_reach(root) is not None:
         return False
-    if _verifier is not None and _verifier[1] == state:
-        return False  # it ended without a stamp (a read-only cache): do not start it again
+    state = _cache_key(database_dir(root))
+    if _started_for == state:
+        return True
+    _started_for = state
     args = [sys.executable, "-m", "gamelab.oware.tablebase_verify", "--verify"]
     if root is not None:
         args.append(str(root))
-    process = subprocess.Popen(
-        args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    _verifier = (process, state)
+    detach = 'exec "$0" "$@" </dev/null >/dev/null 2>&1 &'
+    subprocess.run(["/bin/sh", "-c", detach, *args], check=False)
     return True
 
 
