@@ -35,6 +35,7 @@ tree's own ``__pycache__`` holds; the script counts the specialisations saved th
 main figure: the machine may be shared, and the load average is printed beside every row.
 
     python benchmarks/first_run.py --examples --baseline 68a8290       # the five first questions
+    python benchmarks/first_run.py --examples --baseline 68a8290 --ref main   # main, not the tree
     python benchmarks/first_run.py --examples --all                    # every README example
     python benchmarks/first_run.py --examples --only wordle,oware      # a game's examples
 """
@@ -320,19 +321,25 @@ def _cold_and_warm(src: Path, argv: list[str], scratch: Path) -> dict[str, objec
     return {"cold": cold, "warm": warm, "compiled": compiled}
 
 
-def examples(baseline: str, chosen: list[list[str]]) -> None:
-    """Each chosen example cold and warm in the baseline tree and this one, side by side."""
+def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
+    """Each chosen example cold and warm in the baseline tree and this one (or `ref`'s), side by
+    side."""
     with tempfile.TemporaryDirectory(prefix="gamelab-cold-") as tmp:
-        base = Path(tmp) / "baseline"
-        subprocess.run(
-            ["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(base), baseline],
-            check=True,
-        )
-        trees = {"baseline": base / "src", "this": REPO / "src"}
+        made = []
+        for name, commit in (("baseline", baseline), ("this", ref)):
+            if commit is not None:
+                folder = Path(tmp) / name
+                subprocess.run(
+                    ["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(folder)]
+                    + [commit],
+                    check=True,
+                )
+                made.append(folder)
+        trees = {"baseline": made[0] / "src", "this": made[1] / "src" if ref else REPO / "src"}
         load = os.getloadavg()
         print(
             f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} "
-            f"{load[2]:.1f}; baseline {baseline}, this tree {REPO}"
+            f"{load[2]:.1f}; baseline {baseline}, this: {ref or 'the working tree'}"
         )
         print("cold: empty numba and gamelab caches; CPU s (wall s); kernels = specialisations")
         print(
@@ -367,9 +374,11 @@ def examples(baseline: str, chosen: list[list[str]]) -> None:
                     flush=True,
                 )
         finally:
-            subprocess.run(
-                ["git", "-C", str(REPO), "worktree", "remove", "--force", str(base)], check=False
-            )
+            for folder in made:
+                subprocess.run(
+                    ["git", "-C", str(REPO), "worktree", "remove", "--force", str(folder)],
+                    check=False,
+                )
 
 
 def main() -> None:
@@ -381,6 +390,9 @@ def main() -> None:
         "--examples", action="store_true", help="README examples cold and warm, side by side"
     )
     parser.add_argument("--baseline", default="main", help="with --examples: the baseline ref")
+    parser.add_argument(
+        "--ref", default=None, help="with --examples: measure this ref, not the working tree"
+    )
     parser.add_argument(
         "--all", action="store_true", help="with --examples: every README example, not the five"
     )
@@ -399,7 +411,7 @@ def main() -> None:
         ]
         words = [w for w in args.only.split(",") if w]
         chosen = [a for a in chosen if not words or any(w in " ".join(a) for w in words)]
-        examples(args.baseline, chosen)
+        examples(args.baseline, args.ref, chosen)
         return
     load = os.getloadavg()
     print(

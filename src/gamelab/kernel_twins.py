@@ -462,6 +462,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "solver._scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
         "twin test covers it)",
         "solver._scan_kernels.sort_moves": "the move ordering inside search_kernel",
+        "solver._scan_kernels._sift_down": "the heap sort inside sort_moves",
         "solver._hard_kernels._decode_colours": "pattern digits inside the hard-mode helpers",
         "solver._hard_kernels._shown_copies": "a letter's demanded copies inside the hard-mode helpers",
         "solver._hard_kernels.first_positions": "hard-mode bookkeeping inside search_kernel",

@@ -32,7 +32,7 @@ import numpy as np
 
 from gamelab.lattice._kernels import MOVE_LETTERS
 from gamelab.lattice._replica_kernels import kick_kernel, remc_kernel
-from gamelab.lattice.rules import dimensions, hh_score, parse_sequence
+from gamelab.lattice.rules import Lattice, dimensions, hh_score, parse_sequence
 
 _LETTER = {(1, 0, 0): "R", (0, 1, 0): "U", (-1, 0, 0): "L", (0, -1, 0): "D"} | {
     (0, 0, 1): "F",
@@ -225,7 +225,7 @@ def remc_rounds(
 
 def replica_fold(
     sequence: str,
-    lattice: str = "square",
+    lattice: Lattice = Lattice.SQUARE,
     *,
     seed: int | np.random.Generator = 0,
     settings: ReplicaSettings | None = None,

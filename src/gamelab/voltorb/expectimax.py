@@ -428,9 +428,9 @@ class OptimalSolver(_Tree):
         if shared is None:
             shared = np.array([-1.0, 0.0, 25.0])
         self._kernel_value(revealed, idx, mask, shared, root_out)
-        order = tuple(int(t) for t in root_out[0] if t >= 0)
-        values = {t: float(root_out[1, t]) for t in order if root_out[1, t] >= 0.0}
-        return SearchPart(order, values, float(self._weights[np.sort(self._rank[idx])].sum()))
+        tried = tuple(int(t) for t in root_out[0] if t >= 0)
+        values = {t: float(root_out[1, t]) for t in tried if root_out[1, t] >= 0.0}
+        return SearchPart(tried, values, float(self._weights[np.sort(self._rank[idx])].sum()))
 
     def solved_states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The states the win search has solved exactly: (revealed codes, values, best tiles).
