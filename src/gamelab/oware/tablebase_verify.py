@@ -15,59 +15,12 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
-from gamelab.core.files import write_text_atomic
-
-STAMP_VERSION = 1
-
-#: The record of a verification beside the database: later processes trust it (without reading
-#: 1.25 GB again) while the file is the one verified (the same size, modification and change
-#: times, inode) and the index lists the same levels and checksums.
-STAMP = "verified.json"
-
-
-def file_key(folder: Path) -> dict[str, Any] | None:
-    """What identifies the verified bytes: the values file's size, inode, modification and
-    change times (any write changes the change time, which no program can set back) and the
-    SHA-256 of the index (its levels and their checksums); None without a database."""
-    path, index = folder / "values.i8", folder / "index.json"
-    try:
-        st = path.stat()
-        index_bytes = index.read_bytes()
-    except OSError:
-        return None
-    return {
-        "size": st.st_size,
-        "inode": st.st_ino,
-        "mtime_ns": st.st_mtime_ns,
-        "ctime_ns": st.st_ctime_ns,
-        "index_sha256": hashlib.sha256(index_bytes).hexdigest(),
-    }
-
-
-def write_stamp(folder: Path, key: dict[str, Any], good: int, damaged: list[int]) -> None:
-    doc = {"version": STAMP_VERSION, "file": key, "levels": good, "damaged": damaged}
-    with contextlib.suppress(OSError):  # a read-only cache: every process verifies again
-        write_text_atomic(folder / STAMP, json.dumps(doc, indent=1) + "\n")
-
-
-def read_stamp(folder: Path, key: dict[str, Any]) -> tuple[int, list[int]] | None:
-    """(levels verified, the damaged level if any) from a stamp made for these bytes, or None."""
-    try:
-        doc = json.loads((folder / STAMP).read_text())
-        if doc["version"] != STAMP_VERSION or doc["file"] != key:
-            return None
-        return int(doc["levels"]), [int(n) for n in doc["damaged"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
+from gamelab.oware.tablebase_disk import _cache_key, database_dir, database_reach, verified_reach
 
 #: the state of the file (sizes, inodes, times) this process last started a verification for
 _started_for: str | None = None
@@ -81,8 +34,6 @@ def verify_in_background(root: Path | None = None) -> bool:
     finds the first one's lock taken and leaves. Detached (started by ``sh`` in the
     background, so it is nobody's child here): it starts no thread and leaves no child to reap,
     as the solver processes' forkserver requires."""
-    from gamelab.oware.tablebase_disk import _cache_key, database_dir, verified_reach
-
     global _started_for
     if verified_reach(root) is not None:
         return False
@@ -100,8 +51,6 @@ def verify_in_background(root: Path | None = None) -> bool:
 
 def _verify_once(root: Path | None) -> int:
     """Verify and stamp the database unless another process is doing it (its lock taken)."""
-    from gamelab.oware.tablebase_disk import database_dir, database_reach
-
     folder = database_dir(root)
     if not folder.exists():
         return -1
