@@ -45,6 +45,7 @@ from collections.abc import Callable
 import numpy as np
 
 import gamelab.envs  # noqa: F401
+from gamelab.voltorb.rules import VoltorbSetting
 
 Run = Callable[[float], int]
 
@@ -96,7 +97,7 @@ def voltorb_plain(level: int) -> Run:
         end = time.process_time() + seconds
         steps, k = 0, 0
         while time.process_time() < end:
-            board, _ = generate_board("hgss", level, rng)
+            board, _ = generate_board(VoltorbSetting(level), rng)
             r = Round(board)
             while r.outcome is None:
                 hidden = [t for t in range(TILES) if t not in r.revealed]
@@ -302,9 +303,11 @@ def openings_table(deals: int, only: str | None) -> None:
         rng = np.random.default_rng(7)
         times = []
         for _ in range(deals):
-            board, _ = generate_board("hgss", level, rng)
+            board, _ = generate_board(VoltorbSetting(level), rng)
             start = time.process_time()
-            solver = OptimalSolver(posterior_for(Clues.from_board(board), "hgss", level), "win")
+            solver = OptimalSolver(
+                posterior_for(Clues.from_board(board), VoltorbSetting(level)), "win"
+            )
             solver.decide({})
             times.append(1000 * (time.process_time() - start))
         t = np.sort(np.array(times))

@@ -20,6 +20,24 @@ Times are wall seconds (and CPU seconds of the child where it matters); the mach
 
     python benchmarks/first_run.py                    # HEAD and main, everything
     python benchmarks/first_run.py --skip-report --refs HEAD
+
+``--examples`` measures instead each README example on an empty numba cache (issue 50 item 6,
+goal: <= 10 s), side by side with a baseline tree, without cloning or installing: both trees run
+under this interpreter (``PYTHONPATH=<tree>/src``; the baseline is a ``git worktree`` of
+``--baseline``, default ``main``, made in a temporary folder and removed at the end). For each
+example and tree: a cold run (fresh, empty ``NUMBA_CACHE_DIR``, ``GAMELAB_CACHE`` and
+``GAMELAB_RESULTS``, the working folder a new temporary one), then a warm run (the same caches, a
+fresh results store, so a long command computes again rather than reading its stored tasks).
+With ``NUMBA_CACHE_DIR`` set, numba's first cache locator puts and looks for every kernel there
+(never in the tree's ``__pycache__``), so a cold run compiles everything it calls whatever the
+tree's own ``__pycache__`` holds; the script counts the specialisations saved there
+(``*.nbc``: what the command compiled). CPU seconds (of the command and its children) are the
+main figure: the machine may be shared, and the load average is printed beside every row.
+
+    python benchmarks/first_run.py --examples --baseline 68a8290       # the five first questions
+    python benchmarks/first_run.py --examples --baseline 68a8290 --ref main   # main, not the tree
+    python benchmarks/first_run.py --examples --all                    # every README example
+    python benchmarks/first_run.py --examples --only wordle,oware      # a game's examples
 """
 
 from __future__ import annotations
@@ -27,7 +45,10 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import re
 import resource
+import shlex
+import shutil
 import socket
 import subprocess
 import sys
@@ -249,12 +270,149 @@ def _fmt(x: object) -> str:
     return str(x)
 
 
+#: the first question of each game that the issue measured (issue 50 item 6), as README
+#: prefixes; ``--examples`` without ``--all`` runs these
+FIRST_QUESTIONS = (
+    "voltorb solve",
+    "wordle next",
+    "yatzy advise",
+    "lattice fold",
+    "oware analyse",
+)
+
+#: README examples that wait for a person (their cold start is the same as a command's)
+INTERACTIVE = {"assist", "play"}
+
+
+def readme_examples(readme: str) -> list[tuple[list[str], bool]]:
+    """(gamelab's arguments, stated as long) of every command in the README's "A taste of each
+    game" block, interactive programs left out; a command whose comment calls it long (``long:``,
+    ``about N min``) is marked so."""
+    block = readme.split("## A taste of each game", 1)[1].split("```bash", 1)[1].split("```")[0]
+    found = []
+    for line in block.splitlines():
+        if not line.startswith("gamelab "):
+            continue
+        argv = shlex.split(line, comments=True)[1:]
+        if argv[1] in INTERACTIVE:
+            continue
+        comment = line[line.index("#") :] if "#" in line else ""
+        long = re.search(r"\blong:|\babout \d+ min", comment) is not None
+        found.append((argv, long))
+    return found
+
+
+def _cold_and_warm(src: Path, argv: list[str], scratch: Path) -> dict[str, object]:
+    """One example in one tree: a cold run (empty caches) then a warm one."""
+    env = {
+        **os.environ,
+        "PYTHONPATH": str(src),
+        "NUMBA_CACHE_DIR": str(scratch / "numba"),
+        "GAMELAB_CACHE": str(scratch / "cache"),
+        "GAMELAB_RESULTS": str(scratch / "results-cold.sqlite"),
+    }
+    env.pop("GAMELAB_CLUSTER", None)
+    work = scratch / "work"
+    work.mkdir()
+    command = [sys.executable, "-m", "gamelab.cli", *argv]
+    cold = _timed(command, env, work)
+    compiled = sum(1 for _ in (scratch / "numba").rglob("*.nbc"))
+    warm = _timed(command, {**env, "GAMELAB_RESULTS": str(scratch / "results-warm.sqlite")}, work)
+    return {"cold": cold, "warm": warm, "compiled": compiled}
+
+
+def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
+    """Each chosen example cold and warm in the baseline tree and this one (or `ref`'s), side by
+    side."""
+    with tempfile.TemporaryDirectory(prefix="gamelab-cold-") as tmp:
+        made = []
+        for name, commit in (("baseline", baseline), ("this", ref)):
+            if commit is not None:
+                folder = Path(tmp) / name
+                subprocess.run(
+                    ["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(folder)]
+                    + [commit],
+                    check=True,
+                )
+                made.append(folder)
+        trees = {"baseline": made[0] / "src", "this": made[1] / "src" if ref else REPO / "src"}
+        load = os.getloadavg()
+        print(
+            f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} "
+            f"{load[2]:.1f}; baseline {baseline}, this: {ref or 'the working tree'}"
+        )
+        print("cold: empty numba and gamelab caches; CPU s (wall s); kernels = specialisations")
+        print(
+            f"{'example':58s} {'cold CPU s':>17s} {'cold wall s':>17s} {'kernels':>9s} "
+            f"{'warm CPU s':>13s} {'ratio':>6s} {'load':>5s}"
+        )
+        print(
+            f"{'':58s} {'base':>8s} {'this':>8s} {'base':>8s} {'this':>8s} {'base':>4s} "
+            f"{'this':>4s} {'base':>6s} {'this':>6s} {'cold':>6s}"
+        )
+        try:
+            for i, argv in enumerate(chosen):
+                row: dict[str, dict[str, object]] = {}
+                order = ("baseline", "this") if i % 2 == 0 else ("this", "baseline")
+                for side in order:
+                    scratch = Path(tmp) / f"{side}-{i}"
+                    scratch.mkdir()
+                    row[side] = _cold_and_warm(trees[side], argv, scratch)
+                    shutil.rmtree(scratch, ignore_errors=True)
+                b, t = row["baseline"], row["this"]
+                bc, tc = b["cold"], t["cold"]
+                assert isinstance(bc, tuple) and isinstance(tc, tuple)
+                bw, tw = b["warm"], t["warm"]
+                assert isinstance(bw, tuple) and isinstance(tw, tuple)
+                failed = [s for s, r in row.items() for k in ("cold", "warm") if r[k][2] != 0]  # type: ignore[index]
+                text = " ".join(shlex.quote(a) for a in argv)
+                print(
+                    f"{text[:58]:58s} {bc[1]:8.1f} {tc[1]:8.1f} {bc[0]:8.1f} {tc[0]:8.1f} "
+                    f"{b['compiled']:4d} {t['compiled']:4d} {bw[1]:6.2f} {tw[1]:6.2f} "
+                    f"{tc[1] / bc[1]:6.2f} {os.getloadavg()[0]:5.1f}"
+                    + (f"  FAILED: {', '.join(failed)}" if failed else ""),
+                    flush=True,
+                )
+        finally:
+            for folder in made:
+                subprocess.run(
+                    ["git", "-C", str(REPO), "worktree", "remove", "--force", str(folder)],
+                    check=False,
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--refs", nargs="+", default=["HEAD", "main"])
     parser.add_argument("--skip-report", action="store_true", help="leave out report --quick")
     parser.add_argument("--serve-limit", type=float, default=600.0, help="seconds to wait")
+    parser.add_argument(
+        "--examples", action="store_true", help="README examples cold and warm, side by side"
+    )
+    parser.add_argument("--baseline", default="main", help="with --examples: the baseline ref")
+    parser.add_argument(
+        "--ref", default=None, help="with --examples: measure this ref, not the working tree"
+    )
+    parser.add_argument(
+        "--all", action="store_true", help="with --examples: every README example, not the five"
+    )
+    parser.add_argument("--long", action="store_true", help="with --all: also the long ones")
+    parser.add_argument(
+        "--only", default="", help="with --examples: comma-separated words an example must hold"
+    )
     args = parser.parse_args()
+    if args.examples:
+        found = readme_examples((REPO / "README.md").read_text(encoding="utf-8"))
+        chosen = [
+            argv
+            for argv, long in found
+            if (args.all and (args.long or not long))
+            or (not args.all and " ".join(argv).startswith(FIRST_QUESTIONS))
+        ]
+        words = [w for w in args.only.split(",") if w]
+        chosen = [a for a in chosen if not words or any(w in " ".join(a) for w in words)]
+        examples(args.baseline, args.ref, chosen)
+        return
     load = os.getloadavg()
     print(
         f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} {load[2]:.1f}"

@@ -420,8 +420,19 @@ def w_yatzy_small_calls():
     return run
 
 
+def _voltorb_deal(level, rng):
+    """A board of `level` (hgss) and the deal's setting, in either tree's calling convention
+    (a tree before the typed ``VoltorbSetting`` took the generator's name and the level)."""
+    from gamelab.voltorb import rules
+
+    if hasattr(rules, "VoltorbSetting"):
+        setting = rules.VoltorbSetting(level)
+        return rules.generate_board(setting, rng)[0], (setting,)
+    return rules.generate_board("hgss", level, rng)[0], ("hgss", level)
+
+
 def w_voltorb_enumerate():
-    from gamelab.voltorb.rules import Clues, generate_board
+    from gamelab.voltorb.rules import Clues
 
     rng = np.random.default_rng(9)
     enumerate_boards = vk("enumerate_boards")
@@ -429,7 +440,7 @@ def w_voltorb_enumerate():
     cases = []
     for level in (1, 4, 8):
         for _ in range(8):
-            board, _ = generate_board("hgss", level, rng)
+            board, _ = _voltorb_deal(level, rng)
             c = Clues.from_board(board)
             cases.append((c.row_sums, c.row_voltorbs, c.col_sums, c.col_voltorbs))
     known = np.full(25, -1, dtype=np.int64)
@@ -446,13 +457,13 @@ def w_voltorb_enumerate():
 
 def _voltorb_posteriors(n, level, seed):
     from gamelab.voltorb.posterior import posterior_for
-    from gamelab.voltorb.rules import Clues, generate_board
+    from gamelab.voltorb.rules import Clues
 
     rng = np.random.default_rng(seed)
     out = []
     for _ in range(n):
-        board, _ = generate_board("hgss", level, rng)
-        out.append(posterior_for(Clues.from_board(board), "hgss", level))
+        board, setting = _voltorb_deal(level, rng)
+        out.append(posterior_for(Clues.from_board(board), *setting))
     return out
 
 

@@ -36,8 +36,8 @@ import numpy as np
 from gamelab.voltorb._bounds_kernels import _inseparable, board_bits
 from gamelab.voltorb._small_kernels import small_solve
 from gamelab.voltorb._table_kernels import table_new
-from gamelab.voltorb.assistant import position_from_text
-from gamelab.voltorb.rules import TILES
+from gamelab.voltorb.assistant import position_posterior
+from gamelab.voltorb.rules import TILES, Position, VoltorbSetting
 
 
 def clearable(boards: np.ndarray, ids: list[int]) -> bool:
@@ -144,7 +144,7 @@ def main() -> None:
     ap.add_argument("--triples-max", type=int, default=24)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    _, _, post = position_from_text(args.rows, args.cols, None, args.level, "hgss")
+    post = position_posterior(Position.parse(args.rows, args.cols), VoltorbSetting(args.level))
     order = np.argsort(-post.weights, kind="stable")
     boards = np.ascontiguousarray(post.boards[order], dtype=np.int8)
     weights = np.ascontiguousarray(post.weights[order], dtype=np.float64)
@@ -194,7 +194,10 @@ def main() -> None:
             grown, merged = triple_covers(w, ok, bad)
         counter = np.array([0, 2**62, 0, 0, 0], np.int64)
         live = np.ascontiguousarray(np.sort(idx), dtype=np.int64)
-        value = small_solve(boards, weights, bits, live, np.int64(0), -1.0, table_new(), counter)[0]
+        no_symmetry = np.arange(25, dtype=np.int64).reshape(1, 25)
+        value = small_solve(
+            boards, weights, bits, live, np.int64(0), -1.0, table_new(), counter, no_symmetry
+        )[0]
         rows.append((k, cover, pairwise, triples, grown, merged, value))
     a = np.array(rows)
     k, cover, pairwise, triples, grown, merged, value = a.T

@@ -15,7 +15,7 @@ import numpy as np
 from gamelab.voltorb._bounds_kernels import board_bits, flip_bounds, pair_bound
 from gamelab.voltorb.expectimax import OptimalSolver
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import TILES, Clues, generate_board
+from gamelab.voltorb.rules import TILES, Clues, VoltorbSetting, generate_board
 
 
 def main() -> None:
@@ -28,8 +28,8 @@ def main() -> None:
     rng = np.random.default_rng(args.seed)
     rows = []
     for _ in range(args.openings):
-        board, _ = generate_board(args.generator, args.level, rng)
-        post = posterior_for(Clues.from_board(board), args.generator, args.level)
+        board, _ = generate_board(VoltorbSetting(args.level, args.generator), rng)
+        post = posterior_for(Clues.from_board(board), VoltorbSetting(args.level, args.generator))
         idx = np.arange(post.count)
         pb = pair_bound(board_bits(post.boards), post.weights, idx)
         hm = (post.boards >= 2).sum(axis=1)

@@ -17,7 +17,7 @@ import numpy as np
 from gamelab.core.stats import mean_interval, paired_difference
 from gamelab.voltorb.evaluate import exact_win_probability
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import Clues, generate_board
+from gamelab.voltorb.rules import Clues, VoltorbSetting, generate_board
 
 
 def main() -> None:
@@ -32,8 +32,8 @@ def main() -> None:
     opt, other = [], []
     t_opt = t_other = 0.0
     for _ in range(args.boards):
-        board, _ = generate_board(args.generator, args.level, rng)
-        post = posterior_for(Clues.from_board(board), args.generator, args.level)
+        board, _ = generate_board(VoltorbSetting(args.level, args.generator), rng)
+        post = posterior_for(Clues.from_board(board), VoltorbSetting(args.level, args.generator))
         t0 = time.perf_counter()
         opt.append(exact_win_probability(post, "optimal"))
         t1 = time.perf_counter()

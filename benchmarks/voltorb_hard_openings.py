@@ -38,6 +38,8 @@ import tempfile
 import time
 from pathlib import Path
 
+from gamelab.voltorb.rules import VoltorbSetting
+
 #: (name, level, rows, cols): the hard openings measured
 CORPUS: list[tuple[str, int, str, str]] = [
     ("level-3 deal 69", 3, "4,2 6,1 7,1 4,2 4,2", "5,2 5,1 6,2 4,2 5,1"),
@@ -65,7 +67,7 @@ def _warm() -> None:
     from gamelab.voltorb.rules import clues_from_text
 
     clues = clues_from_text("5,1 5,2 3,2 7,1 5,2", "3,2 6,1 7,2 5,1 4,2")
-    OptimalSolver(posterior_for(clues, "hgss", 3), "win").decide({})
+    OptimalSolver(posterior_for(clues, VoltorbSetting(3)), "win").decide({})
 
 
 def _solve(level: int, rows: str, cols: str) -> dict:
@@ -75,7 +77,7 @@ def _solve(level: int, rows: str, cols: str) -> dict:
     from gamelab.voltorb.rules import clues_from_text
 
     start = time.process_time()
-    post = posterior_for(clues_from_text(rows, cols), "hgss", level)
+    post = posterior_for(clues_from_text(rows, cols), VoltorbSetting(level))
     solver = OptimalSolver(post, "win")
     tile, value = solver.decide({})
     cpu = time.process_time() - start
@@ -100,10 +102,10 @@ def split_worker(level: int, rows: str, cols: str, processes: int) -> None:
     clues = clues_from_text(rows, cols)
     wall, cpu = time.perf_counter(), time.process_time()
     if processes == 0:
-        tile, value = solved.decide(clues, level, "hgss", {})
+        tile, value = solved.decide(clues, VoltorbSetting(level), {})
         parts: list = []
     else:
-        tile, value = solved.split_decide(clues, level, "hgss", {}, processes)
+        tile, value = solved.split_decide(clues, VoltorbSetting(level), {}, processes)
         parts = list(solved.LAST_SPLIT)
     wall, cpu = time.perf_counter() - wall, time.process_time() - cpu
     doc = {"tile": tile, "value": repr(value), "wall": wall, "cpu": cpu, "parts": parts}

@@ -16,8 +16,9 @@ import time
 
 
 def main() -> None:
-    from gamelab.voltorb.assistant import position_from_text
+    from gamelab.voltorb.assistant import position_posterior
     from gamelab.voltorb.expectimax import OptimalSolver
+    from gamelab.voltorb.rules import Position, VoltorbSetting
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", default="5,2 8,1 5,3 7,1 3,3")
@@ -25,7 +26,7 @@ def main() -> None:
     ap.add_argument("--level", type=int, default=8)
     ap.add_argument("--small-max", type=int, nargs="+", default=[62, 0])
     args = ap.parse_args()
-    _, _, post = position_from_text(args.rows, args.cols, None, args.level, "hgss")
+    post = position_posterior(Position.parse(args.rows, args.cols), VoltorbSetting(args.level))
     print(f"{post.count:,} consistent boards")
     for small in args.small_max:
         t0 = time.process_time()

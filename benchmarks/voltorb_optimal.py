@@ -45,6 +45,8 @@ from pathlib import Path
 
 import numpy as np
 
+from gamelab.voltorb.rules import VoltorbSetting
+
 GOAL_SECONDS = 2.0
 GOAL_BYTES = 1 << 30
 EXPERIMENT = "voltorb-optimal-speed"
@@ -68,11 +70,11 @@ def bench_deal(item, rng: np.random.Generator) -> dict:
     from gamelab.voltorb.strategies import minrisk_tile
 
     level, generator, limit = item
-    board, _ = generate_board(generator, level, rng)
+    board, _ = generate_board(VoltorbSetting(level, generator), rng)
     rnd = Round(board)
     decisions = []
     while rnd.outcome is None:
-        post = posterior_for(rnd.clues, generator, level, dict(rnd.revealed))
+        post = posterior_for(rnd.clues, VoltorbSetting(level, generator), dict(rnd.revealed))
         solver = OptimalSolver(post, state_limit=limit)
         t0 = time.process_time()
         try:

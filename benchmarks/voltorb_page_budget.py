@@ -22,6 +22,8 @@ import time
 
 import numpy as np
 
+from gamelab.voltorb.rules import VoltorbSetting
+
 
 def _levels(text: str) -> list[int]:
     if "-" in text:
@@ -42,7 +44,7 @@ def positions(level: int, deals: int, seed: int, generator: str, path: bool):
     from gamelab.voltorb.strategies import minrisk_tile
 
     for i in range(deals):
-        board, _ = generate_board(generator, level, task_rng(seed * 100 + level, i))
+        board, _ = generate_board(VoltorbSetting(level, generator), task_rng(seed * 100 + level, i))
         rnd = Round(board)
         c = rnd.clues
         rows = _text(c.row_sums, c.row_voltorbs)
@@ -52,16 +54,23 @@ def positions(level: int, deals: int, seed: int, generator: str, path: bool):
             yield rows, cols, shown
             if not path:
                 break
-            rnd.flip(minrisk_tile(posterior_for(rnd.clues, generator, level, dict(rnd.revealed))))
+            rnd.flip(
+                minrisk_tile(
+                    posterior_for(rnd.clues, VoltorbSetting(level, generator), dict(rnd.revealed))
+                )
+            )
 
 
 def answer(rows, cols, shown, level, generator, rate, seconds) -> tuple[bool, float, float]:
     """(exact?, wall s, CPU s) of the page's plan for this position at `rate` states/s."""
     from gamelab.voltorb import budget
+    from gamelab.voltorb.assistant import Policy
+    from gamelab.voltorb.rules import Position
 
     # the same cap as a page whose STATES_PER_SECOND were `rate` (state_budget is rate x seconds)
     scaled = seconds * rate / budget.STATES_PER_SECOND
-    plan = budget.solve_plan(rows, cols, shown, level, generator, "optimal", scaled)
+    position, setting = Position.parse(rows, cols, shown), VoltorbSetting(level, generator)
+    plan = budget.solve_plan(position, setting, Policy("optimal"), scaled)
     w0, c0 = time.perf_counter(), time.process_time()
     out = plan.fn(*plan.args)
     return out.answer == "optimal", time.perf_counter() - w0, time.process_time() - c0

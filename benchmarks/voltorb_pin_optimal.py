@@ -17,7 +17,7 @@ import numpy as np
 
 from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import Clues, generate_board
+from gamelab.voltorb.rules import Clues, VoltorbSetting, generate_board
 
 OUT = Path(__file__).resolve().parent.parent / "tests" / "voltorb" / "data" / "optimal_values.json"
 
@@ -33,7 +33,7 @@ def main() -> None:
     for level in range(1, 9):
         found = 0
         while found < args.per_level:
-            board, _ = generate_board("hgss", level, rng)
+            board, _ = generate_board(VoltorbSetting(level), rng)
             clues = Clues.from_board(board)
             flat = board.reshape(-1)
             # the opening, or a position after 1-4 random non-Voltorb cards of the true board
@@ -42,7 +42,7 @@ def main() -> None:
             shown = {int(t): int(flat[t]) for t in rng.choice(cards, size=flips, replace=False)}
             if all(flat[t] < 2 or t in shown for t in range(25)):
                 continue  # already won
-            post = posterior_for(clues, "hgss", level, shown)
+            post = posterior_for(clues, VoltorbSetting(level), shown)
             try:
                 win = OptimalSolver(post, state_limit=args.limit).decide(shown)[1]
                 coins = OptimalSolver(post, "coins", state_limit=args.limit).decide(shown)[1]

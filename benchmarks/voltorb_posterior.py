@@ -16,24 +16,28 @@ import time
 import numpy as np
 
 from gamelab.voltorb.posterior import Posterior
-from gamelab.voltorb.rules import Clues, Round, generate_board
+from gamelab.voltorb.rules import Clues, Round, VoltorbSetting, generate_board
 from gamelab.voltorb.strategies import minrisk_tile
 
 
 def states(games: int, level: int, generator: str, seed: int):
     rng = np.random.default_rng(seed)
     for _ in range(games):
-        board, _ = generate_board(generator, level, rng)
+        board, _ = generate_board(VoltorbSetting(level, generator), rng)
         rnd = Round(board)
         clues = Clues.from_board(board)
         while rnd.outcome is None:
             yield clues, dict(rnd.revealed)
-            post = Posterior.from_clues(clues, generator, level, rnd.revealed).still_playing()
+            post = Posterior.from_clues(
+                clues, VoltorbSetting(level, generator), rnd.revealed
+            ).still_playing()
             rnd.flip(minrisk_tile(post))
 
 
 def decide(clues, revealed, generator, level, python=False):
-    post = Posterior.from_clues(clues, generator, level, revealed, python=python).still_playing()
+    post = Posterior.from_clues(
+        clues, VoltorbSetting(level, generator), revealed, python=python
+    ).still_playing()
     return post.tile_probabilities()
 
 

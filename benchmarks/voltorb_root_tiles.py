@@ -21,15 +21,16 @@ import numpy as np
 
 def main() -> None:
     from gamelab.voltorb._bounds_kernels import pair_bound, symmetry_classes
-    from gamelab.voltorb.assistant import position_from_text
+    from gamelab.voltorb.assistant import position_posterior
     from gamelab.voltorb.expectimax import OptimalSolver, _clue_rows
+    from gamelab.voltorb.rules import Position, VoltorbSetting
 
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("--rows", default="5,2 8,1 5,3 7,1 3,3")
     ap.add_argument("--cols", default="6,2 7,2 6,2 5,2 4,2")
     ap.add_argument("--level", type=int, default=8)
     args = ap.parse_args()
-    _, _, post = position_from_text(args.rows, args.cols, None, args.level, "hgss")
+    post = position_posterior(Position.parse(args.rows, args.cols), VoltorbSetting(args.level))
     solver = OptimalSolver(post)
     idx, _, hm = solver.state_for({})
     total = float(solver.weights[idx].sum())

@@ -17,6 +17,8 @@ import os
 import tempfile
 import time
 
+from gamelab.voltorb.rules import VoltorbSetting
+
 
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -38,33 +40,35 @@ def report(level: int, seed: int) -> None:
         from gamelab.voltorb.practice import new_practice, play_practice
         from gamelab.voltorb.rules import clues_from_text
 
-        deal = new_practice(level, seed, "hgss")
+        deal = new_practice(VoltorbSetting(level), seed)
         clues = clues_from_text(deal.rows, deal.cols)
         solved.forget()
-        solver = solved.deal_solver(clues, level, "hgss")
+        solver = solved.deal_solver(clues, VoltorbSetting(level))
         t0 = time.process_time()
-        tile, p = solved.decide(clues, level, "hgss", {})
+        tile, p = solved.decide(clues, VoltorbSetting(level), {})
         cpu = time.process_time() - t0
         first = solver.nodes
         print(
             f"level {level} seed {seed}: {solver.boards.shape[0]:,} boards; from the start "
             f"{first:,} states, {cpu:.2f} CPU-s, P(win) {p:.6f}, flip {tile}"
         )
-        shown = play_practice(level, seed, [[tile // 5 + 1, tile % 5 + 1]]).revealed[0][2]
+        shown = play_practice(
+            VoltorbSetting(level), seed, [[tile // 5 + 1, tile % 5 + 1]]
+        ).revealed[0][2]
         if shown == 0:
             print("the recommended flip is a Voltorb: the round ends there")
         else:
             later = {tile: shown}
-            alone = OptimalSolver(playing_posterior(clues, later, level, "hgss"))
+            alone = OptimalSolver(playing_posterior(clues, later, VoltorbSetting(level)))
             alone.decide(later)
             before = solver.nodes
-            solved.decide(clues, level, "hgss", later)
+            solved.decide(clues, VoltorbSetting(level), later)
             print(
                 f"after the flip (it shows {shown}): alone {alone.nodes:,} states, from the "
                 f"deal's solver {solver.nodes - before:,}"
             )
         codes, _, _ = solver.solved_states()
-        path = solved.stored_path(clues, level, "hgss")
+        path = solved.stored_path(clues, VoltorbSetting(level))
         size = f"{path.stat().st_size / 1e6:.1f} MB" if path.exists() else "not stored"
         print(f"exact states kept: {codes.size:,}; stored file: {size}")
 

@@ -159,7 +159,7 @@ def questions(base: str, only: set[str]) -> Generator[Question, Any, None]:
             yield ("lattice", f"{length} residues", "best fold", "/api/lattice/best",
                    {"sequence": level["sequence"]}, 0.0)  # fmt: skip
     if "oware" in only:
-        from gamelab.oware.game_review import review_limits
+        from gamelab.oware.budget import review_limits
         from gamelab.oware.match import parse_player
 
         review_moves = ["C", "f", "A", "d"]

@@ -39,6 +39,8 @@ import time
 
 import numpy as np
 
+from gamelab.voltorb.rules import VoltorbSetting
+
 
 def _free_port() -> int:
     with socket.socket() as sock:
@@ -53,7 +55,7 @@ def positions(count: int, seed: int) -> list[dict]:
     rng = np.random.default_rng(seed)
     out = []
     for i in range(count):
-        board, _ = generate_board("hgss", 8, rng)
+        board, _ = generate_board(VoltorbSetting(), rng)
         rows, cols = Clues.from_board(board).as_text()
         revealed = []
         if i % 2:

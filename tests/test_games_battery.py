@@ -25,6 +25,7 @@ import pytest
 from gamelab import GAMES
 from gamelab.core.parallel import Backend
 from gamelab.core.serialise import to_json, to_plain
+from gamelab.voltorb.rules import VoltorbSetting
 
 REF = re.compile(r":(func|class|meth):`~?(gamelab\.[\w.]+)`")
 
@@ -105,8 +106,7 @@ def _voltorb(workers: int):
     from gamelab.voltorb.simulate import simulate_study
 
     return simulate_study(
-        "hgss",
-        2,
+        VoltorbSetting(2),
         "minrisk",
         24,
         seed=5,
@@ -204,7 +204,7 @@ def _voltorb_pair():
     from gamelab.voltorb import posterior
     from gamelab.voltorb.rules import Clues, generate_board
 
-    board, _ = generate_board("hgss", 3, np.random.default_rng(1))
+    board, _ = generate_board(VoltorbSetting(3), np.random.default_rng(1))
     c = Clues.from_board(board)
     known = np.full(25, -1, dtype=np.int64)
     known[7] = int(board.flat[7])

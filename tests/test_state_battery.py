@@ -26,6 +26,7 @@ from gamelab.core.state import (
     IllegalActionError,
     sample_chance,
 )
+from gamelab.voltorb.rules import VoltorbSetting
 
 
 def _games() -> dict[str, object]:
@@ -41,9 +42,9 @@ def _games() -> dict[str, object]:
 
     return {
         **{info.name: info.make() for info in registered_games()},
-        "voltorb-hgss-8": VoltorbGame(level=8),
-        "voltorb-bulbapedia-1-coins": VoltorbGame(1, "bulbapedia", "coins"),
-        "voltorb-iid-as-coded-5": VoltorbGame(5, "iid-as-coded"),
+        "voltorb-hgss-8": VoltorbGame(VoltorbSetting()),
+        "voltorb-bulbapedia-1-coins": VoltorbGame(VoltorbSetting(1, "bulbapedia"), "coins"),
+        "voltorb-iid-as-coded-5": VoltorbGame(VoltorbSetting(5, "iid-as-coded")),
         "wordle-gen1-blog": WordleGame("gen1", "blog"),
         "lattice-cubic": LatticeGame("HHPPHH", "cubic"),
         "oware-split": OwareGame(Rules(grand_slam="capture-all", cycle="split")),
@@ -197,9 +198,9 @@ def test_bad_settings_raise_the_libraries_messages():
     from gamelab.yatzy.state import YatzyGame
 
     with pytest.raises(ValueError, match="level must be an integer from 1 to 8"):
-        VoltorbGame(level=9)
+        VoltorbGame(VoltorbSetting(9))
     with pytest.raises(ValueError, match="unknown generator"):
-        VoltorbGame(generator="nope")
+        VoltorbGame(VoltorbSetting(8, "nope"))
     with pytest.raises(ValueError, match="unknown word list"):
         WordleGame("gen0x")
     with pytest.raises(ValueError, match="only H and P are allowed"):

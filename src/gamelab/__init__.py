@@ -17,6 +17,8 @@ numba_hook.when_imported(_stamp_kernels)
 numba_hook.defer_scipy_linalg()
 # Nor need it build numba's typing and lowering registries: only a compilation does.
 numba_hook.defer_registries()
+# A kernel that another calls with a constant is compiled once, not again for the constant.
+numba_hook.share_specialisations()
 
 
 def __getattr__(name: str) -> Any:

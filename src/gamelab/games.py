@@ -17,15 +17,16 @@ from gamelab.core.state import GameInfo, register_game
 
 
 def _voltorb(level: int = 1, generator: str = "hgss", objective: str = "win") -> Any:
+    from gamelab.voltorb.rules import VoltorbSetting
     from gamelab.voltorb.state import VoltorbGame
 
-    return VoltorbGame(int(level), str(generator), str(objective))
+    return VoltorbGame(VoltorbSetting(int(level), str(generator)), str(objective))
 
 
 def _voltorb_oracle(game: Any) -> Any:
     from gamelab.voltorb.oracle import VoltorbOracle
 
-    return VoltorbOracle(game.generator, game.level)
+    return VoltorbOracle(game.setting)
 
 
 def _voltorb_bounds(game: Any) -> tuple[float, float, int]:
@@ -54,7 +55,7 @@ def _wordle_bounds(game: Any) -> tuple[float, float, int]:
 def _lattice(sequence: str = "HPHPPHHPHH", lattice: str = "square") -> Any:
     from gamelab.lattice.state import LatticeGame
 
-    return LatticeGame(str(sequence), str(lattice))
+    return LatticeGame.of(str(sequence), None, str(lattice))
 
 
 def _lattice_oracle(game: Any) -> Any:
@@ -144,6 +145,8 @@ VOLTORB = _package_game(
     _voltorb,
     {"level": 1, "generator": "hgss", "objective": "win"},
     _voltorb_oracle,
+    settings="gamelab.voltorb.rules:VoltorbSetting",
+    parse_settings="gamelab.voltorb.rules:VoltorbSetting",
     information="imperfect",
     chance=True,
     compile_seconds=70.0,
@@ -178,6 +181,8 @@ LATTICE = _package_game(
     _lattice,
     {"sequence": "HPHPPHHPHH"},
     _lattice_oracle,
+    settings="gamelab.lattice.rules:Lattice",
+    parse_settings="gamelab.lattice.rules:Lattice",
     compile_seconds=31.0,
     envs=("gamelab/LatticeFold-v0",),
     gym_env="gamelab.envs.single:LatticeFoldEnv",

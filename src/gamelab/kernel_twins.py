@@ -85,6 +85,10 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb._table_kernels.spread_python",
             VT + "test_memo_table_grows_and_keeps_its_entries",
         ),
+        "_table_kernels.canonical_code": _t(
+            "gamelab.voltorb._table_kernels.canonical_code_python",
+            VT + "test_symmetric_memo_finds_mirror_images_and_keeps_the_values",
+        ),
         "_table_kernels.table_rehash": _t(
             "gamelab.voltorb._table_kernels.table_rehash_python",
             VT + "test_memo_table_grows_and_keeps_its_entries",
@@ -218,6 +222,11 @@ TWINS: dict[str, dict[str, Twin]] = {
         "_replica_kernels.remc_kernel": _t(
             "gamelab.lattice._replica_twins.remc_python",
             "tests/lattice/test_lattice_replica.py::test_remc_kernel_matches_python_twin",
+        ),
+        "_replica_kernels.kick_kernel": _t(
+            "gamelab.lattice._replica_twins.remc_python",
+            "tests/lattice/test_lattice_replica.py::test_remc_kernel_matches_python_twin",
+            variant_of="_replica_kernels.remc_kernel",
         ),
         "_replica_kernels.apply_move_kernel": _t(
             "gamelab.lattice._replica_twins.apply_move_python",
@@ -401,6 +410,10 @@ HELPERS: dict[str, dict[str, str]] = {
         "_bounds_kernels.bounds_on": "the per-tile bounds of flip_bounds and win_search",
         "_table_kernels.table_slot": "a memo look-up inside win_search (table_entry reads it)",
         "_table_kernels.table_store": "a memo write inside win_search and small_solve",
+        "_table_kernels.memo_find": "a memo look-up with the deal's symmetries inside win_search, "
+        "small_solve and wide_solve",
+        "_table_kernels.memo_store": "a memo write with the deal's symmetries inside win_search, "
+        "small_solve and wide_solve",
         "_small_kernels.low_index": "a bit's index inside small_solve",
         "_small_kernels._mass": "a set's prior mass inside small_solve",
         "_small_kernels._cover": "the inseparable-boards ceiling inside small_solve",
@@ -449,6 +462,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "solver._scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
         "twin test covers it)",
         "solver._scan_kernels.sort_moves": "the move ordering inside search_kernel",
+        "solver._scan_kernels._sift_down": "the heap sort inside sort_moves",
         "solver._hard_kernels._decode_colours": "pattern digits inside the hard-mode helpers",
         "solver._hard_kernels._shown_copies": "a letter's demanded copies inside the hard-mode helpers",
         "solver._hard_kernels.first_positions": "hard-mode bookkeeping inside search_kernel",
@@ -476,7 +490,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_replica_kernels._place": "grid updates inside _try_move and apply_move_kernel",
         "_replica_kernels._try_move": "one Metropolis step inside remc_kernel",
         "_replica_kernels._straighten": "a restart (every replica straight again) inside remc_kernel",
-        "_replica_kernels._kick": "a restart from the best fold, perturbed, inside remc_kernel",
+        "_replica_kernels._kick": "a restart from the best fold, perturbed, inside kick_kernel",
         "_replica_kernels._slot_count": "the move-slot total inside remc_kernel and _kick",
         "_replica_kernels._axis": "a bond's axis when _propose numbers the directions across it",
         "_replica_kernels._direction": "an end move's direction index inside _propose",

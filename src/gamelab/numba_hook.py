@@ -7,7 +7,8 @@ command that never needs numba (``gamelab --help``): the kernel cache's freshnes
 already imported, else from an import hook when it is.
 
 :func:`defer_scipy_linalg` uses the same hook on ``numba.np.linalg``, :func:`defer_registries` on
-``numba.core.caching``: see their docstrings.
+``numba.core.caching``, :func:`share_specialisations` on ``numba.core.dispatcher``: see their
+docstrings.
 """
 
 from __future__ import annotations
@@ -137,3 +138,42 @@ def defer_registries() -> None:
         cache.load_overload = load_overload
 
     when_imported(patch, "numba.core.caching")
+
+
+def share_specialisations(package: str = "gamelab.") -> None:
+    """Compile a kernel once for a constant argument and a variable one, when a kernel calls it.
+
+    numba types a constant passed by a kernel to another (``legal_mask(board, 0, 0)``,
+    ``table_store(..., True, -1)``) as a literal (``Literal[int](0)``) and compiles the callee
+    again for it, beside the specialisation that a variable argument gets: the same machine
+    code twice (a few tenths of a CPU-s each, up to 2 CPU-s of a cold command). Here a call
+    from one kernel to a kernel of `package` first asks for the callee with its arguments'
+    plain types (``int64``, ``bool``), and only if that does not type or the callee asks for
+    the constant (``numba.literally``) for the literal ones, as numba does. Small callees are still
+    inlined by LLVM and their constants folded.
+    """
+
+    def patch() -> None:
+        dispatcher = sys.modules["numba.core.dispatcher"]
+        cls: Any = getattr(dispatcher, "Dispatcher", None)
+        original = getattr(cls, "get_call_template", None)
+        if original is None:  # another numba: leave it alone
+            return
+        from numba.core import errors, types
+
+        unliteral = types.unliteral  # type: ignore[attr-defined]
+
+        def get_call_template(self: Any, args: Any, kws: Any) -> Any:
+            if self._can_compile and self.py_func.__module__.startswith(package):
+                plain = tuple(unliteral(a) for a in args)
+                plain_kws = {k: unliteral(v) for k, v in kws.items()}
+                if plain != tuple(args) or plain_kws != kws:
+                    try:
+                        return original(self, plain, plain_kws)
+                    except (errors.TypingError, errors.ForceLiteralArg):
+                        pass
+            return original(self, args, kws)
+
+        cls.get_call_template = get_call_template
+
+    when_imported(patch, "numba.core.dispatcher")

@@ -10,6 +10,8 @@ from __future__ import annotations
 import json
 import sys
 
+from gamelab.voltorb.rules import VoltorbSetting
+
 
 def _without_timings(value):
     if isinstance(value, dict):
@@ -33,8 +35,7 @@ def runs(backend) -> dict:
     return {
         # level 8, where tiles of equal odds are common: the decisions that a BLAS summation
         # order used to break
-        "voltorb": simulate_study("hgss", 8, "minrisk", 120, seed=3, backend=backend,
-                                  compare_with="scorefirst"),
+        "voltorb": simulate_study(VoltorbSetting(), "minrisk", 120, seed=3, backend=backend, compare_with="scorefirst"),
         "wordle": made_up_first_guess(Game(load_word_list(parse_names("gen1")), "blog"),
                                       seed=3, restarts=2, total=False),
         "lattice": compare_ga_random(8, trials=3, seed=2, config=GAConfig(generations=3),

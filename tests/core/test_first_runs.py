@@ -230,3 +230,31 @@ def test_loading_a_cached_kernel_builds_no_registries_and_compiling_still_works(
     # the first run compiles `squares` (the registries are built), the second loads it
     assert runs[0].stdout.split("\n")[:3] == ["[0, 1, 4, 9, 16]", "registries", "45"]
     assert runs[1].stdout.split("\n")[:3] == ["[0, 1, 4, 9, 16]", "none", "45"], runs[1].stdout
+
+
+def test_a_kernel_called_with_a_constant_is_compiled_once_for_it_and_for_a_variable():
+    """numba compiled a kernel called by another with a constant (``f(x, 0)``) again for the
+    literal ``0`` beside its ``int64`` specialisation (issue 50 item 6: up to 2 CPU-s of a cold
+    command); gamelab's kernels share one. A kernel that asks for the constant
+    (``numba.literally``) still gets its literal specialisation."""
+    import numba
+
+    import gamelab  # noqa: F401  (installs the hook)
+
+    def scaled(x, k):
+        return x * k
+
+    def pick(k):
+        return numba.literally(k)
+
+    for f in (scaled, pick):
+        f.__module__ = "gamelab.tests_literal"  # the hook serves gamelab's kernels only
+    scaled_k, pick_k = numba.njit(scaled), numba.njit(pick)
+
+    @numba.njit
+    def caller(x):
+        return scaled_k(x, 2) + scaled_k(x, x) + pick_k(1)
+
+    assert caller(3) == 3 * 2 + 3 * 3 + 1
+    assert [str(s) for s in scaled_k.signatures] == ["(int64, int64)"]
+    assert [str(s) for s in pick_k.signatures] == ["(Literal[int](1),)"]

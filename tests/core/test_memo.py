@@ -3,6 +3,7 @@ failures told, the least recently used dropped beyond the limit."""
 
 from __future__ import annotations
 
+import pickle
 import threading
 
 import pytest
@@ -60,6 +61,8 @@ def test_the_least_recently_used_goes_first_and_a_limit_is_checked():
     assert kept.get("a") == 1  # a is now the most recent
     kept.put("c", 3)
     assert ("a" in kept, "b" in kept, len(kept)) == (True, False, 2)
+    copy = pickle.loads(pickle.dumps(kept))  # a copy starts empty, with the same limit
+    assert (len(copy), copy.keep, copy.get_or_build("a", lambda progress: 5)) == (0, 2, 5)
     kept.clear()
     assert len(kept) == 0
     with pytest.raises(ValueError, match="keep at least one"):

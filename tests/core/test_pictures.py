@@ -13,6 +13,8 @@ import numpy as np
 import pytest
 
 from gamelab.core.state import CHANCE, game_info, registered_games
+from gamelab.voltorb.assistant import Policy
+from gamelab.voltorb.rules import Position, VoltorbSetting
 
 GAMES = [info.name for info in registered_games() if info.name in (
     "voltorb", "wordle", "lattice", "oware", "yatzy")]  # fmt: skip
@@ -49,7 +51,11 @@ def test_a_state_draws_itself(game):
 def test_the_voltorb_assistant_answer_draws_its_odds():
     from gamelab.voltorb.assistant import solve_position
 
-    answer = solve_position("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", level=2, optimal=False)
+    answer = solve_position(
+        Position.parse("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"),
+        VoltorbSetting(2),
+        Policy.parse(None, False),
+    )
     svg = answer._repr_svg_()
     ET.fromstring(svg)
     assert f"{answer.p_voltorb[0][0]:.2f}" in svg and svg.count("<rect") == 25

@@ -6,6 +6,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gamelab.voltorb.rules import VoltorbSetting
 from gamelab.yatzy.rules import get_rules
 
 
@@ -136,8 +137,8 @@ def test_voltorb_cached_solver_equals_a_fresh_solve_of_each_state():
     from gamelab.voltorb.state import VoltorbGame
     from gamelab.voltorb.stepper import RoundStepper
 
-    game = VoltorbGame(3, "hgss", "win")
-    stepper, oracle = RoundStepper(game), VoltorbOracle("hgss", 3)
+    game = VoltorbGame(VoltorbSetting(3), "win")
+    stepper, oracle = RoundStepper(game), VoltorbOracle(VoltorbSetting(3))
     agent = np.random.default_rng(1)
     checked = 0
     for seed in (0, 1, 0):
@@ -145,7 +146,9 @@ def test_voltorb_cached_solver_equals_a_fresh_solve_of_each_state():
         while not stepper.done:
             state = stepper.state()
             revealed = dict(state.round.revealed)
-            fresh = OptimalSolver(posterior_for(state.round.clues, "hgss", 3, revealed), "win")
+            fresh = OptimalSolver(
+                posterior_for(state.round.clues, VoltorbSetting(3), revealed), "win"
+            )
             assert oracle.stepper_value(stepper) == pytest.approx(fresh.decide(revealed)[1])
             assert oracle.value(state) == oracle.stepper_value(stepper)
             hidden = np.flatnonzero(stepper.revealed < 0)
@@ -158,6 +161,53 @@ def test_voltorb_cached_solver_equals_a_fresh_solve_of_each_state():
             checked += 1
     assert checked >= 3
     assert len(oracle._solvers) == 2  # the repeated deal reused its solver
+
+
+def _voltorb_hard_deal_check(deals: tuple[int, ...]) -> int:
+    """Deals of `benchmarks/envs_speed.py --tables openings` (level 3, numpy seed 7; the index
+    is the deal's place in that sequence), played by random flips through one oracle: every
+    state's value and several flips' values equal a solve started afresh from that state's own
+    posterior. Returns the states checked."""
+    from gamelab.voltorb.expectimax import OptimalSolver, choice_value
+    from gamelab.voltorb.oracle import VoltorbOracle
+    from gamelab.voltorb.posterior import posterior_for
+    from gamelab.voltorb.rules import generate_board
+    from gamelab.voltorb.state import VoltorbGame
+
+    game, oracle = VoltorbGame(VoltorbSetting(3), "win"), VoltorbOracle(VoltorbSetting(3))
+    agent = np.random.default_rng(3)
+    checked = 0
+    for deal in deals:
+        rng = np.random.default_rng(7)
+        for _ in range(deal):
+            generate_board(VoltorbSetting(3), rng)
+        state = game.new_initial_state()
+        state.resolve_chance(rng)
+        while not state.is_terminal():
+            revealed = dict(state.round.revealed)
+            fresh = OptimalSolver(
+                posterior_for(state.round.clues, VoltorbSetting(3), revealed), "win"
+            )
+            assert oracle.value(state) == pytest.approx(fresh.decide(revealed)[1], abs=1e-12)
+            hidden = [t for t in range(25) if t not in revealed]
+            for tile in hidden[:3]:
+                assert oracle.action_value(state, tile) == pytest.approx(
+                    choice_value(fresh, revealed, tile), abs=1e-12
+                )
+            state.apply(int(agent.choice(hidden)))
+            checked += 1
+    return checked
+
+
+def test_voltorb_oracle_equals_a_fresh_solve_on_harder_openings():
+    """One of the slower tenth of level-3 openings (about 0.13 CPU-s to solve)."""
+    assert _voltorb_hard_deal_check((47,)) >= 1
+
+
+@pytest.mark.slow
+def test_voltorb_oracle_equals_a_fresh_solve_on_the_hardest_openings():
+    """The three slowest of the 300 level-3 openings (2-4 CPU-s each, twice)."""
+    assert _voltorb_hard_deal_check((69, 211, 66)) >= 3
 
 
 # -- lattice -----------------------------------------------------------------------------------

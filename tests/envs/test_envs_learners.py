@@ -10,6 +10,8 @@ import pickle
 import numpy as np
 import pytest
 
+from gamelab.voltorb.rules import VoltorbSetting
+
 gymnasium = pytest.importorskip("gymnasium")
 
 import gamelab.envs  # noqa: E402, F401  (registers the environments)
@@ -267,7 +269,7 @@ def test_observation_options_hold_what_they_say():
     safe = next(t for t in range(25) if env.stepper.board[t] > 0)
     obs, *_ = env.step(safe)
     r = env.state.round
-    expected = posterior_for(r.clues, "hgss", 3, r.revealed).tile_probabilities()
+    expected = posterior_for(r.clues, VoltorbSetting(3), r.revealed).tile_probabilities()
     assert np.allclose(obs["posterior"], expected, atol=1e-6)
     assert obs["posterior"][safe, env.stepper.board[safe]] == pytest.approx(1.0)
     row = safe // 5

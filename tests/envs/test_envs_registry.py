@@ -93,6 +93,7 @@ def test_the_toy_against_the_optimal_opponent_has_no_luck():
         obs, reward, done, _, info = env.step(int(np.flatnonzero(info["action_mask"])[0]))
     s = info["summary"]
     assert s["episode_return"] == -1.0 and s["loss"] == 2.0 and s["luck"] == 0.0
+    assert s["costliest"] == [1]  # the first decision lost the game (core.review.Totals)
 
 
 def test_the_toy_copies_mid_episode_and_goes_on_alike():

@@ -5,6 +5,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
+from gamelab.voltorb.rules import VoltorbSetting
+
 pytest.importorskip("gymnasium")
 
 import gymnasium  # noqa: E402
@@ -65,7 +67,7 @@ def test_generator_after_goes_on_where_the_first_uniforms_stopped():
 @pytest.mark.parametrize(("generator", "level"), [("hgss", 1), ("hgss", 8), ("iid", 5)])
 def test_reseeded_voltorb_deals_the_boards_of_gymnasiums_generator(generator, level):
     env = gymnasium.make("gamelab/VoltorbFlip-v0", level=level, generator=generator).unwrapped
-    queue = BoardQueue(generator, level)
+    queue = BoardQueue(VoltorbSetting(level, generator))
     for seed in range(120):
         env.reset(seed=seed)
         reference = seeding.np_random(seed)[0]

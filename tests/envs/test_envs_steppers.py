@@ -9,6 +9,7 @@ import numpy as np
 import pytest
 
 from gamelab.core.state import resolve_chance
+from gamelab.voltorb.rules import VoltorbSetting
 
 
 # -- Voltorb --------------------------------------------------------------------------------
@@ -57,7 +58,7 @@ def test_dealt_boards_do_not_depend_on_the_batches():
     from gamelab.voltorb._deal_kernels import deal_boards_python
     from gamelab.voltorb.stepper import BoardQueue
 
-    q = BoardQueue("hgss", 8)
+    q = BoardQueue(VoltorbSetting())
     rng = np.random.default_rng(11)
     ours = np.array([q._boards[q.take(rng)].copy() for _ in range(40)])
     dealt, _, theirs, _, _ = deal_boards_python(
@@ -71,9 +72,9 @@ def test_deal_law_matches_the_generator():
     from gamelab.voltorb.rules import generate_board
     from gamelab.voltorb.stepper import BoardQueue
 
-    q, rng = BoardQueue("hgss", 8), np.random.default_rng(0)
+    q, rng = BoardQueue(VoltorbSetting()), np.random.default_rng(0)
     ours = np.array([q._boards[q.take(rng)] for _ in range(3000)])
-    theirs = np.array([generate_board("hgss", 8, rng)[0].reshape(-1) for _ in range(3000)])
+    theirs = np.array([generate_board(VoltorbSetting(), rng)[0].reshape(-1) for _ in range(3000)])
     for v in range(4):
         a, b = (ours == v).mean(), (theirs == v).mean()
         assert abs(a - b) < 0.01, (v, a, b)
@@ -84,7 +85,7 @@ def test_voltorb_stepper_plays_as_the_round():
     from gamelab.voltorb.stepper import RoundStepper
 
     for level, objective in ((1, "win"), (8, "coins"), (5, "win")):
-        game = VoltorbGame(level, "hgss", objective)
+        game = VoltorbGame(VoltorbSetting(level), objective)
         st, rng, pick = RoundStepper(game), np.random.default_rng(level), np.random.default_rng(1)
         outcomes = set()
         for _ in range(40):

@@ -26,7 +26,13 @@ from gamelab.lattice.bounds import contact_bounds, core_bound, max_core_edges
 from gamelab.lattice.enumeration import contact_sets, enumerate_timed
 from gamelab.lattice.fold import fold, resolve_chain
 from gamelab.lattice.instances import STANDARD, get_benchmark
-from gamelab.lattice.replica import ReplicaSettings, conformation_of, new_state, replica_fold
+from gamelab.lattice.replica import (
+    ReplicaSettings,
+    conformation_of,
+    new_state,
+    remc_rounds,
+    replica_fold,
+)
 from gamelab.lattice.rules import MOVES, coordinates, hh_score
 
 
@@ -195,7 +201,7 @@ def test_remc_kernel_matches_python_twin(ndim, length):
         is_h = rng.random(length) < 0.5
         temps = np.array([0.3, 0.5, 0.9])
         runs = []
-        for fn in (remc_kernel, remc_python):
+        for fn in (remc_rounds, remc_python):  # (remc_kernel with kick_kernel's kicks)
             pos, grid = new_state(length, ndim, 3)
             contacts, rep_at = np.zeros(3, np.int64), np.arange(3, dtype=np.int64)
             state = np.array([seed * 1000 + 17], np.uint64)

@@ -4,6 +4,7 @@ import pytest
 
 from gamelab.lattice.rules import (
     Fold,
+    Lattice,
     contacts,
     coordinates,
     hh_score,
@@ -26,8 +27,9 @@ def test_conformation_letters_and_self_avoidance():
     assert coordinates("FB", "cubic")[1] == (0, 0, 1)
     with pytest.raises(ValueError, match="not a square lattice move"):
         coordinates("RF", "square")
-    with pytest.raises(ValueError, match="unknown lattice"):
-        coordinates("R", "hex")
+    with pytest.raises(ValueError, match="unknown lattice 'hex'; allowed: square, cubic"):
+        Lattice("hex")  # the lattice is parsed once, by the shells (coordinates takes a Lattice)
+    assert Lattice("cubic") == "cubic" and Lattice("cubic").dimensions == 3
     assert not is_self_avoiding("RL")
     with pytest.raises(ValueError, match="residue 4 lands on the site of residue 0"):
         parse_conformation("RULD")

@@ -137,7 +137,7 @@ def test_engine_reply_and_analysis_are_legal_and_labelled():
         engine_reply(START_TEXT, *ABAPA, [], parse_player("wizard"))
     with pytest.raises(ValueError, match="at most 10 s"):
         engine_reply(START_TEXT, *ABAPA, [], parse_player("engine:time=60"))
-    with pytest.raises(ValueError, match="tablebase here is tb=12"):
+    with pytest.raises(ValueError, match="best endgame table this server has"):
         engine_reply(
             START_TEXT, *ABAPA, [], parse_player("engine:depth=2,tb=16")
         )  # would build a 30 MB table
@@ -186,7 +186,7 @@ def test_oware_1_review_as_strong_as_the_engine_in_pieces_never_blaming_its_choi
     """Issue 25, Owaré 1: the review searched 8 plies against a 14-ply engine and called the
     hint's move the costliest. Now: the engine's time (or at least its depth) per position, in
     pieces that add up to the whole review, and a move the engine recommended is no loss."""
-    from gamelab.oware.game_review import review_strength
+    from gamelab.oware.budget import review_strength
 
     assert (
         review_strength(parse_player("engine:time=0.5")).text

@@ -1,7 +1,9 @@
 """The endgame database on disk: equal to the in-memory tables, parallel, resumable, checked."""
 
 import json
+import os
 import shutil
+import time
 
 import numpy as np
 import pytest
@@ -244,3 +246,90 @@ def test_engine_probes_the_database_memory_mapped(tmp_path, monkeypatch, built):
     monkeypatch.setattr(T, "MAX_SUPPORTED", 4)
     with pytest.raises(ValueError, match="has no level 9"):
         Engine(tablebase_seeds=9)
+
+
+def _copy(built, tmp_path):
+    """A copy of the built database (a new file: no stamp of the original applies to it)."""
+    root = tmp_path / "db"
+    shutil.copytree(built[0], root)
+    (D.database_dir(root) / D.STAMP).unlink(missing_ok=True)
+    return root, D.database_dir(root) / "values.i8"
+
+
+def _count_reads(monkeypatch):
+    reads = []
+    real = D._sha256_of
+    monkeypatch.setattr(D, "_sha256_of", lambda *a: reads.append(a) or real(*a))
+    return reads
+
+
+def test_a_verification_is_stamped_and_trusted_until_the_file_changes(tmp_path, built, monkeypatch):
+    root, path = _copy(built, tmp_path)
+    reads = _count_reads(monkeypatch)
+    assert D.verified_reach(root) is None  # not verified yet: the page does not use it
+    assert D.database_reach(root) == 8 and len(reads) == 9  # every level read once
+    assert D.verified_reach(root) == 8 and D.database_reach(root) == 8 and len(reads) == 9
+    D._levels_cached.cache_clear()  # as a new process: the stamp is trusted, nothing read
+    assert D.database_reach(root) == 8 and len(reads) == 9
+    st = path.stat()
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns + 1_000_000))  # touched: checked again
+    assert D.verified_reach(root) is None
+    assert D.database_reach(root) == 8 and len(reads) == 18
+
+
+def test_a_corrupted_level_is_refused_even_with_its_old_times(tmp_path, built, monkeypatch):
+    root, path = _copy(built, tmp_path)
+    assert D.database_reach(root) == 8  # verified and stamped
+    st = path.stat()
+    with open(path, "r+b") as f:  # one byte of level 6 changed in place, same size
+        at = sum(level_size(n) for n in range(6)) + 17
+        f.seek(at)
+        byte = f.read(1)[0]
+        f.seek(at)
+        f.write(bytes([(byte + 1) % 256]))
+    os.utime(path, ns=(st.st_atime_ns, st.st_mtime_ns))  # its modification time put back
+    assert D.verified_reach(root) is None  # the change time gives it away
+    assert D.database_levels(root)[1] == [6] and D.verified_reach(root) == 5
+    with pytest.raises(ValueError, match="level 6 is damaged"):
+        open_database(8, root)
+
+
+def test_verification_runs_in_a_background_process(tmp_path, built):
+    root, _ = _copy(built, tmp_path)
+    from gamelab.oware import tablebase_verify as V
+
+    assert V.verify_in_background(root) and V.verify_in_background(root)  # started once
+    waited = 0.0
+    while D.verified_reach(root) is None and waited < 120:
+        time.sleep(0.05)
+        waited += 0.05
+    assert D.verified_reach(root) == 8 and not V.verify_in_background(root)
+
+
+def test_the_page_engine_probes_the_verified_database_and_says_so(tmp_path, built, monkeypatch):
+    """The page's default table is the best verified one (here a database made to pass the
+    default table at 8 seeds): the default table while it is being verified, then the
+    database, with the same answer as an engine given that table."""
+    from gamelab.oware import tablebase as T
+    from gamelab.oware import tablebase_verify as V
+    from gamelab.oware.game import analyse_position
+    from gamelab.oware.search import Engine
+
+    shutil.copytree(D.database_dir(built[0]), D.database_dir(tmp_path))
+    (D.database_dir(tmp_path) / D.STAMP).unlink(missing_ok=True)
+    monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
+    monkeypatch.setattr(T, "TABLEBASE_SEEDS", 6)
+    monkeypatch.setattr(T, "MAX_SUPPORTED", 6)
+    started = []
+    monkeypatch.setattr(V, "verify_in_background", lambda root=None: started.append(root))
+    text = "1-2-0-2-0-2-0-1-0-0-0-0-20-20-S"  # 8 seeds on the board: South wins 28-20
+    before = analyse_position(text, depth=3, tablebase_seeds=None)
+    assert before.analysis.tablebase_seeds == 6 and before.exact is None
+    assert started and set(started) == {None}  # the check started (in the background)
+    assert not T.reach_settled()
+    assert D.database_reach() == 8  # the background check's work, done here
+    after = analyse_position(text, depth=3)
+    expected = Engine(tablebase_seeds=8).search(Position.from_text(text), depth=3)
+    assert after.analysis.tablebase_seeds == 8 and after.exact_scope.endswith("8 seeds down")
+    assert (after.analysis.best_move, after.analysis.score) == (expected.best_move, expected.score)
+    assert after.exact is not None and after.exact.final == [28, 20] and T.reach_settled()

@@ -6,7 +6,8 @@ import pexpect
 import pytest
 
 from gamelab.core.interactive import run_scripted
-from gamelab.voltorb.assistant import AssistSession, analyse_position, position_from_text
+from gamelab.voltorb.assistant import AssistSession, analyse_position, position_posterior
+from gamelab.voltorb.rules import Position, VoltorbSetting
 
 # A level-2 board of the CLI tests: 198 consistent boards before any flip, 138 after 2,1=1.
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
@@ -20,7 +21,7 @@ play = run_scripted  # the session driven by scripted lines, what it showed as t
 
 
 def test_rows_are_checked_as_typed_and_blank_lines_do_not_quit():
-    s = AssistSession(level=2, optimal=False)
+    s = AssistSession(VoltorbSetting(2), search=False)
     text = play(s, ["4,2 8,0 4,2 4,2", "", "4,2 8,0 4,2 4,2 16,4", ROWS, "help", COLS])
     assert "error: the row clues need 5 entries" in text  # reported before the columns are asked
     assert "row 5 has sum 16 with 4 Voltorbs" in text
@@ -31,7 +32,7 @@ def test_rows_are_checked_as_typed_and_blank_lines_do_not_quit():
 
 
 def test_flips_undo_spaces_and_refusals():
-    s = AssistSession(level=2, optimal=False)
+    s = AssistSession(VoltorbSetting(2), search=False)
     text = play(s, [ROWS, COLS, "2, 1 = 1", "2,1=3", "undo", "2,1 =1", "7,1=1", "2,2=x", "quit"])
     assert text.count("consistent boards: 138") == 2  # after the first flip and after the retype
     assert "error: row 2, column 1 is already revealed (1); type undo" in text
@@ -41,17 +42,17 @@ def test_flips_undo_spaces_and_refusals():
 
 
 def test_impossible_flip_is_refused_and_the_game_kept():
-    s = AssistSession(level=2, optimal=False)
+    s = AssistSession(VoltorbSetting(2), search=False)
     text = play(s, [ROWS, COLS, "2,1=0", "q"])  # row 2 holds no Voltorb
     assert "error: no board is consistent" in text and s.revealed == {}
 
 
 def test_winning_flip_is_a_win_and_a_voltorb_a_loss():
-    s = AssistSession(level=1, optimal=False)
+    s = AssistSession(VoltorbSetting(1), search=False)
     text = play(s, [EASY_ROWS, EASY_COLS, "1,3=2", "1,4=3", "3,3=2", "5,4=2", "1,1=1"])
     assert "Board cleared" in text and "error: the round is over (won); type undo" in text
     assert s.outcome == "won" and not s.finished  # the session waits for undo or quit
-    s = AssistSession(level=1, optimal=False)
+    s = AssistSession(VoltorbSetting(1), search=False)
     play(s, [EASY_ROWS, EASY_COLS, "1,2=0"])
     assert s.outcome == "lost" and not s.finished
 
@@ -79,7 +80,7 @@ def test_issue_29_item_20_a_mistyped_voltorb_can_be_undone_in_the_real_command()
 
 
 def test_inconsistent_columns_are_refused_then_undo_goes_back():
-    s = AssistSession(level=2, optimal=False)
+    s = AssistSession(VoltorbSetting(2), search=False)
     text = play(s, [ROWS, "6,1 5,0 5,2 4,3 5,2", "undo", "undo", ROWS, COLS, "q"])
     assert "error: no board is consistent with these clues: the rows hold 7 Voltorbs" in text
     assert "took back the row clues" in text and "consistent boards: 198" in text
@@ -88,7 +89,12 @@ def test_inconsistent_columns_are_refused_then_undo_goes_back():
 def test_analysis_matches_the_solve_command(gamelab_cli):
     import json
 
-    clues, shown, post = position_from_text(ROWS, COLS, ["2,1=1"], 2, "hgss")
+    position = Position.parse(ROWS, COLS, ["2,1=1"])
+    clues, shown, post = (
+        position.clues,
+        position.shown,
+        position_posterior(position, VoltorbSetting(2)),
+    )
     analysis = analyse_position(clues, shown, post)
     r = gamelab_cli(
         "voltorb",

@@ -6,6 +6,8 @@ import sys
 
 import pytest
 
+from gamelab.voltorb.rules import BoardGenerator, VoltorbSetting
+
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
 
@@ -120,11 +122,29 @@ def test_simulation_study_and_campaign_are_typed():
     from gamelab.core.serialise import to_plain
     from gamelab.voltorb.simulate import campaign, simulate_study
 
-    study = simulate_study("hgss", 2, "minrisk", 40, seed=3, compare_with="random")
+    study = simulate_study(VoltorbSetting(2), "minrisk", 40, seed=3, compare_with="random")
     doc = to_plain(study)
     assert doc["compare"]["strategy"] == "random"
     assert doc["compare"]["difference"] == study.difference.value
     assert study.difference.n == 40 and doc["games"] == 40
-    camp = campaign("hgss", "minrisk", 3, 4, seed=1)
+    camp = campaign(BoardGenerator("hgss"), "minrisk", 3, 4, seed=1)
     assert sum(camp.level_distribution.values()) == pytest.approx(1.0)
     assert to_plain(camp)["coins_per_round"] == camp.coins.value
+
+
+def test_no_optimal_alone_recommends_minrisk_without_the_search(gamelab_cli):
+    """--no-optimal without --policy is MinRisk without P(win), as its help says (the policy
+    is one parsed value, not a name and a flag checked against each other later)."""
+    from gamelab.core.serialise import to_plain
+    from gamelab.voltorb.assistant import Policy, solve_position
+    from gamelab.voltorb.rules import Position
+
+    args = ("--rows", ROWS, "--cols", COLS, "--level", "2", "--json")
+    r = gamelab_cli("voltorb", "solve", *args, "--no-optimal")
+    assert r.returncode == 0, r.stderr
+    doc = json.loads(r.stdout)
+    assert doc["policy"] == "minrisk" and doc["win_probability"] is None
+    cheap = Policy("minrisk", search=False)
+    assert doc == to_plain(solve_position(Position.parse(ROWS, COLS), VoltorbSetting(2), cheap))
+    both = gamelab_cli("voltorb", "solve", *args, "--no-optimal", "--policy", "optimal")
+    assert both.returncode == 2 and "the optimal policy needs its search" in both.stderr

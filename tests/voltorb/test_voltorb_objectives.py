@@ -12,7 +12,7 @@ from gamelab.voltorb.objectives import (
     policy_objective_value,
 )
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import Clues, generate_board
+from gamelab.voltorb.rules import Clues, VoltorbSetting, generate_board
 from gamelab.voltorb.strategies import fom_tile, minrisk_tile
 
 NAMED = ["win", "survive", "eight", "coins>=4", "coins>=24"]
@@ -23,7 +23,7 @@ def _posteriors(n, levels, lo, hi, seed):
     out = []
     while len(out) < n:
         level = levels[len(out) % len(levels)]
-        board, _ = generate_board("hgss", level, rng)
+        board, _ = generate_board(VoltorbSetting(level), rng)
         flat = board.reshape(-1)
         # the opening, or after one card of the true board
         shown = {}
@@ -32,7 +32,7 @@ def _posteriors(n, levels, lo, hi, seed):
             shown = {t: int(flat[t])}
             if all(flat[u] < 2 or u in shown for u in range(25)):
                 continue
-        post = posterior_for(Clues.from_board(board), "hgss", level, shown)
+        post = posterior_for(Clues.from_board(board), VoltorbSetting(level), shown)
         if lo <= post.count <= hi:
             out.append((post, level, shown))
     return out

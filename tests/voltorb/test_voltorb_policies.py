@@ -6,10 +6,10 @@ import numpy as np
 import pytest
 
 import gamelab.voltorb.assistant as assistant
-from gamelab.voltorb.assistant import playing_posterior, solve_position
+from gamelab.voltorb.assistant import Policy, playing_posterior, solve_position
 from gamelab.voltorb.evaluate import exact_win_probability
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import Clues, clues_from_text, generate_board
+from gamelab.voltorb.rules import Clues, Position, VoltorbSetting, clues_from_text, generate_board
 
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
@@ -19,15 +19,17 @@ def test_docstring_examples():
 
 
 def test_policies_share_the_odds_and_the_optimal_value():
-    optimal = solve_position(ROWS, COLS, level=2)
-    minrisk = solve_position(ROWS, COLS, level=2, policy="minrisk")
-    fom = solve_position(ROWS, COLS, level=2, policy="fom")
-    cheap = solve_position(ROWS, COLS, level=2, policy="minrisk", optimal=False)
+    optimal = solve_position(Position.parse(ROWS, COLS), VoltorbSetting(2))
+    minrisk = solve_position(Position.parse(ROWS, COLS), VoltorbSetting(2), Policy.parse("minrisk"))
+    fom = solve_position(Position.parse(ROWS, COLS), VoltorbSetting(2), Policy.parse("fom"))
+    cheap = solve_position(
+        Position.parse(ROWS, COLS), VoltorbSetting(2), Policy.parse("minrisk", False)
+    )
     for other in (minrisk, fom, cheap):
         assert other.p_voltorb == optimal.p_voltorb and other.consistent_boards == 198
     assert minrisk.win_probability == optimal.win_probability and cheap.win_probability is None
     assert (optimal.policy, minrisk.policy, fom.policy) == ("optimal", "minrisk", "fom")
-    post = posterior_for(clues_from_text(ROWS, COLS), "hgss", 2)
+    post = posterior_for(clues_from_text(ROWS, COLS), VoltorbSetting(2))
     assert optimal.win_probability == pytest.approx(
         exact_win_probability(post, "optimal"), abs=1e-12
     )
@@ -40,17 +42,24 @@ def test_policies_share_the_odds_and_the_optimal_value():
 
 def test_bad_positions_are_value_errors():
     with pytest.raises(ValueError, match="allowed: optimal, minrisk, fom"):
-        solve_position(ROWS, COLS, level=2, policy="greedy")
+        solve_position(Position.parse(ROWS, COLS), VoltorbSetting(2), Policy.parse("greedy"))
     with pytest.raises(ValueError, match="optimal policy needs its search"):
-        solve_position(ROWS, COLS, level=2, policy="optimal", optimal=False)
-    assert solve_position(ROWS, COLS, level=2, optimal=False).policy == "minrisk"  # --no-optimal
+        solve_position(
+            Position.parse(ROWS, COLS), VoltorbSetting(2), Policy.parse("optimal", False)
+        )
+    assert (
+        solve_position(
+            Position.parse(ROWS, COLS), VoltorbSetting(2), Policy.parse(None, False)
+        ).policy
+        == "minrisk"
+    )  # --no-optimal
     with pytest.raises(ValueError, match="row 2"):
-        solve_position(ROWS, COLS, ["2,1=0"], level=2)
-    board, _ = generate_board("hgss", 1, np.random.default_rng(5))
+        solve_position(Position.parse(ROWS, COLS, ["2,1=0"]), VoltorbSetting(2))
+    board, _ = generate_board(VoltorbSetting(1), np.random.default_rng(5))
     clues = Clues.from_board(board)
     every_multiplier = {t: int(v) for t, v in enumerate(board.reshape(-1)) if v >= 2}
     with pytest.raises(ValueError, match="the round is won"):
-        playing_posterior(clues, every_multiplier, 1, "hgss")
+        playing_posterior(clues, every_multiplier, VoltorbSetting(1))
 
 
 def test_state_limit_gives_the_labelled_minrisk_answer():
@@ -58,18 +67,20 @@ def test_state_limit_gives_the_labelled_minrisk_answer():
     from gamelab.voltorb.practice import practice_board
 
     for seed in range(50):  # the first level-8 deal whose optimal search needs over 300 states
-        clues = Clues.from_board(practice_board(8, seed))
+        clues = Clues.from_board(practice_board(VoltorbSetting(), seed))
         try:
-            OptimalSolver(posterior_for(clues, "hgss", 8), state_limit=300).decide({})
+            OptimalSolver(posterior_for(clues, VoltorbSetting()), state_limit=300).decide({})
         except SearchLimitError:
             break
     else:
         pytest.fail("no level-8 deal in 50 needs more than 300 states")
     rows, cols = clues.as_text()
-    cut = solve_position(rows, cols, level=8, state_limit=300)
+    cut = solve_position(Position.parse(rows, cols), VoltorbSetting(), state_limit=300)
     assert cut.note == "exact optimal search stopped after 300 states; showing MinRisk"
     assert cut.policy == "minrisk" and cut.win_probability is None
-    cheap = solve_position(rows, cols, level=8, optimal=False)
+    cheap = solve_position(Position.parse(rows, cols), VoltorbSetting(), Policy.parse(None, False))
     assert cut.recommended == cheap.recommended and cut.p_voltorb == cheap.p_voltorb
-    fom = solve_position(rows, cols, level=8, policy="fom", state_limit=300)
+    fom = solve_position(
+        Position.parse(rows, cols), VoltorbSetting(), Policy.parse("fom"), state_limit=300
+    )
     assert fom.note.endswith("showing fom without P(win)") and fom.policy == "fom"

@@ -11,12 +11,19 @@ from gamelab.voltorb._posterior_kernels import (
 from gamelab.voltorb.deduction import label_board, safe_tiles
 from gamelab.voltorb.posterior import InconsistentCluesError, Posterior, posterior_for
 from gamelab.voltorb.prior import valid_board_count
-from gamelab.voltorb.rules import CONFIGS, Clues, generate_board, level_configs, passes_free_test
+from gamelab.voltorb.rules import (
+    CONFIGS,
+    Clues,
+    VoltorbSetting,
+    generate_board,
+    level_configs,
+    passes_free_test,
+)
 from gamelab.voltorb.simulate import simulate
 
 
 def _random_case(rng, level, generator="hgss", reveal=None):
-    board, _ = generate_board(generator, level, rng)
+    board, _ = generate_board(VoltorbSetting(level, generator), rng)
     clues = Clues.from_board(board)
     k = int(rng.integers(0, 6)) if reveal is None else reveal
     tiles = rng.choice(25, size=k, replace=False)
@@ -51,9 +58,9 @@ def test_kernel_matches_python_twin_on_random_inputs():
 
 def test_hgss_weights_follow_the_research_formula():
     rng = np.random.default_rng(4)
-    board, _ = generate_board("hgss", 3, rng)
+    board, _ = generate_board(VoltorbSetting(3), rng)
     clues = Clues.from_board(board)
-    post = Posterior.from_clues(clues, "hgss", 3)
+    post = Posterior.from_clues(clues, VoltorbSetting(3))
     # w(b) = sum over matching configs of [b passes c's test] / N_c  (research note section 2)
     raw = []
     for b in post.boards:
@@ -74,8 +81,8 @@ def test_hgss_weights_follow_the_research_formula():
 
 def test_iid_weights_are_tile_products():
     rng = np.random.default_rng(8)
-    board, _ = generate_board("iid", 4, rng)
-    post = Posterior.from_clues(Clues.from_board(board), "iid", 4)
+    board, _ = generate_board(VoltorbSetting(4, "iid"), rng)
+    post = Posterior.from_clues(Clues.from_board(board), VoltorbSetting(4, "iid"))
     p = np.array([0.368, 1 - 0.368 - 0.144 - 0.112, 0.144, 0.112])
     raw = np.array([np.prod(p[b]) for b in post.boards])
     assert post.weights == pytest.approx(raw / raw.sum(), rel=1e-9)
@@ -84,10 +91,10 @@ def test_iid_weights_are_tile_products():
 def test_posterior_observe_equals_fresh_enumeration():
     rng = np.random.default_rng(9)
     board, clues, _ = _random_case(rng, 5)
-    post = Posterior.from_clues(clues, "hgss", 5)
+    post = Posterior.from_clues(clues, VoltorbSetting(5))
     t = int(np.argmin(post.p_voltorb()))
     after = post.observe(t, int(board.flat[t]))
-    fresh = Posterior.from_clues(clues, "hgss", 5, {t: int(board.flat[t])})
+    fresh = Posterior.from_clues(clues, VoltorbSetting(5), {t: int(board.flat[t])})
     assert after.tile_probabilities() == pytest.approx(fresh.tile_probabilities())
 
 
@@ -96,9 +103,9 @@ def test_inconsistent_clues_name_the_problem():
     with pytest.raises(
         InconsistentCluesError, match="no board is consistent with these clues: row 1"
     ):
-        Posterior.from_clues(clues, "iid", 1, {0: 0})
+        Posterior.from_clues(clues, VoltorbSetting(1, "iid"), {0: 0})
     with pytest.raises(InconsistentCluesError, match="none can come from the hgss generator"):
-        Posterior.from_clues(clues, "hgss", 1)
+        Posterior.from_clues(clues, VoltorbSetting(1))
 
 
 def test_label_board_is_sound_and_weaker_than_the_posterior():
@@ -108,7 +115,7 @@ def test_label_board_is_sound_and_weaker_than_the_posterior():
             board, clues, revealed = _random_case(rng, level, reveal=3)
             labels = label_board(clues, revealed)
             try:
-                post = Posterior.from_clues(clues, "hgss", level, revealed)
+                post = Posterior.from_clues(clues, VoltorbSetting(level), revealed)
             except InconsistentCluesError:
                 continue
             probs = post.tile_probabilities()
@@ -133,7 +140,7 @@ def test_label_board_blog_rules():
 
 def test_calibration_predicted_voltorbs_match_losses():
     # Over many games the summed P(Voltorb) of flipped tiles equals the expected number of losses.
-    sim = simulate("hgss", 3, "minrisk", 500, seed=21, calibrate=True)
+    sim = simulate(VoltorbSetting(3), "minrisk", 500, seed=21, calibrate=True)
     losses = sim.games - int(sim.wins.sum()) - 0
     # each game ends with at most one loss; variance <= expected count
     assert abs(losses - sim.predicted_losses) < 4 * np.sqrt(sim.predicted_losses) + 1
@@ -142,13 +149,13 @@ def test_calibration_predicted_voltorbs_match_losses():
 
 def test_posterior_for_drops_won_boards():
     rng = np.random.default_rng(1)
-    board, _ = generate_board("hgss", 1, rng)
+    board, _ = generate_board(VoltorbSetting(1), rng)
     clues = Clues.from_board(board)
     revealed = {int(t): int(board.flat[t]) for t in np.flatnonzero(board.ravel() >= 2)}
-    post = Posterior.from_clues(clues, "hgss", 1, revealed)
+    post = Posterior.from_clues(clues, VoltorbSetting(1), revealed)
     won = post.won_mask()
     assert won[(post.boards == board.ravel()).all(axis=1)].all()
-    live = posterior_for(clues, "hgss", 1, revealed)
+    live = posterior_for(clues, VoltorbSetting(1), revealed)
     if won.all():
         assert live.count == post.count
     else:

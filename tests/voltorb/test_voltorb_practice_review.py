@@ -10,7 +10,15 @@ import gamelab.voltorb.review as review_module
 from gamelab.voltorb.assistant import solve_position
 from gamelab.voltorb.practice import new_practice, play_practice, practice_board
 from gamelab.voltorb.review import optimal_outcome, review_position, review_practice, review_round
-from gamelab.voltorb.rules import SIZE, Clues, Round, next_level
+from gamelab.voltorb.rules import (
+    SIZE,
+    Clues,
+    Position,
+    Round,
+    RoundRecord,
+    VoltorbSetting,
+    next_level,
+)
 
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
@@ -27,18 +35,18 @@ def _safe_first_flips(board):
 
 
 def test_practice_is_replayable_and_follows_the_round_rules():
-    a, b = new_practice(4, 99), new_practice(4, 99)
-    assert a == b and new_practice(4, 100) != a
-    board = practice_board(4, 99)
+    a, b = new_practice(VoltorbSetting(4), 99), new_practice(VoltorbSetting(4), 99)
+    assert a == b and new_practice(VoltorbSetting(4), 100) != a
+    board = practice_board(VoltorbSetting(4), 99)
     assert (Clues.from_board(board).as_text()) == (a.rows, a.cols)
     flips = _safe_first_flips(board)
-    playing = play_practice(4, 99, flips[:1])
+    playing = play_practice(VoltorbSetting(4), 99, flips[:1])
     assert (
         playing.outcome is None
         and playing.board is None
         and playing.coins == int(board.reshape(-1)[(flips[0][0] - 1) * SIZE + flips[0][1] - 1])
     )
-    won = play_practice(4, 99, flips, history=[["lost", 3]], bank=100)
+    won = play_practice(VoltorbSetting(4), 99, flips, history=[["lost", 3]], bank=100)
     rnd = Round(board)
     for r, c in flips:
         rnd.flip((r - 1) * SIZE + c - 1)
@@ -51,42 +59,48 @@ def test_practice_is_replayable_and_follows_the_round_rules():
     )
     assert won.history == [["lost", 3], ["won", rnd.cards_flipped]]
     voltorb = int(np.flatnonzero(board.reshape(-1) == 0)[0])
-    lost = play_practice(4, 99, flips[:1] + [[voltorb // SIZE + 1, voltorb % SIZE + 1]])
+    lost = play_practice(
+        VoltorbSetting(4), 99, flips[:1] + [[voltorb // SIZE + 1, voltorb % SIZE + 1]]
+    )
     assert lost.outcome == "lost" and lost.coins == 0 and lost.next_level == 1
-    quit_ = play_practice(4, 99, flips[:1], quit=True, bank=10)
+    quit_ = play_practice(VoltorbSetting(4), 99, flips[:1], quit=True, bank=10)
     assert quit_.outcome == "quit" and quit_.bank == 10 + playing.coins
 
 
 def test_practice_bad_input():
     with pytest.raises(ValueError, match="already revealed"):
-        play_practice(1, 5, [[1, 1], [1, 1]])
+        play_practice(VoltorbSetting(1), 5, [[1, 1], [1, 1]])
     with pytest.raises(ValueError, match="rows and columns are 1-5"):
-        play_practice(1, 5, [[0, 3]])
+        play_practice(VoltorbSetting(1), 5, [[0, 3]])
     with pytest.raises(ValueError, match="seed must be an integer"):
-        new_practice(1, -3)
+        new_practice(VoltorbSetting(1), -3)
     with pytest.raises(ValueError, match="level must be"):
-        new_practice(9, 3)
-    board = practice_board(2, 8)
+        new_practice(VoltorbSetting(9), 3)
+    board = practice_board(VoltorbSetting(2), 8)
     flips = _safe_first_flips(board)
     with pytest.raises(ValueError, match="already over"):
-        play_practice(2, 8, flips + [[1, 1]] if [1, 1] not in flips else flips + [[5, 5]])
+        play_practice(
+            VoltorbSetting(2), 8, flips + [[1, 1]] if [1, 1] not in flips else flips + [[5, 5]]
+        )
     with pytest.raises(ValueError, match="history entry 1"):
-        play_practice(2, 8, [], history=[["draw", 3]])
+        play_practice(VoltorbSetting(2), 8, [], history=[["draw", 3]])
 
 
 def test_review_losses_and_luck_add_up_and_optimal_moves_lose_nothing():
-    board = practice_board(5, 21)
+    board = practice_board(VoltorbSetting(5), 21)
     rnd = Round(board)
     flips = []
     while rnd.outcome is None:  # follow the assistant's recommendation each time
         revealed = [f"{t // SIZE + 1},{t % SIZE + 1}={v}" for t, v in rnd.revealed.items()]
-        a = solve_position(*rnd.clues.as_text(), revealed, level=5)
+        a = solve_position(Position.parse(*rnd.clues.as_text(), revealed), VoltorbSetting(5))
         tile = (a.recommended[0] - 1) * SIZE + a.recommended[1] - 1
         flips.append([a.recommended[0], a.recommended[1]])
         rnd.flip(tile)
-    rv = review_practice(5, 21, flips)
+    rv = review_practice(VoltorbSetting(5), 21, flips)
     assert all(m.loss == 0.0 for m in rv.moves)
-    assert rv.optimal_would_win == (rnd.outcome == "won") == optimal_outcome(board, 5)
+    assert (
+        rv.optimal_would_win == (rnd.outcome == "won") == optimal_outcome(board, VoltorbSetting(5))
+    )
     assert rv.outcome == rnd.outcome
     result = 1.0 if rv.outcome == "won" else 0.0
     assert result - rv.p_start == pytest.approx(rv.total_luck - rv.total_loss, abs=1e-9)
@@ -104,29 +118,35 @@ def test_review_losses_and_luck_add_up_and_optimal_moves_lose_nothing():
 
 def test_review_of_a_poor_flip_shows_its_loss():
     # row 1, column 4 (P(Voltorb) 82 %) instead of the safe row 2 flips
-    rv = review_position(ROWS, COLS, ["1,4=1"], level=2)
+    rv = review_position(RoundRecord.parse(ROWS, COLS, ["1,4=1"]), VoltorbSetting(2))
     m = rv.moves[0]
     assert m.loss > 0.1 and m.best == [2, 1] and m.p_voltorb == pytest.approx(0.823232, abs=1e-6)
-    assert m.p_before == pytest.approx(solve_position(ROWS, COLS, level=2).win_probability)
+    assert m.p_before == pytest.approx(
+        solve_position(Position.parse(ROWS, COLS), VoltorbSetting(2)).win_probability
+    )
     assert m.p_choice == pytest.approx(m.p_before - m.loss)
     assert rv.optimal_would_win is None and rv.outcome == "unfinished"
     with pytest.raises(ValueError, match="no flips to review"):
-        review_position(ROWS, COLS, [], level=2)
+        review_position(RoundRecord.parse(ROWS, COLS, []), VoltorbSetting(2))
     with pytest.raises(ValueError, match="cannot be 0"):
-        review_position(ROWS, COLS, ["2,1=0"], level=2)
+        review_position(RoundRecord.parse(ROWS, COLS, ["2,1=0"]), VoltorbSetting(2))
     with pytest.raises(ValueError, match="already revealed"):
-        review_round(Clues.from_board(practice_board(2, 1)), [(0, 1), (0, 1)], level=2)
+        review_round(
+            Clues.from_board(practice_board(VoltorbSetting(2), 1)),
+            [(0, 1), (0, 1)],
+            VoltorbSetting(2),
+        )
 
 
 def test_quick_review_labels_every_row_and_keeps_the_exact_p_voltorb():
     """The time budget's fallback (issue 24, Voltorb 2): every row marked not exact, each
     flip's P(Voltorb) and the outcome as the exact review has them, MinRisk's flip beside."""
-    board = practice_board(3, 42).reshape(-1)
+    board = practice_board(VoltorbSetting(3), 42).reshape(-1)
     ones = np.flatnonzero(board == 1)[:2].tolist()
     voltorb = int(np.flatnonzero(board == 0)[0])
     flips = [[t // SIZE + 1, t % SIZE + 1] for t in [*ones, voltorb]]  # two 1s, then lost
-    exact = review_practice(3, 42, flips)
-    quick = review_practice(3, 42, flips, exact=False)
+    exact = review_practice(VoltorbSetting(3), 42, flips)
+    quick = review_practice(VoltorbSetting(3), 42, flips, exact=False)
     assert exact.exact and not quick.exact and quick.p_start is None
     assert quick.outcome == exact.outcome == "lost" and len(quick.moves) == 3
     for q, e in zip(quick.moves, exact.moves, strict=True):
@@ -136,28 +156,28 @@ def test_quick_review_labels_every_row_and_keeps_the_exact_p_voltorb():
 
 
 def test_a_quit_practice_round_is_reviewed_as_quit():
-    board = practice_board(3, 42).reshape(-1)
+    board = practice_board(VoltorbSetting(3), 42).reshape(-1)
     one = int(np.flatnonzero(board == 1)[0])  # a 1: the round goes on after it
     flips = [[one // SIZE + 1, one % SIZE + 1]]
-    assert review_practice(3, 42, flips, quit=True).outcome == "quit"
-    assert review_practice(3, 42, flips).outcome == "unfinished"
+    assert review_practice(VoltorbSetting(3), 42, flips, quit=True).outcome == "quit"
+    assert review_practice(VoltorbSetting(3), 42, flips).outcome == "unfinished"
 
 
 def test_after_a_voltorb_the_round_is_lost_and_the_post_mortem_is_exact():
     """Issue 24, Voltorb 3: no P(win), no recommendation; the last decision against optimal."""
     rows, cols = "2,4 6,1 5,0 5,1 6,1", "6,1 5,1 3,2 7,1 3,2"
     flips = ["2,2=1", "2,1=2", "2,4=2", "5,1=1", "5,2=2", "5,4=2", "1,1=0"]
-    a = solve_position(rows, cols, flips, level=2)
+    a = solve_position(Position.parse(rows, cols, flips), VoltorbSetting(2))
     assert a.outcome == "lost" and a.win_probability is None and a.recommended is None
     assert a.safe_tiles == [] and a.post_mortem is not None
-    last = review_position(rows, cols, flips, level=2).moves[-1]
+    last = review_position(RoundRecord.parse(rows, cols, flips), VoltorbSetting(2)).moves[-1]
     pm = a.post_mortem
     assert pm.flipped == last.tile and pm.best == last.best
     assert pm.p_win_before == pytest.approx(last.p_before)
     assert pm.p_win_choice == pytest.approx(last.p_choice)
     assert pm.p_voltorb == pytest.approx(last.p_voltorb, abs=1e-6)
     with pytest.raises(ValueError, match="only one Voltorb can be revealed"):
-        solve_position(rows, cols, [*flips, "4,1=0"], level=2)
+        solve_position(Position.parse(rows, cols, [*flips, "4,1=0"]), VoltorbSetting(2))
 
 
 def test_clue_errors_name_their_box_and_full_width_digits_are_read():
@@ -181,10 +201,10 @@ def test_v2_a_review_always_comes_back_exact_where_the_budget_allows_each_other_
     flips = [[1, 4], [1, 1], [3, 4], [4, 1], [3, 1], [5, 4]]
     monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
     solved.forget()  # no earlier search of this deal in this process (nor on disk)
-    part = review_practice(6, 2, flips, state_limit=300)
-    full = review_practice(6, 2, flips)
+    part = review_practice(VoltorbSetting(6), 2, flips, state_limit=300)
+    full = review_practice(VoltorbSetting(6), 2, flips)
     # the deal's search is kept: the same budget now reviews every row exactly (issue 47)
-    assert review_practice(6, 2, flips, state_limit=300).exact
+    assert review_practice(VoltorbSetting(6), 2, flips, state_limit=300).exact
     marks = [m.exact for m in part.moves]
     assert any(marks) and not all(marks) and marks == sorted(marks)  # exact from the end back
     assert not part.exact and part.answer.startswith("fallback: labelled rows, because")

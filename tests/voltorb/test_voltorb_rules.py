@@ -8,6 +8,7 @@ from gamelab.voltorb.rules import (
     CONFIGS,
     Clues,
     Round,
+    VoltorbSetting,
     clues_from_text,
     free_multiplier_counts,
     generate_board,
@@ -183,7 +184,7 @@ def test_hgss_generator_statistics():
     n = 3000
     ids = []
     for _ in range(n):
-        board, cid = generate_board("hgss", 2, rng)
+        board, cid = generate_board(VoltorbSetting(2), rng)
         cfg = CONFIGS[cid]
         assert (board == 0).sum() == cfg.voltorbs
         assert (board == 2).sum() == cfg.twos and (board == 3).sum() == cfg.threes
@@ -208,7 +209,7 @@ def test_bulbapedia_generator_skips_the_free_test():
     fails = 0
     n = 2000
     for _ in range(n):
-        board, cid = generate_board("bulbapedia", 1, rng)
+        board, cid = generate_board(VoltorbSetting(1, "bulbapedia"), rng)
         fails += not passes_free_test(board, CONFIGS[cid])
     expected = 1 - np.mean([acceptance_rate(i) for i in range(10)])
     assert fails / n == pytest.approx(expected, abs=0.04)
@@ -217,7 +218,9 @@ def test_bulbapedia_generator_skips_the_free_test():
 @pytest.mark.parametrize("generator", ["iid", "iid-as-coded"])
 def test_iid_generators_tile_frequencies(generator):
     rng = np.random.default_rng(3)
-    tiles = np.concatenate([generate_board(generator, 8, rng)[0].ravel() for _ in range(2000)])
+    tiles = np.concatenate(
+        [generate_board(VoltorbSetting(8, generator), rng)[0].ravel() for _ in range(2000)]
+    )
     freq = np.bincount(tiles, minlength=4) / tiles.size
     expected = iid_tile_probabilities(generator, 8)
     assert np.abs(freq - expected).max() < 0.01

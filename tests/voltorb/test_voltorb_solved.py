@@ -5,10 +5,10 @@ import numpy as np
 import pytest
 
 from gamelab.voltorb import solved
-from gamelab.voltorb.assistant import playing_posterior, solve_position
+from gamelab.voltorb.assistant import Policy, playing_posterior, solve_position
 from gamelab.voltorb.expectimax import OptimalSolver
 from gamelab.voltorb.practice import new_practice, play_practice
-from gamelab.voltorb.rules import clues_from_text
+from gamelab.voltorb.rules import Position, VoltorbSetting, clues_from_text
 
 
 @pytest.fixture
@@ -20,24 +20,24 @@ def fresh(monkeypatch, tmp_path):
 
 
 def _deal(level=5, seed=7):
-    deal = new_practice(level, seed, "hgss")
+    deal = new_practice(VoltorbSetting(level), seed)
     return deal.rows, deal.cols, clues_from_text(deal.rows, deal.cols)
 
 
 def test_after_the_recommended_flip_the_next_decision_needs_no_search(fresh):
     level, seed = 5, 7
     rows, cols, clues = _deal(level, seed)
-    first = solve_position(rows, cols, [], level)
-    solver = solved.deal_solver(clues, level, "hgss")
+    first = solve_position(Position.parse(rows, cols, []), VoltorbSetting(level))
+    solver = solved.deal_solver(clues, VoltorbSetting(level))
     nodes = solver.nodes
     assert nodes > 0
     r, c = first.recommended
-    shown = play_practice(level, seed, [[r, c]]).revealed[0][2]
+    shown = play_practice(VoltorbSetting(level), seed, [[r, c]]).revealed[0][2]
     revealed = [f"{r},{c}={shown}"]
-    later = solve_position(rows, cols, revealed, level)
+    later = solve_position(Position.parse(rows, cols, revealed), VoltorbSetting(level))
     assert solver.nodes == nodes  # answered from what the first search solved
     # the same answer as a search of that position alone
-    post = playing_posterior(clues, {(r - 1) * 5 + c - 1: shown}, level, "hgss")
+    post = playing_posterior(clues, {(r - 1) * 5 + c - 1: shown}, VoltorbSetting(level))
     tile, p = OptimalSolver(post).decide(dict(post.revealed))
     assert later.win_probability == pytest.approx(p, abs=1e-12)
     assert later.recommended == [tile // 5 + 1, tile % 5 + 1]
@@ -47,10 +47,12 @@ def test_a_stored_deal_answers_in_another_process_without_a_search(fresh, monkey
     level = 5
     rows, cols, clues = _deal(level)
     monkeypatch.setattr(solved, "STORE_MIN_STATES", 1)
-    first = solve_position(rows, cols, [], level)
+    first = solve_position(Position.parse(rows, cols, []), VoltorbSetting(level))
     assert list((fresh / solved.TABLE).glob("*.npz"))
     solved.forget()  # as a new process would start
-    again = solve_position(rows, cols, [], level, state_limit=1)  # no room for a search
+    again = solve_position(
+        Position.parse(rows, cols, []), VoltorbSetting(level), state_limit=1
+    )  # no room for a search
     assert again.answer == "optimal" and again.win_probability == first.win_probability
     assert again.recommended == first.recommended
     # a stored table that does not match the deal's weights is not used
@@ -61,12 +63,14 @@ def test_a_stored_deal_answers_in_another_process_without_a_search(fresh, monkey
     arrays["check"] = arrays["check"] + 1.0
     save_arrays(path, arrays)
     solved.forget()
-    assert solve_position(rows, cols, [], level, state_limit=1).answer.startswith("fallback")
+    assert solve_position(
+        Position.parse(rows, cols, []), VoltorbSetting(level), state_limit=1
+    ).answer.startswith("fallback")
 
 
 def test_solved_states_carry_over_to_a_solver_of_the_same_deal(fresh):
     rows, cols, clues = _deal(4, 11)
-    post = playing_posterior(clues, {}, 4, "hgss")
+    post = playing_posterior(clues, {}, VoltorbSetting(4))
     one = OptimalSolver(post)
     tile, p = one.decide({})
     other = OptimalSolver(post, state_limit=1, keep_memo=True)
@@ -110,8 +114,8 @@ def _random_posteriors(n, levels, max_count, seed):
     out = []
     while len(out) < n:
         level = levels[len(out) % len(levels)]
-        board, _ = generate_board("hgss", level, rng)
-        post = posterior_for(Clues.from_board(board), "hgss", level)
+        board, _ = generate_board(VoltorbSetting(level), rng)
+        post = posterior_for(Clues.from_board(board), VoltorbSetting(level))
         if 3 <= post.count <= max_count:
             out.append(post)
     return out
@@ -146,19 +150,23 @@ def test_split_decide_in_two_processes_equals_one_search(fresh, monkeypatch):
     rows, cols = "5,1 5,2 3,2 7,1 5,2", "3,2 6,1 7,2 5,1 4,2"  # 1,969 boards, no safe tile
     clues = clues_from_text(rows, cols)
     monkeypatch.setattr(solved, "SPLIT_MIN_BOARDS", 1000)
-    fn, args = exact_call(rows, cols, [], level, "hgss", "optimal", processes=2)
+    fn, args = exact_call(
+        Position.parse(rows, cols, []), VoltorbSetting(level), Policy("optimal"), processes=2
+    )
     assert fn is exact_split_position
     answer = fn(*args)
     assert len(solved.LAST_SPLIT) == 2
-    solver = solved.deal_solver(clues, level, "hgss")
+    solver = solved.deal_solver(clues, VoltorbSetting(level))
     nodes = solver.nodes
     tile, value = solver.decide({})
     assert solver.nodes == nodes  # the root and its children are in the memo
-    post = playing_posterior(clues, {}, level, "hgss")
+    post = playing_posterior(clues, {}, VoltorbSetting(level))
     assert OptimalSolver(post).decide({}) == (tile, value)
     assert answer.win_probability == pytest.approx(value, abs=1e-6)  # (rounded for display)
     assert answer.recommended == [tile // 5 + 1, tile % 5 + 1]
     with pytest.raises(ValueError, match="at least 1"):
-        solved.split_decide(clues, level, "hgss", {}, 0)
+        solved.split_decide(clues, VoltorbSetting(level), {}, 0)
     with pytest.raises(ValueError, match="at least 1"):
-        exact_call(rows, cols, [], level, "hgss", "optimal", processes=0)
+        exact_call(
+            Position.parse(rows, cols, []), VoltorbSetting(level), Policy("optimal"), processes=0
+        )

@@ -5,9 +5,9 @@ import pytest
 
 from gamelab.core.parallel import task_rng
 from gamelab.voltorb.evaluate import exact_win_probability
-from gamelab.voltorb.expectimax import OptimalSolver
+from gamelab.voltorb.expectimax import OptimalSolver, choice_value
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import Clues, generate_board
+from gamelab.voltorb.rules import Clues, VoltorbSetting, clues_from_text, generate_board
 from gamelab.voltorb.simulate import CHUNK, compare, simulate, simulate_chunk
 from gamelab.voltorb.strategies import fom_scores, fom_tile, make_strategy
 
@@ -18,8 +18,8 @@ def _small_posteriors(n, seed=1):
     rng = np.random.default_rng(seed)
     out = []
     while len(out) < n:
-        board, _ = generate_board("hgss", 1 + len(out) % 2, rng)
-        post = posterior_for(Clues.from_board(board), "hgss", 1 + len(out) % 2)
+        board, _ = generate_board(VoltorbSetting(1 + len(out) % 2), rng)
+        post = posterior_for(Clues.from_board(board), VoltorbSetting(1 + len(out) % 2))
         if 2 <= post.count <= 150:
             out.append(post)
     return out
@@ -60,7 +60,7 @@ def test_exact_evaluation_agrees_with_simulation_on_fixed_clues():
     for _ in range(n):
         board = post.boards[rng.choice(post.count, p=post.weights)].reshape(5, 5)
         wins += play_round(
-            board, strat, "hgss", 1 if post.boards[0].tolist().count(0) == 6 else 2, rng
+            board, strat, VoltorbSetting(1 if post.boards[0].tolist().count(0) == 6 else 2), rng
         ).won
     assert wins / n == pytest.approx(p, abs=4 * np.sqrt(p * (1 - p) / n) + 1e-3)
 
@@ -96,16 +96,16 @@ def test_strategy_names():
 
 
 def test_boards_depend_only_on_generator_level_seed():
-    a = simulate_chunk(("hgss", 2, "minrisk", 5), task_rng(3, 0))
-    b = simulate_chunk(("hgss", 2, "random", 5), task_rng(3, 0))
+    a = simulate_chunk((VoltorbSetting(2), "minrisk", 5), task_rng(3, 0))
+    b = simulate_chunk((VoltorbSetting(2), "random", 5), task_rng(3, 0))
     rng1, rng2 = task_rng(3, 0), task_rng(3, 0)
-    boards1 = [generate_board("hgss", 2, rng1)[0] for _ in range(5)]
-    boards2 = [generate_board("hgss", 2, rng2)[0] for _ in range(5)]
+    boards1 = [generate_board(VoltorbSetting(2), rng1)[0] for _ in range(5)]
+    boards2 = [generate_board(VoltorbSetting(2), rng2)[0] for _ in range(5)]
     assert all((x == y).all() for x, y in zip(boards1, boards2, strict=True))
     assert len(a["wins"]) == len(b["wins"]) == 5
-    s1 = simulate("hgss", 2, "minrisk", CHUNK + 10, seed=4)
-    s2 = simulate("hgss", 2, "scorefirst", CHUNK + 10, seed=4)
-    s3 = simulate("hgss", 2, "minrisk", CHUNK + 10, seed=4)
+    s1 = simulate(VoltorbSetting(2), "minrisk", CHUNK + 10, seed=4)
+    s2 = simulate(VoltorbSetting(2), "scorefirst", CHUNK + 10, seed=4)
+    s3 = simulate(VoltorbSetting(2), "minrisk", CHUNK + 10, seed=4)
     assert (s1.wins == s3.wins).all()
     d = compare(s1, s2)
     assert d.lo <= d.value <= d.hi
@@ -113,15 +113,15 @@ def test_boards_depend_only_on_generator_level_seed():
 
 def test_fom_reproduces_the_blog_on_the_as_coded_generator():
     # blog part 2: FOM 71 % at level 8 (10,000 games); research note: 70.0 % on the as-coded boards
-    sim = simulate("iid-as-coded", 8, "fom", 1000, seed=0)
+    sim = simulate(VoltorbSetting(8, "iid-as-coded"), "fom", 1000, seed=0)
     assert sim.win_rate.lo < 0.72 and sim.win_rate.hi > 0.68
     # and the real game is much harder for the same heuristic
-    real = simulate("hgss", 8, "fom", 500, seed=0)
+    real = simulate(VoltorbSetting(), "fom", 500, seed=0)
     assert real.win_rate.hi < 0.45
 
 
 def test_random_strategy_rarely_wins():
-    sim = simulate("hgss", 2, "random", 500, seed=0)
+    sim = simulate(VoltorbSetting(2), "random", 500, seed=0)
     assert sim.win_rate.value < 0.05  # Jaff & Bohrer: BogoFlip 1/500 on level 2
 
 
@@ -155,7 +155,7 @@ def test_greedy_coins_quits_only_when_no_flip_pays():
     tiles, gain = expected_multiplier(post)
     assert player.wants_to_quit(view) == (gain.max() < 1)
     assert player.choose(view) == int(tiles[np.argmax(gain)]) or gain.max() == np.sort(gain)[-2]
-    sim = simulate("hgss", 3, "greedy-coins", 60, seed=2)
+    sim = simulate(VoltorbSetting(3), "greedy-coins", 60, seed=2)
     assert sim.coins.min() >= 0 and sim.flips.min() >= 1
     with pytest.raises(ValueError, match="may quit"):
         exact_win_probability(post, "greedy-coins")
@@ -166,13 +166,13 @@ def _posteriors(n, levels, max_count, seed, symmetric=False):
     out = []
     while len(out) < n:
         level = levels[len(out) % len(levels)]
-        board, _ = generate_board("hgss", level, rng)
+        board, _ = generate_board(VoltorbSetting(level), rng)
         clues = Clues.from_board(board)
         rows = set(zip(clues.row_sums, clues.row_voltorbs, strict=True))
         cols = set(zip(clues.col_sums, clues.col_voltorbs, strict=True))
         if symmetric and len(rows) == 5 and len(cols) == 5:
             continue
-        post = posterior_for(clues, "hgss", level)
+        post = posterior_for(clues, VoltorbSetting(level))
         if 2 <= post.count <= max_count:
             out.append(post)
     return out
@@ -229,17 +229,17 @@ def test_state_limit_stops_the_search_cleanly():
 
 
 def test_optimal_simulation_records_its_exact_win_probability():
-    sim = simulate("hgss", 2, "optimal", 40, seed=6)
+    sim = simulate(VoltorbSetting(2), "optimal", 40, seed=6)
     assert sim.exact_win is not None and sim.exact_win.shape == (40,)
     assert ((sim.exact_win > 0) & (sim.exact_win <= 1 + 1e-9)).all()
     out = sim.summary()
     assert out["exact_ci95"][0] <= out["exact_win_rate"] <= out["exact_ci95"][1]
     # the recorded value is the exact P(win) of the policy from each game's clues
     rng = task_rng(6, 0)
-    board = generate_board("hgss", 2, rng)[0]
-    post = posterior_for(Clues.from_board(board), "hgss", 2)
+    board = generate_board(VoltorbSetting(2), rng)[0]
+    post = posterior_for(Clues.from_board(board), VoltorbSetting(2))
     assert sim.exact_win[0] == pytest.approx(exact_win_probability(post, "optimal"), abs=1e-12)
-    assert "exact_win_rate" not in simulate("hgss", 2, "minrisk", 40, seed=6).summary()
+    assert "exact_win_rate" not in simulate(VoltorbSetting(2), "minrisk", 40, seed=6).summary()
 
 
 def test_coin_search_kernel_matches_python_twin():
@@ -289,7 +289,9 @@ def test_optimal_values_equal_the_pinned_reference():
     assert len(pins["states"]) == 32
     for s in pins["states"]:
         shown = {int(t): v for t, v in s["revealed"].items()}
-        post = posterior_for(clues_from_text(s["rows"], s["cols"]), "hgss", s["level"], shown)
+        post = posterior_for(
+            clues_from_text(s["rows"], s["cols"]), VoltorbSetting(s["level"]), shown
+        )
         assert post.count == s["boards"]
         assert OptimalSolver(post).decide(shown)[1] == pytest.approx(s["win"], abs=1e-12)
         assert OptimalSolver(post, "coins").decide(shown)[1] == pytest.approx(s["coins"], rel=1e-12)
@@ -361,6 +363,43 @@ def test_memo_table_grows_and_keeps_its_entries():
         assert small._table.shape[0] > 16
 
 
+def test_symmetric_memo_finds_mirror_images_and_keeps_the_values():
+    """The deal's symmetries (rows with equal clues, columns with equal clues): the canonical
+    image equals its twin's, states found through a mirror image keep every value and tile
+    (against the search without symmetries and the plain recursion), and fewer states are
+    searched on a symmetric deal."""
+    from gamelab.voltorb._table_kernels import canonical_code, canonical_code_python
+    from gamelab.voltorb.expectimax import clue_symmetries
+
+    clues = clues_from_text("4,2 6,1 7,1 4,2 4,2", "5,2 5,1 6,2 4,2 5,1")
+    perms = clue_symmetries(clues)
+    assert perms.shape == (12, 25) and (perms[0] == np.arange(25)).all()
+    rng = np.random.default_rng(5)
+    for _ in range(200):
+        code = 0
+        for t in rng.choice(25, int(rng.integers(0, 9)), replace=False):
+            code |= int(rng.integers(1, 4)) << (2 * int(t))
+        fast = canonical_code(np.int64(code), perms)
+        assert (int(fast[0]), int(fast[1])) == canonical_code_python(code, perms)
+    checked, fewer = 0, 0
+    for post in _posteriors(10, [1, 3, 5], 400, seed=31):
+        if clue_symmetries(post.clues).shape[0] < 2:
+            continue
+        sym, plain = OptimalSolver(post), OptimalSolver(post, symmetry=False)
+        assert sym.decide({}) == plain.decide({})
+        fewer += sym.nodes < plain.nodes
+        if post.count <= 120:  # (the plain recursion is slow on more boards)
+            assert sym.win_probability() == pytest.approx(
+                OptimalSolver(post, python=True).win_probability(), abs=1e-12
+            )
+        for tile in range(25):  # every first flip's value, read through the memo
+            assert choice_value(sym, {}, tile) == pytest.approx(
+                choice_value(plain, {}, tile), abs=1e-12
+            )
+        checked += 1
+    assert checked >= 3 and fewer >= 1
+
+
 def test_small_solve_matches_twin_and_keeps_the_alpha_contract():
     """The bit-mask search of small states equals its twin (plain recursion over sets of boards)
     and the Python solver; with an alpha it is exact above alpha, else an upper bound <= alpha."""
@@ -377,7 +416,9 @@ def test_small_solve_matches_twin_and_keeps_the_alpha_contract():
 
         def solve(alpha, table, args=args):
             counter = np.array([0, 2**62, 0, 0, 0], np.int64)
-            return small_solve(*args, alpha, table, counter)[0]
+            return small_solve(
+                *args, alpha, table, counter, np.arange(25, dtype=np.int64).reshape(1, 25)
+            )[0]
 
         exact = solve(-1.0, table_new())
         assert exact == pytest.approx(small_solve_python(boards, post.weights, idx), abs=1e-12)

@@ -11,15 +11,15 @@ from __future__ import annotations
 import numpy as np
 
 from gamelab.voltorb.posterior import Posterior, weighted_tile_sums
-from gamelab.voltorb.rules import Clues, generate_board
+from gamelab.voltorb.rules import Clues, VoltorbSetting, generate_board
 from gamelab.voltorb.strategies import minrisk_tile, scorefirst_tile
 
 
 def _posteriors(count: int):
     rng = np.random.default_rng(11)
     for _ in range(count):
-        board, _ = generate_board("hgss", 8, rng)
-        yield Posterior.from_clues(Clues.from_board(board), "hgss", 8).still_playing()
+        board, _ = generate_board(VoltorbSetting(), rng)
+        yield Posterior.from_clues(Clues.from_board(board), VoltorbSetting()).still_playing()
 
 
 def test_tile_sums_agree_with_the_dot_product():

@@ -17,7 +17,10 @@ from gamelab.voltorb._table_kernels import table_new
 from gamelab.voltorb._wide_kernels import wide_solve
 from gamelab.voltorb.expectimax import OptimalSolver, _clue_rows, choice_value
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import Clues, generate_board
+from gamelab.voltorb.rules import Clues, VoltorbSetting, generate_board
+
+#: the memo's symmetries of a search without any (the identity alone)
+NO_SYMMETRY = np.arange(25, dtype=np.int64).reshape(1, 25)
 
 
 def _posteriors(n, levels, lo, hi, seed):
@@ -25,8 +28,8 @@ def _posteriors(n, levels, lo, hi, seed):
     out = []
     while len(out) < n:
         level = levels[len(out) % len(levels)]
-        board, _ = generate_board("hgss", level, rng)
-        post = posterior_for(Clues.from_board(board), "hgss", level)
+        board, _ = generate_board(VoltorbSetting(level), rng)
+        post = posterior_for(Clues.from_board(board), VoltorbSetting(level))
         if lo <= post.count <= hi:
             out.append(post)
     return out
@@ -90,7 +93,7 @@ def test_wide_solve_matches_twin_and_keeps_the_alpha_contract():
             clue=clue,
         ):
             args = (*args0, idx, np.int64(0), alpha, table, _counter())
-            return wide_solve(*args, *lists, pos, clue, sym)[0]
+            return wide_solve(*args, *lists, pos, clue, sym, NO_SYMMETRY)[0]
 
         exact = solve(-1.0, table_new())
         assert exact == pytest.approx(small_solve_python(boards, w, idx), abs=1e-12)
@@ -98,7 +101,9 @@ def test_wide_solve_matches_twin_and_keeps_the_alpha_contract():
         assert solve(-1.0, table_new(), sym=False) == pytest.approx(exact, abs=1e-12)
         assert (pos == -1).all()
         if n <= 62:
-            one_word = small_solve(boards, w, bits, idx, np.int64(0), -1.0, table_new(), _counter())
+            one_word = small_solve(
+                boards, w, bits, idx, np.int64(0), -1.0, table_new(), _counter(), NO_SYMMETRY
+            )
             assert one_word[0] == pytest.approx(exact, abs=1e-12)
         table = table_new()
         for alpha in rng.uniform(0.0, 1.0, 4):
@@ -131,7 +136,7 @@ def test_symmetry_in_the_state_kernels_keeps_the_value_mid_round():
     checked = 0
     for level in (5, 6, 7, 8, 8, 8):
         while True:
-            board, _ = generate_board("hgss", level, rng)
+            board, _ = generate_board(VoltorbSetting(level), rng)
             clues = Clues.from_board(board)
             clue = _clue_rows(clues)
             if (symmetry_classes(clue, np.int64(0)) != np.arange(25)).any():
@@ -140,7 +145,7 @@ def test_symmetry_in_the_state_kernels_keeps_the_value_mid_round():
         safe = [t for t in range(25) if flat[t] != 0]
         for n_shown in (0, 1, 2):
             shown = {int(t): int(flat[t]) for t in rng.choice(safe, n_shown, replace=False)}
-            post = posterior_for(clues, "hgss", level, shown)
+            post = posterior_for(clues, VoltorbSetting(level), shown)
             if not 20 <= post.count <= 1500:
                 continue
             twin = OptimalSolver(post, python=True).decide(shown)[1] if post.count <= 400 else None

@@ -103,6 +103,9 @@ def test_take_back_hint_and_analysis(api):
         "/api/oware/analyse", json={"position": "1-0-0-0-0-1-0-0-0-0-2-0-22-22-S", "time": 0.2}
     ).json()
     assert exact["exact"]["outcome"] == "win" and exact["exact"]["final"] == [26, 22]
+    # the answer names the table its search probed: the best at hand (no database here)
+    assert exact["analysis"]["tablebase_seeds"] == 12 == hint["analysis"]["tablebase_seeds"]
+    assert exact["exact_scope"] == "exact endgames from 12 seeds down"
     bad = api.post("/api/oware/analyse", json={"position": "4-4-4", "time": 0.2})
     assert bad.status_code == 422 and "12 houses" in bad.json()["detail"]
     assert api.post("/api/oware/analyse", json={"position": START, "time": 99}).status_code == 422

@@ -140,9 +140,11 @@ def test_documents_are_serialised_where_they_are_computed(pool):
     import json
 
     from gamelab.voltorb.assistant import solve_position
+    from gamelab.voltorb.rules import Position, VoltorbSetting
     from gamelab.web.pool import Document, to_document
 
-    args = (solve_position, ("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", [], 2))
+    position = Position.parse("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1")
+    args = (solve_position, (position, VoltorbSetting(2)))
 
     async def scenario():
         answer = await pool.budgeted(

@@ -5,6 +5,9 @@ import time
 
 import pytest
 
+from gamelab.voltorb.assistant import Policy
+from gamelab.voltorb.rules import Position, VoltorbSetting
+
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
 
@@ -56,16 +59,18 @@ def test_practice_endpoints_replay_the_library_round(api):
     from gamelab.voltorb.review import review_practice
 
     r = api.post("/api/voltorb/practice/new", json={"level": 3, "seed": 42})
-    assert r.status_code == 200 and r.json() == to_plain(new_practice(3, 42))
+    assert r.status_code == 200 and r.json() == to_plain(new_practice(VoltorbSetting(3), 42))
     assert "board" not in r.json()  # the board stays hidden
     body = {"level": 3, "seed": 42, "flips": [[1, 1], [3, 3]], "history": [["won", 6]], "bank": 7}
     p = api.post("/api/voltorb/practice/play", json=body)
     assert p.status_code == 200
     assert p.json() == to_plain(
-        play_practice(3, 42, [[1, 1], [3, 3]], history=[["won", 6]], bank=7)
+        play_practice(VoltorbSetting(3), 42, [[1, 1], [3, 3]], history=[["won", 6]], bank=7)
     )
     rv = api.post("/api/voltorb/practice/review", json={"level": 3, "seed": 42, "flips": [[1, 1]]})
-    assert rv.status_code == 200 and rv.json() == to_plain(review_practice(3, 42, [[1, 1]]))
+    assert rv.status_code == 200 and rv.json() == to_plain(
+        review_practice(VoltorbSetting(3), 42, [[1, 1]])
+    )
 
 
 def test_review_endpoint(api):
@@ -151,7 +156,13 @@ def test_a_cut_short_search_is_labelled_and_keeps_the_odds(api):
     from gamelab.voltorb.assistant import solve_position
 
     # the odds need no search (and a finished search would be kept for the deal: issue 47)
-    exact = to_plain(solve_position(deal["rows"], deal["cols"], [], 8, optimal=False))
+    exact = to_plain(
+        solve_position(
+            Position.parse(deal["rows"], deal["cols"], []),
+            VoltorbSetting(),
+            Policy.parse(None, False),
+        )
+    )
     with TestClient(create_app(Settings(workers=1, budget=0.01))) as tiny:
         r = tiny.post("/api/voltorb/solve", json=body)
     assert r.status_code == 200
@@ -257,7 +268,7 @@ def test_issue_47_item_5_the_finished_exact_search_answers_the_rest_of_the_round
     from gamelab.voltorb.rules import clues_from_text
 
     # as on a server that never saw this deal (an earlier run stored it)
-    solved.stored_path(clues_from_text(deal["rows"], deal["cols"]), 7, "hgss").unlink(True)
+    solved.stored_path(clues_from_text(deal["rows"], deal["cols"]), VoltorbSetting(7)).unlink(True)
     body = {"rows": deal["rows"], "cols": deal["cols"], "level": 7}
     quick = post("/api/voltorb/solve", body)
     assert quick["answer"].startswith("fallback: minrisk") and quick["win_probability"] is None
@@ -270,7 +281,7 @@ def test_issue_47_item_5_the_finished_exact_search_answers_the_rest_of_the_round
     exact = job["result"]
     assert exact["answer"] == "optimal" and exact["win_probability"] is not None
     r, c = exact["recommended"]
-    shown = play_practice(7, 7, [[r, c]]).revealed[0][2]
+    shown = play_practice(VoltorbSetting(7), 7, [[r, c]]).revealed[0][2]
     assert shown == 1
     later = post("/api/voltorb/solve", {**body, "revealed": [f"{r},{c}={shown}"]})
     assert later["answer"] == "optimal" and later["win_probability"] is not None

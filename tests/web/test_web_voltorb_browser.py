@@ -627,11 +627,11 @@ def _partly_exact_practice_review(route):
     library's own plan (``budget.practice_review_plan``) solves from the last flip back, so the
     first flips of this round stay labelled (the real partly exact document, not a mock-up)."""
     from gamelab.voltorb.budget import STATES_PER_SECOND, practice_review_plan
+    from gamelab.web.api.voltorb import PracticeReviewRequest
     from gamelab.web.common import to_json
 
-    body = route.request.post_data_json
-    args = (body["level"], body["seed"], body["flips"], body["generator"], body["quit"])
-    plan = practice_review_plan(*args, 300 / STATES_PER_SECOND)
+    question = PracticeReviewRequest(**route.request.post_data_json).question()  # as the route
+    plan = practice_review_plan(*question, 300 / STATES_PER_SECOND)
     route.fulfill(body=to_json(plan.fn(*plan.args)), content_type="application/json")
 
 

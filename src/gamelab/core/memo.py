@@ -55,6 +55,14 @@ class Kept(Generic[K, V]):
         self._progress: dict[K, str] = {}
         self._failures: dict[K, str] = {}
 
+    def __getstate__(self) -> dict[str, int | None]:
+        """A copy (``pickle``, ``copy.deepcopy``) keeps the limit only: it starts empty and
+        builds what it is asked for (locks and threads do not copy)."""
+        return {"keep": self.keep}
+
+    def __setstate__(self, state: dict[str, int | None]) -> None:
+        self.__init__(state["keep"])  # type: ignore[misc]
+
     def __contains__(self, key: object) -> bool:
         return key in self._values
 

@@ -117,6 +117,8 @@ class EpisodeSummary:
     # what chance (and an opponent) gave the decisions in all (core.review's luck): the return
     # is ``optimal - loss + luck``
     luck: float | None = None
+    # the costliest decisions (numbered from 1, costliest first; at most three)
+    costliest: list[int] | None = None
 
     @classmethod
     def of_decisions(
@@ -133,13 +135,16 @@ class EpisodeSummary:
         (:class:`gamelab.core.review.Decision`: ``before``, optimal play from its position, and
         ``chosen``, the action taken then optimal play), in order; each one's ``after`` is the
         next one's ``before`` and the last one's the return (:func:`gamelab.core.review.chain`),
-        so the loss and the luck are :func:`gamelab.core.review.totals` of them."""
-        from gamelab.core.review import chain, totals
+        so the loss, the luck and the costliest decisions are their
+        :class:`gamelab.core.review.Totals`, as every game's review has them."""
+        from gamelab.core.review import Totals, chain
 
         if optimal is None:
             return cls(episode_return, None, None, len(befores), None, None, illegal_action)
         decisions = chain(list(zip(befores, chosen, strict=True)), episode_return)
-        loss, luck = totals(decisions)
+        losses, lucks = [d.loss for d in decisions], [d.luck for d in decisions]
+        totals = Totals.of("", optimal, losses, lucks, episode_return)
+        loss = totals.loss if totals.loss is not None else float(sum(losses))
         return cls(
             episode_return,
             optimal,
@@ -148,5 +153,6 @@ class EpisodeSummary:
             compounded_percent(shares),
             return_share_percent(optimal, loss, floor),
             illegal_action,
-            luck,
+            totals.luck,
+            totals.costliest,
         )

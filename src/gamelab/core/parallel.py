@@ -190,7 +190,8 @@ def run_tasks(
 
     With `store`, `experiment` and `params` (a JSON-able mapping that, with the experiment name,
     identifies the run; the seed is added to it if absent), finished tasks are saved as they
-    complete and skipped when the same run is started again.
+    complete and skipped when the same run is started again; without a store, `experiment` and
+    `params` are not used (a caller names its run whether or not it stores it).
     """
     backend = backend or Backend()
     items = list(items)

@@ -206,7 +206,7 @@ def _voltorb(env: Any, agent: str, rng: np.random.Generator) -> int:
     from gamelab.voltorb.strategies import minrisk_tile, scorefirst_tile
 
     r = env.state.round
-    post = posterior_for(r.clues, env.game.generator, env.game.level, r.revealed)
+    post = posterior_for(r.clues, env.game.setting, r.revealed)
     return int(scorefirst_tile(post) if agent == "heuristic" else minrisk_tile(post))
 
 

@@ -159,9 +159,9 @@ def voltorb_deal(game: Any, deal: int) -> CluesDeal | None:
     from gamelab.voltorb.posterior import Posterior
     from gamelab.voltorb.rules import Clues, generate_board
 
-    board, _ = generate_board(game.generator, game.level, np.random.default_rng(deal))
+    board, _ = generate_board(game.setting, np.random.default_rng(deal))
     clues = Clues.from_board(board)
-    return CluesDeal(game, Posterior.from_clues(clues, game.generator, game.level))
+    return CluesDeal(game, Posterior.from_clues(clues, game.setting))
 
 
 def _bounds(kind: str, game: Any) -> tuple[float, float, int]:

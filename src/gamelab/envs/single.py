@@ -28,6 +28,7 @@ __all__ = [
 ]
 
 #: the pack level ``LatticeFold-v0`` plays when given no sequence and no level
+#: (``gamelab.lattice.state.DEFAULT_LEVEL``, the default of ``LatticeGame.of``)
 DEFAULT_LEVEL = 1
 
 
@@ -68,10 +69,11 @@ class VoltorbFlipEnv(GameEnv):
     def __init__(
         self, level: int = 8, generator: str = "hgss", objective: str = "win", **kwargs: Any
     ) -> None:
+        from gamelab.voltorb.rules import VoltorbSetting
         from gamelab.voltorb.state import VoltorbGame
         from gamelab.voltorb.stepper import RoundStepper
 
-        game = VoltorbGame(level, generator, objective)
+        game = VoltorbGame(VoltorbSetting(level, generator), objective)  # the kwargs, parsed
         if objective != "win" and kwargs.get("regret", False):
             raise ValueError("regret is measured for objective 'win'; leave regret off")
         super().__init__(game, **kwargs)
@@ -113,7 +115,7 @@ class VoltorbFlipEnv(GameEnv):
         r = self.state.round
         key = r.clues.key()
         if self._root is None or self._root[0] != key:
-            self._root = (key, Posterior.from_clues(r.clues, self.game.generator, self.game.level))
+            self._root = (key, Posterior.from_clues(r.clues, self.game.setting))
         post = self._root[1]
         for tile, value in r.revealed.items():
             post = post.observe(tile, value)
@@ -321,21 +323,7 @@ class LatticeFoldEnv(GameEnv):
     ) -> None:
         from gamelab.lattice.state import LatticeGame
 
-        if sequence is not None and level is not None:
-            raise ValueError("give either a sequence or a pack level, not both")
-        if sequence is None and level is None:
-            level = DEFAULT_LEVEL
-        if level is not None:
-            from gamelab.lattice.puzzle import load_pack
-
-            levels = load_pack().levels
-            if not isinstance(level, int) or not 1 <= level <= len(levels):
-                raise ValueError(
-                    f"level must be 1 to {len(levels)} (the default pack), got {level!r}"
-                )
-            sequence = levels[level - 1].sequence
-        assert sequence is not None
-        game = LatticeGame(sequence, lattice)
+        game = LatticeGame.of(sequence, level, lattice)  # the keywords, parsed once
         super().__init__(game, **kwargs)
         n = game.length
         parts: dict[str, spaces.Space] = {

@@ -205,10 +205,11 @@ class VoltorbFlipVectorEnv(ArrayVectorEnv):
         from gamelab.voltorb._deal_kernels import level_tables
 
         _refuse_oracle(kwargs)
-        single = VoltorbFlipEnv(level, generator, objective)  # validates the settings
+        single = VoltorbFlipEnv(level, generator, objective)  # parses the settings
         super().__init__(num_envs, single)
-        self.level, self.generator, self.objective = level, generator, objective
-        self._tables = level_tables(generator, level)
+        setting = single.game.setting
+        self.level, self.generator, self.objective = setting.level, setting.generator, objective
+        self._tables = level_tables(setting.generator, setting.level)
         n = num_envs
         self.boards = np.ones((n, 25), dtype=np.int8)
         self.clues = np.zeros((n, 4, 5), dtype=np.int64)

@@ -73,8 +73,12 @@ _OPPOSITE = (2, 3, 0, 1, 5, 4)
 _PERP = (1, 3, 4, 5, 0, 2, 4, 5, 0, 1, 2, 3)
 _MASK64 = (1 << 64) - 1
 
+# numba inlines an ``inline="always"`` helper before typing, so each use is typed and compiled
+# again: only the move's own steps and the grid look-ups are inlined (calls to them cost 6 % of
+# the steps, benchmarks/lattice_kernel_speed.py); LLVM inlines the small ones left as calls.
 
-@njit(cache=True, inline="always")
+
+@njit(cache=True)
 def next_random(rng):
     """The next splitmix64 output of the state ``rng[0]`` (a uint64 array), advancing it."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -84,12 +88,12 @@ def next_random(rng):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _uniform(rng):
     return np.float64(next_random(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _below(rng, m):
     return np.int64(next_random(rng) % np.uint64(m))
 
@@ -175,19 +179,19 @@ def _rebridge(pos, grid, n, nd, t, mask, shift, new):
     return lo, hi
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _slot_count(n, nd):
     """The move slots of a chain of n residues (module docstring; :func:`move_slots`)."""
     return 2 * n * (nd - 2) + 2 * nd * (nd - 1) + 2 * (nd - 1)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _axis(dx, dy):
     """The axis (0 x, 1 y, 2 z) of a unit step whose first two components are dx, dy."""
     return 0 if dx != 0 else (1 if dy != 0 else 2)
 
 
-@njit(cache=True, inline="always")
+@njit(cache=True)
 def _direction(dx, dy, dz):
     """The index e of the unit step (dx, dy, dz) in _DX, _DY, _DZ."""
     if dx != 0:
@@ -499,7 +503,10 @@ def remc_kernel(
     made, kick): with patience > 0, after `patience` rounds in a row in which no replica beat the
     best seen since the last (re)start, every replica goes back to the straight chain (kick 0)
     or to the best fold so far perturbed by `kick` steps at infinite temperature (the random
-    stream goes on).
+    stream goes on). A kick is :func:`kick_kernel`'s: this kernel stops after the round that
+    makes one due, with ``restart[1] = -1`` (:func:`gamelab.lattice.replica.remc_rounds` makes
+    the kick and goes on), so that a search without kicks never compiles a second copy of the
+    Metropolis step (half of this kernel's compile time).
 
     With ``flat`` > 0 (a flat-histogram penalty in the manner of energy-landscape paving, Hansmann
     & Wille, PRL 88:068105, 2002, and Wang-Landau sampling): ``bias[t, c]`` (t a temperature
@@ -583,18 +590,39 @@ def remc_kernel(
         if restart[0] > 0:
             restart[1] = 0 if rose else restart[1] + 1
             if restart[1] >= restart[0]:
-                if restart[4] > 0:
-                    restart[2] = _kick(
-                        is_h, pos, grid, contacts, best_pos, best, restart[4], nd, rng, mask,
-                        shift, new, old,
-                    )  # fmt: skip
-                else:
-                    _straighten(pos, grid, mask, shift)
-                    contacts[:] = 0
-                    restart[2] = 0
+                if restart[4] > 0:  # kick_kernel's (see the docstring)
+                    restart[1] = -1
+                    return done
+                _straighten(pos, grid, mask, shift)
+                contacts[:] = 0
+                restart[2] = 0
                 restart[1] = 0
                 restart[3] += 1
     return done
+
+
+@njit(cache=True)
+def kick_kernel(is_h, ndim, pos, grid, contacts, best_pos, best, restart, rng):
+    """Make the kick that :func:`remc_kernel` left due (``restart[1] == -1``; otherwise do
+    nothing): every replica from the best fold so far, perturbed by ``restart[4]`` steps at
+    infinite temperature; ``restart`` then counts it as :func:`remc_kernel` counts a restart.
+    Compared with the twin :func:`gamelab.lattice._replica_twins.remc_python` through
+    :func:`gamelab.lattice.replica.remc_rounds`."""
+    if restart[1] != -1:
+        return
+    n = is_h.shape[0]
+    nd = 2 * ndim
+    shift = 1
+    while (1 << shift) <= n:
+        shift += 1
+    mask = (1 << shift) - 1
+    new = np.zeros((n, 3), dtype=np.int64)
+    old = np.zeros((n, 3), dtype=np.int64)
+    restart[2] = _kick(
+        is_h, pos, grid, contacts, best_pos, best, restart[4], nd, rng, mask, shift, new, old
+    )
+    restart[1] = 0
+    restart[3] += 1
 
 
 @njit(cache=True)

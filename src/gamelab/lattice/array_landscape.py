@@ -27,7 +27,7 @@ import numpy as np
 
 from gamelab.lattice._kernels import enumerate_python
 from gamelab.lattice.enumeration import EnumerationSummary, check_length
-from gamelab.lattice.rules import check_lattice, dimensions
+from gamelab.lattice.rules import Lattice, dimensions
 
 #: the longest chains enumerated here (L = 14 takes about half a second in Python)
 MAX_LENGTH = {"square": 14, "cubic": 10}
@@ -39,7 +39,7 @@ class ContactMatrix:
     (i, j) of residues that some walk brings into contact."""
 
     length: int
-    lattice: str
+    lattice: Lattice
     pairs: np.ndarray  # [pairs, 2] residue indices i < j - 1
     sets: np.ndarray  # [sets, pairs] 1 where the set has that contact
     counts: np.ndarray  # [sets] walks with that contact set
@@ -54,8 +54,7 @@ class ContactMatrix:
         return int(self.sets.sum(axis=1).max()) if len(self.sets) else 0
 
 
-def _check(length: int, lattice: str) -> None:
-    check_lattice(lattice)
+def _check(length: int, lattice: Lattice) -> None:
     check_length(length, lattice)
     if length > MAX_LENGTH[lattice]:
         raise ValueError(
@@ -65,7 +64,7 @@ def _check(length: int, lattice: str) -> None:
 
 
 @functools.lru_cache(maxsize=16)
-def contact_matrix(length: int, lattice: str = "square") -> ContactMatrix:
+def contact_matrix(length: int, lattice: Lattice = Lattice.SQUARE) -> ContactMatrix:
     """Every walk of `length` on `lattice` enumerated in Python, as a :class:`ContactMatrix`."""
     _check(length, lattice)
     started = time.perf_counter()
@@ -88,7 +87,7 @@ def contact_matrix(length: int, lattice: str = "square") -> ContactMatrix:
     )
 
 
-def enumerate_by_arrays(length: int, lattice: str = "square") -> EnumerationSummary:
+def enumerate_by_arrays(length: int, lattice: Lattice = Lattice.SQUARE) -> EnumerationSummary:
     """:func:`gamelab.lattice.enumeration.enumerate_timed`'s summary, from the Python walk."""
     matrix = contact_matrix(length, lattice)
     return EnumerationSummary(
@@ -102,7 +101,7 @@ def enumerate_by_arrays(length: int, lattice: str = "square") -> EnumerationSumm
     )
 
 
-def landscape_by_arrays(length: int, lattice: str = "square") -> np.ndarray:
+def landscape_by_arrays(length: int, lattice: Lattice = Lattice.SQUARE) -> np.ndarray:
     """Score histograms of all 2^length sequences (row = sequence code, bit i = residue i is
     H), like :func:`gamelab.lattice.landscape.landscape_histograms`."""
     matrix = contact_matrix(length, lattice)

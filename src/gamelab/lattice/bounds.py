@@ -40,7 +40,7 @@ from math import isqrt
 
 import numpy as np
 
-from gamelab.lattice.rules import check_lattice, dimensions, parse_sequence
+from gamelab.lattice.rules import Lattice, dimensions, parse_sequence
 
 
 @dataclass(frozen=True)
@@ -62,12 +62,12 @@ class ContactBounds:
         }
 
 
-def _faces(seq: str, lattice: str) -> list[int]:
-    inner = 2 if check_lattice(lattice) == "square" else 4
+def _faces(seq: str, lattice: Lattice) -> list[int]:
+    inner = 2 if lattice == Lattice.SQUARE else 4
     return [inner + (1 if i in (0, len(seq) - 1) else 0) for i in range(len(seq))]
 
 
-def free_face_bound(sequence: str, lattice: str = "square") -> int:
+def free_face_bound(sequence: str, lattice: Lattice = Lattice.SQUARE) -> int:
     """The parity / free-face bound (module docstring)."""
     seq = parse_sequence(sequence)
     faces = _faces(seq, lattice)
@@ -80,7 +80,7 @@ def free_face_bound(sequence: str, lattice: str = "square") -> int:
     return min(even, odd, possible_pairs)
 
 
-def matching_bound(sequence: str, lattice: str = "square") -> int:
+def matching_bound(sequence: str, lattice: Lattice = Lattice.SQUARE) -> int:
     """The maximum b-matching of even- and odd-index H residues (module docstring)."""
     from scipy.sparse import csr_array
     from scipy.sparse.csgraph import maximum_flow
@@ -206,7 +206,7 @@ def core_edges(e: int, o: int, ndim: int) -> int:
     return int(core_edge_table(a, b, ndim)[a, b])
 
 
-def core_bound(sequence: str, lattice: str = "square") -> int:
+def core_bound(sequence: str, lattice: Lattice = Lattice.SQUARE) -> int:
     """Edges of the best possible H core minus the HH bonds (module docstring)."""
     seq = parse_sequence(sequence)
     bonds = sum(1 for a, b in zip(seq, seq[1:], strict=False) if a == b == "H")
@@ -215,7 +215,7 @@ def core_bound(sequence: str, lattice: str = "square") -> int:
     return max(0, core_edges(even, odd, dimensions(lattice)) - bonds)
 
 
-def contact_bounds(sequence: str, lattice: str = "square") -> ContactBounds:
+def contact_bounds(sequence: str, lattice: Lattice = Lattice.SQUARE) -> ContactBounds:
     """All three bounds; ``.upper`` is the best."""
     return ContactBounds(
         free_face_bound(sequence, lattice),

@@ -1,4 +1,5 @@
-"""`gamelab lattice ...`: HP lattice folding puzzles (thin shell over the library)."""
+"""`gamelab lattice ...`: HP lattice folding puzzles (thin shell over the library; the
+``--lattice`` option is parsed into a :class:`~gamelab.lattice.rules.Lattice` here, once)."""
 
 from __future__ import annotations
 
@@ -21,6 +22,7 @@ from gamelab.cli_common import (
 )
 from gamelab.core.files import FIGURE_SUFFIXES, check_output_path
 from gamelab.lattice import CERTIFY_SECONDS
+from gamelab.lattice.rules import Lattice
 
 app = typer.Typer(
     help="HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / MAP-Elites "
@@ -32,7 +34,7 @@ Length = Annotated[
     int,
     typer.Option("--length", "-L", min=2, metavar="N", help="Chain length (number of residues)."),
 ]
-Lattice = Annotated[str, typer.Option("--lattice", help="square (2D) or cubic (3D).")]
+LatticeName = Annotated[str, typer.Option("--lattice", help="square (2D) or cubic (3D).")]
 Objective = Annotated[
     str,
     typer.Option(
@@ -57,14 +59,14 @@ def _table(title: str, columns: list[str], rows: list[list]) -> None:
 @app.command("enumerate")
 def enumerate_command(
     length: Length = 16,
-    lattice: Lattice = "square",
+    lattice: LatticeName = "square",
     no_cache: Annotated[bool, typer.Option("--no-cache", help="Recompute even if cached.")] = False,
     json_out: Json = False,
 ) -> None:
     """Enumerate all symmetry-distinct conformations once; count distinct contact sets."""
     from gamelab.lattice.enumeration import enumerate_timed
 
-    out = enumerate_timed(length, lattice, use_cache=not no_cache)
+    out = enumerate_timed(length, Lattice(lattice), use_cache=not no_cache)
     if json_out:
         print_json(out)
         return
@@ -78,13 +80,13 @@ def enumerate_command(
 @app.command("histogram")
 def histogram_command(
     sequence: Annotated[str, typer.Option("--sequence", "-s", help="HP sequence, e.g. HPHHPPH.")],
-    lattice: Lattice = "square",
+    lattice: LatticeName = "square",
     json_out: Json = False,
 ) -> None:
     """Exact number of conformations per HH score, star thresholds and objective values."""
     from gamelab.lattice.pack import analyse_level
 
-    level = analyse_level(sequence, lattice)
+    level = analyse_level(sequence, Lattice(lattice))
     if json_out:
         print_json(level)
         return
@@ -144,7 +146,7 @@ def evolve_command(
     length: Length = 16,
     seed: Seed = 0,
     objective: Objective = "distinct-scores",
-    lattice: Lattice = "square",
+    lattice: LatticeName = "square",
     population: Annotated[int, typer.Option(help="Population size (paper: 30).")] = 30,
     generations: Annotated[int, typer.Option(help="Generations (paper: 50).")] = 50,
     mutation_rate: Annotated[
@@ -160,7 +162,7 @@ def evolve_command(
     config = GAConfig(
         population=population, generations=generations, mutation_rate=mutation_rate, elites=elites
     )
-    run = evolve_once(length, seed, objective, lattice, config)
+    run = evolve_once(length, seed, objective, Lattice(lattice), config)
     if json_out:
         print_json(run)
         return
@@ -281,7 +283,7 @@ def pack_command(
     objective: Objective = "best-then-rarity",
     out: Annotated[Path, typer.Option("--out", help="SQLite file to write.")] = Path("levels.db"),
     seed: Seed = 0,
-    lattice: Lattice = "square",
+    lattice: LatticeName = "square",
     runs: Annotated[
         int, typer.Option(min=1, max=1000, help="GA runs that supply candidates (each ≤ ~1 CPU-s).")
     ] = 4,
@@ -291,7 +293,7 @@ def pack_command(
     from gamelab.lattice.pack import make_pack
 
     check_output_path(out, (".db", ".sqlite"))
-    pack = make_pack(out, length, count, objective, seed, lattice, runs)
+    pack = make_pack(out, length, count, objective, seed, Lattice(lattice), runs)
     if json_out:
         print_json(pack)
         return
@@ -312,7 +314,7 @@ def show_command(
         str | None,
         typer.Option("--conformation", "-c", help="Moves (RULD[FB]); default: a best fold."),
     ] = None,
-    lattice: Lattice = "square",
+    lattice: LatticeName = "square",
     out: Annotated[Path, typer.Option("--out", help="PNG file to write.")] = Path("fold.png"),
     histogram: Annotated[
         Path | None, typer.Option("--histogram", help="Also write the score histogram (PNG).")
@@ -328,11 +330,11 @@ def show_command(
     check_output_path(out, FIGURE_SUFFIXES)
     if histogram is not None:
         check_output_path(histogram, FIGURE_SUFFIXES, "--histogram")
-    fold = resolve_fold(sequence, conformation, lattice)
+    fold = resolve_fold(sequence, conformation, Lattice(lattice))
     save_figure(draw_fold(fold), out)
     if histogram is not None:
         save_figure(
-            draw_histogram(score_histogram(fold.sequence, lattice), fold.sequence), histogram
+            draw_histogram(score_histogram(fold.sequence, fold.lattice), fold.sequence), histogram
         )
     if json_out:
         print_json(

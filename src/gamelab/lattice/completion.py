@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from gamelab.lattice._completion_kernels import completion_search
-from gamelab.lattice.rules import MOVES, coordinates, dimensions, hh_score, parse_sequence
+from gamelab.lattice.rules import MOVES, Lattice, coordinates, dimensions, hh_score, parse_sequence
 
 
 def _caps(seq: str, dims: int) -> list[int]:
@@ -45,7 +45,7 @@ def _caps(seq: str, dims: int) -> list[int]:
 
 
 @lru_cache(maxsize=64)
-def completion_tables(sequence: str, lattice: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def completion_tables(sequence: str, lattice: Lattice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's tables of a sequence on a lattice, made once: H marks (int8), the unit
     steps (moves x 3) and ``rest[k]``, what residues k.. can still add (:func:`_caps`)."""
     seq = parse_sequence(sequence)
@@ -61,7 +61,7 @@ def completion_tables(sequence: str, lattice: str) -> tuple[np.ndarray, np.ndarr
 def best_completion(
     sequence: str,
     prefix: str,
-    lattice: str = "square",
+    lattice: Lattice = Lattice.SQUARE,
     cap: int | None = None,
     *,
     python: bool = False,

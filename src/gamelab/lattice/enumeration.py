@@ -31,7 +31,7 @@ import numpy as np
 
 from gamelab.core.cache import cached_arrays
 from gamelab.lattice import _kernels
-from gamelab.lattice.rules import Fold, check_lattice, dimensions, parse_sequence
+from gamelab.lattice.rules import Fold, Lattice, dimensions, parse_sequence
 
 #: Bump when the layout or meaning of the cached tables changes.
 CACHE_VERSION = 1
@@ -41,8 +41,7 @@ MAX_LENGTH = {"square": 22, "cubic": 14}
 PARALLEL_THRESHOLD = 20_000_000
 
 
-def check_length(length: int, lattice: str) -> int:
-    check_lattice(lattice)
+def check_length(length: int, lattice: Lattice) -> int:
     if not 2 <= length <= MAX_LENGTH[lattice]:
         raise ValueError(
             f"chain length {length} cannot be enumerated on the {lattice} lattice; "
@@ -56,7 +55,7 @@ class ContactSets:
     """The distinct contact sets of all symmetry-distinct conformations of one chain length."""
 
     length: int
-    lattice: str
+    lattice: Lattice
     keys: np.ndarray  # (sets, words) uint64 bitmasks over pair_table(length)
     counts: np.ndarray  # walks per set
     reps: np.ndarray  # one walk per set, encoded (see _kernels.decode_walk)
@@ -141,7 +140,7 @@ class ContactSets:
         return _kernels.decode_walk(int(self.reps[row]), self.length, dimensions(self.lattice))
 
 
-def _compute(length: int, lattice: str) -> dict[str, np.ndarray]:
+def _compute(length: int, lattice: Lattice) -> dict[str, np.ndarray]:
     ndim = dimensions(lattice)
     words = _kernels.words_for(length)
     if length == 2:
@@ -157,7 +156,7 @@ def _compute(length: int, lattice: str) -> dict[str, np.ndarray]:
     return {"keys": keys[order], "counts": counts[order], "reps": reps[order]}
 
 
-def warm_up(lattice: str = "square") -> None:
+def warm_up(lattice: Lattice = Lattice.SQUARE) -> None:
     """Load (or compile) the numba kernels, so a timing measures the work, not the JIT; both
     histogram paths are called (the threaded one only runs on large batches otherwise)."""
     _compute(3, lattice)
@@ -169,7 +168,9 @@ def warm_up(lattice: str = "square") -> None:
 
 
 @functools.lru_cache(maxsize=8)
-def contact_sets(length: int, lattice: str = "square", *, use_cache: bool = True) -> ContactSets:
+def contact_sets(
+    length: int, lattice: Lattice = Lattice.SQUARE, *, use_cache: bool = True
+) -> ContactSets:
     """All distinct contact sets for chains of `length` on `lattice` (from the disk cache when
     present; computed and stored otherwise)."""
     check_length(length, lattice)
@@ -204,7 +205,7 @@ class EnumerationSummary:
     """What one enumeration found and cost (`gamelab lattice enumerate`)."""
 
     length: int
-    lattice: str
+    lattice: Lattice
     conformations: int
     contact_sets: int
     max_contacts: int
@@ -213,7 +214,7 @@ class EnumerationSummary:
 
 
 def enumerate_timed(
-    length: int, lattice: str = "square", use_cache: bool = True
+    length: int, lattice: Lattice = Lattice.SQUARE, use_cache: bool = True
 ) -> EnumerationSummary:
     """Enumerate (or load) the contact sets of `length`, timing the work without the JIT."""
     check_length(length, lattice)
@@ -232,10 +233,11 @@ def enumerate_timed(
     )
 
 
-def resolve_fold(sequence: str, conformation: str | None = None, lattice: str = "square") -> Fold:
+def resolve_fold(
+    sequence: str, conformation: str | None = None, lattice: Lattice = Lattice.SQUARE
+) -> Fold:
     """The fold of `sequence` along `conformation`, or along a best one when none is given
     (enumerated, so only for chains up to :data:`MAX_LENGTH`)."""
-    check_lattice(lattice)
     seq = parse_sequence(sequence, min_length=2)
     if conformation is None:
         if len(seq) > MAX_LENGTH[lattice]:
@@ -247,7 +249,7 @@ def resolve_fold(sequence: str, conformation: str | None = None, lattice: str = 
     return Fold(seq, conformation, lattice)
 
 
-def histogram(sequence: str, lattice: str = "square") -> np.ndarray:
+def histogram(sequence: str, lattice: Lattice = Lattice.SQUARE) -> np.ndarray:
     """Exact number of symmetry-distinct conformations per HH score of `sequence`."""
     seq = parse_sequence(sequence, min_length=2)
     return contact_sets(len(seq), lattice).histogram(seq)

@@ -21,11 +21,14 @@ from gamelab.core.stats import Estimate, mean_interval, wilson_interval
 from gamelab.lattice.generate import ga_budget, ga_trial, random_trial
 from gamelab.lattice.landscape import landscape_histograms
 from gamelab.lattice.objectives import objective_values
+from gamelab.lattice.rules import Lattice
 
 EXHAUSTIVE_TARGET_MAX_LENGTH = 16
 
 
-def objective_maximum(length: int, objective: str, lattice: str = "square") -> float | None:
+def objective_maximum(
+    length: int, objective: str, lattice: Lattice = Lattice.SQUARE
+) -> float | None:
     """The objective's maximum over all sequences of `length`, if the landscape is affordable."""
     if lattice != "square" or length > EXHAUSTIVE_TARGET_MAX_LENGTH:
         return None
@@ -66,7 +69,7 @@ def compare_ga_random(
     trials: int = 25,
     seed: int = 0,
     objective: str = "distinct-scores",
-    lattice: str = "square",
+    lattice: Lattice = Lattice.SQUARE,
     config: GAConfig | None = None,
     backend: Backend | None = None,
     store: ResultStore | None = None,

@@ -25,7 +25,7 @@ from typing import Any
 from gamelab.core.files import temporary_sibling
 from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.instances import STANDARD, Benchmark
-from gamelab.lattice.rules import hh_score
+from gamelab.lattice.rules import Lattice, hh_score
 from gamelab.lattice.stars import paper_thresholds
 
 VERSION = 1
@@ -110,7 +110,7 @@ def certify_level(b: Benchmark, seconds: float) -> tuple[int, str | None]:
     bound = contact_bounds(b.sequence).upper
     if bound == b.best_known:
         return bound, "bound"
-    cert = core_threading_bound(b.sequence, "square", floor=b.best_known, seconds=seconds)
+    cert = core_threading_bound(b.sequence, Lattice.SQUARE, floor=b.best_known, seconds=seconds)
     return cert.upper, ("cores" if cert.upper == b.best_known else None)
 
 

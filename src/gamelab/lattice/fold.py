@@ -44,7 +44,7 @@ from gamelab.lattice.bounds import ContactBounds, contact_bounds, free_face_boun
 from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
 from gamelab.lattice.instances import find_benchmark, get_benchmark, looks_like_name
 from gamelab.lattice.replica import DEFAULT_SETTINGS, ReplicaSettings, replica_fold
-from gamelab.lattice.rules import check_lattice, dimensions, hh_score, parse_sequence
+from gamelab.lattice.rules import Lattice, dimensions, hh_score, parse_sequence
 from gamelab.lattice.threading import CoreCertificate, core_threading_bound
 
 #: The earlier 2D benchmark names (by length) and their best known HH contacts; the full set,
@@ -307,7 +307,7 @@ def perm_once(kernel, is_h, ndim, beta, tours, seed, c_plus, target):
     return int(run[1]), best_dirs, int(made)
 
 
-def contact_upper_bound(sequence: str, lattice: str = "square") -> int:
+def contact_upper_bound(sequence: str, lattice: Lattice = Lattice.SQUARE) -> int:
     """The free-face bound (:func:`gamelab.lattice.bounds.free_face_bound`; kept for callers of
     the earlier name)."""
     return free_face_bound(sequence, lattice)
@@ -321,7 +321,7 @@ PERM_REVISION = 1
 @dataclass(frozen=True)
 class FoldResult:
     sequence: str
-    lattice: str
+    lattice: Lattice
     conformation: str
     score: int
     status: str  # "proven (exhaustive)", "proven (bound)", "proven (cores)" or "found"
@@ -434,8 +434,8 @@ def _reverse_walk(moves: str) -> str:
 
 
 def resolve_chain(
-    sequence: str, lattice: str | None = None
-) -> tuple[str, str, str | None, int | None]:
+    sequence: str, lattice: Lattice | None = None
+) -> tuple[str, Lattice, str | None, int | None]:
     """(sequence, lattice, benchmark name, best known) for an HP sequence or a benchmark name.
 
     A name (anything that is not only H and P) must be a known benchmark; its lattice is the
@@ -443,25 +443,25 @@ def resolve_chain(
     when None)."""
     if looks_like_name(sequence):
         b = get_benchmark(sequence)
-        if lattice is not None and check_lattice(lattice) != b.lattice:
+        if lattice is not None and lattice != b.lattice:
             raise ValueError(f"benchmark {b.name} is on the {b.lattice} lattice, not {lattice}")
         return b.sequence, b.lattice, b.name, b.best_known
     seq = parse_sequence(sequence, min_length=2)
-    lat = check_lattice(lattice or "square")
+    lat = lattice or Lattice.SQUARE
     known = find_benchmark(seq, lat)
     return seq, lat, (known.name if known else None), (known.best_known if known else None)
 
 
-def lattice_option(lattice: str | None, dim: int | None) -> str | None:
-    """The lattice named by ``--lattice`` and/or ``--dim`` (None: neither given)."""
-    from_dim = None if dim is None else {2: "square", 3: "cubic"}.get(dim)
+def lattice_option(lattice: str | None, dim: int | None) -> Lattice | None:
+    """The lattice that ``--lattice`` and/or ``--dim`` name, parsed (None: neither given)."""
+    from_dim = None if dim is None else {2: Lattice.SQUARE, 3: Lattice.CUBIC}.get(dim)
     if dim is not None and from_dim is None:
         raise ValueError(f"dim must be 2 or 3, got {dim}")
     if lattice is not None:
-        check_lattice(lattice)
-        if from_dim is not None and from_dim != lattice:
+        named = Lattice(lattice)
+        if from_dim is not None and from_dim != named:
             raise ValueError(f"--dim {dim} contradicts --lattice {lattice}")
-        return lattice
+        return named
     return from_dim
 
 
@@ -489,7 +489,7 @@ def replica_task(item: tuple, rng: np.random.Generator) -> dict:
 
 def fold(
     sequence: str,
-    lattice: str | None = None,
+    lattice: Lattice | None = None,
     *,
     seed: int = 0,
     seconds: float | None = 10.0,

@@ -23,7 +23,7 @@ from typing import Any
 from gamelab.core.files import temporary_sibling
 from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.instances import STANDARD, Benchmark
-from gamelab.lattice.rules import Fold, hh_contacts, hh_score
+from gamelab.lattice.rules import Fold, Lattice, hh_contacts, hh_score
 
 VERSION = 1
 
@@ -58,7 +58,7 @@ def folds3d_path() -> Path:
 
 def benchmarks_3d() -> list[Benchmark]:
     """The 3D benchmarks, in Yue et al.'s order."""
-    return [b for b in STANDARD if b.lattice == "cubic"]
+    return [b for b in STANDARD if b.lattice == Lattice.CUBIC]
 
 
 def check_record(record: dict[str, Any]) -> None:
@@ -68,7 +68,7 @@ def check_record(record: dict[str, Any]) -> None:
     b = known.get(record.get("name", ""))
     if b is None or record.get("sequence") != b.sequence:
         raise ValueError(f"3D fold record {record.get('name')!r} is not a known benchmark")
-    score = hh_score(b.sequence, record["conformation"], "cubic")
+    score = hh_score(b.sequence, record["conformation"], Lattice.CUBIC)
     if score != record.get("contacts"):
         raise ValueError(f"3D folds: the fold of {b.name} has {score} contacts, not the recorded")
     if score > record["upper_bound"]:
@@ -76,8 +76,8 @@ def check_record(record: dict[str, Any]) -> None:
 
 
 def fold3d_of(record: dict[str, Any]) -> Fold3D:
-    fold = Fold(record["sequence"], record["conformation"], "cubic")
-    pairs = hh_contacts(record["sequence"], record["conformation"], "cubic")
+    fold = Fold(record["sequence"], record["conformation"], Lattice.CUBIC)
+    pairs = hh_contacts(record["sequence"], record["conformation"], Lattice.CUBIC)
     return Fold3D(
         record["name"],
         record["sequence"],
@@ -110,10 +110,10 @@ def certify_3d(b: Benchmark, seconds: float) -> tuple[int, str | None]:
     """(upper bound, "bound" / "cores" / None) of a 3D benchmark's best known value."""
     from gamelab.lattice.threading import core_threading_bound
 
-    bound = contact_bounds(b.sequence, "cubic").upper
+    bound = contact_bounds(b.sequence, Lattice.CUBIC).upper
     if bound == b.best_known:
         return bound, "bound"
-    cert = core_threading_bound(b.sequence, "cubic", floor=b.best_known, seconds=seconds)
+    cert = core_threading_bound(b.sequence, Lattice.CUBIC, floor=b.best_known, seconds=seconds)
     return cert.upper, ("cores" if cert.upper == b.best_known else None)
 
 

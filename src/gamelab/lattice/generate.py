@@ -30,6 +30,7 @@ from gamelab.core.evolve import (
 from gamelab.core.limits import check_memory
 from gamelab.lattice.enumeration import check_length, contact_sets
 from gamelab.lattice.objectives import check_objective, objective_values, top_rarity
+from gamelab.lattice.rules import Lattice
 
 ALPHABET = "HP"
 
@@ -41,7 +42,9 @@ class PuzzleFitness:
     drawn from everything a search looked at.
     """
 
-    def __init__(self, length: int, objective: str = "distinct-scores", lattice: str = "square"):
+    def __init__(
+        self, length: int, objective: str = "distinct-scores", lattice: Lattice = Lattice.SQUARE
+    ):
         check_length(length, lattice)
         self.objective = check_objective(objective)
         self.length, self.lattice = length, lattice
@@ -95,7 +98,7 @@ class GARun:
 
     length: int
     objective: str
-    lattice: str
+    lattice: Lattice
     seed: int
     best: str
     best_fitness: float
@@ -109,7 +112,7 @@ def evolve_once(
     length: int,
     seed: int = 0,
     objective: str = "distinct-scores",
-    lattice: str = "square",
+    lattice: Lattice = Lattice.SQUARE,
     config: GAConfig | None = None,
 ) -> GARun:
     """One GA run of the paper's algorithm with `config` (default: the paper's settings)."""
@@ -202,7 +205,7 @@ def qd_search(
     *,
     seed: int | np.random.Generator = 0,
     objective: str = "best-score",
-    lattice: str = "square",
+    lattice: Lattice = Lattice.SQUARE,
     iterations: int = 100,
     batch: int = 30,
     rarity_max: float = 8.0,

@@ -21,12 +21,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from gamelab.lattice.rules import Lattice
+
 
 @dataclass(frozen=True)
 class Benchmark:
     name: str
     sequence: str
-    lattice: str
+    lattice: Lattice
     best_known: int  # most HH contacts known (= -energy)
     aliases: tuple[str, ...] = ()
 
@@ -91,16 +93,16 @@ _3D_BEST = [32, 34, 34, 33, 32, 32, 32, 31, 34, 33]
 
 #: The standard benchmarks of issue 27, in table order: 2D S1-1 ... S1-11, then 3D H48-1 ... 10.
 STANDARD: tuple[Benchmark, ...] = tuple(
-    [Benchmark(name, seq, "square", best, aliases) for name, seq, best, aliases in _2D]
+    [Benchmark(name, seq, Lattice.SQUARE, best, aliases) for name, seq, best, aliases in _2D]
     + [
-        Benchmark(f"H48-{k + 1}", seq, "cubic", best)
+        Benchmark(f"H48-{k + 1}", seq, Lattice.CUBIC, best)
         for k, (seq, best) in enumerate(zip(_3D, _3D_BEST, strict=True))
     ]
 )
 
 #: Every named benchmark (the standard ones and the short 2D chains).
 ALL: tuple[Benchmark, ...] = STANDARD + tuple(
-    Benchmark(name, seq, "square", best) for name, seq, best in _SHORT_2D
+    Benchmark(name, seq, Lattice.SQUARE, best) for name, seq, best in _SHORT_2D
 )
 
 _BY_NAME = {alias.upper(): b for b in ALL for alias in (b.name, *b.aliases)}
@@ -126,6 +128,6 @@ def looks_like_name(text: str) -> bool:
     return any(c not in "HPhp" for c in text.strip())
 
 
-def find_benchmark(sequence: str, lattice: str) -> Benchmark | None:
+def find_benchmark(sequence: str, lattice: Lattice) -> Benchmark | None:
     """The benchmark with this sequence on this lattice, if any."""
     return next((b for b in ALL if b.sequence == sequence and b.lattice == lattice), None)

@@ -22,6 +22,7 @@ import numpy as np
 from gamelab.core.cache import cached_arrays
 from gamelab.lattice.enumeration import contact_sets
 from gamelab.lattice.objectives import OBJECTIVES, best_scores, objective_values
+from gamelab.lattice.rules import Lattice
 
 MAX_LANDSCAPE_LENGTH = 18
 CACHE_VERSION = 2
@@ -47,7 +48,7 @@ def reversed_codes(length: int) -> np.ndarray:
 
 def landscape_histograms(
     length: int,
-    lattice: str = "square",
+    lattice: Lattice = Lattice.SQUARE,
     *,
     chunk: int = 8192,
     progress: Callable[[str], None] | None = None,
@@ -141,7 +142,7 @@ def landscape_summary(hists: np.ndarray, seconds: float = 0.0) -> LandscapeSumma
     )
 
 
-def landscape_study(length: int, lattice: str = "square") -> LandscapeSummary:
+def landscape_study(length: int, lattice: Lattice = Lattice.SQUARE) -> LandscapeSummary:
     """Score all 2^length sequences (from the cache when present) and summarise them, timed."""
     started = time.perf_counter()
     hists = landscape_histograms(length, lattice)

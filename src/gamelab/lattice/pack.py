@@ -22,7 +22,7 @@ import numpy as np
 from gamelab.core.files import temporary_sibling
 from gamelab.lattice.enumeration import check_length, contact_sets
 from gamelab.lattice.objectives import OBJECTIVES, all_objectives, check_objective
-from gamelab.lattice.rules import check_lattice, parse_sequence
+from gamelab.lattice.rules import Lattice, parse_sequence
 from gamelab.lattice.stars import BANDINGS, StarBands, star_bands
 
 SCHEMA = """
@@ -51,7 +51,7 @@ class Level:
     of the objective a pack was chosen by (None outside a pack)."""
 
     sequence: str
-    lattice: str
+    lattice: Lattice
     counts: list[int]
     best_conformation: str
     stars: dict[str, StarBands]
@@ -96,9 +96,8 @@ class Level:
         return out
 
 
-def analyse_level(sequence: str, lattice: str = "square") -> Level:
+def analyse_level(sequence: str, lattice: Lattice = Lattice.SQUARE) -> Level:
     """The exact histogram, star bands, objectives and a best fold of `sequence`."""
-    check_lattice(lattice)
     seq = parse_sequence(sequence, min_length=2)
     check_length(len(seq), lattice)
     sets = contact_sets(len(seq), lattice)
@@ -114,7 +113,7 @@ def analyse_level(sequence: str, lattice: str = "square") -> Level:
 
 
 def choose_levels(
-    candidates: list[str], objective: str, count: int, lattice: str = "square"
+    candidates: list[str], objective: str, count: int, lattice: Lattice = Lattice.SQUARE
 ) -> list[Level]:
     """The `count` best distinct playable candidates by `objective`, analysed."""
     check_objective(objective)
@@ -165,7 +164,7 @@ def make_pack(
     count: int = 30,
     objective: str = "best-then-rarity",
     seed: int = 0,
-    lattice: str = "square",
+    lattice: Lattice = Lattice.SQUARE,
     runs: int = 4,
 ) -> PackResult:
     """Generate a level pack: `runs` seeded GA runs (the paper's settings) supply candidates,

@@ -12,13 +12,31 @@ from __future__ import annotations
 
 import math
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 from gamelab.core.pictures import circle, line, rect, svg_document, text, text_left, text_width
-from gamelab.lattice.rules import coordinates
+from gamelab.lattice.rules import Lattice, coordinates
 
-if TYPE_CHECKING:
-    from gamelab.lattice.fold import FoldResult
+
+class FoldLike(Protocol):
+    """What :func:`result_svg` reads of a fold (:class:`gamelab.lattice.fold.FoldResult`; named
+    by its fields so that the pictures import nothing of the modules that draw with them)."""
+
+    @property
+    def name(self) -> str | None: ...
+    @property
+    def score(self) -> int: ...
+    @property
+    def gap(self) -> int: ...
+    @property
+    def verdict(self) -> str: ...
+    @property
+    def sequence(self) -> str: ...
+    @property
+    def conformation(self) -> str: ...
+    @property
+    def lattice(self) -> Lattice: ...
+
 
 STEP = 36
 
@@ -58,7 +76,7 @@ def fold_svg(sequence: str, sites: Sequence[Sequence[int]], title: str = "") -> 
     return svg_document(width, height, parts)
 
 
-def result_svg(result: FoldResult) -> str:
+def result_svg(result: FoldLike) -> str:
     """A fold of :func:`gamelab.lattice.fold.fold`: the chain as :func:`fold_svg` draws it,
     titled with the contacts and whether they are proven optimal or how far the upper bound
     is."""
@@ -76,7 +94,7 @@ BAND_COLOURS = ("#c0c4c8", "#e5c07b", "#d19a66", "#c01c28")
 def level_svg(
     sequence: str,
     conformation: str,
-    lattice: str,
+    lattice: Lattice,
     counts: Sequence[int],
     thresholds: tuple[int, int, int],
 ) -> str:

@@ -44,6 +44,7 @@ from gamelab.lattice.pack import (
     write_pack,
 )
 from gamelab.lattice.rules import (
+    Lattice,
     coordinates,
     hh_contacts,
     hh_score,
@@ -99,7 +100,7 @@ class PuzzleLevel:
     best_share: float
     source: str
     number: int | None = None
-    lattice: str = "square"
+    lattice: Lattice = Lattice.SQUARE
 
     @property
     def length(self) -> int:
@@ -325,7 +326,7 @@ TUTORIAL_SEQUENCE = "HPHPPHPH"
 def tutorial_level() -> PuzzleLevel:
     """The first level a new player sees: a short chain whose three stars are its three possible
     contacts (the page explains H, P and contacts beside it)."""
-    level = analyse_level(TUTORIAL_SEQUENCE, "square")
+    level = analyse_level(TUTORIAL_SEQUENCE, Lattice.SQUARE)
     return _level_from_analysis(level, "tutorial")
 
 
@@ -335,7 +336,7 @@ def level_from_sequence(text: str) -> PuzzleLevel:
     lo, hi = PLAY_LENGTHS
     if not lo <= len(seq) <= hi:
         raise ValueError(f"a level needs {lo} to {hi} residues; {seq!r} has {len(seq)}")
-    level = analyse_level(seq, "square")
+    level = analyse_level(seq, Lattice.SQUARE)
     if level.best == 0:
         raise ValueError(f"{seq!r} cannot make any HH contact, so it is no puzzle; add H residues")
     return _level_from_analysis(level, "typed")
@@ -405,7 +406,7 @@ def generate_level(
     if not levels:
         raise ValueError(f"no new playable level of {length} residues; try another length")
     sequence, word = levels[seed % len(levels)]
-    level = analyse_level(sequence, "square")
+    level = analyse_level(sequence, Lattice.SQUARE)
     return _level_from_analysis(level, f"generated (seed {seed}, {word})")
 
 
@@ -442,7 +443,7 @@ def score_fold(
 
     Stars are given (from `thresholds`) only for a complete fold."""
     seq = parse_sequence(sequence, min_length=2)
-    conf = parse_conformation(conformation, "square")
+    conf = parse_conformation(conformation, Lattice.SQUARE)
     if len(conf) > len(seq) - 1:
         raise ValueError(
             f"conformation {conf!r} has {len(conf)} moves; a chain of {len(seq)} residues has "
@@ -453,10 +454,10 @@ def score_fold(
         if len(t) != 3 or not 0 <= t[0] <= t[1] <= t[2]:
             raise ValueError(f"thresholds must be three increasing scores, got {list(thresholds)}")
     part = seq[: len(conf) + 1]
-    found = hh_contacts(part, conf, "square")
+    found = hh_contacts(part, conf, Lattice.SQUARE)
     complete = len(conf) == len(seq) - 1
     stars = sum(1 for x in thresholds if len(found) >= x) if complete and thresholds else None
-    sites = [(x, y) for x, y, _ in coordinates(conf, "square")]
+    sites = [(x, y) for x, y, _ in coordinates(conf, Lattice.SQUARE)]
     return FoldScore(
         seq,
         conf,
@@ -536,7 +537,7 @@ def build_default_pack(
                 per_length,
                 "best-then-rarity",
                 seed + k,
-                "square",
+                Lattice.SQUARE,
                 runs,
             )
             chosen.extend(made.levels)

@@ -26,12 +26,13 @@ from __future__ import annotations
 
 import time
 from dataclasses import dataclass
+from typing import Any
 
 import numpy as np
 
 from gamelab.lattice._kernels import MOVE_LETTERS
-from gamelab.lattice._replica_kernels import remc_kernel
-from gamelab.lattice.rules import dimensions, hh_score, parse_sequence
+from gamelab.lattice._replica_kernels import kick_kernel, remc_kernel
+from gamelab.lattice.rules import Lattice, dimensions, hh_score, parse_sequence
 
 _LETTER = {(1, 0, 0): "R", (0, 1, 0): "U", (-1, 0, 0): "L", (0, -1, 0): "D"} | {
     (0, 0, 1): "F",
@@ -187,9 +188,44 @@ def new_state(n: int, ndim: int, replicas: int) -> tuple[np.ndarray, np.ndarray]
     return pos, grid
 
 
+def remc_rounds(
+    is_h: np.ndarray,
+    ndim: int,
+    temps: np.ndarray,
+    pos: np.ndarray,
+    grid: np.ndarray,
+    contacts: np.ndarray,
+    rep_at: np.ndarray,
+    rng: np.ndarray,
+    rounds: int,
+    phi: int,
+    target: int,
+    best_pos: np.ndarray,
+    best: np.ndarray,
+    restart: np.ndarray,
+    *rest: Any,
+) -> int:
+    """Up to `rounds` rounds of :func:`remc_kernel` (the same arguments), with the kicks it
+    leaves due made by :func:`kick_kernel` in between: the rounds its twin
+    :func:`gamelab.lattice._replica_twins.remc_python` runs, kicks included. The rounds run."""
+    done = 0
+    while True:
+        done += int(
+            remc_kernel(
+                is_h, ndim, temps, pos, grid, contacts, rep_at, rng, rounds - done, phi, target,
+                best_pos, best, restart, *rest,
+            )
+        )  # fmt: skip
+        if restart[1] != -1:
+            return done
+        kick_kernel(is_h, ndim, pos, grid, contacts, best_pos, best, restart, rng)
+        if done >= rounds or best[0] >= target:
+            return done
+
+
 def replica_fold(
     sequence: str,
-    lattice: str = "square",
+    lattice: Lattice = Lattice.SQUARE,
     *,
     seed: int | np.random.Generator = 0,
     settings: ReplicaSettings | None = None,
@@ -223,8 +259,10 @@ def replica_fold(
     # rebound) and the move set
     replicas = (is_h, ndim, temps, pos, grid, contacts, rep_at, state)
     move_set = (s.end_share, bias, s.flat, s.rebridge, s.regrow, s.regrow_max, s.regrow_bias)
-    # compile or load the kernel before the clock starts (numba's start-up is not the search's)
+    # compile or load the kernels before the clock starts (numba's start-up is not the search's)
     remc_kernel(*replicas, 0, s.phi, 0, best_pos, best, restart, *move_set)
+    if s.kick:  # (a kick is not due: this call only compiles)
+        kick_kernel(is_h, ndim, pos, grid, contacts, best_pos, best, restart, state)
     goal = target if target is not None else 10**9
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
     started = time.thread_time()
@@ -245,7 +283,7 @@ def replica_fold(
             ask = min(ask, epoch - since_start)
         before = int(best[0])
         t0 = time.thread_time()
-        done = int(remc_kernel(*replicas, ask, s.phi, goal, best_pos, best, restart, *move_set))
+        done = remc_rounds(*replicas, ask, s.phi, goal, best_pos, best, restart, *move_set)
         rounds += done
         since_start += done
         if rounds_left is not None:

@@ -24,7 +24,7 @@ from gamelab.lattice.landscape import (
 )
 from gamelab.lattice.objectives import OBJECTIVES, objective_values
 from gamelab.lattice.pack import choose_levels
-from gamelab.lattice.rules import Fold
+from gamelab.lattice.rules import Fold, Lattice
 
 TITLE = "Lattice protein folding puzzles (HP model)"
 
@@ -170,7 +170,7 @@ def _folds3d(section: Section) -> None:
         section.figure(
             f"fold3d_{f.name}",
             draw_fold(
-                Fold(f.sequence, f.conformation, "cubic"),
+                Fold(f.sequence, f.conformation, Lattice.CUBIC),
                 title=f"{f.name}: {f.contacts} HH contacts (best known {f.best_known})",
             ),
             caption=f"The Harvard 48-mer {f.name} (Yue et al. 1995) on the cubic lattice: the "
@@ -356,7 +356,7 @@ def build(section: Section, ctx) -> None:
     if folded_3d is not None:
         section.figure(
             "fold_3d",
-            draw_fold(Fold(folded_3d.sequence, folded_3d.conformation, "cubic")),
+            draw_fold(Fold(folded_3d.sequence, folded_3d.conformation, Lattice.CUBIC)),
             caption=f"The best fold found for the Harvard 48-mer {folded_3d.name} on the cubic "
             f"lattice: {folded_3d.score} HH contacts (best known {folded_3d.known_optimum}).",
         )

@@ -16,6 +16,7 @@ visits a site twice (self-avoiding). The score of a sequence in a conformation i
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 
 #: The lattices and the move letters each allows, in the order the enumerator uses.
 MOVES = {"square": "RULD", "cubic": "RULDFB"}
@@ -31,16 +32,36 @@ _OPPOSITE = {"R": "L", "L": "R", "U": "D", "D": "U", "F": "B", "B": "F"}
 LATTICES = tuple(MOVES)
 
 
-def check_lattice(lattice: str) -> str:
-    """`lattice` if it is a known lattice name, else a ValueError listing the allowed ones."""
-    if lattice not in MOVES:
-        raise ValueError(f"unknown lattice {lattice!r}; allowed: {', '.join(LATTICES)}")
-    return lattice
+class Lattice(StrEnum):
+    """The lattice a chain folds on, by its name (``LATTICES``): the lattice's setting, parsed
+    once by a shell (``Lattice("cubic")``; an unknown name is a ValueError listing the allowed
+    ones) and passed on. A member is its name as a string (JSON, keys, comparisons).
+
+    >>> Lattice("cubic").dimensions, Lattice("square").moves
+    (3, 'RULD')
+    """
+
+    SQUARE = "square"
+    CUBIC = "cubic"
+
+    @classmethod
+    def _missing_(cls, value: object) -> Lattice:
+        raise ValueError(f"unknown lattice {value!r}; allowed: {', '.join(LATTICES)}")
+
+    @property
+    def moves(self) -> str:
+        """The move letters, in the order the enumerator uses."""
+        return MOVES[self]
+
+    @property
+    def dimensions(self) -> int:
+        """2 for the square lattice, 3 for the cubic one."""
+        return 2 if self is Lattice.SQUARE else 3
 
 
-def dimensions(lattice: str) -> int:
+def dimensions(lattice: Lattice) -> int:
     """2 for the square lattice, 3 for the cubic one."""
-    return 2 if check_lattice(lattice) == "square" else 3
+    return 2 if lattice == Lattice.SQUARE else 3
 
 
 def parse_sequence(text: str, *, min_length: int = 1) -> str:
@@ -60,12 +81,12 @@ def parse_sequence(text: str, *, min_length: int = 1) -> str:
     return seq
 
 
-def coordinates(conformation: str, lattice: str = "square") -> list[tuple[int, int, int]]:
+def coordinates(conformation: str, lattice: Lattice = Lattice.SQUARE) -> list[tuple[int, int, int]]:
     """The site of every residue (residue 0 at the origin); raises ValueError on a bad letter.
 
     Does not check self-avoidance (see :func:`parse_conformation`).
     """
-    allowed = MOVES[check_lattice(lattice)]
+    allowed = MOVES[lattice]
     x = y = z = 0
     sites = [(0, 0, 0)]
     for k, move in enumerate(conformation):
@@ -80,13 +101,15 @@ def coordinates(conformation: str, lattice: str = "square") -> list[tuple[int, i
     return sites
 
 
-def is_self_avoiding(conformation: str, lattice: str = "square") -> bool:
+def is_self_avoiding(conformation: str, lattice: Lattice = Lattice.SQUARE) -> bool:
     """Whether the walk visits every site at most once."""
     sites = coordinates(conformation, lattice)
     return len(set(sites)) == len(sites)
 
 
-def parse_conformation(text: str, lattice: str = "square", length: int | None = None) -> str:
+def parse_conformation(
+    text: str, lattice: Lattice = Lattice.SQUARE, length: int | None = None
+) -> str:
     """A validated conformation (upper-cased): lattice moves only, self-avoiding, and L - 1 moves
     long when the chain `length` L is given.
 
@@ -112,7 +135,7 @@ def parse_conformation(text: str, lattice: str = "square", length: int | None = 
     return conf
 
 
-def contacts(conformation: str, lattice: str = "square") -> list[tuple[int, int]]:
+def contacts(conformation: str, lattice: Lattice = Lattice.SQUARE) -> list[tuple[int, int]]:
     """All topological contacts (i, j), i < j - 1, of a valid conformation, sorted."""
     conf = parse_conformation(conformation, lattice)
     sites = coordinates(conf, lattice)
@@ -126,14 +149,16 @@ def contacts(conformation: str, lattice: str = "square") -> list[tuple[int, int]
     return sorted(found)
 
 
-def hh_contacts(sequence: str, conformation: str, lattice: str = "square") -> list[tuple[int, int]]:
+def hh_contacts(
+    sequence: str, conformation: str, lattice: Lattice = Lattice.SQUARE
+) -> list[tuple[int, int]]:
     """The contacts whose two residues are both H."""
     seq = parse_sequence(sequence)
     conf = parse_conformation(conformation, lattice, length=len(seq))
     return [(i, j) for i, j in contacts(conf, lattice) if seq[i] == "H" and seq[j] == "H"]
 
 
-def hh_score(sequence: str, conformation: str, lattice: str = "square") -> int:
+def hh_score(sequence: str, conformation: str, lattice: Lattice = Lattice.SQUARE) -> int:
     """The player's score: the number of HH contacts."""
     return len(hh_contacts(sequence, conformation, lattice))
 
@@ -152,10 +177,10 @@ class Fold:
 
     sequence: str
     conformation: str
-    lattice: str = "square"
+    lattice: Lattice = Lattice.SQUARE
 
     def __post_init__(self) -> None:
-        check_lattice(self.lattice)
+        object.__setattr__(self, "lattice", Lattice(self.lattice))
         seq = parse_sequence(self.sequence)
         object.__setattr__(self, "sequence", seq)
         object.__setattr__(

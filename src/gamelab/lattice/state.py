@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from gamelab.core.state import TERMINAL, illegal
 from gamelab.lattice.rules import (
     MOVES,
-    check_lattice,
+    Lattice,
     coordinates,
     hh_score,
     parse_conformation,
@@ -29,6 +29,8 @@ from gamelab.lattice.rules import (
 
 #: The return of a chain trapped before its last residue.
 TRAPPED = -1.0
+#: the pack level :meth:`LatticeGame.of` plays when given no sequence and no level
+DEFAULT_LEVEL = 1
 
 
 @dataclass(frozen=True)
@@ -36,7 +38,7 @@ class LatticeGame:
     """Folding `sequence` (H/P letters, at least 2) on `lattice` ("square" or "cubic")."""
 
     sequence: str
-    lattice: str = "square"
+    lattice: Lattice = Lattice.SQUARE
     name: str = field(default="lattice", init=False)
     num_players: int = field(default=1, init=False)
     num_chance_outcomes: int = field(default=0, init=False)
@@ -44,7 +46,30 @@ class LatticeGame:
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "sequence", parse_sequence(self.sequence, min_length=2))
-        check_lattice(self.lattice)
+        object.__setattr__(self, "lattice", Lattice(self.lattice))
+
+    @classmethod
+    def of(
+        cls, sequence: str | None = None, level: int | None = None, lattice: str = "square"
+    ) -> LatticeGame:
+        """The game a shell's settings name: a typed `sequence`, or level `level` (from 1) of
+        the default pack (:func:`gamelab.lattice.puzzle.load_pack`), on the lattice named
+        `lattice`; with neither, the pack's first level. ValueError (the shells' message) for
+        both, a level outside the pack or an unknown lattice."""
+        kind = Lattice(lattice)
+        if sequence is not None and level is not None:
+            raise ValueError("give either a sequence or a pack level, not both")
+        if sequence is None:
+            from gamelab.lattice.puzzle import load_pack
+
+            levels = load_pack().levels
+            level = DEFAULT_LEVEL if level is None else level
+            if not isinstance(level, int) or not 1 <= level <= len(levels):
+                raise ValueError(
+                    f"level must be 1 to {len(levels)} (the default pack), got {level!r}"
+                )
+            sequence = levels[level - 1].sequence
+        return cls(sequence, kind)
 
     @property
     def num_actions(self) -> int:
@@ -74,7 +99,7 @@ class LatticeGame:
 
 
 #: the unit step of each move letter, per lattice
-_STEPS = {lattice: [coordinates(m, lattice)[1] for m in MOVES[lattice]] for lattice in MOVES}
+_STEPS = {lattice: [coordinates(m, lattice)[1] for m in lattice.moves] for lattice in Lattice}
 
 
 class LatticeState:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.cores import Site, colour_counts, list_cores
-from gamelab.lattice.rules import dimensions, parse_sequence
+from gamelab.lattice.rules import Lattice, dimensions, parse_sequence
 
 #: Depth-first search nodes per core before the search gives up (and the core counts as
 #: threadable, so the bound is never wrong, only weaker).
@@ -193,7 +193,7 @@ class CoreCertificate:
 
 
 def core_threading_bound(
-    sequence: str, lattice: str = "square", floor: int = 0, seconds: float | None = None
+    sequence: str, lattice: Lattice = Lattice.SQUARE, floor: int = 0, seconds: float | None = None
 ) -> CoreCertificate:
     """An upper bound on the HH contacts of `sequence`: from the best of the bounds of
     :mod:`.bounds` (:func:`gamelab.lattice.bounds.contact_bounds`) down, each value c is refuted while no core with

@@ -16,17 +16,19 @@ PAGE_WARMUP = PageWarmup(
 
 def warm_up() -> None:
     """Enumerate length 10, score a level, run two GA generations, both folding searches and
-    one pull move of the replica exchange's move kernel (which the tests call directly)."""
+    one pull move of the replica exchange's move kernel (which the tests call directly) and its
+    kick kernel (the default settings make no kicks)."""
     import numpy as np
 
     from gamelab.core.evolve import GAConfig
-    from gamelab.lattice._replica_kernels import apply_move_kernel
+    from gamelab.lattice._replica_kernels import apply_move_kernel, kick_kernel
     from gamelab.lattice.completion import best_completion
     from gamelab.lattice.enumeration import enumerate_timed
     from gamelab.lattice.enumeration import warm_up as warm_histograms
     from gamelab.lattice.fold import METHODS, fold
     from gamelab.lattice.generate import evolve_once
     from gamelab.lattice.pack import analyse_level
+    from gamelab.lattice.replica import new_state
 
     enumerate_timed(10)
     analyse_level("HPHHPPHHPH")
@@ -36,6 +38,11 @@ def warm_up() -> None:
     warm_histograms()
     straight = np.array([[i, 0, 0] for i in range(4)], dtype=np.int64)
     apply_move_kernel(straight, 2, 0)
+    pos, grid = new_state(4, 2, 1)  # no kick due (restart[1] = 0): compiles only
+    kick_kernel(
+        np.ones(4, np.bool_), 2, pos, grid, np.zeros(1, np.int64), pos[0].copy(),
+        np.zeros(1, np.int64), np.zeros(5, np.int64), np.ones(1, np.uint64),
+    )  # fmt: skip
     best_completion("HPPHPH", "RU")  # the environment's oracle (its completion kernel)
 
 

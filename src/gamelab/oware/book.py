@@ -116,7 +116,7 @@ def build_book(
         backend=backend,
         label="opening book",
         store=store,
-        experiment="oware-book" if store is not None else None,
+        experiment="oware-book",
         # the positions of fewer plies are a prefix of these (in the same order), so a row is
         # keyed by the depth and its index alone: a deeper book reuses a shallower one's rows
         params={"depth": depth, "version": BOOK_VERSION},

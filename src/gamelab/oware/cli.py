@@ -96,14 +96,16 @@ def analyse(
     depth: FixedDepth = None,
     evaluation: Annotated[str, typer.Option("--eval", help="auale or blog.")] = "auale",
     tablebase: Annotated[
-        int,
+        int | None,
         typer.Option(
             "--tablebase",
             min=-1,
             max=48,
-            help="Tablebase seeds (-1: none; past 16: the database built by `tablebase`).",
+            help="Tablebase seeds (-1: none; past 16: the database built by `tablebase`). "
+            "Default: the best this machine has verified, as the page's engine.",
+            show_default=False,
         ),
-    ] = TABLEBASE_SEEDS,
+    ] = None,
     grand_slam: GrandSlam = "no-capture",
     cycle: Cycle = "own-row",
     json_out: Json = False,
@@ -183,7 +185,7 @@ def review(
 ) -> None:
     """Every move of a game against the engine's best, as strong as the engine the player
     faced (the page's Review: the same document, in one piece)."""
-    from gamelab.oware.game_review import review_limits, review_piece
+    from gamelab.oware.budget import review_limits, review_piece
     from gamelab.oware.match import parse_player
 
     moves = list(move or [])

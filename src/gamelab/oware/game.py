@@ -21,7 +21,7 @@ ValueError: C is a South house, but it is North's move: play one of a-f (North's
 
 Scores are the engine's (:mod:`gamelab.oware.analysis`): for the side to move, 25 units per
 seed, ``±(10000 − plies) + 25 × margin`` for a decided game. Boards with at most 12 seeds under
-Abapa (or up to the endgame database's reach where it is built: ``tablebase.exact_reach``) are
+Abapa (or up to the endgame database's reach where it is built and verified: ``tablebase.ready_reach``) are
 looked up in the endgame tablebase (:mod:`gamelab.oware.tablebase`): the verdict is exact for the game of the board seeds played out (a capture-free cycle valued as an even split).
 """
 
@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.oware import _search_kernels as K
-from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters
+from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters, table_words
 from gamelab.oware.book import book_analysis
 from gamelab.oware.evaluation import SEED_UNIT
 from gamelab.oware.match import (
@@ -59,7 +59,7 @@ from gamelab.oware.rules import (
     parse_record,
     sow,
 )
-from gamelab.oware.tablebase import Tablebase, exact_reach, load_tablebase
+from gamelab.oware.tablebase import Tablebase, engine_seeds, load_tablebase, ready_reach
 from gamelab.oware.verdicts import (
     SIDES,
     Evaluation,
@@ -299,31 +299,33 @@ def replay(start: str, rules: Rules, moves: list[str]) -> tuple[list[Position], 
     return positions, offsets
 
 
-@lru_cache(maxsize=1)
-def _tablebase() -> Tablebase:
-    # the endgame database where this machine has built it past the default table
-    return load_tablebase(exact_reach())
+@lru_cache(maxsize=2)
+def _tablebase(reach: int) -> Tablebase:
+    # the endgame database where this machine has built and verified it past the default table
+    return load_tablebase(reach)
 
 
 def exact_scope(rules: Rules) -> str:
-    """How far this server's exact verdicts reach under `rules`, in words: "exact endgames
-    from 24 seeds down" where the endgame database is built to 24 (``tablebase.exact_reach``)."""
+    """How far this server's exact verdicts and engine reach under `rules`, in words: "exact
+    endgames from 24 seeds down" where the endgame database is built to 24 and verified
+    (``tablebase.ready_reach``: 12 while it is being verified)."""
     if not rules.is_abapa:
         return "no exact endgames under this rule variant: the tables are Abapa's"
-    return f"exact endgames from {exact_reach()} seeds down"
+    return table_words(ready_reach())
 
 
 def exact_verdict(position: Position) -> Exact | None:
-    """The tablebase's result of `position` under perfect play, or None outside it."""
-    if (
-        position.is_over()
-        or position.seeds_on_board() > exact_reach()
-        or not position.rules.is_abapa
-    ):
-        return None  # decided without loading the table
-    if not _tablebase().covers(position):
+    """The tablebase's result of `position` under perfect play, or None outside it (the best
+    table at hand: ``tablebase.ready_reach``)."""
+    if position.is_over() or not position.rules.is_abapa:
         return None
-    diff = _tablebase().final_difference(position)
+    reach = ready_reach()
+    if position.seeds_on_board() > reach:
+        return None  # decided without loading the table
+    table = _tablebase(reach)
+    if not table.covers(position):
+        return None
+    diff = table.final_difference(position)
     mover = position.to_move
     mine = (SEEDS + diff) // 2
     final = [mine, SEEDS - mine] if mover == 0 else [SEEDS - mine, mine]
@@ -453,6 +455,7 @@ def _analyse(
     evaluation: str = "auale",
     tablebase_seeds: int = TABLEBASE_SEEDS,
 ) -> Analysis:
+    # tablebase_seeds: resolved by the caller (engine_seeds), so the ranking uses the same table
     engine = game_engine(evaluation, tablebase_seeds)
     engine.clear()  # the same answer whatever this process searched before
     return analyse(
@@ -483,8 +486,8 @@ def check_opponent(spec: PlayerSpec) -> PlayerSpec:
         raise ValueError(f"{spec.kind} search depth is at most {most} here, got {depth}")
     if isinstance(spec, EngineSpec) and spec.tablebase not in (-1, TABLEBASE_SEEDS):
         raise ValueError(
-            f"the engine's tablebase here is tb={TABLEBASE_SEEDS} (or -1 for none), "
-            f"got tb={spec.tablebase}"
+            "the engine here probes the best endgame table this server has (or none with "
+            f"tb=-1), got tb={spec.tablebase}"
         )
     return spec
 
@@ -508,7 +511,8 @@ def engine_reply(
             time_limit=spec.time,
             depth=spec.depth,
             evaluation=spec.eval,
-            tablebase_seeds=spec.tablebase,
+            # the default table means the best at hand (the page's engines are players)
+            tablebase_seeds=engine_seeds(None if spec.tablebase == TABLEBASE_SEEDS else -1),
         )
         off = analysis.best_move
     else:
@@ -541,24 +545,26 @@ def analyse_position(
     moves: list[str] | None = None,
     depth: int | None = None,
     evaluation: str = "auale",
-    tablebase_seeds: int = TABLEBASE_SEEDS,
+    tablebase_seeds: int | None = None,
     rank: bool = False,
     book: bool = False,
 ) -> PositionAnalysis:
     """The engine's analysis of a position given in its text form (or of the game from it
     through `moves`, so the repetition history counts), within `time_limit` seconds or to
     `depth` plies (a depth wins when both are given), with the engine's `evaluation`
-    (``auale`` or ``blog``) and endgame tablebase (seeds, -1 for none); `rank` adds every legal
+    (``auale`` or ``blog``) and endgame tablebase (seeds, -1 for none; None: the best this
+    machine has verified, ``tablebase.ready_reach``, named in the analysis); `rank` adds every legal
     move with its value (:func:`rank_moves`); `book` answers a position of the opening book with
     the book's entry instead of a search (the hint: the book searched deeper). The document of ``gamelab oware analyse --json``,
     ``oware hint --json`` and ``/api/oware/analyse``."""
     if evaluation not in SEED_UNIT:
         raise ValueError(f"evaluation must be one of {', '.join(SEED_UNIT)}, got {evaluation!r}")
     low, high = LIMITS["engine", "tb"]
-    if not low <= tablebase_seeds <= high:
+    if tablebase_seeds is not None and not low <= tablebase_seeds <= high:
         raise ValueError(
             f"tablebase must be {low:g} (none) to {high:g} seeds, got {tablebase_seeds}"
         )
+    tablebase_seeds = engine_seeds(tablebase_seeds)
     if depth is not None:
         if not 1 <= depth <= 20:
             raise ValueError(f"analysis depth must be 1-20, got {depth}")

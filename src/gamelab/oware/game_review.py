@@ -1,7 +1,7 @@
 """The engine's review of a whole game of Owaré (the page's Review view, and any other shell):
 every position searched as strongly as the engine the player faced (its time per move as a
 budget of nodes, so a review of the same game always gives the same rows, or at least its depth:
-:func:`review_strength`), the played move scored at the depth the root
+:func:`gamelab.oware.budget.review_strength`), the played move scored at the depth the root
 search reached, so a loss is never negative. Losses below :data:`NOISE` (one seed) are within
 the search's noise and not counted, and a move the engine itself recommended in the game (its
 own reply, or the hint shown, or any move of a side a loaded record names as the engine) is
@@ -29,9 +29,10 @@ from typing import Any
 from gamelab.core import review
 from gamelab.oware import _search_kernels as K
 from gamelab.oware.analysis import move_letter
-from gamelab.oware.game import FALLBACK_DEPTH, check_opponent, exact_verdict, game_engine, replay
-from gamelab.oware.match import EngineSpec, PlayerSpec, parse_player
+from gamelab.oware.game import exact_verdict, game_engine, replay
+from gamelab.oware.match import EngineSpec, parse_player
 from gamelab.oware.rules import TABLEBASE_SEEDS, Position, Rules
+from gamelab.oware.tablebase import ready_reach
 from gamelab.oware.verdicts import (
     SIDES,
     UNIT,
@@ -43,23 +44,14 @@ from gamelab.oware.verdicts import (
 
 __all__ = [
     "GameReview",
-    "ReviewLimits",
-    "ReviewStrength",
     "ReviewedMove",
     "review_game",
-    "review_piece",
-    "review_limits",
-    "review_strength",
 ]
 
 #: a loss below this (one seed, in evaluation units) is within the search's noise: not counted
 NOISE = UNIT
 #: the review's depth when neither a depth nor a time is given, and its least depth
 REVIEW_DEPTH = 8
-#: seconds per position when the player faced no timed engine (the page's default engine)
-DEFAULT_SECONDS = 0.5
-#: seconds of search one piece of a long review may take (a page's request)
-PIECE_SECONDS = 2.0
 #: A review searches "T seconds a position" as a budget of nodes, never of time, so the same
 #: game reviewed twice (or on another machine, under any load) gives the same rows: about the
 #: engine's speed on one core (1.2-1.6 million nodes a second measured on the opening, loaded).
@@ -69,87 +61,6 @@ NODES_PER_SECOND = 1_000_000
 def node_budget(seconds: float) -> int:
     """The nodes a review searches for "`seconds` a position" (:data:`NODES_PER_SECOND`)."""
     return max(1000, round(seconds * NODES_PER_SECOND))
-
-
-@dataclass(frozen=True)
-class ReviewStrength:
-    """How strongly the review searches each position: `seconds` per position (the engine's
-    time per move) or a fixed `depth`; `per_piece` positions per piece of a long review."""
-
-    seconds: float | None
-    depth: int | None
-    text: str
-    per_piece: int
-
-
-def review_strength(opponent: PlayerSpec) -> ReviewStrength:
-    """At least as strong as the engine the player faced: its time per move (``engine:time=T``),
-    at least its depth (``engine:depth=D``, and never below :data:`REVIEW_DEPTH`), and the page's
-    default engine's time for the weaker opponents (blog, greedy, random).
-
-    >>> review_strength(EngineSpec(time=2)).text
-    '2 s a position, as the engine you played'
-    """
-    spec = check_opponent(opponent)
-    if isinstance(spec, EngineSpec) and spec.time is not None:
-        t = float(spec.time)
-        return ReviewStrength(
-            t, None, f"{t:g} s a position, as the engine you played", _per_piece(t)
-        )
-    if isinstance(spec, EngineSpec) and spec.depth is not None:
-        d = max(int(spec.depth), REVIEW_DEPTH)
-        return ReviewStrength(None, d, f"{d} moves ahead at every position", 4)
-    t = DEFAULT_SECONDS
-    return ReviewStrength(
-        t, None, f"{t:g} s a position, as the page's default engine", _per_piece(t)
-    )
-
-
-def _per_piece(seconds: float) -> int:
-    return max(1, int(PIECE_SECONDS // (2 * seconds)))  # the root search and the played move
-
-
-@dataclass(frozen=True)
-class ReviewLimits:
-    """How one piece of a review searches (the library's policy): `depth` or `seconds` per
-    position (described by `strength`), the moves in the piece (`count`), and the labelled
-    shallower fallback's depth and description (:func:`gamelab.oware.budget.review_plan`
-    runs it when a time budget runs out)."""
-
-    depth: int | None
-    seconds: float | None
-    strength: str
-    count: int
-    fallback_depth: int
-    fallback_strength: str
-
-    def fallback(self) -> ReviewLimits:
-        """The labelled shallower limits for the same moves, when the budget runs out."""
-        return dataclasses.replace(
-            self, depth=self.fallback_depth, seconds=None, strength=self.fallback_strength
-        )
-
-
-def review_limits(
-    opponent: PlayerSpec, moves: int, depth: int | None = None, count: int | None = None
-) -> ReviewLimits:
-    """How to review `count` moves (default: a piece's worth) of a game of `moves` moves whose
-    player faced `opponent`: as strong as that engine (:func:`review_strength`), or to a fixed
-    `depth` at every position (then the whole game in one piece by default).
-
-    >>> review_limits(EngineSpec(time=0.5), 30).count, review_limits(EngineSpec(depth=6), 30, 3).count
-    (2, 30)
-    """
-    fallback = f"depth {FALLBACK_DEPTH} (the time budget ran out)"
-    if depth is not None:
-        check_opponent(opponent)
-        n = count or moves
-        return ReviewLimits(
-            depth, None, f"{depth} moves ahead at every position", n, FALLBACK_DEPTH, fallback
-        )
-    plan = review_strength(opponent)
-    n = count or plan.per_piece
-    return ReviewLimits(plan.depth, plan.seconds, plan.text, n, FALLBACK_DEPTH, fallback)
 
 
 @dataclass(frozen=True)
@@ -195,6 +106,8 @@ class GameReview:
     plies: int = 0  # the game's moves; the review covers moves 1..len(moves) of them
     strength: str = ""  # how each position was searched, in words
     least_depth: int = 0  # the shallowest search of a position (plies)
+    #: the endgame table the searches probed (``tablebase.ready_reach``: the best at hand)
+    tablebase_seeds: int = TABLEBASE_SEEDS
     #: each side's figures in the vocabulary every game's review shares (core.review.Totals), in
     #: seeds over the moves counted in seeds (a move that decides an open game is counted apart,
     #: in `turning_moves`); no chance, so no luck
@@ -306,7 +219,7 @@ def review_game(
         raise ValueError("players are two names, South's and North's")
     by_engine = engine_sides(players)
     positions, offsets = replay(start, rules, moves)
-    engine = game_engine("auale", TABLEBASE_SEEDS)
+    engine = game_engine("auale", ready_reach())
     rows = list(done)
     for ply in range(first - 1, last):
         p, off = positions[ply], offsets[ply]
@@ -400,32 +313,6 @@ def review_game(
         plies=len(moves),
         strength=strength,
         least_depth=min(depths),
+        tablebase_seeds=engine.tablebase.max_seeds,
         totals=by_side,
-    )
-
-
-def review_piece(
-    start: str,
-    rules: Rules,
-    moves: list[str],
-    limits: ReviewLimits,
-    first: int = 1,
-    previous: list[Any] | tuple[Any, ...] = (),
-    recommended: list[str] | tuple[str, ...] = (),
-    players: Sequence[str] = (),
-) -> GameReview:
-    """The piece of the review that `limits` describes (:func:`review_limits`), from move `first`
-    after the rows `previous`: what ``gamelab oware review`` and the page's Review both run."""
-    return review_game(
-        start,
-        rules,
-        moves,
-        limits.depth,
-        limits.seconds,
-        first,
-        limits.count,
-        previous,
-        recommended,
-        limits.strength,
-        players,
     )

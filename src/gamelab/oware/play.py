@@ -11,6 +11,7 @@ this module reads and writes record files.
 
 from __future__ import annotations
 
+import dataclasses
 from collections.abc import Callable
 from pathlib import Path
 
@@ -81,9 +82,10 @@ class PlaySession(Session):
         load: Path | None = None,
         seed: int = 0,
         analysis_time: float = 1.0,
-        tablebase_seeds: int = TABLEBASE_SEEDS,
+        tablebase_seeds: int | None = None,
     ) -> None:
         from gamelab.oware.match import make_player
+        from gamelab.oware.tablebase import engine_seeds
 
         if human_side not in (0, 1):
             raise ValueError(f"human_side must be 0 (South) or 1 (North), got {human_side}")
@@ -92,10 +94,14 @@ class PlaySession(Session):
         self.start, self.moves = Position.initial(), list[int]()
         if load is not None:  # a bad record is refused before the engine is built
             self.start, self.moves, _ = load_record(load)
+        # the engine's default table is the best this machine has verified, as on the page
+        # (tablebase.ready_reach); hint and eval probe the same
+        self.tablebase_seeds = engine_seeds(tablebase_seeds)
+        if isinstance(opponent, EngineSpec) and opponent.tablebase == TABLEBASE_SEEDS:
+            opponent = dataclasses.replace(opponent, tablebase=self.tablebase_seeds)
         self.bot = make_player(opponent, seed)
         self.rng = np.random.default_rng(seed)
         self.analysis_time = analysis_time
-        self.tablebase_seeds = tablebase_seeds
         self.finished = False
 
     @property
@@ -210,7 +216,7 @@ def run_terminal_game(
     input_fn: Callable[[str], str] = input,
     print_fn: Callable[[str], None] | None = None,
     analysis_time: float = 1.0,
-    tablebase_seeds: int = TABLEBASE_SEEDS,
+    tablebase_seeds: int | None = None,
 ) -> list[int]:
     """Play with `input_fn` / `print_fn` (the terminal by default); returns the move list when
     the game ends or the player quits."""

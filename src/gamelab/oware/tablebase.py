@@ -127,13 +127,45 @@ def open_database(max_seeds: int, root: Path | None = None) -> Tablebase:
 
 
 def exact_reach() -> int:
-    """The most seeds on the board for which this machine has exact values at hand: the
-    endgame database's reach where it has been built past the default table (``gamelab oware
-    tablebase --seeds N``), else the default table's TABLEBASE_SEEDS. What a page can announce
-    as "exact endgames from N seeds down"; ``load_tablebase(exact_reach())`` is that table."""
+    """The most seeds on the board for which this machine has exact values: the endgame
+    database's reach where it has been built past the default table (``gamelab oware
+    tablebase --seeds N``), else the default table's TABLEBASE_SEEDS. Reads the database's
+    checksums when no verification stamp covers it as it is now (seconds for 1.25 GB, once per
+    change of the file); :func:`ready_reach` never waits."""
     from gamelab.oware.tablebase_disk import database_reach
 
     return max(TABLEBASE_SEEDS, database_reach())
+
+
+def ready_reach() -> int:
+    """The best table at hand now, never waiting: the endgame database's reach once its
+    checksums are verified for the file as it is (a stamp beside it, see
+    :func:`gamelab.oware.tablebase_disk.database_levels`), else the default table's
+    TABLEBASE_SEEDS while a background process verifies it (started here, once). What the web
+    page's engine and exact verdicts use, and the engine's default everywhere a player asks:
+    ``load_tablebase(ready_reach())``. A damaged level is never used: the reach stops below it."""
+    from gamelab.oware.tablebase_disk import verified_reach
+    from gamelab.oware.tablebase_verify import verify_in_background
+
+    reach = verified_reach()
+    if reach is None:
+        verify_in_background()
+        return TABLEBASE_SEEDS
+    return max(TABLEBASE_SEEDS, reach)
+
+
+def reach_settled() -> bool:
+    """False while the database waits for its verification (:func:`ready_reach` will rise):
+    answers found meanwhile with the default table are not to be memoised."""
+    from gamelab.oware.tablebase_disk import verified_reach
+
+    return verified_reach() is not None
+
+
+def engine_seeds(tablebase_seeds: int | None) -> int:
+    """The table an engine probes: `tablebase_seeds` as given (-1 for none), or with None the
+    best at hand (:func:`ready_reach`)."""
+    return ready_reach() if tablebase_seeds is None else tablebase_seeds
 
 
 def warm_up() -> None:

@@ -59,6 +59,7 @@ from gamelab.core.cache import cache_dir
 from gamelab.core.files import write_text_atomic
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.oware import _tablebase_kernels as K
+from gamelab.oware.tablebase_stamp import STAMP, file_key, read_stamp, write_stamp
 
 VERSION = 1
 NAME = "oware-endgame"
@@ -201,31 +202,76 @@ def _verified_levels(folder: Path) -> tuple[list[LevelRecord], list[int]]:
     return good, []
 
 
-@lru_cache(maxsize=4)
-def _verified(
-    folder: str, mtime_ns: int, size: int
-) -> tuple[tuple[LevelRecord, ...], tuple[int, ...]]:
-    good, damaged = _verified_levels(Path(folder))
-    return tuple(good), tuple(damaged)
+def _levels_of(folder: Path, verify: bool) -> tuple[list[LevelRecord], list[int]] | None:
+    key = file_key(folder)
+    if key is None:
+        return [], []
+    stamped = read_stamp(folder, key)
+    if stamped is not None:
+        count, damaged = stamped
+        levels = _read_index(folder)
+        return levels[:count], damaged
+    if not verify:
+        return None
+    good, damaged = _verified_levels(folder)
+    if file_key(folder) == key:  # nobody wrote meanwhile: what was read is what is stamped
+        write_stamp(folder, key, len(good), damaged)
+    return good, damaged
+
+
+@lru_cache(maxsize=8)
+def _levels_cached(
+    folder: str, key: str, verify: bool
+) -> tuple[tuple[LevelRecord, ...], tuple[int, ...]] | None:
+    found = _levels_of(Path(folder), verify)
+    return None if found is None else (tuple(found[0]), tuple(found[1]))
+
+
+def _cache_key(folder: Path) -> str:
+    # the stamp's own times too: a stamp written by another process is seen at once
+    parts = []
+    for name in ("values.i8", "index.json", STAMP):
+        try:
+            st = (folder / name).stat()
+            parts.append(f"{st.st_size}:{st.st_ino}:{st.st_mtime_ns}:{st.st_ctime_ns}")
+        except OSError:
+            parts.append("-")
+    return "|".join(parts)
 
 
 def database_levels(root: Path | None = None) -> tuple[list[LevelRecord], list[int]]:
-    """(the finished levels whose checksums hold, the damaged level if one is found), checked
-    once per process for a given file (its size and modification time)."""
+    """(the finished levels whose checksums hold, the damaged level if one is found). The
+    checksums are read once for given bytes: the verification is recorded beside the database
+    (``verified.json``, keyed by the file's size, inode, times and the index), so later calls
+    and processes trust it until the file or the index changes; then they verify again."""
     folder = database_dir(root)
-    path = folder / "values.i8"
-    index = folder / "index.json"
-    if not path.exists() or not index.exists():
-        return [], []
-    st, si = path.stat(), index.stat()
-    good, damaged = _verified(str(folder), max(st.st_mtime_ns, si.st_mtime_ns), st.st_size)
-    return list(good), list(damaged)
+    found = _levels_cached(str(folder), _cache_key(folder), True)
+    assert found is not None  # verify=True always answers
+    return list(found[0]), list(found[1])
+
+
+def verified_reach(root: Path | None = None) -> int | None:
+    """The database's reach as its verification stamp records it (-1: no database, or none
+    sound), at once and without reading the values; None when the file has not been verified
+    since it last changed (:func:`database_levels` or :func:`verify_in_background` then does)."""
+    folder = database_dir(root)
+    found = _levels_cached(str(folder), _cache_key(folder), False)
+    return None if found is None else len(found[0]) - 1
 
 
 def database_reach(root: Path | None = None) -> int:
     """The largest seed count up to which the database on this machine is finished and sound
-    (-1 when there is none): what the page can announce as exact."""
+    (-1 when there is none): what the page can announce as exact. Verifies the checksums when
+    no stamp covers the file as it is now (seconds for 1.25 GB)."""
     return len(database_levels(root)[0]) - 1
+
+
+def _stamp_as_built(folder: Path, good: list[LevelRecord]) -> None:
+    # the builder wrote and synced these levels from the bytes it hashed (and checked the older
+    # ones when it started): later processes need not read them again
+    key = file_key(folder)
+    if key is not None:
+        write_stamp(folder, key, len(good), [])
 
 
 def open_levels(
@@ -571,6 +617,7 @@ def build_database(
             )
             good.append(record)
             _write_index(folder, good)
+            _stamp_as_built(folder, good)
             shutil.rmtree(folder / f"work-{n:02d}", ignore_errors=True)
             rate = cpu / max(record.boards, 1)
             rest = list(range(n + 1, max_seeds + 1))
@@ -583,4 +630,5 @@ def build_database(
                 f"level {n} done: {record.boards:,} boards, {sweeps} sweeps in {rounds} rounds, "
                 f"{cpu / 60:.1f} CPU-min ({rate * 1e6:.2f} CPU-us per board){tail}"
             )
+        _stamp_as_built(folder, good)
     return database_summary(max_seeds, root)

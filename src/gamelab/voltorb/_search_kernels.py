@@ -19,7 +19,7 @@ from gamelab.voltorb._bounds_kernels import (
     symmetry_classes,
 )
 from gamelab.voltorb._small_kernels import small_solve
-from gamelab.voltorb._table_kernels import table_slot, table_store
+from gamelab.voltorb._table_kernels import memo_find, memo_store, table_slot, table_store
 from gamelab.voltorb._wide_kernels import wide_solve
 from gamelab.voltorb.rules import TILES
 
@@ -133,6 +133,7 @@ def win_search(
     first_tiles,
     shared,
     root_out,
+    perms,
 ):
     """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
     else the value shown). Same recursion and pruning as the Python twin
@@ -164,7 +165,7 @@ def win_search(
     if counter[2]:
         return 0.0  # the search is stopping (state limit, or the memo is full)
     known_ceiling = -1.0
-    slot = table_slot(table, code)
+    slot = table_slot(table, code) if part else memo_find(table, counter, code, perms)
     if table[slot, 0] == code and not part:
         if (np.int64(table[slot, 2]) & 1) or table[slot, 1] <= alpha:
             return table[slot, 1]
@@ -189,7 +190,7 @@ def win_search(
             if boards[idx[0], t] >= 2 and not revealed_mask[t]:
                 tile = t
                 break
-        table_store(table, counter, code, total, True, tile)
+        memo_store(table, counter, code, total, True, tile, perms)
         return total
     if idx.size == 2:
         # two live boards: both are cleared unless they are inseparable (see pair_bound), then
@@ -214,7 +215,7 @@ def win_search(
                 if not revealed_mask[t] and x != 0 and y != 0 and (x >= 2 or y >= 2):
                     tile = t
                     break
-        table_store(table, counter, code, value, True, tile)
+        memo_store(table, counter, code, value, True, tile, perms)
         return value
     eps = 1e-12 * total
     # the inseparable-pairs bound: fail low at once, or stop as soon as a tile reaches it
@@ -225,7 +226,7 @@ def win_search(
     else:
         ceiling = total
     if alpha >= 0.0 and ceiling <= alpha + eps:
-        table_store(table, counter, code, ceiling, False, -1)
+        memo_store(table, counter, code, ceiling, False, -1, perms)
         return ceiling
     # Tiles that can be a 2 or 3 but are a Voltorb on no live board are free information: flipping
     # all of them before anything else is optimal, so they are flipped together (one node instead
@@ -317,6 +318,7 @@ def win_search(
                     every_tile,
                     shared,
                     root_out,
+                    perms,
                 )
                 if counter[2]:
                     return 0.0
@@ -325,14 +327,14 @@ def win_search(
             if alpha >= 0.0 and running <= alpha + eps:
                 # fail soft: `running` bounds the state (never report more than alpha)
                 bound_value = min(running, alpha)
-                table_store(table, counter, code, bound_value, False, -1)
+                memo_store(table, counter, code, bound_value, False, -1, perms)
                 return bound_value
             start = stop
-        table_store(table, counter, code, acc, True, safe[0])
+        memo_store(table, counter, code, acc, True, safe[0], perms)
         return acc
     if idx.size <= small_max:
         # a small state: the bit-mask search of _small_kernels (exact, memoised by live set)
-        value, tile = small_solve(boards, weights, bits, idx, code, alpha, table, counter)
+        value, tile = small_solve(boards, weights, bits, idx, code, alpha, table, counter, perms)
         return 0.0 if counter[2] else value  # small_solve stored the state
     if idx.size <= wide_max:
         # a mid-size state: the same search on multi-word masks (_wide_kernels)
@@ -350,6 +352,7 @@ def win_search(
             pos,
             clue,
             use_symmetry,
+            perms,
         )
         return 0.0 if counter[2] else value
     mass, won, bound = bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask)
@@ -379,7 +382,7 @@ def win_search(
     if flip_ceiling < ceiling:
         ceiling = flip_ceiling
         if alpha >= 0.0 and ceiling <= alpha + eps:
-            table_store(table, counter, code, ceiling, False, -1)
+            memo_store(table, counter, code, ceiling, False, -1, perms)
             return ceiling
     order = tiles[:ntiles][np.argsort(-tile_bound[:ntiles], kind="mergesort")]
     if part:
@@ -514,6 +517,7 @@ def win_search(
                     every_tile,
                     shared,
                     root_out,
+                    perms,
                 )
                 if counter[2]:
                     return 0.0
@@ -541,11 +545,11 @@ def win_search(
     if part:
         return best  # the best tile searched to the end (root_out), not stored
     if best > alpha + eps or alpha < 0.0:
-        table_store(table, counter, code, best, True, best_tile)
+        memo_store(table, counter, code, best, True, best_tile, perms)
         return best
     # fail soft: every tile is worth at most `soft` (never report more than alpha)
     bound_value = min(max(soft, best), alpha, ceiling)
     if bound_value < 0.0:
         bound_value = alpha
-    table_store(table, counter, code, bound_value, False, -1)
+    memo_store(table, counter, code, bound_value, False, -1, perms)
     return bound_value

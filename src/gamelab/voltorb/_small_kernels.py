@@ -40,7 +40,7 @@ from numba import njit, types
 from numba.extending import intrinsic
 
 from gamelab.voltorb._bounds_kernels import _inseparable
-from gamelab.voltorb._table_kernels import spread, table_slot, table_store
+from gamelab.voltorb._table_kernels import memo_find, memo_store, spread
 from gamelab.voltorb.rules import TILES
 
 #: the most live boards a state may have for this kernel (one int64 bit per board, sign bit free)
@@ -158,7 +158,7 @@ def _state_tile(masks, mult, lset, code, tile):
 
 
 @njit(cache=True)
-def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
+def small_solve(boards, weights, bits, idx, code, alpha, table, counter, perms):
     """(value, best tile) of the live boards `idx` (at most :data:`SMALL_MAX`): the prior mass
     an optimal policy clears (see the module doc), with the win search's fail-low contract: the
     value is exact when it exceeds `alpha`, otherwise it is an upper bound no more than `alpha`
@@ -211,6 +211,7 @@ def small_solve(boards, weights, bits, idx, code, alpha, table, counter):
         table,
         counter,
         small_workspace(),
+        perms,
     )
 
 
@@ -242,7 +243,9 @@ def small_workspace():
 
 
 @njit(cache=True)
-def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, table, counter, ws):
+def small_search(
+    w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, table, counter, ws, perms
+):
     """The search of :func:`small_solve` on boards already set up: `w` their weights (heaviest
     first), `masks[t, x]` the boards with value x on tile t, `mult` each board's multiplier tiles,
     `insep` each board's inseparable partners, `cls_w`, `cls_m`, `ncls` the weight classes
@@ -310,7 +313,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
                 else:
                     known = vals[h]
             if mode == 0:
-                slot = table_slot(table, f_code[d])
+                slot = memo_find(table, counter, f_code[d], perms)
                 if table[slot, 0] == f_code[d]:
                     if (np.int64(table[slot, 2]) & 1) or table[slot, 1] <= f_alpha[d]:
                         value = table[slot, 1]
@@ -543,7 +546,7 @@ def small_search(w, masks, mult, insep, k, cls_w, cls_m, ncls, code, alpha, tabl
             tile = -1
             if is_exact:
                 tile = _state_tile(masks, mult, f_set[d], f_code[d], f_tile[d])
-            table_store(table, counter, f_code[d], value, is_exact, tile)
+            memo_store(table, counter, f_code[d], value, is_exact, tile, perms)
             if counter[2]:
                 return 0.0, -1  # the memo is full (or the limit is reached): the caller retries
             if d == 0:

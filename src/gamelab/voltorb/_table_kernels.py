@@ -10,6 +10,8 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamelab.voltorb.rules import TILES
+
 #: the memo's starting capacity (rows); Python grows it 4x when the search reports it 70 % full
 TABLE_START = 1 << 16
 _HASH_MULT = -7046029254386353131  # 0x9E3779B97F4A7C15 as a signed 64-bit word
@@ -113,3 +115,83 @@ def table_entry(table: np.ndarray, code: int) -> tuple[float, bool, int] | None:
         return None
     info = int(row[2])
     return float(row[1]), bool(info & 1), (info >> 1) - 1
+
+
+@njit(cache=True)
+def canonical_code(code, perms):
+    """(the least image of the revealed `code` under the tile maps `perms`, the row of the map
+    that gives it): `perms` is G x 25, row g sends tile t to perms[g, t], row 0 the identity."""
+    best = code
+    best_g = 0
+    if perms.shape[0] <= 1:
+        return best, best_g
+    for g in range(1, perms.shape[0]):
+        image = np.int64(0)
+        rest = code
+        t = 0
+        while rest != 0:  # (hidden tiles cost a shift each)
+            v = rest & 3
+            if v != 0:
+                image |= v << (2 * perms[g, t])
+            rest >>= 2
+            t += 1
+        if image < best:
+            best = image
+            best_g = g
+    return best, best_g
+
+
+def canonical_code_python(code: int, perms: np.ndarray) -> tuple[int, int]:
+    """Plain-Python twin of :func:`canonical_code`."""
+    images = []
+    for g, row in enumerate(perms.tolist()):
+        image = sum(((code >> (2 * t)) & 3) << (2 * row[t]) for t in range(TILES))
+        images.append((image, g))
+    return min(images)
+
+
+@njit(cache=True)
+def memo_find(table, counter, code, perms):
+    """Row of state `code` in the memo, as :func:`table_slot`, but when the state has no row of
+    its own and its canonical image under the deal's symmetries (`perms`, see
+    :func:`canonical_code`) has one, that row is copied to the state's own (values are equal
+    under a symmetry; the best tile mapped back), so the state is found: a mirror image of a
+    state searched before is not searched again."""
+    slot = table_slot(table, code)
+    if table[slot, 0] == code or perms.shape[0] <= 1:
+        return slot
+    canon, g = canonical_code(code, perms)
+    if canon == code:
+        return slot
+    cs = table_slot(table, canon)
+    if table[cs, 0] != canon:
+        return slot
+    info = np.int64(table[cs, 2])
+    tile = (info >> 1) - 1
+    if tile >= 0:
+        for u in range(TILES):
+            if perms[g, u] == tile:
+                tile = u
+                break
+    table_store(table, counter, code, table[cs, 1], (info & 1) == 1, tile)
+    return table_slot(table, code)
+
+
+@njit(cache=True)
+def memo_store(table, counter, code, value, exact, tile, perms):
+    """:func:`table_store`, and the same value under the state's canonical image (its tile
+    mapped) when that image differs, unless the image already holds an exact value or a tighter
+    bound (see :func:`memo_find`)."""
+    table_store(table, counter, code, value, exact, tile)
+    if perms.shape[0] <= 1:
+        return
+    canon, g = canonical_code(code, perms)
+    if canon == code:
+        return
+    cs = table_slot(table, canon)
+    if table[cs, 0] == canon:
+        if np.int64(table[cs, 2]) & 1:
+            return
+        if not exact and table[cs, 1] <= value:
+            return
+    table_store(table, counter, canon, value, exact, perms[g, tile] if tile >= 0 else -1)

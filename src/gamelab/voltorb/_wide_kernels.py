@@ -33,7 +33,7 @@ from gamelab.voltorb._small_kernels import (
     small_workspace,
     weight_classes,
 )
-from gamelab.voltorb._table_kernels import table_slot, table_store
+from gamelab.voltorb._table_kernels import memo_find, memo_store
 from gamelab.voltorb._wide_set_kernels import (
     compact_child,
     wide_class_mass,
@@ -51,7 +51,20 @@ WIDE_MAX = 512
 
 @njit(cache=True)
 def wide_solve(
-    boards, weights, bits, idx, code, alpha, table, counter, adj_start, adj, pos, clue, use_symmetry
+    boards,
+    weights,
+    bits,
+    idx,
+    code,
+    alpha,
+    table,
+    counter,
+    adj_start,
+    adj,
+    pos,
+    clue,
+    use_symmetry,
+    perms,
 ):
     """(value, best tile) of the live boards `idx` (at most :data:`WIDE_MAX`), with the contract
     of :func:`gamelab.voltorb._small_kernels.small_solve` (exact above `alpha`, else an upper
@@ -179,7 +192,7 @@ def wide_solve(
                 else:
                     known = vals[h]
             if mode == 0:
-                slot = table_slot(table, f_code[d])
+                slot = memo_find(table, counter, f_code[d], perms)
                 if table[slot, 0] == f_code[d]:
                     if (np.int64(table[slot, 2]) & 1) or table[slot, 1] <= f_alpha[d]:
                         value = table[slot, 1]
@@ -380,7 +393,7 @@ def wide_solve(
                             # a small child: renumbered into one word and searched there
                             ccode = f_code[d] | (f_v[d] << (2 * t))
                             calpha = -1.0 if threshold < 0.0 else threshold - (f_run[d] - cm)
-                            slot = table_slot(table, ccode)
+                            slot = memo_find(table, counter, ccode, perms)
                             if table[slot, 0] == ccode and (
                                 (np.int64(table[slot, 2]) & 1) or table[slot, 1] <= calpha
                             ):
@@ -416,6 +429,7 @@ def wide_solve(
                                     table,
                                     counter,
                                     s_ws,
+                                    perms,
                                 )
                                 if counter[2]:
                                     return 0.0, -1
@@ -499,7 +513,7 @@ def wide_solve(
             tile = -1
             if is_exact:
                 tile = wide_state_tile(masks, mult, f_set[d], nw, f_code[d], f_tile[d], gone)
-            table_store(table, counter, f_code[d], value, is_exact, tile)
+            memo_store(table, counter, f_code[d], value, is_exact, tile, perms)
             if counter[2]:
                 return 0.0, -1
             if d == 0:

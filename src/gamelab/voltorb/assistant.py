@@ -3,14 +3,17 @@
 :func:`analyse_position` is the analysis behind ``gamelab voltorb solve``, ``POST
 /api/voltorb/solve`` (through :func:`solve_position`, from the same text forms) and every step of
 ``assist``: the exact posterior's P(Voltorb) and P(2 or 3) per tile, the safe tiles, the blog's
-label board, the flip recommended by the chosen policy (``POLICIES``: ``optimal``, the
+label board, the flip recommended by the chosen policy (a :class:`Policy`: ``optimal``, the
 win-maximising expectimax of :mod:`gamelab.voltorb.expectimax`; ``minrisk``; ``fom``, the blog's
-figure of merit) and P(win) of optimal play from here (``optimal=False`` skips that search,
-leaves ``win_probability`` None and recommends minrisk unless another policy is chosen).
+figure of merit) and P(win) of optimal play from here (``Policy(..., search=False)`` skips that
+search and leaves ``win_probability`` None; ``Policy.parse(None, search=False)`` recommends
+minrisk). The position and the deal are typed values parsed once by the shell
+(:class:`~gamelab.voltorb.rules.Position`, :class:`~gamelab.voltorb.rules.VoltorbSetting`).
 The search usually takes well under a second at level 8 but has a heavy tail, which is why the
 web app runs it under a time budget.
 
->>> a = solve_position("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", level=2)
+>>> p = Position.parse("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1")
+>>> a = solve_position(p, VoltorbSetting(2))
 >>> a.consistent_boards, a.recommended, round(a.win_probability, 4)
 (198, [2, 1], 0.303)
 
@@ -19,7 +22,7 @@ row clues, then column clues (each line checked as it is typed), then one flip p
 ``row,col=value``; ``undo`` takes back the last entry, ``help`` lists the commands, a blank line
 asks again, ``q``/``quit`` leaves.
 
->>> s = AssistSession(level=1, optimal=False)
+>>> s = AssistSession(VoltorbSetting(1), search=False)
 >>> s.handle("4,1 5,1 6,0 5,1 16,4")
 Traceback (most recent call last):
 ValueError: no board is consistent with these clues: row 5 has sum 16 with 4 Voltorbs, but its 1 other cards sum to between 1 and 3
@@ -40,12 +43,11 @@ from gamelab.voltorb.posterior import Posterior, playing_posterior
 from gamelab.voltorb.rules import (
     SIZE,
     Clues,
-    check_generator,
-    check_level,
+    Position,
+    VoltorbSetting,
     check_line_clues,
     clues_from_text,
     parse_lines,
-    parse_revealed,
 )
 
 
@@ -99,70 +101,90 @@ class BoardAnalysis:
 POLICIES = ("optimal", "minrisk", "fom")
 
 
-def position_from_text(
-    rows: str, cols: str, revealed: list[str] | None, level: int, generator: str
-) -> tuple[Clues, dict[int, int], Posterior]:
-    """Clues, revealed tiles and the posterior (given the round is not yet won) from the CLI text.
+@dataclass(frozen=True)
+class Policy:
+    """Whose flip the assistant recommends (`name`, one of ``POLICIES``) and whether it runs
+    the exact search for P(win) (`search`; the optimal policy needs it). Frozen, validated
+    here: shells build it once (:meth:`parse`) and the library never checks the name again.
 
-    Raises ValueError if the text is malformed, no board fits, or the round is already won.
+    >>> Policy.parse(None, search=False)
+    Policy(name='minrisk', search=False)
     """
-    clues = clues_from_text(rows, cols)
-    shown = parse_revealed(revealed)
-    return clues, shown, playing_posterior(clues, shown, level, generator)
+
+    name: str = "optimal"
+    search: bool = True
+
+    def __post_init__(self) -> None:
+        if self.name not in POLICIES:
+            raise ValueError(f"unknown policy {self.name!r}; allowed: {', '.join(POLICIES)}")
+        if self.name == "optimal" and not self.search:
+            raise ValueError(
+                "the optimal policy needs its search; choose minrisk or fom to skip it"
+            )
+
+    @classmethod
+    def parse(cls, name: str | None, search: bool = True) -> Policy:
+        """The policy named `name`; None: optimal with the search, else minrisk."""
+        return cls(name if name is not None else "optimal" if search else "minrisk", search)
+
+    def without_search(self) -> Policy:
+        """The same flips without the exact search (minrisk in place of optimal)."""
+        return Policy("minrisk" if self.name == "optimal" else self.name, False)
+
+
+def position_posterior(position: Position, setting: VoltorbSetting) -> Posterior:
+    """The posterior of a position given that the round is not yet won.
+
+    Raises ValueError if no board fits, or the round is already won.
+    """
+    return playing_posterior(position.clues, position.shown, setting)
 
 
 def analyse_position(
     clues: Clues,
     revealed: dict[int, int],
     post: Posterior,
-    optimal: bool = True,
-    policy: str | None = None,
+    policy: Policy = Policy(),
     state_limit: int | None = None,
-    deal: tuple[int, str] | None = None,
+    deal: VoltorbSetting | None = None,
 ) -> BoardAnalysis:
     """Probabilities, safe tiles, labels and the recommended flip for `post` (see the module doc).
 
-    `policy` defaults to ``optimal``, or ``minrisk`` when ``optimal=False``. With a
-    `state_limit`, an optimal search that needs more states stops there and the answer is
-    minrisk's (or the chosen policy's) without P(win), saying so in ``note``. With `deal`
-    (level, generator) the search is the deal's (:mod:`gamelab.voltorb.solved`): what it
-    solved for an earlier position of the round answers this one.
+    With a `state_limit`, an optimal search that needs more states stops there and the answer
+    is minrisk's (or the chosen policy's) without P(win), saying so in ``note``. With `deal`
+    (the setting the clues were dealt under) the search is the deal's
+    (:mod:`gamelab.voltorb.solved`): what it solved for an earlier position of the round
+    answers this one.
     """
     from gamelab.voltorb import solved
     from gamelab.voltorb.deduction import label_board
     from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError
     from gamelab.voltorb.strategies import fom_tile, minrisk_tile
 
-    if policy is None:
-        policy = "optimal" if optimal else "minrisk"
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
-    if policy == "optimal" and not optimal:
-        raise ValueError("the optimal policy needs its search; choose minrisk or fom to skip it")
-
+    optimal, name = policy.search, policy.name
     probs = post.tile_probabilities()
     p_v = probs[:, 0].reshape(SIZE, SIZE)
     p_m = (probs[:, 2] + probs[:, 3]).reshape(SIZE, SIZE)
     hidden = [t for t in range(SIZE * SIZE) if t not in revealed]
     tile, value, note = -1, None, None
-    answer = "optimal" if optimal else policy
+    answer = "optimal" if optimal else name
     if optimal:
         try:
             if deal is None:
                 tile, value = OptimalSolver(post, state_limit=state_limit).decide(revealed)
             else:
-                tile, value = solved.decide(clues, *deal, revealed, state_limit)
+                tile, value = solved.decide(clues, deal, revealed, state_limit)
         except SearchLimitError:
             note = f"exact optimal search stopped after {state_limit:,} states; showing "
-            if policy == "optimal":
-                policy = "minrisk"
-            note += "MinRisk" if policy == "minrisk" else f"{policy} without P(win)"
+            if name == "optimal":
+                name = "minrisk"
+            note += "MinRisk" if name == "minrisk" else f"{name} without P(win)"
             answer = (
-                f"fallback: {policy}, because the exact search stopped after {state_limit:,} states"
+                f"fallback: {name}, because the exact search stopped after {state_limit:,} states"
             )
-    if policy == "minrisk":
+    if name == "minrisk":
         tile = minrisk_tile(post)
-    elif policy == "fom":
+    elif name == "fom":
         tile = fom_tile(clues, revealed, "fom")
     return BoardAnalysis(
         p_voltorb=np.round(p_v, 6).tolist(),
@@ -175,45 +197,33 @@ def analyse_position(
         labels=label_board(clues, revealed),
         win_probability=value,
         recommended=[tile // SIZE + 1, tile % SIZE + 1],
-        policy=policy,
+        policy=name,
         note=note,
         answer=answer,
     )
 
 
 def solve_position(
-    rows: str,
-    cols: str,
-    revealed: list[str] | None = None,
-    level: int = 8,
-    generator: str = "hgss",
-    policy: str | None = None,
-    optimal: bool = True,
+    position: Position,
+    setting: VoltorbSetting = VoltorbSetting(),
+    policy: Policy = Policy(),
     state_limit: int | None = None,
 ) -> BoardAnalysis:
-    """:func:`analyse_position` from the text forms the CLI and the web API take: clues
-    ``"S,V S,V ..."`` and revealed tiles ``["row,col=value", ...]`` (rows/cols 1-5, 0 = Voltorb)."""
-    clues = clues_from_text(rows, cols)
-    shown = parse_revealed(revealed)
-    if any(v == 0 for v in shown.values()):
-        return lost_position(clues, shown, level, generator, optimal, state_limit)
-    post = playing_posterior(clues, shown, level, generator)
+    """:func:`analyse_position` of a position the CLI or the web API parsed (clues and
+    revealed tiles, :meth:`Position.parse`), or its post-mortem once a Voltorb is revealed."""
+    clues, shown = position.clues, position.shown
+    if position.lost:
+        return lost_position(clues, shown, setting, policy.search, state_limit)
+    post = playing_posterior(clues, shown, setting)
     return analyse_position(
-        clues,
-        shown,
-        post,
-        optimal=optimal,
-        policy=policy,
-        state_limit=state_limit,
-        deal=(level, generator),
+        clues, shown, post, policy=policy, state_limit=state_limit, deal=setting
     )
 
 
 def lost_position(
     clues: Clues,
     revealed: dict[int, int],
-    level: int,
-    generator: str,
+    setting: VoltorbSetting,
     optimal: bool = True,
     state_limit: int | None = None,
 ) -> BoardAnalysis:
@@ -234,14 +244,14 @@ def lost_position(
             f"only one Voltorb can be revealed ({where}): the round ends at the first one"
         )
     tile = voltorbs[0]
-    Posterior.from_clues(clues, generator, level, revealed)  # raises if the Voltorb cannot be
+    Posterior.from_clues(clues, setting, revealed)  # raises if the Voltorb cannot be
     before = {t: v for t, v in revealed.items() if t != tile}
-    post = playing_posterior(clues, before, level, generator)
+    post = playing_posterior(clues, before, setting)
     probs = post.tile_probabilities()
     hidden = [t for t in range(SIZE * SIZE) if t not in before]
     best, policy, p_before, p_choice, note = minrisk_tile(post), "minrisk", None, None, None
     if optimal:
-        solver = solved.deal_solver(clues, level, generator)
+        solver = solved.deal_solver(clues, setting)
         solver.state_limit = state_limit
         nodes = solver.nodes
         try:
@@ -279,19 +289,16 @@ def lost_position(
 
 
 def advise_objective(
-    rows: str,
-    cols: str,
-    revealed: list[str] | None,
-    level: int,
-    generator: str,
+    position: Position,
+    setting: VoltorbSetting,
     objective: Objective,
     state_limit: int | None = None,
 ) -> ObjectiveDecision:
-    """The exact best action for a round `objective` from the text forms of a position (as
+    """The exact best action for a round `objective` from a position (as
     :func:`solve_position`): a tile or quitting, and the optimal value
     (:func:`gamelab.voltorb.objectives.objective_decision`)."""
-    _, shown, post = position_from_text(rows, cols, revealed, level, generator)
-    return objective_decision(post, shown, objective, level, state_limit=state_limit)
+    post = position_posterior(position, setting)
+    return objective_decision(post, position.shown, objective, setting.level, state_limit)
 
 
 def compile_reference_kernels() -> None:
@@ -302,7 +309,8 @@ def compile_reference_kernels() -> None:
 
     from gamelab.voltorb._bounds_kernels import flip_bounds
 
-    _, _, post = position_from_text("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", None, 2, "hgss")
+    example = Position.parse("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1")
+    post = position_posterior(example, VoltorbSetting(2))
     boards = post.boards[:4]
     hidden = np.ones(boards.shape[1], dtype=bool)
     flip_bounds(
@@ -390,10 +398,8 @@ HELP = """Voltorb Flip assistant. Enter the clues the game shows, then what each
 class AssistSession(Session):
     """``gamelab voltorb assist`` with injectable I/O (see the module doc)."""
 
-    def __init__(self, level: int = 8, generator: str = "hgss", optimal: bool = True) -> None:
-        check_level(level)
-        check_generator(generator)
-        self.level, self.generator, self.optimal = level, generator, optimal
+    def __init__(self, setting: VoltorbSetting = VoltorbSetting(), search: bool = True) -> None:
+        self.setting, self.policy = setting, Policy.parse(None, search)
         self.rows: str | None = None
         self.cols: str | None = None
         self.flips: list[tuple[int, int]] = []  # (tile, value) in the order typed
@@ -413,7 +419,8 @@ class AssistSession(Session):
 
     def intro(self) -> str:
         return (
-            f"Voltorb Flip assistant (level {self.level}, {self.generator} generator). "
+            f"Voltorb Flip assistant (level {self.setting.level}, {self.setting.generator} "
+            "generator). "
             "Type 'help' for the commands."
         )
 
@@ -495,11 +502,9 @@ class AssistSession(Session):
             new.append((tile, v))
         revealed = dict(self.flips + new)
         clues = self._clues()
-        post = Posterior.from_clues(
-            clues, self.generator, self.level, revealed
-        )  # raises if impossible
+        post = Posterior.from_clues(clues, self.setting, revealed)  # raises if impossible
         if any(v == 0 for _, v in new):
-            lost = lost_position(clues, revealed, self.level, self.generator, self.optimal)
+            lost = lost_position(clues, revealed, self.setting, self.policy.search)
             self.flips += new
             self.outcome = "lost"  # the session stays open: the flip may be a typo (undo)
             assert lost.post_mortem is not None
@@ -548,7 +553,5 @@ class AssistSession(Session):
 
     def _analysis(self, revealed: dict[int, int], cols: str | None = None) -> str:
         clues = self._clues(cols)
-        post = playing_posterior(clues, revealed, self.level, self.generator)
-        return format_analysis(
-            analyse_position(clues, revealed, post, optimal=self.optimal), revealed
-        )
+        post = playing_posterior(clues, revealed, self.setting)
+        return format_analysis(analyse_position(clues, revealed, post, self.policy), revealed)

@@ -6,8 +6,10 @@ search may visit in that time (:data:`STATES_PER_SECOND`), so a hard position st
 with a labelled answer, and the fallback that answers if the call still overruns its deadline
 (the shell kills it). Each answer says which it is in its ``answer`` field: ``"optimal"``, or
 ``"fallback: minrisk, because …"`` (a review: ``"fallback: labelled rows, because …"``).
-The ``check_*`` functions validate a request before a background job starts (ValueError with
-the message both shells show).
+Positions, rounds and settings arrive parsed (:class:`~gamelab.voltorb.rules.Position`,
+:class:`~gamelab.voltorb.rules.RoundRecord`, :class:`~gamelab.voltorb.rules.VoltorbSetting`,
+:class:`~gamelab.voltorb.assistant.Policy`): a shell's malformed input is refused when it parses
+it, before any job starts.
 """
 
 from __future__ import annotations
@@ -18,16 +20,16 @@ from typing import Any
 
 from gamelab.core.budget import Plan
 from gamelab.voltorb.assistant import (
-    POLICIES,
     BoardAnalysis,
+    Policy,
     advise_objective,
-    playing_posterior,
+    position_posterior,
     solve_position,
 )
 from gamelab.voltorb.expectimax import SearchLimitError
 from gamelab.voltorb.objectives import Objective, ObjectiveDecision
 from gamelab.voltorb.review import RoundReview, review_position, review_practice
-from gamelab.voltorb.rules import check_generator, check_level, clues_from_text, parse_revealed
+from gamelab.voltorb.rules import Position, RoundRecord, VoltorbSetting
 
 #: The state limit of a budget of s seconds is s times this. Measured on the
 #: shared 2-core machine at load 4-5 over the 515 decisions of 10,000 states or more among
@@ -47,115 +49,54 @@ def state_budget(seconds: float) -> int:
     return max(1, int(STATES_PER_SECOND * seconds))
 
 
-def check_position(
-    rows: str, cols: str, revealed: list[str], level: int, generator: str, policy: str
-) -> None:
-    """ValueError (the shells' message) if the position's text or settings are malformed."""
-    clues_from_text(rows, cols)
-    parse_revealed(revealed)
-    _check_settings(level, generator)
-    if policy not in POLICIES:
-        raise ValueError(f"unknown policy {policy!r}; allowed: {', '.join(POLICIES)}")
+def solve_fallback(position: Position, setting: VoltorbSetting, policy: Policy) -> BoardAnalysis:
+    """The answer when the exact search overran its deadline: `policy`'s flip without P(win)
+    (`policy` is without its search: :meth:`Policy.without_search`)."""
+    out = solve_position(position, setting, policy)
+    return replace(out, answer=f"fallback: {policy.name}, because the exact search {DEADLINE}")
 
 
-def check_review(rows: str, cols: str, flips: list[str], level: int, generator: str) -> None:
-    """ValueError if the clues, flips or settings of a review are malformed."""
-    clues_from_text(rows, cols)
-    if not flips:
-        raise ValueError("no flips to review: play at least one tile")
-    for item in flips:
-        if len(parse_revealed([item])) != 1:
-            raise ValueError(f"each flip is one 'row,col=value', got {item!r}")
-    _check_settings(level, generator)
-
-
-def check_practice_review(level: int, seed: int, flips: list, generator: str) -> None:
-    """ValueError if a practice review's settings or flips are malformed."""
-    _check_settings(level, generator)
-    if not flips:
-        raise ValueError("no flips to review: play at least one tile")
-    for tile in flips:
-        if len(tile) != 2 or not all(1 <= int(x) <= 5 for x in tile):
-            raise ValueError(f"each flip is [row, col] with both from 1 to 5, got {tile!r}")
-
-
-def _check_settings(level: int, generator: str) -> None:
-    check_level(level)
-    check_generator(generator)
-
-
-def solve_fallback(
-    rows: str, cols: str, revealed: list[str], level: int, generator: str, policy: str
-) -> BoardAnalysis:
-    """The answer when the exact search overran its deadline: `policy`'s flip without P(win)."""
-    out = solve_position(rows, cols, revealed, level, generator, policy=policy, optimal=False)
-    return replace(out, answer=f"fallback: {policy}, because the exact search {DEADLINE}")
-
-
-def solve_plan(
-    rows: str,
-    cols: str,
-    revealed: list[str],
-    level: int,
-    generator: str,
-    policy: str,
-    seconds: float,
-) -> Plan:
+def solve_plan(position: Position, setting: VoltorbSetting, policy: Policy, seconds: float) -> Plan:
     """The assistant's answer within `seconds`: the optimal search capped in states; past the
     cap MinRisk (or the chosen policy) without P(win), labelled in ``answer`` and ``note``."""
-    args = (rows, cols, revealed, level, generator, policy, True, state_budget(seconds))
-    cheap = "minrisk" if policy == "optimal" else policy
+    args = (position, setting, policy, state_budget(seconds))
+    cheap = policy.without_search()
     return Plan(
         solve_position,
         args,
         seconds,
-        partial(solve_fallback, rows, cols, revealed, level, generator, cheap),
+        partial(solve_fallback, position, setting, cheap),
         "exact optimal search",
-        "MinRisk" if cheap == "minrisk" else f"{cheap} without P(win)",
+        "MinRisk" if cheap.name == "minrisk" else f"{cheap.name} without P(win)",
     )
 
 
 def exact_call(
-    rows: str,
-    cols: str,
-    revealed: list[str],
-    level: int,
-    generator: str,
-    policy: str,
-    processes: int = 1,
+    position: Position, setting: VoltorbSetting, policy: Policy, processes: int = 1
 ) -> tuple[Any, tuple]:
     """The exact search :func:`solve_plan` caps, without a cap: ``(fn, args)`` for a background
     job. What it solves is kept for the deal (:mod:`gamelab.voltorb.solved`), so once it is
     done the rest of the round is answered exactly within the budget. With `processes` > 1 (a
     server's solver processes) a long search shares its first flips among that many processes
-    (:func:`exact_split_position`). ValueError first if the position is malformed."""
-    check_position(rows, cols, revealed, level, generator, policy)
+    (:func:`exact_split_position`)."""
     if processes < 1:
         raise ValueError(f"processes must be at least 1, got {processes}")
     if processes > 1:
-        return exact_split_position, (rows, cols, revealed, level, generator, policy, processes)
-    return solve_position, (rows, cols, revealed, level, generator, policy, True)
+        return exact_split_position, (position, setting, policy, processes)
+    return solve_position, (position, setting, policy)
 
 
 def exact_split_position(
-    rows: str,
-    cols: str,
-    revealed: list[str],
-    level: int,
-    generator: str,
-    policy: str,
-    processes: int,
+    position: Position, setting: VoltorbSetting, policy: Policy, processes: int
 ) -> BoardAnalysis:
     """:func:`solve_position`'s exact answer, its search split across `processes` local
     processes when it is long (:func:`gamelab.voltorb.solved.split_decide`: the same tile and
     P(win) as one search); the answer then reads the deal's solver, which holds the result."""
     from gamelab.voltorb import solved
 
-    clues = clues_from_text(rows, cols)
-    shown = parse_revealed(revealed)
-    if not any(v == 0 for v in shown.values()):  # (a lost round has nothing to search)
-        solved.split_decide(clues, level, generator, shown, processes)
-    return solve_position(rows, cols, revealed, level, generator, policy, True)
+    if not position.lost:  # (a lost round has nothing to search)
+        solved.split_decide(position.clues, setting, position.shown, processes)
+    return solve_position(position, setting, policy)
 
 
 REVIEW_FALLBACK = "the quick review (P(Voltorb) and MinRisk's flip; the exact one follows)"
@@ -165,35 +106,31 @@ def _quick(review: RoundReview) -> RoundReview:
     return replace(review, answer=f"fallback: labelled rows, because the exact review {DEADLINE}")
 
 
-def quick_review_position(
-    rows: str, cols: str, flips: list[str], level: int, generator: str
-) -> RoundReview:
+def quick_review_position(record: RoundRecord, setting: VoltorbSetting) -> RoundReview:
     """The quick review of a round entered by hand (every row labelled)."""
-    return _quick(review_position(rows, cols, flips, level, generator, exact=False))
+    return _quick(review_position(record, setting, exact=False))
 
 
 def quick_review_practice(
-    level: int, seed: int, flips: list, generator: str, quit: bool
+    setting: VoltorbSetting, seed: int, flips: tuple, quit: bool
 ) -> RoundReview:
     """The quick review of a practice round (every row labelled)."""
-    return _quick(review_practice(level, seed, flips, generator, quit, exact=False))
+    return _quick(review_practice(setting, seed, list(flips), quit, exact=False))
 
 
-def review_plan(
-    rows: str, cols: str, flips: list[str], level: int, generator: str, seconds: float
-) -> Plan:
+def review_plan(record: RoundRecord, setting: VoltorbSetting, seconds: float) -> Plan:
     """A review within `seconds`: exact rows as far as the state budget goes (from the last
     flip back), the others labelled; past the deadline the quick review."""
-    round_ = (rows, cols, flips, level, generator)
-    return _review(review_position, quick_review_position, round_, seconds)
+    return _review(review_position, quick_review_position, (record, setting), seconds)
 
 
 def practice_review_plan(
-    level: int, seed: int, flips: list, generator: str, quit: bool, seconds: float
+    setting: VoltorbSetting, seed: int, flips: tuple, quit: bool, seconds: float
 ) -> Plan:
-    """:func:`review_plan` for a practice round."""
+    """:func:`review_plan` for a practice round (`flips` from
+    :func:`~gamelab.voltorb.practice.practice_flips`)."""
     return _review(
-        review_practice, quick_review_practice, (level, seed, flips, generator, quit), seconds
+        review_practice, quick_review_practice, (setting, seed, list(flips), quit), seconds
     )
 
 
@@ -204,26 +141,22 @@ def _review(exact: Any, quick: Any, round_: tuple, seconds: float) -> Plan:
 
 
 def objective_advice(
-    rows: str,
-    cols: str,
-    revealed: list[str],
-    level: int,
-    generator: str,
+    position: Position,
+    setting: VoltorbSetting,
     objective: Objective,
     state_limit: int | None,
 ) -> ObjectiveDecision:
     """:func:`gamelab.voltorb.assistant.advise_objective` capped at `state_limit` states; past
     it MinRisk's flip, labelled in ``answer`` and ``advice``."""
     try:
-        return advise_objective(rows, cols, revealed, level, generator, objective, state_limit)
+        return advise_objective(position, setting, objective, state_limit)
     except SearchLimitError:
         from gamelab.voltorb.strategies import minrisk_tile
 
-        clues = clues_from_text(rows, cols)
-        post = playing_posterior(clues, parse_revealed(revealed), level, generator)
+        post = position_posterior(position, setting)
         return ObjectiveDecision(
             objective.name,
-            objective.describe(level),
+            objective.describe(setting.level),
             minrisk_tile(post),
             0.0,
             int(state_limit or 0),
@@ -233,16 +166,10 @@ def objective_advice(
 
 
 def objective_plan(
-    rows: str,
-    cols: str,
-    revealed: list[str],
-    level: int,
-    generator: str,
-    objective: Objective,
-    seconds: float,
+    position: Position, setting: VoltorbSetting, objective: Objective, seconds: float
 ) -> Plan:
     """The advice for a round objective within `seconds` (as :func:`solve_plan`)."""
-    question = (rows, cols, revealed, level, generator, objective)
+    question = (position, setting, objective)
     return Plan(
         objective_advice,
         (*question, state_budget(seconds)),

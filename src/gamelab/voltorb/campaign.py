@@ -54,8 +54,9 @@ from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import (
     EIGHT_STREAK,
     TILES,
+    BoardGenerator,
     Clues,
-    check_generator,
+    VoltorbSetting,
     counts_toward_eight,
     generate_board,
     next_level,
@@ -227,13 +228,12 @@ class CampaignSettings:
 
     deals: tuple[int, ...] = (40, 40, 40, 40, 12, 12, 12, 12)
     seed: int = 0
-    generator: str = "hgss"
+    generator: BoardGenerator = BoardGenerator.HGSS
     state_limit: int = 1_000_000
     iterations: int = 3
     bootstrap: int = 400
 
     def __post_init__(self) -> None:
-        check_generator(self.generator)
         if len(self.deals) != len(LEVELS) or any(not 1 <= d <= 100_000 for d in self.deals):
             raise ValueError("deals: one count per level 1-8, each from 1 to 100000")
         if not 0 <= self.iterations <= 20:
@@ -251,8 +251,9 @@ def sample_deals(settings: CampaignSettings) -> dict[int, list[Posterior]]:
         rng = np.random.default_rng([settings.seed, level])
         posts = []
         for _ in range(count):
-            board, _ = generate_board(settings.generator, level, rng)
-            posts.append(Posterior.from_clues(Clues.from_board(board), settings.generator, level))
+            deal = VoltorbSetting(level, settings.generator)
+            board, _ = generate_board(deal, rng)
+            posts.append(Posterior.from_clues(Clues.from_board(board), deal))
         out[level] = posts
     return out
 

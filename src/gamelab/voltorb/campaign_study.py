@@ -52,7 +52,7 @@ from gamelab.voltorb.campaign import (
     solve_chain,
     state_index,
 )
-from gamelab.voltorb.rules import TILES, check_generator
+from gamelab.voltorb.rules import TILES, BoardGenerator, VoltorbSetting
 
 SAMPLES = ("choose", "evaluate")
 PROFILE_SHAPE = (2, len(OUTCOMES), TILES + 1)
@@ -68,8 +68,9 @@ def _deal(generator: str, level: int, rng: np.random.Generator):
     from gamelab.voltorb.posterior import Posterior
     from gamelab.voltorb.rules import Clues, generate_board
 
-    board, _ = generate_board(generator, level, rng)
-    return Posterior.from_clues(Clues.from_board(board), generator, level)
+    setting = VoltorbSetting(level, generator)
+    board, _ = generate_board(setting, rng)
+    return Posterior.from_clues(Clues.from_board(board), setting)
 
 
 def baseline_block(item: tuple[int, str, int, int], rng: np.random.Generator) -> dict[str, Any]:
@@ -129,7 +130,7 @@ class StudySettings:
     evaluate: tuple[int, ...] = (20,) * 8
     block: int = 5
     seed: int = 0
-    generator: str = "hgss"
+    generator: BoardGenerator = BoardGenerator.HGSS
     state_limit: int = 5_000_000
     search_limit: int = 300_000
     iterations: int = 1
@@ -137,7 +138,6 @@ class StudySettings:
     min_share: float = 0.005
 
     def __post_init__(self) -> None:
-        check_generator(self.generator)
         for name in ("choose", "evaluate"):
             deals = getattr(self, name)
             if len(deals) != len(LEVELS) or any(not 1 <= d <= 100_000 for d in deals):

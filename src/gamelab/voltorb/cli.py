@@ -1,4 +1,7 @@
-"""`gamelab voltorb ...`: simulate, solve (assistant), evaluate, assist (interactive), campaign."""
+"""`gamelab voltorb ...`: simulate, solve (assistant), evaluate, assist (interactive), campaign.
+
+Each command parses its options once into the library's values (a :class:`VoltorbSetting`, a
+:class:`Position`, a :class:`~gamelab.voltorb.assistant.Policy`) and passes them on."""
 
 from __future__ import annotations
 
@@ -19,7 +22,7 @@ from gamelab.cli_common import (
     print_json,
     result_store,
 )
-from gamelab.voltorb.rules import GENERATORS, parse_revealed
+from gamelab.voltorb.rules import GENERATORS, BoardGenerator, Position, VoltorbSetting
 
 app = typer.Typer(
     help="Voltorb Flip (HGSS): exact posterior, strategies, simulation, the optimal policy.",
@@ -84,9 +87,9 @@ def simulate(
     from gamelab.core.stats import format_difference, format_estimate
     from gamelab.voltorb.simulate import simulate_study
 
+    setting = VoltorbSetting(level, generator)
     study = simulate_study(
-        generator,
-        level,
+        setting,
         strategy,
         games,
         seed,
@@ -137,8 +140,13 @@ def solve(
     level: Level = 8,
     generator: Generator = "hgss",
     policy: Annotated[
-        str, typer.Option("--policy", help="Whose flip to recommend: optimal, minrisk or fom.")
-    ] = "optimal",
+        str | None,
+        typer.Option(
+            "--policy",
+            help="Whose flip to recommend: optimal, minrisk or fom [default: optimal; "
+            "minrisk with --no-optimal].",
+        ),
+    ] = None,
     no_optimal: Annotated[
         bool,
         typer.Option(
@@ -152,13 +160,21 @@ def solve(
     (with --objective, also the exact best action for that round objective)."""
     from dataclasses import asdict
 
-    from gamelab.voltorb.assistant import advise_objective, format_analysis, solve_position
+    from gamelab.voltorb.assistant import (
+        Policy,
+        advise_objective,
+        format_analysis,
+        solve_position,
+    )
     from gamelab.voltorb.objectives import Objective
 
+    position = Position.parse(rows, cols, revealed)
+    setting = VoltorbSetting(level, generator)
+    chosen = Policy.parse(policy, search=not no_optimal)
     goal = Objective.parse(objective) if objective is not None else None
-    out = solve_position(rows, cols, revealed, level, generator, policy, optimal=not no_optimal)
-    advice = advise_objective(rows, cols, revealed, level, generator, goal) if goal else None
-    shown = parse_revealed(revealed)
+    out = solve_position(position, setting, chosen)
+    advice = advise_objective(position, setting, goal) if goal else None
+    shown = position.shown
     if json_out:
         print_json(out if advice is None else {**asdict(out), "objective": asdict(advice)})
     else:
@@ -180,7 +196,8 @@ def evaluate(
     """Exact probability that STRATEGY clears the board from these clues (no sampling)."""
     from gamelab.voltorb.evaluate import evaluate_position
 
-    ev = evaluate_position(rows, cols, revealed, level, generator, strategy)
+    position, setting = Position.parse(rows, cols, revealed), VoltorbSetting(level, generator)
+    ev = evaluate_position(position, setting, strategy)
     if json_out:
         print_json(ev)
     else:
@@ -210,7 +227,7 @@ def campaign(
     from gamelab.voltorb.simulate import campaign as run
 
     out = run(
-        generator,
+        BoardGenerator(generator),
         strategy,
         rounds,
         campaigns,
@@ -244,4 +261,5 @@ def assist(
     from gamelab.core.interactive import run_in_terminal
     from gamelab.voltorb.assistant import AssistSession
 
-    run_in_terminal(AssistSession(level=level, generator=generator, optimal=not no_optimal))
+    setting = VoltorbSetting(level, generator)
+    run_in_terminal(AssistSession(setting, search=not no_optimal))

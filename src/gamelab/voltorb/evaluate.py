@@ -11,6 +11,7 @@ import numpy as np
 
 from gamelab.voltorb.expectimax import OptimalSolver, policy_win_probability
 from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.rules import Position, VoltorbSetting
 from gamelab.voltorb.strategies import View, make_strategy
 
 
@@ -48,15 +49,10 @@ class PolicyEvaluation:
 
 
 def evaluate_position(
-    rows: str,
-    cols: str,
-    revealed: list[str] | None = None,
-    level: int = 8,
-    generator: str = "hgss",
-    strategy: str = "optimal",
+    position: Position, setting: VoltorbSetting, strategy: str = "optimal"
 ) -> PolicyEvaluation:
-    """:func:`exact_win_probability` from the clue text (as `gamelab voltorb evaluate` takes it)."""
-    from gamelab.voltorb.assistant import position_from_text
+    """:func:`exact_win_probability` of a position (as `gamelab voltorb evaluate` parses it)."""
+    from gamelab.voltorb.assistant import position_posterior
 
-    _, _, post = position_from_text(rows, cols, revealed, level, generator)
+    post = position_posterior(position, setting)
     return PolicyEvaluation(exact_win_probability(post, strategy), strategy, post.count)

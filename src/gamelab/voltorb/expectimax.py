@@ -90,6 +90,37 @@ def _key_add(key: int, tile: int, value: int) -> int:
     return key | ((value + 1) << (3 * tile))
 
 
+#: the most tile maps the memo tries for a state's canonical image (memo_find): each costs 25
+#: steps per state searched; beyond it, a subset (the identity first), still all symmetries
+SYMMETRIES_MAX = 48
+
+
+def clue_symmetries(clues: Clues) -> np.ndarray:
+    """Tile maps (G x 25 int64, the identity first) that permute rows with equal clues (sum and
+    Voltorbs) and columns with equal clues: every board consistent with the clues maps to one
+    with the same clues and the same prior weight, so a state and its image have the same
+    value. At most :data:`SYMMETRIES_MAX` of them."""
+    from itertools import permutations, product
+
+    def line_maps(sums: np.ndarray, voltorbs: np.ndarray) -> list[list[int]]:
+        groups: dict[tuple[int, int], list[int]] = {}
+        for i, key in enumerate(zip(sums.tolist(), voltorbs.tolist(), strict=True)):
+            groups.setdefault(key, []).append(i)
+        maps = []
+        for images in product(*(permutations(g) for g in groups.values())):
+            line = list(range(5))
+            for group, image in zip(groups.values(), images, strict=True):
+                for a, b in zip(group, image, strict=True):
+                    line[a] = b
+            maps.append(line)
+        return maps  # the identity first (each group's first permutation is itself)
+
+    rows = line_maps(clues.row_sums, clues.row_voltorbs)
+    cols = line_maps(clues.col_sums, clues.col_voltorbs)
+    out = [[r[t // 5] * 5 + c[t % 5] for t in range(TILES)] for r, c in product(rows, cols)]
+    return np.array(out[:SYMMETRIES_MAX], dtype=np.int64)
+
+
 def revealed_code(revealed: dict[int, int]) -> int:
     """The win search's key of a state: 2 bits per tile, 0 hidden, else the value shown (a
     Voltorb shows as hidden: a state with one is over)."""
@@ -230,9 +261,11 @@ class OptimalSolver(_Tree):
         # both objectives run in numba kernels unless python=True (the twins)
         self.use_kernel = not python
         if self.use_kernel:
-            # the coin search's memo (typed dicts made in compiled code); the win search's is a
-            # hash table in one array (table_slot)
-            self._memo_val, self._memo_tile, self._memo_exact = new_memos()
+            # the coin search's memo (typed dicts made in compiled code; made for that objective
+            # only: a kernel fewer to compile); the win search's is a hash table in one array
+            # (table_slot)
+            if objective == "coins":
+                self._memo_val, self._memo_tile, self._memo_exact = new_memos()
             self._table = table_new()
             # searched states, the limit for the current search, the "stopped" flag, the win
             # memo's entries, the "win memo full" flag
@@ -251,6 +284,12 @@ class OptimalSolver(_Tree):
             # the inseparable-boards lists, made by the first win search (None: not yet)
             self._lists: tuple[np.ndarray, np.ndarray] | None = None
             self._symmetry = bool(symmetry)
+            # the deal's symmetries for the memo (memo_find): only from a first position, where
+            # the boards and their weights are the same under each of them
+            no_map = np.arange(TILES, dtype=np.int64).reshape(1, TILES)
+            self._perms = (
+                clue_symmetries(posterior.clues) if symmetry and not self.root_revealed else no_map
+            )
             self._pairs = bool(pair_bounds)
             if not 0 <= small_max <= SMALL_MAX:
                 raise ValueError(f"small_max must be from 0 to {SMALL_MAX}, got {small_max}")
@@ -309,6 +348,7 @@ class OptimalSolver(_Tree):
                     np.int64(first_tiles),
                     shared,
                     root_out,
+                    self._perms,
                 )
                 if not self._counter[4]:
                     break
@@ -329,7 +369,8 @@ class OptimalSolver(_Tree):
             # should leave the solver as it found it)
             self._counter[2] = 0
             self._counter[3] = 0
-            self._memo_val, self._memo_tile, self._memo_exact = new_memos()
+            if self.objective == "coins":
+                self._memo_val, self._memo_tile, self._memo_exact = new_memos()
             self._table = table_new()
             raise SearchLimitError(
                 f"the optimal search gave up after {self.state_limit:,} states (state_limit)"

@@ -34,7 +34,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from gamelab.voltorb.posterior import Posterior
-from gamelab.voltorb.rules import TILES, check_level
+from gamelab.voltorb.rules import TILES
 
 KINDS = ("win", "survive", "eight", "coins", "coins>=")
 OBJECTIVE_HELP = "win, survive, eight, coins or coins>=X (X a whole number of coins, 1-50000)"
@@ -90,8 +90,8 @@ class Objective:
 
     def utility_tables(self, level: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, float]:
         """(u_quit[n, a, b], u_win[n, a, b], u_loss[n], max u) for the general kernel:
-        n cards flipped, a 2s and b 3s revealed (coins 2^a 3^b once a card is shown)."""
-        check_level(level)
+        n cards flipped, a 2s and b 3s revealed (coins 2^a 3^b once a card is shown); `level`
+        is the round's (a :class:`~gamelab.voltorb.rules.VoltorbSetting`'s, 1-8)."""
         size = TILES + 1
         n = np.arange(size)[:, None, None]
         a = np.arange(size)[None, :, None]

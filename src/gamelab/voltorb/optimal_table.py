@@ -50,12 +50,14 @@ def phase_seed(seed: int, level: int, phase: str) -> int:
     return seed * 1000 + 10 * level + PHASES.index(phase) + 1
 
 
-def _opening(generator: str, level: int, rng: np.random.Generator):
+def _opening(level: int, generator: str, rng: np.random.Generator):
+    """A deal's opening posterior; (level, generator) come from a block's task item."""
     from gamelab.voltorb.posterior import Posterior
-    from gamelab.voltorb.rules import Clues, generate_board
+    from gamelab.voltorb.rules import Clues, VoltorbSetting, generate_board
 
-    board, _ = generate_board(generator, level, rng)
-    return Posterior.from_clues(Clues.from_board(board), generator, level, {})
+    setting = VoltorbSetting(level, generator)
+    board, _ = generate_board(setting, rng)
+    return Posterior.from_clues(Clues.from_board(board), setting, {})
 
 
 def opening_bound(post) -> float:
@@ -69,7 +71,7 @@ def control_block(item: tuple[int, str, int], rng: np.random.Generator) -> dict[
     """Phase 1: the opening bound X of `block` deals, as n, sum and sum of squares."""
     level, generator, block = item
     t0 = time.process_time()
-    xs = np.array([opening_bound(_opening(generator, level, rng)) for _ in range(block)])
+    xs = np.array([opening_bound(_opening(level, generator, rng)) for _ in range(block)])
     return {
         "n": int(xs.size),
         "sum": float(xs.sum()),
@@ -94,7 +96,7 @@ def gap_block(item: tuple[int, str, int, int], rng: np.random.Generator) -> dict
     lower: list[float | None] = []
     states: list[int] = []
     for _ in range(block):
-        post = _opening(generator, level, rng)
+        post = _opening(level, generator, rng)
         bounds.append(opening_bound(post))
         solver = OptimalSolver(post, state_limit=state_limit)
         try:

@@ -27,7 +27,7 @@ import numpy as np
 from gamelab.core.memo import Kept
 from gamelab.voltorb.expectimax import OptimalSolver, choice_value
 from gamelab.voltorb.posterior import posterior_for
-from gamelab.voltorb.rules import TILES, Clues
+from gamelab.voltorb.rules import TILES, Clues, VoltorbSetting
 from gamelab.voltorb.state import QUIT, VoltorbState
 
 #: solvers (one per deal's clues) kept, most recently used first (few: the memo of a hard
@@ -38,16 +38,15 @@ SOLVERS = 4
 class VoltorbOracle:
     """P(win) of every flip of the round being played (objective "win")."""
 
-    def __init__(self, generator: str, level: int) -> None:
-        self.generator = generator
-        self.level = level
+    def __init__(self, setting: VoltorbSetting) -> None:
+        self.setting = setting
         self._solvers: Kept[tuple, OptimalSolver] = Kept(keep=SOLVERS)
 
     def _solver(self, key: tuple, clues: Clues) -> OptimalSolver:
         return self._solvers.get_or_build(key, lambda progress: self._new_solver(clues))
 
     def _new_solver(self, clues: Clues) -> OptimalSolver:
-        return OptimalSolver(posterior_for(clues, self.generator, self.level), "win")
+        return OptimalSolver(posterior_for(clues, self.setting), "win")
 
     def _solver_for(self, state: VoltorbState) -> OptimalSolver:
         assert state.round is not None, "the board is not dealt yet"

@@ -10,10 +10,10 @@ filter the board list (:meth:`Posterior.observe`).
 While a round is still running the player also knows it is not won yet, so boards whose every 2
 and 3 is already revealed are dropped (:meth:`Posterior.still_playing`).
 
-    >>> from gamelab.voltorb.rules import Clues, generate_board
+    >>> from gamelab.voltorb.rules import Clues, VoltorbSetting, generate_board
     >>> import numpy as np
-    >>> board, _ = generate_board("hgss", 8, np.random.default_rng(3))
-    >>> post = Posterior.from_clues(Clues.from_board(board), "hgss", 8)
+    >>> board, _ = generate_board(VoltorbSetting(8, "hgss"), np.random.default_rng(3))
+    >>> post = Posterior.from_clues(Clues.from_board(board), VoltorbSetting(8, "hgss"))
     >>> bool(abs(post.tile_probabilities().sum(axis=1) - 1).max() < 1e-9)
     True
 """
@@ -30,7 +30,7 @@ from gamelab.voltorb._posterior_kernels import (
     enumerate_boards_python,
 )
 from gamelab.voltorb.prior import weight_table
-from gamelab.voltorb.rules import SIZE, TILES, Clues, check_generator, check_level
+from gamelab.voltorb.rules import SIZE, TILES, BoardGenerator, Clues, VoltorbSetting
 
 NO_BOARD = "no board is consistent with these clues"
 
@@ -74,7 +74,7 @@ def _name_line(clues: Clues, revealed: dict[int, int]) -> str:
     return "the rows and columns cannot be satisfied together"
 
 
-def _levels_hint(clues: Clues, generator: str, feats: np.ndarray) -> str:
+def _levels_hint(clues: Clues, generator: BoardGenerator, feats: np.ndarray) -> str:
     """At which levels the generator can deal one of the boards (features `feats`) that fit."""
     from gamelab.voltorb.rules import LEVELS
 
@@ -105,14 +105,12 @@ class Posterior:
     def from_clues(
         cls,
         clues: Clues,
-        generator: str,
-        level: int,
+        setting: VoltorbSetting,
         revealed: dict[int, int] | None = None,
         *,
         python: bool = False,
     ) -> Posterior:
-        check_generator(generator)
-        check_level(level)
+        generator, level = setting.generator, setting.level
         revealed = dict(revealed or {})
         known = np.full(TILES, -1, dtype=np.int64)
         for tile, value in revealed.items():
@@ -195,17 +193,15 @@ class Posterior:
 
 
 def posterior_for(
-    clues: Clues, generator: str, level: int, revealed: dict[int, int] | None = None
+    clues: Clues, setting: VoltorbSetting, revealed: dict[int, int] | None = None
 ) -> Posterior:
     """Posterior for an ongoing round (not yet won)."""
-    return Posterior.from_clues(clues, generator, level, revealed).still_playing()
+    return Posterior.from_clues(clues, setting, revealed).still_playing()
 
 
-def playing_posterior(
-    clues: Clues, revealed: dict[int, int], level: int, generator: str
-) -> Posterior:
+def playing_posterior(clues: Clues, revealed: dict[int, int], setting: VoltorbSetting) -> Posterior:
     """The posterior given the clues, the flips and that the round is not won yet."""
-    post = Posterior.from_clues(clues, generator, level, revealed)
+    post = Posterior.from_clues(clues, setting, revealed)
     if post.won_mask().all():
         raise ValueError(
             "every 2 and 3 is already revealed on every consistent board: the round is won"

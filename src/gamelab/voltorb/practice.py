@@ -6,10 +6,10 @@ Nothing is stored between calls: a round is identified by (generator, level, see
 state is replayed from the flips made so far (:func:`play_practice`). That is what lets the web
 page hold the state while the board itself stays hidden until the round ends.
 
-    >>> r = new_practice(level=1, seed=7)
-    >>> r.rows == play_practice(1, 7, []).rows
+    >>> r = new_practice(VoltorbSetting(1), seed=7)
+    >>> r.rows == play_practice(VoltorbSetting(1), 7, []).rows
     True
-    >>> s = play_practice(1, 7, [], quit=True)
+    >>> s = play_practice(VoltorbSetting(1), 7, [], quit=True)
     >>> (s.outcome, s.coins, s.next_level)
     ('quit', 0, 1)
 """
@@ -25,8 +25,7 @@ from gamelab.voltorb.rules import (
     SIZE,
     Clues,
     Round,
-    check_generator,
-    check_level,
+    VoltorbSetting,
     generate_board,
     next_level,
 )
@@ -35,7 +34,14 @@ MAX_SEED = 2**63 - 1
 #: the coin case holds at most this many coins (a round pays at most 50,000 too)
 MAX_BANK = 50_000
 
-__all__ = ["PracticeRound", "PracticeState", "new_practice", "play_practice", "practice_board"]
+__all__ = [
+    "PracticeRound",
+    "PracticeState",
+    "new_practice",
+    "play_practice",
+    "practice_board",
+    "practice_flips",
+]
 
 
 @dataclass(frozen=True)
@@ -76,19 +82,30 @@ def _check_seed(seed: int) -> None:
         raise ValueError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
 
 
-def practice_board(level: int, seed: int, generator: str = "hgss") -> np.ndarray:
-    """The board of round (generator, level, seed): the same on every call and machine."""
-    check_generator(generator)
-    check_level(level)
+def practice_board(setting: VoltorbSetting, seed: int) -> np.ndarray:
+    """The board of round (setting, seed): the same on every call and machine."""
     _check_seed(seed)
-    board, _ = generate_board(generator, level, np.random.default_rng(seed))
+    board, _ = generate_board(setting, np.random.default_rng(seed))
     return board
 
 
-def new_practice(level: int, seed: int, generator: str = "hgss") -> PracticeRound:
+def new_practice(setting: VoltorbSetting, seed: int) -> PracticeRound:
     """The clues of a new practice round."""
-    rows, cols = Clues.from_board(practice_board(level, seed, generator)).as_text()
-    return PracticeRound(generator, level, seed, rows, cols)
+    rows, cols = Clues.from_board(practice_board(setting, seed)).as_text()
+    return PracticeRound(setting.generator, setting.level, seed, rows, cols)
+
+
+def practice_flips(flips: list) -> tuple[tuple[int, int], ...]:
+    """The flips of a practice round to review, ``[[row, col], ...]`` from 1, as ``(row,
+    col)`` pairs: ValueError (the shells' message) if there are none or one is malformed."""
+    if not flips:
+        raise ValueError("no flips to review: play at least one tile")
+    out = []
+    for tile in flips:
+        if len(tile) != 2 or not all(1 <= int(x) <= 5 for x in tile):
+            raise ValueError(f"each flip is [row, col] with both from 1 to 5, got {tile!r}")
+        out.append((int(tile[0]), int(tile[1])))
+    return tuple(out)
 
 
 def _tile(flip, i: int) -> int:
@@ -121,22 +138,22 @@ def _check_history(history: list) -> list[tuple[str, int]]:
 
 
 def play_practice(
-    level: int,
+    setting: VoltorbSetting,
     seed: int,
     flips: list,
     quit: bool = False,
-    generator: str = "hgss",
     history: list | None = None,
     bank: int = 0,
 ) -> PracticeState:
-    """Replay round (generator, level, seed) with `flips` (``[[row, col], ...]``), then quit if
+    """Replay round (setting, seed) with `flips` (``[[row, col], ...]``), then quit if
     asked. `history` (the previous rounds, ``[[outcome, cards], ...]``) and `bank` (coins held
     before this round) give the next level and the coins once the round is over.
 
     Raises ValueError for a tile flipped twice, a flip after the round ended, or quitting a round
     that is over. Quitting is allowed at any time before that (the round's coins are kept).
     """
-    board = practice_board(level, seed, generator)
+    board = practice_board(setting, seed)
+    level = setting.level
     past = _check_history(history or [])
     if not isinstance(bank, int) or not 0 <= bank <= MAX_BANK:
         raise ValueError(f"bank must be 0 to {MAX_BANK} coins, got {bank!r}")
@@ -160,7 +177,7 @@ def play_practice(
         rnd.quit()
     rows, cols = rnd.clues.as_text()
     state: dict[str, Any] = dict(
-        generator=generator,
+        generator=setting.generator,
         level=level,
         seed=seed,
         rows=rows,

@@ -34,7 +34,7 @@ from gamelab.voltorb.rules import (
     SIZE,
     TILES,
     BoardConfig,
-    check_generator,
+    BoardGenerator,
     iid_tile_probabilities,
     level_configs,
 )
@@ -130,8 +130,8 @@ def _weight_table_cached(generator: str, level: int, voltorbs: int, excess: int)
     return table
 
 
-def weight_table(generator: str, level: int, voltorbs: int, excess: int) -> np.ndarray:
+def weight_table(generator: BoardGenerator, level: int, voltorbs: int, excess: int) -> np.ndarray:
     """W[threes, free total (capped at 6), busiest free line (capped at 5)] = prior probability
-    of one board with `voltorbs` Voltorbs and `excess` = #2s + 2 #3s (clue totals)."""
-    check_generator(generator)
-    return _weight_table_cached(generator, level, voltorbs, excess)
+    of one board with `voltorbs` Voltorbs and `excess` = #2s + 2 #3s (clue totals), under a
+    :class:`~gamelab.voltorb.rules.VoltorbSetting`'s generator at a level 1-8."""
+    return _weight_table_cached(str(generator), level, voltorbs, excess)

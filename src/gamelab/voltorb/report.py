@@ -21,6 +21,7 @@ from gamelab.core.report import new_figure
 from gamelab.core.stats import paired_difference
 from gamelab.voltorb.campaign_study import STUDY_FILE, shipped_study, study_rows
 from gamelab.voltorb.optimal_table import TABLE_FILE, optimal_table
+from gamelab.voltorb.rules import BoardGenerator, VoltorbSetting
 from gamelab.voltorb.simulate import CHUNK, campaign, compare, simulate
 
 TITLE = "Voltorb Flip (HGSS)"
@@ -94,7 +95,7 @@ def build(section, ctx) -> None:
             size["posterior_levels"] if strategy not in ("random", "fom", "fom-r") else range(1, 9)
         )
         for level in levels:
-            sim = simulate("hgss", level, strategy, size["heuristic"], **run)
+            sim = simulate(VoltorbSetting(level, "hgss"), strategy, size["heuristic"], **run)
             est = sim.win_rate
             rows.append(
                 [strategy, level, sim.games, est.value, est.lo, est.hi, float(sim.flips.mean())]
@@ -138,17 +139,19 @@ def build(section, ctx) -> None:
     for level in (2, 8):
         if level not in size["posterior_levels"]:
             continue
-        a = simulate("hgss", level, "minrisk", size["heuristic"], **run)
-        b = simulate("hgss", level, "fom", size["heuristic"], **run)
+        a = simulate(VoltorbSetting(level, "hgss"), "minrisk", size["heuristic"], **run)
+        b = simulate(VoltorbSetting(level, "hgss"), "fom", size["heuristic"], **run)
         d = compare(a, b)
         paired_rows.append(["minrisk - fom", level, a.games, d.value, d.lo, d.hi])
 
     # 2. the blog's numbers on its as-coded generator next to the real game
     blog_rows = []
     for strategy, level, reported, note in BLOG_ROWS:
-        coded = simulate("iid-as-coded", level, strategy, size["blog"], **run).win_rate
-        intended = simulate("iid", level, strategy, size["blog"], **run).win_rate
-        real = simulate("hgss", level, strategy, size["blog"], **run).win_rate
+        coded = simulate(
+            VoltorbSetting(level, "iid-as-coded"), strategy, size["blog"], **run
+        ).win_rate
+        intended = simulate(VoltorbSetting(level, "iid"), strategy, size["blog"], **run).win_rate
+        real = simulate(VoltorbSetting(level, "hgss"), strategy, size["blog"], **run).win_rate
         blog_rows.append(
             [
                 strategy,
@@ -190,8 +193,8 @@ def build(section, ctx) -> None:
     compute = 0.0
     pooled_opt, pooled_base = [], []
     for level in size["optimal_levels"]:
-        opt = simulate("hgss", level, "optimal", size["optimal"], **run)
-        base = simulate("hgss", level, "minrisk", size["optimal"], **run)
+        opt = simulate(VoltorbSetting(level, "hgss"), "optimal", size["optimal"], **run)
+        base = simulate(VoltorbSetting(level, "hgss"), "minrisk", size["optimal"], **run)
         d = compare(opt, base)
         est = opt.win_rate
         exact = opt.exact_win_rate
@@ -327,7 +330,7 @@ def build(section, ctx) -> None:
     # 4. campaign play under the level progression
     camp_rows = []
     for strategy in size["campaign_strategies"]:
-        out = campaign("hgss", strategy, size["rounds"], size["campaigns"], **run)
+        out = campaign(BoardGenerator.HGSS, strategy, size["rounds"], size["campaigns"], **run)
         dist = out.level_distribution
         camp_rows.append(
             [

@@ -18,9 +18,9 @@ P(win) from the clues equals the total luck ``sum (p_after - p_choice)`` minus t
 Cost: one optimal search for the round plus one per flip outcome (they share the memo), so about
 the cost of the assistant's answers during the round.
 
-    >>> from gamelab.voltorb.rules import clues_from_text
+    >>> from gamelab.voltorb.rules import VoltorbSetting, clues_from_text
     >>> clues = clues_from_text("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1")
-    >>> rv = review_round(clues, [(5, 1)], level=2)
+    >>> rv = review_round(clues, [(5, 1)], VoltorbSetting(2))
     >>> m = rv.moves[0]; (m.tile, m.best, round(m.loss, 12))
     ([2, 1], [2, 1], 0.0)
 """
@@ -36,7 +36,7 @@ from gamelab.voltorb import solved
 from gamelab.voltorb.assistant import playing_posterior
 from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError, choice_value
 from gamelab.voltorb.posterior import Posterior
-from gamelab.voltorb.rules import SIZE, Clues, Round, clues_from_text, parse_revealed
+from gamelab.voltorb.rules import SIZE, Clues, Round, RoundRecord, VoltorbSetting
 
 __all__ = [
     "MoveReview",
@@ -105,7 +105,7 @@ def round_totals(moves: list[MoveReview], outcome: str) -> Totals:
 
 
 def optimal_outcome(
-    board: np.ndarray, level: int, generator: str = "hgss", state_limit: int | None = None
+    board: np.ndarray, setting: VoltorbSetting, state_limit: int | None = None
 ) -> bool | None:
     """Whether the win-maximising policy clears this board (it sees only clues and flips).
 
@@ -117,7 +117,7 @@ def optimal_outcome(
     rnd = Round(board)
     while rnd.outcome is None:
         try:
-            tile, _ = solved.decide(rnd.clues, level, generator, dict(rnd.revealed), state_limit)
+            tile, _ = solved.decide(rnd.clues, setting, dict(rnd.revealed), state_limit)
         except SearchLimitError:
             return None
         rnd.flip(tile)
@@ -127,8 +127,7 @@ def optimal_outcome(
 def review_round(
     clues: Clues,
     flips: list[tuple[int, int]],
-    level: int = 8,
-    generator: str = "hgss",
+    setting: VoltorbSetting,
     board: np.ndarray | None = None,
     state_limit: int | None = None,
 ) -> RoundReview:
@@ -144,8 +143,8 @@ def review_round(
     states left, and a row whose search does not finish keeps its quick figures (exact
     P(Voltorb), MinRisk's flip) and ``exact=False``; ``note`` says how many rows are exact.
     """
-    quick = quick_review(clues, flips, level, generator, board)
-    solver = solved.deal_solver(clues, level, generator)  # what the page's searches solved
+    quick = quick_review(clues, flips, setting, board)
+    solver = solved.deal_solver(clues, setting)  # what the page's searches solved
     start = solver.nodes
     states = [dict(flips[:i]) for i in range(len(flips) + 1)]
 
@@ -207,7 +206,7 @@ def review_round(
         optimal_would_win=(
             None
             if board is None or not exact
-            else optimal_outcome(board, level, generator, state_limit=state_limit)
+            else optimal_outcome(board, setting, state_limit=state_limit)
         ),
         note=None
         if exact
@@ -227,8 +226,7 @@ def review_round(
 def quick_review(
     clues: Clues,
     flips: list[tuple[int, int]],
-    level: int = 8,
-    generator: str = "hgss",
+    setting: VoltorbSetting,
     board: np.ndarray | None = None,
 ) -> RoundReview:
     """The review without any optimal search (milliseconds): each flip's exact P(Voltorb)
@@ -249,7 +247,7 @@ def quick_review(
             raise ValueError(f"{where}: the round was already over ({outcome})")
         if tile in revealed:
             raise ValueError(f"{where}: that tile is already revealed")
-        post = playing_posterior(clues, revealed, level, generator)
+        post = playing_posterior(clues, revealed, setting)
         column = post.boards[:, tile]
         if not (column == value).any():
             raise ValueError(
@@ -263,7 +261,7 @@ def quick_review(
         if value == 0:
             outcome = "lost"
         elif (rnd is not None and rnd.outcome == "won") or bool(
-            Posterior.from_clues(clues, generator, level, after).won_mask().all()
+            Posterior.from_clues(clues, setting, after).won_mask().all()
         ):
             outcome = "won"
         moves.append(
@@ -295,33 +293,23 @@ def quick_review(
 
 
 def review_position(
-    rows: str,
-    cols: str,
-    flips: list[str],
-    level: int = 8,
-    generator: str = "hgss",
+    record: RoundRecord,
+    setting: VoltorbSetting,
     exact: bool = True,
     state_limit: int | None = None,
 ) -> RoundReview:
-    """:func:`review_round` from the assistant's text forms: clues ``"S,V ..."`` and the flips
-    in the order played as ``["row,col=value", ...]``."""
-    clues = clues_from_text(rows, cols)
-    played: list[tuple[int, int]] = []
-    for item in flips:
-        parsed = parse_revealed([item])
-        if len(parsed) != 1:
-            raise ValueError(f"each flip is one 'row,col=value', got {item!r}")
-        played.extend(parsed.items())
+    """:func:`review_round` of a round entered in the assistant (its clues and flips, parsed
+    from their text forms by :meth:`RoundRecord.parse`)."""
+    played = list(record.flips)
     if not exact:
-        return quick_review(clues, played, level, generator)
-    return review_round(clues, played, level, generator, state_limit=state_limit)
+        return quick_review(record.clues, played, setting)
+    return review_round(record.clues, played, setting, state_limit=state_limit)
 
 
 def review_practice(
-    level: int,
+    setting: VoltorbSetting,
     seed: int,
     flips: list,
-    generator: str = "hgss",
     quit: bool = False,
     exact: bool = True,
     state_limit: int | None = None,
@@ -332,14 +320,14 @@ def review_practice(
     going after the flips has the outcome ``quit``, not ``unfinished``."""
     from gamelab.voltorb.practice import play_practice, practice_board
 
-    state = play_practice(level, seed, flips, generator=generator)
-    board = practice_board(level, seed, generator)
+    state = play_practice(setting, seed, flips)
+    board = practice_board(setting, seed)
     played = [((r - 1) * SIZE + (c - 1), v) for r, c, v in state.revealed]
     clues = Clues.from_board(board)
     if exact:
-        out = review_round(clues, played, level, generator, board=board, state_limit=state_limit)
+        out = review_round(clues, played, setting, board=board, state_limit=state_limit)
     else:
-        out = quick_review(clues, played, level, generator, board=board)
+        out = quick_review(clues, played, setting, board=board)
     if quit and out.outcome == "unfinished":
         out = replace(out, outcome="quit", totals={"you": round_totals(out.moves, "quit")})
     return out

@@ -17,8 +17,12 @@ Generators (``GENERATORS``):
 * ``iid-as-coded`` — what the blog's ``select()`` really drew: its thresholds were mis-ordered, so
   P(V) = p2, P(1) = pV, P(2) = p3, P(3) = 1 - pV - p2 - p3 (level 8: V .176, 1 .40, 2 .176, 3 .248).
 
+The deal a round comes from is one :class:`VoltorbSetting` (level and generator), built once by
+a shell from its input and validated in its constructor; library functions take it, never the
+names.
+
     >>> import numpy as np
-    >>> board, config = generate_board("hgss", 8, np.random.default_rng(1))
+    >>> board, config = generate_board(VoltorbSetting(8, "hgss"), np.random.default_rng(1))
     >>> clues = Clues.from_board(board); int(clues.row_voltorbs.sum()) == CONFIGS[config].voltorbs
     True
 """
@@ -28,6 +32,7 @@ from __future__ import annotations
 import math
 import unicodedata
 from dataclasses import dataclass, field
+from enum import StrEnum
 
 import numpy as np
 
@@ -161,19 +166,52 @@ CONFIGS: tuple[BoardConfig, ...] = tuple(
 
 
 def level_configs(level: int) -> tuple[BoardConfig, ...]:
-    """The 10 configurations of a level (each drawn with probability 1/10)."""
-    check_level(level)
+    """The 10 configurations of a level 1-8 (each drawn with probability 1/10)."""
     return CONFIGS[10 * (level - 1) : 10 * level]
 
 
-def check_level(level: int) -> None:
-    if level not in LEVELS:
-        raise ValueError(f"level must be an integer from 1 to 8, got {level!r}")
+class BoardGenerator(StrEnum):
+    """A board generator by its name (``GENERATORS``); ``BoardGenerator("x")`` is a ValueError
+    listing the names. A member is its name as a string (JSON, keys, comparisons)."""
+
+    HGSS = "hgss"
+    BULBAPEDIA = "bulbapedia"
+    IID = "iid"
+    IID_AS_CODED = "iid-as-coded"
+
+    @classmethod
+    def _missing_(cls, value: object) -> BoardGenerator:
+        raise ValueError(f"unknown generator {value!r}; allowed: {', '.join(GENERATORS)}")
+
+    @property
+    def iid(self) -> bool:
+        """Whether tiles are drawn independently (``iid``, ``iid-as-coded``)."""
+        return self in (BoardGenerator.IID, BoardGenerator.IID_AS_CODED)
 
 
-def check_generator(generator: str) -> None:
-    if generator not in GENERATORS:
-        raise ValueError(f"unknown generator {generator!r}; allowed: {', '.join(GENERATORS)}")
+@dataclass(frozen=True, init=False)
+class VoltorbSetting:
+    """The deal of a round: its level (1-8) and board generator. Frozen and hashable, validated
+    here and nowhere else: shells build it once from their input (``VoltorbSetting(8, "iid")``;
+    the generator's name becomes a :class:`BoardGenerator`) and pass it on.
+
+    >>> VoltorbSetting(9)
+    Traceback (most recent call last):
+    ValueError: level must be an integer from 1 to 8, got 9
+    """
+
+    level: int
+    generator: BoardGenerator
+
+    def __init__(self, level: int = 8, generator: str = "hgss") -> None:
+        if level not in LEVELS:
+            raise ValueError(f"level must be an integer from 1 to 8, got {level!r}")
+        object.__setattr__(self, "level", int(level))
+        object.__setattr__(self, "generator", BoardGenerator(generator))
+
+    @property
+    def iid(self) -> bool:
+        return self.generator.iid
 
 
 def level_tile_probabilities(level: int) -> np.ndarray:
@@ -230,11 +268,11 @@ def place_cards(config: BoardConfig, rng: np.random.Generator) -> np.ndarray:
     return flat.reshape(SIZE, SIZE)
 
 
-def generate_board(generator: str, level: int, rng: np.random.Generator) -> tuple[np.ndarray, int]:
-    """A new board and its configuration id (-1 for the i.i.d. generators)."""
-    check_generator(generator)
-    check_level(level)
-    if generator in ("iid", "iid-as-coded"):
+def generate_board(setting: VoltorbSetting, rng: np.random.Generator) -> tuple[np.ndarray, int]:
+    """A new board of the setting's deal and its configuration id (-1 for the i.i.d.
+    generators)."""
+    generator, level = setting.generator, setting.level
+    if setting.iid:
         p = iid_tile_probabilities(generator, level)
         flat = rng.choice(4, size=TILES, p=p).astype(np.int8)
         return flat.reshape(SIZE, SIZE), -1
@@ -419,6 +457,60 @@ def parse_revealed(items: list[str] | None) -> dict[int, int]:
     return out
 
 
+@dataclass(frozen=True)
+class Position:
+    """A round as the player sees it: the clues and the tiles revealed so far (``(tile,
+    value)`` pairs in the order given; 0 = Voltorb). Parsed once from the text forms the CLI and the
+    web take (:meth:`parse`), then passed on; a malformed text is a ValueError (a
+    :class:`ClueError` naming the line for a clue).
+
+    >>> p = Position.parse("4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1", ["1,2=3"])
+    >>> p.shown
+    {1: 3}
+    """
+
+    clues: Clues
+    revealed: tuple[tuple[int, int], ...] = ()
+
+    @classmethod
+    def parse(cls, rows: str, cols: str, revealed: list[str] | None = None) -> Position:
+        clues = clues_from_text(rows, cols)
+        return cls(clues, tuple(parse_revealed(revealed).items()))
+
+    @property
+    def shown(self) -> dict[int, int]:
+        """The revealed tiles as {tile: value} (a new dict)."""
+        return dict(self.revealed)
+
+    @property
+    def lost(self) -> bool:
+        """Whether a Voltorb is among the revealed tiles."""
+        return any(v == 0 for _, v in self.revealed)
+
+
+@dataclass(frozen=True)
+class RoundRecord:
+    """A round as played, for a review: the clues and every flip as ``(tile, value)`` in the
+    order played. Parsed once from the text forms (:meth:`parse`)."""
+
+    clues: Clues
+    flips: tuple[tuple[int, int], ...]
+
+    @classmethod
+    def parse(cls, rows: str, cols: str, flips: list[str]) -> RoundRecord:
+        """From clues ``"S,V ..."`` and flips ``["row,col=value", ...]`` in the order played."""
+        clues = clues_from_text(rows, cols)
+        if not flips:
+            raise ValueError("no flips to review: play at least one tile")
+        played: list[tuple[int, int]] = []
+        for item in flips:
+            parsed = parse_revealed([item])
+            if len(parsed) != 1:
+                raise ValueError(f"each flip is one 'row,col=value', got {item!r}")
+            played.extend(parsed.items())
+        return cls(clues, tuple(played))
+
+
 @dataclass
 class Round:
     """One round being played: the hidden board, what has been flipped, the coins.
@@ -482,8 +574,8 @@ def next_level(level: int, outcome: str, cards_flipped: int, history: list[tuple
 
     `history` holds (outcome, cards flipped) of the last rounds, the one just played last; only the
     last 5 count (a ring buffer zeroed on entering the minigame, so fewer than 5 never reach 8).
+    `level` is a setting's (1-8).
     """
-    check_level(level)
     if outcome == "won" and level == 8:
         return 8
     recent = history[-EIGHT_STREAK:]

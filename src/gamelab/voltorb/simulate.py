@@ -1,5 +1,6 @@
-"""Monte-Carlo play: paired simulations of a strategy on one (generator, level), and campaigns
-under the game's level progression.
+"""Monte-Carlo play: paired simulations of a strategy on one deal (a
+:class:`~gamelab.voltorb.rules.VoltorbSetting`: generator and level), and campaigns under the
+game's level progression.
 
 Pairing: games are cut into tasks of ``CHUNK`` games; task i draws all its boards first from the
 generator seeded by (seed, i) (:func:`gamelab.core.parallel.task_rng`), and only then gives the
@@ -28,9 +29,9 @@ from gamelab.core.stats import (
 )
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import (
+    BoardGenerator,
     Round,
-    check_generator,
-    check_level,
+    VoltorbSetting,
     generate_board,
     next_level,
 )
@@ -56,8 +57,7 @@ class RoundResult:
 def play_round(
     board: np.ndarray,
     strategy: Strategy,
-    generator: str,
-    level: int,
+    setting: VoltorbSetting,
     rng: np.random.Generator,
     calibrate: bool = False,
 ) -> RoundResult:
@@ -66,7 +66,7 @@ def play_round(
     clues = rnd.clues
     post = None
     if strategy.needs_posterior or calibrate:
-        post = Posterior.from_clues(clues, generator, level).still_playing()
+        post = Posterior.from_clues(clues, setting).still_playing()
     player = strategy.new_player(post, clues, rng)
     flips = 0
     predicted = 0.0
@@ -97,15 +97,15 @@ def play_round(
 
 def simulate_chunk(item: tuple, rng: np.random.Generator) -> dict:
     """Task: play `n` games of one strategy; returns per-game wins/flips/coins (JSON lists)."""
-    generator, level, strategy_name, n = item[:4]
-    calibrate = len(item) > 4 and bool(item[4])
-    boards = [generate_board(generator, level, rng)[0] for _ in range(n)]
+    setting, strategy_name, n = item[:3]
+    calibrate = len(item) > 3 and bool(item[3])
+    boards = [generate_board(setting, rng)[0] for _ in range(n)]
     strategy_rng = np.random.default_rng(rng.integers(2**63))
     strategy = make_strategy(strategy_name)
     wins, flips, coins, predicted, seconds, exact = [], [], [], 0.0, [], []
     for board in boards:
         t0 = time.perf_counter()
-        res = play_round(board, strategy, generator, level, strategy_rng, calibrate)
+        res = play_round(board, strategy, setting, strategy_rng, calibrate)
         seconds.append(time.perf_counter() - t0)
         wins.append(int(res.won))
         flips.append(res.flips)
@@ -196,8 +196,7 @@ class Simulation:
 
 
 def simulate(
-    generator: str,
-    level: int,
+    setting: VoltorbSetting,
     strategy: str,
     games: int,
     seed: int = 0,
@@ -206,12 +205,11 @@ def simulate(
     calibrate: bool = False,
 ) -> Simulation:
     """Play `games` rounds; identical boards for every strategy with the same seed."""
-    check_generator(generator)
-    check_level(level)
     make_strategy(strategy)  # validate the name early
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
-    items = [(generator, level, strategy, n, calibrate) for n in chunk_sizes(games, CHUNK)]
+    generator, level = setting.generator, setting.level
+    items = [(setting, strategy, n, calibrate) for n in chunk_sizes(games, CHUNK)]
     params = {
         "generator": generator,
         "level": level,
@@ -229,7 +227,7 @@ def simulate(
         backend=backend or Backend(workers=1, quiet=True),
         label=f"voltorb {strategy} L{level} {generator}",
         store=store,
-        experiment="voltorb-simulate" if store is not None else None,
+        experiment="voltorb-simulate",
         params=params,
     )
     return Simulation(
@@ -283,8 +281,7 @@ class SimulationStudy:
 
 
 def simulate_study(
-    generator: str,
-    level: int,
+    setting: VoltorbSetting,
     strategy: str,
     games: int,
     seed: int = 0,
@@ -295,10 +292,10 @@ def simulate_study(
     """:func:`simulate`, and with `compare_with` the same boards played by that strategy."""
     if compare_with:
         make_strategy(compare_with)  # a bad name is refused before the first run, not after it
-    sim = simulate(generator, level, strategy, games, seed, backend, store)
+    sim = simulate(setting, strategy, games, seed, backend, store)
     if not compare_with:
         return SimulationStudy(sim)
-    other = simulate(generator, level, compare_with, games, seed, backend, store)
+    other = simulate(setting, compare_with, games, seed, backend, store)
     return SimulationStudy(sim, other, compare(sim, other))
 
 
@@ -320,8 +317,9 @@ def campaign_chunk(item: tuple, rng: np.random.Generator) -> dict:
     for _ in range(n):
         level, history = 1, []
         for _ in range(rounds):
-            board, _ = generate_board(generator, level, rng)
-            res = play_round(board, strategy, generator, level, rng)
+            setting = VoltorbSetting(level, generator)
+            board, _ = generate_board(setting, rng)
+            res = play_round(board, strategy, setting, rng)
             coins_per_round.append(res.coins)
             levels.append(level)
             won.append(int(res.won))
@@ -355,7 +353,7 @@ class CampaignSummary:
 
 
 def campaign(
-    generator: str,
+    generator: BoardGenerator,
     strategy: str,
     rounds: int,
     campaigns: int,
@@ -363,8 +361,8 @@ def campaign(
     backend: Backend | None = None,
     store: ResultStore | None = None,
 ) -> CampaignSummary:
-    """Coins per round and the distribution of levels played, with intervals."""
-    check_generator(generator)
+    """Coins per round and the distribution of levels played, with intervals (rounds from
+    level 1 under the game's level progression, dealt by `generator`)."""
     make_strategy(strategy)
     if rounds < 1 or campaigns < 1:
         raise ValueError("rounds and campaigns must be at least 1")
@@ -376,7 +374,7 @@ def campaign(
         backend=backend or Backend(workers=1, quiet=True),
         label=f"voltorb campaign {strategy}",
         store=store,
-        experiment="voltorb-campaign" if store is not None else None,
+        experiment="voltorb-campaign",
         params={
             "generator": generator,
             "strategy": strategy,

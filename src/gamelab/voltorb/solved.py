@@ -38,7 +38,7 @@ import numpy as np
 from gamelab.core.cache import cache_path, load_arrays, save_arrays
 from gamelab.core.memo import Kept
 from gamelab.voltorb.expectimax import OptimalSolver, SearchPart, combine_parts, revealed_code
-from gamelab.voltorb.rules import Clues
+from gamelab.voltorb.rules import Clues, VoltorbSetting
 
 #: deals whose solver this process keeps (a level-8 deal's table is up to about 100 MB)
 KEPT_DEALS = 2
@@ -69,10 +69,10 @@ def _params(key: tuple) -> dict:
     return {"clues": clues, "level": level, "generator": generator}
 
 
-def _deal_key(clues: Clues, level: int, generator: str) -> tuple:
+def _deal_key(clues: Clues, setting: VoltorbSetting) -> tuple:
     parts = (clues.row_sums, clues.row_voltorbs, clues.col_sums, clues.col_voltorbs)
     text = " ".join(",".join(str(int(x)) for x in part) for part in parts)
-    return text, int(level), str(generator)
+    return text, setting.level, str(setting.generator)
 
 
 def _check(solver: OptimalSolver) -> np.ndarray:
@@ -80,18 +80,18 @@ def _check(solver: OptimalSolver) -> np.ndarray:
     return np.array([float(solver.boards.shape[0]), float(solver.weights.sum())])
 
 
-def deal_solver(clues: Clues, level: int, generator: str) -> OptimalSolver:
+def deal_solver(clues: Clues, setting: VoltorbSetting) -> OptimalSolver:
     """The deal's solver (kept: see the module doc), with the states stored on disk if any."""
-    key = _deal_key(clues, level, generator)
-    return DEALS.get_or_build(key, lambda progress: _new_deal(key, clues, level, generator)).solver
+    key = _deal_key(clues, setting)
+    return DEALS.get_or_build(key, lambda progress: _new_deal(key, clues, setting)).solver
 
 
-def _new_deal(key: tuple, clues: Clues, level: int, generator: str) -> _Deal:
+def _new_deal(key: tuple, clues: Clues, setting: VoltorbSetting) -> _Deal:
     """The deal's solver, with the states stored on disk if any."""
     from gamelab.voltorb.posterior import playing_posterior
 
-    solver = OptimalSolver(playing_posterior(clues, {}, level, generator), keep_memo=True)
-    stored = load_arrays(stored_path(clues, level, generator))
+    solver = OptimalSolver(playing_posterior(clues, {}, setting), keep_memo=True)
+    stored = load_arrays(stored_path(clues, setting))
     states = 0
     check = None if stored is None else stored.get("check")
     if stored is not None and check is not None and np.array_equal(check, _check(solver)):
@@ -102,14 +102,13 @@ def _new_deal(key: tuple, clues: Clues, level: int, generator: str) -> _Deal:
 
 def decide(
     clues: Clues,
-    level: int,
-    generator: str,
+    setting: VoltorbSetting,
     revealed: dict[int, int],
     state_limit: int | None = None,
 ) -> tuple[int, float]:
     """(best tile, optimal P(win)) at `revealed`, from the deal's solver; a search that needs
     more than `state_limit` new states raises SearchLimitError (what it solved is kept)."""
-    solver = deal_solver(clues, level, generator)
+    solver = deal_solver(clues, setting)
     solver.state_limit = state_limit
     before = solver.nodes
     try:
@@ -128,7 +127,7 @@ SPLIT_MIN_BOARDS = 2_000
 
 
 def split_decide(
-    clues: Clues, level: int, generator: str, revealed: dict[int, int], processes: int
+    clues: Clues, setting: VoltorbSetting, revealed: dict[int, int], processes: int
 ) -> tuple[int, float]:
     """:func:`decide` without a state limit, the search's first flips shared among `processes`
     local processes (:func:`gamelab.core.parallel.run_tasks`): the same tile and value, sooner
@@ -138,12 +137,12 @@ def split_decide(
 
     if processes < 1:
         raise ValueError(f"processes must be at least 1, got {processes}")
-    solver = deal_solver(clues, level, generator)
+    solver = deal_solver(clues, setting)
     solver.state_limit = None
     idx, _, _ = solver.state_for(revealed)
     order = solver.first_tiles(revealed) if idx.size >= SPLIT_MIN_BOARDS else []
     if processes == 1 or len(order) < 2:
-        return decide(clues, level, generator, revealed)
+        return decide(clues, setting, revealed)
     LAST_SPLIT.clear()
     n = min(processes, len(order))
     bound = shared_memory.SharedMemory(create=True, size=24)
@@ -152,7 +151,7 @@ def split_decide(
         start[0], start[1], start[2] = -1.0, 0.0, 25.0  # no bound, no tile taken (search_part)
         del start
         # every part may take every tile: each takes the next free one (see search_part)
-        items = [(clues, level, generator, revealed, order, bound.name)] * n
+        items = [(clues, setting, revealed, order, bound.name)] * n
         results = run_tasks(_search_part, items, backend=Backend(workers=n, quiet=True))
     finally:
         bound.close()
@@ -166,15 +165,15 @@ def split_decide(
     tile, value = combine_parts(order, parts)
     code = np.array([revealed_code(revealed)], dtype=np.int64)
     solver.add_solved_states(code, np.array([value]), np.array([tile], dtype=np.int8))
-    return decide(clues, level, generator, revealed)
+    return decide(clues, setting, revealed)
 
 
 def _search_part(item: tuple, _rng: np.random.Generator) -> tuple:
     """One part of :func:`split_decide`, in a worker process: its SearchPart, the exact states
     its solver holds, and the states it searched."""
-    clues, level, generator, revealed, tiles, bound_name = item
+    clues, setting, revealed, tiles, bound_name = item
     cpu = time.process_time()
-    solver = deal_solver(clues, level, generator)
+    solver = deal_solver(clues, setting)
     bound = shared_memory.SharedMemory(name=bound_name)
     try:
         shared = np.ndarray(3, dtype=np.float64, buffer=bound.buf)
@@ -214,9 +213,9 @@ def store(deal: _Deal) -> None:
     deal.stored_nodes = int(codes.size)
 
 
-def stored_path(clues: Clues, level: int, generator: str) -> Path:
+def stored_path(clues: Clues, setting: VoltorbSetting) -> Path:
     """Where the deal is stored once its searches were costly (the file may not exist)."""
-    return cache_path(TABLE, _params(_deal_key(clues, level, generator)), VERSION)
+    return cache_path(TABLE, _params(_deal_key(clues, setting)), VERSION)
 
 
 def forget() -> None:

@@ -12,7 +12,7 @@ with the same configuration, as the game retries, at most :data:`MAX_GENERATION_
 Returns: with ``objective="win"`` 1 for a cleared board and 0 otherwise (what
 :class:`gamelab.voltorb.expectimax.OptimalSolver` maximises); with ``"coins"`` the coins won.
 
->>> g = VoltorbGame(level=1); s = g.new_initial_state(); s.chance_outcomes()[0]
+>>> g = VoltorbGame(VoltorbSetting(1)); s = g.new_initial_state(); s.chance_outcomes()[0]
 (0, 0.1)
 """
 
@@ -27,9 +27,9 @@ from gamelab.voltorb.rules import (
     CONFIGS,
     MAX_GENERATION_TRIES,
     TILES,
+    BoardGenerator,
     Round,
-    check_generator,
-    check_level,
+    VoltorbSetting,
     generate_board,
     iid_tile_probabilities,
     level_configs,
@@ -43,10 +43,9 @@ OBJECTIVES = ("win", "coins")
 
 @dataclass(frozen=True)
 class VoltorbGame:
-    """One round of Voltorb Flip at `level` under `generator` (see :data:`rules.GENERATORS`)."""
+    """One round of Voltorb Flip dealt under `setting` (level and generator)."""
 
-    level: int = 8
-    generator: str = "hgss"
+    setting: VoltorbSetting = VoltorbSetting()
     objective: str = "win"
     name: str = field(default="voltorb", init=False)
     num_players: int = field(default=1, init=False)
@@ -55,14 +54,20 @@ class VoltorbGame:
     zero_sum: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
-        check_level(self.level)
-        check_generator(self.generator)
         if self.objective not in OBJECTIVES:
             raise ValueError(f"objective must be 'win' or 'coins', got {self.objective!r}")
 
     @property
+    def level(self) -> int:
+        return self.setting.level
+
+    @property
+    def generator(self) -> BoardGenerator:
+        return self.setting.generator
+
+    @property
     def iid(self) -> bool:
-        return self.generator in ("iid", "iid-as-coded")
+        return self.setting.iid
 
     def new_initial_state(self) -> VoltorbState:
         return VoltorbState(self)
@@ -165,7 +170,7 @@ class VoltorbState:
         call instead of 26 draws); only from the start of the deal."""
         if self.round is not None or self.cells or self.config >= 0 or self.tries > 1:
             return
-        board, config = generate_board(self.game.generator, self.game.level, rng)
+        board, config = generate_board(self.game.setting, rng)
         self.config = config
         self.cells = [int(v) for v in board.reshape(-1)]
         self.round = Round(board)

@@ -22,7 +22,7 @@ from collections.abc import Callable
 import numpy as np
 
 from gamelab.voltorb._deal_kernels import deal_boards, level_tables
-from gamelab.voltorb.rules import TILES, check_generator, check_level
+from gamelab.voltorb.rules import TILES, VoltorbSetting
 from gamelab.voltorb.state import QUIT, VoltorbGame, VoltorbState
 
 MAX_BATCH = 256
@@ -43,11 +43,9 @@ class BoardQueue:
     that continues it is asked for (``source()``) only when the queue needs more, or when
     :meth:`take` is next called with it."""
 
-    def __init__(self, generator: str, level: int) -> None:
-        check_generator(generator)
-        check_level(level)
-        self.generator, self.level = generator, level
-        self._tables = level_tables(generator, level)
+    def __init__(self, setting: VoltorbSetting) -> None:
+        self.generator, self.level = setting.generator, setting.level
+        self._tables = level_tables(setting.generator, setting.level)
         self._rng: np.random.Generator | None = None
         self._source: Callable[[], np.random.Generator] | None = None
         self._batch = 1
@@ -132,7 +130,7 @@ class RoundStepper:
 
     def __init__(self, game: VoltorbGame) -> None:
         self.game = game
-        self.queue = BoardQueue(game.generator, game.level)
+        self.queue = BoardQueue(game.setting)
         self.board: list[int] = [1] * TILES
         self.revealed = np.full(TILES, -1, dtype=np.int64)
         self.mask = np.zeros(TILES + 1, dtype=np.int8)

@@ -23,16 +23,18 @@ def warm_page() -> None:
     review of a practice round. Without the goals' kernels a first goal waited for numba to
     compile them (11-16 s on a loaded machine, ``benchmarks/web_first_answers.py
     --fresh-install``), then got MinRisk. None of these kernels starts a thread."""
-    from gamelab.voltorb.assistant import position_from_text, solve_position
+    from gamelab.voltorb.assistant import position_posterior, solve_position
     from gamelab.voltorb.expectimax import OptimalSolver
     from gamelab.voltorb.objectives import Objective, objective_decision
     from gamelab.voltorb.review import review_practice
+    from gamelab.voltorb.rules import Position, VoltorbSetting
 
-    solve_position(ROWS, COLS, None, 2)
-    post = position_from_text(ROWS, COLS, None, 2, "hgss")[2]
+    position, level_2 = Position.parse(ROWS, COLS), VoltorbSetting(2)
+    solve_position(position, level_2)
+    post = position_posterior(position, level_2)
     objective_decision(post, {}, Objective.parse("survive"), 2)
     OptimalSolver(post, "coins").decide({})
-    review_practice(1, 0, [[3, 3]])
+    review_practice(VoltorbSetting(1), 0, [[3, 3]])
 
 
 def warm_up() -> None:
@@ -43,25 +45,27 @@ def warm_up() -> None:
     from gamelab.core.parallel import Backend
     from gamelab.voltorb.assistant import (
         compile_reference_kernels,
-        position_from_text,
+        position_posterior,
         solve_position,
     )
     from gamelab.voltorb.evaluate import evaluate_position
     from gamelab.voltorb.expectimax import OptimalSolver
+    from gamelab.voltorb.rules import BoardGenerator, Position, VoltorbSetting
     from gamelab.voltorb.simulate import campaign, simulate_study
 
     one = Backend(workers=1, quiet=True)  # in this process: the compiled code lands in the cache
-    solve_position(ROWS, COLS, None, 2)
+    position, level_2 = Position.parse(ROWS, COLS), VoltorbSetting(2)
+    solve_position(position, level_2)
     # the general objective kernel (win and coins go to the two searches above)
     from gamelab.voltorb.objectives import Objective, objective_decision
 
-    post = position_from_text(ROWS, COLS, None, 2, "hgss")[2]
+    post = position_posterior(position, level_2)
     objective_decision(post, {}, Objective.parse("survive"), 2)
-    OptimalSolver(position_from_text(ROWS, COLS, None, 2, "hgss")[2], "coins").decide({})
-    evaluate_position(ROWS, COLS, None, 2, "hgss", "fom")
-    simulate_study("hgss", 1, "minrisk", 20, 0, one, None, compare_with="fom")
-    simulate_study("hgss", 1, "optimal", 3, 0, one, None)
-    campaign("hgss", "greedy-coins", 2, 2, 0, one, None)
+    OptimalSolver(position_posterior(position, level_2), "coins").decide({})
+    evaluate_position(position, level_2, "fom")
+    simulate_study(VoltorbSetting(1), "minrisk", 20, 0, one, None, compare_with="fom")
+    simulate_study(VoltorbSetting(1), "optimal", 3, 0, one, None)
+    campaign(BoardGenerator.HGSS, "greedy-coins", 2, 2, 0, one, None)
     compile_reference_kernels()
     compile_environment_kernels()
 
@@ -73,10 +77,11 @@ def compile_environment_kernels() -> None:
 
     from gamelab.voltorb._deal_kernels import level_tables
     from gamelab.voltorb._vector_kernels import deal_rounds, step_rounds
+    from gamelab.voltorb.rules import BoardGenerator, VoltorbSetting
     from gamelab.voltorb.stepper import BoardQueue
 
-    BoardQueue("hgss", 1).take(np.random.default_rng(0))
-    tables = level_tables("hgss", 1)
+    BoardQueue(VoltorbSetting(1)).take(np.random.default_rng(0))
+    tables = level_tables(BoardGenerator.HGSS, 1)
     u, pos = np.random.default_rng(0).random((1, 64)), np.zeros(1, dtype=np.int64)
     end = np.full(1, 64, dtype=np.int64)
     boards, clues = np.ones((1, 25), dtype=np.int8), np.zeros((1, 4, 5), dtype=np.int64)

@@ -144,8 +144,8 @@ def hard_mode_allows(
 
 
 def feedback(guess: str, answer: str, rule: str = "standard") -> tuple[int, ...]:
-    """The colours (0 grey, 1 yellow, 2 green) shown for `guess` when the answer is `answer`."""
-    check_rule(rule)
+    """The colours (0 grey, 1 yellow, 2 green) shown for `guess` when the answer is `answer`,
+    under `rule` (a :class:`Setting`'s: ``standard`` or ``blog``)."""
     if len(guess) > len(answer):
         raise ValueError(f"guess {guess!r} is longer than the answer {answer!r}")
     colours = [GREEN if g == a else GREY for g, a in zip(guess, answer, strict=False)]
@@ -159,12 +159,14 @@ def feedback(guess: str, answer: str, rule: str = "standard") -> tuple[int, ...]
                     used[i] = True
                     colours[j] = YELLOW
                     break
-    else:
+    elif rule == "blog":
         for a in answer:
             for j, ch in enumerate(guess):
                 if colours[j] == GREY and ch == a:
                     colours[j] = YELLOW
                     break
+    else:
+        raise ValueError(f"unknown feedback rule {rule!r}; allowed: {', '.join(RULES)}")
     return tuple(colours)
 
 

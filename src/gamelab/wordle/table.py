@@ -30,8 +30,8 @@ TABLE_VERSION = 2  # 2: uint8 when the patterns fit
 
 
 def build_table(words: WordList, rule: str, targets: tuple[str, ...] | None = None) -> np.ndarray:
-    """Pattern codes of every guess against every target (default: the answers)."""
-    check_rule(rule)
+    """Pattern codes of every guess against every target (default: the answers), under a
+    :class:`Game`'s rule (validated there)."""
     gcodes, glens = words.encode(words.guesses)
     acodes, alens = words.encode(words.answers if targets is None else targets)
     rule_id = _kernels.RULE_STANDARD if rule == "standard" else _kernels.RULE_BLOG

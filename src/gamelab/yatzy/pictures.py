@@ -13,12 +13,22 @@ from __future__ import annotations
 
 import html
 from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from typing import Protocol
 
 import numpy as np
 
-if TYPE_CHECKING:
-    from gamelab.yatzy.review import ScoreLaw
+
+class ScoreLawLike(Protocol):
+    """What :func:`distribution_svg` reads of a score law (:class:`gamelab.yatzy.review.ScoreLaw`;
+    named by its fields so that the pictures import nothing of the game they draw)."""
+
+    @property
+    def offset(self) -> int: ...
+    @property
+    def probability(self) -> np.ndarray: ...
+    @property
+    def mean(self) -> float: ...
+
 
 DIE = "⚀⚁⚂⚃⚄⚅"
 
@@ -103,7 +113,7 @@ def solution_html(
 
 
 def distribution_svg(
-    law: ScoreLaw, score: int | None = None, width: int = 640, height: int = 240
+    law: ScoreLawLike, score: int | None = None, width: int = 640, height: int = 240
 ) -> str:
     """An SVG line plot of the law (the central 99.98 %), the mean dashed and labelled (on the
     side away from `score`), `score` marked."""

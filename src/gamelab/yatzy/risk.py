@@ -149,7 +149,7 @@ def risk_study(
         backend=backend,
         label="yatzy risk-taker",
         store=store,
-        experiment="yatzy-risk" if store is not None else None,
+        experiment="yatzy-risk",
         params={
             "rules": rs.name,
             "valence": valence,

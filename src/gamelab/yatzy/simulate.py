@@ -164,7 +164,7 @@ def simulate(
         backend=backend,
         label=f"yatzy {rules.name} {strategy}",
         store=store,
-        experiment="yatzy-simulate" if store is not None else None,
+        experiment="yatzy-simulate",
         params={
             "rules": rules.name,
             "strategy": strategy,

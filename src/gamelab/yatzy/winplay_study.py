@@ -252,7 +252,7 @@ def winplay_study(
         backend=backend,
         label=f"yatzy win play K={turns_left}",
         store=store,
-        experiment="yatzy-winplay" if store is not None else None,
+        experiment="yatzy-winplay",
         params=params,
     )
     wall = time.perf_counter() - t0

@@ -31,7 +31,7 @@ from gamelab.oware.game import (
 )
 from gamelab.oware.game_review import GameReview
 from gamelab.oware.match import PlayerSpec, parse_player
-from gamelab.oware.rules import MAX_RECORD_CHARS, TABLEBASE_SEEDS, Rules
+from gamelab.oware.rules import MAX_RECORD_CHARS, Rules
 from gamelab.oware.warmup import PAGE_WARMUP
 from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply
 
@@ -108,8 +108,9 @@ class AnalyseRequest(RulesRequest):
     time: float = Field(default=1.0, gt=0, le=10, description="seconds of search")
     depth: int | None = Field(default=None, ge=1, le=20, description="a fixed depth instead")
     eval: str = Field(default="auale", max_length=10, description="auale or blog")
-    tablebase: int = Field(
-        default=TABLEBASE_SEEDS, description="endgame tablebase seeds (-1: none)"
+    tablebase: int | None = Field(
+        default=None,
+        description="endgame tablebase seeds (-1: none; default: the best this server has)",
     )
     rank: bool = Field(default=False, description="also every legal move with its value")
     book: bool = Field(

@@ -446,7 +446,7 @@ def prove_feasible(
         backend=backend,
         label=f"first guesses within {max_guesses}",
         store=store,
-        experiment=EXPERIMENT if store is not None else None,
+        experiment=EXPERIMENT,
         params=params if store is not None else None,
     )
     return _assemble(game, max_guesses, rows, time.monotonic() - start)

@@ -128,6 +128,20 @@ class OptimalSummary:
         return cls(**values)
 
 
+def setting_fields(game: Game, setting: Setting, max_guesses: int | None) -> dict[str, Any]:
+    """What every summary says of its setting: the lists, the rule, hard mode, the guess
+    limit, the mode in words and the lists' sizes."""
+    return {
+        "names": game.words.name,
+        "rule": game.rule,
+        "hard_mode": setting.hard_mode,
+        "max_guesses": max_guesses,
+        "mode": mode_text(setting),
+        "answers": game.n_answers,
+        "guesses": game.n_guesses,
+    }
+
+
 def mode_text(setting: Setting) -> str:
     """'gen1-4, rule standard, hard mode (the game's rule: ...), at most 10 guesses'."""
     return f"{setting.words.name}, rule {setting.rule}, {setting.mode}, {setting.limit_text}"
@@ -212,14 +226,8 @@ def solve_summary(
             f"{res.total} ({mode})"
         )
     out = OptimalSummary(
-        names=game.words.name,
-        rule=game.rule,
-        hard_mode=setting.hard_mode,
-        max_guesses=max_guesses,
-        mode=mode,
+        **setting_fields(game, setting, max_guesses),
         scope=SCOPE_ALL,
-        answers=game.n_answers,
-        guesses=game.n_guesses,
         total=res.total,
         lower_bound=res.lower_bound,
         proven=res.proven,
@@ -420,15 +428,9 @@ def _first_summary(
     else:
         statement = f"not finished within the time or CPU limit: first guess {name} ({mode})"
     out = OptimalSummary(
-        names=game.words.name,
-        rule=game.rule,
-        hard_mode=setting.hard_mode,
-        max_guesses=max_guesses,
-        mode=mode,
+        **setting_fields(game, setting, max_guesses),
         scope=SCOPE_FIRST,
         first=name,
-        answers=game.n_answers,
-        guesses=game.n_guesses,
         total=res.total,
         lower_bound=None if res.lower_bound >= INF else res.lower_bound,
         proven=res.proven,
