@@ -161,7 +161,7 @@ def main() -> None:
     from gamelab.oware.search import Engine
     from gamelab.oware.tablebase import exact_reach
     from gamelab.oware.tablebase_disk import database_dir
-    from gamelab.oware.tablebase_verify import STAMP
+    from gamelab.oware.tablebase_stamp import STAMP
 
     reach = exact_reach()  # verifies (and stamps) the database here if needed
     stamp = database_dir() / STAMP

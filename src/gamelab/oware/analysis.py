@@ -150,5 +150,14 @@ def format_analysis(a: Analysis) -> str:
     return (
         f"best move {a.best_move_text} for {a.to_move}, score {a.score_text}\n"
         f"principal variation ({len(a.pv_text)} plies): {' '.join(a.pv_text)}\n"
-        f"depth {a.depth}, {a.nodes:,} nodes, {a.nps:,.0f} nodes/s"
+        f"depth {a.depth}, {a.nodes:,} nodes, {a.nps:,.0f} nodes/s, {table_words(a.tablebase_seeds)}"
     )
+
+
+def table_words(seeds: int) -> str:
+    """The endgame table a search probed, in words.
+
+    >>> table_words(24), table_words(-1)
+    ('exact endgames from 24 seeds down', 'no endgame table')
+    """
+    return "no endgame table" if seeds < 0 else f"exact endgames from {seeds} seeds down"

@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.oware import _search_kernels as K
-from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters
+from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters, table_words
 from gamelab.oware.book import book_analysis
 from gamelab.oware.evaluation import SEED_UNIT
 from gamelab.oware.match import (
@@ -311,7 +311,7 @@ def exact_scope(rules: Rules) -> str:
     (``tablebase.ready_reach``: 12 while it is being verified)."""
     if not rules.is_abapa:
         return "no exact endgames under this rule variant: the tables are Abapa's"
-    return f"exact endgames from {ready_reach()} seeds down"
+    return table_words(ready_reach())
 
 
 def exact_verdict(position: Position) -> Exact | None:

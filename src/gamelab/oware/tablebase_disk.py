@@ -59,7 +59,7 @@ from gamelab.core.cache import cache_dir
 from gamelab.core.files import write_text_atomic
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.oware import _tablebase_kernels as K
-from gamelab.oware.tablebase_verify import STAMP, file_key, read_stamp, write_stamp
+from gamelab.oware.tablebase_stamp import STAMP, file_key, read_stamp, write_stamp
 
 VERSION = 1
 NAME = "oware-endgame"

@@ -15,94 +15,42 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
-import hashlib
-import json
 import os
 import subprocess
 import sys
 from pathlib import Path
-from typing import Any
 
-from gamelab.core.files import write_text_atomic
+from gamelab.oware.tablebase_disk import _cache_key, database_dir, database_reach, verified_reach
 
-STAMP_VERSION = 1
-
-#: The record of a verification beside the database: later processes trust it (without reading
-#: 1.25 GB again) while the file is the one verified (the same size, modification and change
-#: times, inode) and the index lists the same levels and checksums.
-STAMP = "verified.json"
-
-
-def file_key(folder: Path) -> dict[str, Any] | None:
-    """What identifies the verified bytes: the values file's size, inode, modification and
-    change times (any write changes the change time, which no program can set back) and the
-    SHA-256 of the index (its levels and their checksums); None without a database."""
-    path, index = folder / "values.i8", folder / "index.json"
-    try:
-        st = path.stat()
-        index_bytes = index.read_bytes()
-    except OSError:
-        return None
-    return {
-        "size": st.st_size,
-        "inode": st.st_ino,
-        "mtime_ns": st.st_mtime_ns,
-        "ctime_ns": st.st_ctime_ns,
-        "index_sha256": hashlib.sha256(index_bytes).hexdigest(),
-    }
-
-
-def write_stamp(folder: Path, key: dict[str, Any], good: int, damaged: list[int]) -> None:
-    doc = {"version": STAMP_VERSION, "file": key, "levels": good, "damaged": damaged}
-    with contextlib.suppress(OSError):  # a read-only cache: every process verifies again
-        write_text_atomic(folder / STAMP, json.dumps(doc, indent=1) + "\n")
-
-
-def read_stamp(folder: Path, key: dict[str, Any]) -> tuple[int, list[int]] | None:
-    """(levels verified, the damaged level if any) from a stamp made for these bytes, or None."""
-    try:
-        doc = json.loads((folder / STAMP).read_text())
-        if doc["version"] != STAMP_VERSION or doc["file"] != key:
-            return None
-        return int(doc["levels"]), [int(n) for n in doc["damaged"]]
-    except (OSError, ValueError, KeyError, TypeError):
-        return None
-
-
-#: this process's background verification (a subprocess) and the file state it started for
-_verifier: tuple[Any, str] | None = None
+#: the state of the file (sizes, inodes, times) this process last started a verification for
+_started_for: str | None = None
 
 
 def verify_in_background(root: Path | None = None) -> bool:
-    """Start verifying the database's checksums in a separate process (at most one per
-    process; a second process finds the lock taken and leaves) unless a stamp already covers
-    it; True while that check is under way. The caller goes on with what it has: the stamp it
-    writes is seen by :func:`verified_reach` in every process. A process, not a thread: solver
-    processes forked from a warm server must start no threads."""
-    from gamelab.oware.tablebase_disk import _cache_key, database_dir, verified_reach
-
-    global _verifier
-    state = _cache_key(database_dir(root))
-    if _verifier is not None and _verifier[0].poll() is None:
-        return True
+    """Start verifying the database's checksums in a process of its own, unless a stamp covers
+    the file as it is or this process already started one for it; True when a check was
+    started now or before for this state of the file. The caller goes on with what it has: the
+    stamp the check writes is seen by ``verified_reach`` in every process, and a second check
+    finds the first one's lock taken and leaves. Detached (started by ``sh`` in the
+    background, so it is nobody's child here): it starts no thread and leaves no child to reap,
+    as the solver processes' forkserver requires."""
+    global _started_for
     if verified_reach(root) is not None:
         return False
-    if _verifier is not None and _verifier[1] == state:
-        return False  # it ended without a stamp (a read-only cache): do not start it again
+    state = _cache_key(database_dir(root))
+    if _started_for == state:
+        return True
+    _started_for = state
     args = [sys.executable, "-m", "gamelab.oware.tablebase_verify", "--verify"]
     if root is not None:
         args.append(str(root))
-    process = subprocess.Popen(
-        args, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL
-    )
-    _verifier = (process, state)
+    detach = 'exec "$0" "$@" </dev/null >/dev/null 2>&1 &'
+    subprocess.run(["/bin/sh", "-c", detach, *args], check=False)
     return True
 
 
 def _verify_once(root: Path | None) -> int:
     """Verify and stamp the database unless another process is doing it (its lock taken)."""
-    from gamelab.oware.tablebase_disk import database_dir, database_reach
-
     folder = database_dir(root)
     if not folder.exists():
         return -1
