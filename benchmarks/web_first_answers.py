@@ -159,7 +159,7 @@ def questions(base: str, only: set[str]) -> Generator[Question, Any, None]:
             yield ("lattice", f"{length} residues", "best fold", "/api/lattice/best",
                    {"sequence": level["sequence"]}, 0.0)  # fmt: skip
     if "oware" in only:
-        from gamelab.oware.game_review import review_plan
+        from gamelab.oware.budget import review_limits
         from gamelab.oware.match import parse_player
 
         review_moves = ["C", "f", "A", "d"]
@@ -171,7 +171,7 @@ def questions(base: str, only: set[str]) -> Generator[Question, Any, None]:
                 yield ("oware", f"{name} {opponent}", "first move", "/api/oware/reply",
                        {**rules, "moves": [], "opponent": opponent, "seed": 0}, thinking)  # fmt: skip
                 # a review as strong as the engine played: two of its searches a position
-                plan = review_plan(parse_player(opponent), len(review_moves))
+                plan = review_limits(parse_player(opponent), len(review_moves))
                 yield ("oware", f"{name} {opponent}", "review", "/api/oware/review",
                        {**rules, "moves": review_moves, "opponent": opponent, "first": 1,
                         "players": ["you", opponent]},

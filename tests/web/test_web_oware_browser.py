@@ -622,9 +622,9 @@ def test_oware_49_book_moves_are_labelled_and_the_exact_reach_is_the_servers(pag
     hard-coded "more than 12 seeds" whatever the endgame database on the server reaches."""
     from gamelab.oware.book import book_move
     from gamelab.oware.rules import Position
-    from gamelab.oware.tablebase import exact_reach
+    from gamelab.oware.tablebase import ready_reach
 
-    reach = f"exact endgames from {exact_reach()} seeds down"
+    reach = f"exact endgames from {ready_reach()} seeds down"
     first = book_move(Position.initial())
     assert first is not None  # the shipped book has the start
     _ready(page, "engine:time=0.5,book=1")
@@ -646,5 +646,5 @@ def test_oware_49_book_moves_are_labelled_and_the_exact_reach_is_the_servers(pag
     cell = page.locator("#an-result td[data-key='exact']")
     cell.wait_for()
     assert reach in cell.inner_text() and "12 seeds" not in cell.inner_text().replace(
-        f"{exact_reach()} seeds", ""
+        f"{ready_reach()} seeds", ""
     )
