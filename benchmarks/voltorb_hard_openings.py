@@ -40,8 +40,6 @@ import tempfile
 import time
 from pathlib import Path
 
-from gamelab.voltorb.rules import VoltorbSetting
-
 #: (name, level, rows, cols): the hard openings measured
 CORPUS: list[tuple[str, int, str, str]] = [
     ("level-3 deal 69", 3, "4,2 6,1 7,1 4,2 4,2", "5,2 5,1 6,2 4,2 5,1"),
@@ -62,24 +60,32 @@ CORPUS: list[tuple[str, int, str, str]] = [
 # ------------------------------------------------------------------------------ worker side
 
 
+def _posterior(rows: str, cols: str, level: int):
+    """The opening's posterior (hgss), in the tree's own words: typed settings, or (trees
+    before them) the generator's name and the level."""
+    from gamelab.voltorb import rules
+    from gamelab.voltorb.posterior import posterior_for
+
+    clues = rules.clues_from_text(rows, cols)
+    if hasattr(rules, "VoltorbSetting"):
+        return posterior_for(clues, rules.VoltorbSetting(level))
+    return posterior_for(clues, "hgss", level)  # type: ignore[arg-type]
+
+
 def _warm() -> None:
     """Load the search's kernels (a small solve), so no side times numba's loading."""
     from gamelab.voltorb.expectimax import OptimalSolver
-    from gamelab.voltorb.posterior import posterior_for
-    from gamelab.voltorb.rules import clues_from_text
 
-    clues = clues_from_text("5,1 5,2 3,2 7,1 5,2", "3,2 6,1 7,2 5,1 4,2")
-    OptimalSolver(posterior_for(clues, VoltorbSetting(3)), "win").decide({})
+    post = _posterior("5,1 5,2 3,2 7,1 5,2", "3,2 6,1 7,2 5,1 4,2", 3)
+    OptimalSolver(post, "win").decide({})
 
 
 def _solve(level: int, rows: str, cols: str) -> dict:
     """The opening by a fresh solver of a fresh posterior, as the regret oracle solves it."""
     from gamelab.voltorb.expectimax import OptimalSolver
-    from gamelab.voltorb.posterior import posterior_for
-    from gamelab.voltorb.rules import clues_from_text
 
     start = time.process_time()
-    post = posterior_for(clues_from_text(rows, cols), VoltorbSetting(level))
+    post = _posterior(rows, cols, level)
     solver = OptimalSolver(post, "win")
     tile, value = solver.decide({})
     cpu = time.process_time() - start
@@ -98,7 +104,7 @@ def worker() -> None:
 def split_worker(level: int, rows: str, cols: str, processes: int) -> None:
     """One opening in this new process, one search (processes 0) or split: prints JSON."""
     from gamelab.voltorb import solved
-    from gamelab.voltorb.rules import clues_from_text
+    from gamelab.voltorb.rules import VoltorbSetting, clues_from_text
 
     _warm()
     clues = clues_from_text(rows, cols)

@@ -456,7 +456,10 @@ def win_search(
             soft = max(soft, running)
             if part:
                 root_out[1, t] = -2.0  # cut off
-                continue  # (other parts' tiles may come between this part's)
+            if top:
+                # a kept order (a run after the memo grew, or a part's) is not in decreasing
+                # order of today's bounds, and other parts' tiles come between a part's
+                continue
             break  # tiles are in decreasing order of this bound
         # the live boards of each child, then the children's own ceilings tighten the bound
         j = 0
