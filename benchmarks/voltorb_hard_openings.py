@@ -10,7 +10,9 @@ and issue 26's seed-1005 level-8 opening. Two tables:
   <old checkout>/src``, ``--after src``), each tree in its own worker process (its own numba and
   gamelab caches), the deals alternating between them; CPU seconds of the search (posterior
   included, as the regret oracle pays it), the states searched, and whether both trees give
-  the same tile and the same value to the last bit.
+  the same value to the last bit and the same tile (where several first flips tie exactly, the
+  search recommends the first it proves, which depends on its order: another tile of the same
+  value is still optimal).
 * ``split``: each deal's opening in a new process, once as one search (``solved.decide``) and
   once split across ``--processes`` worker processes (``solved.split_decide``: the first flips
   shared, a shared bound); wall seconds of each (the split's includes starting its workers and
@@ -141,9 +143,9 @@ def _ask(proc: subprocess.Popen, level: int, rows: str, cols: str) -> dict:
 def before_after(before: str, after: str, deals: list) -> None:
     print(
         "| deal | before CPU s | after CPU s | after / before | states before | states after "
-        "| same tile and value |"
+        "| same value | same tile |"
     )
-    print("|---|---|---|---|---|---|---|")
+    print("|---|---|---|---|---|---|---|---|")
     with tempfile.TemporaryDirectory() as c1, tempfile.TemporaryDirectory() as c2:
         procs = {"before": _start(before, c1), "after": _start(after, c2)}
         sums = {"before": 0.0, "after": 0.0}
@@ -154,10 +156,11 @@ def before_after(before: str, after: str, deals: list) -> None:
                 b, a = got["before"], got["after"]
                 sums["before"] += b["cpu"]
                 sums["after"] += a["cpu"]
-                same = (b["tile"], b["value"]) == (a["tile"], a["value"])
+                value = "yes" if b["value"] == a["value"] else "NO"
+                tile = "yes" if b["tile"] == a["tile"] else f"{b['tile']} -> {a['tile']}"
                 print(
                     f"| {name} | {b['cpu']:.2f} | {a['cpu']:.2f} | {a['cpu'] / b['cpu']:.2f} | "
-                    f"{b['states']:,} | {a['states']:,} | {'yes' if same else 'NO'} |",
+                    f"{b['states']:,} | {a['states']:,} | {value} | {tile} |",
                     flush=True,
                 )
         finally:
@@ -165,7 +168,7 @@ def before_after(before: str, after: str, deals: list) -> None:
                 proc.kill()
         print(
             f"| all | {sums['before']:.2f} | {sums['after']:.2f} | "
-            f"{sums['after'] / sums['before']:.2f} | | | |"
+            f"{sums['after'] / sums['before']:.2f} | | | | |"
         )
 
 

@@ -98,7 +98,7 @@ def _split_in_process(post, groups, shared_position):
     for tiles in groups(order):
         if not shared_position:
             shared[1] = 0.0
-        parts.append(OptimalSolver(post, **kw).search_part(revealed, tiles, shared))
+        parts.append(OptimalSolver(post, **kw).search_part(revealed, tiles, shared, order))
     tile, value = combine_parts(order, parts)
     solver = OptimalSolver(post, **kw)
     code = np.array([revealed_code(revealed)])
@@ -144,15 +144,18 @@ def test_split_decide_in_two_processes_equals_one_search(fresh, monkeypatch):
     """The library's split (two worker processes sharing a bound), as the web's exact job runs
     it (budget.exact_call with the server's solver processes), answers what one search does,
     and keeps the deal's solved states: the next decision is a lookup."""
+    from gamelab.voltorb import budget
     from gamelab.voltorb.budget import exact_call, exact_split_position
 
     level = 3
     rows, cols = "5,1 5,2 3,2 7,1 5,2", "3,2 6,1 7,2 5,1 4,2"  # 1,969 boards, no safe tile
     clues = clues_from_text(rows, cols)
     monkeypatch.setattr(solved, "SPLIT_MIN_BOARDS", 1000)
-    fn, args = exact_call(
-        Position.parse(rows, cols, []), VoltorbSetting(level), Policy("optimal"), processes=2
-    )
+    question = (Position.parse(rows, cols, []), VoltorbSetting(level), Policy("optimal"))
+    # two processes answer no sooner than one (budget.SPLIT_PROCESSES_MIN): one search
+    assert exact_call(*question, processes=2)[0] is not exact_split_position
+    monkeypatch.setattr(budget, "SPLIT_PROCESSES_MIN", 2)
+    fn, args = exact_call(*question, processes=2)
     assert fn is exact_split_position
     answer = fn(*args)
     assert len(solved.LAST_SPLIT) == 2

@@ -30,8 +30,12 @@ PAIR_BOUND_MAX = 100000
 #: states with at most this many live boards drop dominated tiles (a bit mask per tile and value)
 DOMINANCE_MAX = 62
 
-#: `first_tiles` of a whole search (not a part; a part's mask has bit t for tile t)
+#: `first_tiles` of a state inside a search (a part's is a mask, bit t for tile t)
 ALL_TILES = -1
+#: `first_tiles` of the state a whole search starts from: it keeps its first order of tiles
+#: when it is searched again after the memo grew, as a part does (so a split search, whose parts
+#: take that order, picks the same tile among tiles of equal value)
+WHOLE = -2
 
 
 @njit(cache=True)
@@ -155,8 +159,11 @@ def win_search(
     whole search tries its first tiles (-1 after the last), in row 1 the exact value of each
     first tile this part searched to the end (-2: cut off), in row 2 a 1 for each tile it took.
     The state must take the general search (more than `wide_max` live boards and no safe tile),
-    else `root_out[0, 0]` stays -1 and nothing is searched. Recursive calls pass ALL_TILES."""
-    part = first_tiles != ALL_TILES
+    else `root_out[0, 0]` stays -1 and nothing is searched; a part whose `root_out[0]` holds an
+    order takes that one. Recursive calls pass ALL_TILES; the state a whole search starts from
+    passes WHOLE (it too keeps its first order in `root_out[0]` across runs)."""
+    part = first_tiles >= 0
+    top = first_tiles != ALL_TILES
     # (root_out starts at -1: a search run again after its memo grew keeps the order of its
     # first run and the values found so far)
     # ALL_TILES as an int64 like `first_tiles` (a literal would type the recursive call apart:
@@ -385,12 +392,13 @@ def win_search(
             memo_store(table, counter, code, ceiling, False, -1, perms)
             return ceiling
     order = tiles[:ntiles][np.argsort(-tile_bound[:ntiles], kind="mergesort")]
-    if part:
+    if top:
         if root_out[0, 0] < 0.0:
             for oi in range(order.size):
                 root_out[0, oi] = order[oi]
         else:
-            # run again after the memo grew: the first run's order (parts share positions)
+            # run again after the memo grew, or a part given the whole search's order: that
+            # order (parts share positions; ties go to the first tile in it)
             n_first = 0
             while n_first < TILES and root_out[0, n_first] >= 0.0:
                 n_first += 1

@@ -43,6 +43,13 @@ STATES_PER_SECOND = 40_000
 
 DEADLINE = "did not finish within the time budget"
 
+#: the fewest solver processes with which the exact job splits a long search
+#: (:func:`exact_split_position`): split in two, the parts took 0.88-1.10 of one search's CPU
+#: on their longest path (each re-solves much of the other's states) and the workers' start
+#: came on top (benchmarks/voltorb_hard_openings.py --tables split), so two processes answer
+#: no sooner; more were not measured (a 2-core machine)
+SPLIT_PROCESSES_MIN = 3
+
 
 def state_budget(seconds: float) -> int:
     """The states an exact search may visit in `seconds`."""
@@ -76,12 +83,12 @@ def exact_call(
 ) -> tuple[Any, tuple]:
     """The exact search :func:`solve_plan` caps, without a cap: ``(fn, args)`` for a background
     job. What it solves is kept for the deal (:mod:`gamelab.voltorb.solved`), so once it is
-    done the rest of the round is answered exactly within the budget. With `processes` > 1 (a
-    server's solver processes) a long search shares its first flips among that many processes
-    (:func:`exact_split_position`)."""
+    done the rest of the round is answered exactly within the budget. With `processes` (a
+    server's solver processes) of at least :data:`SPLIT_PROCESSES_MIN` a long search shares its
+    first flips among that many processes (:func:`exact_split_position`)."""
     if processes < 1:
         raise ValueError(f"processes must be at least 1, got {processes}")
-    if processes > 1:
+    if processes >= SPLIT_PROCESSES_MIN:
         return exact_split_position, (position, setting, policy, processes)
     return solve_position, (position, setting, policy)
 

@@ -66,7 +66,7 @@ from gamelab.voltorb._bounds_kernels import (
     inseparable_lists,
 )
 from gamelab.voltorb._coin_kernels import coin_search, memo_entry, new_memos
-from gamelab.voltorb._search_kernels import ALL_TILES, win_search
+from gamelab.voltorb._search_kernels import WHOLE, win_search
 from gamelab.voltorb._small_kernels import SMALL_MAX
 from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
 from gamelab.voltorb._wide_kernels import WIDE_MAX
@@ -305,7 +305,7 @@ class OptimalSolver(_Tree):
         self,
         revealed: dict[int, int],
         idx: np.ndarray,
-        first_tiles: int = ALL_TILES,
+        first_tiles: int = WHOLE,
         shared: np.ndarray | None = None,
         root_out: np.ndarray | None = None,
     ) -> tuple[float, int]:
@@ -378,7 +378,7 @@ class OptimalSolver(_Tree):
         if self.objective == "coins":
             _, tile = memo_entry(self._memo_val, self._memo_tile, np.int64(code_key))
             return float(value), int(tile)
-        if first_tiles != ALL_TILES:
+        if first_tiles >= 0:
             return float(value), -1  # a part: the root is not stored (see search_part)
         entry = table_entry(self._table, code)
         assert entry is not None and entry[1]
@@ -392,7 +392,11 @@ class OptimalSolver(_Tree):
         return list(self.search_part(revealed, []).order)
 
     def search_part(
-        self, revealed: dict[int, int], tiles: list[int], shared: np.ndarray | None = None
+        self,
+        revealed: dict[int, int],
+        tiles: list[int],
+        shared: np.ndarray | None = None,
+        order: list[int] | None = None,
     ) -> SearchPart:
         """Part of the exact search at `revealed`: the first flip restricted to `tiles`.
 
@@ -407,7 +411,9 @@ class OptimalSolver(_Tree):
         the next position of the order to take (0 at the start), and the first position of a
         tile found worth the state's ceiling (25 at the start). The children's values
         stay in this solver's memo (:meth:`solved_states`); the state itself is not stored
-        (:meth:`add_solved_states` with the combination stores it)."""
+        (:meth:`add_solved_states` with the combination stores it). `order`: the whole search's
+        order of first tiles (:meth:`first_tiles` of the solver that combines the parts), which
+        the parts then share (their own solvers might order them otherwise)."""
         if not self.use_kernel or self.objective != "win":
             raise ValueError("a search is split by the win objective's kernel search")
         idx, _, _ = self.state_for(revealed)
@@ -415,14 +421,16 @@ class OptimalSolver(_Tree):
         for t in tiles:
             mask |= 1 << int(t)
         root_out = np.full((3, TILES), -1.0)  # (see win_search)
+        if order is not None:
+            root_out[0, : len(order)] = order
         if idx.size == 0:
             return SearchPart((), {}, 0.0)
         if shared is None:
             shared = np.array([-1.0, 0.0, 25.0])
         self._kernel_value(revealed, idx, mask, shared, root_out)
-        order = tuple(int(t) for t in root_out[0] if t >= 0)
-        values = {t: float(root_out[1, t]) for t in order if root_out[1, t] >= 0.0}
-        return SearchPart(order, values, float(self._weights[np.sort(self._rank[idx])].sum()))
+        tried = tuple(int(t) for t in root_out[0] if t >= 0)
+        values = {t: float(root_out[1, t]) for t in tried if root_out[1, t] >= 0.0}
+        return SearchPart(tried, values, float(self._weights[np.sort(self._rank[idx])].sum()))
 
     def solved_states(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The states the win search has solved exactly: (revealed codes, values, best tiles).

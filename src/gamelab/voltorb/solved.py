@@ -178,7 +178,7 @@ def _search_part(item: tuple, _rng: np.random.Generator) -> tuple:
     try:
         shared = np.ndarray(3, dtype=np.float64, buffer=bound.buf)
         before = solver.nodes
-        part: SearchPart = solver.search_part(revealed, tiles, shared)
+        part: SearchPart = solver.search_part(revealed, tiles, shared, order=tiles)
         del shared  # (the buffer is released before the memory is closed)
     finally:
         bound.close()
