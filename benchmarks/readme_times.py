@@ -78,9 +78,9 @@ CLAIMS = [
         long=True,
     ),
     Claim(
-        "about 205 s of CPU",
+        "about 135 s of CPU",
         ("warmup",),
-        cpu=205.0,
+        cpu=135.0,
         long=True,
         fresh_numba=True,
     ),
