@@ -9,7 +9,7 @@ from gamelab.core.warm import PageWarmup
 #: warmed once in the forkserver and every solver starts warm.
 PAGE_WARMUP = PageWarmup(
     prefork=("gamelab.voltorb.warmup:warm_page",),
-    seconds=25.0,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    seconds=31.3,  # benchmarks/page_warm.py --only voltorb (load 7-8: CPU-s on empty caches)
 )
 
 
