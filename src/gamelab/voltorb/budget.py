@@ -44,7 +44,7 @@ STATES_PER_SECOND = 40_000
 DEADLINE = "did not finish within the time budget"
 
 #: the fewest solver processes with which the exact job splits a long search
-#: (:func:`exact_split_position`): split in two, the parts took 0.88-1.10 of one search's CPU
+#: (:func:`exact_split_position`): split in two, the parts took 0.97-1.12 of one search's CPU
 #: on their longest path (each re-solves much of the other's states) and the workers' start
 #: came on top (benchmarks/voltorb_hard_openings.py --tables split), so two processes answer
 #: no sooner; more were not measured (a 2-core machine)
