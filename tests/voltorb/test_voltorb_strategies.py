@@ -369,7 +369,7 @@ def test_symmetric_memo_finds_mirror_images_and_keeps_the_values():
     (against the search without symmetries and the plain recursion), and fewer states are
     searched on a symmetric deal."""
     from gamelab.voltorb._table_kernels import canonical_code, canonical_code_python
-    from gamelab.voltorb.expectimax import clue_symmetries
+    from gamelab.voltorb.symmetries import clue_symmetries
 
     clues = clues_from_text("4,2 6,1 7,1 4,2 4,2", "5,2 5,1 6,2 4,2 5,1")
     perms = clue_symmetries(clues)
