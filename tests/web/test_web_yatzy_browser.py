@@ -720,6 +720,9 @@ def test_yatzy_47_14_the_first_review_from_the_empty_card_comes_at_once(page):
     saved = {"rules": "yahtzee", "seed": 5, "start": "-", "opponent": "none", "moves": moves,
              "botMoves": [], "botLog": [], "draws": [], "takebacks": 0}  # fmt: skip
     page.goto("/yatzy?rules=yahtzee")
+    # the page's own first game is kept in the browser once the server has dealt it: only then
+    # put the saved game in its place (else the page's late save replaces it)
+    page.locator("#dice .die").first.wait_for()
     page.evaluate("(s) => localStorage.setItem('gamelab.yatzy.game', s)", json.dumps(saved))
     page.goto("/yatzy")
     wait_until(page, "document.querySelector('#turn-line').textContent === 'Game over'")
