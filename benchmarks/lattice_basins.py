@@ -61,7 +61,7 @@ def basins(chain: str, seeds: list[int], seconds: float) -> None:
 def slots(sequence: str, folds: dict[str, str]) -> None:
     """How many of the move slots are legal moves of each fold (pull, end pull and end moves;
     bond-rebridging), and how many of the legal ones keep or raise the contacts."""
-    from gamelab.lattice._replica_kernels import apply_move_kernel, move_slots, rebridge_slots
+    from gamelab.lattice._move_kernels import apply_move_kernel, move_slots, rebridge_slots
     from gamelab.lattice.replica import conformation_of
     from gamelab.lattice.rules import coordinates, hh_score
 

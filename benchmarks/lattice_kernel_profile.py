@@ -31,10 +31,9 @@ import argparse
 import time
 
 import numpy as np
-from lattice_kernel_speed import _no_regrowth, load_baseline
+from lattice_kernel_speed import _no_regrowth, current, load_baseline
 from numba import njit
 
-from gamelab.lattice import _replica_kernels as current
 from gamelab.lattice.instances import get_benchmark
 from gamelab.lattice.replica import DEFAULT_SETTINGS, new_state
 

@@ -4,7 +4,8 @@
         [--patch FILE] [--chains S1-10,S1-11] [--seeds 0,1,2] [--steps 10000000]
 
 The baseline is ``src/gamelab/lattice/_replica_kernels.py`` as of the git revision `--baseline`
-(read with ``git show``, compiled without numba's disk cache so that it leaves nothing behind);
+with the move kernels it imports (``_move_kernels.py``, split from it by issue 48; read with
+``git show``, compiled without numba's disk cache so that it leaves nothing behind);
 the current one is the installed :mod:`gamelab.lattice._replica_kernels`, or that file as of
 `--current` (read the same way), with `--patch` a prototype's diff applied to it (HEAD's file
 if no `--current`; benchmarks/lattice_prototypes/). For each chain and seed both run the
@@ -25,11 +26,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 import numpy as np
 
-from gamelab.lattice import _replica_kernels as current
+from gamelab.lattice import _move_kernels, _replica_kernels
 from gamelab.lattice.instances import get_benchmark
 from gamelab.lattice.replica import DEFAULT_SETTINGS, new_state
 from gamelab.lattice.rules import dimensions
@@ -38,17 +40,59 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 KERNELS = "src/gamelab/lattice/_replica_kernels.py"
+MOVES = "src/gamelab/lattice/_move_kernels.py"
+#: Helpers that became public when the move kernels left the file (issue 48): both names work.
+RENAMED = ("propose", "place", "below", "uniform", "slot_count", "cell")
+
+
+def as_one(*modules: types.ModuleType) -> types.SimpleNamespace:
+    """The kernels of `modules` (the replica kernels last) as one namespace, the helpers under
+    their old private names too, so that revisions before and after the split read alike."""
+    names: dict = {}
+    for module in modules:
+        names.update(vars(module))
+    for name in RENAMED:
+        if name in names:
+            names.setdefault(f"_{name}", names[name])
+    return types.SimpleNamespace(**names)
+
+
+current = as_one(_move_kernels, _replica_kernels)
+
+
+def _git_show(revision: str, path: str) -> str | None:
+    done = subprocess.run(
+        ["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
+def _load(name: str, file: Path) -> types.ModuleType:
+    file.write_text(file.read_text().replace("cache=True", "cache=False"))
+    spec = importlib.util.spec_from_file_location(name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_baseline(revision: str, name: str = "replica_kernels_baseline", patch: Path | None = None):
-    """The kernels module of `revision`, compiled afresh (no disk cache), as module `name`; with
-    `patch`, a unified diff of that file applied first (the prototypes of
-    benchmarks/lattice_prototypes/, run by benchmarks/lattice_prototype.py)."""
-    source = subprocess.run(
-        ["git", "show", f"{revision}:{KERNELS}"], cwd=ROOT, check=True, capture_output=True,
-        text=True,
-    ).stdout  # fmt: skip
+    """The kernels of `revision` (:func:`as_one`), compiled afresh (no disk cache), as module
+    `name` (and `name`_moves); with `patch`, a unified diff of the replica kernels' file applied
+    first (the prototypes of benchmarks/lattice_prototypes/, run by
+    benchmarks/lattice_prototype.py)."""
+    source = _git_show(revision, KERNELS)
+    if source is None:
+        raise ValueError(f"{revision} has no {KERNELS}")
     folder = Path(tempfile.mkdtemp(prefix="lattice-kernel-"))
+    moves_source = _git_show(revision, MOVES)
+    modules = []
+    if moves_source is not None:
+        (folder / f"{name}_moves.py").write_text(moves_source)
+        modules.append(_load(f"{name}_moves", folder / f"{name}_moves.py"))
+        source = source.replace(
+            "from gamelab.lattice._move_kernels import", f"from {name}_moves import"
+        )
     file = folder / f"{name}.py"
     file.write_text(source)
     if patch is not None:
@@ -62,12 +106,7 @@ def load_baseline(revision: str, name: str = "replica_kernels_baseline", patch: 
         if done.returncode != 0:
             why = ((done.stdout + done.stderr).strip().splitlines() or ["patch failed"])[-1]
             raise ValueError(f"{patch} does not apply to the kernel of {revision}: {why}")
-    file.write_text(file.read_text().replace("cache=True", "cache=False"))
-    spec = importlib.util.spec_from_file_location(name, file)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return as_one(*modules, _load(name, file))
 
 
 def _no_regrowth(K) -> tuple:

@@ -15,12 +15,8 @@ import pytest
 from test_lattice_generate import run_cli
 
 from gamelab.core.parallel import Backend
-from gamelab.lattice._replica_kernels import (
-    apply_move_kernel,
-    move_slots,
-    rebridge_slots,
-    remc_kernel,
-)
+from gamelab.lattice._move_kernels import apply_move_kernel, move_slots, rebridge_slots
+from gamelab.lattice._replica_kernels import remc_kernel
 from gamelab.lattice._replica_twins import apply_move_python, remc_python
 from gamelab.lattice.bounds import contact_bounds, core_bound, max_core_edges
 from gamelab.lattice.enumeration import contact_sets, enumerate_timed

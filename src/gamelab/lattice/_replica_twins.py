@@ -2,7 +2,7 @@
 
 :func:`remc_python` runs the rounds of :func:`._replica_kernels.remc_kernel` with coordinate tuples
 and a dict of occupied sites and draws the same splitmix64 stream, so the two agree exactly;
-:func:`apply_move_python` makes one numbered move like :func:`._replica_kernels.apply_move_kernel`.
+:func:`apply_move_python` makes one numbered move like :func:`._move_kernels.apply_move_kernel`.
 Readable, slow: for the tests that compare them and for small runs.
 """
 
@@ -12,13 +12,8 @@ import math
 
 import numpy as np
 
-from gamelab.lattice._replica_kernels import (
-    MASK64,
-    OPPOSITE,
-    STEPS,
-    move_slots,
-    rebridge_slots,
-)
+from gamelab.lattice._move_kernels import OPPOSITE, STEPS, move_slots, rebridge_slots
+from gamelab.lattice._replica_kernels import MASK64
 
 _DX, _DY, _DZ = STEPS
 
@@ -35,7 +30,7 @@ def next_random_python(state: list[int]) -> int:
 
 def uniform_python(state: list[int]) -> float:
     """The next uniform draw in [0, 1) of the stream `state` (53 bits, as the kernels'
-    ``_uniform``)."""
+    ``uniform``)."""
     return float(next_random_python(state) >> 11) * (1.0 / 9007199254740992.0)
 
 

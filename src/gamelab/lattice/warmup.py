@@ -21,7 +21,8 @@ def warm_up() -> None:
     import numpy as np
 
     from gamelab.core.evolve import GAConfig
-    from gamelab.lattice._replica_kernels import apply_move_kernel, kick_kernel
+    from gamelab.lattice._move_kernels import apply_move_kernel
+    from gamelab.lattice._replica_kernels import kick_kernel
     from gamelab.lattice.completion import best_completion
     from gamelab.lattice.enumeration import enumerate_timed
     from gamelab.lattice.enumeration import warm_up as warm_histograms
