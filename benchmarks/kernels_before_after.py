@@ -572,6 +572,31 @@ def w_lattice_moves():
     return run
 
 
+def w_voltorb_vector_env(objective: str):
+    """The native vector environment (64 rounds of level 1 side by side) under a random agent
+    whose action priorities are drawn once: 300 steps (deals, flips, wins, quits, autoresets)."""
+
+    def setup():
+        from gamelab.envs.vector import VoltorbFlipVectorEnv
+
+        env = VoltorbFlipVectorEnv(64, level=1, objective=objective)
+        priority = np.random.default_rng(5).random((300, 64, 26))
+        priority[:, :, 25] *= 0.3  # quit now and then
+
+        def run():
+            env.reset(seed=4)
+            total = 0.0
+            for k in range(300):
+                actions = np.argmax(env.action_masks() * priority[k], axis=1)
+                _, rewards, terminated, _, _ = env.step(actions)
+                total += float(rewards.sum()) + int(terminated.sum())
+            return total
+
+        return run
+
+    return setup
+
+
 def w_oware_perft():
     from gamelab.oware.perft import perft_count
     from gamelab.oware.rules import Position
@@ -706,6 +731,8 @@ WORKLOADS = {
     "voltorb.bounds+symmetry": w_voltorb_bounds,
     "voltorb.win_search": w_voltorb_win_search,
     "voltorb.coin_search": w_voltorb_coin_search,
+    "voltorb.vector_env (win)": w_voltorb_vector_env("win"),
+    "voltorb.vector_env (coins)": w_voltorb_vector_env("coins"),
     "lattice.replica (S1-8)": w_lattice_replica("S1-8"),
     "lattice.replica (H48-1)": w_lattice_replica("H48-1"),
     "lattice.replica (S1-8, kicks, ends, flat, rebridging)": w_lattice_replica(
