@@ -104,8 +104,8 @@ def temperatures(chain: str, temps: list[float]) -> None:
 
     def rounds(k: int) -> None:
         remc_kernel(
-            is_h, 2, ladder, pos, grid, contacts, rep_at, state, k, 500, 10**9, best_pos, best,
-            restart, 0.0, bias, 0.0, 0.0, 0.0, 2, 1.0,
+            (is_h, 2, ladder, pos, grid, contacts, rep_at, state), k, 500, 10**9, best_pos, best,
+            restart, (0.0, bias, 0.0, 0.0, 0.0, 2, 1.0),
         )  # fmt: skip
 
     rounds(2000)

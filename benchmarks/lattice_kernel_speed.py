@@ -109,13 +109,20 @@ def load_baseline(revision: str, name: str = "replica_kernels_baseline", patch: 
     return as_one(*modules, _load(name, file))
 
 
-def _no_regrowth(K) -> tuple:
-    """The trailing arguments that switch fragment regrowth off in K's remc_kernel (an earlier run
-    added them; earlier revisions have none): both kernels run pull moves only."""
+def remc_call(K, replicas, rounds, phi, target, best_pos, best, restart, move_set) -> int:
+    """K's remc_kernel in its revision's calling convention: the two bundles since issue 48, the
+    arguments one by one before; `move_set` without the regrowth (its first four) is filled in
+    with regrowth off, which revisions before the regrowth take not at all."""
     import inspect
 
     params = inspect.signature(K.remc_kernel.py_func).parameters
-    return (0.0, 2, 1.0) if "regrow" in params else ()
+    if "regrow" not in params and "move_set" not in params:
+        move_set = move_set[:4]
+    elif len(move_set) == 4:
+        move_set = (*move_set, 0.0, 2, 1.0)
+    if "move_set" in params:
+        return K.remc_kernel(replicas, rounds, phi, target, best_pos, best, restart, move_set)
+    return K.remc_kernel(*replicas, rounds, phi, target, best_pos, best, restart, *move_set)
 
 
 def legal_share(K, pos: np.ndarray, grid: np.ndarray, ndim: int) -> float:
@@ -148,9 +155,9 @@ def run(K, sequence: str, lattice: str, seed: int, steps: int) -> dict:
     bias = np.zeros((s.replicas, n + 1))
 
     def kernel(rounds: int) -> None:
-        K.remc_kernel(
-            is_h, ndim, s.temperatures(), pos, grid, contacts, rep_at, state, rounds, s.phi, 10**9,
-            best_pos, best, np.zeros(5, dtype=np.int64), 0.0, bias, 0.0, 0.0, *_no_regrowth(K),
+        remc_call(
+            K, (is_h, ndim, s.temperatures(), pos, grid, contacts, rep_at, state), rounds, s.phi,
+            10**9, best_pos, best, np.zeros(5, dtype=np.int64), (0.0, bias, 0.0, 0.0),
         )  # fmt: skip
 
     kernel(0)  # compile

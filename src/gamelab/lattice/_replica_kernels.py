@@ -217,29 +217,7 @@ def _regrow(is_h, pos, grid, nd, beta, grow, rng, mask, shift, longest, new, wei
 
 
 @njit(cache=True)
-def remc_kernel(
-    is_h,
-    ndim,
-    temps,
-    pos,
-    grid,
-    contacts,
-    rep_at,
-    rng,
-    rounds,
-    phi,
-    target,
-    best_pos,
-    best,
-    restart,
-    end_share,
-    bias,
-    flat,
-    rebridge,
-    regrow,
-    longest,
-    grow_bias,
-):
+def remc_kernel(replicas, rounds, phi, target, best_pos, best, restart, move_set):
     """Run up to `rounds` rounds of replica exchange in place: each replica (the one at temperature
     index t is ``rep_at[t]``) makes `phi` Metropolis steps of uniformly drawn move slots at
     ``temps[t]``, then neighbouring temperatures try to swap their replicas. ``best[0]`` and
@@ -273,7 +251,14 @@ def remc_kernel(
     With ``regrow`` > 0, that share of the steps (drawn first) is a fragment regrowth of 2 ...
     `longest` residues (:func:`_regrow`, sites weighed at inverse temperature `grow_bias` / T;
     energy-guided, so the proposal is not symmetric and the
-    sampling is no longer exactly Boltzmann's: a search heuristic). Returns the rounds run."""
+    sampling is no longer exactly Boltzmann's: a search heuristic). Returns the rounds run.
+
+    The arguments shared with :func:`kick_kernel` and the twin come as two bundles (plain tuples,
+    DEVELOPERS.md "Kernels that share many arguments"): ``replicas`` = (is_h, ndim, temps, pos,
+    grid, contacts, rep_at, rng), the replicas changed in place, and ``move_set`` = (end_share,
+    bias, flat, rebridge, regrow, longest, grow_bias)."""
+    is_h, ndim, temps, pos, grid, contacts, rep_at, rng = replicas
+    end_share, bias, flat, rebridge, regrow, longest, grow_bias = move_set
     n = is_h.shape[0]
     nd = 2 * ndim
     shift, mask = torus(n)
@@ -349,7 +334,7 @@ def remc_kernel(
 
 
 @njit(cache=True)
-def kick_kernel(is_h, ndim, pos, grid, contacts, best_pos, best, restart, rng):
+def kick_kernel(replicas, best_pos, best, restart):
     """Make the kick that :func:`remc_kernel` left due (``restart[1] == -1``; otherwise do
     nothing): every replica from the best fold so far, perturbed by ``restart[4]`` steps at
     infinite temperature; ``restart`` then counts it as :func:`remc_kernel` counts a restart.
@@ -357,6 +342,7 @@ def kick_kernel(is_h, ndim, pos, grid, contacts, best_pos, best, restart, rng):
     :func:`gamelab.lattice.replica.remc_rounds`."""
     if restart[1] != -1:
         return
+    is_h, ndim, _, pos, grid, contacts, _, rng = replicas
     n = is_h.shape[0]
     nd = 2 * ndim
     shift, mask = torus(n)

@@ -142,31 +142,11 @@ def apply_move_python(pos: np.ndarray, ndim: int, slot: int) -> tuple[bool, np.n
     return bool(moved), out
 
 
-def remc_python(
-    is_h,
-    ndim,
-    temps,
-    pos,
-    grid,
-    contacts,
-    rep_at,
-    rng,
-    rounds,
-    phi,
-    target,
-    best_pos,
-    best,
-    restart,
-    end_share,
-    bias,
-    flat,
-    rebridge,
-    regrow=0.0,
-    longest=2,
-    grow_bias=1.0,
-) -> int:
+def remc_python(replicas, rounds, phi, target, best_pos, best, restart, move_set) -> int:
     """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
     not read; the arrays are updated in place at the end, except `grid`)."""
+    is_h, ndim, temps, pos, _, contacts, rep_at, rng = replicas
+    end_share, bias, flat, rebridge, regrow, longest, grow_bias = move_set
     n = len(is_h)
     nd = 2 * ndim
     h = [bool(v) for v in is_h]
