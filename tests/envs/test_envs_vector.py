@@ -91,6 +91,47 @@ def test_vector_seeds_settings_and_bad_input():
         YatzySolitaireVectorEnv(2).step(np.zeros(2, dtype=np.int64))
 
 
+@pytest.mark.parametrize("env_id, kwargs", [(c[0], c[1]) for c in CASES[::2]])
+def test_reset_mask_starts_new_episodes_only_where_asked(env_id, kwargs):
+    """``reset(options={"reset_mask": m})`` (Gymnasium's partial reset): the masked
+    sub-environments start the episode a single environment starts with the same seed (or
+    their next one, unseeded), the others go on exactly as a vector never reset."""
+    n = 3
+    vec = gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+    twin = gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+    obs, info = vec.reset(seed=20)
+    twin.reset(seed=20)
+    actions = np.argmax(info["action_mask"], axis=1)
+    vec.step(actions)
+    twin.step(actions)
+    mask = np.array([False, True, False])
+    obs, info = vec.reset(seed=[None, 7, None], options={"reset_mask": mask})
+    single_obs, single_info = _reset_single(gymnasium.make(env_id, **kwargs).unwrapped, 7)
+    for key in obs:
+        assert np.array_equal(obs[key][1], single_obs[key])
+    assert np.array_equal(info["action_mask"][1], single_info["action_mask"])
+    rng = np.random.default_rng(1)
+    for _ in range(30):  # sub-environments 0 and 2 never noticed
+        masks = info["action_mask"]
+        actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+        obs, rewards, terminated, _, info = vec.step(actions)
+        t_obs, t_rewards, t_terminated, _, t_info = twin.step(actions)
+        for i in (0, 2):
+            assert all(np.array_equal(obs[k][i], t_obs[k][i]) for k in obs)
+            assert (rewards[i], terminated[i]) == (t_rewards[i], t_terminated[i])
+            assert np.array_equal(info["action_mask"][i], t_info["action_mask"][i])
+    obs, _ = vec.reset(options={"reset_mask": np.array([True, False, False])})  # unseeded
+    assert vec.observation_space.contains(obs)
+    with pytest.raises(ValueError, match="reset_mask must be a boolean array of shape"):
+        vec.reset(options={"reset_mask": np.zeros(n, dtype=bool)})
+    with pytest.raises(ValueError, match="reset_mask must be a boolean array of shape"):
+        vec.reset(options={"reset_mask": np.ones(n + 1, dtype=bool)})
+    with pytest.raises(RuntimeError, match="without a reset_mask first"):
+        gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point").reset(
+            options={"reset_mask": mask}
+        )
+
+
 def test_voltorb_vector_kernel_matches_twin():
     """step_rounds against step_rounds_python from the same arrays (random actions, quits,
     masked actions, autoresets and rows that run out of uniforms)."""
