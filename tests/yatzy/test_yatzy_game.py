@@ -8,7 +8,7 @@ from gamelab.core.serialise import to_plain
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, coach
 from gamelab.yatzy.game import game_view
-from gamelab.yatzy.player import held_slots, turn_faces
+from gamelab.yatzy.replay import held_slots, turn_faces
 from gamelab.yatzy.review import review_game
 from gamelab.yatzy.rules import RULES, get_rules, parse_dice
 from gamelab.yatzy.tables import optimal_values, tables_status

@@ -40,6 +40,7 @@ from gamelab.yatzy.rules import (
     get_rules,
     keep_index,
     parse_dice,
+    parse_keep,
     roll_index,
 )
 
@@ -154,11 +155,23 @@ class YatzyState:
         boxes = sorted(rules.boxes.index(name) for name, _, _ in rules.placements(self.dice, card))
         return [N_KEEPS + b for b in boxes]
 
+    def _is_legal(self, action: int) -> bool:
+        if self.is_terminal():
+            return False
+        if self.roll < 0:  # a chance node: any roll of five dice, or one the kept dice allow
+            if self.kept == FRESH:
+                return 0 <= action < N_ROLLS
+            lo, hi = KEEP_ROLL_START[self.kept], KEEP_ROLL_START[self.kept + 1]
+            return bool((KEEP_ROLL_INDEX[lo:hi] == action).any())
+        if self.rolls_left > 0:
+            lo, hi = SUBKEEP_START[self.roll], SUBKEEP_START[self.roll + 1]
+            return bool((SUBKEEP_INDEX[lo:hi] == action).any())
+        return action in self.legal_actions()
+
     def apply(self, action: int) -> None:
         action = int(action)
-        legal = self.legal_actions()
-        if action not in legal:
-            raise illegal(action, legal, f"the Yatzy state {self.to_text()!r}")
+        if not self._is_legal(action):
+            raise illegal(action, self.legal_actions(), f"the Yatzy state {self.to_text()!r}")
         if self.roll < 0:
             self.roll = action
             self.rolls_left = 2 if self.kept == FRESH else self.rolls_left - 1
@@ -222,6 +235,46 @@ class YatzyState:
         if action < N_KEEPS:
             return f"keep {dice_text(KEEPS[action])}"
         return f"box {self.game.rules.box_label(action - N_KEEPS)}"
+
+    def string_to_action(self, text: str) -> int:
+        """The action `text` names here, in :meth:`action_to_string`'s notation (``roll 11345``
+        at a chance node; ``keep 1114``, ``keep -``, ``keep all`` or ``box fours``, any box name
+        or alias, at a player's); a ValueError says why it cannot be played here.
+
+        >>> s = YatzyGame(get_rules("yatzy")).new_initial_state(); s.apply(s.string_to_action("roll 11114"))
+        >>> s.action_to_string(s.string_to_action("keep 1111"))
+        'keep 1111'
+        >>> s.string_to_action("box fours")
+        Traceback (most recent call last):
+        ...
+        ValueError: 2 rerolls left: keep all five dice first to score them ('keep all')
+        """
+        word, _, arg = str(text).strip().partition(" ")
+        word = word.lower()
+        if self.is_terminal():
+            raise ValueError("the cards are full; the game is over")
+        if self.roll < 0:
+            if word != "roll":
+                raise ValueError(f"the dice are to be rolled ('roll 11345'), not {text!r}")
+            action = roll_index(parse_dice(arg))
+            if not self._is_legal(action):
+                raise ValueError(f"{dice_text(ROLLS[action])} does not keep the dice kept")
+            return action
+        dice = ROLLS[self.roll]
+        if word == "keep":
+            keep = parse_keep(arg, dice)
+            if not self.rolls_left:
+                raise ValueError("no rerolls left: score the dice in a box ('box NAME')")
+            return keep_index(keep)
+        if word == "box":
+            b, _, _ = self.cards[self.player].placement(arg, dice)
+            if self.rolls_left:
+                raise ValueError(
+                    f"{self.rolls_left} reroll{'s' if self.rolls_left > 1 else ''} left: keep all "
+                    "five dice first to score them ('keep all')"
+                )
+            return N_KEEPS + b
+        raise ValueError(f"{text!r} is not a move: 'keep 1114', 'keep all' or 'box fours'")
 
 
 __all__ = ["FRESH", "N_KEEPS", "YatzyGame", "YatzyState", "get_rules"]
