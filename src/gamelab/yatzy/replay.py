@@ -10,8 +10,10 @@ two (``box fours`` with rerolls left: keep all five, then the box).
 
 >>> from gamelab.yatzy.rules import RULES
 >>> game = Replay(RULES["yatzy"], Card.parse(RULES["yatzy"], "-"), seed=7)
->>> game.play("keep -"), game.state.rolls_left
-([462], 1)
+>>> game.slots[0], game.state.rolls_left
+([6, 4, 5, 6, 4], 2)
+>>> game.play("keep -"), game.slots[0], game.rolls
+([0], [5, 6, 2, 1, 2], ['44566', '12256'])
 """
 
 from __future__ import annotations
