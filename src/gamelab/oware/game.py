@@ -53,10 +53,9 @@ from gamelab.oware.rules import (
     TABLEBASE_SEEDS,
     Position,
     Rules,
-    capture_run,
     format_record,
+    is_grand_slam,
     parse_record,
-    sow,
 )
 from gamelab.oware.state import OwareGame, OwareState
 from gamelab.oware.tablebase import Tablebase, engine_seeds, load_tablebase, ready_reach
@@ -348,17 +347,16 @@ def exact_verdict(position: Position) -> Exact | None:
     return Exact(position.seeds_on_board(), outcome, side, final, share, text)
 
 
-def _sowing(before: Position, offset: int, letter: str) -> Sowing:
-    side = before.to_move
-    board = list(before.houses)
-    house = 6 * side + offset
-    path = [(house + 1 + k % 11) % 12 for k in range(board[house])]  # the sown house skipped
-    last = sow(board, side, offset)
-    run = capture_run(board, side, last)
-    taken = sum(board[h] for h in run)
-    slam = bool(run) and taken == sum(board[6 * (1 - side) : 6 * (1 - side) + 6])
-    if slam and before.rules.grand_slam == "no-capture":
-        run, taken = [], 0
+def _sowing(before: Position, after: Position, offset: int, letter: str) -> Sowing:
+    """The move from `before` to `after` (the states' positions) as the animation shows it."""
+    side, house = before.to_move, 6 * before.to_move + offset
+    path = [(house + 1 + k % 11) % 12 for k in range(before.houses[house])]  # itself skipped
+    sown = [0 if h == house else n + path.count(h) for h, n in enumerate(before.houses)]
+    ending = after.outcome()
+    left = after.houses if ending is None else ending.board  # before the rule's share
+    theirs = range(6 * (1 - side), 12 - 6 * side)
+    captured = [h for h in theirs if sown[h] and not left[h]]
+    slam = is_grand_slam(before.houses, side, offset)
     return Sowing(
         letter,
         SIDES[side],
@@ -366,8 +364,8 @@ def _sowing(before: Position, offset: int, letter: str) -> Sowing:
         list(before.houses),
         list(before.stores),
         path,
-        taken,
-        sorted(run),
+        sum(sown[h] for h in captured),
+        captured,
         slam,
     )
 
@@ -377,7 +375,7 @@ def _view(states: list[OwareState]) -> GameView:
     state = states[-1]
     p, start = state.position, state.start
     moves = [s.action_to_string(a) for s, a in zip(states, state.moves, strict=False)]
-    last = _sowing(states[-2].position, state.moves[-1], moves[-1]) if moves else None
+    last = _sowing(states[-2].position, p, state.moves[-1], moves[-1]) if moves else None
     outcome = p.outcome()
     over = state.is_terminal()
     reason = outcome.reason if outcome is not None else None
