@@ -72,11 +72,15 @@ class OwareState:
         return []
 
     def apply(self, action: int) -> None:
-        legal = self.position.legal_moves()
-        if action not in legal:
-            raise illegal(action, legal, f"Owaré position {self.position.to_text()}")
-        self.position = self.position.play(int(action))
-        self.moves.append(int(action))
+        try:  # the position refuses an illegal move itself
+            move = int(action)
+            if move != action:
+                raise ValueError(action)
+            self.position = self.position.play(move)
+        except (ValueError, TypeError):
+            where = f"Owaré position {self.position.to_text()}"
+            raise illegal(action, self.position.legal_moves(), where) from None
+        self.moves.append(move)
 
     def is_terminal(self) -> bool:
         return self.position.is_over()

@@ -90,7 +90,7 @@ class Card:
 
     @property
     def filled_count(self) -> int:
-        return sum(v is not None for v in self.entries)
+        return len(self.entries) - self.entries.count(None)
 
     @property
     def mask(self) -> int:

@@ -28,9 +28,10 @@ from gamelab.yatzy.rules import (
     KEEPS,
     N_KEEPS,
     ROLL_AS_KEEP,
+    ROLLS,
     RuleSet,
     dice_text,
-    roll_index,
+    parse_keep,
 )
 from gamelab.yatzy.state import FRESH, YatzyGame, YatzyState
 
@@ -38,6 +39,10 @@ MOVE_HELP = (
     "a move is 'keep 1114' (the dice to keep; 'keep -' rerolls all five), 'hold 10110' "
     "(keep the dice of the slots marked 1) or 'box fours' (score the dice in that box)"
 )
+
+
+# the roll index of five dice, by their sorted faces
+_ROLL_OF = {tuple(f + 1 for f, n in enumerate(r) for _ in range(n)): i for i, r in enumerate(ROLLS)}
 
 
 def turn_faces(seed: int, player: int, turn: int, draws: int = 0) -> np.ndarray:
@@ -116,7 +121,7 @@ class Replay:
             for i, hold in enumerate(self._held):
                 if not hold:
                     slots[i] = int(row[i])
-        s.apply(roll_index(counts_of(slots)))
+        s.apply(_ROLL_OF[tuple(sorted(slots))])
         self.rolls.append(dice_text(s.dice))
 
     def actions(self, move: str) -> tuple[list[int], list[bool]]:
@@ -133,9 +138,10 @@ class Replay:
             return [*stop, N_KEEPS + b], [True] * DICE
         if kind == "hold":
             held = hold_mask(arg)
-            kept = dice_text(counts_of(f for f, h in zip(slots, held, strict=True) if h))
-            return [s.string_to_action(f"keep {kept}")], held
-        action = s.string_to_action(f"keep {arg}")
+            return [
+                s.keep_action(counts_of(f for f, h in zip(slots, held, strict=True) if h))
+            ], held
+        action = s.keep_action(parse_keep(arg, s.dice))
         return [action], held_slots(slots, KEEPS[action])
 
     def play(self, move: str) -> list[int]:

@@ -47,6 +47,16 @@ from gamelab.yatzy.rules import (
 #: `kept` of a chance node that rolls all five dice at the start of a turn.
 FRESH = -1
 
+# the rolls each keep can lead to, and the keeps of each roll, as sets (apply's legality check)
+_ROLLS_AFTER = [
+    frozenset(KEEP_ROLL_INDEX[KEEP_ROLL_START[k] : KEEP_ROLL_START[k + 1]].tolist())
+    for k in range(N_KEEPS)
+]
+_KEEPS_OF = [
+    frozenset(SUBKEEP_INDEX[SUBKEEP_START[r] : SUBKEEP_START[r + 1]].tolist())
+    for r in range(N_ROLLS)
+]
+
 
 @dataclass(frozen=True)
 class YatzyGame:
@@ -156,36 +166,48 @@ class YatzyState:
         return [N_KEEPS + b for b in boxes]
 
     def _is_legal(self, action: int) -> bool:
+        """Whether `action` is legal here: a roll or a keep (a box is checked as it is filled)."""
         if self.is_terminal():
             return False
         if self.roll < 0:  # a chance node: any roll of five dice, or one the kept dice allow
-            if self.kept == FRESH:
-                return 0 <= action < N_ROLLS
-            lo, hi = KEEP_ROLL_START[self.kept], KEEP_ROLL_START[self.kept + 1]
-            return bool((KEEP_ROLL_INDEX[lo:hi] == action).any())
-        if self.rolls_left > 0:
-            lo, hi = SUBKEEP_START[self.roll], SUBKEEP_START[self.roll + 1]
-            return bool((SUBKEEP_INDEX[lo:hi] == action).any())
-        return action in self.legal_actions()
+            return (
+                0 <= action < N_ROLLS if self.kept == FRESH else action in _ROLLS_AFTER[self.kept]
+            )
+        return self.rolls_left > 0 and action in _KEEPS_OF[self.roll]
 
     def apply(self, action: int) -> None:
         action = int(action)
-        if not self._is_legal(action):
+        box = (
+            self.roll >= 0
+            and not self.rolls_left
+            and 0 <= action - N_KEEPS < self.game.rules.n_boxes
+        )
+        if not box and not self._is_legal(action):
             raise illegal(action, self.legal_actions(), f"the Yatzy state {self.to_text()!r}")
         if self.roll < 0:
             self.roll = action
             self.rolls_left = 2 if self.kept == FRESH else self.rolls_left - 1
             return
-        if action < N_KEEPS:
+        if not box:
             if KEEP_SIZE[action] == DICE:
                 self.rolls_left = 0  # keeping all five stops rolling
             else:
                 self.kept, self.roll = action, -1
             return
-        card = self.cards[self.player]
-        card.fill(self.game.rules.boxes[action - N_KEEPS], self.dice)
+        try:  # the card refuses a filled box and one the joker rule forbids
+            self.cards[self.player].fill(self.game.rules.boxes[action - N_KEEPS], self.dice)
+        except ValueError:
+            raise illegal(
+                action, self.legal_actions(), f"the Yatzy state {self.to_text()!r}"
+            ) from None
         self.player = (self.player + 1) % self.game.players
         self.roll, self.kept, self.rolls_left = -1, FRESH, 0
+
+    def keep_action(self, keep) -> int:
+        """The action keeping the dice `keep` (counts per face, among the dice shown)."""
+        if not self.rolls_left:
+            raise ValueError("no rerolls left: score the dice in a box ('box NAME')")
+        return keep_index(keep)
 
     def scores(self) -> list[int]:
         return [card.total for card in self.cards]
@@ -262,10 +284,7 @@ class YatzyState:
             return action
         dice = ROLLS[self.roll]
         if word == "keep":
-            keep = parse_keep(arg, dice)
-            if not self.rolls_left:
-                raise ValueError("no rerolls left: score the dice in a box ('box NAME')")
-            return keep_index(keep)
+            return self.keep_action(parse_keep(arg, dice))
         if word == "box":
             b, _, _ = self.cards[self.player].placement(arg, dice)
             if self.rolls_left:
