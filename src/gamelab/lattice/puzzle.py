@@ -43,15 +43,9 @@ from gamelab.lattice.pack import (
     read_pack,
     write_pack,
 )
-from gamelab.lattice.rules import (
-    Lattice,
-    coordinates,
-    hh_contacts,
-    hh_score,
-    parse_conformation,
-    parse_sequence,
-)
+from gamelab.lattice.rules import Lattice, parse_conformation, parse_sequence
 from gamelab.lattice.stars import graded_thresholds
+from gamelab.lattice.state import LatticeGame
 
 __all__ = [
     "PLAY_LENGTHS",
@@ -441,8 +435,12 @@ def score_fold(
 ) -> FoldScore:
     """Check and score a fold of `sequence`; `conformation` may be a prefix (a fold in progress).
 
+    The moves are parsed once (:func:`.rules.parse_conformation`: its errors name the bad move
+    or the residue that lands on another) and played by the state protocol's actions
+    (:meth:`.state.LatticeGame.state_after`), whose state gives the sites and the HH contacts.
     Stars are given (from `thresholds`) only for a complete fold."""
-    seq = parse_sequence(sequence, min_length=2)
+    game = LatticeGame(sequence)
+    seq = game.sequence
     conf = parse_conformation(conformation, Lattice.SQUARE)
     if len(conf) > len(seq) - 1:
         raise ValueError(
@@ -453,11 +451,11 @@ def score_fold(
         t = tuple(int(x) for x in thresholds)
         if len(t) != 3 or not 0 <= t[0] <= t[1] <= t[2]:
             raise ValueError(f"thresholds must be three increasing scores, got {list(thresholds)}")
-    part = seq[: len(conf) + 1]
-    found = hh_contacts(part, conf, Lattice.SQUARE)
-    complete = len(conf) == len(seq) - 1
+    state = game.state_after(conf)
+    found = state.contacts()
+    complete = state.complete()
     stars = sum(1 for x in thresholds if len(found) >= x) if complete and thresholds else None
-    sites = [(x, y) for x, y, _ in coordinates(conf, Lattice.SQUARE)]
+    sites = [(x, y) for x, y, _ in state.sites]
     return FoldScore(
         seq,
         conf,
@@ -493,7 +491,7 @@ def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
     if pack is not None and seq in pack.solutions:
         level = next(lv for lv in pack.levels if lv.sequence == seq)
         conf = pack.solutions[seq]
-        if hh_score(seq, conf) != level.best:
+        if LatticeGame(seq).state_after(conf).returns() != [float(level.best)]:
             raise ValueError(f"the pack's fold of {seq} does not reach its best score {level.best}")
         return BestFold(seq, conf, level.best, level.counts[-1])
     expert = load_expert_pack()

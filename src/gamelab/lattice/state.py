@@ -22,7 +22,6 @@ from gamelab.lattice.rules import (
     MOVES,
     Lattice,
     coordinates,
-    hh_score,
     parse_conformation,
     parse_sequence,
 )
@@ -92,8 +91,13 @@ class LatticeGame:
         conf = "" if parts[2] == "-" else parse_conformation(parts[2], self.lattice)
         if len(conf) > self.length - 1:
             raise ValueError(f"{conf!r} has more moves than a chain of {self.length} allows")
+        return self.state_after(conf)
+
+    def state_after(self, moves: str) -> LatticeState:
+        """The state reached by playing `moves` (a parsed conformation, at most L - 1 letters of
+        this lattice) one action at a time, as every shell moves: the pages' puzzle too."""
         state = LatticeState(self, "")
-        for letter in conf:
+        for letter in moves:
             state.apply(MOVES[self.lattice].index(letter))
         return state
 
@@ -124,6 +128,26 @@ class LatticeState:
     def complete(self) -> bool:
         return len(self.conformation) == self.game.length - 1
 
+    @property
+    def sites(self) -> list[tuple[int, int, int]]:
+        """The site of every residue placed so far (residue 0 at the origin)."""
+        return list(self._sites)
+
+    def contacts(self) -> list[tuple[int, int]]:
+        """The HH contacts (i, j), i < j - 1, among the residues placed so far, sorted: a
+        complete fold's are :func:`gamelab.lattice.rules.hh_contacts`."""
+        where = {site: k for k, site in enumerate(self._sites)}
+        seq = self.game.sequence
+        found = []
+        for j, (x, y, z) in enumerate(self._sites):
+            if seq[j] != "H":
+                continue
+            for dx, dy, dz in _STEPS[self.game.lattice]:
+                i = where.get((x + dx, y + dy, z + dz))
+                if i is not None and i < j - 1 and seq[i] == "H":
+                    found.append((i, j))
+        return sorted(found)
+
     def is_terminal(self) -> bool:
         return self.complete() or not self._free_moves()
 
@@ -145,7 +169,7 @@ class LatticeState:
 
     def returns(self) -> list[float]:
         if self.complete():
-            return [float(hh_score(self.game.sequence, self.conformation, self.game.lattice))]
+            return [float(len(self.contacts()))]
         return [TRAPPED] if self.is_terminal() else [0.0]
 
     def clone(self) -> LatticeState:
