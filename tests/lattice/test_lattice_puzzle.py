@@ -19,7 +19,7 @@ from gamelab.lattice.puzzle import (
     score_level_fold,
     tutorial_level,
 )
-from gamelab.lattice.rules import hh_contacts, hh_score
+from gamelab.lattice.rules import hh_contacts, hh_score, parse_sequence
 from gamelab.lattice.stars import graded_thresholds, paper_thresholds
 
 
@@ -70,14 +70,14 @@ def test_bad_folds_are_refused_with_the_library_message(moves, message):
 
 
 def test_typed_level_has_the_exact_thresholds():
-    level = level_from_sequence(" hphhhhhhphhphhph ")
+    level = level_from_sequence(parse_sequence(" hphhhhhhphhphhph "))
     assert level.sequence == "HPHHHHHHPHHPHHPH" and level.best == 9  # seed paper, Figure 2
     # the game's graded banding: 7 of 9 contacts (better than 99.9% of the folds) is two stars
     assert level.thresholds == graded_thresholds(9) == (4, 7, 9) and level.counts[9] == 2
     assert sum(level.counts[:7]) / sum(level.counts) > 0.999
     assert sum(level.counts) == 802_075  # symmetry-distinct 16-residue folds (OEIS A046171)
     with pytest.raises(ValueError, match="only H and P"):
-        level_from_sequence("HPX")
+        level_from_sequence(parse_sequence("HPX"))
     with pytest.raises(ValueError, match="4 to 20 residues"):
         level_from_sequence("HP")
     with pytest.raises(ValueError, match="no puzzle"):

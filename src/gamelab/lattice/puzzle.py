@@ -43,7 +43,7 @@ from gamelab.lattice.pack import (
     read_pack,
     write_pack,
 )
-from gamelab.lattice.rules import Lattice, parse_conformation, parse_sequence
+from gamelab.lattice.rules import Chain, Lattice, at_least, parse_conformation
 from gamelab.lattice.stars import graded_thresholds
 from gamelab.lattice.state import LatticeGame
 
@@ -87,7 +87,7 @@ class PuzzleLevel:
     best score (the three-star rarity). ``number`` is the position in its pack (1-based) or None.
     The best fold itself is not part of the level (it is a spoiler: :func:`best_fold`)."""
 
-    sequence: str
+    sequence: Chain
     thresholds: tuple[int, int, int]
     best: int
     counts: list[int]
@@ -130,7 +130,7 @@ class LevelPack:
 class FoldScore:
     """A (possibly partial) fold checked and scored: residue sites, HH contacts, stars."""
 
-    sequence: str
+    sequence: Chain
     conformation: str
     complete: bool
     score: int
@@ -242,7 +242,7 @@ class BestFold:
     """A fold reaching the best score (one of ``count`` such folds up to symmetry; None for an
     expert level, whose folds are not counted)."""
 
-    sequence: str
+    sequence: Chain
     conformation: str
     score: int
     count: int | None
@@ -298,7 +298,7 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
         best = int(row["best"])
         levels.append(
             PuzzleLevel(
-                sequence=row["sequence"],
+                sequence=Chain(row["sequence"], min_length=2),  # a pack file's text, parsed once
                 thresholds=graded_thresholds(best),
                 best=best,
                 counts=counts,
@@ -314,7 +314,7 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
 
 
 #: The tutorial: 8 residues, best 3 contacts (2 of its 272 folds), one star per contact.
-TUTORIAL_SEQUENCE = "HPHPPHPH"
+TUTORIAL_SEQUENCE = Chain("HPHPPHPH")
 
 
 def tutorial_level() -> PuzzleLevel:
@@ -324,9 +324,8 @@ def tutorial_level() -> PuzzleLevel:
     return _level_from_analysis(level, "tutorial")
 
 
-def level_from_sequence(text: str) -> PuzzleLevel:
-    """The level of a typed sequence: its exact histogram and thresholds (enumerated, cached)."""
-    seq = parse_sequence(text)
+def level_from_sequence(seq: Chain) -> PuzzleLevel:
+    """The level of a typed chain: its exact histogram and thresholds (enumerated, cached)."""
     lo, hi = PLAY_LENGTHS
     if not lo <= len(seq) <= hi:
         raise ValueError(f"a level needs {lo} to {hi} residues; {seq!r} has {len(seq)}")
@@ -400,7 +399,7 @@ def generate_level(
     if not levels:
         raise ValueError(f"no new playable level of {length} residues; try another length")
     sequence, word = levels[seed % len(levels)]
-    level = analyse_level(sequence, Lattice.SQUARE)
+    level = analyse_level(Chain(sequence), Lattice.SQUARE)
     return _level_from_analysis(level, f"generated (seed {seed}, {word})")
 
 
@@ -431,7 +430,7 @@ def daily_level(date: str, pack: LevelPack) -> PuzzleLevel:
 
 
 def score_fold(
-    sequence: str, conformation: str, thresholds: tuple[int, int, int] | None = None
+    sequence: Chain, conformation: str, thresholds: tuple[int, int, int] | None = None
 ) -> FoldScore:
     """Check and score a fold of `sequence`; `conformation` may be a prefix (a fold in progress).
 
@@ -469,11 +468,11 @@ def score_fold(
     )
 
 
-def score_level_fold(sequence: str, conformation: str) -> FoldScore:
+def score_level_fold(sequence: Chain, conformation: str) -> FoldScore:
     """:func:`score_fold` with the level's own thresholds (the graded banding of the exact
     best score, as every level of the game has them): what the page shows for the same fold.
     Chains longer than the enumeration allows are scored without stars."""
-    seq = parse_sequence(sequence, min_length=2)
+    seq = at_least(sequence, 2)
     thresholds = None
     if len(seq) <= MAX_LENGTH["square"]:
         best = len(contact_sets(len(seq), "square").histogram(seq)) - 1
@@ -481,13 +480,13 @@ def score_level_fold(sequence: str, conformation: str) -> FoldScore:
     return score_fold(seq, conformation, thresholds)
 
 
-def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
+def best_fold(sequence: Chain, pack: LevelPack | None = None) -> BestFold:
     """One fold reaching the best score and how many such folds: the pack's stored fold for one
     of its levels, the shipped fold of an expert level (:mod:`.expert`: the best known value),
     else exact from the enumeration (cached per length)."""
     from gamelab.lattice.expert import load_expert_pack
 
-    seq = parse_sequence(sequence)
+    seq = sequence
     if pack is not None and seq in pack.solutions:
         level = next(lv for lv in pack.levels if lv.sequence == seq)
         conf = pack.solutions[seq]

@@ -20,10 +20,10 @@ from dataclasses import dataclass, field
 from gamelab.core.state import TERMINAL, illegal
 from gamelab.lattice.rules import (
     MOVES,
+    Chain,
     Lattice,
     coordinates,
     parse_conformation,
-    parse_sequence,
 )
 
 #: The return of a chain trapped before its last residue.
@@ -34,9 +34,11 @@ DEFAULT_LEVEL = 1
 
 @dataclass(frozen=True)
 class LatticeGame:
-    """Folding `sequence` (H/P letters, at least 2) on `lattice` ("square" or "cubic")."""
+    """Folding `sequence` (a chain of at least 2 residues) on `lattice` ("square" or "cubic").
+    Text is parsed (:class:`gamelab.lattice.rules.Chain`) and a chain taken as it is, as the
+    lattice's name or value."""
 
-    sequence: str
+    sequence: Chain
     lattice: Lattice = Lattice.SQUARE
     name: str = field(default="lattice", init=False)
     num_players: int = field(default=1, init=False)
@@ -44,7 +46,7 @@ class LatticeGame:
     zero_sum: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sequence", parse_sequence(self.sequence, min_length=2))
+        object.__setattr__(self, "sequence", Chain(self.sequence, min_length=2))
         object.__setattr__(self, "lattice", Lattice(self.lattice))
 
     @classmethod
@@ -67,8 +69,8 @@ class LatticeGame:
                 raise ValueError(
                     f"level must be 1 to {len(levels)} (the default pack), got {level!r}"
                 )
-            sequence = levels[level - 1].sequence
-        return cls(sequence, kind)
+            return cls(levels[level - 1].sequence, kind)
+        return cls(Chain(sequence, min_length=2), kind)
 
     @property
     def num_actions(self) -> int:

@@ -173,22 +173,22 @@ def play_practice(
         raise ValueError(f"bank must be 0 to {MAX_BANK} coins, got {bank!r}")
     if len(flips) > SIZE * SIZE:
         raise ValueError(f"a round has at most 25 flips, got {len(flips)}")
-    state = practice_state(setting, seed)
-    rnd = _round(state)  # read only: the state moves by the protocol's actions
+    played = practice_state(setting, seed)
+    rnd = _round(played)  # read only: the state moves by the protocol's actions
     for i, flip in enumerate(flips):
         tile = _tile(flip, i)
-        if state.is_terminal():
+        if played.is_terminal():
             raise ValueError(f"flip {i + 1}: the round is already over ({rnd.outcome})")
-        if tile not in state.legal_actions():
+        if tile not in played.legal_actions():
             raise ValueError(
                 f"flip {i + 1}: row {tile // SIZE + 1}, column {tile % SIZE + 1} is already revealed"
             )
-        state.apply(tile)
+        played.apply(tile)
     if quit:
-        if state.is_terminal():
+        if played.is_terminal():
             raise ValueError(f"the round is already over ({rnd.outcome}); nothing to quit")
-        state.apply(QUIT)
-    order = [t for t in state.flips if t != QUIT]
+        played.apply(QUIT)
+    order = [t for t in played.flips if t != QUIT]
     rows, cols = rnd.clues.as_text()
     state: dict[str, Any] = dict(
         generator=setting.generator,
