@@ -111,16 +111,17 @@ _STEPS = {lattice: [coordinates(m, lattice)[1] for m in lattice.moves] for latti
 class LatticeState:
     """The moves made so far (a self-avoiding prefix of a conformation)."""
 
-    __slots__ = ("game", "conformation", "_sites")
+    __slots__ = ("game", "conformation", "_sites", "_taken")
 
     def __init__(self, game: LatticeGame, conformation: str) -> None:
         self.game = game
         self.conformation = conformation
         self._sites = coordinates(conformation, game.lattice)
+        self._taken = set(self._sites)
 
     def _free_moves(self) -> list[int]:
         x, y, z = self._sites[-1]
-        taken = set(self._sites)
+        taken = self._taken
         return [
             k
             for k, (dx, dy, dz) in enumerate(_STEPS[self.game.lattice])
@@ -166,8 +167,12 @@ class LatticeState:
         legal = self.legal_actions()
         if action not in legal:
             raise illegal(action, legal, f"the fold {self.to_text()!r}")
+        x, y, z = self._sites[-1]
+        dx, dy, dz = _STEPS[self.game.lattice][int(action)]
+        site = (x + dx, y + dy, z + dz)
         self.conformation += MOVES[self.game.lattice][int(action)]
-        self._sites = coordinates(self.conformation, self.game.lattice)
+        self._sites.append(site)  # this state's own list (a clone makes its own)
+        self._taken.add(site)
 
     def returns(self) -> list[float]:
         if self.complete():
