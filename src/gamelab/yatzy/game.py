@@ -47,7 +47,7 @@ from gamelab.core import review
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, decision_tables
 from gamelab.yatzy.replay import Replay, parse_move
-from gamelab.yatzy.rules import KEEPS, N_KEEPS, UPPER_CAP, RuleSet, dice_text
+from gamelab.yatzy.rules import KEEPS, N_KEEPS, ROLLS, UPPER_CAP, RuleSet, dice_text
 from gamelab.yatzy.state import YatzyState
 from gamelab.yatzy.tables import optimal_values
 
@@ -248,7 +248,7 @@ def _bot_turn(
     rolls: list[str] = []
     while state.player == BOT and not state.is_terminal():
         if policy == "win play":
-            move = win_play_move(sol, card, state.dice, state.rolls_left, E, scratch)
+            move = win_play_move(sol, card, ROLLS[state.roll], state.rolls_left, E, scratch)
         elif state.rolls_left:  # the tables' keep for these dice with this many rerolls left
             move = f"keep {dice_text(KEEPS[int(keeps[2 - state.rolls_left][state.roll])])}"
         else:

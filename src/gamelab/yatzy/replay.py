@@ -141,7 +141,7 @@ class Replay:
             return [
                 s.keep_action(counts_of(f for f, h in zip(slots, held, strict=True) if h))
             ], held
-        action = s.keep_action(parse_keep(arg, s.dice))
+        action = s.keep_action(parse_keep(arg, ROLLS[s.roll]))
         return [action], held_slots(slots, KEEPS[action])
 
     def play(self, move: str) -> list[int]:
