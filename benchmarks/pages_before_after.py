@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from kernels_before_after import ask  # the same worker protocol: a name in, a JSON line out
 
 # ------------------------------------------------------------------------------------ worker side
 
@@ -133,16 +134,6 @@ def start(tree: Path) -> subprocess.Popen:
         text=True,
         env=env,
     )
-
-
-def ask(proc: subprocess.Popen, name: str) -> dict:
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(name + "\n")
-    proc.stdin.flush()
-    line = proc.stdout.readline()
-    if not line:
-        raise RuntimeError(f"worker died on {name}")
-    return json.loads(line)
 
 
 def main() -> None:
