@@ -91,66 +91,76 @@ def test_vector_seeds_settings_and_bad_input():
         YatzySolitaireVectorEnv(2).step(np.zeros(2, dtype=np.int64))
 
 
+@pytest.mark.parametrize("env_id, kwargs", [(c[0], c[1]) for c in CASES[::2]])
+def test_reset_mask_starts_new_episodes_only_where_asked(env_id, kwargs):
+    """``reset(options={"reset_mask": m})`` (Gymnasium's partial reset): the masked
+    sub-environments start the episode a single environment starts with the same seed (or
+    their next one, unseeded), the others go on exactly as a vector never reset."""
+    n = 3
+    vec = gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+    twin = gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point", **kwargs)
+    obs, info = vec.reset(seed=20)
+    twin.reset(seed=20)
+    actions = np.argmax(info["action_mask"], axis=1)
+    vec.step(actions)
+    twin.step(actions)
+    mask = np.array([False, True, False])
+    obs, info = vec.reset(seed=[None, 7, None], options={"reset_mask": mask})
+    single_obs, single_info = _reset_single(gymnasium.make(env_id, **kwargs).unwrapped, 7)
+    for key in obs:
+        assert np.array_equal(obs[key][1], single_obs[key])
+    assert np.array_equal(info["action_mask"][1], single_info["action_mask"])
+    rng = np.random.default_rng(1)
+    for _ in range(30):  # sub-environments 0 and 2 never noticed
+        masks = info["action_mask"]
+        actions = np.argmax(rng.random(masks.shape) * masks, axis=1)
+        obs, rewards, terminated, _, info = vec.step(actions)
+        t_obs, t_rewards, t_terminated, _, t_info = twin.step(actions)
+        for i in (0, 2):
+            assert all(np.array_equal(obs[k][i], t_obs[k][i]) for k in obs)
+            assert (rewards[i], terminated[i]) == (t_rewards[i], t_terminated[i])
+            assert np.array_equal(info["action_mask"][i], t_info["action_mask"][i])
+    obs, _ = vec.reset(options={"reset_mask": np.array([True, False, False])})  # unseeded
+    assert vec.observation_space.contains(obs)
+    with pytest.raises(ValueError, match="reset_mask must be a boolean array of shape"):
+        vec.reset(options={"reset_mask": np.zeros(n, dtype=bool)})
+    with pytest.raises(ValueError, match="reset_mask must be a boolean array of shape"):
+        vec.reset(options={"reset_mask": np.ones(n + 1, dtype=bool)})
+    with pytest.raises(RuntimeError, match="without a reset_mask first"):
+        gymnasium.make_vec(env_id, num_envs=n, vectorization_mode="vector_entry_point").reset(
+            options={"reset_mask": mask}
+        )
+
+
 def test_voltorb_vector_kernel_matches_twin():
     """step_rounds against step_rounds_python from the same arrays (random actions, quits,
     masked actions, autoresets and rows that run out of uniforms)."""
     from gamelab.voltorb._deal_kernels import level_tables
-    from gamelab.voltorb._vector_kernels import step_rounds, step_rounds_python
+    from gamelab.voltorb._vector_kernels import new_rounds, step_rounds, step_rounds_python
 
     rng = np.random.default_rng(1)
     for generator, level, win in (("hgss", 8, True), ("iid", 2, False)):
         n = 6
-        arrays = {
-            "u": rng.random((n, 300)),
-            "pos": np.zeros(n, dtype=np.int64),
-            "end": rng.integers(0, 300, n).astype(np.int64),
-            "boards": np.ones((n, 25), dtype=np.int8),
-            "clues": np.zeros((n, 4, 5), dtype=np.int64),
-            "state": np.tile(np.array([0, 0, 0, 1], dtype=np.int64), (n, 1)),
-            "mask": np.zeros((n, 26), dtype=np.int8),
-            "revealed": np.full((n, 25), -1, dtype=np.int64),
-        }
-        twin = {k: v.copy() for k, v in arrays.items()}
+        rounds = new_rounds(n)
+        rounds[2][:, 3] = 1  # every round done: the first step deals
+        stream = (rng.random((n, 300)), np.zeros(n, np.int64), rng.integers(0, 300, n))
+        twin_stream, twin_rounds = (tuple(a.copy() for a in b) for b in (stream, rounds))
         out = (np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, np.int64))
+        tables = level_tables(generator, level)
         for _ in range(60):
             actions = rng.integers(-1, 27, n)
             keep = rng.random(n) < 0.8  # mostly legal
-            for i in np.flatnonzero(keep & arrays["mask"].any(axis=1)):
-                actions[i] = rng.choice(np.flatnonzero(arrays["mask"][i]))
-            a = arrays
-            step_rounds(
-                actions,
-                win,
-                a["u"],
-                a["pos"],
-                a["end"],
-                *level_tables(generator, level),
-                a["boards"],
-                a["clues"],
-                a["state"],
-                a["mask"],
-                a["revealed"],
-                *out,
-            )
-            t = twin
-            expected = step_rounds_python(
-                actions,
-                win,
-                generator,
-                level,
-                t["u"],
-                t["pos"],
-                t["end"],
-                t["boards"],
-                t["clues"],
-                t["state"],
-                t["mask"],
-                t["revealed"],
-            )
+            mask = rounds[3]
+            for i in np.flatnonzero(keep & mask.any(axis=1)):
+                actions[i] = rng.choice(np.flatnonzero(mask[i]))
+            step_rounds(actions, win, stream, tables, rounds, out)
+            expected = step_rounds_python(actions, win, generator, level, twin_stream, twin_rounds)
             for got, want in zip(out, expected, strict=True):
                 assert np.array_equal(got, want)
-            for key in arrays:
-                assert np.array_equal(arrays[key], twin[key]), key
+            for k, (got, want) in enumerate(
+                zip(stream + rounds, twin_stream + twin_rounds, strict=True)
+            ):
+                assert np.array_equal(got, want), k
 
 
 def test_yatzy_vector_kernel_matches_twin():

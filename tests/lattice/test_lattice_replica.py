@@ -15,12 +15,8 @@ import pytest
 from test_lattice_generate import run_cli
 
 from gamelab.core.parallel import Backend
-from gamelab.lattice._replica_kernels import (
-    apply_move_kernel,
-    move_slots,
-    rebridge_slots,
-    remc_kernel,
-)
+from gamelab.lattice._move_kernels import apply_move_kernel, move_slots, rebridge_slots
+from gamelab.lattice._replica_kernels import remc_kernel
 from gamelab.lattice._replica_twins import apply_move_python, remc_python
 from gamelab.lattice.bounds import contact_bounds, core_bound, max_core_edges
 from gamelab.lattice.enumeration import contact_sets, enumerate_timed
@@ -174,8 +170,8 @@ def test_detailed_balance_on_an_enumerable_chain():
         seen: Counter = Counter()
         for k in range(rounds):
             remc_kernel(
-                is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos,
-                best, np.zeros(5, np.int64), 0.0, np.zeros((1, n + 1)), 0.0, rebridge, 0.0, 2, 1.0,
+                (is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng), 1, 20, 99, best_pos,
+                best, np.zeros(5, np.int64), (0.0, np.zeros((1, n + 1)), 0.0, rebridge, 0.0, 2, 1.0),
             )  # fmt: skip
             seen[int(contacts[0])] += 1
             if k % 1000 == 0:
@@ -209,8 +205,8 @@ def test_remc_kernel_matches_python_twin(ndim, length):
             restart = np.array([patience, 0, 0, 0, kick], np.int64)
             bias = np.zeros((3, length + 1))
             done = fn(
-                is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best,
-                restart, end_share, bias, flat, rebridge, regrow, longest, grow_bias,
+                (is_h, ndim, temps, pos, grid, contacts, rep_at, state), 15, 60, 999, best_pos, best,
+                restart, (end_share, bias, flat, rebridge, regrow, longest, grow_bias),
             )  # fmt: skip
             runs.append((done, pos.tolist(), contacts.tolist(), rep_at.tolist(), int(state[0]),
                          int(best[0]), best_pos.tolist(), restart.tolist(), bias.tolist()))  # fmt: skip

@@ -20,7 +20,10 @@ sub-environment; it keeps no rule of its own.
 * seeds: ``reset(seed=s)`` seeds sub-environment i with ``s + i`` (or ``seed=[s0, s1, ...]``),
   each from its own generator (``gymnasium.utils.seeding.np_random``'s), and its episodes are
   those of a single environment reset with that seed and then without one
-  (``tests/envs/test_envs_vector.py``);
+  (``tests/envs/test_envs_vector.py``); ``reset(options={"reset_mask": m})`` starts new
+  episodes only where m is True (Gymnasium's convention), which
+  :class:`gamelab.envs.sb3.SB3VectorEnv` uses to give Stable-Baselines3 its same-step
+  autoreset;
 * illegal actions end the episode as a failed game, as the single environments' default
   (``illegal_action="terminate"``).
 
@@ -76,6 +79,13 @@ class UniformStreams:
         self.pos[:] = 0
         self.end[:] = 0
 
+    def seed_rows(self, seeds: list[tuple[int, int | None]]) -> None:
+        """Give each row i of (i, seed) a new generator from that seed (None: kept as it is)."""
+        for i, seed in seeds:
+            if seed is not None:
+                self.generators[i] = np_random(seed)[0]
+                self.pos[i] = self.end[i] = 0
+
     def refill(self, i: int) -> None:
         """Keep row i's unused uniforms and draw the next ones after them (the row doubles when
         it has no room left)."""
@@ -124,10 +134,29 @@ class ArrayVectorEnv(gym.vector.VectorEnv):
         return seeds
 
     def reset(self, *, seed: int | list[int | None] | None = None, options: dict | None = None):
-        if seed is not None or not self._started:
-            self.streams.seed(self._seeds(seed))
-        self._started = True
-        self._start(self._all)
+        """Start new episodes: in every sub-environment, or (``options={"reset_mask": m}``,
+        Gymnasium's convention) only where the boolean array ``m`` is True, the others going on
+        as they were; a seed given with a mask seeds only the masked sub-environments."""
+        mask = (options or {}).get("reset_mask")
+        if mask is None:
+            if seed is not None or not self._started:
+                self.streams.seed(self._seeds(seed))
+            self._started = True
+            self._start(self._all)
+            return self._observe(), self._info(with_illegal=False)
+        if not self._started:
+            raise RuntimeError("call reset() without a reset_mask first")
+        mask = np.asarray(mask)
+        if mask.dtype != np.bool_ or mask.shape != (self.num_envs,) or not mask.any():
+            raise ValueError(
+                f"reset_mask must be a boolean array of shape ({self.num_envs},) "
+                "with at least one True"
+            )
+        rows = np.flatnonzero(mask)
+        if seed is not None:
+            seeds = self._seeds(seed)
+            self.streams.seed_rows([(i, seeds[i]) for i in rows.tolist()])
+        self._start(rows)
         return self._observe(), self._info(with_illegal=False)
 
     def step(self, actions):
@@ -203,6 +232,7 @@ class VoltorbFlipVectorEnv(ArrayVectorEnv):
     ) -> None:
         from gamelab.envs.single import VoltorbFlipEnv
         from gamelab.voltorb._deal_kernels import level_tables
+        from gamelab.voltorb._vector_kernels import new_rounds
 
         _refuse_oracle(kwargs)
         single = VoltorbFlipEnv(level, generator, objective)  # parses the settings
@@ -210,54 +240,25 @@ class VoltorbFlipVectorEnv(ArrayVectorEnv):
         setting = single.game.setting
         self.level, self.generator, self.objective = setting.level, setting.generator, objective
         self._tables = level_tables(setting.generator, setting.level)
-        n = num_envs
-        self.boards = np.ones((n, 25), dtype=np.int8)
-        self.clues = np.zeros((n, 4, 5), dtype=np.int64)
-        self.revealed = np.full((n, 25), -1, dtype=np.int64)
-        self.state = np.zeros((n, 4), dtype=np.int64)  # coins, multipliers left, outcome, done
-        self.masks = np.zeros((n, 26), dtype=np.int8)
+        # the kernels' bundle and its arrays by name (state: coins, multipliers left, outcome,
+        # done)
+        self._rounds = new_rounds(num_envs)
+        self.boards, self.clues, self.state, self.masks, self.revealed = self._rounds
+        self._outcome = (self._rewards, self._terminated, self._illegal, self._pending)
 
     def _deal(self, envs: np.ndarray) -> None:
         from gamelab.voltorb._vector_kernels import deal_rounds
 
         s = self.streams
-        deal_rounds(
-            envs,
-            s.u,
-            s.pos,
-            s.end,
-            *self._tables,
-            self.boards,
-            self.clues,
-            self.state,
-            self.masks,
-            self.revealed,
-            self._pending,
-        )
+        deal_rounds(envs, (s.u, s.pos, s.end), self._tables, self._rounds, self._pending)
 
     def _step(self, actions: np.ndarray) -> int:
         from gamelab.voltorb._vector_kernels import step_rounds
 
         s = self.streams
-        return int(
-            step_rounds(
-                actions,
-                self.objective == "win",
-                s.u,
-                s.pos,
-                s.end,
-                *self._tables,
-                self.boards,
-                self.clues,
-                self.state,
-                self.masks,
-                self.revealed,
-                self._rewards,
-                self._terminated,
-                self._illegal,
-                self._pending,
-            )
-        )
+        win = self.objective == "win"
+        stream = (s.u, s.pos, s.end)
+        return int(step_rounds(actions, win, stream, self._tables, self._rounds, self._outcome))
 
     def _observe(self) -> dict[str, np.ndarray]:
         return {

@@ -38,7 +38,7 @@ from numba import njit
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.lattice import CERTIFY_SECONDS
 from gamelab.lattice._kernels import MOVE_LETTERS, direction_offsets
-from gamelab.lattice._replica_kernels import _uniform
+from gamelab.lattice._replica_kernels import uniform
 from gamelab.lattice._replica_twins import uniform_python
 from gamelab.lattice.bounds import ContactBounds, contact_bounds, free_face_bound
 from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
@@ -139,14 +139,14 @@ def perm_kernel(is_h, ndim, beta, tours, rng, c_plus, target, zsum, run, best_di
                     if w_pred > upper:
                         copies = min(k, int(math.ceil(w_pred / upper)))
                     elif w_pred < 0.2 * upper:
-                        if _uniform(rng) < 0.5:
+                        if uniform(rng) < 0.5:
                             continue
                         base *= 2.0
                 # draw `copies` distinct candidates with probability ~ q; importance weight
                 # b / (copies * p) keeps the weights comparable across tours
                 q_total = qsum
                 for j in range(copies):
-                    u = _uniform(rng) * qsum
+                    u = uniform(rng) * qsum
                     acc = 0.0
                     pick = -1
                     for m in range(k):

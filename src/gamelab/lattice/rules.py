@@ -16,7 +16,8 @@ visits a site twice (self-avoiding). The score of a sequence in a conformation i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+
+from gamelab.core.choices import NamedChoice
 
 #: The lattices and the move letters each allows, in the order the enumerator uses.
 MOVES = {"square": "RULD", "cubic": "RULDFB"}
@@ -32,7 +33,7 @@ _OPPOSITE = {"R": "L", "L": "R", "U": "D", "D": "U", "F": "B", "B": "F"}
 LATTICES = tuple(MOVES)
 
 
-class Lattice(StrEnum):
+class Lattice(NamedChoice, noun="lattice"):
     """The lattice a chain folds on, by its name (``LATTICES``): the lattice's setting, parsed
     once by a shell (``Lattice("cubic")``; an unknown name is a ValueError listing the allowed
     ones) and passed on. A member is its name as a string (JSON, keys, comparisons).
@@ -43,10 +44,6 @@ class Lattice(StrEnum):
 
     SQUARE = "square"
     CUBIC = "cubic"
-
-    @classmethod
-    def _missing_(cls, value: object) -> Lattice:
-        raise ValueError(f"unknown lattice {value!r}; allowed: {', '.join(LATTICES)}")
 
     @property
     def moves(self) -> str:
