@@ -265,11 +265,13 @@ def win_search(
         return 0.0  # a safe tile is flipped with no alternative: no part of it
     if nsafe > 0:
         n = idx.size
-        keys = np.empty(n, np.int64)
+        # float keys (exact: at most 4**25 = 2**50), sorted by the argsort that the other
+        # kernels compile for their float weights, not a second one for int64
+        keys = np.empty(n)
         for i in range(n):
-            key = 0
+            key = 0.0
             for j in range(nsafe):
-                key = key * 4 + boards[idx[i], safe[j]]
+                key = key * 4.0 + boards[idx[i], safe[j]]
             keys[i] = key
         order = np.argsort(keys, kind="mergesort")
         eps = 1e-12 * total
