@@ -11,9 +11,8 @@ What makes it fast, besides running without the interpreter:
   the other guesses; otherwise every node's value is at least 2|S|;
 * **one scan per node** gives every allowed guess's bound (:mod:`gamelab.wordle.solver._scan_kernels`),
   and only guesses whose bound beats the budget are kept, sorted by bound;
-* **cut-offs**: a guess is abandoned as soon as its partial sum plus the bounds of its other
-  classes reaches the best total found (children largest first, each searched with the budget
-  that is left);
+* **cut-offs**: a guess is abandoned as soon as its partial sum plus the bounds of its other classes
+  reaches the best total found (children largest first, each searched with the budget left);
 * **canonical memo** (:mod:`gamelab.wordle.solver._memo_kernels`): exact values (with the best guess,
   for the tree) and proven lower bounds of every searched node, keyed by its candidate set, the
   guesses left and (hard mode) the set of allowed words, so the same subproblem reached by
@@ -21,7 +20,11 @@ What makes it fast, besides running without the interpreter:
 
 Hard mode: ``hard`` 1 = the game's rule, 2 = strict (see
 :func:`gamelab.wordle.rules.hard_mode_allows`); the allowed words of a class are computed by
-:mod:`gamelab.wordle.solver._hard_kernels`.
+:mod:`gamelab.wordle.solver._hard_kernels`. Normal mode passes ``hard=None``; a table whose
+patterns fit a byte passes its transpose ``tt`` (and ``wide=None``), a wider one the table as
+``wide`` (and ``tt=None``). numba drops the branches of an argument that is None when it
+compiles, so each call compiles only the paths it can take (normal mode without the hard-mode
+pools, one of the two scans): a first ``wordle next`` compiles a third less.
 
 One guess expanded at a node (its classes, their bounds, their order) is in
 :mod:`gamelab.wordle.solver._node_kernels`. Large classes (at least `big_n`) without a memo
@@ -30,8 +33,7 @@ the budget at which that guess would be cut.
 
 The kernel returns a status (0 done, 1 node limit, 2 memo full, 3 stack too deep) so the caller
 (:class:`gamelab.wordle.solver.kernel_search.KernelSearch`) can check a time limit, grow the memo and
-call again; the memo keeps everything proven so far.
-"""
+call again; the memo keeps everything proven so far."""
 
 from __future__ import annotations
 
@@ -80,6 +82,7 @@ ENTER, MOVES, CHILD = 0, 1, 2
 def search_kernel(
     table,
     tt,
+    wide,
     answer_of_guess,
     guess_of_answer,
     n_codes,
@@ -180,7 +183,7 @@ def search_kernel(
     scnt = np.zeros(n_codes, dtype=np.int64)
     stamp = np.zeros(n_codes, dtype=np.int64)
     gen = 0
-    use_tt = tt.shape[0] > 0
+    use_tt = tt is not None
     alive = np.empty(n_g, dtype=np.int32)
     goa_mark = np.zeros(n_g, dtype=np.uint8)
     bits = np.zeros((n_g if use_tt else 1) * 8, dtype=np.uint64)
@@ -203,12 +206,16 @@ def search_kernel(
     )  # game rule: green letter per position
     st_need = np.zeros((F, rn1.shape[0]), dtype=np.int64)  # game rule: least copies per letter
 
+    # the hard mode as a number (0 normal); `hard is not None` is the compile-time test
+    mode = 0
+    if hard is not None:
+        mode = hard
     # root frame
     n0 = root_cands.shape[0]
-    pn0 = root_pool.shape[0] if hard else 0
+    pn0 = root_pool.shape[0] if mode else 0
     root = (root_cands, root_pool, root_green, root_need)
     keys = (rnd_a1, rnd_a2, rnd_p1, rnd_p2, rg1, rg2, rn1, rn2)
-    h1, h2, p1, p2 = enter_root(root, hard, keys, cand, pool, st_green, st_need)
+    h1, h2, p1, p2 = enter_root(root, mode, keys, cand, pool, st_green, st_need)
     sp = 0
     f_off[0] = 0
     f_n[0] = n0
@@ -306,17 +313,17 @@ def search_kernel(
             mo = f_mo[f]
             nm = 0
             rem = d - 1 if d < UNLIMITED else UNLIMITED
-            n_opts = 1 if is_root_forced else (f_pn[f] if hard else n_g)
+            n_opts = 1 if is_root_forced else (f_pn[f] if mode else n_g)
             min_lb = INF
             thresh = budget - (2 * n - 1)  # collisions that push a guess's bound to the budget
             for q in range(n_opts):
                 if is_root_forced:
                     alive[q] = forced
-                elif hard:
+                elif mode:
                     alive[q] = pool_guess[pool[f_poff[f] + q]]
                 else:
                     alive[q] = q
-            if use_tt:
+            if tt is not None:
                 for i in range(n):
                     ga = guess_of_answer[cand[off + i]]
                     goa_mark[ga] = 1
@@ -347,9 +354,9 @@ def search_kernel(
                         min_lb = scan_lb
                 for i in range(n):
                     goa_mark[guess_of_answer[cand[off + i]]] = 0
-            else:
+            if wide is not None:
                 nm, min_lb, steps, gen = scan_table(
-                    table,
+                    wide,
                     cand,
                     off,
                     n,
@@ -427,9 +434,11 @@ def search_kernel(
                     table, g, cand, off, n, f_top[f], cb, counts, offs, seen, ch1, ch2,
                     rnd_a1, rnd_a2, answer_of_guess[g], part_cls,
                 )  # fmt: skip
-                # strict hard mode: group the pool by the colours each word would show; a
-                # class's pool is its own group
-                if hard == 2:
+                if hard is None:
+                    pass  # normal mode: compiled without the pools below
+                elif mode == 2:
+                    # strict hard mode: group the pool by the colours each word would show; a
+                    # class's pool is its own group
                     gsb = f * (n_codes + 1)
                     grp_n[f] = strict_groups(
                         gcodes,
@@ -460,7 +469,7 @@ def search_kernel(
                         cb,
                         nc,
                     )
-                elif hard == 1:
+                else:
                     # the game's rule: the allowed words are fixed by the demands so far (greens
                     # by position, least copies per letter), so a class's pool key is the
                     # frame's plus what its colours add to those demands
@@ -495,8 +504,8 @@ def search_kernel(
                 if n + rest >= f_best[f]:
                     continue
                 # large classes without a memo entry: their one-level bounds, if still needed
-                if nb > 0:
-                    guesses = (need_bound, hard, n_g, pool_guess, pool, f_poff[f], f_pn[f])
+                if tt is not None and nb > 0:
+                    guesses = (need_bound, mode, n_g, pool_guess, pool, f_poff[f], f_pn[f])
                     scan = (
                         tt, alive, goa_mark, guess_of_answer, answer_of_guess, n_codes - 1,
                         bits, scan_state, moves_g, moves_lb, moves_ex, mo + f_nm[f],
@@ -590,8 +599,8 @@ def search_kernel(
             f_h2[nf] = cls_h2[j]
             f_p1[nf] = cls_p1[j]
             f_p2[nf] = cls_p2[j]
-            if hard:
-                if hard == 2:
+            if hard is not None:
+                if mode == 2:
                     # the child's pool: its group in the parent's grouped pool
                     gb = f * n_codes
                     gsb = f * (n_codes + 1)

@@ -62,7 +62,9 @@ class KernelSearch:
         self.hard = {None: 0, "game": 1, "strict": 2}[hard]
         self.table = game.table
         # answers x guesses: the node scan reads one contiguous row per candidate
-        self.tt = game.by_answer if game.n_codes <= 256 else np.zeros((0, 0), dtype=np.uint8)
+        self.tt = game.by_answer if game.n_codes <= 256 else None
+        # a table of more patterns than a byte holds is scanned guess by guess instead
+        self.wide = game.table if self.tt is None else None
         self.gcodes, self.glens = game.guess_codes
         self.rule_id = RULE_STANDARD if game.rule == "standard" else RULE_BLOG
         self.pool_guess = game.full_length_index if hard else np.zeros(0, dtype=np.int32)
@@ -152,6 +154,7 @@ class KernelSearch:
             status, value, guess = sk.search_kernel(
                 self.table,
                 self.tt,
+                self.wide,
                 self.game.answer_of_guess,
                 self.game.guess_of_answer,
                 self.game.n_codes,
@@ -159,7 +162,7 @@ class KernelSearch:
                 self.glens,
                 self.rule_id,
                 self.pool_guess,
-                self.hard,
+                self.hard or None,  # None: the kernel compiled for normal mode only
                 cands,
                 self._pool(pool),
                 green,
