@@ -52,7 +52,7 @@ class ExpertLevel:
 class ExpertPack:
     levels: list[ExpertLevel]
     #: a fold reaching the best known value, per sequence (spoilers: not part of the document)
-    solutions: dict[str, str] = field(default_factory=dict, metadata={"json": False})
+    solutions: dict[Chain, str] = field(default_factory=dict, metadata={"json": False})
 
 
 def expert_pack_path() -> Path:
