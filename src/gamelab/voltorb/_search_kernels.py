@@ -166,9 +166,9 @@ def win_search(
 
     `general`: True, or None when no state of the search is larger than the bit-mask searches
     take (the state has at most ``max(2, small_max, wide_max)`` live boards, and so has every
-    state below it): numba then compiles the kernel without the general search (a specialisation
-    of its own, a third of the kernel's compile time, which the first answer on a small
-    position does not wait for)."""
+    state below it): numba then compiles the kernel without the general search, a
+    specialisation of its own that leaves out most of the kernel's compile time (a first answer
+    on a small position does not wait for it)."""
     part = first_tiles >= 0
     top = first_tiles != ALL_TILES
     # (root_out starts at -1: a search run again after its memo grew keeps the order of its
