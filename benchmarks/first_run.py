@@ -56,7 +56,7 @@ import time
 import urllib.request
 from pathlib import Path
 
-from web_server import free_port
+from web_server import free_port, stop
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -190,11 +190,7 @@ def _serve(gamelab: str, env: dict, cwd: Path, limit: float) -> dict[str, float 
                         seen[game] = time.perf_counter() - start
             time.sleep(0.2)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc, 20)
     return seen
 
 

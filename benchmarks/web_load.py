@@ -37,7 +37,7 @@ import tempfile
 import time
 
 import numpy as np
-from web_server import free_port
+from web_server import free_port, stop
 
 from gamelab.voltorb.rules import VoltorbSetting
 
@@ -356,11 +356,7 @@ def main() -> None:
         alive = httpx2.get(base + "/api/health", timeout=5).status_code == 200
         print(f"server still answering after all that: {alive}")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 if __name__ == "__main__":

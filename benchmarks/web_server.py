@@ -68,6 +68,17 @@ class Server:
         return self.process is not None and self.process.poll() is not None
 
 
+def stop(process: subprocess.Popen, seconds: float = 30) -> None:
+    """End a server (or any child): terminate it, kill it if it is still there after
+    `seconds`."""
+    process.terminate()
+    try:
+        process.wait(timeout=seconds)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
+
+
 @contextmanager
 def served(url: str | None, *options: str, env: dict[str, str] | None = None) -> Iterator[Server]:
     """The server at `url`, or a ``gamelab serve --port <free> *options`` of this interpreter
@@ -82,10 +93,5 @@ def served(url: str | None, *options: str, env: dict[str, str] | None = None) ->
     try:
         yield Server(f"http://127.0.0.1:{port}", process, log)
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process)
         log.close()
