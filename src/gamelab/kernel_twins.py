@@ -409,7 +409,6 @@ HELPERS: dict[str, dict[str, str]] = {
     "voltorb": {
         "_stack_kernels.new_frames": "the frames of coin_search and objective_search",
         "_stack_kernels.new_pool": "the live boards' pool of coin_search and objective_search",
-        "_stack_kernels.push_child": "a child frame inside coin_search and objective_search",
         "_stack_kernels.over_budget": "the state budget inside coin_search and objective_search",
         "_stack_kernels.live_mass": "a frame's mass inside coin_search and objective_search",
         "_stack_kernels.flagged_tiles": "the tiles to try inside coin_search and objective_search",

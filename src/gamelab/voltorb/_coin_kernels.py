@@ -128,10 +128,22 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                             else:
                                 won += weights[b]
                     if n_live > 0:
-                        where = (f_start, f_k, f_code, f_nrev)
-                        pool = stack.push_child(
-                            where, d, top, pool, boards, hm0, t, v, extra, n_live
-                        )
+                        nrev = f_nrev[d] + extra
+                        if top + n_live > pool.size:
+                            grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
+                            for i in range(top):
+                                grown[i] = pool[i]
+                            pool = grown
+                        j = top
+                        for i in range(start, start + k):
+                            b = pool[i]
+                            if boards[b, t] == v and hm0[b] - nrev > 0:
+                                pool[j] = b
+                                j += 1
+                        f_start[d + 1] = top
+                        f_k[d + 1] = n_live
+                        f_code[d + 1] = f_code[d] | (v << (2 * t))
+                        f_nrev[d + 1] = nrev
                         f_won[d] = won
                         f_quit[d + 1] = True
                         top += n_live

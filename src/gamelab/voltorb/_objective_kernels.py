@@ -165,10 +165,22 @@ def objective_search(
                                         threes += 1
                                 f_acc[d] += weights[bi] * u_win[n + 1, twos, threes]
                     if n_live > 0:
-                        where = (f_start, f_k, f_code, f_nrev)
-                        pool = stack.push_child(
-                            where, d, top, pool, boards, hm0, t, v, extra, n_live
-                        )
+                        nrev = f_nrev[d] + extra
+                        if top + n_live > pool.size:
+                            grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
+                            for i in range(top):
+                                grown[i] = pool[i]
+                            pool = grown
+                        j = top
+                        for i in range(start, start + k):
+                            bi = pool[i]
+                            if boards[bi, t] == v and hm0[bi] - nrev > 0:
+                                pool[j] = bi
+                                j += 1
+                        f_start[d + 1] = top
+                        f_k[d + 1] = n_live
+                        f_code[d + 1] = f_code[d] | (v << (2 * t))
+                        f_nrev[d + 1] = nrev
                         top += n_live
                         depth = d + 1
                         descended = True

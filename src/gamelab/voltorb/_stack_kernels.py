@@ -3,9 +3,11 @@
 slice, the node budget and the memo's store.
 
 A frame is one revealed state; its live boards are ``pool[start : start + k]``, and a child's are
-appended at the pool's top (:func:`push_live`), so a frame's boards stay put while its children
-are searched. These are helpers of the two kernels (compared with their twins through them), not
-kernels of their own.
+appended at the pool's top, so a frame's boards stay put while its children are searched. These
+are helpers of the two kernels (compared with their twins through them), not kernels of their
+own, and inlined: as calls they made the searches 8-19 % slower
+(``benchmarks/kernels_before_after.py --only voltorb``). Opening a child stays written out in
+each kernel: as an inlined helper it still cost 5-10 %.
 """
 
 from __future__ import annotations
@@ -19,7 +21,7 @@ from gamelab.voltorb.rules import TILES
 DEPTH = TILES + 2
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_frames(idx, code, nrev_mult):
     """The arrays every frame of both searches has, DEPTH rows each: its live boards (start, k),
     revealed code, multipliers revealed, memo key, tolerance, tiles to try in order (and how many),
@@ -47,7 +49,7 @@ def new_frames(idx, code, nrev_mult):
             f_oi, f_v, f_acc, new_pool(idx))  # fmt: skip
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def new_pool(idx):
     """The pool of live boards, the root's `idx` first (room for four times as many)."""
     pool = np.empty(max(64, 4 * idx.size), np.int64)
@@ -56,33 +58,7 @@ def new_pool(idx):
     return pool
 
 
-@njit(cache=True)
-def push_child(frames, d, top, pool, boards, hm0, t, v, extra, n_live):
-    """Open the child of frame `d` where tile `t` shows `v` (`extra` 1 for a multiplier): its
-    `n_live` boards that keep a hidden multiplier are copied from the frame's to
-    ``pool[top : top + n_live]`` and frame ``d + 1`` gets them, its revealed code and multipliers.
-    `frames` = (f_start, f_k, f_code, f_nrev); returns the pool, grown if it had to be."""
-    f_start, f_k, f_code, f_nrev = frames
-    start, k, nrev = f_start[d], f_k[d], f_nrev[d] + extra
-    if top + n_live > pool.size:
-        grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
-        for i in range(top):
-            grown[i] = pool[i]
-        pool = grown
-    j = top
-    for i in range(start, start + k):
-        b = pool[i]
-        if boards[b, t] == v and hm0[b] - nrev > 0:
-            pool[j] = b
-            j += 1
-    f_start[d + 1] = top
-    f_k[d + 1] = n_live
-    f_code[d + 1] = f_code[d] | (v << (2 * t))
-    f_nrev[d + 1] = nrev
-    return pool
-
-
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def over_budget(counter):
     """Count one more state searched (``counter[0]``); past the limit ``counter[1]``, mark the
     search stopped (``counter[2] = 1``) and say so."""
@@ -93,7 +69,7 @@ def over_budget(counter):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def live_mass(weights, pool, start, k):
     """The summed weight of the frame's live boards ``pool[start : start + k]``."""
     total = 0.0
@@ -102,7 +78,7 @@ def live_mass(weights, pool, start, k):
     return total
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def flagged_tiles(flags, tiles):
     """How many tiles `flags` marks; they go, in order, to ``tiles[:count]``."""
     count = 0
@@ -113,7 +89,7 @@ def flagged_tiles(flags, tiles):
     return count
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
 def store(memo_val, memo_tile, key, value, tile):
     """Memoise the finished state `key` (its value and best tile); returns the value."""
     memo_val[key] = value
