@@ -49,12 +49,13 @@ import numpy as np
 def run_one(item: tuple, rng: np.random.Generator) -> dict:
     """One benchmark run (a run_tasks task): plain JSON."""
     from gamelab.lattice.fold import fold
+    from gamelab.lattice.instances import parse_chain
     from gamelab.lattice.replica import ReplicaSettings
 
     name, method, seed, seconds, *override = item
     settings = ReplicaSettings(*override[0]) if override and override[0] else None
     r = fold(
-        name,
+        parse_chain(name),
         seed=seed,
         seconds=seconds,
         method=method,

@@ -21,7 +21,7 @@ from gamelab.lattice._replica_twins import apply_move_python, remc_python
 from gamelab.lattice.bounds import contact_bounds, core_bound, max_core_edges
 from gamelab.lattice.enumeration import contact_sets, enumerate_timed
 from gamelab.lattice.fold import fold, resolve_chain
-from gamelab.lattice.instances import STANDARD, get_benchmark
+from gamelab.lattice.instances import STANDARD, get_benchmark, parse_chain
 from gamelab.lattice.replica import (
     ReplicaSettings,
     conformation_of,
@@ -29,7 +29,7 @@ from gamelab.lattice.replica import (
     remc_rounds,
     replica_fold,
 )
-from gamelab.lattice.rules import MOVES, coordinates, hh_score
+from gamelab.lattice.rules import MOVES, Lattice, coordinates, hh_score
 
 
 def _all_walks(n: int, lattice: str) -> list[str]:
@@ -247,10 +247,11 @@ def test_benchmark_sequences_as_published():
     # the earlier length names are aliases of the same chains
     assert get_benchmark("S1-36") is get_benchmark("s1-4")
     assert get_benchmark("S1-100a").name == "S1-10"
+    assert parse_chain("s1-36") is get_benchmark("S1-4").sequence  # the alias, resolved once
     with pytest.raises(ValueError, match=r"unknown benchmark 'S1-99'; known: S1-1, S1-2"):
         get_benchmark("S1-99")
     with pytest.raises(ValueError, match="cubic lattice, not square"):
-        resolve_chain("H48-1", "square")
+        resolve_chain(parse_chain("H48-1"), Lattice.SQUARE)
 
 
 def test_bounds_hold_and_certify():
@@ -281,7 +282,7 @@ def test_bounds_hold_and_certify():
 def test_short_benchmarks_reach_their_optima(name):
     # best known 9 (S1-2, 24-mer), 8 (S1-3, 25-mer), 14 (S1-4, 36-mer): Thachuk et al. 2007
     b = get_benchmark(name)
-    r = fold(name, seed=0, seconds=None, max_steps=4_000_000)
+    r = fold(parse_chain(name), seed=0, seconds=None, max_steps=4_000_000)
     assert r.score == b.best_known == r.known_optimum and r.name == name
     assert hh_score(b.sequence, r.conformation) == r.score
     assert r.method == "remc" and r.steps <= 4_000_000
@@ -291,23 +292,23 @@ def test_replica_sets_are_a_function_of_the_seed():
     """The cheap default twin of the slow test below: with a step budget, several replica sets
     (each seeded from (seed, its index)) give the same fold on every call, and they differ."""
     kw = {"seed": 5, "seconds": None, "max_steps": 5_000, "sets": 3, "target": 99}
-    one = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)
-    again = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)
+    one = fold(parse_chain("S1-4"), backend=Backend(workers=1, quiet=True), **kw)
+    again = fold(parse_chain("S1-4"), backend=Backend(workers=1, quiet=True), **kw)
     assert (one.score, one.conformation, one.steps) == (
         again.score,
         again.conformation,
         again.steps,
     )
     assert one.steps == 3 * 5_000 and one.sets == 3
-    other = fold("S1-4", backend=Backend(workers=1, quiet=True), **{**kw, "seed": 6})
+    other = fold(parse_chain("S1-4"), backend=Backend(workers=1, quiet=True), **{**kw, "seed": 6})
     assert other.conformation != one.conformation
 
 
 @pytest.mark.slow  # starts worker processes (7 s on 2 busy cores)
 def test_replica_sets_identical_on_one_and_two_workers():
     kw = {"seed": 5, "seconds": None, "max_steps": 20_000, "sets": 3, "target": 99}
-    one = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)
-    two = fold("S1-4", backend=Backend(workers=2, quiet=True), **kw)
+    one = fold(parse_chain("S1-4"), backend=Backend(workers=1, quiet=True), **kw)
+    two = fold(parse_chain("S1-4"), backend=Backend(workers=2, quiet=True), **kw)
     assert (one.score, one.conformation, one.steps) == (two.score, two.conformation, two.steps)
     assert one.steps == 3 * 20_000 and one.sets == 3
 

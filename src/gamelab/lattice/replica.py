@@ -32,7 +32,7 @@ import numpy as np
 
 from gamelab.lattice._kernels import MOVE_LETTERS
 from gamelab.lattice._replica_kernels import kick_kernel, remc_kernel
-from gamelab.lattice.rules import Lattice, dimensions, hh_score, parse_sequence
+from gamelab.lattice.rules import Chain, Lattice, at_least, dimensions, hh_score
 
 _LETTER = {(1, 0, 0): "R", (0, 1, 0): "U", (-1, 0, 0): "L", (0, -1, 0): "D"} | {
     (0, 0, 1): "F",
@@ -213,7 +213,7 @@ def remc_rounds(
 
 
 def replica_fold(
-    sequence: str,
+    sequence: Chain,
     lattice: Lattice = Lattice.SQUARE,
     *,
     seed: int | np.random.Generator = 0,
@@ -223,7 +223,7 @@ def replica_fold(
     seconds: float | None = None,
 ) -> ReplicaRun:
     """The most HH contacts one replica set finds for `sequence` (module docstring)."""
-    seq = parse_sequence(sequence, min_length=3)
+    seq = at_least(sequence, 3)
     ndim = dimensions(lattice)
     s = settings or DEFAULT_SETTINGS[lattice]
     if max_steps is None and seconds is None:

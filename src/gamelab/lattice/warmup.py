@@ -30,12 +30,13 @@ def warm_up() -> None:
     from gamelab.lattice.generate import evolve_once
     from gamelab.lattice.pack import analyse_level
     from gamelab.lattice.replica import new_state
+    from gamelab.lattice.rules import Chain
 
     enumerate_timed(10)
-    analyse_level("HPHHPPHHPH")
+    analyse_level(Chain("HPHHPPHHPH"))
     evolve_once(10, 0, config=GAConfig(population=10, generations=2))
     for method in METHODS:
-        fold("HPHPPHHPHPPHPHHPPHPH", seconds=1.0, method=method)
+        fold(Chain("HPHPPHHPHPPHPHHPPHPH"), seconds=1.0, method=method)
     warm_histograms()
     straight = np.array([[i, 0, 0] for i in range(4)], dtype=np.int64)
     apply_move_kernel(straight, 2, 0)
@@ -43,7 +44,7 @@ def warm_up() -> None:
     one = np.zeros(1, np.int64)
     replicas = (np.ones(4, np.bool_), 2, np.ones(1), pos, grid, one, one, np.ones(1, np.uint64))
     kick_kernel(replicas, pos[0].copy(), np.zeros(1, np.int64), np.zeros(5, np.int64))
-    best_completion("HPPHPH", "RU")  # the environment's oracle (its completion kernel)
+    best_completion(Chain("HPPHPH"), "RU")  # the environment's oracle (its completion kernel)
 
 
 def warm_page() -> None:
