@@ -11,10 +11,10 @@ first guesses only (``solve-optimal --first``).
 
 The first guesses are split into tasks run by :func:`gamelab.core.parallel.run_tasks`, locally or
 on Dask; with a result store each finished task is kept, so an interrupted run continues where
-it stopped. Normal mode only (any guess allowed); :class:`HardFeasibleSearch` (its kernel
-:func:`gamelab.wordle.solver._hard_feasible_kernels.hard_feasible_kernel`, twin
-:func:`hard_feasible_python`) answers the same question in both hard modes, for
-:func:`feasible_within` (the depth limits of ``solve-optimal``).
+it stopped. Normal mode only (any guess allowed); :class:`HardFeasibleSearch` (the same
+kernel's hard-mode specialisation, twin :func:`hard_feasible_python`) answers the same
+question in both hard modes, for :func:`feasible_within` (the depth limits of
+``solve-optimal``).
 
 :func:`feasible_python` is the plain-Python twin of the kernel.
 """
@@ -116,6 +116,10 @@ class FeasibleSearch:
                 self.rnd1,
                 self.rnd2,
                 *self.memo,
+                None,  # normal mode: the kernel compiled without the hard-mode pools
+                None,
+                None,
+                None,
             )
         )
 
@@ -204,7 +208,8 @@ def hard_feasibility_fits(game: Game) -> bool:
 
 class HardFeasibleSearch:
     """``feasible(cands, depth, pool)`` in hard mode (the game's rule or strict): every guess
-    from the pool the colours so far allow (:func:`._hard_feasible_kernels.hard_feasible_kernel`)."""
+    from the pool the colours so far allow (:func:`._feasible_kernels.feasible_kernel` with a
+    pool)."""
 
     #: largest tables built (bytes): the pair bits and the allowed-word masks
     MAX_BYTES = 1 << 28
@@ -246,20 +251,20 @@ class HardFeasibleSearch:
         if depth > 100:
             raise ValueError(f"depth must be at most 100, got {depth}")
         return bool(
-            hk.hard_feasible_kernel(
+            fk.feasible_kernel(
                 self.tab,
-                self.fl_guess,
                 np.ascontiguousarray(cands, dtype=np.int32),
                 depth,
-                self.full if pool is None else np.ascontiguousarray(pool, dtype=np.uint64),
+                self.fl_guess,
                 self.game.n_codes,
                 self.bits,
-                self.allow,
                 self.rnd1,
                 self.rnd2,
+                *self.memo,
+                self.full if pool is None else np.ascontiguousarray(pool, dtype=np.uint64),
+                self.allow,
                 self.salt1,
                 self.salt2,
-                *self.memo,
             )
         )
 
@@ -291,7 +296,7 @@ def hard_feasible_python(
     hard: str,
     memo: dict | None = None,
 ) -> bool:
-    """Twin of :func:`~gamelab.wordle.solver._hard_feasible_kernels.hard_feasible_kernel`, written
+    """Twin of :func:`~gamelab.wordle.solver._feasible_kernels.feasible_kernel` in hard mode, written
     plainly: some guess of `pool` (positions in the full-length guesses) splits the set into
     classes that are all feasible with one guess fewer, each from the pool its colours leave
     (:meth:`Game.hard_pool`)."""
