@@ -38,7 +38,7 @@ from gamelab.wordle.solver._scan_kernels import sort_by_keys
 NO_FEASIBLE = 127  # memo: no limit proven feasible yet
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def set_hash(buf, n, rnd1, rnd2):
     h1 = np.uint64(0)
     h2 = np.uint64(0)
@@ -48,7 +48,7 @@ def set_hash(buf, n, rnd1, rnd2):
     return h1 | np.uint64(1), h2
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _separates(tab, buf, n, g, seen):
     """True if guess g gives every candidate of the set a pattern of its own."""
     ok = True
@@ -114,7 +114,7 @@ def pair_bits_python(tab: np.ndarray, guesses: np.ndarray) -> np.ndarray:
     return bits
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pool_hash(mask, salt1, salt2):
     """Two 64-bit hashes of a pool mask (each word mixed with its own salt, then summed)."""
     p1 = np.uint64(0)
@@ -131,7 +131,7 @@ def pool_hash(mask, salt1, salt2):
     return p1, p2
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def pool_guesses(mask, guesses, out):
     """The guesses whose bit is set in the pool `mask` (bit p: ``guesses[p]``) into `out`, in
     order; returns how many."""
@@ -149,7 +149,7 @@ def pool_guesses(mask, guesses, out):
     return m
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _separable(bits, buf, n, mask, allow, acc, stats, wit, wpool):
     """With the pair bits: True if some guess tells every two candidates of the set apart (in
     hard mode, `allow` not None: some guess of the pool `mask`).
@@ -220,7 +220,7 @@ def _separable(bits, buf, n, mask, allow, acc, stats, wit, wpool):
     return False
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _three(tab, bits, buf, n, guesses, n_opts, mask, allow, scratch, acc, stats, wit, wpool):
     """With the pair bits: True if one of the first `n_opts` guesses leaves only classes that
     one more guess (in hard mode, of the class's own pool) splits into single candidates (the
@@ -236,7 +236,7 @@ def _three(tab, bits, buf, n, guesses, n_opts, mask, allow, scratch, acc, stats,
     return ok
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _three_marked(tab, bits, buf, n, guesses, n_opts, mask, allow, scratch, acc, stats, wit, wpool):
     """_three with the set's members marked in wit (its last quarter)."""
     cnt, pos, codes, part, cmask = scratch

@@ -159,7 +159,8 @@ def search_kernel(
     f_depth = np.zeros(F, dtype=np.int64)
     f_budget = np.zeros(F, dtype=np.int64)
     f_trial = np.zeros(F, dtype=np.int64)
-    f_delta = np.full(F, max(delta0, 1), dtype=np.int64)
+    f_delta = np.zeros(F, dtype=np.int64)  # (np.full costs compiling a fill of its own)
+    f_delta[:] = max(delta0, 1)
     f_lower = np.zeros(F, dtype=np.int64)
     f_best = np.zeros(F, dtype=np.int64)
     f_bestg = np.zeros(F, dtype=np.int64)
@@ -203,9 +204,8 @@ def search_kernel(
     digits = np.zeros(gcodes.shape[1], dtype=np.int64)
     new_g = np.zeros(gcodes.shape[1], dtype=np.int64)
     new_l = np.zeros(gcodes.shape[1], dtype=np.int64)
-    st_green = np.full(
-        (F, gcodes.shape[1]), -1, dtype=np.int64
-    )  # game rule: green letter per position
+    st_green = np.zeros((F, gcodes.shape[1]), dtype=np.int64)  # game rule: green per position
+    st_green[:] = -1
     st_need = np.zeros((F, rn1.shape[0]), dtype=np.int64)  # game rule: least copies per letter
 
     # the hard mode as a number (0 normal); `hard is not None` is the compile-time test
