@@ -33,7 +33,7 @@ import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.wordle import _kernels
-from gamelab.wordle.rules import Setting, WordList
+from gamelab.wordle.rules import FeedbackRule, Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.solver import _hard_feasible_kernels as hk
 from gamelab.wordle.table import Game
@@ -231,10 +231,10 @@ class HardFeasibleSearch:
         self.bits = fk.pair_bits_kernel(self.tab, self.fl_guess)
         gcodes, glens = game.guess_codes
         fcodes, flens = gcodes[fl], glens[fl]
-        rule_id = _kernels.RULE_STANDARD if game.rule == "standard" else _kernels.RULE_BLOG
         self.allow = hk.allow_masks_kernel(
-            gcodes, glens, fcodes, flens, present_codes(game), HARD_IDS[hard], rule_id, game.n_codes
-        )
+            gcodes, glens, fcodes, flens, present_codes(game), HARD_IDS[hard], game.rule_id,
+            game.n_codes,
+        )  # fmt: skip
         rng = np.random.default_rng(20261202)  # fixed: hashes belong to the memo, not results
         hi = np.iinfo(np.uint64).max
         self.rnd1 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
@@ -360,12 +360,14 @@ class Feasibility:
 
 
 @lru_cache(maxsize=4)
-def _search_for(words: WordList, rule: str) -> FeasibleSearch:
+def _search_for(words: WordList, rule: FeedbackRule) -> FeasibleSearch:
     """One search (and its memo) per worker process and game."""
     return FeasibleSearch(Game(words, rule))
 
 
-def _openings_task(item: tuple[WordList, str, int, list[int]], rng: Any) -> list[list[Any]]:
+def _openings_task(
+    item: tuple[WordList, FeedbackRule, int, list[int]], rng: Any
+) -> list[list[Any]]:
     """[[guess index, feasible, refuting class]] for a chunk of first guesses."""
     words, rule, depth, chunk = item
     search = _search_for(words, rule)
