@@ -103,25 +103,8 @@ class FeasibleSearch:
 
     def feasible(self, cands: np.ndarray, depth: int) -> bool:
         """Can every candidate be found within `depth` guesses (any guess allowed)?"""
-        if depth > 100:
-            raise ValueError(f"depth must be at most 100, got {depth}")
-        return bool(
-            fk.feasible_kernel(
-                self.tab,
-                np.ascontiguousarray(cands, dtype=np.int32),
-                depth,
-                self.guesses,
-                self.game.n_codes,
-                self.bits,
-                self.rnd1,
-                self.rnd2,
-                *self.memo,
-                None,  # normal mode: the kernel compiled without the hard-mode pools
-                None,
-                None,
-                None,
-            )
-        )
+        # normal mode: no pool (numba compiles the kernel without the hard-mode code)
+        return _ask_kernel(self, cands, depth, self.guesses, (None, None, None, None))
 
     def opening(self, guess: int, depth: int) -> tuple[bool, np.ndarray | None]:
         """(feasible?, the class that refutes it) for first guess `guess` and `depth` guesses in
@@ -136,6 +119,23 @@ class FeasibleSearch:
             if not self.feasible(part, depth - 1):
                 return False, part
         return True, None
+
+
+def _ask_kernel(
+    search: FeasibleSearch | HardFeasibleSearch,
+    cands: np.ndarray,
+    depth: int,
+    guesses: np.ndarray,
+    hard: tuple[np.ndarray | None, ...],
+) -> bool:
+    """:func:`~gamelab.wordle.solver._feasible_kernels.feasible_kernel` on a search's tables and
+    memo; `hard`: the pool mask, the allowed-word masks and the pool hash's two salts (four
+    Nones in normal mode)."""
+    if depth > 100:
+        raise ValueError(f"depth must be at most 100, got {depth}")
+    cands = np.ascontiguousarray(cands, dtype=np.int32)
+    args = (search.game.n_codes, search.bits, search.rnd1, search.rnd2, *search.memo, *hard)
+    return bool(fk.feasible_kernel(search.tab, cands, depth, guesses, *args))
 
 
 def feasible_python(
@@ -248,24 +248,9 @@ class HardFeasibleSearch:
     def feasible(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None) -> bool:
         """Can every candidate be found within `depth` guesses, each from the pool and the
         pools its colours leave? `pool`: a mask (:func:`pool_mask`); None: every word."""
-        if depth > 100:
-            raise ValueError(f"depth must be at most 100, got {depth}")
-        return bool(
-            fk.feasible_kernel(
-                self.tab,
-                np.ascontiguousarray(cands, dtype=np.int32),
-                depth,
-                self.fl_guess,
-                self.game.n_codes,
-                self.bits,
-                self.rnd1,
-                self.rnd2,
-                *self.memo,
-                self.full if pool is None else np.ascontiguousarray(pool, dtype=np.uint64),
-                self.allow,
-                self.salt1,
-                self.salt2,
-            )
+        mask = self.full if pool is None else np.ascontiguousarray(pool, dtype=np.uint64)
+        return _ask_kernel(
+            self, cands, depth, self.fl_guess, (mask, self.allow, self.salt1, self.salt2)
         )
 
     def opening(self, guess: int, depth: int) -> tuple[bool, np.ndarray | None]:
