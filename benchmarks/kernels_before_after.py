@@ -518,6 +518,85 @@ def w_voltorb_coin_search():
     return run
 
 
+def w_lattice_replica(chain: str, settings: str | None = None, steps: int = 400_000):
+    """One replica set of `chain` for `steps` steps per replica (a pure function of the seed):
+    the default settings of its lattice, or `settings` (``ReplicaSettings.parse``'s fields, e.g.
+    with kicks, end moves, the flat histogram and bond rebridging on)."""
+
+    def setup():
+        from gamelab.lattice.instances import get_benchmark
+        from gamelab.lattice.replica import ReplicaSettings, replica_fold
+
+        b = get_benchmark(chain)
+        s = None if settings is None else ReplicaSettings.parse(settings)
+
+        def run():
+            total = 0.0
+            for seed in (1, 2):
+                r = replica_fold(b.sequence, b.lattice, seed=seed, settings=s, max_steps=steps)
+                total += r.contacts + r.restarts + sum(map(ord, r.conformation)) / 1e6
+            return total
+
+        return run
+
+    return setup
+
+
+def w_lattice_moves():
+    """Every numbered move (pull moves and rebridging) of random-walk folds, 2D and 3D."""
+    apply_move = _kernel("lattice", "apply_move_kernel", ("_move_kernels", "_replica_kernels"))
+    from gamelab.lattice.replica import replica_fold
+
+    cases = []
+    for ndim, chain in ((2, "HPHPPHHPHPPHPHHPPHPH" * 2), (3, "HPHPPHHPHPPHPHHPPHPH" * 2)):
+        fold = replica_fold(chain, "square" if ndim == 2 else "cubic", seed=3, max_steps=20_000)
+        pos = np.zeros((len(chain), 3), dtype=np.int64)
+        steps = {"R": 0, "U": 1, "L": 2, "D": 3, "F": 4, "B": 5}
+        dx, dy, dz = (1, 0, -1, 0, 0, 0), (0, 1, 0, -1, 0, 0), (0, 0, 0, 0, 1, -1)
+        for i, m in enumerate(fold.conformation, start=1):
+            e = steps[m]
+            pos[i] = pos[i - 1] + (dx[e], dy[e], dz[e])
+        n, nd = len(chain), 2 * ndim
+        slots = 2 * n * (nd - 2) + 2 * nd * (nd - 1) + 2 * (nd - 1) + (n + 2) * nd
+        cases.append((pos, ndim, slots))
+
+    def run():
+        total = 0.0
+        for pos, ndim, slots in cases * 20:
+            for slot in range(slots):
+                legal, out = apply_move(pos, ndim, slot)
+                if legal:
+                    total += 1 + int(out.sum()) * 1e-6
+        return total
+
+    return run
+
+
+def w_voltorb_vector_env(objective: str):
+    """The native vector environment (64 rounds of level 1 side by side) under a random agent
+    whose action priorities are drawn once: 300 steps (deals, flips, wins, quits, autoresets)."""
+
+    def setup():
+        from gamelab.envs.vector import VoltorbFlipVectorEnv
+
+        env = VoltorbFlipVectorEnv(64, level=1, objective=objective)
+        priority = np.random.default_rng(5).random((300, 64, 26))
+        priority[:, :, 25] *= 0.3  # quit now and then
+
+        def run():
+            env.reset(seed=4)
+            total = 0.0
+            for k in range(300):
+                actions = np.argmax(env.action_masks() * priority[k], axis=1)
+                _, rewards, terminated, _, _ = env.step(actions)
+                total += float(rewards.sum()) + int(terminated.sum())
+            return total
+
+        return run
+
+    return setup
+
+
 def w_oware_perft():
     from gamelab.oware.perft import perft_count
     from gamelab.oware.rules import Position
@@ -652,6 +731,14 @@ WORKLOADS = {
     "voltorb.bounds+symmetry": w_voltorb_bounds,
     "voltorb.win_search": w_voltorb_win_search,
     "voltorb.coin_search": w_voltorb_coin_search,
+    "voltorb.vector_env (win)": w_voltorb_vector_env("win"),
+    "voltorb.vector_env (coins)": w_voltorb_vector_env("coins"),
+    "lattice.replica (S1-8)": w_lattice_replica("S1-8"),
+    "lattice.replica (H48-1)": w_lattice_replica("H48-1"),
+    "lattice.replica (S1-8, kicks, ends, flat, rebridging)": w_lattice_replica(
+        "S1-8", "2,0.25,0.4,500,4000,20,0.1,0.05,0.1"
+    ),
+    "lattice.moves": w_lattice_moves,
     "oware.perft": w_oware_perft,
     "oware.search_root": w_oware_search,
     "oware.build_level": w_oware_tablebase,

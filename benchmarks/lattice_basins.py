@@ -61,7 +61,7 @@ def basins(chain: str, seeds: list[int], seconds: float) -> None:
 def slots(sequence: str, folds: dict[str, str]) -> None:
     """How many of the move slots are legal moves of each fold (pull, end pull and end moves;
     bond-rebridging), and how many of the legal ones keep or raise the contacts."""
-    from gamelab.lattice._replica_kernels import apply_move_kernel, move_slots, rebridge_slots
+    from gamelab.lattice._move_kernels import apply_move_kernel, move_slots, rebridge_slots
     from gamelab.lattice.replica import conformation_of
     from gamelab.lattice.rules import coordinates, hh_score
 
@@ -104,8 +104,8 @@ def temperatures(chain: str, temps: list[float]) -> None:
 
     def rounds(k: int) -> None:
         remc_kernel(
-            is_h, 2, ladder, pos, grid, contacts, rep_at, state, k, 500, 10**9, best_pos, best,
-            restart, 0.0, bias, 0.0, 0.0, 0.0, 2, 1.0,
+            (is_h, 2, ladder, pos, grid, contacts, rep_at, state), k, 500, 10**9, best_pos, best,
+            restart, (0.0, bias, 0.0, 0.0, 0.0, 2, 1.0),
         )  # fmt: skip
 
     rounds(2000)

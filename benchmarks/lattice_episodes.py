@@ -47,9 +47,9 @@ def watch(chain: str, seed: int, seconds: float, every: int, floor: int, gap: fl
 
     def rounds(k: int) -> None:
         remc_kernel(
-            is_h, ndim, temps, pos, grid, contacts, rep_at, state, k, s.phi, 10**9, best_pos,
-            best, restart, s.end_share, bias, s.flat, s.rebridge, s.regrow, s.regrow_max,
-            s.regrow_bias,
+            (is_h, ndim, temps, pos, grid, contacts, rep_at, state), k, s.phi, 10**9, best_pos,
+            best, restart,
+            (s.end_share, bias, s.flat, s.rebridge, s.regrow, s.regrow_max, s.regrow_bias),
         )  # fmt: skip
 
     rounds(0)  # compile or load

@@ -49,12 +49,13 @@ import numpy as np
 def run_one(item: tuple, rng: np.random.Generator) -> dict:
     """One benchmark run (a run_tasks task): plain JSON."""
     from gamelab.lattice.fold import fold
+    from gamelab.lattice.instances import parse_chain
     from gamelab.lattice.replica import ReplicaSettings
 
     name, method, seed, seconds, *override = item
     settings = ReplicaSettings(*override[0]) if override and override[0] else None
     r = fold(
-        name,
+        parse_chain(name),
         seed=seed,
         seconds=seconds,
         method=method,
@@ -305,27 +306,9 @@ def _twin_speed() -> None:
         t = time.perf_counter()
         restart = np.zeros(5, np.int64)
         bias = np.zeros((2, len(seq) + 1))
-        fn(
-            is_h,
-            2,
-            temps,
-            pos,
-            grid,
-            *args,
-            20,
-            500,
-            999,
-            best_pos,
-            best,
-            restart,
-            0.0,
-            bias,
-            0.0,
-            0.0,
-            square.regrow,
-            square.regrow_max,
-            square.regrow_bias,
-        )
+        move_set = (0.0, bias, 0.0, 0.0, square.regrow, square.regrow_max, square.regrow_bias)
+        replicas = (is_h, 2, temps, pos, grid, *args)
+        fn(replicas, 20, 500, 999, best_pos, best, restart, move_set)
         timings.append((time.perf_counter() - t, int(best[0])))
     (fast, a), (slow, b) = timings[1], timings[2]
     assert a == b

@@ -31,10 +31,9 @@ import argparse
 import time
 
 import numpy as np
-from lattice_kernel_speed import _no_regrowth, load_baseline
+from lattice_kernel_speed import current, load_baseline, remc_call
 from numba import njit
 
-from gamelab.lattice import _replica_kernels as current
 from gamelab.lattice.instances import get_benchmark
 from gamelab.lattice.replica import DEFAULT_SETTINGS, new_state
 
@@ -147,10 +146,9 @@ def main() -> None:
     best_pos = pos[0].copy()
 
     def warm(rounds: int) -> None:
-        K.remc_kernel(
-            is_h, 2, temps, pos, grid, contacts, rep_at, rng, rounds, s.phi, 10**9, best_pos,
-            best, np.zeros(5, dtype=np.int64), 0.0, np.zeros((s.replicas, n + 1)), 0.0, 0.0,
-            *_no_regrowth(K),
+        remc_call(
+            K, (is_h, 2, temps, pos, grid, contacts, rep_at, rng), rounds, s.phi, 10**9, best_pos,
+            best, np.zeros(5, dtype=np.int64), (0.0, np.zeros((s.replicas, n + 1)), 0.0, 0.0),
         )  # fmt: skip
 
     warm(0)  # compile

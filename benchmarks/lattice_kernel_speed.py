@@ -4,7 +4,8 @@
         [--patch FILE] [--chains S1-10,S1-11] [--seeds 0,1,2] [--steps 10000000]
 
 The baseline is ``src/gamelab/lattice/_replica_kernels.py`` as of the git revision `--baseline`
-(read with ``git show``, compiled without numba's disk cache so that it leaves nothing behind);
+with the move kernels it imports (``_move_kernels.py``, split from it by issue 48; read with
+``git show``, compiled without numba's disk cache so that it leaves nothing behind);
 the current one is the installed :mod:`gamelab.lattice._replica_kernels`, or that file as of
 `--current` (read the same way), with `--patch` a prototype's diff applied to it (HEAD's file
 if no `--current`; benchmarks/lattice_prototypes/). For each chain and seed both run the
@@ -25,11 +26,12 @@ import subprocess
 import sys
 import tempfile
 import time
+import types
 from pathlib import Path
 
 import numpy as np
 
-from gamelab.lattice import _replica_kernels as current
+from gamelab.lattice import _move_kernels, _replica_kernels
 from gamelab.lattice.instances import get_benchmark
 from gamelab.lattice.replica import DEFAULT_SETTINGS, new_state
 from gamelab.lattice.rules import dimensions
@@ -38,17 +40,59 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 KERNELS = "src/gamelab/lattice/_replica_kernels.py"
+MOVES = "src/gamelab/lattice/_move_kernels.py"
+#: Helpers that became public when the move kernels left the file (issue 48): both names work.
+RENAMED = ("propose", "place", "below", "uniform", "slot_count", "cell")
+
+
+def as_one(*modules: types.ModuleType) -> types.SimpleNamespace:
+    """The kernels of `modules` (the replica kernels last) as one namespace, the helpers under
+    their old private names too, so that revisions before and after the split read alike."""
+    names: dict = {}
+    for module in modules:
+        names.update(vars(module))
+    for name in RENAMED:
+        if name in names:
+            names.setdefault(f"_{name}", names[name])
+    return types.SimpleNamespace(**names)
+
+
+current = as_one(_move_kernels, _replica_kernels)
+
+
+def _git_show(revision: str, path: str) -> str | None:
+    done = subprocess.run(
+        ["git", "show", f"{revision}:{path}"], cwd=ROOT, capture_output=True, text=True
+    )
+    return done.stdout if done.returncode == 0 else None
+
+
+def _load(name: str, file: Path) -> types.ModuleType:
+    file.write_text(file.read_text().replace("cache=True", "cache=False"))
+    spec = importlib.util.spec_from_file_location(name, file)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
 
 
 def load_baseline(revision: str, name: str = "replica_kernels_baseline", patch: Path | None = None):
-    """The kernels module of `revision`, compiled afresh (no disk cache), as module `name`; with
-    `patch`, a unified diff of that file applied first (the prototypes of
-    benchmarks/lattice_prototypes/, run by benchmarks/lattice_prototype.py)."""
-    source = subprocess.run(
-        ["git", "show", f"{revision}:{KERNELS}"], cwd=ROOT, check=True, capture_output=True,
-        text=True,
-    ).stdout  # fmt: skip
+    """The kernels of `revision` (:func:`as_one`), compiled afresh (no disk cache), as module
+    `name` (and `name`_moves); with `patch`, a unified diff of the replica kernels' file applied
+    first (the prototypes of benchmarks/lattice_prototypes/, run by
+    benchmarks/lattice_prototype.py)."""
+    source = _git_show(revision, KERNELS)
+    if source is None:
+        raise ValueError(f"{revision} has no {KERNELS}")
     folder = Path(tempfile.mkdtemp(prefix="lattice-kernel-"))
+    moves_source = _git_show(revision, MOVES)
+    modules = []
+    if moves_source is not None:
+        (folder / f"{name}_moves.py").write_text(moves_source)
+        modules.append(_load(f"{name}_moves", folder / f"{name}_moves.py"))
+        source = source.replace(
+            "from gamelab.lattice._move_kernels import", f"from {name}_moves import"
+        )
     file = folder / f"{name}.py"
     file.write_text(source)
     if patch is not None:
@@ -62,21 +106,23 @@ def load_baseline(revision: str, name: str = "replica_kernels_baseline", patch: 
         if done.returncode != 0:
             why = ((done.stdout + done.stderr).strip().splitlines() or ["patch failed"])[-1]
             raise ValueError(f"{patch} does not apply to the kernel of {revision}: {why}")
-    file.write_text(file.read_text().replace("cache=True", "cache=False"))
-    spec = importlib.util.spec_from_file_location(name, file)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return as_one(*modules, _load(name, file))
 
 
-def _no_regrowth(K) -> tuple:
-    """The trailing arguments that switch fragment regrowth off in K's remc_kernel (an earlier run
-    added them; earlier revisions have none): both kernels run pull moves only."""
+def remc_call(K, replicas, rounds, phi, target, best_pos, best, restart, move_set) -> int:
+    """K's remc_kernel in its revision's calling convention: the two bundles since issue 48, the
+    arguments one by one before; `move_set` without the regrowth (its first four) is filled in
+    with regrowth off, which revisions before the regrowth take not at all."""
     import inspect
 
     params = inspect.signature(K.remc_kernel.py_func).parameters
-    return (0.0, 2, 1.0) if "regrow" in params else ()
+    if "regrow" not in params and "move_set" not in params:
+        move_set = move_set[:4]
+    elif len(move_set) == 4:
+        move_set = (*move_set, 0.0, 2, 1.0)
+    if "move_set" in params:
+        return K.remc_kernel(replicas, rounds, phi, target, best_pos, best, restart, move_set)
+    return K.remc_kernel(*replicas, rounds, phi, target, best_pos, best, restart, *move_set)
 
 
 def legal_share(K, pos: np.ndarray, grid: np.ndarray, ndim: int) -> float:
@@ -109,9 +155,9 @@ def run(K, sequence: str, lattice: str, seed: int, steps: int) -> dict:
     bias = np.zeros((s.replicas, n + 1))
 
     def kernel(rounds: int) -> None:
-        K.remc_kernel(
-            is_h, ndim, s.temperatures(), pos, grid, contacts, rep_at, state, rounds, s.phi, 10**9,
-            best_pos, best, np.zeros(5, dtype=np.int64), 0.0, bias, 0.0, 0.0, *_no_regrowth(K),
+        remc_call(
+            K, (is_h, ndim, s.temperatures(), pos, grid, contacts, rep_at, state), rounds, s.phi,
+            10**9, best_pos, best, np.zeros(5, dtype=np.int64), (0.0, bias, 0.0, 0.0),
         )  # fmt: skip
 
     kernel(0)  # compile

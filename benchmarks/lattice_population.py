@@ -51,9 +51,9 @@ def anneal(sequence: str, seed: int, args: argparse.Namespace, target: int):
                 pick = np.minimum(np.searchsorted(np.cumsum(w / w.sum()), u), members - 1)
                 pos, grid, contacts = pos[pick].copy(), grid[pick].copy(), contacts[pick].copy()
             remc_kernel(
-                is_h, 2, np.full(members, 1.0 / beta), pos, grid, contacts, rep_at, state,
-                args.rounds, PHI, target, best_pos, best, np.zeros(5, dtype=np.int64), 0.0,
-                np.zeros((members, n + 1)), 0.0, 0.0, 0.0, 2, 1.0,
+                (is_h, 2, np.full(members, 1.0 / beta), pos, grid, contacts, rep_at, state),
+                args.rounds, PHI, target, best_pos, best, np.zeros(5, dtype=np.int64),
+                (0.0, np.zeros((members, n + 1)), 0.0, 0.0, 0.0, 2, 1.0),
             )  # fmt: skip
             spent = time.thread_time() - started
             if best[0] >= target:

@@ -64,7 +64,7 @@ def main() -> None:
     spent = 0.0
     for seed in seeds:
         r = fold(
-            b.name,
+            b.sequence,
             seed=seed,
             seconds=args.seconds,
             method="remc",

@@ -10,6 +10,9 @@ factories in ``games.py``, the report sections), and in the constructors that va
 setting value (``PARSERS``). On the tree before the settings values (issue 48, commit
 68a8290) it counted 38: check_generator 12, check_level 11, check_lattice 12, check_rule 2
 (a third, in the Wordle ``Game`` constructor, is a value's own check), check_position 1.
+An HP chain is a value too (``lattice.rules.Chain``, issue 48 item 1): its parser
+``parse_sequence`` was called 20 times inside the library on that tree, and is called by the
+shells alone now.
 """
 
 from __future__ import annotations
@@ -31,6 +34,7 @@ LOOKUPS = frozenset(
         "check_position",
         "check_review",
         "check_practice_review",
+        "parse_sequence",
     }
 )
 

@@ -34,7 +34,7 @@ def test_no_work_diary_and_no_machine_paths():
     assert not found, "\n".join(found)
 
 
-@pytest.mark.parametrize("game", ["lattice", "wordle", "yatzy", "voltorb"])
+@pytest.mark.parametrize("game", ["lattice", "wordle", "yatzy", "voltorb", "oware", "envs"])
 def test_a_games_document_points_at_its_experiments(game):
     text = (ROOT / "docs" / f"{game}.md").read_text(encoding="utf-8")
     assert (

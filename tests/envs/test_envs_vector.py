@@ -136,62 +136,31 @@ def test_voltorb_vector_kernel_matches_twin():
     """step_rounds against step_rounds_python from the same arrays (random actions, quits,
     masked actions, autoresets and rows that run out of uniforms)."""
     from gamelab.voltorb._deal_kernels import level_tables
-    from gamelab.voltorb._vector_kernels import step_rounds, step_rounds_python
+    from gamelab.voltorb._vector_kernels import new_rounds, step_rounds, step_rounds_python
 
     rng = np.random.default_rng(1)
     for generator, level, win in (("hgss", 8, True), ("iid", 2, False)):
         n = 6
-        arrays = {
-            "u": rng.random((n, 300)),
-            "pos": np.zeros(n, dtype=np.int64),
-            "end": rng.integers(0, 300, n).astype(np.int64),
-            "boards": np.ones((n, 25), dtype=np.int8),
-            "clues": np.zeros((n, 4, 5), dtype=np.int64),
-            "state": np.tile(np.array([0, 0, 0, 1], dtype=np.int64), (n, 1)),
-            "mask": np.zeros((n, 26), dtype=np.int8),
-            "revealed": np.full((n, 25), -1, dtype=np.int64),
-        }
-        twin = {k: v.copy() for k, v in arrays.items()}
+        rounds = new_rounds(n)
+        rounds[2][:, 3] = 1  # every round done: the first step deals
+        stream = (rng.random((n, 300)), np.zeros(n, np.int64), rng.integers(0, 300, n))
+        twin_stream, twin_rounds = (tuple(a.copy() for a in b) for b in (stream, rounds))
         out = (np.zeros(n), np.zeros(n, bool), np.zeros(n, bool), np.zeros(n, np.int64))
+        tables = level_tables(generator, level)
         for _ in range(60):
             actions = rng.integers(-1, 27, n)
             keep = rng.random(n) < 0.8  # mostly legal
-            for i in np.flatnonzero(keep & arrays["mask"].any(axis=1)):
-                actions[i] = rng.choice(np.flatnonzero(arrays["mask"][i]))
-            a = arrays
-            step_rounds(
-                actions,
-                win,
-                a["u"],
-                a["pos"],
-                a["end"],
-                *level_tables(generator, level),
-                a["boards"],
-                a["clues"],
-                a["state"],
-                a["mask"],
-                a["revealed"],
-                *out,
-            )
-            t = twin
-            expected = step_rounds_python(
-                actions,
-                win,
-                generator,
-                level,
-                t["u"],
-                t["pos"],
-                t["end"],
-                t["boards"],
-                t["clues"],
-                t["state"],
-                t["mask"],
-                t["revealed"],
-            )
+            mask = rounds[3]
+            for i in np.flatnonzero(keep & mask.any(axis=1)):
+                actions[i] = rng.choice(np.flatnonzero(mask[i]))
+            step_rounds(actions, win, stream, tables, rounds, out)
+            expected = step_rounds_python(actions, win, generator, level, twin_stream, twin_rounds)
             for got, want in zip(out, expected, strict=True):
                 assert np.array_equal(got, want)
-            for key in arrays:
-                assert np.array_equal(arrays[key], twin[key]), key
+            for k, (got, want) in enumerate(
+                zip(stream + rounds, twin_stream + twin_rounds, strict=True)
+            ):
+                assert np.array_equal(got, want), k
 
 
 def test_yatzy_vector_kernel_matches_twin():

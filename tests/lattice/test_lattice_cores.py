@@ -18,7 +18,7 @@ from gamelab.lattice.cores import (
 )
 from gamelab.lattice.enumeration import contact_sets
 from gamelab.lattice.fold import fold
-from gamelab.lattice.instances import get_benchmark
+from gamelab.lattice.instances import get_benchmark, parse_chain
 from gamelab.lattice.replica import replica_fold
 from gamelab.lattice.rules import coordinates, hh_score
 from gamelab.lattice.threading import can_thread, core_threading_bound
@@ -145,7 +145,7 @@ def test_fold_says_proven_by_the_certificate():
     sets = contact_sets(16, "square")
     assert hh_score(seq, sets.best_conformation(seq), "square") == 8
     assert contact_bounds(seq, "square").upper == 10
-    r = fold(seq, "square", seconds=None, max_steps=200_000, exhaustive=False)
+    r = fold(parse_chain(seq), "square", seconds=None, max_steps=200_000, exhaustive=False)
     assert (r.score, r.status, r.upper_bound, r.verdict) == (
         8,
         "proven (cores)",
@@ -156,12 +156,14 @@ def test_fold_says_proven_by_the_certificate():
     assert "optimal (proven by H-core threading)" in r.summary()
     assert "no fold has 10 contacts (1 core" in r.summary()
     assert to_plain(r)["certificate"]["upper"] == 8
-    r = fold(seq, "square", seconds=None, max_steps=200_000, exhaustive=False, certify=False)
+    r = fold(
+        parse_chain(seq), "square", seconds=None, max_steps=200_000, exhaustive=False, certify=False
+    )
     assert (r.status, r.upper_bound, r.certificate) == ("found", 10, None)
 
 
 def test_an_enumerated_chain_is_optimal_whatever_its_bounds_say():
     # the paper's level: 9 contacts by enumeration, while the best upper bound is 10
-    r = fold("HPHHHHHHPHHPHHPH", "square")
+    r = fold(parse_chain("HPHHHHHHPHHPHHPH"), "square")
     assert (r.status, r.score, r.upper_bound) == ("proven (exhaustive)", 9, 10)
     assert (r.gap, r.verdict) == (0, "optimal (proven)")

@@ -7,7 +7,7 @@ import pytest
 
 from gamelab.lattice import _kernels as K
 from gamelab.lattice.enumeration import contact_sets, histogram
-from gamelab.lattice.rules import MOVES, hh_score
+from gamelab.lattice.rules import MOVES, hh_score, parse_sequence
 
 # OEIS A046171 (offset 1), quoted in the research notes: symmetry-distinct 2D walks of n steps;
 # a chain of L residues has A046171(L - 1) conformations.
@@ -178,7 +178,7 @@ def test_bad_lengths_and_sequences_are_refused():
     with pytest.raises(ValueError, match="allowed: 2..22"):
         contact_sets(40)
     with pytest.raises(ValueError, match="only H and P"):
-        histogram("HPZ")
+        histogram(parse_sequence("HPZ"))
     with pytest.raises(ValueError, match="length 5"):
         contact_sets(8).histogram("HPHPH")
 

@@ -11,6 +11,7 @@ from gamelab.lattice.fold import (
     perm_once,
     perm_python,
 )
+from gamelab.lattice.instances import parse_chain
 from gamelab.lattice.rules import hh_score
 
 
@@ -41,7 +42,7 @@ def test_a_perm_run_in_chunks_is_the_run_in_one_call():
 def test_standard_benchmarks_reach_known_optimum(name):
     # research notes section 2: optimal HH contacts 9 (L=24), 8 (L=25), 14 (L=36)
     seq, optimum = BENCHMARKS_2D[name]
-    result = fold(seq, seed=0, seconds=60)
+    result = fold(parse_chain(seq), seed=0, seconds=60)
     assert result.score == optimum == result.known_optimum
     assert hh_score(seq, result.conformation) == optimum
     assert result.status in ("found", "proven (bound)")
@@ -50,7 +51,7 @@ def test_standard_benchmarks_reach_known_optimum(name):
 def test_short_chains_are_proven_exhaustively():
     # research notes: benchmark S1-18c has optimum 9 (verified exactly there and here)
     seq, optimum = BENCHMARKS_2D["S1-18c"]
-    result = fold(seq)
+    result = fold(parse_chain(seq))
     assert result.status == "proven (exhaustive)" and result.score == optimum
 
 
@@ -68,10 +69,10 @@ def test_upper_bound():
         seq, optimum = BENCHMARKS_2D[name]
         assert contact_upper_bound(seq) >= optimum
     with pytest.raises(ValueError, match="seconds"):
-        fold("HPHPHPHPHPHPHPHPHPHPHPHPH", seconds=0)
+        fold(parse_chain("HPHPHPHPHPHPHPHPHPHPHPHPH"), seconds=0)
 
 
 def test_cubic_fold_is_valid():
     seq = "HPHHPHHPHHPPHHPHH"
-    result = fold(seq, "cubic", seconds=2, exhaustive=False, certify=False)
+    result = fold(parse_chain(seq), "cubic", seconds=2, exhaustive=False, certify=False)
     assert hh_score(seq, result.conformation, "cubic") == result.score >= 6

@@ -11,7 +11,7 @@ from gamelab.lattice import CERTIFY_SECONDS
 from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.fold import fold
 from gamelab.lattice.folds3d import check_record, load_folds3d
-from gamelab.lattice.instances import get_benchmark
+from gamelab.lattice.instances import get_benchmark, parse_chain
 from gamelab.lattice.report import _folds3d
 from gamelab.lattice.rules import coordinates, hh_contacts, hh_score
 
@@ -41,7 +41,7 @@ def test_a_shipped_3d_fold_is_what_the_seeded_folder_gives():
     f = min(
         (f for f in load_folds3d().folds if f.contacts == f.best_known), key=lambda f: f.cpu_seconds
     )
-    r = fold(f.name, seed=f.seed, seconds=60, exhaustive=False, certify=False)
+    r = fold(parse_chain(f.name), seed=f.seed, seconds=60, exhaustive=False, certify=False)
     assert (r.score, r.conformation) == (f.contacts, f.conformation)
 
 
@@ -49,7 +49,7 @@ def test_a_shipped_3d_fold_is_what_the_seeded_folder_gives():
 def test_every_shipped_3d_fold_is_what_the_seeded_folder_gives():
     for f in load_folds3d().folds:
         if f.contacts == f.best_known:  # else the clock ended the run: not reproducible
-            r = fold(f.name, seed=f.seed, seconds=120, exhaustive=False, certify=False)
+            r = fold(parse_chain(f.name), seed=f.seed, seconds=120, exhaustive=False, certify=False)
             assert (r.score, r.conformation) == (f.contacts, f.conformation), f.name
 
 

@@ -19,7 +19,7 @@ from gamelab.lattice.puzzle import (
     score_level_fold,
     tutorial_level,
 )
-from gamelab.lattice.rules import hh_score
+from gamelab.lattice.rules import hh_contacts, hh_score, parse_sequence
 from gamelab.lattice.stars import graded_thresholds, paper_thresholds
 
 
@@ -30,6 +30,29 @@ def test_score_fold_matches_the_rules_and_gives_stars_only_when_complete():
     part = score_fold(seq, conf[:5], paper_thresholds(9))
     assert not part.complete and part.stars is None and len(part.sites) == 6
     assert part.score == len([c for c in full.contacts if c[1] <= 5])
+
+
+@pytest.mark.parametrize("lattice", ["square", "cubic"])
+def test_the_puzzles_state_counts_the_contacts_the_rules_count(lattice):
+    """score_fold plays a fold through the state protocol (LatticeGame.state_after): the
+    state's HH contacts of random partial and complete folds are the rules' own."""
+    import numpy as np
+
+    from gamelab.core.state import play_random
+    from gamelab.lattice.state import LatticeGame
+
+    rng = np.random.default_rng(48)
+    for _ in range(200):
+        seq = "".join(rng.choice(list("HP"), int(rng.integers(2, 16))))
+        state = LatticeGame(seq, lattice).new_initial_state()
+        play_random(state, rng)
+        moves = state.conformation[: int(rng.integers(len(state.conformation) + 1))]
+        part = LatticeGame(seq, lattice).state_after(moves)
+        assert part.contacts() == hh_contacts(seq[: len(moves) + 1], moves, lattice)
+        if state.complete():
+            assert state.returns() == [float(hh_score(seq, state.conformation, lattice))]
+        if lattice == "square":
+            assert score_fold(seq, moves).contacts == part.contacts()
 
 
 @pytest.mark.parametrize(
@@ -47,14 +70,14 @@ def test_bad_folds_are_refused_with_the_library_message(moves, message):
 
 
 def test_typed_level_has_the_exact_thresholds():
-    level = level_from_sequence(" hphhhhhhphhphhph ")
+    level = level_from_sequence(parse_sequence(" hphhhhhhphhphhph "))
     assert level.sequence == "HPHHHHHHPHHPHHPH" and level.best == 9  # seed paper, Figure 2
     # the game's graded banding: 7 of 9 contacts (better than 99.9% of the folds) is two stars
     assert level.thresholds == graded_thresholds(9) == (4, 7, 9) and level.counts[9] == 2
     assert sum(level.counts[:7]) / sum(level.counts) > 0.999
     assert sum(level.counts) == 802_075  # symmetry-distinct 16-residue folds (OEIS A046171)
     with pytest.raises(ValueError, match="only H and P"):
-        level_from_sequence("HPX")
+        level_from_sequence(parse_sequence("HPX"))
     with pytest.raises(ValueError, match="4 to 20 residues"):
         level_from_sequence("HP")
     with pytest.raises(ValueError, match="no puzzle"):

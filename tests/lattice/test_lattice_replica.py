@@ -15,17 +15,13 @@ import pytest
 from test_lattice_generate import run_cli
 
 from gamelab.core.parallel import Backend
-from gamelab.lattice._replica_kernels import (
-    apply_move_kernel,
-    move_slots,
-    rebridge_slots,
-    remc_kernel,
-)
+from gamelab.lattice._move_kernels import apply_move_kernel, move_slots, rebridge_slots
+from gamelab.lattice._replica_kernels import remc_kernel
 from gamelab.lattice._replica_twins import apply_move_python, remc_python
 from gamelab.lattice.bounds import contact_bounds, core_bound, max_core_edges
 from gamelab.lattice.enumeration import contact_sets, enumerate_timed
 from gamelab.lattice.fold import fold, resolve_chain
-from gamelab.lattice.instances import STANDARD, get_benchmark
+from gamelab.lattice.instances import STANDARD, get_benchmark, parse_chain
 from gamelab.lattice.replica import (
     ReplicaSettings,
     conformation_of,
@@ -33,7 +29,7 @@ from gamelab.lattice.replica import (
     remc_rounds,
     replica_fold,
 )
-from gamelab.lattice.rules import MOVES, coordinates, hh_score
+from gamelab.lattice.rules import MOVES, Lattice, coordinates, hh_score
 
 
 def _all_walks(n: int, lattice: str) -> list[str]:
@@ -174,8 +170,8 @@ def test_detailed_balance_on_an_enumerable_chain():
         seen: Counter = Counter()
         for k in range(rounds):
             remc_kernel(
-                is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng, 1, 20, 99, best_pos,
-                best, np.zeros(5, np.int64), 0.0, np.zeros((1, n + 1)), 0.0, rebridge, 0.0, 2, 1.0,
+                (is_h, 2, np.array([temp]), pos, grid, contacts, rep_at, rng), 1, 20, 99, best_pos,
+                best, np.zeros(5, np.int64), (0.0, np.zeros((1, n + 1)), 0.0, rebridge, 0.0, 2, 1.0),
             )  # fmt: skip
             seen[int(contacts[0])] += 1
             if k % 1000 == 0:
@@ -209,8 +205,8 @@ def test_remc_kernel_matches_python_twin(ndim, length):
             restart = np.array([patience, 0, 0, 0, kick], np.int64)
             bias = np.zeros((3, length + 1))
             done = fn(
-                is_h, ndim, temps, pos, grid, contacts, rep_at, state, 15, 60, 999, best_pos, best,
-                restart, end_share, bias, flat, rebridge, regrow, longest, grow_bias,
+                (is_h, ndim, temps, pos, grid, contacts, rep_at, state), 15, 60, 999, best_pos, best,
+                restart, (end_share, bias, flat, rebridge, regrow, longest, grow_bias),
             )  # fmt: skip
             runs.append((done, pos.tolist(), contacts.tolist(), rep_at.tolist(), int(state[0]),
                          int(best[0]), best_pos.tolist(), restart.tolist(), bias.tolist()))  # fmt: skip
@@ -251,10 +247,11 @@ def test_benchmark_sequences_as_published():
     # the earlier length names are aliases of the same chains
     assert get_benchmark("S1-36") is get_benchmark("s1-4")
     assert get_benchmark("S1-100a").name == "S1-10"
+    assert parse_chain("s1-36") is get_benchmark("S1-4").sequence  # the alias, resolved once
     with pytest.raises(ValueError, match=r"unknown benchmark 'S1-99'; known: S1-1, S1-2"):
         get_benchmark("S1-99")
     with pytest.raises(ValueError, match="cubic lattice, not square"):
-        resolve_chain("H48-1", "square")
+        resolve_chain(parse_chain("H48-1"), Lattice.SQUARE)
 
 
 def test_bounds_hold_and_certify():
@@ -285,7 +282,7 @@ def test_bounds_hold_and_certify():
 def test_short_benchmarks_reach_their_optima(name):
     # best known 9 (S1-2, 24-mer), 8 (S1-3, 25-mer), 14 (S1-4, 36-mer): Thachuk et al. 2007
     b = get_benchmark(name)
-    r = fold(name, seed=0, seconds=None, max_steps=4_000_000)
+    r = fold(parse_chain(name), seed=0, seconds=None, max_steps=4_000_000)
     assert r.score == b.best_known == r.known_optimum and r.name == name
     assert hh_score(b.sequence, r.conformation) == r.score
     assert r.method == "remc" and r.steps <= 4_000_000
@@ -295,23 +292,23 @@ def test_replica_sets_are_a_function_of_the_seed():
     """The cheap default twin of the slow test below: with a step budget, several replica sets
     (each seeded from (seed, its index)) give the same fold on every call, and they differ."""
     kw = {"seed": 5, "seconds": None, "max_steps": 5_000, "sets": 3, "target": 99}
-    one = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)
-    again = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)
+    one = fold(parse_chain("S1-4"), backend=Backend(workers=1, quiet=True), **kw)
+    again = fold(parse_chain("S1-4"), backend=Backend(workers=1, quiet=True), **kw)
     assert (one.score, one.conformation, one.steps) == (
         again.score,
         again.conformation,
         again.steps,
     )
     assert one.steps == 3 * 5_000 and one.sets == 3
-    other = fold("S1-4", backend=Backend(workers=1, quiet=True), **{**kw, "seed": 6})
+    other = fold(parse_chain("S1-4"), backend=Backend(workers=1, quiet=True), **{**kw, "seed": 6})
     assert other.conformation != one.conformation
 
 
 @pytest.mark.slow  # starts worker processes (7 s on 2 busy cores)
 def test_replica_sets_identical_on_one_and_two_workers():
     kw = {"seed": 5, "seconds": None, "max_steps": 20_000, "sets": 3, "target": 99}
-    one = fold("S1-4", backend=Backend(workers=1, quiet=True), **kw)
-    two = fold("S1-4", backend=Backend(workers=2, quiet=True), **kw)
+    one = fold(parse_chain("S1-4"), backend=Backend(workers=1, quiet=True), **kw)
+    two = fold(parse_chain("S1-4"), backend=Backend(workers=2, quiet=True), **kw)
     assert (one.score, one.conformation, one.steps) == (two.score, two.conformation, two.steps)
     assert one.steps == 3 * 20_000 and one.sets == 3
 

@@ -232,6 +232,7 @@ class VoltorbFlipVectorEnv(ArrayVectorEnv):
     ) -> None:
         from gamelab.envs.single import VoltorbFlipEnv
         from gamelab.voltorb._deal_kernels import level_tables
+        from gamelab.voltorb._vector_kernels import new_rounds
 
         _refuse_oracle(kwargs)
         single = VoltorbFlipEnv(level, generator, objective)  # parses the settings
@@ -239,54 +240,25 @@ class VoltorbFlipVectorEnv(ArrayVectorEnv):
         setting = single.game.setting
         self.level, self.generator, self.objective = setting.level, setting.generator, objective
         self._tables = level_tables(setting.generator, setting.level)
-        n = num_envs
-        self.boards = np.ones((n, 25), dtype=np.int8)
-        self.clues = np.zeros((n, 4, 5), dtype=np.int64)
-        self.revealed = np.full((n, 25), -1, dtype=np.int64)
-        self.state = np.zeros((n, 4), dtype=np.int64)  # coins, multipliers left, outcome, done
-        self.masks = np.zeros((n, 26), dtype=np.int8)
+        # the kernels' bundle and its arrays by name (state: coins, multipliers left, outcome,
+        # done)
+        self._rounds = new_rounds(num_envs)
+        self.boards, self.clues, self.state, self.masks, self.revealed = self._rounds
+        self._outcome = (self._rewards, self._terminated, self._illegal, self._pending)
 
     def _deal(self, envs: np.ndarray) -> None:
         from gamelab.voltorb._vector_kernels import deal_rounds
 
         s = self.streams
-        deal_rounds(
-            envs,
-            s.u,
-            s.pos,
-            s.end,
-            *self._tables,
-            self.boards,
-            self.clues,
-            self.state,
-            self.masks,
-            self.revealed,
-            self._pending,
-        )
+        deal_rounds(envs, (s.u, s.pos, s.end), self._tables, self._rounds, self._pending)
 
     def _step(self, actions: np.ndarray) -> int:
         from gamelab.voltorb._vector_kernels import step_rounds
 
         s = self.streams
-        return int(
-            step_rounds(
-                actions,
-                self.objective == "win",
-                s.u,
-                s.pos,
-                s.end,
-                *self._tables,
-                self.boards,
-                self.clues,
-                self.state,
-                self.masks,
-                self.revealed,
-                self._rewards,
-                self._terminated,
-                self._illegal,
-                self._pending,
-            )
-        )
+        win = self.objective == "win"
+        stream = (s.u, s.pos, s.end)
+        return int(step_rounds(actions, win, stream, self._tables, self._rounds, self._outcome))
 
     def _observe(self) -> dict[str, np.ndarray]:
         return {

@@ -2,7 +2,7 @@
 
 :func:`remc_python` runs the rounds of :func:`._replica_kernels.remc_kernel` with coordinate tuples
 and a dict of occupied sites and draws the same splitmix64 stream, so the two agree exactly;
-:func:`apply_move_python` makes one numbered move like :func:`._replica_kernels.apply_move_kernel`.
+:func:`apply_move_python` makes one numbered move like :func:`._move_kernels.apply_move_kernel`.
 Readable, slow: for the tests that compare them and for small runs.
 """
 
@@ -12,13 +12,8 @@ import math
 
 import numpy as np
 
-from gamelab.lattice._replica_kernels import (
-    MASK64,
-    OPPOSITE,
-    STEPS,
-    move_slots,
-    rebridge_slots,
-)
+from gamelab.lattice._move_kernels import OPPOSITE, STEPS, move_slots, rebridge_slots
+from gamelab.lattice._replica_kernels import MASK64
 
 _DX, _DY, _DZ = STEPS
 
@@ -35,7 +30,7 @@ def next_random_python(state: list[int]) -> int:
 
 def uniform_python(state: list[int]) -> float:
     """The next uniform draw in [0, 1) of the stream `state` (53 bits, as the kernels'
-    ``_uniform``)."""
+    ``uniform``)."""
     return float(next_random_python(state) >> 11) * (1.0 / 9007199254740992.0)
 
 
@@ -147,31 +142,11 @@ def apply_move_python(pos: np.ndarray, ndim: int, slot: int) -> tuple[bool, np.n
     return bool(moved), out
 
 
-def remc_python(
-    is_h,
-    ndim,
-    temps,
-    pos,
-    grid,
-    contacts,
-    rep_at,
-    rng,
-    rounds,
-    phi,
-    target,
-    best_pos,
-    best,
-    restart,
-    end_share,
-    bias,
-    flat,
-    rebridge,
-    regrow=0.0,
-    longest=2,
-    grow_bias=1.0,
-) -> int:
+def remc_python(replicas, rounds, phi, target, best_pos, best, restart, move_set) -> int:
     """Twin of :func:`remc_kernel`: the same rounds with coordinate tuples and dicts (`grid` is
     not read; the arrays are updated in place at the end, except `grid`)."""
+    is_h, ndim, temps, pos, _, contacts, rep_at, rng = replicas
+    end_share, bias, flat, rebridge, regrow, longest, grow_bias = move_set
     n = len(is_h)
     nd = 2 * ndim
     h = [bool(v) for v in is_h]

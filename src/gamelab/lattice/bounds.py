@@ -40,7 +40,7 @@ from math import isqrt
 
 import numpy as np
 
-from gamelab.lattice.rules import Lattice, dimensions, parse_sequence
+from gamelab.lattice.rules import Chain, Lattice, dimensions
 
 
 @dataclass(frozen=True)
@@ -67,9 +67,9 @@ def _faces(seq: str, lattice: Lattice) -> list[int]:
     return [inner + (1 if i in (0, len(seq) - 1) else 0) for i in range(len(seq))]
 
 
-def free_face_bound(sequence: str, lattice: Lattice = Lattice.SQUARE) -> int:
+def free_face_bound(sequence: Chain, lattice: Lattice = Lattice.SQUARE) -> int:
     """The parity / free-face bound (module docstring)."""
-    seq = parse_sequence(sequence)
+    seq = sequence
     faces = _faces(seq, lattice)
     even = sum(
         f for i, (c, f) in enumerate(zip(seq, faces, strict=True)) if c == "H" and i % 2 == 0
@@ -80,12 +80,12 @@ def free_face_bound(sequence: str, lattice: Lattice = Lattice.SQUARE) -> int:
     return min(even, odd, possible_pairs)
 
 
-def matching_bound(sequence: str, lattice: Lattice = Lattice.SQUARE) -> int:
+def matching_bound(sequence: Chain, lattice: Lattice = Lattice.SQUARE) -> int:
     """The maximum b-matching of even- and odd-index H residues (module docstring)."""
     from scipy.sparse import csr_array
     from scipy.sparse.csgraph import maximum_flow
 
-    seq = parse_sequence(sequence)
+    seq = sequence
     faces = _faces(seq, lattice)
     even = [i for i, c in enumerate(seq) if c == "H" and i % 2 == 0]
     odd = [i for i, c in enumerate(seq) if c == "H" and i % 2 == 1]
@@ -206,16 +206,16 @@ def core_edges(e: int, o: int, ndim: int) -> int:
     return int(core_edge_table(a, b, ndim)[a, b])
 
 
-def core_bound(sequence: str, lattice: Lattice = Lattice.SQUARE) -> int:
+def core_bound(sequence: Chain, lattice: Lattice = Lattice.SQUARE) -> int:
     """Edges of the best possible H core minus the HH bonds (module docstring)."""
-    seq = parse_sequence(sequence)
+    seq = sequence
     bonds = sum(1 for a, b in zip(seq, seq[1:], strict=False) if a == b == "H")
     even = sum(1 for i, c in enumerate(seq) if c == "H" and i % 2 == 0)
     odd = seq.count("H") - even
     return max(0, core_edges(even, odd, dimensions(lattice)) - bonds)
 
 
-def contact_bounds(sequence: str, lattice: Lattice = Lattice.SQUARE) -> ContactBounds:
+def contact_bounds(sequence: Chain, lattice: Lattice = Lattice.SQUARE) -> ContactBounds:
     """All three bounds; ``.upper`` is the best."""
     return ContactBounds(
         free_face_bound(sequence, lattice),

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from gamelab.core.budget import Plan
 from gamelab.lattice.puzzle import LevelPack, best_fold, generate_level, level_from_sequence
+from gamelab.lattice.rules import Chain
 
 #: Seconds an exact analysis may take before it is refused (see the module's docstring).
 EXACT_SECONDS = 30.0
@@ -21,7 +22,7 @@ def exact_seconds(seconds: float) -> float:
     return max(EXACT_SECONDS, seconds)
 
 
-def level_plan(sequence: str, seconds: float) -> Plan:
+def level_plan(sequence: Chain, seconds: float) -> Plan:
     """A level made from a typed sequence (enumerated once per length, then cached)."""
     return Plan(level_from_sequence, (sequence,), exact_seconds(seconds))
 
@@ -32,8 +33,8 @@ def generate_plan(length: int, seed: int, pack: LevelPack, seconds: float) -> Pl
     return Plan(generate_level, (length, seed, avoid), exact_seconds(seconds))
 
 
-def best_plan(sequence: str, pack: LevelPack, seconds: float) -> Plan:
+def best_plan(sequence: Chain, pack: LevelPack, seconds: float) -> Plan:
     """A best fold of the sequence: a lookup when `pack` stores it, else a search."""
-    if sequence.upper() in pack.solutions:
+    if sequence in pack.solutions:
         return Plan(best_fold, (sequence, pack), None)
     return Plan(best_fold, (sequence,), exact_seconds(seconds))

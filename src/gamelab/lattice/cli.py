@@ -22,7 +22,7 @@ from gamelab.cli_common import (
 )
 from gamelab.core.files import FIGURE_SUFFIXES, check_output_path
 from gamelab.lattice import CERTIFY_SECONDS
-from gamelab.lattice.rules import Lattice
+from gamelab.lattice.rules import Lattice, parse_sequence
 
 app = typer.Typer(
     help="HP lattice protein folding puzzles: exact enumeration, puzzle objectives, GA / MAP-Elites "
@@ -86,7 +86,8 @@ def histogram_command(
     """Exact number of conformations per HH score, star thresholds and objective values."""
     from gamelab.lattice.pack import analyse_level
 
-    level = analyse_level(sequence, Lattice(lattice))
+    kind = Lattice(lattice)
+    level = analyse_level(parse_sequence(sequence, min_length=2), kind)
     if json_out:
         print_json(level)
         return
@@ -330,7 +331,8 @@ def show_command(
     check_output_path(out, FIGURE_SUFFIXES)
     if histogram is not None:
         check_output_path(histogram, FIGURE_SUFFIXES, "--histogram")
-    fold = resolve_fold(sequence, conformation, Lattice(lattice))
+    kind = Lattice(lattice)
+    fold = resolve_fold(parse_sequence(sequence, min_length=2), conformation, kind)
     save_figure(draw_fold(fold), out)
     if histogram is not None:
         save_figure(
@@ -361,7 +363,7 @@ def score_command(
     thresholds."""
     from gamelab.lattice.puzzle import score_level_fold
 
-    result = score_level_fold(sequence, conformation)
+    result = score_level_fold(parse_sequence(sequence, min_length=2), conformation)
     if json_out:
         print_json(result)
         return
@@ -445,6 +447,7 @@ def fold_command(
     from gamelab.core.report import save_figure
     from gamelab.lattice.draw import draw_fold
     from gamelab.lattice.fold import fold, lattice_option
+    from gamelab.lattice.instances import parse_chain
     from gamelab.lattice.replica import ReplicaSettings
     from gamelab.lattice.rules import Fold
 
@@ -456,9 +459,10 @@ def fold_command(
             chosen = ReplicaSettings.parse(settings)
         except ValueError as exc:
             raise ValueError(f"--settings {ReplicaSettings.FIELDS}: {exc}") from None
+    on = lattice_option(lattice, dim)
     result = fold(
-        sequence,
-        lattice_option(lattice, dim),
+        parse_chain(sequence),
+        on,
         seed=seed,
         seconds=None if steps is not None else seconds,
         max_steps=steps,

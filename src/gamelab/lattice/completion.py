@@ -27,7 +27,7 @@ from functools import lru_cache
 import numpy as np
 
 from gamelab.lattice._completion_kernels import completion_search
-from gamelab.lattice.rules import MOVES, Lattice, coordinates, dimensions, hh_score, parse_sequence
+from gamelab.lattice.rules import MOVES, Chain, Lattice, coordinates, dimensions, hh_score
 
 
 def _caps(seq: str, dims: int) -> list[int]:
@@ -45,10 +45,12 @@ def _caps(seq: str, dims: int) -> list[int]:
 
 
 @lru_cache(maxsize=64)
-def completion_tables(sequence: str, lattice: Lattice) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def completion_tables(
+    sequence: Chain, lattice: Lattice
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """The kernel's tables of a sequence on a lattice, made once: H marks (int8), the unit
     steps (moves x 3) and ``rest[k]``, what residues k.. can still add (:func:`_caps`)."""
-    seq = parse_sequence(sequence)
+    seq = sequence
     vectors = [coordinates(m, lattice)[1] for m in MOVES[lattice]]
     caps = _caps(seq, dimensions(lattice))
     rest = np.zeros(len(seq) + 1, dtype=np.int64)
@@ -59,7 +61,7 @@ def completion_tables(sequence: str, lattice: Lattice) -> tuple[np.ndarray, np.n
 
 
 def best_completion(
-    sequence: str,
+    sequence: Chain,
     prefix: str,
     lattice: Lattice = Lattice.SQUARE,
     cap: int | None = None,
@@ -70,7 +72,7 @@ def best_completion(
 
     `cap` is an upper bound known beforehand (the sequence's best score over all folds);
     ``python=True`` searches in plain Python (the kernel's twin)."""
-    seq = parse_sequence(sequence)
+    seq = sequence
     n = len(seq)
     sites = coordinates(prefix, lattice)
     if len(sites) > n:

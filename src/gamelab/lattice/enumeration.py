@@ -25,13 +25,14 @@ from __future__ import annotations
 
 import functools
 import time
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from gamelab.core.cache import cached_arrays
 from gamelab.lattice import _kernels
-from gamelab.lattice.rules import Fold, Lattice, dimensions, parse_sequence
+from gamelab.lattice.rules import Chain, Fold, Lattice, at_least, dimensions
 
 #: Bump when the layout or meaning of the cached tables changes.
 CACHE_VERSION = 1
@@ -93,7 +94,7 @@ class ContactSets:
         pi, pj, _ = self._pairs
         return list(zip(pi.tolist(), pj.tolist(), strict=True))
 
-    def hh_mask(self, sequence: str) -> np.ndarray:
+    def hh_mask(self, sequence: Chain) -> np.ndarray:
         """Bitmask of the possible contact pairs whose residues are both H."""
         seq = self._check(sequence)
         code = np.array([sum(1 << i for i, c in enumerate(seq) if c == "H")], dtype=np.int64)
@@ -101,14 +102,14 @@ class ContactSets:
         return _kernels.hh_rows_from_codes(code, pi, pj, self.words)[0]
 
     def _check(self, sequence: str) -> str:
-        seq = parse_sequence(sequence)
+        seq = sequence
         if len(seq) != self.length:
             raise ValueError(
                 f"sequence {seq} has length {len(seq)}; these contact sets are for length {self.length}"
             )
         return seq
 
-    def histogram(self, sequence: str) -> np.ndarray:
+    def histogram(self, sequence: Chain) -> np.ndarray:
         """Conformations per score 0..best (exact; sums to :attr:`conformations`)."""
         hist = _kernels.histogram_kernel(
             self.keys, self.counts, self.hh_mask(sequence), self.max_contacts + 1
@@ -126,12 +127,13 @@ class ContactSets:
         )
         return kernel(self.keys, self.counts, rows, self.max_contacts + 1)
 
-    def histograms(self, sequences: list[str]) -> np.ndarray:
-        """Histograms of many sequences (rows, width max_contacts + 1)."""
+    def histograms(self, sequences: Sequence[str]) -> np.ndarray:
+        """Histograms of many sequences (rows, width max_contacts + 1): chains, or H/P strings
+        the library made itself (the GA's)."""
         codes = [sum(1 << i for i, c in enumerate(self._check(s)) if c == "H") for s in sequences]
         return self.histograms_for_codes(np.array(codes, dtype=np.int64))
 
-    def best_conformation(self, sequence: str) -> str:
+    def best_conformation(self, sequence: Chain) -> str:
         """A conformation (move string) reaching the sequence's best score."""
         row = _kernels.best_set_kernel(self.keys, self.hh_mask(sequence))
         return _kernels.decode_walk(int(self.reps[row]), self.length, dimensions(self.lattice))
@@ -234,11 +236,11 @@ def enumerate_timed(
 
 
 def resolve_fold(
-    sequence: str, conformation: str | None = None, lattice: Lattice = Lattice.SQUARE
+    sequence: Chain, conformation: str | None = None, lattice: Lattice = Lattice.SQUARE
 ) -> Fold:
     """The fold of `sequence` along `conformation`, or along a best one when none is given
     (enumerated, so only for chains up to :data:`MAX_LENGTH`)."""
-    seq = parse_sequence(sequence, min_length=2)
+    seq = at_least(sequence, 2)
     if conformation is None:
         if len(seq) > MAX_LENGTH[lattice]:
             raise ValueError(
@@ -249,7 +251,7 @@ def resolve_fold(
     return Fold(seq, conformation, lattice)
 
 
-def histogram(sequence: str, lattice: Lattice = Lattice.SQUARE) -> np.ndarray:
+def histogram(sequence: Chain, lattice: Lattice = Lattice.SQUARE) -> np.ndarray:
     """Exact number of symmetry-distinct conformations per HH score of `sequence`."""
-    seq = parse_sequence(sequence, min_length=2)
+    seq = at_least(sequence, 2)
     return contact_sets(len(seq), lattice).histogram(seq)

@@ -138,7 +138,7 @@ def build_expert_records(
 
     records = []
     for b in expert_levels():
-        r = fold(b.name, seed=seed, seconds=seconds, exhaustive=False, certify=False)
+        r = fold(b.sequence, seed=seed, seconds=seconds, exhaustive=False, certify=False)
         solution = r.conformation if r.score >= b.best_known else None
         bound, proven_by = certify_level(b, certify_seconds)
         if proven_by is None and len(b.sequence) <= enumerate_up_to:

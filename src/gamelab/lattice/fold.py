@@ -13,7 +13,7 @@
   sites (enrichment), one far below it is dropped with probability 1/2 (pruning, the survivor's
   weight doubled). Low temperature (beta around 3) concentrates the search on compact folds.
 
-A sequence may be a benchmark's name (:mod:`.instances`: S1-1 ... S1-11, H48-1 ... H48-10).
+A chain may be named by a benchmark (:mod:`.instances`: S1-1 ... S1-11, H48-1 ... H48-10).
 A result says how its score is known:
 
 * ``proven (exhaustive)`` - the chain is short enough to enumerate (:mod:`.enumeration`);
@@ -38,13 +38,13 @@ from numba import njit
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.lattice import CERTIFY_SECONDS
 from gamelab.lattice._kernels import MOVE_LETTERS, direction_offsets
-from gamelab.lattice._replica_kernels import _uniform
+from gamelab.lattice._replica_kernels import uniform
 from gamelab.lattice._replica_twins import uniform_python
 from gamelab.lattice.bounds import ContactBounds, contact_bounds, free_face_bound
 from gamelab.lattice.enumeration import MAX_LENGTH, contact_sets
-from gamelab.lattice.instances import find_benchmark, get_benchmark, looks_like_name
+from gamelab.lattice.instances import find_benchmark, get_benchmark
 from gamelab.lattice.replica import DEFAULT_SETTINGS, ReplicaSettings, replica_fold
-from gamelab.lattice.rules import Lattice, dimensions, hh_score, parse_sequence
+from gamelab.lattice.rules import Chain, Lattice, at_least, dimensions, hh_score
 from gamelab.lattice.threading import CoreCertificate, core_threading_bound
 
 #: The earlier 2D benchmark names (by length) and their best known HH contacts; the full set,
@@ -139,14 +139,14 @@ def perm_kernel(is_h, ndim, beta, tours, rng, c_plus, target, zsum, run, best_di
                     if w_pred > upper:
                         copies = min(k, int(math.ceil(w_pred / upper)))
                     elif w_pred < 0.2 * upper:
-                        if _uniform(rng) < 0.5:
+                        if uniform(rng) < 0.5:
                             continue
                         base *= 2.0
                 # draw `copies` distinct candidates with probability ~ q; importance weight
                 # b / (copies * p) keeps the weights comparable across tours
                 q_total = qsum
                 for j in range(copies):
-                    u = _uniform(rng) * qsum
+                    u = uniform(rng) * qsum
                     acc = 0.0
                     pick = -1
                     for m in range(k):
@@ -307,7 +307,7 @@ def perm_once(kernel, is_h, ndim, beta, tours, seed, c_plus, target):
     return int(run[1]), best_dirs, int(made)
 
 
-def contact_upper_bound(sequence: str, lattice: Lattice = Lattice.SQUARE) -> int:
+def contact_upper_bound(sequence: Chain, lattice: Lattice = Lattice.SQUARE) -> int:
     """The free-face bound (:func:`gamelab.lattice.bounds.free_face_bound`; kept for callers of
     the earlier name)."""
     return free_face_bound(sequence, lattice)
@@ -320,7 +320,7 @@ PERM_REVISION = 1
 
 @dataclass(frozen=True)
 class FoldResult:
-    sequence: str
+    sequence: Chain
     lattice: Lattice
     conformation: str
     score: int
@@ -434,19 +434,19 @@ def _reverse_walk(moves: str) -> str:
 
 
 def resolve_chain(
-    sequence: str, lattice: Lattice | None = None
-) -> tuple[str, Lattice, str | None, int | None]:
-    """(sequence, lattice, benchmark name, best known) for an HP sequence or a benchmark name.
+    sequence: Chain, lattice: Lattice | None = None
+) -> tuple[Chain, Lattice, str | None, int | None]:
+    """(chain, lattice, benchmark name, best known) of a chain to fold on `lattice`.
 
-    A name (anything that is not only H and P) must be a known benchmark; its lattice is the
-    benchmark's, and a different `lattice` is an error. A sequence folds on `lattice` (square
-    when None)."""
-    if looks_like_name(sequence):
-        b = get_benchmark(sequence)
+    A chain named by a benchmark (:func:`gamelab.lattice.instances.parse_chain`) folds on the
+    benchmark's lattice, and a different `lattice` is an error. Any other chain folds on
+    `lattice` (square when None), and is the benchmark it equals there, if any."""
+    if sequence.name is not None:
+        b = get_benchmark(sequence.name)
         if lattice is not None and lattice != b.lattice:
             raise ValueError(f"benchmark {b.name} is on the {b.lattice} lattice, not {lattice}")
         return b.sequence, b.lattice, b.name, b.best_known
-    seq = parse_sequence(sequence, min_length=2)
+    seq = at_least(sequence, 2)
     lat = lattice or Lattice.SQUARE
     known = find_benchmark(seq, lat)
     return seq, lat, (known.name if known else None), (known.best_known if known else None)
@@ -488,7 +488,7 @@ def replica_task(item: tuple, rng: np.random.Generator) -> dict:
 
 
 def fold(
-    sequence: str,
+    sequence: Chain,
     lattice: Lattice | None = None,
     *,
     seed: int = 0,
@@ -506,8 +506,8 @@ def fold(
     certify: bool = True,
     certify_seconds: float = CERTIFY_SECONDS,
 ) -> FoldResult:
-    """Best fold found for `sequence` (an HP string, or a benchmark name like ``S1-7`` or
-    ``H48-1``, see :func:`resolve_chain`) within `seconds` (None: no time limit).
+    """Best fold found for `sequence` (a chain: typed, or named by a benchmark such as ``S1-7``
+    or ``H48-1``, see :func:`resolve_chain`) within `seconds` (None: no time limit).
 
     ``method="remc"`` (default): `sets` independent replica sets (:mod:`.replica`) run through
     :func:`gamelab.core.parallel.run_tasks` on `backend` (each set seeded from (seed, its index),

@@ -128,7 +128,7 @@ def build_records(
     for b in benchmarks_3d():
         if only and b.name not in only:
             continue
-        r = fold(b.name, seed=seed, seconds=seconds, exhaustive=False, certify=False)
+        r = fold(b.sequence, seed=seed, seconds=seconds, exhaustive=False, certify=False)
         bound, proven_by = certify_3d(b, certify_seconds)
         record = {
             "name": b.name,

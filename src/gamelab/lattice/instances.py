@@ -21,13 +21,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from gamelab.lattice.rules import Lattice
+from gamelab.lattice.rules import Chain, Lattice
 
 
 @dataclass(frozen=True)
 class Benchmark:
     name: str
-    sequence: str
+    sequence: Chain
     lattice: Lattice
     best_known: int  # most HH contacts known (= -energy)
     aliases: tuple[str, ...] = ()
@@ -93,16 +93,19 @@ _3D_BEST = [32, 34, 34, 33, 32, 32, 32, 31, 34, 33]
 
 #: The standard benchmarks of issue 27, in table order: 2D S1-1 ... S1-11, then 3D H48-1 ... 10.
 STANDARD: tuple[Benchmark, ...] = tuple(
-    [Benchmark(name, seq, Lattice.SQUARE, best, aliases) for name, seq, best, aliases in _2D]
+    [
+        Benchmark(name, Chain(seq, name=name), Lattice.SQUARE, best, aliases)
+        for name, seq, best, aliases in _2D
+    ]
     + [
-        Benchmark(f"H48-{k + 1}", seq, Lattice.CUBIC, best)
+        Benchmark(f"H48-{k + 1}", Chain(seq, name=f"H48-{k + 1}"), Lattice.CUBIC, best)
         for k, (seq, best) in enumerate(zip(_3D, _3D_BEST, strict=True))
     ]
 )
 
 #: Every named benchmark (the standard ones and the short 2D chains).
 ALL: tuple[Benchmark, ...] = STANDARD + tuple(
-    Benchmark(name, seq, Lattice.SQUARE, best) for name, seq, best in _SHORT_2D
+    Benchmark(name, Chain(seq, name=name), Lattice.SQUARE, best) for name, seq, best in _SHORT_2D
 )
 
 _BY_NAME = {alias.upper(): b for b in ALL for alias in (b.name, *b.aliases)}
@@ -126,6 +129,20 @@ def looks_like_name(text: str) -> bool:
     """Whether `text` is meant as a benchmark name rather than an HP sequence (it has a character
     other than H and P)."""
     return any(c not in "HPhp" for c in text.strip())
+
+
+def parse_chain(text: str, *, min_length: int = 2) -> Chain:
+    """The chain a command's argument names: an HP sequence (:class:`.rules.Chain`: at least
+    `min_length` residues), or a benchmark's name or length alias, any case (``S1-36``: the
+    chain of ``S1-4``, its ``name``). Anything that is not only H and P is taken for a name, and
+    an unknown name is a ValueError that lists the known ones.
+
+    >>> c = parse_chain("s1-36"); c.name, c.length
+    ('S1-4', 36)
+    """
+    if looks_like_name(text):
+        return get_benchmark(text).sequence
+    return Chain(text, min_length=min_length)
 
 
 def find_benchmark(sequence: str, lattice: Lattice) -> Benchmark | None:

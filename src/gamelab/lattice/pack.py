@@ -22,7 +22,7 @@ import numpy as np
 from gamelab.core.files import temporary_sibling
 from gamelab.lattice.enumeration import check_length, contact_sets
 from gamelab.lattice.objectives import OBJECTIVES, all_objectives, check_objective
-from gamelab.lattice.rules import Lattice, parse_sequence
+from gamelab.lattice.rules import Chain, Lattice, at_least
 from gamelab.lattice.stars import BANDINGS, StarBands, star_bands
 
 SCHEMA = """
@@ -50,7 +50,7 @@ class Level:
     both star bandings, every objective's value and one best fold. ``objective`` is the value
     of the objective a pack was chosen by (None outside a pack)."""
 
-    sequence: str
+    sequence: Chain
     lattice: Lattice
     counts: list[int]
     best_conformation: str
@@ -96,9 +96,9 @@ class Level:
         return out
 
 
-def analyse_level(sequence: str, lattice: Lattice = Lattice.SQUARE) -> Level:
+def analyse_level(sequence: Chain, lattice: Lattice = Lattice.SQUARE) -> Level:
     """The exact histogram, star bands, objectives and a best fold of `sequence`."""
-    seq = parse_sequence(sequence, min_length=2)
+    seq = at_least(sequence, 2)
     check_length(len(seq), lattice)
     sets = contact_sets(len(seq), lattice)
     hist = sets.histogram(seq)
@@ -130,7 +130,7 @@ def choose_levels(
     chosen = [unique[k] for k in order if best[k] > 0][:count]
     out = []
     for seq in chosen:
-        level = analyse_level(seq, lattice)
+        level = analyse_level(Chain(seq), lattice)  # the GA's letters
         out.append(replace(level, objective=level.objectives[objective]))
     return out
 

@@ -43,15 +43,9 @@ from gamelab.lattice.pack import (
     read_pack,
     write_pack,
 )
-from gamelab.lattice.rules import (
-    Lattice,
-    coordinates,
-    hh_contacts,
-    hh_score,
-    parse_conformation,
-    parse_sequence,
-)
+from gamelab.lattice.rules import Chain, Lattice, at_least, parse_conformation
 from gamelab.lattice.stars import graded_thresholds
+from gamelab.lattice.state import LatticeGame
 
 __all__ = [
     "PLAY_LENGTHS",
@@ -93,7 +87,7 @@ class PuzzleLevel:
     best score (the three-star rarity). ``number`` is the position in its pack (1-based) or None.
     The best fold itself is not part of the level (it is a spoiler: :func:`best_fold`)."""
 
-    sequence: str
+    sequence: Chain
     thresholds: tuple[int, int, int]
     best: int
     counts: list[int]
@@ -136,7 +130,7 @@ class LevelPack:
 class FoldScore:
     """A (possibly partial) fold checked and scored: residue sites, HH contacts, stars."""
 
-    sequence: str
+    sequence: Chain
     conformation: str
     complete: bool
     score: int
@@ -248,7 +242,7 @@ class BestFold:
     """A fold reaching the best score (one of ``count`` such folds up to symmetry; None for an
     expert level, whose folds are not counted)."""
 
-    sequence: str
+    sequence: Chain
     conformation: str
     score: int
     count: int | None
@@ -304,7 +298,7 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
         best = int(row["best"])
         levels.append(
             PuzzleLevel(
-                sequence=row["sequence"],
+                sequence=Chain(row["sequence"], min_length=2),  # a pack file's text, parsed once
                 thresholds=graded_thresholds(best),
                 best=best,
                 counts=counts,
@@ -320,7 +314,7 @@ def load_pack(path: Path | None = None, name: str | None = None) -> LevelPack:
 
 
 #: The tutorial: 8 residues, best 3 contacts (2 of its 272 folds), one star per contact.
-TUTORIAL_SEQUENCE = "HPHPPHPH"
+TUTORIAL_SEQUENCE = Chain("HPHPPHPH")
 
 
 def tutorial_level() -> PuzzleLevel:
@@ -330,9 +324,8 @@ def tutorial_level() -> PuzzleLevel:
     return _level_from_analysis(level, "tutorial")
 
 
-def level_from_sequence(text: str) -> PuzzleLevel:
-    """The level of a typed sequence: its exact histogram and thresholds (enumerated, cached)."""
-    seq = parse_sequence(text)
+def level_from_sequence(seq: Chain) -> PuzzleLevel:
+    """The level of a typed chain: its exact histogram and thresholds (enumerated, cached)."""
     lo, hi = PLAY_LENGTHS
     if not lo <= len(seq) <= hi:
         raise ValueError(f"a level needs {lo} to {hi} residues; {seq!r} has {len(seq)}")
@@ -406,7 +399,7 @@ def generate_level(
     if not levels:
         raise ValueError(f"no new playable level of {length} residues; try another length")
     sequence, word = levels[seed % len(levels)]
-    level = analyse_level(sequence, Lattice.SQUARE)
+    level = analyse_level(Chain(sequence), Lattice.SQUARE)
     return _level_from_analysis(level, f"generated (seed {seed}, {word})")
 
 
@@ -437,12 +430,16 @@ def daily_level(date: str, pack: LevelPack) -> PuzzleLevel:
 
 
 def score_fold(
-    sequence: str, conformation: str, thresholds: tuple[int, int, int] | None = None
+    sequence: Chain, conformation: str, thresholds: tuple[int, int, int] | None = None
 ) -> FoldScore:
     """Check and score a fold of `sequence`; `conformation` may be a prefix (a fold in progress).
 
+    The moves are parsed once (:func:`.rules.parse_conformation`: its errors name the bad move
+    or the residue that lands on another) and played by the state protocol's actions
+    (:meth:`.state.LatticeGame.state_after`), whose state gives the sites and the HH contacts.
     Stars are given (from `thresholds`) only for a complete fold."""
-    seq = parse_sequence(sequence, min_length=2)
+    game = LatticeGame(sequence)
+    seq = game.sequence
     conf = parse_conformation(conformation, Lattice.SQUARE)
     if len(conf) > len(seq) - 1:
         raise ValueError(
@@ -453,11 +450,11 @@ def score_fold(
         t = tuple(int(x) for x in thresholds)
         if len(t) != 3 or not 0 <= t[0] <= t[1] <= t[2]:
             raise ValueError(f"thresholds must be three increasing scores, got {list(thresholds)}")
-    part = seq[: len(conf) + 1]
-    found = hh_contacts(part, conf, Lattice.SQUARE)
-    complete = len(conf) == len(seq) - 1
+    state = game.state_after(conf)
+    found = state.contacts()
+    complete = state.complete()
     stars = sum(1 for x in thresholds if len(found) >= x) if complete and thresholds else None
-    sites = [(x, y) for x, y, _ in coordinates(conf, Lattice.SQUARE)]
+    sites = [(x, y) for x, y, _ in state.sites]
     return FoldScore(
         seq,
         conf,
@@ -471,11 +468,11 @@ def score_fold(
     )
 
 
-def score_level_fold(sequence: str, conformation: str) -> FoldScore:
+def score_level_fold(sequence: Chain, conformation: str) -> FoldScore:
     """:func:`score_fold` with the level's own thresholds (the graded banding of the exact
     best score, as every level of the game has them): what the page shows for the same fold.
     Chains longer than the enumeration allows are scored without stars."""
-    seq = parse_sequence(sequence, min_length=2)
+    seq = at_least(sequence, 2)
     thresholds = None
     if len(seq) <= MAX_LENGTH["square"]:
         best = len(contact_sets(len(seq), "square").histogram(seq)) - 1
@@ -483,17 +480,17 @@ def score_level_fold(sequence: str, conformation: str) -> FoldScore:
     return score_fold(seq, conformation, thresholds)
 
 
-def best_fold(sequence: str, pack: LevelPack | None = None) -> BestFold:
+def best_fold(sequence: Chain, pack: LevelPack | None = None) -> BestFold:
     """One fold reaching the best score and how many such folds: the pack's stored fold for one
     of its levels, the shipped fold of an expert level (:mod:`.expert`: the best known value),
     else exact from the enumeration (cached per length)."""
     from gamelab.lattice.expert import load_expert_pack
 
-    seq = parse_sequence(sequence)
+    seq = sequence
     if pack is not None and seq in pack.solutions:
         level = next(lv for lv in pack.levels if lv.sequence == seq)
         conf = pack.solutions[seq]
-        if hh_score(seq, conf) != level.best:
+        if LatticeGame(seq).state_after(conf).returns() != [float(level.best)]:
             raise ValueError(f"the pack's fold of {seq} does not reach its best score {level.best}")
         return BestFold(seq, conf, level.best, level.counts[-1])
     expert = load_expert_pack()

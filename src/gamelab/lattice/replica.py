@@ -32,7 +32,7 @@ import numpy as np
 
 from gamelab.lattice._kernels import MOVE_LETTERS
 from gamelab.lattice._replica_kernels import kick_kernel, remc_kernel
-from gamelab.lattice.rules import Lattice, dimensions, hh_score, parse_sequence
+from gamelab.lattice.rules import Chain, Lattice, at_least, dimensions, hh_score
 
 _LETTER = {(1, 0, 0): "R", (0, 1, 0): "U", (-1, 0, 0): "L", (0, -1, 0): "D"} | {
     (0, 0, 1): "F",
@@ -189,42 +189,31 @@ def new_state(n: int, ndim: int, replicas: int) -> tuple[np.ndarray, np.ndarray]
 
 
 def remc_rounds(
-    is_h: np.ndarray,
-    ndim: int,
-    temps: np.ndarray,
-    pos: np.ndarray,
-    grid: np.ndarray,
-    contacts: np.ndarray,
-    rep_at: np.ndarray,
-    rng: np.ndarray,
+    replicas: tuple[Any, ...],
     rounds: int,
     phi: int,
     target: int,
     best_pos: np.ndarray,
     best: np.ndarray,
     restart: np.ndarray,
-    *rest: Any,
+    move_set: tuple[Any, ...],
 ) -> int:
     """Up to `rounds` rounds of :func:`remc_kernel` (the same arguments), with the kicks it
     leaves due made by :func:`kick_kernel` in between: the rounds its twin
     :func:`gamelab.lattice._replica_twins.remc_python` runs, kicks included. The rounds run."""
     done = 0
     while True:
-        done += int(
-            remc_kernel(
-                is_h, ndim, temps, pos, grid, contacts, rep_at, rng, rounds - done, phi, target,
-                best_pos, best, restart, *rest,
-            )
-        )  # fmt: skip
+        left = rounds - done
+        done += int(remc_kernel(replicas, left, phi, target, best_pos, best, restart, move_set))
         if restart[1] != -1:
             return done
-        kick_kernel(is_h, ndim, pos, grid, contacts, best_pos, best, restart, rng)
+        kick_kernel(replicas, best_pos, best, restart)
         if done >= rounds or best[0] >= target:
             return done
 
 
 def replica_fold(
-    sequence: str,
+    sequence: Chain,
     lattice: Lattice = Lattice.SQUARE,
     *,
     seed: int | np.random.Generator = 0,
@@ -234,7 +223,7 @@ def replica_fold(
     seconds: float | None = None,
 ) -> ReplicaRun:
     """The most HH contacts one replica set finds for `sequence` (module docstring)."""
-    seq = parse_sequence(sequence, min_length=3)
+    seq = at_least(sequence, 3)
     ndim = dimensions(lattice)
     s = settings or DEFAULT_SETTINGS[lattice]
     if max_steps is None and seconds is None:
@@ -255,14 +244,14 @@ def replica_fold(
     best_pos = pos[0].copy()
     restart = np.array([-(-s.patience // s.phi), 0, 0, 0, s.kick], dtype=np.int64)
     bias = np.zeros((s.replicas, n + 1))  # the flat-histogram penalties (settings.flat)
-    # the kernel's arguments before and after a call's own: the replicas (changed in place, never
-    # rebound) and the move set
+    # the kernels' bundles (remc_kernel): the replicas (changed in place, never rebound) and the
+    # move set
     replicas = (is_h, ndim, temps, pos, grid, contacts, rep_at, state)
     move_set = (s.end_share, bias, s.flat, s.rebridge, s.regrow, s.regrow_max, s.regrow_bias)
     # compile or load the kernels before the clock starts (numba's start-up is not the search's)
-    remc_kernel(*replicas, 0, s.phi, 0, best_pos, best, restart, *move_set)
+    remc_kernel(replicas, 0, s.phi, 0, best_pos, best, restart, move_set)
     if s.kick:  # (a kick is not due: this call only compiles)
-        kick_kernel(is_h, ndim, pos, grid, contacts, best_pos, best, restart, state)
+        kick_kernel(replicas, best_pos, best, restart)
     goal = target if target is not None else 10**9
     rounds_left = None if max_steps is None else -(-max_steps // s.phi)
     started = time.thread_time()
@@ -283,7 +272,7 @@ def replica_fold(
             ask = min(ask, epoch - since_start)
         before = int(best[0])
         t0 = time.thread_time()
-        done = remc_rounds(*replicas, ask, s.phi, goal, best_pos, best, restart, *move_set)
+        done = remc_rounds(replicas, ask, s.phi, goal, best_pos, best, restart, move_set)
         rounds += done
         since_start += done
         if rounds_left is not None:

@@ -16,6 +16,7 @@ from gamelab.lattice.enumeration import enumerate_timed
 from gamelab.lattice.experiments import GAComparison, compare_ga_random, figure3, qd_figure
 from gamelab.lattice.fold import fold
 from gamelab.lattice.generate import qd_optimum, qd_search
+from gamelab.lattice.instances import parse_chain
 from gamelab.lattice.landscape import (
     LandscapeSummary,
     landscape_histograms,
@@ -24,7 +25,7 @@ from gamelab.lattice.landscape import (
 )
 from gamelab.lattice.objectives import OBJECTIVES, objective_values
 from gamelab.lattice.pack import choose_levels
-from gamelab.lattice.rules import Fold, Lattice
+from gamelab.lattice.rules import Chain, Fold, Lattice
 
 TITLE = "Lattice protein folding puzzles (HP model)"
 
@@ -170,7 +171,7 @@ def _folds3d(section: Section) -> None:
         section.figure(
             f"fold3d_{f.name}",
             draw_fold(
-                Fold(f.sequence, f.conformation, Lattice.CUBIC),
+                Fold(Chain(f.sequence), f.conformation, Lattice.CUBIC),
                 title=f"{f.name}: {f.contacts} HH contacts (best known {f.best_known})",
             ),
             caption=f"The Harvard 48-mer {f.name} (Yue et al. 1995) on the cubic lattice: the "
@@ -318,7 +319,7 @@ def build(section: Section, ctx) -> None:
     fold_rows = []
     folded_3d = None
     for name in names:
-        r = fold(name, seed=ctx.seed, seconds=60)
+        r = fold(parse_chain(name), seed=ctx.seed, seconds=60)
         if r.lattice == "cubic":
             folded_3d = r
         fold_rows.append(

@@ -16,7 +16,9 @@ visits a site twice (self-avoiding). The score of a sequence in a conformation i
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import StrEnum
+from typing import Any
+
+from gamelab.core.choices import NamedChoice
 
 #: The lattices and the move letters each allows, in the order the enumerator uses.
 MOVES = {"square": "RULD", "cubic": "RULDFB"}
@@ -32,7 +34,7 @@ _OPPOSITE = {"R": "L", "L": "R", "U": "D", "D": "U", "F": "B", "B": "F"}
 LATTICES = tuple(MOVES)
 
 
-class Lattice(StrEnum):
+class Lattice(NamedChoice, noun="lattice"):
     """The lattice a chain folds on, by its name (``LATTICES``): the lattice's setting, parsed
     once by a shell (``Lattice("cubic")``; an unknown name is a ValueError listing the allowed
     ones) and passed on. A member is its name as a string (JSON, keys, comparisons).
@@ -43,10 +45,6 @@ class Lattice(StrEnum):
 
     SQUARE = "square"
     CUBIC = "cubic"
-
-    @classmethod
-    def _missing_(cls, value: object) -> Lattice:
-        raise ValueError(f"unknown lattice {value!r}; allowed: {', '.join(LATTICES)}")
 
     @property
     def moves(self) -> str:
@@ -64,21 +62,84 @@ def dimensions(lattice: Lattice) -> int:
     return 2 if lattice == Lattice.SQUARE else 3
 
 
-def parse_sequence(text: str, *, min_length: int = 1) -> str:
-    """An HP sequence from text (case-insensitive, surrounding spaces ignored), validated.
+class Chain(str):
+    """An HP chain: its residues as the letters H and P, parsed and validated once, where the
+    text comes in (a command's argument, a request, a pack's row; :func:`parse_sequence`; a
+    benchmark's name by :func:`gamelab.lattice.instances.parse_chain`), then passed on as a
+    value that nothing checks again. Like a :class:`Lattice`, a chain is its notation as a
+    string (JSON, keys, comparisons, slicing), so code that reads its letters reads them as
+    before; ``name`` is the benchmark it was named by (``S1-4`` for ``S1-36``), if any.
+
+    ``Chain(text)`` parses text (case-insensitive, surrounding spaces ignored) and refuses
+    anything but H and P, or fewer than `min_length` residues; a chain is taken as it is.
+
+    >>> c = Chain(" hpph "); c, c.length, c.notation, c.name
+    ('HPPH', 4, 'HPPH', None)
+    >>> Chain("HPX")
+    Traceback (most recent call last):
+    ...
+    ValueError: sequence 'HPX' contains 'X'; only H and P are allowed
+    """
+
+    name: str | None
+
+    def __new__(cls, text: str, *, min_length: int = 1, name: str | None = None) -> Chain:
+        if isinstance(text, Chain) and name is None:
+            return at_least(text, min_length)
+        seq = str(text).strip().upper()
+        bad = sorted({c for c in seq if c not in "HP"})
+        if bad:
+            raise ValueError(
+                f"sequence {text!r} contains {', '.join(repr(c) for c in bad)}; only H and P "
+                "are allowed"
+            )
+        if len(seq) < min_length:
+            raise ValueError(
+                f"sequence {text!r} has length {len(seq)}; at least {min_length} needed"
+            )
+        chain = super().__new__(cls, seq)
+        chain.name = name
+        return chain
+
+    def __getnewargs_ex__(self) -> tuple[tuple[str], dict[str, Any]]:  # pickling: as made
+        return (str(self),), {"name": self.name}
+
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: Any) -> Any:
+        """A chain in a web API's models: a string, parsed by :class:`Chain` when read."""
+        from pydantic_core import core_schema
+
+        return core_schema.no_info_after_validator_function(cls, core_schema.str_schema())
+
+    @property
+    def length(self) -> int:
+        """The number of residues."""
+        return len(self)
+
+    @property
+    def notation(self) -> str:
+        """The chain written as its H and P letters (a plain string)."""
+        return str(self)
+
+
+def at_least(chain: Chain, min_length: int) -> Chain:
+    """`chain` itself if it has at least `min_length` residues (what an algorithm needs), else
+    the ValueError a parser gives for a chain that short."""
+    if len(chain) < min_length:
+        raise ValueError(
+            f"sequence {str(chain)!r} has length {len(chain)}; at least {min_length} needed"
+        )
+    return chain
+
+
+def parse_sequence(text: str, *, min_length: int = 1) -> Chain:
+    """An HP chain from text (case-insensitive, surrounding spaces ignored), validated: the
+    shells' parser (:class:`Chain`).
 
     >>> parse_sequence(" hpph ")
     'HPPH'
     """
-    seq = text.strip().upper()
-    bad = sorted({c for c in seq if c not in "HP"})
-    if bad:
-        raise ValueError(
-            f"sequence {text!r} contains {', '.join(repr(c) for c in bad)}; only H and P are allowed"
-        )
-    if len(seq) < min_length:
-        raise ValueError(f"sequence {text!r} has length {len(seq)}; at least {min_length} needed")
-    return seq
+    return Chain(text, min_length=min_length)
 
 
 def coordinates(conformation: str, lattice: Lattice = Lattice.SQUARE) -> list[tuple[int, int, int]]:
@@ -152,8 +213,9 @@ def contacts(conformation: str, lattice: Lattice = Lattice.SQUARE) -> list[tuple
 def hh_contacts(
     sequence: str, conformation: str, lattice: Lattice = Lattice.SQUARE
 ) -> list[tuple[int, int]]:
-    """The contacts whose two residues are both H."""
-    seq = parse_sequence(sequence)
+    """The contacts whose two residues are both H (`sequence`: a :class:`Chain`, or its first
+    residues)."""
+    seq = sequence
     conf = parse_conformation(conformation, lattice, length=len(seq))
     return [(i, j) for i, j in contacts(conf, lattice) if seq[i] == "H" and seq[j] == "H"]
 
@@ -175,13 +237,13 @@ class Fold:
     1
     """
 
-    sequence: str
+    sequence: Chain
     conformation: str
     lattice: Lattice = Lattice.SQUARE
 
     def __post_init__(self) -> None:
         object.__setattr__(self, "lattice", Lattice(self.lattice))
-        seq = parse_sequence(self.sequence)
+        seq = Chain(self.sequence)  # a chain as it is; text parsed
         object.__setattr__(self, "sequence", seq)
         object.__setattr__(
             self, "conformation", parse_conformation(self.conformation, self.lattice, len(seq))

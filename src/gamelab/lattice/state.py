@@ -20,11 +20,10 @@ from dataclasses import dataclass, field
 from gamelab.core.state import TERMINAL, illegal
 from gamelab.lattice.rules import (
     MOVES,
+    Chain,
     Lattice,
     coordinates,
-    hh_score,
     parse_conformation,
-    parse_sequence,
 )
 
 #: The return of a chain trapped before its last residue.
@@ -35,9 +34,11 @@ DEFAULT_LEVEL = 1
 
 @dataclass(frozen=True)
 class LatticeGame:
-    """Folding `sequence` (H/P letters, at least 2) on `lattice` ("square" or "cubic")."""
+    """Folding `sequence` (a chain of at least 2 residues) on `lattice` ("square" or "cubic").
+    Text is parsed (:class:`gamelab.lattice.rules.Chain`) and a chain taken as it is, as the
+    lattice's name or value."""
 
-    sequence: str
+    sequence: Chain
     lattice: Lattice = Lattice.SQUARE
     name: str = field(default="lattice", init=False)
     num_players: int = field(default=1, init=False)
@@ -45,7 +46,7 @@ class LatticeGame:
     zero_sum: bool = field(default=False, init=False)
 
     def __post_init__(self) -> None:
-        object.__setattr__(self, "sequence", parse_sequence(self.sequence, min_length=2))
+        object.__setattr__(self, "sequence", Chain(self.sequence, min_length=2))
         object.__setattr__(self, "lattice", Lattice(self.lattice))
 
     @classmethod
@@ -68,8 +69,8 @@ class LatticeGame:
                 raise ValueError(
                     f"level must be 1 to {len(levels)} (the default pack), got {level!r}"
                 )
-            sequence = levels[level - 1].sequence
-        return cls(sequence, kind)
+            return cls(levels[level - 1].sequence, kind)
+        return cls(Chain(sequence, min_length=2), kind)
 
     @property
     def num_actions(self) -> int:
@@ -92,8 +93,13 @@ class LatticeGame:
         conf = "" if parts[2] == "-" else parse_conformation(parts[2], self.lattice)
         if len(conf) > self.length - 1:
             raise ValueError(f"{conf!r} has more moves than a chain of {self.length} allows")
+        return self.state_after(conf)
+
+    def state_after(self, moves: str) -> LatticeState:
+        """The state reached by playing `moves` (a parsed conformation, at most L - 1 letters of
+        this lattice) one action at a time, as every shell moves: the pages' puzzle too."""
         state = LatticeState(self, "")
-        for letter in conf:
+        for letter in moves:
             state.apply(MOVES[self.lattice].index(letter))
         return state
 
@@ -105,16 +111,17 @@ _STEPS = {lattice: [coordinates(m, lattice)[1] for m in lattice.moves] for latti
 class LatticeState:
     """The moves made so far (a self-avoiding prefix of a conformation)."""
 
-    __slots__ = ("game", "conformation", "_sites")
+    __slots__ = ("game", "conformation", "_sites", "_taken")
 
     def __init__(self, game: LatticeGame, conformation: str) -> None:
         self.game = game
         self.conformation = conformation
         self._sites = coordinates(conformation, game.lattice)
+        self._taken = set(self._sites)
 
     def _free_moves(self) -> list[int]:
         x, y, z = self._sites[-1]
-        taken = set(self._sites)
+        taken = self._taken
         return [
             k
             for k, (dx, dy, dz) in enumerate(_STEPS[self.game.lattice])
@@ -123,6 +130,26 @@ class LatticeState:
 
     def complete(self) -> bool:
         return len(self.conformation) == self.game.length - 1
+
+    @property
+    def sites(self) -> list[tuple[int, int, int]]:
+        """The site of every residue placed so far (residue 0 at the origin)."""
+        return list(self._sites)
+
+    def contacts(self) -> list[tuple[int, int]]:
+        """The HH contacts (i, j), i < j - 1, among the residues placed so far, sorted: a
+        complete fold's are :func:`gamelab.lattice.rules.hh_contacts`."""
+        where = {site: k for k, site in enumerate(self._sites)}
+        seq = self.game.sequence
+        found = []
+        for j, (x, y, z) in enumerate(self._sites):
+            if seq[j] != "H":
+                continue
+            for dx, dy, dz in _STEPS[self.game.lattice]:
+                i = where.get((x + dx, y + dy, z + dz))
+                if i is not None and i < j - 1 and seq[i] == "H":
+                    found.append((i, j))
+        return sorted(found)
 
     def is_terminal(self) -> bool:
         return self.complete() or not self._free_moves()
@@ -140,12 +167,16 @@ class LatticeState:
         legal = self.legal_actions()
         if action not in legal:
             raise illegal(action, legal, f"the fold {self.to_text()!r}")
+        x, y, z = self._sites[-1]
+        dx, dy, dz = _STEPS[self.game.lattice][int(action)]
+        site = (x + dx, y + dy, z + dz)
         self.conformation += MOVES[self.game.lattice][int(action)]
-        self._sites = coordinates(self.conformation, self.game.lattice)
+        self._sites.append(site)  # this state's own list (a clone makes its own)
+        self._taken.add(site)
 
     def returns(self) -> list[float]:
         if self.complete():
-            return [float(hh_score(self.game.sequence, self.conformation, self.game.lattice))]
+            return [float(len(self.contacts()))]
         return [TRAPPED] if self.is_terminal() else [0.0]
 
     def clone(self) -> LatticeState:

@@ -38,7 +38,7 @@ from dataclasses import dataclass
 
 from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.cores import Site, colour_counts, list_cores
-from gamelab.lattice.rules import Lattice, dimensions, parse_sequence
+from gamelab.lattice.rules import Chain, Lattice, dimensions
 
 #: Depth-first search nodes per core before the search gives up (and the core counts as
 #: threadable, so the bound is never wrong, only weaker).
@@ -83,12 +83,12 @@ def _outside_distances(core: tuple[Site, ...], reach: int) -> list[list[int]]:
     return out
 
 
-def can_thread(sequence: str, core: tuple[Site, ...], even_colour: int) -> bool:
+def can_thread(sequence: Chain, core: tuple[Site, ...], even_colour: int) -> bool:
     """Whether the H residues of `sequence` can be put on the sites of `core` (as many sites as
     H residues), the even-index ones on sites of colour `even_colour` (coordinate-sum parity),
     under the relaxed rules of the module docstring. True also when the search hits
     :data:`NODE_LIMIT`."""
-    seq = parse_sequence(sequence)
+    seq = sequence
     hs = [i for i, c in enumerate(seq) if c == "H"]
     k = len(core)
     if len(hs) != k:
@@ -193,7 +193,7 @@ class CoreCertificate:
 
 
 def core_threading_bound(
-    sequence: str, lattice: Lattice = Lattice.SQUARE, floor: int = 0, seconds: float | None = None
+    sequence: Chain, lattice: Lattice = Lattice.SQUARE, floor: int = 0, seconds: float | None = None
 ) -> CoreCertificate:
     """An upper bound on the HH contacts of `sequence`: from the best of the bounds of
     :mod:`.bounds` (:func:`gamelab.lattice.bounds.contact_bounds`) down, each value c is refuted while no core with
@@ -202,7 +202,7 @@ def core_threading_bound(
     are too many to list, or after `seconds` of CPU time (checked between cores: a value not
     refuted in time stays; so a limited run may give a weaker bound on a slower machine, never
     a wrong one)."""
-    seq = parse_sequence(sequence)
+    seq = sequence
     ndim = dimensions(lattice)
     started = time.process_time()
     bonds = sum(1 for a, b in zip(seq, seq[1:], strict=False) if a == b == "H")

@@ -21,7 +21,8 @@ def warm_up() -> None:
     import numpy as np
 
     from gamelab.core.evolve import GAConfig
-    from gamelab.lattice._replica_kernels import apply_move_kernel, kick_kernel
+    from gamelab.lattice._move_kernels import apply_move_kernel
+    from gamelab.lattice._replica_kernels import kick_kernel
     from gamelab.lattice.completion import best_completion
     from gamelab.lattice.enumeration import enumerate_timed
     from gamelab.lattice.enumeration import warm_up as warm_histograms
@@ -29,21 +30,21 @@ def warm_up() -> None:
     from gamelab.lattice.generate import evolve_once
     from gamelab.lattice.pack import analyse_level
     from gamelab.lattice.replica import new_state
+    from gamelab.lattice.rules import Chain
 
     enumerate_timed(10)
-    analyse_level("HPHHPPHHPH")
+    analyse_level(Chain("HPHHPPHHPH"))
     evolve_once(10, 0, config=GAConfig(population=10, generations=2))
     for method in METHODS:
-        fold("HPHPPHHPHPPHPHHPPHPH", seconds=1.0, method=method)
+        fold(Chain("HPHPPHHPHPPHPHHPPHPH"), seconds=1.0, method=method)
     warm_histograms()
     straight = np.array([[i, 0, 0] for i in range(4)], dtype=np.int64)
     apply_move_kernel(straight, 2, 0)
     pos, grid = new_state(4, 2, 1)  # no kick due (restart[1] = 0): compiles only
-    kick_kernel(
-        np.ones(4, np.bool_), 2, pos, grid, np.zeros(1, np.int64), pos[0].copy(),
-        np.zeros(1, np.int64), np.zeros(5, np.int64), np.ones(1, np.uint64),
-    )  # fmt: skip
-    best_completion("HPPHPH", "RU")  # the environment's oracle (its completion kernel)
+    one = np.zeros(1, np.int64)
+    replicas = (np.ones(4, np.bool_), 2, np.ones(1), pos, grid, one, one, np.ones(1, np.uint64))
+    kick_kernel(replicas, pos[0].copy(), np.zeros(1, np.int64), np.zeros(5, np.int64))
+    best_completion(Chain("HPPHPH"), "RU")  # the environment's oracle (its completion kernel)
 
 
 def warm_page() -> None:

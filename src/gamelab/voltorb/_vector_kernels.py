@@ -27,29 +27,34 @@ QUIT_ACTION = TILES
 MAX_COINS = 50_000
 
 
+def new_rounds(n: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
+    """The rounds of n sub-environments, the kernels' `rounds` bundle: boards (int8, n x 25),
+    clues (n x 4 x 5, as the dealer writes them), state (n x 4: coins,
+    multipliers left, outcome, done), the action mask (int8, n x 26) and the revealed values
+    (-1 hidden); nothing dealt yet."""
+    return (
+        np.ones((n, TILES), dtype=np.int8),
+        np.zeros((n, 4, 5), dtype=np.int64),
+        np.zeros((n, 4), dtype=np.int64),
+        np.zeros((n, TILES + 1), dtype=np.int8),
+        np.full((n, TILES), -1, dtype=np.int64),
+    )
+
+
 @njit(cache=True)
-def deal_rounds(
-    envs,
-    u,
-    pos,
-    end,
-    mode,
-    counts,
-    limits,
-    cumulative,
-    boards,
-    clues,
-    state,
-    mask,
-    revealed,
-    pending,
-):
+def deal_rounds(envs, stream, tables, rounds, pending):
     """Deal a new round to each sub-environment listed in `envs`; returns how many could not be
     dealt for want of uniforms (``pending[i] = 1``; the others get 0). A board with no 2 or 3
     (possible under the i.i.d. generators) would be a round won before any decision: it is
     skipped, as a single environment's agent resets again after such a reset.
 
-    ``state[i]``: coins, multipliers left, outcome (0 playing, 1 won, 2 lost, 3 quit), done."""
+    The arguments are bundles (plain tuples, DEVELOPERS.md "Kernels that share many arguments"):
+    `stream` = (u, pos, end), `tables` = :func:`gamelab.voltorb._deal_kernels.level_tables`,
+    `rounds` = :func:`new_rounds` (``state[i]``: coins, multipliers left, outcome (0 playing,
+    1 won, 2 lost, 3 quit), done)."""
+    u, pos, end = stream
+    mode, counts, limits, cumulative = tables
+    boards, clues, state, mask, revealed = rounds
     configs = np.zeros(1, dtype=np.int64)
     short = 0
     for e in range(envs.shape[0]):
@@ -91,30 +96,14 @@ def deal_rounds(
 
 
 @njit(cache=True)
-def step_rounds(
-    actions,
-    win,
-    u,
-    pos,
-    end,
-    mode,
-    counts,
-    limits,
-    cumulative,
-    boards,
-    clues,
-    state,
-    mask,
-    revealed,
-    rewards,
-    terminated,
-    illegal,
-    pending,
-):
+def step_rounds(actions, win, stream, tables, rounds, outcome):
     """One step of every sub-environment (see the module): rewards (the return at the end: 1
     for a cleared board when `win`, else the coins), terminated and illegal flags. A done
     sub-environment is dealt its next round (its action ignored); one whose uniforms run out
-    gets ``pending[i] = 1``. Returns how many are pending."""
+    gets ``pending[i] = 1``. Returns how many are pending. `outcome` = (rewards, terminated,
+    illegal, pending), the other bundles as in :func:`deal_rounds`."""
+    boards, clues, state, mask, revealed = rounds
+    rewards, terminated, illegal, pending = outcome
     n = actions.shape[0]
     one = np.zeros(1, dtype=np.int64)
     short = 0
@@ -125,22 +114,7 @@ def step_rounds(
         pending[i] = 0
         if state[i, 3] == 1:
             one[0] = i
-            short += deal_rounds(
-                one,
-                u,
-                pos,
-                end,
-                mode,
-                counts,
-                limits,
-                cumulative,
-                boards,
-                clues,
-                state,
-                mask,
-                revealed,
-                pending,
-            )
+            short += deal_rounds(one, stream, tables, rounds, pending)
             continue
         a = actions[i]
         if a < 0 or a > QUIT_ACTION or mask[i, a] == 0:
@@ -178,21 +152,12 @@ def step_rounds(
 
 
 def step_rounds_python(
-    actions,
-    win: bool,
-    generator: str,
-    level: int,
-    u,
-    pos,
-    end,
-    boards,
-    clues,
-    state,
-    mask,
-    revealed,
+    actions, win: bool, generator: str, level: int, stream, rounds
 ) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
     """Plain-Python twin of :func:`step_rounds` (same arrays, changed in place): (rewards,
     terminated, illegal, pending)."""
+    u, pos, end = stream
+    boards, clues, state, mask, revealed = rounds
     n = len(actions)
     rewards = np.zeros(n)
     terminated = np.zeros(n, dtype=bool)

@@ -2,9 +2,13 @@
 seed, played flip by flip under the game's rules (coins, a Voltorb ends the round, quitting keeps
 the coins, the level of the next round from ``CalcNextLevel``).
 
-Nothing is stored between calls: a round is identified by (generator, level, seed), and its
-state is replayed from the flips made so far (:func:`play_practice`). That is what lets the web
-page hold the state while the board itself stays hidden until the round ends.
+A round is a state of the common protocol (:class:`gamelab.voltorb.state.VoltorbState`, the
+road every shell takes): dealt by its chance nodes from the seed's generator
+(:func:`practice_state`), then played by the protocol's actions (a tile 0-24, or
+:data:`~gamelab.voltorb.state.QUIT`). Nothing is stored between calls: a round is identified by
+(generator, level, seed), and its state is replayed from the flips made so far
+(:func:`play_practice`). That is what lets the web page hold the state while the board itself
+stays hidden until the round ends.
 
     >>> r = new_practice(VoltorbSetting(1), seed=7)
     >>> r.rows == play_practice(VoltorbSetting(1), 7, []).rows
@@ -17,18 +21,16 @@ page hold the state while the board itself stays hidden until the round ends.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from gamelab.voltorb.rules import (
-    SIZE,
-    Clues,
-    Round,
-    VoltorbSetting,
-    generate_board,
-    next_level,
-)
+from gamelab.core.state import resolve_chance
+from gamelab.voltorb.rules import SIZE, VoltorbSetting, next_level
+from gamelab.voltorb.state import QUIT, VoltorbGame, VoltorbState
+
+if TYPE_CHECKING:
+    from gamelab.voltorb.rules import Round
 
 MAX_SEED = 2**63 - 1
 #: the coin case holds at most this many coins (a round pays at most 50,000 too)
@@ -41,6 +43,7 @@ __all__ = [
     "play_practice",
     "practice_board",
     "practice_flips",
+    "practice_state",
 ]
 
 
@@ -82,16 +85,28 @@ def _check_seed(seed: int) -> None:
         raise ValueError(f"seed must be an integer from 0 to {MAX_SEED}, got {seed!r}")
 
 
+def practice_state(setting: VoltorbSetting, seed: int) -> VoltorbState:
+    """Round (setting, seed) dealt, before its first flip: the deal's chance nodes resolved by
+    the generator seeded with `seed`, so the board is the same on every call and machine."""
+    _check_seed(seed)
+    state = VoltorbGame(setting, objective="coins").new_initial_state()
+    resolve_chance(state, np.random.default_rng(seed))
+    return state
+
+
+def _round(state: VoltorbState) -> Round:  # the dealt round's figures (clues, coins)
+    assert state.round is not None, "a practice state is dealt"
+    return state.round
+
+
 def practice_board(setting: VoltorbSetting, seed: int) -> np.ndarray:
     """The board of round (setting, seed): the same on every call and machine."""
-    _check_seed(seed)
-    board, _ = generate_board(setting, np.random.default_rng(seed))
-    return board
+    return _round(practice_state(setting, seed)).board
 
 
 def new_practice(setting: VoltorbSetting, seed: int) -> PracticeRound:
     """The clues of a new practice round."""
-    rows, cols = Clues.from_board(practice_board(setting, seed)).as_text()
+    rows, cols = _round(practice_state(setting, seed)).clues.as_text()
     return PracticeRound(setting.generator, setting.level, seed, rows, cols)
 
 
@@ -152,29 +167,28 @@ def play_practice(
     Raises ValueError for a tile flipped twice, a flip after the round ended, or quitting a round
     that is over. Quitting is allowed at any time before that (the round's coins are kept).
     """
-    board = practice_board(setting, seed)
     level = setting.level
     past = _check_history(history or [])
     if not isinstance(bank, int) or not 0 <= bank <= MAX_BANK:
         raise ValueError(f"bank must be 0 to {MAX_BANK} coins, got {bank!r}")
     if len(flips) > SIZE * SIZE:
         raise ValueError(f"a round has at most 25 flips, got {len(flips)}")
-    rnd = Round(board)
-    order: list[int] = []
+    played = practice_state(setting, seed)
+    rnd = _round(played)  # read only: the state moves by the protocol's actions
     for i, flip in enumerate(flips):
         tile = _tile(flip, i)
-        if rnd.outcome is not None:
+        if played.is_terminal():
             raise ValueError(f"flip {i + 1}: the round is already over ({rnd.outcome})")
-        if tile in rnd.revealed:
+        if tile not in played.legal_actions():
             raise ValueError(
                 f"flip {i + 1}: row {tile // SIZE + 1}, column {tile % SIZE + 1} is already revealed"
             )
-        rnd.flip(tile)
-        order.append(tile)
+        played.apply(tile)
     if quit:
-        if rnd.outcome is not None:
+        if played.is_terminal():
             raise ValueError(f"the round is already over ({rnd.outcome}); nothing to quit")
-        rnd.quit()
+        played.apply(QUIT)
+    order = [t for t in played.flips if t != QUIT]
     rows, cols = rnd.clues.as_text()
     state: dict[str, Any] = dict(
         generator=setting.generator,
@@ -191,7 +205,7 @@ def play_practice(
     if rnd.outcome is not None:
         done = [*past, (rnd.outcome, int(rnd.cards_flipped))][-5:]
         state.update(
-            board=np.asarray(board).tolist(),
+            board=np.asarray(rnd.board).tolist(),
             next_level=next_level(level, rnd.outcome, int(rnd.cards_flipped), done),
             history=[list(x) for x in done],
             bank=min(bank + int(rnd.coins), MAX_BANK),

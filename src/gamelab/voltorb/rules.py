@@ -32,9 +32,10 @@ from __future__ import annotations
 import math
 import unicodedata
 from dataclasses import dataclass, field
-from enum import StrEnum
 
 import numpy as np
+
+from gamelab.core.choices import NamedChoice
 
 SIZE = 5
 TILES = SIZE * SIZE
@@ -170,7 +171,7 @@ def level_configs(level: int) -> tuple[BoardConfig, ...]:
     return CONFIGS[10 * (level - 1) : 10 * level]
 
 
-class BoardGenerator(StrEnum):
+class BoardGenerator(NamedChoice, noun="generator"):
     """A board generator by its name (``GENERATORS``); ``BoardGenerator("x")`` is a ValueError
     listing the names. A member is its name as a string (JSON, keys, comparisons)."""
 
@@ -178,10 +179,6 @@ class BoardGenerator(StrEnum):
     BULBAPEDIA = "bulbapedia"
     IID = "iid"
     IID_AS_CODED = "iid-as-coded"
-
-    @classmethod
-    def _missing_(cls, value: object) -> BoardGenerator:
-        raise ValueError(f"unknown generator {value!r}; allowed: {', '.join(GENERATORS)}")
 
     @property
     def iid(self) -> bool:

@@ -76,33 +76,15 @@ def compile_environment_kernels() -> None:
     import numpy as np
 
     from gamelab.voltorb._deal_kernels import level_tables
-    from gamelab.voltorb._vector_kernels import deal_rounds, step_rounds
+    from gamelab.voltorb._vector_kernels import deal_rounds, new_rounds, step_rounds
     from gamelab.voltorb.rules import BoardGenerator, VoltorbSetting
     from gamelab.voltorb.stepper import BoardQueue
 
     BoardQueue(VoltorbSetting(1)).take(np.random.default_rng(0))
     tables = level_tables(BoardGenerator.HGSS, 1)
-    u, pos = np.random.default_rng(0).random((1, 64)), np.zeros(1, dtype=np.int64)
-    end = np.full(1, 64, dtype=np.int64)
-    boards, clues = np.ones((1, 25), dtype=np.int8), np.zeros((1, 4, 5), dtype=np.int64)
-    state, mask = np.zeros((1, 4), dtype=np.int64), np.zeros((1, 26), dtype=np.int8)
-    revealed, pending = np.full((1, 25), -1, dtype=np.int64), np.zeros(1, dtype=np.int64)
+    stream = (np.random.default_rng(0).random((1, 64)), np.zeros(1, np.int64), np.full(1, 64))
+    rounds, pending = new_rounds(1), np.zeros(1, dtype=np.int64)
     one = np.zeros(1, dtype=np.int64)
-    deal_rounds(one, u, pos, end, *tables, boards, clues, state, mask, revealed, pending)
-    step_rounds(
-        one,
-        True,
-        u,
-        pos,
-        end,
-        *tables,
-        boards,
-        clues,
-        state,
-        mask,
-        revealed,
-        np.zeros(1),
-        np.zeros(1, dtype=bool),
-        np.zeros(1, dtype=bool),
-        pending,
-    )
+    deal_rounds(one, stream, tables, rounds, pending)
+    outcome = (np.zeros(1), np.zeros(1, dtype=bool), np.zeros(1, dtype=bool), pending)
+    step_rounds(one, True, stream, tables, rounds, outcome)

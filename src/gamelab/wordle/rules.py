@@ -27,12 +27,13 @@ import hashlib
 import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
-from enum import StrEnum
 from functools import cached_property, lru_cache
 from importlib import resources
 from pathlib import Path
 
 import numpy as np
+
+from gamelab.core.choices import NamedChoice
 
 RULES = ("standard", "blog")
 HARD_MODES = ("game", "strict")
@@ -90,7 +91,7 @@ def _hard_mode_error(hard: object) -> str:
     )
 
 
-class FeedbackRule(StrEnum):
+class FeedbackRule(NamedChoice, noun="feedback rule"):
     """A feedback rule by its name (:data:`RULES`): ``FeedbackRule("blog")`` is the parse, a
     ValueError listing the names otherwise. A member is its name as a string (JSON, store and
     cache keys, comparisons), so typing the rule changes no stored key.
@@ -105,21 +106,6 @@ class FeedbackRule(StrEnum):
 
     STANDARD = "standard"
     BLOG = "blog"
-
-    @classmethod
-    def _missing_(cls, value: object) -> FeedbackRule:
-        raise ValueError(f"unknown feedback rule {value!r}; allowed: {', '.join(RULES)}")
-
-
-def check_hard_mode(hard: str | bool | None) -> str | None:
-    """None (normal), "game" or "strict"; True means the game's rule, False normal mode."""
-    if hard is None or hard is False:
-        return None
-    if hard is True:
-        return "game"
-    if hard not in HARD_MODES:
-        raise ValueError(_hard_mode_error(hard))
-    return hard
 
 
 def hard_mode_allows(

@@ -29,6 +29,7 @@ from gamelab.lattice.puzzle import (
     score_fold,
     tutorial_level,
 )
+from gamelab.lattice.rules import Chain, parse_sequence
 from gamelab.lattice.warmup import PAGE_WARMUP
 from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply, settings_of
 
@@ -102,12 +103,16 @@ async def daily(body: DailyRequest, request: Request):
 class LevelRequest(ApiModel):
     sequence: str = Sequence
 
+    def chain(self) -> Chain:
+        """The typed sequence, parsed once (the library's message for bad text)."""
+        return parse_sequence(self.sequence)
+
 
 @router.post("/level", response_model=PuzzleLevel)
 async def level(body: LevelRequest, request: Request):
     """A level made from a typed sequence: exact histogram and thresholds (enumerated once per
     length in a solver process, then cached)."""
-    return await planned(request, level_plan(body.sequence, budget_of(request)))
+    return await planned(request, level_plan(body.chain(), budget_of(request)))
 
 
 class GenerateRequest(ApiModel):
@@ -128,15 +133,20 @@ class FoldRequest(ApiModel):
     moves: str = Moves
     thresholds: list[int] | None = Field(default=None, min_length=3, max_length=3)
 
+    def chain(self) -> Chain:
+        """The level's chain, parsed once: a fold needs at least 2 residues."""
+        return parse_sequence(self.sequence, min_length=2)
+
 
 @router.post("/score", response_model=FoldScore)
 async def score(body: FoldRequest):
     """The fold checked (self-avoiding, on the grid, not longer than the chain) and scored."""
     t = tuple(body.thresholds) if body.thresholds else None
-    return reply(score_fold(body.sequence, body.moves, t))  # type: ignore[arg-type]
+    return reply(score_fold(body.chain(), body.moves, t))  # type: ignore[arg-type]
 
 
 @router.post("/best", response_model=BestFold)
 async def best(body: LevelRequest, request: Request):
     """A best fold of the sequence (a spoiler: the page asks before showing it)."""
-    return await planned(request, best_plan(body.sequence, pack_of(request), budget_of(request)))
+    plan = best_plan(body.chain(), pack_of(request), budget_of(request))
+    return await planned(request, plan)

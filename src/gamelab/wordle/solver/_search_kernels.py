@@ -11,9 +11,8 @@ What makes it fast, besides running without the interpreter:
   the other guesses; otherwise every node's value is at least 2|S|;
 * **one scan per node** gives every allowed guess's bound (:mod:`gamelab.wordle.solver._scan_kernels`),
   and only guesses whose bound beats the budget are kept, sorted by bound;
-* **cut-offs**: a guess is abandoned as soon as its partial sum plus the bounds of its other
-  classes reaches the best total found (children largest first, each searched with the budget
-  that is left);
+* **cut-offs**: a guess is abandoned as soon as its partial sum plus the bounds of its other classes
+  reaches the best total found (children largest first, each searched with the budget left);
 * **canonical memo** (:mod:`gamelab.wordle.solver._memo_kernels`): exact values (with the best guess,
   for the tree) and proven lower bounds of every searched node, keyed by its candidate set, the
   guesses left and (hard mode) the set of allowed words, so the same subproblem reached by
@@ -34,8 +33,7 @@ the budget at which that guess would be cut.
 
 The kernel returns a status (0 done, 1 node limit, 2 memo full, 3 stack too deep) so the caller
 (:class:`gamelab.wordle.solver.kernel_search.KernelSearch`) can check a time limit, grow the memo and
-call again; the memo keeps everything proven so far.
-"""
+call again; the memo keeps everything proven so far."""
 
 from __future__ import annotations
 
