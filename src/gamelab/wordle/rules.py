@@ -92,17 +92,8 @@ def _hard_mode_error(hard: object) -> str:
 
 
 class FeedbackRule(NamedChoice, noun="feedback rule"):
-    """A feedback rule by its name (:data:`RULES`): ``FeedbackRule("blog")`` is the parse, a
-    ValueError listing the names otherwise. A member is its name as a string (JSON, store and
-    cache keys, comparisons), so typing the rule changes no stored key.
-
-        >>> FeedbackRule("blog") == "blog", f"{FeedbackRule.STANDARD}"
-        (True, 'standard')
-        >>> FeedbackRule("wordle")
-        Traceback (most recent call last):
-        ...
-        ValueError: unknown feedback rule 'wordle'; allowed: standard, blog
-    """
+    """A feedback rule by its name (:data:`RULES`; :class:`~gamelab.core.choices.NamedChoice`):
+    ``FeedbackRule("blog")`` is the parse; a member is its name in JSON, keys and comparisons."""
 
     STANDARD = "standard"
     BLOG = "blog"
@@ -144,12 +135,9 @@ def hard_mode_allows(
     return all(word.count(ch) >= k for ch, k in need.items())
 
 
-def feedback(
-    guess: str, answer: str, rule: FeedbackRule = FeedbackRule.STANDARD
-) -> tuple[int, ...]:
+def feedback(guess: str, answer: str, rule: str = FeedbackRule.STANDARD) -> tuple[int, ...]:
     """The colours (0 grey, 1 yellow, 2 green) shown for `guess` when the answer is `answer`,
-    under `rule` (a :class:`Setting`'s: ``standard`` or ``blog``; a member is its name, so the
-    name itself does too)."""
+    under `rule` (a :class:`FeedbackRule`, or its name: a member is its name)."""
     if len(guess) > len(answer):
         raise ValueError(f"guess {guess!r} is longer than the answer {answer!r}")
     colours = [GREEN if g == a else GREY for g, a in zip(guess, answer, strict=False)]
