@@ -99,6 +99,17 @@ class FeedbackRule(NamedChoice, noun="feedback rule"):
     BLOG = "blog"
 
 
+def check_hard_mode(hard: str | bool | None) -> str | None:
+    """None (normal), "game" or "strict"; True means the game's rule, False normal mode."""
+    if hard is None or hard is False:
+        return None
+    if hard is True:
+        return "game"
+    if hard not in HARD_MODES:
+        raise ValueError(_hard_mode_error(hard))
+    return hard
+
+
 def hard_mode_allows(
     guess: str, colours: Sequence[int], word: str, hard: str | None, rule: FeedbackRule
 ) -> bool:
@@ -630,9 +641,7 @@ def load_word_list(
     return WordList(f"custom:{Path(answers_file).name}", tuple(guesses + extra), answers)
 
 
-def consistent(
-    words: WordList, history: Sequence[tuple[str, int]], rule: FeedbackRule
-) -> list[int]:
+def consistent(words: WordList, history: Sequence[tuple[str, int]], rule: str) -> list[int]:
     """Indices of the answers that fit every (guess, pattern code) in `history`."""
     out = []
     for i, a in enumerate(words.answers):
