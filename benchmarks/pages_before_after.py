@@ -7,7 +7,7 @@ play them, timed in two source trees side by side.
 Each workload plays one whole seeded game through the library calls a page makes, each call
 replaying the game from its moves as the server does: Owaré's moves and the opponent's replies
 (`play_move`, `engine_reply`: random replies, which leave the replay alone, and the engine at
-depth 4), Yatzy's clicks (`game_view` with the coach after each, solo and against the optimal
+depth 6), Yatzy's clicks (`game_view` with the coach after each, solo and against the optimal
 bot, and with every decision valued as the review does). Each tree runs in its own worker
 process (``PYTHONPATH=<tree>``, ``NUMBA_NUM_THREADS=1``, the same ``GAMELAB_CACHE`` for the
 tables); the parent asks both for the same workloads alternately (the order flips every
@@ -31,6 +31,7 @@ import time
 from pathlib import Path
 
 import numpy as np
+from kernels_before_after import ask  # the same worker protocol: a name in, a JSON line out
 
 # ------------------------------------------------------------------------------------ worker side
 
@@ -103,7 +104,7 @@ def w_yatzy(opponent: str, games: int, coach: bool, evaluate: bool = False):
 
 WORKLOADS = {
     "oware: 2 games, page moves and random replies": w_oware("random", 2),
-    "oware: 1 game, page moves and engine replies at depth 4": w_oware("engine:depth=4", 1),
+    "oware: 4 games, page moves and engine replies at depth 6": w_oware("engine:depth=6", 4),
     "yatzy: 2 solo games, the coach after every click": w_yatzy("none", 2, True),
     "yatzy: 2 games against the optimal bot": w_yatzy("optimal", 2, False),
     "yatzy: 1 game, every decision valued (the review's replay)": w_yatzy("none", 1, False, True),
@@ -133,16 +134,6 @@ def start(tree: Path) -> subprocess.Popen:
         text=True,
         env=env,
     )
-
-
-def ask(proc: subprocess.Popen, name: str) -> dict:
-    assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(name + "\n")
-    proc.stdin.flush()
-    line = proc.stdout.readline()
-    if not line:
-        raise RuntimeError(f"worker died on {name}")
-    return json.loads(line)
 
 
 def main() -> None:

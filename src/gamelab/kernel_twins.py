@@ -97,6 +97,10 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.voltorb._small_kernels.small_solve_python",
             VT + "test_small_solve_matches_twin_and_keeps_the_alpha_contract",
         ),
+        "_small_kernels.light_first": _t(
+            "gamelab.voltorb._small_kernels.light_first_python",
+            VW + "test_light_first_matches_twin",
+        ),
         "_wide_kernels.wide_solve": _t(
             "gamelab.voltorb._small_kernels.small_solve_python",
             VW + "test_wide_solve_matches_twin_and_keeps_the_alpha_contract",

@@ -278,29 +278,23 @@ class GameRecord:
     filename: str
 
 
-def replay(start: str, rules: Rules, moves: list[str]) -> list[OwareState]:
-    """The game through the state protocol: its states from `start` (one more after each of
-    `moves`, house letters: the protocol's notation); an illegal move raises ValueError
-    saying why."""
+def replay(start: str, rules: Rules, moves: list[str]) -> tuple[OwareState, list[Position]]:
+    """The game through the state protocol: its state after `moves` (house letters: the
+    protocol's notation) from `start`, and the position before each move and after the last;
+    an illegal move raises ValueError saying why."""
     if len(moves) > MAX_MOVES:
         raise ValueError(
             f"a game of {len(moves)} moves is longer than allowed (at most {MAX_MOVES})"
         )
-    states = [OwareGame(rules, Position.from_text(start, rules)).new_initial_state()]
+    state = OwareGame(rules, Position.from_text(start, rules)).new_initial_state()
+    trail = [state.position]
     for i, m in enumerate(moves):
         try:
-            action = states[-1].string_to_action(m)
+            state.apply(state.string_to_action(m))
         except ValueError as exc:
             raise ValueError(f"move {i + 1} ({m.strip()}): {exc}") from None
-        states.append(after(states[-1], action))
-    return states
-
-
-def after(state: OwareState, action: int) -> OwareState:
-    """A new state: `state` after `action` (the protocol applies in place)."""
-    child = state.clone()
-    child.apply(action)
-    return child
+        trail.append(state.position)
+    return state, trail
 
 
 @lru_cache(maxsize=2)
@@ -370,12 +364,11 @@ def _sowing(before: Position, after: Position, offset: int, letter: str) -> Sowi
     )
 
 
-def _view(states: list[OwareState]) -> GameView:
-    """What a page shows of the game whose states are `states` (the start's first)."""
-    state = states[-1]
+def _view(state: OwareState, trail: list[Position]) -> GameView:
+    """What a page shows of the game in `state` (`trail`: its positions, as :func:`replay`)."""
     p, start = state.position, state.start
-    moves = [s.action_to_string(a) for s, a in zip(states, state.moves, strict=False)]
-    last = _sowing(states[-2].position, p, state.moves[-1], moves[-1]) if moves else None
+    moves = [move_letter(b.to_move, a) for b, a in zip(trail, state.moves, strict=False)]
+    last = _sowing(trail[-2], p, state.moves[-1], moves[-1]) if moves else None
     outcome = p.outcome()
     over = state.is_terminal()
     reason = outcome.reason if outcome is not None else None
@@ -410,14 +403,14 @@ def _view(states: list[OwareState]) -> GameView:
 
 def game_view(start: str, rules: Rules, moves: list[str]) -> GameView:
     """The game replayed from `start` through `moves` (house letters), checked move by move."""
-    return _view(replay(start, rules, moves))
+    return _view(*replay(start, rules, moves))
 
 
 def play_move(start: str, rules: Rules, moves: list[str], move: str) -> GameView:
     """The game after the side to move plays `move`; a ValueError says why an illegal one is."""
-    states = replay(start, rules, moves)
-    states.append(after(states[-1], states[-1].string_to_action(move)))
-    return _view(states)
+    state, trail = replay(start, rules, moves)
+    state.apply(state.string_to_action(move))
+    return _view(state, [*trail, state.position])
 
 
 def take_back(start: str, rules: Rules, moves: list[str], side: str) -> GameView:
@@ -427,11 +420,11 @@ def take_back(start: str, rules: Rules, moves: list[str], side: str) -> GameView
         raise ValueError(f"side must be South or North, got {side!r}")
     if not moves:
         raise ValueError("there is no move to take back")
-    states = replay(start, rules, moves)
+    state, trail = replay(start, rules, moves)
     n = len(moves) - 1
-    while n > 0 and SIDES[states[n].current_player()] != side:
+    while n > 0 and SIDES[trail[n].to_move] != side:
         n -= 1
-    return _view(states[: n + 1])
+    return _view(OwareState(state.game, state.start, trail[n], state.moves[:n]), trail[: n + 1])
 
 
 @lru_cache(maxsize=4)
@@ -493,8 +486,7 @@ def engine_reply(
     """The opponent's move (an :class:`~gamelab.oware.match.EngineSpec`, a blog spec, greedy or
     random); random choices are seeded by (seed, ply), so a game replays."""
     spec = check_opponent(opponent)
-    states = replay(start, rules, moves)
-    state = states[-1]
+    state, trail = replay(start, rules, moves)
     p = state.position
     if state.is_terminal():
         raise ValueError("the game is over; there is no move to reply")
@@ -513,17 +505,16 @@ def engine_reply(
     else:
         rng = np.random.default_rng([seed, len(moves)])
         off = make_player(spec, seed).choose(p, state.legal_actions(), rng)
-    states.append(after(state, off))
-    view = _view(states)
+    letter = state.action_to_string(off)
+    state.apply(off)
+    view = _view(state, [*trail, state.position])
     if analysis is not None and analysis.score_unit.startswith("auale"):
-        child = states[-1]
         evaluation = evaluation_of(
             analysis.score,
             p.to_move,
             _source(analysis, book is not None),
-            None if child.is_terminal() else exact_verdict(child.position),
+            None if state.is_terminal() else exact_verdict(state.position),
         )
-    letter = state.action_to_string(off)
     return EngineReply(str(spec), letter, analysis, evaluation, view, book=book is not None)
 
 
@@ -569,7 +560,7 @@ def analyse_position(
             f"analysis time must be more than 0 and at most {MAX_ENGINE_SECONDS:g} "
             f"seconds, got {time_limit}"
         )
-    p = replay(position, rules, list(moves or []))[-1].position
+    p = replay(position, rules, list(moves or []))[0].position
     entry = book_analysis(p) if book and not rank and evaluation == "auale" else None
     a = entry or _analyse(
         p,
@@ -602,7 +593,7 @@ def game_record(
             raise ValueError(
                 f"a player name is one line of at most 60 characters without '#', got {name!r}"
             )
-    state = replay(start, rules, moves)[-1]
+    state = replay(start, rules, moves)[0]
     return GameRecord(
         format_record(state.start, state.moves, south or "?", north or "?"),
         f"oware-{len(state.moves)}-moves.txt",
@@ -617,8 +608,10 @@ def load_record(text: str) -> GameView:
         raise ValueError(
             f"a game of {len(offsets)} moves is longer than allowed (at most {MAX_MOVES})"
         )
-    states = [OwareGame(start.rules, start).new_initial_state()]
+    state = OwareGame(start.rules, start).new_initial_state()
+    trail = [start]
     for action in offsets:
-        states.append(after(states[-1], action))
+        state.apply(action)
+        trail.append(state.position)
     players = [headers.get("south", "?") or "?", headers.get("north", "?") or "?"]
-    return dataclasses.replace(_view(states), players=players)
+    return dataclasses.replace(_view(state, trail), players=players)
