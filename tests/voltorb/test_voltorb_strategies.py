@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from gamelab.core.parallel import task_rng
+from gamelab.voltorb._wide_kernels import WIDE_MAX
 from gamelab.voltorb.evaluate import exact_win_probability
 from gamelab.voltorb.expectimax import OptimalSolver, choice_value
 from gamelab.voltorb.posterior import posterior_for
@@ -130,6 +131,18 @@ def test_win_search_kernel_matches_python_twin():
         fast = OptimalSolver(post).win_probability()
         twin = OptimalSolver(post, python=True).win_probability()
         assert fast == pytest.approx(twin, abs=1e-12)
+
+
+def test_a_search_of_a_small_position_compiles_without_the_general_search():
+    """A search whose every state fits the bit-mask kernels passes general=None, and numba
+    compiles that specialisation without the general search (issue 50 item 6: a first answer
+    on a small position waits for less)."""
+    from gamelab.voltorb._search_kernels import win_search
+
+    post = _small_posteriors(1, seed=11)[0]
+    assert post.boards.shape[0] <= WIDE_MAX
+    OptimalSolver(post).win_probability()
+    assert any(str(sig[-1]) == "none" for sig in win_search.signatures)
 
 
 def test_flip_bounds_kernel_matches_python_twin():
