@@ -20,7 +20,12 @@ Three tables:
   ``Card.fill``; Owaré: ``Position.play``);
 * **openings**: what a new Voltorb deal costs the oracle, the exact solve of its opening, over
   ``--deals`` random level-3 deals (median, mean, tail): the floor of the Voltorb rows of the
-  oracle table, since a random agent plays only a few flips per deal.
+  oracle table, since a random agent plays only a few flips per deal;
+* **episodes**: VoltorbFlip with ``regret=True`` over a fixed set of episodes, ``--deals`` at
+  level 3 and a third as many at level 8 (seeded once, as the oracle table): steps per
+  CPU-second over the same deals in any tree. A time slice (the oracle table) reaches further
+  into the deal sequence on a faster tree, and one deal can take seconds, so side by side
+  compare this table.
 
 The single-environment agent is a cheap random one: a legal action picked with one pre-drawn
 uniform (the plain loops ask the rules for the legal actions, the environments' agent reads the
@@ -319,7 +324,44 @@ def openings_table(deals: int, only: str | None) -> None:
         )
 
 
-TABLES = ("oracle", "vector", "plain", "openings")
+def episodes_table(deals: int, only: str | None) -> None:
+    """VoltorbFlip with the regret over `deals` episodes at level 3 (a third at level 8), the
+    random agent of the oracle table: the same deals in every tree."""
+    import gymnasium
+
+    print("| environment | episodes | steps | CPU s | steps/CPU-s | slowest episode's share |")
+    print("|---|---|---|---|---|---|")
+    u = _uniforms()
+    warm = gymnasium.make("gamelab/VoltorbFlip-v0", level=1, regret=True)
+    warm.reset(seed=1)
+    warm.step(0)  # (loads the search's kernels, which no side should time)
+    for level, episodes in ((3, deals), (8, max(1, deals // 3))):
+        name = f"VoltorbFlip level {level}, regret=True"
+        if only and only not in name:
+            continue
+        env = gymnasium.make("gamelab/VoltorbFlip-v0", level=level, regret=True)
+        k, steps, times = 0, 0, []
+        for episode in range(episodes):
+            start = time.process_time()
+            _, info = env.reset(seed=0) if episode == 0 else env.reset()
+            done = False
+            while not done:
+                mask = info["action_mask"].copy()
+                mask[25] = 0  # never quit
+                legal = mask.nonzero()[0]
+                _, _, done, _, info = env.step(legal[int(u[k & 0xFFFFF] * len(legal))])
+                k += 1
+                steps += 1
+            times.append(time.process_time() - start)
+        cpu = sum(times)
+        print(
+            f"| {name} | {episodes} | {steps} | {cpu:.1f} | {steps / cpu:,.0f} | "
+            f"{100 * max(times) / cpu:.0f} % |",
+            flush=True,
+        )
+
+
+TABLES = ("oracle", "vector", "plain", "openings", "episodes")
 
 
 def main() -> None:
@@ -337,7 +379,10 @@ def main() -> None:
         "--envs", type=int, default=1024, help="sub-environments of the vector table"
     )
     parser.add_argument(
-        "--deals", type=int, default=300, help="Voltorb deals of the openings table"
+        "--deals",
+        type=int,
+        default=300,
+        help="Voltorb deals of the openings table, and level-3 episodes of the episodes table",
     )
     args = parser.parse_args()
     tables = [t.strip() for t in args.tables.split(",") if t.strip()]
@@ -354,6 +399,8 @@ def main() -> None:
             vector_table(args.seconds, args.envs, args.only)
         elif table == "openings":
             openings_table(args.deals, args.only)
+        elif table == "episodes":
+            episodes_table(args.deals, args.only)
         else:
             plain_table(args.seconds, args.only)
     print(f"\nload average after: {', '.join(f'{x:.1f}' for x in os.getloadavg())}")
