@@ -5,8 +5,8 @@ are the columns' in another order, so may the board be transposed (each generato
 rows and columns alike: hgss and bulbapedia weigh a board by its 3s, its free cells, the union of
 the lines without a Voltorb, and its busiest line of either kind; the iid ones tile by tile).
 The exact search's memo (:mod:`gamelab.voltorb.expectimax`) looks a state up under these maps.
-About 1 level-3 deal in 200 can be transposed, but those are hard: their openings took 18x the
-mean CPU of the others (12 such deals against 150 others, measured).
+Few deals can be transposed, but symmetric clues make hard openings (the slowest of
+``benchmarks/envs_speed.py --tables episodes``' 300 level-3 episodes is one).
 """
 
 from __future__ import annotations
