@@ -49,13 +49,14 @@ import re
 import resource
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+from web_server import free_port, stop
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -113,12 +114,6 @@ def _timed_report(
     return wall, cpu, code, first if first is not None else (wall if index.exists() else None)
 
 
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
-
-
 #: one question per game page, as its page asks it, and whether an answer is the exact one (not a
 #: labelled fallback, not "still warming up"): goal 3's first exact answer of each game
 SERVE_PROBES = {
@@ -164,7 +159,7 @@ def _serve(gamelab: str, env: dict, cwd: Path, limit: float) -> dict[str, float 
     """Seconds from start until /api/health answers (``health``), until the first exact answer
     of each game's probe (the game's name), and until /api/health says ready (``ready``);
     None: not within `limit`."""
-    port = _free_port()
+    port = free_port()
     start = time.perf_counter()
     proc = subprocess.Popen(
         [gamelab, "serve", "--port", str(port)],
@@ -195,11 +190,7 @@ def _serve(gamelab: str, env: dict, cwd: Path, limit: float) -> dict[str, float 
                         seen[game] = time.perf_counter() - start
             time.sleep(0.2)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc, 20)
     return seen
 
 

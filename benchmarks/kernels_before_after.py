@@ -572,6 +572,26 @@ def w_lattice_moves():
     return run
 
 
+def w_voltorb_objective_search():
+    """The general objective search (``objective_search``) on openings of levels 4, 6 and 8, for
+    two objectives (about 0.6 CPU-s): the sum of values, tiles and states."""
+    cases = [(level, _voltorb_posteriors(1, level, 13)[0]) for level in (4, 6, 8)]
+    cases.append((6, _voltorb_posteriors(1, 6, 14)[0]))
+    from gamelab.voltorb.objectives import Objective, objective_decision
+
+    objectives = [Objective.parse(name) for name in ("survive", "coins>=100")]
+
+    def run():
+        total = 0.0
+        for level, p in cases:
+            for objective in objectives:
+                d = objective_decision(p, dict(p.revealed), objective, level)
+                total += d.value + d.tile + d.states
+        return total
+
+    return run
+
+
 def w_voltorb_vector_env(objective: str):
     """The native vector environment (64 rounds of level 1 side by side) under a random agent
     whose action priorities are drawn once: 300 steps (deals, flips, wins, quits, autoresets)."""
@@ -731,6 +751,7 @@ WORKLOADS = {
     "voltorb.bounds+symmetry": w_voltorb_bounds,
     "voltorb.win_search": w_voltorb_win_search,
     "voltorb.coin_search": w_voltorb_coin_search,
+    "voltorb.objective_search": w_voltorb_objective_search,
     "voltorb.vector_env (win)": w_voltorb_vector_env("win"),
     "voltorb.vector_env (coins)": w_voltorb_vector_env("coins"),
     "lattice.replica (S1-8)": w_lattice_replica("S1-8"),

@@ -283,3 +283,25 @@ def test_47_10_every_legal_move_ranked_exact_in_the_tablebase_best_first():
     opening = analyse_position("start", depth=3, rank=True)
     assert len(opening.ranking) == 6 and opening.ranking[0].move == opening.analysis.best_move_text
     assert analyse_position("start", depth=2).ranking is None
+
+
+def test_48_3_the_page_game_is_the_protocol_s_states_moved_by_house_letters():
+    from gamelab.oware.game import replay
+    from gamelab.oware.state import OwareGame
+
+    rng = np.random.default_rng(3)
+    state = OwareGame().new_initial_state()
+    while not state.is_terminal():
+        for action in state.legal_actions():
+            assert state.string_to_action(state.action_to_string(action)) == action
+        state.apply(int(rng.choice(state.legal_actions())))
+    letters = game_view(START_TEXT, *ABAPA, []).legal
+    moves = []
+    for m in state.moves:  # the same game as the page plays it: letters, one request a move
+        view = play_move(START_TEXT, *ABAPA, moves, move_letter(len(moves) % 2, m))
+        moves = view.moves
+    assert letters == list("ABCDEF") and view.over and view.position == state.position.to_text()
+    final, trail = replay(START_TEXT, *ABAPA, moves)
+    assert final.to_text() == state.to_text() and len(trail) == len(moves) + 1
+    with pytest.raises(ValueError, match="a is a North house, but it is South's move"):
+        OwareGame().new_initial_state().string_to_action("a")

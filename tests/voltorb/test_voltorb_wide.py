@@ -12,7 +12,12 @@ from gamelab.voltorb._bounds_kernels import (
     pair_bound_lists,
     pair_bound_python,
 )
-from gamelab.voltorb._small_kernels import small_solve, small_solve_python
+from gamelab.voltorb._small_kernels import (
+    light_first,
+    light_first_python,
+    small_solve,
+    small_solve_python,
+)
 from gamelab.voltorb._table_kernels import table_new
 from gamelab.voltorb._wide_kernels import wide_solve
 from gamelab.voltorb.expectimax import OptimalSolver, _clue_rows, choice_value
@@ -156,3 +161,14 @@ def test_symmetry_in_the_state_kernels_keeps_the_value_mid_round():
                 assert value == pytest.approx(twin, abs=1e-12)
             checked += 1
     assert checked >= 6
+
+
+def test_light_first_matches_twin():
+    """The order of a flip's children in the searches: fewest boards first, ties by value."""
+    rng = np.random.default_rng(8)
+    for _ in range(200):
+        counts = rng.integers(0, 4, size=4).astype(np.int64)
+        values = np.zeros(4, np.int64)
+        light_first(counts, values)
+        assert values[1:].tolist() == light_first_python(counts)
+        assert sorted(values[1:].tolist()) == [1, 2, 3]

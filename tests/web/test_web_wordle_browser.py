@@ -683,3 +683,43 @@ def test_issue_47_item_12_the_wordle_page_speaks_the_game_s_words(page):
         assert jargon not in text, jargon
     page.locator("#glossary summary").click()
     assert "entropy" in page.locator("#glossary").inner_text()
+
+
+def test_a_finished_game_s_result_card_covers_no_key_and_is_on_the_phone_s_first_screen(
+    page, browser, live_server
+):
+    """At the end of a practice game the result card (the answer, the share text, Review) came
+    beside the board and over the kana keyboard, whose keys type into a guess box closed by
+    then: 26 keys and the closed guess box drawn under the card at 1280 x 900; on a phone the
+    card sat below the keyboard, off the first screen."""
+    answer = answer_of_seed(pokemon_word_list(parse_names("gen1-4")), 11)
+
+    def finish(pg):  # the address carries a game: this one is over after two guesses
+        pg.goto(f"{POST_PAGE}&tab=play&seed=11&guesses=ジーランス,{answer}")
+        pg.locator("#play-status").wait_for(state="visible")
+        pg.evaluate("window.scrollTo(0, 0)")
+
+    finish(page)
+    card = page.locator("#play-end").bounding_box()
+    covered = page.evaluate(  # what of the board, the guess box and the keyboard is under it
+        """() => { const c = document.querySelector('#play-end').getBoundingClientRect();
+             return [...document.querySelectorAll('#play .pw-left *')]
+               .filter((e) => { const r = e.getBoundingClientRect();
+                 return r.width > 0 && r.height > 0 && r.left < c.right && c.left < r.right
+                   && r.top < c.bottom && c.top < r.bottom; })
+               .map((e) => e.className || e.tagName); }"""
+    )
+    assert covered == []
+    assert card["y"] + card["height"] <= 900
+    context = browser.new_context(
+        viewport={"width": 390, "height": 844}, is_mobile=True, has_touch=True, base_url=live_server
+    )
+    context.set_default_timeout(15_000)
+    try:
+        phone = context.new_page()
+        finish(phone)
+        status = phone.locator("#play-status").bounding_box()
+        review = phone.locator("#play-review").bounding_box()
+        assert status["y"] + status["height"] <= 844 and review["y"] < 844
+    finally:
+        context.close()

@@ -7,7 +7,7 @@ import json
 import pytest
 from conftest import wait_until
 
-from gamelab.yatzy.player import turn_faces
+from gamelab.yatzy.replay import turn_faces
 from gamelab.yatzy.rules import RULES
 
 NEAR_END = {

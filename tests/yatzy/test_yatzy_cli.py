@@ -94,13 +94,28 @@ def test_winplay_json(run):
         (["advise", "--rules", "yahtzee", "--dice", "11114", "--card", "sevens=7"], "unknown box"),
         (["solve", "--rules", "kniffel"], "unknown rules"),
         (["simulate", "--rules", "yatzy", "--strategy", "clever"], "unknown strategy"),
-        (["winplay", "--rules", "yatzy", "--turns-left", "16", "--games", "2"], "turns_left"),
+        (["simulate", "--rules", "yatzy", "--games", "1", "--no-store"], "'--games'"),
+        (["winplay", "--rules", "yatzy", "--turns-left", "16", "--games", "2"], "turns left"),
     ],
 )
 def test_bad_input_is_one_error_line(run, args, message):
     p = run(*args)
     assert p.returncode == 2
     assert p.stderr.startswith("error:") and message in p.stderr and p.stdout == ""
+
+
+def test_rolls_left_is_refused_before_any_computation(run, monkeypatch):
+    """A bad --rolls-left is the command line's to refuse: on a fresh install the coach's
+    first call compiles and solves for a minute before its own check would answer."""
+    import gamelab.yatzy.coach
+
+    def computed(*args, **kwargs):
+        raise AssertionError("the coach ran")
+
+    monkeypatch.setattr(gamelab.yatzy.coach, "coach", computed)
+    p = run("advise", "--rules", "yatzy", "--dice", "11114", "--rolls-left", "3")
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.startswith("error:") and "--rolls-left" in p.stderr and "0–2" in p.stderr
 
 
 def test_module_entry_point():

@@ -8,7 +8,7 @@ from gamelab.core.serialise import to_plain
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, coach
 from gamelab.yatzy.game import game_view
-from gamelab.yatzy.player import held_slots, turn_faces
+from gamelab.yatzy.replay import held_slots, turn_faces
 from gamelab.yatzy.review import review_game
 from gamelab.yatzy.rules import RULES, get_rules, parse_dice
 from gamelab.yatzy.tables import optimal_values, tables_status
@@ -287,3 +287,54 @@ def test_47_2_the_win_bot_breaks_ties_by_the_expected_score_and_says_why_it_fell
     )
     early = game_view(rules, 1, ["box chance"], "-", "win").bot_turn
     assert early.reason == "it plays for the win in its last 8 turns"
+
+
+# A game against the optimal bot with two take-backs, as the page saved it before its game went
+# through the state protocol (moves, the bot's turns, draws and take-backs sent back unchanged):
+# the same dice and scores come back, so games kept in players' browsers still load.
+SAVED_MOVES = ['box ones', 'hold 11010', 'box twos', 'box large_straight', 'hold 00101', 'box fours', 'hold 01110', 'hold 10010', 'box threes', 'box fives', 'hold 11111', 'box four_kind', 'box sixes', 'hold 00100', 'hold 01100', 'box yahtzee', 'hold 00011', 'hold 11010', 'box full_house', 'hold 11100', 'box chance', 'box three_kind', 'hold 10010', 'box small_straight']  # fmt: skip
+SAVED_BOTS = [['keep 222', 'keep 22255', 'box full_house'], ['keep 55', 'keep 55', 'box small_straight'], ['keep 66', 'keep 6666', 'box sixes'], ['keep 44', 'keep 44', 'box chance'], ['keep 444', 'keep 444', 'box fours'], ['keep 5', 'keep 33', 'box threes'], ['keep 5', 'keep 23456', 'box large_straight'], ['keep 2', 'keep 22', 'box twos'], ['keep 6', 'keep 55', 'box fives'], ['keep 66', 'keep 66', 'box ones'], ['keep 222', 'keep 222', 'box yahtzee'], ['keep 44', 'keep 44', 'box four_kind'], ['keep 66', 'keep 4666', 'box three_kind']]  # fmt: skip
+SAVED_DRAWS = [0, 0] + [1] * 11 + [2] * 11
+
+
+def test_48_3_a_game_saved_before_the_protocol_road_loads_with_its_dice_and_scores():
+    rules = get_rules("yahtzee")
+    view = game_view(
+        rules, 11, SAVED_MOVES, "-", "optimal", SAVED_BOTS, draws=SAVED_DRAWS, takebacks=2
+    )
+    # the numbers the page showed for this game (the tree before issue 48's item 3)
+    assert view.finished and view.bot_turn is None and view.bot_moves == SAVED_BOTS
+    assert (view.you.total, view.bot.total, view.result) == (35, 241, "the bot wins 241 to 35")
+    half = game_view(rules, 11, SAVED_MOVES[:9], "-", "optimal", SAVED_BOTS[:5], draws=SAVED_DRAWS[:9], takebacks=1)  # fmt: skip
+    assert half.bot_turn is None and (half.dice, half.rolls_left) == ([5, 2, 4, 1, 5], 2)
+    assert (half.you.total, half.bot.total) == (9, 110)
+    mid = game_view(rules, 11, SAVED_MOVES[:8], "-", "optimal", SAVED_BOTS[:4], draws=SAVED_DRAWS[:8], takebacks=1)  # fmt: skip
+    assert (mid.dice, mid.rolls_left, mid.you.total, mid.bot.total) == ([1, 1, 3, 1, 5], 0, 6, 98)
+
+
+def test_48_3_the_protocol_reads_its_own_notation_back_and_says_why_a_move_cannot_be_played():
+    import numpy as np
+
+    from gamelab.yatzy.state import YatzyGame
+
+    rng = np.random.default_rng(0)
+    state = YatzyGame(get_rules("yahtzee"), players=2).new_initial_state()
+    while not state.is_terminal():
+        legal = state.legal_actions()
+        for action in legal[:: max(1, len(legal) // 8)]:
+            assert state.string_to_action(state.action_to_string(action)) == action
+        state.apply(int(rng.choice(legal)))
+    s = YatzyGame(get_rules("yatzy")).new_initial_state()
+    s.apply(s.string_to_action("roll 11114"))
+    with pytest.raises(ValueError, match="2 rerolls left: keep all five dice first"):
+        s.string_to_action("box ones")
+    with pytest.raises(ValueError, match="cannot keep 66 from the dice 11114"):
+        s.string_to_action("keep 66")
+    s.apply(s.string_to_action("keep all"))
+    s.apply(s.string_to_action("box ones"))
+    s.apply(s.string_to_action("roll 11234"))
+    s.apply(s.string_to_action("keep all"))
+    with pytest.raises(ValueError, match="box ones is already filled"):
+        s.string_to_action("box 1s")
+    with pytest.raises(ValueError, match="no rerolls left"):
+        s.string_to_action("keep 11")

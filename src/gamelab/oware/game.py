@@ -35,7 +35,7 @@ from typing import Any
 import numpy as np
 
 from gamelab.oware import _search_kernels as K
-from gamelab.oware.analysis import Analysis, analyse, move_letter, pv_letters, table_words
+from gamelab.oware.analysis import Analysis, analyse, move_letter, table_words
 from gamelab.oware.book import book_analysis
 from gamelab.oware.evaluation import SEED_UNIT
 from gamelab.oware.match import (
@@ -53,12 +53,11 @@ from gamelab.oware.rules import (
     TABLEBASE_SEEDS,
     Position,
     Rules,
-    capture_run,
     format_record,
-    parse_move,
+    is_grand_slam,
     parse_record,
-    sow,
 )
+from gamelab.oware.state import OwareGame, OwareState
 from gamelab.oware.tablebase import Tablebase, engine_seeds, load_tablebase, ready_reach
 from gamelab.oware.verdicts import (
     SIDES,
@@ -279,24 +278,23 @@ class GameRecord:
     filename: str
 
 
-def replay(start: str, rules: Rules, moves: list[str]) -> tuple[list[Position], list[int]]:
-    """The positions of the game (the start, then one after each move) and the moves as house
-    offsets; an illegal move raises ValueError saying why."""
+def replay(start: str, rules: Rules, moves: list[str]) -> tuple[OwareState, list[Position]]:
+    """The game through the state protocol: its state after `moves` (house letters: the
+    protocol's notation) from `start`, and the position before each move and after the last;
+    an illegal move raises ValueError saying why."""
     if len(moves) > MAX_MOVES:
         raise ValueError(
             f"a game of {len(moves)} moves is longer than allowed (at most {MAX_MOVES})"
         )
-    p = Position.from_text(start, rules)
-    positions, offsets = [p], []
+    state = OwareGame(rules, Position.from_text(start, rules)).new_initial_state()
+    trail = [state.position]
     for i, m in enumerate(moves):
         try:
-            off = parse_move(m, p, digits=False)
+            state.apply(state.string_to_action(m))
         except ValueError as exc:
-            raise ValueError(f"move {i + 1} ({m}): {exc}") from None
-        p = p.play(off)
-        positions.append(p)
-        offsets.append(off)
-    return positions, offsets
+            raise ValueError(f"move {i + 1} ({m.strip()}): {exc}") from None
+        trail.append(state.position)
+    return state, trail
 
 
 @lru_cache(maxsize=2)
@@ -343,23 +341,16 @@ def exact_verdict(position: Position) -> Exact | None:
     return Exact(position.seeds_on_board(), outcome, side, final, share, text)
 
 
-def _sowing(before: Position, offset: int, letter: str) -> Sowing:
-    side = before.to_move
-    board = list(before.houses)
-    house = 6 * side + offset
-    path = []
-    seeds, i = board[house], house
-    while seeds:
-        i = (i + 1) % 12
-        if i != house:
-            path.append(i)
-            seeds -= 1
-    last = sow(board, side, offset)
-    run = capture_run(board, side, last)
-    taken = sum(board[h] for h in run)
-    slam = bool(run) and taken == sum(board[6 * (1 - side) : 6 * (1 - side) + 6])
-    if slam and before.rules.grand_slam == "no-capture":
-        run, taken = [], 0
+def _sowing(before: Position, after: Position, offset: int, letter: str) -> Sowing:
+    """The move from `before` to `after` (the states' positions) as the animation shows it."""
+    side, house = before.to_move, 6 * before.to_move + offset
+    path = [(house + 1 + k % 11) % 12 for k in range(before.houses[house])]  # itself skipped
+    sown = [0 if h == house else n + path.count(h) for h, n in enumerate(before.houses)]
+    ending = after.outcome()
+    left = after.houses if ending is None else ending.board  # before the rule's share
+    theirs = range(6 * (1 - side), 12 - 6 * side)
+    captured = [h for h in theirs if sown[h] and not left[h]]
+    slam = is_grand_slam(before.houses, side, offset)
     return Sowing(
         letter,
         SIDES[side],
@@ -367,35 +358,37 @@ def _sowing(before: Position, offset: int, letter: str) -> Sowing:
         list(before.houses),
         list(before.stores),
         path,
-        taken,
-        sorted(run),
+        sum(sown[h] for h in captured),
+        captured,
         slam,
     )
 
 
-def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> GameView:
-    start, p = positions[0], positions[-1]
-    last = _sowing(positions[-2], offsets[-1], moves[-1]) if offsets else None
+def _view(state: OwareState, trail: list[Position]) -> GameView:
+    """What a page shows of the game in `state` (`trail`: its positions, as :func:`replay`)."""
+    p, start = state.position, state.start
+    moves = [move_letter(b.to_move, a) for b, a in zip(trail, state.moves, strict=False)]
+    last = _sowing(trail[-2], p, state.moves[-1], moves[-1]) if moves else None
     outcome = p.outcome()
-    over = outcome is not None
+    over = state.is_terminal()
     reason = outcome.reason if outcome is not None else None
-    winner = p.winner() if over else None
+    winner = {1.0: SIDES[0], -1.0: SIDES[1]}.get(state.returns()[0])
     end_houses = end_stores = None
-    if outcome is not None and offsets:  # the board the last move left, before the rule's share
+    if outcome is not None and moves:  # the board the last move left, before the rule's share
         end_houses, end_stores = list(outcome.board), list(outcome.stores)
     return GameView(
         start=start.to_text(),
         grand_slam=start.rules.grand_slam,
         cycle=start.rules.cycle,
-        moves=list(moves),
+        moves=moves,
         position=p.to_text(),
         houses=list(p.houses),
         stores=list(p.stores),
         to_move=SIDES[p.to_move],
-        legal=[] if over else [move_letter(p.to_move, m) for m in p.legal_moves()],
+        legal=[state.action_to_string(a) for a in state.legal_actions()],
         over=over,
         result=list(p.result()) if over else None,
-        winner=None if winner is None else SIDES[winner],
+        winner=winner,
         end_reason=reason,
         last=last,
         exact=exact_verdict(p),
@@ -410,18 +403,14 @@ def _view(positions: list[Position], offsets: list[int], moves: list[str]) -> Ga
 
 def game_view(start: str, rules: Rules, moves: list[str]) -> GameView:
     """The game replayed from `start` through `moves` (house letters), checked move by move."""
-    positions, offsets = replay(start, rules, [m.strip() for m in moves])
-    return _view(positions, offsets, [m.strip() for m in moves])
+    return _view(*replay(start, rules, moves))
 
 
 def play_move(start: str, rules: Rules, moves: list[str], move: str) -> GameView:
     """The game after the side to move plays `move`; a ValueError says why an illegal one is."""
-    moves = [m.strip() for m in moves]
-    positions, offsets = replay(start, rules, moves)
-    off = parse_move(move, positions[-1], digits=False)
-    positions.append(positions[-1].play(off))
-    offsets.append(off)
-    return _view(positions, offsets, [*moves, move.strip()])
+    state, trail = replay(start, rules, moves)
+    state.apply(state.string_to_action(move))
+    return _view(state, [*trail, state.position])
 
 
 def take_back(start: str, rules: Rules, moves: list[str], side: str) -> GameView:
@@ -429,14 +418,13 @@ def take_back(start: str, rules: Rules, moves: list[str], side: str) -> GameView
     it too until `side` is to move again (the opponent's reply and your move)."""
     if side not in SIDES:
         raise ValueError(f"side must be South or North, got {side!r}")
-    moves = [m.strip() for m in moves]
     if not moves:
         raise ValueError("there is no move to take back")
-    positions, offsets = replay(start, rules, moves)
+    state, trail = replay(start, rules, moves)
     n = len(moves) - 1
-    while n > 0 and SIDES[positions[n].to_move] != side:
+    while n > 0 and SIDES[trail[n].to_move] != side:
         n -= 1
-    return _view(positions[: n + 1], offsets[:n], moves[:n])
+    return _view(OwareState(state.game, state.start, trail[n], state.moves[:n]), trail[: n + 1])
 
 
 @lru_cache(maxsize=4)
@@ -498,10 +486,9 @@ def engine_reply(
     """The opponent's move (an :class:`~gamelab.oware.match.EngineSpec`, a blog spec, greedy or
     random); random choices are seeded by (seed, ply), so a game replays."""
     spec = check_opponent(opponent)
-    moves = [m.strip() for m in moves]
-    positions, offsets = replay(start, rules, moves)
-    p = positions[-1]
-    if p.is_over():
+    state, trail = replay(start, rules, moves)
+    p = state.position
+    if state.is_terminal():
         raise ValueError("the game is over; there is no move to reply")
     analysis, evaluation, book = None, None, None
     if isinstance(spec, EngineSpec):
@@ -517,17 +504,16 @@ def engine_reply(
         off = analysis.best_move
     else:
         rng = np.random.default_rng([seed, len(moves)])
-        off = make_player(spec, seed).choose(p, p.legal_moves(), rng)
-    letter = move_letter(p.to_move, off)
-    positions.append(p.play(off))
-    offsets.append(off)
-    view = _view(positions, offsets, [*moves, letter])
+        off = make_player(spec, seed).choose(p, state.legal_actions(), rng)
+    letter = state.action_to_string(off)
+    state.apply(off)
+    view = _view(state, [*trail, state.position])
     if analysis is not None and analysis.score_unit.startswith("auale"):
         evaluation = evaluation_of(
             analysis.score,
             p.to_move,
             _source(analysis, book is not None),
-            None if positions[-1].is_over() else exact_verdict(positions[-1]),
+            None if state.is_terminal() else exact_verdict(state.position),
         )
     return EngineReply(str(spec), letter, analysis, evaluation, view, book=book is not None)
 
@@ -574,8 +560,7 @@ def analyse_position(
             f"analysis time must be more than 0 and at most {MAX_ENGINE_SECONDS:g} "
             f"seconds, got {time_limit}"
         )
-    positions, _ = replay(position, rules, list(moves or []))
-    p = positions[-1]
+    p = replay(position, rules, list(moves or []))[0].position
     entry = book_analysis(p) if book and not rank and evaluation == "auale" else None
     a = entry or _analyse(
         p,
@@ -608,10 +593,10 @@ def game_record(
             raise ValueError(
                 f"a player name is one line of at most 60 characters without '#', got {name!r}"
             )
-    positions, offsets = replay(start, rules, [m.strip() for m in moves])
+    state = replay(start, rules, moves)[0]
     return GameRecord(
-        format_record(positions[0], offsets, south or "?", north or "?"),
-        f"oware-{len(offsets)}-moves.txt",
+        format_record(state.start, state.moves, south or "?", north or "?"),
+        f"oware-{len(state.moves)}-moves.txt",
     )
 
 
@@ -623,6 +608,10 @@ def load_record(text: str) -> GameView:
         raise ValueError(
             f"a game of {len(offsets)} moves is longer than allowed (at most {MAX_MOVES})"
         )
-    letters = pv_letters(start, offsets)
+    state = OwareGame(start.rules, start).new_initial_state()
+    trail = [start]
+    for action in offsets:
+        state.apply(action)
+        trail.append(state.position)
     players = [headers.get("south", "?") or "?", headers.get("north", "?") or "?"]
-    return dataclasses.replace(game_view(start.to_text(), start.rules, letters), players=players)
+    return dataclasses.replace(_view(state, trail), players=players)

@@ -218,7 +218,8 @@ def review_game(
     if len(players) not in (0, 2):
         raise ValueError("players are two names, South's and North's")
     by_engine = engine_sides(players)
-    positions, offsets = replay(start, rules, moves)
+    state, positions = replay(start, rules, moves)
+    offsets = state.moves
     engine = game_engine("auale", ready_reach())
     rows = list(done)
     for ply in range(first - 1, last):

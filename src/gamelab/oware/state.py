@@ -17,7 +17,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from gamelab.core.state import TERMINAL, illegal
-from gamelab.oware.rules import ABAPA, HOUSES, Position, Rules
+from gamelab.oware.rules import ABAPA, HOUSES, Position, Rules, move_letter, parse_move
 
 SIDES = ("south", "north")
 
@@ -72,11 +72,15 @@ class OwareState:
         return []
 
     def apply(self, action: int) -> None:
-        legal = self.position.legal_moves()
-        if action not in legal:
-            raise illegal(action, legal, f"Owaré position {self.position.to_text()}")
-        self.position = self.position.play(int(action))
-        self.moves.append(int(action))
+        try:  # the position refuses an illegal move itself
+            move = int(action)
+            if move != action:
+                raise ValueError(action)
+            self.position = self.position.play(move)
+        except (ValueError, TypeError):
+            where = f"Owaré position {self.position.to_text()}"
+            raise illegal(action, self.position.legal_moves(), where) from None
+        self.moves.append(move)
 
     def is_terminal(self) -> bool:
         return self.position.is_over()
@@ -104,9 +108,17 @@ class OwareState:
         return f"{self.start.to_text()}: {moves}" if moves else f"{self.start.to_text()}:"
 
     def action_to_string(self, action: int) -> str:
-        from gamelab.oware.rules import move_letter
-
         return move_letter(self.position.to_move, int(action))
+
+    def string_to_action(self, text: str) -> int:
+        """The action of a house letter (:meth:`action_to_string`'s notation: ``A``-``F``
+        South's, ``a``-``f`` North's); a ValueError says why it cannot be played here (whose
+        move it is, an empty house, the feeding or grand-slam rule: ``rules.parse_move``).
+
+        >>> OwareGame().new_initial_state().string_to_action("C")
+        2
+        """
+        return parse_move(text, self.position, digits=False)
 
     def __str__(self) -> str:
         return self.position.draw()

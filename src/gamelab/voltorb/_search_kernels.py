@@ -18,7 +18,7 @@ from gamelab.voltorb._bounds_kernels import (
     pair_bound_lists,
     symmetry_classes,
 )
-from gamelab.voltorb._small_kernels import small_solve
+from gamelab.voltorb._small_kernels import light_first, small_solve
 from gamelab.voltorb._table_kernels import memo_find, memo_store, table_slot, table_store
 from gamelab.voltorb._wide_kernels import wide_solve
 from gamelab.voltorb.rules import TILES
@@ -410,6 +410,9 @@ def win_search(
     live_all = np.empty(idx.size, np.int64)
     start = np.zeros(4, np.int64)
     stop = np.zeros(4, np.int64)
+    counts = np.zeros(4, np.int64)
+    values = np.zeros(4, np.int64)  # the order of a tile's children (light_first)
+    parts = np.zeros(4)  # each child's share of the tile's value, by the value shown
     soft = -1.0  # the largest upper bound a tile was left with (for a fail-soft result)
     oi = 0
     redo = 0
@@ -495,7 +498,14 @@ def win_search(
             continue
         acc = 0.0
         pruned = False
+        # the smaller children first: solving them (cheap) tightens the window of the larger
+        # ones (light_first)
         for v in range(1, 4):
+            counts[v] = stop[v] - start[v]
+            parts[v] = 0.0
+        light_first(counts, values)
+        for vi in range(1, 4):
+            v = values[vi]
             if mass[t, v] <= 0.0:
                 continue
             extra = 1 if v >= 2 else 0
@@ -532,7 +542,7 @@ def win_search(
                 )
                 if counter[2]:
                     return 0.0
-            acc += won[t, v] + child
+            parts[v] = won[t, v] + child
             running -= bound[t, v] - child
             if running <= threshold + eps:
                 pruned = True
@@ -541,6 +551,10 @@ def win_search(
         if pruned and part:
             root_out[1, t] = -2.0
         if not pruned:
+            # the children's shares summed in value order, whatever order they were searched
+            # in: the same sum to the last bit as the order 1, 2, 3
+            for v in range(1, 4):
+                acc += parts[v]
             soft = max(soft, acc)
             if part:
                 root_out[1, t] = acc

@@ -28,6 +28,7 @@ from gamelab.voltorb._bounds_kernels import _inseparable, symmetry_classes
 from gamelab.voltorb._small_kernels import (
     SMALL_MAX,
     WEIGHT_CLASSES_MAX,
+    light_first,
     low_index,
     small_search,
     small_workspace,
@@ -158,6 +159,9 @@ def wide_solve(
     f_oi = np.zeros(depth_max, np.int64)
     f_v = np.zeros(depth_max, np.int64)
     f_cb = np.zeros((depth_max, 4))
+    f_val = np.zeros((depth_max, 4), np.int64)  # the values of a tile's children, in search order
+    f_cv = np.zeros((depth_max, 4))  # each child's value, by the value shown
+    counts = np.zeros(4, np.int64)
     f_acc = np.zeros(depth_max)
     f_run = np.zeros(depth_max)
     f_best = np.zeros(depth_max)
@@ -370,6 +374,11 @@ def wide_solve(
                             cb = wide_cover(w, insep, child, nw, rem, common) if nonempty else 0.0
                             f_cb[d, v] = cb
                             run += cb
+                            counts[v] = wide_popcount(child, nw) if nonempty else 0
+                        # the smaller children first (see win_search)
+                        light_first(counts, f_val[d])
+                        for v in range(4):
+                            f_cv[d, v] = 0.0
                         f_run[d] = run
                         if run <= threshold + f_eps[d]:
                             f_tb[d, f_oi[d]] = min(f_tb[d, f_oi[d]], run)
@@ -377,21 +386,22 @@ def wide_solve(
                             continue
                     small_cut = False
                     while f_v[d] <= 3:
+                        vv = f_val[d, f_v[d]]
                         for j in range(nw):
-                            child[j] = masks[t, f_v[d], j] & f_live[d, j]
+                            child[j] = masks[t, vv, j] & f_live[d, j]
                         count = wide_popcount(child, nw)
                         if count == 0:
                             f_v[d] += 1
                             continue
                         if count <= 2:
                             # one or two boards: the ceiling is the value
-                            f_acc[d] += f_cb[d, f_v[d]]
+                            f_cv[d, vv] = f_cb[d, vv]
                             f_v[d] += 1
                             continue
-                        cm = f_cb[d, f_v[d]]
+                        cm = f_cb[d, vv]
                         if count <= SMALL_MAX:
                             # a small child: renumbered into one word and searched there
-                            ccode = f_code[d] | (f_v[d] << (2 * t))
+                            ccode = f_code[d] | (vv << (2 * t))
                             calpha = -1.0 if threshold < 0.0 else threshold - (f_run[d] - cm)
                             slot = memo_find(table, counter, ccode, perms)
                             if table[slot, 0] == ccode and (
@@ -433,7 +443,7 @@ def wide_solve(
                                 )
                                 if counter[2]:
                                     return 0.0, -1
-                            f_acc[d] += value
+                            f_cv[d, vv] = value
                             f_run[d] -= cm - value
                             f_v[d] += 1
                             if f_run[d] <= threshold + f_eps[d]:
@@ -442,7 +452,7 @@ def wide_solve(
                             continue
                         for j in range(nw):
                             f_set[d + 1, j] = child[j]
-                        f_code[d + 1] = f_code[d] | (f_v[d] << (2 * t))
+                        f_code[d + 1] = f_code[d] | (vv << (2 * t))
                         f_alpha[d + 1] = -1.0 if threshold < 0.0 else threshold - (f_run[d] - cm)
                         depth = d + 1
                         descended = True
@@ -456,6 +466,10 @@ def wide_solve(
                         f_v[d] = 1
                         f_acc[d] = 0.0
                         continue
+                    # the children's values summed in value order (see small_search)
+                    f_acc[d] = 0.0
+                    for v in range(1, 4):
+                        f_acc[d] += f_cv[d, v]
                     f_tb[d, f_oi[d]] = f_acc[d]  # the tile's exact value
                     if f_acc[d] > f_best[d] + f_eps[d]:
                         f_best[d] = f_acc[d]
@@ -523,8 +537,8 @@ def wide_solve(
             return value, f_tile[0]
         depth = d - 1
         p = depth
-        f_acc[p] += value
-        f_run[p] -= f_cb[p, f_v[p]] - value
+        f_cv[p, f_val[p, f_v[p]]] = value
+        f_run[p] -= f_cb[p, f_val[p, f_v[p]]] - value
         f_v[p] += 1
         if f_run[p] <= max(f_best[p], f_la[p]) + f_eps[p]:
             f_tb[p, f_oi[p]] = min(f_tb[p, f_oi[p]], f_run[p])

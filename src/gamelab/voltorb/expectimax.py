@@ -29,7 +29,11 @@ set (transpositions merge). Pruning that keeps the result exact:
     both be cleared (the first flip that tells them apart loses one), so a cover of the boards by
     groups of pairwise inseparable boards bounds the value by the sum of each group's heaviest
     board. It is often exactly the optimum; a state whose bound cannot beat the best sibling is
-    cut at once, and a state stops trying tiles as soon as one reaches its bound.
+    cut at once, and a state stops trying tiles as soon as one reaches its bound;
+* a flip's children are searched fewest boards first
+  (:func:`gamelab.voltorb._small_kernels.light_first`): the small ones are cheap and their
+  values narrow the window of the large one (the 1s, usually), which is then often cut; the
+  flip's value is still summed in the order 1, 2, 3, so it is the same to the last bit.
 
 States with at most 62 live boards go to the bit-mask search of
 :mod:`gamelab.voltorb._small_kernels`, and states with at most 512 to its multi-word version

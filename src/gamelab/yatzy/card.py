@@ -90,7 +90,7 @@ class Card:
 
     @property
     def filled_count(self) -> int:
-        return sum(v is not None for v in self.entries)
+        return len(self.entries) - self.entries.count(None)
 
     @property
     def mask(self) -> int:
@@ -124,18 +124,24 @@ class Card:
     def done(self) -> bool:
         return self.filled_count == self.rules.n_boxes
 
-    def fill(self, box: str, counts) -> int:
-        """Score `counts` in `box` (must be legal); returns the points gained including bonuses."""
-        before = self.total
+    def placement(self, box: str, counts) -> tuple[int, int, int]:
+        """Where `box` (a name or alias) takes the dice `counts` on this card: (the box's
+        index, its entry, the Yahtzee bonus earned); a ValueError says why it cannot."""
         b = self.rules.box_index(box)
         if self.entries[b] is not None:
             raise ValueError(f"box {self.rules.box_label(b)} is already filled")
         for name, pts, bonus in self.rules.placements(counts, self):
             if name == self.rules.boxes[b]:
-                self.entries[b] = pts
-                if bonus:
-                    self.yahtzee_bonuses += 1
-                return self.total - before
+                return b, pts, bonus
         raise ValueError(
             f"box {self.rules.box_label(b)} is not allowed for these dice (joker rule)"
         )
+
+    def fill(self, box: str, counts) -> int:
+        """Score `counts` in `box` (must be legal); returns the points gained including bonuses."""
+        before = self.total
+        b, pts, bonus = self.placement(box, counts)
+        self.entries[b] = pts
+        if bonus:
+            self.yahtzee_bonuses += 1
+        return self.total - before

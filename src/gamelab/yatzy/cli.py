@@ -61,7 +61,7 @@ def advise_command(
     dice: Annotated[str, typer.Option("--dice", help="The five dice, e.g. 11114.")],
     rolls_left: Annotated[
         int,
-        typer.Option("--rolls-left", metavar="N", help="Rerolls left: 2, 1 or 0."),
+        typer.Option("--rolls-left", min=0, max=2, metavar="N", help="Rerolls left: 2, 1 or 0."),
     ] = 2,
     card: Annotated[str, typer.Option("--card", help=CARD_HELP)] = "-",
     rules: Rules = "yatzy",
@@ -96,7 +96,9 @@ def simulate_command(
     strategy: Annotated[
         str, typer.Option("--strategy", help="optimal, greedy or random.")
     ] = "optimal",
-    games: Annotated[int, typer.Option("--games", min=1, help="Number of games.")] = 10_000,
+    games: Annotated[
+        int, typer.Option("--games", min=2, help="Number of games (a mean's interval needs two).")
+    ] = 10_000,
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,

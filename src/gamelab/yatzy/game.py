@@ -3,7 +3,9 @@
 A game is (rule set, seed, start card, your moves, the bot's moves); :func:`game_view` replays
 it and returns the position (:class:`GameView`), so a front end (the web page) keeps no state
 on the server. When the bot's turn is due, :func:`game_view` plays it and returns its moves,
-which the caller sends back with the next request.
+which the caller sends back with the next request. The game is played through the state
+protocol (:class:`gamelab.yatzy.replay.Replay` over :class:`~gamelab.yatzy.state.YatzyState`,
+you player 0 and the bot player 1): the environments' and the oracle's rules, moves and turns.
 
 **Dice.** Each player has its own stream. The faces of a player's turn t (t = boxes filled
 before the turn) are numpy's generator seeded with (seed, player, t) drawing a 3 x 5 array:
@@ -44,15 +46,9 @@ import numpy as np
 from gamelab.core import review
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, decision_tables
-from gamelab.yatzy.player import Player, parse_move
-from gamelab.yatzy.rules import (
-    KEEPS,
-    UPPER_CAP,
-    RuleSet,
-    dice_text,
-    parse_keep,
-    roll_index,
-)
+from gamelab.yatzy.replay import Replay, parse_move
+from gamelab.yatzy.rules import KEEPS, N_KEEPS, ROLLS, UPPER_CAP, RuleSet, dice_text
+from gamelab.yatzy.state import YatzyState
 from gamelab.yatzy.tables import optimal_values
 
 OPPONENTS = ("none", "optimal", "win")
@@ -166,40 +162,28 @@ class GameView:
 # values of choices
 
 
-def evaluate(
-    rules: RuleSet,
-    E: np.ndarray,
-    card: Card,
-    dice: np.ndarray,
-    rolls_left: int,
-    kind: str,
-    choice: np.ndarray | str,
-    player: str = "you",
-) -> Decision:
-    """The exact value of one choice (a keep count vector or a box name) against the best."""
-    if kind == "keep" and not rolls_left:
-        raise ValueError("no rerolls left: score the dice in a box ('box NAME')")
-    if kind == "box":  # an unknown, filled or (joker rule) forbidden box gets the card's message
-        Card(rules, list(card.entries), card.yahtzee_bonuses).fill(str(choice), dice)
+def evaluate(E: np.ndarray, state: YatzyState, action: int, player: str = "you") -> Decision:
+    """The exact value of the choice `action` (a keep, or a box: with rerolls left, to stop and
+    score) of the player to move in `state`, against the best option."""
+    rules, card = state.game.rules, state.cards[state.player]
+    dice, rolls_left = state.dice, state.rolls_left
     keeps = advise(rules, card, dice, rolls_left, E) if rolls_left else None
-    boxes = advise(rules, card, dice, 0, E) if (kind == "box" or not rolls_left) else None
+    box = action >= N_KEEPS
+    boxes = advise(rules, card, dice, 0, E) if (box or not rolls_left) else None
     ranking = keeps if keeps is not None else boxes
     assert ranking is not None
     top = ranking[0]
     best_label = f"keep {top['keep']}" if "keep" in top else f"box {rules.box_label(top['box'])}"
     points = None
-    if kind == "keep":
+    if not box:
         assert keeps is not None
-        text = dice_text(choice)
+        text = label = dice_text(KEEPS[action])
         chosen = next(o for o in keeps if o["keep"] == text)
-        label = text
     else:
         assert boxes is not None
-        name = rules.boxes[rules.box_index(str(choice))]
-        chosen = next(o for o in boxes if o["box"] == rules.box_label(name))
-        text, label = name, rules.box_label(name)
-        bonus = next(b for n, _p, b in rules.placements(dice, card) if n == name)
-        points = int(chosen["points"]) + int(bonus)
+        text, label = rules.boxes[action - N_KEEPS], rules.box_label(action - N_KEEPS)
+        chosen = next(o for o in boxes if o["box"] == label)
+        points = int(chosen["points"]) + card.placement(text, dice)[2]
     value = float(chosen["expected_score"])
     loss = review.Decision.of(float(top["expected_score"]), value, value, tolerance=LOSS_TOLERANCE)
     return Decision(
@@ -207,10 +191,10 @@ def evaluate(
         card.filled_count + 1,
         rolls_left,
         dice_text(dice),
-        kind,
+        "box" if box else "keep",
         text,
         label,
-        float(chosen["expected_score"]),
+        value,
         best_label,
         float(top["expected_score"]),
         loss.loss,
@@ -221,42 +205,29 @@ def evaluate(
 # ---------------------------------------------------------------------------------------------
 # bots
 
-
-def _play_tables(me: Player, box3, keep2, keep1) -> list[str]:
-    """Play `me`'s current turn by decision tables; returns the moves."""
-    moves = []
-    for table in (keep1, keep2):
-        keep = KEEPS[int(table[roll_index(me.counts)])]
-        move = f"keep {dice_text(keep)}"
-        moves.append(move)
-        me.play(move)
-        if me.rolls_left == 0:
-            break
-    move = f"box {me.rules.boxes[int(box3[roll_index(me.counts)])]}"
-    moves.append(move)
-    me.play(move)
-    return moves
+#: the bot's seat in a game with a bot (you are player 0)
+BOT = 1
 
 
 def _bot_turn(
-    rules: RuleSet, E: np.ndarray, bot: Player, you: Player, opponent: str, win_solve: bool
+    E: np.ndarray, game: Replay, opponent: str, win_solve: bool
 ) -> tuple[BotTurn, str | None]:
+    """Play the bot's turn due in `game` (its moves, each valued as it is made)."""
     from gamelab.yatzy.winplay import decision_scratch, final_score_law, solve_win, win_play_move
 
-    card = bot.card
+    state = game.state
+    rules, card, you = state.game.rules, state.cards[BOT], state.cards[0]
     turns_left = rules.n_boxes - card.filled_count
-    turn_number = card.filled_count + 1  # the shadow replay below fills `before` too
-    before = Card(rules, list(card.entries), card.yahtzee_bonuses)
+    turn_number = card.filled_count + 1
     note = None
     outcomes: tuple[float | None, float | None, float | None] = (None, None, None)
     policy = "expected score"
     reason = None
     if opponent == "win" and win_solve and turns_left <= WIN_PLAY_TURNS:
-        law = final_score_law(
-            rules, (you.card.mask, you.card.capped_upper, you.card.bonus_flag, you.card.total), E
+        law = final_score_law(rules, (you.mask, you.capped_upper, you.bonus_flag, you.total), E)
+        sol = solve_win(
+            rules, (card.mask, card.capped_upper, card.bonus_flag, card.total), law, outcomes=True
         )
-        state = (card.mask, card.capped_upper, card.bonus_flag, card.total)
-        sol = solve_win(rules, state, law, outcomes=True)
         scratch = decision_scratch()
         outcomes = sol.outcomes()
         policy = "win play"
@@ -271,30 +242,23 @@ def _bot_turn(
         elif opponent == "win":
             reason = "working out how to win took too long this turn (the server was busy)"
         tables = decision_tables(rules, E, card)
-        box3, keep2, keep1 = tables.box3, tables.keep2, tables.keep1
-    # replay the turn on a copy to value each decision
-    shadow = Player(rules, before, bot.seed, bot.player, bot.draws)
-    if policy == "win play":
-        moves: list[str] = []
-        while not moves or not moves[-1].startswith("box "):
-            # one decision at a time: win play, its ties broken by the expected final score
-            moves.append(win_play_move(sol, bot.card, bot.counts, bot.rolls_left, E, scratch))
-            bot.play(moves[-1])
-    else:
-        moves = _play_tables(bot, box3, keep2, keep1)
-    decisions = []
+        keeps = (tables.keep1, tables.keep2)
+    moves: list[str] = []
+    decisions: list[Decision] = []
     rolls: list[str] = []
-    for move in moves:
-        kind, arg = parse_move(move)
-        choice = parse_keep(arg, shadow.counts) if kind == "keep" else arg
-        decisions.append(
-            evaluate(
-                rules, E, shadow.card, shadow.counts, shadow.rolls_left, kind, choice, player="bot"
-            )
-        )
-        if kind == "box":
-            rolls = list(shadow.rolls)
-        shadow.play(move)
+    while state.player == BOT and not state.is_terminal():
+        if policy == "win play":
+            move = win_play_move(sol, card, ROLLS[state.roll], state.rolls_left, E, scratch)
+        elif state.rolls_left:  # the tables' keep for these dice with this many rerolls left
+            move = f"keep {dice_text(KEEPS[int(keeps[2 - state.rolls_left][state.roll])])}"
+        else:
+            move = f"box {rules.boxes[int(tables.box3[state.roll])]}"
+        before = state.clone()
+        if move.startswith("box "):
+            rolls = list(game.rolls)
+        actions = game.play(move)
+        decisions.append(evaluate(E, before, actions[-1], player="bot"))
+        moves.append(move)
     last = decisions[-1]
     turn = BotTurn(
         turn_number,
@@ -386,6 +350,8 @@ def game_view(
     moves_draws = move_draws(moves, draws, takebacks)
     if start_card.done:
         raise ValueError("the start card is full: there is nothing left to play")
+    if opponent == "none" and bot_moves:
+        raise ValueError("bot moves were given for a game without a bot")
     # the value table only when it is used (the coach, a review's values, the bot's turn): a
     # game without them is replayed before the tables are loaded (a page's first game)
     table: list[np.ndarray] = []
@@ -395,95 +361,77 @@ def game_view(
             table.append(optimal_values(rules))
         return table[0]
 
-    you = Player(rules, Card.parse(rules, start), seed, 0)
-    bot = Player(rules, Card.parse(rules, start), seed, 1) if opponent != "none" else None
-    if bot is None and bot_moves:
-        raise ValueError("bot moves were given for a game without a bot")
+    game = Replay(rules, start_card, seed, 1 if opponent == "none" else 2)
+    state = game.state
     decisions: list[Decision] = []
-    bot_done = 0
     bot_turns = [list(t) for t in bot_moves]
-    turn_end_draws: list[int] = []  # the take-backs count of the move that ended each your turns
+    bot_done = 0
 
-    def replay_bot_turn(i: int) -> None:
-        assert bot is not None
-        bot.redraw_turn(turn_end_draws[i])
-        turn = bot_turns[i]
-        if (
-            not turn
-            or parse_move(turn[-1])[0] != "box"
-            or any(parse_move(m)[0] == "box" for m in turn[:-1])
-        ):
-            raise ValueError(f"bot turn {i + 1} must be keeps followed by one box, got {turn}")
+    def replay_bot_turn() -> None:
+        nonlocal bot_done
+        turn = bot_turns[bot_done]
+        bot_done += 1
+        kinds = [parse_move(m)[0] for m in turn]
+        if not turn or kinds[-1] != "box" or "box" in kinds[:-1]:
+            raise ValueError(f"bot turn {bot_done} must be keeps followed by one box, got {turn}")
         for move in turn:
             try:
-                bot.play(move)
+                game.play(move)
             except ValueError as exc:
-                raise ValueError(f"bot turn {i + 1}, move {move!r}: {exc}") from None
+                raise ValueError(f"bot turn {bot_done}, move {move!r}: {exc}") from None
 
     for n, move in enumerate(moves, start=1):
-        if you.card.done:
+        if state.cards[0].done:
             raise ValueError(f"move {n} ({move!r}): the card is full; the game is over")
-        if bot is not None and you.moves_in_turn == 0 and you.turns_done > bot_done:
-            # your new turn starts after the bot's turn of the previous round
+        if state.player == BOT:  # your new turn starts after the bot's turn of the round
             if bot_done >= len(bot_turns):
                 raise ValueError(
                     f"move {n} ({move!r}): the bot's turn {bot_done + 1} is missing "
                     "(send back the bot's moves of every earlier turn)"
                 )
-            replay_bot_turn(bot_done)
-            bot_done += 1
+            replay_bot_turn()
+        before = state.clone() if evaluate_moves else None
+        game.draws = moves_draws[n - 1]
         try:
-            if evaluate_moves:
-                kind, choice = you.choice(move)
-                decision = evaluate(
-                    rules, values(), you.card, you.counts, you.rolls_left, kind, choice
-                )
-            you.draws = moves_draws[n - 1]
-            done = you.turns_done
-            you.play(move)
-            if you.turns_done > done:
-                turn_end_draws.append(you.draws)
+            actions = game.play(move)
         except ValueError as exc:
             raise ValueError(f"move {n} ({move!r}): {exc}") from None
-        if evaluate_moves:
-            decisions.append(decision)
+        if before is not None:
+            decisions.append(evaluate(values(), before, actions[-1]))
     bot_turn = None
     note = None
-    if bot is not None:
-        while bot_done < min(len(bot_turns), you.turns_done):
-            replay_bot_turn(bot_done)
-            bot_done += 1
-        if len(bot_turns) > you.turns_done:
-            raise ValueError(
-                f"{len(bot_turns)} bot turns were given but you have played only {you.turns_done}"
-            )
-        if bot_done < you.turns_done and not bot.card.done:
-            bot.redraw_turn(turn_end_draws[bot_done])
-            bot_turn, note = _bot_turn(rules, values(), bot, you, opponent, win_solve)
-            bot_turns.append(bot_turn.moves)
-    finished = you.card.done and (bot is None or bot.card.done)
+    while state.player == BOT and bot_done < len(bot_turns) and not state.is_terminal():
+        replay_bot_turn()
+    if bot_done < len(bot_turns):
+        played = state.cards[0].filled_count - start_card.filled_count
+        raise ValueError(f"{len(bot_turns)} bot turns were given but you have played only {played}")
+    if state.player == BOT and not state.is_terminal():
+        bot_turn, note = _bot_turn(values(), game, opponent, win_solve)
+        bot_turns.append(bot_turn.moves)
+    you = state.cards[0]
+    bot = state.cards[BOT] if opponent != "none" else None
     would: dict[str, tuple[int, int]] = {}
-    if not you.card.done:
-        would = {name: (pts, bonus) for name, pts, bonus in rules.placements(you.counts, you.card)}
+    if not you.done:
+        would = {name: (pts, bonus) for name, pts, bonus in rules.placements(state.dice, you)}
     rows = [
         BoxRow(
             name,
             rules.box_label(b),
             rules.upper_face(b) > 0,
-            you.card.entries[b],
-            bot.card.entries[b] if bot is not None else None,
+            you.entries[b],
+            bot.entries[b] if bot is not None else None,
             sum(would[name]) if name in would else None,
             would[name][1] if name in would else 0,
         )
         for b, name in enumerate(rules.boxes)
     ]
     result = None
-    if finished:
-        a = you.card.total
+    if state.is_terminal():
+        a = you.total
         if bot is None:
             result = f"final score {a}"
         else:
-            b = bot.card.total
+            b = bot.total
             result = (
                 f"you win {a} to {b}"
                 if a > b
@@ -492,24 +440,24 @@ def game_view(
                 else f"the bot wins {b} to {a}"
             )
     advice = None
-    if coach and not you.card.done:
-        advice = coach_advice(rules, you.card, you.counts, you.rolls_left, values())
+    if coach and not you.done:
+        advice = coach_advice(rules, you, state.dice, state.rolls_left, values())
     return GameView(
         rules=rules.name,
         seed=seed,
         start=start_card.text(),
         opponent=opponent,
-        turn=you.turn,
+        turn=you.filled_count + (0 if you.done else 1),
         boxes=rules.n_boxes,
-        rolls_left=you.rolls_left if not you.card.done else 0,
-        dice=list(you.slots) if not you.card.done else [],
+        rolls_left=state.rolls_left if not you.done else 0,
+        dice=list(game.slots[0]) if not you.done else [],
         rows=rows,
-        you=_summary(you.card),
-        bot=_summary(bot.card) if bot is not None else None,
+        you=_summary(you),
+        bot=_summary(bot) if bot is not None else None,
         moves=list(moves),
         bot_moves=bot_turns,
         bot_turn=bot_turn,
-        finished=finished,
+        finished=state.is_terminal(),
         result=result,
         coach=advice,
         note=note,

@@ -40,11 +40,22 @@ from gamelab.yatzy.rules import (
     get_rules,
     keep_index,
     parse_dice,
+    parse_keep,
     roll_index,
 )
 
 #: `kept` of a chance node that rolls all five dice at the start of a turn.
 FRESH = -1
+
+# the rolls each keep can lead to, and the keeps of each roll, as sets (apply's legality check)
+_ROLLS_AFTER = [
+    frozenset(KEEP_ROLL_INDEX[KEEP_ROLL_START[k] : KEEP_ROLL_START[k + 1]].tolist())
+    for k in range(N_KEEPS)
+]
+_KEEPS_OF = [
+    frozenset(SUBKEEP_INDEX[SUBKEEP_START[r] : SUBKEEP_START[r + 1]].tolist())
+    for r in range(N_ROLLS)
+]
 
 
 @dataclass(frozen=True)
@@ -154,25 +165,49 @@ class YatzyState:
         boxes = sorted(rules.boxes.index(name) for name, _, _ in rules.placements(self.dice, card))
         return [N_KEEPS + b for b in boxes]
 
+    def _is_legal(self, action: int) -> bool:
+        """Whether `action` is legal here: a roll or a keep (a box is checked as it is filled)."""
+        if self.is_terminal():
+            return False
+        if self.roll < 0:  # a chance node: any roll of five dice, or one the kept dice allow
+            return (
+                0 <= action < N_ROLLS if self.kept == FRESH else action in _ROLLS_AFTER[self.kept]
+            )
+        return self.rolls_left > 0 and action in _KEEPS_OF[self.roll]
+
     def apply(self, action: int) -> None:
         action = int(action)
-        legal = self.legal_actions()
-        if action not in legal:
-            raise illegal(action, legal, f"the Yatzy state {self.to_text()!r}")
+        box = (
+            self.roll >= 0
+            and not self.rolls_left
+            and 0 <= action - N_KEEPS < self.game.rules.n_boxes
+        )
+        if not box and not self._is_legal(action):
+            raise illegal(action, self.legal_actions(), f"the Yatzy state {self.to_text()!r}")
         if self.roll < 0:
             self.roll = action
             self.rolls_left = 2 if self.kept == FRESH else self.rolls_left - 1
             return
-        if action < N_KEEPS:
+        if not box:
             if KEEP_SIZE[action] == DICE:
                 self.rolls_left = 0  # keeping all five stops rolling
             else:
                 self.kept, self.roll = action, -1
             return
-        card = self.cards[self.player]
-        card.fill(self.game.rules.boxes[action - N_KEEPS], self.dice)
+        try:  # the card refuses a filled box and one the joker rule forbids
+            self.cards[self.player].fill(self.game.rules.boxes[action - N_KEEPS], self.dice)
+        except ValueError:
+            raise illegal(
+                action, self.legal_actions(), f"the Yatzy state {self.to_text()!r}"
+            ) from None
         self.player = (self.player + 1) % self.game.players
         self.roll, self.kept, self.rolls_left = -1, FRESH, 0
+
+    def keep_action(self, keep) -> int:
+        """The action keeping the dice `keep` (counts per face, among the dice shown)."""
+        if not self.rolls_left:
+            raise ValueError("no rerolls left: score the dice in a box ('box NAME')")
+        return keep_index(keep)
 
     def scores(self) -> list[int]:
         return [card.total for card in self.cards]
@@ -222,6 +257,43 @@ class YatzyState:
         if action < N_KEEPS:
             return f"keep {dice_text(KEEPS[action])}"
         return f"box {self.game.rules.box_label(action - N_KEEPS)}"
+
+    def string_to_action(self, text: str) -> int:
+        """The action `text` names here, in :meth:`action_to_string`'s notation (``roll 11345``
+        at a chance node; ``keep 1114``, ``keep -``, ``keep all`` or ``box fours``, any box name
+        or alias, at a player's); a ValueError says why it cannot be played here.
+
+        >>> s = YatzyGame(get_rules("yatzy")).new_initial_state(); s.apply(s.string_to_action("roll 11114"))
+        >>> s.action_to_string(s.string_to_action("keep 1111"))
+        'keep 1111'
+        >>> s.string_to_action("box fours")
+        Traceback (most recent call last):
+        ...
+        ValueError: 2 rerolls left: keep all five dice first to score them ('keep all')
+        """
+        word, _, arg = str(text).strip().partition(" ")
+        word = word.lower()
+        if self.is_terminal():
+            raise ValueError("the cards are full; the game is over")
+        if self.roll < 0:
+            if word != "roll":
+                raise ValueError(f"the dice are to be rolled ('roll 11345'), not {text!r}")
+            action = roll_index(parse_dice(arg))
+            if not self._is_legal(action):
+                raise ValueError(f"{dice_text(ROLLS[action])} does not keep the dice kept")
+            return action
+        dice = ROLLS[self.roll]
+        if word == "keep":
+            return self.keep_action(parse_keep(arg, dice))
+        if word == "box":
+            b, _, _ = self.cards[self.player].placement(arg, dice)
+            if self.rolls_left:
+                raise ValueError(
+                    f"{self.rolls_left} reroll{'s' if self.rolls_left > 1 else ''} left: keep all "
+                    "five dice first to score them ('keep all')"
+                )
+            return N_KEEPS + b
+        raise ValueError(f"{text!r} is not a move: 'keep 1114', 'keep all' or 'box fours'")
 
 
 __all__ = ["FRESH", "N_KEEPS", "YatzyGame", "YatzyState", "get_rules"]

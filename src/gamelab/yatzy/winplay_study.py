@@ -229,7 +229,7 @@ def winplay_study(
 
     simulate=False: only the exact per-game values (expectation and single solve)."""
     if not 1 <= turns_left <= rules.n_boxes:
-        raise ValueError(f"turns_left must be 1..{rules.n_boxes}, got {turns_left}")
+        raise ValueError(f"turns left must be 1 to {rules.n_boxes}, got {turns_left}")
     if games < 2:
         raise ValueError(f"games must be at least 2, got {games}")
     expected_values(rules)  # build the cached table before workers load it
