@@ -63,6 +63,15 @@ def test_load_continues_and_undo_takes_back_a_pair(tmp_path):
     assert "loaded" in text and "nothing to undo" in text and s.moves == []
 
 
+def test_48_undo_never_hands_you_the_opponents_side():
+    """Playing North, `undo` before your first move used to go back to the start with South to
+    move, so your next move sowed South's houses and the opponent stopped replying."""
+    s = PlaySession(parse_player("greedy"), human_side=1, seed=0, tablebase_seeds=6)
+    text = play(s, ["undo", "a", "q"])
+    assert "nothing to undo" in text and len(s.moves) == 3 and s.position.to_move == 1
+    assert "greedy plays " in text.split("nothing to undo")[1]  # it still replies
+
+
 def test_hint_and_eval_use_letters_and_units():
     s = PlaySession(parse_player("random"), seed=1, tablebase_seeds=6, analysis_time=0.05)
     text = play(s, ["hint", "eval", "q"])

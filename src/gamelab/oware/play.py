@@ -188,16 +188,15 @@ class PlaySession(Session):
                 f"evaluation for the side to move: {a.score_text}; depth {a.depth}\n"
                 f"principal variation: {' '.join(a.pv_text)}"
             )
-        if word == "undo":
+        if word == "undo":  # back to your previous turn (none before the game's first)
             moves = self.moves
             while moves:
                 moves.pop()
-                if record_state(self.start, moves).current_player() == self.human_side:
-                    break
-            if moves == self.moves:
-                return "nothing to undo"
-            self.state = record_state(self.start, moves)
-            return self.position.draw()
+                earlier = record_state(self.start, moves)
+                if earlier.current_player() == self.human_side:
+                    self.state = earlier
+                    return self.position.draw()
+            return "nothing to undo"
         if word == "save":
             if not arg:
                 raise ValueError("save needs a file name, e.g. save game.txt")
