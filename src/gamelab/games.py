@@ -53,9 +53,11 @@ def _wordle_bounds(game: Any) -> tuple[float, float, int]:
 
 
 def _lattice(sequence: str = "HPHPPHHPHH", lattice: str = "square") -> Any:
+    from gamelab.lattice.rules import Chain, Lattice
     from gamelab.lattice.state import LatticeGame
 
-    return LatticeGame.of(str(sequence), None, str(lattice))
+    kind = Lattice(str(lattice))  # checked first, as the pages' settings are
+    return LatticeGame(Chain(str(sequence), min_length=2), kind)
 
 
 def _lattice_oracle(game: Any) -> Any:

@@ -7,7 +7,7 @@ from gamelab.core.serialise import to_plain
 from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.expert import check_record, load_expert_pack
 from gamelab.lattice.instances import get_benchmark
-from gamelab.lattice.rules import hh_score
+from gamelab.lattice.rules import Chain, hh_score
 from gamelab.lattice.stars import paper_thresholds
 
 
@@ -17,6 +17,8 @@ def test_expert_pack_levels_stars_and_proofs():
     for lv in pack.levels:
         b = get_benchmark(lv.name)
         assert (lv.sequence, lv.best_known) == (b.sequence, b.best_known)
+        # the chain is typed when the shipped pack is read (issue 48), named by its benchmark
+        assert isinstance(lv.sequence, Chain) and lv.sequence.name == lv.name
         assert lv.thresholds == paper_thresholds(b.best_known)
         # the bounds, lowered by the H-core certificate where it refutes something
         assert b.best_known <= lv.upper_bound <= contact_bounds(b.sequence).upper

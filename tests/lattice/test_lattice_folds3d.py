@@ -13,7 +13,7 @@ from gamelab.lattice.fold import fold
 from gamelab.lattice.folds3d import check_record, load_folds3d
 from gamelab.lattice.instances import get_benchmark, parse_chain
 from gamelab.lattice.report import _folds3d
-from gamelab.lattice.rules import coordinates, hh_contacts, hh_score
+from gamelab.lattice.rules import Chain, coordinates, hh_contacts, hh_score
 
 
 def test_shipped_3d_folds_replay_and_match_the_benchmarks():
@@ -23,6 +23,7 @@ def test_shipped_3d_folds_replay_and_match_the_benchmarks():
     for f in shipped.folds:
         b = get_benchmark(f.name)
         assert (f.sequence, f.best_known, b.lattice) == (b.sequence, b.best_known, "cubic")
+        assert isinstance(f.sequence, Chain) and f.sequence.name == f.name  # typed when read
         assert hh_score(f.sequence, f.conformation, "cubic") == f.contacts <= f.upper_bound
         assert f.upper_bound <= contact_bounds(f.sequence, "cubic").upper
         assert f.sites == [list(s) for s in coordinates(f.conformation, "cubic")]

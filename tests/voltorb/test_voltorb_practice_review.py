@@ -218,3 +218,26 @@ def test_v2_a_review_always_comes_back_exact_where_the_budget_allows_each_other_
         else:
             assert got.p_before is None and got.loss is None
     assert full.exact and full.answer == "optimal" and part.outcome == full.outcome
+
+
+def test_a_known_board_is_dealt_as_a_protocol_state_and_the_practice_review_plays_on_it():
+    """The review plays a practice round by the protocol's actions (issue 48 item 3): a known
+    board's dealt state (``VoltorbGame.dealt_state``) is the practice round's, round trip
+    included, and a board that is not 25 tiles of 0-3 is refused."""
+    from gamelab.voltorb.practice import practice_state
+    from gamelab.voltorb.state import QUIT, VoltorbGame
+
+    setting = VoltorbSetting(4)
+    practice = practice_state(setting, 99)
+    game = VoltorbGame(setting, objective="coins")
+    dealt = game.dealt_state(practice_board(setting, 99))
+    assert dealt.round.clues.key() == practice.round.clues.key()
+    assert dealt.legal_actions() == practice.legal_actions() and not dealt.is_terminal()
+    assert game.state_from_text(dealt.to_text()).to_text() == dealt.to_text()
+    one = int(np.flatnonzero(practice.round.board.reshape(-1) == 1)[0])
+    for state in (dealt, practice):
+        state.apply(one)
+        state.apply(QUIT)
+    assert dealt.returns() == practice.returns() == [1.0]
+    with pytest.raises(ValueError, match="a board is 25 tiles of 0-3"):
+        game.dealt_state(np.full(24, 1))

@@ -28,7 +28,7 @@ __all__ = [
 ]
 
 #: the pack level ``LatticeFold-v0`` plays when given no sequence and no level
-#: (``gamelab.lattice.state.DEFAULT_LEVEL``, the default of ``LatticeGame.of``)
+#: (``gamelab.lattice.puzzle.DEFAULT_LEVEL``, the default of ``puzzle.lattice_game``)
 DEFAULT_LEVEL = 1
 
 
@@ -321,9 +321,9 @@ class LatticeFoldEnv(GameEnv):
         lattice: str = "square",
         **kwargs: Any,
     ) -> None:
-        from gamelab.lattice.state import LatticeGame
+        from gamelab.lattice.puzzle import lattice_game
 
-        game = LatticeGame.of(sequence, level, lattice)  # the keywords, parsed once
+        game = lattice_game(sequence, level, lattice)  # the keywords, parsed once
         super().__init__(game, **kwargs)
         n = game.length
         parts: dict[str, spaces.Space] = {

@@ -25,7 +25,7 @@ from typing import Any
 from gamelab.core.files import temporary_sibling
 from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.instances import STANDARD, Benchmark
-from gamelab.lattice.rules import Lattice, hh_score
+from gamelab.lattice.rules import Chain, Lattice, hh_score
 from gamelab.lattice.stars import paper_thresholds
 
 VERSION = 1
@@ -37,7 +37,7 @@ class ExpertLevel:
 
     number: int
     name: str
-    sequence: str
+    sequence: Chain  # parsed when the shipped pack is read, named by its benchmark
     best_known: int
     upper_bound: int
     proven_by: str | None  # "bound", "cores", "enumeration" or None (not proven here)
@@ -52,7 +52,7 @@ class ExpertLevel:
 class ExpertPack:
     levels: list[ExpertLevel]
     #: a fold reaching the best known value, per sequence (spoilers: not part of the document)
-    solutions: dict[str, str] = field(default_factory=dict, metadata={"json": False})
+    solutions: dict[Chain, str] = field(default_factory=dict, metadata={"json": False})
 
 
 def expert_pack_path() -> Path:
@@ -86,11 +86,12 @@ def load_expert_pack(path: Path | None = None) -> ExpertPack:
     for number, record in enumerate(data["levels"], start=1):
         check_record(record)
         best = int(record["best_known"])
+        chain = Chain(record["sequence"], name=record["name"])
         levels.append(
             ExpertLevel(
                 number,
                 record["name"],
-                record["sequence"],
+                chain,
                 best,
                 int(record["upper_bound"]),
                 record["proven_by"],
@@ -98,7 +99,7 @@ def load_expert_pack(path: Path | None = None) -> ExpertPack:
             )
         )
         if record.get("solution"):
-            solutions[record["sequence"]] = record["solution"]
+            solutions[chain] = record["solution"]
     return ExpertPack(levels, solutions)
 
 

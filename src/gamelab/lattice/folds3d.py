@@ -23,7 +23,8 @@ from typing import Any
 from gamelab.core.files import temporary_sibling
 from gamelab.lattice.bounds import contact_bounds
 from gamelab.lattice.instances import STANDARD, Benchmark
-from gamelab.lattice.rules import Fold, Lattice, hh_contacts, hh_score
+from gamelab.lattice.rules import Chain, Lattice, hh_score, parse_conformation
+from gamelab.lattice.state import LatticeGame
 
 VERSION = 1
 
@@ -34,7 +35,7 @@ class Fold3D:
     origin and the HH contacts (pairs of residue indices), with the bound and proof status."""
 
     name: str
-    sequence: str
+    sequence: Chain  # parsed when the shipped file is read, named by its benchmark
     best_known: int
     contacts: int
     upper_bound: int
@@ -76,11 +77,15 @@ def check_record(record: dict[str, Any]) -> None:
 
 
 def fold3d_of(record: dict[str, Any]) -> Fold3D:
-    fold = Fold(record["sequence"], record["conformation"], Lattice.CUBIC)
-    pairs = hh_contacts(record["sequence"], record["conformation"], Lattice.CUBIC)
+    """A checked record (:func:`check_record`) as its type: the chain parsed, the fold played
+    through the state protocol for its sites and HH contacts."""
+    chain = Chain(record["sequence"], name=record["name"])
+    moves = parse_conformation(record["conformation"], Lattice.CUBIC)
+    fold = LatticeGame(chain, Lattice.CUBIC).state_after(moves)
+    pairs = fold.contacts()
     return Fold3D(
         record["name"],
-        record["sequence"],
+        chain,
         int(record["best_known"]),
         int(record["contacts"]),
         int(record["upper_bound"]),

@@ -55,6 +55,7 @@ __all__ = [
     "BestFold",
     "default_pack_path",
     "load_pack",
+    "lattice_game",
     "level_from_sequence",
     "generate_level",
     "daily_level",
@@ -322,6 +323,29 @@ def tutorial_level() -> PuzzleLevel:
     contacts (the page explains H, P and contacts beside it)."""
     level = analyse_level(TUTORIAL_SEQUENCE, Lattice.SQUARE)
     return _level_from_analysis(level, "tutorial")
+
+
+#: the pack level :func:`lattice_game` plays when given no sequence and no level
+DEFAULT_LEVEL = 1
+
+
+def lattice_game(
+    sequence: str | None = None, level: int | None = None, lattice: str = "square"
+) -> LatticeGame:
+    """The game a shell's settings name: a typed `sequence`, or level `level` (from 1) of
+    the default pack (:func:`load_pack`), on the lattice named `lattice`; with neither, the
+    pack's first level. ValueError (the shells' message) for both, a level outside the pack or
+    an unknown lattice."""
+    kind = Lattice(lattice)
+    if sequence is not None and level is not None:
+        raise ValueError("give either a sequence or a pack level, not both")
+    if sequence is None:
+        levels = load_pack().levels
+        level = DEFAULT_LEVEL if level is None else level
+        if not isinstance(level, int) or not 1 <= level <= len(levels):
+            raise ValueError(f"level must be 1 to {len(levels)} (the default pack), got {level!r}")
+        return LatticeGame(levels[level - 1].sequence, kind)
+    return LatticeGame(Chain(sequence, min_length=2), kind)
 
 
 def level_from_sequence(seq: Chain) -> PuzzleLevel:

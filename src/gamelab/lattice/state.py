@@ -28,15 +28,14 @@ from gamelab.lattice.rules import (
 
 #: The return of a chain trapped before its last residue.
 TRAPPED = -1.0
-#: the pack level :meth:`LatticeGame.of` plays when given no sequence and no level
-DEFAULT_LEVEL = 1
 
 
 @dataclass(frozen=True)
 class LatticeGame:
     """Folding `sequence` (a chain of at least 2 residues) on `lattice` ("square" or "cubic").
     Text is parsed (:class:`gamelab.lattice.rules.Chain`) and a chain taken as it is, as the
-    lattice's name or value."""
+    lattice's name or value; a shell's settings (a sequence or a pack level) name their game
+    through :func:`gamelab.lattice.puzzle.lattice_game`."""
 
     sequence: Chain
     lattice: Lattice = Lattice.SQUARE
@@ -48,29 +47,6 @@ class LatticeGame:
     def __post_init__(self) -> None:
         object.__setattr__(self, "sequence", Chain(self.sequence, min_length=2))
         object.__setattr__(self, "lattice", Lattice(self.lattice))
-
-    @classmethod
-    def of(
-        cls, sequence: str | None = None, level: int | None = None, lattice: str = "square"
-    ) -> LatticeGame:
-        """The game a shell's settings name: a typed `sequence`, or level `level` (from 1) of
-        the default pack (:func:`gamelab.lattice.puzzle.load_pack`), on the lattice named
-        `lattice`; with neither, the pack's first level. ValueError (the shells' message) for
-        both, a level outside the pack or an unknown lattice."""
-        kind = Lattice(lattice)
-        if sequence is not None and level is not None:
-            raise ValueError("give either a sequence or a pack level, not both")
-        if sequence is None:
-            from gamelab.lattice.puzzle import load_pack
-
-            levels = load_pack().levels
-            level = DEFAULT_LEVEL if level is None else level
-            if not isinstance(level, int) or not 1 <= level <= len(levels):
-                raise ValueError(
-                    f"level must be 1 to {len(levels)} (the default pack), got {level!r}"
-                )
-            return cls(levels[level - 1].sequence, kind)
-        return cls(Chain(sequence, min_length=2), kind)
 
     @property
     def num_actions(self) -> int:

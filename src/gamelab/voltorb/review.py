@@ -15,6 +15,10 @@ P(win) from the clues equals the total luck ``sum (p_after - p_choice)`` minus t
 ``sum (p_before - p_choice)``, because each flip's ``p_after`` is the next flip's ``p_before``.
 ``p_start`` — how likely optimal play was to win this deal — is the round's luck of the deal.
 
+A practice round's flips are played on its dealt state by the protocol's actions
+(:class:`gamelab.voltorb.state.VoltorbState`, as :mod:`gamelab.voltorb.practice` plays them), and so
+is optimal play on that board (:func:`optimal_outcome`).
+
 Cost: one optimal search for the round plus one per flip outcome (they share the memo), so about
 the cost of the assistant's answers during the round.
 
@@ -37,6 +41,7 @@ from gamelab.voltorb.assistant import playing_posterior
 from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError, choice_value
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import SIZE, Clues, Round, RoundRecord, VoltorbSetting
+from gamelab.voltorb.state import VoltorbGame, VoltorbState
 
 __all__ = [
     "MoveReview",
@@ -104,6 +109,11 @@ def round_totals(moves: list[MoveReview], outcome: str) -> Totals:
     return Totals.of("P(win)", start, [m.loss for m in moves], [m.luck for m in moves], result)
 
 
+def _round(state: VoltorbState) -> Round:  # a dealt state's figures, read only
+    assert state.round is not None, "the review plays a dealt round"
+    return state.round
+
+
 def optimal_outcome(
     board: np.ndarray, setting: VoltorbSetting, state_limit: int | None = None
 ) -> bool | None:
@@ -114,27 +124,35 @@ def optimal_outcome(
     the best P(win), that is the one the page recommended, so the answer matches it.
     With a `state_limit` per decision, None if a search does not finish within it.
     """
-    rnd = Round(board)
-    while rnd.outcome is None:
+    return _optimal_outcome(VoltorbGame(setting).dealt_state(board), state_limit)
+
+
+def _optimal_outcome(dealt: VoltorbState, state_limit: int | None) -> bool | None:
+    """:func:`optimal_outcome` of a dealt state: its round played by the protocol's actions."""
+    state = dealt.clone()
+    setting = state.game.setting
+    while not state.is_terminal():
+        rnd = _round(state)
         try:
             tile, _ = solved.decide(rnd.clues, setting, dict(rnd.revealed), state_limit)
         except SearchLimitError:
             return None
-        rnd.flip(tile)
-    return rnd.outcome == "won"
+        state.apply(tile)
+    return _round(state).outcome == "won"
 
 
 def review_round(
     clues: Clues,
     flips: list[tuple[int, int]],
     setting: VoltorbSetting,
-    board: np.ndarray | None = None,
+    dealt: VoltorbState | None = None,
     state_limit: int | None = None,
 ) -> RoundReview:
     """Review `flips` (``[(tile, value), ...]`` in the order played) from `clues`.
 
-    With the `board` (a practice round), the review also says whether optimal play would have
-    cleared it. ValueError if a flip repeats a tile, follows the end of the round, or
+    With the round's `dealt` state (a practice round, :func:`gamelab.voltorb.practice.
+    practice_state`: its board known), the flips are played on it by the protocol's actions and
+    the review also says whether optimal play would have cleared it. ValueError if a flip repeats a tile, follows the end of the round, or
     contradicts the clues.
 
     With a `state_limit` (the searched states the whole review may spend) the review always
@@ -143,7 +161,7 @@ def review_round(
     states left, and a row whose search does not finish keeps its quick figures (exact
     P(Voltorb), MinRisk's flip) and ``exact=False``; ``note`` says how many rows are exact.
     """
-    quick = quick_review(clues, flips, setting, board)
+    quick = quick_review(clues, flips, setting, dealt)
     solver = solved.deal_solver(clues, setting)  # what the page's searches solved
     start = solver.nodes
     states = [dict(flips[:i]) for i in range(len(flips) + 1)]
@@ -204,9 +222,7 @@ def review_round(
         total_loss=float(sum(m.loss or 0.0 for m in moves)) if exact else None,
         total_luck=float(sum(m.luck or 0.0 for m in moves)) if exact else None,
         optimal_would_win=(
-            None
-            if board is None or not exact
-            else optimal_outcome(board, setting, state_limit=state_limit)
+            None if dealt is None or not exact else _optimal_outcome(dealt, state_limit)
         ),
         note=None
         if exact
@@ -227,7 +243,7 @@ def quick_review(
     clues: Clues,
     flips: list[tuple[int, int]],
     setting: VoltorbSetting,
-    board: np.ndarray | None = None,
+    dealt: VoltorbState | None = None,
 ) -> RoundReview:
     """The review without any optimal search (milliseconds): each flip's exact P(Voltorb)
     and MinRisk's flip beside it, every row marked ``exact=False`` with its P(win) figures None.
@@ -237,7 +253,7 @@ def quick_review(
 
     if not flips:
         raise ValueError("no flips to review: play at least one tile")
-    rnd = Round(board) if board is not None else None
+    played = dealt.clone() if dealt is not None else None  # the round, when its board is known
     revealed: dict[int, int] = {}
     moves: list[MoveReview] = []
     outcome = "unfinished"
@@ -254,13 +270,16 @@ def quick_review(
                 f"no board is consistent with these clues: {where} cannot be {value} "
                 "after the flips before it"
             )
-        if rnd is not None and rnd.flip(tile) != value:
-            raise ValueError(f"{where}: the board shows {rnd.revealed[tile]} there, not {value}")
+        if played is not None:
+            played.apply(tile)
+            shown = _round(played).revealed[tile]
+            if shown != value:
+                raise ValueError(f"{where}: the board shows {shown} there, not {value}")
         best = minrisk_tile(post)
         after = {**revealed, tile: value}
         if value == 0:
             outcome = "lost"
-        elif (rnd is not None and rnd.outcome == "won") or bool(
+        elif (played is not None and _round(played).outcome == "won") or bool(
             Posterior.from_clues(clues, setting, after).won_mask().all()
         ):
             outcome = "won"
@@ -318,16 +337,16 @@ def review_practice(
     and flips ``[[row, col], ...]``; knowing the board, it also says whether optimal play
     would have cleared it. With `quit` (the player quit, keeping the coins) a round still
     going after the flips has the outcome ``quit``, not ``unfinished``."""
-    from gamelab.voltorb.practice import play_practice, practice_board
+    from gamelab.voltorb.practice import play_practice, practice_state
 
-    state = play_practice(setting, seed, flips)
-    board = practice_board(setting, seed)
+    state = play_practice(setting, seed, flips)  # the flips checked, with the page's messages
+    dealt = practice_state(setting, seed)
     played = [((r - 1) * SIZE + (c - 1), v) for r, c, v in state.revealed]
-    clues = Clues.from_board(board)
+    clues = _round(dealt).clues
     if exact:
-        out = review_round(clues, played, setting, board=board, state_limit=state_limit)
+        out = review_round(clues, played, setting, dealt=dealt, state_limit=state_limit)
     else:
-        out = quick_review(clues, played, setting, board=board)
+        out = quick_review(clues, played, setting, dealt=dealt)
     if quit and out.outcome == "unfinished":
         out = replace(out, outcome="quit", totals={"you": round_totals(out.moves, "quit")})
     return out

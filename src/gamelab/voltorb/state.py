@@ -72,6 +72,18 @@ class VoltorbGame:
     def new_initial_state(self) -> VoltorbState:
         return VoltorbState(self)
 
+    def dealt_state(self, board: np.ndarray) -> VoltorbState:
+        """The state at the first flip of `board`, a board known already (a practice round's,
+        one under review): its 25 tiles dealt, its configuration unknown (``config -1``, as
+        :meth:`state_from_text` reads ``cells`` without ``config``)."""
+        cells = np.asarray(board, dtype=np.int8).reshape(-1)
+        if cells.size != TILES or not ((cells >= 0) & (cells <= 3)).all():
+            raise ValueError(f"a board is 25 tiles of 0-3, got {np.asarray(board).tolist()!r}")
+        state = VoltorbState(self)
+        state.cells = [int(v) for v in cells]
+        state.round = Round(cells)
+        return state
+
     def state_from_text(self, text: str) -> VoltorbState:
         """Parse :meth:`VoltorbState.to_text` (``config 72 tries 1 cells 0123... flips 3 7``)."""
         fields = text.split()
