@@ -508,6 +508,18 @@ def w_voltorb_win_search():
     return run
 
 
+def w_voltorb_small_win_search():
+    # level-1 openings: 2 to 492 boards, each searched by the bit-mask kernels whole (the win
+    # search's general=None specialisation); level 5's include larger ones
+    posts = _voltorb_posteriors(12, 1, 11)
+    from gamelab.voltorb.expectimax import OptimalSolver
+
+    def run():
+        return float(sum(OptimalSolver(p, "win").win_probability() for p in posts))
+
+    return run
+
+
 def w_voltorb_coin_search():
     posts = _voltorb_posteriors(2, 2, 12)
     from gamelab.voltorb.expectimax import OptimalSolver
@@ -750,6 +762,7 @@ WORKLOADS = {
     "voltorb.enumerate_boards": w_voltorb_enumerate,
     "voltorb.bounds+symmetry": w_voltorb_bounds,
     "voltorb.win_search": w_voltorb_win_search,
+    "voltorb.win_search (small positions)": w_voltorb_small_win_search,
     "voltorb.coin_search": w_voltorb_coin_search,
     "voltorb.objective_search": w_voltorb_objective_search,
     "voltorb.vector_env (win)": w_voltorb_vector_env("win"),
