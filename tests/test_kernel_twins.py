@@ -113,6 +113,15 @@ def test_helpers_are_called_from_other_kernels(game):
         assert callers, f"{game}.{name} is listed as a helper but no kernel calls it"
 
 
+@pytest.mark.parametrize("game", GAMES)
+def test_only_helpers_are_compiled_without_a_python_entry(game):
+    # a kernel without numba's Python wrapper crashes the interpreter when Python calls it, so
+    # only a kernel that other kernels alone call (a HELPERS entry) may leave it out
+    for name, kernel in _kernels(game).items():
+        if kernel.targetoptions.get("no_cpython_wrapper"):
+            assert name in HELPERS[game], f"{game}.{name} has no Python entry but is no helper"
+
+
 # ------------------------------------------------------------- pairs compared here
 
 

@@ -181,10 +181,6 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.wordle.solver._feasible_kernels.pair_bits_python",
             WF + "test_pair_bits_kernel_matches_twin",
         ),
-        "solver._hard_feasible_kernels.hard_feasible_kernel": _t(
-            "gamelab.wordle.solver.feasible.hard_feasible_python",
-            WF + "test_hard_feasible_kernel_matches_twin_on_random_sets",
-        ),
         "solver._hard_feasible_kernels.allow_masks_kernel": _t(
             "gamelab.wordle.solver.feasible.allow_masks_python",
             WF + "test_hard_feasible_kernel_matches_twin_on_random_sets",
@@ -411,6 +407,12 @@ TWINS: dict[str, dict[str, Twin]] = {
 #: game -> "module.kernel" -> why it has no twin of its own (called only from other kernels)
 HELPERS: dict[str, dict[str, str]] = {
     "voltorb": {
+        "_stack_kernels.new_frames": "the frames of coin_search and objective_search",
+        "_stack_kernels.new_pool": "the live boards' pool of coin_search and objective_search",
+        "_stack_kernels.over_budget": "the state budget inside coin_search and objective_search",
+        "_stack_kernels.live_mass": "a frame's mass inside coin_search and objective_search",
+        "_stack_kernels.flagged_tiles": "the tiles to try inside coin_search and objective_search",
+        "_stack_kernels.store": "the memo's store inside coin_search and objective_search",
         "_bounds_kernels.bounds_on": "the per-tile bounds of flip_bounds and win_search",
         "_table_kernels.table_slot": "a memo look-up inside win_search (table_entry reads it)",
         "_table_kernels.table_store": "a memo write inside win_search and small_solve",
@@ -446,15 +448,15 @@ HELPERS: dict[str, dict[str, str]] = {
         "_kernels.feedback_code": "one pattern: the cell of feedback_table_kernel (and of the "
         "strict pool grouping in search_kernel)",
         "solver._memo_kernels._mix": "the bit mixer of memo_key",
-        "solver._feasible_kernels.set_hash": "a candidate set's memo key inside feasible_kernel and hard_feasible_kernel",
+        "solver._feasible_kernels.set_hash": "a candidate set's memo key inside feasible_kernel",
         "solver._feasible_kernels._separates": "the one-guess-left test of feasible_kernel (no pair bits)",
         "solver._feasible_kernels._separable": "the one-guess-left test of feasible_kernel (pair bits)",
         "solver._feasible_kernels._three": "the two-guesses-left search of feasible_kernel (pair bits)",
         "solver._feasible_kernels._three_marked": "the loop of _three, inside feasible_kernel",
         "solver._feasible_kernels.count_codes": "a set counted by pattern, inside the feasibility searches",
-        "solver._hard_feasible_kernels._pool_hash": "a pool's memo key inside hard_feasible_kernel",
-        "solver._hard_feasible_kernels._separable_in": "the one-guess-left test of hard_feasible_kernel",
-        "solver._hard_feasible_kernels._three_in": "the two-guesses-left search of hard_feasible_kernel",
+        "solver._feasible_kernels.pool_hash": "a pool's memo key inside feasible_kernel (hard mode)",
+        "solver._feasible_kernels.pool_guesses": "a pool's guesses inside feasible_kernel (hard mode)",
+        "solver._scan_kernels.sort_by_keys": "the heap sort inside sort_moves and feasible_kernel",
         "solver._memo_kernels.memo_record": "a memo write inside search_kernel",
         "solver._scan_kernels.perfect_candidate": "the endgame check of search_kernel",
         "solver._node_kernels.partition_node": "a guess's classes at a node of search_kernel",
@@ -466,7 +468,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "solver._scan_kernels.scan_table": "search_kernel's node scan (any pattern count; the six-letter "
         "twin test covers it)",
         "solver._scan_kernels.sort_moves": "the move ordering inside search_kernel",
-        "solver._scan_kernels._sift_down": "the heap sort inside sort_moves",
+        "solver._scan_kernels._sift_down": "a step of the heap sort inside sort_by_keys",
         "solver._hard_kernels._decode_colours": "pattern digits inside the hard-mode helpers",
         "solver._hard_kernels._shown_copies": "a letter's demanded copies inside the hard-mode helpers",
         "solver._hard_kernels.first_positions": "hard-mode bookkeeping inside search_kernel",

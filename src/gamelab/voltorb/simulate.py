@@ -174,10 +174,7 @@ class Simulation:
         """The JSON document of the run (`gamelab voltorb simulate --json`)."""
         est = self.win_rate
         return {
-            "generator": self.generator,
-            "level": self.level,
-            "strategy": self.strategy,
-            "seed": self.seed,
+            **attributes(self, "generator", "level", "strategy", "seed"),
             "wins": int(self.wins.sum()),
             "games": self.games,
             "win_rate": est.value,

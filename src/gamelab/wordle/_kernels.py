@@ -21,7 +21,7 @@ RULE_STANDARD = 0
 RULE_BLOG = 1
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def feedback_code(g, glen, a, alen, rule, colours, used):
     for j in range(glen):
         colours[j] = 0

@@ -20,6 +20,7 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.wordle.rules import FeedbackRule
 from gamelab.wordle.table import Game
 
 
@@ -61,7 +62,7 @@ class Ranking:
 
 def ranking(game: Game, top: int | None = None) -> Ranking:
     """:func:`rank` with names, and each guess's entropy under the other rule beside it."""
-    other_rule = "standard" if game.rule == "blog" else "blog"
+    other_rule = FeedbackRule.STANDARD if game.rule == FeedbackRule.BLOG else FeedbackRule.BLOG
     other = Game(game.words, other_rule).entropies()
     return Ranking(
         game.rule,

@@ -31,17 +31,13 @@ class ClimbResult:
     seed: int
 
 
-def _rule_id(game: Game) -> int:
-    return _kernels.RULE_STANDARD if game.rule == "standard" else _kernels.RULE_BLOG
-
-
 def feedback_row(game: Game, word: str) -> np.ndarray:
     """Pattern codes of an arbitrary string (of the list's alphabet) against every answer."""
     if not word or len(word) > game.words.length:
         raise ValueError(f"made-up guess {word!r} must have 1..{game.words.length} characters")
     gc, gl = game.words.encode([word])
     ac, al = game.words.encode(game.words.answers)
-    return _kernels.feedback_table_kernel(gc, gl, ac, al, _rule_id(game))[0]
+    return _kernels.feedback_table_kernel(gc, gl, ac, al, game.rule_id)[0]
 
 
 def entropy_of_row(row: np.ndarray) -> float:
@@ -63,7 +59,7 @@ def climb(game: Game, seed: int = 0, restarts: int = 20, length: int | None = No
     alphabet = np.array([index[c] for c in letters], dtype=np.int32)
     acodes, alens = game.words.encode(game.words.answers)
     all_answers = game.all_answers()
-    rule = _rule_id(game)
+    rule = game.rule_id
     best = (-1.0, "")
     for r in range(restarts):
         if r % 2 == 0:

@@ -16,12 +16,12 @@ from gamelab.core.report import new_figure
 from gamelab.wordle import entropy
 from gamelab.wordle.chart import chart
 from gamelab.wordle.pruned import PrunedSearch
-from gamelab.wordle.rules import POST_SETTING, Setting, load_word_list, parse_names
+from gamelab.wordle.rules import POST_SETTING, FeedbackRule, Setting, load_word_list, parse_names
 from gamelab.wordle.solver.summary import DepthLimited, OptimalSummary, solve_summary
 from gamelab.wordle.table import Game
 
 TITLE = "Pokémon Wordle"
-RULES = ("blog", "standard")  # column order
+RULES = (FeedbackRule.BLOG, FeedbackRule.STANDARD)  # column order
 PRUNED_FIRSTS = 10  # the post searched its top 10 by entropy
 QUICK_PRUNED_FIRSTS = 2  # ジーランス, the post's best (964), is the second
 SOLVE_OPTIMUM = True  # about 10 s per rule for gen1-4 (tests switch it off)
@@ -42,7 +42,7 @@ def _optimum(game: Game, ctx: Any) -> OptimalSummary | None:
 def build(section: Any, ctx: Any) -> None:
     words = load_word_list(POST_SETTING)
     games = {rule: Game(words, rule) for rule in RULES}
-    blog, std = games["blog"], games["standard"]
+    blog, std = games[FeedbackRule.BLOG], games[FeedbackRule.STANDARD]
 
     ranked = entropy.rank(blog, 15)
     std_ent = std.entropies()
@@ -191,7 +191,7 @@ def build(section: Any, ctx: Any) -> None:
     ax.set_ylabel("answers")
     ax.legend()
     section.figure("distribution", fig, caption="Guesses needed per answer (gen1-4).")
-    o = optimum["blog"]
+    o = optimum[FeedbackRule.BLOG]
     if o is not None:
         section.set_headline(
             f"optimal total {o.total} (proven) vs the post's pruned 964 and greedy 1028"

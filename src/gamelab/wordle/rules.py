@@ -33,6 +33,8 @@ from pathlib import Path
 
 import numpy as np
 
+from gamelab.core.choices import NamedChoice
+
 RULES = ("standard", "blog")
 HARD_MODES = ("game", "strict")
 HARD_MODE_TEXT = {
@@ -89,11 +91,12 @@ def _hard_mode_error(hard: object) -> str:
     )
 
 
-def check_rule(rule: str) -> str:
-    """A colour rule as a shell reads it (``--rule``; analysis entry points on a custom list)."""
-    if rule not in RULES:
-        raise ValueError(f"unknown feedback rule {rule!r}; allowed: {', '.join(RULES)}")
-    return rule
+class FeedbackRule(NamedChoice, noun="feedback rule"):
+    """A feedback rule by its name (:data:`RULES`; :class:`~gamelab.core.choices.NamedChoice`):
+    ``FeedbackRule("blog")`` is the parse; a member is its name in JSON, keys and comparisons."""
+
+    STANDARD = "standard"
+    BLOG = "blog"
 
 
 def check_hard_mode(hard: str | bool | None) -> str | None:
@@ -108,7 +111,7 @@ def check_hard_mode(hard: str | bool | None) -> str | None:
 
 
 def hard_mode_allows(
-    guess: str, colours: Sequence[int], word: str, hard: str | None, rule: str
+    guess: str, colours: Sequence[int], word: str, hard: str | None, rule: FeedbackRule
 ) -> bool:
     """May `word` be guessed after `guess` showed `colours`, in hard mode `hard`?
 
@@ -119,9 +122,9 @@ def hard_mode_allows(
 
     Hard mode allows full-length words only.
 
-        >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "solid", "game", "standard")
+        >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "solid", "game", FeedbackRule.STANDARD)
         True
-        >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "sheep", "strict", "standard")
+        >>> hard_mode_allows("salet", (2, 0, 1, 0, 0), "sheep", "strict", FeedbackRule.STANDARD)
         False
     """
     mode = hard  # a Setting's hard mode: None, "game" or "strict"
@@ -143,9 +146,9 @@ def hard_mode_allows(
     return all(word.count(ch) >= k for ch, k in need.items())
 
 
-def feedback(guess: str, answer: str, rule: str = "standard") -> tuple[int, ...]:
+def feedback(guess: str, answer: str, rule: str = FeedbackRule.STANDARD) -> tuple[int, ...]:
     """The colours (0 grey, 1 yellow, 2 green) shown for `guess` when the answer is `answer`,
-    under `rule` (a :class:`Setting`'s: ``standard`` or ``blog``)."""
+    under `rule` (a :class:`FeedbackRule`, or its name: a member is its name)."""
     if len(guess) > len(answer):
         raise ValueError(f"guess {guess!r} is longer than the answer {answer!r}")
     colours = [GREEN if g == a else GREY for g, a in zip(guess, answer, strict=False)]
@@ -520,7 +523,7 @@ class Setting:
     """
 
     names: NameSetting | WordList  # a Pokémon setting, or a custom list (read from files)
-    rule: str = "standard"
+    rule: FeedbackRule = FeedbackRule.STANDARD  # (a rule's name becomes its member here)
     hard: str | None = None
     max_guesses: int | None = POKEMON_GUESS_LIMIT  # None: no limit
 
@@ -530,8 +533,7 @@ class Setting:
                 "a NameSetting (parse_names) or a custom WordList (load_word_list) is needed, "
                 f"not {type(self.names).__name__}"
             )
-        if self.rule not in RULES:
-            raise ValueError(f"unknown feedback rule {self.rule!r}; allowed: {', '.join(RULES)}")
+        object.__setattr__(self, "rule", FeedbackRule(self.rule))
         if self.hard is not None and self.hard not in HARD_MODES:
             raise ValueError(_hard_mode_error(self.hard))
         if self.hard == "game" and self.rule != "standard":
@@ -594,6 +596,7 @@ def parse_setting(
     (normal), True or ``game``, or ``strict``; `max_guesses` None: the list's own limit
     (Pokémon Wordle 10, a custom list 6), 0 no limit."""
     setting = parse_names(names) if isinstance(names, str) else names
+    feedback_rule = FeedbackRule(rule)
     if hard in (None, False, "", "off", "normal"):
         mode = None
     elif hard is True:
@@ -602,7 +605,7 @@ def parse_setting(
         mode = str(hard)
     if max_guesses is None:
         max_guesses = setting.guess_limit if isinstance(setting, WordList) else POKEMON_GUESS_LIMIT
-    return Setting(setting, rule, mode, max_guesses or None)
+    return Setting(setting, feedback_rule, mode, max_guesses or None)
 
 
 #: Largest word file read: a million words of a few characters.

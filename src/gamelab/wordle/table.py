@@ -19,9 +19,9 @@ import numpy as np
 from gamelab.core.cache import cached_arrays
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import (  # noqa: F401 (load_word_list: doctest)
+    FeedbackRule,
     Setting,
     WordList,
-    check_rule,
     load_word_list,
     pattern_colours,
 )
@@ -29,13 +29,19 @@ from gamelab.wordle.rules import (  # noqa: F401 (load_word_list: doctest)
 TABLE_VERSION = 2  # 2: uint8 when the patterns fit
 
 
-def build_table(words: WordList, rule: str, targets: tuple[str, ...] | None = None) -> np.ndarray:
+def rule_id(rule: FeedbackRule) -> int:
+    """The kernels' number for a feedback rule."""
+    return _kernels.RULE_STANDARD if rule == FeedbackRule.STANDARD else _kernels.RULE_BLOG
+
+
+def build_table(
+    words: WordList, rule: FeedbackRule, targets: tuple[str, ...] | None = None
+) -> np.ndarray:
     """Pattern codes of every guess against every target (default: the answers), under a
-    :class:`Game`'s rule (validated there)."""
+    :class:`Game`'s rule."""
     gcodes, glens = words.encode(words.guesses)
     acodes, alens = words.encode(words.answers if targets is None else targets)
-    rule_id = _kernels.RULE_STANDARD if rule == "standard" else _kernels.RULE_BLOG
-    table = _kernels.feedback_table_kernel(gcodes, glens, acodes, alens, rule_id)
+    table = _kernels.feedback_table_kernel(gcodes, glens, acodes, alens, rule_id(rule))
     # one byte per pattern when they fit (five characters: 243 patterns): half the memory
     return table.astype(np.uint8) if 3**words.length <= 256 else table
 
@@ -43,9 +49,10 @@ def build_table(words: WordList, rule: str, targets: tuple[str, ...] | None = No
 class Game:
     """A word list under one feedback rule, with its feedback table."""
 
-    def __init__(self, words: WordList, rule: str = "standard") -> None:
+    def __init__(self, words: WordList, rule: FeedbackRule = FeedbackRule.STANDARD) -> None:
         self.words = words
-        self.rule = check_rule(rule)
+        self.rule = FeedbackRule(rule)  # (a rule's name becomes its member here)
+        self.rule_id = rule_id(self.rule)  # the kernels' number for it
         self.n_codes = 3**words.length
         self.green = self.n_codes - 1
         self.answer_of_guess = words.answer_of_guess
@@ -137,10 +144,9 @@ class Game:
             self.guess_codes[1][guess : guess + 1],
         )
         if hard == "strict":
-            rule_id = _kernels.RULE_STANDARD if self.rule == "standard" else _kernels.RULE_BLOG
-            row = _kernels.feedback_table_kernel(gcodes, glens, wcodes[pool], wlens[pool], rule_id)[
-                0
-            ]
+            row = _kernels.feedback_table_kernel(
+                gcodes, glens, wcodes[pool], wlens[pool], self.rule_id
+            )[0]
             return pool[row == code]
         colours = pattern_colours(code, int(glens[0]))
         keep = np.ones(len(pool), dtype=bool)
@@ -211,6 +217,6 @@ class Game:
 
 
 @lru_cache(maxsize=8)
-def _game(words: WordList, guess_limit: int, rule: str) -> Game:
+def _game(words: WordList, guess_limit: int, rule: FeedbackRule) -> Game:
     """One game per list (and its guess limit, which word-list equality ignores) and rule."""
     return Game(words, rule)

@@ -18,18 +18,24 @@ def warm_up() -> None:
     depth limits of ``solve-optimal --hard``) and the kernels only larger lists reach."""
     from gamelab.wordle.chart import chart
     from gamelab.wordle.entropy import ranking
-    from gamelab.wordle.rules import POST_SETTING, Setting, load_word_list, parse_names
+    from gamelab.wordle.rules import (
+        POST_SETTING,
+        FeedbackRule,
+        Setting,
+        load_word_list,
+        parse_names,
+    )
     from gamelab.wordle.solver.feasible import feasible_within
     from gamelab.wordle.solver.kernel_search import warm_up as warm_scan
     from gamelab.wordle.solver.summary import solve_summary
     from gamelab.wordle.table import Game
 
     words = load_word_list(POST_SETTING)
-    blog = Game(words, "blog")
+    blog = Game(words, FeedbackRule.BLOG)
     ranking(blog, 3)
     chart(blog, "レントラー")
-    solve_summary(Setting(parse_names("gen1"), "blog"), store=None)
-    feasible_within(Setting(parse_names("gen1"), "standard", "game", 3), lambda: False)
+    solve_summary(Setting(parse_names("gen1"), FeedbackRule.BLOG), store=None)
+    feasible_within(Setting(parse_names("gen1"), FeedbackRule.STANDARD, "game", 3), lambda: False)
     warm_page()
     warm_scan()
 

@@ -9,6 +9,7 @@ from typing import Annotated
 import typer
 
 from gamelab.wordle.rules import (
+    FeedbackRule,
     NameSetting,
     Setting,
     load_word_list,
@@ -132,4 +133,4 @@ def list_setting(
 
 
 def make_game(names: NameSetting, guesses: Path | None, answers: Path | None, rule: str) -> Game:
-    return Game(load_word_list(names, guesses, answers), rule)
+    return Game(load_word_list(names, guesses, answers), FeedbackRule(rule))

@@ -24,7 +24,7 @@ from numba import njit
 from gamelab.wordle._kernels import feedback_code
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def first_positions(gcodes, g, gl, first_pos):
     """first_pos[j] = the first position of guess g holding the letter at position j."""
     for j in range(gl):
@@ -54,7 +54,7 @@ def _shown_copies(gcodes, g, gl, t, digits):
     return cnt
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def demand_delta(gcodes, g, gl, code, first_pos, st_green, st_need, f, rg1, rg2, rn1, rn2, digits):
     """What (guess g, colours `code`) adds to frame f's hard-mode demands, as two hash terms."""
     _decode_colours(code, gl, digits)
@@ -76,7 +76,7 @@ def demand_delta(gcodes, g, gl, code, first_pos, st_green, st_need, f, rg1, rg2,
     return d1, d2
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def strict_groups(
     gcodes,
     glens,
@@ -150,7 +150,7 @@ def strict_groups(
     return ng
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def game_child_pool(
     gcodes,
     glens,

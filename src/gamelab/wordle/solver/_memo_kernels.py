@@ -23,7 +23,7 @@ UNLIMITED = 1 << 20  # depth value meaning "no guess limit" (never decremented)
 EMPTY, EXACT, LOWER = 0, 1, 2
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _mix(x):
     """splitmix64's finaliser: a well-mixed 64-bit word."""
     x = (x ^ (x >> np.uint64(30))) * np.uint64(0xBF58476D1CE4E5B9)

@@ -32,7 +32,7 @@ from gamelab.wordle.solver._memo_kernels import (
 from gamelab.wordle.solver._scan_kernels import perfect_candidate, scan_transposed
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def partition_node(
     table, g, cand, off, n, top, cb, counts, offs, seen, h1s, h2s, rnd_a1, rnd_a2, aog, cls
 ):
@@ -82,7 +82,7 @@ def partition_node(
     return w
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def child_bounds(cb, nc, rem, cls, memo, entries, big, table, guess_of_answer, cand, seen):
     """Each class's bound into ``cls_lb`` (`cls` = size, start, hash 1, hash 2, pool hash 1,
     pool hash 2, lb; `memo` = keys 1 and 2, flags, values, guesses; `big` = (need_bound, big_n,
@@ -134,7 +134,7 @@ def child_bounds(cb, nc, rem, cls, memo, entries, big, table, guess_of_answer, c
     return rest, nb, entries
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def big_class_bounds(cb, n, nb, rest, best, rem, cls, memo, entries, guesses, scan, cand):
     """The best one-level bound of each class in `need_bound` over the node's guesses (the
     frame's pool is a superset of the class's, so it is still a bound), scanned with the budget
@@ -200,7 +200,7 @@ def big_class_bounds(cb, n, nb, rest, best, rem, cls, memo, entries, guesses, sc
     return rest, entries, work, False
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sort_children(cb, nc, signed, unsigned):
     """The classes' rows from `cb` by size, largest first (insertion sort; few classes):
     `signed` = (start, size, code, lb), `unsigned` = (hash 1, hash 2, pool hash 1, pool hash 2)."""
@@ -219,7 +219,7 @@ def sort_children(cb, nc, signed, unsigned):
             t -= 1
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def enter_root(root, hard, keys, cand, pool, st_green, st_need):
     """Copy the root's candidates and (hard mode) pool into the arenas, its demands (the game's
     rule) into row 0 of `st_green`/`st_need`, and return its key sums (h1, h2, p1, p2).

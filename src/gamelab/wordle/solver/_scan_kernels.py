@@ -28,7 +28,7 @@ from numba import njit
 from gamelab.wordle.solver._memo_kernels import INF
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def perfect_candidate(table, guess_of_answer, cand, off, n, seen):
     """The lowest-index guess among the candidates that leaves the others all apart, or -1."""
     found = -1
@@ -53,7 +53,7 @@ def perfect_candidate(table, guess_of_answer, cand, off, n, seen):
     return found
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def scan_transposed(
     tt,
     cand,
@@ -152,7 +152,7 @@ def scan_transposed(
     return nm, min_lb, steps
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def scan_table(
     table,
     cand,
@@ -244,7 +244,7 @@ def scan_table(
     return nm, min_lb, steps, gen
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _sift_down(keys, order, i, n):
     """Restore the max-heap of `order[:n]` (by `keys`) below position i."""
     item = order[i]
@@ -261,7 +261,19 @@ def _sift_down(keys, order, i, n):
     order[i] = item
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def sort_by_keys(keys, order, n):
+    """Sort `order[:n]` (indices into `keys`) by their keys, smallest first: a heap sort, the
+    same order as np.argsort when the keys are distinct (make them so by adding the index),
+    without compiling numba's generic sort (about 1 CPU-s of a first search)."""
+    for top in range(n // 2 - 1, -1, -1):
+        _sift_down(keys, order, top, n)
+    for end in range(n - 1, 0, -1):
+        order[0], order[end] = order[end], order[0]
+        _sift_down(keys, order, 0, end)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sort_moves(moves_g, moves_lb, moves_ex, mo, nm, n_g):
     """Sort the `nm` guesses a scan kept (from `mo`) by bound; ties: candidates first, then
     index."""
@@ -272,13 +284,7 @@ def sort_moves(moves_g, moves_lb, moves_ex, mo, nm, n_g):
         cnd = 0 if moves_ex[mo + i] & 2 else 1
         keys[i] = (moves_lb[mo + i] * 2 + cnd) * (n_g + 1) + g
         order[i] = i
-    # a heap sort of `order` by the (distinct) keys: the same order as np.argsort, without
-    # compiling numba's generic sort (about 1 CPU-s of a first search)
-    for top in range(nm // 2 - 1, -1, -1):
-        _sift_down(keys, order, top, nm)
-    for end in range(nm - 1, 0, -1):
-        order[0], order[end] = order[end], order[0]
-        _sift_down(keys, order, 0, end)
+    sort_by_keys(keys, order, nm)
     tg = moves_g[mo : mo + nm].copy()
     tl = moves_lb[mo : mo + nm].copy()
     te = moves_ex[mo : mo + nm].copy()

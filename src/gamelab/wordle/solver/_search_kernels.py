@@ -157,7 +157,8 @@ def search_kernel(
     f_depth = np.zeros(F, dtype=np.int64)
     f_budget = np.zeros(F, dtype=np.int64)
     f_trial = np.zeros(F, dtype=np.int64)
-    f_delta = np.full(F, max(delta0, 1), dtype=np.int64)
+    f_delta = np.zeros(F, dtype=np.int64)  # (np.full costs compiling a fill of its own)
+    f_delta[:] = max(delta0, 1)
     f_lower = np.zeros(F, dtype=np.int64)
     f_best = np.zeros(F, dtype=np.int64)
     f_bestg = np.zeros(F, dtype=np.int64)
@@ -201,9 +202,8 @@ def search_kernel(
     digits = np.zeros(gcodes.shape[1], dtype=np.int64)
     new_g = np.zeros(gcodes.shape[1], dtype=np.int64)
     new_l = np.zeros(gcodes.shape[1], dtype=np.int64)
-    st_green = np.full(
-        (F, gcodes.shape[1]), -1, dtype=np.int64
-    )  # game rule: green letter per position
+    st_green = np.zeros((F, gcodes.shape[1]), dtype=np.int64)  # game rule: green per position
+    st_green[:] = -1
     st_need = np.zeros((F, rn1.shape[0]), dtype=np.int64)  # game rule: least copies per letter
 
     # the hard mode as a number (0 normal); `hard is not None` is the compile-time test
@@ -329,26 +329,10 @@ def search_kernel(
                     goa_mark[ga] = 1
                 if rem >= 1:
                     nm, scan_lb, steps = scan_transposed(
-                        tt,
-                        cand,
-                        off,
-                        n,
-                        alive,
-                        n_opts,
-                        goa_mark,
-                        answer_of_guess,
-                        n_codes - 1,
-                        thresh,
-                        rem,
-                        bits,
-                        scan_state,
-                        moves_g,
-                        moves_lb,
-                        moves_ex,
-                        mo,
-                        budget,
+                        tt, cand, off, n, alive, n_opts, goa_mark, answer_of_guess, n_codes - 1,
+                        thresh, rem, bits, scan_state, moves_g, moves_lb, moves_ex, mo, budget,
                         is_root_forced,
-                    )
+                    )  # fmt: skip
                     work += steps
                     if scan_lb < min_lb:
                         min_lb = scan_lb
@@ -356,26 +340,9 @@ def search_kernel(
                     goa_mark[guess_of_answer[cand[off + i]]] = 0
             if wide is not None:
                 nm, min_lb, steps, gen = scan_table(
-                    wide,
-                    cand,
-                    off,
-                    n,
-                    alive,
-                    n_opts,
-                    answer_of_guess,
-                    stamp,
-                    scnt,
-                    gen,
-                    rem,
-                    thresh,
-                    budget,
-                    lower,
-                    is_root_forced,
-                    moves_g,
-                    moves_lb,
-                    moves_ex,
-                    mo,
-                )
+                    wide, cand, off, n, alive, n_opts, answer_of_guess, stamp, scnt, gen, rem,
+                    thresh, budget, lower, is_root_forced, moves_g, moves_lb, moves_ex, mo,
+                )  # fmt: skip
                 work += steps
             if min_lb > lower:
                 lower = min_lb
@@ -441,34 +408,10 @@ def search_kernel(
                     # class's pool is its own group
                     gsb = f * (n_codes + 1)
                     grp_n[f] = strict_groups(
-                        gcodes,
-                        glens,
-                        g,
-                        rule_id,
-                        pool_guess,
-                        pool,
-                        f_poff[f],
-                        f_pn[f],
-                        f_ptop[f],
-                        f * n_codes,
-                        gsb,
-                        counts,
-                        offs,
-                        seen,
-                        colours,
-                        used,
-                        grp_codes,
-                        grp_start,
-                        grp_h1,
-                        grp_h2,
-                        rnd_p1,
-                        rnd_p2,
-                        cls_code,
-                        cls_p1,
-                        cls_p2,
-                        cb,
-                        nc,
-                    )
+                        gcodes, glens, g, rule_id, pool_guess, pool, f_poff[f], f_pn[f], f_ptop[f],
+                        f * n_codes, gsb, counts, offs, seen, colours, used, grp_codes, grp_start,
+                        grp_h1, grp_h2, rnd_p1, rnd_p2, cls_code, cls_p1, cls_p2, cb, nc,
+                    )  # fmt: skip
                 else:
                     # the game's rule: the allowed words are fixed by the demands so far (greens
                     # by position, least copies per letter), so a class's pool key is the
@@ -477,20 +420,9 @@ def search_kernel(
                     first_positions(gcodes, g, gl, first_pos)
                     for j in range(nc):
                         d1, d2 = demand_delta(
-                            gcodes,
-                            g,
-                            gl,
-                            cls_code[cb + j],
-                            first_pos,
-                            st_green,
-                            st_need,
-                            f,
-                            rg1,
-                            rg2,
-                            rn1,
-                            rn2,
-                            digits,
-                        )
+                            gcodes, g, gl, cls_code[cb + j], first_pos, st_green, st_need, f, rg1,
+                            rg2, rn1, rn2, digits,
+                        )  # fmt: skip
                         cls_p1[cb + j] = f_p1[f] + d1
                         cls_p2[cb + j] = f_p2[f] + d2
                 # child bounds
@@ -615,24 +547,9 @@ def search_kernel(
                 else:
                     # the child's demands and the parent's pool words that meet the new ones
                     pos = game_child_pool(
-                        gcodes,
-                        glens,
-                        f_g[f],
-                        cls_code[j],
-                        f,
-                        nf,
-                        first_pos,
-                        digits,
-                        st_green,
-                        st_need,
-                        new_g,
-                        new_l,
-                        pool_guess,
-                        pool,
-                        f_poff[f],
-                        f_pn[f],
-                        f_ptop[f],
-                    )
+                        gcodes, glens, f_g[f], cls_code[j], f, nf, first_pos, digits, st_green,
+                        st_need, new_g, new_l, pool_guess, pool, f_poff[f], f_pn[f], f_ptop[f],
+                    )  # fmt: skip
                     f_poff[nf] = f_ptop[f]
                     f_pn[nf] = pos - f_ptop[f]
                     f_ptop[nf] = pos

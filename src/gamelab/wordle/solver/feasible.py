@@ -11,10 +11,10 @@ first guesses only (``solve-optimal --first``).
 
 The first guesses are split into tasks run by :func:`gamelab.core.parallel.run_tasks`, locally or
 on Dask; with a result store each finished task is kept, so an interrupted run continues where
-it stopped. Normal mode only (any guess allowed); :class:`HardFeasibleSearch` (its kernel
-:func:`gamelab.wordle.solver._hard_feasible_kernels.hard_feasible_kernel`, twin
-:func:`hard_feasible_python`) answers the same question in both hard modes, for
-:func:`feasible_within` (the depth limits of ``solve-optimal``).
+it stopped. Normal mode only (any guess allowed); :class:`HardFeasibleSearch` (the same
+kernel's hard-mode specialisation, twin :func:`hard_feasible_python`) answers the same
+question in both hard modes, for :func:`feasible_within` (the depth limits of
+``solve-optimal``).
 
 :func:`feasible_python` is the plain-Python twin of the kernel.
 """
@@ -33,7 +33,7 @@ import numpy as np
 
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.wordle import _kernels
-from gamelab.wordle.rules import Setting, WordList
+from gamelab.wordle.rules import FeedbackRule, Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.solver import _hard_feasible_kernels as hk
 from gamelab.wordle.table import Game
@@ -103,21 +103,8 @@ class FeasibleSearch:
 
     def feasible(self, cands: np.ndarray, depth: int) -> bool:
         """Can every candidate be found within `depth` guesses (any guess allowed)?"""
-        if depth > 100:
-            raise ValueError(f"depth must be at most 100, got {depth}")
-        return bool(
-            fk.feasible_kernel(
-                self.tab,
-                np.ascontiguousarray(cands, dtype=np.int32),
-                depth,
-                self.guesses,
-                self.game.n_codes,
-                self.bits,
-                self.rnd1,
-                self.rnd2,
-                *self.memo,
-            )
-        )
+        # normal mode: no pool (numba compiles the kernel without the hard-mode code)
+        return _ask_kernel(self, cands, depth, self.guesses, (None, None, None, None))
 
     def opening(self, guess: int, depth: int) -> tuple[bool, np.ndarray | None]:
         """(feasible?, the class that refutes it) for first guess `guess` and `depth` guesses in
@@ -132,6 +119,23 @@ class FeasibleSearch:
             if not self.feasible(part, depth - 1):
                 return False, part
         return True, None
+
+
+def _ask_kernel(
+    search: FeasibleSearch | HardFeasibleSearch,
+    cands: np.ndarray,
+    depth: int,
+    guesses: np.ndarray,
+    hard: tuple[np.ndarray | None, ...],
+) -> bool:
+    """:func:`~gamelab.wordle.solver._feasible_kernels.feasible_kernel` on a search's tables and
+    memo; `hard`: the pool mask, the allowed-word masks and the pool hash's two salts (four
+    Nones in normal mode)."""
+    if depth > 100:
+        raise ValueError(f"depth must be at most 100, got {depth}")
+    cands = np.ascontiguousarray(cands, dtype=np.int32)
+    args = (search.game.n_codes, search.bits, search.rnd1, search.rnd2, *search.memo, *hard)
+    return bool(fk.feasible_kernel(search.tab, cands, depth, guesses, *args))
 
 
 def feasible_python(
@@ -204,7 +208,8 @@ def hard_feasibility_fits(game: Game) -> bool:
 
 class HardFeasibleSearch:
     """``feasible(cands, depth, pool)`` in hard mode (the game's rule or strict): every guess
-    from the pool the colours so far allow (:func:`._hard_feasible_kernels.hard_feasible_kernel`)."""
+    from the pool the colours so far allow (:func:`._feasible_kernels.feasible_kernel` with a
+    pool)."""
 
     #: largest tables built (bytes): the pair bits and the allowed-word masks
     MAX_BYTES = 1 << 28
@@ -226,10 +231,10 @@ class HardFeasibleSearch:
         self.bits = fk.pair_bits_kernel(self.tab, self.fl_guess)
         gcodes, glens = game.guess_codes
         fcodes, flens = gcodes[fl], glens[fl]
-        rule_id = _kernels.RULE_STANDARD if game.rule == "standard" else _kernels.RULE_BLOG
         self.allow = hk.allow_masks_kernel(
-            gcodes, glens, fcodes, flens, present_codes(game), HARD_IDS[hard], rule_id, game.n_codes
-        )
+            gcodes, glens, fcodes, flens, present_codes(game), HARD_IDS[hard], game.rule_id,
+            game.n_codes,
+        )  # fmt: skip
         rng = np.random.default_rng(20261202)  # fixed: hashes belong to the memo, not results
         hi = np.iinfo(np.uint64).max
         self.rnd1 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
@@ -243,24 +248,9 @@ class HardFeasibleSearch:
     def feasible(self, cands: np.ndarray, depth: int, pool: np.ndarray | None = None) -> bool:
         """Can every candidate be found within `depth` guesses, each from the pool and the
         pools its colours leave? `pool`: a mask (:func:`pool_mask`); None: every word."""
-        if depth > 100:
-            raise ValueError(f"depth must be at most 100, got {depth}")
-        return bool(
-            hk.hard_feasible_kernel(
-                self.tab,
-                self.fl_guess,
-                np.ascontiguousarray(cands, dtype=np.int32),
-                depth,
-                self.full if pool is None else np.ascontiguousarray(pool, dtype=np.uint64),
-                self.game.n_codes,
-                self.bits,
-                self.allow,
-                self.rnd1,
-                self.rnd2,
-                self.salt1,
-                self.salt2,
-                *self.memo,
-            )
+        mask = self.full if pool is None else np.ascontiguousarray(pool, dtype=np.uint64)
+        return _ask_kernel(
+            self, cands, depth, self.fl_guess, (mask, self.allow, self.salt1, self.salt2)
         )
 
     def opening(self, guess: int, depth: int) -> tuple[bool, np.ndarray | None]:
@@ -291,7 +281,7 @@ def hard_feasible_python(
     hard: str,
     memo: dict | None = None,
 ) -> bool:
-    """Twin of :func:`~gamelab.wordle.solver._hard_feasible_kernels.hard_feasible_kernel`, written
+    """Twin of :func:`~gamelab.wordle.solver._feasible_kernels.feasible_kernel` in hard mode, written
     plainly: some guess of `pool` (positions in the full-length guesses) splits the set into
     classes that are all feasible with one guess fewer, each from the pool its colours leave
     (:meth:`Game.hard_pool`)."""
@@ -355,12 +345,14 @@ class Feasibility:
 
 
 @lru_cache(maxsize=4)
-def _search_for(words: WordList, rule: str) -> FeasibleSearch:
+def _search_for(words: WordList, rule: FeedbackRule) -> FeasibleSearch:
     """One search (and its memo) per worker process and game."""
     return FeasibleSearch(Game(words, rule))
 
 
-def _openings_task(item: tuple[WordList, str, int, list[int]], rng: Any) -> list[list[Any]]:
+def _openings_task(
+    item: tuple[WordList, FeedbackRule, int, list[int]], rng: Any
+) -> list[list[Any]]:
     """[[guess index, feasible, refuting class]] for a chunk of first guesses."""
     words, rule, depth, chunk = item
     search = _search_for(words, rule)

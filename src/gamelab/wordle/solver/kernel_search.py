@@ -17,7 +17,6 @@ from collections.abc import Sequence
 import numpy as np
 
 from gamelab.core.limits import OutOfBudget
-from gamelab.wordle._kernels import RULE_BLOG, RULE_STANDARD
 from gamelab.wordle.solver import _search_kernels as sk
 from gamelab.wordle.solver._memo_kernels import (
     EXACT,
@@ -66,7 +65,7 @@ class KernelSearch:
         # a table of more patterns than a byte holds is scanned guess by guess instead
         self.wide = game.table if self.tt is None else None
         self.gcodes, self.glens = game.guess_codes
-        self.rule_id = RULE_STANDARD if game.rule == "standard" else RULE_BLOG
+        self.rule_id = game.rule_id
         self.pool_guess = game.full_length_index if hard else np.zeros(0, dtype=np.int32)
         rng = np.random.default_rng(20260101)  # fixed: hashes are part of the memo, not of results
         hi = np.iinfo(np.uint64).max
@@ -316,9 +315,9 @@ def warm_up() -> None:
     (a tiny memo here)."""
     from itertools import islice, permutations
 
-    from gamelab.wordle.rules import WordList
+    from gamelab.wordle.rules import FeedbackRule, WordList
 
     words = tuple("".join(p) for p in islice(permutations("abcdef"), 0, 720, 12))  # 60 words
-    game = Game(WordList("warm-up", words, words), "standard")
+    game = Game(WordList("warm-up", words, words), FeedbackRule.STANDARD)
     search = KernelSearch(game, None, capacity=4)  # grows to 64 entries
     search.run(game.all_answers(), sk.INF, None, None, -1)

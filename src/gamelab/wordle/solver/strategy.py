@@ -30,6 +30,7 @@ import numpy as np
 from gamelab.core.cache import cache_key, cached_arrays, is_cached, load_arrays
 from gamelab.wordle.rules import (
     POST_SETTING,
+    FeedbackRule,
     Setting,
     WordList,
     feedback,
@@ -69,7 +70,7 @@ LIVE_SETTINGS = tuple(
 PRECOMPUTED = tuple(
     Setting(names, rule, hard)
     for names in (POST_SETTING, parse_names("all"), *LIVE_SETTINGS)
-    for rule in ("standard", "blog")
+    for rule in FeedbackRule
     for hard in (None, "game", "strict")
     if not (hard == "game" and rule == "blog")
 )
@@ -82,7 +83,7 @@ PRECOMPUTED = tuple(
 SHIPPED = Path(__file__).parent.parent / "data"
 
 
-def _params(words: WordList, rule: str, hard: str | None) -> dict[str, Any]:
+def _params(words: WordList, rule: FeedbackRule, hard: str | None) -> dict[str, Any]:
     return {
         "words": words.fingerprint(),
         "names": words.key,
@@ -124,7 +125,7 @@ class Strategy:
         return self.words.guess_limit
 
     @property
-    def rule(self) -> str:
+    def rule(self) -> FeedbackRule:
         return self.setting.rule
 
     @property
@@ -395,7 +396,7 @@ def setting_choices() -> SettingChoices:
     out = []
     for named in named_settings():
         instant = all(
-            shipped_strategy_path(Setting(named.setting, "standard", hard)).is_file()
+            shipped_strategy_path(Setting(named.setting, FeedbackRule.STANDARD, hard)).is_file()
             for hard in (None, "game")
         )
         group = "live" if named.spec == "daily" or named.spec.startswith("upto-") else "other"
