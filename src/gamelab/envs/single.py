@@ -373,9 +373,7 @@ class LatticeFoldEnv(GameEnv):
         return grid
 
     def _sites(self) -> list[tuple[int, int, int]]:
-        from gamelab.lattice.rules import coordinates
-
-        return coordinates(self.state.conformation, self.game.lattice)
+        return self.state.sites  # the protocol's state keeps them as it moves
 
     def _layers(self) -> tuple[list[int], list[int], list[int], dict[tuple[int, int, int], int]]:
         """The fold's x, y and z ranges (y downwards from the top) and {site: residue}."""
