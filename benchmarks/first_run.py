@@ -49,13 +49,14 @@ import re
 import resource
 import shlex
 import shutil
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 import urllib.request
 from pathlib import Path
+
+from web_server import free_port, stop
 
 REPO = Path(__file__).resolve().parents[1]
 
@@ -72,29 +73,78 @@ QUICK_COMMANDS = [
 ]  # fmt: skip
 
 
+#: run as ``python -c REAPER command...``: runs the command as a child subreaper (Linux), so that
+#: the processes it leaves behind (a fork server and its workers, watchdogs: orphans once the
+#: command has exited) become this process's children instead of init's; it waits for every one
+#: of them (killing any still alive after ``REAP_WAIT`` s) and writes the CPU seconds of the
+#: whole tree and the command's own wall seconds (until it exited, not its orphans) to the file
+#: named by ``GAMELAB_REAPER_OUT``, then exits with the command's code. Without
+#: it the parent's ``RUSAGE_CHILDREN`` misses the CPU of every worker not reaped by its own
+#: parent (a worker of a fork server that outlives the command).
+REAPER = r"""
+import ctypes, os, resource, signal, subprocess, sys, time
+try:
+    ctypes.CDLL(None, use_errno=True).prctl(36, 1, 0, 0, 0)  # PR_SET_CHILD_SUBREAPER
+except (AttributeError, OSError):
+    pass
+start = time.perf_counter()
+code = subprocess.call(sys.argv[1:])
+wall = time.perf_counter() - start
+deadline = time.monotonic() + float(os.environ.get("REAP_WAIT", "30"))
+while True:
+    try:
+        pid, _ = os.waitpid(-1, os.WNOHANG)
+    except ChildProcessError:
+        break
+    if pid == 0:
+        if time.monotonic() > deadline:
+            for task in os.listdir("/proc/self/task"):
+                with open(f"/proc/self/task/{task}/children") as f:
+                    for child in f.read().split():
+                        os.kill(int(child), signal.SIGKILL)
+        time.sleep(0.05)
+usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+with open(os.environ["GAMELAB_REAPER_OUT"], "w") as f:
+    f.write(f"{usage.ru_utime + usage.ru_stime!r} {wall!r}")
+sys.exit(code)
+"""
+
+
 def _timed(
     argv: list[str], env: dict, cwd: Path, timeout: float = 3600
 ) -> tuple[float, float, int]:
-    """(wall s, CPU s of the child, exit code)."""
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
-    start = time.perf_counter()
-    done = subprocess.run(argv, env=env, cwd=cwd, capture_output=True, timeout=timeout)
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    """(wall s until the command exited, CPU s of the command and every process it started, exit
+    code): the command runs under :data:`REAPER`, so the workers it leaves to exit after it are
+    counted too."""
+    with tempfile.NamedTemporaryFile(prefix="gamelab-cpu-", delete=False) as out:
+        path = Path(out.name)
+    try:
+        done = subprocess.run(
+            [sys.executable, "-c", REAPER, *argv],
+            env={**env, "GAMELAB_REAPER_OUT": str(path)},
+            cwd=cwd,
+            capture_output=True,
+            timeout=timeout,
+        )
+        text = path.read_text().split()
+        cpu, wall = (float(text[0]), float(text[1])) if text else (float("nan"), float("nan"))
+    finally:
+        path.unlink(missing_ok=True)
     return wall, cpu, done.returncode
 
 
 def _timed_report(
     gamelab: str, env: dict, cwd: Path, timeout: float = 3600
 ) -> tuple[float, float, int, float | None]:
-    """(wall s, CPU s, exit code, s until report/index.html first appeared) of the quick report."""
+    """(wall s, CPU s, exit code, s until report/index.html first appeared) of the quick report
+    (CPU and wall as :func:`_timed` counts them)."""
     index = cwd / "report" / "index.html"
-    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    with tempfile.NamedTemporaryFile(prefix="gamelab-cpu-", delete=False) as out:
+        path = Path(out.name)
     start = time.perf_counter()
     proc = subprocess.Popen(
-        [gamelab, "report", "--quick"],
-        env=env,
+        [sys.executable, "-c", REAPER, gamelab, "report", "--quick"],
+        env={**env, "GAMELAB_REAPER_OUT": str(path)},
         cwd=cwd,
         stdout=subprocess.DEVNULL,
         stderr=subprocess.DEVNULL,
@@ -107,16 +157,10 @@ def _timed_report(
     if proc.poll() is None:
         proc.kill()
     code = proc.wait()
-    wall = time.perf_counter() - start
-    after = resource.getrusage(resource.RUSAGE_CHILDREN)
-    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    text = path.read_text().split()
+    path.unlink(missing_ok=True)
+    cpu, wall = (float(text[0]), float(text[1])) if text else (float("nan"), float("nan"))
     return wall, cpu, code, first if first is not None else (wall if index.exists() else None)
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 #: one question per game page, as its page asks it, and whether an answer is the exact one (not a
@@ -164,7 +208,7 @@ def _serve(gamelab: str, env: dict, cwd: Path, limit: float) -> dict[str, float 
     """Seconds from start until /api/health answers (``health``), until the first exact answer
     of each game's probe (the game's name), and until /api/health says ready (``ready``);
     None: not within `limit`."""
-    port = _free_port()
+    port = free_port()
     start = time.perf_counter()
     proc = subprocess.Popen(
         [gamelab, "serve", "--port", str(port)],
@@ -195,11 +239,7 @@ def _serve(gamelab: str, env: dict, cwd: Path, limit: float) -> dict[str, float 
                         seen[game] = time.perf_counter() - start
             time.sleep(0.2)
     finally:
-        proc.terminate()
-        try:
-            proc.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            proc.kill()
+        stop(proc, 20)
     return seen
 
 

@@ -508,6 +508,18 @@ def w_voltorb_win_search():
     return run
 
 
+def w_voltorb_small_win_search():
+    # level-1 openings: 2 to 492 boards, each searched by the bit-mask kernels whole (the win
+    # search's general=None specialisation); level 5's include larger ones
+    posts = _voltorb_posteriors(12, 1, 11)
+    from gamelab.voltorb.expectimax import OptimalSolver
+
+    def run():
+        return float(sum(OptimalSolver(p, "win").win_probability() for p in posts))
+
+    return run
+
+
 def w_voltorb_coin_search():
     posts = _voltorb_posteriors(2, 2, 12)
     from gamelab.voltorb.expectimax import OptimalSolver
@@ -567,6 +579,26 @@ def w_lattice_moves():
                 legal, out = apply_move(pos, ndim, slot)
                 if legal:
                     total += 1 + int(out.sum()) * 1e-6
+        return total
+
+    return run
+
+
+def w_voltorb_objective_search():
+    """The general objective search (``objective_search``) on openings of levels 4, 6 and 8, for
+    two objectives (about 0.6 CPU-s): the sum of values, tiles and states."""
+    cases = [(level, _voltorb_posteriors(1, level, 13)[0]) for level in (4, 6, 8)]
+    cases.append((6, _voltorb_posteriors(1, 6, 14)[0]))
+    from gamelab.voltorb.objectives import Objective, objective_decision
+
+    objectives = [Objective.parse(name) for name in ("survive", "coins>=100")]
+
+    def run():
+        total = 0.0
+        for level, p in cases:
+            for objective in objectives:
+                d = objective_decision(p, dict(p.revealed), objective, level)
+                total += d.value + d.tile + d.states
         return total
 
     return run
@@ -753,7 +785,9 @@ WORKLOADS = {
     "voltorb.enumerate_boards": w_voltorb_enumerate,
     "voltorb.bounds+symmetry": w_voltorb_bounds,
     "voltorb.win_search": w_voltorb_win_search,
+    "voltorb.win_search (small positions)": w_voltorb_small_win_search,
     "voltorb.coin_search": w_voltorb_coin_search,
+    "voltorb.objective_search": w_voltorb_objective_search,
     "voltorb.vector_env (win)": w_voltorb_vector_env("win"),
     "voltorb.vector_env (coins)": w_voltorb_vector_env("coins"),
     "lattice.replica (S1-8)": w_lattice_replica("S1-8"),

@@ -35,15 +35,12 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
-import subprocess
-import sys
 import tempfile
 import time
-import urllib.error
-import urllib.request
 from collections.abc import Generator
 from typing import Any
+
+from web_server import Server, request, served
 
 GOAL_SECONDS = 5.0
 
@@ -59,30 +56,6 @@ OWARE_RULES = (("no-capture", "own-row"), ("forbidden", "own-row"), ("capture-al
 OWARE_OPPONENTS = ("engine:time=0.5", "engine:time=2", "engine:time=5", "engine:depth=8",
                    "engine:depth=2", "blog:depth=6", "blog:depth=2", "greedy", "random")  # fmt: skip
 YATZY_RULES = ("yatzy", "yatzy-ls2012", "yahtzee", "yahtzee-free-joker", "yahtzee-no-bonus")
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
-def call(base: str, path: str, body: dict | None = None) -> tuple[float, Any, int]:
-    """Seconds, parsed answer and HTTP status of one request (GET when `body` is None)."""
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        base + path,
-        data=data,
-        method="GET" if body is None else "POST",
-        headers={"content-type": "application/json"},
-    )
-    t0 = time.perf_counter()
-    try:
-        with urllib.request.urlopen(req, timeout=600) as resp:
-            payload, status = json.loads(resp.read()), resp.status
-    except urllib.error.HTTPError as err:
-        payload, status = json.loads(err.read() or b"null"), err.code
-    return time.perf_counter() - t0, payload, status
 
 
 def _cheaper(answer: Any) -> str:
@@ -136,7 +109,7 @@ def questions(base: str, only: set[str]) -> Generator[Question, Any, None]:
             yield ("voltorb", f"level {level}", "review", "/api/voltorb/practice/review",
                    {"level": level, "seed": seed, "flips": [[3, 3]]}, 0.0)  # fmt: skip
     if "wordle" in only:
-        _, settings, _ = call(base, "/api/wordle/settings")
+        _, settings, _ = request(base, "/api/wordle/settings")
         for names in [c["spec"] for c in settings["choices"]]:
             for rule in WORDLE_RULES:
                 for hard in WORDLE_MODES:
@@ -194,21 +167,19 @@ def questions(base: str, only: set[str]) -> Generator[Question, Any, None]:
                    {"rules": rules, "seed": 3, "moves": moves}, 0.0)  # fmt: skip
 
 
-def wait_until_warm(base: str, server: subprocess.Popen | None, log: Any) -> float:
+def wait_until_warm(server: Server) -> float:
     """Seconds from start until /api/health says ready."""
     t0 = time.monotonic()
     while True:
         try:
-            _, health, _ = call(base, "/api/health")
+            _, health, _ = request(server.base, "/api/health")
             if health.get("ready"):
                 return time.monotonic() - t0
         except OSError:
             pass
-        if server is not None:
-            log.seek(0)
-            said = log.read().decode()
-            if server.poll() is not None or "warming up the solvers failed" in said:
-                raise RuntimeError("the server stopped warming up:\n" + said)
+        said = server.said()
+        if server.stopped() or "warming up the solvers failed" in said:
+            raise RuntimeError("the server stopped warming up:\n" + said)
         if time.monotonic() - t0 > 1800:
             raise RuntimeError("the server was not warm after 30 minutes")
         time.sleep(0.5)
@@ -228,23 +199,17 @@ def main() -> None:
     args = ap.parse_args()
     only = set(args.only.split(","))
 
-    server, log, env = None, tempfile.TemporaryFile(), os.environ.copy()
+    env = os.environ.copy()
     fresh = args.fresh_cache or args.fresh_install
     cache = tempfile.TemporaryDirectory() if fresh else None
     if cache is not None:
         env["GAMELAB_CACHE"] = os.path.join(cache.name, "gamelab")
     if cache is not None and args.fresh_install:
         env["NUMBA_CACHE_DIR"] = os.path.join(cache.name, "numba")
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        port = _free_port()
-        base = f"http://127.0.0.1:{port}"
-        command = [sys.executable, "-m", "gamelab.cli", "serve", "--port", str(port)]
-        server = subprocess.Popen(command, stdout=log, stderr=log, env=env)
     rows: list[dict] = []
-    try:
-        warm = wait_until_warm(base, server, log)
+    with served(args.url, env=env) as server:
+        base = server.base
+        warm = wait_until_warm(server)
         load = os.getloadavg()
         print(f"warm after {warm:.0f} s; load average {load[0]:.2f} ({os.cpu_count()} cores)")
         print(f"{'game':<8} {'setting':<34} {'question':<18} {'first':>7} {'again':>7} "
@@ -256,8 +221,8 @@ def main() -> None:
                 game, setting, what, path, body, thinking = asked.send(answer)
             except StopIteration:
                 break
-            first, answer, status = call(base, path, body)
-            again, _, _ = call(base, path, body)
+            first, answer, status = request(base, path, body)
+            again, _, _ = request(base, path, body)
             beyond = first - thinking
             row = {
                 "game": game,
@@ -276,16 +241,8 @@ def main() -> None:
                 f"{first / max(again, 1e-3):6.1f}  {status} {row['cheaper'] or 'exact'}{flag}",
                 flush=True,
             )
-    finally:
-        if server is not None:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
-        if cache is not None:
-            cache.cleanup()
+    if cache is not None:
+        cache.cleanup()
     missed = [r for r in rows if r["beyond_thinking_s"] > GOAL_SECONDS or r["status"] != 200]
     slowest = max(rows, key=lambda r: r["beyond_thinking_s"]) if rows else None
     print(f"\n{len(rows)} first answers, {len(missed)} beyond {GOAL_SECONDS:.0f} s or failed")

@@ -31,21 +31,15 @@ import asyncio
 import json
 import os
 import random
-import socket
 import subprocess
 import sys
 import tempfile
 import time
 
 import numpy as np
+from web_server import free_port, stop
 
 from gamelab.voltorb.rules import VoltorbSetting
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
 
 
 def positions(count: int, seed: int) -> list[dict]:
@@ -273,7 +267,7 @@ def main() -> None:
         )
     if args.seconds > 600 or args.clients > 200:
         sys.exit("error: at most 600 s and 200 clients")
-    port = _free_port()
+    port = free_port()
     base = f"http://127.0.0.1:{port}"
     env = {**os.environ}
     env.setdefault("GAMELAB_CACHE", os.path.join(tempfile.gettempdir(), "gamelab-web-load-cache"))
@@ -362,11 +356,7 @@ def main() -> None:
         alive = httpx2.get(base + "/api/health", timeout=5).status_code == 200
         print(f"server still answering after all that: {alive}")
     finally:
-        server.terminate()
-        try:
-            server.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            server.kill()
+        stop(server)
 
 
 if __name__ == "__main__":

@@ -22,22 +22,12 @@ machine); the goal is a median coach answer under 50 ms.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import socket
-import subprocess
 import sys
-import tempfile
 import time
-import urllib.request
 
 import numpy as np
-
-
-def _free_port() -> int:
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return sock.getsockname()[1]
+from web_server import request, served
 
 
 def positions(rules: str, count: int, seed: int) -> list[dict]:
@@ -83,21 +73,11 @@ def positions(rules: str, count: int, seed: int) -> list[dict]:
 
 
 def post(base: str, path: str, body: dict | None) -> tuple[float, dict]:
-    data = None if body is None else json.dumps(body).encode()
-    req = urllib.request.Request(
-        base + path,
-        data=data,
-        method="GET" if body is None else "POST",
-        headers={"content-type": "application/json"},
-    )
-    t0 = time.perf_counter()
-    with urllib.request.urlopen(req, timeout=120) as resp:
-        payload = json.loads(resp.read())
-        status = resp.status
-    ms = 1000 * (time.perf_counter() - t0)
+    """Milliseconds and answer of one request (GET when `body` is None); an error unless 200."""
+    seconds, payload, status = request(base, path, body, timeout=120)
     if status != 200:
         raise RuntimeError(f"{path}: HTTP {status}")
-    return ms, payload
+    return 1000 * seconds, payload
 
 
 def summary(name: str, ms: list[float]) -> str:
@@ -132,35 +112,18 @@ def main() -> None:
     coach(rule_set, first["card"], first["dice"], first["rolls_left"], E)
     load_before = os.getloadavg()
 
-    server = None
-    if args.url:
-        base = args.url.rstrip("/")
-    else:
-        port = _free_port()
-        base = f"http://127.0.0.1:{port}"
-        log = tempfile.TemporaryFile()
-        server = subprocess.Popen(
-            [sys.executable, "-m", "gamelab.cli", "serve", "--port", str(port), "--workers", "1"],
-            stdout=log,
-            stderr=log,
-            env=os.environ.copy(),
-        )
-    try:
+    with served(args.url, "--workers", "1") as server:
+        base = server.base
         deadline = time.monotonic() + 900  # a cold start compiles every page's kernels
         while True:
             try:
                 post(base, "/api/health", None)
                 break
             except OSError:
-                if server is None and time.monotonic() > deadline - 840:
+                if server.process is None and time.monotonic() > deadline - 840:
                     raise RuntimeError(f"no gamelab server answers at {base}") from None
-                if server is not None and (
-                    server.poll() is not None or time.monotonic() > deadline
-                ):
-                    log.seek(0)
-                    raise RuntimeError(
-                        "the server did not start:\n" + log.read().decode()
-                    ) from None
+                if server.stopped() or time.monotonic() > deadline:
+                    raise RuntimeError("the server did not start:\n" + server.said()) from None
                 time.sleep(0.5)
         ms, status = post(base, "/api/yatzy/status", {"rules": args.rules})
         ms, status = post(base, "/api/yatzy/prepare", {"rules": args.rules})
@@ -178,14 +141,6 @@ def main() -> None:
             t0 = time.perf_counter()
             coach(rule_set, a["card"], a["dice"], a["rolls_left"], E)
             times["library"].append(1000 * (time.perf_counter() - t0))
-    finally:
-        if server is not None:
-            server.terminate()
-            try:
-                server.wait(timeout=30)
-            except subprocess.TimeoutExpired:
-                server.kill()
-                server.wait()
     load_after = os.getloadavg()
     print(f"{args.rules}: {len(states)} positions from seeded random games (seed {args.seed})")
     print(

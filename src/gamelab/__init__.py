@@ -19,6 +19,8 @@ numba_hook.defer_scipy_linalg()
 numba_hook.defer_registries()
 # A kernel that another calls with a constant is compiled once, not again for the constant.
 numba_hook.share_specialisations()
+# A kernel's large callees, optimised already, are not optimised again inside it.
+numba_hook.link_large_callees_late()
 
 
 def __getattr__(name: str) -> Any:

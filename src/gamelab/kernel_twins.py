@@ -407,6 +407,12 @@ TWINS: dict[str, dict[str, Twin]] = {
 #: game -> "module.kernel" -> why it has no twin of its own (called only from other kernels)
 HELPERS: dict[str, dict[str, str]] = {
     "voltorb": {
+        "_stack_kernels.new_frames": "the frames of coin_search and objective_search",
+        "_stack_kernels.new_pool": "the live boards' pool of coin_search and objective_search",
+        "_stack_kernels.over_budget": "the state budget inside coin_search and objective_search",
+        "_stack_kernels.live_mass": "a frame's mass inside coin_search and objective_search",
+        "_stack_kernels.flagged_tiles": "the tiles to try inside coin_search and objective_search",
+        "_stack_kernels.store": "the memo's store inside coin_search and objective_search",
         "_bounds_kernels.bounds_on": "the per-tile bounds of flip_bounds and win_search",
         "_table_kernels.table_slot": "a memo look-up inside win_search (table_entry reads it)",
         "_table_kernels.table_store": "a memo write inside win_search and small_solve",

@@ -7,8 +7,8 @@ command that never needs numba (``gamelab --help``): the kernel cache's freshnes
 already imported, else from an import hook when it is.
 
 :func:`defer_scipy_linalg` uses the same hook on ``numba.np.linalg``, :func:`defer_registries` on
-``numba.core.caching``, :func:`share_specialisations` on ``numba.core.dispatcher``: see their
-docstrings.
+``numba.core.caching``, :func:`share_specialisations` on ``numba.core.dispatcher``,
+:func:`link_large_callees_late` on ``numba.core.codegen``: see their docstrings.
 """
 
 from __future__ import annotations
@@ -177,3 +177,65 @@ def share_specialisations(package: str = "gamelab.") -> None:
         cls.get_call_template = get_call_template
 
     when_imported(patch, "numba.core.dispatcher")
+
+
+#: a callee whose machine-independent code (LLVM bitcode) is larger than this is linked into its
+#: callers after their optimisation (:func:`link_large_callees_late`); the largest kernels LLVM
+#: inlines are a few kilobytes, the search kernels that call each other 40-300 KB
+LATE_LINK_BYTES = 40_000
+
+
+def link_large_callees_late() -> None:
+    """Optimise a kernel's own code, not its large callees' again.
+
+    numba links the code of every kernel a kernel calls into the caller's module and optimises
+    the whole module again (LLVM's full pipeline), so a callee already optimised on its own is
+    optimised once more in each caller, and its callees in each of theirs: Voltorb's search
+    (``win_search`` calls ``wide_solve``, which calls ``small_search``...) spent about 1.5 CPU-s
+    of a cold ``voltorb solve`` optimising code that was optimised already. Here a callee larger
+    than :data:`LATE_LINK_BYTES` (LLVM bitcode, read at each link) is linked in after the caller's optimisation: the machine
+    code is the same for the callee, and the caller calls it instead of possibly inlining it,
+    which LLVM does not do with functions that large anyway. Small callees are linked first as
+    before, so LLVM still inlines and folds them.
+    """
+
+    def patch() -> None:
+        codegen: Any = sys.modules["numba.core.codegen"]
+        cls: Any = getattr(codegen, "CPUCodeLibrary", None)
+        needed = ("finalize", "_optimize_final_module", "_finalize_final_module")
+        if cls is None or not all(hasattr(cls, name) for name in needed):
+            return  # another numba: leave it alone
+        from numba.core.compiler_lock import require_global_compiler_lock
+
+        def size(library: Any) -> int:
+            found = getattr(library, "_gamelab_bitcode_bytes", None)
+            if found is None:
+                found = len(library._get_module_for_linking().as_bitcode())
+                library._gamelab_bitcode_bytes = found
+            return int(found)
+
+        def finalize(self: Any) -> None:
+            # numba's CPUCodeLibrary.finalize, with the large callees linked after optimising
+            require_global_compiler_lock()
+            self._codegen._check_llvm_bugs()
+            self._raise_if_finalized()
+            seen: set[Any] = set()
+            late = []
+            for library in self._linking_libraries:
+                if library in seen:
+                    continue
+                self._reload_init.update(library._reload_init)
+                seen.add(library)
+                if size(library) > LATE_LINK_BYTES:
+                    late.append(library)
+                else:
+                    self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+            self._optimize_final_module()
+            for library in late:
+                self._final_module.link_in(library._get_module_for_linking(), preserve=True)
+            self._final_module.verify()
+            self._finalize_final_module()
+
+        cls.finalize = finalize
+
+    when_imported(patch, "numba.core.codegen")

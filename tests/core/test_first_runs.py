@@ -258,3 +258,40 @@ def test_a_kernel_called_with_a_constant_is_compiled_once_for_it_and_for_a_varia
     assert caller(3) == 3 * 2 + 3 * 3 + 1
     assert [str(s) for s in scaled_k.signatures] == ["(int64, int64)"]
     assert [str(s) for s in pick_k.signatures] == ["(Literal[int](1),)"]
+
+
+def test_a_large_callee_is_linked_after_its_callers_optimisation(monkeypatch):
+    """numba optimised a callee's code again inside each caller (issue 50 item 6: Voltorb's
+    search kernels call each other three deep); a callee larger than LATE_LINK_BYTES is linked
+    into the caller after the caller's optimisation (so it stays a call), a small one before it
+    (so LLVM still inlines it). Both give the same answers."""
+    import numba
+
+    from gamelab import numba_hook
+
+    def make_pair(name):
+        def twice(x):
+            return 2 * x
+
+        twice.__name__ = twice.__qualname__ = name
+        callee = numba.njit(twice)
+
+        @numba.njit
+        def caller(x):
+            return callee(x) + 1
+
+        return caller
+
+    monkeypatch.setattr(numba_hook, "LATE_LINK_BYTES", 0)  # every callee is "large"
+    late = make_pair("twice_late")
+    assert late(20) == 41
+    monkeypatch.undo()
+    early = make_pair("twice_early")
+    assert early(20) == 41
+
+    def calls(kernel, name):
+        ir = next(iter(kernel.inspect_llvm().values()))
+        return [line for line in ir.splitlines() if " call " in line and name in line]
+
+    assert calls(late, "twice_late")  # linked after: still a call
+    assert not calls(early, "twice_early")  # linked before: inlined

@@ -275,3 +275,12 @@ def test_8_a_pack_of_a_billion_ga_runs_is_refused_with_its_bound(tmp_path, capsy
     with pytest.raises(ValueError, match=f"at most {MAX_RUNS:,}"):
         make_pack(out_file, runs=MAX_RUNS + 1)
     assert not out_file.exists()
+
+
+def test_a_pack_of_no_level_is_refused_by_its_option(tmp_path, capsys):
+    """`lattice pack --count 0` answered with the library's "count and runs must be at least
+    1, got 0 and 4" (a --runs nobody gave); the option says it, as --runs does."""
+    out_file = tmp_path / "levels.db"
+    code, out, err = run_cli(["lattice", "pack", "--count", "0", "--out", str(out_file)], capsys)
+    assert code == 2 and out == "" and "'--count'" in err and "runs" not in err, err
+    assert not out_file.exists()

@@ -4,6 +4,7 @@ import numpy as np
 import pytest
 
 from gamelab.core.parallel import task_rng
+from gamelab.voltorb._wide_kernels import WIDE_MAX
 from gamelab.voltorb.evaluate import exact_win_probability
 from gamelab.voltorb.expectimax import OptimalSolver, choice_value
 from gamelab.voltorb.posterior import posterior_for
@@ -130,6 +131,18 @@ def test_win_search_kernel_matches_python_twin():
         fast = OptimalSolver(post).win_probability()
         twin = OptimalSolver(post, python=True).win_probability()
         assert fast == pytest.approx(twin, abs=1e-12)
+
+
+def test_a_search_of_a_small_position_compiles_without_the_general_search():
+    """A search whose every state fits the bit-mask kernels passes general=None, and numba
+    compiles that specialisation without the general search (issue 50 item 6: a first answer
+    on a small position waits for less)."""
+    from gamelab.voltorb._search_kernels import win_search
+
+    post = _small_posteriors(1, seed=11)[0]
+    assert post.boards.shape[0] <= WIDE_MAX
+    OptimalSolver(post).win_probability()
+    assert any(str(sig[-1]) == "none" for sig in win_search.signatures)
 
 
 def test_flip_bounds_kernel_matches_python_twin():
@@ -447,3 +460,41 @@ def test_a_search_run_again_after_its_memo_grew_finds_the_optimum():
     assert expected[0] == 15 and expected[1] == pytest.approx(0.089884, abs=1e-6)
     solver = OptimalSolver(post)  # the usual 65,536-row start: the memo grows
     assert solver.decide({}) == expected
+
+
+@pytest.mark.parametrize("generator", ["hgss", "bulbapedia", "iid", "iid-as-coded"])
+def test_transposed_deals_share_states_with_their_mirror_images(generator):
+    """Clues whose rows are the columns in another order: the memo's maps also transpose the
+    board; each map sends every consistent board to one of the same prior weight (under every
+    generator), and the search finds the values and tiles it finds without symmetries."""
+    from gamelab.voltorb.symmetries import clue_symmetries
+
+    deals = [
+        (1, "6,1 5,0 5,2 4,1 5,2", "4,1 6,1 5,0 5,2 5,2"),
+        (3, "6,1 3,2 8,1 3,2 6,2", "8,1 6,1 6,2 3,2 3,2"),
+        (5, "1,4 6,2 7,1 8,1 3,2", "3,2 1,4 7,1 6,2 8,1"),
+    ]
+    fewer = 0
+    for level, rows, cols in deals:
+        clues = clues_from_text(rows, cols)
+        post = posterior_for(clues, VoltorbSetting(level, generator))
+        perms = clue_symmetries(clues)
+        transposes = 0
+        weight = {
+            b.astype(np.int8).tobytes(): w for b, w in zip(post.boards, post.weights, strict=True)
+        }
+        for m in perms:
+            transposes += m[0] % 5 == m[1] % 5  # (tiles of row 0 land in one column)
+            for board, w in zip(post.boards, post.weights, strict=True):
+                image = np.empty(25, np.int8)
+                image[m] = board
+                assert weight.get(image.tobytes()) == w
+        assert transposes == perms.shape[0] // 2 and (perms[0] == np.arange(25)).all()
+        sym, plain = OptimalSolver(post), OptimalSolver(post, symmetry=False)
+        assert sym.decide({}) == plain.decide({})
+        fewer += sym.nodes < plain.nodes
+        if post.count <= 130:
+            assert sym.win_probability() == pytest.approx(
+                OptimalSolver(post, python=True).win_probability(), abs=1e-12
+            )
+    assert fewer >= 1

@@ -94,6 +94,7 @@ def test_winplay_json(run):
         (["advise", "--rules", "yahtzee", "--dice", "11114", "--card", "sevens=7"], "unknown box"),
         (["solve", "--rules", "kniffel"], "unknown rules"),
         (["simulate", "--rules", "yatzy", "--strategy", "clever"], "unknown strategy"),
+        (["simulate", "--rules", "yatzy", "--games", "1", "--no-store"], "'--games'"),
         (["winplay", "--rules", "yatzy", "--turns-left", "16", "--games", "2"], "turns left"),
     ],
 )

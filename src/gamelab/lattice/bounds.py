@@ -40,6 +40,7 @@ from math import isqrt
 
 import numpy as np
 
+from gamelab.core.serialise import attributes
 from gamelab.lattice.rules import Chain, Lattice, dimensions
 
 
@@ -54,12 +55,7 @@ class ContactBounds:
         return min(self.free_face, self.matching, self.core)
 
     def __json__(self) -> dict:
-        return {
-            "free_face": self.free_face,
-            "matching": self.matching,
-            "core": self.core,
-            "upper": self.upper,
-        }
+        return attributes(self, "free_face", "matching", "core", "upper")
 
 
 def _faces(seq: str, lattice: Lattice) -> list[int]:

@@ -280,7 +280,7 @@ def qd_command(
 @app.command("pack")
 def pack_command(
     length: Length = 16,
-    count: Annotated[int, typer.Option(help="Number of levels.")] = 30,
+    count: Annotated[int, typer.Option(min=1, help="Number of levels.")] = 30,
     objective: Objective = "best-then-rarity",
     out: Annotated[Path, typer.Option("--out", help="SQLite file to write.")] = Path("levels.db"),
     seed: Seed = 0,

@@ -28,6 +28,7 @@ from gamelab.core.evolve import (
     random_search,
 )
 from gamelab.core.limits import check_memory
+from gamelab.core.serialise import attributes
 from gamelab.lattice.enumeration import check_length, contact_sets
 from gamelab.lattice.objectives import check_objective, objective_values, top_rarity
 from gamelab.lattice.rules import Lattice
@@ -251,9 +252,7 @@ class QDStudy:
     def __json__(self) -> dict[str, Any]:
         r = self.result
         return {
-            "length": self.length,
-            "objective": self.objective,
-            "seed": self.seed,
+            **attributes(self, "length", "objective", "seed"),
             "shape": list(r.shape),
             "evaluations": r.evaluations,
             "coverage": r.coverage,

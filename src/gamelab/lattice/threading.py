@@ -182,15 +182,6 @@ class CoreCertificate:
     stopped: str  # why the certificate stopped going down
     seconds: float
 
-    def __json__(self) -> dict:
-        return {
-            "upper": self.upper,
-            "refuted": self.refuted,
-            "cores": self.cores,
-            "stopped": self.stopped,
-            "seconds": self.seconds,
-        }
-
 
 def core_threading_bound(
     sequence: Chain, lattice: Lattice = Lattice.SQUARE, floor: int = 0, seconds: float | None = None

@@ -13,6 +13,7 @@ import numpy as np
 from numba import njit, types
 from numba.typed import Dict
 
+from gamelab.voltorb import _stack_kernels as stack
 from gamelab.voltorb.rules import TILES
 
 
@@ -32,31 +33,13 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
     frame's live boards are a slice of one growing pool), so numba can cache the kernel: a
     cached recursive kernel can crash numba 0.68 on load (DEVELOPERS.md).
     """
-    depth_max = TILES + 2
-    f_start = np.zeros(depth_max, np.int64)  # the frame's live boards: pool[start : start + k]
-    f_k = np.zeros(depth_max, np.int64)
-    f_code = np.zeros(depth_max, np.int64)
-    f_nrev = np.zeros(depth_max, np.int64)
-    f_quit = np.zeros(depth_max, np.bool_)
-    f_key = np.zeros(depth_max, np.int64)
-    f_eps = np.zeros(depth_max)
-    f_order = np.zeros((depth_max, TILES), np.int64)  # tiles to try, in order
-    f_norder = np.zeros(depth_max, np.int64)
-    f_bound = np.zeros((depth_max, TILES))  # the payout bound of each tile
-    f_use_bound = np.zeros(depth_max, np.bool_)
-    f_best = np.zeros(depth_max)
-    f_best_tile = np.zeros(depth_max, np.int64)
-    f_oi = np.zeros(depth_max, np.int64)  # position in the order of the tile being tried
-    f_v = np.zeros(depth_max, np.int64)  # value of that tile whose child is being searched
-    f_acc = np.zeros(depth_max)
-    f_won = np.zeros(depth_max)  # mass won outright by the child being searched
-    pool = np.empty(max(64, 4 * idx.size), np.int64)
-    for i in range(idx.size):  # no slice assignments here: see enumerate_boards
-        pool[i] = idx[i]
+    (f_start, f_k, f_code, f_nrev, f_key, f_eps, f_order, f_norder, f_best, f_best_tile, f_oi,
+     f_v, f_acc, pool) = stack.new_frames(idx, code, nrev_mult)  # fmt: skip
+    f_quit = np.zeros(stack.DEPTH, np.bool_)
+    f_bound = np.zeros((stack.DEPTH, TILES))  # the payout bound of each tile
+    f_use_bound = np.zeros(stack.DEPTH, np.bool_)
+    f_won = np.zeros(stack.DEPTH)  # mass won outright by the child being searched
     top = idx.size
-    f_k[0] = idx.size
-    f_code[0] = code
-    f_nrev[0] = nrev_mult
     f_quit[0] = may_quit
     depth = 0
     mode = 0  # 0: open the frame at `depth`, 1: go on with it, 2: it returns `value`
@@ -73,16 +56,11 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
             if key in memo_val:
                 value = memo_val[key]
                 mode = 2
+            elif stack.over_budget(counter):
+                return 0.0
             else:
-                counter[0] += 1
-                if counter[0] > counter[1]:
-                    counter[2] = 1
-                    return 0.0
-                start = f_start[d]
-                k = f_k[d]
-                total = 0.0
-                for i in range(start, start + k):
-                    total += weights[pool[i]]
+                start, k = f_start[d], f_k[d]
+                total = stack.live_mass(weights, pool, start, k)
                 for t in range(TILES):
                     revealed[t] = ((f_code[d] >> (2 * t)) & 3) != 0
                     v_mass[t] = 0.0
@@ -104,11 +82,7 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                             f_bound[d, t] += weights[b] * prod
                             if x >= 2:
                                 can_mult[t] = True
-                ntiles = 0
-                for t in range(TILES):
-                    if can_mult[t]:
-                        tiles[ntiles] = t
-                        ntiles += 1
+                ntiles = stack.flagged_tiles(can_mult, tiles)
                 cand = tiles[:ntiles]
                 # safest first, then lowest index (the twin's candidate order)
                 safest = cand[np.argsort(v_mass[cand], kind="mergesort")]
@@ -136,8 +110,7 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                 mode = 1
         if mode == 1:
             descended = False
-            start = f_start[d]
-            k = f_k[d]
+            start, k = f_start[d], f_k[d]
             while f_oi[d] < f_norder[d]:
                 t = f_order[d, f_oi[d]]
                 if f_v[d] == 1 and f_use_bound[d] and f_bound[d, t] <= f_best[d] + f_eps[d]:
@@ -155,6 +128,7 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                             else:
                                 won += weights[b]
                     if n_live > 0:
+                        nrev = f_nrev[d] + extra
                         if top + n_live > pool.size:
                             grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
                             for i in range(top):
@@ -163,14 +137,14 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                         j = top
                         for i in range(start, start + k):
                             b = pool[i]
-                            if boards[b, t] == v and hm0[b] - f_nrev[d] - extra > 0:
+                            if boards[b, t] == v and hm0[b] - nrev > 0:
                                 pool[j] = b
                                 j += 1
-                        f_won[d] = won
                         f_start[d + 1] = top
                         f_k[d + 1] = n_live
                         f_code[d + 1] = f_code[d] | (v << (2 * t))
-                        f_nrev[d + 1] = f_nrev[d] + extra
+                        f_nrev[d + 1] = nrev
+                        f_won[d] = won
                         f_quit[d + 1] = True
                         top += n_live
                         depth = d + 1
@@ -189,18 +163,13 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
             if descended:
                 mode = 0
                 continue
-            memo_val[f_key[d]] = f_best[d]
-            memo_tile[f_key[d]] = f_best_tile[d]
-            value = f_best[d]
-            mode = 2
-        # mode 2: the frame at depth d returns `value` to its parent
+            value = stack.store(memo_val, memo_tile, f_key[d], f_best[d], f_best_tile[d])
+        # mode 2, or the frame is done: the frame at depth d returns `value` to its parent
         if d == 0:
             return value
-        top = f_start[d]
-        depth = d - 1
-        p = depth
-        f_acc[p] += f_v[p] * (f_won[p] + value)
-        f_v[p] += 1
+        top, depth = f_start[d], d - 1  # the parent's
+        f_acc[depth] += f_v[depth] * (f_won[depth] + value)
+        f_v[depth] += 1
         mode = 1
 
 

@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamelab.voltorb import _stack_kernels as stack
 from gamelab.voltorb.rules import TILES
 
 
@@ -55,31 +56,13 @@ def objective_search(
     The recursion of the module doc runs on an explicit stack (one frame per revealed tile, at
     most 25 deep; each frame's live boards are a slice of one growing pool), so the kernel is
     cached (a cached recursive kernel can crash numba 0.68 on load, DEVELOPERS.md)."""
-    depth_max = TILES + 2
-    f_start = np.zeros(depth_max, np.int64)  # the frame's live boards: pool[start : start + k]
-    f_k = np.zeros(depth_max, np.int64)
-    f_code = np.zeros(depth_max, np.int64)
-    f_nrev = np.zeros(depth_max, np.int64)
-    f_n = np.zeros(depth_max, np.int64)  # cards shown
-    f_key = np.zeros(depth_max, np.int64)
-    f_eps = np.zeros(depth_max)
-    f_total = np.zeros(depth_max)
-    f_ceiling = np.zeros(depth_max)
-    f_order = np.zeros((depth_max, TILES), np.int64)  # tiles to try, in order
-    f_vm = np.zeros((depth_max, TILES))  # the Voltorb mass of each tile of the order
-    f_norder = np.zeros(depth_max, np.int64)
-    f_best = np.zeros(depth_max)
-    f_best_tile = np.zeros(depth_max, np.int64)
-    f_oi = np.zeros(depth_max, np.int64)  # position in the order of the tile being tried
-    f_v = np.zeros(depth_max, np.int64)  # the value of that tile whose child is being searched
-    f_acc = np.zeros(depth_max)
-    pool = np.empty(max(64, 4 * idx.size), np.int64)
-    for i in range(idx.size):  # no slice assignments here: see enumerate_boards
-        pool[i] = idx[i]
+    (f_start, f_k, f_code, f_nrev, f_key, f_eps, f_order, f_norder, f_best, f_best_tile, f_oi,
+     f_v, f_acc, pool) = stack.new_frames(idx, code, nrev_mult)  # fmt: skip
+    f_n = np.zeros(stack.DEPTH, np.int64)  # cards shown
+    f_total = np.zeros(stack.DEPTH)
+    f_ceiling = np.zeros(stack.DEPTH)
+    f_vm = np.zeros((stack.DEPTH, TILES))  # the Voltorb mass of each tile of the order
     top = idx.size
-    f_k[0] = idx.size
-    f_code[0] = code
-    f_nrev[0] = nrev_mult
     depth = 0
     mode = 0  # 0: open the frame at `depth`, 1: go on with it, 2: it returns `value`
     value = 0.0
@@ -108,16 +91,11 @@ def objective_search(
             if key in memo_val:
                 value = memo_val[key]
                 mode = 2
+            elif stack.over_budget(counter):
+                return 0.0
             else:
-                counter[0] += 1
-                if counter[0] > counter[1]:
-                    counter[2] = 1
-                    return 0.0
-                start = f_start[d]
-                k = f_k[d]
-                total = 0.0
-                for i in range(start, start + k):
-                    total += weights[pool[i]]
+                start, k = f_start[d], f_k[d]
+                total = stack.live_mass(weights, pool, start, k)
                 for t in range(TILES):
                     v_mass[t] = 0.0
                     nonzero[t] = False
@@ -130,11 +108,7 @@ def objective_search(
                             v_mass[t] += weights[bi]
                         else:
                             nonzero[t] = True
-                ntiles = 0
-                for t in range(TILES):
-                    if nonzero[t]:
-                        tiles[ntiles] = t
-                        ntiles += 1
+                ntiles = stack.flagged_tiles(nonzero, tiles)
                 cand = tiles[:ntiles]
                 order = cand[np.argsort(v_mass[cand], kind="mergesort")]  # safest, then index
                 f_best[d] = -1.0
@@ -157,8 +131,7 @@ def objective_search(
                 mode = 1
         if mode == 1:
             descended = False
-            start = f_start[d]
-            k = f_k[d]
+            start, k = f_start[d], f_k[d]
             n = f_n[d]
             while f_oi[d] < f_norder[d]:
                 t = f_order[d, f_oi[d]]
@@ -192,6 +165,7 @@ def objective_search(
                                         threes += 1
                                 f_acc[d] += weights[bi] * u_win[n + 1, twos, threes]
                     if n_live > 0:
+                        nrev = f_nrev[d] + extra
                         if top + n_live > pool.size:
                             grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
                             for i in range(top):
@@ -200,13 +174,13 @@ def objective_search(
                         j = top
                         for i in range(start, start + k):
                             bi = pool[i]
-                            if boards[bi, t] == v and hm0[bi] - f_nrev[d] - extra > 0:
+                            if boards[bi, t] == v and hm0[bi] - nrev > 0:
                                 pool[j] = bi
                                 j += 1
                         f_start[d + 1] = top
                         f_k[d + 1] = n_live
                         f_code[d + 1] = f_code[d] | (v << (2 * t))
-                        f_nrev[d + 1] = f_nrev[d] + extra
+                        f_nrev[d + 1] = nrev
                         top += n_live
                         depth = d + 1
                         descended = True
@@ -222,18 +196,13 @@ def objective_search(
             if descended:
                 mode = 0
                 continue
-            memo_val[f_key[d]] = f_best[d]
-            memo_tile[f_key[d]] = f_best_tile[d]
-            value = f_best[d]
-            mode = 2
-        # mode 2: the frame at depth d returns `value` to its parent
+            value = stack.store(memo_val, memo_tile, f_key[d], f_best[d], f_best_tile[d])
+        # mode 2, or the frame is done: the frame at depth d returns `value` to its parent
         if d == 0:
             return value
-        top = f_start[d]
-        depth = d - 1
-        p = depth
-        f_acc[p] += value
-        f_v[p] += 1
+        top, depth = f_start[d], d - 1  # the parent's
+        f_acc[depth] += value
+        f_v[depth] += 1
         mode = 1
 
 

@@ -138,6 +138,7 @@ def win_search(
     shared,
     root_out,
     perms,
+    general,
 ):
     """Max P(win) mass of the live boards `idx` at revealed state `code` (2 bits per tile: 0 hidden,
     else the value shown). Same recursion and pruning as the Python twin
@@ -161,7 +162,13 @@ def win_search(
     The state must take the general search (more than `wide_max` live boards and no safe tile),
     else `root_out[0, 0]` stays -1 and nothing is searched; a part whose `root_out[0]` holds an
     order takes that one. Recursive calls pass ALL_TILES; the state a whole search starts from
-    passes WHOLE (it too keeps its first order in `root_out[0]` across runs)."""
+    passes WHOLE (it too keeps its first order in `root_out[0]` across runs).
+
+    `general`: True, or None when no state of the search is larger than the bit-mask searches
+    take (the state has at most ``max(2, small_max, wide_max)`` live boards, and so has every
+    state below it): numba then compiles the kernel without the general search, a
+    specialisation of its own that leaves out most of the kernel's compile time (a first answer
+    on a small position does not wait for it)."""
     part = first_tiles >= 0
     top = first_tiles != ALL_TILES
     # (root_out starts at -1: a search run again after its memo grew keeps the order of its
@@ -258,11 +265,13 @@ def win_search(
         return 0.0  # a safe tile is flipped with no alternative: no part of it
     if nsafe > 0:
         n = idx.size
-        keys = np.empty(n, np.int64)
+        # float keys (exact: at most 4**25 = 2**50), sorted by the argsort that the other
+        # kernels compile for their float weights, not a second one for int64
+        keys = np.empty(n)
         for i in range(n):
-            key = 0
+            key = 0.0
             for j in range(nsafe):
-                key = key * 4 + boards[idx[i], safe[j]]
+                key = key * 4.0 + boards[idx[i], safe[j]]
             keys[i] = key
         order = np.argsort(keys, kind="mergesort")
         eps = 1e-12 * total
@@ -326,6 +335,7 @@ def win_search(
                     shared,
                     root_out,
                     perms,
+                    general,
                 )
                 if counter[2]:
                     return 0.0
@@ -362,6 +372,9 @@ def win_search(
             perms,
         )
         return 0.0 if counter[2] else value
+    if general is None:
+        # (numba compiles a search called with general=None without the rest of this function)
+        raise ValueError("a state larger than the bit-mask searches take, with general=None")
     mass, won, bound = bounds_on(boards, weights, idx, hm0, nrev_mult, revealed_mask)
     ntiles = 0
     tiles = np.empty(TILES, np.int64)
@@ -539,6 +552,7 @@ def win_search(
                     shared,
                     root_out,
                     perms,
+                    general,
                 )
                 if counter[2]:
                     return 0.0

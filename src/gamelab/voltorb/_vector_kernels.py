@@ -105,16 +105,16 @@ def step_rounds(actions, win, stream, tables, rounds, outcome):
     boards, clues, state, mask, revealed = rounds
     rewards, terminated, illegal, pending = outcome
     n = actions.shape[0]
-    one = np.zeros(1, dtype=np.int64)
-    short = 0
+    due = np.empty(n, dtype=np.int64)  # the sub-environments dealt a new round, after the loop
+    n_due = 0
     for i in range(n):
         rewards[i] = 0.0
         terminated[i] = False
         illegal[i] = False
         pending[i] = 0
         if state[i, 3] == 1:
-            one[0] = i
-            short += deal_rounds(one, stream, tables, rounds, pending)
+            due[n_due] = i
+            n_due += 1
             continue
         a = actions[i]
         if a < 0 or a > QUIT_ACTION or mask[i, a] == 0:
@@ -148,7 +148,7 @@ def step_rounds(actions, win, stream, tables, rounds, outcome):
                 rewards[i] = 1.0 if state[i, 2] == 1 else 0.0
             else:
                 rewards[i] = float(state[i, 0])
-    return short
+    return deal_rounds(due[:n_due], stream, tables, rounds, pending)
 
 
 def step_rounds_python(

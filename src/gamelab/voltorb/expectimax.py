@@ -301,6 +301,9 @@ class OptimalSolver(_Tree):
                 shared = np.array([-1.0, 0.0, 25.0])
             if root_out is None:
                 root_out = np.full((3, TILES), -1.0)
+            # None: no state of this search needs the general search, so a first search on a
+            # small position does not compile it (see win_search)
+            general = None if live.size <= max(2, self._small_max, self._wide_max) else True
             mark = np.zeros(self._boards.shape[0] + 1, dtype=np.int64)
             pos = np.full(self._boards.shape[0], -1, dtype=np.int64)
             while True:
@@ -323,6 +326,7 @@ class OptimalSolver(_Tree):
                     shared,
                     root_out,
                     self._perms,
+                    general,
                 )
                 if not self._counter[4]:
                     break

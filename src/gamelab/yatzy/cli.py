@@ -96,7 +96,9 @@ def simulate_command(
     strategy: Annotated[
         str, typer.Option("--strategy", help="optimal, greedy or random.")
     ] = "optimal",
-    games: Annotated[int, typer.Option("--games", min=1, help="Number of games.")] = 10_000,
+    games: Annotated[
+        int, typer.Option("--games", min=2, help="Number of games (a mean's interval needs two).")
+    ] = 10_000,
     seed: Seed = 0,
     workers: Workers = None,
     cluster: Cluster = None,
