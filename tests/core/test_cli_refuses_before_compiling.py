@@ -18,6 +18,9 @@ BAD = [
     ["lattice", "score", "HPHP", "RRRR"],  # 4 moves for 3 bonds
     ["lattice", "show", "HPHP", "--conformation", "RRRR", "--out", "never.png"],
     ["oware", "analyse", "--move", "9"],  # the tablebase was looked up first
+    # the boards were counted before the strategy's name was read
+    ["voltorb", "evaluate", "--rows", "1,4 1,4 1,4 1,4 1,4", "--cols", "1,4 1,4 1,4 1,4 1,4"]
+    + ["--level", "1", "--strategy", "clever"],
 ]
 
 RUN_ALL = """
