@@ -6,8 +6,9 @@ half, three quarters and all of the best number of HH contacts, :func:`.stars.gr
 and its exact score histogram over every symmetry-distinct fold (:mod:`.enumeration`), so the
 page can say how rare a three-star fold is. The player's fold is a move string (``R L U D``)
 that may be partial while they fold; :func:`score_fold` checks it (lattice moves only,
-self-avoiding, no longer than the chain) and scores it with :func:`.rules.hh_contacts`, the
-same function the CLI uses.
+self-avoiding, no longer than the chain) and scores it by playing it through the state protocol
+(:meth:`.state.LatticeGame.state_after`: the state's sites and HH contacts, the contacts
+:func:`.rules.hh_contacts` gives the CLI).
 
 Levels come from a pack (:func:`load_pack`: the default pack shipped in ``data/levels.db``, made
 by :func:`build_default_pack` with the GA and the best-then-rarity objective, lengths 10-20,
