@@ -76,7 +76,7 @@ def test_the_yatzy_review_says_where_the_score_ranks_in_a_plain_sentence(page):
     assert words == [
         "41.5: a perfect player scores lower 40.2% of the time and the same 1.3%",
         "25.0: a perfect player scores lower 25.0% of the time",
-        "2.0: a perfect player never scores lower, and the same 2.0% of the time",
+        "2.0: a perfect player scores the same 2.0% of the time and never lower",
         "0.0: a perfect player always scores higher",
         "0.0: a perfect player scores lower under 0.1% of the time",
     ]

@@ -38,7 +38,7 @@ export function rankWords(r) {
   const lower = r.p_below > 0, same = r.p_equal > 0;
   const words = lower && same ? `scores lower ${share(r.p_below)} of the time and the same ${share(r.p_equal)}`
     : lower ? `scores lower ${share(r.p_below)} of the time`
-    : same ? `never scores lower, and the same ${share(r.p_equal)} of the time`
+    : same ? `scores the same ${share(r.p_equal)} of the time and never lower`
     : "always scores higher";
   return `${fmt(r.percentile, 1)}: a perfect player ${words}`;
 }
