@@ -498,6 +498,8 @@ def score_level_fold(sequence: Chain, conformation: str) -> FoldScore:
     best score, as every level of the game has them): what the page shows for the same fold.
     Chains longer than the enumeration allows are scored without stars."""
     seq = at_least(sequence, 2)
+    # the fold is checked before the enumeration: a bad one is refused without compiling it
+    score_fold(seq, conformation)
     thresholds = None
     if len(seq) <= MAX_LENGTH["square"]:
         best = len(contact_sets(len(seq), "square").histogram(seq)) - 1

@@ -29,6 +29,19 @@ function dieFace(face) {
 }
 
 const fmt = (x, d = 2) => (x === null || x === undefined ? "—" : Number(x).toFixed(d));
+
+/** A finished game's place among perfect play's scores in a sentence: "41.5: a perfect player
+ *  scores lower 40.2% of the time and the same 1.3%"; a share that is zero is left out, one
+ *  that rounds to zero is "under 0.1%". */
+export function rankWords(r) {
+  const share = (p) => (p > 0 && p < 0.0005 ? "under 0.1%" : pct(p, 1));
+  const lower = r.p_below > 0, same = r.p_equal > 0;
+  const words = lower && same ? `scores lower ${share(r.p_below)} of the time and the same ${share(r.p_equal)}`
+    : lower ? `scores lower ${share(r.p_below)} of the time`
+    : same ? `scores the same ${share(r.p_equal)} of the time and never lower`
+    : "always scores higher";
+  return `${fmt(r.percentile, 1)}: a perfect player ${words}`;
+}
 const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------- rule set and tables
@@ -660,7 +673,7 @@ async function loadReview() {
     add("Final score", String(r.final_score), "review-final");
     add("Luck", `${r.luck >= 0 ? "+" : ""}${fmt(r.luck)} points`, "review-luck");
     add("Your place among perfect play's scores (percentile)",
-        `${fmt(r.percentile, 1)} (a perfect player scores less ${pct(r.p_below, 1)} of the time, the same ${pct(r.p_equal, 1)})`,
+        rankWords(r),
         "review-percentile");
   } else {
     add("Status", r.note, "review-note");
