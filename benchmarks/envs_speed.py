@@ -36,8 +36,9 @@ plain row shows Voltorb reseeded every episode. Prints the load average before a
     nice -n 10 .venv/bin/python benchmarks/envs_speed.py --seconds 3
 
 ``--tables oracle`` (or ``vector``, ``plain``; comma-separated) runs some tables, ``--only TEXT``
-the rows whose name contains TEXT, e.g. side by side with an older tree:
-``PYTHONPATH=<old checkout>/src python benchmarks/envs_speed.py --tables plain --only reseeded``.
+the rows whose name contains TEXT (any case; several texts comma-separated), e.g. side by side
+with an older tree:
+``PYTHONPATH=<old checkout>/src python benchmarks/envs_speed.py --tables plain --only lattice,Voltorb``.
 """
 
 from __future__ import annotations
@@ -92,6 +93,47 @@ def gym_loop(
         return steps
 
     return run
+
+
+def lattice_plain(level: int) -> Run:
+    """Random self-avoiding moves by the rules' unit steps (a site list and a set of taken
+    sites, as the protocol's state keeps them), on pack level `level`'s chain."""
+    from gamelab.lattice.puzzle import lattice_game
+    from gamelab.lattice.rules import coordinates
+
+    game = lattice_game(level=level)
+    steps_of = [coordinates(m, game.lattice)[1] for m in game.lattice.moves]
+    n = game.length
+
+    def run(seconds: float) -> int:
+        u = _uniforms()
+        end = time.process_time() + seconds
+        steps, k = 0, 0
+        while time.process_time() < end:
+            sites = [(0, 0, 0)]
+            taken = {sites[0]}
+            while len(sites) < n:
+                x, y, z = sites[-1]
+                free = [
+                    (x + dx, y + dy, z + dz)
+                    for dx, dy, dz in steps_of
+                    if (x + dx, y + dy, z + dz) not in taken
+                ]
+                if not free:
+                    break
+                site = free[int(u[k & 0xFFFFF] * len(free))]
+                sites.append(site)
+                taken.add(site)
+                k += 1
+                steps += 1
+        return steps
+
+    return run
+
+
+def wanted(name: str, only: str | None) -> bool:
+    """Whether a row runs under ``--only`` (texts comma-separated, any case)."""
+    return not only or any(text.strip().lower() in name.lower() for text in only.split(","))
 
 
 def voltorb_plain(level: int) -> Run:
@@ -235,7 +277,7 @@ def oracle_table(seconds: float, warmup: float, only: str | None) -> None:
     print("|---|---|---|---|---|")
     print(f"| CartPole-v1 | {base:,.0f} | | | |", flush=True)
     for name, env_id, skip, kwargs in ORACLE_ROWS:
-        if only and only not in name:
+        if not wanted(name, only):
             continue
         off = gym_loop(env_id, skip, wrapped=True, **kwargs)
         off(0.3)
@@ -277,17 +319,27 @@ def plain_table(seconds: float, only: str | None) -> None:
             lambda: yatzy_plain("yahtzee"),
         ),
         ("Owaré (AEC)", lambda: oware_env_loop, lambda: oware_plain),
+        (
+            "LatticeFold 18 residues (level 17)",
+            lambda: gym_loop("gamelab/LatticeFold-v0", level=17),
+            lambda: lattice_plain(17),
+        ),
+        (
+            "LatticeFold 18 residues (level 17), grid observation",
+            lambda: gym_loop("gamelab/LatticeFold-v0", level=17, observation="grid"),
+            lambda: lattice_plain(17),
+        ),
     ]
     print("| environment | env steps/CPU-s | plain loop steps/CPU-s | env / plain |")
     print("|---|---|---|---|")
     for name, make_env_run, make_plain_run in rows:
-        if only and only not in name:
+        if not wanted(name, only):
             continue
         env_run, plain_run = make_env_run(), make_plain_run()
         env_run(0.3)  # warm up (imports, loading the kernels)
         plain_run(0.3)
         e, p = rate(env_run, seconds), rate(plain_run, seconds)
-        print(f"| {name} | {e:,.0f} | {p:,.0f} | {e / p:.1f} |", flush=True)
+        print(f"| {name} | {e:,.0f} | {p:,.0f} | {e / p:.2f} |", flush=True)
 
 
 def openings_table(deals: int, only: str | None) -> None:
@@ -303,7 +355,7 @@ def openings_table(deals: int, only: str | None) -> None:
     )
     print("|---|---|---|---|---|---|---|")
     for level in (3,):
-        if only and only not in f"VoltorbFlip level {level}":
+        if not wanted(f"VoltorbFlip level {level}", only):
             continue
         rng = np.random.default_rng(7)
         times = []
@@ -374,7 +426,10 @@ def main() -> None:
         help="CPU-seconds of warm-up with the oracle on before measuring (default: --seconds)",
     )
     parser.add_argument("--tables", default=",".join(TABLES), help="tables to run, comma-separated")
-    parser.add_argument("--only", help="run only the rows whose name contains this text")
+    parser.add_argument(
+        "--only",
+        help="run only the rows whose name contains one of these texts (comma-separated, any case)",
+    )
     parser.add_argument(
         "--envs", type=int, default=1024, help="sub-environments of the vector table"
     )
@@ -449,7 +504,7 @@ def vector_table(seconds: float, n_envs: int, only: str | None) -> None:
     )
     print("|---|---|---|---|")
     for name, env_id, kwargs in VECTOR_ROWS:
-        if only and only not in name:
+        if not wanted(name, only):
             continue
         native = vector_loop(env_id, n_envs, "vector_entry_point", **kwargs)
         sync = vector_loop(env_id, n_envs, "sync", **kwargs)

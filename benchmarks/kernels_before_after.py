@@ -719,6 +719,29 @@ def w_wordle_search(names: str, hard: str | None, limit: int | None = None):
     return setup
 
 
+def w_wordle_feasible(hard: str | None, limit: int, every: int):
+    """The feasibility search (normal mode, or a hard mode's specialisation of the same kernel)
+    over gen1-4's first guesses (every `every`-th, a fresh memo each call): the number of
+    first guesses that can finish within `limit` guesses, and the kernel's node count."""
+
+    def setup():
+        from gamelab.wordle.rules import load_word_list, parse_names
+        from gamelab.wordle.solver.feasible import FeasibleSearch, HardFeasibleSearch
+        from gamelab.wordle.table import Game
+
+        rule = "blog" if hard is None else "standard"
+        game = Game(load_word_list(parse_names("gen1-4")), rule)
+
+        def run():
+            search = FeasibleSearch(game) if hard is None else HardFeasibleSearch(game, hard)
+            ok = sum(search.opening(g, limit)[0] for g in range(0, game.n_guesses, every))
+            return float(ok * 1_000_000 + int(search.stats[0]))
+
+        return run
+
+    return setup
+
+
 ENGLISH = (
     Path(__file__).resolve().parents[2] / "shared/data/wordle-english"
 )  # benchmark data beside the repository, not in it
@@ -781,6 +804,10 @@ WORKLOADS = {
     "wordle.search (gen1-4, strict)": w_wordle_search("gen1-4", "strict"),
     "wordle.search (six letters, game hard, 5)": w_wordle_search("six", "game", 5),
     "wordle.search (six letters, strict)": w_wordle_search("six", "strict"),
+    "wordle.feasible (gen1-4, 5)": w_wordle_feasible(None, 5, 25),
+    "wordle.feasible (gen1-4, game hard, 5)": w_wordle_feasible("game", 5, 7),
+    "wordle.feasible (gen1-4, strict, 5)": w_wordle_feasible("strict", 5, 7),
+    "wordle.feasible (gen1-4, game hard, 6)": w_wordle_feasible("game", 6, 1),
     **(
         {"wordle.search (English, salet, 6)": w_wordle_english("salet")} if ENGLISH.is_dir() else {}
     ),

@@ -170,7 +170,9 @@ WORDLE = _package_game(
     information="imperfect",
     chance=True,
     compile_seconds=30.0,
-    envs=("gamelab/PokemonWordle-v0",),
+    # v1 masks the guesses already made (v0, kept as published, lets a guess repeat)
+    envs=("gamelab/PokemonWordle-v0", "gamelab/PokemonWordle-v1"),
+    env_kwargs={"gamelab/PokemonWordle-v1": {"repeats": False}},
     gym_env="gamelab.envs.single:PokemonWordleEnv",
     bounds=_wordle_bounds,
 )

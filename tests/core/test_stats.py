@@ -99,3 +99,20 @@ def test_formatters():
     assert stats.format_difference(est, ".2f") == "+0.50 [+0.25, +0.75]"
     d = stats.paired_difference([1.0, 2.0, 4.0], [1.0, 1.0, 1.0])
     assert isinstance(d, stats.Difference) and str(d) == stats.format_difference(d)
+
+
+def test_a_bounded_difference_keeps_its_interval_in_range():
+    # two pairs of win indicators, differences -1 and 0: the t interval alone spans -6.85..+5.85
+    free = stats.difference_from_moments(-1.0, 1.0, 2)
+    assert free.lo < -6 and free.hi > 5
+    bounded = stats.difference_from_moments(-1.0, 1.0, 2, bounds=(-1.0, 1.0))
+    assert (bounded.value, bounded.lo, bounded.hi, bounded.n) == (-0.5, -1.0, 1.0, 2)
+    # a single pair: the whole range, not +-inf
+    one = stats.difference_from_moments(1.0, 1.0, 1, bounds=(-1.0, 1.0))
+    assert (one.lo, one.hi) == (-1.0, 1.0)
+    # many pairs: the interval is inside the range and is the t interval's
+    many = stats.difference_from_moments(30.0, 70.0, 100, bounds=(-1.0, 1.0))
+    same = stats.difference_from_moments(30.0, 70.0, 100)
+    assert (many.lo, many.hi) == (same.lo, same.hi)
+    with pytest.raises(ValueError, match="outside its bounds"):
+        stats.difference_from_moments(5.0, 25.0, 2, bounds=(-1.0, 1.0))

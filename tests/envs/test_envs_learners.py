@@ -21,6 +21,7 @@ ENVS = {
     "gamelab/VoltorbFlip-v0": {"level": 1},
     "gamelab/YatzySolitaire-v0": {"rules": "yatzy"},
     "gamelab/PokemonWordle-v0": {"names": "gen1"},
+    "gamelab/PokemonWordle-v1": {"names": "gen1"},
     "gamelab/LatticeFold-v0": {"sequence": "HPHPPHHPHH"},
 }
 

@@ -48,7 +48,11 @@ def test_vector_episodes_are_those_of_single_environments_with_the_same_seeds(
         for i, (s_obs, s_info) in enumerate(pairs):
             for key in obs:
                 assert np.array_equal(obs[key][i], s_obs[key])
-            assert np.array_equal(info["action_mask"][i], s_info["action_mask"])
+            # after an ending the next action is ignored: every action is allowed (not none)
+            expected = np.ones_like(s_info["action_mask"]) if done[i] else s_info["action_mask"]
+            assert np.array_equal(info["action_mask"][i], expected)
+        assert np.array_equal(vec.action_masks(), info["action_mask"])
+        assert info["action_mask"].any(axis=1).all()  # a masked softmax is never NaN
         assert vec.observation_space.contains(obs)
         masks = info["action_mask"]
         noise = rng.random(masks.shape) < 0.002  # now and then a masked action

@@ -6,7 +6,7 @@ import sys
 
 import pexpect
 
-from gamelab.core.interactive import run_scripted
+from gamelab.core.interactive import run_scripted, run_session
 from gamelab.oware.analysis import analyse, describe_score, pv_letters
 from gamelab.oware.match import parse_player
 from gamelab.oware.play import PlaySession, parse_record
@@ -61,6 +61,15 @@ def test_load_continues_and_undo_takes_back_a_pair(tmp_path):
     s = PlaySession(parse_player("random"), seed=5, tablebase_seeds=6)
     text = play(s, [f"load {tmp_path / 'g.txt'}", "undo", "undo", "undo", "q"])
     assert "loaded" in text and "nothing to undo" in text and s.moves == []
+
+
+def test_48_undo_never_hands_you_the_opponents_side():
+    """Playing North, `undo` before your first move used to go back to the start with South to
+    move, so your next move sowed South's houses and the opponent stopped replying."""
+    s = PlaySession(parse_player("greedy"), human_side=1, seed=0, tablebase_seeds=6)
+    text = play(s, ["undo", "a", "q"])
+    assert "nothing to undo" in text and len(s.moves) == 3 and s.position.to_move == 1
+    assert "greedy plays " in text.split("nothing to undo")[1]  # it still replies
 
 
 def test_hint_and_eval_use_letters_and_units():
@@ -140,3 +149,51 @@ def test_play_in_a_pseudo_terminal(tmp_path):
     assert child.exitstatus == 0
     _, moves, _ = parse_record((tmp_path / "game.txt").read_text())
     assert len(moves) == 2 and moves[0] == 2
+
+
+def _script_until_interrupted(lines):
+    """A read_line that gives `lines`, then Ctrl-C at the prompt."""
+    script = iter(lines)
+
+    def read_line(prompt):
+        try:
+            return next(script)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    return read_line
+
+
+def test_48_the_terminal_game_is_the_state_protocols_game():
+    """Issue 48 item 3: `oware play` plays through the state protocol, as the page does: the
+    same seed and typed lines give the same game (pinned from the tree before the move), wrong
+    input gets one error line, the end of a game is the state's, Ctrl-C ends quietly."""
+    from gamelab.oware.game import load_record
+    from gamelab.oware.rules import format_record
+    from gamelab.oware.state import OwareState
+
+    # pinned from `oware play` before it moved onto the protocol: seed 1, C then 2
+    s = PlaySession(parse_player("random"), seed=1, tablebase_seeds=6)
+    text = play(s, ["C", "2", "q"])
+    assert isinstance(s.state, OwareState) and s.moves == [2, 2, 1, 3]
+    assert "random plays c" in text and "random plays d" in text
+    tokens = ["A", "b", "3", "Z", "", "F", "7", "c", "D", "board", "E", "1", "B", "6"]
+    lines = ["undo", *tokens * 60]
+    first = PlaySession(parse_player("random"), seed=4, tablebase_seeds=6)
+    text = play(first, lines)
+    again = PlaySession(parse_player("random"), seed=4, tablebase_seeds=6)
+    assert play(again, lines) == text and again.moves == first.moves  # same seed, same game
+    assert "Traceback" not in text and "error: a move is a house letter" in text
+    view = load_record(format_record(first.start, first.moves, "human", "random"))  # the page's
+    a, b = view.result
+    verdict = {"South": "you win", "North": "you lose", None: "draw"}[view.winner]
+    assert first.finished and text.splitlines()[-1] == f"game over {a}-{b}: {verdict}"
+    shown = []
+    s = PlaySession(parse_player("random"), seed=4, tablebase_seeds=6)
+    run_session(s, _script_until_interrupted(["A", "Z"]), shown.append)
+    assert shown[-2:] == [
+        "error: a move is a house letter (A-F for South, a-f for North) or 1-6 "
+        "(your houses); 'Z' is not a house",
+        "bye",
+    ]
+    assert len(s.moves) == 2  # the game is kept

@@ -236,7 +236,11 @@ def test_acceptance_a_whole_game_from_the_empty_card_on_the_coachs_advice(page):
     assert r.total_loss == 0 and total == str(r.final_score)
     assert page.locator("#review-final").inner_text() == str(r.final_score)
     assert page.locator("#review-luck").inner_text() == f"{r.luck:+.2f} points"
-    assert page.locator("#review-percentile").inner_text().startswith(f"{r.percentile:.1f} (")
+    assert (
+        page.locator("#review-percentile")
+        .inner_text()
+        .startswith(f"{r.percentile:.1f}: a perfect player ")
+    )
 
 
 def test_yatzy_1_win_play_bot_shows_win_draw_and_loss_apart(page):

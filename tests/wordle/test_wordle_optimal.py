@@ -478,3 +478,25 @@ def test_a_feasible_limit_whose_optimum_is_cut_short_is_labelled_feasible(monkey
     assert row.max_guesses == 4 and row.feasible is True and row.status == "bounds"
     assert row.lower_bound >= 245 and not row.proven
     assert row.statement.startswith("at most 4 guesses: feasible (proven)")
+
+
+def test_a_deadline_starts_its_clock_once_the_kernels_are_compiled(monkeypatch):
+    """A cold first answer spends its compiling outside the search's time bound: on an empty
+    numba cache under load, compiling alone outlasted the CLI's 20 s and every first answer
+    fell back to the max-entropy guess."""
+    import time
+
+    solver = OptimalSolver(parse_setting("gen1", "blog", None))
+    loaded: list[float] = []
+
+    def slow_load() -> float:
+        time.sleep(0.2)  # (a compile)
+        loaded.append(time.monotonic())
+        return 0.2
+
+    monkeypatch.setattr(solver, "load_kernels", slow_load)
+    with solver.deadline(5.0):
+        assert loaded and solver._deadline >= loaded[0] + 5.0
+    with solver.deadline(None):
+        pass
+    assert len(loaded) == 1  # (no bound: nothing to load first)

@@ -96,6 +96,8 @@ def test_winplay_json(run):
         (["simulate", "--rules", "yatzy", "--strategy", "clever"], "unknown strategy"),
         (["simulate", "--rules", "yatzy", "--games", "1", "--no-store"], "'--games'"),
         (["winplay", "--rules", "yatzy", "--turns-left", "16", "--games", "2"], "turns left"),
+        # one position per round makes no trailing pair: no cell could be measured
+        (["risk", "--games", "1", "--rounds", "7", "--no-store"], "games must be at least 2"),
     ],
 )
 def test_bad_input_is_one_error_line(run, args, message):
@@ -195,3 +197,22 @@ def test_29_18_comeback_is_readable_at_80_columns(monkeypatch):
     assert max(len(line) for line in lines) <= 80 and "…" not in out, out
     row = next(line for line in lines if line.lstrip("│ ").startswith("7 "))
     assert f"{100 * p[0, 0]:.1f}" in row and f"{100 * p[0, -1]:.1f}" in row
+
+
+def test_risk_says_which_cells_had_too_few_games(run):
+    """Two games per cell: the deficits no pair reached are named (JSON and table), and the win
+    difference's interval stays within its range, -1 to +1."""
+    args = ("risk", "--rules", "yahtzee-no-bonus", "--rounds", "7", "--games", "2")
+    p = run(*args, "--no-store", "--workers", "1", "--json")
+    assert p.returncode == 0, p.stderr
+    out = json.loads(p.stdout)
+    found = {(r["rounds"], r["deficit"]) for r in out["rows"]}
+    empty = {tuple(cell) for cell in out["empty_cells"]}
+    assert empty and not found & empty
+    assert found | empty == {(7, x) for x in range(10, 101, 10)}
+    for r in out["rows"]:
+        d = r["win_difference"]
+        assert -1 <= d["lo"] <= d["value"] <= d["hi"] <= 1
+    table = run(*args, "--no-store", "--workers", "1").stdout
+    y, x = min(empty)
+    assert f"Y={y} X={x}" in table and "too few games" in table

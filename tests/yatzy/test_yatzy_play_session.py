@@ -157,3 +157,45 @@ def test_29_20_undo_and_a_stray_y_at_the_box_prompt_never_scores_0_unasked():
     assert s.rolls_left == 0 and "box? " in s.prompt
     with pytest.raises(ValueError, match="no decision to undo"):
         PlaySession(RULES["yatzy"], seed=3).handle("undo")
+
+
+def test_48_the_terminal_game_is_the_state_protocols_game():
+    """Issue 48 item 3: `yatzy play` plays through the state protocol (the bot's choices are
+    the page bot's, :func:`gamelab.yatzy.game.table_action`): the same seed and typed lines give
+    the same dice and turns as before the move (pinned from that tree), wrong input gets one
+    error line, the end of the game is the state's, Ctrl-C ends quietly with the score so far."""
+    from gamelab.core.interactive import run_session
+    from gamelab.yatzy.state import YatzyState
+
+    s = PlaySession(RULES["yatzy"], seed=3)
+    text = play(s, ["-", "all", "chance"])
+    assert isinstance(s.state, YatzyState)
+    for line in (
+        "turn 1/15 | dice 12225 | 2 rolls left | keep? ",
+        "turn 1/15 | dice 11456 | 1 roll left | keep? ",
+        "you score 17 in chance",
+        "bot: rolls 22334 -> 13355 -> 11355; ones for 2",
+        "turn 2/15 | dice 33346 | 2 rolls left | keep? ",
+    ):
+        assert line in text.splitlines()
+    lines = ["zz", "", "n", "7777", "box", "h", "best", "undo", "best"] + ["best"] * 60
+    rules = RULES["yahtzee"]
+    first = PlaySession(rules, seed=5)
+    text = play(first, lines)
+    again = PlaySession(rules, seed=5, E=first.E)
+    assert play(again, lines) == text  # same seed, same inputs: the same game
+    assert "Traceback" not in text and "error: keep 'zz' not understood" in text
+    you, bot = first.state.scores()
+    assert first.finished and first.state.is_terminal()
+    assert text.splitlines()[-1].startswith(f"final: you {you}, bot {bot}: ")
+    shown = []
+    script = iter(["1", "banana"])
+
+    def read_line(prompt):
+        try:
+            return next(script)
+        except StopIteration:
+            raise KeyboardInterrupt from None
+
+    run_session(PlaySession(rules, seed=5, E=first.E), read_line, shown.append)
+    assert shown[-2:] == ["game left at turn 1: you 0, bot 0", "bye"]

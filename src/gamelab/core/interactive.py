@@ -35,6 +35,7 @@ ReadLine = Callable[[str], str]
 Write = Callable[[str], None]
 
 QUIT_WORDS = ("q", "quit", "exit")
+HELP_WORDS = ("help", "h", "?")
 
 #: Shown when the person leaves at a prompt with Ctrl-C or Ctrl-D (or a script ends).
 GOODBYE = "bye"
@@ -57,6 +58,16 @@ class Session:
     def handle(self, line: str) -> object:
         """Run one typed line; return the text to show (None or "" shows nothing)."""
         raise NotImplementedError
+
+    def leave_or_help(self, word: str, help_text: str) -> str | None:
+        """The answer to the words every program knows: a quit word ends the session (""), a
+        help word shows `help_text`; None for any other word."""
+        if word in QUIT_WORDS:
+            self.finished = True
+            return ""
+        if word in HELP_WORDS:
+            return help_text
+        return None
 
     def end_of_input(self) -> str:
         """Text shown when the person leaves before the session is over (Ctrl-C or Ctrl-D at

@@ -176,6 +176,8 @@ class GameInfo:
     # a native vector class (make_vec's "vector_entry_point"), and for a game of two players
     # its PettingZoo class (empty: the generic one, again through `view`)
     envs: tuple[str, ...] = ()
+    # settings an id is registered with (a later version's changed rules, e.g. {"repeats": False})
+    env_kwargs: Mapping[str, Mapping[str, Any]] = field(default_factory=dict)
     gym_env: str = ""
     vector_env: str = ""
     aec_env: str = ""

@@ -235,16 +235,27 @@ def paired_difference(
 
 
 def difference_from_moments(
-    total: float, total_sq: float, n: int, confidence: float = 0.95
+    total: float,
+    total_sq: float,
+    n: int,
+    confidence: float = 0.95,
+    bounds: tuple[float, float] | None = None,
 ) -> Difference:
     """A paired difference from the sum and sum of squares of the per-pair differences
-    (streamed simulations); the interval is unbounded for a single pair."""
+    (streamed simulations); the interval is unbounded for a single pair.
+
+    `bounds` = (lowest, highest) value a difference can take (e.g. (-1, 1) for a difference of
+    two win indicators): the interval is then cut to that range, where the mean must lie (the
+    t interval of a few pairs reaches far beyond it), and a single pair gets the whole range."""
     if n < 1:
         raise ValueError(f"need at least one pair, got {n}")
+    if bounds is not None and not bounds[0] <= total / n <= bounds[1]:
+        raise ValueError(f"the mean difference {total / n} lies outside its bounds {bounds}")
+    low, high = bounds if bounds is not None else (-math.inf, math.inf)
     if n == 1:
-        return Difference(total, -math.inf, math.inf, 1, confidence)
+        return Difference(total, low, high, 1, confidence)
     e = mean_interval_from_moments(total, total_sq, n, confidence)
-    return Difference(e.value, e.lo, e.hi, e.n, e.confidence)
+    return Difference(e.value, max(e.lo, low), min(e.hi, high), e.n, e.confidence)
 
 
 def elo_from_score(score_rate: float) -> float:

@@ -5,7 +5,8 @@ imported; ``pip install "gamelab[envs]"``):
 
 * ``gamelab/VoltorbFlip-v0`` (``level=``, ``generator=``) - :class:`~gamelab.envs.single.VoltorbFlipEnv`
 * ``gamelab/YatzySolitaire-v0`` (``rules=``) - :class:`~gamelab.envs.single.YatzySolitaireEnv`
-* ``gamelab/PokemonWordle-v0`` (``names=``, ``rule=``) - :class:`~gamelab.envs.single.PokemonWordleEnv`
+* ``gamelab/PokemonWordle-v0`` (``names=``, ``rule=``) - :class:`~gamelab.envs.single.PokemonWordleEnv`;
+  ``gamelab/PokemonWordle-v1`` the same with ``repeats=False`` (a guess already made is masked)
 * ``gamelab/LatticeFold-v0`` (``sequence=`` or ``level=``) - :class:`~gamelab.envs.single.LatticeFoldEnv`
 
 Native vector environments (N games in one numba call, Gymnasium's ``VectorEnv``) for Voltorb
@@ -69,6 +70,7 @@ def register() -> None:
             if env_id in gymnasium.registry:
                 continue
             kwargs = {} if info.gym_env else {"game": info.name}
+            kwargs.update(info.env_kwargs.get(env_id, {}))
             gymnasium.register(
                 id=env_id,
                 entry_point=info.gym_env or GENERIC_GYM_ENV,

@@ -44,7 +44,14 @@ from typing import Any
 
 import pyspiel
 
-from gamelab.core.state import CHANCE, TERMINAL, game_info, illegal, registered_games
+from gamelab.core.state import (
+    CHANCE,
+    TERMINAL,
+    game_info,
+    illegal,
+    registered_games,
+    resolve_chance,
+)
 from gamelab.envs.observers import GameObserver, view_of
 from gamelab.oware.rules import Position
 
@@ -124,8 +131,7 @@ class CluesDeal:
             return
         if not 0 <= action < len(self.posterior.weights):
             raise illegal(action, self.legal_actions(), "the deal")
-        cells = "".join(str(int(v)) for v in self.posterior.boards[action])
-        self.dealt = self.game.state_from_text(f"config -1 tries 1 cells {cells}")
+        self.dealt = self.game.dealt_state(self.posterior.boards[action])
 
     def is_terminal(self) -> bool:
         return self.dealt is not None and bool(self.dealt.is_terminal())
@@ -157,11 +163,10 @@ def voltorb_deal(game: Any, deal: int) -> CluesDeal | None:
     import numpy as np
 
     from gamelab.voltorb.posterior import Posterior
-    from gamelab.voltorb.rules import Clues, generate_board
 
-    board, _ = generate_board(game.setting, np.random.default_rng(deal))
-    clues = Clues.from_board(board)
-    return CluesDeal(game, Posterior.from_clues(clues, game.setting))
+    dealt = game.new_initial_state()  # dealt by its chance nodes, as a practice round is
+    resolve_chance(dealt, np.random.default_rng(deal))
+    return CluesDeal(game, Posterior.from_clues(dealt.round.clues, game.setting))
 
 
 def _bounds(kind: str, game: Any) -> tuple[float, float, int]:

@@ -238,15 +238,21 @@ class PokemonWordleEnv(GameEnv):
     far, -1 after) and ``colours`` (each guess's pattern code, base 3 per letter, -1 after).
     Reward -1 per guess, and -1 more if the limit is used up unsolved (the return is minus the
     guesses, ``-(limit + 1)`` unsolved); the oracle's measure is the expected number of guesses.
+    With ``repeats=False`` (``PokemonWordle-v1``) a guess already made is masked; a repeat never
+    helps, so the oracle's values are unchanged, and a masked guess is an illegal action.
     """
 
-    def __init__(self, names: str = "gen1", rule: str = "standard", **kwargs: Any) -> None:
+    def __init__(
+        self, names: str = "gen1", rule: str = "standard", repeats: bool = True, **kwargs: Any
+    ) -> None:
         from gamelab.wordle.state import WordleGame
         from gamelab.wordle.stepper import GuessStepper
 
+        if not isinstance(repeats, bool):
+            raise ValueError(f"repeats must be True or False, got {repeats!r}")
         game = WordleGame(names, rule)
         super().__init__(game, **kwargs)
-        self.stepper = GuessStepper(game)
+        self.stepper = GuessStepper(game, repeats)
         limit = game.guess_limit
         self._none = np.full(limit, -1, dtype=np.int64)
         parts: dict[str, spaces.Space] = {
@@ -367,9 +373,7 @@ class LatticeFoldEnv(GameEnv):
         return grid
 
     def _sites(self) -> list[tuple[int, int, int]]:
-        from gamelab.lattice.rules import coordinates
-
-        return coordinates(self.state.conformation, self.game.lattice)
+        return self.state.sites  # the protocol's state keeps them as it moves
 
     def _layers(self) -> tuple[list[int], list[int], list[int], dict[tuple[int, int, int], int]]:
         """The fold's x, y and z ranges (y downwards from the top) and {site: residue}."""

@@ -11,8 +11,10 @@ sub-environment; it keeps no rule of its own.
 
 * observations: the single environment's ``Dict`` batched (each entry with a leading axis of
   N); actions: ``MultiDiscrete`` of N; rewards, terminations and truncations arrays of N;
-* ``info["action_mask"]``: int8 (N x actions), 1 for legal (zeros for a finished episode),
-  with ``info["_action_mask"]`` all True (Gymnasium's convention for vector infos), and
+* ``info["action_mask"]``: int8 (N x actions), 1 for legal; for a sub-environment whose
+  episode has just ended, all ones (the next step ignores its action, whatever it is: see
+  autoreset; an all-zero row would make ``Categorical(logits=where(mask, logits, -inf))``
+  NaN), with ``info["_action_mask"]`` all True (Gymnasium's convention for vector infos), and
   ``info["illegal_action"]`` (bool, N) after a step;
 * autoreset: Gymnasium's default, next step (``metadata["autoreset_mode"]``): the step after
   an episode ends starts the next one and ignores that sub-environment's action (reward 0, not
@@ -120,6 +122,8 @@ class ArrayVectorEnv(gym.vector.VectorEnv):
         self._truncated = np.zeros(num_envs, dtype=bool)
         self._illegal = np.zeros(num_envs, dtype=bool)
         self._pending = np.zeros(num_envs, dtype=np.int64)
+        # rows whose episode ended on the last step: their next action is ignored (autoreset)
+        self._finished = np.zeros(num_envs, dtype=bool)
         self._all = np.arange(num_envs, dtype=np.int64)
         self._started = False
 
@@ -170,6 +174,7 @@ class ArrayVectorEnv(gym.vector.VectorEnv):
                     self.streams.refill(i)
                 self._deal(waiting)
                 waiting = waiting[self._pending[waiting] != 0]
+        np.logical_or(self._terminated, self._truncated, out=self._finished)
         return (
             self._observe(),
             self._rewards.copy(),
@@ -180,6 +185,7 @@ class ArrayVectorEnv(gym.vector.VectorEnv):
 
     def _start(self, envs: np.ndarray) -> None:
         """Start a new episode in each sub-environment of `envs` (drawing uniforms as needed)."""
+        self._finished[envs] = False
         self._deal(envs)
         waiting = envs[self._pending[envs] != 0]
         while waiting.size:
@@ -190,7 +196,7 @@ class ArrayVectorEnv(gym.vector.VectorEnv):
 
     def _info(self, with_illegal: bool) -> dict[str, Any]:
         info: dict[str, Any] = {
-            "action_mask": self.masks.copy(),
+            "action_mask": self.action_masks(),
             "_action_mask": np.ones(self.num_envs, dtype=bool),
         }
         if with_illegal:
@@ -199,8 +205,11 @@ class ArrayVectorEnv(gym.vector.VectorEnv):
         return info
 
     def action_masks(self) -> np.ndarray:
-        """The legal actions of every sub-environment (int8, N x actions)."""
-        return self.masks.copy()
+        """The legal actions of every sub-environment (int8, N x actions); all ones in a row
+        whose episode has just ended, as its next action is ignored (next-step autoreset)."""
+        masks = self.masks.copy()
+        masks[self._finished] = 1
+        return masks
 
     # -- what each game says ---------------------------------------------------------------
     masks: np.ndarray

@@ -6,8 +6,9 @@ half, three quarters and all of the best number of HH contacts, :func:`.stars.gr
 and its exact score histogram over every symmetry-distinct fold (:mod:`.enumeration`), so the
 page can say how rare a three-star fold is. The player's fold is a move string (``R L U D``)
 that may be partial while they fold; :func:`score_fold` checks it (lattice moves only,
-self-avoiding, no longer than the chain) and scores it with :func:`.rules.hh_contacts`, the
-same function the CLI uses.
+self-avoiding, no longer than the chain) and scores it by playing it through the state protocol
+(:meth:`.state.LatticeGame.state_after`: the state's sites and HH contacts, the contacts
+:func:`.rules.hh_contacts` gives the CLI).
 
 Levels come from a pack (:func:`load_pack`: the default pack shipped in ``data/levels.db``, made
 by :func:`build_default_pack` with the GA and the best-then-rarity objective, lengths 10-20,
@@ -497,6 +498,8 @@ def score_level_fold(sequence: Chain, conformation: str) -> FoldScore:
     best score, as every level of the game has them): what the page shows for the same fold.
     Chains longer than the enumeration allows are scored without stars."""
     seq = at_least(sequence, 2)
+    # the fold is checked before the enumeration: a bad one is refused without compiling it
+    score_fold(seq, conformation)
     thresholds = None
     if len(seq) <= MAX_LENGTH["square"]:
         best = len(contact_sets(len(seq), "square").histogram(seq)) - 1

@@ -550,7 +550,9 @@ def analyse_position(
         raise ValueError(
             f"tablebase must be {low:g} (none) to {high:g} seeds, got {tablebase_seeds}"
         )
-    tablebase_seeds = engine_seeds(tablebase_seeds)
+    # the position and the moves are read before the tablebase is looked up (its kernels
+    # compile on first use): bad input is refused at once
+    p = replay(position, rules, list(moves or []))[0].position
     if depth is not None:
         if not 1 <= depth <= 20:
             raise ValueError(f"analysis depth must be 1-20, got {depth}")
@@ -560,7 +562,7 @@ def analyse_position(
             f"analysis time must be more than 0 and at most {MAX_ENGINE_SECONDS:g} "
             f"seconds, got {time_limit}"
         )
-    p = replay(position, rules, list(moves or []))[0].position
+    tablebase_seeds = engine_seeds(tablebase_seeds)
     entry = book_analysis(p) if book and not rank and evaluation == "auale" else None
     a = entry or _analyse(
         p,

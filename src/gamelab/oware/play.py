@@ -29,6 +29,16 @@ from gamelab.oware.rules import (
     parse_move,
     parse_record,
 )
+from gamelab.oware.state import OwareGame, OwareState
+
+
+def record_state(start: Position, moves: list[int]) -> OwareState:
+    """The game of a record (its start and moves, house offsets) as an
+    :class:`~gamelab.oware.state.OwareState`; a ValueError names an illegal move."""
+    state = OwareGame(start.rules, start).new_initial_state()
+    for action in moves:
+        state.apply(action)
+    return state
 
 
 def save_record(path: Path, start: Position, moves: list[int], south: str, north: str) -> None:
@@ -71,8 +81,10 @@ class PlaySession(Session):
     """A game against `opponent` (a player spec, see :func:`gamelab.oware.match.parse_player`).
 
     The human plays `human_side` (0 South, 1 North); moves, hints and records use house letters.
-    A command changes the game only when it succeeds (the opponent's reply included), so a failed
-    or interrupted command leaves the game as it was.
+    The game is an :class:`~gamelab.oware.state.OwareState` (the state protocol, as on the page
+    and in the environments): moves, turns and the end come from it. A command changes the game
+    only when it succeeds (the opponent's reply included), so a failed or interrupted command
+    leaves the game as it was.
     """
 
     def __init__(
@@ -91,9 +103,9 @@ class PlaySession(Session):
             raise ValueError(f"human_side must be 0 (South) or 1 (North), got {human_side}")
         self.opponent = str(opponent)
         self.human_side = human_side
-        self.start, self.moves = Position.initial(), list[int]()
+        self.state = record_state(Position.initial(), [])
         if load is not None:  # a bad record is refused before the engine is built
-            self.start, self.moves, _ = load_record(load)
+            self.state = record_state(*load_record(load)[:2])
         # the engine's default table is the best this machine has verified, as on the page
         # (tablebase.ready_reach); hint and eval probe the same
         self.tablebase_seeds = engine_seeds(tablebase_seeds)
@@ -105,11 +117,17 @@ class PlaySession(Session):
         self.finished = False
 
     @property
+    def start(self) -> Position:
+        return self.state.start
+
+    @property
+    def moves(self) -> list[int]:
+        """The moves played from :attr:`start` (house offsets 0-5 of the mover's row)."""
+        return list(self.state.moves)
+
+    @property
     def position(self) -> Position:
-        p = self.start
-        for m in self.moves:
-            p = p.play(m)
-        return p
+        return self.state.position
 
     @property
     def names(self) -> dict[int, str]:
@@ -126,30 +144,24 @@ class PlaySession(Session):
             f"You play {side} against {self.opponent}. Type 'help' for commands.",
             self.position.draw(),
         ]
-        lines += self._advance(self.moves)
+        lines += self._advance(self.state.clone())
         return "\n".join(lines)
 
-    def _advance(self, moves: list[int], start: Position | None = None) -> list[str]:
-        """From `start` (default: the game's) and `moves`, let the opponent move until it is the
-        human's turn or the game is over; only then commit the new game."""
-        start = self.start if start is None else start
-        moves = list(moves)
-        p = start
-        for m in moves:
-            p = p.play(m)
+    def _advance(self, state: OwareState) -> list[str]:
+        """Let the opponent move in `state` (a copy: the game is not touched until then) until it
+        is the human's turn or the game is over; only then make it the game."""
         lines = []
-        while not p.is_over() and p.to_move != self.human_side:
-            m = self.bot.choose(p, moves, self.rng)
-            lines.append(f"{self.opponent} plays {move_letter(p.to_move, m)}")
-            moves.append(m)
-            p = p.play(m)
-            lines.append(p.draw())
-        self.start, self.moves = start, moves
-        if p.is_over():
+        while not state.is_terminal() and state.current_player() != self.human_side:
+            action = self.bot.choose(state.position, state.moves, self.rng)
+            lines.append(f"{self.opponent} plays {state.action_to_string(action)}")
+            state.apply(action)
+            lines.append(state.position.draw())
+        self.state = state
+        if state.is_terminal():
             self.finished = True
-            a, b = p.result()
-            mine, theirs = (a, b) if self.human_side == 0 else (b, a)
-            verdict = "you win" if mine > theirs else "draw" if mine == theirs else "you lose"
+            a, b = state.position.result()
+            mine = state.returns()[self.human_side]
+            verdict = "you win" if mine > 0 else "draw" if mine == 0 else "you lose"
             lines.append(f"game over {a}-{b}: {verdict}")
         return lines
 
@@ -176,19 +188,15 @@ class PlaySession(Session):
                 f"evaluation for the side to move: {a.score_text}; depth {a.depth}\n"
                 f"principal variation: {' '.join(a.pv_text)}"
             )
-        if word == "undo":
-            moves = list(self.moves)
+        if word == "undo":  # back to your previous turn (none before the game's first)
+            moves = self.moves
             while moves:
                 moves.pop()
-                q = self.start
-                for m in moves:
-                    q = q.play(m)
-                if q.to_move == self.human_side:
-                    break
-            if moves == self.moves:
-                return "nothing to undo"
-            self.moves = moves
-            return self.position.draw()
+                earlier = record_state(self.start, moves)
+                if earlier.current_player() == self.human_side:
+                    self.state = earlier
+                    return self.position.draw()
+            return "nothing to undo"
         if word == "save":
             if not arg:
                 raise ValueError("save needs a file name, e.g. save game.txt")
@@ -197,15 +205,12 @@ class PlaySession(Session):
         if word == "load":
             if not arg:
                 raise ValueError("load needs a file name, e.g. load game.txt")
-            start, moves, _ = load_record(Path(arg))
-            q = start
-            for m in moves:
-                q = q.play(m)
-            return "\n".join([f"loaded {arg}", q.draw(), *self._advance(moves, start)])
-        m = parse_move(cmd, p)
-        lines = [p.play(m).draw()]
-        lines += self._advance(self.moves + [m])
-        return "\n".join(lines)
+            loaded = record_state(*load_record(Path(arg))[:2])
+            return "\n".join([f"loaded {arg}", loaded.position.draw(), *self._advance(loaded)])
+        state = self.state.clone()
+        # the terminal's notation: the protocol's house letters, or 1-6 along the mover's row
+        state.apply(parse_move(cmd, state.position))
+        return "\n".join([state.position.draw(), *self._advance(state)])
 
 
 def run_terminal_game(

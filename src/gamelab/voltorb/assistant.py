@@ -37,7 +37,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
-from gamelab.core.interactive import QUIT_WORDS, Session
+from gamelab.core.interactive import Session
 from gamelab.voltorb.objectives import Objective, ObjectiveDecision, objective_decision
 from gamelab.voltorb.posterior import Posterior, playing_posterior
 from gamelab.voltorb.rules import (
@@ -432,11 +432,9 @@ class AssistSession(Session):
     def handle(self, line: str) -> str:
         text = line.strip()
         word = text.lower()
-        if word in QUIT_WORDS:
-            self.finished = True
-            return ""
-        if word in ("help", "h", "?"):
-            return HELP
+        known = self.leave_or_help(word, HELP)
+        if known is not None:
+            return known
         if word == "undo":
             return self._undo()
         if not text:

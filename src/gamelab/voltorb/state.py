@@ -76,12 +76,12 @@ class VoltorbGame:
         """The state at the first flip of `board`, a board known already (a practice round's,
         one under review): its 25 tiles dealt, its configuration unknown (``config -1``, as
         :meth:`state_from_text` reads ``cells`` without ``config``)."""
-        cells = np.asarray(board, dtype=np.int8).reshape(-1)
-        if cells.size != TILES or not ((cells >= 0) & (cells <= 3)).all():
+        tiles = np.asarray(board).reshape(-1)
+        if tiles.size != TILES or not 0 <= tiles.min() <= tiles.max() <= 3:
             raise ValueError(f"a board is 25 tiles of 0-3, got {np.asarray(board).tolist()!r}")
         state = VoltorbState(self)
-        state.cells = [int(v) for v in cells]
-        state.round = Round(cells)
+        state.round = Round(tiles)
+        state.cells = state.round.board.reshape(-1).tolist()
         return state
 
     def state_from_text(self, text: str) -> VoltorbState:
@@ -168,12 +168,15 @@ class VoltorbState:
             if len(self.cells) == TILES:
                 self._dealt()
             return
-        if action not in self.legal_actions():
+        rnd = self.round  # legal_actions(), without building the list
+        if rnd.outcome is not None or not (
+            action == QUIT or (0 <= action < TILES and action not in rnd.revealed)
+        ):
             raise illegal(action, self.legal_actions(), f"the round ({self.to_text()})")
         if action == QUIT:
-            self.round.quit()
+            rnd.quit()
         else:
-            self.round.flip(action)
+            rnd.flip(action)
         self.flips.append(action)
 
     def resolve_chance(self, rng: np.random.Generator) -> None:

@@ -73,7 +73,7 @@ class GamePage:
     """A game's page: served at ``/<game>`` from ``templates/<game>.html``, linked from home.
 
     `preload` lists modules the solver processes import at start (the game's heavy library);
-    `warmup` is what the page needs warm, declared in the game's ``warmup.py``
+    `short_title` names it in a phone's header; `warmup` is what the page needs warm, declared in the game's ``warmup.py``
     (:class:`gamelab.core.warm.PageWarmup`).
     """
 
@@ -82,6 +82,12 @@ class GamePage:
     summary: str
     preload: tuple[str, ...] = ()
     warmup: PageWarmup = PageWarmup()
+    #: the name in a phone's header, where all five games share one line ("" : the title)
+    short_title: str = ""
+
+    @property
+    def nav_title(self) -> str:
+        return self.short_title or self.title
 
     @property
     def path(self) -> str:

@@ -18,7 +18,7 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.core.interactive import QUIT_WORDS, Session
+from gamelab.core.interactive import Session
 from gamelab.wordle.rules import HARD_MODE_TEXT, Setting, parse_pattern, pattern_text
 from gamelab.wordle.table import Game
 
@@ -195,11 +195,9 @@ class GuessSession(Session):
     def handle(self, line: str) -> str:
         text = line.strip()
         word = text.lower()
-        if word in QUIT_WORDS:
-            self.finished = True
-            return ""
-        if word in ("help", "h", "?"):
-            return self.help_text
+        known = self.leave_or_help(word, self.help_text)
+        if known is not None:
+            return known
         if not text:
             return f"type a guess and its colours, e.g. {self.example} ('help' explains, 'quit' leaves)"
         if word in ("undo", "reset"):

@@ -8,7 +8,8 @@ appends the guess and its colours (the feedback table's code) and returns the re
 guess, and -1 more when the limit is used up unsolved: the return is the state's). It keeps
 ``guesses``, ``codes``, ``history`` (the (guess, code) pairs as a tuple, the key of the
 oracle's candidate memo, :meth:`gamelab.wordle.oracle.WordleOracle.stepper_value`), ``mask``
-(every guess is legal until the game is over) and ``done``; ``state()`` gives the same game as
+(every guess is legal until the game is over; with ``repeats=False``, every guess not yet made)
+and ``done``; ``state()`` gives the same game as
 a :class:`~gamelab.wordle.state.WordleState` (for the text, the picture and the planes) and
 ``sync`` keeps one in step. ``tests/envs/test_envs_steppers.py`` plays both side by side.
 """
@@ -21,11 +22,13 @@ from gamelab.wordle.state import WordleGame, WordleState
 
 
 class GuessStepper:
-    """Games of `game` (normal mode: every guess allowed), one after another."""
+    """Games of `game` (normal mode: every guess allowed), one after another; with
+    ``repeats=False`` a guess already made is masked (it would reveal nothing new)."""
 
-    def __init__(self, game: WordleGame) -> None:
+    def __init__(self, game: WordleGame, repeats: bool = True) -> None:
         table = game.table
         self.game = game
+        self.repeats = repeats
         self.limit = int(game.guess_limit)
         self.n_answers = int(game.n_answers)
         self._codes = table.table
@@ -65,6 +68,8 @@ class GuessStepper:
             return -2.0  # the last guess, and the failure
         if self.done:
             self.mask[:] = 0
+        elif not self.repeats:
+            self.mask[guess] = 0
         return -1.0
 
     def state(self) -> WordleState:

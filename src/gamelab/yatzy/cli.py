@@ -248,6 +248,12 @@ def risk_command(
             format_difference(row.win_difference),
         )
     console.print(t)
+    if study.empty_cells:
+        cells = ", ".join(f"Y={y} X={x}" for y, x in study.empty_cells)
+        console.print(
+            f"no game had the trailing player behind by X after Y rounds in {cells}: too few "
+            "games for these cells (raise --games)"
+        )
 
 
 @app.command("review")

@@ -45,7 +45,7 @@ import numpy as np
 
 from gamelab.core import review
 from gamelab.yatzy.card import Card
-from gamelab.yatzy.coach import advise, decision_tables
+from gamelab.yatzy.coach import DecisionTables, advise, decision_tables
 from gamelab.yatzy.replay import Replay, parse_move
 from gamelab.yatzy.rules import KEEPS, N_KEEPS, ROLLS, UPPER_CAP, RuleSet, dice_text
 from gamelab.yatzy.state import YatzyState
@@ -209,6 +209,16 @@ def evaluate(E: np.ndarray, state: YatzyState, action: int, player: str = "you")
 BOT = 1
 
 
+def table_action(tables: DecisionTables, state: YatzyState) -> int:
+    """The expected-score strategy's action for the player to move in `state` (dice shown),
+    from that player's decision tables (:func:`gamelab.yatzy.coach.decision_tables`): the keep
+    for these dice with this many rerolls left, or the box after the last roll."""
+    if state.rolls_left:
+        keeps = tables.keep1 if state.rolls_left == 2 else tables.keep2
+        return int(keeps[state.roll])
+    return N_KEEPS + int(tables.box3[state.roll])
+
+
 def _bot_turn(
     E: np.ndarray, game: Replay, opponent: str, win_solve: bool
 ) -> tuple[BotTurn, str | None]:
@@ -242,17 +252,16 @@ def _bot_turn(
         elif opponent == "win":
             reason = "working out how to win took too long this turn (the server was busy)"
         tables = decision_tables(rules, E, card)
-        keeps = (tables.keep1, tables.keep2)
     moves: list[str] = []
     decisions: list[Decision] = []
     rolls: list[str] = []
     while state.player == BOT and not state.is_terminal():
         if policy == "win play":
             move = win_play_move(sol, card, ROLLS[state.roll], state.rolls_left, E, scratch)
-        elif state.rolls_left:  # the tables' keep for these dice with this many rerolls left
-            move = f"keep {dice_text(KEEPS[int(keeps[2 - state.rolls_left][state.roll])])}"
+        elif state.rolls_left:
+            move = f"keep {dice_text(KEEPS[table_action(tables, state)])}"
         else:
-            move = f"box {rules.boxes[int(tables.box3[state.roll])]}"
+            move = f"box {rules.boxes[table_action(tables, state) - N_KEEPS]}"
         before = state.clone()
         if move.startswith("box "):
             rolls = list(game.rolls)

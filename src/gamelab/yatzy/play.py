@@ -8,8 +8,11 @@ at ``box?`` a box name as the rule set says it (Yatzy's ``yatzy``, Yahtzee's ``y
 alias. ``h`` ranks the options by expected final score, ``best`` takes the coach's choice,
 ``card`` shows the score card, ``q`` / ``quit`` leave.
 
-The bot plays the optimal expected-score strategy (:func:`bot_turn`); the same seed deals the
-same dice to the same sequence of choices. ``undo`` takes a decision back but not the dice it
+The game is a :class:`~gamelab.yatzy.state.YatzyState` (the state protocol, as on the page and
+in the environments: turns, rerolls, legal boxes and the cards are the state's); its chance
+nodes are settled from one generator seeded with the seed (:func:`settle_roll`), so the same
+seed deals the same dice to the same sequence of choices. The bot plays the optimal
+expected-score strategy, the page bot's choices (:func:`bot_turn`). ``undo`` takes a decision back but not the dice it
 rolled: the generator goes on, so a decision made again meets fresh dice (seeing a roll and
 then choosing again with that knowledge is not possible), and the final line counts the
 take-backs.
@@ -20,8 +23,10 @@ from __future__ import annotations
 import numpy as np
 
 from gamelab.core.interactive import QUIT_WORDS, Session
+from gamelab.core.state import CHANCE
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, decision_tables
+from gamelab.yatzy.game import table_action
 from gamelab.yatzy.rules import (
     KEEPS,
     RULES,
@@ -33,6 +38,7 @@ from gamelab.yatzy.rules import (
     roll_index,
 )
 from gamelab.yatzy.solver import solve
+from gamelab.yatzy.state import FRESH, N_KEEPS, YatzyGame, YatzyState
 
 HELP = """How to play: each turn you roll five dice up to three times, then score them in one open box.
   at "keep?"  type the dice to keep, e.g. 1114 (the others are rerolled)
@@ -55,18 +61,34 @@ def _roll(keep: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return counts
 
 
-def bot_turn(rules: RuleSet, E: np.ndarray, card: Card, rng: np.random.Generator) -> str:
-    """Play one optimal turn on `card`; returns a one-line description."""
+def settle_roll(state: YatzyState, rng: np.random.Generator) -> None:
+    """Settle the chance node of `state`, if it is at one: the dice not kept are drawn from
+    `rng` (one stream for the whole game: the same seed and choices give the same dice)."""
+    if state.current_player() == CHANCE:
+        kept = np.zeros(6, dtype=np.int64) if state.kept == FRESH else KEEPS[state.kept]
+        state.apply(roll_index(_roll(kept, rng)))
+
+
+def bot_turn(E: np.ndarray, state: YatzyState, rng: np.random.Generator) -> str:
+    """Play one optimal turn of the player due in `state` (a roll due: the turn's start), the
+    expected-score strategy's choices (:func:`gamelab.yatzy.game.table_action`); returns a
+    one-line description."""
+    player = state.player
+    rules, card = state.game.rules, state.cards[player]
     tables = decision_tables(rules, E, card)
-    dice = _roll(np.zeros(6), rng)
-    seen = [dice_text(dice)]
-    for stage in range(2):
-        k = int((tables.keep1 if stage == 0 else tables.keep2)[roll_index(dice)])
-        dice = _roll(KEEPS[k], rng)
-        seen.append(dice_text(dice))
-    b = int(tables.box3[roll_index(dice)])
-    gain = card.fill(rules.boxes[b], dice)
-    return f"rolls {' -> '.join(seen)}; {rules.box_label(b)} for {gain}"
+    settle_roll(state, rng)
+    seen = [dice_text(state.dice)]
+    while state.rolls_left:
+        state.apply(table_action(tables, state))
+        settle_roll(state, rng)
+        seen.append(dice_text(state.dice))
+    seen += seen[-1:] * (3 - len(seen))  # kept all five early: the dice stay as they are
+    before = card.total
+    action = table_action(tables, state)
+    state.apply(action)
+    return (
+        f"rolls {' -> '.join(seen)}; {rules.box_label(action - N_KEEPS)} for {card.total - before}"
+    )
 
 
 def format_card(rules: RuleSet, you: Card, bot: Card | None, dice: np.ndarray | None = None) -> str:
@@ -106,7 +128,12 @@ def format_card(rules: RuleSet, you: Card, bot: Card | None, dice: np.ndarray | 
 
 
 class PlaySession(Session):
-    """One game of ``gamelab yatzy play`` (see the module doc). `opponent` adds the optimal bot."""
+    """One game of ``gamelab yatzy play`` (see the module doc). `opponent` adds the optimal bot.
+
+    The game is a :class:`~gamelab.yatzy.state.YatzyState` (you player 0, the bot player 1): the
+    state protocol plays the rules (rerolls, legal boxes, the cards, the turns, the end), as on
+    the page and in the environments; this session adds the dice stream and the conversation.
+    """
 
     def __init__(
         self,
@@ -119,22 +146,39 @@ class PlaySession(Session):
         self.E = solve(self.rules).E if E is None else E
         self.rng = np.random.default_rng(seed)
         self.opponent = opponent
-        self.you = Card.empty(self.rules)
-        self.bot = Card.empty(self.rules) if opponent else None
-        self.turn = 0
+        self.state = YatzyGame(rules, 2 if opponent else 1).new_initial_state()
         self.confirm_stop = False
         self.confirm_zero: str | None = None  # a box that would score 0, asked about first
         self.finished = False
-        self._history: list[tuple] = []  # the state before each decision, for undo
+        self._history: list[YatzyState] = []  # the game before each decision, for undo
         self.takebacks = 0  # decisions taken back (the final line says so)
-        self._new_turn()
+        settle_roll(self.state, self.rng)
+
+    # -- the game, as the state has it --------------------------------------------------------
+    @property
+    def you(self) -> Card:
+        return self.state.cards[0]
+
+    @property
+    def bot(self) -> Card | None:
+        return self.state.cards[1] if self.opponent else None
+
+    @property
+    def dice(self) -> np.ndarray:
+        """Your dice, as counts per face."""
+        dice = self.state.dice
+        assert dice is not None  # your dice are rolled whenever you are asked
+        return dice
+
+    @property
+    def rolls_left(self) -> int:
+        return self.state.rolls_left
+
+    @property
+    def turn(self) -> int:
+        return min(self.you.filled_count + 1, self.rules.n_boxes)
 
     # -- what is shown -----------------------------------------------------------------------
-    def _new_turn(self) -> None:
-        self.turn += 1
-        self.dice = _roll(np.zeros(6), self.rng)
-        self.rolls_left = 2
-
     @property
     def prompt(self) -> str:
         head = f"turn {self.turn}/{self.rules.n_boxes} | dice {dice_text(self.dice)}"
@@ -216,16 +260,14 @@ class PlaySession(Session):
         if not text:
             self.confirm_stop = True
             return ""
-        keep = parse_keep(text, self.dice)
-        self._remember()
-        if keep.sum() == 5:
-            return self._stop_rolling()
-        self.dice = _roll(keep, self.rng)
-        self.rolls_left -= 1
+        action = self.state.keep_action(parse_keep(text, self.dice))  # all five: stop rolling
+        self._history.append(self.state.clone())
+        self.state.apply(action)
+        settle_roll(self.state, self.rng)
         return self.card_text() if self.rolls_left == 0 else ""
 
     def _stop_rolling(self) -> str:
-        self.rolls_left = 0
+        self.state.apply(self.state.keep_action(self.dice))  # keep all five
         return self.card_text()
 
     def _options(self) -> list[dict]:
@@ -247,27 +289,12 @@ class PlaySession(Session):
             lines.append(f"{self._label(o):>16}  {o['expected_score']:20.2f}  {o['loss']:5.2f}")
         return "\n".join(lines)
 
-    def _snapshot(self) -> tuple:
-        """The state before a decision (cards, dice, rolls, turn, the generator's state)."""
-
-        def copy(card: Card | None) -> Card | None:
-            return (
-                None if card is None else Card(self.rules, list(card.entries), card.yahtzee_bonuses)
-            )
-
-        state = self.rng.bit_generator.state
-        return (copy(self.you), copy(self.bot), self.dice.copy(), self.rolls_left, self.turn, state)
-
-    def _remember(self) -> None:
-        self._history.append(self._snapshot())
-
     def _undo(self) -> str:
         """Back to before your last decision, and the bot's turn that decision led to with it;
         the generator does not go back, so the dice that follow are fresh ones."""
         if not self._history:
             raise ValueError("there is no decision to undo")
-        you, bot, dice, rolls, turn, _state = self._history.pop()
-        self.you, self.bot, self.dice, self.rolls_left, self.turn = you, bot, dice, rolls, turn
+        self.state = self._history.pop()
         self.takebacks += 1
         return (
             "undone: your last decision is taken back (the dice that follow are drawn afresh)\n"
@@ -288,13 +315,16 @@ class PlaySession(Session):
             # 'y' is the yatzy box's alias and also a yes: a slip must not cost the box unasked
             self.confirm_zero = box
             return f"these dice score 0 in {self.rules.box_label(b)}"
-        before = self._snapshot()
-        gain = self.you.fill(box, self.dice)  # raises (card unchanged) on a bad or filled box
-        self._history.append(before)
-        out = [f"you score {gain} in {self.rules.box_label(self.rules.box_index(box))}"]
-        if self.bot is not None:
-            out.append("bot: " + bot_turn(self.rules, self.E, self.bot, self.rng))
-        if self.you.done:
+        state = self.state.clone()  # the game changes once the whole round is played
+        action = state.string_to_action(f"box {box}")  # the joker rule's refusal
+        state.apply(action)
+        out = [f"you score {state.cards[0].total - self.you.total} in {self.rules.box_label(b)}"]
+        if self.opponent:
+            out.append("bot: " + bot_turn(self.E, state, self.rng))
+        settle_roll(state, self.rng)  # your next turn's dice
+        self._history.append(self.state)
+        self.state = state
+        if state.is_terminal():
             self.finished = True
             out.append(format_card(self.rules, self.you, self.bot))
             final = f"final: you {self.you.total}"
@@ -307,7 +337,6 @@ class PlaySession(Session):
                 final += f" (with {self.takebacks} take-back{'s' if self.takebacks != 1 else ''})"
             out.append(final)
             return "\n".join(out)
-        self._new_turn()
         out.append(self._status())
         return "\n".join(out)
 

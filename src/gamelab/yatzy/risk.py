@@ -120,6 +120,9 @@ class RiskStudy:
     rules: str
     valence: int
     rows: list[RiskRow]
+    #: the (Y, X) cells asked for in which no pair had the trailing player behind by X (too
+    #: few games for such a deficit): they have no row
+    empty_cells: list[tuple[int, int]]
 
 
 def risk_study(
@@ -137,6 +140,12 @@ def risk_study(
     rs = rules
     if valence < 1 or valence > 5:
         raise ValueError(f"valence must be 1..5, got {valence}")
+    if games_per_cell < 2:
+        # pairs are drawn from the pool of round-Y positions: one position makes no pair with
+        # a trailing player, so no cell could ever be measured
+        raise ValueError(
+            f"games must be at least 2 (a trailing pair needs two positions), got {games_per_cell}"
+        )
     items = [
         (rs, int(y), valence, min(chunk, games_per_cell - i), list(deficits))
         for y in rounds
@@ -161,6 +170,7 @@ def risk_study(
         },
     )
     rows = []
+    empty: list[tuple[int, int]] = []
     for y in rounds:
         for x in deficits:
             parts = [
@@ -169,6 +179,7 @@ def risk_study(
                 if item[1] == y and r.get(str(x))
             ]
             if not parts:
+                empty.append((int(y), int(x)))
                 continue
             n = sum(p["n"] for p in parts)
             rates: dict[str, Estimate | None] = {}
@@ -177,7 +188,10 @@ def risk_study(
                 lo = sum(p[label][1] for p in parts)
                 rates[label] = wilson_interval(w, w + lo) if w + lo else None
             diff = difference_from_moments(
-                float(sum(p["d_sum"] for p in parts)), float(sum(p["d_sumsq"] for p in parts)), n
+                float(sum(p["d_sum"] for p in parts)),
+                float(sum(p["d_sumsq"] for p in parts)),
+                n,
+                bounds=(-1.0, 1.0),  # a difference of two win indicators
             )
             rows.append(
                 RiskRow(
@@ -190,7 +204,7 @@ def risk_study(
                     sum(p["risk_score_minus_opt"] for p in parts) / n,
                 )
             )
-    return RiskStudy(rs.name, valence, rows)
+    return RiskStudy(rs.name, valence, rows, empty)
 
 
 __all__ = ["risk_study", "risk_chunk", "positions", "paired_difference"]

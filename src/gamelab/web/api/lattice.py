@@ -36,6 +36,7 @@ from gamelab.web.common import ApiModel, GamePage, budget_of, planned, reply, se
 PAGE = GamePage(
     game="lattice",
     title="Lattice folding",
+    short_title="Lattice",
     summary="Fold an HP chain on the grid for H-H contacts and three stars: generated levels, a "
     "daily level, and levels made from any sequence with their exact star thresholds.",
     preload=("gamelab.lattice.puzzle",),

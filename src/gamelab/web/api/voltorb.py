@@ -47,6 +47,7 @@ from gamelab.web.common import (
 PAGE = GamePage(
     game="voltorb",
     title="Voltorb Flip",
+    short_title="Voltorb",
     summary="Tile odds, safe tiles and the win-maximising flip for a real game; practice rounds "
     "from the game's own generator, and a review of every flip.",
     preload=("gamelab.voltorb.assistant", "gamelab.voltorb.expectimax", "gamelab.voltorb.review"),

@@ -28,6 +28,7 @@ from gamelab.wordle.warmup import PAGE_WARMUP
 PAGE = GamePage(
     game="wordle",
     title="Pokémon Wordle",
+    short_title="Wordle",
     summary="Type names in romaji, kana or English; the proven-optimal next guess with its exact "
     "expected guesses, practice games from a shareable seed, and a review of every guess against "
     "the optimum.",

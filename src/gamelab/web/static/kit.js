@@ -270,19 +270,27 @@ export function store(key, { check = null } = {}) {
  *  until it is done, failed or cancelled, asking every `every` ms; `onTick(status)` after each
  *  answer (status: {job, state, elapsed, limit, progress?, result?, detail?}). Returns the final
  *  status, a `{state: "failed", detail}` when the server refused, or null as soon as
- *  `stillWanted()` says the page moved on (then nothing more is drawn). */
-export async function pollJob(path, body, { onTick = () => {}, stillWanted = () => true, every = 1000 } = {}) {
+ *  `stillWanted()` says the page moved on (then nothing more is drawn). The one way a page
+ *  asks the server again and again: for a status of another shape, `done(status)` says when
+ *  it is final (e.g. `(s) => s.loaded`), and `retry(err)` which refusals to sit out and ask
+ *  again (e.g. a busy server's 503) instead of giving up. */
+export async function pollJob(path, body, {
+  onTick = () => {}, stillWanted = () => true, every = 1000,
+  done = (status) => status.state !== "running", retry = () => false,
+} = {}) {
   for (;;) {
-    let status;
+    let status = null;
     try {
       status = await api(path, body, { quiet: true });
     } catch (err) {
       if (!stillWanted()) return null;
-      return { state: "failed", detail: err.message };
+      if (!retry(err)) return { state: "failed", detail: err.message };
     }
     if (!stillWanted()) return null;
-    onTick(status);
-    if (status.state !== "running") return status;
+    if (status !== null) {
+      onTick(status);
+      if (done(status)) return status;
+    }
     await new Promise((resolve) => { setTimeout(resolve, every); });
     if (!stillWanted()) return null;
   }

@@ -1,15 +1,13 @@
 // The folding puzzle game: fold the HP chain on the square grid for H-H contacts.
 // The page folds and draws; the server checks and scores a finished fold (the library's
 // hh_contacts) and knows each level's exact thresholds. Progress (stars) and the game in play
-// live in localStorage, so a reload continues the same fold.
+// are kept in this browser (the page kit's store), so a reload continues the same fold.
 import {
   api, clearErrors, gameHistory, h, historyPanel, pageNav, pct, plural, randomSeed, showError, store,
 } from "/static/kit.js";
 
 const STEP = { R: [1, 0], L: [-1, 0], U: [0, 1], D: [0, -1] };
 const KEYS = { ArrowRight: "R", ArrowLeft: "L", ArrowUp: "U", ArrowDown: "D", d: "R", a: "L", w: "U", s: "D" };
-const STORE = "gamelab.lattice.progress";
-const GAME = "gamelab.lattice.game";
 const SVGNS = "http://www.w3.org/2000/svg";
 
 const $ = (id) => document.getElementById(id);
@@ -100,25 +98,35 @@ function starsFor(score, thresholds) {
   return thresholds.filter((t) => score >= t).length;
 }
 
+/** A level as the server describes it (a kept one is used as it is: a typed or generated level
+ *  comes back without a new analysis). */
+const isLevel = (lv) => Boolean(lv) && typeof lv.sequence === "string" && /^[HP]+$/.test(lv.sequence)
+  && typeof lv.source === "string" && Array.isArray(lv.thresholds) && lv.thresholds.every(Number.isFinite)
+  && Number.isFinite(lv.best) && (lv.counts == null || (Array.isArray(lv.counts) && lv.counts.every(Number.isFinite)));
+// kept in this browser: the stars per sequence, and the fold in play
+const keptStars = store("gamelab.lattice.progress", {
+  check: (v) => typeof v === "object" && !Array.isArray(v) && Object.values(v).every(Number.isInteger),
+});
+const keptGame = store("gamelab.lattice.game", {
+  check: (v) => isLevel(v.level) && typeof v.moves === "string",
+});
+
 function progress() {
-  try { return JSON.parse(localStorage.getItem(STORE) || "{}"); } catch { return {}; }
+  return keptStars.load({});
 }
 function saveStars(seq, stars) {
   const p = progress();
   if ((p[seq] || 0) < stars) {
     p[seq] = stars;
-    try { localStorage.setItem(STORE, JSON.stringify(p)); } catch { /* storage off */ }
+    keptStars.save(p);
   }
 }
 function saveGame() {
   if (!level) return;
-  try { localStorage.setItem(GAME, JSON.stringify({ level, moves: movesOf(sites), origin: sites[0], revealed })); } catch { /* storage off */ }
+  keptGame.save({ level, moves: movesOf(sites), origin: sites[0], revealed });
 }
 function savedGame() {
-  try {
-    const g = JSON.parse(localStorage.getItem(GAME) || "null");
-    return g && g.level && typeof g.level.sequence === "string" && typeof g.moves === "string" ? g : null;
-  } catch { return null; }
+  return keptGame.load(null);
 }
 /** A share as "12.5%" or, when small, "1 in 401,038". */
 function rarity(share) {
@@ -482,11 +490,10 @@ async function analyse(path, body, errorAt) {
 const analyseTyped = () => analyse("/api/lattice/level", { sequence: $("make-seq").value }, $("make-seq"));
 /** Generate's seeds: consecutive from a random start kept in this browser, so each click gives
  *  a level not generated before (the library deals distinct levels to consecutive seeds). */
+const generateSeed = store("gamelab.lattice.generate-seed", { check: (v) => Number.isSafeInteger(v) && v > 0 });
 function nextGenerateSeed() {
-  const KEY = "gamelab.lattice.generate-seed";
-  let next = Number(localStorage.getItem(KEY));
-  if (!Number.isSafeInteger(next) || next <= 0) next = randomSeed();
-  try { localStorage.setItem(KEY, String(next + 1)); } catch { /* storage off: random next time */ }
+  const next = generateSeed.load(null) ?? randomSeed();
+  generateSeed.save(next + 1); // storage off: random next time
   return next;
 }
 const generate = () => analyse("/api/lattice/generate", { length: Number($("make-length").value), seed: nextGenerateSeed() }, $("make-length"));

@@ -184,22 +184,19 @@ async function liveRanking() {
 
 // ------------------------------------------------------------------ the game across a reload
 
-const SAVED = "gamelab.oware.game";
-
-/** Keep the game (start, rules, moves, opponent, side, the engine's recommendations) in this
+/** The game (start, rules, moves, opponent, side, the engine's recommendations) kept in this
  *  browser, so a reload continues it. */
+const keptGame = store("gamelab.oware.game", {
+  check: (v) => Boolean(v.game) && typeof v.game.start === "string" && Array.isArray(v.game.moves)
+    && v.game.moves.every((m) => typeof m === "string"),
+});
+
 function saveGame() {
-  try {
-    localStorage.setItem(SAVED, JSON.stringify({ game, opponent: opponentName, side: playerSide, recommended,
-                                                 players: recordPlayers, began, takebacks }));
-  } catch { /* storage full or off: the game just does not survive a reload */ }
+  keptGame.save({ game, opponent: opponentName, side: playerSide, recommended, players: recordPlayers, began, takebacks });
 }
 
 function savedGame() {
-  try {
-    const s = JSON.parse(localStorage.getItem(SAVED) || "null");
-    return s && s.game && Array.isArray(s.game.moves) ? s : null;
-  } catch { return null; }
+  return keptGame.load(null);
 }
 
 /** Ask before a game in progress (moves played, not over) is replaced by another. */

@@ -382,22 +382,24 @@ function renderAssist() {
   pm.textContent = a && a.post_mortem ? postMortemText(a.post_mortem) : "";
 }
 
-const ASSIST_STORAGE = "gamelab.voltorb.assist";
+/** The assistant's board (clues, flips in order, level, policy) kept in this browser: it
+ *  survives a reload. */
+const keptAssist = store("gamelab.voltorb.assist", {
+  check: (v) => [v.rows, v.cols].every((clues) => Array.isArray(clues) && clues.length === SIZE
+    && clues.every((c) => typeof c === "string")),
+});
 
-/** The assistant's board (clues, flips in order, level, policy) survives a reload. */
 function saveAssist() {
-  const state = {
+  keptAssist.save({
     rows: assist.board.rowClues.map((el) => el.value), cols: assist.board.colClues.map((el) => el.value),
     flips: assist.order.map((t) => [t, assist.revealed[t]]),
     level: document.getElementById("assist-level").value, policy: document.getElementById("assist-policy").value,
-  };
-  try { localStorage.setItem(ASSIST_STORAGE, JSON.stringify(state)); } catch { /* storage off */ }
+  });
 }
 
 function loadAssist() {
-  let saved = null;
-  try { saved = JSON.parse(localStorage.getItem(ASSIST_STORAGE) || "null"); } catch { saved = null; }
-  if (!saved || !Array.isArray(saved.rows) || !Array.isArray(saved.cols)) return false;
+  const saved = keptAssist.load(null);
+  if (!saved) return false;
   for (const [id, key] of [["assist-level", "level"], ["assist-policy", "policy"]]) {
     const select = document.getElementById(id);
     if (saved[key] && select.querySelector(`option[value="${CSS.escape(String(saved[key]))}"]`)) select.value = saved[key];
@@ -537,7 +539,8 @@ const savedCase = store(STORAGE, {
 /** The round in progress (level, seed, flips, memo marks, overlay and memo switches): a reload
  *  continues it. */
 const savedRound = store("gamelab.voltorb.practice-round", {
-  check: (v) => v.round && Number.isInteger(v.round.seed) && Array.isArray(v.flips),
+  check: (v) => Boolean(v.round) && Number.isInteger(v.round.level) && Number.isInteger(v.round.seed)
+    && Array.isArray(v.flips),
 });
 
 function loadSaved() {

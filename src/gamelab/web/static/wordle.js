@@ -1,7 +1,7 @@
 // Pokémon Wordle page: assistant, practice games, review. Every number shown comes from
 // /api/wordle/...; this file only draws and collects input.
 import {
-  api, clearErrors, gameHistory, h, historyPanel, plural, randomSeed, setupTabs, showError, showNote, store,
+  api, clearErrors, gameHistory, h, historyPanel, plural, pollJob, randomSeed, setupTabs, showError, showNote, store,
 } from "/static/kit.js";
 
 const $ = (id) => document.getElementById(id);
@@ -649,12 +649,22 @@ async function runReview() {
 
 // ---------------------------------------------------------------- settings, tabs, start
 
+let strategyAsked = 0;
+
+/** Whether the setting's optimal strategy is ready, asked again while it is being built (until
+ *  the setting changes: then the new one is followed). */
 async function strategyStatus() {
-  const s = await api("/api/wordle/strategy", setting(), { quiet: true }).catch((err) => ({ message: err.message }));
+  strategyAsked += 1;
+  const mine = strategyAsked;
   const el = $("pw-strategy");
-  el.textContent = s.message;
-  el.classList.toggle("budget-note", Boolean(s.building));
-  if (s.building) setTimeout(strategyStatus, 15000);
+  const show = (s) => {
+    el.textContent = s.message;
+    el.classList.toggle("budget-note", Boolean(s.building));
+  };
+  const last = await pollJob("/api/wordle/strategy", setting(), {
+    every: 15000, done: (s) => !s.building, onTick: show, stillWanted: () => mine === strategyAsked,
+  });
+  if (last && last.state === "failed") show({ message: last.detail });
 }
 
 /** Select a tab (a step for the Back button; the arrow keys move between tabs): set up by the

@@ -3,7 +3,7 @@
 // game lives here (rule set, seed, start card, moves, the bot's moves) and is sent whole with
 // every request; the server replays it.
 import {
-  api, clearErrors, gameHistory, h, historyPanel, pct, randomSeed, setupTabs, showError, showNote, store,
+  api, clearErrors, gameHistory, h, historyPanel, pct, pollJob, randomSeed, setupTabs, showError, showNote, store,
 } from "/static/kit.js";
 
 const PIPS = {
@@ -29,6 +29,19 @@ function dieFace(face) {
 }
 
 const fmt = (x, d = 2) => (x === null || x === undefined ? "—" : Number(x).toFixed(d));
+
+/** A finished game's place among perfect play's scores in a sentence: "41.5: a perfect player
+ *  scores lower 40.2% of the time and the same 1.3%"; a share that is zero is left out, one
+ *  that rounds to zero is "under 0.1%". */
+export function rankWords(r) {
+  const share = (p) => (p > 0 && p < 0.0005 ? "under 0.1%" : pct(p, 1));
+  const lower = r.p_below > 0, same = r.p_equal > 0;
+  const words = lower && same ? `scores lower ${share(r.p_below)} of the time and the same ${share(r.p_equal)}`
+    : lower ? `scores lower ${share(r.p_below)} of the time`
+    : same ? `scores the same ${share(r.p_equal)} of the time and never lower`
+    : "always scores higher";
+  return `${fmt(r.percentile, 1)}: a perfect player ${words}`;
+}
 const $ = (id) => document.getElementById(id);
 
 // ---------------------------------------------------------------- rule set and tables
@@ -42,8 +55,6 @@ function tablesNote(status) {
     + "join as soon as the tables are ready.";
 }
 
-const sleep = (ms) => new Promise((resolve) => { setTimeout(resolve, ms); });
-
 /** Resolves true once the rule set's tables are loaded on the server (false: refused). The
  *  server builds them in the background; meanwhile the page shows how far the build is and
  *  stays usable (a game without the coach needs no tables). One wait per rule set. */
@@ -51,25 +62,16 @@ function tablesReady(name) {
   if (rulesState.ready[name]) return Promise.resolve(true);
   if (!rulesState.preparing[name]) {
     rulesState.preparing[name] = (async () => {
-      let status = null;
-      for (;;) {
-        try {
-          status = await api("/api/yatzy/start-preparing", { rules: name }, { quiet: true });
-        } catch (err) {
-          if (err.status !== 0 && err.status !== 503) {  // refused: say so, try again on demand
-            showError($("rules"), err.message);
-            break;
-          }
-          status = null;  // the server is busy or restarting: ask again
-        }
-        if (status && status.loaded) break;
-        if (status && status.failed) { showError($("rules"), status.failed); status = null; break; }
-        if (status && name === rulesState.name) showNote($("tables-note"), tablesNote(status));
-        await sleep(1000);
-      }
+      const status = await pollJob("/api/yatzy/start-preparing", { rules: name }, {
+        done: (s) => s.loaded || Boolean(s.failed),
+        retry: (err) => err.status === 0 || err.status === 503,  // the server is busy or restarting: ask again
+        onTick: (s) => { if (!s.loaded && !s.failed && name === rulesState.name) showNote($("tables-note"), tablesNote(s)); },
+      });
+      // refused: say so, try again on demand
+      if (!status.loaded) showError($("rules"), status.failed || status.detail);
       if (name === rulesState.name) showNote($("tables-note"), null);
       delete rulesState.preparing[name];
-      if (!status || !status.loaded) return false;
+      if (!status.loaded) return false;
       rulesState.ready[name] = true;
       if (name === rulesState.name) {
         rulesState.info = status;
@@ -131,27 +133,26 @@ const coachNow = () => $("coach-on").checked && tablesLoaded();
 
 // ---------------------------------------------------------------- the game across a reload
 
-const SAVED = "gamelab.yatzy.game";
 // the page's settings kept across a reload (the rules and the opponent travel with the game)
 const settings = store("gamelab.yatzy.settings", { check: (v) => typeof v === "object" });
 $("coach-on").checked = settings.load({}).coachOn === true;
 
-/** Keep the game in this browser (its rules, seed, start, opponent, moves, the bot's moves and
+/** The game kept in this browser (its rules, seed, start, opponent, moves, the bot's moves and
  *  turns as the server described them), so a reload continues it. */
+const keptGame = store("gamelab.yatzy.game", {
+  check: (v) => typeof v.rules === "string" && Number.isInteger(v.seed) && typeof v.start === "string"
+    && typeof v.opponent === "string" && Array.isArray(v.moves) && Array.isArray(v.botMoves),
+});
+
 function saveGame() {
   if (!play.view) return;
-  try {
-    localStorage.setItem(SAVED, JSON.stringify({ rules: rulesState.name, seed: play.seed, start: play.start,
-      opponent: play.opponent, moves: play.moves, botMoves: play.botMoves, botLog: play.botLog,
-      draws: play.draws, takebacks: play.takebacks, began: play.began }));
-  } catch { /* storage full or off: the game just does not survive a reload */ }
+  keptGame.save({ rules: rulesState.name, seed: play.seed, start: play.start, opponent: play.opponent,
+    moves: play.moves, botMoves: play.botMoves, botLog: play.botLog, draws: play.draws, takebacks: play.takebacks,
+    began: play.began });
 }
 
 function savedGame() {
-  try {
-    const s = JSON.parse(localStorage.getItem(SAVED) || "null");
-    return s && Array.isArray(s.moves) && Array.isArray(s.botMoves) ? s : null;
-  } catch { return null; }
+  return keptGame.load(null);
 }
 
 /** The address replays this game's start: same rules, seed and opponent (and start card). */
@@ -672,7 +673,7 @@ async function loadReview() {
     add("Final score", String(r.final_score), "review-final");
     add("Luck", `${r.luck >= 0 ? "+" : ""}${fmt(r.luck)} points`, "review-luck");
     add("Your place among perfect play's scores (percentile)",
-        `${fmt(r.percentile, 1)} (a perfect player scores less ${pct(r.p_below, 1)} of the time, the same ${pct(r.p_equal, 1)})`,
+        rankWords(r),
         "review-percentile");
   } else {
     add("Status", r.note, "review-note");

@@ -431,12 +431,6 @@ def feasible_kernel(
                 stats[0] += 1
                 buf = sets[lev]
                 state = 0
-                # the guesses of this node: all, or (hard mode) those of its pool
-                n_opts = n_g
-                node_guesses = guesses
-                if pool is not None:
-                    n_opts = pool_guesses(mask, guesses, opts)
-                    node_guesses = opts
                 if d == 2:
                     # one guess must give every candidate a pattern of its own
                     if n > n_codes:
@@ -452,6 +446,12 @@ def feasible_kernel(
                                 state = 1
                                 break
                     continue
+                # the guesses of this node: all, or (hard mode) those of its pool
+                n_opts = n_g
+                node_guesses = guesses
+                if pool is not None:
+                    n_opts = pool_guesses(mask, guesses, opts)
+                    node_guesses = opts
                 if d == 3 and use_bits:
                     scratch = (cnt, pos, codes, part[lev], cmask)
                     if _three(

@@ -100,12 +100,17 @@ class NodeSearch:
         self.root_step = 8 if engine == "python" else INF
         self.root_full = 5  # first guesses (by bound) searched to the end before that
         self._deadline = float("inf")
+        self._kernels_loaded = False  # (deadline: compiled before its clock starts)
         self.repaired: int | None = None  # the last solve's repaired upper bound (looser)
 
     @contextmanager
     def deadline(self, seconds: float | None) -> Iterator[None]:
         """Bound the searches made inside the block (``best_guess``, ``value``) to `seconds` of
-        wall time: past it they raise :class:`SearchTimeout` (None: no bound)."""
+        wall time: past it they raise :class:`SearchTimeout` (None: no bound). The clock starts
+        once the search kernels are compiled: a first call on a cold cache spends its compiling
+        outside the bound, so a cold first answer is not a fallback for want of time."""
+        if seconds and not self._kernels_loaded:
+            self.load_kernels()
         old = self._deadline
         self._deadline = time.monotonic() + seconds if seconds else float("inf")
         try:
@@ -116,6 +121,7 @@ class NodeSearch:
     def load_kernels(self) -> float:
         """CPU seconds spent loading the compiled search kernels (0 if already loaded in this
         process, or with the Python engine); no search is done."""
+        self._kernels_loaded = True
         return 0.0 if self._kernel is None else self._kernel.load()
 
     # -- helpers ---------------------------------------------------------------------------
