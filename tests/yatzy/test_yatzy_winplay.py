@@ -170,7 +170,7 @@ def test_b_ignores_a():
 
 
 def test_bad_input():
-    with pytest.raises(ValueError, match="turns_left"):
+    with pytest.raises(ValueError, match="turns left"):
         study.winplay_study(MINI, turns_left=0, games=4)
     with pytest.raises(ValueError, match="bonus flag"):
         wp.reachable_states(MINI_FORCED, 0, 0, 1)

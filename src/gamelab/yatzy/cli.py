@@ -61,7 +61,7 @@ def advise_command(
     dice: Annotated[str, typer.Option("--dice", help="The five dice, e.g. 11114.")],
     rolls_left: Annotated[
         int,
-        typer.Option("--rolls-left", min=0, max=2, metavar="N", help="Rerolls left: 2, 1 or 0."),
+        typer.Option("--rolls-left", metavar="N", help="Rerolls left: 2, 1 or 0."),
     ] = 2,
     card: Annotated[str, typer.Option("--card", help=CARD_HELP)] = "-",
     rules: Rules = "yatzy",

@@ -69,6 +69,12 @@ def decision_tables(rules: RuleSet, E: np.ndarray, card: Card) -> DecisionTables
     return DecisionTables(float(value), *workspace_decisions(ws), keep_f[KF_K2], keep_f[KF_K1])
 
 
+def check_rolls_left(rolls_left: int) -> None:
+    """Refuse a number of rerolls left other than 0, 1 or 2."""
+    if rolls_left not in (0, 1, 2):
+        raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left}")
+
+
 def advise(
     rules: RuleSet, card: Card, dice, rolls_left: int, E: np.ndarray | None = None
 ) -> list[dict]:
@@ -78,8 +84,7 @@ def advise(
     rule set says them, :meth:`RuleSet.box_label`: Yatzy's "yatzy"), with
     ``expected_score`` (expected final score) and ``loss`` (against the best option).
     """
-    if rolls_left not in (0, 1, 2):
-        raise ValueError(f"rolls left must be 0, 1 or 2, got {rolls_left}")
+    check_rolls_left(rolls_left)
     counts = parse_dice(dice) if isinstance(dice, str) else np.asarray(dice, dtype=np.int64)
     if card.rules.name != rules.name:
         raise ValueError("the card belongs to other rules")
@@ -178,6 +183,7 @@ def coach(
     `top` keeps the best `top` options only (losses still count from the best)."""
     if top is not None and top < 1:
         raise ValueError(f"top must be at least 1, got {top}")
+    check_rolls_left(rolls_left)  # (before the table: a first call loads or solves it)
     card = Card.parse(rules, card) if isinstance(card, str) else card
     counts = parse_dice(dice) if isinstance(dice, str) else np.asarray(dice, dtype=np.int64)
     if E is None and RULES.get(rules.name) is rules:
