@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -861,6 +862,27 @@ def ask(proc: subprocess.Popen, name: str) -> dict:
     return json.loads(line)
 
 
+def side_by_side(
+    ap: argparse.ArgumentParser, workloads: list[str], worker: Callable[[], None]
+) -> tuple[argparse.Namespace, list[str]] | None:
+    """Parse a side-by-side benchmark's arguments (``--before``, ``--only``, ``--list`` and the
+    hidden ``--worker`` among them): the arguments and the workloads ``--only`` names, or None
+    when the run is already over (a worker served its parent, or ``--list`` printed the names)."""
+    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
+    args = ap.parse_args()
+    if args.worker:
+        worker()
+        return None
+    prefixes = [p for p in args.only.split(",") if p] or [""]
+    names = [n for n in workloads if any(n.startswith(p) for p in prefixes)]
+    if args.list:
+        print("\n".join(names))
+        return None
+    if args.before is None:
+        ap.error("--before is required (the src folder of the baseline tree)")
+    return args, names
+
+
 def main() -> None:
     here = Path(__file__).resolve().parents[1] / "src"
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -878,18 +900,10 @@ def main() -> None:
         action="store_true",
         help="empty numba caches: the first-call column is then compile time",
     )
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.worker:
-        worker()
+    chosen = side_by_side(ap, list(WORKLOADS), worker)
+    if chosen is None:
         return
-    prefixes = [p for p in args.only.split(",") if p] or [""]
-    names = [n for n in WORKLOADS if any(n.startswith(p) for p in prefixes)]
-    if args.list:
-        print("\n".join(names))
-        return
-    if args.before is None:
-        ap.error("--before is required (the src folder of the baseline tree)")
+    args, names = chosen
     with tempfile.TemporaryDirectory() as tmp:
         procs = {}
         for side, tree in (("before", args.before), ("after", args.after)):

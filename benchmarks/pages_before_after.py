@@ -31,7 +31,10 @@ import time
 from pathlib import Path
 
 import numpy as np
-from kernels_before_after import ask  # the same worker protocol: a name in, a JSON line out
+from kernels_before_after import (  # the same worker protocol: a name in, a JSON line out
+    ask,
+    side_by_side,
+)
 
 # ------------------------------------------------------------------------------------ worker side
 
@@ -144,18 +147,10 @@ def main() -> None:
     ap.add_argument("--reps", type=int, default=5)
     ap.add_argument("--only", default="", help="comma-separated name prefixes (oware,yatzy)")
     ap.add_argument("--list", action="store_true")
-    ap.add_argument("--worker", action="store_true", help=argparse.SUPPRESS)
-    args = ap.parse_args()
-    if args.worker:
-        worker()
+    chosen = side_by_side(ap, list(WORKLOADS), worker)
+    if chosen is None:
         return
-    prefixes = [p for p in args.only.split(",") if p] or [""]
-    names = [n for n in WORKLOADS if any(n.startswith(p) for p in prefixes)]
-    if args.list:
-        print("\n".join(names))
-        return
-    if args.before is None:
-        ap.error("--before is required (the src folder of the baseline tree)")
+    args, names = chosen
     procs = {
         side: start(tree.resolve())
         for side, tree in (("before", args.before), ("after", args.after))
