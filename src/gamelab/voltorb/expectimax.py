@@ -134,11 +134,12 @@ SEARCH_MODULES = (
     "gamelab.voltorb._search_kernels",
 )
 #: a search runs interpreted for at most this many states (about 1 ms each), then the kernels
-#: take it over (the README's level-2 position: 62 states)
-INTERPRETED_SEARCH_STATES = 3_000
-#: states a process interprets at most in all (about the CPU-s of compiling the search), then
-#: every search runs in the kernels
-INTERPRETED_STATES = 15_000
+#: take it over (the README's level-2 position: 62 states; 300 random positions of levels 1-8
+#: with at most 512 boards: at most 1,230)
+INTERPRETED_SEARCH_STATES = 2_000
+#: states a process interprets at most in all (a few CPU-s, a fraction of compiling the
+#: search), then every search runs in the kernels
+INTERPRETED_STATES = 5_000
 #: the most boards of a deal whose searches may run interpreted (its inseparable-boards lists
 #: are computed in numpy, n^2 pair tests)
 INTERPRETED_BOARDS = 5_000
