@@ -61,7 +61,7 @@ def advise_command(
     dice: Annotated[str, typer.Option("--dice", help="The five dice, e.g. 11114.")],
     rolls_left: Annotated[
         int,
-        typer.Option("--rolls-left", metavar="N", help="Rerolls left: 2, 1 or 0."),
+        typer.Option("--rolls-left", help="Rerolls left: 2, 1 or 0."),
     ] = 2,
     card: Annotated[str, typer.Option("--card", help=CARD_HELP)] = "-",
     rules: Rules = "yatzy",
@@ -283,9 +283,7 @@ def review_command(
     ] = None,
     undone: Annotated[
         list[int] | None,
-        typer.Option(
-            "--undone", metavar="N", help="A decision (1-based) taken back and made again."
-        ),
+        typer.Option("--undone", help="A decision (1-based) taken back and made again."),
     ] = None,
     draws: Annotated[
         str,
@@ -297,7 +295,7 @@ def review_command(
         ),
     ] = "",
     takebacks: Annotated[
-        int, typer.Option("--takebacks", metavar="N", help="Moves taken back in the game.")
+        int, typer.Option("--takebacks", help="Moves taken back in the game.")
     ] = 0,
     rules: Rules = "yatzy",
     seed: Seed = 0,
