@@ -76,9 +76,8 @@ def advise_command(
         print_json(advice)
         return
     kind = "box" if rolls_left == 0 else "keep"
-    table = Table(
-        title=f"{advice.rules}: dice {advice.dice}, {rolls_left} rolls left, card {advice.card}"
-    )
+    rerolls = f"{rolls_left} reroll{'' if rolls_left == 1 else 's'} left"
+    table = Table(title=f"{advice.rules}: dice {advice.dice}, {rerolls}, card {advice.card}")
     table.add_column(kind)
     if kind == "box":
         table.add_column("points", justify="right")
