@@ -49,9 +49,7 @@ def build(section: Section, ctx: ReportContext) -> None:
     from gamelab.envs.baselines import ENVIRONMENTS, TABLE_COLUMNS, leaderboard, table_cells
 
     setting = setting_of(ctx)
-    ids = ", ".join(
-        f"{e.name}: {e.env_id}" for e in ENVIRONMENTS if e.name in setting.environments
-    )
+    ids = ", ".join(f"{e.name}: {e.env_id}" for e in ENVIRONMENTS if e.name in setting.environments)
     board = leaderboard(setting, backend=ctx.backend, store=ctx.store)
     section.text(
         "Each agent plays the same seeded episodes (episode k starts with env.reset(seed=k)) "
