@@ -225,3 +225,10 @@ def test_risk_says_which_cells_had_too_few_games(run):
     table = run(*args, "--no-store", "--workers", "1").stdout
     y, x = min(empty)
     assert f"Y={y} X={x}" in table and "too few games" in table
+
+
+@pytest.mark.parametrize("rolls_left,words", [(2, "2 rerolls left"), (1, "1 reroll left")])
+def test_advise_counts_its_rerolls_in_words(run, rolls_left, words):
+    p = run("advise", "--rules", "yatzy", "--dice", "11114", "--rolls-left", str(rolls_left))
+    assert p.returncode == 0, p.stderr
+    assert f"dice 11114, {words}, card" in " ".join(p.stdout.split())
