@@ -145,6 +145,9 @@ INTERPRETED_STATES = 5_000
 INTERPRETED_BOARDS = 5_000
 #: states this process has searched interpreted
 _interpreted = [0]
+#: whether the compiled search (general=None) was found at hand in this process: then every
+#: later search runs it at once (it stays loaded), without asking numba's cache again
+_compiled = [False]
 
 
 def _popcount(x: int) -> int:
@@ -500,15 +503,18 @@ class OptimalSolver(_Tree):
         With the value, the memo's reader (:func:`gamelab.voltorb._table_kernels.table_entry`'s
         copy)."""
         left = INTERPRETED_STATES - _interpreted[0]
-        if left <= 0 or not interpreting() or self._boards.shape[0] > INTERPRETED_BOARDS:
+        if _compiled[0] or left <= 0 or not interpreting():
             return None
-        copies = _python_search()
-        if copies is None:
+        if self._boards.shape[0] > INTERPRETED_BOARDS:
             return None
         scratch = np.zeros(1, dtype=np.int64)  # (the types of the lists, mark and pos)
         lists = (scratch, scratch)
         probe = self._search_args(state, lists, scratch, scratch, first_tiles, shared, root_out)
         if has_machine_code(win_search, (*probe, None)):
+            _compiled[0] = True
+            return None
+        copies = _python_search()
+        if copies is None:
             return None
         budget = min(left, INTERPRETED_SEARCH_STATES)
         before = (self._table.copy(), self._counter.copy(), shared.copy(), root_out.copy())
