@@ -164,10 +164,15 @@ def _python_search() -> SimpleNamespace | None:
     except (ValueError, ImportError):
         return None
     table = copies["gamelab.voltorb._table_kernels"]
+
+    def table_entry(memo: np.ndarray, code: int) -> tuple[float, bool, int] | None:
+        with np.errstate(over="ignore"):  # the hash's int64 products wrap, as in the kernels
+            return table.table_entry(memo, code)
+
     return SimpleNamespace(
         win_search=copies["gamelab.voltorb._search_kernels"].win_search,
         table_rehash=table.table_rehash,
-        table_entry=table.table_entry,
+        table_entry=table_entry,
     )
 
 
@@ -389,7 +394,7 @@ class OptimalSolver(_Tree):
             # small position does not compile it (see win_search)
             general = None if live.size <= max(2, self._small_max, self._wide_max) else True
             interpreted = None
-            if general is None:
+            if general is None and not _compiled[0]:
                 interpreted = self._interpreted_win_value(
                     state, first_tiles, shared, root_out, limit
                 )
@@ -421,8 +426,7 @@ class OptimalSolver(_Tree):
             return float(value), int(tile)
         if first_tiles >= 0:
             return float(value), -1  # a part: the root is not stored (see search_part)
-        with np.errstate(over="ignore"):  # (the hash's int64 products wrap, interpreted too)
-            entry = read_entry(self._table, code)
+        entry = read_entry(self._table, code)
         assert entry is not None and entry[1]
         return float(value), entry[2]
 
