@@ -208,3 +208,11 @@ def test_random_junk_is_refused(data, gamelab_cli, sandbox):
     if os.environ.get("GAMELAB_BATTERY_VERBOSE"):
         print(path, name, value[:40])
     _check_refused(gamelab_cli, _argv(path, name, value), sandbox)
+
+
+def test_the_word_lists_pair_is_explained_in_the_help(gamelab_cli):
+    """Every alias is explained: the pair of two word lists, not a bare 'A/G'."""
+    r = gamelab_cli("wordle", "rank", "--help")
+    text = " ".join(re.sub(r"[│╭╮╰╯─]", " ", r.stdout).split())
+    assert "A/G" not in text
+    assert "ANSWERS/GUESSES (the answers of one list, the guesses of another" in text, text
