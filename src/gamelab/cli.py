@@ -246,9 +246,7 @@ def serve_command(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (default: this machine only).")
     ] = "127.0.0.1",
-    port: Annotated[
-        int, typer.Option("--port", min=1, max=65535, metavar="PORT", help="TCP port.")
-    ] = 8000,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
     workers: Annotated[
         int, typer.Option("--workers", min=1, help="Solver processes for heavy requests.")
     ] = 2,
