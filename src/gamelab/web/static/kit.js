@@ -491,9 +491,11 @@ export function historyPanel(el, hist, { score = null, wins = true, onReview = n
       h("td", {}, g.label || ""),
       h("td", { class: g.won === true ? "good" : (g.won === false ? "bad" : "") },
         g.result || "", (g.marks || []).length ? h("span", { class: "history-mark small" }, ` (${g.marks.join(", ")})`) : null),
-      score ? h("td", {}, typeof g.score === "number" ? g.score.toFixed(score.digits ?? 0) : "—") : null,
-      h("td", { class: "history-skill" }, g.skill || unreviewed(g)),
-      h("td", { class: "history-luck" }, g.luck || "—")));
+      // a phone shows each game as a block, each figure named by its column (data-label)
+      score ? h("td", { class: "history-score", dataset: { label: score.label } },
+        typeof g.score === "number" ? g.score.toFixed(score.digits ?? 0) : "—") : null,
+      h("td", { class: "history-skill", dataset: { label: "skill" } }, g.skill || unreviewed(g)),
+      h("td", { class: "history-luck", dataset: { label: "luck" } }, g.luck || "—")));
     el.append(h("div", { class: "history-scroll" }, h("table", { class: "data history-table" },
       h("thead", {}, h("tr", {}, h("th", {}, "date"), h("th", {}, "game"), h("th", {}, "result"),
         score ? h("th", {}, score.label) : null, h("th", {}, "skill"), h("th", {}, "luck"))),
