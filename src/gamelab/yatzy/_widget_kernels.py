@@ -74,7 +74,7 @@ from gamelab.yatzy.rules import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, succ_s, succ_e, succ_w):
     """Box stage of one widget: V[r] (and VW[r]) = best box for roll r; choice[r] = that box.
 
@@ -186,7 +186,7 @@ def final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, succ_s, succ_e,
             VW[r] = best_s * best_s + 2.0 * best_s * E[best_j] + W[best_j]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep_values(V, VW, with_w, K, KW):
     """K[k] = expected value of keeping k and rolling the rest once, from roll values V."""
     for r in range(N_ROLLS):
@@ -207,7 +207,7 @@ def keep_values(V, VW, with_w, K, KW):
             KW[k] = acc / 6.0
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def best_keeps(K, KW, with_w, V, VW, choice, M, A):
     """V[r] = best keep value among the sub-keeps of roll r; choice[r] = that keep.
 
@@ -243,7 +243,7 @@ def best_keeps(K, KW, with_w, V, VW, choice, M, A):
         VW[r] = KW[A[k]]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep_decisions(V, VW, K, KW, M, A, keep2, keep1, K1, K2):
     """From the final-roll values V: the best keep after roll 2 (keep2, values K2) and after roll 1
     (keep1, values K1) for every roll; returns the value of the turn before rolling (K[0])."""
