@@ -8,8 +8,8 @@ Three tables:
   (all as ``gymnasium.make`` returns them, with Gymnasium's wrappers, as a user steps them).
   The oracle's memos persist across steps and episodes (that is the design), so a warm-up of
   ``--warmup`` CPU-seconds runs first with the oracle on and the rate is the next ``--seconds``;
-  VoltorbFlip level 3 and 8, YatzySolitaire, PokemonWordle gen1, LatticeFold at 12, 18 and
-  20 residues (pack levels 5, 17, 21);
+  VoltorbFlip level 3 and 8, YatzySolitaire, PokemonWordle gen1 (``-v1``), LatticeFold at 12,
+  18 and 20 residues (pack levels 5, 17, 21);
 * **vector**: the native vector environments (``gymnasium.make_vec(...,
   vectorization_mode="vector_entry_point")``, :mod:`gamelab.envs.vector`) against Gymnasium's
   ``SyncVectorEnv`` of the same environment at the same number of sub-environments, without
@@ -262,7 +262,7 @@ ORACLE_ROWS: list[tuple[str, str, int | None, dict]] = [
     ("VoltorbFlip level 3", "gamelab/VoltorbFlip-v0", 25, {"level": 3}),
     ("VoltorbFlip level 8", "gamelab/VoltorbFlip-v0", 25, {"level": 8}),
     ("YatzySolitaire yatzy", "gamelab/YatzySolitaire-v0", None, {}),
-    ("PokemonWordle gen1", "gamelab/PokemonWordle-v0", None, {}),
+    ("PokemonWordle gen1", "gamelab/PokemonWordle-v1", None, {}),
     ("LatticeFold 12 residues (level 5)", "gamelab/LatticeFold-v0", None, {"level": 5}),
     ("LatticeFold 18 residues (level 17)", "gamelab/LatticeFold-v0", None, {"level": 17}),
     ("LatticeFold 20 residues (level 21)", "gamelab/LatticeFold-v0", None, {"level": 21}),

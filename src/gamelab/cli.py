@@ -476,7 +476,9 @@ class _PipeClosed(Exception):
 
 
 def _keep_interrupts(command: typer.core.TyperGroup) -> None:
-    invoke = command.invoke
+    """Carry an interrupt or a closed pipe past typer from the parsing of the arguments
+    (``make_context``: typer imports its converters there on first use) and from the run."""
+    invoke, make_context = command.invoke, command.make_context
 
     def invoke_keeping_interrupts(ctx: typer.Context) -> object:
         try:
@@ -486,7 +488,14 @@ def _keep_interrupts(command: typer.core.TyperGroup) -> None:
         except BrokenPipeError as exc:
             raise _PipeClosed() from exc
 
+    def make_context_keeping_interrupts(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return make_context(*args, **kwargs)
+        except KeyboardInterrupt as exc:
+            raise _Stopped(exc) from exc
+
     command.invoke = invoke_keeping_interrupts  # type: ignore[method-assign,assignment]
+    command.make_context = make_context_keeping_interrupts  # type: ignore[method-assign]
 
 
 def _run(args: list[str]) -> None:

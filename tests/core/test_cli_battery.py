@@ -136,6 +136,9 @@ def test_help(path, gamelab_cli):
     for leak in (" TEXT ", " INTEGER", " FLOAT", "``", "gamelab.", "{", "…"):
         assert leak not in r.stdout, f"{' '.join(path)} --help shows {leak!r}"
     assert not re.search(r"`[a-z]+_[a-z_]+`", r.stdout), f"{' '.join(path)}: a Python name"
+    # a count's option says what it counts by its name: no "N" beside it
+    tagged = re.search(r"^│ (-\S+(, -\S+)*) +N( |$)", r.stdout, re.MULTILINE)
+    assert tagged is None, f"{' '.join(path)} --help: {tagged.group(0) if tagged else ''}"
 
 
 def test_root_help_is_drawn_like_the_groups(gamelab_cli):

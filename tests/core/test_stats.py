@@ -101,18 +101,31 @@ def test_formatters():
     assert isinstance(d, stats.Difference) and str(d) == stats.format_difference(d)
 
 
-def test_a_bounded_difference_keeps_its_interval_in_range():
-    # two pairs of win indicators, differences -1 and 0: the t interval alone spans -6.85..+5.85
-    free = stats.difference_from_moments(-1.0, 1.0, 2)
-    assert free.lo < -6 and free.hi > 5
-    bounded = stats.difference_from_moments(-1.0, 1.0, 2, bounds=(-1.0, 1.0))
-    assert (bounded.value, bounded.lo, bounded.hi, bounded.n) == (-0.5, -1.0, 1.0, 2)
-    # a single pair: the whole range, not +-inf
-    one = stats.difference_from_moments(1.0, 1.0, 1, bounds=(-1.0, 1.0))
-    assert (one.lo, one.hi) == (-1.0, 1.0)
-    # many pairs: the interval is inside the range and is the t interval's
-    many = stats.difference_from_moments(30.0, 70.0, 100, bounds=(-1.0, 1.0))
-    same = stats.difference_from_moments(30.0, 70.0, 100)
-    assert (many.lo, many.hi) == (same.lo, same.hi)
-    with pytest.raises(ValueError, match="outside its bounds"):
-        stats.difference_from_moments(5.0, 25.0, 2, bounds=(-1.0, 1.0))
+def test_paired_proportions_difference_is_newcombes_interval():
+    # Fagerland, Lydersen & Laake, "Statistical Analysis of Contingency Tables" (2017), ch. 8:
+    # the Newcombe square-and-add interval for the paired table [[59, 6], [16, 80]] is
+    # -0.0621 (95% CI -0.1186 to -0.0046)
+    d = stats.paired_proportions_difference(59, 6, 16, 80)
+    assert isinstance(d, stats.Difference) and d.n == 161
+    assert (round(d.value, 4), round(d.lo, 4), round(d.hi, 4)) == (-0.0621, -0.1186, -0.0046)
+    # many pairs: the t interval of the per-pair differences, to four decimals
+    diffs = np.r_[np.ones(3000), -np.ones(2000), np.zeros(95000)]
+    t = stats.paired_difference(diffs, np.zeros_like(diffs))
+    many = stats.paired_proportions_difference(20000, 3000, 2000, 75000)
+    assert many.value == pytest.approx(t.value) and many.ci == pytest.approx(t.ci, abs=1e-4)
+
+
+@pytest.mark.parametrize("table", [(0, 0, 0, 2), (1, 0, 0, 1), (2, 0, 0, 0), (0, 1, 0, 0)])
+def test_paired_proportions_difference_never_collapses(table):
+    """Pairs that all ended alike (no spread at all) still leave a wide interval, in [-1, 1]:
+    a t interval of the differences had width 0 there and claimed certainty."""
+    d = stats.paired_proportions_difference(*table)
+    assert -1 <= d.lo <= d.value <= d.hi <= 1
+    assert d.hi - d.lo > 0.5
+
+
+def test_paired_proportions_difference_refuses_an_impossible_table():
+    with pytest.raises(ValueError, match="negative"):
+        stats.paired_proportions_difference(1, -1, 0, 0)
+    with pytest.raises(ValueError, match="at least one pair"):
+        stats.paired_proportions_difference(0, 0, 0, 0)

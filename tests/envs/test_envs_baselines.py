@@ -125,6 +125,7 @@ def test_report_section_shows_the_leaderboard_and_the_quick_report_leaves_it_out
         "optimal",
     ]
     assert table["rows"][3][2] == "100.0 [100.0, 100.0]"
+    assert "LatticeFold HPHPPHHPHPPH: gamelab/LatticeFold-v0" in table["caption"]
     assert section.headline.startswith("heuristic agents' score: LatticeFold ")
     figure = section.data["figures"]["percent_of_optimal"]
     assert (tmp_path / "out" / figure["file"]).stat().st_size > 1000

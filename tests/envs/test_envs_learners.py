@@ -221,7 +221,7 @@ def test_yatzy_faces_have_six_colours_and_voltorb_shows_its_clues():
 OPTIONS = [
     ("gamelab/VoltorbFlip-v0", {"level": 3}, "lines", {"lines": (10, 6)}),
     ("gamelab/VoltorbFlip-v0", {"level": 3}, "posterior", {"lines": (10, 6), "posterior": (25, 4)}),
-    ("gamelab/PokemonWordle-v0", {}, "planes", {"planes": (10, 3, 5, 76)}),
+    ("gamelab/PokemonWordle-v1", {}, "planes", {"planes": (10, 3, 5, 76)}),
     ("gamelab/LatticeFold-v0", {"sequence": "HPHPH"}, "grid", {"grid": (3, 9, 9)}),
     (
         "gamelab/LatticeFold-v0",
@@ -282,7 +282,7 @@ def test_observation_options_hold_what_they_say():
     ]
     assert obs["lines"][row, 4] == (r.clues.row_voltorbs[row] == 0)
 
-    env = gymnasium.make("gamelab/PokemonWordle-v0", observation="planes").unwrapped
+    env = gymnasium.make("gamelab/PokemonWordle-v1", observation="planes").unwrapped
     obs, info = env.reset(seed=0)
     obs, *_ = env.step(7)
     name = env.game.table.words.guesses[7]

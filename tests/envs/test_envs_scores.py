@@ -18,7 +18,7 @@ gamelab.envs.register()  # again: the toy game (tests/toy_nim.py) registered aft
 SETTINGS = {
     "gamelab/VoltorbFlip-v0": {"level": 3},
     "gamelab/YatzySolitaire-v0": {"rules": "yatzy"},
-    "gamelab/PokemonWordle-v0": {"names": "gen1"},
+    "gamelab/PokemonWordle-v1": {"names": "gen1"},  # the leaderboard's
     "gamelab/LatticeFold-v0": {"sequence": "HPHPPHHPHPPH"},
     "gamelab/Nim-v0": {"heap": 9},  # the generic environment of a registered toy, two players
 }

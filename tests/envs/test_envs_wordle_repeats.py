@@ -64,3 +64,16 @@ def test_v1_random_agent_never_repeats_and_the_oracle_agrees():
         _, _, done, _, info = env.step(first)  # the repeat, now masked
         assert done and info["illegal_action"]
         assert info["regret"] == pytest.approx(value - env.failed_return(env.state))
+
+
+def test_v0_still_plays_and_warns_that_it_is_out_of_date():
+    """-v0 stays registered for results obtained on it, and Gymnasium says -v1 replaces it; the
+    leaderboard and the speed benchmark play -v1."""
+    from gamelab.envs.baselines import ENVIRONMENTS
+
+    with pytest.warns(DeprecationWarning, match="PokemonWordle-v0 is out of date.*v1"):
+        v0 = gymnasium.make("gamelab/PokemonWordle-v0")
+    _, info = v0.reset(seed=0)
+    assert info["action_mask"].all()
+    wordle = [e for e in ENVIRONMENTS if e.family == "PokemonWordle"]
+    assert [e.env_id for e in wordle] == ["gamelab/PokemonWordle-v1"]

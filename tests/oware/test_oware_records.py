@@ -4,6 +4,7 @@ a FIFO given as a record is refused at once."""
 
 from __future__ import annotations
 
+import dataclasses
 import os
 
 import pytest
@@ -11,7 +12,14 @@ import pytest
 from gamelab.core.interactive import run_scripted
 from gamelab.oware.match import parse_player
 from gamelab.oware.play import PlaySession
-from gamelab.oware.rules import HEADER, MAX_RECORD_CHARS, Position, format_record, parse_record
+from gamelab.oware.rules import (
+    HEADER,
+    MAX_RECORD_CHARS,
+    Position,
+    Rules,
+    format_record,
+    parse_record,
+)
 
 PASSWD = "root:x:0:0:root:/root:/bin/bash\ndaemon:x:1:1:daemon:/usr/sbin:/usr/sbin/nologin\n"
 
@@ -108,3 +116,46 @@ def test_22_the_record_format_is_the_rules_own(tmp_path):
     assert play.load_record(path)[1] == moves
     letter = rules.move_letter(start.to_move, moves[0])
     assert rules.parse_move(letter, start, digits=False) == moves[0]
+
+
+# a record as `gamelab oware play`'s `save` and the page's "Save record" have written it since the
+# format's first version (v1): a rule variant, a start of its own, North to move first, a game
+# in progress; the position after its moves, worked out when it was saved
+OLD_RECORD = """# gamelab oware record v1
+rules: grand-slam=forbidden cycle=split
+start: 0-5-5-5-5-4-4-4-4-4-4-4-0-0-N
+south: human
+north: engine:time=1
+moves: e A a C b F f D a A c C e D b B e E a A d C f D b C e D a E
+"""
+OLD_RECORD_POSITION = "1-5-1-0-0-13-1-2-9-0-0-2-6-8-N"
+
+
+def test_an_old_record_opens_through_the_state_protocol_at_the_same_position(monkeypatch, tmp_path):
+    """The page's record loader (`game.load_record`) rebuilt the game by hand beside the
+    protocol's own road (`state.record_trail`, as the terminal game's `load` takes it): a saved
+    record opens through that one road, in the terminal game and on the page alike, at the
+    position it was saved at."""
+    from gamelab.oware import game, play, state
+
+    roads = []
+    real = state.record_trail
+
+    def road(start, moves):
+        roads.append(len(moves))
+        return real(start, moves)
+
+    monkeypatch.setattr(game, "record_trail", road)
+    view = game.load_record(OLD_RECORD)
+    assert roads == [30]
+    assert view.position == OLD_RECORD_POSITION and view.players == ["human", "engine:time=1"]
+    assert len(view.moves) == 30 and view.moves[0] == "e" and not view.over
+    # the page continues from it as from the same game sent move by move
+    again = game.game_view(view.start, Rules(grand_slam="forbidden", cycle="split"), view.moves)
+    assert again == dataclasses.replace(view, players=again.players)
+    # the terminal game's `load` opens it at the same position
+    path = tmp_path / "old.txt"
+    path.write_text(OLD_RECORD)
+    assert play.record_state(*play.load_record(path)[:2]).position.to_text() == OLD_RECORD_POSITION
+    session = PlaySession(parse_player("random"), load=path, seed=1, tablebase_seeds=6)
+    assert session.state.position.to_text() == OLD_RECORD_POSITION

@@ -1,10 +1,11 @@
 """The risk-taking player: risky keep vs its twin, duel kernel vs the game kernel."""
 
 import numpy as np
+import pytest
 
 from gamelab.core.parallel import Backend
 from gamelab.yatzy._play_kernels import duel_games, risky_keep, risky_keep_python
-from gamelab.yatzy.risk import positions, risk_study
+from gamelab.yatzy.risk import parse_rounds, positions, risk_study
 from gamelab.yatzy.rules import KEEPS, ROLLS, RULES, get_rules
 from gamelab.yatzy.simulate import draw_uniforms, play_scores, strategy_values
 
@@ -59,3 +60,41 @@ def test_risk_study_small():
     assert row.games == 300 and 0 <= row.opt.value <= 0.5
     assert row.win_difference.lo <= row.win_difference.value <= row.win_difference.hi
     assert row.win_difference.n == 300
+
+
+@pytest.mark.parametrize(
+    "rounds, message",
+    [
+        ([13], "rounds Y must be between 0 and 12 (rounds both players have played), got 13"),
+        ([7, -1], "rounds Y must be between 0 and 12 (rounds both players have played), got -1"),
+        ([], "give at least one round Y, like 7,8,9"),
+        ([7, 8, 7], "round 7 is listed twice"),
+    ],
+)
+def test_risk_study_refuses_bad_rounds_before_playing(monkeypatch, rounds, message):
+    """The rounds are the library's to check, in one message for every shell (the command line
+    says it too), and before a single game is played."""
+    import gamelab.yatzy.risk
+
+    def played(*args, **kwargs):
+        raise AssertionError("games were played")
+
+    monkeypatch.setattr(gamelab.yatzy.risk, "run_tasks", played)
+    with pytest.raises(ValueError) as e:
+        risk_study(RULES["yahtzee"], rounds=rounds, games_per_cell=10)
+    assert str(e.value) == message
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        ("7,x", "rounds Y must be whole numbers like 7,8,9, got '7,x'"),
+        ("13", "rounds Y must be between 0 and 12 (rounds both players have played), got 13"),
+        (" , ", "give at least one round Y, like 7,8,9"),
+    ],
+)
+def test_parse_rounds_says_what_is_wrong(text, message):
+    with pytest.raises(ValueError) as e:
+        parse_rounds(text, RULES["yahtzee"])
+    assert str(e.value) == message
+    assert parse_rounds(" 7, 12", RULES["yahtzee"]) == (7, 12)

@@ -5,6 +5,8 @@
 * :func:`mean_interval` — a mean with a Student-t interval (normal for large n).
 * :func:`paired_difference` — two strategies played on the same seeds: the mean of the per-seed
   differences with a t interval, which is far tighter than comparing two independent means.
+* :func:`paired_proportions_difference` — two win rates on the same seeds, from the paired
+  table of wins (Newcombe's interval: it never collapses to a point, however few the pairs).
 * :func:`elo_difference` — the Elo gap implied by a score rate, with the interval mapped through.
 
 The functions return an :class:`Estimate` (value, lo, hi, n), a :class:`Difference` (an estimate
@@ -234,28 +236,42 @@ def paired_difference(
     return Difference(e.value, e.lo, e.hi, e.n, e.confidence)
 
 
-def difference_from_moments(
-    total: float,
-    total_sq: float,
-    n: int,
-    confidence: float = 0.95,
-    bounds: tuple[float, float] | None = None,
+def paired_proportions_difference(
+    both: int, first_only: int, second_only: int, neither: int, confidence: float = 0.95
 ) -> Difference:
-    """A paired difference from the sum and sum of squares of the per-pair differences
-    (streamed simulations); the interval is unbounded for a single pair.
+    """The difference p1 - p2 of two proportions measured on the same units (two players on the
+    same dice), from the paired 2x2 table: units where both succeed, only the first, only the
+    second, neither.
 
-    `bounds` = (lowest, highest) value a difference can take (e.g. (-1, 1) for a difference of
-    two win indicators): the interval is then cut to that range, where the mean must lie (the
-    t interval of a few pairs reaches far beyond it), and a single pair gets the whole range."""
+    The interval is Newcombe's (1998, Statistics in Medicine 17:2635, method 10): the Wilson
+    intervals of p1 and p2 combined with the table's correlation (phi, shrunk by n/2 towards 0
+    when positive). It stays inside [-1, 1] and never collapses: two pairs that ended alike give
+    a wide interval, not a point, where a t interval of the per-pair differences (sample
+    variance 0) would claim certainty. For large samples it agrees with the t interval.
+
+    >>> format_difference(paired_proportions_difference(0, 0, 0, 2), ".3f")
+    '+0.000 [-0.658, +0.658]'
+    """
+    counts = (both, first_only, second_only, neither)
+    if min(counts) < 0:
+        raise ValueError(f"the counts of a paired table cannot be negative, got {counts}")
+    n = sum(counts)
     if n < 1:
-        raise ValueError(f"need at least one pair, got {n}")
-    if bounds is not None and not bounds[0] <= total / n <= bounds[1]:
-        raise ValueError(f"the mean difference {total / n} lies outside its bounds {bounds}")
-    low, high = bounds if bounds is not None else (-math.inf, math.inf)
-    if n == 1:
-        return Difference(total, low, high, 1, confidence)
-    e = mean_interval_from_moments(total, total_sq, n, confidence)
-    return Difference(e.value, max(e.lo, low), min(e.hi, high), e.n, e.confidence)
+        raise ValueError("need at least one pair")
+    first, second = both + first_only, both + second_only
+    p1, p2 = first / n, second / n
+    l1, u1 = wilson_interval(first, n, confidence).ci
+    l2, u2 = wilson_interval(second, n, confidence).ci
+    margins = float(first) * (n - first) * second * (n - second)
+    cross = float(both) * neither - float(first_only) * second_only
+    shrunk = cross - n / 2 if cross > n / 2 else min(cross, 0.0)
+    phi = shrunk / math.sqrt(margins) if margins > 0 else 0.0
+    below = (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
+    above = (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
+    d = p1 - p2
+    lo = max(-1.0, d - math.sqrt(max(0.0, below)))
+    hi = min(1.0, d + math.sqrt(max(0.0, above)))
+    return Difference(d, lo, hi, n, confidence)
 
 
 def elo_from_score(score_rate: float) -> float:

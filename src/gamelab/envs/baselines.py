@@ -102,11 +102,12 @@ ENVIRONMENTS: tuple[Environment, ...] = (
         lowest_return=0.0,
         strong_is="optimal",
     ),
+    # version 6: gamelab/PokemonWordle-v1, which masks the guesses already made (5: -v0)
     Environment(
         "PokemonWordle gen1",
-        "gamelab/PokemonWordle-v0",
+        "gamelab/PokemonWordle-v1",
         (("names", "gen1"),),
-        5,
+        6,
         "guesses",
         lowest_return=-11.0,  # the guess limit (10) used up unsolved
     ),

@@ -46,9 +46,10 @@ def build(section: Section, ctx: ReportContext) -> None:
         )
         section.leave_out("not computed: needs Gymnasium", 'pip install "gamelab[envs]"')
         return
-    from gamelab.envs.baselines import TABLE_COLUMNS, leaderboard, table_cells
+    from gamelab.envs.baselines import ENVIRONMENTS, TABLE_COLUMNS, leaderboard, table_cells
 
     setting = setting_of(ctx)
+    ids = ", ".join(f"{e.name}: {e.env_id}" for e in ENVIRONMENTS if e.name in setting.environments)
     board = leaderboard(setting, backend=ctx.backend, store=ctx.store)
     section.text(
         "Each agent plays the same seeded episodes (episode k starts with env.reset(seed=k)) "
@@ -70,7 +71,7 @@ def build(section: Section, ctx: ReportContext) -> None:
         TABLE_COLUMNS,
         [table_cells(row) for row in board.rows],
         caption=f"{setting.episodes} seeded episodes per row; {board.episodes_computed} played in this "
-        f"run, the rest from the results store.",
+        f"run, the rest from the results store. Environments (Gymnasium ids): {ids}.",
     )
     section.figure(
         "percent_of_optimal",

@@ -32,7 +32,7 @@ app = typer.Typer(
 
 Length = Annotated[
     int,
-    typer.Option("--length", "-L", min=2, metavar="N", help="Chain length (number of residues)."),
+    typer.Option("--length", "-L", min=2, help="Chain length (number of residues)."),
 ]
 LatticeName = Annotated[str, typer.Option("--lattice", help="square (2D) or cubic (3D).")]
 Objective = Annotated[

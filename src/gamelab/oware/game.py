@@ -57,7 +57,7 @@ from gamelab.oware.rules import (
     is_grand_slam,
     parse_record,
 )
-from gamelab.oware.state import OwareGame, OwareState
+from gamelab.oware.state import OwareGame, OwareState, record_trail
 from gamelab.oware.tablebase import Tablebase, engine_seeds, load_tablebase, ready_reach
 from gamelab.oware.verdicts import (
     SIDES,
@@ -610,10 +610,6 @@ def load_record(text: str) -> GameView:
         raise ValueError(
             f"a game of {len(offsets)} moves is longer than allowed (at most {MAX_MOVES})"
         )
-    state = OwareGame(start.rules, start).new_initial_state()
-    trail = [start]
-    for action in offsets:
-        state.apply(action)
-        trail.append(state.position)
+    state, trail = record_trail(start, offsets)
     players = [headers.get("south", "?") or "?", headers.get("north", "?") or "?"]
     return dataclasses.replace(_view(state, trail), players=players)

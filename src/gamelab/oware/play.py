@@ -29,16 +29,7 @@ from gamelab.oware.rules import (
     parse_move,
     parse_record,
 )
-from gamelab.oware.state import OwareGame, OwareState
-
-
-def record_state(start: Position, moves: list[int]) -> OwareState:
-    """The game of a record (its start and moves, house offsets) as an
-    :class:`~gamelab.oware.state.OwareState`; a ValueError names an illegal move."""
-    state = OwareGame(start.rules, start).new_initial_state()
-    for action in moves:
-        state.apply(action)
-    return state
+from gamelab.oware.state import OwareState, record_state
 
 
 def save_record(path: Path, start: Position, moves: list[int], south: str, north: str) -> None:

@@ -14,6 +14,7 @@ True
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from gamelab.core.state import TERMINAL, illegal
@@ -122,3 +123,20 @@ class OwareState:
 
     def __str__(self) -> str:
         return self.position.draw()
+
+
+def record_trail(start: Position, moves: Sequence[int]) -> tuple[OwareState, list[Position]]:
+    """The game of a record (its start and its moves, house offsets) as an :class:`OwareState`,
+    and the position before each move and after the last; a ValueError names an illegal move.
+    The one way a saved game is opened (the terminal game's ``load``, the page's record box)."""
+    state = OwareGame(start.rules, start).new_initial_state()
+    trail = [start]
+    for action in moves:
+        state.apply(action)
+        trail.append(state.position)
+    return state, trail
+
+
+def record_state(start: Position, moves: Sequence[int]) -> OwareState:
+    """The game of a record as an :class:`OwareState` (:func:`record_trail`'s state)."""
+    return record_trail(start, moves)[0]

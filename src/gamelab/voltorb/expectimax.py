@@ -44,6 +44,15 @@ kernels number the boards heaviest first, and the inseparable pairs are listed o
 (:func:`gamelab.voltorb._bounds_kernels.inseparable_lists`), so a large state's pair bound walks
 each group leader's partners instead of testing every pair.
 
+A search that stays within the bit-mask searches (at most 512 live boards) runs *interpreted*
+while its kernels are not compiled: the kernels' own source run by Python
+(:mod:`gamelab.core.tiers`), about 1 ms a state, so the README's level-2 position (62 states) is
+answered in a tenth of a second instead of after about 20 CPU-s of compiling, with the same
+tile, value and memo. A search that needs more than :data:`INTERPRETED_SEARCH_STATES` states,
+or a process that has interpreted :data:`INTERPRETED_STATES` in all, runs the kernels (compiled
+then, once); so does everything inside :func:`gamelab.core.tiers.compiled_kernels` (the
+warm-ups).
+
 The Python twin (``python=True``) keeps the plain recursion (first-flip bound, one safe tile at a
 time, no symmetry, no pair bound), so the tests compare two independent routes to the same value.
 
@@ -59,10 +68,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import cache
+from types import SimpleNamespace
 
 import numpy as np
 
 from gamelab.core.limits import OutOfBudget
+from gamelab.core.tiers import has_machine_code, interpreting, python_modules
 from gamelab.voltorb._bounds_kernels import (
     LISTS_MAX,
     board_bits,
@@ -110,6 +122,75 @@ def revealed_key(revealed: dict[int, int]) -> int:
     for tile, value in revealed.items():
         key = _key_add(key, tile, value)
     return key
+
+
+#: the kernel modules of the win search (:meth:`OptimalSolver._interpreted_win_value`)
+SEARCH_MODULES = (
+    "gamelab.voltorb._table_kernels",
+    "gamelab.voltorb._bounds_kernels",
+    "gamelab.voltorb._small_kernels",
+    "gamelab.voltorb._wide_set_kernels",
+    "gamelab.voltorb._wide_kernels",
+    "gamelab.voltorb._search_kernels",
+)
+#: a search runs interpreted for at most this many states (about 1 ms each), then the kernels
+#: take it over (the README's level-2 position: 62 states; 300 random positions of levels 1-8
+#: with at most 512 boards: at most 1,230)
+INTERPRETED_SEARCH_STATES = 2_000
+#: states a process interprets at most in all (a few CPU-s, a fraction of compiling the
+#: search), then every search runs in the kernels
+INTERPRETED_STATES = 5_000
+#: the most boards of a deal whose searches may run interpreted (its inseparable-boards lists
+#: are computed in numpy, n^2 pair tests)
+INTERPRETED_BOARDS = 5_000
+#: states this process has searched interpreted
+_interpreted = [0]
+
+
+def _popcount(x: int) -> int:
+    """The Python copies' stand-in for the kernels' ``ctpop`` (the set bits of an int64)."""
+    return (int(x) & 0xFFFF_FFFF_FFFF_FFFF).bit_count()
+
+
+@cache
+def _python_search() -> SimpleNamespace | None:
+    """The win search's Python copies (:func:`gamelab.core.tiers.python_modules`), or None if
+    they cannot be made (the kernels then run: a test requires the copies)."""
+    try:
+        copies = python_modules(SEARCH_MODULES, {"ctpop": _popcount})
+    except (ValueError, ImportError):
+        return None
+    table = copies["gamelab.voltorb._table_kernels"]
+    return SimpleNamespace(
+        win_search=copies["gamelab.voltorb._search_kernels"].win_search,
+        table_rehash=table.table_rehash,
+        table_entry=table.table_entry,
+    )
+
+
+def _inseparable_lists_numpy(
+    bits: np.ndarray, n: int, pairs: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`OptimalSolver._inseparable_lists` in numpy (the same arrays as the kernel
+    :func:`gamelab.voltorb._bounds_kernels.inseparable_lists`: each board's partners in
+    ascending order), for a search run interpreted."""
+    if not pairs or n > LISTS_MAX:
+        return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    bits = bits[:n]
+    degree = np.zeros(n, dtype=np.int64)
+    partners = []
+    for lo in range(0, n, 256):
+        a = bits[lo : lo + 256, None, :]
+        b = bits[None, :, :]
+        diff = (a[..., 0] ^ b[..., 0]) | (a[..., 1] ^ b[..., 1])
+        ok = (diff != 0) & (diff == (a[..., 2] ^ b[..., 2]))
+        ok &= ((a[..., 3] & diff) != 0) & ((b[..., 3] & diff) != 0)
+        degree[lo : lo + 256] = ok.sum(axis=1)
+        partners.append(np.nonzero(ok)[1])
+    start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(degree, out=start[1:])
+    nbr = np.concatenate(partners).astype(np.int64) if partners else np.zeros(0, np.int64)
+    return start, nbr
 
 
 class SearchLimitError(OutOfBudget):
@@ -284,6 +365,7 @@ class OptimalSolver(_Tree):
         root_out: np.ndarray | None = None,
     ) -> tuple[float, int]:
         code = revealed_code(revealed)
+        read_entry = table_entry
         nrev = sum(1 for t, v in revealed.items() if t not in self.root_revealed and v >= 2)
         limit = self.state_limit if self.state_limit is not None else 2**62
         self._counter[1] = self._counter[0] + min(limit, 2**62)
@@ -296,7 +378,6 @@ class OptimalSolver(_Tree):
             memo = (self._memo_val, self._memo_tile, self._counter)
             value = coin_search(*state, may_quit, *memo)
         else:
-            adj_start, adj = self._inseparable_lists()
             if shared is None:
                 shared = np.array([-1.0, 0.0, 25.0])
             if root_out is None:
@@ -304,38 +385,17 @@ class OptimalSolver(_Tree):
             # None: no state of this search needs the general search, so a first search on a
             # small position does not compile it (see win_search)
             general = None if live.size <= max(2, self._small_max, self._wide_max) else True
-            mark = np.zeros(self._boards.shape[0] + 1, dtype=np.int64)
-            pos = np.full(self._boards.shape[0], -1, dtype=np.int64)
-            while True:
-                value = win_search(
-                    *state,
-                    -1.0,
-                    self._table,
-                    self._counter,
-                    self._clue,
-                    self._symmetry,
-                    self._bits,
-                    self._pairs,
-                    np.int64(self._small_max),
-                    adj_start,
-                    adj,
-                    mark,
-                    np.int64(self._wide_max),
-                    pos,
-                    np.int64(first_tiles),
-                    shared,
-                    root_out,
-                    self._perms,
-                    general,
+            interpreted = None
+            if general is None:
+                interpreted = self._interpreted_win_value(
+                    state, first_tiles, shared, root_out, limit
                 )
-                if not self._counter[4]:
-                    break
-                # the memo is 70 % full: every entry is exact or a proven upper bound, so keep
-                # them in a table 4x as large and search again (the solved part is found at once)
-                bigger = table_new(4 * self._table.shape[0])
-                table_rehash(self._table, bigger)
-                self._table = bigger
-                self._counter[2] = self._counter[4] = 0
+            if interpreted is not None:
+                value, read_entry = interpreted
+            else:
+                self._counter[1] = self._counter[0] + min(limit, 2**62)
+                kernels = (win_search, table_rehash, self._inseparable_lists())
+                value = self._win_search(kernels, state, first_tiles, shared, root_out, general)
         self.nodes = int(self._counter[0])
         if self._counter[2] and self._keep_memo and self.objective == "win":
             self._counter[2] = 0
@@ -358,9 +418,113 @@ class OptimalSolver(_Tree):
             return float(value), int(tile)
         if first_tiles >= 0:
             return float(value), -1  # a part: the root is not stored (see search_part)
-        entry = table_entry(self._table, code)
+        with np.errstate(over="ignore"):  # (the hash's int64 products wrap, interpreted too)
+            entry = read_entry(self._table, code)
         assert entry is not None and entry[1]
         return float(value), entry[2]
+
+    def _win_search(
+        self,
+        kernels: tuple,
+        state: tuple,
+        first_tiles: int,
+        shared: np.ndarray,
+        root_out: np.ndarray,
+        general: bool | None,
+    ) -> float:
+        """Run the win search (`kernels`: the search, the memo's rehash and the inseparable
+        lists, compiled or their Python copies) until it finishes with the memo large enough."""
+        search, rehash, lists = kernels
+        mark = np.zeros(self._boards.shape[0] + 1, dtype=np.int64)
+        pos = np.full(self._boards.shape[0], -1, dtype=np.int64)
+        while True:
+            args = self._search_args(state, lists, mark, pos, first_tiles, shared, root_out)
+            value = search(*args, general)
+            if not self._counter[4]:
+                return float(value)
+            # the memo is 70 % full: every entry is exact or a proven upper bound, so keep
+            # them in a table 4x as large and search again (the solved part is found at once)
+            bigger = table_new(4 * self._table.shape[0])
+            rehash(self._table, bigger)
+            self._table = bigger
+            self._counter[2] = self._counter[4] = 0
+
+    def _search_args(
+        self,
+        state: tuple,
+        lists: tuple[np.ndarray, np.ndarray],
+        mark: np.ndarray,
+        pos: np.ndarray,
+        first_tiles: int,
+        *shared_and_out: np.ndarray,
+    ) -> tuple:
+        """The win search's arguments but `general` (see win_search)."""
+        adj_start, adj = lists
+        return (
+            *state,
+            -1.0,
+            self._table,
+            self._counter,
+            self._clue,
+            self._symmetry,
+            self._bits,
+            self._pairs,
+            np.int64(self._small_max),
+            adj_start,
+            adj,
+            mark,
+            np.int64(self._wide_max),
+            pos,
+            np.int64(first_tiles),
+            *shared_and_out,
+            self._perms,
+        )
+
+    def _interpreted_win_value(
+        self,
+        state: tuple,
+        first_tiles: int,
+        shared: np.ndarray,
+        root_out: np.ndarray,
+        limit: int,
+    ) -> tuple[float, Callable] | None:
+        """The win search run by the Python interpreter (the kernels' own source, see
+        :mod:`gamelab.core.tiers`), when the compiled search is not at hand yet and this search
+        is short: the same value, memo and tile as the kernels', without their compiling (about
+        20 CPU-s). None when that does not apply (the caller then runs the kernels): the kernel
+        is compiled or cached for these arguments, this process has interpreted
+        :data:`INTERPRETED_STATES` states already, the deal has more than
+        :data:`INTERPRETED_BOARDS` boards, or the search needed more than
+        :data:`INTERPRETED_SEARCH_STATES` states (it is then undone: the memo and counters as
+        before it). Only for a search that never reaches the general search (general=None).
+        With the value, the memo's reader (:func:`gamelab.voltorb._table_kernels.table_entry`'s
+        copy)."""
+        left = INTERPRETED_STATES - _interpreted[0]
+        if left <= 0 or not interpreting() or self._boards.shape[0] > INTERPRETED_BOARDS:
+            return None
+        copies = _python_search()
+        if copies is None:
+            return None
+        scratch = np.zeros(1, dtype=np.int64)  # (the types of the lists, mark and pos)
+        lists = (scratch, scratch)
+        probe = self._search_args(state, lists, scratch, scratch, first_tiles, shared, root_out)
+        if has_machine_code(win_search, (*probe, None)):
+            return None
+        budget = min(left, INTERPRETED_SEARCH_STATES)
+        before = (self._table.copy(), self._counter.copy(), shared.copy(), root_out.copy())
+        self._counter[1] = self._counter[0] + min(limit, budget)
+        if self._lists is None:
+            self._lists = _inseparable_lists_numpy(self._bits, self._boards.shape[0], self._pairs)
+        kernels = (copies.win_search, copies.table_rehash, self._lists)
+        with np.errstate(over="ignore"):  # int64 products wrap, as in the kernels
+            value = self._win_search(kernels, state, first_tiles, shared, root_out, None)
+        _interpreted[0] += int(self._counter[0] - before[1][0])
+        if self._counter[2] and budget < limit:
+            # stopped by the budget, not by the caller's limit: undo, the kernels search it
+            self._table, self._counter[:] = before[0], before[1]
+            shared[:], root_out[:] = before[2], before[3]
+            return None
+        return value, copies.table_entry
 
     def first_tiles(self, revealed: dict[int, int]) -> list[int]:
         """The first tiles the exact search of `revealed` tries, in its order (one of each

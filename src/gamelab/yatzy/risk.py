@@ -34,8 +34,8 @@ from gamelab.core.results import ResultStore
 from gamelab.core.stats import (
     Difference,
     Estimate,
-    difference_from_moments,
     paired_difference,
+    paired_proportions_difference,
     wilson_interval,
 )
 from gamelab.yatzy._play_kernels import UNIFORMS_PER_TURN, duel_games, play_to_round
@@ -43,6 +43,33 @@ from gamelab.yatzy.rules import RULES, RuleSet
 from gamelab.yatzy.simulate import strategy_values
 
 DEFICITS = tuple(range(10, 101, 10))
+
+
+def check_rounds(rules: RuleSet, rounds: Sequence[int]) -> tuple[int, ...]:
+    """The rounds Y of a study, each once and before the game's last round, else a ValueError
+    that says which (the command line and any other shell show this message)."""
+    if not len(rounds):
+        raise ValueError("give at least one round Y, like 7,8,9")
+    seen: set[int] = set()
+    for y in rounds:
+        if not 0 <= y < rules.n_boxes:
+            raise ValueError(
+                f"rounds Y must be between 0 and {rules.n_boxes - 1} (rounds both players have "
+                f"played), got {y}"
+            )
+        if y in seen:
+            raise ValueError(f"round {y} is listed twice")
+        seen.add(y)
+    return tuple(int(y) for y in rounds)
+
+
+def parse_rounds(text: str, rules: RuleSet) -> tuple[int, ...]:
+    """Rounds Y written as ``7,8,9`` (spaces allowed), checked by :func:`check_rounds`."""
+    try:
+        rounds = [int(part) for part in text.split(",") if part.strip()]
+    except ValueError:
+        raise ValueError(f"rounds Y must be whole numbers like 7,8,9, got {text!r}") from None
+    return check_rounds(rules, rounds)
 
 
 def positions(rules, rounds: int, games: int, rng: np.random.Generator) -> np.ndarray:
@@ -101,8 +128,8 @@ def risk_chunk(item: tuple, rng: np.random.Generator) -> dict:
 @dataclass(frozen=True)
 class RiskRow:
     """One (Y, X) cell: the trailing player's win rate (wins / (wins + losses), Wilson) when it
-    plays optimally and when it takes risks, their paired difference, and the mean change of
-    its final score."""
+    plays optimally and when it takes risks, the paired difference of its win shares over all
+    the cell's games (Newcombe's interval), and the mean change of its final score."""
 
     rounds: int
     deficit: int
@@ -138,8 +165,12 @@ def risk_study(
 ) -> RiskStudy:
     """Win rates of the trailing player (optimal and risk-taking) per (Y, X) with 95% CIs."""
     rs = rules
+    rounds = check_rounds(rs, rounds)
     if valence < 1 or valence > 5:
-        raise ValueError(f"valence must be 1..5, got {valence}")
+        raise ValueError(
+            f"valence must be between 1 and 5 (dice the risky target shares with the roll), "
+            f"got {valence}"
+        )
     if games_per_cell < 2:
         # pairs are drawn from the pool of round-Y positions: one position makes no pair with
         # a trailing player, so no cell could ever be measured
@@ -187,11 +218,14 @@ def risk_study(
                 w = sum(p[label][0] for p in parts)
                 lo = sum(p[label][1] for p in parts)
                 rates[label] = wilson_interval(w, w + lo) if w + lo else None
-            diff = difference_from_moments(
-                float(sum(p["d_sum"] for p in parts)),
-                float(sum(p["d_sumsq"] for p in parts)),
-                n,
-                bounds=(-1.0, 1.0),  # a difference of two win indicators
+            # the paired table of the trailing player's wins: risk-taker (first) vs optimal
+            # (second) on the same dice; d = win_r - win_o is +1 (risk only) or -1 (optimal only)
+            net = sum(p["d_sum"] for p in parts)
+            discordant = sum(p["d_sumsq"] for p in parts)
+            risk_only, opt_only = (discordant + net) // 2, (discordant - net) // 2
+            both = sum(p["risk"][0] for p in parts) - risk_only
+            diff = paired_proportions_difference(
+                both, risk_only, opt_only, n - both - risk_only - opt_only
             )
             rows.append(
                 RiskRow(
@@ -207,4 +241,11 @@ def risk_study(
     return RiskStudy(rs.name, valence, rows, empty)
 
 
-__all__ = ["risk_study", "risk_chunk", "positions", "paired_difference"]
+__all__ = [
+    "check_rounds",
+    "paired_difference",
+    "parse_rounds",
+    "positions",
+    "risk_chunk",
+    "risk_study",
+]
