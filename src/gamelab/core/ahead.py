@@ -47,9 +47,9 @@ def _cache_state(kernels: Iterable[Any]) -> tuple[bool, bool]:
     """(every kernel has an index in numba's cache, every cache folder can be written)."""
     cached, writable = True, True
     for kernel in kernels:
-        cache = getattr(kernel, "_cache", None)
+        cache: Any = getattr(kernel, "_cache", None)
         cache_file = getattr(cache, "_cache_file", None)
-        if cache_file is None:  # not a cached dispatcher: nothing a child could keep
+        if cache is None or cache_file is None:  # not a cached dispatcher: nothing to keep
             return False, False
         cached = cached and os.path.exists(cache_file._index_path)
         folder = Path(cache._cache_path)
