@@ -246,9 +246,7 @@ def serve_command(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (default: this machine only).")
     ] = "127.0.0.1",
-    port: Annotated[
-        int, typer.Option("--port", min=1, max=65535, metavar="PORT", help="TCP port.")
-    ] = 8000,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
     workers: Annotated[
         int, typer.Option("--workers", min=1, help="Solver processes for heavy requests.")
     ] = 2,
@@ -498,6 +496,16 @@ def _keep_interrupts(command: typer.core.TyperGroup) -> None:
     command.make_context = make_context_keeping_interrupts  # type: ignore[method-assign]
 
 
+def _input_of(exc: BaseException) -> str | None:
+    """The value the person typed, from the option parser's validation error behind `exc`."""
+    errors = getattr(exc.__cause__, "errors", None)
+    try:
+        value = errors()[0].get("input") if callable(errors) else None
+    except (IndexError, TypeError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
+
+
 def _run(args: list[str]) -> None:
     command = root_command()
     guard_commands(command)  # numeric options within bounds before any work starts (each
@@ -531,6 +539,17 @@ def _run(args: list[str]) -> None:
             message = re.sub(
                 r"Input should be (greater|less) than or equal to \S+",
                 f"allowed: {lo}–{hi}",
+                message,
+            )
+        else:  # one declared end: the value and the bound it crossed, as check_number_options
+            given = _input_of(exc)
+            message = re.sub(
+                r"Input should be (greater|less) than or equal to (\S+)",
+                lambda m: (
+                    (f"{given} is not allowed: " if given is not None else "allowed: ")
+                    + ("at least " if m.group(1) == "greater" else "at most ")
+                    + m.group(2)
+                ),
                 message,
             )
         ctx = getattr(exc, "ctx", None)
