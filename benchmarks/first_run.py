@@ -38,6 +38,7 @@ main figure: the machine may be shared, and the load average is printed beside e
     python benchmarks/first_run.py --examples --baseline 68a8290 --ref main   # main, not the tree
     python benchmarks/first_run.py --examples --all                    # every README example
     python benchmarks/first_run.py --examples --only wordle,oware      # a game's examples
+    python benchmarks/first_run.py --examples --all --work             # + each computation alone
 """
 
 from __future__ import annotations
@@ -342,8 +343,13 @@ def readme_examples(readme: str) -> list[tuple[list[str], bool]]:
     return found
 
 
-def _cold_and_warm(src: Path, argv: list[str], scratch: Path) -> dict[str, object]:
-    """One example in one tree: a cold run (empty caches) then a warm one."""
+def _cold_and_warm(
+    src: Path, argv: list[str], scratch: Path, work: bool = False
+) -> dict[str, object]:
+    """One example in one tree: a cold run (empty caches) then a warm one; with `work`, a third
+    run with the warm numba cache but an empty gamelab cache (and results store): the command's
+    own computation, every kernel compiled (a table it solves, a result it caches, computed
+    again)."""
     env = {
         **os.environ,
         "PYTHONPATH": str(src),
@@ -352,18 +358,29 @@ def _cold_and_warm(src: Path, argv: list[str], scratch: Path) -> dict[str, objec
         "GAMELAB_RESULTS": str(scratch / "results-cold.sqlite"),
     }
     env.pop("GAMELAB_CLUSTER", None)
-    work = scratch / "work"
-    work.mkdir()
+    folder = scratch / "work"
+    folder.mkdir()
     command = [sys.executable, "-m", "gamelab.cli", *argv]
-    cold = _timed(command, env, work)
+    cold = _timed(command, env, folder)
     compiled = sum(1 for _ in (scratch / "numba").rglob("*.nbc"))
-    warm = _timed(command, {**env, "GAMELAB_RESULTS": str(scratch / "results-warm.sqlite")}, work)
-    return {"cold": cold, "warm": warm, "compiled": compiled}
+    warm = _timed(command, {**env, "GAMELAB_RESULTS": str(scratch / "results-warm.sqlite")}, folder)
+    out: dict[str, object] = {"cold": cold, "warm": warm, "compiled": compiled}
+    if work:
+        out["work"] = _timed(
+            command,
+            {
+                **env,
+                "GAMELAB_CACHE": str(scratch / "cache-work"),
+                "GAMELAB_RESULTS": str(scratch / "results-work.sqlite"),
+            },
+            folder,
+        )
+    return out
 
 
-def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
+def examples(baseline: str, ref: str | None, chosen: list[list[str]], work: bool = False) -> None:
     """Each chosen example cold and warm in the baseline tree and this one (or `ref`'s), side by
-    side."""
+    side; with `work`, also its computation alone (:func:`_cold_and_warm`)."""
     with tempfile.TemporaryDirectory(prefix="gamelab-cold-") as tmp:
         made = []
         for name, commit in (("baseline", baseline), ("this", ref)):
@@ -385,6 +402,7 @@ def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
         print(
             f"{'example':58s} {'cold CPU s':>17s} {'cold wall s':>17s} {'kernels':>9s} "
             f"{'warm CPU s':>13s} {'ratio':>6s} {'load':>5s}"
+            + (f" {'work CPU s (wall s)':>27s}" if work else "")
         )
         print(
             f"{'':58s} {'base':>8s} {'this':>8s} {'base':>8s} {'this':>8s} {'base':>4s} "
@@ -397,7 +415,7 @@ def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
                 for side in order:
                     scratch = Path(tmp) / f"{side}-{i}"
                     scratch.mkdir()
-                    row[side] = _cold_and_warm(trees[side], argv, scratch)
+                    row[side] = _cold_and_warm(trees[side], argv, scratch, work)
                     shutil.rmtree(scratch, ignore_errors=True)
                 b, t = row["baseline"], row["this"]
                 bc, tc = b["cold"], t["cold"]
@@ -410,6 +428,11 @@ def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
                     f"{text[:58]:58s} {bc[1]:8.1f} {tc[1]:8.1f} {bc[0]:8.1f} {tc[0]:8.1f} "
                     f"{b['compiled']:4d} {t['compiled']:4d} {bw[1]:6.2f} {tw[1]:6.2f} "
                     f"{tc[1] / bc[1]:6.2f} {os.getloadavg()[0]:5.1f}"
+                    + (
+                        " " + " ".join(f"{r['work'][1]:6.1f} ({r['work'][0]:5.1f})" for r in (b, t))  # type: ignore[index]
+                        if work
+                        else ""
+                    )
                     + (f"  FAILED: {', '.join(failed)}" if failed else ""),
                     flush=True,
                 )
@@ -438,7 +461,16 @@ def main() -> None:
     )
     parser.add_argument("--long", action="store_true", help="with --all: also the long ones")
     parser.add_argument(
+        "--work",
+        action="store_true",
+        help="with --examples: also each command's computation alone (warm numba cache, empty "
+        "gamelab cache)",
+    )
+    parser.add_argument(
         "--only", default="", help="with --examples: comma-separated words an example must hold"
+    )
+    parser.add_argument(
+        "--skip", default="", help="with --examples: comma-separated words an example must not hold"
     )
     args = parser.parse_args()
     if args.examples:
@@ -451,7 +483,9 @@ def main() -> None:
         ]
         words = [w for w in args.only.split(",") if w]
         chosen = [a for a in chosen if not words or any(w in " ".join(a) for w in words)]
-        examples(args.baseline, args.ref, chosen)
+        skip = [w for w in args.skip.split(",") if w]
+        chosen = [a for a in chosen if not any(w in " ".join(a) for w in skip)]
+        examples(args.baseline, args.ref, chosen, args.work)
         return
     load = os.getloadavg()
     print(
