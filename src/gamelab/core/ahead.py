@@ -116,6 +116,7 @@ def run_child(target: str, parent: int, parent_identity: str) -> None:
     """The child's work: die with `parent`, then call `target` (module:function)."""
     import importlib
     import signal
+    import threading
 
     from gamelab.core.watchdog import start_watchdog
 
@@ -124,6 +125,13 @@ def run_child(target: str, parent: int, parent_identity: str) -> None:
         start_watchdog(parent, None if parent_identity == "gone" else parent_identity)
     except OSError:
         return  # no watchdog, no child: it could outlive the command
+
+    def leave_with_parent() -> None:  # sooner than the watchdog: numba's compiler lets it run
+        while os.getppid() == parent:
+            time.sleep(0.1)
+        os._exit(0)
+
+    threading.Thread(target=leave_with_parent, name="gamelab-ahead-parent", daemon=True).start()
     module, _, function = target.partition(":")
     started = time.process_time()
     getattr(importlib.import_module(module), function)()
