@@ -64,7 +64,7 @@ def start(target: str, kernels: Iterable[Any]) -> bool:
     child process, unless each of `kernels` (numba dispatchers) is in numba's cache already, a
     cache folder is read-only, ``GAMELAB_COMPILE_AHEAD=0`` or the same target runs already.
     Returns whether a child was started."""
-    if os.environ.get("GAMELAB_COMPILE_AHEAD", "1") == "0":
+    if os.environ.get("GAMELAB_COMPILE_AHEAD", "1") == "0" or not sys.executable:
         return False
     running = _running.get(target)
     if running is not None and running.poll() is None:
