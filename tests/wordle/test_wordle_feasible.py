@@ -289,8 +289,8 @@ def test_solve_optimal_compiles_its_later_kernels_ahead_in_normal_mode_with_dept
     process (gamelab.core.ahead) beside the exact search, and the feasibility search waits for
     it before its first call; nothing is asked without depth limits."""
     from gamelab.core import ahead
+    from gamelab.wordle.solver.precompile import AHEAD
     from gamelab.wordle.solver.summary import solve_summary
-    from gamelab.wordle.warmup import AHEAD
 
     started: list[tuple[str, list]] = []
     waited: list[str] = []

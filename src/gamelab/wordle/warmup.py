@@ -40,25 +40,6 @@ def warm_up() -> None:
     warm_scan()
 
 
-#: what ``solve-optimal`` compiles in a second process beside its exact search
-#: (:mod:`gamelab.core.ahead`): :func:`warm_depth_limits`
-AHEAD = "gamelab.wordle.warmup:warm_depth_limits"
-
-
-def ahead_kernels() -> tuple[object, ...]:
-    """The kernels :func:`warm_depth_limits` compiles (its child runs unless all are cached)."""
-    from gamelab.wordle import _kernels
-    from gamelab.wordle.solver import _feasible_kernels
-
-    return (
-        _kernels.entropy_kernel,
-        _kernels.partition_kernel,
-        _kernels.split_stats_kernel,
-        _feasible_kernels.pair_bits_kernel,
-        _feasible_kernels.feasible_kernel,
-    )
-
-
 def warm_depth_limits() -> None:
     """What ``solve-optimal`` (normal mode) calls besides its exact search: the greedy chart
     that gives its first upper bound and the feasibility search of its depth limits, on gen1

@@ -37,8 +37,8 @@ from gamelab.wordle import _kernels
 from gamelab.wordle.rules import FeedbackRule, Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.solver import _hard_feasible_kernels as hk
+from gamelab.wordle.solver.precompile import AHEAD
 from gamelab.wordle.table import Game
-from gamelab.wordle.warmup import AHEAD
 
 EXPERIMENT = "wordle-feasible"
 VERSION = 1  # of the stored per-first-guess results

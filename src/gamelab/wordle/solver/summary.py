@@ -18,8 +18,8 @@ from gamelab.core import ahead
 from gamelab.core.serialise import to_plain
 from gamelab.wordle.rules import Setting
 from gamelab.wordle.solver.optimal import INF, OptimalSolver
+from gamelab.wordle.solver.precompile import AHEAD, ahead_kernels
 from gamelab.wordle.table import Game
-from gamelab.wordle.warmup import AHEAD, ahead_kernels
 
 RESULT_VERSION = 2  # 2: hard mode by name (game / strict), the game's guess limit by default
 SCOPE_ALL = "all first guesses"
