@@ -246,9 +246,7 @@ def serve_command(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (default: this machine only).")
     ] = "127.0.0.1",
-    port: Annotated[
-        int, typer.Option("--port", min=1, max=65535, metavar="PORT", help="TCP port.")
-    ] = 8000,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
     workers: Annotated[
         int, typer.Option("--workers", min=1, help="Solver processes for heavy requests.")
     ] = 2,
@@ -498,12 +496,41 @@ def _keep_interrupts(command: typer.core.TyperGroup) -> None:
     command.make_context = make_context_keeping_interrupts  # type: ignore[method-assign]
 
 
+def _input_of(exc: BaseException) -> str | None:
+    """The value the person typed, from the option parser's validation error behind `exc`."""
+    errors = getattr(exc.__cause__, "errors", None)
+    try:
+        value = errors()[0].get("input") if callable(errors) else None
+    except (IndexError, TypeError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+_NUMBER = re.compile(r"[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?")
+
+
+def _typed_number(arg: str) -> str:
+    """A number typed in full-width digits (``３``) as ASCII, as every game's text input reads
+    it (:func:`gamelab.core.typed.typed`); a superscript or circled sign is refused as not a
+    digit. Any other argument is left as it is."""
+    if arg.isascii():
+        return arg
+    import unicodedata
+
+    from gamelab.core.typed import typed
+
+    if not _NUMBER.fullmatch(unicodedata.normalize("NFKC", arg)):
+        return arg
+    return typed(arg)
+
+
 def _run(args: list[str]) -> None:
     command = root_command()
     guard_commands(command)  # numeric options within bounds before any work starts (each
     # game's group is guarded when it is loaded)
     _keep_interrupts(command)
     try:
+        args = [_typed_number(arg) for arg in args]
         try:
             with heartbeat(
                 _command_label(args), enabled=None if _heartbeat_wanted and _finite(args) else False
@@ -531,6 +558,17 @@ def _run(args: list[str]) -> None:
             message = re.sub(
                 r"Input should be (greater|less) than or equal to \S+",
                 f"allowed: {lo}–{hi}",
+                message,
+            )
+        else:  # one declared end: the value and the bound it crossed, as check_number_options
+            given = _input_of(exc)
+            message = re.sub(
+                r"Input should be (greater|less) than or equal to (\S+)",
+                lambda m: (
+                    (f"{given} is not allowed: " if given is not None else "allowed: ")
+                    + ("at least " if m.group(1) == "greater" else "at most ")
+                    + m.group(2)
+                ),
                 message,
             )
         ctx = getattr(exc, "ctx", None)

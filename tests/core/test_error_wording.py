@@ -72,3 +72,18 @@ def test_17_voltorb_clue_arrays_are_named_in_words():
 def test_17_an_unknown_benchmark_is_named_as_one(gamelab_cli):
     line = _one_error(gamelab_cli("lattice", "fold", "S9-99"))
     assert "unknown benchmark 'S9-99'" in line and "S1-10" in line
+
+
+@pytest.mark.parametrize(
+    "argv,says",
+    [
+        (["voltorb", "simulate", "--games", "0"], "0 is not allowed: at least 1"),
+        (["wordle", "solve-optimal", "--cpu-limit", "0.01"], "0.01 is not allowed: at least 0.1"),
+        (["voltorb", "solve", "--rows", ROWS, "--cols", COLS, "--level", "9"], "allowed: 1–8"),
+    ],
+)
+def test_a_declared_bound_is_said_as_every_other_bound(argv, says, gamelab_cli):
+    """The value and the bound it crossed in the house's words (as for an undeclared bound:
+    '-1 is not allowed: at least 0'), not the option parser's 'Input should be ...'."""
+    line = _one_error(gamelab_cli(*argv))
+    assert says in line and "Input should" not in line, line

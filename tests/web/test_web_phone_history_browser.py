@@ -101,3 +101,42 @@ def test_a_desktop_keeps_the_history_table(browser, live_server):
         assert len(tops) == 1  # one game, one line of cells
     finally:
         context.close()
+
+
+def test_a_game_without_chance_has_no_luck_to_show(browser, live_server):
+    """Owaré deals no dice: its games listed "luck: —" on a phone, and an empty luck column on a
+    desktop."""
+    game = {
+        "id": "start:no-capture:own-row:1",
+        "when": 1_765_000_000_000,
+        "label": "you South vs the engine (0.5 s a move)",
+        "result": "lost 3-45",
+        "won": False,
+        "score": 3,
+        "skill": "gave away 26.6 seeds, 1 turning move",
+        "luck": None,
+        "marks": [],
+    }
+    for width, height in ((390, 844), (1280, 900)):
+        context = browser.new_context(
+            viewport={"width": width, "height": height}, base_url=live_server
+        )
+        context.set_default_timeout(15_000)
+        try:
+            page = context.new_page()
+            page.add_init_script(
+                "localStorage.setItem('gamelab.oware.history', "
+                + json.dumps(json.dumps([game]))
+                + ")"
+            )
+            page.goto("/oware")
+            page.locator("#board .ow-house").first.wait_for()
+            page.click("#tab-history")
+            table = page.locator("#history .history-table")
+            table.locator("td").first.wait_for()
+            assert "gave away 26.6 seeds" in table.inner_text()
+            assert table.locator("td.history-luck").count() == 0, width
+            heads = table.locator("th").all_inner_texts()
+            assert heads == ["date", "game", "result", "seeds", "skill"], heads
+        finally:
+            context.close()

@@ -67,7 +67,6 @@ generator); blog.khyman.dev (quit-or-continue analysis of expected coins).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
 from functools import cache
 from types import SimpleNamespace
 
@@ -86,8 +85,10 @@ from gamelab.voltorb._search_kernels import WHOLE, win_search
 from gamelab.voltorb._small_kernels import SMALL_MAX
 from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
 from gamelab.voltorb._wide_kernels import WIDE_MAX
+from gamelab.voltorb.info_tree import InfoTree, key_add, revealed_code
 from gamelab.voltorb.posterior import Posterior, weighted_tile_sums
 from gamelab.voltorb.rules import TILES, Clues
+from gamelab.voltorb.search_parts import SearchPart
 from gamelab.voltorb.symmetries import clue_symmetries
 
 _MASS_EPS = 1e-15
@@ -101,27 +102,6 @@ def clue_array(board: np.ndarray) -> np.ndarray:
 def _clue_rows(clues: Clues) -> np.ndarray:
     rows = [clues.row_sums, clues.row_voltorbs, clues.col_sums, clues.col_voltorbs]
     return np.ascontiguousarray(np.stack(rows).astype(np.int64))
-
-
-def _key_add(key: int, tile: int, value: int) -> int:
-    return key | ((value + 1) << (3 * tile))
-
-
-def revealed_code(revealed: dict[int, int]) -> int:
-    """The win search's key of a state: 2 bits per tile, 0 hidden, else the value shown (a
-    Voltorb shows as hidden: a state with one is over)."""
-    code = 0
-    for tile, value in revealed.items():
-        if value > 0:
-            code |= value << (2 * tile)
-    return code
-
-
-def revealed_key(revealed: dict[int, int]) -> int:
-    key = 0
-    for tile, value in revealed.items():
-        key = _key_add(key, tile, value)
-    return key
 
 
 #: the kernel modules of the win search (:meth:`OptimalSolver._interpreted_win_value`)
@@ -205,103 +185,7 @@ class SearchLimitError(OutOfBudget):
     """The exact search reached its state limit before finishing."""
 
 
-class _Tree:
-    """Shared machinery: root boards, hidden-multiplier counts, state expansion."""
-
-    def __init__(self, posterior: Posterior) -> None:
-        self.boards = posterior.boards
-        self.weights = posterior.weights
-        self.root_revealed = dict(posterior.revealed)
-        hidden = np.ones(TILES, dtype=bool)
-        hidden[list(self.root_revealed)] = False
-        self.hidden_mult = ((self.boards >= 2) & hidden).sum(axis=1)
-        self.root_key = revealed_key(self.root_revealed)
-        self.root_won = self.hidden_mult == 0
-        self.nodes = 0
-
-    def root_state(self):
-        live = np.flatnonzero(~self.root_won)
-        return live, self.root_key
-
-    def state_for(self, revealed: dict[int, int]):
-        """Indices of the root boards consistent with `revealed` and not yet won, and the key."""
-        mask = ~self.root_won
-        hm = self.hidden_mult.copy()
-        for tile, value in revealed.items():
-            if tile in self.root_revealed:
-                continue
-            mask &= self.boards[:, tile] == value
-            if value >= 2:
-                hm -= 1
-        mask &= hm > 0
-        return np.flatnonzero(mask), revealed_key(revealed), hm
-
-    def children(self, idx: np.ndarray, hm: np.ndarray, tile: int):
-        """For each value 1..3 on `tile`: (won mass, live indices, new hm)."""
-        col = self.boards[idx, tile]
-        out = []
-        for v in (1, 2, 3):
-            sel = idx[col == v]
-            if sel.size == 0:
-                continue
-            if v >= 2:
-                hm_new = hm.copy()
-                hm_new[sel] -= 1
-            else:
-                hm_new = hm
-            won = hm_new[sel] == 0
-            out.append((v, float(self.weights[sel[won]].sum()), sel[~won], hm_new))
-        return out
-
-    def candidate_tiles(self, idx: np.ndarray, key: int):
-        """(tiles that may be a 2/3 and are unrevealed, their Voltorb mass), safest first."""
-        sub = self.boards[idx]
-        w = self.weights[idx]
-        can_mult = (sub >= 2).any(axis=0)
-        revealed_tiles = [t for t in range(TILES) if (key >> (3 * t)) & 7]
-        can_mult[revealed_tiles] = False
-        tiles = np.flatnonzero(can_mult)
-        v_mass = weighted_tile_sums(w, sub[:, tiles] == 0)
-        order = np.lexsort((tiles, v_mass))
-        return tiles[order], v_mass[order]
-
-
-@dataclass(frozen=True)
-class SearchPart:
-    """What a part of a split search proved (:meth:`OptimalSolver.search_part`): the whole
-    search's order of first tiles, and the exact value (prior mass cleared) of each first tile
-    the part searched to the end; `total` is the live mass of the state (for its tolerance)."""
-
-    order: tuple[int, ...]
-    values: dict[int, float]
-    total: float
-
-
-def combine_parts(order: list[int], parts: list[SearchPart]) -> tuple[int, float]:
-    """(best first tile, value) of a search split into `parts` (all of one state, their tiles
-    disjoint and covering its first tiles `order`, as :meth:`OptimalSolver.first_tiles` gives
-    them): the tile the whole search picks, by its own rule (the first in its order whose value
-    beats the best so far by more than its tolerance), and its value. A tile some part cut off
-    is worth less than another part's tile by more than that tolerance, so it is never the
-    pick. ValueError if no part searched a tile to the end."""
-    if not parts:
-        raise ValueError("no parts of a split search to combine")
-    total = parts[0].total
-    values: dict[int, float] = {}
-    for part in parts:
-        values.update(part.values)
-    eps = 1e-12 * total
-    best, best_tile = -1.0, -1
-    for tile in order:
-        value = values.get(tile)
-        if value is not None and value > best + eps:
-            best, best_tile = value, tile
-    if best_tile < 0:
-        raise ValueError("no part searched a first tile to the end")
-    return best_tile, best
-
-
-class OptimalSolver(_Tree):
+class OptimalSolver(InfoTree):
     """Exact P(win)-maximising (``objective="win"``) or coin-maximising (``"coins"``) policy."""
 
     def __init__(
@@ -553,7 +437,7 @@ class OptimalSolver(_Tree):
         """Part of the exact search at `revealed`: the first flip restricted to `tiles`.
 
         Parts can run in separate processes, each with a solver of the same posterior, and
-        :func:`combine_parts` gives the exact value and tile of the whole search from them:
+        :func:`gamelab.voltorb.search_parts.combine_parts` gives the exact value and tile of the whole search from them:
         parts over disjoint tiles that together cover :meth:`first_tiles`, each with its own
         `shared`, or parts with the same tiles and one `shared` (they then take the tiles one
         by one as each is free). `shared` is three floats, in memory the parts share (None: a
@@ -717,7 +601,7 @@ class OptimalSolver(_Tree):
         None as soon as the children seen so far prove it cannot beat `best`."""
         acc = 0.0
         for v, won_mass, live, hm_new in self.children(idx, hm, tile):
-            child = self._value(live, _key_add(key, tile, v), hm_new, True) if live.size else 0.0
+            child = self._value(live, key_add(key, tile, v), hm_new, True) if live.size else 0.0
             gain = won_mass + child
             acc += v * gain if self.objective == "coins" else gain
             if bound is not None:
@@ -755,45 +639,6 @@ class OptimalSolver(_Tree):
         if self.use_kernel:
             return won + self._kernel_value(self.root_revealed, idx)[0]
         return won + self._value(idx, key, self.hidden_mult, False)
-
-
-def policy_win_probability(
-    posterior: Posterior, choose: Callable[[Posterior, int], int], limit: int = 2_000_000
-) -> float:
-    """Exact P(win) of a deterministic policy from the posterior's state.
-
-    `choose(view_posterior, flips_so_far)` returns the tile to flip; the view posterior holds the
-    boards still possible (normalised, round not yet won) and the revealed tiles.
-    """
-    tree = _Tree(posterior)
-    memo: dict[int, float] = {}
-    root_flips = len(tree.root_revealed)
-
-    def value(idx: np.ndarray, key: int, hm: np.ndarray, revealed: dict[int, int]) -> float:
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        tree.nodes += 1
-        if tree.nodes > limit:
-            raise RuntimeError(f"policy evaluation exceeded {limit} states")
-        w = tree.weights[idx]
-        view = Posterior(tree.boards[idx], w / w.sum(), revealed, posterior.clues)
-        tile = int(choose(view, len(revealed) - root_flips))
-        if tile in revealed:
-            raise RuntimeError(f"policy chose the revealed tile {tile}")
-        acc = 0.0
-        for v, won_mass, live, hm_new in tree.children(idx, hm, tile):
-            acc += won_mass
-            if live.size:
-                acc += value(live, _key_add(key, tile, v), hm_new, {**revealed, tile: v})
-        memo[key] = acc
-        return acc
-
-    idx, key = tree.root_state()
-    won = float(tree.weights[tree.root_won].sum())
-    if idx.size == 0:
-        return won
-    return won + value(idx, key, tree.hidden_mult, dict(tree.root_revealed))
 
 
 def choice_value(solver: OptimalSolver, revealed: dict[int, int], tile: int) -> float:

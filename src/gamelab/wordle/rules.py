@@ -1,5 +1,4 @@
-"""The game: word lists, the two feedback rules and the pattern codes (the guess x answer
-feedback table is built in :mod:`gamelab.wordle.table`).
+"""The game: word lists, feedback rules, pattern codes (the table: :mod:`gamelab.wordle.table`).
 
 Feedback colours are 0 = grey, 1 = yellow, 2 = green, one per guess character. A pattern is
 stored as the base-3 number whose most significant digit is the first character, so sorting

@@ -252,7 +252,6 @@ def review_command(
         list[str] | None,
         typer.Option(
             "--move",
-            metavar="MOVE",
             help="Your decisions in order, one per --move: 'keep 1114', 'keep -', 'box fours'.",
         ),
     ] = None,

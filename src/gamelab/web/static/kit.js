@@ -456,9 +456,10 @@ export function plural(n, one, many = `${one}s`) {
 
 /** Draw a game history into `el` (a stats line, a table of the games, a Clear button) and
  *  keep it current. Options: `score` ({label, lowerIsBetter, digits}) when the page's games
- *  have a score; `wins` false for a page whose games have no winner; `onReview(entry)` to review
+ *  have a score; `wins` false for a page whose games have no winner; `luck` false for a game
+ *  without chance (no luck column); `onReview(entry)` to review
  *  a game not reviewed yet (from its `replay`); `empty` (text). */
-export function historyPanel(el, hist, { score = null, wins = true, onReview = null,
+export function historyPanel(el, hist, { score = null, wins = true, luck = true, onReview = null,
   empty = "No games yet: the games you finish here are listed, with their review's verdict." } = {}) {
   const unreviewed = (g) => {
     if (!onReview || !g.replay) return h("span", { class: "muted" }, "not reviewed");
@@ -495,10 +496,10 @@ export function historyPanel(el, hist, { score = null, wins = true, onReview = n
       score ? h("td", { class: "history-score", dataset: { label: score.label } },
         typeof g.score === "number" ? g.score.toFixed(score.digits ?? 0) : "—") : null,
       h("td", { class: "history-skill", dataset: { label: "skill" } }, g.skill || unreviewed(g)),
-      h("td", { class: "history-luck", dataset: { label: "luck" } }, g.luck || "—")));
+      luck ? h("td", { class: "history-luck", dataset: { label: "luck" } }, g.luck || "—") : null));
     el.append(h("div", { class: "history-scroll" }, h("table", { class: "data history-table" },
       h("thead", {}, h("tr", {}, h("th", {}, "date"), h("th", {}, "game"), h("th", {}, "result"),
-        score ? h("th", {}, score.label) : null, h("th", {}, "skill"), h("th", {}, "luck"))),
+        score ? h("th", {}, score.label) : null, h("th", {}, "skill"), luck ? h("th", {}, "luck") : null)),
       h("tbody", {}, rows))));
     const clear = h("button", { type: "button", class: "secondary history-clear" }, "Clear history");
     clear.addEventListener("click", () => {

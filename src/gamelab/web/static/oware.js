@@ -796,7 +796,7 @@ document.addEventListener("keydown", (ev) => {
 buildEditor();
 setPhase("idle");
 tab = setupTabs({ onSelect: (name) => { if (name === "review") review(); } });
-historyPanel($("history-panel"), games, { score: { label: "seeds" },
+historyPanel($("history-panel"), games, { score: { label: "seeds" }, luck: false,
   empty: "No games yet: each game you finish here is listed, with its review's verdict once reviewed." });
 {
   // a reload continues the game kept in this browser
