@@ -39,6 +39,7 @@ main figure: the machine may be shared, and the load average is printed beside e
     python benchmarks/first_run.py --examples --all                    # every README example
     python benchmarks/first_run.py --examples --only wordle,oware      # a game's examples
     python benchmarks/first_run.py --examples --all --work             # + each computation alone
+    python benchmarks/first_run.py --examples --all --baseline none --ref d38d817   # one tree
 """
 
 from __future__ import annotations
@@ -444,6 +445,47 @@ def examples(baseline: str, ref: str | None, chosen: list[list[str]], work: bool
                 )
 
 
+def one_tree(ref: str | None, chosen: list[list[str]], work: bool = False) -> None:
+    """Each chosen example cold and warm (and its computation alone, with `work`) in one tree:
+    `ref`'s, or the working tree (``--baseline none``)."""
+    with tempfile.TemporaryDirectory(prefix="gamelab-cold-") as tmp:
+        folder = Path(tmp) / "this"
+        if ref is not None:
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(folder), ref],
+                check=True,
+            )
+        src = folder / "src" if ref is not None else REPO / "src"
+        load = os.getloadavg()
+        print(
+            f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} "
+            f"{load[2]:.1f}; tree: {ref or 'the working tree'}; CPU s (wall s)"
+        )
+        try:
+            for i, argv in enumerate(chosen):
+                scratch = Path(tmp) / f"run-{i}"
+                scratch.mkdir()
+                r = _cold_and_warm(src, argv, scratch, work)
+                shutil.rmtree(scratch, ignore_errors=True)
+                cells = [
+                    f"{r[k][1]:6.1f} ({r[k][0]:6.1f})" for k in ("cold", "warm", "work") if k in r
+                ]  # type: ignore[index]
+                codes = ",".join(str(r[k][2]) for k in ("cold", "warm", "work") if k in r)  # type: ignore[index]
+                text = " ".join(shlex.quote(a) for a in argv)
+                print(
+                    f"{text[:90]:90s} cold {cells[0]}  warm {cells[1]}"
+                    + (f"  work {cells[2]}" if work else "")
+                    + f"  kernels {r['compiled']:3d}  exit {codes}  load {os.getloadavg()[0]:.1f}",
+                    flush=True,
+                )
+        finally:
+            if ref is not None:
+                subprocess.run(
+                    ["git", "-C", str(REPO), "worktree", "remove", "--force", str(folder)],
+                    check=False,
+                )
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--refs", nargs="+", default=["HEAD", "main"])
@@ -452,7 +494,11 @@ def main() -> None:
     parser.add_argument(
         "--examples", action="store_true", help="README examples cold and warm, side by side"
     )
-    parser.add_argument("--baseline", default="main", help="with --examples: the baseline ref")
+    parser.add_argument(
+        "--baseline",
+        default="main",
+        help="with --examples: the baseline ref ('none': measure one tree, no side by side)",
+    )
     parser.add_argument(
         "--ref", default=None, help="with --examples: measure this ref, not the working tree"
     )
@@ -472,6 +518,13 @@ def main() -> None:
     parser.add_argument(
         "--skip", default="", help="with --examples: comma-separated words an example must not hold"
     )
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="with --examples: also this command line (gamelab's arguments; repeatable)",
+    )
     args = parser.parse_args()
     if args.examples:
         found = readme_examples((REPO / "README.md").read_text(encoding="utf-8"))
@@ -485,6 +538,10 @@ def main() -> None:
         chosen = [a for a in chosen if not words or any(w in " ".join(a) for w in words)]
         skip = [w for w in args.skip.split(",") if w]
         chosen = [a for a in chosen if not any(w in " ".join(a) for w in skip)]
+        chosen += [shlex.split(line) for line in args.also]
+        if args.baseline == "none":
+            one_tree(args.ref, chosen, args.work)
+            return
         examples(args.baseline, args.ref, chosen, args.work)
         return
     load = os.getloadavg()

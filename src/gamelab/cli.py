@@ -506,12 +506,31 @@ def _input_of(exc: BaseException) -> str | None:
     return value if isinstance(value, str) else None
 
 
+_NUMBER = re.compile(r"[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?")
+
+
+def _typed_number(arg: str) -> str:
+    """A number typed in full-width digits (``３``) as ASCII, as every game's text input reads
+    it (:func:`gamelab.core.typed.typed`); a superscript or circled sign is refused as not a
+    digit. Any other argument is left as it is."""
+    if arg.isascii():
+        return arg
+    import unicodedata
+
+    from gamelab.core.typed import typed
+
+    if not _NUMBER.fullmatch(unicodedata.normalize("NFKC", arg)):
+        return arg
+    return typed(arg)
+
+
 def _run(args: list[str]) -> None:
     command = root_command()
     guard_commands(command)  # numeric options within bounds before any work starts (each
     # game's group is guarded when it is loaded)
     _keep_interrupts(command)
     try:
+        args = [_typed_number(arg) for arg in args]
         try:
             with heartbeat(
                 _command_label(args), enabled=None if _heartbeat_wanted and _finite(args) else False

@@ -100,3 +100,60 @@ def test_warm_ups_run_the_kernels():
         return interpreting()
 
     assert warm_up() is False and interpreting()
+
+
+def test_a_background_warm_up_runs_its_kernels_in_a_daemon_thread(tmp_path, monkeypatch):
+    (tmp_path / "warmmod.py").write_text(
+        "from gamelab.core.tiers import interpreting\n"
+        "seen = []\n"
+        "def warm():\n"
+        "    seen.append(interpreting())\n"
+        "def broken():\n"
+        "    raise RuntimeError('no')\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from gamelab.core.tiers import warm_in_background
+
+    thread = warm_in_background("warmmod:warm")
+    thread.join(30)
+    assert thread.daemon and not thread.is_alive()
+    assert sys.modules["warmmod"].seen == [False]  # inside compiled_kernels
+    assert interpreting()  # not here
+    broken = warm_in_background("warmmod:broken")  # a failure stays in its thread
+    broken.join(30)
+    assert not broken.is_alive()
+    sys.modules.pop("warmmod", None)
+
+
+def test_the_terminal_warms_a_session_only_for_a_person_typing(monkeypatch):
+    import io
+
+    import gamelab.core.tiers as tiers
+    from gamelab.core.interactive import Session, run_in_terminal
+    from gamelab.voltorb.assistant import AssistSession
+
+    started = []
+    monkeypatch.setattr(tiers, "warm_in_background", started.append)
+
+    class Once(Session):
+        warm_while_typing = "somewhere:warm"
+
+        def handle(self, line):
+            self.finished = True
+            return "done"
+
+    class Tty(io.StringIO):
+        def isatty(self):
+            return True
+
+    monkeypatch.setattr(sys, "stdin", io.StringIO("x\n"))  # piped: no warm-up
+    run_in_terminal(Once())
+    assert started == []
+    monkeypatch.setattr(sys, "stdin", Tty("x\n"))
+    monkeypatch.setattr("builtins.input", lambda prompt: "x")
+    run_in_terminal(Once())
+    assert started == ["somewhere:warm"]
+    # the assistant names a warm-up that exists
+    from gamelab.core.state import load
+
+    assert callable(load(AssistSession.warm_while_typing))

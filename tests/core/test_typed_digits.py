@@ -1,7 +1,7 @@
-"""Digits are read the same in every game's text input (issue 50): full-width digits, as a
-Japanese keyboard types them, are read as ASCII (as ``int`` reads them in every number, a
-Voltorb clue and an Owaré position), and superscript or circled signs are refused as not
-digits, with the input quoted."""
+"""Digits are read the same in every game's text input and the command line's numbers (issue
+50): full-width digits, as a Japanese keyboard types them, are read as ASCII (as ``int`` reads
+them in a Voltorb clue, an Owaré position or a Yatzy card), and superscript or circled signs
+are refused as not digits, with the input quoted."""
 
 from __future__ import annotations
 
@@ -32,3 +32,14 @@ def test_digit_like_signs_are_refused_as_not_digits(sign):
     ):
         with pytest.raises(ValueError, match=f"'{sign}' is not a digit"):
             parse()
+
+
+def test_a_number_option_reads_full_width_digits(gamelab_cli):
+    r = gamelab_cli("oware", "perft", "--depth", "３")
+    assert r.returncode == 0, r.stderr
+    assert "perft(3) = 190" in r.stdout
+
+
+def test_a_number_option_refuses_digit_like_signs(gamelab_cli):
+    r = gamelab_cli("oware", "perft", "--depth", "³")
+    assert r.returncode == 2 and "'³' is not a digit" in r.stderr, r.stderr

@@ -49,6 +49,14 @@ def test_a_string_that_reads_as_a_number_that_is_not_finite_is_named_too(api, va
     assert r.json() == {"detail": f"time: {words}", "field": "time"}
 
 
+@pytest.mark.parametrize("value", ["1e999", '"NaN"', "3"])
+def test_an_unknown_field_is_named_as_unknown_whatever_its_value(api, value):
+    body = '{"position":"start","depht":' + value + "}"
+    r = api.post(ANALYSE, content=body.encode(), headers=JSON)
+    assert r.status_code == 422
+    assert r.json() == {"detail": "depht: unknown field", "field": "depht"}
+
+
 def test_an_empty_body_names_the_fields_it_needs(api):
     r = api.post(ANALYSE, content=b"", headers=JSON)
     assert r.status_code == 422

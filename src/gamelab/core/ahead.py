@@ -64,7 +64,7 @@ def start(target: str, kernels: Iterable[Any]) -> bool:
     child process, unless each of `kernels` (numba dispatchers) is in numba's cache already, a
     cache folder is read-only, ``GAMELAB_COMPILE_AHEAD=0`` or the same target runs already.
     Returns whether a child was started."""
-    if os.environ.get("GAMELAB_COMPILE_AHEAD", "1") == "0":
+    if os.environ.get("GAMELAB_COMPILE_AHEAD", "1") == "0" or not sys.executable:
         return False
     running = _running.get(target)
     if running is not None and running.poll() is None:
@@ -116,6 +116,7 @@ def run_child(target: str, parent: int, parent_identity: str) -> None:
     """The child's work: die with `parent`, then call `target` (module:function)."""
     import importlib
     import signal
+    import threading
 
     from gamelab.core.watchdog import start_watchdog
 
@@ -124,6 +125,13 @@ def run_child(target: str, parent: int, parent_identity: str) -> None:
         start_watchdog(parent, None if parent_identity == "gone" else parent_identity)
     except OSError:
         return  # no watchdog, no child: it could outlive the command
+
+    def leave_with_parent() -> None:  # sooner than the watchdog: numba's compiler lets it run
+        while os.getppid() == parent:
+            time.sleep(0.1)
+        os._exit(0)
+
+    threading.Thread(target=leave_with_parent, name="gamelab-ahead-parent", daemon=True).start()
     module, _, function = target.partition(":")
     started = time.process_time()
     getattr(importlib.import_module(module), function)()

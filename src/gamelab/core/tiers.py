@@ -14,7 +14,9 @@ comparison on many inputs).
 * :func:`has_machine_code`: whether a kernel would run at once for these arguments (compiled in
   this process already, or in numba's cache for them), without compiling or loading anything;
 * :func:`compiled_kernels` / :func:`interpreting`: a warm-up, which runs to leave every kernel
-  compiled, says so, and a caller that could interpret then runs the kernels.
+  compiled, says so, and a caller that could interpret then runs the kernels;
+* :func:`warm_in_background`: a warm-up in a daemon thread of this process (an interactive
+  program compiles while a person types: no other process, nothing left running at exit).
 
 What runs interpreted, for how long, and when a computation turns to the kernels instead is
 the caller's decision (a budget of its own steps): see ``gamelab.voltorb.expectimax``.
@@ -147,3 +149,29 @@ def compiled_kernels() -> Iterator[None]:
 def interpreting() -> bool:
     """Whether a caller may run a kernel's Python copy here (not inside :func:`compiled_kernels`)."""
     return not _compiled_only.get()
+
+
+def warm_in_background(spec: str) -> threading.Thread:
+    """Run the warm-up `spec` (``"module:function"``) in a daemon thread, inside
+    :func:`compiled_kernels`, and return the thread (started). A kernel the program then calls
+    waits for the thread's compilation under way, if any (numba compiles one kernel at a time),
+    and finds it done. A failure of the warm-up is the program's own first call's to report:
+    here it is dropped (``GAMELAB_DEBUG`` prints it)."""
+
+    def run() -> None:
+        from gamelab.core.state import load
+
+        try:
+            with compiled_kernels():
+                load(spec)()
+        except BaseException:  # noqa: BLE001 (see the docstring)
+            import os
+
+            if os.environ.get("GAMELAB_DEBUG"):
+                import traceback
+
+                traceback.print_exc()
+
+    thread = threading.Thread(target=run, name=f"warm {spec}", daemon=True)
+    thread.start()
+    return thread

@@ -1,7 +1,8 @@
 """Text as a person types it on any keyboard, read once at the edge of every game's parser.
 
 Full-width digits, letters and commas (what a Japanese keyboard types: ``４，２``) are read as
-their ASCII forms (NFKC), as ``int`` reads such digits in every number gamelab takes. Signs that
+their ASCII forms (NFKC), in every game's text input and in the command line's numbers
+(``--depth ３``), as ``int`` reads such digits (a JSON number is ASCII by its grammar). Signs that
 look like digits but are not decimal digits (superscripts ``²``, circled ``②``, fractions
 ``½``: Unicode category ``No``) are refused, since NFKC would silently read ``²`` as 2.
 """

@@ -125,6 +125,9 @@ INTERPRETED_STATES = 5_000
 INTERPRETED_BOARDS = 5_000
 #: states this process has searched interpreted
 _interpreted = [0]
+#: whether the compiled search (general=None) was found at hand in this process: then every
+#: later search runs it at once (it stays loaded), without asking numba's cache again
+_compiled = [False]
 
 
 def _popcount(x: int) -> int:
@@ -141,10 +144,15 @@ def _python_search() -> SimpleNamespace | None:
     except (ValueError, ImportError):
         return None
     table = copies["gamelab.voltorb._table_kernels"]
+
+    def table_entry(memo: np.ndarray, code: int) -> tuple[float, bool, int] | None:
+        with np.errstate(over="ignore"):  # the hash's int64 products wrap, as in the kernels
+            return table.table_entry(memo, code)
+
     return SimpleNamespace(
         win_search=copies["gamelab.voltorb._search_kernels"].win_search,
         table_rehash=table.table_rehash,
-        table_entry=table.table_entry,
+        table_entry=table_entry,
     )
 
 
@@ -270,7 +278,7 @@ class OptimalSolver(InfoTree):
             # small position does not compile it (see win_search)
             general = None if live.size <= max(2, self._small_max, self._wide_max) else True
             interpreted = None
-            if general is None:
+            if general is None and not _compiled[0]:
                 interpreted = self._interpreted_win_value(
                     state, first_tiles, shared, root_out, limit
                 )
@@ -302,8 +310,7 @@ class OptimalSolver(InfoTree):
             return float(value), int(tile)
         if first_tiles >= 0:
             return float(value), -1  # a part: the root is not stored (see search_part)
-        with np.errstate(over="ignore"):  # (the hash's int64 products wrap, interpreted too)
-            entry = read_entry(self._table, code)
+        entry = read_entry(self._table, code)
         assert entry is not None and entry[1]
         return float(value), entry[2]
 
@@ -384,15 +391,18 @@ class OptimalSolver(InfoTree):
         With the value, the memo's reader (:func:`gamelab.voltorb._table_kernels.table_entry`'s
         copy)."""
         left = INTERPRETED_STATES - _interpreted[0]
-        if left <= 0 or not interpreting() or self._boards.shape[0] > INTERPRETED_BOARDS:
+        if _compiled[0] or left <= 0 or not interpreting():
             return None
-        copies = _python_search()
-        if copies is None:
+        if self._boards.shape[0] > INTERPRETED_BOARDS:
             return None
         scratch = np.zeros(1, dtype=np.int64)  # (the types of the lists, mark and pos)
         lists = (scratch, scratch)
         probe = self._search_args(state, lists, scratch, scratch, first_tiles, shared, root_out)
         if has_machine_code(win_search, (*probe, None)):
+            _compiled[0] = True
+            return None
+        copies = _python_search()
+        if copies is None:
             return None
         budget = min(left, INTERPRETED_SEARCH_STATES)
         before = (self._table.copy(), self._counter.copy(), shared.copy(), root_out.copy())

@@ -40,6 +40,20 @@ def warm_page() -> None:
 
 
 @compiled_kernels()
+def warm_assistant() -> None:
+    """What ``gamelab voltorb assist`` compiles while a person types the first clues: the
+    posterior's enumeration and the general win search (a position of level 5 or more usually
+    has more boards than the bit-mask searches take; a smaller one runs interpreted at first),
+    on the README's level-2 position searched without the bit-mask searches."""
+    from gamelab.voltorb.assistant import position_posterior
+    from gamelab.voltorb.expectimax import OptimalSolver
+    from gamelab.voltorb.rules import Position, VoltorbSetting
+
+    post = position_posterior(Position.parse(ROWS, COLS), VoltorbSetting(2))
+    OptimalSolver(post, small_max=0, wide_max=0).decide({})
+
+
+@compiled_kernels()
 def warm_up() -> None:
     """Solve and evaluate a level-2 position (its coin-maximising policy, and the general
     objective search on ``survive``), simulate a few

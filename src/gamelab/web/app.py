@@ -204,12 +204,12 @@ def _readable(
     where = ".".join(loc)
     msg = err.get("msg", "invalid value")
     value = _as_number(err.get("input"))
-    if isinstance(value, float) and not math.isfinite(value):
-        msg = "NaN is not a number" if math.isnan(value) else "only finite numbers are allowed"
-    elif err.get("type") == "missing":
+    if err.get("type") == "missing":
         msg = "this field is required"
-    elif err.get("type") == "extra_forbidden":
+    elif err.get("type") == "extra_forbidden":  # whatever its value: the name is the problem
         msg = "unknown field"
+    elif isinstance(value, float) and not math.isfinite(value):
+        msg = "NaN is not a number" if math.isnan(value) else "only finite numbers are allowed"
     elif err.get("type") == "model_attributes_type":
         return "the request body must be a JSON object", None
     field = loc[0] if loc else None
