@@ -87,3 +87,20 @@ def test_a_declared_bound_is_said_as_every_other_bound(argv, says, gamelab_cli):
     '-1 is not allowed: at least 0'), not the option parser's 'Input should be ...'."""
     line = _one_error(gamelab_cli(*argv))
     assert says in line and "Input should" not in line, line
+
+
+@pytest.mark.parametrize(
+    "argv,says",
+    [
+        (["lattice", "evolve", "--population", "-7"], "at least 2"),
+        (["lattice", "evolve", "--generations", "-7"], "at least 1"),
+        (["lattice", "trials", "--trials", "-7"], "at least 1"),
+        (["yatzy", "risk", "--valence", "-7", "--no-store"], "allowed: 1–5"),
+        (["yatzy", "risk", "--games", "-7", "--no-store"], "at least 2"),
+    ],
+)
+def test_the_bound_a_refusal_states_is_the_true_one(argv, says, gamelab_cli):
+    """An option refused below a bound names the value the command really accepts (it said
+    'at least 0', and 0 was then refused by the library)."""
+    line = _one_error(gamelab_cli(*argv))
+    assert says in line, line

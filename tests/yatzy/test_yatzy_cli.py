@@ -97,12 +97,12 @@ def test_winplay_json(run):
         (["simulate", "--rules", "yatzy", "--games", "1", "--no-store"], "'--games'"),
         (["winplay", "--rules", "yatzy", "--turns-left", "16", "--games", "2"], "turns left"),
         # one position per round makes no trailing pair: no cell could be measured
-        (["risk", "--games", "1", "--rounds", "7", "--no-store"], "games must be at least 2"),
+        (["risk", "--games", "1", "--rounds", "7", "--no-store"], "1 is not allowed: at least 2"),
         # the rounds and the valence are the library's to check, in its words
         (["risk", "--rounds", "7,13", "--no-store"], "rounds Y must be between 0 and 12"),
         (["risk", "--rounds", "7,x", "--no-store"], "rounds Y must be whole numbers"),
         (["risk", "--rounds", "9,9", "--no-store"], "round 9 is listed twice"),
-        (["risk", "--valence", "0", "--no-store"], "valence must be between 1 and 5"),
+        (["risk", "--valence", "0", "--no-store"], "allowed: 1–5"),
     ],
 )
 def test_bad_input_is_one_error_line(run, args, message):

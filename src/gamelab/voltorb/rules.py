@@ -390,10 +390,12 @@ def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[in
     """
     kind = "row" if what == "rows" else "column"
     label = label or f"{kind} clues"
-    try:
-        parts = typed(text).replace(";", " ").split()
-    except ValueError as exc:
-        raise ClueError(f"{label}: {exc}", what) from None
+    parts = text.replace(";", " ").replace("；", " ").split()
+    for i, part in enumerate(parts, 1):
+        try:
+            parts[i - 1] = typed(part)
+        except ValueError as exc:  # the line named, as for any other bad entry
+            raise ClueError(f"{kind} {i} clue: {exc}", f"{what}.{i}") from None
     if len(parts) != SIZE:
         raise ClueError(
             f"the {label} need 5 entries 'sum,Voltorbs' separated by spaces, got {text!r}", what

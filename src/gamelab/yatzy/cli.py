@@ -193,9 +193,15 @@ def comeback_command(rules: Rules = "yahtzee", json_out: Json = False) -> None:
 def risk_command(
     rules: Rules = "yahtzee",
     valence: Annotated[
-        int, typer.Option("--valence", help="Dice the risky target must share with the roll (1-5).")
+        int,
+        typer.Option(
+            "--valence", min=1, max=5, help="Dice the risky target must share with the roll."
+        ),
     ] = 2,
-    games: Annotated[int, typer.Option("--games", help="Games per (Y, X) cell.")] = 100_000,
+    games: Annotated[
+        int,
+        typer.Option("--games", min=2, help="Games per (Y, X) cell; a trailing pair needs two."),
+    ] = 100_000,
     rounds: Annotated[
         str, typer.Option("--rounds", help="Rounds Y, comma-separated.")
     ] = "7,8,9,10,11,12",

@@ -94,6 +94,12 @@ export function showError(input, message) {
   }
 }
 
+/** Full-width digits (a Japanese keyboard's ０-９) as ASCII, as the server reads every game's
+ * digits (gamelab.core.typed); any other character is left for the caller to refuse. */
+export function asciiDigits(text) {
+  return text.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
+}
+
 /** Remove every error shown by showError inside `root` (default: the whole page). */
 export function clearErrors(root = document) {
   for (const el of root.querySelectorAll("[aria-invalid=true]")) el.removeAttribute("aria-invalid");
