@@ -103,15 +103,6 @@ def wait(target: str, timeout: float = 120.0) -> None:
         child.wait()
 
 
-def stop_all() -> None:
-    """Stop every child still running (a caller that will not need their kernels after all)."""
-    for target in list(_running):
-        child = _running.pop(target)
-        if child.poll() is None:
-            child.kill()
-            child.wait()
-
-
 def run_child(target: str, parent: int, parent_identity: str) -> None:
     """The child's work: die with `parent`, then call `target` (module:function)."""
     import importlib

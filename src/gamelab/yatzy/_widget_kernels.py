@@ -329,7 +329,7 @@ def solve_layer(E, W, with_w, masks, reach, rules, threads: int | None = None) -
     Each thread runs :func:`solve_masks` on chunks of the masks. A state is written by its own
     widget only, from values of the layer above, so the tables are the same bit for bit
     whatever the threads and their order. Threads rather than a ``parallel=True`` kernel: numba
-    compiles a parallel loop at several times the cost of the serial one (about 1.5 CPU-s more
+    compiles a parallel loop at about twice the cost of the serial one (about 1.5 CPU-s more
     of each cold ``yatzy solve`` and ``yatzy advise``), for the same speed here."""
     if threads is None:
         threads = int(config.NUMBA_NUM_THREADS)
