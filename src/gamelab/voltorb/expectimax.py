@@ -410,8 +410,15 @@ class OptimalSolver(InfoTree):
         if self._lists is None:
             self._lists = _inseparable_lists_numpy(self._bits, self._boards.shape[0], self._pairs)
         kernels = (copies.win_search, copies.table_rehash, self._lists)
-        with np.errstate(over="ignore"):  # int64 products wrap, as in the kernels
-            value = self._win_search(kernels, state, first_tiles, shared, root_out, None)
+        try:
+            with np.errstate(over="ignore"):  # int64 products wrap, as in the kernels
+                value = self._win_search(kernels, state, first_tiles, shared, root_out, None)
+        except BaseException:
+            # Ctrl-C can stop Python between two writes of a memo row (never a kernel): the
+            # solver goes back to what it was, as after an interrupted kernel call
+            self._table, self._counter[:] = before[0], before[1]
+            shared[:], root_out[:] = before[2], before[3]
+            raise
         _interpreted[0] += int(self._counter[0] - before[1][0])
         if self._counter[2] and budget < limit:
             # stopped by the budget, not by the caller's limit: undo, the kernels search it
