@@ -14,7 +14,10 @@ and issue 26's seed-1005 level-8 opening. Two tables:
   search recommends the first it proves, which depends on its order: another tile of the same
   value is still optimal). ``--objective`` solves them for another objective of
   ``gamelab voltorb solve`` (``coins``: the coin search; ``survive``, ``coins>=100``, ...: the
-  general objective search), the win search by default.
+  general objective search), the win search by default. The corpus is hard for the win
+  search; the coin search, with only its payout bound, needs far more memory on it (one process
+  passed 5 GB on the first level-3 deal): time it with ``kernels_before_after.py --only
+  voltorb.coin`` instead.
 * ``split``: each deal's opening in a new process, once as one search (``solved.decide``) and
   once split across ``--processes`` worker processes (``solved.split_decide``: the first flips
   shared, a shared bound); wall seconds of each (the split's includes starting its workers and
