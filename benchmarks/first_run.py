@@ -38,6 +38,8 @@ main figure: the machine may be shared, and the load average is printed beside e
     python benchmarks/first_run.py --examples --baseline 68a8290 --ref main   # main, not the tree
     python benchmarks/first_run.py --examples --all                    # every README example
     python benchmarks/first_run.py --examples --only wordle,oware      # a game's examples
+    python benchmarks/first_run.py --examples --all --work             # + each computation alone
+    python benchmarks/first_run.py --examples --all --baseline none --ref d38d817   # one tree
 """
 
 from __future__ import annotations
@@ -342,8 +344,13 @@ def readme_examples(readme: str) -> list[tuple[list[str], bool]]:
     return found
 
 
-def _cold_and_warm(src: Path, argv: list[str], scratch: Path) -> dict[str, object]:
-    """One example in one tree: a cold run (empty caches) then a warm one."""
+def _cold_and_warm(
+    src: Path, argv: list[str], scratch: Path, work: bool = False
+) -> dict[str, object]:
+    """One example in one tree: a cold run (empty caches) then a warm one; with `work`, a third
+    run with the warm numba cache but an empty gamelab cache (and results store): the command's
+    own computation, every kernel compiled (a table it solves, a result it caches, computed
+    again)."""
     env = {
         **os.environ,
         "PYTHONPATH": str(src),
@@ -352,18 +359,29 @@ def _cold_and_warm(src: Path, argv: list[str], scratch: Path) -> dict[str, objec
         "GAMELAB_RESULTS": str(scratch / "results-cold.sqlite"),
     }
     env.pop("GAMELAB_CLUSTER", None)
-    work = scratch / "work"
-    work.mkdir()
+    folder = scratch / "work"
+    folder.mkdir()
     command = [sys.executable, "-m", "gamelab.cli", *argv]
-    cold = _timed(command, env, work)
+    cold = _timed(command, env, folder)
     compiled = sum(1 for _ in (scratch / "numba").rglob("*.nbc"))
-    warm = _timed(command, {**env, "GAMELAB_RESULTS": str(scratch / "results-warm.sqlite")}, work)
-    return {"cold": cold, "warm": warm, "compiled": compiled}
+    warm = _timed(command, {**env, "GAMELAB_RESULTS": str(scratch / "results-warm.sqlite")}, folder)
+    out: dict[str, object] = {"cold": cold, "warm": warm, "compiled": compiled}
+    if work:
+        out["work"] = _timed(
+            command,
+            {
+                **env,
+                "GAMELAB_CACHE": str(scratch / "cache-work"),
+                "GAMELAB_RESULTS": str(scratch / "results-work.sqlite"),
+            },
+            folder,
+        )
+    return out
 
 
-def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
+def examples(baseline: str, ref: str | None, chosen: list[list[str]], work: bool = False) -> None:
     """Each chosen example cold and warm in the baseline tree and this one (or `ref`'s), side by
-    side."""
+    side; with `work`, also its computation alone (:func:`_cold_and_warm`)."""
     with tempfile.TemporaryDirectory(prefix="gamelab-cold-") as tmp:
         made = []
         for name, commit in (("baseline", baseline), ("this", ref)):
@@ -385,6 +403,7 @@ def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
         print(
             f"{'example':58s} {'cold CPU s':>17s} {'cold wall s':>17s} {'kernels':>9s} "
             f"{'warm CPU s':>13s} {'ratio':>6s} {'load':>5s}"
+            + (f" {'work CPU s (wall s)':>27s}" if work else "")
         )
         print(
             f"{'':58s} {'base':>8s} {'this':>8s} {'base':>8s} {'this':>8s} {'base':>4s} "
@@ -397,7 +416,7 @@ def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
                 for side in order:
                     scratch = Path(tmp) / f"{side}-{i}"
                     scratch.mkdir()
-                    row[side] = _cold_and_warm(trees[side], argv, scratch)
+                    row[side] = _cold_and_warm(trees[side], argv, scratch, work)
                     shutil.rmtree(scratch, ignore_errors=True)
                 b, t = row["baseline"], row["this"]
                 bc, tc = b["cold"], t["cold"]
@@ -410,11 +429,57 @@ def examples(baseline: str, ref: str | None, chosen: list[list[str]]) -> None:
                     f"{text[:58]:58s} {bc[1]:8.1f} {tc[1]:8.1f} {bc[0]:8.1f} {tc[0]:8.1f} "
                     f"{b['compiled']:4d} {t['compiled']:4d} {bw[1]:6.2f} {tw[1]:6.2f} "
                     f"{tc[1] / bc[1]:6.2f} {os.getloadavg()[0]:5.1f}"
+                    + (
+                        " " + " ".join(f"{r['work'][1]:6.1f} ({r['work'][0]:5.1f})" for r in (b, t))  # type: ignore[index]
+                        if work
+                        else ""
+                    )
                     + (f"  FAILED: {', '.join(failed)}" if failed else ""),
                     flush=True,
                 )
         finally:
             for folder in made:
+                subprocess.run(
+                    ["git", "-C", str(REPO), "worktree", "remove", "--force", str(folder)],
+                    check=False,
+                )
+
+
+def one_tree(ref: str | None, chosen: list[list[str]], work: bool = False) -> None:
+    """Each chosen example cold and warm (and its computation alone, with `work`) in one tree:
+    `ref`'s, or the working tree (``--baseline none``)."""
+    with tempfile.TemporaryDirectory(prefix="gamelab-cold-") as tmp:
+        folder = Path(tmp) / "this"
+        if ref is not None:
+            subprocess.run(
+                ["git", "-C", str(REPO), "worktree", "add", "-q", "--detach", str(folder), ref],
+                check=True,
+            )
+        src = folder / "src" if ref is not None else REPO / "src"
+        load = os.getloadavg()
+        print(
+            f"machine: {os.cpu_count()} cores, load average {load[0]:.1f} {load[1]:.1f} "
+            f"{load[2]:.1f}; tree: {ref or 'the working tree'}; CPU s (wall s)"
+        )
+        try:
+            for i, argv in enumerate(chosen):
+                scratch = Path(tmp) / f"run-{i}"
+                scratch.mkdir()
+                r = _cold_and_warm(src, argv, scratch, work)
+                shutil.rmtree(scratch, ignore_errors=True)
+                cells = [
+                    f"{r[k][1]:6.1f} ({r[k][0]:6.1f})" for k in ("cold", "warm", "work") if k in r
+                ]  # type: ignore[index]
+                codes = ",".join(str(r[k][2]) for k in ("cold", "warm", "work") if k in r)  # type: ignore[index]
+                text = " ".join(shlex.quote(a) for a in argv)
+                print(
+                    f"{text[:90]:90s} cold {cells[0]}  warm {cells[1]}"
+                    + (f"  work {cells[2]}" if work else "")
+                    + f"  kernels {r['compiled']:3d}  exit {codes}  load {os.getloadavg()[0]:.1f}",
+                    flush=True,
+                )
+        finally:
+            if ref is not None:
                 subprocess.run(
                     ["git", "-C", str(REPO), "worktree", "remove", "--force", str(folder)],
                     check=False,
@@ -429,7 +494,11 @@ def main() -> None:
     parser.add_argument(
         "--examples", action="store_true", help="README examples cold and warm, side by side"
     )
-    parser.add_argument("--baseline", default="main", help="with --examples: the baseline ref")
+    parser.add_argument(
+        "--baseline",
+        default="main",
+        help="with --examples: the baseline ref ('none': measure one tree, no side by side)",
+    )
     parser.add_argument(
         "--ref", default=None, help="with --examples: measure this ref, not the working tree"
     )
@@ -438,7 +507,23 @@ def main() -> None:
     )
     parser.add_argument("--long", action="store_true", help="with --all: also the long ones")
     parser.add_argument(
+        "--work",
+        action="store_true",
+        help="with --examples: also each command's computation alone (warm numba cache, empty "
+        "gamelab cache)",
+    )
+    parser.add_argument(
         "--only", default="", help="with --examples: comma-separated words an example must hold"
+    )
+    parser.add_argument(
+        "--skip", default="", help="with --examples: comma-separated words an example must not hold"
+    )
+    parser.add_argument(
+        "--also",
+        action="append",
+        default=[],
+        metavar="COMMAND",
+        help="with --examples: also this command line (gamelab's arguments; repeatable)",
     )
     args = parser.parse_args()
     if args.examples:
@@ -451,7 +536,13 @@ def main() -> None:
         ]
         words = [w for w in args.only.split(",") if w]
         chosen = [a for a in chosen if not words or any(w in " ".join(a) for w in words)]
-        examples(args.baseline, args.ref, chosen)
+        skip = [w for w in args.skip.split(",") if w]
+        chosen = [a for a in chosen if not any(w in " ".join(a) for w in skip)]
+        chosen += [shlex.split(line) for line in args.also]
+        if args.baseline == "none":
+            one_tree(args.ref, chosen, args.work)
+            return
+        examples(args.baseline, args.ref, chosen, args.work)
         return
     load = os.getloadavg()
     print(

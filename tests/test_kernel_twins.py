@@ -212,7 +212,11 @@ def test_yatzy_layer_kernels_match_twins():
     W = E**2 + rng.uniform(0, 50, rules.n_states)
     before_e, before_w = E.copy(), W.copy()
     masks = masks_by_popcount(rules.n_boxes)[rules.n_boxes - 2]
-    solve_layer(E, W, True, masks, upper_reach(), bundle)
+    E1, W1 = E.copy(), W.copy()
+    count = solve_layer(E, W, True, masks, upper_reach(), bundle, threads=3)
+    # the layer's chunks side by side give the tables of one thread, bit for bit
+    assert solve_layer(E1, W1, True, masks, upper_reach(), bundle, threads=1) == count > 0
+    assert np.array_equal(E, E1) and np.array_equal(W, W1)
     for mask in masks[:3].tolist():
         for m in (0, 5):
             i = state_index(rules, mask, m, 0)

@@ -246,9 +246,7 @@ def serve_command(
     host: Annotated[
         str, typer.Option("--host", help="Address to listen on (default: this machine only).")
     ] = "127.0.0.1",
-    port: Annotated[
-        int, typer.Option("--port", min=1, max=65535, metavar="PORT", help="TCP port.")
-    ] = 8000,
+    port: Annotated[int, typer.Option("--port", min=1, max=65535, help="TCP port.")] = 8000,
     workers: Annotated[
         int, typer.Option("--workers", min=1, help="Solver processes for heavy requests.")
     ] = 2,
@@ -476,7 +474,9 @@ class _PipeClosed(Exception):
 
 
 def _keep_interrupts(command: typer.core.TyperGroup) -> None:
-    invoke = command.invoke
+    """Carry an interrupt or a closed pipe past typer from the parsing of the arguments
+    (``make_context``: typer imports its converters there on first use) and from the run."""
+    invoke, make_context = command.invoke, command.make_context
 
     def invoke_keeping_interrupts(ctx: typer.Context) -> object:
         try:
@@ -486,7 +486,42 @@ def _keep_interrupts(command: typer.core.TyperGroup) -> None:
         except BrokenPipeError as exc:
             raise _PipeClosed() from exc
 
+    def make_context_keeping_interrupts(*args: Any, **kwargs: Any) -> Any:
+        try:
+            return make_context(*args, **kwargs)
+        except KeyboardInterrupt as exc:
+            raise _Stopped(exc) from exc
+
     command.invoke = invoke_keeping_interrupts  # type: ignore[method-assign,assignment]
+    command.make_context = make_context_keeping_interrupts  # type: ignore[method-assign]
+
+
+def _input_of(exc: BaseException) -> str | None:
+    """The value the person typed, from the option parser's validation error behind `exc`."""
+    errors = getattr(exc.__cause__, "errors", None)
+    try:
+        value = errors()[0].get("input") if callable(errors) else None
+    except (IndexError, TypeError, AttributeError):
+        return None
+    return value if isinstance(value, str) else None
+
+
+_NUMBER = re.compile(r"[-+]?[0-9]+(\.[0-9]*)?([eE][-+]?[0-9]+)?")
+
+
+def _typed_number(arg: str) -> str:
+    """A number typed in full-width digits (``３``) as ASCII, as every game's text input reads
+    it (:func:`gamelab.core.typed.typed`); a superscript or circled sign is refused as not a
+    digit. Any other argument is left as it is."""
+    if arg.isascii():
+        return arg
+    import unicodedata
+
+    from gamelab.core.typed import typed
+
+    if not _NUMBER.fullmatch(unicodedata.normalize("NFKC", arg)):
+        return arg
+    return typed(arg)
 
 
 def _run(args: list[str]) -> None:
@@ -495,6 +530,7 @@ def _run(args: list[str]) -> None:
     # game's group is guarded when it is loaded)
     _keep_interrupts(command)
     try:
+        args = [_typed_number(arg) for arg in args]
         try:
             with heartbeat(
                 _command_label(args), enabled=None if _heartbeat_wanted and _finite(args) else False
@@ -518,10 +554,23 @@ def _run(args: list[str]) -> None:
         message = _one_line(exc.format_message())
         param = getattr(exc, "param", None)
         lo, hi = getattr(param, "min", None), getattr(param, "max", None)
+        if hi is not None and hi >= 2**62:  # a seed's 2^63 - 1: no bound a person meets
+            hi = None
         if lo is not None and hi is not None:  # both ends of a declared range, as in the help
             message = re.sub(
                 r"Input should be (greater|less) than or equal to \S+",
                 f"allowed: {lo}–{hi}",
+                message,
+            )
+        else:  # one declared end: the value and the bound it crossed, as check_number_options
+            given = _input_of(exc)
+            message = re.sub(
+                r"Input should be (greater|less) than or equal to (\S+)",
+                lambda m: (
+                    (f"{given} is not allowed: " if given is not None else "allowed: ")
+                    + ("at least " if m.group(1) == "greater" else "at most ")
+                    + m.group(2)
+                ),
                 message,
             )
         ctx = getattr(exc, "ctx", None)

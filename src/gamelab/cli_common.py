@@ -159,7 +159,7 @@ def check_number_options(ctx: typer.Context) -> None:
         if kind is float and not math.isfinite(value):
             raise typer.BadParameter(f"{value} is not a finite number", ctx=ctx, param=param)
         limit = MAX_INT_OPTION if kind is int else MAX_FLOAT_OPTION
-        if kind is float and param.min is None and _metavar(param) == "SECONDS" and value <= 0:
+        if kind is float and param.min is None and _is_duration(param) and value <= 0:
             # a duration without a declared minimum: 0 is no time at all
             raise typer.BadParameter(
                 f"{value:g} is not allowed: more than 0 seconds", ctx=ctx, param=param
@@ -174,6 +174,12 @@ def check_number_options(ctx: typer.Context) -> None:
             )
 
 
+def _is_duration(param: Any) -> bool:
+    """A float option that is a time in seconds (by its name: time, seconds, budget)."""
+    name = param.name or ""
+    return _number_kind(param) is float and any(t in name for t in ("time", "seconds", "budget"))
+
+
 def _metavar(param: Any) -> str | None:
     """What the help shows for a parameter's value: a word only where the option's name does not
     say it all (``SECONDS`` for a time, ``FILE`` for a path, the option's own ``metavar=``);
@@ -182,15 +188,16 @@ def _metavar(param: Any) -> str | None:
         return None
     if param.metavar:
         return str(param.metavar)
-    kind = _number_kind(param)
     annotation = getattr(getattr(param, "type_descriptor", None), "annotation", None)
     text = str(annotation)
     name = param.name or ""
-    if kind is float and any(t in name for t in ("time", "seconds", "budget")):
+    if _is_duration(param):
         word = "SECONDS"
     elif "Path" in text:
         word = "FILE"
     else:
+        return None
+    if word == name.upper():  # --seconds SECONDS says nothing more
         return None
     return word + ("..." if "list" in text else "")
 

@@ -391,7 +391,7 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.yatzy._widget_kernels.widget_python",
             "tests/yatzy/test_yatzy_solver.py::test_widget_kernel_matches_python_twin",
         ),
-        "_widget_kernels.solve_layer": _t(
+        "_widget_kernels.solve_masks": _t(
             "gamelab.yatzy._widget_kernels.widget_python",
             TW + "test_yatzy_layer_kernels_match_twins",
             variant_of="_widget_kernels.widget",
@@ -534,8 +534,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "Python; round trip: test_state_index_round_trip_and_bonus_flags)",
         "_turn_kernels.split_state": "inverse of state_index inside the game kernels (same round "
         "trip test)",
-        "_turn_kernels.flag_values": "bonus-flag count inside solve_layer",
-        "_turn_kernels.upper_subset": "upper-box subset inside solve_layer",
+        "_turn_kernels.flag_values": "bonus-flag count inside solve_masks",
+        "_turn_kernels.upper_subset": "upper-box subset inside solve_masks",
         "_turn_kernels.upper_step": "upper-total step inside the widget kernels",
         "_turn_kernels.extra_yahtzee_mode": "the joker rule inside placement and the widgets",
         "_turn_kernels.box_points": "points of a box inside placement and the widgets",

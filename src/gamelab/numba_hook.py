@@ -221,10 +221,12 @@ def link_large_callees_late() -> None:
             self._raise_if_finalized()
             seen: set[Any] = set()
             late = []
+            reload_init = getattr(self, "_reload_init", None)  # (numba 0.62 has none)
             for library in self._linking_libraries:
                 if library in seen:
                     continue
-                self._reload_init.update(library._reload_init)
+                if reload_init is not None:
+                    reload_init.update(library._reload_init)
                 seen.add(library)
                 if size(library) > LATE_LINK_BYTES:
                     late.append(library)

@@ -136,6 +136,9 @@ def test_help(path, gamelab_cli):
     for leak in (" TEXT ", " INTEGER", " FLOAT", "``", "gamelab.", "{", "…"):
         assert leak not in r.stdout, f"{' '.join(path)} --help shows {leak!r}"
     assert not re.search(r"`[a-z]+_[a-z_]+`", r.stdout), f"{' '.join(path)}: a Python name"
+    # a count's option says what it counts by its name: no "N" beside it
+    tagged = re.search(r"^│ (-\S+(, -\S+)*) +N( |$)", r.stdout, re.MULTILINE)
+    assert tagged is None, f"{' '.join(path)} --help: {tagged.group(0) if tagged else ''}"
 
 
 def test_root_help_is_drawn_like_the_groups(gamelab_cli):
@@ -205,3 +208,44 @@ def test_random_junk_is_refused(data, gamelab_cli, sandbox):
     if os.environ.get("GAMELAB_BATTERY_VERBOSE"):
         print(path, name, value[:40])
     _check_refused(gamelab_cli, _argv(path, name, value), sandbox)
+
+
+def test_the_word_lists_pair_is_explained_in_the_help(gamelab_cli):
+    """Every alias is explained: the pair of two word lists, not a bare 'A/G'."""
+    r = gamelab_cli("wordle", "rank", "--help")
+    text = " ".join(re.sub(r"[│╭╮╰╯─]", " ", r.stdout).split())
+    assert "A/G" not in text
+    assert "ANSWERS/GUESSES (the answers of one list, the guesses of another" in text, text
+
+
+def _words(text: str) -> str:
+    """Help text as words: the panels' borders gone, every run of spaces one space."""
+    return " ".join(re.sub(r"[│╭╮╰╯─]", " ", text).split())
+
+
+ALL_LEAVES = sorted(_commands(), key=lambda pc: pc[0])
+
+
+@pytest.mark.parametrize("path,command", ALL_LEAVES, ids=[" ".join(p) for p, _ in ALL_LEAVES])
+def test_every_options_help_is_shown_whole(path, command, gamelab_cli, monkeypatch):
+    """No text of an option's help is lost in the drawing (square brackets in a help were
+    read as markup and vanished), and no value label repeats the option's name (--level LEVEL)."""
+    monkeypatch.setenv("COLUMNS", "250")
+    r = gamelab_cli(*path, "--help")
+    shown = _words(r.stdout)
+    for param in command.params:
+        if param.param_type_name != "option" or not getattr(param, "help", None):
+            continue
+        assert _words(param.help) in shown, f"{' '.join(path)} --{param.name}: {param.help!r}"
+        names = [o.lstrip("-").upper() for o in param.opts if o.startswith("--")]
+        for name in names:
+            label = re.search(
+                rf"--{re.escape(name.lower())}(, -\w)? +{re.escape(name)}( |$)", shown
+            )
+            assert label is None, f"{' '.join(path)}: {label.group(0) if label else ''}"
+
+
+def test_the_oware_evaluations_are_explained_in_the_help(gamelab_cli):
+    """Every name a person chooses among is explained: auale and blog say what they weigh."""
+    text = _words(gamelab_cli("oware", "analyse", "--help").stdout)
+    assert "auale (Aalina's weights" in text and "blog (the seed blog's" in text, text

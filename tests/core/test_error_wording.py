@@ -72,3 +72,37 @@ def test_17_voltorb_clue_arrays_are_named_in_words():
 def test_17_an_unknown_benchmark_is_named_as_one(gamelab_cli):
     line = _one_error(gamelab_cli("lattice", "fold", "S9-99"))
     assert "unknown benchmark 'S9-99'" in line and "S1-10" in line
+
+
+@pytest.mark.parametrize(
+    "argv,says",
+    [
+        (["voltorb", "simulate", "--games", "0"], "0 is not allowed: at least 1"),
+        (["wordle", "solve-optimal", "--cpu-limit", "0.01"], "0.01 is not allowed: at least 0.1"),
+        (["voltorb", "solve", "--rows", ROWS, "--cols", COLS, "--level", "9"], "allowed: 1–8"),
+        # a seed's upper end (2^63 - 1) is no bound a person meets: the help leaves it out too
+        (["voltorb", "simulate", "--seed", "-7"], "-7 is not allowed: at least 0"),
+    ],
+)
+def test_a_declared_bound_is_said_as_every_other_bound(argv, says, gamelab_cli):
+    """The value and the bound it crossed in the house's words (as for an undeclared bound:
+    '-1 is not allowed: at least 0'), not the option parser's 'Input should be ...'."""
+    line = _one_error(gamelab_cli(*argv))
+    assert says in line and "Input should" not in line, line
+
+
+@pytest.mark.parametrize(
+    "argv,says",
+    [
+        (["lattice", "evolve", "--population", "-7"], "at least 2"),
+        (["lattice", "evolve", "--generations", "-7"], "at least 1"),
+        (["lattice", "trials", "--trials", "-7"], "at least 1"),
+        (["yatzy", "risk", "--valence", "-7", "--no-store"], "allowed: 1–5"),
+        (["yatzy", "risk", "--games", "-7", "--no-store"], "at least 2"),
+    ],
+)
+def test_the_bound_a_refusal_states_is_the_true_one(argv, says, gamelab_cli):
+    """An option refused below a bound names the value the command really accepts (it said
+    'at least 0', and 0 was then refused by the library)."""
+    line = _one_error(gamelab_cli(*argv))
+    assert says in line, line

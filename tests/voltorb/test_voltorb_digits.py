@@ -19,3 +19,9 @@ def test_digit_like_signs_are_refused(sign):
         parse_lines(f"4,{sign} 8,0 4,2 4,2 5,1", "rows")
     with pytest.raises(ValueError, match="is not a digit"):
         parse_revealed([f"1,1={sign}"])
+
+
+def test_a_digit_like_sign_names_its_line():
+    with pytest.raises(ClueError, match=r"^row 2 clue: '²' is not a digit") as caught:
+        parse_lines("4,2 8,² 4,2 4,2 5,1", "rows")
+    assert caught.value.field == "rows.2"

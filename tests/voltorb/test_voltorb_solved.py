@@ -86,7 +86,8 @@ def _split_in_process(post, groups, shared_position):
     process, each with its own solver (as separate processes would): with `shared_position`
     every part may take every tile from one position counter, else each part has its own group
     of tiles. The combination is stored in a new solver, which then decides."""
-    from gamelab.voltorb.expectimax import combine_parts, revealed_code
+    from gamelab.voltorb.info_tree import revealed_code
+    from gamelab.voltorb.search_parts import combine_parts
 
     kw = {"small_max": 0, "wide_max": 0}  # the general search at every size (splittable)
     revealed = dict(post.revealed)

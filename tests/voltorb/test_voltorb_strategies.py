@@ -38,7 +38,7 @@ def test_optimal_is_at_least_every_other_strategy_exactly():
 
 
 def test_optimal_value_equals_exact_evaluation_of_its_policy():
-    from gamelab.voltorb.expectimax import policy_win_probability
+    from gamelab.voltorb.evaluate import policy_win_probability
 
     for post in _small_posteriors(3, seed=5):
         solver = OptimalSolver(post)

@@ -289,6 +289,32 @@ def test_oware_3_the_game_survives_a_reload_and_is_not_discarded_unasked(page):
     wait_until(page, MY_TURN + " && document.querySelector('#board').dataset.moves === ''")
 
 
+def test_a_new_game_asks_only_about_a_game_you_have_moved_in(page):
+    """Choosing North at the start lets the engine play South's first move; "New game" then
+    asked to discard "the game in progress (1 moves)", a game the player had not moved in."""
+    _ready(page)
+    began = "() => JSON.parse(localStorage.getItem('gamelab.oware.game')).began"
+    one_move = (
+        f"{MY_TURN} && document.querySelector('#board').dataset.moves.split(' ').length === 1"
+    )
+    asked = []
+    page.on("dialog", lambda d: (asked.append(d.message), d.dismiss()))
+    page.select_option("#side", "North")
+    wait_until(page, one_move)
+    first = page.evaluate(began)
+    page.click("#new-game")
+    wait_until(
+        page,
+        f"{one_move} && JSON.parse(localStorage.getItem('gamelab.oware.game')).began !== {first}",
+    )
+    assert asked == []
+    _play(page)  # North's own move, and South's reply: now New game asks, in plain numbers
+    page.click("#new-game")
+    wait_until(page, IDLE)
+    assert len(asked) == 1 and "the game in progress (3 moves)" in asked[0], asked
+    assert len(_moves(page)) == 3
+
+
 def test_oware_5_the_stores_and_apart_the_rule_that_assigns_the_rest(page):
     """Issue 25, Owaré 5: the final score counted the seeds left on the board without saying
     so (stores 26-6 shown as "Game over 13-35"). Now the stores, then the rule, then the score."""

@@ -1,7 +1,8 @@
 """The pages' tab bars on small phones: at 320 px Wordle's four tabs (Assistant, Play, Review,
 Your games) were wider than the screen, and the bar scrolled sideways with its scroll bar hidden,
 so "Your games" was cut off with nothing saying more tabs exist. Every tab now shows whole, on
-every page with tabs, from 320 px up; on a desktop the bar is one line as before."""
+one line, on every page with tabs from 320 px up (a bar that cannot fit wraps rather than hide
+a tab); on a desktop the bar is as before."""
 
 from __future__ import annotations
 
@@ -54,6 +55,7 @@ def test_every_tab_shows_whole_on_a_small_phone(browser, live_server, width, hei
             page.locator(ready).first.wait_for()
             tabs = _every_tab_shows(page, f"{name} at {width} px")
             assert len(tabs) == 4
+            assert len({round(t["top"]) for t in tabs}) == 1, (name, width, tabs)  # one line
         # Wordle's last tab is reached with a tap, and its panel shows
         page.goto("/wordle")
         page.locator("#tab-history").tap()

@@ -981,3 +981,39 @@ def test_issue_47_item_13_on_a_phone_the_board_and_the_advice_fit_one_screen(bro
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
     finally:
         context.close()
+
+
+def test_a_practice_seed_in_full_width_digits_deals_its_round(page):
+    """Digits as a Japanese keyboard types them are read in the seed box as in the clue boxes
+    (issue 50); a superscript is still refused in the page's words."""
+    page.goto("/voltorb")
+    page.click("#tab-practice")
+    page.select_option("#practice-level", "3")
+    page.fill("#practice-seed", "１２３４５")
+    page.press("#practice-seed", "Enter")
+    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    clues = [page.locator("#practice-board .vf-clue-shown").nth(i).inner_text() for i in range(10)]
+    expected = page.request.post(
+        "/api/voltorb/practice/new", data={"level": 3, "seed": 12345}
+    ).json()
+    assert " ".join(clues[:5]) == expected["rows"] and " ".join(clues[5:]) == expected["cols"]
+    page.fill("#practice-seed", "1²")
+    page.press("#practice-seed", "Enter")
+    error = page.locator("#practice .field-error", has_text="a seed is a whole number")
+    error.wait_for(state="visible")
+    assert page.locator("#practice-seed").get_attribute("aria-invalid") == "true"
+
+
+def test_a_superscript_in_a_clue_is_refused_not_read_as_a_digit(page):
+    """The page sends '4,²' as typed, so the server says what is wrong (it read it as 4,2)."""
+    page.goto("/voltorb")
+    page.select_option("#assist-level", "2")
+    _type_clues(page)
+    page.wait_for_function("document.querySelector('#assist-count').textContent === '198'")
+    row3 = page.locator('#assist-board input[data-kind="row"][data-index="2"]')
+    row3.fill("4,²")
+    row3.press("Tab")
+    error = page.locator("#assist-clue-error")
+    error.wait_for(state="visible")
+    assert "'²' is not a digit" in error.inner_text()
+    assert row3.get_attribute("aria-invalid") == "true"

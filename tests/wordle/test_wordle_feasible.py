@@ -280,3 +280,30 @@ def test_shipped_proofs_match_the_lists_and_sampled_first_guesses():
 @pytest.mark.slow
 def test_shipped_proofs_hold_for_many_sampled_first_guesses():
     _sampled_openings_are_refuted(count=40, seed=11)
+
+
+def test_solve_optimal_compiles_its_later_kernels_ahead_in_normal_mode_with_depth_limits(
+    monkeypatch,
+):
+    """On cold caches the greedy bound's and the feasibility search's kernels compile in a second
+    process (gamelab.core.ahead) beside the exact search, and the feasibility search waits for
+    it before its first call; nothing is asked without depth limits."""
+    from gamelab.core import ahead
+    from gamelab.wordle.solver.precompile import AHEAD
+    from gamelab.wordle.solver.summary import solve_summary
+
+    started: list[tuple[str, list]] = []
+    waited: list[str] = []
+    monkeypatch.setattr(
+        ahead, "start", lambda target, kernels: bool(started.append((target, list(kernels))))
+    )
+    monkeypatch.setattr(ahead, "wait", lambda target, timeout=120.0: waited.append(target))
+    game = Game(clustered_words(2), "standard")
+    out = solve_summary(Setting(game.words, game.rule, None, None), store=None)
+    assert [target for target, _ in started] == [AHEAD]
+    assert fk.feasible_kernel in started[0][1] and fk.pair_bits_kernel in started[0][1]
+    assert any(row.total is None for row in out.depth_limited)  # a limit proven infeasible
+    assert waited and set(waited) == {AHEAD}
+    started.clear()
+    solve_summary(Setting(game.words, game.rule, None, None), store=None, depth_limits=False)
+    assert started == []

@@ -97,12 +97,12 @@ def test_winplay_json(run):
         (["simulate", "--rules", "yatzy", "--games", "1", "--no-store"], "'--games'"),
         (["winplay", "--rules", "yatzy", "--turns-left", "16", "--games", "2"], "turns left"),
         # one position per round makes no trailing pair: no cell could be measured
-        (["risk", "--games", "1", "--rounds", "7", "--no-store"], "games must be at least 2"),
+        (["risk", "--games", "1", "--rounds", "7", "--no-store"], "1 is not allowed: at least 2"),
         # the rounds and the valence are the library's to check, in its words
         (["risk", "--rounds", "7,13", "--no-store"], "rounds Y must be between 0 and 12"),
         (["risk", "--rounds", "7,x", "--no-store"], "rounds Y must be whole numbers"),
         (["risk", "--rounds", "9,9", "--no-store"], "round 9 is listed twice"),
-        (["risk", "--valence", "0", "--no-store"], "valence must be between 1 and 5"),
+        (["risk", "--valence", "0", "--no-store"], "allowed: 1–5"),
     ],
 )
 def test_bad_input_is_one_error_line(run, args, message):
@@ -225,3 +225,10 @@ def test_risk_says_which_cells_had_too_few_games(run):
     table = run(*args, "--no-store", "--workers", "1").stdout
     y, x = min(empty)
     assert f"Y={y} X={x}" in table and "too few games" in table
+
+
+@pytest.mark.parametrize("rolls_left,words", [(2, "2 rerolls left"), (1, "1 reroll left")])
+def test_advise_counts_its_rerolls_in_words(run, rolls_left, words):
+    p = run("advise", "--rules", "yatzy", "--dice", "11114", "--rolls-left", str(rolls_left))
+    assert p.returncode == 0, p.stderr
+    assert f"dice 11114, {words}, card" in " ".join(p.stdout.split())

@@ -96,6 +96,35 @@ def test_simulate_rejects_bad_input():
         simulate(RULES["yatzy"], "random", 0)
 
 
+def test_simulate_compiles_its_workers_kernels_ahead_and_waits_before_the_workers(monkeypatch):
+    """On cold caches the game kernels compile in a second process (gamelab.core.ahead) while
+    the tables are solved; the workers start once it is done; a refused input starts nothing."""
+    import importlib
+
+    import gamelab.yatzy.simulate as sim
+    from gamelab.core import ahead
+
+    calls: list[tuple] = []
+    monkeypatch.setattr(
+        ahead, "start", lambda target, kernels: bool(calls.append(("start", target, *kernels)))
+    )
+    monkeypatch.setattr(ahead, "wait", lambda target, timeout=120.0: calls.append(("wait", target)))
+    real_run = sim.run_tasks
+    monkeypatch.setattr(
+        sim, "run_tasks", lambda *a, **k: calls.append(("run",)) or real_run(*a, **k)
+    )
+    res = simulate(RULES["yahtzee-no-bonus"], "greedy", 40, seed=1, backend=Backend(workers=1))
+    assert res.games == 40
+    assert [c[0] for c in calls] == ["start", "wait", "run"]
+    assert calls[0][1] == calls[1][1] == sim.AHEAD and calls[0][2] is sim.play_games_cached
+    module, _, function = sim.AHEAD.partition(":")
+    getattr(importlib.import_module(module), function)()  # the child's work runs as it is
+    calls.clear()
+    with pytest.raises(ValueError, match="strategy"):
+        simulate(RULES["yatzy"], "clever", 10)
+    assert calls == []
+
+
 def test_coach_thesis_example_ordering():
     # Seed document (Hedlund & Qvarforth 2015, section 3): after rolling 11114 on the first turn,
     # the optimal values of these keeps with 2 rolls left, in the thesis' order of value:

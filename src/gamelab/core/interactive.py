@@ -47,6 +47,11 @@ class Session:
     #: Set by :meth:`handle` when the program is over; :func:`run_session` then returns.
     finished: bool = False
 
+    #: A warm-up (``"module:function"``) that compiles the kernels the session will call:
+    #: :func:`run_in_terminal` runs it in a background thread while a person types
+    #: (:func:`gamelab.core.tiers.warm_in_background`), never for piped input.
+    warm_while_typing: str | None = None
+
     @property
     def prompt(self) -> str:
         return "> "
@@ -145,6 +150,11 @@ def run_in_terminal(session: Session) -> None:
     def write(text: str) -> None:
         sys.stdout.write(text + "\n")
         sys.stdout.flush()
+
+    if session.warm_while_typing and sys.stdin.isatty():
+        from gamelab.core.tiers import warm_in_background
+
+        warm_in_background(session.warm_while_typing)
 
     def read_line(prompt: str) -> str:
         if not sys.stdin.isatty():  # a pipe or a file: no line editing, and a cap on a line

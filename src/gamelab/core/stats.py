@@ -268,7 +268,7 @@ def paired_proportions_difference(
     phi = shrunk / math.sqrt(margins) if margins > 0 else 0.0
     below = (p1 - l1) ** 2 - 2 * phi * (p1 - l1) * (u2 - p2) + (u2 - p2) ** 2
     above = (u1 - p1) ** 2 - 2 * phi * (u1 - p1) * (p2 - l2) + (p2 - l2) ** 2
-    d = p1 - p2
+    d = (first_only - second_only) / n  # p1 - p2 in one rounding
     lo = max(-1.0, d - math.sqrt(max(0.0, below)))
     hi = min(1.0, d + math.sqrt(max(0.0, above)))
     return Difference(d, lo, hi, n, confidence)

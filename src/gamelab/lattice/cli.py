@@ -32,7 +32,7 @@ app = typer.Typer(
 
 Length = Annotated[
     int,
-    typer.Option("--length", "-L", min=2, metavar="N", help="Chain length (number of residues)."),
+    typer.Option("--length", "-L", min=2, help="Chain length (number of residues)."),
 ]
 LatticeName = Annotated[str, typer.Option("--lattice", help="square (2D) or cubic (3D).")]
 Objective = Annotated[
@@ -148,8 +148,8 @@ def evolve_command(
     seed: Seed = 0,
     objective: Objective = "distinct-scores",
     lattice: LatticeName = "square",
-    population: Annotated[int, typer.Option(help="Population size (paper: 30).")] = 30,
-    generations: Annotated[int, typer.Option(help="Generations (paper: 50).")] = 50,
+    population: Annotated[int, typer.Option(min=2, help="Population size (paper: 30).")] = 30,
+    generations: Annotated[int, typer.Option(min=1, help="Generations (paper: 50).")] = 50,
     mutation_rate: Annotated[
         float, typer.Option(help="Per-element redraw probability (paper: 0.1).")
     ] = 0.1,
@@ -185,7 +185,9 @@ def evolve_command(
 @app.command("trials")
 def trials_command(
     length: Length = 16,
-    trials: Annotated[int, typer.Option(help="GA and random-sampling trials (paper: 25).")] = 25,
+    trials: Annotated[
+        int, typer.Option(min=1, help="GA and random-sampling trials (paper: 25).")
+    ] = 25,
     seed: Seed = 0,
     objective: Objective = "distinct-scores",
     out: Annotated[
@@ -204,8 +206,6 @@ def trials_command(
     from gamelab.lattice.objectives import check_objective
 
     check_objective(objective)
-    if trials < 1:
-        raise ValueError(f"trials must be at least 1, got {trials}")
     if out is not None:
         check_output_path(out, FIGURE_SUFFIXES)
     results = result_store(store)

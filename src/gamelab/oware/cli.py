@@ -80,7 +80,7 @@ FixedDepth = Annotated[
 ]
 Moves = Annotated[
     list[str] | None,
-    typer.Option("--move", "-m", metavar="MOVE", help="A move of the game (A-F, a-f), in order."),
+    typer.Option("--move", "-m", help="A move of the game (A-F, a-f), in order."),
 ]
 SearchSeconds = Annotated[
     float,
@@ -94,7 +94,15 @@ def analyse(
     move: Moves = None,
     time_limit: SearchSeconds = 2.0,
     depth: FixedDepth = None,
-    evaluation: Annotated[str, typer.Option("--eval", help="auale or blog.")] = "auale",
+    evaluation: Annotated[
+        str,
+        typer.Option(
+            "--eval",
+            help="The evaluation: auale (Aalina's weights for the stores and for big, "
+            "vulnerable and empty houses) or blog (the seed blog's: the stores and the "
+            "houses holding 1 or 2 seeds).",
+        ),
+    ] = "auale",
     tablebase: Annotated[
         int | None,
         typer.Option(

@@ -52,6 +52,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from gamelab.core.typed import typed
+
 SEEDS = 48
 HOUSES = 12
 #: The endgame tablebase the engine, the page and the oracle use by default: boards of at most
@@ -391,7 +393,7 @@ def parse_move(token: str, position: Position, digits: bool = True) -> int:
     >>> parse_move("C", Position.initial()), parse_move("3", Position.initial())
     (2, 2)
     """
-    t = token.strip()
+    t = typed(token).strip()
     side = _SIDES[position.to_move]
     own = "ABCDEF" if position.to_move == 0 else "abcdef"
     if position.is_over():

@@ -398,6 +398,9 @@ HELP = """Voltorb Flip assistant. Enter the clues the game shows, then what each
 class AssistSession(Session):
     """``gamelab voltorb assist`` with injectable I/O (see the module doc)."""
 
+    #: (on a terminal: the search's kernels compile while the clues are typed)
+    warm_while_typing = "gamelab.voltorb.warmup:warm_assistant"
+
     def __init__(self, setting: VoltorbSetting = VoltorbSetting(), search: bool = True) -> None:
         self.setting, self.policy = setting, Policy.parse(None, search)
         self.rows: str | None = None

@@ -120,9 +120,9 @@ def round_profile(post: Posterior, choose: Callable[[dict[int, int]], int]) -> n
     ``prof[1, o, n]`` the expected coins it ends with there (probability times coins).
 
     `choose(revealed)` is the policy: a tile, or -1 to quit (allowed once a card is shown)."""
-    from gamelab.voltorb.expectimax import _Tree
+    from gamelab.voltorb.info_tree import InfoTree
 
-    tree = _Tree(post)
+    tree = InfoTree(post)
     prof = np.zeros((2, len(OUTCOMES), TILES + 1))
     w = tree.weights
     root_n = sum(1 for v in tree.root_revealed.values() if v > 0)
@@ -167,9 +167,9 @@ def campaign_profile(
 ) -> np.ndarray:
     """:func:`round_profile` of the best round policy at state index `s` for
     coin_weight x coins + h(next); SearchLimitError past `state_limit`."""
-    from gamelab.voltorb.expectimax import _Tree
+    from gamelab.voltorb.info_tree import InfoTree
 
-    tree = _Tree(post)
+    tree = InfoTree(post)
     idx, _, _ = tree.state_for(dict(post.revealed))
     tables = round_tables(s, h, coin_weight)
     # monotone=True: flip a tile that is a Voltorb on no remaining board at once (module doc)

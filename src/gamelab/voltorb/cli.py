@@ -32,9 +32,7 @@ app = typer.Typer(
 Generator = Annotated[
     str, typer.Option("--generator", help=f"Board generator: {', '.join(GENERATORS)}.")
 ]
-Level = Annotated[
-    int, typer.Option("--level", min=1, max=8, metavar="LEVEL", help="Game level 1-8.")
-]
+Level = Annotated[int, typer.Option("--level", min=1, max=8, help="Game level 1-8.")]
 StrategyOpt = Annotated[
     str,
     typer.Option(
@@ -143,8 +141,8 @@ def solve(
         str | None,
         typer.Option(
             "--policy",
-            help="Whose flip to recommend: optimal, minrisk or fom [default: optimal; "
-            "minrisk with --no-optimal].",
+            help="Whose flip to recommend: optimal, minrisk or fom (default: optimal; "
+            "minrisk with --no-optimal).",
         ),
     ] = None,
     no_optimal: Annotated[

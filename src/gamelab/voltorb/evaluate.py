@@ -1,18 +1,59 @@
 """Exact win probability of a named strategy from given clues: an expectation over the posterior
 (every consistent board with its prior weight), following the strategy's choices through every
-possible flip outcome — no sampling. See :func:`gamelab.voltorb.expectimax.policy_win_probability`.
+possible flip outcome — no sampling. See :func:`policy_win_probability`.
 """
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
 
-from gamelab.voltorb.expectimax import OptimalSolver, policy_win_probability
+from gamelab.voltorb.expectimax import OptimalSolver
+from gamelab.voltorb.info_tree import InfoTree, key_add
 from gamelab.voltorb.posterior import Posterior
 from gamelab.voltorb.rules import Position, VoltorbSetting
 from gamelab.voltorb.strategies import Strategy, View, make_strategy
+
+
+def policy_win_probability(
+    posterior: Posterior, choose: Callable[[Posterior, int], int], limit: int = 2_000_000
+) -> float:
+    """Exact P(win) of a deterministic policy from the posterior's state.
+
+    `choose(view_posterior, flips_so_far)` returns the tile to flip; the view posterior holds the
+    boards still possible (normalised, round not yet won) and the revealed tiles.
+    """
+    tree = InfoTree(posterior)
+    memo: dict[int, float] = {}
+    root_flips = len(tree.root_revealed)
+
+    def value(idx: np.ndarray, key: int, hm: np.ndarray, revealed: dict[int, int]) -> float:
+        hit = memo.get(key)
+        if hit is not None:
+            return hit
+        tree.nodes += 1
+        if tree.nodes > limit:
+            raise RuntimeError(f"policy evaluation exceeded {limit} states")
+        w = tree.weights[idx]
+        view = Posterior(tree.boards[idx], w / w.sum(), revealed, posterior.clues)
+        tile = int(choose(view, len(revealed) - root_flips))
+        if tile in revealed:
+            raise RuntimeError(f"policy chose the revealed tile {tile}")
+        acc = 0.0
+        for v, won_mass, live, hm_new in tree.children(idx, hm, tile):
+            acc += won_mass
+            if live.size:
+                acc += value(live, key_add(key, tile, v), hm_new, {**revealed, tile: v})
+        memo[key] = acc
+        return acc
+
+    idx, key = tree.root_state()
+    won = float(tree.weights[tree.root_won].sum())
+    if idx.size == 0:
+        return won
+    return won + value(idx, key, tree.hidden_mult, dict(tree.root_revealed))
 
 
 def evaluable_strategy(strategy: str) -> Strategy:

@@ -44,6 +44,15 @@ kernels number the boards heaviest first, and the inseparable pairs are listed o
 (:func:`gamelab.voltorb._bounds_kernels.inseparable_lists`), so a large state's pair bound walks
 each group leader's partners instead of testing every pair.
 
+A search that stays within the bit-mask searches (at most 512 live boards) runs *interpreted*
+while its kernels are not compiled: the kernels' own source run by Python
+(:mod:`gamelab.core.tiers`), about 0.4 ms a state, so the README's level-2 position (62 states) is
+answered in a tenth of a second instead of after about 20 CPU-s of compiling, with the same
+tile, value and memo. A search that needs more than :data:`INTERPRETED_SEARCH_STATES` states,
+or a process that has interpreted :data:`INTERPRETED_STATES` in all, runs the kernels (compiled
+then, once); so does everything inside :func:`gamelab.core.tiers.compiled_kernels` (the
+warm-ups).
+
 The Python twin (``python=True``) keeps the plain recursion (first-flip bound, one safe tile at a
 time, no symmetry, no pair bound), so the tests compare two independent routes to the same value.
 
@@ -60,11 +69,13 @@ generator); blog.khyman.dev (quit-or-continue analysis of expected coins).
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
+from functools import cache
+from types import SimpleNamespace
 
 import numpy as np
 
 from gamelab.core.limits import OutOfBudget
+from gamelab.core.tiers import has_machine_code, interpreting, python_modules
 from gamelab.voltorb._bounds_kernels import (
     LISTS_MAX,
     board_bits,
@@ -76,8 +87,10 @@ from gamelab.voltorb._search_kernels import WHOLE, win_search
 from gamelab.voltorb._small_kernels import SMALL_MAX
 from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
 from gamelab.voltorb._wide_kernels import WIDE_MAX
+from gamelab.voltorb.info_tree import InfoTree, key_add, revealed_code
 from gamelab.voltorb.posterior import Posterior, weighted_tile_sums
 from gamelab.voltorb.rules import TILES, Clues
+from gamelab.voltorb.search_parts import SearchPart
 from gamelab.voltorb.symmetries import clue_symmetries
 
 _MASS_EPS = 1e-15
@@ -93,128 +106,88 @@ def _clue_rows(clues: Clues) -> np.ndarray:
     return np.ascontiguousarray(np.stack(rows).astype(np.int64))
 
 
-def _key_add(key: int, tile: int, value: int) -> int:
-    return key | ((value + 1) << (3 * tile))
+#: the kernel modules of the win search (:meth:`OptimalSolver._interpreted_win_value`)
+SEARCH_MODULES = (
+    "gamelab.voltorb._table_kernels",
+    "gamelab.voltorb._bounds_kernels",
+    "gamelab.voltorb._small_kernels",
+    "gamelab.voltorb._wide_set_kernels",
+    "gamelab.voltorb._wide_kernels",
+    "gamelab.voltorb._search_kernels",
+)
+#: a search runs interpreted for at most this many states (about 0.4 ms each), then the kernels
+#: take it over (the README's level-2 position: 62 states; 300 random positions of levels 1-8
+#: with at most 512 boards: median 16, at most 1,230; benchmarks/voltorb_interpreted.py)
+INTERPRETED_SEARCH_STATES = 2_000
+#: states a process interprets at most in all (a few CPU-s, a fraction of compiling the
+#: search), then every search runs in the kernels
+INTERPRETED_STATES = 5_000
+#: the most boards of a deal whose searches may run interpreted (its inseparable-boards lists
+#: are computed in numpy, n^2 pair tests)
+INTERPRETED_BOARDS = 5_000
+#: states this process has searched interpreted
+_interpreted = [0]
+#: whether the compiled search (general=None) was found at hand in this process: then every
+#: later search runs it at once (it stays loaded), without asking numba's cache again
+_compiled = [False]
 
 
-def revealed_code(revealed: dict[int, int]) -> int:
-    """The win search's key of a state: 2 bits per tile, 0 hidden, else the value shown (a
-    Voltorb shows as hidden: a state with one is over)."""
-    code = 0
-    for tile, value in revealed.items():
-        if value > 0:
-            code |= value << (2 * tile)
-    return code
+def _popcount(x: int) -> int:
+    """The Python copies' stand-in for the kernels' ``ctpop`` (the set bits of an int64)."""
+    return (int(x) & 0xFFFF_FFFF_FFFF_FFFF).bit_count()
 
 
-def revealed_key(revealed: dict[int, int]) -> int:
-    key = 0
-    for tile, value in revealed.items():
-        key = _key_add(key, tile, value)
-    return key
+@cache
+def _python_search() -> SimpleNamespace | None:
+    """The win search's Python copies (:func:`gamelab.core.tiers.python_modules`), or None if
+    they cannot be made (the kernels then run: a test requires the copies)."""
+    try:
+        copies = python_modules(SEARCH_MODULES, {"ctpop": _popcount})
+    except (ValueError, ImportError):
+        return None
+    table = copies["gamelab.voltorb._table_kernels"]
+
+    def table_entry(memo: np.ndarray, code: int) -> tuple[float, bool, int] | None:
+        with np.errstate(over="ignore"):  # the hash's int64 products wrap, as in the kernels
+            return table.table_entry(memo, code)
+
+    return SimpleNamespace(
+        win_search=copies["gamelab.voltorb._search_kernels"].win_search,
+        table_rehash=table.table_rehash,
+        table_entry=table_entry,
+    )
+
+
+def _inseparable_lists_numpy(
+    bits: np.ndarray, n: int, pairs: bool = True
+) -> tuple[np.ndarray, np.ndarray]:
+    """:meth:`OptimalSolver._inseparable_lists` in numpy (the same arrays as the kernel
+    :func:`gamelab.voltorb._bounds_kernels.inseparable_lists`: each board's partners in
+    ascending order), for a search run interpreted."""
+    if not pairs or n > LISTS_MAX:
+        return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
+    bits = bits[:n]
+    degree = np.zeros(n, dtype=np.int64)
+    partners = []
+    for lo in range(0, n, 256):
+        a = bits[lo : lo + 256, None, :]
+        b = bits[None, :, :]
+        diff = (a[..., 0] ^ b[..., 0]) | (a[..., 1] ^ b[..., 1])
+        ok = (diff != 0) & (diff == (a[..., 2] ^ b[..., 2]))
+        ok &= ((a[..., 3] & diff) != 0) & ((b[..., 3] & diff) != 0)
+        degree[lo : lo + 256] = ok.sum(axis=1)
+        partners.append(np.nonzero(ok)[1])
+    start = np.zeros(n + 1, dtype=np.int64)
+    np.cumsum(degree, out=start[1:])
+    nbr = np.concatenate(partners).astype(np.int64) if partners else np.zeros(0, np.int64)
+    return start, nbr
 
 
 class SearchLimitError(OutOfBudget):
     """The exact search reached its state limit before finishing."""
 
 
-class _Tree:
-    """Shared machinery: root boards, hidden-multiplier counts, state expansion."""
-
-    def __init__(self, posterior: Posterior) -> None:
-        self.boards = posterior.boards
-        self.weights = posterior.weights
-        self.root_revealed = dict(posterior.revealed)
-        hidden = np.ones(TILES, dtype=bool)
-        hidden[list(self.root_revealed)] = False
-        self.hidden_mult = ((self.boards >= 2) & hidden).sum(axis=1)
-        self.root_key = revealed_key(self.root_revealed)
-        self.root_won = self.hidden_mult == 0
-        self.nodes = 0
-
-    def root_state(self):
-        live = np.flatnonzero(~self.root_won)
-        return live, self.root_key
-
-    def state_for(self, revealed: dict[int, int]):
-        """Indices of the root boards consistent with `revealed` and not yet won, and the key."""
-        mask = ~self.root_won
-        hm = self.hidden_mult.copy()
-        for tile, value in revealed.items():
-            if tile in self.root_revealed:
-                continue
-            mask &= self.boards[:, tile] == value
-            if value >= 2:
-                hm -= 1
-        mask &= hm > 0
-        return np.flatnonzero(mask), revealed_key(revealed), hm
-
-    def children(self, idx: np.ndarray, hm: np.ndarray, tile: int):
-        """For each value 1..3 on `tile`: (won mass, live indices, new hm)."""
-        col = self.boards[idx, tile]
-        out = []
-        for v in (1, 2, 3):
-            sel = idx[col == v]
-            if sel.size == 0:
-                continue
-            if v >= 2:
-                hm_new = hm.copy()
-                hm_new[sel] -= 1
-            else:
-                hm_new = hm
-            won = hm_new[sel] == 0
-            out.append((v, float(self.weights[sel[won]].sum()), sel[~won], hm_new))
-        return out
-
-    def candidate_tiles(self, idx: np.ndarray, key: int):
-        """(tiles that may be a 2/3 and are unrevealed, their Voltorb mass), safest first."""
-        sub = self.boards[idx]
-        w = self.weights[idx]
-        can_mult = (sub >= 2).any(axis=0)
-        revealed_tiles = [t for t in range(TILES) if (key >> (3 * t)) & 7]
-        can_mult[revealed_tiles] = False
-        tiles = np.flatnonzero(can_mult)
-        v_mass = weighted_tile_sums(w, sub[:, tiles] == 0)
-        order = np.lexsort((tiles, v_mass))
-        return tiles[order], v_mass[order]
-
-
-@dataclass(frozen=True)
-class SearchPart:
-    """What a part of a split search proved (:meth:`OptimalSolver.search_part`): the whole
-    search's order of first tiles, and the exact value (prior mass cleared) of each first tile
-    the part searched to the end; `total` is the live mass of the state (for its tolerance)."""
-
-    order: tuple[int, ...]
-    values: dict[int, float]
-    total: float
-
-
-def combine_parts(order: list[int], parts: list[SearchPart]) -> tuple[int, float]:
-    """(best first tile, value) of a search split into `parts` (all of one state, their tiles
-    disjoint and covering its first tiles `order`, as :meth:`OptimalSolver.first_tiles` gives
-    them): the tile the whole search picks, by its own rule (the first in its order whose value
-    beats the best so far by more than its tolerance), and its value. A tile some part cut off
-    is worth less than another part's tile by more than that tolerance, so it is never the
-    pick. ValueError if no part searched a tile to the end."""
-    if not parts:
-        raise ValueError("no parts of a split search to combine")
-    total = parts[0].total
-    values: dict[int, float] = {}
-    for part in parts:
-        values.update(part.values)
-    eps = 1e-12 * total
-    best, best_tile = -1.0, -1
-    for tile in order:
-        value = values.get(tile)
-        if value is not None and value > best + eps:
-            best, best_tile = value, tile
-    if best_tile < 0:
-        raise ValueError("no part searched a first tile to the end")
-    return best_tile, best
-
-
-class OptimalSolver(_Tree):
+class OptimalSolver(InfoTree):
     """Exact P(win)-maximising (``objective="win"``) or coin-maximising (``"coins"``) policy."""
 
     def __init__(
@@ -286,6 +259,7 @@ class OptimalSolver(_Tree):
         root_out: np.ndarray | None = None,
     ) -> tuple[float, int]:
         code = revealed_code(revealed)
+        read_entry = table_entry
         nrev = sum(1 for t, v in revealed.items() if t not in self.root_revealed and v >= 2)
         limit = self.state_limit if self.state_limit is not None else 2**62
         self._counter[1] = self._counter[0] + min(limit, 2**62)
@@ -298,7 +272,6 @@ class OptimalSolver(_Tree):
             memo = (self._memo_val, self._memo_tile, self._counter)
             value = coin_search(*state, may_quit, *memo)
         else:
-            adj_start, adj = self._inseparable_lists()
             if shared is None:
                 shared = np.array([-1.0, 0.0, 25.0])
             if root_out is None:
@@ -306,38 +279,17 @@ class OptimalSolver(_Tree):
             # None: no state of this search needs the general search, so a first search on a
             # small position does not compile it (see win_search)
             general = None if live.size <= max(2, self._small_max, self._wide_max) else True
-            mark = np.zeros(self._boards.shape[0] + 1, dtype=np.int64)
-            pos = np.full(self._boards.shape[0], -1, dtype=np.int64)
-            while True:
-                value = win_search(
-                    *state,
-                    -1.0,
-                    self._table,
-                    self._counter,
-                    self._clue,
-                    self._symmetry,
-                    self._bits,
-                    self._pairs,
-                    np.int64(self._small_max),
-                    adj_start,
-                    adj,
-                    mark,
-                    np.int64(self._wide_max),
-                    pos,
-                    np.int64(first_tiles),
-                    shared,
-                    root_out,
-                    self._perms,
-                    general,
+            interpreted = None
+            if general is None and not _compiled[0]:
+                interpreted = self._interpreted_win_value(
+                    state, first_tiles, shared, root_out, limit
                 )
-                if not self._counter[4]:
-                    break
-                # the memo is 70 % full: every entry is exact or a proven upper bound, so keep
-                # them in a table 4x as large and search again (the solved part is found at once)
-                bigger = table_new(4 * self._table.shape[0])
-                table_rehash(self._table, bigger)
-                self._table = bigger
-                self._counter[2] = self._counter[4] = 0
+            if interpreted is not None:
+                value, read_entry = interpreted
+            else:
+                self._counter[1] = self._counter[0] + min(limit, 2**62)
+                kernels = (win_search, table_rehash, self._inseparable_lists())
+                value = self._win_search(kernels, state, first_tiles, shared, root_out, general)
         self.nodes = int(self._counter[0])
         if self._counter[2] and self._keep_memo and self.objective == "win":
             self._counter[2] = 0
@@ -360,9 +312,115 @@ class OptimalSolver(_Tree):
             return float(value), int(tile)
         if first_tiles >= 0:
             return float(value), -1  # a part: the root is not stored (see search_part)
-        entry = table_entry(self._table, code)
+        entry = read_entry(self._table, code)
         assert entry is not None and entry[1]
         return float(value), entry[2]
+
+    def _win_search(
+        self,
+        kernels: tuple,
+        state: tuple,
+        first_tiles: int,
+        shared: np.ndarray,
+        root_out: np.ndarray,
+        general: bool | None,
+    ) -> float:
+        """Run the win search (`kernels`: the search, the memo's rehash and the inseparable
+        lists, compiled or their Python copies) until it finishes with the memo large enough."""
+        search, rehash, lists = kernels
+        mark = np.zeros(self._boards.shape[0] + 1, dtype=np.int64)
+        pos = np.full(self._boards.shape[0], -1, dtype=np.int64)
+        while True:
+            args = self._search_args(state, lists, mark, pos, first_tiles, shared, root_out)
+            value = search(*args, general)
+            if not self._counter[4]:
+                return float(value)
+            # the memo is 70 % full: every entry is exact or a proven upper bound, so keep
+            # them in a table 4x as large and search again (the solved part is found at once)
+            bigger = table_new(4 * self._table.shape[0])
+            rehash(self._table, bigger)
+            self._table = bigger
+            self._counter[2] = self._counter[4] = 0
+
+    def _search_args(
+        self,
+        state: tuple,
+        lists: tuple[np.ndarray, np.ndarray],
+        mark: np.ndarray,
+        pos: np.ndarray,
+        first_tiles: int,
+        *shared_and_out: np.ndarray,
+    ) -> tuple:
+        """The win search's arguments but `general` (see win_search)."""
+        adj_start, adj = lists
+        return (
+            *state,
+            -1.0,
+            self._table,
+            self._counter,
+            self._clue,
+            self._symmetry,
+            self._bits,
+            self._pairs,
+            np.int64(self._small_max),
+            adj_start,
+            adj,
+            mark,
+            np.int64(self._wide_max),
+            pos,
+            np.int64(first_tiles),
+            *shared_and_out,
+            self._perms,
+        )
+
+    def _interpreted_win_value(
+        self,
+        state: tuple,
+        first_tiles: int,
+        shared: np.ndarray,
+        root_out: np.ndarray,
+        limit: int,
+    ) -> tuple[float, Callable] | None:
+        """The win search run by the Python interpreter (the kernels' own source, see
+        :mod:`gamelab.core.tiers`), when the compiled search is not at hand yet and this search
+        is short: the same value, memo and tile as the kernels', without their compiling (about
+        20 CPU-s). None when that does not apply (the caller then runs the kernels): the kernel
+        is compiled or cached for these arguments, this process has interpreted
+        :data:`INTERPRETED_STATES` states already, the deal has more than
+        :data:`INTERPRETED_BOARDS` boards, or the search needed more than
+        :data:`INTERPRETED_SEARCH_STATES` states (it is then undone: the memo and counters as
+        before it). Only for a search that never reaches the general search (general=None).
+        With the value, the memo's reader (:func:`gamelab.voltorb._table_kernels.table_entry`'s
+        copy)."""
+        left = INTERPRETED_STATES - _interpreted[0]
+        if _compiled[0] or left <= 0 or not interpreting():
+            return None
+        if self._boards.shape[0] > INTERPRETED_BOARDS:
+            return None
+        scratch = np.zeros(1, dtype=np.int64)  # (the types of the lists, mark and pos)
+        lists = (scratch, scratch)
+        probe = self._search_args(state, lists, scratch, scratch, first_tiles, shared, root_out)
+        if has_machine_code(win_search, (*probe, None)):
+            _compiled[0] = True
+            return None
+        copies = _python_search()
+        if copies is None:
+            return None
+        budget = min(left, INTERPRETED_SEARCH_STATES)
+        before = (self._table.copy(), self._counter.copy(), shared.copy(), root_out.copy())
+        self._counter[1] = self._counter[0] + min(limit, budget)
+        if self._lists is None:
+            self._lists = _inseparable_lists_numpy(self._bits, self._boards.shape[0], self._pairs)
+        kernels = (copies.win_search, copies.table_rehash, self._lists)
+        with np.errstate(over="ignore"):  # int64 products wrap, as in the kernels
+            value = self._win_search(kernels, state, first_tiles, shared, root_out, None)
+        _interpreted[0] += int(self._counter[0] - before[1][0])
+        if self._counter[2] and budget < limit:
+            # stopped by the budget, not by the caller's limit: undo, the kernels search it
+            self._table, self._counter[:] = before[0], before[1]
+            shared[:], root_out[:] = before[2], before[3]
+            return None
+        return value, copies.table_entry
 
     def first_tiles(self, revealed: dict[int, int]) -> list[int]:
         """The first tiles the exact search of `revealed` tries, in its order (one of each
@@ -381,7 +439,7 @@ class OptimalSolver(_Tree):
         """Part of the exact search at `revealed`: the first flip restricted to `tiles`.
 
         Parts can run in separate processes, each with a solver of the same posterior, and
-        :func:`combine_parts` gives the exact value and tile of the whole search from them:
+        :func:`gamelab.voltorb.search_parts.combine_parts` gives the exact value and tile of the whole search from them:
         parts over disjoint tiles that together cover :meth:`first_tiles`, each with its own
         `shared`, or parts with the same tiles and one `shared` (they then take the tiles one
         by one as each is free). `shared` is three floats, in memory the parts share (None: a
@@ -545,7 +603,7 @@ class OptimalSolver(_Tree):
         None as soon as the children seen so far prove it cannot beat `best`."""
         acc = 0.0
         for v, won_mass, live, hm_new in self.children(idx, hm, tile):
-            child = self._value(live, _key_add(key, tile, v), hm_new, True) if live.size else 0.0
+            child = self._value(live, key_add(key, tile, v), hm_new, True) if live.size else 0.0
             gain = won_mass + child
             acc += v * gain if self.objective == "coins" else gain
             if bound is not None:
@@ -583,45 +641,6 @@ class OptimalSolver(_Tree):
         if self.use_kernel:
             return won + self._kernel_value(self.root_revealed, idx)[0]
         return won + self._value(idx, key, self.hidden_mult, False)
-
-
-def policy_win_probability(
-    posterior: Posterior, choose: Callable[[Posterior, int], int], limit: int = 2_000_000
-) -> float:
-    """Exact P(win) of a deterministic policy from the posterior's state.
-
-    `choose(view_posterior, flips_so_far)` returns the tile to flip; the view posterior holds the
-    boards still possible (normalised, round not yet won) and the revealed tiles.
-    """
-    tree = _Tree(posterior)
-    memo: dict[int, float] = {}
-    root_flips = len(tree.root_revealed)
-
-    def value(idx: np.ndarray, key: int, hm: np.ndarray, revealed: dict[int, int]) -> float:
-        hit = memo.get(key)
-        if hit is not None:
-            return hit
-        tree.nodes += 1
-        if tree.nodes > limit:
-            raise RuntimeError(f"policy evaluation exceeded {limit} states")
-        w = tree.weights[idx]
-        view = Posterior(tree.boards[idx], w / w.sum(), revealed, posterior.clues)
-        tile = int(choose(view, len(revealed) - root_flips))
-        if tile in revealed:
-            raise RuntimeError(f"policy chose the revealed tile {tile}")
-        acc = 0.0
-        for v, won_mass, live, hm_new in tree.children(idx, hm, tile):
-            acc += won_mass
-            if live.size:
-                acc += value(live, _key_add(key, tile, v), hm_new, {**revealed, tile: v})
-        memo[key] = acc
-        return acc
-
-    idx, key = tree.root_state()
-    won = float(tree.weights[tree.root_won].sum())
-    if idx.size == 0:
-        return won
-    return won + value(idx, key, tree.hidden_mult, dict(tree.root_revealed))
 
 
 def choice_value(solver: OptimalSolver, revealed: dict[int, int], tile: int) -> float:

@@ -206,9 +206,9 @@ class ObjectiveSolver:
         self.nodes = 0
 
     def decide(self, revealed: dict[int, int]) -> tuple[int, float]:
-        from gamelab.voltorb.expectimax import _Tree
+        from gamelab.voltorb.info_tree import InfoTree
 
-        tree = _Tree(self.post)
+        tree = InfoTree(self.post)
         idx, _, _ = tree.state_for(revealed)
         if idx.size == 0:
             return -1, 1.0
@@ -255,7 +255,7 @@ def utility_search(
     state_limit: int | None = None,
     what: str = "objective",
 ) -> UtilitySearch:
-    """The general kernel on the live boards `idx` of `tree` (an ``expectimax._Tree``) at
+    """The general kernel on the live boards `idx` of `tree` (an :class:`gamelab.voltorb.info_tree.InfoTree`) at
     `revealed`, for the utility `tables` (``u_quit, u_win, u_loss, max u``; see
     :meth:`Objective.utility_tables`). `monotone` flips a tile that is a Voltorb on no board at
     once: optimal for a utility that meets the condition in
@@ -322,11 +322,11 @@ def policy_objective_value(
     quit_when: Callable[[Posterior, int], bool] | None = None,
 ) -> float:
     """Exact expected utility of a deterministic policy: `choose(view, flips)` as in
-    :func:`gamelab.voltorb.expectimax.policy_win_probability`, and `quit_when(view, cards)`
+    :func:`gamelab.voltorb.evaluate.policy_win_probability`, and `quit_when(view, cards)`
     (cards flipped so far, 1s included) deciding to quit before a flip (never, by default)."""
-    from gamelab.voltorb.expectimax import _Tree
+    from gamelab.voltorb.info_tree import InfoTree
 
-    tree = _Tree(post)
+    tree = InfoTree(post)
     u_quit, u_win, u_loss, _ = objective.utility_tables(level)
     root_flips = len(tree.root_revealed)
 

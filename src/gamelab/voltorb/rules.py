@@ -30,12 +30,12 @@ names.
 from __future__ import annotations
 
 import math
-import unicodedata
 from dataclasses import dataclass, field
 
 import numpy as np
 
 from gamelab.core.choices import NamedChoice
+from gamelab.core.typed import typed
 
 SIZE = 5
 TILES = SIZE * SIZE
@@ -382,16 +382,6 @@ class ClueError(ValueError):
         self.field = field
 
 
-def _typed(text: str) -> str:
-    """Text as typed on any keyboard (NFKC: full-width digits and commas read as ASCII, as
-    ``int`` reads such digits everywhere else), refusing superscript, circled and other
-    digit-like signs that are not decimal digits (NFKC would read "²" as 2)."""
-    odd = [ch for ch in text if unicodedata.category(ch) == "No"]
-    if odd:
-        raise ValueError(f"{odd[0]!r} is not a digit: type the digits 0-9, got {text!r}")
-    return unicodedata.normalize("NFKC", text)
-
-
 def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[int], list[int]]:
     """Parse ``"S,V S,V S,V S,V S,V"`` (sum, Voltorbs per line; full-width digits too) into
     two lists. `what` is ``rows`` or ``cols``; errors (:class:`ClueError`) name the line in
@@ -400,10 +390,12 @@ def parse_lines(text: str, what: str, label: str | None = None) -> tuple[list[in
     """
     kind = "row" if what == "rows" else "column"
     label = label or f"{kind} clues"
-    try:
-        parts = _typed(text).replace(";", " ").split()
-    except ValueError as exc:
-        raise ClueError(f"{label}: {exc}", what) from None
+    parts = text.replace(";", " ").replace("；", " ").split()
+    for i, part in enumerate(parts, 1):
+        try:
+            parts[i - 1] = typed(part)
+        except ValueError as exc:  # the line named, as for any other bad entry
+            raise ClueError(f"{kind} {i} clue: {exc}", f"{what}.{i}") from None
     if len(parts) != SIZE:
         raise ClueError(
             f"the {label} need 5 entries 'sum,Voltorbs' separated by spaces, got {text!r}", what
@@ -431,7 +423,7 @@ def parse_revealed(items: list[str] | None) -> dict[int, int]:
     """Parse ``["r,c=v", ...]`` (rows and columns from 1) into {tile: value}."""
     out: dict[int, int] = {}
     for item in items or []:
-        for piece in _typed(item).replace(";", " ").split():
+        for piece in typed(item).replace(";", " ").split():
             try:
                 rc, val = piece.split("=")
                 r, c = (int(x) for x in rc.split(","))

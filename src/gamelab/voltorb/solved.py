@@ -17,7 +17,7 @@ asks it (:func:`decide`, :func:`deal_solver`):
 A search too long for one process is split (:func:`split_decide`): the first flips of the
 position are shared among processes (each with its own solver of the deal), the parts raise a
 lower bound they share so that each cuts off what another part's best tile already beats, and the
-combination (:func:`gamelab.voltorb.expectimax.combine_parts`) picks the tile and value the whole
+combination (:func:`gamelab.voltorb.search_parts.combine_parts`) picks the tile and value the whole
 search picks; the parts' solved states join the deal's solver and its stored file, so the rest of
 the round is answered as after a search in one process.
 
@@ -37,8 +37,10 @@ import numpy as np
 
 from gamelab.core.cache import cache_path, load_arrays, save_arrays
 from gamelab.core.memo import Kept
-from gamelab.voltorb.expectimax import OptimalSolver, SearchPart, combine_parts, revealed_code
+from gamelab.voltorb.expectimax import OptimalSolver
+from gamelab.voltorb.info_tree import revealed_code
 from gamelab.voltorb.rules import Clues, VoltorbSetting
+from gamelab.voltorb.search_parts import SearchPart, combine_parts
 
 #: deals whose solver this process keeps (a level-8 deal's table is up to about 100 MB)
 KEPT_DEALS = 2

@@ -3,6 +3,7 @@ into its cache) or loads every kernel the commands, the report and the web page 
 
 from __future__ import annotations
 
+from gamelab.core.tiers import compiled_kernels
 from gamelab.core.warm import PageWarmup
 
 #: What the page needs warm (``gamelab serve``): voltorb's kernels start no threads, so they are
@@ -16,6 +17,7 @@ PAGE_WARMUP = PageWarmup(
 ROWS, COLS = "4,2 8,0 4,2 4,2 5,1", "6,1 5,0 5,2 4,3 5,1"
 
 
+@compiled_kernels()  # (a search of the level-2 position would otherwise run interpreted)
 def warm_page() -> None:
     """What the web page's solver processes load before serving (``gamelab serve`` runs it
     once in the pool's forkserver): the advice on a level-2 position, the searches of the
@@ -37,6 +39,21 @@ def warm_page() -> None:
     review_practice(VoltorbSetting(1), 0, [[3, 3]])
 
 
+@compiled_kernels()
+def warm_assistant() -> None:
+    """What ``gamelab voltorb assist`` compiles while a person types the first clues: the
+    posterior's enumeration and the general win search (a position of level 5 or more usually
+    has more boards than the bit-mask searches take; a smaller one runs interpreted at first),
+    on the README's level-2 position searched without the bit-mask searches."""
+    from gamelab.voltorb.assistant import position_posterior
+    from gamelab.voltorb.expectimax import OptimalSolver
+    from gamelab.voltorb.rules import Position, VoltorbSetting
+
+    post = position_posterior(Position.parse(ROWS, COLS), VoltorbSetting(2))
+    OptimalSolver(post, small_max=0, wide_max=0).decide({})
+
+
+@compiled_kernels()
 def warm_up() -> None:
     """Solve and evaluate a level-2 position (its coin-maximising policy, and the general
     objective search on ``survive``), simulate a few

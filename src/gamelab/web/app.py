@@ -171,6 +171,17 @@ def _unreadable_body(cause: BaseException | None) -> str:
     return "the request body is not valid JSON (UTF-8 text expected)"
 
 
+def _as_number(value: object) -> object:
+    """A string that pydantic reads as a float (``"NaN"``, ``"-inf"``) as that float: its
+    bound check then fails for a reason the message must name instead."""
+    if isinstance(value, str):
+        try:
+            return float(value)
+        except ValueError:
+            pass
+    return value
+
+
 def _readable(
     exc: RequestValidationError, request: Request | None = None
 ) -> tuple[str, str | None]:
@@ -192,13 +203,13 @@ def _readable(
         return f"the request body is empty: {wanted} is expected", None
     where = ".".join(loc)
     msg = err.get("msg", "invalid value")
-    value = err.get("input")
-    if isinstance(value, float) and not math.isfinite(value):
-        msg = "NaN is not a number" if math.isnan(value) else "only finite numbers are allowed"
-    elif err.get("type") == "missing":
+    value = _as_number(err.get("input"))
+    if err.get("type") == "missing":
         msg = "this field is required"
-    elif err.get("type") == "extra_forbidden":
+    elif err.get("type") == "extra_forbidden":  # whatever its value: the name is the problem
         msg = "unknown field"
+    elif isinstance(value, float) and not math.isfinite(value):
+        msg = "NaN is not a number" if math.isnan(value) else "only finite numbers are allowed"
     elif err.get("type") == "model_attributes_type":
         return "the request body must be a JSON object", None
     field = loc[0] if loc else None

@@ -1,5 +1,4 @@
-"""The game: word lists, the two feedback rules and the pattern codes (the guess x answer
-feedback table is built in :mod:`gamelab.wordle.table`).
+"""The game: word lists, feedback rules, pattern codes (the table: :mod:`gamelab.wordle.table`).
 
 Feedback colours are 0 = grey, 1 = yellow, 2 = green, one per guess character. A pattern is
 stored as the base-3 number whose most significant digit is the first character, so sorting
@@ -34,6 +33,7 @@ from pathlib import Path
 import numpy as np
 
 from gamelab.core.choices import NamedChoice
+from gamelab.core.typed import typed
 
 RULES = ("standard", "blog")
 HARD_MODES = ("game", "strict")
@@ -197,7 +197,7 @@ def pattern_text(code: int, length: int, style: str = "digits") -> str:
 
 def parse_pattern(text: str, length: int) -> int:
     """Parse colours typed by a user (digits 0/1/2, ⬛🟨🟩, 灰黄緑 or b/y/g) into a code."""
-    chars = [c for c in text.strip() if not c.isspace() and c != "\ufe0f"]
+    chars = [c for c in typed(text).strip() if not c.isspace() and c != "\ufe0f"]
     try:
         colours = [_COLOUR_CHARS[c] for c in chars]
     except KeyError as exc:

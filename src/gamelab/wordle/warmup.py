@@ -40,6 +40,22 @@ def warm_up() -> None:
     warm_scan()
 
 
+def warm_depth_limits() -> None:
+    """What ``solve-optimal`` (normal mode) calls besides its exact search: the greedy chart
+    that gives its first upper bound and the feasibility search of its depth limits, on gen1
+    (a list of five-letter words, as the feasibility search needs: the same kernel types as
+    any such list)."""
+    from gamelab.wordle.entropy import greedy_tree, guess_counts
+    from gamelab.wordle.rules import FeedbackRule, Setting, parse_names
+    from gamelab.wordle.solver.feasible import feasible_within
+    from gamelab.wordle.table import Game
+
+    setting = Setting(parse_names("gen1"), FeedbackRule.BLOG, max_guesses=3)
+    game = Game.of(setting)
+    guess_counts(game, greedy_tree(game, game.best_entropy_guess(game.all_answers())))
+    feasible_within(setting, lambda: False)
+
+
 def warm_page() -> None:
     """Load the optimal strategies of the post's lists and of the page's default, the live
     daily game (shipped: milliseconds each), their games and the search kernel, so no request

@@ -112,7 +112,7 @@ def turn_outcomes(mask, m, f, rules, ws):
     return n
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def policy_turn_outcomes(E, mask, m, f, rules, ws):
     """:func:`turn_outcomes` under the expected-score decisions of `widget_policy`."""
     widget_policy(E, mask, m, f, rules, ws)

@@ -132,7 +132,7 @@ def upper_subset(mask, upper_face, nb):
     return u
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def upper_step(m, pts, upper_bonus):
     """(new capped upper total, points incl. the upper bonus if this reaches 63 first)."""
     m2 = m + pts
@@ -143,7 +143,7 @@ def upper_step(m, pts, upper_bonus):
     return m2, pts
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def extra_yahtzee_mode(rules, mask, r):
     """Where roll r may be placed: :data:`NOT_EXTRA` unless it is an extra Yahtzee (five of a
     kind with the Yahtzee box filled, under rules with a Yahtzee bonus or a joker), else the
@@ -169,7 +169,7 @@ def extra_yahtzee_mode(rules, mask, r):
     return FORCED_ANY
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def box_points(rules, mask, m, f, b, r, mode):
     """(allowed, points incl. bonuses, next state index) of final roll r in open box b, the roll's
     placement mode being `mode` (:func:`extra_yahtzee_mode`). The one statement of the joker rules."""
@@ -199,7 +199,7 @@ def box_points(rules, mask, m, f, b, r, mode):
     return True, pts + bonus, state_index(nmask, m, f2, nf)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def plain_placement(mask, m, f, b, r, upper_face, base, upper_bonus, nf):
     """(points incl. the upper bonus, next state index) of roll r in box b when r is not five of
     a kind (no Yahtzee bonus, no joker: 246 of the 252 rolls). Takes the rule tables unpacked:

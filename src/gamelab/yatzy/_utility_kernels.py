@@ -70,7 +70,7 @@ def new_utility_workspace(L):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _shift_max(Pn, row, s, out, r):
     """out[r, t] = max(out[r, t], Pn[row, max(0, t - s)])."""
     L = Pn.shape[1]
@@ -255,7 +255,7 @@ def new_pair_workspace(L):
     return new_utility_workspace(L), new_utility_workspace(L)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pair_take(v, w, out, outw, r, t):
     """out[r, t], outw[r, t] = (v, w) if (v, w) beats them (the utility first, then w)."""
     if v > out[r, t] or (v == out[r, t] and w > outw[r, t]):
@@ -263,7 +263,7 @@ def _pair_take(v, w, out, outw, r, t):
         outw[r, t] = w
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _pair_shift_max(Pn, Wn, row, s, out, outw, r):
     L = Pn.shape[1]
     for t in range(L):

@@ -57,7 +57,7 @@ def chance_arrays(cumulative: list[list[float]], rolls: list[list[int]]):
     return start, flat_c, flat_r
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def draw_roll(table, x, start, cumulative, rolls):
     """The roll that uniform `x` draws from chance table `table` (``bisect_right`` over the
     table's cumulative probabilities scaled by its last)."""
@@ -74,7 +74,7 @@ def draw_roll(table, x, start, cumulative, rolls):
     return rolls[min(a, hi - 1)]
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _new_turn(i, game, masks, keep_masks, u, pos, start, cumulative, rolls):
     roll = draw_roll(N_KEEPS, u[i, pos[i]], start, cumulative, rolls)
     pos[i] += 1

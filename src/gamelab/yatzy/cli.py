@@ -61,7 +61,7 @@ def advise_command(
     dice: Annotated[str, typer.Option("--dice", help="The five dice, e.g. 11114.")],
     rolls_left: Annotated[
         int,
-        typer.Option("--rolls-left", metavar="N", help="Rerolls left: 2, 1 or 0."),
+        typer.Option("--rolls-left", help="Rerolls left: 2, 1 or 0."),
     ] = 2,
     card: Annotated[str, typer.Option("--card", help=CARD_HELP)] = "-",
     rules: Rules = "yatzy",
@@ -76,9 +76,8 @@ def advise_command(
         print_json(advice)
         return
     kind = "box" if rolls_left == 0 else "keep"
-    table = Table(
-        title=f"{advice.rules}: dice {advice.dice}, {rolls_left} rolls left, card {advice.card}"
-    )
+    rerolls = f"{rolls_left} reroll{'' if rolls_left == 1 else 's'} left"
+    table = Table(title=f"{advice.rules}: dice {advice.dice}, {rerolls}, card {advice.card}")
     table.add_column(kind)
     if kind == "box":
         table.add_column("points", justify="right")
@@ -194,9 +193,15 @@ def comeback_command(rules: Rules = "yahtzee", json_out: Json = False) -> None:
 def risk_command(
     rules: Rules = "yahtzee",
     valence: Annotated[
-        int, typer.Option("--valence", help="Dice the risky target must share with the roll (1-5).")
+        int,
+        typer.Option(
+            "--valence", min=1, max=5, help="Dice the risky target must share with the roll."
+        ),
     ] = 2,
-    games: Annotated[int, typer.Option("--games", help="Games per (Y, X) cell.")] = 100_000,
+    games: Annotated[
+        int,
+        typer.Option("--games", min=2, help="Games per (Y, X) cell; a trailing pair needs two."),
+    ] = 100_000,
     rounds: Annotated[
         str, typer.Option("--rounds", help="Rounds Y, comma-separated.")
     ] = "7,8,9,10,11,12",
@@ -253,7 +258,6 @@ def review_command(
         list[str] | None,
         typer.Option(
             "--move",
-            metavar="MOVE",
             help="Your decisions in order, one per --move: 'keep 1114', 'keep -', 'box fours'.",
         ),
     ] = None,
@@ -274,9 +278,7 @@ def review_command(
     ] = None,
     undone: Annotated[
         list[int] | None,
-        typer.Option(
-            "--undone", metavar="N", help="A decision (1-based) taken back and made again."
-        ),
+        typer.Option("--undone", help="A decision (1-based) taken back and made again."),
     ] = None,
     draws: Annotated[
         str,
@@ -288,7 +290,7 @@ def review_command(
         ),
     ] = "",
     takebacks: Annotated[
-        int, typer.Option("--takebacks", metavar="N", help="Moves taken back in the game.")
+        int, typer.Option("--takebacks", help="Moves taken back in the game.")
     ] = 0,
     rules: Rules = "yatzy",
     seed: Seed = 0,

@@ -31,6 +31,8 @@ from typing import Protocol
 
 import numpy as np
 
+from gamelab.core.typed import typed
+
 FACES = 6
 DICE = 5
 UPPER_CAP = 63  # the upper bonus threshold; the state only tracks min(63, upper total)
@@ -162,7 +164,7 @@ ROLL_YAHTZEE_FACE: np.ndarray = np.array(
 
 def parse_dice(text: str) -> np.ndarray:
     """Five dice like ``"11114"`` (any order, spaces/commas ignored) -> count vector."""
-    digits = [ch for ch in str(text) if ch not in " ,"]
+    digits = [ch for ch in typed(str(text)) if ch not in " ,"]
     if len(digits) != DICE or any(ch not in "123456" for ch in digits):
         raise ValueError(f"dice must be five digits 1-6 like 11114, got {text!r}")
     counts = np.zeros(FACES, dtype=np.int64)
@@ -179,7 +181,7 @@ def parse_keep(text: str, dice: np.ndarray) -> np.ndarray:
     >>> parse_keep("41 1", parse_dice("11114")).tolist(), int(parse_keep("-", parse_dice("11114")).sum())
     ([2, 0, 0, 1, 0, 0], 0)
     """
-    word = str(text).strip().lower()
+    word = typed(str(text)).strip().lower()
     if word == "all":
         return np.array(dice, dtype=np.int64)
     keep = np.zeros(FACES, dtype=np.int64)

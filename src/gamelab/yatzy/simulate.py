@@ -21,6 +21,7 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.core import ahead
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import Estimate, mean_interval_from_moments
 from gamelab.yatzy._play_kernels import (
@@ -38,6 +39,8 @@ from gamelab.yatzy.solver import solve
 
 STRATEGIES = {"optimal": STRATEGY_OPTIMAL, "greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM}
 CHUNK = 2000
+#: what :func:`simulate` compiles ahead, beside its solve (:mod:`gamelab.core.ahead`)
+AHEAD = "gamelab.yatzy.warmup:warm_simulation"
 #: Decision tables kept per process and strategy (1.5 kB each; pages are only touched when used).
 PROCESS_CACHE_SLOTS = 600_000
 
@@ -153,9 +156,12 @@ def simulate(
     strategy_code(strategy)
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    # the workers' kernels compile in a second process while this one solves the tables
+    ahead.start(AHEAD, (play_games_cached,))
     if strategy == "optimal":
         solve(rules)  # build the cached table once, before workers load it
     items = [(rules, strategy, n) for n in chunk_sizes(games, chunk)]
+    ahead.wait(AHEAD)
     t0 = time.perf_counter()
     results = run_tasks(
         simulate_chunk,

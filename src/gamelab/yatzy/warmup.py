@@ -47,6 +47,16 @@ PAGE_WARMUP = PageWarmup(
 )
 
 
+def warm_simulation() -> None:
+    """The kernels of :func:`gamelab.yatzy.simulate.simulate_chunk` (one greedy game: the same
+    kernel and argument types as every strategy), which ``yatzy simulate`` compiles in a second
+    process while it solves its tables (:mod:`gamelab.core.ahead`), so that its workers load
+    them instead of each compiling them."""
+    from gamelab.yatzy.simulate import simulate_chunk
+
+    simulate_chunk((RULES["yahtzee"], "greedy", 1), np.random.default_rng(0))
+
+
 def warm_position() -> tuple[RuleSet, np.ndarray, Card]:
     """A one-turn position of Yatzy (only Chance open) and a zero value table."""
     rules = RULES["yatzy"]

@@ -94,6 +94,12 @@ export function showError(input, message) {
   }
 }
 
+/** Full-width digits (a Japanese keyboard's ０-９) as ASCII, as the server reads every game's
+ * digits (gamelab.core.typed); any other character is left for the caller to refuse. */
+export function asciiDigits(text) {
+  return text.replace(/[０-９]/g, (d) => String.fromCharCode(d.charCodeAt(0) - 0xfee0));
+}
+
 /** Remove every error shown by showError inside `root` (default: the whole page). */
 export function clearErrors(root = document) {
   for (const el of root.querySelectorAll("[aria-invalid=true]")) el.removeAttribute("aria-invalid");
@@ -456,9 +462,10 @@ export function plural(n, one, many = `${one}s`) {
 
 /** Draw a game history into `el` (a stats line, a table of the games, a Clear button) and
  *  keep it current. Options: `score` ({label, lowerIsBetter, digits}) when the page's games
- *  have a score; `wins` false for a page whose games have no winner; `onReview(entry)` to review
+ *  have a score; `wins` false for a page whose games have no winner; `luck` false for a game
+ *  without chance (no luck column); `onReview(entry)` to review
  *  a game not reviewed yet (from its `replay`); `empty` (text). */
-export function historyPanel(el, hist, { score = null, wins = true, onReview = null,
+export function historyPanel(el, hist, { score = null, wins = true, luck = true, onReview = null,
   empty = "No games yet: the games you finish here are listed, with their review's verdict." } = {}) {
   const unreviewed = (g) => {
     if (!onReview || !g.replay) return h("span", { class: "muted" }, "not reviewed");
@@ -491,12 +498,14 @@ export function historyPanel(el, hist, { score = null, wins = true, onReview = n
       h("td", {}, g.label || ""),
       h("td", { class: g.won === true ? "good" : (g.won === false ? "bad" : "") },
         g.result || "", (g.marks || []).length ? h("span", { class: "history-mark small" }, ` (${g.marks.join(", ")})`) : null),
-      score ? h("td", {}, typeof g.score === "number" ? g.score.toFixed(score.digits ?? 0) : "—") : null,
-      h("td", { class: "history-skill" }, g.skill || unreviewed(g)),
-      h("td", { class: "history-luck" }, g.luck || "—")));
+      // a phone shows each game as a block, each figure named by its column (data-label)
+      score ? h("td", { class: "history-score", dataset: { label: score.label } },
+        typeof g.score === "number" ? g.score.toFixed(score.digits ?? 0) : "—") : null,
+      h("td", { class: "history-skill", dataset: { label: "skill" } }, g.skill || unreviewed(g)),
+      luck ? h("td", { class: "history-luck", dataset: { label: "luck" } }, g.luck || "—") : null));
     el.append(h("div", { class: "history-scroll" }, h("table", { class: "data history-table" },
       h("thead", {}, h("tr", {}, h("th", {}, "date"), h("th", {}, "game"), h("th", {}, "result"),
-        score ? h("th", {}, score.label) : null, h("th", {}, "skill"), h("th", {}, "luck"))),
+        score ? h("th", {}, score.label) : null, h("th", {}, "skill"), luck ? h("th", {}, "luck") : null)),
       h("tbody", {}, rows))));
     const clear = h("button", { type: "button", class: "secondary history-clear" }, "Clear history");
     clear.addEventListener("click", () => {

@@ -552,7 +552,7 @@ async function start() {
   tutorial = tut;
   expert = exp ? exp.levels.map((lv) => ({ ...lv, best: lv.best_known, counts: null, best_share: null, source: "expert" })) : [];
   $("pack-name").textContent = `${res.name}: ${pack.length} levels, easiest first. Your stars and the fold in play stay in this browser.`;
-  historyPanel($("folds-panel"), folds, { score: { label: "contacts" }, wins: false,
+  historyPanel($("folds-panel"), folds, { score: { label: "contacts" }, wins: false, luck: false,
     empty: "No folds yet: each level you finish is listed here with its stars and contacts." });
   await openAddress();
 }

@@ -199,10 +199,13 @@ function savedGame() {
   return keptGame.load(null);
 }
 
-/** Ask before a game in progress (moves played, not over) is replaced by another. */
+/** Ask before a game in progress (not over, with a move of yours) is replaced by another: a
+ * game in which only the engine has moved (you chose North) is not yours to lose yet. */
 function mayDiscard(what) {
-  if (!view || view.over || !game.moves.length) return true;
-  return window.confirm(`${what} discards the game in progress (${game.moves.length} moves). Continue?`);
+  const yours = (m) => (m === m.toUpperCase()) === (playerSide === "South"); // A-F South's, a-f North's
+  if (!view || view.over || !game.moves.some(yours)) return true;
+  const n = game.moves.length;
+  return window.confirm(`${what} discards the game in progress (${n} move${n === 1 ? "" : "s"}). Continue?`);
 }
 
 function drawStatus() {
@@ -793,7 +796,7 @@ document.addEventListener("keydown", (ev) => {
 buildEditor();
 setPhase("idle");
 tab = setupTabs({ onSelect: (name) => { if (name === "review") review(); } });
-historyPanel($("history-panel"), games, { score: { label: "seeds" },
+historyPanel($("history-panel"), games, { score: { label: "seeds" }, luck: false,
   empty: "No games yet: each game you finish here is listed, with its review's verdict once reviewed." });
 {
   // a reload continues the game kept in this browser

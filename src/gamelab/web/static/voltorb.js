@@ -1,7 +1,7 @@
 // Voltorb Flip page: the assistant (clues typed, flips recorded), practice rounds, review.
 // Every number shown comes from /api/voltorb/...; this file only draws and collects input.
 import {
-  api, cancelJob, clearErrors, gameHistory, h, heat, historyPanel, pct, pollJob, randomSeed, setupTabs, showError,
+  api, asciiDigits, cancelJob, clearErrors, gameHistory, h, heat, historyPanel, pct, pollJob, randomSeed, setupTabs, showError,
   showNote, store,
 } from "/static/kit.js";
 
@@ -71,7 +71,9 @@ function buildBoard(container, { editable }) {
 /** Normalise one typed clue ("4 2", "4/2", "42", "10,2") to "4,2"; anything else is sent as
  *  typed, so the server's message explains what is wrong. */
 function normaliseClue(text) {
-  const t = text.normalize("NFKC").trim();  // full-width digits and commas (２，４) too
+  // full-width digits and commas (２，４) too; a superscript or circled sign (², ②), which NFKC
+  // would read as a digit, is sent as typed so that the server says it is not one
+  const t = (/\p{No}/u.test(text) ? text : text.normalize("NFKC")).trim();
   const parts = t.split(/[^0-9-]+/).filter(Boolean);
   if (parts.length === 2) return `${parts[0]},${parts[1]}`;
   if (parts.length === 1 && /^\d{2,3}$/.test(t)) return `${t.slice(0, -1)},${t.slice(-1)}`;
@@ -739,7 +741,7 @@ function setupPractice() {
   const seedInput = document.getElementById("practice-seed");
   document.getElementById("practice-new").addEventListener("click", () => startRound(randomSeed()));
   document.getElementById("practice-replay").addEventListener("click", () => {
-    const text = seedInput.value.trim();
+    const text = asciiDigits(seedInput.value.trim());
     if (!/^\d+$/.test(text)) {
       clearErrors(document.getElementById("practice"));
       showError(seedInput, "a seed is a whole number, e.g. 12345");

@@ -28,7 +28,8 @@ Names = Annotated[
     typer.Option(
         "--names",
         help="Word lists: daily (the live game: answers gen 1-4, any species guessed), "
-        "daily-2022, upto-gen1..upto-gen9, gen1-4 (the post), genN, genN-M, all, or A/G.",
+        "daily-2022, upto-gen1..upto-gen9, gen1-4 (the post), genN, genN-M, all, or "
+        "ANSWERS/GUESSES (the answers of one list, the guesses of another: gen1-4/all is daily).",
     ),
 ]
 AnswersNames = Annotated[

@@ -31,11 +31,13 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.core import ahead
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import FeedbackRule, Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.solver import _hard_feasible_kernels as hk
+from gamelab.wordle.solver.precompile import AHEAD
 from gamelab.wordle.table import Game
 
 EXPERIMENT = "wordle-feasible"
@@ -384,6 +386,7 @@ def feasible_opening(
         raise ValueError("the feasibility proof needs a guess limit")
     max_guesses = setting.max_guesses
     game = Game.of(setting)
+    ahead.wait(AHEAD)  # solve-optimal may be compiling these kernels in a second process
     search: FeasibleSearch | HardFeasibleSearch
     if setting.hard is None:
         search = FeasibleSearch(game)

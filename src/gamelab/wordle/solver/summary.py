@@ -14,9 +14,11 @@ from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
 from typing import Any
 
+from gamelab.core import ahead
 from gamelab.core.serialise import to_plain
 from gamelab.wordle.rules import Setting
 from gamelab.wordle.solver.optimal import INF, OptimalSolver
+from gamelab.wordle.solver.precompile import AHEAD, ahead_kernels
 from gamelab.wordle.table import Game
 
 RESULT_VERSION = 2  # 2: hard mode by name (game / strict), the game's guess limit by default
@@ -204,6 +206,11 @@ def solve_summary(
         return known
     start = time.monotonic()
     cpu = time.process_time()
+    if not hard and depth_limits and game.n_codes <= 256:
+        # the greedy bound's and the depth limits' kernels compile beside the exact search's
+        ahead.start(AHEAD, ahead_kernels())
+    solver = OptimalSolver(setting, time_limit=time_limit, progress=progress, cpu_limit=cpu_limit)
+    startup = solver.load_kernels()
     upper = None
     if not hard:
         from gamelab.wordle.entropy import greedy_tree, guess_counts
@@ -212,8 +219,6 @@ def solve_summary(
         counts = guess_counts(game, greedy_tree(game, opening))
         if max_guesses is None or max(counts.values()) <= max_guesses:
             upper = sum(counts.values())
-    solver = OptimalSolver(setting, time_limit=time_limit, progress=progress, cpu_limit=cpu_limit)
-    startup = solver.load_kernels()
     res = solver.solve(upper_bound=upper)
     mode = mode_text(setting)
     if res.proven:

@@ -1,0 +1,133 @@
+"""Kernels a command needs later, compiled in a second process while the first compiles its own.
+
+numba compiles in one thread of one process, so a command that needs two independent groups of
+kernels on an empty cache (``wordle solve-optimal``: the exact search, then the feasibility
+search of its depth limits) compiles them one after the other, on one core. :func:`start` runs a
+warm-up function ("module:function", no arguments: small calls that compile the later group into
+numba's on-disk cache) in a child interpreter at once; the command carries on with its first
+group, and :func:`wait` before the later group's first call lets the child finish, so that call
+loads from the cache instead of compiling. On a 2-core machine the two groups compile side by
+side.
+
+Nothing is started when it cannot help: when every kernel named already has a cache index (a
+warm run pays nothing), when numba's cache folder of one of them is not writable (the child's
+work could not be kept), when ``GAMELAB_COMPILE_AHEAD=0``, or when the child is already running.
+Whatever the child does, the command's own results are the same: if the child fails, is slow
+past :func:`wait`'s limit or was never started, the kernels compile in the command's process as
+before. The child prints nothing (``GAMELAB_DEBUG=1`` lets its errors through), ignores Ctrl-C
+(its own session: the command handles the terminal's signals) and is killed with the command
+(:mod:`gamelab.core.watchdog`: also when the command is killed with SIGKILL), so no process
+outlives the command by more than the watchdog's check. numba writes its cache files through a
+temporary name and a rename, so a child killed mid-write leaves no broken entry.
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import time
+from collections.abc import Iterable
+from pathlib import Path
+from typing import Any
+
+#: the child processes running, by target
+_running: dict[str, subprocess.Popen[bytes]] = {}
+
+#: the child's program: the parent's gamelab first on the path, a watchdog, then the target
+_CHILD = """
+import sys
+sys.path.insert(0, sys.argv[1])
+from gamelab.core.ahead import run_child
+run_child(sys.argv[2], int(sys.argv[3]), sys.argv[4])
+"""
+
+
+def _cache_state(kernels: Iterable[Any]) -> tuple[bool, bool]:
+    """(every kernel has an index in numba's cache, every cache folder can be written)."""
+    cached, writable = True, True
+    for kernel in kernels:
+        cache: Any = getattr(kernel, "_cache", None)
+        cache_file = getattr(cache, "_cache_file", None)
+        if cache is None or cache_file is None:  # not a cached dispatcher: nothing to keep
+            return False, False
+        cached = cached and os.path.exists(cache_file._index_path)
+        folder = Path(cache._cache_path)
+        while not folder.exists() and folder != folder.parent:
+            folder = folder.parent
+        writable = writable and os.access(folder, os.W_OK)
+    return cached, writable
+
+
+def start(target: str, kernels: Iterable[Any]) -> bool:
+    """Compile `kernels` ahead: run `target` ("module:function", called with no arguments) in a
+    child process, unless each of `kernels` (numba dispatchers) is in numba's cache already, a
+    cache folder is read-only, ``GAMELAB_COMPILE_AHEAD=0`` or the same target runs already.
+    Returns whether a child was started."""
+    if os.environ.get("GAMELAB_COMPILE_AHEAD", "1") == "0" or not sys.executable:
+        return False
+    running = _running.get(target)
+    if running is not None and running.poll() is None:
+        return False
+    cached, writable = _cache_state(kernels)
+    if cached or not writable:
+        return False
+    from gamelab.core.watchdog import process_identity
+
+    root = str(Path(__file__).resolve().parents[2])  # the folder holding this gamelab
+    debug = os.environ.get("GAMELAB_DEBUG") == "1"
+    try:
+        _running[target] = subprocess.Popen(
+            [sys.executable, "-c", _CHILD, root, target, str(os.getpid())]
+            + [process_identity(os.getpid()) or "gone"],
+            stdin=subprocess.DEVNULL,
+            stdout=subprocess.DEVNULL,
+            stderr=None if debug else subprocess.DEVNULL,
+            start_new_session=True,  # Ctrl-C at the terminal is the command's to handle
+        )
+    except OSError:  # no process to spare: the command compiles the kernels itself
+        return False
+    return True
+
+
+def wait(target: str, timeout: float = 120.0) -> None:
+    """Let `target`'s child (if one runs) finish before its kernels are called: at most
+    `timeout` seconds, then it is stopped and the caller compiles what is missing itself."""
+    child = _running.pop(target, None)
+    if child is None:
+        return
+    try:
+        child.wait(timeout)
+    except subprocess.TimeoutExpired:
+        child.kill()
+        child.wait()
+
+
+def run_child(target: str, parent: int, parent_identity: str) -> None:
+    """The child's work: die with `parent`, then call `target` (module:function)."""
+    import importlib
+    import signal
+    import threading
+
+    from gamelab.core.watchdog import start_watchdog
+
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    try:
+        start_watchdog(parent, None if parent_identity == "gone" else parent_identity)
+    except OSError:
+        return  # no watchdog, no child: it could outlive the command
+
+    def leave_with_parent() -> None:  # sooner than the watchdog: numba's compiler lets it run
+        while os.getppid() == parent:
+            time.sleep(0.1)
+        os._exit(0)
+
+    threading.Thread(target=leave_with_parent, name="gamelab-ahead-parent", daemon=True).start()
+    module, _, function = target.partition(":")
+    started = time.process_time()
+    getattr(importlib.import_module(module), function)()
+    if os.environ.get("GAMELAB_DEBUG") == "1":
+        print(
+            f"compiled ahead: {target} in {time.process_time() - started:.1f} CPU-s",
+            file=sys.stderr,
+        )
