@@ -231,13 +231,10 @@ def test_yatzy_layer_kernels_match_twins():
     mm = np.array([0, 10, 63], dtype=np.int64)
     ff = np.zeros(3, dtype=np.int64)
     P = np.zeros((3, L))
-    utility_layer(Pn, row_of, P, ms, mm, ff, bundle, 2, threads=2)
+    utility_layer(Pn, row_of, P, ms, mm, ff, bundle, 2)
     for row in range(3):
         want = utility_widget_python(Pn, row_of, int(ms[row]), int(mm[row]), 0, rules)
         assert np.allclose(P[row], want, atol=1e-13)
-    one = np.zeros((3, L))
-    utility_layer(Pn, row_of, one, ms, mm, ff, bundle, 3, threads=1)
-    assert np.array_equal(one, P)  # blocks side by side or one after the other: the same rows
 
 
 def test_yatzy_roll_dice_matches_twin():

@@ -368,7 +368,7 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.yatzy._utility_kernels.utility_widget_python",
             "tests/yatzy/test_yatzy_target.py::test_utility_widget_matches_twin",
         ),
-        "_utility_kernels.utility_rows": _t(
+        "_utility_kernels.utility_layer": _t(
             "gamelab.yatzy._utility_kernels.utility_widget_python",
             TW + "test_yatzy_layer_kernels_match_twins",
             variant_of="_utility_kernels.utility_widget",
@@ -377,7 +377,7 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.yatzy._utility_kernels.utility_pair_widget_python",
             "tests/yatzy/test_yatzy_winplay.py::test_utility_pair_widget_matches_twin",
         ),
-        "_utility_kernels.utility_pair_rows": _t(
+        "_utility_kernels.utility_pair_layer": _t(
             "gamelab.yatzy._utility_kernels.utility_pair_widget_python",
             "tests/yatzy/test_yatzy_winplay.py::test_win_solve_outcomes_are_those_of_its_decisions",
             variant_of="_utility_kernels.utility_pair_widget",

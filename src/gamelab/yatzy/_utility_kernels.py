@@ -12,9 +12,8 @@ Keeps and boxes are chosen per t (:func:`utility_widget`, all t at once;
 from __future__ import annotations
 
 import numpy as np
-from numba import njit
+from numba import njit, prange
 
-from gamelab.core.threads import run_pieces
 from gamelab.yatzy._turn_kernels import (
     KF_K,
     KF_K1,
@@ -167,31 +166,18 @@ def utility_widget(Pn, row_of_next, mask, m, f, rules, uws):
     return K[0]
 
 
-@njit(cache=True, nogil=True)
-def utility_rows(Pn, row_of_next, P, ms, mm, ff, rules, start, stop):
-    """Fill P[row] = utility_widget of (ms, mm, ff)[row] for rows start..stop-1, in the calling
-    thread with the GIL released (:func:`utility_layer` runs blocks of a layer side by side)."""
+@njit(cache=True, parallel=True)
+def utility_layer(Pn, row_of_next, P, ms, mm, ff, rules, blocks):
+    """Fill P[row] = utility_widget of (ms, mm, ff)[row] for one layer (blocks of rows)."""
     L = Pn.shape[1]
-    uws = new_utility_workspace(L)
-    for row in range(start, stop):
-        res = utility_widget(Pn, row_of_next, ms[row], mm[row], ff[row], rules, uws)
-        for t in range(L):
-            P[row, t] = res[t]
-
-
-def blocks_of(n: int, blocks: int) -> list[tuple[int, int]]:
-    """The (start, stop) rows of `blocks` blocks of a layer of `n` rows (the last ones may be
-    shorter; empty ones are left out)."""
-    size = (n + blocks - 1) // max(1, blocks)
-    return [(b * size, min(n, (b + 1) * size)) for b in range(blocks) if b * size < n]
-
-
-def utility_layer(Pn, row_of_next, P, ms, mm, ff, rules, blocks, threads: int | None = None):
-    """Fill P[row] = utility_widget of (ms, mm, ff)[row] for one layer (blocks of rows, run side
-    by side on threads: :func:`utility_rows`, :func:`gamelab.core.threads.run_pieces`; each row
-    is written by its own widget, so P is the same whatever the threads)."""
-    pieces = [(Pn, row_of_next, P, ms, mm, ff, rules, a, b) for a, b in blocks_of(len(ms), blocks)]
-    run_pieces(utility_rows, pieces, threads)
+    n = ms.shape[0]
+    size = (n + blocks - 1) // blocks
+    for blk in prange(blocks):
+        uws = new_utility_workspace(L)
+        for row in range(blk * size, min(n, (blk + 1) * size)):
+            res = utility_widget(Pn, row_of_next, ms[row], mm[row], ff[row], rules, uws)
+            for t in range(L):
+                P[row, t] = res[t]
 
 
 @njit(cache=True)
@@ -381,28 +367,21 @@ def utility_pair_widget(Pn, Wn, row_of_next, mask, m, f, rules, pws):
     return K[0], Kw[0]
 
 
-@njit(cache=True, nogil=True)
-def utility_pair_rows(Pn, Wn, row_of_next, P, W, ms, mm, ff, rules, start, stop):
-    """Fill P[row], W[row] = utility_pair_widget of (ms, mm, ff)[row] for rows start..stop-1,
-    the GIL released (:func:`utility_pair_layer` runs blocks side by side)."""
+@njit(cache=True, parallel=True)
+def utility_pair_layer(Pn, Wn, row_of_next, P, W, ms, mm, ff, rules, blocks):
+    """Fill P[row], W[row] = utility_pair_widget of (ms, mm, ff)[row] for one layer."""
     L = Pn.shape[1]
-    pws = new_pair_workspace(L)
-    for row in range(start, stop):
-        res, resw = utility_pair_widget(Pn, Wn, row_of_next, ms[row], mm[row], ff[row], rules, pws)
-        for t in range(L):
-            P[row, t] = res[t]
-            W[row, t] = resw[t]
-
-
-def utility_pair_layer(
-    Pn, Wn, row_of_next, P, W, ms, mm, ff, rules, blocks, threads: int | None = None
-):
-    """Fill P[row], W[row] = utility_pair_widget of (ms, mm, ff)[row] for one layer (blocks of
-    rows side by side on threads, as :func:`utility_layer`)."""
-    pieces = [
-        (Pn, Wn, row_of_next, P, W, ms, mm, ff, rules, a, b) for a, b in blocks_of(len(ms), blocks)
-    ]
-    run_pieces(utility_pair_rows, pieces, threads)
+    n = ms.shape[0]
+    size = (n + blocks - 1) // blocks
+    for blk in prange(blocks):
+        pws = new_pair_workspace(L)
+        for row in range(blk * size, min(n, (blk + 1) * size)):
+            res, resw = utility_pair_widget(
+                Pn, Wn, row_of_next, ms[row], mm[row], ff[row], rules, pws
+            )
+            for t in range(L):
+                P[row, t] = res[t]
+                W[row, t] = resw[t]
 
 
 def utility_pair_widget_python(
