@@ -554,6 +554,8 @@ def _run(args: list[str]) -> None:
         message = _one_line(exc.format_message())
         param = getattr(exc, "param", None)
         lo, hi = getattr(param, "min", None), getattr(param, "max", None)
+        if hi is not None and hi >= 2**62:  # a seed's 2^63 - 1: no bound a person meets
+            hi = None
         if lo is not None and hi is not None:  # both ends of a declared range, as in the help
             message = re.sub(
                 r"Input should be (greater|less) than or equal to \S+",

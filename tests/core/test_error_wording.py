@@ -80,6 +80,8 @@ def test_17_an_unknown_benchmark_is_named_as_one(gamelab_cli):
         (["voltorb", "simulate", "--games", "0"], "0 is not allowed: at least 1"),
         (["wordle", "solve-optimal", "--cpu-limit", "0.01"], "0.01 is not allowed: at least 0.1"),
         (["voltorb", "solve", "--rows", ROWS, "--cols", COLS, "--level", "9"], "allowed: 1–8"),
+        # a seed's upper end (2^63 - 1) is no bound a person meets: the help leaves it out too
+        (["voltorb", "simulate", "--seed", "-7"], "-7 is not allowed: at least 0"),
     ],
 )
 def test_a_declared_bound_is_said_as_every_other_bound(argv, says, gamelab_cli):
