@@ -7,7 +7,13 @@ import textwrap
 
 import pytest
 
-from gamelab.core.tiers import compiled_kernels, has_machine_code, interpreting, python_modules
+from gamelab.core.tiers import (
+    Tiered,
+    compiled_kernels,
+    has_machine_code,
+    interpreting,
+    python_modules,
+)
 
 
 @pytest.fixture
@@ -157,3 +163,16 @@ def test_the_terminal_warms_a_session_only_for_a_person_typing(monkeypatch):
     from gamelab.core.state import load
 
     assert callable(load(AssistSession.warm_while_typing))
+
+
+def test_a_tiered_kernel_interprets_within_its_budget_then_compiles(kernels):
+    inner = importlib.import_module("tierpkg.inner")
+    stand_ins = {"ctpop": lambda x: bin(x).count("1")}
+    tiered = Tiered(inner.bits, ("tierpkg.inner",), budget=1e-9, stand_ins=stand_ins)
+    assert tiered(7) == 3 and tiered.spent > 0 and not inner.bits.overloads  # interpreted
+    assert tiered(7) == 3 and inner.bits.overloads  # its budget spent: compiled
+    again = Tiered(inner.bits, ("tierpkg.inner",), budget=10.0, stand_ins=stand_ins)
+    assert again(5) == 2 and again.compiled and again.spent == 0.0  # at hand: no copy run
+    warm = Tiered(inner.bits, ("tierpkg.inner",), budget=10.0, stand_ins=stand_ins)
+    with compiled_kernels():
+        assert warm(6) == 2 and warm.spent == 0.0

@@ -15,6 +15,9 @@ comparison on many inputs).
   this process already, or in numba's cache for them), without compiling or loading anything;
 * :func:`compiled_kernels` / :func:`interpreting`: a warm-up, which runs to leave every kernel
   compiled, says so, and a caller that could interpret then runs the kernels;
+* :class:`Tiered`: one kernel called through its Python copy while that has cost less than a
+  budget of CPU seconds in this process (about what compiling the kernel costs), then through
+  the kernel, for a call whose length cannot be told beforehand;
 * :func:`warm_in_background`: a warm-up in a daemon thread of this process (an interactive
   program compiles while a person types: no other process, nothing left running at exit).
 
@@ -149,6 +152,50 @@ def compiled_kernels() -> Iterator[None]:
 def interpreting() -> bool:
     """Whether a caller may run a kernel's Python copy here (not inside :func:`compiled_kernels`)."""
     return not _compiled_only.get()
+
+
+class Tiered:
+    """Call the numba `kernel` through its Python copy (:func:`python_modules` of `modules`,
+    which must hold the kernel's module) until its machine code is at hand or the copies have
+    run `budget` CPU seconds in this process, then through the kernel (compiled then, once).
+
+    A caller that knows a call's length beforehand can do better (Voltorb's win search counts
+    states); this is for calls that are usually short, whose interpreted cost is then a small
+    part of compiling, and at worst about as much (a 2-competitive rule: never more than twice
+    the cost of compiling at once). Inside :func:`compiled_kernels` the kernel runs."""
+
+    def __init__(
+        self,
+        kernel: Any,
+        modules: Sequence[str],
+        budget: float,
+        stand_ins: Mapping[str, Callable[..., Any]] | None = None,
+    ) -> None:
+        self.kernel = kernel
+        self.modules = tuple(modules)
+        self.budget = float(budget)
+        self.stand_ins = dict(stand_ins or {})
+        self.spent = 0.0  # CPU seconds of interpreted calls in this process
+        self.compiled = False  # the kernel's machine code was found at hand (it stays loaded)
+
+    def __call__(self, *args: Any) -> Any:
+        if self.compiled or self.spent >= self.budget or not interpreting():
+            return self.kernel(*args)
+        if has_machine_code(self.kernel, args):
+            self.compiled = True
+            return self.kernel(*args)
+        import time
+
+        import numpy as np
+
+        name = self.kernel.py_func.__module__
+        copy = getattr(python_modules(self.modules, self.stand_ins)[name], self.kernel.__name__)
+        start = time.process_time()
+        try:
+            with np.errstate(over="ignore"):  # int64 products wrap, as in the kernels
+                return copy(*args)
+        finally:
+            self.spent += time.process_time() - start
 
 
 def warm_in_background(spec: str) -> threading.Thread:

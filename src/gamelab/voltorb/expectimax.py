@@ -46,7 +46,7 @@ each group leader's partners instead of testing every pair.
 
 A search that stays within the bit-mask searches (at most 512 live boards) runs *interpreted*
 while its kernels are not compiled: the kernels' own source run by Python
-(:mod:`gamelab.core.tiers`), about 1 ms a state, so the README's level-2 position (62 states) is
+(:mod:`gamelab.core.tiers`), about 0.4 ms a state, so the README's level-2 position (62 states) is
 answered in a tenth of a second instead of after about 20 CPU-s of compiling, with the same
 tile, value and memo. A search that needs more than :data:`INTERPRETED_SEARCH_STATES` states,
 or a process that has interpreted :data:`INTERPRETED_STATES` in all, runs the kernels (compiled
@@ -113,9 +113,9 @@ SEARCH_MODULES = (
     "gamelab.voltorb._wide_kernels",
     "gamelab.voltorb._search_kernels",
 )
-#: a search runs interpreted for at most this many states (about 1 ms each), then the kernels
+#: a search runs interpreted for at most this many states (about 0.4 ms each), then the kernels
 #: take it over (the README's level-2 position: 62 states; 300 random positions of levels 1-8
-#: with at most 512 boards: at most 1,230)
+#: with at most 512 boards: median 16, at most 1,230; benchmarks/voltorb_interpreted.py)
 INTERPRETED_SEARCH_STATES = 2_000
 #: states a process interprets at most in all (a few CPU-s, a fraction of compiling the
 #: search), then every search runs in the kernels

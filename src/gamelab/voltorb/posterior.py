@@ -24,6 +24,7 @@ from dataclasses import dataclass
 
 import numpy as np
 
+from gamelab.core.tiers import Tiered
 from gamelab.voltorb._posterior_kernels import (
     ROW_PATTERNS,
     enumerate_boards,
@@ -33,6 +34,11 @@ from gamelab.voltorb.prior import weight_table
 from gamelab.voltorb.rules import SIZE, TILES, BoardGenerator, Clues, VoltorbSetting
 
 NO_BOARD = "no board is consistent with these clues"
+
+#: the enumeration, run as Python while its kernel is not compiled (:class:`Tiered`) for 1.5
+#: CPU-s per process (about its compiling's cost): a level-1 to 8 opening takes 0.06 CPU-s
+#: (median), at most about 2 (`benchmarks/voltorb_interpreted.py --enumeration 150 --seed 5`)
+ENUMERATION = Tiered(enumerate_boards, ("gamelab.voltorb._posterior_kernels",), budget=1.5)
 
 
 def weighted_tile_sums(weights: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -115,7 +121,7 @@ class Posterior:
         known = np.full(TILES, -1, dtype=np.int64)
         for tile, value in revealed.items():
             known[tile] = value
-        enum = enumerate_boards_python if python else enumerate_boards
+        enum = enumerate_boards_python if python else ENUMERATION
         boards, feats = enum(
             ROW_PATTERNS,
             clues.row_sums,
