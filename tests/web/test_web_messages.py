@@ -57,6 +57,22 @@ def test_an_unknown_field_is_named_as_unknown_whatever_its_value(api, value):
     assert r.json() == {"detail": "depht: unknown field", "field": "depht"}
 
 
+@pytest.mark.parametrize(
+    "value,words",
+    [
+        ("20", "20 is not allowed: at most 10"),
+        ("0", "0 is not allowed: more than 0"),
+        ('"abc"', "'abc' is not a number"),
+    ],
+)
+def test_a_bound_or_a_type_is_said_in_the_pages_words(api, value, words):
+    # as the command line says it, not in the request parser's words ("Input should be ...")
+    body = '{"position":"start","time":' + value + "}"
+    r = api.post(ANALYSE, content=body.encode(), headers=JSON)
+    assert r.status_code == 422
+    assert r.json() == {"detail": f"time: {words}", "field": "time"}
+
+
 def test_an_empty_body_names_the_fields_it_needs(api):
     r = api.post(ANALYSE, content=b"", headers=JSON)
     assert r.status_code == 422

@@ -58,7 +58,9 @@ time, no symmetry, no pair bound), so the tests compare two independent routes t
 
 The coin objective (``objective="coins"``) maximises expected coins, with quitting allowed after the
 first card: with H(S) = W(S) * (expected final coins / current coins),
-``H(S) = max(W(S), max_t sum_v v * [W(won_v) + H(rest_v)])``.
+``H(S) = max(W(S), max_t sum_v v * [W(won_v) + H(rest_v)])``; a flip's children stop once those
+searched and the payout bound of the others cannot beat the best flip so far
+(:func:`gamelab.voltorb._coin_kernels.coin_search`).
 
 References: Tobs40/rust-voltorb-flip-solver (exact win-maximising solver with the game's
 generator); blog.khyman.dev (quit-or-continue analysis of expected coins).

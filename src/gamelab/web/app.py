@@ -26,6 +26,7 @@ import importlib
 import logging
 import math
 import os
+import re
 import subprocess
 import sys
 import threading
@@ -182,6 +183,32 @@ def _as_number(value: object) -> object:
     return value
 
 
+#: The request parser's phrases (pydantic's "Input should be ...") as the command line says
+#: the same: the value, then the bound it crossed or what was expected.
+_BOUND_WORDS = (
+    (re.compile(r"^Input should be greater than or equal to (\S+)$"), "at least"),
+    (re.compile(r"^Input should be less than or equal to (\S+)$"), "at most"),
+    (re.compile(r"^Input should be greater than (\S+)$"), "more than"),
+    (re.compile(r"^Input should be less than (\S+)$"), "less than"),
+)
+_TYPE_WORDS = (
+    ("Input should be a valid integer", "a whole number"),
+    ("Input should be a valid number", "a number"),
+)
+
+
+def _in_words(msg: str, value: object) -> str:
+    shown = repr(value) if isinstance(value, str) else str(value)
+    for pattern, side in _BOUND_WORDS:
+        found = pattern.match(msg)
+        if found:
+            return f"{shown} is not allowed: {side} {found.group(1)}"
+    for phrase, kind in _TYPE_WORDS:
+        if msg.startswith(phrase):
+            return f"{shown} is not {kind}"
+    return msg
+
+
 def _readable(
     exc: RequestValidationError, request: Request | None = None
 ) -> tuple[str, str | None]:
@@ -212,6 +239,8 @@ def _readable(
         msg = "NaN is not a number" if math.isnan(value) else "only finite numbers are allowed"
     elif err.get("type") == "model_attributes_type":
         return "the request body must be a JSON object", None
+    else:
+        msg = _in_words(msg, err.get("input"))
     field = loc[0] if loc else None
     return (f"{where}: {msg}" if where else msg), field
 

@@ -19,11 +19,10 @@ are expected *remaining* scores (full cards are worth 0). State index, rules bun
 
 from __future__ import annotations
 
-from concurrent.futures import ThreadPoolExecutor
-
 import numpy as np
-from numba import config, njit
+from numba import njit
 
+from gamelab.core.threads import run_pieces, thread_count
 from gamelab.yatzy._turn_kernels import (
     KF_K,
     KF_K1,
@@ -326,23 +325,17 @@ def solve_layer(E, W, with_w, masks, reach, rules, threads: int | None = None) -
     """Solve every reachable state whose mask is in `masks` (one popcount layer) on `threads`
     threads (default: numba's thread count, ``NUMBA_NUM_THREADS``); returns the count.
 
-    Each thread runs :func:`solve_masks` on chunks of the masks. A state is written by its own
-    widget only, from values of the layer above, so the tables are the same bit for bit
-    whatever the threads and their order. Threads rather than a ``parallel=True`` kernel: numba
-    compiles a parallel loop at about twice the cost of the serial one (about 1.5 CPU-s more
-    of each cold ``yatzy solve`` and ``yatzy advise``), for the same speed here."""
-    if threads is None:
-        threads = int(config.NUMBA_NUM_THREADS)
+    Each thread runs :func:`solve_masks` on chunks of the masks
+    (:func:`gamelab.core.threads.run_pieces`). A state is written by its own widget only, from
+    values of the layer above, so the tables are the same bit for bit whatever the threads and
+    their order. Threads rather than a ``parallel=True`` kernel: numba compiles a parallel loop
+    at about twice the cost of the serial one (about 1.5 CPU-s more of each cold ``yatzy solve``
+    and ``yatzy advise``), for the same speed here."""
+    threads = thread_count() if threads is None else threads
     masks = np.ascontiguousarray(masks, dtype=np.int64)
-    if threads <= 1 or masks.shape[0] <= 1:
-        return int(solve_masks(E, W, with_w, masks, reach, rules))
-    chunks = np.array_split(masks, min(masks.shape[0], threads * CHUNKS_PER_THREAD))
-    pool = ThreadPoolExecutor(max_workers=threads, thread_name_prefix="gamelab-yatzy-solve")
-    try:
-        futures = [pool.submit(solve_masks, E, W, with_w, c, reach, rules) for c in chunks]
-        return sum(int(f.result()) for f in futures)
-    finally:  # an interrupted solve starts no further chunk
-        pool.shutdown(wait=True, cancel_futures=True)
+    pieces = max(1, min(masks.shape[0], threads * CHUNKS_PER_THREAD if threads > 1 else 1))
+    chunks = [(E, W, with_w, c, reach, rules) for c in np.array_split(masks, pieces)]
+    return sum(int(n) for n in run_pieces(solve_masks, chunks, threads))
 
 
 @njit(cache=True)
