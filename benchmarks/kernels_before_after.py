@@ -531,6 +531,36 @@ def w_voltorb_coin_search():
     return run
 
 
+def _bits(values) -> float:
+    """A checksum of `values` that any change in a last bit alters: (a CRC of their reprs) mod
+    10^6, an integer the parent's tolerance cannot blur."""
+    import zlib
+
+    return float(zlib.crc32(";".join(map(repr, values)).encode()) % 1_000_000)
+
+
+def w_voltorb_coin_openings():
+    """The coin search on eight openings of levels 5-8 (the deals of seeds with 30,000 to 470,000
+    states; about 3 CPU-s) and the position after each one's first card: the values and tiles to
+    the last bit (:func:`_bits`)."""
+    seeds = ((5, 13), (5, 14), (6, 13), (7, 11), (7, 13), (7, 14), (8, 11), (8, 13))
+    cases = [(level, _voltorb_posteriors(1, level, seed)[0]) for level, seed in seeds]
+    from gamelab.voltorb.expectimax import OptimalSolver
+
+    def run():
+        out = []
+        for _level, p in cases:
+            solver = OptimalSolver(p, "coins")
+            out.extend(solver.decide(dict(p.revealed)))
+            board = p.boards[0]
+            tile = int(np.flatnonzero(board > 0)[0])
+            if not p.observe(tile, int(board[tile])).won_mask().all():
+                out.extend(solver.decide({**p.revealed, tile: int(board[tile])}))
+        return _bits(out)
+
+    return run
+
+
 def w_lattice_replica(chain: str, settings: str | None = None, steps: int = 400_000):
     """One replica set of `chain` for `steps` steps per replica (a pure function of the seed):
     the default settings of its lattice, or `settings` (``ReplicaSettings.parse``'s fields, e.g.
@@ -601,6 +631,26 @@ def w_voltorb_objective_search():
                 d = objective_decision(p, dict(p.revealed), objective, level)
                 total += d.value + d.tile + d.states
         return total
+
+    return run
+
+
+def w_voltorb_objective_values():
+    """The objective search's workload (:func:`w_voltorb_objective_search`), its values and tiles
+    to the last bit (:func:`_bits`) and not its states, which a better-pruned search lowers."""
+    cases = [(level, _voltorb_posteriors(1, level, 13)[0]) for level in (4, 6, 8)]
+    cases.append((6, _voltorb_posteriors(1, 6, 14)[0]))
+    from gamelab.voltorb.objectives import Objective, objective_decision
+
+    objectives = [Objective.parse(name) for name in ("survive", "coins>=100")]
+
+    def run():
+        out = []
+        for level, p in cases:
+            for objective in objectives:
+                d = objective_decision(p, dict(p.revealed), objective, level)
+                out.extend((d.value, d.tile))
+        return _bits(out)
 
     return run
 
@@ -788,7 +838,9 @@ WORKLOADS = {
     "voltorb.win_search": w_voltorb_win_search,
     "voltorb.win_search (small positions)": w_voltorb_small_win_search,
     "voltorb.coin_search": w_voltorb_coin_search,
+    "voltorb.coin_search (5-8, bits)": w_voltorb_coin_openings,
     "voltorb.objective_search": w_voltorb_objective_search,
+    "voltorb.objective_search (bits)": w_voltorb_objective_values,
     "voltorb.vector_env (win)": w_voltorb_vector_env("win"),
     "voltorb.vector_env (coins)": w_voltorb_vector_env("coins"),
     "lattice.replica (S1-8)": w_lattice_replica("S1-8"),

@@ -12,7 +12,12 @@ and issue 26's seed-1005 level-8 opening. Two tables:
   included, as the regret oracle pays it), the states searched, and whether both trees give
   the same value to the last bit and the same tile (where several first flips tie exactly, the
   search recommends the first it proves, which depends on its order: another tile of the same
-  value is still optimal).
+  value is still optimal). ``--objective`` solves them for another objective of
+  ``gamelab voltorb solve`` (``coins``: the coin search; ``survive``, ``coins>=100``, ...: the
+  general objective search), the win search by default. The corpus is hard for the win
+  search; the coin search, with only its payout bound, needs far more memory on it (one process
+  passed 5 GB on the first level-3 deal): time it with ``kernels_before_after.py --only
+  voltorb.coin`` instead.
 * ``split``: each deal's opening in a new process, once as one search (``solved.decide``) and
   once split across ``--processes`` worker processes (``solved.split_decide``: the first flips
   shared, a shared bound); wall seconds of each (the split's includes starting its workers and
@@ -23,7 +28,7 @@ and issue 26's seed-1005 level-8 opening. Two tables:
   last bit. A fresh gamelab cache each time, so no stored deal helps either side.
 
     nice -n 10 python benchmarks/voltorb_hard_openings.py --before <old>/src [--tables split]
-        [--only level-8] [--processes 2]
+        [--only level-8] [--processes 2] [--objective coins]
 
 On a loaded machine the wall times of ``split`` say little (the parts wait for cores): read the
 load average printed before and after.
@@ -80,16 +85,24 @@ def _warm() -> None:
     OptimalSolver(post, "win").decide({})
 
 
-def _solve(level: int, rows: str, cols: str) -> dict:
-    """The opening by a fresh solver of a fresh posterior, as the regret oracle solves it."""
+def _solve(level: int, rows: str, cols: str, objective: str = "win") -> dict:
+    """The opening by a fresh solver of a fresh posterior, as the regret oracle solves it (the
+    win search; another `objective` as ``gamelab voltorb solve --objective`` solves it)."""
     from gamelab.voltorb.expectimax import OptimalSolver
 
     start = time.process_time()
     post = _posterior(rows, cols, level)
-    solver = OptimalSolver(post, "win")
-    tile, value = solver.decide({})
+    if objective == "win":
+        solver = OptimalSolver(post, "win")
+        tile, value = solver.decide({})
+        states = solver.nodes
+    else:
+        from gamelab.voltorb.objectives import Objective, objective_decision
+
+        decision = objective_decision(post, {}, Objective.parse(objective), level)
+        tile, value, states = decision.tile, decision.value, decision.states
     cpu = time.process_time() - start
-    return {"tile": tile, "value": repr(value), "states": solver.nodes, "cpu": cpu}
+    return {"tile": tile, "value": repr(value), "states": states, "cpu": cpu}
 
 
 def worker() -> None:
@@ -97,8 +110,8 @@ def worker() -> None:
     _warm()
     print("ready", flush=True)
     for line in sys.stdin:
-        level, rows, cols = json.loads(line)
-        print(json.dumps(_solve(level, rows, cols)), flush=True)
+        level, rows, cols, objective = json.loads(line)
+        print(json.dumps(_solve(level, rows, cols, objective)), flush=True)
 
 
 def split_worker(level: int, rows: str, cols: str, processes: int) -> None:
@@ -139,14 +152,14 @@ def _start(tree: str, cache: str) -> subprocess.Popen:
     return proc
 
 
-def _ask(proc: subprocess.Popen, level: int, rows: str, cols: str) -> dict:
+def _ask(proc: subprocess.Popen, level: int, rows: str, cols: str, objective: str) -> dict:
     assert proc.stdin is not None and proc.stdout is not None
-    proc.stdin.write(json.dumps([level, rows, cols]) + "\n")
+    proc.stdin.write(json.dumps([level, rows, cols, objective]) + "\n")
     proc.stdin.flush()
     return json.loads(proc.stdout.readline())
 
 
-def before_after(before: str, after: str, deals: list) -> None:
+def before_after(before: str, after: str, deals: list, objective: str = "win") -> None:
     print(
         "| deal | before CPU s | after CPU s | after / before | states before | states after "
         "| same value | same tile |"
@@ -158,7 +171,7 @@ def before_after(before: str, after: str, deals: list) -> None:
         try:
             for i, (name, level, rows, cols) in enumerate(deals):
                 sides = ["before", "after"] if i % 2 == 0 else ["after", "before"]
-                got = {side: _ask(procs[side], level, rows, cols) for side in sides}
+                got = {side: _ask(procs[side], level, rows, cols, objective) for side in sides}
                 b, a = got["before"], got["after"]
                 sums["before"] += b["cpu"]
                 sums["after"] += a["cpu"]
@@ -225,6 +238,11 @@ def main() -> None:
     ap.add_argument("--tables", default="before_after,split")
     ap.add_argument("--only", help="only the deals whose name contains this text")
     ap.add_argument("--processes", type=int, default=2)
+    ap.add_argument(
+        "--objective",
+        default="win",
+        help="the before_after table's objective (win, coins, survive, coins>=100, ...)",
+    )
     args = ap.parse_args()
     deals = [d for d in CORPUS if not args.only or args.only in d[0]]
     print(f"load average before: {os.getloadavg()[0]:.1f}", flush=True)
@@ -232,7 +250,7 @@ def main() -> None:
         if table == "before_after":
             if not args.before:
                 ap.error("the before_after table needs --before <old checkout>/src")
-            before_after(args.before, args.after, deals)
+            before_after(args.before, args.after, deals, args.objective)
         elif table == "split":
             split_table(deals, args.processes)
         else:

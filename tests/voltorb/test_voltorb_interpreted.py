@@ -157,3 +157,28 @@ def test_the_interpreted_enumeration_is_the_kernels(monkeypatch):
         kernel_boards, kernel_features = enumerate_boards(*call)
         assert np.array_equal(boards, kernel_boards) and boards.dtype == kernel_boards.dtype
         assert np.array_equal(features, kernel_features)
+
+
+def test_an_interrupted_interpreted_search_leaves_the_solver_as_it_was(interpreted):
+    post, revealed = max(_positions(6, seed=51), key=lambda p: p[0].count)
+    solver = OptimalSolver(post)
+    table, counter = solver._table.copy(), solver._counter.copy()
+    copies = expectimax._python_search()
+    calls = []
+
+    def stop_midway(*args):
+        calls.append(1)
+        if len(calls) > 3:
+            raise KeyboardInterrupt
+        return store(*args)
+
+    store = copies.win_search.__globals__["memo_store"]
+    interpreted.setitem(copies.win_search.__globals__, "memo_store", stop_midway)
+    with pytest.raises(KeyboardInterrupt):
+        solver.decide(revealed)
+    kept = [0, 2, 3, 4]  # (counter[1] is the limit, set by every call)
+    assert np.array_equal(solver._table, table)
+    assert np.array_equal(solver._counter[kept], counter[kept])
+    interpreted.setitem(copies.win_search.__globals__, "memo_store", store)
+    with compiled_kernels():
+        assert solver.decide(revealed) == _search(post, revealed)[1]

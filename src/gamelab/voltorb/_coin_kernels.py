@@ -27,7 +27,12 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
     ``H(S) = max(W(S) if may_quit, max_t sum_v v * [W(won_v) + H(rest_v)])``, a safe useful tile
     flipped at once, tiles tried in decreasing order of the perfect-information payout bound
     (sum over boards where t is safe of weight x product of the board's hidden multipliers).
-    The best tile (-1 = quit) of each state goes to `memo_tile`.
+    The best tile (-1 = quit) of each state goes to `memo_tile`. A tile's children (its values
+    1, 2, 3, in that order) stop as soon as the ones searched, exact, and the others' shares of
+    the payout bound leave it no better than the best tile so far (it could not be the pick):
+    fewer states, the same values to the last bit (the sum is unchanged). Taking the children
+    fewest boards first, as the win search does, pays where the children get a window; here
+    they get none, and it cut fewer states than the order 1, 2, 3 (docs/experiments/voltorb.md).
 
     The recursion runs on an explicit stack (one frame per revealed tile, at most 25 deep; each
     frame's live boards are a slice of one growing pool), so numba can cache the kernel: a
@@ -39,6 +44,10 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
     f_bound = np.zeros((stack.DEPTH, TILES))  # the payout bound of each tile
     f_use_bound = np.zeros(stack.DEPTH, np.bool_)
     f_won = np.zeros(stack.DEPTH)  # mass won outright by the child being searched
+    f_cb = np.zeros((stack.DEPTH, TILES, 4))  # each child's share of the payout bound
+    f_nl = np.zeros((stack.DEPTH, 4), np.int64)  # each child's live boards
+    f_wv = np.zeros((stack.DEPTH, 4))  # each child's mass won outright
+    f_run = np.zeros(stack.DEPTH)  # the tile's bound, its children searched so far exact
     top = idx.size
     f_quit[0] = may_quit
     depth = 0
@@ -66,6 +75,8 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                     v_mass[t] = 0.0
                     can_mult[t] = False
                     f_bound[d, t] = 0.0
+                    for v in range(4):
+                        f_cb[d, t, v] = 0.0
                 for i in range(start, start + k):
                     b = pool[i]
                     prod = 1.0
@@ -80,6 +91,7 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                             v_mass[t] += weights[b]
                         else:
                             f_bound[d, t] += weights[b] * prod
+                            f_cb[d, t, x] += weights[b] * prod
                             if x >= 2:
                                 can_mult[t] = True
                 ntiles = stack.flagged_tiles(can_mult, tiles)
@@ -113,21 +125,30 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
             start, k = f_start[d], f_k[d]
             while f_oi[d] < f_norder[d]:
                 t = f_order[d, f_oi[d]]
-                if f_v[d] == 1 and f_use_bound[d] and f_bound[d, t] <= f_best[d] + f_eps[d]:
-                    break  # tiles are in decreasing order of this bound
-                while f_v[d] <= 3:
-                    v = f_v[d]
-                    extra = 1 if v >= 2 else 0
-                    n_live = 0
-                    won = 0.0
+                if f_v[d] == 1:
+                    if f_use_bound[d] and f_bound[d, t] <= f_best[d] + f_eps[d]:
+                        break  # tiles are in decreasing order of this bound
+                    for v in range(4):
+                        f_nl[d, v] = 0
+                        f_wv[d, v] = 0.0
                     for i in range(start, start + k):
                         b = pool[i]
-                        if boards[b, t] == v:
-                            if hm0[b] - f_nrev[d] - extra > 0:
-                                n_live += 1
+                        x = boards[b, t]
+                        if x >= 1:
+                            if hm0[b] - f_nrev[d] - (1 if x >= 2 else 0) > 0:
+                                f_nl[d, x] += 1
                             else:
-                                won += weights[b]
+                                f_wv[d, x] += weights[b]
+                    f_run[d] = f_bound[d, t]
+                cut = False
+                while f_v[d] <= 3:
+                    if f_v[d] > 1 and f_use_bound[d] and f_run[d] < f_best[d] + 0.5 * f_eps[d]:
+                        cut = True  # the children searched leave this tile no better
+                        break
+                    v = f_v[d]
+                    n_live = f_nl[d, v]
                     if n_live > 0:
+                        extra = 1 if v >= 2 else 0
                         nrev = f_nrev[d] + extra
                         if top + n_live > pool.size:
                             grown = np.empty(max(2 * pool.size, top + n_live), np.int64)
@@ -144,17 +165,18 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
                         f_k[d + 1] = n_live
                         f_code[d + 1] = f_code[d] | (v << (2 * t))
                         f_nrev[d + 1] = nrev
-                        f_won[d] = won
+                        f_won[d] = f_wv[d, v]
                         f_quit[d + 1] = True
                         top += n_live
                         depth = d + 1
                         descended = True
                         break
-                    f_acc[d] += v * won
+                    f_acc[d] += v * f_wv[d, v]
+                    f_run[d] -= f_cb[d, t, v] - v * f_wv[d, v]
                     f_v[d] += 1
                 if descended:
                     break
-                if not f_use_bound[d] or f_acc[d] > f_best[d] + f_eps[d]:
+                if not cut and (not f_use_bound[d] or f_acc[d] > f_best[d] + f_eps[d]):
                     f_best[d] = f_acc[d]
                     f_best_tile[d] = t
                 f_oi[d] += 1
@@ -168,7 +190,10 @@ def coin_search(boards, weights, hm0, idx, code, nrev_mult, may_quit, memo_val, 
         if d == 0:
             return value
         top, depth = f_start[d], d - 1  # the parent's
-        f_acc[depth] += f_v[depth] * (f_won[depth] + value)
+        v = f_v[depth]
+        share = v * (f_won[depth] + value)
+        f_acc[depth] += share
+        f_run[depth] -= f_cb[depth, f_order[depth, f_oi[depth]], v] - share
         f_v[depth] += 1
         mode = 1
 

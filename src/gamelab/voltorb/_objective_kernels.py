@@ -18,7 +18,9 @@ and coins, and a win no less than quitting), a tile that is a Voltorb on no rema
 flipped at once with no alternative tried: it can only add cards, coins and information. Ties go to
 the safer tile (tiles are tried safest first, then by index, and a later tile must be strictly
 better). A tile whose best case (every non-Voltorb board worth the utility's maximum) cannot beat
-the best so far is skipped, and a state stops as soon as it reaches W(S) times that maximum.
+the best so far is skipped, a tile stops taking its children (values 1, 2, 3) as soon as the
+ones searched and that best case for the rest leave it no better than the best tile so far
+(docs/experiments/voltorb.md), and a state stops as soon as it reaches W(S) times that maximum.
 
 The kernel runs on an explicit stack and is cached (``warm_up`` compiles it once per install).
 """
@@ -62,6 +64,7 @@ def objective_search(
     f_total = np.zeros(stack.DEPTH)
     f_ceiling = np.zeros(stack.DEPTH)
     f_vm = np.zeros((stack.DEPTH, TILES))  # the Voltorb mass of each tile of the order
+    f_rem = np.zeros(stack.DEPTH)  # the mass of the tile's children not searched yet
     top = idx.size
     depth = 0
     mode = 0  # 0: open the frame at `depth`, 1: go on with it, 2: it returns `value`
@@ -145,13 +148,19 @@ def objective_search(
                         f_oi[d] += 1
                         continue
                     f_acc[d] = vm * u_loss[n]
+                    f_rem[d] = f_total[d] - vm
+                cut = False
                 while f_v[d] <= 3:
+                    if f_v[d] > 1 and f_acc[d] + f_rem[d] * u_max < f_best[d] + 0.5 * f_eps[d]:
+                        cut = True  # the children searched leave this tile no better
+                        break
                     v = f_v[d]
                     extra = 1 if v >= 2 else 0
                     n_live = 0
                     for i in range(start, start + k):
                         bi = pool[i]
                         if boards[bi, t] == v:
+                            f_rem[d] -= weights[bi]
                             if hm0[bi] - f_nrev[d] - extra > 0:
                                 n_live += 1
                             else:
@@ -188,7 +197,7 @@ def objective_search(
                     f_v[d] += 1
                 if descended:
                     break
-                if f_acc[d] > f_best[d] + f_eps[d]:
+                if not cut and f_acc[d] > f_best[d] + f_eps[d]:
                     f_best[d] = f_acc[d]
                     f_best_tile[d] = t
                 f_oi[d] += 1

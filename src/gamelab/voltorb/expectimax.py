@@ -58,7 +58,9 @@ time, no symmetry, no pair bound), so the tests compare two independent routes t
 
 The coin objective (``objective="coins"``) maximises expected coins, with quitting allowed after the
 first card: with H(S) = W(S) * (expected final coins / current coins),
-``H(S) = max(W(S), max_t sum_v v * [W(won_v) + H(rest_v)])``.
+``H(S) = max(W(S), max_t sum_v v * [W(won_v) + H(rest_v)])``; a flip's children stop once those
+searched and the payout bound of the others cannot beat the best flip so far
+(:func:`gamelab.voltorb._coin_kernels.coin_search`).
 
 References: Tobs40/rust-voltorb-flip-solver (exact win-maximising solver with the game's
 generator); blog.khyman.dev (quit-or-continue analysis of expected coins).
@@ -410,8 +412,15 @@ class OptimalSolver(InfoTree):
         if self._lists is None:
             self._lists = _inseparable_lists_numpy(self._bits, self._boards.shape[0], self._pairs)
         kernels = (copies.win_search, copies.table_rehash, self._lists)
-        with np.errstate(over="ignore"):  # int64 products wrap, as in the kernels
-            value = self._win_search(kernels, state, first_tiles, shared, root_out, None)
+        try:
+            with np.errstate(over="ignore"):  # int64 products wrap, as in the kernels
+                value = self._win_search(kernels, state, first_tiles, shared, root_out, None)
+        except BaseException:
+            # Ctrl-C can stop Python between two writes of a memo row (never a kernel): the
+            # solver goes back to what it was, as after an interrupted kernel call
+            self._table, self._counter[:] = before[0], before[1]
+            shared[:], root_out[:] = before[2], before[3]
+            raise
         _interpreted[0] += int(self._counter[0] - before[1][0])
         if self._counter[2] and budget < limit:
             # stopped by the budget, not by the caller's limit: undo, the kernels search it
