@@ -132,6 +132,7 @@ def test_once_the_kernels_are_at_hand_no_search_asks_numbas_cache_again(monkeypa
     asked = []
     monkeypatch.setattr(expectimax, "has_machine_code", lambda k, a: asked.append(1) or True)
     monkeypatch.setattr(expectimax, "_compiled", [False])
+    monkeypatch.setattr(expectimax, "_interpreted", [0])  # (whatever this process interpreted)
     for post, revealed in _positions(3, seed=53):
         _search(post, revealed)
     assert asked == [1]  # (a per-search check cost 0.2 ms: 40 % of a small position's search)

@@ -137,11 +137,13 @@ def test_a_search_of_a_small_position_compiles_without_the_general_search():
     """A search whose every state fits the bit-mask kernels passes general=None, and numba
     compiles that specialisation without the general search (issue 50 item 6: a first answer
     on a small position waits for less)."""
+    from gamelab.core.tiers import compiled_kernels
     from gamelab.voltorb._search_kernels import win_search
 
     post = _small_posteriors(1, seed=11)[0]
     assert post.boards.shape[0] <= WIDE_MAX
-    OptimalSolver(post).win_probability()
+    with compiled_kernels():  # (on empty caches a small search runs interpreted otherwise)
+        OptimalSolver(post).win_probability()
     assert any(str(sig[-1]) == "none" for sig in win_search.signatures)
 
 
