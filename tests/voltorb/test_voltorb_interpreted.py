@@ -11,6 +11,7 @@ import numpy as np
 import pytest
 
 import gamelab.voltorb.expectimax as expectimax
+import gamelab.voltorb.interpreted as python_tier
 from gamelab.core.tiers import compiled_kernels
 from gamelab.voltorb._bounds_kernels import board_bits, inseparable_lists
 from gamelab.voltorb.expectimax import OptimalSolver, SearchLimitError
@@ -93,7 +94,7 @@ def test_the_numpy_inseparable_lists_are_the_kernels():
     for post, _ in _positions(4, seed=52, max_boards=2000):
         bits = board_bits(np.ascontiguousarray(post.boards, dtype=np.int8))
         n = len(bits)
-        start, nbr = expectimax._inseparable_lists_numpy(bits, n)
+        start, nbr = python_tier.inseparable_lists_numpy(bits, n)
         kernel_start, kernel_nbr = inseparable_lists(bits, np.int64(n))
         assert np.array_equal(start, kernel_start) and np.array_equal(nbr, kernel_nbr)
         assert start.dtype == nbr.dtype == np.int64
@@ -164,7 +165,7 @@ def test_an_interrupted_interpreted_search_leaves_the_solver_as_it_was(interpret
     post, revealed = max(_positions(6, seed=51), key=lambda p: p[0].count)
     solver = OptimalSolver(post)
     table, counter = solver._table.copy(), solver._counter.copy()
-    copies = expectimax._python_search()
+    copies = python_tier.python_search()
     calls = []
 
     def stop_midway(*args):

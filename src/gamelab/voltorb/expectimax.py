@@ -69,13 +69,11 @@ generator); blog.khyman.dev (quit-or-continue analysis of expected coins).
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
-from types import SimpleNamespace
 
 import numpy as np
 
 from gamelab.core.limits import OutOfBudget
-from gamelab.core.tiers import has_machine_code, interpreting, python_modules
+from gamelab.core.tiers import has_machine_code, interpreting
 from gamelab.voltorb._bounds_kernels import (
     LISTS_MAX,
     board_bits,
@@ -88,6 +86,7 @@ from gamelab.voltorb._small_kernels import SMALL_MAX
 from gamelab.voltorb._table_kernels import table_entry, table_new, table_rehash
 from gamelab.voltorb._wide_kernels import WIDE_MAX
 from gamelab.voltorb.info_tree import InfoTree, key_add, revealed_code
+from gamelab.voltorb.interpreted import inseparable_lists_numpy, python_search
 from gamelab.voltorb.posterior import Posterior, weighted_tile_sums
 from gamelab.voltorb.rules import TILES, Clues
 from gamelab.voltorb.search_parts import SearchPart
@@ -106,15 +105,6 @@ def _clue_rows(clues: Clues) -> np.ndarray:
     return np.ascontiguousarray(np.stack(rows).astype(np.int64))
 
 
-#: the kernel modules of the win search (:meth:`OptimalSolver._interpreted_win_value`)
-SEARCH_MODULES = (
-    "gamelab.voltorb._table_kernels",
-    "gamelab.voltorb._bounds_kernels",
-    "gamelab.voltorb._small_kernels",
-    "gamelab.voltorb._wide_set_kernels",
-    "gamelab.voltorb._wide_kernels",
-    "gamelab.voltorb._search_kernels",
-)
 #: a search runs interpreted for at most this many states (about 0.4 ms each), then the kernels
 #: take it over (the README's level-2 position: 62 states; 300 random positions of levels 1-8
 #: with at most 512 boards: median 16, at most 1,230; benchmarks/voltorb_interpreted.py)
@@ -130,57 +120,6 @@ _interpreted = [0]
 #: whether the compiled search (general=None) was found at hand in this process: then every
 #: later search runs it at once (it stays loaded), without asking numba's cache again
 _compiled = [False]
-
-
-def _popcount(x: int) -> int:
-    """The Python copies' stand-in for the kernels' ``ctpop`` (the set bits of an int64)."""
-    return (int(x) & 0xFFFF_FFFF_FFFF_FFFF).bit_count()
-
-
-@cache
-def _python_search() -> SimpleNamespace | None:
-    """The win search's Python copies (:func:`gamelab.core.tiers.python_modules`), or None if
-    they cannot be made (the kernels then run: a test requires the copies)."""
-    try:
-        copies = python_modules(SEARCH_MODULES, {"ctpop": _popcount})
-    except (ValueError, ImportError):
-        return None
-    table = copies["gamelab.voltorb._table_kernels"]
-
-    def table_entry(memo: np.ndarray, code: int) -> tuple[float, bool, int] | None:
-        with np.errstate(over="ignore"):  # the hash's int64 products wrap, as in the kernels
-            return table.table_entry(memo, code)
-
-    return SimpleNamespace(
-        win_search=copies["gamelab.voltorb._search_kernels"].win_search,
-        table_rehash=table.table_rehash,
-        table_entry=table_entry,
-    )
-
-
-def _inseparable_lists_numpy(
-    bits: np.ndarray, n: int, pairs: bool = True
-) -> tuple[np.ndarray, np.ndarray]:
-    """:meth:`OptimalSolver._inseparable_lists` in numpy (the same arrays as the kernel
-    :func:`gamelab.voltorb._bounds_kernels.inseparable_lists`: each board's partners in
-    ascending order), for a search run interpreted."""
-    if not pairs or n > LISTS_MAX:
-        return np.zeros(1, dtype=np.int64), np.zeros(0, dtype=np.int64)
-    bits = bits[:n]
-    degree = np.zeros(n, dtype=np.int64)
-    partners = []
-    for lo in range(0, n, 256):
-        a = bits[lo : lo + 256, None, :]
-        b = bits[None, :, :]
-        diff = (a[..., 0] ^ b[..., 0]) | (a[..., 1] ^ b[..., 1])
-        ok = (diff != 0) & (diff == (a[..., 2] ^ b[..., 2]))
-        ok &= ((a[..., 3] & diff) != 0) & ((b[..., 3] & diff) != 0)
-        degree[lo : lo + 256] = ok.sum(axis=1)
-        partners.append(np.nonzero(ok)[1])
-    start = np.zeros(n + 1, dtype=np.int64)
-    np.cumsum(degree, out=start[1:])
-    nbr = np.concatenate(partners).astype(np.int64) if partners else np.zeros(0, np.int64)
-    return start, nbr
 
 
 class SearchLimitError(OutOfBudget):
@@ -403,14 +342,14 @@ class OptimalSolver(InfoTree):
         if has_machine_code(win_search, (*probe, None)):
             _compiled[0] = True
             return None
-        copies = _python_search()
+        copies = python_search()
         if copies is None:
             return None
         budget = min(left, INTERPRETED_SEARCH_STATES)
         before = (self._table.copy(), self._counter.copy(), shared.copy(), root_out.copy())
         self._counter[1] = self._counter[0] + min(limit, budget)
         if self._lists is None:
-            self._lists = _inseparable_lists_numpy(self._bits, self._boards.shape[0], self._pairs)
+            self._lists = inseparable_lists_numpy(self._bits, self._boards.shape[0], self._pairs)
         kernels = (copies.win_search, copies.table_rehash, self._lists)
         try:
             with np.errstate(over="ignore"):  # int64 products wrap, as in the kernels
