@@ -23,6 +23,8 @@ import re
 import socket
 import threading
 import time
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
@@ -230,3 +232,20 @@ def wait_until(
         if time.monotonic() > deadline:
             raise AssertionError(f"timed out after {timeout / 1000:g} s waiting for {expression}")
         time.sleep(poll)
+
+
+@contextmanager
+def phone_page(browser, base_url: str, width: int, height: int) -> Iterator:
+    """A page of a touch phone's browser `width` x `height` px wide (its own context, closed
+    afterwards), with the browser tests' 15 s default timeout."""
+    context = browser.new_context(
+        viewport={"width": width, "height": height},
+        is_mobile=True,
+        has_touch=True,
+        base_url=base_url,
+    )
+    context.set_default_timeout(15_000)
+    try:
+        yield context.new_page()
+    finally:
+        context.close()

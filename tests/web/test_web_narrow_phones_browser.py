@@ -5,21 +5,15 @@ keep their size from 390 px up)."""
 
 from __future__ import annotations
 
+from conftest import phone_page
+
 WIDTH_JS = "() => document.documentElement.scrollWidth"
 
 
 def test_the_voltorb_and_oware_boards_fit_a_narrow_phone(browser, live_server):
     """At 360 px (and so at 375: the boards shrink with the width) no page scrolls sideways."""
     width, height = 360, 780
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server,
-    )
-    context.set_default_timeout(15_000)
-    try:
-        page = context.new_page()
+    with phone_page(browser, live_server, width, height) as page:
         page.goto("/voltorb")
         page.locator("#assist-board .vf-tile").first.wait_for()
         assert page.evaluate(WIDTH_JS) <= width
@@ -33,5 +27,3 @@ def test_the_voltorb_and_oware_boards_fit_a_narrow_phone(browser, live_server):
         assert page.evaluate(WIDTH_JS) <= width
         board = page.locator("#board").bounding_box()
         assert board["x"] + board["width"] <= width
-    finally:
-        context.close()

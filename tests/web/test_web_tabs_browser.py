@@ -7,6 +7,7 @@ a tab); on a desktop the bar is as before."""
 from __future__ import annotations
 
 import pytest
+from conftest import phone_page
 
 # each tab's box, and the bar's own, as the page lays them out
 TABS_JS = """() => {
@@ -41,15 +42,7 @@ def _every_tab_shows(page, where: str) -> list[dict]:
 
 @pytest.mark.parametrize("width, height", [(320, 640), (390, 844)])
 def test_every_tab_shows_whole_on_a_small_phone(browser, live_server, width, height):
-    context = browser.new_context(
-        viewport={"width": width, "height": height},
-        is_mobile=True,
-        has_touch=True,
-        base_url=live_server,
-    )
-    context.set_default_timeout(15_000)
-    try:
-        page = context.new_page()
+    with phone_page(browser, live_server, width, height) as page:
         for name, ready in PAGES.items():
             page.goto(f"/{name}")
             page.locator(ready).first.wait_for()
@@ -61,8 +54,6 @@ def test_every_tab_shows_whole_on_a_small_phone(browser, live_server, width, hei
         page.locator("#tab-history").tap()
         page.locator("#history").wait_for()
         assert page.locator("#tab-history").get_attribute("aria-selected") == "true"
-    finally:
-        context.close()
 
 
 def test_a_desktop_keeps_the_tabs_on_one_line(page):
