@@ -211,6 +211,14 @@ def test_yatzy_layer_kernels_match_twins():
     rng = np.random.default_rng(4)
     E = rng.uniform(0, 100, rules.n_states)
     W = E**2 + rng.uniform(0, 50, rules.n_states)
+    # random successor values, but as in a solver's tables, the states of a mask whose upper
+    # bonus is settled (scored, or out of reach: 63 - m more than the open upper boxes can
+    # make) are worth the same: solve_masks solves one of them and copies it
+    upper = [b for b in range(rules.n_boxes) if rules.upper_face(b)]
+    for mask in range(1 << rules.n_boxes):
+        room = sum(5 * rules.upper_face(b) for b in upper if not (mask >> b) & 1)
+        rows = [state_index(rules, mask, m, 0) for m in range(64) if m == 63 or m + room < 63]
+        E[rows], W[rows] = E[rows[0]], W[rows[0]]
     before_e, before_w = E.copy(), W.copy()
     masks = masks_by_popcount(rules.n_boxes)[rules.n_boxes - 2]
     E1, W1 = E.copy(), W.copy()
@@ -218,12 +226,18 @@ def test_yatzy_layer_kernels_match_twins():
     # the layer's chunks side by side give the tables of one thread, bit for bit
     assert solve_layer(E1, W1, True, masks, upper_reach(), bundle, threads=1) == count > 0
     assert np.array_equal(E, E1) and np.array_equal(W, W1)
-    for mask in masks[:3].tolist():
-        for m in (0, 5):
-            i = state_index(rules, mask, m, 0)
-            assert (E[i], W[i]) == pytest.approx(
-                widget_python(before_e, before_w, mask, m, 0, rules), rel=1e-12
-            )
+    # the ones and twos open, the ones and the chance (the bonus settled below 58), the last
+    # two lower boxes (every upper total settled: all but the first are copies)
+    full = (1 << rules.n_boxes) - 1
+    chance = rules.boxes.index("chance")
+    for mask in (full ^ 0b11, full ^ 1 ^ (1 << chance), int(masks[0])):
+        u = sum(1 << (rules.upper_face(b) - 1) for b in upper if (mask >> b) & 1)
+        for m in (0, 5, 40, 57, 58, 63):
+            if upper_reach()[u, m]:
+                i = state_index(rules, mask, m, 0)
+                assert (E[i], W[i]) == pytest.approx(
+                    widget_python(before_e, before_w, mask, m, 0, rules), rel=1e-12
+                )
     L = 6
     Pn = np.sort(rng.random((30, L)), axis=1)[:, ::-1].copy()
     Pn[:, 0] = 1.0

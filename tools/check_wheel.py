@@ -97,6 +97,8 @@ def check_contents(wheel: Path) -> str:
         print("  (not a git checkout: contents not compared)")
         return expected
     held = set(zipfile.ZipFile(wheel).namelist())
+    if not any(path.endswith(".dist-info/licenses/LICENSE") for path in held):
+        raise CheckFailed("the wheel lacks the LICENSE file")
     missing = [path for path in tracked.stdout.split() if path.removeprefix("src/") not in held]
     if missing:
         raise CheckFailed(f"the wheel lacks {len(missing)} tracked files: {missing[:10]}")

@@ -294,25 +294,49 @@ def widget(E, W, with_w, mask, m, f, rules, ws):
 @njit(cache=True, nogil=True)
 def solve_masks(E, W, with_w, masks, reach, rules):
     """Solve every reachable state whose mask is in `masks`, in the calling thread with the GIL
-    released (:func:`solve_layer` runs chunks of a layer side by side); returns the count."""
+    released (:func:`solve_layer` runs chunks of a layer side by side); returns the count.
+
+    A state's upper bonus is *settled* when it can no longer change: it was scored (m = 63), it
+    can no longer be reached (m plus five dice of each open upper face is below 63), or the
+    rules have none. The settled states of one mask and flag all have the same widget, bit for
+    bit (each box scores the same points and leads to a settled state of the next mask, all
+    worth the same): the first one is solved, the others get its values. This holds when the
+    layers above have that property, as the solver's tables do (the full card is worth 0
+    everywhere); a third of Yatzy's and Yahtzee's states are such copies."""
     nb = rules[R_N_BOXES]
     nf = rules[R_BONUS_FLAGS]
     upper_face = rules[R_UPPER_FACE]
+    upper_bonus = rules[R_UPPER_BONUS]
     count = 0
     ws = new_workspace(nb)
     for i in range(masks.shape[0]):
         mask = masks[i]
         u = upper_subset(mask, upper_face, nb)
+        room = 0  # the most the open upper boxes can still add
+        for b in range(nb):
+            if ((mask >> b) & 1) == 0 and upper_face[b] > 0:
+                room += 5 * upper_face[b]
+        first = -1  # the first settled upper total of this mask, solved by its widget
         for m in range(64):
             if not reach[u, m]:
                 continue
+            settled = upper_bonus == 0 or m == 63 or m + room < 63
+            same = settled and first >= 0
             for f in range(flag_values(rules, mask)):
-                e, w = widget(E, W, with_w, mask, m, f, rules, ws)
                 j = state_index(mask, m, f, nf)
-                E[j] = e
-                if with_w:
-                    W[j] = w
+                if same:
+                    j0 = state_index(mask, first, f, nf)
+                    E[j] = E[j0]
+                    if with_w:
+                        W[j] = W[j0]
+                else:
+                    e, w = widget(E, W, with_w, mask, m, f, rules, ws)
+                    E[j] = e
+                    if with_w:
+                        W[j] = w
                 count += 1
+            if settled and first < 0:
+                first = m
     return count
 
 

@@ -7,9 +7,11 @@ down (Glenn 2006, "An optimal strategy for Yahtzee", CS-TR-0002; Verhoeff 1999).
 widget uses the fast tricks in ``_widget_kernels`` (keep recursion, hoisted successors, sub-keep
 lists).
 
-Cost: about 15 k floating-point operations per widget; 536,320 widgets for American Yahtzee with
-the bonus, 357,568 without, 1,430,464 for Scandinavian Yatzy. Tables (E and W as float64) are
-cached with :func:`gamelab.core.cache.cached_arrays`.
+Cost: about 15 k floating-point operations per widget; 536,320 states for American Yahtzee with
+the bonus, 357,568 without, 1,430,464 for Scandinavian Yatzy, of which a third are solved by
+copying: the states of one card whose upper bonus is settled (scored, or out of reach) are worth
+the same, so one widget values them all (:func:`gamelab.yatzy._widget_kernels.solve_masks`).
+Tables (E and W as float64) are cached with :func:`gamelab.core.cache.cached_arrays`.
 
 >>> sol = solve(RULES["yahtzee-no-bonus"])  # doctest: +SKIP
 >>> round(sol.expected_score, 4)      # doctest: +SKIP
