@@ -29,6 +29,27 @@ def test_tile_sums_agree_with_the_dot_product():
             assert np.allclose(ours, post.weights @ mask, rtol=0, atol=1e-12)
 
 
+def test_tile_sums_are_each_columns_own_pairwise_sum_bit_for_bit():
+    # the reference: one numpy sum per column (its pairwise summation), the rule every machine
+    # follows; the one-reduction form must give the same bits, or a seed's games could change
+    rng = np.random.default_rng(3)
+    for n in (1, 7, 8, 9, 127, 128, 129, 300, 1025, 9000):
+        weights = rng.random(n) ** 3
+        weights /= weights.sum()
+        mask = rng.random((n, 25)) < rng.random()
+        reference = [np.where(mask[:, j], weights, 0.0).sum() for j in range(25)]
+        assert weighted_tile_sums(weights, mask).tolist() == reference
+    for post in _posteriors(3):
+        probs = post.tile_probabilities()
+        for v in range(4):
+            assert (
+                probs[:, v].tolist() == weighted_tile_sums(post.weights, post.boards == v).tolist()
+            )
+        assert post.p_voltorb().tolist() == probs[:, 0].tolist()
+        probs[:] = -1  # a caller's copy: the posterior's own stays as it was
+        assert post.tile_probabilities().min() >= 0
+
+
 def test_decisions_do_not_depend_on_the_order_of_the_boards():
     rng = np.random.default_rng(5)
     for post in _posteriors(12):

@@ -20,7 +20,7 @@ and 3 is already revealed are dropped (:meth:`Posterior.still_playing`).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 import numpy as np
 
@@ -46,9 +46,18 @@ def weighted_tile_sums(weights: np.ndarray, mask: np.ndarray) -> np.ndarray:
     every machine: each column by numpy's own (pairwise) summation, never by a BLAS call, whose
     summation order depends on the number of BLAS threads. A strategy's choice between tiles of
     equal odds then never depends on the machine (the same seed gives the same game)."""
-    columns = np.ascontiguousarray(np.asarray(mask, dtype=bool).T)
-    weights = np.asarray(weights, dtype=np.float64)
-    return np.array([np.where(column, weights, 0.0).sum() for column in columns], dtype=np.float64)
+    return _column_sums(np.asarray(weights, dtype=np.float64), np.asarray(mask, dtype=bool).T)
+
+
+def _column_sums(weights: np.ndarray, mask_t: np.ndarray) -> np.ndarray:
+    """Row i of the (k, n) boolean `mask_t`: the sum of `weights` where it holds, each row summed
+    by numpy's pairwise summation of the n values (zeros where it does not hold). One reduction
+    along the last, contiguous axis of a (k, n) array: numpy sums each row with the pairwise
+    routine it uses for a single vector, so every sum is bit for bit the one a loop over the
+    columns gives, about twenty times faster for small n (``tests/voltorb/test_voltorb_ties.py``
+    compares them)."""
+    terms = np.where(np.ascontiguousarray(mask_t), weights, 0.0)
+    return np.add.reduce(terms, axis=1)
 
 
 class InconsistentCluesError(ValueError):
@@ -106,6 +115,7 @@ class Posterior:
     weights: np.ndarray
     revealed: dict[int, int]
     clues: Clues
+    _probabilities: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def from_clues(
@@ -153,13 +163,20 @@ class Posterior:
         return int(len(self.boards))
 
     def tile_probabilities(self) -> np.ndarray:
-        """(25, 4): P(value) per tile, value 0 = Voltorb."""
-        out = np.empty((TILES, 4))
-        for v in range(4):
-            out[:, v] = weighted_tile_sums(self.weights, self.boards == v)
-        return out
+        """(25, 4): P(value) per tile, value 0 = Voltorb (computed once per posterior: a
+        strategy asks for them several times a flip)."""
+        if self._probabilities is None:
+            columns = np.ascontiguousarray(self.boards.T)
+            weights = np.asarray(self.weights, dtype=np.float64)
+            out = np.empty((TILES, 4))
+            for v in range(4):
+                out[:, v] = _column_sums(weights, columns == v)
+            self._probabilities = out
+        return self._probabilities.copy()
 
     def p_voltorb(self) -> np.ndarray:
+        if self._probabilities is not None:  # the same sums, bit for bit
+            return self._probabilities[:, 0].copy()
         return weighted_tile_sums(self.weights, self.boards == 0)
 
     def p_multiplier(self) -> np.ndarray:
