@@ -12,10 +12,12 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.core import ahead
 from gamelab.core.cache import cached_arrays
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import Difference, Estimate, mean_interval, paired_difference
 from gamelab.core.threads import run_pieces, thread_count
+from gamelab.yatzy._distribution_kernels import forward_layer
 from gamelab.yatzy._play_kernels import (
     UNIFORMS_PER_TURN,
     decided_turn,
@@ -25,6 +27,7 @@ from gamelab.yatzy._play_kernels import (
 from gamelab.yatzy._turn_kernels import (
     split_state,
 )
+from gamelab.yatzy._utility_kernels import utility_rows
 from gamelab.yatzy.rules import (
     RULES,
     RuleSet,
@@ -39,6 +42,11 @@ from gamelab.yatzy.winplay import (
     reachable_states,
     solve_win,
 )
+
+#: what a study on threads compiles in a second process while it solves its table and compiles
+#: its switch positions' kernel (:mod:`gamelab.core.ahead`), and the kernels that compiles
+GAMES_AHEAD = "gamelab.yatzy.warmup:warm_winplay_games"
+GAMES_KERNELS = (forward_layer, utility_rows)
 
 
 def _split(j: int, nf: int) -> tuple[int, int, int]:
@@ -142,6 +150,8 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
     ub = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
     sa, sb = switch_states(rules, turns_left, ua, ub)
     parallel = threads <= 1
+    if not parallel:
+        ahead.wait(GAMES_AHEAD)  # the games' kernels, compiled beside (cold caches only)
 
     def record(g: int) -> dict:
         a = (int(sa[g][0]), int(sa[g][1]), int(sa[g][2]), int(sa[g][3]))
@@ -249,6 +259,8 @@ def winplay_study(
     if backend is None or (backend.workers is None and backend.resolved_cluster() is None):
         threads = thread_count()
         backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
+    if threads > 1:  # the games' kernels compile beside the solve (cold caches only)
+        ahead.start(GAMES_AHEAD, GAMES_KERNELS)
     expected_values(rules)  # build the cached table before workers load it
     items = [(rules, turns_left, n, a_first, simulate, threads) for n in chunk_sizes(games, chunk)]
     params = {
