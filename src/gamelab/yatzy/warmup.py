@@ -70,6 +70,15 @@ def warm_winplay_games() -> None:
     solve_win(rules, state, final_score_law(rules, state, E), parallel=False)
 
 
+def warm_winplay_switch() -> None:
+    """The kernel of a win-play study's switch positions (``play_to_round``) on a zero table,
+    which ``yatzy winplay`` compiles in a thread while its table is solved on the others."""
+    rules, E, _ = warm_position()
+    u = np.random.default_rng(0).random((1, rules.n_boxes, UNIFORMS_PER_TURN))
+    rounds = np.array([rules.n_boxes - 1], dtype=np.int64)
+    play_to_round(E, u, rounds, rules.kernel_rules(), np.zeros((1, 1, 4), dtype=np.int64))
+
+
 def warm_position() -> tuple[RuleSet, np.ndarray, Card]:
     """A one-turn position of Yatzy (only Chance open) and a zero value table."""
     rules = RULES["yatzy"]
