@@ -59,24 +59,18 @@ def warm_simulation() -> None:
 
 def warm_winplay_games() -> None:
     """The kernels of a win-play study's games on threads (:func:`gamelab.yatzy.winplay_study.
-    winplay_chunk`): a final-score law and a win-play solve in one thread (``forward_layer``,
-    ``utility_rows``), on a one-turn position with a zero table. ``yatzy winplay`` compiles
-    them in a second process while it solves its table and compiles its switch positions'
-    kernel (:mod:`gamelab.core.ahead`), so that it then loads them."""
+    winplay_chunk`): the switch positions (``play_to_round``), a final-score law
+    (``forward_layer``) and a win-play solve in one thread (``utility_rows``), on a one-turn
+    position with a zero table. ``yatzy winplay`` compiles them in a thread while its table's
+    layers are solved on the others."""
     from gamelab.yatzy.winplay import final_score_law, solve_win
 
     rules, E, card = warm_position()
-    state = (card.mask, card.capped_upper, card.bonus_flag, 0)
-    solve_win(rules, state, final_score_law(rules, state, E), parallel=False)
-
-
-def warm_winplay_switch() -> None:
-    """The kernel of a win-play study's switch positions (``play_to_round``) on a zero table,
-    which ``yatzy winplay`` compiles in a thread while its table is solved on the others."""
-    rules, E, _ = warm_position()
     u = np.random.default_rng(0).random((1, rules.n_boxes, UNIFORMS_PER_TURN))
     rounds = np.array([rules.n_boxes - 1], dtype=np.int64)
     play_to_round(E, u, rounds, rules.kernel_rules(), np.zeros((1, 1, 4), dtype=np.int64))
+    state = (card.mask, card.capped_upper, card.bonus_flag, 0)
+    solve_win(rules, state, final_score_law(rules, state, E), parallel=False)
 
 
 def warm_position() -> tuple[RuleSet, np.ndarray, Card]:

@@ -15,12 +15,10 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.core import ahead
 from gamelab.core.cache import cached_arrays
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import Difference, Estimate, mean_interval, paired_difference
 from gamelab.core.threads import run_pieces, thread_count
-from gamelab.yatzy._distribution_kernels import forward_layer
 from gamelab.yatzy._play_kernels import (
     UNIFORMS_PER_TURN,
     decided_turn,
@@ -30,7 +28,6 @@ from gamelab.yatzy._play_kernels import (
 from gamelab.yatzy._turn_kernels import (
     split_state,
 )
-from gamelab.yatzy._utility_kernels import utility_rows
 from gamelab.yatzy.rules import (
     RULES,
     RuleSet,
@@ -45,11 +42,6 @@ from gamelab.yatzy.winplay import (
     reachable_states,
     solve_win,
 )
-
-#: what a study on threads compiles in a second process while it solves its table and compiles
-#: its switch positions' kernel (:mod:`gamelab.core.ahead`), and the kernels that compiles
-GAMES_AHEAD = "gamelab.yatzy.warmup:warm_winplay_games"
-GAMES_KERNELS = (forward_layer, utility_rows)
 
 
 def _beside_the_solve(warm: Callable[[], None]) -> Callable[[], None]:
@@ -178,8 +170,6 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
     ub = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
     sa, sb = switch_states(rules, turns_left, ua, ub)
     parallel = threads <= 1
-    if not parallel:
-        ahead.wait(GAMES_AHEAD)  # the games' kernels, compiled beside (cold caches only)
 
     def record(g: int) -> dict:
         a = (int(sa[g][0]), int(sa[g][1]), int(sa[g][2]), int(sa[g][3]))
@@ -287,16 +277,13 @@ def winplay_study(
     if backend is None or (backend.workers is None and backend.resolved_cluster() is None):
         threads = thread_count()
         backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
-    if threads > 1:
-        from gamelab.yatzy.warmup import warm_winplay_switch
+    if threads > 1:  # the games' kernels compile (or load) beside the solve's layers
+        from gamelab.yatzy.warmup import warm_winplay_games
 
-        # the games' kernels compile in a second process beside the solve (cold caches only),
-        # the switch positions' kernel in a thread beside the solve's layers
-        ahead.start(GAMES_AHEAD, GAMES_KERNELS)
-        switch_compiled = _beside_the_solve(warm_winplay_switch)
+        games_compiled = _beside_the_solve(warm_winplay_games)
     expected_values(rules)  # build the cached table before workers load it
     if threads > 1:
-        switch_compiled()
+        games_compiled()
     items = [(rules, turns_left, n, a_first, simulate, threads) for n in chunk_sizes(games, chunk)]
     params = {
         "rules": rules.name,
