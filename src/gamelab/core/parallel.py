@@ -185,6 +185,7 @@ def run_tasks(
     store: ResultStore | None = None,
     experiment: str | None = None,
     params: Mapping[str, Any] | None = None,
+    prepare: Callable[[], None] | None = None,
 ) -> list[R]:
     """``[fn(item, rng_i) for i, item in enumerate(items)]``, run on `backend`, in order.
 
@@ -192,6 +193,11 @@ def run_tasks(
     identifies the run; the seed is added to it if absent), finished tasks are saved as they
     complete and skipped when the same run is started again; without a store, `experiment` and
     `params` are not used (a caller names its run whether or not it stores it).
+
+    `prepare` is called once in this process before the pending tasks go to more than one
+    local worker process (a local pool or a ``local:N`` cluster), and only then: the place to
+    compile the kernels that every worker would otherwise compile for itself on an empty numba
+    cache (they load them from the cache instead). It must not change any result.
     """
     backend = backend or Backend()
     items = list(items)
@@ -217,7 +223,7 @@ def run_tasks(
 
     with _Progress(label, total=len(items), completed=len(done), quiet=backend.quiet) as progress:
         try:
-            _run_pending(fn, items, pending, seed, backend, record, progress)
+            _run_pending(fn, items, pending, seed, backend, record, progress, prepare)
         except KeyboardInterrupt:
             if store is not None:
                 print(
@@ -229,16 +235,22 @@ def run_tasks(
     return results
 
 
-def _run_pending(fn, items, pending, seed, backend, record, progress) -> None:
+def _run_pending(fn, items, pending, seed, backend, record, progress, prepare=None) -> None:
     if pending:
         cluster = backend.resolved_cluster()
         if cluster is not None:
+            if prepare is not None and len(pending) > 1 and _LOCAL_CLUSTER.match(cluster):
+                prepare()
             _run_dask(fn, items, pending, seed, cluster, record, progress)
         elif backend.worker_count() == 1 or len(pending) == 1:
             for index in pending:
                 record(index, _call(fn, items[index], seed, index))
                 progress.advance()
         else:
+            context = _pool_context()
+            if prepare is not None:
+                _start_fork_server(context)  # its imports run beside the preparation
+                prepare()
             _run_local(fn, items, pending, seed, backend.worker_count(), record, progress)
 
 
@@ -257,6 +269,14 @@ def _pool_context() -> multiprocessing.context.BaseContext:
         ctx.set_forkserver_preload(list(_PRELOAD))
         return ctx
     return multiprocessing.get_context("spawn")
+
+
+def _start_fork_server(context: multiprocessing.context.BaseContext) -> None:
+    """Start the fork server now, if workers start from one (it imports :data:`_PRELOAD`)."""
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 #: Imported once by the fork server, so forked workers start with them loaded.
