@@ -194,10 +194,12 @@ def run_tasks(
     complete and skipped when the same run is started again; without a store, `experiment` and
     `params` are not used (a caller names its run whether or not it stores it).
 
-    `prepare` is called once in this process before the pending tasks go to more than one
-    local worker process (a local pool or a ``local:N`` cluster), and only then: the place to
-    compile the kernels that every worker would otherwise compile for itself on an empty numba
-    cache (they load them from the cache instead). It must not change any result.
+    `prepare` is called once in this process before the tasks start, when more than one is
+    pending and they run on this machine (in this process, local workers or a ``local:N``
+    cluster): the place to compile the kernels the tasks call on an empty numba cache, once,
+    rather than in every worker (they load them from the cache), and at once rather than
+    after a task has run them as Python for a while (:class:`gamelab.core.tiers.Tiered`).
+    It must not change any result.
     """
     backend = backend or Backend()
     items = list(items)
@@ -236,22 +238,26 @@ def run_tasks(
 
 
 def _run_pending(fn, items, pending, seed, backend, record, progress, prepare=None) -> None:
-    if pending:
-        cluster = backend.resolved_cluster()
-        if cluster is not None:
-            if prepare is not None and len(pending) > 1 and _LOCAL_CLUSTER.match(cluster):
-                prepare()
-            _run_dask(fn, items, pending, seed, cluster, record, progress)
-        elif backend.worker_count() == 1 or len(pending) == 1:
-            for index in pending:
-                record(index, _call(fn, items[index], seed, index))
-                progress.advance()
-        else:
-            context = _pool_context()
-            if prepare is not None:
-                _start_fork_server(context)  # its imports run beside the preparation
-                prepare()
-            _run_local(fn, items, pending, seed, backend.worker_count(), record, progress)
+    if not pending:
+        return
+    prepare = prepare if len(pending) > 1 else None
+    cluster = backend.resolved_cluster()
+    if cluster is not None:
+        if prepare is not None and _LOCAL_CLUSTER.match(cluster):
+            prepare()
+        _run_dask(fn, items, pending, seed, cluster, record, progress)
+    elif backend.worker_count() == 1 or len(pending) == 1:
+        if prepare is not None:
+            prepare()
+        for index in pending:
+            record(index, _call(fn, items[index], seed, index))
+            progress.advance()
+    else:
+        context = _pool_context()
+        if prepare is not None:
+            _start_fork_server(context)  # its imports run beside the preparation
+            prepare()
+        _run_local(fn, items, pending, seed, backend.worker_count(), record, progress)
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:

@@ -231,7 +231,7 @@ def simulate(
         store=store,
         experiment="voltorb-simulate",
         params=params,
-        prepare=compile_enumeration if posterior else None,  # once, not in every worker
+        prepare=compile_enumeration if posterior else None,  # compiled once, first
     )
     return Simulation(
         generator,
@@ -386,7 +386,7 @@ def campaign(
             "seed": seed,
             "version": SIM_VERSION,
         },
-        prepare=compile_enumeration if posterior else None,  # once, not in every worker
+        prepare=compile_enumeration if posterior else None,  # compiled once, first
     )
     coins = np.array([c for r in results for c in r["coins"]], dtype=float)
     levels = np.array([lv for r in results for lv in r["levels"]], dtype=np.int64)
