@@ -19,13 +19,15 @@ import pytest
 #: entry point (`gamelab.cli.main`), so that the test pays for no kernel and no table.
 DRIVER = textwrap.dedent(
     """
-    import sys, time
+    import os, sys, time
+    from pathlib import Path
     from gamelab import cli
     from gamelab.cli_common import Json
     from gamelab.core.parallel import Backend, run_tasks
     from gamelab.core.results import ResultStore
 
     def task(item, rng):
+        Path(os.environ["GAMELAB_TEST_TASK_STARTED"]).touch()
         time.sleep(0.05)
         return item
 
@@ -48,7 +50,11 @@ def _default_sigint() -> None:
 def _start(tmp_path: Path, *args: str) -> subprocess.Popen:
     script = tmp_path / "driver.py"
     script.write_text(DRIVER)
-    env_store = {"GAMELAB_RESULTS": str(tmp_path / "results.sqlite")}
+    started = tmp_path / "task-started"
+    env_store = {
+        "GAMELAB_RESULTS": str(tmp_path / "results.sqlite"),
+        "GAMELAB_TEST_TASK_STARTED": str(started),
+    }
     import os
 
     child = subprocess.Popen(
@@ -62,7 +68,11 @@ def _start(tmp_path: Path, *args: str) -> subprocess.Popen:
     assert child.stderr is not None
     line = child.stderr.readline()  # the command has started (its imports are done)
     assert line.strip() == "started", line
-    time.sleep(0.5)
+    # inside the run, however slowly a loaded machine got there: a task has started
+    deadline = time.monotonic() + 60
+    while not started.exists():
+        assert child.poll() is None and time.monotonic() < deadline, "no task started"
+        time.sleep(0.05)
     return child
 
 

@@ -107,6 +107,8 @@ def _start(
 
 
 def _assert_all_gone(children: set[int], how: object, within: float) -> None:
+    """Every process in `children` ends: `within` seconds is a hang guard, far longer than a
+    watchdog takes on a loaded machine and far shorter than the minutes a survivor lived."""
     deadline = time.monotonic() + within
     while time.monotonic() < deadline and any(_alive(p) for p in children):
         time.sleep(0.1)
@@ -131,8 +133,8 @@ def _saved(store: Path) -> int:
 def test_no_worker_outlives_a_killed_parent(tmp_path, how):
     parent, children = _start(tmp_path)
     os.kill(parent.pid, how)
-    parent.wait(timeout=20)
-    _assert_all_gone(children, how, within=5)
+    parent.wait(timeout=120)
+    _assert_all_gone(children, how, within=60)
     # finished tasks are kept; a clean shutdown says how to resume
     assert _saved(tmp_path / "store.sqlite") == 2
     if how != signal.SIGKILL:
@@ -147,8 +149,8 @@ def test_no_worker_outlives_a_parent_killed_while_workers_hold_the_gil(tmp_path,
     # watchdog processes, both kinds of workers (and the fork server) lived on for minutes.
     parent, children = _start(tmp_path, backend, "busy")
     os.kill(parent.pid, signal.SIGKILL)
-    parent.wait(timeout=20)
-    _assert_all_gone(children, "SIGKILL", within=10)
+    parent.wait(timeout=120)
+    _assert_all_gone(children, "SIGKILL", within=60)
 
 
 @pytest.mark.slow
@@ -157,8 +159,8 @@ def test_no_worker_outlives_a_parent_killed_while_workers_hold_the_gil(tmp_path,
 def test_no_dask_worker_outlives_a_killed_parent(tmp_path, how):
     parent, children = _start(tmp_path, "local:2", "sleep")
     os.kill(parent.pid, how)
-    parent.wait(timeout=60)
-    _assert_all_gone(children, how, within=10)
+    parent.wait(timeout=120)
+    _assert_all_gone(children, how, within=60)
     assert _saved(tmp_path / "store.sqlite") == 2
     if how != signal.SIGKILL:
         assert parent.returncode == 130
@@ -195,7 +197,7 @@ def test_workers_start_after_a_parallel_kernel_ran_in_the_parent(tmp_path):
     script = tmp_path / "openmp_parent.py"
     script.write_text(OPENMP_PARENT)
     done = subprocess.run(
-        [sys.executable, str(script)], capture_output=True, text=True, timeout=120
+        [sys.executable, str(script)], capture_output=True, text=True, timeout=600
     )
     assert done.returncode == 0, done.stderr[-2000:]
     assert done.stdout.splitlines()[-1] == "[0, 2, 4, 6, 8, 10]"

@@ -134,13 +134,32 @@ def _serve(settings):
     thread.join(timeout=30)
 
 
+#: The Yatzy rule sets whose tables the pages' tests play with.
+TEST_RULE_SETS = ("yatzy", "yahtzee")
+
+
 @pytest.fixture(scope="session")
-def live_server():
+def yatzy_tables() -> None:
+    """The test servers' Yatzy tables, ready before their first request: `gamelab serve` builds
+    them in its warm-up, the test servers do not (they warm in this process, without `build`).
+    On a fresh clone's empty cache the first coach answer or review would otherwise build them
+    while a browser test waits (about 20 CPU-s, minutes of wall time on a loaded machine); here
+    they are built (or, once on disk, loaded in a fraction of a second) in this process, which
+    the test servers share, and their solver processes load them from the disk."""
+    from gamelab.yatzy.rules import RULES
+    from gamelab.yatzy.tables import prepare
+
+    for name in TEST_RULE_SETS:
+        prepare(RULES[name])
+
+
+@pytest.fixture(scope="session")
+def live_server(yatzy_tables):
     yield from _serve(_settings())
 
 
 @pytest.fixture(scope="session")
-def budget_server():
+def budget_server(yatzy_tables):
     """Like `live_server`, but with the page's own 2 s budget (`gamelab serve`'s default), so a
     valid but expensive request gets its fallback within seconds."""
     from gamelab.web.common import Settings

@@ -456,6 +456,18 @@ def test_wordle_8_phone_guess_box_and_keyboard_in_view_screenshot(browser, live_
         assert "daily" in page.locator("#pw-settings-summary").inner_text()  # the live game
         width = page.evaluate("document.scrollingElement.scrollWidth")
         assert width <= 390, width
+        # a phone keyboard's last row: ⏎ beside ⌫, not on a line of its own, every key tappable
+        keys = page.evaluate(
+            """() => [...document.querySelectorAll('#kana-keyboard .pw-key')].map((k) => {
+                 const r = k.getBoundingClientRect();
+                 return {key: k.textContent, mods: !!k.closest('.pw-kbd-mods'),
+                         top: Math.round(r.top), left: r.left, right: r.right, width: r.width};
+               })"""
+        )
+        last_row = {k["top"] for k in keys if k["mods"]}
+        assert len(last_row) == 1, f"the keyboard's last row wraps: {sorted(last_row)}"
+        assert min(k["width"] for k in keys) >= 30, min(keys, key=lambda k: k["width"])
+        assert 0 <= min(k["left"] for k in keys) and max(k["right"] for k in keys) <= 390
         save_screenshot(page, "wordle-phone.png")
     finally:
         context.close()
