@@ -373,6 +373,11 @@ TWINS: dict[str, dict[str, Twin]] = {
             TW + "test_yatzy_layer_kernels_match_twins",
             variant_of="_utility_kernels.utility_widget",
         ),
+        "_utility_kernels.utility_rows": _t(
+            "gamelab.yatzy._utility_kernels.utility_widget_python",
+            TW + "test_yatzy_layer_kernels_match_twins",
+            variant_of="_utility_kernels.utility_widget",
+        ),
         "_utility_kernels.utility_pair_widget": _t(
             "gamelab.yatzy._utility_kernels.utility_pair_widget_python",
             "tests/yatzy/test_yatzy_winplay.py::test_utility_pair_widget_matches_twin",
