@@ -185,13 +185,28 @@ def _layer(rules, k):
     return rows(rules, masks_by_popcount(rules.n_boxes)[k])
 
 
+def _settled_alike(rules, E, W):
+    """E and W with the property of a solver's tables that solve_masks relies on: the states of
+    a mask and flag whose upper bonus is settled (scored, or out of reach of the open upper
+    boxes) are worth the same (the first one's values)."""
+    nf = 2 if rules.has_bonus_flag else 1
+    faces = [rules.upper_face(b) for b in range(rules.n_boxes)]
+    for mask in range(1 << rules.n_boxes):
+        room = sum(5 * face for b, face in enumerate(faces) if face and not (mask >> b) & 1)
+        ms = [m for m in range(64) if m == 63 or m + room < 63]
+        for f in range(nf):
+            rows = [(mask * 64 + m) * nf + f for m in ms]
+            E[rows], W[rows] = E[rows[0]], W[rows[0]]
+    return E, W
+
+
 def w_yatzy_solve_layer():
     from gamelab.yatzy.rules import get_rules
     from gamelab.yatzy.solver import masks_by_popcount, upper_reach
 
     rules = get_rules("yahtzee")
     rng = np.random.default_rng(2)
-    E0, W0 = _values(rules, rng)
+    E0, W0 = _settled_alike(rules, *_values(rules, rng))
     masks = masks_by_popcount(rules.n_boxes)[10]
     tabs = yatzy_tables(rules)
     solve_layer = yk("solve_layer")

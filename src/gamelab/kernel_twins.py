@@ -373,6 +373,11 @@ TWINS: dict[str, dict[str, Twin]] = {
             TW + "test_yatzy_layer_kernels_match_twins",
             variant_of="_utility_kernels.utility_widget",
         ),
+        "_utility_kernels.utility_rows": _t(
+            "gamelab.yatzy._utility_kernels.utility_widget_python",
+            TW + "test_yatzy_layer_kernels_match_twins",
+            variant_of="_utility_kernels.utility_widget",
+        ),
         "_utility_kernels.utility_pair_widget": _t(
             "gamelab.yatzy._utility_kernels.utility_pair_widget_python",
             "tests/yatzy/test_yatzy_winplay.py::test_utility_pair_widget_matches_twin",
@@ -551,6 +556,10 @@ HELPERS: dict[str, dict[str, str]] = {
         "_widget_kernels.final_values": "box choice values inside the widget kernels",
         "_widget_kernels.keep_values": "keep values inside widget and keep_decisions",
         "_widget_kernels.best_keeps": "the keep maximum inside widget and keep_decisions",
+        "_widget_kernels.keep_lanes": "keep values of several widgets inside widget_lanes",
+        "_widget_kernels.best_lanes": "the keep maximum of several widgets inside widget_lanes",
+        "_widget_kernels.widget_lanes": "several widgets of one card side by side inside "
+        "solve_masks",
         "_widget_kernels.keep_decisions": "decision tables inside widget_policy and "
         "utility_decisions",
     },

@@ -153,6 +153,23 @@ def test_study_records_and_pairing():
     assert "retarget_simulated" not in to_plain(ex) and "retarget_simulated" in to_plain(res)
 
 
+def test_study_games_on_threads_give_the_same_records():
+    """The default study plays a chunk's games side by side on threads (each game's solves in
+    its thread, solve_win(parallel=False)): the records of one thread, bit for bit."""
+    timings = ("single_seconds", "retarget_seconds")
+
+    def records(threads):
+        item = (MINI, 3, 5, True, True, threads)
+        recs = study.winplay_chunk(item, np.random.default_rng(8))
+        return [{k: v for k, v in r.items() if k not in timings} for r in recs]
+
+    assert records(3) == records(1)
+    default = study.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3)
+    one = study.winplay_study(MINI, turns_left=3, games=6, seed=3, chunk=3, backend=Backend(1))
+    for key in ("single_exact", "expectation_exact", "retarget_simulated", "gain_quantiles"):
+        assert getattr(default, key) == getattr(one, key)
+
+
 def test_b_ignores_a():
     rng = np.random.default_rng(5)
     ua = rng.random((8, MINI.n_boxes, UNIFORMS_PER_TURN))
@@ -162,6 +179,10 @@ def test_b_ignores_a():
     for g in range(8):
         law = wp.final_score_law(MINI, sb[g], E)
         single = wp.solve_win(MINI, sa[g], law)
+        serial = wp.solve_win(MINI, sa[g], law, parallel=False)  # one thread: the same vectors
+        assert all(
+            np.array_equal(x, y) for x, y in zip(serial.vectors, single.vectors, strict=True)
+        )
         r1 = study.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "single", True, single, E)
         r2 = study.play_endgame(MINI, sa[g], sb[g], ua[g], ub[g], "retarget", True, single, E)
         assert r1["b"] == r2["b"]  # B ignores A

@@ -190,7 +190,7 @@ def backward_layer(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, rul
                 D[row, t] += p * v
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules, overflow, W):
     """Push the score mass F[row, score] of one layer through one turn into F2.
 

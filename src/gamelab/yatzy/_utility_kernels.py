@@ -180,6 +180,20 @@ def utility_layer(Pn, row_of_next, P, ms, mm, ff, rules, blocks):
                 P[row, t] = res[t]
 
 
+@njit(cache=True, nogil=True)
+def utility_rows(Pn, row_of_next, P, ms, mm, ff, rules):
+    """:func:`utility_layer`'s rows one after the other in this thread, without holding the GIL:
+    one game's layer while other threads solve other games' (the win-play study's games,
+    :func:`gamelab.yatzy.winplay.solve_win` with ``parallel=False``); the same rows bit for bit,
+    and about half the first call's compiling of a ``parallel=True`` layer."""
+    L = Pn.shape[1]
+    uws = new_utility_workspace(L)
+    for row in range(ms.shape[0]):
+        res = utility_widget(Pn, row_of_next, ms[row], mm[row], ff[row], rules, uws)
+        for t in range(L):
+            P[row, t] = res[t]
+
+
 @njit(cache=True)
 def utility_decisions(Pn, row_of_next, mask, m, f, t, rules, ws):
     """The decisions of the utility policy for one t (a scalar widget); returns its value.

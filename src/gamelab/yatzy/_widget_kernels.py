@@ -49,7 +49,6 @@ from gamelab.yatzy._turn_kernels import (
     extra_yahtzee_mode,
     flag_values,
     legal_moves_python,
-    new_workspace,
     state_index,
     upper_step,
     upper_subset,
@@ -291,10 +290,118 @@ def widget(E, W, with_w, mask, m, f, rules, ws):
     return K[0], KW[0]
 
 
+#: widgets of one mask and flag solved side by side by :func:`widget_lanes` (their keep stages
+#: share each step's index loads and overlap in the processor: about twice as fast per widget)
+LANES = 4
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def keep_lanes(V, K):
+    """:func:`keep_values` of 2 x LANES columns at once: K[k, c] from V[r, c] (the first LANES
+    columns are values, the others second moments; each column is computed as the twin does)."""
+    cols = V.shape[1]
+    for r in range(N_ROLLS):
+        k = ROLL_AS_KEEP[r]
+        for c in range(cols):
+            K[k, c] = V[r, c]
+    for i in range(KEEP_RECURSION_ORDER.shape[0]):
+        k = KEEP_RECURSION_ORDER[i]
+        x0 = KEEP_ADD[k, 0]
+        x1 = KEEP_ADD[k, 1]
+        x2 = KEEP_ADD[k, 2]
+        x3 = KEEP_ADD[k, 3]
+        x4 = KEEP_ADD[k, 4]
+        x5 = KEEP_ADD[k, 5]
+        for c in range(cols):
+            acc = 0.0
+            acc += K[x0, c]
+            acc += K[x1, c]
+            acc += K[x2, c]
+            acc += K[x3, c]
+            acc += K[x4, c]
+            acc += K[x5, c]
+            K[k, c] = acc / 6.0
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def best_lanes(K, V, M, A):
+    """:func:`best_keeps` (with the second moment) of LANES widgets at once: V[r, l] = the best
+    sub-keep value of roll r in lane l, V[r, LANES + l] its second moment (ties to the smallest
+    keep index, as in the twin); M and A are scratch [462, LANES]."""
+    for k in range(N_KEEPS):
+        for lane in range(LANES):
+            M[k, lane] = K[k, lane]
+            A[k, lane] = k
+        for i in range(KEEP_MINUS_START[k], KEEP_MINUS_START[k + 1]):
+            s = KEEP_MINUS_INDEX[i]
+            for lane in range(LANES):
+                v = M[s, lane]
+                best = M[k, lane]
+                if v > best or (v == best and A[s, lane] < A[k, lane]):
+                    M[k, lane] = v
+                    A[k, lane] = A[s, lane]
+    for r in range(N_ROLLS):
+        k = ROLL_AS_KEEP[r]
+        for lane in range(LANES):
+            V[r, lane] = M[k, lane]
+            V[r, LANES + lane] = K[A[k, lane], LANES + lane]
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def widget_lanes(E, W, mask, ms, f, rules, scratch):
+    """:func:`widget` (with the second moment) of the states (mask, ms[l], f), l < LANES, side
+    by side, left in K[0] of the scratch (:func:`new_lane_scratch`): K[0, l] = E, K[0, LANES +
+    l] = W. The box stage is :func:`final_values` lane by lane; the keep stages run on every
+    lane at once. Each lane's numbers are the widget's, bit for bit."""
+    roll_f, succ, V, K, M, choice, A, _ = scratch
+    for lane in range(LANES):
+        final_values(
+            E,
+            W,
+            True,
+            mask,
+            ms[lane],
+            f,
+            rules,
+            roll_f[0],
+            roll_f[1],
+            choice,
+            succ[S_POINTS],
+            succ[S_E],
+            succ[S_W],
+        )
+        for r in range(N_ROLLS):
+            V[r, lane] = roll_f[0, r]
+            V[r, LANES + lane] = roll_f[1, r]
+    keep_lanes(V, K)
+    best_lanes(K, V, M, A)
+    keep_lanes(V, K)
+    best_lanes(K, V, M, A)
+    keep_lanes(V, K)
+
+
+def new_lane_scratch(n_boxes: int) -> tuple[np.ndarray, ...]:
+    """The scratch buffers of one :func:`solve_masks` call: (final roll values and moments [2,
+    252], successors [3, n_boxes, 7], V [252, 2 LANES], K [462, 2 LANES], M [462, LANES], box
+    choice [252], A [462, LANES], upper totals [3, 64]). Made by numpy, not in the kernel: the
+    kernel then compiles no allocation (a few tenths of a CPU-second on a cold cache)."""
+    return (
+        np.zeros((2, N_ROLLS)),
+        np.zeros((3, n_boxes, 7)),
+        np.zeros((N_ROLLS, 2 * LANES)),
+        np.zeros((N_KEEPS, 2 * LANES)),
+        np.zeros((N_KEEPS, LANES)),
+        np.zeros(N_ROLLS, dtype=np.int64),
+        np.zeros((N_KEEPS, LANES), dtype=np.int64),
+        np.zeros((3, 64), dtype=np.int64),
+    )
+
+
 @njit(cache=True, nogil=True)
-def solve_masks(E, W, with_w, masks, reach, rules):
+def solve_masks(E, W, with_w, masks, reach, rules, scratch):
     """Solve every reachable state whose mask is in `masks`, in the calling thread with the GIL
     released (:func:`solve_layer` runs chunks of a layer side by side); returns the count.
+    `scratch`: :func:`new_lane_scratch`, one per thread.
 
     A state's upper bonus is *settled* when it can no longer change: it was scored (m = 63), it
     can no longer be reached (m plus five dice of each open upper face is below 63), or the
@@ -302,13 +409,19 @@ def solve_masks(E, W, with_w, masks, reach, rules):
     bit (each box scores the same points and leads to a settled state of the next mask, all
     worth the same): the first one is solved, the others get its values. This holds when the
     layers above have that property, as the solver's tables do (the full card is worth 0
-    everywhere); a third of Yatzy's and Yahtzee's states are such copies."""
+    everywhere); a third of Yatzy's and Yahtzee's states are such copies. The states solved
+    go :data:`LANES` at a time through :func:`widget_lanes` (the last group of a mask padded
+    with its last state), which gives every state the numbers of :func:`widget`."""
     nb = rules[R_N_BOXES]
     nf = rules[R_BONUS_FLAGS]
     upper_face = rules[R_UPPER_FACE]
     upper_bonus = rules[R_UPPER_BONUS]
     count = 0
-    ws = new_workspace(nb)
+    K = scratch[3]
+    totals = scratch[7]
+    solved = totals[0]  # the upper totals of a mask its widgets solve
+    copied = totals[1]  # the settled ones that copy the first
+    lanes = totals[2]  # the upper totals of one widget_lanes call (the first LANES)
     for i in range(masks.shape[0]):
         mask = masks[i]
         u = upper_subset(mask, upper_face, nb)
@@ -316,27 +429,37 @@ def solve_masks(E, W, with_w, masks, reach, rules):
         for b in range(nb):
             if ((mask >> b) & 1) == 0 and upper_face[b] > 0:
                 room += 5 * upper_face[b]
+        n_solved = 0
+        n_copied = 0
         first = -1  # the first settled upper total of this mask, solved by its widget
         for m in range(64):
             if not reach[u, m]:
                 continue
-            settled = upper_bonus == 0 or m == 63 or m + room < 63
-            same = settled and first >= 0
-            for f in range(flag_values(rules, mask)):
-                j = state_index(mask, m, f, nf)
-                if same:
-                    j0 = state_index(mask, first, f, nf)
-                    E[j] = E[j0]
-                    if with_w:
-                        W[j] = W[j0]
-                else:
-                    e, w = widget(E, W, with_w, mask, m, f, rules, ws)
-                    E[j] = e
-                    if with_w:
-                        W[j] = w
-                count += 1
-            if settled and first < 0:
+            if upper_bonus == 0 or m == 63 or m + room < 63:
+                if first >= 0:
+                    copied[n_copied] = m
+                    n_copied += 1
+                    continue
                 first = m
+            solved[n_solved] = m
+            n_solved += 1
+        for f in range(flag_values(rules, mask)):
+            for lo in range(0, n_solved, LANES):
+                for lane in range(LANES):
+                    lanes[lane] = solved[lo + lane if lo + lane < n_solved else n_solved - 1]
+                widget_lanes(E, W, mask, lanes, f, rules, scratch)
+                for lane in range(LANES if lo + LANES <= n_solved else n_solved - lo):
+                    j = state_index(mask, lanes[lane], f, nf)
+                    E[j] = K[0, lane]
+                    if with_w:
+                        W[j] = K[0, LANES + lane]
+            for c in range(n_copied):
+                j = state_index(mask, copied[c], f, nf)
+                j0 = state_index(mask, first, f, nf)
+                E[j] = E[j0]
+                if with_w:
+                    W[j] = W[j0]
+            count += n_solved + n_copied
     return count
 
 
@@ -358,7 +481,10 @@ def solve_layer(E, W, with_w, masks, reach, rules, threads: int | None = None) -
     threads = thread_count() if threads is None else threads
     masks = np.ascontiguousarray(masks, dtype=np.int64)
     pieces = max(1, min(masks.shape[0], threads * CHUNKS_PER_THREAD if threads > 1 else 1))
-    chunks = [(E, W, with_w, c, reach, rules) for c in np.array_split(masks, pieces)]
+    nb = int(rules[R_N_BOXES])
+    chunks = [
+        (E, W, with_w, c, reach, rules, new_lane_scratch(nb)) for c in np.array_split(masks, pieces)
+    ]
     return sum(int(n) for n in run_pieces(solve_masks, chunks, threads))
 
 

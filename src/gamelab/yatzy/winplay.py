@@ -55,7 +55,12 @@ from gamelab.yatzy._turn_kernels import (
     upper_subset,
     workspace_decisions,
 )
-from gamelab.yatzy._utility_kernels import utility_decisions, utility_layer, utility_pair_layer
+from gamelab.yatzy._utility_kernels import (
+    utility_decisions,
+    utility_layer,
+    utility_pair_layer,
+    utility_rows,
+)
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
     KEEPS,
@@ -143,16 +148,21 @@ def _max_remaining(rules: RuleSet, turns: int) -> int:
 
 
 def final_score_law(
-    rules: RuleSet, state: tuple[int, int, int, int], E: np.ndarray | None = None
+    rules: RuleSet,
+    state: tuple[int, int, int, int],
+    E: np.ndarray | None = None,
+    reach: ReachableStates | None = None,
 ) -> tuple[int, np.ndarray]:
     """(offset, p): P(final score = offset + i) = p[i] under expected-score play from `state`.
 
-    `state` = (mask, m, f, score). Exact (forward propagation over the reachable states).
+    `state` = (mask, m, f, score). Exact (forward propagation over the reachable states;
+    `reach`: :func:`reachable_states` of the state, when the caller has them already).
     """
     mask, m, f, score = (int(x) for x in state)
     if E is None:
         E = expected_values(rules)
-    reach = reachable_states(rules, mask, m, f)
+    if reach is None:
+        reach = reachable_states(rules, mask, m, f)
     turns = len(reach.layers) - 1
     width = _max_remaining(rules, turns) + 1
     bundle = rules.kernel_rules()
@@ -187,10 +197,15 @@ def expectation_win_probability(
     rules: RuleSet, a_state, b_state, E: np.ndarray | None = None
 ) -> float:
     """Exact P(A wins) + 0.5 P(tie) when both play the expected-score strategy from here."""
-    la = final_score_law(rules, a_state, E)
-    lb = final_score_law(rules, b_state, E)
-    scores = la[0] + np.arange(len(la[1]))
-    return float(la[1] @ win_utility(lb, scores))
+    return laws_win_probability(
+        final_score_law(rules, a_state, E), final_score_law(rules, b_state, E)
+    )
+
+
+def laws_win_probability(law_a: tuple[int, np.ndarray], law_b: tuple[int, np.ndarray]) -> float:
+    """P(A wins) + 0.5 P(tie) for independent final scores A ~ `law_a` and B ~ `law_b`."""
+    scores = law_a[0] + np.arange(len(law_a[1]))
+    return float(law_a[1] @ win_utility(law_b, scores))
 
 
 @dataclass
@@ -296,6 +311,8 @@ def solve_win(
     b_law: tuple[int, np.ndarray],
     keep_all: bool = True,
     outcomes: bool = False,
+    reach: ReachableStates | None = None,
+    parallel: bool = True,
 ) -> WinSolution:
     """The policy maximising P(A wins) + 0.5 P(tie) from A's `a_state` = (mask, m, f, score)
     against an opponent whose final score has the law `b_law` = (offset, p).
@@ -305,13 +322,21 @@ def solve_win(
     decisions (:func:`gamelab.yatzy._utility_kernels.utility_pair_layer`, about twice the work),
     so :meth:`WinSolution.outcomes` can give P(win), P(tie) and P(loss) apart (between choices
     of equal value it takes the one winning more often; the played decisions break such exact
-    ties by the first box and the smallest keep)."""
+    ties by the first box and the smallest keep).
+
+    `reach`: :func:`reachable_states` of A's state, when the caller has them already.
+    parallel=False solves each layer in this thread, without holding the GIL (for callers that
+    solve several games side by side on threads); the vectors are the same bit for bit. It
+    needs outcomes=False."""
+    if outcomes and not parallel:
+        raise ValueError("the outcomes are solved in parallel only (parallel=True)")
     t0 = time.perf_counter()
     mask, m, f, score = (int(x) for x in a_state)
     lo, p = b_law
     top = lo + len(p)  # u = 1 from here on
     L = max(1, top - score + 1)
-    reach = reachable_states(rules, mask, m, f)
+    if reach is None:
+        reach = reachable_states(rules, mask, m, f)
     turns = len(reach.layers) - 1
     finals = top - np.arange(L)  # score for each t
     terminal = win_utility(b_law, finals)
@@ -329,7 +354,9 @@ def solve_win(
         ms, mm, ff = reach.layers[j]
         P = np.empty((len(ms), L))
         nblocks = min(blocks, len(ms))
-        if W is None:
+        if not parallel:
+            utility_rows(vectors[j + 1], reach.row_of, P, ms, mm, ff, bundle)
+        elif W is None:
             utility_layer(vectors[j + 1], reach.row_of, P, ms, mm, ff, bundle, nblocks)
         else:
             W2 = np.empty((len(ms), L))

@@ -15,6 +15,7 @@ import numpy as np
 from gamelab.core.cache import cached_arrays
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import Difference, Estimate, mean_interval, paired_difference
+from gamelab.core.threads import run_pieces, thread_count
 from gamelab.yatzy._play_kernels import (
     UNIFORMS_PER_TURN,
     decided_turn,
@@ -34,6 +35,8 @@ from gamelab.yatzy.winplay import (
     expectation_win_probability,
     expected_values,
     final_score_law,
+    laws_win_probability,
+    reachable_states,
     solve_win,
 )
 
@@ -65,12 +68,14 @@ def play_endgame(
     a_first: bool,
     single: WinSolution | None = None,
     E: np.ndarray | None = None,
+    parallel: bool = True,
 ) -> dict:
     """Finish one game from the switch; ua/ub [13, 18] uniforms, turns from the switch on.
 
     policy: 'expectation', 'single' (needs `single`) or 'retarget' (reuses `single` while B's
     state is still the switch state). Returns A's and B's final scores, A's win value
-    (1, 0.5, 0) and the seconds spent in solves.
+    (1, 0.5, 0) and the seconds spent in solves. parallel=False: the re-targeting solves in
+    this thread (:func:`gamelab.yatzy.winplay.solve_win`'s `parallel`).
     """
     if policy not in ("expectation", "single", "retarget"):
         raise ValueError(f"policy must be expectation, single or retarget, got {policy!r}")
@@ -109,7 +114,7 @@ def play_endgame(
                     sol, jt = single, 0
                 else:
                     law = final_score_law(rules, (mb, mmb, fb, sb), E)
-                    sol = solve_win(rules, (ma, mma, fa, sa), law)
+                    sol = solve_win(rules, (ma, mma, fa, sa), law, parallel=parallel)
                     solve_seconds += sol.seconds
                     jt = 0
                 assert sol is not None
@@ -125,23 +130,28 @@ def play_endgame(
 
 
 def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
-    """run_tasks worker: item = (rules, K, games, a_first, simulate) -> one record per game.
+    """run_tasks worker: item = (rules, K, games, a_first, simulate, threads) -> one record per
+    game.
 
-    simulate=False records only the exact values (no endgame simulations)."""
-    rules, turns_left, games, a_first, simulate = item
+    simulate=False records only the exact values (no endgame simulations); threads > 1 plays
+    the games side by side on that many threads (the same records: each game's solves run in
+    its thread, :func:`gamelab.yatzy.winplay.solve_win` with ``parallel=False``)."""
+    rules, turns_left, games, a_first, simulate, threads = item
     E = expected_values(rules)
     ua = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
     ub = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
     sa, sb = switch_states(rules, turns_left, ua, ub)
-    out = []
-    for g in range(games):
+    parallel = threads <= 1
+
+    def record(g: int) -> dict:
         a = (int(sa[g][0]), int(sa[g][1]), int(sa[g][2]), int(sa[g][3]))
         b = (int(sb[g][0]), int(sb[g][1]), int(sb[g][2]), int(sb[g][3]))
         law_b = final_score_law(rules, b, E)
+        reach_a = reachable_states(rules, a[0], a[1], a[2])
         t0 = time.perf_counter()
-        single = solve_win(rules, a, law_b, keep_all=simulate)
+        single = solve_win(rules, a, law_b, keep_all=simulate, reach=reach_a, parallel=parallel)
         solve_s = time.perf_counter() - t0
-        exp_exact = expectation_win_probability(rules, a, b, E)
+        exp_exact = laws_win_probability(final_score_law(rules, a, E, reach_a), law_b)
         if single.value < exp_exact - 1e-9:
             raise AssertionError(f"win-play value {single.value} below expectation {exp_exact}")
         rec = {
@@ -154,15 +164,15 @@ def winplay_chunk(item: tuple, rng: np.random.Generator) -> list[dict]:
             "states": int(sum(len(x[0]) for x in single.reach.layers)),
         }
         if not simulate:
-            out.append(rec)
-            continue
+            return rec
         t0 = time.perf_counter()
         for policy in ("expectation", "single", "retarget"):
-            res = play_endgame(rules, a, b, ua[g], ub[g], policy, a_first, single, E)
+            res = play_endgame(rules, a, b, ua[g], ub[g], policy, a_first, single, E, parallel)
             rec[policy] = res["win"]
         rec["retarget_seconds"] = time.perf_counter() - t0
-        out.append(rec)
-    return out
+        return rec
+
+    return run_pieces(record, [(g,) for g in range(games)], threads)
 
 
 #: ranges of A's exact expectation-play win chance over which the win-play gain is averaged
@@ -227,13 +237,20 @@ def winplay_study(
 ) -> WinPlayStudy:
     """Win rates (ties count half) of expectation, single-solve and re-targeting win play.
 
-    simulate=False: only the exact per-game values (expectation and single solve)."""
+    simulate=False: only the exact per-game values (expectation and single solve). Without a
+    backend (or one of local workers whose number is not given) the games run in this
+    process, side by side on threads: each worker process would compile the kernels again on
+    a first run, and threads share one copy (the same records whatever the backend)."""
     if not 1 <= turns_left <= rules.n_boxes:
         raise ValueError(f"turns left must be 1 to {rules.n_boxes}, got {turns_left}")
     if games < 2:
         raise ValueError(f"games must be at least 2, got {games}")
+    threads = 1
+    if backend is None or (backend.workers is None and backend.resolved_cluster() is None):
+        threads = thread_count()
+        backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
     expected_values(rules)  # build the cached table before workers load it
-    items = [(rules, turns_left, n, a_first, simulate) for n in chunk_sizes(games, chunk)]
+    items = [(rules, turns_left, n, a_first, simulate, threads) for n in chunk_sizes(games, chunk)]
     params = {
         "rules": rules.name,
         "turns_left": turns_left,
