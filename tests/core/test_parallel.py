@@ -64,13 +64,24 @@ def test_chunk_sizes():
 
 @pytest.mark.parametrize("workers", [1, 2])
 def test_local_backends_agree(workers):
-    got = run_tasks(draw, range(23), seed=7, backend=Backend(workers=workers, quiet=True))
+    prepared: list[int] = []
+    backend = Backend(workers=workers, quiet=True)
+    got = run_tasks(draw, range(23), seed=7, backend=backend, prepare=lambda: prepared.append(1))
     assert got == expected(23, 7)
+    assert prepared == [1]  # once, in this process, before the tasks (say, to compile kernels)
+    one: list[int] = []
+    assert run_tasks(draw, [4], seed=7, backend=backend, prepare=lambda: one.append(1)) == [
+        draw(4, task_rng(7, 0))
+    ]
+    assert one == []  # not for a single task
 
 
 def test_local_cluster_agrees_with_local_processes():
-    got = run_tasks(draw, range(23), seed=7, backend=Backend(cluster="local:2", quiet=True))
+    prepared: list[int] = []
+    backend = Backend(cluster="local:2", quiet=True)
+    got = run_tasks(draw, range(23), seed=7, backend=backend, prepare=lambda: prepared.append(1))
     assert got == expected(23, 7)
+    assert prepared == [1]
 
 
 def test_different_seeds_differ():

@@ -198,6 +198,15 @@ def test_an_unreadable_or_misshapen_saved_value_starts_afresh(page):
     page.locator("#practice").wait_for()
     _no_errors_shown(page)
 
+    for kept in ({"seed": "x", "guesses": [3], "setting": None}, {"seed": 5, "guesses": ["ZZZ"],
+                 "setting": {"names": "daily", "rule": "standard", "hard": "off"}}):  # fmt: skip
+        _put(page, {"gamelab.wordle.play": json.dumps(kept)})
+        page.goto("/wordle")
+        page.click("#tab-play")
+        page.locator("#play-board .pw-row").first.wait_for()
+        assert page.locator("#play-board .pw-en").count() == 0  # a fresh deal
+        _no_errors_shown(page)
+
 
 # Values exactly as the pages wrote them before they kept them through the kit (taken from the
 # pages of that time after these moves): a player's game in progress must survive the update.

@@ -2,6 +2,8 @@
 
 import json
 
+from conftest import wait_until
+
 from gamelab.wordle.practice import answer_of_seed
 from gamelab.wordle.rules import parse_names, pokemon_word_list
 
@@ -735,3 +737,39 @@ def test_a_finished_game_s_result_card_covers_no_key_and_is_on_the_phone_s_first
         assert status["y"] + status["height"] <= 844 and review["y"] < 844
     finally:
         context.close()
+
+
+def test_wordle_a_play_game_survives_another_tab_a_reload_and_another_page(page):
+    """A Play game lived only in the address, which any other tab clears: after a look at the
+    assistant a reload dealt seed 1 afresh, as did coming back from another page, and the game
+    in progress was gone. It is kept in the browser now, and a new game asks first."""
+    answer = answer_of_seed(pokemon_word_list(parse_names("gen1-4")), 11)
+    first_row = '#play-board [data-row="0"]'
+    page.goto(f"{POST_PAGE}&tab=play&seed=11")
+    page.locator("#play-board .pw-row").first.wait_for()
+    page.locator("#play-name").fill("jiiransu")
+    page.locator("#play-guess").click()
+    page.locator(f"{first_row} .pw-en").wait_for()
+    page.click("#tab-assist")
+    page.click("#tab-play")
+    page.reload()
+    page.locator(f"{first_row} .pw-en").wait_for()
+    assert page.locator("#play-seed").input_value() == "11"
+    page.goto("/voltorb")
+    page.goto("/wordle")  # by the header's link: no game in the address
+    page.click("#tab-play")
+    page.locator(f"{first_row} .pw-en").wait_for()
+    assert page.locator(f"{first_row} .pw-tiles").inner_text().replace("\n", "") == "ジーランス"
+    page.once("dialog", lambda dialog: dialog.dismiss())
+    page.click("#play-new")  # asked first; declined, the game stays
+    assert page.locator("#play-seed").input_value() == "11"
+    assert page.locator("#play-board .pw-en").count() == 1
+    # finished and reloaded on the Review tab: the game is there to review
+    page.locator("#play-name").fill(answer)
+    page.locator("#play-guess").click()
+    page.locator("#play-status").wait_for(state="visible")
+    page.click("#tab-review")
+    page.reload()
+    wait_until(page, "document.querySelector('#review-text').value !== ''")
+    lines = page.locator("#review-text").input_value().splitlines()
+    assert len(lines) == 2 and lines[0].startswith("ジーランス ") and lines[1].endswith(" 22222")

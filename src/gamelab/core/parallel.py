@@ -185,6 +185,7 @@ def run_tasks(
     store: ResultStore | None = None,
     experiment: str | None = None,
     params: Mapping[str, Any] | None = None,
+    prepare: Callable[[], None] | None = None,
 ) -> list[R]:
     """``[fn(item, rng_i) for i, item in enumerate(items)]``, run on `backend`, in order.
 
@@ -192,6 +193,13 @@ def run_tasks(
     identifies the run; the seed is added to it if absent), finished tasks are saved as they
     complete and skipped when the same run is started again; without a store, `experiment` and
     `params` are not used (a caller names its run whether or not it stores it).
+
+    `prepare` is called once in this process before the tasks start, when more than one is
+    pending and they run on this machine (in this process, local workers or a ``local:N``
+    cluster): the place to compile the kernels the tasks call on an empty numba cache, once,
+    rather than in every worker (they load them from the cache), and at once rather than
+    after a task has run them as Python for a while (:class:`gamelab.core.tiers.Tiered`).
+    It must not change any result.
     """
     backend = backend or Backend()
     items = list(items)
@@ -217,7 +225,7 @@ def run_tasks(
 
     with _Progress(label, total=len(items), completed=len(done), quiet=backend.quiet) as progress:
         try:
-            _run_pending(fn, items, pending, seed, backend, record, progress)
+            _run_pending(fn, items, pending, seed, backend, record, progress, prepare)
         except KeyboardInterrupt:
             if store is not None:
                 print(
@@ -229,17 +237,27 @@ def run_tasks(
     return results
 
 
-def _run_pending(fn, items, pending, seed, backend, record, progress) -> None:
-    if pending:
-        cluster = backend.resolved_cluster()
-        if cluster is not None:
-            _run_dask(fn, items, pending, seed, cluster, record, progress)
-        elif backend.worker_count() == 1 or len(pending) == 1:
-            for index in pending:
-                record(index, _call(fn, items[index], seed, index))
-                progress.advance()
-        else:
-            _run_local(fn, items, pending, seed, backend.worker_count(), record, progress)
+def _run_pending(fn, items, pending, seed, backend, record, progress, prepare=None) -> None:
+    if not pending:
+        return
+    prepare = prepare if len(pending) > 1 else None
+    cluster = backend.resolved_cluster()
+    if cluster is not None:
+        if prepare is not None and _LOCAL_CLUSTER.match(cluster):
+            prepare()
+        _run_dask(fn, items, pending, seed, cluster, record, progress)
+    elif backend.worker_count() == 1 or len(pending) == 1:
+        if prepare is not None:
+            prepare()
+        for index in pending:
+            record(index, _call(fn, items[index], seed, index))
+            progress.advance()
+    else:
+        context = _pool_context()
+        if prepare is not None:
+            _start_fork_server(context)  # its imports run beside the preparation
+            prepare()
+        _run_local(fn, items, pending, seed, backend.worker_count(), record, progress)
 
 
 def _pool_context() -> multiprocessing.context.BaseContext:
@@ -257,6 +275,14 @@ def _pool_context() -> multiprocessing.context.BaseContext:
         ctx.set_forkserver_preload(list(_PRELOAD))
         return ctx
     return multiprocessing.get_context("spawn")
+
+
+def _start_fork_server(context: multiprocessing.context.BaseContext) -> None:
+    """Start the fork server now, if workers start from one (it imports :data:`_PRELOAD`)."""
+    if context.get_start_method() == "forkserver":
+        from multiprocessing import forkserver
+
+        forkserver.ensure_running()
 
 
 #: Imported once by the fork server, so forked workers start with them loaded.

@@ -28,28 +28,37 @@ def _all_row_patterns() -> np.ndarray:
 ROW_PATTERNS = _all_row_patterns()
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _features(board, free_row, free_col):
+    # counted line by line, without arrays: numba compiles an array's allocation and its max()
+    # for every caller (0.3 CPU-s of a cold compile), and a board's two arrays cost run time
     threes = 0
     total = 0
-    row_free = np.zeros(SIZE, np.int64)
-    col_free = np.zeros(SIZE, np.int64)
+    busiest = 0
     for r in range(SIZE):
+        in_row = 0
         for c in range(SIZE):
             v = board[r * SIZE + c]
             if v == 3:
                 threes += 1
             if v >= 2 and (free_row[r] or free_col[c]):
                 total += 1
-                row_free[r] += 1
-                col_free[c] += 1
-    busiest = max(row_free.max(), col_free.max())
+                in_row += 1
+        busiest = max(busiest, in_row)
+    for c in range(SIZE):
+        in_col = 0
+        for r in range(SIZE):
+            if board[r * SIZE + c] >= 2 and (free_row[r] or free_col[c]):
+                in_col += 1
+        busiest = max(busiest, in_col)
     return threes, min(total, FREE_TOTAL_CAP), busiest
 
 
 @njit(cache=True)
 def enumerate_boards(patterns, row_sums, row_volts, col_sums, col_volts, known):
-    """All consistent boards (n x 25 int8, row-major) and their features (n x 3 int64)."""
+    """All consistent boards (n x 25 int8, row-major) and their features (n x 3 int64).
+    `patterns` is :data:`ROW_PATTERNS`: every row of values, in the order of the values read as
+    a base-4 number (candidates that fail a column's clue are skipped by that order)."""
     npat = patterns.shape[0]
     cand = np.empty((SIZE, npat), np.int64)
     ncand = np.zeros(SIZE, np.int64)
@@ -69,8 +78,10 @@ def enumerate_boards(patterns, row_sums, row_volts, col_sums, col_volts, known):
             if ok and s == row_sums[r] and nv == row_volts[r]:
                 cand[r, ncand[r]] = p
                 ncand[r] += 1
-    free_row = np.zeros(SIZE, np.bool_)
-    free_col = np.zeros(SIZE, np.bool_)
+    # int64 like ncand and pos (1 where the line has no Voltorb): numba compiles an allocation
+    # once per element type and shape, so one kind of small array compiles once
+    free_row = np.zeros(SIZE, np.int64)
+    free_col = np.zeros(SIZE, np.int64)
     for i in range(SIZE):
         free_row[i] = row_volts[i] == 0
         free_col[i] = col_volts[i] == 0
@@ -81,7 +92,9 @@ def enumerate_boards(patterns, row_sums, row_volts, col_sums, col_volts, known):
     n = 0
     csum = np.zeros((SIZE, SIZE), np.int64)  # csum[d] = column sums of rows 0..d-1
     cvol = np.zeros((SIZE, SIZE), np.int64)
-    pos = np.full(SIZE, -1, np.int64)
+    pos = np.zeros(SIZE, np.int64)  # the candidate tried at each depth, -1 before the first
+    for i in range(SIZE):
+        pos[i] = -1
     board = np.empty(TILES, np.int8)
     d = 0
     while d >= 0:
@@ -104,6 +117,11 @@ def enumerate_boards(patterns, row_sums, row_volts, col_sums, col_volts, known):
             cards = left - rv
             if rv < 0 or rv > left or rs < cards or rs > 3 * cards:
                 ok = False
+                # so do the next candidates with the same first c + 1 values: skip them (the
+                # candidates are in pattern order, i.e. by their values as a base-4 number)
+                shift = 2 * (SIZE - 1 - c)
+                while pos[d] + 1 < ncand[d] and cand[d, pos[d] + 1] >> shift == p >> shift:
+                    pos[d] += 1
                 break
         if not ok:
             continue

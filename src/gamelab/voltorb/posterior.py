@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 
 import numpy as np
 
-from gamelab.core.tiers import Tiered
+from gamelab.core.tiers import Tiered, has_machine_code
 from gamelab.voltorb._posterior_kernels import (
     ROW_PATTERNS,
     enumerate_boards,
@@ -39,6 +39,33 @@ NO_BOARD = "no board is consistent with these clues"
 #: CPU-s per process (about its compiling's cost): a level-1 to 8 opening takes 0.06 CPU-s
 #: (median), at most about 2 (`benchmarks/voltorb_interpreted.py --enumeration 150 --seed 5`)
 ENUMERATION = Tiered(enumerate_boards, ("gamelab.voltorb._posterior_kernels",), budget=1.5)
+
+
+def _enumeration_arguments(clues: Clues, revealed: dict[int, int]) -> tuple[np.ndarray, ...]:
+    known = np.full(TILES, -1, dtype=np.int64)
+    for tile, value in revealed.items():
+        known[tile] = value
+    return (
+        ROW_PATTERNS,
+        clues.row_sums,
+        clues.row_voltorbs,
+        clues.col_sums,
+        clues.col_voltorbs,
+        known,
+    )
+
+
+def compile_enumeration() -> None:
+    """Compile the enumeration's kernel here, into numba's cache, unless its machine code is
+    at hand (compiled in this process or cached). Called once before a run of many rounds
+    (:mod:`gamelab.voltorb.simulate`): on an empty cache each worker process would otherwise run
+    the enumeration as Python for its budget (:data:`ENUMERATION`, 1.5 CPU-s), then compile it
+    for itself (about 1.6 CPU-s); now they load it."""
+    board = np.ones(TILES, dtype=np.int64)
+    board[0] = 0
+    arguments = _enumeration_arguments(Clues.from_board(board), {})
+    if not has_machine_code(ENUMERATION.kernel, arguments):
+        ENUMERATION.kernel(*arguments)
 
 
 def weighted_tile_sums(weights: np.ndarray, mask: np.ndarray) -> np.ndarray:
@@ -128,18 +155,8 @@ class Posterior:
     ) -> Posterior:
         generator, level = setting.generator, setting.level
         revealed = dict(revealed or {})
-        known = np.full(TILES, -1, dtype=np.int64)
-        for tile, value in revealed.items():
-            known[tile] = value
         enum = enumerate_boards_python if python else ENUMERATION
-        boards, feats = enum(
-            ROW_PATTERNS,
-            clues.row_sums,
-            clues.row_voltorbs,
-            clues.col_sums,
-            clues.col_voltorbs,
-            known,
-        )
+        boards, feats = enum(*_enumeration_arguments(clues, revealed))
         if len(boards) == 0:
             raise InconsistentCluesError(f"{NO_BOARD}: {_name_line(clues, revealed)}")
         table = weight_table(generator, level, clues.voltorbs, clues.excess)

@@ -27,7 +27,7 @@ from gamelab.core.stats import (
     paired_difference,
     wilson_interval,
 )
-from gamelab.voltorb.posterior import Posterior
+from gamelab.voltorb.posterior import Posterior, compile_enumeration
 from gamelab.voltorb.rules import (
     BoardGenerator,
     Round,
@@ -207,7 +207,7 @@ def simulate(
     calibrate: bool = False,
 ) -> Simulation:
     """Play `games` rounds; identical boards for every strategy with the same seed."""
-    make_strategy(strategy)  # validate the name early
+    posterior = make_strategy(strategy).needs_posterior or calibrate  # (validates the name)
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
     generator, level = setting.generator, setting.level
@@ -231,6 +231,7 @@ def simulate(
         store=store,
         experiment="voltorb-simulate",
         params=params,
+        prepare=compile_enumeration if posterior else None,  # compiled once, first
     )
     return Simulation(
         generator,
@@ -365,7 +366,7 @@ def campaign(
 ) -> CampaignSummary:
     """Coins per round and the distribution of levels played, with intervals (rounds from
     level 1 under the game's level progression, dealt by `generator`)."""
-    make_strategy(strategy)
+    posterior = make_strategy(strategy).needs_posterior
     if rounds < 1 or campaigns < 1:
         raise ValueError("rounds and campaigns must be at least 1")
     items = [(generator, strategy, rounds, n) for n in chunk_sizes(campaigns, CAMPAIGN_CHUNK)]
@@ -385,6 +386,7 @@ def campaign(
             "seed": seed,
             "version": SIM_VERSION,
         },
+        prepare=compile_enumeration if posterior else None,  # compiled once, first
     )
     coins = np.array([c for r in results for c in r["coins"]], dtype=float)
     levels = np.array([lv for r in results for lv in r["levels"]], dtype=np.int64)

@@ -49,7 +49,6 @@ from gamelab.yatzy._turn_kernels import (
     extra_yahtzee_mode,
     flag_values,
     legal_moves_python,
-    new_workspace,
     state_index,
     upper_step,
     upper_subset,
@@ -349,11 +348,12 @@ def best_lanes(K, V, M, A):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def widget_lanes(E, W, mask, ms, f, rules, ws, V, K, M, A, out):
+def widget_lanes(E, W, mask, ms, f, rules, scratch):
     """:func:`widget` (with the second moment) of the states (mask, ms[l], f), l < LANES, side
-    by side: out[l] = E, out[LANES + l] = W. The box stage is :func:`final_values` lane by lane;
-    the keep stages run on every lane at once. Each lane's numbers are the widget's, bit for bit.
-    """
+    by side, left in K[0] of the scratch (:func:`new_lane_scratch`): K[0, l] = E, K[0, LANES +
+    l] = W. The box stage is :func:`final_values` lane by lane; the keep stages run on every
+    lane at once. Each lane's numbers are the widget's, bit for bit."""
+    roll_f, succ, V, K, M, choice, A, _ = scratch
     for lane in range(LANES):
         final_values(
             E,
@@ -363,29 +363,45 @@ def widget_lanes(E, W, mask, ms, f, rules, ws, V, K, M, A, out):
             ms[lane],
             f,
             rules,
-            ws[W_ROLL_F][RF_V],
-            ws[W_ROLL_F][RF_VW],
-            ws[W_ROLL_I][RI_BOX3],
-            ws[W_SUCC][S_POINTS],
-            ws[W_SUCC][S_E],
-            ws[W_SUCC][S_W],
+            roll_f[0],
+            roll_f[1],
+            choice,
+            succ[S_POINTS],
+            succ[S_E],
+            succ[S_W],
         )
         for r in range(N_ROLLS):
-            V[r, lane] = ws[W_ROLL_F][RF_V][r]
-            V[r, LANES + lane] = ws[W_ROLL_F][RF_VW][r]
+            V[r, lane] = roll_f[0, r]
+            V[r, LANES + lane] = roll_f[1, r]
     keep_lanes(V, K)
     best_lanes(K, V, M, A)
     keep_lanes(V, K)
     best_lanes(K, V, M, A)
     keep_lanes(V, K)
-    for c in range(2 * LANES):
-        out[c] = K[0, c]
+
+
+def new_lane_scratch(n_boxes: int) -> tuple[np.ndarray, ...]:
+    """The scratch buffers of one :func:`solve_masks` call: (final roll values and moments [2,
+    252], successors [3, n_boxes, 7], V [252, 2 LANES], K [462, 2 LANES], M [462, LANES], box
+    choice [252], A [462, LANES], upper totals [3, 64]). Made by numpy, not in the kernel: the
+    kernel then compiles no allocation (a few tenths of a CPU-second on a cold cache)."""
+    return (
+        np.zeros((2, N_ROLLS)),
+        np.zeros((3, n_boxes, 7)),
+        np.zeros((N_ROLLS, 2 * LANES)),
+        np.zeros((N_KEEPS, 2 * LANES)),
+        np.zeros((N_KEEPS, LANES)),
+        np.zeros(N_ROLLS, dtype=np.int64),
+        np.zeros((N_KEEPS, LANES), dtype=np.int64),
+        np.zeros((3, 64), dtype=np.int64),
+    )
 
 
 @njit(cache=True, nogil=True)
-def solve_masks(E, W, with_w, masks, reach, rules):
+def solve_masks(E, W, with_w, masks, reach, rules, scratch):
     """Solve every reachable state whose mask is in `masks`, in the calling thread with the GIL
     released (:func:`solve_layer` runs chunks of a layer side by side); returns the count.
+    `scratch`: :func:`new_lane_scratch`, one per thread.
 
     A state's upper bonus is *settled* when it can no longer change: it was scored (m = 63), it
     can no longer be reached (m plus five dice of each open upper face is below 63), or the
@@ -401,15 +417,11 @@ def solve_masks(E, W, with_w, masks, reach, rules):
     upper_face = rules[R_UPPER_FACE]
     upper_bonus = rules[R_UPPER_BONUS]
     count = 0
-    ws = new_workspace(nb)
-    V = np.empty((N_ROLLS, 2 * LANES))
-    K = np.empty((N_KEEPS, 2 * LANES))
-    M = np.empty((N_KEEPS, LANES))
-    A = np.empty((N_KEEPS, LANES), dtype=np.int64)
-    out = np.empty(2 * LANES)
-    solved = np.empty(64, dtype=np.int64)  # the upper totals of a mask its widgets solve
-    copied = np.empty(64, dtype=np.int64)  # the settled ones that copy the first
-    lanes = np.empty(LANES, dtype=np.int64)
+    K = scratch[3]
+    totals = scratch[7]
+    solved = totals[0]  # the upper totals of a mask its widgets solve
+    copied = totals[1]  # the settled ones that copy the first
+    lanes = totals[2]  # the upper totals of one widget_lanes call (the first LANES)
     for i in range(masks.shape[0]):
         mask = masks[i]
         u = upper_subset(mask, upper_face, nb)
@@ -434,13 +446,13 @@ def solve_masks(E, W, with_w, masks, reach, rules):
         for f in range(flag_values(rules, mask)):
             for lo in range(0, n_solved, LANES):
                 for lane in range(LANES):
-                    lanes[lane] = solved[min(lo + lane, n_solved - 1)]
-                widget_lanes(E, W, mask, lanes, f, rules, ws, V, K, M, A, out)
-                for lane in range(min(LANES, n_solved - lo)):
+                    lanes[lane] = solved[lo + lane if lo + lane < n_solved else n_solved - 1]
+                widget_lanes(E, W, mask, lanes, f, rules, scratch)
+                for lane in range(LANES if lo + LANES <= n_solved else n_solved - lo):
                     j = state_index(mask, lanes[lane], f, nf)
-                    E[j] = out[lane]
+                    E[j] = K[0, lane]
                     if with_w:
-                        W[j] = out[LANES + lane]
+                        W[j] = K[0, LANES + lane]
             for c in range(n_copied):
                 j = state_index(mask, copied[c], f, nf)
                 j0 = state_index(mask, first, f, nf)
@@ -469,7 +481,10 @@ def solve_layer(E, W, with_w, masks, reach, rules, threads: int | None = None) -
     threads = thread_count() if threads is None else threads
     masks = np.ascontiguousarray(masks, dtype=np.int64)
     pieces = max(1, min(masks.shape[0], threads * CHUNKS_PER_THREAD if threads > 1 else 1))
-    chunks = [(E, W, with_w, c, reach, rules) for c in np.array_split(masks, pieces)]
+    nb = int(rules[R_N_BOXES])
+    chunks = [
+        (E, W, with_w, c, reach, rules, new_lane_scratch(nb)) for c in np.array_split(masks, pieces)
+    ]
     return sum(int(n) for n in run_pieces(solve_masks, chunks, threads))
 
 
@@ -481,10 +496,10 @@ def widget_policy(E, mask, m, f, rules, ws):
     V = ws[W_ROLL_F][RF_V]
     VW = ws[W_ROLL_F][RF_VW]
     succ = ws[W_SUCC]
-    final_values(
+    final_values(  # no second moment: keep_decisions reads none
         E,
         E,
-        True,
+        False,
         mask,
         m,
         f,

@@ -320,7 +320,7 @@ async function refreshAssist() {
   assist.checked = true;
   renderAssistRows();
   renderAdvice(res);
-  syncReviewText(assist.rows);
+  syncReviewText(assist.rows.length ? assist.rows : finishedPlayRows());
   saveAssist();
   return true;
 }
@@ -441,6 +441,36 @@ function setupAssist() {
 
 const play = { seed: 1, guesses: [], round: null, starting: false };
 
+/** The Play game as the page sends it (its setting, seed and guesses), kept in the browser: the
+ *  address carries it only while the Play tab is shown, so another tab, a reload or another
+ *  page would otherwise lose it. */
+const keptPlay = store("gamelab.wordle.play", {
+  check: (v) => Number.isInteger(v.seed) && Array.isArray(v.guesses) && v.guesses.every((g) => typeof g === "string")
+    && v.setting && typeof v.setting === "object",
+});
+
+/** The kept game if it was played with the page's setting now (else none: a fresh deal). */
+function keptGame() {
+  const kept = keptPlay.load(null);
+  const now = setting();
+  return kept && ["names", "rule", "hard"].every((k) => kept.setting[k] === now[k]) ? kept : null;
+}
+
+/** The address of the Play game (a link to it; with its guesses, a reload continues it). */
+function playAddress(withGuesses) {
+  const params = new URLSearchParams({ tab: "play", seed: String(play.seed), ...setting() });
+  if (withGuesses && play.round && play.round.rows.length) params.set("guesses", play.round.rows.map((x) => x.name).join(","));
+  return `${location.pathname}?${params}`;
+}
+
+/** Whether starting another game may drop the one in progress (asked when it has a guess). */
+function mayReplaceGame(what) {
+  const r = play.round;
+  if (!r || r.finished || !r.rows.length) return true;
+  const n = r.rows.length;
+  return window.confirm(`${what} discards the game in progress (${n} guess${n === 1 ? "" : "es"}). Continue?`);
+}
+
 async function playRequest(guesses, errorAt) {
   return api("/api/wordle/play", { ...setting(), seed: play.seed, guesses }, { errorAt, root: $("play") });
 }
@@ -475,23 +505,29 @@ function renderPlay(r) {
   $("play-name").disabled = r.finished;
   $("play-guess").disabled = r.finished;
   $("play-hint").disabled = r.finished;
-  const params = new URLSearchParams({ tab: "play", seed: String(play.seed), ...setting() });
-  $("play-link").href = `${location.pathname}?${params}`;
-  // the address carries the game so far: a reload (or the link) continues it
-  if (r.rows.length) params.set("guesses", r.rows.map((x) => x.name).join(","));
-  history.replaceState(history.state, "", `${location.pathname}?${params}`);
+  $("play-link").href = playAddress(false);
+  keptPlay.save({ setting: setting(), seed: play.seed, guesses: r.rows.map((x) => x.name) });
+  // while the Play tab is shown the address carries the game so far (a reload or a copied
+  // address continues it); another tab's address carries none
+  if (!$("play").hidden) history.replaceState(history.state, "", playAddress(true));
 }
 
-async function startPlay(seed, guesses = []) {
+async function startPlay(seed, guesses = [], { kept = false } = {}) {
   play.seed = seed;
   $("play-seed").value = String(seed);
   $("play-hint-text").hidden = true;
-  let r = guesses.length ? await playRequest(guesses, $("play-seed")) : null;
+  // a kept game the server refuses (a name no longer in its list) starts afresh, unsaid
+  const replay = kept
+    ? api("/api/wordle/play", { ...setting(), seed, guesses }, { quiet: true }).catch(() => null)
+    : playRequest(guesses, $("play-seed"));
+  let r = guesses.length ? await replay : null;
   if (!r) r = await playRequest([], $("play-seed"));
   if (!r) return;
   play.guesses = [];
   play.round = r;
   renderPlay(r);
+  // a finished game is there to review, unless the assistant holds a game of its own
+  if (r.finished && !assist.rows.length) syncReviewText(finishedPlayRows());
 }
 
 let guessing = false;  // a guess on its way (Enter twice sends it once)
@@ -524,7 +560,7 @@ async function playGuessNow() {
   $("play-hint-text").hidden = true;
   renderPlay(r);
   if (r.finished) {
-    syncReviewText(r.history.map(([name, colours]) => ({ name, colours })));
+    syncReviewText(finishedPlayRows());
     recordGame(r);
   }
 }
@@ -575,8 +611,10 @@ function setupPlay() {
   $("play-name").addEventListener("focus", () => { kbdTarget = $("play-name"); });
   $("play-guess").addEventListener("click", playGuess);
   $("play-hint").addEventListener("click", playHint);
-  $("play-start").addEventListener("click", () => startPlay(Number($("play-seed").value)));
-  $("play-new").addEventListener("click", () => startPlay(randomSeed()));
+  $("play-start").addEventListener("click", () => {
+    if (mayReplaceGame("Playing this seed")) startPlay(Number($("play-seed").value));
+  });
+  $("play-new").addEventListener("click", () => { if (mayReplaceGame("A new game")) startPlay(randomSeed()); });
   $("play-copy").addEventListener("click", () => navigator.clipboard && navigator.clipboard.writeText($("play-share").value));
   $("play-review").addEventListener("click", () => { selectTab("review"); runReview(); });
 }
@@ -585,6 +623,12 @@ function setupPlay() {
 
 function setupReview() {
   $("review-run").addEventListener("click", () => runReview());
+}
+
+/** The finished Play game's guesses with their colours (none while it goes on). */
+function finishedPlayRows() {
+  const r = play.round;
+  return r && r.finished ? r.history.map(([name, colours]) => ({ name, colours })) : [];
 }
 
 function syncReviewText(rows) {
@@ -679,7 +723,17 @@ function onTab(name) {
   if (left) left.append($("kana-keyboard"));  // the keyboard sits under the name input
   $("kana-keyboard").hidden = !left;
   colourKeyboard(name === "play" && play.round ? play.round.keyboard : null);
-  if (name === "play" && !play.round && !play.starting) startPlay(Number($("play-seed").value) || 1);
+  if (name !== "play") return;
+  if (play.round) history.replaceState(history.state, "", playAddress(true));
+  else if (!play.starting) startKept();
+}
+
+/** Start the kept Play game (or, with none, the seed in the box). */
+function startKept() {
+  const kept = keptGame();
+  play.starting = true;
+  return (kept ? startPlay(kept.seed, kept.guesses, { kept: true }) : startPlay(Number($("play-seed").value) || 1))
+    .finally(() => { play.starting = false; });
 }
 
 const contrast = store("gamelab.wordle.contrast");
@@ -756,6 +810,8 @@ if (params.get("tab") === "play") {
   play.starting = true;
   const guesses = (params.get("guesses") || "").split(",").filter(Boolean);
   startPlay(Number(params.get("seed")) || 1, guesses).finally(() => { play.starting = false; });
+} else if (keptGame()) {
+  startKept();  // the game kept in this browser, ready on the Play tab and for the Review tab
 }
 selectTab = setupTabs({ onSelect: onTab, initial: params.get("tab") === "play" ? "play" : null });
 strategyStatus();
