@@ -45,7 +45,6 @@ from gamelab.yatzy.winplay import (
     solve_win,
 )
 
-
 #: what a study on threads compiles in a second process while it solves its table
 #: (:mod:`gamelab.core.ahead`), and the kernel that compiles there
 SOLVE_AHEAD = "gamelab.yatzy.warmup:warm_winplay_solve"
