@@ -114,7 +114,7 @@ def workspace_arrays(n_boxes: int) -> tuple[np.ndarray, ...]:
     )
 
 
-def decision_cache_arrays(n_states: int, slots: int) -> tuple[np.ndarray, ...]:
+def decision_cache_arrays(n_states: int, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """:func:`new_decision_cache` made by numpy, for a caller in Python: nothing to compile (its
     allocations cost about half a CPU-second of compiling in each cold process that calls it)."""
     return (
