@@ -56,7 +56,9 @@ def _features(board, free_row, free_col):
 
 @njit(cache=True)
 def enumerate_boards(patterns, row_sums, row_volts, col_sums, col_volts, known):
-    """All consistent boards (n x 25 int8, row-major) and their features (n x 3 int64)."""
+    """All consistent boards (n x 25 int8, row-major) and their features (n x 3 int64).
+    `patterns` is :data:`ROW_PATTERNS`: every row of values, in the order of the values read as
+    a base-4 number (candidates that fail a column's clue are skipped by that order)."""
     npat = patterns.shape[0]
     cand = np.empty((SIZE, npat), np.int64)
     ncand = np.zeros(SIZE, np.int64)
@@ -115,6 +117,11 @@ def enumerate_boards(patterns, row_sums, row_volts, col_sums, col_volts, known):
             cards = left - rv
             if rv < 0 or rv > left or rs < cards or rs > 3 * cards:
                 ok = False
+                # so do the next candidates with the same first c + 1 values: skip them (the
+                # candidates are in pattern order, i.e. by their values as a base-4 number)
+                shift = 2 * (SIZE - 1 - c)
+                while pos[d] + 1 < ncand[d] and cand[d, pos[d] + 1] >> shift == p >> shift:
+                    pos[d] += 1
                 break
         if not ok:
             continue

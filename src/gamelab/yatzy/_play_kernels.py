@@ -212,7 +212,8 @@ def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
         else:
             k = cache[s, 2 - stage, r]
         r = roll_dice(k, u, 5 + 5 * stage)
-    return placement(mask, m, f, cache[s, 0, r], r, rules)
+    # the box as int64, as every other caller passes it: one compiled placement, not two
+    return placement(mask, m, f, np.int64(cache[s, 0, r]), r, rules)
 
 
 @njit(cache=True)

@@ -496,10 +496,10 @@ def widget_policy(E, mask, m, f, rules, ws):
     V = ws[W_ROLL_F][RF_V]
     VW = ws[W_ROLL_F][RF_VW]
     succ = ws[W_SUCC]
-    final_values(
+    final_values(  # no second moment: keep_decisions reads none
         E,
         E,
-        True,
+        False,
         mask,
         m,
         f,
