@@ -57,6 +57,22 @@ def warm_simulation() -> None:
     simulate_chunk((RULES["yahtzee"], "greedy", 1), np.random.default_rng(0))
 
 
+def warm_winplay_games() -> None:
+    """The kernels of a win-play study's games on threads (:func:`gamelab.yatzy.winplay_study.
+    winplay_chunk`): the switch positions (``play_to_round``), a final-score law
+    (``forward_layer``) and a win-play solve in one thread (``utility_rows``), on a one-turn
+    position with a zero table. ``yatzy winplay`` compiles them in a thread while its table's
+    layers are solved on the others."""
+    from gamelab.yatzy.winplay import final_score_law, solve_win
+
+    rules, E, card = warm_position()
+    u = np.random.default_rng(0).random((1, rules.n_boxes, UNIFORMS_PER_TURN))
+    rounds = np.array([rules.n_boxes - 1], dtype=np.int64)
+    play_to_round(E, u, rounds, rules.kernel_rules(), np.zeros((1, 1, 4), dtype=np.int64))
+    state = (card.mask, card.capped_upper, card.bonus_flag, 0)
+    solve_win(rules, state, final_score_law(rules, state, E), parallel=False)
+
+
 def warm_position() -> tuple[RuleSet, np.ndarray, Card]:
     """A one-turn position of Yatzy (only Chance open) and a zero value table."""
     rules = RULES["yatzy"]
@@ -90,6 +106,7 @@ def warm_page() -> None:
 def compile_kernels() -> None:
     """Call every kernel that the commands of the warm-up workload do not reach (see above)."""
     warm_page()  # win play: forward and utility kernels
+    warm_winplay_games()  # the win-play study's games on threads
     rules = RULES["yatzy"]
     nb = rules.n_boxes
     bundle = rules.kernel_rules()

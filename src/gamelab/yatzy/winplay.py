@@ -128,9 +128,9 @@ def reachable_states(rules: RuleSet, mask: int, m: int, f: int) -> ReachableStat
     layers = []
     for rows in per_layer:
         arr = np.array(rows, dtype=np.int64).reshape(-1, 3)
-        row_of[state_index(arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy(), nf)] = np.arange(
-            len(arr)
-        )
+        # numpy does the index's arithmetic on the arrays (the kernel would compile once more)
+        index = state_index.py_func(arr[:, 0], arr[:, 1], arr[:, 2], nf)
+        row_of[index] = np.arange(len(arr))
         layers.append((arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy()))
     return ReachableStates(rules, layers, row_of)
 

@@ -6,7 +6,10 @@ expected-score opponent, over seeded games (:func:`winplay_study`), and from the
 
 from __future__ import annotations
 
+import contextlib
+import threading
 import time
+from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -39,6 +42,31 @@ from gamelab.yatzy.winplay import (
     reachable_states,
     solve_win,
 )
+
+
+def _beside_the_solve(warm: Callable[[], None]) -> Callable[[], None]:
+    """Run `warm` (a warm-up: it compiles kernels) in a thread once the solver's kernels have
+    machine code, while the solve's layers run on threads without the GIL (at once when the
+    table is loaded, not solved). Returns the call that lets it finish, before the kernels'
+    first use; if it failed, they compile then."""
+    from gamelab.yatzy._widget_kernels import solve_masks
+
+    loaded = threading.Event()
+
+    def run() -> None:
+        while not solve_masks.signatures and not loaded.wait(0.02):
+            pass
+        with contextlib.suppress(Exception):
+            warm()
+
+    thread = threading.Thread(target=run, name="gamelab-winplay-compile", daemon=True)
+    thread.start()
+
+    def finish() -> None:
+        loaded.set()
+        thread.join()
+
+    return finish
 
 
 def _split(j: int, nf: int) -> tuple[int, int, int]:
@@ -249,7 +277,13 @@ def winplay_study(
     if backend is None or (backend.workers is None and backend.resolved_cluster() is None):
         threads = thread_count()
         backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
+    if threads > 1:  # the games' kernels compile (or load) beside the solve's layers
+        from gamelab.yatzy.warmup import warm_winplay_games
+
+        games_compiled = _beside_the_solve(warm_winplay_games)
     expected_values(rules)  # build the cached table before workers load it
+    if threads > 1:
+        games_compiled()
     items = [(rules, turns_left, n, a_first, simulate, threads) for n in chunk_sizes(games, chunk)]
     params = {
         "rules": rules.name,
