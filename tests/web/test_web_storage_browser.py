@@ -184,6 +184,9 @@ def test_an_unreadable_or_misshapen_saved_value_starts_afresh(page):
             "gamelab.voltorb.practice": "true",
             "gamelab.voltorb.practice-round": json.dumps({"round": {"seed": 3}, "flips": []}),
             "gamelab.voltorb.history": "{not json",
+            "gamelab.voltorb.review": json.dumps(
+                {"path": "/api/voltorb/practice/review", "body": {"level": "x"}, "historyId": 3}
+            ),
         },
     )
     page.goto("/voltorb")
@@ -197,11 +200,17 @@ def test_an_unreadable_or_misshapen_saved_value_starts_afresh(page):
     page.click("#tab-practice")
     page.locator("#practice").wait_for()
     _no_errors_shown(page)
+    page.click("#tab-review")
+    page.locator("#review").wait_for()
+    page.reload()  # on the Review tab: the kept review is refused quietly
+    page.locator("#review-empty").wait_for()
+    _no_errors_shown(page)
 
     for kept in ({"seed": "x", "guesses": [3], "setting": None}, {"seed": 5, "guesses": ["ZZZ"],
                  "setting": {"names": "daily", "rule": "standard", "hard": "off"}}):  # fmt: skip
         _put(page, {"gamelab.wordle.play": json.dumps(kept)})
         page.goto("/wordle")
+        wait_until(page, "document.querySelector('#tab-play').hasAttribute('tabindex')")
         page.click("#tab-play")
         page.locator("#play-board .pw-row").first.wait_for()
         assert page.locator("#play-board .pw-en").count() == 0  # a fresh deal

@@ -512,6 +512,12 @@ def test_voltorb_8_practice_level_review_of_a_quit_round_and_no_minus_zero(page)
     assert "Result: quit with the coins" in summary and "not finished" not in summary
     cells = page.locator("#review-table tbody td").all_inner_texts()
     assert "−0.0" not in cells and "+0.0" not in cells and "−0.0" not in summary
+    # a reload keeps the Review tab, and now its review too (it said "Finish a practice round
+    # ... and choose Review" though the round was finished and kept)
+    page.reload()
+    page.locator("#review-body").wait_for(state="visible")
+    assert page.locator("#review-summary").inner_text() == summary
+    assert page.locator("#review-table tbody td").all_inner_texts() == cells
 
 
 def _as_budget_fallback(route):

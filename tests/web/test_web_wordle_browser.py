@@ -739,6 +739,10 @@ def test_a_finished_game_s_result_card_covers_no_key_and_is_on_the_phone_s_first
         context.close()
 
 
+#: the page's script has set up its tabs (a click before that would be lost)
+TABS_READY = "document.querySelector('#tab-play').hasAttribute('tabindex')"
+
+
 def test_wordle_a_play_game_survives_another_tab_a_reload_and_another_page(page):
     """A Play game lived only in the address, which any other tab clears: after a look at the
     assistant a reload dealt seed 1 afresh, as did coming back from another page, and the game
@@ -750,6 +754,7 @@ def test_wordle_a_play_game_survives_another_tab_a_reload_and_another_page(page)
     page.locator("#play-name").fill("jiiransu")
     page.locator("#play-guess").click()
     page.locator(f"{first_row} .pw-en").wait_for()
+    wait_until(page, TABS_READY)
     page.click("#tab-assist")
     page.click("#tab-play")
     page.reload()
@@ -757,6 +762,7 @@ def test_wordle_a_play_game_survives_another_tab_a_reload_and_another_page(page)
     assert page.locator("#play-seed").input_value() == "11"
     page.goto("/voltorb")
     page.goto("/wordle")  # by the header's link: no game in the address
+    wait_until(page, TABS_READY)
     page.click("#tab-play")
     page.locator(f"{first_row} .pw-en").wait_for()
     assert page.locator(f"{first_row} .pw-tiles").inner_text().replace("\n", "") == "ジーランス"
@@ -773,3 +779,23 @@ def test_wordle_a_play_game_survives_another_tab_a_reload_and_another_page(page)
     wait_until(page, "document.querySelector('#review-text').value !== ''")
     lines = page.locator("#review-text").input_value().splitlines()
     assert len(lines) == 2 and lines[0].startswith("ジーランス ") and lines[1].endswith(" 22222")
+
+
+def test_wordle_a_tab_answers_a_click_while_the_page_asks_for_its_settings(page):
+    """The page asked the server for its word lists before it set up its tabs: a click on a
+    tab meanwhile (a slow server, a loaded machine) did nothing. The tabs answer at once now,
+    and the Play tab's game comes once the settings are there."""
+    held = []
+    page.route("**/api/wordle/settings", lambda route: held.append(route))  # answered later
+    page.goto("/wordle?names=gen1-4")
+    for _ in range(300):
+        if held:
+            break
+        page.wait_for_timeout(50)
+    assert held, "the page never asked for its settings"
+    page.click("#tab-play")
+    assert page.locator("#tab-play").get_attribute("aria-selected") == "true"
+    assert page.locator("#play").is_visible()
+    held[0].continue_()
+    page.locator("#play-board .pw-row").first.wait_for()
+    assert "gen1-4" in page.locator("#pw-settings-summary").inner_text()  # the address's setting

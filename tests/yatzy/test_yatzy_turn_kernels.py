@@ -24,12 +24,15 @@ from gamelab.yatzy._turn_kernels import (
     W_ACC,
     W_ROLL_I,
     YAHTZEE_ROLLS,
+    decision_cache_arrays,
     legal_boxes,
     legal_moves_python,
+    new_decision_cache,
     new_workspace,
     placement,
     split_state,
     state_index,
+    workspace_arrays,
     workspace_decisions,
 )
 from gamelab.yatzy._widget_kernels import widget_policy
@@ -111,6 +114,20 @@ def test_state_index_round_trip_and_bonus_flags():
         assert tuple(int(x) for x in split_state(j, nf)) == (0b1011, 37, nf - 1)
     ms, mm, ff = np.array([1, 5]), np.array([0, 63]), np.array([1, 0])
     assert state_index(ms, mm, ff, 2).tolist() == [(1 * 64 + 0) * 2 + 1, (5 * 64 + 63) * 2]
+
+
+def test_decision_cache_and_workspace_from_numpy_are_the_kernels():
+    # simulate makes its decision cache by numpy (no allocation to compile): the same arrays
+    made = decision_cache_arrays(10, 4)
+    kernel = new_decision_cache(10, 4)
+    assert [(a.shape, a.dtype, a.flags.c_contiguous) for a in made] == [
+        (a.shape, a.dtype, a.flags.c_contiguous) for a in kernel
+    ]
+    assert np.array_equal(made[0], kernel[0]) and np.array_equal(made[2], kernel[2])
+    # and its workspace (play_games_cached takes it from the caller)
+    assert [(a.shape, a.dtype) for a in workspace_arrays(13)] == [
+        (a.shape, a.dtype) for a in new_workspace(13)
+    ]
 
 
 def _layer_setup(rules, k, rng):

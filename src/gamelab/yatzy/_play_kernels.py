@@ -94,17 +94,20 @@ def play_games(E, strategy, uniforms, rules, scores):
     computed once per visited state and call (see :func:`cached_decisions`).
     """
     decisions = new_decision_cache(E.shape[0], CACHE_SLOTS)
-    play_games_cached(E, strategy, uniforms, rules, decisions, scores)
+    play_games_cached(
+        E, strategy, uniforms, rules, decisions, scores, new_workspace(rules[R_N_BOXES])
+    )
 
 
 @njit(cache=True)
-def play_games_cached(E, strategy, uniforms, rules, decisions, scores):
-    """:func:`play_games` with the decision cache passed in, so that it persists between calls:
-    with as many slots as states, every state's decisions are computed once per process."""
+def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws):
+    """:func:`play_games` with the decision cache and the workspace passed in, so that the
+    cache persists between calls (with as many slots as states, every state's decisions are
+    computed once per process) and a caller in Python allocates both by numpy
+    (:func:`gamelab.yatzy._turn_kernels.decision_cache_arrays`, ``workspace_arrays``)."""
     nb = rules[R_N_BOXES]
     nf = rules[R_BONUS_FLAGS]
     cache = decisions[1]
-    ws = new_workspace(nb)
     legal = ws[W_LEGAL]
     s = 0
     for g in range(scores.shape[0]):

@@ -101,6 +101,29 @@ def new_decision_cache(n_states, slots):
     )
 
 
+def workspace_arrays(n_boxes: int) -> tuple[np.ndarray, ...]:
+    """:func:`new_workspace` made by numpy, for a caller in Python: nothing to compile."""
+    return (
+        np.zeros((4, N_ROLLS)),
+        np.zeros((6, N_KEEPS)),
+        np.zeros((6, N_ROLLS), dtype=np.int64),
+        np.zeros(N_KEEPS, dtype=np.int64),
+        np.zeros((3, n_boxes, 7)),
+        np.zeros((n_boxes, ACC_POINTS)),
+        np.zeros(n_boxes, dtype=np.int64),
+    )
+
+
+def decision_cache_arrays(n_states: int, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """:func:`new_decision_cache` made by numpy, for a caller in Python: nothing to compile (its
+    allocations cost about half a CPU-second of compiling in each cold process that calls it)."""
+    return (
+        np.zeros(n_states, dtype=np.int32),
+        np.empty((slots, 3, N_ROLLS), dtype=np.int16),
+        np.ones(1, dtype=np.int64),
+    )
+
+
 @njit(cache=True)
 def state_index(mask, m, f, nf):
     """Index of state (mask, m, f) in a value table (works on arrays too)."""

@@ -32,7 +32,7 @@ from gamelab.yatzy._play_kernels import (
     play_games,
     play_games_cached,
 )
-from gamelab.yatzy._turn_kernels import new_decision_cache, roll_dice_python
+from gamelab.yatzy._turn_kernels import decision_cache_arrays, roll_dice_python, workspace_arrays
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import KEEPS, RULES, RuleSet, roll_index
 from gamelab.yatzy.solver import solve
@@ -66,7 +66,7 @@ def _decision_cache(rules: RuleSet, strategy: str) -> tuple[np.ndarray, np.ndarr
     """(slot_of, tables, used) of :func:`gamelab.yatzy._play_kernels.play_games_cached`, kept for
     the life of the process so a state's decisions are computed once, not once per chunk."""
     size = strategy_values(rules, strategy).shape[0]
-    return new_decision_cache(size, min(size + 1, PROCESS_CACHE_SLOTS))
+    return decision_cache_arrays(size, min(size + 1, PROCESS_CACHE_SLOTS))
 
 
 def play_scores(
@@ -82,7 +82,15 @@ def play_scores(
     scores = np.empty(uniforms.shape[0], dtype=np.int64)
     if E is None and RULES.get(rules.name) is rules:
         E = strategy_values(rules, strategy)
-        play_games_cached(E, code, uniforms, bundle, _decision_cache(rules, strategy), scores)
+        play_games_cached(
+            E,
+            code,
+            uniforms,
+            bundle,
+            _decision_cache(rules, strategy),
+            scores,
+            workspace_arrays(rules.n_boxes),
+        )
         return scores
     if E is None:
         E = strategy_values(rules, strategy)

@@ -827,9 +827,17 @@ function span(rows) {
 
 const reviewing = { seq: 0, job: null };
 
+/** The review on show (its request), asked again after a reload: the Review tab is kept, and
+ *  without it showed "Finish a practice round ... and choose Review" for a round just reviewed. */
+const keptReview = store("gamelab.voltorb.review", {
+  check: (v) => ["/api/voltorb/review", "/api/voltorb/practice/review"].includes(v.path)
+    && Boolean(v.body) && typeof v.body === "object",
+});
+
 /** Review a round (its verdict goes into the history entry `historyId`, if any). */
-async function reviewRound(path, body, historyId = null) {
-  selectTab("review");
+async function reviewRound(path, body, historyId = null, { kept = false } = {}) {
+  if (document.getElementById("review").hidden) selectTab("review");
+  keptReview.save({ path, body, historyId });
   const seq = ++reviewing.seq;
   cancelJob(reviewing.job);
   reviewing.job = null;
@@ -842,7 +850,9 @@ async function reviewRound(path, body, historyId = null) {
   waiting.textContent = "Reviewing this round…";
   waiting.hidden = false;
   const errorBox = document.getElementById("review-error");
-  const review = await api(path, body, { errorAt: errorBox.previousElementSibling, quiet: false });
+  // a kept request the server refuses (from an older page) leaves the tab as it starts, unsaid
+  const review = kept ? await api(path, body, { quiet: true }).catch(() => null)
+    : await api(path, body, { errorAt: errorBox.previousElementSibling, quiet: false });
   if (seq !== reviewing.seq) return;
   waiting.hidden = true;
   if (!review) {
@@ -966,3 +976,7 @@ setupAssist();
 setupPractice();
 setupLevelRates();
 historyPanel(document.getElementById("history-panel"), games, { score: { label: "coins" }, onReview: reviewFromHistory });
+if (!document.getElementById("review").hidden) {  // reloaded on the Review tab: its review again
+  const kept = keptReview.load(null);
+  if (kept) reviewRound(kept.path, kept.body, kept.historyId, { kept: true });
+}

@@ -714,6 +714,7 @@ async function strategyStatus() {
 /** Select a tab (a step for the Back button; the arrow keys move between tabs): set up by the
  *  page kit at the start (setupTabs). */
 let selectTab = () => {};
+let pageReady = false;  // the settings are known (the Play tab's game waits for them)
 
 function onTab(name) {
   // the address carries a Play game only (history.state keeps the tab for the Back button)
@@ -723,7 +724,7 @@ function onTab(name) {
   if (left) left.append($("kana-keyboard"));  // the keyboard sits under the name input
   $("kana-keyboard").hidden = !left;
   colourKeyboard(name === "play" && play.round ? play.round.keyboard : null);
-  if (name !== "play") return;
+  if (name !== "play" || !pageReady) return;
   if (play.round) history.replaceState(history.state, "", playAddress(true));
   else if (!play.starting) startKept();
 }
@@ -772,13 +773,12 @@ function applySetting(value) {
   if ($("pw-rule").value !== "standard" || $("pw-hard-rule").value !== "game") $("pw-analysis").open = true;
 }
 
-function setupSettings(saved) {
+function setupSettings(saved, params) {
   // on a phone the settings and the help fold away (their summaries stay), so the game comes first
   if (window.matchMedia("(max-width: 600px)").matches) {
     $("pw-settings-box").open = false;
     $("assist-help").open = false;
   }
-  const params = new URLSearchParams(location.search);
   const fromUrl = Object.fromEntries(["names", "rule", "hard"].map((k) => [k, params.get(k)]).filter(([, v]) => v));
   applySetting({ ...(saved || {}), ...fromUrl });
   const hardGame = $("pw-hard-rule").querySelector('option[value="game"]');
@@ -795,7 +795,6 @@ function setupSettings(saved) {
   for (const id of ["pw-names", "pw-rule", "pw-hard", "pw-hard-rule"]) $(id).addEventListener("change", onChange);
   hardGame.disabled = $("pw-rule").value === "blog";
   summariseSettings();
-  return params;
 }
 
 buildKeyboard();
@@ -803,18 +802,21 @@ setupAssist();
 setupPlay();
 setupReview();
 setupContrast();
+historyPanel($("history-panel"), games, { score: { label: "guesses", lowerIsBetter: true } });
+// the tabs answer from the start; the Play tab's game comes once the settings are known
+const params = new URLSearchParams(location.search);  // (read before a tab clears the address)
+selectTab = setupTabs({ onSelect: onTab, initial: params.get("tab") === "play" ? "play" : null });
 await loadChoices();
-const params = setupSettings(loadAssist());
+setupSettings(loadAssist(), params);
+pageReady = true;
 if (params.get("tab") === "play") {
   // a link to a game (or a reload of one): that game, on the Play tab
   play.starting = true;
   const guesses = (params.get("guesses") || "").split(",").filter(Boolean);
   startPlay(Number(params.get("seed")) || 1, guesses).finally(() => { play.starting = false; });
-} else if (keptGame()) {
-  startKept();  // the game kept in this browser, ready on the Play tab and for the Review tab
+} else if (keptGame() || !$("play").hidden) {
+  startKept();  // the game kept in this browser (or a first one: the Play tab is open)
 }
-selectTab = setupTabs({ onSelect: onTab, initial: params.get("tab") === "play" ? "play" : null });
 strategyStatus();
 renderAssistRows();
 refreshAssist();
-historyPanel($("history-panel"), games, { score: { label: "guesses", lowerIsBetter: true } });
