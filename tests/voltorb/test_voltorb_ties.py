@@ -39,7 +39,10 @@ def test_tile_sums_are_each_columns_own_pairwise_sum_bit_for_bit():
         mask = rng.random((n, 25)) < rng.random()
         reference = [np.where(mask[:, j], weights, 0.0).sum() for j in range(25)]
         assert weighted_tile_sums(weights, mask).tolist() == reference
-    for post in _posteriors(3):
+    posts = list(_posteriors(17))
+    big = max(posts, key=lambda p: p.count)
+    assert big.count > 4096  # one summed a value at a time (posterior._STACKED_SUMS)
+    for post in posts:
         probs = post.tile_probabilities()
         for v in range(4):
             assert (

@@ -69,22 +69,28 @@ def compile_enumeration() -> None:
 
 
 def weighted_tile_sums(weights: np.ndarray, mask: np.ndarray) -> np.ndarray:
-    """``weights @ mask`` for a (n,) float vector and an (n, k) boolean mask, summed the same way on
-    every machine: each column by numpy's own (pairwise) summation, never by a BLAS call, whose
-    summation order depends on the number of BLAS threads. A strategy's choice between tiles of
-    equal odds then never depends on the machine (the same seed gives the same game)."""
-    return _column_sums(np.asarray(weights, dtype=np.float64), np.asarray(mask, dtype=bool).T)
+    """``weights @ mask`` for a (n,) vector of finite float weights and an (n, k) boolean mask,
+    summed the same way on every machine: each column by numpy's own (pairwise) summation, never
+    by a BLAS call, whose summation order depends on the number of BLAS threads. A strategy's
+    choice between tiles of equal odds then never depends on the machine (the same seed gives
+    the same game)."""
+    mask_t = np.ascontiguousarray(np.asarray(mask, dtype=bool).T)
+    return _column_sums(np.asarray(weights, dtype=np.float64), mask_t)
+
+
+#: boards up to which :meth:`Posterior.tile_probabilities` sums the four values at once (an
+#: array of 800 bytes a board; the same sums, bit for bit, as one value at a time)
+_STACKED_SUMS = 4096
 
 
 def _column_sums(weights: np.ndarray, mask_t: np.ndarray) -> np.ndarray:
-    """Row i of the (k, n) boolean `mask_t`: the sum of `weights` where it holds, each row summed
-    by numpy's pairwise summation of the n values (zeros where it does not hold). One reduction
-    along the last, contiguous axis of a (k, n) array: numpy sums each row with the pairwise
-    routine it uses for a single vector, so every sum is bit for bit the one a loop over the
-    columns gives, about twenty times faster for small n (``tests/voltorb/test_voltorb_ties.py``
-    compares them)."""
-    terms = np.where(np.ascontiguousarray(mask_t), weights, 0.0)
-    return np.add.reduce(terms, axis=1)
+    """Row i of the C-contiguous (k, n) boolean `mask_t`: the sum of `weights` where it holds,
+    each row summed by numpy's pairwise summation of its n terms (the weight, or 0 where it does
+    not hold: a finite weight times 1.0 or 0.0). One reduction along the last, contiguous axis of
+    a (k, n) array: numpy sums each row with the pairwise routine it uses for a single vector, so
+    every sum is bit for bit the one a loop over the columns gives, and tens of times faster
+    (``tests/voltorb/test_voltorb_ties.py`` compares them)."""
+    return np.add.reduce(np.multiply(mask_t, weights), axis=1)
 
 
 class InconsistentCluesError(ValueError):
@@ -143,6 +149,7 @@ class Posterior:
     revealed: dict[int, int]
     clues: Clues
     _probabilities: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
+    _columns: np.ndarray | None = field(default=None, init=False, repr=False, compare=False)
 
     @classmethod
     def from_clues(
@@ -179,26 +186,36 @@ class Posterior:
         """Number of consistent boards with positive weight."""
         return int(len(self.boards))
 
+    def _tiles(self) -> np.ndarray:
+        """The boards tile by tile (25 x n, C order), made once per posterior for its sums."""
+        if self._columns is None:
+            self._columns = np.ascontiguousarray(self.boards.T)
+        return self._columns
+
     def tile_probabilities(self) -> np.ndarray:
         """(25, 4): P(value) per tile, value 0 = Voltorb (computed once per posterior: a
         strategy asks for them several times a flip)."""
         if self._probabilities is None:
-            columns = np.ascontiguousarray(self.boards.T)
-            weights = np.asarray(self.weights, dtype=np.float64)
-            out = np.empty((TILES, 4))
-            for v in range(4):
-                out[:, v] = _column_sums(weights, columns == v)
-            self._probabilities = out
+            tiles, weights = self._tiles(), np.asarray(self.weights, dtype=np.float64)
+            if tiles.shape[1] <= _STACKED_SUMS:  # the four values' sums in one reduction
+                values = np.arange(4, dtype=tiles.dtype)[:, None, None]
+                sums = np.add.reduce(np.multiply(tiles == values, weights), axis=2)
+                self._probabilities = np.ascontiguousarray(sums.T)
+            else:
+                out = np.empty((TILES, 4))
+                for v in range(4):
+                    out[:, v] = _column_sums(weights, tiles == v)
+                self._probabilities = out
         return self._probabilities.copy()
 
     def p_voltorb(self) -> np.ndarray:
         if self._probabilities is not None:  # the same sums, bit for bit
             return self._probabilities[:, 0].copy()
-        return weighted_tile_sums(self.weights, self.boards == 0)
+        return _column_sums(np.asarray(self.weights, dtype=np.float64), self._tiles() == 0)
 
     def p_multiplier(self) -> np.ndarray:
         """P(tile is a 2 or a 3)."""
-        return weighted_tile_sums(self.weights, self.boards >= 2)
+        return _column_sums(np.asarray(self.weights, dtype=np.float64), self._tiles() >= 2)
 
     def observe(self, tile: int, value: int) -> Posterior:
         """The posterior after `tile` showed `value` (raises if impossible)."""
