@@ -305,7 +305,7 @@ def w_yatzy_duel_games():
     E, _ = _values(rules, rng)
     tabs = yatzy_tables(rules)
     play_to_round, duel_games = yk("play_to_round"), yk("duel_games")
-    scratch = _scratch_args(play_to_round, 7, lambda: yk("round_scratch")(rules.n_boxes, len(E)))
+    takes_scratch = play_to_round.py_func.__code__.co_argcount == 7
     n = 2000
     u0 = rng.random((n, rules.n_boxes, 18))
     ua = rng.random((n, rules.n_boxes, 18))
@@ -313,6 +313,8 @@ def w_yatzy_duel_games():
 
     def run():
         pos = np.zeros((n, 1, 4), dtype=np.int64)
+        # a fresh decision cache each call, as the kernel made one itself before
+        scratch = yk("round_scratch")(rules.n_boxes, len(E)) if takes_scratch else ()
         play_to_round(E, u0, np.array([7], dtype=np.int64), *tabs, pos, *scratch)
         diff = np.empty(n // 2, dtype=np.int64)
         duel_games(E, pos[: n // 2, 0], pos[n // 2 :, 0], ua, ub, 20, 2, *tabs, diff)
