@@ -37,6 +37,23 @@ def random_widgets(rules, n, rng):
     return out
 
 
+def widgets_solved(rules) -> tuple[int, int]:
+    """(states a widget solves, reachable states) of a full solve: the others copy the first
+    settled state of their card (upper bonus scored or out of reach; ``solve_masks``)."""
+    reach = upper_reach()
+    faces = [rules.upper_face(b) for b in range(rules.n_boxes)]
+    solved = states = 0
+    for mask in range((1 << rules.n_boxes) - 1):  # the full card is not solved
+        u = sum(1 << (face - 1) for b, face in enumerate(faces) if face and (mask >> b) & 1)
+        room = sum(5 * face for b, face in enumerate(faces) if face and not (mask >> b) & 1)
+        totals = [m for m in range(64) if reach[u, m]]
+        settled = [m for m in totals if m == 63 or m + room < 63 or rules.upper_bonus == 0]
+        flags = 2 if rules.bonus_flags == 2 and (mask >> rules.boxes.index("yahtzee")) & 1 else 1
+        solved += flags * (len(totals) - len(settled) + (1 if settled else 0))
+        states += flags * len(totals)
+    return solved, states
+
+
 def main() -> None:
     ap = argparse.ArgumentParser()
     ap.add_argument("--rules", default="yatzy")
@@ -81,6 +98,8 @@ def main() -> None:
         f"(x{py / results[True]:.0f} faster)"
     )
     if args.full:
+        solved, states = widgets_solved(rules)
+        print(f"  full {rules.name} table: {solved} of {states} states solved by a widget")
         solve_tables(get_rules("yahtzee-no-bonus"), with_w=False)  # compile the layer kernel
         for with_w in (False, True):
             t0, w0 = time.process_time(), time.perf_counter()
