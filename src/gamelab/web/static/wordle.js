@@ -683,6 +683,11 @@ async function runReview() {
       luckCell(s.luck),
       h("td", {}, `${fmt(s.expected_left, 1)} / ${fmt(s.optimal_expected_left, 1)}`)));
   }
+  // each figure named by its column: a phone shows a guess as a block of wrapped lines
+  const labels = [...$("review-table").querySelectorAll("thead th")].map((th) => [...th.childNodes].map((n) => n.textContent).join(" ").replace(/\s+/g, " ").trim());
+  for (const row of body.rows) {
+    [...row.cells].forEach((td, i) => { if (i >= 2 && labels[i]) td.dataset.label = labels[i]; });
+  }
   $("review-table").hidden = false;
   const summary = $("review-summary");
   summary.hidden = false;
