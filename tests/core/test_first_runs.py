@@ -32,6 +32,7 @@ def test_yatzy_warmup_reaches_the_kernels_of_the_long_commands():
         "duel_games",
         "play_to_round",
         "utility_layer",
+        "utility_rows",
         "utility_decisions",
         "expectation_turn",
         "decided_turn",

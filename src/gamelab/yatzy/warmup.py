@@ -59,18 +59,33 @@ def warm_simulation() -> None:
 
 def warm_winplay_games() -> None:
     """The kernels of a win-play study's games on threads (:func:`gamelab.yatzy.winplay_study.
-    winplay_chunk`): the switch positions (``play_to_round``), a final-score law
-    (``forward_layer``) and a win-play solve in one thread (``utility_rows``), on a one-turn
-    position with a zero table. ``yatzy winplay`` compiles them in a thread while its table's
-    layers are solved on the others."""
-    from gamelab.yatzy.winplay import final_score_law, solve_win
+    winplay_chunk`): :func:`warm_winplay_laws` and :func:`warm_winplay_solve`."""
+    warm_winplay_laws()
+    warm_winplay_solve()
+
+
+def warm_winplay_laws() -> None:
+    """The switch positions' and final-score laws' kernels of a win-play study
+    (``play_to_round``, ``forward_layer``) on a one-turn position with a zero table, which
+    ``yatzy winplay`` compiles in a thread while its table's layers are solved on the others."""
+    from gamelab.yatzy.winplay import final_score_law
 
     rules, E, card = warm_position()
     u = np.random.default_rng(0).random((1, rules.n_boxes, UNIFORMS_PER_TURN))
     rounds = np.array([rules.n_boxes - 1], dtype=np.int64)
     play_to_round(E, u, rounds, rules.kernel_rules(), np.zeros((1, 1, 4), dtype=np.int64))
+    final_score_law(rules, (card.mask, card.capped_upper, card.bonus_flag, 0), E)
+
+
+def warm_winplay_solve() -> None:
+    """The kernel of a win-play study's solves on threads (``utility_rows``, one game per
+    thread) on a one-turn position against a sure score, which ``yatzy winplay`` compiles in a
+    second process while it solves its table (:mod:`gamelab.core.ahead`)."""
+    from gamelab.yatzy.winplay import solve_win
+
+    rules, _, card = warm_position()
     state = (card.mask, card.capped_upper, card.bonus_flag, 0)
-    solve_win(rules, state, final_score_law(rules, state, E), parallel=False)
+    solve_win(rules, state, (10, np.ones(1)), parallel=False)
 
 
 def warm_position() -> tuple[RuleSet, np.ndarray, Card]:

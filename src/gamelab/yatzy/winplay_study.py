@@ -15,6 +15,7 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.core import ahead
 from gamelab.core.cache import cached_arrays
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import Difference, Estimate, mean_interval, paired_difference
@@ -28,6 +29,7 @@ from gamelab.yatzy._play_kernels import (
 from gamelab.yatzy._turn_kernels import (
     split_state,
 )
+from gamelab.yatzy._utility_kernels import utility_rows
 from gamelab.yatzy.rules import (
     RULES,
     RuleSet,
@@ -42,6 +44,11 @@ from gamelab.yatzy.winplay import (
     reachable_states,
     solve_win,
 )
+
+#: what a study on threads compiles in a second process while it solves its table
+#: (:mod:`gamelab.core.ahead`), and the kernel that compiles there
+SOLVE_AHEAD = "gamelab.yatzy.warmup:warm_winplay_solve"
+SOLVE_KERNELS = (utility_rows,)
 
 
 def _beside_the_solve(warm: Callable[[], None]) -> Callable[[], None]:
@@ -277,13 +284,17 @@ def winplay_study(
     if backend is None or (backend.workers is None and backend.resolved_cluster() is None):
         threads = thread_count()
         backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
-    if threads > 1:  # the games' kernels compile (or load) beside the solve's layers
-        from gamelab.yatzy.warmup import warm_winplay_games
+    if threads > 1:
+        from gamelab.yatzy.warmup import warm_winplay_laws
 
-        games_compiled = _beside_the_solve(warm_winplay_games)
+        # on a cold cache the solves' kernel compiles in a second process from the start, the
+        # switch positions' and laws' kernels in a thread beside the solve's layers
+        ahead.start(SOLVE_AHEAD, SOLVE_KERNELS)
+        laws_compiled = _beside_the_solve(warm_winplay_laws)
     expected_values(rules)  # build the cached table before workers load it
     if threads > 1:
-        games_compiled()
+        laws_compiled()
+        ahead.wait(SOLVE_AHEAD)
     items = [(rules, turns_left, n, a_first, simulate, threads) for n in chunk_sizes(games, chunk)]
     params = {
         "rules": rules.name,
