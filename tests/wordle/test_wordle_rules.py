@@ -239,3 +239,11 @@ def test_name_settings_are_values_parsed_once():
         parse_names("upto-gen0")
     with pytest.raises(TypeError, match="NameSetting"):
         load_word_list("gen1-4")  # type: ignore[arg-type]
+
+
+def test_every_named_setting_has_a_distinct_short_label_for_a_phone():
+    """A phone's closed game chooser shows the short label (the whole one was cut off)."""
+    shorts = [s.short_label for s in named_settings()]
+    assert len(set(shorts)) == len(shorts)
+    assert all(0 < len(short) <= 22 for short in shorts), shorts
+    assert shorts[0] == "Today's answer"

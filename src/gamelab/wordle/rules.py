@@ -392,7 +392,7 @@ class NameSetting:
         of cached and shipped strategies, so equal lists share them)."""
         if self.answers_dex == self.guesses_dex:
             return _gen_spec(self.answers_dex)
-        for spec, _ in _NAMED:
+        for spec, *_ in _NAMED:
             if spec in _LIVE_RANGES and _LIVE_RANGES[spec] == (self.answers_dex, self.guesses_dex):
                 return spec
         return f"{_gen_spec(self.answers_dex)}/{_gen_spec(self.guesses_dex)}"
@@ -413,43 +413,56 @@ def _live_ranges() -> dict[str, tuple[tuple[int, int], tuple[int, int]]]:
 
 _LIVE_RANGES = _live_ranges()
 
-#: the named settings a player chooses from (spec, player-facing label), the live game first
-_NAMED: tuple[tuple[str, str], ...] = (
-    ("daily", "Today's answer: generations 1-4 answers, any species may be guessed"),
+#: the named settings a player chooses from (spec, player-facing label, short label for a narrow
+#: screen), the live game first
+_NAMED: tuple[tuple[str, str, str], ...] = (
+    ("daily", "Today's answer: generations 1-4 answers, any species may be guessed", "Today's answer"),
     *(
         (
             f"upto-gen{n}",
             f"Endless, answers up to generation {n}"
             + (" (Kanto)" if n == 1 else f" (dex 1-{GENERATION_DEX[n][1]})")
             + ", any species may be guessed",
+            f"Endless, up to gen {n}",
         )
         for n in GENERATION_DEX
     ),
-    ("daily-2022", "Today's answer as in 2022: generations 1-4 answers, guesses up to dex 898"),
-    ("gen1-4", "The blog post's setting: answers and guesses generations 1-4 only"),
+    (
+        "daily-2022",
+        "Today's answer as in 2022: generations 1-4 answers, guesses up to dex 898",
+        "Today's answer (2022)",
+    ),
+    (
+        "gen1-4",
+        "The blog post's setting: answers and guesses generations 1-4 only",
+        "The post's setting",
+    ),
 )
 
 
 @dataclass(frozen=True)
 class NamedSetting:
     """One named word-list setting for a page's chooser: the spec `parse_names` takes, the
-    parsed setting and a label for players."""
+    parsed setting, a label for players and a short one (a few words, for a phone's chooser)."""
 
     spec: str
     label: str
     setting: NameSetting
     answers: int  # how many answers
     guesses: int  # how many guesses
+    short_label: str
 
 
 def named_settings() -> tuple[NamedSetting, ...]:
     """The named settings (the live game's ``daily`` and ``upto-gen1..9``, ``daily-2022`` and
     the post's ``gen1-4``), each with a player-facing label and its list sizes."""
     out = []
-    for spec, label in _NAMED:
+    for spec, label, short in _NAMED:
         setting = parse_names(spec)
         words = pokemon_word_list(setting)
-        out.append(NamedSetting(spec, label, setting, len(words.answers), len(words.guesses)))
+        out.append(
+            NamedSetting(spec, label, setting, len(words.answers), len(words.guesses), short)
+        )
     return tuple(out)
 
 

@@ -15,7 +15,8 @@ function setting() {
   return { names: $("pw-names").value, rule: $("pw-rule").value, hard };
 }
 
-let choices = null;  // /api/wordle/settings: the named settings, the live game's first
+let choices = null;  // /api/wordle/settings: the named settings, the live game first
+const narrow = window.matchMedia("(max-width: 600px)");
 
 /** Fill the game chooser from the server's named settings (daily, endless up to each
  *  generation, then the 2022 list and the post's setting). */
@@ -26,15 +27,29 @@ async function loadChoices() {
   select.textContent = "";
   const groups = { live: h("optgroup", { label: "the live game" }), other: h("optgroup", { label: "other lists" }) };
   for (const c of choices.choices) {
-    groups[c.group].append(h("option", { value: c.spec, selected: c.spec === choices.default ? "" : null }, c.label));
+    groups[c.group].append(h("option", { value: c.spec, title: c.label, selected: c.spec === choices.default ? "" : null }, c.label));
   }
   select.append(groups.live, groups.other);
   select.value = choices.default;
+  nameChoices();
 }
+
+/** On a narrow screen the chooser names each game by its short label (the whole label did not
+ *  fit the closed chooser) and the line under it gives the whole label. */
+function nameChoices() {
+  if (!choices) return;
+  for (const c of choices.choices) {
+    const option = $("pw-names").querySelector(`option[value="${CSS.escape(c.spec)}"]`);
+    if (option) option.textContent = narrow.matches ? c.short_label : c.label;
+  }
+  describeChoice();
+}
+narrow.addEventListener("change", nameChoices);
 
 function describeChoice() {
   const c = choices && choices.choices.find((x) => x.spec === $("pw-names").value);
-  $("pw-names-info").textContent = c ? `${c.answers} possible answers; ${c.guesses} names may be guessed` +
+  $("pw-names-info").textContent = c ? (narrow.matches ? `${c.label}. ` : "") +
+    `${c.answers} possible answers; ${c.guesses} names may be guessed` +
     (c.spec === choices.post ? " (the post's setting)" : "") +
     (c.instant ? "; the best guesses come worked out with gamelab: every answer is instant" : "") : "";
 }
@@ -776,7 +791,7 @@ function applySetting(value) {
 
 function setupSettings(saved, params) {
   // on a phone the settings and the help fold away (their summaries stay), so the game comes first
-  if (window.matchMedia("(max-width: 600px)").matches) {
+  if (narrow.matches) {
     $("pw-settings-box").open = false;
     $("assist-help").open = false;
   }

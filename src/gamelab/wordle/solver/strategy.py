@@ -367,7 +367,8 @@ class SettingChoice:
     """One word-list setting a player picks by name (``/api/wordle/settings``): `group` is
     ``live`` for the live game's daily and endless (``upto-genN``) settings, ``other`` for the
     2022 list and the post's ``gen1-4``; `instant` says the proven strategies of the game's
-    rules (standard colours, normal and hard mode) are shipped, so every answer is a lookup."""
+    rules (standard colours, normal and hard mode) are shipped, so every answer is a lookup;
+    `short_label` names it in a few words (a phone's chooser)."""
 
     spec: str
     label: str
@@ -375,6 +376,7 @@ class SettingChoice:
     answers: int
     guesses: int
     instant: bool
+    short_label: str
 
 
 @dataclass(frozen=True)
@@ -401,6 +403,14 @@ def setting_choices() -> SettingChoices:
         )
         group = "live" if named.spec == "daily" or named.spec.startswith("upto-") else "other"
         out.append(
-            SettingChoice(named.spec, named.label, group, named.answers, named.guesses, instant)
+            SettingChoice(
+                named.spec,
+                named.label,
+                group,
+                named.answers,
+                named.guesses,
+                instant,
+                named.short_label,
+            )
         )
     return SettingChoices("daily", POST_SETTING.name, tuple(out))
