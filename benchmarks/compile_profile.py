@@ -11,6 +11,13 @@ command starts are not profiled (``benchmarks/first_run.py --examples`` counts t
     python benchmarks/compile_profile.py voltorb solve --rows "4,2 8,0 4,2 4,2 5,1" \\
         --cols "6,1 5,0 5,2 4,3 5,1" --level 2
     python benchmarks/compile_profile.py --top 10 wordle next --history "レントラー:00000"
+
+``--gamelab-cache DIR`` keeps that gamelab cache instead of an empty one (for instance one that
+holds Yatzy's tables: then only the command's own kernels compile, not the solver's)::
+
+    GAMELAB_CACHE=tables gamelab yatzy solve --rules yahtzee-no-bonus
+    python benchmarks/compile_profile.py --gamelab-cache tables yatzy winplay \
+        --rules yahtzee-no-bonus --turns-left 4 --games 200 --exact-only --json
 """
 
 from __future__ import annotations
@@ -24,14 +31,19 @@ import time
 def main() -> None:
     args = sys.argv[1:]
     top = 30
-    if args[:1] == ["--top"]:
-        top, args = int(args[1]), args[2:]
+    gamelab_cache = None
+    while args[:1] in (["--top"], ["--gamelab-cache"]):
+        if args[0] == "--top":
+            top = int(args[1])
+        else:
+            gamelab_cache = os.path.abspath(args[1])
+        args = args[2:]
     if not args or args[0] in ("-h", "--help"):
         print(__doc__)
         return
     scratch = tempfile.mkdtemp(prefix="gamelab-compile-profile-")
     os.environ["NUMBA_CACHE_DIR"] = os.path.join(scratch, "numba")
-    os.environ["GAMELAB_CACHE"] = os.path.join(scratch, "cache")
+    os.environ["GAMELAB_CACHE"] = gamelab_cache or os.path.join(scratch, "cache")
     os.environ["GAMELAB_RESULTS"] = os.path.join(scratch, "results.sqlite")
     os.environ.pop("GAMELAB_CLUSTER", None)
 

@@ -226,6 +226,12 @@ def _rows_of(rules, ms, mm, ff):
     return row_of
 
 
+def _scratch_args(kernel, count: int, make: Callable[[], tuple]) -> tuple:
+    """The scratch buffers a kernel takes as arguments in this tree (it has `count`
+    parameters), or none where it allocates them itself (older trees)."""
+    return make() if kernel.py_func.__code__.co_argcount == count else ()
+
+
 def w_yatzy_forward_layer():
     from gamelab.yatzy.rules import get_rules
 
@@ -238,11 +244,12 @@ def w_yatzy_forward_layer():
     F = rng.random((len(ms), 120))
     tabs = yatzy_tables(rules)
     forward_layer = yk("forward_layer")
+    scratch = _scratch_args(forward_layer, 12, lambda: (yk("workspace_arrays")(rules.n_boxes),))
 
     def run():
         F2 = np.zeros((len(ms2), 150))
         overflow = np.zeros(3)
-        forward_layer(E, F, len(ms) // 8, row_of, F2, ms, mm, ff, *tabs, overflow, W)
+        forward_layer(E, F, len(ms) // 8, row_of, F2, ms, mm, ff, *tabs, overflow, W, *scratch)
         return float(F2.sum()) + float(overflow.sum())
 
     return run
@@ -298,6 +305,7 @@ def w_yatzy_duel_games():
     E, _ = _values(rules, rng)
     tabs = yatzy_tables(rules)
     play_to_round, duel_games = yk("play_to_round"), yk("duel_games")
+    takes_scratch = play_to_round.py_func.__code__.co_argcount == 7
     n = 2000
     u0 = rng.random((n, rules.n_boxes, 18))
     ua = rng.random((n, rules.n_boxes, 18))
@@ -305,7 +313,9 @@ def w_yatzy_duel_games():
 
     def run():
         pos = np.zeros((n, 1, 4), dtype=np.int64)
-        play_to_round(E, u0, np.array([7], dtype=np.int64), *tabs, pos)
+        # a fresh decision cache each call, as the kernel made one itself before
+        scratch = yk("round_scratch")(rules.n_boxes, len(E)) if takes_scratch else ()
+        play_to_round(E, u0, np.array([7], dtype=np.int64), *tabs, pos, *scratch)
         diff = np.empty(n // 2, dtype=np.int64)
         duel_games(E, pos[: n // 2, 0], pos[n // 2 :, 0], ua, ub, 20, 2, *tabs, diff)
         return float(pos.sum()) + float(diff.sum())

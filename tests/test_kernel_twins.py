@@ -201,7 +201,12 @@ def test_oware_small_kernels_match_twins():
 def test_yatzy_layer_kernels_match_twins():
     """solve_layer, utility_layer and utility_rows: a whole layer of widgets against the
     widgets' twins."""
-    from gamelab.yatzy._utility_kernels import utility_layer, utility_rows, utility_widget_python
+    from gamelab.yatzy._utility_kernels import (
+        utility_layer,
+        utility_rows,
+        utility_widget_python,
+        utility_workspace_arrays,
+    )
     from gamelab.yatzy._widget_kernels import solve_layer, widget_python
     from gamelab.yatzy.rules import get_rules
     from gamelab.yatzy.solver import masks_by_popcount, state_index, upper_reach
@@ -252,7 +257,7 @@ def test_yatzy_layer_kernels_match_twins():
         assert np.allclose(P[row], want, atol=1e-13)
     # the serial rows of one thread (the win-play study's games): the same layer, bit for bit
     P1 = np.zeros((3, L))
-    utility_rows(Pn, row_of, P1, ms, mm, ff, bundle)
+    utility_rows(Pn, row_of, P1, ms, mm, ff, bundle, utility_workspace_arrays(L))
     assert np.array_equal(P1, P)
 
 

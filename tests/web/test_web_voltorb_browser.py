@@ -1023,3 +1023,34 @@ def test_a_superscript_in_a_clue_is_refused_not_read_as_a_digit(page):
     error.wait_for(state="visible")
     assert "'²' is not a digit" in error.inner_text()
     assert row3.get_attribute("aria-invalid") == "true"
+
+
+def test_voltorb_on_a_phone_the_review_shows_every_figure_of_a_flip(browser, live_server):
+    """At 390 px the review's table scrolled sideways with nothing to say so: each flip's
+    P(win) after and luck were off the screen. On a phone each flip is now a block of wrapped
+    lines, every figure named by its column."""
+    from conftest import phone_page
+
+    with phone_page(browser, live_server, 390, 844) as page:
+        page.goto("/voltorb")
+        page.click("#tab-practice")
+        page.select_option("#practice-level", "1")
+        page.fill("#practice-seed", "12345")
+        page.press("#practice-seed", "Enter")
+        page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+        page.locator('#practice-board .vf-tile[data-tile="0"]').click()
+        page.wait_for_function(
+            "document.querySelectorAll('#practice-board .vf-tile.revealed').length === 1"
+        )
+        page.click("#practice-review")
+        page.locator("#review-table tbody tr").first.wait_for()
+        cells = page.evaluate(
+            """() => [...document.querySelectorAll('#review-table tbody tr:first-child td')]
+                 .map((td) => { const r = td.getBoundingClientRect();
+                   return {label: td.dataset.label || '', left: r.left, right: r.right,
+                           width: r.width}; })"""
+        )
+        assert all(c["width"] > 0 and 0 <= c["left"] and c["right"] <= 390 for c in cells), cells
+        labels = [c["label"] for c in cells]  # (a row not exact yet spans loss to luck)
+        assert any("loss" in x for x in labels) and any("luck" in x for x in labels), labels
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390

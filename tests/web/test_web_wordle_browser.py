@@ -799,3 +799,28 @@ def test_wordle_a_tab_answers_a_click_while_the_page_asks_for_its_settings(page)
     held[0].continue_()
     page.locator("#play-board .pw-row").first.wait_for()
     assert "gen1-4" in page.locator("#pw-settings-summary").inner_text()  # the address's setting
+
+
+def test_wordle_on_a_phone_the_review_shows_every_figure_of_a_guess(browser, live_server):
+    """At 390 px the review's table was 700 px wide in a box that scrolls sideways with nothing
+    to say so: each guess's lost and luck, the figures a player looks for, were off the screen
+    (and the header row three lines tall). On a phone each guess is now a block of wrapped
+    lines, every figure named."""
+    from conftest import phone_page
+
+    answer = answer_of_seed(pokemon_word_list(parse_names("gen1-4")), 11)
+    with phone_page(browser, live_server, 390, 844) as page:
+        page.goto(f"{POST_PAGE}&tab=play&seed=11&guesses=ジーランス,{answer}")
+        page.locator("#play-review").click()
+        page.locator("#review-table tbody tr").nth(1).wait_for()
+        cells = page.evaluate(
+            """() => [...document.querySelectorAll('#review-table tbody tr:first-child td')]
+                 .map((td) => { const r = td.getBoundingClientRect();
+                   return {label: td.dataset.label || '', text: td.innerText.trim(),
+                           left: r.left, right: r.right, width: r.width}; })"""
+        )
+        assert all(c["width"] > 0 and 0 <= c["left"] and c["right"] <= 390 for c in cells), cells
+        named = {c["label"]: c["text"] for c in cells if c["label"]}
+        assert {"lost", "luck"} <= named.keys(), named
+        assert named["lost"] == "0.000"  # ジーランス is optimal (as on the desktop's table)
+        assert page.evaluate("document.scrollingElement.scrollWidth") <= 390

@@ -19,6 +19,7 @@ from gamelab.yatzy._play_kernels import (
     decided_turn_python,
     expectation_turn,
     play_to_round,
+    round_scratch,
 )
 from gamelab.yatzy._turn_kernels import (
     W_ACC,
@@ -149,7 +150,8 @@ def test_layer_kernels_match_twins(rules):
     F = rng.random((len(ms), 40))
     got, want = np.zeros((n2, 60)), np.zeros((n2, 60))  # narrow: some mass overflows
     over_got, over_want = np.zeros(3), np.zeros(3)
-    forward_layer(E, F, rows, row_of, got, ms, mm, ff, bundle, over_got, W)
+    ws = workspace_arrays(rules.n_boxes)
+    forward_layer(E, F, rows, row_of, got, ms, mm, ff, bundle, over_got, W, ws)
     forward_layer_python(E, F, rows, row_of, want, ms, mm, ff, rules, over_want, W)
     assert np.allclose(got, want, atol=1e-12) and np.allclose(over_got, over_want, rtol=1e-12)
     assert over_got[0] > 0
@@ -184,7 +186,8 @@ def test_play_to_round_ends_at_the_game_kernel_scores():
     E = rng.uniform(0, 100, rules.n_states)
     u = rng.random((20, rules.n_boxes, UNIFORMS_PER_TURN))
     out = np.zeros((20, 2, 4), dtype=np.int64)
-    play_to_round(E, u, np.array([3, rules.n_boxes], dtype=np.int64), rules.kernel_rules(), out)
+    rounds = np.array([3, rules.n_boxes], dtype=np.int64)
+    play_to_round(E, u, rounds, rules.kernel_rules(), out, *round_scratch(rules.n_boxes, len(E)))
     assert out[:, 1, 3].tolist() == play_scores(rules, "optimal", u, E=E).tolist()
     assert (out[:, 1, 0] == (1 << rules.n_boxes) - 1).all()
     assert all(bin(int(x)).count("1") == 3 for x in out[:, 0, 0])

@@ -191,8 +191,10 @@ def backward_layer(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, rul
 
 
 @njit(cache=True, nogil=True)
-def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules, overflow, W):
-    """Push the score mass F[row, score] of one layer through one turn into F2.
+def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules, overflow, W, ws):
+    """Push the score mass F[row, score] of one layer through one turn into F2; ws: a workspace
+    (:func:`gamelab.yatzy._turn_kernels.workspace_arrays`: passed in, so that a cold command
+    compiles no allocation).
 
     Mass that would land at or beyond F2's width is not lost: its probability and its exact
     contributions to the mean (score + E[next]) and, when overflow has a third slot, to the
@@ -200,7 +202,6 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules
     """
     L = F.shape[1]
     L2 = F2.shape[1]
-    ws = new_workspace(rules[R_N_BOXES])
     acc = ws[W_ACC]
     roll_i = ws[W_ROLL_I]
     for row in range(rows):

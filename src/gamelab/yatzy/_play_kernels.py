@@ -28,6 +28,7 @@ from gamelab.yatzy._turn_kernels import (
     W_ROLL_F,
     W_ROLL_I,
     W_SUCC,
+    decision_cache_arrays,
     legal_boxes,
     legal_moves_python,
     new_decision_cache,
@@ -37,6 +38,7 @@ from gamelab.yatzy._turn_kernels import (
     roll_dice_python,
     split_state,
     state_index,
+    workspace_arrays,
 )
 from gamelab.yatzy._widget_kernels import final_values, widget_policy
 from gamelab.yatzy.rules import (
@@ -247,13 +249,19 @@ def duel_games(E, start_a, start_b, uniforms_a, uniforms_b, deficit, valence, ru
         result[g] = sb - sa
 
 
+def round_scratch(n_boxes: int, n_states: int) -> tuple[tuple, tuple]:
+    """(ws, decisions) of :func:`play_to_round`, made by numpy: nothing to compile."""
+    return workspace_arrays(n_boxes), decision_cache_arrays(n_states, CACHE_SLOTS)
+
+
 @njit(cache=True)
-def play_to_round(E, uniforms, rounds, rules, out):
-    """Optimal single-player games; out[g, i] = (mask, m, f, score) after rounds[i] turns."""
+def play_to_round(E, uniforms, rounds, rules, out, ws, decisions):
+    """Optimal single-player games; out[g, i] = (mask, m, f, score) after rounds[i] turns.
+
+    ws, decisions: a workspace and a decision cache (:func:`round_scratch`: passed in, so that
+    a cold command compiles no allocation)."""
     nb = rules[R_N_BOXES]
     nf = rules[R_BONUS_FLAGS]
-    ws = new_workspace(nb)
-    decisions = new_decision_cache(E.shape[0], CACHE_SLOTS)
     last = 0
     for i in range(rounds.shape[0]):
         last = max(last, rounds[i])

@@ -70,6 +70,17 @@ def new_utility_workspace(L):
     )
 
 
+def utility_workspace_arrays(L: int) -> tuple[np.ndarray, ...]:
+    """:func:`new_utility_workspace` made by numpy, for a caller in Python: nothing to
+    compile."""
+    return (
+        np.empty((N_ROLLS, L)),
+        np.empty((N_KEEPS, L)),
+        np.empty((N_KEEPS, L)),
+        np.empty((6, L)),
+    )
+
+
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _shift_max(Pn, row, s, out, r):
     """out[r, t] = max(out[r, t], Pn[row, max(0, t - s)])."""
@@ -181,13 +192,14 @@ def utility_layer(Pn, row_of_next, P, ms, mm, ff, rules, blocks):
 
 
 @njit(cache=True, nogil=True)
-def utility_rows(Pn, row_of_next, P, ms, mm, ff, rules):
+def utility_rows(Pn, row_of_next, P, ms, mm, ff, rules, uws):
     """:func:`utility_layer`'s rows one after the other in this thread, without holding the GIL:
     one game's layer while other threads solve other games' (the win-play study's games,
     :func:`gamelab.yatzy.winplay.solve_win` with ``parallel=False``); the same rows bit for bit,
-    and about half the first call's compiling of a ``parallel=True`` layer."""
+    and about half the first call's compiling of a ``parallel=True`` layer. uws: a workspace of
+    the vectors' width (:func:`utility_workspace_arrays`: passed in, so that a cold command
+    compiles no allocation)."""
     L = Pn.shape[1]
-    uws = new_utility_workspace(L)
     for row in range(ms.shape[0]):
         res = utility_widget(Pn, row_of_next, ms[row], mm[row], ff[row], rules, uws)
         for t in range(L):

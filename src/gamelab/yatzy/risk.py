@@ -38,7 +38,12 @@ from gamelab.core.stats import (
     paired_proportions_difference,
     wilson_interval,
 )
-from gamelab.yatzy._play_kernels import UNIFORMS_PER_TURN, duel_games, play_to_round
+from gamelab.yatzy._play_kernels import (
+    UNIFORMS_PER_TURN,
+    duel_games,
+    play_to_round,
+    round_scratch,
+)
 from gamelab.yatzy.rules import RULES, RuleSet
 from gamelab.yatzy.simulate import strategy_values
 
@@ -77,7 +82,8 @@ def positions(rules, rounds: int, games: int, rng: np.random.Generator) -> np.nd
     E = strategy_values(rules, "optimal")
     u = rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
     out = np.zeros((games, 1, 4), dtype=np.int64)
-    play_to_round(E, u, np.array([rounds], dtype=np.int64), rules.kernel_rules(), out)
+    rounds_at = np.array([rounds], dtype=np.int64)
+    play_to_round(E, u, rounds_at, rules.kernel_rules(), out, *round_scratch(rules.n_boxes, len(E)))
     return out[:, 0, :]
 
 

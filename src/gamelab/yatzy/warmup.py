@@ -23,8 +23,14 @@ from gamelab.yatzy._play_kernels import (
     expectation_turn,
     play_games,
     play_to_round,
+    round_scratch,
 )
-from gamelab.yatzy._turn_kernels import new_workspace, state_index, workspace_decisions
+from gamelab.yatzy._turn_kernels import (
+    new_workspace,
+    state_index,
+    workspace_arrays,
+    workspace_decisions,
+)
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, decision_tables
 from gamelab.yatzy.distribution import layer_rows
@@ -73,7 +79,8 @@ def warm_winplay_laws() -> None:
     rules, E, card = warm_position()
     u = np.random.default_rng(0).random((1, rules.n_boxes, UNIFORMS_PER_TURN))
     rounds = np.array([rules.n_boxes - 1], dtype=np.int64)
-    play_to_round(E, u, rounds, rules.kernel_rules(), np.zeros((1, 1, 4), dtype=np.int64))
+    out = np.zeros((1, 1, 4), dtype=np.int64)
+    play_to_round(E, u, rounds, rules.kernel_rules(), out, *round_scratch(rules.n_boxes, len(E)))
     final_score_law(rules, (card.mask, card.capped_upper, card.bonus_flag, 0), E)
 
 
@@ -134,14 +141,15 @@ def compile_kernels() -> None:
     row_of[state_index(ms2, mm2, ff2, rules.bonus_flags)] = np.arange(len(ms2))
     F = np.zeros((1, 4))
     F[0, 0] = 1.0
-    forward_layer(E, F, 1, row_of, np.zeros((len(ms2), 4)), ms, mm, ff, bundle, np.zeros(3), E)
+    F2, ws = np.zeros((len(ms2), 4)), workspace_arrays(nb)
+    forward_layer(E, F, 1, row_of, F2, ms, mm, ff, bundle, np.zeros(3), E, ws)
     backward_layer(E, np.zeros((1, 4)), 1, np.ones((len(ms2), 1)), row_of, ms, mm, ff, bundle)
     # whole games (simulate with a given table), rounds (risk, win play) and duels (risk)
     rng = np.random.default_rng(0)
     u = rng.random((1, nb, UNIFORMS_PER_TURN))
     play_games(E, 0, u, bundle, np.empty(1, dtype=np.int64))
     out = np.zeros((1, 1, 4), dtype=np.int64)
-    play_to_round(E, u, np.array([nb - 1], dtype=np.int64), bundle, out)
+    play_to_round(E, u, np.array([nb - 1], dtype=np.int64), bundle, out, *round_scratch(nb, len(E)))
     duel_games(E, out[:, 0, :], out[:, 0, :], u, u, 10, 2, bundle, np.empty(1, dtype=np.int64))
     # one turn of the expectation player and one decided turn (win-play simulation)
     ws = new_workspace(nb)

@@ -53,6 +53,7 @@ from gamelab.yatzy._turn_kernels import (
     placement,
     state_index,
     upper_subset,
+    workspace_arrays,
     workspace_decisions,
 )
 from gamelab.yatzy._utility_kernels import (
@@ -60,6 +61,7 @@ from gamelab.yatzy._utility_kernels import (
     utility_layer,
     utility_pair_layer,
     utility_rows,
+    utility_workspace_arrays,
 )
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
@@ -170,10 +172,11 @@ def final_score_law(
     F = np.zeros((len(ms), width))
     F[0, 0] = 1.0
     overflow = np.zeros(2)
+    ws = workspace_arrays(rules.n_boxes)
     for j in range(turns):
         ms2, mm2, ff2 = reach.layers[j + 1]
         F2 = np.zeros((len(ms2), width))
-        forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, bundle, overflow, E)
+        forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, bundle, overflow, E, ws)
         ms, mm, ff, F = ms2, mm2, ff2, F2
     assert overflow[0] == 0.0
     p = F.sum(axis=0)
@@ -350,12 +353,14 @@ def solve_win(
         W = np.tile(wins, (len(reach.layers[turns][0]), 1))
     bundle = rules.kernel_rules()
     blocks = 4 * (os.cpu_count() or 1)
+    uws = None
     for j in range(turns - 1, -1, -1):
         ms, mm, ff = reach.layers[j]
         P = np.empty((len(ms), L))
         nblocks = min(blocks, len(ms))
         if not parallel:
-            utility_rows(vectors[j + 1], reach.row_of, P, ms, mm, ff, bundle)
+            uws = utility_workspace_arrays(L) if uws is None else uws
+            utility_rows(vectors[j + 1], reach.row_of, P, ms, mm, ff, bundle, uws)
         elif W is None:
             utility_layer(vectors[j + 1], reach.row_of, P, ms, mm, ff, bundle, nblocks)
         else:

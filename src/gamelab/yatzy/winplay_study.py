@@ -25,6 +25,7 @@ from gamelab.yatzy._play_kernels import (
     decided_turn,
     expectation_turn,
     play_to_round,
+    round_scratch,
 )
 from gamelab.yatzy._turn_kernels import (
     split_state,
@@ -88,7 +89,9 @@ def switch_states(rules: RuleSet, turns_left: int, ua: np.ndarray, ub: np.ndarra
     out = []
     for u in (ua, ub):
         pos = np.zeros((u.shape[0], 1, 4), dtype=np.int64)
-        play_to_round(E, u, rounds, rules.kernel_rules(), pos)
+        play_to_round(
+            E, u, rounds, rules.kernel_rules(), pos, *round_scratch(rules.n_boxes, len(E))
+        )
         out.append(pos[:, 0, :])
     return out[0], out[1]
 

@@ -460,6 +460,23 @@ export function plural(n, one, many = `${one}s`) {
   return `${n.toLocaleString("en")} ${n === 1 ? one : many}`;
 }
 
+/** Name each body cell of `table` by its column's header (`data-label`), from column `from`
+ *  on; a cell spanning columns names them all. A page's phone layout then shows each row as a
+ *  block of wrapped lines, every figure named (`td[data-label]::before`), instead of a table
+ *  wider than the screen that scrolls sideways unseen. */
+export function labelCells(table, { from = 0 } = {}) {
+  const labels = [...table.querySelectorAll("thead th")]
+    .map((th) => [...th.childNodes].map((n) => n.textContent).join(" ").replace(/\s+/g, " ").trim());
+  for (const row of table.tBodies[0].rows) {
+    let column = 0;
+    for (const td of row.cells) {
+      const span = td.colSpan || 1;
+      if (column >= from) td.dataset.label = labels.slice(column, column + span).filter(Boolean).join(" · ");
+      column += span;
+    }
+  }
+}
+
 /** Draw a game history into `el` (a stats line, a table of the games, a Clear button) and
  *  keep it current. Options: `score` ({label, lowerIsBetter, digits}) when the page's games
  *  have a score; `wins` false for a page whose games have no winner; `luck` false for a game

@@ -1,7 +1,7 @@
 // Voltorb Flip page: the assistant (clues typed, flips recorded), practice rounds, review.
 // Every number shown comes from /api/voltorb/...; this file only draws and collects input.
 import {
-  api, asciiDigits, cancelJob, clearErrors, gameHistory, h, heat, historyPanel, pct, pollJob, randomSeed, setupTabs, showError,
+  api, asciiDigits, cancelJob, clearErrors, gameHistory, h, heat, historyPanel, labelCells, pct, pollJob, randomSeed, setupTabs, showError,
   showNote, store,
 } from "/static/kit.js";
 
@@ -917,6 +917,7 @@ function renderReview(review) {
       h("td", {}, pct(m.p_after)),
       h("td", { class: points(m.luck) === "0.0" ? "" : (m.luck > 0 ? "good" : "bad") }, points(m.luck))));
   });
+  labelCells(document.getElementById("review-table"), { from: 2 });  // a phone: a block per flip
   const result = { won: "won", lost: "lost", quit: "quit with the coins", unfinished: "not finished" }[review.outcome];
   const would = review.optimal_would_win === null ? ""
     : ` Optimal play would have ${review.optimal_would_win ? "cleared" : "lost"} this very board.`;

@@ -1,7 +1,7 @@
 // Pokémon Wordle page: assistant, practice games, review. Every number shown comes from
 // /api/wordle/...; this file only draws and collects input.
 import {
-  api, clearErrors, gameHistory, h, historyPanel, plural, pollJob, randomSeed, setupTabs, showError, showNote, store,
+  api, clearErrors, gameHistory, h, historyPanel, labelCells, plural, pollJob, randomSeed, setupTabs, showError, showNote, store,
 } from "/static/kit.js";
 
 const $ = (id) => document.getElementById(id);
@@ -683,6 +683,7 @@ async function runReview() {
       luckCell(s.luck),
       h("td", {}, `${fmt(s.expected_left, 1)} / ${fmt(s.optimal_expected_left, 1)}`)));
   }
+  labelCells($("review-table"), { from: 2 });  // a phone shows each guess as a block of lines
   $("review-table").hidden = false;
   const summary = $("review-summary");
   summary.hidden = false;
