@@ -416,7 +416,11 @@ _LIVE_RANGES = _live_ranges()
 #: the named settings a player chooses from (spec, player-facing label, short label for a narrow
 #: screen), the live game first
 _NAMED: tuple[tuple[str, str, str], ...] = (
-    ("daily", "Today's answer: generations 1-4 answers, any species may be guessed", "Today's answer"),
+    (
+        "daily",
+        "Today's answer: generations 1-4 answers, any species may be guessed",
+        "Today's answer",
+    ),
     *(
         (
             f"upto-gen{n}",
