@@ -33,7 +33,10 @@ from pathlib import Path
 import numpy as np
 
 from gamelab.core.choices import NamedChoice
-from gamelab.core.typed import typed
+from gamelab.wordle.patterns import parse_pattern as parse_pattern
+from gamelab.wordle.patterns import pattern_code as pattern_code
+from gamelab.wordle.patterns import pattern_colours as pattern_colours
+from gamelab.wordle.patterns import pattern_text as pattern_text
 
 RULES = ("standard", "blog")
 HARD_MODES = ("game", "strict")
@@ -59,28 +62,6 @@ GENERATION_DEX = {
     9: (906, 1025),
 }
 POKEMON_ANSWER_LENGTH = 5
-
-_COLOUR_CHARS = {
-    "0": 0,
-    "1": 1,
-    "2": 2,
-    "⬛": 0,
-    "⬜": 0,
-    "🟨": 1,
-    "🟩": 2,
-    "灰": 0,
-    "黄": 1,
-    "緑": 2,
-    "b": 0,
-    "y": 1,
-    "g": 2,
-    "B": 0,
-    "Y": 1,
-    "G": 2,
-    "x": 0,
-    "-": 0,
-    ".": 0,
-}
 
 
 def _hard_mode_error(hard: object) -> str:
@@ -171,44 +152,6 @@ def feedback(guess: str, answer: str, rule: str = FeedbackRule.STANDARD) -> tupl
     else:
         raise ValueError(f"unknown feedback rule {rule!r}; allowed: {', '.join(RULES)}")
     return tuple(colours)
-
-
-def pattern_code(colours: Sequence[int]) -> int:
-    """Base-3 code of a colour tuple, first character most significant."""
-    code = 0
-    for c in colours:
-        code = code * 3 + int(c)
-    return code
-
-
-def pattern_colours(code: int, length: int) -> tuple[int, ...]:
-    out = []
-    for _ in range(length):
-        out.append(code % 3)
-        code //= 3
-    return tuple(reversed(out))
-
-
-def pattern_text(code: int, length: int, style: str = "digits") -> str:
-    """A pattern as digits ("00120"), squares (⬛🟨🟩) or the blog's kanji (灰黄緑)."""
-    symbols = {"digits": "012", "squares": "⬛🟨🟩", "kanji": "灰黄緑"}[style]
-    return "".join(symbols[c] for c in pattern_colours(code, length))
-
-
-def parse_pattern(text: str, length: int) -> int:
-    """Parse colours typed by a user (digits 0/1/2, ⬛🟨🟩, 灰黄緑 or b/y/g) into a code."""
-    chars = [c for c in typed(text).strip() if not c.isspace() and c != "\ufe0f"]
-    try:
-        colours = [_COLOUR_CHARS[c] for c in chars]
-    except KeyError as exc:
-        raise ValueError(
-            f"bad colour {exc.args[0]!r} in {text!r}; use 0/1/2, ⬛🟨🟩, 灰黄緑 or b/y/g"
-        ) from None
-    if len(colours) != length:
-        raise ValueError(
-            f"feedback {text!r} has {len(colours)} colours; the guess has {length} characters"
-        )
-    return pattern_code(colours)
 
 
 @dataclass(frozen=True)
