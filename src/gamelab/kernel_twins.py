@@ -531,8 +531,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "_distribution_kernels.take_outcome": "one outcome's bookkeeping inside the layer kernels",
         "_play_kernels.cached_decisions": "the decision cache inside the game kernels",
         "_play_kernels.play_turn": "one turn inside duel_games and play_to_round",
-        "_turn_kernels.new_workspace": "allocates the scratch buffers of the kernels (also called "
-        "from Python to pass them in): nothing to compare",
+        "_turn_kernels.new_workspace": "allocates the scratch buffers inside the kernels (Python "
+        "callers use its numpy copy, workspace_arrays): nothing to compare",
         "_turn_kernels.new_decision_cache": "allocates the game kernels' decision cache (also "
         "from Python): nothing to compare",
         "_turn_kernels.state_index": "the state-index formula used inside every kernel (also from "

@@ -34,6 +34,7 @@ from gamelab.yatzy._turn_kernels import (
     new_workspace,
     placement,
     plain_placement,
+    workspace_arrays,
     workspace_decisions,
 )
 from gamelab.yatzy._widget_kernels import widget_policy
@@ -231,7 +232,7 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules
 
 def _layer_law_python(E, rules: RuleSet, mask: int, m: int, f: int) -> dict[tuple[int, int], float]:
     """Turn law of the expected-score decisions (from :func:`widget_policy`) by the twin."""
-    ws = new_workspace(rules.n_boxes)
+    ws = workspace_arrays(rules.n_boxes)
     widget_policy(E, mask, m, f, rules.kernel_rules(), ws)
     return turn_outcomes_python(mask, m, f, rules, *workspace_decisions(ws))
 

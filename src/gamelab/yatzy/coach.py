@@ -27,8 +27,8 @@ from gamelab.yatzy._turn_kernels import (
     KF_K1,
     KF_K2,
     W_KEEP_F,
-    new_workspace,
     placement,
+    workspace_arrays,
     workspace_decisions,
 )
 from gamelab.yatzy._widget_kernels import widget_policy
@@ -61,7 +61,7 @@ class DecisionTables:
 def decision_tables(rules: RuleSet, E: np.ndarray, card: Card) -> DecisionTables:
     if card.done:
         raise ValueError("the card is full; the game is over")
-    ws = new_workspace(rules.n_boxes)
+    ws = workspace_arrays(rules.n_boxes)
     value = widget_policy(
         E, card.mask, card.capped_upper, card.bonus_flag, rules.kernel_rules(), ws
     )

@@ -32,7 +32,7 @@ from gamelab.yatzy._oracle_kernels import (
     new_turn_table,
     turn_tables,
 )
-from gamelab.yatzy._turn_kernels import new_workspace
+from gamelab.yatzy._turn_kernels import workspace_arrays
 from gamelab.yatzy.coach import advise
 from gamelab.yatzy.rules import N_KEEPS, UPPER_CAP, RuleSet, keep_index
 from gamelab.yatzy.solver import solve
@@ -99,7 +99,7 @@ class YatzyOracle(TableOracle):
 
     @cached_property
     def _ws(self) -> tuple:
-        return new_workspace(self.rules.n_boxes)
+        return workspace_arrays(self.rules.n_boxes)
 
     @cached_property
     def _box_buffers(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:

@@ -26,7 +26,6 @@ from gamelab.yatzy._play_kernels import (
     round_scratch,
 )
 from gamelab.yatzy._turn_kernels import (
-    new_workspace,
     state_index,
     workspace_arrays,
     workspace_decisions,
@@ -152,7 +151,7 @@ def compile_kernels() -> None:
     play_to_round(E, u, np.array([nb - 1], dtype=np.int64), bundle, out, *round_scratch(nb, len(E)))
     duel_games(E, out[:, 0, :], out[:, 0, :], u, u, 10, 2, bundle, np.empty(1, dtype=np.int64))
     # one turn of the expectation player and one decided turn (win-play simulation)
-    ws = new_workspace(nb)
+    ws = workspace_arrays(nb)
     expectation_turn(E, 0, 0, 0, u[0, 0], bundle, ws)
     decided_turn(*workspace_decisions(ws), u[0, 0], 0, 0, 0, bundle)
     compile_environment_kernels(E)
@@ -174,7 +173,7 @@ def compile_environment_kernels(E: np.ndarray) -> None:
 
     rules = RULES["yatzy"]
     nb, bundle = rules.n_boxes, rules.kernel_rules()
-    turn_tables(E, 0, 0, 0, bundle, new_workspace(nb), new_turn_table())
+    turn_tables(E, 0, 0, 0, bundle, workspace_arrays(nb), new_turn_table())
     boxes = np.zeros(nb, dtype=np.int64)
     box_options(E, 0, 0, 0, 0, bundle, boxes, np.zeros(nb, dtype=np.int64), np.zeros(nb))
     game = np.zeros((1, G_COLUMNS), dtype=np.int64)

@@ -52,11 +52,11 @@ class WinPlayOracle(TableOracle):
     """P(win) + 1/2 P(tie) of every action of the mover in its last `turns` turns (two players)."""
 
     def __init__(self, rules: RuleSet, turns: int = WIN_TURNS) -> None:
-        from gamelab.yatzy._turn_kernels import new_workspace
+        from gamelab.yatzy._turn_kernels import workspace_arrays
 
         self.rules = rules
         self.turns = check_turns(rules, turns)
-        self._ws = new_workspace(rules.n_boxes)
+        self._ws = workspace_arrays(rules.n_boxes)
         self._key: tuple | None = None
         self._solution: WinSolution | None = None
         self._memo: dict[tuple, dict[int, float]] = {}

@@ -49,7 +49,6 @@ from gamelab.yatzy._turn_kernels import (
     KF_K1,
     KF_K2,
     W_KEEP_F,
-    new_workspace,
     placement,
     state_index,
     upper_subset,
@@ -305,7 +304,7 @@ def win_play_move(
 
 def decision_scratch(n_boxes: int = 13) -> tuple:
     """The kernel workspace :meth:`WinSolution.decisions` fills (and the turn kernels use)."""
-    return new_workspace(n_boxes)
+    return workspace_arrays(n_boxes)
 
 
 def solve_win(
