@@ -98,13 +98,18 @@ def test_bad_clues_and_impossible_flips_show_the_message_and_change_nothing(page
     assert page.locator("#assist-count").inner_text() == "198"
 
 
-def test_practice_round_to_the_end_and_its_review(page):
-    page.goto("/voltorb")
+def _start_practice(page, level, seed):
+    """Open the Practice tab and deal round (level, seed): both as the player types them."""
     page.click("#tab-practice")
-    page.select_option("#practice-level", "3")
-    page.fill("#practice-seed", "12345")
+    page.select_option("#practice-level", level)
+    page.fill("#practice-seed", seed)
     page.press("#practice-seed", "Enter")
     page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+
+
+def test_practice_round_to_the_end_and_its_review(page):
+    page.goto("/voltorb")
+    _start_practice(page, "3", "12345")
     clues = [page.locator("#practice-board .vf-clue-shown").nth(i).inner_text() for i in range(10)]
     expected = page.request.post(
         "/api/voltorb/practice/new", data={"level": 3, "seed": 12345}
@@ -486,11 +491,7 @@ def test_voltorb_9_keyboard_starts_at_the_first_clue_and_arrows_move_in_the_grid
 
 def test_voltorb_8_practice_level_review_of_a_quit_round_and_no_minus_zero(page):
     page.goto("/voltorb")
-    page.click("#tab-practice")
-    page.select_option("#practice-level", "1")
-    page.fill("#practice-seed", "12345")
-    page.press("#practice-seed", "Enter")
-    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    _start_practice(page, "1", "12345")
     deal = page.request.post("/api/voltorb/practice/new", data={"level": 1, "seed": 12345}).json()
     first = page.request.post(
         "/api/voltorb/solve", data={"rows": deal["rows"], "cols": deal["cols"], "level": 1}
@@ -568,11 +569,7 @@ def test_issue_47_item_5_the_exact_answer_replaces_the_quick_one_by_itself(page)
     assert page.request.get(f"/api/jobs/{job['job']}").json()["state"] == "done"
     assert page.request.get("/api/jobs/nosuchjob").status == 404
     # practice: the overlay's quick answer is replaced the same way
-    page.click("#tab-practice")
-    page.select_option("#practice-level", "2")
-    page.fill("#practice-seed", "4")
-    page.press("#practice-seed", "Enter")
-    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    _start_practice(page, "2", "4")
     page.check("#practice-overlay")
     page.wait_for_function("document.querySelector('#practice-pwin').textContent !== '—'")
     deal = page.request.post("/api/voltorb/practice/new", data={"level": 2, "seed": 4}).json()
@@ -653,11 +650,7 @@ def test_voltorb_2_a_partly_exact_review_says_which_rows_are_exact_and_completes
     held: list = []
     page.route("**/api/voltorb/practice/review/exact", lambda route: held.append(route))
     page.goto("/voltorb")
-    page.click("#tab-practice")
-    page.select_option("#practice-level", "6")
-    page.fill("#practice-seed", "2")
-    page.press("#practice-seed", "Enter")
-    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    _start_practice(page, "6", "2")
     flips = [[1, 4], [1, 1], [3, 4], [4, 1], [3, 1], [5, 4]]
     for n, (r, c) in enumerate(flips, 1):
         page.locator(f'#practice-board .vf-tile[data-tile="{(r - 1) * 5 + c - 1}"]').click()
@@ -768,11 +761,7 @@ def test_issue_26_item_4_the_page_shows_the_levels_optimal_win_rate(page):
 def _lose_a_practice_round(page, level=1, seed=12345):
     """Start practice round (level, seed) and flip one of its Voltorbs (the board comes from
     the server's own answer for the round quit at once)."""
-    page.click("#tab-practice")
-    page.select_option("#practice-level", str(level))
-    page.fill("#practice-seed", str(seed))
-    page.press("#practice-seed", "Enter")
-    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    _start_practice(page, str(level), str(seed))
     ended = page.request.post(
         "/api/voltorb/practice/play", data={"level": level, "seed": seed, "quit": True}
     ).json()
@@ -856,11 +845,7 @@ def test_issue_47_item_6_a_practice_round_survives_a_reload(page):
     """Board, seed, flips, memo marks and the switches come back after a reload, on the tab
     the player was on."""
     page.goto("/voltorb")
-    page.click("#tab-practice")
-    page.select_option("#practice-level", "3")
-    page.fill("#practice-seed", "12345")
-    page.press("#practice-seed", "Enter")
-    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    _start_practice(page, "3", "12345")
     board = page.request.post(
         "/api/voltorb/practice/play", data={"level": 3, "seed": 12345, "quit": True}
     ).json()["board"]
@@ -993,11 +978,7 @@ def test_a_practice_seed_in_full_width_digits_deals_its_round(page):
     """Digits as a Japanese keyboard types them are read in the seed box as in the clue boxes
     (issue 50); a superscript is still refused in the page's words."""
     page.goto("/voltorb")
-    page.click("#tab-practice")
-    page.select_option("#practice-level", "3")
-    page.fill("#practice-seed", "１２３４５")
-    page.press("#practice-seed", "Enter")
-    page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+    _start_practice(page, "3", "１２３４５")
     clues = [page.locator("#practice-board .vf-clue-shown").nth(i).inner_text() for i in range(10)]
     expected = page.request.post(
         "/api/voltorb/practice/new", data={"level": 3, "seed": 12345}
@@ -1033,11 +1014,7 @@ def test_voltorb_on_a_phone_the_review_shows_every_figure_of_a_flip(browser, liv
 
     with phone_page(browser, live_server, 390, 844) as page:
         page.goto("/voltorb")
-        page.click("#tab-practice")
-        page.select_option("#practice-level", "1")
-        page.fill("#practice-seed", "12345")
-        page.press("#practice-seed", "Enter")
-        page.wait_for_function("document.querySelector('#practice-coins').textContent === '0'")
+        _start_practice(page, "1", "12345")
         page.locator('#practice-board .vf-tile[data-tile="0"]').click()
         page.wait_for_function(
             "document.querySelectorAll('#practice-board .vf-tile.revealed').length === 1"
