@@ -56,6 +56,25 @@ def warm_depth_limits() -> None:
     feasible_within(setting, lambda: False)
 
 
+def warm_tables() -> None:
+    """What the assistant compiles besides its exact search (the feedback table, the entropies,
+    a partition), on a small list of five-letter words (the kernels' types of any such list):
+    the second process of a first exact search on an empty cache
+    (:func:`gamelab.wordle.solver.kernel_search.compile_search_first`). Nothing is written to
+    the gamelab cache."""
+    from itertools import islice, permutations
+
+    from gamelab.wordle.rules import FeedbackRule, WordList
+    from gamelab.wordle.table import Game, build_table
+
+    words = tuple("".join(p) for p in islice(permutations("abcdef", 5), 0, 720, 12))  # 60
+    game = Game(WordList("warm-up", words, words), FeedbackRule.STANDARD)
+    game.__dict__["table"] = build_table(game.words, game.rule)  # (not kept in the cache)
+    subset = game.all_answers()
+    game.entropies(subset)
+    game.partition(0, subset)
+
+
 def warm_page() -> None:
     """Load the optimal strategies of the post's lists and of the page's default, the live
     daily game (shipped: milliseconds each), their games and the search kernel, so no request

@@ -13,10 +13,13 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
+from gamelab.core import ahead
 from gamelab.core.limits import OutOfBudget
+from gamelab.core.tiers import has_machine_code
 from gamelab.wordle.solver import _search_kernels as sk
 from gamelab.wordle.solver._memo_kernels import (
     EXACT,
@@ -25,6 +28,7 @@ from gamelab.wordle.solver._memo_kernels import (
     memo_record,
     memo_rehash,
 )
+from gamelab.wordle.rules import FeedbackRule, WordList
 from gamelab.wordle.table import Game
 
 INF = 10**9  # the value of an infeasible node as Python code sees it (the kernel's is sk.INF)
@@ -119,6 +123,16 @@ class KernelSearch:
     def _pool(self, pool: np.ndarray | None) -> np.ndarray:
         return np.zeros(0, dtype=np.int32) if pool is None else np.asarray(pool, dtype=np.int32)
 
+    def _new_arena(self) -> tuple[tuple[np.ndarray, ...], ...]:
+        """A kernel call's scratch buffers (fresh: the kernel expects them zeroed)."""
+        return self.sk.new_arena(
+            self.table,
+            self.game.n_codes,
+            len(self.pool_guess),
+            self.gcodes.shape[1],
+            self.rn[0].shape[0],
+        )
+
     def _demands(self, history: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
         return self.game.hard_demands(history)
 
@@ -151,45 +165,7 @@ class KernelSearch:
             chunk = min(self.chunk, self.NODE_CHUNK) if limited else self.NODE_CHUNK
             start_nodes = self.nodes
             status, value, guess = sk.search_kernel(
-                self.table,
-                self.tt,
-                self.wide,
-                self.game.answer_of_guess,
-                self.game.guess_of_answer,
-                self.game.n_codes,
-                self.gcodes,
-                self.glens,
-                self.rule_id,
-                self.pool_guess,
-                self.hard or None,  # None: the kernel compiled for normal mode only
-                cands,
-                self._pool(pool),
-                green,
-                need,
-                self._depth(depth),
-                budget,
-                forced,
-                self.rnd_a[0],
-                self.rnd_a[1],
-                self.rnd_p[0],
-                self.rnd_p[1],
-                self.rg[0],
-                self.rg[1],
-                self.rn[0],
-                self.rn[1],
-                self.mk1,
-                self.mk2,
-                self.mflag,
-                self.mval,
-                self.mguess,
-                self.entries,
-                chunk,
-                self.stats,
-                self.SMALL_N,
-                self.ASPIRATION,
-                self.CHILD_N,
-                self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF,
-                self.floor_shift,
+                *self.kernel_args(cands, pool, green, need, depth, budget, forced, chunk)
             )
             if limited and status in (sk.DONE, sk.NODE_LIMIT):
                 # the next chunk: about CHUNK_SECONDS at this call's rate
@@ -209,6 +185,62 @@ class KernelSearch:
                     f"the search went deeper than {sk.MAX_FRAMES} guesses; "
                     "set a guess limit (--max-guesses)"
                 )
+
+    def kernel_args(
+        self,
+        cands: np.ndarray,
+        pool: np.ndarray | None,
+        green: np.ndarray,
+        need: np.ndarray,
+        depth: int | None,
+        budget: int,
+        forced: int,
+        chunk: int,
+    ) -> tuple[object, ...]:
+        """The arguments of one :func:`~gamelab.wordle.solver._search_kernels.search_kernel`
+        call (`cands` int32, `green` and `need` from :meth:`Game.hard_demands`)."""
+        return (
+            self.table,
+            self.tt,
+            self.wide,
+            self.game.answer_of_guess,
+            self.game.guess_of_answer,
+            self.game.n_codes,
+            self.gcodes,
+            self.glens,
+            self.rule_id,
+            self.pool_guess,
+            self.hard or None,  # None: the kernel compiled for normal mode only
+            cands,
+            self._pool(pool),
+            green,
+            need,
+            self._depth(depth),
+            budget,
+            forced,
+            self.rnd_a[0],
+            self.rnd_a[1],
+            self.rnd_p[0],
+            self.rnd_p[1],
+            self.rg[0],
+            self.rg[1],
+            self.rn[0],
+            self.rn[1],
+            self.mk1,
+            self.mk2,
+            self.mflag,
+            self.mval,
+            self.mguess,
+            self.entries,
+            chunk,
+            self.stats,
+            self.SMALL_N,
+            self.ASPIRATION,
+            self.CHILD_N,
+            self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF,
+            self._new_arena(),
+            self.floor_shift,
+        )
 
     def load(self) -> float:
         """Load the compiled kernels without searching (in a new process numba's first call
@@ -309,13 +341,49 @@ class KernelSearch:
         return int(memo_find(self.mk1, self.mk2, self.mflag, k1, k2)), k1, k2
 
 
+#: what a first exact search on an empty cache compiles in a second process while this one
+#: compiles the search (:func:`compile_search_first`): :func:`gamelab.wordle.warmup.warm_tables`
+TABLES_AHEAD = "gamelab.wordle.warmup:warm_tables"
+
+
+def table_kernels() -> tuple[object, ...]:
+    """The kernels :func:`gamelab.wordle.warmup.warm_tables` compiles (the feedback table, the
+    entropies and the partitions: what the assistant calls besides the search)."""
+    from gamelab.wordle import _kernels
+
+    return (_kernels.feedback_table_kernel, _kernels.entropy_kernel, _kernels.partition_kernel)
+
+
+@lru_cache(maxsize=16)
+def compile_search_first(words: WordList, rule: FeedbackRule, hard: str | None) -> bool:
+    """On an empty numba cache, compile the exact search for a game now, before its feedback
+    table is built, while a second process compiles the table's kernels
+    (:data:`TABLES_AHEAD`, :mod:`gamelab.core.ahead`): the two groups compile side by side on
+    two cores, and the table's kernels are then loaded from the cache. The search's argument
+    types are those of a stand-in game with a table of the same type and shape (zeros), so
+    nothing is computed. Returns whether it compiled (False: the search was compiled or cached
+    already, and nothing is started); asked once per game and mode in a process."""
+    stand_in = Game(words, rule)
+    dtype = np.uint8 if stand_in.n_codes <= 256 else np.uint16
+    shape = (stand_in.n_guesses, stand_in.n_answers)
+    stand_in.__dict__["table"] = np.zeros(shape, dtype=dtype)  # (cached properties, set)
+    stand_in.__dict__["by_answer"] = np.zeros(shape[::-1], dtype=dtype)
+    search = KernelSearch(stand_in, hard, capacity=16)
+    one = stand_in.all_answers()[:1]
+    green, need = search._demands(())
+    args = search.kernel_args(one, None, green, need, None, sk.INF, -1, 1)
+    if has_machine_code(sk.search_kernel, args):
+        return False
+    ahead.start(TABLES_AHEAD, table_kernels())
+    sk.search_kernel.compile(tuple(sk.search_kernel.typeof_pyval(a) for a in args))
+    return True
+
+
 def warm_up() -> None:
     """Compile the kernels that ``gamelab warmup``'s commands do not reach: the guess-by-guess
     scan (lists of six or more letters: more patterns than a byte holds) and the memo's growth
     (a tiny memo here)."""
     from itertools import islice, permutations
-
-    from gamelab.wordle.rules import FeedbackRule, WordList
 
     words = tuple("".join(p) for p in islice(permutations("abcdef"), 0, 720, 12))  # 60 words
     game = Game(WordList("warm-up", words, words), FeedbackRule.STANDARD)
