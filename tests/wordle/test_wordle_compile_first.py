@@ -39,3 +39,32 @@ def test_stand_in_types_are_the_real_call_types(monkeypatch, names, rule, hard):
     args = search.kernel_args(cands, None, green, need, 9, 10**6, -1, 1000)
     assert tuple(sk.search_kernel.typeof_pyval(a) for a in args) == expected
     assert np.asarray(args[0]).flags.writeable  # (a read-only table would be another type)
+
+
+@pytest.mark.slow
+def test_second_process_compiles_the_helpers_the_search_calls(tmp_path):
+    """The helpers compiled in the second process (``kernel_search.helper_calls``) have the
+    types the search's own compile gives them, so the search loads them instead of compiling
+    them again (compiles the search on an empty cache: about 10 s)."""
+    import os
+    import subprocess
+    import sys
+
+    script = """
+from gamelab.wordle.rules import POST_SETTING, Setting
+from gamelab.wordle.solver import kernel_search as ks
+from gamelab.wordle.table import Game
+game = Game.of(Setting(POST_SETTING))
+assert ks.compile_search_first(game.words, game.rule, None)
+calls = ks.helper_calls(ks.stand_in_args(ks.stand_in_search(game.words, game.rule, None)))
+for kernel, example in calls:
+    types = tuple(kernel.typeof_pyval(a) for a in example)
+    assert types in kernel.signatures, (kernel, types, kernel.signatures)
+print(len(calls))
+"""
+    env = dict(os.environ, NUMBA_CACHE_DIR=str(tmp_path / "numba"), GAMELAB_COMPILE_AHEAD="0")
+    out = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=600
+    )
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.split() == ["5"]

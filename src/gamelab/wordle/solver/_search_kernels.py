@@ -81,10 +81,12 @@ ENTER, MOVES, CHILD = 0, 1, 2
 def new_arena(
     table: np.ndarray, n_codes: int, n_pool_words: int, width: int, n_letters: int
 ) -> tuple[tuple[np.ndarray, ...], ...]:
-    """The scratch buffers of one :func:`search_kernel` call, made by numpy: the stacks of the
+    """The scratch buffers of :func:`search_kernel`, made by numpy: the stacks of the
     candidate sets, pools, moves and classes of every frame, the frames themselves and the
     counting arrays (each array a kernel allocates costs an allocation routine of its own to
-    compile). `width`: the guesses' longest length; `n_letters`: the alphabet's size."""
+    compile). `width`: the guesses' longest length; `n_letters`: the alphabet's size. A call
+    takes them as :func:`reset_arena` leaves them (made so here too); what it reads before
+    writing is set there, the rest (the stacks) is written first."""
     n_g, n_a = table.shape
     F = MAX_FRAMES
     max_cls = min(n_codes, n_a) + 1
@@ -126,6 +128,17 @@ def new_arena(
             np.zeros(n_g, dtype=np.uint8),  # sort_moves' flags
         ),
     )
+
+
+def reset_arena(arena: tuple[tuple[np.ndarray, ...], ...]) -> None:
+    """Make :func:`new_arena`'s buffers ready for another call: zero what a call reads before
+    it writes (the frames, the counters and marks, the classes' pool keys, the hard-mode
+    demands: -1 for no green letter); the stacks are written before they are read."""
+    cls_u, _, grp_u, frame_i, frame_u = arena[1][1:6]
+    cls_u[2:] = 0  # cls_p1, cls_p2 (their hashes, rows 0-1, are written first)
+    for array in (grp_u, frame_i, frame_u, *arena[2], *arena[3]):
+        array.fill(0)
+    arena[3][2].fill(-1)
 
 
 @njit(cache=True)
