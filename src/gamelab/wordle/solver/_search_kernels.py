@@ -131,12 +131,13 @@ def new_arena(
 
 
 def reset_arena(arena: tuple[tuple[np.ndarray, ...], ...]) -> None:
-    """Make :func:`new_arena`'s buffers ready for another call: zero what a call reads before
-    it writes (the frames, the counters and marks, the classes' pool keys, the hard-mode
-    demands: -1 for no green letter); the stacks are written before they are read."""
-    cls_u, _, grp_u, frame_i, frame_u = arena[1][1:6]
-    cls_u[2:] = 0  # cls_p1, cls_p2 (their hashes, rows 0-1, are written first)
-    for array in (grp_u, frame_i, frame_u, *arena[2], *arena[3]):
+    """Make :func:`new_arena`'s buffers of a search ready for another call of the same search
+    (one hard mode): zero what a call reads before it writes (the frames, the counters and
+    marks, the hard-mode demands: -1 for no green letter). The stacks are written first; the
+    classes' pool keys too in hard mode (and stay zero in normal mode), the strict pool
+    groups' hashes are zeroed by ``strict_groups`` itself."""
+    frame_i, frame_u = arena[1][4], arena[1][5]
+    for array in (frame_i, frame_u, *arena[2], *arena[3]):
         array.fill(0)
     arena[3][2].fill(-1)
 
