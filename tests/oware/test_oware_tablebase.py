@@ -4,8 +4,8 @@ import numpy as np
 import pytest
 
 from gamelab.oware import _tablebase_kernels as K
-from gamelab.oware.rules import Position
 from gamelab.oware import tablebase as T
+from gamelab.oware.rules import Position
 from gamelab.oware.tablebase import (
     SHIPPED_SEEDS,
     compute_tablebase,

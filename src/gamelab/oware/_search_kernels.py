@@ -119,7 +119,6 @@ def new_search_scratch(depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, 
     )
 
 
-
 @njit(cache=True)
 def zobrist_key(b, side, zob):
     h = zob[13, side]
