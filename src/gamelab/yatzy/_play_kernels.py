@@ -101,12 +101,13 @@ def play_games(E, strategy, uniforms, rules, scores):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws):
     """:func:`play_games` with the decision cache and the workspace passed in, so that the
     cache persists between calls (with as many slots as states, every state's decisions are
     computed once per process) and a caller in Python allocates both by numpy
-    (:func:`gamelab.yatzy._turn_kernels.decision_cache_arrays`, ``workspace_arrays``)."""
+    (:func:`gamelab.yatzy._turn_kernels.decision_cache_arrays`, ``workspace_arrays``). It
+    releases the GIL: threads with a cache and a workspace each play games side by side."""
     nb = rules[R_N_BOXES]
     nf = rules[R_BONUS_FLAGS]
     cache = decisions[1]
