@@ -6,10 +6,7 @@ expected-score opponent, over seeded games (:func:`winplay_study`), and from the
 
 from __future__ import annotations
 
-import contextlib
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -35,6 +32,7 @@ from gamelab.yatzy.rules import (
     RULES,
     RuleSet,
 )
+from gamelab.yatzy.solver import compile_beside_the_solve
 from gamelab.yatzy.winplay import (
     WinSolution,
     decision_scratch,
@@ -51,31 +49,6 @@ from gamelab.yatzy.winplay import (
 #: expected-score widget they share), the larger group
 LAWS_AHEAD = "gamelab.yatzy.warmup:warm_winplay_laws"
 LAWS_KERNELS = (play_to_round, forward_layer)
-
-
-def _beside_the_solve(warm: Callable[[], None]) -> Callable[[], None]:
-    """Run `warm` (a warm-up: it compiles kernels) in a thread once the solver's kernels have
-    machine code, while the solve's layers run on threads without the GIL (at once when the
-    table is loaded, not solved). Returns the call that lets it finish, before the kernels'
-    first use; if it failed, they compile then."""
-    from gamelab.yatzy._widget_kernels import solve_masks
-
-    loaded = threading.Event()
-
-    def run() -> None:
-        while not solve_masks.signatures and not loaded.wait(0.02):
-            pass
-        with contextlib.suppress(Exception):
-            warm()
-
-    thread = threading.Thread(target=run, name="gamelab-winplay-compile", daemon=True)
-    thread.start()
-
-    def finish() -> None:
-        loaded.set()
-        thread.join()
-
-    return finish
 
 
 def _split(j: int, nf: int) -> tuple[int, int, int]:
@@ -294,7 +267,7 @@ def winplay_study(
         # on a cold cache the switch positions' and laws' kernels compile in a second process
         # from the start, the solves' kernel in a thread beside the table's layers
         ahead.start(LAWS_AHEAD, LAWS_KERNELS)
-        solves_compiled = _beside_the_solve(warm_winplay_solve)
+        solves_compiled = compile_beside_the_solve(warm_winplay_solve)
     expected_values(rules)  # build the cached table before workers load it
     if threads > 1:
         solves_compiled()
