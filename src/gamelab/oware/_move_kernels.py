@@ -71,19 +71,32 @@ def sow_and_capture(b, side, offset, gs):
     return captured
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _is_grand_slam(b, side, offset):
-    c = b.copy()
-    i = _sow(c, 6 * side + offset)
+    """Whether `side` playing `offset` would capture every seed of the opponent's row. `b` is
+    read, not sown: a house `d` steps past the start (1-11, the start skipped) receives
+    ``seeds // 11`` seeds, one more when ``d <= seeds % 11`` (no copy of the board to allocate)."""
+    start = 6 * side + offset
+    seeds = b[start]
+    laps = seeds // 11
+    extra = seeds % 11
+    last = (start + (extra if extra > 0 else 11)) % 12
     lo = 6 * (1 - side)
-    if i < lo or i >= lo + 6:
+    if last < lo or last >= lo + 6:
         return False
-    captured, _ = _capture_run(c, i, lo)
+    captured = 0
+    j = last
+    while j >= lo:
+        x = b[j] + laps + (1 if (j - start) % 12 <= extra else 0)
+        if x != 2 and x != 3:
+            break
+        captured += x
+        j -= 1
     if captured == 0:
         return False
     total = 0
     for k in range(lo, lo + 6):
-        total += c[k]
+        total += b[k] + laps + (1 if (k - start) % 12 <= extra else 0)
     return captured == total
 
 
@@ -113,12 +126,12 @@ def legal_mask(b, side, gs):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def game_over_by_score(b):
     return b[12] > 24 or b[13] > 24 or (b[12] == 24 and b[13] == 24)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def final_difference(b, side):
     """Seed difference for `side` when the game ends here and each side takes its own row."""
     own = 0
@@ -141,7 +154,7 @@ def copy_board(dst, src):
 # --------------------------------------------------------------------------- perft
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _same_houses(a, c):
     for k in range(12):
         if a[k] != c[k]:
@@ -149,22 +162,30 @@ def _same_houses(a, c):
     return True
 
 
+def new_perft_scratch(depth: int) -> tuple[np.ndarray, np.ndarray]:
+    """The zeroed frames of :func:`perft_kernel` to `depth` (its last two arguments): a board
+    per ply, and per ply the next move to try, the legal moves' mask and where the boards that
+    may repeat start (rows of `frames`)."""
+    return np.zeros((depth + 2, 14), dtype=np.int64), np.zeros((3, depth + 2), dtype=np.int64)
+
+
 @njit(cache=True, nogil=True)
-def perft_kernel(board, side, depth, gs):
+def perft_kernel(board, side, depth, gs, stack, frames):
     """Move sequences of length `depth` (games that end earlier are not counted).
 
-    Iterative depth-first walk (numba cannot cache recursive functions). A board repeating one
-    with the same side to move since the last capture ends the game (first-repetition rule).
-    Runs without the GIL, so a Ctrl-C can stop it (:func:`gamelab.core.stoppable.run_stoppable`)."""
+    Iterative depth-first walk (numba cannot cache recursive functions) over the scratch
+    `stack` and `frames` of :func:`new_perft_scratch` (made by numpy: an allocation in the
+    kernel would compile its own routine on a cold cache). A board repeating one with the same
+    side to move since the last capture ends the game (first-repetition rule). Runs without the
+    GIL, so a Ctrl-C can stop it (:func:`gamelab.core.stoppable.run_stoppable`)."""
     if depth == 0:
         return 1
     if game_over_by_score(board):
         return 0
-    stack = np.zeros((depth + 2, 14), dtype=np.int64)
-    next_move = np.zeros(depth + 2, dtype=np.int64)
-    masks = np.zeros(depth + 2, dtype=np.int64)
-    hstart = np.zeros(depth + 2, dtype=np.int64)
-    stack[0] = board
+    next_move = frames[0]
+    masks = frames[1]
+    hstart = frames[2]
+    copy_board(stack[0], board)
     masks[0] = legal_mask(board, side, gs)
     total = 0
     ply = 0

@@ -27,7 +27,7 @@ import numpy as np
 from gamelab.core.serialise import attributes
 from gamelab.core.stoppable import run_stoppable
 from gamelab.oware import _search_kernels as K
-from gamelab.oware._tablebase_kernels import binomial_table
+from gamelab.oware._tablebase_kernels import binomial_table_python
 from gamelab.oware.evaluation import (
     auale_evaluation,
     blog_evaluation,
@@ -44,7 +44,8 @@ def board_array(position: Position) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def _binom() -> np.ndarray:
-    return binomial_table()
+    # the plain-Python table (equal to the kernel's, a test checks): nothing to compile
+    return binomial_table_python()
 
 
 @lru_cache(maxsize=1)
@@ -92,6 +93,7 @@ def blog_alphabeta(position: Position, depth: int) -> tuple[int, int, int]:
         _binom(),
         False,
         True,
+        *K.new_search_scratch(depth),
         stop=lambda: counters.__setitem__(1, 0),  # the node limit: the search returns
     )
     return int(counters[3]), int(score), int(counters[0])
@@ -247,6 +249,7 @@ class Engine:
             _binom(),
             self.use_tt,
             False,
+            *K.new_search_scratch(depth),
             stop=lambda: counters.__setitem__(1, 0),
         )
         return int(score), int(counters[3]), int(counters[0]), counters[2] == 0
