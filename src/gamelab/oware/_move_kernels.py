@@ -50,7 +50,7 @@ def _capture_run(b, i, lo):
     return captured, j
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sow_and_capture(b, side, offset, gs):
     """Play `offset` for `side` on `b` in place; return the seeds captured (already stored)."""
     i = _sow(b, 6 * side + offset)
@@ -100,7 +100,7 @@ def _is_grand_slam(b, side, offset):
     return captured == total
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def legal_mask(b, side, gs):
     """Bit `o` set when offset `o` is legal for `side` (0 when the side cannot move)."""
     lo = 6 * side
@@ -226,3 +226,21 @@ def perft_kernel(board, side, depth, gs, stack, frames):
         next_move[ply] = 0
         hstart[ply] = hs
     return total
+
+
+# --------------------------------------------------------------------------- Python entries
+# The kernels above call sow_and_capture and legal_mask, which have no Python entry (numba
+# builds none, which saves a cold command's compiling); Python (the tests comparing them with
+# the rules) calls these.
+
+
+@njit(cache=True)
+def sow_and_capture_kernel(b, side, offset, gs):
+    """:func:`sow_and_capture` called from Python."""
+    return sow_and_capture(b, side, offset, gs)
+
+
+@njit(cache=True)
+def legal_mask_kernel(b, side, gs):
+    """:func:`legal_mask` called from Python."""
+    return legal_mask(b, side, gs)
