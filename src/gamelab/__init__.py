@@ -21,6 +21,8 @@ numba_hook.defer_registries()
 numba_hook.share_specialisations()
 # A kernel's large callees, optimised already, are not optimised again inside it.
 numba_hook.link_large_callees_late()
+# A kernel whose callees a second process compiles (core.ahead) waits for them, then loads them.
+numba_hook.wait_for_kernels_compiled_ahead()
 
 
 def __getattr__(name: str) -> Any:

@@ -32,8 +32,9 @@ def notice_text(module: str) -> str:
     seconds = compile_seconds(game)
     if seconds:
         return (
-            f"compiling {game}'s fast kernels, once: up to about {seconds:.0f} s "
-            f"of CPU (later runs load them at once; 'gamelab warmup' compiles every game ahead)"
+            f"compiling {game}'s fast kernels, once: only those this command calls (all of "
+            f"{game}'s take about {seconds:.0f} s of CPU); later runs load them at once, and "
+            "'gamelab warmup' compiles every game's ahead"
         )
     return "compiling fast kernels, once: a few seconds (later runs load them at once)"
 

@@ -134,12 +134,10 @@ def _package_game(
     return register_game(info)
 
 
-# CPU seconds to compile every kernel of a game from an empty numba cache, measured with
-# ``NUMBA_CACHE_DIR=<empty> gamelab warmup GAME`` (CPU of that process) on the shared 2-core
-# machine under load 20-27: voltorb 50.0 + 20.2 (the coin search, added to its warm-up
-# afterwards), lattice 31.1, oware 30.7; wordle and yatzy are estimates (the README's 205 CPU-s
-# for all five, less those). A command compiles only the kernels it calls, so this is an upper
-# bound for one command.
+# CPU seconds to compile every kernel of a game from empty caches: a cold ``gamelab warmup GAME``
+# (that process and its children), measured by ``python benchmarks/compile_seconds.py`` on the
+# 2-core machine at load 5-7 (2026-12-07, main at a8f1e97). A command compiles only the kernels it
+# calls, so one command takes a part of it (the compile notice says so).
 VOLTORB = _package_game(
     "voltorb",
     "Voltorb Flip",
@@ -151,7 +149,7 @@ VOLTORB = _package_game(
     parse_settings="gamelab.voltorb.rules:VoltorbSetting",
     information="imperfect",
     chance=True,
-    compile_seconds=70.0,
+    compile_seconds=48.0,
     envs=("gamelab/VoltorbFlip-v0",),
     gym_env="gamelab.envs.single:VoltorbFlipEnv",
     vector_env="gamelab.envs.vector:VoltorbFlipVectorEnv",
@@ -169,7 +167,7 @@ WORDLE = _package_game(
     parse_settings="gamelab.wordle.rules:parse_setting",
     information="imperfect",
     chance=True,
-    compile_seconds=30.0,
+    compile_seconds=31.0,
     # v1 masks the guesses already made (v0, kept as published, lets a guess repeat)
     envs=("gamelab/PokemonWordle-v0", "gamelab/PokemonWordle-v1"),
     env_kwargs={"gamelab/PokemonWordle-v1": {"repeats": False}},
@@ -187,7 +185,7 @@ LATTICE = _package_game(
     _lattice_oracle,
     settings="gamelab.lattice.rules:Lattice",
     parse_settings="gamelab.lattice.rules:Lattice",
-    compile_seconds=31.0,
+    compile_seconds=30.0,
     envs=("gamelab/LatticeFold-v0",),
     gym_env="gamelab.envs.single:LatticeFoldEnv",
     bounds=_lattice_bounds,
@@ -203,7 +201,7 @@ OWARE = _package_game(
     settings="gamelab.oware.rules:Rules",
     zero_sum=True,
     players=(2, 2),
-    compile_seconds=31.0,
+    compile_seconds=12.0,
     aec_env="gamelab.envs.multi:OwareEnv",
     bounds=_oware_bounds,
 )
@@ -219,7 +217,7 @@ YATZY = _package_game(
     parse_settings="gamelab.yatzy.rules:get_rules",
     chance=True,
     players=(1, 2),
-    compile_seconds=45.0,
+    compile_seconds=33.0,
     envs=("gamelab/YatzySolitaire-v0",),
     gym_env="gamelab.envs.single:YatzySolitaireEnv",
     vector_env="gamelab.envs.vector:YatzySolitaireVectorEnv",

@@ -241,3 +241,27 @@ def link_large_callees_late() -> None:
         cls.finalize = finalize
 
     when_imported(patch, "numba.core.codegen")
+
+
+def wait_for_kernels_compiled_ahead() -> None:
+    """A kernel that calls a kernel which a second process is compiling
+    (:func:`gamelab.core.ahead.start`) waits for that process when numba types the call, and
+    then loads the callee from the cache instead of compiling it again
+    (:func:`gamelab.core.ahead.wait_for`). So a command compiles a large kernel's own code while
+    the second process compiles its large callees (the replica exchange's fragment regrowth)."""
+
+    def patch() -> None:
+        dispatcher = sys.modules["numba.core.dispatcher"]
+        cls: Any = getattr(dispatcher, "Dispatcher", None)
+        original = getattr(cls, "get_call_template", None)
+        if original is None:  # another numba: leave it alone
+            return
+        from gamelab.core import ahead
+
+        def get_call_template(self: Any, args: Any, kws: Any) -> Any:
+            ahead.wait_for(self)
+            return original(self, args, kws)
+
+        cls.get_call_template = get_call_template
+
+    when_imported(patch, "numba.core.dispatcher")

@@ -22,6 +22,10 @@ from numba import njit
 def twice(x):
     return 2 * x
 
+@njit(cache=True)
+def caller(x):
+    return twice(x) + 1
+
 def warm():
     twice(1)
 
@@ -70,6 +74,28 @@ def test_the_child_compiles_into_the_cache_the_caller_loads_and_a_warm_run_start
     assert value == 42
     assert (hits, misses) == (1, 0)  # loaded what the child compiled: nothing compiled here
     assert again is False  # cached now: no second process
+
+
+def test_a_kernel_calling_the_childs_kernel_waits_for_it_and_loads_it(tmp_path):
+    # no ahead.wait: numba's typing of caller's call waits for the child (numba_hook)
+    out = _run(
+        tmp_path,
+        """
+        import json
+        from gamelab.core import ahead
+        import aheadmod
+        started = ahead.start("aheadmod:warm", [aheadmod.twice])
+        value = aheadmod.caller(20)
+        hits = sum(aheadmod.twice.stats.cache_hits.values())
+        misses = sum(aheadmod.twice.stats.cache_misses.values())
+        print(json.dumps([started, value, hits, misses, "aheadmod:warm" in ahead._running]))
+        """,
+    )
+    started, value, hits, misses, running = out
+    assert started is True
+    assert value == 41
+    assert (hits, misses) == (1, 0)  # twice loaded from the child's compile
+    assert running is False  # the child was waited for
 
 
 def test_the_child_dies_with_its_caller_even_by_sigkill(tmp_path):

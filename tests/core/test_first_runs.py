@@ -72,8 +72,8 @@ def test_the_notice_names_the_game_and_its_compile_time():
     from gamelab.compile_notice import compile_seconds, notice_text
 
     text = notice_text("gamelab.voltorb._search_kernels")
-    assert text.startswith("compiling voltorb's fast kernels, once: up to about ")
-    assert f"{compile_seconds('voltorb'):.0f} s" in text
+    assert text.startswith("compiling voltorb's fast kernels, once: only those this command calls")
+    assert f"about {compile_seconds('voltorb'):.0f} s of CPU" in text
 
 
 def test_a_warm_command_says_nothing_about_compiling(tmp_path):

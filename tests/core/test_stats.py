@@ -129,3 +129,13 @@ def test_paired_proportions_difference_refuses_an_impossible_table():
         stats.paired_proportions_difference(1, -1, 0, 0)
     with pytest.raises(ValueError, match="at least one pair"):
         stats.paired_proportions_difference(0, 0, 0, 0)
+
+
+def test_t_quantile_is_scipys_bit_for_bit():
+    # the intervals printed by every simulation: the same numbers as scipy.stats.t.ppf
+    for df in (1, 2, 3, 9, 49, 199, 1999, 99_999):
+        for p in (0.0, 0.5, 0.8, 0.95, 0.975, 0.995, 1.0):
+            assert stats.t_quantile(p, df) == float(sps.t.ppf(p, df))
+    assert math.isnan(stats.t_quantile(0.975, 0)) and math.isnan(float(sps.t.ppf(0.975, 0)))
+    for c in (0.5, 0.9, 0.95, 0.99):
+        assert stats._z(c) == float(sps.norm.ppf(0.5 + c / 2))

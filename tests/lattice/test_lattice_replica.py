@@ -403,3 +403,27 @@ def test_epochs_restart_from_the_straight_chain_at_fixed_steps():
     assert a.contacts >= first.contacts
     with pytest.raises(ValueError, match="epoch must be"):
         ReplicaSettings(epoch=-1)
+
+
+@pytest.mark.slow
+def test_the_regrowth_compiled_ahead_is_the_specialisation_remc_kernel_calls(tmp_path):
+    # a cold fold compiles the fragment regrowth in a second process with the signature of
+    # warmup.replica_helpers; remc_kernel must ask for that one, or the work is lost (~8 CPU-s)
+    import os
+    import subprocess
+    import sys
+
+    script = (
+        "from gamelab.lattice._replica_kernels import _regrow\n"
+        "from gamelab.lattice.replica import replica_fold\n"
+        "from gamelab.lattice.warmup import compile_replica_helpers\n"
+        "compile_replica_helpers()\n"
+        "replica_fold('HPHPPHHPHPPHPHHPPHPH', seed=0, max_steps=500)\n"
+        "print(len(_regrow.signatures))\n"
+    )
+    env = {**os.environ, "NUMBA_CACHE_DIR": str(tmp_path), "GAMELAB_COMPILE_AHEAD": "0"}
+    done = subprocess.run(
+        [sys.executable, "-c", script], env=env, capture_output=True, text=True, timeout=300
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.split() == ["1"]

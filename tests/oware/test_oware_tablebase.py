@@ -4,8 +4,10 @@ import numpy as np
 import pytest
 
 from gamelab.oware import _tablebase_kernels as K
+from gamelab.oware import tablebase as T
 from gamelab.oware.rules import Position
 from gamelab.oware.tablebase import (
+    SHIPPED_SEEDS,
     compute_tablebase,
     exhaustive_board_value,
     level_size,
@@ -50,6 +52,42 @@ def test_tablebase_matches_exhaustive_search():
             assert tb.board_value(p) == exact, p.to_text()
             checked += 1
     assert checked >= 20
+
+
+def test_shipped_table_is_a_fresh_build():
+    # the engine's default table ships with the package (tools/make_oware_tablebase.py): its
+    # levels are the builder's of today (all of them: the slow test below)
+    built = compute_tablebase(9)
+    shipped = load_tablebase(9)
+    assert shipped.build_seconds == ()  # loaded, not built
+    assert np.array_equal(shipped.values, built["values"])
+    assert np.array_equal(shipped.offsets, built["offsets"])
+    assert shipped.values.flags.writeable  # the kernels' one array type, as a built table's
+
+
+@pytest.mark.slow
+def test_whole_shipped_table_is_a_fresh_build():
+    built = compute_tablebase(SHIPPED_SEEDS)
+    assert np.array_equal(load_tablebase(SHIPPED_SEEDS).values, built["values"])
+
+
+@pytest.mark.parametrize("damage", ["missing", "garbage", "short"])
+def test_table_is_built_when_the_shipped_one_is_unusable(damage, tmp_path, monkeypatch):
+    import lzma
+
+    path = tmp_path / "table.xz"
+    if damage == "garbage":
+        path.write_bytes(b"not xz at all")
+    elif damage == "short":
+        path.write_bytes(lzma.compress(bytes(1000)))
+    monkeypatch.setattr(T, "shipped_tablebase_path", lambda: path)
+    T._shipped_values.cache_clear()
+    try:
+        tb = load_tablebase(3)
+        assert len(tb.build_seconds) == 4  # built (or from the gamelab cache), not shipped
+        assert np.array_equal(tb.values, compute_tablebase(3)["values"])
+    finally:
+        T._shipped_values.cache_clear()
 
 
 def test_tablebase_values_bounded_and_cached():

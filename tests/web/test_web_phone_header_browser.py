@@ -74,9 +74,9 @@ def test_the_yatzy_review_says_where_the_score_ranks_in_a_plain_sentence(page):
         src,
     )
     assert words == [
-        "41.5: a perfect player scores lower 40.2% of the time and the same 1.3%",
-        "25.0: a perfect player scores lower 25.0% of the time",
-        "2.0: a perfect player scores the same 2.0% of the time and never lower",
+        "41.5: a perfect player scores lower in 40.2% of games and the same in 1.3%",
+        "25.0: a perfect player scores lower in 25.0% of games",
+        "2.0: a perfect player scores the same in 2.0% of games and never lower",
         "0.0: a perfect player always scores higher",
-        "0.0: a perfect player scores lower under 0.1% of the time",
+        "0.0: a perfect player scores lower in under 0.1% of games",
     ]

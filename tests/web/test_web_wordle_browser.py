@@ -824,3 +824,16 @@ def test_wordle_on_a_phone_the_review_shows_every_figure_of_a_guess(browser, liv
         assert {"lost", "luck"} <= named.keys(), named
         assert named["lost"] == "0.000"  # ジーランス is optimal (as on the desktop's table)
         assert page.evaluate("document.scrollingElement.scrollWidth") <= 390
+
+
+def test_wordle_the_game_s_readiness_is_said_once(page):
+    """The chooser's line says what the game is (answers, names); whether its best guesses are
+    worked out is the strategy line's to say, once, not both lines the same sentence."""
+    page.goto("/wordle")
+    page.wait_for_function(
+        "() => document.querySelector('#pw-strategy').textContent.includes('instant')"
+    )
+    info = page.locator("#pw-names-info").inner_text()
+    assert "931 names may be guessed" in info
+    text = page.locator("#pw-names-info").inner_text() + page.locator("#pw-strategy").inner_text()
+    assert text.count("every answer is instant") == 1

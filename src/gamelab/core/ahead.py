@@ -33,6 +33,8 @@ from typing import Any
 
 #: the child processes running, by target
 _running: dict[str, subprocess.Popen[bytes]] = {}
+#: the kernels a running child compiles: id(dispatcher) -> its target (:func:`wait_for`)
+_owned: dict[int, str] = {}
 
 #: the child's program: the parent's gamelab first on the path, a watchdog, then the target
 _CHILD = """
@@ -59,11 +61,20 @@ def _cache_state(kernels: Iterable[Any]) -> tuple[bool, bool]:
     return cached, writable
 
 
+def in_cache(kernels: Iterable[Any]) -> bool:
+    """Whether every one of `kernels` (numba dispatchers) has an index in numba's cache (a call
+    loads it rather than compiling it)."""
+    return _cache_state(kernels)[0]
+
+
 def start(target: str, kernels: Iterable[Any]) -> bool:
     """Compile `kernels` ahead: run `target` ("module:function", called with no arguments) in a
     child process, unless each of `kernels` (numba dispatchers) is in numba's cache already, a
     cache folder is read-only, ``GAMELAB_COMPILE_AHEAD=0`` or the same target runs already.
-    Returns whether a child was started."""
+    Returns whether a child was started. A kernel of this process that calls one of `kernels`
+    waits for the child when numba compiles it (:func:`wait_for`), so it loads that callee from
+    the cache."""
+    kernels = list(kernels)
     if os.environ.get("GAMELAB_COMPILE_AHEAD", "1") == "0" or not sys.executable:
         return False
     running = _running.get(target)
@@ -87,12 +98,16 @@ def start(target: str, kernels: Iterable[Any]) -> bool:
         )
     except OSError:  # no process to spare: the command compiles the kernels itself
         return False
+    for kernel in kernels:
+        _owned[id(kernel)] = target
     return True
 
 
 def wait(target: str, timeout: float = 120.0) -> None:
     """Let `target`'s child (if one runs) finish before its kernels are called: at most
     `timeout` seconds, then it is stopped and the caller compiles what is missing itself."""
+    for key in [k for k, owner in _owned.items() if owner == target]:
+        del _owned[key]
     child = _running.pop(target, None)
     if child is None:
         return
@@ -101,6 +116,18 @@ def wait(target: str, timeout: float = 120.0) -> None:
     except subprocess.TimeoutExpired:
         child.kill()
         child.wait()
+
+
+def wait_for(kernel: Any) -> None:
+    """Before numba compiles `kernel` in this process: if a child started by :func:`start`
+    compiles it, let that child finish (:func:`wait`), so that `kernel` loads from the cache.
+    Called by numba's typing of a call from one kernel to another
+    (:func:`gamelab.numba_hook.wait_for_kernels_compiled_ahead`): a kernel that calls the
+    child's kernels then compiles its own code while the child compiles those."""
+    if _owned:
+        target = _owned.get(id(kernel))
+        if target is not None:
+            wait(target)
 
 
 def run_child(target: str, parent: int, parent_identity: str) -> None:

@@ -62,7 +62,7 @@ def words_for(length: int) -> int:
     return max(1, (npairs + 63) // 64)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _hash(keys, row, words):
     h = np.uint64(0x9E3779B97F4A7C15)
     for w in range(words):
@@ -72,7 +72,7 @@ def _hash(keys, row, words):
     return h
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _insert(tkeys, tcounts, treps, src, row, count, rep):
     """Add `count` walks with contact set src[row] to the table; True if the set was new."""
     words = tkeys.shape[1]
@@ -96,7 +96,7 @@ def _insert(tkeys, tcounts, treps, src, row, count, rep):
         slot = (slot + 1) & (cap - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _grow(tkeys, tcounts, treps):
     cap = tcounts.shape[0] * 2
     nkeys = np.zeros((cap, tkeys.shape[1]), dtype=np.uint64)
@@ -108,7 +108,7 @@ def _grow(tkeys, tcounts, treps):
     return nkeys, ncounts, nreps
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def direction_offsets(side):
     """Cell-index steps of the six moves (MOVE_LETTERS: R U L D F B) on a grid `side` cells wide."""
     offs = np.zeros(6, dtype=np.int64)
@@ -277,7 +277,7 @@ def histogram_kernel(keys, counts, hh, nbins):
     return hist
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _set_score(keys, s, hh_rows, q, words):
     score = 0
     for w in range(words):
@@ -285,7 +285,7 @@ def _set_score(keys, s, hh_rows, q, words):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _histogram_row(keys, counts, hh_rows, q, nbins, out):
     """Histogram of sequence q into out[q]. Four interleaved partial histograms break the
     store-to-load chain when neighbouring sets have the same score (2x faster than one)."""

@@ -73,7 +73,7 @@ STEPS = (DX, DY, DZ)
 # the steps, benchmarks/lattice_kernel_speed.py); LLVM inlines the small ones left as calls.
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def torus(n):
     """(shift, mask) of the torus grid of a chain of n residues: ``2**shift > n`` cells per axis."""
     shift = 1
@@ -133,7 +133,7 @@ def _pull(pos, grid, n, i, step, lx, ly, lz, cx, cy, cz, need_c, mask, shift, ne
     return last
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _rebridge(pos, grid, n, nd, t, mask, shift, new):
     """(lo, hi) of bond-rebridging move t (module docstring) and the new sites in new[lo..hi];
     (-1, -1) if it is not a move of this conformation."""
@@ -164,19 +164,19 @@ def _rebridge(pos, grid, n, nd, t, mask, shift, new):
     return lo, hi
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def slot_count(n, nd):
     """The move slots of a chain of n residues (module docstring; :func:`move_slots`)."""
     return 2 * n * (nd - 2) + 2 * nd * (nd - 1) + 2 * (nd - 1)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _axis(dx, dy):
     """The axis (0 x, 1 y, 2 z) of a unit step whose first two components are dx, dy."""
     return 0 if dx != 0 else (1 if dy != 0 else 2)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _direction(dx, dy, dz):
     """The index e of the unit step (dx, dy, dz) in DX, DY, DZ."""
     if dx != 0:
@@ -193,65 +193,9 @@ def propose(pos, grid, n, nd, slot, mask, shift, new):
     b = 2 if nd == 4 else 3  # a residue's pull slots: 2 (nd - 2) = 2**b
     p = n << b
     q = p + 2 * nd * (nd - 1)
-    if slot >= q + 2 * (nd - 1):
+    if slot >= q + 2 * (nd - 1):  # a bond rebridging
         return _rebridge(pos, grid, n, nd, slot - q - 2 * (nd - 1), mask, shift, new)
-    if slot < p:
-        i = slot >> b
-        step = 1 if (slot >> (b - 1)) & 1 == 1 else -1
-        a = i - step  # the anchor
-        if a < 0 or a >= n:
-            return -1, -1
-        # the k-th direction perpendicular to the bond (a, i)
-        e = _PERP[
-            4 * _axis(pos[a, 0] - pos[i, 0], pos[a, 1] - pos[i, 1]) + (slot & ((1 << (b - 1)) - 1))
-        ]
-        last = _pull(
-            pos,
-            grid,
-            n,
-            i,
-            step,
-            pos[a, 0] + DX[e],
-            pos[a, 1] + DY[e],
-            pos[a, 2] + DZ[e],
-            pos[i, 0] + DX[e],
-            pos[i, 1] + DY[e],
-            pos[i, 2] + DZ[e],
-            False,
-            mask,
-            shift,
-            new,
-        )
-    elif slot < q:
-        t = slot - p
-        at_end = t // (nd * (nd - 1))
-        e1 = (t // (nd - 1)) % nd
-        e2 = t % (nd - 1)  # the e2-th direction other than -e1
-        if e2 >= OPPOSITE[e1]:
-            e2 += 1
-        i = n - 1 if at_end == 1 else 0
-        step = -1 if at_end == 1 else 1
-        bx = pos[i, 0] + DX[e1]
-        by = pos[i, 1] + DY[e1]
-        bz = pos[i, 2] + DZ[e1]
-        last = _pull(
-            pos,
-            grid,
-            n,
-            i,
-            step,
-            bx + DX[e2],
-            by + DY[e2],
-            bz + DZ[e2],
-            bx,
-            by,
-            bz,
-            True,
-            mask,
-            shift,
-            new,
-        )
-    else:
+    if slot >= q:  # an end move
         t = slot - q
         i = n - 1 if t // (nd - 1) == 1 else 0
         k = i - 1 if i == n - 1 else 1
@@ -262,12 +206,48 @@ def propose(pos, grid, n, nd, slot, mask, shift, new):
         x = pos[k, 0] + DX[e]
         y = pos[k, 1] + DY[e]
         z = pos[k, 2] + DZ[e]
-        if not _free(grid, x, y, z, mask, shift):
+        if grid[cell(x, y, z, mask, shift)] != 0:
             return -1, -1
         new[i, 0] = x
         new[i, 1] = y
         new[i, 2] = z
-        last = i
+        return i, i
+    # a pull: residue i to L, its neighbour on the pulled side to C (one call site of _pull,
+    # which numba inlines: each site is typed and compiled again)
+    if slot < p:
+        i = slot >> b
+        step = 1 if (slot >> (b - 1)) & 1 == 1 else -1
+        a = i - step  # the anchor
+        if a < 0 or a >= n:
+            return -1, -1
+        # the k-th direction perpendicular to the bond (a, i)
+        e = _PERP[
+            4 * _axis(pos[a, 0] - pos[i, 0], pos[a, 1] - pos[i, 1]) + (slot & ((1 << (b - 1)) - 1))
+        ]
+        cx = pos[i, 0] + DX[e]
+        cy = pos[i, 1] + DY[e]
+        cz = pos[i, 2] + DZ[e]
+        lx = pos[a, 0] + DX[e]
+        ly = pos[a, 1] + DY[e]
+        lz = pos[a, 2] + DZ[e]
+        need_c = False
+    else:  # an end pull
+        t = slot - p
+        at_end = t // (nd * (nd - 1))
+        e1 = (t // (nd - 1)) % nd
+        e2 = t % (nd - 1)  # the e2-th direction other than -e1
+        if e2 >= OPPOSITE[e1]:
+            e2 += 1
+        i = n - 1 if at_end == 1 else 0
+        step = -1 if at_end == 1 else 1
+        cx = pos[i, 0] + DX[e1]
+        cy = pos[i, 1] + DY[e1]
+        cz = pos[i, 2] + DZ[e1]
+        lx = cx + DX[e2]
+        ly = cy + DY[e2]
+        lz = cz + DZ[e2]
+        need_c = True
+    last = _pull(pos, grid, n, i, step, lx, ly, lz, cx, cy, cz, need_c, mask, shift, new)
     if last == -2:
         return -1, -1
     return min(i, last), max(i, last)
@@ -278,6 +258,16 @@ def place(pos, grid, lo, hi, value, mask, shift):
     """Put residues lo..hi at their sites `pos` on the grid (`value`), or take them off."""
     for i in range(lo, hi + 1):
         grid[cell(pos[i, 0], pos[i, 1], pos[i, 2], mask, shift)] = (i + 1) if value else 0
+
+
+@njit(cache=True, inline="always")
+def relocate(grid, old, new, lo, hi, mask, shift):
+    """Move residues lo..hi on the grid from their sites `old` to their sites `new` (all taken
+    off, then all put on: the two ranges may share sites)."""
+    for i in range(lo, hi + 1):
+        grid[cell(old[i, 0], old[i, 1], old[i, 2], mask, shift)] = 0
+    for i in range(lo, hi + 1):
+        grid[cell(new[i, 0], new[i, 1], new[i, 2], mask, shift)] = i + 1
 
 
 @njit(cache=True)

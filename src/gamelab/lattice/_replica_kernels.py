@@ -18,13 +18,23 @@ import math
 import numpy as np
 from numba import njit
 
-from gamelab.lattice._move_kernels import DX, DY, DZ, cell, place, propose, slot_count, torus
+from gamelab.lattice._move_kernels import (
+    DX,
+    DY,
+    DZ,
+    cell,
+    place,
+    propose,
+    relocate,
+    slot_count,
+    torus,
+)
 
 #: The stream's 64-bit mask, for the plain-Python twins (:mod:`gamelab.lattice._replica_twins`).
 MASK64 = (1 << 64) - 1
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def next_random(rng):
     """The next splitmix64 output of the state ``rng[0]`` (a uint64 array), advancing it."""
     rng[0] += np.uint64(0x9E3779B97F4A7C15)
@@ -34,12 +44,12 @@ def next_random(rng):
     return z ^ (z >> np.uint64(31))
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def uniform(rng):
     return np.float64(next_random(rng) >> np.uint64(11)) * (1.0 / 9007199254740992.0)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def below(rng, m):
     return np.int64(next_random(rng) % np.uint64(m))
 
@@ -68,27 +78,21 @@ def _keep_or_undo(ok, gain, pos, grid, new, lo, hi, mask, shift):
             for c in range(3):
                 pos[i, c] = new[i, c]
         return gain
-    place(new, grid, lo, hi, False, mask, shift)
-    place(pos, grid, lo, hi, True, mask, shift)
+    relocate(grid, new, pos, lo, hi, mask, shift)
     return 0
 
 
 @njit(cache=True, inline="always")
-def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias, now):
-    """Propose slot, accept by Metropolis at inverse temperature beta; the change in contacts
-    (0 if rejected or illegal). pos/grid updated in place. With a non-empty `bias` (indexed by
-    contacts; `now` the contacts before the move) the weight of a fold of c contacts is
-    exp(beta c - bias[c]) (the flat-histogram penalty, see :func:`remc_kernel`). `old` is not
-    read (since REMC_REVISION 3 a rejected move leaves `pos` untouched; kept for the callers)."""
-    n = is_h.shape[0]
-    lo, hi = propose(pos, grid, n, nd, slot, mask, shift, new)
-    if lo < 0:
-        return 0
+def _metropolis(is_h, pos, grid, nd, lo, hi, beta, rng, mask, shift, new, bias, now):
+    """Accept the proposed sites new[lo..hi] of residues lo..hi by Metropolis at inverse
+    temperature beta; the change in contacts (0 if rejected). pos/grid updated in place. With a
+    non-empty `bias` (indexed by contacts; `now` the contacts before the move) the weight of a
+    fold of c contacts is exp(beta c - bias[c]) (the flat-histogram penalty, see
+    :func:`remc_kernel`)."""
     before = _range_contacts2(is_h, pos, grid, lo, hi, nd, mask, shift)
     # the grid as after the move, the contacts counted at the new sites; `pos` changes only if
     # the move is accepted (a rejected move puts the grid back and copies nothing)
-    place(pos, grid, lo, hi, False, mask, shift)
-    place(new, grid, lo, hi, True, mask, shift)
+    relocate(grid, pos, new, lo, hi, mask, shift)
     gain = (_range_contacts2(is_h, new, grid, lo, hi, nd, mask, shift) - before) // 2
     if bias.shape[0] == 0:
         ok = gain >= 0 or uniform(rng) < math.exp(beta * gain)
@@ -98,7 +102,20 @@ def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias,
     return _keep_or_undo(ok, gain, pos, grid, new, lo, hi, mask, shift)
 
 
-@njit(cache=True)
+@njit(cache=True, inline="always")
+def _try_move(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, bias, now):
+    """Propose slot, accept by Metropolis (:func:`_metropolis`); the change in contacts (0 if
+    rejected or illegal). :func:`remc_kernel` makes the two calls itself (numba inlines each
+    call site, copying the callee's code: two small copies cost less to compile than one of
+    this function)."""
+    n = is_h.shape[0]
+    lo, hi = propose(pos, grid, n, nd, slot, mask, shift, new)
+    if lo < 0:
+        return 0
+    return _metropolis(is_h, pos, grid, nd, lo, hi, beta, rng, mask, shift, new, bias, now)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _straighten(pos, grid, mask, shift):
     """Put every replica back on the straight chain along +x (a restart)."""
     n = pos.shape[1]
@@ -111,8 +128,8 @@ def _straighten(pos, grid, mask, shift):
         place(pos[r], grid[r], 0, n - 1, True, mask, shift)
 
 
-@njit(cache=True)
-def _kick(is_h, pos, grid, contacts, best_pos, best, steps, nd, rng, mask, shift, new, old):
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def _kick(is_h, pos, grid, contacts, best_pos, best, steps, nd, rng, mask, shift, new):
     """Put every replica on the best fold so far, then make `steps` uniformly drawn move slots
     at infinite temperature (every legal move accepted; a restart from a perturbed best). Keeps
     ``best`` should a kick beat it; returns the most contacts of the kicked replicas."""
@@ -128,7 +145,7 @@ def _kick(is_h, pos, grid, contacts, best_pos, best, steps, nd, rng, mask, shift
         contacts[r] = best[0]
         for _ in range(steps):
             gain = _try_move(
-                is_h, pos[r], grid[r], nd, below(rng, slots), 0.0, rng, mask, shift, new, old,
+                is_h, pos[r], grid[r], nd, below(rng, slots), 0.0, rng, mask, shift, new,
                 np.zeros(0), 0,
             )  # fmt: skip
             contacts[r] += gain
@@ -141,7 +158,7 @@ def _kick(is_h, pos, grid, contacts, best_pos, best, steps, nd, rng, mask, shift
     return top
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _regrow(is_h, pos, grid, nd, beta, grow, rng, mask, shift, longest, new, weight, cells):
     """One fragment-regrowth step (module docstring): a stretch of 2 ... `longest` residues is
     taken off and grown again site by site, each site drawn among the free ones with weight
@@ -266,7 +283,6 @@ def remc_kernel(replicas, rounds, phi, target, best_pos, best, restart, move_set
     slots = slot_count(n, nd)
     bridges = n * nd + 2 * nd
     new = np.zeros((n, 3), dtype=np.int64)
-    old = np.zeros((n, 3), dtype=np.int64)
     nt = temps.shape[0]
     nobias = np.zeros(0)
     weight = np.zeros(nd)
@@ -292,10 +308,15 @@ def remc_kernel(replicas, rounds, phi, target, best_pos, best, restart, move_set
                         slot = pulls + below(rng, slots - pulls)
                     else:
                         slot = below(rng, slots)
-                    gain = _try_move(
-                        is_h, pos[r], grid[r], nd, slot, beta, rng, mask, shift, new, old, row,
-                        contacts[r],
-                    )  # fmt: skip
+                    # (propose and _metropolis rather than _try_move: numba copies an inlined
+                    # callee's code at each call site, and two small copies cost less)
+                    gain = 0
+                    lo, hi = propose(pos[r], grid[r], n, nd, slot, mask, shift, new)
+                    if lo >= 0:
+                        gain = _metropolis(
+                            is_h, pos[r], grid[r], nd, lo, hi, beta, rng, mask, shift, new, row,
+                            contacts[r],
+                        )  # fmt: skip
                 if flat > 0.0:
                     row[contacts[r] + gain] += flat
                 if gain != 0:
@@ -347,9 +368,8 @@ def kick_kernel(replicas, best_pos, best, restart):
     nd = 2 * ndim
     shift, mask = torus(n)
     new = np.zeros((n, 3), dtype=np.int64)
-    old = np.zeros((n, 3), dtype=np.int64)
     restart[2] = _kick(
-        is_h, pos, grid, contacts, best_pos, best, restart[4], nd, rng, mask, shift, new, old
+        is_h, pos, grid, contacts, best_pos, best, restart[4], nd, rng, mask, shift, new
     )
     restart[1] = 0
     restart[3] += 1

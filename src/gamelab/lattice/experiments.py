@@ -7,18 +7,22 @@ landscape is affordable (L <= 16, cached), else the best value any run found (ma
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 
 import numpy as np
 from matplotlib.figure import Figure
 
+from gamelab.core import ahead
 from gamelab.core.evolve import GAConfig, MapElitesResult
 from gamelab.core.limits import check_memory
 from gamelab.core.parallel import Backend, run_tasks
 from gamelab.core.report import new_figure
 from gamelab.core.results import ResultStore
 from gamelab.core.stats import Estimate, mean_interval, wilson_interval
-from gamelab.lattice.generate import ga_budget, ga_trial, random_trial
+from gamelab.lattice._kernels import hh_rows_from_codes, histograms_kernel, histograms_serial_kernel
+from gamelab.lattice.enumeration import contact_sets
+from gamelab.lattice.generate import PuzzleFitness, ga_budget, ga_trial, random_trial
 from gamelab.lattice.landscape import landscape_histograms
 from gamelab.lattice.objectives import objective_values
 from gamelab.lattice.rules import Lattice
@@ -57,6 +61,24 @@ class GAComparison:
     random_mean_best_per_batch: list[float]
     seconds_per_generation: float
     best_sequences: list[str]
+
+
+#: The histogram kernels (the fitness and the landscape), compiled in a second process while
+#: :func:`prepare_fitness` enumerates (:mod:`gamelab.core.ahead`)
+HISTOGRAMS_AHEAD = "gamelab.lattice.enumeration:warm_histograms"
+
+
+def prepare_fitness(length: int, lattice: Lattice) -> None:
+    """Before the trials' workers start: the contact sets of `length` enumerated once (onto the
+    disk cache) and the fitness's kernels compiled once (the histograms' in a second process
+    meanwhile), so that each worker loads them instead of doing both again."""
+    ahead.start(
+        HISTOGRAMS_AHEAD,
+        (histograms_kernel, histograms_serial_kernel, hh_rows_from_codes),
+    )
+    contact_sets(length, lattice)
+    ahead.wait(HISTOGRAMS_AHEAD)
+    PuzzleFitness(length, "best-score", lattice)  # its first call: the kernels loaded
 
 
 #: Memory one trial of :func:`compare_ga_random` holds (its task and two result documents).
@@ -98,6 +120,7 @@ def compare_ga_random(
         [item] * trials,
         seed=seed,
         backend=backend,
+        prepare=functools.partial(prepare_fitness, length, lattice),
         label="GA trials",
         store=store,
         experiment="lattice-ga-trials",

@@ -30,9 +30,11 @@ from typing import Any
 
 import numpy as np
 
+from gamelab.core import ahead
 from gamelab.lattice._kernels import MOVE_LETTERS
 from gamelab.lattice._replica_kernels import kick_kernel, remc_kernel
 from gamelab.lattice.rules import Chain, Lattice, at_least, dimensions, hh_score
+from gamelab.lattice.warmup import REPLICA_AHEAD, replica_helpers
 
 _LETTER = {(1, 0, 0): "R", (0, 1, 0): "U", (-1, 0, 0): "L", (0, -1, 0): "D"} | {
     (0, 0, 1): "F",
@@ -248,7 +250,10 @@ def replica_fold(
     # move set
     replicas = (is_h, ndim, temps, pos, grid, contacts, rep_at, state)
     move_set = (s.end_share, bias, s.flat, s.rebridge, s.regrow, s.regrow_max, s.regrow_bias)
-    # compile or load the kernels before the clock starts (numba's start-up is not the search's)
+    # compile or load the kernels before the clock starts (numba's start-up is not the search's);
+    # on an empty cache the helpers that cost most compile in a second process meanwhile
+    helpers = replica_helpers()
+    ahead.start(REPLICA_AHEAD, helpers)
     remc_kernel(replicas, 0, s.phi, 0, best_pos, best, restart, move_set)
     if s.kick:  # (a kick is not due: this call only compiles)
         kick_kernel(replicas, best_pos, best, restart)

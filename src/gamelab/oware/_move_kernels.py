@@ -50,7 +50,7 @@ def _capture_run(b, i, lo):
     return captured, j
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sow_and_capture(b, side, offset, gs):
     """Play `offset` for `side` on `b` in place; return the seeds captured (already stored)."""
     i = _sow(b, 6 * side + offset)
@@ -71,23 +71,36 @@ def sow_and_capture(b, side, offset, gs):
     return captured
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _is_grand_slam(b, side, offset):
-    c = b.copy()
-    i = _sow(c, 6 * side + offset)
+    """Whether `side` playing `offset` would capture every seed of the opponent's row. `b` is
+    read, not sown: a house `d` steps past the start (1-11, the start skipped) receives
+    ``seeds // 11`` seeds, one more when ``d <= seeds % 11`` (no copy of the board to allocate)."""
+    start = 6 * side + offset
+    seeds = b[start]
+    laps = seeds // 11
+    extra = seeds % 11
+    last = (start + (extra if extra > 0 else 11)) % 12
     lo = 6 * (1 - side)
-    if i < lo or i >= lo + 6:
+    if last < lo or last >= lo + 6:
         return False
-    captured, _ = _capture_run(c, i, lo)
+    captured = 0
+    j = last
+    while j >= lo:
+        x = b[j] + laps + (1 if (j - start) % 12 <= extra else 0)
+        if x != 2 and x != 3:
+            break
+        captured += x
+        j -= 1
     if captured == 0:
         return False
     total = 0
     for k in range(lo, lo + 6):
-        total += c[k]
+        total += b[k] + laps + (1 if (k - start) % 12 <= extra else 0)
     return captured == total
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def legal_mask(b, side, gs):
     """Bit `o` set when offset `o` is legal for `side` (0 when the side cannot move)."""
     lo = 6 * side
@@ -113,12 +126,12 @@ def legal_mask(b, side, gs):
     return mask
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def game_over_by_score(b):
     return b[12] > 24 or b[13] > 24 or (b[12] == 24 and b[13] == 24)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def final_difference(b, side):
     """Seed difference for `side` when the game ends here and each side takes its own row."""
     own = 0
@@ -141,7 +154,7 @@ def copy_board(dst, src):
 # --------------------------------------------------------------------------- perft
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def _same_houses(a, c):
     for k in range(12):
         if a[k] != c[k]:
@@ -155,7 +168,9 @@ def perft_kernel(board, side, depth, gs):
 
     Iterative depth-first walk (numba cannot cache recursive functions). A board repeating one
     with the same side to move since the last capture ends the game (first-repetition rule).
-    Runs without the GIL, so a Ctrl-C can stop it (:func:`gamelab.core.stoppable.run_stoppable`)."""
+    Its stack is allocated here, as the search's (scratch passed in ran slower: see
+    :func:`gamelab.oware._search_kernels.search_root`). Runs without the GIL, so a Ctrl-C can
+    stop it (:func:`gamelab.core.stoppable.run_stoppable`)."""
     if depth == 0:
         return 1
     if game_over_by_score(board):
@@ -164,7 +179,7 @@ def perft_kernel(board, side, depth, gs):
     next_move = np.zeros(depth + 2, dtype=np.int64)
     masks = np.zeros(depth + 2, dtype=np.int64)
     hstart = np.zeros(depth + 2, dtype=np.int64)
-    stack[0] = board
+    copy_board(stack[0], board)
     masks[0] = legal_mask(board, side, gs)
     total = 0
     ply = 0
@@ -205,3 +220,21 @@ def perft_kernel(board, side, depth, gs):
         next_move[ply] = 0
         hstart[ply] = hs
     return total
+
+
+# --------------------------------------------------------------------------- Python entries
+# The kernels above call sow_and_capture and legal_mask, which have no Python entry (numba
+# builds none, which saves a cold command's compiling); Python (the tests comparing them with
+# the rules) calls these.
+
+
+@njit(cache=True)
+def sow_and_capture_kernel(b, side, offset, gs):
+    """:func:`sow_and_capture` called from Python."""
+    return sow_and_capture(b, side, offset, gs)
+
+
+@njit(cache=True)
+def legal_mask_kernel(b, side, gs):
+    """:func:`legal_mask` called from Python."""
+    return legal_mask(b, side, gs)

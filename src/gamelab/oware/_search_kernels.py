@@ -38,7 +38,7 @@ TT_UPPER = 3
 # --------------------------------------------------------------------------- evaluations
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def blog_eval(b, side):
     """The blog's evaluation for the side to move: 2·(store difference) + opponent's vulnerable
     houses − own vulnerable houses (a house is vulnerable with 1 or 2 seeds)."""
@@ -54,7 +54,7 @@ def blog_eval(b, side):
     return 2 * (b[12 + side] - b[13 - side]) + opp_v - own_v
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def auale_eval(b, side):
     """Aualé/Aalina-style evaluation for the side to move: 25 per stored seed, +28 per house with
     more than 12 seeds, −36 per house with 1-2 seeds, −54 per empty house (own minus opponent)."""
@@ -77,14 +77,14 @@ def auale_eval(b, side):
     return score
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def evaluate(b, side, kind):
     if kind == EVAL_BLOG:
         return blog_eval(b, side)
     return auale_eval(b, side)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def final_score(diff, ply, kind):
     """Score of an ended game for the side to move, given its final seed difference.
 
@@ -138,7 +138,10 @@ def search_root(
     move ordering (hash move, captures by size, history heuristic) and tablebase probes.
     counters: [nodes, node_limit, stopped, best root move]; when nodes pass the limit the search
     stops, sets counters[2] and the caller discards the result. Written with an explicit stack
-    because numba cannot cache recursive functions."""
+    because numba cannot cache recursive functions. The stack's arrays are allocated here,
+    although each allocation compiles a routine on a cold cache: passed in as scratch made by
+    numpy, they made the search 7-13 % slower (``benchmarks/kernels_before_after.py --only
+    oware``; LLVM knows that arrays allocated here alias no other)."""
     n_ply = depth + 2
     boards = np.zeros((n_ply, 7, 14), dtype=np.int64)
     scores = np.zeros((n_ply, 6), dtype=np.int64)
@@ -331,3 +334,27 @@ def zobrist_key_python(b, side: int, zob: np.ndarray) -> int:
     for k in range(12):
         h ^= int(zob[k, b[k]])
     return h ^ int(zob[12, b[12]])
+
+
+# --------------------------------------------------------------------------- Python entries
+# The search calls the evaluations and final_score, which have no Python entry (numba builds
+# none, which saves a cold command's compiling); Python (the tests comparing them with their
+# twins) calls these.
+
+
+@njit(cache=True)
+def blog_eval_kernel(b, side):
+    """:func:`blog_eval` called from Python."""
+    return blog_eval(b, side)
+
+
+@njit(cache=True)
+def auale_eval_kernel(b, side):
+    """:func:`auale_eval` called from Python."""
+    return auale_eval(b, side)
+
+
+@njit(cache=True)
+def final_score_kernel(diff, ply, kind):
+    """:func:`final_score` called from Python."""
+    return final_score(diff, ply, kind)

@@ -45,9 +45,8 @@ def perft_count(position: Position, depth: int) -> int:
         return 1 if depth == 0 else 0
     board = np.array([*position.houses, *position.stores], dtype=np.int64)
     # in a helper thread without the GIL: Ctrl-C and SIGTERM stop a deep count at once
-    return int(
-        run_stoppable(K.perft_kernel, board, position.to_move, depth, position.rules.gs_code)
-    )
+    side, gs = position.to_move, position.rules.gs_code
+    return int(run_stoppable(K.perft_kernel, board, side, depth, gs))
 
 
 def timed_perft(position: Position, depth: int) -> PerftResult:

@@ -27,7 +27,7 @@ import numpy as np
 from gamelab.core.serialise import attributes
 from gamelab.core.stoppable import run_stoppable
 from gamelab.oware import _search_kernels as K
-from gamelab.oware._tablebase_kernels import binomial_table
+from gamelab.oware._tablebase_kernels import binomial_table_python
 from gamelab.oware.evaluation import (
     auale_evaluation,
     blog_evaluation,
@@ -44,7 +44,8 @@ def board_array(position: Position) -> np.ndarray:
 
 @lru_cache(maxsize=1)
 def _binom() -> np.ndarray:
-    return binomial_table()
+    # the plain-Python table (equal to the kernel's, a test checks): nothing to compile
+    return binomial_table_python()
 
 
 @lru_cache(maxsize=1)

@@ -16,12 +16,17 @@ which depends on the history; the table does not model that (neither does Aalina
 
 Cost: about C(N+11, 11)·6 move generations plus a few dozen sweeps per level; N = 12 builds in
 seconds with numba (see ``benchmarks/oware_tablebase.py``). Built tables are cached through
-:func:`gamelab.core.cache.cached_arrays`. Reference: Aalina's ``EGTBSolver`` ships N = 12;
+:func:`gamelab.core.cache.cached_arrays`. The default table (N = 12, the engine's) ships with the
+package (``data/tablebase-<key>.xz``, 0.7 MB: the values xz-compressed, made by
+``tools/make_oware_tablebase.py``; a test compares it with a fresh build), so an engine's first
+search loads it in milliseconds instead of compiling and running the builder;
+``gamelab oware tablebase`` still builds (and caches) what it describes. Reference: Aalina's ``EGTBSolver`` ships N = 12;
 Romein & Bal (2003) solved Awari by the same kind of retrograde analysis.
 """
 
 from __future__ import annotations
 
+import lzma
 import time
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -29,12 +34,14 @@ from pathlib import Path
 
 import numpy as np
 
-from gamelab.core.cache import cached_arrays
+from gamelab.core.cache import cache_key, cached_arrays
 from gamelab.oware import _tablebase_kernels as K
 from gamelab.oware.rules import ABAPA, TABLEBASE_SEEDS, Position, apply_move, legal_offsets
 
 VERSION = 1
 MAX_SUPPORTED = 16
+#: the table that ships with the package: levels 0 to this
+SHIPPED_SEEDS = TABLEBASE_SEEDS
 
 
 @dataclass(frozen=True)
@@ -75,7 +82,8 @@ class Tablebase:
 
 @lru_cache(maxsize=1)
 def _binom() -> np.ndarray:
-    return K.binomial_table()
+    # the plain-Python table (equal to the kernel's, a test checks): nothing to compile
+    return K.binomial_table_python()
 
 
 def level_size(n: int) -> int:
@@ -87,7 +95,7 @@ def compute_tablebase(max_seeds: int) -> dict[str, np.ndarray]:
     if not 0 <= max_seeds <= MAX_SUPPORTED:
         raise ValueError(f"tablebase seeds must be between 0 and {MAX_SUPPORTED}, got {max_seeds}")
     binom = _binom()
-    offsets = K.level_offsets(max_seeds, binom)
+    offsets = K.level_offsets_python(max_seeds, binom)
     values = np.zeros(int(offsets[-1]), dtype=np.int8)
     seconds = np.zeros(max_seeds + 1)
     sweeps = np.zeros(max_seeds + 1, dtype=np.int64)
@@ -98,23 +106,56 @@ def compute_tablebase(max_seeds: int) -> dict[str, np.ndarray]:
     return {"values": values, "offsets": offsets, "seconds": seconds, "sweeps": sweeps}
 
 
-def load_tablebase(max_seeds: int = TABLEBASE_SEEDS) -> Tablebase:
-    """The tablebase to `max_seeds`, from the cache or built (and cached) now; past
-    MAX_SUPPORTED seeds, memory-mapped from the endgame database on disk
-    (:mod:`gamelab.oware.tablebase_disk`), which must have been built that far."""
-    if max_seeds < 0:
-        return Tablebase.empty()
-    if max_seeds > MAX_SUPPORTED:
-        return open_database(max_seeds)
+def _cache_params(max_seeds: int) -> dict[str, object]:
+    return {"max_seeds": max_seeds, "rules": "abapa"}
+
+
+def built_tablebase(max_seeds: int) -> Tablebase:
+    """The tablebase to `max_seeds` as built on this machine: from the gamelab cache, or built
+    (and cached) now, with each level's build seconds."""
     arrays = cached_arrays(
-        "oware-tablebase",
-        {"max_seeds": max_seeds, "rules": "abapa"},
-        VERSION,
-        lambda: compute_tablebase(max_seeds),
+        "oware-tablebase", _cache_params(max_seeds), VERSION, lambda: compute_tablebase(max_seeds)
     )
     return Tablebase(
         max_seeds, arrays["values"], arrays["offsets"], tuple(float(x) for x in arrays["seconds"])
     )
+
+
+def shipped_tablebase_path() -> Path:
+    """Where the package ships the table to SHIPPED_SEEDS: named by the cache's key, so a new
+    format (VERSION) finds none and builds instead."""
+    key = cache_key("oware-tablebase", _cache_params(SHIPPED_SEEDS), VERSION)
+    return Path(__file__).parent / "data" / f"tablebase-{key}.xz"
+
+
+@lru_cache(maxsize=1)
+def _shipped_values() -> np.ndarray | None:
+    """The shipped table's values (levels 0 to SHIPPED_SEEDS), or None when the file is missing
+    or damaged (xz checks its own CRC; the length must be the levels')."""
+    try:
+        raw = lzma.decompress(shipped_tablebase_path().read_bytes())
+    except (OSError, lzma.LZMAError):
+        return None
+    if len(raw) != K.level_offsets_python(SHIPPED_SEEDS, _binom())[-1]:
+        return None
+    # writable, as the cache's arrays are: the kernels take one array type
+    return np.frombuffer(bytearray(raw), dtype=np.int8)
+
+
+def load_tablebase(max_seeds: int = TABLEBASE_SEEDS) -> Tablebase:
+    """The tablebase to `max_seeds`: the shipped table's first levels up to SHIPPED_SEEDS, else
+    from the cache or built (and cached) now; past MAX_SUPPORTED seeds, memory-mapped from the
+    endgame database on disk (:mod:`gamelab.oware.tablebase_disk`), which must have been built
+    that far."""
+    if max_seeds < 0:
+        return Tablebase.empty()
+    if max_seeds > MAX_SUPPORTED:
+        return open_database(max_seeds)
+    shipped = _shipped_values() if max_seeds <= SHIPPED_SEEDS else None
+    if shipped is None:
+        return built_tablebase(max_seeds)
+    offsets = K.level_offsets_python(max_seeds, _binom())
+    return Tablebase(max_seeds, shipped[: offsets[-1]], offsets)
 
 
 def open_database(max_seeds: int, root: Path | None = None) -> Tablebase:
@@ -225,7 +266,7 @@ def tablebase_summary(max_seeds: int = TABLEBASE_SEEDS) -> TablebaseSummary:
     if not 0 <= max_seeds <= MAX_SUPPORTED:
         raise ValueError(f"tablebase seeds must be between 0 and {MAX_SUPPORTED}, got {max_seeds}")
     t0 = time.perf_counter()
-    tb = load_tablebase(max_seeds)
+    tb = built_tablebase(max_seeds)
     seconds = time.perf_counter() - t0
     return TablebaseSummary(
         max_seeds=max_seeds,

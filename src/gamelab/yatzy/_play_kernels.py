@@ -101,12 +101,15 @@ def play_games(E, strategy, uniforms, rules, scores):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws):
     """:func:`play_games` with the decision cache and the workspace passed in, so that the
     cache persists between calls (with as many slots as states, every state's decisions are
     computed once per process) and a caller in Python allocates both by numpy
-    (:func:`gamelab.yatzy._turn_kernels.decision_cache_arrays`, ``workspace_arrays``)."""
+    (:func:`gamelab.yatzy._turn_kernels.decision_cache_arrays`, ``workspace_arrays``). It
+    releases the GIL: threads with a cache and a workspace each play games side by side.
+    strategy=None plays by the decision tables (optimal or greedy, as E says) and compiles
+    without the random player's branches (numba drops them)."""
     nb = rules[R_N_BOXES]
     nf = rules[R_BONUS_FLAGS]
     cache = decisions[1]
@@ -119,28 +122,26 @@ def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws):
         total = 0
         for turn in range(nb):
             u = uniforms[g, turn]
-            if strategy != STRATEGY_RANDOM:
+            if strategy is None or strategy != STRATEGY_RANDOM:
                 s = cached_decisions(E, mask, m, f, rules, ws, decisions)
             r = roll_dice(0, u, 0)
             for stage in range(2):
-                if strategy == STRATEGY_RANDOM:
+                k = np.int64(cache[s, 2 - stage, r])
+                if strategy is not None and strategy == STRATEGY_RANDOM:
                     lo = SUBKEEP_START[r]
                     hi = SUBKEEP_START[r + 1]
                     i = lo + int(u[15 + stage] * (hi - lo))
                     if i >= hi:
                         i = hi - 1
                     k = SUBKEEP_INDEX[i]
-                else:
-                    k = cache[s, 2 - stage, r]
                 r = roll_dice(k, u, 5 + 5 * stage)
-            if strategy == STRATEGY_RANDOM:
+            b = np.int64(cache[s, 0, r])
+            if strategy is not None and strategy == STRATEGY_RANDOM:
                 n = legal_boxes(mask, f, r, rules, legal)
                 i = int(u[17] * n)
                 if i >= n:
                     i = n - 1
                 b = legal[i]
-            else:
-                b = cache[s, 0, r]
             pts, j = placement(mask, m, f, b, r, rules)
             total += pts
             mask, m, f = split_state(j, nf)
@@ -188,34 +189,37 @@ def risky_keep_python(r: int, V3, valence: int) -> int:
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
-    """One turn from (mask, m, f) with uniforms u: optimal (valence 0) or the risk-taker's keeps
-    (valence v >= 1; the box is still chosen optimally). Returns (points, next state index)."""
+    """One turn from (mask, m, f) with uniforms u: optimal (valence 0 or None) or the
+    risk-taker's keeps (valence v >= 1; the box is still chosen optimally). Returns (points,
+    next state index). valence=None compiles without the risk-taker's branch (numba drops it):
+    the optimal players of :func:`play_to_round` never take it."""
     s = cached_decisions(E, mask, m, f, rules, ws, decisions)
     cache = decisions[1]
     V3 = ws[W_ROLL_F][RF_V3]
-    if valence > 0:
-        succ = ws[W_SUCC]
-        final_values(
-            E,
-            E,
-            False,
-            mask,
-            m,
-            f,
-            rules,
-            V3,
-            ws[W_ROLL_F][RF_VW],
-            ws[W_ROLL_I][RI_BOX3],
-            succ[S_POINTS],
-            succ[S_E],
-            succ[S_W],
-        )
+    if valence is not None:
+        if valence > 0:
+            succ = ws[W_SUCC]
+            final_values(
+                E,
+                E,
+                False,
+                mask,
+                m,
+                f,
+                rules,
+                V3,
+                ws[W_ROLL_F][RF_VW],
+                ws[W_ROLL_I][RI_BOX3],
+                succ[S_POINTS],
+                succ[S_E],
+                succ[S_W],
+            )
     r = roll_dice(0, u, 0)
     for stage in range(2):
-        if valence > 0:
-            k = risky_keep(r, V3, valence)
-        else:
-            k = cache[s, 2 - stage, r]
+        k = np.int64(cache[s, 2 - stage, r])  # as roll_dice's other callers pass it
+        if valence is not None:
+            if valence > 0:
+                k = risky_keep(r, V3, valence)
         r = roll_dice(k, u, 5 + 5 * stage)
     # the box as int64, as every other caller passes it: one compiled placement, not two
     return placement(mask, m, f, np.int64(cache[s, 0, r]), r, rules)
@@ -279,7 +283,7 @@ def play_to_round(E, uniforms, rounds, rules, out, ws, decisions):
                     out[g, i, 3] = score
             if turn == last or turn == nb:
                 break
-            pts, j = play_turn(E, mask, m, f, uniforms[g, turn], 0, rules, ws, decisions)
+            pts, j = play_turn(E, mask, m, f, uniforms[g, turn], None, rules, ws, decisions)
             score += pts
             mask, m, f = split_state(j, nf)
 

@@ -50,8 +50,7 @@ function describeChoice() {
   const c = choices && choices.choices.find((x) => x.spec === $("pw-names").value);
   $("pw-names-info").textContent = c ? (narrow.matches ? `${c.label}. ` : "") +
     `${c.answers} possible answers; ${c.guesses} names may be guessed` +
-    (c.spec === choices.post ? " (the post's setting)" : "") +
-    (c.instant ? "; the best guesses come worked out with gamelab: every answer is instant" : "") : "";
+    (c.spec === choices.post ? " (the post's setting)" : "") : "";  // readiness: #pw-strategy
 }
 
 function fmt(x, digits = 3) {

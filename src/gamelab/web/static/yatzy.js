@@ -31,14 +31,14 @@ function dieFace(face) {
 const fmt = (x, d = 2) => (x === null || x === undefined ? "—" : Number(x).toFixed(d));
 
 /** A finished game's place among perfect play's scores in a sentence: "41.5: a perfect player
- *  scores lower 40.2% of the time and the same 1.3%"; a share that is zero is left out, one
+ *  scores lower in 40.2% of games and the same in 1.3%"; a share that is zero is left out, one
  *  that rounds to zero is "under 0.1%". */
 export function rankWords(r) {
   const share = (p) => (p > 0 && p < 0.0005 ? "under 0.1%" : pct(p, 1));
   const lower = r.p_below > 0, same = r.p_equal > 0;
-  const words = lower && same ? `scores lower ${share(r.p_below)} of the time and the same ${share(r.p_equal)}`
-    : lower ? `scores lower ${share(r.p_below)} of the time`
-    : same ? `scores the same ${share(r.p_equal)} of the time and never lower`
+  const words = lower && same ? `scores lower in ${share(r.p_below)} of games and the same in ${share(r.p_equal)}`
+    : lower ? `scores lower in ${share(r.p_below)} of games`
+    : same ? `scores the same in ${share(r.p_equal)} of games and never lower`
     : "always scores higher";
   return `${fmt(r.percentile, 1)}: a perfect player ${words}`;
 }
