@@ -103,10 +103,12 @@ def play_scores(
         parts = [part for part in parts if part[2] > part[1]]
         caches = {lane: _decision_cache(rules, strategy, lane) for lane, _, _ in parts}
 
+        tables = None if code != STRATEGY_RANDOM else code  # None: no random branches
+
         def play(lane: int, lo: int, hi: int) -> None:
             play_games_cached(
                 E,
-                code,
+                tables,
                 uniforms[lo:hi],
                 bundle,
                 caches[lane],
