@@ -57,6 +57,10 @@ def settled(n: int, depth: int) -> bool | None:
     return None
 
 
+#: a search's kept scratch: (its guesses, pair-bit words, answers, codes), levels, buffers
+Scratch = tuple[tuple[int, int, int, int], int, tuple[np.ndarray, ...]]
+
+
 def new_memo(capacity: int) -> tuple[np.ndarray, ...]:
     """A feasibility search's memo, the kernels' last six arguments: the two halves of each
     entry's key, its flags, the depth known infeasible, the depth known feasible, and the counters
@@ -88,6 +92,7 @@ class FeasibleSearch:
         self.rnd2 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
         self.memo = new_memo(capacity)
         self.mk1, self.mk2, self.mflag, self.minf, self.mfeas, self.stats = self.memo
+        self._scratch: Scratch | None = None  # (see _scratch)
 
     #: largest table of pair bits built (bytes): answers^2 x guesses / 8
     MAX_PAIR_BYTES = 1 << 29
@@ -137,7 +142,24 @@ def _ask_kernel(
         raise ValueError(f"depth must be at most 100, got {depth}")
     cands = np.ascontiguousarray(cands, dtype=np.int32)
     args = (search.game.n_codes, search.bits, search.rnd1, search.rnd2, *search.memo, *hard)
-    return bool(fk.feasible_kernel(search.tab, cands, depth, guesses, *args))
+    scratch = _scratch(search, depth, guesses)
+    return bool(fk.feasible_kernel(search.tab, cands, depth, guesses, *args, scratch))
+
+
+def _scratch(
+    search: FeasibleSearch | HardFeasibleSearch, depth: int, guesses: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """The kernel's scratch buffers for a call: kept by the search for its largest depth so far
+    (and these guesses and pair bits), reset before each call (cheaper than making them)."""
+    shape = (len(guesses), search.bits.shape[2], search.game.n_answers, search.game.n_codes)
+    kept = search._scratch
+    if kept is not None and kept[0] == shape and kept[1] >= depth:
+        fk.reset_scratch(kept[2])
+        return kept[2]
+    levels = max(depth, 1 if kept is None or kept[0] != shape else kept[1])
+    scratch = fk.new_scratch(levels, shape[2], shape[0], shape[3], shape[1])
+    search._scratch = (shape, levels, scratch)
+    return scratch
 
 
 def feasible_python(
@@ -243,6 +265,7 @@ class HardFeasibleSearch:
         self.rnd2 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
         self.salt1 = rng.integers(0, hi, n_w, dtype=np.uint64, endpoint=True)
         self.salt2 = rng.integers(0, hi, n_w, dtype=np.uint64, endpoint=True)
+        self._scratch: Scratch | None = None  # (see _scratch)
         self.memo = new_memo(capacity)
         self.mk1, self.mk2, self.mflag, self.minf, self.mfeas, self.stats = self.memo
         self.full = pool_mask(game.full_pool(), n_w)
