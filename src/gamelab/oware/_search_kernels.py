@@ -144,7 +144,9 @@ def search_root(
     oware``; LLVM knows that arrays allocated here alias no other)."""
     n_ply = depth + 2
     boards = np.zeros((n_ply, 7, 14), dtype=np.int64)
-    scores = np.zeros((n_ply, 6), dtype=np.int64)
+    # (one allocation routine per shape and type: scores and keys share those of boards and
+    # of the int64 rows; a key is kept as its int64 bit pattern)
+    scores = np.zeros((n_ply, 1, 6), dtype=np.int64)
     alpha_s = np.zeros(n_ply, dtype=np.int64)
     beta_s = np.zeros(n_ply, dtype=np.int64)
     alpha0_s = np.zeros(n_ply, dtype=np.int64)
@@ -155,7 +157,7 @@ def search_root(
     searched_s = np.zeros(n_ply, dtype=np.int64)
     research_s = np.zeros(n_ply, dtype=np.int64)
     slot_s = np.zeros(n_ply, dtype=np.int64)
-    key_s = np.zeros(n_ply, dtype=np.uint64)
+    key_s = np.zeros(n_ply, dtype=np.int64)
     use_table = use_tt and not plain
     use_tb = tb_offsets.shape[0] > 1 and not plain
     tt_mask = np.uint64(tt_keys.shape[0] - 1)
@@ -203,7 +205,7 @@ def search_root(
             if not decided and use_table:
                 key = zobrist_key(b, mover, zob)
                 slot = np.int64(key & tt_mask)
-                key_s[ply] = key
+                key_s[ply] = np.int64(key)
                 slot_s[ply] = slot
                 if tt_keys[slot] == key:
                     tt_best = tt_move[slot]
@@ -227,7 +229,7 @@ def search_root(
                 if ply < 0:
                     return value
                 continue  # back in the parent with `value`
-            sc = scores[ply]
+            sc = scores[ply, 0]
             for o in range(6):
                 sc[o] = -INF
                 if not (mask >> o) & 1:
@@ -279,9 +281,9 @@ def search_root(
                 mover = side ^ (ply & 1)
                 if boards[ply + 1, o, 12 + mover] == boards[ply, 6, 12 + mover]:
                     history[mover, o] += depth_s[ply] * depth_s[ply]
-                scores[ply, :] = -INF  # cut-off: no more moves
+                scores[ply, 0, :] = -INF  # cut-off: no more moves
         # ---- pick the next move at `ply`, or finish the node
-        sc = scores[ply]
+        sc = scores[ply, 0]
         o = -1
         top = -INF
         for k in range(6):
@@ -305,7 +307,7 @@ def search_root(
         best = best_s[ply]
         if use_table:
             slot = slot_s[ply]
-            tt_keys[slot] = key_s[ply]
+            tt_keys[slot] = np.uint64(key_s[ply])
             stored = best
             if stored > DECIDED:
                 stored += ply
