@@ -106,7 +106,7 @@ def test_class_bounds_kernel_matches_twin(limit):
     the kernel equals its twin on the classes of each opening."""
     import numpy as np
 
-    from gamelab.wordle.solver._bound_kernels import class_bounds_kernel, class_bounds_python
+    from gamelab.wordle.solver._bound_kernels import class_bounds, class_bounds_python
 
     for game in (
         Game(load_word_list(parse_names("gen1")), "standard"),
@@ -128,4 +128,4 @@ def test_class_bounds_kernel_matches_twin(limit):
             cls = np.repeat(np.arange(len(parts)), sizes)[order]
             args = (game.table, members[order], cls, sizes, fast._splitters_first())
             rest = (game.n_codes, game.answer_of_guess, rem)
-            assert (class_bounds_kernel(*args, *rest) == class_bounds_python(*args, *rest)).all()
+            assert (class_bounds(*args, *rest) == class_bounds_python(*args, *rest)).all()

@@ -10,7 +10,7 @@ the classes together: the distinct patterns of each class are counted with a sta
 rules (a guess that neither splits a class nor may be its answer is not counted; with one guess
 left only guesses leaving singletons count; with none left no guess does).
 
-Plain-Python twin: :func:`class_bounds_python` (``min_bound_python`` per class), compared by
+Plain-Python twin: :func:`class_bounds_python` (of :func:`class_bounds`) (``min_bound_python`` per class), compared by
 ``tests/wordle/test_wordle_opening.py::test_class_bounds_kernel_matches_twin``.
 """
 
@@ -22,36 +22,49 @@ from numba import njit
 from gamelab.wordle._kernels import min_bound_python
 
 
-@njit(cache=True)
-def class_bounds_kernel(table, cands, cls, sizes, guesses, n_codes, answer_of_guess, rem):
+def class_bounds(table, cands, cls, sizes, guesses, n_codes, answer_of_guess, rem):
     """best[c] = min over useful guesses of m + 2(m - hit) - k for class c (sizes[c] = m), the
     classes' answers being ``cands`` (ascending) with their class indices ``cls``; a huge value
-    (1 << 40) for a class no guess may split. A class whose bound reaches its floor 2m - 1 (a
-    guess among its answers that leaves the others apart) is done and its answers are no longer
-    read: good splitters first in `guesses` make that early (the bounds do not depend on the
-    order)."""
+    (1 << 40) for a class no guess may split: :func:`class_bounds_kernel` with its arrays made
+    here by numpy (allocations inside a kernel cost a cold start their compiling)."""
+    n_cls, n = sizes.shape[0], cands.shape[0]
+    scratch = (
+        np.full(n_cls, 1 << 40, dtype=np.int64),  # best
+        np.full(n_cls * n_codes, -1, dtype=np.int32),  # seen
+        np.zeros((3, n), dtype=np.int32),  # live, base, live_cls
+        np.ones(n_cls, dtype=np.bool_),  # active
+        np.full(table.shape[1], -1, dtype=np.int32),  # class_of
+        np.zeros(n_cls, dtype=np.int32),  # k
+    )
+    return class_bounds_kernel(
+        table, cands, cls, sizes, guesses, n_codes, answer_of_guess, rem, scratch
+    )
+
+
+@njit(cache=True)
+def class_bounds_kernel(table, cands, cls, sizes, guesses, n_codes, answer_of_guess, rem, scratch):
+    """:func:`class_bounds` (its `scratch`: best filled with 1 << 40, seen with -1, live rows,
+    active True, class_of -1, k, as it makes them; returns best). A class whose bound reaches
+    its floor 2m - 1 (a guess among its answers that leaves the others apart) is done and its
+    answers are no longer read: good splitters first in `guesses` make that early (the bounds
+    do not depend on the order)."""
+    best, seen, rows, active, class_of, k = scratch
     n_cls = sizes.shape[0]
     n = cands.shape[0]
-    best = np.full(n_cls, 1 << 40, dtype=np.int64)
     if rem == 0 or n == 0:
         return best
-    seen = np.full(n_cls * n_codes, -1, dtype=np.int32)
-    live = np.empty(n, dtype=np.int32)  # the answers still read, and their class's base slot
-    base = np.empty(n, dtype=np.int32)
-    live_cls = np.empty(n, dtype=np.int32)
+    live, base, live_cls = rows[0], rows[1], rows[2]  # the answers still read, their base slot
     for i in range(n):
         live[i] = cands[i]
         live_cls[i] = cls[i]
         base[i] = cls[i] * n_codes
     n_live = n
-    active = np.ones(n_cls, dtype=np.bool_)
-    class_of = np.full(table.shape[1], -1, dtype=np.int32)
     for i in range(n):
         class_of[cands[i]] = cls[i]
-    k = np.zeros(n_cls, dtype=np.int32)
     for q in range(guesses.shape[0]):
         r = guesses[q]
-        k[:] = 0
+        for c in range(n_cls):
+            k[c] = 0
         row = table[r]
         for i in range(n_live):
             slot = base[i] + row[live[i]]

@@ -21,7 +21,7 @@ import numpy as np
 
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import Setting
-from gamelab.wordle.solver._bound_kernels import class_bounds_kernel
+from gamelab.wordle.solver._bound_kernels import class_bounds
 from gamelab.wordle.solver._memo_kernels import UNLIMITED
 from gamelab.wordle.solver.kernel_search import INF, KernelSearch, SearchTimeout
 from gamelab.wordle.table import Game
@@ -331,7 +331,7 @@ class NodeSearch:
 
     def _splitters_first(self) -> np.ndarray:
         """Every guess, best one-level bound on all answers first (classes then reach their
-        floor early in :func:`class_bounds_kernel`; the bounds do not depend on the order)."""
+        floor early in :func:`class_bounds`; the bounds do not depend on the order)."""
         if self._splitters is None:
             guesses, _, _ = self._ordered_moves(self.game.all_answers(), None, None)
             rest = np.setdiff1d(self.all_guesses, guesses)  # (guesses that split nothing)
@@ -357,7 +357,7 @@ class NodeSearch:
         order = np.argsort(members, kind="stable")  # each guess's row read in order
         cls = np.repeat(np.arange(len(big), dtype=np.int64), sizes)[order]
         rem = -1 if sub_depth is None else sub_depth - 1
-        best = class_bounds_kernel(
+        best = class_bounds(
             self.game.table,
             members[order],
             cls,
