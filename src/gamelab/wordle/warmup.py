@@ -90,7 +90,7 @@ def warm_feasible_tables() -> None:
     import numpy as np
 
     from gamelab.wordle.rules import FeedbackRule, WordList
-    from gamelab.wordle.solver._feasible_kernels import pair_bits
+    from gamelab.wordle.solver._feasible_kernels import pair_bits_kernel
     from gamelab.wordle.table import Game, build_table
 
     words = tuple("".join(p) for p in islice(permutations("abcdef", 5), 0, 720, 12))  # 60
@@ -98,7 +98,7 @@ def warm_feasible_tables() -> None:
     table = build_table(game.words, game.rule)
     game.__dict__["table"] = table  # (not kept in the cache)
     game.partition(0, game.all_answers())
-    pair_bits(np.ascontiguousarray(table), np.arange(game.n_guesses, dtype=np.int32))
+    pair_bits_kernel(np.ascontiguousarray(table), np.arange(game.n_guesses, dtype=np.int32))
 
 
 def warm_search_helpers() -> None:

@@ -80,19 +80,13 @@ def count_codes(tab, g, buf, n, codes, cnt):
     return ncl, big
 
 
-def pair_bits(tab: np.ndarray, guesses: np.ndarray) -> np.ndarray:
-    """bits[a, b, w]: bit t of word w set if guesses[64 w + t] tells answers a and b apart
-    (tab: guesses x answers feedback codes): :func:`pair_bits_kernel` on zeros made here by
-    numpy (an allocation inside the kernel costs a cold start its compiling)."""
-    n = tab.shape[1]
-    n_w = (len(guesses) + 63) // 64
-    return pair_bits_kernel(tab, guesses, np.zeros((n, n, n_w), dtype=np.uint64))
-
-
 @njit(cache=True)
-def pair_bits_kernel(tab, guesses, bits):
-    """:func:`pair_bits` into `bits` (zeros of answers x answers x words); returns `bits`."""
+def pair_bits_kernel(tab, guesses):
+    """bits[a, b, w]: bit t of word w set if guesses[64 w + t] tells answers a and b apart
+    (tab: guesses x answers feedback codes)."""
     n = tab.shape[1]
+    n_w = (guesses.shape[0] + 63) // 64
+    bits = np.zeros((n, n, n_w), dtype=np.uint64)
     for t in range(guesses.shape[0]):
         row = tab[guesses[t]]
         bit = np.uint64(1) << np.uint64(t & 63)
@@ -106,7 +100,7 @@ def pair_bits_kernel(tab, guesses, bits):
 
 
 def pair_bits_python(tab: np.ndarray, guesses: np.ndarray) -> np.ndarray:
-    """Twin of :func:`pair_bits` (:func:`pair_bits_kernel`), a pair at a time."""
+    """Twin of :func:`pair_bits_kernel`, a pair at a time."""
     n = tab.shape[1]
     n_w = (len(guesses) + 63) // 64
     bits = np.zeros((n, n, n_w), dtype=np.uint64)
@@ -383,7 +377,7 @@ def feasible_kernel(
 
     tab: guesses x answers feedback codes (uint8, below n_codes). guesses: the guess indices
     allowed (hard mode: the full-length guesses, which the pools' bits number). bits:
-    :func:`pair_bits` of the same guesses (one guess left is then answered from them),
+    :func:`pair_bits_kernel` of the same guesses (one guess left is then answered from them),
     or an empty (0, 0, 0) array to scan the guesses instead (normal mode only). The memo (mk1,
     mk2, mflag as in :mod:`~gamelab.wordle.solver._memo_kernels`; minf: deepest limit proven
     infeasible, 0 if none; mfeas: shallowest proven feasible, NO_FEASIBLE if none) is read and

@@ -83,7 +83,7 @@ class FeasibleSearch:
         self,
         game: Game,
         capacity: int = 1 << 22,
-        pair_bits: Callable[[np.ndarray, np.ndarray], np.ndarray] = fk.pair_bits,
+        pair_bits: Callable[[np.ndarray, np.ndarray], np.ndarray] = fk.pair_bits_kernel,
     ) -> None:
         if game.n_codes > 256:
             raise ValueError("the feasibility search needs words of at most 5 letters")
@@ -314,7 +314,7 @@ class HardFeasibleSearch:
         self.tab = np.ascontiguousarray(game.table)
         self.fl_guess = np.ascontiguousarray(fl, dtype=np.int32)
         self.n_words = n_w
-        self.bits = fk.pair_bits(self.tab, self.fl_guess)
+        self.bits = fk.pair_bits_kernel(self.tab, self.fl_guess)
         gcodes, glens = game.guess_codes
         fcodes, flens = gcodes[fl], glens[fl]
         self.allow = hk.allow_masks_kernel(
