@@ -234,23 +234,23 @@ TWINS: dict[str, dict[str, Twin]] = {
         ),
     },
     "oware": {
-        "_move_kernels.sow_and_capture": _t(
+        "_move_kernels.sow_and_capture_kernel": _t(
             "gamelab.oware.rules.apply_move", OR + "test_kernel_moves_match_python_moves"
         ),
-        "_move_kernels.legal_mask": _t(
+        "_move_kernels.legal_mask_kernel": _t(
             "gamelab.oware.rules.legal_offsets",
             OR + "test_kernel_and_python_rules_agree_on_any_board",
         ),
         "_move_kernels.perft_kernel": _t(
             "gamelab.oware.rules.perft", OR + "test_perft_kernel_equals_python_on_random_positions"
         ),
-        "_search_kernels.blog_eval": _t(
+        "_search_kernels.blog_eval_kernel": _t(
             "gamelab.oware.evaluation.blog_evaluation", OS + "test_evaluation_kernels_match_python"
         ),
-        "_search_kernels.auale_eval": _t(
+        "_search_kernels.auale_eval_kernel": _t(
             "gamelab.oware.evaluation.auale_evaluation", OS + "test_evaluation_kernels_match_python"
         ),
-        "_search_kernels.final_score": _t(
+        "_search_kernels.final_score_kernel": _t(
             "gamelab.oware.evaluation.final_score", TW + "test_oware_small_kernels_match_twins"
         ),
         "_search_kernels.zobrist_key": _t(
@@ -514,6 +514,16 @@ HELPERS: dict[str, dict[str, str]] = {
     },
     "oware": {
         "_move_kernels._sow": "the sowing of sow_and_capture and _is_grand_slam",
+        "_move_kernels.sow_and_capture": "a move inside every kernel (from Python: "
+        "sow_and_capture_kernel)",
+        "_move_kernels.legal_mask": "the legal moves inside every kernel (from Python: "
+        "legal_mask_kernel)",
+        "_search_kernels.blog_eval": "the blog's evaluation inside evaluate (from Python: "
+        "blog_eval_kernel)",
+        "_search_kernels.auale_eval": "Aualé's evaluation inside evaluate (from Python: "
+        "auale_eval_kernel)",
+        "_search_kernels.final_score": "an ended game's score inside search_root (from Python: "
+        "final_score_kernel)",
         "_move_kernels._capture_run": "the capture count of sow_and_capture and _is_grand_slam",
         "_move_kernels._is_grand_slam": "the grand-slam test inside legal_mask",
         "_move_kernels.game_over_by_score": "the end by score inside perft_kernel and search_root",

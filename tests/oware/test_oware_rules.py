@@ -163,12 +163,12 @@ def test_kernel_moves_match_python_moves():
         for _ in range(20):
             for p in random_game(rng, rules)[:-1]:
                 b = np.array([*p.houses, *p.stores], dtype=np.int64)
-                mask = K.legal_mask(b, p.to_move, rules.gs_code)
+                mask = K.legal_mask_kernel(b, p.to_move, rules.gs_code)
                 legal = p.legal_moves()
                 assert [o for o in range(6) if mask >> o & 1] == legal
                 for m in legal:
                     c = b.copy()
-                    K.sow_and_capture(c, p.to_move, m, rules.gs_code)
+                    K.sow_and_capture_kernel(c, p.to_move, m, rules.gs_code)
                     h, s = list(p.houses), list(p.stores)
                     apply_move(h, s, p.to_move, m, rules)
                     assert list(c) == h + s
@@ -208,13 +208,13 @@ def test_kernel_and_python_rules_agree_on_any_board(p, grand_slam):
     p = Position(p.houses, p.stores, p.to_move, rules)
     b = np.array([*p.houses, *p.stores], dtype=np.int64)
     legal = p.legal_moves()
-    mask = 0 if p.score_decided() else K.legal_mask(b, p.to_move, rules.gs_code)
+    mask = 0 if p.score_decided() else K.legal_mask_kernel(b, p.to_move, rules.gs_code)
     assert [o for o in range(6) if mask >> o & 1] == legal
     for m in legal:
         child = p.play(m)
         assert sum(child.houses) + sum(child.stores) == 48  # seeds are conserved
         c = b.copy()
-        K.sow_and_capture(c, p.to_move, m, rules.gs_code)
+        K.sow_and_capture_kernel(c, p.to_move, m, rules.gs_code)
         if not child.ended:
             assert list(c) == [*child.houses, *child.stores]
     assert Position.from_text(p.to_text(), rules) == p

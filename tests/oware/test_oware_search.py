@@ -17,8 +17,8 @@ def random_positions(seed, count, max_plies=60):
 def test_evaluation_kernels_match_python():
     for p in random_positions(1, 200):
         b = board_array(p)
-        assert K.blog_eval(b, p.to_move) == blog_evaluation(p.houses, p.stores, p.to_move)
-        assert K.auale_eval(b, p.to_move) == auale_evaluation(p.houses, p.stores, p.to_move)
+        assert K.blog_eval_kernel(b, p.to_move) == blog_evaluation(p.houses, p.stores, p.to_move)
+        assert K.auale_eval_kernel(b, p.to_move) == auale_evaluation(p.houses, p.stores, p.to_move)
 
 
 def test_blog_evaluation_formula():

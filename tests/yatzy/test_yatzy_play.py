@@ -70,6 +70,20 @@ def test_simulation_is_backend_independent():
     )
     assert one.mean.value == two.mean.value and (one.histogram == two.histogram).all()
     assert one.games == 900
+    # no number of workers: the chunks' games on threads, three of them here
+    threads = simulate(
+        RULES["yahtzee-no-bonus"], "greedy", 900, seed=11, backend=Backend(quiet=True), chunk=300
+    )
+    assert (threads.mean, threads.std_dev) == (one.mean, one.std_dev)
+    assert (threads.histogram == one.histogram).all()
+
+
+def test_games_on_threads_are_the_games_of_one_thread():
+    r = get_rules("yahtzee")
+    u = draw_uniforms(r, 301, np.random.default_rng(9))
+    alone = play_scores(r, "optimal", u)
+    assert play_scores(r, "optimal", u, threads=3).tolist() == alone.tolist()
+    assert play_scores(r, "optimal", u[:1], threads=2).tolist() == alone[:1].tolist()
 
 
 def test_optimal_mean_matches_dp_value():

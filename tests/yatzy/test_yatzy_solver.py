@@ -156,3 +156,16 @@ def test_19_cached_distribution_comeback_and_target_say_they_were_loaded(tmp_pat
         out = CliRunner().invoke(app, [command], env={"COLUMNS": "100"}).output
         assert "loaded from the cache in " in out and "earlier in " in out, (command, out)
         assert "computed in" not in out.replace("computed earlier in", ""), (command, out)
+
+
+def test_a_warm_up_beside_the_solve_runs_once_and_not_for_cached_kernels():
+    from gamelab.yatzy._turn_kernels import state_index
+    from gamelab.yatzy.solver import compile_beside_the_solve
+
+    calls: list[str] = []
+    finish = compile_beside_the_solve(lambda: calls.append("warm"))
+    finish()  # no solve under way: the warm-up runs now, and has run when this returns
+    assert calls == ["warm"]
+    state_index(0, 0, 0, 1)  # compiled (or loaded): now in numba's cache
+    compile_beside_the_solve(lambda: calls.append("again"), (state_index,))()
+    assert calls == ["warm"]

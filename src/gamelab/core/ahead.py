@@ -61,6 +61,12 @@ def _cache_state(kernels: Iterable[Any]) -> tuple[bool, bool]:
     return cached, writable
 
 
+def in_cache(kernels: Iterable[Any]) -> bool:
+    """Whether every one of `kernels` (numba dispatchers) has an index in numba's cache (a call
+    loads it rather than compiling it)."""
+    return _cache_state(kernels)[0]
+
+
 def start(target: str, kernels: Iterable[Any]) -> bool:
     """Compile `kernels` ahead: run `target` ("module:function", called with no arguments) in a
     child process, unless each of `kernels` (numba dispatchers) is in numba's cache already, a

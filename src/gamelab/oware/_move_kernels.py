@@ -50,7 +50,7 @@ def _capture_run(b, i, lo):
     return captured, j
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def sow_and_capture(b, side, offset, gs):
     """Play `offset` for `side` on `b` in place; return the seeds captured (already stored)."""
     i = _sow(b, 6 * side + offset)
@@ -100,7 +100,7 @@ def _is_grand_slam(b, side, offset):
     return captured == total
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def legal_mask(b, side, gs):
     """Bit `o` set when offset `o` is legal for `side` (0 when the side cannot move)."""
     lo = 6 * side
@@ -162,29 +162,23 @@ def _same_houses(a, c):
     return True
 
 
-def new_perft_scratch(depth: int) -> tuple[np.ndarray, np.ndarray]:
-    """The zeroed frames of :func:`perft_kernel` to `depth` (its last two arguments): a board
-    per ply, and per ply the next move to try, the legal moves' mask and where the boards that
-    may repeat start (rows of `frames`)."""
-    return np.zeros((depth + 2, 14), dtype=np.int64), np.zeros((3, depth + 2), dtype=np.int64)
-
-
 @njit(cache=True, nogil=True)
-def perft_kernel(board, side, depth, gs, stack, frames):
+def perft_kernel(board, side, depth, gs):
     """Move sequences of length `depth` (games that end earlier are not counted).
 
-    Iterative depth-first walk (numba cannot cache recursive functions) over the scratch
-    `stack` and `frames` of :func:`new_perft_scratch` (made by numpy: an allocation in the
-    kernel would compile its own routine on a cold cache). A board repeating one with the same
-    side to move since the last capture ends the game (first-repetition rule). Runs without the
-    GIL, so a Ctrl-C can stop it (:func:`gamelab.core.stoppable.run_stoppable`)."""
+    Iterative depth-first walk (numba cannot cache recursive functions). A board repeating one
+    with the same side to move since the last capture ends the game (first-repetition rule).
+    Its stack is allocated here, as the search's (scratch passed in ran slower: see
+    :func:`gamelab.oware._search_kernels.search_root`). Runs without the GIL, so a Ctrl-C can
+    stop it (:func:`gamelab.core.stoppable.run_stoppable`)."""
     if depth == 0:
         return 1
     if game_over_by_score(board):
         return 0
-    next_move = frames[0]
-    masks = frames[1]
-    hstart = frames[2]
+    stack = np.zeros((depth + 2, 14), dtype=np.int64)
+    next_move = np.zeros(depth + 2, dtype=np.int64)
+    masks = np.zeros(depth + 2, dtype=np.int64)
+    hstart = np.zeros(depth + 2, dtype=np.int64)
     copy_board(stack[0], board)
     masks[0] = legal_mask(board, side, gs)
     total = 0
@@ -226,3 +220,21 @@ def perft_kernel(board, side, depth, gs, stack, frames):
         next_move[ply] = 0
         hstart[ply] = hs
     return total
+
+
+# --------------------------------------------------------------------------- Python entries
+# The kernels above call sow_and_capture and legal_mask, which have no Python entry (numba
+# builds none, which saves a cold command's compiling); Python (the tests comparing them with
+# the rules) calls these.
+
+
+@njit(cache=True)
+def sow_and_capture_kernel(b, side, offset, gs):
+    """:func:`sow_and_capture` called from Python."""
+    return sow_and_capture(b, side, offset, gs)
+
+
+@njit(cache=True)
+def legal_mask_kernel(b, side, gs):
+    """:func:`legal_mask` called from Python."""
+    return legal_mask(b, side, gs)

@@ -38,7 +38,7 @@ TT_UPPER = 3
 # --------------------------------------------------------------------------- evaluations
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def blog_eval(b, side):
     """The blog's evaluation for the side to move: 2·(store difference) + opponent's vulnerable
     houses − own vulnerable houses (a house is vulnerable with 1 or 2 seeds)."""
@@ -54,7 +54,7 @@ def blog_eval(b, side):
     return 2 * (b[12 + side] - b[13 - side]) + opp_v - own_v
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def auale_eval(b, side):
     """Aualé/Aalina-style evaluation for the side to move: 25 per stored seed, +28 per house with
     more than 12 seeds, −36 per house with 1-2 seeds, −54 per empty house (own minus opponent)."""
@@ -84,7 +84,7 @@ def evaluate(b, side, kind):
     return auale_eval(b, side)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def final_score(diff, ply, kind):
     """Score of an ended game for the side to move, given its final seed difference.
 
@@ -99,24 +99,6 @@ def final_score(diff, ply, kind):
 
 
 # --------------------------------------------------------------------------- search
-
-#: rows of the search's `frames` scratch (one value per ply each)
-F_ALPHA, F_BETA, F_ALPHA0, F_DEPTH, F_BEST, F_BESTMOVE, F_CUR, F_SEARCHED, F_RESEARCH, F_SLOT = (
-    range(10)
-)
-
-
-def new_search_scratch(depth: int) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray]:
-    """The zeroed frames of a search to `depth` (:func:`search_root`'s last four arguments):
-    each ply's seven boards (its own and a child per move), its move scores, the rows of
-    `frames` (``F_*``) and its transposition-table key."""
-    n_ply = depth + 2
-    return (
-        np.zeros((n_ply, 7, 14), dtype=np.int64),
-        np.zeros((n_ply, 6), dtype=np.int64),
-        np.zeros((10, n_ply), dtype=np.int64),
-        np.zeros(n_ply, dtype=np.uint64),
-    )
 
 
 @njit(cache=True)
@@ -148,10 +130,6 @@ def search_root(
     binom,
     use_tt,
     plain,
-    boards,
-    scores,
-    frames,
-    key_s,
 ):
     """Fixed-depth negamax from `board`; returns the score for the side to move.
 
@@ -160,19 +138,26 @@ def search_root(
     move ordering (hash move, captures by size, history heuristic) and tablebase probes.
     counters: [nodes, node_limit, stopped, best root move]; when nodes pass the limit the search
     stops, sets counters[2] and the caller discards the result. Written with an explicit stack
-    because numba cannot cache recursive functions, whose frames are the scratch buffers
-    `boards`, `scores`, `frames` and `key_s` of :func:`new_search_scratch` (made by numpy: a
-    kernel's own allocations would each compile an allocation routine on a cold cache)."""
-    alpha_s = frames[F_ALPHA]
-    beta_s = frames[F_BETA]
-    alpha0_s = frames[F_ALPHA0]
-    depth_s = frames[F_DEPTH]
-    best_s = frames[F_BEST]
-    bestmove_s = frames[F_BESTMOVE]
-    cur_s = frames[F_CUR]
-    searched_s = frames[F_SEARCHED]
-    research_s = frames[F_RESEARCH]
-    slot_s = frames[F_SLOT]
+    because numba cannot cache recursive functions. The stack's arrays are allocated here,
+    although each allocation compiles a routine on a cold cache: passed in as scratch made by
+    numpy, they made the search 7-13 % slower (``benchmarks/kernels_before_after.py --only
+    oware``; LLVM knows that arrays allocated here alias no other)."""
+    n_ply = depth + 2
+    boards = np.zeros((n_ply, 7, 14), dtype=np.int64)
+    # (one allocation routine per shape and type: scores and keys share those of boards and
+    # of the int64 rows; a key is kept as its int64 bit pattern)
+    scores = np.zeros((n_ply, 1, 6), dtype=np.int64)
+    alpha_s = np.zeros(n_ply, dtype=np.int64)
+    beta_s = np.zeros(n_ply, dtype=np.int64)
+    alpha0_s = np.zeros(n_ply, dtype=np.int64)
+    depth_s = np.zeros(n_ply, dtype=np.int64)
+    best_s = np.zeros(n_ply, dtype=np.int64)
+    bestmove_s = np.zeros(n_ply, dtype=np.int64)
+    cur_s = np.zeros(n_ply, dtype=np.int64)
+    searched_s = np.zeros(n_ply, dtype=np.int64)
+    research_s = np.zeros(n_ply, dtype=np.int64)
+    slot_s = np.zeros(n_ply, dtype=np.int64)
+    key_s = np.zeros(n_ply, dtype=np.int64)
     use_table = use_tt and not plain
     use_tb = tb_offsets.shape[0] > 1 and not plain
     tt_mask = np.uint64(tt_keys.shape[0] - 1)
@@ -220,7 +205,7 @@ def search_root(
             if not decided and use_table:
                 key = zobrist_key(b, mover, zob)
                 slot = np.int64(key & tt_mask)
-                key_s[ply] = key
+                key_s[ply] = np.int64(key)
                 slot_s[ply] = slot
                 if tt_keys[slot] == key:
                     tt_best = tt_move[slot]
@@ -244,7 +229,7 @@ def search_root(
                 if ply < 0:
                     return value
                 continue  # back in the parent with `value`
-            sc = scores[ply]
+            sc = scores[ply, 0]
             for o in range(6):
                 sc[o] = -INF
                 if not (mask >> o) & 1:
@@ -296,9 +281,9 @@ def search_root(
                 mover = side ^ (ply & 1)
                 if boards[ply + 1, o, 12 + mover] == boards[ply, 6, 12 + mover]:
                     history[mover, o] += depth_s[ply] * depth_s[ply]
-                scores[ply, :] = -INF  # cut-off: no more moves
+                scores[ply, 0, :] = -INF  # cut-off: no more moves
         # ---- pick the next move at `ply`, or finish the node
-        sc = scores[ply]
+        sc = scores[ply, 0]
         o = -1
         top = -INF
         for k in range(6):
@@ -322,7 +307,7 @@ def search_root(
         best = best_s[ply]
         if use_table:
             slot = slot_s[ply]
-            tt_keys[slot] = key_s[ply]
+            tt_keys[slot] = np.uint64(key_s[ply])
             stored = best
             if stored > DECIDED:
                 stored += ply
@@ -351,3 +336,27 @@ def zobrist_key_python(b, side: int, zob: np.ndarray) -> int:
     for k in range(12):
         h ^= int(zob[k, b[k]])
     return h ^ int(zob[12, b[12]])
+
+
+# --------------------------------------------------------------------------- Python entries
+# The search calls the evaluations and final_score, which have no Python entry (numba builds
+# none, which saves a cold command's compiling); Python (the tests comparing them with their
+# twins) calls these.
+
+
+@njit(cache=True)
+def blog_eval_kernel(b, side):
+    """:func:`blog_eval` called from Python."""
+    return blog_eval(b, side)
+
+
+@njit(cache=True)
+def auale_eval_kernel(b, side):
+    """:func:`auale_eval` called from Python."""
+    return auale_eval(b, side)
+
+
+@njit(cache=True)
+def final_score_kernel(diff, ply, kind):
+    """:func:`final_score` called from Python."""
+    return final_score(diff, ply, kind)

@@ -46,8 +46,7 @@ def perft_count(position: Position, depth: int) -> int:
     board = np.array([*position.houses, *position.stores], dtype=np.int64)
     # in a helper thread without the GIL: Ctrl-C and SIGTERM stop a deep count at once
     side, gs = position.to_move, position.rules.gs_code
-    scratch = K.new_perft_scratch(depth)
-    return int(run_stoppable(K.perft_kernel, board, side, depth, gs, *scratch))
+    return int(run_stoppable(K.perft_kernel, board, side, depth, gs))
 
 
 def timed_perft(position: Position, depth: int) -> PerftResult:

@@ -93,7 +93,6 @@ def blog_alphabeta(position: Position, depth: int) -> tuple[int, int, int]:
         _binom(),
         False,
         True,
-        *K.new_search_scratch(depth),
         stop=lambda: counters.__setitem__(1, 0),  # the node limit: the search returns
     )
     return int(counters[3]), int(score), int(counters[0])
@@ -249,7 +248,6 @@ class Engine:
             _binom(),
             self.use_tt,
             False,
-            *K.new_search_scratch(depth),
             stop=lambda: counters.__setitem__(1, 0),
         )
         return int(score), int(counters[3]), int(counters[0]), counters[2] == 0

@@ -12,7 +12,7 @@ from gamelab.core.warm import PageWarmup
 PAGE_WARMUP = PageWarmup(
     pool=("gamelab.oware.warmup:warm_view",),
     prefork=("gamelab.oware.warmup:warm_page",),
-    seconds=6.4,  # benchmarks/page_warm.py (load 4-6: CPU-s on empty caches)
+    seconds=4.7,  # benchmarks/page_warm.py --only oware (load 4-5: CPU-s on empty caches)
 )
 
 

@@ -45,6 +45,7 @@ from gamelab.wordle.rules import (
     pattern_text,
     pokemon_names,
 )
+from gamelab.wordle.solver.kernel_search import compile_search_first
 from gamelab.wordle.solver.optimal import INF, OptimalSolver, SearchTimeout
 from gamelab.wordle.table import Game
 
@@ -225,8 +226,7 @@ def advise(
     from gamelab.wordle.solver.strategy import strategy_is_cached
 
     names = setting.names
-    ctx = solver_context(setting)
-    game = ctx.game
+    game = Game.of(setting)  # (its feedback table is built when first needed)
     steps = parse_history(game, history, setting.pokemon)
     for k, (g, code) in enumerate(steps[:-1], 1):
         if code == game.green and len(game.words.guesses[g]) == game.words.length:
@@ -234,6 +234,11 @@ def advise(
                 f"guess {k} ({game.words.guesses[g]}) already found the answer; "
                 f"guess {k + 1} cannot follow it"
             )
+    if exact and _searches(setting, game, steps, use_strategy):
+        # on an empty cache: the search compiles here while the table's kernels compile in a
+        # second process
+        compile_search_first(game.words, game.rule, setting.hard)
+    ctx = solver_context(setting)
     cands, pool = ctx.checker.candidates(steps)
     limit = game.words.guess_limit
     left = limit - len(steps)
@@ -291,6 +296,25 @@ def advise(
     best = useful[0] if useful else int(game.guess_of_answer[cands[0]])
     out.method, out.next = "entropy", _option(game, cands, best, ent)
     return out
+
+
+def _searches(
+    setting: Setting, game: Game, steps: list[tuple[int, int]], use_strategy: bool | None
+) -> bool:
+    """Whether an exact answer to `steps` is searched (not looked up in the strategy, not a
+    solved game, guesses left); told before the feedback table is built, so a first search
+    can start compiling at once (:func:`compile_search_first`)."""
+    from gamelab.wordle.solver.strategy import optimal_strategy, strategy_is_cached
+
+    if len(steps) >= game.words.guess_limit:
+        return False
+    if steps and steps[-1][1] == game.green:
+        return False  # solved (or contradicted): nothing to search
+    is_cached = strategy_is_cached(setting)
+    if is_cached if use_strategy is None else use_strategy:
+        # (use_strategy without the strategy cached is refused before any search)
+        return is_cached and optimal_strategy(setting).node_of(steps) is None
+    return True
 
 
 def _exact(

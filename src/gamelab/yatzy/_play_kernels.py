@@ -101,12 +101,15 @@ def play_games(E, strategy, uniforms, rules, scores):
     )
 
 
-@njit(cache=True)
+@njit(cache=True, nogil=True)
 def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws):
     """:func:`play_games` with the decision cache and the workspace passed in, so that the
     cache persists between calls (with as many slots as states, every state's decisions are
     computed once per process) and a caller in Python allocates both by numpy
-    (:func:`gamelab.yatzy._turn_kernels.decision_cache_arrays`, ``workspace_arrays``)."""
+    (:func:`gamelab.yatzy._turn_kernels.decision_cache_arrays`, ``workspace_arrays``). It
+    releases the GIL: threads with a cache and a workspace each play games side by side.
+    strategy=None plays by the decision tables (optimal or greedy, as E says) and compiles
+    without the random player's branches (numba drops them)."""
     nb = rules[R_N_BOXES]
     nf = rules[R_BONUS_FLAGS]
     cache = decisions[1]
@@ -119,28 +122,26 @@ def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws):
         total = 0
         for turn in range(nb):
             u = uniforms[g, turn]
-            if strategy != STRATEGY_RANDOM:
+            if strategy is None or strategy != STRATEGY_RANDOM:
                 s = cached_decisions(E, mask, m, f, rules, ws, decisions)
             r = roll_dice(0, u, 0)
             for stage in range(2):
-                if strategy == STRATEGY_RANDOM:
+                k = np.int64(cache[s, 2 - stage, r])
+                if strategy is not None and strategy == STRATEGY_RANDOM:
                     lo = SUBKEEP_START[r]
                     hi = SUBKEEP_START[r + 1]
                     i = lo + int(u[15 + stage] * (hi - lo))
                     if i >= hi:
                         i = hi - 1
                     k = SUBKEEP_INDEX[i]
-                else:
-                    k = cache[s, 2 - stage, r]
                 r = roll_dice(k, u, 5 + 5 * stage)
-            if strategy == STRATEGY_RANDOM:
+            b = np.int64(cache[s, 0, r])
+            if strategy is not None and strategy == STRATEGY_RANDOM:
                 n = legal_boxes(mask, f, r, rules, legal)
                 i = int(u[17] * n)
                 if i >= n:
                     i = n - 1
                 b = legal[i]
-            else:
-                b = cache[s, 0, r]
             pts, j = placement(mask, m, f, b, r, rules)
             total += pts
             mask, m, f = split_state(j, nf)

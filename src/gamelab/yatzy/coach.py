@@ -19,6 +19,7 @@ with their loss against the best.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import partial
 from typing import Any
 
 import numpy as np
@@ -43,7 +44,7 @@ from gamelab.yatzy.rules import (
     parse_dice,
     roll_index,
 )
-from gamelab.yatzy.solver import solve
+from gamelab.yatzy.solver import compile_beside_the_solve, solve
 
 
 @dataclass
@@ -67,6 +68,13 @@ def decision_tables(rules: RuleSet, E: np.ndarray, card: Card) -> DecisionTables
     )
     keep_f = ws[W_KEEP_F]
     return DecisionTables(float(value), *workspace_decisions(ws), keep_f[KF_K2], keep_f[KF_K1])
+
+
+def _warm_decision_tables(rules: RuleSet) -> None:
+    """:func:`decision_tables` of a one-turn position (only Chance open) with a zero table: it
+    compiles (or loads) the decision widget's kernels."""
+    card = Card.parse(rules, ",".join(f"{b}=0" for b in rules.boxes if b != "chance"))
+    decision_tables(rules, np.zeros(rules.n_states), card)
 
 
 def check_rolls_left(rolls_left: int) -> None:
@@ -189,7 +197,15 @@ def coach(
     if E is None and RULES.get(rules.name) is rules:
         from gamelab.yatzy.tables import optimal_values
 
+        # on a cold cache the decision widget compiles while the table's layers are solved
+        compiled = (
+            compile_beside_the_solve(partial(_warm_decision_tables, rules), (widget_policy,))
+            if rolls_left
+            else None
+        )
         E = optimal_values(rules)  # loaded once per process, not once per call
+        if compiled is not None:
+            compiled()
     options = [
         Option(
             expected_score=o["expected_score"],

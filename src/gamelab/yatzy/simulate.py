@@ -8,8 +8,14 @@ pre-drawn uniforms, so a chunk's result depends only on its task seed (identical
 :func:`play_game_python` is the plain-Python twin built on :class:`gamelab.yatzy.card.Card`.
 
 Cost: one widget decision table (about 10 us) per state visited for the first time in the
-worker process (the tables of the default strategies persist between chunks, see
+worker process or thread (the tables of the default strategies persist between chunks, see
 :func:`_decision_cache`), then about half a microsecond per turn.
+
+Without a number of workers (nor a cluster) the chunks run in this process and each chunk's
+games run side by side on threads (the game kernel releases the GIL): worker processes would
+each start an interpreter and load the kernels (compile them, on a cold cache), threads share
+one copy. A game's score depends on its uniforms only, so the numbers are the same whatever the
+backend, the workers or the threads.
 """
 
 from __future__ import annotations
@@ -24,6 +30,7 @@ import numpy as np
 from gamelab.core import ahead
 from gamelab.core.parallel import Backend, chunk_sizes, run_tasks
 from gamelab.core.stats import Estimate, mean_interval_from_moments
+from gamelab.core.threads import run_pieces, thread_count
 from gamelab.yatzy._play_kernels import (
     STRATEGY_GREEDY,
     STRATEGY_OPTIMAL,
@@ -61,36 +68,55 @@ def strategy_values(rules: RuleSet, strategy: str) -> np.ndarray:
     return np.zeros(rules.n_states)
 
 
-@lru_cache(maxsize=4)
-def _decision_cache(rules: RuleSet, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+@lru_cache(maxsize=8)
+def _decision_cache(
+    rules: RuleSet, strategy: str, lane: int = 0
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(slot_of, tables, used) of :func:`gamelab.yatzy._play_kernels.play_games_cached`, kept for
-    the life of the process so a state's decisions are computed once, not once per chunk."""
+    the life of the process so a state's decisions are computed once, not once per chunk; one
+    per `lane`, the thread that plays a chunk's lane-th part of the games (a cache is written as
+    it is read: two threads never share one)."""
     size = strategy_values(rules, strategy).shape[0]
     return decision_cache_arrays(size, min(size + 1, PROCESS_CACHE_SLOTS))
 
 
 def play_scores(
-    rules: RuleSet, strategy: str, uniforms: np.ndarray, E: np.ndarray | None = None
+    rules: RuleSet,
+    strategy: str,
+    uniforms: np.ndarray,
+    E: np.ndarray | None = None,
+    threads: int = 1,
 ) -> np.ndarray:
     """Final scores of games played from `uniforms` [games, turns, 18] (numba).
 
     With the strategy's own values (E None) and a named rule set, the decision tables persist
-    in the process between calls; with a given E they are computed afresh for this call.
-    """
+    in the process between calls, and `threads` threads play consecutive parts of the games
+    side by side (each with its own tables); with a given E they are computed afresh for this
+    call, in this thread."""
     code = strategy_code(strategy)
     bundle = rules.kernel_rules()
     scores = np.empty(uniforms.shape[0], dtype=np.int64)
     if E is None and RULES.get(rules.name) is rules:
         E = strategy_values(rules, strategy)
-        play_games_cached(
-            E,
-            code,
-            uniforms,
-            bundle,
-            _decision_cache(rules, strategy),
-            scores,
-            workspace_arrays(rules.n_boxes),
-        )
+        n, k = uniforms.shape[0], max(1, threads)
+        parts = [(lane, lane * n // k, (lane + 1) * n // k) for lane in range(k)]
+        parts = [part for part in parts if part[2] > part[1]]
+        caches = {lane: _decision_cache(rules, strategy, lane) for lane, _, _ in parts}
+
+        tables = None if code != STRATEGY_RANDOM else code  # None: no random branches
+
+        def play(lane: int, lo: int, hi: int) -> None:
+            play_games_cached(
+                E,
+                tables,
+                uniforms[lo:hi],
+                bundle,
+                caches[lane],
+                scores[lo:hi],
+                workspace_arrays(rules.n_boxes),
+            )
+
+        run_pieces(play, parts, threads)
         return scores
     if E is None:
         E = strategy_values(rules, strategy)
@@ -102,10 +128,14 @@ def draw_uniforms(rules: RuleSet, games: int, rng: np.random.Generator) -> np.nd
     return rng.random((games, rules.n_boxes, UNIFORMS_PER_TURN))
 
 
-def simulate_chunk(item: tuple[RuleSet, str, int], rng: np.random.Generator) -> dict:
-    """run_tasks worker: play item = (rules, strategy, games); moments and histogram."""
-    rules, strategy, games = item
-    scores = play_scores(rules, strategy, draw_uniforms(rules, games, rng))
+def simulate_chunk(
+    item: tuple[RuleSet, str, int] | tuple[RuleSet, str, int, int], rng: np.random.Generator
+) -> dict:
+    """run_tasks worker: play item = (rules, strategy, games[, threads]); moments and
+    histogram (the same whatever the threads)."""
+    rules, strategy, games = item[0], item[1], item[2]
+    threads = item[3] if len(item) > 3 else 1
+    scores = play_scores(rules, strategy, draw_uniforms(rules, games, rng), threads=threads)
     return {
         "n": int(games),
         "sum": int(scores.sum()),
@@ -160,15 +190,23 @@ def simulate(
     store=None,
     chunk: int = CHUNK,
 ) -> SimulationResult:
-    """Play `games` games with `strategy`; the mean with a 95% CI."""
+    """Play `games` games with `strategy`; the mean with a 95% CI.
+
+    Without a backend (or one of local workers whose number is not given) the chunks run in
+    this process, their games side by side on threads (the same numbers whatever the backend).
+    """
     strategy_code(strategy)
     if games < 1:
         raise ValueError(f"games must be at least 1, got {games}")
+    threads = 1
+    if backend is None or (backend.workers is None and backend.resolved_cluster() is None):
+        threads = thread_count()
+        backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
     # the workers' kernels compile in a second process while this one solves the tables
     ahead.start(AHEAD, (play_games_cached,))
     if strategy == "optimal":
         solve(rules)  # build the cached table once, before workers load it
-    items = [(rules, strategy, n) for n in chunk_sizes(games, chunk)]
+    items = [(rules, strategy, n, threads) for n in chunk_sizes(games, chunk)]
     ahead.wait(AHEAD)
     t0 = time.perf_counter()
     results = run_tasks(

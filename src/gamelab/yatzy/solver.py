@@ -22,9 +22,11 @@ Tables (E and W as float64) are cached with :func:`gamelab.core.cache.cached_arr
 
 from __future__ import annotations
 
+import contextlib
 import math
+import threading
 import time
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -33,7 +35,7 @@ import numpy as np
 
 from gamelab.core.cache import cached_arrays, is_cached
 from gamelab.yatzy._turn_kernels import state_index as kernel_state_index
-from gamelab.yatzy._widget_kernels import solve_layer
+from gamelab.yatzy._widget_kernels import solve_layer, solve_masks
 from gamelab.yatzy.rules import FACES, RuleSet
 
 CACHE_VERSION = 2
@@ -144,6 +146,38 @@ class Solution:
     def timing(self) -> str:
         """How long this call took, in words: a load from the cache is not a solve."""
         return timing_text(self.seconds, self.from_cache, self.solve_seconds, "solved")
+
+
+def compile_beside_the_solve(
+    warm: Callable[[], None], kernels: Iterable[Any] = ()
+) -> Callable[[], None]:
+    """Run `warm` (a warm-up: small calls that compile kernels the caller needs after a solve)
+    in a thread once the solver's kernels have machine code, while the solve's layers run on
+    threads without the GIL (numba compiles holding it: the compiling and the solve share the
+    cores). Returns the call that lets it finish, to make before the kernels' first use (a
+    table loaded from the cache, not solved, lets it start then). Nothing runs when every one
+    of `kernels` is in numba's cache; if `warm` fails, the kernels compile at their first use."""
+    from gamelab.core import ahead
+
+    kernels = tuple(kernels)
+    if kernels and ahead.in_cache(kernels):
+        return lambda: None
+    loaded = threading.Event()
+
+    def run() -> None:
+        while not solve_masks.signatures and not loaded.wait(0.02):
+            pass
+        with contextlib.suppress(Exception):
+            warm()
+
+    thread = threading.Thread(target=run, name="gamelab-yatzy-compile", daemon=True)
+    thread.start()
+
+    def finish() -> None:
+        loaded.set()
+        thread.join()
+
+    return finish
 
 
 def solve_tables(

@@ -72,7 +72,8 @@ def warm_winplay_games() -> None:
 def warm_winplay_laws() -> None:
     """The switch positions' and final-score laws' kernels of a win-play study
     (``play_to_round``, ``forward_layer``) on a one-turn position with a zero table, which
-    ``yatzy winplay`` compiles in a thread while its table's layers are solved on the others."""
+    ``yatzy winplay`` compiles itself while a second process compiles the solver's and the
+    solves' (:func:`warm_winplay_table`)."""
     from gamelab.yatzy.winplay import final_score_law
 
     rules, E, card = warm_position()
@@ -83,10 +84,24 @@ def warm_winplay_laws() -> None:
     final_score_law(rules, (card.mask, card.capped_upper, card.bonus_flag, 0), E)
 
 
+def warm_winplay_table() -> None:
+    """The solver's kernels (``solve_masks``, on one mask of a zero table) and
+    :func:`warm_winplay_solve`'s, which ``yatzy winplay`` compiles in a second process while it
+    compiles its laws' kernels (:mod:`gamelab.core.ahead`) when its table is not cached yet."""
+    from gamelab.yatzy._widget_kernels import solve_layer
+    from gamelab.yatzy.solver import upper_reach
+
+    rules = RULES["yatzy"]
+    E, W = np.zeros(rules.n_states), np.zeros(rules.n_states)
+    masks = masks_by_popcount(rules.n_boxes)[rules.n_boxes - 1][:1]
+    solve_layer(E, W, True, masks, upper_reach(), rules.kernel_rules(), threads=1)
+    warm_winplay_solve()
+
+
 def warm_winplay_solve() -> None:
     """The kernel of a win-play study's solves on threads (``utility_rows``, one game per
     thread) on a one-turn position against a sure score, which ``yatzy winplay`` compiles in a
-    second process while it solves its table (:mod:`gamelab.core.ahead`)."""
+    second process (:mod:`gamelab.core.ahead`) while it compiles its laws' kernels."""
     from gamelab.yatzy.winplay import solve_win
 
     rules, _, card = warm_position()

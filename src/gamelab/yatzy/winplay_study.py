@@ -6,10 +6,7 @@ expected-score opponent, over seeded games (:func:`winplay_study`), and from the
 
 from __future__ import annotations
 
-import contextlib
-import threading
 import time
-from collections.abc import Callable
 from dataclasses import dataclass, fields
 from typing import Any
 
@@ -31,10 +28,13 @@ from gamelab.yatzy._play_kernels import (
 from gamelab.yatzy._turn_kernels import (
     split_state,
 )
+from gamelab.yatzy._utility_kernels import utility_rows
+from gamelab.yatzy._widget_kernels import solve_masks
 from gamelab.yatzy.rules import (
     RULES,
     RuleSet,
 )
+from gamelab.yatzy.solver import is_solved
 from gamelab.yatzy.winplay import (
     WinSolution,
     decision_scratch,
@@ -46,36 +46,13 @@ from gamelab.yatzy.winplay import (
     solve_win,
 )
 
-#: what a study on threads compiles in a second process while it solves its table
-#: (:mod:`gamelab.core.ahead`): the switch positions' and the laws' kernels (with the
-#: expected-score widget they share), the larger group
-LAWS_AHEAD = "gamelab.yatzy.warmup:warm_winplay_laws"
+#: what a study on threads compiles in a second process (:mod:`gamelab.core.ahead`) while it
+#: compiles the switch positions' and the laws' kernels (with the expected-score widget they
+#: share, :data:`LAWS_KERNELS`) itself: the solver's kernels and the solves', or the solves'
+#: alone when the table is cached
+TABLE_AHEAD = "gamelab.yatzy.warmup:warm_winplay_table"
+SOLVES_AHEAD = "gamelab.yatzy.warmup:warm_winplay_solve"
 LAWS_KERNELS = (play_to_round, forward_layer)
-
-
-def _beside_the_solve(warm: Callable[[], None]) -> Callable[[], None]:
-    """Run `warm` (a warm-up: it compiles kernels) in a thread once the solver's kernels have
-    machine code, while the solve's layers run on threads without the GIL (at once when the
-    table is loaded, not solved). Returns the call that lets it finish, before the kernels'
-    first use; if it failed, they compile then."""
-    from gamelab.yatzy._widget_kernels import solve_masks
-
-    loaded = threading.Event()
-
-    def run() -> None:
-        while not solve_masks.signatures and not loaded.wait(0.02):
-            pass
-        with contextlib.suppress(Exception):
-            warm()
-
-    thread = threading.Thread(target=run, name="gamelab-winplay-compile", daemon=True)
-    thread.start()
-
-    def finish() -> None:
-        loaded.set()
-        thread.join()
-
-    return finish
 
 
 def _split(j: int, nf: int) -> tuple[int, int, int]:
@@ -288,17 +265,20 @@ def winplay_study(
     if backend is None or (backend.workers is None and backend.resolved_cluster() is None):
         threads = thread_count()
         backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
+    target = None
     if threads > 1:
-        from gamelab.yatzy.warmup import warm_winplay_solve
+        # on a cold cache the solver's and the solves' kernels compile in a second process
+        # while this one compiles the switch positions' and the laws'; the table is solved
+        # once both are done, on every core
+        solved = is_solved(rules)
+        target = SOLVES_AHEAD if solved else TABLE_AHEAD
+        ahead.start(target, (utility_rows,) if solved else (solve_masks, utility_rows))
+        if not ahead.in_cache(LAWS_KERNELS):
+            from gamelab.yatzy.warmup import warm_winplay_laws
 
-        # on a cold cache the switch positions' and laws' kernels compile in a second process
-        # from the start, the solves' kernel in a thread beside the table's layers
-        ahead.start(LAWS_AHEAD, LAWS_KERNELS)
-        solves_compiled = _beside_the_solve(warm_winplay_solve)
+            warm_winplay_laws()
+        ahead.wait(target)
     expected_values(rules)  # build the cached table before workers load it
-    if threads > 1:
-        solves_compiled()
-        ahead.wait(LAWS_AHEAD)
     items = [(rules, turns_left, n, a_first, simulate, threads) for n in chunk_sizes(games, chunk)]
     params = {
         "rules": rules.name,

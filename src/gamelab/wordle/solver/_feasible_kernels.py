@@ -315,6 +315,42 @@ def _three_marked(tab, bits, buf, n, guesses, n_opts, mask, allow, scratch, acc,
     return False
 
 
+def new_scratch(
+    levels: int, n_ans: int, n_g: int, n_codes: int, n_bits_words: int
+) -> tuple[np.ndarray, ...]:
+    """The scratch buffers of :func:`feasible_kernel` for up to `levels` guesses, `n_g` guesses
+    allowed and pair bits of `n_bits_words` words a row, made by numpy (each array a kernel
+    allocates costs an allocation routine of its own to compile); what a call reads before it
+    writes is zero (:func:`reset_scratch`), the stacks are written first."""
+    n_w = max(1, n_bits_words)
+    return (
+        np.zeros((2, levels, n_ans), dtype=np.int32),  # 0: sets, part
+        np.zeros((levels, n_g), dtype=np.int32),  # 1: order
+        np.zeros((3, levels, n_codes), dtype=np.int64),  # 2: cls_start, cls_len, cls_code
+        np.zeros((levels, n_w), dtype=np.uint64),  # 3: pools
+        np.zeros((5, levels), dtype=np.int64),  # 4: set_n, order_n, kpos, cls_n, jpos
+        np.zeros((2, levels), dtype=np.uint64),  # 5: h1s, h2s
+        np.zeros(levels, dtype=np.bool_),  # 6: fresh
+        np.zeros((2, n_codes), dtype=np.int64),  # 7: cnt, pos
+        np.zeros(n_codes, dtype=np.bool_),  # 8: seen
+        np.zeros(n_codes, dtype=np.int64),  # 9: cl_codes
+        np.zeros(n_ans, dtype=np.int64),  # 10: codes
+        np.zeros((2, n_g), dtype=np.int64),  # 11: keys, rank
+        np.zeros(n_g, dtype=np.int32),  # 12: opts
+        np.zeros((2, n_w), dtype=np.uint64),  # 13: cmask, wpool
+        np.zeros(max(2, 2 * n_bits_words), dtype=np.uint64),  # 14: acc
+        np.zeros(1 + 4 * n_ans, dtype=np.int32),  # 15: wit
+    )
+
+
+def reset_scratch(scratch: tuple[np.ndarray, ...]) -> None:
+    """Make :func:`new_scratch`'s buffers ready for another call: zero what a call reads
+    before it writes (the levels' counters, pools and hashes, the code counts, the masks and
+    the witness)."""
+    for k in (3, 4, 5, 6, 7, 8, 13, 15):
+        scratch[k].fill(0)
+
+
 @njit(cache=True)
 def feasible_kernel(
     tab,
@@ -335,6 +371,7 @@ def feasible_kernel(
     allow,
     salt1,
     salt2,
+    scratch,
 ):
     """1 if some strategy finds each of `cands` within `depth` guesses, else 0.
 
@@ -351,42 +388,30 @@ def feasible_kernel(
     :func:`~gamelab.wordle.solver._hard_feasible_kernels.allow_masks_kernel`, `salt1`/`salt2`
     the pool hash's salts per mask word; every candidate must be allowed in its pool (an
     answer is always allowed: it shows every demand met). Normal mode: all four None.
+    scratch: :func:`new_scratch` (at least `depth` levels), as :func:`reset_scratch` leaves it.
     """
-    n_ans = tab.shape[1]
     n_g = guesses.shape[0]
     cap = mk1.shape[0]
     if depth < 1:
         return 1 if cands.shape[0] == 0 else 0
-    levels = depth
     n_w = max(1, bits.shape[2])
-    sets = np.empty((levels, n_ans), dtype=np.int32)
-    set_n = np.zeros(levels, dtype=np.int64)
-    pools = np.zeros((levels, n_w), dtype=np.uint64)  # hard mode: each level's pool
-    h1s = np.zeros(levels, dtype=np.uint64)
-    h2s = np.zeros(levels, dtype=np.uint64)
-    order = np.empty((levels, n_g), dtype=np.int32)  # guesses, best first
-    order_n = np.zeros(levels, dtype=np.int64)
-    kpos = np.zeros(levels, dtype=np.int64)
-    part = np.empty((levels, n_ans), dtype=np.int32)
-    cls_start = np.empty((levels, n_codes), dtype=np.int64)
-    cls_len = np.empty((levels, n_codes), dtype=np.int64)
-    cls_code = np.empty((levels, n_codes), dtype=np.int64)
-    cls_n = np.zeros(levels, dtype=np.int64)
-    jpos = np.zeros(levels, dtype=np.int64)
-    fresh = np.zeros(levels, dtype=np.bool_)  # the frame's next guess is still to partition
-    cnt = np.zeros(n_codes, dtype=np.int64)
-    pos = np.zeros(n_codes, dtype=np.int64)
-    seen = np.zeros(n_codes, dtype=np.bool_)
-    codes = np.empty(n_ans, dtype=np.int64)
-    keys = np.empty(n_g, dtype=np.int64)
-    rank = np.empty(n_g, dtype=np.int64)
-    opts = np.empty(n_g, dtype=np.int32)  # hard mode: the guesses of a pool
-    cl_codes = np.empty(n_codes, dtype=np.int64)
-    cmask = np.zeros(n_w, dtype=np.uint64)
-    wpool = np.zeros(n_w, dtype=np.uint64)
     use_bits = bits.shape[0] > 0
-    acc = np.empty(max(2, 2 * bits.shape[2]), dtype=np.uint64)
-    wit = np.zeros(1 + 4 * n_ans, dtype=np.int32)
+    # scratch (made by new_scratch: numpy's allocations cost the kernel no compiling)
+    sets, part = scratch[0][0], scratch[0][1]  # each level's set, its partition
+    order = scratch[1]  # guesses, best first
+    cls_start, cls_len, cls_code = scratch[2][0], scratch[2][1], scratch[2][2]
+    pools = scratch[3]  # hard mode: each level's pool
+    set_n, order_n, kpos = scratch[4][0], scratch[4][1], scratch[4][2]
+    cls_n, jpos = scratch[4][3], scratch[4][4]
+    h1s, h2s = scratch[5][0], scratch[5][1]
+    fresh = scratch[6]  # the frame's next guess is still to partition
+    cnt, pos = scratch[7][0], scratch[7][1]
+    seen = scratch[8]
+    cl_codes, codes = scratch[9], scratch[10]
+    keys, rank = scratch[11][0], scratch[11][1]
+    opts = scratch[12]  # hard mode: the guesses of a pool
+    cmask, wpool = scratch[13][0], scratch[13][1]
+    acc, wit = scratch[14], scratch[15]
 
     for i in range(cands.shape[0]):
         sets[0, i] = cands[i]

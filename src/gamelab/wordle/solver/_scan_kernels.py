@@ -274,21 +274,21 @@ def sort_by_keys(keys, order, n):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def sort_moves(moves_g, moves_lb, moves_ex, mo, nm, n_g):
+def sort_moves(moves_g, moves_lb, moves_ex, mo, nm, n_g, sort_i, sort_g, sort_e):
     """Sort the `nm` guesses a scan kept (from `mo`) by bound; ties: candidates first, then
-    index."""
-    keys = np.empty(nm, dtype=np.int64)
-    order = np.empty(nm, dtype=np.int64)
+    index. `sort_i` (3 rows), `sort_g`, `sort_e`: scratch of at least `nm` columns."""
+    keys, order, tl = sort_i[0], sort_i[1], sort_i[2]
     for i in range(nm):
         g = moves_g[mo + i]
         cnd = 0 if moves_ex[mo + i] & 2 else 1
         keys[i] = (moves_lb[mo + i] * 2 + cnd) * (n_g + 1) + g
         order[i] = i
     sort_by_keys(keys, order, nm)
-    tg = moves_g[mo : mo + nm].copy()
-    tl = moves_lb[mo : mo + nm].copy()
-    te = moves_ex[mo : mo + nm].copy()
     for i in range(nm):
-        moves_g[mo + i] = tg[order[i]]
+        sort_g[i] = moves_g[mo + i]
+        tl[i] = moves_lb[mo + i]
+        sort_e[i] = moves_ex[mo + i]
+    for i in range(nm):
+        moves_g[mo + i] = sort_g[order[i]]
         moves_lb[mo + i] = tl[order[i]]
-        moves_ex[mo + i] = te[order[i]]
+        moves_ex[mo + i] = sort_e[order[i]]

@@ -78,6 +78,70 @@ DONE, NODE_LIMIT, MEMO_FULL, TOO_DEEP = 0, 1, 2, 3
 ENTER, MOVES, CHILD = 0, 1, 2
 
 
+def new_arena(
+    table: np.ndarray, n_codes: int, n_pool_words: int, width: int, n_letters: int
+) -> tuple[tuple[np.ndarray, ...], ...]:
+    """The scratch buffers of :func:`search_kernel`, made by numpy: the stacks of the
+    candidate sets, pools, moves and classes of every frame, the frames themselves and the
+    counting arrays (each array a kernel allocates costs an allocation routine of its own to
+    compile). `width`: the guesses' longest length; `n_letters`: the alphabet's size. A call
+    takes them as :func:`reset_arena` leaves them (made so here too); what it reads before
+    writing is set there, the rest (the stacks) is written first."""
+    n_g, n_a = table.shape
+    F = MAX_FRAMES
+    max_cls = min(n_codes, n_a) + 1
+    n_moves = n_g * F + 16
+    return (
+        (
+            np.zeros(n_a * (F + 1), dtype=np.int32),  # cand
+            np.zeros(max(1, n_pool_words) * (2 * F + 2), dtype=np.int32),  # pool
+            np.zeros(n_g, dtype=np.int32),  # alive
+            np.zeros(n_moves, dtype=np.int32),  # moves_g
+            np.zeros(n_moves, dtype=np.int64),  # moves_lb
+            np.zeros(n_moves, dtype=np.uint8),  # moves_ex: bit 0 bound exact, bit 1 a candidate
+        ),
+        (
+            np.zeros((4, max_cls * F), dtype=np.int64),  # cls_start, _size, _code, _lb
+            np.zeros((4, max_cls * F), dtype=np.uint64),  # cls_h1, _h2, _p1, _p2
+            np.zeros((2, (n_codes + 1) * F), dtype=np.int64),  # grp_start, grp_codes
+            np.zeros((2, n_codes * F), dtype=np.uint64),  # grp_h1, grp_h2
+            np.zeros((23, F), dtype=np.int64),  # the frames' numbers, grp_n
+            np.zeros((6, F), dtype=np.uint64),  # the frames' keys and hashes
+        ),
+        (
+            np.zeros((5, n_codes), dtype=np.int64),  # counts, scnt, stamp, offs, seen
+            np.zeros((2, n_codes), dtype=np.uint64),  # ch1, ch2
+            np.zeros(n_g, dtype=np.uint8),  # goa_mark
+            np.zeros(n_g * 8, dtype=np.uint64),  # bits (the byte-sized scan's)
+            np.zeros(n_g, dtype=np.int64),  # scan_state
+            np.zeros(max_cls, dtype=np.int64),  # need_bound
+        ),
+        (
+            np.zeros((5, width), dtype=np.int64),  # colours, first_pos, digits, new_g, new_l
+            np.zeros(width, dtype=np.bool_),  # used
+            np.full((F, width), -1, dtype=np.int64),  # game rule: green per position
+            np.zeros((F, n_letters), dtype=np.int64),  # game rule: least copies per letter
+        ),
+        (
+            np.zeros((3, n_g), dtype=np.int64),  # sort_moves' keys, order, bounds
+            np.zeros(n_g, dtype=np.int32),  # sort_moves' guesses
+            np.zeros(n_g, dtype=np.uint8),  # sort_moves' flags
+        ),
+    )
+
+
+def reset_arena(arena: tuple[tuple[np.ndarray, ...], ...]) -> None:
+    """Make :func:`new_arena`'s buffers of a search ready for another call of the same search
+    (one hard mode): zero what a call reads before it writes (the frames, the counters and
+    marks, the hard-mode demands: -1 for no green letter). The stacks are written first; the
+    classes' pool keys too in hard mode (and stay zero in normal mode), the strict pool
+    groups' hashes are zeroed by ``strict_groups`` itself."""
+    frame_i, frame_u = arena[1][4], arena[1][5]
+    for array in (frame_i, frame_u, *arena[2], *arena[3]):
+        array.fill(0)
+    arena[3][2].fill(-1)
+
+
 @njit(cache=True)
 def search_kernel(
     table,
@@ -118,10 +182,12 @@ def search_kernel(
     delta0,
     child_n,
     big_n,
+    arena,
     floor_shift=0,
 ):
     """Exact value of the root node (or of playing `forced` there): returns (status, value,
     best guess). See the module docstring; `stats` = [nodes, memo entries] (updated).
+    `arena`: the scratch buffers, :func:`new_arena`.
     `floor_shift` > 0: the memo also holds a search under a limit that many guesses looser
     (UNLIMITED: none), whose entry for a node bounds the node's value here from below."""
     n_g = table.shape[0]
@@ -129,82 +195,39 @@ def search_kernel(
     cap = mk1.shape[0]
     F = MAX_FRAMES
     max_cls = min(n_codes, n_a) + 1
-    # arenas
-    cand = np.empty(n_a * (F + 1), dtype=np.int32)
-    moves_g = np.empty(n_g * F + 16, dtype=np.int32)
-    moves_lb = np.empty(n_g * F + 16, dtype=np.int64)
-    moves_ex = np.empty(n_g * F + 16, dtype=np.uint8)  # bit 0: bound exact, bit 1: a candidate
-    cls_start = np.empty(max_cls * F, dtype=np.int64)
-    cls_size = np.empty(max_cls * F, dtype=np.int64)
-    cls_code = np.empty(max_cls * F, dtype=np.int64)
-    cls_lb = np.empty(max_cls * F, dtype=np.int64)
-    cls_h1 = np.empty(max_cls * F, dtype=np.uint64)
-    cls_h2 = np.empty(max_cls * F, dtype=np.uint64)
-    cls_p1 = np.zeros(max_cls * F, dtype=np.uint64)
-    cls_p2 = np.zeros(max_cls * F, dtype=np.uint64)
-    n_pool_words = pool_guess.shape[0]
-    pool = np.empty(max(1, n_pool_words) * (2 * F + 2), dtype=np.int32)
-    grp_start = np.empty((n_codes + 1) * F, dtype=np.int64)
-    grp_h1 = np.zeros(n_codes * F, dtype=np.uint64)
-    grp_h2 = np.zeros(n_codes * F, dtype=np.uint64)
-    grp_codes = np.empty(n_codes * F, dtype=np.int64)
-    grp_n = np.zeros(F, dtype=np.int64)
+    # arenas (made by new_arena: numpy's allocations cost the kernel no compiling)
+    cand, pool, alive, moves_g, moves_lb, moves_ex = arena[0]
+    cls_i, cls_u, grp_i, grp_u, frame_i, frame_u = arena[1]
+    codes_i, codes_u, goa_mark, bits, scan_state, need_bound = arena[2]
+    width_i, used, st_green, st_need = arena[3]
+    sort_i, sort_g, sort_e = arena[4]
+    cls_start, cls_size, cls_code, cls_lb = cls_i[0], cls_i[1], cls_i[2], cls_i[3]
+    cls_h1, cls_h2, cls_p1, cls_p2 = cls_u[0], cls_u[1], cls_u[2], cls_u[3]
+    grp_start, grp_codes = grp_i[0], grp_i[1]
+    grp_h1, grp_h2 = grp_u[0], grp_u[1]
     # frames
-    f_off = np.zeros(F, dtype=np.int64)
-    f_n = np.zeros(F, dtype=np.int64)
-    f_poff = np.zeros(F, dtype=np.int64)
-    f_pn = np.zeros(F, dtype=np.int64)
-    f_depth = np.zeros(F, dtype=np.int64)
-    f_budget = np.zeros(F, dtype=np.int64)
-    f_trial = np.zeros(F, dtype=np.int64)
-    f_delta = np.zeros(F, dtype=np.int64)  # (np.full costs compiling a fill of its own)
+    f_off, f_n, f_poff, f_pn = frame_i[0], frame_i[1], frame_i[2], frame_i[3]
+    f_depth, f_budget, f_trial, f_delta = frame_i[4], frame_i[5], frame_i[6], frame_i[7]
     f_delta[:] = max(delta0, 1)
-    f_lower = np.zeros(F, dtype=np.int64)
-    f_best = np.zeros(F, dtype=np.int64)
-    f_bestg = np.zeros(F, dtype=np.int64)
-    f_phase = np.zeros(F, dtype=np.int64)
-    f_mo = np.zeros(F, dtype=np.int64)
-    f_nm = np.zeros(F, dtype=np.int64)
-    f_mi = np.zeros(F, dtype=np.int64)
-    f_nc = np.zeros(F, dtype=np.int64)
-    f_ci = np.zeros(F, dtype=np.int64)
-    f_acc = np.zeros(F, dtype=np.int64)
-    f_rest = np.zeros(F, dtype=np.int64)
-    f_g = np.zeros(F, dtype=np.int64)
-    f_k1 = np.zeros(F, dtype=np.uint64)
-    f_k2 = np.zeros(F, dtype=np.uint64)
-    f_h1 = np.zeros(F, dtype=np.uint64)
-    f_h2 = np.zeros(F, dtype=np.uint64)
-    f_p1 = np.zeros(F, dtype=np.uint64)
-    f_p2 = np.zeros(F, dtype=np.uint64)
-    f_top = np.zeros(F, dtype=np.int64)  # cand arena top above this frame's set
-    f_ptop = np.zeros(F, dtype=np.int64)  # pool arena top above this frame's pool
+    f_lower, f_best, f_bestg, f_phase = frame_i[8], frame_i[9], frame_i[10], frame_i[11]
+    f_mo, f_nm, f_mi, f_nc = frame_i[12], frame_i[13], frame_i[14], frame_i[15]
+    f_ci, f_acc, f_rest, f_g = frame_i[16], frame_i[17], frame_i[18], frame_i[19]
+    f_top = frame_i[20]  # cand arena top above this frame's set
+    f_ptop = frame_i[21]  # pool arena top above this frame's pool
+    grp_n = frame_i[22]
+    f_k1, f_k2, f_h1, f_h2, f_p1, f_p2 = (
+        frame_u[0], frame_u[1], frame_u[2], frame_u[3], frame_u[4], frame_u[5]
+    )  # fmt: skip
 
-    counts = np.zeros(n_codes, dtype=np.int64)
-    scnt = np.zeros(n_codes, dtype=np.int64)
-    stamp = np.zeros(n_codes, dtype=np.int64)
+    counts, scnt, stamp, offs, seen = codes_i[0], codes_i[1], codes_i[2], codes_i[3], codes_i[4]
+    ch1, ch2 = codes_u[0], codes_u[1]
     gen = 0
     use_tt = tt is not None
-    alive = np.empty(n_g, dtype=np.int32)
-    goa_mark = np.zeros(n_g, dtype=np.uint8)
-    bits = np.zeros((n_g if use_tt else 1) * 8, dtype=np.uint64)
-    scan_state = np.zeros(n_g, dtype=np.int64)
-    need_bound = np.zeros(max_cls, dtype=np.int64)
     work = 0
     parts = 0
-    offs = np.zeros(n_codes, dtype=np.int64)
-    seen = np.zeros(n_codes, dtype=np.int64)
-    ch1 = np.zeros(n_codes, dtype=np.uint64)
-    ch2 = np.zeros(n_codes, dtype=np.uint64)
-    colours = np.zeros(gcodes.shape[1], dtype=np.int64)
-    used = np.zeros(gcodes.shape[1], dtype=np.bool_)
-    first_pos = np.zeros(gcodes.shape[1], dtype=np.int64)
-    digits = np.zeros(gcodes.shape[1], dtype=np.int64)
-    new_g = np.zeros(gcodes.shape[1], dtype=np.int64)
-    new_l = np.zeros(gcodes.shape[1], dtype=np.int64)
-    st_green = np.zeros((F, gcodes.shape[1]), dtype=np.int64)  # game rule: green per position
-    st_green[:] = -1
-    st_need = np.zeros((F, rn1.shape[0]), dtype=np.int64)  # game rule: least copies per letter
+    colours, first_pos, digits, new_g, new_l = (
+        width_i[0], width_i[1], width_i[2], width_i[3], width_i[4]
+    )  # fmt: skip
 
     # the hard mode as a number (0 normal); `hard is not None` is the compile-time test
     mode = 0
@@ -365,7 +388,7 @@ def search_kernel(
                     continue
                 sp -= 1
                 continue
-            sort_moves(moves_g, moves_lb, moves_ex, mo, nm, n_g)
+            sort_moves(moves_g, moves_lb, moves_ex, mo, nm, n_g, sort_i, sort_g, sort_e)
             f_nm[f] = nm
             f_mi[f] = 0
             f_best[f] = budget

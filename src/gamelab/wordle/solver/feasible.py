@@ -33,6 +33,7 @@ import numpy as np
 
 from gamelab.core import ahead
 from gamelab.core.parallel import Backend, run_tasks
+from gamelab.core.tiers import has_machine_code
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import FeedbackRule, Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
@@ -57,6 +58,10 @@ def settled(n: int, depth: int) -> bool | None:
     return None
 
 
+#: a search's kept scratch: (its guesses, pair-bit words, answers, codes), levels, buffers
+Scratch = tuple[tuple[int, int, int, int], int, tuple[np.ndarray, ...]]
+
+
 def new_memo(capacity: int) -> tuple[np.ndarray, ...]:
     """A feasibility search's memo, the kernels' last six arguments: the two halves of each
     entry's key, its flags, the depth known infeasible, the depth known feasible, and the counters
@@ -74,13 +79,19 @@ def new_memo(capacity: int) -> tuple[np.ndarray, ...]:
 class FeasibleSearch:
     """The kernel's tables and memo for one game: ``feasible(cands, depth) -> bool``."""
 
-    def __init__(self, game: Game, capacity: int = 1 << 22) -> None:
+    def __init__(
+        self,
+        game: Game,
+        capacity: int = 1 << 22,
+        pair_bits: Callable[[np.ndarray, np.ndarray], np.ndarray] = fk.pair_bits_kernel,
+    ) -> None:
         if game.n_codes > 256:
             raise ValueError("the feasibility search needs words of at most 5 letters")
         self.game = game
         self.tab = np.ascontiguousarray(game.table)
         self.guesses = np.arange(game.n_guesses, dtype=np.int32)
         self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
+        self._pair_bits = pair_bits  # (a stand-in search's: zeros, nothing compiled)
         self.use_guesses(self.guesses)
         rng = np.random.default_rng(20261201)  # fixed: hashes belong to the memo, not results
         hi = np.iinfo(np.uint64).max
@@ -88,6 +99,7 @@ class FeasibleSearch:
         self.rnd2 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
         self.memo = new_memo(capacity)
         self.mk1, self.mk2, self.mflag, self.minf, self.mfeas, self.stats = self.memo
+        self._scratch: Scratch | None = None  # (see _scratch)
 
     #: largest table of pair bits built (bytes): answers^2 x guesses / 8
     MAX_PAIR_BYTES = 1 << 29
@@ -97,7 +109,7 @@ class FeasibleSearch:
         self.guesses = np.ascontiguousarray(guesses, dtype=np.int32)
         n = self.game.n_answers
         if n * n * ((len(self.guesses) + 63) // 64) * 8 <= self.MAX_PAIR_BYTES:
-            self.bits = fk.pair_bits_kernel(self.tab, self.guesses)
+            self.bits = self._pair_bits(self.tab, self.guesses)
         else:
             self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
         if hasattr(self, "mflag"):
@@ -133,11 +145,83 @@ def _ask_kernel(
     """:func:`~gamelab.wordle.solver._feasible_kernels.feasible_kernel` on a search's tables and
     memo; `hard`: the pool mask, the allowed-word masks and the pool hash's two salts (four
     Nones in normal mode)."""
+    return bool(fk.feasible_kernel(*_kernel_args(search, cands, depth, guesses, hard)))
+
+
+def _kernel_args(
+    search: FeasibleSearch | HardFeasibleSearch,
+    cands: np.ndarray,
+    depth: int,
+    guesses: np.ndarray,
+    hard: tuple[np.ndarray | None, ...],
+) -> tuple[Any, ...]:
+    """:func:`_ask_kernel`'s arguments of the kernel."""
     if depth > 100:
         raise ValueError(f"depth must be at most 100, got {depth}")
     cands = np.ascontiguousarray(cands, dtype=np.int32)
     args = (search.game.n_codes, search.bits, search.rnd1, search.rnd2, *search.memo, *hard)
-    return bool(fk.feasible_kernel(search.tab, cands, depth, guesses, *args))
+    scratch = _scratch(search, depth, guesses)
+    return (search.tab, cands, depth, guesses, *args, scratch)
+
+
+#: what a first feasibility proof on an empty cache compiles in a second process while this one
+#: compiles the feasibility search (:func:`compile_feasible_first`): the feedback table's, the
+#: partitions' and the pair bits' kernels (:func:`gamelab.wordle.warmup.warm_feasible_tables`)
+TABLES_AHEAD = "gamelab.wordle.warmup:warm_feasible_tables"
+
+
+def table_kernels() -> tuple[object, ...]:
+    """The kernels :func:`gamelab.wordle.warmup.warm_feasible_tables` compiles."""
+    return (_kernels.feedback_table_kernel, _kernels.partition_kernel, fk.pair_bits_kernel)
+
+
+def stand_in_search(words: WordList, rule: FeedbackRule) -> FeasibleSearch:
+    """A :class:`FeasibleSearch` of a game whose feedback table and pair bits are zeros of the
+    real ones' types and shapes: :func:`_kernel_args` of it have the types of the game's,
+    nothing computed (a tiny memo)."""
+    stand_in = Game(words, rule)
+    shape = (stand_in.n_guesses, stand_in.n_answers)
+    stand_in.__dict__["table"] = np.zeros(shape, dtype=np.uint8)  # (a cached property, set)
+
+    def zero_bits(tab: np.ndarray, guesses: np.ndarray) -> np.ndarray:
+        n = tab.shape[1]
+        return np.zeros((n, n, (len(guesses) + 63) // 64), dtype=np.uint64)
+
+    return FeasibleSearch(stand_in, capacity=16, pair_bits=zero_bits)
+
+
+def compile_feasible_first(words: WordList, rule: FeedbackRule) -> bool:
+    """On an empty numba cache, compile the feasibility search (normal mode) for a game now,
+    before its feedback table is built, while a second process compiles the table's, the
+    partitions' and the pair bits' kernels (:data:`TABLES_AHEAD`): the two groups compile side
+    by side on two cores, and the others are then loaded from the cache. Returns whether it
+    compiled (False: compiled or cached already, or words of more than 5 letters)."""
+    if Game(words, rule).n_codes > 256:
+        return False  # (the search refuses such words)
+    search = stand_in_search(words, rule)
+    args = _kernel_args(search, search.game.all_answers()[:1], 1, search.guesses, (None,) * 4)
+    if has_machine_code(fk.feasible_kernel, args):
+        return False
+    ahead.start(TABLES_AHEAD, table_kernels())
+    fk.feasible_kernel.compile(tuple(fk.feasible_kernel.typeof_pyval(a) for a in args))
+    ahead.wait(TABLES_AHEAD)
+    return True
+
+
+def _scratch(
+    search: FeasibleSearch | HardFeasibleSearch, depth: int, guesses: np.ndarray
+) -> tuple[np.ndarray, ...]:
+    """The kernel's scratch buffers for a call: kept by the search for its largest depth so far
+    (and these guesses and pair bits), reset before each call (cheaper than making them)."""
+    shape = (len(guesses), search.bits.shape[2], search.game.n_answers, search.game.n_codes)
+    kept = search._scratch
+    if kept is not None and kept[0] == shape and kept[1] >= depth:
+        fk.reset_scratch(kept[2])
+        return kept[2]
+    levels = max(depth, 1 if kept is None or kept[0] != shape else kept[1])
+    scratch = fk.new_scratch(levels, shape[2], shape[0], shape[3], shape[1])
+    search._scratch = (shape, levels, scratch)
+    return scratch
 
 
 def feasible_python(
@@ -243,6 +327,7 @@ class HardFeasibleSearch:
         self.rnd2 = rng.integers(0, hi, game.n_answers, dtype=np.uint64, endpoint=True)
         self.salt1 = rng.integers(0, hi, n_w, dtype=np.uint64, endpoint=True)
         self.salt2 = rng.integers(0, hi, n_w, dtype=np.uint64, endpoint=True)
+        self._scratch: Scratch | None = None  # (see _scratch)
         self.memo = new_memo(capacity)
         self.mk1, self.mk2, self.mflag, self.minf, self.mfeas, self.stats = self.memo
         self.full = pool_mask(game.full_pool(), n_w)
@@ -443,8 +528,15 @@ def prove_feasible(
         store=store,
         experiment=EXPERIMENT,
         params=params if store is not None else None,
+        prepare=lambda: _compile_once(game.words, game.rule),
     )
     return _assemble(game, max_guesses, rows, time.monotonic() - start)
+
+
+def _compile_once(words: WordList, rule: FeedbackRule) -> None:
+    """Before the workers start: compile their kernels here, in two processes
+    (:func:`compile_feasible_first`), so each worker loads them instead of compiling them all."""
+    compile_feasible_first(words, rule)
 
 
 def shipped_proofs() -> list[dict[str, Any]]:

@@ -13,10 +13,14 @@ from __future__ import annotations
 
 import time
 from collections.abc import Sequence
+from functools import lru_cache
 
 import numpy as np
 
+from gamelab.core import ahead
 from gamelab.core.limits import OutOfBudget
+from gamelab.core.tiers import has_machine_code
+from gamelab.wordle.rules import FeedbackRule, WordList
 from gamelab.wordle.solver import _search_kernels as sk
 from gamelab.wordle.solver._memo_kernels import (
     EXACT,
@@ -87,6 +91,7 @@ class KernelSearch:
         for r in self.rn:
             r[:, 0] = 0  # "no demand" adds nothing to a key
         self._alloc(capacity)
+        self._arena: tuple[tuple[np.ndarray, ...], ...] | None = None  # (see _new_arena)
         self.chunk = 10_000  # nodes per call under a limit (then adapted by `run`)
         # > 0: the memo also holds a search under a limit this many guesses looser (its
         # entries bound this search's nodes from below; sk.UNLIMITED: no limit); 0: none
@@ -118,6 +123,21 @@ class KernelSearch:
 
     def _pool(self, pool: np.ndarray | None) -> np.ndarray:
         return np.zeros(0, dtype=np.int32) if pool is None else np.asarray(pool, dtype=np.int32)
+
+    def _new_arena(self) -> tuple[tuple[np.ndarray, ...], ...]:
+        """A kernel call's scratch buffers: made once per search, reset before each call
+        (``_search_kernels.reset_arena``: zeroing them costs less than making them anew)."""
+        if self._arena is None:
+            self._arena = self.sk.new_arena(
+                self.table,
+                self.game.n_codes,
+                len(self.pool_guess),
+                self.gcodes.shape[1],
+                self.rn[0].shape[0],
+            )
+        else:
+            self.sk.reset_arena(self._arena)
+        return self._arena
 
     def _demands(self, history: Sequence[tuple[int, int]]) -> tuple[np.ndarray, np.ndarray]:
         return self.game.hard_demands(history)
@@ -151,45 +171,7 @@ class KernelSearch:
             chunk = min(self.chunk, self.NODE_CHUNK) if limited else self.NODE_CHUNK
             start_nodes = self.nodes
             status, value, guess = sk.search_kernel(
-                self.table,
-                self.tt,
-                self.wide,
-                self.game.answer_of_guess,
-                self.game.guess_of_answer,
-                self.game.n_codes,
-                self.gcodes,
-                self.glens,
-                self.rule_id,
-                self.pool_guess,
-                self.hard or None,  # None: the kernel compiled for normal mode only
-                cands,
-                self._pool(pool),
-                green,
-                need,
-                self._depth(depth),
-                budget,
-                forced,
-                self.rnd_a[0],
-                self.rnd_a[1],
-                self.rnd_p[0],
-                self.rnd_p[1],
-                self.rg[0],
-                self.rg[1],
-                self.rn[0],
-                self.rn[1],
-                self.mk1,
-                self.mk2,
-                self.mflag,
-                self.mval,
-                self.mguess,
-                self.entries,
-                chunk,
-                self.stats,
-                self.SMALL_N,
-                self.ASPIRATION,
-                self.CHILD_N,
-                self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF,
-                self.floor_shift,
+                *self.kernel_args(cands, pool, green, need, depth, budget, forced, chunk)
             )
             if limited and status in (sk.DONE, sk.NODE_LIMIT):
                 # the next chunk: about CHUNK_SECONDS at this call's rate
@@ -209,6 +191,62 @@ class KernelSearch:
                     f"the search went deeper than {sk.MAX_FRAMES} guesses; "
                     "set a guess limit (--max-guesses)"
                 )
+
+    def kernel_args(
+        self,
+        cands: np.ndarray,
+        pool: np.ndarray | None,
+        green: np.ndarray,
+        need: np.ndarray,
+        depth: int | None,
+        budget: int,
+        forced: int,
+        chunk: int,
+    ) -> tuple[object, ...]:
+        """The arguments of one :func:`~gamelab.wordle.solver._search_kernels.search_kernel`
+        call (`cands` int32, `green` and `need` from :meth:`Game.hard_demands`)."""
+        return (
+            self.table,
+            self.tt,
+            self.wide,
+            self.game.answer_of_guess,
+            self.game.guess_of_answer,
+            self.game.n_codes,
+            self.gcodes,
+            self.glens,
+            self.rule_id,
+            self.pool_guess,
+            self.hard or None,  # None: the kernel compiled for normal mode only
+            cands,
+            self._pool(pool),
+            green,
+            need,
+            self._depth(depth),
+            budget,
+            forced,
+            self.rnd_a[0],
+            self.rnd_a[1],
+            self.rnd_p[0],
+            self.rnd_p[1],
+            self.rg[0],
+            self.rg[1],
+            self.rn[0],
+            self.rn[1],
+            self.mk1,
+            self.mk2,
+            self.mflag,
+            self.mval,
+            self.mguess,
+            self.entries,
+            chunk,
+            self.stats,
+            self.SMALL_N,
+            self.ASPIRATION,
+            self.CHILD_N,
+            self.BIG_N if self.game.n_guesses <= self.BIG_N_GUESSES else self.sk.INF,
+            self._new_arena(),
+            self.floor_shift,
+        )
 
     def load(self) -> float:
         """Load the compiled kernels without searching (in a new process numba's first call
@@ -309,13 +347,169 @@ class KernelSearch:
         return int(memo_find(self.mk1, self.mk2, self.mflag, k1, k2)), k1, k2
 
 
+#: what a first exact search on an empty cache compiles in a second process while this one
+#: compiles the search (:func:`compile_search_first`): the table's kernels
+#: (:func:`gamelab.wordle.warmup.warm_tables`), in normal mode the search's late helpers first
+#: (:func:`gamelab.wordle.warmup.warm_search_helpers`)
+TABLES_AHEAD = "gamelab.wordle.warmup:warm_tables"
+HELPERS_AHEAD = "gamelab.wordle.warmup:warm_search_helpers"
+
+
+def table_kernels() -> tuple[object, ...]:
+    """The kernels :func:`gamelab.wordle.warmup.warm_tables` compiles (the feedback table, the
+    entropies and the partitions: what the assistant calls besides the search)."""
+    from gamelab.wordle import _kernels
+
+    return (_kernels.feedback_table_kernel, _kernels.entropy_kernel, _kernels.partition_kernel)
+
+
+@lru_cache(maxsize=16)
+def compile_search_first(
+    words: WordList, rule: FeedbackRule, hard: str | None, tables: bool = True
+) -> bool:
+    """On an empty numba cache, compile the exact search for a game now, before its feedback
+    table is built, while a second process compiles the table's kernels
+    (:data:`TABLES_AHEAD`, :mod:`gamelab.core.ahead`): the two groups compile side by side on
+    two cores, and the table's kernels are then loaded from the cache. The search's argument
+    types are those of a stand-in game with a table of the same type and shape (zeros), so
+    nothing is computed. `tables` False: start no second process (the caller has started its
+    own). Returns whether it compiled (False: the search was compiled or cached already, and
+    nothing is started); asked once per game and mode in a process."""
+    search = stand_in_search(words, rule, hard)
+    stand_in = search.game
+    args = stand_in_args(search)
+    if has_machine_code(sk.search_kernel, args):
+        return False
+    target = None
+    if tables and stand_in.n_codes <= 256:  # (the second process's types: byte-sized tables)
+        target = HELPERS_AHEAD if hard is None else TABLES_AHEAD
+        ahead.start(target, table_kernels())
+    sk.search_kernel.compile(tuple(sk.search_kernel.typeof_pyval(a) for a in args))
+    if target is not None:
+        ahead.wait(target)  # (its last work, the table's kernels, is needed next)
+    return True
+
+
+def stand_in_search(words: WordList, rule: FeedbackRule, hard: str | None) -> KernelSearch:
+    """A :class:`KernelSearch` of a game whose feedback table is zeros of the real one's type and
+    shape: its :meth:`KernelSearch.kernel_args` have the types of the game's, nothing computed."""
+    stand_in = Game(words, rule)
+    dtype = np.uint8 if stand_in.n_codes <= 256 else np.uint16
+    shape = (stand_in.n_guesses, stand_in.n_answers)
+    stand_in.__dict__["table"] = np.zeros(shape, dtype=dtype)  # (cached properties, set)
+    stand_in.__dict__["by_answer"] = np.zeros(shape[::-1], dtype=dtype)
+    return KernelSearch(stand_in, hard, capacity=16)
+
+
+def stand_in_args(search: KernelSearch) -> tuple[object, ...]:
+    """The arguments of a one-candidate search call of `search` (their types are what count)."""
+    green, need = search._demands(())
+    one = search.game.all_answers()[:1]
+    return search.kernel_args(one, None, green, need, None, sk.INF, -1, 1)
+
+
+def helper_calls(args: tuple[object, ...]) -> list[tuple[object, tuple[object, ...]]]:
+    """[(kernel, example arguments)] of the helpers that :func:`search_kernel` (normal mode, a
+    byte-sized table: `args` of such a call) types last, with the types of its calls to them:
+    compiled in a second process while the search compiles, the search then loads them from
+    the cache (``tests/wordle/test_wordle_compile_first.py`` compares the types with a real
+    compile's)."""
+    from gamelab.wordle.solver import _node_kernels as nk
+    from gamelab.wordle.solver import _scan_kernels as sc
+
+    (table, tt, _, answer_of_guess, guess_of_answer, n_codes, _, _, _, pool_guess) = args[:10]
+    rnd_a1, rnd_a2 = args[18], args[19]
+    mk1, mk2, mflag, mval, mguess = args[26:31]
+    cand, pool, alive, moves_g, moves_lb, moves_ex = args[38][0]  # type: ignore[index]
+    cls_i, cls_u, _, _, _, _ = args[38][1]  # type: ignore[index]
+    codes_i, codes_u, goa_mark, bits, scan_state, need_bound = args[38][2]  # type: ignore[index]
+    sort_i, sort_g, sort_e = args[38][4]  # type: ignore[index]
+    i, i32 = 0, np.int32(0)
+    cls = (cls_i[1], cls_i[0], cls_u[0], cls_u[1], cls_u[2], cls_u[3], cls_i[3])
+    memo = (mk1, mk2, mflag, mval, mguess)
+    _, offs, seen = codes_i[0], codes_i[3], codes_i[4]
+    scan = (tt, alive, goa_mark, guess_of_answer, answer_of_guess, i, bits, scan_state,
+            moves_g, moves_lb, moves_ex, i)  # fmt: skip
+    return [
+        (sc.sort_moves, (moves_g, moves_lb, moves_ex, i, i, i, sort_i, sort_g, sort_e)),
+        (
+            nk.partition_node,
+            (
+                table,
+                i32,
+                cand,
+                i,
+                i,
+                i,
+                i,
+                codes_i[0],
+                offs,
+                seen,
+                codes_u[0],
+                codes_u[1],
+                rnd_a1,
+                rnd_a2,
+                i32,
+                (cls_i[2], cls_i[0], cls_i[1], cls_u[0], cls_u[1]),
+            ),
+        ),  # fmt: skip
+        (
+            nk.child_bounds,
+            (
+                i,
+                i,
+                i,
+                cls,
+                memo,
+                i,
+                (need_bound, i, True, i, i),
+                table,
+                guess_of_answer,
+                cand,
+                seen,
+            ),
+        ),  # fmt: skip
+        (
+            nk.big_class_bounds,
+            (
+                i,
+                i,
+                i,
+                i,
+                i,
+                i,
+                cls,
+                memo,
+                i,
+                (need_bound, i, i, pool_guess, pool, i, i),
+                scan,
+                cand,
+            ),
+        ),  # fmt: skip
+        (
+            nk.sort_children,
+            (
+                i,
+                i,
+                (cls_i[0], cls_i[1], cls_i[2], cls_i[3]),
+                (cls_u[0], cls_u[1], cls_u[2], cls_u[3]),
+            ),
+        ),  # fmt: skip
+    ]
+
+
+def compile_helpers(words: WordList, rule: FeedbackRule) -> None:
+    """Compile (into numba's cache) the helpers of :func:`helper_calls` for a game in normal
+    mode, without compiling the search itself."""
+    for kernel, example in helper_calls(stand_in_args(stand_in_search(words, rule, None))):
+        kernel.compile(tuple(kernel.typeof_pyval(a) for a in example))  # type: ignore[attr-defined]
+
+
 def warm_up() -> None:
     """Compile the kernels that ``gamelab warmup``'s commands do not reach: the guess-by-guess
     scan (lists of six or more letters: more patterns than a byte holds) and the memo's growth
     (a tiny memo here)."""
     from itertools import islice, permutations
-
-    from gamelab.wordle.rules import FeedbackRule, WordList
 
     words = tuple("".join(p) for p in islice(permutations("abcdef"), 0, 720, 12))  # 60 words
     game = Game(WordList("warm-up", words, words), FeedbackRule.STANDARD)

@@ -12,9 +12,10 @@ AHEAD = "gamelab.wordle.warmup:warm_depth_limits"
 def ahead_kernels() -> tuple[object, ...]:
     """The kernels :func:`warm_depth_limits` compiles (its child runs unless all are cached)."""
     from gamelab.wordle import _kernels
-    from gamelab.wordle.solver import _feasible_kernels
+    from gamelab.wordle.solver import _bound_kernels, _feasible_kernels
 
     return (
+        _bound_kernels.class_bounds_kernel,
         _kernels.entropy_kernel,
         _kernels.partition_kernel,
         _kernels.split_stats_kernel,

@@ -17,6 +17,7 @@ from typing import Any
 from gamelab.core import ahead
 from gamelab.core.serialise import to_plain
 from gamelab.wordle.rules import Setting
+from gamelab.wordle.solver.kernel_search import compile_search_first
 from gamelab.wordle.solver.optimal import INF, OptimalSolver
 from gamelab.wordle.solver.precompile import AHEAD, ahead_kernels
 from gamelab.wordle.table import Game
@@ -207,8 +208,10 @@ def solve_summary(
     start = time.monotonic()
     cpu = time.process_time()
     if not hard and depth_limits and game.n_codes <= 256:
-        # the greedy bound's and the depth limits' kernels compile beside the exact search's
+        # the greedy bound's and the depth limits' kernels compile beside the exact search's,
+        # which compiles before the feedback table is built (the child builds a table first)
         ahead.start(AHEAD, ahead_kernels())
+        compile_search_first(game.words, game.rule, hard, tables=False)
     solver = OptimalSolver(setting, time_limit=time_limit, progress=progress, cpu_limit=cpu_limit)
     startup = solver.load_kernels()
     upper = None
