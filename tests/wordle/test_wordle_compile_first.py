@@ -68,3 +68,23 @@ print(len(calls))
     )
     assert out.returncode == 0, out.stderr
     assert out.stdout.split() == ["5"]
+
+
+def test_feasibility_stand_in_types_are_the_real_call_types(monkeypatch):
+    """A first feasibility proof compiles its kernel before the table exists
+    (``feasible.compile_feasible_first``): for the types of the workers' real calls."""
+    from gamelab.wordle.solver import _feasible_kernels as fk
+    from gamelab.wordle.solver import feasible
+
+    setting = Setting(parse_names("gen1-4"), "blog", None, 4)
+    game = Game.of(setting)
+    seen: list[tuple[object, ...]] = []
+    monkeypatch.setattr(feasible, "has_machine_code", lambda k, a: False)
+    monkeypatch.setattr(feasible.ahead, "start", lambda *a: False)
+    monkeypatch.setattr(fk.feasible_kernel, "compile", seen.append)
+    assert feasible.compile_feasible_first(game.words, game.rule)
+    search = feasible.FeasibleSearch(game)
+    part = game.partition(0, game.all_answers())
+    cands = max(part.values(), key=len)
+    args = feasible._kernel_args(search, cands, 3, search.guesses, (None,) * 4)
+    assert seen == [tuple(fk.feasible_kernel.typeof_pyval(a) for a in args)]

@@ -172,13 +172,27 @@ def warm_enumeration(lattice: Lattice = Lattice.SQUARE) -> None:
 
 def warm_histograms() -> None:
     """Load (or compile) the histogram kernels alone, both paths (the threaded one only runs on
-    large batches otherwise), on a made-up table of one contact set: no enumeration."""
+    large batches otherwise): no enumeration."""
+    warm_serial_histograms()
+    warm_threaded_histograms()
+
+
+def _made_up_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(keys, counts, hh rows): a table of one contact set and four sequences, to call the
+    histogram kernels with the argument types of real tables."""
     pi, pj, _ = _kernels.pair_table(4)
     rows = _kernels.hh_rows_from_codes(np.arange(4, dtype=np.int64), pi, pj, 1)
-    keys = np.ones((1, 1), dtype=np.uint64)
-    counts = np.ones(1, dtype=np.int64)
-    for kernel in (_kernels.histograms_kernel, _kernels.histograms_serial_kernel):
-        kernel(keys, counts, rows, 2)
+    return np.ones((1, 1), dtype=np.uint64), np.ones(1, dtype=np.int64), rows
+
+
+def warm_serial_histograms() -> None:
+    """Load (or compile) the kernels of small batches' histograms (a GA's generation)."""
+    _kernels.histograms_serial_kernel(*_made_up_table(), 2)
+
+
+def warm_threaded_histograms() -> None:
+    """Load (or compile) the threaded histogram kernel of large batches (a landscape)."""
+    _kernels.histograms_kernel(*_made_up_table(), 2)
 
 
 @functools.lru_cache(maxsize=8)

@@ -63,22 +63,24 @@ class GAComparison:
     best_sequences: list[str]
 
 
-#: The histogram kernels (the fitness and the landscape), compiled in a second process while
-#: :func:`prepare_fitness` enumerates (:mod:`gamelab.core.ahead`)
-HISTOGRAMS_AHEAD = "gamelab.lattice.enumeration:warm_histograms"
+#: The fitness's histogram kernels, compiled in a second process while :func:`prepare_fitness`
+#: enumerates, and the landscape's threaded one, compiled in a second process while the trials
+#: run (:mod:`gamelab.core.ahead`)
+FITNESS_AHEAD = "gamelab.lattice.enumeration:warm_serial_histograms"
+LANDSCAPE_AHEAD = "gamelab.lattice.enumeration:warm_threaded_histograms"
 
 
 def prepare_fitness(length: int, lattice: Lattice) -> None:
     """Before the trials' workers start: the contact sets of `length` enumerated once (onto the
-    disk cache) and the fitness's kernels compiled once (the histograms' in a second process
-    meanwhile), so that each worker loads them instead of doing both again."""
-    ahead.start(
-        HISTOGRAMS_AHEAD,
-        (histograms_kernel, histograms_serial_kernel, hh_rows_from_codes),
-    )
+    disk cache) and the fitness's kernels compiled once (in a second process meanwhile), so that
+    each worker loads them instead of doing both again; then the landscape's kernel starts
+    compiling in a second process beside the trials."""
+    ahead.start(FITNESS_AHEAD, (histograms_serial_kernel, hh_rows_from_codes))
     contact_sets(length, lattice)
-    ahead.wait(HISTOGRAMS_AHEAD)
+    ahead.wait(FITNESS_AHEAD)
     PuzzleFitness(length, "best-score", lattice)  # its first call: the kernels loaded
+    if lattice == "square" and length <= EXHAUSTIVE_TARGET_MAX_LENGTH:
+        ahead.start(LANDSCAPE_AHEAD, (histograms_kernel,))
 
 
 #: Memory one trial of :func:`compare_ga_random` holds (its task and two result documents).
@@ -136,6 +138,7 @@ def compare_ga_random(
         experiment="lattice-random-trials",
         params=dict(params, budget=budget),
     )
+    ahead.wait(LANDSCAPE_AHEAD)
     exact = objective_maximum(length, objective, lattice)
     found = max([r["best_fitness"] for r in ga] + [r["best_fitness"] for r in rnd])
     target = exact if exact is not None else found

@@ -79,6 +79,28 @@ def warm_tables() -> None:
     game.partition(0, subset)
 
 
+def warm_feasible_tables() -> None:
+    """The feedback table's, the partitions' and the pair bits' kernels, on a small list of
+    five-letter words (the kernels' types of any such list): the second process of a first
+    feasibility proof on an empty cache
+    (:func:`gamelab.wordle.solver.feasible.compile_feasible_first`). Nothing is written to the
+    gamelab cache."""
+    from itertools import islice, permutations
+
+    import numpy as np
+
+    from gamelab.wordle.rules import FeedbackRule, WordList
+    from gamelab.wordle.solver._feasible_kernels import pair_bits_kernel
+    from gamelab.wordle.table import Game, build_table
+
+    words = tuple("".join(p) for p in islice(permutations("abcdef", 5), 0, 720, 12))  # 60
+    game = Game(WordList("warm-up", words, words), FeedbackRule.STANDARD)
+    table = build_table(game.words, game.rule)
+    game.__dict__["table"] = table  # (not kept in the cache)
+    game.partition(0, game.all_answers())
+    pair_bits_kernel(np.ascontiguousarray(table), np.arange(game.n_guesses, dtype=np.int32))
+
+
 def warm_search_helpers() -> None:
     """The exact search's late helpers in normal mode (as the search calls them on a list of
     five-letter words), then :func:`warm_tables`: the second process of a first exact search

@@ -33,6 +33,7 @@ import numpy as np
 
 from gamelab.core import ahead
 from gamelab.core.parallel import Backend, run_tasks
+from gamelab.core.tiers import has_machine_code
 from gamelab.wordle import _kernels
 from gamelab.wordle.rules import FeedbackRule, Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
@@ -78,13 +79,19 @@ def new_memo(capacity: int) -> tuple[np.ndarray, ...]:
 class FeasibleSearch:
     """The kernel's tables and memo for one game: ``feasible(cands, depth) -> bool``."""
 
-    def __init__(self, game: Game, capacity: int = 1 << 22) -> None:
+    def __init__(
+        self,
+        game: Game,
+        capacity: int = 1 << 22,
+        pair_bits: Callable[[np.ndarray, np.ndarray], np.ndarray] = fk.pair_bits_kernel,
+    ) -> None:
         if game.n_codes > 256:
             raise ValueError("the feasibility search needs words of at most 5 letters")
         self.game = game
         self.tab = np.ascontiguousarray(game.table)
         self.guesses = np.arange(game.n_guesses, dtype=np.int32)
         self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
+        self._pair_bits = pair_bits  # (a stand-in search's: zeros, nothing compiled)
         self.use_guesses(self.guesses)
         rng = np.random.default_rng(20261201)  # fixed: hashes belong to the memo, not results
         hi = np.iinfo(np.uint64).max
@@ -102,7 +109,7 @@ class FeasibleSearch:
         self.guesses = np.ascontiguousarray(guesses, dtype=np.int32)
         n = self.game.n_answers
         if n * n * ((len(self.guesses) + 63) // 64) * 8 <= self.MAX_PAIR_BYTES:
-            self.bits = fk.pair_bits_kernel(self.tab, self.guesses)
+            self.bits = self._pair_bits(self.tab, self.guesses)
         else:
             self.bits = np.zeros((0, 0, 0), dtype=np.uint64)
         if hasattr(self, "mflag"):
@@ -138,12 +145,67 @@ def _ask_kernel(
     """:func:`~gamelab.wordle.solver._feasible_kernels.feasible_kernel` on a search's tables and
     memo; `hard`: the pool mask, the allowed-word masks and the pool hash's two salts (four
     Nones in normal mode)."""
+    return bool(fk.feasible_kernel(*_kernel_args(search, cands, depth, guesses, hard)))
+
+
+def _kernel_args(
+    search: FeasibleSearch | HardFeasibleSearch,
+    cands: np.ndarray,
+    depth: int,
+    guesses: np.ndarray,
+    hard: tuple[np.ndarray | None, ...],
+) -> tuple[Any, ...]:
+    """:func:`_ask_kernel`'s arguments of the kernel."""
     if depth > 100:
         raise ValueError(f"depth must be at most 100, got {depth}")
     cands = np.ascontiguousarray(cands, dtype=np.int32)
     args = (search.game.n_codes, search.bits, search.rnd1, search.rnd2, *search.memo, *hard)
     scratch = _scratch(search, depth, guesses)
-    return bool(fk.feasible_kernel(search.tab, cands, depth, guesses, *args, scratch))
+    return (search.tab, cands, depth, guesses, *args, scratch)
+
+
+#: what a first feasibility proof on an empty cache compiles in a second process while this one
+#: compiles the feasibility search (:func:`compile_feasible_first`): the feedback table's, the
+#: partitions' and the pair bits' kernels (:func:`gamelab.wordle.warmup.warm_feasible_tables`)
+TABLES_AHEAD = "gamelab.wordle.warmup:warm_feasible_tables"
+
+
+def table_kernels() -> tuple[object, ...]:
+    """The kernels :func:`gamelab.wordle.warmup.warm_feasible_tables` compiles."""
+    return (_kernels.feedback_table_kernel, _kernels.partition_kernel, fk.pair_bits_kernel)
+
+
+def stand_in_search(words: WordList, rule: FeedbackRule) -> FeasibleSearch:
+    """A :class:`FeasibleSearch` of a game whose feedback table and pair bits are zeros of the
+    real ones' types and shapes: :func:`_kernel_args` of it have the types of the game's,
+    nothing computed (a tiny memo)."""
+    stand_in = Game(words, rule)
+    shape = (stand_in.n_guesses, stand_in.n_answers)
+    stand_in.__dict__["table"] = np.zeros(shape, dtype=np.uint8)  # (a cached property, set)
+
+    def zero_bits(tab: np.ndarray, guesses: np.ndarray) -> np.ndarray:
+        n = tab.shape[1]
+        return np.zeros((n, n, (len(guesses) + 63) // 64), dtype=np.uint64)
+
+    return FeasibleSearch(stand_in, capacity=16, pair_bits=zero_bits)
+
+
+def compile_feasible_first(words: WordList, rule: FeedbackRule) -> bool:
+    """On an empty numba cache, compile the feasibility search (normal mode) for a game now,
+    before its feedback table is built, while a second process compiles the table's, the
+    partitions' and the pair bits' kernels (:data:`TABLES_AHEAD`): the two groups compile side
+    by side on two cores, and the others are then loaded from the cache. Returns whether it
+    compiled (False: compiled or cached already, or words of more than 5 letters)."""
+    if Game(words, rule).n_codes > 256:
+        return False  # (the search refuses such words)
+    search = stand_in_search(words, rule)
+    args = _kernel_args(search, search.game.all_answers()[:1], 1, search.guesses, (None,) * 4)
+    if has_machine_code(fk.feasible_kernel, args):
+        return False
+    ahead.start(TABLES_AHEAD, table_kernels())
+    fk.feasible_kernel.compile(tuple(fk.feasible_kernel.typeof_pyval(a) for a in args))
+    ahead.wait(TABLES_AHEAD)
+    return True
 
 
 def _scratch(
@@ -466,8 +528,15 @@ def prove_feasible(
         store=store,
         experiment=EXPERIMENT,
         params=params if store is not None else None,
+        prepare=lambda: _compile_once(game.words, game.rule),
     )
     return _assemble(game, max_guesses, rows, time.monotonic() - start)
+
+
+def _compile_once(words: WordList, rule: FeedbackRule) -> None:
+    """Before the workers start: compile their kernels here, in two processes
+    (:func:`compile_feasible_first`), so each worker loads them instead of compiling them all."""
+    compile_feasible_first(words, rule)
 
 
 def shipped_proofs() -> list[dict[str, Any]]:
