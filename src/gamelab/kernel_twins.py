@@ -304,10 +304,6 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.yatzy._oracle_kernels.box_options_python",
             "tests/envs/test_envs_fast_oracles.py::test_yatzy_turn_kernels_match_twins",
         ),
-        "_distribution_kernels.turn_outcomes": _t(
-            "gamelab.yatzy._distribution_kernels.turn_outcomes_python",
-            YT + "test_turn_outcomes_match_twin",
-        ),
         "_distribution_kernels.backward_layer": _t(
             "gamelab.yatzy._distribution_kernels.backward_layer_python",
             YT + "test_layer_kernels_match_twins",
@@ -537,6 +533,9 @@ HELPERS: dict[str, dict[str, str]] = {
         "_vector_kernels._new_turn": "a turn's first roll inside step_games and start_games",
         "_distribution_kernels.policy_turn_outcomes": "the turn law inside the layer kernels",
         "_distribution_kernels.take_outcome": "one outcome's bookkeeping inside the layer kernels",
+        "_distribution_kernels.turn_outcomes": "the turn law inside policy_turn_outcomes (no "
+        "Python entry: its twin turn_outcomes_python is compared through a test kernel in "
+        "test_turn_outcomes_match_twin)",
         "_play_kernels.cached_decisions": "the decision cache inside the game kernels",
         "_play_kernels.play_turn": "one turn inside duel_games and play_to_round",
         "_turn_kernels.new_workspace": "allocates the scratch buffers inside the kernels (Python "
