@@ -202,11 +202,6 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.lattice._kernels.histograms_python",
             TW + "test_lattice_histograms_kernels_match_twin",
         ),
-        "_kernels.histograms_serial_kernel": _t(
-            "gamelab.lattice._kernels.histograms_python",
-            TW + "test_lattice_histograms_kernels_match_twin",
-            variant_of="_kernels.histograms_kernel",
-        ),
         "_kernels.best_set_kernel": _t(
             "gamelab.lattice._kernels.best_set_python",
             LE + "test_mask_and_best_set_kernels_match_twins",
@@ -483,7 +478,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_kernels._insert": "a table insert inside enumerate_kernel",
         "_kernels._grow": "table growth inside enumerate_kernel",
         "_kernels._set_score": "one contact set's score inside the histogram kernels",
-        "_kernels._histogram_row": "one row of histograms_kernel / histograms_serial_kernel",
+        "_kernels._histogram_row": "one row of histograms_kernel",
         "_replica_kernels.next_random": "the splitmix64 stream of remc_kernel",
         "_replica_kernels.uniform": "Metropolis and exchange draws inside remc_kernel",
         "_replica_kernels.below": "the move-slot draw inside remc_kernel",

@@ -76,6 +76,44 @@ def test_local_backends_agree(workers):
     assert one == []  # not for a single task
 
 
+RAN: list[tuple[int, int]] = []
+
+
+def draw_on_a_thread(item: int, rng: np.random.Generator) -> list[float]:
+    """:func:`draw`, noting the thread and process that ran it."""
+    import threading
+
+    RAN.append((threading.get_ident(), os.getpid()))
+    return draw(item, rng)
+
+
+def test_tasks_that_release_the_gil_run_on_threads_of_this_process():
+    import threading
+
+    RAN.clear()
+    prepared: list[int] = []
+    backend = Backend(quiet=True)  # no number of workers given: threads, one per core
+    got = run_tasks(
+        draw_on_a_thread,
+        range(23),
+        seed=7,
+        backend=backend,
+        threads=True,
+        prepare=lambda: prepared.append(1),
+    )
+    assert got == expected(23, 7)  # the same numbers as on processes or in order
+    assert prepared == [1]
+    ran = set(RAN)
+    assert {pid for _, pid in ran} == {os.getpid()}
+    if backend.worker_count() > 1:
+        assert threading.get_ident() not in {ident for ident, _ in ran}
+    RAN.clear()  # a number of workers given: processes as before, whatever `threads` says
+    again = run_tasks(
+        draw_on_a_thread, range(5), seed=7, backend=Backend(workers=2, quiet=True), threads=True
+    )
+    assert again == expected(5, 7) and RAN == []
+
+
 def test_local_cluster_agrees_with_local_processes():
     prepared: list[int] = []
     backend = Backend(cluster="local:2", quiet=True)

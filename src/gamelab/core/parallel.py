@@ -6,6 +6,8 @@ result list is identical whatever runs it:
 
 * one worker: in this process, in order (easiest to debug and profile);
 * ``workers=N``: N local worker processes (the default is the number of cores);
+* tasks whose work is in kernels that release the GIL (``run_tasks(..., threads=True)``), when
+  no number of workers is given: threads of this process, one per core;
 * ``cluster="tcp://host:8786"`` (or ``$GAMELAB_CLUSTER``): an existing Dask distributed scheduler;
 * ``cluster="local:N"``: an in-process Dask ``LocalCluster`` with N single-threaded worker processes.
 
@@ -33,7 +35,7 @@ import sys
 import threading
 import time
 from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
@@ -186,6 +188,7 @@ def run_tasks(
     experiment: str | None = None,
     params: Mapping[str, Any] | None = None,
     prepare: Callable[[], None] | None = None,
+    threads: bool = False,
 ) -> list[R]:
     """``[fn(item, rng_i) for i, item in enumerate(items)]``, run on `backend`, in order.
 
@@ -200,6 +203,14 @@ def run_tasks(
     rather than in every worker (they load them from the cache), and at once rather than
     after a task has run them as Python for a while (:class:`gamelab.core.tiers.Tiered`).
     It must not change any result.
+
+    `threads=True` says that `fn` spends its time in kernels that release the GIL (numba
+    ``nogil=True``) and that tasks share nothing but data they only read: then, when the tasks
+    run on this machine and no number of workers was given (``Backend().workers`` is None), they
+    run on threads of this process, one per core, instead of worker processes, which would each
+    start an interpreter, import the tasks' modules and load (on an empty numba cache, compile)
+    their kernels. A number of workers given (``--workers N``) or a cluster still runs processes.
+    Each task's generator depends only on `seed` and its index, so the results are the same.
     """
     backend = backend or Backend()
     items = list(items)
@@ -225,7 +236,7 @@ def run_tasks(
 
     with _Progress(label, total=len(items), completed=len(done), quiet=backend.quiet) as progress:
         try:
-            _run_pending(fn, items, pending, seed, backend, record, progress, prepare)
+            _run_pending(fn, items, pending, seed, backend, record, progress, prepare, threads)
         except KeyboardInterrupt:
             if store is not None:
                 print(
@@ -237,7 +248,9 @@ def run_tasks(
     return results
 
 
-def _run_pending(fn, items, pending, seed, backend, record, progress, prepare=None) -> None:
+def _run_pending(
+    fn, items, pending, seed, backend, record, progress, prepare=None, threads=False
+) -> None:
     if not pending:
         return
     prepare = prepare if len(pending) > 1 else None
@@ -252,6 +265,10 @@ def _run_pending(fn, items, pending, seed, backend, record, progress, prepare=No
         for index in pending:
             record(index, _call(fn, items[index], seed, index))
             progress.advance()
+    elif threads and backend.workers is None:
+        if prepare is not None:
+            prepare()
+        _run_threads(fn, items, pending, seed, backend.worker_count(), record, progress)
     else:
         context = _pool_context()
         if prepare is not None:
@@ -359,6 +376,28 @@ def _submit_up_to(pool, futures: dict, window: int, queue, fn, items, seed) -> N
         if index is None:
             return
         futures[pool.submit(_call, fn, items[index], seed, index)] = index
+
+
+def _run_threads(fn, items, pending, seed, threads, record, progress) -> None:
+    """The pending tasks on `threads` threads of this process; their results recorded (and
+    stored) by this thread, as they finish. Ctrl-C or a failing task starts no further task and
+    lets the running ones end (tasks that release the GIL are short kernel calls)."""
+    pool = ThreadPoolExecutor(
+        max_workers=min(threads, len(pending)), thread_name_prefix="gamelab-task"
+    )
+    try:
+        queue = iter(pending)
+        futures: dict = {}
+        _submit_up_to(pool, futures, 4 * threads, queue, fn, items, seed)
+        while futures:
+            completed, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in completed:
+                index = futures.pop(future)
+                record(index, future.result())
+                progress.advance()
+            _submit_up_to(pool, futures, 4 * threads, queue, fn, items, seed)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
 
 
 def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
