@@ -199,7 +199,11 @@ def trials_command(
     quiet: Quiet = False,
     json_out: Json = False,
 ) -> None:
-    """The paper's experiment: GA trials (Figure 3) vs random sampling at the same budget."""
+    """The paper's experiment: GA trials (Figure 3) vs random sampling at the same budget.
+
+    Without --workers the trials run on threads of this process, one per core; the numbers
+    are the same with --workers or --cluster.
+    """
     from gamelab.core.report import save_figure
     from gamelab.core.stats import format_estimate
     from gamelab.lattice.experiments import compare_ga_random, figure3
