@@ -12,7 +12,14 @@ import cloudpickle
 import numpy as np
 import pytest
 
-from gamelab.core.parallel import Backend, chunk_sizes, run_tasks, task_rng, task_seed
+from gamelab.core.parallel import (
+    Backend,
+    chunk_sizes,
+    run_tasks,
+    shared_workers,
+    task_rng,
+    task_seed,
+)
 from gamelab.core.results import ResultStore
 
 # Dask workers cannot import the test modules, so ship this module's functions by value.
@@ -112,6 +119,23 @@ def test_tasks_that_release_the_gil_run_on_threads_of_this_process():
         draw_on_a_thread, range(5), seed=7, backend=Backend(workers=2, quiet=True), threads=True
     )
     assert again == expected(5, 7) and RAN == []
+
+
+def draw_and_pid(item: int, rng: np.random.Generator) -> tuple[list[float], int]:
+    """:func:`draw`, and the process that ran it."""
+    return draw(item, rng), os.getpid()
+
+
+def test_task_lists_in_a_shared_workers_block_share_one_pool():
+    backend = Backend(workers=2, quiet=True)
+    with shared_workers():
+        first = run_tasks(draw_and_pid, range(9), seed=7, backend=backend)
+        second = run_tasks(draw_and_pid, range(6), seed=8, backend=backend)
+    assert [r for r, _ in first] == expected(9, 7) and [r for r, _ in second] == expected(6, 8)
+    first_pids, second_pids = {p for _, p in first}, {p for _, p in second}
+    assert os.getpid() not in first_pids and second_pids <= first_pids  # the same workers
+    apart = run_tasks(draw_and_pid, range(4), seed=8, backend=backend)  # after the block: new ones
+    assert [r for r, _ in apart] == expected(4, 8) and not {p for _, p in apart} & first_pids
 
 
 def test_local_cluster_agrees_with_local_processes():

@@ -11,6 +11,10 @@ result list is identical whatever runs it:
 * ``cluster="tcp://host:8786"`` (or ``$GAMELAB_CLUSTER``): an existing Dask distributed scheduler;
 * ``cluster="local:N"``: an in-process Dask ``LocalCluster`` with N single-threaded worker processes.
 
+Several lists of tasks run one after the other inside ``with shared_workers():`` share one pool
+of local worker processes (started once, stopped at the end of the block) instead of starting
+one each.
+
 Results are placed by task index, so a task that is re-run after its worker died is neither lost
 nor counted twice: Dask reschedules the tasks of a lost worker, and the local pool is rebuilt and
 the unfinished tasks resubmitted. With a :class:`~gamelab.core.results.ResultStore`, each result is
@@ -34,9 +38,10 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -400,20 +405,53 @@ def _run_threads(fn, items, pending, seed, threads, record, progress) -> None:
         pool.shutdown(wait=True, cancel_futures=True)
 
 
+#: The pools kept by :func:`shared_workers` (by number of workers), when inside its block.
+_shared_pools: dict[int, ProcessPoolExecutor] | None = None
+
+
+@contextmanager
+def shared_workers() -> Iterator[None]:
+    """Within this block, the :func:`run_tasks` calls that run on local worker processes share
+    their pool: started by the first, kept for the next (a list of GA trials, then one of random
+    sampling: the workers start and import once), stopped at the end of the block. A pool whose
+    worker died is replaced as outside the block. Results are the same (each task's generator
+    depends only on its run's seed and its index); nested blocks share the outer one's pools."""
+    global _shared_pools
+    if _shared_pools is not None:
+        yield
+        return
+    _shared_pools = {}
+    try:
+        yield
+    finally:
+        pools, _shared_pools = _shared_pools, None
+        for pool in pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _new_pool(workers: int, context: multiprocessing.context.BaseContext) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(dict(os.environ), os.getpid(), process_identity(os.getpid())),
+    )
+
+
 def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
     remaining = list(pending)
     restarts = 0
     context = _pool_context()
-    environ = dict(os.environ)
     window = 4 * workers  # tasks in flight: memory stays flat however many tasks there are
     while remaining:
         finished: set[int] = set()
-        pool = ProcessPoolExecutor(
-            max_workers=min(workers, len(remaining)),
-            mp_context=context,
-            initializer=_worker_init,
-            initargs=(environ, os.getpid(), process_identity(os.getpid())),
-        )
+        shared = _shared_pools
+        if shared is None:
+            pool = _new_pool(min(workers, len(remaining)), context)
+        elif (kept := shared.get(workers)) is not None:
+            pool = kept
+        else:
+            pool = shared[workers] = _new_pool(workers, context)
         try:
             queue = iter(remaining)
             futures: dict = {}
@@ -426,8 +464,11 @@ def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
                     finished.add(index)
                     progress.advance()
                 _submit_up_to(pool, futures, window, queue, fn, items, seed)
-            pool.shutdown(wait=True)
+            if shared is None:
+                pool.shutdown(wait=True)
         except BrokenProcessPool:
+            if shared is not None:
+                shared.pop(workers, None)
             _stop_workers(pool)
             restarts += 1
             if restarts > MAX_POOL_RESTARTS:
@@ -436,6 +477,8 @@ def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
                     f"with {len(remaining) - len(finished)} tasks unfinished"
                 ) from None
         except BaseException:
+            if shared is not None:
+                shared.pop(workers, None)
             _stop_workers(pool)  # Ctrl-C, SIGTERM or a failing task: no worker is left behind
             raise
         remaining = [i for i in remaining if i not in finished]

@@ -16,7 +16,7 @@ import numpy as np
 from gamelab.core import ahead
 from gamelab.core.evolve import GAConfig, MapElitesResult
 from gamelab.core.limits import check_memory
-from gamelab.core.parallel import Backend, run_tasks
+from gamelab.core.parallel import Backend, run_tasks, shared_workers
 from gamelab.core.stats import Estimate, mean_interval, wilson_interval
 from gamelab.lattice._kernels import hh_rows_from_codes, histograms_kernel
 from gamelab.lattice.enumeration import contact_sets
@@ -115,29 +115,30 @@ def compare_ga_random(
     }
     budget = ga_budget(config)
     params = dict(item, trials=trials)
-    ga = run_tasks(
-        ga_trial,
-        [item] * trials,
-        seed=seed,
-        backend=backend,
-        prepare=functools.partial(prepare_fitness, length, lattice),
-        label="GA trials",
-        store=store,
-        experiment="lattice-ga-trials",
-        params=params,
-        threads=True,
-    )
-    rnd = run_tasks(
-        random_trial,
-        [dict(item, budget=budget)] * trials,
-        seed=seed + 1,
-        backend=backend,
-        label="random trials",
-        store=store,
-        experiment="lattice-random-trials",
-        params=dict(params, budget=budget),
-        threads=True,
-    )
+    with shared_workers():  # with --workers: one pool of workers for both lists
+        ga = run_tasks(
+            ga_trial,
+            [item] * trials,
+            seed=seed,
+            backend=backend,
+            prepare=functools.partial(prepare_fitness, length, lattice),
+            label="GA trials",
+            store=store,
+            experiment="lattice-ga-trials",
+            params=params,
+            threads=True,
+        )
+        rnd = run_tasks(
+            random_trial,
+            [dict(item, budget=budget)] * trials,
+            seed=seed + 1,
+            backend=backend,
+            label="random trials",
+            store=store,
+            experiment="lattice-random-trials",
+            params=dict(params, budget=budget),
+            threads=True,
+        )
     exact = objective_maximum(length, objective, lattice)
     found = max([r["best_fitness"] for r in ga] + [r["best_fitness"] for r in rnd])
     target = exact if exact is not None else found
