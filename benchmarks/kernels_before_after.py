@@ -640,6 +640,25 @@ def w_lattice_moves():
     return run
 
 
+def w_lattice_landscape():
+    """Every sequence of length 16 scored exactly (a landscape): 65,536 histograms in batches of
+    8,192 through the library's batch path (each batch on the threads numba would use: one
+    here; the same rows whatever kernel scores them)."""
+    from gamelab.lattice.enumeration import contact_sets
+
+    sets = contact_sets(16, use_cache=False)
+    codes = np.arange(1 << 16, dtype=np.int64)
+
+    def run():
+        total = 0
+        for start in range(0, codes.size, 8192):
+            hists = sets.histograms_for_codes(codes[start : start + 8192])
+            total += int((hists * np.arange(1, hists.shape[1] + 1)).sum()) + start
+        return float(total)
+
+    return run
+
+
 def w_voltorb_objective_search():
     """The general objective search (``objective_search``) on openings of levels 4, 6 and 8, for
     two objectives (about 0.6 CPU-s): the sum of values, tiles and states."""
@@ -874,6 +893,7 @@ WORKLOADS = {
         "S1-8", "2,0.25,0.4,500,4000,20,0.1,0.05,0.1"
     ),
     "lattice.moves": w_lattice_moves,
+    "lattice.landscape (L=16)": w_lattice_landscape,
     "oware.perft": w_oware_perft,
     "oware.search_root": w_oware_search,
     "oware.build_level": w_oware_tablebase,

@@ -8,7 +8,8 @@ First the default 2D replica set (:data:`replica.DEFAULT_SETTINGS`) runs `--warm
 replica from the straight chain, so the replicas are compact (the folds a long run spends its
 time in). Then, from the cold replica's fold (T = 0.25):
 
-* the step mix: `--steps` Metropolis steps of the kernel's own step (`_try_move`) at T = 0.25,
+* the step mix: `--steps` Metropolis steps of the kernel's own step (:func:`kernel_step`: the
+  move proposal and the Metropolis test, as the revision's replica kernel makes them) at T = 0.25,
   each classed as an illegal slot, a legal move rejected, a legal move accepted, with the
   residues each legal move changes;
 * the cost of each stage, at `--snapshots` folds along that cold walk (between snapshots the
@@ -28,6 +29,7 @@ time of this thread (time.thread_time).
 from __future__ import annotations
 
 import argparse
+import inspect
 import time
 
 import numpy as np
@@ -45,9 +47,30 @@ def _geometry(n: int) -> tuple[int, int]:
     return (1 << shift) - 1, shift
 
 
+def kernel_step(K):
+    """Kernels module K's own Metropolis step (propose a slot, accept or not; the change in
+    contacts) as ``step(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias,
+    now)``, whatever the revision: ``_try_move`` took a scratch array ``old`` until the move
+    step was split in two (``propose``, ``_metropolis``), which the replica kernel now inlines
+    one by one, as this step does."""
+    try_move = getattr(K, "_try_move", None)
+    if try_move is not None and "old" in inspect.signature(try_move.py_func).parameters:
+        return try_move
+    propose, metropolis = K._propose, K._metropolis
+
+    @njit(inline="always")
+    def step(is_h, pos, grid, nd, slot, beta, rng, mask, shift, new, old, bias, now):
+        lo, hi = propose(pos, grid, is_h.shape[0], nd, slot, mask, shift, new)
+        if lo < 0:
+            return 0
+        return metropolis(is_h, pos, grid, nd, lo, hi, beta, rng, mask, shift, new, bias, now)
+
+    return step
+
+
 def make_loops(K):
     """The timing loops over kernels module K's own functions."""
-    below, propose, try_move = K._below, K._propose, K._try_move
+    below, propose, try_move = K._below, K._propose, kernel_step(K)
     count, place = K._range_contacts2, K._place
 
     @njit

@@ -173,9 +173,8 @@ def test_lattice_histograms_kernels_match_twin():
     codes = np.random.default_rng(8).integers(0, 2**12, size=6).astype(np.int64)
     rows = K.hh_rows_from_codes(codes, pi, pj, sets.words)
     want = K.histograms_python(sets.keys, sets.counts, rows, sets.max_contacts + 1)
-    for kernel in (K.histograms_kernel, K.histograms_serial_kernel):
-        got = kernel(sets.keys, sets.counts, rows, sets.max_contacts + 1)
-        assert got.tolist() == want.tolist()
+    got = K.histograms_kernel(sets.keys, sets.counts, rows, sets.max_contacts + 1)
+    assert got.tolist() == want.tolist()
 
 
 def test_oware_small_kernels_match_twins():

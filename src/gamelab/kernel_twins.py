@@ -202,11 +202,6 @@ TWINS: dict[str, dict[str, Twin]] = {
             "gamelab.lattice._kernels.histograms_python",
             TW + "test_lattice_histograms_kernels_match_twin",
         ),
-        "_kernels.histograms_serial_kernel": _t(
-            "gamelab.lattice._kernels.histograms_python",
-            TW + "test_lattice_histograms_kernels_match_twin",
-            variant_of="_kernels.histograms_kernel",
-        ),
         "_kernels.best_set_kernel": _t(
             "gamelab.lattice._kernels.best_set_python",
             LE + "test_mask_and_best_set_kernels_match_twins",
@@ -308,10 +303,6 @@ TWINS: dict[str, dict[str, Twin]] = {
         "_oracle_kernels.box_options": _t(
             "gamelab.yatzy._oracle_kernels.box_options_python",
             "tests/envs/test_envs_fast_oracles.py::test_yatzy_turn_kernels_match_twins",
-        ),
-        "_distribution_kernels.turn_outcomes": _t(
-            "gamelab.yatzy._distribution_kernels.turn_outcomes_python",
-            YT + "test_turn_outcomes_match_twin",
         ),
         "_distribution_kernels.backward_layer": _t(
             "gamelab.yatzy._distribution_kernels.backward_layer_python",
@@ -487,7 +478,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_kernels._insert": "a table insert inside enumerate_kernel",
         "_kernels._grow": "table growth inside enumerate_kernel",
         "_kernels._set_score": "one contact set's score inside the histogram kernels",
-        "_kernels._histogram_row": "one row of histograms_kernel / histograms_serial_kernel",
+        "_kernels._histogram_row": "one row of histograms_kernel",
         "_replica_kernels.next_random": "the splitmix64 stream of remc_kernel",
         "_replica_kernels.uniform": "Metropolis and exchange draws inside remc_kernel",
         "_replica_kernels.below": "the move-slot draw inside remc_kernel",
@@ -542,6 +533,9 @@ HELPERS: dict[str, dict[str, str]] = {
         "_vector_kernels._new_turn": "a turn's first roll inside step_games and start_games",
         "_distribution_kernels.policy_turn_outcomes": "the turn law inside the layer kernels",
         "_distribution_kernels.take_outcome": "one outcome's bookkeeping inside the layer kernels",
+        "_distribution_kernels.turn_outcomes": "the turn law inside policy_turn_outcomes (no "
+        "Python entry: its twin turn_outcomes_python is compared through a test kernel in "
+        "test_turn_outcomes_match_twin)",
         "_play_kernels.cached_decisions": "the decision cache inside the game kernels",
         "_play_kernels.play_turn": "one turn inside duel_games and play_to_round",
         "_turn_kernels.new_workspace": "allocates the scratch buffers inside the kernels (Python "

@@ -153,12 +153,7 @@ def share_specialisations(package: str = "gamelab.") -> None:
     inlined by LLVM and their constants folded.
     """
 
-    def patch() -> None:
-        dispatcher = sys.modules["numba.core.dispatcher"]
-        cls: Any = getattr(dispatcher, "Dispatcher", None)
-        original = getattr(cls, "get_call_template", None)
-        if original is None:  # another numba: leave it alone
-            return
+    def wrap(original: Any) -> Any:
         from numba.core import errors, types
 
         unliteral = types.unliteral  # type: ignore[attr-defined]
@@ -174,7 +169,22 @@ def share_specialisations(package: str = "gamelab.") -> None:
                         pass
             return original(self, args, kws)
 
-        cls.get_call_template = get_call_template
+        return get_call_template
+
+    _wrap_call_template(wrap)
+
+
+def _wrap_call_template(wrap: Any) -> None:
+    """Replace ``numba``'s ``Dispatcher.get_call_template`` (how a kernel's call to another kernel
+    is typed) by ``wrap(the method before)`` once numba's dispatcher is imported; another numba
+    without that method is left alone."""
+
+    def patch() -> None:
+        dispatcher = sys.modules["numba.core.dispatcher"]
+        cls: Any = getattr(dispatcher, "Dispatcher", None)
+        original = getattr(cls, "get_call_template", None)
+        if original is not None:
+            cls.get_call_template = wrap(original)
 
     when_imported(patch, "numba.core.dispatcher")
 
@@ -250,18 +260,13 @@ def wait_for_kernels_compiled_ahead() -> None:
     (:func:`gamelab.core.ahead.wait_for`). So a command compiles a large kernel's own code while
     the second process compiles its large callees (the replica exchange's fragment regrowth)."""
 
-    def patch() -> None:
-        dispatcher = sys.modules["numba.core.dispatcher"]
-        cls: Any = getattr(dispatcher, "Dispatcher", None)
-        original = getattr(cls, "get_call_template", None)
-        if original is None:  # another numba: leave it alone
-            return
+    def wrap(original: Any) -> Any:
         from gamelab.core import ahead
 
         def get_call_template(self: Any, args: Any, kws: Any) -> Any:
             ahead.wait_for(self)
             return original(self, args, kws)
 
-        cls.get_call_template = get_call_template
+        return get_call_template
 
-    when_imported(patch, "numba.core.dispatcher")
+    _wrap_call_template(wrap)

@@ -12,7 +12,14 @@ import cloudpickle
 import numpy as np
 import pytest
 
-from gamelab.core.parallel import Backend, chunk_sizes, run_tasks, task_rng, task_seed
+from gamelab.core.parallel import (
+    Backend,
+    chunk_sizes,
+    run_tasks,
+    shared_workers,
+    task_rng,
+    task_seed,
+)
 from gamelab.core.results import ResultStore
 
 # Dask workers cannot import the test modules, so ship this module's functions by value.
@@ -74,6 +81,61 @@ def test_local_backends_agree(workers):
         draw(4, task_rng(7, 0))
     ]
     assert one == []  # not for a single task
+
+
+RAN: list[tuple[int, int]] = []
+
+
+def draw_on_a_thread(item: int, rng: np.random.Generator) -> list[float]:
+    """:func:`draw`, noting the thread and process that ran it."""
+    import threading
+
+    RAN.append((threading.get_ident(), os.getpid()))
+    return draw(item, rng)
+
+
+def test_tasks_that_release_the_gil_run_on_threads_of_this_process():
+    import threading
+
+    RAN.clear()
+    prepared: list[int] = []
+    backend = Backend(quiet=True)  # no number of workers given: threads, one per core
+    got = run_tasks(
+        draw_on_a_thread,
+        range(23),
+        seed=7,
+        backend=backend,
+        threads=True,
+        prepare=lambda: prepared.append(1),
+    )
+    assert got == expected(23, 7)  # the same numbers as on processes or in order
+    assert prepared == [1]
+    ran = set(RAN)
+    assert {pid for _, pid in ran} == {os.getpid()}
+    if backend.worker_count() > 1:
+        assert threading.get_ident() not in {ident for ident, _ in ran}
+    RAN.clear()  # a number of workers given: processes as before, whatever `threads` says
+    again = run_tasks(
+        draw_on_a_thread, range(5), seed=7, backend=Backend(workers=2, quiet=True), threads=True
+    )
+    assert again == expected(5, 7) and RAN == []
+
+
+def draw_and_pid(item: int, rng: np.random.Generator) -> tuple[list[float], int]:
+    """:func:`draw`, and the process that ran it."""
+    return draw(item, rng), os.getpid()
+
+
+def test_task_lists_in_a_shared_workers_block_share_one_pool():
+    backend = Backend(workers=2, quiet=True)
+    with shared_workers():
+        first = run_tasks(draw_and_pid, range(9), seed=7, backend=backend)
+        second = run_tasks(draw_and_pid, range(6), seed=8, backend=backend)
+    assert [r for r, _ in first] == expected(9, 7) and [r for r, _ in second] == expected(6, 8)
+    first_pids, second_pids = {p for _, p in first}, {p for _, p in second}
+    assert os.getpid() not in first_pids and second_pids <= first_pids  # the same workers
+    apart = run_tasks(draw_and_pid, range(4), seed=8, backend=backend)  # after the block: new ones
+    assert [r for r, _ in apart] == expected(4, 8) and not {p for _, p in apart} & first_pids
 
 
 def test_local_cluster_agrees_with_local_processes():

@@ -196,3 +196,19 @@ def test_mask_and_best_set_kernels_match_twins():
         pi, pj, _ = K.pair_table(13)
         hh = K.hh_rows_from_codes(np.array([code]), pi, pj, 1)[0]
         assert K.best_set_kernel(sets.keys, hh) == K.best_set_python(sets.keys, hh)
+
+
+def test_large_batches_on_threads_equal_one_call(monkeypatch):
+    # a batch over the threshold runs the kernel on pieces from threads: the same rows in order
+    from gamelab.lattice import enumeration
+
+    sets = contact_sets(12)
+    codes = np.random.default_rng(4).integers(0, 2**12, size=37).astype(np.int64)
+    one = sets.histograms_for_codes(codes)
+    monkeypatch.setattr(enumeration, "PARALLEL_THRESHOLD", 0)
+    monkeypatch.setattr(enumeration, "thread_count", lambda: 3)
+    assert sets.histograms_for_codes(codes).tolist() == one.tolist()
+    for code, row in zip(codes.tolist(), one.tolist(), strict=True):
+        sequence = "".join("H" if code >> i & 1 else "P" for i in range(12))
+        want = sets.histogram(sequence).tolist()
+        assert row == want + [0] * (len(row) - len(want))

@@ -65,6 +65,31 @@ def test_compare_ga_random_small():
     assert figure3(s) is not None
 
 
+def test_trials_on_threads_equal_trials_in_order():
+    # without a number of workers the trials run on threads of this process: the same numbers
+    def run(backend):
+        s = compare_ga_random(10, trials=5, seed=4, config=GAConfig(generations=6), backend=backend)
+        return {k: v for k, v in vars(s).items() if k != "seconds_per_generation"}
+
+    assert run(Backend(quiet=True)) == run(Backend(workers=1, quiet=True))
+
+
+def test_trials_enumerate_once_before_their_workers(tmp_path, monkeypatch):
+    # prepare_fitness (run_tasks' prepare) leaves the contact sets on disk, so that each worker
+    # loads them instead of enumerating again
+    from gamelab.lattice.experiments import prepare_fitness
+
+    monkeypatch.setenv("GAMELAB_CACHE", str(tmp_path))
+    monkeypatch.setenv("GAMELAB_COMPILE_AHEAD", "0")
+    contact_sets.cache_clear()
+    try:
+        prepare_fitness(9, "square")
+        contact_sets.cache_clear()
+        assert contact_sets(9).from_cache
+    finally:
+        contact_sets.cache_clear()
+
+
 def test_qd_search_archive_consistent():
     r = qd_search(12, seed=2, iterations=10)
     assert r.coverage[-1] > 0 and r.qd_score == sorted(r.qd_score)

@@ -408,7 +408,7 @@ def test_epochs_restart_from_the_straight_chain_at_fixed_steps():
 @pytest.mark.slow
 def test_the_regrowth_compiled_ahead_is_the_specialisation_remc_kernel_calls(tmp_path):
     # a cold fold compiles the fragment regrowth in a second process with the signature of
-    # warmup.replica_helpers; remc_kernel must ask for that one, or the work is lost (~8 CPU-s)
+    # replica.replica_helpers; remc_kernel must ask for that one, or the work is lost (~8 CPU-s)
     import os
     import subprocess
     import sys

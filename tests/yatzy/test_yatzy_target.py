@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from numba import njit
 
 from gamelab.yatzy._distribution_kernels import turn_outcomes
 from gamelab.yatzy._turn_kernels import RI_OUT_B, RI_OUT_J, RI_OUT_S, W_ACC, W_ROLL_I, new_workspace
@@ -14,6 +15,14 @@ from gamelab.yatzy._utility_kernels import (
 from gamelab.yatzy.distribution import score_distribution
 from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RULES, RuleSet, get_rules
 from gamelab.yatzy.target import target_probabilities
+
+
+@njit(cache=True)
+def _turn_outcomes(mask, m, f, rules, ws):
+    """turn_outcomes (a kernel without a Python entry) called from Python: the outcomes are
+    left in the workspace."""
+    return turn_outcomes(mask, m, f, rules, ws)
+
 
 BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
 MINI = RuleSet("mini-plain", BOXES, 35)
@@ -74,7 +83,7 @@ def test_utility_widget_matches_twin(rules):
             v = utility_decisions(Pn, row_of, mask, m, f, t, bundle, ws)
             assert v == pytest.approx(got[t], abs=1e-13)
             # and its decision tables realise that value (exact turn law)
-            n = turn_outcomes(mask, m, f, bundle, ws)
+            n = _turn_outcomes(mask, m, f, bundle, ws)
             total = 0.0
             for o in range(n):
                 p = acc[ob[o], os_[o]]

@@ -3,6 +3,7 @@ joker rules, turn law, layer pushes, decided turns, state index)."""
 
 import numpy as np
 import pytest
+from numba import njit
 
 from gamelab.yatzy._distribution_kernels import (
     backward_layer,
@@ -87,6 +88,19 @@ def test_placement_and_legal_boxes_match_the_rules_twin(rules):
                 assert tuple(int(x) for x in placement(mask, m, f, b, r, bundle)) == (s, j)
 
 
+@njit(cache=True)
+def _turn_law(mask, m, f, rules, ws):
+    """turn_outcomes and take_outcome (kernels without a Python entry) read out as arrays:
+    (probability, next state index, points) per outcome."""
+    n = turn_outcomes(mask, m, f, rules, ws)
+    P = np.zeros(n)
+    J = np.zeros(n, dtype=np.int64)
+    S = np.zeros(n, dtype=np.int64)
+    for o in range(n):
+        P[o], J[o], S[o] = take_outcome(ws[W_ACC], ws[W_ROLL_I], o)
+    return P, J, S
+
+
 @pytest.mark.parametrize("rules", [RULES["yahtzee"], RULES["yatzy"], *SMALL], ids=lambda r: r.name)
 def test_turn_outcomes_match_twin(rules):
     rng = np.random.default_rng(3)
@@ -95,10 +109,9 @@ def test_turn_outcomes_match_twin(rules):
     ws = new_workspace(rules.n_boxes)
     for mask, m, f in _states(rules, rng, 3):
         widget_policy(E, mask, m, f, bundle, ws)
-        got = {}
-        for o in range(turn_outcomes(mask, m, f, bundle, ws)):
-            p, j, s = take_outcome(ws[W_ACC], ws[W_ROLL_I], o)
-            got[(int(j), int(s))] = float(p)
+        P, J, S = _turn_law(mask, m, f, bundle, ws)
+        got = {(int(j), int(s)): float(p) for p, j, s in zip(P, J, S, strict=True)}
+        assert len(got) == len(P)  # each (next state, points) once
         want = turn_outcomes_python(mask, m, f, rules, *workspace_decisions(ws))
         assert got.keys() == want.keys()
         for key, p in want.items():

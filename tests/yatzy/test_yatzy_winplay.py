@@ -2,6 +2,7 @@
 
 import numpy as np
 import pytest
+from numba import njit
 
 from gamelab.core.parallel import Backend
 from gamelab.core.serialise import to_plain
@@ -13,6 +14,14 @@ from gamelab.yatzy._turn_kernels import RI_OUT_B, RI_OUT_J, RI_OUT_S, W_ACC, W_R
 from gamelab.yatzy.distribution import score_distribution
 from gamelab.yatzy.rules import JOKER_FORCED, RuleSet
 from gamelab.yatzy.solver import solve, state_index
+
+
+@njit(cache=True)
+def _turn_outcomes(mask, m, f, rules, ws):
+    """turn_outcomes (a kernel without a Python entry) called from Python: the outcomes are
+    left in the workspace."""
+    return turn_outcomes(mask, m, f, rules, ws)
+
 
 BOXES = ("fours", "fives", "sixes", "three_kind", "full_house", "yahtzee", "chance")
 MINI = RuleSet("mini-plain", BOXES, 35)
@@ -52,7 +61,7 @@ def _policy_value(rules, sol, a_state, law, tie=0.5):
         nxt = {}
         for (mask, m, f, s), p in mass.items():
             sol.decisions(j, mask, m, f, s, scratch)  # left in the workspace
-            n = turn_outcomes(mask, m, f, bundle, scratch)
+            n = _turn_outcomes(mask, m, f, bundle, scratch)
             for o in range(n):
                 q = acc[ob[o], os_[o]]
                 acc[ob[o], os_[o]] = 0.0

@@ -6,8 +6,14 @@ result list is identical whatever runs it:
 
 * one worker: in this process, in order (easiest to debug and profile);
 * ``workers=N``: N local worker processes (the default is the number of cores);
+* tasks whose work is in kernels that release the GIL (``run_tasks(..., threads=True)``), when
+  no number of workers is given: threads of this process, one per core;
 * ``cluster="tcp://host:8786"`` (or ``$GAMELAB_CLUSTER``): an existing Dask distributed scheduler;
 * ``cluster="local:N"``: an in-process Dask ``LocalCluster`` with N single-threaded worker processes.
+
+Several lists of tasks run one after the other inside ``with shared_workers():`` share one pool
+of local worker processes (started once, stopped at the end of the block) instead of starting
+one each.
 
 Results are placed by task index, so a task that is re-run after its worker died is neither lost
 nor counted twice: Dask reschedules the tasks of a lost worker, and the local pool is rebuilt and
@@ -32,9 +38,10 @@ import signal
 import sys
 import threading
 import time
-from collections.abc import Callable, Mapping, Sequence
-from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from collections.abc import Callable, Iterator, Mapping, Sequence
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, ThreadPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -186,6 +193,7 @@ def run_tasks(
     experiment: str | None = None,
     params: Mapping[str, Any] | None = None,
     prepare: Callable[[], None] | None = None,
+    threads: bool = False,
 ) -> list[R]:
     """``[fn(item, rng_i) for i, item in enumerate(items)]``, run on `backend`, in order.
 
@@ -200,6 +208,14 @@ def run_tasks(
     rather than in every worker (they load them from the cache), and at once rather than
     after a task has run them as Python for a while (:class:`gamelab.core.tiers.Tiered`).
     It must not change any result.
+
+    `threads=True` says that `fn` spends its time in kernels that release the GIL (numba
+    ``nogil=True``) and that tasks share nothing but data they only read: then, when the tasks
+    run on this machine and no number of workers was given (``Backend().workers`` is None), they
+    run on threads of this process, one per core, instead of worker processes, which would each
+    start an interpreter, import the tasks' modules and load (on an empty numba cache, compile)
+    their kernels. A number of workers given (``--workers N``) or a cluster still runs processes.
+    Each task's generator depends only on `seed` and its index, so the results are the same.
     """
     backend = backend or Backend()
     items = list(items)
@@ -225,7 +241,7 @@ def run_tasks(
 
     with _Progress(label, total=len(items), completed=len(done), quiet=backend.quiet) as progress:
         try:
-            _run_pending(fn, items, pending, seed, backend, record, progress, prepare)
+            _run_pending(fn, items, pending, seed, backend, record, progress, prepare, threads)
         except KeyboardInterrupt:
             if store is not None:
                 print(
@@ -237,7 +253,9 @@ def run_tasks(
     return results
 
 
-def _run_pending(fn, items, pending, seed, backend, record, progress, prepare=None) -> None:
+def _run_pending(
+    fn, items, pending, seed, backend, record, progress, prepare=None, threads=False
+) -> None:
     if not pending:
         return
     prepare = prepare if len(pending) > 1 else None
@@ -252,6 +270,10 @@ def _run_pending(fn, items, pending, seed, backend, record, progress, prepare=No
         for index in pending:
             record(index, _call(fn, items[index], seed, index))
             progress.advance()
+    elif threads and backend.workers is None:
+        if prepare is not None:
+            prepare()
+        _run_threads(fn, items, pending, seed, backend.worker_count(), record, progress)
     else:
         context = _pool_context()
         if prepare is not None:
@@ -361,20 +383,75 @@ def _submit_up_to(pool, futures: dict, window: int, queue, fn, items, seed) -> N
         futures[pool.submit(_call, fn, items[index], seed, index)] = index
 
 
+def _run_threads(fn, items, pending, seed, threads, record, progress) -> None:
+    """The pending tasks on `threads` threads of this process; their results recorded (and
+    stored) by this thread, as they finish. Ctrl-C or a failing task starts no further task and
+    lets the running ones end (tasks that release the GIL are short kernel calls)."""
+    pool = ThreadPoolExecutor(
+        max_workers=min(threads, len(pending)), thread_name_prefix="gamelab-task"
+    )
+    try:
+        queue = iter(pending)
+        futures: dict = {}
+        _submit_up_to(pool, futures, 4 * threads, queue, fn, items, seed)
+        while futures:
+            completed, _ = wait(futures, return_when=FIRST_COMPLETED)
+            for future in completed:
+                index = futures.pop(future)
+                record(index, future.result())
+                progress.advance()
+            _submit_up_to(pool, futures, 4 * threads, queue, fn, items, seed)
+    finally:
+        pool.shutdown(wait=True, cancel_futures=True)
+
+
+#: The pools kept by :func:`shared_workers` (by number of workers), when inside its block.
+_shared_pools: dict[int, ProcessPoolExecutor] | None = None
+
+
+@contextmanager
+def shared_workers() -> Iterator[None]:
+    """Within this block, the :func:`run_tasks` calls that run on local worker processes share
+    their pool: started by the first, kept for the next (a list of GA trials, then one of random
+    sampling: the workers start and import once), stopped at the end of the block. A pool whose
+    worker died is replaced as outside the block. Results are the same (each task's generator
+    depends only on its run's seed and its index); nested blocks share the outer one's pools."""
+    global _shared_pools
+    if _shared_pools is not None:
+        yield
+        return
+    _shared_pools = {}
+    try:
+        yield
+    finally:
+        pools, _shared_pools = _shared_pools, None
+        for pool in pools.values():
+            pool.shutdown(wait=True, cancel_futures=True)
+
+
+def _new_pool(workers: int, context: multiprocessing.context.BaseContext) -> ProcessPoolExecutor:
+    return ProcessPoolExecutor(
+        max_workers=workers,
+        mp_context=context,
+        initializer=_worker_init,
+        initargs=(dict(os.environ), os.getpid(), process_identity(os.getpid())),
+    )
+
+
 def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
     remaining = list(pending)
     restarts = 0
     context = _pool_context()
-    environ = dict(os.environ)
     window = 4 * workers  # tasks in flight: memory stays flat however many tasks there are
     while remaining:
         finished: set[int] = set()
-        pool = ProcessPoolExecutor(
-            max_workers=min(workers, len(remaining)),
-            mp_context=context,
-            initializer=_worker_init,
-            initargs=(environ, os.getpid(), process_identity(os.getpid())),
-        )
+        shared = _shared_pools
+        if shared is None:
+            pool = _new_pool(min(workers, len(remaining)), context)
+        elif (kept := shared.get(workers)) is not None:
+            pool = kept
+        else:
+            pool = shared[workers] = _new_pool(workers, context)
         try:
             queue = iter(remaining)
             futures: dict = {}
@@ -387,8 +464,11 @@ def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
                     finished.add(index)
                     progress.advance()
                 _submit_up_to(pool, futures, window, queue, fn, items, seed)
-            pool.shutdown(wait=True)
+            if shared is None:
+                pool.shutdown(wait=True)
         except BrokenProcessPool:
+            if shared is not None:
+                shared.pop(workers, None)
             _stop_workers(pool)
             restarts += 1
             if restarts > MAX_POOL_RESTARTS:
@@ -397,6 +477,8 @@ def _run_local(fn, items, pending, seed, workers, record, progress) -> None:
                     f"with {len(remaining) - len(finished)} tasks unfinished"
                 ) from None
         except BaseException:
+            if shared is not None:
+                shared.pop(workers, None)
             _stop_workers(pool)  # Ctrl-C, SIGTERM or a failing task: no worker is left behind
             raise
         remaining = [i for i in remaining if i not in finished]

@@ -8,7 +8,8 @@
   Twin: :func:`enumerate_python`.
 * :func:`histogram_kernel` / :func:`histograms_kernel`: the score histogram of one / many
   sequences, a popcount of ``set & HH-pairs`` per distinct contact set weighted by its
-  multiplicity. Twin: :func:`histogram_python`.
+  multiplicity (a large batch runs the second on pieces from a few threads: it releases the
+  GIL). Twin: :func:`histogram_python`.
 
 Symmetry reduction (as in harmslab/latticeproteins and the seed paper's C enumerator): the first
 move is ``R``; the first move off the x axis must be ``U``; on the cubic lattice the first move out
@@ -20,7 +21,7 @@ Move order everywhere: R U L D F B (+x, +y, -x, -y, +z, -z).
 from __future__ import annotations
 
 import numpy as np
-from numba import njit, prange, types
+from numba import njit, types
 from numba.extending import intrinsic
 
 _DIR_VECTORS = ((1, 0, 0), (0, 1, 0), (-1, 0, 0), (0, -1, 0), (0, 0, 1), (0, 0, -1))
@@ -315,19 +316,12 @@ def _histogram_row(keys, counts, hh_rows, q, nbins, out):
         out[q, b] = h[0, b] + h[1, b] + h[2, b] + h[3, b]
 
 
-@njit(cache=True, parallel=True)
+@njit(cache=True, nogil=True)
 def histograms_kernel(keys, counts, hh_rows, nbins):
-    """:func:`histogram_kernel` for many sequences at once (one row of hh_rows each), threaded."""
-    out = np.zeros((hh_rows.shape[0], nbins), dtype=np.int64)
-    for q in prange(hh_rows.shape[0]):
-        _histogram_row(keys, counts, hh_rows, q, nbins, out)
-    return out
-
-
-@njit(cache=True)
-def histograms_serial_kernel(keys, counts, hh_rows, nbins):
-    """Single-threaded :func:`histograms_kernel`: for small batches (a GA generation), where
-    waking worker threads costs more than the work on a busy machine."""
+    """:func:`histogram_kernel` for many sequences at once (one row of hh_rows each), in one
+    thread, without the GIL: a large batch (a landscape) runs it on pieces from a few Python
+    threads (:meth:`gamelab.lattice.enumeration.ContactSets.histograms_for_codes`), and the GA's
+    trials run on threads (a ``parallel=True`` loop cost twice its compile)."""
     out = np.zeros((hh_rows.shape[0], nbins), dtype=np.int64)
     for q in range(hh_rows.shape[0]):
         _histogram_row(keys, counts, hh_rows, q, nbins, out)
@@ -375,7 +369,7 @@ def histogram_python(
 def histograms_python(
     keys: np.ndarray, counts: np.ndarray, hh_rows: np.ndarray, nbins: int
 ) -> np.ndarray:
-    """Twin of :func:`histograms_kernel` and :func:`histograms_serial_kernel`: one
+    """Twin of :func:`histograms_kernel`: one
     :func:`histogram_python` per row of `hh_rows`."""
     return np.array([histogram_python(keys, counts, hh, nbins) for hh in hh_rows], dtype=np.int64)
 

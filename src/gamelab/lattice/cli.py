@@ -199,7 +199,11 @@ def trials_command(
     quiet: Quiet = False,
     json_out: Json = False,
 ) -> None:
-    """The paper's experiment: GA trials (Figure 3) vs random sampling at the same budget."""
+    """The paper's experiment: GA trials (Figure 3) vs random sampling at the same budget.
+
+    Without --workers the trials run on threads of this process, one per core; the numbers
+    are the same with --workers or --cluster.
+    """
     from gamelab.core.report import save_figure
     from gamelab.core.stats import format_estimate
     from gamelab.lattice.experiments import compare_ga_random, figure3
@@ -444,12 +448,9 @@ def fold_command(
 ) -> None:
     """Fold a long chain (replica-exchange Monte Carlo with pull moves, or PERM); print the
     contacts, the upper bounds and whether the result is proven optimal or how far it may be."""
-    from gamelab.core.report import save_figure
-    from gamelab.lattice.draw import draw_fold
     from gamelab.lattice.fold import fold, lattice_option
     from gamelab.lattice.instances import parse_chain
     from gamelab.lattice.replica import ReplicaSettings
-    from gamelab.lattice.rules import Fold
 
     if out is not None:
         check_output_path(out, FIGURE_SUFFIXES)
@@ -472,7 +473,11 @@ def fold_command(
         certify=certify,
         settings=chosen,
     )
-    if out is not None:
+    if out is not None:  # (the drawing's imports only when a drawing is asked for)
+        from gamelab.core.report import save_figure
+        from gamelab.lattice.draw import draw_fold
+        from gamelab.lattice.rules import Fold
+
         save_figure(draw_fold(Fold(result.sequence, result.conformation, result.lattice)), out)
     if json_out:
         print_json(result)

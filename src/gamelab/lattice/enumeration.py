@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 import numpy as np
 
 from gamelab.core.cache import cached_arrays
+from gamelab.core.threads import run_pieces, thread_count
 from gamelab.lattice import _kernels
 from gamelab.lattice.rules import Chain, Fold, Lattice, at_least, dimensions
 
@@ -38,8 +39,11 @@ from gamelab.lattice.rules import Chain, Fold, Lattice, at_least, dimensions
 CACHE_VERSION = 1
 #: Largest chain lengths we agree to enumerate (time and memory on a laptop).
 MAX_LENGTH = {"square": 22, "cubic": 14}
-#: Batches with more (sequence, contact set) pairs than this are scored on all cores.
+#: Batches with more (sequence, contact set) pairs than this are scored on all cores (pieces of
+#: the batch on threads: the kernel releases the GIL).
 PARALLEL_THRESHOLD = 20_000_000
+#: Pieces per thread of such a batch (the threads take the next piece as they finish one).
+PIECES_PER_THREAD = 4
 
 
 def check_length(length: int, lattice: Lattice) -> int:
@@ -120,12 +124,13 @@ class ContactSets:
         """Histograms (rows, width max_contacts + 1) of sequences given as H-bit integers."""
         pi, pj, _ = self._pairs
         rows = _kernels.hh_rows_from_codes(np.asarray(codes, dtype=np.int64), pi, pj, self.words)
-        kernel = (
-            _kernels.histograms_kernel
-            if rows.shape[0] * self.size > PARALLEL_THRESHOLD
-            else _kernels.histograms_serial_kernel
-        )
-        return kernel(self.keys, self.counts, rows, self.max_contacts + 1)
+        kernel, nbins = _kernels.histograms_kernel, self.max_contacts + 1
+        threads = thread_count()
+        if threads == 1 or rows.shape[0] * self.size <= PARALLEL_THRESHOLD:
+            return kernel(self.keys, self.counts, rows, nbins)
+        pieces = np.array_split(rows, min(rows.shape[0], threads * PIECES_PER_THREAD))
+        parts = run_pieces(kernel, [(self.keys, self.counts, p, nbins) for p in pieces], threads)
+        return np.concatenate(parts)
 
     def histograms(self, sequences: Sequence[str]) -> np.ndarray:
         """Histograms of many sequences (rows, width max_contacts + 1): chains, or H/P strings
@@ -171,14 +176,22 @@ def warm_enumeration(lattice: Lattice = Lattice.SQUARE) -> None:
 
 
 def warm_histograms() -> None:
-    """Load (or compile) the histogram kernels alone, both paths (the threaded one only runs on
-    large batches otherwise), on a made-up table of one contact set: no enumeration."""
+    """Load (or compile) the histogram kernels alone: no enumeration."""
+    warm_serial_histograms()
+
+
+def _made_up_table() -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(keys, counts, hh rows): a table of one contact set and four sequences, to call the
+    histogram kernels with the argument types of real tables."""
     pi, pj, _ = _kernels.pair_table(4)
     rows = _kernels.hh_rows_from_codes(np.arange(4, dtype=np.int64), pi, pj, 1)
-    keys = np.ones((1, 1), dtype=np.uint64)
-    counts = np.ones(1, dtype=np.int64)
-    for kernel in (_kernels.histograms_kernel, _kernels.histograms_serial_kernel):
-        kernel(keys, counts, rows, 2)
+    return np.ones((1, 1), dtype=np.uint64), np.ones(1, dtype=np.int64), rows
+
+
+def warm_serial_histograms() -> None:
+    """Load (or compile) the kernels of many sequences' histograms (a GA's generation, a
+    landscape)."""
+    _kernels.histograms_kernel(*_made_up_table(), 2)
 
 
 @functools.lru_cache(maxsize=8)

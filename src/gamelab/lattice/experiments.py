@@ -9,23 +9,26 @@ from __future__ import annotations
 
 import functools
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 import numpy as np
-from matplotlib.figure import Figure
 
 from gamelab.core import ahead
 from gamelab.core.evolve import GAConfig, MapElitesResult
 from gamelab.core.limits import check_memory
-from gamelab.core.parallel import Backend, run_tasks
-from gamelab.core.report import new_figure
-from gamelab.core.results import ResultStore
+from gamelab.core.parallel import Backend, run_tasks, shared_workers
 from gamelab.core.stats import Estimate, mean_interval, wilson_interval
-from gamelab.lattice._kernels import hh_rows_from_codes, histograms_kernel, histograms_serial_kernel
+from gamelab.lattice._kernels import hh_rows_from_codes, histograms_kernel
 from gamelab.lattice.enumeration import contact_sets
 from gamelab.lattice.generate import PuzzleFitness, ga_budget, ga_trial, random_trial
 from gamelab.lattice.landscape import landscape_histograms
 from gamelab.lattice.objectives import objective_values
 from gamelab.lattice.rules import Lattice
+
+if TYPE_CHECKING:  # the drawing's imports (matplotlib) only when a figure is drawn
+    from matplotlib.figure import Figure
+
+    from gamelab.core.results import ResultStore
 
 EXHAUSTIVE_TARGET_MAX_LENGTH = 16
 
@@ -63,21 +66,18 @@ class GAComparison:
     best_sequences: list[str]
 
 
-#: The histogram kernels (the fitness and the landscape), compiled in a second process while
+#: The fitness's histogram kernels (also the landscape's), compiled in a second process while
 #: :func:`prepare_fitness` enumerates (:mod:`gamelab.core.ahead`)
-HISTOGRAMS_AHEAD = "gamelab.lattice.enumeration:warm_histograms"
+FITNESS_AHEAD = "gamelab.lattice.enumeration:warm_serial_histograms"
 
 
 def prepare_fitness(length: int, lattice: Lattice) -> None:
-    """Before the trials' workers start: the contact sets of `length` enumerated once (onto the
-    disk cache) and the fitness's kernels compiled once (the histograms' in a second process
-    meanwhile), so that each worker loads them instead of doing both again."""
-    ahead.start(
-        HISTOGRAMS_AHEAD,
-        (histograms_kernel, histograms_serial_kernel, hh_rows_from_codes),
-    )
+    """Before the trials start: the contact sets of `length` enumerated once (onto the disk
+    cache) and the fitness's kernels compiled once (in a second process meanwhile), so that the
+    trials' threads (or each worker process) load them instead of doing both again."""
+    ahead.start(FITNESS_AHEAD, (histograms_kernel, hh_rows_from_codes))
     contact_sets(length, lattice)
-    ahead.wait(HISTOGRAMS_AHEAD)
+    ahead.wait(FITNESS_AHEAD)
     PuzzleFitness(length, "best-score", lattice)  # its first call: the kernels loaded
 
 
@@ -115,27 +115,30 @@ def compare_ga_random(
     }
     budget = ga_budget(config)
     params = dict(item, trials=trials)
-    ga = run_tasks(
-        ga_trial,
-        [item] * trials,
-        seed=seed,
-        backend=backend,
-        prepare=functools.partial(prepare_fitness, length, lattice),
-        label="GA trials",
-        store=store,
-        experiment="lattice-ga-trials",
-        params=params,
-    )
-    rnd = run_tasks(
-        random_trial,
-        [dict(item, budget=budget)] * trials,
-        seed=seed + 1,
-        backend=backend,
-        label="random trials",
-        store=store,
-        experiment="lattice-random-trials",
-        params=dict(params, budget=budget),
-    )
+    with shared_workers():  # with --workers: one pool of workers for both lists
+        ga = run_tasks(
+            ga_trial,
+            [item] * trials,
+            seed=seed,
+            backend=backend,
+            prepare=functools.partial(prepare_fitness, length, lattice),
+            label="GA trials",
+            store=store,
+            experiment="lattice-ga-trials",
+            params=params,
+            threads=True,
+        )
+        rnd = run_tasks(
+            random_trial,
+            [dict(item, budget=budget)] * trials,
+            seed=seed + 1,
+            backend=backend,
+            label="random trials",
+            store=store,
+            experiment="lattice-random-trials",
+            params=dict(params, budget=budget),
+            threads=True,
+        )
     exact = objective_maximum(length, objective, lattice)
     found = max([r["best_fitness"] for r in ga] + [r["best_fitness"] for r in rnd])
     target = exact if exact is not None else found
@@ -169,6 +172,8 @@ def compare_ga_random(
 
 def figure3(summary: GAComparison) -> Figure:
     """Left: mean best and median fitness per generation; right: individuals at the target."""
+    from gamelab.core.report import new_figure
+
     fig = new_figure(10, 3.8)[0]
     fig.clf()
     left, right = fig.subplots(1, 2)
@@ -190,6 +195,8 @@ def figure3(summary: GAComparison) -> Figure:
 
 def qd_figure(result: MapElitesResult, length: int) -> Figure:
     """MAP-Elites archive (H count x top-band rarity) and coverage / QD-score over evaluations."""
+    from gamelab.core.report import new_figure
+
     fig = new_figure(10, 3.8)[0]
     fig.clf()
     grid_ax, curve_ax = fig.subplots(1, 2)

@@ -34,7 +34,6 @@ from gamelab.core import ahead
 from gamelab.lattice._kernels import MOVE_LETTERS
 from gamelab.lattice._replica_kernels import kick_kernel, remc_kernel
 from gamelab.lattice.rules import Chain, Lattice, at_least, dimensions, hh_score
-from gamelab.lattice.warmup import REPLICA_AHEAD, replica_helpers
 
 _LETTER = {(1, 0, 0): "R", (0, 1, 0): "U", (-1, 0, 0): "L", (0, -1, 0): "D"} | {
     (0, 0, 1): "F",
@@ -170,6 +169,33 @@ class ReplicaRun:
     # (contacts, CPU seconds) each time the best rose, as seen between the kernel's chunks of
     # rounds (chunks take up to about 0.05-0.1 CPU s)
     improvements: tuple[tuple[int, float], ...] = ()
+
+
+#: The replica exchange's largest helper, compiled in a second process while a cold
+#: :func:`replica_fold` compiles ``remc_kernel`` (:mod:`gamelab.core.ahead`)
+REPLICA_AHEAD = "gamelab.lattice.warmup:compile_replica_helpers"
+
+
+def replica_helpers() -> dict:
+    """{helper: its signature} of the kernel that ``remc_kernel`` calls and that costs most to
+    compile on its own, the fragment regrowth, with the argument types ``remc_kernel`` gives it
+    (a test checks that it asks for no other). numba types it early in ``remc_kernel``'s
+    compile (whatever the order of the source), so the second process takes no more than what
+    it can compile by then."""
+    from numba import types
+
+    from gamelab.lattice._replica_kernels import _regrow
+
+    i64, f64 = types.int64, types.float64
+    sites = types.Array(types.int64, 2, "C")  # a replica's sites (n x 3), or scratch of that shape
+    grid = types.Array(types.int32, 1, "C")
+    return {
+        _regrow: (
+            types.Array(types.boolean, 1, "C"), sites, grid, i64, f64, f64,
+            types.Array(types.uint64, 1, "C"), i64, i64, i64, sites,
+            types.Array(types.float64, 1, "C"), sites,
+        ),
+    }  # fmt: skip
 
 
 def conformation_of(sites: np.ndarray, ndim: int) -> str:

@@ -54,34 +54,10 @@ def warm_page() -> None:
     warm_histograms()
 
 
-#: The replica exchange's largest helper, compiled in a second process while a cold
-#: :func:`gamelab.lattice.replica.replica_fold` compiles ``remc_kernel`` (:mod:`gamelab.core.ahead`)
-REPLICA_AHEAD = "gamelab.lattice.warmup:compile_replica_helpers"
-
-
-def replica_helpers() -> dict:
-    """{helper: its signature} of the kernel that ``remc_kernel`` calls and that costs most to
-    compile on its own, the fragment regrowth, with the argument types ``remc_kernel`` gives it
-    (a test checks that it asks for no other). numba types it early in ``remc_kernel``'s
-    compile (whatever the order of the source), so the second process takes no more than what
-    it can compile by then."""
-    from numba import types
-
-    from gamelab.lattice._replica_kernels import _regrow
-
-    i64, f64 = types.int64, types.float64
-    sites = types.Array(types.int64, 2, "C")  # a replica's sites (n x 3), or scratch of that shape
-    grid = types.Array(types.int32, 1, "C")
-    return {
-        _regrow: (
-            types.Array(types.boolean, 1, "C"), sites, grid, i64, f64, f64,
-            types.Array(types.uint64, 1, "C"), i64, i64, i64, sites,
-            types.Array(types.float64, 1, "C"), sites,
-        ),
-    }  # fmt: skip
-
-
 def compile_replica_helpers() -> None:
-    """Compile (or load) :func:`replica_helpers` (the second process's work)."""
+    """Compile (or load) :func:`gamelab.lattice.replica.replica_helpers` (the second process's
+    work while a cold fold compiles ``remc_kernel``)."""
+    from gamelab.lattice.replica import replica_helpers
+
     for kernel, signature in replica_helpers().items():
         kernel.compile(signature)

@@ -57,7 +57,7 @@ from gamelab.yatzy.rules import (
 )
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def turn_outcomes(mask, m, f, rules, ws):
     """The (next state, points) distribution of one turn under the decisions in `ws`
     (rows RI_BOX3, RI_KEEP2, RI_KEEP1 of ws[W_ROLL_I]).
@@ -120,7 +120,7 @@ def policy_turn_outcomes(E, mask, m, f, rules, ws):
     return turn_outcomes(mask, m, f, rules, ws)
 
 
-@njit(cache=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def take_outcome(acc, roll_i, o):
     """(probability, next state index, points) of outcome o of the last :func:`turn_outcomes`,
     given the workspace's ws[W_ACC] and ws[W_ROLL_I]; re-zeroes its accumulator cell. (Arrays,

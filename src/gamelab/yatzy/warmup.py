@@ -71,31 +71,49 @@ def warm_winplay_games() -> None:
 
 def warm_winplay_laws() -> None:
     """The switch positions' and final-score laws' kernels of a win-play study
-    (``play_to_round``, ``forward_layer``) on a one-turn position with a zero table, which
-    ``yatzy winplay`` compiles itself while a second process compiles the solver's and the
-    solves' (:func:`warm_winplay_table`)."""
-    from gamelab.yatzy.winplay import final_score_law
+    (:func:`warm_winplay_switches` and :func:`warm_winplay_law`), which ``yatzy winplay``
+    compiles itself while a second process compiles the solves' (:func:`warm_winplay_solve`)."""
+    warm_winplay_switches()
+    warm_winplay_law()
 
-    rules, E, card = warm_position()
+
+def warm_winplay_switches() -> None:
+    """The switch positions' kernel of a win-play study (``play_to_round``, with the
+    expected-score widget it shares with the laws and the solver) on a one-turn position with a
+    zero table."""
+    rules, E, _ = warm_position()
     u = np.random.default_rng(0).random((1, rules.n_boxes, UNIFORMS_PER_TURN))
     rounds = np.array([rules.n_boxes - 1], dtype=np.int64)
     out = np.zeros((1, 1, 4), dtype=np.int64)
     play_to_round(E, u, rounds, rules.kernel_rules(), out, *round_scratch(rules.n_boxes, len(E)))
+
+
+def warm_winplay_law() -> None:
+    """The final-score laws' kernel of a win-play study (``forward_layer``) on a one-turn
+    position with a zero table."""
+    from gamelab.yatzy.winplay import final_score_law
+
+    rules, E, card = warm_position()
     final_score_law(rules, (card.mask, card.capped_upper, card.bonus_flag, 0), E)
 
 
 def warm_winplay_table() -> None:
-    """The solver's kernels (``solve_masks``, on one mask of a zero table) and
-    :func:`warm_winplay_solve`'s, which ``yatzy winplay`` compiles in a second process while it
-    compiles its laws' kernels (:mod:`gamelab.core.ahead`) when its table is not cached yet."""
+    """:func:`warm_winplay_solve`'s kernels, the solver's (``solve_masks``, on one mask of a
+    zero table), then :func:`warm_winplay_law`'s, which ``yatzy winplay`` compiles in a second
+    process while it compiles the switch positions' kernels (:mod:`gamelab.core.ahead`) when its
+    table is not cached yet. The solver's and the laws' come last: by then the command has
+    compiled the expected-score widget they share with its switch positions (``final_values``,
+    ``widget_policy``), and this process loads it from numba's cache instead of compiling it
+    too."""
     from gamelab.yatzy._widget_kernels import solve_layer
     from gamelab.yatzy.solver import upper_reach
 
+    warm_winplay_solve()
     rules = RULES["yatzy"]
     E, W = np.zeros(rules.n_states), np.zeros(rules.n_states)
     masks = masks_by_popcount(rules.n_boxes)[rules.n_boxes - 1][:1]
     solve_layer(E, W, True, masks, upper_reach(), rules.kernel_rules(), threads=1)
-    warm_winplay_solve()
+    warm_winplay_law()
 
 
 def warm_winplay_solve() -> None:
