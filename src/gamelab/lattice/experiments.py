@@ -17,6 +17,7 @@ from gamelab.core import ahead
 from gamelab.core.evolve import GAConfig, MapElitesResult
 from gamelab.core.limits import check_memory
 from gamelab.core.parallel import Backend, run_tasks, shared_workers
+from gamelab.core.results import ResultStore
 from gamelab.core.stats import Estimate, mean_interval, wilson_interval
 from gamelab.lattice._kernels import hh_rows_from_codes, histograms_kernel
 from gamelab.lattice.enumeration import contact_sets
@@ -27,8 +28,6 @@ from gamelab.lattice.rules import Lattice
 
 if TYPE_CHECKING:  # the drawing's imports (matplotlib) only when a figure is drawn
     from matplotlib.figure import Figure
-
-    from gamelab.core.results import ResultStore
 
 EXHAUSTIVE_TARGET_MAX_LENGTH = 16
 
