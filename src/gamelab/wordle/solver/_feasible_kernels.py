@@ -320,8 +320,8 @@ def new_scratch(
 ) -> tuple[np.ndarray, ...]:
     """The scratch buffers of :func:`feasible_kernel` for up to `levels` guesses, `n_g` guesses
     allowed and pair bits of `n_bits_words` words a row, made by numpy (each array a kernel
-    allocates costs an allocation routine of its own to compile); what a call reads before it
-    writes is zero (:func:`reset_scratch`), the stacks are written first."""
+    allocates costs an allocation routine of its own to compile); the kernel zeroes what a
+    call reads before it writes, the stacks are written first."""
     n_w = max(1, n_bits_words)
     return (
         np.zeros((2, levels, n_ans), dtype=np.int32),  # 0: sets, part
@@ -341,14 +341,6 @@ def new_scratch(
         np.zeros(max(2, 2 * n_bits_words), dtype=np.uint64),  # 14: acc
         np.zeros(1 + 4 * n_ans, dtype=np.int32),  # 15: wit
     )
-
-
-def reset_scratch(scratch: tuple[np.ndarray, ...]) -> None:
-    """Make :func:`new_scratch`'s buffers ready for another call: zero what a call reads
-    before it writes (the levels' counters, pools and hashes, the code counts, the masks and
-    the witness)."""
-    for k in (3, 4, 5, 6, 7, 8, 13, 15):
-        scratch[k].fill(0)
 
 
 @njit(cache=True)
@@ -388,7 +380,7 @@ def feasible_kernel(
     :func:`~gamelab.wordle.solver._hard_feasible_kernels.allow_masks_kernel`, `salt1`/`salt2`
     the pool hash's salts per mask word; every candidate must be allowed in its pool (an
     answer is always allowed: it shows every demand met). Normal mode: all four None.
-    scratch: :func:`new_scratch` (at least `depth` levels), as :func:`reset_scratch` leaves it.
+    scratch: :func:`new_scratch` (at least `depth` levels), in any state a call left it.
     """
     n_g = guesses.shape[0]
     cap = mk1.shape[0]
@@ -412,6 +404,15 @@ def feasible_kernel(
     opts = scratch[12]  # hard mode: the guesses of a pool
     cmask, wpool = scratch[13][0], scratch[13][1]
     acc, wit = scratch[14], scratch[15]
+    # what a call reads before it writes starts at zero (the stacks are written first)
+    pools[:] = 0
+    scratch[4][:] = 0
+    scratch[5][:] = 0
+    fresh[:] = False
+    scratch[7][:] = 0
+    seen[:] = False
+    scratch[13][:] = 0
+    wit[:] = 0
 
     for i in range(cands.shape[0]):
         sets[0, i] = cands[i]

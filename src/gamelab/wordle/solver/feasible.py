@@ -212,12 +212,14 @@ def _scratch(
     search: FeasibleSearch | HardFeasibleSearch, depth: int, guesses: np.ndarray
 ) -> tuple[np.ndarray, ...]:
     """The kernel's scratch buffers for a call: kept by the search for its largest depth so far
-    (and these guesses and pair bits), reset before each call (cheaper than making them)."""
-    shape = (len(guesses), search.bits.shape[2], search.game.n_answers, search.game.n_codes)
+    (room for every guess of its game, and its pair bits), zeroed by the kernel where a call
+    reads first (cheaper than making them: a proof makes thousands of short calls)."""
     kept = search._scratch
-    if kept is not None and kept[0] == shape and kept[1] >= depth:
-        fk.reset_scratch(kept[2])
+    n_w = search.bits.shape[2]
+    if kept is not None and kept[1] >= depth and kept[0][0] >= len(guesses) and kept[0][1] == n_w:
         return kept[2]
+    game = search.game
+    shape = (max(len(guesses), game.n_guesses), n_w, game.n_answers, game.n_codes)
     levels = max(depth, 1 if kept is None or kept[0] != shape else kept[1])
     scratch = fk.new_scratch(levels, shape[2], shape[0], shape[3], shape[1])
     search._scratch = (shape, levels, scratch)
