@@ -71,38 +71,16 @@ S_POINTS, S_E, S_W = range(3)  # ws[W_SUCC]: float [3, n_boxes, 7], successor ta
 ACC_POINTS = 256
 
 
-@njit(cache=True)
-def new_workspace(n_boxes):
-    """The scratch buffers of one thread of widget / turn / play kernels (layout: ``W_*``)."""
-    return (
-        np.zeros((4, N_ROLLS)),
-        np.zeros((6, N_KEEPS)),
-        np.zeros((6, N_ROLLS), dtype=np.int64),
-        np.zeros(N_KEEPS, dtype=np.int64),
-        np.zeros((3, n_boxes, 7)),
-        np.zeros((n_boxes, ACC_POINTS)),
-        np.zeros(n_boxes, dtype=np.int64),
-    )
-
-
 def workspace_decisions(ws) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(box3, keep2, keep1) left in a workspace by widget_policy / utility_decisions (views)."""
     roll_i = ws[W_ROLL_I]
     return roll_i[RI_BOX3], roll_i[RI_KEEP2], roll_i[RI_KEEP1]
 
 
-@njit(cache=True)
-def new_decision_cache(n_states, slots):
-    """(slot_of [states] int32, tables [slots, 3, 252] int16, used [1]) for cached_decisions."""
-    return (
-        np.zeros(n_states, dtype=np.int32),
-        np.empty((slots, 3, N_ROLLS), dtype=np.int16),
-        np.ones(1, dtype=np.int64),
-    )
-
-
 def workspace_arrays(n_boxes: int) -> tuple[np.ndarray, ...]:
-    """:func:`new_workspace` made by numpy, for a caller in Python: nothing to compile."""
+    """The scratch buffers of one thread of widget / turn / play kernels (layout: ``W_*``), made
+    by numpy for a caller in Python: nothing to compile (:data:`new_workspace` is the same
+    function compiled, for kernels)."""
     return (
         np.zeros((4, N_ROLLS)),
         np.zeros((6, N_KEEPS)),
@@ -115,13 +93,20 @@ def workspace_arrays(n_boxes: int) -> tuple[np.ndarray, ...]:
 
 
 def decision_cache_arrays(n_states: int, slots: int) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """:func:`new_decision_cache` made by numpy, for a caller in Python: nothing to compile (its
-    allocations cost about half a CPU-second of compiling in each cold process that calls it)."""
+    """(slot_of [states] int32, tables [slots, 3, 252] int16, used [1]) for cached_decisions,
+    made by numpy for a caller in Python: nothing to compile (its allocations cost about half a
+    CPU-second of compiling in each cold process that calls it; :data:`new_decision_cache` is
+    the same function compiled, for kernels)."""
     return (
         np.zeros(n_states, dtype=np.int32),
         np.empty((slots, 3, N_ROLLS), dtype=np.int16),
         np.ones(1, dtype=np.int64),
     )
+
+
+#: the same allocations compiled, for kernels (one source: the function above)
+new_workspace = njit(cache=True)(workspace_arrays)
+new_decision_cache = njit(cache=True)(decision_cache_arrays)
 
 
 @njit(cache=True)
