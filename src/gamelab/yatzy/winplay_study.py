@@ -267,8 +267,8 @@ def winplay_study(
     target = None
     if threads > 1:
         # on a cold cache the solves' kernels, the solver's and the laws' compile in a second
-        # process while this one compiles the switch positions'; the table is solved once
-        # both are done, on every core
+        # process while this one compiles the switch positions'; the table is solved as soon
+        # as the solver's kernel is there, on every core
         solved = is_solved(rules)
         target = SOLVES_AHEAD if solved else TABLE_AHEAD
         ahead.start(
@@ -280,6 +280,11 @@ def winplay_study(
             warmup.warm_winplay_switches()
         if solved and not ahead.in_cache((forward_layer,)):
             warmup.warm_winplay_law()
+        if not solved:
+            # the table is solved (on every core) once the solver's kernel is there, while the
+            # second process compiles the laws' kernel, its last
+            ahead.wait_until_cached(target, (solve_masks,))
+            expected_values(rules)
         ahead.wait(target)
     expected_values(rules)  # build the cached table before workers load it
     items = [(rules, turns_left, n, a_first, simulate, threads) for n in chunk_sizes(games, chunk)]
