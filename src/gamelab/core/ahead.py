@@ -146,17 +146,29 @@ def wait_for(kernel: Any) -> None:
 
 
 def _wait_cached(target: str, kernel: Any) -> None:
-    """Wait until `kernel` (one of `target`'s ``in_turn``) has an index in numba's cache, at
-    most until the child has gone or :data:`IN_TURN_WAIT` seconds: numba then loads it (or,
-    if the child compiled other types, compiles it here)."""
+    """Wait until `kernel` (one of `target`'s ``in_turn``) is in numba's cache, at most until
+    the child has gone or :data:`IN_TURN_WAIT` seconds: numba then loads it (or, if the child
+    compiled other types, compiles it here)."""
     child = _running.get(target)
     cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
     if child is None or cache_file is None:
         return
-    index = cache_file._index_path
     deadline = time.monotonic() + IN_TURN_WAIT
-    while not os.path.exists(index) and child.poll() is None and time.monotonic() < deadline:
+    while not _saved(cache_file) and child.poll() is None and time.monotonic() < deadline:
         time.sleep(0.005)
+
+
+def _saved(cache_file: Any) -> bool:
+    """Whether numba's cache file of a kernel has an index whose every entry's data is written
+    (numba writes a new entry's index before its data)."""
+    if not os.path.exists(cache_file._index_path):
+        return False
+    try:
+        names = list(cache_file._load_index().values())
+    except Exception:  # (another numba's format: numba decides when it loads)
+        return True
+    folder = cache_file._cache_path
+    return bool(names) and all(os.path.exists(os.path.join(folder, name)) for name in names)
 
 
 def run_child(target: str, parent: int, parent_identity: str) -> None:
