@@ -563,6 +563,7 @@ HELPERS: dict[str, dict[str, str]] = {
         "_widget_kernels.final_values": "box choice values inside the widget kernels",
         "_widget_kernels.keep_values": "keep values inside widget and keep_decisions",
         "_widget_kernels.best_keeps": "the keep maximum inside widget and keep_decisions",
+        "_widget_kernels.final_lanes": "box choice values of several widgets inside widget_lanes",
         "_widget_kernels.keep_lanes": "keep values of several widgets inside widget_lanes",
         "_widget_kernels.best_lanes": "the keep maximum of several widgets inside widget_lanes",
         "_widget_kernels.widget_lanes": "several widgets of one card side by side inside "

@@ -23,6 +23,7 @@ import numpy as np
 from numba import njit
 
 from gamelab.core.threads import run_pieces, thread_count
+from gamelab.yatzy._lane_ops import WIDTH, best_keep, mean6_row, place_points, place_row
 from gamelab.yatzy._turn_kernels import (
     KF_K,
     KF_K1,
@@ -290,108 +291,142 @@ def widget(E, W, with_w, mask, m, f, rules, ws):
     return K[0], KW[0]
 
 
-#: widgets of one mask and flag solved side by side by :func:`widget_lanes` (their keep stages
-#: share each step's index loads and overlap in the processor: about twice as fast per widget)
-LANES = 4
+#: widgets of one mask and flag solved side by side by :func:`widget_lanes` (four float64 lanes:
+#: one vector register; see :mod:`gamelab.yatzy._lane_ops`)
+LANES = WIDTH
+#: keep index of the first five-dice keep: roll r is keep ROLL_ROW + r
+ROLL_ROW = N_KEEPS - N_ROLLS
+assert (ROLL_AS_KEEP == np.arange(ROLL_ROW, N_KEEPS)).all()
+#: FACE_COUNT[face - 1, r] = how many dice of roll r show `face` (a row per face, contiguous)
+FACE_COUNT = np.ascontiguousarray(ROLLS.T)
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def keep_lanes(V, K):
-    """:func:`keep_values` of 2 x LANES columns at once: K[k, c] from V[r, c] (the first LANES
-    columns are values, the others second moments; each column is computed as the twin does)."""
-    cols = V.shape[1]
-    for r in range(N_ROLLS):
-        k = ROLL_AS_KEEP[r]
-        for c in range(cols):
-            K[k, c] = V[r, c]
+def final_lanes(E, W, mask, ms, f, rules, T, K):
+    """:func:`final_values` (with the second moment) of the states (mask, ms[l], f), l < LANES,
+    into the five-dice rows of K: K[ROLL_ROW + r, l] the best box's value for roll r, K[ROLL_ROW
+    + r, LANES + l] its second moment. Box by box over all rolls, the four lanes at once (the
+    box's successors of each lane in T [7, 2 LANES]); a box replaces the best so far where it is
+    larger, as in final_values, so the first best box wins ties and the numbers are the same."""
+    nb = rules[R_N_BOXES]
+    ub = rules[R_UPPER_BONUS]
+    ybox = rules[R_YAHTZEE_BOX]
+    nf = rules[R_BONUS_FLAGS]
+    base = rules[R_BASE]
+    upper_face = rules[R_UPPER_FACE]
+    for row in range(ROLL_ROW, N_KEEPS):
+        for lane in range(LANES):
+            K[row, lane] = NEG
+    for b in range(nb):
+        if (mask >> b) & 1:
+            continue
+        nmask = mask | (1 << b)
+        face = upper_face[b]
+        if face > 0:  # T[cnt]: points and successor by the count of the face
+            for cnt in range(6):
+                for lane in range(LANES):
+                    m2, pts = upper_step(ms[lane], cnt * face, ub)
+                    j = state_index(nmask, m2, f, nf)
+                    s = float(pts)
+                    T[cnt, lane] = s + E[j]
+                    T[cnt, LANES + lane] = s * s + 2.0 * s * E[j] + W[j]
+            counts = FACE_COUNT[face - 1]
+            for r in range(N_ROLLS):
+                place_row(K, ROLL_ROW + r, T, counts[r])
+            continue
+        for lane in range(LANES):  # T[0]: the successor (T[1]: the Yahtzee box scored 50)
+            j = state_index(nmask, ms[lane], f, nf)
+            T[0, lane] = E[j]
+            T[0, LANES + lane] = W[j]
+            if b == ybox:
+                j = state_index(nmask, ms[lane], 1 if nf == 2 else 0, nf)
+                T[1, lane] = E[j]
+                T[1, LANES + lane] = W[j]
+        if b == ybox:
+            for r in range(N_ROLLS):
+                pts = base[b, r]
+                place_points(K, ROLL_ROW + r, T, 1 if pts == 50 else 0, pts)
+        else:
+            for r in range(N_ROLLS):
+                place_points(K, ROLL_ROW + r, T, 0, base[b, r])
+    if ybox < 0 or ((mask >> ybox) & 1) == 0:
+        return
+    # extra Yahtzees (five of a kind with the Yahtzee box filled): bonus and joker rules
+    for i in range(YAHTZEE_ROLLS.shape[0]):
+        r = YAHTZEE_ROLLS[i]
+        mode = extra_yahtzee_mode(rules, mask, r)
+        if mode == NOT_EXTRA:
+            return
+        for lane in range(LANES):
+            best = NEG
+            best_s = 0
+            best_j = 0
+            for b in range(nb):
+                if (mask >> b) & 1:
+                    continue
+                allowed, s, j = box_points(rules, mask, ms[lane], f, b, r, mode)
+                if allowed and s + E[j] > best:
+                    best = s + E[j]
+                    best_s = s
+                    best_j = j
+            K[ROLL_ROW + r, lane] = best
+            K[ROLL_ROW + r, LANES + lane] = best_s * best_s + 2.0 * best_s * E[best_j] + W[best_j]
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def keep_lanes(K):
+    """:func:`keep_values` of the 2 LANES columns of K at once: the keeps of fewer than five
+    dice from the five-dice rows (each column computed as the twin does)."""
     for i in range(KEEP_RECURSION_ORDER.shape[0]):
         k = KEEP_RECURSION_ORDER[i]
-        x0 = KEEP_ADD[k, 0]
-        x1 = KEEP_ADD[k, 1]
-        x2 = KEEP_ADD[k, 2]
-        x3 = KEEP_ADD[k, 3]
-        x4 = KEEP_ADD[k, 4]
-        x5 = KEEP_ADD[k, 5]
-        for c in range(cols):
-            acc = 0.0
-            acc += K[x0, c]
-            acc += K[x1, c]
-            acc += K[x2, c]
-            acc += K[x3, c]
-            acc += K[x4, c]
-            acc += K[x5, c]
-            K[k, c] = acc / 6.0
-
-
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def best_lanes(K, V, M, A):
-    """:func:`best_keeps` (with the second moment) of LANES widgets at once: V[r, l] = the best
-    sub-keep value of roll r in lane l, V[r, LANES + l] its second moment (ties to the smallest
-    keep index, as in the twin); M and A are scratch [462, LANES]."""
-    for k in range(N_KEEPS):
-        for lane in range(LANES):
-            M[k, lane] = K[k, lane]
-            A[k, lane] = k
-        for i in range(KEEP_MINUS_START[k], KEEP_MINUS_START[k + 1]):
-            s = KEEP_MINUS_INDEX[i]
-            for lane in range(LANES):
-                v = M[s, lane]
-                best = M[k, lane]
-                if v > best or (v == best and A[s, lane] < A[k, lane]):
-                    M[k, lane] = v
-                    A[k, lane] = A[s, lane]
-    for r in range(N_ROLLS):
-        k = ROLL_AS_KEEP[r]
-        for lane in range(LANES):
-            V[r, lane] = M[k, lane]
-            V[r, LANES + lane] = K[A[k, lane], LANES + lane]
-
-
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def widget_lanes(E, W, mask, ms, f, rules, scratch):
-    """:func:`widget` (with the second moment) of the states (mask, ms[l], f), l < LANES, side
-    by side, left in K[0] of the scratch (:func:`new_lane_scratch`): K[0, l] = E, K[0, LANES +
-    l] = W. The box stage is :func:`final_values` lane by lane; the keep stages run on every
-    lane at once. Each lane's numbers are the widget's, bit for bit."""
-    roll_f, succ, V, K, M, choice, A, _ = scratch
-    for lane in range(LANES):
-        final_values(
-            E,
-            W,
-            True,
-            mask,
-            ms[lane],
-            f,
-            rules,
-            roll_f[0],
-            roll_f[1],
-            choice,
-            succ[S_POINTS],
-            succ[S_E],
-            succ[S_W],
+        mean6_row(
+            K,
+            k,
+            KEEP_ADD[k, 0],
+            KEEP_ADD[k, 1],
+            KEEP_ADD[k, 2],
+            KEEP_ADD[k, 3],
+            KEEP_ADD[k, 4],
+            KEEP_ADD[k, 5],
         )
-        for r in range(N_ROLLS):
-            V[r, lane] = roll_f[0, r]
-            V[r, LANES + lane] = roll_f[1, r]
-    keep_lanes(V, K)
-    best_lanes(K, V, M, A)
-    keep_lanes(V, K)
-    best_lanes(K, V, M, A)
-    keep_lanes(V, K)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def best_lanes(K, A):
+    """:func:`best_keeps` (with the second moment) of LANES widgets at once, in place: the
+    five-dice rows of K become the rolls' best sub-keep values (ties to the smallest keep
+    index, as in the twin) and their second moments. The closure M(k) = max(K(k), M(k minus one
+    die)) runs over the keeps in increasing size (a keep's smaller keeps have smaller indices),
+    M in K's value columns, the best keeps in A [462, LANES]; a roll's best keep is itself or a
+    smaller keep, whose second moment no roll overwrites."""
+    for k in range(N_KEEPS):
+        best_keep(K, A, k, KEEP_MINUS_INDEX, KEEP_MINUS_START[k], KEEP_MINUS_START[k + 1])
+    for row in range(ROLL_ROW, N_KEEPS):
+        for lane in range(LANES):
+            K[row, LANES + lane] = K[A[row, lane], LANES + lane]
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def widget_lanes(E, W, mask, ms, f, rules, T, K, A):
+    """:func:`widget` (with the second moment) of the states (mask, ms[l], f), l < LANES, side
+    by side, left in K[0]: K[0, l] = E, K[0, LANES + l] = W (buffers of
+    :func:`new_lane_scratch`). Each lane's numbers are the widget's, bit for bit."""
+    final_lanes(E, W, mask, ms, f, rules, T, K)
+    keep_lanes(K)
+    best_lanes(K, A)
+    keep_lanes(K)
+    best_lanes(K, A)
+    keep_lanes(K)
 
 
 def new_lane_scratch(n_boxes: int) -> tuple[np.ndarray, ...]:
-    """The scratch buffers of one :func:`solve_masks` call: (final roll values and moments [2,
-    252], successors [3, n_boxes, 7], V [252, 2 LANES], K [462, 2 LANES], M [462, LANES], box
-    choice [252], A [462, LANES], upper totals [3, 64]). Made by numpy, not in the kernel: the
-    kernel then compiles no allocation (a few tenths of a CPU-second on a cold cache)."""
+    """The scratch buffers of one :func:`solve_masks` call: (successors T [7, 2 LANES], keep
+    values K [462, 2 LANES], best keeps A [462, LANES], upper totals [3, 64]). Made by numpy,
+    not in the kernel: the kernel then compiles no allocation (a few tenths of a CPU-second on
+    a cold cache). `n_boxes` is not needed any more (kept for callers)."""
     return (
-        np.zeros((2, N_ROLLS)),
-        np.zeros((3, n_boxes, 7)),
-        np.zeros((N_ROLLS, 2 * LANES)),
+        np.zeros((7, 2 * LANES)),
         np.zeros((N_KEEPS, 2 * LANES)),
-        np.zeros((N_KEEPS, LANES)),
-        np.zeros(N_ROLLS, dtype=np.int64),
         np.zeros((N_KEEPS, LANES), dtype=np.int64),
         np.zeros((3, 64), dtype=np.int64),
     )
@@ -417,8 +452,7 @@ def solve_masks(E, W, with_w, masks, reach, rules, scratch):
     upper_face = rules[R_UPPER_FACE]
     upper_bonus = rules[R_UPPER_BONUS]
     count = 0
-    K = scratch[3]
-    totals = scratch[7]
+    T, K, A, totals = scratch
     solved = totals[0]  # the upper totals of a mask its widgets solve
     copied = totals[1]  # the settled ones that copy the first
     lanes = totals[2]  # the upper totals of one widget_lanes call (the first LANES)
@@ -447,7 +481,7 @@ def solve_masks(E, W, with_w, masks, reach, rules, scratch):
             for lo in range(0, n_solved, LANES):
                 for lane in range(LANES):
                     lanes[lane] = solved[lo + lane if lo + lane < n_solved else n_solved - 1]
-                widget_lanes(E, W, mask, lanes, f, rules, scratch)
+                widget_lanes(E, W, mask, lanes, f, rules, T, K, A)
                 for lane in range(LANES if lo + LANES <= n_solved else n_solved - lo):
                     j = state_index(mask, lanes[lane], f, nf)
                     E[j] = K[0, lane]

@@ -11,8 +11,8 @@ Cost: about 15 k floating-point operations per widget; 536,320 states for Americ
 the bonus, 357,568 without, 1,430,464 for Scandinavian Yatzy, of which a third are solved by
 copying: the states of one card whose upper bonus is settled (scored, or out of reach) are worth
 the same, so one widget values them all (:func:`gamelab.yatzy._widget_kernels.solve_masks`);
-the others go four at a time through one kernel call (``widget_lanes``: the keep stages of four
-states share each step's index loads, about half the time of four single widgets there).
+the others go four at a time through one kernel call (``widget_lanes``: the four states are the
+four lanes of vector instructions, :mod:`gamelab.yatzy._lane_ops`, about 1.7 us a state).
 Tables (E and W as float64) are cached with :func:`gamelab.core.cache.cached_arrays`.
 
 >>> sol = solve(RULES["yahtzee-no-bonus"])  # doctest: +SKIP
