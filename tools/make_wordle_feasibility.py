@@ -26,6 +26,8 @@ SETTINGS = [
     ("all", "standard", 5),
     ("upto-gen8", "blog", 5),
     ("upto-gen8", "standard", 5),
+    ("gen1-4", "blog", 4),
+    ("gen1-4", "standard", 4),
 ]
 
 if __name__ == "__main__":

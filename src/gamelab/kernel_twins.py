@@ -539,6 +539,9 @@ HELPERS: dict[str, dict[str, str]] = {
         "into them: no library of its own to compile)",
         "_play_kernels.play_turn": "one turn inside duel_games and play_to_round (inlined into "
         "them)",
+        "_play_kernels.lane_decisions": "the decisions of four states inside "
+        "cached_lane_decisions (the same as widget_policy's: test_lane_decisions_are_the_policy)",
+        "_play_kernels.cached_lane_decisions": "the decision cache of play_games_cached",
         "_turn_kernels.new_workspace": "allocates the scratch buffers inside the kernels (Python "
         "callers use its numpy copy, workspace_arrays): nothing to compare",
         "_turn_kernels.new_decision_cache": "allocates the game kernels' decision cache (also "
@@ -564,6 +567,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "_widget_kernels.final_values": "box choice values inside the widget kernels",
         "_widget_kernels.keep_values": "keep values inside widget and keep_decisions",
         "_widget_kernels.best_keeps": "the keep maximum inside widget and keep_decisions",
+        "_widget_kernels.new_lanes": "allocates the lanes' buffers inside play_games (Python "
+        "callers use its numpy copy, new_lane_scratch): nothing to compare",
         "_widget_kernels.final_lanes": "box choice values of several widgets inside widget_lanes",
         "_widget_kernels.keep_lanes": "keep values of several widgets inside widget_lanes",
         "_widget_kernels.best_lanes": "the keep maximum of several widgets inside widget_lanes",

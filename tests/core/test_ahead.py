@@ -31,6 +31,10 @@ def warm():
 
 def sleep_long():
     time.sleep(60)
+
+def warm_then_sleep():
+    twice(1)
+    time.sleep(60)
 """
 
 
@@ -96,6 +100,32 @@ def test_a_kernel_calling_the_childs_kernel_waits_for_it_and_loads_it(tmp_path):
     assert value == 41
     assert (hits, misses) == (1, 0)  # twice loaded from the child's compile
     assert running is False  # the child was waited for
+
+
+def test_a_kernel_calling_an_in_turn_kernel_waits_only_until_it_is_cached(tmp_path):
+    # the child compiles twice, then goes on (sleeps): the caller loads twice without waiting
+    # for the child to finish
+    out = _run(
+        tmp_path,
+        """
+        import json
+        from gamelab.core import ahead
+        import aheadmod
+        target = "aheadmod:warm_then_sleep"
+        started = ahead.start(target, [aheadmod.caller], in_turn=[aheadmod.twice])
+        value = aheadmod.caller(20)
+        hits = sum(aheadmod.twice.stats.cache_hits.values())
+        misses = sum(aheadmod.twice.stats.cache_misses.values())
+        running = ahead._running[target].poll() is None
+        ahead._running.pop(target).kill()
+        print(json.dumps([started, value, hits, misses, running]))
+        """,
+    )
+    started, value, hits, misses, running = out
+    assert started is True
+    assert value == 41
+    assert (hits, misses) == (1, 0)  # twice loaded from the child's compile
+    assert running is True  # the child was not waited for
 
 
 def test_the_child_dies_with_its_caller_even_by_sigkill(tmp_path):

@@ -31,7 +31,7 @@ def test_stand_in_types_are_the_real_call_types(monkeypatch, names, rule, hard):
     game = Game.of(setting)
     # compile_search_first returns early when the kernel is there: make it look absent
     monkeypatch.setattr("gamelab.wordle.solver.kernel_search.has_machine_code", lambda k, a: False)
-    monkeypatch.setattr("gamelab.wordle.solver.kernel_search.ahead.start", lambda *a: False)
+    monkeypatch.setattr("gamelab.wordle.solver.kernel_search.ahead.start", lambda *a, **k: False)
     expected = _stand_in_types(game, hard)
     search = KernelSearch(game, hard)
     green, need = search._demands(())
@@ -45,7 +45,9 @@ def test_stand_in_types_are_the_real_call_types(monkeypatch, names, rule, hard):
 def test_second_process_compiles_the_helpers_the_search_calls(tmp_path):
     """The helpers compiled in the second process (``kernel_search.helper_calls``) have the
     types the search's own compile gives them, so the search loads them instead of compiling
-    them again (compiles the search on an empty cache: about 10 s)."""
+    them again, and ``kernel_search.late_helpers`` lists them in the order the search's compile
+    types its calls to them (what the second process compiles first, one by one; compiles the
+    search on an empty cache: about 10 s)."""
     import os
     import subprocess
     import sys
@@ -54,9 +56,20 @@ def test_second_process_compiles_the_helpers_the_search_calls(tmp_path):
 from gamelab.wordle.rules import POST_SETTING, Setting
 from gamelab.wordle.solver import kernel_search as ks
 from gamelab.wordle.table import Game
+from numba.core import event
 game = Game.of(Setting(POST_SETTING))
-assert ks.compile_search_first(game.words, game.rule, None)
+order = []
+class Compiles(event.Listener):
+    def on_start(self, ev):
+        order.append(ev.data["dispatcher"])
+    def on_end(self, ev):
+        pass
+with event.install_listener("numba:compile", Compiles()):
+    assert ks.compile_search_first(game.words, game.rule, None)
+late = ks.late_helpers()
+assert [k for k in order if k in late] == list(late), order
 calls = ks.helper_calls(ks.stand_in_args(ks.stand_in_search(game.words, game.rule, None)))
+assert [kernel for kernel, _ in calls] == list(late)
 for kernel, example in calls:
     types = tuple(kernel.typeof_pyval(a) for a in example)
     assert types in kernel.signatures, (kernel, types, kernel.signatures)

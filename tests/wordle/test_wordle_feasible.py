@@ -163,12 +163,16 @@ def test_hard_feasibility_needs_small_tables(monkeypatch):
 
 def test_pokemon_gen1_4_needs_five_guesses():
     """docs/wordle.md: at most 4 guesses is infeasible for the post's list (both rules), at most
-    5 is feasible (the optimum's worst case is 5 or more)."""
+    5 is feasible (the optimum's worst case is 5 or more); the proofs shipped for 4 (which
+    solve-optimal's depth limits take) say the same."""
+    from gamelab.wordle.solver.feasible import shipped_feasibility
+
     for rule in ("blog", "standard"):
         search = FeasibleSearch(Game(pokemon_word_list(parse_names("gen1-4")), rule))
         answers = search.game.all_answers()
         assert not search.feasible(answers, 4)
         assert search.feasible(answers, 5)
+        assert shipped_feasibility(Setting(parse_names("gen1-4"), rule, None, 4)) is False
 
 
 def test_the_job_resumes_from_the_store(tmp_path):
@@ -295,7 +299,9 @@ def test_solve_optimal_compiles_its_later_kernels_ahead_in_normal_mode_with_dept
     started: list[tuple[str, list]] = []
     waited: list[str] = []
     monkeypatch.setattr(
-        ahead, "start", lambda target, kernels: bool(started.append((target, list(kernels))))
+        ahead,
+        "start",
+        lambda target, kernels, in_turn=(): bool(started.append((target, list(kernels)))),
     )
     monkeypatch.setattr(ahead, "wait", lambda target, timeout=120.0: waited.append(target))
     game = Game(clustered_words(2), "standard")
@@ -303,7 +309,34 @@ def test_solve_optimal_compiles_its_later_kernels_ahead_in_normal_mode_with_dept
     assert [target for target, _ in started] == [AHEAD]
     assert fk.feasible_kernel in started[0][1] and fk.pair_bits_kernel in started[0][1]
     assert any(row.total is None for row in out.depth_limited)  # a limit proven infeasible
-    assert waited and set(waited) == {AHEAD}
+    assert AHEAD in waited
     started.clear()
     solve_summary(Setting(game.words, game.rule, None, None), store=None, depth_limits=False)
     assert started == []
+
+
+def test_solve_optimal_of_lists_with_a_shipped_proof_compiles_the_search_helpers_ahead(
+    monkeypatch,
+):
+    """gen1-4 (a proof shipped for its depth limits): the second process compiles the exact
+    search's late helpers, which the search waits for one by one, and the bounds' kernels, not
+    the feasibility search; a list without a shipped proof gets the feasibility search."""
+    from gamelab.core import ahead
+    from gamelab.wordle.solver.kernel_search import late_helpers
+    from gamelab.wordle.solver.precompile import AHEAD, HELPERS_AHEAD
+    from gamelab.wordle.solver.summary import start_ahead
+
+    started: list[tuple[str, list, list]] = []
+    monkeypatch.setattr(
+        ahead,
+        "start",
+        lambda target, kernels, in_turn=(): bool(
+            started.append((target, list(kernels), list(in_turn)))
+        ),
+    )
+    start_ahead(pokemon_word_list(parse_names("gen1-4")), "blog")
+    start_ahead(clustered_words(2), "standard")
+    (target, kernels, in_turn), (other, other_kernels, none) = started
+    assert (target, other) == (HELPERS_AHEAD, AHEAD)
+    assert in_turn == list(late_helpers()) and none == []
+    assert fk.feasible_kernel not in kernels and fk.feasible_kernel in other_kernels

@@ -41,6 +41,34 @@ def test_joker_games_agree_with_twin():
     assert max(fast) > 400  # several Yahtzee bonuses
 
 
+def test_lane_decisions_are_the_policy():
+    # the game kernel computes a state's decisions four states at a time (the state and the
+    # nearest upper totals of its card): the same tables as widget_policy's, ties included
+    # (random values with many ties, a joker rule set), for every state in the cache
+    from gamelab.yatzy._play_kernels import play_games_cached
+    from gamelab.yatzy._turn_kernels import (
+        decision_cache_arrays,
+        workspace_arrays,
+        workspace_decisions,
+    )
+    from gamelab.yatzy._widget_kernels import new_lane_scratch, widget_policy
+
+    r = get_rules("yahtzee")
+    E = np.round(np.random.default_rng(7).uniform(0, 30, r.n_states))
+    u = draw_uniforms(r, 40, np.random.default_rng(8))
+    decisions = decision_cache_arrays(r.n_states, 2000)
+    scores = np.empty(len(u), dtype=np.int64)
+    ws = workspace_arrays(r.n_boxes)
+    play_games_cached(E, None, u, r.kernel_rules(), decisions, scores, ws, new_lane_scratch(13))
+    slot_of, tables, used = decisions
+    cached = np.flatnonzero(slot_of)
+    assert len(cached) == used[0] - 1 > 4 * 40
+    for j in cached:
+        mask, m, f = j // 128, (j // 2) % 64, j % 2
+        widget_policy(E, mask, m, f, r.kernel_rules(), ws)
+        assert np.array_equal(tables[slot_of[j]], np.array(workspace_decisions(ws)))
+
+
 def test_process_decision_cache_changes_nothing():
     # the per-process decision tables (reused across calls) give the games of fresh tables
     r = get_rules("yahtzee")

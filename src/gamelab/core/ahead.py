@@ -35,6 +35,10 @@ from typing import Any
 _running: dict[str, subprocess.Popen[bytes]] = {}
 #: the kernels a running child compiles: id(dispatcher) -> its target (:func:`wait_for`)
 _owned: dict[int, str] = {}
+#: the kernels a running child compiles first, one by one: id(dispatcher) -> (its target, it)
+_in_turn: dict[int, tuple[str, Any]] = {}
+#: how long a caller waits at most for one kernel of ``in_turn`` to reach the cache (seconds)
+IN_TURN_WAIT = 60.0
 
 #: the child's program: the parent's gamelab first on the path, a watchdog, then the target
 _CHILD = """
@@ -67,13 +71,16 @@ def in_cache(kernels: Iterable[Any]) -> bool:
     return _cache_state(kernels)[0]
 
 
-def start(target: str, kernels: Iterable[Any]) -> bool:
+def start(target: str, kernels: Iterable[Any], in_turn: Iterable[Any] = ()) -> bool:
     """Compile `kernels` ahead: run `target` ("module:function", called with no arguments) in a
     child process, unless each of `kernels` (numba dispatchers) is in numba's cache already, a
     cache folder is read-only, ``GAMELAB_COMPILE_AHEAD=0`` or the same target runs already.
     Returns whether a child was started. A kernel of this process that calls one of `kernels`
     waits for the child when numba compiles it (:func:`wait_for`), so it loads that callee from
-    the cache."""
+    the cache. `in_turn`: callees that `target` compiles first, one after the other, in the
+    order a kernel of this process types its calls to them: that kernel waits for each only
+    until it is in the cache, not for the whole child (its other callees compile here
+    meanwhile)."""
     kernels = list(kernels)
     if os.environ.get("GAMELAB_COMPILE_AHEAD", "1") == "0" or not sys.executable:
         return False
@@ -100,6 +107,8 @@ def start(target: str, kernels: Iterable[Any]) -> bool:
         return False
     for kernel in kernels:
         _owned[id(kernel)] = target
+    for kernel in in_turn:
+        _in_turn[id(kernel)] = (target, kernel)
     return True
 
 
@@ -108,6 +117,8 @@ def wait(target: str, timeout: float = 120.0) -> None:
     `timeout` seconds, then it is stopped and the caller compiles what is missing itself."""
     for key in [k for k, owner in _owned.items() if owner == target]:
         del _owned[key]
+    for key in [k for k, (owner, _) in _in_turn.items() if owner == target]:
+        del _in_turn[key]
     child = _running.pop(target, None)
     if child is None:
         return
@@ -128,6 +139,36 @@ def wait_for(kernel: Any) -> None:
         target = _owned.get(id(kernel))
         if target is not None:
             wait(target)
+    if _in_turn:
+        turn = _in_turn.pop(id(kernel), None)
+        if turn is not None:
+            _wait_cached(turn[0], turn[1])
+
+
+def _wait_cached(target: str, kernel: Any) -> None:
+    """Wait until `kernel` (one of `target`'s ``in_turn``) is in numba's cache, at most until
+    the child has gone or :data:`IN_TURN_WAIT` seconds: numba then loads it (or, if the child
+    compiled other types, compiles it here)."""
+    child = _running.get(target)
+    cache_file = getattr(getattr(kernel, "_cache", None), "_cache_file", None)
+    if child is None or cache_file is None:
+        return
+    deadline = time.monotonic() + IN_TURN_WAIT
+    while not _saved(cache_file) and child.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.005)
+
+
+def _saved(cache_file: Any) -> bool:
+    """Whether numba's cache file of a kernel has an index whose every entry's data is written
+    (numba writes a new entry's index before its data)."""
+    if not os.path.exists(cache_file._index_path):
+        return False
+    try:
+        names = list(cache_file._load_index().values())
+    except Exception:  # (another numba's format: numba decides when it loads)
+        return True
+    folder = cache_file._cache_path
+    return bool(names) and all(os.path.exists(os.path.join(folder, name)) for name in names)
 
 
 def run_child(target: str, parent: int, parent_identity: str) -> None:

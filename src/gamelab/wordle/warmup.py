@@ -40,10 +40,10 @@ def warm_up() -> None:
     warm_scan()
 
 
-def warm_depth_limits() -> None:
+def warm_depth_limits(feasibility: bool = True) -> None:
     """What ``solve-optimal`` (normal mode) calls besides its exact search: the greedy chart
-    that gives its first upper bound, the two-level bounds of the first guesses and the
-    feasibility search of its depth limits, on gen1
+    that gives its first upper bound, the two-level bounds of the first guesses and (unless
+    `feasibility` is False) the feasibility search of its depth limits, on gen1
     (a list of five-letter words, as the feasibility search needs: the same kernel types as
     any such list)."""
     from gamelab.wordle.entropy import greedy_tree, guess_counts
@@ -57,7 +57,23 @@ def warm_depth_limits() -> None:
     opening = game.best_entropy_guess(game.all_answers())
     guess_counts(game, greedy_tree(game, opening))
     OptimalSolver(setting).opening_bound(opening)  # the first guesses' two-level bounds
-    feasible_within(setting, lambda: False)
+    if feasibility:
+        feasible_within(setting, lambda: False)
+
+
+def warm_search_helpers_and_bounds() -> None:
+    """The exact search's late helpers in normal mode (as the search calls them on a list of
+    five-letter words), then what ``solve-optimal`` calls besides its exact search but the
+    feasibility search: the second process of a first ``solve-optimal`` whose depth limits a
+    shipped proof settles (:func:`gamelab.wordle.solver.precompile.start_ahead`)."""
+    from itertools import islice, permutations
+
+    from gamelab.wordle.rules import FeedbackRule, WordList
+    from gamelab.wordle.solver.kernel_search import compile_helpers
+
+    words = tuple("".join(p) for p in islice(permutations("abcdef", 5), 0, 720, 12))  # 60
+    compile_helpers(WordList("warm-up", words, words), FeedbackRule.STANDARD)
+    warm_depth_limits(feasibility=False)
 
 
 def warm_tables() -> None:

@@ -40,6 +40,7 @@ from gamelab.yatzy._play_kernels import (
     play_games_cached,
 )
 from gamelab.yatzy._turn_kernels import decision_cache_arrays, roll_dice_python, workspace_arrays
+from gamelab.yatzy._widget_kernels import new_lane_scratch
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import KEEPS, RULES, RuleSet, roll_index
 from gamelab.yatzy.solver import solve
@@ -114,6 +115,7 @@ def play_scores(
                 caches[lane],
                 scores[lo:hi],
                 workspace_arrays(rules.n_boxes),
+                new_lane_scratch(rules.n_boxes),
             )
 
         run_pieces(play, parts, threads)

@@ -38,7 +38,7 @@ from gamelab.wordle import _kernels
 from gamelab.wordle.rules import FeedbackRule, Setting, WordList
 from gamelab.wordle.solver import _feasible_kernels as fk
 from gamelab.wordle.solver import _hard_feasible_kernels as hk
-from gamelab.wordle.solver.precompile import AHEAD
+from gamelab.wordle.solver.precompile import AHEAD, HELPERS_AHEAD
 from gamelab.wordle.table import Game
 
 EXPERIMENT = "wordle-feasible"
@@ -473,7 +473,8 @@ def feasible_opening(
         raise ValueError("the feasibility proof needs a guess limit")
     max_guesses = setting.max_guesses
     game = Game.of(setting)
-    ahead.wait(AHEAD)  # solve-optimal may be compiling these kernels in a second process
+    for target in (AHEAD, HELPERS_AHEAD):  # solve-optimal's second process (one of them)
+        ahead.wait(target)
     search: FeasibleSearch | HardFeasibleSearch
     if setting.hard is None:
         search = FeasibleSearch(game)

@@ -383,7 +383,8 @@ def compile_search_first(
     target = None
     if tables and stand_in.n_codes <= 256:  # (the second process's types: byte-sized tables)
         target = HELPERS_AHEAD if hard is None else TABLES_AHEAD
-        ahead.start(target, table_kernels())
+        # normal mode: the search waits for each late helper until it is in the cache
+        ahead.start(target, table_kernels(), in_turn=late_helpers() if hard is None else ())
     sk.search_kernel.compile(tuple(sk.search_kernel.typeof_pyval(a) for a in args))
     if target is not None:
         ahead.wait(target)  # (its last work, the table's kernels, is needed next)
@@ -406,6 +407,22 @@ def stand_in_args(search: KernelSearch) -> tuple[object, ...]:
     green, need = search._demands(())
     one = search.game.all_answers()[:1]
     return search.kernel_args(one, None, green, need, None, sk.INF, -1, 1)
+
+
+def late_helpers() -> tuple[object, ...]:
+    """The kernels of :func:`helper_calls`, in the order :func:`search_kernel`'s compile types
+    its calls to them (what a second process compiles first, one by one, while the search
+    compiles: :func:`gamelab.core.ahead.start`'s ``in_turn``)."""
+    from gamelab.wordle.solver import _node_kernels as nk
+    from gamelab.wordle.solver import _scan_kernels as sc
+
+    return (
+        sc.sort_moves,
+        nk.partition_node,
+        nk.child_bounds,
+        nk.big_class_bounds,
+        nk.sort_children,
+    )
 
 
 def helper_calls(args: tuple[object, ...]) -> list[tuple[object, tuple[object, ...]]]:

@@ -16,10 +16,10 @@ from typing import Any
 
 from gamelab.core import ahead
 from gamelab.core.serialise import to_plain
-from gamelab.wordle.rules import Setting
-from gamelab.wordle.solver.kernel_search import compile_search_first
+from gamelab.wordle.rules import Setting, WordList
+from gamelab.wordle.solver.kernel_search import compile_search_first, late_helpers
 from gamelab.wordle.solver.optimal import INF, OptimalSolver
-from gamelab.wordle.solver.precompile import AHEAD, ahead_kernels
+from gamelab.wordle.solver.precompile import AHEAD, HELPERS_AHEAD, ahead_kernels
 from gamelab.wordle.table import Game
 
 RESULT_VERSION = 2  # 2: hard mode by name (game / strict), the game's guess limit by default
@@ -171,6 +171,23 @@ def stored_optimum(setting: Setting, store: Any) -> OptimalSummary | None:
     return OptimalSummary.from_plain(done[0]) if 0 in done else None
 
 
+def start_ahead(words: WordList, rule: str) -> None:
+    """Start ``solve-optimal``'s second process (normal mode, depth limits) for a game of
+    `words` under `rule`. When a proof shipped with the package settles a guess limit of these
+    lists (``gen1-4``, ``upto-gen8``, ``all``: the limit below the optimum's worst case), the
+    depth limits stop there without a feasibility search, so the second process compiles the
+    exact search's late helpers instead (which the search, compiling here, waits for one by
+    one: :func:`gamelab.core.ahead.start`'s ``in_turn``), then the bounds' kernels; else the
+    bounds' and the feasibility search's kernels, and the search compiles its helpers here."""
+    from gamelab.wordle.solver.feasible import shipped_proofs
+
+    fingerprint = words.fingerprint()
+    if any((p["words"], p["rule"]) == (fingerprint, rule) for p in shipped_proofs()):
+        ahead.start(HELPERS_AHEAD, ahead_kernels(feasibility=False), in_turn=late_helpers())
+    else:
+        ahead.start(AHEAD, ahead_kernels())
+
+
 def solve_summary(
     setting: Setting,
     *,
@@ -210,7 +227,7 @@ def solve_summary(
     if not hard and depth_limits and game.n_codes <= 256:
         # the greedy bound's and the depth limits' kernels compile beside the exact search's,
         # which compiles before the feedback table is built (the child builds a table first)
-        ahead.start(AHEAD, ahead_kernels())
+        start_ahead(game.words, game.rule)
         compile_search_first(game.words, game.rule, hard, tables=False)
     solver = OptimalSolver(setting, time_limit=time_limit, progress=progress, cpu_limit=cpu_limit)
     startup = solver.load_kernels()
