@@ -291,7 +291,7 @@ def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
             final_values(
                 E,
                 E,
-                False,
+                None,
                 mask,
                 m,
                 f,
