@@ -536,13 +536,14 @@ HELPERS: dict[str, dict[str, str]] = {
     "yatzy": {
         "_vector_kernels.draw_roll": "one roll from a chance table inside step_games",
         "_vector_kernels._new_turn": "a turn's first roll inside step_games and start_games",
-        "_distribution_kernels.policy_turn_outcomes": "the turn law inside the layer kernels",
         "_distribution_kernels.take_outcome": "one outcome's bookkeeping inside the layer kernels",
-        "_distribution_kernels.turn_outcomes": "the turn law inside policy_turn_outcomes (no "
+        "_distribution_kernels.turn_outcomes": "the turn law inside the layer kernels (no "
         "Python entry: its twin turn_outcomes_python is compared through a test kernel in "
         "test_turn_outcomes_match_twin)",
-        "_play_kernels.cached_decisions": "the decision cache inside the game kernels",
-        "_play_kernels.play_turn": "one turn inside duel_games and play_to_round",
+        "_play_kernels.cached_decisions": "the decision cache inside the game kernels (inlined "
+        "into them: no library of its own to compile)",
+        "_play_kernels.play_turn": "one turn inside duel_games and play_to_round (inlined into "
+        "them)",
         "_play_kernels.lane_decisions": "the decisions of four states inside "
         "cached_lane_decisions (the same as widget_policy's: test_lane_decisions_are_the_policy)",
         "_play_kernels.cached_lane_decisions": "the decision cache of play_games_cached",

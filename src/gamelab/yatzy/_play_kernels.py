@@ -75,7 +75,7 @@ CACHE_SLOTS = 20_000  # decision tables kept per game-kernel call (1.5 kB each)
 UNIFORMS_PER_TURN = 18  # 3 x 5 dice, two random keeps, one random box
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
 def cached_decisions(E, mask, m, f, rules, ws, decisions):
     """Row of the decision cache's tables [slots, 3, 252] (box3, keep2, keep1) holding the
     state's decisions; `decisions` = :func:`new_decision_cache` (slot_of, tables, used).
@@ -306,7 +306,7 @@ def risky_keep_python(r: int, V3, valence: int) -> int:
     return int(CODE_TO_KEEP[sum(c * 6**i for i, c in enumerate(common))])
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
 def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
     """One turn from (mask, m, f) with uniforms u: optimal (valence 0 or None) or the
     risk-taker's keeps (valence v >= 1; the box is still chosen optimally). Returns (points,

@@ -98,13 +98,11 @@ def warm_winplay_law() -> None:
 
 
 def warm_winplay_table() -> None:
-    """:func:`warm_winplay_solve`'s kernels, the solver's (``solve_masks``, on one mask of a
-    zero table), then :func:`warm_winplay_law`'s, which ``yatzy winplay`` compiles in a second
-    process while it compiles the switch positions' kernels (:mod:`gamelab.core.ahead`) when its
-    table is not cached yet. The solver's and the laws' come last: by then the command has
-    compiled the expected-score widget they share with its switch positions (``final_values``,
-    ``widget_policy``), and this process loads it from numba's cache instead of compiling it
-    too."""
+    """:func:`warm_winplay_solve`'s kernel, then the solver's (``solve_masks``, on one mask of a
+    zero table), which ``yatzy winplay`` compiles in a second process while it compiles the
+    switch positions' and the laws' kernels (:func:`warm_winplay_laws`, :mod:`gamelab.core.ahead`)
+    when its table is not cached yet. The two groups share only small helpers (``state_index``,
+    ``box_points``...): whichever process compiles one first, the other loads it."""
     from gamelab.yatzy._widget_kernels import solve_layer
     from gamelab.yatzy.solver import upper_reach
 
@@ -113,13 +111,13 @@ def warm_winplay_table() -> None:
     E, W = np.zeros(rules.n_states), np.zeros(rules.n_states)
     masks = masks_by_popcount(rules.n_boxes)[rules.n_boxes - 1][:1]
     solve_layer(E, W, True, masks, upper_reach(), rules.kernel_rules(), threads=1)
-    warm_winplay_law()
 
 
 def warm_winplay_solve() -> None:
     """The kernel of a win-play study's solves on threads (``utility_rows``, one game per
     thread) on a one-turn position against a sure score, which ``yatzy winplay`` compiles in a
-    second process (:mod:`gamelab.core.ahead`) while it compiles its laws' kernels."""
+    second process (:mod:`gamelab.core.ahead`) while it compiles its switch positions' and laws'
+    kernels."""
     from gamelab.yatzy.winplay import solve_win
 
     rules, _, card = warm_position()
