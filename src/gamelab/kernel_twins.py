@@ -392,6 +392,11 @@ TWINS: dict[str, dict[str, Twin]] = {
             TW + "test_yatzy_layer_kernels_match_twins",
             variant_of="_widget_kernels.widget",
         ),
+        "_play_kernels.lane_policy": _t(
+            "gamelab.yatzy._widget_kernels.widget_python",
+            YP + "test_lane_decisions_are_the_policy",
+            variant_of="_widget_kernels.widget",
+        ),
         "_widget_kernels.widget_policy": _t(
             "gamelab.yatzy._widget_kernels.widget_python",
             YT + "test_turn_outcomes_match_twin",

@@ -45,13 +45,16 @@ def test_lane_decisions_are_the_policy():
     # the game kernel computes a state's decisions four states at a time (the state and the
     # nearest upper totals of its card): the same tables as widget_policy's, ties included
     # (random values with many ties, a joker rule set), for every state in the cache
-    from gamelab.yatzy._play_kernels import play_games_cached
+    from gamelab.yatzy._play_kernels import lane_policy, play_games_cached
     from gamelab.yatzy._turn_kernels import (
+        KF_K1,
+        KF_K2,
+        W_KEEP_F,
         decision_cache_arrays,
         workspace_arrays,
         workspace_decisions,
     )
-    from gamelab.yatzy._widget_kernels import new_lane_scratch, widget_policy
+    from gamelab.yatzy._widget_kernels import new_lane_scratch, widget_policy, widget_python
 
     r = get_rules("yahtzee")
     E = np.round(np.random.default_rng(7).uniform(0, 30, r.n_states))
@@ -67,6 +70,17 @@ def test_lane_decisions_are_the_policy():
         mask, m, f = j // 128, (j // 2) % 64, j % 2
         widget_policy(E, mask, m, f, r.kernel_rules(), ws)
         assert np.array_equal(tables[slot_of[j]], np.array(workspace_decisions(ws)))
+    # the coach's tables (lane_policy): the decisions, the keep values and the value, bit for
+    # bit, and the value is the twin's
+    for j in cached[:: len(cached) // 25]:
+        mask, m, f = j // 128, (j // 2) % 64, j % 2
+        value = widget_policy(E, mask, m, f, r.kernel_rules(), ws)
+        out = [np.zeros(462), np.zeros(462)] + [np.zeros(252, dtype=np.int64) for _ in range(3)]
+        lane = lane_policy(E, mask, m, f, r.kernel_rules(), new_lane_scratch(13), *out)
+        assert lane == value == pytest.approx(widget_python(E, E, mask, m, f, r)[0], abs=1e-9)
+        assert np.array_equal(np.array(out[2:]), np.array(workspace_decisions(ws)))
+        keep_f = ws[W_KEEP_F]
+        assert np.array_equal(out[0], keep_f[KF_K1]) and np.array_equal(out[1], keep_f[KF_K2])
 
 
 def test_process_decision_cache_changes_nothing():

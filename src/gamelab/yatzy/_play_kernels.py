@@ -124,6 +124,36 @@ def lane_decisions(E, mask, ms, f, rules, lanes, cache, slots):
                 cache[slots[lane], stage, r] = A[ROLL_ROW + r, lane]
 
 
+@njit(cache=True)
+def lane_policy(E, mask, m, f, rules, lanes, K1, K2, box3, keep2, keep1):
+    """:func:`widget_policy` through the vector widget (the state in its four lanes): the box
+    for each final roll (box3), the keep after roll 2 (keep2) and after roll 1 (keep1), the
+    keep values with 1 / 2 rolls left (K2 / K1); returns E(state). The same numbers as
+    widget_policy, bit for bit; it compiles only a small kernel beside the solver's (the coach
+    then compiles no second widget)."""
+    T, K, A, totals = lanes
+    ms = totals[0]
+    for lane in range(LANES):
+        ms[lane] = m
+    final_lanes(E, E, mask, ms, f, rules, T, K, True)
+    for r in range(N_ROLLS):
+        box3[r] = np.int64(K[ROLL_ROW + r, LANES])
+    keep_lanes(K)
+    for k in range(K.shape[0]):
+        K2[k] = K[k, 0]
+    best_lanes(K, A)
+    for r in range(N_ROLLS):
+        keep2[r] = A[ROLL_ROW + r, 0]
+    keep_lanes(K)
+    for k in range(K.shape[0]):
+        K1[k] = K[k, 0]
+    best_lanes(K, A)
+    for r in range(N_ROLLS):
+        keep1[r] = A[ROLL_ROW + r, 0]
+    keep_lanes(K)
+    return K[0, 0]
+
+
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def cached_lane_decisions(E, mask, m, f, rules, lanes, decisions):
     """:func:`cached_decisions` computed by :func:`lane_decisions` (in its four lanes the same
