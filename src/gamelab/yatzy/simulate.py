@@ -7,8 +7,10 @@ box). Games are played by the numba kernel :func:`gamelab.yatzy._play_kernels.pl
 pre-drawn uniforms, so a chunk's result depends only on its task seed (identical on any backend);
 :func:`play_game_python` is the plain-Python twin built on :class:`gamelab.yatzy.card.Card`.
 
-Cost: one widget decision table (about 10 us) per state visited for the first time in the
-worker process or thread (the tables of the default strategies persist between chunks, see
+Cost: the decision tables of a state visited for the first time in the worker process or
+thread, computed with those of three states of the same card (the vector widget's four lanes,
+:func:`gamelab.yatzy._play_kernels.lane_decisions`; about 12 us for the four), kept for the
+process (the tables of the default strategies persist between chunks, see
 :func:`_decision_cache`), then about half a microsecond per turn.
 
 Without a number of workers (nor a cluster) the chunks run in this process and each chunk's
