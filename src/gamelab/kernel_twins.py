@@ -392,6 +392,11 @@ TWINS: dict[str, dict[str, Twin]] = {
             TW + "test_yatzy_layer_kernels_match_twins",
             variant_of="_widget_kernels.widget",
         ),
+        "_play_kernels.lane_policy": _t(
+            "gamelab.yatzy._widget_kernels.widget_python",
+            YP + "test_lane_decisions_are_the_policy",
+            variant_of="_widget_kernels.widget",
+        ),
         "_widget_kernels.widget_policy": _t(
             "gamelab.yatzy._widget_kernels.widget_python",
             YT + "test_turn_outcomes_match_twin",
@@ -531,13 +536,17 @@ HELPERS: dict[str, dict[str, str]] = {
     "yatzy": {
         "_vector_kernels.draw_roll": "one roll from a chance table inside step_games",
         "_vector_kernels._new_turn": "a turn's first roll inside step_games and start_games",
-        "_distribution_kernels.policy_turn_outcomes": "the turn law inside the layer kernels",
         "_distribution_kernels.take_outcome": "one outcome's bookkeeping inside the layer kernels",
-        "_distribution_kernels.turn_outcomes": "the turn law inside policy_turn_outcomes (no "
+        "_distribution_kernels.turn_outcomes": "the turn law inside the layer kernels (no "
         "Python entry: its twin turn_outcomes_python is compared through a test kernel in "
         "test_turn_outcomes_match_twin)",
-        "_play_kernels.cached_decisions": "the decision cache inside the game kernels",
-        "_play_kernels.play_turn": "one turn inside duel_games and play_to_round",
+        "_play_kernels.cached_decisions": "the decision cache inside the game kernels (inlined "
+        "into them: no library of its own to compile)",
+        "_play_kernels.play_turn": "one turn inside duel_games and play_to_round (inlined into "
+        "them)",
+        "_play_kernels.lane_decisions": "the decisions of four states inside "
+        "cached_lane_decisions (the same as widget_policy's: test_lane_decisions_are_the_policy)",
+        "_play_kernels.cached_lane_decisions": "the decision cache of play_games_cached",
         "_turn_kernels.new_workspace": "allocates the scratch buffers inside the kernels (Python "
         "callers use its numpy copy, workspace_arrays): nothing to compare",
         "_turn_kernels.new_decision_cache": "allocates the game kernels' decision cache (also "
@@ -563,6 +572,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "_widget_kernels.final_values": "box choice values inside the widget kernels",
         "_widget_kernels.keep_values": "keep values inside widget and keep_decisions",
         "_widget_kernels.best_keeps": "the keep maximum inside widget and keep_decisions",
+        "_widget_kernels.new_lanes": "allocates the lanes' buffers inside play_games (Python "
+        "callers use its numpy copy, new_lane_scratch): nothing to compare",
         "_widget_kernels.final_lanes": "box choice values of several widgets inside widget_lanes",
         "_widget_kernels.keep_lanes": "keep values of several widgets inside widget_lanes",
         "_widget_kernels.best_lanes": "the keep maximum of several widgets inside widget_lanes",

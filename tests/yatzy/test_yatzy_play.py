@@ -41,6 +41,48 @@ def test_joker_games_agree_with_twin():
     assert max(fast) > 400  # several Yahtzee bonuses
 
 
+def test_lane_decisions_are_the_policy():
+    # the game kernel computes a state's decisions four states at a time (the state and the
+    # nearest upper totals of its card): the same tables as widget_policy's, ties included
+    # (random values with many ties, a joker rule set), for every state in the cache
+    from gamelab.yatzy._play_kernels import lane_policy, play_games_cached
+    from gamelab.yatzy._turn_kernels import (
+        KF_K1,
+        KF_K2,
+        W_KEEP_F,
+        decision_cache_arrays,
+        workspace_arrays,
+        workspace_decisions,
+    )
+    from gamelab.yatzy._widget_kernels import new_lane_scratch, widget_policy, widget_python
+
+    r = get_rules("yahtzee")
+    E = np.round(np.random.default_rng(7).uniform(0, 30, r.n_states))
+    u = draw_uniforms(r, 40, np.random.default_rng(8))
+    decisions = decision_cache_arrays(r.n_states, 2000)
+    scores = np.empty(len(u), dtype=np.int64)
+    ws = workspace_arrays(r.n_boxes)
+    play_games_cached(E, None, u, r.kernel_rules(), decisions, scores, ws, new_lane_scratch(13))
+    slot_of, tables, used = decisions
+    cached = np.flatnonzero(slot_of)
+    assert len(cached) == used[0] - 1 > 4 * 40
+    for j in cached:
+        mask, m, f = j // 128, (j // 2) % 64, j % 2
+        widget_policy(E, mask, m, f, r.kernel_rules(), ws)
+        assert np.array_equal(tables[slot_of[j]], np.array(workspace_decisions(ws)))
+    # the coach's tables (lane_policy): the decisions, the keep values and the value, bit for
+    # bit, and the value is the twin's
+    for j in cached[:: len(cached) // 25]:
+        mask, m, f = j // 128, (j // 2) % 64, j % 2
+        value = widget_policy(E, mask, m, f, r.kernel_rules(), ws)
+        out = [np.zeros(462), np.zeros(462)] + [np.zeros(252, dtype=np.int64) for _ in range(3)]
+        lane = lane_policy(E, mask, m, f, r.kernel_rules(), new_lane_scratch(13), *out)
+        assert lane == value == pytest.approx(widget_python(E, E, mask, m, f, r)[0], abs=1e-9)
+        assert np.array_equal(np.array(out[2:]), np.array(workspace_decisions(ws)))
+        keep_f = ws[W_KEEP_F]
+        assert np.array_equal(out[0], keep_f[KF_K1]) and np.array_equal(out[1], keep_f[KF_K2])
+
+
 def test_process_decision_cache_changes_nothing():
     # the per-process decision tables (reused across calls) give the games of fresh tables
     r = get_rules("yahtzee")
@@ -133,6 +175,10 @@ def test_simulate_compiles_its_workers_kernels_ahead_and_waits_before_the_worker
     assert calls[0][1] == calls[1][1] == sim.AHEAD and calls[0][2] is sim.play_games_cached
     module, _, function = sim.AHEAD.partition(":")
     getattr(importlib.import_module(module), function)()  # the child's work runs as it is
+    # beside a solver the child waits (a bounded time) for the widget's kernels, then runs
+    module, _, function = sim.AHEAD_BESIDE_THE_SOLVER.partition(":")
+    monkeypatch.setattr(importlib.import_module(module), "WIDGET_WAIT", 0.1)
+    getattr(importlib.import_module(module), function)()
     calls.clear()
     with pytest.raises(ValueError, match="strategy"):
         simulate(RULES["yatzy"], "clever", 10)

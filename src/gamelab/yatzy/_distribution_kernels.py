@@ -114,13 +114,6 @@ def turn_outcomes(mask, m, f, rules, ws):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def policy_turn_outcomes(E, mask, m, f, rules, ws):
-    """:func:`turn_outcomes` under the expected-score decisions of `widget_policy`."""
-    widget_policy(E, mask, m, f, rules, ws)
-    return turn_outcomes(mask, m, f, rules, ws)
-
-
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def take_outcome(acc, roll_i, o):
     """(probability, next state index, points) of outcome o of the last :func:`turn_outcomes`,
     given the workspace's ws[W_ACC] and ws[W_ROLL_I]; re-zeroes its accumulator cell. (Arrays,
@@ -177,7 +170,9 @@ def backward_layer(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, rul
     acc = ws[W_ACC]
     roll_i = ws[W_ROLL_I]
     for row in range(rows):
-        n = policy_turn_outcomes(E, mask_of_row[row], m_of_row[row], f_of_row[row], rules, ws)
+        mask, m, f = mask_of_row[row], m_of_row[row], f_of_row[row]
+        widget_policy(E, mask, m, f, rules, ws)  # the expected-score decisions, then their law
+        n = turn_outcomes(mask, m, f, rules, ws)
         for o in range(n):
             p, j, s = take_outcome(acc, roll_i, o)
             row2 = row_of2[j]
@@ -212,7 +207,9 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules
                 hi = a
         if hi < 0:
             continue
-        n = policy_turn_outcomes(E, mask_of_row[row], m_of_row[row], f_of_row[row], rules, ws)
+        mask, m, f = mask_of_row[row], m_of_row[row], f_of_row[row]
+        widget_policy(E, mask, m, f, rules, ws)  # the expected-score decisions, then their law
+        n = turn_outcomes(mask, m, f, rules, ws)
         for o in range(n):
             p, j, s = take_outcome(acc, roll_i, o)
             row2 = row_of[j]

@@ -182,3 +182,34 @@ def place_points(typingctx, K, row, T, c, pts):
         return context.get_dummy_value()
 
     return sig, codegen
+
+
+@intrinsic
+def place_box(typingctx, K, row, T, c, pts, b):
+    """:func:`place_points` for the decisions: where s + e is larger, the value and box `b` (as a
+    float, in the second half) replace the best so far."""
+    if (
+        not _c_arrays(K, T)
+        or not isinstance(pts, types.Integer)
+        or not isinstance(b, types.Integer)
+    ):
+        return None
+    sig = types.void(K, row, T, c, pts, b)
+
+    def codegen(context, builder, signature, args):
+        fv = ir.VectorType(_F64, WIDTH)
+        kt, tt = signature.args[0], signature.args[2]
+        zero = context.get_constant(types.intp, 0)
+        half = context.get_constant(types.intp, WIDTH)
+        pv = _row(context, builder, kt, args[0], args[1], zero, fv)
+        pw = _row(context, builder, kt, args[0], args[1], half, fv)
+        e = builder.load(_row(context, builder, tt, args[2], args[3], zero, fv), align=8)
+        v = builder.fadd(_splat(builder, builder.sitofp(args[4], _F64), fv), e)
+        box = _splat(builder, builder.sitofp(args[5], _F64), fv)
+        cur = builder.load(pv, align=8)
+        wins = builder.fcmp_ordered(">", v, cur)
+        builder.store(builder.select(wins, v, cur), pv, align=8)
+        builder.store(builder.select(wins, box, builder.load(pw, align=8)), pw, align=8)
+        return context.get_dummy_value()
+
+    return sig, codegen

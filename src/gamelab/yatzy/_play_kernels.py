@@ -38,28 +38,44 @@ from gamelab.yatzy._turn_kernels import (
     roll_dice_python,
     split_state,
     state_index,
+    upper_subset,
     workspace_arrays,
 )
-from gamelab.yatzy._widget_kernels import final_values, widget_policy
+from gamelab.yatzy._widget_kernels import (
+    LANES,
+    ROLL_ROW,
+    best_lanes,
+    final_lanes,
+    final_values,
+    keep_lanes,
+    new_lanes,
+    widget_policy,
+)
 from gamelab.yatzy.rules import (
     CODE_TO_KEEP,
     KEEPS,
     N_ROLLS,
     R_BONUS_FLAGS,
     R_N_BOXES,
+    R_UPPER_FACE,
     ROLLS,
     SUBKEEP_INDEX,
     SUBKEEP_START,
     RuleSet,
     roll_index,
 )
+from gamelab.yatzy.solver import upper_reach
 
 STRATEGY_OPTIMAL, STRATEGY_GREEDY, STRATEGY_RANDOM = 0, 1, 2
+
+#: UPPER_REACH[u, m]: can the filled upper faces u sum to the capped total m (the cache's lanes
+#: take reachable totals only)
+UPPER_REACH = upper_reach()
 CACHE_SLOTS = 20_000  # decision tables kept per game-kernel call (1.5 kB each)
 UNIFORMS_PER_TURN = 18  # 3 x 5 dice, two random keeps, one random box
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
 def cached_decisions(E, mask, m, f, rules, ws, decisions):
     """Row of the decision cache's tables [slots, 3, 252] (box3, keep2, keep1) holding the
     state's decisions; `decisions` = :func:`new_decision_cache` (slot_of, tables, used).
@@ -87,6 +103,102 @@ def cached_decisions(E, mask, m, f, rules, ws, decisions):
     return s
 
 
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def lane_decisions(E, mask, ms, f, rules, lanes, cache, slots):
+    """The decisions of :func:`widget_policy` for the states (mask, ms[l], f), l < LANES, side by
+    side (:func:`gamelab.yatzy._widget_kernels.final_lanes` with the boxes, then the keep
+    stages of ``widget_lanes``), into the decision tables cache[slots[l]] (box3, keep2,
+    keep1). The same comparisons as widget_policy's, so the same decisions, ties included;
+    `lanes` = :func:`gamelab.yatzy._widget_kernels.new_lane_scratch`. About a third of
+    widget_policy's time for all four states."""
+    T, K, A, _ = lanes
+    final_lanes(E, E, mask, ms, f, rules, T, K, True)
+    for lane in range(LANES):
+        for r in range(N_ROLLS):
+            cache[slots[lane], 0, r] = np.int64(K[ROLL_ROW + r, LANES + lane])
+    for stage in range(1, 3):
+        keep_lanes(K)
+        best_lanes(K, A)
+        for lane in range(LANES):
+            for r in range(N_ROLLS):
+                cache[slots[lane], stage, r] = A[ROLL_ROW + r, lane]
+
+
+@njit(cache=True)
+def lane_policy(E, mask, m, f, rules, lanes, K1, K2, box3, keep2, keep1):
+    """:func:`widget_policy` through the vector widget (the state in its four lanes): the box
+    for each final roll (box3), the keep after roll 2 (keep2) and after roll 1 (keep1), the
+    keep values with 1 / 2 rolls left (K2 / K1); returns E(state). The same numbers as
+    widget_policy, bit for bit; it compiles only a small kernel beside the solver's (the coach
+    then compiles no second widget)."""
+    T, K, A, totals = lanes
+    ms = totals[0]
+    for lane in range(LANES):
+        ms[lane] = m
+    final_lanes(E, E, mask, ms, f, rules, T, K, True)
+    for r in range(N_ROLLS):
+        box3[r] = np.int64(K[ROLL_ROW + r, LANES])
+    keep_lanes(K)
+    for k in range(K.shape[0]):
+        K2[k] = K[k, 0]
+    best_lanes(K, A)
+    for r in range(N_ROLLS):
+        keep2[r] = A[ROLL_ROW + r, 0]
+    keep_lanes(K)
+    for k in range(K.shape[0]):
+        K1[k] = K[k, 0]
+    best_lanes(K, A)
+    for r in range(N_ROLLS):
+        keep1[r] = A[ROLL_ROW + r, 0]
+    keep_lanes(K)
+    return K[0, 0]
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def cached_lane_decisions(E, mask, m, f, rules, lanes, decisions):
+    """:func:`cached_decisions` computed by :func:`lane_decisions` (in its four lanes the same
+    state): the row of the decision cache that holds the state's decisions."""
+    slot_of, cache, used = decisions
+    j = state_index(mask, m, f, rules[R_BONUS_FLAGS])
+    s = slot_of[j]
+    if s > 0:
+        return s
+    s = 0
+    if used[0] < cache.shape[0]:
+        s = used[0]
+        used[0] += 1
+        slot_of[j] = s
+    ms = lanes[3][0]
+    slots = lanes[3][1]
+    for lane in range(LANES):
+        ms[lane] = m
+        slots[lane] = s
+    # the other lanes: the nearest upper totals of the card not yet in the cache
+    if s > 0:
+        u = upper_subset(mask, rules[R_UPPER_FACE], rules[R_N_BOXES])
+        nf = rules[R_BONUS_FLAGS]
+        lane = 1
+        for d in range(1, 64):
+            for m2 in (m - d, m + d):
+                if (
+                    lane < LANES
+                    and 0 <= m2 < 64
+                    and UPPER_REACH[u, m2]
+                    and used[0] < cache.shape[0]
+                ):
+                    j2 = state_index(mask, m2, f, nf)
+                    if slot_of[j2] == 0:
+                        ms[lane] = m2
+                        slots[lane] = used[0]
+                        slot_of[j2] = used[0]
+                        used[0] += 1
+                        lane += 1
+            if lane == LANES:
+                break
+    lane_decisions(E, mask, ms, f, rules, lanes, cache, slots)
+    return s
+
+
 @njit(cache=True)
 def play_games(E, strategy, uniforms, rules, scores):
     """Play len(scores) whole games; uniforms [games, turns, 18]; scores receive final totals.
@@ -97,12 +209,19 @@ def play_games(E, strategy, uniforms, rules, scores):
     """
     decisions = new_decision_cache(E.shape[0], CACHE_SLOTS)
     play_games_cached(
-        E, strategy, uniforms, rules, decisions, scores, new_workspace(rules[R_N_BOXES])
+        E,
+        strategy,
+        uniforms,
+        rules,
+        decisions,
+        scores,
+        new_workspace(rules[R_N_BOXES]),
+        new_lanes(rules[R_N_BOXES]),
     )
 
 
 @njit(cache=True, nogil=True)
-def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws):
+def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws, lanes):
     """:func:`play_games` with the decision cache and the workspace passed in, so that the
     cache persists between calls (with as many slots as states, every state's decisions are
     computed once per process) and a caller in Python allocates both by numpy
@@ -123,7 +242,7 @@ def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws):
         for turn in range(nb):
             u = uniforms[g, turn]
             if strategy is None or strategy != STRATEGY_RANDOM:
-                s = cached_decisions(E, mask, m, f, rules, ws, decisions)
+                s = cached_lane_decisions(E, mask, m, f, rules, lanes, decisions)
             r = roll_dice(0, u, 0)
             for stage in range(2):
                 k = np.int64(cache[s, 2 - stage, r])
@@ -187,7 +306,7 @@ def risky_keep_python(r: int, V3, valence: int) -> int:
     return int(CODE_TO_KEEP[sum(c * 6**i for i, c in enumerate(common))])
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
 def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
     """One turn from (mask, m, f) with uniforms u: optimal (valence 0 or None) or the
     risk-taker's keeps (valence v >= 1; the box is still chosen optimally). Returns (points,

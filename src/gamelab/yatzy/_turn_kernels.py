@@ -20,8 +20,8 @@ from numba import njit
 
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
-    CODE_TO_KEEP,
-    KEEPS,
+    KEEP_ADD,
+    KEEP_SIZE,
     N_KEEPS,
     N_ROLLS,
     R_BASE,
@@ -252,24 +252,16 @@ def legal_boxes(mask, f, r, rules, out):
 
 @njit(cache=True)
 def roll_dice(keep, u, offset):
-    """Roll index after rerolling the dice not in `keep` with uniforms u[offset:]."""
-    code = 0
-    p6 = 1
-    for face in range(6):
-        code += KEEPS[keep, face] * p6
-        p6 *= 6
-    size = 0
-    for face in range(6):
-        size += KEEPS[keep, face]
-    for i in range(5 - size):
+    """Roll index after rerolling the dice not in `keep` with uniforms u[offset:]: each rerolled
+    die joins the keep (:data:`gamelab.yatzy.rules.KEEP_ADD`), the full keep is the roll. (Small
+    tables: a table by base-6 code would be baked into every kernel that rolls, 370 kB each.)"""
+    k = np.int64(keep)
+    for i in range(5 - KEEP_SIZE[k]):
         face = int(u[offset + i] * 6.0)
         if face > 5:
             face = 5
-        p = 1
-        for _ in range(face):
-            p *= 6
-        code += p
-    return ROLL_INDEX_OF_KEEP[CODE_TO_KEEP[code]]
+        k = KEEP_ADD[k, face]
+    return ROLL_INDEX_OF_KEEP[k]
 
 
 def legal_moves_python(

@@ -23,7 +23,7 @@ import numpy as np
 from numba import njit
 
 from gamelab.core.threads import run_pieces, thread_count
-from gamelab.yatzy._lane_ops import WIDTH, best_keep, mean6_row, place_points, place_row
+from gamelab.yatzy._lane_ops import WIDTH, best_keep, mean6_row, place_box, place_points, place_row
 from gamelab.yatzy._turn_kernels import (
     KF_K,
     KF_K1,
@@ -302,12 +302,14 @@ FACE_COUNT = np.ascontiguousarray(ROLLS.T)
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def final_lanes(E, W, mask, ms, f, rules, T, K):
+def final_lanes(E, W, mask, ms, f, rules, T, K, boxes):
     """:func:`final_values` (with the second moment) of the states (mask, ms[l], f), l < LANES,
     into the five-dice rows of K: K[ROLL_ROW + r, l] the best box's value for roll r, K[ROLL_ROW
     + r, LANES + l] its second moment. Box by box over all rolls, the four lanes at once (the
     box's successors of each lane in T [7, 2 LANES]); a box replaces the best so far where it is
-    larger, as in final_values, so the first best box wins ties and the numbers are the same."""
+    larger, as in final_values, so the first best box wins ties and the numbers are the same.
+    With `boxes` the second half holds the best box (as a float) instead of the second moment
+    (W is not read): the box decisions of :func:`gamelab.yatzy._play_kernels.lane_decisions`."""
     nb = rules[R_N_BOXES]
     ub = rules[R_UPPER_BONUS]
     ybox = rules[R_YAHTZEE_BOX]
@@ -329,7 +331,7 @@ def final_lanes(E, W, mask, ms, f, rules, T, K):
                     j = state_index(nmask, m2, f, nf)
                     s = float(pts)
                     T[cnt, lane] = s + E[j]
-                    T[cnt, LANES + lane] = s * s + 2.0 * s * E[j] + W[j]
+                    T[cnt, LANES + lane] = b if boxes else s * s + 2.0 * s * E[j] + W[j]
             counts = FACE_COUNT[face - 1]
             for r in range(N_ROLLS):
                 place_row(K, ROLL_ROW + r, T, counts[r])
@@ -342,7 +344,11 @@ def final_lanes(E, W, mask, ms, f, rules, T, K):
                 j = state_index(nmask, ms[lane], 1 if nf == 2 else 0, nf)
                 T[1, lane] = E[j]
                 T[1, LANES + lane] = W[j]
-        if b == ybox:
+        if boxes:
+            for r in range(N_ROLLS):
+                pts = base[b, r]
+                place_box(K, ROLL_ROW + r, T, 1 if b == ybox and pts == 50 else 0, pts, b)
+        elif b == ybox:
             for r in range(N_ROLLS):
                 pts = base[b, r]
                 place_points(K, ROLL_ROW + r, T, 1 if pts == 50 else 0, pts)
@@ -359,6 +365,7 @@ def final_lanes(E, W, mask, ms, f, rules, T, K):
             return
         for lane in range(LANES):
             best = NEG
+            best_b = -1
             best_s = 0
             best_j = 0
             for b in range(nb):
@@ -367,10 +374,16 @@ def final_lanes(E, W, mask, ms, f, rules, T, K):
                 allowed, s, j = box_points(rules, mask, ms[lane], f, b, r, mode)
                 if allowed and s + E[j] > best:
                     best = s + E[j]
+                    best_b = b
                     best_s = s
                     best_j = j
             K[ROLL_ROW + r, lane] = best
-            K[ROLL_ROW + r, LANES + lane] = best_s * best_s + 2.0 * best_s * E[best_j] + W[best_j]
+            if boxes:
+                K[ROLL_ROW + r, LANES + lane] = best_b
+            else:
+                K[ROLL_ROW + r, LANES + lane] = (
+                    best_s * best_s + 2.0 * best_s * E[best_j] + W[best_j]
+                )
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
@@ -411,7 +424,7 @@ def widget_lanes(E, W, mask, ms, f, rules, T, K, A):
     """:func:`widget` (with the second moment) of the states (mask, ms[l], f), l < LANES, side
     by side, left in K[0]: K[0, l] = E, K[0, LANES + l] = W (buffers of
     :func:`new_lane_scratch`). Each lane's numbers are the widget's, bit for bit."""
-    final_lanes(E, W, mask, ms, f, rules, T, K)
+    final_lanes(E, W, mask, ms, f, rules, T, K, False)
     keep_lanes(K)
     best_lanes(K, A)
     keep_lanes(K)
@@ -430,6 +443,10 @@ def new_lane_scratch(n_boxes: int) -> tuple[np.ndarray, ...]:
         np.zeros((N_KEEPS, LANES), dtype=np.int64),
         np.zeros((3, 64), dtype=np.int64),
     )
+
+
+#: the same allocations compiled, for kernels (one source: the function above)
+new_lanes = njit(cache=True)(new_lane_scratch)
 
 
 @njit(cache=True, nogil=True)

@@ -24,18 +24,14 @@ from typing import Any
 
 import numpy as np
 
-from gamelab.yatzy._turn_kernels import (
-    KF_K1,
-    KF_K2,
-    W_KEEP_F,
-    placement,
-    workspace_arrays,
-    workspace_decisions,
-)
-from gamelab.yatzy._widget_kernels import widget_policy
+from gamelab.yatzy._play_kernels import lane_policy
+from gamelab.yatzy._turn_kernels import placement
+from gamelab.yatzy._widget_kernels import new_lane_scratch
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
     KEEPS,
+    N_KEEPS,
+    N_ROLLS,
     RULES,
     SUBKEEP_INDEX,
     SUBKEEP_START,
@@ -62,12 +58,22 @@ class DecisionTables:
 def decision_tables(rules: RuleSet, E: np.ndarray, card: Card) -> DecisionTables:
     if card.done:
         raise ValueError("the card is full; the game is over")
-    ws = workspace_arrays(rules.n_boxes)
-    value = widget_policy(
-        E, card.mask, card.capped_upper, card.bonus_flag, rules.kernel_rules(), ws
+    K1, K2 = np.zeros(N_KEEPS), np.zeros(N_KEEPS)
+    box3, keep2, keep1 = (np.zeros(N_ROLLS, dtype=np.int64) for _ in range(3))
+    value = lane_policy(
+        E,
+        card.mask,
+        card.capped_upper,
+        card.bonus_flag,
+        rules.kernel_rules(),
+        new_lane_scratch(rules.n_boxes),
+        K1,
+        K2,
+        box3,
+        keep2,
+        keep1,
     )
-    keep_f = ws[W_KEEP_F]
-    return DecisionTables(float(value), *workspace_decisions(ws), keep_f[KF_K2], keep_f[KF_K1])
+    return DecisionTables(float(value), box3, keep2, keep1, K2, K1)
 
 
 def _warm_decision_tables(rules: RuleSet) -> None:
@@ -199,7 +205,7 @@ def coach(
 
         # on a cold cache the decision widget compiles while the table's layers are solved
         compiled = (
-            compile_beside_the_solve(partial(_warm_decision_tables, rules), (widget_policy,))
+            compile_beside_the_solve(partial(_warm_decision_tables, rules), (lane_policy,))
             if rolls_left
             else None
         )

@@ -40,14 +40,17 @@ from gamelab.yatzy._play_kernels import (
     play_games_cached,
 )
 from gamelab.yatzy._turn_kernels import decision_cache_arrays, roll_dice_python, workspace_arrays
+from gamelab.yatzy._widget_kernels import new_lane_scratch
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import KEEPS, RULES, RuleSet, roll_index
-from gamelab.yatzy.solver import solve
+from gamelab.yatzy.solver import is_solved, solve
 
 STRATEGIES = {"optimal": STRATEGY_OPTIMAL, "greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM}
 CHUNK = 2000
-#: what :func:`simulate` compiles ahead, beside its solve (:mod:`gamelab.core.ahead`)
+#: what :func:`simulate` compiles ahead, beside its solve (:mod:`gamelab.core.ahead`); the
+#: second when the command compiles the solver: it loads the widget's kernels the command compiled
 AHEAD = "gamelab.yatzy.warmup:warm_simulation"
+AHEAD_BESIDE_THE_SOLVER = "gamelab.yatzy.warmup:warm_simulation_beside_the_solver"
 #: Decision tables kept per process and strategy (1.5 kB each; pages are only touched when used).
 PROCESS_CACHE_SLOTS = 600_000
 
@@ -114,6 +117,7 @@ def play_scores(
                 caches[lane],
                 scores[lo:hi],
                 workspace_arrays(rules.n_boxes),
+                new_lane_scratch(rules.n_boxes),
             )
 
         run_pieces(play, parts, threads)
@@ -203,11 +207,12 @@ def simulate(
         threads = thread_count()
         backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
     # the workers' kernels compile in a second process while this one solves the tables
-    ahead.start(AHEAD, (play_games_cached,))
+    target = AHEAD_BESIDE_THE_SOLVER if strategy == "optimal" and not is_solved(rules) else AHEAD
+    ahead.start(target, (play_games_cached,))
     if strategy == "optimal":
         solve(rules)  # build the cached table once, before workers load it
     items = [(rules, strategy, n, threads) for n in chunk_sizes(games, chunk)]
-    ahead.wait(AHEAD)
+    ahead.wait(target)
     t0 = time.perf_counter()
     results = run_tasks(
         simulate_chunk,

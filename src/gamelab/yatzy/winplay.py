@@ -51,7 +51,6 @@ from gamelab.yatzy._turn_kernels import (
     W_KEEP_F,
     placement,
     state_index,
-    upper_subset,
     workspace_arrays,
     workspace_decisions,
 )
@@ -65,6 +64,9 @@ from gamelab.yatzy._utility_kernels import (
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
     KEEPS,
+    R_JOKER_VALUE,
+    R_UPPER_FACE,
+    R_YAHTZEE_BOX,
     RULES,
     SUBKEEP_INDEX,
     SUBKEEP_START,
@@ -93,54 +95,60 @@ class ReachableStates:
 
 
 def reachable_states(rules: RuleSet, mask: int, m: int, f: int) -> ReachableStates:
-    """Supersets of `mask` with the upper totals reachable from `m` and the possible flags."""
+    """Supersets of `mask` with the upper totals reachable from `m` and the possible flags.
+
+    Each layer lists its states by superset (in the order of the subsets of the open boxes
+    they fill), then upper total, then flag; numpy builds them all at once (a game's laws and
+    solve call this twice, on threads that share the interpreter)."""
     nb = rules.n_boxes
     full = (1 << nb) - 1
     if mask & ~full or mask < 0:
         raise ValueError(f"mask {mask} is not a set of the {nb} boxes")
     if not 0 <= m <= 63:
         raise ValueError(f"upper total m must be 0..63, got {m}")
-    tab = rules.kernel_tables()
-    uf = tab["upper_face"]
-    ybox = int(tab["params"][4])
+    bundle = rules.kernel_rules()
+    uf = bundle[R_UPPER_FACE]
+    ybox = int(bundle[R_YAHTZEE_BOX])
     nf = rules.bonus_flags
     if f not in range(nf) or (f == 1 and not (mask >> ybox) & 1):
         raise ValueError(f"bonus flag {f} is impossible for this state")
-    reach = upper_reach()
-    u0 = int(upper_subset(mask, uf, nb))
-    free = [b for b in range(nb) if not (mask >> b) & 1]
+    free = np.array([b for b in range(nb) if not (mask >> b) & 1], dtype=np.int64)
     k = len(free)
-    per_layer: list[list[tuple[int, int, int]]] = [[] for _ in range(k + 1)]
-    for sub in range(1 << k):
-        msk = mask
-        for i, b in enumerate(free):
-            if (sub >> i) & 1:
-                msk |= 1 << b
-        new_upper = int(upper_subset(msk, uf, nb)) & ~u0
-        sums = np.nonzero(reach[new_upper])[0]
-        mset = sorted({min(63, m + int(s)) for s in sums})
-        if nf == 1 or f == 1 or (mask >> ybox) & 1 or not (msk >> ybox) & 1:
-            flags = [f]
-        else:
-            flags = [0, 1]
-        layer = bin(sub).count("1")
-        per_layer[layer].extend((msk, mm, ff) for mm in mset for ff in flags)
+    subs = np.arange(1 << k, dtype=np.int64)
+    filled = (subs[:, None] >> np.arange(k)) & 1  # [subset, open box]: filled by the subset
+    masks = mask | (filled << free).sum(axis=1)
+    # the upper faces the subset fills (faces differ box by box, so the bits add up)
+    faces = np.where(uf[free] > 0, np.left_shift(1, np.maximum(uf[free] - 1, 0)), 0)
+    sums = upper_reach()[(filled * faces).sum(axis=1)]  # [subset, points the boxes may add]
+    totals = np.zeros((len(subs), 64), dtype=bool)  # [subset, capped upper total reachable]
+    totals[:, m:63] = sums[:, : 63 - m]
+    totals[:, 63] = sums[:, 63 - m :].any(axis=1)
+    if nf == 1 or f == 1 or (mask >> ybox) & 1:
+        both = np.zeros(len(subs), dtype=bool)
+    else:  # the Yahtzee box filled by the subset: scored 0 or 50 from here
+        both = ((masks >> ybox) & 1).astype(bool)
+    sub_of, mm = np.nonzero(totals)  # by subset, then upper total
+    pair = np.repeat(np.arange(len(sub_of)), np.where(both[sub_of], 2, 1))
+    first = np.concatenate(([True], pair[1:] != pair[:-1]))
+    ff = np.where(both[sub_of[pair]], np.where(first, 0, 1), f)
+    ms, mm = masks[sub_of[pair]], mm[pair].astype(np.int64)
+    layer = filled.sum(axis=1)[sub_of[pair]]
     row_of = np.full(rules.n_states, -1, dtype=np.int64)
     layers = []
-    for rows in per_layer:
-        arr = np.array(rows, dtype=np.int64).reshape(-1, 3)
+    for j in range(k + 1):
+        rows = np.flatnonzero(layer == j)
+        arr = (ms[rows], mm[rows], ff[rows].astype(np.int64))
         # numpy does the index's arithmetic on the arrays (the kernel would compile once more)
-        index = state_index.py_func(arr[:, 0], arr[:, 1], arr[:, 2], nf)
-        row_of[index] = np.arange(len(arr))
-        layers.append((arr[:, 0].copy(), arr[:, 1].copy(), arr[:, 2].copy()))
+        row_of[state_index.py_func(*arr, nf)] = np.arange(len(rows))
+        layers.append(arr)
     return ReachableStates(rules, layers, row_of)
 
 
 def _max_remaining(rules: RuleSet, turns: int) -> int:
-    tab = rules.kernel_tables()
+    joker_value = rules.kernel_rules()[R_JOKER_VALUE]
     tops = sorted(
         (
-            max(int(rules.base_scores[b].max()), int(tab["joker_value"][b].max()))
+            max(int(rules.base_scores[b].max()), int(joker_value[b].max()))
             for b in range(rules.n_boxes)
         ),
         reverse=True,

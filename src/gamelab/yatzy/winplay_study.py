@@ -47,9 +47,9 @@ from gamelab.yatzy.winplay import (
 )
 
 #: what a study on threads compiles in a second process (:mod:`gamelab.core.ahead`) while it
-#: compiles the switch positions' kernel (with the expected-score widget it shares with the
-#: solver and the laws) itself: the solves' kernels, the solver's and the laws', or the solves'
-#: alone when the table is cached (the study then compiles the laws' kernel too)
+#: compiles the switch positions' and the laws' kernels (with the expected-score widget they
+#: share with the solver) itself: the solves' kernel and the solver's, or the solves' alone when
+#: the table is cached
 TABLE_AHEAD = "gamelab.yatzy.warmup:warm_winplay_table"
 SOLVES_AHEAD = "gamelab.yatzy.warmup:warm_winplay_solve"
 
@@ -266,19 +266,17 @@ def winplay_study(
         backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
     target = None
     if threads > 1:
-        # on a cold cache the solves' kernels, the solver's and the laws' compile in a second
-        # process while this one compiles the switch positions'; the table is solved once
-        # both are done, on every core
+        # on a cold cache the solves' kernel and the solver's compile in a second process
+        # while this one compiles the switch positions' and the laws'; the table is solved
+        # once both are done, on every core
         solved = is_solved(rules)
         target = SOLVES_AHEAD if solved else TABLE_AHEAD
-        ahead.start(
-            target, (utility_rows,) if solved else (solve_masks, utility_rows, forward_layer)
-        )
+        ahead.start(target, (utility_rows,) if solved else (solve_masks, utility_rows))
         from gamelab.yatzy import warmup
 
         if not ahead.in_cache((play_to_round,)):
             warmup.warm_winplay_switches()
-        if solved and not ahead.in_cache((forward_layer,)):
+        if not ahead.in_cache((forward_layer,)):
             warmup.warm_winplay_law()
         ahead.wait(target)
     expected_values(rules)  # build the cached table before workers load it
