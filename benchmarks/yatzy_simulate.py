@@ -55,7 +55,7 @@ def main() -> None:
     )
     t_warm = time.process_time() - t0
     assert (old == new).all() and (new == again).all()
-    states = int(_decision_cache(rules.name, "optimal")[2][0]) - 1
+    states = int(_decision_cache(rules, "optimal", 0)[2][0]) - 1
     print(
         f"{rules.name}, optimal strategy, {args.games} games in chunks of {CHUNK}, one process "
         f"(same dice, same scores):"
@@ -63,7 +63,7 @@ def main() -> None:
     print(f"  tables per chunk (previous):  {args.games / t_old:9.0f} games/s per core")
     print(
         f"  tables per process, cold:     {args.games / t_new:9.0f} games/s per core "
-        f"(x{t_old / t_new:.1f}; {states} states' tables built)"
+        f"(x{t_old / t_new:.1f}; {states} states' tables built, {states * 1.512e-3:.0f} MB)"
     )
     print(
         f"  tables per process, warm:     {args.games / t_warm:9.0f} games/s per core "

@@ -175,6 +175,10 @@ def test_simulate_compiles_its_workers_kernels_ahead_and_waits_before_the_worker
     assert calls[0][1] == calls[1][1] == sim.AHEAD and calls[0][2] is sim.play_games_cached
     module, _, function = sim.AHEAD.partition(":")
     getattr(importlib.import_module(module), function)()  # the child's work runs as it is
+    # beside a solver the child waits (a bounded time) for the widget's kernels, then runs
+    module, _, function = sim.AHEAD_BESIDE_THE_SOLVER.partition(":")
+    monkeypatch.setattr(importlib.import_module(module), "WIDGET_WAIT", 0.1)
+    getattr(importlib.import_module(module), function)()
     calls.clear()
     with pytest.raises(ValueError, match="strategy"):
         simulate(RULES["yatzy"], "clever", 10)

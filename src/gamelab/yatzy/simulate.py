@@ -7,8 +7,10 @@ box). Games are played by the numba kernel :func:`gamelab.yatzy._play_kernels.pl
 pre-drawn uniforms, so a chunk's result depends only on its task seed (identical on any backend);
 :func:`play_game_python` is the plain-Python twin built on :class:`gamelab.yatzy.card.Card`.
 
-Cost: one widget decision table (about 10 us) per state visited for the first time in the
-worker process or thread (the tables of the default strategies persist between chunks, see
+Cost: the decision tables of a state visited for the first time in the worker process or
+thread, computed with those of three states of the same card (the vector widget's four lanes,
+:func:`gamelab.yatzy._play_kernels.lane_decisions`; about 12 us for the four), kept for the
+process (the tables of the default strategies persist between chunks, see
 :func:`_decision_cache`), then about half a microsecond per turn.
 
 Without a number of workers (nor a cluster) the chunks run in this process and each chunk's
@@ -43,12 +45,14 @@ from gamelab.yatzy._turn_kernels import decision_cache_arrays, roll_dice_python,
 from gamelab.yatzy._widget_kernels import new_lane_scratch
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import KEEPS, RULES, RuleSet, roll_index
-from gamelab.yatzy.solver import solve
+from gamelab.yatzy.solver import is_solved, solve
 
 STRATEGIES = {"optimal": STRATEGY_OPTIMAL, "greedy": STRATEGY_GREEDY, "random": STRATEGY_RANDOM}
 CHUNK = 2000
-#: what :func:`simulate` compiles ahead, beside its solve (:mod:`gamelab.core.ahead`)
+#: what :func:`simulate` compiles ahead, beside its solve (:mod:`gamelab.core.ahead`); the
+#: second when the command compiles the solver: it loads the widget's kernels the command compiled
 AHEAD = "gamelab.yatzy.warmup:warm_simulation"
+AHEAD_BESIDE_THE_SOLVER = "gamelab.yatzy.warmup:warm_simulation_beside_the_solver"
 #: Decision tables kept per process and strategy (1.5 kB each; pages are only touched when used).
 PROCESS_CACHE_SLOTS = 600_000
 
@@ -205,11 +209,12 @@ def simulate(
         threads = thread_count()
         backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
     # the workers' kernels compile in a second process while this one solves the tables
-    ahead.start(AHEAD, (play_games_cached,))
+    target = AHEAD_BESIDE_THE_SOLVER if strategy == "optimal" and not is_solved(rules) else AHEAD
+    ahead.start(target, (play_games_cached,))
     if strategy == "optimal":
         solve(rules)  # build the cached table once, before workers load it
     items = [(rules, strategy, n, threads) for n in chunk_sizes(games, chunk)]
-    ahead.wait(AHEAD)
+    ahead.wait(target)
     t0 = time.perf_counter()
     results = run_tasks(
         simulate_chunk,

@@ -57,10 +57,43 @@ def warm_simulation() -> None:
     """The kernels of :func:`gamelab.yatzy.simulate.simulate_chunk` (one greedy game: the same
     kernel and argument types as every strategy), which ``yatzy simulate`` compiles in a second
     process while it solves its tables (:mod:`gamelab.core.ahead`), so that its workers load
-    them instead of each compiling them."""
+    them instead of each compiling them. The game's own callees compile first (a roll, a
+    placement, the next state), the widget's last: by then the command has compiled them for
+    its solver (final_lanes, the keep stages) and this process loads them from numba's cache
+    instead of compiling them a second time."""
+    from gamelab.yatzy._turn_kernels import placement, roll_dice, split_state
     from gamelab.yatzy.simulate import simulate_chunk
 
-    simulate_chunk((RULES["yahtzee"], "greedy", 1), np.random.default_rng(0))
+    rules = RULES["yahtzee"]
+    roll_dice(0, np.zeros(UNIFORMS_PER_TURN), 0)
+    split_state(placement(0, 0, 0, 0, 0, rules.kernel_rules())[1], rules.bonus_flags)
+    simulate_chunk((rules, "greedy", 1), np.random.default_rng(0))
+
+
+def warm_simulation_beside_the_solver() -> None:
+    """:func:`warm_simulation` when the command compiles the solver (its tables are not in the
+    cache): after the game's own callees it waits (a few seconds at most) until the command
+    has compiled the widget's (final_lanes, keep_lanes, best_lanes, in that order), then loads
+    them instead of compiling them too."""
+    import time
+
+    from gamelab.core import ahead
+    from gamelab.yatzy._turn_kernels import placement, roll_dice, split_state
+    from gamelab.yatzy._widget_kernels import best_lanes
+    from gamelab.yatzy.simulate import simulate_chunk
+
+    rules = RULES["yahtzee"]
+    roll_dice(0, np.zeros(UNIFORMS_PER_TURN), 0)
+    split_state(placement(0, 0, 0, 0, 0, rules.kernel_rules())[1], rules.bonus_flags)
+    deadline = time.monotonic() + WIDGET_WAIT
+    while not ahead.in_cache((best_lanes,)) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    simulate_chunk((rules, "greedy", 1), np.random.default_rng(0))
+
+
+#: the longest :func:`warm_simulation_beside_the_solver` waits for the command's widget kernels
+#: (about 2 s of compiling on an idle machine)
+WIDGET_WAIT = 6.0
 
 
 def warm_winplay_games() -> None:
