@@ -41,6 +41,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -145,7 +146,9 @@ def reachable_states(rules: RuleSet, mask: int, m: int, f: int) -> ReachableStat
     return ReachableStates(rules, layers, row_of)
 
 
+@lru_cache(maxsize=16)
 def _max_remaining(rules: RuleSet, turns: int) -> int:
+    """The most points `turns` turns can still score (the width of a final-score law)."""
     joker_value = rules.kernel_rules()[R_JOKER_VALUE]
     tops = sorted(
         (
