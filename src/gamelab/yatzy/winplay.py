@@ -61,6 +61,7 @@ from gamelab.yatzy._utility_kernels import (
     utility_rows,
     utility_workspace_arrays,
 )
+from gamelab.yatzy._widget_kernels import new_lane_scratch
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
     KEEPS,
@@ -179,11 +180,11 @@ def final_score_law(
     F = np.zeros((len(ms), width))
     F[0, 0] = 1.0
     overflow = np.zeros(2)
-    ws = workspace_arrays(rules.n_boxes)
+    ws, lanes = workspace_arrays(rules.n_boxes), new_lane_scratch(rules.n_boxes)
     for j in range(turns):
         ms2, mm2, ff2 = reach.layers[j + 1]
         F2 = np.zeros((len(ms2), width))
-        forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, bundle, overflow, E, ws)
+        forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, bundle, overflow, E, ws, lanes)
         ms, mm, ff, F = ms2, mm2, ff2, F2
     assert overflow[0] == 0.0
     p = F.sum(axis=0)
