@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamelab.yatzy._atomic_ops import claim, peek, publish, take
 from gamelab.yatzy._turn_kernels import (
     KF_K1,
     KF_K2,
@@ -170,47 +171,53 @@ def lane_policy(E, mask, m, f, rules, lanes, K1, K2, box3, keep2, keep1):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def cached_lane_decisions(E, mask, m, f, rules, lanes, decisions):
-    """:func:`cached_decisions` computed by :func:`lane_decisions` (in its four lanes the same
-    state): the row of the decision cache that holds the state's decisions."""
+def cached_lane_decisions(E, mask, m, f, rules, lanes, decisions, row):
+    """:func:`cached_decisions` computed by :func:`lane_decisions`, the cache shared by threads
+    (:mod:`gamelab.yatzy._atomic_ops`): the row of the decision cache that holds the state's
+    decisions. A state's tables are computed with those of the nearest upper totals of its card
+    that nobody has claimed (they are often reached later), four states a call. `row`: this
+    thread's own row of the cache, for a state claimed by another thread or a full cache."""
     slot_of, cache, used = decisions
-    j = state_index(mask, m, f, rules[R_BONUS_FLAGS])
-    s = slot_of[j]
+    nf = rules[R_BONUS_FLAGS]
+    j = state_index(mask, m, f, nf)
+    s = peek(slot_of, j)
     if s > 0:
         return s
-    s = 0
-    if used[0] < cache.shape[0]:
-        s = used[0]
-        used[0] += 1
-        slot_of[j] = s
     ms = lanes[3][0]
     slots = lanes[3][1]
+    found = s == 0 and claim(slot_of, j)
+    s = row
+    if found:
+        s = take(used, 0)
+        if s >= cache.shape[0]:  # full: the claim is given back, the tables go to the own row
+            publish(slot_of, j, 0)
+            s = row
+            found = False
     for lane in range(LANES):
         ms[lane] = m
         slots[lane] = s
-    # the other lanes: the nearest upper totals of the card not yet in the cache
-    if s > 0:
+    if found:
         u = upper_subset(mask, rules[R_UPPER_FACE], rules[R_N_BOXES])
-        nf = rules[R_BONUS_FLAGS]
         lane = 1
         for d in range(1, 64):
             for m2 in (m - d, m + d):
-                if (
-                    lane < LANES
-                    and 0 <= m2 < 64
-                    and UPPER_REACH[u, m2]
-                    and used[0] < cache.shape[0]
-                ):
+                if lane < LANES and 0 <= m2 < 64 and UPPER_REACH[u, m2]:
                     j2 = state_index(mask, m2, f, nf)
-                    if slot_of[j2] == 0:
-                        ms[lane] = m2
-                        slots[lane] = used[0]
-                        slot_of[j2] = used[0]
-                        used[0] += 1
-                        lane += 1
+                    if peek(slot_of, j2) == 0 and claim(slot_of, j2):
+                        t = take(used, 0)
+                        if t < cache.shape[0]:
+                            ms[lane] = m2
+                            slots[lane] = t
+                            lane += 1
+                        else:
+                            publish(slot_of, j2, 0)
+                            lane = LANES
             if lane == LANES:
                 break
     lane_decisions(E, mask, ms, f, rules, lanes, cache, slots)
+    if found:
+        for lane in range(LANES):
+            publish(slot_of, state_index(mask, ms[lane], f, nf), slots[lane])
     return s
 
 
@@ -232,16 +239,19 @@ def play_games(E, strategy, uniforms, rules, scores):
         scores,
         new_workspace(rules[R_N_BOXES]),
         new_lanes(rules[R_N_BOXES]),
+        0,
     )
 
 
 @njit(cache=True, nogil=True)
-def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws, lanes):
+def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws, lanes, row):
     """:func:`play_games` with the decision cache and the workspace passed in, so that the
     cache persists between calls (with as many slots as states, every state's decisions are
     computed once per process) and a caller in Python allocates both by numpy
     (:func:`gamelab.yatzy._turn_kernels.decision_cache_arrays`, ``workspace_arrays``). It
-    releases the GIL: threads with a cache and a workspace each play games side by side.
+    releases the GIL: threads play games side by side, sharing one cache, each with its own
+    workspace, lane buffers and `row` of the cache (rows below ``used[0]`` at the start are
+    nobody's; one thread: 0, the row ``decision_cache_arrays`` leaves free).
     strategy=None plays by the decision tables (optimal or greedy, as E says) and compiles
     without the random player's branches (numba drops them)."""
     nb = rules[R_N_BOXES]
@@ -257,7 +267,7 @@ def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws, lanes
         for turn in range(nb):
             u = uniforms[g, turn]
             if strategy is None or strategy != STRATEGY_RANDOM:
-                s = cached_lane_decisions(E, mask, m, f, rules, lanes, decisions)
+                s = cached_lane_decisions(E, mask, m, f, rules, lanes, decisions, row)
             r = roll_dice(0, u, 0)
             for stage in range(2):
                 k = np.int64(cache[s, 2 - stage, r])
