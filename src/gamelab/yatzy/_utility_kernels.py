@@ -97,8 +97,12 @@ def utility_widget(Pn, row_of_next, mask, m, f, rules, uws):
 
     Pn: [rows of the next layer, L]; row_of_next[state index] = its row; uws: a
     :func:`new_utility_workspace` of width L. Returns K[0] (a view into uws).
+
+    The stages work in place in K: the rolls' rows of K (ROLL_AS_KEEP) hold the best box of
+    each roll, then after each keep stage the best sub-keep of each keep, each maximum taken
+    over sub-keeps already final (the keeps in index order), as a copy in M would give them.
     """
-    V3, K, M, shifted = uws
+    _, K, _, shifted = uws
     nb = rules[R_N_BOXES]
     ub = rules[R_UPPER_BONUS]
     ybox = rules[R_YAHTZEE_BOX]
@@ -107,8 +111,9 @@ def utility_widget(Pn, row_of_next, mask, m, f, rules, uws):
     upper_face = rules[R_UPPER_FACE]
     L = Pn.shape[1]
     for r in range(N_ROLLS):
+        k = ROLL_AS_KEEP[r]
         for t in range(L):
-            V3[r, t] = -1.0
+            K[k, t] = -1.0
     for b in range(nb):
         if (mask >> b) & 1:
             continue
@@ -122,10 +127,11 @@ def utility_widget(Pn, row_of_next, mask, m, f, rules, uws):
                     shifted[cnt, t] = Pn[row, t - s] if t > s else Pn[row, 0]
             for r in range(N_ROLLS):
                 c = ROLLS[r, face - 1]
+                k = ROLL_AS_KEEP[r]
                 for t in range(L):
                     v = shifted[c, t]
-                    if v > V3[r, t]:
-                        V3[r, t] = v
+                    if v > K[k, t]:
+                        K[k, t] = v
         else:
             row0 = row_of_next[state_index(nmask, m, f, nf)]
             row1 = row0
@@ -133,26 +139,23 @@ def utility_widget(Pn, row_of_next, mask, m, f, rules, uws):
                 row1 = row_of_next[state_index(nmask, m, 1, nf)]
             for r in range(N_ROLLS):
                 s = base[b, r]
-                _shift_max(Pn, row1 if (b == ybox and s == 50) else row0, s, V3, r)
+                _shift_max(Pn, row1 if (b == ybox and s == 50) else row0, s, K, ROLL_AS_KEEP[r])
     if ybox >= 0 and ((mask >> ybox) & 1) == 1:
         for i in range(YAHTZEE_ROLLS.shape[0]):
             r = YAHTZEE_ROLLS[i]
             mode = extra_yahtzee_mode(rules, mask, r)
             if mode == NOT_EXTRA:
                 break
+            k = ROLL_AS_KEEP[r]
             for t in range(L):
-                V3[r, t] = -1.0
+                K[k, t] = -1.0
             for b in range(nb):
                 if (mask >> b) & 1:
                     continue
                 allowed, s, j = box_points(rules, mask, m, f, b, r, mode)
                 if allowed:
-                    _shift_max(Pn, row_of_next[j], s, V3, r)
+                    _shift_max(Pn, row_of_next[j], s, K, k)
     for stage in range(3):
-        for r in range(N_ROLLS):
-            k = ROLL_AS_KEEP[r]
-            for t in range(L):
-                K[k, t] = V3[r, t]
         for i in range(KEEP_RECURSION_ORDER.shape[0]):
             k = KEEP_RECURSION_ORDER[i]
             for t in range(L):
@@ -163,17 +166,11 @@ def utility_widget(Pn, row_of_next, mask, m, f, rules, uws):
         if stage == 2:
             break
         for k in range(N_KEEPS):
-            for t in range(L):
-                M[k, t] = K[k, t]
             for i in range(KEEP_MINUS_START[k], KEEP_MINUS_START[k + 1]):
                 s = KEEP_MINUS_INDEX[i]
                 for t in range(L):
-                    if M[s, t] > M[k, t]:
-                        M[k, t] = M[s, t]
-        for r in range(N_ROLLS):
-            k = ROLL_AS_KEEP[r]
-            for t in range(L):
-                V3[r, t] = M[k, t]
+                    if K[s, t] > K[k, t]:
+                        K[k, t] = K[s, t]
     return K[0]
 
 
