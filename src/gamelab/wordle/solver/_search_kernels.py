@@ -74,7 +74,8 @@ MAX_FRAMES = 64
 
 DONE, NODE_LIMIT, MEMO_FULL, TOO_DEEP = 0, 1, 2, 3
 
-# rows of the frames' arrays (arena[1][4] and [5])
+# rows of the frames' 2-D arrays (`frame_i`, `frame_u`: arena[16] and [17]), read as
+# frame_i[F_N, f] (a view per row would cost the compile its reference counts)
 F_OFF = 0
 F_N = 1
 F_POFF = 2
@@ -117,7 +118,9 @@ def new_arena(
     counting arrays (each array a kernel allocates costs an allocation routine of its own to
     compile). `width`: the guesses' longest length; `n_letters`: the alphabet's size. A call
     takes them as :func:`reset_arena` leaves them (made so here too); what it reads before
-    writing is set there, the rest (the stacks) is written first."""
+    writing is set there, the rest (the stacks) is written first. One flat tuple of arrays, the
+    rows of a table as arrays of their own: the kernel then makes no views, and numba counts
+    no references for them (a tuple in a tuple, or a view, costs the compile code for each)."""
     n_g, n_a = table.shape
     F = MAX_FRAMES
     max_cls = min(n_codes, n_a) + 1
