@@ -245,6 +245,9 @@ def w_yatzy_forward_layer():
     tabs = yatzy_tables(rules)
     forward_layer = yk("forward_layer")
     scratch = _scratch_args(forward_layer, 12, lambda: (yk("workspace_arrays")(rules.n_boxes),))
+    if forward_layer.py_func.__code__.co_argcount == 13:  # and the vector widget's scratch
+        lanes = yk("new_lane_scratch")(rules.n_boxes)
+        scratch = (yk("workspace_arrays")(rules.n_boxes), lanes)
 
     def run():
         F2 = np.zeros((len(ms2), 150))
@@ -305,7 +308,7 @@ def w_yatzy_duel_games():
     E, _ = _values(rules, rng)
     tabs = yatzy_tables(rules)
     play_to_round, duel_games = yk("play_to_round"), yk("duel_games")
-    takes_scratch = play_to_round.py_func.__code__.co_argcount == 7
+    takes_scratch = play_to_round.py_func.__code__.co_argcount >= 7  # (8: and the lanes)
     n = 2000
     u0 = rng.random((n, rules.n_boxes, 18))
     ua = rng.random((n, rules.n_boxes, 18))

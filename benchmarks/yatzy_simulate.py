@@ -21,7 +21,14 @@ import numpy as np
 from gamelab.core.parallel import Backend
 from gamelab.yatzy._play_kernels import play_games
 from gamelab.yatzy.rules import get_rules
-from gamelab.yatzy.simulate import CHUNK, _decision_cache, draw_uniforms, play_scores, simulate
+from gamelab.yatzy.simulate import (
+    CHUNK,
+    THREAD_ROWS,
+    _decision_cache,
+    draw_uniforms,
+    play_scores,
+    simulate,
+)
 from gamelab.yatzy.solver import solve
 
 
@@ -55,7 +62,7 @@ def main() -> None:
     )
     t_warm = time.process_time() - t0
     assert (old == new).all() and (new == again).all()
-    states = int(_decision_cache(rules, "optimal", 0)[2][0]) - 1
+    states = int(_decision_cache(rules, "optimal")[2][0]) - THREAD_ROWS
     print(
         f"{rules.name}, optimal strategy, {args.games} games in chunks of {CHUNK}, one process "
         f"(same dice, same scores):"

@@ -128,6 +128,27 @@ def test_a_kernel_calling_an_in_turn_kernel_waits_only_until_it_is_cached(tmp_pa
     assert running is True  # the child was not waited for
 
 
+def test_a_caller_may_take_the_childs_first_kernels_while_it_goes_on(tmp_path):
+    out = _run(
+        tmp_path,
+        """
+        import json
+        from gamelab.core import ahead
+        import aheadmod
+        ahead.start("aheadmod:warm_then_sleep", [aheadmod.twice])
+        ahead.wait_until_cached("aheadmod:warm_then_sleep", [aheadmod.twice])
+        value = aheadmod.twice(21)
+        hits = sum(aheadmod.twice.stats.cache_hits.values())
+        running = ahead._running["aheadmod:warm_then_sleep"].poll() is None
+        print(json.dumps([value, hits, running]))
+        """,
+    )
+    value, hits, running = out
+    assert value == 42
+    assert hits == 1  # loaded from the child's compile
+    assert running is True  # the child was not waited for (it dies with the caller)
+
+
 def test_the_child_dies_with_its_caller_even_by_sigkill(tmp_path):
     (tmp_path / "pid").unlink(missing_ok=True)
     script = f"""

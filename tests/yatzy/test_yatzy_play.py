@@ -62,7 +62,7 @@ def test_lane_decisions_are_the_policy():
     decisions = decision_cache_arrays(r.n_states, 2000)
     scores = np.empty(len(u), dtype=np.int64)
     ws = workspace_arrays(r.n_boxes)
-    play_games_cached(E, None, u, r.kernel_rules(), decisions, scores, ws, new_lane_scratch(13))
+    play_games_cached(E, None, u, r.kernel_rules(), decisions, scores, ws, new_lane_scratch(13), 0)
     slot_of, tables, used = decisions
     cached = np.flatnonzero(slot_of)
     assert len(cached) == used[0] - 1 > 4 * 40
@@ -126,6 +126,13 @@ def test_games_on_threads_are_the_games_of_one_thread():
     alone = play_scores(r, "optimal", u)
     assert play_scores(r, "optimal", u, threads=3).tolist() == alone.tolist()
     assert play_scores(r, "optimal", u[:1], threads=2).tolist() == alone[:1].tolist()
+    # the threads share one decision cache: every claim was published, each row once
+    import gamelab.yatzy.simulate as sim
+
+    slot_of, _, used = sim._decision_cache(r, "optimal")
+    rows = slot_of[slot_of != 0]
+    assert rows.min() >= sim.THREAD_ROWS and len(set(rows.tolist())) == len(rows)
+    assert len(rows) == used[0] - sim.THREAD_ROWS
 
 
 def test_optimal_mean_matches_dp_value():

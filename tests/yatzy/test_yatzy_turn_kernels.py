@@ -37,7 +37,7 @@ from gamelab.yatzy._turn_kernels import (
     workspace_arrays,
     workspace_decisions,
 )
-from gamelab.yatzy._widget_kernels import widget_policy
+from gamelab.yatzy._widget_kernels import new_lane_scratch, widget_policy
 from gamelab.yatzy.distribution import layer_rows
 from gamelab.yatzy.rules import JOKER_FORCED, JOKER_FREE, RULES, RuleSet
 from gamelab.yatzy.simulate import play_scores
@@ -164,7 +164,8 @@ def test_layer_kernels_match_twins(rules):
     got, want = np.zeros((n2, 60)), np.zeros((n2, 60))  # narrow: some mass overflows
     over_got, over_want = np.zeros(3), np.zeros(3)
     ws = workspace_arrays(rules.n_boxes)
-    forward_layer(E, F, rows, row_of, got, ms, mm, ff, bundle, over_got, W, ws)
+    lanes = new_lane_scratch(rules.n_boxes)
+    forward_layer(E, F, rows, row_of, got, ms, mm, ff, bundle, over_got, W, ws, lanes)
     forward_layer_python(E, F, rows, row_of, want, ms, mm, ff, rules, over_want, W)
     assert np.allclose(got, want, atol=1e-12) and np.allclose(over_got, over_want, rtol=1e-12)
     assert over_got[0] > 0

@@ -129,6 +129,22 @@ def wait(target: str, timeout: float = 120.0) -> None:
         child.wait()
 
 
+def wait_until_cached(target: str, kernels: Iterable[Any], timeout: float = 120.0) -> None:
+    """Let `target`'s child (if one runs) go on, but return as soon as each of `kernels` is in
+    numba's cache (numba writes a kernel's index after its code, so a call then loads it), or
+    when the child has ended or `timeout` seconds have passed (the caller then compiles what is
+    missing itself). A command compiles kernels that call the child's first kernels while the
+    child compiles its others (Yatzy's ``winplay``: the switch positions' kernel calls the
+    vector widget, the first thing the child compiles, for the solver)."""
+    child = _running.get(target)
+    kernels = list(kernels)
+    deadline = time.monotonic() + timeout
+    while child is not None and child.poll() is None and time.monotonic() < deadline:
+        if in_cache(kernels):
+            return
+        time.sleep(0.02)
+
+
 def wait_for(kernel: Any) -> None:
     """Before numba compiles `kernel` in this process: if a child started by :func:`start`
     compiles it, let that child finish (:func:`wait`), so that `kernel` loads from the cache.

@@ -17,7 +17,10 @@ import itertools
 import numpy as np
 from numba import njit
 
+from gamelab.yatzy._play_kernels import lane_policy
 from gamelab.yatzy._turn_kernels import (
+    KF_K1,
+    KF_K2,
     KF_Q,
     RF_P,
     RI_BOX3,
@@ -187,10 +190,15 @@ def backward_layer(E, D, rows, D2, row_of2, mask_of_row, m_of_row, f_of_row, rul
 
 
 @njit(cache=True, nogil=True)
-def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules, overflow, W, ws):
+def forward_layer(
+    E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules, overflow, W, ws, lanes
+):
     """Push the score mass F[row, score] of one layer through one turn into F2; ws: a workspace
-    (:func:`gamelab.yatzy._turn_kernels.workspace_arrays`: passed in, so that a cold command
-    compiles no allocation).
+    (:func:`gamelab.yatzy._turn_kernels.workspace_arrays`), lanes: the vector widget's scratch
+    (:func:`gamelab.yatzy._widget_kernels.new_lane_scratch`), both passed in so that a cold
+    command compiles no allocation. A state's decisions are widget_policy's, computed by the
+    vector widget (:func:`gamelab.yatzy._play_kernels.lane_policy`), whose kernels the solver's
+    share.
 
     Mass that would land at or beyond F2's width is not lost: its probability and its exact
     contributions to the mean (score + E[next]) and, when overflow has a third slot, to the
@@ -200,6 +208,8 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules
     L2 = F2.shape[1]
     acc = ws[W_ACC]
     roll_i = ws[W_ROLL_I]
+    box3, keep2, keep1 = roll_i[RI_BOX3], roll_i[RI_KEEP2], roll_i[RI_KEEP1]
+    k1, k2 = ws[W_KEEP_F][KF_K1], ws[W_KEEP_F][KF_K2]
     for row in range(rows):
         hi = -1
         for a in range(L):
@@ -208,7 +218,8 @@ def forward_layer(E, F, rows, row_of, F2, mask_of_row, m_of_row, f_of_row, rules
         if hi < 0:
             continue
         mask, m, f = mask_of_row[row], m_of_row[row], f_of_row[row]
-        widget_policy(E, mask, m, f, rules, ws)  # the expected-score decisions, then their law
+        # the expected-score decisions, then their law
+        lane_policy(E, mask, m, f, rules, lanes, k1, k2, box3, keep2, keep1)
         n = turn_outcomes(mask, m, f, rules, ws)
         for o in range(n):
             p, j, s = take_outcome(acc, roll_i, o)

@@ -61,17 +61,15 @@ def turn_tables(E, mask, m, f, rules, ws, out):
     A = ws[W_KEEP_A]
     choice = ws[W_ROLL_I][RI_BOX3]
     succ = ws[W_SUCC]
-    final_values(
-        E, E, False, mask, m, f, rules, V, VW, choice, succ[S_POINTS], succ[S_E], succ[S_W]
-    )
+    final_values(E, E, None, mask, m, f, rules, V, VW, choice, succ[S_POINTS], succ[S_E], succ[S_W])
     for row in (T_KEEP_1, T_KEEP_2):
-        keep_values(V, VW, False, K, KW)
+        keep_values(V, VW, None, K, KW)
         for k in range(N_KEEPS):
             out[row, k] = K[k]
         best_keeps(K, KW, False, V, VW, choice, M, A)
         for r in range(N_ROLLS):
             out[row + 1, r] = V[r]
-    keep_values(V, VW, False, K, KW)
+    keep_values(V, VW, None, K, KW)
     return K[0]
 
 

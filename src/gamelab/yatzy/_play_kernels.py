@@ -14,7 +14,10 @@ from __future__ import annotations
 import numpy as np
 from numba import njit
 
+from gamelab.yatzy._atomic_ops import claim, peek, publish, take
 from gamelab.yatzy._turn_kernels import (
+    KF_K1,
+    KF_K2,
     NEG,
     RF_V3,
     RF_VW,
@@ -24,6 +27,7 @@ from gamelab.yatzy._turn_kernels import (
     S_E,
     S_POINTS,
     S_W,
+    W_KEEP_F,
     W_LEGAL,
     W_ROLL_F,
     W_ROLL_I,
@@ -48,6 +52,7 @@ from gamelab.yatzy._widget_kernels import (
     final_lanes,
     final_values,
     keep_lanes,
+    new_lane_scratch,
     new_lanes,
     widget_policy,
 )
@@ -75,19 +80,30 @@ CACHE_SLOTS = 20_000  # decision tables kept per game-kernel call (1.5 kB each)
 UNIFORMS_PER_TURN = 18  # 3 x 5 dice, two random keeps, one random box
 
 
-@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
-def cached_decisions(E, mask, m, f, rules, ws, decisions):
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
+def cached_decisions(E, mask, m, f, rules, ws, decisions, lanes, by_widget):
     """Row of the decision cache's tables [slots, 3, 252] (box3, keep2, keep1) holding the
     state's decisions; `decisions` = :func:`new_decision_cache` (slot_of, tables, used).
 
-    Computed once per state and cache (slot_of[state] = row); row 0 is scratch when full.
+    Computed once per state and cache (slot_of[state] = row); row 0 is scratch when full. By
+    :func:`lane_policy` with `lanes` (:func:`new_lane_scratch`), or by :func:`widget_policy`
+    with by_widget=ws: the same decisions. Exactly one of the two is given, the other None: numba
+    then compiles only the branch given (it drops the branches of an argument that is None).
     """
     slot_of, cache, used = decisions
     j = state_index(mask, m, f, rules[R_BONUS_FLAGS])
     s = slot_of[j]
     if s > 0:
         return s
-    widget_policy(E, mask, m, f, rules, ws)
+    if lanes is not None:
+        roll_i = ws[W_ROLL_I]
+        keep_f = ws[W_KEEP_F]
+        k1, k2 = keep_f[KF_K1], keep_f[KF_K2]
+        lane_policy(
+            E, mask, m, f, rules, lanes, k1, k2, roll_i[RI_BOX3], roll_i[RI_KEEP2], roll_i[RI_KEEP1]
+        )
+    if by_widget is not None:
+        widget_policy(E, mask, m, f, rules, by_widget)
     s = 0
     if used[0] < cache.shape[0]:
         s = used[0]
@@ -155,47 +171,53 @@ def lane_policy(E, mask, m, f, rules, lanes, K1, K2, box3, keep2, keep1):
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
-def cached_lane_decisions(E, mask, m, f, rules, lanes, decisions):
-    """:func:`cached_decisions` computed by :func:`lane_decisions` (in its four lanes the same
-    state): the row of the decision cache that holds the state's decisions."""
+def cached_lane_decisions(E, mask, m, f, rules, lanes, decisions, row):
+    """:func:`cached_decisions` computed by :func:`lane_decisions`, the cache shared by threads
+    (:mod:`gamelab.yatzy._atomic_ops`): the row of the decision cache that holds the state's
+    decisions. A state's tables are computed with those of the nearest upper totals of its card
+    that nobody has claimed (they are often reached later), four states a call. `row`: this
+    thread's own row of the cache, for a state claimed by another thread or a full cache."""
     slot_of, cache, used = decisions
-    j = state_index(mask, m, f, rules[R_BONUS_FLAGS])
-    s = slot_of[j]
+    nf = rules[R_BONUS_FLAGS]
+    j = state_index(mask, m, f, nf)
+    s = peek(slot_of, j)
     if s > 0:
         return s
-    s = 0
-    if used[0] < cache.shape[0]:
-        s = used[0]
-        used[0] += 1
-        slot_of[j] = s
     ms = lanes[3][0]
     slots = lanes[3][1]
+    found = s == 0 and claim(slot_of, j)
+    s = row
+    if found:
+        s = take(used, 0)
+        if s >= cache.shape[0]:  # full: the claim is given back, the tables go to the own row
+            publish(slot_of, j, 0)
+            s = row
+            found = False
     for lane in range(LANES):
         ms[lane] = m
         slots[lane] = s
-    # the other lanes: the nearest upper totals of the card not yet in the cache
-    if s > 0:
+    if found:
         u = upper_subset(mask, rules[R_UPPER_FACE], rules[R_N_BOXES])
-        nf = rules[R_BONUS_FLAGS]
         lane = 1
         for d in range(1, 64):
             for m2 in (m - d, m + d):
-                if (
-                    lane < LANES
-                    and 0 <= m2 < 64
-                    and UPPER_REACH[u, m2]
-                    and used[0] < cache.shape[0]
-                ):
+                if lane < LANES and 0 <= m2 < 64 and UPPER_REACH[u, m2]:
                     j2 = state_index(mask, m2, f, nf)
-                    if slot_of[j2] == 0:
-                        ms[lane] = m2
-                        slots[lane] = used[0]
-                        slot_of[j2] = used[0]
-                        used[0] += 1
-                        lane += 1
+                    if peek(slot_of, j2) == 0 and claim(slot_of, j2):
+                        t = take(used, 0)
+                        if t < cache.shape[0]:
+                            ms[lane] = m2
+                            slots[lane] = t
+                            lane += 1
+                        else:
+                            publish(slot_of, j2, 0)
+                            lane = LANES
             if lane == LANES:
                 break
     lane_decisions(E, mask, ms, f, rules, lanes, cache, slots)
+    if found:
+        for lane in range(LANES):
+            publish(slot_of, state_index(mask, ms[lane], f, nf), slots[lane])
     return s
 
 
@@ -217,16 +239,19 @@ def play_games(E, strategy, uniforms, rules, scores):
         scores,
         new_workspace(rules[R_N_BOXES]),
         new_lanes(rules[R_N_BOXES]),
+        0,
     )
 
 
 @njit(cache=True, nogil=True)
-def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws, lanes):
+def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws, lanes, row):
     """:func:`play_games` with the decision cache and the workspace passed in, so that the
     cache persists between calls (with as many slots as states, every state's decisions are
     computed once per process) and a caller in Python allocates both by numpy
     (:func:`gamelab.yatzy._turn_kernels.decision_cache_arrays`, ``workspace_arrays``). It
-    releases the GIL: threads with a cache and a workspace each play games side by side.
+    releases the GIL: threads play games side by side, sharing one cache, each with its own
+    workspace, lane buffers and `row` of the cache (rows below ``used[0]`` at the start are
+    nobody's; one thread: 0, the row ``decision_cache_arrays`` leaves free).
     strategy=None plays by the decision tables (optimal or greedy, as E says) and compiles
     without the random player's branches (numba drops them)."""
     nb = rules[R_N_BOXES]
@@ -242,7 +267,7 @@ def play_games_cached(E, strategy, uniforms, rules, decisions, scores, ws, lanes
         for turn in range(nb):
             u = uniforms[g, turn]
             if strategy is None or strategy != STRATEGY_RANDOM:
-                s = cached_lane_decisions(E, mask, m, f, rules, lanes, decisions)
+                s = cached_lane_decisions(E, mask, m, f, rules, lanes, decisions, row)
             r = roll_dice(0, u, 0)
             for stage in range(2):
                 k = np.int64(cache[s, 2 - stage, r])
@@ -310,9 +335,8 @@ def risky_keep_python(r: int, V3, valence: int) -> int:
 def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
     """One turn from (mask, m, f) with uniforms u: optimal (valence 0 or None) or the
     risk-taker's keeps (valence v >= 1; the box is still chosen optimally). Returns (points,
-    next state index). valence=None compiles without the risk-taker's branch (numba drops it):
-    the optimal players of :func:`play_to_round` never take it."""
-    s = cached_decisions(E, mask, m, f, rules, ws, decisions)
+    next state index). valence=None compiles without the risk-taker's branch (numba drops it)."""
+    s = cached_decisions(E, mask, m, f, rules, ws, decisions, None, ws)
     cache = decisions[1]
     V3 = ws[W_ROLL_F][RF_V3]
     if valence is not None:
@@ -321,7 +345,7 @@ def play_turn(E, mask, m, f, u, valence, rules, ws, decisions):
             final_values(
                 E,
                 E,
-                False,
+                None,
                 mask,
                 m,
                 f,
@@ -372,19 +396,26 @@ def duel_games(E, start_a, start_b, uniforms_a, uniforms_b, deficit, valence, ru
         result[g] = sb - sa
 
 
-def round_scratch(n_boxes: int, n_states: int) -> tuple[tuple, tuple]:
-    """(ws, decisions) of :func:`play_to_round`, made by numpy: nothing to compile."""
-    return workspace_arrays(n_boxes), decision_cache_arrays(n_states, CACHE_SLOTS)
+def round_scratch(n_boxes: int, n_states: int) -> tuple[tuple, tuple, tuple]:
+    """(ws, decisions, lanes) of :func:`play_to_round`, made by numpy: nothing to compile."""
+    return (
+        workspace_arrays(n_boxes),
+        decision_cache_arrays(n_states, CACHE_SLOTS),
+        new_lane_scratch(n_boxes),
+    )
 
 
 @njit(cache=True)
-def play_to_round(E, uniforms, rounds, rules, out, ws, decisions):
+def play_to_round(E, uniforms, rounds, rules, out, ws, decisions, lanes):
     """Optimal single-player games; out[g, i] = (mask, m, f, score) after rounds[i] turns.
 
-    ws, decisions: a workspace and a decision cache (:func:`round_scratch`: passed in, so that
-    a cold command compiles no allocation)."""
+    ws, decisions, lanes: a workspace, a decision cache and the vector widget's scratch
+    (:func:`round_scratch`: passed in, so that a cold command compiles no allocation). The
+    decisions are widget_policy's, computed by the vector widget (:func:`lane_policy`), whose
+    kernels the solver's share."""
     nb = rules[R_N_BOXES]
     nf = rules[R_BONUS_FLAGS]
+    cache = decisions[1]
     last = 0
     for i in range(rounds.shape[0]):
         last = max(last, rounds[i])
@@ -402,7 +433,12 @@ def play_to_round(E, uniforms, rounds, rules, out, ws, decisions):
                     out[g, i, 3] = score
             if turn == last or turn == nb:
                 break
-            pts, j = play_turn(E, mask, m, f, uniforms[g, turn], None, rules, ws, decisions)
+            u = uniforms[g, turn]
+            s = cached_decisions(E, mask, m, f, rules, ws, decisions, lanes, None)
+            r = roll_dice(0, u, 0)
+            for stage in range(2):
+                r = roll_dice(np.int64(cache[s, 2 - stage, r]), u, 5 + 5 * stage)
+            pts, j = placement(mask, m, f, np.int64(cache[s, 0, r]), r, rules)
             score += pts
             mask, m, f = split_state(j, nf)
 

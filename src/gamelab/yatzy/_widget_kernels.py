@@ -78,6 +78,7 @@ from gamelab.yatzy.rules import (
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, succ_s, succ_e, succ_w):
     """Box stage of one widget: V[r] (and VW[r]) = best box for roll r; choice[r] = that box.
+    with_w=None: no second moment, and none of its code compiled (numba drops the branches).
 
     succ_s/e/w are scratch [n_boxes, 7]: column 0..5 = upper value by face count, column 6 =
     lower successor (column 0/1 of the Yahtzee box = scored 0 / scored 50).
@@ -99,20 +100,20 @@ def final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, succ_s, succ_e,
                 j = state_index(nmask, m2, f, nf)
                 succ_s[b, cnt] = pts
                 succ_e[b, cnt] = E[j]
-                if with_w:
+                if with_w is not None and with_w:
                     succ_w[b, cnt] = W[j]
         elif b == ybox:
             j0 = state_index(nmask, m, f, nf)
             j1 = state_index(nmask, m, 1 if nf == 2 else 0, nf)
             succ_e[b, 0] = E[j0]
             succ_e[b, 1] = E[j1]
-            if with_w:
+            if with_w is not None and with_w:
                 succ_w[b, 0] = W[j0]
                 succ_w[b, 1] = W[j1]
         else:
             j = state_index(nmask, m, f, nf)
             succ_e[b, 6] = E[j]
-            if with_w:
+            if with_w is not None and with_w:
                 succ_w[b, 6] = W[j]
     # ordinary placements, box by box over all rolls (tight, branch-free inner loops)
     for r in range(N_ROLLS):
@@ -145,7 +146,7 @@ def final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, succ_s, succ_e,
                 if v > V[r]:
                     V[r] = v
                     choice[r] = b
-    if with_w:
+    if with_w is not None and with_w:
         for r in range(N_ROLLS):
             b = choice[r]
             face = upper_face[b]
@@ -183,17 +184,18 @@ def final_values(E, W, with_w, mask, m, f, rules, V, VW, choice, succ_s, succ_e,
                 best_j = j
         V[r] = best
         choice[r] = best_b
-        if with_w:
+        if with_w is not None and with_w:
             VW[r] = best_s * best_s + 2.0 * best_s * E[best_j] + W[best_j]
 
 
 @njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True)
 def keep_values(V, VW, with_w, K, KW):
-    """K[k] = expected value of keeping k and rolling the rest once, from roll values V."""
+    """K[k] = expected value of keeping k and rolling the rest once, from roll values V
+    (with_w=None: without the second moment's code, as with_w=False computes it)."""
     for r in range(N_ROLLS):
         k = ROLL_AS_KEEP[r]
         K[k] = V[r]
-        if with_w:
+        if with_w is not None and with_w:
             KW[k] = VW[r]
     for i in range(KEEP_RECURSION_ORDER.shape[0]):
         k = KEEP_RECURSION_ORDER[i]
@@ -201,7 +203,7 @@ def keep_values(V, VW, with_w, K, KW):
         for face in range(6):
             acc += K[KEEP_ADD[k, face]]
         K[k] = acc / 6.0
-        if with_w:
+        if with_w is not None and with_w:
             acc = 0.0
             for face in range(6):
                 acc += KW[KEEP_ADD[k, face]]
@@ -250,11 +252,11 @@ def keep_decisions(V, VW, K, KW, M, A, keep2, keep1, K1, K2):
     (keep1, values K1) for every roll; returns the value of the turn before rolling (K[0])."""
     for k in range(N_KEEPS):
         KW[k] = 0.0
-    keep_values(V, VW, False, K2, KW)
+    keep_values(V, VW, None, K2, KW)
     best_keeps(K2, KW, True, V, VW, keep2, M, A)
-    keep_values(V, VW, False, K1, KW)
+    keep_values(V, VW, None, K1, KW)
     best_keeps(K1, KW, True, V, VW, keep1, M, A)
-    keep_values(V, VW, False, K, KW)
+    keep_values(V, VW, None, K, KW)
     return K[0]
 
 
@@ -550,7 +552,7 @@ def widget_policy(E, mask, m, f, rules, ws):
     final_values(  # no second moment: keep_decisions reads none
         E,
         E,
-        False,
+        None,
         mask,
         m,
         f,

@@ -33,6 +33,7 @@ import numpy as np
 from gamelab.core.cache import cache_key, is_cached, load_arrays
 from gamelab.yatzy._distribution_kernels import forward_layer
 from gamelab.yatzy._turn_kernels import flag_values, state_index, upper_subset, workspace_arrays
+from gamelab.yatzy._widget_kernels import new_lane_scratch
 from gamelab.yatzy.rules import RuleSet
 from gamelab.yatzy.solver import (
     masks_by_popcount,
@@ -162,7 +163,7 @@ def forward_layers(
     row_of = np.full(rules.n_states, -1, dtype=np.int64)
     layers = masks_by_popcount(rules.n_boxes)
     widths = layer_widths(rules, cap)
-    ws = workspace_arrays(rules.n_boxes)
+    ws, lanes = workspace_arrays(rules.n_boxes), new_lane_scratch(rules.n_boxes)
     overflow = np.zeros(3 if W is not None else 2)
     ms, mm, ff = layer_rows(rules, layers[0])
     F = np.zeros((len(ms), widths[0]))
@@ -175,7 +176,19 @@ def forward_layers(
         row_of[state_index(ms2, mm2, ff2, rules.bonus_flags)] = np.arange(len(ms2))
         F2 = np.zeros((len(ms2), widths[k + 1]))
         forward_layer(
-            E, F, len(ms), row_of, F2, ms, mm, ff, bundle, overflow, E if W is None else W, ws
+            E,
+            F,
+            len(ms),
+            row_of,
+            F2,
+            ms,
+            mm,
+            ff,
+            bundle,
+            overflow,
+            E if W is None else W,
+            ws,
+            lanes,
         )
         ms, mm, ff, F = ms2, mm2, ff2, F2
     if rules.n_boxes in keep_layers:

@@ -55,6 +55,8 @@ AHEAD = "gamelab.yatzy.warmup:warm_simulation"
 AHEAD_BESIDE_THE_SOLVER = "gamelab.yatzy.warmup:warm_simulation_beside_the_solver"
 #: Decision tables kept per process and strategy (1.5 kB each; pages are only touched when used).
 PROCESS_CACHE_SLOTS = 600_000
+#: the most threads that play one chunk's games (each has a row of the decision cache)
+THREAD_ROWS = 64
 
 
 def strategy_code(name: str) -> int:
@@ -74,15 +76,15 @@ def strategy_values(rules: RuleSet, strategy: str) -> np.ndarray:
 
 
 @lru_cache(maxsize=8)
-def _decision_cache(
-    rules: RuleSet, strategy: str, lane: int = 0
-) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+def _decision_cache(rules: RuleSet, strategy: str) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(slot_of, tables, used) of :func:`gamelab.yatzy._play_kernels.play_games_cached`, kept for
-    the life of the process so a state's decisions are computed once, not once per chunk; one
-    per `lane`, the thread that plays a chunk's lane-th part of the games (a cache is written as
-    it is read: two threads never share one)."""
+    the life of the process so a state's decisions are computed once, not once per chunk, and
+    shared by the threads that play a chunk's games (:mod:`gamelab.yatzy._atomic_ops`); its
+    first :data:`THREAD_ROWS` rows are the threads' own (thread i: row i)."""
     size = strategy_values(rules, strategy).shape[0]
-    return decision_cache_arrays(size, min(size + 1, PROCESS_CACHE_SLOTS))
+    decisions = decision_cache_arrays(size, min(size + 1, PROCESS_CACHE_SLOTS) + THREAD_ROWS)
+    decisions[2][0] = THREAD_ROWS
+    return decisions
 
 
 def play_scores(
@@ -96,17 +98,17 @@ def play_scores(
 
     With the strategy's own values (E None) and a named rule set, the decision tables persist
     in the process between calls, and `threads` threads play consecutive parts of the games
-    side by side (each with its own tables); with a given E they are computed afresh for this
+    side by side (sharing the tables); with a given E they are computed afresh for this
     call, in this thread."""
     code = strategy_code(strategy)
     bundle = rules.kernel_rules()
     scores = np.empty(uniforms.shape[0], dtype=np.int64)
     if E is None and RULES.get(rules.name) is rules:
         E = strategy_values(rules, strategy)
-        n, k = uniforms.shape[0], max(1, threads)
+        n, k = uniforms.shape[0], min(THREAD_ROWS, max(1, threads))
         parts = [(lane, lane * n // k, (lane + 1) * n // k) for lane in range(k)]
         parts = [part for part in parts if part[2] > part[1]]
-        caches = {lane: _decision_cache(rules, strategy, lane) for lane, _, _ in parts}
+        decisions = _decision_cache(rules, strategy)
 
         tables = None if code != STRATEGY_RANDOM else code  # None: no random branches
 
@@ -116,10 +118,11 @@ def play_scores(
                 tables,
                 uniforms[lo:hi],
                 bundle,
-                caches[lane],
+                decisions,
                 scores[lo:hi],
                 workspace_arrays(rules.n_boxes),
                 new_lane_scratch(rules.n_boxes),
+                lane,
             )
 
         run_pieces(play, parts, threads)

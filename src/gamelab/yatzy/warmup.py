@@ -30,6 +30,7 @@ from gamelab.yatzy._turn_kernels import (
     workspace_arrays,
     workspace_decisions,
 )
+from gamelab.yatzy._widget_kernels import new_lane_scratch
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.coach import advise, decision_tables
 from gamelab.yatzy.distribution import layer_rows
@@ -104,16 +105,14 @@ def warm_winplay_games() -> None:
 
 def warm_winplay_laws() -> None:
     """The switch positions' and final-score laws' kernels of a win-play study
-    (:func:`warm_winplay_switches` and :func:`warm_winplay_law`), which ``yatzy winplay``
-    compiles itself while a second process compiles the solves' (:func:`warm_winplay_solve`)."""
+    (:func:`warm_winplay_switches` and :func:`warm_winplay_law`)."""
     warm_winplay_switches()
     warm_winplay_law()
 
 
 def warm_winplay_switches() -> None:
-    """The switch positions' kernel of a win-play study (``play_to_round``, with the
-    expected-score widget it shares with the laws and the solver) on a one-turn position with a
-    zero table."""
+    """The switch positions' kernel of a win-play study (``play_to_round``, with the vector
+    widget it shares with the laws and the solver) on a one-turn position with a zero table."""
     rules, E, _ = warm_position()
     u = np.random.default_rng(0).random((1, rules.n_boxes, UNIFORMS_PER_TURN))
     rounds = np.array([rules.n_boxes - 1], dtype=np.int64)
@@ -122,8 +121,10 @@ def warm_winplay_switches() -> None:
 
 
 def warm_winplay_law() -> None:
-    """The final-score laws' kernel of a win-play study (``forward_layer``) on a one-turn
-    position with a zero table."""
+    """The final-score laws' kernel of a win-play study (``forward_layer``, with the vector
+    widget) on a one-turn position with a zero table, which ``yatzy winplay`` compiles in a
+    second process (:mod:`gamelab.core.ahead`) when its table is cached (else
+    :func:`warm_winplay_table`)."""
     from gamelab.yatzy.winplay import final_score_law
 
     rules, E, card = warm_position()
@@ -131,26 +132,26 @@ def warm_winplay_law() -> None:
 
 
 def warm_winplay_table() -> None:
-    """:func:`warm_winplay_solve`'s kernel, then the solver's (``solve_masks``, on one mask of a
-    zero table), which ``yatzy winplay`` compiles in a second process while it compiles the
-    switch positions' and the laws' kernels (:func:`warm_winplay_laws`, :mod:`gamelab.core.ahead`)
-    when its table is not cached yet. The two groups share only small helpers (``state_index``,
-    ``box_points``...): whichever process compiles one first, the other loads it."""
+    """The solver's kernel (``solve_masks``, on one mask of a zero table), then the laws'
+    (:func:`warm_winplay_law`), which ``yatzy winplay`` compiles in a second process while it
+    compiles the solves' (:func:`warm_winplay_solve`), when its table is not cached yet. The
+    solver's comes first: the vector widget it compiles is the one the command's switch
+    positions call (the command waits for it, ``core.ahead.wait_until_cached``, and loads it)
+    and the laws' too."""
     from gamelab.yatzy._widget_kernels import solve_layer
     from gamelab.yatzy.solver import upper_reach
 
-    warm_winplay_solve()
     rules = RULES["yatzy"]
     E, W = np.zeros(rules.n_states), np.zeros(rules.n_states)
     masks = masks_by_popcount(rules.n_boxes)[rules.n_boxes - 1][:1]
     solve_layer(E, W, True, masks, upper_reach(), rules.kernel_rules(), threads=1)
+    warm_winplay_law()
 
 
 def warm_winplay_solve() -> None:
     """The kernel of a win-play study's solves on threads (``utility_rows``, one game per
-    thread) on a one-turn position against a sure score, which ``yatzy winplay`` compiles in a
-    second process (:mod:`gamelab.core.ahead`) while it compiles its switch positions' and laws'
-    kernels."""
+    thread) on a one-turn position against a sure score, which ``yatzy winplay`` compiles
+    itself while a second process compiles the solver's and the laws' kernels."""
     from gamelab.yatzy.winplay import solve_win
 
     rules, _, card = warm_position()
@@ -205,7 +206,7 @@ def compile_kernels() -> None:
     F = np.zeros((1, 4))
     F[0, 0] = 1.0
     F2, ws = np.zeros((len(ms2), 4)), workspace_arrays(nb)
-    forward_layer(E, F, 1, row_of, F2, ms, mm, ff, bundle, np.zeros(3), E, ws)
+    forward_layer(E, F, 1, row_of, F2, ms, mm, ff, bundle, np.zeros(3), E, ws, new_lane_scratch(nb))
     backward_layer(E, np.zeros((1, 4)), 1, np.ones((len(ms2), 1)), row_of, ms, mm, ff, bundle)
     # whole games (simulate with a given table), rounds (risk, win play) and duels (risk)
     rng = np.random.default_rng(0)

@@ -41,6 +41,7 @@ from __future__ import annotations
 import os
 import time
 from dataclasses import dataclass
+from functools import lru_cache
 
 import numpy as np
 
@@ -61,6 +62,7 @@ from gamelab.yatzy._utility_kernels import (
     utility_rows,
     utility_workspace_arrays,
 )
+from gamelab.yatzy._widget_kernels import new_lane_scratch
 from gamelab.yatzy.card import Card
 from gamelab.yatzy.rules import (
     KEEPS,
@@ -144,7 +146,9 @@ def reachable_states(rules: RuleSet, mask: int, m: int, f: int) -> ReachableStat
     return ReachableStates(rules, layers, row_of)
 
 
+@lru_cache(maxsize=16)
 def _max_remaining(rules: RuleSet, turns: int) -> int:
+    """The most points `turns` turns can still score (the width of a final-score law)."""
     joker_value = rules.kernel_rules()[R_JOKER_VALUE]
     tops = sorted(
         (
@@ -179,11 +183,11 @@ def final_score_law(
     F = np.zeros((len(ms), width))
     F[0, 0] = 1.0
     overflow = np.zeros(2)
-    ws = workspace_arrays(rules.n_boxes)
+    ws, lanes = workspace_arrays(rules.n_boxes), new_lane_scratch(rules.n_boxes)
     for j in range(turns):
         ms2, mm2, ff2 = reach.layers[j + 1]
         F2 = np.zeros((len(ms2), width))
-        forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, bundle, overflow, E, ws)
+        forward_layer(E, F, len(ms), reach.row_of, F2, ms, mm, ff, bundle, overflow, E, ws, lanes)
         ms, mm, ff, F = ms2, mm2, ff2, F2
     assert overflow[0] == 0.0
     p = F.sum(axis=0)

@@ -29,7 +29,7 @@ from gamelab.yatzy._turn_kernels import (
     split_state,
 )
 from gamelab.yatzy._utility_kernels import utility_rows
-from gamelab.yatzy._widget_kernels import solve_masks
+from gamelab.yatzy._widget_kernels import best_lanes, final_lanes, keep_lanes, solve_masks
 from gamelab.yatzy.rules import (
     RULES,
     RuleSet,
@@ -47,11 +47,11 @@ from gamelab.yatzy.winplay import (
 )
 
 #: what a study on threads compiles in a second process (:mod:`gamelab.core.ahead`) while it
-#: compiles the switch positions' and the laws' kernels (with the expected-score widget they
-#: share with the solver) itself: the solves' kernel and the solver's, or the solves' alone when
-#: the table is cached
+#: compiles the solves' kernel and the switch positions' itself: the solver's kernel (with the
+#: vector widget that the switch positions and the laws use too), then the laws'; or the laws'
+#: alone when the table is cached
 TABLE_AHEAD = "gamelab.yatzy.warmup:warm_winplay_table"
-SOLVES_AHEAD = "gamelab.yatzy.warmup:warm_winplay_solve"
+LAWS_AHEAD = "gamelab.yatzy.warmup:warm_winplay_law"
 
 
 def _split(j: int, nf: int) -> tuple[int, int, int]:
@@ -266,18 +266,23 @@ def winplay_study(
         backend = Backend(workers=1, quiet=backend.quiet if backend is not None else False)
     target = None
     if threads > 1:
-        # on a cold cache the solves' kernel and the solver's compile in a second process
-        # while this one compiles the switch positions' and the laws'; the table is solved
-        # once both are done, on every core
+        # on a cold cache the solver's kernel and the laws' compile in a second process while
+        # this one compiles the solves'; then the switch positions', once the vector widget
+        # they share with the solver is there; the table is solved once the solver's kernel
+        # is there, on every core
         solved = is_solved(rules)
-        target = SOLVES_AHEAD if solved else TABLE_AHEAD
-        ahead.start(target, (utility_rows,) if solved else (solve_masks, utility_rows))
+        target = LAWS_AHEAD if solved else TABLE_AHEAD
+        ahead.start(target, (forward_layer,) if solved else (solve_masks, forward_layer))
         from gamelab.yatzy import warmup
 
+        if not ahead.in_cache((utility_rows,)):
+            warmup.warm_winplay_solve()
         if not ahead.in_cache((play_to_round,)):
+            ahead.wait_until_cached(target, (final_lanes, keep_lanes, best_lanes))
             warmup.warm_winplay_switches()
-        if not ahead.in_cache((forward_layer,)):
-            warmup.warm_winplay_law()
+        if not solved:
+            ahead.wait_until_cached(target, (solve_masks,))
+            expected_values(rules)
         ahead.wait(target)
     expected_values(rules)  # build the cached table before workers load it
     items = [(rules, turns_left, n, a_first, simulate, threads) for n in chunk_sizes(games, chunk)]
