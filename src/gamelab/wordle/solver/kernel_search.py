@@ -91,7 +91,7 @@ class KernelSearch:
         for r in self.rn:
             r[:, 0] = 0  # "no demand" adds nothing to a key
         self._alloc(capacity)
-        self._arena: tuple[tuple[np.ndarray, ...], ...] | None = None  # (see _new_arena)
+        self._arena: tuple[np.ndarray, ...] | None = None  # (see _new_arena)
         self.chunk = 10_000  # nodes per call under a limit (then adapted by `run`)
         # > 0: the memo also holds a search under a limit this many guesses looser (its
         # entries bound this search's nodes from below; sk.UNLIMITED: no limit); 0: none
@@ -124,7 +124,7 @@ class KernelSearch:
     def _pool(self, pool: np.ndarray | None) -> np.ndarray:
         return np.zeros(0, dtype=np.int32) if pool is None else np.asarray(pool, dtype=np.int32)
 
-    def _new_arena(self) -> tuple[tuple[np.ndarray, ...], ...]:
+    def _new_arena(self) -> tuple[np.ndarray, ...]:
         """A kernel call's scratch buffers: made once per search, reset before each call
         (``_search_kernels.reset_arena``: zeroing them costs less than making them anew)."""
         if self._arena is None:
@@ -437,14 +437,14 @@ def helper_calls(args: tuple[object, ...]) -> list[tuple[object, tuple[object, .
     (table, tt, _, answer_of_guess, guess_of_answer, n_codes, _, _, _, pool_guess) = args[:10]
     rnd_a1, rnd_a2 = args[18], args[19]
     mk1, mk2, mflag, mval, mguess = args[26:31]
-    cand, pool, alive, moves_g, moves_lb, moves_ex = args[38][0]  # type: ignore[index]
-    cls_i, cls_u, _, _, _, _ = args[38][1]  # type: ignore[index]
-    codes_i, codes_u, goa_mark, bits, scan_state, need_bound = args[38][2]  # type: ignore[index]
-    sort_i, sort_g, sort_e = args[38][4]  # type: ignore[index]
+    arena: tuple[np.ndarray, ...] = args[38]  # type: ignore[assignment]
+    cand, pool, alive, moves_g, moves_lb, moves_ex = arena[0:6]
+    cls_start, cls_size, cls_code, cls_lb, cls_h1, cls_h2, cls_p1, cls_p2 = arena[6:14]
+    counts, _, _, offs, seen, ch1, ch2, goa_mark, bits, scan_state, need_bound = arena[18:29]
+    sort_i, sort_g, sort_e = arena[33:36]
     i, i32 = 0, np.int32(0)
-    cls = (cls_i[1], cls_i[0], cls_u[0], cls_u[1], cls_u[2], cls_u[3], cls_i[3])
+    cls = (cls_size, cls_start, cls_h1, cls_h2, cls_p1, cls_p2, cls_lb)
     memo = (mk1, mk2, mflag, mval, mguess)
-    _, offs, seen = codes_i[0], codes_i[3], codes_i[4]
     scan = (tt, alive, goa_mark, guess_of_answer, answer_of_guess, i, bits, scan_state,
             moves_g, moves_lb, moves_ex, i)  # fmt: skip
     return [
@@ -459,15 +459,15 @@ def helper_calls(args: tuple[object, ...]) -> list[tuple[object, tuple[object, .
                 i,
                 i,
                 i,
-                codes_i[0],
+                counts,
                 offs,
                 seen,
-                codes_u[0],
-                codes_u[1],
+                ch1,
+                ch2,
                 rnd_a1,
                 rnd_a2,
                 i32,
-                (cls_i[2], cls_i[0], cls_i[1], cls_u[0], cls_u[1]),
+                (cls_code, cls_start, cls_size, cls_h1, cls_h2),
             ),
         ),  # fmt: skip
         (
@@ -508,8 +508,8 @@ def helper_calls(args: tuple[object, ...]) -> list[tuple[object, tuple[object, .
             (
                 i,
                 i,
-                (cls_i[0], cls_i[1], cls_i[2], cls_i[3]),
-                (cls_u[0], cls_u[1], cls_u[2], cls_u[3]),
+                (cls_start, cls_size, cls_code, cls_lb),
+                (cls_h1, cls_h2, cls_p1, cls_p2),
             ),
         ),  # fmt: skip
     ]
