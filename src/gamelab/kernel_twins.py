@@ -565,6 +565,8 @@ HELPERS: dict[str, dict[str, str]] = {
         "_utility_kernels.new_utility_workspace": "allocates utility_widget's buffers: nothing "
         "to compare",
         "_utility_kernels._shift_max": "a vector maximum inside utility_widget",
+        "_utility_kernels._utility_widget": "utility_widget's body, inlined into utility_rows "
+        "(compared through both)",
         "_utility_kernels.new_pair_workspace": "allocates utility_pair_widget's buffers: nothing "
         "to compare",
         "_utility_kernels._pair_take": "the paired maximum inside utility_pair_widget",

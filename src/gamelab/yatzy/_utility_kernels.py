@@ -96,6 +96,16 @@ def utility_widget(Pn, row_of_next, mask, m, f, rules, uws):
     """U[t] = best E[Pn[next, max(0, t - points)]] over the turn, t = 0..L-1 (every rule set).
 
     Pn: [rows of the next layer, L]; row_of_next[state index] = its row; uws: a
+    :func:`new_utility_workspace` of width L. Returns K[0] (a view into uws)."""
+    return _utility_widget(Pn, row_of_next, mask, m, f, rules, uws)
+
+
+@njit(cache=True, no_cpython_wrapper=True, no_cfunc_wrapper=True, inline="always")
+def _utility_widget(Pn, row_of_next, mask, m, f, rules, uws):
+    """:func:`utility_widget`'s body, inlined into :func:`utility_rows`: a win-play study
+    compiles it once, not once on its own and again inside its caller.
+
+    Pn: [rows of the next layer, L]; row_of_next[state index] = its row; uws: a
     :func:`new_utility_workspace` of width L. Returns K[0] (a view into uws).
 
     The stages work in place in K: the rolls' rows of K (ROLL_AS_KEEP) hold the best box of
@@ -198,7 +208,7 @@ def utility_rows(Pn, row_of_next, P, ms, mm, ff, rules, uws):
     compiles no allocation)."""
     L = Pn.shape[1]
     for row in range(ms.shape[0]):
-        res = utility_widget(Pn, row_of_next, ms[row], mm[row], ff[row], rules, uws)
+        res = _utility_widget(Pn, row_of_next, ms[row], mm[row], ff[row], rules, uws)
         for t in range(L):
             P[row, t] = res[t]
 
