@@ -139,9 +139,9 @@ CLAIMS = [
         long=True,
     ),
     Claim(
-        "about 135 s of CPU",
+        "about 110 s of CPU",
         ("warmup",),
-        cpu=135.0,
+        cpu=110.0,
         long=True,
         fresh_numba=True,
     ),

@@ -136,8 +136,9 @@ def _package_game(
 
 # CPU seconds to compile every kernel of a game from empty caches: a cold ``gamelab warmup GAME``
 # (that process and its children), measured by ``python benchmarks/compile_seconds.py`` on the
-# 2-core machine at load 5-7 (2026-12-07, main at a8f1e97). A command compiles only the kernels it
-# calls, so one command takes a part of it (the compile notice says so).
+# idle 2-core machine (2026-12-07, main at 0b95700; Voltorb the median of three runs, 38.8-68.7).
+# A command compiles only the kernels it calls, so one command takes a part of it (the compile
+# notice says so).
 VOLTORB = _package_game(
     "voltorb",
     "Voltorb Flip",
@@ -149,7 +150,7 @@ VOLTORB = _package_game(
     parse_settings="gamelab.voltorb.rules:VoltorbSetting",
     information="imperfect",
     chance=True,
-    compile_seconds=48.0,
+    compile_seconds=40.0,
     envs=("gamelab/VoltorbFlip-v0",),
     gym_env="gamelab.envs.single:VoltorbFlipEnv",
     vector_env="gamelab.envs.vector:VoltorbFlipVectorEnv",
@@ -167,7 +168,7 @@ WORDLE = _package_game(
     parse_settings="gamelab.wordle.rules:parse_setting",
     information="imperfect",
     chance=True,
-    compile_seconds=31.0,
+    compile_seconds=25.0,
     # v1 masks the guesses already made (v0, kept as published, lets a guess repeat)
     envs=("gamelab/PokemonWordle-v0", "gamelab/PokemonWordle-v1"),
     env_kwargs={"gamelab/PokemonWordle-v1": {"repeats": False}},
@@ -185,7 +186,7 @@ LATTICE = _package_game(
     _lattice_oracle,
     settings="gamelab.lattice.rules:Lattice",
     parse_settings="gamelab.lattice.rules:Lattice",
-    compile_seconds=30.0,
+    compile_seconds=17.0,
     envs=("gamelab/LatticeFold-v0",),
     gym_env="gamelab.envs.single:LatticeFoldEnv",
     bounds=_lattice_bounds,
@@ -201,7 +202,7 @@ OWARE = _package_game(
     settings="gamelab.oware.rules:Rules",
     zero_sum=True,
     players=(2, 2),
-    compile_seconds=12.0,
+    compile_seconds=5.0,
     aec_env="gamelab.envs.multi:OwareEnv",
     bounds=_oware_bounds,
 )
@@ -217,7 +218,7 @@ YATZY = _package_game(
     parse_settings="gamelab.yatzy.rules:get_rules",
     chance=True,
     players=(1, 2),
-    compile_seconds=33.0,
+    compile_seconds=26.0,
     envs=("gamelab/YatzySolitaire-v0",),
     gym_env="gamelab.envs.single:YatzySolitaireEnv",
     vector_env="gamelab.envs.vector:YatzySolitaireVectorEnv",
