@@ -14,26 +14,16 @@ from __future__ import annotations
 
 from llvmlite import ir
 from numba import types
-from numba.core import cgutils
 from numba.extending import intrinsic
+
+from gamelab.yatzy._lane_ops import item_pointer
 
 #: slot_of's value while a thread computes the state's tables
 CLAIMED = -1
 
 
 def _item(context, builder, aryty, ary, index):
-    arr = context.make_array(aryty)(context, builder, ary)
-    return cgutils.get_item_pointer2(
-        context,
-        builder,
-        data=arr.data,
-        shape=cgutils.unpack_tuple(builder, arr.shape),
-        strides=cgutils.unpack_tuple(builder, arr.strides),
-        layout=aryty.layout,
-        inds=[index],
-        wraparound=False,
-        boundscheck=False,
-    )
+    return item_pointer(context, builder, aryty, ary, [index])
 
 
 def _int_array(a, bits: int) -> bool:

@@ -33,20 +33,26 @@ def _c_arrays(*arrays) -> bool:
     return all(isinstance(a, types.Array) and a.layout == "C" and a.ndim == 2 for a in arrays)
 
 
-def _row(context, builder, aryty, ary, row, col, vec):
-    """A pointer to ary[row, col] as a vector pointer."""
+def item_pointer(context, builder, aryty, ary, inds):
+    """A pointer to ary[inds] (no bounds check, no wraparound): the element the intrinsics here
+    and in :mod:`gamelab.yatzy._atomic_ops` load and store."""
     arr = context.make_array(aryty)(context, builder, ary)
-    ptr = cgutils.get_item_pointer2(
+    return cgutils.get_item_pointer2(
         context,
         builder,
         data=arr.data,
         shape=cgutils.unpack_tuple(builder, arr.shape),
         strides=cgutils.unpack_tuple(builder, arr.strides),
         layout=aryty.layout,
-        inds=[row, col],
+        inds=inds,
         wraparound=False,
         boundscheck=False,
     )
+
+
+def _row(context, builder, aryty, ary, row, col, vec):
+    """A pointer to ary[row, col] as a vector pointer."""
+    ptr = item_pointer(context, builder, aryty, ary, [row, col])
     return builder.bitcast(ptr, vec.as_pointer())
 
 
@@ -124,6 +130,35 @@ def best_keep(typingctx, K, A, k, subs, start, stop):
     return sig, codegen
 
 
+def _halves(context, builder, signature, args):
+    """(pointers to K[row]'s two halves, T[c]'s first half loaded) for the place_* steps."""
+    fv = ir.VectorType(_F64, WIDTH)
+    kt, tt = signature.args[0], signature.args[2]
+    zero = context.get_constant(types.intp, 0)
+    half = context.get_constant(types.intp, WIDTH)
+    pv = _row(context, builder, kt, args[0], args[1], zero, fv)
+    pw = _row(context, builder, kt, args[0], args[1], half, fv)
+    e = builder.load(_row(context, builder, tt, args[2], args[3], zero, fv), align=8)
+    return pv, pw, e
+
+
+def _second_half(context, builder, signature, args):
+    """T[c]'s second half, loaded."""
+    fv = ir.VectorType(_F64, WIDTH)
+    half = context.get_constant(types.intp, WIDTH)
+    return builder.load(
+        _row(context, builder, signature.args[2], args[2], args[3], half, fv), align=8
+    )
+
+
+def _replace_where_larger(builder, pv, pw, v, second):
+    """In each lane where v beats the value at pv, v replaces it and `second` the value at pw."""
+    cur = builder.load(pv, align=8)
+    wins = builder.fcmp_ordered(">", v, cur)
+    builder.store(builder.select(wins, v, cur), pv, align=8)
+    builder.store(builder.select(wins, second, builder.load(pw, align=8)), pw, align=8)
+
+
 @intrinsic
 def place_row(typingctx, K, row, T, c):
     """A box whose candidates are in T[c] (value T[c, l], second moment T[c, 4 + l]) against the
@@ -134,18 +169,9 @@ def place_row(typingctx, K, row, T, c):
     sig = types.void(K, row, T, c)
 
     def codegen(context, builder, signature, args):
-        fv = ir.VectorType(_F64, WIDTH)
-        kt, tt = signature.args[0], signature.args[2]
-        zero = context.get_constant(types.intp, 0)
-        half = context.get_constant(types.intp, WIDTH)
-        pv = _row(context, builder, kt, args[0], args[1], zero, fv)
-        pw = _row(context, builder, kt, args[0], args[1], half, fv)
-        v = builder.load(_row(context, builder, tt, args[2], args[3], zero, fv), align=8)
-        w = builder.load(_row(context, builder, tt, args[2], args[3], half, fv), align=8)
-        cur = builder.load(pv, align=8)
-        wins = builder.fcmp_ordered(">", v, cur)
-        builder.store(builder.select(wins, v, cur), pv, align=8)
-        builder.store(builder.select(wins, w, builder.load(pw, align=8)), pw, align=8)
+        pv, pw, v = _halves(context, builder, signature, args)
+        w = _second_half(context, builder, signature, args)
+        _replace_where_larger(builder, pv, pw, v, w)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -163,22 +189,14 @@ def place_points(typingctx, K, row, T, c, pts):
 
     def codegen(context, builder, signature, args):
         fv = ir.VectorType(_F64, WIDTH)
-        kt, tt = signature.args[0], signature.args[2]
-        zero = context.get_constant(types.intp, 0)
-        half = context.get_constant(types.intp, WIDTH)
-        pv = _row(context, builder, kt, args[0], args[1], zero, fv)
-        pw = _row(context, builder, kt, args[0], args[1], half, fv)
-        e = builder.load(_row(context, builder, tt, args[2], args[3], zero, fv), align=8)
-        w = builder.load(_row(context, builder, tt, args[2], args[3], half, fv), align=8)
+        pv, pw, e = _halves(context, builder, signature, args)
+        w = _second_half(context, builder, signature, args)
         s = builder.sitofp(args[4], _F64)
         v = builder.fadd(_splat(builder, s, fv), e)
         square = _splat(builder, builder.fmul(s, s), fv)
         twice = _splat(builder, builder.fmul(ir.Constant(_F64, 2.0), s), fv)
         vw = builder.fadd(builder.fadd(square, builder.fmul(twice, e)), w)
-        cur = builder.load(pv, align=8)
-        wins = builder.fcmp_ordered(">", v, cur)
-        builder.store(builder.select(wins, v, cur), pv, align=8)
-        builder.store(builder.select(wins, vw, builder.load(pw, align=8)), pw, align=8)
+        _replace_where_larger(builder, pv, pw, v, vw)
         return context.get_dummy_value()
 
     return sig, codegen
@@ -198,18 +216,10 @@ def place_box(typingctx, K, row, T, c, pts, b):
 
     def codegen(context, builder, signature, args):
         fv = ir.VectorType(_F64, WIDTH)
-        kt, tt = signature.args[0], signature.args[2]
-        zero = context.get_constant(types.intp, 0)
-        half = context.get_constant(types.intp, WIDTH)
-        pv = _row(context, builder, kt, args[0], args[1], zero, fv)
-        pw = _row(context, builder, kt, args[0], args[1], half, fv)
-        e = builder.load(_row(context, builder, tt, args[2], args[3], zero, fv), align=8)
+        pv, pw, e = _halves(context, builder, signature, args)
         v = builder.fadd(_splat(builder, builder.sitofp(args[4], _F64), fv), e)
         box = _splat(builder, builder.sitofp(args[5], _F64), fv)
-        cur = builder.load(pv, align=8)
-        wins = builder.fcmp_ordered(">", v, cur)
-        builder.store(builder.select(wins, v, cur), pv, align=8)
-        builder.store(builder.select(wins, box, builder.load(pw, align=8)), pw, align=8)
+        _replace_where_larger(builder, pv, pw, v, box)
         return context.get_dummy_value()
 
     return sig, codegen
