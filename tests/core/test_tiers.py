@@ -2,6 +2,7 @@
 question whether a kernel would run without compiling, and the warm-ups' context."""
 
 import importlib
+import signal
 import sys
 import textwrap
 
@@ -129,6 +130,27 @@ def test_a_background_warm_up_runs_its_kernels_in_a_daemon_thread(tmp_path, monk
     broken.join(30)
     assert not broken.is_alive()
     sys.modules.pop("warmmod", None)
+
+
+@pytest.mark.skipif(not hasattr(signal, "pthread_sigmask"), reason="threads cannot block signals")
+def test_a_background_warm_up_leaves_ctrl_c_to_the_main_thread(tmp_path, monkeypatch):
+    # a Ctrl-C taken by the compiling warm-up thread left the main thread asleep in input():
+    # `voltorb assist` ignored it while its kernels compiled (the pseudo-terminal test hung)
+    (tmp_path / "maskmod.py").write_text(
+        "import signal\n"
+        "blocked = []\n"
+        "def warm():\n"
+        "    blocked.append(signal.pthread_sigmask(signal.SIG_BLOCK, []))\n"
+    )
+    monkeypatch.syspath_prepend(str(tmp_path))
+    from gamelab.core.tiers import warm_in_background
+
+    thread = warm_in_background("maskmod:warm")
+    thread.join(30)
+    (mask,) = sys.modules.pop("maskmod").blocked
+    assert {signal.SIGINT, signal.SIGTERM} <= set(mask)
+    here = signal.pthread_sigmask(signal.SIG_BLOCK, [])
+    assert signal.SIGINT not in here and signal.SIGTERM not in here
 
 
 def test_the_terminal_warms_a_session_only_for_a_person_typing(monkeypatch):

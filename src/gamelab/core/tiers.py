@@ -198,6 +198,19 @@ class Tiered:
             self.spent += time.process_time() - start
 
 
+def block_stop_signals() -> None:
+    """Keep Ctrl-C and SIGTERM away from the calling (background) thread. The kernel hands a
+    process's signal to any thread that does not block it; one taken by a thread at work leaves
+    the main thread asleep in ``input()`` or ``select()``, where Python never runs the handler
+    (an interactive program ignored Ctrl-C while its warm-up compiled). Blocked here, the signal
+    goes to the main thread, which wakes and stops. Where threads cannot block signals (Windows)
+    this does nothing."""
+    import signal
+
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT, signal.SIGTERM})
+
+
 def warm_in_background(spec: str) -> threading.Thread:
     """Run the warm-up `spec` (``"module:function"``) in a daemon thread, inside
     :func:`compiled_kernels`, and return the thread (started). A kernel the program then calls
@@ -208,6 +221,7 @@ def warm_in_background(spec: str) -> threading.Thread:
     def run() -> None:
         from gamelab.core.state import load
 
+        block_stop_signals()
         try:
             with compiled_kernels():
                 load(spec)()
